@@ -1,0 +1,47 @@
+/** The shapes an epoch record is made of. Plain data: written by src/state, decided by the core. */
+
+/** One tool_result frozen by an epoch: where it was and what it held. */
+export interface FrozenBlock {
+  /** 0-based position among all tool_result blocks of `messages`, in document order. */
+  readonly ordinal: number;
+  readonly toolUseId: string;
+  /** UTF-8 byte count of the block's text (the elided file's size). */
+  readonly bytes: number;
+  /** Lowercase hex sha256 of the block's text: the elided file is `<state>/elided/<sha256>.txt`. */
+  readonly sha256: string;
+  /**
+   * Lowercase hex sha256 of the original JSON bytes of the block's `content` value, present only
+   * when those bytes are not the canonical JSON encoding of the text (unusual escapes, or block
+   * content). Then `<state>/elided/<rawSha256>.json` holds those exact bytes for `inflate`.
+   */
+  readonly rawSha256?: string;
+}
+
+/** The policy that chose the blocks, recorded with each epoch (its lineage). */
+export interface ElisionPolicy {
+  readonly keepRecent: number;
+  readonly minBytes: number;
+}
+
+/** Why an epoch latched: the reading that crossed the threshold. */
+export interface LatchReason {
+  /** Fraction of the window, 0..1+. */
+  readonly fullness: number;
+  /** Fraction of the window, e.g. 0.7. */
+  readonly threshold: number;
+  readonly window: number;
+  /** input + cache creation + cache read tokens of the reading. */
+  readonly contextTokens: number;
+}
+
+/** A numbered, frozen decision: "these tool results are elided from now on". */
+export interface Epoch {
+  /** 1, 2, 3 ... in latch order. */
+  readonly n: number;
+  /** ISO-8601 time of the latch (recorded, never part of any stub). */
+  readonly latchedAt: string;
+  readonly reason: LatchReason;
+  readonly policy: ElisionPolicy & { readonly name: string; readonly version: number };
+  /** The blocks this epoch adds (earlier epochs' blocks stay elided). */
+  readonly blocks: readonly FrozenBlock[];
+}
