@@ -1,0 +1,68 @@
+/**
+ * The rewrite's check of its own output (DESIGN.md invariant 6): the output is re-indexed from
+ * its bytes, and must have the same messages, blocks, tool_use/tool_result pairs and thinking
+ * blocks as the input, the same bytes outside `messages`, and a stub exactly where one was put.
+ */
+import { bytesEqual } from './block-text.js';
+import type { Splice } from './splices.js';
+import { indexTranscript, type TranscriptIndex } from './transcript-index.js';
+
+/** A spliced tool_result: its ordinal and the splice that replaced its content. */
+export interface StubbedBlock {
+  readonly ordinal: number;
+  readonly splice: Splice;
+}
+
+/** `undefined` when the output passes; else what failed. */
+export function checkRewrite(input: Uint8Array, before: TranscriptIndex, output: Uint8Array, stubbed: readonly StubbedBlock[]): string | undefined {
+  const outcome = indexTranscript(output);
+  if (outcome.kind !== 'indexed') return `output does not index: ${outcome.reason}: ${outcome.detail}`;
+  const after = outcome.index;
+  const head = before.messagesSpan.start;
+  if (after.messagesSpan.start !== head || !bytesEqual(input.subarray(0, head), output.subarray(0, head))) {
+    return 'bytes before "messages" changed';
+  }
+  if (!bytesEqual(input.subarray(before.messagesSpan.end), output.subarray(after.messagesSpan.end))) {
+    return 'bytes after "messages" changed';
+  }
+  return checkMessages(before, after) ?? checkToolResults(before, after, output, stubbed);
+}
+
+function checkMessages(before: TranscriptIndex, after: TranscriptIndex): string | undefined {
+  if (after.messages.length !== before.messages.length) return 'message count changed';
+  for (const [m, was] of before.messages.entries()) {
+    const now = after.messages[m]!;
+    if (now.role !== was.role || now.content.kind !== was.content.kind || now.blocks.length !== was.blocks.length) {
+      return `message ${m} changed shape`;
+    }
+    for (const [k, block] of was.blocks.entries()) {
+      const nowBlock = now.blocks[k]!;
+      if (nowBlock.type !== block.type || nowBlock.id !== block.id) return `message ${m} block ${k} changed`;
+      // Only tool_result content may change; every other block (thinking and its signature
+      // included) must keep its exact length, and lies wholly outside every splice.
+      if (block.type !== 'tool_result' && nowBlock.end - nowBlock.start !== block.end - block.start) {
+        return `message ${m} block ${k} (${block.type}) changed length`;
+      }
+    }
+  }
+  return undefined;
+}
+
+function checkToolResults(before: TranscriptIndex, after: TranscriptIndex, output: Uint8Array, stubbed: readonly StubbedBlock[]): string | undefined {
+  if (after.toolResults.length !== before.toolResults.length) return 'tool_result count changed';
+  const stubs = new Map(stubbed.map((s) => [s.ordinal, s.splice]));
+  for (const [ordinal, was] of before.toolResults.entries()) {
+    const now = after.toolResults[ordinal]!;
+    if (now.toolUseId !== was.toolUseId || now.isError !== was.isError || now.hasCacheControl !== was.hasCacheControl) {
+      return `tool_result ${ordinal} changed`;
+    }
+    const splice = stubs.get(ordinal);
+    const content = output.subarray(now.content.start, now.content.end);
+    if (splice === undefined) {
+      if (now.content.end - now.content.start !== was.content.end - was.content.start) return `tool_result ${ordinal} changed without a stub`;
+    } else if (now.content.kind !== 'string' || content.length <= 2 || !bytesEqual(content, splice.bytes)) {
+      return `tool_result ${ordinal} does not hold its stub`;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,71 @@
+/**
+ * The conversation key (DESIGN.md "Conversation"): a hash of the first message in a canonical
+ * form, plus the agent id header. The first message never changes as a transcript grows, except
+ * for the two edits the client makes at its cache breakpoint, which the canonical form ignores.
+ */
+import type { Sha256 } from './ports.js';
+import type { TranscriptIndex } from './transcript-index.js';
+
+const KEY_FORMAT = 'ctxshed.conversation/1';
+const UTF8_DECODER = new TextDecoder('utf-8');
+const UTF8_ENCODER = new TextEncoder();
+
+/** The key of the conversation this request belongs to; `undefined` when it has no messages. */
+export function conversationKey(body: Uint8Array, index: TranscriptIndex, agentId: string | undefined, sha256: Sha256): string | undefined {
+  const first = index.messages[0];
+  if (first === undefined) return undefined;
+  const message: unknown = JSON.parse(UTF8_DECODER.decode(body.subarray(first.start, first.end)));
+  const canonical = canonicalMessage(message);
+  return sha256(UTF8_ENCODER.encode(JSON.stringify([KEY_FORMAT, agentId ?? null, canonical])));
+}
+
+/** The first message's text, for people (`ls`); at most `max` characters. */
+export function firstPromptExcerpt(body: Uint8Array, index: TranscriptIndex, max = 200): string {
+  const first = index.messages[0];
+  if (first === undefined) return '';
+  const message = JSON.parse(UTF8_DECODER.decode(body.subarray(first.start, first.end))) as { content?: unknown };
+  const content = message.content;
+  let text = '';
+  if (typeof content === 'string') text = content;
+  else if (Array.isArray(content)) {
+    text = content
+      .map((b: unknown) => (isRecord(b) && typeof b['text'] === 'string' ? b['text'] : ''))
+      .filter((t) => t !== '')
+      .join(' ');
+  }
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+function canonicalMessage(message: unknown): unknown {
+  if (!isRecord(message)) return message;
+  let content = stripCacheControl(message['content']);
+  // The client sends a prompt as [{"type":"text","text":P}] while it is last, then as "P".
+  if (Array.isArray(content) && content.length === 1) {
+    const only: unknown = content[0];
+    if (isRecord(only) && only['type'] === 'text' && typeof only['text'] === 'string' && Object.keys(only).length === 2) {
+      content = only['text'];
+    }
+  }
+  return sortKeys({ ...message, content });
+}
+
+function stripCacheControl(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stripCacheControl);
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (k !== 'cache_control') out[k] = stripCacheControl(v);
+  return out;
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value).sort()) out[k] = sortKeys(value[k]);
+  return out;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,65 @@
+/**
+ * Whether to latch a new epoch: a pure decision shared by the proxy, `replay` and `demo`.
+ *
+ * The rule (docs/rescue.md explains it):
+ * 1. The fullness reading must be at or above the threshold.
+ * 2. The reading must come from a request that already carried every current epoch. A reading
+ *    taken before the last epoch applied still shows the old size; latching on it would churn.
+ * 3. The blocks the new epoch adds must free at least `minGainFraction` of the window (estimated
+ *    tokens). Each epoch re-writes the provider's cache from its first new block onwards; a small
+ *    gain would buy a cache re-write and bring the next crossing back within a turn or two.
+ */
+import type { FrozenBlock } from './epoch-types.js';
+import type { PlannedBlock } from './plan-elision.js';
+
+/** Each epoch must free at least this fraction of the window. */
+export const DEFAULT_MIN_GAIN_FRACTION = 0.05;
+/** Tokens per byte of request body, until a reading gives the conversation's own ratio. */
+export const DEFAULT_TOKENS_PER_BYTE = 0.25;
+
+/** The last usage reading of a conversation. */
+export interface FullnessReading {
+  /** input + cache creation + cache read tokens. */
+  readonly contextTokens: number;
+  readonly window: number;
+  /** How many epochs the measured request carried. */
+  readonly epochsApplied: number;
+  /** Bytes of the measured request as sent upstream (for the tokens-per-byte estimate). */
+  readonly requestBytes: number;
+}
+
+/** Everything the decision looks at. */
+export interface LatchInput {
+  readonly reading: FullnessReading | undefined;
+  /** e.g. 0.7 for `--rescue-pct 70`. */
+  readonly threshold: number;
+  /** Blocks frozen by the conversation's epochs so far. */
+  readonly frozen: readonly FrozenBlock[];
+  readonly epochCount: number;
+  /** The plan for this request. */
+  readonly plan: readonly PlannedBlock[];
+  readonly minGainFraction?: number;
+}
+
+/** The decision, with its reason for the record and the wire log. */
+export type LatchDecision =
+  | { readonly latch: false; readonly why: 'no_reading' | 'below_threshold' | 'stale_reading' | 'nothing_new' | 'gain_too_small' }
+  | { readonly latch: true; readonly fullness: number; readonly added: readonly PlannedBlock[]; readonly estimatedTokensFreed: number };
+
+/** Decides whether this request latches a new epoch. */
+export function decideLatch(input: LatchInput): LatchDecision {
+  const { reading } = input;
+  if (reading === undefined) return { latch: false, why: 'no_reading' };
+  const fullness = reading.contextTokens / reading.window;
+  if (fullness < input.threshold) return { latch: false, why: 'below_threshold' };
+  if (reading.epochsApplied < input.epochCount) return { latch: false, why: 'stale_reading' };
+  const frozen = new Set(input.frozen.map((b) => b.ordinal));
+  const added = input.plan.filter((b) => !frozen.has(b.ordinal));
+  if (added.length === 0) return { latch: false, why: 'nothing_new' };
+  const tokensPerByte = reading.requestBytes > 0 ? reading.contextTokens / reading.requestBytes : DEFAULT_TOKENS_PER_BYTE;
+  const estimatedTokensFreed = Math.round(added.reduce((sum, b) => sum + b.bytes, 0) * tokensPerByte);
+  if (estimatedTokensFreed < (input.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION) * reading.window) {
+    return { latch: false, why: 'gain_too_small' };
+  }
+  return { latch: true, fullness, added, estimatedTokensFreed };
+}

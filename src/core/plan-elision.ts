@@ -1,0 +1,61 @@
+/** The elision plan: which tool_results an epoch latched on this request would freeze. */
+import { blockText, isCanonicalContent } from './block-text.js';
+import type { ElisionPolicy, FrozenBlock } from './epoch-types.js';
+import type { Sha256 } from './ports.js';
+import { looksLikeStub } from './stub.js';
+import type { ToolResultInfo, TranscriptIndex } from './transcript-index.js';
+
+export const DEFAULT_KEEP_RECENT = 6;
+export const DEFAULT_MIN_ELIDE_BYTES = 1024;
+export const DEFAULT_POLICY: ElisionPolicy = { keepRecent: DEFAULT_KEEP_RECENT, minBytes: DEFAULT_MIN_ELIDE_BYTES };
+/** Recorded with every epoch; bump the version when eligibility changes meaning. */
+export const POLICY_NAME = 'elide-old-tool-results';
+export const POLICY_VERSION = 1;
+
+/** What Claude Code itself writes in place of a tool result it cleared. */
+export const CLIENT_CLEARED_PLACEHOLDER = '[Old tool result content cleared]';
+const PLACEHOLDER_TOKEN = new TextEncoder().encode(JSON.stringify(CLIENT_CLEARED_PLACEHOLDER));
+
+/** A block the plan would elide, with the bytes the elided files must hold. */
+export interface PlannedBlock extends FrozenBlock {
+  /** The text: the content of `<sha256>.txt`. */
+  readonly text: Uint8Array;
+  /** The original JSON of the content value, when the text alone cannot rebuild it. */
+  readonly raw?: Uint8Array;
+}
+
+/** The eligible blocks of this request (DESIGN.md "Eligible block"), oldest first. */
+export function planElision(body: Uint8Array, index: TranscriptIndex, policy: ElisionPolicy, sha256: Sha256): PlannedBlock[] {
+  const planned: PlannedBlock[] = [];
+  const newestExempt = index.toolResults.length - policy.keepRecent;
+  const lastMessage = index.messages.length - 1;
+  for (const block of index.toolResults) {
+    if (block.ordinal >= newestExempt) break;
+    if (block.messageIndex === lastMessage || block.hasCacheControl || !block.textOnly) continue;
+    if (isPlaceholder(body, block)) continue;
+    const text = blockText(body, block);
+    if (text === undefined || text.length <= policy.minBytes) continue;
+    const base = { ordinal: block.ordinal, toolUseId: block.toolUseId, bytes: text.length, sha256: sha256(text), text };
+    if (isCanonicalContent(body, block, text)) {
+      planned.push(base);
+    } else {
+      const raw = body.slice(block.content.start, block.content.end);
+      planned.push({ ...base, rawSha256: sha256(raw), raw });
+    }
+  }
+  return planned;
+}
+
+function isPlaceholder(body: Uint8Array, block: ToolResultInfo): boolean {
+  if (block.content.kind !== 'string') return false;
+  const token = body.subarray(block.content.start, block.content.end);
+  if (looksLikeStub(token)) return true;
+  if (token.length !== PLACEHOLDER_TOKEN.length) return false;
+  return token.every((c, i) => c === PLACEHOLDER_TOKEN[i]);
+}
+
+/** The frozen record of a planned block (what an epoch stores: no text). */
+export function freezeBlock(block: PlannedBlock): FrozenBlock {
+  const { ordinal, toolUseId, bytes, sha256, rawSha256 } = block;
+  return rawSha256 === undefined ? { ordinal, toolUseId, bytes, sha256 } : { ordinal, toolUseId, bytes, sha256, rawSha256 };
+}

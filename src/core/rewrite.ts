@@ -1,0 +1,109 @@
+/**
+ * The rewrite: `(request bytes, frozen blocks) -> rewritten | passthrough(reason)`. A pure
+ * function: it locates each frozen block by ordinal, checks it is still the block the epoch froze,
+ * splices a stub into its `content` value, checks its own output, and otherwise fails open.
+ */
+import { blockText, isCanonicalContent } from './block-text.js';
+import { checkRewrite, type StubbedBlock } from './check-rewrite.js';
+import type { FrozenBlock } from './epoch-types.js';
+import { encodeJsonString } from './json-string.js';
+import type { BlockSkipReason, PassthroughReason } from './passthrough-reasons.js';
+import type { Sha256 } from './ports.js';
+import { applySplices, planSplices, type Splice } from './splices.js';
+import { renderStub } from './stub.js';
+import { indexTranscript, type ToolResultInfo, type TranscriptIndex } from './transcript-index.js';
+
+/** A frozen block left alone in this request, and why. */
+export interface SkippedBlock {
+  readonly ordinal: number;
+  readonly reason: BlockSkipReason;
+}
+
+/** The result of a rewrite. A pass-through's `body` is the input itself. */
+export type RewriteOutcome =
+  | {
+      readonly kind: 'rewritten';
+      readonly body: Uint8Array;
+      /** Stubs in this request (the wire record's `rescued`). */
+      readonly stubs: number;
+      /** Text bytes the stubs stand for. */
+      readonly bytesElided: number;
+      readonly skipped: readonly SkippedBlock[];
+    }
+  | {
+      readonly kind: 'passthrough';
+      readonly body: Uint8Array;
+      readonly reason: PassthroughReason;
+      readonly detail: string;
+      readonly skipped: readonly SkippedBlock[];
+    };
+
+/** What the rewrite needs from outside. */
+export interface RewriteOptions {
+  /** Absolute path of `<state>/elided`, named in every stub. */
+  readonly elidedDir: string;
+  readonly sha256: Sha256;
+  /** Whether the block's elided file(s) exist; a stub must never name a missing file. */
+  readonly isAvailable?: (block: FrozenBlock) => boolean;
+  /** The body's index, when the caller already built it (saves a pass). */
+  readonly index?: TranscriptIndex;
+}
+
+const ENCODER = new TextEncoder();
+
+/** Rewrites a request body for a conversation's frozen blocks. Never throws. */
+export function rewriteRequest(body: Uint8Array, frozen: readonly FrozenBlock[], options: RewriteOptions): RewriteOutcome {
+  const pass = (reason: PassthroughReason, detail: string, skipped: readonly SkippedBlock[] = []): RewriteOutcome => ({
+    kind: 'passthrough', body, reason, detail, skipped,
+  });
+  try {
+    if (frozen.length === 0) return pass('no_epoch', 'no frozen blocks');
+    let index = options.index;
+    if (index === undefined) {
+      const indexed = indexTranscript(body);
+      if (indexed.kind === 'failed') return pass(indexed.reason, indexed.detail);
+      index = indexed.index;
+    }
+    const skipped: SkippedBlock[] = [];
+    const stubbed: StubbedBlock[] = [];
+    let bytesElided = 0;
+    for (const block of frozen) {
+      const why = checkFrozenBlock(body, index.toolResults[block.ordinal], block, options);
+      if (why !== undefined) {
+        skipped.push({ ordinal: block.ordinal, reason: why });
+        continue;
+      }
+      const target = index.toolResults[block.ordinal]!;
+      const stub = encodeJsonString(ENCODER.encode(renderStub(block, options.elidedDir)));
+      stubbed.push({ ordinal: block.ordinal, splice: { start: target.content.start, end: target.content.end, bytes: stub } });
+      bytesElided += block.bytes;
+    }
+    if (stubbed.length === 0) {
+      const allMissing = skipped.every((s) => s.reason === 'file_missing');
+      return pass(allMissing ? 'elided_file_missing' : 'epoch_mismatch', `${skipped.length} frozen blocks skipped`, skipped);
+    }
+    const splices = planSplices(stubbed.map((s) => s.splice), body.length);
+    if (splices === undefined) return pass('self_check_failed', 'overlapping splices', skipped);
+    const out = applySplices(body, splices);
+    const failure = checkRewrite(body, index, out, stubbed);
+    if (failure !== undefined) return pass('self_check_failed', failure, skipped);
+    return { kind: 'rewritten', body: out, stubs: stubbed.length, bytesElided, skipped };
+  } catch (error) {
+    return pass('internal_error', error instanceof Error ? error.message : String(error));
+  }
+}
+
+function checkFrozenBlock(body: Uint8Array, target: ToolResultInfo | undefined, block: FrozenBlock, options: RewriteOptions): BlockSkipReason | undefined {
+  if (target === undefined) return 'missing_block';
+  if (target.toolUseId !== block.toolUseId) return 'id_mismatch';
+  const text = blockText(body, target);
+  if (text === undefined || text.length !== block.bytes || options.sha256(text) !== block.sha256) return 'hash_mismatch';
+  // The stub must stand for these exact bytes, or inflate would rebuild other ones.
+  if (block.rawSha256 === undefined) {
+    if (!isCanonicalContent(body, target, text)) return 'hash_mismatch';
+  } else if (options.sha256(body.subarray(target.content.start, target.content.end)) !== block.rawSha256) {
+    return 'hash_mismatch';
+  }
+  if (options.isAvailable !== undefined && !options.isAvailable(block)) return 'file_missing';
+  return undefined;
+}

@@ -1,0 +1,301 @@
+/**
+ * The transcript index: where each message, content block and tool_result of a Messages API
+ * request body sits, as byte offsets into the raw body. Built in one validating pass.
+ */
+import { JsonSyntaxError, scanArray, scanDocument, scanObject, scanString, scanValue } from './json-scan.js';
+import { decodeJsonString } from './json-string.js';
+
+/** A half-open byte range [start, end) of the body. */
+export interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Where a tool_result's content value sits and what it is made of. */
+export interface ToolResultContent extends Span {
+  /** `absent` when the block has no `content` key; `other` for null, numbers and the like. */
+  readonly kind: 'string' | 'array' | 'absent' | 'other';
+  /** The string token(s) holding the text: the string itself, or each text block's `text`. */
+  readonly texts: readonly Span[];
+}
+
+/** One tool_result block. */
+export interface ToolResultInfo extends Span {
+  /** Position among all tool_result blocks of `messages`, in document order. */
+  readonly ordinal: number;
+  readonly messageIndex: number;
+  readonly blockIndex: number;
+  readonly toolUseId: string;
+  readonly content: ToolResultContent;
+  readonly isError: boolean;
+  /** The block, or a block inside its content, carries `cache_control`. */
+  readonly hasCacheControl: boolean;
+  /** Content is a string, or an array of text blocks with nothing but `type` and `text`. */
+  readonly textOnly: boolean;
+}
+
+/** One content block of a message. */
+export interface BlockInfo extends Span {
+  readonly type: string;
+  /** The `id` of a tool_use block, the `tool_use_id` of a tool_result block, else empty. */
+  readonly id: string;
+}
+
+/** One entry of `messages`. */
+export interface MessageInfo extends Span {
+  readonly role: string;
+  readonly content: Span & { readonly kind: 'string' | 'array' };
+  readonly blocks: readonly BlockInfo[];
+}
+
+/** The index of one request body. */
+export interface TranscriptIndex {
+  readonly byteLength: number;
+  /** The `messages` array value. */
+  readonly messagesSpan: Span;
+  readonly messages: readonly MessageInfo[];
+  readonly toolResults: readonly ToolResultInfo[];
+}
+
+/** Why a body could not be indexed; a subset of the pass-through reasons. */
+export type IndexFailure = 'not_json' | 'not_messages_body' | 'duplicate_key' | 'unknown_shape';
+
+/** The index of a body, or why there is none. Never throws. */
+export type IndexOutcome =
+  | { readonly kind: 'indexed'; readonly index: TranscriptIndex }
+  | { readonly kind: 'failed'; readonly reason: IndexFailure; readonly detail: string };
+
+class ShapeError extends Error {
+  constructor(
+    readonly reason: Exclude<IndexFailure, 'not_json'>,
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+/** Indexes a Messages API request body given as raw UTF-8 bytes. */
+export function indexTranscript(body: Uint8Array): IndexOutcome {
+  try {
+    return { kind: 'indexed', index: buildIndex(body) };
+  } catch (error) {
+    if (error instanceof ShapeError) return { kind: 'failed', reason: error.reason, detail: error.message };
+    if (error instanceof JsonSyntaxError) return { kind: 'failed', reason: 'not_json', detail: error.message };
+    if (error instanceof RangeError) return { kind: 'failed', reason: 'not_json', detail: 'nesting too deep' };
+    throw error;
+  }
+}
+
+function buildIndex(b: Uint8Array): TranscriptIndex {
+  const doc = scanDocument(b);
+  if (b[doc.start] !== 0x7b) throw new ShapeError('not_messages_body', 'body is not a JSON object');
+  let messagesSpan: Span | undefined;
+  const messages: MessageInfo[] = [];
+  const toolResults: ToolResultInfo[] = [];
+  scanObject(b, doc.start, 1, (keyStart, keyEnd, valueStart, depth) => {
+    if (readKey(b, keyStart, keyEnd) !== 'messages') return scanValue(b, valueStart, depth);
+    if (messagesSpan !== undefined) throw new ShapeError('duplicate_key', 'two "messages" keys');
+    if (b[valueStart] !== 0x5b) throw new ShapeError('not_messages_body', '"messages" is not an array');
+    const end = scanArray(b, valueStart, depth + 1, (start, index, d) =>
+      indexMessage(b, start, index, d, messages, toolResults),
+    );
+    messagesSpan = { start: valueStart, end };
+    return end;
+  });
+  if (messagesSpan === undefined) throw new ShapeError('not_messages_body', 'no "messages" key');
+  return { byteLength: b.length, messagesSpan, messages, toolResults };
+}
+
+function indexMessage(
+  b: Uint8Array,
+  start: number,
+  messageIndex: number,
+  depth: number,
+  messages: MessageInfo[],
+  toolResults: ToolResultInfo[],
+): number {
+  if (b[start] !== 0x7b) throw new ShapeError('not_messages_body', `message ${messageIndex} is not an object`);
+  let role: string | undefined;
+  let content: (Span & { kind: 'string' | 'array' }) | undefined;
+  const blocks: BlockInfo[] = [];
+  const end = scanObject(b, start, depth + 1, (keyStart, keyEnd, valueStart, d) => {
+    const key = readKey(b, keyStart, keyEnd);
+    if (key === 'role') {
+      if (role !== undefined) throw new ShapeError('duplicate_key', `message ${messageIndex} has two "role" keys`);
+      role = readStringValue(b, valueStart, `message ${messageIndex} role`);
+      return scanString(b, valueStart);
+    }
+    if (key !== 'content') return scanValue(b, valueStart, d);
+    if (content !== undefined) throw new ShapeError('duplicate_key', `message ${messageIndex} has two "content" keys`);
+    if (b[valueStart] === 0x22) {
+      const valueEnd = scanString(b, valueStart);
+      content = { start: valueStart, end: valueEnd, kind: 'string' };
+      return valueEnd;
+    }
+    if (b[valueStart] !== 0x5b) throw new ShapeError('unknown_shape', `message ${messageIndex} content is neither string nor array`);
+    const valueEnd = scanArray(b, valueStart, d + 1, (blockStart, blockIndex, bd) =>
+      indexBlock(b, blockStart, bd, messageIndex, blockIndex, blocks, toolResults),
+    );
+    content = { start: valueStart, end: valueEnd, kind: 'array' };
+    return valueEnd;
+  });
+  if (role === undefined) throw new ShapeError('not_messages_body', `message ${messageIndex} has no role`);
+  if (content === undefined) throw new ShapeError('not_messages_body', `message ${messageIndex} has no content`);
+  messages.push({ start, end, role, content, blocks });
+  return end;
+}
+
+function indexBlock(
+  b: Uint8Array,
+  start: number,
+  depth: number,
+  messageIndex: number,
+  blockIndex: number,
+  blocks: BlockInfo[],
+  toolResults: ToolResultInfo[],
+): number {
+  if (b[start] !== 0x7b) throw new ShapeError('unknown_shape', `message ${messageIndex} block ${blockIndex} is not an object`);
+  const where = `message ${messageIndex} block ${blockIndex}`;
+  const seen = new Set<string>();
+  let type: string | undefined;
+  let id = '';
+  let toolUseId: string | undefined;
+  let content: ToolResultContent = { start: -1, end: -1, kind: 'absent', texts: [] };
+  let contentTextOnly = true;
+  let contentCacheControl = false;
+  let isError = false;
+  let hasCacheControl = false;
+  const end = scanObject(b, start, depth + 1, (keyStart, keyEnd, valueStart, d) => {
+    const key = readKey(b, keyStart, keyEnd);
+    if (WATCHED_BLOCK_KEYS.has(key)) {
+      if (seen.has(key)) throw new ShapeError('duplicate_key', `${where} has two "${key}" keys`);
+      seen.add(key);
+    }
+    switch (key) {
+      case 'type':
+        type = readStringValue(b, valueStart, `${where} type`);
+        return scanString(b, valueStart);
+      case 'id':
+      case 'tool_use_id':
+        if (b[valueStart] !== 0x22) return scanValue(b, valueStart, d);
+        if (key === 'id') id = readStringValue(b, valueStart, `${where} id`);
+        else toolUseId = readStringValue(b, valueStart, `${where} tool_use_id`);
+        return scanString(b, valueStart);
+      case 'is_error':
+        isError = b[valueStart] === 0x74;
+        return scanValue(b, valueStart, d);
+      case 'cache_control':
+        hasCacheControl = true;
+        return scanValue(b, valueStart, d);
+      case 'content': {
+        const scanned = indexToolResultContent(b, valueStart, d);
+        content = scanned.content;
+        contentTextOnly = scanned.textOnly;
+        contentCacheControl = scanned.hasCacheControl;
+        return content.end;
+      }
+      default:
+        return scanValue(b, valueStart, d);
+    }
+  });
+  if (type === undefined) throw new ShapeError('unknown_shape', `${where} has no type`);
+  if (type === 'tool_result') {
+    if (toolUseId === undefined) throw new ShapeError('unknown_shape', `${where} tool_result has no string tool_use_id`);
+    toolResults.push({
+      start,
+      end,
+      ordinal: toolResults.length,
+      messageIndex,
+      blockIndex,
+      toolUseId,
+      content,
+      isError,
+      hasCacheControl: hasCacheControl || contentCacheControl,
+      textOnly: (content.kind === 'string' || content.kind === 'array') && contentTextOnly,
+    });
+  }
+  blocks.push({ start, end, type, id: type === 'tool_result' ? (toolUseId ?? '') : id });
+  return end;
+}
+
+// Keys whose duplicates would make the meaning of a block ambiguous (JSON parsers disagree on
+// which one wins), so an index that relies on them refuses the body instead of guessing.
+const WATCHED_BLOCK_KEYS = new Set(['type', 'id', 'tool_use_id', 'content', 'is_error', 'cache_control']);
+
+function indexToolResultContent(
+  b: Uint8Array,
+  start: number,
+  depth: number,
+): { content: ToolResultContent; textOnly: boolean; hasCacheControl: boolean } {
+  if (b[start] === 0x22) {
+    const end = scanString(b, start);
+    return { content: { start, end, kind: 'string', texts: [{ start, end }] }, textOnly: true, hasCacheControl: false };
+  }
+  if (b[start] !== 0x5b) {
+    const end = scanValue(b, start, depth);
+    return { content: { start, end, kind: 'other', texts: [] }, textOnly: false, hasCacheControl: false };
+  }
+  const texts: Span[] = [];
+  let textOnly = true;
+  let hasCacheControl = false;
+  const end = scanArray(b, start, depth + 1, (itemStart, _i, d) => {
+    if (b[itemStart] !== 0x7b) {
+      textOnly = false;
+      return scanValue(b, itemStart, d);
+    }
+    let type: string | undefined;
+    let text: Span | undefined;
+    let keys = 0;
+    const itemEnd = scanObject(b, itemStart, d + 1, (keyStart, keyEnd, valueStart, dd) => {
+      keys++;
+      const key = readKey(b, keyStart, keyEnd);
+      if (key === 'cache_control') hasCacheControl = true;
+      if (key === 'type' && b[valueStart] === 0x22 && type === undefined) {
+        type = readStringValue(b, valueStart, 'content block type');
+        return scanString(b, valueStart);
+      }
+      if (key === 'text' && b[valueStart] === 0x22 && text === undefined) {
+        text = { start: valueStart, end: scanString(b, valueStart) };
+        return text.end;
+      }
+      return scanValue(b, valueStart, dd);
+    });
+    if (type !== 'text' || text === undefined || keys !== 2) textOnly = false;
+    else texts.push(text);
+    return itemEnd;
+  });
+  return { content: { start, end, kind: 'array', texts }, textOnly: textOnly && texts.length > 0, hasCacheControl };
+}
+
+const UTF8 = new TextDecoder('utf-8');
+
+/** Decodes a (short) object key token to a JS string. */
+function readKey(b: Uint8Array, start: number, end: number): string {
+  return decodeShortString(b, start, end);
+}
+
+function readStringValue(b: Uint8Array, start: number, what: string): string {
+  if (b[start] !== 0x22) throw new ShapeError('unknown_shape', `${what} is not a string`);
+  return decodeShortString(b, start, scanString(b, start));
+}
+
+// Keys, roles, types and ids are short; escapes in them are legal and must mean the same as
+// their plain spelling ("\u0074ype" is "type").
+function decodeShortString(b: Uint8Array, start: number, end: number): string {
+  if (end - start <= 66) {
+    let plain = '';
+    for (let i = start + 1; i < end - 1; i++) {
+      const c = b[i]!;
+      if (c === 0x5c || c >= 0x80) return decodeSlow(b, start, end);
+      plain += String.fromCharCode(c);
+    }
+    return plain;
+  }
+  return decodeSlow(b, start, end);
+}
+
+function decodeSlow(b: Uint8Array, start: number, end: number): string {
+  const bytes = decodeJsonString(b, start, end);
+  // A key that is not valid text cannot equal any key we look for; a unique marker keeps it apart.
+  return bytes === undefined ? '\u0000invalid' : UTF8.decode(bytes);
+}
