@@ -1,0 +1,61 @@
+/** `ctxshed elide BODY.json`: act as if an epoch latched now on this request body. */
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { DEFAULT_KEEP_RECENT, DEFAULT_MIN_ELIDE_BYTES, freezeBlock, indexTranscript, planElision, rewriteRequest } from '../core/index.js';
+import { layoutPaths } from '../state/layout.js';
+import { sha256Hex } from '../state/sha256-hex.js';
+import { writeElidedFile } from '../state/elided-file.js';
+import { CliError } from './cli-error.js';
+import { readInput, writeStdout } from './read-input.js';
+import { openStateOrFail, STATE_OPTION, stateDirFrom } from './state-option.js';
+
+interface ElideArgs {
+  body: string;
+  state: string | undefined;
+  keepRecent: number;
+  minBytes: number;
+  dryRun: boolean;
+}
+
+export const elideCommand: CommandModule<object, ElideArgs> = {
+  command: 'elide <body>',
+  describe: 'Elide the old tool results of one request body, as an epoch latched now would',
+  builder: (yargs) =>
+    (yargs as Argv<object>)
+      .positional('body', { type: 'string', demandOption: true, describe: 'A Messages API request body (JSON file, or - for stdin)' })
+      .option('state', STATE_OPTION)
+      .option('keep-recent', { type: 'number', default: DEFAULT_KEEP_RECENT, describe: 'Never elide the N newest tool results' })
+      .option('min-bytes', { type: 'number', default: DEFAULT_MIN_ELIDE_BYTES, describe: 'Elide only tool results whose text is over N bytes' })
+      .option('dry-run', { type: 'boolean', default: false, describe: 'Print the plan as JSON; write nothing' })
+      .example('$0 elide body.json --dry-run', 'Show which tool results would be elided')
+      .example('$0 elide body.json --state /tmp/st > small.json', 'Write the elided files and the rewritten body') as unknown as Argv<ElideArgs>,
+  handler: async (args: ArgumentsCamelCase<ElideArgs>) => {
+    const policy = { keepRecent: nonNegative(args.keepRecent, '--keep-recent'), minBytes: nonNegative(args.minBytes, '--min-bytes') };
+    const body = await readInput(args.body);
+    const indexed = indexTranscript(body);
+    if (indexed.kind === 'failed') throw new CliError(`${args.body}: not a Messages API body (${indexed.reason}: ${indexed.detail})`);
+    const plan = planElision(body, indexed.index, policy, sha256Hex);
+    const state = args.dryRun ? layoutPaths(stateDirFrom(args.state)) : await openStateOrFail(args.state);
+    // Files first, then the stubs that name them (the order the proxy keeps too).
+    if (!args.dryRun) {
+      for (const block of plan) {
+        await writeElidedFile(state, block.sha256, block.text, 'txt');
+        if (block.rawSha256 !== undefined && block.raw !== undefined) await writeElidedFile(state, block.rawSha256, block.raw, 'json');
+      }
+    }
+    const outcome = rewriteRequest(body, plan.map(freezeBlock), { elidedDir: state.elidedDir, sha256: sha256Hex, index: indexed.index });
+    if (outcome.kind === 'passthrough' && outcome.reason !== 'no_epoch') {
+      throw new CliError(`${args.body}: the rewrite fell back to the original (${outcome.reason}: ${outcome.detail})`);
+    }
+    if (args.dryRun) {
+      const blocks = plan.map(({ ordinal, toolUseId, bytes, sha256 }) => ({ ordinal, toolUseId, bytes, sha256 }));
+      await writeStdout(`${JSON.stringify({ blocks, bytesFreed: body.length - outcome.body.length }, null, 2)}\n`);
+      return;
+    }
+    await writeStdout(outcome.body);
+  },
+};
+
+function nonNegative(value: number, flag: string): number {
+  if (!Number.isInteger(value) || value < 0) throw new CliError(`${flag} takes a whole number >= 0, not ${String(value)}`);
+  return value;
+}

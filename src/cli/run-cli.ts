@@ -1,0 +1,41 @@
+/** The `ctxshed` command line, callable in-process (main.ts is the executable around it). */
+import yargs from 'yargs';
+import { CliError } from './cli-error.js';
+import { elideCommand } from './elide-command.js';
+import { inflateCommand } from './inflate-command.js';
+
+/** Runs the CLI with these arguments; resolves to the exit code. */
+export async function runCli(argv: readonly string[]): Promise<number> {
+  let usageError: string | undefined;
+  const parser = yargs([...argv])
+    .scriptName('ctxshed')
+    .usage('$0 <command> [options]\n\nKeeps long agent sessions out of their own compaction: old tool results move to files, stubs stay in place.')
+    .command(elideCommand)
+    .command(inflateCommand)
+    .demandCommand(1, 'Name a command (see ctxshed --help).')
+    .strict()
+    .help()
+    .version()
+    .wrap(Math.min(100, process.stdout.columns ?? 100))
+    .fail((message, error) => {
+      if (error !== undefined && error !== null) throw error;
+      usageError = message;
+    })
+    .exitProcess(false);
+  try {
+    await parser.parseAsync();
+  } catch (error) {
+    if (error instanceof CliError) {
+      process.stderr.write(`ctxshed: ${error.message}\n`);
+      return error.exitCode;
+    }
+    process.stderr.write(`ctxshed: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 70;
+  }
+  if (usageError !== undefined) {
+    process.stderr.write(`ctxshed: ${usageError}\n`);
+    return 2;
+  }
+  return process.exitCode === undefined ? 0 : Number(process.exitCode);
+}
+
