@@ -3,6 +3,9 @@ import yargs from 'yargs';
 import { CliError } from './cli-error.js';
 import { elideCommand } from './elide-command.js';
 import { inflateCommand } from './inflate-command.js';
+import { rescueCommand } from './rescue-command.js';
+import { serveCommand } from './serve-command.js';
+import { verifyCommand } from './verify-command.js';
 
 /** Runs the CLI with these arguments; resolves to the exit code. */
 export async function runCli(argv: readonly string[]): Promise<number> {
@@ -10,8 +13,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   const parser = yargs([...argv])
     .scriptName('ctxshed')
     .usage('$0 <command> [options]\n\nKeeps long agent sessions out of their own compaction: old tool results move to files, stubs stay in place.')
+    .command(rescueCommand)
+    .command(serveCommand)
     .command(elideCommand)
     .command(inflateCommand)
+    .command(verifyCommand)
     .demandCommand(1, 'Name a command (see ctxshed --help).')
     .strict()
     .help()

@@ -13,7 +13,7 @@ import type { FrozenBlock } from './epoch-types.js';
 import type { PlannedBlock } from './plan-elision.js';
 
 /** Each epoch must free at least this fraction of the window. */
-export const DEFAULT_MIN_GAIN_FRACTION = 0.05;
+export const DEFAULT_MIN_GAIN_FRACTION = 0.1;
 /** Tokens per byte of request body, until a reading gives the conversation's own ratio. */
 export const DEFAULT_TOKENS_PER_BYTE = 0.25;
 

@@ -4,7 +4,7 @@
  */
 import type { FrozenBlock } from './epoch-types.js';
 
-const STUB_PREFIX = '[ctxshed] This tool result was moved out of the context window to save space: ';
+const STUB_PREFIX = '[ctxshed: tool result moved out of the context to save space; ';
 
 /** Absolute path of a block's elided text file. */
 export function elidedTextPath(elidedDir: string, sha256: string): string {
@@ -18,11 +18,9 @@ export function elidedRawPath(elidedDir: string, rawSha256: string): string {
 
 /** The stub text for a frozen block (the text, not yet JSON-encoded). */
 export function renderStub(block: FrozenBlock, elidedDir: string): string {
-  const main =
-    `${STUB_PREFIX}${block.bytes} bytes, sha256 ${block.sha256}. ` +
-    `The full original text is in the file ${elidedTextPath(elidedDir, block.sha256)} - read that file if you need any of it.`;
-  if (block.rawSha256 === undefined) return main;
-  return `${main} (Its exact original JSON form is kept in ${elidedRawPath(elidedDir, block.rawSha256)}.)`;
+  const main = `${STUB_PREFIX}${block.bytes} bytes, sha256 ${block.sha256}; the full text is in ${elidedTextPath(elidedDir, block.sha256)}, read that file to see it`;
+  if (block.rawSha256 === undefined) return `${main}]`;
+  return `${main}; exact original JSON in ${elidedRawPath(elidedDir, block.rawSha256)}]`;
 }
 
 /** What a stub says about the block it stands for. */
@@ -33,8 +31,8 @@ export interface ParsedStub {
 }
 
 const STUB_PATTERN = new RegExp(
-  `^${escapeRegExp(STUB_PREFIX)}(\\d+) bytes, sha256 ([0-9a-f]{64})\\. The full original text is in the file .*/\\2\\.txt - read that file if you need any of it\\.` +
-    `(?: \\(Its exact original JSON form is kept in .*/([0-9a-f]{64})\\.json\\.\\))?$`,
+  `^${escapeRegExp(STUB_PREFIX)}(\\d+) bytes, sha256 ([0-9a-f]{64}); the full text is in .*/\\2\\.txt, read that file to see it` +
+    `(?:; exact original JSON in .*/([0-9a-f]{64})\\.json)?\\]$`,
   's',
 );
 

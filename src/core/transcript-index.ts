@@ -55,6 +55,8 @@ export interface TranscriptIndex {
   readonly messagesSpan: Span;
   readonly messages: readonly MessageInfo[];
   readonly toolResults: readonly ToolResultInfo[];
+  /** The top-level `model`, when it is a string. */
+  readonly model: string | undefined;
 }
 
 /** Why a body could not be indexed; a subset of the pass-through reasons. */
@@ -90,10 +92,17 @@ function buildIndex(b: Uint8Array): TranscriptIndex {
   const doc = scanDocument(b);
   if (b[doc.start] !== 0x7b) throw new ShapeError('not_messages_body', 'body is not a JSON object');
   let messagesSpan: Span | undefined;
+  let model: string | undefined;
   const messages: MessageInfo[] = [];
   const toolResults: ToolResultInfo[] = [];
   scanObject(b, doc.start, 1, (keyStart, keyEnd, valueStart, depth) => {
-    if (readKey(b, keyStart, keyEnd) !== 'messages') return scanValue(b, valueStart, depth);
+    const key = readKey(b, keyStart, keyEnd);
+    if (key === 'model' && b[valueStart] === 0x22) {
+      const end = scanString(b, valueStart);
+      model = decodeShortString(b, valueStart, end);
+      return end;
+    }
+    if (key !== 'messages') return scanValue(b, valueStart, depth);
     if (messagesSpan !== undefined) throw new ShapeError('duplicate_key', 'two "messages" keys');
     if (b[valueStart] !== 0x5b) throw new ShapeError('not_messages_body', '"messages" is not an array');
     const end = scanArray(b, valueStart, depth + 1, (start, index, d) =>
@@ -103,7 +112,7 @@ function buildIndex(b: Uint8Array): TranscriptIndex {
     return end;
   });
   if (messagesSpan === undefined) throw new ShapeError('not_messages_body', 'no "messages" key');
-  return { byteLength: b.length, messagesSpan, messages, toolResults };
+  return { byteLength: b.length, messagesSpan, messages, toolResults, model };
 }
 
 function indexMessage(

@@ -1,0 +1,79 @@
+/** The flags `serve` and `rescue` share, and the proxy configuration they make. */
+import type { Argv } from 'yargs';
+import { DEFAULT_KEEP_RECENT, DEFAULT_MIN_ELIDE_BYTES } from '../core/index.js';
+import { DEFAULT_MAX_REQUEST_BYTES, DEFAULT_UPSTREAM, type ProxyConfig } from '../proxy/proxy-config.js';
+import { CliError } from './cli-error.js';
+import { STATE_OPTION } from './state-option.js';
+
+/** The parsed shared flags. */
+export interface ProxyArgs {
+  rescuePct: number;
+  keepRecent: number;
+  minBytes: number;
+  window: number | undefined;
+  state: string | undefined;
+  upstream: string | undefined;
+  port: number;
+}
+
+export const DEFAULT_RESCUE_PCT = 70;
+/** Before response headers, an upstream gets this long (the API can queue a long request). */
+export const UPSTREAM_HEADERS_TIMEOUT_MS = 600_000;
+/** Between two chunks of a response (SSE pings come every few seconds). */
+export const UPSTREAM_IDLE_TIMEOUT_MS = 600_000;
+
+/** Adds the shared flags to a command. */
+export function withProxyOptions<T>(yargs: Argv<T>): Argv<T & ProxyArgs> {
+  return yargs
+    .option('rescue-pct', { type: 'number', default: DEFAULT_RESCUE_PCT, describe: 'Latch an epoch when a conversation is this full (% of the window)' })
+    .option('keep-recent', { type: 'number', default: DEFAULT_KEEP_RECENT, describe: 'Never elide the N newest tool results' })
+    .option('min-bytes', { type: 'number', default: DEFAULT_MIN_ELIDE_BYTES, describe: 'Elide only tool results whose text is over N bytes' })
+    .option('window', { type: 'number', describe: 'Context window in tokens (default: 1,000,000 with the context-1m beta, else 200,000)' })
+    .option('state', STATE_OPTION)
+    .option('upstream', { type: 'string', describe: 'Where to send requests (default: $ANTHROPIC_BASE_URL as it was, else https://api.anthropic.com)' })
+    .option('port', { type: 'number', default: 0, describe: 'Port on 127.0.0.1 (0: any free port)' }) as unknown as Argv<T & ProxyArgs>;
+}
+
+/** The proxy configuration the flags and environment name; a CliError for a bad value. */
+export function proxyConfigFrom(args: ProxyArgs, env: NodeJS.ProcessEnv): ProxyConfig {
+  if (!(args.rescuePct > 0 && args.rescuePct <= 100)) throw new CliError(`--rescue-pct takes a number above 0 and at most 100, not ${args.rescuePct}`);
+  wholeNumber(args.keepRecent, '--keep-recent', 0);
+  wholeNumber(args.minBytes, '--min-bytes', 0);
+  if (args.window !== undefined) wholeNumber(args.window, '--window', 1000);
+  wholeNumber(args.port, '--port', 0);
+  if (args.port > 65535) throw new CliError(`--port takes 0 to 65535, not ${args.port}`);
+  const upstreamText = args.upstream ?? nonEmpty(env['ANTHROPIC_BASE_URL']) ?? DEFAULT_UPSTREAM;
+  let upstream: URL;
+  try {
+    upstream = new URL(upstreamText);
+  } catch {
+    throw new CliError(`the upstream ${JSON.stringify(upstreamText)} is not a URL`);
+  }
+  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') throw new CliError(`the upstream must be http:// or https://, not ${upstream.protocol}`);
+  return {
+    upstream,
+    threshold: args.rescuePct / 100,
+    policy: { keepRecent: args.keepRecent, minBytes: args.minBytes },
+    ...(args.window === undefined ? {} : { window: args.window }),
+    maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES,
+    timeouts: { headersMs: UPSTREAM_HEADERS_TIMEOUT_MS, idleMs: UPSTREAM_IDLE_TIMEOUT_MS },
+  };
+}
+
+/** The one-line banner: what this mode does, before anything else happens. */
+export function bannerLine(config: ProxyConfig, url: string, elidedDir: string): string {
+  const window = config.window === undefined ? '200,000-token window (1M with the context-1m beta)' : `${config.window.toLocaleString('en-US')}-token window`;
+  return (
+    `ctxshed: rescue on at ${url} -> ${config.upstream.origin}${config.upstream.pathname === '/' ? '' : config.upstream.pathname}; ` +
+    `epochs latch at ${Math.round(config.threshold * 1000) / 10}% of a ${window}; ` +
+    `this mode changes request bytes: old tool results over ${config.policy.minBytes} bytes become stubs, originals kept in ${elidedDir}`
+  );
+}
+
+function wholeNumber(value: number, flag: string, min: number): void {
+  if (!Number.isInteger(value) || value < min) throw new CliError(`${flag} takes a whole number >= ${min}, not ${String(value)}`);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}

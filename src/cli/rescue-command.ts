@@ -1,0 +1,54 @@
+/** `ctxshed rescue -- COMMAND ...`: run COMMAND with the proxy in front of its API calls, and be COMMAND. */
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { startProxy, type RunningProxy } from '../proxy/start-proxy.js';
+import type { StateDir } from '../state/layout.js';
+import { openStateDir } from '../state/open-state-dir.js';
+import { exitLike } from '../wrapper/exit-like.js';
+import { runChild } from '../wrapper/run-child.js';
+import { CliError } from './cli-error.js';
+import { bannerLine, proxyConfigFrom, withProxyOptions, type ProxyArgs } from './proxy-options.js';
+import { stateDirFrom } from './state-option.js';
+
+interface RescueArgs extends ProxyArgs {
+  strict: boolean;
+  '--'?: Array<string | number>;
+}
+
+/** After the child ends, in-flight requests get this long to finish before ctxshed exits anyway. */
+export const SHUTDOWN_GRACE_MS = 5000;
+
+export const rescueCommand: CommandModule<object, RescueArgs> = {
+  command: 'rescue',
+  describe: 'Run a command (e.g. claude) with the rescue proxy in front of its API calls',
+  builder: (yargs) =>
+    withProxyOptions(yargs as Argv<object>)
+      .option('strict', { type: 'boolean', default: false, describe: 'Refuse to run the command if the proxy cannot start' })
+      .parserConfiguration({ 'populate--': true })
+      .usage('$0 rescue [options] -- COMMAND [ARGS...]')
+      .example('$0 rescue -- claude', 'Claude Code with rescue at 70% of the window')
+      .example('$0 rescue --rescue-pct 60 --state ~/ctx -- claude --resume', 'Resume a session; its epochs come back from the state directory') as unknown as Argv<RescueArgs>,
+  handler: async (args: ArgumentsCamelCase<RescueArgs>) => {
+    const [command, ...commandArgs] = (args['--'] ?? []).map(String);
+    if (command === undefined) throw new CliError('name the command to run after --, e.g. ctxshed rescue -- claude', 2);
+    const config = proxyConfigFrom(args, process.env);
+    let proxy: RunningProxy | undefined;
+    let state: StateDir | undefined;
+    try {
+      state = await openStateDir(stateDirFrom(args.state));
+      proxy = await startProxy(config, state, args.port);
+    } catch (error) {
+      const why = error instanceof Error ? error.message.replace(/^ctxshed: /, '') : String(error);
+      if (args.strict) throw new CliError(`cannot start the proxy (${why}); --strict: not running ${command}`);
+      process.stderr.write(`ctxshed: cannot start the proxy (${why}); running ${command} without it\n`);
+    }
+    const env = proxy === undefined ? process.env : { ...process.env, ANTHROPIC_BASE_URL: proxy.url };
+    if (proxy !== undefined && state !== undefined) process.stderr.write(`${bannerLine(config, proxy.url, state.elidedDir)}\n`);
+    const outcome = await runChild(command, commandArgs, { env });
+    if (proxy !== undefined) await Promise.race([proxy.close(), delay(SHUTDOWN_GRACE_MS)]);
+    exitLike(outcome);
+  },
+};
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

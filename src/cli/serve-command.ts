@@ -1,0 +1,39 @@
+/** `ctxshed serve`: the proxy alone, until SIGINT or SIGTERM. */
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { startProxy } from '../proxy/start-proxy.js';
+import { CliError } from './cli-error.js';
+import { bannerLine, proxyConfigFrom, withProxyOptions, type ProxyArgs } from './proxy-options.js';
+import { writeStdout } from './read-input.js';
+import { openStateOrFail } from './state-option.js';
+
+export const serveCommand: CommandModule<object, ProxyArgs> = {
+  command: 'serve',
+  describe: 'Run the proxy alone and print the ANTHROPIC_BASE_URL to use',
+  builder: (yargs) =>
+    withProxyOptions(yargs as Argv<object>)
+      .example('$0 serve --port 8787', 'Then: ANTHROPIC_BASE_URL=http://127.0.0.1:8787 claude')
+      .example('$0 serve --upstream http://127.0.0.1:9000 --state /tmp/st', 'Chain to another local proxy') as unknown as Argv<ProxyArgs>,
+  handler: async (args: ArgumentsCamelCase<ProxyArgs>) => {
+    const config = proxyConfigFrom(args, process.env);
+    const state = await openStateOrFail(args.state);
+    let proxy;
+    try {
+      proxy = await startProxy(config, state, args.port);
+    } catch (error) {
+      throw new CliError(`cannot listen on 127.0.0.1:${args.port}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+    process.stderr.write(`${bannerLine(config, proxy.url, state.elidedDir)}\n`);
+    await writeStdout(`ANTHROPIC_BASE_URL=${proxy.url}\n`);
+    await new Promise<void>((resolve) => {
+      const stop = (): void => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        resolve();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    // In-flight requests finish; the wire log is flushed.
+    await proxy.close();
+  },
+};

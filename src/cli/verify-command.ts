@@ -1,0 +1,36 @@
+/** `ctxshed verify`: check a state directory (DESIGN.md invariants 5 and 8); exit 1 on any problem. */
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { verifyState } from '../state/verify-state.js';
+import { writeStdout } from './read-input.js';
+import { STATE_OPTION, stateDirFrom } from './state-option.js';
+
+interface VerifyArgs {
+  state: string | undefined;
+  json: boolean;
+}
+
+export const verifyCommand: CommandModule<object, VerifyArgs> = {
+  command: 'verify',
+  describe: 'Check every elided file against its sha256 name and every epoch record against its files',
+  builder: (yargs) =>
+    (yargs as Argv<object>)
+      .option('state', STATE_OPTION)
+      .option('json', { type: 'boolean', default: false, describe: 'Print the report as JSON' })
+      .example('$0 verify --state state.example', 'Check the example state directory') as unknown as Argv<VerifyArgs>,
+  handler: async (args: ArgumentsCamelCase<VerifyArgs>) => {
+    const dir = stateDirFrom(args.state);
+    const report = await verifyState(dir);
+    if (args.json) {
+      await writeStdout(`${JSON.stringify({ dir, ok: report.problems.length === 0, ...report }, null, 2)}\n`);
+    } else {
+      const lines = [
+        ...report.problems.map((p) => `problem: ${p}`),
+        ...report.notes.map((n) => `note: ${n}`),
+        `${report.problems.length === 0 ? 'ok' : 'FAILED'}: ${dir}: ${report.checked.conversations} conversations, ${report.checked.epochs} epochs, ` +
+          `${report.checked.blocks} blocks, ${report.checked.elided} elided files, ${report.problems.length} problems`,
+      ];
+      await writeStdout(`${lines.join('\n')}\n`);
+    }
+    if (report.problems.length > 0) process.exitCode = 1;
+  },
+};

@@ -1,0 +1,73 @@
+/**
+ * What the proxy knows of each conversation: its record (epochs) as on disk, and its last usage
+ * reading. Records are re-read whenever their file changes, so several proxies sharing one state
+ * directory apply each other's epochs.
+ */
+import fs from 'node:fs/promises';
+import type { FrozenBlock, FullnessReading } from '../core/index.js';
+import type { ConversationRecord } from '../state/conversation-record.js';
+import { conversationPath, type StateDir } from '../state/layout.js';
+import { readConversation } from '../state/read-conversation.js';
+
+/** One conversation as the proxy holds it. */
+export interface ConversationEntry {
+  readonly key: string;
+  record: ConversationRecord | undefined;
+  /** Every block frozen by the record's epochs, in ordinal order. */
+  frozen: readonly FrozenBlock[];
+  reading: FullnessReading | undefined;
+  /** Latches of this conversation run one at a time in this process (the lock covers others). */
+  latching: Promise<unknown>;
+  /** The record file's identity when last read, to notice another process's writes. */
+  fileStamp: string;
+}
+
+/** The proxy's conversations, loaded from the state directory on first sight. */
+export class ConversationTable {
+  readonly #entries = new Map<string, ConversationEntry>();
+
+  constructor(readonly state: StateDir) {}
+
+  /** The entry for `key`, with its record fresh from disk. */
+  async get(key: string): Promise<ConversationEntry> {
+    let entry = this.#entries.get(key);
+    if (entry === undefined) {
+      entry = { key, record: undefined, frozen: [], reading: undefined, latching: Promise.resolve(), fileStamp: '' };
+      this.#entries.set(key, entry);
+    }
+    await this.refresh(entry);
+    return entry;
+  }
+
+  /** Re-reads the record when its file changed since the last read. */
+  async refresh(entry: ConversationEntry): Promise<void> {
+    const stamp = await statStamp(conversationPath(this.state, entry.key));
+    if (stamp === entry.fileStamp) return;
+    const record = await readConversation(this.state, entry.key);
+    this.adopt(entry, record, stamp);
+  }
+
+  /** Takes a record as the entry's own (after a latch, or a read). */
+  adopt(entry: ConversationEntry, record: ConversationRecord | undefined, stamp?: string): void {
+    // Epochs only latch forwards: never step back to a record with fewer epochs.
+    if (record !== undefined && (entry.record === undefined || record.epochs.length >= entry.record.epochs.length)) {
+      entry.record = record;
+      entry.frozen = record.epochs.flatMap((e) => e.blocks).sort((a, b) => a.ordinal - b.ordinal);
+    }
+    if (stamp !== undefined) entry.fileStamp = stamp;
+  }
+
+  /** All entries (for status and tests). */
+  entries(): IterableIterator<ConversationEntry> {
+    return this.#entries.values();
+  }
+}
+
+async function statStamp(file: string): Promise<string> {
+  try {
+    const s = await fs.stat(file);
+    return `${s.ino}:${s.size}:${s.mtimeMs}`;
+  } catch {
+    return '';
+  }
+}

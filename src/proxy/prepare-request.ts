@@ -1,0 +1,121 @@
+/**
+ * The per-request rescue: find the conversation, latch an epoch when its reading says so, and
+ * rewrite the body by the conversation's frozen blocks. Every failure falls back to the original
+ * bytes with a reason from the closed list.
+ */
+import {
+  conversationKey,
+  decideLatch,
+  firstPromptExcerpt,
+  indexTranscript,
+  planElision,
+  rewriteRequest,
+  type PassthroughReason,
+  type SkippedBlock,
+  type TranscriptIndex,
+} from '../core/index.js';
+import { sha256Hex } from '../state/sha256-hex.js';
+import type { ConversationEntry, ConversationTable } from './conversation-table.js';
+import { latchConversation } from './latch-conversation.js';
+import type { ModelRoute } from './model-route.js';
+import type { ProxyConfig } from './proxy-config.js';
+import type { FileAvailability } from './file-availability.js';
+
+/** What the proxy sends, and what the wire record says about it. */
+export interface PreparedRequest {
+  readonly body: Uint8Array;
+  readonly conversation?: ConversationEntry;
+  readonly key?: string;
+  /** Stubs in the body sent (the wire record's `rescued`). */
+  readonly rescued: number;
+  /** How many epochs the conversation had when this request was sent. */
+  readonly epochs: number;
+  /** The epoch this request latched, if it did. */
+  readonly latched?: number;
+  readonly reason?: PassthroughReason;
+  readonly detail?: string;
+  readonly skipped?: readonly SkippedBlock[];
+  readonly bytesElided: number;
+}
+
+/** What the pipeline needs from the running proxy. */
+export interface PrepareContext {
+  readonly config: ProxyConfig;
+  readonly table: ConversationTable;
+  readonly files: FileAvailability;
+  /** The time, as an ISO string (the only clock the pipeline reads, for the epoch record). */
+  readonly now: () => string;
+  /** Called once when the state directory fails, with why (the proxy notes it in the wire log). */
+  readonly onStateFailure: (error: unknown) => void;
+}
+
+/** Prepares one model call's body. Never throws: failures become a pass-through. */
+export async function prepareRequest(
+  ctx: PrepareContext,
+  body: Uint8Array,
+  route: ModelRoute,
+  meta: { readonly agentId: string | undefined; readonly window: number },
+): Promise<PreparedRequest> {
+  const pass = (reason: PassthroughReason, detail: string, extra: Partial<PreparedRequest> = {}): PreparedRequest => ({
+    body, rescued: 0, epochs: 0, bytesElided: 0, reason, detail, ...extra,
+  });
+  const indexed = indexTranscript(body);
+  if (indexed.kind === 'failed') return pass(indexed.reason, indexed.detail);
+  const { index } = indexed;
+  let entry: ConversationEntry;
+  let key: string | undefined;
+  try {
+    key = conversationKey(body, index, meta.agentId, sha256Hex);
+    if (key === undefined) return pass('no_epoch', 'no messages');
+    entry = await ctx.table.get(key);
+  } catch (error) {
+    ctx.onStateFailure(error);
+    return pass('state_unavailable', errorText(error), key === undefined ? {} : { key });
+  }
+  let latched: number | undefined;
+  if (route === 'messages') latched = await maybeLatch(ctx, entry, body, index, meta.agentId);
+  const epochs = entry.record?.epochs.length ?? 0;
+  const common = { conversation: entry, key, epochs, ...(latched === undefined ? {} : { latched }) };
+  if (entry.frozen.length === 0) return pass('no_epoch', 'no epoch yet', common);
+  await ctx.files.check(entry.frozen);
+  const outcome = rewriteRequest(body, entry.frozen, {
+    elidedDir: ctx.table.state.elidedDir,
+    sha256: sha256Hex,
+    isAvailable: (b) => ctx.files.has(b),
+    index,
+  });
+  if (outcome.kind === 'passthrough') return pass(outcome.reason, outcome.detail, { ...common, skipped: outcome.skipped });
+  return { body: outcome.body, ...common, rescued: outcome.stubs, bytesElided: outcome.bytesElided, skipped: outcome.skipped };
+}
+
+async function maybeLatch(ctx: PrepareContext, entry: ConversationEntry, body: Uint8Array, index: TranscriptIndex, agentId: string | undefined): Promise<number | undefined> {
+  const { reading } = entry;
+  // Cheap tests first: planning hashes every eligible block, so only plan when a latch is possible.
+  if (reading === undefined || reading.contextTokens / reading.window < ctx.config.threshold) return undefined;
+  const plan = planElision(body, index, ctx.config.policy, sha256Hex);
+  const decision = decideLatch({
+    reading,
+    threshold: ctx.config.threshold,
+    frozen: entry.frozen,
+    epochCount: entry.record?.epochs.length ?? 0,
+    plan,
+    ...(ctx.config.minGainFraction === undefined ? {} : { minGainFraction: ctx.config.minGainFraction }),
+  });
+  if (!decision.latch) return undefined;
+  try {
+    return await latchConversation(ctx, entry, {
+      added: decision.added,
+      reading,
+      firstPrompt: firstPromptExcerpt(body, index),
+      model: index.model ?? '',
+      agentId,
+    });
+  } catch (error) {
+    ctx.onStateFailure(error);
+    return undefined;
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,71 @@
+/** The thin `node:http` adapter around the handler: bind 127.0.0.1, serve, stop cleanly. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { StateDir } from '../state/layout.js';
+import { WireLog } from '../state/wire-log.js';
+import { createUpstreamAgents } from './agents.js';
+import { ConversationTable } from './conversation-table.js';
+import { FileAvailability } from './file-availability.js';
+import { createProxyHandler } from './handler.js';
+import type { ProxyConfig } from './proxy-config.js';
+import { StateHealth } from './state-health.js';
+
+/** The loopback address, the only one the proxy ever binds (DESIGN.md, the client contract). */
+export const LOOPBACK = '127.0.0.1';
+
+/** A running proxy. */
+export interface RunningProxy {
+  /** `http://127.0.0.1:<port>`: the ANTHROPIC_BASE_URL to give the client. */
+  readonly url: string;
+  readonly port: number;
+  readonly table: ConversationTable;
+  /** Stops accepting, lets in-flight requests finish, flushes the wire log. */
+  close(): Promise<void>;
+}
+
+/** Starts a proxy on 127.0.0.1:`port` (0 picks a free one). Rejects when it cannot listen. */
+export async function startProxy(config: ProxyConfig, state: StateDir, port: number, now: () => Date = () => new Date()): Promise<RunningProxy> {
+  const wire = new WireLog(state.wirePath);
+  const agents = createUpstreamAgents();
+  const table = new ConversationTable(state);
+  const health = new StateHealth((note) => wire.append(note), () => now().toISOString());
+  const handler = createProxyHandler({ config, table, files: new FileAvailability(state), wire, health, agents, now });
+  const inFlight = new Set<Promise<void>>();
+  const server = http.createServer((req, res) => {
+    const job = handler(req, res);
+    inFlight.add(job);
+    void job.finally(() => inFlight.delete(job));
+  });
+  // Long SSE streams and slow uploads are normal for this API; the upstream timeouts govern.
+  server.requestTimeout = 0;
+  server.headersTimeout = 60_000;
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, LOOPBACK, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', () => undefined);
+  const bound = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${LOOPBACK}:${bound}`,
+    port: bound,
+    table,
+    close: () => {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await Promise.allSettled([...inFlight]);
+        server.closeAllConnections();
+        await stopped;
+        await wire.close().catch(() => undefined);
+        agents.http.destroy();
+        agents.https.destroy();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { findStubs, indexTranscript } from '../../src/core/index.js';
+import type { RunningProxy } from '../../src/proxy/start-proxy.js';
+import { layoutPaths } from '../../src/state/layout.js';
+import { inflateFromState } from '../../src/state/inflate-from-state.js';
+import { readConversation } from '../../src/state/read-conversation.js';
+import { verifyState } from '../../src/state/verify-state.js';
+import { commonPrefixLength, startCacheModelUpstream, type CacheModelUpstream } from '../support/cache-model-upstream.js';
+import { isMessagesRequest } from '../support/messages-upstream.js';
+import { ScriptedClient } from '../support/scripted-client.js';
+import { readWire, startTestProxy, tempStateDir, testConfig } from '../support/test-proxy.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+function stubFilesMissing(body: Buffer): string[] {
+  const indexed = indexTranscript(body);
+  if (indexed.kind !== 'indexed') return ['not indexable'];
+  return findStubs(body, indexed.index)
+    .map((f) => f.stub.sha256)
+    .filter((sha) => !fs.existsSync(path.join(stateDirOf.current, 'elided', `${sha}.txt`)));
+}
+const stateDirOf = { current: '' };
+
+async function setUp(): Promise<{ dir: string; upstream: CacheModelUpstream; proxy: RunningProxy; missing: string[] }> {
+  const dir = await tempStateDir();
+  stateDirOf.current = dir;
+  const missing: string[] = [];
+  const upstream = await startCacheModelUpstream({ onModelCall: (req) => missing.push(...stubFilesMissing(req.body)) });
+  const proxy = await startTestProxy(dir, testConfig(upstream.url));
+  cleanups.push(() => upstream.close(), () => proxy.close());
+  return { dir, upstream, proxy, missing };
+}
+
+function modelCalls(upstream: CacheModelUpstream): Buffer[] {
+  return upstream.requests.filter(isMessagesRequest).map((r) => r.body);
+}
+
+describe('rescue proxy, a scripted session', () => {
+  it('should forward bytes unchanged before the first epoch and stub exactly the frozen blocks after it', async () => {
+    const { dir, upstream, proxy, missing } = await setUp();
+    const client = new ScriptedClient(proxy.url);
+
+    for (let i = 0; i < 40; i++) expect((await client.turnOnce()).status).toBe(200);
+
+    const wire = (await readWire(dir)).filter((r) => r['route'] === 'messages');
+    const firstLatch = wire.findIndex((r) => r['latched'] !== undefined);
+    expect(firstLatch).toBeGreaterThan(0);
+    const received = modelCalls(upstream);
+    for (let i = 0; i < firstLatch; i++) expect(received[i]!.equals(client.sent[i]!)).toBe(true);
+    const record = await readConversation(layoutPaths(dir), String(wire[firstLatch]!['key']));
+    const frozen = record!.epochs.flatMap((e) => e.blocks.map((b) => b.ordinal)).sort((a, b) => a - b);
+    const last = received[received.length - 1]!;
+    const indexed = indexTranscript(last);
+    if (indexed.kind !== 'indexed') throw new Error('last body does not index');
+    expect(findStubs(last, indexed.index).map((f) => f.ordinal)).toEqual(frozen);
+    expect(missing).toEqual([]);
+  });
+
+  it('should keep every rewritten body lossless: inflate gives back what the client sent', async () => {
+    const { dir, upstream, proxy } = await setUp();
+    const client = new ScriptedClient(proxy.url);
+
+    for (let i = 0; i < 30; i++) await client.turnOnce();
+
+    const state = layoutPaths(dir);
+    const received = modelCalls(upstream);
+    for (const [i, body] of received.entries()) {
+      const inflated = await inflateFromState(state, body);
+      expect(Buffer.from(inflated.body).equals(client.sent[i]!)).toBe(true);
+    }
+    expect((await verifyState(dir)).problems).toEqual([]);
+  });
+
+  it('should keep a byte-identical prefix between turns of one epoch and not churn epochs', async () => {
+    const { dir, upstream, proxy } = await setUp();
+    const client = new ScriptedClient(proxy.url);
+
+    for (let i = 0; i < 60; i++) await client.turnOnce();
+
+    const wire = (await readWire(dir)).filter((r) => r['route'] === 'messages');
+    const received = modelCalls(upstream);
+    const latchTurns = wire.flatMap((r, i) => (r['latched'] === undefined ? [] : [i]));
+    for (let i = 1; i < received.length; i++) {
+      if (wire[i]!['epochs'] !== wire[i - 1]!['epochs']) continue;
+      const before = indexTranscript(received[i - 1]!);
+      if (before.kind !== 'indexed') throw new Error('does not index');
+      const lastMessage = before.index.messages[before.index.messages.length - 1]!;
+      // Everything up to the previous request's last message (where the client moves its
+      // cache_control marker) must be byte-identical: the provider reads it from the cache.
+      expect(commonPrefixLength(received[i - 1]!, received[i]!)).toBeGreaterThanOrEqual(lastMessage.start);
+    }
+    expect(latchTurns.length).toBeGreaterThanOrEqual(2);
+    for (let k = 1; k < latchTurns.length; k++) expect(latchTurns[k]! - latchTurns[k - 1]!).toBeGreaterThanOrEqual(3);
+    // The provider's cache is re-written once per epoch: only latch requests write more than the
+    // bytes of the new turn (the upstream prices by shared prefix with the previous request).
+    const bigWrites = upstream.usages.flatMap((u, i) => (i > 0 && u.cacheCreation * 4 > 2 * 3500 ? [i] : []));
+    expect(bigWrites).toEqual(latchTurns);
+  });
+});

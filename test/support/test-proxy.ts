@@ -1,0 +1,39 @@
+/** Starts the real proxy in-process on port 0, with a small window so sessions cross it quickly. */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { DEFAULT_MAX_REQUEST_BYTES, type ProxyConfig } from '../../src/proxy/proxy-config.js';
+import { startProxy, type RunningProxy } from '../../src/proxy/start-proxy.js';
+import { openStateDir } from '../../src/state/open-state-dir.js';
+
+/** A fresh temporary state directory. */
+export async function tempStateDir(prefix = 'ctxshed-test-'): Promise<string> {
+  return fs.mkdtemp(path.join(os.tmpdir(), prefix));
+}
+
+/** The configuration tests use unless they say otherwise. */
+export function testConfig(upstream: string, overrides: Partial<ProxyConfig> = {}): ProxyConfig {
+  return {
+    upstream: new URL(upstream),
+    threshold: 0.7,
+    policy: { keepRecent: 6, minBytes: 1024 },
+    window: 20_000,
+    maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES,
+    timeouts: { headersMs: 10_000, idleMs: 10_000 },
+    ...overrides,
+  };
+}
+
+/** Starts a proxy on 127.0.0.1:0 over the state directory `dir`. */
+export async function startTestProxy(dir: string, config: ProxyConfig): Promise<RunningProxy> {
+  return startProxy(config, await openStateDir(dir), 0);
+}
+
+/** The wire log's records. */
+export async function readWire(dir: string): Promise<Array<Record<string, unknown>>> {
+  const text = await fs.readFile(path.join(dir, 'wire.jsonl'), 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
