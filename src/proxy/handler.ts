@@ -85,7 +85,8 @@ async function handle(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse
     };
   }
   const record = wireRecord(deps, { method, target, route, agentId, window, body, sent, prepared, result, usage, prepareMs, started });
-  deps.wire.append(record).then(
+  // After the response: the client never waits for the log.
+  await deps.wire.append(record).then(
     () => deps.health.succeeded(),
     (error: unknown) => deps.health.failed(error),
   );

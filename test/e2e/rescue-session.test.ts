@@ -10,7 +10,7 @@ import { verifyState } from '../../src/state/verify-state.js';
 import { commonPrefixLength, startCacheModelUpstream, type CacheModelUpstream } from '../support/cache-model-upstream.js';
 import { isMessagesRequest } from '../support/messages-upstream.js';
 import { ScriptedClient } from '../support/scripted-client.js';
-import { readWire, startTestProxy, tempStateDir, testConfig } from '../support/test-proxy.js';
+import { startTestProxy, waitForWire, tempStateDir, testConfig } from '../support/test-proxy.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -47,7 +47,7 @@ describe('rescue proxy, a scripted session', () => {
 
     for (let i = 0; i < 40; i++) expect((await client.turnOnce()).status).toBe(200);
 
-    const wire = (await readWire(dir)).filter((r) => r['route'] === 'messages');
+    const wire = (await waitForWire(dir, client.sent.length)).filter((r) => r['route'] === 'messages');
     const firstLatch = wire.findIndex((r) => r['latched'] !== undefined);
     expect(firstLatch).toBeGreaterThan(0);
     const received = modelCalls(upstream);
@@ -82,7 +82,7 @@ describe('rescue proxy, a scripted session', () => {
 
     for (let i = 0; i < 60; i++) await client.turnOnce();
 
-    const wire = (await readWire(dir)).filter((r) => r['route'] === 'messages');
+    const wire = (await waitForWire(dir, client.sent.length)).filter((r) => r['route'] === 'messages');
     const received = modelCalls(upstream);
     const latchTurns = wire.flatMap((r, i) => (r['latched'] === undefined ? [] : [i]));
     for (let i = 1; i < received.length; i++) {

@@ -37,3 +37,13 @@ export async function readWire(dir: string): Promise<Array<Record<string, unknow
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
+
+/** The wire log once it holds at least `count` records (the proxy writes each after its response). */
+export async function waitForWire(dir: string, count: number, timeoutMs = 5000): Promise<Array<Record<string, unknown>>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const records = await readWire(dir);
+    if (records.length >= count || Date.now() > deadline) return records;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
