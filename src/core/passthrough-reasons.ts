@@ -13,7 +13,6 @@ export const PASSTHROUGH_REASONS = {
   self_check_failed: 'The rewritten body failed the rewrite\'s own check of its output (invariant 6); the original is sent.',
   encoded_body: 'The request body has a content-encoding; ctxshed rewrites only plain JSON bodies.',
   not_a_model_call: 'The request is not a POST to /v1/messages or /v1/messages/count_tokens.',
-  body_too_large: 'The request body is larger than ctxshed reads for rewriting.',
   state_unavailable: 'The state directory could not be read or written; requests pass through and no epoch latches until it can.',
   internal_error: 'An unexpected error in ctxshed; the original is sent and the error is recorded.',
 } as const;
