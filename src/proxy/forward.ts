@@ -1,0 +1,391 @@
+/**
+ * Sends one request to the upstream and streams its answer back to the client as it arrives,
+ * teeing a copy into the usage tap. The socket edge of the proxy: everything that decides what
+ * to send lives elsewhere.
+ */
+import http from 'node:http';
+import type {
+  ClientRequest,
+  IncomingHttpHeaders,
+  IncomingMessage,
+  OutgoingHttpHeaders,
+  ServerResponse,
+} from 'node:http';
+import https from 'node:https';
+import { rewriteAcceptEncoding } from './accept-encoding.js';
+import type { UpstreamAgents } from './agents.js';
+import { sendApiError } from './api-error.js';
+import { forwardableHeaders } from './hop-by-hop.js';
+import { createUsageTap } from './usage-tap.js';
+import type { StreamError, Usage, UsageTap } from './usage-tap.js';
+
+/** Wait for upstream response headers: the SDK's own default request timeout (10 minutes). */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 600_000;
+/** Silence allowed mid-response; the API pings a live stream far more often than this. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+
+/** Stable codes of what went wrong; match on these, not on messages. */
+export type ForwardErrorCode =
+  | 'UPSTREAM_CONNECT_FAILED'
+  | 'UPSTREAM_CONNECT_TIMEOUT'
+  | 'UPSTREAM_DNS_FAILED'
+  | 'UPSTREAM_TLS_FAILED'
+  | 'UPSTREAM_RESET'
+  | 'UPSTREAM_BAD_RESPONSE'
+  | 'UPSTREAM_REQUEST_FAILED'
+  | 'UPSTREAM_HEADERS_TIMEOUT'
+  | 'UPSTREAM_IDLE_TIMEOUT'
+  | 'UPSTREAM_ABORTED'
+  | 'CLIENT_CLOSED'
+  | 'ABORTED';
+
+/** A failure of the exchange, as recorded in the result. */
+export interface ForwardError {
+  readonly code: ForwardErrorCode;
+  /** The text the client was sent (or would have been): `ctxshed: <what failed>: <detail>`. */
+  readonly message: string;
+}
+
+/** A proxy-side failure before response headers: its code, the status to answer and the text. */
+export interface UpstreamFailure extends ForwardError {
+  readonly status: 502 | 504;
+}
+
+/** Passed to `onUsage` with the usage. */
+export interface UsageMeta {
+  readonly status: number;
+  readonly streamError?: StreamError;
+}
+
+/** Everything `forwardToUpstream` needs; the caller owns the agents and the client response. */
+export interface ForwardArgs {
+  readonly upstream: URL;
+  readonly method: string;
+  /** The client's request-target (path and query), sent verbatim after the upstream's path. */
+  readonly path: string;
+  /** Forwardable request headers (see `forwardableHeaders`); content-length is recomputed. */
+  readonly headers: OutgoingHttpHeaders;
+  readonly body: Buffer | undefined;
+  readonly clientRes: ServerResponse;
+  readonly agents: UpstreamAgents;
+  /** Aborting cancels the exchange: 502 if nothing was sent yet, else the client is cut off. */
+  readonly signal?: AbortSignal;
+  readonly timeouts: { readonly headersMs: number; readonly idleMs: number };
+  /** Monotonic clock in ms for the timings; `performance.now` by default. */
+  readonly now?: () => number;
+  /** Called once upstream headers arrive, before they are relayed. Exceptions are swallowed. */
+  onResponseStart?(status: number, headers: IncomingHttpHeaders): void;
+  /** Called with the usage read from the response copy, if any. Exceptions are swallowed. */
+  onUsage?(usage: Usage, meta: UsageMeta): void;
+}
+
+/** The outcome; `status` is what the client got (0 if it got no status line). */
+export interface ForwardResult {
+  readonly status: number;
+  /** Response body bytes relayed to the client, as received (still compressed if they were). */
+  readonly bytesOut: number;
+  readonly usage?: Usage;
+  readonly tapError?: string;
+  readonly streamError?: StreamError;
+  readonly error?: ForwardError;
+  readonly timings: { readonly headersMs?: number; readonly totalMs: number };
+}
+
+interface Exchange {
+  status: number;
+  bytesOut: number;
+  headersMs?: number;
+  tap?: UsageTap;
+  error?: ForwardError;
+}
+
+/**
+ * Forwards one request and relays the response: status line, headers minus hop-by-hop ones,
+ * and the body chunk by chunk as it arrives (compressed bytes untouched; the client decodes).
+ * Upstream HTTP errors are relayed like any response. A proxy-side failure before response
+ * headers answers 502/504 in the API's error shape; after headers the status cannot change, so
+ * the client connection is destroyed, which is how HTTP/1.1 tells a client the body is
+ * incomplete (RFC 9112 §8). A client that hangs up aborts the upstream request. Never rejects.
+ */
+export async function forwardToUpstream(args: ForwardArgs): Promise<ForwardResult> {
+  const now = args.now ?? (() => performance.now());
+  const startedAt = now();
+  const exchange = await exchangeWithUpstream(args, now, startedAt);
+  // The client already has the whole response: reading the copy delays nothing.
+  const tap = exchange.tap;
+  const usage = tap === undefined ? undefined : await tap.end();
+  const streamError = tap?.streamError;
+  const result: ForwardResult = {
+    status: exchange.status,
+    bytesOut: exchange.bytesOut,
+    ...(usage === undefined ? {} : { usage }),
+    ...(tap?.error === undefined ? {} : { tapError: tap.error }),
+    ...(streamError === undefined ? {} : { streamError }),
+    ...(exchange.error === undefined ? {} : { error: exchange.error }),
+    timings: {
+      ...(exchange.headersMs === undefined ? {} : { headersMs: exchange.headersMs }),
+      totalMs: now() - startedAt,
+    },
+  };
+  if (usage !== undefined) {
+    const meta: UsageMeta = { status: exchange.status, ...(streamError === undefined ? {} : { streamError }) };
+    runHook(() => args.onUsage?.(usage, meta));
+  }
+  return result;
+}
+
+/** The upstream request-target: its base path without trailing slashes, then the client's target. */
+export function joinUpstreamPath(upstream: URL, path: string): string {
+  const base = upstream.pathname.replace(/\/+$/, '');
+  // RFC 9112 §3.2.2: a server must accept the absolute form too; keep only its path and query.
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
+    const url = new URL(path);
+    return base + url.pathname + url.search;
+  }
+  return base + (path.startsWith('/') ? path : `/${path}`);
+}
+
+/** Names a failure to reach the upstream before it answered, for the 502/504 the client gets. */
+export function classifyUpstreamError(err: unknown, origin: string): UpstreamFailure {
+  const code = errorCode(err);
+  const failure = (kind: ForwardErrorCode, status: 502 | 504, what: string): UpstreamFailure => ({
+    code: kind,
+    status,
+    message: `ctxshed: ${what}: ${errorText(err)}`,
+  });
+  if (code === 'ECONNREFUSED' || code === 'ENETUNREACH' || code === 'EHOSTUNREACH' || code === 'EADDRNOTAVAIL') {
+    return failure('UPSTREAM_CONNECT_FAILED', 502, `could not connect to upstream ${origin}`);
+  }
+  if (code === 'ETIMEDOUT') return failure('UPSTREAM_CONNECT_TIMEOUT', 504, `connecting to upstream ${origin} timed out`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'EAI_NODATA') {
+    return failure('UPSTREAM_DNS_FAILED', 502, `could not resolve upstream ${origin}`);
+  }
+  if (code === 'EPROTO' || /^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/.test(code)) {
+    return failure('UPSTREAM_TLS_FAILED', 502, `TLS with upstream ${origin} failed`);
+  }
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED') {
+    return failure('UPSTREAM_RESET', 502, `upstream ${origin} closed the connection before responding`);
+  }
+  if (code.startsWith('HPE_')) return failure('UPSTREAM_BAD_RESPONSE', 502, `upstream ${origin} sent an invalid HTTP response`);
+  return failure('UPSTREAM_REQUEST_FAILED', 502, `request to upstream ${origin} failed`);
+}
+
+function exchangeWithUpstream(args: ForwardArgs, now: () => number, startedAt: number): Promise<Exchange> {
+  const { clientRes, upstream } = args;
+  const origin = upstream.origin;
+  return new Promise<Exchange>((resolve) => {
+    const ex: Exchange = { status: 0, bytesOut: 0 };
+    let done = false;
+    let responded = false;
+    let upstreamReq: ClientRequest | undefined;
+    let idleTimer: NodeJS.Timeout | undefined;
+
+    const finish = (error?: ForwardError): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(headersTimer);
+      clearTimeout(idleTimer);
+      clientRes.off('close', onClientClose);
+      args.signal?.removeEventListener('abort', onAbort);
+      if (error !== undefined) {
+        ex.error = error;
+        // Destroying (not just unpiping) closes the upstream socket, so nothing leaks or keeps
+        // generating tokens for a response nobody reads; the agent never pools a destroyed socket.
+        upstreamReq?.destroy();
+      }
+      resolve(ex);
+    };
+
+    const fail = (failure: UpstreamFailure): void => {
+      if (done) return;
+      if (clientRes.headersSent) clientRes.destroy();
+      else if (sendApiError(clientRes, failure.status, 'api_error', failure.message)) ex.status = failure.status;
+      finish({ code: failure.code, message: failure.message });
+    };
+
+    const onClientClose = (): void => {
+      if (clientRes.writableFinished) return;
+      finish({ code: 'CLIENT_CLOSED', message: 'ctxshed: the client closed the connection before the response was complete' });
+    };
+
+    const onAbort = (): void => {
+      fail({ code: 'ABORTED', status: 502, message: `ctxshed: request cancelled by the proxy: ${errorText(args.signal?.reason)}` });
+    };
+
+    const headersTimer = setTimeout(() => {
+      fail({
+        code: 'UPSTREAM_HEADERS_TIMEOUT',
+        status: 504,
+        message: `ctxshed: upstream ${origin} sent no response headers: timed out after ${args.timeouts.headersMs} ms`,
+      });
+    }, args.timeouts.headersMs);
+
+    const onIdle = (): void => {
+      fail({
+        code: 'UPSTREAM_IDLE_TIMEOUT',
+        status: 504,
+        message: `ctxshed: upstream ${origin} went silent mid-response: no data for ${args.timeouts.idleMs} ms`,
+      });
+    };
+
+    const onResponse = (res: IncomingMessage): void => {
+      if (done) {
+        res.resume();
+        return;
+      }
+      responded = true;
+      clearTimeout(headersTimer);
+      ex.headersMs = now() - startedAt;
+      const status = res.statusCode ?? 502; // always set on a client-side response
+      const tap = createUsageTap({
+        contentType: res.headers['content-type'],
+        contentEncoding: res.headers['content-encoding'],
+      });
+      ex.tap = tap;
+      runHook(() => args.onResponseStart?.(status, res.headers));
+      try {
+        // The body passes through byte for byte, so the upstream's content-length stays true.
+        const headers = forwardableHeaders(res.rawHeaders, { keepContentLength: true });
+        clientRes.writeHead(status, res.statusMessage, headers);
+        // Send the status line and headers now, not with the first body chunk: the client's
+        // stream handling starts on headers, and an SSE body may take a while to begin.
+        clientRes.flushHeaders();
+      } catch (err) {
+        const what = `ctxshed: upstream ${origin} sent a response that cannot be relayed`;
+        fail({ code: 'UPSTREAM_BAD_RESPONSE', status: 502, message: `${what}: ${errorText(err)}` });
+        return;
+      }
+      ex.status = status;
+      // Small SSE writes go out at once instead of waiting on Nagle's algorithm.
+      clientRes.socket?.setNoDelay(true);
+      idleTimer = setTimeout(onIdle, args.timeouts.idleMs);
+
+      res.on('data', (chunk: Buffer) => {
+        if (done) return;
+        idleTimer?.refresh();
+        ex.bytesOut += chunk.length;
+        const flushed = clientRes.write(chunk);
+        tap.write(chunk); // after the client's write: the copy never holds up the original
+        if (flushed) return;
+        // Backpressure: stop reading the upstream while the client's socket is full, so memory
+        // stays bounded by high-water marks, not the response size. A slow reader is not a silent
+        // upstream, so the idle clock stops meanwhile.
+        res.pause();
+        clearTimeout(idleTimer);
+        clientRes.once('drain', () => {
+          if (done) return;
+          idleTimer = setTimeout(onIdle, args.timeouts.idleMs);
+          res.resume();
+        });
+      });
+      res.on('end', () => {
+        if (done) return;
+        clearTimeout(idleTimer);
+        clientRes.end(() => finish());
+      });
+      const onBroken = (err?: Error): void => {
+        if (done || res.complete) return;
+        const detail = err === undefined ? 'connection closed' : err.message;
+        fail({ code: 'UPSTREAM_ABORTED', status: 502, message: `ctxshed: upstream ${origin} broke off the response: ${detail}` });
+      };
+      res.on('error', onBroken);
+      res.on('close', () => onBroken());
+    };
+
+    const send = (attempt: number): void => {
+      let req: ClientRequest;
+      try {
+        const isHttps = upstream.protocol === 'https:';
+        if (!isHttps && upstream.protocol !== 'http:') throw new Error(`unsupported protocol ${upstream.protocol}`);
+        const options = {
+          protocol: upstream.protocol,
+          hostname: upstream.hostname.replace(/^\[(.*)\]$/, '$1'), // IPv6 literal without brackets
+          port: upstream.port === '' ? (isHttps ? 443 : 80) : Number(upstream.port),
+          method: args.method,
+          path: joinUpstreamPath(upstream, args.path),
+          headers: upstreamHeaders(args.headers, args.body),
+        };
+        req = isHttps
+          ? https.request({ ...options, agent: args.agents.https })
+          : http.request({ ...options, agent: args.agents.http });
+      } catch (err) {
+        fail(classifyUpstreamError(err, origin));
+        return;
+      }
+      upstreamReq = req;
+      req.setNoDelay(true);
+      req.on('response', onResponse);
+      req.on('error', (err) => {
+        // After headers, a broken body shows up on the response's own events.
+        if (done || responded || req !== upstreamReq) return;
+        // A pooled keep-alive socket the server closed while idle fails on first use; the request
+        // never reached the server, so one retry on a fresh socket is safe (Node's http docs,
+        // `request.reusedSocket`).
+        if (attempt === 0 && req.reusedSocket && isStaleSocketError(err)) {
+          send(1);
+          return;
+        }
+        fail(classifyUpstreamError(err, origin));
+      });
+      req.end(args.body);
+    };
+
+    if (clientRes.destroyed || clientRes.writableEnded) {
+      finish({ code: 'CLIENT_CLOSED', message: 'ctxshed: the client closed the connection before the request was sent' });
+      return;
+    }
+    clientRes.on('close', onClientClose);
+    if (args.signal?.aborted === true) {
+      onAbort();
+      return;
+    }
+    args.signal?.addEventListener('abort', onAbort, { once: true });
+    send(0);
+  });
+}
+
+/**
+ * The headers as sent upstream: `content-length` is the body's real length (RFC 9112 §6.2;
+ * the body may have been rewritten), and accept-encoding admits only codings the tap decodes.
+ */
+function upstreamHeaders(headers: OutgoingHttpHeaders, body: Buffer | undefined): OutgoingHttpHeaders {
+  const out = Object.create(null) as OutgoingHttpHeaders;
+  let sawAcceptEncoding = false;
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const lower = name.toLowerCase();
+    if (lower === 'content-length' || lower === 'transfer-encoding') continue;
+    if (lower === 'accept-encoding') {
+      sawAcceptEncoding = true;
+      out[name] = rewriteAcceptEncoding(typeof value === 'number' ? String(value) : value);
+      continue;
+    }
+    out[name] = value;
+  }
+  if (!sawAcceptEncoding) out['accept-encoding'] = rewriteAcceptEncoding(undefined);
+  if (body !== undefined) out['content-length'] = String(body.length);
+  return out;
+}
+
+function isStaleSocketError(err: unknown): boolean {
+  const code = errorCode(err);
+  return code === 'ECONNRESET' || code === 'EPIPE';
+}
+
+/** A hook's bug must not break the client's response or the proxy. */
+function runHook(hook: () => void): void {
+  try {
+    hook();
+  } catch {
+    // swallowed on purpose, see above
+  }
+}
+
+function errorCode(err: unknown): string {
+  if (typeof err !== 'object' || err === null || !('code' in err)) return '';
+  return typeof err.code === 'string' ? err.code : '';
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,68 @@
+/** Durable, atomic replacement of one file in the state directory, around write-file-atomic. */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { FILE_MODE } from './layout.js';
+import { hasErrnoCode, StateError } from './state-error.js';
+
+/**
+ * Replaces `target` with `bytes` (mode 0600) so that after it resolves the new content and its
+ * directory entry are on disk. Refuses a target that is a symlink (STATE_SYMLINK).
+ */
+export async function writeFileDurable(target: string, bytes: Uint8Array): Promise<void> {
+  await refuseSymlink(target);
+  // write-file-atomic realpath()s the target and renames onto the *resolved* path, so a symlink
+  // planted at `target` would be written through, not replaced; refuseSymlink stops that. The
+  // window between the lstat and the rename is only open to someone who can already write to
+  // this 0700 directory.
+  const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  try {
+    // A fresh options object each call: write-file-atomic assigns into the one it is given.
+    // The explicit mode is chmod()ed after open, so the umask cannot widen or narrow it.
+    await writeFileAtomic(target, data, { mode: FILE_MODE, fsync: true });
+  } catch (error) {
+    throw new StateError('STATE_WRITE_FAILED', `ctxshed: could not write ${target}: ${describe(error)}`, {
+      cause: error,
+    });
+  }
+  // write-file-atomic issues one fs.write() and ignores the count written; libuv returns a short
+  // count without an error when the disk fills mid-write. Catch that before anyone trusts the file.
+  const written = await fs.lstat(target);
+  if (written.size !== bytes.byteLength) {
+    throw new StateError(
+      'STATE_WRITE_FAILED',
+      `ctxshed: short write to ${target}: ${written.size} of ${bytes.byteLength} bytes (disk full?)`,
+    );
+  }
+  // write-file-atomic fsyncs the file but not the directory, so the rename itself could still be
+  // lost in a power cut; a record must never outlive the elided file it names.
+  await fsyncDir(path.dirname(target));
+}
+
+/** Flushes a directory's entries (creations, renames) to disk. */
+export async function fsyncDir(dir: string): Promise<void> {
+  const handle = await fs.open(dir, 'r');
+  try {
+    await handle.sync();
+  } catch (error) {
+    // Some filesystems cannot fsync a directory; there is nothing more to flush then.
+    if (!hasErrnoCode(error, 'EINVAL') && !hasErrnoCode(error, 'EISDIR')) throw error;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Throws STATE_SYMLINK when `target` is a symlink; a missing target is fine. */
+export async function refuseSymlink(target: string): Promise<void> {
+  const stat = await fs.lstat(target).catch((error: unknown) => {
+    if (hasErrnoCode(error, 'ENOENT')) return undefined;
+    throw error;
+  });
+  if (stat?.isSymbolicLink() === true) {
+    throw new StateError('STATE_SYMLINK', `ctxshed: refusing to write through the symbolic link ${target}`);
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,92 @@
+/** The shape a conversation record must have, checked field by field so verify can list every fault. */
+import { isHex64 } from './layout.js';
+
+/** The format tag of a conversation record; bump the number when the shape changes. */
+export const CONVERSATION_FORMAT = 'ctxshed.conversation/1';
+
+/** The longest `firstPrompt` excerpt a record keeps, in UTF-16 code units. */
+export const FIRST_PROMPT_MAX_CHARS = 200;
+
+type Fields = Record<string, unknown>;
+
+/** What is wrong with a parsed record whose file name says `key`; empty when nothing is. */
+export function checkConversationRecord(value: unknown, key: string): string[] {
+  if (!isObject(value)) return ['not a JSON object'];
+  const problems: string[] = [];
+  const need = (ok: boolean, problem: string): void => void (ok || problems.push(problem));
+  need(value['format'] === CONVERSATION_FORMAT, `format is not "${CONVERSATION_FORMAT}"`);
+  need(value['key'] === key, `key ${show(value['key'])} does not match its file name`);
+  need(value['agentId'] === null || typeof value['agentId'] === 'string', 'agentId is not a string or null');
+  const prompt = value['firstPrompt'];
+  need(typeof prompt === 'string', 'firstPrompt is not a string');
+  const short = typeof prompt !== 'string' || prompt.length <= FIRST_PROMPT_MAX_CHARS;
+  need(short, `firstPrompt is over ${FIRST_PROMPT_MAX_CHARS} chars`);
+  need(typeof value['model'] === 'string', 'model is not a string');
+  need(isIsoTime(value['createdAt']), 'createdAt is not an ISO-8601 time');
+  const epochs = value['epochs'];
+  if (!Array.isArray(epochs)) return [...problems, 'epochs is not an array'];
+  const seen = new Set<number>();
+  epochs.forEach((epoch: unknown, index) => problems.push(...checkEpoch(epoch, index + 1, seen)));
+  return problems;
+}
+
+// Epochs only latch forwards, so the i-th epoch in the file is epoch i; an ordinal is elided once.
+function checkEpoch(epoch: unknown, n: number, seen: Set<number>): string[] {
+  const at = `epoch #${n}`;
+  if (!isObject(epoch)) return [`${at} is not an object`];
+  const problems: string[] = [];
+  const need = (ok: boolean, problem: string): void => void (ok || problems.push(`${at}: ${problem}`));
+  need(epoch['n'] === n, `numbered ${show(epoch['n'])}; epochs must be numbered 1..n in order`);
+  need(isIsoTime(epoch['latchedAt']), 'latchedAt is not an ISO-8601 time');
+  const reasonFields = ['fullness', 'threshold', 'window', 'contextTokens'];
+  problems.push(...checkNumbers(epoch['reason'], reasonFields, `${at}: reason`));
+  problems.push(...checkNumbers(epoch['policy'], ['keepRecent', 'minBytes', 'version'], `${at}: policy`));
+  need(!isObject(epoch['policy']) || typeof epoch['policy']['name'] === 'string', 'policy.name is not a string');
+  const blocks = epoch['blocks'];
+  if (!Array.isArray(blocks)) return [...problems, `${at}: blocks is not an array`];
+  blocks.forEach((block: unknown, index) => problems.push(...checkBlock(block, `${at} block ${index}`, seen)));
+  return problems;
+}
+
+function checkBlock(block: unknown, at: string, seen: Set<number>): string[] {
+  if (!isObject(block)) return [`${at} is not an object`];
+  const problems: string[] = [];
+  const need = (ok: boolean, problem: string): void => void (ok || problems.push(`${at}: ${problem}`));
+  const ordinal = block['ordinal'];
+  need(isCount(ordinal), 'ordinal is not a non-negative integer');
+  need(!isCount(ordinal) || !seen.has(ordinal), `ordinal ${show(ordinal)} is already elided by an earlier block`);
+  if (isCount(ordinal)) seen.add(ordinal);
+  need(typeof block['toolUseId'] === 'string', 'toolUseId is not a string');
+  need(isCount(block['bytes']), 'bytes is not a non-negative integer');
+  need(isSha256(block['sha256']), 'sha256 is not 64 lowercase hex digits');
+  need(isCount(block['jsonBytes']), 'jsonBytes is not a non-negative integer');
+  need(isSha256(block['jsonSha256']), 'jsonSha256 is not 64 lowercase hex digits');
+  const raw = block['rawSha256'];
+  need(raw === undefined || isSha256(raw), 'rawSha256 is not 64 lowercase hex digits');
+  return problems;
+}
+
+function checkNumbers(value: unknown, names: readonly string[], at: string): string[] {
+  if (!isObject(value)) return [`${at} is not an object`];
+  return names.filter((name) => !Number.isFinite(value[name])).map((name) => `${at}.${name} is not a number`);
+}
+
+function isObject(value: unknown): value is Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+function isSha256(value: unknown): boolean {
+  return typeof value === 'string' && isHex64(value);
+}
+
+function isIsoTime(value: unknown): boolean {
+  return typeof value === 'string' && !Number.isNaN(Date.parse(value));
+}
+
+function show(value: unknown): string {
+  return JSON.stringify(value)?.slice(0, 80) ?? String(value);
+}

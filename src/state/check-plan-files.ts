@@ -1,0 +1,45 @@
+/** Before a record is written: every file its new epochs name is already on disk. */
+import type { Epoch } from '../core/epoch-types.js';
+import fs from 'node:fs/promises';
+import { elidedPath, type StateDir } from './layout.js';
+import { hasErrnoCode, StateError } from './state-error.js';
+
+/**
+ * Throws STATE_BAD_PLAN unless each block of `epochs` has its `.txt` (of exactly `bytes` bytes)
+ * and, when `rawSha256` is set, its `.json`. Files found here were put by writeElidedFile, by this
+ * latch or an earlier one, and so are durable; re-hashing them all would cost a read of each.
+ */
+export async function checkPlanFiles(state: StateDir, epochs: readonly Epoch[]): Promise<void> {
+  const missing: string[] = [];
+  for (const epoch of epochs) {
+    for (const block of epoch.blocks) {
+      const text = await sizeOf(elidedPath(state, block.sha256, 'txt'));
+      if (text !== block.bytes) missing.push(`${block.sha256}.txt (${describe(text, block.bytes)})`);
+      if (block.rawSha256 === undefined) continue;
+      if ((await sizeOf(elidedPath(state, block.rawSha256, 'json'))) === undefined) {
+        missing.push(`${block.rawSha256}.json (missing)`);
+      }
+    }
+  }
+  if (missing.length > 0) {
+    throw new StateError(
+      'STATE_BAD_PLAN',
+      `ctxshed: refusing to write a record that names elided files not on disk: ${missing.join(', ')}`,
+    );
+  }
+}
+
+/** The size of a regular file, or undefined when there is none (a symlink does not count). */
+async function sizeOf(file: string): Promise<number | undefined> {
+  try {
+    const stat = await fs.lstat(file);
+    return stat.isFile() ? stat.size : undefined;
+  } catch (error) {
+    if (hasErrnoCode(error, 'ENOENT')) return undefined;
+    throw error;
+  }
+}
+
+function describe(size: number | undefined, expected: number): string {
+  return size === undefined ? 'missing' : `${size} bytes, the block says ${expected}`;
+}

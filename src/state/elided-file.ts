@@ -1,0 +1,70 @@
+/** Content-addressed elided files: `elided/<sha256>.txt` (or `.json`), written once, durably. */
+import { constants } from 'node:fs';
+import fs from 'node:fs/promises';
+import { fsyncDir, writeFileDurable } from './atomic-write.js';
+import { elidedPath, FILE_MODE, type ElidedExt, type StateDir } from './layout.js';
+import { sha256Hex } from './sha256-hex.js';
+import { hasErrnoCode, StateError } from './state-error.js';
+
+/**
+ * Makes `elided/<sha256>.<ext>` hold `bytes`, durably, once this resolves. Throws
+ * STATE_HASH_MISMATCH when `bytes` do not hash to `sha256`: a file's name never lies.
+ *
+ * An existing file is kept only when its size matches and its content re-hashes to its name.
+ * Hashing it costs one read of a tool result, and only at latch time; trusting the size alone
+ * would keep a same-size corrupt file forever, since its name says it never needs rewriting.
+ */
+export async function writeElidedFile(
+  state: StateDir,
+  sha256: string,
+  bytes: Uint8Array,
+  ext: ElidedExt = 'txt',
+): Promise<void> {
+  const target = elidedPath(state, sha256, ext);
+  const actual = sha256Hex(bytes);
+  if (actual !== sha256) {
+    throw new StateError('STATE_HASH_MISMATCH', `ctxshed: bytes for ${sha256}.${ext} hash to ${actual}`);
+  }
+  if (await alreadyHolds(target, bytes.byteLength, sha256)) {
+    // Whoever wrote it may have died before flushing the directory entry: flush it now.
+    await fsyncDir(state.elidedDir);
+    return;
+  }
+  try {
+    await writeFileDurable(target, bytes);
+  } catch (error) {
+    // A short write leaves a file whose name lies; remove it unless a good copy replaced it.
+    if (!(await alreadyHolds(target, bytes.byteLength, sha256).catch(() => true))) {
+      await fs.unlink(target).catch(() => undefined);
+    }
+    throw error;
+  }
+}
+
+/** Whether `target` is a regular file with exactly this size and sha256 (fsynced if so). */
+async function alreadyHolds(target: string, size: number, sha256: string): Promise<boolean> {
+  let handle: fs.FileHandle;
+  try {
+    // O_NOFOLLOW: a planted symlink must neither be trusted nor read through.
+    handle = await fs.open(target, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    if (hasErrnoCode(error, 'ENOENT')) return false;
+    if (hasErrnoCode(error, 'ELOOP') || hasErrnoCode(error, 'EMLINK')) {
+      throw new StateError('STATE_SYMLINK', `ctxshed: refusing to use the symbolic link ${target}`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile() || stat.size !== size) return false;
+    if (sha256Hex(await handle.readFile()) !== sha256) return false;
+    // Cheap when already flushed; needed when something other than this module put it there.
+    await handle.sync();
+    if ((stat.mode & 0o777) !== FILE_MODE) await handle.chmod(FILE_MODE);
+    return true;
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,87 @@
+/** Latching an epoch: the one read-decide-write of the state directory, under its lock. */
+import { writeFileDurable } from './atomic-write.js';
+import { checkConversationRecord } from './check-conversation-record.js';
+import { serializeConversationRecord, type ConversationRecord } from './conversation-record.js';
+import { writeElidedFile } from './elided-file.js';
+import { conversationPath, type ElidedExt, type StateDir } from './layout.js';
+import { checkPlanFiles } from './check-plan-files.js';
+import { readConversation } from './read-conversation.js';
+import { StateError } from './state-error.js';
+import { withStateLock } from './state-lock.js';
+
+/** One elided file a latch must make durable before its record may name it. */
+export interface PlannedFile {
+  readonly sha256: string;
+  readonly bytes: Uint8Array;
+  readonly ext: ElidedExt;
+}
+
+/** What `decide` wants on disk: the whole new record and the files its new epochs name. */
+export interface LatchPlan {
+  readonly record: ConversationRecord;
+  readonly files: readonly PlannedFile[];
+}
+
+/** What `decide` is handed (the record as it is on disk now) and what it may answer. */
+export type LatchDecision = (
+  current: ConversationRecord | undefined,
+) => Promise<LatchPlan | undefined> | LatchPlan | undefined;
+
+/**
+ * Under the state lock, re-reads conversation `key`, asks `decide`, and if it returns a plan
+ * writes its files durably and then the record atomically. Returns the record now on disk.
+ */
+export async function latchEpoch(
+  state: StateDir,
+  key: string,
+  decide: LatchDecision,
+): Promise<ConversationRecord | undefined> {
+  const target = conversationPath(state, key);
+  return withStateLock(state, async (lock) => {
+    // Another process may have latched since the caller last looked: decide on what is on disk.
+    const current = await readConversation(state, key);
+    const plan = await decide(current);
+    if (plan === undefined) return current;
+    const bytes = serializeConversationRecord(plan.record);
+    // Checked as it will be read back, so nothing is written that readConversation would refuse.
+    const onDisk: unknown = JSON.parse(Buffer.from(bytes).toString('utf8'));
+    const next = checkPlanRecord(key, current, onDisk);
+    // Files first, each durable before the next step: a record must never name a file that a
+    // crash could still take away (DESIGN.md invariants 5 and 8).
+    for (const file of plan.files) await writeElidedFile(state, file.sha256, file.bytes, file.ext);
+    await checkPlanFiles(state, next.epochs.slice(current?.epochs.length ?? 0));
+    lock.assertHeld();
+    await writeFileDurable(target, bytes);
+    return next;
+  });
+}
+
+// Epochs only latch forwards: a plan may append epochs, never drop or rewrite a latched one.
+function checkPlanRecord(
+  key: string,
+  current: ConversationRecord | undefined,
+  onDisk: unknown,
+): ConversationRecord {
+  const problems = checkConversationRecord(onDisk, key);
+  if (problems.length === 0) {
+    const kept = current?.epochs ?? [];
+    const next = (onDisk as ConversationRecord).epochs;
+    if (next.length < kept.length) problems.push('it drops latched epochs');
+    const changed = kept.findIndex((epoch, i) => canonical(epoch) !== canonical(next[i]));
+    if (changed >= 0) problems.push(`it changes latched epoch #${changed + 1}`);
+  }
+  if (problems.length > 0) {
+    const why = problems.join('; ');
+    throw new StateError('STATE_BAD_PLAN', `ctxshed: refusing to write the record of ${key}: ${why}`);
+  }
+  return onDisk as ConversationRecord;
+}
+
+/** JSON with object keys sorted, so two epochs compare equal whatever order their keys were built in. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    typeof inner === 'object' && inner !== null && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * Where everything lives in a state directory, and the names that are allowed there.
+ *
+ * ```
+ * <state>/                      0700
+ *   conversations/<key>.json    0600  one per conversation that has epochs (key = 64 lowercase hex)
+ *   elided/<sha256>.txt         0600  a block's text, named by the sha256 of its bytes
+ *   elided/<sha256>.json        0600  (only when FrozenBlock.rawSha256 is set) the exact original
+ *                                     JSON bytes of the content value, named by their sha256
+ *   wire.jsonl                  0600  one JSON line per proxied request (append-only)
+ *   .lock                             proper-lockfile's lock directory for the whole state dir
+ * ```
+ *
+ * Conversation records and elided files are written with write-file-atomic, which after a
+ * SIGKILL can leave its temp file `<name>.<digits>` next to the target; every reader skips those.
+ * A record only ever names elided files that were durable before the record was written.
+ */
+import path from 'node:path';
+import { StateError } from './state-error.js';
+
+/** Folders are private to the user (DESIGN.md, "State directory"). */
+export const DIR_MODE = 0o700;
+/** Files are private to the user. */
+export const FILE_MODE = 0o600;
+
+export const CONVERSATIONS_DIR_NAME = 'conversations';
+export const ELIDED_DIR_NAME = 'elided';
+export const WIRE_FILE_NAME = 'wire.jsonl';
+export const LOCK_DIR_NAME = '.lock';
+
+/** An elided file holds either the block's text or the original JSON bytes of its content. */
+export type ElidedExt = 'txt' | 'json';
+
+const HEX64 = /^[0-9a-f]{64}$/;
+const ELIDED_NAME = /^([0-9a-f]{64})\.(txt|json)$/;
+const CONVERSATION_NAME = /^([0-9a-f]{64})\.json$/;
+// write-file-atomic names its temp file `<target>.<uint32 in decimal>`.
+const TEMP_LEFTOVER = /^.+\.(?:txt|json)\.\d+$/;
+
+/** Whether `value` is 64 lowercase hex digits (a sha256 or a conversation key). */
+export function isHex64(value: string): boolean {
+  return HEX64.test(value);
+}
+
+/** The sha256 and extension of an elided file's name, or undefined for any other name. */
+export function parseElidedName(name: string): { sha256: string; ext: ElidedExt } | undefined {
+  const match = ELIDED_NAME.exec(name);
+  if (match === null) return undefined;
+  return { sha256: match[1] as string, ext: match[2] as ElidedExt };
+}
+
+/** The key of a conversation record's file name, or undefined for any other name. */
+export function parseConversationName(name: string): string | undefined {
+  return CONVERSATION_NAME.exec(name)?.[1];
+}
+
+/** Whether `name` is a temp file write-file-atomic left behind when its process was killed. */
+export function isTempLeftover(name: string): boolean {
+  return TEMP_LEFTOVER.test(name);
+}
+
+/** An opened state directory: the absolute paths of its parts. */
+export interface StateDir {
+  readonly root: string;
+  readonly conversationsDir: string;
+  readonly elidedDir: string;
+  readonly wirePath: string;
+  readonly lockPath: string;
+}
+
+/** The paths of a state directory's parts, given its absolute root. */
+export function layoutPaths(root: string): StateDir {
+  return {
+    root,
+    conversationsDir: path.join(root, CONVERSATIONS_DIR_NAME),
+    elidedDir: path.join(root, ELIDED_DIR_NAME),
+    wirePath: path.join(root, WIRE_FILE_NAME),
+    lockPath: path.join(root, LOCK_DIR_NAME),
+  };
+}
+
+/** The path of an elided file; refuses a name that is not a sha256, so nothing escapes elided/. */
+export function elidedPath(state: StateDir, sha256: string, ext: ElidedExt): string {
+  if (!isHex64(sha256)) throw badName('sha256', sha256);
+  return path.join(state.elidedDir, `${sha256}.${ext}`);
+}
+
+/** The path of a conversation's record; refuses a key that is not 64 lowercase hex digits. */
+export function conversationPath(state: StateDir, key: string): string {
+  if (!isHex64(key)) throw badName('conversation key', key);
+  return path.join(state.conversationsDir, `${key}.json`);
+}
+
+function badName(what: string, value: string): StateError {
+  const shown = JSON.stringify(value.slice(0, 80));
+  return new StateError('STATE_BAD_NAME', `ctxshed: ${what} must be 64 lowercase hex digits, got ${shown}`);
+}

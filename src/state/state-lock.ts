@@ -1,0 +1,72 @@
+/** Mutual exclusion over a whole state directory, between processes and within one. */
+import lockfile from 'proper-lockfile';
+import type { StateDir } from './layout.js';
+import { StateError } from './state-error.js';
+
+/** A lock older than this is taken to belong to a dead process (proper-lockfile's minimum is 2 s). */
+export const LOCK_STALE_MS = 10_000;
+/** How often the holder refreshes the lock's mtime; well under LOCK_STALE_MS, so a busy loop survives. */
+export const LOCK_UPDATE_MS = 2_000;
+
+// Waiting must outlast LOCK_STALE_MS, so a lock left by a kill -9 is taken over, not given up on:
+// 20, 30, 45 ... ms (times a random 1-2), capped at 500 ms, 40 tries: about 17 s in all.
+const LOCK_RETRIES = { retries: 40, factor: 1.5, minTimeout: 20, maxTimeout: 500, randomize: true };
+
+/** Proof, handed to the critical section, that the lock is still ours. */
+export interface HeldLock {
+  /** Throws STATE_LOCK_COMPROMISED if another process may have taken the lock over. */
+  assertHeld(): void;
+}
+
+// proper-lockfile spins on mkdir; queueing callers of this process keeps them off that loop.
+const queues = new Map<string, Promise<unknown>>();
+
+/** Runs `critical` while holding `<state>/.lock`; throws STATE_LOCK_FAILED if it cannot be had. */
+export async function withStateLock<T>(state: StateDir, critical: (lock: HeldLock) => Promise<T>): Promise<T> {
+  const before = queues.get(state.lockPath) ?? Promise.resolve();
+  const run = before.catch(() => undefined).then(() => lockAndRun(state, critical));
+  const tail = run.catch(() => undefined);
+  queues.set(state.lockPath, tail);
+  void tail.then(() => {
+    if (queues.get(state.lockPath) === tail) queues.delete(state.lockPath);
+  });
+  return run;
+}
+
+async function lockAndRun<T>(state: StateDir, critical: (lock: HeldLock) => Promise<T>): Promise<T> {
+  let compromised: Error | undefined;
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(state.root, {
+      // lockfilePath alone names the lock (a directory that mkdir creates atomically); the
+      // default realpath: true would add a realpath() of the state dir that fails if it is gone.
+      lockfilePath: state.lockPath,
+      realpath: false,
+      stale: LOCK_STALE_MS,
+      update: LOCK_UPDATE_MS,
+      retries: LOCK_RETRIES,
+      // The default throws from a timer, which kills the process; record it and refuse to commit.
+      onCompromised: (error) => {
+        compromised = error;
+      },
+    });
+  } catch (error) {
+    throw new StateError('STATE_LOCK_FAILED', `ctxshed: could not lock ${state.lockPath}: ${String(error)}`, {
+      cause: error,
+    });
+  }
+  const held: HeldLock = {
+    assertHeld() {
+      if (compromised === undefined) return;
+      const message = `ctxshed: lost the lock ${state.lockPath}: ${compromised.message}`;
+      throw new StateError('STATE_LOCK_COMPROMISED', message, { cause: compromised });
+    },
+  };
+  try {
+    return await critical(held);
+  } finally {
+    // After a compromise release() rejects with ERELEASED and, rightly, leaves the lock directory
+    // alone: it may be another process's by now.
+    await release().catch(() => undefined);
+  }
+}

@@ -1,0 +1,79 @@
+/** verify, part 2: every record parses, checks, and names elided files that exist. */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { checkConversationRecord } from './check-conversation-record.js';
+import type { ConversationRecord } from './conversation-record.js';
+import { isTempLeftover, parseConversationName, type StateDir } from './layout.js';
+import { checkKind, checkPrivate, type Findings, type VerifyCounts } from './verify-findings.js';
+
+/** Checks `conversations/` against `elided` (name to size); returns the elided names records use. */
+export async function verifyConversations(
+  state: StateDir,
+  elided: ReadonlyMap<string, number>,
+  findings: Findings,
+  checked: VerifyCounts,
+): Promise<Set<string>> {
+  const used = new Set<string>();
+  let leftovers = 0;
+  for (const name of (await fs.readdir(state.conversationsDir)).sort()) {
+    const where = `conversations/${name}`;
+    if (isTempLeftover(name)) {
+      leftovers += 1;
+      continue;
+    }
+    const key = parseConversationName(name);
+    if (key === undefined) {
+      findings.problems.push(`${where}: stray file (not <64 hex key>.json)`);
+      continue;
+    }
+    const file = path.join(state.conversationsDir, name);
+    const stat = await fs.lstat(file);
+    if (!checkKind(stat, 'file', where, findings)) continue;
+    checkPrivate(stat, where, findings);
+    let value: unknown;
+    try {
+      value = JSON.parse(await fs.readFile(file, 'utf8'));
+    } catch {
+      findings.problems.push(`${where}: not valid JSON`);
+      continue;
+    }
+    const problems = checkConversationRecord(value, key);
+    findings.problems.push(...problems.map((problem) => `${where}: ${problem}`));
+    if (problems.length > 0) continue;
+    checkBlockFiles(value as ConversationRecord, where, elided, findings, checked, used);
+  }
+  if (leftovers > 0) {
+    findings.notes.push(`conversations/: ignored ${leftovers} temp file(s) left by an interrupted atomic write`);
+  }
+  return used;
+}
+
+// Invariant 5: every stub names a file that exists; a record is what stubs are made from.
+function checkBlockFiles(
+  record: ConversationRecord,
+  where: string,
+  elided: ReadonlyMap<string, number>,
+  findings: Findings,
+  checked: VerifyCounts,
+  used: Set<string>,
+): void {
+  checked.conversations += 1;
+  for (const epoch of record.epochs) {
+    checked.epochs += 1;
+    for (const block of epoch.blocks) {
+      checked.blocks += 1;
+      const at = `${where}: epoch #${epoch.n} ordinal ${block.ordinal}`;
+      const text = `${block.sha256}.txt`;
+      const size = elided.get(text);
+      used.add(text);
+      if (size === undefined) findings.problems.push(`${at}: elided/${text} is missing`);
+      else if (size !== block.bytes) {
+        findings.problems.push(`${at}: elided/${text} has ${size} bytes, the block says ${block.bytes}`);
+      }
+      if (block.rawSha256 === undefined) continue;
+      const raw = `${block.rawSha256}.json`;
+      used.add(raw);
+      if (!elided.has(raw)) findings.problems.push(`${at}: elided/${raw} is missing`);
+    }
+  }
+}

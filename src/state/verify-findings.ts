@@ -1,0 +1,37 @@
+/** What verify collects as it walks the state directory, and its check of file modes. */
+import type { Stats } from 'node:fs';
+import { DIR_MODE, FILE_MODE } from './layout.js';
+
+/** Problems make verify fail; notes are things a crash or a live process leaves, and are fine. */
+export interface Findings {
+  readonly problems: string[];
+  readonly notes: string[];
+}
+
+/** Counts of what verify looked at. */
+export interface VerifyCounts {
+  elided: number;
+  conversations: number;
+  epochs: number;
+  blocks: number;
+}
+
+/** Adds a problem when `stat`'s mode grants more than 0700 (folders) or 0600 (files). */
+export function checkPrivate(stat: Stats, where: string, findings: Findings): void {
+  const allowed = stat.isDirectory() ? DIR_MODE : FILE_MODE;
+  const mode = stat.mode & 0o777;
+  if ((mode & ~allowed) !== 0) {
+    findings.problems.push(`${where}: mode 0${mode.toString(8)} is wider than 0${allowed.toString(8)}`);
+  }
+}
+
+/** Adds a problem unless `stat` is what the layout says it must be; returns whether it is. */
+export function checkKind(stat: Stats, kind: 'file' | 'dir', where: string, findings: Findings): boolean {
+  if (stat.isSymbolicLink()) {
+    findings.problems.push(`${where}: is a symbolic link`);
+    return false;
+  }
+  const ok = kind === 'dir' ? stat.isDirectory() : stat.isFile();
+  if (!ok) findings.problems.push(`${where}: is not a ${kind === 'dir' ? 'directory' : 'regular file'}`);
+  return ok;
+}

@@ -1,0 +1,67 @@
+/** `ctxshed verify`: does a state directory satisfy invariants 5 and 8? Read-only. */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import {
+  CONVERSATIONS_DIR_NAME,
+  ELIDED_DIR_NAME,
+  layoutPaths,
+  LOCK_DIR_NAME,
+  WIRE_FILE_NAME,
+} from './layout.js';
+import { verifyConversations } from './verify-conversations.js';
+import { verifyElided } from './verify-elided.js';
+import { checkKind, checkPrivate, type VerifyCounts } from './verify-findings.js';
+import { verifyWire } from './verify-wire.js';
+
+/** What verify found: it passes when `problems` is empty, whatever `notes` says. */
+export interface VerifyReport {
+  readonly problems: string[];
+  readonly notes: string[];
+  readonly checked: VerifyCounts;
+}
+
+/** Checks every file of the state directory `dir` without changing anything. */
+export async function verifyState(dir: string): Promise<VerifyReport> {
+  const state = layoutPaths(path.resolve(dir));
+  const checked = { elided: 0, conversations: 0, epochs: 0, blocks: 0 };
+  const report: VerifyReport = { problems: [], notes: [], checked };
+  // stat, not lstat: the root may be a symlink the user chose, as openStateDir allows.
+  const rootStat = await fs.stat(state.root).catch(() => undefined);
+  if (rootStat === undefined || !rootStat.isDirectory()) {
+    report.problems.push(`${state.root}: not a directory`);
+    return report;
+  }
+  checkPrivate(rootStat, state.root, report);
+  const names = new Set(await fs.readdir(state.root));
+  for (const name of [...names].sort()) {
+    if (![CONVERSATIONS_DIR_NAME, ELIDED_DIR_NAME, WIRE_FILE_NAME, LOCK_DIR_NAME].includes(name)) {
+      report.problems.push(`${name}: stray file in the state directory`);
+    }
+  }
+  if (names.has(LOCK_DIR_NAME)) {
+    report.notes.push(`${LOCK_DIR_NAME}: held by a running ctxshed, or left by a killed one (taken over when stale)`);
+  }
+  let elided = new Map<string, number>();
+  if (await isPrivateDir(state.elidedDir, ELIDED_DIR_NAME, report)) elided = await verifyElided(state, report);
+  report.checked.elided = elided.size;
+  let used = new Set<string>();
+  if (await isPrivateDir(state.conversationsDir, CONVERSATIONS_DIR_NAME, report)) {
+    used = await verifyConversations(state, elided, report, report.checked);
+  }
+  const unused = [...elided.keys()].filter((name) => !used.has(name)).length;
+  // Files are written before the record that names them, so a killed latch leaves some behind.
+  if (unused > 0) report.notes.push(`elided/: ${unused} file(s) named by no record (harmless)`);
+  if (names.has(WIRE_FILE_NAME)) await verifyWire(state, report);
+  return report;
+}
+
+async function isPrivateDir(dir: string, where: string, report: VerifyReport): Promise<boolean> {
+  const stat = await fs.lstat(dir).catch(() => undefined);
+  if (stat === undefined) {
+    report.problems.push(`${where}/: missing`);
+    return false;
+  }
+  if (!checkKind(stat, 'dir', `${where}/`, report)) return false;
+  checkPrivate(stat, `${where}/`, report);
+  return true;
+}

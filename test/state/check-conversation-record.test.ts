@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { checkConversationRecord } from '../../src/state/check-conversation-record.js';
+import { blockFor, epochOf, keyOf, recordOf } from './fixtures/state-fixtures.js';
+
+const KEY = keyOf('a');
+const b0 = blockFor('zero', 0).block;
+const b1 = blockFor('one', 1).block;
+const GOOD = recordOf(KEY, [epochOf(1, [b0]), epochOf(2, [b1])]);
+
+/** GOOD as plain JSON data, with `edit` applied. */
+function edited(edit: (record: Record<string, any>) => void): unknown {
+  const copy = JSON.parse(JSON.stringify(GOOD)) as Record<string, any>;
+  edit(copy);
+  return copy;
+}
+
+describe('checkConversationRecord', () => {
+  it('should find nothing wrong with a good record', () => {
+    expect(checkConversationRecord(GOOD, KEY)).toEqual([]);
+    expect(checkConversationRecord(recordOf(KEY, []), KEY)).toEqual([]);
+  });
+
+  it('should accept a string agentId and a block with rawSha256', () => {
+    const value = edited((r) => {
+      r['agentId'] = 'agent-7';
+      r['epochs'][0].blocks[0].rawSha256 = 'b'.repeat(64);
+    });
+    expect(checkConversationRecord(value, KEY)).toEqual([]);
+  });
+
+  it.each([
+    ['not an object', () => [1, 2], 'not a JSON object'],
+    ['a wrong format', () => edited((r) => (r['format'] = 'ctxshed.conversation/2')), 'format is not'],
+    ['a key that is not the file name', () => edited((r) => (r['key'] = keyOf('b'))), 'does not match its file name'],
+    ['a long firstPrompt', () => edited((r) => (r['firstPrompt'] = 'x'.repeat(201))), 'firstPrompt is over 200'],
+    ['a bad createdAt', () => edited((r) => (r['createdAt'] = 'yesterday')), 'createdAt'],
+    ['epochs not an array', () => edited((r) => (r['epochs'] = {})), 'epochs is not an array'],
+    ['epochs out of order', () => edited((r) => r['epochs'].reverse()), 'numbered 2; epochs must be numbered 1..n'],
+    ['a missing epoch', () => edited((r) => r['epochs'].shift()), 'epoch #1: numbered 2'],
+    ['a reason without fullness', () => edited((r) => delete r['epochs'][0].reason.fullness), 'reason.fullness'],
+    ['a policy without name', () => edited((r) => delete r['epochs'][0].policy.name), 'policy.name'],
+    ['an uppercase sha256', () => edited((r) => (r['epochs'][0].blocks[0].sha256 = 'A'.repeat(64))), 'sha256 is not'],
+    ['a bad rawSha256', () => edited((r) => (r['epochs'][0].blocks[0].rawSha256 = 'x')), 'rawSha256 is not'],
+    ['a negative ordinal', () => edited((r) => (r['epochs'][0].blocks[0].ordinal = -1)), 'ordinal is not'],
+    ['an ordinal elided twice', () => edited((r) => (r['epochs'][1].blocks[0].ordinal = 0)), 'ordinal 0 is already elided'],
+    ['fractional bytes', () => edited((r) => (r['epochs'][0].blocks[0].bytes = 1.5)), 'bytes is not'],
+  ])('should report %s', (_name, make, problem) => {
+    const problems = checkConversationRecord(make(), KEY);
+    expect(problems.join('\n')).toContain(problem);
+  });
+});

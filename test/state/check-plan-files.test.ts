@@ -1,0 +1,60 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkPlanFiles } from '../../src/state/check-plan-files.js';
+import { writeElidedFile } from '../../src/state/elided-file.js';
+import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';
+import { sha256Hex } from '../../src/state/sha256-hex.js';
+import { blockFor, epochOf, makeTempDir, removeTempDir } from './fixtures/state-fixtures.js';
+
+let tmp: string;
+let state: StateDir;
+beforeEach(async () => {
+  tmp = await makeTempDir();
+  state = await openStateDir(tmp);
+});
+afterEach(async () => {
+  await removeTempDir(tmp);
+});
+
+describe('checkPlanFiles', () => {
+  it('should pass when every block has its file', async () => {
+    const { block, file } = blockFor('some text', 0);
+    await writeElidedFile(state, file.sha256, file.bytes);
+    await expect(checkPlanFiles(state, [epochOf(1, [block])])).resolves.toBeUndefined();
+  });
+
+  it('should refuse a block whose .txt is missing', async () => {
+    const { block } = blockFor('never written', 0);
+    await expect(checkPlanFiles(state, [epochOf(1, [block])])).rejects.toMatchObject({
+      code: 'STATE_BAD_PLAN',
+      message: expect.stringContaining(`${block.sha256}.txt (missing)`),
+    });
+  });
+
+  it('should refuse a block whose .txt has another size than the block says', async () => {
+    const { block, file } = blockFor('some text', 0);
+    await writeElidedFile(state, file.sha256, file.bytes);
+    await expect(checkPlanFiles(state, [epochOf(1, [{ ...block, bytes: 3 }])])).rejects.toMatchObject({
+      code: 'STATE_BAD_PLAN',
+    });
+  });
+
+  it('should refuse a block whose rawSha256 .json is missing', async () => {
+    const { block, file } = blockFor('some text', 0);
+    await writeElidedFile(state, file.sha256, file.bytes);
+    const rawSha256 = sha256Hex(Buffer.from('"some text"'));
+    await expect(checkPlanFiles(state, [epochOf(1, [{ ...block, rawSha256 }])])).rejects.toMatchObject({
+      code: 'STATE_BAD_PLAN',
+      message: expect.stringContaining(`${rawSha256}.json`),
+    });
+  });
+
+  it('should not count a symlink as the file', async () => {
+    const { block, file } = blockFor('some text', 0);
+    const outside = path.join(tmp, 'outside');
+    await fs.writeFile(outside, file.bytes);
+    await fs.symlink(outside, path.join(state.elidedDir, `${file.sha256}.txt`));
+    await expect(checkPlanFiles(state, [epochOf(1, [block])])).rejects.toMatchObject({ code: 'STATE_BAD_PLAN' });
+  });
+});

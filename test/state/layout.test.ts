@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import {
+  conversationPath,
+  elidedPath,
+  isHex64,
+  isTempLeftover,
+  layoutPaths,
+  parseConversationName,
+  parseElidedName,
+} from '../../src/state/layout.js';
+
+const SHA = 'a'.repeat(64);
+const state = layoutPaths('/var/state');
+
+describe('isHex64', () => {
+  it('should accept 64 lowercase hex digits only', () => {
+    expect(isHex64(SHA)).toBe(true);
+    expect(isHex64('A'.repeat(64))).toBe(false);
+    expect(isHex64('a'.repeat(63))).toBe(false);
+    expect(isHex64(`${'a'.repeat(64)}\n`)).toBe(false);
+  });
+});
+
+describe('parseElidedName', () => {
+  it('should split <sha256>.txt and <sha256>.json', () => {
+    expect(parseElidedName(`${SHA}.txt`)).toEqual({ sha256: SHA, ext: 'txt' });
+    expect(parseElidedName(`${SHA}.json`)).toEqual({ sha256: SHA, ext: 'json' });
+  });
+
+  it('should refuse other names, including temp leftovers', () => {
+    expect(parseElidedName(`${SHA}.md`)).toBeUndefined();
+    expect(parseElidedName(`${SHA}.txt.123456`)).toBeUndefined();
+    expect(parseElidedName('notes.txt')).toBeUndefined();
+  });
+});
+
+describe('parseConversationName', () => {
+  it('should return the key of <key>.json and nothing else', () => {
+    expect(parseConversationName(`${SHA}.json`)).toBe(SHA);
+    expect(parseConversationName(`${SHA}.json.42`)).toBeUndefined();
+    expect(parseConversationName(`${SHA}.txt`)).toBeUndefined();
+  });
+});
+
+describe('isTempLeftover', () => {
+  it('should recognize write-file-atomic temp names <name>.<digits>', () => {
+    expect(isTempLeftover(`${SHA}.txt.3735928559`)).toBe(true);
+    expect(isTempLeftover('x.json.123456')).toBe(true);
+  });
+
+  it('should not take real files for leftovers', () => {
+    expect(isTempLeftover(`${SHA}.txt`)).toBe(false);
+    expect(isTempLeftover('wire.jsonl')).toBe(false);
+    expect(isTempLeftover('x.json.12a')).toBe(false);
+  });
+});
+
+describe('layoutPaths', () => {
+  it('should place every part under the root', () => {
+    expect(state).toEqual({
+      root: '/var/state',
+      conversationsDir: '/var/state/conversations',
+      elidedDir: '/var/state/elided',
+      wirePath: '/var/state/wire.jsonl',
+      lockPath: '/var/state/.lock',
+    });
+  });
+});
+
+describe('elidedPath', () => {
+  it('should name the file by its sha256 and extension', () => {
+    expect(elidedPath(state, SHA, 'txt')).toBe(`/var/state/elided/${SHA}.txt`);
+  });
+
+  it('should refuse a name that could escape elided/', () => {
+    expect(() => elidedPath(state, '../../etc/passwd', 'txt')).toThrow(expect.objectContaining({ code: 'STATE_BAD_NAME' }));
+  });
+});
+
+describe('conversationPath', () => {
+  it('should refuse a key that is not 64 lowercase hex digits', () => {
+    expect(conversationPath(state, SHA)).toBe(`/var/state/conversations/${SHA}.json`);
+    expect(() => conversationPath(state, 'ABC')).toThrow(expect.objectContaining({ code: 'STATE_BAD_NAME' }));
+  });
+});

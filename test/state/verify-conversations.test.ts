@@ -1,0 +1,82 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { serializeConversationRecord } from '../../src/state/conversation-record.js';
+import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';
+import { verifyConversations } from '../../src/state/verify-conversations.js';
+import type { Findings, VerifyCounts } from '../../src/state/verify-findings.js';
+import { blockFor, epochOf, keyOf, makeTempDir, recordOf, removeTempDir } from './fixtures/state-fixtures.js';
+
+const KEY = keyOf('a');
+const one = blockFor('first', 0).block;
+const two = { ...blockFor('second', 1).block, rawSha256: 'c'.repeat(64) };
+const RECORD = recordOf(KEY, [epochOf(1, [one]), epochOf(2, [two])]);
+const ALL_FILES = new Map([
+  [`${one.sha256}.txt`, one.bytes],
+  [`${two.sha256}.txt`, two.bytes],
+  [`${'c'.repeat(64)}.json`, 9],
+]);
+
+let tmp: string;
+let state: StateDir;
+let findings: Findings;
+let checked: VerifyCounts;
+beforeEach(async () => {
+  tmp = await makeTempDir();
+  state = await openStateDir(tmp);
+  findings = { problems: [], notes: [] };
+  checked = { elided: 0, conversations: 0, epochs: 0, blocks: 0 };
+});
+afterEach(async () => {
+  await removeTempDir(tmp);
+});
+
+async function put(name: string, content: string | Uint8Array): Promise<void> {
+  await fs.writeFile(path.join(state.conversationsDir, name), content, { mode: 0o600 });
+}
+
+describe('verifyConversations', () => {
+  it('should accept a record whose files all exist, count it, and return the names it uses', async () => {
+    await put(`${KEY}.json`, serializeConversationRecord(RECORD));
+    const used = await verifyConversations(state, ALL_FILES, findings, checked);
+    expect(findings).toEqual({ problems: [], notes: [] });
+    expect(checked).toEqual({ elided: 0, conversations: 1, epochs: 2, blocks: 2 });
+    expect(used).toEqual(new Set(ALL_FILES.keys()));
+  });
+
+  it('should report a missing .txt, a missing .json and a .txt of the wrong size', async () => {
+    await put(`${KEY}.json`, serializeConversationRecord(RECORD));
+    const files = new Map([[`${one.sha256}.txt`, one.bytes + 1]]);
+    await verifyConversations(state, files, findings, checked);
+    expect(findings.problems).toEqual([
+      `conversations/${KEY}.json: epoch #1 ordinal 0: elided/${one.sha256}.txt has ${one.bytes + 1} bytes, the block says ${one.bytes}`,
+      `conversations/${KEY}.json: epoch #2 ordinal 1: elided/${two.sha256}.txt is missing`,
+      `conversations/${KEY}.json: epoch #2 ordinal 1: elided/${'c'.repeat(64)}.json is missing`,
+    ]);
+  });
+
+  it('should report a record that is not JSON, one with a bad shape and one under another key', async () => {
+    await put(`${keyOf('x')}.json`, '{"format": "ctxshed.conv');
+    await put(`${keyOf('y')}.json`, JSON.stringify({ ...RECORD, key: keyOf('y'), epochs: [epochOf(2, [])] }));
+    await put(`${keyOf('z')}.json`, JSON.stringify(RECORD));
+    await verifyConversations(state, ALL_FILES, findings, checked);
+    const text = findings.problems.join('\n');
+    expect(text).toContain(`conversations/${keyOf('x')}.json: not valid JSON`);
+    expect(text).toContain(`conversations/${keyOf('y')}.json: epoch #1: numbered 2`);
+    expect(text).toContain(`conversations/${keyOf('z')}.json: key "${KEY}" does not match its file name`);
+    expect(checked.conversations).toBe(0);
+  });
+
+  it('should ignore leftovers with a note and report strays and wide modes', async () => {
+    await put('x.json.123456', '{"half');
+    await put('todo.txt', 'stray');
+    await put(`${KEY}.json`, serializeConversationRecord(RECORD));
+    await fs.chmod(path.join(state.conversationsDir, `${KEY}.json`), 0o664);
+    await verifyConversations(state, ALL_FILES, findings, checked);
+    expect(findings.problems).toEqual([
+      `conversations/${KEY}.json: mode 0664 is wider than 0600`,
+      'conversations/todo.txt: stray file (not <64 hex key>.json)',
+    ]);
+    expect(findings.notes).toEqual(['conversations/: ignored 1 temp file(s) left by an interrupted atomic write']);
+  });
+});

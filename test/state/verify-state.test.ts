@@ -1,0 +1,92 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { latchEpoch } from '../../src/state/latch-epoch.js';
+import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';
+import { verifyState } from '../../src/state/verify-state.js';
+import { appendWireRecord } from '../../src/state/wire-log.js';
+import { appendEpochPlan, keyOf, makeTempDir, removeTempDir } from './fixtures/state-fixtures.js';
+
+const KEY = keyOf('conversation');
+
+let tmp: string;
+let state: StateDir;
+let blockSha: string;
+beforeEach(async () => {
+  tmp = await makeTempDir();
+  state = await openStateDir(tmp);
+  await latchEpoch(state, KEY, (current) => appendEpochPlan(KEY, current, 'first result\n'.repeat(90), 0));
+  const record = await latchEpoch(state, KEY, (current) => appendEpochPlan(KEY, current, 'second\n'.repeat(200), 1));
+  blockSha = record?.epochs[1]?.blocks[0]?.sha256 ?? '';
+  await appendWireRecord(state, { path: '/v1/messages', status: 200, rescued: 2 });
+});
+afterEach(async () => {
+  await removeTempDir(tmp);
+});
+
+describe('verifyState', () => {
+  it('should pass a state directory written by this module, and count what it checked', async () => {
+    expect(await verifyState(tmp)).toEqual({
+      problems: [],
+      notes: [],
+      checked: { elided: 2, conversations: 1, epochs: 2, blocks: 2 },
+    });
+  });
+
+  it('should pass after a crash: a temp leftover and a partial last wire line give notes only', async () => {
+    await fs.writeFile(path.join(state.conversationsDir, 'x.json.123456'), '{"format":"ctxsh', { mode: 0o600 });
+    await fs.writeFile(path.join(state.elidedDir, `${blockSha}.txt.987654`), 'sec', { mode: 0o600 });
+    await fs.appendFile(state.wirePath, '{"path":"/v1/messages","sta');
+    await fs.mkdir(state.lockPath); // a lock the killed process held
+    const report = await verifyState(tmp);
+    expect(report.problems).toEqual([]);
+    expect(report.notes).toHaveLength(4);
+    expect(report.notes.join('\n')).toMatch(/\.lock[\s\S]*elided\/: ignored 1[\s\S]*conversations\/: ignored 1[\s\S]*line 2, the last/);
+  });
+
+  it('should catch an elided file whose content does not match its name', async () => {
+    await fs.writeFile(path.join(state.elidedDir, `${blockSha}.txt`), 'SECOND\n'.repeat(200), { mode: 0o600 });
+    expect((await verifyState(tmp)).problems).toEqual([expect.stringContaining(`elided/${blockSha}.txt: content hashes to`)]);
+  });
+
+  it('should catch a missing block file', async () => {
+    await fs.rm(path.join(state.elidedDir, `${blockSha}.txt`));
+    expect((await verifyState(tmp)).problems).toEqual([
+      `conversations/${KEY}.json: epoch #2 ordinal 1: elided/${blockSha}.txt is missing`,
+    ]);
+  });
+
+  it('should catch a bad record', async () => {
+    const file = path.join(state.conversationsDir, `${KEY}.json`);
+    const record = JSON.parse(await fs.readFile(file, 'utf8')) as { epochs: unknown[] };
+    await fs.writeFile(file, JSON.stringify({ ...record, epochs: [...record.epochs].reverse() }));
+    const report = await verifyState(tmp);
+    expect(report.problems.join('\n')).toContain('epochs must be numbered 1..n in order');
+    // Files no longer named by a valid record are harmless leftovers, as after a killed latch.
+    expect(report.notes).toEqual(['elided/: 2 file(s) named by no record (harmless)']);
+  });
+
+  it('should catch files and folders readable by others', async () => {
+    await fs.chmod(path.join(state.conversationsDir, `${KEY}.json`), 0o644);
+    await fs.chmod(state.elidedDir, 0o755);
+    await fs.chmod(tmp, 0o711);
+    expect((await verifyState(tmp)).problems).toEqual([
+      `${tmp}: mode 0711 is wider than 0700`,
+      'elided/: mode 0755 is wider than 0700',
+      `conversations/${KEY}.json: mode 0644 is wider than 0600`,
+    ]);
+  });
+
+  it('should catch stray files in the state directory and missing folders', async () => {
+    await fs.writeFile(path.join(tmp, 'notes.txt'), 'x', { mode: 0o600 });
+    await fs.rm(state.conversationsDir, { recursive: true });
+    const report = await verifyState(tmp);
+    expect(report.problems).toEqual(['notes.txt: stray file in the state directory', 'conversations/: missing']);
+  });
+
+  it('should report a path that is not a directory, and change nothing', async () => {
+    const missing = path.join(tmp, 'nope');
+    expect((await verifyState(missing)).problems).toEqual([`${missing}: not a directory`]);
+    await expect(fs.lstat(missing)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});

@@ -1,0 +1,113 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';
+import { verifyState } from '../../src/state/verify-state.js';
+import { appendWireRecord, WIRE_TORN_MARKER, WireLog } from '../../src/state/wire-log.js';
+import { spawnFixture, waitFixture } from './fixtures/run-tsx.js';
+import { makeTempDir, modeOf, removeTempDir, withUmask } from './fixtures/state-fixtures.js';
+
+let tmp: string;
+let state: StateDir;
+beforeEach(async () => {
+  tmp = await makeTempDir();
+  state = await openStateDir(tmp);
+});
+afterEach(async () => {
+  await removeTempDir(tmp);
+});
+
+const wireText = (): Promise<string> => fs.readFile(state.wirePath, 'utf8');
+
+describe('appendWireRecord', () => {
+  it('should append one JSON line per record to a 0600 wire.jsonl, even under umask 000', async () => {
+    await withUmask(0o000, async () => {
+      await appendWireRecord(state, { path: '/v1/messages', status: 200 });
+      await appendWireRecord(state, { path: '/v1/messages', status: 529 });
+    });
+    expect(await wireText()).toBe('{"path":"/v1/messages","status":200}\n{"path":"/v1/messages","status":529}\n');
+    expect(await modeOf(state.wirePath)).toBe(0o600);
+  });
+
+  it('should tighten a wire.jsonl that an older run left readable by others', async () => {
+    await fs.writeFile(state.wirePath, '', { mode: 0o644 });
+    await fs.chmod(state.wirePath, 0o644);
+    await appendWireRecord(state, { a: 1 });
+    expect(await modeOf(state.wirePath)).toBe(0o600);
+  });
+
+  it('should refuse to append through a symlink planted at wire.jsonl', async () => {
+    const outside = path.join(tmp, 'outside.log');
+    await fs.writeFile(outside, 'precious\n');
+    await fs.symlink(outside, state.wirePath);
+    await expect(appendWireRecord(state, { a: 1 })).rejects.toMatchObject({ code: 'STATE_WIRE_FAILED' });
+    expect(await fs.readFile(outside, 'utf8')).toBe('precious\n');
+  });
+});
+
+describe('WireLog', () => {
+  it('should keep the order of appends made without awaiting each', async () => {
+    const log = new WireLog(state.wirePath);
+    await Promise.all(Array.from({ length: 50 }, (_, i) => log.append({ i })));
+    await log.close();
+    const lines = (await wireText()).trimEnd().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { i: number }).i)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+  });
+
+  it('should reject a failed append with a catchable STATE_WIRE_FAILED and keep going', async () => {
+    const log = new WireLog(state.wirePath);
+    await expect(log.append({ big: 1n } as object)).rejects.toMatchObject({ code: 'STATE_WIRE_FAILED' });
+    await log.append({ ok: true });
+    await log.close();
+    expect(await wireText()).toBe('{"ok":true}\n');
+  });
+
+  it('should reject when the disk write fails, then recover once it can write', async () => {
+    await fs.mkdir(state.wirePath); // open() fails: EISDIR
+    const log = new WireLog(state.wirePath);
+    await expect(log.append({ n: 1 })).rejects.toMatchObject({ code: 'STATE_WIRE_FAILED' });
+    await fs.rmdir(state.wirePath);
+    await log.append({ n: 2 });
+    await log.close();
+    expect(await wireText()).toBe('{"n":2}\n');
+  });
+
+  it('should open the file again when used after close', async () => {
+    const log = new WireLog(state.wirePath);
+    await log.append({ n: 1 });
+    await log.close();
+    await log.append({ n: 2 });
+    await log.close();
+    expect(await wireText()).toBe('{"n":1}\n{"n":2}\n');
+  });
+
+  it('should close a line torn by a crash before appending, so verify still passes', async () => {
+    await fs.writeFile(state.wirePath, '{"n":1}\n{"n":2,"pa', { mode: 0o600 });
+    const log = new WireLog(state.wirePath);
+    await log.append({ n: 3 });
+    await log.append({ n: 4 });
+    await log.close();
+    const marker = JSON.stringify(WIRE_TORN_MARKER);
+    expect(await wireText()).toBe(`{"n":1}\n{"n":2,"pa\n${marker}\n{"n":3}\n{"n":4}\n`);
+    const report = await verifyState(tmp);
+    expect(report.problems).toEqual([]);
+    expect(report.notes.join('\n')).toContain('line 2 was cut short by a crash');
+  });
+
+  it('should never interleave lines from two processes appending at once', async () => {
+    const count = 300;
+    const startAt = String(Date.now() + 1_500);
+    const results = await Promise.all(
+      ['x', 'y'].map((worker) => waitFixture(spawnFixture('wire-worker.ts', [tmp, worker, String(count), startAt]))),
+    );
+    for (const result of results) expect(result, result.stderr).toMatchObject({ code: 0, signal: null });
+    const lines = (await wireText()).split('\n');
+    expect(lines.pop()).toBe('');
+    const records = lines.map((line) => JSON.parse(line) as { worker: string; i: number; padding: string });
+    for (const worker of ['x', 'y']) {
+      const mine = records.filter((record) => record.worker === worker);
+      expect(mine.map((record) => record.i)).toEqual(Array.from({ length: count }, (_, i) => i));
+      expect(mine.every((record) => record.padding === worker.repeat(6000))).toBe(true);
+    }
+  }, 60_000);
+});
