@@ -9,6 +9,13 @@ export interface FrozenBlock {
   readonly bytes: number;
   /** Lowercase hex sha256 of the block's text: the elided file is `<state>/elided/<sha256>.txt`. */
   readonly sha256: string;
+  /** Byte length of the original JSON of the block's `content` value, as it was sent. */
+  readonly jsonBytes: number;
+  /**
+   * Lowercase hex sha256 of those JSON bytes. Each request checks the block against this: a hash
+   * of bytes as they lie in the body, with no decoding on the hot path.
+   */
+  readonly jsonSha256: string;
   /**
    * Lowercase hex sha256 of the original JSON bytes of the block's `content` value, present only
    * when those bytes are not the canonical JSON encoding of the text (unusual escapes, or block

@@ -8,29 +8,35 @@ const BACKSLASH = 0x5c;
 
 /**
  * The UTF-8 bytes of the text of the string token at [start, end) (quotes included), or
- * `undefined` when the text cannot be UTF-8: a lone surrogate escape (`\ud800`) or invalid UTF-8
- * bytes. Without escapes this is a view into `b`, not a copy.
+ * `undefined` when the token is not a valid JSON string of Unicode text: a bad escape, a raw
+ * control byte, a lone surrogate escape (`\ud800`) or invalid UTF-8. This is where string
+ * contents are validated (the scanner only finds where strings end). Without escapes the result
+ * is a view into `b`, not a copy.
  */
 export function decodeJsonString(b: Uint8Array, start: number, end: number): Uint8Array | undefined {
   const inner = b.subarray(start + 1, end - 1);
-  if (inner.indexOf(BACKSLASH) < 0) return isValidUtf8(inner) ? inner : undefined;
+  if (inner.indexOf(BACKSLASH) < 0) return isRawStringContent(inner) ? inner : undefined;
   const out = new Uint8Array(inner.length);
   let o = 0;
   let i = 0;
   while (i < inner.length) {
     const c = inner[i]!;
     if (c !== BACKSLASH) {
+      if (c < 0x20) return undefined;
       out[o++] = c;
       i++;
       continue;
     }
     const e = inner[i + 1];
     if (e !== 0x75) {
-      out[o++] = SIMPLE_ESCAPES[e ?? 0] ?? 0;
+      const simple = SIMPLE_ESCAPES[e ?? -1];
+      if (simple === undefined) return undefined;
+      out[o++] = simple;
       i += 2;
       continue;
     }
     let cp = readHex4(inner, i + 2);
+    if (cp < 0) return undefined;
     i += 6;
     if (cp >= 0xd800 && cp <= 0xdbff) {
       const lo = inner[i] === BACKSLASH && inner[i + 1] === 0x75 ? readHex4(inner, i + 2) : -1;
@@ -50,8 +56,14 @@ const SIMPLE_ESCAPES: Record<number, number> = {
   0x22: 0x22, 0x5c: 0x5c, 0x2f: 0x2f, 0x62: 0x08, 0x66: 0x0c, 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09,
 };
 
+/** The value of 4 hex digits at `i`, or -1 when they are not 4 hex digits. */
 function readHex4(b: Uint8Array, i: number): number {
-  return (hexValue(b[i]) << 12) | (hexValue(b[i + 1]) << 8) | (hexValue(b[i + 2]) << 4) | hexValue(b[i + 3]);
+  const d0 = hexValue(b[i]);
+  const d1 = hexValue(b[i + 1]);
+  const d2 = hexValue(b[i + 2]);
+  const d3 = hexValue(b[i + 3]);
+  if ((d0 | d1 | d2 | d3) < 0) return -1;
+  return (d0 << 12) | (d1 << 8) | (d2 << 4) | d3;
 }
 
 // An escape is 6 bytes and its UTF-8 is at most 3 (a surrogate pair: 12 bytes to 4), so the
@@ -77,14 +89,24 @@ function writeUtf8(out: Uint8Array, o: number, cp: number): number {
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+/**
+ * Whether the bytes may stand raw between a JSON string's quotes: well-formed UTF-8 and no
+ * control byte below 0x20 (RFC 8259 §7 requires those escaped).
+ */
+export function isRawStringContent(bytes: Uint8Array): boolean {
+  let ascii = true;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (c < 0x20) return false;
+    if (c >= 0x80) ascii = false;
+  }
+  return ascii || isValidUtf8(bytes);
+}
+
 /** Whether the bytes are well-formed UTF-8 (no overlongs, no surrogates). */
 export function isValidUtf8(bytes: Uint8Array): boolean {
-  let i = 0;
-  // ASCII is the common case and needs no decoder.
-  while (i < bytes.length && bytes[i]! < 0x80) i++;
-  if (i === bytes.length) return true;
   try {
-    UTF8.decode(bytes.subarray(i));
+    UTF8.decode(bytes);
     return true;
   } catch {
     return false;

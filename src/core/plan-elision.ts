@@ -35,13 +35,11 @@ export function planElision(body: Uint8Array, index: TranscriptIndex, policy: El
     if (isPlaceholder(body, block)) continue;
     const text = blockText(body, block);
     if (text === undefined || text.length <= policy.minBytes) continue;
-    const base = { ordinal: block.ordinal, toolUseId: block.toolUseId, bytes: text.length, sha256: sha256(text), text };
-    if (isCanonicalContent(body, block, text)) {
-      planned.push(base);
-    } else {
-      const raw = body.slice(block.content.start, block.content.end);
-      planned.push({ ...base, rawSha256: sha256(raw), raw });
-    }
+    const json = body.subarray(block.content.start, block.content.end);
+    const jsonSha256 = sha256(json);
+    const base = { ordinal: block.ordinal, toolUseId: block.toolUseId, bytes: text.length, sha256: sha256(text), jsonBytes: json.length, jsonSha256, text };
+    // The text file alone rebuilds canonical JSON; anything else keeps its exact bytes too.
+    planned.push(isCanonicalContent(body, block, text) ? base : { ...base, rawSha256: jsonSha256, raw: json.slice() });
   }
   return planned;
 }
@@ -56,6 +54,7 @@ function isPlaceholder(body: Uint8Array, block: ToolResultInfo): boolean {
 
 /** The frozen record of a planned block (what an epoch stores: no text). */
 export function freezeBlock(block: PlannedBlock): FrozenBlock {
-  const { ordinal, toolUseId, bytes, sha256, rawSha256 } = block;
-  return rawSha256 === undefined ? { ordinal, toolUseId, bytes, sha256 } : { ordinal, toolUseId, bytes, sha256, rawSha256 };
+  const { ordinal, toolUseId, bytes, sha256, jsonBytes, jsonSha256, rawSha256 } = block;
+  const frozen = { ordinal, toolUseId, bytes, sha256, jsonBytes, jsonSha256 };
+  return rawSha256 === undefined ? frozen : { ...frozen, rawSha256 };
 }

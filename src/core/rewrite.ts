@@ -3,7 +3,6 @@
  * function: it locates each frozen block by ordinal, checks it is still the block the epoch froze,
  * splices a stub into its `content` value, checks its own output, and otherwise fails open.
  */
-import { blockText, isCanonicalContent } from './block-text.js';
 import { checkRewrite, type StubbedBlock } from './check-rewrite.js';
 import type { FrozenBlock } from './epoch-types.js';
 import { encodeJsonString } from './json-string.js';
@@ -96,14 +95,10 @@ export function rewriteRequest(body: Uint8Array, frozen: readonly FrozenBlock[],
 function checkFrozenBlock(body: Uint8Array, target: ToolResultInfo | undefined, block: FrozenBlock, options: RewriteOptions): BlockSkipReason | undefined {
   if (target === undefined) return 'missing_block';
   if (target.toolUseId !== block.toolUseId) return 'id_mismatch';
-  const text = blockText(body, target);
-  if (text === undefined || text.length !== block.bytes || options.sha256(text) !== block.sha256) return 'hash_mismatch';
-  // The stub must stand for these exact bytes, or inflate would rebuild other ones.
-  if (block.rawSha256 === undefined) {
-    if (!isCanonicalContent(body, target, text)) return 'hash_mismatch';
-  } else if (options.sha256(body.subarray(target.content.start, target.content.end)) !== block.rawSha256) {
-    return 'hash_mismatch';
-  }
+  // The content's JSON bytes must be exactly those the epoch froze (and whose text is on disk):
+  // then the stub stands for them and inflate rebuilds them. Length first: it costs nothing.
+  if (target.content.end - target.content.start !== block.jsonBytes) return 'hash_mismatch';
+  if (options.sha256(body.subarray(target.content.start, target.content.end)) !== block.jsonSha256) return 'hash_mismatch';
   if (options.isAvailable !== undefined && !options.isAvailable(block)) return 'file_missing';
   return undefined;
 }

@@ -2,7 +2,7 @@
  * The transcript index: where each message, content block and tool_result of a Messages API
  * request body sits, as byte offsets into the raw body. Built in one validating pass.
  */
-import { JsonSyntaxError, scanArray, scanDocument, scanObject, scanString, scanValue } from './json-scan.js';
+import { JsonSyntaxError, scanArray, scanDocument, scanObject, scanString, scanValue, skipWhitespace } from './json-scan.js';
 import { decodeJsonString } from './json-string.js';
 
 /** A half-open byte range [start, end) of the body. */
@@ -89,13 +89,16 @@ export function indexTranscript(body: Uint8Array): IndexOutcome {
 }
 
 function buildIndex(b: Uint8Array): TranscriptIndex {
-  const doc = scanDocument(b);
-  if (b[doc.start] !== 0x7b) throw new ShapeError('not_messages_body', 'body is not a JSON object');
+  const start = skipWhitespace(b, 0);
+  if (b[start] !== 0x7b) {
+    scanDocument(b); // not JSON at all, or JSON of another kind: the reason says which
+    throw new ShapeError('not_messages_body', 'body is not a JSON object');
+  }
   let messagesSpan: Span | undefined;
   let model: string | undefined;
   const messages: MessageInfo[] = [];
   const toolResults: ToolResultInfo[] = [];
-  scanObject(b, doc.start, 1, (keyStart, keyEnd, valueStart, depth) => {
+  const end = scanObject(b, start, 1, (keyStart, keyEnd, valueStart, depth) => {
     const key = readKey(b, keyStart, keyEnd);
     if (key === 'model' && b[valueStart] === 0x22) {
       const end = scanString(b, valueStart);
@@ -111,6 +114,7 @@ function buildIndex(b: Uint8Array): TranscriptIndex {
     messagesSpan = { start: valueStart, end };
     return end;
   });
+  if (skipWhitespace(b, end) !== b.length) throw new JsonSyntaxError(end, 'trailing bytes');
   if (messagesSpan === undefined) throw new ShapeError('not_messages_body', 'no "messages" key');
   return { byteLength: b.length, messagesSpan, messages, toolResults, model };
 }
