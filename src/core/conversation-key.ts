@@ -4,7 +4,7 @@
  * for the two edits the client makes at its cache breakpoint, which the canonical form ignores.
  */
 import type { Sha256 } from './ports.js';
-import type { TranscriptIndex } from './transcript-index.js';
+import type { Span, TranscriptIndex } from './transcript-index.js';
 
 const KEY_FORMAT = 'ctxshed.conversation/1';
 const UTF8_DECODER = new TextDecoder('utf-8');
@@ -13,7 +13,14 @@ const UTF8_ENCODER = new TextEncoder();
 /** The key of the conversation this request belongs to; `undefined` when it has no messages. */
 export function conversationKey(body: Uint8Array, index: TranscriptIndex, agentId: string | undefined, sha256: Sha256): string | undefined {
   const first = index.messages[0];
-  if (first === undefined) return undefined;
+  return first === undefined ? undefined : conversationKeyOf(body, first, agentId, sha256);
+}
+
+/**
+ * The key from the first message's span alone (see first-message.ts). Throws when that span is
+ * not valid JSON; callers that found it with the structural scanner catch that.
+ */
+export function conversationKeyOf(body: Uint8Array, first: Span, agentId: string | undefined, sha256: Sha256): string {
   const message: unknown = JSON.parse(UTF8_DECODER.decode(body.subarray(first.start, first.end)));
   const canonical = canonicalMessage(message);
   return sha256(UTF8_ENCODER.encode(JSON.stringify([KEY_FORMAT, agentId ?? null, canonical])));

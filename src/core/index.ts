@@ -13,4 +13,5 @@ export * from './check-rewrite.js';
 export * from './rewrite.js';
 export * from './inflate.js';
 export * from './conversation-key.js';
+export * from './first-message.js';
 export * from './latch-decision.js';

@@ -4,14 +4,16 @@
  * bytes with a reason from the closed list.
  */
 import {
-  conversationKey,
+  conversationKeyOf,
   decideLatch,
+  findFirstMessage,
   firstPromptExcerpt,
   indexTranscript,
   planElision,
   rewriteRequest,
   type PassthroughReason,
   type SkippedBlock,
+  type Span,
   type TranscriptIndex,
 } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
@@ -59,21 +61,29 @@ export async function prepareRequest(
   const pass = (reason: PassthroughReason, detail: string, extra: Partial<PreparedRequest> = {}): PreparedRequest => ({
     body, rescued: 0, epochs: 0, bytesElided: 0, reason, detail, ...extra,
   });
-  const indexed = indexTranscript(body);
-  if (indexed.kind === 'failed') return pass(indexed.reason, indexed.detail);
-  const { index } = indexed;
+  // The conversation first, from the first message alone: most requests belong to one without
+  // epochs and go through without their whole body being indexed.
+  const first = findFirstMessage(body);
+  if (first === null) return pass('no_epoch', 'no messages');
+  const key = first === undefined ? undefined : keyOrUndefined(body, first, meta.agentId);
+  if (key === undefined) {
+    const indexed = indexTranscript(body);
+    return indexed.kind === 'failed' ? pass(indexed.reason, indexed.detail) : pass('not_messages_body', 'first message unreadable');
+  }
   let entry: ConversationEntry;
-  let key: string | undefined;
   try {
-    key = conversationKey(body, index, meta.agentId, sha256Hex);
-    if (key === undefined) return pass('no_epoch', 'no messages');
     entry = await ctx.table.get(key);
   } catch (error) {
     ctx.onStateFailure(error);
-    return pass('state_unavailable', errorText(error), key === undefined ? {} : { key });
+    return pass('state_unavailable', errorText(error), { key });
   }
+  const mayLatch = route === 'messages' && isOverThreshold(entry, ctx.config.threshold);
+  if (entry.frozen.length === 0 && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: entry, key });
+  const indexed = indexTranscript(body);
+  if (indexed.kind === 'failed') return pass(indexed.reason, indexed.detail, { conversation: entry, key, epochs: entry.record?.epochs.length ?? 0 });
+  const { index } = indexed;
   let latched: number | undefined;
-  if (route === 'messages') latched = await maybeLatch(ctx, entry, body, index, meta.agentId);
+  if (mayLatch) latched = await maybeLatch(ctx, entry, body, index, meta.agentId);
   const epochs = entry.record?.epochs.length ?? 0;
   const common = { conversation: entry, key, epochs, ...(latched === undefined ? {} : { latched }) };
   if (entry.frozen.length === 0) return pass('no_epoch', 'no epoch yet', common);
@@ -90,8 +100,7 @@ export async function prepareRequest(
 
 async function maybeLatch(ctx: PrepareContext, entry: ConversationEntry, body: Uint8Array, index: TranscriptIndex, agentId: string | undefined): Promise<number | undefined> {
   const { reading } = entry;
-  // Cheap tests first: planning hashes every eligible block, so only plan when a latch is possible.
-  if (reading === undefined || reading.contextTokens / reading.window < ctx.config.threshold) return undefined;
+  if (reading === undefined) return undefined;
   const plan = planElision(body, index, ctx.config.policy, sha256Hex);
   const decision = decideLatch({
     reading,
@@ -113,6 +122,20 @@ async function maybeLatch(ctx: PrepareContext, entry: ConversationEntry, body: U
   } catch (error) {
     ctx.onStateFailure(error);
     return undefined;
+  }
+}
+
+/** Cheap test first: planning hashes every eligible block, so only plan when a latch is possible. */
+function isOverThreshold(entry: ConversationEntry, threshold: number): boolean {
+  const { reading } = entry;
+  return reading !== undefined && reading.contextTokens / reading.window >= threshold;
+}
+
+function keyOrUndefined(body: Uint8Array, first: Span, agentId: string | undefined): string | undefined {
+  try {
+    return conversationKeyOf(body, first, agentId, sha256Hex);
+  } catch {
+    return undefined; // the first message is not valid JSON: the full index names the reason
   }
 }
 
