@@ -16,12 +16,17 @@ export interface VerifyCounts {
   blocks: number;
 }
 
-/** Adds a problem when `stat`'s mode grants more than 0700 (folders) or 0600 (files). */
+/**
+ * Adds a warning note when `stat`'s mode grants more than 0700 (folders) or 0600 (files).
+ * A note, not a problem: verify judges integrity (invariants 5 and 8), and a copy of a state
+ * directory (a git checkout of state.example, an archive) loses its modes without losing any
+ * byte. ctxshed itself always creates 0700/0600, whatever the umask.
+ */
 export function checkPrivate(stat: Stats, where: string, findings: Findings): void {
   const allowed = stat.isDirectory() ? DIR_MODE : FILE_MODE;
   const mode = stat.mode & 0o777;
   if ((mode & ~allowed) !== 0) {
-    findings.problems.push(`${where}: mode 0${mode.toString(8)} is wider than 0${allowed.toString(8)}`);
+    findings.notes.push(`warning: ${where}: mode 0${mode.toString(8)} is wider than 0${allowed.toString(8)} (chmod ${allowed.toString(8)} it)`);
   }
 }
 

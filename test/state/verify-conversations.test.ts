@@ -67,16 +67,16 @@ describe('verifyConversations', () => {
     expect(checked.conversations).toBe(0);
   });
 
-  it('should ignore leftovers with a note and report strays and wide modes', async () => {
+  it('should ignore leftovers with a note, report strays and warn of wide modes', async () => {
     await put('x.json.123456', '{"half');
     await put('todo.txt', 'stray');
     await put(`${KEY}.json`, serializeConversationRecord(RECORD));
     await fs.chmod(path.join(state.conversationsDir, `${KEY}.json`), 0o664);
     await verifyConversations(state, ALL_FILES, findings, checked);
-    expect(findings.problems).toEqual([
-      `conversations/${KEY}.json: mode 0664 is wider than 0600`,
-      'conversations/todo.txt: stray file (not <64 hex key>.json)',
+    expect(findings.problems).toEqual(['conversations/todo.txt: stray file (not <64 hex key>.json)']);
+    expect(findings.notes).toEqual([
+      `warning: conversations/${KEY}.json: mode 0664 is wider than 0600 (chmod 600 it)`,
+      'conversations/: ignored 1 temp file(s) left by an interrupted atomic write',
     ]);
-    expect(findings.notes).toEqual(['conversations/: ignored 1 temp file(s) left by an interrupted atomic write']);
   });
 });
