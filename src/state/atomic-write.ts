@@ -16,28 +16,35 @@ export async function writeFileDurable(target: string, bytes: Uint8Array): Promi
   // window between the lstat and the rename is only open to someone who can already write to
   // this 0700 directory.
   const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // write-file-atomic issues one fs.write() and ignores the count written; libuv returns a short
+  // count without an error when the disk fills mid-write, and the library then renames the cut
+  // file into place. So it writes a staging name first; only a staged file of the right size is
+  // renamed over the target, and a good record is never replaced by a cut one. The staging name
+  // ends in digits, like write-file-atomic's own temp files, so every reader already skips it.
+  const staged = `${target}.${STAGE_PREFIX}${process.pid}${(stageCounter++).toString().padStart(4, '0')}`;
   try {
     // A fresh options object each call: write-file-atomic assigns into the one it is given.
     // The explicit mode is chmod()ed after open, so the umask cannot widen or narrow it.
-    await writeFileAtomic(target, data, { mode: FILE_MODE, fsync: true });
+    await writeFileAtomic(staged, data, { mode: FILE_MODE, fsync: true });
+    const written = await fs.lstat(staged);
+    if (written.size !== bytes.byteLength) {
+      throw new Error(`short write: ${written.size} of ${bytes.byteLength} bytes (disk full?)`);
+    }
+    await fs.rename(staged, target);
   } catch (error) {
+    await fs.unlink(staged).catch(() => undefined);
     throw new StateError('STATE_WRITE_FAILED', `ctxshed: could not write ${target}: ${describe(error)}`, {
       cause: error,
     });
-  }
-  // write-file-atomic issues one fs.write() and ignores the count written; libuv returns a short
-  // count without an error when the disk fills mid-write. Catch that before anyone trusts the file.
-  const written = await fs.lstat(target);
-  if (written.size !== bytes.byteLength) {
-    throw new StateError(
-      'STATE_WRITE_FAILED',
-      `ctxshed: short write to ${target}: ${written.size} of ${bytes.byteLength} bytes (disk full?)`,
-    );
   }
   // write-file-atomic fsyncs the file but not the directory, so the rename itself could still be
   // lost in a power cut; a record must never outlive the elided file it names.
   await fsyncDir(path.dirname(target));
 }
+
+// Digits only, so the staging name matches the `<name>.<digits>` leftovers readers skip.
+const STAGE_PREFIX = '0';
+let stageCounter = 0;
 
 /** Flushes a directory's entries (creations, renames) to disk. */
 export async function fsyncDir(dir: string): Promise<void> {
