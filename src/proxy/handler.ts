@@ -16,6 +16,7 @@ import { prepareRequest, type PreparedRequest } from './prepare-request.js';
 import type { ProxyConfig } from './proxy-config.js';
 import { readBody } from './read-body.js';
 import type { StateHealth } from './state-health.js';
+import { crashPoint } from '../state/crash-point.js';
 import type { Usage } from './usage-tap.js';
 import type { WireRecord } from './wire-record.js';
 
@@ -65,6 +66,7 @@ async function handle(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse
   const headers = forwardableHeaders(req.rawHeaders);
   if (hasHeader(headers, 'accept-encoding')) setHeader(headers, 'accept-encoding', rewriteAcceptEncoding(req.headers['accept-encoding']));
   const sent = Buffer.from(prepared.body.buffer, prepared.body.byteOffset, prepared.body.byteLength);
+  if (prepared.rescued > 0) crashPoint('first-rewritten-in-flight');
   const result = await forwardToUpstream({
     upstream: deps.config.upstream,
     method,
@@ -179,6 +181,7 @@ function wireRecord(deps: ProxyDeps, r: RecordInput): WireRecord {
       ...(result.timings.headersMs === undefined ? {} : { headers: round1(result.timings.headersMs) }),
     },
     ...(result.error === undefined ? {} : { error: result.error.code }),
+    ...(result.streamError === undefined ? {} : { streamError: result.streamError.type }),
   };
 }
 

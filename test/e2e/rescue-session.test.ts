@@ -102,3 +102,45 @@ describe('rescue proxy, a scripted session', () => {
     expect(bigWrites).toEqual(latchTurns);
   });
 });
+
+describe('rescue proxy, conversations and count_tokens', () => {
+  it('should rewrite count_tokens requests like their conversation and never latch on them', async () => {
+    const { dir, upstream, proxy } = await setUp();
+    const client = new ScriptedClient(proxy.url);
+    for (let i = 0; i < 17; i++) await client.turnOnce();
+    // The last reading is over the threshold now; a count_tokens call must not latch.
+    const before = (await waitForWire(dir, 17)).length;
+    await client.send('/v1/messages/count_tokens?beta=true');
+    const counted = (await waitForWire(dir, before + 1)).at(-1)!;
+    expect(counted).toMatchObject({ route: 'count_tokens', epochs: 0, rescued: 0 });
+    expect(counted['latched']).toBeUndefined();
+
+    await client.turnOnce(); // latches
+    await client.send('/v1/messages/count_tokens?beta=true');
+
+    const wire = await waitForWire(dir, before + 3);
+    const last = wire.at(-1)!;
+    expect(last['route']).toBe('count_tokens');
+    expect(last['rescued']).toBe(wire.at(-2)!['rescued']);
+    expect(Number(last['rescued'])).toBeGreaterThan(0);
+    const received = upstream.requests.at(-1)!;
+    expect(received.path).toBe('/v1/messages/count_tokens?beta=true');
+    expect(received.body.length).toBeLessThan(client.sent.at(-1)!.length);
+  });
+
+  it('should keep a subagent (x-claude-code-agent-id) apart from the main thread with the same first message', async () => {
+    const { dir, upstream, proxy } = await setUp();
+    const main = new ScriptedClient(proxy.url);
+    for (let i = 0; i < 20; i++) await main.turnOnce();
+    const agent = new ScriptedClient(proxy.url, { headers: { 'x-claude-code-agent-id': 'a1b2c3d4e5f607182' } });
+    for (let i = 0; i < 3; i++) await agent.turnOnce();
+
+    const wire = await waitForWire(dir, 23);
+    const keys = new Set(wire.map((r) => r['key']));
+    expect(keys.size).toBe(2);
+    const agentRecords = wire.filter((r) => r['agentId'] === 'a1b2c3d4e5f607182');
+    expect(agentRecords.map((r) => r['rescued'])).toEqual([0, 0, 0]);
+    const received = upstream.requests.filter(isMessagesRequest).slice(-3);
+    for (const [i, r] of received.entries()) expect(r.body.equals(agent.sent[i]!)).toBe(true);
+  });
+});
