@@ -1,0 +1,44 @@
+/** Where the real Claude Code client is, whether it runs here, and how to keep it on loopback. */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const CLAUDE_BIN = fileURLToPath(new URL('../../node_modules/.bin/claude', import.meta.url));
+export const TSX_BIN = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+/** The model every run pins, so a resumed session sends the same bytes as the first one. */
+export const MODEL = 'claude-sonnet-4-5';
+
+/** `undefined` when the client runs here, else why not (no binary for this platform, ...). */
+export function whyClientCannotRun(): string | undefined {
+  if (!existsSync(CLAUDE_BIN)) return `${CLAUDE_BIN} is missing: run npm install`;
+  const probe = spawnSync(CLAUDE_BIN, ['--version'], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: '/nonexistent' } });
+  if (probe.error !== undefined) return `${CLAUDE_BIN} --version failed: ${probe.error.message}`;
+  if (probe.status !== 0 || !/Claude Code/.test(probe.stdout)) {
+    return `${CLAUDE_BIN} --version exited ${String(probe.status)}: ${(probe.stderr || probe.stdout).trim().slice(0, 200)}`;
+  }
+  return undefined;
+}
+
+/** Whether `unshare -n` gives this process a network namespace with only `lo`. */
+export function canUnshareNet(): boolean {
+  return spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up'], { stdio: 'ignore' }).status === 0;
+}
+
+/**
+ * The client's environment: the base URL and nothing that would make it call home. Without a
+ * network namespace, HTTPS_PROXY points at `baseUrl`, which refuses CONNECT.
+ */
+export function clientEnv(baseUrl: string, home: string, isolated: boolean): Record<string, string> {
+  return {
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    ANTHROPIC_BASE_URL: baseUrl,
+    ANTHROPIC_API_KEY: 'sk-ant-test-000',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    DISABLE_AUTOUPDATER: '1',
+    HOME: home,
+    IS_SANDBOX: '1',
+    ...(isolated ? {} : { HTTPS_PROXY: baseUrl, https_proxy: baseUrl, NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost' }),
+  };
+}

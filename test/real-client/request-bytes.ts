@@ -1,0 +1,50 @@
+/** Byte-level views of real request bodies that the real-client suite asserts on. */
+import { findStubs, indexTranscript, type FoundStub, type TranscriptIndex } from '../../src/core/index.js';
+
+const BREAKPOINT = Buffer.from(',"cache_control":{"type":"ephemeral"}');
+const LONE_PROMPT = Buffer.from('{"role":"user","content":[{"type":"text","text":');
+
+export function indexOf(body: Buffer): TranscriptIndex {
+  const outcome = indexTranscript(body);
+  if (outcome.kind === 'failed') throw new Error(`not a Messages API body: ${outcome.reason} ${outcome.detail}`);
+  return outcome.index;
+}
+
+export function stubsOf(body: Buffer): FoundStub[] {
+  return findStubs(body, indexOf(body));
+}
+
+/**
+ * The bytes the next request of the conversation should start with, in the client's own
+ * terms: `prev` up to the end of its messages, without the message-level breakpoint, and
+ * the variant with a lone text prompt collapsed to a string (the two changes the client makes).
+ */
+export function resentPrefixes(prev: Buffer): Buffer[] {
+  const index = indexOf(prev);
+  let prefix = prev.subarray(0, index.messagesSpan.end - 1);
+  const at = prefix.lastIndexOf(BREAKPOINT);
+  if (at !== -1) prefix = Buffer.concat([prefix.subarray(0, at), prefix.subarray(at + BREAKPOINT.length)]);
+  const last = index.messages.at(-1);
+  const variants = [prefix];
+  if (last !== undefined && prefix.subarray(last.start).subarray(0, LONE_PROMPT.length).equals(LONE_PROMPT) && prefix.subarray(-3).toString() === '}]}') {
+    variants.push(Buffer.concat([prefix.subarray(0, last.start), Buffer.from('{"role":"user","content":'), prefix.subarray(last.start + LONE_PROMPT.length, -3), Buffer.from('}')]));
+  }
+  return variants;
+}
+
+/** The longest length up to which `next` agrees with one of the prefixes `prev` should be resent with. */
+export function sharedWithPrevious(prev: Buffer, next: Buffer): { full: boolean; bytes: number } {
+  let best = 0;
+  for (const prefix of resentPrefixes(prev)) {
+    if (next.subarray(0, prefix.length).equals(prefix)) return { full: true, bytes: prefix.length };
+    let n = 0;
+    while (n < prefix.length && n < next.length && prefix[n] === next[n]) n += 1;
+    best = Math.max(best, n);
+  }
+  return { full: false, bytes: best };
+}
+
+/** Read's output without its `N\t` line numbers (one layer of them). */
+export function withoutLineNumbers(readOutput: string): string {
+  return readOutput.replace(/^ *\d+[\t→]/gm, '');
+}
