@@ -1,7 +1,14 @@
 /**
  * The conversation key (DESIGN.md "Conversation"): a hash of the first message in a canonical
- * form, plus the agent id header. The first message never changes as a transcript grows, except
- * for the two edits the client makes at its cache breakpoint, which the canonical form ignores.
+ * form, plus the agent id header, plus the client's session id header when it sends one. The
+ * first message never changes as a transcript grows, except for the two edits the client makes
+ * at its cache breakpoint, which the canonical form ignores.
+ *
+ * The session id goes beyond DESIGN.md: Claude Code 2.1.197's first message is its reminders
+ * (agent list, skills, project context) and the prompt, so two sessions in one project with the
+ * same first prompt would share a key. `x-claude-code-session-id` tells them apart, and it stays
+ * the same across `claude --resume` (seen in test/real-client), so a resumed session still finds
+ * its epochs.
  */
 import type { Sha256 } from './ports.js';
 import type { Span, TranscriptIndex } from './transcript-index.js';
@@ -11,19 +18,20 @@ const UTF8_DECODER = new TextDecoder('utf-8');
 const UTF8_ENCODER = new TextEncoder();
 
 /** The key of the conversation this request belongs to; `undefined` when it has no messages. */
-export function conversationKey(body: Uint8Array, index: TranscriptIndex, agentId: string | undefined, sha256: Sha256): string | undefined {
+export function conversationKey(body: Uint8Array, index: TranscriptIndex, agentId: string | undefined, sha256: Sha256, sessionId?: string): string | undefined {
   const first = index.messages[0];
-  return first === undefined ? undefined : conversationKeyOf(body, first, agentId, sha256);
+  return first === undefined ? undefined : conversationKeyOf(body, first, agentId, sha256, sessionId);
 }
 
 /**
  * The key from the first message's span alone (see first-message.ts). Throws when that span is
  * not valid JSON; callers that found it with the structural scanner catch that.
  */
-export function conversationKeyOf(body: Uint8Array, first: Span, agentId: string | undefined, sha256: Sha256): string {
+export function conversationKeyOf(body: Uint8Array, first: Span, agentId: string | undefined, sha256: Sha256, sessionId?: string): string {
   const message: unknown = JSON.parse(UTF8_DECODER.decode(body.subarray(first.start, first.end)));
   const canonical = canonicalMessage(message);
-  return sha256(UTF8_ENCODER.encode(JSON.stringify([KEY_FORMAT, agentId ?? null, canonical])));
+  const parts = sessionId === undefined ? [KEY_FORMAT, agentId ?? null, canonical] : [KEY_FORMAT, agentId ?? null, canonical, sessionId];
+  return sha256(UTF8_ENCODER.encode(JSON.stringify(parts)));
 }
 
 /** The first message's text, for people (`ls`); at most `max` characters. */

@@ -61,7 +61,8 @@ async function handle(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse
   }
   const window = contextWindowFor(deps.config.window, req.headers['anthropic-beta']);
   const agentId = headerValue(req.headers['x-claude-code-agent-id']);
-  const prepared = await prepare(deps, req, body, route, agentId, window);
+  const sessionId = headerValue(req.headers['x-claude-code-session-id']);
+  const prepared = await prepare(deps, req, body, route, { agentId, sessionId, window });
   const prepareMs = performance.now() - started;
   const headers = forwardableHeaders(req.rawHeaders);
   if (hasHeader(headers, 'accept-encoding')) setHeader(headers, 'accept-encoding', rewriteAcceptEncoding(req.headers['accept-encoding']));
@@ -99,8 +100,7 @@ async function prepare(
   req: IncomingMessage,
   body: Buffer,
   route: ReturnType<typeof modelRouteOf>,
-  agentId: string | undefined,
-  window: number,
+  meta: { agentId: string | undefined; sessionId: string | undefined; window: number },
 ): Promise<PreparedRequest> {
   const passthrough = (reason: PreparedRequest['reason'], detail: string): PreparedRequest => ({
     body, rescued: 0, epochs: 0, bytesElided: 0, ...(reason === undefined ? {} : { reason }), detail,
@@ -119,7 +119,7 @@ async function prepare(
       },
       body,
       route,
-      { agentId, window },
+      meta,
     );
   } catch (error) {
     return passthrough('internal_error', error instanceof Error ? error.message : String(error));

@@ -56,7 +56,7 @@ export async function prepareRequest(
   ctx: PrepareContext,
   body: Uint8Array,
   route: ModelRoute,
-  meta: { readonly agentId: string | undefined; readonly window: number },
+  meta: { readonly agentId: string | undefined; readonly sessionId?: string | undefined; readonly window: number },
 ): Promise<PreparedRequest> {
   const pass = (reason: PassthroughReason, detail: string, extra: Partial<PreparedRequest> = {}): PreparedRequest => ({
     body, rescued: 0, epochs: 0, bytesElided: 0, reason, detail, ...extra,
@@ -65,7 +65,7 @@ export async function prepareRequest(
   // epochs and go through without their whole body being indexed.
   const first = findFirstMessage(body);
   if (first === null) return pass('no_epoch', 'no messages');
-  const key = first === undefined ? undefined : keyOrUndefined(body, first, meta.agentId);
+  const key = first === undefined ? undefined : keyOrUndefined(body, first, meta.agentId, meta.sessionId);
   if (key === undefined) {
     const indexed = indexTranscript(body);
     return indexed.kind === 'failed' ? pass(indexed.reason, indexed.detail) : pass('not_messages_body', 'first message unreadable');
@@ -131,9 +131,9 @@ function isOverThreshold(entry: ConversationEntry, threshold: number): boolean {
   return reading !== undefined && reading.contextTokens / reading.window >= threshold;
 }
 
-function keyOrUndefined(body: Uint8Array, first: Span, agentId: string | undefined): string | undefined {
+function keyOrUndefined(body: Uint8Array, first: Span, agentId: string | undefined, sessionId: string | undefined): string | undefined {
   try {
-    return conversationKeyOf(body, first, agentId, sha256Hex);
+    return conversationKeyOf(body, first, agentId, sha256Hex, sessionId);
   } catch {
     return undefined; // the first message is not valid JSON: the full index names the reason
   }

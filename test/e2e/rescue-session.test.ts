@@ -144,3 +144,17 @@ describe('rescue proxy, conversations and count_tokens', () => {
     for (const [i, r] of received.entries()) expect(r.body.equals(agent.sent[i]!)).toBe(true);
   });
 });
+
+describe('rescue proxy, sessions', () => {
+  it('should keep two sessions that open with the same prompt apart by x-claude-code-session-id', async () => {
+    const { dir, proxy } = await setUp();
+    const first = new ScriptedClient(proxy.url, { headers: { 'x-claude-code-session-id': 'session-one' } });
+    const second = new ScriptedClient(proxy.url, { headers: { 'x-claude-code-session-id': 'session-two' } });
+
+    await first.turnOnce();
+    await second.turnOnce();
+
+    const keys = (await waitForWire(dir, 2)).map((r) => r['key']);
+    expect(new Set(keys).size).toBe(2);
+  });
+});
