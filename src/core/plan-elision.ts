@@ -8,9 +8,12 @@ import type { ToolResultInfo, TranscriptIndex } from './transcript-index.js';
 export const DEFAULT_KEEP_RECENT = 6;
 export const DEFAULT_MIN_ELIDE_BYTES = 1024;
 export const DEFAULT_POLICY: ElisionPolicy = { keepRecent: DEFAULT_KEEP_RECENT, minBytes: DEFAULT_MIN_ELIDE_BYTES };
-/** Recorded with every epoch; bump the version when eligibility changes meaning. */
+/**
+ * Recorded with every epoch; bump the version when eligibility changes meaning.
+ * 1: DESIGN.md's rule. 2: also keeps in view a tool result that reads an elided file back.
+ */
 export const POLICY_NAME = 'elide-old-tool-results';
-export const POLICY_VERSION = 1;
+export const POLICY_VERSION = 2;
 
 /** What Claude Code itself writes in place of a tool result it cleared. */
 export const CLIENT_CLEARED_PLACEHOLDER = '[Old tool result content cleared]';
@@ -24,15 +27,26 @@ export interface PlannedBlock extends FrozenBlock {
   readonly raw?: Uint8Array;
 }
 
+/** What the plan may be told besides the policy. */
+export interface PlanOptions {
+  /**
+   * The elided directory's path. A tool result whose tool_use names it is the agent reading an
+   * elided file back: it stays in view, or the next epoch would elide it again into a second
+   * copy (with the reading tool's line numbers on top).
+   */
+  readonly elidedDir?: string;
+}
+
 /** The eligible blocks of this request (DESIGN.md "Eligible block"), oldest first. */
-export function planElision(body: Uint8Array, index: TranscriptIndex, policy: ElisionPolicy, sha256: Sha256): PlannedBlock[] {
+export function planElision(body: Uint8Array, index: TranscriptIndex, policy: ElisionPolicy, sha256: Sha256, options: PlanOptions = {}): PlannedBlock[] {
   const planned: PlannedBlock[] = [];
   const newestExempt = index.toolResults.length - policy.keepRecent;
   const lastMessage = index.messages.length - 1;
+  const isReadBack = readBackTest(body, index, options.elidedDir);
   for (const block of index.toolResults) {
     if (block.ordinal >= newestExempt) break;
     if (block.messageIndex === lastMessage || block.hasCacheControl || !block.textOnly) continue;
-    if (isPlaceholder(body, block)) continue;
+    if (isPlaceholder(body, block) || isReadBack(block.toolUseId)) continue;
     const text = blockText(body, block);
     if (text === undefined || text.length <= policy.minBytes) continue;
     const json = body.subarray(block.content.start, block.content.end);
@@ -42,6 +56,30 @@ export function planElision(body: Uint8Array, index: TranscriptIndex, policy: El
     planned.push(isCanonicalContent(body, block, text) ? base : { ...base, rawSha256: jsonSha256, raw: json.slice() });
   }
   return planned;
+}
+
+/** Which tool_use ids name the elided directory in their block (their input). */
+function readBackTest(body: Uint8Array, index: TranscriptIndex, elidedDir: string | undefined): (toolUseId: string) => boolean {
+  if (elidedDir === undefined || elidedDir === '') return () => false;
+  const needle = new TextEncoder().encode(elidedDir);
+  const readers = new Set<string>();
+  for (const message of index.messages) {
+    for (const block of message.blocks) {
+      if (block.type === 'tool_use' && indexOfBytes(body.subarray(block.start, block.end), needle) >= 0) readers.add(block.id);
+    }
+  }
+  return (toolUseId) => readers.has(toolUseId);
+}
+
+function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
+  const first = needle[0];
+  if (first === undefined) return 0;
+  for (let i = haystack.indexOf(first); i >= 0 && i + needle.length <= haystack.length; i = haystack.indexOf(first, i + 1)) {
+    let k = 1;
+    while (k < needle.length && haystack[i + k] === needle[k]) k++;
+    if (k === needle.length) return i;
+  }
+  return -1;
 }
 
 function isPlaceholder(body: Uint8Array, block: ToolResultInfo): boolean {

@@ -101,7 +101,7 @@ export async function prepareRequest(
 async function maybeLatch(ctx: PrepareContext, entry: ConversationEntry, body: Uint8Array, index: TranscriptIndex, agentId: string | undefined): Promise<number | undefined> {
   const { reading } = entry;
   if (reading === undefined) return undefined;
-  const plan = planElision(body, index, ctx.config.policy, sha256Hex);
+  const plan = planElision(body, index, ctx.config.policy, sha256Hex, { elidedDir: ctx.table.state.elidedDir });
   const decision = decideLatch({
     reading,
     threshold: ctx.config.threshold,
