@@ -17,10 +17,15 @@ const KEY_FORMAT = 'ctxshed.conversation/1';
 const UTF8_DECODER = new TextDecoder('utf-8');
 const UTF8_ENCODER = new TextEncoder();
 
-/** The key of the conversation this request belongs to; `undefined` when it has no messages. */
+/** The key of the conversation this request belongs to; `undefined` when it has no (readable) first message. */
 export function conversationKey(body: Uint8Array, index: TranscriptIndex, agentId: string | undefined, sha256: Sha256, sessionId?: string): string | undefined {
   const first = index.messages[0];
-  return first === undefined ? undefined : conversationKeyOf(body, first, agentId, sha256, sessionId);
+  if (first === undefined) return undefined;
+  try {
+    return conversationKeyOf(body, first, agentId, sha256, sessionId);
+  } catch {
+    return undefined; // the first message's strings are not valid JSON text
+  }
 }
 
 /**

@@ -1,9 +1,10 @@
 /** The elision plan: which tool_results an epoch latched on this request would freeze. */
-import { blockText, isCanonicalContent } from './block-text.js';
+import { blockText, bytesEqual, isCanonicalContent } from './block-text.js';
 import type { ElisionPolicy, FrozenBlock } from './epoch-types.js';
+import { encodeJsonString } from './json-string.js';
 import type { Sha256 } from './ports.js';
-import { looksLikeStub } from './stub.js';
-import type { ToolResultInfo, TranscriptIndex } from './transcript-index.js';
+import { STUB_PREFIX } from './stub.js';
+import type { TranscriptIndex } from './transcript-index.js';
 
 export const DEFAULT_KEEP_RECENT = 6;
 export const DEFAULT_MIN_ELIDE_BYTES = 1024;
@@ -17,7 +18,8 @@ export const POLICY_VERSION = 2;
 
 /** What Claude Code itself writes in place of a tool result it cleared. */
 export const CLIENT_CLEARED_PLACEHOLDER = '[Old tool result content cleared]';
-const PLACEHOLDER_TOKEN = new TextEncoder().encode(JSON.stringify(CLIENT_CLEARED_PLACEHOLDER));
+const PLACEHOLDER_TEXT = new TextEncoder().encode(CLIENT_CLEARED_PLACEHOLDER);
+const STUB_PREFIX_TEXT = new TextEncoder().encode(STUB_PREFIX);
 
 /** A block the plan would elide, with the bytes the elided files must hold. */
 export interface PlannedBlock extends FrozenBlock {
@@ -46,9 +48,9 @@ export function planElision(body: Uint8Array, index: TranscriptIndex, policy: El
   for (const block of index.toolResults) {
     if (block.ordinal >= newestExempt) break;
     if (block.messageIndex === lastMessage || block.hasCacheControl || !block.textOnly) continue;
-    if (isPlaceholder(body, block) || isReadBack(block.toolUseId)) continue;
+    if (isReadBack(block.toolUseId)) continue;
     const text = blockText(body, block);
-    if (text === undefined || text.length <= policy.minBytes) continue;
+    if (text === undefined || text.length <= policy.minBytes || isPlaceholder(text)) continue;
     const json = body.subarray(block.content.start, block.content.end);
     const jsonSha256 = sha256(json);
     const base = { ordinal: block.ordinal, toolUseId: block.toolUseId, bytes: text.length, sha256: sha256(text), jsonBytes: json.length, jsonSha256, text };
@@ -61,7 +63,9 @@ export function planElision(body: Uint8Array, index: TranscriptIndex, policy: El
 /** Which tool_use ids name the elided directory in their block (their input). */
 function readBackTest(body: Uint8Array, index: TranscriptIndex, elidedDir: string | undefined): (toolUseId: string) => boolean {
   if (elidedDir === undefined || elidedDir === '') return () => false;
-  const needle = new TextEncoder().encode(elidedDir);
+  // The input is JSON: look for the path as JSON.stringify spells it (quotes and backslashes escaped).
+  const token = encodeJsonString(new TextEncoder().encode(elidedDir));
+  const needle = token.subarray(1, token.length - 1);
   const readers = new Set<string>();
   for (const message of index.messages) {
     for (const block of message.blocks) {
@@ -82,12 +86,13 @@ function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
   return -1;
 }
 
-function isPlaceholder(body: Uint8Array, block: ToolResultInfo): boolean {
-  if (block.content.kind !== 'string') return false;
-  const token = body.subarray(block.content.start, block.content.end);
-  if (looksLikeStub(token)) return true;
-  if (token.length !== PLACEHOLDER_TOKEN.length) return false;
-  return token.every((c, i) => c === PLACEHOLDER_TOKEN[i]);
+/** The client's placeholder or a ctxshed stub, however the JSON spelled it (judged on the text). */
+function isPlaceholder(text: Uint8Array): boolean {
+  return bytesEqual(text, PLACEHOLDER_TEXT) || startsWith(text, STUB_PREFIX_TEXT);
+}
+
+function startsWith(text: Uint8Array, prefix: Uint8Array): boolean {
+  return text.length >= prefix.length && bytesEqual(text.subarray(0, prefix.length), prefix);
 }
 
 /** The frozen record of a planned block (what an epoch stores: no text). */

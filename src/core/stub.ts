@@ -4,7 +4,8 @@
  */
 import type { FrozenBlock } from './epoch-types.js';
 
-const STUB_PREFIX = '[ctxshed: tool result moved out of the context to save space; ';
+/** How every stub's text begins. */
+export const STUB_PREFIX = '[ctxshed: tool result moved out of the context to save space; ';
 
 /** Absolute path of a block's elided text file. */
 export function elidedTextPath(elidedDir: string, sha256: string): string {

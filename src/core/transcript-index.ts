@@ -81,11 +81,24 @@ export function indexTranscript(body: Uint8Array): IndexOutcome {
   try {
     return { kind: 'indexed', index: buildIndex(body) };
   } catch (error) {
-    if (error instanceof ShapeError) return { kind: 'failed', reason: error.reason, detail: error.message };
+    if (error instanceof ShapeError) return shapeOrSyntax(body, error);
     if (error instanceof JsonSyntaxError) return { kind: 'failed', reason: 'not_json', detail: error.message };
     if (error instanceof RangeError) return { kind: 'failed', reason: 'not_json', detail: 'nesting too deep' };
     throw error;
   }
+}
+
+// The index reports the first fault it meets in one pass; a shape fault met before a syntax
+// fault further on must still say not_json, so the (rare) failure path scans the whole body.
+function shapeOrSyntax(body: Uint8Array, error: ShapeError): IndexOutcome {
+  try {
+    scanDocument(body);
+  } catch (syntax) {
+    if (syntax instanceof JsonSyntaxError) return { kind: 'failed', reason: 'not_json', detail: syntax.message };
+    if (syntax instanceof RangeError) return { kind: 'failed', reason: 'not_json', detail: 'nesting too deep' };
+    throw syntax;
+  }
+  return { kind: 'failed', reason: error.reason, detail: error.message };
 }
 
 function buildIndex(b: Uint8Array): TranscriptIndex {

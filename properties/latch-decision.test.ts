@@ -1,0 +1,100 @@
+/**
+ * The latch decision (DESIGN.md "Epoch"): an epoch latches only at or above the threshold, only
+ * on a reading taken with every current epoch applied, only when there is something new, and
+ * what it adds is never a block already frozen.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decideLatch, type FrozenBlock, type LatchInput, type PlannedBlock } from '../src/core/index.js';
+
+const hex = (n: number): string => n.toString(16).padStart(64, '0');
+
+const plannedArb: fc.Arbitrary<PlannedBlock> = fc
+  .record({ ordinal: fc.nat({ max: 60 }), bytes: fc.integer({ min: 1, max: 400_000 }) })
+  .map(({ ordinal, bytes }) => ({ ordinal, toolUseId: `toolu_${ordinal}`, bytes, sha256: hex(ordinal), jsonBytes: bytes + 2, jsonSha256: hex(ordinal), text: new Uint8Array(0) }));
+
+const latchInputArb: fc.Arbitrary<LatchInput> = fc
+  .record({
+    reading: fc.option(
+      fc.record({
+        contextTokens: fc.nat({ max: 2_000_000 }),
+        window: fc.constantFrom(200_000, 1_000_000, 1, 50_000),
+        epochsApplied: fc.nat({ max: 6 }),
+        requestBytes: fc.nat({ max: 8_000_000 }),
+      }),
+      { nil: undefined },
+    ),
+    threshold: fc.double({ min: 0.05, max: 1, noNaN: true }),
+    frozenOrdinals: fc.uniqueArray(fc.nat({ max: 60 }), { maxLength: 30 }),
+    epochCount: fc.nat({ max: 6 }),
+    plan: fc.uniqueArray(plannedArb, { selector: (b) => b.ordinal, maxLength: 30 }).map((p) => p.sort((a, b) => a.ordinal - b.ordinal)),
+    minGainFraction: fc.option(fc.double({ min: 0, max: 0.5, noNaN: true }), { nil: undefined }),
+  })
+  .map(({ reading, threshold, frozenOrdinals, epochCount, plan, minGainFraction }) => {
+    const frozen: FrozenBlock[] = frozenOrdinals.map((o) => ({ ordinal: o, toolUseId: `toolu_${o}`, bytes: 2000, sha256: hex(o), jsonBytes: 2002, jsonSha256: hex(o) }));
+    return minGainFraction === undefined ? { reading, threshold, frozen, epochCount, plan } : { reading, threshold, frozen, epochCount, plan, minGainFraction };
+  });
+
+describe('decideLatch', () => {
+  it('should latch only at or above the threshold, on a fresh reading, with new blocks worth the re-write', () => {
+    fc.assert(
+      fc.property(latchInputArb, (input) => {
+        const decision = decideLatch(input);
+
+        if (!decision.latch) return;
+        const reading = input.reading!;
+        expect(reading.contextTokens / reading.window).toBeGreaterThanOrEqual(input.threshold);
+        expect(decision.fullness).toBe(reading.contextTokens / reading.window);
+        expect(reading.epochsApplied).toBeGreaterThanOrEqual(input.epochCount);
+        expect(decision.added.length).toBeGreaterThan(0);
+        expect(decision.estimatedTokensFreed).toBeGreaterThanOrEqual((input.minGainFraction ?? 0.05) * reading.window);
+      }),
+    );
+  });
+
+  it('should add only planned blocks that no epoch froze yet, in plan order', () => {
+    fc.assert(
+      fc.property(latchInputArb, (input) => {
+        const decision = decideLatch(input);
+
+        if (!decision.latch) return;
+        const frozen = new Set(input.frozen.map((b) => b.ordinal));
+        expect(decision.added).toEqual(input.plan.filter((b) => !frozen.has(b.ordinal)));
+      }),
+    );
+  });
+
+  it('should say why it does not latch, in the order of the rule', () => {
+    fc.assert(
+      fc.property(latchInputArb, (input) => {
+        const decision = decideLatch(input);
+
+        const { reading } = input;
+        const frozen = new Set(input.frozen.map((b) => b.ordinal));
+        let why: string | undefined;
+        if (reading === undefined) why = 'no_reading';
+        else if (reading.contextTokens / reading.window < input.threshold) why = 'below_threshold';
+        else if (reading.epochsApplied < input.epochCount) why = 'stale_reading';
+        else if (input.plan.every((b) => frozen.has(b.ordinal))) why = 'nothing_new';
+        if (why !== undefined) expect(decision).toEqual({ latch: false, why });
+        else expect(decision.latch || decision.why === 'gain_too_small').toBe(true);
+      }),
+    );
+  });
+
+  it('should never latch twice on the same reading once the new epoch is counted', () => {
+    fc.assert(
+      fc.property(latchInputArb, (input) => {
+        const first = decideLatch(input);
+        if (!first.latch) return;
+        const frozen = [...input.frozen, ...first.added];
+        // The next request, before a reading that carried the new epoch: stale, never a churn.
+        const next = decideLatch({ ...input, frozen, epochCount: input.epochCount + 1, reading: { ...input.reading!, epochsApplied: input.epochCount } });
+        expect(next).toEqual({ latch: false, why: 'stale_reading' });
+        // Even with a fresh reading, the same plan has nothing new to add.
+        const same = decideLatch({ ...input, frozen, epochCount: input.epochCount + 1, reading: { ...input.reading!, epochsApplied: input.epochCount + 1 } });
+        expect(same).toEqual({ latch: false, why: 'nothing_new' });
+      }),
+    );
+  });
+});

@@ -1,0 +1,86 @@
+/** Shared arbitraries and expectations for the rewrite properties. */
+import fc from 'fast-check';
+import {
+  DEFAULT_POLICY,
+  freezeBlock,
+  indexTranscript,
+  planElision,
+  renderStub,
+  type ElisionPolicy,
+  type FrozenBlock,
+  type PlannedBlock,
+  type TranscriptIndex,
+} from '../../src/core/index.js';
+import { concatBytes, utf8 } from './bytes.js';
+import { sha256 } from './sha256.js';
+
+/** State directories named in stubs: a plain one, one that needs JSON escapes, a short one. */
+export const elidedDirArb: fc.Arbitrary<string> = fc.constantFrom(
+  '/home/dev/.local/state/ctxshed/elided',
+  '/tmp/ctx shed/ünï "q" \\ 😀/elided',
+  '/e',
+);
+
+/** The default policy, or one that elides more (fewer kept, smaller blocks), to exercise more stubs. */
+export const policyArb: fc.Arbitrary<ElisionPolicy> = fc.oneof(
+  { weight: 2, arbitrary: fc.constant(DEFAULT_POLICY) },
+  { weight: 3, arbitrary: fc.record({ keepRecent: fc.integer({ min: 0, max: 6 }), minBytes: fc.integer({ min: 40, max: 1500 }) }) },
+);
+
+/** Which planned blocks an epoch takes (a missing mask entry means "taken"; most are). */
+export const maskArb: fc.Arbitrary<boolean[]> = fc.array(fc.integer({ min: 0, max: 3 }).map((n) => n !== 0), { maxLength: 40 });
+
+/** The blocks whose mask entry is not `false`. */
+export function pickBlocks<T>(blocks: readonly T[], mask: readonly boolean[]): T[] {
+  return blocks.filter((_, i) => mask[i] !== false);
+}
+
+/** The index of a body the generators made (they always index). */
+export function indexOf(body: Uint8Array): TranscriptIndex {
+  const outcome = indexTranscript(body);
+  if (outcome.kind !== 'indexed') throw new Error(`generated body does not index: ${outcome.reason}: ${outcome.detail}`);
+  return outcome.index;
+}
+
+/** The elision plan of a generated body. */
+export function planOf(body: Uint8Array, policy: ElisionPolicy): PlannedBlock[] {
+  return planElision(body, indexOf(body), policy, sha256);
+}
+
+/** The frozen record of a planned block, as an epoch stores it. */
+export function frozenOf(block: PlannedBlock): FrozenBlock {
+  return freezeBlock(block);
+}
+
+/** The stub token for a block, written independently of the core: `JSON.stringify(renderStub(...))`. */
+export function stubToken(block: FrozenBlock, elidedDir: string): Uint8Array {
+  return utf8(JSON.stringify(renderStub(block, elidedDir)));
+}
+
+/**
+ * What the rewrite must produce when exactly `applied` are stubbed: the input with each applied
+ * block's content value replaced by its stub token, every other byte copied in order.
+ */
+export function expectedRewrite(input: Uint8Array, index: TranscriptIndex, applied: readonly FrozenBlock[], elidedDir: string): Uint8Array {
+  const targets = applied
+    .map((block) => ({ block, content: index.toolResults[block.ordinal]!.content }))
+    .sort((a, b) => a.content.start - b.content.start);
+  const parts: Uint8Array[] = [];
+  let from = 0;
+  for (const { block, content } of targets) {
+    parts.push(input.subarray(from, content.start), stubToken(block, elidedDir));
+    from = content.end;
+  }
+  parts.push(input.subarray(from));
+  return concatBytes(parts);
+}
+
+/** The elided files a plan writes: `<sha256>.txt` holds the text, `<rawSha256>.json` the raw JSON. */
+export function filesOf(plans: readonly PlannedBlock[]): Map<string, Uint8Array> {
+  const files = new Map<string, Uint8Array>();
+  for (const block of plans) {
+    files.set(`${block.sha256}.txt`, block.text);
+    if (block.rawSha256 !== undefined && block.raw !== undefined) files.set(`${block.rawSha256}.json`, block.raw);
+  }
+  return files;
+}
