@@ -8,7 +8,7 @@ import type { FrozenBlock } from './epoch-types.js';
 import { encodeJsonString } from './json-string.js';
 import type { BlockSkipReason, PassthroughReason } from './passthrough-reasons.js';
 import type { Sha256 } from './ports.js';
-import { applySplices, planSplices, type Splice } from './splices.js';
+import { applySplices, planSplices, type Allocate, type Splice } from './splices.js';
 import { renderStub } from './stub.js';
 import { indexTranscript, type ToolResultInfo, type TranscriptIndex } from './transcript-index.js';
 
@@ -46,6 +46,8 @@ export interface RewriteOptions {
   readonly isAvailable?: (block: FrozenBlock) => boolean;
   /** The body's index, when the caller already built it (saves a pass). */
   readonly index?: TranscriptIndex;
+  /** Allocates the output (the edge passes `Buffer.allocUnsafe`; see applySplices). */
+  readonly allocate?: Allocate;
 }
 
 const ENCODER = new TextEncoder();
@@ -83,7 +85,7 @@ export function rewriteRequest(body: Uint8Array, frozen: readonly FrozenBlock[],
     }
     const splices = planSplices(stubbed.map((s) => s.splice), body.length);
     if (splices === undefined) return pass('self_check_failed', 'overlapping splices', skipped);
-    const out = applySplices(body, splices);
+    const out = applySplices(body, splices, options.allocate);
     const failure = checkRewrite(body, index, out, stubbed);
     if (failure !== undefined) return pass('self_check_failed', failure, skipped);
     return { kind: 'rewritten', body: out, stubs: stubbed.length, bytesElided, skipped };

@@ -18,11 +18,19 @@ export function planSplices(splices: readonly Splice[], bodyLength: number): Spl
   return sorted;
 }
 
-/** The body with every (sorted, disjoint) splice applied; untouched bytes are copied, never re-encoded. */
-export function applySplices(body: Uint8Array, sorted: readonly Splice[]): Uint8Array {
+/** Makes the array the output is written into; every byte of it is overwritten. */
+export type Allocate = (length: number) => Uint8Array;
+
+/**
+ * The body with every (sorted, disjoint) splice applied; untouched bytes are copied, never
+ * re-encoded. `allocate` lets the edge hand out a Buffer (`Buffer.allocUnsafe`): no zero-filling,
+ * and a Buffer's `indexOf` (which the scanner leans on) is node's memchr, several times faster
+ * than a plain Uint8Array's in Node 20.
+ */
+export function applySplices(body: Uint8Array, sorted: readonly Splice[], allocate: Allocate = (n) => new Uint8Array(n)): Uint8Array {
   let length = body.length;
   for (const s of sorted) length += s.bytes.length - (s.end - s.start);
-  const out = new Uint8Array(length);
+  const out = allocate(length);
   let from = 0;
   let o = 0;
   for (const s of sorted) {

@@ -182,7 +182,7 @@ function indexBlock(
 ): number {
   if (b[start] !== 0x7b) throw new ShapeError('unknown_shape', `message ${messageIndex} block ${blockIndex} is not an object`);
   const where = `message ${messageIndex} block ${blockIndex}`;
-  const seen = new Set<string>();
+  let seen = 0;
   let type: string | undefined;
   let id = '';
   let toolUseId: string | undefined;
@@ -193,9 +193,10 @@ function indexBlock(
   let hasCacheControl = false;
   const end = scanObject(b, start, depth + 1, (keyStart, keyEnd, valueStart, d) => {
     const key = readKey(b, keyStart, keyEnd);
-    if (WATCHED_BLOCK_KEYS.has(key)) {
-      if (seen.has(key)) throw new ShapeError('duplicate_key', `${where} has two "${key}" keys`);
-      seen.add(key);
+    const bit = WATCHED_BLOCK_KEYS.get(key);
+    if (bit !== undefined) {
+      if ((seen & bit) !== 0) throw new ShapeError('duplicate_key', `${where} has two "${key}" keys`);
+      seen |= bit;
     }
     switch (key) {
       case 'type':
@@ -246,7 +247,7 @@ function indexBlock(
 
 // Keys whose duplicates would make the meaning of a block ambiguous (JSON parsers disagree on
 // which one wins), so an index that relies on them refuses the body instead of guessing.
-const WATCHED_BLOCK_KEYS = new Set(['type', 'id', 'tool_use_id', 'content', 'is_error', 'cache_control']);
+const WATCHED_BLOCK_KEYS = new Map(['type', 'id', 'tool_use_id', 'content', 'is_error', 'cache_control'].map((key, i) => [key, 1 << i]));
 
 function indexToolResultContent(
   b: Uint8Array,
@@ -308,17 +309,31 @@ function readStringValue(b: Uint8Array, start: number, what: string): string {
 // Keys, roles, types and ids are short; escapes in them are legal and must mean the same as
 // their plain spelling ("\u0074ype" is "type").
 function decodeShortString(b: Uint8Array, start: number, end: number): string {
-  if (end - start <= 66) {
-    let plain = '';
-    for (let i = start + 1; i < end - 1; i++) {
-      const c = b[i]!;
-      if (c === 0x5c || c >= 0x80) return decodeSlow(b, start, end);
-      plain += String.fromCharCode(c);
+  const n = end - start - 2;
+  if (n > 64) return decodeSlow(b, start, end);
+  // The words the index looks for come back as one interned constant: no string is built, and
+  // every later comparison is a pointer check (a string built with += is a rope that each
+  // comparison would flatten).
+  const words = KNOWN_WORDS_BY_LENGTH[n];
+  if (words !== undefined) {
+    next: for (const word of words) {
+      for (let k = 0; k < n; k++) if (b[start + 1 + k] !== word.bytes[k]) continue next;
+      return word.text;
     }
-    return plain;
   }
-  return decodeSlow(b, start, end);
+  for (let i = start + 1; i < end - 1; i++) {
+    const c = b[i]!;
+    if (c === 0x5c || c >= 0x80) return decodeSlow(b, start, end);
+  }
+  return String.fromCharCode.apply(null, b.subarray(start + 1, end - 1) as unknown as number[]);
 }
+
+const KNOWN_WORDS = [
+  'messages', 'model', 'role', 'content', 'type', 'id', 'tool_use_id', 'is_error', 'cache_control', 'text', 'name', 'input',
+  'signature', 'thinking', 'user', 'assistant', 'system', 'tool_use', 'tool_result', 'redacted_thinking', 'image', 'document',
+];
+const KNOWN_WORDS_BY_LENGTH: Array<Array<{ readonly text: string; readonly bytes: Uint8Array }>> = [];
+for (const text of KNOWN_WORDS) (KNOWN_WORDS_BY_LENGTH[text.length] ??= []).push({ text, bytes: new TextEncoder().encode(text) });
 
 function decodeSlow(b: Uint8Array, start: number, end: number): string {
   const bytes = decodeJsonString(b, start, end);

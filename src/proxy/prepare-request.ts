@@ -93,6 +93,8 @@ export async function prepareRequest(
     sha256: sha256Hex,
     isAvailable: (b) => ctx.files.has(b),
     index,
+    // A Buffer, not a plain Uint8Array: the self-check's scan leans on Buffer's fast indexOf.
+    allocate: (n) => Buffer.allocUnsafe(n),
   });
   if (outcome.kind === 'passthrough') return pass(outcome.reason, outcome.detail, { ...common, skipped: outcome.skipped });
   return { body: outcome.body, ...common, rescued: outcome.stubs, bytesElided: outcome.bytesElided, skipped: outcome.skipped };

@@ -1,0 +1,196 @@
+/**
+ * The proxy benchmark: for Claude Code-shaped bodies of about 0.3, 1 and 4 MB, non-streaming and
+ * streaming, the latency each path adds over a direct connection to a local upstream, measured
+ * interleaved in one run:
+ *   - direct: client -> upstream
+ *   - pipe:   client -> a bare node:http pass-through (no parsing: the floor) -> upstream
+ *   - ctxshed, no epoch: the real proxy; the body is indexed and passes through
+ *   - ctxshed, epoch: the real proxy with an epoch latched for this conversation (rewrite + splice + check)
+ * Goal (issue 3): ctxshed adds at most 1.25x what the bare pipe adds.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { conversationKey, indexTranscript, planElision, POLICY_NAME, POLICY_VERSION, freezeBlock } from '../../src/core/index.js';
+import { DEFAULT_MAX_REQUEST_BYTES } from '../../src/proxy/proxy-config.js';
+import { startProxy } from '../../src/proxy/start-proxy.js';
+import { CONVERSATION_FORMAT } from '../../src/state/conversation-record.js';
+import { latchEpoch } from '../../src/state/latch-epoch.js';
+import { openStateDir } from '../../src/state/open-state-dir.js';
+import { sha256Hex } from '../../src/state/sha256-hex.js';
+import { buildClaudeCodeBody } from './claude-code-body.js';
+import { formatTable, ms, quantile } from './measure.js';
+
+const SIZES = [300_000, 1_000_000, 4_000_000];
+let sizeSeed = 0;
+const SSE_EVENTS = 40;
+
+interface Timing {
+  firstByte: number;
+  lastByte: number;
+}
+
+/** Runs the proxy benchmark and prints its table. */
+export async function runProxyBench(): Promise<void> {
+  const upstream = await startUpstream();
+  const pipe = await startBarePipe(upstream.port);
+  const stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-bench-'));
+  const state = await openStateDir(stateDir);
+  const proxy = await startProxy(
+    {
+      upstream: new URL(`http://127.0.0.1:${upstream.port}`),
+      threshold: 0.7,
+      policy: { keepRecent: 6, minBytes: 1024 },
+      maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES,
+      timeouts: { headersMs: 60_000, idleMs: 60_000 },
+    },
+    state,
+    0,
+  );
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  console.log('proxy: latency added over a direct connection to a local upstream (median / p90, ms), interleaved');
+  const rows: string[][] = [];
+  try {
+    for (const size of SIZES) {
+      // Two conversations: the same shape, told apart by their first message.
+      const epoch = buildClaudeCodeBody({ targetBytes: size, seed: 8 + sizeSeed++ }).bytes;
+      const plain = Buffer.from(epoch.toString('utf8').replace('<system-reminder>', '<system-reminder> '));
+      await latchFor(state, epoch);
+      for (const stream of [false, true]) {
+        const bodyOf = (b: Buffer): Buffer => (stream ? b : Buffer.from(b.toString('utf8').replace(/"stream":true}$/, '"stream":false}')));
+        const targets = [
+          { name: 'direct', port: upstream.port, body: bodyOf(plain) },
+          { name: 'pipe', port: pipe.port, body: bodyOf(plain) },
+          { name: 'ctxshed', port: proxy.port, body: bodyOf(plain) },
+          { name: 'ctxshed+epoch', port: proxy.port, body: bodyOf(epoch) },
+          { name: 'direct(epoch body)', port: upstream.port, body: bodyOf(epoch) },
+        ];
+        const rounds = size >= 4_000_000 ? 25 : 60;
+        const samples = targets.map(() => [] as Timing[]);
+        for (let round = -5; round < rounds; round++) {
+          for (let k = 0; k < targets.length; k++) {
+            const t = (k + Math.max(round, 0)) % targets.length;
+            const target = targets[t]!;
+            const timing = await post(agent, target.port, target.body);
+            if (round >= 0) samples[t]!.push(timing);
+          }
+        }
+        const stat = (t: number, field: keyof Timing, q: number): number => quantile(samples[t]!.map((s) => s[field]).sort((a, b) => a - b), q);
+        for (const field of stream ? (['firstByte', 'lastByte'] as const) : (['lastByte'] as const)) {
+          const added = (t: number, base: number): string => `${ms(stat(t, field, 0.5) - stat(base, field, 0.5))} / ${ms(stat(t, field, 0.9) - stat(base, field, 0.9))}`;
+          const pipeAdded = stat(1, field, 0.5) - stat(0, field, 0.5);
+          const ctxAdded = stat(2, field, 0.5) - stat(0, field, 0.5);
+          const epochAdded = stat(3, field, 0.5) - stat(4, field, 0.5);
+          rows.push([
+            `${(size / 1e6).toFixed(1)} MB`,
+            stream ? `sse ${field === 'firstByte' ? 'first byte' : 'last byte'}` : 'json',
+            ms(stat(0, field, 0.5)),
+            added(1, 0),
+            added(2, 0),
+            added(3, 4),
+            (ctxAdded / pipeAdded).toFixed(2),
+            (epochAdded / pipeAdded).toFixed(2),
+          ]);
+        }
+      }
+    }
+  } finally {
+    agent.destroy();
+    await proxy.close();
+    pipe.server.close();
+    upstream.server.close();
+    await fs.rm(stateDir, { recursive: true, force: true });
+  }
+  console.log(formatTable(['body', 'response', 'direct', '+pipe', '+ctxshed', '+ctxshed epoch', 'x pipe', 'epoch x pipe'], rows));
+  console.log(`goal: ctxshed adds at most 1.25x what the bare pipe adds (x pipe <= 1.25); sse: ${SSE_EVENTS} events per response`);
+}
+
+/** Latches one epoch for the body's conversation, as the proxy would have. */
+async function latchFor(state: Awaited<ReturnType<typeof openStateDir>>, body: Buffer): Promise<void> {
+  const indexed = indexTranscript(body);
+  if (indexed.kind !== 'indexed') throw new Error('bench body does not index');
+  const key = conversationKey(body, indexed.index, undefined, sha256Hex)!;
+  const plan = planElision(body, indexed.index, { keepRecent: 6, minBytes: 1024 }, sha256Hex);
+  await latchEpoch(state, key, () => ({
+    record: {
+      format: CONVERSATION_FORMAT,
+      key,
+      agentId: null,
+      firstPrompt: 'bench',
+      model: 'bench',
+      createdAt: new Date().toISOString(),
+      epochs: [
+        {
+          n: 1,
+          latchedAt: new Date().toISOString(),
+          reason: { fullness: 0.7, threshold: 0.7, window: 200_000, contextTokens: 140_000 },
+          policy: { name: POLICY_NAME, version: POLICY_VERSION, keepRecent: 6, minBytes: 1024 },
+          blocks: plan.map(freezeBlock),
+        },
+      ],
+    },
+    files: plan.flatMap((b) => [
+      { sha256: b.sha256, bytes: b.text, ext: 'txt' as const },
+      ...(b.raw === undefined || b.rawSha256 === undefined ? [] : [{ sha256: b.rawSha256, bytes: b.raw, ext: 'json' as const }]),
+    ]),
+  }));
+}
+
+/** A local upstream: reads the whole body, answers JSON or SSE with usage. */
+async function startUpstream(): Promise<{ server: http.Server; port: number }> {
+  const json = Buffer.from(JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 10, cache_read_input_tokens: 1000, cache_creation_input_tokens: 0, output_tokens: 5 } }));
+  const events: string[] = ['event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":10,"cache_read_input_tokens":1000,"cache_creation_input_tokens":0,"output_tokens":1}}}\n\n'];
+  for (let i = 0; i < SSE_EVENTS - 2; i++) events.push(`event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"chunk ${i} of the answer"}}\n\n`);
+  events.push('event: message_delta\ndata: {"type":"message_delta","usage":{"output_tokens":50}}\n\n');
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const stream = Buffer.concat(chunks).subarray(-20).includes('"stream":true');
+      if (!stream) {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': json.length });
+        res.end(json);
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const e of events) res.write(e);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+/** The floor: a pass-through proxy of a dozen lines, no parsing, no buffering. */
+async function startBarePipe(upstreamPort: number): Promise<{ server: http.Server; port: number }> {
+  const agent = new http.Agent({ keepAlive: true });
+  const server = http.createServer((req, res) => {
+    const up = http.request({ host: '127.0.0.1', port: upstreamPort, method: req.method, path: req.url, headers: req.headers, agent }, (upRes) => {
+      res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+      upRes.pipe(res);
+    });
+    req.pipe(up);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+function post(agent: http.Agent, port: number, body: Buffer): Promise<Timing> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    let firstByte = 0;
+    const req = http.request(
+      { host: '127.0.0.1', port, method: 'POST', path: '/v1/messages?beta=true', agent, headers: { 'content-type': 'application/json', 'content-length': body.length } },
+      (res) => {
+        res.on('data', () => {
+          if (firstByte === 0) firstByte = performance.now() - t0;
+        });
+        res.on('end', () => resolve({ firstByte, lastByte: performance.now() - t0 }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}

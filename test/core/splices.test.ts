@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { applySplices, planSplices, type Splice } from '../../src/core/splices.js';
+import { fromUtf8, utf8 } from './bodies.js';
+
+function splice(start: number, end: number, text: string): Splice {
+  return { start, end, bytes: utf8(text) };
+}
+
+describe('planSplices', () => {
+  it('should sort splices by start offset', () => {
+    // Arrange
+    const splices = [splice(6, 8, 'c'), splice(0, 1, 'a'), splice(3, 4, 'b')];
+
+    // Act
+    const planned = planSplices(splices, 10);
+
+    // Assert
+    expect(planned?.map((s) => s.start)).toEqual([0, 3, 6]);
+  });
+
+  it('should accept splices that touch end to start', () => {
+    // Arrange
+    const splices = [splice(2, 4, 'x'), splice(0, 2, 'y'), splice(4, 10, 'z')];
+
+    // Act
+    const planned = planSplices(splices, 10);
+
+    // Assert
+    expect(planned).toHaveLength(3);
+  });
+
+  it.each([
+    ['two that overlap', [splice(0, 5, 'a'), splice(4, 6, 'b')]],
+    ['one inside another', [splice(0, 10, 'a'), splice(3, 4, 'b')]],
+    ['the same range twice', [splice(2, 5, 'a'), splice(2, 5, 'a')]],
+    ['an end before its start', [splice(5, 4, 'a')]],
+    ['an end past the body', [splice(8, 11, 'a')]],
+    ['a negative start', [splice(-1, 2, 'a')]],
+  ])('should refuse %s', (_name, splices) => {
+    // Arrange: a body of 10 bytes.
+
+    // Act
+    const planned = planSplices(splices, 10);
+
+    // Assert
+    expect(planned).toBeUndefined();
+  });
+
+  it('should not reorder the caller\'s list', () => {
+    // Arrange
+    const splices = [splice(6, 8, 'c'), splice(0, 1, 'a')];
+
+    // Act
+    planSplices(splices, 10);
+
+    // Assert
+    expect(splices.map((s) => s.start)).toEqual([6, 0]);
+  });
+
+  it('should give an empty plan for no splices', () => {
+    // Arrange: nothing.
+
+    // Act
+    const planned = planSplices([], 0);
+
+    // Assert
+    expect(planned).toEqual([]);
+  });
+});
+
+describe('applySplices', () => {
+  it('should replace each range, growing and shrinking, and copy every other byte', () => {
+    // Arrange
+    const body = utf8('0123456789');
+    const planned = planSplices([splice(8, 10, ''), splice(0, 1, 'AAA'), splice(4, 6, '-')], body.length)!;
+
+    // Act
+    const out = applySplices(body, planned);
+
+    // Assert
+    expect(fromUtf8(out)).toBe('AAA123-67');
+  });
+
+  it('should insert at an empty range, at the start and at the end', () => {
+    // Arrange
+    const body = utf8('abc');
+    const planned = planSplices([splice(3, 3, ']'), splice(0, 0, '[')], body.length)!;
+
+    // Act
+    const out = applySplices(body, planned);
+
+    // Assert
+    expect(fromUtf8(out)).toBe('[abc]');
+  });
+
+  it('should copy the body unchanged for no splices, into a new array', () => {
+    // Arrange
+    const body = utf8('{"a":1}');
+
+    // Act
+    const out = applySplices(body, []);
+
+    // Assert
+    expect(new Uint8Array(out)).toEqual(body);
+    expect(out).not.toBe(body);
+  });
+
+  it('should leave the input untouched', () => {
+    // Arrange
+    const body = utf8('hello world');
+
+    // Act
+    applySplices(body, [splice(0, 5, 'HELLO')]);
+
+    // Assert
+    expect(fromUtf8(body)).toBe('hello world');
+  });
+});
