@@ -3,8 +3,12 @@ import yargs from 'yargs';
 import { CliError } from './cli-error.js';
 import { elideCommand } from './elide-command.js';
 import { inflateCommand } from './inflate-command.js';
+import { lsCommand } from './ls-command.js';
 import { rescueCommand } from './rescue-command.js';
 import { serveCommand } from './serve-command.js';
+import { showCommand } from './show-command.js';
+import { statsCommand } from './stats-command.js';
+import { statusCommand } from './status-command.js';
 import { verifyCommand } from './verify-command.js';
 
 /** Runs the CLI with these arguments; resolves to the exit code. */
@@ -18,6 +22,15 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .command(elideCommand)
     .command(inflateCommand)
     .command(verifyCommand)
+    .command(lsCommand)
+    .command(showCommand)
+    .command(statusCommand)
+    .command(statsCommand)
+    .example('$0 rescue --rescue-pct 70 -- claude', 'Run Claude Code through the proxy')
+    .example('$0 status --follow', 'In a second terminal: the live conversations, updated until Ctrl-C')
+    .example('$0 ls --state state.example', 'What the example session did, one line per conversation')
+    .example('$0 show cbf84ec36c85 --state state.example', 'One conversation: its epochs, when, why, and each block')
+    .example('$0 stats --state state.example', 'Requests, pass-throughs by reason, bytes and tokens elided')
     .demandCommand(1, 'Name a command (see ctxshed --help).')
     .strict()
     .help()

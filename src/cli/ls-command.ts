@@ -1,0 +1,35 @@
+/** `ctxshed ls`: one line per conversation: which, when, how full, what was elided. */
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { readWireTally } from '../report/read-wire-log.js';
+import { renderLs } from '../report/render-ls.js';
+import { conversationJson } from '../report/report-json.js';
+import { readReportInput, JSON_OPTION, stateForReport, warn } from './report-input.js';
+import { writeStdout } from './read-input.js';
+import { STATE_OPTION } from './state-option.js';
+
+interface LsArgs {
+  state: string | undefined;
+  json: boolean;
+}
+
+export const lsCommand: CommandModule<object, LsArgs> = {
+  command: 'ls',
+  describe: 'List the conversations: prompt, last seen, fullness, epochs, what was elided, requests',
+  builder: (yargs) =>
+    (yargs as Argv<object>)
+      .option('state', STATE_OPTION)
+      .option('json', JSON_OPTION)
+      .example('$0 ls --state state.example', 'The example state directory, most recently seen first')
+      .example('$0 ls --state state.example --json', 'The same as JSON') as unknown as Argv<LsArgs>,
+  handler: async (args: ArgumentsCamelCase<LsArgs>) => {
+    const state = await stateForReport(args.state);
+    const input = await readReportInput(state, await readWireTally(state.wirePath));
+    if (args.json) {
+      const report = { state: state.root, conversations: input.summaries.map(conversationJson), warnings: input.warnings };
+      await writeStdout(`${JSON.stringify(report, null, 2)}\n`);
+      return;
+    }
+    warn(input.warnings);
+    await writeStdout(renderLs(input.summaries, Date.now()));
+  },
+};

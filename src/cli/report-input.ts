@@ -1,0 +1,47 @@
+/** What the report commands (ls, show, status, stats) read, and the flags they share. */
+import fs from 'node:fs/promises';
+import { layoutPaths, type StateDir } from '../state/layout.js';
+import { summarizeConversations, type ConversationSummary } from '../report/conversation-summary.js';
+import { readRecordsForReport } from '../report/read-report-state.js';
+import type { WireTally } from '../report/wire-tally.js';
+import type { ConversationRecord } from '../state/conversation-record.js';
+import { hasErrnoCode } from '../state/state-error.js';
+import { CliError } from './cli-error.js';
+import { stateDirFrom } from './state-option.js';
+
+export const JSON_OPTION = { type: 'boolean', default: false, describe: 'Print JSON for scripts (docs/commands.md has the shape)' } as const;
+
+/**
+ * The state directory the flags name, which must exist. A report never creates it: a typo in
+ * --state should say so, not show an empty directory it just made.
+ */
+export async function stateForReport(flag: string | undefined): Promise<StateDir> {
+  const dir = stateDirFrom(flag);
+  let stat;
+  try {
+    stat = await fs.stat(dir);
+  } catch (error) {
+    if (hasErrnoCode(error, 'ENOENT')) throw new CliError(`no state directory at ${dir} (nothing has run with it yet, or --state names another)`);
+    throw new CliError(`cannot read the state directory ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  if (!stat.isDirectory()) throw new CliError(`${dir} is not a directory`);
+  return layoutPaths(dir);
+}
+
+/** The records and the conversations summarized from them and a folded wire log. */
+export interface ReportInput {
+  readonly records: readonly ConversationRecord[];
+  readonly summaries: readonly ConversationSummary[];
+  readonly warnings: readonly string[];
+}
+
+/** Reads the records and summarizes every conversation `tally` and the records know. */
+export async function readReportInput(state: StateDir, tally: WireTally): Promise<ReportInput> {
+  const { records, warnings } = await readRecordsForReport(state);
+  return { records, summaries: summarizeConversations(tally, records), warnings };
+}
+
+/** Warnings go to stderr, one line each, so stdout stays the report. */
+export function warn(warnings: readonly string[]): void {
+  for (const line of warnings) process.stderr.write(`ctxshed: note: ${line}\n`);
+}

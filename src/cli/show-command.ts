@@ -1,0 +1,107 @@
+/** `ctxshed show ID`: an elided original by its sha256, or a conversation's epochs by its key. */
+import { constants } from 'node:fs';
+import fs from 'node:fs/promises';
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { summarizeConversation } from '../report/conversation-summary.js';
+import { listElidedFiles } from '../report/read-report-state.js';
+import { readWireTally } from '../report/read-wire-log.js';
+import { renderConversation } from '../report/render-show.js';
+import { showConversationJson, usagesOf } from '../report/report-json.js';
+import { checkHexId, resolveId, type IdCandidate } from '../report/resolve-id.js';
+import { elidedPath, type StateDir } from '../state/layout.js';
+import { sha256Hex } from '../state/sha256-hex.js';
+import { CliError } from './cli-error.js';
+import { readReportInput, JSON_OPTION, stateForReport, warn, type ReportInput } from './report-input.js';
+import { writeStdout } from './read-input.js';
+import { STATE_OPTION } from './state-option.js';
+
+interface ShowArgs {
+  id: string;
+  state: string | undefined;
+  json: boolean;
+}
+
+const KIND_NAMES: Record<IdCandidate['kind'], string> = {
+  elided: 'elided text  ',
+  'elided-json': 'elided JSON  ',
+  conversation: 'conversation ',
+};
+
+export const showCommand: CommandModule<object, ShowArgs> = {
+  command: 'show <id>',
+  describe: 'Print an elided original (by sha256) or a conversation\'s epochs and blocks (by key); 6+ hex digits will do',
+  builder: (yargs) =>
+    (yargs as Argv<object>)
+      .positional('id', { type: 'string', demandOption: true, describe: 'A sha256 or a conversation key, full or its first 6+ hex digits' })
+      .option('state', STATE_OPTION)
+      .option('json', JSON_OPTION)
+      .example('$0 show cbf84ec36c85 --state state.example', 'A conversation: each epoch, when and why, and its blocks')
+      .example('$0 show 8370b47dccff --state state.example', 'The text of one elided tool result, exactly as the model saw it')
+      .example('$0 show 8370b47dccff --state state.example --json', 'The same with its path and where it was elided') as unknown as Argv<ShowArgs>,
+  handler: async (args: ArgumentsCamelCase<ShowArgs>) => {
+    // Checked before anything touches the disk: only hex, so no path can sneak in.
+    const problem = checkHexId(args.id);
+    if (problem !== undefined) throw new CliError(`show: ${problem}`, 2);
+    const state = await stateForReport(args.state);
+    const tally = await readWireTally(state.wirePath);
+    const input = await readReportInput(state, tally);
+    const candidates: IdCandidate[] = [
+      ...(await listElidedFiles(state)),
+      ...input.summaries.map((s) => ({ id: s.key, kind: 'conversation' as const })),
+    ];
+    const found = resolveId(args.id, candidates);
+    if (found.kind === 'none') throw new CliError(`show: no elided file and no conversation in ${state.root} has an id starting ${args.id}`);
+    if (found.kind === 'ambiguous') {
+      const list = found.matches.slice(0, 20).map((m) => `  ${KIND_NAMES[m.kind]}${m.id}`);
+      const more = found.matches.length > 20 ? [`  ... and ${found.matches.length - 20} more`] : [];
+      throw new CliError(`show: ${args.id} could be any of these; give more digits:\n${[...list, ...more].join('\n')}`);
+    }
+    const { match } = found;
+    if (match.kind === 'conversation') await showConversation(state, input, match.id, args.json);
+    else await showElided(state, input, match.id, match.kind, args.json);
+  },
+};
+
+async function showConversation(state: StateDir, input: ReportInput, key: string, json: boolean): Promise<void> {
+  const summary = input.summaries.find((s) => s.key === key);
+  if (summary === undefined) throw new CliError(`show: conversation ${key} went away while it was being read`);
+  const recordEpochs = input.records.find((r) => r.key === key)?.epochs ?? [];
+  if (json) {
+    const report = showConversationJson(summary, recordEpochs, (sha256) => elidedPath(state, sha256, 'txt'));
+    await writeStdout(`${JSON.stringify({ state: state.root, ...report, warnings: input.warnings }, null, 2)}\n`);
+    return;
+  }
+  warn(input.warnings);
+  await writeStdout(renderConversation(summary, recordEpochs, state.elidedDir, Date.now()));
+}
+
+async function showElided(state: StateDir, input: ReportInput, sha256: string, kind: 'elided' | 'elided-json', json: boolean): Promise<void> {
+  const file = elidedPath(state, sha256, kind === 'elided' ? 'txt' : 'json');
+  let bytes: Buffer;
+  try {
+    bytes = await fs.readFile(file, { flag: constants.O_RDONLY | constants.O_NOFOLLOW });
+  } catch (error) {
+    throw new CliError(`show: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  const intact = sha256Hex(bytes) === sha256;
+  if (json) {
+    const report = {
+      state: state.root,
+      kind,
+      sha256,
+      path: file,
+      bytes: bytes.length,
+      intact,
+      usedBy: usagesOf(sha256, kind, input.records),
+      text: bytes.toString('utf8'),
+      warnings: input.warnings,
+    };
+    await writeStdout(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    await writeStdout(bytes);
+  }
+  if (!intact) {
+    process.stderr.write(`ctxshed: ${file} does not hash to its name: it was changed after ctxshed wrote it (see ctxshed verify)\n`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,36 @@
+/** `ctxshed stats`: requests, pass-throughs by reason, and what was elided, per conversation and overall. */
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { readWireTally } from '../report/read-wire-log.js';
+import { renderStats } from '../report/render-stats.js';
+import { buildStatsReport } from '../report/stats-report.js';
+import { readReportInput, JSON_OPTION, stateForReport, warn } from './report-input.js';
+import { writeStdout } from './read-input.js';
+import { STATE_OPTION } from './state-option.js';
+
+interface StatsArgs {
+  state: string | undefined;
+  json: boolean;
+}
+
+export const statsCommand: CommandModule<object, StatsArgs> = {
+  command: 'stats',
+  describe: 'Totals from the wire log: requests, pass-throughs by reason, bytes and tokens elided (each shed once)',
+  builder: (yargs) =>
+    (yargs as Argv<object>)
+      .option('state', STATE_OPTION)
+      .option('json', JSON_OPTION)
+      .example('$0 stats --state state.example', 'Totals of the example state directory')
+      .example('$0 stats --state state.example --json', 'The same as JSON') as unknown as Argv<StatsArgs>,
+  handler: async (args: ArgumentsCamelCase<StatsArgs>) => {
+    const state = await stateForReport(args.state);
+    const tally = await readWireTally(state.wirePath);
+    const input = await readReportInput(state, tally);
+    const report = buildStatsReport(tally, input.summaries);
+    if (args.json) {
+      await writeStdout(`${JSON.stringify({ state: state.root, ...report, warnings: input.warnings }, null, 2)}\n`);
+      return;
+    }
+    warn(input.warnings);
+    await writeStdout(renderStats(report, state.root));
+  },
+};

@@ -1,0 +1,155 @@
+/**
+ * A conversation as a person asks about it: its record (who it is, its epochs) and its wire tally
+ * (how it went) merged into one summary. Pure.
+ *
+ * An epoch's shed is counted once, in the epoch that made it: the same bytes are elided again on
+ * every later request of the conversation, so adding them up over requests would count one
+ * shed many times over.
+ */
+import type { ConversationRecord } from '../state/conversation-record.js';
+import type { ConversationTally, WireTally } from './wire-tally.js';
+
+/** Tokens per byte of a request when a conversation reported no usage to measure its own by. */
+export const DEFAULT_TOKENS_PER_BYTE = 0.25;
+
+/** One epoch: when, why, and what it shed. */
+export interface EpochSummary {
+  readonly n: number;
+  readonly latchedAt: string | null;
+  readonly fullness: number | null;
+  readonly threshold: number | null;
+  readonly window: number | null;
+  readonly contextTokens: number | null;
+  readonly policy: { readonly name: string; readonly version: number; readonly keepRecent: number; readonly minBytes: number } | null;
+  /** Blocks this epoch added. */
+  readonly blocks: number;
+  /** Text bytes of those blocks. */
+  readonly bytes: number;
+  /** `bytes` in estimated tokens. */
+  readonly tokens: number;
+  /** `record`: from the conversation's record (exact); `wire`: estimated from the wire log alone. */
+  readonly source: 'record' | 'wire';
+}
+
+/** One conversation, from its record and its wire records. */
+export interface ConversationSummary {
+  readonly key: string;
+  readonly agentId: string | null;
+  readonly model: string | null;
+  /** Only a conversation with epochs has a record, and so a first prompt. */
+  readonly firstPrompt: string | null;
+  readonly createdAt: string | null;
+  readonly firstSeen: string | null;
+  readonly lastSeen: string | null;
+  readonly requests: number;
+  /** The last messages request's fullness, 0..1+. */
+  readonly fullness: number | null;
+  readonly window: number | null;
+  readonly epochs: readonly EpochSummary[];
+  /** Over all epochs, each counted once. */
+  readonly blocksElided: number;
+  readonly bytesElided: number;
+  readonly tokensElided: number;
+  readonly tokensPerByte: number;
+  readonly tally: ConversationTally | null;
+}
+
+/** Every conversation the records or the wire log know, the most recently seen first. */
+export function summarizeConversations(tally: WireTally, records: readonly ConversationRecord[]): ConversationSummary[] {
+  const byKey = new Map(records.map((record) => [record.key, record]));
+  const keys = new Set([...byKey.keys(), ...tally.conversations.keys()]);
+  const summaries = [...keys].map((key) => summarizeConversation(byKey.get(key), tally.conversations.get(key) ?? null, key));
+  return summaries.sort(
+    (a, b) =>
+      compareDesc(a.lastSeen, b.lastSeen) || compareDesc(a.createdAt, b.createdAt) || a.key.localeCompare(b.key),
+  );
+}
+
+/** One conversation's summary; `record` and `tally` may each be missing, not both. */
+export function summarizeConversation(record: ConversationRecord | undefined, tally: ConversationTally | null, key: string): ConversationSummary {
+  const tokensPerByte = tokensPerByteOf(tally);
+  const epochs = record !== undefined && record.epochs.length > 0 ? epochsFromRecord(record, tokensPerByte) : epochsFromWire(tally, tokensPerByte);
+  const sum = (pick: (e: EpochSummary) => number): number => epochs.reduce((total, e) => total + pick(e), 0);
+  return {
+    key,
+    agentId: record?.agentId ?? tally?.agentId ?? null,
+    model: tally?.model ?? record?.model ?? null,
+    firstPrompt: record?.firstPrompt ?? null,
+    createdAt: record?.createdAt ?? null,
+    firstSeen: tally?.firstSeen ?? null,
+    lastSeen: tally?.lastSeen ?? null,
+    requests: tally?.requests ?? 0,
+    fullness: tally?.lastReading?.fullness ?? null,
+    window: tally?.lastReading?.window ?? null,
+    epochs,
+    blocksElided: sum((e) => e.blocks),
+    bytesElided: sum((e) => e.bytes),
+    tokensElided: sum((e) => e.tokens),
+    tokensPerByte,
+    tally,
+  };
+}
+
+/** A conversation's own context tokens per byte sent, measured over its requests with usage. */
+export function tokensPerByteOf(tally: ConversationTally | null): number {
+  if (tally === null || tally.usageBytes <= 0 || tally.usageTokens <= 0) return DEFAULT_TOKENS_PER_BYTE;
+  return tally.usageTokens / tally.usageBytes;
+}
+
+function epochsFromRecord(record: ConversationRecord, tokensPerByte: number): EpochSummary[] {
+  return record.epochs.map((epoch) => {
+    const bytes = epoch.blocks.reduce((total, block) => total + block.bytes, 0);
+    const { name, version, keepRecent, minBytes } = epoch.policy;
+    return {
+      n: epoch.n,
+      latchedAt: epoch.latchedAt,
+      fullness: epoch.reason.fullness,
+      threshold: epoch.reason.threshold,
+      window: epoch.reason.window,
+      contextTokens: epoch.reason.contextTokens,
+      policy: { name, version, keepRecent, minBytes },
+      blocks: epoch.blocks.length,
+      bytes,
+      tokens: Math.round(bytes * tokensPerByte),
+      source: 'record',
+    };
+  });
+}
+
+// Without a record (deleted, or a wire log read on its own), an epoch's shed is what the
+// requests carrying it stubbed beyond the requests before it: the elided set only grows.
+function epochsFromWire(tally: ConversationTally | null, tokensPerByte: number): EpochSummary[] {
+  if (tally === null) return [];
+  const count = Math.max(tally.maxBytesElidedByEpochs.length - 1, ...tally.latches.map((l) => l.n), 0);
+  const epochs: EpochSummary[] = [];
+  let bytesBefore = tally.maxBytesElidedByEpochs[0] ?? 0;
+  let blocksBefore = tally.maxRescuedByEpochs[0] ?? 0;
+  for (let n = 1; n <= count; n++) {
+    const bytesNow = Math.max(bytesBefore, tally.maxBytesElidedByEpochs[n] ?? 0);
+    const blocksNow = Math.max(blocksBefore, tally.maxRescuedByEpochs[n] ?? 0);
+    const bytes = bytesNow - bytesBefore;
+    epochs.push({
+      n,
+      latchedAt: tally.latches.find((l) => l.n === n)?.t ?? null,
+      fullness: null,
+      threshold: null,
+      window: null,
+      contextTokens: null,
+      policy: null,
+      blocks: blocksNow - blocksBefore,
+      bytes,
+      tokens: Math.round(bytes * tokensPerByte),
+      source: 'wire',
+    });
+    bytesBefore = bytesNow;
+    blocksBefore = blocksNow;
+  }
+  return epochs;
+}
+
+function compareDesc(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return a < b ? 1 : -1;
+}

@@ -1,0 +1,39 @@
+/** `ctxshed ls` as text: one line per conversation. Pure. */
+import type { ConversationSummary } from './conversation-summary.js';
+import { promptForDisplay, renderTable } from './format-table.js';
+import { formatAgo } from './format-time.js';
+import { formatBytes, formatCount, formatPercent, plural } from './format-units.js';
+import { shortId } from './resolve-id.js';
+
+/** What a conversation without a record shows for its prompt (only epochs make a record). */
+export const NO_PROMPT = '(no epoch yet: prompt not kept)';
+
+/** The table of conversations and a total line. */
+export function renderLs(summaries: readonly ConversationSummary[], nowMs: number): string {
+  if (summaries.length === 0) return 'No conversations yet: nothing has gone through a ctxshed proxy with this state directory.\n';
+  const columns = [
+    { header: 'KEY' },
+    { header: 'PROMPT', flex: true },
+    { header: 'LAST SEEN', align: 'right' },
+    { header: 'FULL', align: 'right' },
+    { header: 'EPOCHS', align: 'right' },
+    { header: 'BLOCKS', align: 'right' },
+    { header: 'ELIDED', align: 'right' },
+    { header: 'REQS', align: 'right' },
+  ] as const;
+  const rows = summaries.map((s) => [
+    shortId(s.key),
+    s.firstPrompt === null ? NO_PROMPT : promptForDisplay(s.firstPrompt),
+    formatAgo(s.lastSeen, nowMs),
+    formatPercent(s.fullness),
+    String(s.epochs.length),
+    formatCount(s.blocksElided),
+    formatBytes(s.bytesElided),
+    formatCount(s.requests),
+  ]);
+  const epochs = summaries.reduce((n, s) => n + s.epochs.length, 0);
+  const blocks = summaries.reduce((n, s) => n + s.blocksElided, 0);
+  const bytes = summaries.reduce((n, s) => n + s.bytesElided, 0);
+  const total = `${plural(summaries.length, 'conversation')}, ${plural(epochs, 'epoch')}, ${plural(blocks, 'block')} elided: ${formatBytes(bytes)} (each shed counted once).`;
+  return `${[...renderTable(columns, rows), '', total, 'One conversation in full: ctxshed show KEY'].join('\n')}\n`;
+}

@@ -1,0 +1,54 @@
+/** `ctxshed show KEY` as text: a conversation, its epochs and every block they elided. Pure. */
+import type { Epoch } from '../core/epoch-types.js';
+import type { ConversationSummary, EpochSummary } from './conversation-summary.js';
+import { oneLine, renderTable, REPORT_WIDTH, wrapText } from './format-table.js';
+import { formatWhen } from './format-time.js';
+import { formatBytes, formatCount, formatPercent, formatTokens, plural } from './format-units.js';
+import { NO_PROMPT } from './render-ls.js';
+import { shortId } from './resolve-id.js';
+
+/** The conversation's particulars, then each epoch: when, why, the policy, and its blocks. */
+export function renderConversation(summary: ConversationSummary, recordEpochs: readonly Epoch[], elidedDir: string, nowMs: number): string {
+  const s = summary;
+  const lines = [
+    `conversation ${s.key}`,
+    ...wrapText(s.firstPrompt ?? NO_PROMPT, REPORT_WIDTH, '  prompt    ', '            '),
+    `  model     ${s.model ?? '-'}${s.agentId === null ? '' : `, agent ${oneLine(s.agentId)}`}`,
+    `  seen      ${plural(s.requests, 'request')}, first ${formatWhen(s.firstSeen, nowMs)}, last ${formatWhen(s.lastSeen, nowMs)}`,
+    `  fullness  ${formatPercent(s.fullness)}${s.window === null ? '' : ` of a ${formatCount(s.window)}-token window`} (the last reading)`,
+    `  elided    ${plural(s.blocksElided, 'block')}, ${formatBytes(s.bytesElided)} (${formatTokens(s.tokensElided)} tokens) in ${plural(s.epochs.length, 'epoch')}`,
+  ];
+  for (const epoch of s.epochs) {
+    lines.push('', ...renderEpoch(epoch, recordEpochs.find((e) => e.n === epoch.n), nowMs));
+  }
+  if (recordEpochs.length > 0) {
+    lines.push('', `Originals: ${elidedDir}/<SHA256>.txt`, 'One original: ctxshed show SHA256 (its first 6+ digits will do)');
+  } else if (s.epochs.length > 0) {
+    lines.push('', 'No record of these epochs in the state directory: figures are estimated from the wire log.');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function renderEpoch(e: EpochSummary, recorded: Epoch | undefined, nowMs: number): string[] {
+  const lines = [`epoch ${e.n}  latched ${formatWhen(e.latchedAt, nowMs)}`];
+  if (e.fullness !== null && e.threshold !== null && e.window !== null) {
+    const tokens = e.contextTokens === null ? '' : ` (${formatCount(e.contextTokens)} tokens)`;
+    lines.push(`  why       fullness ${formatPercent(e.fullness)}${tokens} >= threshold ${formatPercent(e.threshold)} of a ${formatCount(e.window)}-token window`);
+  }
+  if (e.policy !== null) {
+    const p = e.policy;
+    lines.push(`  policy    ${p.name} v${p.version}: older than the ${p.keepRecent} newest tool results, over ${formatCount(p.minBytes)} bytes`);
+  }
+  lines.push(`  shed      ${plural(e.blocks, 'block')}, ${formatBytes(e.bytes)} (${formatTokens(e.tokens)} tokens)`);
+  if (recorded !== undefined && recorded.blocks.length > 0) {
+    const columns = [
+      { header: 'ORDINAL', align: 'right' },
+      { header: 'TOOL_USE_ID', flex: true },
+      { header: 'BYTES', align: 'right' },
+      { header: 'SHA256' },
+    ] as const;
+    const rows = recorded.blocks.map((b) => [String(b.ordinal), b.toolUseId, formatCount(b.bytes), shortId(b.sha256)]);
+    lines.push(...renderTable(columns, rows, 98).map((line) => `  ${line}`));
+  }
+  return lines;
+}

@@ -1,0 +1,106 @@
+/**
+ * The `--json` shapes of `ls` and `show` (docs/commands.md documents them; scripts rely on them,
+ * so fields are only ever added). `stats` and `status` print their report types as they are. Pure.
+ */
+import type { Epoch } from '../core/epoch-types.js';
+import type { ConversationRecord } from '../state/conversation-record.js';
+import type { ConversationSummary } from './conversation-summary.js';
+import { shortId } from './resolve-id.js';
+
+/** One conversation as `ls --json` lists it. */
+export interface ConversationJson {
+  readonly key: string;
+  readonly shortKey: string;
+  readonly agentId: string | null;
+  readonly model: string | null;
+  readonly firstPrompt: string | null;
+  readonly createdAt: string | null;
+  readonly firstSeen: string | null;
+  readonly lastSeen: string | null;
+  readonly fullness: number | null;
+  readonly window: number | null;
+  readonly epochs: number;
+  readonly blocksElided: number;
+  readonly bytesElided: number;
+  readonly tokensElided: number;
+  readonly requests: number;
+}
+
+/** A block as `show KEY --json` lists it, with where its original is. */
+export interface BlockJson {
+  readonly ordinal: number;
+  readonly toolUseId: string;
+  readonly bytes: number;
+  readonly sha256: string;
+  readonly path: string;
+}
+
+/** Where an elided file is used: which conversation, epoch and block. */
+export interface UsageJson {
+  readonly key: string;
+  readonly epoch: number;
+  readonly ordinal: number;
+  readonly toolUseId: string;
+}
+
+/** The `ls --json` line of a conversation. */
+export function conversationJson(s: ConversationSummary): ConversationJson {
+  return {
+    key: s.key,
+    shortKey: shortId(s.key),
+    agentId: s.agentId,
+    model: s.model,
+    firstPrompt: s.firstPrompt,
+    createdAt: s.createdAt,
+    firstSeen: s.firstSeen,
+    lastSeen: s.lastSeen,
+    fullness: s.fullness,
+    window: s.window,
+    epochs: s.epochs.length,
+    blocksElided: s.blocksElided,
+    bytesElided: s.bytesElided,
+    tokensElided: s.tokensElided,
+    requests: s.requests,
+  };
+}
+
+/** `show KEY --json`: the conversation, then each epoch with its blocks. */
+export function showConversationJson(s: ConversationSummary, recordEpochs: readonly Epoch[], pathOf: (sha256: string) => string): object {
+  return {
+    kind: 'conversation',
+    conversation: conversationJson(s),
+    epochs: s.epochs.map((e) => {
+      const recorded = recordEpochs.find((r) => r.n === e.n);
+      const blocks: BlockJson[] = (recorded?.blocks ?? []).map((b) => ({
+        ordinal: b.ordinal,
+        toolUseId: b.toolUseId,
+        bytes: b.bytes,
+        sha256: b.sha256,
+        path: pathOf(b.sha256),
+      }));
+      return {
+        n: e.n,
+        latchedAt: e.latchedAt,
+        reason:
+          e.fullness === null ? null : { fullness: e.fullness, threshold: e.threshold, window: e.window, contextTokens: e.contextTokens },
+        policy: e.policy,
+        source: e.source,
+        blockCount: e.blocks,
+        bytes: e.bytes,
+        tokens: e.tokens,
+        blocks,
+      };
+    }),
+  };
+}
+
+/** Every block of every record whose text (`elided`) or original JSON (`elided-json`) is `sha256`. */
+export function usagesOf(sha256: string, kind: 'elided' | 'elided-json', records: readonly ConversationRecord[]): UsageJson[] {
+  return records.flatMap((record) =>
+    record.epochs.flatMap((epoch) =>
+      epoch.blocks
+        .filter((b) => (kind === 'elided' ? b.sha256 === sha256 : b.rawSha256 === sha256))
+        .map((b) => ({ key: record.key, epoch: epoch.n, ordinal: b.ordinal, toolUseId: b.toolUseId })),
+    ),
+  );
+}

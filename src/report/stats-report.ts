@@ -1,0 +1,125 @@
+/**
+ * `ctxshed stats`: request and shed totals per conversation and overall. Pure.
+ *
+ * Requests are counted from the wire log. Sheds are counted once per epoch (see
+ * conversation-summary.ts); per-request figures are means over the rewritten requests, never sums.
+ */
+import type { ConversationSummary, EpochSummary } from './conversation-summary.js';
+import { shortId } from './resolve-id.js';
+import { addRequestCounts, newRequestCounts, type RequestCounts, type WireTally } from './wire-tally.js';
+
+/** Totals over some requests and the epochs of their conversations. */
+export interface StatsTotals {
+  readonly requests: number;
+  readonly rewritten: number;
+  readonly passedThrough: number;
+  /** Requests sent unchanged, by pass-through reason (docs/reasons.md). */
+  readonly passthrough: Readonly<Record<string, number>>;
+  readonly skippedBlocks: Readonly<Record<string, number>>;
+  readonly errors: number;
+  readonly epochs: number;
+  /** Each epoch's shed counted once. */
+  readonly blocksElided: number;
+  readonly bytesElided: number;
+  readonly tokensElided: number;
+  /** Means over the rewritten requests: what each one carried as stubs, and how much smaller it went. */
+  readonly perRequest: { readonly meanBytesElided: number; readonly meanTokensElided: number; readonly meanBytesSaved: number };
+  /** Means over the epochs. */
+  readonly perEpoch: { readonly meanBytesElided: number; readonly meanTokensElided: number };
+}
+
+/** One conversation's line of the stats. */
+export interface ConversationStats {
+  readonly key: string;
+  readonly shortKey: string;
+  readonly agentId: string | null;
+  readonly firstPrompt: string | null;
+  readonly lastSeen: string | null;
+  readonly tokensPerByte: number;
+  readonly totals: StatsTotals;
+  readonly epochs: readonly EpochSummary[];
+}
+
+/** The whole report. */
+export interface StatsReport {
+  readonly wire: {
+    readonly lines: number;
+    readonly records: number;
+    readonly notes: number;
+    readonly tornMarkers: number;
+    readonly unreadable: number;
+    readonly firstAt: string | null;
+    readonly lastAt: string | null;
+  };
+  readonly overall: StatsTotals;
+  readonly conversations: readonly ConversationStats[];
+  /** Requests that belong to no conversation (not model calls, or bodies ctxshed could not read). */
+  readonly unkeyed: { readonly requests: number; readonly passthrough: Readonly<Record<string, number>>; readonly errors: number };
+}
+
+/** The stats of a folded wire log and the conversations summarized from it. */
+export function buildStatsReport(tally: WireTally, summaries: readonly ConversationSummary[]): StatsReport {
+  const conversations = summaries.map((s) => conversationStats(s));
+  const counts = newRequestCounts();
+  addRequestCounts(counts, tally.unkeyed);
+  let requestTokens = 0;
+  for (const s of summaries) {
+    if (s.tally === null) continue;
+    addRequestCounts(counts, s.tally);
+    requestTokens += s.tally.rewrittenBytesElided * s.tokensPerByte;
+  }
+  const { lines, records, notes, tornMarkers, unreadable, firstAt, lastAt } = tally;
+  return {
+    wire: { lines, records, notes, tornMarkers, unreadable, firstAt, lastAt },
+    overall: totalsOf(
+      counts,
+      summaries.flatMap((s) => s.epochs),
+      requestTokens,
+    ),
+    conversations,
+    unkeyed: { requests: tally.unkeyed.requests, passthrough: tally.unkeyed.passthrough, errors: tally.unkeyed.errors },
+  };
+}
+
+function conversationStats(s: ConversationSummary): ConversationStats {
+  const counts = s.tally ?? newRequestCounts();
+  return {
+    key: s.key,
+    shortKey: shortId(s.key),
+    agentId: s.agentId,
+    firstPrompt: s.firstPrompt,
+    lastSeen: s.lastSeen,
+    tokensPerByte: Math.round(s.tokensPerByte * 10_000) / 10_000,
+    totals: totalsOf(counts, s.epochs, counts.rewrittenBytesElided * s.tokensPerByte),
+    epochs: s.epochs,
+  };
+}
+
+function totalsOf(counts: RequestCounts, epochs: readonly EpochSummary[], rewrittenTokens: number): StatsTotals {
+  const sum = (pick: (e: EpochSummary) => number): number => epochs.reduce((total, e) => total + pick(e), 0);
+  const bytesElided = sum((e) => e.bytes);
+  const tokensElided = sum((e) => e.tokens);
+  const passedThrough = Object.values(counts.passthrough).reduce((total, n) => total + n, 0);
+  return {
+    requests: counts.requests,
+    rewritten: counts.rewritten,
+    passedThrough,
+    passthrough: { ...counts.passthrough },
+    skippedBlocks: { ...counts.skippedBlocks },
+    errors: counts.errors,
+    epochs: epochs.length,
+    blocksElided: sum((e) => e.blocks),
+    bytesElided,
+    tokensElided,
+    perRequest: {
+      meanBytesElided: mean(counts.rewrittenBytesElided, counts.rewritten),
+      meanTokensElided: mean(rewrittenTokens, counts.rewritten),
+      meanBytesSaved: mean(counts.rewrittenBytesSaved, counts.rewritten),
+    },
+    perEpoch: { meanBytesElided: mean(bytesElided, epochs.length), meanTokensElided: mean(tokensElided, epochs.length) },
+  };
+}
+
+function mean(total: number, count: number): number {
+  return count === 0 ? 0 : Math.round(total / count);
+}

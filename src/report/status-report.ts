@@ -1,0 +1,100 @@
+/**
+ * `ctxshed status`: the conversations active lately, as the wire log and the state directory
+ * tell them (never a running proxy's memory, so it reads the same during a session and after).
+ * Pure.
+ */
+import type { ConversationSummary } from './conversation-summary.js';
+import { shortId } from './resolve-id.js';
+import type { WireTally } from './wire-tally.js';
+
+/** How to pick and judge the conversations to show. */
+export interface StatusOptions {
+  /** Show conversations seen within this long of the newest request in the log. */
+  readonly recentMs: number;
+  /** The threshold (0..1) for conversations that have no epoch to say which one their proxy used. */
+  readonly defaultThreshold: number;
+}
+
+/** One conversation's line. */
+export interface StatusConversation {
+  readonly key: string;
+  readonly shortKey: string;
+  readonly agentId: string | null;
+  readonly firstPrompt: string | null;
+  readonly lastSeen: string;
+  readonly requests: number;
+  readonly fullness: number | null;
+  readonly window: number | null;
+  readonly threshold: number;
+  /** `epoch`: the threshold the last epoch recorded; `default`: the --rescue-pct given to status. */
+  readonly thresholdFrom: 'epoch' | 'default';
+  readonly epochs: number;
+  readonly lastEpoch: { readonly n: number; readonly latchedAt: string | null; readonly blocks: number; readonly bytes: number } | null;
+  readonly lastRequest: {
+    readonly t: string;
+    readonly route: string | null;
+    readonly status: number;
+    readonly rescued: number;
+    /** bytesIn - bytesOut of that request: how much lighter the context went upstream. */
+    readonly bytesSaved: number;
+    readonly reason: string | null;
+  };
+}
+
+/** The whole status. */
+export interface StatusReport {
+  readonly lastRequestAt: string | null;
+  readonly recentMinutes: number;
+  /** The threshold shown for conversations without an epoch. */
+  readonly defaultThreshold: number;
+  readonly conversations: readonly StatusConversation[];
+  /** Set while the proxy's last note says the state directory is unavailable. */
+  readonly stateUnavailable: { readonly since: string; readonly detail: string } | null;
+  readonly wire: { readonly lines: number; readonly records: number };
+}
+
+/** The status of a folded wire log and its conversations' summaries. */
+export function buildStatusReport(tally: WireTally, summaries: readonly ConversationSummary[], options: StatusOptions): StatusReport {
+  const newest = tally.lastAt === null ? null : Date.parse(tally.lastAt);
+  const conversations = summaries.flatMap((s) => {
+    if (newest === null || s.tally === null || newest - Date.parse(s.tally.lastSeen) > options.recentMs) return [];
+    return [statusOf(s, s.tally, options)];
+  });
+  const note = tally.lastNote;
+  return {
+    lastRequestAt: tally.lastAt,
+    recentMinutes: options.recentMs / 60_000,
+    defaultThreshold: options.defaultThreshold,
+    conversations,
+    stateUnavailable: note !== null && note.note === 'state_unavailable' ? { since: note.t, detail: note.detail } : null,
+    wire: { lines: tally.lines, records: tally.records },
+  };
+}
+
+function statusOf(s: ConversationSummary, tally: NonNullable<ConversationSummary['tally']>, options: StatusOptions): StatusConversation {
+  const epoch = s.epochs[s.epochs.length - 1];
+  const recorded = [...s.epochs].reverse().find((e) => e.threshold !== null)?.threshold ?? null;
+  const last = tally.last;
+  return {
+    key: s.key,
+    shortKey: shortId(s.key),
+    agentId: s.agentId,
+    firstPrompt: s.firstPrompt,
+    lastSeen: tally.lastSeen,
+    requests: tally.requests,
+    fullness: s.fullness,
+    window: s.window,
+    threshold: recorded ?? options.defaultThreshold,
+    thresholdFrom: recorded === null ? 'default' : 'epoch',
+    epochs: s.epochs.length,
+    lastEpoch: epoch === undefined ? null : { n: epoch.n, latchedAt: epoch.latchedAt, blocks: epoch.blocks, bytes: epoch.bytes },
+    lastRequest: {
+      t: last.t,
+      route: last.route,
+      status: last.status,
+      rescued: last.rescued,
+      bytesSaved: last.bytesIn - last.bytesOut,
+      reason: last.reason,
+    },
+  };
+}

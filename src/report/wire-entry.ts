@@ -1,0 +1,48 @@
+/**
+ * One line of the wire log, classified. Pure: a line of text in, plain data out. The reading
+ * layer (read-wire-log.ts) streams the lines; everything here works on one line at a time.
+ */
+import type { WireNote, WireRecord } from '../proxy/wire-record.js';
+
+/** What a line of `wire.jsonl` is. */
+export type WireEntry =
+  | { readonly kind: 'record'; readonly record: WireRecord }
+  | { readonly kind: 'note'; readonly note: WireNote }
+  /** `{"ctxshed":"torn-line"}`: the line above it was cut short by a crash (WIRE_TORN_MARKER). */
+  | { readonly kind: 'torn-marker' }
+  /** Not JSON (a torn line), or JSON that is none of the above (a newer or foreign line). */
+  | { readonly kind: 'unreadable' };
+
+const NUMBER_FIELDS = ['status', 'bytesIn', 'bytesOut', 'rescued', 'bytesElided', 'epochs'] as const;
+
+/**
+ * Classifies one line. Checks only the fields the reports read, so a record from a newer ctxshed
+ * with extra fields still counts; anything the reports could misread is `unreadable`.
+ */
+export function classifyWireLine(line: string): WireEntry {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { kind: 'unreadable' };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { kind: 'unreadable' };
+  const fields = value as Record<string, unknown>;
+  if (fields['ctxshed'] === 'torn-line') return { kind: 'torn-marker' };
+  if (typeof fields['t'] !== 'string') return { kind: 'unreadable' };
+  if (typeof fields['note'] === 'string') return { kind: 'note', note: value as WireNote };
+  return isRecord(fields) ? { kind: 'record', record: value as WireRecord } : { kind: 'unreadable' };
+}
+
+function isRecord(fields: Record<string, unknown>): boolean {
+  if (!NUMBER_FIELDS.every((name) => typeof fields[name] === 'number')) return false;
+  const key = fields['key'];
+  if (key !== null && typeof key !== 'string') return false;
+  const optional = (name: string, type: 'number' | 'string' | 'object'): boolean =>
+    fields[name] === undefined || (typeof fields[name] === type && fields[name] !== null);
+  if (!optional('fullness', 'number') || !optional('window', 'number') || !optional('latched', 'number')) return false;
+  if (!optional('reason', 'string') || !optional('agentId', 'string') || !optional('model', 'string')) return false;
+  if (!optional('usage', 'object') || !optional('skipped', 'object')) return false;
+  const usage = fields['usage'] as Record<string, unknown> | undefined;
+  return usage === undefined || ['input', 'cacheCreation', 'cacheRead'].every((name) => typeof usage[name] === 'number');
+}

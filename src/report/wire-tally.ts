@@ -1,0 +1,226 @@
+/**
+ * The wire log folded into per-conversation tallies, one entry at a time, so a log of any length
+ * is read in one pass and `status --follow` can fold in just the lines appended since its last
+ * look. Pure: plain data in, plain data out; the fold updates the tally it is given.
+ */
+import type { WireNote, WireRecord } from '../proxy/wire-record.js';
+import type { WireEntry } from './wire-entry.js';
+
+/** What one request's wire record says, kept for the last request and the last reading. */
+export interface RequestFacts {
+  readonly t: string;
+  readonly route: string | null;
+  readonly status: number;
+  readonly rescued: number;
+  readonly bytesIn: number;
+  readonly bytesOut: number;
+  readonly bytesElided: number;
+  readonly epochs: number;
+  readonly reason: string | null;
+  readonly fullness: number | null;
+  readonly window: number | null;
+}
+
+/** Request counts that add up across conversations. */
+export interface RequestCounts {
+  requests: number;
+  /** Requests sent with stubs in them (no pass-through reason). */
+  rewritten: number;
+  /** Requests sent unchanged, by their pass-through reason. */
+  passthrough: Record<string, number>;
+  /** Frozen blocks left alone in requests that were otherwise rewritten, by reason. */
+  skippedBlocks: Record<string, number>;
+  /** Responses with status 400 or more (the API's errors and ctxshed's own). */
+  errors: number;
+  /** Sums over the rewritten requests, for per-request means (never a total saving). */
+  rewrittenBytesElided: number;
+  rewrittenBytesSaved: number;
+}
+
+/** One conversation as its wire records tell it. */
+export interface ConversationTally extends RequestCounts {
+  readonly key: string;
+  agentId: string | null;
+  model: string | null;
+  firstSeen: string;
+  lastSeen: string;
+  /** Context tokens and bytes sent, over the messages requests that reported usage. */
+  usageTokens: number;
+  usageBytes: number;
+  last: RequestFacts;
+  /** The last messages request with a fullness reading. */
+  lastReading: RequestFacts | null;
+  /** Index n: the most text bytes any request carrying n epochs had stubbed. */
+  maxBytesElidedByEpochs: number[];
+  /** Index n: the most stubs any request carrying n epochs had. */
+  maxRescuedByEpochs: number[];
+  /** Each `latched` a request reports, in log order. */
+  latches: Array<{ readonly n: number; readonly t: string }>;
+}
+
+/** The whole wire log, folded. */
+export interface WireTally {
+  lines: number;
+  records: number;
+  notes: number;
+  lastNote: WireNote | null;
+  tornMarkers: number;
+  /** Lines that are not JSON or not a known shape (torn lines among them). */
+  unreadable: number;
+  firstAt: string | null;
+  lastAt: string | null;
+  /** Requests that belong to no conversation (not a model call, or a body ctxshed could not read). */
+  unkeyed: RequestCounts;
+  conversations: Map<string, ConversationTally>;
+}
+
+/** An empty tally. */
+export function newWireTally(): WireTally {
+  return {
+    lines: 0,
+    records: 0,
+    notes: 0,
+    lastNote: null,
+    tornMarkers: 0,
+    unreadable: 0,
+    firstAt: null,
+    lastAt: null,
+    unkeyed: newRequestCounts(),
+    conversations: new Map(),
+  };
+}
+
+/** Zero counts. */
+export function newRequestCounts(): RequestCounts {
+  return { requests: 0, rewritten: 0, passthrough: countsByName(), skippedBlocks: countsByName(), errors: 0, rewrittenBytesElided: 0, rewrittenBytesSaved: 0 };
+}
+
+/** Folds one line's entry into `tally`. */
+export function addWireEntry(tally: WireTally, entry: WireEntry): void {
+  tally.lines += 1;
+  switch (entry.kind) {
+    case 'record':
+      addWireRecord(tally, entry.record);
+      return;
+    case 'note':
+      tally.notes += 1;
+      tally.lastNote = entry.note;
+      return;
+    case 'torn-marker':
+      tally.tornMarkers += 1;
+      return;
+    case 'unreadable':
+      tally.unreadable += 1;
+      return;
+  }
+}
+
+/** Adds `from` into `into`. */
+export function addRequestCounts(into: RequestCounts, from: RequestCounts): void {
+  into.requests += from.requests;
+  into.rewritten += from.rewritten;
+  into.errors += from.errors;
+  into.rewrittenBytesElided += from.rewrittenBytesElided;
+  into.rewrittenBytesSaved += from.rewrittenBytesSaved;
+  addCountsByName(into.passthrough, from.passthrough);
+  addCountsByName(into.skippedBlocks, from.skippedBlocks);
+}
+
+function addWireRecord(tally: WireTally, record: WireRecord): void {
+  tally.records += 1;
+  if (tally.firstAt === null || record.t < tally.firstAt) tally.firstAt = record.t;
+  if (tally.lastAt === null || record.t > tally.lastAt) tally.lastAt = record.t;
+  const facts = factsOf(record);
+  if (record.key === null) {
+    countRequest(tally.unkeyed, record);
+    return;
+  }
+  let conversation = tally.conversations.get(record.key);
+  if (conversation === undefined) {
+    conversation = newConversationTally(record.key, facts);
+    tally.conversations.set(record.key, conversation);
+  }
+  countRequest(conversation, record);
+  foldConversation(conversation, record, facts);
+}
+
+function countRequest(counts: RequestCounts, record: WireRecord): void {
+  counts.requests += 1;
+  if (record.status >= 400) counts.errors += 1;
+  if (record.reason === undefined) {
+    counts.rewritten += 1;
+    counts.rewrittenBytesElided += record.bytesElided;
+    counts.rewrittenBytesSaved += record.bytesIn - record.bytesOut;
+  } else {
+    counts.passthrough[record.reason] = (counts.passthrough[record.reason] ?? 0) + 1;
+  }
+  if (record.skipped !== undefined) addCountsByName(counts.skippedBlocks, record.skipped);
+}
+
+function foldConversation(c: ConversationTally, record: WireRecord, facts: RequestFacts): void {
+  if (record.agentId !== undefined) c.agentId = record.agentId;
+  if (record.model !== undefined) c.model = record.model;
+  if (record.t < c.firstSeen) c.firstSeen = record.t;
+  if (record.t > c.lastSeen) c.lastSeen = record.t;
+  c.last = facts;
+  if (record.route === 'messages' && record.fullness !== undefined) c.lastReading = facts;
+  if (record.route === 'messages' && record.usage !== undefined) {
+    c.usageTokens += record.usage.input + record.usage.cacheCreation + record.usage.cacheRead;
+    c.usageBytes += record.bytesOut;
+  }
+  raiseAt(c.maxBytesElidedByEpochs, record.epochs, record.bytesElided);
+  raiseAt(c.maxRescuedByEpochs, record.epochs, record.rescued);
+  if (record.latched !== undefined) c.latches.push({ n: record.latched, t: record.t });
+}
+
+function newConversationTally(key: string, facts: RequestFacts): ConversationTally {
+  return {
+    key,
+    ...newRequestCounts(),
+    agentId: null,
+    model: null,
+    firstSeen: facts.t,
+    lastSeen: facts.t,
+    usageTokens: 0,
+    usageBytes: 0,
+    last: facts,
+    lastReading: null,
+    maxBytesElidedByEpochs: [],
+    maxRescuedByEpochs: [],
+    latches: [],
+  };
+}
+
+function factsOf(record: WireRecord): RequestFacts {
+  return {
+    t: record.t,
+    route: record.route ?? null,
+    status: record.status,
+    rescued: record.rescued,
+    bytesIn: record.bytesIn,
+    bytesOut: record.bytesOut,
+    bytesElided: record.bytesElided,
+    epochs: record.epochs,
+    reason: record.reason ?? null,
+    fullness: record.fullness ?? null,
+    window: record.window ?? null,
+  };
+}
+
+// A conversation never has this many epochs; a line claiming more is not grown into an array.
+const MAX_EPOCHS_TRACKED = 10_000;
+
+function raiseAt(values: number[], index: number, value: number): void {
+  if (!Number.isInteger(index) || index < 0 || index > MAX_EPOCHS_TRACKED) return;
+  while (values.length <= index) values.push(0);
+  if (value > (values[index] ?? 0)) values[index] = value;
+}
+
+// Names come from the log: a prototype-less object keeps a name like "__proto__" a plain key.
+function countsByName(): Record<string, number> {
+  return Object.create(null) as Record<string, number>;
+}
+
+function addCountsByName(into: Record<string, number>, from: Readonly<Record<string, number>>): void {
+  for (const [name, count] of Object.entries(from)) if (typeof count === 'number') into[name] = (into[name] ?? 0) + count;
+}

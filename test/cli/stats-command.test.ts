@@ -1,0 +1,87 @@
+import fs from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StatsReport } from '../../src/report/stats-report.js';
+import { listConversations } from '../../src/state/read-conversation.js';
+import { layoutPaths } from '../../src/state/layout.js';
+import { readWire } from '../support/test-proxy.js';
+import { runCli, STATE_EXAMPLE, widest } from './cli-run.js';
+import { makeSessionState, type SessionState } from './session-state.js';
+
+let session: SessionState;
+beforeAll(async () => {
+  session = await makeSessionState();
+});
+afterAll(async () => {
+  await fs.rm(session.dir, { recursive: true, force: true });
+});
+
+type StatsJson = StatsReport & { state: string; warnings: string[] };
+
+async function statsOf(dir: string): Promise<StatsJson> {
+  const result = await runCli(['stats', '--state', dir, '--json']);
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as StatsJson;
+}
+
+describe('ctxshed stats', () => {
+  it('should total the example: requests, pass-throughs by reason, and the shed counted once', async () => {
+    const report = await statsOf(STATE_EXAMPLE);
+
+    expect(report.overall).toMatchObject({
+      requests: 24,
+      rewritten: 7,
+      passedThrough: 17,
+      passthrough: { no_epoch: 17 },
+      errors: 0,
+      epochs: 1,
+      blocksElided: 11,
+      // 7 requests carried the same 18,864 bytes of stubs: the shed is 18,864, not 7 times it.
+      bytesElided: 18_864,
+      perRequest: { meanBytesElided: 18_864, meanBytesSaved: 16_482 },
+      perEpoch: { meanBytesElided: 18_864 },
+    });
+    expect(report.wire).toMatchObject({ lines: 24, records: 24, unreadable: 0 });
+    const [conversation] = report.conversations;
+    expect(conversation!.epochs).toEqual([expect.objectContaining({ n: 1, blocks: 11, bytes: 18_864, source: 'record' })]);
+    expect(conversation!.totals.tokensElided).toBe(Math.round(18_864 * conversation!.tokensPerByte));
+  });
+
+  it('should print the example as text that fits 100 columns', async () => {
+    const result = await runCli(['stats', '--state', STATE_EXAMPLE]);
+
+    expect(result.stdout).toMatch(/passed through +17: no_epoch 17/);
+    expect(result.stdout).toMatch(/elided in total +18\.4 KB, ~[\d.]+k tokens \(each epoch's shed counted once\)/);
+    expect(result.stdout).toMatch(/\nno_epoch +17 +The conversation has no epoch yet/);
+    expect(widest(result.stdout)).toBeLessThanOrEqual(100);
+  });
+
+  it('should agree with a recorded session\'s wire log and records, counted independently', async () => {
+    const report = await statsOf(session.dir);
+
+    const wire = await readWire(session.dir);
+    const records = await listConversations(layoutPaths(session.dir));
+    const reasons: Record<string, number> = {};
+    for (const r of wire) if (typeof r['reason'] === 'string') reasons[r['reason']] = (reasons[r['reason']] ?? 0) + 1;
+    const shed = records.flatMap((r) => r.epochs.flatMap((e) => e.blocks)).reduce((n, b) => n + b.bytes, 0);
+    const summedOverRequests = wire.reduce((n, r) => n + Number(r['bytesElided']), 0);
+    expect(report.overall.requests).toBe(session.requests);
+    expect(report.overall.requests).toBe(wire.length);
+    expect(report.overall.passthrough).toEqual(reasons);
+    expect(report.overall.rewritten).toBe(wire.filter((r) => r['reason'] === undefined).length);
+    expect(report.overall.epochs).toBe(records.reduce((n, r) => n + r.epochs.length, 0));
+    expect(report.overall.bytesElided).toBe(shed);
+    expect(summedOverRequests).toBeGreaterThan(3 * shed);
+    expect(report.unkeyed).toMatchObject({ requests: 1, passthrough: { not_a_model_call: 1 } });
+    expect(report.conversations).toHaveLength(2);
+  });
+
+  it('should print the session as text with a line per epoch', async () => {
+    const result = await runCli(['stats', '--state', session.dir]);
+    const report = await statsOf(session.dir);
+
+    const epochLines = result.stdout.split('Per epoch')[1]!.split('\n\n')[0]!.split('\n').slice(2);
+    expect(epochLines).toHaveLength(report.overall.epochs);
+    expect(result.stdout).toContain('(1 in no conversation)');
+    expect(widest(result.stdout)).toBeLessThanOrEqual(100);
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import type { WireRecord } from '../../src/proxy/wire-record.js';
+import { DEFAULT_TOKENS_PER_BYTE, summarizeConversation, summarizeConversations, tokensPerByteOf } from '../../src/report/conversation-summary.js';
+import { addWireEntry, newWireTally, type WireTally } from '../../src/report/wire-tally.js';
+import { block, epoch, KEY_A, KEY_B, record, rewritten, wire } from './report-fixtures.js';
+
+function fold(records: WireRecord[]): WireTally {
+  const tally = newWireTally();
+  for (const r of records) addWireEntry(tally, { kind: 'record', record: r });
+  return tally;
+}
+
+// 20 requests carrying the same epoch: its 3 blocks are elided again on each of them.
+const SESSION = [
+  wire({ t: '2026-01-01T00:00:00.000Z', fullness: 0.71, bytesOut: 40_000, usage: { input: 3, cacheCreation: 5000, cacheRead: 4997, output: 1 } }),
+  ...Array.from({ length: 20 }, (_, i) => rewritten(`2026-01-01T00:01:${String(i).padStart(2, '0')}.000Z`, 1, 3, 6000, i === 0 ? { latched: 1 } : {})),
+];
+const RECORD = record([epoch(1, '2026-01-01T00:00:30.000Z', [block(0, 1000), block(1, 2000), block(2, 3000)])]);
+
+describe('summarizeConversations', () => {
+  it('should count an epoch\'s shed once, however many requests carry it', () => {
+    const [summary] = summarizeConversations(fold(SESSION), [RECORD]);
+
+    expect(summary!.requests).toBe(21);
+    expect(summary!.epochs).toHaveLength(1);
+    expect(summary!.blocksElided).toBe(3);
+    expect(summary!.bytesElided).toBe(6000);
+    expect(summary!.epochs[0]).toMatchObject({ n: 1, blocks: 3, bytes: 6000, fullness: 0.72, threshold: 0.7, source: 'record' });
+  });
+
+  it('should merge conversations the records and the wire log know, the most recently seen first', () => {
+    const tally = fold([wire({ t: '2026-01-01T00:00:01.000Z' }), wire({ t: '2026-01-01T00:00:05.000Z' }, KEY_B)]);
+    const onlyRecorded = record([epoch(1, '2025-12-31T00:00:00.000Z', [block(0, 1500)])], 'c'.repeat(64));
+
+    const summaries = summarizeConversations(tally, [onlyRecorded]);
+
+    expect(summaries.map((s) => s.key)).toEqual([KEY_B, KEY_A, 'c'.repeat(64)]);
+    expect(summaries[2]).toMatchObject({ requests: 0, lastSeen: null, firstPrompt: 'Fix the cache bug', bytesElided: 1500 });
+    expect(summaries[0]).toMatchObject({ firstPrompt: null, epochs: [], fullness: 0.125 });
+  });
+
+  it('should estimate each epoch from the wire log when the record is gone, still once per epoch', () => {
+    const tally = fold([
+      ...SESSION,
+      rewritten('2026-01-01T00:02:00.000Z', 2, 5, 10_000, { latched: 2 }),
+      rewritten('2026-01-01T00:02:01.000Z', 2, 5, 10_000),
+    ]);
+
+    const [summary] = summarizeConversations(tally, []);
+
+    expect(summary!.epochs.map((e) => [e.n, e.blocks, e.bytes, e.latchedAt, e.source])).toEqual([
+      [1, 3, 6000, '2026-01-01T00:01:00.000Z', 'wire'],
+      [2, 2, 4000, '2026-01-01T00:02:00.000Z', 'wire'],
+    ]);
+    expect(summary!.bytesElided).toBe(10_000);
+  });
+});
+
+describe('summarizeConversation', () => {
+  it('should turn bytes into tokens at the conversation\'s own rate', () => {
+    const tally = fold([wire({ t: '2026-01-01T00:00:00.000Z', bytesOut: 40_000, usage: { input: 0, cacheCreation: 4000, cacheRead: 4000, output: 1 } })]);
+
+    const summary = summarizeConversation(RECORD, tally.conversations.get(KEY_A)!, KEY_A);
+
+    expect(summary.tokensPerByte).toBe(0.2);
+    expect(summary.tokensElided).toBe(1200);
+  });
+});
+
+describe('tokensPerByteOf', () => {
+  it('should fall back to 0.25 tokens per byte without usage to measure by', () => {
+    const tally = fold([{ ...wire({ t: '2026-01-01T00:00:00.000Z' }), usage: undefined } as unknown as WireRecord]);
+
+    expect(tokensPerByteOf(tally.conversations.get(KEY_A)!)).toBe(DEFAULT_TOKENS_PER_BYTE);
+    expect(tokensPerByteOf(null)).toBe(0.25);
+  });
+});

@@ -1,0 +1,52 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { listElidedFiles, readRecordsForReport } from '../../src/report/read-report-state.js';
+import { serializeConversationRecord } from '../../src/state/conversation-record.js';
+import { layoutPaths, type StateDir } from '../../src/state/layout.js';
+import { tempStateDir } from '../support/test-proxy.js';
+import { block, epoch, KEY_A, KEY_B, record } from './report-fixtures.js';
+
+let state: StateDir;
+beforeEach(async () => {
+  state = layoutPaths(await tempStateDir('ctxshed-report-'));
+});
+afterEach(async () => {
+  await fs.rm(state.root, { recursive: true, force: true });
+});
+
+describe('readRecordsForReport', () => {
+  it('should read the records, oldest first, and turn a broken one into a warning', async () => {
+    await fs.mkdir(state.conversationsDir);
+    const newer = record([epoch(1, '2026-01-02T00:00:00.000Z', [block(0, 2000)])], KEY_A);
+    const older = record([epoch(1, '2026-01-01T00:00:00.000Z', [block(0, 2000)])], KEY_B);
+    await fs.writeFile(path.join(state.conversationsDir, `${KEY_A}.json`), serializeConversationRecord(newer));
+    await fs.writeFile(path.join(state.conversationsDir, `${KEY_B}.json`), serializeConversationRecord(older));
+    await fs.writeFile(path.join(state.conversationsDir, `${'c'.repeat(64)}.json`), '{"format":');
+    await fs.writeFile(path.join(state.conversationsDir, `${KEY_A}.json.123456`), 'leftover');
+
+    const { records, warnings } = await readRecordsForReport(state);
+
+    expect(records.map((r) => r.key)).toEqual([KEY_B, KEY_A]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/cccc.*not valid JSON.*ctxshed verify/);
+  });
+
+  it('should read no records from a state directory without conversations/', async () => {
+    expect(await readRecordsForReport(state)).toEqual({ records: [], warnings: [] });
+  });
+});
+
+describe('listElidedFiles', () => {
+  it('should list the elided texts and original JSON files by their sha256, nothing else', async () => {
+    await fs.mkdir(state.elidedDir);
+    for (const name of [`${'a'.repeat(64)}.txt`, `${'b'.repeat(64)}.json`, `${'c'.repeat(64)}.txt.99`, 'notes.txt']) {
+      await fs.writeFile(path.join(state.elidedDir, name), 'x');
+    }
+
+    expect(await listElidedFiles(state)).toEqual([
+      { id: 'a'.repeat(64), kind: 'elided' },
+      { id: 'b'.repeat(64), kind: 'elided-json' },
+    ]);
+  });
+});

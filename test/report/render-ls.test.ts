@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { NO_PROMPT, renderLs } from '../../src/report/render-ls.js';
+import { NOW, session, widest } from './render-fixtures.js';
+
+describe('renderLs', () => {
+  it('should print one line per conversation with its key, prompt, last seen, fullness, epochs, blocks, bytes and requests', () => {
+    const text = renderLs(session().summaries, NOW);
+
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/^KEY +PROMPT +LAST SEEN +FULL +EPOCHS +BLOCKS +ELIDED +REQS$/);
+    expect(lines[1]).toMatch(/^bbbbbbbbbbbb  \(no epoch yet: prompt not kept\) +3m ago +20\.0% +0 +0 +0 B +1$/);
+    expect(lines[2]).toMatch(/^aaaaaaaaaaaa  Please read every file.*… +4m ago +55\.0% +2 +3 +61\.7 KB +4$/);
+    expect(text).toContain('2 conversations, 2 epochs, 3 blocks elided: 61.7 KB (each shed counted once).');
+    expect(NO_PROMPT.length).toBeLessThan(40);
+  });
+
+  it('should fit 100 columns', () => {
+    expect(widest(renderLs(session().summaries, NOW))).toBeLessThanOrEqual(100);
+  });
+
+  it('should say when there is nothing yet', () => {
+    expect(renderLs([], NOW)).toMatch(/^No conversations yet/);
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { renderConversation } from '../../src/report/render-show.js';
+import { KEY_A } from './report-fixtures.js';
+import { NOW, session, widest } from './render-fixtures.js';
+
+describe('renderConversation', () => {
+  it('should print each epoch: when, why, the policy, and its blocks with ordinal, tool_use_id, bytes and sha256', () => {
+    const { summaries, records } = session();
+    const summary = summaries.find((s) => s.key === KEY_A)!;
+
+    const text = renderConversation(summary, records[0]!.epochs, '/st/elided', NOW);
+
+    expect(text).toContain(`conversation ${KEY_A}`);
+    expect(text).toMatch(/epoch 1 +latched \d{4}-\d\d-\d\d \d\d:00:00 \(10m ago\)/);
+    expect(text).toContain('why       fullness 72.6% (14,522 tokens) >= threshold 70.0% of a 20,000-token window');
+    expect(text).toContain('policy    elide-old-tool-results v1: older than the 6 newest tool results, over 1,024 bytes');
+    expect(text).toMatch(/\n +0 +toolu_0 +48,213 +aaaaaaaaaaaa\n/);
+    expect(text).toMatch(/\n +4 +toolu_4 +12,000 +cccccccccccc\n/);
+    expect(text).toContain('Originals: /st/elided/<SHA256>.txt');
+    expect(widest(text)).toBeLessThanOrEqual(100);
+  });
+
+  it('should say the figures are estimates when the epochs come from the wire log alone', () => {
+    const { summaries } = session();
+    const summary = summaries.find((s) => s.key === KEY_A)!;
+    const fromWire = { ...summary, epochs: summary.epochs.map((e) => ({ ...e, source: 'wire' as const, fullness: null, policy: null })) };
+
+    const text = renderConversation(fromWire, [], '/st/elided', NOW);
+
+    expect(text).toContain('estimated from the wire log');
+    expect(text).not.toContain('why ');
+  });
+});

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { renderStats } from '../../src/report/render-stats.js';
+import { buildStatsReport } from '../../src/report/stats-report.js';
+import { session, widest } from './render-fixtures.js';
+
+describe('renderStats', () => {
+  it('should print totals, a line per conversation, a line per epoch and the pass-through reasons', () => {
+    const { tally, summaries } = session();
+
+    const text = renderStats(buildStatsReport(tally, summaries), '/st');
+
+    expect(text).toMatch(/requests +6 \(1 in no conversation\)/);
+    expect(text).toMatch(/passed through +4: no_epoch 2, epoch_mismatch 1, not_a_model_call 1/);
+    expect(text).toMatch(/elided in total +61\.7 KB, ~\d+(\.\d)?k tokens \(each epoch's shed counted once\)/);
+    expect(text).toMatch(/\naaaaaaaaaaaa +1 +\d\d\d\d-\d\d-\d\d \d\d:00:00 +72\.6% +2 +50\.0 KB/);
+    expect(text).toMatch(/\nepoch_mismatch +1 +The conversation has epochs/);
+    expect(widest(text)).toBeLessThanOrEqual(100);
+  });
+});

@@ -1,0 +1,66 @@
+/** Small wire records and conversation records to build report inputs from, in tests. */
+import type { Epoch, FrozenBlock } from '../../src/core/epoch-types.js';
+import type { WireRecord } from '../../src/proxy/wire-record.js';
+import type { ConversationRecord } from '../../src/state/conversation-record.js';
+
+export const KEY_A = 'a'.repeat(63) + '1';
+export const KEY_B = 'b'.repeat(63) + '2';
+
+/** A messages-route wire record of conversation `key`, passed through as `no_epoch` unless told otherwise. */
+export function wire(overrides: Partial<WireRecord> & { t: string }, key: string | null = KEY_A): WireRecord {
+  return {
+    method: 'POST',
+    path: '/v1/messages',
+    route: 'messages',
+    key,
+    model: 'claude-sonnet-4-5-20250929',
+    status: 200,
+    bytesIn: 10_000,
+    bytesOut: 10_000,
+    responseBytes: 500,
+    rescued: 0,
+    bytesElided: 0,
+    epochs: 0,
+    reason: 'no_epoch',
+    usage: { input: 3, cacheCreation: 1000, cacheRead: 1497, output: 20 },
+    window: 20_000,
+    fullness: 0.125,
+    ms: { total: 3, prepare: 1 },
+    ...overrides,
+  };
+}
+
+/** A rewritten request carrying `epochs` epochs and `rescued` stubs for `bytesElided` text bytes. */
+export function rewritten(t: string, epochs: number, rescued: number, bytesElided: number, extra: Partial<WireRecord> = {}, key = KEY_A): WireRecord {
+  const { reason: _dropped, ...base } = wire({ t }, key);
+  return { ...base, epochs, rescued, bytesElided, bytesIn: 40_000, bytesOut: 40_000 - bytesElided + rescued * 270, ...extra };
+}
+
+/** A frozen block of `bytes` text bytes at `ordinal`. */
+export function block(ordinal: number, bytes: number, sha = String(ordinal % 10).repeat(64)): FrozenBlock {
+  return { ordinal, toolUseId: `toolu_${ordinal}`, bytes, sha256: sha, jsonBytes: bytes + 20, jsonSha256: 'f'.repeat(64) };
+}
+
+/** Epoch `n` latched at `latchedAt` with `blocks`. */
+export function epoch(n: number, latchedAt: string, blocks: FrozenBlock[], fullness = 0.72): Epoch {
+  return {
+    n,
+    latchedAt,
+    reason: { fullness, threshold: 0.7, window: 20_000, contextTokens: Math.round(fullness * 20_000) },
+    policy: { name: 'elide-old-tool-results', version: 1, keepRecent: 6, minBytes: 1024 },
+    blocks,
+  };
+}
+
+/** The record of conversation `key` with `epochs`. */
+export function record(epochs: Epoch[], key = KEY_A, firstPrompt = 'Fix the cache bug'): ConversationRecord {
+  return {
+    format: 'ctxshed.conversation/1',
+    key,
+    agentId: null,
+    firstPrompt,
+    model: 'claude-sonnet-4-5',
+    createdAt: epochs[0]?.latchedAt ?? '2026-01-01T00:00:00.000Z',
+    epochs,
+  };
+}

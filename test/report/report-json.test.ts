@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { conversationJson, showConversationJson, usagesOf } from '../../src/report/report-json.js';
+import { KEY_A } from './report-fixtures.js';
+import { session } from './render-fixtures.js';
+
+describe('conversationJson', () => {
+  it('should give the stable ls shape, epochs as a count', () => {
+    const { summaries } = session();
+
+    const json = conversationJson(summaries.find((s) => s.key === KEY_A)!);
+
+    expect(Object.keys(json)).toEqual([
+      'key', 'shortKey', 'agentId', 'model', 'firstPrompt', 'createdAt', 'firstSeen', 'lastSeen',
+      'fullness', 'window', 'epochs', 'blocksElided', 'bytesElided', 'tokensElided', 'requests',
+    ]);
+    expect(json).toMatchObject({ shortKey: 'aaaaaaaaaaaa', epochs: 2, blocksElided: 3, bytesElided: 63_213, requests: 4, fullness: 0.55 });
+  });
+});
+
+describe('showConversationJson', () => {
+  it('should give each epoch its reason, policy and blocks with the path of each original', () => {
+    const { summaries, records } = session();
+
+    const json = showConversationJson(summaries.find((s) => s.key === KEY_A)!, records[0]!.epochs, (sha) => `/st/elided/${sha}.txt`) as {
+      epochs: Array<{ n: number; reason: object; blocks: Array<{ ordinal: number; path: string }> }>;
+    };
+
+    expect(json.epochs.map((e) => e.n)).toEqual([1, 2]);
+    expect(json.epochs[0]!.reason).toEqual({ fullness: 0.7261, threshold: 0.7, window: 20_000, contextTokens: 14_522 });
+    expect(json.epochs[0]!.blocks[0]).toEqual({ ordinal: 0, toolUseId: 'toolu_0', bytes: 48_213, sha256: 'a'.repeat(64), path: `/st/elided/${'a'.repeat(64)}.txt` });
+  });
+});
+
+describe('usagesOf', () => {
+  it('should name every block an elided file stands for', () => {
+    const { records } = session();
+
+    expect(usagesOf('c'.repeat(64), 'elided', records)).toEqual([{ key: KEY_A, epoch: 2, ordinal: 4, toolUseId: 'toolu_4' }]);
+    expect(usagesOf('c'.repeat(64), 'elided-json', records)).toEqual([]);
+  });
+});

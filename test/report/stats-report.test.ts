@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { WireRecord } from '../../src/proxy/wire-record.js';
+import { summarizeConversations } from '../../src/report/conversation-summary.js';
+import { buildStatsReport } from '../../src/report/stats-report.js';
+import { addWireEntry, newWireTally } from '../../src/report/wire-tally.js';
+import { block, epoch, KEY_A, KEY_B, record, rewritten, wire } from './report-fixtures.js';
+
+function statsOf(records: WireRecord[], recs = [record([epoch(1, '2026-01-01T00:00:30.000Z', [block(0, 4000), block(1, 4000)])])]) {
+  const tally = newWireTally();
+  for (const r of records) addWireEntry(tally, { kind: 'record', record: r });
+  return buildStatsReport(tally, summarizeConversations(tally, recs));
+}
+
+describe('buildStatsReport', () => {
+  it('should count a shed once per epoch, not once per request that carries it', () => {
+    const requests = Array.from({ length: 50 }, (_, i) => rewritten(`2026-01-01T00:01:${String(i).padStart(2, '0')}.000Z`, 1, 2, 8000));
+
+    const report = statsOf(requests);
+
+    expect(report.overall.bytesElided).toBe(8000);
+    expect(report.overall.perRequest.meanBytesElided).toBe(8000);
+    expect(report.overall.perEpoch.meanBytesElided).toBe(8000);
+    expect(report.conversations[0]!.totals.bytesElided).toBe(8000);
+  });
+
+  it('should count requests, pass-throughs by reason and requests in no conversation', () => {
+    const report = statsOf([
+      wire({ t: '2026-01-01T00:00:01.000Z' }),
+      wire({ t: '2026-01-01T00:00:02.000Z' }),
+      rewritten('2026-01-01T00:00:03.000Z', 1, 2, 8000),
+      wire({ t: '2026-01-01T00:00:04.000Z', reason: 'elided_file_missing', epochs: 1, skipped: { file_missing: 2 } }),
+      wire({ t: '2026-01-01T00:00:05.000Z' }, KEY_B),
+      wire({ t: '2026-01-01T00:00:06.000Z', route: null, reason: 'not_a_model_call', status: 404 }, null),
+    ]);
+
+    expect(report.overall).toMatchObject({ requests: 6, rewritten: 1, passedThrough: 5, errors: 1, epochs: 1, blocksElided: 2 });
+    expect(report.overall.passthrough).toEqual({ not_a_model_call: 1, no_epoch: 3, elided_file_missing: 1 });
+    expect(report.overall.skippedBlocks).toEqual({ file_missing: 2 });
+    expect(report.unkeyed).toEqual({ requests: 1, passthrough: { not_a_model_call: 1 }, errors: 1 });
+    expect(report.conversations.map((c) => [c.key, c.totals.requests, c.totals.passedThrough])).toEqual([
+      [KEY_B, 1, 1],
+      [KEY_A, 4, 3],
+    ]);
+    expect(report.wire).toMatchObject({ records: 6, firstAt: '2026-01-01T00:00:01.000Z', lastAt: '2026-01-01T00:00:06.000Z' });
+  });
+
+  it('should give per-request means over the rewritten requests and tokens at each conversation\'s rate', () => {
+    const usage = { input: 0, cacheCreation: 5000, cacheRead: 5000, output: 1 };
+    const report = statsOf([
+      rewritten('2026-01-01T00:00:01.000Z', 1, 2, 8000, { bytesIn: 40_000, bytesOut: 32_540, usage }),
+      rewritten('2026-01-01T00:00:02.000Z', 1, 2, 8000, { bytesIn: 44_000, bytesOut: 36_540, usage }),
+    ]);
+
+    const tokensPerByte = 20_000 / (32_540 + 36_540);
+    expect(report.overall.perRequest).toEqual({ meanBytesElided: 8000, meanBytesSaved: 7460, meanTokensElided: Math.round(8000 * tokensPerByte) });
+    expect(report.overall.tokensElided).toBe(Math.round(8000 * tokensPerByte));
+  });
+
+  it('should report an empty log as zeros', () => {
+    const report = statsOf([], []);
+
+    expect(report.overall).toMatchObject({ requests: 0, epochs: 0, bytesElided: 0, perRequest: { meanBytesElided: 0 } });
+    expect(report.conversations).toEqual([]);
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { WireRecord } from '../../src/proxy/wire-record.js';
+import { summarizeConversations } from '../../src/report/conversation-summary.js';
+import { buildStatusReport } from '../../src/report/status-report.js';
+import { addWireEntry, newWireTally } from '../../src/report/wire-tally.js';
+import type { ConversationRecord } from '../../src/state/conversation-record.js';
+import { block, epoch, KEY_A, KEY_B, record, rewritten, wire } from './report-fixtures.js';
+
+const OPTIONS = { recentMs: 30 * 60_000, defaultThreshold: 0.7 };
+
+function statusOf(records: WireRecord[], recs: ConversationRecord[] = [], notes: object[] = []) {
+  const tally = newWireTally();
+  for (const r of records) addWireEntry(tally, { kind: 'record', record: r });
+  for (const note of notes) addWireEntry(tally, { kind: 'note', note: note as never });
+  return buildStatusReport(tally, summarizeConversations(tally, recs), OPTIONS);
+}
+
+describe('buildStatusReport', () => {
+  it('should show the conversations seen within the recent window of the last request', () => {
+    const report = statusOf([wire({ t: '2026-01-01T08:00:00.000Z' }, KEY_B), wire({ t: '2026-01-01T10:00:00.000Z' }), wire({ t: '2026-01-01T10:20:00.000Z', fullness: 0.4 })]);
+
+    expect(report.conversations.map((c) => c.key)).toEqual([KEY_A]);
+    expect(report.conversations[0]).toMatchObject({ requests: 2, fullness: 0.4, lastSeen: '2026-01-01T10:20:00.000Z' });
+    expect(report.lastRequestAt).toBe('2026-01-01T10:20:00.000Z');
+  });
+
+  it('should give the last epoch, the last request\'s stubs and bytes saved, and the threshold it latched at', () => {
+    const rec = record([epoch(1, '2026-01-01T10:00:00.000Z', [block(0, 3000)]), epoch(2, '2026-01-01T10:05:00.000Z', [block(1, 5000)])]);
+    const report = statusOf([rewritten('2026-01-01T10:06:00.000Z', 2, 2, 8000, { bytesIn: 50_000, bytesOut: 42_540 })], [rec]);
+
+    expect(report.conversations[0]).toMatchObject({
+      epochs: 2,
+      lastEpoch: { n: 2, latchedAt: '2026-01-01T10:05:00.000Z', blocks: 1, bytes: 5000 },
+      lastRequest: { rescued: 2, bytesSaved: 7460, reason: null },
+      threshold: 0.7,
+      thresholdFrom: 'epoch',
+    });
+  });
+
+  it('should show the default threshold for a conversation without an epoch', () => {
+    const report = statusOf([wire({ t: '2026-01-01T10:00:00.000Z' })]);
+
+    expect(report.conversations[0]).toMatchObject({ threshold: 0.7, thresholdFrom: 'default', lastEpoch: null, epochs: 0 });
+  });
+
+  it('should say so while the proxy\'s last note is that the state directory is unavailable', () => {
+    const down = { t: '2026-01-01T10:00:00.000Z', note: 'state_unavailable', detail: 'EACCES' };
+    const up = { t: '2026-01-01T10:01:00.000Z', note: 'state_recovered', detail: 'ok' };
+
+    expect(statusOf([], [], [down]).stateUnavailable).toEqual({ since: '2026-01-01T10:00:00.000Z', detail: 'EACCES' });
+    expect(statusOf([], [], [down, up]).stateUnavailable).toBeNull();
+  });
+
+  it('should show nothing for an empty log', () => {
+    const report = statusOf([]);
+
+    expect(report).toMatchObject({ lastRequestAt: null, conversations: [], wire: { lines: 0, records: 0 } });
+  });
+});

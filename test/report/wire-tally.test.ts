@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { WireRecord } from '../../src/proxy/wire-record.js';
+import { classifyWireLine } from '../../src/report/wire-entry.js';
+import { addRequestCounts, addWireEntry, newRequestCounts, newWireTally, type WireTally } from '../../src/report/wire-tally.js';
+import { KEY_A, KEY_B, rewritten, wire } from './report-fixtures.js';
+
+function fold(records: WireRecord[]): WireTally {
+  const tally = newWireTally();
+  for (const record of records) addWireEntry(tally, { kind: 'record', record });
+  return tally;
+}
+
+describe('addWireEntry', () => {
+  it('should count requests per conversation: rewritten, and passed through by reason', () => {
+    const tally = fold([
+      wire({ t: '2026-01-01T00:00:01.000Z' }),
+      wire({ t: '2026-01-01T00:00:02.000Z' }),
+      rewritten('2026-01-01T00:00:03.000Z', 1, 3, 9000, { latched: 1 }),
+      wire({ t: '2026-01-01T00:00:04.000Z', reason: 'epoch_mismatch', epochs: 1 }),
+      wire({ t: '2026-01-01T00:00:05.000Z' }, KEY_B),
+    ]);
+
+    const a = tally.conversations.get(KEY_A)!;
+    expect(a.requests).toBe(4);
+    expect(a.rewritten).toBe(1);
+    expect({ ...a.passthrough }).toEqual({ no_epoch: 2, epoch_mismatch: 1 });
+    expect(a.latches).toEqual([{ n: 1, t: '2026-01-01T00:00:03.000Z' }]);
+    expect(tally.conversations.get(KEY_B)!.requests).toBe(1);
+    expect(tally.records).toBe(5);
+    expect([tally.firstAt, tally.lastAt]).toEqual(['2026-01-01T00:00:01.000Z', '2026-01-01T00:00:05.000Z']);
+  });
+
+  it('should sum what rewritten requests carried only for means, and keep the most per epoch count', () => {
+    const tally = fold([
+      rewritten('2026-01-01T00:00:01.000Z', 1, 3, 9000),
+      rewritten('2026-01-01T00:00:02.000Z', 1, 3, 9000),
+      rewritten('2026-01-01T00:00:03.000Z', 2, 5, 15_000),
+    ]);
+
+    const a = tally.conversations.get(KEY_A)!;
+    expect(a.rewrittenBytesElided).toBe(33_000);
+    expect(a.rewrittenBytesSaved).toBe(3 * 40_000 - (40_000 - 9000 + 810) * 2 - (40_000 - 15_000 + 1350));
+    expect(a.maxBytesElidedByEpochs).toEqual([0, 9000, 15_000]);
+    expect(a.maxRescuedByEpochs).toEqual([0, 3, 5]);
+  });
+
+  it('should take the last messages request with a reading as the current fullness, not a count_tokens call after it', () => {
+    const tally = fold([
+      wire({ t: '2026-01-01T00:00:01.000Z', fullness: 0.5 }),
+      wire({ t: '2026-01-01T00:00:02.000Z', fullness: 0.6 }),
+      { ...wire({ t: '2026-01-01T00:00:03.000Z', route: 'count_tokens', path: '/v1/messages/count_tokens' }), fullness: undefined } as unknown as WireRecord,
+      { ...wire({ t: '2026-01-01T00:00:04.000Z', status: 529 }), usage: undefined, fullness: undefined } as unknown as WireRecord,
+    ]);
+
+    const a = tally.conversations.get(KEY_A)!;
+    expect(a.lastReading?.fullness).toBe(0.6);
+    expect(a.last.t).toBe('2026-01-01T00:00:04.000Z');
+    expect(a.errors).toBe(1);
+  });
+
+  it('should measure tokens per byte over messages requests with usage', () => {
+    const tally = fold([wire({ t: '2026-01-01T00:00:01.000Z', bytesOut: 10_000, usage: { input: 3, cacheCreation: 997, cacheRead: 1500, output: 9 } })]);
+
+    const a = tally.conversations.get(KEY_A)!;
+    expect([a.usageTokens, a.usageBytes]).toEqual([2500, 10_000]);
+  });
+
+  it('should count requests in no conversation apart', () => {
+    const tally = fold([wire({ t: '2026-01-01T00:00:01.000Z', route: null, reason: 'not_a_model_call', status: 500 }, null)]);
+
+    expect(tally.conversations.size).toBe(0);
+    expect(tally.unkeyed.requests).toBe(1);
+    expect(tally.unkeyed.errors).toBe(1);
+    expect({ ...tally.unkeyed.passthrough }).toEqual({ not_a_model_call: 1 });
+  });
+
+  it('should count notes, torn-line markers and unreadable lines without taking them for requests', () => {
+    const tally = newWireTally();
+    for (const line of ['{"t":"2026-01-01T00:00:00.000Z","note":"state_unavailable","detail":"EACCES"}', '{"ctxshed":"torn-line"}', '{"t":"2026', '']) {
+      addWireEntry(tally, classifyWireLine(line));
+    }
+
+    expect([tally.lines, tally.notes, tally.tornMarkers, tally.unreadable, tally.records]).toEqual([4, 1, 1, 2, 0]);
+    expect(tally.lastNote?.note).toBe('state_unavailable');
+  });
+
+  it('should keep a reason named like an Object.prototype property a plain count', () => {
+    const tally = fold([wire({ t: '2026-01-01T00:00:01.000Z', reason: '__proto__' as never }), wire({ t: '2026-01-01T00:00:02.000Z', reason: 'constructor' as never })]);
+
+    const a = tally.conversations.get(KEY_A)!;
+    expect(Object.entries(a.passthrough)).toEqual([
+      ['__proto__', 1],
+      ['constructor', 1],
+    ]);
+  });
+});
+
+describe('addRequestCounts', () => {
+  it('should add every count and every reason', () => {
+    const into = newRequestCounts();
+    const tally = fold([wire({ t: '2026-01-01T00:00:01.000Z', skipped: { hash_mismatch: 2 } }), rewritten('2026-01-01T00:00:02.000Z', 1, 1, 2000)]);
+
+    addRequestCounts(into, tally.conversations.get(KEY_A)!);
+    addRequestCounts(into, tally.conversations.get(KEY_A)!);
+
+    expect(into.requests).toBe(4);
+    expect(into.rewritten).toBe(2);
+    expect({ ...into.passthrough }).toEqual({ no_epoch: 2 });
+    expect({ ...into.skippedBlocks }).toEqual({ hash_mismatch: 4 });
+    expect(into.rewrittenBytesElided).toBe(4000);
+  });
+});
