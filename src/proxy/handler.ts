@@ -62,7 +62,13 @@ async function handle(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse
   const window = contextWindowFor(deps.config.window, req.headers['anthropic-beta']);
   const agentId = headerValue(req.headers['x-claude-code-agent-id']);
   const sessionId = headerValue(req.headers['x-claude-code-session-id']);
-  const prepared = await prepare(deps, req, body, route, { agentId, sessionId, window });
+  // A write of the wire log working says nothing of a latch that failed in this same request.
+  let stateFailed = false;
+  const onStateFailure = (error: unknown): void => {
+    stateFailed = true;
+    deps.health.failed(error);
+  };
+  const prepared = await prepare(deps, req, body, route, { agentId, sessionId, window }, onStateFailure);
   const prepareMs = performance.now() - started;
   const headers = forwardableHeaders(req.rawHeaders);
   if (hasHeader(headers, 'accept-encoding')) setHeader(headers, 'accept-encoding', rewriteAcceptEncoding(req.headers['accept-encoding']));
@@ -90,7 +96,7 @@ async function handle(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse
   const record = wireRecord(deps, { method, target, route, agentId, window, body, sent, prepared, result, usage, prepareMs, started });
   // After the response: the client never waits for the log.
   await deps.wire.append(record).then(
-    () => deps.health.succeeded(),
+    () => (stateFailed ? undefined : deps.health.succeeded()),
     (error: unknown) => deps.health.failed(error),
   );
 }
@@ -101,6 +107,7 @@ async function prepare(
   body: Buffer,
   route: ReturnType<typeof modelRouteOf>,
   meta: { agentId: string | undefined; sessionId: string | undefined; window: number },
+  onStateFailure: (error: unknown) => void,
 ): Promise<PreparedRequest> {
   const passthrough = (reason: PreparedRequest['reason'], detail: string): PreparedRequest => ({
     body, rescued: 0, epochs: 0, bytesElided: 0, ...(reason === undefined ? {} : { reason }), detail,
@@ -115,7 +122,7 @@ async function prepare(
         table: deps.table,
         files: deps.files,
         now: () => deps.now().toISOString(),
-        onStateFailure: (error) => deps.health.failed(error),
+        onStateFailure,
       },
       body,
       route,

@@ -1,6 +1,7 @@
 /** Latching an epoch: the one read-decide-write of the state directory, under its lock. */
 import { writeFileDurable } from './atomic-write.js';
 import { checkConversationRecord } from './check-conversation-record.js';
+import { crashPoint } from './crash-point.js';
 import { serializeConversationRecord, type ConversationRecord } from './conversation-record.js';
 import { writeElidedFile } from './elided-file.js';
 import { conversationPath, type ElidedExt, type StateDir } from './layout.js';
@@ -48,10 +49,15 @@ export async function latchEpoch(
     const next = checkPlanRecord(key, current, onDisk);
     // Files first, each durable before the next step: a record must never name a file that a
     // crash could still take away (DESIGN.md invariants 5 and 8).
-    for (const file of plan.files) await writeElidedFile(state, file.sha256, file.bytes, file.ext);
+    for (const [i, file] of plan.files.entries()) {
+      await writeElidedFile(state, file.sha256, file.bytes, file.ext);
+      if (i === 0) crashPoint('latch-after-first-file');
+    }
+    crashPoint('latch-after-all-files');
     await checkPlanFiles(state, next.epochs.slice(current?.epochs.length ?? 0));
     lock.assertHeld();
     await writeFileDurable(target, bytes);
+    crashPoint('latch-after-record');
     return next;
   });
 }

@@ -1,6 +1,7 @@
 /** The wire log: one JSON line per proxied request, appended to `<state>/wire.jsonl`. */
 import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
+import { crashArmed, crashPoint } from './crash-point.js';
 import { FILE_MODE, type StateDir } from './layout.js';
 import { StateError } from './state-error.js';
 
@@ -46,6 +47,10 @@ export class WireLog {
       this.#tailChecked = true;
       const bytes = Buffer.from(`${prefix}${line}\n`, 'utf8');
       // O_APPEND and a single write(): two processes' lines never interleave within a line.
+      if (crashArmed('wire-mid-append')) {
+        await handle.write(bytes.subarray(0, bytes.length >> 1));
+        crashPoint('wire-mid-append');
+      }
       const { bytesWritten } = await handle.write(bytes);
       if (bytesWritten !== bytes.length) throw new Error(`short write: ${bytesWritten} of ${bytes.length} bytes`);
     } catch (error) {

@@ -1,0 +1,113 @@
+/**
+ * Disk full, then writable again, under a running proxy: it keeps forwarding (no new epoch while
+ * it cannot write), says so once in the wire log, and latches again once it can. The state
+ * directory lives on a small tmpfs (root only; skipped with a message otherwise).
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { indexTranscript } from '../../src/core/index.js';
+import { inflateFromState } from '../../src/state/inflate-from-state.js';
+import { layoutPaths } from '../../src/state/layout.js';
+import { verifyState } from '../../src/state/verify-state.js';
+import { startCacheModelUpstream } from '../support/cache-model-upstream.js';
+import { isMessagesRequest } from '../support/messages-upstream.js';
+import { ScriptedClient } from '../support/scripted-client.js';
+import { startTestProxy, testConfig } from '../support/test-proxy.js';
+
+function tryMount(dir: string, size: string): string | undefined {
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'pipe' });
+    return undefined;
+  } catch (error) {
+    return String((error as { stderr?: Buffer }).stderr ?? error).trim();
+  }
+}
+
+/** Fills the filesystem of `dir` until ENOSPC, leaving about `leave` bytes. */
+async function fill(file: string, leave: number): Promise<number> {
+  const handle = await fs.open(file, 'w');
+  let written = 0;
+  try {
+    const stat = await fs.statfs(path.dirname(file));
+    const room = Number(stat.bavail) * Number(stat.bsize) - leave;
+    if (room > 0) written += (await handle.write(Buffer.alloc(room, 0x41))).bytesWritten;
+  } finally {
+    await handle.close();
+  }
+  return written;
+}
+
+/** The wire log's records; a line a full disk cut short (closed by a torn-line marker) is counted, not parsed. */
+async function readWire(dir: string): Promise<Array<Record<string, unknown>> & { torn?: number }> {
+  const out: Array<Record<string, unknown>> & { torn?: number } = [];
+  out.torn = 0;
+  for (const line of (await fs.readFile(path.join(dir, 'wire.jsonl'), 'utf8')).split('\n')) {
+    if (line === '') continue;
+    try {
+      out.push(JSON.parse(line) as Record<string, unknown>);
+    } catch {
+      out.torn++;
+    }
+  }
+  return out;
+}
+
+describe('disk full while running', () => {
+  it('should keep forwarding, note it once in the wire log, and recover when there is room again', async (ctx) => {
+    const mountPoint = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-tmpfs-'));
+    const why = tryMount(mountPoint, '1m');
+    if (why !== undefined) {
+      await fs.rmdir(mountPoint);
+      ctx.skip(`cannot mount a tmpfs here (${why}); disk-full not tested`);
+      return;
+    }
+    const dir = path.join(mountPoint, 'state');
+    const upstream = await startCacheModelUpstream();
+    const proxy = await startTestProxy(dir, testConfig(upstream.url));
+    try {
+      const client = new ScriptedClient(proxy.url);
+      for (let i = 0; i < 16; i++) await client.turnOnce();
+      // The wire log keeps room reserved beyond its end (fallocate --keep-size), so it can still
+      // say what happened; everything else is full: the elided files of an epoch cannot be written.
+      execFileSync('fallocate', ['--keep-size', '--length', '256KiB', path.join(dir, 'wire.jsonl')]);
+      const filled = await fill(path.join(mountPoint, 'filler'), 0);
+      const fullStatuses: number[] = [];
+      for (let i = 0; i < 12; i++) fullStatuses.push((await client.turnOnce()).status);
+      const whileFull = await readWire(dir);
+      const conversationsWhileFull = await fs.readdir(path.join(dir, 'conversations'));
+
+      await fs.unlink(path.join(mountPoint, 'filler'));
+      const afterStatuses: number[] = [];
+      for (let i = 0; i < 4; i++) afterStatuses.push((await client.turnOnce()).status);
+      const wire = await readWire(dir);
+      const notes = wire.filter((r) => typeof r['note'] === 'string').map((r) => r['note']);
+      const received = upstream.requests.filter(isMessagesRequest).map((r) => r.body);
+      const sent = client.sent;
+      const verify = await verifyState(dir);
+      console.log(`disk full: filled ${filled} bytes; while full ${fullStatuses.length} requests, ${whileFull.length} wire records (${whileFull.torn} torn), notes ${JSON.stringify(notes)}; after: ${afterStatuses.length} requests`);
+
+      expect(fullStatuses.every((s) => s === 200)).toBe(true);
+      expect(afterStatuses.every((s) => s === 200)).toBe(true);
+      expect(conversationsWhileFull).toEqual([]);
+      expect(notes.filter((n) => n === 'state_unavailable')).toHaveLength(1);
+      expect(notes.at(-1)).toBe('state_recovered');
+      // Latched once it could write again: the last request carried stubs.
+      expect(wire.filter((r) => typeof r['rescued'] === 'number').at(-1)!['rescued']).toBeGreaterThan(0);
+      // Every body forwarded was the original or a valid rewrite.
+      for (const [i, body] of received.entries()) {
+        if (body.equals(sent[i]!)) continue;
+        expect(indexTranscript(body).kind).toBe('indexed');
+        expect(Buffer.from((await inflateFromState(layoutPaths(dir), body)).body).equals(sent[i]!)).toBe(true);
+      }
+      expect(verify.problems).toEqual([]);
+    } finally {
+      await proxy.close();
+      await upstream.close();
+      execFileSync('umount', [mountPoint]);
+      await fs.rmdir(mountPoint);
+    }
+  }, 60_000);
+});
