@@ -1,9 +1,11 @@
 /** The `ctxshed` command line, callable in-process (main.ts is the executable around it). */
 import yargs from 'yargs';
 import { CliError } from './cli-error.js';
+import { demoCommand } from './demo-command.js';
 import { elideCommand } from './elide-command.js';
 import { inflateCommand } from './inflate-command.js';
 import { lsCommand } from './ls-command.js';
+import { replayCommand } from './replay-command.js';
 import { rescueCommand } from './rescue-command.js';
 import { serveCommand } from './serve-command.js';
 import { showCommand } from './show-command.js';
@@ -19,9 +21,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .usage('$0 <command> [options]\n\nKeeps long agent sessions out of their own compaction: old tool results move to files, stubs stay in place.')
     .command(rescueCommand)
     .command(serveCommand)
+    .command(demoCommand)
     .command(elideCommand)
     .command(inflateCommand)
     .command(verifyCommand)
+    .command(replayCommand)
     .command(lsCommand)
     .command(showCommand)
     .command(statusCommand)

@@ -1,0 +1,74 @@
+/** `ctxshed replay TRANSCRIPT.jsonl...`: what rescue would have done to real sessions, in window and in money. */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { DEFAULT_KEEP_RECENT, DEFAULT_MIN_ELIDE_BYTES } from '../core/index.js';
+import { readSessions } from '../replay/read-sessions.js';
+import { renderHtml } from '../replay/render-html.js';
+import { renderTable } from '../replay/render-table.js';
+import { replaySession, type SessionReport } from '../replay/replay-session.js';
+import { CliError } from './cli-error.js';
+import { DEFAULT_RESCUE_PCT } from './proxy-options.js';
+import { writeStdout } from './read-input.js';
+
+interface ReplayArgs {
+  transcripts: string[];
+  rescuePct: number;
+  keepRecent: number;
+  minBytes: number;
+  window: number | undefined;
+  json: boolean;
+  html: string | undefined;
+}
+
+export const replayCommand: CommandModule<object, ReplayArgs> = {
+  command: 'replay <transcripts..>',
+  describe: 'Replay Claude Code transcripts through rescue and price them against the alternatives',
+  builder: (yargs) =>
+    (yargs as Argv<object>)
+      .positional('transcripts', { type: 'string', array: true, demandOption: true, describe: 'Session .jsonl files, or folders of them (~/.claude/projects/<project>)' })
+      .option('rescue-pct', { type: 'number', default: DEFAULT_RESCUE_PCT, describe: 'Latch an epoch when a conversation is this full (% of the window)' })
+      .option('keep-recent', { type: 'number', default: DEFAULT_KEEP_RECENT, describe: 'Never elide the N newest tool results' })
+      .option('min-bytes', { type: 'number', default: DEFAULT_MIN_ELIDE_BYTES, describe: 'Elide only tool results whose text is over N bytes' })
+      .option('window', { type: 'number', describe: 'Context window in tokens (default 200,000)' })
+      .option('json', { type: 'boolean', default: false, describe: 'Print the reports as JSON' })
+      .option('html', { type: 'string', describe: 'Also write a self-contained page with charts to FILE' })
+      .example('$0 replay ~/.claude/projects/-home-me-proj', 'Every session of a project')
+      .example('$0 replay test/fixtures/transcripts/subagent.jsonl --window 60000', 'A real session, replayed as if its window were 60,000 tokens')
+      .example('$0 replay session.jsonl --json --html replay.html', 'One session, as JSON and as a page') as unknown as Argv<ReplayArgs>,
+  handler: async (args: ArgumentsCamelCase<ReplayArgs>) => {
+    if (!(args.rescuePct > 0 && args.rescuePct <= 100)) throw new CliError(`--rescue-pct takes a number above 0 and at most 100, not ${args.rescuePct}`, 2);
+    for (const [flag, v] of [['--keep-recent', args.keepRecent], ['--min-bytes', args.minBytes]] as const) {
+      if (!Number.isInteger(v) || v < 0) throw new CliError(`${flag} takes a whole number, not ${v}`, 2);
+    }
+    if (args.window !== undefined && !(Number.isInteger(args.window) && args.window >= 1000)) throw new CliError(`--window takes a whole number of at least 1000, not ${args.window}`, 2);
+    const sessions = await readSessions(args.transcripts).catch((error: unknown) => {
+      throw new CliError(`cannot read transcripts: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    const reports: SessionReport[] = [];
+    for (const session of sessions) {
+      if (session.conversations.length === 0) continue;
+      // A fresh state directory per session: replays never touch the user's real one.
+      const stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-replay-'));
+      try {
+        reports.push(
+          await replaySession(session.file, session.conversations, {
+            threshold: args.rescuePct / 100,
+            policy: { keepRecent: args.keepRecent, minBytes: args.minBytes },
+            ...(args.window === undefined ? {} : { window: args.window }),
+            stateDir,
+          }),
+        );
+      } finally {
+        await fs.rm(stateDir, { recursive: true, force: true });
+      }
+    }
+    if (args.html !== undefined) await fs.writeFile(args.html, renderHtml(reports));
+    if (args.json) {
+      await writeStdout(`${JSON.stringify({ sessions: reports }, null, 2)}\n`);
+    } else {
+      await writeStdout(reports.length === 0 ? 'no requests found in those transcripts\n' : renderTable(reports));
+    }
+  },
+};

@@ -1,0 +1,158 @@
+/**
+ * Rebuilds the requests a Claude Code session sent from its transcript (`<session>.jsonl`): the
+ * messages in order, assistant records merged by `message.id` (the client writes one record per
+ * content block), a compaction boundary starting a new conversation. Pure: lines in, data out.
+ */
+
+/** One message as the API receives it. */
+export interface ApiMessage {
+  readonly role: 'user' | 'assistant';
+  readonly content: readonly unknown[];
+}
+
+/** What the provider reported for one request. */
+export interface RecordedUsage {
+  readonly input: number;
+  readonly cacheRead: number;
+  readonly cacheWrite: number;
+  /** The part of `cacheWrite` written with the 1-hour TTL. */
+  readonly cacheWrite1h: number;
+  readonly output: number;
+}
+
+/** One model call, rebuilt. */
+export interface RebuiltRequest {
+  readonly messages: readonly ApiMessage[];
+  readonly model: string;
+  /** When its response started (ms since the epoch): the transcript's time for the request. */
+  readonly timeMs: number;
+  readonly usage: RecordedUsage;
+  /** Content blocks in `messages` (the prompt cache looks back over blocks). */
+  readonly blocks: number;
+}
+
+/** A sequence of requests that resend one growing transcript. */
+export interface RebuiltConversation {
+  /** `<file>#<n>` for the n-th conversation of a file. */
+  readonly id: string;
+  readonly kind: 'main' | 'subagent';
+  readonly agentId?: string;
+  readonly requests: RebuiltRequest[];
+  /** Whether the client compacted it (a compaction boundary followed it). */
+  endedInCompaction: boolean;
+}
+
+interface Draft {
+  conversation: RebuiltConversation;
+  messages: ApiMessage[];
+  /** message.id -> index in `messages`, for merging an assistant message's records. */
+  assistantAt: Map<string, number>;
+  /** message.id -> index in `requests`, so the last record's usage wins. */
+  requestAt: Map<string, number>;
+}
+
+/** Rebuilds every conversation of one transcript file (`name` labels them). */
+export function rebuildConversations(lines: readonly string[], name: string): RebuiltConversation[] {
+  const done: RebuiltConversation[] = [];
+  let draft: Draft | undefined;
+  const start = (record: TranscriptRecord): Draft => {
+    const sidechain = record['isSidechain'] === true;
+    const agentId = typeof record['agentId'] === 'string' ? record['agentId'] : undefined;
+    const conversation: RebuiltConversation = {
+      id: `${name}#${done.length + 1}`,
+      kind: sidechain ? 'subagent' : 'main',
+      ...(agentId === undefined ? {} : { agentId }),
+      requests: [],
+      endedInCompaction: false,
+    };
+    done.push(conversation);
+    return { conversation, messages: [], assistantAt: new Map(), requestAt: new Map() };
+  };
+  for (const line of lines) {
+    const record = parseRecord(line);
+    if (record === undefined) continue;
+    if (record['type'] === 'system' && record['subtype'] === 'compact_boundary') {
+      if (draft !== undefined) draft.conversation.endedInCompaction = true;
+      draft = undefined;
+      continue;
+    }
+    const message = record['message'];
+    if ((record['type'] !== 'user' && record['type'] !== 'assistant') || !isObject(message)) continue;
+    draft ??= start(record);
+    if (record['type'] === 'user') addUser(draft, message);
+    else addAssistant(draft, message, record);
+  }
+  return done.filter((c) => c.requests.length > 0);
+}
+
+type TranscriptRecord = Record<string, unknown>;
+
+function parseRecord(line: string): TranscriptRecord | undefined {
+  if (line.trim() === '') return undefined;
+  try {
+    const value: unknown = JSON.parse(line);
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined; // a torn last line of a live session
+  }
+}
+
+function addUser(draft: Draft, message: Record<string, unknown>): void {
+  const blocks = contentBlocks(message['content']);
+  if (blocks.length === 0) return;
+  const last = draft.messages.at(-1);
+  // Consecutive user records (parallel tool results, reminders) reach the API as one message.
+  if (last?.role === 'user') draft.messages[draft.messages.length - 1] = { role: 'user', content: [...last.content, ...blocks] };
+  else draft.messages.push({ role: 'user', content: blocks });
+}
+
+function addAssistant(draft: Draft, message: Record<string, unknown>, record: TranscriptRecord): void {
+  const model = typeof message['model'] === 'string' ? message['model'] : '';
+  // The client writes API errors as "<synthetic>" assistant records; they were never sent back.
+  if (model === '<synthetic>' || model === '') return;
+  const id = typeof message['id'] === 'string' ? message['id'] : `record-${String(record['uuid'])}`;
+  const blocks = contentBlocks(message['content']);
+  const at = draft.assistantAt.get(id);
+  if (at !== undefined) {
+    const prior = draft.messages[at];
+    if (prior !== undefined) draft.messages[at] = { role: 'assistant', content: [...prior.content, ...blocks] };
+    const r = draft.requestAt.get(id);
+    const request = r === undefined ? undefined : draft.conversation.requests[r];
+    const usage = readUsage(message['usage']);
+    if (request !== undefined && r !== undefined && usage !== undefined) draft.conversation.requests[r] = { ...request, usage };
+    return;
+  }
+  // A new message id is a new request: everything before it is what the client sent.
+  const messages = draft.messages.slice();
+  const usage = readUsage(message['usage']) ?? { input: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, output: 0 };
+  const timeMs = typeof record['timestamp'] === 'string' ? Date.parse(record['timestamp']) : Number.NaN;
+  if (messages.length > 0) {
+    draft.requestAt.set(id, draft.conversation.requests.length);
+    draft.conversation.requests.push({ messages, model, timeMs, usage, blocks: messages.reduce((n, m) => n + m.content.length, 0) });
+  }
+  draft.assistantAt.set(id, draft.messages.length);
+  draft.messages.push({ role: 'assistant', content: blocks });
+}
+
+/** A string content is sent as one text block: the API reads both alike, and so does the cache. */
+function contentBlocks(content: unknown): unknown[] {
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  return Array.isArray(content) ? content.slice() : [];
+}
+
+function readUsage(value: unknown): RecordedUsage | undefined {
+  if (!isObject(value)) return undefined;
+  const n = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  const creation = isObject(value['cache_creation']) ? value['cache_creation'] : {};
+  return {
+    input: n(value['input_tokens']),
+    cacheRead: n(value['cache_read_input_tokens']),
+    cacheWrite: n(value['cache_creation_input_tokens']),
+    cacheWrite1h: n(creation['ephemeral_1h_input_tokens']),
+    output: n(value['output_tokens']),
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,79 @@
+/**
+ * One self-contained page: per session, a chart of fullness and one of cumulative cost per
+ * strategy over the session's main-thread requests, epochs marked. Inline SVG, no scripts, no
+ * external resources. Pure.
+ */
+import type { SessionReport } from './replay-session.js';
+import { STRATEGY_LABELS } from './render-table.js';
+import { STRATEGIES, type StrategyName } from './strategy-tally.js';
+
+const COLORS: Record<StrategyName, string> = { recorded: '#555555', rescue: '#1f77b4', perRequest: '#d62728', clearToolUses: '#2ca02c' };
+const W = 1000;
+const H = 260;
+const PAD = { left: 60, right: 20, top: 20, bottom: 30 };
+
+/** The page for these reports. */
+export function renderHtml(reports: readonly SessionReport[]): string {
+  const sections = reports.map(renderSession).join('\n');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>ctxshed replay</title>
+<style>body{font-family:system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:8px 0}td,th{padding:3px 10px;text-align:right;border-bottom:1px solid #ddd}td:first-child,th:first-child{text-align:left}.legend span{margin-right:18px}svg{display:block;margin:6px 0 18px}</style>
+</head><body>
+<h1>ctxshed replay</h1>
+${sections}
+</body></html>
+`;
+}
+
+function renderSession(report: SessionReport): string {
+  const c = report.calibration;
+  const legend = STRATEGIES.map((s) => `<span style="color:${COLORS[s]}">&#9632; ${STRATEGY_LABELS[s]}</span>`).join('');
+  const rows = STRATEGIES.map((s) => {
+    const x = report.strategies[s];
+    return `<tr><td>${STRATEGY_LABELS[s]}</td><td>${pct(x.peakFullness)}</td><td>${pct(x.finalFullness)}</td><td>${x.turnsGained}</td><td>${x.cacheReadTokens.toLocaleString('en-US')}</td><td>${x.cacheWriteTokens.toLocaleString('en-US')}</td><td>${pct(x.cacheHitRatio)}</td><td>$${x.costUsd.toFixed(2)}</td><td>${x.epochs}</td></tr>`;
+  }).join('');
+  const fullness = chart('fullness', 'fullness of the window', STRATEGIES.map((s) => report.strategies[s].series.fullness), 1, (v) => pct(v), report.strategies.rescue.series.epochAt, report.autoCompactAt);
+  const maxCost = Math.max(0.01, ...STRATEGIES.map((s) => report.strategies[s].series.cumulativeCostUsd.at(-1) ?? 0));
+  const cost = chart('cost', 'cumulative cost (USD)', STRATEGIES.map((s) => report.strategies[s].series.cumulativeCostUsd), maxCost, (v) => `$${v.toFixed(2)}`, report.strategies.rescue.series.epochAt, undefined);
+  return `<section>
+<h2>${escapeHtml(report.file)}</h2>
+<p>${report.requests} requests; calibration: cache read ${signed(c.cacheReadError)}, cache write ${signed(c.cacheWriteError)}, context ${signed(c.contextError)}; dashed lines: rescue epochs.</p>
+<p class="legend">${legend}</p>
+${fullness}
+${cost}
+<table><tr><th>strategy</th><th>peak</th><th>final</th><th>turns+</th><th>cache read</th><th>cache write</th><th>hit</th><th>cost</th><th>epochs</th></tr>${rows}</table>
+</section>`;
+}
+
+function chart(kind: string, title: string, series: readonly (readonly number[])[], max: number, label: (v: number) => string, epochs: readonly number[], limit: number | undefined): string {
+  const n = Math.max(2, ...series.map((s) => s.length));
+  const x = (i: number): number => PAD.left + (i / (n - 1)) * (W - PAD.left - PAD.right);
+  const y = (v: number): number => H - PAD.bottom - (Math.min(v, max) / max) * (H - PAD.top - PAD.bottom);
+  const lines = series
+    .map((values, k) => {
+      const name = STRATEGIES[k] ?? 'recorded';
+      const points = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+      return `<polyline class="strategy" data-strategy="${name}" fill="none" stroke="${COLORS[name]}" stroke-width="2" points="${points}"/>`;
+    })
+    .join('');
+  const marks = epochs.map((i) => `<line class="epoch" x1="${x(i).toFixed(1)}" x2="${x(i).toFixed(1)}" y1="${PAD.top}" y2="${H - PAD.bottom}" stroke="${COLORS.rescue}" stroke-dasharray="4 3"/>`).join('');
+  const ticks = [0, 0.25, 0.5, 0.75, 1]
+    .map((f) => `<text x="${PAD.left - 6}" y="${(y(f * max) + 4).toFixed(1)}" text-anchor="end" font-size="11">${label(f * max)}</text><line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(f * max).toFixed(1)}" y2="${y(f * max).toFixed(1)}" stroke="#eee"/>`)
+    .join('');
+  const limitLine = limit === undefined ? '' : `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(limit).toFixed(1)}" y2="${y(limit).toFixed(1)}" stroke="#999" stroke-dasharray="2 2"/><text x="${W - PAD.right}" y="${(y(limit) - 4).toFixed(1)}" text-anchor="end" font-size="11" fill="#777">client auto-compaction</text>`;
+  return `<svg class="chart" data-chart="${kind}" xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="${title}">
+<text x="${PAD.left}" y="14" font-size="13">${title}</text>${ticks}${limitLine}${marks}${lines}
+<text x="${(W / 2).toFixed(0)}" y="${H - 6}" text-anchor="middle" font-size="11">main-thread request</text></svg>`;
+}
+
+function pct(x: number): string {
+  return `${(x * 100).toFixed(0)}%`;
+}
+
+function signed(x: number): string {
+  return `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}

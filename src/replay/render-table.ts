@@ -1,0 +1,70 @@
+/** The terminal table of a replay. Pure: reports in, text out. */
+import type { SessionReport } from './replay-session.js';
+import { sparkline } from './sparkline.js';
+import { STRATEGIES, type StrategyName } from './strategy-tally.js';
+
+/** How each strategy is named on screen. */
+export const STRATEGY_LABELS: Record<StrategyName, string> = {
+  recorded: 'as recorded',
+  rescue: 'ctxshed rescue',
+  perRequest: 'per-request',
+  clearToolUses: 'clear_tool_uses',
+};
+
+const SPARK_WIDTH = 40;
+
+/** Renders every session's table. */
+export function renderTable(reports: readonly SessionReport[]): string {
+  return reports.map(renderSession).join('\n');
+}
+
+function renderSession(report: SessionReport): string {
+  const c = report.calibration;
+  const lines = [
+    `${report.file}`,
+    `  ${report.requests} requests in ${report.conversations} conversation(s); window ${report.window.toLocaleString('en-US')} tokens; ` +
+      `auto-compaction at ${pct(report.autoCompactAt)}; ${c.tokensPerByte.toFixed(3)} tokens/byte fitted`,
+    `  calibration (model vs recorded usage): cache read ${signed(c.cacheReadError)}, cache write ${signed(c.cacheWriteError)}, ` +
+      `context ${signed(c.contextError)} (per request ±${pct(c.meanAbsRequestError, 1)}); recorded bill $${c.recorded.costUsd.toFixed(2)}, peak ${pct(c.recorded.peakFullness)}`,
+    ...(c.unexplainedMisses.requests === 0
+      ? []
+      : [`  ${c.unexplainedMisses.requests} request(s) missed the cache where the model hit (${c.unexplainedMisses.extraWriteTokens.toLocaleString('en-US')} tokens written that the model cannot foresee)`]),
+    '',
+  ];
+  const header = ['strategy', 'peak', 'final', 'turns+', 'cache read', 'cache write', 'uncached', 'hit', 'cost $', 'epochs', 'shed KB', 'fullness per turn'];
+  const rows = STRATEGIES.map((name) => {
+    const s = report.strategies[name];
+    return [
+      STRATEGY_LABELS[name],
+      pct(s.peakFullness),
+      pct(s.finalFullness),
+      String(s.turnsGained),
+      s.cacheReadTokens.toLocaleString('en-US'),
+      s.cacheWriteTokens.toLocaleString('en-US'),
+      s.uncachedTokens.toLocaleString('en-US'),
+      pct(s.cacheHitRatio),
+      s.costUsd.toFixed(2),
+      String(s.epochs),
+      (s.bytesShed / 1024).toFixed(0),
+      sparkline(s.series.fullness, SPARK_WIDTH),
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const fmt = (cells: readonly string[]): string =>
+    `  ${cells.map((cell, i) => (i === 0 || i === cells.length - 1 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ')}`.trimEnd();
+  lines.push(fmt(header), ...rows.map(fmt));
+  const notes = Object.entries(report.passthrough).map(([k, v]) => `${k} x${v}`);
+  if (notes.length > 0) lines.push(`  pass-throughs: ${notes.join(', ')}`);
+  if (report.stateFailures.length > 0) lines.push(`  state failures: ${report.stateFailures.join('; ')}`);
+  if (report.unpricedModels.length > 0) lines.push(`  not priced (no price in the table): ${report.unpricedModels.join(', ')}`);
+  lines.push('');
+  return lines.join('\n');
+}
+
+function pct(x: number, digits = 0): string {
+  return `${(x * 100).toFixed(digits)}%`;
+}
+
+function signed(x: number): string {
+  return `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+}

@@ -1,0 +1,259 @@
+/**
+ * Replays one session (its conversations) under each strategy and prices every request with the
+ * prompt-cache model, after fitting tokens to bytes on the session's own recorded usage.
+ */
+import { DEFAULT_TOKENS_PER_BYTE, type ElisionPolicy } from '../core/index.js';
+import { contextWindowFor } from '../proxy/context-window.js';
+import { sha256Hex } from '../state/sha256-hex.js';
+import { clearToolUses } from './clear-tool-uses.js';
+import { fitTokens, type TokenModel } from './fit-tokens.js';
+import { priceRecorded, PromptCache, type CachedRequest, type PricedRequest } from './prompt-cache.js';
+import type { RebuiltConversation, RebuiltRequest } from './rebuild-conversations.js';
+import { BodyBuilder, cacheRegion } from './request-body.js';
+import { RescueReplay } from './rescue-replay.js';
+import { rewriteEveryRequest } from './rewrite-every-request.js';
+import { STRATEGIES, StrategyTally, type StrategyName, type StrategySummary } from './strategy-tally.js';
+
+/** The client's auto-compaction fires about this many tokens short of the window. */
+export const AUTO_COMPACT_MARGIN_TOKENS = 13_000;
+
+/** How to replay. */
+export interface ReplayOptions {
+  readonly threshold: number;
+  readonly policy: ElisionPolicy;
+  readonly window?: number;
+  /** An empty directory for the rescue's state (the caller creates and removes it). */
+  readonly stateDir: string;
+}
+
+/** The model against what the provider reported, for the session as recorded. */
+export interface Calibration {
+  /** (modelled - recorded) / recorded, summed over the session. */
+  readonly cacheReadError: number;
+  readonly cacheWriteError: number;
+  /** The same for the whole context (input + cache read + cache write). */
+  readonly contextError: number;
+  /** Mean of |modelled - recorded| / recorded context per request. */
+  readonly meanAbsRequestError: number;
+  readonly tokensPerByte: number;
+  /**
+   * Requests where the provider read clearly less than the model (by over a tenth of the context):
+   * cache misses the transcript cannot explain (a changed system prompt, an eviction). Their
+   * extra writes are most of a large cache-write error.
+   */
+  readonly unexplainedMisses: { readonly requests: number; readonly extraWriteTokens: number };
+  /** The fitted system-prompt-and-tools size of each conversation. */
+  readonly prefixTokens: Record<string, number>;
+  readonly recorded: { readonly cacheReadTokens: number; readonly cacheWriteTokens: number; readonly uncachedTokens: number; readonly costUsd: number; readonly peakFullness: number };
+}
+
+/** One session's replay. */
+export interface SessionReport {
+  readonly file: string;
+  readonly requests: number;
+  readonly conversations: number;
+  readonly window: number;
+  readonly calibration: Calibration;
+  readonly strategies: Record<StrategyName, StrategySummary>;
+  /** Why the rescue or the per-request rewrite left a request or block alone (not "no epoch"). */
+  readonly passthrough: Record<string, number>;
+  readonly stateFailures: readonly string[];
+  readonly unpricedModels: readonly string[];
+  /** When the client compacted (or would): window minus the margin. */
+  readonly autoCompactAt: number;
+}
+
+interface Step {
+  readonly conversation: RebuiltConversation;
+  readonly request: RebuiltRequest;
+  readonly n: number;
+}
+
+/** Replays a session's conversations. */
+export async function replaySession(file: string, conversations: readonly RebuiltConversation[], options: ReplayOptions): Promise<SessionReport> {
+  const window = contextWindowFor(options.window, undefined);
+  const builders = new Map(conversations.map((c) => [c.id, new BodyBuilder()]));
+  const model = fitModel(conversations, builders);
+  const hasMain = conversations.some((c) => c.kind === 'main');
+  const isMain = (c: RebuiltConversation): boolean => !hasMain || c.kind === 'main';
+  const tallies = Object.fromEntries(STRATEGIES.map((s) => [s, new StrategyTally()])) as Record<StrategyName, StrategyTally>;
+  const caches = new Map<string, Record<StrategyName, PromptCache>>();
+  const lastSets = new Map<string, Record<'perRequest' | 'clearToolUses', string>>();
+  const firstLast = new Map<string, { first: number; last: number; n: number; final: Partial<Record<StrategyName, number>>; finalBytes: Partial<Record<StrategyName, number>> }>();
+  const passthrough: Record<string, number> = {};
+  const unpriced = new Set<string>();
+  const count = (reason: string): void => {
+    passthrough[reason] = (passthrough[reason] ?? 0) + 1;
+  };
+  const rescue = await RescueReplay.open(options.stateDir, { threshold: options.threshold, policy: options.policy, ...(options.window === undefined ? {} : { window: options.window }) });
+  const entries = new Map<string, NonNullable<Awaited<ReturnType<RescueReplay['send']>>['conversation']>>();
+  let recordedRead = 0;
+  let recordedWrite = 0;
+  let recordedUncached = 0;
+  let recordedCost = 0;
+  let recordedPeak = 0;
+  let modelContext = 0;
+  let recordedContext = 0;
+  let absError = 0;
+  let measured = 0;
+  let misses = 0;
+  let missedWrite = 0;
+
+  for (const { conversation, request, n } of inTimeOrder(conversations)) {
+    const c = conversation;
+    const prefix = model.prefixTokens.get(c.id) ?? 0;
+    const r = model.tokensPerByte;
+    const main = isMain(c);
+    const ttl = ttlOf(c, request);
+    let cache = caches.get(c.id);
+    if (cache === undefined) {
+      // The first request read the system prompt and tools from a cache some earlier call wrote.
+      const warm = request.usage.cacheRead >= prefix / 2 ? { model: request.model, timeMs: request.timeMs } : undefined;
+      cache = Object.fromEntries(STRATEGIES.map((s) => [s, new PromptCache(r, prefix, warm)])) as Record<StrategyName, PromptCache>;
+      caches.set(c.id, cache);
+    }
+    const body = builders.get(c.id)?.build(request.model, request.messages) ?? new Uint8Array(0);
+    const region = cacheRegion(body);
+    const originalTokens = prefix + r * region.length;
+    const cached = (bytes: Uint8Array, blocks: number): CachedRequest => ({
+      region: cacheRegion(bytes), blocks, model: request.model, timeMs: request.timeMs, ttl,
+      uncachedTokens: request.usage.input, outputTokens: request.usage.output,
+    });
+    const sentBytes: Partial<Record<StrategyName, number>> = {};
+    const priceAs = (s: StrategyName, sent: Uint8Array, epochHere: boolean): PricedRequest => {
+      const priced = cache[s].send(s === 'recorded' ? { ...cached(sent, request.blocks), region } : cached(sent, request.blocks));
+      if (!priced.priced) unpriced.add(request.model);
+      tallies[s].add(priced, window, main, epochHere);
+      sentBytes[s] = sent.length;
+      return priced;
+    };
+
+    // As recorded: the body as the client sent it. Calibration compares it with the usage.
+    const u = request.usage;
+    const recordedTotal = u.input + u.cacheRead + u.cacheWrite;
+    const tokens: Partial<Record<StrategyName, number>> = {};
+    const asRecorded = priceAs('recorded', body, false);
+    tokens.recorded = asRecorded.contextTokens;
+    if (asRecorded.cacheReadTokens - u.cacheRead > recordedTotal / 10) {
+      misses++;
+      missedWrite += u.cacheWrite - asRecorded.cacheWriteTokens;
+    }
+    recordedRead += u.cacheRead;
+    recordedWrite += u.cacheWrite;
+    recordedUncached += u.input;
+    recordedCost += priceRecorded(request.model, u);
+    if (main) recordedPeak = Math.max(recordedPeak, recordedTotal / window);
+    if (recordedTotal > 0) {
+      modelContext += tokens.recorded;
+      recordedContext += recordedTotal;
+      absError += Math.abs(tokens.recorded - recordedTotal) / recordedTotal;
+      measured++;
+    }
+
+    // ctxshed rescue: the proxy's own pipeline, fed back the reading its handler would take.
+    const prepared = await rescue.send(body, request.timeMs, c.agentId, window);
+    if (prepared.reason !== undefined && prepared.reason !== 'no_epoch') count(`rescue:${prepared.reason}`);
+    for (const s of prepared.skipped ?? []) count(`rescue-block:${s.reason}`);
+    if (prepared.conversation !== undefined) entries.set(c.id, prepared.conversation);
+    tokens.rescue = priceAs('rescue', prepared.body, prepared.latched !== undefined).contextTokens;
+    // The provider's reading for the rewritten body: the recorded one, less what the stubs took out.
+    const reading = recordedTotal > 0 ? recordedTotal - r * (body.length - prepared.body.length) : tokens.rescue;
+    rescue.observe(prepared, { contextTokens: Math.round(reading), window, epochsApplied: prepared.epochs, requestBytes: prepared.body.length + Math.round(prefix / r) });
+
+    // Per-request rewriting: every eligible block, every request.
+    const every = rewriteEveryRequest(body, options.policy, `${options.stateDir}/elided`, sha256Hex);
+    if (every.reason !== undefined && every.reason !== 'no_epoch') count(`perRequest:${every.reason}`);
+    const everyKey = [...every.stubbed.keys()].join(',');
+    const sets = lastSets.get(c.id) ?? { perRequest: '', clearToolUses: '' };
+    tokens.perRequest = priceAs('perRequest', every.body, everyKey !== sets.perRequest).contextTokens;
+    for (const [id, bytes] of every.stubbed) tallies.perRequest.addShed(`${c.id}/${id}`, bytes);
+
+    // Server-side clearing: decided on the full prompt the client sends.
+    const clearing = clearToolUses(request.messages, originalTokens);
+    const clearedBody = clearing.cleared.size === 0 ? body : new BodyBuilder().build(request.model, clearing.messages);
+    const clearKey = [...clearing.cleared.keys()].join(',');
+    tokens.clearToolUses = priceAs('clearToolUses', clearedBody, clearKey !== sets.clearToolUses).contextTokens;
+    for (const [id, bytes] of clearing.cleared) tallies.clearToolUses.addShed(`${c.id}/${id}`, bytes);
+    lastSets.set(c.id, { perRequest: everyKey, clearToolUses: clearKey });
+
+    const span = firstLast.get(c.id) ?? { first: tokens.recorded, last: tokens.recorded, n: 0, final: {}, finalBytes: {} };
+    span.last = tokens.recorded;
+    span.n = n + 1;
+    span.final = tokens;
+    span.finalBytes = sentBytes;
+    firstLast.set(c.id, span);
+  }
+
+  for (const c of conversations) {
+    for (const epoch of entries.get(c.id)?.record?.epochs ?? []) for (const b of epoch.blocks) tallies.rescue.addShed(`${c.id}/${b.toolUseId}`, b.bytes);
+    const span = firstLast.get(c.id);
+    if (span === undefined) continue;
+    const growth = span.n > 1 ? (span.last - span.first) / (span.n - 1) : 0;
+    for (const s of STRATEGIES) {
+      tallies[s].finalBytesSaved += (span.finalBytes.recorded ?? 0) - (span.finalBytes[s] ?? 0);
+      if (isMain(c) && growth > 0) tallies[s].turnsGained += Math.max(0, Math.floor(((span.final.recorded ?? 0) - (span.final[s] ?? 0)) / growth));
+    }
+  }
+  const recordedSummary = tallies.recorded.summary();
+  return {
+    file,
+    requests: conversations.reduce((a, c) => a + c.requests.length, 0),
+    conversations: conversations.length,
+    window,
+    calibration: {
+      cacheReadError: relError(recordedSummary.cacheReadTokens, recordedRead),
+      cacheWriteError: relError(recordedSummary.cacheWriteTokens, recordedWrite),
+      contextError: relError(modelContext, recordedContext),
+      meanAbsRequestError: measured > 0 ? round4(absError / measured) : 0,
+      tokensPerByte: round4(model.tokensPerByte),
+      unexplainedMisses: { requests: misses, extraWriteTokens: Math.round(missedWrite) },
+      prefixTokens: Object.fromEntries([...model.prefixTokens].map(([k, v]) => [k, Math.round(v)])),
+      recorded: { cacheReadTokens: recordedRead, cacheWriteTokens: recordedWrite, uncachedTokens: recordedUncached, costUsd: Math.round(recordedCost * 10_000) / 10_000, peakFullness: round4(recordedPeak) },
+    },
+    strategies: { recorded: recordedSummary, rescue: tallies.rescue.summary(), perRequest: tallies.perRequest.summary(), clearToolUses: tallies.clearToolUses.summary() },
+    passthrough,
+    stateFailures: rescue.failures,
+    unpricedModels: [...unpriced],
+    autoCompactAt: round4((window - AUTO_COMPACT_MARGIN_TOKENS) / window),
+  };
+}
+
+/** First pass: every request's message bytes against its recorded context, fitted. */
+function fitModel(conversations: readonly RebuiltConversation[], builders: ReadonlyMap<string, BodyBuilder>): TokenModel {
+  const samples = [];
+  for (const c of conversations) {
+    const builder = builders.get(c.id) ?? new BodyBuilder();
+    for (const r of c.requests) {
+      const tokens = r.usage.input + r.usage.cacheRead + r.usage.cacheWrite;
+      if (tokens > 0) samples.push({ conversation: c.id, bytes: cacheRegion(builder.build(r.model, r.messages)).length, tokens });
+    }
+  }
+  const fitted = fitTokens(samples);
+  // A conversation without any usage gets the median prefix of the others.
+  const prefixes = [...fitted.prefixTokens.values()].sort((a, b) => a - b);
+  const fallback = prefixes[Math.floor(prefixes.length / 2)] ?? 0;
+  const prefixTokens = new Map(fitted.prefixTokens);
+  for (const c of conversations) if (!prefixTokens.has(c.id)) prefixTokens.set(c.id, fallback);
+  return { tokensPerByte: fitted.tokensPerByte > 0 ? fitted.tokensPerByte : DEFAULT_TOKENS_PER_BYTE, prefixTokens };
+}
+
+/** All requests of all conversations by time, so cumulative cost follows the session's clock. */
+function inTimeOrder(conversations: readonly RebuiltConversation[]): Step[] {
+  const steps = conversations.flatMap((conversation) => conversation.requests.map((request, n) => ({ conversation, request, n })));
+  // Stable sort: requests without a time keep their file order.
+  return steps.sort((a, b) => (Number.isNaN(a.request.timeMs) || Number.isNaN(b.request.timeMs) ? 0 : a.request.timeMs - b.request.timeMs));
+}
+
+/** The TTL the client asked for: what the request's own writes used, else the conversation's. */
+function ttlOf(c: RebuiltConversation, r: RebuiltRequest): '5m' | '1h' {
+  if (r.usage.cacheWrite > 0) return r.usage.cacheWrite1h > 0 ? '1h' : '5m';
+  return c.requests.some((q) => q.usage.cacheWrite1h > 0) ? '1h' : '5m';
+}
+
+function relError(model: number, recorded: number): number {
+  return recorded > 0 ? round4((model - recorded) / recorded) : 0;
+}
+
+function round4(x: number): number {
+  return Math.round(x * 10_000) / 10_000;
+}

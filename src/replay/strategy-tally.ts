@@ -1,0 +1,99 @@
+/**
+ * Running totals of one strategy over a session, and the summary the table, JSON and page show.
+ * Sheds are counted once per block (once per epoch for rescue), never once per request. Pure.
+ */
+import type { PricedRequest } from './prompt-cache.js';
+
+/** The strategies, in the order they are shown. */
+export const STRATEGIES = ['recorded', 'rescue', 'perRequest', 'clearToolUses'] as const;
+export type StrategyName = (typeof STRATEGIES)[number];
+
+/** One strategy's figures for a session (fractions of the window; tokens; dollars). */
+export interface StrategySummary {
+  readonly peakFullness: number;
+  readonly finalFullness: number;
+  /** Requests gained before the client's auto-compaction, at the session's growth per request. */
+  readonly turnsGained: number;
+  readonly cacheReadTokens: number;
+  readonly cacheWriteTokens: number;
+  readonly uncachedTokens: number;
+  readonly outputTokens: number;
+  /** cache read / (read + write + uncached). */
+  readonly cacheHitRatio: number;
+  readonly costUsd: number;
+  /** Rescue: epochs latched. Others: requests whose set of elided blocks changed (each breaks the cache). */
+  readonly epochs: number;
+  /** UTF-8 bytes of tool-result text kept out of the window, each block counted once. */
+  readonly bytesShed: number;
+  /** Body bytes the last request of each conversation was smaller by. */
+  readonly finalBytesSaved: number;
+  readonly series: {
+    /** Fullness of each main-thread request, in order. */
+    readonly fullness: number[];
+    /** Cumulative cost after each main-thread request (all conversations' cost up to its time). */
+    readonly cumulativeCostUsd: number[];
+    /** Indexes into `fullness` where an epoch (or a clearing change) happened. */
+    readonly epochAt: number[];
+  };
+}
+
+/** Accumulates one strategy. */
+export class StrategyTally {
+  cacheRead = 0;
+  cacheWrite = 0;
+  uncached = 0;
+  output = 0;
+  cost = 0;
+  epochs = 0;
+  readonly shed = new Map<string, number>();
+  finalBytesSaved = 0;
+  turnsGained = 0;
+  readonly fullness: number[] = [];
+  readonly cumulativeCost: number[] = [];
+  readonly epochAt: number[] = [];
+
+  /** Adds one priced request; `main` ones enter the fullness series. */
+  add(priced: PricedRequest, window: number, main: boolean, epochHere: boolean): void {
+    this.cacheRead += priced.cacheReadTokens;
+    this.cacheWrite += priced.cacheWriteTokens;
+    this.uncached += priced.uncachedTokens;
+    this.output += priced.outputTokens;
+    this.cost += priced.costUsd;
+    if (epochHere) this.epochs++;
+    if (!main) return;
+    if (epochHere) this.epochAt.push(this.fullness.length);
+    this.fullness.push(priced.contextTokens / window);
+    this.cumulativeCost.push(this.cost);
+  }
+
+  /** Records blocks kept out of the window (a block already counted is not counted again). */
+  addShed(key: string, bytes: number): void {
+    this.shed.set(key, bytes);
+  }
+
+  summary(): StrategySummary {
+    const read = Math.round(this.cacheRead);
+    const write = Math.round(this.cacheWrite);
+    const uncached = Math.round(this.uncached);
+    const all = read + write + uncached;
+    return {
+      peakFullness: round4(Math.max(0, ...this.fullness)),
+      finalFullness: round4(this.fullness.at(-1) ?? 0),
+      turnsGained: this.turnsGained,
+      cacheReadTokens: read,
+      cacheWriteTokens: write,
+      uncachedTokens: uncached,
+      outputTokens: Math.round(this.output),
+      cacheHitRatio: all > 0 ? round4(read / all) : 0,
+      costUsd: Math.round(this.cost * 10_000) / 10_000,
+      epochs: this.epochs,
+      bytesShed: [...this.shed.values()].reduce((a, b) => a + b, 0),
+      finalBytesSaved: this.finalBytesSaved,
+      series: { fullness: this.fullness.map(round4), cumulativeCostUsd: this.cumulativeCost.map((c) => Math.round(c * 10_000) / 10_000), epochAt: this.epochAt },
+    };
+  }
+}
+
+function round4(x: number): number {
+  return Math.round(x * 10_000) / 10_000;
+}

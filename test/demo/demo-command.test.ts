@@ -1,0 +1,56 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { DemoReport } from '../../src/demo/demo-report.js';
+import { runCtxshed } from '../support/cli-process.js';
+import { tempStateDir } from '../support/test-proxy.js';
+
+describe('demoCommand', () => {
+  it('should print one JSON report with an epoch, bytes saved, a clean verify and an intact read-back', async () => {
+    const state = await tempStateDir('ctxshed-demo-cli-');
+
+    const result = await runCtxshed(['demo', '--json', '--turns', '20', '--state', state]);
+
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as DemoReport;
+    expect(report.stateDir).toBe(state);
+    expect(report.epochs.length).toBeGreaterThanOrEqual(1);
+    expect(report.summary.bytesSaved).toBeGreaterThan(0);
+    expect(report.verify.ok).toBe(true);
+    expect(report.readBack?.matched).toBe(true);
+  });
+
+  it('should show a line per turn, the latch, the read-back and the commands to look further', async () => {
+    const state = await tempStateDir('ctxshed-demo-cli-');
+
+    const result = await runCtxshed(['demo', '--turns', '20', '--state', state]);
+
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines.filter((l) => /^ {2,4}\d+ {2}\[[#.|]+\]/.test(l))).toHaveLength(20);
+    expect(result.stdout).toMatch(new RegExp(`epoch 1 latched at \\d+\\.\\d%: elided \\d+ tool results \\([\\d,]+ bytes\\) -> ${state}/elided/`));
+    expect(result.stdout).toContain('the text came back intact');
+    expect(result.stdout).toMatch(/verify {8}ok: 1 conversation, /);
+    expect(result.stdout).toContain(`ctxshed verify --state ${state}\n`);
+    expect(result.stdout).toContain(`ctxshed ls --state ${state}\n`);
+    expect(result.stdout).toMatch(new RegExp(`ctxshed show [0-9a-f]{64} --state ${state}\\n`));
+  });
+
+  it('should use a fresh directory under the temp dir when --state is not given', async () => {
+    const result = await runCtxshed(['demo', '--json', '--turns', '2'], { ...process.env, CTXSHED_STATE: '/nonexistent/never-used' });
+
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as DemoReport;
+    expect(path.dirname(report.stateDir)).toBe(path.resolve(os.tmpdir()));
+    expect(path.basename(report.stateDir)).toMatch(/^ctxshed-demo-/);
+    await fs.rm(report.stateDir, { recursive: true });
+  });
+
+  it('should refuse a turn count that is not a whole number >= 1 with exit 2', async () => {
+    const result = await runCtxshed(['demo', '--turns', '0']);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--turns takes a whole number >= 1/);
+  });
+});

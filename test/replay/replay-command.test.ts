@@ -1,0 +1,58 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli/cli-run.js';
+import { fixturePath } from './fixtures.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'replay-command-'));
+});
+afterAll(async () => {
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+describe('replayCommand', () => {
+  it('should print the documented JSON shape and write the page', async () => {
+    // Arrange
+    const page = path.join(dir, 'replay.html');
+
+    // Act
+    const result = await runCli(['replay', fixturePath('subagent.jsonl'), fixturePath('tool_heavy.jsonl'), '--window', '60000', '--keep-recent', '2', '--json', '--html', page]);
+
+    // Assert
+    expect(result.code).toBe(0);
+    const out = JSON.parse(result.stdout) as { sessions: Array<Record<string, unknown>> };
+    expect(out.sessions).toHaveLength(2);
+    const [session] = out.sessions as Array<{ file: string; requests: number; calibration: Record<string, number>; strategies: Record<string, Record<string, number>> }>;
+    expect(session?.file).toBe(fixturePath('subagent.jsonl'));
+    expect(session?.requests).toBe(12);
+    expect(typeof session?.calibration['cacheReadError']).toBe('number');
+    expect(typeof session?.calibration['cacheWriteError']).toBe('number');
+    expect(Object.keys(session?.strategies ?? {})).toEqual(['recorded', 'rescue', 'perRequest', 'clearToolUses']);
+    for (const s of Object.values(session?.strategies ?? {})) {
+      for (const key of ['peakFullness', 'cacheReadTokens', 'cacheWriteTokens', 'uncachedTokens', 'costUsd', 'epochs']) expect(typeof s[key]).toBe('number');
+    }
+    expect(session?.strategies['rescue']?.['epochs']).toBe(1);
+    expect(await fs.readFile(page, 'utf8')).toContain('<svg class="chart"');
+  });
+
+  it('should print a table with a sparkline per strategy', async () => {
+    // Act
+    const result = await runCli(['replay', fixturePath('tool_heavy.jsonl')]);
+
+    // Assert
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/ctxshed rescue .*[▁▂▃▄▅▆▇█]/);
+  });
+
+  it('should refuse a bad --rescue-pct with exit 2', async () => {
+    // Act
+    const result = await runCli(['replay', fixturePath('short.jsonl'), '--rescue-pct', '0']);
+
+    // Assert
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--rescue-pct');
+  });
+});
