@@ -52,6 +52,19 @@ export interface RewriteOptions {
 
 const ENCODER = new TextEncoder();
 
+// A stub is a pure function of its block and the elided directory, and the proxy hands in the
+// same frozen block objects on every request of a conversation: remember each one's JSON token.
+const STUB_TOKENS = new WeakMap<FrozenBlock, { readonly elidedDir: string; readonly token: Uint8Array }>();
+
+/** The stub for `block` as a JSON string token. */
+function stubToken(block: FrozenBlock, elidedDir: string): Uint8Array {
+  const known = STUB_TOKENS.get(block);
+  if (known !== undefined && known.elidedDir === elidedDir) return known.token;
+  const token = encodeJsonString(ENCODER.encode(renderStub(block, elidedDir)));
+  STUB_TOKENS.set(block, { elidedDir, token });
+  return token;
+}
+
 /** Rewrites a request body for a conversation's frozen blocks. Never throws. */
 export function rewriteRequest(body: Uint8Array, frozen: readonly FrozenBlock[], options: RewriteOptions): RewriteOutcome {
   const pass = (reason: PassthroughReason, detail: string, skipped: readonly SkippedBlock[] = []): RewriteOutcome => ({
@@ -75,7 +88,7 @@ export function rewriteRequest(body: Uint8Array, frozen: readonly FrozenBlock[],
         continue;
       }
       const target = index.toolResults[block.ordinal]!;
-      const stub = encodeJsonString(ENCODER.encode(renderStub(block, options.elidedDir)));
+      const stub = stubToken(block, options.elidedDir);
       stubbed.push({ ordinal: block.ordinal, splice: { start: target.content.start, end: target.content.end, bytes: stub } });
       bytesElided += block.bytes;
     }
