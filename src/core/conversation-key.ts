@@ -53,9 +53,14 @@ export function firstPromptExcerpt(body: Uint8Array, index: TranscriptIndex, max
       .filter((t) => t !== '')
       .join(' ');
   }
-  const flat = text.replace(/\s+/g, ' ').trim();
+  // Claude Code opens a session with its own reminders (agent list, skills, project context) before
+  // the prompt; a person looking for a session wants the prompt.
+  const prompt = text.replace(REMINDER, ' ').trim();
+  const flat = (prompt === '' ? text : prompt).replace(/\s+/g, ' ').trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
+
+const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
 
 function canonicalMessage(message: unknown): unknown {
   if (!isRecord(message)) return message;

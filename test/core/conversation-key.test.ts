@@ -216,3 +216,18 @@ describe('firstPromptExcerpt', () => {
     expect(excerpt).toBe('');
   });
 });
+
+describe('firstPromptExcerpt on a real first request', () => {
+  it("should show the person's prompt, not Claude Code's reminders before it", async () => {
+    const { firstPromptExcerpt, indexTranscript } = await import('../../src/core/index.js');
+    const fs = await import('node:fs');
+    const body = fs.readFileSync(new URL('../fixtures/real/01-main-first.json', import.meta.url));
+    const indexed = indexTranscript(body);
+    if (indexed.kind !== 'indexed') throw new Error('fixture does not index');
+
+    const excerpt = firstPromptExcerpt(body, indexed.index);
+
+    expect(excerpt).toMatch(/^Please look around this project/);
+    expect(excerpt).not.toContain('system-reminder');
+  });
+});
