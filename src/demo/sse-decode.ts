@@ -1,4 +1,5 @@
 /** Rebuilds an assistant message from its SSE stream, the way a client SDK accumulates one. Pure. */
+import { createSseParser } from '../proxy/sse-parser.js';
 
 /** A content block as the client keeps it in its transcript. */
 export type Block = Record<string, unknown>;
@@ -14,10 +15,9 @@ export function decodeSse(text: string): StreamedMessage {
   const content: Block[] = [];
   const partialJson: string[] = [];
   let stopReason: string | undefined;
-  for (const frame of text.split('\n\n')) {
-    const dataLine = frame.split('\n').find((line) => line.startsWith('data: '));
-    if (dataLine === undefined) continue;
-    const data = JSON.parse(dataLine.slice('data: '.length)) as Record<string, unknown>;
+  // The proxy's own incremental parser, given the whole body at once.
+  for (const event of createSseParser().push(text)) {
+    const data = JSON.parse(event.data) as Record<string, unknown>;
     const index = typeof data['index'] === 'number' ? data['index'] : -1;
     const delta = isRecord(data['delta']) ? data['delta'] : {};
     switch (data['type']) {
