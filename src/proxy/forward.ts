@@ -12,44 +12,18 @@ import type {
   ServerResponse,
 } from 'node:http';
 import https from 'node:https';
-import { rewriteAcceptEncoding } from './accept-encoding.js';
 import type { UpstreamAgents } from './agents.js';
 import { sendApiError } from './api-error.js';
 import { forwardableHeaders } from './hop-by-hop.js';
 import { createUsageTap } from './usage-tap.js';
 import type { StreamError, Usage, UsageTap } from './usage-tap.js';
+import { classifyUpstreamError, errorText, isStaleSocketError, type ForwardError, type UpstreamFailure } from './upstream-errors.js';
+import { joinUpstreamPath, upstreamHeaders } from './upstream-request.js';
 
 /** Wait for upstream response headers: the SDK's own default request timeout (10 minutes). */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 600_000;
 /** Silence allowed mid-response; the API pings a live stream far more often than this. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
-
-/** Stable codes of what went wrong; match on these, not on messages. */
-export type ForwardErrorCode =
-  | 'UPSTREAM_CONNECT_FAILED'
-  | 'UPSTREAM_CONNECT_TIMEOUT'
-  | 'UPSTREAM_DNS_FAILED'
-  | 'UPSTREAM_TLS_FAILED'
-  | 'UPSTREAM_RESET'
-  | 'UPSTREAM_BAD_RESPONSE'
-  | 'UPSTREAM_REQUEST_FAILED'
-  | 'UPSTREAM_HEADERS_TIMEOUT'
-  | 'UPSTREAM_IDLE_TIMEOUT'
-  | 'UPSTREAM_ABORTED'
-  | 'CLIENT_CLOSED'
-  | 'ABORTED';
-
-/** A failure of the exchange, as recorded in the result. */
-export interface ForwardError {
-  readonly code: ForwardErrorCode;
-  /** The text the client was sent (or would have been): `ctxshed: <what failed>: <detail>`. */
-  readonly message: string;
-}
-
-/** A proxy-side failure before response headers: its code, the status to answer and the text. */
-export interface UpstreamFailure extends ForwardError {
-  readonly status: 502 | 504;
-}
 
 /** Passed to `onUsage` with the usage. */
 export interface UsageMeta {
@@ -132,42 +106,6 @@ export async function forwardToUpstream(args: ForwardArgs): Promise<ForwardResul
     runHook(() => args.onUsage?.(usage, meta));
   }
   return result;
-}
-
-/** The upstream request-target: its base path without trailing slashes, then the client's target. */
-export function joinUpstreamPath(upstream: URL, path: string): string {
-  const base = upstream.pathname.replace(/\/+$/, '');
-  // RFC 9112 §3.2.2: a server must accept the absolute form too; keep only its path and query.
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
-    const url = new URL(path);
-    return base + url.pathname + url.search;
-  }
-  return base + (path.startsWith('/') ? path : `/${path}`);
-}
-
-/** Names a failure to reach the upstream before it answered, for the 502/504 the client gets. */
-export function classifyUpstreamError(err: unknown, origin: string): UpstreamFailure {
-  const code = errorCode(err);
-  const failure = (kind: ForwardErrorCode, status: 502 | 504, what: string): UpstreamFailure => ({
-    code: kind,
-    status,
-    message: `ctxshed: ${what}: ${errorText(err)}`,
-  });
-  if (code === 'ECONNREFUSED' || code === 'ENETUNREACH' || code === 'EHOSTUNREACH' || code === 'EADDRNOTAVAIL') {
-    return failure('UPSTREAM_CONNECT_FAILED', 502, `could not connect to upstream ${origin}`);
-  }
-  if (code === 'ETIMEDOUT') return failure('UPSTREAM_CONNECT_TIMEOUT', 504, `connecting to upstream ${origin} timed out`);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'EAI_NODATA') {
-    return failure('UPSTREAM_DNS_FAILED', 502, `could not resolve upstream ${origin}`);
-  }
-  if (code === 'EPROTO' || /^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/.test(code)) {
-    return failure('UPSTREAM_TLS_FAILED', 502, `TLS with upstream ${origin} failed`);
-  }
-  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED') {
-    return failure('UPSTREAM_RESET', 502, `upstream ${origin} closed the connection before responding`);
-  }
-  if (code.startsWith('HPE_')) return failure('UPSTREAM_BAD_RESPONSE', 502, `upstream ${origin} sent an invalid HTTP response`);
-  return failure('UPSTREAM_REQUEST_FAILED', 502, `request to upstream ${origin} failed`);
 }
 
 function exchangeWithUpstream(args: ForwardArgs, now: () => number, startedAt: number): Promise<Exchange> {
@@ -344,34 +282,6 @@ function exchangeWithUpstream(args: ForwardArgs, now: () => number, startedAt: n
   });
 }
 
-/**
- * The headers as sent upstream: `content-length` is the body's real length (RFC 9112 §6.2;
- * the body may have been rewritten), and accept-encoding admits only codings the tap decodes.
- */
-function upstreamHeaders(headers: OutgoingHttpHeaders, body: Buffer | undefined): OutgoingHttpHeaders {
-  const out = Object.create(null) as OutgoingHttpHeaders;
-  let sawAcceptEncoding = false;
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    const lower = name.toLowerCase();
-    if (lower === 'content-length' || lower === 'transfer-encoding') continue;
-    if (lower === 'accept-encoding') {
-      sawAcceptEncoding = true;
-      out[name] = rewriteAcceptEncoding(typeof value === 'number' ? String(value) : value);
-      continue;
-    }
-    out[name] = value;
-  }
-  if (!sawAcceptEncoding) out['accept-encoding'] = rewriteAcceptEncoding(undefined);
-  if (body !== undefined) out['content-length'] = String(body.length);
-  return out;
-}
-
-function isStaleSocketError(err: unknown): boolean {
-  const code = errorCode(err);
-  return code === 'ECONNRESET' || code === 'EPIPE';
-}
-
 /** A hook's bug must not break the client's response or the proxy. */
 function runHook(hook: () => void): void {
   try {
@@ -379,13 +289,4 @@ function runHook(hook: () => void): void {
   } catch {
     // swallowed on purpose, see above
   }
-}
-
-function errorCode(err: unknown): string {
-  if (typeof err !== 'object' || err === null || !('code' in err)) return '';
-  return typeof err.code === 'string' ? err.code : '';
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

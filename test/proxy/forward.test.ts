@@ -4,7 +4,9 @@ import net from 'node:net';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createUpstreamAgents } from '../../src/proxy/agents.js';
-import { classifyUpstreamError, forwardToUpstream, joinUpstreamPath } from '../../src/proxy/forward.js';
+import { forwardToUpstream } from '../../src/proxy/forward.js';
+import { classifyUpstreamError } from '../../src/proxy/upstream-errors.js';
+import { joinUpstreamPath } from '../../src/proxy/upstream-request.js';
 import type { ForwardResult } from '../../src/proxy/forward.js';
 import {
   closeServer,
