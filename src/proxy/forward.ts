@@ -70,6 +70,8 @@ interface Exchange {
   bytesOut: number;
   headersMs?: number;
   tap?: UsageTap;
+  /** Whether `onUsage` was called already. */
+  usageReported?: boolean;
   error?: ForwardError;
 }
 
@@ -101,11 +103,17 @@ export async function forwardToUpstream(args: ForwardArgs): Promise<ForwardResul
       totalMs: now() - startedAt,
     },
   };
-  if (usage !== undefined) {
-    const meta: UsageMeta = { status: exchange.status, ...(streamError === undefined ? {} : { streamError }) };
-    runHook(() => args.onUsage?.(usage, meta));
-  }
+  reportUsage(args, exchange, usage);
   return result;
+}
+
+/** Hands the usage to `onUsage`, once per exchange (at the response's end, or when it broke off). */
+function reportUsage(args: ForwardArgs, ex: Exchange, usage: Usage | undefined): void {
+  if (usage === undefined || ex.usageReported === true) return;
+  ex.usageReported = true;
+  const streamError = ex.tap?.streamError;
+  const meta: UsageMeta = { status: ex.status, ...(streamError === undefined ? {} : { streamError }) };
+  runHook(() => args.onUsage?.(usage, meta));
 }
 
 function exchangeWithUpstream(args: ForwardArgs, now: () => number, startedAt: number): Promise<Exchange> {
@@ -219,7 +227,12 @@ function exchangeWithUpstream(args: ForwardArgs, now: () => number, startedAt: n
       res.on('end', () => {
         if (done) return;
         clearTimeout(idleTimer);
-        clientRes.end(() => finish());
+        // Read the usage before the client sees the end: a client that sends its next request the
+        // moment this one ends is then judged on this response's reading, never on the one before.
+        void tap
+          .end()
+          .then((usage) => reportUsage(args, ex, usage))
+          .finally(() => clientRes.end(() => finish()));
       });
       const onBroken = (err?: Error): void => {
         if (done || res.complete) return;

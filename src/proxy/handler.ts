@@ -83,16 +83,18 @@ async function handle(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse
     clientRes: res,
     agents: deps.agents,
     timeouts: deps.config.timeouts,
+    // Called before the client sees the response end, so its next request meets this reading.
+    onUsage: (reported, meta) => {
+      if (route !== 'messages' || meta.status !== 200 || prepared.conversation === undefined) return;
+      prepared.conversation.reading = {
+        contextTokens: contextTokensOf(reported),
+        window,
+        epochsApplied: prepared.epochs,
+        requestBytes: sent.length,
+      };
+    },
   });
   const usage = result.usage;
-  if (route === 'messages' && result.status === 200 && usage !== undefined && prepared.conversation !== undefined) {
-    prepared.conversation.reading = {
-      contextTokens: contextTokensOf(usage),
-      window,
-      epochsApplied: prepared.epochs,
-      requestBytes: sent.length,
-    };
-  }
   const record = wireRecord(deps, { method, target, route, agentId, window, body, sent, prepared, result, usage, prepareMs, started });
   // After the response: the client never waits for the log.
   await deps.wire.append(record).then(

@@ -49,7 +49,10 @@ describe('rescue proxy, a scripted session', () => {
 
     const wire = (await waitForWire(dir, client.sent.length)).filter((r) => r['route'] === 'messages');
     const firstLatch = wire.findIndex((r) => r['latched'] !== undefined);
+    const firstOver = wire.findIndex((r) => Number(r['fullness']) >= 0.7);
     expect(firstLatch).toBeGreaterThan(0);
+    // The client sends each request the moment the last one ended; the reading is already there.
+    expect(firstLatch).toBe(firstOver + 1);
     const received = modelCalls(upstream);
     for (let i = 0; i < firstLatch; i++) expect(received[i]!.equals(client.sent[i]!)).toBe(true);
     const record = await readConversation(layoutPaths(dir), String(wire[firstLatch]!['key']));
