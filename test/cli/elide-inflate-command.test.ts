@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { CLI_PATH, runCtxshed } from '../support/cli-process.js';
+import { tempStateDir } from '../support/test-proxy.js';
+
+const REAL = fileURLToPath(new URL('../fixtures/real/09-main-last.json', import.meta.url));
+
+/** Runs the CLI and keeps stdout as bytes (a rewritten body is not text to be re-decoded). */
+function runBytes(args: readonly string[]): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI_PATH, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out), stderr }));
+  });
+}
+
+describe('ctxshed elide and inflate on a real Claude Code request body', () => {
+  it('should print the plan with --dry-run and write nothing', async () => {
+    const state = path.join(await tempStateDir(), 'never-made');
+
+    const result = await runCtxshed(['elide', REAL, '--dry-run', '--keep-recent', '0', '--state', state]);
+
+    expect(result.code).toBe(0);
+    const plan = JSON.parse(result.stdout) as { blocks: Array<{ ordinal: number; toolUseId: string; bytes: number; sha256: string }>; bytesFreed: number };
+    expect(plan.blocks.length).toBeGreaterThan(0);
+    expect(Object.keys(plan.blocks[0]!)).toEqual(['ordinal', 'toolUseId', 'bytes', 'sha256']);
+    expect(plan.bytesFreed).toBeGreaterThan(0);
+    await expect(fs.stat(state)).rejects.toThrow();
+  });
+
+  it('should elide into the state directory and inflate back to the same bytes', async () => {
+    const state = await tempStateDir();
+    const original = await fs.readFile(REAL);
+
+    const elided = await runBytes(['elide', REAL, '--keep-recent', '0', '--state', state]);
+    const small = path.join(state, '..', `${path.basename(state)}-small.json`);
+    await fs.writeFile(small, elided.stdout);
+    const inflated = await runBytes(['inflate', small, '--state', state]);
+
+    expect(elided.code).toBe(0);
+    expect(elided.stdout.length).toBeLessThan(original.length);
+    expect(inflated.code).toBe(0);
+    expect(inflated.stdout.equals(original)).toBe(true);
+    expect((await runCtxshed(['verify', '--state', state])).code).toBe(0);
+  });
+
+  it.each([
+    ['a missing file', ['elide', '/nonexistent/body.json'], /^ctxshed: no such file: /],
+    ['a body that is not JSON', ['inflate', fileURLToPath(new URL('../../README.md', import.meta.url))], /not a Messages API body \(not_json/],
+  ])('should refuse %s with one line and a non-zero exit', async (_name, args, message) => {
+    const result = await runCtxshed(args);
+
+    expect(result.code).not.toBe(0);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(message);
+  });
+});
