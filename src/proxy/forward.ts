@@ -13,6 +13,7 @@ import type {
 } from 'node:http';
 import https from 'node:https';
 import type { UpstreamAgents } from './agents.js';
+import { BodyPump } from './body-pump.js';
 import { sendApiError } from './api-error.js';
 import { forwardableHeaders } from './hop-by-hop.js';
 import { createUsageTap } from './usage-tap.js';
@@ -39,7 +40,8 @@ export interface ForwardArgs {
   readonly path: string;
   /** Forwardable request headers (see `forwardableHeaders`); content-length is recomputed. */
   readonly headers: OutgoingHttpHeaders;
-  readonly body: Buffer | undefined;
+  /** The whole body, or one still arriving from the client (streamed as it comes). */
+  readonly body: Buffer | BodyPump | undefined;
   readonly clientRes: ServerResponse;
   readonly agents: UpstreamAgents;
   /** Aborting cancels the exchange: 502 if nothing was sent yet, else the client is cut off. */
@@ -254,7 +256,7 @@ function exchangeWithUpstream(args: ForwardArgs, now: () => number, startedAt: n
           port: upstream.port === '' ? (isHttps ? 443 : 80) : Number(upstream.port),
           method: args.method,
           path: joinUpstreamPath(upstream, args.path),
-          headers: upstreamHeaders(args.headers, args.body),
+          headers: upstreamHeaders(args.headers, args.body instanceof BodyPump ? args.body.length : args.body?.length),
         };
         req = isHttps
           ? https.request({ ...options, agent: args.agents.https })
@@ -278,7 +280,8 @@ function exchangeWithUpstream(args: ForwardArgs, now: () => number, startedAt: n
         }
         fail(classifyUpstreamError(err, origin));
       });
-      req.end(args.body);
+      if (args.body instanceof BodyPump) args.body.attach(req);
+      else req.end(args.body);
     };
 
     if (clientRes.destroyed || clientRes.writableEnded) {
