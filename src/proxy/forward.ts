@@ -13,7 +13,6 @@ import type {
 } from 'node:http';
 import https from 'node:https';
 import type { UpstreamAgents } from './agents.js';
-import { BodyPump } from './body-pump.js';
 import { sendApiError } from './api-error.js';
 import { forwardableHeaders } from './hop-by-hop.js';
 import { createUsageTap } from './usage-tap.js';
@@ -40,8 +39,7 @@ export interface ForwardArgs {
   readonly path: string;
   /** Forwardable request headers (see `forwardableHeaders`); content-length is recomputed. */
   readonly headers: OutgoingHttpHeaders;
-  /** The whole body, or one still arriving from the client (streamed as it comes). */
-  readonly body: Buffer | BodyPump | undefined;
+  readonly body: Buffer | undefined;
   readonly clientRes: ServerResponse;
   readonly agents: UpstreamAgents;
   /** Aborting cancels the exchange: 502 if nothing was sent yet, else the client is cut off. */
@@ -256,7 +254,7 @@ function exchangeWithUpstream(args: ForwardArgs, now: () => number, startedAt: n
           port: upstream.port === '' ? (isHttps ? 443 : 80) : Number(upstream.port),
           method: args.method,
           path: joinUpstreamPath(upstream, args.path),
-          headers: upstreamHeaders(args.headers, args.body instanceof BodyPump ? args.body.length : args.body?.length),
+          headers: upstreamHeaders(args.headers, args.body),
         };
         req = isHttps
           ? https.request({ ...options, agent: args.agents.https })
@@ -280,8 +278,7 @@ function exchangeWithUpstream(args: ForwardArgs, now: () => number, startedAt: n
         }
         fail(classifyUpstreamError(err, origin));
       });
-      if (args.body instanceof BodyPump) args.body.attach(req);
-      else req.end(args.body);
+      req.end(args.body);
     };
 
     if (clientRes.destroyed || clientRes.writableEnded) {

@@ -12,10 +12,10 @@ import type { FileAvailability } from './file-availability.js';
 import { forwardToUpstream } from './forward.js';
 import { forwardableHeaders } from './hop-by-hop.js';
 import { modelRouteOf } from './model-route.js';
-import type { PrepareContext, PreparedRequest } from './prepare-request.js';
+import { prepareRequest, type PreparedRequest } from './prepare-request.js';
 import type { ProxyConfig } from './proxy-config.js';
+import { readBody } from './read-body.js';
 import type { StateHealth } from './state-health.js';
-import { takeRequest } from './take-request.js';
 import { crashPoint } from '../state/crash-point.js';
 import type { Usage } from './usage-tap.js';
 import type { WireRecord } from './wire-record.js';
@@ -52,40 +52,34 @@ async function handle(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse
   const method = req.method ?? 'GET';
   const target = req.url ?? '/';
   const route = modelRouteOf(method, target);
-  const window = contextWindowFor(deps.config.window, req.headers['anthropic-beta']);
-  const agentId = headerValue(req.headers['x-claude-code-agent-id']);
-  const sessionId = headerValue(req.headers['x-claude-code-session-id']);
-  // A write of the wire log working says nothing of a latch that failed in this same request.
-  let stateFailed = false;
-  const ctx: PrepareContext = {
-    config: deps.config,
-    table: deps.table,
-    files: deps.files,
-    now: () => deps.now().toISOString(),
-    onStateFailure: (error) => {
-      stateFailed = true;
-      deps.health.failed(error);
-    },
-  };
-  const taken = await takeRequest(ctx, req, route, { agentId, sessionId, window });
-  if (taken === 'too_large') {
+  const body = await readBody(req, deps.config.maxRequestBytes);
+  if (body === 'too_large') {
     res.setHeader('connection', 'close');
     sendApiError(res, 413, 'request_too_large', `ctxshed: the request body is over ${deps.config.maxRequestBytes} bytes`);
     req.destroy();
     return;
   }
-  const { prepared, outgoing } = taken;
+  const window = contextWindowFor(deps.config.window, req.headers['anthropic-beta']);
+  const agentId = headerValue(req.headers['x-claude-code-agent-id']);
+  const sessionId = headerValue(req.headers['x-claude-code-session-id']);
+  // A write of the wire log working says nothing of a latch that failed in this same request.
+  let stateFailed = false;
+  const onStateFailure = (error: unknown): void => {
+    stateFailed = true;
+    deps.health.failed(error);
+  };
+  const prepared = await prepare(deps, req, body, route, { agentId, sessionId, window }, onStateFailure);
   const prepareMs = performance.now() - started;
   const headers = forwardableHeaders(req.rawHeaders);
   if (hasHeader(headers, 'accept-encoding')) setHeader(headers, 'accept-encoding', rewriteAcceptEncoding(req.headers['accept-encoding']));
+  const sent = Buffer.from(prepared.body.buffer, prepared.body.byteOffset, prepared.body.byteLength);
   if (prepared.rescued > 0) crashPoint('first-rewritten-in-flight');
-  const noBody = (method === 'GET' || method === 'HEAD') && outgoing instanceof Buffer && outgoing.length === 0;
   const result = await forwardToUpstream({
     upstream: deps.config.upstream,
     method,
     path: target,
     headers,
-    body: noBody ? undefined : outgoing,
+    body: method === 'GET' || method === 'HEAD' ? (sent.length > 0 ? sent : undefined) : sent,
     clientRes: res,
     agents: deps.agents,
     timeouts: deps.config.timeouts,
@@ -96,17 +90,49 @@ async function handle(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse
         contextTokens: contextTokensOf(reported),
         window,
         epochsApplied: prepared.epochs,
-        requestBytes: taken.bytesOut(),
+        requestBytes: sent.length,
       };
     },
   });
   const usage = result.usage;
-  const record = wireRecord(deps, { method, target, route, agentId, window, bytesIn: taken.bytesIn(), bytesOut: taken.bytesOut(), prepared, result, usage, prepareMs, started });
+  const record = wireRecord(deps, { method, target, route, agentId, window, body, sent, prepared, result, usage, prepareMs, started });
   // After the response: the client never waits for the log.
   await deps.wire.append(record).then(
     () => (stateFailed ? undefined : deps.health.succeeded()),
     (error: unknown) => deps.health.failed(error),
   );
+}
+
+async function prepare(
+  deps: ProxyDeps,
+  req: IncomingMessage,
+  body: Buffer,
+  route: ReturnType<typeof modelRouteOf>,
+  meta: { agentId: string | undefined; sessionId: string | undefined; window: number },
+  onStateFailure: (error: unknown) => void,
+): Promise<PreparedRequest> {
+  const passthrough = (reason: PreparedRequest['reason'], detail: string): PreparedRequest => ({
+    body, rescued: 0, epochs: 0, bytesElided: 0, ...(reason === undefined ? {} : { reason }), detail,
+  });
+  if (route === undefined) return passthrough('not_a_model_call', 'not a model call');
+  const encoding = headerValue(req.headers['content-encoding']);
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return passthrough('encoded_body', encoding);
+  try {
+    return await prepareRequest(
+      {
+        config: deps.config,
+        table: deps.table,
+        files: deps.files,
+        now: () => deps.now().toISOString(),
+        onStateFailure,
+      },
+      body,
+      route,
+      meta,
+    );
+  } catch (error) {
+    return passthrough('internal_error', error instanceof Error ? error.message : String(error));
+  }
 }
 
 function contextTokensOf(usage: Usage): number {
@@ -119,8 +145,8 @@ interface RecordInput {
   route: ReturnType<typeof modelRouteOf>;
   agentId: string | undefined;
   window: number;
-  bytesIn: number;
-  bytesOut: number;
+  body: Buffer;
+  sent: Buffer;
   prepared: PreparedRequest;
   result: Awaited<ReturnType<typeof forwardToUpstream>>;
   usage: Usage | undefined;
@@ -143,8 +169,8 @@ function wireRecord(deps: ProxyDeps, r: RecordInput): WireRecord {
     ...(r.agentId === undefined ? {} : { agentId: r.agentId }),
     ...(model === undefined ? {} : { model }),
     status: result.status,
-    bytesIn: r.bytesIn,
-    bytesOut: r.bytesOut,
+    bytesIn: r.body.length,
+    bytesOut: r.sent.length,
     responseBytes: result.bytesOut,
     rescued: prepared.rescued,
     bytesElided: prepared.bytesElided,

@@ -61,13 +61,24 @@ export async function prepareRequest(
   const pass = (reason: PassthroughReason, detail: string, extra: Partial<PreparedRequest> = {}): PreparedRequest => ({
     body, rescued: 0, epochs: 0, bytesElided: 0, reason, detail, ...extra,
   });
-  const found = await findConversation(ctx, body, route, meta);
-  if (found.kind === 'untouched') return { body, ...found.prepared };
-  if (found.kind === 'unnamed') {
+  // The conversation first, from the first message alone: most requests belong to one without
+  // epochs and go through without their whole body being indexed.
+  const first = findFirstMessage(body);
+  if (first === null) return pass('no_epoch', 'no messages');
+  const key = first === undefined ? undefined : keyOrUndefined(body, first, meta.agentId, meta.sessionId);
+  if (key === undefined) {
     const indexed = indexTranscript(body);
     return indexed.kind === 'failed' ? pass(indexed.reason, indexed.detail) : pass('not_messages_body', 'first message unreadable');
   }
-  const { entry, key, mayLatch } = found;
+  let entry: ConversationEntry;
+  try {
+    entry = await ctx.table.get(key);
+  } catch (error) {
+    ctx.onStateFailure(error);
+    return pass('state_unavailable', errorText(error), { key });
+  }
+  const mayLatch = route === 'messages' && isOverThreshold(entry, ctx.config.threshold);
+  if (entry.frozen.length === 0 && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: entry, key });
   const indexed = indexTranscript(body);
   if (indexed.kind === 'failed') return pass(indexed.reason, indexed.detail, { conversation: entry, key, epochs: entry.record?.epochs.length ?? 0 });
   const { index } = indexed;
@@ -87,46 +98,6 @@ export async function prepareRequest(
   });
   if (outcome.kind === 'passthrough') return pass(outcome.reason, outcome.detail, { ...common, skipped: outcome.skipped });
   return { body: outcome.body, ...common, rescued: outcome.stubs, bytesElided: outcome.bytesElided, skipped: outcome.skipped };
-}
-
-/** What the first message alone says about a request. */
-export type ConversationLookup =
-  /** Nothing to rewrite and nothing to latch: the body goes through as it is. */
-  | { readonly kind: 'untouched'; readonly prepared: Omit<PreparedRequest, 'body'> }
-  /** The conversation has epochs, or may latch one: the whole body is needed. */
-  | { readonly kind: 'needs-body'; readonly entry: ConversationEntry; readonly key: string; readonly mayLatch: boolean }
-  /** No readable first message here (yet): the full index must say why. */
-  | { readonly kind: 'unnamed' };
-
-/**
- * Finds the conversation from the first message alone. `body` may be only the start of the
- * request: most requests belong to a conversation without epochs, and the proxy then forwards
- * them as they arrive, without holding or indexing the whole body.
- */
-export async function findConversation(
-  ctx: PrepareContext,
-  body: Uint8Array,
-  route: ModelRoute,
-  meta: { readonly agentId: string | undefined; readonly sessionId?: string | undefined },
-): Promise<ConversationLookup> {
-  const untouched = (detail: string, extra: Partial<PreparedRequest> = {}): ConversationLookup => ({
-    kind: 'untouched',
-    prepared: { rescued: 0, epochs: 0, bytesElided: 0, reason: 'no_epoch', detail, ...extra },
-  });
-  const first = findFirstMessage(body);
-  if (first === null) return untouched('no messages');
-  const key = first === undefined ? undefined : keyOrUndefined(body, first, meta.agentId, meta.sessionId);
-  if (key === undefined) return { kind: 'unnamed' };
-  let entry: ConversationEntry;
-  try {
-    entry = await ctx.table.get(key);
-  } catch (error) {
-    ctx.onStateFailure(error);
-    return { kind: 'untouched', prepared: { rescued: 0, epochs: 0, bytesElided: 0, reason: 'state_unavailable', detail: errorText(error), key } };
-  }
-  const mayLatch = route === 'messages' && isOverThreshold(entry, ctx.config.threshold);
-  if (entry.frozen.length === 0 && !mayLatch) return untouched('no epoch yet', { conversation: entry, key });
-  return { kind: 'needs-body', entry, key, mayLatch };
 }
 
 async function maybeLatch(ctx: PrepareContext, entry: ConversationEntry, body: Uint8Array, index: TranscriptIndex, agentId: string | undefined): Promise<number | undefined> {

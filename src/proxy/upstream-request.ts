@@ -17,7 +17,7 @@ export function joinUpstreamPath(upstream: URL, path: string): string {
  * The headers as sent upstream: `content-length` is the body's real length (RFC 9112 §6.2;
  * the body may have been rewritten), and accept-encoding admits only codings the tap decodes.
  */
-export function upstreamHeaders(headers: OutgoingHttpHeaders, bodyLength: number | undefined): OutgoingHttpHeaders {
+export function upstreamHeaders(headers: OutgoingHttpHeaders, body: Buffer | undefined): OutgoingHttpHeaders {
   const out = Object.create(null) as OutgoingHttpHeaders;
   let sawAcceptEncoding = false;
   for (const [name, value] of Object.entries(headers)) {
@@ -32,7 +32,7 @@ export function upstreamHeaders(headers: OutgoingHttpHeaders, bodyLength: number
     out[name] = value;
   }
   if (!sawAcceptEncoding) out['accept-encoding'] = rewriteAcceptEncoding(undefined);
-  if (bodyLength !== undefined) out['content-length'] = String(bodyLength);
+  if (body !== undefined) out['content-length'] = String(body.length);
   return out;
 }
 
