@@ -24,13 +24,13 @@ import {
   type ReceivedRequest,
   type ScriptedReply,
 } from '../support/messages-upstream.js';
+import { clientEnv, MODEL } from './client-env.js';
 
 /** Fixed, so paths in the bodies are the same on every machine and every run. */
 const SCRATCH_ROOT = '/tmp/ctxshed-capture';
 const HOME_DIR = join(SCRATCH_ROOT, 'home');
 const PROJECT_DIR = join(SCRATCH_ROOT, 'project');
 const RAW_DIR = join(SCRATCH_ROOT, 'raw');
-const MODEL = 'claude-sonnet-4-5';
 const CLIENT_TIMEOUT_MS = 300_000;
 const NETNS_MARKER = 'CTXSHED_CAPTURE_IN_NETNS';
 const BREAKPOINT = ',"cache_control":{"type":"ephemeral"}';
@@ -238,18 +238,7 @@ function makeModel(): ScriptedModel {
 // ---- running the client -----------------------------------------------------------------
 
 async function runClient(claude: string, baseUrl: string, isolated: boolean): Promise<void> {
-  const env: Record<string, string> = {
-    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-    ANTHROPIC_BASE_URL: baseUrl,
-    ANTHROPIC_API_KEY: 'sk-ant-test-000',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_ERROR_REPORTING: '1',
-    DISABLE_AUTOUPDATER: '1',
-    HOME: HOME_DIR,
-    IS_SANDBOX: '1',
-    ...(isolated ? {} : { HTTPS_PROXY: baseUrl, https_proxy: baseUrl, NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost' }),
-  };
+  const env = clientEnv(baseUrl, HOME_DIR, isolated);
   const args = [
     '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose',
     '--dangerously-skip-permissions', '--model', MODEL,
