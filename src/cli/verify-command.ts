@@ -26,11 +26,16 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
       const lines = [
         ...report.problems.map((p) => `problem: ${p}`),
         ...report.notes.map((n) => `note: ${n}`),
-        `${report.problems.length === 0 ? 'ok' : 'FAILED'}: ${dir}: ${report.checked.conversations} conversations, ${report.checked.epochs} epochs, ` +
-          `${report.checked.blocks} blocks, ${report.checked.elided} elided files, ${report.problems.length} problems`,
+        `${report.problems.length === 0 ? 'ok' : 'FAILED'}: ${dir}: ${count(report.checked.conversations, 'conversation')}, ` +
+          `${count(report.checked.epochs, 'epoch')}, ${count(report.checked.blocks, 'block')}, ` +
+          `${count(report.checked.elided, 'elided file')}, ${count(report.problems.length, 'problem')}`,
       ];
       await writeStdout(`${lines.join('\n')}\n`);
     }
     if (report.problems.length > 0) process.exitCode = 1;
   },
 };
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
