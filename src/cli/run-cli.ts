@@ -15,7 +15,6 @@ import { verifyCommand } from './verify-command.js';
 
 /** Runs the CLI with these arguments; resolves to the exit code. */
 export async function runCli(argv: readonly string[]): Promise<number> {
-  let usageError: string | undefined;
   const parser = yargs([...argv])
     .scriptName('ctxshed')
     .usage('$0 <command> [options]\n\nKeeps long agent sessions out of their own compaction: old tool results move to files, stubs stay in place.')
@@ -40,9 +39,10 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .help()
     .version()
     .wrap(Math.min(100, process.stdout.columns ?? 100))
+    // Throw, never just record: yargs would otherwise go on and run the command it just refused.
     .fail((message, error) => {
       if (error !== undefined && error !== null) throw error;
-      usageError = message;
+      throw new CliError(message, 2);
     })
     .exitProcess(false);
   try {
@@ -52,13 +52,18 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       process.stderr.write(`ctxshed: ${error.message}\n`);
       return error.exitCode;
     }
+    // A file the command could not read or write (EISDIR, ENOTDIR, ELOOP, EACCES ...): the
+    // system's own one-line message names it; a stack would only hide it.
+    if (isSystemError(error)) {
+      process.stderr.write(`ctxshed: ${error.message}\n`);
+      return 1;
+    }
     process.stderr.write(`ctxshed: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 70;
-  }
-  if (usageError !== undefined) {
-    process.stderr.write(`ctxshed: ${usageError}\n`);
-    return 2;
   }
   return process.exitCode === undefined ? 0 : Number(process.exitCode);
 }
 
+function isSystemError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && typeof (error as NodeJS.ErrnoException).syscall === 'string';
+}

@@ -170,7 +170,10 @@ function foldConversation(c: ConversationTally, record: WireRecord, facts: Reque
   }
   raiseAt(c.maxBytesElidedByEpochs, record.epochs, record.bytesElided);
   raiseAt(c.maxRescuedByEpochs, record.epochs, record.rescued);
-  if (record.latched !== undefined) c.latches.push({ n: record.latched, t: record.t });
+  // A latch number is an epoch number: a line claiming epoch 100,000,000 is not one to believe.
+  if (record.latched !== undefined && Number.isInteger(record.latched) && record.latched >= 1 && record.latched <= MAX_EPOCHS_TRACKED) {
+    c.latches.push({ n: record.latched, t: record.t });
+  }
 }
 
 function newConversationTally(key: string, facts: RequestFacts): ConversationTally {

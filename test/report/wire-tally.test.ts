@@ -110,3 +110,11 @@ describe('addRequestCounts', () => {
     expect(into.rewrittenBytesElided).toBe(4000);
   });
 });
+
+describe('addWireEntry with an absurd latch number', () => {
+  it('should not believe a line that claims epoch 100,000,000 (it would make ls build that many epochs)', () => {
+    const tally = fold([rewritten('2026-01-01T00:00:03.000Z', 1, 3, 9000, { latched: 100_000_000 })]);
+
+    expect(tally.conversations.get(KEY_A)!.latches).toEqual([]);
+  });
+});
