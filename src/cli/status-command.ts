@@ -44,9 +44,9 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
       .example('$0 status --follow', 'In a second terminal while `ctxshed rescue -- claude` runs; Ctrl-C to stop')
       .example('$0 status --state state.example --json', 'The same as JSON') as unknown as Argv<StatusArgs>,
   handler: async (args: ArgumentsCamelCase<StatusArgs>) => {
-    if (!(args.interval > 0 && args.interval <= 3600)) throw new CliError(`--interval takes seconds above 0 and at most 3600, not ${args.interval}`);
-    if (!(args.recent > 0)) throw new CliError(`--recent takes minutes above 0, not ${args.recent}`);
-    if (!(args.rescuePct > 0 && args.rescuePct <= 100)) throw new CliError(`--rescue-pct takes a number above 0 and at most 100, not ${args.rescuePct}`);
+    if (!(args.interval > 0 && args.interval <= 3600)) throw new CliError(`--interval takes seconds above 0 and at most 3600, not ${args.interval}`, 2);
+    if (!(args.recent > 0)) throw new CliError(`--recent takes minutes above 0, not ${args.recent}`, 2);
+    if (!(args.rescuePct > 0 && args.rescuePct <= 100)) throw new CliError(`--rescue-pct takes a number above 0 and at most 100, not ${args.rescuePct}`, 2);
     const state = await stateForReport(args.state);
     const reader = new WireLogReader(state.wirePath);
     const look = async (): Promise<{ report: StatusReport; warnings: readonly string[] }> => {

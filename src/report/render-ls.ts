@@ -6,7 +6,8 @@ import { formatBytes, formatCount, formatPercent, plural } from './format-units.
 import { shortId } from './resolve-id.js';
 
 /** What a conversation without a record shows for its prompt (only epochs make a record). */
-export const NO_PROMPT = '(no epoch yet: prompt not kept)';
+// True both for a conversation that never latched (no record yet) and one whose record is gone.
+export const NO_PROMPT = '(no record: prompt unknown)';
 
 /** The table of conversations and a total line. */
 export function renderLs(summaries: readonly ConversationSummary[], nowMs: number): string {

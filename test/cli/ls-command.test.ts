@@ -86,7 +86,7 @@ describe('ctxshed ls', () => {
     const result = await runCli(['ls', '--state', session.dir]);
 
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('(no epoch yet: prompt not kept)');
+    expect(result.stdout).toContain('(no record: prompt unknown)');
     expect(result.stdout).toMatch(/2 conversations, \d+ epochs, \d+ blocks elided/);
     expect(widest(result.stdout)).toBeLessThanOrEqual(100);
   });

@@ -67,7 +67,7 @@ describe('ctxshed status', () => {
   it('should refuse an interval that is not above 0', async () => {
     const result = await runCli(['status', '--follow', '--interval', '0', '--state', STATE_EXAMPLE]);
 
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain('--interval');
   });
 });
