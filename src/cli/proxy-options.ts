@@ -1,6 +1,7 @@
 /** The flags `serve` and `rescue` share, and the proxy configuration they make. */
 import type { Argv } from 'yargs';
 import { DEFAULT_KEEP_RECENT, DEFAULT_MIN_ELIDE_BYTES } from '../core/index.js';
+import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS } from '../proxy/forward.js';
 import { DEFAULT_MAX_REQUEST_BYTES, DEFAULT_UPSTREAM, type ProxyConfig } from '../proxy/proxy-config.js';
 import { CliError } from './cli-error.js';
 import { STATE_OPTION } from './state-option.js';
@@ -17,10 +18,9 @@ export interface ProxyArgs {
 }
 
 export const DEFAULT_RESCUE_PCT = 70;
-/** Before response headers, an upstream gets this long (the API can queue a long request). */
-export const UPSTREAM_HEADERS_TIMEOUT_MS = 600_000;
-/** Between two chunks of a response (SSE pings come every few seconds). */
-export const UPSTREAM_IDLE_TIMEOUT_MS = 600_000;
+/** The upstream timeouts a running proxy uses: forward.ts's defaults (docs/reliability.md). */
+export const UPSTREAM_HEADERS_TIMEOUT_MS = DEFAULT_HEADERS_TIMEOUT_MS;
+export const UPSTREAM_IDLE_TIMEOUT_MS = DEFAULT_IDLE_TIMEOUT_MS;
 
 /** Adds the shared flags to a command. */
 export function withProxyOptions<T>(yargs: Argv<T>): Argv<T & ProxyArgs> {

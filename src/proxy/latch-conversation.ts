@@ -24,14 +24,16 @@ export interface LatchRequest {
 export function latchConversation(ctx: PrepareContext, entry: ConversationEntry, request: LatchRequest): Promise<number | undefined> {
   const expected = entry.record?.epochs.length ?? 0;
   const run = async (): Promise<number | undefined> => {
+    let planned = false;
     const record = await latchEpoch(ctx.table.state, entry.key, (current) => {
       // Someone (this process or another) latched since the decision: theirs stands, ours is void.
       if ((current?.epochs.length ?? 0) !== expected) return undefined;
+      planned = true;
       return planRecord(ctx, entry.key, current, request);
     });
     ctx.table.adopt(entry, record);
-    const now = record?.epochs.length ?? 0;
-    return now > expected ? now : undefined;
+    // Only the call that wrote the epoch reports it: the wire log names one latching request.
+    return planned ? record?.epochs.length : undefined;
   };
   const result = entry.latching.then(run, run);
   entry.latching = result.catch(() => undefined);

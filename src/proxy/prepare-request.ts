@@ -84,11 +84,19 @@ export async function prepareRequest(
   const { index } = indexed;
   let latched: number | undefined;
   if (mayLatch) latched = await maybeLatch(ctx, entry, body, index, meta.agentId);
+  // Files first (an await: another request may latch meanwhile), then one snapshot of the epochs
+  // for both the rewrite and what the record and the next reading say it carried.
+  let frozen = entry.frozen;
+  await ctx.files.check(frozen);
+  while (frozen !== entry.frozen) {
+    frozen = entry.frozen;
+    await ctx.files.check(frozen);
+  }
+  // No await from here to the rewrite: `frozen` and `epochs` are one snapshot of the record.
   const epochs = entry.record?.epochs.length ?? 0;
   const common = { conversation: entry, key, epochs, ...(latched === undefined ? {} : { latched }) };
-  if (entry.frozen.length === 0) return pass('no_epoch', 'no epoch yet', common);
-  await ctx.files.check(entry.frozen);
-  const outcome = rewriteRequest(body, entry.frozen, {
+  if (frozen.length === 0) return pass('no_epoch', 'no epoch yet', common);
+  const outcome = rewriteRequest(body, frozen, {
     elidedDir: ctx.table.state.elidedDir,
     sha256: sha256Hex,
     isAvailable: (b) => ctx.files.has(b),
