@@ -20,10 +20,12 @@ export async function openStateDir(dir: string): Promise<StateDir> {
     await openSubdir(state.conversationsDir);
     // access() answers EROFS even for root, who otherwise passes every permission check.
     await fs.access(state.root, constants.W_OK | constants.X_OK);
+    // Stubs name files by absolute path: one spelling of the directory (its real path), so two
+    // routes to it (a symlink, a relative --state) never give two different stubs for one block.
+    return layoutPaths(await fs.realpath(state.root));
   } catch (error) {
     throw toStateError(error, state.root);
   }
-  return state;
 }
 
 async function openRoot(root: string): Promise<void> {
