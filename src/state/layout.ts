@@ -34,8 +34,9 @@ export type ElidedExt = 'txt' | 'json';
 const HEX64 = /^[0-9a-f]{64}$/;
 const ELIDED_NAME = /^([0-9a-f]{64})\.(txt|json)$/;
 const CONVERSATION_NAME = /^([0-9a-f]{64})\.json$/;
-// write-file-atomic names its temp file `<target>.<uint32 in decimal>`.
-const TEMP_LEFTOVER = /^.+\.(?:txt|json)\.\d+$/;
+// writeFileDurable stages `<target>.<digits>`, which write-file-atomic writes through its own
+// temp file `<staged>.<uint32 in decimal>`: a kill can leave either one behind.
+const TEMP_LEFTOVER = /^.+\.(?:txt|json)(?:\.\d+){1,2}$/;
 
 /** Whether `value` is 64 lowercase hex digits (a sha256 or a conversation key). */
 export function isHex64(value: string): boolean {
@@ -54,7 +55,7 @@ export function parseConversationName(name: string): string | undefined {
   return CONVERSATION_NAME.exec(name)?.[1];
 }
 
-/** Whether `name` is a temp file write-file-atomic left behind when its process was killed. */
+/** Whether `name` is a staging or temp file a killed write left behind (readers skip these). */
 export function isTempLeftover(name: string): boolean {
   return TEMP_LEFTOVER.test(name);
 }

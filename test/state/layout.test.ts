@@ -48,6 +48,12 @@ describe('isTempLeftover', () => {
     expect(isTempLeftover('x.json.123456')).toBe(true);
   });
 
+  it('should recognize the staging name and its own write-file-atomic temp file (a kill mid-stage)', () => {
+    expect(isTempLeftover(`${SHA}.txt.0186040012`)).toBe(true);
+    expect(isTempLeftover(`${SHA}.txt.0186040012.3234658375`)).toBe(true);
+    expect(isTempLeftover(`${SHA}.txt.1.2.3`)).toBe(false);
+  });
+
   it('should not take real files for leftovers', () => {
     expect(isTempLeftover(`${SHA}.txt`)).toBe(false);
     expect(isTempLeftover('wire.jsonl')).toBe(false);
