@@ -25,6 +25,7 @@ import {
   type ScriptedReply,
 } from '../support/messages-upstream.js';
 import { clientEnv, MODEL } from './client-env.js';
+import { linesOf } from './scratch-text.js';
 
 /** Fixed, so paths in the bodies are the same on every machine and every run. */
 const SCRATCH_ROOT = '/tmp/ctxshed-capture';
@@ -68,17 +69,6 @@ function reexecInNetns(): number | undefined {
 }
 
 // ---- the scratch project ------------------------------------------------------------------
-
-function linesOf(prefix: string, bytes: number): string {
-  const lines: string[] = [];
-  let size = 0;
-  for (let n = 1; size < bytes; n += 1) {
-    const line = `${prefix} line ${String(n).padStart(4, '0')}: the quick brown fox jumps over the lazy dog, ${(n * 7919) % 10007}.`;
-    lines.push(line);
-    size += Buffer.byteLength(line) + 1;
-  }
-  return `${lines.join('\n')}\n`;
-}
 
 function writeProject(): void {
   rmSync(SCRATCH_ROOT, { recursive: true, force: true });

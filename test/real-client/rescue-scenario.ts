@@ -31,6 +31,7 @@ import {
 } from '../support/messages-upstream.js';
 import { CLAUDE_BIN, canUnshareNet, clientEnv, MODEL } from './client-env.js';
 import { SEQ_HEADER, startRecordingHop, type RecordingHop } from './recording-hop.js';
+import { linesOf } from './scratch-text.js';
 
 const NETNS_MARKER = 'CTXSHED_REAL_CLIENT_IN_NETNS';
 /** Set to 1 to try the fallback: no network namespace, HTTPS_PROXY at a CONNECT-refusing upstream. */
@@ -79,17 +80,6 @@ export interface Observations {
 }
 
 // ---- the scratch project ------------------------------------------------------------------
-
-function linesOf(prefix: string, bytes: number): string {
-  const lines: string[] = [];
-  let size = 0;
-  for (let n = 1; size < bytes; n += 1) {
-    const line = `${prefix} line ${String(n).padStart(4, '0')}: the quick brown fox jumps over the lazy dog, ${(n * 7919) % 10007}.`;
-    lines.push(line);
-    size += Buffer.byteLength(line) + 1;
-  }
-  return `${lines.join('\n')}\n`;
-}
 
 export const FILE_NAMES = ['f1.txt', 'f2.txt', 'f3.txt', 'f4.txt', 'f5.txt', 'f6.txt'];
 
