@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decideLatch, type FrozenBlock, type LatchInput, type PlannedBlock } from '../src/core/index.js';
+import { decideLatch, DEFAULT_MIN_GAIN_FRACTION, type FrozenBlock, type LatchInput, type PlannedBlock } from '../src/core/index.js';
 
 const hex = (n: number): string => n.toString(16).padStart(64, '0');
 
@@ -47,7 +47,7 @@ describe('decideLatch', () => {
         expect(decision.fullness).toBe(reading.contextTokens / reading.window);
         expect(reading.epochsApplied).toBeGreaterThanOrEqual(input.epochCount);
         expect(decision.added.length).toBeGreaterThan(0);
-        expect(decision.estimatedTokensFreed).toBeGreaterThanOrEqual((input.minGainFraction ?? 0.05) * reading.window);
+        expect(decision.estimatedTokensFreed).toBeGreaterThanOrEqual((input.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION) * reading.window);
       }),
     );
   });
