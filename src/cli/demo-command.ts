@@ -7,6 +7,7 @@ import { StateError } from '../state/state-error.js';
 import { CliError } from './cli-error.js';
 import { DEFAULT_RESCUE_PCT, proxyConfigFrom } from './proxy-options.js';
 import { writeStdout } from './read-input.js';
+import { errorText } from '../errors.js';
 
 interface DemoArgs {
   turns: number;
@@ -47,7 +48,7 @@ export const demoCommand: CommandModule<object, DemoArgs> = {
       });
     } catch (error) {
       if (error instanceof StateError) throw new CliError(error.message.replace(/^ctxshed: /, ''));
-      throw new CliError(`demo failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw new CliError(`demo failed: ${errorText(error)}`);
     }
     await writeStdout(args.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatDemoSummary(report).join('\n')}\n`);
     if (!report.verify.ok) process.exitCode = 1;

@@ -11,6 +11,7 @@ import { replaySession, type SessionReport } from '../replay/replay-session.js';
 import { CliError } from './cli-error.js';
 import { DEFAULT_RESCUE_PCT } from './proxy-options.js';
 import { writeStdout } from './read-input.js';
+import { errorText } from '../errors.js';
 
 interface ReplayArgs {
   transcripts: string[];
@@ -44,7 +45,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
     }
     if (args.window !== undefined && !(Number.isInteger(args.window) && args.window >= 1000)) throw new CliError(`--window takes a whole number of at least 1000, not ${args.window}`, 2);
     const sessions = await readSessions(args.transcripts).catch((error: unknown) => {
-      throw new CliError(`cannot read transcripts: ${error instanceof Error ? error.message : String(error)}`);
+      throw new CliError(`cannot read transcripts: ${errorText(error)}`);
     });
     const reports: SessionReport[] = [];
     for (const session of sessions) {

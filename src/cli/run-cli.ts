@@ -12,6 +12,7 @@ import { showCommand } from './show-command.js';
 import { statsCommand } from './stats-command.js';
 import { statusCommand } from './status-command.js';
 import { verifyCommand } from './verify-command.js';
+import { outwardMessage } from '../errors.js';
 
 /** Runs the CLI with these arguments; resolves to the exit code. */
 export async function runCli(argv: readonly string[]): Promise<number> {
@@ -49,13 +50,13 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     await parser.parseAsync();
   } catch (error) {
     if (error instanceof CliError) {
-      process.stderr.write(`ctxshed: ${error.message}\n`);
+      process.stderr.write(`${outwardMessage(error.message)}\n`);
       return error.exitCode;
     }
     // A file the command could not read or write (EISDIR, ENOTDIR, ELOOP, EACCES ...): the
     // system's own one-line message names it; a stack would only hide it.
     if (isSystemError(error)) {
-      process.stderr.write(`ctxshed: ${error.message}\n`);
+      process.stderr.write(`${outwardMessage(error.message)}\n`);
       return 1;
     }
     process.stderr.write(`ctxshed: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -12,6 +12,7 @@
  */
 import type { Sha256 } from './ports.js';
 import type { Span, TranscriptIndex } from './transcript-index.js';
+import { isRecord } from '../errors.js';
 
 const KEY_FORMAT = 'ctxshed.conversation/1';
 const UTF8_DECODER = new TextDecoder('utf-8');
@@ -91,6 +92,3 @@ function sortKeys(value: unknown): unknown {
   return out;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -11,6 +11,7 @@ import type { Sha256 } from './ports.js';
 import { applySplices, planSplices, type Allocate, type Splice } from './splices.js';
 import { renderStub } from './stub.js';
 import { indexTranscript, type ToolResultInfo, type TranscriptIndex } from './transcript-index.js';
+import { errorText } from '../errors.js';
 
 /** A frozen block left alone in this request, and why. */
 export interface SkippedBlock {
@@ -103,7 +104,7 @@ export function rewriteRequest(body: Uint8Array, frozen: readonly FrozenBlock[],
     if (failure !== undefined) return pass('self_check_failed', failure, skipped);
     return { kind: 'rewritten', body: out, stubs: stubbed.length, bytesElided, skipped };
   } catch (error) {
-    return pass('internal_error', error instanceof Error ? error.message : String(error));
+    return pass('internal_error', errorText(error));
   }
 }
 

@@ -9,6 +9,7 @@ import http from 'node:http';
 import { commandOutput, DEMO_PROJECT_ROOT, fileContents } from './demo-workspace.js';
 import { DEMO_MODEL } from './scripted-model.js';
 import { decodeSse, type Block, type StreamedMessage } from './sse-decode.js';
+import { errorText } from '../errors.js';
 
 interface Message {
   role: 'user' | 'assistant';
@@ -117,7 +118,7 @@ export class ScriptedClient {
     // The pretend project is generated; any other path is read from disk, like the real Read
     // tool (this is how an elided file named by a stub comes back).
     if (file.startsWith(`${DEMO_PROJECT_ROOT}/`)) return fileContents(file, this.#turn);
-    return fs.readFile(file, 'utf8').catch((error: unknown) => `<tool_use_error>${error instanceof Error ? error.message : String(error)}</tool_use_error>`);
+    return fs.readFile(file, 'utf8').catch((error: unknown) => `<tool_use_error>${errorText(error)}</tool_use_error>`);
   }
 
   #post(path: string, body: Buffer): Promise<{ status: number; body: Buffer }> {

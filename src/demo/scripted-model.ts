@@ -12,6 +12,7 @@ import { BYTES_PER_TOKEN, priceRequest } from './cache-pricing.js';
 import { toolCallFor } from './demo-workspace.js';
 import { encodeSse, type ModelBlock, type ModelMessage } from './sse-encode.js';
 import { stubsInRequest, toolResultText, type SeenStub } from './stub-in-request.js';
+import { errorText, isRecord } from '../errors.js';
 
 /** The model name the demo client asks for and the model answers as. */
 export const DEMO_MODEL = 'claude-sonnet-4-5-20250929';
@@ -102,7 +103,7 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
           sendError(res, 404, 'not_found_error', `the demo model does not serve ${req.method ?? ''} ${pathname ?? ''}`);
         }
       } catch (error) {
-        sendError(res, 400, 'invalid_request_error', `the demo model could not read the request: ${error instanceof Error ? error.message : String(error)}`);
+        sendError(res, 400, 'invalid_request_error', `the demo model could not read the request: ${errorText(error)}`);
       }
     });
   });
@@ -142,6 +143,3 @@ function sendError(res: http.ServerResponse, status: number, type: string, messa
   send(res, status, 'application/json', JSON.stringify({ type: 'error', error: { type, message } }));
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -1,5 +1,6 @@
 /** Rebuilds an assistant message from its SSE stream, the way a client SDK accumulates one. Pure. */
 import { createSseParser } from '../proxy/sse-parser.js';
+import { isRecord } from '../errors.js';
 
 /** A content block as the client keeps it in its transcript. */
 export type Block = Record<string, unknown>;
@@ -43,6 +44,3 @@ export function decodeSse(text: string): StreamedMessage {
   return { content, stopReason };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -1,5 +1,6 @@
 /** Finds the ctxshed stubs a model sees in a request, the way a model reads them: from the text. */
 import { parseStub } from '../core/index.js';
+import { isRecord } from '../errors.js';
 
 /** A stub as the model read it: what it stands for and the file it names. */
 export interface SeenStub {
@@ -39,6 +40,3 @@ function toolResults(body: unknown): Array<Record<string, unknown>> {
   });
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

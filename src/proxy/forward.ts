@@ -17,7 +17,8 @@ import { sendApiError } from './api-error.js';
 import { forwardableHeaders } from './hop-by-hop.js';
 import { createUsageTap } from './usage-tap.js';
 import type { StreamError, Usage, UsageTap } from './usage-tap.js';
-import { classifyUpstreamError, errorText, isStaleSocketError, type ForwardError, type UpstreamFailure } from './upstream-errors.js';
+import { errorText } from '../errors.js';
+import { classifyUpstreamError, isStaleSocketError, type ForwardError, type UpstreamFailure } from './upstream-errors.js';
 import { joinUpstreamPath, upstreamHeaders } from './upstream-request.js';
 
 /** Wait for upstream response headers: the SDK's own default request timeout (10 minutes). */

@@ -22,6 +22,7 @@ import { latchConversation } from './latch-conversation.js';
 import type { ModelRoute } from './model-route.js';
 import type { ProxyConfig } from './proxy-config.js';
 import type { FileAvailability } from './file-availability.js';
+import { errorText } from '../errors.js';
 
 /** What the proxy sends, and what the wire record says about it. */
 export interface PreparedRequest {
@@ -149,6 +150,3 @@ function keyOrUndefined(body: Uint8Array, first: Span, agentId: string | undefin
   }
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -3,6 +3,7 @@
  * the wire log once (if the log itself can be written), not once per request; so is the recovery.
  */
 import type { WireNote } from './wire-record.js';
+import { errorText } from '../errors.js';
 
 export class StateHealth {
   #failing = false;
@@ -16,7 +17,7 @@ export class StateHealth {
   failed(error: unknown): void {
     if (this.#failing) return;
     this.#failing = true;
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorText(error);
     this.note({ t: this.now(), note: 'state_unavailable', detail }).catch(() => undefined);
   }
 

@@ -1,4 +1,5 @@
 /** What can go wrong between the proxy and the upstream: stable codes and their API-shaped text. */
+import { errorText } from '../errors.js';
 
 /** Stable codes of what went wrong; match on these, not on messages. */
 export type ForwardErrorCode =
@@ -64,7 +65,3 @@ export function errorCode(err: unknown): string {
   return typeof err.code === 'string' ? err.code : '';
 }
 
-/** An error's message. */
-export function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

@@ -2,6 +2,7 @@
 import { contentCoding, openDecompressor, type Decompressor } from './copy-decompressor.js';
 import { createSseParser } from './sse-parser.js';
 import type { SseEvent } from './sse-parser.js';
+import { errorText } from '../errors.js';
 
 /** A JSON body larger than this is not buffered for its usage (a Messages reply is far smaller). */
 export const MAX_JSON_COPY_BYTES = 64 * 1024 * 1024;
@@ -279,6 +280,3 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
     : undefined;
 }
 
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

@@ -9,6 +9,7 @@ import { parseConversationName, parseElidedName, type StateDir } from '../state/
 import { readConversation } from '../state/read-conversation.js';
 import { hasErrnoCode } from '../state/state-error.js';
 import type { IdCandidate } from './resolve-id.js';
+import { errorText, innerMessage } from '../errors.js';
 
 /** Every conversation record that reads and checks, oldest first, and a line for each that does not. */
 export async function readRecordsForReport(state: StateDir): Promise<{ records: ConversationRecord[]; warnings: string[] }> {
@@ -21,7 +22,7 @@ export async function readRecordsForReport(state: StateDir): Promise<{ records: 
       const record = await readConversation(state, key);
       if (record !== undefined) records.push(record);
     } catch (error) {
-      warnings.push(`${error instanceof Error ? error.message.replace(/^ctxshed: /, '') : String(error)} (skipped; see ctxshed verify)`);
+      warnings.push(`${innerMessage(errorText(error))} (skipped; see ctxshed verify)`);
     }
   }
   records.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.key.localeCompare(b.key));

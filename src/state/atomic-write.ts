@@ -4,6 +4,7 @@ import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { FILE_MODE } from './layout.js';
 import { hasErrnoCode, StateError } from './state-error.js';
+import { errorText } from '../errors.js';
 
 /**
  * Replaces `target` with `bytes` (mode 0600) so that after it resolves the new content and its
@@ -33,7 +34,7 @@ export async function writeFileDurable(target: string, bytes: Uint8Array): Promi
     await fs.rename(staged, target);
   } catch (error) {
     await fs.unlink(staged).catch(() => undefined);
-    throw new StateError('STATE_WRITE_FAILED', `ctxshed: could not write ${target}: ${describe(error)}`, {
+    throw new StateError('STATE_WRITE_FAILED', `ctxshed: could not write ${target}: ${errorText(error)}`, {
       cause: error,
     });
   }
@@ -68,8 +69,4 @@ export async function refuseSymlink(target: string): Promise<void> {
   if (stat?.isSymbolicLink() === true) {
     throw new StateError('STATE_SYMLINK', `ctxshed: refusing to write through the symbolic link ${target}`);
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

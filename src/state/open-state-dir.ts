@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fsyncDir } from './atomic-write.js';
 import { DIR_MODE, layoutPaths, type StateDir } from './layout.js';
 import { hasErrnoCode, StateError } from './state-error.js';
+import { errorText } from '../errors.js';
 
 export type { StateDir } from './layout.js';
 
@@ -79,7 +80,7 @@ function toStateError(error: unknown, root: string): StateError {
   if (hasErrnoCode(error, 'ENOTDIR') || hasErrnoCode(error, 'EEXIST')) {
     return new StateError('STATE_NOT_DIR', `ctxshed: state path ${root} is not a directory`, { cause: error });
   }
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = errorText(error);
   return new StateError(
     'STATE_UNWRITABLE',
     `ctxshed: cannot use ${root} as the state directory (${reason}); pass --state or set CTXSHED_STATE`,

@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import { crashArmed, crashPoint } from './crash-point.js';
 import { FILE_MODE, type StateDir } from './layout.js';
 import { StateError } from './state-error.js';
+import { errorText } from '../errors.js';
 
 /**
  * Written (with the next record, in one write) after a line that a crash cut short, so that
@@ -55,7 +56,7 @@ export class WireLog {
       if (bytesWritten !== bytes.length) throw new Error(`short write: ${bytesWritten} of ${bytes.length} bytes`);
     } catch (error) {
       this.#tailChecked = false; // a failed write may itself have left a torn line
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorText(error);
       const message = `ctxshed: could not append to ${this.path}: ${reason}`;
       throw new StateError('STATE_WIRE_FAILED', message, { cause: error });
     }
