@@ -52,3 +52,25 @@ export interface Epoch {
   /** The blocks this epoch adds (earlier epochs' blocks stay elided). */
   readonly blocks: readonly FrozenBlock[];
 }
+
+/** The format tag of a conversation record; bump the number when the shape changes. */
+export const CONVERSATION_FORMAT = 'ctxshed.conversation/1';
+
+/** The longest `firstPrompt` excerpt a record keeps, in UTF-16 code units. */
+export const FIRST_PROMPT_MAX_CHARS = 200;
+
+/** The content of `<state>/conversations/<key>.json`: who the conversation is, and its epochs. */
+export interface ConversationRecord {
+  readonly format: typeof CONVERSATION_FORMAT;
+  /** 64 lowercase hex digits; also the file's name. */
+  readonly key: string;
+  /** The `x-claude-code-agent-id` header, when the client sent one. */
+  readonly agentId: string | null;
+  /** The start of the first user prompt, so `ctxshed ls` can show which conversation this is. */
+  readonly firstPrompt: string;
+  readonly model: string;
+  /** ISO-8601 time the record was first written. */
+  readonly createdAt: string;
+  /** Numbered 1..n in latch order. */
+  readonly epochs: readonly Epoch[];
+}

@@ -15,3 +15,6 @@ export * from './inflate.js';
 export * from './conversation-key.js';
 export * from './first-message.js';
 export * from './latch-decision.js';
+export * from './plan-record.js';
+export * from '../core/model-route.js';
+export * from './usage.js';

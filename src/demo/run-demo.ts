@@ -10,7 +10,7 @@ import { conversationKeyOf, findFirstMessage } from '../core/index.js';
 import { contextWindowFor } from '../proxy/context-window.js';
 import type { ProxyConfig } from '../proxy/proxy-config.js';
 import { startProxy } from '../proxy/start-proxy.js';
-import type { WireRecord } from '../proxy/wire-record.js';
+import type { WireRecord } from '../state/wire-record.js';
 import { openStateDir } from '../state/open-state-dir.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { verifyState } from '../state/verify-state.js';

@@ -4,7 +4,7 @@
  * holds in memory.
  */
 import fs from 'node:fs/promises';
-import type { WireRecord } from '../proxy/wire-record.js';
+import type { WireRecord } from '../state/wire-record.js';
 
 /** How often to look for the next record: the proxy appends it just after the response ends. */
 const POLL_MS = 5;

@@ -11,14 +11,14 @@ import type { ConversationTable } from './conversation-table.js';
 import type { FileAvailability } from './file-availability.js';
 import { forwardToUpstream } from './forward.js';
 import { forwardableHeaders } from './hop-by-hop.js';
-import { modelRouteOf } from './model-route.js';
+import { modelRouteOf } from '../core/model-route.js';
 import { prepareRequest, type PreparedRequest } from './prepare-request.js';
 import type { ProxyConfig } from './proxy-config.js';
 import { readBody } from './read-body.js';
 import type { StateHealth } from './state-health.js';
 import { crashPoint } from '../state/crash-point.js';
 import type { Usage } from './usage-tap.js';
-import type { WireRecord } from './wire-record.js';
+import type { WireRecord } from '../state/wire-record.js';
 
 /** What the handler is given; tests hand in small real ones. */
 export interface ProxyDeps {

@@ -19,7 +19,7 @@ import {
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { ConversationEntry, ConversationTable } from './conversation-table.js';
 import { latchConversation } from './latch-conversation.js';
-import type { ModelRoute } from './model-route.js';
+import type { ModelRoute } from '../core/model-route.js';
 import type { ProxyConfig } from './proxy-config.js';
 import type { FileAvailability } from './file-availability.js';
 import { errorText } from '../errors.js';

@@ -2,7 +2,7 @@
  * Whether the state directory is writable, as the proxy last found it. A failure is written to
  * the wire log once (if the log itself can be written), not once per request; so is the recovery.
  */
-import type { WireNote } from './wire-record.js';
+import type { WireNote } from '../state/wire-record.js';
 import { errorText } from '../errors.js';
 
 export class StateHealth {

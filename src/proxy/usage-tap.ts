@@ -1,6 +1,9 @@
 /** Reads the token usage out of a copy of a response, without ever holding up the response. */
 import { contentCoding, openDecompressor, type Decompressor } from './copy-decompressor.js';
 import { createSseParser } from './sse-parser.js';
+import type { Usage } from '../core/usage.js';
+
+export type { Usage } from '../core/usage.js';
 import type { SseEvent } from './sse-parser.js';
 import { errorText } from '../errors.js';
 
@@ -8,17 +11,6 @@ import { errorText } from '../errors.js';
 export const MAX_JSON_COPY_BYTES = 64 * 1024 * 1024;
 /** An SSE event still incomplete after this many characters stops the reading of the stream. */
 export const MAX_SSE_PENDING_CHARS = 16 * 1024 * 1024;
-
-/** Token usage of one Messages API response; a field the API left out is 0. */
-export interface Usage {
-  readonly inputTokens: number;
-  readonly cacheCreationInputTokens: number;
-  readonly cacheReadInputTokens: number;
-  readonly outputTokens: number;
-  readonly model?: string;
-  /** `usage.cache_creation`, when the API splits cache writes by lifetime. */
-  readonly cacheCreation?: { readonly ephemeral5m?: number; readonly ephemeral1h?: number };
-}
 
 /** An `event: error` the API sent mid-stream (e.g. `overloaded_error`). */
 export interface StreamError {

@@ -8,7 +8,7 @@ import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import readline from 'node:readline';
 import { hasErrnoCode } from '../state/state-error.js';
-import { classifyWireLine } from './wire-entry.js';
+import { classifyWireLine } from '../state/wire-line.js';
 import { addWireEntry, newWireTally, type WireTally } from './wire-tally.js';
 
 const TAIL_CHUNK_BYTES = 64 * 1024;

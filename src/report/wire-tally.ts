@@ -3,8 +3,8 @@
  * is read in one pass and `status --follow` can fold in just the lines appended since its last
  * look. Pure: plain data in, plain data out; the fold updates the tally it is given.
  */
-import type { WireNote, WireRecord } from '../proxy/wire-record.js';
-import type { WireEntry } from './wire-entry.js';
+import type { WireNote, WireRecord } from '../state/wire-record.js';
+import type { WireEntry } from '../state/wire-line.js';
 
 /** What one request's wire record says, kept for the last request and the last reading. */
 export interface RequestFacts {

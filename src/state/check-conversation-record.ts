@@ -1,11 +1,8 @@
 /** The shape a conversation record must have, checked field by field so verify can list every fault. */
+import { CONVERSATION_FORMAT, FIRST_PROMPT_MAX_CHARS } from '../core/epoch-types.js';
 import { isHex64 } from './layout.js';
 
-/** The format tag of a conversation record; bump the number when the shape changes. */
-export const CONVERSATION_FORMAT = 'ctxshed.conversation/1';
-
-/** The longest `firstPrompt` excerpt a record keeps, in UTF-16 code units. */
-export const FIRST_PROMPT_MAX_CHARS = 200;
+export { CONVERSATION_FORMAT, FIRST_PROMPT_MAX_CHARS } from '../core/epoch-types.js';
 
 type Fields = Record<string, unknown>;
 

@@ -4,24 +4,14 @@ import { checkConversationRecord } from './check-conversation-record.js';
 import { crashPoint } from './crash-point.js';
 import { serializeConversationRecord, type ConversationRecord } from './conversation-record.js';
 import { writeElidedFile } from './elided-file.js';
-import { conversationPath, type ElidedExt, type StateDir } from './layout.js';
+import { conversationPath, type StateDir } from './layout.js';
 import { checkPlanFiles } from './check-plan-files.js';
 import { readConversation } from './read-conversation.js';
 import { StateError } from './state-error.js';
 import { withStateLock } from './state-lock.js';
+import type { LatchPlan } from '../core/plan-record.js';
 
-/** One elided file a latch must make durable before its record may name it. */
-export interface PlannedFile {
-  readonly sha256: string;
-  readonly bytes: Uint8Array;
-  readonly ext: ElidedExt;
-}
-
-/** What `decide` wants on disk: the whole new record and the files its new epochs name. */
-export interface LatchPlan {
-  readonly record: ConversationRecord;
-  readonly files: readonly PlannedFile[];
-}
+export type { LatchPlan, PlannedFile } from '../core/plan-record.js';
 
 /** What `decide` is handed (the record as it is on disk now) and what it may answer. */
 export type LatchDecision = (

@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Epoch } from '../../src/core/epoch-types.js';
-import type { WireRecord } from '../../src/proxy/wire-record.js';
+import type { WireRecord } from '../../src/state/wire-record.js';
 import { summarizeConversations } from '../../src/report/conversation-summary.js';
 import { readRecordsForReport } from '../../src/report/read-report-state.js';
 import { readWireTally } from '../../src/report/read-wire-log.js';

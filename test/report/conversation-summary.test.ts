@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WireRecord } from '../../src/proxy/wire-record.js';
+import type { WireRecord } from '../../src/state/wire-record.js';
 import { DEFAULT_TOKENS_PER_BYTE, summarizeConversation, summarizeConversations, tokensPerByteOf } from '../../src/report/conversation-summary.js';
 import { addWireEntry, newWireTally, type WireTally } from '../../src/report/wire-tally.js';
 import { block, epoch, KEY_A, KEY_B, record, rewritten, wire } from './report-fixtures.js';

@@ -1,5 +1,5 @@
 /** A folded session of two conversations, for the render tests. */
-import type { WireRecord } from '../../src/proxy/wire-record.js';
+import type { WireRecord } from '../../src/state/wire-record.js';
 import { summarizeConversations, type ConversationSummary } from '../../src/report/conversation-summary.js';
 import { addWireEntry, newWireTally, type WireTally } from '../../src/report/wire-tally.js';
 import type { ConversationRecord } from '../../src/state/conversation-record.js';

@@ -1,6 +1,6 @@
 /** Small wire records and conversation records to build report inputs from, in tests. */
 import type { Epoch, FrozenBlock } from '../../src/core/epoch-types.js';
-import type { WireRecord } from '../../src/proxy/wire-record.js';
+import type { WireRecord } from '../../src/state/wire-record.js';
 import type { ConversationRecord } from '../../src/state/conversation-record.js';
 
 export const KEY_A = 'a'.repeat(63) + '1';

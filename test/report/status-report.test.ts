@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WireRecord } from '../../src/proxy/wire-record.js';
+import type { WireRecord } from '../../src/state/wire-record.js';
 import { summarizeConversations } from '../../src/report/conversation-summary.js';
 import { buildStatusReport } from '../../src/report/status-report.js';
 import { addWireEntry, newWireTally } from '../../src/report/wire-tally.js';

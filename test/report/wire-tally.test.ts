@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { WireRecord } from '../../src/proxy/wire-record.js';
-import { classifyWireLine } from '../../src/report/wire-entry.js';
+import type { WireRecord } from '../../src/state/wire-record.js';
+import { classifyWireLine } from '../../src/state/wire-line.js';
 import { addRequestCounts, addWireEntry, newRequestCounts, newWireTally, type WireTally } from '../../src/report/wire-tally.js';
 import { KEY_A, KEY_B, rewritten, wire } from './report-fixtures.js';
 

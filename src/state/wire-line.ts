@@ -1,8 +1,9 @@
 /**
- * One line of the wire log, classified. Pure: a line of text in, plain data out. The reading
- * layer (read-wire-log.ts) streams the lines; everything here works on one line at a time.
+ * One line of the wire log, classified. Pure: a line of text in, plain data out. The reports
+ * (report/read-wire-log.ts) stream the lines; everything here works on one line at a time.
  */
-import type { WireNote, WireRecord } from '../proxy/wire-record.js';
+import { isRecord } from '../errors.js';
+import type { WireNote, WireRecord } from './wire-record.js';
 
 /** What a line of `wire.jsonl` is. */
 export type WireEntry =
@@ -26,15 +27,16 @@ export function classifyWireLine(line: string): WireEntry {
   } catch {
     return { kind: 'unreadable' };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { kind: 'unreadable' };
-  const fields = value as Record<string, unknown>;
+  // `value` stays unknown; `fields` is the same object, narrowed for reading its members.
+  const fields = isRecord(value) ? value : undefined;
+  if (fields === undefined) return { kind: 'unreadable' };
   if (fields['ctxshed'] === 'torn-line') return { kind: 'torn-marker' };
   if (typeof fields['t'] !== 'string') return { kind: 'unreadable' };
   if (typeof fields['note'] === 'string') return { kind: 'note', note: value as WireNote };
-  return isRecord(fields) ? { kind: 'record', record: value as WireRecord } : { kind: 'unreadable' };
+  return hasRecordFields(fields) ? { kind: 'record', record: value as WireRecord } : { kind: 'unreadable' };
 }
 
-function isRecord(fields: Record<string, unknown>): boolean {
+function hasRecordFields(fields: Record<string, unknown>): boolean {
   if (!NUMBER_FIELDS.every((name) => typeof fields[name] === 'number')) return false;
   const key = fields['key'];
   if (key !== null && typeof key !== 'string') return false;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { classifyWireLine } from '../../src/report/wire-entry.js';
+import { classifyWireLine } from '../../src/state/wire-line.js';
 import { WIRE_TORN_MARKER } from '../../src/state/wire-log.js';
-import { wire } from './report-fixtures.js';
+import { wire } from '../report/report-fixtures.js';
 
 describe('classifyWireLine', () => {
   it('should read a wire record the proxy writes as a record', () => {

@@ -1,0 +1,75 @@
+/**
+ * The record a latch writes: the conversation's record with one more epoch, and the elided files
+ * that epoch names. Pure: the caller passes the time in, and src/state writes the plan under its
+ * lock (files durable first, then the record).
+ */
+import { CONVERSATION_FORMAT, type ConversationRecord, type ElisionPolicy, type Epoch } from './epoch-types.js';
+import type { FullnessReading } from './latch-decision.js';
+import { freezeBlock, POLICY_NAME, POLICY_VERSION, type PlannedBlock } from './plan-elision.js';
+
+/** One elided file a latch must make durable before its record may name it. */
+export interface PlannedFile {
+  readonly sha256: string;
+  readonly bytes: Uint8Array;
+  /** `txt`: the block's text; `json`: the exact original JSON, when the text cannot rebuild it. */
+  readonly ext: 'txt' | 'json';
+}
+
+/** What a latch wants on disk: the whole new record and the files its new epoch names. */
+export interface LatchPlan {
+  readonly record: ConversationRecord;
+  readonly files: readonly PlannedFile[];
+}
+
+/** What the pure latch decision settled, and what the record needs besides. */
+export interface LatchRequest {
+  readonly added: readonly PlannedBlock[];
+  /** The reading that crossed the threshold. */
+  readonly reading: FullnessReading;
+  readonly firstPrompt: string;
+  readonly model: string;
+  readonly agentId: string | undefined;
+}
+
+/** What `planRecord` is given besides the request. */
+export interface PlanRecordInput {
+  readonly key: string;
+  /** The record as it is on disk now (undefined: the conversation's first epoch). */
+  readonly current: ConversationRecord | undefined;
+  readonly request: LatchRequest;
+  readonly threshold: number;
+  readonly policy: ElisionPolicy;
+  /** ISO-8601 time of the latch. */
+  readonly now: string;
+}
+
+/** The next epoch's record and files. */
+export function planRecord(input: PlanRecordInput): LatchPlan {
+  const { key, current, request, threshold, policy, now } = input;
+  const { contextTokens, window } = request.reading;
+  const reason = { fullness: contextTokens / window, threshold, window, contextTokens };
+  const epoch: Epoch = {
+    n: (current?.epochs.length ?? 0) + 1,
+    latchedAt: now,
+    reason,
+    policy: { name: POLICY_NAME, version: POLICY_VERSION, keepRecent: policy.keepRecent, minBytes: policy.minBytes },
+    blocks: request.added.map(freezeBlock),
+  };
+  const files: PlannedFile[] = [];
+  for (const block of request.added) {
+    files.push({ sha256: block.sha256, bytes: block.text, ext: 'txt' });
+    if (block.rawSha256 !== undefined && block.raw !== undefined) files.push({ sha256: block.rawSha256, bytes: block.raw, ext: 'json' });
+  }
+  const record: ConversationRecord = current
+    ? { ...current, epochs: [...current.epochs, epoch] }
+    : {
+        format: CONVERSATION_FORMAT,
+        key,
+        agentId: request.agentId ?? null,
+        firstPrompt: request.firstPrompt,
+        model: request.model,
+        createdAt: now,
+        epochs: [epoch],
+      };
+  return { record, files };
+}

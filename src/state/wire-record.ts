@@ -1,0 +1,138 @@
+/**
+ * The wire record: one line per proxied request in `<state>/wire.jsonl` (DESIGN.md "Wire record").
+ * This file owns its shape and how one is built; wire-log.ts appends lines and wire-line.ts reads
+ * them back.
+ */
+import type { ModelRoute } from '../core/model-route.js';
+import type { PassthroughReason } from '../core/passthrough-reasons.js';
+import { contextTokensOf, type Usage } from '../core/usage.js';
+
+/** Never headers, never bodies: only what a person needs to see what ctxshed did. */
+export interface WireRecord {
+  readonly t: string;
+  readonly method: string;
+  /** The path without its query string (a query could carry anything). */
+  readonly path: string;
+  readonly route: ModelRoute | null;
+  /** Conversation key (64 hex), when the request was a model call with messages. */
+  readonly key: string | null;
+  readonly agentId?: string;
+  readonly model?: string;
+  readonly status: number;
+  /** Request bytes as received from the client. */
+  readonly bytesIn: number;
+  /** Request bytes as sent upstream. */
+  readonly bytesOut: number;
+  /** Response bytes sent to the client. */
+  readonly responseBytes: number;
+  /** Stubs in the request sent. */
+  readonly rescued: number;
+  /** Text bytes those stubs stand for. */
+  readonly bytesElided: number;
+  /** Epochs of the conversation when the request was sent. */
+  readonly epochs: number;
+  /** The epoch this request latched. */
+  readonly latched?: number;
+  readonly reason?: PassthroughReason;
+  readonly skipped?: Readonly<Record<string, number>>;
+  readonly usage?: {
+    readonly input: number;
+    readonly cacheCreation: number;
+    readonly cacheRead: number;
+    readonly output: number;
+  };
+  readonly window?: number;
+  /** Context tokens of this request over the window. */
+  readonly fullness?: number;
+  readonly ms: { readonly total: number; readonly prepare: number; readonly headers?: number };
+  /** A proxy-side failure's stable code. */
+  readonly error?: string;
+  /** The API's `event: error` type, when the stream carried one. */
+  readonly streamError?: string;
+}
+
+/** A note in the wire log that is not about one request (e.g. the state directory failed). */
+export interface WireNote {
+  readonly t: string;
+  readonly note: 'state_unavailable' | 'state_recovered';
+  readonly detail: string;
+}
+
+/** What one request's record is built from: the proxy's plain facts, no sockets. */
+export interface WireRecordInput {
+  /** ISO-8601 time the record is written. */
+  readonly t: string;
+  readonly method: string;
+  /** The request-target as the client sent it; the record keeps its path only. */
+  readonly target: string;
+  readonly route: ModelRoute | undefined;
+  readonly key: string | undefined;
+  readonly agentId: string | undefined;
+  /** The context window the request was measured against. */
+  readonly window: number;
+  readonly bytesIn: number;
+  readonly bytesOut: number;
+  readonly rescued: number;
+  readonly bytesElided: number;
+  readonly epochs: number;
+  readonly latched?: number | undefined;
+  readonly reason?: PassthroughReason | undefined;
+  /** Frozen blocks the rewrite left alone, each with why; counted by reason. */
+  readonly skipped?: readonly { readonly reason: string }[] | undefined;
+  readonly status: number;
+  readonly responseBytes: number;
+  readonly usage: Usage | undefined;
+  /** Milliseconds, unrounded. */
+  readonly ms: { readonly total: number; readonly prepare: number; readonly headers?: number | undefined };
+  readonly error?: string | undefined;
+  readonly streamError?: string | undefined;
+}
+
+/** The record for one request: the query string, headers and bodies never make it in. */
+export function buildWireRecord(r: WireRecordInput): WireRecord {
+  const q = r.target.indexOf('?');
+  const skipped: Record<string, number> = {};
+  for (const s of r.skipped ?? []) skipped[s.reason] = (skipped[s.reason] ?? 0) + 1;
+  const { usage } = r;
+  const model = usage?.model;
+  return {
+    t: r.t,
+    method: r.method,
+    path: q < 0 ? r.target : r.target.slice(0, q),
+    route: r.route ?? null,
+    key: r.key ?? null,
+    ...(r.agentId === undefined ? {} : { agentId: r.agentId }),
+    ...(model === undefined ? {} : { model }),
+    status: r.status,
+    bytesIn: r.bytesIn,
+    bytesOut: r.bytesOut,
+    responseBytes: r.responseBytes,
+    rescued: r.rescued,
+    bytesElided: r.bytesElided,
+    epochs: r.epochs,
+    ...(r.latched === undefined ? {} : { latched: r.latched }),
+    ...(r.reason === undefined ? {} : { reason: r.reason }),
+    ...(Object.keys(skipped).length === 0 ? {} : { skipped }),
+    ...(usage === undefined
+      ? {}
+      : {
+          usage: { input: usage.inputTokens, cacheCreation: usage.cacheCreationInputTokens, cacheRead: usage.cacheReadInputTokens, output: usage.outputTokens },
+          ...(r.route === 'messages' ? { window: r.window, fullness: round4(contextTokensOf(usage) / r.window) } : {}),
+        }),
+    ms: {
+      total: round1(r.ms.total),
+      prepare: round1(r.ms.prepare),
+      ...(r.ms.headers === undefined ? {} : { headers: round1(r.ms.headers) }),
+    },
+    ...(r.error === undefined ? {} : { error: r.error }),
+    ...(r.streamError === undefined ? {} : { streamError: r.streamError }),
+  };
+}
+
+function round1(n: number): number {
+  return Math.round(n * 10) / 10;
+}
+
+function round4(n: number): number {
+  return Math.round(n * 10_000) / 10_000;
+}
