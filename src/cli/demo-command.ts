@@ -1,13 +1,13 @@
 /** `ctxshed demo`: a scripted session through the real proxy, offline, in a few seconds. */
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { DEFAULT_KEEP_RECENT, DEFAULT_MIN_ELIDE_BYTES } from '../core/index.js';
+import { DEFAULT_ENGINE_SETTINGS } from '../rescue/index.js';
 import { formatDemoEvent, formatDemoSummary } from '../demo/format-demo.js';
 import { DEFAULT_DEMO_TURNS, DEFAULT_DEMO_WINDOW, runDemo } from '../demo/run-demo.js';
 import { StateError } from '../state/state-error.js';
 import { CliError } from './cli-error.js';
 import { DEFAULT_RESCUE_PCT, proxyConfigFrom } from './proxy-options.js';
 import { writeStdout } from './read-input.js';
-import { errorText } from '../errors.js';
+import { errorText, innerMessage } from '../errors.js';
 
 interface DemoArgs {
   turns: number;
@@ -28,8 +28,8 @@ export const demoCommand: CommandModule<object, DemoArgs> = {
       .option('state', { type: 'string', describe: 'State directory (default: a fresh one under the temp dir, printed at the end)' })
       .option('rescue-pct', { type: 'number', default: DEFAULT_RESCUE_PCT, describe: 'Latch an epoch when the conversation is this full (% of the window)' })
       .option('window', { type: 'number', default: DEFAULT_DEMO_WINDOW, describe: 'Context window in tokens (small, so the demo crosses it quickly)' })
-      .option('keep-recent', { type: 'number', default: DEFAULT_KEEP_RECENT, describe: 'Never elide the N newest tool results' })
-      .option('min-bytes', { type: 'number', default: DEFAULT_MIN_ELIDE_BYTES, describe: 'Elide only tool results whose text is over N bytes' })
+      .option('keep-recent', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.keepRecent, describe: 'Never elide the N newest tool results' })
+      .option('min-bytes', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.minBytes, describe: 'Elide only tool results whose text is over N bytes' })
       .option('json', { type: 'boolean', default: false, describe: 'Print one JSON report at the end instead of the running display' })
       .example('$0 demo', '40 turns, rescue at 70% of a 40,000-token window')
       .example('$0 demo --turns 80 --rescue-pct 60 --state /tmp/demo-state', 'Longer, earlier, and keep the state where you say') as unknown as Argv<DemoArgs>,
@@ -47,7 +47,7 @@ export const demoCommand: CommandModule<object, DemoArgs> = {
         onEvent: (event) => print(formatDemoEvent(event)),
       });
     } catch (error) {
-      if (error instanceof StateError) throw new CliError(error.message.replace(/^ctxshed: /, ''));
+      if (error instanceof StateError) throw new CliError(innerMessage(error.message));
       throw new CliError(`demo failed: ${errorText(error)}`);
     }
     await writeStdout(args.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatDemoSummary(report).join('\n')}\n`);

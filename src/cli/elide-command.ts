@@ -1,12 +1,13 @@
 /** `ctxshed elide BODY.json`: act as if an epoch latched now on this request body. */
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { DEFAULT_KEEP_RECENT, DEFAULT_MIN_ELIDE_BYTES, freezeBlock, indexTranscript, planElision, rewriteRequest } from '../core/index.js';
+import { freezeBlock, indexTranscript, planElision, rewriteRequest } from '../core/index.js';
 import { layoutPaths } from '../state/layout.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { writeElidedFile } from '../state/elided-file.js';
 import { CliError } from './cli-error.js';
 import { readInput, writeStdout } from './read-input.js';
 import { openStateOrFail, STATE_OPTION, stateDirFrom } from './state-option.js';
+import { DEFAULT_ENGINE_SETTINGS } from '../rescue/index.js';
 
 interface ElideArgs {
   body: string;
@@ -23,8 +24,8 @@ export const elideCommand: CommandModule<object, ElideArgs> = {
     (yargs as Argv<object>)
       .positional('body', { type: 'string', demandOption: true, describe: 'A Messages API request body (JSON file, or - for stdin)' })
       .option('state', STATE_OPTION)
-      .option('keep-recent', { type: 'number', default: DEFAULT_KEEP_RECENT, describe: 'Never elide the N newest tool results' })
-      .option('min-bytes', { type: 'number', default: DEFAULT_MIN_ELIDE_BYTES, describe: 'Elide only tool results whose text is over N bytes' })
+      .option('keep-recent', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.keepRecent, describe: 'Never elide the N newest tool results' })
+      .option('min-bytes', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.minBytes, describe: 'Elide only tool results whose text is over N bytes' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Print the plan as JSON; write nothing' })
       .example('$0 elide body.json --dry-run', 'Show which tool results would be elided')
       .example('$0 elide body.json --state /tmp/st > small.json', 'Write the elided files and the rewritten body') as unknown as Argv<ElideArgs>,

@@ -1,8 +1,7 @@
-/** The flags `serve` and `rescue` share, and the proxy configuration they make. */
+/** The flags `serve` and `rescue` share, and the proxy settings they make (engine and transport). */
 import type { Argv } from 'yargs';
-import { DEFAULT_KEEP_RECENT, DEFAULT_MIN_ELIDE_BYTES } from '../core/index.js';
-import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS } from '../proxy/forward.js';
-import { DEFAULT_MAX_REQUEST_BYTES, DEFAULT_UPSTREAM, type ProxyConfig } from '../proxy/proxy-config.js';
+import { defaultTransport, DEFAULT_UPSTREAM, type ProxySettings } from '../proxy/transport-settings.js';
+import { DEFAULT_ENGINE_SETTINGS } from '../rescue/index.js';
 import { CliError } from './cli-error.js';
 import { STATE_OPTION } from './state-option.js';
 
@@ -17,25 +16,23 @@ export interface ProxyArgs {
   port: number;
 }
 
-export const DEFAULT_RESCUE_PCT = 70;
-/** The upstream timeouts a running proxy uses: forward.ts's defaults (docs/reliability.md). */
-export const UPSTREAM_HEADERS_TIMEOUT_MS = DEFAULT_HEADERS_TIMEOUT_MS;
-export const UPSTREAM_IDLE_TIMEOUT_MS = DEFAULT_IDLE_TIMEOUT_MS;
+/** `--rescue-pct`'s default: the engine's threshold, as a percentage. */
+export const DEFAULT_RESCUE_PCT = Math.round(DEFAULT_ENGINE_SETTINGS.threshold * 1000) / 10;
 
 /** Adds the shared flags to a command. */
 export function withProxyOptions<T>(yargs: Argv<T>): Argv<T & ProxyArgs> {
   return yargs
     .option('rescue-pct', { type: 'number', default: DEFAULT_RESCUE_PCT, describe: 'Latch an epoch when a conversation is this full (% of the window)' })
-    .option('keep-recent', { type: 'number', default: DEFAULT_KEEP_RECENT, describe: 'Never elide the N newest tool results' })
-    .option('min-bytes', { type: 'number', default: DEFAULT_MIN_ELIDE_BYTES, describe: 'Elide only tool results whose text is over N bytes' })
+    .option('keep-recent', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.keepRecent, describe: 'Never elide the N newest tool results' })
+    .option('min-bytes', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.minBytes, describe: 'Elide only tool results whose text is over N bytes' })
     .option('window', { type: 'number', describe: 'Context window in tokens (default: 1,000,000 with the context-1m beta, else 200,000)' })
     .option('state', STATE_OPTION)
     .option('upstream', { type: 'string', describe: 'Where to send requests (default: $ANTHROPIC_BASE_URL as it was, else https://api.anthropic.com)' })
     .option('port', { type: 'number', default: 0, describe: 'Port on 127.0.0.1 (0: any free port)' }) as unknown as Argv<T & ProxyArgs>;
 }
 
-/** The proxy configuration the flags and environment name; a CliError for a bad value. */
-export function proxyConfigFrom(args: ProxyArgs, env: NodeJS.ProcessEnv): ProxyConfig {
+/** The proxy settings the flags and environment name; a CliError for a bad value. */
+export function proxyConfigFrom(args: ProxyArgs, env: NodeJS.ProcessEnv): ProxySettings {
   if (!(args.rescuePct > 0 && args.rescuePct <= 100)) throw new CliError(`--rescue-pct takes a number above 0 and at most 100, not ${args.rescuePct}`);
   wholeNumber(args.keepRecent, '--keep-recent', 0);
   wholeNumber(args.minBytes, '--min-bytes', 0);
@@ -51,20 +48,22 @@ export function proxyConfigFrom(args: ProxyArgs, env: NodeJS.ProcessEnv): ProxyC
   }
   if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') throw new CliError(`the upstream must be http:// or https://, not ${upstream.protocol}`);
   return {
-    upstream,
-    threshold: args.rescuePct / 100,
-    policy: { keepRecent: args.keepRecent, minBytes: args.minBytes },
-    ...(args.window === undefined ? {} : { window: args.window }),
-    maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES,
-    timeouts: { headersMs: UPSTREAM_HEADERS_TIMEOUT_MS, idleMs: UPSTREAM_IDLE_TIMEOUT_MS },
+    transport: defaultTransport(upstream),
+    engine: {
+      ...DEFAULT_ENGINE_SETTINGS,
+      threshold: args.rescuePct / 100,
+      policy: { keepRecent: args.keepRecent, minBytes: args.minBytes },
+      ...(args.window === undefined ? {} : { window: args.window }),
+    },
   };
 }
 
 /** The one-line banner: what this mode does, before anything else happens. */
-export function bannerLine(config: ProxyConfig, url: string, elidedDir: string): string {
+export function bannerLine(settings: ProxySettings, url: string, elidedDir: string): string {
+  const { engine: config, transport: { upstream } } = settings;
   const window = config.window === undefined ? '200,000-token window (1M with the context-1m beta)' : `${config.window.toLocaleString('en-US')}-token window`;
   return (
-    `ctxshed: rescue on at ${url} -> ${config.upstream.origin}${config.upstream.pathname === '/' ? '' : config.upstream.pathname}; ` +
+    `ctxshed: rescue on at ${url} -> ${upstream.origin}${upstream.pathname === '/' ? '' : upstream.pathname}; ` +
     `epochs latch at ${Math.round(config.threshold * 1000) / 10}% of a ${window}; ` +
     `this mode changes request bytes: old tool results over ${config.policy.minBytes} bytes become stubs, originals kept in ${elidedDir}`
   );

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { DEFAULT_KEEP_RECENT, DEFAULT_MIN_ELIDE_BYTES } from '../core/index.js';
+import { DEFAULT_ENGINE_SETTINGS } from '../rescue/index.js';
 import { readSessions } from '../replay/read-sessions.js';
 import { renderHtml } from '../replay/render-html.js';
 import { renderTable } from '../replay/render-table.js';
@@ -30,8 +30,8 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
     (yargs as Argv<object>)
       .positional('transcripts', { type: 'string', array: true, demandOption: true, describe: 'Session .jsonl files, or folders of them (~/.claude/projects/<project>)' })
       .option('rescue-pct', { type: 'number', default: DEFAULT_RESCUE_PCT, describe: 'Latch an epoch when a conversation is this full (% of the window)' })
-      .option('keep-recent', { type: 'number', default: DEFAULT_KEEP_RECENT, describe: 'Never elide the N newest tool results' })
-      .option('min-bytes', { type: 'number', default: DEFAULT_MIN_ELIDE_BYTES, describe: 'Elide only tool results whose text is over N bytes' })
+      .option('keep-recent', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.keepRecent, describe: 'Never elide the N newest tool results' })
+      .option('min-bytes', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.minBytes, describe: 'Elide only tool results whose text is over N bytes' })
       .option('window', { type: 'number', describe: 'Context window in tokens (default 200,000)' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the reports as JSON' })
       .option('html', { type: 'string', describe: 'Also write a self-contained page with charts to FILE' })

@@ -7,9 +7,9 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { conversationKeyOf, findFirstMessage } from '../core/index.js';
-import { contextWindowFor } from '../proxy/context-window.js';
-import type { ProxyConfig } from '../proxy/proxy-config.js';
 import { startProxy } from '../proxy/start-proxy.js';
+import type { ProxySettings } from '../proxy/transport-settings.js';
+import { contextWindowFor } from '../rescue/index.js';
 import type { WireRecord } from '../state/wire-record.js';
 import { openStateDir } from '../state/open-state-dir.js';
 import { sha256Hex } from '../state/sha256-hex.js';
@@ -26,8 +26,8 @@ export const DEFAULT_DEMO_WINDOW = 40_000;
 
 export interface DemoOptions {
   readonly turns: number;
-  /** The proxy's configuration as `rescue` would build it; its upstream becomes the scripted model. */
-  readonly config: ProxyConfig;
+  /** The proxy's settings as `rescue` would build them; the upstream becomes the scripted model. */
+  readonly config: ProxySettings;
   /** Default: a fresh directory under the system's temp dir, so a demo never mixes into real state. */
   readonly stateDir?: string;
   readonly onEvent?: (event: DemoEvent) => void;
@@ -46,9 +46,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
   let readBack: ReadBackReport | undefined;
   let key = '';
   try {
-    const proxy = await startProxy({ ...options.config, upstream: new URL(model.url) }, state, 0);
+    const { engine, transport } = options.config;
+    const proxy = await startProxy({ engine, transport: { ...transport, upstream: new URL(model.url) } }, state, 0);
     cleanups.push(() => proxy.close());
-    emit({ kind: 'start', stateDir: dir, proxyUrl: proxy.url, modelUrl: model.url, window: contextWindowFor(options.config.window, undefined), threshold: options.config.threshold });
+    emit({ kind: 'start', stateDir: dir, proxyUrl: proxy.url, modelUrl: model.url, window: contextWindowFor(engine.window, undefined), threshold: engine.threshold });
     const client = new ScriptedClient(proxy.url, randomUUID().slice(0, 8));
     cleanups.push(() => client.close());
     key = keyOf(client.body());
@@ -71,7 +72,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
         emit({ kind: 'epoch', epoch });
       }
       turns.push(report);
-      emit({ kind: 'turn', turn: report, threshold: options.config.threshold });
+      emit({ kind: 'turn', turn: report, threshold: options.config.engine.threshold });
       const seen = readBackOf(model);
       if (seen !== undefined && (seen.askedAtTurn === turn || seen.answeredAtTurn === turn)) {
         readBack = seen;
@@ -89,7 +90,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     turns,
     epochs,
     readBack,
-    summary: summarize(turns, options.config.threshold),
+    summary: summarize(turns, options.config.engine.threshold),
     verify: { ok: verified.problems.length === 0, ...verified },
     commands: [`ctxshed verify --state ${shellWord(dir)}`, `ctxshed ls --state ${shellWord(dir)}`, `ctxshed show ${key} --state ${shellWord(dir)}`],
   };

@@ -1,12 +1,14 @@
 /** Proxy-side failures, answered in the Messages API's own error shape. */
 import type { ServerResponse } from 'node:http';
+import { outwardMessage } from '../errors.js';
 
 /**
  * `{"type":"error","error":{"type":...,"message":...}}`, the shape the API and its SDKs parse, so
- * the client reports (and retries) a proxy failure like any other API error.
+ * the client reports (and retries) a proxy failure like any other API error. The message leaves
+ * the program here, so it says ctxshed (once).
  */
 export function apiErrorBody(type: string, message: string): Buffer {
-  return Buffer.from(JSON.stringify({ type: 'error', error: { type, message } }), 'utf8');
+  return Buffer.from(JSON.stringify({ type: 'error', error: { type, message: outwardMessage(message) } }), 'utf8');
 }
 
 /**

@@ -21,11 +21,6 @@ import { errorText } from '../errors.js';
 import { classifyUpstreamError, isStaleSocketError, type ForwardError, type UpstreamFailure } from './upstream-errors.js';
 import { joinUpstreamPath, upstreamHeaders } from './upstream-request.js';
 
-/** Wait for upstream response headers: the SDK's own default request timeout (10 minutes). */
-export const DEFAULT_HEADERS_TIMEOUT_MS = 600_000;
-/** Silence allowed mid-response; the API pings a live stream far more often than this. */
-export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
-
 /** Passed to `onUsage` with the usage. */
 export interface UsageMeta {
   readonly status: number;

@@ -3,12 +3,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { StateDir } from '../state/layout.js';
 import { WireLog } from '../state/wire-log.js';
+import { EpochEngine } from '../rescue/index.js';
 import { createUpstreamAgents } from './agents.js';
-import { ConversationTable } from './conversation-table.js';
-import { FileAvailability } from './file-availability.js';
 import { createProxyHandler } from './handler.js';
-import type { ProxyConfig } from './proxy-config.js';
 import { StateHealth } from './state-health.js';
+import type { ProxySettings } from './transport-settings.js';
 
 /** The loopback address, the only one the proxy ever binds (DESIGN.md, the client contract). */
 export const LOOPBACK = '127.0.0.1';
@@ -18,18 +17,19 @@ export interface RunningProxy {
   /** `http://127.0.0.1:<port>`: the ANTHROPIC_BASE_URL to give the client. */
   readonly url: string;
   readonly port: number;
-  readonly table: ConversationTable;
+  /** The epoch engine it runs (its conversations, for status and tests). */
+  readonly engine: EpochEngine;
   /** Stops accepting, lets in-flight requests finish, flushes the wire log. */
   close(): Promise<void>;
 }
 
 /** Starts a proxy on 127.0.0.1:`port` (0 picks a free one). Rejects when it cannot listen. */
-export async function startProxy(config: ProxyConfig, state: StateDir, port: number, now: () => Date = () => new Date()): Promise<RunningProxy> {
+export async function startProxy(settings: ProxySettings, state: StateDir, port: number, now: () => Date = () => new Date()): Promise<RunningProxy> {
   const wire = new WireLog(state.wirePath);
   const agents = createUpstreamAgents();
-  const table = new ConversationTable(state);
   const health = new StateHealth((note) => wire.append(note), () => now().toISOString());
-  const handler = createProxyHandler({ config, table, files: new FileAvailability(state), wire, health, agents, now });
+  const engine = new EpochEngine(state, settings.engine, { now, onStateFailure: (error) => health.failed(error) });
+  const handler = createProxyHandler({ transport: settings.transport, engine, wire, health, agents, now });
   const inFlight = new Set<Promise<void>>();
   const server = http.createServer((req, res) => {
     const job = handler(req, res);
@@ -53,7 +53,7 @@ export async function startProxy(config: ProxyConfig, state: StateDir, port: num
   return {
     url: `http://${LOOPBACK}:${bound}`,
     port: bound,
-    table,
+    engine,
     close: () => {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

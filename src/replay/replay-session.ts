@@ -3,7 +3,7 @@
  * prompt-cache model, after fitting tokens to bytes on the session's own recorded usage.
  */
 import { DEFAULT_TOKENS_PER_BYTE, type ElisionPolicy } from '../core/index.js';
-import { contextWindowFor } from '../proxy/context-window.js';
+import { contextWindowFor } from '../rescue/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { clearToolUses } from './clear-tool-uses.js';
 import { fitTokens, type TokenModel } from './fit-tokens.js';
@@ -151,14 +151,14 @@ export async function replaySession(file: string, conversations: readonly Rebuil
     }
 
     // ctxshed rescue: the proxy's own pipeline, fed back the reading its handler would take.
-    const prepared = await rescue.send(body, request.timeMs, c.agentId, window);
+    const prepared = await rescue.send(body, request.timeMs, c.agentId);
     if (prepared.reason !== undefined && prepared.reason !== 'no_epoch') count(`rescue:${prepared.reason}`);
     for (const s of prepared.skipped ?? []) count(`rescue-block:${s.reason}`);
     if (prepared.conversation !== undefined) entries.set(c.id, prepared.conversation);
     tokens.rescue = priceAs('rescue', prepared.body, prepared.latched !== undefined).contextTokens;
     // The provider's reading for the rewritten body: the recorded one, less what the stubs took out.
     const reading = recordedTotal > 0 ? recordedTotal - r * (body.length - prepared.body.length) : tokens.rescue;
-    rescue.observe(prepared, { contextTokens: Math.round(reading), window, epochsApplied: prepared.epochs, requestBytes: prepared.body.length + Math.round(prefix / r) });
+    rescue.observe(prepared, { contextTokens: Math.round(reading), requestBytes: prepared.body.length + Math.round(prefix / r) });
 
     // Per-request rewriting: every eligible block, every request.
     const every = rewriteEveryRequest(body, options.policy, `${options.stateDir}/elided`, sha256Hex);

@@ -14,7 +14,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { conversationKey, indexTranscript, planElision, POLICY_NAME, POLICY_VERSION, freezeBlock } from '../../src/core/index.js';
-import { DEFAULT_MAX_REQUEST_BYTES } from '../../src/proxy/proxy-config.js';
+import { DEFAULT_MAX_REQUEST_BYTES } from '../../src/proxy/transport-settings.js';
 import { startProxy } from '../../src/proxy/start-proxy.js';
 import { CONVERSATION_FORMAT } from '../../src/state/conversation-record.js';
 import { latchEpoch } from '../../src/state/latch-epoch.js';
@@ -40,11 +40,12 @@ export async function runProxyBench(): Promise<void> {
   const state = await openStateDir(stateDir);
   const proxy = await startProxy(
     {
-      upstream: new URL(`http://127.0.0.1:${upstream.port}`),
-      threshold: 0.7,
-      policy: { keepRecent: 6, minBytes: 1024 },
-      maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES,
-      timeouts: { headersMs: 60_000, idleMs: 60_000 },
+      transport: {
+        upstream: new URL(`http://127.0.0.1:${upstream.port}`),
+        maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES,
+        timeouts: { headersMs: 60_000, idleMs: 60_000 },
+      },
+      engine: { threshold: 0.7, policy: { keepRecent: 6, minBytes: 1024 } },
     },
     state,
     0,

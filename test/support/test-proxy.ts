@@ -2,7 +2,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_MAX_REQUEST_BYTES, type ProxyConfig } from '../../src/proxy/proxy-config.js';
+import { DEFAULT_MAX_REQUEST_BYTES, type ProxySettings, type TransportSettings } from '../../src/proxy/transport-settings.js';
+import type { EngineSettings } from '../../src/rescue/index.js';
 import { startProxy, type RunningProxy } from '../../src/proxy/start-proxy.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 
@@ -11,21 +12,17 @@ export async function tempStateDir(prefix = 'ctxshed-test-'): Promise<string> {
   return fs.mkdtemp(path.join(os.tmpdir(), prefix));
 }
 
-/** The configuration tests use unless they say otherwise. */
-export function testConfig(upstream: string, overrides: Partial<ProxyConfig> = {}): ProxyConfig {
+/** The settings tests use unless they say otherwise; `overrides` may name fields of either half. */
+export function testConfig(upstream: string, overrides: Partial<Omit<TransportSettings, 'upstream'> & EngineSettings> = {}): ProxySettings {
+  const { maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES, timeouts = { headersMs: 10_000, idleMs: 10_000 }, ...engine } = overrides;
   return {
-    upstream: new URL(upstream),
-    threshold: 0.7,
-    policy: { keepRecent: 6, minBytes: 1024 },
-    window: 20_000,
-    maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES,
-    timeouts: { headersMs: 10_000, idleMs: 10_000 },
-    ...overrides,
+    transport: { upstream: new URL(upstream), maxRequestBytes, timeouts },
+    engine: { threshold: 0.7, policy: { keepRecent: 6, minBytes: 1024 }, window: 20_000, ...engine },
   };
 }
 
 /** Starts a proxy on 127.0.0.1:0 over the state directory `dir`. */
-export async function startTestProxy(dir: string, config: ProxyConfig): Promise<RunningProxy> {
+export async function startTestProxy(dir: string, config: ProxySettings): Promise<RunningProxy> {
   return startProxy(config, await openStateDir(dir), 0);
 }
 

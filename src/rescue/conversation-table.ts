@@ -1,15 +1,15 @@
 /**
- * What the proxy knows of each conversation: its record (epochs) as on disk, and its last usage
+ * What the engine knows of each conversation: its record (epochs) as on disk, and its last usage
  * reading. Records are re-read whenever their file changes, so several proxies sharing one state
  * directory apply each other's epochs.
  */
 import fs from 'node:fs/promises';
 import type { FrozenBlock, FullnessReading } from '../core/index.js';
-import type { ConversationRecord } from '../state/conversation-record.js';
+import type { ConversationRecord } from '../core/epoch-types.js';
 import { conversationPath, type StateDir } from '../state/layout.js';
 import { readConversation } from '../state/read-conversation.js';
 
-/** One conversation as the proxy holds it. */
+/** One conversation as the engine holds it. */
 export interface ConversationEntry {
   readonly key: string;
   record: ConversationRecord | undefined;
@@ -22,7 +22,7 @@ export interface ConversationEntry {
   fileStamp: string;
 }
 
-/** The proxy's conversations, loaded from the state directory on first sight. */
+/** The engine's conversations, loaded from the state directory on first sight. */
 export class ConversationTable {
   readonly #entries = new Map<string, ConversationEntry>();
 

@@ -1,0 +1,21 @@
+/** What the epoch engine is configured with, and its defaults: the one place they live. */
+import { DEFAULT_KEEP_RECENT, DEFAULT_MIN_ELIDE_BYTES, DEFAULT_MIN_GAIN_FRACTION, type ElisionPolicy } from '../core/index.js';
+
+/** The engine's settings (the transport's live in proxy/transport-settings.ts). */
+export interface EngineSettings {
+  /** `--rescue-pct` as a fraction, e.g. 0.7: the fullness at which an epoch may latch. */
+  readonly threshold: number;
+  /** Which tool results an epoch elides. */
+  readonly policy: ElisionPolicy;
+  /** `--window`, when given; else the request's own (see context-window.ts). */
+  readonly window?: number;
+  /** Each epoch must free at least this fraction of the window. */
+  readonly minGainFraction?: number;
+}
+
+/** Latch at 70% of the window, eliding tool results older than the 6 newest and over 1 KiB. */
+export const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
+  threshold: 0.7,
+  policy: { keepRecent: DEFAULT_KEEP_RECENT, minBytes: DEFAULT_MIN_ELIDE_BYTES },
+  minGainFraction: DEFAULT_MIN_GAIN_FRACTION,
+};

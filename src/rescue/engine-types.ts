@@ -1,0 +1,52 @@
+/** What goes into the epoch engine and what comes out: plain data, no sockets. */
+import type { ModelRoute, PassthroughReason, SkippedBlock, Usage } from '../core/index.js';
+import type { ConversationEntry } from './conversation-table.js';
+
+/** One request as the client sent it. Header names in lower case, as `node:http` gives them. */
+export interface EngineRequest {
+  readonly method: string;
+  /** The request-target: path and query, relative to the proxy's root. */
+  readonly target: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body: Uint8Array;
+}
+
+/** What to send upstream, and everything the wire record and the next reading need of it. */
+export interface Prepared {
+  /** The bytes to send: the input itself on a pass-through, else the rewrite. */
+  readonly body: Uint8Array;
+  readonly route: ModelRoute | undefined;
+  /** The window this request is measured against (`--window`, else the beta header's). */
+  readonly window: number;
+  readonly agentId: string | undefined;
+  /** Conversation key (64 hex), once the first message was read. */
+  readonly key?: string;
+  /** The conversation, for `observe`. */
+  readonly conversation?: ConversationEntry;
+  /** Stubs in the body sent (the wire record's `rescued`). */
+  readonly rescued: number;
+  /** Text bytes those stubs stand for. */
+  readonly bytesElided: number;
+  /** How many epochs the conversation had when this request was sent. */
+  readonly epochs: number;
+  /** The epoch this request latched, if it did. */
+  readonly latched?: number;
+  /** Why the input bytes went through unchanged; absent when rewritten. */
+  readonly reason?: PassthroughReason;
+  readonly detail?: string;
+  /** Frozen blocks the rewrite left alone, each with why. */
+  readonly skipped?: readonly SkippedBlock[];
+  /** The state directory failed during this request (its wire record must not report it healthy). */
+  readonly stateFailed?: true;
+}
+
+/** A response as the engine needs to see it: its status and the usage read from it. */
+export interface ObservedResponse {
+  readonly status: number;
+  readonly usage: Usage | undefined;
+  /**
+   * Bytes the measured request stood for upstream, when more than `prepared.body` (replay adds
+   * the system prompt and tools it does not rebuild). Default: the body sent.
+   */
+  readonly requestBytes?: number;
+}

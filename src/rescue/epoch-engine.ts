@@ -1,0 +1,168 @@
+/**
+ * The epoch engine: bytes and headers in, the bytes to send out, with no socket. It finds the
+ * request's conversation, latches an epoch when the conversation's last reading says so, checks
+ * that every elided file a stub would name exists, and rewrites the body by the conversation's
+ * frozen blocks (core/rewrite.ts). Anything unexpected sends the input bytes unchanged with a
+ * reason from the closed list (core/passthrough-reasons.ts). docs/request-path.md walks through it.
+ */
+import {
+  contextTokensOf,
+  conversationKeyOf,
+  findFirstMessage,
+  indexTranscript,
+  rewriteRequest,
+  type PassthroughReason,
+  type Span,
+} from '../core/index.js';
+import { errorText } from '../errors.js';
+import type { StateDir } from '../state/layout.js';
+import { sha256Hex } from '../state/sha256-hex.js';
+import { ConversationTable, type ConversationEntry } from './conversation-table.js';
+import type { EngineSettings } from './engine-settings.js';
+import type { EngineRequest, ObservedResponse, Prepared } from './engine-types.js';
+import { FileAvailability } from './file-availability.js';
+import type { LatchContext } from './latch-conversation.js';
+import { isOverThreshold, maybeLatch } from './maybe-latch.js';
+import { readRequestMeta, type RequestMeta } from './request-meta.js';
+
+/** What the engine may be handed besides its state and settings. */
+export interface EngineOptions {
+  /** The clock for epoch records; `new Date()` by default. */
+  readonly now?: () => Date;
+  /** Called when the state directory fails (the request still goes out, see `Prepared.stateFailed`). */
+  readonly onStateFailure?: (error: unknown) => void;
+}
+
+/** One engine per state directory and process; its conversations live as long as it does. */
+export class EpochEngine {
+  readonly #table: ConversationTable;
+  readonly #files: FileAvailability;
+  readonly #latch: LatchContext;
+  readonly #onStateFailure: (error: unknown) => void;
+
+  constructor(
+    readonly state: StateDir,
+    readonly settings: EngineSettings,
+    options: EngineOptions = {},
+  ) {
+    const now = options.now ?? (() => new Date());
+    this.#table = new ConversationTable(state);
+    this.#files = new FileAvailability(state);
+    this.#latch = { table: this.#table, settings, now: () => now().toISOString() };
+    this.#onStateFailure = options.onStateFailure ?? (() => undefined);
+  }
+
+  /** Prepares one request. Never rejects, for any bytes and headers: a failure is a pass-through. */
+  async prepare(request: EngineRequest): Promise<Prepared> {
+    let meta: RequestMeta = { route: undefined, window: 0, agentId: undefined, sessionId: undefined, encoding: undefined };
+    try {
+      meta = readRequestMeta(request, this.settings);
+      return await this.#prepare(request.body, meta);
+    } catch (error) {
+      return passthrough(request.body, meta, 'internal_error', errorText(error));
+    }
+  }
+
+  /**
+   * Takes the usage reading of a response (DESIGN.md "Fullness"): the conversation's next request
+   * is judged on it. Only a 200 of a `messages` call counts: count_tokens never latches.
+   */
+  observe(prepared: Prepared, response: ObservedResponse): void {
+    const { conversation } = prepared;
+    if (prepared.route !== 'messages' || response.status !== 200 || response.usage === undefined || conversation === undefined) return;
+    conversation.reading = {
+      contextTokens: contextTokensOf(response.usage),
+      window: prepared.window,
+      epochsApplied: prepared.epochs,
+      requestBytes: response.requestBytes ?? prepared.body.length,
+    };
+  }
+
+  /** The conversations seen so far (for status and tests). */
+  conversations(): Iterable<ConversationEntry> {
+    return this.#table.entries();
+  }
+
+  // One straight line, in request order; each step either returns a pass-through or goes on.
+  async #prepare(body: Uint8Array, meta: RequestMeta): Promise<Prepared> {
+    const pass = (reason: PassthroughReason, detail: string, extra: Partial<Prepared> = {}): Prepared =>
+      passthrough(body, meta, reason, detail, extra);
+    // 1. Only model calls with a readable body are ours.
+    if (meta.route === undefined) return pass('not_a_model_call', 'not a model call');
+    if (meta.encoding !== undefined) return pass('encoded_body', meta.encoding);
+    // 2. The conversation, from the first message alone: most requests belong to one without
+    //    epochs and go through without their whole body being indexed.
+    const first = findFirstMessage(body);
+    if (first === null) return pass('no_epoch', 'no messages');
+    const key = first === undefined ? undefined : keyOrUndefined(body, first, meta);
+    if (key === undefined) {
+      const indexed = indexTranscript(body);
+      return indexed.kind === 'failed' ? pass(indexed.reason, indexed.detail) : pass('not_messages_body', 'first message unreadable');
+    }
+    let entry: ConversationEntry;
+    try {
+      entry = await this.#table.get(key);
+    } catch (error) {
+      this.#onStateFailure(error);
+      return pass('state_unavailable', errorText(error), { key, stateFailed: true });
+    }
+    // 3. Nothing to do for a conversation without epochs that cannot latch one now.
+    const mayLatch = meta.route === 'messages' && isOverThreshold(entry, this.settings.threshold);
+    if (entry.frozen.length === 0 && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: entry, key });
+    const indexed = indexTranscript(body);
+    if (indexed.kind === 'failed') return pass(indexed.reason, indexed.detail, { conversation: entry, key, epochs: entry.record?.epochs.length ?? 0 });
+    const { index } = indexed;
+    // 4. The latch: files durable, then the record, before any stub names them.
+    let stateFailed = false;
+    const onLatchFailure = (error: unknown): void => {
+      stateFailed = true;
+      this.#onStateFailure(error);
+    };
+    const latched = mayLatch ? await maybeLatch(this.#latch, entry, body, index, meta.agentId, onLatchFailure) : undefined;
+    // 5. Files checked (an await: another request may latch meanwhile), then one snapshot of the
+    //    epochs for both the rewrite and what the record and the next reading say it carried.
+    let frozen = entry.frozen;
+    await this.#files.check(frozen);
+    while (frozen !== entry.frozen) {
+      frozen = entry.frozen;
+      await this.#files.check(frozen);
+    }
+    // No await from here to the rewrite: `frozen` and `epochs` are one snapshot of the record.
+    const epochs = entry.record?.epochs.length ?? 0;
+    const common: Partial<Prepared> = {
+      conversation: entry,
+      key,
+      epochs,
+      ...(latched === undefined ? {} : { latched }),
+      ...(stateFailed ? { stateFailed: true as const } : {}),
+    };
+    if (frozen.length === 0) return pass('no_epoch', 'no epoch yet', common);
+    // 6. The rewrite, checked on its own output by the core.
+    const outcome = rewriteRequest(body, frozen, {
+      elidedDir: this.state.elidedDir,
+      sha256: sha256Hex,
+      isAvailable: (b) => this.#files.has(b),
+      index,
+      // A Buffer, not a plain Uint8Array: the self-check's scan leans on Buffer's fast indexOf.
+      allocate: (n) => Buffer.allocUnsafe(n),
+    });
+    if (outcome.kind === 'passthrough') return pass(outcome.reason, outcome.detail, { ...common, skipped: outcome.skipped });
+    return { ...base(outcome.body, meta), ...common, rescued: outcome.stubs, bytesElided: outcome.bytesElided, skipped: outcome.skipped };
+  }
+}
+
+function base(body: Uint8Array, meta: RequestMeta): Prepared {
+  return { body, route: meta.route, window: meta.window, agentId: meta.agentId, rescued: 0, bytesElided: 0, epochs: 0 };
+}
+
+function passthrough(body: Uint8Array, meta: RequestMeta, reason: PassthroughReason, detail: string, extra: Partial<Prepared> = {}): Prepared {
+  return { ...base(body, meta), reason, detail, ...extra };
+}
+
+function keyOrUndefined(body: Uint8Array, first: Span, meta: RequestMeta): string | undefined {
+  try {
+    return conversationKeyOf(body, first, meta.agentId, sha256Hex, meta.sessionId);
+  } catch {
+    return undefined; // the first message is not valid JSON: the full index names the reason
+  }
+}

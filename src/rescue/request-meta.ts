@@ -1,0 +1,41 @@
+/** What the engine reads from a request's line and headers, before its body. */
+import { modelRouteOf, type ModelRoute } from '../core/index.js';
+import { contextWindowFor } from './context-window.js';
+import type { EngineSettings } from './engine-settings.js';
+import type { EngineRequest } from './engine-types.js';
+
+/** The request's route, window, client headers and body coding. */
+export interface RequestMeta {
+  readonly route: ModelRoute | undefined;
+  readonly window: number;
+  /** `x-claude-code-agent-id`: a subagent's conversations are its own. */
+  readonly agentId: string | undefined;
+  /** `x-claude-code-session-id`: part of the key (core/conversation-key.ts says why). */
+  readonly sessionId: string | undefined;
+  /** `content-encoding` other than identity: the body cannot be read, so it passes through. */
+  readonly encoding: string | undefined;
+}
+
+/** Reads the request's metadata. Never throws: a header of an unexpected type counts as absent. */
+export function readRequestMeta(request: EngineRequest, settings: EngineSettings): RequestMeta {
+  const { headers } = request;
+  const encoding = headerValue(headers['content-encoding']);
+  const beta = headers['anthropic-beta'];
+  return {
+    route: modelRouteOf(request.method, request.target),
+    window: contextWindowFor(settings.window, typeof beta === 'string' ? beta : Array.isArray(beta) ? beta.filter(isString) : undefined),
+    agentId: headerValue(headers['x-claude-code-agent-id']),
+    sessionId: headerValue(headers['x-claude-code-session-id']),
+    encoding: encoding === undefined || encoding.toLowerCase() === 'identity' ? undefined : encoding,
+  };
+}
+
+/** A header's first value; repeated headers arrive as an array. */
+function headerValue(value: unknown): string | undefined {
+  const first: unknown = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'string' ? first : undefined;
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === 'string';
+}
