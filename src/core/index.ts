@@ -16,5 +16,5 @@ export * from './conversation-key.js';
 export * from './first-message.js';
 export * from './latch-decision.js';
 export * from './plan-record.js';
-export * from '../core/model-route.js';
+export * from './model-route.js';
 export * from './usage.js';
