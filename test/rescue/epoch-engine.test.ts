@@ -1,0 +1,164 @@
+import fs from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STUB_PREFIX, type Usage } from '../../src/core/index.js';
+import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';
+import { elidedPath, type StateDir } from '../../src/state/layout.js';
+import { openStateDir } from '../../src/state/open-state-dir.js';
+import { readConversation } from '../../src/state/read-conversation.js';
+import { conversation, filler, fromUtf8, sha256 } from '../core/bodies.js';
+import { tempStateDir } from '../support/test-proxy.js';
+
+/** A small window, so a reading of a few thousand tokens crosses 70% of it. */
+const SETTINGS: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, window: 10_000 };
+const LATCH_TIME = new Date('2026-02-03T04:05:06.000Z');
+
+/** Ten tool results of 4,000 bytes: the 4 older than the newest 6 are eligible. */
+const BODY = conversation(Array.from({ length: 10 }, (_, i) => filler(4000, i)));
+
+function messages(body: Uint8Array, headers: EngineRequest['headers'] = {}): EngineRequest {
+  return { method: 'POST', target: '/v1/messages?beta=true', headers, body };
+}
+
+function usage(contextTokens: number): Usage {
+  return { inputTokens: 10, cacheCreationInputTokens: 0, cacheReadInputTokens: contextTokens - 10, outputTokens: 5 };
+}
+
+let state: StateDir;
+let engine: EpochEngine;
+let failures: unknown[];
+
+beforeEach(async () => {
+  state = await openStateDir(await tempStateDir('ctxshed-engine-'));
+  failures = [];
+  engine = new EpochEngine(state, SETTINGS, { now: () => LATCH_TIME, onStateFailure: (e) => failures.push(e) });
+});
+
+afterEach(async () => {
+  await fs.rm(state.root, { recursive: true, force: true });
+});
+
+/** The first request, then its response's reading at 90% of the window. */
+async function firstTurnAt90(body: Uint8Array = BODY): Promise<Prepared> {
+  const first = await engine.prepare(messages(body));
+  engine.observe(first, { status: 200, usage: usage(9_000) });
+  return first;
+}
+
+describe('EpochEngine.prepare', () => {
+  it('should send the input bytes untouched when the conversation has no epoch', async () => {
+    const request = messages(BODY);
+
+    const prepared = await engine.prepare(request);
+
+    expect(prepared.body).toBe(request.body);
+    expect(prepared).toMatchObject({ route: 'messages', reason: 'no_epoch', rescued: 0, epochs: 0, window: 10_000 });
+    expect(prepared.key).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('should pass through what is not a model call, and an encoded body', async () => {
+    const get = await engine.prepare({ method: 'GET', target: '/v1/models', headers: {}, body: new Uint8Array(0) });
+    const encoded = await engine.prepare(messages(BODY, { 'content-encoding': 'gzip' }));
+
+    expect(get).toMatchObject({ route: undefined, reason: 'not_a_model_call' });
+    expect(encoded).toMatchObject({ route: 'messages', reason: 'encoded_body', detail: 'gzip' });
+    expect(encoded.body).toBe(BODY);
+  });
+
+  it('should latch an epoch over the threshold and send stubs in place of the old tool results', async () => {
+    await firstTurnAt90();
+
+    const prepared = await engine.prepare(messages(BODY));
+
+    expect(prepared).toMatchObject({ latched: 1, epochs: 1, rescued: 4, bytesElided: 16_000 });
+    expect(prepared.reason).toBeUndefined();
+    const text = fromUtf8(prepared.body);
+    expect(text.split(STUB_PREFIX).length - 1).toBe(4);
+    expect(text).toContain(filler(4000, 9)); // the newest stay
+    expect(text).not.toContain(filler(4000, 0));
+  });
+
+  it('should have every elided file and the record on disk when it returns the rewritten body', async () => {
+    await firstTurnAt90();
+
+    const prepared = await engine.prepare(messages(BODY));
+
+    const record = await readConversation(state, prepared.key ?? '');
+    expect(record?.epochs.map((e) => [e.n, e.latchedAt, e.blocks.length])).toEqual([[1, LATCH_TIME.toISOString(), 4]]);
+    for (const block of record?.epochs[0]?.blocks ?? []) {
+      const bytes = await fs.readFile(elidedPath(state, block.sha256, 'txt'));
+      expect(sha256(bytes)).toBe(block.sha256);
+      expect(fromUtf8(prepared.body)).toContain(block.sha256);
+    }
+  });
+
+  it('should give count_tokens its conversation\'s rewrite but never latch on it', async () => {
+    await firstTurnAt90();
+    const count = (): EngineRequest => ({ ...messages(BODY), target: '/v1/messages/count_tokens' });
+
+    const before = await engine.prepare(count());
+    await engine.prepare(messages(BODY));
+    const after = await engine.prepare(count());
+
+    expect(before).toMatchObject({ route: 'count_tokens', reason: 'no_epoch', epochs: 0 });
+    expect(before.latched).toBeUndefined();
+    expect(after).toMatchObject({ route: 'count_tokens', epochs: 1, rescued: 4 });
+    expect(after.latched).toBeUndefined();
+  });
+
+  it('should measure against the 1M window when the request asks for the context-1m beta', async () => {
+    const wide = new EpochEngine(state, DEFAULT_ENGINE_SETTINGS);
+
+    const prepared = await wide.prepare(messages(BODY, { 'anthropic-beta': 'context-1m-2025-08-07' }));
+
+    expect(prepared.window).toBe(1_000_000);
+  });
+
+  it('should tell subagents apart by their agent id header', async () => {
+    const main = await engine.prepare(messages(BODY));
+    const agent = await engine.prepare(messages(BODY, { 'x-claude-code-agent-id': 'agent-1' }));
+
+    expect(agent.agentId).toBe('agent-1');
+    expect(agent.key).not.toBe(main.key);
+  });
+
+  it('should pass through a body it cannot read, with the input bytes', async () => {
+    const bytes = new TextEncoder().encode('{"messages": [ {"role": "user", "content": "hi"} ');
+
+    const prepared = await engine.prepare(messages(bytes));
+
+    expect(prepared.body).toBe(bytes);
+    expect(prepared.reason).toBeDefined();
+    expect(failures).toEqual([]);
+  });
+});
+
+describe('EpochEngine.observe', () => {
+  it('should keep the reading of a 200 messages response for the conversation\'s next request', async () => {
+    const prepared = await engine.prepare(messages(BODY));
+
+    engine.observe(prepared, { status: 200, usage: usage(9_000) });
+
+    expect([...engine.conversations()].map((c) => c.reading)).toEqual([
+      { contextTokens: 9_000, window: 10_000, epochsApplied: 0, requestBytes: BODY.length },
+    ]);
+  });
+
+  it('should ignore an error response, a response without usage, and count_tokens', async () => {
+    const prepared = await engine.prepare(messages(BODY));
+    const count = await engine.prepare({ ...messages(BODY), target: '/v1/messages/count_tokens' });
+
+    engine.observe(prepared, { status: 529, usage: usage(9_000) });
+    engine.observe(prepared, { status: 200, usage: undefined });
+    engine.observe(count, { status: 200, usage: usage(9_000) });
+
+    expect([...engine.conversations()].map((c) => c.reading)).toEqual([undefined]);
+  });
+
+  it('should take the request bytes it is given over the body\'s own length', async () => {
+    const prepared = await engine.prepare(messages(BODY));
+
+    engine.observe(prepared, { status: 200, usage: usage(9_000), requestBytes: 123 });
+
+    expect([...engine.conversations()][0]?.reading?.requestBytes).toBe(123);
+  });
+});
