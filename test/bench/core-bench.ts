@@ -110,7 +110,7 @@ function benchOneSize(size: number, measure: MeasureOptions): CoreBenchResult {
   const index = mustIndex(body);
   // Frozen once beforehand, as an epoch would be: every eligible block of this very body.
   const frozen = planElision(body, index, DEFAULT_POLICY, sha256).map(freezeBlock);
-  // As the proxy runs it (src/proxy/prepare-request.ts): the output is a Buffer.
+  // As the proxy runs it (src/rescue/epoch-engine.ts): the output is a Buffer.
   const options = { elidedDir: ELIDED_DIR, sha256, allocate: (n: number) => Buffer.allocUnsafe(n) };
   const first = rewriteRequest(body, frozen, { ...options, index });
   if (first.kind !== 'rewritten' || first.stubs !== frozen.length) throw new Error(`bench body did not rewrite: ${JSON.stringify(first.kind === 'passthrough' ? first.reason : first.stubs)}`);
