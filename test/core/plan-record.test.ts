@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { CONVERSATION_FORMAT, planRecord, POLICY_NAME, POLICY_VERSION, type ConversationRecord, type PlannedBlock } from '../../src/core/index.js';
+
+const hex = (n: number): string => n.toString(16).padStart(64, '0');
+
+function planned(ordinal: number, raw = false): PlannedBlock {
+  const text = new Uint8Array([ordinal]);
+  const block = { ordinal, toolUseId: `toolu_${ordinal}`, bytes: 1, sha256: hex(ordinal), jsonBytes: 3, jsonSha256: hex(100 + ordinal), text };
+  return raw ? { ...block, rawSha256: hex(200 + ordinal), raw: new Uint8Array([9]) } : block;
+}
+
+const REQUEST = {
+  added: [planned(0), planned(3, true)],
+  reading: { contextTokens: 150_000, window: 200_000, epochsApplied: 0, requestBytes: 600_000 },
+  firstPrompt: 'fix the tests',
+  model: 'claude-test',
+  agentId: undefined,
+};
+const INPUT = { key: hex(7), current: undefined, request: REQUEST, threshold: 0.7, policy: { keepRecent: 6, minBytes: 1024 }, now: '2026-01-02T03:04:05.000Z' };
+
+describe('planRecord', () => {
+  it('should start a record with epoch 1 at the time given, and plan each block\'s files', () => {
+    const plan = planRecord(INPUT);
+
+    expect(plan.record).toMatchObject({ format: CONVERSATION_FORMAT, key: hex(7), agentId: null, firstPrompt: 'fix the tests', model: 'claude-test', createdAt: INPUT.now });
+    expect(plan.record.epochs).toEqual([
+      {
+        n: 1,
+        latchedAt: INPUT.now,
+        reason: { fullness: 0.75, threshold: 0.7, window: 200_000, contextTokens: 150_000 },
+        policy: { name: POLICY_NAME, version: POLICY_VERSION, keepRecent: 6, minBytes: 1024 },
+        blocks: [
+          { ordinal: 0, toolUseId: 'toolu_0', bytes: 1, sha256: hex(0), jsonBytes: 3, jsonSha256: hex(100) },
+          { ordinal: 3, toolUseId: 'toolu_3', bytes: 1, sha256: hex(3), jsonBytes: 3, jsonSha256: hex(103), rawSha256: hex(203) },
+        ],
+      },
+    ]);
+    expect(plan.files.map((f) => [f.sha256, f.ext])).toEqual([[hex(0), 'txt'], [hex(3), 'txt'], [hex(203), 'json']]);
+  });
+
+  it('should append the next epoch to a record and keep the rest of it', () => {
+    const current: ConversationRecord = planRecord({ ...INPUT, now: '2026-01-01T00:00:00.000Z' }).record;
+
+    const plan = planRecord({ ...INPUT, current, request: { ...REQUEST, added: [planned(5)], firstPrompt: 'other' } });
+
+    expect(plan.record.createdAt).toBe('2026-01-01T00:00:00.000Z');
+    expect(plan.record.firstPrompt).toBe('fix the tests');
+    expect(plan.record.epochs.map((e) => [e.n, e.blocks.map((b) => b.ordinal)])).toEqual([[1, [0, 3]], [2, [5]]]);
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_ENGINE_SETTINGS } from '../../src/rescue/index.js';
+import { readRequestMeta } from '../../src/rescue/request-meta.js';
+
+const body = new Uint8Array(0);
+
+describe('readRequestMeta', () => {
+  it('should read the route, window, client headers and an encoding that hides the body', () => {
+    const meta = readRequestMeta(
+      {
+        method: 'POST',
+        target: '/v1/messages?beta=true',
+        headers: { 'anthropic-beta': 'x,context-1m-2025-08-07', 'x-claude-code-agent-id': ['a1', 'a2'], 'x-claude-code-session-id': 's1', 'content-encoding': 'br' },
+        body,
+      },
+      DEFAULT_ENGINE_SETTINGS,
+    );
+
+    expect(meta).toEqual({ route: 'messages', window: 1_000_000, agentId: 'a1', sessionId: 's1', encoding: 'br' });
+  });
+
+  it('should take --window over the beta header, and count identity as no encoding', () => {
+    const meta = readRequestMeta(
+      { method: 'POST', target: '/v1/messages/count_tokens', headers: { 'anthropic-beta': 'context-1m-2025-08-07', 'content-encoding': 'Identity' }, body },
+      { ...DEFAULT_ENGINE_SETTINGS, window: 50_000 },
+    );
+
+    expect(meta).toMatchObject({ route: 'count_tokens', window: 50_000, encoding: undefined });
+  });
+
+  it('should treat anything but a model call as having no route', () => {
+    const meta = readRequestMeta({ method: 'GET', target: '/v1/messages', headers: {}, body }, DEFAULT_ENGINE_SETTINGS);
+
+    expect(meta).toMatchObject({ route: undefined, window: 200_000, agentId: undefined });
+  });
+});

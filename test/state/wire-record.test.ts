@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { buildWireRecord, type WireRecordInput } from '../../src/state/wire-record.js';
+
+const INPUT: WireRecordInput = {
+  t: '2026-01-01T00:00:00.000Z',
+  method: 'POST',
+  target: '/v1/messages?beta=true&secret=x',
+  route: 'messages',
+  key: 'a'.repeat(64),
+  agentId: undefined,
+  window: 200_000,
+  bytesIn: 1000,
+  bytesOut: 600,
+  rescued: 2,
+  bytesElided: 400,
+  epochs: 1,
+  latched: 1,
+  reason: undefined,
+  skipped: [{ reason: 'file_missing' }, { reason: 'file_missing' }, { reason: 'hash_mismatch' }],
+  status: 200,
+  responseBytes: 321,
+  usage: { inputTokens: 10, cacheCreationInputTokens: 20_000, cacheReadInputTokens: 120_190, outputTokens: 7, model: 'claude-test' },
+  ms: { total: 12.345, prepare: 1.26, headers: undefined },
+};
+
+describe('buildWireRecord', () => {
+  it('should keep the path without its query, count skipped blocks by reason and round the figures', () => {
+    const record = buildWireRecord(INPUT);
+
+    expect(record).toEqual({
+      t: INPUT.t,
+      method: 'POST',
+      path: '/v1/messages',
+      route: 'messages',
+      key: 'a'.repeat(64),
+      model: 'claude-test',
+      status: 200,
+      bytesIn: 1000,
+      bytesOut: 600,
+      responseBytes: 321,
+      rescued: 2,
+      bytesElided: 400,
+      epochs: 1,
+      latched: 1,
+      skipped: { file_missing: 2, hash_mismatch: 1 },
+      usage: { input: 10, cacheCreation: 20_000, cacheRead: 120_190, output: 7 },
+      window: 200_000,
+      fullness: 0.701,
+      ms: { total: 12.3, prepare: 1.3 },
+    });
+  });
+
+  it('should say null for a request in no conversation, and give no fullness outside messages', () => {
+    const record = buildWireRecord({ ...INPUT, route: 'count_tokens', key: undefined, latched: undefined, skipped: undefined, reason: 'no_epoch', error: 'UPSTREAM_ABORTED', streamError: 'overloaded_error' });
+
+    expect(record.key).toBeNull();
+    expect(record.fullness).toBeUndefined();
+    expect(record).toMatchObject({ route: 'count_tokens', reason: 'no_epoch', error: 'UPSTREAM_ABORTED', streamError: 'overloaded_error' });
+    expect('skipped' in record || 'latched' in record).toBe(false);
+  });
+});
