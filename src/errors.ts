@@ -24,8 +24,3 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export function outwardMessage(text: string): string {
   return text.startsWith(CTXSHED_PREFIX) ? text : `${CTXSHED_PREFIX}${text}`;
 }
-
-/** `text` without a `ctxshed:` prefix, to nest one message inside another. */
-export function innerMessage(text: string): string {
-  return text.startsWith(CTXSHED_PREFIX) ? text.slice(CTXSHED_PREFIX.length) : text;
-}

@@ -7,7 +7,7 @@ import { StateError } from '../state/state-error.js';
 import { CliError } from './cli-error.js';
 import { DEFAULT_RESCUE_PCT, proxyConfigFrom } from './proxy-options.js';
 import { writeStdout } from './read-input.js';
-import { errorText, innerMessage } from '../errors.js';
+import { errorText } from '../errors.js';
 
 interface DemoArgs {
   turns: number;
@@ -47,7 +47,7 @@ export const demoCommand: CommandModule<object, DemoArgs> = {
         onEvent: (event) => print(formatDemoEvent(event)),
       });
     } catch (error) {
-      if (error instanceof StateError) throw new CliError(innerMessage(error.message));
+      if (error instanceof StateError) throw new CliError(error.message);
       throw new CliError(`demo failed: ${errorText(error)}`);
     }
     await writeStdout(args.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatDemoSummary(report).join('\n')}\n`);

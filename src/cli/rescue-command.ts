@@ -8,7 +8,7 @@ import { runChild } from '../wrapper/run-child.js';
 import { CliError } from './cli-error.js';
 import { bannerLine, proxyConfigFrom, withProxyOptions, type ProxyArgs } from './proxy-options.js';
 import { stateDirFrom } from './state-option.js';
-import { errorText, innerMessage } from '../errors.js';
+import { errorText } from '../errors.js';
 
 interface RescueArgs extends ProxyArgs {
   strict: boolean;
@@ -38,7 +38,7 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
       state = await openStateDir(stateDirFrom(args.state));
       proxy = await startProxy(config, state, args.port);
     } catch (error) {
-      const why = innerMessage(errorText(error));
+      const why = errorText(error);
       if (args.strict) throw new CliError(`cannot start the proxy (${why}); --strict: not running ${command}`);
       process.stderr.write(`ctxshed: cannot start the proxy (${why}); running ${command} without it\n`);
     }

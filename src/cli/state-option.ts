@@ -21,7 +21,7 @@ export async function openStateOrFail(flag: string | undefined): Promise<StateDi
   try {
     return await openStateDir(dir);
   } catch (error) {
-    if (error instanceof StateError) throw new CliError(error.message.replace(/^ctxshed: /, ''));
+    if (error instanceof StateError) throw new CliError(error.message);
     throw error;
   }
 }

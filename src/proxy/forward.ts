@@ -147,18 +147,18 @@ function exchangeWithUpstream(args: ForwardArgs, now: () => number, startedAt: n
 
     const onClientClose = (): void => {
       if (clientRes.writableFinished) return;
-      finish({ code: 'CLIENT_CLOSED', message: 'ctxshed: the client closed the connection before the response was complete' });
+      finish({ code: 'CLIENT_CLOSED', message: 'the client closed the connection before the response was complete' });
     };
 
     const onAbort = (): void => {
-      fail({ code: 'ABORTED', status: 502, message: `ctxshed: request cancelled by the proxy: ${errorText(args.signal?.reason)}` });
+      fail({ code: 'ABORTED', status: 502, message: `request cancelled by the proxy: ${errorText(args.signal?.reason)}` });
     };
 
     const headersTimer = setTimeout(() => {
       fail({
         code: 'UPSTREAM_HEADERS_TIMEOUT',
         status: 504,
-        message: `ctxshed: upstream ${origin} sent no response headers: timed out after ${args.timeouts.headersMs} ms`,
+        message: `upstream ${origin} sent no response headers: timed out after ${args.timeouts.headersMs} ms`,
       });
     }, args.timeouts.headersMs);
 
@@ -166,7 +166,7 @@ function exchangeWithUpstream(args: ForwardArgs, now: () => number, startedAt: n
       fail({
         code: 'UPSTREAM_IDLE_TIMEOUT',
         status: 504,
-        message: `ctxshed: upstream ${origin} went silent mid-response: no data for ${args.timeouts.idleMs} ms`,
+        message: `upstream ${origin} went silent mid-response: no data for ${args.timeouts.idleMs} ms`,
       });
     };
 
@@ -193,7 +193,7 @@ function exchangeWithUpstream(args: ForwardArgs, now: () => number, startedAt: n
         // stream handling starts on headers, and an SSE body may take a while to begin.
         clientRes.flushHeaders();
       } catch (err) {
-        const what = `ctxshed: upstream ${origin} sent a response that cannot be relayed`;
+        const what = `upstream ${origin} sent a response that cannot be relayed`;
         fail({ code: 'UPSTREAM_BAD_RESPONSE', status: 502, message: `${what}: ${errorText(err)}` });
         return;
       }
@@ -233,7 +233,7 @@ function exchangeWithUpstream(args: ForwardArgs, now: () => number, startedAt: n
       const onBroken = (err?: Error): void => {
         if (done || res.complete) return;
         const detail = err === undefined ? 'connection closed' : err.message;
-        fail({ code: 'UPSTREAM_ABORTED', status: 502, message: `ctxshed: upstream ${origin} broke off the response: ${detail}` });
+        fail({ code: 'UPSTREAM_ABORTED', status: 502, message: `upstream ${origin} broke off the response: ${detail}` });
       };
       res.on('error', onBroken);
       res.on('close', () => onBroken());
@@ -278,7 +278,7 @@ function exchangeWithUpstream(args: ForwardArgs, now: () => number, startedAt: n
     };
 
     if (clientRes.destroyed || clientRes.writableEnded) {
-      finish({ code: 'CLIENT_CLOSED', message: 'ctxshed: the client closed the connection before the request was sent' });
+      finish({ code: 'CLIENT_CLOSED', message: 'the client closed the connection before the request was sent' });
       return;
     }
     clientRes.on('close', onClientClose);

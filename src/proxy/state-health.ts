@@ -3,7 +3,7 @@
  * the wire log once (if the log itself can be written), not once per request; so is the recovery.
  */
 import type { WireNote } from '../state/wire-record.js';
-import { errorText } from '../errors.js';
+import { errorText, outwardMessage } from '../errors.js';
 
 export class StateHealth {
   #failing = false;
@@ -17,7 +17,7 @@ export class StateHealth {
   failed(error: unknown): void {
     if (this.#failing) return;
     this.#failing = true;
-    const detail = errorText(error);
+    const detail = outwardMessage(errorText(error)); // the wire log is where it leaves the program
     this.note({ t: this.now(), note: 'state_unavailable', detail }).catch(() => undefined);
   }
 

@@ -19,7 +19,7 @@ export type ForwardErrorCode =
 /** A failure of the exchange, as recorded in the result. */
 export interface ForwardError {
   readonly code: ForwardErrorCode;
-  /** The text the client was sent (or would have been): `ctxshed: <what failed>: <detail>`. */
+  /** What failed: `<what failed>: <detail>` (api-error.ts adds `ctxshed:` as it goes to the client). */
   readonly message: string;
 }
 
@@ -34,7 +34,7 @@ export function classifyUpstreamError(err: unknown, origin: string): UpstreamFai
   const failure = (kind: ForwardErrorCode, status: 502 | 504, what: string): UpstreamFailure => ({
     code: kind,
     status,
-    message: `ctxshed: ${what}: ${errorText(err)}`,
+    message: `${what}: ${errorText(err)}`,
   });
   if (code === 'ECONNREFUSED' || code === 'ENETUNREACH' || code === 'EHOSTUNREACH' || code === 'EADDRNOTAVAIL') {
     return failure('UPSTREAM_CONNECT_FAILED', 502, `could not connect to upstream ${origin}`);

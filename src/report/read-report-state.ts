@@ -9,7 +9,7 @@ import { parseConversationName, parseElidedName, type StateDir } from '../state/
 import { readConversation } from '../state/read-conversation.js';
 import { hasErrnoCode } from '../state/state-error.js';
 import type { IdCandidate } from './resolve-id.js';
-import { errorText, innerMessage } from '../errors.js';
+import { errorText } from '../errors.js';
 
 /** Every conversation record that reads and checks, oldest first, and a line for each that does not. */
 export async function readRecordsForReport(state: StateDir): Promise<{ records: ConversationRecord[]; warnings: string[] }> {
@@ -22,7 +22,7 @@ export async function readRecordsForReport(state: StateDir): Promise<{ records: 
       const record = await readConversation(state, key);
       if (record !== undefined) records.push(record);
     } catch (error) {
-      warnings.push(`${innerMessage(errorText(error))} (skipped; see ctxshed verify)`);
+      warnings.push(`${errorText(error)} (skipped; see ctxshed verify)`);
     }
   }
   records.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.key.localeCompare(b.key));

@@ -34,7 +34,7 @@ export async function writeFileDurable(target: string, bytes: Uint8Array): Promi
     await fs.rename(staged, target);
   } catch (error) {
     await fs.unlink(staged).catch(() => undefined);
-    throw new StateError('STATE_WRITE_FAILED', `ctxshed: could not write ${target}: ${errorText(error)}`, {
+    throw new StateError('STATE_WRITE_FAILED', `could not write ${target}: ${errorText(error)}`, {
       cause: error,
     });
   }
@@ -67,6 +67,6 @@ export async function refuseSymlink(target: string): Promise<void> {
     throw error;
   });
   if (stat?.isSymbolicLink() === true) {
-    throw new StateError('STATE_SYMLINK', `ctxshed: refusing to write through the symbolic link ${target}`);
+    throw new StateError('STATE_SYMLINK', `refusing to write through the symbolic link ${target}`);
   }
 }

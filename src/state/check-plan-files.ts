@@ -24,7 +24,7 @@ export async function checkPlanFiles(state: StateDir, epochs: readonly Epoch[]):
   if (missing.length > 0) {
     throw new StateError(
       'STATE_BAD_PLAN',
-      `ctxshed: refusing to write a record that names elided files not on disk: ${missing.join(', ')}`,
+      `refusing to write a record that names elided files not on disk: ${missing.join(', ')}`,
     );
   }
 }

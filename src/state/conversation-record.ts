@@ -19,11 +19,11 @@ export function parseConversationRecord(text: string, key: string, where: string
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new StateError('STATE_BAD_RECORD', `ctxshed: ${where} is not valid JSON`, { cause: error });
+    throw new StateError('STATE_BAD_RECORD', `${where} is not valid JSON`, { cause: error });
   }
   const problems = checkConversationRecord(value, key);
   if (problems.length > 0) {
-    throw new StateError('STATE_BAD_RECORD', `ctxshed: ${where}: ${problems.join('; ')}`);
+    throw new StateError('STATE_BAD_RECORD', `${where}: ${problems.join('; ')}`);
   }
   return value as ConversationRecord;
 }

@@ -23,7 +23,7 @@ export async function writeElidedFile(
   const target = elidedPath(state, sha256, ext);
   const actual = sha256Hex(bytes);
   if (actual !== sha256) {
-    throw new StateError('STATE_HASH_MISMATCH', `ctxshed: bytes for ${sha256}.${ext} hash to ${actual}`);
+    throw new StateError('STATE_HASH_MISMATCH', `bytes for ${sha256}.${ext} hash to ${actual}`);
   }
   if (await alreadyHolds(target, bytes.byteLength, sha256)) {
     // Whoever wrote it may have died before flushing the directory entry: flush it now.
@@ -50,7 +50,7 @@ async function alreadyHolds(target: string, size: number, sha256: string): Promi
   } catch (error) {
     if (hasErrnoCode(error, 'ENOENT')) return false;
     if (hasErrnoCode(error, 'ELOOP') || hasErrnoCode(error, 'EMLINK')) {
-      throw new StateError('STATE_SYMLINK', `ctxshed: refusing to use the symbolic link ${target}`, {
+      throw new StateError('STATE_SYMLINK', `refusing to use the symbolic link ${target}`, {
         cause: error,
       });
     }

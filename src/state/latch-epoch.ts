@@ -68,7 +68,7 @@ function checkPlanRecord(
   }
   if (problems.length > 0) {
     const why = problems.join('; ');
-    throw new StateError('STATE_BAD_PLAN', `ctxshed: refusing to write the record of ${key}: ${why}`);
+    throw new StateError('STATE_BAD_PLAN', `refusing to write the record of ${key}: ${why}`);
   }
   return onDisk as ConversationRecord;
 }

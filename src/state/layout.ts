@@ -94,5 +94,5 @@ export function conversationPath(state: StateDir, key: string): string {
 
 function badName(what: string, value: string): StateError {
   const shown = JSON.stringify(value.slice(0, 80));
-  return new StateError('STATE_BAD_NAME', `ctxshed: ${what} must be 64 lowercase hex digits, got ${shown}`);
+  return new StateError('STATE_BAD_NAME', `${what} must be 64 lowercase hex digits, got ${shown}`);
 }

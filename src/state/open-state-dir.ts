@@ -50,7 +50,7 @@ async function openRoot(root: string): Promise<void> {
   if (!ours) {
     throw new StateError(
       'STATE_NOT_PRIVATE',
-      `ctxshed: state directory ${root} is readable by others and is not a ctxshed state directory; ` +
+      `state directory ${root} is readable by others and is not a ctxshed state directory; ` +
         'choose a new or empty directory',
     );
   }
@@ -64,7 +64,7 @@ async function openSubdir(dir: string): Promise<void> {
   // lstat: a symlinked elided/ would send every write somewhere the user did not choose.
   const stat = await fs.lstat(dir);
   if (stat.isSymbolicLink()) {
-    throw new StateError('STATE_SYMLINK', `ctxshed: ${dir} is a symbolic link; it must be a directory`);
+    throw new StateError('STATE_SYMLINK', `${dir} is a symbolic link; it must be a directory`);
   }
   if (!stat.isDirectory()) throw notDir(dir);
   if ((stat.mode & 0o777) !== DIR_MODE) await fs.chmod(dir, DIR_MODE);
@@ -72,18 +72,18 @@ async function openSubdir(dir: string): Promise<void> {
 }
 
 function notDir(where: string): StateError {
-  return new StateError('STATE_NOT_DIR', `ctxshed: state path ${where} exists and is not a directory`);
+  return new StateError('STATE_NOT_DIR', `state path ${where} exists and is not a directory`);
 }
 
 function toStateError(error: unknown, root: string): StateError {
   if (error instanceof StateError) return error;
   if (hasErrnoCode(error, 'ENOTDIR') || hasErrnoCode(error, 'EEXIST')) {
-    return new StateError('STATE_NOT_DIR', `ctxshed: state path ${root} is not a directory`, { cause: error });
+    return new StateError('STATE_NOT_DIR', `state path ${root} is not a directory`, { cause: error });
   }
   const reason = errorText(error);
   return new StateError(
     'STATE_UNWRITABLE',
-    `ctxshed: cannot use ${root} as the state directory (${reason}); pass --state or set CTXSHED_STATE`,
+    `cannot use ${root} as the state directory (${reason}); pass --state or set CTXSHED_STATE`,
     { cause: error },
   );
 }

@@ -39,7 +39,7 @@ async function readTextNoFollow(file: string): Promise<string | undefined> {
   } catch (error) {
     if (hasErrnoCode(error, 'ENOENT')) return undefined;
     if (hasErrnoCode(error, 'ELOOP') || hasErrnoCode(error, 'EMLINK')) {
-      const message = `ctxshed: refusing to read the symbolic link ${file}`;
+      const message = `refusing to read the symbolic link ${file}`;
       throw new StateError('STATE_SYMLINK', message, { cause: error });
     }
     throw error;

@@ -51,14 +51,14 @@ async function lockAndRun<T>(state: StateDir, critical: (lock: HeldLock) => Prom
       },
     });
   } catch (error) {
-    throw new StateError('STATE_LOCK_FAILED', `ctxshed: could not lock ${state.lockPath}: ${String(error)}`, {
+    throw new StateError('STATE_LOCK_FAILED', `could not lock ${state.lockPath}: ${String(error)}`, {
       cause: error,
     });
   }
   const held: HeldLock = {
     assertHeld() {
       if (compromised === undefined) return;
-      const message = `ctxshed: lost the lock ${state.lockPath}: ${compromised.message}`;
+      const message = `lost the lock ${state.lockPath}: ${compromised.message}`;
       throw new StateError('STATE_LOCK_COMPROMISED', message, { cause: compromised });
     },
   };

@@ -57,7 +57,7 @@ export class WireLog {
     } catch (error) {
       this.#tailChecked = false; // a failed write may itself have left a torn line
       const reason = errorText(error);
-      const message = `ctxshed: could not append to ${this.path}: ${reason}`;
+      const message = `could not append to ${this.path}: ${reason}`;
       throw new StateError('STATE_WIRE_FAILED', message, { cause: error });
     }
   }

@@ -83,7 +83,7 @@ describe('classifyUpstreamError', () => {
     const failure = classifyUpstreamError(err(code), 'https://api.example');
     expect(failure.code).toBe(expected);
     expect(failure.status).toBe(status);
-    expect(failure.message).toMatch(/^ctxshed: .+https:\/\/api\.example.*: boom /);
+    expect(failure.message).toMatch(/^(?!ctxshed: ).+https:\/\/api\.example.*: boom /);
   });
 
   it('should describe a non-Error value without throwing', () => {
@@ -501,7 +501,7 @@ describe('forwardToUpstream', () => {
 
     expect(got.complete).toBe(false);
     expect(result.error?.code).toBe('UPSTREAM_IDLE_TIMEOUT');
-    expect(result.error?.message).toMatch(/^ctxshed: upstream .* went silent mid-response: no data for 200 ms$/);
+    expect(result.error?.message).toMatch(/^upstream .* went silent mid-response: no data for 200 ms$/);
     await within(closedUpstream, 10_000, 'upstream request was not closed');
   });
 
