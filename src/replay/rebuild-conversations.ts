@@ -1,7 +1,9 @@
 /**
  * Rebuilds the requests a Claude Code session sent from its transcript (`<session>.jsonl`): the
  * messages in order, assistant records merged by `message.id` (the client writes one record per
- * content block), a compaction boundary starting a new conversation. Pure: lines in, data out.
+ * content block), a compaction boundary starting a new conversation. Sidechain records written
+ * into the same file (older clients wrote subagents there, interleaved with the main thread) are
+ * their own conversations: by `agentId`, else by the `parentUuid` chain. Pure: lines in, data out.
  */
 
 /** One message as the API receives it. */
@@ -22,10 +24,18 @@ export interface RecordedUsage {
 
 /** One model call, rebuilt. */
 export interface RebuiltRequest {
+  /** The provider's id of the response (`message.id`): unique, so a copy in another file is known. */
+  readonly id: string;
   readonly messages: readonly ApiMessage[];
   readonly model: string;
   /** When its response started (ms since the epoch): the transcript's time for the request. */
   readonly timeMs: number;
+  /**
+   * When it was sent: the time of the last user record before it (the prompt or tool result the
+   * client sends at once), else `timeMs`. Responses take seconds to start (up to half a minute
+   * on the shared transcripts), so cache ages are measured on this clock.
+   */
+  readonly sentMs: number;
   readonly usage: RecordedUsage;
   /** Content blocks in `messages` (the prompt cache looks back over blocks). */
   readonly blocks: number;
@@ -49,12 +59,15 @@ interface Draft {
   assistantAt: Map<string, number>;
   /** message.id -> index in `requests`, so the last record's usage wins. */
   requestAt: Map<string, number>;
+  /** The time of the latest user record: when the next request left. */
+  lastUserMs: number;
 }
 
 /** Rebuilds every conversation of one transcript file (`name` labels them). */
 export function rebuildConversations(lines: readonly string[], name: string): RebuiltConversation[] {
   const done: RebuiltConversation[] = [];
-  let draft: Draft | undefined;
+  const drafts = new Map<string, Draft>();
+  const threadOf = threadKeys();
   const start = (record: TranscriptRecord): Draft => {
     const sidechain = record['isSidechain'] === true;
     const agentId = typeof record['agentId'] === 'string' ? record['agentId'] : undefined;
@@ -66,26 +79,52 @@ export function rebuildConversations(lines: readonly string[], name: string): Re
       endedInCompaction: false,
     };
     done.push(conversation);
-    return { conversation, messages: [], assistantAt: new Map(), requestAt: new Map() };
+    return { conversation, messages: [], assistantAt: new Map(), requestAt: new Map(), lastUserMs: Number.NaN };
   };
   for (const line of lines) {
     const record = parseRecord(line);
     if (record === undefined) continue;
+    const thread = threadOf(record);
     if (record['type'] === 'system' && record['subtype'] === 'compact_boundary') {
-      if (draft !== undefined) draft.conversation.endedInCompaction = true;
-      draft = undefined;
+      const ended = drafts.get(thread);
+      if (ended !== undefined) ended.conversation.endedInCompaction = true;
+      drafts.delete(thread);
       continue;
     }
     const message = record['message'];
     if ((record['type'] !== 'user' && record['type'] !== 'assistant') || !isObject(message)) continue;
-    draft ??= start(record);
-    if (record['type'] === 'user') addUser(draft, message);
+    let draft = drafts.get(thread);
+    if (draft === undefined) {
+      draft = start(record);
+      drafts.set(thread, draft);
+    }
+    if (record['type'] === 'user') addUser(draft, message, record);
     else addAssistant(draft, message, record);
   }
   return done.filter((c) => c.requests.length > 0);
 }
 
 type TranscriptRecord = Record<string, unknown>;
+
+/**
+ * Which thread a record belongs to: `main`, or one per sidechain. A sidechain record joins its
+ * parent's thread (progress and system records included, so the chain is not lost through them);
+ * a sidechain without a known sidechain parent starts a thread of its own.
+ */
+function threadKeys(): (record: TranscriptRecord) => string {
+  const threadOfUuid = new Map<string, string>();
+  return (record) => {
+    let thread = 'main';
+    if (record['isSidechain'] === true) {
+      const parent = typeof record['parentUuid'] === 'string' ? threadOfUuid.get(record['parentUuid']) : undefined;
+      if (typeof record['agentId'] === 'string') thread = `agent:${record['agentId']}`;
+      else if (parent !== undefined && parent !== 'main') thread = parent;
+      else thread = `side:${String(record['uuid'])}`;
+    }
+    if (typeof record['uuid'] === 'string') threadOfUuid.set(record['uuid'], thread);
+    return thread;
+  };
+}
 
 function parseRecord(line: string): TranscriptRecord | undefined {
   if (line.trim() === '') return undefined;
@@ -97,7 +136,9 @@ function parseRecord(line: string): TranscriptRecord | undefined {
   }
 }
 
-function addUser(draft: Draft, message: Record<string, unknown>): void {
+function addUser(draft: Draft, message: Record<string, unknown>, record: TranscriptRecord): void {
+  const timeMs = timeOf(record);
+  if (!Number.isNaN(timeMs)) draft.lastUserMs = timeMs;
   const blocks = contentBlocks(message['content']);
   if (blocks.length === 0) return;
   const last = draft.messages.at(-1);
@@ -125,13 +166,19 @@ function addAssistant(draft: Draft, message: Record<string, unknown>, record: Tr
   // A new message id is a new request: everything before it is what the client sent.
   const messages = draft.messages.slice();
   const usage = readUsage(message['usage']) ?? { input: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, output: 0 };
-  const timeMs = typeof record['timestamp'] === 'string' ? Date.parse(record['timestamp']) : Number.NaN;
+  const timeMs = timeOf(record);
+  // A user record stamped after the response started was not what this request sent.
+  const sentMs = Number.isNaN(draft.lastUserMs) || draft.lastUserMs > timeMs ? timeMs : draft.lastUserMs;
   if (messages.length > 0) {
     draft.requestAt.set(id, draft.conversation.requests.length);
-    draft.conversation.requests.push({ messages, model, timeMs, usage, blocks: messages.reduce((n, m) => n + m.content.length, 0) });
+    draft.conversation.requests.push({ id, messages, model, timeMs, sentMs, usage, blocks: messages.reduce((n, m) => n + m.content.length, 0) });
   }
   draft.assistantAt.set(id, draft.messages.length);
   draft.messages.push({ role: 'assistant', content: blocks });
+}
+
+function timeOf(record: TranscriptRecord): number {
+  return typeof record['timestamp'] === 'string' ? Date.parse(record['timestamp']) : Number.NaN;
 }
 
 /** A string content is sent as one text block: the API reads both alike, and so does the cache. */

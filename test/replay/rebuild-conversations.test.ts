@@ -68,4 +68,41 @@ describe('rebuildConversations', () => {
     for (const r of requests) expect(r.messages.at(-1)?.role).toBe('user');
     for (const r of requests) expect(r.usage.input + r.usage.cacheRead + r.usage.cacheWrite).toBeGreaterThan(0);
   });
+
+  it('should give each request its message id and the time the client sent it', () => {
+    // Arrange: the tool result is written at :10, the response to it starts at :14
+    const lines = [
+      line({ type: 'user', timestamp: '2026-02-10T22:58:00.000Z', message: { role: 'user', content: 'go' } }),
+      assistant('msg_1', { type: 'tool_use', id: 'toolu_1', name: 'Read', input: {} }, {}, '2026-02-10T22:58:03.000Z'),
+      line({ type: 'user', timestamp: '2026-02-10T22:58:10.000Z', message: { role: 'user', content: [{ tool_use_id: 'toolu_1', type: 'tool_result', content: 'x' }] } }),
+      assistant('msg_2', { type: 'text', text: 'done' }, {}, '2026-02-10T22:58:14.000Z'),
+    ];
+
+    // Act
+    const [conversation] = rebuildConversations(lines, 'x.jsonl');
+
+    // Assert
+    expect(conversation?.requests.map((r) => r.id)).toEqual(['msg_1', 'msg_2']);
+    expect(conversation?.requests.map((r) => new Date(r.sentMs).toISOString().slice(11, 19))).toEqual(['22:58:00', '22:58:10']);
+    expect(conversation?.requests.map((r) => new Date(r.timeMs).toISOString().slice(11, 19))).toEqual(['22:58:03', '22:58:14']);
+  });
+
+  it('should rebuild sidechain records interleaved in the main file as conversations of their own', () => {
+    // Arrange: an older client's file: a subagent's records between two main-thread turns
+    const side = (record: Record<string, unknown>): string => line({ ...record, isSidechain: true });
+    const lines = [
+      line({ type: 'user', uuid: 'u1', message: { role: 'user', content: 'main prompt' } }),
+      side({ type: 'user', uuid: 's1', parentUuid: null, message: { role: 'user', content: 'subagent prompt' } }),
+      side({ type: 'progress', uuid: 's2', parentUuid: 's1' }),
+      side({ type: 'assistant', uuid: 's3', parentUuid: 's2', message: { model: 'claude-opus-4-6', id: 'msg_s', role: 'assistant', content: [{ type: 'text', text: 'sub' }] } }),
+      assistant('msg_m', { type: 'text', text: 'main' }),
+    ];
+
+    // Act
+    const conversations = rebuildConversations(lines, 'x.jsonl');
+
+    // Assert
+    expect(conversations.map((c) => [c.kind, c.requests.map((r) => r.id)])).toEqual([['main', ['msg_m']], ['subagent', ['msg_s']]]);
+    expect(conversations[0]?.requests[0]?.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'main prompt' }] }]);
+  });
 });
