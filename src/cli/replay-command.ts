@@ -1,4 +1,7 @@
-/** `ctxshed replay TRANSCRIPT.jsonl...`: what rescue would have done to real sessions, in window and in money. */
+/**
+ * `ctxshed replay TRANSCRIPT.jsonl...`: what rescue would have done to real sessions, in window
+ * and in money; with `--ttl`, the cache-TTL back-test over them instead.
+ */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +15,7 @@ import { CliError } from './cli-error.js';
 import { DEFAULT_RESCUE_PCT } from './proxy-options.js';
 import { writeStdout } from './read-input.js';
 import { errorText } from '../errors.js';
+import { runTtlBacktest } from './replay-ttl.js';
 
 interface ReplayArgs {
   transcripts: string[];
@@ -21,6 +25,7 @@ interface ReplayArgs {
   window: number | undefined;
   json: boolean;
   html: string | undefined;
+  ttl: boolean;
 }
 
 export const replayCommand: CommandModule<object, ReplayArgs> = {
@@ -28,17 +33,25 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
   describe: 'Replay Claude Code transcripts through rescue and price them against the alternatives',
   builder: (yargs) =>
     (yargs as Argv<object>)
-      .positional('transcripts', { type: 'string', array: true, demandOption: true, describe: 'Session .jsonl files, or folders of them (~/.claude/projects/<project>)' })
+      .positional('transcripts', { type: 'string', array: true, demandOption: true, describe: 'Session .jsonl files, or folders of them (~/.claude/projects/<project>; with --ttl, ~/.claude/projects)' })
       .option('rescue-pct', { type: 'number', default: DEFAULT_RESCUE_PCT, describe: 'Latch an epoch when a conversation is this full (% of the window)' })
       .option('keep-recent', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.keepRecent, describe: 'Never elide the N newest tool results' })
       .option('min-bytes', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.minBytes, describe: 'Elide only tool results whose text is over N bytes' })
       .option('window', { type: 'number', describe: 'Context window in tokens (default 200,000)' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the reports as JSON' })
       .option('html', { type: 'string', describe: 'Also write a self-contained page with charts to FILE' })
+      .option('ttl', { type: 'boolean', default: false, describe: 'Back-test the cache TTL instead: warm or cold predicted from each gap, against what was billed (folders walked recursively)' })
       .example('$0 replay ~/.claude/projects/-home-me-proj', 'Every session of a project')
       .example('$0 replay test/fixtures/transcripts/subagent.jsonl --window 60000', 'A real session, replayed as if its window were 60,000 tokens')
-      .example('$0 replay session.jsonl --json --html replay.html', 'One session, as JSON and as a page') as unknown as Argv<ReplayArgs>,
+      .example('$0 replay session.jsonl --json --html replay.html', 'One session, as JSON and as a page')
+      .example('$0 replay --ttl ~/.claude/projects', 'Every session of every project: did the cache TTL foresee each cold turn?')
+      .example('$0 replay --ttl test/fixtures/transcripts', 'The TTL back-test on the real sessions the tests use') as unknown as Argv<ReplayArgs>,
   handler: async (args: ArgumentsCamelCase<ReplayArgs>) => {
+    if (args.ttl) {
+      if (args.html !== undefined) throw new CliError('--html draws the replay; the --ttl back-test has no page', 2);
+      await runTtlBacktest(args.transcripts, args.json);
+      return;
+    }
     if (!(args.rescuePct > 0 && args.rescuePct <= 100)) throw new CliError(`--rescue-pct takes a number above 0 and at most 100, not ${args.rescuePct}`, 2);
     for (const [flag, v] of [['--keep-recent', args.keepRecent], ['--min-bytes', args.minBytes]] as const) {
       if (!Number.isInteger(v) || v < 0) throw new CliError(`${flag} takes a whole number, not ${v}`, 2);

@@ -10,11 +10,11 @@ function examplesOf(help: string): string[] {
     .map((line) => line.trim().split(/\s{2,}/)[0]!);
 }
 
-// Examples that need a client to run (rescue, serve) are left to their own tests.
-const RUNNABLE = /^ctxshed (ls|show|status|stats)\b/;
+// Examples that need a client to run (rescue, serve) or a user's own files are left to their own tests.
+const RUNNABLE = /^ctxshed (ls|show|status|stats)\b|^ctxshed replay --ttl test\//;
 
 describe('the report commands\' --help examples', () => {
-  for (const command of ['', 'ls', 'show', 'status', 'stats']) {
+  for (const command of ['', 'ls', 'show', 'status', 'stats', 'replay']) {
     it(`should run every report example of \`ctxshed ${command} --help\` from the repository's top`, async () => {
       const help = await runCli([...(command === '' ? [] : [command]), '--help']);
       const examples = examplesOf(help.stdout).filter((example) => RUNNABLE.test(example));

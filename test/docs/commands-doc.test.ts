@@ -61,4 +61,17 @@ describe('docs/commands.md', () => {
     expect(keys(conversation)).toEqual(keys(actualConversation));
     expect(keys(first(conversation['epochs']))).toEqual(keys(first(actualConversation['epochs'])));
   });
+
+  it('should show the --json shapes replay --ttl prints', async () => {
+    const [shown, resume] = examplesOf('replay');
+    const result = await runCli(['replay', '--ttl', 'test/fixtures/transcripts', '--json']);
+    const actual = JSON.parse(result.stdout) as Record<string, Record<string, unknown>>;
+
+    expect(keys(shown!['ttl'])).toEqual(keys(actual['ttl']));
+    const ttl = shown!['ttl'] as Record<string, Record<string, unknown>>;
+    for (const key of ['confusion', 'band', 'resumes', 'skipped']) expect(keys(ttl[key])).toEqual(keys(actual['ttl']![key]));
+    expect(keys((ttl['resumes'] as Record<string, unknown>)['cold'])).toEqual(keys((actual['ttl']!['resumes'] as Record<string, unknown>)['cold']));
+    expect(keys(first(ttl['disagreements']))).toEqual(keys(first(actual['ttl']!['disagreements'])));
+    expect(keys(resume)).toEqual(['session', 'kind', 'sentAt', 'gapMinutes', 'billedWarm', 'inputTokens', 'cacheReadTokens', 'cacheWriteTokens']);
+  });
 });
