@@ -1,5 +1,5 @@
 /** The terminal table of a replay. Pure: reports in, text out. */
-import type { SessionReport } from './replay-session.js';
+import type { MissTally, SessionReport } from './replay-session.js';
 import { sparkline } from './sparkline.js';
 import { STRATEGIES, type StrategyName } from './strategy-tally.js';
 
@@ -26,9 +26,7 @@ function renderSession(report: SessionReport): string {
       `auto-compaction at ${pct(report.autoCompactAt)}; ${c.tokensPerByte.toFixed(3)} tokens/byte fitted`,
     `  calibration (model vs recorded usage): cache read ${signed(c.cacheReadError)}, cache write ${signed(c.cacheWriteError)}, ` +
       `context ${signed(c.contextError)} (per request ±${pct(c.meanAbsRequestError, 1)}); recorded bill $${c.recorded.costUsd.toFixed(2)}, peak ${pct(c.recorded.peakFullness)}`,
-    ...(c.unexplainedMisses.requests === 0
-      ? []
-      : [`  ${c.unexplainedMisses.requests} request(s) missed the cache where the model hit (${c.unexplainedMisses.extraWriteTokens.toLocaleString('en-US')} tokens written that the model cannot foresee)`]),
+    ...missLines(c.misses),
     '',
   ];
   const header = ['strategy', 'peak', 'final', 'turns+', 'cache read', 'cache write', 'uncached', 'hit', 'cost $', 'epochs', 'shed KB', 'fullness per turn'];
@@ -59,6 +57,22 @@ function renderSession(report: SessionReport): string {
   if (report.unpricedModels.length > 0) lines.push(`  not priced (no price in the table): ${report.unpricedModels.join(', ')}`);
   lines.push('');
   return lines.join('\n');
+}
+
+/** The billed misses the model foresaw (a gap over the TTL, a change of model) and those it could not. */
+function missLines(m: MissTally): string[] {
+  const billedCold = m.explained.requests + m.unforeseeable.requests;
+  const lines = [
+    `  cache misses billed (the previous prefix written again): ${billedCold} of ${m.judged}; the model foresaw ${m.explained.requests} ` +
+      `(${m.explained.afterTtl} after a gap over the TTL, ${m.explained.modelChange} on a change of model, ${m.explained.other} otherwise)`,
+  ];
+  if (m.unforeseeable.requests > 0) {
+    lines.push(`  ${m.unforeseeable.requests} unforeseeable: the model read the prefix (${m.unforeseeable.cacheWriteTokens.toLocaleString('en-US')} tokens written that it cannot see coming)`);
+  }
+  if (m.modelColdBilledWarm.requests > 0) {
+    lines.push(`  ${m.modelColdBilledWarm.requests} billed warm where the model was cold (${m.modelColdBilledWarm.afterTtl} after a gap over the TTL: the cache outlived it)`);
+  }
+  return lines;
 }
 
 function pct(x: number, digits = 0): string {

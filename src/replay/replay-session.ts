@@ -8,11 +8,12 @@ import { sha256Hex } from '../state/sha256-hex.js';
 import { clearToolUses } from './clear-tool-uses.js';
 import { fitTokens, type TokenModel } from './fit-tokens.js';
 import { priceRecorded, PromptCache, type CachedRequest, type PricedRequest } from './prompt-cache.js';
-import type { RebuiltConversation, RebuiltRequest } from './rebuild-conversations.js';
+import type { RebuiltConversation, RebuiltRequest, RecordedUsage } from './rebuild-conversations.js';
 import { BodyBuilder, cacheRegion } from './request-body.js';
 import { RescueReplay } from './rescue-replay.js';
 import { rewriteEveryRequest } from './rewrite-every-request.js';
 import { STRATEGIES, StrategyTally, type StrategyName, type StrategySummary } from './strategy-tally.js';
+import { conversationTtls, isBilledWarm, isPredictedWarm, type CacheTtl } from './ttl-rules.js';
 
 /** The client's auto-compaction fires about this many tokens short of the window. */
 export const AUTO_COMPACT_MARGIN_TOKENS = 13_000;
@@ -42,9 +43,30 @@ export interface Calibration {
    * extra writes are most of a large cache-write error.
    */
   readonly unexplainedMisses: { readonly requests: number; readonly extraWriteTokens: number };
+  /**
+   * Each request against the one before it in its conversation, billed warm or cold by the rule
+   * of the TTL back-test (ttl-rules.ts), and the model's own figures judged by the same rule.
+   */
+  readonly misses: MissTally;
   /** The fitted system-prompt-and-tools size of each conversation. */
   readonly prefixTokens: Record<string, number>;
   readonly recorded: { readonly cacheReadTokens: number; readonly cacheWriteTokens: number; readonly uncachedTokens: number; readonly costUsd: number; readonly peakFullness: number };
+}
+
+/** The provider's cache misses, as far as the model foresaw them. */
+export interface MissTally {
+  /** Requests with a request before them in their conversation. */
+  readonly judged: number;
+  /**
+   * Billed cold (the previous prefix written again), and cold in the model too: after a gap over
+   * the TTL (the model expires entries on the same clock), a change of model (entries are per
+   * model), or otherwise (a jump past the 20-block lookback).
+   */
+  readonly explained: { readonly requests: number; readonly afterTtl: number; readonly modelChange: number; readonly other: number; readonly cacheWriteTokens: number };
+  /** Billed cold where the model read the previous prefix: nothing in the transcript explains them. */
+  readonly unforeseeable: { readonly requests: number; readonly cacheWriteTokens: number };
+  /** Billed warm where the model was cold; `afterTtl`: the cache outlived the model's clock. */
+  readonly modelColdBilledWarm: { readonly requests: number; readonly afterTtl: number };
 }
 
 /** One session's replay. */
@@ -98,25 +120,29 @@ export async function replaySession(file: string, conversations: readonly Rebuil
   let measured = 0;
   let misses = 0;
   let missedWrite = 0;
+  const turns = new MissCounter();
+  const ttls = new Map(conversations.map((c) => [c.id, conversationTtls(c.requests.map((r) => r.usage))]));
+  const lastRecorded = new Map<string, PricedRequest>();
 
   for (const { conversation, request, n } of inTimeOrder(conversations)) {
     const c = conversation;
     const prefix = model.prefixTokens.get(c.id) ?? 0;
     const r = model.tokensPerByte;
     const main = isMain(c);
-    const ttl = ttlOf(c, request);
+    const ttl = ttls.get(c.id)?.[n] ?? '5m';
     let cache = caches.get(c.id);
     if (cache === undefined) {
       // The first request read the system prompt and tools from a cache some earlier call wrote.
-      const warm = request.usage.cacheRead >= prefix / 2 ? { model: request.model, timeMs: request.timeMs } : undefined;
+      const warm = request.usage.cacheRead >= prefix / 2 ? { model: request.model, timeMs: request.sentMs } : undefined;
       cache = Object.fromEntries(STRATEGIES.map((s) => [s, new PromptCache(r, prefix, warm)])) as Record<StrategyName, PromptCache>;
       caches.set(c.id, cache);
     }
     const body = builders.get(c.id)?.build(request.model, request.messages) ?? new Uint8Array(0);
     const region = cacheRegion(body);
     const originalTokens = prefix + r * region.length;
+    // The cache's clock is when requests were sent, as in the TTL back-test.
     const cached = (bytes: Uint8Array, blocks: number): CachedRequest => ({
-      region: cacheRegion(bytes), blocks, model: request.model, timeMs: request.timeMs, ttl,
+      region: cacheRegion(bytes), blocks, model: request.model, timeMs: request.sentMs, ttl,
       uncachedTokens: request.usage.input, outputTokens: request.usage.output,
     });
     const sentBytes: Partial<Record<StrategyName, number>> = {};
@@ -138,6 +164,10 @@ export async function replaySession(file: string, conversations: readonly Rebuil
       misses++;
       missedWrite += u.cacheWrite - asRecorded.cacheWriteTokens;
     }
+    const before = n > 0 ? c.requests[n - 1] : undefined;
+    const modelBefore = lastRecorded.get(c.id);
+    if (before !== undefined && modelBefore !== undefined) turns.add(before, request, ttls.get(c.id)?.[n - 1] ?? '5m', modelBefore, asRecorded);
+    lastRecorded.set(c.id, asRecorded);
     recordedRead += u.cacheRead;
     recordedWrite += u.cacheWrite;
     recordedUncached += u.input;
@@ -207,6 +237,7 @@ export async function replaySession(file: string, conversations: readonly Rebuil
       meanAbsRequestError: measured > 0 ? round4(absError / measured) : 0,
       tokensPerByte: round4(model.tokensPerByte),
       unexplainedMisses: { requests: misses, extraWriteTokens: Math.round(missedWrite) },
+      misses: turns.tally(),
       prefixTokens: Object.fromEntries([...model.prefixTokens].map(([k, v]) => [k, Math.round(v)])),
       recorded: { cacheReadTokens: recordedRead, cacheWriteTokens: recordedWrite, uncachedTokens: recordedUncached, costUsd: Math.round(recordedCost * 10_000) / 10_000, peakFullness: round4(recordedPeak) },
     },
@@ -244,10 +275,42 @@ function inTimeOrder(conversations: readonly RebuiltConversation[]): Step[] {
   return steps.sort((a, b) => (Number.isNaN(a.request.timeMs) || Number.isNaN(b.request.timeMs) ? 0 : a.request.timeMs - b.request.timeMs));
 }
 
-/** The TTL the client asked for: what the request's own writes used, else the conversation's. */
-function ttlOf(c: RebuiltConversation, r: RebuiltRequest): '5m' | '1h' {
-  if (r.usage.cacheWrite > 0) return r.usage.cacheWrite1h > 0 ? '1h' : '5m';
-  return c.requests.some((q) => q.usage.cacheWrite1h > 0) ? '1h' : '5m';
+/** Counts each request's bill against the model's call on the same request. */
+class MissCounter {
+  judged = 0;
+  readonly explained = { requests: 0, afterTtl: 0, modelChange: 0, other: 0, cacheWriteTokens: 0 };
+  readonly unforeseeable = { requests: 0, cacheWriteTokens: 0 };
+  readonly modelColdBilledWarm = { requests: 0, afterTtl: 0 };
+
+  /** `before`/`request`: the recorded pair; `modelBefore`/`modelled`: the model's figures for them. */
+  add(before: RebuiltRequest, request: RebuiltRequest, ttl: CacheTtl, modelBefore: PricedRequest, modelled: PricedRequest): void {
+    this.judged++;
+    const billedWarm = isBilledWarm(before.usage, request.usage);
+    const modelWarm = isBilledWarm(asUsage(modelBefore), asUsage(modelled));
+    const gapMs = request.sentMs - before.sentMs;
+    const afterTtl = !Number.isNaN(gapMs) && !isPredictedWarm(gapMs, ttl);
+    if (!billedWarm && !modelWarm) {
+      this.explained.requests++;
+      this.explained.cacheWriteTokens += request.usage.cacheWrite;
+      if (before.model !== request.model) this.explained.modelChange++;
+      else if (afterTtl) this.explained.afterTtl++;
+      else this.explained.other++;
+    } else if (!billedWarm) {
+      this.unforeseeable.requests++;
+      this.unforeseeable.cacheWriteTokens += request.usage.cacheWrite;
+    } else if (!modelWarm) {
+      this.modelColdBilledWarm.requests++;
+      if (afterTtl && before.model === request.model) this.modelColdBilledWarm.afterTtl++;
+    }
+  }
+
+  tally(): MissTally {
+    return { judged: this.judged, explained: { ...this.explained }, unforeseeable: { ...this.unforeseeable }, modelColdBilledWarm: { ...this.modelColdBilledWarm } };
+  }
+}
+
+function asUsage(p: PricedRequest): RecordedUsage {
+  return { input: p.uncachedTokens, cacheRead: p.cacheReadTokens, cacheWrite: p.cacheWriteTokens, cacheWrite1h: 0, output: p.outputTokens };
 }
 
 function relError(model: number, recorded: number): number {

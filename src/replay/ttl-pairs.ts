@@ -18,7 +18,7 @@
  * (a resume from the middle of a session, a compaction call and a fork).
  */
 import type { RecordedUsage } from './rebuild-conversations.js';
-import { cachedPrefixTokens, isBilledWarm, isPredictedWarm, ttlOfUsage, type CacheTtl } from './ttl-rules.js';
+import { cachedPrefixTokens, conversationTtls, isBilledWarm, isPredictedWarm, type CacheTtl } from './ttl-rules.js';
 
 /** One request, as far as the TTL is concerned. */
 export interface TtlRequest {
@@ -151,7 +151,10 @@ function canonicalNodes(conversations: readonly TtlConversation[], skipped: Reco
   const original = new Map<string, Node>();
   const nodes = new Map<TtlConversation, Node[]>();
   for (const { c } of byEnd) {
-    const ttls = conversationTtls(c);
+    const ttls = conversationTtls(
+      c.requests.map((r) => r.usage),
+      c.requests.map((r) => r.ttl),
+    );
     nodes.set(
       c,
       c.requests.map((request, index) => {
@@ -167,17 +170,6 @@ function canonicalNodes(conversations: readonly TtlConversation[], skipped: Reco
     );
   }
   return nodes;
-}
-
-/**
- * The TTL each request's entry has: the body's, else what its writes were billed at, else the
- * nearest request of the conversation that says (a request that wrote nothing keeps the TTL its
- * conversation asks for), else the API's default of 5 minutes.
- */
-function conversationTtls(c: TtlConversation): CacheTtl[] {
-  const known = c.requests.map((r) => r.ttl ?? ttlOfUsage(r.usage));
-  let last = known.find((t) => t !== undefined) ?? '5m';
-  return known.map((t) => (last = t ?? last));
 }
 
 /** The compaction call's predecessor: the session's latest main-thread request sent before it. */

@@ -35,6 +35,18 @@ export function ttlOfUsage(usage: RecordedUsage): CacheTtl | undefined {
   return usage.cacheWrite1h > 0 ? '1h' : undefined;
 }
 
+/**
+ * The TTL of each request's entry in one conversation: its own (`known`, e.g. from the body),
+ * else what its writes were billed at, else the nearest earlier request's that says (a request
+ * that wrote nothing keeps the TTL its conversation asks for), else the first later one's, else
+ * the API's default of 5 minutes.
+ */
+export function conversationTtls(usages: readonly RecordedUsage[], known: readonly (CacheTtl | undefined)[] = []): CacheTtl[] {
+  const ttls = usages.map((u, i) => known[i] ?? ttlOfUsage(u));
+  let last = ttls.find((t) => t !== undefined) ?? '5m';
+  return ttls.map((t) => (last = t ?? last));
+}
+
 /** The TTL in milliseconds. */
 export function ttlMs(ttl: CacheTtl): number {
   return ttl === '1h' ? TTL_1H_MS : TTL_5M_MS;

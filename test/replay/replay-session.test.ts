@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rebuildConversations } from '../../src/replay/rebuild-conversations.js';
 import { replaySession, type ReplayOptions } from '../../src/replay/replay-session.js';
-import { fixtureLines } from './fixtures.js';
+import { assistant, fixtureLines, line } from './fixtures.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -64,5 +64,61 @@ describe('replaySession', () => {
     const { perRequest, rescue } = report.strategies;
     expect(perRequest.epochs).toBeGreaterThan(rescue.epochs);
     expect(perRequest.cacheWriteTokens).toBeGreaterThan(rescue.cacheWriteTokens);
+  });
+
+  describe('calibration against the TTL', () => {
+    /** Two requests `minutes` apart; the second billed as `second` (cache read, cache write), writes at `ttl`. */
+    const session = (minutes: number, ttl: '5m' | '1h', second: [number, number]): string[] => {
+      const usage = (read: number, write: number): Record<string, unknown> => ({
+        input_tokens: 3, cache_read_input_tokens: read, cache_creation_input_tokens: write, output_tokens: 10,
+        cache_creation: { ephemeral_5m_input_tokens: ttl === '5m' ? write : 0, ephemeral_1h_input_tokens: ttl === '1h' ? write : 0 },
+      });
+      const at = (m: number, s: number): string => new Date(Date.parse('2026-02-10T22:58:00.000Z') + m * 60_000 + s * 1000).toISOString();
+      return [
+        line({ type: 'user', timestamp: at(0, 0), message: { role: 'user', content: 'read the file' } }),
+        assistant('msg_1', { type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: '/x' } }, usage(0, 5000), at(0, 2)),
+        line({ type: 'user', timestamp: at(minutes, 0), message: { role: 'user', content: [{ tool_use_id: 'toolu_1', type: 'tool_result', content: 'x'.repeat(4000) }] } }),
+        assistant('msg_2', { type: 'text', text: 'done' }, usage(second[0], second[1]), at(minutes, 2)),
+      ];
+    };
+    const missesOf = async (lines: string[]): Promise<unknown> =>
+      (await replaySession('x.jsonl', rebuildConversations(lines, 'x.jsonl'), options())).calibration.misses;
+
+    it('should foresee a miss after a gap over the 5-minute TTL', async () => {
+      // Act: 6 minutes on a 5-minute TTL, billed cold
+      const misses = await missesOf(session(6, '5m', [0, 6200]));
+
+      // Assert
+      expect(misses).toEqual({
+        judged: 1,
+        explained: { requests: 1, afterTtl: 1, modelChange: 0, other: 0, cacheWriteTokens: 6200 },
+        unforeseeable: { requests: 0, cacheWriteTokens: 0 },
+        modelColdBilledWarm: { requests: 0, afterTtl: 0 },
+      });
+    });
+
+    it('should keep the same gap warm on a 1-hour TTL', async () => {
+      // Act: billed warm
+      const misses = await missesOf(session(6, '1h', [5000, 1200]));
+
+      // Assert
+      expect(misses).toMatchObject({ judged: 1, explained: { requests: 0 }, unforeseeable: { requests: 0 }, modelColdBilledWarm: { requests: 0 } });
+    });
+
+    it('should call a miss within the TTL unforeseeable', async () => {
+      // Act: 1 minute, billed cold
+      const misses = await missesOf(session(1, '5m', [0, 6200]));
+
+      // Assert
+      expect(misses).toMatchObject({ explained: { requests: 0 }, unforeseeable: { requests: 1, cacheWriteTokens: 6200 } });
+    });
+
+    it('should count a cache that outlived the TTL apart', async () => {
+      // Act: 6 minutes on a 5-minute TTL, billed warm
+      const misses = await missesOf(session(6, '5m', [5000, 1200]));
+
+      // Assert
+      expect(misses).toMatchObject({ explained: { requests: 0 }, modelColdBilledWarm: { requests: 1, afterTtl: 1 } });
+    });
   });
 });

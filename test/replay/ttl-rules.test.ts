@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedUsage } from '../../src/replay/rebuild-conversations.js';
-import { isBilledWarm, isPredictedWarm, ttlOfUsage } from '../../src/replay/ttl-rules.js';
+import { conversationTtls, isBilledWarm, isPredictedWarm, ttlOfUsage } from '../../src/replay/ttl-rules.js';
 
 const usage = (over: Partial<RecordedUsage>): RecordedUsage => ({ input: 1, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, output: 1, ...over });
 const MIN = 60_000;
@@ -42,5 +42,17 @@ describe('isBilledWarm', () => {
     expect(isBilledWarm(previous, usage({ cacheRead: 900, cacheWrite: 150 }))).toBe(true);
     expect(isBilledWarm(previous, usage({ cacheRead: 899, cacheWrite: 151 }))).toBe(false);
     expect(isBilledWarm(previous, usage({ cacheRead: 200, cacheWrite: 850 }))).toBe(false);
+  });
+});
+
+describe('conversationTtls', () => {
+  it('should give a request that wrote nothing its conversation\'s TTL, the body\'s TTL first, and 5 minutes when nothing says', () => {
+    // Arrange: reads only, 1-hour writes, reads only, 5-minute writes
+    const usages = [usage({ cacheRead: 9 }), usage({ cacheWrite: 5, cacheWrite1h: 5 }), usage({ cacheRead: 9 }), usage({ cacheWrite: 5 })];
+
+    // Act / Assert
+    expect(conversationTtls(usages)).toEqual(['1h', '1h', '1h', '5m']);
+    expect(conversationTtls(usages, [undefined, undefined, '5m'])).toEqual(['1h', '1h', '5m', '5m']);
+    expect(conversationTtls([usage({ cacheRead: 9 })])).toEqual(['5m']);
   });
 });
