@@ -59,7 +59,7 @@ interface Draft {
   assistantAt: Map<string, number>;
   /** message.id -> index in `requests`, so the last record's usage wins. */
   requestAt: Map<string, number>;
-  /** The time of the latest user record: when the next request left. */
+  /** The time of the latest user record since the last request: when the next one left. */
   lastUserMs: number;
 }
 
@@ -173,6 +173,8 @@ function addAssistant(draft: Draft, message: Record<string, unknown>, record: Tr
     draft.requestAt.set(id, draft.conversation.requests.length);
     draft.conversation.requests.push({ id, messages, model, timeMs, sentMs, usage, blocks: messages.reduce((n, m) => n + m.content.length, 0) });
   }
+  // A request with no user record of its own after this one left when its response began.
+  draft.lastUserMs = Number.NaN;
   draft.assistantAt.set(id, draft.messages.length);
   draft.messages.push({ role: 'assistant', content: blocks });
 }

@@ -99,8 +99,8 @@ export function pairRequests(conversations: readonly TtlConversation[]): PairedR
     own.forEach((node, i) => {
       if (node.conversation !== c || node.index !== i) return; // a copy: its original is paired
       const before = i > 0 ? own[i - 1] : c.compaction ? latestMainBefore(conversations, nodes, c.session, node.request.sentMs) : undefined;
-      const kind: PairKind = i === 0 ? 'compaction' : before?.conversation === c ? 'turn' : 'resume';
-      steps.push(before === undefined ? { node, kind } : { node, previous: before, kind });
+      if (before === undefined) steps.push({ node, kind: 'turn' });
+      else steps.push({ node, previous: before, kind: i === 0 ? 'compaction' : before.conversation === c ? 'turn' : 'resume' });
     });
   }
   // Time order across conversations, so a prefix's refreshes happen before later reads of it.

@@ -76,15 +76,17 @@ describe('rebuildConversations', () => {
       assistant('msg_1', { type: 'tool_use', id: 'toolu_1', name: 'Read', input: {} }, {}, '2026-02-10T22:58:03.000Z'),
       line({ type: 'user', timestamp: '2026-02-10T22:58:10.000Z', message: { role: 'user', content: [{ tool_use_id: 'toolu_1', type: 'tool_result', content: 'x' }] } }),
       assistant('msg_2', { type: 'text', text: 'done' }, {}, '2026-02-10T22:58:14.000Z'),
+      // A request with no user record of its own: it left when its response began
+      assistant('msg_3', { type: 'text', text: 'more' }, {}, '2026-02-10T22:58:20.000Z'),
     ];
 
     // Act
     const [conversation] = rebuildConversations(lines, 'x.jsonl');
 
     // Assert
-    expect(conversation?.requests.map((r) => r.id)).toEqual(['msg_1', 'msg_2']);
-    expect(conversation?.requests.map((r) => new Date(r.sentMs).toISOString().slice(11, 19))).toEqual(['22:58:00', '22:58:10']);
-    expect(conversation?.requests.map((r) => new Date(r.timeMs).toISOString().slice(11, 19))).toEqual(['22:58:03', '22:58:14']);
+    expect(conversation?.requests.map((r) => r.id)).toEqual(['msg_1', 'msg_2', 'msg_3']);
+    expect(conversation?.requests.map((r) => new Date(r.sentMs).toISOString().slice(11, 19))).toEqual(['22:58:00', '22:58:10', '22:58:20']);
+    expect(conversation?.requests.map((r) => new Date(r.timeMs).toISOString().slice(11, 19))).toEqual(['22:58:03', '22:58:14', '22:58:20']);
   });
 
   it('should rebuild sidechain records interleaved in the main file as conversations of their own', () => {
