@@ -5,13 +5,14 @@ import { renderTtl } from '../replay/render-ttl.js';
 import { backtestTtl } from '../replay/ttl-backtest.js';
 import { toTtlConversations } from '../replay/ttl-input.js';
 import { pairRequests, type TtlConversation } from '../replay/ttl-pairs.js';
+import { errorText } from '../errors.js';
 import { CliError } from './cli-error.js';
 import { writeStdout } from './read-input.js';
 
 /** Reads every session under `paths` (folders walked recursively) and prints the back-test. */
 export async function runTtlBacktest(paths: readonly string[], json: boolean): Promise<void> {
   const files = await listSessionFiles(paths, true).catch((error: unknown) => {
-    throw new CliError(`cannot read transcripts: ${messageOf(error)}`);
+    throw new CliError(`cannot read transcripts: ${errorText(error)}`);
   });
   const progress = progressLine(files.length);
   const conversations: TtlConversation[] = [];
@@ -20,7 +21,7 @@ export async function runTtlBacktest(paths: readonly string[], json: boolean): P
     for (const [i, file] of files.entries()) {
       // Messages are dropped as soon as a session is read: a whole ~/.claude/projects stays small.
       const session = await readSession(file).catch((error: unknown) => {
-        throw new CliError(`cannot read ${file}: ${messageOf(error)}`);
+        throw new CliError(`cannot read ${file}: ${errorText(error)}`);
       });
       const light = toTtlConversations(path.resolve(file), session.conversations);
       for (const c of light) requests += c.requests.length;
@@ -49,8 +50,4 @@ function progressLine(total: number): { update(done: number, requests: number): 
       if (shown) process.stderr.write('\r\x1b[K');
     },
   };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
