@@ -14,7 +14,7 @@ import type { WireRecord } from '../state/wire-record.js';
 import { openStateDir } from '../state/open-state-dir.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { verifyState } from '../state/verify-state.js';
-import { BYTES_PER_TOKEN } from './cache-pricing.js';
+import { BYTES_PER_TOKEN } from '../scripted/cache-pricing.js';
 import type { DemoEvent, DemoReport, DemoSummary, EpochReport, ReadBackReport, TurnReport } from './demo-report.js';
 import { ScriptedClient } from './scripted-client.js';
 import { startScriptedModel, type ScriptedModel } from './scripted-model.js';

@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import { commandOutput, DEMO_PROJECT_ROOT, fileContents } from './demo-workspace.js';
 import { DEMO_MODEL } from './scripted-model.js';
-import { decodeSse, type Block, type StreamedMessage } from './sse-decode.js';
+import { decodeSse, type Block, type StreamedMessage } from '../scripted/sse-decode.js';
 import { errorText } from '../errors.js';
 
 interface Message {

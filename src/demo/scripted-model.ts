@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LOOPBACK } from '../proxy/start-proxy.js';
 import { sha256Hex } from '../state/sha256-hex.js';
-import { BYTES_PER_TOKEN, priceRequest } from './cache-pricing.js';
+import { BYTES_PER_TOKEN, priceRequest } from '../scripted/cache-pricing.js';
 import { toolCallFor } from './demo-workspace.js';
 import { encodeSse, type ModelBlock, type ModelMessage } from './sse-encode.js';
 import { stubsInRequest, toolResultText, type SeenStub } from './stub-in-request.js';

@@ -4,7 +4,7 @@
  * the previous request of the same conversation is a cache read, the rest is written to the cache. Every model call is
  * answered with one Read tool_use, so a scripted client keeps going.
  */
-import { commonPrefixLength, priceRequest } from '../../src/demo/cache-pricing.js';
+import { commonPrefixLength, priceRequest } from '../../src/scripted/cache-pricing.js';
 import { assistantMessage, replyWith, startMessagesUpstream, toolUse, isMessagesRequest, type MessagesUpstream, type ReceivedRequest } from './messages-upstream.js';
 
 export { commonPrefixLength };

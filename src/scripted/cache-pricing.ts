@@ -1,10 +1,10 @@
 /**
- * How the demo's scripted model prices a request, roughly the way the provider's prompt cache
- * does: the bytes a request shares with the previous one are read from the cache, the rest is
- * written to it. Pure: no I/O.
+ * How the scripted Messages API prices a request, roughly the way the provider's prompt cache
+ * does: the bytes a request shares with the previous one of its conversation are read from the
+ * cache, the rest is written to it. Pure: no I/O.
  */
 
-/** The demo model's tokenizer: one token per 4 bytes, close enough for English and code. */
+/** The scripted tokenizer: one token per 4 bytes, close enough for English and code. */
 export const BYTES_PER_TOKEN = 4;
 /** Input tokens outside the cache (the API reports a handful after the last breakpoint). */
 export const UNCACHED_INPUT_TOKENS = 3;
@@ -32,4 +32,9 @@ export function priceRequest(previous: Uint8Array | undefined, body: Uint8Array)
     cache_creation_input_tokens: Math.floor((body.length - shared) / BYTES_PER_TOKEN),
     cache_read_input_tokens: Math.floor(shared / BYTES_PER_TOKEN),
   };
+}
+
+/** The prompt's size in scripted tokens: what count_tokens answers and the prompt limit checks. */
+export function countTokens(body: Uint8Array): number {
+  return Math.ceil(body.length / BYTES_PER_TOKEN);
 }

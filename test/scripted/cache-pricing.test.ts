@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commonPrefixLength, priceRequest, UNCACHED_INPUT_TOKENS } from '../../src/demo/cache-pricing.js';
+import { commonPrefixLength, countTokens, priceRequest, UNCACHED_INPUT_TOKENS } from '../../src/scripted/cache-pricing.js';
 
 const bytes = (s: string): Buffer => Buffer.from(s, 'utf8');
 
@@ -28,5 +28,12 @@ describe('priceRequest', () => {
     const next = bytes(`${'a'.repeat(800)}${'b'.repeat(400)}`);
 
     expect(priceRequest(previous, next)).toMatchObject({ cache_read_input_tokens: 200, cache_creation_input_tokens: 100 });
+  });
+});
+
+describe('countTokens', () => {
+  it('should round a partial token up, as count_tokens answers', () => {
+    expect(countTokens(bytes('x'.repeat(4001)))).toBe(1001);
+    expect(countTokens(bytes(''))).toBe(0);
   });
 });

@@ -1,0 +1,174 @@
+/**
+ * The scripted Anthropic Messages API, shared by `ctxshed demo` and the tests: a real `node:http`
+ * server on 127.0.0.1 (any free port) that records every request byte for byte and answers
+ *
+ * - `POST /v1/messages`: the responder's reply, else a Read tool call; a model's message is priced
+ *   with a prompt-cache model (cache-pricing.ts) for its usage, and sent as SSE when the body says
+ *   `"stream": true`, as JSON otherwise (sse-encode.ts says which doc the stream follows);
+ * - `POST /v1/messages/count_tokens`: `{"input_tokens": N}`;
+ * - `HEAD /` and `GET /` (the client's connectivity probe): 200; anything else: the API's 404, or
+ *   405 for another method on the two paths above;
+ * - CONNECT: refused with 403 and recorded, so a client told to use it as HTTPS_PROXY reaches
+ *   nothing else.
+ *
+ * Any reply may be scripted instead, faults included (reply.ts): statuses, error bodies, pauses,
+ * compressed bodies, an `event: error` mid-stream, a connection cut or left hanging.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { LOOPBACK } from '../proxy/start-proxy.js';
+import { errorReply, promptTooLongReply, requestIdOf } from './api-error.js';
+import { BYTES_PER_TOKEN, countTokens, priceRequest } from './cache-pricing.js';
+import { errorText, isRecord } from '../errors.js';
+import { apiId, assistantMessage, type Usage } from './message.js';
+import { COUNT_TOKENS_PATH, isCountTokensRequest, isMessagesRequest, MESSAGES_PATH, parseRequestBody, pathnameOf, type ReceivedRequest } from './received-request.js';
+import type { MessageReply, ScriptedReply, WireReply } from './reply.js';
+import { sendReply } from './send-reply.js';
+import { messageEvents } from './sse-encode.js';
+
+/**
+ * Answers one request (any method, any path). `undefined` declines and the API answers as above;
+ * a responder that throws gets the request a 500 `api_error`.
+ */
+export type Responder = (req: ReceivedRequest) => ScriptedReply | undefined | Promise<ScriptedReply | undefined>;
+
+/** How to start the API; every option has a default. */
+export interface MessagesApiOptions {
+  readonly respond?: Responder;
+  /** Tells conversations apart for the prompt-cache model. Default: all one conversation. */
+  readonly conversationOf?: (req: ReceivedRequest) => string;
+  /**
+   * The context window in scripted tokens: a model call whose prompt counts more gets the API's
+   * 400 `invalid_request_error` "prompt is too long: N tokens > M maximum", before any responder.
+   */
+  readonly maxPromptTokens?: number;
+  /** The first request's `index` (to number requests across several servers). Default 0. */
+  readonly firstIndex?: number;
+  /** Called with each request once its body has arrived, before it is answered. */
+  readonly onRequest?: (req: ReceivedRequest) => void;
+}
+
+/** A running scripted API. */
+export interface MessagesApi {
+  /** `http://127.0.0.1:<port>`, no trailing slash: what ANTHROPIC_BASE_URL wants. */
+  readonly url: string;
+  readonly port: number;
+  /** Every request in arrival order. */
+  readonly requests: ReceivedRequest[];
+  /** The usage of each message the API priced, in order. */
+  readonly usages: Usage[];
+  /** Stops listening and cuts every connection (a keep-alive one would hold close() open). */
+  close(): Promise<void>;
+}
+
+/** Output tokens of the API's own Read call. */
+const DEFAULT_OUTPUT_TOKENS = 20;
+
+/** Starts the API on 127.0.0.1, any free port. */
+export async function startMessagesApi(options: MessagesApiOptions = {}): Promise<MessagesApi> {
+  const requests: ReceivedRequest[] = [];
+  const usages: Usage[] = [];
+  const previousBody = new Map<string, Buffer>();
+  let next = options.firstIndex ?? 0;
+
+  const record = (req: IncomingMessage, body: Buffer): ReceivedRequest => {
+    const received: ReceivedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, rawHeaders: req.rawHeaders, body, index: next++ };
+    requests.push(received);
+    options.onRequest?.(received);
+    return received;
+  };
+
+  const answer = async (req: ReceivedRequest): Promise<WireReply> => {
+    if (isMessagesRequest(req) && options.maxPromptTokens !== undefined) {
+      const tokens = countTokens(req.body);
+      // The API refuses before the model sees anything: nothing is cached, nothing generated.
+      if (tokens > options.maxPromptTokens) return promptTooLongReply(tokens, options.maxPromptTokens, requestIdOf(req.index));
+    }
+    let reply: ScriptedReply | undefined;
+    try {
+      reply = await options.respond?.(req);
+    } catch (error) {
+      reply = errorReply(500, 'api_error', `the scripted responder threw: ${errorText(error)}`, requestIdOf(req.index));
+    }
+    reply ??= defaultReply(req);
+    return reply.kind === 'message' ? encodeMessage(req, reply) : reply;
+  };
+
+  /** The message with its priced usage, as SSE or JSON as the request asked. */
+  const encodeMessage = (req: ReceivedRequest, reply: MessageReply): WireReply => {
+    const conversation = options.conversationOf?.(req) ?? 'main';
+    const priced = priceRequest(previousBody.get(conversation), req.body);
+    previousBody.set(conversation, req.body);
+    const outputTokens = reply.outputTokens ?? Math.ceil(Buffer.byteLength(JSON.stringify(reply.content)) / BYTES_PER_TOKEN);
+    const body = parseRequestBody(req);
+    // The API answers as the model the request named.
+    const requested = isRecord(body) && typeof body['model'] === 'string' ? body['model'] : undefined;
+    const model = reply.model ?? requested;
+    const message = assistantMessage({
+      content: reply.content,
+      usage: { ...priced, output_tokens: outputTokens, ...reply.usage },
+      ...(model === undefined ? {} : { model }),
+      ...(reply.stopReason === undefined ? {} : { stopReason: reply.stopReason }),
+      ...(reply.id === undefined ? {} : { id: reply.id }),
+    });
+    usages.push(message.usage);
+    // The reply's head and faults carry over to the wire; its message fields are in `message`.
+    const { kind: _kind, content: _content, stopReason: _stop, usage: _usage, outputTokens: _out, model: _model, id: _id, ...wire } = reply;
+    const headers = Array.isArray(reply.headers) ? reply.headers : { 'request-id': requestIdOf(req.index), ...reply.headers };
+    if (isRecord(body) && body['stream'] === true) return { ...wire, kind: 'sse', headers, events: messageEvents(message) };
+    const { delayMs: _delay, errorAfter: _error, end: _end, ...json } = wire;
+    return { ...json, kind: 'json', headers, body: message };
+  };
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    readBody(req)
+      .then(async (body) => sendReply(res, await answer(record(req, body))))
+      // An aborted upload or a write after the client left: nothing sensible is left to say.
+      .catch(() => res.destroy());
+  });
+  // A client told to use this server as HTTPS_PROXY must not reach anything else: no tunnels.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    record(req, Buffer.alloc(0));
+    socket.on('error', () => undefined);
+    socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, LOOPBACK, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${LOOPBACK}:${port}`,
+    port,
+    requests,
+    usages,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** What the API answers when no responder does. */
+function defaultReply(req: ReceivedRequest): ScriptedReply {
+  if (isMessagesRequest(req)) {
+    return { kind: 'message', content: [{ type: 'tool_use', id: apiId('toolu', req.index), name: 'Read', input: { file_path: `/src/file-${req.index}.ts` } }], outputTokens: DEFAULT_OUTPUT_TOKENS };
+  }
+  if (isCountTokensRequest(req)) return { kind: 'json', headers: { 'request-id': requestIdOf(req.index) }, body: { input_tokens: countTokens(req.body) } };
+  const pathname = pathnameOf(req);
+  if (pathname === '/' && (req.method === 'HEAD' || req.method === 'GET')) {
+    return { kind: 'raw', status: 200, headers: { 'content-type': 'text/plain' }, chunks: req.method === 'HEAD' ? [] : ['ok\n'] };
+  }
+  if (pathname === MESSAGES_PATH || pathname === COUNT_TOKENS_PATH) {
+    return { ...errorReply(405, 'invalid_request_error', `${req.method} is not allowed on ${pathname}`, requestIdOf(req.index)), headers: { allow: 'POST', 'request-id': requestIdOf(req.index) } };
+  }
+  return errorReply(404, 'not_found_error', `${req.method} ${pathname} is not part of the scripted API`, requestIdOf(req.index));
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
