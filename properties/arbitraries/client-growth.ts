@@ -90,7 +90,11 @@ function topEntries(spec: ConversationSpec): Array<readonly [string, JsonValue |
   return out;
 }
 
-/** The old last message as the next request carries it: the client's two edits, nothing else. */
+/**
+ * The old last message as the next request carries it: the client's two edits, nothing else.
+ * Which edit applies is the scripted client's own decision (src/scripted/breakpoint.ts, through
+ * `buildMessages`); this only re-writes it on the styled tree, so the message keeps its spacing.
+ */
 function restForm(message: StyledNode, edit: MessageEntry['edit']): StyledNode {
   if (edit === 'none' || message.kind !== 'object') return message;
   const content = styledMember(message, 'content')?.node;

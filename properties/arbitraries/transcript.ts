@@ -6,6 +6,7 @@
  * values of its messages; client-growth.ts writes them out as the requests the client sends.
  */
 import fc from 'fast-check';
+import { markLastMessage, type BreakpointEdit } from '../../src/scripted/breakpoint.js';
 import { base64Filler } from './prng.js';
 import { formatProfileArb, type FormatProfile, type JsonObject, type JsonValue } from './styled-json.js';
 import { shortTextArb, toolTextArb } from './text.js';
@@ -233,7 +234,7 @@ export interface MessageEntry {
   /** The message while it is last: with the moving `cache_control` breakpoint. */
   readonly last: JsonObject;
   /** How `last` turns into `rest` on the next request. */
-  readonly edit: 'lone-text-to-string' | 'drop-cache-control' | 'none';
+  readonly edit: BreakpointEdit;
 }
 
 /** The messages of a conversation, and how many of them each request carries. */
@@ -277,15 +278,10 @@ export function buildMessages(spec: ConversationSpec): BuiltMessages {
   return { entries, requestEnds };
 }
 
+/** The message at rest and as the client sends it while it is last: the scripted client's own edit. */
 function withBreakpoint(rest: JsonObject & { readonly content: string | readonly JsonObject[] }): MessageEntry {
-  const { content } = rest;
-  if (rest['role'] !== 'user') return { rest, last: rest, edit: 'none' };
-  if (typeof content === 'string') {
-    return { rest, last: { ...rest, content: [{ type: 'text', text: content, cache_control: EPHEMERAL }] }, edit: 'lone-text-to-string' };
-  }
-  const lastBlock = content[content.length - 1];
-  if (lastBlock === undefined || lastBlock['cache_control'] !== undefined) return { rest, last: rest, edit: 'none' };
-  return { rest, last: { ...rest, content: [...content.slice(0, -1), { ...lastBlock, cache_control: EPHEMERAL }] }, edit: 'drop-cache-control' };
+  const { last, edit } = markLastMessage(rest);
+  return { rest, last, edit };
 }
 
 function promptContent(prompt: PromptSpec): string | JsonObject[] {

@@ -5,6 +5,7 @@
  * `system` and `tools` are not in transcripts: the body carries a short stand-in, and their size
  * in tokens is fitted (fit-tokens.ts). Their bytes never change, so no strategy differs there.
  */
+import { markLastMessage } from '../scripted/breakpoint.js';
 import type { ApiMessage } from './rebuild-conversations.js';
 
 const ENCODER = new TextEncoder();
@@ -23,7 +24,8 @@ export class BodyBuilder {
   build(model: string, messages: readonly ApiMessage[]): Uint8Array {
     const parts: string[] = [];
     const last = messages.length - 1;
-    messages.forEach((m, i) => parts.push(i === last ? withBreakpoint(m) : this.#serialize(m)));
+    // The last message carries the breakpoint, marked as the client marks it (the scripted client's own edit).
+    messages.forEach((m, i) => parts.push(i === last ? JSON.stringify(markLastMessage({ role: m.role, content: m.content }).last) : this.#serialize(m)));
     return ENCODER.encode(`${HEAD}${JSON.stringify(model)},"messages":[${parts.join(',')}${TAIL}`);
   }
 
@@ -35,15 +37,6 @@ export class BodyBuilder {
     }
     return s;
   }
-}
-
-function withBreakpoint(m: ApiMessage): string {
-  const blocks = m.content.slice();
-  const lastBlock = blocks.at(-1);
-  if (typeof lastBlock === 'object' && lastBlock !== null && !Array.isArray(lastBlock)) {
-    blocks[blocks.length - 1] = { ...lastBlock, cache_control: { type: 'ephemeral' } };
-  }
-  return JSON.stringify({ role: m.role, content: blocks });
 }
 
 /**
