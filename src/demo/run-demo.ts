@@ -15,9 +15,9 @@ import { openStateDir } from '../state/open-state-dir.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { verifyState } from '../state/verify-state.js';
 import { BYTES_PER_TOKEN } from '../scripted/cache-pricing.js';
+import { createDemoClient } from './demo-client.js';
+import { startDemoModel, type DemoModel } from './demo-model.js';
 import type { DemoEvent, DemoReport, DemoSummary, EpochReport, ReadBackReport, TurnReport } from './demo-report.js';
-import { ScriptedClient } from './scripted-client.js';
-import { startScriptedModel, type ScriptedModel } from './scripted-model.js';
 import { WireTail } from './wire-tail.js';
 
 export const DEFAULT_DEMO_TURNS = 40;
@@ -38,7 +38,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
   const dir = path.resolve(options.stateDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-demo-'))));
   const state = await openStateDir(dir);
   const tail = await WireTail.at(state.wirePath);
-  const model = await startScriptedModel();
+  const model = await startDemoModel();
   const cleanups: Array<() => Promise<void> | void> = [() => model.close()];
   const emit = options.onEvent ?? (() => undefined);
   const turns: TurnReport[] = [];
@@ -50,11 +50,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     const proxy = await startProxy({ engine, transport: { ...transport, upstream: new URL(model.url) } }, state, 0);
     cleanups.push(() => proxy.close());
     emit({ kind: 'start', stateDir: dir, proxyUrl: proxy.url, modelUrl: model.url, window: contextWindowFor(engine.window, undefined), threshold: engine.threshold });
-    const client = new ScriptedClient(proxy.url, randomUUID().slice(0, 8));
+    const client = createDemoClient(proxy.url, randomUUID().slice(0, 8));
     cleanups.push(() => client.close());
     key = keyOf(client.body());
     for (let turn = 1; turn <= options.turns; turn++) {
-      const sent = await client.turn();
+      const sent = await client.turnOnce();
       const record = await tail.next(key);
       if (sent.status !== 200) throw new Error(`turn ${turn}: the request failed with status ${sent.status}${record.error === undefined ? '' : ` (${record.error})`}`);
       const report = turnReport(turn, record);
@@ -125,7 +125,7 @@ function turnReport(turn: number, r: WireRecord): TurnReport {
   };
 }
 
-function readBackOf(model: ScriptedModel): ReadBackReport | undefined {
+function readBackOf(model: DemoModel): ReadBackReport | undefined {
   const rb = model.readBack;
   if (rb === undefined) return undefined;
   const base = { askedAtTurn: rb.askedAtCall, path: rb.stub.path, expectedSha256: rb.stub.sha256, expectedBytes: rb.stub.bytes };
