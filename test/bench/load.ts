@@ -13,9 +13,10 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { startCacheModelUpstream } from '../support/cache-model-upstream.js';
-import { parseRequestBody, startMessagesUpstream, type ReceivedRequest } from '../support/messages-upstream.js';
-import { postRaw, ScriptedClient } from '../support/scripted-client.js';
+import { startMessagesApi } from '../../src/scripted/messages-api.js';
+import { parseRequestBody, type ReceivedRequest } from '../../src/scripted/received-request.js';
+import { ScriptedClient } from '../../src/scripted/client.js';
+import { postRaw } from '../../src/scripted/post-raw.js';
 import { tempStateDir } from '../support/test-proxy.js';
 import { serve } from '../reliability/serve-session.js';
 
@@ -59,14 +60,14 @@ async function sessions(url: string, tag: string, parallel = conversations): Pro
         const res = await client.send();
         latencies.push(performance.now() - t0);
         if (res.status !== 200) throw new Error(`status ${res.status}`);
-        client.answer(JSON.parse(res.body.toString('utf8')) as { content: Array<Record<string, unknown>> });
+        await client.answer(JSON.parse(res.body.toString('utf8')) as { content: Array<Record<string, unknown>> });
       }
     }),
   );
   return { latencies, seconds: (performance.now() - started) / 1000 };
 }
 
-const upstream = await startCacheModelUpstream({ conversationOf: promptOf });
+const upstream = await startMessagesApi({ conversationOf: promptOf });
 const dir = await tempStateDir('ctxshed-load-bench-');
 const served = await serve(['--state', dir, '--upstream', upstream.url, '--window', '20000']);
 const pid = served.child.pid!;
@@ -90,16 +91,18 @@ await served.stop();
 await upstream.close();
 
 // Memory: big requests in flight at once.
-const slow = await startMessagesUpstream(async () => {
-  await new Promise((resolve) => setTimeout(resolve, 1500));
-  return { kind: 'json', body: { id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 1, output_tokens: 1 } } };
+const slow = await startMessagesApi({
+  respond: async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    return { kind: 'message', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 1, output_tokens: 1 } };
+  },
 });
 const memDir = await tempStateDir('ctxshed-mem-bench-');
 const memServed = await serve(['--state', memDir, '--upstream', slow.url]);
 const memPid = memServed.child.pid!;
 const memIdle = await vm(memPid);
 const big = new ScriptedClient(memServed.url, { toolResultBytes: () => 400 * 1024 });
-for (let t = 0; t < 10; t++) big.answer({ content: [{ type: 'tool_use', id: `toolu_${t}`, name: 'Read', input: {} }] });
+for (let t = 0; t < 10; t++) await big.answer({ content: [{ type: 'tool_use', id: `toolu_${t}`, name: 'Read', input: {} }] });
 const bigBody = big.body();
 const bigStatuses = await Promise.all(Array.from({ length: bigRequests }, () => postRaw(memServed.url, '/v1/messages', bigBody).then((r) => r.status)));
 const memPeak = await vm(memPid);

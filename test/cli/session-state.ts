@@ -5,8 +5,8 @@
  * call.
  */
 import http from 'node:http';
-import { startCacheModelUpstream } from '../support/cache-model-upstream.js';
-import { ScriptedClient } from '../support/scripted-client.js';
+import { startMessagesApi } from '../../src/scripted/messages-api.js';
+import { ScriptedClient } from '../../src/scripted/client.js';
 import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
 
 export const MAIN_PROMPT = 'Read the project and find why the cache misses.';
@@ -21,7 +21,7 @@ export interface SessionState {
 /** Runs the session and resolves once every wire record is written and the proxy is closed. */
 export async function makeSessionState(mainTurns = 40): Promise<SessionState> {
   const dir = await tempStateDir('ctxshed-session-');
-  const upstream = await startCacheModelUpstream({
+  const upstream = await startMessagesApi({
     conversationOf: (req) => String(req.headers['x-claude-code-agent-id'] ?? 'main'),
   });
   const proxy = await startTestProxy(dir, testConfig(upstream.url));

@@ -1,7 +1,9 @@
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMessagesUpstream, type MessagesUpstream, type ScriptedReply } from '../support/messages-upstream.js';
-import { postRaw } from '../support/scripted-client.js';
+import { startMessagesApi, type MessagesApi } from '../../src/scripted/messages-api.js';
+import { postRaw } from '../../src/scripted/post-raw.js';
+import { isMessagesRequest } from '../../src/scripted/received-request.js';
+import type { ScriptedReply } from '../../src/scripted/reply.js';
 import { startTestProxy, waitForWire, tempStateDir, testConfig } from '../support/test-proxy.js';
 import type { RunningProxy } from '../../src/proxy/start-proxy.js';
 
@@ -20,9 +22,10 @@ const SSE_EVENTS = [
   'event: message_stop\ndata: {"type":"message_stop"}\n\n',
 ];
 
-async function setUp(reply: (path: string) => ScriptedReply): Promise<{ dir: string; upstream: MessagesUpstream; proxy: RunningProxy }> {
+async function setUp(reply: (path: string) => ScriptedReply): Promise<{ dir: string; upstream: MessagesApi; proxy: RunningProxy }> {
   const dir = await tempStateDir();
-  const upstream = await startMessagesUpstream((req) => reply(req.path));
+  // Model calls get the scripted reply; any other path the API's own answer (a 404 for most).
+  const upstream = await startMessagesApi({ respond: (req) => (isMessagesRequest(req) ? reply(req.path) : undefined) });
   const proxy = await startTestProxy(dir, testConfig(upstream.url));
   cleanups.push(() => upstream.close(), () => proxy.close());
   return { dir, upstream, proxy };
@@ -110,7 +113,7 @@ describe('rescue proxy, faithful forwarding', () => {
 
   it('should refuse a body over the limit with a 413 in the API error shape', async () => {
     const dir = await tempStateDir();
-    const upstream = await startMessagesUpstream(() => ({ kind: 'json', body: {} }));
+    const upstream = await startMessagesApi({ respond: () => ({ kind: 'json', body: {} }) });
     const proxy = await startTestProxy(dir, testConfig(upstream.url, { maxRequestBytes: 1000 }));
     cleanups.push(() => upstream.close(), () => proxy.close());
 

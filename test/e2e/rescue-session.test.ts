@@ -7,9 +7,10 @@ import { layoutPaths } from '../../src/state/layout.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { readConversation } from '../../src/state/read-conversation.js';
 import { verifyState } from '../../src/state/verify-state.js';
-import { commonPrefixLength, startCacheModelUpstream, type CacheModelUpstream } from '../support/cache-model-upstream.js';
-import { isMessagesRequest } from '../support/messages-upstream.js';
-import { ScriptedClient } from '../support/scripted-client.js';
+import { commonPrefixLength } from '../../src/scripted/cache-pricing.js';
+import { startMessagesApi, type MessagesApi } from '../../src/scripted/messages-api.js';
+import { isMessagesRequest } from '../../src/scripted/received-request.js';
+import { ScriptedClient } from '../../src/scripted/client.js';
 import { startTestProxy, waitForWire, tempStateDir, testConfig } from '../support/test-proxy.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -26,17 +27,21 @@ function stubFilesMissing(body: Buffer): string[] {
 }
 const stateDirOf = { current: '' };
 
-async function setUp(): Promise<{ dir: string; upstream: CacheModelUpstream; proxy: RunningProxy; missing: string[] }> {
+async function setUp(): Promise<{ dir: string; upstream: MessagesApi; proxy: RunningProxy; missing: string[] }> {
   const dir = await tempStateDir();
   stateDirOf.current = dir;
   const missing: string[] = [];
-  const upstream = await startCacheModelUpstream({ onModelCall: (req) => missing.push(...stubFilesMissing(req.body)) });
+  const upstream = await startMessagesApi({
+    onRequest: (req) => {
+      if (isMessagesRequest(req)) missing.push(...stubFilesMissing(req.body));
+    },
+  });
   const proxy = await startTestProxy(dir, testConfig(upstream.url));
   cleanups.push(() => upstream.close(), () => proxy.close());
   return { dir, upstream, proxy, missing };
 }
 
-function modelCalls(upstream: CacheModelUpstream): Buffer[] {
+function modelCalls(upstream: MessagesApi): Buffer[] {
   return upstream.requests.filter(isMessagesRequest).map((r) => r.body);
 }
 
@@ -101,7 +106,7 @@ describe('rescue proxy, a scripted session', () => {
     for (let k = 1; k < latchTurns.length; k++) expect(latchTurns[k]! - latchTurns[k - 1]!).toBeGreaterThanOrEqual(3);
     // The provider's cache is re-written once per epoch: only latch requests write more than the
     // bytes of the new turn (the upstream prices by shared prefix with the previous request).
-    const bigWrites = upstream.usages.flatMap((u, i) => (i > 0 && u.cacheCreation * 4 > 2 * 3500 ? [i] : []));
+    const bigWrites = upstream.usages.flatMap((u, i) => (i > 0 && u.cache_creation_input_tokens * 4 > 2 * 3500 ? [i] : []));
     expect(bigWrites).toEqual(latchTurns);
   });
 });

@@ -3,10 +3,11 @@ import type { RunningProxy } from '../../src/proxy/start-proxy.js';
 import { listConversations } from '../../src/state/read-conversation.js';
 import { layoutPaths } from '../../src/state/layout.js';
 import { verifyState } from '../../src/state/verify-state.js';
-import { startCacheModelUpstream, type CacheModelUpstream } from '../support/cache-model-upstream.js';
+import { startMessagesApi, type MessagesApi } from '../../src/scripted/messages-api.js';
+import { isMessagesRequest } from '../../src/scripted/received-request.js';
+import { ScriptedClient } from '../../src/scripted/client.js';
+import { postRaw } from '../../src/scripted/post-raw.js';
 import { runCtxshed, startServe } from '../support/cli-process.js';
-import { isMessagesRequest } from '../support/messages-upstream.js';
-import { postRaw, ScriptedClient } from '../support/scripted-client.js';
 import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -14,19 +15,19 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-async function upstreamFor(): Promise<CacheModelUpstream> {
-  const upstream = await startCacheModelUpstream();
+async function upstreamFor(): Promise<MessagesApi> {
+  const upstream = await startMessagesApi();
   cleanups.push(() => upstream.close());
   return upstream;
 }
 
-async function proxyOn(dir: string, upstream: CacheModelUpstream): Promise<RunningProxy> {
+async function proxyOn(dir: string, upstream: MessagesApi): Promise<RunningProxy> {
   const proxy = await startTestProxy(dir, testConfig(upstream.url));
   cleanups.push(() => proxy.close());
   return proxy;
 }
 
-function lastReceived(upstream: CacheModelUpstream): Buffer {
+function lastReceived(upstream: MessagesApi): Buffer {
   return upstream.requests.filter(isMessagesRequest).at(-1)!.body;
 }
 

@@ -7,10 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { layoutPaths } from '../../src/state/layout.js';
-import { startCacheModelUpstream, type CacheModelUpstream } from '../support/cache-model-upstream.js';
+import { startMessagesApi, type MessagesApi } from '../../src/scripted/messages-api.js';
+import { isMessagesRequest } from '../../src/scripted/received-request.js';
+import { ScriptedClient } from '../../src/scripted/client.js';
+import { postRaw } from '../../src/scripted/post-raw.js';
 import { runCtxshed } from '../support/cli-process.js';
-import { isMessagesRequest } from '../support/messages-upstream.js';
-import { postRaw, ScriptedClient } from '../support/scripted-client.js';
 import { tempStateDir } from '../support/test-proxy.js';
 import { serve, type Served } from './serve-session.js';
 
@@ -20,7 +21,7 @@ type Cleanups = Array<() => Promise<unknown>>;
 
 const POINTS = ['latch-after-first-file', 'latch-after-all-files', 'latch-after-record', 'first-rewritten-in-flight', 'wire-mid-append'] as const;
 
-function modelBodies(upstream: CacheModelUpstream): Buffer[] {
+function modelBodies(upstream: MessagesApi): Buffer[] {
   return upstream.requests.filter(isMessagesRequest).map((r) => r.body);
 }
 
@@ -58,7 +59,7 @@ describe.concurrent('kill -9 at every step of latching an epoch', () => {
 async function crashAndRecover(point: (typeof POINTS)[number], cleanups: Cleanups): Promise<void> {
   const dir = await tempStateDir('ctxshed-crash-');
   const state = layoutPaths(dir);
-  const upstream = await startCacheModelUpstream();
+  const upstream = await startMessagesApi();
   cleanups.push(() => upstream.close());
   const args = ['--state', dir, '--upstream', upstream.url, '--window', '20000'];
   let served: Served;

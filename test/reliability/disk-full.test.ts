@@ -12,9 +12,9 @@ import { indexTranscript } from '../../src/core/index.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { layoutPaths } from '../../src/state/layout.js';
 import { verifyState } from '../../src/state/verify-state.js';
-import { startCacheModelUpstream } from '../support/cache-model-upstream.js';
-import { isMessagesRequest } from '../support/messages-upstream.js';
-import { ScriptedClient } from '../support/scripted-client.js';
+import { startMessagesApi } from '../../src/scripted/messages-api.js';
+import { isMessagesRequest } from '../../src/scripted/received-request.js';
+import { ScriptedClient } from '../../src/scripted/client.js';
 import { startTestProxy, testConfig } from '../support/test-proxy.js';
 
 function tryMount(dir: string, size: string): string | undefined {
@@ -65,7 +65,7 @@ describe('disk full while running', () => {
       return;
     }
     const dir = path.join(mountPoint, 'state');
-    const upstream = await startCacheModelUpstream();
+    const upstream = await startMessagesApi();
     const proxy = await startTestProxy(dir, testConfig(upstream.url));
     try {
       const client = new ScriptedClient(proxy.url);

@@ -11,9 +11,10 @@ import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { layoutPaths } from '../../src/state/layout.js';
 import { parseConversationRecord } from '../../src/state/conversation-record.js';
 import { verifyState } from '../../src/state/verify-state.js';
-import { startCacheModelUpstream } from '../support/cache-model-upstream.js';
-import { isMessagesRequest, parseRequestBody, type ReceivedRequest } from '../support/messages-upstream.js';
-import { postRaw, ScriptedClient } from '../support/scripted-client.js';
+import { startMessagesApi } from '../../src/scripted/messages-api.js';
+import { isMessagesRequest, parseRequestBody, type ReceivedRequest } from '../../src/scripted/received-request.js';
+import { ScriptedClient } from '../../src/scripted/client.js';
+import { postRaw } from '../../src/scripted/post-raw.js';
 import { startTestProxy, tempStateDir, testConfig } from '../support/test-proxy.js';
 
 const CONVERSATIONS = Number(process.env['CTXSHED_LOAD_CONVERSATIONS'] ?? 12);
@@ -28,7 +29,7 @@ function promptOf(req: ReceivedRequest): string {
 describe('load: two proxies, many conversations, concurrent requests', () => {
   it(`should lose or duplicate no epoch over ${CONVERSATIONS} conversations`, async () => {
     const dir = await tempStateDir('ctxshed-load-');
-    const upstream = await startCacheModelUpstream({ conversationOf: promptOf });
+    const upstream = await startMessagesApi({ conversationOf: promptOf });
     const a = await startTestProxy(dir, testConfig(upstream.url));
     const b = await startTestProxy(dir, testConfig(upstream.url));
     const sent = new Map<string, Buffer[]>();
@@ -50,7 +51,7 @@ describe('load: two proxies, many conversations, concurrent requests', () => {
           const list = sent.get(prompt) ?? [];
           list.push(body);
           sent.set(prompt, list);
-          client.answer(JSON.parse((t % 2 === 0 ? ra : rb).body.toString('utf8')) as { content: Array<Record<string, unknown>> });
+          await client.answer(JSON.parse((t % 2 === 0 ? ra : rb).body.toString('utf8')) as { content: Array<Record<string, unknown>> });
         }
       };
       await Promise.all(Array.from({ length: CONVERSATIONS }, (_, c) => run(c)));

@@ -10,9 +10,11 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startCacheModelUpstream } from '../support/cache-model-upstream.js';
+import { startMessagesApi } from '../../src/scripted/messages-api.js';
+import { ScriptedClient } from '../../src/scripted/client.js';
+import { postRaw } from '../../src/scripted/post-raw.js';
+import { toolOutput } from '../../src/scripted/tool-output.js';
 import { CLI_PATH, runCtxshed, type CliResult } from '../support/cli-process.js';
-import { postRaw, ScriptedClient, toolOutput } from '../support/scripted-client.js';
 import { startTestProxy, tempStateDir, testConfig } from '../support/test-proxy.js';
 import { postOversized } from './fuzz-bodies.js';
 import { serve, type Served } from './serve-session.js';
@@ -59,7 +61,7 @@ describe('security', () => {
       ctx.skip('no non-loopback IPv4 address on this machine to try');
       return;
     }
-    const upstream = await startCacheModelUpstream();
+    const upstream = await startMessagesApi();
     const proxy = await startTestProxy(await tempStateDir(), testConfig(upstream.url));
     // A connect to one of this machine's own addresses never leaves the machine.
     const error = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
@@ -95,7 +97,7 @@ describe('security', () => {
     // Left permissive on purpose: the proxy must tighten them (and make conversations/ itself).
     await fs.chmod(dir, 0o755);
     await fs.chmod(path.join(dir, 'elided'), 0o777);
-    const upstream = await startCacheModelUpstream();
+    const upstream = await startMessagesApi();
     const served = await serveWithUmask(['--state', dir, '--upstream', upstream.url, '--window', '20000']);
     const client = new ScriptedClient(served.url);
     const statuses: number[] = [];
@@ -124,7 +126,7 @@ describe('security', () => {
 
   it('should keep the API key, the bearer token and a secret in a tool result out of every log and output', async () => {
     const dir = await tempStateDir();
-    const upstream = await startCacheModelUpstream();
+    const upstream = await startMessagesApi();
     const served = await serve(['--state', dir, '--upstream', upstream.url, '--window', '20000']);
     const headers = { 'x-api-key': API_KEY, authorization: `Bearer ${BEARER}` };
     const client = new ScriptedClient(served.url, { headers, toolResultBytes: () => 3000 });

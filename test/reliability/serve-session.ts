@@ -1,12 +1,12 @@
 /**
  * A real `ctxshed serve` process (the built CLI) over a fresh state directory, in front of the
- * cache-pricing scripted upstream, with a scripted session driven far enough that an epoch has
+ * scripted Messages API (src/scripted), with a scripted session driven far enough that an epoch has
  * latched. Shared by the fuzz test, the long fuzz and the crash-point test.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { startCacheModelUpstream, type CacheModelUpstream } from '../support/cache-model-upstream.js';
+import { startMessagesApi, type MessagesApi } from '../../src/scripted/messages-api.js';
+import { ScriptedClient } from '../../src/scripted/client.js';
 import { CLI_PATH, type CliResult } from '../support/cli-process.js';
-import { ScriptedClient } from '../support/scripted-client.js';
 import { tempStateDir } from '../support/test-proxy.js';
 
 export interface Served {
@@ -40,7 +40,7 @@ export function serve(args: readonly string[], env: Record<string, string> = {})
 
 export interface Session {
   readonly dir: string;
-  readonly upstream: CacheModelUpstream;
+  readonly upstream: MessagesApi;
   readonly served: Served;
   readonly client: ScriptedClient;
   readonly args: string[];
@@ -52,7 +52,7 @@ export interface Session {
 /** Starts upstream and serve, and runs `turns` turns of a scripted session through it. */
 export async function startSession(turns = 22, dir?: string): Promise<Session> {
   const stateDir = dir ?? (await tempStateDir('ctxshed-rel-'));
-  const upstream = await startCacheModelUpstream();
+  const upstream = await startMessagesApi();
   const args = ['--state', stateDir, '--upstream', upstream.url, '--window', '20000'];
   const served = await serve(args);
   const client = new ScriptedClient(served.url);
