@@ -8,32 +8,20 @@ import { forwardToUpstream } from '../../src/proxy/forward.js';
 import { classifyUpstreamError } from '../../src/proxy/upstream-errors.js';
 import { joinUpstreamPath } from '../../src/proxy/upstream-request.js';
 import type { ForwardResult } from '../../src/proxy/forward.js';
-import {
-  closeServer,
-  headerNames,
-  listen,
-  MESSAGE_STREAM_USAGE,
-  messageStream,
-  send,
-  sse,
-  startProxy,
-  startUpstream,
-  within,
-} from './harness.js';
-import type { Proxy, Upstream } from './harness.js';
+import { startMessagesApi, type MessagesApi, type Responder } from '../../src/scripted/messages-api.js';
+import { encodeSseEvent } from '../../src/scripted/sse-encode.js';
+import { closeServer, headerNames, listen, MESSAGE_STREAM_USAGE, messageStream, PING, send, startProxy, within } from './harness.js';
+import type { Proxy } from './harness.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function upstreamAndProxy(
-  handler: Parameters<typeof startUpstream>[0],
-  opts: Parameters<typeof startProxy>[1] = {},
-  base = '',
-): Promise<{ upstream: Upstream; proxy: Proxy }> {
-  const upstream = await startUpstream(handler);
-  cleanups.push(() => closeServer(upstream.server));
+/** The scripted API answering every request with `respond`, and a proxy in front of it. */
+async function upstreamAndProxy(respond: Responder, opts: Parameters<typeof startProxy>[1] = {}, base = ''): Promise<{ upstream: MessagesApi; proxy: Proxy }> {
+  const upstream = await startMessagesApi({ respond });
+  cleanups.push(() => upstream.close());
   const proxy = await startProxy(new URL(base, upstream.url), opts);
   cleanups.push(() => proxy.close());
   return { upstream, proxy };
@@ -95,10 +83,7 @@ describe('classifyUpstreamError', () => {
 describe('forwardToUpstream', () => {
   it.each(['GET', 'POST', 'HEAD', 'DELETE'])('should preserve method %s and path+query under the base path', async (method) => {
     const { upstream, proxy } = await upstreamAndProxy(
-      (_req, res) => {
-        res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '2' });
-        res.end(method === 'HEAD' ? undefined : 'ok');
-      },
+      () => ({ kind: 'raw', status: 200, headers: { 'content-type': 'text/plain', 'content-length': '2' }, chunks: method === 'HEAD' ? [] : ['ok'] }),
       {},
       '/base',
     );
@@ -106,10 +91,10 @@ describe('forwardToUpstream', () => {
 
     const got = await send(proxy.url, { method, path: '/v1/messages?beta=true&x=%2F', ...(body ? { body } : {}) });
 
-    expect(upstream.seen).toHaveLength(1);
-    expect(upstream.seen[0]?.method).toBe(method);
-    expect(upstream.seen[0]?.url).toBe('/base/v1/messages?beta=true&x=%2F');
-    expect(upstream.seen[0]?.body.toString()).toBe(body?.toString() ?? '');
+    expect(upstream.requests).toHaveLength(1);
+    expect(upstream.requests[0]?.method).toBe(method);
+    expect(upstream.requests[0]?.path).toBe('/base/v1/messages?beta=true&x=%2F');
+    expect(upstream.requests[0]?.body.toString()).toBe(body?.toString() ?? '');
     expect(got.status).toBe(200);
     expect(got.headers['content-length']).toBe('2');
     expect(got.body.toString()).toBe(method === 'HEAD' ? '' : 'ok');
@@ -117,9 +102,7 @@ describe('forwardToUpstream', () => {
   });
 
   it('should strip hop-by-hop request headers, and headers named in Connection, keeping the rest as cased', async () => {
-    const { upstream, proxy } = await upstreamAndProxy((_req, res) => {
-      res.end('ok');
-    });
+    const { upstream, proxy } = await upstreamAndProxy(() => ({ kind: 'raw', chunks: ['ok'] }));
 
     await send(proxy.url, {
       method: 'POST',
@@ -143,7 +126,7 @@ describe('forwardToUpstream', () => {
       body: [Buffer.from('{"model":'), Buffer.from('"x"}')], // chunked on the client's side
     });
 
-    const seen = upstream.seen[0];
+    const seen = upstream.requests[0];
     const names = headerNames(seen?.rawHeaders ?? []);
     for (const gone of ['x-foo', 'keep-alive', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-connection', 'transfer-encoding']) {
       expect(names).not.toContain(gone);
@@ -151,15 +134,16 @@ describe('forwardToUpstream', () => {
     // Any Connection upstream sees is the agent's own, for its own hop.
     expect(seen?.headers.connection ?? '').not.toMatch(/x-foo/i);
     expect(seen?.rawHeaders).toContain('X-Api-Key');
-    expect(seen?.headers.host).toBe(upstream.url.host); // the client's Host is for the proxy's hop
+    expect(seen?.headers.host).toBe(new URL(upstream.url).host); // the client's Host is for the proxy's hop
     expect(seen?.headers['anthropic-beta']).toBe('a-2025, b-2025');
     expect(seen?.headers['content-length']).toBe('13');
     expect(seen?.body.toString()).toBe('{"model":"x"}');
   });
 
   it('should strip hop-by-hop response headers, and headers named in Connection', async () => {
-    const { proxy } = await upstreamAndProxy((_req, res) => {
-      res.writeHead(200, [
+    const { proxy } = await upstreamAndProxy(() => ({
+      kind: 'raw',
+      headers: [
         ['Content-Type', 'application/json'],
         ['Connection', 'keep-alive, X-Bar'],
         ['X-Bar', 'hop-only'],
@@ -169,9 +153,9 @@ describe('forwardToUpstream', () => {
         ['Request-Id', 'req_01'],
         ['Set-Cookie', 'a=1'],
         ['Set-Cookie', 'b=2'],
-      ].flat());
-      res.end('{}');
-    });
+      ].flat(),
+      chunks: ['{}'],
+    }));
 
     const got = await send(proxy.url, { headers: { connection: 'close' } });
 
@@ -184,29 +168,25 @@ describe('forwardToUpstream', () => {
   });
 
   it('should recompute content-length when the body was changed on the way', async () => {
-    const { upstream, proxy } = await upstreamAndProxy((_req, res) => {
-      res.end('ok');
-    }, {
+    const { upstream, proxy } = await upstreamAndProxy(() => ({ kind: 'raw', chunks: ['ok'] }), {
       body: (body) => Buffer.concat([body ?? Buffer.alloc(0), Buffer.from(' and more bytes')]),
     });
 
     await send(proxy.url, { method: 'POST', path: '/v1/messages', headers: { 'content-length': '5' }, body: Buffer.from('hello') });
 
-    expect(upstream.seen[0]?.headers['content-length']).toBe('20');
-    expect(upstream.seen[0]?.body.toString()).toBe('hello and more bytes');
+    expect(upstream.requests[0]?.headers['content-length']).toBe('20');
+    expect(upstream.requests[0]?.body.toString()).toBe('hello and more bytes');
   });
 
   it('should ask upstream only for encodings the tap can decode', async () => {
-    const { upstream, proxy } = await upstreamAndProxy((_req, res) => {
-      res.end('ok');
-    });
+    const { upstream, proxy } = await upstreamAndProxy(() => ({ kind: 'raw', chunks: ['ok'] }));
 
     await send(proxy.url, { headers: { 'Accept-Encoding': 'gzip, deflate, br, zstd' } });
     await send(proxy.url, {});
 
-    expect(upstream.seen[0]?.headers['accept-encoding']).toBe('gzip, deflate, br');
-    expect(upstream.seen[0]?.rawHeaders).toContain('Accept-Encoding');
-    expect(upstream.seen[1]?.headers['accept-encoding']).toBe('identity');
+    expect(upstream.requests[0]?.headers['accept-encoding']).toBe('gzip, deflate, br');
+    expect(upstream.requests[0]?.rawHeaders).toContain('Accept-Encoding');
+    expect(upstream.requests[1]?.headers['accept-encoding']).toBe('identity');
   });
 
   it.each([
@@ -216,13 +196,11 @@ describe('forwardToUpstream', () => {
     ['br', (b: Buffer) => zlib.brotliCompressSync(b)],
   ])('should relay a %s JSON reply byte for byte and read its usage', async (encoding, encode) => {
     const wire = encode(Buffer.from(JSON.stringify(JSON_REPLY)));
-    const { proxy } = await upstreamAndProxy((_req, res) => {
-      res.writeHead(200, {
-        'content-type': 'application/json',
-        ...(encoding === 'identity' ? {} : { 'content-encoding': encoding }),
-      });
-      res.end(wire);
-    });
+    const { proxy } = await upstreamAndProxy(() => ({
+      kind: 'raw',
+      headers: { 'content-type': 'application/json', ...(encoding === 'identity' ? {} : { 'content-encoding': encoding }) },
+      chunks: [wire],
+    }));
 
     const got = await send(proxy.url, { method: 'POST', path: '/v1/messages?beta=true', headers: { 'accept-encoding': 'gzip, deflate, br, zstd' }, body: Buffer.from('{}') });
     const result = await proxy.result();
@@ -241,14 +219,12 @@ describe('forwardToUpstream', () => {
     const clientGotStart = new Promise<void>((resolve) => {
       clientHasStart = resolve;
     });
-    const { proxy } = await upstreamAndProxy(async (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-      res.write(events[0]);
-      // If the proxy buffered, the client would never see this event and the test would fail.
-      await within(clientGotStart, 10_000, 'the client never received message_start: the proxy is buffering');
-      for (const event of events.slice(1)) res.write(event);
-      res.end();
-    });
+    const { proxy } = await upstreamAndProxy(() => ({
+      kind: 'raw',
+      headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' },
+      // If the proxy buffered, the client would never see the first event and the test would fail.
+      chunks: [events[0]!, { until: within(clientGotStart, 10_000, 'the client never received message_start: the proxy is buffering') }, ...events.slice(1)],
+    }));
 
     let seenSoFar = '';
     const got = await send(proxy.url, {
@@ -285,11 +261,7 @@ describe('forwardToUpstream', () => {
     });
     const wire = Buffer.concat(parts);
     expect(zlib.gunzipSync(wire).equals(plain)).toBe(true);
-    const { proxy } = await upstreamAndProxy(async (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
-      for (const part of parts) res.write(part);
-      res.end();
-    });
+    const { proxy } = await upstreamAndProxy(() => ({ kind: 'raw', headers: { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' }, chunks: parts }));
 
     const got = await send(proxy.url, { method: 'POST', body: Buffer.from('{}') });
 
@@ -298,17 +270,14 @@ describe('forwardToUpstream', () => {
   });
 
   it('should relay an error event mid-stream and keep the usage seen before it', async () => {
-    const [start = '', ping = ''] = messageStream();
-    const error = sse('error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
-    const { proxy } = await upstreamAndProxy((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(start + ping + error);
-    });
+    const [start = ''] = messageStream();
+    const error = encodeSseEvent('error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
+    const { proxy } = await upstreamAndProxy(() => ({ kind: 'raw', headers: { 'content-type': 'text/event-stream' }, chunks: [start + PING + error] }));
 
     const got = await send(proxy.url, { method: 'POST', body: Buffer.from('{}') });
     const result = await proxy.result();
 
-    expect(got.body.toString()).toBe(start + ping + error);
+    expect(got.body.toString()).toBe(start + PING + error);
     expect(result.streamError).toEqual({ type: 'overloaded_error', message: 'Overloaded' });
     expect(result.usage).toEqual({ ...MESSAGE_STREAM_USAGE, outputTokens: 1 });
     expect(result.error).toBeUndefined();
@@ -316,15 +285,13 @@ describe('forwardToUpstream', () => {
 
   it('should relay an upstream 429 unmodified: status line, retry headers and body', async () => {
     const body = JSON.stringify({ type: 'error', error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' } });
-    const { proxy } = await upstreamAndProxy((_req, res) => {
-      res.writeHead(429, 'Too Many Requests, Slow Down', {
-        'content-type': 'application/json',
-        'retry-after': '7',
-        'x-should-retry': 'true',
-        'anthropic-ratelimit-tokens-remaining': '0',
-      });
-      res.end(body);
-    });
+    const { proxy } = await upstreamAndProxy(() => ({
+      kind: 'raw',
+      status: 429,
+      statusMessage: 'Too Many Requests, Slow Down',
+      headers: { 'content-type': 'application/json', 'retry-after': '7', 'x-should-retry': 'true', 'anthropic-ratelimit-tokens-remaining': '0' },
+      chunks: [body],
+    }));
 
     const got = await send(proxy.url, { method: 'POST', body: Buffer.from('{}') });
     const result = await proxy.result();
@@ -361,11 +328,9 @@ describe('forwardToUpstream', () => {
   });
 
   it('should answer 502 naming TLS when the upstream does not speak TLS', async () => {
-    const plain = await startUpstream((_req, res) => {
-      res.end('plain http');
-    });
-    cleanups.push(() => closeServer(plain.server));
-    const proxy = await startProxy(new URL(`https://127.0.0.1:${plain.url.port}`));
+    const plain = await startMessagesApi({ respond: () => ({ kind: 'raw', chunks: ['plain http'] }) });
+    cleanups.push(() => plain.close());
+    const proxy = await startProxy(new URL(`https://127.0.0.1:${plain.port}`));
     cleanups.push(() => proxy.close());
 
     const got = await send(proxy.url, { method: 'POST', body: Buffer.from('{}') });
@@ -420,12 +385,7 @@ describe('forwardToUpstream', () => {
     const closedUpstream = new Promise<void>((resolve) => {
       upstreamClosed = resolve;
     });
-    const { proxy } = await upstreamAndProxy(
-      (_req, res) => {
-        res.on('close', () => upstreamClosed()); // never answers
-      },
-      { timeouts: { headersMs: 200, idleMs: 10_000 } },
-    );
+    const { proxy } = await upstreamAndProxy(() => ({ kind: 'silent', onClose: upstreamClosed }), { timeouts: { headersMs: 200, idleMs: 10_000 } });
 
     const got = await send(proxy.url, { method: 'POST', body: Buffer.from('{}') });
     const result = await proxy.result();
@@ -443,14 +403,14 @@ describe('forwardToUpstream', () => {
     const closedUpstream = new Promise<void>((resolve) => {
       upstreamClosed = resolve;
     });
-    const [start = '', ping = ''] = messageStream();
-    const { proxy } = await upstreamAndProxy((_req, res) => {
-      res.on('close', () => upstreamClosed());
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(start);
-      const timer = setInterval(() => res.write(ping), 50); // a long generation, pinging
-      res.on('close', () => clearInterval(timer));
-    });
+    const [start = ''] = messageStream();
+    const { proxy } = await upstreamAndProxy(() => ({
+      kind: 'raw',
+      headers: { 'content-type': 'text/event-stream' },
+      chunks: [start],
+      end: { repeat: PING, everyMs: 50 }, // a long generation, pinging
+      onClose: upstreamClosed,
+    }));
 
     await send(proxy.url, {
       method: 'POST',
@@ -467,10 +427,7 @@ describe('forwardToUpstream', () => {
 
   it('should cut the client off when the upstream breaks off mid-stream', async () => {
     const [start = ''] = messageStream();
-    const { proxy } = await upstreamAndProxy((req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(start, () => setTimeout(() => req.socket.destroy(), 50));
-    });
+    const { proxy } = await upstreamAndProxy(() => ({ kind: 'raw', headers: { 'content-type': 'text/event-stream' }, chunks: [start, { afterMs: 50 }], end: 'destroy' }));
 
     const got = await send(proxy.url, { method: 'POST', body: Buffer.from('{}') });
     const result = await proxy.result();
@@ -488,11 +445,7 @@ describe('forwardToUpstream', () => {
     });
     const [start = ''] = messageStream();
     const { proxy } = await upstreamAndProxy(
-      (_req, res) => {
-        res.on('close', () => upstreamClosed());
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write(start); // then silence
-      },
+      () => ({ kind: 'raw', headers: { 'content-type': 'text/event-stream' }, chunks: [start], end: 'hang', onClose: upstreamClosed }), // then silence
       { timeouts: { headersMs: 10_000, idleMs: 200 } },
     );
 
@@ -508,20 +461,17 @@ describe('forwardToUpstream', () => {
   it('should stop reading the upstream while the client is not reading (backpressure)', async () => {
     const total = 64 * 1024 * 1024;
     const piece = Buffer.alloc(64 * 1024, 'x');
-    let written = 0;
     let upstreamFinished = false;
     const hash = createHash('sha256');
-    const { proxy } = await upstreamAndProxy(async (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(total) });
-      while (written < total) {
-        const ok = res.write(piece);
-        written += piece.length;
-        if (!ok) await new Promise((resolve) => res.once('drain', resolve));
-      }
-      res.end(() => {
-        upstreamFinished = true;
-      });
-    });
+    // The scripted API waits for 'drain' whenever a write says the socket buffer is full.
+    const { proxy } = await upstreamAndProxy(() => ({
+      kind: 'raw',
+      headers: { 'content-type': 'application/octet-stream', 'content-length': String(total) },
+      chunks: Array.from({ length: total / piece.length }, () => piece),
+      onClose: (finished) => {
+        upstreamFinished = finished;
+      },
+    }));
     for (let i = 0; i < total / piece.length; i++) hash.update(piece);
     const expected = hash.digest('hex');
 
@@ -588,18 +538,15 @@ describe('forwardToUpstream', () => {
   });
 
   it('should call onResponseStart and onUsage, and survive hooks that throw', async () => {
-    const upstream = await startUpstream((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(JSON_REPLY));
-    });
-    cleanups.push(() => closeServer(upstream.server));
+    const upstream = await startMessagesApi({ respond: () => ({ kind: 'json', body: JSON_REPLY }) });
+    cleanups.push(() => upstream.close());
     const agents = createUpstreamAgents();
     cleanups.push(() => agents.http.destroy());
     const calls: string[] = [];
     let result: Promise<ForwardResult> | undefined;
     const server = http.createServer((_req, res) => {
       result = forwardToUpstream({
-        upstream: upstream.url,
+        upstream: new URL(upstream.url),
         method: 'GET',
         path: '/',
         headers: {},

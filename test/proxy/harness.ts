@@ -1,12 +1,17 @@
-/** Real sockets on 127.0.0.1 for the proxy tests: a tiny upstream, a tiny proxy, a raw client. */
+/**
+ * Real sockets on 127.0.0.1 for the proxy tests: a tiny proxy and a raw client. The upstream they
+ * talk to is the scripted Messages API (src/scripted/messages-api.ts).
+ */
 import http from 'node:http';
-import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, RequestListener, Server } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createUpstreamAgents } from '../../src/proxy/agents.js';
 import type { UpstreamAgents } from '../../src/proxy/agents.js';
 import { forwardToUpstream } from '../../src/proxy/forward.js';
 import type { ForwardArgs, ForwardResult } from '../../src/proxy/forward.js';
 import { forwardableHeaders } from '../../src/proxy/hop-by-hop.js';
+import { assistantMessage } from '../../src/scripted/message.js';
+import { encodeSseEvent, messageEvents } from '../../src/scripted/sse-encode.js';
 
 /** Starts `server` on an ephemeral loopback port and returns its base URL. */
 export async function listen(server: Server): Promise<URL> {
@@ -19,45 +24,6 @@ export async function listen(server: Server): Promise<URL> {
 export async function closeServer(server: Server): Promise<void> {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-}
-
-/** What an upstream saw of one request. */
-export interface SeenRequest {
-  readonly method: string;
-  readonly url: string;
-  readonly rawHeaders: readonly string[];
-  readonly headers: IncomingHttpHeaders;
-  readonly body: Buffer;
-}
-
-/** A running upstream and the requests it received. */
-export interface Upstream {
-  readonly url: URL;
-  readonly server: Server;
-  readonly seen: SeenRequest[];
-}
-
-/** An upstream that reads each request body, records it, then runs `handler`. */
-export async function startUpstream(
-  handler: (req: IncomingMessage, res: http.ServerResponse, seen: SeenRequest) => void | Promise<void>,
-): Promise<Upstream> {
-  const seen: SeenRequest[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const one: SeenRequest = {
-        method: req.method ?? '',
-        url: req.url ?? '',
-        rawHeaders: req.rawHeaders,
-        headers: req.headers,
-        body: Buffer.concat(chunks),
-      };
-      seen.push(one);
-      void handler(req, res, one);
-    });
-  });
-  return { url: await listen(server), server, seen };
 }
 
 /** A running proxy: each request is forwarded by `forwardToUpstream` with the harness's agents. */
@@ -215,47 +181,23 @@ export function within<T>(promise: Promise<T>, ms: number, what: string): Promis
   return Promise.race([promise, guard]).finally(() => clearTimeout(timer));
 }
 
-/** An SSE event's wire text. */
-export function sse(event: string, data: unknown): string {
-  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
-}
+/** The message `messageStream()` streams: one text block, with the usage of a conversation deep in the cache. */
+const STREAM_MESSAGE = assistantMessage({
+  id: 'msg_01',
+  model: 'claude-sonnet-4-5',
+  content: [{ type: 'text', text: 'Héllo, wörld ✓' }],
+  usage: { input_tokens: 12, cache_creation_input_tokens: 3000, cache_read_input_tokens: 120000, output_tokens: 57 },
+});
 
-/** A realistic Messages stream: start, ping, one text block, delta with usage, stop. */
+/** A realistic Messages stream, one string per event, from the scripted API's encoder. */
 export function messageStream(): string[] {
-  return [
-    sse('message_start', {
-      type: 'message_start',
-      message: {
-        id: 'msg_01',
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-sonnet-4-5',
-        content: [],
-        stop_reason: null,
-        usage: {
-          input_tokens: 12,
-          cache_creation_input_tokens: 3000,
-          cache_read_input_tokens: 120000,
-          output_tokens: 1,
-          cache_creation: { ephemeral_5m_input_tokens: 3000, ephemeral_1h_input_tokens: 0 },
-        },
-      },
-    }),
-    sse('ping', { type: 'ping' }),
-    sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
-    sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Héllo, wörld ✓' } }),
-    sse('ping', { type: 'ping' }),
-    sse('content_block_stop', { type: 'content_block_stop', index: 0 }),
-    sse('message_delta', {
-      type: 'message_delta',
-      delta: { stop_reason: 'end_turn', stop_sequence: null },
-      usage: { output_tokens: 57, input_tokens: 12, cache_creation_input_tokens: 3000, cache_read_input_tokens: 120000 },
-    }),
-    sse('message_stop', { type: 'message_stop' }),
-  ];
+  return messageEvents(STREAM_MESSAGE).map((e) => encodeSseEvent(e.event, e.data));
 }
 
-/** The usage `messageStream()` carries. */
+/** A `ping` event's wire text. */
+export const PING = encodeSseEvent('ping', { type: 'ping' });
+
+/** The usage `messageStream()` carries, as the usage tap reads it. */
 export const MESSAGE_STREAM_USAGE = {
   inputTokens: 12,
   cacheCreationInputTokens: 3000,

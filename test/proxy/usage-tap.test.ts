@@ -2,7 +2,8 @@ import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createUsageTap } from '../../src/proxy/usage-tap.js';
 import type { UsageTapOptions } from '../../src/proxy/usage-tap.js';
-import { MESSAGE_STREAM_USAGE, messageStream, sse } from './harness.js';
+import { encodeSseEvent } from '../../src/scripted/sse-encode.js';
+import { MESSAGE_STREAM_USAGE, messageStream } from './harness.js';
 
 async function tapAll(opts: UsageTapOptions, chunks: Buffer[]): Promise<{ usage: unknown; error: string | undefined; streamError: unknown }> {
   const tap = createUsageTap(opts);
@@ -65,7 +66,7 @@ describe('createUsageTap', () => {
   });
 
   it('should take message_start usage and merge message_delta usage, later values winning', async () => {
-    const stream = messageStream().join('') + sse('message_delta', { type: 'message_delta', usage: { output_tokens: 80, cache_read_input_tokens: null } });
+    const stream = messageStream().join('') + encodeSseEvent('message_delta', { type: 'message_delta', usage: { output_tokens: 80, cache_read_input_tokens: null } });
 
     const got = await tapAll({ contentType: 'text/event-stream' }, bytewise(Buffer.from(stream)));
 
@@ -82,7 +83,7 @@ describe('createUsageTap', () => {
 
   it('should record an error event and still give the usage seen', async () => {
     const [start = ''] = messageStream();
-    const error = sse('error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
+    const error = encodeSseEvent('error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
 
     const got = await tapAll({ contentType: 'text/event-stream' }, [Buffer.from(start + error)]);
 
