@@ -9,6 +9,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_FREE_SOCKETS } from '../../src/proxy/agents.js';
 import type { RunningProxy } from '../../src/proxy/start-proxy.js';
+import { startMessagesApi } from '../../src/scripted/messages-api.js';
+import type { ReceivedRequest } from '../../src/scripted/received-request.js';
+import type { ScriptedReply } from '../../src/scripted/reply.js';
+import { encodeSseEvent } from '../../src/scripted/sse-encode.js';
 import { startTestProxy, tempStateDir, testConfig } from '../support/test-proxy.js';
 
 const TIMEOUTS = { headersMs: 300, idleMs: 300 };
@@ -20,7 +24,7 @@ const ERRORS: Record<string, { status: number; headers: Record<string, string>; 
   '529': { status: 529, headers: { 'retry-after': '3', 'x-should-retry': 'false' }, body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}' },
 };
 
-/** An upstream that misbehaves as the request's `x-fault` header says. */
+/** The scripted API misbehaving as the request's `x-fault` header says. */
 interface FaultyUpstream {
   url: string;
   /** Upstream requests whose connection closed before their response was complete. */
@@ -29,60 +33,34 @@ interface FaultyUpstream {
 }
 
 async function startFaultyUpstream(): Promise<FaultyUpstream> {
-  const sockets = new Set<net.Socket>();
   const up: FaultyUpstream = { url: '', cutShort: 0, close: async () => undefined };
-  const sse = (n: number): string => `event: ping\ndata: {"type":"ping","n":${n}}\n\n`;
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const fault = String(req.headers['x-fault'] ?? 'ok');
-      res.on('close', () => {
-        if (!res.writableFinished) up.cutShort++;
-      });
-      const error = ERRORS[fault];
-      if (error !== undefined) {
-        res.writeHead(error.status, { 'content-type': 'application/json', 'request-id': 'req_fault', ...error.headers });
-        res.end(error.body);
-      } else if (fault === 'reset-before-headers') {
-        req.socket.resetAndDestroy();
-      } else if (fault === 'reset-mid-stream') {
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write(sse(0));
-        setTimeout(() => req.socket.resetAndDestroy(), 20);
-      } else if (fault === 'stall-before-headers') {
-        // never answers
-      } else if (fault === 'stall-mid-stream') {
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write(sse(0));
-      } else if (fault === 'slow-stream') {
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        let n = 0;
-        const timer = setInterval(() => {
-          if (res.destroyed || n >= 200) {
-            clearInterval(timer);
-            if (!res.destroyed) res.end();
-            return;
-          }
-          res.write(sse(n++));
-        }, 10);
-      } else {
-        const body = '{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"ok"}],"usage":{"input_tokens":1,"output_tokens":1}}';
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
-        res.end(body);
-      }
-    });
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  up.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  up.close = () =>
-    new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    });
+  const ping = (n: number): string => encodeSseEvent('ping', { type: 'ping', n });
+  const onClose = (finished: boolean): void => {
+    if (!finished) up.cutShort++;
+  };
+  const stream = { status: 200, headers: { 'content-type': 'text/event-stream' }, onClose } as const;
+  const respond = (req: ReceivedRequest): ScriptedReply => {
+    const fault = String(req.headers['x-fault'] ?? 'ok');
+    const error = ERRORS[fault];
+    if (error !== undefined) return { kind: 'raw', status: error.status, headers: { 'content-type': 'application/json', 'request-id': 'req_fault', ...error.headers }, chunks: [error.body], onClose };
+    switch (fault) {
+      case 'reset-before-headers':
+        return { kind: 'reset' };
+      case 'reset-mid-stream':
+        return { kind: 'raw', ...stream, chunks: [ping(0), { afterMs: 20 }], end: 'reset' };
+      case 'stall-before-headers':
+        return { kind: 'silent', onClose };
+      case 'stall-mid-stream':
+        return { kind: 'raw', ...stream, chunks: [ping(0)], end: 'hang' };
+      case 'slow-stream':
+        return { kind: 'raw', ...stream, chunks: Array.from({ length: 200 }, (_, n) => [{ afterMs: 10 }, ping(n)]).flat() };
+      default:
+        return { kind: 'message', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 1, output_tokens: 1 }, onClose };
+    }
+  };
+  const api = await startMessagesApi({ respond });
+  up.url = api.url;
+  up.close = () => api.close();
   return up;
 }
 
