@@ -14,16 +14,10 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, release, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import {
-  assistantMessage,
-  isCountTokensRequest,
-  isMessagesRequest,
-  replyWith,
-  startMessagesUpstream,
-  toolUse,
-  type ReceivedRequest,
-  type ScriptedReply,
-} from '../support/messages-upstream.js';
+import { toolUse, type ReplyBlock } from '../../src/scripted/message.js';
+import { startMessagesApi } from '../../src/scripted/messages-api.js';
+import { isCountTokensRequest, isMessagesRequest, type ReceivedRequest } from '../../src/scripted/received-request.js';
+import type { ScriptedReply } from '../../src/scripted/reply.js';
 import { clientEnv, MODEL } from './client-env.js';
 import { linesOf } from './scratch-text.js';
 
@@ -127,18 +121,18 @@ const PROMPTS = [
 ];
 
 const p = (name: string): string => join(PROJECT_DIR, name);
-const text = (t: string): object => ({ type: 'text', text: t });
-const thinking = (t: string): object => ({
+const text = (t: string): ReplyBlock => ({ type: 'text', text: t });
+const thinking = (t: string): ReplyBlock => ({
   type: 'thinking',
   thinking: t,
   // Not a real signature: the client stores and resends it without checking.
   signature: `Eu${Buffer.from(`ctxshed-capture:${t}`).toString('base64')}`,
 });
-const bash = (command: string, description: string): object => toolUse('Bash', { command, description });
-const read = (file: string): object => toolUse('Read', { file_path: p(file) });
+const bash = (command: string, description: string): ReplyBlock => toolUse('Bash', { command, description });
+const read = (file: string): ReplyBlock => toolUse('Read', { file_path: p(file) });
 
 /** One reply per main-thread request, in order; the two user prompts end at the end_turn texts. */
-const STEPS: Array<() => unknown[]> = [
+const STEPS: Array<() => ReplyBlock[]> = [
   () => [thinking('The user wants a tour of the project. Start with a listing.'), text("I'll start by listing the project."), bash('ls -la', 'List project files')],
   () => [read('notes-6k.md')],
   () => [text('Now the big data file.'), read('data/big-20k.txt')],
@@ -160,13 +154,10 @@ const STEPS: Array<() => unknown[]> = [
 ];
 
 /** The subagent's replies: one Read, then its report. */
-const SUBAGENT_STEPS: Array<() => unknown[]> = [
+const SUBAGENT_STEPS: Array<() => ReplyBlock[]> = [
   () => [read('src/app.ts')],
   () => [text('src/app.ts exports start(port), which starts an HTTP server answering every request with "héllo ✓".')],
 ];
-
-/** Tokens a body would cost, roughly: enough for the client's context meter to look sane. */
-const tokensOf = (req: ReceivedRequest): number => Math.ceil(req.body.length / 4);
 
 function hasTool(req: ReceivedRequest, name: string): boolean {
   const body = JSON.parse(req.body.toString('utf8')) as { tools?: Array<{ name?: string }> };
@@ -176,49 +167,37 @@ function hasTool(req: ReceivedRequest, name: string): boolean {
 interface ScriptedModel {
   respond: (req: ReceivedRequest) => ScriptedReply | undefined;
   /** The content of each main-thread reply, in order, to compare with what the client resends. */
-  sent: unknown[][];
+  sent: ReplyBlock[][];
 }
 
-/** A scripted thread: its replies in order and what it has cached so far. */
-function makeThread(steps: Array<() => unknown[]>): (req: ReceivedRequest) => { content: unknown[]; reply: ScriptedReply } {
+/** A scripted thread: its replies in order; the API prices each with its prompt-cache model. */
+function makeThread(steps: Array<() => ReplyBlock[]>): () => ReplyBlock[] {
   let step = 0;
-  let cachedTokens = 0;
-  return (req) => {
-    const total = tokensOf(req);
+  return () => {
     const content = (steps[step] ?? (() => [text('Done.')]))();
     step += 1;
-    // Everything up to the previous breakpoint is read from cache, the rest is written to it.
-    const usage = {
-      input_tokens: 3,
-      cache_read_input_tokens: cachedTokens,
-      cache_creation_input_tokens: Math.max(0, total - cachedTokens - 3),
-      output_tokens: Math.ceil(JSON.stringify(content).length / 4),
-    };
-    cachedTokens = total - 3;
-    return { content, reply: replyWith(req, assistantMessage({ content, usage, model: MODEL })) };
+    return content;
   };
 }
 
 function makeModel(): ScriptedModel {
   const mainThread = makeThread(STEPS);
   const subagentThread = makeThread(SUBAGENT_STEPS);
-  const sent: unknown[][] = [];
+  const sent: ReplyBlock[][] = [];
   const respond = (req: ReceivedRequest): ScriptedReply | undefined => {
     switch (classify(req)) {
       case 'count_tokens':
       case 'other':
         return undefined;
-      case 'side': {
+      case 'side':
         // A side call (session title): same model, no tools, JSON asked for by output_config.
-        const usage = { input_tokens: tokensOf(req), output_tokens: 12 };
-        return replyWith(req, assistantMessage({ content: [text('{"title": "Tour the scratch project"}')], usage, model: MODEL }));
-      }
+        return { kind: 'message', content: [text('{"title": "Tour the scratch project"}')], outputTokens: 12 };
       case 'subagent':
-        return subagentThread(req).reply;
+        return { kind: 'message', content: subagentThread() };
       case 'main': {
-        const { content, reply } = mainThread(req);
+        const content = mainThread();
         sent.push(content);
-        return reply;
+        return { kind: 'message', content };
       }
     }
   };
@@ -456,7 +435,8 @@ async function main(): Promise<void> {
 
   writeProject();
   const model = makeModel();
-  const upstream = await startMessagesUpstream(model.respond);
+  // Each thread is its own conversation for the API's prompt-cache model.
+  const upstream = await startMessagesApi({ conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`, respond: model.respond });
   try {
     await runClient(args.claude, upstream.url, isolated);
   } finally {

@@ -17,18 +17,11 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseStub } from '../../src/core/index.js';
 import { CLI_PATH } from '../support/cli-process.js';
-import {
-  assistantMessage,
-  errorReply,
-  isCountTokensRequest,
-  isMessagesRequest,
-  parseRequestBody,
-  replyWith,
-  startMessagesUpstream,
-  toolUse,
-  type ReceivedRequest,
-  type ScriptedReply,
-} from '../support/messages-upstream.js';
+import { errorReply } from '../../src/scripted/api-error.js';
+import { toolUse, type ReplyBlock } from '../../src/scripted/message.js';
+import { startMessagesApi } from '../../src/scripted/messages-api.js';
+import { isCountTokensRequest, isMessagesRequest, parseRequestBody, type ReceivedRequest } from '../../src/scripted/received-request.js';
+import type { MessageReply, ScriptedReply } from '../../src/scripted/reply.js';
 import { CLAUDE_BIN, canUnshareNet, clientEnv, MODEL } from './client-env.js';
 import { SEQ_HEADER, startRecordingHop, type RecordingHop } from './recording-hop.js';
 import { linesOf } from './scratch-text.js';
@@ -90,12 +83,12 @@ function writeProject(projectDir: string): void {
 
 // ---- the scripted model -----------------------------------------------------------------
 
-const text = (t: string): object => ({ type: 'text', text: t });
+const text = (t: string): ReplyBlock => ({ type: 'text', text: t });
 
-function makeScript(projectDir: string): { main: Array<() => unknown[]>; subagent: Array<() => unknown[]>; mainTurns: number } {
-  const read = (name: string): object => toolUse('Read', { file_path: join(projectDir, name) });
-  const cat = (name: string): object => toolUse('Bash', { command: `cat ${name}`, description: `Print ${name}` });
-  const main: Array<() => unknown[]> = [
+function makeScript(projectDir: string): { main: Array<() => ReplyBlock[]>; subagent: Array<() => ReplyBlock[]>; mainTurns: number } {
+  const read = (name: string): ReplyBlock => toolUse('Read', { file_path: join(projectDir, name) });
+  const cat = (name: string): ReplyBlock => toolUse('Bash', { command: `cat ${name}`, description: `Print ${name}` });
+  const main: Array<() => ReplyBlock[]> = [
     // turn 1
     () => [read('f1.txt')],
     () => [cat('f2.txt')],
@@ -116,19 +109,16 @@ function makeScript(projectDir: string): { main: Array<() => unknown[]>; subagen
     () => [toolUse('Bash', { command: 'echo resumed', description: 'Say resumed' })],
     () => [text('Resumed.')],
   ];
-  const subagent: Array<() => unknown[]> = [() => [read('f1.txt')], () => [read('f2.txt')], () => [read('f3.txt')], () => [text('Each file has about 120 lines.')]];
+  const subagent: Array<() => ReplyBlock[]> = [() => [read('f1.txt')], () => [read('f2.txt')], () => [read('f3.txt')], () => [text('Each file has about 120 lines.')]];
   return { main, subagent, mainTurns: 4 };
 }
 
-/** Tokens a body would cost, roughly: what the usage reports, so fullness follows the bytes sent. */
-const tokensOf = (req: ReceivedRequest): number => Math.ceil(req.body.length / 4);
-
-function hasTool(req: ReceivedRequest, name: string): boolean {
+function hasTool(req: Pick<ReceivedRequest, 'body'>, name: string): boolean {
   const body = parseRequestBody(req) as { tools?: Array<{ name?: string }> } | undefined;
   return (body?.tools ?? []).some((t) => t.name === name);
 }
 
-export function classify(req: { method: string; path: string; headers: ReceivedRequest['headers']; body: Buffer; index: number }): RequestKind {
+export function classify(req: Pick<ReceivedRequest, 'method' | 'path' | 'headers' | 'body'>): RequestKind {
   if (isCountTokensRequest(req)) return 'count_tokens';
   if (!isMessagesRequest(req)) return 'other';
   if (!hasTool(req, 'Bash')) return 'side';
@@ -156,22 +146,15 @@ interface Model {
   recall: Observations['recall'];
 }
 
-function makeThread(steps: Array<() => unknown[]>, next: (req: ReceivedRequest) => unknown[] | undefined): (req: ReceivedRequest) => ScriptedReply {
+/** A scripted thread: its replies in order; the API prices each with its prompt-cache model. */
+function makeThread(steps: Array<() => ReplyBlock[]>, next: (req: ReceivedRequest) => ReplyBlock[] | undefined): (req: ReceivedRequest) => MessageReply {
   let step = 0;
-  let cached = 0;
-  return (req) => {
-    const total = tokensOf(req);
-    const content = next(req) ?? (steps[step++] ?? (() => [text('Done.')]))();
-    // Everything up to the previous breakpoint is read from cache, the rest is written to it.
-    const usage = {
-      input_tokens: 3,
-      cache_read_input_tokens: Math.min(cached, total - 3),
-      cache_creation_input_tokens: Math.max(0, total - cached - 3),
-      output_tokens: Math.ceil(JSON.stringify(content).length / 4),
-    };
-    cached = total - 3;
-    return replyWith(req, assistantMessage({ content, usage, model: MODEL }));
-  };
+  return (req) => ({ kind: 'message', content: next(req) ?? (steps[step++] ?? (() => [text('Done.')]))() });
+}
+
+/** Each thread its own conversation for the prompt-cache model: main, each subagent, side calls. */
+function conversationOf(req: ReceivedRequest): string {
+  return `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`;
 }
 
 function makeModel(projectDir: string): Model & { mainTurns: number } {
@@ -192,7 +175,7 @@ function makeModel(projectDir: string): Model & { mainTurns: number } {
       case 'other':
         return undefined;
       case 'side':
-        return replyWith(req, assistantMessage({ content: [text('{"title": "Read the scratch files"}')], usage: { input_tokens: tokensOf(req), output_tokens: 12 }, model: MODEL }));
+        return { kind: 'message', content: [text('{"title": "Read the scratch files"}')], outputTokens: 12 };
       case 'subagent':
         return subagent(req);
       case 'main':
@@ -282,10 +265,13 @@ function runToEnd(cmd: string, args: string[], cwd: string, env: Record<string, 
 
 /** `claude -p` with and without ctxshed, against an upstream that answers one prompt with a 400. */
 async function runExitCodes(paths: Paths, isolated: boolean): Promise<Observations['exitCodes']> {
-  const upstream = await startMessagesUpstream((req) => {
-    if (classify(req) !== 'main') return undefined;
-    if (req.body.includes(Buffer.from(FAIL_PROMPT))) return errorReply(400, 'invalid_request_error', 'scripted failure');
-    return replyWith(req, assistantMessage({ content: [text('ok')], usage: { input_tokens: tokensOf(req), output_tokens: 1 }, model: MODEL }));
+  const upstream = await startMessagesApi({
+    conversationOf,
+    respond: (req) => {
+      if (!isMessagesRequest(req)) return undefined;
+      if (classify(req) === 'main' && req.body.includes(Buffer.from(FAIL_PROMPT))) return errorReply(400, 'invalid_request_error', 'scripted failure');
+      return { kind: 'message', content: [text('ok')], outputTokens: 1 };
+    },
   });
   const env = clientEnv(upstream.url, paths.home, isolated);
   const results: Observations['exitCodes'] = [];
@@ -328,7 +314,7 @@ async function main(): Promise<void> {
   writeProject(paths.projectDir);
 
   const model = makeModel(paths.projectDir);
-  const upstream = await startMessagesUpstream(model.respond);
+  const upstream = await startMessagesApi({ conversationOf, respond: model.respond });
   const hops: Array<{ run: Exchange['run']; hop: RecordingHop }> = [];
   let main: Awaited<ReturnType<typeof runMainSession>>;
   let resume: { code: number | null; output: string };
