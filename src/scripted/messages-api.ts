@@ -17,7 +17,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { LOOPBACK } from '../proxy/start-proxy.js';
 import { errorReply, promptTooLongReply, requestIdOf } from './api-error.js';
 import { BYTES_PER_TOKEN, countTokens, priceRequest } from './cache-pricing.js';
 import { errorText, isRecord } from '../errors.js';
@@ -62,6 +61,8 @@ export interface MessagesApi {
   close(): Promise<void>;
 }
 
+/** Loopback only, like the proxy: a stand-in for the API is never reachable from elsewhere. */
+const LOOPBACK = '127.0.0.1';
 /** Output tokens of the API's own Read call. */
 const DEFAULT_OUTPUT_TOKENS = 20;
 
