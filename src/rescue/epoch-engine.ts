@@ -15,6 +15,7 @@ import {
   type Span,
 } from '../core/index.js';
 import { errorText } from '../errors.js';
+import { NO_METRICS, type Metrics } from '../metrics/metrics.js';
 import type { StateDir } from '../state/layout.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { ConversationTable, type ConversationEntry } from './conversation-table.js';
@@ -31,6 +32,8 @@ export interface EngineOptions {
   readonly now?: () => Date;
   /** Called when the state directory fails (the request still goes out, see `Prepared.stateFailed`). */
   readonly onStateFailure?: (error: unknown) => void;
+  /** Where latches are counted (the proxy's /_ctxshed/metrics); nowhere by default. */
+  readonly metrics?: Metrics;
 }
 
 /** One engine per state directory and process; its conversations live as long as it does. */
@@ -48,7 +51,7 @@ export class EpochEngine {
     const now = options.now ?? (() => new Date());
     this.#table = new ConversationTable(state);
     this.#files = new FileAvailability(state);
-    this.#latch = { table: this.#table, settings, now: () => now().toISOString() };
+    this.#latch = { table: this.#table, settings, now: () => now().toISOString(), metrics: options.metrics ?? NO_METRICS };
     this.#onStateFailure = options.onStateFailure ?? (() => undefined);
   }
 

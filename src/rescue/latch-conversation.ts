@@ -5,9 +5,11 @@
  * record itself is planned by the core (core/plan-record.ts).
  */
 import { planRecord, type LatchRequest } from '../core/index.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { latchEpoch } from '../state/latch-epoch.js';
 import type { ConversationEntry, ConversationTable } from './conversation-table.js';
 import type { EngineSettings } from './engine-settings.js';
+import { countLatch } from './count-latch.js';
 
 /** What a latch needs from the engine. */
 export interface LatchContext {
@@ -15,6 +17,8 @@ export interface LatchContext {
   readonly settings: EngineSettings;
   /** The time, as an ISO string, for the epoch record. */
   readonly now: () => string;
+  /** Counts each epoch once, when this process latches it. */
+  readonly metrics: Metrics;
 }
 
 /** Latches the next epoch; resolves to its number, or `undefined` when another latch got there first. */
@@ -30,8 +34,12 @@ export function latchConversation(ctx: LatchContext, entry: ConversationEntry, r
       return planRecord({ key: entry.key, current, request, threshold, policy, now: ctx.now() });
     });
     ctx.table.adopt(entry, record);
-    // Only the call that wrote the epoch reports it: the wire log names one latching request.
-    return planned ? record?.epochs.length : undefined;
+    // Only the call that wrote the epoch reports it: the wire log names one latching request,
+    // and the metrics count the epoch once.
+    if (!planned || record === undefined) return undefined;
+    const epoch = record.epochs[record.epochs.length - 1];
+    if (epoch !== undefined) countLatch(ctx.metrics, epoch);
+    return record.epochs.length;
   };
   const result = entry.latching.then(run, run);
   entry.latching = result.catch(() => undefined);

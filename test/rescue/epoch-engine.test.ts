@@ -6,6 +6,7 @@ import { elidedPath, type StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { readConversation } from '../../src/state/read-conversation.js';
 import { conversation, filler, fromUtf8, sha256 } from '../core/bodies.js';
+import { recordingMetrics } from '../support/recording-metrics.js';
 import { tempStateDir } from '../support/test-proxy.js';
 
 /** A small window, so a reading of a few thousand tokens crosses 70% of it. */
@@ -103,6 +104,20 @@ describe('EpochEngine.prepare', () => {
     expect(before.latched).toBeUndefined();
     expect(after).toMatchObject({ route: 'count_tokens', epochs: 1, rescued: 4 });
     expect(after.latched).toBeUndefined();
+  });
+
+  it('should count an epoch once, when it latches, with its blocks and text bytes, and not on the requests that carry it', async () => {
+    const metrics = recordingMetrics();
+    const counted = new EpochEngine(state, SETTINGS, { now: () => LATCH_TIME, metrics });
+    const first = await counted.prepare(messages(BODY));
+    counted.observe(first, { status: 200, usage: usage(9_000) });
+
+    const latching = await counted.prepare(messages(BODY));
+    const carrying = await counted.prepare(messages(BODY));
+
+    expect(latching.latched).toBe(1);
+    expect(carrying).toMatchObject({ epochs: 1, rescued: 4 });
+    expect(metrics.calls).toEqual([['epochLatched', 'rescue', 'threshold', 4, 16_000]]);
   });
 
   it('should measure against the 1M window when the request asks for the context-1m beta', async () => {

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import type { Epoch, FrozenBlock } from '../../src/core/epoch-types.js';
+import { countLatch } from '../../src/rescue/count-latch.js';
+import { recordingMetrics } from '../support/recording-metrics.js';
+
+function block(ordinal: number, bytes: number): FrozenBlock {
+  return { ordinal, toolUseId: `toolu_${ordinal}`, bytes, sha256: 'a'.repeat(64), jsonBytes: bytes + 2, jsonSha256: 'b'.repeat(64) };
+}
+
+function epoch(blocks: FrozenBlock[]): Epoch {
+  return {
+    n: 2,
+    latchedAt: '2026-02-03T04:05:06.000Z',
+    reason: { fullness: 0.72, threshold: 0.7, window: 200_000, contextTokens: 144_000 },
+    policy: { name: 'tool-results', version: 2, keepRecent: 6, minBytes: 1024 },
+    blocks,
+  };
+}
+
+describe('countLatch', () => {
+  it('should report the epoch\'s own blocks and their text bytes, as a rescue epoch latched on the threshold', () => {
+    const metrics = recordingMetrics();
+
+    countLatch(metrics, epoch([block(0, 1500), block(3, 2500), block(4, 10_000)]));
+
+    expect(metrics.calls).toEqual([['epochLatched', 'rescue', 'threshold', 3, 14_000]]);
+  });
+
+  it('should report an epoch without blocks as zero of each', () => {
+    const metrics = recordingMetrics();
+
+    countLatch(metrics, epoch([]));
+
+    expect(metrics.calls).toEqual([['epochLatched', 'rescue', 'threshold', 0, 0]]);
+  });
+});
