@@ -1,17 +1,22 @@
 /**
  * The proxy's per-request logic, callable without a socket, as one straight line: read the body,
  * prepare it (the epoch engine, src/rescue), forward it, hand the usage reading to the engine,
- * write the wire record. docs/request-path.md walks through it.
+ * count it, write the wire record. docs/request-path.md walks through it. The proxy's own paths
+ * (`/_ctxshed/`, own-routes.ts) are answered before any of that and never forwarded.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { modelRouteOf } from '../core/model-route.js';
 import { errorText } from '../errors.js';
+import type { ServedMetrics } from '../metrics/metrics.js';
 import type { EngineRequest, EpochEngine } from '../rescue/index.js';
 import { crashPoint } from '../state/crash-point.js';
 import { buildWireRecord } from '../state/wire-record.js';
 import type { UpstreamAgents } from './agents.js';
 import { sendApiError } from './api-error.js';
+import { countRequest } from './count-request.js';
 import { forwardToUpstream } from './forward.js';
 import { forwardableHeaders } from './hop-by-hop.js';
+import { answerOwnRoute, ownPathOf } from './own-routes.js';
 import { readBody } from './read-body.js';
 import type { StateHealth } from './state-health.js';
 import type { TransportSettings } from './transport-settings.js';
@@ -24,6 +29,8 @@ export interface ProxyDeps {
   readonly health: StateHealth;
   readonly agents: UpstreamAgents;
   readonly now: () => Date;
+  /** What each request is counted into, and what `/_ctxshed/metrics` serves. */
+  readonly metrics: ServedMetrics;
 }
 
 /** Handles one request end to end. Never rejects: every failure is answered or logged. */
@@ -33,7 +40,8 @@ export type ProxyHandler = (req: IncomingMessage, res: ServerResponse) => Promis
 export function createProxyHandler(deps: ProxyDeps): ProxyHandler {
   return async (req, res) => {
     try {
-      await handle(deps, req, res);
+      const own = ownPathOf(req.url ?? '/');
+      await (own === undefined ? handle(deps, req, res) : answerOwnRoute(req, res, own, deps.metrics));
     } catch (error) {
       // Last resort: the proxy must never die on a request.
       sendApiError(res, 500, 'api_error', `internal error: ${errorText(error)}`);
@@ -44,19 +52,22 @@ export function createProxyHandler(deps: ProxyDeps): ProxyHandler {
 
 async function handle(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const started = performance.now();
-  const { transport, engine } = deps;
+  const { transport, engine, metrics } = deps;
   // 1. The body, whole: the engine reads the first message and may rewrite any byte after it.
   const body = await readBody(req, transport.maxRequestBytes);
   if (body === 'too_large') {
     res.setHeader('connection', 'close');
     sendApiError(res, 413, 'request_too_large', `the request body is over ${transport.maxRequestBytes} bytes`);
     req.destroy();
+    metrics.requestDone(modelRouteOf(req.method, req.url ?? '/'), 413);
     return;
   }
   // 2. What to send: the body itself, or its rewrite by the conversation's epochs.
   const request: EngineRequest = { method: req.method ?? 'GET', target: req.url ?? '/', headers: req.headers, body };
+  const prepareStarted = performance.now();
   const prepared = await engine.prepare(request);
-  const prepareMs = performance.now() - started;
+  const preparedAt = performance.now();
+  const prepareMs = preparedAt - started;
   // 3. Forward. forward.ts sets accept-encoding and content-length, once each (upstream-request.ts).
   const sent = Buffer.from(prepared.body.buffer, prepared.body.byteOffset, prepared.body.byteLength);
   if (prepared.rescued > 0) crashPoint('first-rewritten-in-flight');
@@ -73,7 +84,8 @@ async function handle(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse
     // 4. The reading, taken before the client sees the response end, so its next request meets it.
     onUsage: (usage, meta) => engine.observe(prepared, { status: meta.status, usage }),
   });
-  // 5. The wire record, after the response: the client never waits for the log.
+  // 5. The counts, then the wire record, after the response: the client never waits for either.
+  countRequest(metrics, prepared, result, (preparedAt - prepareStarted) / 1000);
   const record = buildWireRecord({
     t: deps.now().toISOString(),
     method: request.method,

@@ -1,6 +1,7 @@
 /** The thin `node:http` adapter around the handler: bind 127.0.0.1, serve, stop cleanly. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ServedMetrics } from '../metrics/metrics.js';
 import type { StateDir } from '../state/layout.js';
 import { WireLog } from '../state/wire-log.js';
 import { EpochEngine } from '../rescue/index.js';
@@ -19,17 +20,29 @@ export interface RunningProxy {
   readonly port: number;
   /** The epoch engine it runs (its conversations, for status and tests). */
   readonly engine: EpochEngine;
+  /** What it counts, served at `/_ctxshed/metrics` (docs/metrics.md). */
+  readonly metrics: ServedMetrics;
   /** Stops accepting, lets in-flight requests finish, flushes the wire log. */
   close(): Promise<void>;
 }
 
+/** What a proxy may be handed besides its settings; each has a default. */
+export interface ProxyOptions {
+  /** The clock for epoch and wire records. */
+  readonly now?: () => Date;
+  /** Where it counts; by default a fresh Prometheus registry of its own (metrics/prom-metrics.ts). */
+  readonly metrics?: ServedMetrics;
+}
+
 /** Starts a proxy on 127.0.0.1:`port` (0 picks a free one). Rejects when it cannot listen. */
-export async function startProxy(settings: ProxySettings, state: StateDir, port: number, now: () => Date = () => new Date()): Promise<RunningProxy> {
+export async function startProxy(settings: ProxySettings, state: StateDir, port: number, options: ProxyOptions = {}): Promise<RunningProxy> {
+  const now = options.now ?? (() => new Date());
+  const metrics = options.metrics ?? (await loadPromMetrics());
   const wire = new WireLog(state.wirePath);
   const agents = createUpstreamAgents();
   const health = new StateHealth((note) => wire.append(note), () => now().toISOString());
-  const engine = new EpochEngine(state, settings.engine, { now, onStateFailure: (error) => health.failed(error) });
-  const handler = createProxyHandler({ transport: settings.transport, engine, wire, health, agents, now });
+  const engine = new EpochEngine(state, settings.engine, { now, onStateFailure: (error) => health.failed(error), metrics });
+  const handler = createProxyHandler({ transport: settings.transport, engine, wire, health, agents, now, metrics });
   const inFlight = new Set<Promise<void>>();
   const server = http.createServer((req, res) => {
     const job = handler(req, res);
@@ -54,6 +67,7 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
     url: `http://${LOOPBACK}:${bound}`,
     port: bound,
     engine,
+    metrics,
     close: () => {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -68,4 +82,11 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
       return closing;
     },
   };
+}
+
+// prom-client takes a noticeable while to load; only a command that starts a proxy pays for it,
+// not `ls`, `status` or `stats`.
+async function loadPromMetrics(): Promise<ServedMetrics> {
+  const { PromMetrics } = await import('../metrics/prom-metrics.js');
+  return new PromMetrics();
 }

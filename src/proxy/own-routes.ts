@@ -1,0 +1,68 @@
+/**
+ * The proxy's own routes, under `/_ctxshed/`: answered here, never forwarded, never in the wire
+ * log. The API has no path under that prefix, so it shadows none; anything under it that is not a
+ * route gets a 404 in the API's error shape rather than going upstream. Only loopback clients that
+ * name a loopback host get an answer (loopback.ts says why both).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorText } from '../errors.js';
+import type { ServedMetrics } from '../metrics/metrics.js';
+import { sendApiError } from './api-error.js';
+import { isLoopbackAddress, isLoopbackHost } from './loopback.js';
+
+/** The prefix of every path the proxy answers itself. */
+export const OWN_PREFIX = '/_ctxshed/';
+/** Prometheus text of the proxy's metrics (docs/metrics.md). */
+export const METRICS_PATH = '/_ctxshed/metrics';
+
+const OWN_ROOT = '/_ctxshed';
+// RFC 9112 §3.2.2: a request-target may be in absolute form (scheme://authority/path).
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/**
+ * The path (no query) of a request-target that is one of the proxy's own, else undefined. The
+ * common case, an API path, costs one `startsWith`.
+ */
+export function ownPathOf(target: string): string | undefined {
+  let path: string;
+  if (target.startsWith('/')) {
+    if (!target.startsWith(OWN_ROOT)) return undefined;
+    path = target;
+  } else {
+    // The absolute form is forwarded by its path (upstream-request.ts), so it is judged by it too.
+    if (!ABSOLUTE_FORM.test(target)) return undefined;
+    try {
+      path = new URL(target).pathname;
+    } catch {
+      return undefined;
+    }
+  }
+  const end = path.search(/[?#]/);
+  const pathname = end < 0 ? path : path.slice(0, end);
+  return pathname === OWN_ROOT || pathname.startsWith(OWN_PREFIX) ? pathname : undefined;
+}
+
+/** Answers a request for one of the proxy's own paths. Never rejects. */
+export async function answerOwnRoute(req: IncomingMessage, res: ServerResponse, path: string, metrics: ServedMetrics): Promise<void> {
+  // No own route takes a body: whatever came is read and dropped, never buffered.
+  req.resume();
+  if (!isLoopbackAddress(req.socket.remoteAddress) || !isLoopbackHost(req.headers.host)) {
+    sendApiError(res, 403, 'permission_error', `${OWN_PREFIX} answers only clients on this machine that name it by a loopback host (localhost, 127.0.0.1, [::1])`);
+    return;
+  }
+  if (req.method !== 'GET' || path !== METRICS_PATH) {
+    sendApiError(res, 404, 'not_found_error', `${OWN_PREFIX} is the proxy's own and is never forwarded; it serves only GET ${METRICS_PATH}`);
+    return;
+  }
+  let text: string;
+  try {
+    text = await metrics.render();
+  } catch (error) {
+    sendApiError(res, 500, 'api_error', `cannot render the metrics: ${errorText(error)}`);
+    return;
+  }
+  if (res.headersSent || res.destroyed) return;
+  const body = Buffer.from(text, 'utf8');
+  res.writeHead(200, { 'content-type': metrics.contentType, 'content-length': String(body.length), 'cache-control': 'no-store' });
+  res.end(body);
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import type { ForwardResult } from '../../src/proxy/forward.js';
+import { countRequest } from '../../src/proxy/count-request.js';
+import type { Prepared } from '../../src/rescue/index.js';
+import { recordingMetrics } from '../support/recording-metrics.js';
+
+const BODY = new Uint8Array([123, 125]);
+
+function prepared(extra: Partial<Prepared> = {}): Prepared {
+  return { body: BODY, route: 'messages', window: 200_000, agentId: undefined, rescued: 0, bytesElided: 0, epochs: 0, ...extra };
+}
+
+function result(extra: Partial<ForwardResult> = {}): ForwardResult {
+  return { status: 200, bytesOut: 10, timings: { headersMs: 250, totalMs: 900 }, ...extra };
+}
+
+describe('countRequest', () => {
+  it('should count a rewritten model call: the request, the rewrite, the engine\'s time, the time to headers and the provider\'s usage', () => {
+    const metrics = recordingMetrics();
+    const usage = { inputTokens: 12, cacheCreationInputTokens: 3000, cacheReadInputTokens: 90_000, outputTokens: 40 };
+
+    countRequest(metrics, prepared({ rescued: 4, bytesElided: 16_000, epochs: 1 }), result({ usage }), 0.002);
+
+    expect(metrics.calls).toEqual([
+      ['requestDone', 'messages', 200],
+      ['rewritten'],
+      ['rewriteSeconds', 0.002],
+      ['upstreamHeadersSeconds', 'messages', 0.25],
+      ['providerUsage', 90_000, 3000, 12],
+    ]);
+  });
+
+  it('should count a pass-through by its reason, and no engine time for a request that is not a model call', () => {
+    const metrics = recordingMetrics();
+
+    countRequest(metrics, prepared({ route: undefined, reason: 'not_a_model_call' }), result({ status: 404 }), 0.0001);
+
+    expect(metrics.calls).toEqual([
+      ['requestDone', undefined, 404],
+      ['passthrough', 'not_a_model_call'],
+      ['upstreamHeadersSeconds', undefined, 0.25],
+    ]);
+  });
+
+  it('should count a request the upstream never answered, with no time to headers and no usage', () => {
+    const metrics = recordingMetrics();
+
+    countRequest(metrics, prepared({ reason: 'no_epoch' }), result({ status: 502, timings: { totalMs: 5 } }), 0.001);
+
+    expect(metrics.calls).toEqual([
+      ['requestDone', 'messages', 502],
+      ['passthrough', 'no_epoch'],
+      ['rewriteSeconds', 0.001],
+    ]);
+  });
+});
