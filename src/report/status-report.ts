@@ -5,7 +5,7 @@
  */
 import type { ConversationSummary } from './conversation-summary.js';
 import { shortId } from './resolve-id.js';
-import type { WireTally } from './wire-tally.js';
+import { addRequestCounts, newRequestCounts, type WireTally } from './wire-tally.js';
 
 /** How to pick and judge the conversations to show. */
 export interface StatusOptions {
@@ -41,6 +41,24 @@ export interface StatusConversation {
   };
 }
 
+/**
+ * Totals over the whole wire log and every record, counted as `stats` counts them (each epoch's
+ * shed once). A proxy's `/_ctxshed/metrics` counts the same things since it started, so the two
+ * agree when one proxy has run over the state directory since it was made (docs/metrics.md).
+ */
+export interface StatusTotals {
+  readonly requests: number;
+  /** Requests sent with stubs in them. */
+  readonly rewritten: number;
+  /** Requests sent unchanged, by pass-through reason (docs/reasons.md). */
+  readonly passthrough: Readonly<Record<string, number>>;
+  /** Responses with status 400 or more. */
+  readonly errors: number;
+  readonly epochs: number;
+  readonly blocksElided: number;
+  readonly bytesElided: number;
+}
+
 /** The whole status. */
 export interface StatusReport {
   readonly lastRequestAt: string | null;
@@ -51,6 +69,7 @@ export interface StatusReport {
   /** Set while the proxy's last note says the state directory is unavailable. */
   readonly stateUnavailable: { readonly since: string; readonly detail: string } | null;
   readonly wire: { readonly lines: number; readonly records: number };
+  readonly totals: StatusTotals;
 }
 
 /** The status of a folded wire log and its conversations' summaries. */
@@ -68,6 +87,30 @@ export function buildStatusReport(tally: WireTally, summaries: readonly Conversa
     conversations,
     stateUnavailable: note !== null && note.note === 'state_unavailable' ? { since: note.t, detail: note.detail } : null,
     wire: { lines: tally.lines, records: tally.records },
+    totals: totalsOf(tally, summaries),
+  };
+}
+
+function totalsOf(tally: WireTally, summaries: readonly ConversationSummary[]): StatusTotals {
+  const counts = newRequestCounts();
+  addRequestCounts(counts, tally.unkeyed);
+  let epochs = 0;
+  let blocksElided = 0;
+  let bytesElided = 0;
+  for (const s of summaries) {
+    if (s.tally !== null) addRequestCounts(counts, s.tally);
+    epochs += s.epochs.length;
+    blocksElided += s.blocksElided;
+    bytesElided += s.bytesElided;
+  }
+  return {
+    requests: counts.requests,
+    rewritten: counts.rewritten,
+    passthrough: { ...counts.passthrough },
+    errors: counts.errors,
+    epochs,
+    blocksElided,
+    bytesElided,
   };
 }
 

@@ -21,7 +21,8 @@ describe('renderStatus', () => {
   });
 
   it('should say when the log is empty', () => {
-    const empty = { lastRequestAt: null, recentMinutes: 30, defaultThreshold: 0.7, conversations: [], stateUnavailable: null, wire: { lines: 0, records: 0 } };
+    const empty = { lastRequestAt: null, recentMinutes: 30, defaultThreshold: 0.7, conversations: [], stateUnavailable: null, wire: { lines: 0, records: 0 },
+      totals: { requests: 0, rewritten: 0, passthrough: {}, errors: 0, epochs: 0, blocksElided: 0, bytesElided: 0 } };
 
     expect(renderStatus(empty, '/st', NOW)).toContain('No requests in the wire log yet.');
   });

@@ -55,5 +55,31 @@ describe('buildStatusReport', () => {
     const report = statusOf([]);
 
     expect(report).toMatchObject({ lastRequestAt: null, conversations: [], wire: { lines: 0, records: 0 } });
+    expect(report.totals).toEqual({ requests: 0, rewritten: 0, passthrough: {}, errors: 0, epochs: 0, blocksElided: 0, bytesElided: 0 });
+  });
+
+  it('should total the whole log and every record, old conversations and requests of none included, each epoch once', () => {
+    const rec = record([epoch(1, '2026-01-01T10:00:00.000Z', [block(0, 3000), block(2, 1500)]), epoch(2, '2026-01-01T10:05:00.000Z', [block(1, 5000)])]);
+    const report = statusOf(
+      [
+        wire({ t: '2026-01-01T06:00:00.000Z', status: 529 }, KEY_B),
+        wire({ t: '2026-01-01T06:00:01.000Z', reason: 'not_a_model_call', route: null }, null),
+        wire({ t: '2026-01-01T10:00:00.000Z' }),
+        rewritten('2026-01-01T10:01:00.000Z', 1, 2, 4500),
+        rewritten('2026-01-01T10:06:00.000Z', 2, 3, 9500),
+      ],
+      [rec],
+    );
+
+    expect(report.conversations.map((c) => c.key)).toEqual([KEY_A]);
+    expect(report.totals).toEqual({
+      requests: 5,
+      rewritten: 2,
+      passthrough: { no_epoch: 2, not_a_model_call: 1 },
+      errors: 1,
+      epochs: 2,
+      blocksElided: 3,
+      bytesElided: 9500,
+    });
   });
 });
