@@ -1,5 +1,6 @@
 /** `ctxshed serve`: the proxy alone, until SIGINT or SIGTERM. */
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { METRICS_PATH } from '../proxy/own-routes.js';
 import { startProxy } from '../proxy/start-proxy.js';
 import { CliError } from './cli-error.js';
 import { bannerLine, proxyConfigFrom, withProxyOptions, type ProxyArgs } from './proxy-options.js';
@@ -11,7 +12,7 @@ export const serveCommand: CommandModule<object, ProxyArgs> = {
   describe: 'Run the proxy alone and print the ANTHROPIC_BASE_URL to use',
   builder: (yargs) =>
     withProxyOptions(yargs as Argv<object>)
-      .example('$0 serve --port 8787', 'Then: ANTHROPIC_BASE_URL=http://127.0.0.1:8787 claude')
+      .example('$0 serve --port 8787', 'Then: ANTHROPIC_BASE_URL=http://127.0.0.1:8787 claude; metrics at http://127.0.0.1:8787/_ctxshed/metrics')
       .example('$0 serve --upstream http://127.0.0.1:9000 --state /tmp/st', 'Chain to another local proxy') as unknown as Argv<ProxyArgs>,
   handler: async (args: ArgumentsCamelCase<ProxyArgs>) => {
     const config = proxyConfigFrom(args, process.env);
@@ -22,7 +23,7 @@ export const serveCommand: CommandModule<object, ProxyArgs> = {
     } catch (error) {
       throw new CliError(`cannot listen on 127.0.0.1:${args.port}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
-    process.stderr.write(`${bannerLine(config, proxy.url, state.elidedDir)}\n`);
+    process.stderr.write(`${bannerLine(config, proxy.url, state.elidedDir)}\nctxshed: Prometheus metrics at ${proxy.url}${METRICS_PATH}\n`);
     await writeStdout(`ANTHROPIC_BASE_URL=${proxy.url}\n`);
     await new Promise<void>((resolve) => {
       const stop = (): void => {
