@@ -27,7 +27,8 @@ const SIZES = [300_000, 1_000_000, 4_000_000];
 let sizeSeed = 0;
 const SSE_EVENTS = 40;
 
-interface Timing {
+/** When a response's first and last bytes arrived, in ms after the request started. */
+export interface Timing {
   firstByte: number;
   lastByte: number;
 }
@@ -140,7 +141,7 @@ async function latchFor(state: Awaited<ReturnType<typeof openStateDir>>, body: B
 }
 
 /** A local upstream: reads the whole body, answers JSON or SSE with usage. */
-async function startUpstream(): Promise<{ server: http.Server; port: number }> {
+export async function startUpstream(): Promise<{ server: http.Server; port: number }> {
   const json = Buffer.from(JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 10, cache_read_input_tokens: 1000, cache_creation_input_tokens: 0, output_tokens: 5 } }));
   const events: string[] = ['event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":10,"cache_read_input_tokens":1000,"cache_creation_input_tokens":0,"output_tokens":1}}}\n\n'];
   for (let i = 0; i < SSE_EVENTS - 2; i++) events.push(`event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"chunk ${i} of the answer"}}\n\n`);
@@ -178,7 +179,8 @@ async function startBarePipe(upstreamPort: number): Promise<{ server: http.Serve
   return { server, port: (server.address() as AddressInfo).port };
 }
 
-function post(agent: http.Agent, port: number, body: Buffer): Promise<Timing> {
+/** POSTs `body` to /v1/messages on `port`; the times to the first and last response byte, in ms. */
+export function post(agent: http.Agent, port: number, body: Buffer): Promise<Timing> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     let firstByte = 0;
