@@ -42,16 +42,41 @@ export function ownPathOf(target: string): string | undefined {
   return pathname === OWN_ROOT || pathname.startsWith(OWN_PREFIX) ? pathname : undefined;
 }
 
+/** What a request for one of the proxy's own paths is owed. */
+export type OwnAnswer =
+  | { readonly kind: 'metrics' }
+  | { readonly kind: 'refused'; readonly status: 403 | 404; readonly type: 'permission_error' | 'not_found_error'; readonly message: string };
+
+/** The facts of a request that decide its answer. */
+export interface OwnRequest {
+  readonly method: string | undefined;
+  /** From `ownPathOf`. */
+  readonly path: string;
+  /** The socket's peer address. */
+  readonly remoteAddress: string | undefined;
+  readonly host: string | undefined;
+}
+
+/** Decides the answer: who asks first (loopback peer, loopback Host), then what is asked. */
+export function decideOwnRoute(request: OwnRequest): OwnAnswer {
+  if (!isLoopbackAddress(request.remoteAddress) || !isLoopbackHost(request.host)) {
+    const message = `${OWN_PREFIX} answers only clients on this machine that name it by a loopback host (localhost, 127.0.0.1, [::1])`;
+    return { kind: 'refused', status: 403, type: 'permission_error', message };
+  }
+  if (request.method !== 'GET' || request.path !== METRICS_PATH) {
+    const message = `${OWN_PREFIX} is the proxy's own and is never forwarded; it serves only GET ${METRICS_PATH}`;
+    return { kind: 'refused', status: 404, type: 'not_found_error', message };
+  }
+  return { kind: 'metrics' };
+}
+
 /** Answers a request for one of the proxy's own paths. Never rejects. */
 export async function answerOwnRoute(req: IncomingMessage, res: ServerResponse, path: string, metrics: ServedMetrics): Promise<void> {
   // No own route takes a body: whatever came is read and dropped, never buffered.
   req.resume();
-  if (!isLoopbackAddress(req.socket.remoteAddress) || !isLoopbackHost(req.headers.host)) {
-    sendApiError(res, 403, 'permission_error', `${OWN_PREFIX} answers only clients on this machine that name it by a loopback host (localhost, 127.0.0.1, [::1])`);
-    return;
-  }
-  if (req.method !== 'GET' || path !== METRICS_PATH) {
-    sendApiError(res, 404, 'not_found_error', `${OWN_PREFIX} is the proxy's own and is never forwarded; it serves only GET ${METRICS_PATH}`);
+  const answer = decideOwnRoute({ method: req.method, path, remoteAddress: req.socket.remoteAddress, host: req.headers.host });
+  if (answer.kind === 'refused') {
+    sendApiError(res, answer.status, answer.type, answer.message);
     return;
   }
   let text: string;
