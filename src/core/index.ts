@@ -18,3 +18,4 @@ export * from './latch-decision.js';
 export * from './plan-record.js';
 export * from './model-route.js';
 export * from './usage.js';
+export * from './shed/index.js';

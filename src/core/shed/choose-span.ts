@@ -1,0 +1,145 @@
+/**
+ * The span choice at a latch: the run of whole messages between the head (message 0) and the
+ * recent window that a new shed epoch would replace with one stub. docs/shed.md gives the rule
+ * and the Messages API rules it relies on; in short:
+ *
+ * - It starts right after the head, or right after the last shed span: a later epoch never
+ *   re-cuts an earlier span, so a grown transcript keeps its prefix.
+ * - It ends before the recent window: the messages holding the newest tool results, the
+ *   person's newest turns, and the last assistant message (its thinking blocks stay).
+ * - It ends right before an assistant message, so the stub (a user message) follows the head or
+ *   an earlier stub (consecutive user turns are combined by the API) and is followed by an
+ *   assistant turn, as the roles require.
+ * - No tool_result is separated from its tool_use, and no message carrying cache_control is in it.
+ */
+import type { TranscriptIndex } from '../transcript-index.js';
+import { isPersonTurn, type MessageFacts } from './message-facts.js';
+import { DEFAULT_SHED_POLICY, type FrozenSpan, type ShedPolicy, type ShedRefusal } from './shed-types.js';
+
+/** Where a new span would go, or why there is none. */
+export type SpanChoice =
+  | {
+      readonly kind: 'span';
+      readonly first: number;
+      readonly last: number;
+      /** Where the recent window began before the boundary was moved back to an assistant message. */
+      readonly windowStart: number;
+    }
+  | { readonly kind: 'none'; readonly reason: ShedRefusal; readonly detail: string };
+
+/**
+ * Models that check the prefix of each thinking block sent back to them (the Messages API docs,
+ * "Prefix checks on thinking blocks"): a change before a thinking block gets a 400 or the block
+ * dropped. Matched as prefixes of `model`.
+ */
+export const PRESERVED_THINKING_MODELS: readonly string[] = [
+  'claude-fable-5',
+  'claude-mythos-5',
+  'claude-opus-5-5',
+  'claude-sonnet-5-5',
+  'claude-haiku-5-5',
+];
+
+/** Chooses the span a new epoch would shed from this request. Pure; never throws on an indexed body. */
+export function chooseSpan(
+  index: TranscriptIndex,
+  facts: readonly MessageFacts[],
+  frozen: readonly FrozenSpan[],
+  policy: ShedPolicy = DEFAULT_SHED_POLICY,
+): SpanChoice {
+  const n = facts.length;
+  const first = (frozen[frozen.length - 1]?.last ?? 0) + 1;
+  const windowStart = Math.min(n - 1, toolWindowStart(index, policy), personWindowStart(facts, policy), lastAssistant(facts));
+  if (windowStart <= first) return none('too_few_messages', `the window starts at message ${windowStart}, the span would start at ${first}`);
+  const partners = partnerRanges(facts);
+  const firstCached = facts.findIndex((f, i) => i >= first && f.cacheControl);
+  let sawCandidate = false;
+  let blockedByCache = true;
+  // Grow the span one message at a time: it stays closed under tool pairs when no message in it
+  // names a partner outside it (prefix minimum and maximum of the partners' positions).
+  let low = Number.POSITIVE_INFINITY;
+  let high = Number.NEGATIVE_INFINITY;
+  let best: number | undefined;
+  for (let last = first; last < windowStart; last++) {
+    const range = partners[last]!;
+    low = Math.min(low, range.low);
+    high = Math.max(high, range.high);
+    if (facts[last + 1]?.role !== 'assistant') continue;
+    sawCandidate = true;
+    if (firstCached >= 0 && firstCached <= last) continue;
+    blockedByCache = false;
+    if (low >= first && high <= last) best = last;
+  }
+  if (best === undefined) {
+    if (!sawCandidate) return none('too_few_messages', `no assistant message between ${first + 1} and ${windowStart} to follow a stub`);
+    if (blockedByCache) return none('cached_span', `message ${firstCached} carries cache_control`);
+    return none('split_tool_pair', `every boundary before message ${windowStart} separates a tool_use from its tool_result`);
+  }
+  if (keepsCheckedThinking(index.model, facts, best + 1)) {
+    return none('preserved_thinking', `${index.model ?? ''} checks the prefix of the thinking blocks after message ${best}`);
+  }
+  return { kind: 'span', first, last: best, windowStart };
+}
+
+function none(reason: ShedRefusal, detail: string): SpanChoice {
+  return { kind: 'none', reason, detail };
+}
+
+/** The first message holding one of the `keepToolResults` newest tool results (none: no limit). */
+function toolWindowStart(index: TranscriptIndex, policy: ShedPolicy): number {
+  const results = index.toolResults;
+  if (policy.keepToolResults <= 0 || results.length === 0) return Number.POSITIVE_INFINITY;
+  return results[Math.max(0, results.length - policy.keepToolResults)]!.messageIndex;
+}
+
+/**
+ * The oldest of the person's `keepPersonTurns` newest turns. A turn in the head (message 0) is
+ * kept anyway, so it counts without holding the window back.
+ */
+function personWindowStart(facts: readonly MessageFacts[], policy: ShedPolicy): number {
+  if (policy.keepPersonTurns <= 0) return Number.POSITIVE_INFINITY;
+  const turns: number[] = [];
+  for (let i = facts.length - 1; i >= 0 && turns.length < policy.keepPersonTurns; i--) if (isPersonTurn(facts[i]!)) turns.push(i);
+  const outsideHead = turns.filter((i) => i > 0);
+  return outsideHead.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...outsideHead);
+}
+
+function lastAssistant(facts: readonly MessageFacts[]): number {
+  for (let i = facts.length - 1; i >= 0; i--) if (facts[i]!.role === 'assistant') return i;
+  return Number.POSITIVE_INFINITY;
+}
+
+/**
+ * For each message, the lowest and highest position of a message it is paired with: the
+ * tool_results answering its tool_uses, the tool_uses its tool_results answer. A tool_result
+ * whose tool_use is nowhere pairs with -1, so no span may hold it.
+ */
+function partnerRanges(facts: readonly MessageFacts[]): Array<{ low: number; high: number }> {
+  const useAt = new Map<string, number>();
+  const resultsAt = new Map<string, number[]>();
+  facts.forEach((f, i) => {
+    for (const id of f.toolUseIds) if (!useAt.has(id)) useAt.set(id, i);
+    for (const id of f.toolResultIds) resultsAt.set(id, [...(resultsAt.get(id) ?? []), i]);
+  });
+  return facts.map((f, i) => {
+    let low = i;
+    let high = i;
+    for (const id of f.toolUseIds) {
+      for (const j of resultsAt.get(id) ?? []) {
+        low = Math.min(low, j);
+        high = Math.max(high, j);
+      }
+    }
+    for (const id of f.toolResultIds) {
+      const j = useAt.get(id) ?? -1;
+      low = Math.min(low, j);
+      high = Math.max(high, j);
+    }
+    return { low, high };
+  });
+}
+
+function keepsCheckedThinking(model: string | undefined, facts: readonly MessageFacts[], from: number): boolean {
+  if (model === undefined || !PRESERVED_THINKING_MODELS.some((prefix) => model.startsWith(prefix))) return false;
+  return facts.slice(from).some((f) => f.thinking);
+}

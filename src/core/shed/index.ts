@@ -1,0 +1,7 @@
+/** Shed mode's pure core: the span choice, its stub, the splice, inflate, rendering, the gate, the pricing. */
+export * from './shed-types.js';
+export * from './message-facts.js';
+export * from './choose-span.js';
+export * from './prompt-excerpt.js';
+export * from './plan-span.js';
+export * from './span-stub.js';

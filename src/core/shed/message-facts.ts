@@ -1,0 +1,122 @@
+/**
+ * What shed mode needs to know of each message, read from the body's bytes: its role, whether it
+ * carries `cache_control`, its thinking blocks, its tool ids, and where its own texts lie.
+ */
+import { scanObject, scanString, scanValue } from '../json-scan.js';
+import { decodeJsonString } from '../json-string.js';
+import type { MessageInfo, Span, TranscriptIndex } from '../transcript-index.js';
+
+/** The facts of one message. */
+export interface MessageFacts {
+  readonly role: string;
+  /** The message, one of its blocks, or a block inside a tool_result's content carries cache_control. */
+  readonly cacheControl: boolean;
+  /** It holds a `thinking` or `redacted_thinking` block. */
+  readonly thinking: boolean;
+  /** The ids of its tool_use blocks, in order. */
+  readonly toolUseIds: readonly string[];
+  /** The tool_use_ids of its tool_result blocks, in order. */
+  readonly toolResultIds: readonly string[];
+  /**
+   * The string tokens of its own texts: a string content, or the `text` of each top-level text
+   * block. Never tool_result contents, tool inputs or thinking.
+   */
+  readonly texts: readonly Span[];
+}
+
+/** A user message with a text prompt of its own: not a tool_result message. */
+export function isPersonTurn(facts: MessageFacts): boolean {
+  return facts.role === 'user' && facts.toolResultIds.length === 0 && facts.texts.length > 0;
+}
+
+const ENCODER = new TextEncoder();
+const CACHE_CONTROL = ENCODER.encode('cache_control');
+const TEXT = ENCODER.encode('text');
+// The index checks nesting up to its limit on the same bytes; these depths only feed that check.
+const MESSAGE_DEPTH = 3;
+const BLOCK_DEPTH = 5;
+
+/** The facts of every message of an indexed body. The body must be the one `index` was built from. */
+export function readMessageFacts(body: Uint8Array, index: TranscriptIndex): MessageFacts[] {
+  const nestedCache = new Set<number>();
+  for (const result of index.toolResults) if (result.hasCacheControl) nestedCache.add(result.start);
+  return index.messages.map((message) => factsOf(body, message, nestedCache));
+}
+
+function factsOf(b: Uint8Array, message: MessageInfo, nestedCache: ReadonlySet<number>): MessageFacts {
+  let cacheControl = hasMember(b, message, MESSAGE_DEPTH, CACHE_CONTROL);
+  let thinking = false;
+  const toolUseIds: string[] = [];
+  const toolResultIds: string[] = [];
+  const texts: Span[] = [];
+  if (message.content.kind === 'string') texts.push({ start: message.content.start, end: message.content.end });
+  for (const block of message.blocks) {
+    if (nestedCache.has(block.start)) cacheControl = true;
+    else if (hasMember(b, block, BLOCK_DEPTH, CACHE_CONTROL)) cacheControl = true;
+    switch (block.type) {
+      // A server tool's result sits in the same assistant message, so it pairs nothing across
+      // messages; only client tools do.
+      case 'tool_use':
+        toolUseIds.push(block.id);
+        break;
+      case 'tool_result':
+        toolResultIds.push(block.id);
+        break;
+      case 'thinking':
+      case 'redacted_thinking':
+        thinking = true;
+        break;
+      case 'text': {
+        const text = stringMember(b, block, BLOCK_DEPTH, TEXT);
+        if (text !== undefined) texts.push(text);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return { role: message.role, cacheControl, thinking, toolUseIds, toolResultIds, texts };
+}
+
+/** Whether the object at `span` has a member named `key`. */
+function hasMember(b: Uint8Array, span: Span, depth: number, key: Uint8Array): boolean {
+  let found = false;
+  scanObject(b, span.start, depth, (keyStart, keyEnd, valueStart, d) => {
+    if (keyEquals(b, keyStart, keyEnd, key)) found = true;
+    return scanValue(b, valueStart, d);
+  });
+  return found;
+}
+
+/** The string token of the object's first member `key`, when its value is a string. */
+function stringMember(b: Uint8Array, span: Span, depth: number, key: Uint8Array): Span | undefined {
+  let found: Span | undefined;
+  scanObject(b, span.start, depth, (keyStart, keyEnd, valueStart, d) => {
+    if (found === undefined && b[valueStart] === 0x22 && keyEquals(b, keyStart, keyEnd, key)) {
+      found = { start: valueStart, end: scanString(b, valueStart) };
+      return found.end;
+    }
+    return scanValue(b, valueStart, d);
+  });
+  return found;
+}
+
+/** Whether the key token at [start, end) spells `key` (escapes allowed: "\u0074ext" is "text"). */
+function keyEquals(b: Uint8Array, start: number, end: number, key: Uint8Array): boolean {
+  const n = end - start - 2;
+  if (n === key.length) {
+    let same = true;
+    for (let i = 0; i < n; i++) {
+      if (b[start + 1 + i] !== key[i]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return true;
+  }
+  if (b.subarray(start, end).indexOf(0x5c) < 0) return false;
+  const decoded = decodeJsonString(b, start, end);
+  if (decoded === undefined || decoded.length !== key.length) return false;
+  for (let i = 0; i < key.length; i++) if (decoded[i] !== key[i]) return false;
+  return true;
+}

@@ -1,0 +1,20 @@
+/** A one-line excerpt of a prompt, for a span's tombstone. */
+
+/** The longest tombstone excerpt, in characters (code points). */
+export const TOMBSTONE_MAX_CHARS = 200;
+
+// Claude Code opens a session with its own reminders (agent list, skills, project context) before
+// the prompt; what the person asked for is the rest.
+const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
+
+/**
+ * The prompt's texts joined on one line: reminders left out (unless nothing else is left),
+ * whitespace collapsed, at most TOMBSTONE_MAX_CHARS characters (an ellipsis marks a cut).
+ */
+export function promptExcerpt(texts: readonly string[]): string {
+  const joined = texts.join(' ');
+  const prompt = joined.replace(REMINDER, ' ').trim();
+  const flat = (prompt === '' ? joined : prompt).replace(/\s+/g, ' ').trim();
+  const chars = Array.from(flat);
+  return chars.length <= TOMBSTONE_MAX_CHARS ? flat : `${chars.slice(0, TOMBSTONE_MAX_CHARS - 1).join('')}…`;
+}

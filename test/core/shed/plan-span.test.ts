@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { freezeSpan, GOAL_MARKER, planShed, type PlannedSpan } from '../../../src/core/index.js';
+import { bodyOf, calls, fromUtf8, mustIndex, prompt, results, session, sha256, utf8, type Message } from './shed-bodies.js';
+
+/** Two later turns of the person, so the window does not reach back to an early prompt. */
+const LATER: Message[] = [{ role: 'assistant', content: 'ok' }, prompt('b'), { role: 'assistant', content: 'ok' }, prompt('c')];
+
+function planned(messages: readonly Message[]): { body: Uint8Array; span: PlannedSpan } {
+  const body = bodyOf(messages);
+  const plan = planShed(body, [], { sha256 });
+  if (plan.kind !== 'planned') throw new Error(`expected a span: ${plan.reason}`);
+  return { body, span: plan.span };
+}
+
+describe('planShed', () => {
+  it('should freeze the span\'s exact bytes, their sha256 and length', () => {
+    const { body, span } = planned(session(10));
+
+    const index = mustIndex(body);
+    const exact = body.subarray(index.messages[1]!.start, index.messages[8]!.end);
+    expect(span).toMatchObject({ first: 1, last: 8, bytes: exact.length, sha256: sha256(exact), pins: [], windowStart: 10 });
+    expect(fromUtf8(span.text)).toBe(fromUtf8(exact));
+    expect(span.tombstone).toBeUndefined();
+  });
+
+  it('should hoist every text carrying the goal marker, verbatim and in order, and nothing else', () => {
+    const messages = [
+      prompt('go'),
+      { role: 'assistant', content: [{ type: 'text', text: `${GOAL_MARKER} keep the API stable\n  exactly` }] },
+      prompt(`and ${GOAL_MARKER} no new deps`),
+      calls(['f']),
+      results(['f'], `${GOAL_MARKER} in a file the agent read`),
+      ...session(10).slice(1),
+      ...LATER,
+    ];
+
+    const { span } = planned(messages);
+
+    expect(span.pins).toEqual([`${GOAL_MARKER} keep the API stable\n  exactly`, `and ${GOAL_MARKER} no new deps`]);
+  });
+
+  it('should find a marker spelled with escapes', () => {
+    const messages = [prompt('a'), { role: 'assistant', content: 'b' }, prompt('PIN_HERE'), ...session(10).slice(1), ...LATER];
+    const body = utf8(JSON.stringify({ messages }).replace('"PIN_HERE"', '"\\u005bctxshed:goal] y"'));
+
+    const plan = planShed(body, [], { sha256 });
+
+    expect(plan.kind === 'planned' ? plan.span.pins : plan).toEqual([`${GOAL_MARKER} y`]);
+  });
+
+  it('should refuse rather than lose a pinned text that is not valid Unicode', () => {
+    const body = utf8(JSON.stringify({ messages: [prompt('a'), { role: 'assistant', content: 'b' }, prompt('c'), ...session(10).slice(1), ...LATER] }).replace('"content":"c"', `"content":"${GOAL_MARKER} \\ud800"`));
+
+    expect(planShed(body, [], { sha256 })).toMatchObject({ kind: 'none', reason: 'unreadable_pin' });
+  });
+
+  it('should leave a tombstone of the person\'s first prompt when it falls in the span', () => {
+    const image = { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }] };
+    const messages = [image, { role: 'assistant', content: 'What now?' }, prompt('<system-reminder>r</system-reminder>\n  Port the   decoder.'), ...session(10).slice(1), ...LATER];
+
+    const { span } = planned(messages);
+
+    expect(span.tombstone).toBe('Port the decoder.');
+  });
+
+  it('should say why when nothing can be shed, and never throw', () => {
+    expect(planShed(bodyOf(session(2)), [], { sha256 })).toMatchObject({ kind: 'none', reason: 'too_few_messages' });
+    expect(planShed(utf8('{"messages":'), [], { sha256 })).toMatchObject({ kind: 'none', reason: 'unreadable_body' });
+    expect(planShed(bodyOf(session(10)), [], { sha256: () => { throw new Error('boom'); } })).toMatchObject({ kind: 'none', reason: 'unreadable_body' });
+  });
+
+  it('should plan the next span after a frozen one', () => {
+    const first = planned(session(10)).span;
+
+    const next = planShed(bodyOf(session(20)), [freezeSpan(first)], { sha256 });
+
+    expect(next).toMatchObject({ kind: 'planned', span: { first: 9 } });
+  });
+});
+
+describe('freezeSpan', () => {
+  it('should keep the record fields and drop the bytes and the window', () => {
+    const { span } = planned(session(10));
+
+    expect(freezeSpan(span)).toEqual({ first: span.first, last: span.last, sha256: span.sha256, bytes: span.bytes, pins: [] });
+    expect(freezeSpan({ ...span, tombstone: 't' })).toHaveProperty('tombstone', 't');
+  });
+});
+

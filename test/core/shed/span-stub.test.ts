@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { estimateSpanTokens, GOAL_MARKER, parseSpanStub, renderSpanStub, spanFilePath, spanStubMessage, type FrozenSpan } from '../../../src/core/index.js';
+import { fromUtf8 } from './shed-bodies.js';
+
+const SHA = 'ab'.repeat(32);
+const DIR = '/home/me/.local/state/ctxshed/spans';
+const SPAN: FrozenSpan = { first: 1, last: 12, sha256: SHA, bytes: 48213, pins: [] };
+
+describe('renderSpanStub', () => {
+  it('should say how many messages, their bytes and tokens, the handle and both ways back', () => {
+    const text = renderSpanStub(SPAN, DIR);
+
+    expect(text).toBe(
+      `[ctxshed: shed 12 earlier messages of this conversation to save context: 48213 bytes, about 12053 tokens. Handle: ${SHA}. ` +
+        `To see them again, call the ctxshed restore tool with this handle, or read ${DIR}/${SHA}.md (the exact JSON is in ${DIR}/${SHA}.json).]`,
+    );
+  });
+
+  it('should hoist the pins verbatim, in order, then the tombstone with its handle', () => {
+    const pins = [`${GOAL_MARKER} keep parse() backward-compatible`, `line one\n${GOAL_MARKER} "quoted" \\ and more`];
+
+    const text = renderSpanStub({ ...SPAN, first: 3, last: 3, pins, tombstone: 'Port the decoder.' }, DIR);
+
+    expect(text.startsWith('[ctxshed: shed 1 earlier message of')).toBe(true);
+    expect(text).toContain(`\n\nGoals pinned in the shed messages, verbatim:\n\n${pins[0]}\n\n${pins[1]}`);
+    expect(text.endsWith(`\n\nOriginating task (shed with them): "Port the decoder." (handle ${SHA})`)).toBe(true);
+  });
+});
+
+describe('spanStubMessage', () => {
+  it('should be one user message whose content is the stub text', () => {
+    const span = { ...SPAN, pins: [`${GOAL_MARKER} "q" \u2028 😀`] };
+
+    const message = JSON.parse(fromUtf8(spanStubMessage(span, DIR))) as unknown;
+
+    expect(message).toEqual({ role: 'user', content: renderSpanStub(span, DIR) });
+  });
+});
+
+describe('parseSpanStub', () => {
+  it('should read back what a stub says, pins and tombstone or not', () => {
+    const text = renderSpanStub({ ...SPAN, pins: ['p'], tombstone: 't' }, '/tmp/a dir/with ] bracket');
+
+    expect(parseSpanStub(text)).toEqual({ messages: 12, bytes: 48213, sha256: SHA });
+  });
+
+  it('should refuse text that is not a span stub', () => {
+    expect(parseSpanStub('hello')).toBeUndefined();
+    expect(parseSpanStub(renderSpanStub(SPAN, DIR).replace(`${SHA}.md`, `${'cd'.repeat(32)}.md`))).toBeUndefined();
+    expect(parseSpanStub('[ctxshed: shed 12 earlier messages')).toBeUndefined();
+  });
+});
+
+describe('spanFilePath and estimateSpanTokens', () => {
+  it('should name the files by the handle and estimate a quarter token a byte', () => {
+    expect(spanFilePath(DIR, SHA, 'md')).toBe(`${DIR}/${SHA}.md`);
+    expect(estimateSpanTokens(10)).toBe(3);
+  });
+});
