@@ -10,6 +10,7 @@ export const PASSTHROUGH_REASONS = {
   unknown_shape: 'A message or content block has a shape ctxshed does not know (content neither string nor array, a block without type, a tool_result without a string tool_use_id).',
   epoch_mismatch: 'The conversation has epochs, but none of their blocks is found at its ordinal with its tool_use_id and sha256 (the transcript was edited, rewound or compacted).',
   elided_file_missing: 'An elided file a stub would name is missing or unreadable, so no stub may name it.',
+  span_file_missing: 'A shed span\'s files (<state>/spans/<sha256>.json and .md) are missing, so no stub may name them.',
   self_check_failed: 'The rewritten body failed the rewrite\'s own check of its output (invariant 6); the original is sent.',
   encoded_body: 'The request body has a content-encoding; ctxshed rewrites only plain JSON bodies.',
   not_a_model_call: 'The request is not a POST to /v1/messages or /v1/messages/count_tokens.',

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PASSTHROUGH_REASONS } from '../../src/core/passthrough-reasons.js';
+import { SHED_REFUSALS, SPAN_SKIP_REASONS } from '../../src/core/shed/shed-types.js';
 
 describe('docs/reasons.md', () => {
   it('should list exactly the pass-through reasons the code has', () => {
@@ -9,5 +10,18 @@ describe('docs/reasons.md', () => {
     const listed = [...table.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
 
     expect(listed).toEqual(Object.keys(PASSTHROUGH_REASONS));
+  });
+});
+
+describe('docs/reasons.md, shed mode', () => {
+  const doc = fs.readFileSync(new URL('../../docs/reasons.md', import.meta.url), 'utf8');
+  const table = (heading: string) => [...doc.split(heading)[1]!.split('\n## ')[0]!.matchAll(/^\| `([a-z_]+)` \| (.*) \|$/gm)].map((m) => [m[1], m[2]]);
+
+  it('should list exactly the per-span reasons, in the words of the code', () => {
+    expect(table('## Per-span reasons')).toEqual(Object.entries(SPAN_SKIP_REASONS));
+  });
+
+  it('should list exactly the reasons nothing is shed, in the words of the code', () => {
+    expect(table('## Why nothing is shed')).toEqual(Object.entries(SHED_REFUSALS));
   });
 });

@@ -5,3 +5,7 @@ export * from './choose-span.js';
 export * from './prompt-excerpt.js';
 export * from './plan-span.js';
 export * from './span-stub.js';
+export * from './check-shed.js';
+export * from './shed-request.js';
+export * from './inflate-spans.js';
+export * from './render-span-markdown.js';
