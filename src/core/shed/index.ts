@@ -9,3 +9,6 @@ export * from './check-shed.js';
 export * from './shed-request.js';
 export * from './inflate-spans.js';
 export * from './render-span-markdown.js';
+export * from './break-even.js';
+export * from './price-shed.js';
+export * from './one-hour-cache.js';
