@@ -12,3 +12,4 @@ export * from './render-span-markdown.js';
 export * from './break-even.js';
 export * from './price-shed.js';
 export * from './one-hour-cache.js';
+export * from './gate-input.js';

@@ -1,0 +1,33 @@
+/**
+ * The gate's inputs for a planned shed span, estimated from the body: what the span stops
+ * sending, what a burst re-writes (every message after it), and how many turns the conversation
+ * has had (its assistant messages: one per model call).
+ */
+import type { TranscriptIndex } from '../transcript-index.js';
+import type { GateInput } from './break-even.js';
+
+/** What the estimate needs besides the body's index. */
+export interface GateEstimate {
+  /** The conversation's tokens per body byte, from its last reading (0.25 without one). */
+  readonly tokensPerByte: number;
+  /** Bytes of the stub message that replaces the span (it is sent instead). */
+  readonly stubBytes: number;
+  readonly horizon?: number;
+  readonly oneHourCache: boolean;
+}
+
+/** The gate input for shedding messages [first, last] of an indexed body. */
+export function shedGateInput(index: TranscriptIndex, span: { readonly first: number; readonly last: number }, estimate: GateEstimate): GateInput {
+  const messages = index.messages;
+  const spanBytes = messages[span.last]!.end - messages[span.first]!.start;
+  const after = messages[span.last + 1];
+  const suffixBytes = after === undefined ? 0 : messages[messages.length - 1]!.end - after.start;
+  const turnsSoFar = messages.filter((m) => m.role === 'assistant').length;
+  const input = {
+    invalidatedSuffixTokens: Math.round(suffixBytes * estimate.tokensPerByte),
+    droppedCachedTokens: Math.max(0, Math.round((spanBytes - estimate.stubBytes) * estimate.tokensPerByte)),
+    turnsSoFar,
+    oneHourCache: estimate.oneHourCache,
+  };
+  return estimate.horizon === undefined ? input : { ...input, horizon: estimate.horizon };
+}
