@@ -1,0 +1,31 @@
+/**
+ * Shed mode, determinism: the same transcript and the same frozen spans give the same bytes,
+ * from fresh span objects and fresh plans alike (nothing depends on a cache or a clock).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { planShed, shedRequest } from '../src/core/index.js';
+import { conversationArb } from './arbitraries/index.js';
+import { sameBytes } from './support/bytes.js';
+import { frozenSpans, latchPointsArb, latchSpans, shedPolicyArb, spansDirArb } from './support/shed-support.js';
+import { sha256 } from './support/sha256.js';
+
+describe('planShed and shedRequest', () => {
+  it('should give the same plan and the same bytes for the same transcript', () => {
+    fc.assert(
+      fc.property(conversationArb(10, 4), latchPointsArb, fc.nat(), shedPolicyArb, spansDirArb, (requests, points, x, policy, spansDir) => {
+        const request = requests[x % requests.length]!;
+        const { planned } = latchSpans(requests, points, policy);
+
+        const a = shedRequest(request.bytes, frozenSpans(planned), { spansDir, sha256 });
+        const b = shedRequest(request.bytes.slice(), frozenSpans(planned), { spansDir, sha256 });
+        const again = latchSpans(requests, points, policy).planned;
+
+        expect(a.kind).toBe(b.kind);
+        expect(sameBytes(a.body, b.body)).toBe(true);
+        expect(frozenSpans(again)).toEqual(frozenSpans(planned));
+        expect(planShed(request.bytes, [], { sha256, policy })).toEqual(planShed(request.bytes.slice(), [], { sha256, policy }));
+      }),
+    );
+  });
+});
