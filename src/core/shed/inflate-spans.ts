@@ -17,7 +17,7 @@ export interface FoundSpanStub {
   readonly stub: ParsedSpanStub;
 }
 
-const UTF8 = new TextDecoder('utf-8');
+const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
 const PREFIX = new TextEncoder().encode(SPAN_STUB_PREFIX);
 
 /** Every user message whose content is a span stub, in order. */

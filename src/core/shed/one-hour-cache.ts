@@ -6,7 +6,7 @@
 import { JsonSyntaxError, scanArray, scanObject, scanString, scanValue, skipWhitespace } from '../json-scan.js';
 import { decodeJsonString } from '../json-string.js';
 
-const UTF8 = new TextDecoder('utf-8');
+const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** True when some cache breakpoint of the request asks for a one-hour TTL. Never throws (false on bad bytes). */
 export function asksOneHourCache(body: Uint8Array): boolean {

@@ -5,7 +5,7 @@
  * nothing a message says can pass for the rendering's own structure.
  */
 
-const UTF8 = new TextDecoder('utf-8');
+const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** The markdown for a span's exact bytes (a comma-separated run of messages). Never throws. */
 export function renderSpanMarkdown(span: Uint8Array, sha256: string): string {

@@ -2,7 +2,8 @@
 import { decodeJsonString } from '../json-string.js';
 import type { Span } from '../transcript-index.js';
 
-const UTF8 = new TextDecoder('utf-8');
+// ignoreBOM: a leading U+FEFF is part of the text (a pin must stay verbatim), not a byte order mark.
+const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** The token's text, or `undefined` when it is not valid Unicode (a lone surrogate, bad UTF-8). */
 export function exactText(body: Uint8Array, token: Span): string | undefined {
