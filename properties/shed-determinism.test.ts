@@ -13,7 +13,7 @@ import { sha256 } from './support/sha256.js';
 describe('planShed and shedRequest', () => {
   it('should give the same plan and the same bytes for the same transcript', () => {
     fc.assert(
-      fc.property(conversationArb(10, 4), latchPointsArb, fc.nat(), shedPolicyArb, spansDirArb, (requests, points, x, policy, spansDir) => {
+      fc.property(conversationArb(8, 3), latchPointsArb, fc.nat(), shedPolicyArb, spansDirArb, (requests, points, x, policy, spansDir) => {
         const request = requests[x % requests.length]!;
         const { planned } = latchSpans(requests, points, policy);
 

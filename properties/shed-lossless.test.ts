@@ -15,7 +15,7 @@ import { sha256 } from './support/sha256.js';
 describe('inflate of shed spans', () => {
   it('should rebuild every later request byte for byte from the stubs and the spans\' files', () => {
     fc.assert(
-      fc.property(conversationArb(12, 4), latchPointsArb, fc.nat(), shedPolicyArb, spansDirArb, (requests, points, x, policy, spansDir) => {
+      fc.property(conversationArb(8, 3), latchPointsArb, fc.nat(), shedPolicyArb, spansDirArb, (requests, points, x, policy, spansDir) => {
         const { planned, at } = latchSpans(requests, points, policy);
         const r = Math.max(x % requests.length, at[at.length - 1] ?? 0);
         const files = new Map(planned.map((s) => [s.sha256, s.text]));

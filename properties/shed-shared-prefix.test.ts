@@ -28,7 +28,7 @@ function outputCut(out: TranscriptIndex, spans: readonly FrozenSpan[], k: number
 describe('shedRequest', () => {
   it('should shed two requests of a conversation alike up to the first message where they differ', () => {
     fc.assert(
-      fc.property(conversationArb(12, 4), latchPointsArb, fc.nat(), fc.nat(), shedPolicyArb, spansDirArb, (requests, points, x, y, policy, spansDir) => {
+      fc.property(conversationArb(8, 3), latchPointsArb, fc.nat(), fc.nat(), shedPolicyArb, spansDirArb, (requests, points, x, y, policy, spansDir) => {
         const [i, j] = [x % requests.length, y % requests.length].sort((p, q) => p - q) as [number, number];
         const { planned } = latchSpans(requests.slice(0, i + 1), points, policy);
         const spans = frozenSpans(planned);
@@ -59,7 +59,7 @@ describe('shedRequest', () => {
 
   it('should never change bytes outside "messages"', () => {
     fc.assert(
-      fc.property(conversationArb(12, 4), latchPointsArb, fc.nat(), shedPolicyArb, spansDirArb, (requests, points, x, policy, spansDir) => {
+      fc.property(conversationArb(8, 3), latchPointsArb, fc.nat(), shedPolicyArb, spansDirArb, (requests, points, x, policy, spansDir) => {
         const request = requests[x % requests.length]!;
         const spans = frozenSpans(latchSpans(requests, points, policy).planned);
 

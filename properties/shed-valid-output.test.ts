@@ -33,7 +33,7 @@ describe('shedRequest', () => {
   it('should produce a body the Messages API accepts whenever its input was one', () => {
     let checked = 0;
     fc.assert(
-      fc.property(conversationArb(12, 4), latchPointsArb, fc.nat(), shedPolicyArb, spansDirArb, (requests, points, x, policy, spansDir) => {
+      fc.property(conversationArb(8, 3), latchPointsArb, fc.nat(), shedPolicyArb, spansDirArb, (requests, points, x, policy, spansDir) => {
         const { planned, at } = latchSpans(requests, points, policy);
         const r = Math.max(x % requests.length, at[at.length - 1] ?? 0);
         const request = requests[r]!;

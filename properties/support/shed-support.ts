@@ -39,7 +39,7 @@ export function frozenSpans(planned: readonly PlannedSpan[]): FrozenSpan[] {
  * Conversations where some prompts and assistant texts carry the goal marker, at the start, in
  * the middle or at the end of the text.
  */
-export function pinnedConversationArb(maxTurns = 10, minTurns = 4): fc.Arbitrary<ClientRequest[]> {
+export function pinnedConversationArb(maxTurns = 8, minTurns = 3): fc.Arbitrary<ClientRequest[]> {
   return fc
     .record({ spec: conversationSpecArb(maxTurns, minTurns), marks: fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 20 }) })
     .map(({ spec, marks }) => growConversation(withPins(spec, marks)));
