@@ -1,4 +1,5 @@
 /** The shapes an epoch record is made of. Plain data: written by src/state, decided by the core. */
+import type { FrozenSpan } from './shed/shed-types.js';
 
 /** One tool_result frozen by an epoch: where it was and what it held. */
 export interface FrozenBlock {
@@ -51,6 +52,8 @@ export interface Epoch {
   readonly policy: ElisionPolicy & { readonly name: string; readonly version: number };
   /** The blocks this epoch adds (earlier epochs' blocks stay elided). */
   readonly blocks: readonly FrozenBlock[];
+  /** In shed mode: the span of whole messages this epoch sheds (its `blocks` are then empty). */
+  readonly span?: FrozenSpan;
 }
 
 /** The format tag of a conversation record; bump the number when the shape changes. */

@@ -42,7 +42,7 @@ export async function writeElidedFile(
 }
 
 /** Whether `target` is a regular file with exactly this size and sha256 (fsynced if so). */
-async function alreadyHolds(target: string, size: number, sha256: string): Promise<boolean> {
+export async function alreadyHolds(target: string, size: number, sha256: string): Promise<boolean> {
   let handle: fs.FileHandle;
   try {
     // O_NOFOLLOW: a planted symlink must neither be trusted nor read through.

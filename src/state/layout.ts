@@ -7,13 +7,16 @@
  *   elided/<sha256>.txt         0600  a block's text, named by the sha256 of its bytes
  *   elided/<sha256>.json        0600  (only when FrozenBlock.rawSha256 is set) the exact original
  *                                     JSON bytes of the content value, named by their sha256
+ *   spans/<sha256>.json         0600  (shed mode) a shed span's exact bytes, named by their sha256
+ *   spans/<sha256>.md           0600  (shed mode) the same span, readable: who said what
  *   wire.jsonl                  0600  one JSON line per proxied request (append-only)
  *   .lock                             proper-lockfile's lock directory for the whole state dir
  * ```
  *
  * Conversation records and elided files are written with write-file-atomic, which after a
  * SIGKILL can leave its temp file `<name>.<digits>` next to the target; every reader skips those.
- * A record only ever names elided files that were durable before the record was written.
+ * A record only ever names elided files and spans that were durable before the record was written.
+ * `spans/` appears with the first shed epoch; a state directory without one is complete.
  */
 import path from 'node:path';
 import { StateError } from './state-error.js';
@@ -25,18 +28,22 @@ export const FILE_MODE = 0o600;
 
 export const CONVERSATIONS_DIR_NAME = 'conversations';
 export const ELIDED_DIR_NAME = 'elided';
+export const SPANS_DIR_NAME = 'spans';
 export const WIRE_FILE_NAME = 'wire.jsonl';
 export const LOCK_DIR_NAME = '.lock';
 
 /** An elided file holds either the block's text or the original JSON bytes of its content. */
 export type ElidedExt = 'txt' | 'json';
+/** A span's files: its exact bytes, and its readable rendering. */
+export type SpanExt = 'json' | 'md';
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const ELIDED_NAME = /^([0-9a-f]{64})\.(txt|json)$/;
+const SPAN_NAME = /^([0-9a-f]{64})\.(json|md)$/;
 const CONVERSATION_NAME = /^([0-9a-f]{64})\.json$/;
 // writeFileDurable stages `<target>.<digits>`, which write-file-atomic writes through its own
 // temp file `<staged>.<uint32 in decimal>`: a kill can leave either one behind.
-const TEMP_LEFTOVER = /^.+\.(?:txt|json)(?:\.\d+){1,2}$/;
+const TEMP_LEFTOVER = /^.+\.(?:txt|json|md)(?:\.\d+){1,2}$/;
 
 /** Whether `value` is 64 lowercase hex digits (a sha256 or a conversation key). */
 export function isHex64(value: string): boolean {
@@ -48,6 +55,13 @@ export function parseElidedName(name: string): { sha256: string; ext: ElidedExt 
   const match = ELIDED_NAME.exec(name);
   if (match === null) return undefined;
   return { sha256: match[1] as string, ext: match[2] as ElidedExt };
+}
+
+/** The sha256 and extension of a span file's name, or undefined for any other name. */
+export function parseSpanName(name: string): { sha256: string; ext: SpanExt } | undefined {
+  const match = SPAN_NAME.exec(name);
+  if (match === null) return undefined;
+  return { sha256: match[1] as string, ext: match[2] as SpanExt };
 }
 
 /** The key of a conversation record's file name, or undefined for any other name. */
@@ -65,6 +79,7 @@ export interface StateDir {
   readonly root: string;
   readonly conversationsDir: string;
   readonly elidedDir: string;
+  readonly spansDir: string;
   readonly wirePath: string;
   readonly lockPath: string;
 }
@@ -75,6 +90,7 @@ export function layoutPaths(root: string): StateDir {
     root,
     conversationsDir: path.join(root, CONVERSATIONS_DIR_NAME),
     elidedDir: path.join(root, ELIDED_DIR_NAME),
+    spansDir: path.join(root, SPANS_DIR_NAME),
     wirePath: path.join(root, WIRE_FILE_NAME),
     lockPath: path.join(root, LOCK_DIR_NAME),
   };
@@ -84,6 +100,12 @@ export function layoutPaths(root: string): StateDir {
 export function elidedPath(state: StateDir, sha256: string, ext: ElidedExt): string {
   if (!isHex64(sha256)) throw badName('sha256', sha256);
   return path.join(state.elidedDir, `${sha256}.${ext}`);
+}
+
+/** The path of a span's file; refuses a name that is not a sha256, so nothing escapes spans/. */
+export function spanPath(state: StateDir, sha256: string, ext: SpanExt): string {
+  if (!isHex64(sha256)) throw badName('sha256', sha256);
+  return path.join(state.spansDir, `${sha256}.${ext}`);
 }
 
 /** The path of a conversation's record; refuses a key that is not 64 lowercase hex digits. */

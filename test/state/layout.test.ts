@@ -7,6 +7,8 @@ import {
   layoutPaths,
   parseConversationName,
   parseElidedName,
+  parseSpanName,
+  spanPath,
 } from '../../src/state/layout.js';
 
 const SHA = 'a'.repeat(64);
@@ -67,6 +69,7 @@ describe('layoutPaths', () => {
       root: '/var/state',
       conversationsDir: '/var/state/conversations',
       elidedDir: '/var/state/elided',
+      spansDir: '/var/state/spans',
       wirePath: '/var/state/wire.jsonl',
       lockPath: '/var/state/.lock',
     });
@@ -80,6 +83,21 @@ describe('elidedPath', () => {
 
   it('should refuse a name that could escape elided/', () => {
     expect(() => elidedPath(state, '../../etc/passwd', 'txt')).toThrow(expect.objectContaining({ code: 'STATE_BAD_NAME' }));
+  });
+});
+
+describe('parseSpanName and spanPath', () => {
+  it('should split <sha256>.json and <sha256>.md, and refuse anything else', () => {
+    expect(parseSpanName(`${SHA}.json`)).toEqual({ sha256: SHA, ext: 'json' });
+    expect(parseSpanName(`${SHA}.md`)).toEqual({ sha256: SHA, ext: 'md' });
+    expect(parseSpanName(`${SHA}.txt`)).toBeUndefined();
+    expect(parseSpanName(`${SHA}.md.123`)).toBeUndefined();
+    expect(isTempLeftover(`${SHA}.md.0123400001`)).toBe(true);
+  });
+
+  it('should name a span file under spans/, and refuse a name that could escape it', () => {
+    expect(spanPath(state, SHA, 'md')).toBe(`/var/state/spans/${SHA}.md`);
+    expect(() => spanPath(state, '../x', 'json')).toThrow(expect.objectContaining({ code: 'STATE_BAD_NAME' }));
   });
 });
 
