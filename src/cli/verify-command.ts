@@ -28,7 +28,8 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
         ...report.notes.map((n) => `note: ${n}`),
         `${report.problems.length === 0 ? 'ok' : 'FAILED'}: ${dir}: ${count(report.checked.conversations, 'conversation')}, ` +
           `${count(report.checked.epochs, 'epoch')}, ${count(report.checked.blocks, 'block')}, ` +
-          `${count(report.checked.elided, 'elided file')}, ${count(report.problems.length, 'problem')}`,
+          `${count(report.checked.elided, 'elided file')}, ` +
+          `${report.checked.spans > 0 ? `${count(report.checked.spans, 'span')}, ` : ''}${count(report.problems.length, 'problem')}`,
       ];
       await writeStdout(`${lines.join('\n')}\n`);
     }

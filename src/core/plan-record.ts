@@ -15,10 +15,19 @@ export interface PlannedFile {
   readonly ext: 'txt' | 'json';
 }
 
+/** One shed span a latch must make durable (its `.json` and `.md`) before its record may name it. */
+export interface PlannedSpanFile {
+  readonly sha256: string;
+  /** The span's exact bytes. */
+  readonly bytes: Uint8Array;
+}
+
 /** What a latch wants on disk: the whole new record and the files its new epoch names. */
 export interface LatchPlan {
   readonly record: ConversationRecord;
   readonly files: readonly PlannedFile[];
+  /** Shed mode: the spans its new epoch sheds. */
+  readonly spans?: readonly PlannedSpanFile[];
 }
 
 /** What the pure latch decision settled, and what the record needs besides. */

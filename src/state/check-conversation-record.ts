@@ -1,5 +1,6 @@
 /** The shape a conversation record must have, checked field by field so verify can list every fault. */
 import { CONVERSATION_FORMAT, FIRST_PROMPT_MAX_CHARS } from '../core/epoch-types.js';
+import { checkFrozenSpan, spanEnd } from './check-frozen-span.js';
 import { isHex64 } from './layout.js';
 
 export { CONVERSATION_FORMAT, FIRST_PROMPT_MAX_CHARS } from '../core/epoch-types.js';
@@ -23,7 +24,15 @@ export function checkConversationRecord(value: unknown, key: string): string[] {
   const epochs = value['epochs'];
   if (!Array.isArray(epochs)) return [...problems, 'epochs is not an array'];
   const seen = new Set<number>();
-  epochs.forEach((epoch: unknown, index) => problems.push(...checkEpoch(epoch, index + 1, seen)));
+  let shedThrough = 0;
+  epochs.forEach((epoch: unknown, index) => {
+    problems.push(...checkEpoch(epoch, index + 1, seen));
+    // Shed mode: each epoch's span starts after the last one (message 0, the head, is never shed).
+    const span = isObject(epoch) ? epoch['span'] : undefined;
+    if (span === undefined) return;
+    problems.push(...checkFrozenSpan(span, `epoch #${index + 1}`, shedThrough));
+    shedThrough = spanEnd(span, shedThrough);
+  });
   return problems;
 }
 

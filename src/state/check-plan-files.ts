@@ -1,12 +1,13 @@
 /** Before a record is written: every file its new epochs name is already on disk. */
 import type { Epoch } from '../core/epoch-types.js';
 import fs from 'node:fs/promises';
-import { elidedPath, type StateDir } from './layout.js';
+import { elidedPath, spanPath, type StateDir } from './layout.js';
 import { hasErrnoCode, StateError } from './state-error.js';
 
 /**
  * Throws STATE_BAD_PLAN unless each block of `epochs` has its `.txt` (of exactly `bytes` bytes)
- * and, when `rawSha256` is set, its `.json`. Files found here were put by writeElidedFile, by this
+ * and, when `rawSha256` is set, its `.json`; and each span its `spans/<sha256>.json` (of exactly
+ * `bytes` bytes) and `.md`. Files found here were put by writeElidedFile, by this
  * latch or an earlier one, and so are durable; re-hashing them all would cost a read of each.
  */
 export async function checkPlanFiles(state: StateDir, epochs: readonly Epoch[]): Promise<void> {
@@ -20,11 +21,16 @@ export async function checkPlanFiles(state: StateDir, epochs: readonly Epoch[]):
         missing.push(`${block.rawSha256}.json (missing)`);
       }
     }
+    const span = epoch.span;
+    if (span === undefined) continue;
+    const exact = await sizeOf(spanPath(state, span.sha256, 'json'));
+    if (exact !== span.bytes) missing.push(`spans/${span.sha256}.json (${describe(exact, span.bytes)})`);
+    if ((await sizeOf(spanPath(state, span.sha256, 'md'))) === undefined) missing.push(`spans/${span.sha256}.md (missing)`);
   }
   if (missing.length > 0) {
     throw new StateError(
       'STATE_BAD_PLAN',
-      `refusing to write a record that names elided files not on disk: ${missing.join(', ')}`,
+      `refusing to write a record that names files not on disk: ${missing.join(', ')}`,
     );
   }
 }

@@ -1,7 +1,11 @@
-/** Inflate at the edge: read each stub's elided file(s), check their hashes, splice the originals back. */
+/**
+ * Inflate at the edge: read each stub's files, check their hashes, splice the originals back.
+ * Shed spans first (whole messages), then the tool-result stubs of what is left: a span's bytes
+ * are the client's own, so they hold no stub.
+ */
 import fs from 'node:fs/promises';
-import { applyInflate, findStubs, indexTranscript, restoredContent, type FoundStub } from '../core/index.js';
-import { elidedPath, type StateDir } from './layout.js';
+import { applyInflate, applySpanInflate, findSpanStubs, findStubs, indexTranscript, restoredContent, type FoundStub } from '../core/index.js';
+import { elidedPath, spanPath, type StateDir } from './layout.js';
 import { sha256Hex } from './sha256-hex.js';
 
 /** Why a body could not be inflated. */
@@ -10,12 +14,25 @@ export class InflateError extends Error {
 }
 
 /** The original request bytes of a rewritten body; a body without stubs comes back unchanged. */
-export async function inflateFromState(state: StateDir, body: Uint8Array): Promise<{ body: Uint8Array; stubs: number }> {
+export async function inflateFromState(state: StateDir, shed: Uint8Array): Promise<{ body: Uint8Array; stubs: number; spans: number }> {
+  const spans = findSpanStubs(shed, indexOf(shed).index);
+  const unshed = applySpanInflate(shed, await Promise.all(spans.map(async (f) => ({ found: f, span: await readSpan(state, f.stub.sha256, f.stub.bytes) }))));
+  const found = findStubs(unshed, indexOf(unshed).index);
+  const restored = await Promise.all(found.map(async (f) => ({ found: f, content: await readOriginal(state, f) })));
+  return { body: applyInflate(unshed, restored), stubs: found.length, spans: spans.length };
+}
+
+function indexOf(body: Uint8Array): Extract<ReturnType<typeof indexTranscript>, { kind: 'indexed' }> {
   const indexed = indexTranscript(body);
   if (indexed.kind === 'failed') throw new InflateError(`not a Messages API body (${indexed.reason}: ${indexed.detail})`);
-  const found = findStubs(body, indexed.index);
-  const restored = await Promise.all(found.map(async (f) => ({ found: f, content: await readOriginal(state, f) })));
-  return { body: applyInflate(body, restored), stubs: found.length };
+  return indexed;
+}
+
+async function readSpan(state: StateDir, sha256: string, bytes: number): Promise<Uint8Array> {
+  const file = spanPath(state, sha256, 'json');
+  const span = await readChecked(file, sha256, 'span file');
+  if (span.length !== bytes) throw new InflateError(`span file ${file} holds ${span.length} bytes, the stub says ${bytes}`);
+  return span;
 }
 
 async function readOriginal(state: StateDir, found: FoundStub): Promise<Uint8Array> {
@@ -29,13 +46,16 @@ async function readOriginal(state: StateDir, found: FoundStub): Promise<Uint8Arr
 }
 
 async function readVerified(state: StateDir, sha256: string, ext: 'txt' | 'json'): Promise<Uint8Array> {
-  const file = elidedPath(state, sha256, ext);
+  return readChecked(elidedPath(state, sha256, ext), sha256, 'elided file');
+}
+
+async function readChecked(file: string, sha256: string, what: string): Promise<Uint8Array> {
   let bytes: Uint8Array;
   try {
     bytes = await fs.readFile(file);
   } catch (error) {
-    throw new InflateError(`cannot read elided file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new InflateError(`cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  if (sha256Hex(bytes) !== sha256) throw new InflateError(`elided file ${file} does not match its sha256 name`);
+  if (sha256Hex(bytes) !== sha256) throw new InflateError(`${what} ${file} does not match its sha256 name`);
   return bytes;
 }

@@ -7,11 +7,12 @@ import { writeElidedFile } from './elided-file.js';
 import { conversationPath, type StateDir } from './layout.js';
 import { checkPlanFiles } from './check-plan-files.js';
 import { readConversation } from './read-conversation.js';
+import { writeSpanFiles } from './span-file.js';
 import { StateError } from './state-error.js';
 import { withStateLock } from './state-lock.js';
 import type { LatchPlan } from '../core/plan-record.js';
 
-export type { LatchPlan, PlannedFile } from '../core/plan-record.js';
+export type { LatchPlan, PlannedFile, PlannedSpanFile } from '../core/plan-record.js';
 
 /** What `decide` is handed (the record as it is on disk now) and what it may answer. */
 export type LatchDecision = (
@@ -43,6 +44,7 @@ export async function latchEpoch(
       await writeElidedFile(state, file.sha256, file.bytes, file.ext);
       if (i === 0) crashPoint('latch-after-first-file');
     }
+    for (const span of plan.spans ?? []) await writeSpanFiles(state, span.sha256, span.bytes);
     crashPoint('latch-after-all-files');
     await checkPlanFiles(state, next.epochs.slice(current?.epochs.length ?? 0));
     lock.assertHeld();

@@ -5,13 +5,20 @@ import { checkConversationRecord } from './check-conversation-record.js';
 import type { ConversationRecord } from './conversation-record.js';
 import { isTempLeftover, parseConversationName, type StateDir } from './layout.js';
 import { checkKind, checkPrivate, type Findings, type VerifyCounts } from './verify-findings.js';
+import type { SpanFiles } from './verify-spans.js';
 
-/** Checks `conversations/` against `elided` (name to size); returns the elided names records use. */
+const NO_SPANS: SpanFiles = { exact: new Map(), readable: new Set() };
+
+/**
+ * Checks `conversations/` against `elided` (name to size) and `spans`; returns the elided names
+ * records use, and `span:<sha256>` for each span they name.
+ */
 export async function verifyConversations(
   state: StateDir,
   elided: ReadonlyMap<string, number>,
   findings: Findings,
   checked: VerifyCounts,
+  spans: SpanFiles = NO_SPANS,
 ): Promise<Set<string>> {
   const used = new Set<string>();
   let leftovers = 0;
@@ -41,6 +48,7 @@ export async function verifyConversations(
     findings.problems.push(...problems.map((problem) => `${where}: ${problem}`));
     if (problems.length > 0) continue;
     checkBlockFiles(value as ConversationRecord, where, elided, findings, checked, used);
+    checkSpanFiles(value as ConversationRecord, where, spans, findings, used);
   }
   if (leftovers > 0) {
     findings.notes.push(`conversations/: ignored ${leftovers} temp file(s) left by an interrupted atomic write`);
@@ -75,5 +83,19 @@ function checkBlockFiles(
       used.add(raw);
       if (!elided.has(raw)) findings.problems.push(`${at}: elided/${raw} is missing`);
     }
+  }
+}
+
+// Invariant 5 in shed mode: every span stub names files that exist; a record is what stubs are made from.
+function checkSpanFiles(record: ConversationRecord, where: string, spans: SpanFiles, findings: Findings, used: Set<string>): void {
+  for (const epoch of record.epochs) {
+    const span = epoch.span;
+    if (span === undefined) continue;
+    const at = `${where}: epoch #${epoch.n} span ${span.first}..${span.last}`;
+    used.add(`span:${span.sha256}`);
+    const size = spans.exact.get(span.sha256);
+    if (size === undefined) findings.problems.push(`${at}: spans/${span.sha256}.json is missing`);
+    else if (size !== span.bytes) findings.problems.push(`${at}: spans/${span.sha256}.json has ${size} bytes, the span says ${span.bytes}`);
+    if (!spans.readable.has(span.sha256)) findings.problems.push(`${at}: spans/${span.sha256}.md is missing`);
   }
 }

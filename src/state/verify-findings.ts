@@ -14,6 +14,8 @@ export interface VerifyCounts {
   conversations: number;
   epochs: number;
   blocks: number;
+  /** Shed spans whose `.json` was checked. */
+  spans: number;
 }
 
 /**

@@ -6,10 +6,12 @@ import {
   ELIDED_DIR_NAME,
   layoutPaths,
   LOCK_DIR_NAME,
+  SPANS_DIR_NAME,
   WIRE_FILE_NAME,
 } from './layout.js';
 import { verifyConversations } from './verify-conversations.js';
 import { verifyElided } from './verify-elided.js';
+import { verifySpans, type SpanFiles } from './verify-spans.js';
 import { checkKind, checkPrivate, type VerifyCounts } from './verify-findings.js';
 import { verifyWire } from './verify-wire.js';
 
@@ -23,7 +25,7 @@ export interface VerifyReport {
 /** Checks every file of the state directory `dir` without changing anything. */
 export async function verifyState(dir: string): Promise<VerifyReport> {
   const state = layoutPaths(path.resolve(dir));
-  const checked = { elided: 0, conversations: 0, epochs: 0, blocks: 0 };
+  const checked = { elided: 0, conversations: 0, epochs: 0, blocks: 0, spans: 0 };
   const report: VerifyReport = { problems: [], notes: [], checked };
   // stat, not lstat: the root may be a symlink the user chose, as openStateDir allows.
   const rootStat = await fs.stat(state.root).catch(() => undefined);
@@ -34,7 +36,7 @@ export async function verifyState(dir: string): Promise<VerifyReport> {
   checkPrivate(rootStat, state.root, report);
   const names = new Set(await fs.readdir(state.root));
   for (const name of [...names].sort()) {
-    if (![CONVERSATIONS_DIR_NAME, ELIDED_DIR_NAME, WIRE_FILE_NAME, LOCK_DIR_NAME].includes(name)) {
+    if (![CONVERSATIONS_DIR_NAME, ELIDED_DIR_NAME, SPANS_DIR_NAME, WIRE_FILE_NAME, LOCK_DIR_NAME].includes(name)) {
       report.problems.push(`${name}: stray file in the state directory`);
     }
   }
@@ -44,13 +46,21 @@ export async function verifyState(dir: string): Promise<VerifyReport> {
   let elided = new Map<string, number>();
   if (await isPrivateDir(state.elidedDir, ELIDED_DIR_NAME, report)) elided = await verifyElided(state, report);
   report.checked.elided = elided.size;
+  // spans/ appears with the first shed epoch: its absence is no fault.
+  let spans: SpanFiles = { exact: new Map(), readable: new Set() };
+  if (names.has(SPANS_DIR_NAME) && (await isPrivateDir(state.spansDir, SPANS_DIR_NAME, report))) spans = await verifySpans(state, report);
+  report.checked.spans = spans.exact.size;
   let used = new Set<string>();
   if (await isPrivateDir(state.conversationsDir, CONVERSATIONS_DIR_NAME, report)) {
-    used = await verifyConversations(state, elided, report, report.checked);
+    used = await verifyConversations(state, elided, report, report.checked, spans);
   }
   const unused = [...elided.keys()].filter((name) => !used.has(name)).length;
   // Files are written before the record that names them, so a killed latch leaves some behind.
   if (unused > 0) report.notes.push(`elided/: ${unused} file(s) named by no record (harmless)`);
+  const unusedSpans = [...spans.exact.keys()].filter((sha) => !used.has(`span:${sha}`)).length;
+  if (unusedSpans > 0) report.notes.push(`spans/: ${unusedSpans} span(s) named by no record (harmless)`);
+  const lonely = [...spans.readable].filter((sha) => !spans.exact.has(sha)).length;
+  if (lonely > 0) report.notes.push(`spans/: ${lonely} rendering(s) without their exact .json beside them`);
   if (names.has(WIRE_FILE_NAME)) await verifyWire(state, report);
   return report;
 }

@@ -20,6 +20,15 @@ describe('checkConversationRecord', () => {
     expect(checkConversationRecord(recordOf(KEY, []), KEY)).toEqual([]);
   });
 
+  it('should accept shed epochs whose spans follow one another, and refuse one that reaches back', () => {
+    const span = (first: number, last: number) => ({ first, last, sha256: 'c'.repeat(64), bytes: 100, pins: [] });
+    const shed = recordOf(KEY, [{ ...epochOf(1, []), span: span(1, 8) }, { ...epochOf(2, []), span: span(9, 20) }]);
+    const back = recordOf(KEY, [{ ...epochOf(1, []), span: span(1, 8) }, { ...epochOf(2, []), span: span(5, 20) }]);
+
+    expect(checkConversationRecord(shed, KEY)).toEqual([]);
+    expect(checkConversationRecord(back, KEY)).toEqual(['epoch #2: span first is not a message ordinal after 8']);
+  });
+
   it('should accept a string agentId and a block with rawSha256', () => {
     const value = edited((r) => {
       r['agentId'] = 'agent-7';

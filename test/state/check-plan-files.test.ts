@@ -5,7 +5,8 @@ import { checkPlanFiles } from '../../src/state/check-plan-files.js';
 import { writeElidedFile } from '../../src/state/elided-file.js';
 import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
-import { blockFor, epochOf, makeTempDir, removeTempDir } from './fixtures/state-fixtures.js';
+import { writeSpanFiles } from '../../src/state/span-file.js';
+import { blockFor, epochOf, makeTempDir, removeTempDir, shedEpochOf, spanFor } from './fixtures/state-fixtures.js';
 
 let tmp: string;
 let state: StateDir;
@@ -56,5 +57,21 @@ describe('checkPlanFiles', () => {
     await fs.writeFile(outside, file.bytes);
     await fs.symlink(outside, path.join(state.elidedDir, `${file.sha256}.txt`));
     await expect(checkPlanFiles(state, [epochOf(1, [block])])).rejects.toMatchObject({ code: 'STATE_BAD_PLAN' });
+  });
+
+  it('should pass a shed epoch whose span has both its files, and refuse one that lacks either', async () => {
+    const { span, file } = spanFor('a', 1, 4);
+    await expect(checkPlanFiles(state, [shedEpochOf(1, span)])).rejects.toMatchObject({
+      code: 'STATE_BAD_PLAN',
+      message: expect.stringContaining(`spans/${span.sha256}.json (missing)`),
+    });
+
+    await writeSpanFiles(state, file.sha256, file.bytes);
+    await expect(checkPlanFiles(state, [shedEpochOf(1, span)])).resolves.toBeUndefined();
+
+    await fs.unlink(path.join(state.spansDir, `${span.sha256}.md`));
+    await expect(checkPlanFiles(state, [shedEpochOf(1, span)])).rejects.toMatchObject({
+      message: expect.stringContaining(`spans/${span.sha256}.md (missing)`),
+    });
   });
 });

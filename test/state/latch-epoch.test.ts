@@ -16,6 +16,8 @@ import {
   modeOf,
   recordOf,
   removeTempDir,
+  shedEpochOf,
+  spanFor,
   withUmask,
 } from './fixtures/state-fixtures.js';
 import { spawnFixture, spawnFixtureDirect, waitFixture } from './fixtures/run-tsx.js';
@@ -47,6 +49,25 @@ describe('latchEpoch', () => {
     expect(await modeOf(recordFile())).toBe(0o600);
     expect(await fs.readFile(recordFile(), 'utf8')).toBe(Buffer.from(serializeConversationRecord(plan.record)).toString());
     expect((await verifyState(tmp)).problems).toEqual([]);
+  });
+
+  it('should write a shed epoch\'s span files before its record', async () => {
+    const { span, file } = spanFor('middle', 1, 8);
+    const plan = { record: recordOf(KEY, [shedEpochOf(1, span)]), files: [], spans: [file] };
+
+    await latchEpoch(state, KEY, () => plan);
+
+    expect(await fs.readFile(path.join(state.spansDir, `${span.sha256}.json`))).toEqual(file.bytes);
+    expect(await exists(path.join(state.spansDir, `${span.sha256}.md`))).toBe(true);
+    expect(await readConversation(state, KEY)).toEqual(plan.record);
+  });
+
+  it('should write no record when a span does not hash to its name, or names a span never written', async () => {
+    const { span, file } = spanFor('middle', 1, 8);
+
+    await expect(latchEpoch(state, KEY, () => ({ record: recordOf(KEY, [shedEpochOf(1, span)]), files: [], spans: [{ ...file, bytes: Buffer.from('x') }] }))).rejects.toMatchObject({ code: 'STATE_HASH_MISMATCH' });
+    await expect(latchEpoch(state, KEY, () => ({ record: recordOf(KEY, [shedEpochOf(1, span)]), files: [] }))).rejects.toMatchObject({ code: 'STATE_BAD_PLAN' });
+    expect(await exists(recordFile())).toBe(false);
   });
 
   it('should hand decide the record as it is on disk now, not as the caller last saw it', async () => {

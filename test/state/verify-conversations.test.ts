@@ -25,7 +25,7 @@ beforeEach(async () => {
   tmp = await makeTempDir();
   state = await openStateDir(tmp);
   findings = { problems: [], notes: [] };
-  checked = { elided: 0, conversations: 0, epochs: 0, blocks: 0 };
+  checked = { elided: 0, conversations: 0, epochs: 0, blocks: 0, spans: 0 };
 });
 afterEach(async () => {
   await removeTempDir(tmp);
@@ -40,7 +40,7 @@ describe('verifyConversations', () => {
     await put(`${KEY}.json`, serializeConversationRecord(RECORD));
     const used = await verifyConversations(state, ALL_FILES, findings, checked);
     expect(findings).toEqual({ problems: [], notes: [] });
-    expect(checked).toEqual({ elided: 0, conversations: 1, epochs: 2, blocks: 2 });
+    expect(checked).toEqual({ elided: 0, conversations: 1, epochs: 2, blocks: 2, spans: 0 });
     expect(used).toEqual(new Set(ALL_FILES.keys()));
   });
 

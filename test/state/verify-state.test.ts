@@ -3,9 +3,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { latchEpoch } from '../../src/state/latch-epoch.js';
 import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';
+import { writeSpanFiles } from '../../src/state/span-file.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { appendWireRecord } from '../../src/state/wire-log.js';
-import { appendEpochPlan, keyOf, makeTempDir, removeTempDir } from './fixtures/state-fixtures.js';
+import { appendEpochPlan, keyOf, makeTempDir, recordOf, removeTempDir, shedEpochOf, spanFor } from './fixtures/state-fixtures.js';
 
 const KEY = keyOf('conversation');
 
@@ -29,7 +30,7 @@ describe('verifyState', () => {
     expect(await verifyState(tmp)).toEqual({
       problems: [],
       notes: [],
-      checked: { elided: 2, conversations: 1, epochs: 2, blocks: 2 },
+      checked: { elided: 2, conversations: 1, epochs: 2, blocks: 2, spans: 0 },
     });
   });
 
@@ -90,5 +91,55 @@ describe('verifyState', () => {
     const missing = path.join(tmp, 'nope');
     expect((await verifyState(missing)).problems).toEqual([`${missing}: not a directory`]);
     await expect(fs.lstat(missing)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('verifyState, shed mode', () => {
+  const SHED = keyOf('shed conversation');
+  const one = spanFor('one', 1, 6);
+  const two = spanFor('two', 7, 12);
+
+  beforeEach(async () => {
+    await latchEpoch(state, SHED, () => ({ record: recordOf(SHED, [shedEpochOf(1, one.span)]), files: [], spans: [one.file] }));
+    await latchEpoch(state, SHED, (current) => ({ record: recordOf(SHED, [...current!.epochs, shedEpochOf(2, two.span)]), files: [], spans: [two.file] }));
+  });
+
+  it('should pass spans written by a latch, and count them', async () => {
+    const report = await verifyState(tmp);
+
+    expect(report.problems).toEqual([]);
+    expect(report.checked).toMatchObject({ conversations: 2, epochs: 4, spans: 2 });
+  });
+
+  it('should fail a span whose files are missing or changed, naming the epoch', async () => {
+    await fs.unlink(path.join(state.spansDir, `${one.span.sha256}.md`));
+    await fs.writeFile(path.join(state.spansDir, `${two.span.sha256}.json`), 'x');
+
+    const { problems } = await verifyState(tmp);
+
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(new RegExp(`epoch #1 span 1\\.\\.6: spans/${one.span.sha256}\\.md is missing`)),
+        expect.stringMatching(new RegExp(`spans/${two.span.sha256}\\.json: content hashes to`)),
+        expect.stringMatching(new RegExp(`epoch #2 span 7\\.\\.12: spans/${two.span.sha256}\\.json is missing`)),
+      ]),
+    );
+  });
+
+  it('should note spans named by no record, as a killed latch leaves them', async () => {
+    const orphan = spanFor('orphan', 1, 2);
+    await writeSpanFiles(state, orphan.file.sha256, orphan.file.bytes);
+
+    const report = await verifyState(tmp);
+
+    expect(report.problems).toEqual([]);
+    expect(report.notes).toContain('spans/: 1 span(s) named by no record (harmless)');
+  });
+
+  it('should fail a spans/ that is a file, not a directory', async () => {
+    await fs.rm(state.spansDir, { recursive: true });
+    await fs.writeFile(state.spansDir, 'x');
+
+    expect((await verifyState(tmp)).problems).toEqual(expect.arrayContaining(['spans/: is not a directory']));
   });
 });

@@ -1,0 +1,36 @@
+/** The shape a shed epoch's `span` must have, checked field by field so verify can list every fault. */
+import { isHex64 } from './layout.js';
+
+/** The longest tombstone a record keeps, in characters (code points). */
+const TOMBSTONE_MAX_CHARS = 200;
+
+/**
+ * What is wrong with an epoch's `span` (at `at`); `after` is the last message ordinal of the
+ * spans before it (0 for the head), since a later span never reaches back into an earlier one.
+ */
+export function checkFrozenSpan(span: unknown, at: string, after: number): string[] {
+  if (typeof span !== 'object' || span === null || Array.isArray(span)) return [`${at}: span is not an object`];
+  const fields = span as Record<string, unknown>;
+  const problems: string[] = [];
+  const need = (ok: boolean, problem: string): void => void (ok || problems.push(`${at}: span ${problem}`));
+  const { first, last } = fields;
+  need(isCount(first) && first > after, `first is not a message ordinal after ${after}`);
+  need(isCount(last) && (!isCount(first) || last >= first), 'last is not a message ordinal at or after first');
+  need(typeof fields['sha256'] === 'string' && isHex64(fields['sha256']), 'sha256 is not 64 lowercase hex digits');
+  need(isCount(fields['bytes']) && fields['bytes'] > 0, 'bytes is not a positive integer');
+  const pins = fields['pins'];
+  need(Array.isArray(pins) && pins.every((p) => typeof p === 'string'), 'pins is not an array of strings');
+  const tombstone = fields['tombstone'];
+  need(tombstone === undefined || (typeof tombstone === 'string' && Array.from(tombstone).length <= TOMBSTONE_MAX_CHARS), `tombstone is not a string of at most ${TOMBSTONE_MAX_CHARS} characters`);
+  return problems;
+}
+
+/** The last message ordinal a well-formed span covers, else `after` unchanged. */
+export function spanEnd(span: unknown, after: number): number {
+  const last = typeof span === 'object' && span !== null ? (span as Record<string, unknown>)['last'] : undefined;
+  return isCount(last) ? Math.max(after, last) : after;
+}
+
+function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { checkFrozenSpan, spanEnd } from '../../src/state/check-frozen-span.js';
+
+const GOOD = { first: 1, last: 8, sha256: 'a'.repeat(64), bytes: 4000, pins: ['[ctxshed:goal] x'], tombstone: 'Port it.' };
+
+describe('checkFrozenSpan', () => {
+  it('should find nothing wrong with a good span, with or without a tombstone', () => {
+    expect(checkFrozenSpan(GOOD, 'epoch #1', 0)).toEqual([]);
+    expect(checkFrozenSpan({ ...GOOD, tombstone: undefined, first: 9, last: 9 }, 'epoch #2', 8)).toEqual([]);
+  });
+
+  it.each([
+    ['not an object', [1], 'span is not an object'],
+    ['the head in the span', { ...GOOD, first: 0 }, 'first is not a message ordinal after 0'],
+    ['a span reaching back into the last one', { ...GOOD, first: 8 }, 'first is not a message ordinal after 8'],
+    ['last before first', { ...GOOD, last: 0 }, 'last is not a message ordinal at or after first'],
+    ['a bad sha256', { ...GOOD, sha256: 'A'.repeat(64) }, 'sha256 is not 64 lowercase hex digits'],
+    ['no bytes', { ...GOOD, bytes: 0 }, 'bytes is not a positive integer'],
+    ['pins that are not strings', { ...GOOD, pins: [1] }, 'pins is not an array of strings'],
+    ['a long tombstone', { ...GOOD, tombstone: 'x'.repeat(201) }, 'tombstone is not a string of at most 200'],
+  ])('should report %s', (_name, span, problem) => {
+    const after = (span as { first?: number }).first === 8 ? 8 : 0;
+
+    expect(checkFrozenSpan(span, 'epoch #1', after).join('; ')).toContain(problem);
+  });
+});
+
+describe('spanEnd', () => {
+  it('should move on to a span\'s last message, and stay put on a broken span', () => {
+    expect(spanEnd(GOOD, 0)).toBe(8);
+    expect(spanEnd({ last: 'x' }, 3)).toBe(3);
+    expect(spanEnd(null, 3)).toBe(3);
+  });
+});
