@@ -20,7 +20,7 @@ import { hasErrnoCode, StateError } from './state-error.js';
 export async function writeSpanFiles(state: StateDir, sha256: string, bytes: Uint8Array): Promise<void> {
   const exact = spanPath(state, sha256, 'json');
   const actual = sha256Hex(bytes);
-  if (actual !== sha256) throw new StateError('STATE_HASH_MISMATCH', `ctxshed: span bytes for ${sha256}.json hash to ${actual}`);
+  if (actual !== sha256) throw new StateError('STATE_HASH_MISMATCH', `span bytes for ${sha256}.json hash to ${actual}`);
   await openSpansDir(state);
   if (await alreadyHolds(exact, bytes.byteLength, sha256)) {
     // Whoever wrote it may have died before flushing the directory entry: flush it now.
@@ -52,8 +52,8 @@ async function openSpansDir(state: StateDir): Promise<void> {
   );
   // lstat: a symlinked spans/ would send every write somewhere the user did not choose.
   const stat = await fs.lstat(state.spansDir);
-  if (stat.isSymbolicLink()) throw new StateError('STATE_SYMLINK', `ctxshed: ${state.spansDir} is a symbolic link; it must be a directory`);
-  if (!stat.isDirectory()) throw new StateError('STATE_NOT_DIR', `ctxshed: state path ${state.spansDir} exists and is not a directory`);
+  if (stat.isSymbolicLink()) throw new StateError('STATE_SYMLINK', `${state.spansDir} is a symbolic link; it must be a directory`);
+  if (!stat.isDirectory()) throw new StateError('STATE_NOT_DIR', `state path ${state.spansDir} exists and is not a directory`);
   // mkdir's mode is filtered by the umask: set it explicitly.
   if ((stat.mode & 0o777) !== DIR_MODE) await fs.chmod(state.spansDir, DIR_MODE);
   if (created) await fsyncDir(path.dirname(state.spansDir));
