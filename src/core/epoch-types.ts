@@ -1,4 +1,5 @@
 /** The shapes an epoch record is made of. Plain data: written by src/state, decided by the core. */
+import type { GateDecision } from './shed/break-even.js';
 import type { FrozenSpan } from './shed/shed-types.js';
 
 /** One tool_result frozen by an epoch: where it was and what it held. */
@@ -31,6 +32,21 @@ export interface ElisionPolicy {
   readonly minBytes: number;
 }
 
+/**
+ * What an epoch freezes: tool_result contents (`rescue`) or a span of whole messages (`shed`,
+ * docs/shed.md). Records written before the field existed have none: they are rescue epochs.
+ */
+export type EpochMode = 'rescue' | 'shed';
+
+/** Every mode, for checkers. */
+export const EPOCH_MODES: readonly EpochMode[] = ['rescue', 'shed'];
+
+/**
+ * What made an epoch latch: `threshold`, a usage reading at or over `--rescue-pct`; `overflow`,
+ * the API refusing a request as too long. Records without one latched on the threshold.
+ */
+export type EpochTrigger = 'threshold' | 'overflow';
+
 /** Why an epoch latched: the reading that crossed the threshold. */
 export interface LatchReason {
   /** Fraction of the window, 0..1+. */
@@ -48,8 +64,15 @@ export interface Epoch {
   readonly n: number;
   /** ISO-8601 time of the latch (recorded, never part of any stub). */
   readonly latchedAt: string;
+  /** Absent: rescue. */
+  readonly mode?: EpochMode;
+  /** Absent: threshold. */
+  readonly trigger?: EpochTrigger;
   readonly reason: LatchReason;
-  readonly policy: ElisionPolicy & { readonly name: string; readonly version: number };
+  /** Shed epochs add `keepPersonTurns`; their `keepRecent` is the tool results the window keeps. */
+  readonly policy: ElisionPolicy & { readonly name: string; readonly version: number; readonly keepPersonTurns?: number };
+  /** The burst gate's figures and decision, when the epoch was gated (shed mode, or `--gate`). */
+  readonly gate?: GateDecision;
   /** The blocks this epoch adds (earlier epochs' blocks stay elided). */
   readonly blocks: readonly FrozenBlock[];
   /** In shed mode: the span of whole messages this epoch sheds (its `blocks` are then empty). */

@@ -6,6 +6,7 @@
 import { CONVERSATION_FORMAT, type ConversationRecord, type ElisionPolicy, type Epoch } from './epoch-types.js';
 import type { FullnessReading } from './latch-decision.js';
 import { freezeBlock, POLICY_NAME, POLICY_VERSION, type PlannedBlock } from './plan-elision.js';
+import type { GateDecision } from './shed/break-even.js';
 
 /** One elided file a latch must make durable before its record may name it. */
 export interface PlannedFile {
@@ -38,6 +39,8 @@ export interface LatchRequest {
   readonly firstPrompt: string;
   readonly model: string;
   readonly agentId: string | undefined;
+  /** `--gate`: the burst gate's figures, recorded with the epoch. */
+  readonly gate?: GateDecision;
 }
 
 /** What `planRecord` is given besides the request. */
@@ -63,22 +66,24 @@ export function planRecord(input: PlanRecordInput): LatchPlan {
     reason,
     policy: { name: POLICY_NAME, version: POLICY_VERSION, keepRecent: policy.keepRecent, minBytes: policy.minBytes },
     blocks: request.added.map(freezeBlock),
+    ...(request.gate === undefined ? {} : { gate: request.gate }),
   };
   const files: PlannedFile[] = [];
   for (const block of request.added) {
     files.push({ sha256: block.sha256, bytes: block.text, ext: 'txt' });
     if (block.rawSha256 !== undefined && block.raw !== undefined) files.push({ sha256: block.rawSha256, bytes: block.raw, ext: 'json' });
   }
-  const record: ConversationRecord = current
-    ? { ...current, epochs: [...current.epochs, epoch] }
-    : {
-        format: CONVERSATION_FORMAT,
-        key,
-        agentId: request.agentId ?? null,
-        firstPrompt: request.firstPrompt,
-        model: request.model,
-        createdAt: now,
-        epochs: [epoch],
-      };
-  return { record, files };
+  return { record: appendEpoch(key, current, epoch, request, now), files };
+}
+
+/** The record with `epoch` appended, or a new record holding it (the conversation's first epoch). */
+export function appendEpoch(
+  key: string,
+  current: ConversationRecord | undefined,
+  epoch: Epoch,
+  who: { readonly firstPrompt: string; readonly model: string; readonly agentId: string | undefined },
+  now: string,
+): ConversationRecord {
+  if (current !== undefined) return { ...current, epochs: [...current.epochs, epoch] };
+  return { format: CONVERSATION_FORMAT, key, agentId: who.agentId ?? null, firstPrompt: who.firstPrompt, model: who.model, createdAt: now, epochs: [epoch] };
 }

@@ -1,5 +1,5 @@
 /** The shape a conversation record must have, checked field by field so verify can list every fault. */
-import { CONVERSATION_FORMAT, FIRST_PROMPT_MAX_CHARS } from '../core/epoch-types.js';
+import { CONVERSATION_FORMAT, EPOCH_MODES, FIRST_PROMPT_MAX_CHARS } from '../core/epoch-types.js';
 import { checkFrozenSpan, spanEnd } from './check-frozen-span.js';
 import { isHex64 } from './layout.js';
 
@@ -27,10 +27,16 @@ export function checkConversationRecord(value: unknown, key: string): string[] {
   let shedThrough = 0;
   epochs.forEach((epoch: unknown, index) => {
     problems.push(...checkEpoch(epoch, index + 1, seen));
+    if (!isObject(epoch)) return;
+    const at = `epoch #${index + 1}`;
+    const mode = epoch['mode'];
+    if (mode !== undefined && !EPOCH_MODES.includes(mode as never)) problems.push(`${at}: mode ${show(mode)} is not one of ${EPOCH_MODES.join(', ')}`);
+    if (epoch['gate'] !== undefined && !isObject(epoch['gate'])) problems.push(`${at}: gate is not an object`);
     // Shed mode: each epoch's span starts after the last one (message 0, the head, is never shed).
-    const span = isObject(epoch) ? epoch['span'] : undefined;
+    const span = epoch['span'];
+    if ((mode === 'shed') !== (span !== undefined)) problems.push(`${at}: a shed epoch has a span, and only a shed epoch`);
     if (span === undefined) return;
-    problems.push(...checkFrozenSpan(span, `epoch #${index + 1}`, shedThrough));
+    problems.push(...checkFrozenSpan(span, at, shedThrough));
     shedThrough = spanEnd(span, shedThrough);
   });
   return problems;

@@ -22,11 +22,21 @@ describe('checkConversationRecord', () => {
 
   it('should accept shed epochs whose spans follow one another, and refuse one that reaches back', () => {
     const span = (first: number, last: number) => ({ first, last, sha256: 'c'.repeat(64), bytes: 100, pins: [] });
-    const shed = recordOf(KEY, [{ ...epochOf(1, []), span: span(1, 8) }, { ...epochOf(2, []), span: span(9, 20) }]);
-    const back = recordOf(KEY, [{ ...epochOf(1, []), span: span(1, 8) }, { ...epochOf(2, []), span: span(5, 20) }]);
+    const shedAt = (n: number, first: number, last: number) => ({ ...epochOf(n, []), mode: 'shed' as const, span: span(first, last) });
+    const shed = recordOf(KEY, [shedAt(1, 1, 8), shedAt(2, 9, 20)]);
+    const back = recordOf(KEY, [shedAt(1, 1, 8), shedAt(2, 5, 20)]);
 
     expect(checkConversationRecord(shed, KEY)).toEqual([]);
     expect(checkConversationRecord(back, KEY)).toEqual(['epoch #2: span first is not a message ordinal after 8']);
+  });
+
+  it('should refuse an unknown mode, a gate that is no object, and a span outside a shed epoch', () => {
+    const span = { first: 1, last: 8, sha256: 'c'.repeat(64), bytes: 100, pins: [] };
+
+    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), mode: 'trim' as never }]), KEY)).toEqual(['epoch #1: mode "trim" is not one of rescue, shed']);
+    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), gate: 3 as never }]), KEY)).toEqual(['epoch #1: gate is not an object']);
+    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), span }]), KEY)).toEqual(['epoch #1: a shed epoch has a span, and only a shed epoch']);
+    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), mode: 'shed' }]), KEY)).toEqual(['epoch #1: a shed epoch has a span, and only a shed epoch']);
   });
 
   it('should accept a string agentId and a block with rawSha256', () => {

@@ -10,7 +10,7 @@ import type { GateInput } from './break-even.js';
 export interface GateEstimate {
   /** The conversation's tokens per body byte, from its last reading (0.25 without one). */
   readonly tokensPerByte: number;
-  /** Bytes of the stub message that replaces the span (it is sent instead). */
+  /** Bytes of what is sent instead: the stub message of a span, or all the stubs of a rescue epoch. */
   readonly stubBytes: number;
   readonly horizon?: number;
   readonly oneHourCache: boolean;
@@ -27,6 +27,28 @@ export function shedGateInput(index: TranscriptIndex, span: { readonly first: nu
     invalidatedSuffixTokens: Math.round(suffixBytes * estimate.tokensPerByte),
     droppedCachedTokens: Math.max(0, Math.round((spanBytes - estimate.stubBytes) * estimate.tokensPerByte)),
     turnsSoFar,
+    oneHourCache: estimate.oneHourCache,
+  };
+  return estimate.horizon === undefined ? input : { ...input, horizon: estimate.horizon };
+}
+
+/**
+ * The gate input for a rescue epoch (`--gate`): the stubs replace content values, so the burst
+ * re-writes everything from the first new stub on, and the blocks stop sending their JSON less
+ * their stubs.
+ */
+export function rescueGateInput(
+  index: TranscriptIndex,
+  added: ReadonlyArray<{ readonly ordinal: number; readonly jsonBytes: number }>,
+  estimate: GateEstimate,
+): GateInput {
+  const firstChanged = Math.min(...added.map((b) => index.toolResults[b.ordinal]?.content.start ?? index.messagesSpan.end));
+  const suffixBytes = Math.max(0, index.messagesSpan.end - firstChanged);
+  const droppedBytes = added.reduce((sum, b) => sum + b.jsonBytes, 0) - estimate.stubBytes;
+  const input = {
+    invalidatedSuffixTokens: Math.round(suffixBytes * estimate.tokensPerByte),
+    droppedCachedTokens: Math.max(0, Math.round(droppedBytes * estimate.tokensPerByte)),
+    turnsSoFar: index.messages.filter((m) => m.role === 'assistant').length,
     oneHourCache: estimate.oneHourCache,
   };
   return estimate.horizon === undefined ? input : { ...input, horizon: estimate.horizon };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideBurst, shedGateInput } from '../../../src/core/index.js';
+import { decideBurst, rescueGateInput, shedGateInput } from '../../../src/core/index.js';
 import { bodyOf, mustIndex, session } from './shed-bodies.js';
 
 describe('shedGateInput', () => {
@@ -25,5 +25,17 @@ describe('shedGateInput', () => {
     const input = shedGateInput(index, { first: 1, last: 2 }, { tokensPerByte: 1, stubBytes: 1e9, horizon: 500, oneHourCache: true });
 
     expect(input).toMatchObject({ droppedCachedTokens: 0, horizon: 500, oneHourCache: true });
+  });
+});
+
+describe('rescueGateInput', () => {
+  it('should weigh the blocks\' JSON less their stubs against everything from the first stub on', () => {
+    const index = mustIndex(bodyOf(session(10)));
+    const first = index.toolResults[2]!;
+    const added = [{ ordinal: 2, jsonBytes: 300 }, { ordinal: 4, jsonBytes: 500 }];
+
+    const input = rescueGateInput(index, added, { tokensPerByte: 1, stubBytes: 200, oneHourCache: false });
+
+    expect(input).toEqual({ invalidatedSuffixTokens: index.messagesSpan.end - first.content.start, droppedCachedTokens: 600, turnsSoFar: 10, oneHourCache: false });
   });
 });

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { CONVERSATION_FORMAT, decideBurst, planShed, planShedRecord, SHED_POLICY_NAME, SHED_POLICY_VERSION, type PlannedSpan } from '../../../src/core/index.js';
+import { bodyOf, session, sha256 } from './shed-bodies.js';
+
+const hex = (n: number): string => n.toString(16).padStart(64, '0');
+const GATE = decideBurst({ invalidatedSuffixTokens: 10, droppedCachedTokens: 100, turnsSoFar: 5, oneHourCache: false });
+
+function spanOf(turns: number): PlannedSpan {
+  const plan = planShed(bodyOf(session(turns)), [], { sha256 });
+  if (plan.kind !== 'planned') throw new Error(plan.reason);
+  return plan.span;
+}
+
+const REQUEST = {
+  span: spanOf(10),
+  reading: { contextTokens: 150_000, window: 200_000, epochsApplied: 0, requestBytes: 600_000 },
+  gate: GATE,
+  firstPrompt: 'fix the parser',
+  model: 'claude-test',
+  agentId: 'agent-1',
+};
+const INPUT = { key: hex(7), current: undefined, request: REQUEST, threshold: 0.7, policy: { keepToolResults: 6, keepPersonTurns: 2 }, now: '2026-01-02T03:04:05.000Z' };
+
+describe('planShedRecord', () => {
+  it('should start a record with a shed epoch: mode, trigger, reading, policy, span and gate, and plan the span\'s file', () => {
+    const plan = planShedRecord(INPUT);
+
+    expect(plan.record).toMatchObject({ format: CONVERSATION_FORMAT, key: hex(7), agentId: 'agent-1', firstPrompt: 'fix the parser', model: 'claude-test', createdAt: INPUT.now });
+    expect(plan.record.epochs).toEqual([
+      {
+        n: 1,
+        latchedAt: INPUT.now,
+        mode: 'shed',
+        trigger: 'threshold',
+        reason: { fullness: 0.75, threshold: 0.7, window: 200_000, contextTokens: 150_000 },
+        policy: { name: SHED_POLICY_NAME, version: SHED_POLICY_VERSION, keepRecent: 6, minBytes: 0, keepPersonTurns: 2 },
+        blocks: [],
+        span: { first: 1, last: 8, sha256: REQUEST.span.sha256, bytes: REQUEST.span.bytes, pins: [] },
+        gate: GATE,
+      },
+    ]);
+    expect(plan.files).toEqual([]);
+    expect(plan.spans).toEqual([{ sha256: REQUEST.span.sha256, bytes: REQUEST.span.text }]);
+  });
+
+  it('should append the next epoch and keep the rest of the record', () => {
+    const current = planShedRecord({ ...INPUT, now: '2026-01-01T00:00:00.000Z' }).record;
+
+    const plan = planShedRecord({ ...INPUT, current, request: { ...REQUEST, firstPrompt: 'other' } });
+
+    expect(plan.record.createdAt).toBe('2026-01-01T00:00:00.000Z');
+    expect(plan.record.firstPrompt).toBe('fix the parser');
+    expect(plan.record.epochs.map((e) => e.n)).toEqual([1, 2]);
+  });
+});
