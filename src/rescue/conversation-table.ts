@@ -4,7 +4,7 @@
  * directory apply each other's epochs.
  */
 import fs from 'node:fs/promises';
-import type { FrozenBlock, FullnessReading } from '../core/index.js';
+import type { EpochMode, FrozenBlock, FrozenSpan, FullnessReading } from '../core/index.js';
 import type { ConversationRecord } from '../core/epoch-types.js';
 import { conversationPath, type StateDir } from '../state/layout.js';
 import { readConversation } from '../state/read-conversation.js';
@@ -15,6 +15,10 @@ export interface ConversationEntry {
   record: ConversationRecord | undefined;
   /** Every block frozen by the record's epochs, in ordinal order. */
   frozen: readonly FrozenBlock[];
+  /** Every span shed by the record's epochs, in latch (and message) order. */
+  spans: readonly FrozenSpan[];
+  /** The mode of the conversation's first epoch (absent in the record: rescue); undefined without epochs. */
+  mode: EpochMode | undefined;
   reading: FullnessReading | undefined;
   /** Latches of this conversation run one at a time in this process (the lock covers others). */
   latching: Promise<unknown>;
@@ -32,7 +36,7 @@ export class ConversationTable {
   async get(key: string): Promise<ConversationEntry> {
     let entry = this.#entries.get(key);
     if (entry === undefined) {
-      entry = { key, record: undefined, frozen: [], reading: undefined, latching: Promise.resolve(), fileStamp: '' };
+      entry = { key, record: undefined, frozen: [], spans: [], mode: undefined, reading: undefined, latching: Promise.resolve(), fileStamp: '' };
       this.#entries.set(key, entry);
     }
     await this.refresh(entry);
@@ -53,6 +57,9 @@ export class ConversationTable {
     if (record !== undefined && (entry.record === undefined || record.epochs.length >= entry.record.epochs.length)) {
       entry.record = record;
       entry.frozen = record.epochs.flatMap((e) => e.blocks).sort((a, b) => a.ordinal - b.ordinal);
+      entry.spans = record.epochs.flatMap((e) => (e.span === undefined ? [] : [e.span]));
+      const first = record.epochs[0];
+      entry.mode = first === undefined ? undefined : (first.mode ?? 'rescue');
     }
     if (stamp !== undefined) entry.fileStamp = stamp;
   }

@@ -1,5 +1,13 @@
 /** What the epoch engine is configured with, and its defaults: the one place they live. */
-import { DEFAULT_KEEP_RECENT, DEFAULT_MIN_ELIDE_BYTES, DEFAULT_MIN_GAIN_FRACTION, type ElisionPolicy } from '../core/index.js';
+import {
+  DEFAULT_KEEP_RECENT,
+  DEFAULT_MIN_ELIDE_BYTES,
+  DEFAULT_MIN_GAIN_FRACTION,
+  DEFAULT_SHED_POLICY,
+  type ElisionPolicy,
+  type EpochMode,
+  type ShedPolicy,
+} from '../core/index.js';
 
 /** The engine's settings (the transport's live in proxy/transport-settings.ts). */
 export interface EngineSettings {
@@ -11,11 +19,25 @@ export interface EngineSettings {
   readonly window?: number;
   /** Each epoch must free at least this fraction of the window. */
   readonly minGainFraction?: number;
+  /**
+   * `--mode`: what a new conversation's epochs freeze, tool results (`rescue`) or spans of whole
+   * messages (`shed`, docs/shed.md). A conversation with epochs keeps its first epoch's mode.
+   */
+  readonly mode?: EpochMode;
+  /** The recent window a shed epoch leaves alone. */
+  readonly shedPolicy?: ShedPolicy;
+  /** `--gate`: rescue epochs latch only when the burst gate says they pay back (shed epochs always do). */
+  readonly gate?: boolean;
+  /** `--horizon N`: the turns a burst must pay back within (default: as many as the conversation has had). */
+  readonly horizon?: number;
 }
 
-/** Latch at 70% of the window, eliding tool results older than the 6 newest and over 1 KiB. */
+/** Latch at 70% of the window, eliding tool results older than the 6 newest and over 1 KiB; no gate. */
 export const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
   threshold: 0.7,
   policy: { keepRecent: DEFAULT_KEEP_RECENT, minBytes: DEFAULT_MIN_ELIDE_BYTES },
   minGainFraction: DEFAULT_MIN_GAIN_FRACTION,
+  mode: 'rescue',
+  shedPolicy: DEFAULT_SHED_POLICY,
+  gate: false,
 };

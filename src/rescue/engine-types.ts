@@ -1,5 +1,5 @@
 /** What goes into the epoch engine and what comes out: plain data, no sockets. */
-import type { ModelRoute, PassthroughReason, SkippedBlock, Usage } from '../core/index.js';
+import type { ModelRoute, PassthroughReason, SkippedBlock, SkippedSpan, Usage } from '../core/index.js';
 import type { ConversationEntry } from './conversation-table.js';
 
 /** One request as the client sent it. Header names in lower case, as `node:http` gives them. */
@@ -23,9 +23,9 @@ export interface Prepared {
   readonly key?: string;
   /** The conversation, for `observe`. */
   readonly conversation?: ConversationEntry;
-  /** Stubs in the body sent (the wire record's `rescued`). */
+  /** Stubs in the body sent (the wire record's `rescued`): tool-result stubs, or span stubs in shed mode. */
   readonly rescued: number;
-  /** Text bytes those stubs stand for. */
+  /** Bytes those stubs stand for: the elided texts, or the shed spans. */
   readonly bytesElided: number;
   /** How many epochs the conversation had when this request was sent. */
   readonly epochs: number;
@@ -34,8 +34,8 @@ export interface Prepared {
   /** Why the input bytes went through unchanged; absent when rewritten. */
   readonly reason?: PassthroughReason;
   readonly detail?: string;
-  /** Frozen blocks the rewrite left alone, each with why. */
-  readonly skipped?: readonly SkippedBlock[];
+  /** Frozen blocks (or, in shed mode, spans) the rewrite left alone, each with why. */
+  readonly skipped?: readonly (SkippedBlock | SkippedSpan)[];
   /** The state directory failed during this request (its wire record must not report it healthy). */
   readonly stateFailed?: true;
 }

@@ -11,8 +11,11 @@ import {
   findFirstMessage,
   indexTranscript,
   rewriteRequest,
+  shedRequest,
+  type EpochMode,
   type PassthroughReason,
   type Span,
+  type TranscriptIndex,
 } from '../core/index.js';
 import { errorText } from '../errors.js';
 import { NO_METRICS, type Metrics } from '../metrics/metrics.js';
@@ -24,6 +27,7 @@ import type { EngineRequest, ObservedResponse, Prepared } from './engine-types.j
 import { FileAvailability } from './file-availability.js';
 import type { LatchContext } from './latch-conversation.js';
 import { isOverThreshold, maybeLatch } from './maybe-latch.js';
+import { maybeShed } from './maybe-shed.js';
 import { readRequestMeta, type RequestMeta } from './request-meta.js';
 
 /** What the engine may be handed besides its state and settings. */
@@ -109,9 +113,11 @@ export class EpochEngine {
       this.#onStateFailure(error);
       return pass('state_unavailable', errorText(error), { key, stateFailed: true });
     }
-    // 3. Nothing to do for a conversation without epochs that cannot latch one now.
+    // 3. Nothing to do for a conversation without epochs that cannot latch one now. A
+    //    conversation keeps the mode of its first epoch; a new one takes the engine's.
+    const mode: EpochMode = entry.mode ?? this.settings.mode ?? 'rescue';
     const mayLatch = meta.route === 'messages' && isOverThreshold(entry, this.settings.threshold);
-    if (entry.frozen.length === 0 && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: entry, key });
+    if (entry.frozen.length === 0 && entry.spans.length === 0 && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: entry, key });
     const indexed = indexTranscript(body);
     if (indexed.kind === 'failed') return pass(indexed.reason, indexed.detail, { conversation: entry, key, epochs: entry.record?.epochs.length ?? 0 });
     const { index } = indexed;
@@ -121,7 +127,9 @@ export class EpochEngine {
       stateFailed = true;
       this.#onStateFailure(error);
     };
-    const latched = mayLatch ? await maybeLatch(this.#latch, entry, body, index, meta.agentId, onLatchFailure) : undefined;
+    const latch = mode === 'shed' ? maybeShed : maybeLatch;
+    const latched = mayLatch ? await latch(this.#latch, entry, body, index, meta.agentId, onLatchFailure) : undefined;
+    if (mode === 'shed') return this.#shed(body, meta, entry, key, index, latched, stateFailed);
     // 5. Files checked (an await: another request may latch meanwhile), then one snapshot of the
     //    epochs for both the rewrite and what the record and the next reading say it carried.
     let frozen = entry.frozen;
@@ -151,6 +159,43 @@ export class EpochEngine {
     });
     if (outcome.kind === 'passthrough') return pass(outcome.reason, outcome.detail, { ...common, skipped: outcome.skipped });
     return { ...base(outcome.body, meta), ...common, rescued: outcome.stubs, bytesElided: outcome.bytesElided, skipped: outcome.skipped };
+  }
+
+  // Shed mode's steps 5 and 6: the spans' files checked, then the splice (core/shed/shed-request.ts).
+  async #shed(
+    body: Uint8Array,
+    meta: RequestMeta,
+    entry: ConversationEntry,
+    key: string,
+    index: TranscriptIndex,
+    latched: number | undefined,
+    stateFailed: boolean,
+  ): Promise<Prepared> {
+    let spans = entry.spans;
+    await this.#files.checkSpans(spans);
+    while (spans !== entry.spans) {
+      spans = entry.spans;
+      await this.#files.checkSpans(spans);
+    }
+    // No await from here on: `spans` and `epochs` are one snapshot of the record.
+    const epochs = entry.record?.epochs.length ?? 0;
+    const common: Partial<Prepared> = {
+      conversation: entry,
+      key,
+      epochs,
+      ...(latched === undefined ? {} : { latched }),
+      ...(stateFailed ? { stateFailed: true as const } : {}),
+    };
+    if (spans.length === 0) return passthrough(body, meta, 'no_epoch', 'no epoch yet', common);
+    const outcome = shedRequest(body, spans, {
+      spansDir: this.state.spansDir,
+      sha256: sha256Hex,
+      isAvailable: (s) => this.#files.hasSpan(s),
+      index,
+      allocate: (n) => Buffer.allocUnsafe(n),
+    });
+    if (outcome.kind === 'passthrough') return passthrough(body, meta, outcome.reason, outcome.detail, { ...common, skipped: outcome.skipped });
+    return { ...base(outcome.body, meta), ...common, rescued: outcome.stubs, bytesElided: outcome.bytesShed, skipped: outcome.skipped };
   }
 }
 

@@ -4,8 +4,8 @@
  * file a person deletes by hand is noticed after a restart, or by `ctxshed verify`.
  */
 import fs from 'node:fs/promises';
-import type { FrozenBlock } from '../core/index.js';
-import { elidedPath, type StateDir } from '../state/layout.js';
+import type { FrozenBlock, FrozenSpan } from '../core/index.js';
+import { elidedPath, spanPath, type StateDir } from '../state/layout.js';
 
 export class FileAvailability {
   readonly #seen = new Set<string>();
@@ -29,6 +29,26 @@ export class FileAvailability {
         }
       }),
     );
+  }
+
+  /** Looks up, once each, the files (`.json`, `.md`) of spans not yet known to exist. */
+  async checkSpans(spans: readonly FrozenSpan[]): Promise<void> {
+    const unknown = spans.flatMap((s) => (['json', 'md'] as const).filter((ext) => !this.#seen.has(`span:${s.sha256}.${ext}`)).map((ext) => [s.sha256, ext] as const));
+    await Promise.all(
+      unknown.map(async ([sha, ext]) => {
+        try {
+          const stat = await fs.stat(spanPath(this.state, sha, ext));
+          if (stat.isFile()) this.#seen.add(`span:${sha}.${ext}`);
+        } catch {
+          // Missing: the splice leaves this span alone (reason span_file_missing).
+        }
+      }),
+    );
+  }
+
+  /** Whether both files a span's stub names are known to exist. */
+  hasSpan(span: FrozenSpan): boolean {
+    return this.#seen.has(`span:${span.sha256}.json`) && this.#seen.has(`span:${span.sha256}.md`);
   }
 
   /** Whether every file the block's stub would name is known to exist. */

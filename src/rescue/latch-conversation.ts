@@ -4,7 +4,7 @@
  * rewritten request leave. state/latch-epoch.ts keeps that order under the state lock; the
  * record itself is planned by the core (core/plan-record.ts).
  */
-import { planRecord, type LatchRequest } from '../core/index.js';
+import { planRecord, type ConversationRecord, type LatchPlan, type LatchRequest } from '../core/index.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { latchEpoch } from '../state/latch-epoch.js';
 import type { ConversationEntry, ConversationTable } from './conversation-table.js';
@@ -23,6 +23,12 @@ export interface LatchContext {
 
 /** Latches the next epoch; resolves to its number, or `undefined` when another latch got there first. */
 export function latchConversation(ctx: LatchContext, entry: ConversationEntry, request: LatchRequest): Promise<number | undefined> {
+  const { threshold, policy } = ctx.settings;
+  return latchWith(ctx, entry, (current) => planRecord({ key: entry.key, current, request, threshold, policy, now: ctx.now() }));
+}
+
+/** Latches the epoch `plan` makes of the record on disk (any mode), under the same rules. */
+export function latchWith(ctx: LatchContext, entry: ConversationEntry, plan: (current: ConversationRecord | undefined) => LatchPlan): Promise<number | undefined> {
   const expected = entry.record?.epochs.length ?? 0;
   const run = async (): Promise<number | undefined> => {
     let planned = false;
@@ -30,8 +36,7 @@ export function latchConversation(ctx: LatchContext, entry: ConversationEntry, r
       // Someone (this process or another) latched since the decision: theirs stands, ours is void.
       if ((current?.epochs.length ?? 0) !== expected) return undefined;
       planned = true;
-      const { threshold, policy } = ctx.settings;
-      return planRecord({ key: entry.key, current, request, threshold, policy, now: ctx.now() });
+      return plan(current);
     });
     ctx.table.adopt(entry, record);
     // Only the call that wrote the epoch reports it: the wire log names one latching request,

@@ -1,5 +1,19 @@
 /** Whether this request latches a new epoch, and latching it when it does. */
-import { decideLatch, firstPromptExcerpt, planElision, type TranscriptIndex } from '../core/index.js';
+import {
+  asksOneHourCache,
+  decideBurst,
+  decideLatch,
+  DEFAULT_TOKENS_PER_BYTE,
+  encodeJsonString,
+  firstPromptExcerpt,
+  planElision,
+  renderStub,
+  rescueGateInput,
+  type FullnessReading,
+  type GateDecision,
+  type PlannedBlock,
+  type TranscriptIndex,
+} from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { ConversationEntry } from './conversation-table.js';
 import { latchConversation, type LatchContext } from './latch-conversation.js';
@@ -35,6 +49,9 @@ export async function maybeLatch(
     ...(minGainFraction === undefined ? {} : { minGainFraction }),
   });
   if (!decision.latch) return undefined;
+  // --gate: the epoch must also pay back its cache re-write within the turns left (docs/shed.md).
+  const gate = ctx.settings.gate === true ? rescueGate(ctx, body, index, reading, decision.added) : undefined;
+  if (gate !== undefined && !gate.latch) return undefined;
   try {
     return await latchConversation(ctx, entry, {
       added: decision.added,
@@ -42,9 +59,29 @@ export async function maybeLatch(
       firstPrompt: firstPromptExcerpt(body, index),
       model: index.model ?? '',
       agentId,
+      ...(gate === undefined ? {} : { gate }),
     });
   } catch (error) {
     onStateFailure(error);
     return undefined;
   }
+}
+
+/** The conversation's tokens per body byte, from its last reading. */
+export function tokensPerByteOf(reading: FullnessReading): number {
+  return reading.requestBytes > 0 ? reading.contextTokens / reading.requestBytes : DEFAULT_TOKENS_PER_BYTE;
+}
+
+function rescueGate(ctx: LatchContext, body: Uint8Array, index: TranscriptIndex, reading: FullnessReading, added: readonly PlannedBlock[]): GateDecision {
+  const encoder = new TextEncoder();
+  const stubBytes = added.reduce((sum, b) => sum + encodeJsonString(encoder.encode(renderStub(b, ctx.table.state.elidedDir))).length, 0);
+  const { horizon } = ctx.settings;
+  return decideBurst(
+    rescueGateInput(index, added, {
+      tokensPerByte: tokensPerByteOf(reading),
+      stubBytes,
+      oneHourCache: asksOneHourCache(body),
+      ...(horizon === undefined ? {} : { horizon }),
+    }),
+  );
 }

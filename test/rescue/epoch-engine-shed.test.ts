@@ -1,0 +1,133 @@
+/** The epoch engine in shed mode (docs/shed.md), and rescue mode's --gate. */
+import fs from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SPAN_STUB_PREFIX, STUB_PREFIX, type Usage } from '../../src/core/index.js';
+import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';
+import { spanPath, type StateDir } from '../../src/state/layout.js';
+import { openStateDir } from '../../src/state/open-state-dir.js';
+import { readConversation } from '../../src/state/read-conversation.js';
+import { conversation, filler, fromUtf8, sha256 } from '../core/bodies.js';
+import { validateMessagesRequest } from '../support/messages-validator.js';
+import { tempStateDir } from '../support/test-proxy.js';
+
+const SHED: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, window: 10_000, mode: 'shed' };
+const LATCH_TIME = new Date('2026-02-03T04:05:06.000Z');
+
+/** Four old results of 8,000 bytes, then six small ones: a stale middle worth shedding. */
+const contents = (n = 10): string[] => Array.from({ length: n }, (_, i) => (i < 4 ? filler(8000, i) : `small ${i}`));
+const BODY = conversation(contents());
+
+const messages = (body: Uint8Array): EngineRequest => ({ method: 'POST', target: '/v1/messages?beta=true', headers: {}, body });
+const usage = (contextTokens: number): Usage => ({ inputTokens: 10, cacheCreationInputTokens: 0, cacheReadInputTokens: contextTokens - 10, outputTokens: 5 });
+
+let state: StateDir;
+let failures: unknown[];
+beforeEach(async () => {
+  state = await openStateDir(await tempStateDir('ctxshed-engine-shed-'));
+  failures = [];
+});
+afterEach(async () => {
+  await fs.rm(state.root, { recursive: true, force: true });
+});
+
+function engineWith(settings: EngineSettings): EpochEngine {
+  return new EpochEngine(state, settings, { now: () => LATCH_TIME, onStateFailure: (e) => failures.push(e) });
+}
+
+async function firstTurnAt90(engine: EpochEngine, body: Uint8Array = BODY): Promise<Prepared> {
+  const first = await engine.prepare(messages(body));
+  engine.observe(first, { status: 200, usage: usage(9_000) });
+  return first;
+}
+
+describe('EpochEngine in shed mode', () => {
+  it('should latch a shed epoch over the threshold: span files and record on disk, one stub in place of the span', async () => {
+    const engine = engineWith(SHED);
+    await firstTurnAt90(engine);
+
+    const prepared = await engine.prepare(messages(BODY));
+
+    expect(prepared).toMatchObject({ latched: 1, epochs: 1, rescued: 1 });
+    expect(prepared.reason).toBeUndefined();
+    const record = await readConversation(state, prepared.key!);
+    const epoch = record!.epochs[0]!;
+    expect(epoch).toMatchObject({ n: 1, mode: 'shed', trigger: 'threshold', blocks: [], span: { first: 1, last: 8 }, gate: { latch: true } });
+    expect(prepared.bytesElided).toBe(epoch.span!.bytes);
+    const exact = await fs.readFile(spanPath(state, epoch.span!.sha256, 'json'));
+    expect(sha256(exact)).toBe(epoch.span!.sha256);
+    expect(await fs.readFile(spanPath(state, epoch.span!.sha256, 'md'), 'utf8')).toContain('## 1. assistant');
+    const text = fromUtf8(prepared.body);
+    expect(text.split(SPAN_STUB_PREFIX).length - 1).toBe(1);
+    expect(text).not.toContain(filler(8000, 0));
+    expect(text).toContain('small 9');
+    expect(validateMessagesRequest(prepared.body)).toEqual([]);
+    expect(failures).toEqual([]);
+  });
+
+  it('should give every later request of the conversation the same stub, so the prefix stays', async () => {
+    const engine = engineWith(SHED);
+    await firstTurnAt90(engine);
+    const latched = await engine.prepare(messages(BODY));
+
+    const later = await engine.prepare(messages(conversation(contents(12))));
+
+    expect(later).toMatchObject({ epochs: 1, rescued: 1 });
+    expect(later.latched).toBeUndefined();
+    const stubEnd = fromUtf8(latched.body).indexOf('small 4');
+    expect(fromUtf8(later.body).slice(0, stubEnd)).toBe(fromUtf8(latched.body).slice(0, stubEnd));
+  });
+
+  it('should not burst the cache when the turns left cannot pay it back', async () => {
+    const engine = engineWith({ ...SHED, horizon: 0 });
+    await firstTurnAt90(engine);
+
+    const prepared = await engine.prepare(messages(BODY));
+
+    expect(prepared).toMatchObject({ reason: 'no_epoch', epochs: 0 });
+    expect(prepared.latched).toBeUndefined();
+  });
+
+  it('should pass through when the span\'s files went missing, and never name them', async () => {
+    const engine = engineWith(SHED);
+    await firstTurnAt90(engine);
+    const latched = await engine.prepare(messages(BODY));
+    const record = await readConversation(state, latched.key!);
+    await fs.rm(state.spansDir, { recursive: true });
+
+    const request = messages(BODY);
+    const after = await engineWith(SHED).prepare(request);
+
+    expect(record).toBeDefined();
+    expect(after).toMatchObject({ reason: 'span_file_missing', rescued: 0, epochs: 1 });
+    expect(after.body).toBe(request.body);
+  });
+
+  it('should keep rescuing a conversation whose epochs are rescue epochs, whatever the engine\'s mode', async () => {
+    const rescue = engineWith({ ...DEFAULT_ENGINE_SETTINGS, window: 10_000 });
+    await firstTurnAt90(rescue);
+    await rescue.prepare(messages(BODY));
+
+    const prepared = await engineWith(SHED).prepare(messages(BODY));
+
+    expect(prepared).toMatchObject({ epochs: 1, rescued: 4 });
+    expect(fromUtf8(prepared.body)).toContain(STUB_PREFIX);
+    expect(fromUtf8(prepared.body)).not.toContain(SPAN_STUB_PREFIX);
+  });
+});
+
+describe('EpochEngine in rescue mode with --gate', () => {
+  it('should latch only when the gate says the epoch pays back, and record the gate', async () => {
+    const closed = engineWith({ ...DEFAULT_ENGINE_SETTINGS, window: 10_000, gate: true, horizon: 0 });
+    await firstTurnAt90(closed);
+    expect(await closed.prepare(messages(BODY))).toMatchObject({ reason: 'no_epoch', epochs: 0 });
+
+    const open = engineWith({ ...DEFAULT_ENGINE_SETTINGS, window: 10_000, gate: true, horizon: 1000 });
+    await firstTurnAt90(open);
+    const prepared = await open.prepare(messages(BODY));
+
+    expect(prepared).toMatchObject({ latched: 1, rescued: 4 });
+    const record = await readConversation(state, prepared.key!);
+    expect(record!.epochs[0]).toMatchObject({ gate: { latch: true, horizonFrom: 'horizon', expectedRemainingTurns: 1000 } });
+    expect(record!.epochs[0]!.mode).toBeUndefined();
+  });
+});
