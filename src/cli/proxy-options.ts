@@ -7,6 +7,10 @@ import { STATE_OPTION } from './state-option.js';
 
 /** The parsed shared flags. */
 export interface ProxyArgs {
+  /** Absent (the demo, tests): rescue, no gate. */
+  mode?: string;
+  horizon?: number | undefined;
+  gate?: boolean;
   rescuePct: number;
   keepRecent: number;
   minBytes: number;
@@ -22,6 +26,9 @@ export const DEFAULT_RESCUE_PCT = Math.round(DEFAULT_ENGINE_SETTINGS.threshold *
 /** Adds the shared flags to a command. */
 export function withProxyOptions<T>(yargs: Argv<T>): Argv<T & ProxyArgs> {
   return yargs
+    .option('mode', { type: 'string', default: 'rescue', describe: 'What an epoch freezes: old tool results (rescue) or a span of whole old messages (shed)' })
+    .option('horizon', { type: 'number', describe: 'Turns a cache re-write must pay back within (default: as many as the conversation has had)' })
+    .option('gate', { type: 'boolean', default: false, describe: 'Rescue mode: latch only when the re-write pays back within the horizon (shed mode always does)' })
     .option('rescue-pct', { type: 'number', default: DEFAULT_RESCUE_PCT, describe: 'Latch an epoch when a conversation is this full (% of the window)' })
     .option('keep-recent', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.keepRecent, describe: 'Never elide the N newest tool results' })
     .option('min-bytes', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.minBytes, describe: 'Elide only tool results whose text is over N bytes' })
@@ -33,6 +40,9 @@ export function withProxyOptions<T>(yargs: Argv<T>): Argv<T & ProxyArgs> {
 
 /** The proxy settings the flags and environment name; a CliError for a bad value. */
 export function proxyConfigFrom(args: ProxyArgs, env: NodeJS.ProcessEnv): ProxySettings {
+  const mode = args.mode ?? 'rescue';
+  if (mode !== 'rescue' && mode !== 'shed') throw new CliError(`--mode takes rescue or shed, not ${JSON.stringify(mode)}`);
+  if (args.horizon !== undefined) wholeNumber(args.horizon, '--horizon', 0);
   if (!(args.rescuePct > 0 && args.rescuePct <= 100)) throw new CliError(`--rescue-pct takes a number above 0 and at most 100, not ${args.rescuePct}`);
   wholeNumber(args.keepRecent, '--keep-recent', 0);
   wholeNumber(args.minBytes, '--min-bytes', 0);
@@ -53,20 +63,26 @@ export function proxyConfigFrom(args: ProxyArgs, env: NodeJS.ProcessEnv): ProxyS
       ...DEFAULT_ENGINE_SETTINGS,
       threshold: args.rescuePct / 100,
       policy: { keepRecent: args.keepRecent, minBytes: args.minBytes },
+      mode,
+      gate: args.gate ?? false,
+      ...(args.horizon === undefined ? {} : { horizon: args.horizon }),
       ...(args.window === undefined ? {} : { window: args.window }),
     },
   };
 }
 
 /** The one-line banner: what this mode does, before anything else happens. */
-export function bannerLine(settings: ProxySettings, url: string, elidedDir: string): string {
+export function bannerLine(settings: ProxySettings, url: string, dirs: { readonly elidedDir: string; readonly spansDir: string }): string {
+  const { elidedDir, spansDir } = dirs;
   const { engine: config, transport: { upstream } } = settings;
   const window = config.window === undefined ? '200,000-token window (1M with the context-1m beta)' : `${config.window.toLocaleString('en-US')}-token window`;
-  return (
-    `ctxshed: rescue on at ${url} -> ${upstream.origin}${upstream.pathname === '/' ? '' : upstream.pathname}; ` +
-    `epochs latch at ${Math.round(config.threshold * 1000) / 10}% of a ${window}; ` +
-    `this mode changes request bytes: old tool results over ${config.policy.minBytes} bytes become stubs, originals kept in ${elidedDir}`
-  );
+  const start = `ctxshed: ${config.mode === 'shed' ? 'shed' : 'rescue'} on at ${url} -> ${upstream.origin}${upstream.pathname === '/' ? '' : upstream.pathname}; ` +
+    `epochs latch at ${Math.round(config.threshold * 1000) / 10}% of a ${window}`;
+  if (config.mode === 'shed') {
+    return `${start} when the cache re-write pays back; this mode changes request bytes: a span of old messages becomes one stub, originals kept in ${spansDir}`;
+  }
+  const gated = config.gate === true ? ' when the cache re-write pays back' : '';
+  return `${start}${gated}; this mode changes request bytes: old tool results over ${config.policy.minBytes} bytes become stubs, originals kept in ${elidedDir}`;
 }
 
 function wholeNumber(value: number, flag: string, min: number): void {

@@ -27,7 +27,8 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
       .parserConfiguration({ 'populate--': true })
       .usage('$0 rescue [options] -- COMMAND [ARGS...]')
       .example('$0 rescue -- claude', 'Claude Code with rescue at 70% of the window')
-      .example('$0 rescue --rescue-pct 60 --state ~/ctx -- claude --resume', 'Resume a session; its epochs come back from the state directory') as unknown as Argv<RescueArgs>,
+      .example('$0 rescue --rescue-pct 60 --state ~/ctx -- claude --resume', 'Resume a session; its epochs come back from the state directory')
+      .example('$0 rescue --mode shed -- claude', 'Shed spans of old messages instead, when the cache re-write pays back (docs/shed.md)') as unknown as Argv<RescueArgs>,
   handler: async (args: ArgumentsCamelCase<RescueArgs>) => {
     const [command, ...commandArgs] = (args['--'] ?? []).map(String);
     if (command === undefined) throw new CliError('name the command to run after --, e.g. ctxshed rescue -- claude', 2);
@@ -43,7 +44,7 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
       process.stderr.write(`ctxshed: cannot start the proxy (${why}); running ${command} without it\n`);
     }
     const env = proxy === undefined ? process.env : { ...process.env, ANTHROPIC_BASE_URL: proxy.url };
-    if (proxy !== undefined && state !== undefined) process.stderr.write(`${bannerLine(config, proxy.url, state.elidedDir)}\n`);
+    if (proxy !== undefined && state !== undefined) process.stderr.write(`${bannerLine(config, proxy.url, state)}\n`);
     const outcome = await runChild(command, commandArgs, { env });
     if (proxy !== undefined) await Promise.race([proxy.close(), delay(SHUTDOWN_GRACE_MS)]);
     exitLike(outcome);

@@ -13,7 +13,8 @@ export const serveCommand: CommandModule<object, ProxyArgs> = {
   builder: (yargs) =>
     withProxyOptions(yargs as Argv<object>)
       .example('$0 serve --port 8787', 'Then: ANTHROPIC_BASE_URL=http://127.0.0.1:8787 claude; metrics at http://127.0.0.1:8787/_ctxshed/metrics')
-      .example('$0 serve --upstream http://127.0.0.1:9000 --state /tmp/st', 'Chain to another local proxy') as unknown as Argv<ProxyArgs>,
+      .example('$0 serve --upstream http://127.0.0.1:9000 --state /tmp/st', 'Chain to another local proxy')
+      .example('$0 serve --gate --horizon 40', 'Rescue only when the cache re-write pays back within 40 more turns') as unknown as Argv<ProxyArgs>,
   handler: async (args: ArgumentsCamelCase<ProxyArgs>) => {
     const config = proxyConfigFrom(args, process.env);
     const state = await openStateOrFail(args.state);
@@ -23,7 +24,7 @@ export const serveCommand: CommandModule<object, ProxyArgs> = {
     } catch (error) {
       throw new CliError(`cannot listen on 127.0.0.1:${args.port}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
-    process.stderr.write(`${bannerLine(config, proxy.url, state.elidedDir)}\nctxshed: Prometheus metrics at ${proxy.url}${METRICS_PATH}\n`);
+    process.stderr.write(`${bannerLine(config, proxy.url, state)}\nctxshed: Prometheus metrics at ${proxy.url}${METRICS_PATH}\n`);
     await writeStdout(`ANTHROPIC_BASE_URL=${proxy.url}\n`);
     await new Promise<void>((resolve) => {
       const stop = (): void => {

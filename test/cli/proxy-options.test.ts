@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { bannerLine, proxyConfigFrom, type ProxyArgs } from '../../src/cli/proxy-options.js';
+
+const ARGS: ProxyArgs = { rescuePct: 70, keepRecent: 6, minBytes: 1024, window: undefined, state: undefined, upstream: 'http://127.0.0.1:9', port: 0 };
+const DIRS = { elidedDir: '/s/elided', spansDir: '/s/spans' };
+
+describe('proxyConfigFrom', () => {
+  it('should default to rescue mode without a gate or a horizon', () => {
+    const { engine } = proxyConfigFrom(ARGS, {});
+
+    expect(engine).toMatchObject({ mode: 'rescue', gate: false, threshold: 0.7 });
+    expect(engine.horizon).toBeUndefined();
+  });
+
+  it('should take --mode shed, --horizon and --gate', () => {
+    expect(proxyConfigFrom({ ...ARGS, mode: 'shed', horizon: 40 }, {}).engine).toMatchObject({ mode: 'shed', horizon: 40 });
+    expect(proxyConfigFrom({ ...ARGS, gate: true, horizon: 0 }, {}).engine).toMatchObject({ mode: 'rescue', gate: true, horizon: 0 });
+  });
+
+  it('should refuse an unknown mode and a horizon that is no whole number, in one line', () => {
+    expect(() => proxyConfigFrom({ ...ARGS, mode: 'trim' }, {})).toThrow('--mode takes rescue or shed, not "trim"');
+    expect(() => proxyConfigFrom({ ...ARGS, horizon: -1 }, {})).toThrow('--horizon takes a whole number >= 0, not -1');
+    expect(() => proxyConfigFrom({ ...ARGS, horizon: 2.5 }, {})).toThrow('--horizon takes a whole number >= 0, not 2.5');
+  });
+});
+
+describe('bannerLine', () => {
+  it('should say what each mode changes and where the originals are kept', () => {
+    const rescue = bannerLine(proxyConfigFrom(ARGS, {}), 'http://127.0.0.1:1', DIRS);
+    const gated = bannerLine(proxyConfigFrom({ ...ARGS, gate: true }, {}), 'http://127.0.0.1:1', DIRS);
+    const shed = bannerLine(proxyConfigFrom({ ...ARGS, mode: 'shed' }, {}), 'http://127.0.0.1:1', DIRS);
+
+    expect(rescue).toBe(
+      'ctxshed: rescue on at http://127.0.0.1:1 -> http://127.0.0.1:9; epochs latch at 70% of a 200,000-token window (1M with the context-1m beta); ' +
+        'this mode changes request bytes: old tool results over 1024 bytes become stubs, originals kept in /s/elided',
+    );
+    expect(gated).toContain('window (1M with the context-1m beta) when the cache re-write pays back; ');
+    expect(shed).toBe(
+      'ctxshed: shed on at http://127.0.0.1:1 -> http://127.0.0.1:9; epochs latch at 70% of a 200,000-token window (1M with the context-1m beta) when the cache re-write pays back; ' +
+        'this mode changes request bytes: a span of old messages becomes one stub, originals kept in /s/spans',
+    );
+  });
+});
