@@ -99,4 +99,20 @@ describe('EpochEngine.prepare', () => {
       }),
     );
   });
+
+  it('should never reject in shed mode over a conversation past its threshold, where the span latch and the splice run', async () => {
+    // A tiny window, no minimum gain, the smallest recent window and a long horizon: any span latches.
+    const settings = { ...DEFAULT_ENGINE_SETTINGS, mode: 'shed' as const, window: 1000, minGainFraction: 0, horizon: 1e9, shedPolicy: { keepToolResults: 1, keepPersonTurns: 0 } };
+    const engine = new EpochEngine(state, settings);
+    await fc.assert(
+      fc.asyncProperty(requestArb, async (request) => {
+        const first = await engine.prepare(request);
+        engine.observe(first, { status: 200, usage: { inputTokens: 990, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens: 1 } });
+
+        await expectSafe(engine, request);
+      }),
+    );
+    // Not vacuous: spans did latch along the way.
+    expect([...engine.conversations()].some((c) => c.spans.length > 0)).toBe(true);
+  });
 });
