@@ -1,5 +1,6 @@
 /** `ctxshed show KEY` as text: a conversation, its epochs and every block they elided. Pure. */
 import type { Epoch } from '../core/epoch-types.js';
+import type { FrozenSpan, GateDecision } from '../core/index.js';
 import type { ConversationSummary, EpochSummary } from './conversation-summary.js';
 import { oneLine, renderTable, REPORT_WIDTH, wrapText } from './format-table.js';
 import { formatWhen } from './format-time.js';
@@ -35,11 +36,14 @@ function renderEpoch(e: EpochSummary, recorded: Epoch | undefined, nowMs: number
     const tokens = e.contextTokens === null ? '' : ` (${formatCount(e.contextTokens)} tokens)`;
     lines.push(`  why       fullness ${formatPercent(e.fullness)}${tokens} >= threshold ${formatPercent(e.threshold)} of a ${formatCount(e.window)}-token window`);
   }
+  const span = recorded?.span;
   if (e.policy !== null) {
     const p = e.policy;
-    lines.push(`  policy    ${p.name} v${p.version}: older than the ${p.keepRecent} newest tool results, over ${formatCount(p.minBytes)} bytes`);
+    const window = span === undefined ? `older than the ${p.keepRecent} newest tool results, over ${formatCount(p.minBytes)} bytes` : `between the head and the messages of the ${p.keepRecent} newest tool results`;
+    lines.push(`  policy    ${p.name} v${p.version}: ${window}`);
   }
-  lines.push(`  shed      ${plural(e.blocks, 'block')}, ${formatBytes(e.bytes)} (${formatTokens(e.tokens)} tokens)`);
+  if (span === undefined) lines.push(`  shed      ${plural(e.blocks, 'block')}, ${formatBytes(e.bytes)} (${formatTokens(e.tokens)} tokens)`);
+  else lines.push(...renderSpan(span, recorded?.gate));
   if (recorded !== undefined && recorded.blocks.length > 0) {
     const columns = [
       { header: 'ORDINAL', align: 'right' },
@@ -49,6 +53,25 @@ function renderEpoch(e: EpochSummary, recorded: Epoch | undefined, nowMs: number
     ] as const;
     const rows = recorded.blocks.map((b) => [String(b.ordinal), b.toolUseId, formatCount(b.bytes), shortId(b.sha256)]);
     lines.push(...renderTable(columns, rows, 98).map((line) => `  ${line}`));
+  }
+  return lines;
+}
+
+// Shed mode (docs/shed.md): the messages an epoch shed, its handle, its pins, and the gate it passed.
+function renderSpan(span: FrozenSpan, gate: GateDecision | undefined): string[] {
+  const count = span.last - span.first + 1;
+  const lines = [
+    `  shed      ${plural(count, 'message')} (${span.first}..${span.last}), ${formatBytes(span.bytes)}`,
+    `  handle    ${span.sha256}`,
+    `  pins      ${span.pins.length === 0 ? 'none' : plural(span.pins.length, 'text')}${span.tombstone === undefined ? '' : '; the first prompt is in it'}`,
+  ];
+  if (gate !== undefined) {
+    const turns = gate.breakEvenTurns === null ? 'never' : `in ${plural(gate.breakEvenTurns, 'turn')}`;
+    const left = `${formatCount(gate.expectedRemainingTurns)} ${gate.horizonFrom === 'horizon' ? 'by --horizon' : 'as many as so far'}`;
+    lines.push(
+      `  gate      pays back ${turns}, ${gate.latch ? 'within' : 'beyond'} the ${left} left`,
+      `            (${gate.writeMult} - ${gate.readMult}) x ${formatCount(gate.invalidatedSuffixTokens)} re-written / (${gate.readMult} x ${formatCount(gate.droppedCachedTokens)} dropped)`,
+    );
   }
   return lines;
 }

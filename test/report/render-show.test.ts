@@ -30,4 +30,21 @@ describe('renderConversation', () => {
     expect(text).toContain('estimated from the wire log');
     expect(text).not.toContain('why ');
   });
+
+  it('should print a shed epoch\'s span, pins and the gate it passed', () => {
+    const { summaries, records } = session();
+    const summary = summaries.find((s) => s.key === KEY_A)!;
+    const span = { first: 1, last: 8, sha256: 'd'.repeat(64), bytes: 31_492, pins: ['[ctxshed:goal] x'], tombstone: 'Port it.' };
+    const gate = { writeMult: 1.25, readMult: 0.1, invalidatedSuffixTokens: 10_071, droppedCachedTokens: 7_744, breakEvenTurns: 15, expectedRemainingTurns: 40, horizonFrom: 'horizon' as const, latch: true };
+    const shed = records[0]!.epochs.map((e) => ({ ...e, mode: 'shed' as const, blocks: [], span, gate, policy: { ...e.policy, name: 'shed-stale-middle' } }));
+    const shedSummary = { ...summary, epochs: summary.epochs.map((e) => ({ ...e, policy: e.policy === null ? null : { ...e.policy, name: 'shed-stale-middle' } })) };
+
+    const text = renderConversation(shedSummary, shed, '/st/elided', NOW);
+
+    expect(text).toContain('policy    shed-stale-middle v1: between the head and the messages of the 6 newest tool results');
+    expect(text).toContain(`shed      8 messages (1..8), 30.8 KB\n  handle    ${'d'.repeat(64)}`);
+    expect(text).toContain('pins      1 text; the first prompt is in it');
+    expect(text).toContain('gate      pays back in 15 turns, within the 40 by --horizon left\n            (1.25 - 0.1) x 10,071 re-written / (0.1 x 7,744 dropped)');
+    expect(widest(text)).toBeLessThanOrEqual(100);
+  });
 });
