@@ -67,9 +67,9 @@ function renderSpan(span: FrozenSpan, gate: GateDecision | undefined): string[] 
   ];
   if (gate !== undefined) {
     const turns = gate.breakEvenTurns === null ? 'never' : `in ${plural(gate.breakEvenTurns, 'turn')}`;
-    const left = `${formatCount(gate.expectedRemainingTurns)} ${gate.horizonFrom === 'horizon' ? 'by --horizon' : 'as many as so far'}`;
+    const left = `${plural(gate.expectedRemainingTurns, 'turn')} left (${gate.horizonFrom === 'horizon' ? '--horizon' : 'as many as so far'})`;
     lines.push(
-      `  gate      pays back ${turns}, ${gate.latch ? 'within' : 'beyond'} the ${left} left`,
+      `  gate      pays back ${turns}, ${gate.latch ? 'within' : 'beyond'} the ${left}`,
       `            (${gate.writeMult} - ${gate.readMult}) x ${formatCount(gate.invalidatedSuffixTokens)} re-written / (${gate.readMult} x ${formatCount(gate.droppedCachedTokens)} dropped)`,
     );
   }

@@ -44,7 +44,7 @@ describe('renderConversation', () => {
     expect(text).toContain('policy    shed-stale-middle v1: between the head and the messages of the 6 newest tool results');
     expect(text).toContain(`shed      8 messages (1..8), 30.8 KB\n  handle    ${'d'.repeat(64)}`);
     expect(text).toContain('pins      1 text; the first prompt is in it');
-    expect(text).toContain('gate      pays back in 15 turns, within the 40 by --horizon left\n            (1.25 - 0.1) x 10,071 re-written / (0.1 x 7,744 dropped)');
+    expect(text).toContain('gate      pays back in 15 turns, within the 40 turns left (--horizon)\n            (1.25 - 0.1) x 10,071 re-written / (0.1 x 7,744 dropped)');
     expect(widest(text)).toBeLessThanOrEqual(100);
   });
 });
