@@ -6,11 +6,10 @@
 import type { Epoch } from '../core/epoch-types.js';
 import type { Metrics } from '../metrics/metrics.js';
 
-/** Reports `epoch` to `metrics`. */
+/** Reports `epoch` to `metrics`: a shed epoch's bytes are its span's. */
 export function countLatch(metrics: Metrics, epoch: Epoch): void {
-  let bytes = 0;
+  let bytes = epoch.span?.bytes ?? 0;
   for (const block of epoch.blocks) bytes += block.bytes;
-  // Every epoch today freezes tool results and latches on the threshold. When the record carries
-  // its mode and trigger (issues 11 and 12), they are read here, and only here.
-  metrics.epochLatched('rescue', 'threshold', epoch.blocks.length, bytes);
+  // Records written before mode and trigger existed are rescue epochs latched on the threshold.
+  metrics.epochLatched(epoch.mode ?? 'rescue', epoch.trigger ?? 'threshold', epoch.blocks.length, bytes);
 }

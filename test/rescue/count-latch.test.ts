@@ -33,4 +33,13 @@ describe('countLatch', () => {
 
     expect(metrics.calls).toEqual([['epochLatched', 'rescue', 'threshold', 0, 0]]);
   });
+
+  it('should report a shed epoch as shed, with its span\'s bytes', () => {
+    const metrics = recordingMetrics();
+    const span = { first: 1, last: 8, sha256: 'c'.repeat(64), bytes: 31_492, pins: [] };
+
+    countLatch(metrics, { ...epoch([]), mode: 'shed', trigger: 'threshold', span });
+
+    expect(metrics.calls).toEqual([['epochLatched', 'shed', 'threshold', 0, 31_492]]);
+  });
 });
