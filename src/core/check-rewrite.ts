@@ -5,7 +5,7 @@
  */
 import { bytesEqual } from './block-text.js';
 import type { Splice } from './splices.js';
-import { indexTranscript, type TranscriptIndex } from './transcript-index.js';
+import { indexResumable, type ResumableIndex, type TranscriptIndex } from './transcript-index.js';
 
 /** A spliced tool_result: its ordinal and the splice that replaced its content. */
 export interface StubbedBlock {
@@ -13,11 +13,48 @@ export interface StubbedBlock {
   readonly splice: Splice;
 }
 
+/** The output's own index when the output passes (a memo keeps it), else what failed. */
+export type CheckOutcome =
+  | { readonly ok: true; readonly after: ResumableIndex }
+  | { readonly ok: false; readonly failure: string };
+
 /** `undefined` when the output passes; else what failed. */
 export function checkRewrite(input: Uint8Array, before: TranscriptIndex, output: Uint8Array, stubbed: readonly StubbedBlock[]): string | undefined {
-  const outcome = indexTranscript(output);
-  if (outcome.kind !== 'indexed') return `output does not index: ${outcome.reason}: ${outcome.detail}`;
-  const after = outcome.index;
+  const outcome = checkOutput(input, before, output, stubbed);
+  return outcome.ok ? undefined : outcome.failure;
+}
+
+/** `checkRewrite`, keeping the output's index when it passes. */
+export function checkOutput(input: Uint8Array, before: TranscriptIndex, output: Uint8Array, stubbed: readonly StubbedBlock[]): CheckOutcome {
+  const outcome = indexResumable(output);
+  if (outcome.kind !== 'indexed') return { ok: false, failure: `output does not index: ${outcome.reason}: ${outcome.detail}` };
+  const failure = checkIndexedRewrite(input, before, output, outcome.resumable.index, stubbed, CHECK_ALL);
+  return failure === undefined ? { ok: true, after: outcome.resumable } : { ok: false, failure };
+}
+
+/** The first message and the first tool_result ordinal still to check. */
+export interface CheckFrom {
+  readonly message: number;
+  readonly toolResult: number;
+}
+
+const CHECK_ALL: CheckFrom = { message: 0, toolResult: 0 };
+
+/**
+ * The check given the output's index (`after`, built from the output's own bytes). Messages before
+ * `from.message` and tool results before `from.toolResult` are not compared again: the
+ * incremental rewrite passes them only when they, their bytes in input and output and their
+ * stubs are those of an earlier output that passed this check in full (incremental-rewrite.ts).
+ * The bytes outside `messages` and every count are always checked.
+ */
+export function checkIndexedRewrite(
+  input: Uint8Array,
+  before: TranscriptIndex,
+  output: Uint8Array,
+  after: TranscriptIndex,
+  stubbed: readonly StubbedBlock[],
+  from: CheckFrom,
+): string | undefined {
   const head = before.messagesSpan.start;
   if (after.messagesSpan.start !== head || !bytesEqual(input.subarray(0, head), output.subarray(0, head))) {
     return 'bytes before "messages" changed';
@@ -25,12 +62,13 @@ export function checkRewrite(input: Uint8Array, before: TranscriptIndex, output:
   if (!bytesEqual(input.subarray(before.messagesSpan.end), output.subarray(after.messagesSpan.end))) {
     return 'bytes after "messages" changed';
   }
-  return checkMessages(before, after) ?? checkToolResults(before, after, output, stubbed);
+  return checkMessages(before, after, from.message) ?? checkToolResults(before, after, output, stubbed, from.toolResult);
 }
 
-function checkMessages(before: TranscriptIndex, after: TranscriptIndex): string | undefined {
+function checkMessages(before: TranscriptIndex, after: TranscriptIndex, first: number): string | undefined {
   if (after.messages.length !== before.messages.length) return 'message count changed';
-  for (const [m, was] of before.messages.entries()) {
+  for (let m = first; m < before.messages.length; m++) {
+    const was = before.messages[m]!;
     const now = after.messages[m]!;
     if (now.role !== was.role || now.content.kind !== was.content.kind || now.blocks.length !== was.blocks.length) {
       return `message ${m} changed shape`;
@@ -48,10 +86,11 @@ function checkMessages(before: TranscriptIndex, after: TranscriptIndex): string 
   return undefined;
 }
 
-function checkToolResults(before: TranscriptIndex, after: TranscriptIndex, output: Uint8Array, stubbed: readonly StubbedBlock[]): string | undefined {
+function checkToolResults(before: TranscriptIndex, after: TranscriptIndex, output: Uint8Array, stubbed: readonly StubbedBlock[], first: number): string | undefined {
   if (after.toolResults.length !== before.toolResults.length) return 'tool_result count changed';
   const stubs = new Map(stubbed.map((s) => [s.ordinal, s.splice]));
-  for (const [ordinal, was] of before.toolResults.entries()) {
+  for (let ordinal = first; ordinal < before.toolResults.length; ordinal++) {
+    const was = before.toolResults[ordinal]!;
     const now = after.toolResults[ordinal]!;
     if (now.toolUseId !== was.toolUseId || now.isError !== was.isError || now.hasCacheControl !== was.hasCacheControl) {
       return `tool_result ${ordinal} changed`;

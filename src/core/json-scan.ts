@@ -116,17 +116,19 @@ export function scanObject(b: Uint8Array, i: number, depth: number, visit: Membe
   if (depth > MAX_JSON_DEPTH) throw new JsonSyntaxError(i, 'nesting too deep');
   i = skipWhitespace(b, i + 1);
   if (b[i] === 0x7d) return i + 1;
+  return continueObject(b, scanMember(b, i, depth, visit), depth, visit);
+}
+
+/**
+ * `i` is just past the value of an object's member; scans (and visits) the members after it and
+ * returns the index just past the object's `}`. What `scanObject` does after its first member,
+ * so a scan can resume there with the same result (incremental-index.ts).
+ */
+export function continueObject(b: Uint8Array, i: number, depth: number, visit: MemberVisitor | undefined): number {
   for (;;) {
-    if (b[i] !== QUOTE) throw new JsonSyntaxError(i, 'expected key');
-    const keyStart = i;
-    const keyEnd = scanString(b, i);
-    i = skipWhitespace(b, keyEnd);
-    if (b[i] !== 0x3a) throw new JsonSyntaxError(i, 'expected colon');
-    const valueStart = skipWhitespace(b, i + 1);
-    i = visit === undefined ? scanValue(b, valueStart, depth) : visit(keyStart, keyEnd, valueStart, depth);
     i = skipWhitespace(b, i);
     if (b[i] === 0x2c) {
-      i = skipWhitespace(b, i + 1);
+      i = scanMember(b, skipWhitespace(b, i + 1), depth, visit);
       continue;
     }
     if (b[i] === 0x7d) return i + 1;
@@ -134,16 +136,37 @@ export function scanObject(b: Uint8Array, i: number, depth: number, visit: Membe
   }
 }
 
+/** `i` points at a member's key; returns the index just past its value. */
+function scanMember(b: Uint8Array, i: number, depth: number, visit: MemberVisitor | undefined): number {
+  if (b[i] !== QUOTE) throw new JsonSyntaxError(i, 'expected key');
+  const keyStart = i;
+  const keyEnd = scanString(b, i);
+  i = skipWhitespace(b, keyEnd);
+  if (b[i] !== 0x3a) throw new JsonSyntaxError(i, 'expected colon');
+  const valueStart = skipWhitespace(b, i + 1);
+  return visit === undefined ? scanValue(b, valueStart, depth) : visit(keyStart, keyEnd, valueStart, depth);
+}
+
 /** `i` points at `[`; visits elements (or skips them) and returns the index just past `]`. */
 export function scanArray(b: Uint8Array, i: number, depth: number, visit: ElementVisitor | undefined): number {
   if (depth > MAX_JSON_DEPTH) throw new JsonSyntaxError(i, 'nesting too deep');
   i = skipWhitespace(b, i + 1);
   if (b[i] === 0x5d) return i + 1;
-  for (let index = 0; ; index++) {
-    i = visit === undefined ? scanValue(b, i, depth) : visit(i, index, depth);
+  i = visit === undefined ? scanValue(b, i, depth) : visit(i, 0, depth);
+  return continueArray(b, i, depth, 1, visit);
+}
+
+/**
+ * `i` is just past element `index - 1` of an array; scans (and visits) the elements after it and
+ * returns the index just past the array's `]`. What `scanArray` does after its first element, so
+ * a scan can resume at an element boundary with the same result (incremental-index.ts).
+ */
+export function continueArray(b: Uint8Array, i: number, depth: number, index: number, visit: ElementVisitor | undefined): number {
+  for (; ; index++) {
     i = skipWhitespace(b, i);
     if (b[i] === 0x2c) {
       i = skipWhitespace(b, i + 1);
+      i = visit === undefined ? scanValue(b, i, depth) : visit(i, index, depth);
       continue;
     }
     if (b[i] === 0x5d) return i + 1;

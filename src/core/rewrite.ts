@@ -3,14 +3,14 @@
  * function: it locates each frozen block by ordinal, checks it is still the block the epoch froze,
  * splices a stub into its `content` value, checks its own output, and otherwise fails open.
  */
-import { checkRewrite, type StubbedBlock } from './check-rewrite.js';
+import { checkOutput, type StubbedBlock } from './check-rewrite.js';
 import type { FrozenBlock } from './epoch-types.js';
 import { encodeJsonString } from './json-string.js';
 import type { BlockSkipReason, PassthroughReason } from './passthrough-reasons.js';
 import type { Sha256 } from './ports.js';
-import { applySplices, planSplices, type Allocate, type Splice } from './splices.js';
+import { applySplices, planSplices, type Allocate } from './splices.js';
 import { renderStub } from './stub.js';
-import { indexTranscript, type ToolResultInfo, type TranscriptIndex } from './transcript-index.js';
+import { indexTranscript, type ResumableIndex, type ToolResultInfo, type TranscriptIndex } from './transcript-index.js';
 import { errorText } from '../errors.js';
 
 /** A frozen block left alone in this request, and why. */
@@ -68,44 +68,98 @@ function stubToken(block: FrozenBlock, elidedDir: string): Uint8Array {
 
 /** Rewrites a request body for a conversation's frozen blocks. Never throws. */
 export function rewriteRequest(body: Uint8Array, frozen: readonly FrozenBlock[], options: RewriteOptions): RewriteOutcome {
-  const pass = (reason: PassthroughReason, detail: string, skipped: readonly SkippedBlock[] = []): RewriteOutcome => ({
-    kind: 'passthrough', body, reason, detail, skipped,
-  });
+  if (frozen.length === 0) return passthroughOf(body, 'no_epoch', 'no frozen blocks');
   try {
-    if (frozen.length === 0) return pass('no_epoch', 'no frozen blocks');
     let index = options.index;
     if (index === undefined) {
       const indexed = indexTranscript(body);
-      if (indexed.kind === 'failed') return pass(indexed.reason, indexed.detail);
+      if (indexed.kind === 'failed') return passthroughOf(body, indexed.reason, indexed.detail);
       index = indexed.index;
     }
-    const skipped: SkippedBlock[] = [];
-    const stubbed: StubbedBlock[] = [];
-    let bytesElided = 0;
-    for (const block of frozen) {
-      const why = checkFrozenBlock(body, index.toolResults[block.ordinal], block, options);
-      if (why !== undefined) {
-        skipped.push({ ordinal: block.ordinal, reason: why });
-        continue;
-      }
-      const target = index.toolResults[block.ordinal]!;
-      const stub = stubToken(block, options.elidedDir);
-      stubbed.push({ ordinal: block.ordinal, splice: { start: target.content.start, end: target.content.end, bytes: stub } });
-      bytesElided += block.bytes;
-    }
-    if (stubbed.length === 0) {
-      const allMissing = skipped.every((s) => s.reason === 'file_missing');
-      return pass(allMissing ? 'elided_file_missing' : 'epoch_mismatch', `${skipped.length} frozen blocks skipped`, skipped);
-    }
-    const splices = planSplices(stubbed.map((s) => s.splice), body.length);
-    if (splices === undefined) return pass('self_check_failed', 'overlapping splices', skipped);
-    const out = applySplices(body, splices, options.allocate);
-    const failure = checkRewrite(body, index, out, stubbed);
-    if (failure !== undefined) return pass('self_check_failed', failure, skipped);
-    return { kind: 'rewritten', body: out, stubs: stubbed.length, bytesElided, skipped };
+    return rewriteIndexed(body, index, frozen, options).outcome;
   } catch (error) {
-    return pass('internal_error', errorText(error));
+    return passthroughOf(body, 'internal_error', errorText(error));
   }
+}
+
+/** What one frozen block came to in a request: stubbed, or left alone and why. */
+export type BlockVerdict = 'stubbed' | BlockSkipReason;
+
+/** A rewrite's outcome and, when it rewrote, what an incremental rewrite may reuse of it. */
+export interface IndexedRewrite {
+  readonly outcome: RewriteOutcome;
+  /** The output's index, built from the output's bytes by the check (when rewritten). */
+  readonly after?: ResumableIndex;
+  /** Each frozen block's verdict, in the order of `frozen`. */
+  readonly verdicts: readonly BlockVerdict[];
+}
+
+/** The rewrite of a body whose index is known; may throw (callers catch). */
+export function rewriteIndexed(body: Uint8Array, index: TranscriptIndex, frozen: readonly FrozenBlock[], options: RewriteOptions): IndexedRewrite {
+  const judged = judgeFrozenBlocks(body, index, frozen, options, undefined);
+  const noStub = noStubOutcome(body, judged);
+  if (noStub !== undefined) return { outcome: noStub, verdicts: judged.verdicts };
+  const splices = planSplices(judged.stubbed.map((s) => s.splice), body.length);
+  if (splices === undefined) return { outcome: passthroughOf(body, 'self_check_failed', 'overlapping splices', judged.skipped), verdicts: judged.verdicts };
+  const out = applySplices(body, splices, options.allocate);
+  const check = checkOutput(body, index, out, judged.stubbed);
+  if (!check.ok) return { outcome: passthroughOf(body, 'self_check_failed', check.failure, judged.skipped), verdicts: judged.verdicts };
+  return { outcome: rewrittenOf(out, judged), after: check.after, verdicts: judged.verdicts };
+}
+
+/** The frozen blocks judged against one body: verdicts, splices, skips. */
+export interface JudgedBlocks {
+  readonly verdicts: readonly BlockVerdict[];
+  readonly stubbed: readonly StubbedBlock[];
+  readonly skipped: readonly SkippedBlock[];
+  readonly bytesElided: number;
+}
+
+/**
+ * Judges every frozen block against the body, in the order of `frozen`. `reuse(i)`, when given,
+ * may supply block i's verdict instead of checking its bytes (the incremental rewrite does, for
+ * blocks in a prefix it already checked); it is consulted first.
+ */
+export function judgeFrozenBlocks(
+  body: Uint8Array,
+  index: TranscriptIndex,
+  frozen: readonly FrozenBlock[],
+  options: RewriteOptions,
+  reuse: ((i: number) => BlockVerdict | undefined) | undefined,
+): JudgedBlocks {
+  const verdicts: BlockVerdict[] = [];
+  const skipped: SkippedBlock[] = [];
+  const stubbed: StubbedBlock[] = [];
+  let bytesElided = 0;
+  for (const [i, block] of frozen.entries()) {
+    const verdict = reuse?.(i) ?? checkFrozenBlock(body, index.toolResults[block.ordinal], block, options) ?? 'stubbed';
+    verdicts.push(verdict);
+    if (verdict !== 'stubbed') {
+      skipped.push({ ordinal: block.ordinal, reason: verdict });
+      continue;
+    }
+    const target = index.toolResults[block.ordinal]!;
+    stubbed.push({ ordinal: block.ordinal, splice: { start: target.content.start, end: target.content.end, bytes: stubToken(block, options.elidedDir) } });
+    bytesElided += block.bytes;
+  }
+  return { verdicts, stubbed, skipped, bytesElided };
+}
+
+/** The pass-through when no block could be stubbed, else `undefined`. */
+export function noStubOutcome(body: Uint8Array, judged: JudgedBlocks): RewriteOutcome | undefined {
+  if (judged.stubbed.length > 0) return undefined;
+  const allMissing = judged.skipped.every((s) => s.reason === 'file_missing');
+  return passthroughOf(body, allMissing ? 'elided_file_missing' : 'epoch_mismatch', `${judged.skipped.length} frozen blocks skipped`, judged.skipped);
+}
+
+/** The rewritten outcome for an output that passed its check. */
+export function rewrittenOf(out: Uint8Array, judged: JudgedBlocks): RewriteOutcome {
+  return { kind: 'rewritten', body: out, stubs: judged.stubbed.length, bytesElided: judged.bytesElided, skipped: judged.skipped };
+}
+
+/** A pass-through: the input itself goes upstream. */
+export function passthroughOf(body: Uint8Array, reason: PassthroughReason, detail: string, skipped: readonly SkippedBlock[] = []): RewriteOutcome {
+  return { kind: 'passthrough', body, reason, detail, skipped };
 }
 
 function checkFrozenBlock(body: Uint8Array, target: ToolResultInfo | undefined, block: FrozenBlock, options: RewriteOptions): BlockSkipReason | undefined {

@@ -7,10 +7,13 @@ export interface Splice {
   readonly bytes: Uint8Array;
 }
 
-/** Sorts splices by offset; `undefined` when two overlap or one falls outside the body. */
-export function planSplices(splices: readonly Splice[], bodyLength: number): Splice[] | undefined {
+/**
+ * Sorts splices by offset; `undefined` when two overlap or one falls outside the body (or starts
+ * before `from`, where an incremental rewrite copies an earlier output instead).
+ */
+export function planSplices(splices: readonly Splice[], bodyLength: number, from = 0): Splice[] | undefined {
   const sorted = [...splices].sort((a, b) => a.start - b.start);
-  let last = 0;
+  let last = from;
   for (const s of sorted) {
     if (s.start < last || s.end < s.start || s.end > bodyLength) return undefined;
     last = s.end;
@@ -28,11 +31,28 @@ export type Allocate = (length: number) => Uint8Array;
  * than a plain Uint8Array's in Node 20.
  */
 export function applySplices(body: Uint8Array, sorted: readonly Splice[], allocate: Allocate = (n) => new Uint8Array(n)): Uint8Array {
-  let length = body.length;
+  return applySplicesAfter(NO_BYTES, body, 0, sorted, allocate);
+}
+
+const NO_BYTES = new Uint8Array(0);
+
+/**
+ * `prefix`, then the body from byte `from` on with every (sorted, disjoint) splice applied; each
+ * splice lies at or after `from` (planSplices with `from` checks it). The incremental rewrite
+ * writes its output so: the prefix is an earlier output's, already checked.
+ */
+export function applySplicesAfter(
+  prefix: Uint8Array,
+  body: Uint8Array,
+  from: number,
+  sorted: readonly Splice[],
+  allocate: Allocate = (n) => new Uint8Array(n),
+): Uint8Array {
+  let length = prefix.length + body.length - from;
   for (const s of sorted) length += s.bytes.length - (s.end - s.start);
   const out = allocate(length);
-  let from = 0;
-  let o = 0;
+  out.set(prefix, 0);
+  let o = prefix.length;
   for (const s of sorted) {
     out.set(body.subarray(from, s.start), o);
     o += s.start - from;

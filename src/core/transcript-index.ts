@@ -2,7 +2,19 @@
  * The transcript index: where each message, content block and tool_result of a Messages API
  * request body sits, as byte offsets into the raw body. Built in one validating pass.
  */
-import { JsonSyntaxError, scanArray, scanDocument, scanObject, scanString, scanValue, skipWhitespace } from './json-scan.js';
+import {
+  continueArray,
+  continueObject,
+  JsonSyntaxError,
+  scanArray,
+  scanDocument,
+  scanObject,
+  scanString,
+  scanValue,
+  skipWhitespace,
+  type ElementVisitor,
+  type MemberVisitor,
+} from './json-scan.js';
 import { decodeJsonString } from './json-string.js';
 
 /** A half-open byte range [start, end) of the body. */
@@ -78,8 +90,23 @@ class ShapeError extends Error {
 
 /** Indexes a Messages API request body given as raw UTF-8 bytes. */
 export function indexTranscript(body: Uint8Array): IndexOutcome {
+  const outcome = indexResumable(body);
+  return outcome.kind === 'indexed' ? { kind: 'indexed', index: outcome.resumable.index } : outcome;
+}
+
+/** An index, plus what it takes to resume indexing at one of its message boundaries. */
+export interface ResumableIndex {
+  readonly index: TranscriptIndex;
+  /** The top-level `model` as it stood when `messages` began (a `model` key after it may change it). */
+  readonly modelBeforeMessages: string | undefined;
+}
+
+/** `indexTranscript`, keeping what a later resume needs. Never throws. */
+export function indexResumable(
+  body: Uint8Array,
+): { readonly kind: 'indexed'; readonly resumable: ResumableIndex } | Extract<IndexOutcome, { kind: 'failed' }> {
   try {
-    return { kind: 'indexed', index: buildIndex(body) };
+    return { kind: 'indexed', resumable: buildIndex(body, undefined) };
   } catch (error) {
     if (error instanceof ShapeError) return shapeOrSyntax(body, error);
     if (error instanceof JsonSyntaxError) return { kind: 'failed', reason: 'not_json', detail: error.message };
@@ -88,9 +115,43 @@ export function indexTranscript(body: Uint8Array): IndexOutcome {
   }
 }
 
+/**
+ * The index of `body`, scanning only from the end of `from`'s message `messageCount - 1` (from
+ * the `[` of `messages` when 0): messages before it and their tool results are `from`'s own. The
+ * caller promises that `body` holds the same bytes as `from`'s body up to that point (the `[`
+ * included); then the scan reaches it in the same state and the result equals
+ * `indexResumable(body)`. `undefined` when the rest does not index: the full path says why.
+ */
+export function resumeIndex(body: Uint8Array, from: ResumableIndex, messageCount: number): ResumableIndex | undefined {
+  if (!Number.isInteger(messageCount) || messageCount < 0 || messageCount > from.index.messages.length) return undefined;
+  try {
+    return buildIndex(body, { from, messageCount });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Byte offset where indexing resumes after `messageCount` messages of an index. */
+export function resumeOffset(index: TranscriptIndex, messageCount: number): number {
+  return messageCount === 0 ? index.messagesSpan.start : index.messages[messageCount - 1]!.end;
+}
+
+/** How many tool results lie in the first `messageCount` messages. */
+export function toolResultsBefore(index: TranscriptIndex, messageCount: number): number {
+  const results = index.toolResults;
+  let lo = 0;
+  let hi = results.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (results[mid]!.messageIndex < messageCount) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 // The index reports the first fault it meets in one pass; a shape fault met before a syntax
 // fault further on must still say not_json, so the (rare) failure path scans the whole body.
-function shapeOrSyntax(body: Uint8Array, error: ShapeError): IndexOutcome {
+function shapeOrSyntax(body: Uint8Array, error: ShapeError): Extract<IndexOutcome, { kind: 'failed' }> {
   try {
     scanDocument(body);
   } catch (syntax) {
@@ -101,17 +162,19 @@ function shapeOrSyntax(body: Uint8Array, error: ShapeError): IndexOutcome {
   return { kind: 'failed', reason: error.reason, detail: error.message };
 }
 
-function buildIndex(b: Uint8Array): TranscriptIndex {
-  const start = skipWhitespace(b, 0);
-  if (b[start] !== 0x7b) {
-    scanDocument(b); // not JSON at all, or JSON of another kind: the reason says which
-    throw new ShapeError('not_messages_body', 'body is not a JSON object');
-  }
+// How deep the full scan is when it reaches the messages: the body object is 1, `messages` 2.
+const BODY_DEPTH = 1;
+const MESSAGES_DEPTH = 2;
+
+function buildIndex(b: Uint8Array, resume: { readonly from: ResumableIndex; readonly messageCount: number } | undefined): ResumableIndex {
   let messagesSpan: Span | undefined;
   let model: string | undefined;
-  const messages: MessageInfo[] = [];
-  const toolResults: ToolResultInfo[] = [];
-  const end = scanObject(b, start, 1, (keyStart, keyEnd, valueStart, depth) => {
+  let modelBeforeMessages: string | undefined;
+  let messages: MessageInfo[] = [];
+  let toolResults: ToolResultInfo[] = [];
+  const visitMessage: ElementVisitor = (start, index, d) => indexMessage(b, start, index, d, messages, toolResults);
+  // One visitor for the body's members, used by the full scan and by a resumed one alike.
+  const visitMember: MemberVisitor = (keyStart, keyEnd, valueStart, depth) => {
     const key = readKey(b, keyStart, keyEnd);
     if (key === 'model' && b[valueStart] === 0x22) {
       const end = scanString(b, valueStart);
@@ -121,15 +184,35 @@ function buildIndex(b: Uint8Array): TranscriptIndex {
     if (key !== 'messages') return scanValue(b, valueStart, depth);
     if (messagesSpan !== undefined) throw new ShapeError('duplicate_key', 'two "messages" keys');
     if (b[valueStart] !== 0x5b) throw new ShapeError('not_messages_body', '"messages" is not an array');
-    const end = scanArray(b, valueStart, depth + 1, (start, index, d) =>
-      indexMessage(b, start, index, d, messages, toolResults),
-    );
+    modelBeforeMessages = model;
+    const end = scanArray(b, valueStart, depth + 1, visitMessage);
     messagesSpan = { start: valueStart, end };
     return end;
-  });
+  };
+  let end: number;
+  if (resume === undefined) {
+    const start = skipWhitespace(b, 0);
+    if (b[start] !== 0x7b) {
+      scanDocument(b); // not JSON at all, or JSON of another kind: the reason says which
+      throw new ShapeError('not_messages_body', 'body is not a JSON object');
+    }
+    end = scanObject(b, start, BODY_DEPTH, visitMember);
+  } else {
+    // The state the full scan is in at this boundary: inside `messages`, with the messages before
+    // it indexed and the model seen so far. Everything after it is scanned as the full scan would.
+    const { from, messageCount } = resume;
+    const was = from.index;
+    messages = was.messages.slice(0, messageCount);
+    toolResults = was.toolResults.slice(0, toolResultsBefore(was, messageCount));
+    model = modelBeforeMessages = from.modelBeforeMessages;
+    const offset = resumeOffset(was, messageCount);
+    const arrayEnd = messageCount === 0 ? scanArray(b, offset, MESSAGES_DEPTH, visitMessage) : continueArray(b, offset, MESSAGES_DEPTH, messageCount, visitMessage);
+    messagesSpan = { start: was.messagesSpan.start, end: arrayEnd };
+    end = continueObject(b, arrayEnd, BODY_DEPTH, visitMember);
+  }
   if (skipWhitespace(b, end) !== b.length) throw new JsonSyntaxError(end, 'trailing bytes');
   if (messagesSpan === undefined) throw new ShapeError('not_messages_body', 'no "messages" key');
-  return { byteLength: b.length, messagesSpan, messages, toolResults, model };
+  return { index: { byteLength: b.length, messagesSpan, messages, toolResults, model }, modelBeforeMessages };
 }
 
 function indexMessage(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkRewrite, type StubbedBlock } from '../../src/core/check-rewrite.js';
+import { checkIndexedRewrite, checkOutput, checkRewrite, type StubbedBlock } from '../../src/core/check-rewrite.js';
 import { encodeJsonString } from '../../src/core/json-string.js';
 import { applySplices } from '../../src/core/splices.js';
 import { renderStub } from '../../src/core/stub.js';
@@ -91,5 +91,71 @@ describe('checkRewrite', () => {
 
     // Assert
     expect(failure).toBe('tool_result 0 does not hold its stub');
+  });
+});
+
+describe('checkOutput', () => {
+  it('should hand back the output\'s own index when the output passes', () => {
+    // Arrange: the module's INPUT, OUTPUT and STUBBED.
+
+    // Act
+    const outcome = checkOutput(INPUT, BEFORE, OUTPUT, STUBBED);
+
+    // Assert
+    expect(outcome.ok).toBe(true);
+    expect(outcome.ok && outcome.after.index).toEqual(mustIndex(OUTPUT));
+    expect(outcome.ok && outcome.after.modelBeforeMessages).toBe('claude-test');
+  });
+
+  it('should say what failed, as checkRewrite does', () => {
+    // Arrange
+    const bad = corrupt('"max_tokens":100', '"max_tokens":101');
+
+    // Act
+    const outcome = checkOutput(INPUT, BEFORE, bad, STUBBED);
+
+    // Assert
+    expect(outcome).toEqual({ ok: false, failure: checkRewrite(INPUT, BEFORE, bad, STUBBED) });
+  });
+});
+
+describe('checkIndexedRewrite', () => {
+  it('should not compare again the messages and tool results before where it starts', () => {
+    // Arrange: tool_result 0 (message 2) holds no stub, which a check from the start reports.
+    const after = mustIndex(INPUT);
+
+    // Act
+    const fromStart = checkIndexedRewrite(INPUT, BEFORE, INPUT, after, STUBBED, { message: 0, toolResult: 0 });
+    const fromMessage3 = checkIndexedRewrite(INPUT, BEFORE, INPUT, after, STUBBED, { message: 3, toolResult: 1 });
+
+    // Assert
+    expect(fromStart).toBe('tool_result 0 does not hold its stub');
+    expect(fromMessage3).toBeUndefined();
+  });
+
+  it.each([
+    ['a changed byte after "messages"', () => corrupt('"max_tokens":100', '"max_tokens":101'), 'bytes after "messages" changed'],
+    ['a changed byte before "messages"', () => corrupt('"claude-test"', '"claude-tesx"'), 'bytes before "messages" changed'],
+    ['a changed block after where it starts', () => corrupt('"tool_use_id":"toolu_1"', '"tool_use_id":"toolu_8"'), 'message 4 block 0 changed'],
+  ])('should still check %s', (_name, output, message) => {
+    // Arrange
+    const bad = output();
+
+    // Act
+    const failure = checkIndexedRewrite(INPUT, BEFORE, bad, mustIndex(bad), STUBBED, { message: 3, toolResult: 1 });
+
+    // Assert
+    expect(failure).toBe(message);
+  });
+
+  it('should still compare the message and tool_result counts', () => {
+    // Arrange
+    const bad = corrupt(',{"role":"user","content":[{"type":"text","text":"next","cache_control":{"type":"ephemeral"}}]}', '');
+
+    // Act
+    const failure = checkIndexedRewrite(INPUT, BEFORE, bad, mustIndex(bad), STUBBED, { message: 6, toolResult: 2 });
+
+    // Assert
+    expect(failure).toBe('message count changed');
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  continueArray,
+  continueObject,
   hexValue,
   JsonSyntaxError,
   MAX_JSON_DEPTH,
@@ -450,5 +452,104 @@ describe('scanArray', () => {
     // Assert
     expect(end).toBe(bytes.length);
     expect(seen).toEqual([[2, 0], [6, 1], [11, 2]]);
+  });
+});
+
+describe('continueArray', () => {
+  it('should scan the rest of an array from just past an element, as scanArray would', () => {
+    // Arrange: resume just past element 1 ("x").
+    const bytes = utf8('[ 10 ,"x" , [ ], {"a":1} ]');
+    const seen: Array<[number, number]> = [];
+    const visit = (start: number, index: number, depth: number): number => {
+      seen.push([start, index]);
+      return scanValue(bytes, start, depth);
+    };
+    const full = scanArray(bytes, 0, 1, visit);
+    const fullSeen = seen.splice(0);
+
+    // Act
+    const end = continueArray(bytes, 9, 1, 2, visit);
+
+    // Assert
+    expect(end).toBe(full);
+    expect(seen).toEqual(fullSeen.slice(2));
+  });
+
+  it('should end at the closing bracket right after the element', () => {
+    // Arrange
+    const bytes = utf8('[1,2]');
+
+    // Act
+    const end = continueArray(bytes, 4, 1, 2, undefined);
+
+    // Assert
+    expect(end).toBe(5);
+  });
+
+  it.each([
+    ['a missing separator', '[1 2]', 2, 'expected , or ] at byte 3'],
+    ['a trailing comma', '[1,]', 2, 'unexpected byte at byte 3'],
+    ['an unclosed array', '[1,2', 2, 'expected , or ] at byte 4'],
+  ])('should refuse %s, as scanArray does', (_name, text, from, message) => {
+    // Arrange
+    const bytes = utf8(text);
+
+    // Act
+    const error = (() => {
+      try {
+        continueArray(bytes, from, 1, 1, undefined);
+        return undefined;
+      } catch (e) {
+        return e;
+      }
+    })();
+
+    // Assert
+    expect(error).toBeInstanceOf(JsonSyntaxError);
+    expect((error as Error).message).toBe(message);
+  });
+});
+
+describe('continueObject', () => {
+  it('should scan the rest of an object from just past a member\'s value, as scanObject would', () => {
+    // Arrange: resume just past the value of "a".
+    const bytes = utf8('{"a":[1] , "b" : {"c":null}, "d":"e"}');
+    const keys: string[] = [];
+    const visit = (keyStart: number, keyEnd: number, valueStart: number, depth: number): number => {
+      keys.push(new TextDecoder().decode(bytes.subarray(keyStart, keyEnd)));
+      return scanValue(bytes, valueStart, depth);
+    };
+    const full = scanObject(bytes, 0, 1, visit);
+
+    // Act
+    keys.length = 0;
+    const end = continueObject(bytes, 8, 1, visit);
+
+    // Assert
+    expect(end).toBe(full);
+    expect(keys).toEqual(['"b"', '"d"']);
+  });
+
+  it.each([
+    ['a missing separator', '{"a":1 "b":2}', 6, 'expected , or } at byte 7'],
+    ['a member without a key', '{"a":1,2}', 6, 'expected key at byte 7'],
+    ['a key without a colon', '{"a":1,"b" 2}', 6, 'expected colon at byte 11'],
+  ])('should refuse %s, as scanObject does', (_name, text, from, message) => {
+    // Arrange
+    const bytes = utf8(text);
+
+    // Act
+    const error = (() => {
+      try {
+        continueObject(bytes, from, 1, undefined);
+        return undefined;
+      } catch (e) {
+        return e;
+      }
+    })();
+
+    // Assert
+    expect(error).toBeInstanceOf(JsonSyntaxError);
+    expect((error as Error).message).toBe(message);
   });
 });

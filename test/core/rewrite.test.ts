@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FrozenBlock } from '../../src/core/epoch-types.js';
 import { encodeJsonString } from '../../src/core/json-string.js';
 import { freezeBlock, planElision } from '../../src/core/plan-elision.js';
-import { rewriteRequest, type RewriteOptions } from '../../src/core/rewrite.js';
+import { judgeFrozenBlocks, noStubOutcome, rewriteIndexed, rewriteRequest, type RewriteOptions } from '../../src/core/rewrite.js';
 import { applySplices } from '../../src/core/splices.js';
 import { renderStub } from '../../src/core/stub.js';
 import { conversation, filler, fromUtf8, mustIndex, plain, rawBytes, replaceNth, sha256, utf8 } from './bodies.js';
@@ -288,5 +288,96 @@ describe('rewriteRequest', () => {
       expect(outcome.kind).toBe('passthrough');
       expect(outcome.body).toBe(inputs[i]);
     });
+  });
+});
+
+describe('rewriteIndexed', () => {
+  it('should give rewriteRequest\'s outcome, each block\'s verdict and the output\'s index', () => {
+    // Arrange
+    const body = eightResults();
+    const frozen = [...frozenOf(body), { ...frozenOf(body)[0]!, ordinal: 40 }];
+
+    // Act
+    const result = rewriteIndexed(body, mustIndex(body), frozen, OPTIONS);
+
+    // Assert
+    expect(result.outcome).toEqual(rewriteRequest(body, frozen, OPTIONS));
+    expect(result.verdicts).toEqual(['stubbed', 'stubbed', 'missing_block']);
+    expect(result.after?.index).toEqual(mustIndex(result.outcome.body));
+  });
+
+  it('should give no output index for a pass-through', () => {
+    // Arrange
+    const body = eightResults();
+    const frozen = frozenOf(body).map((b) => ({ ...b, toolUseId: 'toolu_other' }));
+
+    // Act
+    const result = rewriteIndexed(body, mustIndex(body), frozen, OPTIONS);
+
+    // Assert
+    expect(result.outcome).toMatchObject({ kind: 'passthrough', reason: 'epoch_mismatch' });
+    expect(result.after).toBeUndefined();
+    expect(result.verdicts).toEqual(['id_mismatch', 'id_mismatch']);
+  });
+});
+
+describe('judgeFrozenBlocks', () => {
+  it('should take a reused verdict instead of checking the block\'s bytes', () => {
+    // Arrange: block 0's bytes no longer match, but its verdict is reused.
+    const body = eightResults();
+    const frozen = frozenOf(body);
+    const stale = [{ ...frozen[0]!, jsonSha256: '0'.repeat(64) }, frozen[1]!];
+    const hashed: number[] = [];
+    const options = { ...OPTIONS, sha256: (b: Uint8Array) => (hashed.push(b.length), sha256(b)) };
+
+    // Act
+    const judged = judgeFrozenBlocks(body, mustIndex(body), stale, options, (i) => (i === 0 ? 'stubbed' : undefined));
+
+    // Assert
+    expect(judged.verdicts).toEqual(['stubbed', 'stubbed']);
+    expect(judged.stubbed.map((s) => s.ordinal)).toEqual([0, 1]);
+    expect(hashed).toHaveLength(1);
+    expect(judged.bytesElided).toBe(frozen[0]!.bytes + frozen[1]!.bytes);
+  });
+
+  it('should list skipped blocks in the order of the frozen list', () => {
+    // Arrange
+    const body = eightResults();
+    const [a, b] = frozenOf(body);
+    const frozen = [{ ...b!, toolUseId: 'x' }, { ...a!, ordinal: 99 }];
+
+    // Act
+    const judged = judgeFrozenBlocks(body, mustIndex(body), frozen, OPTIONS, undefined);
+
+    // Assert
+    expect(judged.skipped).toEqual([{ ordinal: 1, reason: 'id_mismatch' }, { ordinal: 99, reason: 'missing_block' }]);
+  });
+});
+
+describe('noStubOutcome', () => {
+  it.each([
+    ['every file missing', ['file_missing', 'file_missing'], 'elided_file_missing'],
+    ['any other skip', ['file_missing', 'hash_mismatch'], 'epoch_mismatch'],
+  ] as const)('should pass through with %s', (_name, reasons, expected) => {
+    // Arrange
+    const body = utf8('{}');
+    const skipped = reasons.map((reason, ordinal) => ({ ordinal, reason }));
+
+    // Act
+    const outcome = noStubOutcome(body, { verdicts: reasons, stubbed: [], skipped, bytesElided: 0 });
+
+    // Assert
+    expect(outcome).toEqual({ kind: 'passthrough', body, reason: expected, detail: '2 frozen blocks skipped', skipped });
+  });
+
+  it('should be undefined when a block was stubbed', () => {
+    // Arrange
+    const body = utf8('{}');
+
+    // Act
+    const outcome = noStubOutcome(body, { verdicts: ['stubbed'], stubbed: [{ ordinal: 0, splice: { start: 0, end: 0, bytes: body } }], skipped: [], bytesElided: 1 });
+
+    // Assert
+    expect(outcome).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applySplices, planSplices, type Splice } from '../../src/core/splices.js';
+import { applySplices, applySplicesAfter, planSplices, type Splice } from '../../src/core/splices.js';
 import { fromUtf8, utf8 } from './bodies.js';
 
 function splice(start: number, end: number, text: string): Splice {
@@ -114,5 +114,62 @@ describe('applySplices', () => {
 
     // Assert
     expect(fromUtf8(body)).toBe('hello world');
+  });
+});
+
+describe('planSplices from an offset', () => {
+  it('should refuse a splice that starts before the offset, and take one that starts at it', () => {
+    // Arrange
+    const before = [splice(3, 5, 'a')];
+    const at = [splice(4, 5, 'a')];
+
+    // Act
+    const refused = planSplices(before, 10, 4);
+    const taken = planSplices(at, 10, 4);
+
+    // Assert
+    expect(refused).toBeUndefined();
+    expect(taken).toEqual(at);
+  });
+});
+
+describe('applySplicesAfter', () => {
+  it('should write the prefix, then the body from the offset with the splices applied', () => {
+    // Arrange
+    const body = utf8('0123456789');
+    const planned = planSplices([splice(7, 8, 'SEVEN'), splice(5, 6, '')], body.length, 4)!;
+
+    // Act
+    const out = applySplicesAfter(utf8('head:'), body, 4, planned);
+
+    // Assert
+    expect(fromUtf8(out)).toBe('head:46SEVEN89');
+  });
+
+  it('should copy the rest of the body as it is without splices', () => {
+    // Arrange
+    const body = utf8('abcdef');
+
+    // Act
+    const out = applySplicesAfter(utf8('XY'), body, 2, []);
+
+    // Assert
+    expect(fromUtf8(out)).toBe('XYcdef');
+  });
+
+  it('should write into what allocate hands out, of the exact length', () => {
+    // Arrange
+    const lengths: number[] = [];
+    const allocate = (n: number): Uint8Array => {
+      lengths.push(n);
+      return new Uint8Array(n).fill(0x21);
+    };
+
+    // Act
+    const out = applySplicesAfter(utf8('p'), utf8('abc'), 1, [splice(1, 2, 'BB')], allocate);
+
+    // Assert
+    expect(lengths).toEqual([4]);
+    expect(fromUtf8(out)).toBe('pBBc');
   });
 });

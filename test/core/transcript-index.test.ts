@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { indexTranscript, type IndexFailure } from '../../src/core/transcript-index.js';
+import {
+  indexResumable,
+  indexTranscript,
+  resumeIndex,
+  resumeOffset,
+  toolResultsBefore,
+  type IndexFailure,
+  type ResumableIndex,
+} from '../../src/core/transcript-index.js';
 import { mustIndex, rawBytes, slice, toolResult, utf8 } from './bodies.js';
 
 function body(value: unknown): Uint8Array {
@@ -395,5 +403,139 @@ describe('indexTranscript', () => {
 
     // Assert
     expect(outcomes.every((k) => k === 'indexed' || k === 'failed')).toBe(true);
+  });
+});
+
+/** A body's resumable index (it must index). */
+function resumable(bytes: Uint8Array): ResumableIndex {
+  const outcome = indexResumable(bytes);
+  if (outcome.kind !== 'indexed') throw new Error(`expected the body to index: ${outcome.reason}`);
+  return outcome.resumable;
+}
+
+const GROWN = [
+  { role: 'user', content: 'go' },
+  { role: 'assistant', content: [{ type: 'tool_use', id: 't0', name: 'Read', input: {} }] },
+  { role: 'user', content: [toolResult('t0', 'zero')] },
+  { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: {} }] },
+  { role: 'user', content: [toolResult('t1', 'one'), { type: 'text', text: 'more', cache_control: { type: 'ephemeral' } }] },
+];
+
+describe('indexResumable', () => {
+  it('should give the index indexTranscript gives, and the model seen before "messages"', () => {
+    // Arrange
+    const bytes = body({ model: 'first', messages: GROWN, model_after: 1, tools: [] });
+
+    // Act
+    const outcome = indexResumable(bytes);
+
+    // Assert
+    expect(outcome.kind === 'indexed' && outcome.resumable.index).toEqual(mustIndex(bytes));
+    expect(outcome.kind === 'indexed' && outcome.resumable.modelBeforeMessages).toBe('first');
+  });
+
+  it('should tell a model given before "messages" from one given after', () => {
+    // Arrange: a second "model" key after "messages" wins, but is not the one a resume starts from.
+    const bytes = utf8('{"model":"a","messages":[],"model":"b"}');
+
+    // Act
+    const { index, modelBeforeMessages } = resumable(bytes);
+
+    // Assert
+    expect(index.model).toBe('b');
+    expect(modelBeforeMessages).toBe('a');
+  });
+
+  it('should fail as indexTranscript fails', () => {
+    // Arrange
+    const bytes = utf8('{"messages":[{"role":"user"}]}');
+
+    // Act
+    const outcome = indexResumable(bytes);
+
+    // Assert
+    expect(outcome).toEqual(indexTranscript(bytes));
+  });
+});
+
+describe('resumeIndex', () => {
+  it.each([0, 1, 2, 3, 4, 5])('should resume after %i messages of an earlier body to the full index of the grown one', (count) => {
+    // Arrange: the next request drops the last message's cache_control and adds a turn.
+    const last = GROWN[4]!;
+    const grown = [...GROWN.slice(0, 4), { ...last, content: [toolResult('t1', 'one'), { type: 'text', text: 'more' }] }, { role: 'assistant', content: 'done' }];
+    const earlier = resumable(body({ model: 'm', messages: GROWN, max_tokens: 5 }));
+    const next = body({ model: 'm', messages: grown, max_tokens: 6 });
+    const shared = count < 5 ? count : 4; // the last message changed: at most 4 are shared
+
+    // Act
+    const resumed = resumeIndex(next, earlier, shared);
+
+    // Assert
+    expect(resumed?.index).toEqual(mustIndex(next));
+    expect(resumed?.modelBeforeMessages).toBe('m');
+  });
+
+  it('should find a model key after "messages" on the resumed part', () => {
+    // Arrange
+    const earlier = resumable(utf8('{"model":"a","messages":[{"role":"user","content":"x"}]}'));
+    const next = utf8('{"model":"a","messages":[{"role":"user","content":"x"}],"model":"b"}');
+
+    // Act
+    const resumed = resumeIndex(next, earlier, 1);
+
+    // Assert
+    expect(resumed?.index.model).toBe('b');
+  });
+
+  it.each([
+    ['a rest that is not JSON', '{"model":"a","messages":[{"role":"user","content":"x"},]}'],
+    ['a second "messages" key', '{"model":"a","messages":[{"role":"user","content":"x"}],"messages":[]}'],
+    ['trailing bytes', '{"model":"a","messages":[{"role":"user","content":"x"}]} x'],
+  ])('should give up on %s (the full scan names the fault)', (_name, text) => {
+    // Arrange
+    const earlier = resumable(utf8('{"model":"a","messages":[{"role":"user","content":"x"}]}'));
+
+    // Act
+    const resumed = resumeIndex(utf8(text), earlier, 1);
+
+    // Assert
+    expect(resumed).toBeUndefined();
+  });
+
+  it.each([-1, 2, 0.5])('should refuse a message count of %d the earlier index does not have', (count) => {
+    // Arrange
+    const bytes = utf8('{"messages":[{"role":"user","content":"x"}]}');
+
+    // Act
+    const resumed = resumeIndex(bytes, resumable(bytes), count);
+
+    // Assert
+    expect(resumed).toBeUndefined();
+  });
+});
+
+describe('resumeOffset', () => {
+  it('should be the "[" of messages before any message, else the end of the last shared one', () => {
+    // Arrange
+    const index = mustIndex(body({ messages: GROWN }));
+
+    // Act
+    const offsets = [0, 1, 5].map((n) => resumeOffset(index, n));
+
+    // Assert
+    expect(offsets).toEqual([index.messagesSpan.start, index.messages[0]!.end, index.messages[4]!.end]);
+  });
+});
+
+describe('toolResultsBefore', () => {
+  it('should count the tool results in the first messages', () => {
+    // Arrange
+    const index = mustIndex(body({ messages: GROWN }));
+
+    // Act
+    const counts = [0, 2, 3, 4, 5].map((n) => toolResultsBefore(index, n));
+
+    // Assert
+    expect(counts).toEqual([0, 0, 1, 1, 2]);
   });
 });
