@@ -19,3 +19,8 @@ export * from './plan-record.js';
 export * from './model-route.js';
 export * from './usage.js';
 export * from './shed/index.js';
+export * from './common-prefix.js';
+export * from './rewrite-memo.js';
+export * from './incremental-index.js';
+export * from './incremental-rewrite.js';
+export * from './memo-cache.js';

@@ -1,0 +1,144 @@
+/**
+ * The rewrite that costs what is new. A conversation's next request is its last one plus a turn,
+ * so with the last rewrite's memo the output up to the last message boundary before the first
+ * changed byte is the memo's own output, already checked; only the rest is judged, spliced and
+ * checked. It gives exactly the bytes and outcome `rewriteRequest` gives: anything it cannot vouch
+ * for (a frozen list or an elided file that changed, a plan or check that fails) takes the full path.
+ *
+ * Why the output is still proven (DESIGN.md invariant 6). The memo's output O passed the check
+ * against its input I. The new input shares I's bytes up to the end of message k-1 (offset p);
+ * scanning is deterministic, so both indexes reach that boundary in the same state, with the same
+ * messages and tool results before it, and every frozen block there gets the same verdict (its
+ * bytes are the same; whether its file exists is asked again). The new output is O's bytes up to
+ * O's end of message k-1, then the input from p with the remaining stubs spliced. Its index is
+ * resumed from O's at that boundary, so the rest of the output (the messages from k, and all bytes
+ * after `messages`) is scanned and checked as the full check would; the checks of messages before
+ * k compare exactly what they compared for O, and passed.
+ */
+import { checkIndexedRewrite } from './check-rewrite.js';
+import type { FrozenBlock } from './epoch-types.js';
+import type { IncrementalIndex } from './incremental-index.js';
+import { createMemo, memoServes, type RewriteMemo } from './rewrite-memo.js';
+import {
+  judgeFrozenBlocks,
+  noStubOutcome,
+  passthroughOf,
+  rewriteIndexed,
+  rewriteRequest,
+  rewrittenOf,
+  type BlockVerdict,
+  type IndexedRewrite,
+  type RewriteOptions,
+  type RewriteOutcome,
+} from './rewrite.js';
+import { applySplicesAfter, planSplices } from './splices.js';
+import { resumeIndex, resumeOffset, toolResultsBefore, type TranscriptIndex } from './transcript-index.js';
+
+/** The outcome, and what to keep for the conversation's next request. */
+export interface IncrementalRewrite {
+  /** Exactly what `rewriteRequest(body, frozen, options)` returns. */
+  readonly outcome: RewriteOutcome;
+  /**
+   * A new memo when this request was rewritten; `undefined` otherwise, and then the caller's old
+   * memo (if any) is as good as it was.
+   */
+  readonly memo: RewriteMemo | undefined;
+  /** Which path made the outcome (for benches, tests and the curious). */
+  readonly path: 'incremental' | 'full';
+}
+
+/**
+ * Rewrites `body` for the frozen blocks, reusing the memo `indexed` was resumed from when it
+ * serves these blocks. `indexed` must come from `indexIncrementally(body, ...)`. Never throws.
+ */
+export function rewriteIncrementally(body: Uint8Array, frozen: readonly FrozenBlock[], options: RewriteOptions, indexed: IncrementalIndex): IncrementalRewrite {
+  if (frozen.length === 0) return { outcome: passthroughOf(body, 'no_epoch', 'no frozen blocks'), memo: undefined, path: 'full' };
+  if (indexed.outcome.kind === 'failed') return { outcome: passthroughOf(body, indexed.outcome.reason, indexed.outcome.detail), memo: undefined, path: 'full' };
+  const index = indexed.outcome.index;
+  const { resumed, resumable } = indexed;
+  // An index of some other body would make any rewrite wrong: index this one from scratch.
+  if (index.byteLength !== body.length || (resumable !== undefined && resumable.index !== index)) {
+    const { index: _ignored, ...fromScratch } = options;
+    return { outcome: rewriteRequest(body, frozen, fromScratch), memo: undefined, path: 'full' };
+  }
+  if (resumed !== undefined && resumable !== undefined && memoServes(resumed.memo, frozen, options.elidedDir, options.sha256)) {
+    try {
+      const fromMemo = rewriteFromMemo(body, index, frozen, options, resumed.memo, resumed.messageCount);
+      if (fromMemo !== undefined) return finish(body, frozen, options, resumable, fromMemo, 'incremental');
+    } catch {
+      // Fall through: the full path decides, and names any fault itself.
+    }
+  }
+  try {
+    const full = rewriteIndexed(body, index, frozen, options);
+    return finish(body, frozen, options, resumable, full, 'full');
+  } catch {
+    // rewriteRequest meets the same fault and names it (internal_error).
+    return { outcome: rewriteRequest(body, frozen, { ...options, index }), memo: undefined, path: 'full' };
+  }
+}
+
+function finish(
+  body: Uint8Array,
+  frozen: readonly FrozenBlock[],
+  options: RewriteOptions,
+  inputIndex: IncrementalIndex['resumable'],
+  rewrite: IndexedRewrite,
+  path: IncrementalRewrite['path'],
+): IncrementalRewrite {
+  const { outcome, after } = rewrite;
+  if (outcome.kind !== 'rewritten' || after === undefined || inputIndex === undefined) return { outcome, memo: undefined, path };
+  const memo = createMemo({
+    input: body,
+    inputIndex,
+    output: outcome.body,
+    outputIndex: after,
+    frozen,
+    elidedDir: options.elidedDir,
+    sha256: options.sha256,
+    verdicts: rewrite.verdicts,
+  });
+  return { outcome, memo, path };
+}
+
+/**
+ * The rewrite after the memo's first `messageCount` messages; `undefined` when this path cannot
+ * vouch for the result (the caller takes the full path). A pass-through it returns is the one
+ * the full path gives: the same verdicts make the same outcome.
+ */
+function rewriteFromMemo(
+  body: Uint8Array,
+  index: TranscriptIndex,
+  frozen: readonly FrozenBlock[],
+  options: RewriteOptions,
+  memo: RewriteMemo,
+  messageCount: number,
+): IndexedRewrite | undefined {
+  const sharedResults = toolResultsBefore(index, messageCount);
+  let prefixChanged = false;
+  // A block in the shared prefix keeps its verdict: its bytes are the memo's. Only whether its
+  // files exist can change; if that changes a verdict, the memo's output prefix is not ours.
+  const reuse = (i: number): BlockVerdict | undefined => {
+    const block = frozen[i]!;
+    if (!(block.ordinal < sharedResults)) return undefined;
+    const was = memo.verdicts[i]!;
+    if (was !== 'stubbed' && was !== 'file_missing') return was;
+    const now: BlockVerdict = options.isAvailable === undefined || options.isAvailable(block) ? 'stubbed' : 'file_missing';
+    if (now !== was) prefixChanged = true;
+    return now;
+  };
+  const judged = judgeFrozenBlocks(body, index, frozen, options, reuse);
+  if (prefixChanged) return undefined;
+  const noStub = noStubOutcome(body, judged);
+  if (noStub !== undefined) return { outcome: noStub, verdicts: judged.verdicts };
+  const from = resumeOffset(index, messageCount);
+  const splices = planSplices(judged.stubbed.filter((s) => s.ordinal >= sharedResults).map((s) => s.splice), body.length, from);
+  if (splices === undefined) return undefined;
+  const outputFrom = resumeOffset(memo.outputIndex.index, messageCount);
+  const out = applySplicesAfter(memo.output.subarray(0, outputFrom), body, from, splices, options.allocate);
+  const after = resumeIndex(out, memo.outputIndex, messageCount);
+  if (after === undefined) return undefined;
+  const failure = checkIndexedRewrite(body, index, out, after.index, judged.stubbed, { message: messageCount, toolResult: sharedResults });
+  if (failure !== undefined) return undefined;
+  return { outcome: rewrittenOf(out, judged), after, verdicts: judged.verdicts };
+}

@@ -1,0 +1,94 @@
+/**
+ * The rewrite memos of all conversations, bounded: at most one per conversation, a cap on their
+ * total size (least recently used go first), and none older than an idle limit. The edge passes
+ * the time in, in milliseconds; the core reads no clock.
+ */
+import type { RewriteMemo } from './rewrite-memo.js';
+
+/** Total size all memos may hold (a 4 MB body's memo is about 7 MB: input, output, indexes). */
+export const DEFAULT_MEMO_CAP_BYTES = 64 * 1024 * 1024;
+/** A conversation unused this long loses its memo (its next request pays one full rewrite). */
+export const DEFAULT_MEMO_IDLE_MS = 10 * 60 * 1000;
+
+/** How much the cache may hold. */
+export interface MemoLimits {
+  readonly capBytes: number;
+  readonly idleMs: number;
+}
+
+export const DEFAULT_MEMO_LIMITS: MemoLimits = { capBytes: DEFAULT_MEMO_CAP_BYTES, idleMs: DEFAULT_MEMO_IDLE_MS };
+
+interface Held {
+  readonly memo: RewriteMemo;
+  usedAt: number;
+}
+
+/** One memo per conversation key, within the limits. */
+export class MemoCache {
+  // A Map iterates in insertion order; each use re-inserts, so the first entry is the least
+  // recently used one.
+  readonly #held = new Map<string, Held>();
+  #bytes = 0;
+
+  constructor(readonly limits: MemoLimits = DEFAULT_MEMO_LIMITS) {}
+
+  /** The conversation's memo, if it has one that is not idle; counts as a use. */
+  get(key: string, nowMs: number): RewriteMemo | undefined {
+    const held = this.#held.get(key);
+    if (held === undefined) return undefined;
+    if (this.#isIdle(held, nowMs)) {
+      this.delete(key);
+      return undefined;
+    }
+    this.#held.delete(key);
+    held.usedAt = nowMs;
+    this.#held.set(key, held);
+    return held.memo;
+  }
+
+  /** Keeps `memo` as the conversation's only memo, dropping the least recently used past the cap. */
+  set(key: string, memo: RewriteMemo, nowMs: number): void {
+    this.delete(key);
+    if (memo.bytes > this.limits.capBytes) return; // bigger than everything allowed: not kept
+    this.#held.set(key, { memo, usedAt: nowMs });
+    this.#bytes += memo.bytes;
+    for (const [oldest, held] of this.#held) {
+      if (this.#bytes <= this.limits.capBytes) break;
+      this.#held.delete(oldest);
+      this.#bytes -= held.memo.bytes;
+    }
+  }
+
+  /** Forgets the conversation's memo (a new epoch makes it useless). */
+  delete(key: string): void {
+    const held = this.#held.get(key);
+    if (held === undefined) return;
+    this.#held.delete(key);
+    this.#bytes -= held.memo.bytes;
+  }
+
+  /** Drops every memo idle for `idleMs` or longer; returns how many. */
+  prune(nowMs: number): number {
+    let dropped = 0;
+    for (const [key, held] of this.#held) {
+      if (!this.#isIdle(held, nowMs)) continue;
+      this.delete(key);
+      dropped++;
+    }
+    return dropped;
+  }
+
+  /** Memos held. */
+  get size(): number {
+    return this.#held.size;
+  }
+
+  /** Their total estimated size, in bytes. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  #isIdle(held: Held, nowMs: number): boolean {
+    return nowMs - held.usedAt >= this.limits.idleMs;
+  }
+}
