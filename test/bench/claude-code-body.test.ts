@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY, indexTranscript } from '../../src/core/index.js';
 import { roundTrip } from '../core/round-trip.js';
-import { buildClaudeCodeBody } from './claude-code-body.js';
+import { buildClaudeCodeBody, ClaudeCodeConversation } from './claude-code-body.js';
 import { seededRandom } from './seeded-random.js';
 
 interface Block {
@@ -141,6 +141,61 @@ describe('buildClaudeCodeBody', () => {
     // Assert
     expect(indexTranscript(body).kind).toBe('indexed');
     expect(plan.length).toBeGreaterThan(5);
+  });
+});
+
+describe('ClaudeCodeConversation', () => {
+  const conversation = new ClaudeCodeConversation({ targetBytes: 300_000, seed: 9 });
+  const bodies = Array.from({ length: 6 }, () => conversation.next());
+  const parsed = bodies.map((b) => JSON.parse(b.toString('utf8')) as Body);
+
+  it('should start at about the target size and grow by one turn per request', () => {
+    // Arrange: the six requests above.
+
+    // Act
+    const counts = parsed.map((p) => p.messages.length);
+
+    // Assert
+    expect(Math.abs(bodies[0]!.length - 300_000) / 300_000).toBeLessThan(0.05);
+    for (let i = 1; i < bodies.length; i++) {
+      expect(bodies[i]!.length).toBeGreaterThan(bodies[i - 1]!.length);
+      expect(counts[i]! - counts[i - 1]!).toBeGreaterThanOrEqual(2);
+      expect(counts[i]! - counts[i - 1]!).toBeLessThanOrEqual(3);
+      expect(parsed[i]!.messages.at(-2 - (counts[i]! - counts[i - 1]! - 2))?.role).toBe('assistant');
+    }
+  });
+
+  it('should keep every earlier byte but the breakpoint, which moves to the new last user message', () => {
+    // Arrange: the six requests above.
+
+    // Act
+    const shared = bodies.slice(1).map((b, i) => {
+      const before = bodies[i]!;
+      let n = 0;
+      while (n < before.length && before[n] === b[n]) n++;
+      return { n, before };
+    });
+
+    // Assert
+    for (const [i, { n, before }] of shared.entries()) {
+      const next = bodies[i + 1]!;
+      // What differs first is the old breakpoint, which the next request drops.
+      expect(before.subarray(n, n + 16).toString('utf8')).toBe(',"cache_control"');
+      expect(next.toString('utf8').split('"cache_control"').length - 1).toBe(3);
+      const last = parsed[i + 1]!.messages.filter((m) => m.role === 'user' && Array.isArray(m.content)).at(-1)!;
+      expect((last.content as Block[]).at(-1)).toHaveProperty('cache_control', { type: 'ephemeral' });
+    }
+  });
+
+  it('should give the same requests for the same seed', () => {
+    // Arrange
+    const again = new ClaudeCodeConversation({ targetBytes: 300_000, seed: 9 });
+
+    // Act
+    const bodiesAgain = Array.from({ length: 3 }, () => again.next());
+
+    // Assert
+    bodiesAgain.forEach((b, i) => expect(b.equals(bodies[i]!)).toBe(true));
   });
 });
 

@@ -41,6 +41,70 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** Builds one Claude Code-shaped request body of about `targetBytes` bytes. */
 export function buildClaudeCodeBody(options: ClaudeCodeBodyOptions): ClaudeCodeBody {
+  const { head, transcript, messages } = startBody(options);
+  while (transcript.totalBytes < options.targetBytes) transcript.turn(options.targetBytes);
+  transcript.finish();
+  messages.push(...transcript.messages);
+  return {
+    bytes: Buffer.from(JSON.stringify(head), 'utf8'),
+    toolResults: transcript.toolResults,
+    toolResultBytes: transcript.toolResultBytes,
+    messages: messages.length,
+  };
+}
+
+/**
+ * A Claude Code-shaped conversation that grows by one turn per request, as the client sends it
+ * (REAL-CLIENT.md): each request resends the whole history with one more turn (an assistant
+ * message with its tool_uses, the user message with their results), and the one message-level
+ * breakpoint moves to the new last user message, so the previous one loses its `cache_control`.
+ * Every other byte of the history is the same as in the request before.
+ */
+export class ClaudeCodeConversation {
+  readonly #parts: { before: string; after: string };
+  readonly #transcript: Transcript;
+  /** Each message's JSON without the breakpoint, written once (the client reuses the bytes). */
+  readonly #json: string[] = [];
+  #requests = 0;
+
+  constructor(options: ClaudeCodeBodyOptions) {
+    const { head, transcript } = startBody(options);
+    while (transcript.totalBytes < options.targetBytes) transcript.turn(options.targetBytes);
+    const [before, after] = JSON.stringify({ ...head, messages: [SLOT] }).split(JSON.stringify(SLOT)) as [string, string];
+    this.#parts = { before, after };
+    this.#transcript = transcript;
+  }
+
+  /** The next request's body: the first is about `targetBytes`, each later one a turn longer. */
+  next(): Buffer {
+    if (this.#requests++ > 0) this.#transcript.turn(Number.POSITIVE_INFINITY);
+    const messages = this.#transcript.messages;
+    for (let i = this.#json.length; i < messages.length; i++) this.#json.push(JSON.stringify(messages[i]));
+    const mark = breakpointIndex(messages);
+    const json = mark < 0 ? this.#json : [...this.#json.slice(0, mark), JSON.stringify(withBreakpoint(messages[mark]!)), ...this.#json.slice(mark + 1)];
+    return Buffer.from(`${this.#parts.before}${json.join(',')}${this.#parts.after}`, 'utf8');
+  }
+}
+
+const SLOT = '\u0000messages';
+
+/** The last user message with block content: where the client puts its breakpoint. */
+function breakpointIndex(messages: readonly Json[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i] as { role: string; content: Json };
+    if (m.role === 'user' && Array.isArray(m.content) && m.content.length > 0) return i;
+  }
+  return -1;
+}
+
+function withBreakpoint(message: Json): Json {
+  const m = message as { role: string; content: Json[] };
+  const blocks = [...m.content];
+  blocks[blocks.length - 1] = { ...(blocks[blocks.length - 1] as Record<string, Json>), cache_control: EPHEMERAL };
+  return { ...m, content: blocks };
+}
+
+function startBody(options: ClaudeCodeBodyOptions): { head: Record<string, Json>; transcript: Transcript; messages: Json[] } {
   const r = seededRandom(options.seed ?? 1);
   const system = buildSystem(r);
   const tools = buildTools(r);
@@ -62,15 +126,7 @@ export function buildClaudeCodeBody(options: ClaudeCodeBodyOptions): ClaudeCodeB
   const transcript = new Transcript(r, fixedBytes);
   transcript.add(firstPrompt(r));
   transcript.add({ role: 'system', content: `<system-reminder>\nAvailable agents:\n${prose(r, 600)}\n</system-reminder>` });
-  while (transcript.totalBytes < options.targetBytes) transcript.turn(options.targetBytes);
-  transcript.finish();
-  messages.push(...transcript.messages);
-  return {
-    bytes: Buffer.from(JSON.stringify(head), 'utf8'),
-    toolResults: transcript.toolResults,
-    toolResultBytes: transcript.toolResultBytes,
-    messages: messages.length,
-  };
+  return { head, transcript, messages };
 }
 
 function jsonBytes(value: unknown): number {

@@ -3,11 +3,13 @@
  * (`node dist/test/bench/run.js core`). Add a section by adding an entry to SECTIONS.
  */
 import { runCoreBench } from './core-bench.js';
+import { runIncrementalBench } from './incremental-bench.js';
 import { runMetricsBench } from './metrics-bench.js';
 import { runProxyBench } from './proxy-bench.js';
 
 const SECTIONS: Readonly<Record<string, () => unknown>> = {
   core: () => runCoreBench(),
+  incremental: () => runIncrementalBench(),
   proxy: () => runProxyBench(),
   metrics: () => runMetricsBench(),
 };
