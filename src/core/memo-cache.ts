@@ -59,10 +59,13 @@ export class MemoCache {
     }
   }
 
-  /** Forgets the conversation's memo (a new epoch makes it useless). */
-  delete(key: string): void {
+  /**
+   * Forgets the conversation's memo (a new epoch makes it useless); with `only`, only if the memo
+   * held is still that one (a request running alongside may have kept a newer one meanwhile).
+   */
+  delete(key: string, only?: RewriteMemo): void {
     const held = this.#held.get(key);
-    if (held === undefined) return;
+    if (held === undefined || (only !== undefined && held.memo !== only)) return;
     this.#held.delete(key);
     this.#bytes -= held.memo.bytes;
   }

@@ -55,9 +55,14 @@ export class ConversationTable {
   adopt(entry: ConversationEntry, record: ConversationRecord | undefined, stamp?: string): void {
     // Epochs only latch forwards: never step back to a record with fewer epochs.
     if (record !== undefined && (entry.record === undefined || record.epochs.length >= entry.record.epochs.length)) {
+      // The same epochs read back (the first read after this process's own latch) keep the same
+      // frozen list: the rewrite's memo and stub tokens are kept per list and per block.
+      const same = entry.record !== undefined && JSON.stringify(record.epochs) === JSON.stringify(entry.record.epochs);
       entry.record = record;
-      entry.frozen = record.epochs.flatMap((e) => e.blocks).sort((a, b) => a.ordinal - b.ordinal);
-      entry.spans = record.epochs.flatMap((e) => (e.span === undefined ? [] : [e.span]));
+      if (!same) {
+        entry.frozen = record.epochs.flatMap((e) => e.blocks).sort((a, b) => a.ordinal - b.ordinal);
+        entry.spans = record.epochs.flatMap((e) => (e.span === undefined ? [] : [e.span]));
+      }
       const first = record.epochs[0];
       entry.mode = first === undefined ? undefined : (first.mode ?? 'rescue');
     }

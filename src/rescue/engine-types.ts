@@ -38,6 +38,8 @@ export interface Prepared {
   readonly skipped?: readonly (SkippedBlock | SkippedSpan)[];
   /** The state directory failed during this request (its wire record must not report it healthy). */
   readonly stateFailed?: true;
+  /** Whether the rewrite ran from the conversation's last rewrite or from scratch (same bytes either way). */
+  readonly rewritePath?: 'incremental' | 'full';
 }
 
 /** A response as the engine needs to see it: its status and the usage read from it. */

@@ -8,11 +8,15 @@
 import {
   contextTokensOf,
   conversationKeyOf,
+  DEFAULT_MEMO_LIMITS,
   findFirstMessage,
+  indexIncrementally,
   indexTranscript,
-  rewriteRequest,
+  MemoCache,
+  rewriteIncrementally,
   shedRequest,
   type EpochMode,
+  type MemoLimits,
   type PassthroughReason,
   type Span,
   type TranscriptIndex,
@@ -21,6 +25,7 @@ import { errorText } from '../errors.js';
 import { NO_METRICS, type Metrics } from '../metrics/metrics.js';
 import type { StateDir } from '../state/layout.js';
 import { sha256Hex } from '../state/sha256-hex.js';
+import { commonPrefixLength } from './common-prefix-length.js';
 import { ConversationTable, type ConversationEntry } from './conversation-table.js';
 import type { EngineSettings } from './engine-settings.js';
 import type { EngineRequest, ObservedResponse, Prepared } from './engine-types.js';
@@ -38,6 +43,8 @@ export interface EngineOptions {
   readonly onStateFailure?: (error: unknown) => void;
   /** Where latches are counted (the proxy's /_ctxshed/metrics); nowhere by default. */
   readonly metrics?: Metrics;
+  /** How much the rewrite memos may hold (core/memo-cache.ts); the defaults by default. */
+  readonly memoLimits?: MemoLimits;
 }
 
 /** One engine per state directory and process; its conversations live as long as it does. */
@@ -46,6 +53,13 @@ export class EpochEngine {
   readonly #files: FileAvailability;
   readonly #latch: LatchContext;
   readonly #onStateFailure: (error: unknown) => void;
+  readonly #now: () => Date;
+  /**
+   * Each conversation's last rewrite, so that its next request costs what is new
+   * (core/incremental-rewrite.ts). A memo keeps the request body and its rewrite: neither may be
+   * changed once handed in or out.
+   */
+  readonly #memos: MemoCache;
 
   constructor(
     readonly state: StateDir,
@@ -53,6 +67,8 @@ export class EpochEngine {
     options: EngineOptions = {},
   ) {
     const now = options.now ?? (() => new Date());
+    this.#now = now;
+    this.#memos = new MemoCache(options.memoLimits ?? DEFAULT_MEMO_LIMITS);
     this.#table = new ConversationTable(state);
     this.#files = new FileAvailability(state);
     this.#latch = { table: this.#table, settings, now: () => now().toISOString(), metrics: options.metrics ?? NO_METRICS };
@@ -83,6 +99,11 @@ export class EpochEngine {
       epochsApplied: prepared.epochs,
       requestBytes: response.requestBytes ?? prepared.body.length,
     };
+  }
+
+  /** How many rewrite memos the engine holds, and their estimated bytes (for status and tests). */
+  memoUsage(): { readonly memos: number; readonly bytes: number } {
+    return { memos: this.#memos.size, bytes: this.#memos.bytes };
   }
 
   /** The conversations seen so far (for status and tests). */
@@ -116,11 +137,18 @@ export class EpochEngine {
     // 3. Nothing to do for a conversation without epochs that cannot latch one now. A
     //    conversation keeps the mode of its first epoch; a new one takes the engine's.
     const mode: EpochMode = entry.mode ?? this.settings.mode ?? 'rescue';
+    const nowMs = this.#now().getTime();
+    this.#memos.prune(nowMs);
     const mayLatch = meta.route === 'messages' && isOverThreshold(entry, this.settings.threshold);
     if (entry.frozen.length === 0 && entry.spans.length === 0 && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: entry, key });
-    const indexed = indexTranscript(body);
-    if (indexed.kind === 'failed') return pass(indexed.reason, indexed.detail, { conversation: entry, key, epochs: entry.record?.epochs.length ?? 0 });
-    const { index } = indexed;
+    //    The index resumes where this body stops being the one the conversation's last rewrite
+    //    read: the index a scan from scratch gives, for the cost of what is new.
+    const memo = this.#memos.get(key, nowMs);
+    const indexed = indexIncrementally(body, memo, commonPrefixLength);
+    if (indexed.outcome.kind === 'failed') {
+      return pass(indexed.outcome.reason, indexed.outcome.detail, { conversation: entry, key, epochs: entry.record?.epochs.length ?? 0 });
+    }
+    const { index } = indexed.outcome;
     // 4. The latch: files durable, then the record, before any stub names them.
     let stateFailed = false;
     const onLatchFailure = (error: unknown): void => {
@@ -147,18 +175,23 @@ export class EpochEngine {
       ...(latched === undefined ? {} : { latched }),
       ...(stateFailed ? { stateFailed: true as const } : {}),
     };
+    // A memo serves one epoch's frozen list only: a new epoch makes it useless.
+    if (memo !== undefined && memo.frozen !== frozen) this.#memos.delete(key, memo);
     if (frozen.length === 0) return pass('no_epoch', 'no epoch yet', common);
-    // 6. The rewrite, checked on its own output by the core.
-    const outcome = rewriteRequest(body, frozen, {
+    // 6. The rewrite, checked on its own output by the core; from the memo when it serves, with
+    //    exactly the outcome of a rewrite from scratch.
+    const rewrite = rewriteIncrementally(body, frozen, {
       elidedDir: this.state.elidedDir,
       sha256: sha256Hex,
       isAvailable: (b) => this.#files.has(b),
-      index,
       // A Buffer, not a plain Uint8Array: the self-check's scan leans on Buffer's fast indexOf.
       allocate: (n) => Buffer.allocUnsafe(n),
-    });
-    if (outcome.kind === 'passthrough') return pass(outcome.reason, outcome.detail, { ...common, skipped: outcome.skipped });
-    return { ...base(outcome.body, meta), ...common, rescued: outcome.stubs, bytesElided: outcome.bytesElided, skipped: outcome.skipped };
+    }, indexed);
+    if (rewrite.memo !== undefined) this.#memos.set(key, rewrite.memo, nowMs);
+    const { outcome } = rewrite;
+    const how = { rewritePath: rewrite.path };
+    if (outcome.kind === 'passthrough') return pass(outcome.reason, outcome.detail, { ...common, ...how, skipped: outcome.skipped });
+    return { ...base(outcome.body, meta), ...common, ...how, rescued: outcome.stubs, bytesElided: outcome.bytesElided, skipped: outcome.skipped };
   }
 
   // Shed mode's steps 5 and 6: the spans' files checked, then the splice (core/shed/shed-request.ts).

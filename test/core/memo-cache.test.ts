@@ -127,6 +127,20 @@ describe('MemoCache', () => {
     expect(cache.bytes).toBe(0);
   });
 
+  it('should leave a newer memo alone when told to forget an older one', () => {
+    // Arrange
+    const cache = new MemoCache(LIMITS);
+    const older = memoOf(100);
+    const newer = memoOf(200);
+    cache.set('a', newer, 0);
+
+    // Act
+    cache.delete('a', older);
+
+    // Assert
+    expect(cache.get('a', 1)).toBe(newer);
+  });
+
   it('should default to a 64 MiB cap and a 10 minute idle limit', () => {
     // Arrange, act
     const cache = new MemoCache();

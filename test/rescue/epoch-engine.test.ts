@@ -147,6 +147,78 @@ describe('EpochEngine.prepare', () => {
   });
 });
 
+describe('EpochEngine.prepare, from the last rewrite', () => {
+  /** The conversation after `n` of twelve 4,000-byte tool turns (each request the last plus a turn). */
+  const grown = (n: number): Uint8Array => conversation(Array.from({ length: 12 }, (_, i) => filler(4000, i)).slice(0, n));
+
+  it('should rewrite the next request of a conversation from its memo, to the bytes a fresh engine sends', async () => {
+    await firstTurnAt90(grown(10));
+    const latching = await engine.prepare(messages(grown(10)));
+
+    const next = await engine.prepare(messages(grown(11)));
+
+    const fresh = new EpochEngine(state, SETTINGS, { now: () => LATCH_TIME });
+    const expected = await fresh.prepare(messages(grown(11)));
+    expect(latching).toMatchObject({ latched: 1, rewritePath: 'full' });
+    expect(next).toMatchObject({ epochs: 1, rescued: 4, rewritePath: 'incremental' });
+    expect(expected).toMatchObject({ rescued: 4, rewritePath: 'full' });
+    expect(Buffer.from(next.body).equals(Buffer.from(expected.body))).toBe(true);
+    expect(engine.memoUsage().memos).toBe(1);
+  });
+
+  it('should keep at most one memo per conversation', async () => {
+    await firstTurnAt90(grown(10));
+    await engine.prepare(messages(grown(10)));
+
+    for (let n = 11; n <= 12; n++) await engine.prepare(messages(grown(n)));
+
+    expect(engine.memoUsage().memos).toBe(1);
+  });
+
+  it('should drop a conversation\'s memo once it has been idle for the idle limit', async () => {
+    let nowMs = LATCH_TIME.getTime();
+    const clocked = new EpochEngine(state, SETTINGS, { now: () => new Date(nowMs), memoLimits: { capBytes: 64 * 1024 * 1024, idleMs: 60_000 } });
+    const first = await clocked.prepare(messages(grown(10)));
+    clocked.observe(first, { status: 200, usage: usage(9_000) });
+    await clocked.prepare(messages(grown(10)));
+
+    nowMs += 60_000;
+    const later = await clocked.prepare(messages(grown(11)));
+
+    expect(later).toMatchObject({ rescued: 4, rewritePath: 'full' });
+    expect(clocked.memoUsage().memos).toBe(1); // the memo of this request, made from scratch
+  });
+
+  it('should keep no memo bigger than its cap, and still rewrite', async () => {
+    const tight = new EpochEngine(state, SETTINGS, { now: () => LATCH_TIME, memoLimits: { capBytes: 1000, idleMs: 60_000 } });
+    const first = await tight.prepare(messages(grown(10)));
+    tight.observe(first, { status: 200, usage: usage(9_000) });
+    await tight.prepare(messages(grown(10)));
+
+    const next = await tight.prepare(messages(grown(11)));
+
+    expect(next).toMatchObject({ rescued: 4, rewritePath: 'full' });
+    expect(tight.memoUsage()).toEqual({ memos: 0, bytes: 0 });
+  });
+
+  it('should not rewrite a new epoch\'s request from the last epoch\'s memo, and memo the new one', async () => {
+    await firstTurnAt90(grown(10));
+    await engine.prepare(messages(grown(10)));
+    const second = await engine.prepare(messages(grown(11)));
+    engine.observe(second, { status: 200, usage: usage(9_500) });
+
+    const third = await engine.prepare(messages(grown(12)));
+    const again = await engine.prepare(messages(grown(12)));
+
+    const fresh = new EpochEngine(state, SETTINGS, { now: () => LATCH_TIME });
+    const expected = await fresh.prepare(messages(grown(12)));
+    expect(third).toMatchObject({ latched: 2, epochs: 2, rescued: 6, rewritePath: 'full' });
+    expect(again).toMatchObject({ epochs: 2, rescued: 6, rewritePath: 'incremental' });
+    expect(Buffer.from(third.body).equals(Buffer.from(expected.body))).toBe(true);
+    expect(Buffer.from(again.body).equals(Buffer.from(expected.body))).toBe(true);
+  });
+});
+
 describe('EpochEngine.observe', () => {
   it('should keep the reading of a 200 messages response for the conversation\'s next request', async () => {
     const prepared = await engine.prepare(messages(BODY));
