@@ -2,8 +2,10 @@
  * The epoch engine: bytes and headers in, the bytes to send out, with no socket. It finds the
  * request's conversation, latches an epoch when the conversation's last reading says so, checks
  * that every elided file a stub would name exists, and rewrites the body by the conversation's
- * frozen blocks (core/rewrite.ts). Anything unexpected sends the input bytes unchanged with a
- * reason from the closed list (core/passthrough-reasons.ts). docs/request-path.md walks through it.
+ * frozen blocks (core/incremental-rewrite.ts: from the conversation's last rewrite when it can,
+ * to the bytes a rewrite from scratch gives). Anything unexpected sends the input bytes unchanged
+ * with a reason from the closed list (core/passthrough-reasons.ts). docs/request-path.md walks
+ * through it.
  */
 import {
   contextTokensOf,
