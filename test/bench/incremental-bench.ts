@@ -42,6 +42,8 @@ export interface IncrementalBenchResult {
   readonly stats: Readonly<Record<TaskName, TaskStats>>;
   /** incremental / from scratch, by medians. */
   readonly ratio: number;
+  /** What the conversation's memo holds, in bytes (its estimate, as the memo cache counts it). */
+  readonly memoBytes: number;
 }
 
 type TaskName = 'scratch' | 'incremental' | 'prefix';
@@ -59,14 +61,15 @@ export function runIncrementalBench(options: IncrementalBenchOptions = {}): Incr
   log(`(${availableParallelism()} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at start)\n`);
   const results = (options.sizes ?? DEFAULT_SIZES).map((size) => benchOneSize(size, measure));
   log(formatTable(
-    ['body', 'grown by', 'from scratch (p90)', 'incremental (p90)', 'incremental / scratch', 'of which prefix compare'],
-    results.map(({ bytes, grownBy, stats, ratio }) => [
+    ['body', 'grown by', 'from scratch (p90)', 'incremental (p90)', 'incremental / scratch', 'of which prefix compare', 'memo'],
+    results.map(({ bytes, grownBy, stats, ratio, memoBytes }) => [
       `${(bytes / 1e6).toFixed(2)} MB`,
       `${(grownBy / 1000).toFixed(1)} KB`,
       `${ms(stats.scratch.median)} (${ms(stats.scratch.p90)})`,
       `${ms(stats.incremental.median)} (${ms(stats.incremental.p90)})`,
       ratio.toFixed(3),
       ms(stats.prefix.median),
+      `${(memoBytes / 1e6).toFixed(1)} MB`,
     ]),
   ));
   log('\n"from scratch" = indexTranscript + rewriteRequest (what the proxy ran per request); "incremental" =');
@@ -103,7 +106,8 @@ function benchOneSize(size: number, measure: MeasureOptions): IncrementalBenchRe
     measure,
   );
   const byName = Object.fromEntries(stats.map((s) => [s.name, s])) as Record<TaskName, TaskStats>;
-  return { bytes: after.length, grownBy: after.length - before.length, stats: byName, ratio: byName.incremental.median / byName.scratch.median };
+  const memoBytes = check.memo?.bytes ?? Number.NaN;
+  return { bytes: after.length, grownBy: after.length - before.length, stats: byName, ratio: byName.incremental.median / byName.scratch.median, memoBytes };
 }
 
 function memoOf(body: Buffer, frozen: readonly FrozenBlock[], options: RewriteOptions): RewriteMemo {
