@@ -61,13 +61,14 @@ export function runIncrementalBench(options: IncrementalBenchOptions = {}): Incr
   log(`(${availableParallelism()} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at start)\n`);
   const results = (options.sizes ?? DEFAULT_SIZES).map((size) => benchOneSize(size, measure));
   log(formatTable(
-    ['body', 'grown by', 'from scratch (p90)', 'incremental (p90)', 'incremental / scratch', 'of which prefix compare', 'memo'],
+    ['body', 'grown by', 'from scratch (p90)', 'incremental (p90)', 'incremental / scratch', 'same by CPU time', 'of which prefix compare', 'memo'],
     results.map(({ bytes, grownBy, stats, ratio, memoBytes }) => [
       `${(bytes / 1e6).toFixed(2)} MB`,
       `${(grownBy / 1000).toFixed(1)} KB`,
       `${ms(stats.scratch.median)} (${ms(stats.scratch.p90)})`,
       `${ms(stats.incremental.median)} (${ms(stats.incremental.p90)})`,
       ratio.toFixed(3),
+      (stats.incremental.cpuMedian / stats.scratch.cpuMedian).toFixed(3),
       ms(stats.prefix.median),
       `${(memoBytes / 1e6).toFixed(1)} MB`,
     ]),
