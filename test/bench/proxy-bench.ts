@@ -40,6 +40,11 @@ const SSE_EVENTS = 40;
 export interface Timing {
   firstByte: number;
   lastByte: number;
+  /**
+   * Process CPU time the request took, ms. Client, pipe, proxy and upstream all run in this one
+   * process, so it is the work of the whole path; unlike wall time, a busy machine barely moves it.
+   */
+  cpu: number;
 }
 
 /** Runs the proxy benchmark and prints its table. */
@@ -62,7 +67,9 @@ export async function runProxyBench(): Promise<void> {
   );
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   console.log('proxy: latency added over a direct connection to a local upstream (median / p90, ms), interleaved');
+  console.log(`(${os.availableParallelism()} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at start)`);
   const rows: string[][] = [];
+  const cpuRows: string[][] = [];
   try {
     for (const size of SIZES) {
       const count = CONVERSATIONS[size] ?? 4;
@@ -96,6 +103,12 @@ export async function runProxyBench(): Promise<void> {
           }
         }
         const stat = (t: number, field: keyof Timing, q: number): number => quantile(samples[t]!.map((s) => s[field]).sort((a, b) => a - b), q);
+        {
+          const pipeCpu = stat(1, 'cpu', 0.5) - stat(0, 'cpu', 0.5);
+          const ctxCpu = stat(2, 'cpu', 0.5) - stat(0, 'cpu', 0.5);
+          const epochCpu = stat(3, 'cpu', 0.5) - stat(4, 'cpu', 0.5);
+          cpuRows.push([`${mb(size)}`, stream ? 'sse' : 'json', ms(stat(0, 'cpu', 0.5)), ms(pipeCpu), ms(ctxCpu), ms(epochCpu), (ctxCpu / pipeCpu).toFixed(2), (epochCpu / pipeCpu).toFixed(2)]);
+        }
         for (const field of stream ? (['firstByte', 'lastByte'] as const) : (['lastByte'] as const)) {
           const added = (t: number, base: number): string => `${ms(stat(t, field, 0.5) - stat(base, field, 0.5))} / ${ms(stat(t, field, 0.9) - stat(base, field, 0.9))}`;
           const pipeAdded = stat(1, field, 0.5) - stat(0, field, 0.5);
@@ -115,6 +128,8 @@ export async function runProxyBench(): Promise<void> {
         }
       }
     }
+    const memos = proxy.engine.memoUsage();
+    console.log(`rewrite memos the proxy holds at the end: ${memos.memos} (${(memos.bytes / 1e6).toFixed(1)} MB)`);
   } finally {
     agent.destroy();
     await proxy.close();
@@ -123,6 +138,8 @@ export async function runProxyBench(): Promise<void> {
     await fs.rm(stateDir, { recursive: true, force: true });
   }
   console.log(formatTable(['body (sent)', 'response', 'direct', '+pipe', '+ctxshed', '+ctxshed epoch', 'x pipe', 'epoch x pipe'], rows));
+  console.log('\nthe same requests by process CPU time (median ms; client, pipe, proxy and upstream share this process)');
+  console.log(formatTable(['body', 'response', 'direct', '+pipe', '+ctxshed', '+ctxshed epoch', 'x pipe', 'epoch x pipe'], cpuRows));
   console.log(`goals: without an epoch ctxshed adds at most 1.1x what the bare pipe adds (x pipe <= 1.1), with one 1.25x (epoch x pipe <= 1.25)`);
   console.log(`each round sends the next request (one more turn) of one of ${Object.values(CONVERSATIONS).join('/')} conversations per size; sse: ${SSE_EVENTS} events per response`);
 }
@@ -224,6 +241,7 @@ async function startBarePipe(upstreamPort: number): Promise<{ server: http.Serve
 export function post(agent: http.Agent, port: number, body: Buffer): Promise<Timing> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     let firstByte = 0;
     const req = http.request(
       { host: '127.0.0.1', port, method: 'POST', path: '/v1/messages?beta=true', agent, headers: { 'content-type': 'application/json', 'content-length': body.length } },
@@ -231,7 +249,10 @@ export function post(agent: http.Agent, port: number, body: Buffer): Promise<Tim
         res.on('data', () => {
           if (firstByte === 0) firstByte = performance.now() - t0;
         });
-        res.on('end', () => resolve({ firstByte, lastByte: performance.now() - t0 }));
+        res.on('end', () => {
+          const c = process.cpuUsage(c0);
+          resolve({ firstByte, lastByte: performance.now() - t0, cpu: (c.user + c.system) / 1000 });
+        });
       },
     );
     req.on('error', reject);
