@@ -10,6 +10,9 @@ import { createProxyHandler } from './handler.js';
 import { StateHealth } from './state-health.js';
 import type { ProxySettings } from './transport-settings.js';
 
+/** How often an idle proxy drops the rewrite memos of idle conversations (requests prune too). */
+export const MEMO_PRUNE_INTERVAL_MS = 60_000;
+
 /** The loopback address, the only one the proxy ever binds (DESIGN.md, the client contract). */
 export const LOOPBACK = '127.0.0.1';
 
@@ -61,6 +64,9 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
     });
   });
   server.on('error', () => undefined);
+  // unref: the pruning alone never keeps the process alive.
+  const pruner = setInterval(() => engine.pruneMemos(), MEMO_PRUNE_INTERVAL_MS);
+  pruner.unref();
   const bound = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
   return {
@@ -70,6 +76,7 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
     metrics,
     close: () => {
       closing ??= (async () => {
+        clearInterval(pruner);
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         await Promise.allSettled([...inFlight]);

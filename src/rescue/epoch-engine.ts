@@ -103,6 +103,14 @@ export class EpochEngine {
     };
   }
 
+  /**
+   * Drops the rewrite memos of conversations idle past the limit; returns how many. Each request
+   * prunes too; the proxy also calls this on a timer, so an idle proxy lets them go.
+   */
+  pruneMemos(): number {
+    return this.#memos.prune(this.#now().getTime());
+  }
+
   /** How many rewrite memos the engine holds, and their estimated bytes (for status and tests). */
   memoUsage(): { readonly memos: number; readonly bytes: number } {
     return { memos: this.#memos.size, bytes: this.#memos.bytes };

@@ -189,6 +189,21 @@ describe('EpochEngine.prepare, from the last rewrite', () => {
     expect(clocked.memoUsage().memos).toBe(1); // the memo of this request, made from scratch
   });
 
+  it('should let pruneMemos drop an idle conversation\'s memo without a request', async () => {
+    let nowMs = LATCH_TIME.getTime();
+    const clocked = new EpochEngine(state, SETTINGS, { now: () => new Date(nowMs), memoLimits: { capBytes: 64 * 1024 * 1024, idleMs: 60_000 } });
+    const first = await clocked.prepare(messages(grown(10)));
+    clocked.observe(first, { status: 200, usage: usage(9_000) });
+    await clocked.prepare(messages(grown(10)));
+
+    const early = clocked.pruneMemos();
+    nowMs += 60_000;
+    const late = clocked.pruneMemos();
+
+    expect([early, late]).toEqual([0, 1]);
+    expect(clocked.memoUsage()).toEqual({ memos: 0, bytes: 0 });
+  });
+
   it('should keep no memo bigger than its cap, and still rewrite', async () => {
     const tight = new EpochEngine(state, SETTINGS, { now: () => LATCH_TIME, memoLimits: { capBytes: 1000, idleMs: 60_000 } });
     const first = await tight.prepare(messages(grown(10)));
