@@ -16,6 +16,7 @@ export interface MemoLimits {
   readonly idleMs: number;
 }
 
+/** The limits the engine uses unless told otherwise. */
 export const DEFAULT_MEMO_LIMITS: MemoLimits = { capBytes: DEFAULT_MEMO_CAP_BYTES, idleMs: DEFAULT_MEMO_IDLE_MS };
 
 interface Held {
