@@ -19,3 +19,4 @@ export * from './plan-record.js';
 export * from './model-route.js';
 export * from './usage.js';
 export * from './shed/index.js';
+export * from './labels/index.js';
