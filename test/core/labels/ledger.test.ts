@@ -60,6 +60,10 @@ describe('checkEpochLedger', () => {
     expect(checkEpochLedger(epoch(3, [block()], [row(), row({ ordinal: 15, id: 'toolu_15', verdict: 'keep', score: 0.3 })]))).toEqual([]);
   });
 
+  it('should leave a shed epoch alone: it has its own policy and no ledger', () => {
+    expect(checkEpochLedger({ ...epoch(3, []), mode: 'shed' })).toEqual([]);
+  });
+
   it('should pass a version 2 epoch without labels or ledger', () => {
     const { label: _l, rule: _r, tool: _t, input: _i, refetch: _f, ...plain } = block();
     expect(checkEpochLedger(epoch(2, [plain]))).toEqual([]);
