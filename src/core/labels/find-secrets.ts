@@ -123,7 +123,8 @@ const PATTERNS: readonly Pattern[] = [
   {
     kind: 'url-password',
     certain: true,
-    regex: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s/:@]{1,256}:([^\s/@]{1,256})@/gi,
+    // From `://` on: the scheme adds nothing, and text glued to it (`xpostgres://`) hides its start.
+    regex: /:\/\/[^\s/:@]{1,256}:([^\s/@]{1,256})@/g,
     value: (m) => ({ group: 1, ok: !isPlaceholderValue(m[1] ?? '') && (m[1] ?? '').length >= 4 && m[1] !== 'pass' }),
   },
   {

@@ -27,6 +27,7 @@ describe('findSecrets', () => {
       ['a Stripe key', 'sk_live_4eC39HqLyjWDarjtT1zdp7dc', 'sk_live_4eC39HqLyjWDarjtT1zdp7dc'],
       ['a JWT', 'cookie eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U;', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'],
       ['a URL password', 'DATABASE_URL=postgres://app:Tr0ub4dor@db:5432/app', 'Tr0ub4dor'],
+      ['a URL password glued to a word', 'xxxxpostgres://app:QAAAAAAAAAAA7@db/app', 'QAAAAAAAAAAA7'],
     ])('should find %s', (_case, text, secret) => {
       // Arrange: the table.
 
