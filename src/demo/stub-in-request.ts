@@ -10,7 +10,9 @@ export interface SeenStub {
   readonly bytes: number;
 }
 
-const PATH_IN_STUB = /the full text is in (.+?\.txt), read that file to see it/s;
+// Where each stub version names the elided file: version 2 ("the full text is in …"), a
+// version 3 pointer ("… read …") and a drop ("text kept in …").
+const PATH_IN_STUB = /(?:the full text is in|read|text kept in) (.+?\/[0-9a-f]{64}\.txt)(?:, read that file| \(this output\)|;|\])/s;
 
 /** Every stub in a parsed request body, in document order. */
 export function stubsInRequest(body: unknown): SeenStub[] {

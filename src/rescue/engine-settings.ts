@@ -30,7 +30,17 @@ export interface EngineSettings {
   readonly gate?: boolean;
   /** `--horizon N`: the turns a burst must pay back within (default: as many as the conversation has had). */
   readonly horizon?: number;
+  /**
+   * How a new epoch labels its blocks (docs/labels.md): `local` rules, the default, or the
+   * optional `model` classifier. Either latches policy version 3.
+   */
+  readonly labels?: LabelMode;
+  /** ctxshed's MCP `restore` tool is offered to the client, so a stub may name it as the way back. */
+  readonly restoreTool?: boolean;
 }
+
+/** `--labels`: who decides keep, pointer or drop. */
+export type LabelMode = 'local' | 'model';
 
 /** Latch at 70% of the window, eliding tool results older than the 6 newest and over 1 KiB; no gate. */
 export const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
@@ -40,4 +50,5 @@ export const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
   mode: 'rescue',
   shedPolicy: DEFAULT_SHED_POLICY,
   gate: false,
+  labels: 'local',
 };

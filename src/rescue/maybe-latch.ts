@@ -6,10 +6,13 @@ import {
   DEFAULT_TOKENS_PER_BYTE,
   encodeJsonString,
   firstPromptExcerpt,
+  freezeLabelled,
+  labelBlocks,
   planElision,
   renderStub,
   rescueGateInput,
   type FullnessReading,
+  type BlockLabel,
   type GateDecision,
   type PlannedBlock,
   type TranscriptIndex,
@@ -49,12 +52,15 @@ export async function maybeLatch(
     ...(minGainFraction === undefined ? {} : { minGainFraction }),
   });
   if (!decision.latch) return undefined;
+  // Labels are decided once, here, and frozen with the epoch (docs/labels.md).
+  const labels = labelBlocks({ body, index, candidates: decision.added, sha256: sha256Hex, restoreTool: ctx.settings.restoreTool === true });
   // --gate: the epoch must also pay back its cache re-write within the turns left (docs/shed.md).
-  const gate = ctx.settings.gate === true ? rescueGate(ctx, body, index, reading, decision.added) : undefined;
+  const gate = ctx.settings.gate === true ? rescueGate(ctx, body, index, reading, decision.added, labels) : undefined;
   if (gate !== undefined && !gate.latch) return undefined;
   try {
     return await latchConversation(ctx, entry, {
       added: decision.added,
+      labels,
       reading,
       firstPrompt: firstPromptExcerpt(body, index),
       model: index.model ?? '',
@@ -72,9 +78,18 @@ export function tokensPerByteOf(reading: FullnessReading): number {
   return reading.requestBytes > 0 ? reading.contextTokens / reading.requestBytes : DEFAULT_TOKENS_PER_BYTE;
 }
 
-function rescueGate(ctx: LatchContext, body: Uint8Array, index: TranscriptIndex, reading: FullnessReading, added: readonly PlannedBlock[]): GateDecision {
+function rescueGate(
+  ctx: LatchContext,
+  body: Uint8Array,
+  index: TranscriptIndex,
+  reading: FullnessReading,
+  added: readonly PlannedBlock[],
+  labels: readonly BlockLabel[],
+): GateDecision {
   const encoder = new TextEncoder();
-  const stubBytes = added.reduce((sum, b) => sum + encodeJsonString(encoder.encode(renderStub(b, ctx.table.state.elidedDir))).length, 0);
+  // The stubs the epoch would send: labelled ones, as it will freeze them.
+  const { blocks } = freezeLabelled(added, labels);
+  const stubBytes = blocks.reduce((sum, b) => sum + encodeJsonString(encoder.encode(renderStub(b, ctx.table.state.elidedDir))).length, 0);
   const { horizon } = ctx.settings;
   return decideBurst(
     rescueGateInput(index, added, {
