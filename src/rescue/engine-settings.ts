@@ -37,7 +37,12 @@ export interface EngineSettings {
   readonly labels?: LabelMode;
   /** ctxshed's MCP `restore` tool is offered to the client, so a stub may name it as the way back. */
   readonly restoreTool?: boolean;
+  /** `--labels model`: how long the classifier may take before the local rules decide instead. */
+  readonly classifierTimeoutMs?: number;
 }
+
+/** The classifier's time limit: a latching request never waits longer for it than this. */
+export const DEFAULT_CLASSIFIER_TIMEOUT_MS = 10_000;
 
 /** `--labels`: who decides keep, pointer or drop. */
 export type LabelMode = 'local' | 'model';
@@ -51,4 +56,5 @@ export const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
   shedPolicy: DEFAULT_SHED_POLICY,
   gate: false,
   labels: 'local',
+  classifierTimeoutMs: DEFAULT_CLASSIFIER_TIMEOUT_MS,
 };

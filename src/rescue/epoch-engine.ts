@@ -23,7 +23,7 @@ import type { StateDir } from '../state/layout.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { ConversationTable, type ConversationEntry } from './conversation-table.js';
 import type { EngineSettings } from './engine-settings.js';
-import type { EngineRequest, ObservedResponse, Prepared } from './engine-types.js';
+import type { ClassifierCall, ClassifierReport, EngineRequest, ObservedResponse, Prepared } from './engine-types.js';
 import { FileAvailability } from './file-availability.js';
 import type { LatchContext } from './latch-conversation.js';
 import { isOverThreshold, maybeLatch } from './maybe-latch.js';
@@ -38,6 +38,8 @@ export interface EngineOptions {
   readonly onStateFailure?: (error: unknown) => void;
   /** Where latches are counted (the proxy's /_ctxshed/metrics); nowhere by default. */
   readonly metrics?: Metrics;
+  /** `--labels model`: ctxshed's own call to the upstream (the proxy's); without it the local rules label. */
+  readonly classify?: ClassifierCall;
 }
 
 /** One engine per state directory and process; its conversations live as long as it does. */
@@ -55,7 +57,13 @@ export class EpochEngine {
     const now = options.now ?? (() => new Date());
     this.#table = new ConversationTable(state);
     this.#files = new FileAvailability(state);
-    this.#latch = { table: this.#table, settings, now: () => now().toISOString(), metrics: options.metrics ?? NO_METRICS };
+    this.#latch = {
+      table: this.#table,
+      settings,
+      now: () => now().toISOString(),
+      metrics: options.metrics ?? NO_METRICS,
+      ...(options.classify === undefined ? {} : { classifier: { call: options.classify, memory: new Map() } }),
+    };
     this.#onStateFailure = options.onStateFailure ?? (() => undefined);
   }
 
@@ -64,7 +72,7 @@ export class EpochEngine {
     let meta: RequestMeta = { route: undefined, window: 0, agentId: undefined, sessionId: undefined, encoding: undefined };
     try {
       meta = readRequestMeta(request, this.settings);
-      return await this.#prepare(request.body, meta);
+      return await this.#prepare(request.body, meta, request.headers);
     } catch (error) {
       return passthrough(request.body, meta, 'internal_error', errorText(error));
     }
@@ -91,7 +99,7 @@ export class EpochEngine {
   }
 
   // One straight line, in request order; each step either returns a pass-through or goes on.
-  async #prepare(body: Uint8Array, meta: RequestMeta): Promise<Prepared> {
+  async #prepare(body: Uint8Array, meta: RequestMeta, headers: EngineRequest['headers']): Promise<Prepared> {
     const pass = (reason: PassthroughReason, detail: string, extra: Partial<Prepared> = {}): Prepared =>
       passthrough(body, meta, reason, detail, extra);
     // 1. Only model calls with a readable body are ours.
@@ -127,8 +135,10 @@ export class EpochEngine {
       stateFailed = true;
       this.#onStateFailure(error);
     };
-    const latch = mode === 'shed' ? maybeShed : maybeLatch;
-    const latched = mayLatch ? await latch(this.#latch, entry, body, index, meta.agentId, onLatchFailure) : undefined;
+    let latched: number | undefined;
+    let classifier: ClassifierReport | undefined;
+    if (mayLatch && mode === 'shed') latched = await maybeShed(this.#latch, entry, body, index, meta.agentId, onLatchFailure);
+    else if (mayLatch) ({ latched, classifier } = await maybeLatch(this.#latch, entry, body, index, headers, meta.agentId, onLatchFailure));
     if (mode === 'shed') return this.#shed(body, meta, entry, key, index, latched, stateFailed);
     // 5. Files checked (an await: another request may latch meanwhile), then one snapshot of the
     //    epochs for both the rewrite and what the record and the next reading say it carried.
@@ -145,6 +155,7 @@ export class EpochEngine {
       key,
       epochs,
       ...(latched === undefined ? {} : { latched }),
+      ...(classifier === undefined ? {} : { classifier }),
       ...(stateFailed ? { stateFailed: true as const } : {}),
     };
     if (frozen.length === 0) return pass('no_epoch', 'no epoch yet', common);
