@@ -1,6 +1,6 @@
 /** `ctxshed elide BODY.json`: act as if an epoch latched now on this request body. */
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { freezeBlock, indexTranscript, planElision, rewriteRequest } from '../core/index.js';
+import { freezeLabelled, indexTranscript, labelBlocks, planElision, rewriteRequest } from '../core/index.js';
 import { layoutPaths } from '../state/layout.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { writeElidedFile } from '../state/elided-file.js';
@@ -35,6 +35,8 @@ export const elideCommand: CommandModule<object, ElideArgs> = {
     const indexed = indexTranscript(body);
     if (indexed.kind === 'failed') throw new CliError(`${args.body}: not a Messages API body (${indexed.reason}: ${indexed.detail})`);
     const plan = planElision(body, indexed.index, policy, sha256Hex);
+    // Labelled by the local rules, as a new epoch is (docs/labels.md).
+    const { blocks: frozen } = freezeLabelled(plan, labelBlocks({ body, index: indexed.index, candidates: plan, sha256: sha256Hex }));
     const state = args.dryRun ? layoutPaths(stateDirFrom(args.state)) : await openStateOrFail(args.state);
     // Files first, then the stubs that name them (the order the proxy keeps too).
     if (!args.dryRun) {
@@ -43,12 +45,12 @@ export const elideCommand: CommandModule<object, ElideArgs> = {
         if (block.rawSha256 !== undefined && block.raw !== undefined) await writeElidedFile(state, block.rawSha256, block.raw, 'json');
       }
     }
-    const outcome = rewriteRequest(body, plan.map(freezeBlock), { elidedDir: state.elidedDir, sha256: sha256Hex, index: indexed.index });
+    const outcome = rewriteRequest(body, frozen, { elidedDir: state.elidedDir, sha256: sha256Hex, index: indexed.index });
     if (outcome.kind === 'passthrough' && outcome.reason !== 'no_epoch') {
       throw new CliError(`${args.body}: the rewrite fell back to the original (${outcome.reason}: ${outcome.detail})`);
     }
     if (args.dryRun) {
-      const blocks = plan.map(({ ordinal, toolUseId, bytes, sha256 }) => ({ ordinal, toolUseId, bytes, sha256 }));
+      const blocks = frozen.map(({ ordinal, toolUseId, bytes, sha256, label, rule, tool }) => ({ ordinal, toolUseId, bytes, sha256, label, rule, tool }));
       await writeStdout(`${JSON.stringify({ blocks, bytesFreed: body.length - outcome.body.length }, null, 2)}\n`);
       return;
     }

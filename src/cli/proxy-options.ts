@@ -18,6 +18,8 @@ export interface ProxyArgs {
   state: string | undefined;
   upstream: string | undefined;
   port: number;
+  /** `--labels`; absent (the demo) means the default. */
+  labels?: string | undefined;
 }
 
 /** `--rescue-pct`'s default: the engine's threshold, as a percentage. */
@@ -35,7 +37,12 @@ export function withProxyOptions<T>(yargs: Argv<T>): Argv<T & ProxyArgs> {
     .option('window', { type: 'number', describe: 'Context window in tokens (default: 1,000,000 with the context-1m beta, else 200,000)' })
     .option('state', STATE_OPTION)
     .option('upstream', { type: 'string', describe: 'Where to send requests (default: $ANTHROPIC_BASE_URL as it was, else https://api.anthropic.com)' })
-    .option('port', { type: 'number', default: 0, describe: 'Port on 127.0.0.1 (0: any free port)' }) as unknown as Argv<T & ProxyArgs>;
+    .option('port', { type: 'number', default: 0, describe: 'Port on 127.0.0.1 (0: any free port)' })
+    .option('labels', {
+      type: 'string',
+      default: DEFAULT_ENGINE_SETTINGS.labels,
+      describe: 'Who labels each old tool result keep, pointer or drop: local rules, or also the conversation\'s own model (docs/labels.md)',
+    }) as unknown as Argv<T & ProxyArgs>;
 }
 
 /** The proxy settings the flags and environment name; a CliError for a bad value. */
@@ -49,6 +56,8 @@ export function proxyConfigFrom(args: ProxyArgs, env: NodeJS.ProcessEnv): ProxyS
   if (args.window !== undefined) wholeNumber(args.window, '--window', 1000);
   wholeNumber(args.port, '--port', 0);
   if (args.port > 65535) throw new CliError(`--port takes 0 to 65535, not ${args.port}`);
+  const labels = args.labels ?? DEFAULT_ENGINE_SETTINGS.labels;
+  if (labels !== 'local' && labels !== 'model') throw new CliError(`--labels takes local or model, not ${JSON.stringify(labels)}`);
   const upstreamText = args.upstream ?? nonEmpty(env['ANTHROPIC_BASE_URL']) ?? DEFAULT_UPSTREAM;
   let upstream: URL;
   try {
@@ -66,6 +75,7 @@ export function proxyConfigFrom(args: ProxyArgs, env: NodeJS.ProcessEnv): ProxyS
       mode,
       gate: args.gate ?? false,
       ...(args.horizon === undefined ? {} : { horizon: args.horizon }),
+      labels,
       ...(args.window === undefined ? {} : { window: args.window }),
     },
   };
@@ -82,7 +92,9 @@ export function bannerLine(settings: ProxySettings, url: string, dirs: { readonl
     return `${start} when the cache re-write pays back; this mode changes request bytes: a span of old messages becomes one stub, originals kept in ${spansDir}`;
   }
   const gated = config.gate === true ? ' when the cache re-write pays back' : '';
-  return `${start}${gated}; this mode changes request bytes: old tool results over ${config.policy.minBytes} bytes become stubs, originals kept in ${elidedDir}`;
+  // The model mode sends redacted heads of old tool results upstream: say so before it starts.
+  const model = config.labels === 'model' ? `; --labels model: at each latch, redacted heads of those results go to the upstream's model to be labelled` : '';
+  return `${start}${gated}; this mode changes request bytes: old tool results over ${config.policy.minBytes} bytes become stubs, originals kept in ${elidedDir}${model}`;
 }
 
 function wholeNumber(value: number, flag: string, min: number): void {

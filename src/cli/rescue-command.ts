@@ -28,7 +28,8 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
       .usage('$0 rescue [options] -- COMMAND [ARGS...]')
       .example('$0 rescue -- claude', 'Claude Code with rescue at 70% of the window')
       .example('$0 rescue --rescue-pct 60 --state ~/ctx -- claude --resume', 'Resume a session; its epochs come back from the state directory')
-      .example('$0 rescue --mode shed -- claude', 'Shed spans of old messages instead, when the cache re-write pays back (docs/shed.md)') as unknown as Argv<RescueArgs>,
+      .example('$0 rescue --mode shed -- claude', 'Shed spans of old messages instead, when the cache re-write pays back (docs/shed.md)')
+      .example('$0 rescue --labels model -- claude', "Also ask the conversation's own model what to keep, point at or drop") as unknown as Argv<RescueArgs>,
   handler: async (args: ArgumentsCamelCase<RescueArgs>) => {
     const [command, ...commandArgs] = (args['--'] ?? []).map(String);
     if (command === undefined) throw new CliError('name the command to run after --, e.g. ctxshed rescue -- claude', 2);

@@ -1,6 +1,7 @@
 /** The shapes an epoch record is made of. Plain data: written by src/state, decided by the core. */
 import type { GateDecision } from './shed/break-even.js';
 import type { FrozenSpan } from './shed/shed-types.js';
+import type { LabelRule, LedgerRow, Refetch, StubLabel } from './labels/label-types.js';
 
 /** One tool_result frozen by an epoch: where it was and what it held. */
 export interface FrozenBlock {
@@ -24,6 +25,17 @@ export interface FrozenBlock {
    * content). Then `<state>/elided/<rawSha256>.json` holds those exact bytes for `inflate`.
    */
   readonly rawSha256?: string;
+  /**
+   * Present exactly in the blocks of policy version 3+ epochs (docs/labels.md): what the block
+   * was labelled, by which rule, the tool call it answered and the route back. The stub is
+   * rendered from them; a block without them gets the version 2 stub, byte for byte as before.
+   */
+  readonly label?: StubLabel;
+  readonly rule?: LabelRule;
+  readonly tool?: string;
+  /** The call's main input, redacted, at most 160 characters (empty when it has none). */
+  readonly input?: string;
+  readonly refetch?: Refetch;
 }
 
 /** The policy that chose the blocks, recorded with each epoch (its lineage). */
@@ -77,6 +89,11 @@ export interface Epoch {
   readonly blocks: readonly FrozenBlock[];
   /** In shed mode: the span of whole messages this epoch sheds (its `blocks` are then empty). */
   readonly span?: FrozenSpan;
+  /**
+   * Policy version 3+: one row per block the epoch considered (every frozen block, and any it
+   * kept). Inside the record, so it is written in the same atomic step as the blocks it audits.
+   */
+  readonly ledger?: readonly LedgerRow[];
 }
 
 /** The format tag of a conversation record; bump the number when the shape changes. */

@@ -24,3 +24,4 @@ export * from './rewrite-memo.js';
 export * from './incremental-index.js';
 export * from './incremental-rewrite.js';
 export * from './memo-cache.js';
+export * from './labels/index.js';

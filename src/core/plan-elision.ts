@@ -3,7 +3,7 @@ import { blockText, bytesEqual, isCanonicalContent } from './block-text.js';
 import type { ElisionPolicy, FrozenBlock } from './epoch-types.js';
 import { encodeJsonString } from './json-string.js';
 import type { Sha256 } from './ports.js';
-import { STUB_PREFIX } from './stub.js';
+import { DROP_STUB_PREFIX, STUB_PREFIX } from './stub-paths.js';
 import type { TranscriptIndex } from './transcript-index.js';
 
 export const DEFAULT_KEEP_RECENT = 6;
@@ -19,7 +19,7 @@ export const POLICY_VERSION = 2;
 /** What Claude Code itself writes in place of a tool result it cleared. */
 export const CLIENT_CLEARED_PLACEHOLDER = '[Old tool result content cleared]';
 const PLACEHOLDER_TEXT = new TextEncoder().encode(CLIENT_CLEARED_PLACEHOLDER);
-const STUB_PREFIX_TEXT = new TextEncoder().encode(STUB_PREFIX);
+const STUB_PREFIX_TEXTS = [STUB_PREFIX, DROP_STUB_PREFIX].map((prefix) => new TextEncoder().encode(prefix));
 
 /** A block the plan would elide, with the bytes the elided files must hold. */
 export interface PlannedBlock extends FrozenBlock {
@@ -88,7 +88,7 @@ function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
 
 /** The client's placeholder or a ctxshed stub, however the JSON spelled it (judged on the text). */
 function isPlaceholder(text: Uint8Array): boolean {
-  return bytesEqual(text, PLACEHOLDER_TEXT) || startsWith(text, STUB_PREFIX_TEXT);
+  return bytesEqual(text, PLACEHOLDER_TEXT) || STUB_PREFIX_TEXTS.some((prefix) => startsWith(text, prefix));
 }
 
 function startsWith(text: Uint8Array, prefix: Uint8Array): boolean {

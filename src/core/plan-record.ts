@@ -3,7 +3,9 @@
  * that epoch names. Pure: the caller passes the time in, and src/state writes the plan under its
  * lock (files durable first, then the record).
  */
-import { CONVERSATION_FORMAT, type ConversationRecord, type ElisionPolicy, type Epoch } from './epoch-types.js';
+import { CONVERSATION_FORMAT, type ConversationRecord, type ElisionPolicy, type Epoch, type FrozenBlock } from './epoch-types.js';
+import { freezeLabelled } from './labels/freeze-labelled.js';
+import { LABELS_POLICY_VERSION, type BlockLabel } from './labels/label-types.js';
 import type { FullnessReading } from './latch-decision.js';
 import { freezeBlock, POLICY_NAME, POLICY_VERSION, type PlannedBlock } from './plan-elision.js';
 import type { GateDecision } from './shed/break-even.js';
@@ -41,6 +43,11 @@ export interface LatchRequest {
   readonly agentId: string | undefined;
   /** `--gate`: the burst gate's figures, recorded with the epoch. */
   readonly gate?: GateDecision;
+  /**
+   * One label per added block (docs/labels.md). Given: a policy version 3 epoch whose blocks
+   * carry their labels, with its ledger, and no `keep` block frozen. Absent: version 2, as before.
+   */
+  readonly labels?: readonly BlockLabel[];
 }
 
 /** What `planRecord` is given besides the request. */
@@ -60,16 +67,23 @@ export function planRecord(input: PlanRecordInput): LatchPlan {
   const { key, current, request, threshold, policy, now } = input;
   const { contextTokens, window } = request.reading;
   const reason = { fullness: contextTokens / window, threshold, window, contextTokens };
+  const labelled = request.labels === undefined ? undefined : freezeLabelled(request.added, request.labels);
+  const blocks: FrozenBlock[] = labelled?.blocks ?? request.added.map(freezeBlock);
+  const version = labelled === undefined ? POLICY_VERSION : LABELS_POLICY_VERSION;
   const epoch: Epoch = {
     n: (current?.epochs.length ?? 0) + 1,
     latchedAt: now,
     reason,
-    policy: { name: POLICY_NAME, version: POLICY_VERSION, keepRecent: policy.keepRecent, minBytes: policy.minBytes },
-    blocks: request.added.map(freezeBlock),
+    policy: { name: POLICY_NAME, version, keepRecent: policy.keepRecent, minBytes: policy.minBytes },
+    blocks,
     ...(request.gate === undefined ? {} : { gate: request.gate }),
+    ...(labelled === undefined ? {} : { ledger: labelled.ledger }),
   };
+  // Files for the frozen blocks only: a block kept in context has no stub to name one.
+  const frozen = new Set(blocks.map((b) => b.ordinal));
   const files: PlannedFile[] = [];
   for (const block of request.added) {
+    if (!frozen.has(block.ordinal)) continue;
     files.push({ sha256: block.sha256, bytes: block.text, ext: 'txt' });
     if (block.rawSha256 !== undefined && block.raw !== undefined) files.push({ sha256: block.rawSha256, bytes: block.raw, ext: 'json' });
   }

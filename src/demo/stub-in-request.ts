@@ -10,7 +10,9 @@ export interface SeenStub {
   readonly bytes: number;
 }
 
-const PATH_IN_STUB = /the full text is in (.+?\.txt), read that file to see it/s;
+// Where each stub version names the elided file: version 2 ("the full text is in …"), a
+// version 3 pointer ("… read …") and a drop ("text kept in …").
+const PATH_IN_STUB = /(?:the full text is in|read|text kept in) (.+?\/[0-9a-f]{64}\.txt)(?:, read that file| \(this output\)|;|\])/s;
 
 /** Every stub in a parsed request body, in document order. */
 export function stubsInRequest(body: unknown): SeenStub[] {
@@ -19,11 +21,16 @@ export function stubsInRequest(body: unknown): SeenStub[] {
     const content = block['content'];
     if (typeof content !== 'string') continue;
     const stub = parseStub(content);
-    const path = PATH_IN_STUB.exec(content)?.[1];
+    const path = stubFilePath(content);
     if (stub === undefined || path === undefined) continue;
     found.push({ toolUseId: String(block['tool_use_id']), path, sha256: stub.sha256, bytes: stub.bytes });
   }
   return found;
+}
+
+/** The elided file a stub's text names (any stub version), as a model reads it. */
+export function stubFilePath(content: string): string | undefined {
+  return PATH_IN_STUB.exec(content)?.[1];
 }
 
 /** The text of the tool_result answering `toolUseId`, when it is a plain string. */

@@ -108,6 +108,7 @@ async function handle(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse
     ms: { total: performance.now() - started, prepare: prepareMs, headers: result.timings.headersMs },
     error: result.error?.code,
     streamError: result.streamError?.type,
+    classifier: prepared.classifier,
   });
   // A write of the wire log working says nothing of a latch that failed in this same request.
   await deps.wire.append(record).then(

@@ -6,6 +6,7 @@ import type { StateDir } from '../state/layout.js';
 import { WireLog } from '../state/wire-log.js';
 import { EpochEngine } from '../rescue/index.js';
 import { createUpstreamAgents } from './agents.js';
+import { createClassifierCall } from './classifier-call.js';
 import { createProxyHandler } from './handler.js';
 import { StateHealth } from './state-health.js';
 import type { ProxySettings } from './transport-settings.js';
@@ -44,7 +45,9 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
   const wire = new WireLog(state.wirePath);
   const agents = createUpstreamAgents();
   const health = new StateHealth((note) => wire.append(note), () => now().toISOString());
-  const engine = new EpochEngine(state, settings.engine, { now, onStateFailure: (error) => health.failed(error), metrics });
+  // `--labels model` gets ctxshed's own call to the same upstream; local labels need none.
+  const classify = settings.engine.labels === 'model' ? createClassifierCall(settings.transport.upstream, agents) : undefined;
+  const engine = new EpochEngine(state, settings.engine, { now, onStateFailure: (error) => health.failed(error), metrics, ...(classify === undefined ? {} : { classify }) });
   const handler = createProxyHandler({ transport: settings.transport, engine, wire, health, agents, now, metrics });
   const inFlight = new Set<Promise<void>>();
   const server = http.createServer((req, res) => {

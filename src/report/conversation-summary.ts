@@ -6,6 +6,7 @@
  * every later request of the conversation, so adding them up over requests would count one
  * shed many times over.
  */
+import { countVerdicts, type Label } from '../core/index.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
 import type { ConversationTally, WireTally } from './wire-tally.js';
 
@@ -29,6 +30,8 @@ export interface EpochSummary {
   readonly tokens: number;
   /** `record`: from the conversation's record (exact); `wire`: estimated from the wire log alone. */
   readonly source: 'record' | 'wire';
+  /** The ledger's rows by verdict (docs/labels.md); `null` for an epoch without a ledger (before version 3). */
+  readonly labels: Readonly<Record<Label, number>> | null;
 }
 
 /** One conversation, from its record and its wire records. */
@@ -112,6 +115,7 @@ function epochsFromRecord(record: ConversationRecord, tokensPerByte: number): Ep
       bytes,
       tokens: Math.round(bytes * tokensPerByte),
       source: 'record',
+      labels: epoch.ledger === undefined ? null : countVerdicts(epoch.ledger),
     };
   });
 }
@@ -140,6 +144,7 @@ function epochsFromWire(tally: ConversationTally | null, tokensPerByte: number):
       bytes,
       tokens: Math.round(bytes * tokensPerByte),
       source: 'wire',
+      labels: null,
     });
     bytesBefore = bytesNow;
     blocksBefore = blocksNow;

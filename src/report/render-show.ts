@@ -1,6 +1,6 @@
 /** `ctxshed show KEY` as text: a conversation, its epochs and every block they elided. Pure. */
 import type { Epoch } from '../core/epoch-types.js';
-import type { FrozenSpan, GateDecision } from '../core/index.js';
+import { renderLedgerLine, type FrozenSpan, type GateDecision } from '../core/index.js';
 import type { ConversationSummary, EpochSummary } from './conversation-summary.js';
 import { oneLine, renderTable, REPORT_WIDTH, wrapText } from './format-table.js';
 import { formatWhen } from './format-time.js';
@@ -53,6 +53,10 @@ function renderEpoch(e: EpochSummary, recorded: Epoch | undefined, nowMs: number
     ] as const;
     const rows = recorded.blocks.map((b) => [String(b.ordinal), b.toolUseId, formatCount(b.bytes), shortId(b.sha256)]);
     lines.push(...renderTable(columns, rows, 98).map((line) => `  ${line}`));
+  }
+  if (recorded?.ledger !== undefined && recorded.ledger.length > 0) {
+    lines.push(`  ledger    one row per block considered: tool#ordinal, sha256, verdict, score (docs/labels.md)`);
+    lines.push(...recorded.ledger.map((row) => `    ${oneLine(renderLedgerLine(row))}`));
   }
   return lines;
 }

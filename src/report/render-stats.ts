@@ -66,6 +66,7 @@ function renderTotals(t: StatsTotals, unkeyed: number): string[] {
     `${label('epochs')}${formatCount(t.epochs)}, ${plural(t.blocksElided, 'block')}`,
     `${label('elided in total')}${formatBytes(t.bytesElided)}, ${formatTokens(t.tokensElided)} tokens (each epoch's shed counted once)`,
     `${label('elided per epoch')}${formatBytes(t.perEpoch.meanBytesElided)}, ${formatTokens(t.perEpoch.meanTokensElided)} tokens (mean)`,
+    ...labelLine(t, label),
     `${label('per request')}${formatBytes(t.perRequest.meanBytesElided)}, ${formatTokens(t.perRequest.meanTokensElided)} tokens elided; ` +
       `${formatBytes(t.perRequest.meanBytesSaved)} smaller (mean of rewritten requests)`,
   );
@@ -111,4 +112,11 @@ function byCount(counts: Readonly<Record<string, number>>): Array<[string, numbe
 
 function describeReason(reason: string): string {
   return Object.hasOwn(PASSTHROUGH_REASONS, reason) ? PASSTHROUGH_REASONS[reason as keyof typeof PASSTHROUGH_REASONS] : '(not a reason this ctxshed knows)';
+}
+
+// Only when some epoch keeps a ledger (policy version 3): older state has no labels to count.
+function labelLine(t: StatsTotals, label: (text: string) => string): string[] {
+  const { keep, pointer, drop } = t.labels;
+  if (keep + pointer + drop === 0) return [];
+  return [`${label('labels')}pointer ${formatCount(pointer)}, drop ${formatCount(drop)}, keep ${formatCount(keep)} (docs/labels.md)`];
 }

@@ -89,6 +89,7 @@ export function showConversationJson(s: ConversationSummary, recordEpochs: reado
         bytes: e.bytes,
         tokens: e.tokens,
         blocks,
+        ledger: recorded?.ledger ?? null,
       };
     }),
   };

@@ -4,6 +4,7 @@
  * Requests are counted from the wire log. Sheds are counted once per epoch (see
  * conversation-summary.ts); per-request figures are means over the rewritten requests, never sums.
  */
+import type { Label } from '../core/index.js';
 import type { ConversationSummary, EpochSummary } from './conversation-summary.js';
 import { shortId } from './resolve-id.js';
 import { addRequestCounts, newRequestCounts, type RequestCounts, type WireTally } from './wire-tally.js';
@@ -26,6 +27,8 @@ export interface StatsTotals {
   readonly perRequest: { readonly meanBytesElided: number; readonly meanTokensElided: number; readonly meanBytesSaved: number };
   /** Means over the epochs. */
   readonly perEpoch: { readonly meanBytesElided: number; readonly meanTokensElided: number };
+  /** Ledger rows by verdict over the epochs that keep a ledger (docs/labels.md). */
+  readonly labels: Readonly<Record<Label, number>>;
 }
 
 /** One conversation's line of the stats. */
@@ -117,6 +120,7 @@ function totalsOf(counts: RequestCounts, epochs: readonly EpochSummary[], rewrit
       meanBytesSaved: mean(counts.rewrittenBytesSaved, counts.rewritten),
     },
     perEpoch: { meanBytesElided: mean(bytesElided, epochs.length), meanTokensElided: mean(tokensElided, epochs.length) },
+    labels: { keep: sum((e) => e.labels?.keep ?? 0), pointer: sum((e) => e.labels?.pointer ?? 0), drop: sum((e) => e.labels?.drop ?? 0) },
   };
 }
 

@@ -30,7 +30,22 @@ export interface EngineSettings {
   readonly gate?: boolean;
   /** `--horizon N`: the turns a burst must pay back within (default: as many as the conversation has had). */
   readonly horizon?: number;
+  /**
+   * How a new epoch labels its blocks (docs/labels.md): `local` rules, the default, or the
+   * optional `model` classifier. Either latches policy version 3.
+   */
+  readonly labels?: LabelMode;
+  /** ctxshed's MCP `restore` tool is offered to the client, so a stub may name it as the way back. */
+  readonly restoreTool?: boolean;
+  /** `--labels model`: how long the classifier may take before the local rules decide instead. */
+  readonly classifierTimeoutMs?: number;
 }
+
+/** The classifier's time limit: a latching request never waits longer for it than this. */
+export const DEFAULT_CLASSIFIER_TIMEOUT_MS = 10_000;
+
+/** `--labels`: who decides keep, pointer or drop. */
+export type LabelMode = 'local' | 'model';
 
 /** Latch at 70% of the window, eliding tool results older than the 6 newest and over 1 KiB; no gate. */
 export const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
@@ -40,4 +55,6 @@ export const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
   mode: 'rescue',
   shedPolicy: DEFAULT_SHED_POLICY,
   gate: false,
+  labels: 'local',
+  classifierTimeoutMs: DEFAULT_CLASSIFIER_TIMEOUT_MS,
 };

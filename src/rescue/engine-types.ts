@@ -40,6 +40,34 @@ export interface Prepared {
   readonly stateFailed?: true;
   /** Whether the rewrite ran from the conversation's last rewrite or from scratch (same bytes either way). */
   readonly rewritePath?: 'incremental' | 'full';
+  /** `--labels model`: ctxshed's own call to the classifier while latching, for the wire record. */
+  readonly classifier?: ClassifierReport;
+}
+
+/**
+ * ctxshed's own call for `--labels model` (docs/labels.md): a Messages API request body to send
+ * upstream with the given headers (the conversation's own auth). Resolves to the response, or
+ * `undefined` when there was none; honours `signal`. The proxy makes it; tests hand in their own.
+ */
+export type ClassifierCall = (
+  request: { readonly body: string; readonly headers: Readonly<Record<string, string>> },
+  signal: AbortSignal,
+) => Promise<{ readonly status: number; readonly body: string } | undefined>;
+
+/** What ctxshed's own classifier call did, for the wire record (never a body or a header). */
+export interface ClassifierReport {
+  readonly model: string;
+  /** `scored`: its scores were used; otherwise why the local rules decided. */
+  readonly outcome: 'scored' | 'timeout' | 'failed' | 'unreadable';
+  /** The HTTP status, when a response came. */
+  readonly status?: number;
+  readonly ms: number;
+  /** Chunks sent, and how many came back with usable scores. */
+  readonly chunks: number;
+  readonly scored: number;
+  readonly usage?: { readonly input: number; readonly output: number };
+  /** USD at the list price of `model`, when the usage and the price are known. */
+  readonly costUsd?: number;
 }
 
 /** A response as the engine needs to see it: its status and the usage read from it. */

@@ -30,7 +30,7 @@ import { sha256Hex } from '../state/sha256-hex.js';
 import { commonPrefixLength } from './common-prefix-length.js';
 import { ConversationTable, type ConversationEntry } from './conversation-table.js';
 import type { EngineSettings } from './engine-settings.js';
-import type { EngineRequest, ObservedResponse, Prepared } from './engine-types.js';
+import type { ClassifierCall, ClassifierReport, EngineRequest, ObservedResponse, Prepared } from './engine-types.js';
 import { FileAvailability } from './file-availability.js';
 import type { LatchContext } from './latch-conversation.js';
 import { isOverThreshold, maybeLatch } from './maybe-latch.js';
@@ -47,6 +47,8 @@ export interface EngineOptions {
   readonly metrics?: Metrics;
   /** How much the rewrite memos may hold (core/memo-cache.ts); the defaults by default. */
   readonly memoLimits?: MemoLimits;
+  /** `--labels model`: ctxshed's own call to the upstream (the proxy's); without it the local rules label. */
+  readonly classify?: ClassifierCall;
 }
 
 /** One engine per state directory and process; its conversations live as long as it does. */
@@ -73,7 +75,13 @@ export class EpochEngine {
     this.#memos = new MemoCache(options.memoLimits ?? DEFAULT_MEMO_LIMITS);
     this.#table = new ConversationTable(state);
     this.#files = new FileAvailability(state);
-    this.#latch = { table: this.#table, settings, now: () => now().toISOString(), metrics: options.metrics ?? NO_METRICS };
+    this.#latch = {
+      table: this.#table,
+      settings,
+      now: () => now().toISOString(),
+      metrics: options.metrics ?? NO_METRICS,
+      ...(options.classify === undefined ? {} : { classifier: { call: options.classify, memory: new Map() } }),
+    };
     this.#onStateFailure = options.onStateFailure ?? (() => undefined);
   }
 
@@ -82,7 +90,7 @@ export class EpochEngine {
     let meta: RequestMeta = { route: undefined, window: 0, agentId: undefined, sessionId: undefined, encoding: undefined };
     try {
       meta = readRequestMeta(request, this.settings);
-      return await this.#prepare(request.body, meta);
+      return await this.#prepare(request.body, meta, request.headers);
     } catch (error) {
       return passthrough(request.body, meta, 'internal_error', errorText(error));
     }
@@ -122,7 +130,7 @@ export class EpochEngine {
   }
 
   // One straight line, in request order; each step either returns a pass-through or goes on.
-  async #prepare(body: Uint8Array, meta: RequestMeta): Promise<Prepared> {
+  async #prepare(body: Uint8Array, meta: RequestMeta, headers: EngineRequest['headers']): Promise<Prepared> {
     const pass = (reason: PassthroughReason, detail: string, extra: Partial<Prepared> = {}): Prepared =>
       passthrough(body, meta, reason, detail, extra);
     // 1. Only model calls with a readable body are ours.
@@ -165,8 +173,10 @@ export class EpochEngine {
       stateFailed = true;
       this.#onStateFailure(error);
     };
-    const latch = mode === 'shed' ? maybeShed : maybeLatch;
-    const latched = mayLatch ? await latch(this.#latch, entry, body, index, meta.agentId, onLatchFailure) : undefined;
+    let latched: number | undefined;
+    let classifier: ClassifierReport | undefined;
+    if (mayLatch && mode === 'shed') latched = await maybeShed(this.#latch, entry, body, index, meta.agentId, onLatchFailure);
+    else if (mayLatch) ({ latched, classifier } = await maybeLatch(this.#latch, entry, body, index, headers, meta.agentId, onLatchFailure));
     if (mode === 'shed') return this.#shed(body, meta, entry, key, index, latched, stateFailed);
     // 5. Files checked (an await: another request may latch meanwhile), then one snapshot of the
     //    epochs for both the rewrite and what the record and the next reading say it carried.
@@ -183,6 +193,7 @@ export class EpochEngine {
       key,
       epochs,
       ...(latched === undefined ? {} : { latched }),
+      ...(classifier === undefined ? {} : { classifier }),
       ...(stateFailed ? { stateFailed: true as const } : {}),
     };
     // A memo serves one epoch's frozen list only: a new epoch makes it useless.

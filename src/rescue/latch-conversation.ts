@@ -4,11 +4,12 @@
  * rewritten request leave. state/latch-epoch.ts keeps that order under the state lock; the
  * record itself is planned by the core (core/plan-record.ts).
  */
-import { planRecord, type ConversationRecord, type LatchPlan, type LatchRequest } from '../core/index.js';
+import { planRecord, type ConversationRecord, type LabelScores, type LatchPlan, type LatchRequest } from '../core/index.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { latchEpoch } from '../state/latch-epoch.js';
 import type { ConversationEntry, ConversationTable } from './conversation-table.js';
 import type { EngineSettings } from './engine-settings.js';
+import type { ClassifierCall } from './engine-types.js';
 import { countLatch } from './count-latch.js';
 
 /** What a latch needs from the engine. */
@@ -19,6 +20,8 @@ export interface LatchContext {
   readonly now: () => string;
   /** Counts each epoch once, when this process latches it. */
   readonly metrics: Metrics;
+  /** `--labels model`: the call, and the scores it gave so far (one question per block). */
+  readonly classifier?: { readonly call: ClassifierCall; readonly memory: Map<string, LabelScores> };
 }
 
 /** Latches the next epoch; resolves to its number, or `undefined` when another latch got there first. */

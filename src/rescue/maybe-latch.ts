@@ -6,9 +6,12 @@ import {
   DEFAULT_TOKENS_PER_BYTE,
   encodeJsonString,
   firstPromptExcerpt,
+  freezeLabelled,
+  labelBlocks,
   planElision,
   renderStub,
   rescueGateInput,
+  type BlockLabel,
   type FullnessReading,
   type GateDecision,
   type PlannedBlock,
@@ -16,7 +19,16 @@ import {
 } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { ConversationEntry } from './conversation-table.js';
+import { DEFAULT_CLASSIFIER_TIMEOUT_MS } from './engine-settings.js';
+import type { ClassifierReport, EngineRequest } from './engine-types.js';
 import { latchConversation, type LatchContext } from './latch-conversation.js';
+import { labelByModel } from './model-labels.js';
+
+/** The epoch this request latched, if it did, and ctxshed's own classifier call, if it made one. */
+export interface LatchOutcome {
+  readonly latched?: number;
+  readonly classifier?: ClassifierReport;
+}
 
 /** Cheap test first: planning hashes every eligible block, so only plan when a latch is possible. */
 export function isOverThreshold(entry: ConversationEntry, threshold: number): boolean {
@@ -25,45 +37,72 @@ export function isOverThreshold(entry: ConversationEntry, threshold: number): bo
 }
 
 /**
- * Plans, decides (core/latch-decision.ts) and latches. Resolves to the epoch this request
- * latched, or undefined; a state failure is reported through `onStateFailure`, never thrown.
+ * Plans, decides (core/latch-decision.ts), labels (docs/labels.md) and latches. A state failure
+ * is reported through `onStateFailure`, never thrown.
  */
 export async function maybeLatch(
   ctx: LatchContext,
   entry: ConversationEntry,
   body: Uint8Array,
   index: TranscriptIndex,
+  headers: EngineRequest['headers'],
   agentId: string | undefined,
   onStateFailure: (error: unknown) => void,
-): Promise<number | undefined> {
+): Promise<LatchOutcome> {
   const { reading } = entry;
-  if (reading === undefined) return undefined;
+  if (reading === undefined) return {};
   const { threshold, policy, minGainFraction } = ctx.settings;
   const plan = planElision(body, index, policy, sha256Hex, { elidedDir: ctx.table.state.elidedDir });
-  const decision = decideLatch({
-    reading,
-    threshold,
-    frozen: entry.frozen,
-    epochCount: entry.record?.epochs.length ?? 0,
-    plan,
-    ...(minGainFraction === undefined ? {} : { minGainFraction }),
-  });
-  if (!decision.latch) return undefined;
-  // --gate: the epoch must also pay back its cache re-write within the turns left (docs/shed.md).
-  const gate = ctx.settings.gate === true ? rescueGate(ctx, body, index, reading, decision.added) : undefined;
-  if (gate !== undefined && !gate.latch) return undefined;
-  try {
-    return await latchConversation(ctx, entry, {
-      added: decision.added,
+  const decide = (candidates: readonly PlannedBlock[]): ReturnType<typeof decideLatch> =>
+    decideLatch({
       reading,
-      firstPrompt: firstPromptExcerpt(body, index),
-      model: index.model ?? '',
-      agentId,
-      ...(gate === undefined ? {} : { gate }),
+      threshold,
+      frozen: entry.frozen,
+      epochCount: entry.record?.epochs.length ?? 0,
+      plan: candidates,
+      ...(minGainFraction === undefined ? {} : { minGainFraction }),
     });
+  const decision = decide(plan);
+  if (!decision.latch) return {};
+  // Labels are decided once, here, and frozen with the epoch (docs/labels.md).
+  let labels: readonly BlockLabel[] = labelBlocks({ body, index, candidates: decision.added, sha256: sha256Hex, restoreTool: ctx.settings.restoreTool === true });
+  let classifier: ClassifierReport | undefined;
+  const outcome = (latched?: number): LatchOutcome => ({ ...(latched === undefined ? {} : { latched }), ...(classifier === undefined ? {} : { classifier }) });
+  if (ctx.settings.labels === 'model' && ctx.classifier !== undefined) {
+    const byModel = await labelByModel({
+      ...ctx.classifier,
+      key: entry.key,
+      body,
+      index,
+      added: decision.added,
+      labels,
+      headers,
+      model: index.model ?? '',
+      timeoutMs: ctx.settings.classifierTimeoutMs ?? DEFAULT_CLASSIFIER_TIMEOUT_MS,
+    });
+    labels = byModel.labels;
+    classifier = byModel.report;
+    // A block the model keeps frees nothing: the rest must still be worth a cache re-write.
+    if (!decide(decision.added.filter((_, i) => labels[i]?.label !== 'keep')).latch) return outcome();
+  }
+  // --gate: the epoch must also pay back its cache re-write within the turns left (docs/shed.md).
+  const gate = ctx.settings.gate === true ? rescueGate(ctx, body, index, reading, decision.added, labels) : undefined;
+  if (gate !== undefined && !gate.latch) return outcome();
+  try {
+    return outcome(
+      await latchConversation(ctx, entry, {
+        added: decision.added,
+        labels,
+        reading,
+        firstPrompt: firstPromptExcerpt(body, index),
+        model: index.model ?? '',
+        agentId,
+        ...(gate === undefined ? {} : { gate }),
+      }),
+    );
   } catch (error) {
     onStateFailure(error);
-    return undefined;
+    return outcome();
   }
 }
 
@@ -72,16 +111,30 @@ export function tokensPerByteOf(reading: FullnessReading): number {
   return reading.requestBytes > 0 ? reading.contextTokens / reading.requestBytes : DEFAULT_TOKENS_PER_BYTE;
 }
 
-function rescueGate(ctx: LatchContext, body: Uint8Array, index: TranscriptIndex, reading: FullnessReading, added: readonly PlannedBlock[]): GateDecision {
+function rescueGate(
+  ctx: LatchContext,
+  body: Uint8Array,
+  index: TranscriptIndex,
+  reading: FullnessReading,
+  added: readonly PlannedBlock[],
+  labels: readonly BlockLabel[],
+): GateDecision {
   const encoder = new TextEncoder();
-  const stubBytes = added.reduce((sum, b) => sum + encodeJsonString(encoder.encode(renderStub(b, ctx.table.state.elidedDir))).length, 0);
+  // The epoch as it will be frozen: labelled stubs, and no block the classifier kept.
+  const { blocks } = freezeLabelled(added, labels);
+  const stubbed = new Set(blocks.map((b) => b.ordinal));
+  const stubBytes = blocks.reduce((sum, b) => sum + encodeJsonString(encoder.encode(renderStub(b, ctx.table.state.elidedDir))).length, 0);
   const { horizon } = ctx.settings;
   return decideBurst(
-    rescueGateInput(index, added, {
-      tokensPerByte: tokensPerByteOf(reading),
-      stubBytes,
-      oneHourCache: asksOneHourCache(body),
-      ...(horizon === undefined ? {} : { horizon }),
-    }),
+    rescueGateInput(
+      index,
+      added.filter((b) => stubbed.has(b.ordinal)),
+      {
+        tokensPerByte: tokensPerByteOf(reading),
+        stubBytes,
+        oneHourCache: asksOneHourCache(body),
+        ...(horizon === undefined ? {} : { horizon }),
+      },
+    ),
   );
 }

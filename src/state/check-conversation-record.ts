@@ -1,5 +1,6 @@
 /** The shape a conversation record must have, checked field by field so verify can list every fault. */
 import { CONVERSATION_FORMAT, EPOCH_MODES, FIRST_PROMPT_MAX_CHARS } from '../core/epoch-types.js';
+import { LABEL_RULES, LEDGER_SHA_HEX, REFETCH_ROUTES } from '../core/index.js';
 import { checkFrozenSpan, spanEnd } from './check-frozen-span.js';
 import { isHex64 } from './layout.js';
 
@@ -57,6 +58,42 @@ function checkEpoch(epoch: unknown, n: number, seen: Set<number>): string[] {
   const blocks = epoch['blocks'];
   if (!Array.isArray(blocks)) return [...problems, `${at}: blocks is not an array`];
   blocks.forEach((block: unknown, index) => problems.push(...checkBlock(block, `${at} block ${index}`, seen)));
+  const ledger = epoch['ledger'];
+  if (ledger === undefined) return problems;
+  if (!Array.isArray(ledger)) return [...problems, `${at}: ledger is not an array`];
+  ledger.forEach((row: unknown, index) => problems.push(...checkLedgerRow(row, `${at} ledger row ${index}`)));
+  return problems;
+}
+
+// A version 3 block's label fields are what its stub is rendered from: all of them, or none.
+function checkLabelFields(block: Fields, at: string): string[] {
+  const names = ['label', 'rule', 'tool', 'input', 'refetch'] as const;
+  const present = names.filter((name) => block[name] !== undefined);
+  if (present.length === 0) return [];
+  if (present.length < names.length) return [`${at}: has ${present.join(', ')} but not ${names.filter((n) => !present.includes(n)).join(', ')}`];
+  const problems: string[] = [];
+  const need = (ok: boolean, problem: string): void => void (ok || problems.push(`${at}: ${problem}`));
+  need(block['label'] === 'pointer' || block['label'] === 'drop', 'label is not "pointer" or "drop"');
+  need(LABEL_RULES.includes(block['rule'] as never), 'rule is not a known rule');
+  need(typeof block['tool'] === 'string' && /^[A-Za-z0-9_-]{1,128}$/.test(block['tool']), 'tool is not a tool name');
+  need(typeof block['input'] === 'string', 'input is not a string');
+  need(REFETCH_ROUTES.includes(block['refetch'] as never), 'refetch is not a known route');
+  return problems;
+}
+
+function checkLedgerRow(row: unknown, at: string): string[] {
+  if (!isObject(row)) return [`${at} is not an object`];
+  const problems: string[] = [];
+  const need = (ok: boolean, problem: string): void => void (ok || problems.push(`${at}: ${problem}`));
+  need(isCount(row['ordinal']), 'ordinal is not a non-negative integer');
+  need(typeof row['id'] === 'string', 'id is not a string');
+  need(typeof row['tool'] === 'string', 'tool is not a string');
+  need(typeof row['sha'] === 'string' && new RegExp(`^[0-9a-f]{${LEDGER_SHA_HEX}}$`).test(row['sha']), `sha is not ${LEDGER_SHA_HEX} lowercase hex digits`);
+  const score = row['score'];
+  need(score === 'local' || (typeof score === 'number' && score >= 0 && score <= 1), 'score is not "local" or a number 0..1');
+  need(['keep', 'pointer', 'drop'].includes(row['verdict'] as string), 'verdict is not keep, pointer or drop');
+  need(LABEL_RULES.includes(row['rule'] as never), 'rule is not a known rule');
+  need(REFETCH_ROUTES.includes(row['refetch'] as never), 'refetch is not a known route');
   return problems;
 }
 
@@ -75,7 +112,7 @@ function checkBlock(block: unknown, at: string, seen: Set<number>): string[] {
   need(isSha256(block['jsonSha256']), 'jsonSha256 is not 64 lowercase hex digits');
   const raw = block['rawSha256'];
   need(raw === undefined || isSha256(raw), 'rawSha256 is not 64 lowercase hex digits');
-  return problems;
+  return [...problems, ...checkLabelFields(block, at)];
 }
 
 function checkNumbers(value: unknown, names: readonly string[], at: string): string[] {

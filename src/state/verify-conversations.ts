@@ -1,6 +1,7 @@
 /** verify, part 2: every record parses, checks, and names elided files that exist. */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { checkEpochLedger } from '../core/index.js';
 import { checkConversationRecord } from './check-conversation-record.js';
 import type { ConversationRecord } from './conversation-record.js';
 import { isTempLeftover, parseConversationName, type StateDir } from './layout.js';
@@ -47,8 +48,11 @@ export async function verifyConversations(
     const problems = checkConversationRecord(value, key);
     findings.problems.push(...problems.map((problem) => `${where}: ${problem}`));
     if (problems.length > 0) continue;
-    checkBlockFiles(value as ConversationRecord, where, elided, findings, checked, used);
-    checkSpanFiles(value as ConversationRecord, where, spans, findings, used);
+    const record = value as ConversationRecord;
+    // A version 3 epoch audits itself: a frozen block without its ledger row is a lost chunk.
+    for (const epoch of record.epochs) findings.problems.push(...checkEpochLedger(epoch).map((problem) => `${where}: ${problem}`));
+    checkBlockFiles(record, where, elided, findings, checked, used);
+    checkSpanFiles(record, where, spans, findings, used);
   }
   if (leftovers > 0) {
     findings.notes.push(`conversations/: ignored ${leftovers} temp file(s) left by an interrupted atomic write`);

@@ -49,6 +49,23 @@ export interface WireRecord {
   readonly error?: string;
   /** The API's `event: error` type, when the stream carried one. */
   readonly streamError?: string;
+  /**
+   * `--labels model`: ctxshed's own classifier call, made while this request latched, with its
+   * usage and cost (docs/labels.md). Its tokens are not this request's `usage`.
+   */
+  readonly classifier?: WireClassifier;
+}
+
+/** ctxshed's own classifier call, as the wire log keeps it. */
+export interface WireClassifier {
+  readonly model: string;
+  readonly outcome: 'scored' | 'timeout' | 'failed' | 'unreadable';
+  readonly status?: number;
+  readonly ms: number;
+  readonly chunks: number;
+  readonly scored: number;
+  readonly usage?: { readonly input: number; readonly output: number };
+  readonly costUsd?: number;
 }
 
 /** A note in the wire log that is not about one request (e.g. the state directory failed). */
@@ -86,6 +103,7 @@ export interface WireRecordInput {
   readonly ms: { readonly total: number; readonly prepare: number; readonly headers?: number | undefined };
   readonly error?: string | undefined;
   readonly streamError?: string | undefined;
+  readonly classifier?: WireClassifier | undefined;
 }
 
 /** The record for one request: the query string, headers and bodies never make it in. */
@@ -126,6 +144,7 @@ export function buildWireRecord(r: WireRecordInput): WireRecord {
     },
     ...(r.error === undefined ? {} : { error: r.error }),
     ...(r.streamError === undefined ? {} : { streamError: r.streamError }),
+    ...(r.classifier === undefined ? {} : { classifier: r.classifier }),
   };
 }
 

@@ -30,7 +30,7 @@ describe('ctxshed elide and inflate on a real Claude Code request body', () => {
     expect(result.code).toBe(0);
     const plan = JSON.parse(result.stdout) as { blocks: Array<{ ordinal: number; toolUseId: string; bytes: number; sha256: string }>; bytesFreed: number };
     expect(plan.blocks.length).toBeGreaterThan(0);
-    expect(Object.keys(plan.blocks[0]!)).toEqual(['ordinal', 'toolUseId', 'bytes', 'sha256']);
+    expect(Object.keys(plan.blocks[0]!)).toEqual(['ordinal', 'toolUseId', 'bytes', 'sha256', 'label', 'rule', 'tool']);
     expect(plan.bytesFreed).toBeGreaterThan(0);
     await expect(fs.stat(state)).rejects.toThrow();
   });

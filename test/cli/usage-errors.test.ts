@@ -13,6 +13,14 @@ describe('ctxshed usage errors', () => {
     expect(result.stderr).toMatch(/^ctxshed: Unknown arguments?: rescue-pc/);
   });
 
+  it('should refuse a --labels mode it does not know, in one line, and never run the command', async () => {
+    const result = await runCtxshed(['rescue', '--labels', 'vibes', '--', 'sh', '-c', 'echo CHILD RAN']);
+
+    expect(result.code).not.toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim()).toBe('ctxshed: --labels takes local or model, not "vibes"');
+  });
+
   it('should refuse a mistyped flag of elide without writing any elided file', async () => {
     const state = await tempStateDir();
     const body = path.join(state, 'body.json');

@@ -159,6 +159,20 @@ describe('planElision', () => {
     expect(ordinals(planned)).toEqual([2]);
   });
 
+  it('should skip a version 3 stub of either label', () => {
+    // Arrange
+    const base = { ordinal: 0, toolUseId: 'x', bytes: 5000, sha256: 'f'.repeat(64), jsonBytes: 5002, jsonSha256: 'e'.repeat(64), tool: 'Bash', input: 'ls', refetch: 'elided-file' } as const;
+    const pointer = renderStub({ ...base, label: 'pointer', rule: 'default' }, '/s/elided');
+    const drop = renderStub({ ...base, label: 'drop', rule: 'duplicate' }, '/s/elided');
+    const body = conversation([pointer, drop, 'short']);
+
+    // Act
+    const planned = plan(body, { keepRecent: 0, minBytes: 0 });
+
+    // Assert
+    expect(ordinals(planned)).toEqual([2]);
+  });
+
   it('should skip a stub whose text is spelled with escapes, and a big text that starts like one', () => {
     // Arrange
     const stub = renderStub({ ordinal: 0, toolUseId: 'x', bytes: 5000, sha256: 'f'.repeat(64), jsonBytes: 5002, jsonSha256: 'e'.repeat(64) }, '/s/elided');

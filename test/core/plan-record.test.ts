@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONVERSATION_FORMAT, planRecord, POLICY_NAME, POLICY_VERSION, type ConversationRecord, type PlannedBlock } from '../../src/core/index.js';
+import { checkEpochLedger, CONVERSATION_FORMAT, LABELS_POLICY_VERSION, planRecord, POLICY_NAME, POLICY_VERSION, type BlockLabel, type ConversationRecord, type PlannedBlock } from '../../src/core/index.js';
 
 const hex = (n: number): string => n.toString(16).padStart(64, '0');
 
@@ -46,5 +46,26 @@ describe('planRecord', () => {
     expect(plan.record.createdAt).toBe('2026-01-01T00:00:00.000Z');
     expect(plan.record.firstPrompt).toBe('fix the tests');
     expect(plan.record.epochs.map((e) => [e.n, e.blocks.map((b) => b.ordinal)])).toEqual([[1, [0, 3]], [2, [5]]]);
+  });
+
+  it('should latch a version 3 epoch when labels are given: labelled blocks, a ledger, no file for a kept block', () => {
+    // Arrange
+    const label = (ordinal: number, verdict: BlockLabel['label']): BlockLabel => ({
+      ordinal, toolUseId: `toolu_${ordinal}`, tool: 'Bash', input: 'make', label: verdict, rule: verdict === 'keep' ? 'model' : 'default', score: verdict === 'keep' ? 0.2 : 'local', refetch: 'elided-file',
+    });
+    const labels = [label(0, 'keep'), label(3, 'pointer')];
+
+    // Act
+    const plan = planRecord({ ...INPUT, request: { ...REQUEST, labels } });
+
+    // Assert
+    const [epoch] = plan.record.epochs;
+    expect(epoch?.policy.version).toBe(LABELS_POLICY_VERSION);
+    expect(epoch?.blocks).toEqual([
+      { ordinal: 3, toolUseId: 'toolu_3', bytes: 1, sha256: hex(3), jsonBytes: 3, jsonSha256: hex(103), rawSha256: hex(203), label: 'pointer', rule: 'default', tool: 'Bash', input: 'make', refetch: 'elided-file' },
+    ]);
+    expect(epoch?.ledger?.map((r) => [r.ordinal, r.verdict, r.score])).toEqual([[0, 'keep', 0.2], [3, 'pointer', 'local']]);
+    expect(checkEpochLedger(epoch!)).toEqual([]);
+    expect(plan.files.map((f) => [f.sha256, f.ext])).toEqual([[hex(3), 'txt'], [hex(203), 'json']]);
   });
 });

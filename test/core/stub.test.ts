@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FrozenBlock } from '../../src/core/epoch-types.js';
 import { CLIENT_CLEARED_PLACEHOLDER } from '../../src/core/plan-elision.js';
+import { renderLabelStub, type LabelledBlock } from '../../src/core/labels/label-stub.js';
 import { elidedRawPath, elidedTextPath, looksLikeStub, parseStub, renderStub } from '../../src/core/stub.js';
 import { utf8 } from './bodies.js';
 
@@ -71,7 +72,40 @@ describe('renderStub', () => {
   });
 });
 
+describe('renderStub of a labelled block (policy version 3)', () => {
+  it('should write the labelled stub when the block carries a label, and the version 2 stub when not', () => {
+    // Arrange
+    const labelled: FrozenBlock = { ...BLOCK, label: 'pointer', rule: 'default', tool: 'Bash', input: 'npm test', refetch: 'elided-file' };
+
+    // Act
+    const v3 = renderStub(labelled, DIR);
+    const v2 = renderStub(BLOCK, DIR);
+
+    // Assert
+    expect(v3).toBe(renderLabelStub(labelled as LabelledBlock, DIR));
+    expect(v2).toBe(
+      '[ctxshed: tool result moved out of the context to save space; 12345 bytes, ' +
+        `sha256 ${SHA}; the full text is in ${DIR}/${SHA}.txt, read that file to see it]`,
+    );
+  });
+});
+
 describe('parseStub', () => {
+  it.each([
+    ['a pointer', { label: 'pointer', rule: 'default', tool: 'Read', input: '/a.ts', refetch: 'same-call' }],
+    ['a drop', { label: 'drop', rule: 'superseded', tool: 'Read', input: '/a.ts', refetch: 'same-call', rawSha256: RAW_SHA }],
+  ] as Array<[string, Partial<FrozenBlock>]>)('should read back a version 3 %s with its bytes and hashes', (_case, extra) => {
+    // Arrange
+    const block: FrozenBlock = { ...BLOCK, ...extra };
+
+    // Act
+    const parsed = parseStub(renderStub(block, DIR));
+
+    // Assert
+    expect(parsed).toMatchObject({ bytes: block.bytes, sha256: block.sha256, label: block.label, tool: 'Read', input: '/a.ts' });
+    expect(parsed?.rawSha256).toBe(block.rawSha256);
+  });
+
   it.each([
     ['a plain folder', DIR, undefined],
     ['a raw file', DIR, RAW_SHA],
@@ -126,6 +160,14 @@ describe('parseStub', () => {
 });
 
 describe('looksLikeStub', () => {
+  it('should recognise a drop stub\'s token too', () => {
+    // Arrange
+    const token = utf8(JSON.stringify(renderStub({ ...BLOCK, label: 'drop', rule: 'duplicate', tool: 'Grep', input: 'x', refetch: 'same-call' }, DIR)));
+
+    // Act, Assert
+    expect(looksLikeStub(token)).toBe(true);
+  });
+
   it('should recognise a stub\'s JSON string token by its prefix', () => {
     // Arrange
     const token = utf8(JSON.stringify(renderStub(BLOCK, DIR)));

@@ -16,6 +16,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseStub } from '../../src/core/index.js';
+import { stubFilePath } from '../../src/demo/stub-in-request.js';
 import { CLI_PATH } from '../support/cli-process.js';
 import { errorReply } from '../../src/scripted/api-error.js';
 import { toolUse, type ReplyBlock } from '../../src/scripted/message.js';
@@ -134,7 +135,7 @@ function firstStub(req: ReceivedRequest): { path: string; sha256: string } | und
       const content = b['content'];
       if (b['type'] !== 'tool_result' || typeof content !== 'string') continue;
       const stub = parseStub(content);
-      const path = /the full text is in (\/\S+\.txt), read that file/.exec(content)?.[1];
+      const path = stubFilePath(content);
       if (stub !== undefined && path !== undefined) return { path, sha256: stub.sha256 };
     }
   }

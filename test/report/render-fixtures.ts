@@ -3,6 +3,7 @@ import type { WireRecord } from '../../src/state/wire-record.js';
 import { summarizeConversations, type ConversationSummary } from '../../src/report/conversation-summary.js';
 import { addWireEntry, newWireTally, type WireTally } from '../../src/report/wire-tally.js';
 import type { ConversationRecord } from '../../src/state/conversation-record.js';
+import type { Epoch } from '../../src/core/epoch-types.js';
 import { block, epoch, KEY_A, KEY_B, record, rewritten, wire } from './report-fixtures.js';
 
 export const NOW = Date.parse('2026-01-01T10:10:00.000Z');
@@ -36,4 +37,21 @@ export function session(): { tally: WireTally; records: ConversationRecord[]; su
 /** The longest line of `text`, in characters. */
 export function widest(text: string): number {
   return Math.max(...text.split('\n').map((line) => [...line].length));
+}
+
+/** The session with its second epoch latched at policy version 3: labelled blocks and a ledger. */
+export function labelledSession(): { tally: WireTally; records: ConversationRecord[]; summaries: ConversationSummary[] } {
+  const { tally, records } = session();
+  const [first, second] = records[0]!.epochs;
+  const labelled: Epoch = {
+    ...second!,
+    policy: { ...second!.policy, version: 3 },
+    blocks: second!.blocks.map((b) => ({ ...b, label: 'drop', rule: 'superseded', tool: 'Read', input: '/src/cache.ts', refetch: 'same-call' })),
+    ledger: [
+      { ordinal: 4, id: 'toolu_4', tool: 'Read', sha: 'c'.repeat(12), score: 'local', verdict: 'drop', rule: 'superseded', refetch: 'same-call' },
+      { ordinal: 5, id: 'toolu_5', tool: 'Bash', sha: 'd'.repeat(12), score: 0.3, verdict: 'keep', rule: 'model', refetch: 'elided-file' },
+    ],
+  };
+  const labelledRecords = [{ ...records[0]!, epochs: [first!, labelled] }];
+  return { tally, records: labelledRecords, summaries: summarizeConversations(tally, labelledRecords) };
 }

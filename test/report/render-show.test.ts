@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderConversation } from '../../src/report/render-show.js';
 import { KEY_A } from './report-fixtures.js';
-import { NOW, session, widest } from './render-fixtures.js';
+import { labelledSession, NOW, session, widest } from './render-fixtures.js';
 
 describe('renderConversation', () => {
   it('should print each epoch: when, why, the policy, and its blocks with ordinal, tool_use_id, bytes and sha256', () => {
@@ -46,5 +46,16 @@ describe('renderConversation', () => {
     expect(text).toContain('pins      1 text; the first prompt is in it');
     expect(text).toContain('gate      pays back in 15 turns, within the 40 turns left (--horizon)\n            (1.25 - 0.1) x 10,071 re-written / (0.1 x 7,744 dropped)');
     expect(widest(text)).toBeLessThanOrEqual(100);
+  });
+
+  it('should print a version 3 epoch\'s ledger, a row per block considered, as the seed\'s table does', () => {
+    const { summaries, records } = labelledSession();
+    const summary = summaries.find((s) => s.key === KEY_A)!;
+
+    const text = renderConversation(summary, records[0]!.epochs, '/st/elided', NOW);
+
+    expect(text).toContain('policy    elide-old-tool-results v3:');
+    expect(text).toContain('\n    Read#4 cccccccccccc drop local superseded\n    Bash#5 dddddddddddd keep 0.3\n');
+    expect(text.split('ledger    ').length - 1).toBe(1);
   });
 });

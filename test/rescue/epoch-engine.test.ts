@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { STUB_PREFIX, type Usage } from '../../src/core/index.js';
+import { checkEpochLedger, DROP_STUB_PREFIX, LABELS_POLICY_VERSION, STUB_PREFIX, type Usage } from '../../src/core/index.js';
 import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';
 import { elidedPath, type StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
@@ -73,9 +73,32 @@ describe('EpochEngine.prepare', () => {
     expect(prepared).toMatchObject({ latched: 1, epochs: 1, rescued: 4, bytesElided: 16_000 });
     expect(prepared.reason).toBeUndefined();
     const text = fromUtf8(prepared.body);
-    expect(text.split(STUB_PREFIX).length - 1).toBe(4);
+    // Version 3 stubs: this filler is random enough to count as key material, so they are drops.
+    expect(text.split(STUB_PREFIX).length - 1 + text.split(DROP_STUB_PREFIX).length - 1).toBe(4);
     expect(text).toContain(filler(4000, 9)); // the newest stay
     expect(text).not.toContain(filler(4000, 0));
+  });
+
+  it('should latch a labelled epoch (policy version 3): each block labelled by the local rules, with its ledger', async () => {
+    // Arrange: ten reads of code; the oldest text comes back as the newest, so it is a duplicate.
+    const code = (i: number): string => `export const value${i} = ${i};\n`.repeat(200);
+    const body = conversation(Array.from({ length: 10 }, (_, i) => code(i === 9 ? 0 : i)));
+    await firstTurnAt90(body);
+
+    // Act
+    const prepared = await engine.prepare(messages(body));
+
+    // Assert
+    const [epoch] = (await readConversation(state, prepared.key ?? ''))?.epochs ?? [];
+    expect(epoch?.policy.version).toBe(LABELS_POLICY_VERSION);
+    expect(epoch?.blocks.map((b) => [b.ordinal, b.label, b.rule, b.tool, b.input, b.refetch])).toEqual([
+      [0, 'drop', 'duplicate', 'Read', '/p/0.ts', 'same-call'],
+      [1, 'pointer', 'default', 'Read', '/p/1.ts', 'same-call'],
+      [2, 'pointer', 'default', 'Read', '/p/2.ts', 'same-call'],
+      [3, 'pointer', 'default', 'Read', '/p/3.ts', 'same-call'],
+    ]);
+    expect(checkEpochLedger(epoch!)).toEqual([]);
+    expect(fromUtf8(prepared.body)).toContain(`${DROP_STUB_PREFIX}Read \\"/p/0.ts\\" (the same text appears later)`);
   });
 
   it('should have every elided file and the record on disk when it returns the rewritten body', async () => {

@@ -47,6 +47,46 @@ describe('checkConversationRecord', () => {
     expect(checkConversationRecord(value, KEY)).toEqual([]);
   });
 
+  it('should accept a version 3 epoch: labelled blocks and a ledger', () => {
+    const value = edited((r) => {
+      const epoch = r['epochs'][1];
+      epoch.policy.version = 3;
+      Object.assign(epoch.blocks[0], { label: 'drop', rule: 'superseded', tool: 'Read', input: '/a.ts', refetch: 'same-call' });
+      epoch.ledger = [
+        { ordinal: 1, id: 'toolu_1', tool: 'Read', sha: epoch.blocks[0].sha256.slice(0, 12), score: 'local', verdict: 'drop', rule: 'superseded', refetch: 'same-call' },
+        { ordinal: 5, id: 'toolu_5', tool: 'Bash', sha: '0123456789ab', score: 0.3, verdict: 'keep', rule: 'model', refetch: 'elided-file' },
+      ];
+    });
+    expect(checkConversationRecord(value, KEY)).toEqual([]);
+  });
+
+  const LABELLED = { label: 'pointer', rule: 'default', tool: 'Bash', input: 'ls', refetch: 'elided-file' };
+  const ROW = { ordinal: 0, id: 'toolu_0', tool: 'Bash', sha: '0123456789ab', score: 'local', verdict: 'pointer', rule: 'default', refetch: 'elided-file' };
+
+  it.each([
+    ['a block with only some label fields', { label: 'drop', rule: 'secret' }, 'has label, rule but not tool, input, refetch'],
+    ['a keep label on a frozen block', { ...LABELLED, label: 'keep' }, 'label is not "pointer" or "drop"'],
+    ['an unknown rule', { ...LABELLED, rule: 'vibes' }, 'rule is not a known rule'],
+    ['a tool name a stub cannot carry', { ...LABELLED, tool: 'my tool' }, 'tool is not a tool name'],
+    ['an input that is not a string', { ...LABELLED, input: 7 }, 'input is not a string'],
+    ['an unknown route', { ...LABELLED, refetch: 'telepathy' }, 'refetch is not a known route'],
+  ])('should report %s', (_name, fields, problem) => {
+    const value = edited((r) => Object.assign(r['epochs'][0].blocks[0], fields));
+    expect(checkConversationRecord(value, KEY).join('\n')).toContain(problem);
+  });
+
+  it.each([
+    ['a ledger that is not an array', {}, 'ledger is not an array'],
+    ['a row that is not an object', [1], 'ledger row 0 is not an object'],
+    ['a long sha', [{ ...ROW, sha: 'a'.repeat(64) }], 'sha is not 12 lowercase hex digits'],
+    ['a score over 1', [{ ...ROW, score: 1.5 }], 'score is not "local" or a number 0..1'],
+    ['an unknown verdict', [{ ...ROW, verdict: 'maybe' }], 'verdict is not keep, pointer or drop'],
+    ['a row without an id', [{ ...ROW, id: undefined }], 'id is not a string'],
+  ])('should report %s', (_name, ledger, problem) => {
+    const value = edited((r) => (r['epochs'][0].ledger = ledger));
+    expect(checkConversationRecord(value, KEY).join('\n')).toContain(problem);
+  });
+
   it.each([
     ['not an object', () => [1, 2], 'not a JSON object'],
     ['a wrong format', () => edited((r) => (r['format'] = 'ctxshed.conversation/2')), 'format is not'],

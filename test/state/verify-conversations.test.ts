@@ -79,4 +79,31 @@ describe('verifyConversations', () => {
       'conversations/: ignored 1 temp file(s) left by an interrupted atomic write',
     ]);
   });
+
+  it('should fail a version 3 epoch whose ledger lacks a row for a block it froze', async () => {
+    // Arrange: epoch 2 is version 3 and froze one labelled block, but its ledger is empty.
+    const labelled = { ...two, label: 'pointer' as const, rule: 'default' as const, tool: 'Bash', input: 'ls', refetch: 'elided-file' as const };
+    const v3 = { ...epochOf(2, [labelled]), policy: { name: 'default', version: 3, keepRecent: 6, minBytes: 1024 }, ledger: [] };
+    await put(`${KEY}.json`, serializeConversationRecord(recordOf(KEY, [epochOf(1, [one]), v3])));
+
+    // Act
+    await verifyConversations(state, ALL_FILES, findings, checked);
+
+    // Assert
+    expect(findings.problems).toEqual([`conversations/${KEY}.json: epoch #2 ordinal 1: no ledger row`]);
+  });
+
+  it('should accept a version 3 epoch whose ledger lists every block it froze', async () => {
+    // Arrange
+    const labelled = { ...two, label: 'drop' as const, rule: 'duplicate' as const, tool: 'Bash', input: 'ls', refetch: 'elided-file' as const };
+    const row = { ordinal: 1, id: 'toolu_1', tool: 'Bash', sha: two.sha256.slice(0, 12), score: 'local' as const, verdict: 'drop' as const, rule: 'duplicate' as const, refetch: 'elided-file' as const };
+    const v3 = { ...epochOf(2, [labelled]), policy: { name: 'default', version: 3, keepRecent: 6, minBytes: 1024 }, ledger: [row] };
+    await put(`${KEY}.json`, serializeConversationRecord(recordOf(KEY, [epochOf(1, [one]), v3])));
+
+    // Act
+    await verifyConversations(state, ALL_FILES, findings, checked);
+
+    // Assert
+    expect(findings.problems).toEqual([]);
+  });
 });

@@ -58,4 +58,14 @@ describe('buildWireRecord', () => {
     expect(record).toMatchObject({ route: 'count_tokens', reason: 'no_epoch', error: 'UPSTREAM_ABORTED', streamError: 'overloaded_error' });
     expect('skipped' in record || 'latched' in record).toBe(false);
   });
+
+  it('should keep ctxshed\'s own classifier call as it was reported, and leave the field out without one', () => {
+    const classifier = { model: 'claude-haiku-4-5', outcome: 'scored' as const, status: 200, ms: 812, chunks: 9, scored: 9, usage: { input: 4100, output: 300 }, costUsd: 0.0056 };
+
+    const withCall = buildWireRecord({ ...INPUT, classifier });
+    const without = buildWireRecord(INPUT);
+
+    expect(withCall.classifier).toEqual(classifier);
+    expect('classifier' in without).toBe(false);
+  });
 });
