@@ -1,5 +1,6 @@
 /** ctxshed's pure core: no I/O, no clock, no `node:` imports. The edges import from here. */
 export * from './epoch-types.js';
+export * from './epoch-trigger.js';
 export * from './ports.js';
 export * from './json-scan.js';
 export * from './json-string.js';

@@ -3,7 +3,7 @@
  * that epoch names. Pure: the caller passes the time in, and src/state writes the plan under its
  * lock (files durable first, then the record).
  */
-import { CONVERSATION_FORMAT, type ConversationRecord, type ElisionPolicy, type Epoch } from './epoch-types.js';
+import { CONVERSATION_FORMAT, type ConversationRecord, type ElisionPolicy, type Epoch, type EpochTrigger, type LatchReason } from './epoch-types.js';
 import type { FullnessReading } from './latch-decision.js';
 import { freezeBlock, POLICY_NAME, POLICY_VERSION, type PlannedBlock } from './plan-elision.js';
 import type { GateDecision } from './shed/break-even.js';
@@ -34,8 +34,12 @@ export interface LatchPlan {
 /** What the pure latch decision settled, and what the record needs besides. */
 export interface LatchRequest {
   readonly added: readonly PlannedBlock[];
-  /** The reading that crossed the threshold. */
+  /** The reading that caused the latch: a usage reading over the threshold, or the API's count of an overflow. */
   readonly reading: FullnessReading;
+  /** What caused it; `threshold` when not given. */
+  readonly trigger?: EpochTrigger;
+  /** Overflow only: the maximum the API's error named. */
+  readonly limit?: number;
   readonly firstPrompt: string;
   readonly model: string;
   readonly agentId: string | undefined;
@@ -59,10 +63,18 @@ export interface PlanRecordInput {
 export function planRecord(input: PlanRecordInput): LatchPlan {
   const { key, current, request, threshold, policy, now } = input;
   const { contextTokens, window } = request.reading;
-  const reason = { fullness: contextTokens / window, threshold, window, contextTokens };
+  const reason: LatchReason = {
+    fullness: contextTokens / window,
+    threshold,
+    window,
+    contextTokens,
+    ...(request.limit === undefined ? {} : { limit: request.limit }),
+  };
   const epoch: Epoch = {
     n: (current?.epochs.length ?? 0) + 1,
     latchedAt: now,
+    // Every new epoch says what made it latch (its lineage); only old records lack the field.
+    trigger: request.trigger ?? 'threshold',
     reason,
     policy: { name: POLICY_NAME, version: POLICY_VERSION, keepRecent: policy.keepRecent, minBytes: policy.minBytes },
     blocks: request.added.map(freezeBlock),

@@ -6,6 +6,8 @@
  * every later request of the conversation, so adding them up over requests would count one
  * shed many times over.
  */
+import { triggerOf } from '../core/epoch-trigger.js';
+import type { EpochTrigger } from '../core/epoch-types.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
 import type { ConversationTally, WireTally } from './wire-tally.js';
 
@@ -16,10 +18,14 @@ export const DEFAULT_TOKENS_PER_BYTE = 0.25;
 export interface EpochSummary {
   readonly n: number;
   readonly latchedAt: string | null;
+  /** What made it latch; a record from before triggers were recorded reads `threshold`. */
+  readonly trigger: EpochTrigger | null;
   readonly fullness: number | null;
   readonly threshold: number | null;
   readonly window: number | null;
   readonly contextTokens: number | null;
+  /** Overflow: the maximum the API's error named. */
+  readonly limit: number | null;
   readonly policy: { readonly name: string; readonly version: number; readonly keepRecent: number; readonly minBytes: number } | null;
   /** Blocks this epoch added. */
   readonly blocks: number;
@@ -103,10 +109,12 @@ function epochsFromRecord(record: ConversationRecord, tokensPerByte: number): Ep
     return {
       n: epoch.n,
       latchedAt: epoch.latchedAt,
+      trigger: triggerOf(epoch),
       fullness: epoch.reason.fullness,
       threshold: epoch.reason.threshold,
       window: epoch.reason.window,
       contextTokens: epoch.reason.contextTokens,
+      limit: epoch.reason.limit ?? null,
       policy: { name, version, keepRecent, minBytes },
       blocks: epoch.blocks.length,
       bytes,
@@ -131,10 +139,12 @@ function epochsFromWire(tally: ConversationTally | null, tokensPerByte: number):
     epochs.push({
       n,
       latchedAt: tally.latches.find((l) => l.n === n)?.t ?? null,
+      trigger: null,
       fullness: null,
       threshold: null,
       window: null,
       contextTokens: null,
+      limit: null,
       policy: null,
       blocks: blocksNow - blocksBefore,
       bytes,

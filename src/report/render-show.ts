@@ -32,10 +32,8 @@ export function renderConversation(summary: ConversationSummary, recordEpochs: r
 
 function renderEpoch(e: EpochSummary, recorded: Epoch | undefined, nowMs: number): string[] {
   const lines = [`epoch ${e.n}  latched ${formatWhen(e.latchedAt, nowMs)}`];
-  if (e.fullness !== null && e.threshold !== null && e.window !== null) {
-    const tokens = e.contextTokens === null ? '' : ` (${formatCount(e.contextTokens)} tokens)`;
-    lines.push(`  why       fullness ${formatPercent(e.fullness)}${tokens} >= threshold ${formatPercent(e.threshold)} of a ${formatCount(e.window)}-token window`);
-  }
+  if (e.trigger !== null) lines.push(`  trigger   ${e.trigger}`);
+  if (e.fullness !== null && e.threshold !== null && e.window !== null) lines.push(`  why       ${describeReading(e, e.fullness, e.threshold, e.window)}`);
   const span = recorded?.span;
   if (e.policy !== null) {
     const p = e.policy;
@@ -74,4 +72,13 @@ function renderSpan(span: FrozenSpan, gate: GateDecision | undefined): string[] 
     );
   }
   return lines;
+}
+
+// The reading that latched it: a usage reading against the threshold, or the API's refusal.
+function describeReading(e: EpochSummary, fullness: number, threshold: number, window: number): string {
+  const tokens = e.contextTokens === null ? '' : ` (${formatCount(e.contextTokens)} tokens)`;
+  const ofWindow = `of a ${formatCount(window)}-token window`;
+  if (e.trigger !== 'overflow' || e.contextTokens === null) return `fullness ${formatPercent(fullness)}${tokens} >= threshold ${formatPercent(threshold)} ${ofWindow}`;
+  const limit = e.limit === null ? 'the maximum' : `${formatCount(e.limit)} maximum`;
+  return `the API refused the prompt: ${formatCount(e.contextTokens)} tokens > ${limit} (fullness ${formatPercent(fullness)} ${ofWindow})`;
 }

@@ -4,7 +4,7 @@
  */
 import type { Epoch } from '../core/epoch-types.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
-import type { ConversationSummary } from './conversation-summary.js';
+import type { ConversationSummary, EpochSummary } from './conversation-summary.js';
 import { shortId } from './resolve-id.js';
 
 /** One conversation as `ls --json` lists it. */
@@ -81,8 +81,8 @@ export function showConversationJson(s: ConversationSummary, recordEpochs: reado
       return {
         n: e.n,
         latchedAt: e.latchedAt,
-        reason:
-          e.fullness === null ? null : { fullness: e.fullness, threshold: e.threshold, window: e.window, contextTokens: e.contextTokens },
+        trigger: e.trigger,
+        reason: e.fullness === null ? null : readingJson(e),
         policy: e.policy,
         source: e.source,
         blockCount: e.blocks,
@@ -92,6 +92,12 @@ export function showConversationJson(s: ConversationSummary, recordEpochs: reado
       };
     }),
   };
+}
+
+/** The reading that latched an epoch, as its record keeps it (`limit` only for an overflow). */
+function readingJson(e: EpochSummary): object {
+  const reading = { fullness: e.fullness, threshold: e.threshold, window: e.window, contextTokens: e.contextTokens };
+  return e.limit === null ? reading : { ...reading, limit: e.limit };
 }
 
 /** Every block of every record whose text (`elided`) or original JSON (`elided-json`) is `sha256`. */

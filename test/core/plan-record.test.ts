@@ -27,6 +27,7 @@ describe('planRecord', () => {
       {
         n: 1,
         latchedAt: INPUT.now,
+        trigger: 'threshold',
         reason: { fullness: 0.75, threshold: 0.7, window: 200_000, contextTokens: 150_000 },
         policy: { name: POLICY_NAME, version: POLICY_VERSION, keepRecent: 6, minBytes: 1024 },
         blocks: [
@@ -46,5 +47,15 @@ describe('planRecord', () => {
     expect(plan.record.createdAt).toBe('2026-01-01T00:00:00.000Z');
     expect(plan.record.firstPrompt).toBe('fix the tests');
     expect(plan.record.epochs.map((e) => [e.n, e.blocks.map((b) => b.ordinal)])).toEqual([[1, [0, 3]], [2, [5]]]);
+  });
+
+  it('should record an overflow epoch\'s trigger, the tokens the API counted and the maximum it named', () => {
+    const request = { ...REQUEST, reading: { ...REQUEST.reading, contextTokens: 215_000 }, trigger: 'overflow' as const, limit: 200_000 };
+
+    const plan = planRecord({ ...INPUT, request });
+
+    const [epoch] = plan.record.epochs;
+    expect(epoch?.trigger).toBe('overflow');
+    expect(epoch?.reason).toEqual({ fullness: 1.075, threshold: 0.7, window: 200_000, contextTokens: 215_000, limit: 200_000 });
   });
 });
