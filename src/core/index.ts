@@ -20,3 +20,7 @@ export * from './plan-record.js';
 export * from './model-route.js';
 export * from './usage.js';
 export * from './shed/index.js';
+export * from './prompt-too-long.js';
+export * from './overflow-decision.js';
+export * from './tool-calls.js';
+export * from './detect-refaults.js';
