@@ -1,7 +1,7 @@
 /** `ctxshed show KEY` as text: a conversation, its epochs and every block they elided. Pure. */
 import type { Epoch } from '../core/epoch-types.js';
 import type { FrozenSpan, GateDecision } from '../core/index.js';
-import type { ConversationSummary, EpochSummary } from './conversation-summary.js';
+import { refaultRateOf, type ConversationSummary, type EpochSummary } from './conversation-summary.js';
 import { oneLine, renderTable, REPORT_WIDTH, wrapText } from './format-table.js';
 import { formatWhen } from './format-time.js';
 import { formatBytes, formatCount, formatPercent, formatTokens, plural } from './format-units.js';
@@ -18,6 +18,7 @@ export function renderConversation(summary: ConversationSummary, recordEpochs: r
     `  seen      ${plural(s.requests, 'request')}, first ${formatWhen(s.firstSeen, nowMs)}, last ${formatWhen(s.lastSeen, nowMs)}`,
     `  fullness  ${formatPercent(s.fullness)}${s.window === null ? '' : ` of a ${formatCount(s.window)}-token window`} (the last reading)`,
     `  elided    ${plural(s.blocksElided, 'block')}, ${formatBytes(s.bytesElided)} (${formatTokens(s.tokensElided)} tokens) in ${plural(s.epochs.length, 'epoch')}`,
+    `  refaults  ${describeRefaults(s.refaults, s.blocksRefaulted, s.blocksElided)}`,
   ];
   for (const epoch of s.epochs) {
     lines.push('', ...renderEpoch(epoch, recordEpochs.find((e) => e.n === epoch.n), nowMs));
@@ -40,8 +41,10 @@ function renderEpoch(e: EpochSummary, recorded: Epoch | undefined, nowMs: number
     const window = span === undefined ? `older than the ${p.keepRecent} newest tool results, over ${formatCount(p.minBytes)} bytes` : `between the head and the messages of the ${p.keepRecent} newest tool results`;
     lines.push(`  policy    ${p.name} v${p.version}: ${window}`);
   }
-  if (span === undefined) lines.push(`  shed      ${plural(e.blocks, 'block')}, ${formatBytes(e.bytes)} (${formatTokens(e.tokens)} tokens)`);
-  else lines.push(...renderSpan(span, recorded?.gate));
+  if (span === undefined) {
+    lines.push(`  shed      ${plural(e.blocks, 'block')}, ${formatBytes(e.bytes)} (${formatTokens(e.tokens)} tokens)`);
+    lines.push(`  refaults  ${describeRefaults(e.refaults, e.blocksRefaulted, e.blocks)}`);
+  } else lines.push(...renderSpan(span, recorded?.gate));
   if (recorded !== undefined && recorded.blocks.length > 0) {
     const columns = [
       { header: 'ORDINAL', align: 'right' },
@@ -81,4 +84,11 @@ function describeReading(e: EpochSummary, fullness: number, threshold: number, w
   if (e.trigger !== 'overflow' || e.contextTokens === null) return `fullness ${formatPercent(fullness)}${tokens} >= threshold ${formatPercent(threshold)} ${ofWindow}`;
   const limit = e.limit === null ? 'the maximum' : `${formatCount(e.limit)} maximum`;
   return `the API refused the prompt: ${formatCount(e.contextTokens)} tokens > ${limit} (fullness ${formatPercent(fullness)} ${ofWindow})`;
+}
+
+// What later tool calls read back: the policy's misses (docs/rescue.md, "Refaults").
+function describeRefaults(reads: number, blocksRefaulted: number, blocksElided: number): string {
+  if (reads === 0) return 'none read back';
+  const rate = formatPercent(refaultRateOf(blocksRefaulted, blocksElided));
+  return `${formatCount(blocksRefaulted)} of ${plural(blocksElided, 'block')} read back (${rate}), ${plural(reads, 'read')}`;
 }

@@ -24,6 +24,10 @@ export interface ConversationJson {
   readonly bytesElided: number;
   readonly tokensElided: number;
   readonly requests: number;
+  /** Reads of elided blocks, blocks read back, and blocks read back over blocks elided. */
+  readonly refaults: number;
+  readonly blocksRefaulted: number;
+  readonly refaultRate: number | null;
 }
 
 /** A block as `show KEY --json` lists it, with where its original is. */
@@ -61,6 +65,9 @@ export function conversationJson(s: ConversationSummary): ConversationJson {
     bytesElided: s.bytesElided,
     tokensElided: s.tokensElided,
     requests: s.requests,
+    refaults: s.refaults,
+    blocksRefaulted: s.blocksRefaulted,
+    refaultRate: s.refaultRate,
   };
 }
 
@@ -88,6 +95,8 @@ export function showConversationJson(s: ConversationSummary, recordEpochs: reado
         blockCount: e.blocks,
         bytes: e.bytes,
         tokens: e.tokens,
+        refaults: e.refaults,
+        blocksRefaulted: e.blocksRefaulted,
         blocks,
       };
     }),

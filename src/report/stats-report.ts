@@ -4,7 +4,7 @@
  * Requests are counted from the wire log. Sheds are counted once per epoch (see
  * conversation-summary.ts); per-request figures are means over the rewritten requests, never sums.
  */
-import type { ConversationSummary, EpochSummary } from './conversation-summary.js';
+import { refaultRateOf, type ConversationSummary, type EpochSummary } from './conversation-summary.js';
 import { shortId } from './resolve-id.js';
 import { addRequestCounts, newRequestCounts, type RequestCounts, type WireTally } from './wire-tally.js';
 
@@ -26,6 +26,10 @@ export interface StatsTotals {
   readonly perRequest: { readonly meanBytesElided: number; readonly meanTokensElided: number; readonly meanBytesSaved: number };
   /** Means over the epochs. */
   readonly perEpoch: { readonly meanBytesElided: number; readonly meanTokensElided: number };
+  /** Reads of elided blocks by later tool calls, the blocks read back, and their share of the blocks elided. */
+  readonly refaults: number;
+  readonly blocksRefaulted: number;
+  readonly refaultRate: number | null;
 }
 
 /** One conversation's line of the stats. */
@@ -100,6 +104,8 @@ function totalsOf(counts: RequestCounts, epochs: readonly EpochSummary[], rewrit
   const bytesElided = sum((e) => e.bytes);
   const tokensElided = sum((e) => e.tokens);
   const passedThrough = Object.values(counts.passthrough).reduce((total, n) => total + n, 0);
+  const blocksElided = sum((e) => e.blocks);
+  const blocksRefaulted = sum((e) => e.blocksRefaulted);
   return {
     requests: counts.requests,
     rewritten: counts.rewritten,
@@ -108,7 +114,7 @@ function totalsOf(counts: RequestCounts, epochs: readonly EpochSummary[], rewrit
     skippedBlocks: { ...counts.skippedBlocks },
     errors: counts.errors,
     epochs: epochs.length,
-    blocksElided: sum((e) => e.blocks),
+    blocksElided,
     bytesElided,
     tokensElided,
     perRequest: {
@@ -117,6 +123,9 @@ function totalsOf(counts: RequestCounts, epochs: readonly EpochSummary[], rewrit
       meanBytesSaved: mean(counts.rewrittenBytesSaved, counts.rewritten),
     },
     perEpoch: { meanBytesElided: mean(bytesElided, epochs.length), meanTokensElided: mean(tokensElided, epochs.length) },
+    refaults: sum((e) => e.refaults),
+    blocksRefaulted,
+    refaultRate: refaultRateOf(blocksRefaulted, blocksElided),
   };
 }
 

@@ -17,6 +17,9 @@ describe('renderConversation', () => {
     expect(text).toContain('policy    elide-old-tool-results v1: older than the 6 newest tool results, over 1,024 bytes');
     expect(text).toMatch(/\n +0 +toolu_0 +48,213 +aaaaaaaaaaaa\n/);
     expect(text).toMatch(/\n +4 +toolu_4 +12,000 +cccccccccccc\n/);
+    expect(text).toContain('  refaults  2 of 3 blocks read back (66.7%), 3 reads\n');
+    expect(text).toContain('  refaults  2 of 2 blocks read back (100.0%), 3 reads\n');
+    expect(text).toContain('  refaults  none read back\n');
     expect(text).toContain('Originals: /st/elided/<SHA256>.txt');
     expect(widest(text)).toBeLessThanOrEqual(100);
   });

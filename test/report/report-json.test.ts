@@ -13,8 +13,10 @@ describe('conversationJson', () => {
     expect(Object.keys(json)).toEqual([
       'key', 'shortKey', 'agentId', 'model', 'firstPrompt', 'createdAt', 'firstSeen', 'lastSeen',
       'fullness', 'window', 'epochs', 'blocksElided', 'bytesElided', 'tokensElided', 'requests',
+      'refaults', 'blocksRefaulted', 'refaultRate',
     ]);
     expect(json).toMatchObject({ shortKey: 'aaaaaaaaaaaa', epochs: 2, blocksElided: 3, bytesElided: 63_213, requests: 4, fullness: 0.55 });
+    expect(json).toMatchObject({ refaults: 3, blocksRefaulted: 2, refaultRate: 0.6667 });
   });
 });
 
@@ -28,6 +30,7 @@ describe('showConversationJson', () => {
 
     expect(json.epochs.map((e) => e.n)).toEqual([1, 2]);
     expect(json.epochs[0]!.trigger).toBe('threshold');
+    expect(json.epochs.map((e) => [(e as { refaults?: number }).refaults, (e as { blocksRefaulted?: number }).blocksRefaulted])).toEqual([[3, 2], [0, 0]]);
     expect(json.epochs[0]!.reason).toEqual({ fullness: 0.7261, threshold: 0.7, window: 20_000, contextTokens: 14_522 });
     expect(json.epochs[0]!.blocks[0]).toEqual({ ordinal: 0, toolUseId: 'toolu_0', bytes: 48_213, sha256: 'a'.repeat(64), path: `/st/elided/${'a'.repeat(64)}.txt` });
   });
