@@ -14,6 +14,7 @@ import { ScriptedClient } from '../../src/scripted/client.js';
 import { layoutPaths } from '../../src/state/layout.js';
 import { readConversation } from '../../src/state/read-conversation.js';
 import { verifyState } from '../../src/state/verify-state.js';
+import { parseScrape, sumOf } from '../support/prom-text.js';
 import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -82,6 +83,10 @@ describe.each([false, true])('rescue on overflow (stream: %s)', (stream) => {
     expect(record?.epochs.map((e) => e.trigger)).toEqual(retried.map(() => 'overflow'));
     expect(record?.epochs[0]?.reason).toMatchObject({ window: 20_000, limit: LIMIT, contextTokens: (retried[0]!['retry'] as { tokens: number }).tokens });
     expect((await verifyState(dir)).problems).toEqual([]);
+    const scrape = parseScrape(await (await fetch(`${url}/_ctxshed/metrics`)).text());
+    expect(sumOf(scrape, 'ctxshed_overflow_retries_total', { outcome: 'retried' })).toBe(retried.length);
+    expect(sumOf(scrape, 'ctxshed_epochs_latched_total', { trigger: 'overflow' })).toBe(retried.length);
+    expect(sumOf(scrape, 'ctxshed_requests_total', { status: '400' })).toBe(0);
   });
 
   it('should give the client the original refusal, byte for byte, when nothing can be freed', async () => {
