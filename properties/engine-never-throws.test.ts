@@ -116,3 +116,25 @@ describe('EpochEngine.prepare', () => {
     expect([...engine.conversations()].some((c) => c.spans.length > 0)).toBe(true);
   });
 });
+
+describe('EpochEngine.prepareAfterOverflow', () => {
+  it('should never reject on arbitrary requests, and retry only with a rewrite carrying more stubs', async () => {
+    const engine = new EpochEngine(state, { ...DEFAULT_ENGINE_SETTINGS, window: 1000, policy: { keepRecent: 1, minBytes: 1 } });
+    const overflowArb = fc.record({ tokens: fc.integer({ min: 1, max: 5000 }), limit: fc.integer({ min: 1, max: 2000 }) });
+    await fc.assert(
+      fc.asyncProperty(requestArb, overflowArb, async (request, overflow) => {
+        const copy = request.body.slice();
+        const first = await engine.prepare(request);
+
+        const outcome = await engine.prepareAfterOverflow(request, first, overflow);
+
+        expect(sameBytes(request.body, copy)).toBe(true);
+        if (!engine.canRescueOverflow(first)) expect(outcome).toMatchObject({ kind: 'declined', why: 'not_rescuable' });
+        if (outcome.kind === 'retry') {
+          expect(outcome.prepared.reason).toBeUndefined();
+          expect(outcome.prepared.rescued).toBeGreaterThan(first.rescued);
+        }
+      }),
+    );
+  });
+});

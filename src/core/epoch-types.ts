@@ -55,19 +55,28 @@ export const EPOCH_MODES: readonly EpochMode[] = ['rescue', 'shed'];
 
 /**
  * What made an epoch latch: `threshold`, a usage reading at or over `--rescue-pct`; `overflow`,
- * the API refusing a request as too long. Records without one latched on the threshold.
+ * the API refusing a request as too long (docs/rescue.md). Records written before the field
+ * existed have none and latched on the threshold (see `triggerOf`).
  */
 export type EpochTrigger = 'threshold' | 'overflow';
 
-/** Why an epoch latched: the reading that crossed the threshold. */
+/** Every trigger, for checkers. */
+export const EPOCH_TRIGGERS: readonly EpochTrigger[] = ['threshold', 'overflow'];
+
+/** Why an epoch latched: the reading that caused it. */
 export interface LatchReason {
   /** Fraction of the window, 0..1+. */
   readonly fullness: number;
   /** Fraction of the window, e.g. 0.7. */
   readonly threshold: number;
   readonly window: number;
-  /** input + cache creation + cache read tokens of the reading. */
+  /**
+   * input + cache creation + cache read tokens of the reading; for an overflow, the prompt's
+   * tokens as the API's error counted them.
+   */
   readonly contextTokens: number;
+  /** Overflow only: the maximum the API's error named ("... tokens > 200000 maximum"). */
+  readonly limit?: number;
 }
 
 /** A numbered, frozen decision: "these tool results are elided from now on". */
@@ -78,7 +87,7 @@ export interface Epoch {
   readonly latchedAt: string;
   /** Absent: rescue. */
   readonly mode?: EpochMode;
-  /** Absent: threshold. */
+  /** Absent in records written before triggers were recorded: those latched on the threshold. */
   readonly trigger?: EpochTrigger;
   readonly reason: LatchReason;
   /** Shed epochs add `keepPersonTurns`; their `keepRecent` is the tool results the window keeps. */

@@ -1,5 +1,6 @@
 /** ctxshed's pure core: no I/O, no clock, no `node:` imports. The edges import from here. */
 export * from './epoch-types.js';
+export * from './epoch-trigger.js';
 export * from './ports.js';
 export * from './json-scan.js';
 export * from './json-string.js';
@@ -25,3 +26,7 @@ export * from './incremental-index.js';
 export * from './incremental-rewrite.js';
 export * from './memo-cache.js';
 export * from './labels/index.js';
+export * from './prompt-too-long.js';
+export * from './overflow-decision.js';
+export * from './tool-calls.js';
+export * from './detect-refaults.js';

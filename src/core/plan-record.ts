@@ -3,7 +3,7 @@
  * that epoch names. Pure: the caller passes the time in, and src/state writes the plan under its
  * lock (files durable first, then the record).
  */
-import { CONVERSATION_FORMAT, type ConversationRecord, type ElisionPolicy, type Epoch, type FrozenBlock } from './epoch-types.js';
+import { CONVERSATION_FORMAT, type ConversationRecord, type ElisionPolicy, type Epoch, type EpochTrigger, type FrozenBlock, type LatchReason } from './epoch-types.js';
 import { freezeLabelled } from './labels/freeze-labelled.js';
 import { LABELS_POLICY_VERSION, type BlockLabel } from './labels/label-types.js';
 import type { FullnessReading } from './latch-decision.js';
@@ -36,8 +36,12 @@ export interface LatchPlan {
 /** What the pure latch decision settled, and what the record needs besides. */
 export interface LatchRequest {
   readonly added: readonly PlannedBlock[];
-  /** The reading that crossed the threshold. */
+  /** The reading that caused the latch: a usage reading over the threshold, or the API's count of an overflow. */
   readonly reading: FullnessReading;
+  /** What caused it; `threshold` when not given. */
+  readonly trigger?: EpochTrigger;
+  /** Overflow only: the maximum the API's error named. */
+  readonly limit?: number;
   readonly firstPrompt: string;
   readonly model: string;
   readonly agentId: string | undefined;
@@ -66,13 +70,21 @@ export interface PlanRecordInput {
 export function planRecord(input: PlanRecordInput): LatchPlan {
   const { key, current, request, threshold, policy, now } = input;
   const { contextTokens, window } = request.reading;
-  const reason = { fullness: contextTokens / window, threshold, window, contextTokens };
+  const reason: LatchReason = {
+    fullness: contextTokens / window,
+    threshold,
+    window,
+    contextTokens,
+    ...(request.limit === undefined ? {} : { limit: request.limit }),
+  };
   const labelled = request.labels === undefined ? undefined : freezeLabelled(request.added, request.labels);
   const blocks: FrozenBlock[] = labelled?.blocks ?? request.added.map(freezeBlock);
   const version = labelled === undefined ? POLICY_VERSION : LABELS_POLICY_VERSION;
   const epoch: Epoch = {
     n: (current?.epochs.length ?? 0) + 1,
     latchedAt: now,
+    // Every new epoch says what made it latch (its lineage); only old records lack the field.
+    trigger: request.trigger ?? 'threshold',
     reason,
     policy: { name: POLICY_NAME, version, keepRecent: policy.keepRecent, minBytes: policy.minBytes },
     blocks,

@@ -3,13 +3,20 @@
  * from the same facts, so the metrics and the wire log (and the reports read from it) agree.
  * Epochs are not counted here: the engine counts each once, when it latches (rescue/count-latch.ts).
  */
-import type { Metrics } from '../metrics/metrics.js';
+import type { Metrics, OverflowRetryOutcome } from '../metrics/metrics.js';
 import type { Prepared } from '../rescue/index.js';
 import type { ForwardResult } from './forward.js';
+import type { RetryFacts } from './overflow-retry.js';
 
-/** Counts `prepared`, sent and answered as `result`; `prepareSeconds` is the engine's own time. */
-export function countRequest(metrics: Metrics, prepared: Prepared, result: ForwardResult, prepareSeconds: number): void {
+/**
+ * Counts `prepared`, sent and answered as `result`; `prepareSeconds` is the engine's own time.
+ * After an overflow, `prepared` is what was sent last and `retry` says how the overflow ended.
+ */
+export function countRequest(metrics: Metrics, prepared: Prepared, result: ForwardResult, prepareSeconds: number, retry?: RetryFacts): void {
   metrics.requestDone(prepared.route, result.status);
+  if (retry !== undefined) metrics.overflowRetry(overflowOutcomeOf(retry));
+  const refaults = prepared.refaults?.length ?? 0;
+  if (refaults > 0) metrics.refaults(refaults);
   if (prepared.reason === undefined) metrics.rewritten();
   else metrics.passthrough(prepared.reason);
   // Only a model call goes through the engine's work; the rest pass through at once.
@@ -18,4 +25,10 @@ export function countRequest(metrics: Metrics, prepared: Prepared, result: Forwa
   if (headersMs !== undefined) metrics.upstreamHeadersSeconds(prepared.route, headersMs / 1000);
   const { usage } = result;
   if (usage !== undefined) metrics.providerUsage(usage.cacheReadInputTokens, usage.cacheCreationInputTokens, usage.inputTokens);
+}
+
+// A retry refused again gave the client the original refusal; one never sent freed nothing.
+function overflowOutcomeOf(retry: RetryFacts): OverflowRetryOutcome {
+  if (!retry.sent) return 'nothing_to_free';
+  return retry.status === 400 ? 'retry_failed' : 'retried';
 }

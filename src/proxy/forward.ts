@@ -47,10 +47,28 @@ export interface ForwardArgs {
   onResponseStart?(status: number, headers: IncomingHttpHeaders): void;
   /** Called with the usage read from the response copy, if any. Exceptions are swallowed. */
   onUsage?(usage: Usage, meta: UsageMeta): void;
+  /**
+   * Hold back a response with this status instead of relaying it, when its body is small: the
+   * caller reads it, then relays it with `sendHeldResponse` or answers otherwise (an overflow's
+   * 400 is retried, docs/rescue.md). A body over `maxBytes` is relayed as usual after all.
+   * Every other status is relayed as it arrives.
+   */
+  readonly holdBack?: { readonly status: number; readonly maxBytes: number };
+}
+
+/** A response held back whole, ready to relay byte for byte. */
+export interface HeldResponse {
+  readonly status: number;
+  readonly statusMessage: string | undefined;
+  /** The headers as they would have been relayed (hop-by-hop ones dropped). */
+  readonly headers: OutgoingHttpHeaders;
+  /** The body as received (still compressed if it was). */
+  readonly body: Buffer;
 }
 
 /** The outcome; `status` is what the client got (0 if it got no status line). */
 export interface ForwardResult {
+  /** 0 too when the response was held back: the client got nothing yet. */
   readonly status: number;
   /** Response body bytes relayed to the client, as received (still compressed if they were). */
   readonly bytesOut: number;
@@ -58,6 +76,8 @@ export interface ForwardResult {
   readonly tapError?: string;
   readonly streamError?: StreamError;
   readonly error?: ForwardError;
+  /** The response `holdBack` asked for, when it came: nothing of it reached the client. */
+  readonly held?: HeldResponse;
   readonly timings: { readonly headersMs?: number; readonly totalMs: number };
 }
 
@@ -69,6 +89,7 @@ interface Exchange {
   /** Whether `onUsage` was called already. */
   usageReported?: boolean;
   error?: ForwardError;
+  held?: HeldResponse;
 }
 
 /**
@@ -94,6 +115,7 @@ export async function forwardToUpstream(args: ForwardArgs): Promise<ForwardResul
     ...(tap?.error === undefined ? {} : { tapError: tap.error }),
     ...(streamError === undefined ? {} : { streamError }),
     ...(exchange.error === undefined ? {} : { error: exchange.error }),
+    ...(exchange.held === undefined ? {} : { held: exchange.held }),
     timings: {
       ...(exchange.headersMs === undefined ? {} : { headersMs: exchange.headersMs }),
       totalMs: now() - startedAt,
@@ -185,26 +207,41 @@ function exchangeWithUpstream(args: ForwardArgs, now: () => number, startedAt: n
       });
       ex.tap = tap;
       runHook(() => args.onResponseStart?.(status, res.headers));
-      try {
-        // The body passes through byte for byte, so the upstream's content-length stays true.
-        const headers = forwardableHeaders(res.rawHeaders, { keepContentLength: true });
-        clientRes.writeHead(status, res.statusMessage, headers);
-        // Send the status line and headers now, not with the first body chunk: the client's
-        // stream handling starts on headers, and an SSE body may take a while to begin.
-        clientRes.flushHeaders();
-      } catch (err) {
-        const what = `upstream ${origin} sent a response that cannot be relayed`;
-        fail({ code: 'UPSTREAM_BAD_RESPONSE', status: 502, message: `${what}: ${errorText(err)}` });
-        return;
-      }
-      ex.status = status;
-      // Small SSE writes go out at once instead of waiting on Nagle's algorithm.
-      clientRes.socket?.setNoDelay(true);
+      // The body passes through byte for byte, so the upstream's content-length stays true.
+      const headers = forwardableHeaders(res.rawHeaders, { keepContentLength: true });
+      const relayHead = (): boolean => {
+        try {
+          clientRes.writeHead(status, res.statusMessage, headers);
+          // Send the status line and headers now, not with the first body chunk: the client's
+          // stream handling starts on headers, and an SSE body may take a while to begin.
+          clientRes.flushHeaders();
+        } catch (err) {
+          const what = `upstream ${origin} sent a response that cannot be relayed`;
+          fail({ code: 'UPSTREAM_BAD_RESPONSE', status: 502, message: `${what}: ${errorText(err)}` });
+          return false;
+        }
+        ex.status = status;
+        // Small SSE writes go out at once instead of waiting on Nagle's algorithm.
+        clientRes.socket?.setNoDelay(true);
+        return true;
+      };
+      // A held-back response is collected whole; one that turns out large is relayed after all.
+      let held = holdsBack(args, status, res.headers) ? [] as Buffer[] : undefined;
+      let heldBytes = 0;
+      if (held === undefined && !relayHead()) return;
       idleTimer = setTimeout(onIdle, args.timeouts.idleMs);
 
       res.on('data', (chunk: Buffer) => {
         if (done) return;
         idleTimer?.refresh();
+        if (held !== undefined) {
+          held.push(chunk);
+          heldBytes += chunk.length;
+          if (heldBytes <= (args.holdBack?.maxBytes ?? 0)) return;
+          chunk = Buffer.concat(held);
+          held = undefined;
+          if (!relayHead()) return;
+        }
         ex.bytesOut += chunk.length;
         const flushed = clientRes.write(chunk);
         tap.write(chunk); // after the client's write: the copy never holds up the original
@@ -223,6 +260,11 @@ function exchangeWithUpstream(args: ForwardArgs, now: () => number, startedAt: n
       res.on('end', () => {
         if (done) return;
         clearTimeout(idleTimer);
+        if (held !== undefined) {
+          ex.held = { status, statusMessage: res.statusMessage, headers, body: Buffer.concat(held) };
+          finish();
+          return;
+        }
         // Read the usage before the client sees the end: a client that sends its next request the
         // moment this one ends is then judged on this response's reading, never on the one before.
         void tap
@@ -289,6 +331,30 @@ function exchangeWithUpstream(args: ForwardArgs, now: () => number, startedAt: n
     args.signal?.addEventListener('abort', onAbort, { once: true });
     send(0);
   });
+}
+
+/**
+ * Relays a held-back response to the client, byte for byte as `forwardToUpstream` would have:
+ * status, reason phrase, headers and body. Returns the body bytes written (0 if the client left).
+ */
+export function sendHeldResponse(clientRes: ServerResponse, held: HeldResponse): number {
+  if (clientRes.headersSent || clientRes.destroyed || clientRes.writableEnded) return 0;
+  try {
+    clientRes.writeHead(held.status, held.statusMessage, held.headers);
+    clientRes.end(held.body);
+    return held.body.length;
+  } catch {
+    clientRes.destroy();
+    return 0;
+  }
+}
+
+// Only a body whose announced length fits is collected; a chunked one is checked as it comes.
+function holdsBack(args: ForwardArgs, status: number, headers: IncomingHttpHeaders): boolean {
+  const hold = args.holdBack;
+  if (hold === undefined || status !== hold.status) return false;
+  const length = headers['content-length'];
+  return length === undefined || Number(length) <= hold.maxBytes;
 }
 
 /** A hook's bug must not break the client's response or the proxy. */

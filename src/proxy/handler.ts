@@ -1,21 +1,23 @@
 /**
  * The proxy's per-request logic, callable without a socket, as one straight line: read the body,
  * prepare it (the epoch engine, src/rescue), forward it, hand the usage reading to the engine,
- * count it, write the wire record. docs/request-path.md walks through it. The proxy's own paths
- * (`/_ctxshed/`, own-routes.ts) are answered before any of that and never forwarded.
+ * count it, write the wire record. A refusal as too long may be retried once (overflow-retry.ts).
+ * docs/request-path.md walks through it. The proxy's own paths (`/_ctxshed/`, own-routes.ts) are
+ * answered before any of that and never forwarded.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { modelRouteOf } from '../core/model-route.js';
 import { errorText } from '../errors.js';
 import type { ServedMetrics } from '../metrics/metrics.js';
-import type { EngineRequest, EpochEngine } from '../rescue/index.js';
+import type { EngineRequest, EpochEngine, Prepared } from '../rescue/index.js';
 import { crashPoint } from '../state/crash-point.js';
 import { buildWireRecord } from '../state/wire-record.js';
 import type { UpstreamAgents } from './agents.js';
 import { sendApiError } from './api-error.js';
 import { countRequest } from './count-request.js';
-import { forwardToUpstream } from './forward.js';
+import { forwardToUpstream, type ForwardArgs, type ForwardResult } from './forward.js';
 import { forwardableHeaders } from './hop-by-hop.js';
+import { answerHeld, OVERFLOW_HOLD_BACK, type FinalExchange } from './overflow-retry.js';
 import { answerOwnRoute, ownPathOf } from './own-routes.js';
 import { readBody } from './read-body.js';
 import type { StateHealth } from './state-health.js';
@@ -69,41 +71,54 @@ async function handle(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse
   const preparedAt = performance.now();
   const prepareMs = preparedAt - started;
   // 3. Forward. forward.ts sets accept-encoding and content-length, once each (upstream-request.ts).
-  const sent = Buffer.from(prepared.body.buffer, prepared.body.byteOffset, prepared.body.byteLength);
   if (prepared.rescued > 0) crashPoint('first-rewritten-in-flight');
   const bodyless = request.method === 'GET' || request.method === 'HEAD';
-  const result = await forwardToUpstream({
-    upstream: transport.upstream,
-    method: request.method,
-    path: request.target,
-    headers: forwardableHeaders(req.rawHeaders),
-    body: bodyless && sent.length === 0 ? undefined : sent,
-    clientRes: res,
-    agents: deps.agents,
-    timeouts: transport.timeouts,
-    // 4. The reading, taken before the client sees the response end, so its next request meets it.
-    onUsage: (usage, meta) => engine.observe(prepared, { status: meta.status, usage }),
-  });
+  const forward = (p: Prepared, holdBack: ForwardArgs['holdBack']): Promise<ForwardResult> => {
+    const sent = bufferOf(p.body);
+    return forwardToUpstream({
+      upstream: transport.upstream,
+      method: request.method,
+      path: request.target,
+      headers: forwardableHeaders(req.rawHeaders),
+      body: bodyless && sent.length === 0 ? undefined : sent,
+      clientRes: res,
+      agents: deps.agents,
+      timeouts: transport.timeouts,
+      // 4. The reading, taken before the client sees the response end, so its next request meets it.
+      onUsage: (usage, meta) => engine.observe(p, { status: meta.status, usage }),
+      ...(holdBack === undefined ? {} : { holdBack }),
+    });
+  };
+  // A refusal as too long is held back when the engine could rescue it (overflow-retry.ts).
+  const first = await forward(prepared, engine.canRescueOverflow(prepared) ? OVERFLOW_HOLD_BACK : undefined);
+  const final: FinalExchange =
+    first.held === undefined
+      ? { prepared, result: first, status: first.status, responseBytes: first.bytesOut }
+      : await answerHeld({ engine, request, prepared, first: { ...first, held: first.held }, clientRes: res, forward });
+  const { result } = final;
+  const last = final.prepared;
   // 5. The counts, then the wire record, after the response: the client never waits for either.
-  countRequest(metrics, prepared, result, (preparedAt - prepareStarted) / 1000);
+  countRequest(metrics, last, { ...result, status: final.status }, (preparedAt - prepareStarted) / 1000, final.retry);
   const record = buildWireRecord({
     t: deps.now().toISOString(),
     method: request.method,
     target: request.target,
-    route: prepared.route,
-    key: prepared.key,
-    agentId: prepared.agentId,
-    window: prepared.window,
+    route: last.route,
+    key: last.key,
+    agentId: last.agentId,
+    window: last.window,
     bytesIn: body.length,
-    bytesOut: sent.length,
-    rescued: prepared.rescued,
-    bytesElided: prepared.bytesElided,
-    epochs: prepared.epochs,
-    latched: prepared.latched,
-    reason: prepared.reason,
-    skipped: prepared.skipped,
-    status: result.status,
-    responseBytes: result.bytesOut,
+    bytesOut: last.body.length,
+    rescued: last.rescued,
+    bytesElided: last.bytesElided,
+    epochs: last.epochs,
+    latched: last.latched,
+    reason: last.reason,
+    skipped: last.skipped,
+    refaults: last.refaults,
+    retry: final.retry,
+    status: final.status,
+    responseBytes: final.responseBytes,
     usage: result.usage,
     ms: { total: performance.now() - started, prepare: prepareMs, headers: result.timings.headersMs },
     error: result.error?.code,
@@ -112,7 +127,11 @@ async function handle(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse
   });
   // A write of the wire log working says nothing of a latch that failed in this same request.
   await deps.wire.append(record).then(
-    () => (prepared.stateFailed === true ? undefined : deps.health.succeeded()),
+    () => (prepared.stateFailed === true || last.stateFailed === true ? undefined : deps.health.succeeded()),
     (error: unknown) => deps.health.failed(error),
   );
+}
+
+function bufferOf(body: Uint8Array): Buffer {
+  return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 }

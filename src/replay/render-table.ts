@@ -51,6 +51,10 @@ function renderSession(report: SessionReport): string {
   const fmt = (cells: readonly string[]): string =>
     `  ${cells.map((cell, i) => (i === 0 || i === cells.length - 1 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ')}`.trimEnd();
   lines.push(fmt(header), ...rows.map(fmt));
+  const r = report.refaults;
+  if (r.rate !== null) {
+    lines.push(`  rescue refaults: ${r.blocksRefaulted} of ${r.blocksElided} elided blocks were files the session read again later (${pct(r.rate, 1)}), ${r.refaults} read(s)`);
+  }
   const notes = Object.entries(report.passthrough).map(([k, v]) => `${k} x${v}`);
   if (notes.length > 0) lines.push(`  pass-throughs: ${notes.join(', ')}`);
   if (report.stateFailures.length > 0) lines.push(`  state failures: ${report.stateFailures.join('; ')}`);

@@ -10,6 +10,7 @@ import { fitTokens, type TokenModel } from './fit-tokens.js';
 import { priceRecorded, PromptCache, type CachedRequest, type PricedRequest } from './prompt-cache.js';
 import type { RebuiltConversation, RebuiltRequest, RecordedUsage } from './rebuild-conversations.js';
 import { BodyBuilder, cacheRegion } from './request-body.js';
+import { ReplayRefaults, type RefaultFigure } from './replay-refaults.js';
 import { RescueReplay } from './rescue-replay.js';
 import { rewriteEveryRequest } from './rewrite-every-request.js';
 import { STRATEGIES, StrategyTally, type StrategyName, type StrategySummary } from './strategy-tally.js';
@@ -83,6 +84,8 @@ export interface SessionReport {
   readonly unpricedModels: readonly string[];
   /** When the client compacted (or would): window minus the margin. */
   readonly autoCompactAt: number;
+  /** Rescue's refaults: elided blocks whose file the session read again later (replay-refaults.ts). */
+  readonly refaults: RefaultFigure;
 }
 
 interface Step {
@@ -109,6 +112,7 @@ export async function replaySession(file: string, conversations: readonly Rebuil
   };
   const rescue = await RescueReplay.open(options.stateDir, { threshold: options.threshold, policy: options.policy, ...(options.window === undefined ? {} : { window: options.window }) });
   const entries = new Map<string, NonNullable<Awaited<ReturnType<RescueReplay['send']>>['conversation']>>();
+  const refaults = new ReplayRefaults();
   let recordedRead = 0;
   let recordedWrite = 0;
   let recordedUncached = 0;
@@ -181,7 +185,12 @@ export async function replaySession(file: string, conversations: readonly Rebuil
     }
 
     // ctxshed rescue: the proxy's own pipeline, fed back the reading its handler would take.
+    refaults.observe(c.id, request.messages);
     const prepared = await rescue.send(body, request.timeMs, c.agentId);
+    if (prepared.reason === undefined && prepared.conversation !== undefined) {
+      const skipped = new Set((prepared.skipped ?? []).flatMap((s) => ('ordinal' in s ? [s.ordinal] : [])));
+      refaults.elide(c.id, prepared.epochs, request.messages, prepared.conversation.frozen.filter((b) => !skipped.has(b.ordinal)));
+    }
     if (prepared.reason !== undefined && prepared.reason !== 'no_epoch') count(`rescue:${prepared.reason}`);
     for (const s of prepared.skipped ?? []) count(`rescue-block:${s.reason}`);
     if (prepared.conversation !== undefined) entries.set(c.id, prepared.conversation);
@@ -246,6 +255,7 @@ export async function replaySession(file: string, conversations: readonly Rebuil
     stateFailures: rescue.failures,
     unpricedModels: [...unpriced],
     autoCompactAt: round4((window - AUTO_COMPACT_MARGIN_TOKENS) / window),
+    refaults: refaults.figure(conversations.reduce((n, c) => n + (entries.get(c.id)?.record?.epochs ?? []).reduce((k, e) => k + e.blocks.length, 0), 0)),
   };
 }
 

@@ -7,6 +7,8 @@
  * shed many times over.
  */
 import { countVerdicts, type Label } from '../core/index.js';
+import { triggerOf } from '../core/epoch-trigger.js';
+import type { EpochTrigger } from '../core/epoch-types.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
 import type { ConversationTally, WireTally } from './wire-tally.js';
 
@@ -17,10 +19,14 @@ export const DEFAULT_TOKENS_PER_BYTE = 0.25;
 export interface EpochSummary {
   readonly n: number;
   readonly latchedAt: string | null;
+  /** What made it latch; a record from before triggers were recorded reads `threshold`. */
+  readonly trigger: EpochTrigger | null;
   readonly fullness: number | null;
   readonly threshold: number | null;
   readonly window: number | null;
   readonly contextTokens: number | null;
+  /** Overflow: the maximum the API's error named. */
+  readonly limit: number | null;
   readonly policy: { readonly name: string; readonly version: number; readonly keepRecent: number; readonly minBytes: number } | null;
   /** Blocks this epoch added. */
   readonly blocks: number;
@@ -28,6 +34,10 @@ export interface EpochSummary {
   readonly bytes: number;
   /** `bytes` in estimated tokens. */
   readonly tokens: number;
+  /** Reads of this epoch's blocks by later tool calls (docs/rescue.md, "Refaults"). */
+  readonly refaults: number;
+  /** How many of its blocks were read back at least once. */
+  readonly blocksRefaulted: number;
   /** `record`: from the conversation's record (exact); `wire`: estimated from the wire log alone. */
   readonly source: 'record' | 'wire';
   /** The ledger's rows by verdict (docs/labels.md); `null` for an epoch without a ledger (before version 3). */
@@ -53,6 +63,12 @@ export interface ConversationSummary {
   readonly blocksElided: number;
   readonly bytesElided: number;
   readonly tokensElided: number;
+  /** Reads of elided blocks, over all epochs. */
+  readonly refaults: number;
+  /** Elided blocks read back at least once. */
+  readonly blocksRefaulted: number;
+  /** blocksRefaulted / blocksElided: the policy's miss rate; null with nothing elided. */
+  readonly refaultRate: number | null;
   readonly tokensPerByte: number;
   readonly tally: ConversationTally | null;
 }
@@ -71,8 +87,10 @@ export function summarizeConversations(tally: WireTally, records: readonly Conve
 /** One conversation's summary; `record` and `tally` may each be missing, not both. */
 export function summarizeConversation(record: ConversationRecord | undefined, tally: ConversationTally | null, key: string): ConversationSummary {
   const tokensPerByte = tokensPerByteOf(tally);
-  const epochs = record !== undefined && record.epochs.length > 0 ? epochsFromRecord(record, tokensPerByte) : epochsFromWire(tally, tokensPerByte);
+  const epochs = record !== undefined && record.epochs.length > 0 ? epochsFromRecord(record, tokensPerByte, tally) : epochsFromWire(tally, tokensPerByte);
   const sum = (pick: (e: EpochSummary) => number): number => epochs.reduce((total, e) => total + pick(e), 0);
+  const blocksElided = sum((e) => e.blocks);
+  const blocksRefaulted = sum((e) => e.blocksRefaulted);
   return {
     key,
     agentId: record?.agentId ?? tally?.agentId ?? null,
@@ -85,9 +103,12 @@ export function summarizeConversation(record: ConversationRecord | undefined, ta
     fullness: tally?.lastReading?.fullness ?? null,
     window: tally?.lastReading?.window ?? null,
     epochs,
-    blocksElided: sum((e) => e.blocks),
+    blocksElided,
     bytesElided: sum((e) => e.bytes),
     tokensElided: sum((e) => e.tokens),
+    refaults: sum((e) => e.refaults),
+    blocksRefaulted,
+    refaultRate: refaultRateOf(blocksRefaulted, blocksElided),
     tokensPerByte,
     tally,
   };
@@ -99,21 +120,32 @@ export function tokensPerByteOf(tally: ConversationTally | null): number {
   return tally.usageTokens / tally.usageBytes;
 }
 
-function epochsFromRecord(record: ConversationRecord, tokensPerByte: number): EpochSummary[] {
+/** Blocks read back over blocks elided, rounded to 4 places; null when nothing was elided. */
+export function refaultRateOf(blocksRefaulted: number, blocksElided: number): number | null {
+  return blocksElided === 0 ? null : Math.round((blocksRefaulted / blocksElided) * 10_000) / 10_000;
+}
+
+function epochsFromRecord(record: ConversationRecord, tokensPerByte: number, tally: ConversationTally | null): EpochSummary[] {
   return record.epochs.map((epoch) => {
+    // Only the epoch's own blocks count: a line naming another ordinal is not believed.
+    const reads = epoch.blocks.map((b) => tally?.refaultsByEpoch.get(epoch.n)?.get(b.ordinal) ?? 0);
     const bytes = epoch.blocks.reduce((total, block) => total + block.bytes, 0);
     const { name, version, keepRecent, minBytes } = epoch.policy;
     return {
       n: epoch.n,
       latchedAt: epoch.latchedAt,
+      trigger: triggerOf(epoch),
       fullness: epoch.reason.fullness,
       threshold: epoch.reason.threshold,
       window: epoch.reason.window,
       contextTokens: epoch.reason.contextTokens,
+      limit: epoch.reason.limit ?? null,
       policy: { name, version, keepRecent, minBytes },
       blocks: epoch.blocks.length,
       bytes,
       tokens: Math.round(bytes * tokensPerByte),
+      refaults: reads.reduce((total, n) => total + n, 0),
+      blocksRefaulted: reads.filter((n) => n > 0).length,
       source: 'record',
       labels: epoch.ledger === undefined ? null : countVerdicts(epoch.ledger),
     };
@@ -135,14 +167,17 @@ function epochsFromWire(tally: ConversationTally | null, tokensPerByte: number):
     epochs.push({
       n,
       latchedAt: tally.latches.find((l) => l.n === n)?.t ?? null,
+      trigger: null,
       fullness: null,
       threshold: null,
       window: null,
       contextTokens: null,
+      limit: null,
       policy: null,
       blocks: blocksNow - blocksBefore,
       bytes,
       tokens: Math.round(bytes * tokensPerByte),
+      ...wireRefaults(tally.refaultsByEpoch.get(n), blocksNow - blocksBefore),
       source: 'wire',
       labels: null,
     });
@@ -150,6 +185,12 @@ function epochsFromWire(tally: ConversationTally | null, tokensPerByte: number):
     blocksBefore = blocksNow;
   }
   return epochs;
+}
+
+// Without a record the blocks are unknown: at most as many refaulted as the epoch stubbed.
+function wireRefaults(byOrdinal: ReadonlyMap<number, number> | undefined, blocks: number): { refaults: number; blocksRefaulted: number } {
+  if (byOrdinal === undefined) return { refaults: 0, blocksRefaulted: 0 };
+  return { refaults: [...byOrdinal.values()].reduce((total, n) => total + n, 0), blocksRefaulted: Math.min(byOrdinal.size, blocks) };
 }
 
 function compareDesc(a: string | null, b: string | null): number {

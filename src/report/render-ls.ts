@@ -1,5 +1,5 @@
 /** `ctxshed ls` as text: one line per conversation. Pure. */
-import type { ConversationSummary } from './conversation-summary.js';
+import { refaultRateOf, type ConversationSummary } from './conversation-summary.js';
 import { promptForDisplay, renderTable } from './format-table.js';
 import { formatAgo } from './format-time.js';
 import { formatBytes, formatCount, formatPercent, plural } from './format-units.js';
@@ -20,6 +20,7 @@ export function renderLs(summaries: readonly ConversationSummary[], nowMs: numbe
     { header: 'EPOCHS', align: 'right' },
     { header: 'BLOCKS', align: 'right' },
     { header: 'ELIDED', align: 'right' },
+    { header: 'REFAULTS', align: 'right' },
     { header: 'REQS', align: 'right' },
   ] as const;
   const rows = summaries.map((s) => [
@@ -30,11 +31,20 @@ export function renderLs(summaries: readonly ConversationSummary[], nowMs: numbe
     String(s.epochs.length),
     formatCount(s.blocksElided),
     formatBytes(s.bytesElided),
+    // The rate alone: the prompt needs the width, and BLOCKS gives the count it is a share of.
+    s.refaultRate === null ? '-' : formatPercent(s.refaultRate),
     formatCount(s.requests),
   ]);
   const epochs = summaries.reduce((n, s) => n + s.epochs.length, 0);
   const blocks = summaries.reduce((n, s) => n + s.blocksElided, 0);
   const bytes = summaries.reduce((n, s) => n + s.bytesElided, 0);
+  const refaulted = summaries.reduce((n, s) => n + s.blocksRefaulted, 0);
   const total = `${plural(summaries.length, 'conversation')}, ${plural(epochs, 'epoch')}, ${plural(blocks, 'block')} elided: ${formatBytes(bytes)} (each shed counted once).`;
-  return `${[...renderTable(columns, rows), '', total, 'One conversation in full: ctxshed show KEY'].join('\n')}\n`;
+  const misses = `Read back later (refaults): ${formatRefaults(refaulted, refaultRateOf(refaulted, blocks))} of the blocks elided.`;
+  return `${[...renderTable(columns, rows), '', total, misses, 'One conversation in full: ctxshed show KEY'].join('\n')}\n`;
+}
+
+/** Blocks read back and their share of the blocks elided: `1 (9.1%)`, or `-` with none elided. */
+export function formatRefaults(blocksRefaulted: number, rate: number | null): string {
+  return rate === null ? '-' : `${formatCount(blocksRefaulted)} (${formatPercent(rate)})`;
 }

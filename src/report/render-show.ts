@@ -1,7 +1,7 @@
 /** `ctxshed show KEY` as text: a conversation, its epochs and every block they elided. Pure. */
 import type { Epoch } from '../core/epoch-types.js';
 import { renderLedgerLine, type FrozenSpan, type GateDecision } from '../core/index.js';
-import type { ConversationSummary, EpochSummary } from './conversation-summary.js';
+import { refaultRateOf, type ConversationSummary, type EpochSummary } from './conversation-summary.js';
 import { oneLine, renderTable, REPORT_WIDTH, wrapText } from './format-table.js';
 import { formatWhen } from './format-time.js';
 import { formatBytes, formatCount, formatPercent, formatTokens, plural } from './format-units.js';
@@ -18,6 +18,7 @@ export function renderConversation(summary: ConversationSummary, recordEpochs: r
     `  seen      ${plural(s.requests, 'request')}, first ${formatWhen(s.firstSeen, nowMs)}, last ${formatWhen(s.lastSeen, nowMs)}`,
     `  fullness  ${formatPercent(s.fullness)}${s.window === null ? '' : ` of a ${formatCount(s.window)}-token window`} (the last reading)`,
     `  elided    ${plural(s.blocksElided, 'block')}, ${formatBytes(s.bytesElided)} (${formatTokens(s.tokensElided)} tokens) in ${plural(s.epochs.length, 'epoch')}`,
+    `  refaults  ${describeRefaults(s.refaults, s.blocksRefaulted, s.blocksElided)}`,
   ];
   for (const epoch of s.epochs) {
     lines.push('', ...renderEpoch(epoch, recordEpochs.find((e) => e.n === epoch.n), nowMs));
@@ -32,18 +33,18 @@ export function renderConversation(summary: ConversationSummary, recordEpochs: r
 
 function renderEpoch(e: EpochSummary, recorded: Epoch | undefined, nowMs: number): string[] {
   const lines = [`epoch ${e.n}  latched ${formatWhen(e.latchedAt, nowMs)}`];
-  if (e.fullness !== null && e.threshold !== null && e.window !== null) {
-    const tokens = e.contextTokens === null ? '' : ` (${formatCount(e.contextTokens)} tokens)`;
-    lines.push(`  why       fullness ${formatPercent(e.fullness)}${tokens} >= threshold ${formatPercent(e.threshold)} of a ${formatCount(e.window)}-token window`);
-  }
+  if (e.trigger !== null) lines.push(`  trigger   ${e.trigger}`);
+  if (e.fullness !== null && e.threshold !== null && e.window !== null) lines.push(`  why       ${describeReading(e, e.fullness, e.threshold, e.window)}`);
   const span = recorded?.span;
   if (e.policy !== null) {
     const p = e.policy;
     const window = span === undefined ? `older than the ${p.keepRecent} newest tool results, over ${formatCount(p.minBytes)} bytes` : `between the head and the messages of the ${p.keepRecent} newest tool results`;
     lines.push(`  policy    ${p.name} v${p.version}: ${window}`);
   }
-  if (span === undefined) lines.push(`  shed      ${plural(e.blocks, 'block')}, ${formatBytes(e.bytes)} (${formatTokens(e.tokens)} tokens)`);
-  else lines.push(...renderSpan(span, recorded?.gate));
+  if (span === undefined) {
+    lines.push(`  shed      ${plural(e.blocks, 'block')}, ${formatBytes(e.bytes)} (${formatTokens(e.tokens)} tokens)`);
+    lines.push(`  refaults  ${describeRefaults(e.refaults, e.blocksRefaulted, e.blocks)}`);
+  } else lines.push(...renderSpan(span, recorded?.gate));
   if (recorded !== undefined && recorded.blocks.length > 0) {
     const columns = [
       { header: 'ORDINAL', align: 'right' },
@@ -78,4 +79,20 @@ function renderSpan(span: FrozenSpan, gate: GateDecision | undefined): string[] 
     );
   }
   return lines;
+}
+
+// The reading that latched it: a usage reading against the threshold, or the API's refusal.
+function describeReading(e: EpochSummary, fullness: number, threshold: number, window: number): string {
+  const tokens = e.contextTokens === null ? '' : ` (${formatCount(e.contextTokens)} tokens)`;
+  const ofWindow = `of a ${formatCount(window)}-token window`;
+  if (e.trigger !== 'overflow' || e.contextTokens === null) return `fullness ${formatPercent(fullness)}${tokens} >= threshold ${formatPercent(threshold)} ${ofWindow}`;
+  const limit = e.limit === null ? 'the maximum' : `${formatCount(e.limit)} maximum`;
+  return `the API refused the prompt: ${formatCount(e.contextTokens)} tokens > ${limit} (fullness ${formatPercent(fullness)} ${ofWindow})`;
+}
+
+// What later tool calls read back: the policy's misses (docs/rescue.md, "Refaults").
+function describeRefaults(reads: number, blocksRefaulted: number, blocksElided: number): string {
+  if (reads === 0) return 'none read back';
+  const rate = formatPercent(refaultRateOf(blocksRefaulted, blocksElided));
+  return `${formatCount(blocksRefaulted)} of ${plural(blocksElided, 'block')} read back (${rate}), ${plural(reads, 'read')}`;
 }

@@ -4,7 +4,8 @@ import type { StatsReport, StatsTotals } from './stats-report.js';
 import { promptForDisplay, REPORT_WIDTH, renderTable, truncate } from './format-table.js';
 import { formatLocalTime } from './format-time.js';
 import { formatBytes, formatCount, formatPercent, formatTokens, plural } from './format-units.js';
-import { NO_PROMPT } from './render-ls.js';
+import { formatRefaults, NO_PROMPT } from './render-ls.js';
+import { refaultRateOf } from './conversation-summary.js';
 import { shortId } from './resolve-id.js';
 
 /** The stats report as text. */
@@ -27,6 +28,7 @@ export function renderStats(report: StatsReport, stateDir: string): string {
       formatCount(e.blocks),
       formatBytes(e.bytes),
       formatTokens(e.tokens),
+      formatRefaults(e.blocksRefaulted, refaultRateOf(e.blocksRefaulted, e.blocks)),
     ]),
   );
   if (epochRows.length > 0) {
@@ -38,6 +40,7 @@ export function renderStats(report: StatsReport, stateDir: string): string {
       { header: 'BLOCKS', align: 'right' },
       { header: 'ELIDED', align: 'right' },
       { header: 'TOKENS', align: 'right' },
+      { header: 'REFAULTS', align: 'right' },
     ] as const;
     lines.push('', 'Per epoch (what each one shed, counted once)', ...renderTable(columns, epochRows));
   }
@@ -69,6 +72,7 @@ function renderTotals(t: StatsTotals, unkeyed: number): string[] {
     ...labelLine(t, label),
     `${label('per request')}${formatBytes(t.perRequest.meanBytesElided)}, ${formatTokens(t.perRequest.meanTokensElided)} tokens elided; ` +
       `${formatBytes(t.perRequest.meanBytesSaved)} smaller (mean of rewritten requests)`,
+    `${label('refaults')}${t.refaultRate === null ? '-' : `${formatCount(t.blocksRefaulted)} of ${plural(t.blocksElided, 'block')} read back (${formatPercent(t.refaultRate)}), ${plural(t.refaults, 'read')}`}`,
   );
   return lines;
 }

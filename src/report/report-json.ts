@@ -4,7 +4,7 @@
  */
 import type { Epoch } from '../core/epoch-types.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
-import type { ConversationSummary } from './conversation-summary.js';
+import type { ConversationSummary, EpochSummary } from './conversation-summary.js';
 import { shortId } from './resolve-id.js';
 
 /** One conversation as `ls --json` lists it. */
@@ -24,6 +24,10 @@ export interface ConversationJson {
   readonly bytesElided: number;
   readonly tokensElided: number;
   readonly requests: number;
+  /** Reads of elided blocks, blocks read back, and blocks read back over blocks elided. */
+  readonly refaults: number;
+  readonly blocksRefaulted: number;
+  readonly refaultRate: number | null;
 }
 
 /** A block as `show KEY --json` lists it, with where its original is. */
@@ -61,6 +65,9 @@ export function conversationJson(s: ConversationSummary): ConversationJson {
     bytesElided: s.bytesElided,
     tokensElided: s.tokensElided,
     requests: s.requests,
+    refaults: s.refaults,
+    blocksRefaulted: s.blocksRefaulted,
+    refaultRate: s.refaultRate,
   };
 }
 
@@ -81,18 +88,26 @@ export function showConversationJson(s: ConversationSummary, recordEpochs: reado
       return {
         n: e.n,
         latchedAt: e.latchedAt,
-        reason:
-          e.fullness === null ? null : { fullness: e.fullness, threshold: e.threshold, window: e.window, contextTokens: e.contextTokens },
+        trigger: e.trigger,
+        reason: e.fullness === null ? null : readingJson(e),
         policy: e.policy,
         source: e.source,
         blockCount: e.blocks,
         bytes: e.bytes,
         tokens: e.tokens,
+        refaults: e.refaults,
+        blocksRefaulted: e.blocksRefaulted,
         blocks,
         ledger: recorded?.ledger ?? null,
       };
     }),
   };
+}
+
+/** The reading that latched an epoch, as its record keeps it (`limit` only for an overflow). */
+function readingJson(e: EpochSummary): object {
+  const reading = { fullness: e.fullness, threshold: e.threshold, window: e.window, contextTokens: e.contextTokens };
+  return e.limit === null ? reading : { ...reading, limit: e.limit };
 }
 
 /** Every block of every record whose text (`elided`) or original JSON (`elided-json`) is `sha256`. */

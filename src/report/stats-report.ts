@@ -5,7 +5,7 @@
  * conversation-summary.ts); per-request figures are means over the rewritten requests, never sums.
  */
 import type { Label } from '../core/index.js';
-import type { ConversationSummary, EpochSummary } from './conversation-summary.js';
+import { refaultRateOf, type ConversationSummary, type EpochSummary } from './conversation-summary.js';
 import { shortId } from './resolve-id.js';
 import { addRequestCounts, newRequestCounts, type RequestCounts, type WireTally } from './wire-tally.js';
 
@@ -29,6 +29,10 @@ export interface StatsTotals {
   readonly perEpoch: { readonly meanBytesElided: number; readonly meanTokensElided: number };
   /** Ledger rows by verdict over the epochs that keep a ledger (docs/labels.md). */
   readonly labels: Readonly<Record<Label, number>>;
+  /** Reads of elided blocks by later tool calls, the blocks read back, and their share of the blocks elided. */
+  readonly refaults: number;
+  readonly blocksRefaulted: number;
+  readonly refaultRate: number | null;
 }
 
 /** One conversation's line of the stats. */
@@ -103,6 +107,8 @@ function totalsOf(counts: RequestCounts, epochs: readonly EpochSummary[], rewrit
   const bytesElided = sum((e) => e.bytes);
   const tokensElided = sum((e) => e.tokens);
   const passedThrough = Object.values(counts.passthrough).reduce((total, n) => total + n, 0);
+  const blocksElided = sum((e) => e.blocks);
+  const blocksRefaulted = sum((e) => e.blocksRefaulted);
   return {
     requests: counts.requests,
     rewritten: counts.rewritten,
@@ -111,7 +117,7 @@ function totalsOf(counts: RequestCounts, epochs: readonly EpochSummary[], rewrit
     skippedBlocks: { ...counts.skippedBlocks },
     errors: counts.errors,
     epochs: epochs.length,
-    blocksElided: sum((e) => e.blocks),
+    blocksElided,
     bytesElided,
     tokensElided,
     perRequest: {
@@ -121,6 +127,9 @@ function totalsOf(counts: RequestCounts, epochs: readonly EpochSummary[], rewrit
     },
     perEpoch: { meanBytesElided: mean(bytesElided, epochs.length), meanTokensElided: mean(tokensElided, epochs.length) },
     labels: { keep: sum((e) => e.labels?.keep ?? 0), pointer: sum((e) => e.labels?.pointer ?? 0), drop: sum((e) => e.labels?.drop ?? 0) },
+    refaults: sum((e) => e.refaults),
+    blocksRefaulted,
+    refaultRate: refaultRateOf(blocksRefaulted, blocksElided),
   };
 }
 

@@ -56,6 +56,10 @@ export interface ConversationTally extends RequestCounts {
   maxRescuedByEpochs: number[];
   /** Each `latched` a request reports, in log order. */
   latches: Array<{ readonly n: number; readonly t: string }>;
+  /** Refaults the requests report (reads of elided blocks), in all. */
+  refaults: number;
+  /** By the epoch that froze the block, then by the block's ordinal: how often it was read back. */
+  refaultsByEpoch: Map<number, Map<number, number>>;
 }
 
 /** The whole wire log, folded. */
@@ -174,6 +178,28 @@ function foldConversation(c: ConversationTally, record: WireRecord, facts: Reque
   if (record.latched !== undefined && Number.isInteger(record.latched) && record.latched >= 1 && record.latched <= MAX_EPOCHS_TRACKED) {
     c.latches.push({ n: record.latched, t: record.t });
   }
+  foldRefaults(c, record);
+}
+
+// Each block named is a read; a line from elsewhere may name anything, so only plausible ones count.
+function foldRefaults(c: ConversationTally, record: WireRecord): void {
+  if (!Array.isArray(record.refaulted)) return;
+  for (const item of record.refaulted as readonly unknown[]) {
+    if (typeof item !== 'object' || item === null) continue;
+    const { epoch, ordinal } = item as { epoch?: unknown; ordinal?: unknown };
+    if (!isCount(epoch) || epoch < 1 || epoch > MAX_EPOCHS_TRACKED || !isCount(ordinal)) continue;
+    let byOrdinal = c.refaultsByEpoch.get(epoch);
+    if (byOrdinal === undefined) {
+      byOrdinal = new Map();
+      c.refaultsByEpoch.set(epoch, byOrdinal);
+    }
+    byOrdinal.set(ordinal, (byOrdinal.get(ordinal) ?? 0) + 1);
+    c.refaults += 1;
+  }
+}
+
+function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
 }
 
 function newConversationTally(key: string, facts: RequestFacts): ConversationTally {
@@ -191,6 +217,8 @@ function newConversationTally(key: string, facts: RequestFacts): ConversationTal
     maxBytesElidedByEpochs: [],
     maxRescuedByEpochs: [],
     latches: [],
+    refaults: 0,
+    refaultsByEpoch: new Map(),
   };
 }
 

@@ -24,6 +24,8 @@ export interface ConversationEntry {
   latching: Promise<unknown>;
   /** The record file's identity when last read, to notice another process's writes. */
   fileStamp: string;
+  /** Tool calls already counted as refaults, so a resent or retried request never counts one twice. */
+  readonly refaulted: Set<string>;
 }
 
 /** The engine's conversations, loaded from the state directory on first sight. */
@@ -36,7 +38,7 @@ export class ConversationTable {
   async get(key: string): Promise<ConversationEntry> {
     let entry = this.#entries.get(key);
     if (entry === undefined) {
-      entry = { key, record: undefined, frozen: [], spans: [], mode: undefined, reading: undefined, latching: Promise.resolve(), fileStamp: '' };
+      entry = { key, record: undefined, frozen: [], spans: [], mode: undefined, reading: undefined, latching: Promise.resolve(), fileStamp: '', refaulted: new Set() };
       this.#entries.set(key, entry);
     }
     await this.refresh(entry);

@@ -1,5 +1,5 @@
 /** What goes into the epoch engine and what comes out: plain data, no sockets. */
-import type { ModelRoute, PassthroughReason, SkippedBlock, SkippedSpan, Usage } from '../core/index.js';
+import type { ModelRoute, OverflowReading, PassthroughReason, Refault, SkippedBlock, SkippedSpan, Usage } from '../core/index.js';
 import type { ConversationEntry } from './conversation-table.js';
 
 /** One request as the client sent it. Header names in lower case, as `node:http` gives them. */
@@ -42,6 +42,8 @@ export interface Prepared {
   readonly rewritePath?: 'incremental' | 'full';
   /** `--labels model`: ctxshed's own call to the classifier while latching, for the wire record. */
   readonly classifier?: ClassifierReport;
+  /** Elided blocks the request's new tool calls read back (counted once per call and conversation). */
+  readonly refaults?: readonly Refault[];
 }
 
 /**
@@ -69,6 +71,25 @@ export interface ClassifierReport {
   /** USD at the list price of `model`, when the usage and the price are known. */
   readonly costUsd?: number;
 }
+
+/** Why an overflow was not rescued: the client then gets the API's refusal as it was. */
+export type OverflowDeclined =
+  /** Not a messages call of a conversation, or a request ctxshed sent unchanged for a reason. */
+  | 'not_rescuable'
+  /** Every eligible block is frozen already. */
+  | 'nothing_new'
+  /** What could be freed would leave the request over the maximum (core/overflow-decision.ts). */
+  | 'not_enough'
+  /** The latch could not be written. */
+  | 'state_unavailable'
+  /** The rewrite with the new epoch carried no more stubs than the refused request. */
+  | 'no_smaller_body'
+  | 'internal_error';
+
+/** What `prepareAfterOverflow` decided: send the retry, or give the client the refusal. */
+export type OverflowOutcome =
+  | { readonly kind: 'retry'; readonly prepared: Prepared; readonly overflow: OverflowReading }
+  | { readonly kind: 'declined'; readonly why: OverflowDeclined; readonly overflow: OverflowReading; readonly detail?: string };
 
 /** A response as the engine needs to see it: its status and the usage read from it. */
 export interface ObservedResponse {

@@ -19,7 +19,9 @@ import {
   shedRequest,
   type EpochMode,
   type MemoLimits,
+  type OverflowReading,
   type PassthroughReason,
+  type Refault,
   type Span,
   type TranscriptIndex,
 } from '../core/index.js';
@@ -30,11 +32,13 @@ import { sha256Hex } from '../state/sha256-hex.js';
 import { commonPrefixLength } from './common-prefix-length.js';
 import { ConversationTable, type ConversationEntry } from './conversation-table.js';
 import type { EngineSettings } from './engine-settings.js';
-import type { ClassifierCall, ClassifierReport, EngineRequest, ObservedResponse, Prepared } from './engine-types.js';
+import { countRefaults } from './count-refaults.js';
+import type { ClassifierCall, ClassifierReport, EngineRequest, ObservedResponse, OverflowDeclined, OverflowOutcome, Prepared } from './engine-types.js';
 import { FileAvailability } from './file-availability.js';
 import type { LatchContext } from './latch-conversation.js';
 import { isOverThreshold, maybeLatch } from './maybe-latch.js';
 import { maybeShed } from './maybe-shed.js';
+import { latchOnOverflow } from './overflow-latch.js';
 import { readRequestMeta, type RequestMeta } from './request-meta.js';
 
 /** What the engine may be handed besides its state and settings. */
@@ -93,6 +97,57 @@ export class EpochEngine {
       return await this.#prepare(request.body, meta, request.headers);
     } catch (error) {
       return passthrough(request.body, meta, 'internal_error', errorText(error));
+    }
+  }
+
+  /**
+   * Whether a refusal of this request as too long may be rescued: a `messages` call of a rescue
+   * mode conversation, sent as the engine meant it (rewritten, or unchanged for want of an epoch).
+   * count_tokens is never retried; a request that failed open would fail open again. A shed mode
+   * conversation is not rescued on overflow yet: its epochs shed spans, which this latch does not plan.
+   */
+  canRescueOverflow(prepared: Prepared): boolean {
+    const { conversation } = prepared;
+    if (prepared.route !== 'messages' || conversation === undefined) return false;
+    if ((conversation.mode ?? this.settings.mode ?? 'rescue') !== 'rescue') return false;
+    return prepared.reason === undefined || prepared.reason === 'no_epoch';
+  }
+
+  /**
+   * After the API refused `prepared` (the preparation of `request`) as too long: latches an epoch
+   * at once (trigger `overflow`, the API's count as its reading) when the blocks not yet frozen
+   * would bring the request under the maximum, and prepares the request once more. Never rejects:
+   * anything that stops the rescue is `declined`, and the client then gets the refusal as it was.
+   */
+  async prepareAfterOverflow(request: EngineRequest, prepared: Prepared, overflow: OverflowReading): Promise<OverflowOutcome> {
+    const declined = (why: OverflowDeclined, detail?: string): OverflowOutcome =>
+      detail === undefined ? { kind: 'declined', why, overflow } : { kind: 'declined', why, overflow, detail };
+    try {
+      const entry = prepared.conversation;
+      if (!this.canRescueOverflow(prepared) || entry === undefined || prepared.key === undefined) return declined('not_rescuable');
+      const meta = readRequestMeta(request, this.settings);
+      // From scratch: the retry's rewrite serves a new epoch, which no memo serves.
+      const indexed = indexIncrementally(request.body, undefined, commonPrefixLength);
+      if (indexed.outcome.kind === 'failed') return declined('not_rescuable', indexed.outcome.detail);
+      let stateFailed = false;
+      const onFailure = (error: unknown): void => {
+        stateFailed = true;
+        this.#onStateFailure(error);
+      };
+      const refused = { body: request.body, index: indexed.outcome.index, agentId: meta.agentId, window: prepared.window, sentBytes: prepared.body.length, overflow };
+      const latch = await latchOnOverflow(this.#latch, entry, refused, onFailure);
+      if (latch.kind === 'declined') return declined(latch.why);
+      const extra = {
+        ...(latch.n === undefined ? {} : { latched: latch.n }),
+        ...(stateFailed ? { stateFailed: true as const } : {}),
+        ...(prepared.refaults === undefined ? {} : { refaults: prepared.refaults }),
+      };
+      // Ours or a concurrent latch's: the retry carries whatever the conversation froze by now.
+      const retry = await this.#rewrite(request.body, meta, entry, prepared.key, indexed, this.#now().getTime(), extra);
+      if (retry.reason !== undefined || retry.rescued <= prepared.rescued) return declined('no_smaller_body', retry.detail);
+      return { kind: 'retry', prepared: retry, overflow };
+    } catch (error) {
+      return declined('internal_error', errorText(error));
     }
   }
 
@@ -167,7 +222,9 @@ export class EpochEngine {
       return pass(indexed.outcome.reason, indexed.outcome.detail, { conversation: entry, key, epochs: entry.record?.epochs.length ?? 0 });
     }
     const { index } = indexed.outcome;
-    // 4. The latch: files durable, then the record, before any stub names them.
+    // 4. Refaults: the model's new calls that read an elided block back (only model turns count).
+    const refaults: Refault[] = meta.route === 'messages' ? countRefaults(entry, body, index) : [];
+    // 5. The latch: files durable, then the record, before any stub names them.
     let stateFailed = false;
     const onLatchFailure = (error: unknown): void => {
       stateFailed = true;
@@ -178,7 +235,20 @@ export class EpochEngine {
     if (mayLatch && mode === 'shed') latched = await maybeShed(this.#latch, entry, body, index, meta.agentId, onLatchFailure);
     else if (mayLatch) ({ latched, classifier } = await maybeLatch(this.#latch, entry, body, index, headers, meta.agentId, onLatchFailure));
     if (mode === 'shed') return this.#shed(body, meta, entry, key, index, latched, stateFailed);
-    // 5. Files checked (an await: another request may latch meanwhile), then one snapshot of the
+    return this.#rewrite(body, meta, entry, key, indexed, nowMs, {
+      ...(latched === undefined ? {} : { latched }),
+      ...(classifier === undefined ? {} : { classifier }),
+      ...(stateFailed ? { stateFailed: true as const } : {}),
+      ...(refaults.length === 0 ? {} : { refaults }),
+    });
+  }
+
+  // Steps 6 and 7 of #prepare in rescue mode, also the retry after an overflow: the body
+  // rewritten by the conversation's frozen blocks as they are now.
+  async #rewrite(body: Uint8Array, meta: RequestMeta, entry: ConversationEntry, key: string, indexed: IncrementalIndex, nowMs: number, extra: Partial<Prepared>): Promise<Prepared> {
+    const pass = (reason: PassthroughReason, detail: string, more: Partial<Prepared> = {}): Prepared =>
+      passthrough(body, meta, reason, detail, more);
+    // 6. Files checked (an await: another request may latch meanwhile), then one snapshot of the
     //    epochs for both the rewrite and what the record and the next reading say it carried.
     let frozen = entry.frozen;
     await this.#files.check(frozen);
@@ -188,18 +258,12 @@ export class EpochEngine {
     }
     // No await from here to the rewrite: `frozen` and `epochs` are one snapshot of the record.
     const epochs = entry.record?.epochs.length ?? 0;
-    const common: Partial<Prepared> = {
-      conversation: entry,
-      key,
-      epochs,
-      ...(latched === undefined ? {} : { latched }),
-      ...(classifier === undefined ? {} : { classifier }),
-      ...(stateFailed ? { stateFailed: true as const } : {}),
-    };
+    const common: Partial<Prepared> = { conversation: entry, key, epochs, ...extra };
     // A memo serves one epoch's frozen list only: a new epoch makes it useless.
+    const memo = indexed.resumed?.memo ?? this.#memos.get(key, nowMs);
     if (memo !== undefined && memo.frozen !== frozen) this.#memos.delete(key, memo);
     if (frozen.length === 0) return pass('no_epoch', 'no epoch yet', common);
-    // 6. The rewrite, checked on its own output by the core; from the memo when it serves, with
+    // 7. The rewrite, checked on its own output by the core; from the memo when it serves, with
     //    exactly the outcome of a rewrite from scratch.
     const rewrite = rewriteIncrementally(body, frozen, {
       elidedDir: this.state.elidedDir,

@@ -1,5 +1,5 @@
 /** The shape a conversation record must have, checked field by field so verify can list every fault. */
-import { CONVERSATION_FORMAT, EPOCH_MODES, FIRST_PROMPT_MAX_CHARS } from '../core/epoch-types.js';
+import { CONVERSATION_FORMAT, EPOCH_MODES, EPOCH_TRIGGERS, FIRST_PROMPT_MAX_CHARS, type EpochTrigger } from '../core/epoch-types.js';
 import { LABEL_RULES, LEDGER_SHA_HEX, REFETCH_ROUTES } from '../core/index.js';
 import { checkFrozenSpan, spanEnd } from './check-frozen-span.js';
 import { isHex64 } from './layout.js';
@@ -51,8 +51,13 @@ function checkEpoch(epoch: unknown, n: number, seen: Set<number>): string[] {
   const need = (ok: boolean, problem: string): void => void (ok || problems.push(`${at}: ${problem}`));
   need(epoch['n'] === n, `numbered ${show(epoch['n'])}; epochs must be numbered 1..n in order`);
   need(isIsoTime(epoch['latchedAt']), 'latchedAt is not an ISO-8601 time');
+  // Records from before triggers were recorded have none: they latched on the threshold.
+  const trigger = epoch['trigger'];
+  need(trigger === undefined || EPOCH_TRIGGERS.includes(trigger as EpochTrigger), `trigger ${show(trigger)} is not one of ${EPOCH_TRIGGERS.join(', ')}`);
   const reasonFields = ['fullness', 'threshold', 'window', 'contextTokens'];
   problems.push(...checkNumbers(epoch['reason'], reasonFields, `${at}: reason`));
+  const limit = isObject(epoch['reason']) ? epoch['reason']['limit'] : undefined;
+  need(limit === undefined || isCount(limit), 'reason.limit is not a non-negative integer');
   problems.push(...checkNumbers(epoch['policy'], ['keepRecent', 'minBytes', 'version'], `${at}: policy`));
   need(!isObject(epoch['policy']) || typeof epoch['policy']['name'] === 'string', 'policy.name is not a string');
   const blocks = epoch['blocks'];

@@ -4,6 +4,7 @@
  * them back.
  */
 import type { ModelRoute } from '../core/model-route.js';
+import type { RefaultVia, Refault } from '../core/detect-refaults.js';
 import type { PassthroughReason } from '../core/passthrough-reasons.js';
 import { contextTokensOf, type Usage } from '../core/usage.js';
 
@@ -35,6 +36,12 @@ export interface WireRecord {
   readonly latched?: number;
   readonly reason?: PassthroughReason;
   readonly skipped?: Readonly<Record<string, number>>;
+  /** Elided blocks this request's new tool calls read back (docs/rescue.md, "Refaults"). */
+  readonly refaults?: number;
+  /** Each of them: the epoch that froze the block, its ordinal, and how it was read. */
+  readonly refaulted?: readonly WireRefault[];
+  /** The API refused the request as too long: what the proxy did about it. */
+  readonly retry?: WireRetry;
   readonly usage?: {
     readonly input: number;
     readonly cacheCreation: number;
@@ -68,6 +75,24 @@ export interface WireClassifier {
   readonly costUsd?: number;
 }
 
+/** One block read back, as the wire record names it. */
+export interface WireRefault {
+  readonly epoch: number;
+  readonly ordinal: number;
+  readonly via: RefaultVia;
+}
+
+/** A refusal as too long and its retry (the proxy's overflow-retry.ts builds it). */
+export interface WireRetry {
+  readonly reason: 'overflow';
+  readonly firstStatus: number;
+  readonly tokens: number;
+  readonly limit?: number;
+  readonly sent: boolean;
+  readonly why?: string;
+  readonly status?: number;
+}
+
 /** A note in the wire log that is not about one request (e.g. the state directory failed). */
 export interface WireNote {
   readonly t: string;
@@ -96,6 +121,8 @@ export interface WireRecordInput {
   readonly reason?: PassthroughReason | undefined;
   /** Frozen blocks the rewrite left alone, each with why; counted by reason. */
   readonly skipped?: readonly { readonly reason: string }[] | undefined;
+  readonly refaults?: readonly Refault[] | undefined;
+  readonly retry?: WireRetry | undefined;
   readonly status: number;
   readonly responseBytes: number;
   readonly usage: Usage | undefined;
@@ -131,6 +158,10 @@ export function buildWireRecord(r: WireRecordInput): WireRecord {
     ...(r.latched === undefined ? {} : { latched: r.latched }),
     ...(r.reason === undefined ? {} : { reason: r.reason }),
     ...(Object.keys(skipped).length === 0 ? {} : { skipped }),
+    ...(r.refaults === undefined || r.refaults.length === 0
+      ? {}
+      : { refaults: r.refaults.length, refaulted: r.refaults.map(({ epoch, ordinal, via }) => ({ epoch, ordinal, via })) }),
+    ...(r.retry === undefined ? {} : { retry: r.retry }),
     ...(usage === undefined
       ? {}
       : {

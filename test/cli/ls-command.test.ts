@@ -29,8 +29,8 @@ describe('ctxshed ls', () => {
     const result = await runCli(['ls', '--state', STATE_EXAMPLE]);
 
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^KEY +PROMPT +LAST SEEN +FULL +EPOCHS +BLOCKS +ELIDED +REQS\n/);
-    expect(result.stdout).toMatch(/\ncbf84ec36c85  Read the files under src\/.*ago +68\.4% +1 +11 +18\.4 KB +24\n/);
+    expect(result.stdout).toMatch(/^KEY +PROMPT +LAST SEEN +FULL +EPOCHS +BLOCKS +ELIDED +REFAULTS +REQS\n/);
+    expect(result.stdout).toMatch(/\ncbf84ec36c85  Read the files under src\/.*ago +68\.4% +1 +11 +18\.4 KB +0\.0% +24\n/);
     expect(widest(result.stdout)).toBeLessThanOrEqual(100);
   });
 
@@ -56,6 +56,9 @@ describe('ctxshed ls', () => {
         bytesElided: 18_864,
         tokensElided: expect.any(Number) as number,
         requests: 24,
+        refaults: 0,
+        blocksRefaulted: 0,
+        refaultRate: 0,
       },
     ]);
     expect(report.warnings).toEqual([]);

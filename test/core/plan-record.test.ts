@@ -27,6 +27,7 @@ describe('planRecord', () => {
       {
         n: 1,
         latchedAt: INPUT.now,
+        trigger: 'threshold',
         reason: { fullness: 0.75, threshold: 0.7, window: 200_000, contextTokens: 150_000 },
         policy: { name: POLICY_NAME, version: POLICY_VERSION, keepRecent: 6, minBytes: 1024 },
         blocks: [
@@ -67,5 +68,15 @@ describe('planRecord', () => {
     expect(epoch?.ledger?.map((r) => [r.ordinal, r.verdict, r.score])).toEqual([[0, 'keep', 0.2], [3, 'pointer', 'local']]);
     expect(checkEpochLedger(epoch!)).toEqual([]);
     expect(plan.files.map((f) => [f.sha256, f.ext])).toEqual([[hex(3), 'txt'], [hex(203), 'json']]);
+  });
+
+  it('should record an overflow epoch\'s trigger, the tokens the API counted and the maximum it named', () => {
+    const request = { ...REQUEST, reading: { ...REQUEST.reading, contextTokens: 215_000 }, trigger: 'overflow' as const, limit: 200_000 };
+
+    const plan = planRecord({ ...INPUT, request });
+
+    const [epoch] = plan.record.epochs;
+    expect(epoch?.trigger).toBe('overflow');
+    expect(epoch?.reason).toEqual({ fullness: 1.075, threshold: 0.7, window: 200_000, contextTokens: 215_000, limit: 200_000 });
   });
 });

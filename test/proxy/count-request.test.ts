@@ -53,4 +53,22 @@ describe('countRequest', () => {
       ['rewriteSeconds', 0.001],
     ]);
   });
+
+  it('should count the refaults of a request and how an overflow ended', () => {
+    const refault = { toolUseId: 'toolu_9', epoch: 1, ordinal: 0, sha256: 'a'.repeat(64), via: 'read' as const };
+    const overflow = { reason: 'overflow' as const, firstStatus: 400, tokens: 215_000, limit: 200_000 };
+    const outcomes: Array<[Parameters<typeof countRequest>[4], string]> = [
+      [{ ...overflow, sent: true, status: 200 }, 'retried'],
+      [{ ...overflow, sent: true, status: 529 }, 'retried'],
+      [{ ...overflow, sent: true, status: 400 }, 'retry_failed'],
+      [{ ...overflow, sent: false, why: 'not_enough' }, 'nothing_to_free'],
+    ];
+
+    for (const [retry, outcome] of outcomes) {
+      const metrics = recordingMetrics();
+      countRequest(metrics, prepared({ rescued: 4, refaults: [refault, { ...refault, ordinal: 1 }] }), result(), 0.001, retry);
+
+      expect(metrics.calls.slice(0, 3)).toEqual([['requestDone', 'messages', 200], ['overflowRetry', outcome], ['refaults', 2]]);
+    }
+  });
 });

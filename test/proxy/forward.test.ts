@@ -574,3 +574,79 @@ describe('forwardToUpstream', () => {
     expect(calls).toEqual(['start 200 application/json', 'usage 640 200']);
   });
 });
+
+describe('forwardToUpstream with holdBack', () => {
+  const TOO_LONG = JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 215000 tokens > 200000 maximum' }, request_id: 'req_011' });
+  const HOLD = { status: 400, maxBytes: 1024 * 1024 };
+  const refuse = (body: string, chunked = false): Responder => () => {
+    const bytes = Buffer.from(body);
+    const chunks: Buffer[] = [];
+    for (let i = 0; i < bytes.length; i += 64 * 1024) chunks.push(bytes.subarray(i, i + 64 * 1024));
+    return {
+      kind: 'raw',
+      status: 400,
+      statusMessage: 'Bad Request',
+      headers: {
+        'content-type': 'application/json',
+        'request-id': 'req_011',
+        'x-should-retry': 'false',
+        ...(chunked ? {} : { 'content-length': String(bytes.length) }),
+      },
+      chunks,
+    };
+  };
+
+  it('should hold a small 400 back whole, and relay it later byte for byte as it would have been', async () => {
+    const direct = await upstreamAndProxy(refuse(TOO_LONG));
+    const holding = await upstreamAndProxy(refuse(TOO_LONG), { holdBack: HOLD });
+
+    const plain = await send(direct.proxy.url, { method: 'POST', body: Buffer.from('{}') });
+    const got = await send(holding.proxy.url, { method: 'POST', body: Buffer.from('{}') });
+    const result = await holding.proxy.result();
+
+    expect(result.held).toMatchObject({ status: 400, statusMessage: 'Bad Request' });
+    expect(result.held?.body.toString()).toBe(TOO_LONG);
+    expect(result.status).toBe(0);
+    expect(result.bytesOut).toBe(0);
+    expect(got.status).toBe(plain.status);
+    expect(got.statusMessage).toBe(plain.statusMessage);
+    expect(withoutDate(got.rawHeaders)).toEqual(withoutDate(plain.rawHeaders));
+    expect(got.body.equals(plain.body)).toBe(true);
+  });
+
+  it('should relay a 400 whose body is over maxBytes as usual, announced or found out while reading', async () => {
+    const big = 'x'.repeat(300 * 1024);
+    const announced = await upstreamAndProxy(refuse(big), { holdBack: { status: 400, maxBytes: 100 * 1024 } });
+    const chunked = await upstreamAndProxy(refuse(big, true), { holdBack: { status: 400, maxBytes: 100 * 1024 } });
+
+    const a = await send(announced.proxy.url, { method: 'POST', body: Buffer.from('{}') });
+    const c = await send(chunked.proxy.url, { method: 'POST', body: Buffer.from('{}') });
+
+    for (const [got, proxy] of [[a, announced.proxy], [c, chunked.proxy]] as const) {
+      const result = await proxy.result();
+      expect(got.status).toBe(400);
+      expect(got.body.toString()).toBe(big);
+      expect(result.held).toBeUndefined();
+      expect(result.status).toBe(400);
+      expect(result.bytesOut).toBe(big.length);
+    }
+  });
+
+  it('should relay every other status as it arrives', async () => {
+    const { proxy } = await upstreamAndProxy(() => ({ kind: 'json', body: JSON_REPLY }), { holdBack: HOLD });
+
+    const got = await send(proxy.url, { method: 'POST', body: Buffer.from('{}') });
+    const result = await proxy.result();
+
+    expect(got.status).toBe(200);
+    expect(result.held).toBeUndefined();
+    expect(result.usage).toEqual(JSON_USAGE);
+  });
+});
+
+/** Raw header pairs without `Date`, which two responses a second apart need not share. */
+function withoutDate(raw: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]?.toLowerCase() !== 'date') out.push(raw[i]!, raw[i + 1]!);
+  return out;
+}

@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, Server 
 import type { AddressInfo } from 'node:net';
 import { createUpstreamAgents } from '../../src/proxy/agents.js';
 import type { UpstreamAgents } from '../../src/proxy/agents.js';
-import { forwardToUpstream } from '../../src/proxy/forward.js';
+import { forwardToUpstream, sendHeldResponse } from '../../src/proxy/forward.js';
 import type { ForwardArgs, ForwardResult } from '../../src/proxy/forward.js';
 import { forwardableHeaders } from '../../src/proxy/hop-by-hop.js';
 import { assistantMessage } from '../../src/scripted/message.js';
@@ -41,6 +41,8 @@ export interface ProxyOptions {
   readonly timeouts?: ForwardArgs['timeouts'];
   readonly headers?: (req: IncomingMessage) => OutgoingHttpHeaders;
   readonly body?: (body: Buffer | undefined) => Buffer | undefined;
+  /** Passed to forwardToUpstream; a held response is then relayed with sendHeldResponse. */
+  readonly holdBack?: ForwardArgs['holdBack'];
 }
 
 /** A proxy in front of `upstream`, built the way the real one is: read body, forward. */
@@ -76,7 +78,9 @@ export async function startProxy(upstream: URL, opts: ProxyOptions = {}): Promis
         clientRes: res,
         agents,
         timeouts: opts.timeouts ?? { headersMs: 10_000, idleMs: 10_000 },
+        ...(opts.holdBack === undefined ? {} : { holdBack: opts.holdBack }),
       });
+      if (result.held !== undefined) sendHeldResponse(res, result.held);
       slot(n).resolve(result);
     })();
   });

@@ -51,6 +51,9 @@ describe('replaySession', () => {
     expect((await fs.readdir(path.join(dir, 'elided'))).length).toBeGreaterThan(0);
     expect(report.stateFailures).toEqual([]);
     expect(report.passthrough).toEqual({});
+    expect(report.refaults.blocksElided).toBeGreaterThan(0);
+    expect(report.refaults.blocksRefaulted).toBeLessThanOrEqual(report.refaults.blocksElided);
+    expect(report.refaults.rate).toBe(Math.round((report.refaults.blocksRefaulted / report.refaults.blocksElided) * 10_000) / 10_000);
   });
 
   it('should make per-request rewriting break the cache more often than rescue', async () => {

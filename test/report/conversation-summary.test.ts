@@ -75,3 +75,21 @@ describe('tokensPerByteOf', () => {
     expect(tokensPerByteOf(null)).toBe(0.25);
   });
 });
+
+describe('summarizeConversation refaults', () => {
+  it('should count reads and blocks read back per epoch, only of the epoch\'s own blocks, and the rate', () => {
+    const refaulted = [{ epoch: 1, ordinal: 2, via: 'read' as const }, { epoch: 1, ordinal: 9, via: 'read' as const }];
+    const tally = fold([...SESSION, rewritten('2026-01-01T00:02:00.000Z', 1, 3, 6000, { refaults: 2, refaulted })]);
+
+    const summary = summarizeConversation(RECORD, tally.conversations.get(KEY_A)!, KEY_A);
+
+    expect(summary.epochs[0]).toMatchObject({ refaults: 1, blocksRefaulted: 1 });
+    expect(summary).toMatchObject({ refaults: 1, blocksRefaulted: 1, refaultRate: 0.3333 });
+  });
+
+  it('should give no rate without anything elided', () => {
+    const summary = summarizeConversation(undefined, fold([wire({ t: '2026-01-01T00:00:00.000Z' })]).conversations.get(KEY_A)!, KEY_A);
+
+    expect(summary).toMatchObject({ refaults: 0, blocksRefaulted: 0, refaultRate: null });
+  });
+});

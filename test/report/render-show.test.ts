@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderConversation } from '../../src/report/render-show.js';
-import { KEY_A } from './report-fixtures.js';
+import { summarizeConversation } from '../../src/report/conversation-summary.js';
+import { block, epoch, KEY_A, record } from './report-fixtures.js';
 import { labelledSession, NOW, session, widest } from './render-fixtures.js';
 
 describe('renderConversation', () => {
@@ -12,10 +13,13 @@ describe('renderConversation', () => {
 
     expect(text).toContain(`conversation ${KEY_A}`);
     expect(text).toMatch(/epoch 1 +latched \d{4}-\d\d-\d\d \d\d:00:00 \(10m ago\)/);
-    expect(text).toContain('why       fullness 72.6% (14,522 tokens) >= threshold 70.0% of a 20,000-token window');
+    expect(text).toContain('trigger   threshold\n  why       fullness 72.6% (14,522 tokens) >= threshold 70.0% of a 20,000-token window');
     expect(text).toContain('policy    elide-old-tool-results v1: older than the 6 newest tool results, over 1,024 bytes');
     expect(text).toMatch(/\n +0 +toolu_0 +48,213 +aaaaaaaaaaaa\n/);
     expect(text).toMatch(/\n +4 +toolu_4 +12,000 +cccccccccccc\n/);
+    expect(text).toContain('  refaults  2 of 3 blocks read back (66.7%), 3 reads\n');
+    expect(text).toContain('  refaults  2 of 2 blocks read back (100.0%), 3 reads\n');
+    expect(text).toContain('  refaults  none read back\n');
     expect(text).toContain('Originals: /st/elided/<SHA256>.txt');
     expect(widest(text)).toBeLessThanOrEqual(100);
   });
@@ -57,5 +61,15 @@ describe('renderConversation', () => {
     expect(text).toContain('policy    elide-old-tool-results v3:');
     expect(text).toContain('\n    Read#4 cccccccccccc drop local superseded\n    Bash#5 dddddddddddd keep 0.3\n');
     expect(text.split('ledger    ').length - 1).toBe(1);
+  });
+
+  it('should print an overflow epoch\'s trigger and the tokens the API refused against its maximum', () => {
+    const base = epoch(1, '2026-01-01T10:00:00.000Z', [block(0, 48_213)]);
+    const overflow = { ...base, trigger: 'overflow' as const, reason: { fullness: 1.075, threshold: 0.7, window: 200_000, contextTokens: 215_000, limit: 200_000 } };
+    const summary = summarizeConversation(record([overflow]), null, KEY_A);
+
+    const text = renderConversation(summary, [overflow], '/st/elided', NOW);
+
+    expect(text).toContain('trigger   overflow\n  why       the API refused the prompt: 215,000 tokens > 200,000 maximum (fullness 107.5% of a 200,000-token window)');
   });
 });

@@ -12,7 +12,8 @@ describe('renderStats', () => {
     expect(text).toMatch(/requests +6 \(1 in no conversation\)/);
     expect(text).toMatch(/passed through +4: no_epoch 2, epoch_mismatch 1, not_a_model_call 1/);
     expect(text).toMatch(/elided in total +61\.7 KB, ~\d+(\.\d)?k tokens \(each epoch's shed counted once\)/);
-    expect(text).toMatch(/\naaaaaaaaaaaa +1 +\d\d\d\d-\d\d-\d\d \d\d:00:00 +72\.6% +2 +50\.0 KB/);
+    expect(text).toMatch(/\naaaaaaaaaaaa +1 +\d\d\d\d-\d\d-\d\d \d\d:00:00 +72\.6% +2 +50\.0 KB +~\d+(\.\d)?k +2 \(100\.0%\)/);
+    expect(text).toMatch(/\nrefaults +2 of 3 blocks read back \(66\.7%\), 3 reads\n/);
     expect(text).toMatch(/\nepoch_mismatch +1 +The conversation has epochs/);
     expect(widest(text)).toBeLessThanOrEqual(100);
   });

@@ -56,6 +56,16 @@ describe('buildStatsReport', () => {
     expect(report.overall.tokensElided).toBe(Math.round(8000 * tokensPerByte));
   });
 
+  it('should give the refaults of each epoch and the rate, blocks read back over blocks elided', () => {
+    const report = statsOf([
+      rewritten('2026-01-01T00:01:00.000Z', 1, 2, 8000, { refaults: 1, refaulted: [{ epoch: 1, ordinal: 1, via: 'read' }] }),
+      rewritten('2026-01-01T00:02:00.000Z', 1, 2, 8000, { refaults: 1, refaulted: [{ epoch: 1, ordinal: 1, via: 'bash' }] }),
+    ]);
+
+    expect(report.overall).toMatchObject({ refaults: 2, blocksRefaulted: 1, refaultRate: 0.5 });
+    expect(report.conversations[0]!.epochs[0]).toMatchObject({ refaults: 2, blocksRefaulted: 1 });
+  });
+
   it('should report an empty log as zeros', () => {
     const report = statsOf([], []);
 

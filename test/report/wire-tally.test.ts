@@ -118,3 +118,17 @@ describe('addWireEntry with an absurd latch number', () => {
     expect(tally.conversations.get(KEY_A)!.latches).toEqual([]);
   });
 });
+
+describe('addWireEntry with refaults', () => {
+  it('should count each block named as a read, by epoch and ordinal, and ignore implausible entries', () => {
+    const tally = fold([
+      rewritten('2026-01-01T00:00:03.000Z', 1, 3, 9000, { refaults: 2, refaulted: [{ epoch: 1, ordinal: 4, via: 'read' }, { epoch: 1, ordinal: 5, via: 'bash' }] }),
+      rewritten('2026-01-01T00:00:04.000Z', 1, 3, 9000, { refaults: 1, refaulted: [{ epoch: 1, ordinal: 4, via: 'restore' }] }),
+      rewritten('2026-01-01T00:00:05.000Z', 1, 3, 9000, { refaulted: [{ epoch: 0, ordinal: 1, via: 'read' }, { epoch: 1, ordinal: -1, via: 'read' }, null] as never }),
+    ]);
+
+    const a = tally.conversations.get(KEY_A)!;
+    expect(a.refaults).toBe(3);
+    expect([...a.refaultsByEpoch.entries()].map(([n, m]) => [n, [...m.entries()]])).toEqual([[1, [[4, 2], [5, 1]]]]);
+  });
+});

@@ -42,4 +42,12 @@ describe('countLatch', () => {
 
     expect(metrics.calls).toEqual([['epochLatched', 'shed', 'threshold', 0, 31_492]]);
   });
+
+  it('should report the trigger the record gives: an overflow epoch as overflow', () => {
+    const metrics = recordingMetrics();
+
+    countLatch(metrics, { ...epoch([block(0, 1500)]), trigger: 'overflow' });
+
+    expect(metrics.calls).toEqual([['epochLatched', 'rescue', 'overflow', 1, 1500]]);
+  });
 });

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkEpochLedger, DROP_STUB_PREFIX, LABELS_POLICY_VERSION, STUB_PREFIX, type Usage } from '../../src/core/index.js';
+import { checkEpochLedger, DROP_STUB_PREFIX, elidedTextPath, LABELS_POLICY_VERSION, RESTORE_TOOL_NAME, STUB_PREFIX, type Usage } from '../../src/core/index.js';
 import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';
 import { elidedPath, type StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
@@ -285,5 +285,107 @@ describe('EpochEngine.observe', () => {
     engine.observe(prepared, { status: 200, usage: usage(9_000), requestBytes: 123 });
 
     expect([...engine.conversations()][0]?.reading?.requestBytes).toBe(123);
+  });
+});
+
+/** BODY grown by one turn: the model's calls (tool_use blocks), then their results. */
+function grownBy(calls: ReadonlyArray<{ id: string; name: string; input: object }>, body: Uint8Array = BODY): Uint8Array {
+  const value = JSON.parse(fromUtf8(body)) as { messages: unknown[] };
+  value.messages.push({ role: 'assistant', content: calls.map((c) => ({ type: 'tool_use', ...c })) });
+  value.messages.push({ role: 'user', content: calls.map((c) => ({ type: 'tool_result', tool_use_id: c.id, content: 'read back' })) });
+  return new TextEncoder().encode(JSON.stringify(value));
+}
+
+describe('EpochEngine.prepareAfterOverflow', () => {
+  it('should latch an overflow epoch below the threshold and prepare a smaller retry', async () => {
+    const request = messages(BODY);
+    const first = await engine.prepare(request);
+    // BODY is about 42 KB: 12,000 tokens is 0.29 tokens a byte; its 4 eligible blocks free ~4.6k.
+    const overflow = { tokens: 12_000, limit: 10_000 };
+
+    const outcome = await engine.prepareAfterOverflow(request, first, overflow);
+
+    expect(engine.canRescueOverflow(first)).toBe(true);
+    expect(outcome.kind).toBe('retry');
+    const retry = outcome.kind === 'retry' ? outcome.prepared : first;
+    expect(retry).toMatchObject({ latched: 1, epochs: 1, rescued: 4 });
+    expect(retry.body.length).toBeLessThan(BODY.length);
+    const record = await readConversation(state, retry.key ?? '');
+    expect(record?.epochs[0]).toMatchObject({ trigger: 'overflow', reason: { fullness: 1.2, threshold: 0.7, window: 10_000, contextTokens: 12_000, limit: 10_000 } });
+  });
+
+  it('should decline when the eligible blocks cannot bring the request under the maximum, and latch nothing', async () => {
+    const request = messages(BODY);
+    const first = await engine.prepare(request);
+
+    const outcome = await engine.prepareAfterOverflow(request, first, { tokens: 40_000, limit: 10_000 });
+
+    expect(outcome).toMatchObject({ kind: 'declined', why: 'not_enough' });
+    expect(await readConversation(state, first.key ?? '')).toBeUndefined();
+  });
+
+  it('should decline when every eligible block is frozen already', async () => {
+    await firstTurnAt90();
+    const request = messages(BODY);
+    const latched = await engine.prepare(request);
+
+    const outcome = await engine.prepareAfterOverflow(request, latched, { tokens: 12_000, limit: 10_000 });
+
+    expect(latched.latched).toBe(1);
+    expect(outcome).toMatchObject({ kind: 'declined', why: 'nothing_new' });
+  });
+
+  it('should never rescue count_tokens, nor a request that passed through for a reason', async () => {
+    const count = { ...messages(BODY), target: '/v1/messages/count_tokens' };
+    const counted = await engine.prepare(count);
+    const encoded = messages(BODY, { 'content-encoding': 'gzip' });
+    const passed = await engine.prepare(encoded);
+
+    expect(engine.canRescueOverflow(counted)).toBe(false);
+    expect(engine.canRescueOverflow(passed)).toBe(false);
+    expect(await engine.prepareAfterOverflow(count, counted, { tokens: 12_000, limit: 10_000 })).toMatchObject({ kind: 'declined', why: 'not_rescuable' });
+  });
+
+  it('should not rescue a shed mode conversation (its epochs shed spans, which the overflow latch does not plan)', async () => {
+    const shed = new EpochEngine(state, { ...SETTINGS, mode: 'shed' });
+    const request = messages(BODY);
+    const prepared = await shed.prepare(request);
+
+    expect(shed.canRescueOverflow(prepared)).toBe(false);
+    expect(await shed.prepareAfterOverflow(request, prepared, { tokens: 12_000, limit: 10_000 })).toMatchObject({ kind: 'declined', why: 'not_rescuable' });
+  });
+});
+
+describe('EpochEngine refaults', () => {
+  it('should count a new call that reads an elided block back, once, with its epoch and ordinal', async () => {
+    await firstTurnAt90();
+    const latched = await engine.prepare(messages(BODY));
+    const record = await readConversation(state, latched.key ?? '');
+    const elided = record!.epochs[0]!.blocks[1]!;
+    const body = grownBy([
+      { id: 'toolu_rb1', name: 'Read', input: { file_path: elidedTextPath(state.elidedDir, elided.sha256) } },
+      { id: 'toolu_rb2', name: 'Read', input: { file_path: '/p/other.ts' } },
+    ]);
+
+    const prepared = await engine.prepare(messages(body));
+    const resent = await engine.prepare(messages(body));
+
+    expect(prepared.refaults).toEqual([{ toolUseId: 'toolu_rb1', epoch: 1, ordinal: elided.ordinal, sha256: elided.sha256, via: 'read' }]);
+    expect(resent.refaults).toBeUndefined();
+  });
+
+  it('should count restore calls and not count count_tokens or a conversation without epochs', async () => {
+    const before = grownBy([{ id: 'toolu_rs0', name: RESTORE_TOOL_NAME, input: { handle: 'a'.repeat(64) } }]);
+    expect((await engine.prepare(messages(before))).refaults).toBeUndefined();
+    await firstTurnAt90();
+    const latched = await engine.prepare(messages(BODY));
+    const sha = (await readConversation(state, latched.key ?? ''))!.epochs[0]!.blocks[0]!.sha256;
+    const body = grownBy([{ id: 'toolu_rs1', name: RESTORE_TOOL_NAME, input: { handle: sha.slice(0, 12) } }]);
+
+    const counted = await engine.prepare({ ...messages(body), target: '/v1/messages/count_tokens' });
+    const prepared = await engine.prepare(messages(body));
+
+    expect(counted.refaults).toBeUndefined();
+    expect(prepared.refaults?.map((r) => [r.toolUseId, r.via])).toEqual([['toolu_rs1', 'restore']]);
   });
 });

@@ -87,7 +87,19 @@ describe('checkConversationRecord', () => {
     expect(checkConversationRecord(value, KEY).join('\n')).toContain(problem);
   });
 
+  it('should accept both triggers, and an epoch without one (a record from before triggers)', () => {
+    const value = edited((r) => {
+      r['epochs'][0].trigger = 'threshold';
+      r['epochs'][1].trigger = 'overflow';
+      r['epochs'][1].reason.limit = 200_000;
+    });
+    expect(checkConversationRecord(value, KEY)).toEqual([]);
+    expect(checkConversationRecord(edited((r) => delete r['epochs'][0].trigger), KEY)).toEqual([]);
+  });
+
   it.each([
+    ['an unknown trigger', () => edited((r) => (r['epochs'][0].trigger = 'whim')), 'trigger "whim" is not one of threshold, overflow'],
+    ['a limit that is not a count', () => edited((r) => (r['epochs'][0].reason.limit = 'big')), 'reason.limit is not'],
     ['not an object', () => [1, 2], 'not a JSON object'],
     ['a wrong format', () => edited((r) => (r['format'] = 'ctxshed.conversation/2')), 'format is not'],
     ['a key that is not the file name', () => edited((r) => (r['key'] = keyOf('b'))), 'does not match its file name'],

@@ -39,9 +39,17 @@ describe('classifyWireLine', () => {
       JSON.stringify({ ...wire({ t: '2026-01-01T00:00:00.000Z' }), usage: { input: 1 } }),
       JSON.stringify({ ...wire({ t: '2026-01-01T00:00:00.000Z' }), skipped: null }),
       JSON.stringify({ ...wire({ t: '2026-01-01T00:00:00.000Z' }), fullness: '0.5' }),
+      JSON.stringify({ ...wire({ t: '2026-01-01T00:00:00.000Z' }), refaults: '2' }),
+      JSON.stringify({ ...wire({ t: '2026-01-01T00:00:00.000Z' }), retry: 'overflow' }),
     ];
 
     expect(lines.map((line) => classifyWireLine(line).kind)).toEqual(lines.map(() => 'unreadable'));
+  });
+
+  it('should read a record with refaults and a retry', () => {
+    const line = JSON.stringify({ ...wire({ t: '2026-01-01T00:00:00.000Z' }), refaults: 1, refaulted: [{ epoch: 1, ordinal: 0, via: 'bash' }], retry: { reason: 'overflow', firstStatus: 400, tokens: 9, sent: false, why: 'nothing_new' } });
+
+    expect(classifyWireLine(line).kind).toBe('record');
   });
 
   it('should keep a record that carries fields a newer ctxshed added', () => {

@@ -68,4 +68,19 @@ describe('buildWireRecord', () => {
     expect(withCall.classifier).toEqual(classifier);
     expect('classifier' in without).toBe(false);
   });
+
+  it('should count the refaults and name each block read back, and keep the retry as the proxy gave it', () => {
+    const refaults = [
+      { toolUseId: 'toolu_9', epoch: 1, ordinal: 3, sha256: 'c'.repeat(64), via: 'read' as const },
+      { toolUseId: 'toolu_9', epoch: 2, ordinal: 7, sha256: 'd'.repeat(64), via: 'read' as const },
+    ];
+    const retry = { reason: 'overflow' as const, firstStatus: 400, tokens: 215_000, limit: 200_000, sent: true, status: 200 };
+
+    const record = buildWireRecord({ ...INPUT, refaults, retry });
+    const none = buildWireRecord({ ...INPUT, refaults: [] });
+
+    expect(record).toMatchObject({ refaults: 2, refaulted: [{ epoch: 1, ordinal: 3, via: 'read' }, { epoch: 2, ordinal: 7, via: 'read' }], retry });
+    expect(JSON.stringify(record)).not.toContain('toolu_9');
+    expect('refaults' in none || 'refaulted' in none || 'retry' in none).toBe(false);
+  });
 });

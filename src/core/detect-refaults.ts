@@ -1,0 +1,90 @@
+/**
+ * Refaults: a tool call that reads an elided block back (DESIGN.md "Refault"). Eliding something
+ * still needed is the context's use-after-free; each read-back is the policy's miss, counted per
+ * block and per epoch. Pure: the calls and the epochs in, the refaults out.
+ *
+ * A call reads a block back when it is
+ * - a `Read` whose `file_path` is the block's elided file (`.../<sha256>.txt`);
+ * - a `Bash` command that names the block's sha256 (its path names it too);
+ * - the `restore` tool of `ctxshed mcp` (`mcp__ctxshed__restore`) given the sha256 or a prefix of
+ *   at least 12 hex digits that names one block of the conversation.
+ */
+import type { Epoch } from './epoch-types.js';
+import type { ToolCall } from './tool-calls.js';
+
+/** How a block was read back. */
+export type RefaultVia = 'read' | 'bash' | 'restore';
+
+/** One block read back by one tool call. */
+export interface Refault {
+  readonly toolUseId: string;
+  /** The epoch that froze the block. */
+  readonly epoch: number;
+  readonly ordinal: number;
+  readonly sha256: string;
+  readonly via: RefaultVia;
+}
+
+/** Claude Code's name for the `restore` tool of the `ctxshed` MCP server. */
+export const RESTORE_TOOL_NAME = 'mcp__ctxshed__restore';
+/** The shortest sha256 prefix `restore` takes. */
+export const MIN_RESTORE_PREFIX_HEX = 12;
+
+const ELIDED_FILE = /(?:^|[\\/])([0-9a-fA-F]{64})\.txt$/;
+const SHA256_IN_TEXT = /(?<![0-9a-fA-F])[0-9a-fA-F]{64}(?![0-9a-fA-F])/g;
+const HEX_PREFIX = new RegExp(`^[0-9a-fA-F]{${MIN_RESTORE_PREFIX_HEX},64}$`);
+
+interface Frozen {
+  readonly epoch: number;
+  readonly ordinal: number;
+  readonly sha256: string;
+}
+
+/** The blocks `calls` read back, each block at most once per call, in call order. */
+export function detectRefaults(calls: readonly ToolCall[], epochs: readonly Epoch[]): Refault[] {
+  if (calls.length === 0 || epochs.length === 0) return [];
+  const bySha = new Map<string, Frozen>();
+  for (const epoch of epochs) for (const b of epoch.blocks) if (!bySha.has(b.sha256)) bySha.set(b.sha256, { epoch: epoch.n, ordinal: b.ordinal, sha256: b.sha256 });
+  const refaults: Refault[] = [];
+  for (const call of calls) {
+    const found = new Map<string, Frozen>();
+    const via = viaOf(call.name);
+    if (via === undefined) continue;
+    for (const sha of namedShas(call, via, bySha)) {
+      const block = bySha.get(sha);
+      if (block !== undefined) found.set(sha, block);
+    }
+    for (const block of found.values()) refaults.push({ toolUseId: call.id, ...block, via });
+  }
+  return refaults;
+}
+
+function viaOf(name: string): RefaultVia | undefined {
+  if (name === 'Read') return 'read';
+  if (name === 'Bash') return 'bash';
+  if (name === RESTORE_TOOL_NAME) return 'restore';
+  return undefined;
+}
+
+// The lowercase sha256s the call names, by its tool's rule.
+function namedShas(call: ToolCall, via: RefaultVia, bySha: ReadonlyMap<string, Frozen>): string[] {
+  switch (via) {
+    case 'read': {
+      const path = call.input['file_path'];
+      const sha = typeof path === 'string' ? ELIDED_FILE.exec(path)?.[1] : undefined;
+      return sha === undefined ? [] : [sha.toLowerCase()];
+    }
+    case 'bash': {
+      const command = call.input['command'];
+      return typeof command === 'string' ? [...command.matchAll(SHA256_IN_TEXT)].map((m) => m[0].toLowerCase()) : [];
+    }
+    case 'restore':
+      // Whatever the argument is called: a string of hex digits that names exactly one block.
+      return Object.values(call.input).flatMap((value) => {
+        if (typeof value !== 'string' || !HEX_PREFIX.test(value)) return [];
+        const prefix = value.toLowerCase();
+        const matches = [...bySha.keys()].filter((sha) => sha.startsWith(prefix));
+        return matches.length === 1 ? matches : [];
+      });
+  }
+}

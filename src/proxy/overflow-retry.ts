@@ -1,0 +1,72 @@
+/**
+ * Rescue on overflow (docs/rescue.md): the API answered a conversation's request with 400
+ * "prompt is too long". forward.ts held that answer back; here the engine latches an epoch at
+ * once and the rewritten request goes out once more. The client sees only the retry's response,
+ * or, when nothing could be freed or the retry was refused too, the original answer byte for byte.
+ */
+import type { ServerResponse } from 'node:http';
+import type { EngineRequest, EpochEngine, OverflowDeclined, Prepared } from '../rescue/index.js';
+import { sendHeldResponse, type ForwardArgs, type ForwardResult, type HeldResponse } from './forward.js';
+import { HELD_BODY_MAX_BYTES, readHeldOverflow } from './held-overflow.js';
+
+/** What forward.ts holds back for a possible rescue: the API's 400, whose body is small JSON. */
+export const OVERFLOW_HOLD_BACK: NonNullable<ForwardArgs['holdBack']> = { status: 400, maxBytes: HELD_BODY_MAX_BYTES };
+
+/** The wire record's `retry`: what the proxy did with a held-back refusal. */
+export interface RetryFacts {
+  readonly reason: 'overflow';
+  /** The status of the refused attempt (always 400). */
+  readonly firstStatus: number;
+  /** The prompt's tokens as the refusal counted them, and the maximum it named. */
+  readonly tokens: number;
+  readonly limit?: number;
+  /** Whether the rewritten request went out. */
+  readonly sent: boolean;
+  /** Why it did not. */
+  readonly why?: OverflowDeclined;
+  /** The retry's status (400 again: the client got the original refusal). */
+  readonly status?: number;
+}
+
+/** The exchange as the client saw it in the end. */
+export interface FinalExchange {
+  /** The preparation of what was sent last (the retry's, when there was one). */
+  readonly prepared: Prepared;
+  /** The last forward's result (its usage, timings and errors). */
+  readonly result: ForwardResult;
+  /** The status and body bytes the client got. */
+  readonly status: number;
+  readonly responseBytes: number;
+  readonly retry?: RetryFacts;
+}
+
+/** Everything the rescue needs from the handler. */
+export interface HeldAnswer {
+  readonly engine: EpochEngine;
+  readonly request: EngineRequest;
+  readonly prepared: Prepared;
+  readonly first: ForwardResult & { readonly held: HeldResponse };
+  readonly clientRes: ServerResponse;
+  /** Forwards one prepared body (with the hold-back given) and returns its result. */
+  readonly forward: (prepared: Prepared, holdBack: ForwardArgs['holdBack']) => Promise<ForwardResult>;
+}
+
+/** Answers a held-back response: retries an overflow that can be rescued, else relays it as it was. */
+export async function answerHeld(a: HeldAnswer): Promise<FinalExchange> {
+  const held = a.first.held;
+  const original = (retry?: RetryFacts, last: { prepared: Prepared; result: ForwardResult } = { prepared: a.prepared, result: a.first }): FinalExchange => {
+    const responseBytes = sendHeldResponse(a.clientRes, held);
+    return { prepared: last.prepared, result: last.result, status: held.status, responseBytes, ...(retry === undefined ? {} : { retry }) };
+  };
+  const overflow = readHeldOverflow(held);
+  if (overflow === undefined) return original();
+  const facts = { reason: 'overflow' as const, firstStatus: held.status, tokens: overflow.tokens, ...(overflow.limit === undefined ? {} : { limit: overflow.limit }) };
+  const outcome = await a.engine.prepareAfterOverflow(a.request, a.prepared, overflow);
+  if (outcome.kind === 'declined') return original({ ...facts, sent: false, why: outcome.why });
+  // Once only. A 400 again is held back too: the client then gets its own request's refusal, not
+  // one for bytes it never sent. Any other answer (a 200, an overload) is the client's to see.
+  const result = await a.forward(outcome.prepared, OVERFLOW_HOLD_BACK);
+  const retried = { prepared: outcome.prepared, result };
+  if (result.held !== undefined) return original({ ...facts, sent: true, status: result.held.status }, retried);
+  return { ...retried, status: result.status, responseBytes: result.bytesOut, retry: { ...facts, sent: true, status: result.status } };
+}

@@ -1,0 +1,64 @@
+/**
+ * Latching an epoch at once when the API refused a conversation's request as too long
+ * (docs/rescue.md, "Rescue on overflow"). The decision is the core's (core/overflow-decision.ts);
+ * the latch is the same as a threshold latch (latch-conversation.ts: files durable first, then
+ * the record), with the trigger `overflow` and the API's count as its reading.
+ */
+import { decideOverflowLatch, firstPromptExcerpt, planElision, type OverflowReading, type TranscriptIndex } from '../core/index.js';
+import { sha256Hex } from '../state/sha256-hex.js';
+import type { ConversationEntry } from './conversation-table.js';
+import { latchConversation, type LatchContext } from './latch-conversation.js';
+
+/** The refused request, as the latch needs it. */
+export interface RefusedRequest {
+  /** The body as the client sent it (the plan reads the original blocks). */
+  readonly body: Uint8Array;
+  readonly index: TranscriptIndex;
+  readonly agentId: string | undefined;
+  readonly window: number;
+  /** Bytes of the body as it was sent and refused. */
+  readonly sentBytes: number;
+  readonly overflow: OverflowReading;
+}
+
+/** What the latch did: `latched` with the epoch written (undefined: another latch got there first). */
+export type OverflowLatch =
+  | { readonly kind: 'latched'; readonly n: number | undefined }
+  | { readonly kind: 'declined'; readonly why: 'nothing_new' | 'not_enough' | 'state_unavailable' };
+
+/** Plans, decides and latches. A state failure is reported through `onStateFailure`, never thrown. */
+export async function latchOnOverflow(
+  ctx: LatchContext,
+  entry: ConversationEntry,
+  refused: RefusedRequest,
+  onStateFailure: (error: unknown) => void,
+): Promise<OverflowLatch> {
+  const { body, index, overflow, window } = refused;
+  const elidedDir = ctx.table.state.elidedDir;
+  const plan = planElision(body, index, ctx.settings.policy, sha256Hex, { elidedDir });
+  const decision = decideOverflowLatch({
+    tokens: overflow.tokens,
+    // Without a maximum in the message, the window is the best guess of it.
+    limit: overflow.limit ?? window,
+    requestBytes: refused.sentBytes,
+    frozen: entry.frozen,
+    plan,
+    elidedDir,
+  });
+  if (!decision.latch) return { kind: 'declined', why: decision.why };
+  try {
+    const n = await latchConversation(ctx, entry, {
+      added: decision.added,
+      reading: { contextTokens: overflow.tokens, window, epochsApplied: entry.record?.epochs.length ?? 0, requestBytes: refused.sentBytes },
+      trigger: 'overflow',
+      ...(overflow.limit === undefined ? {} : { limit: overflow.limit }),
+      firstPrompt: firstPromptExcerpt(body, index),
+      model: index.model ?? '',
+      agentId: refused.agentId,
+    });
+    return { kind: 'latched', n };
+  } catch (error) {
+    onStateFailure(error);
+    return { kind: 'declined', why: 'state_unavailable' };
+  }
+}

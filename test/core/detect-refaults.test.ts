@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { detectRefaults, RESTORE_TOOL_NAME, type Epoch, type FrozenBlock, type ToolCall } from '../../src/core/index.js';
+
+const SHA_A = `a1${'0'.repeat(62)}`;
+const SHA_B = `b2${'0'.repeat(62)}`;
+const SHA_C = `a1${'0'.repeat(10)}${'c'.repeat(52)}`; // shares its first 12 digits with SHA_A
+
+function block(ordinal: number, sha256: string): FrozenBlock {
+  return { ordinal, toolUseId: `toolu_${ordinal}`, bytes: 2000, sha256, jsonBytes: 2002, jsonSha256: 'f'.repeat(64) };
+}
+
+function epoch(n: number, blocks: FrozenBlock[]): Epoch {
+  return { n, latchedAt: '2026-01-01T00:00:00.000Z', trigger: 'threshold', reason: { fullness: 0.72, threshold: 0.7, window: 200_000, contextTokens: 144_000 }, policy: { name: 'p', version: 2, keepRecent: 6, minBytes: 1024 }, blocks };
+}
+
+const EPOCHS = [epoch(1, [block(0, SHA_A)]), epoch(2, [block(3, SHA_B)])];
+const call = (id: string, name: string, input: Record<string, unknown>): ToolCall => ({ id, name, input });
+
+describe('detectRefaults', () => {
+  it('should count a Read of an elided file, with the block\'s epoch and ordinal', () => {
+    const calls = [call('toolu_9', 'Read', { file_path: `/home/me/.local/state/ctxshed/elided/${SHA_B}.txt` })];
+
+    expect(detectRefaults(calls, EPOCHS)).toEqual([{ toolUseId: 'toolu_9', epoch: 2, ordinal: 3, sha256: SHA_B, via: 'read' }]);
+  });
+
+  it('should count a Bash command naming a sha256 or an elided path, each block once per call', () => {
+    const calls = [call('toolu_9', 'Bash', { command: `sha256sum /st/elided/${SHA_A}.txt && grep -c x /st/elided/${SHA_A}.txt; cat ${SHA_B.toUpperCase()}.txt` })];
+
+    expect(detectRefaults(calls, EPOCHS).map((r) => [r.ordinal, r.via])).toEqual([[0, 'bash'], [3, 'bash']]);
+  });
+
+  it('should count a restore by sha256 or by a prefix of 12+ hex digits that names one block', () => {
+    const calls = [call('toolu_1', RESTORE_TOOL_NAME, { handle: SHA_B }), call('toolu_2', RESTORE_TOOL_NAME, { handle: SHA_A.slice(0, 14) })];
+
+    expect(detectRefaults(calls, EPOCHS).map((r) => [r.toolUseId, r.ordinal, r.via])).toEqual([['toolu_1', 3, 'restore'], ['toolu_2', 0, 'restore']]);
+  });
+
+  it('should not count a restore prefix that is too short or names two blocks', () => {
+    const epochs = [...EPOCHS, epoch(3, [block(5, SHA_C)])];
+    const calls = [call('toolu_1', RESTORE_TOOL_NAME, { handle: SHA_A.slice(0, 11) }), call('toolu_2', RESTORE_TOOL_NAME, { handle: SHA_A.slice(0, 12) })];
+
+    expect(detectRefaults(calls, epochs)).toEqual([]);
+  });
+
+  it('should not count calls that name no elided block, or other tools', () => {
+    const calls = [
+      call('toolu_1', 'Read', { file_path: '/src/app.ts' }),
+      call('toolu_2', 'Read', { file_path: `/st/elided/${'9'.repeat(64)}.txt` }),
+      call('toolu_3', 'Bash', { command: `echo ${SHA_A}0` }),
+      call('toolu_4', 'Grep', { pattern: 'x', path: `/st/elided/${SHA_A}.txt` }),
+      call('toolu_5', 'Read', { file_path: 42 }),
+    ];
+
+    expect(detectRefaults(calls, EPOCHS)).toEqual([]);
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { indexTranscript, type ConversationRecord, type FrozenBlock } from '../../src/core/index.js';
+import type { ConversationEntry } from '../../src/rescue/conversation-table.js';
+import { countRefaults } from '../../src/rescue/count-refaults.js';
+
+const SHA = 'c'.repeat(64);
+const BLOCK: FrozenBlock = { ordinal: 2, toolUseId: 'toolu_2', bytes: 2000, sha256: SHA, jsonBytes: 2002, jsonSha256: 'f'.repeat(64) };
+const RECORD: ConversationRecord = {
+  format: 'ctxshed.conversation/1',
+  key: 'k'.repeat(64),
+  agentId: null,
+  firstPrompt: 'go',
+  model: 'm',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  epochs: [{ n: 1, latchedAt: '2026-01-01T00:00:00.000Z', trigger: 'threshold', reason: { fullness: 0.8, threshold: 0.7, window: 1000, contextTokens: 800 }, policy: { name: 'p', version: 2, keepRecent: 6, minBytes: 1024 }, blocks: [BLOCK] }],
+};
+
+function entry(record: ConversationRecord | undefined): ConversationEntry {
+  return { key: RECORD.key, record, frozen: record?.epochs.flatMap((e) => e.blocks) ?? [], spans: [], mode: record === undefined ? undefined : 'rescue', reading: undefined, latching: Promise.resolve(), fileStamp: '', refaulted: new Set() };
+}
+
+function bodyReading(id: string, path: string): { body: Uint8Array; index: ReturnType<typeof mustIndex> } {
+  const body = new TextEncoder().encode(
+    JSON.stringify({
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Read', input: { file_path: path } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'text' }] },
+      ],
+    }),
+  );
+  return { body, index: mustIndex(body) };
+}
+
+function mustIndex(body: Uint8Array) {
+  const outcome = indexTranscript(body);
+  if (outcome.kind !== 'indexed') throw new Error(outcome.detail);
+  return outcome.index;
+}
+
+describe('countRefaults', () => {
+  it('should count a read-back once per call, however often the request is sent', () => {
+    const conversation = entry(RECORD);
+    const { body, index } = bodyReading('toolu_9', `/st/elided/${SHA}.txt`);
+
+    const first = countRefaults(conversation, body, index);
+    const again = countRefaults(conversation, body, index);
+
+    expect(first).toEqual([{ toolUseId: 'toolu_9', epoch: 1, ordinal: 2, sha256: SHA, via: 'read' }]);
+    expect(again).toEqual([]);
+    expect([...conversation.refaulted]).toEqual(['toolu_9']);
+  });
+
+  it('should count nothing for a conversation without epochs', () => {
+    const { body, index } = bodyReading('toolu_9', `/st/elided/${SHA}.txt`);
+
+    expect(countRefaults(entry(undefined), body, index)).toEqual([]);
+  });
+});

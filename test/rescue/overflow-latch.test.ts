@@ -1,0 +1,74 @@
+import fs from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { indexTranscript, type TranscriptIndex } from '../../src/core/index.js';
+import { NO_METRICS } from '../../src/metrics/metrics.js';
+import { ConversationTable } from '../../src/rescue/conversation-table.js';
+import { DEFAULT_ENGINE_SETTINGS } from '../../src/rescue/engine-settings.js';
+import type { LatchContext } from '../../src/rescue/latch-conversation.js';
+import { latchOnOverflow } from '../../src/rescue/overflow-latch.js';
+import type { StateDir } from '../../src/state/layout.js';
+import { openStateDir } from '../../src/state/open-state-dir.js';
+import { readConversation } from '../../src/state/read-conversation.js';
+import { conversation, filler } from '../core/bodies.js';
+import { tempStateDir } from '../support/test-proxy.js';
+
+const BODY = conversation(Array.from({ length: 10 }, (_, i) => filler(4000, i)));
+const KEY = '1'.repeat(64);
+
+function mustIndex(body: Uint8Array): TranscriptIndex {
+  const outcome = indexTranscript(body);
+  if (outcome.kind !== 'indexed') throw new Error(outcome.detail);
+  return outcome.index;
+}
+
+let state: StateDir;
+let ctx: LatchContext;
+
+beforeEach(async () => {
+  state = await openStateDir(await tempStateDir('ctxshed-overflow-'));
+  ctx = { table: new ConversationTable(state), settings: DEFAULT_ENGINE_SETTINGS, now: () => '2026-03-04T05:06:07.000Z', metrics: NO_METRICS };
+});
+
+afterEach(async () => {
+  await fs.rm(state.root, { recursive: true, force: true });
+});
+
+const refused = (tokens: number, limit?: number) => ({
+  body: BODY,
+  index: mustIndex(BODY),
+  agentId: undefined,
+  window: 10_000,
+  sentBytes: BODY.length,
+  overflow: limit === undefined ? { tokens } : { tokens, limit },
+});
+
+describe('latchOnOverflow', () => {
+  it('should write an overflow epoch with the API\'s count as its reading', async () => {
+    const entry = await ctx.table.get(KEY);
+
+    const latch = await latchOnOverflow(ctx, entry, refused(12_000, 10_000), () => undefined);
+
+    expect(latch).toEqual({ kind: 'latched', n: 1 });
+    const record = await readConversation(state, KEY);
+    expect(record?.epochs[0]).toMatchObject({ n: 1, trigger: 'overflow', latchedAt: '2026-03-04T05:06:07.000Z', reason: { contextTokens: 12_000, window: 10_000, limit: 10_000 } });
+    expect(record?.epochs[0]?.blocks).toHaveLength(4);
+  });
+
+  it('should measure against the window when the error named no maximum, and record none', async () => {
+    const entry = await ctx.table.get(KEY);
+
+    const latch = await latchOnOverflow(ctx, entry, refused(12_000), () => undefined);
+
+    expect(latch.kind).toBe('latched');
+    expect((await readConversation(state, KEY))?.epochs[0]?.reason.limit).toBeUndefined();
+  });
+
+  it('should decline, writing nothing, when too little can be freed', async () => {
+    const entry = await ctx.table.get(KEY);
+
+    const latch = await latchOnOverflow(ctx, entry, refused(50_000, 10_000), () => undefined);
+
+    expect(latch).toEqual({ kind: 'declined', why: 'not_enough' });
+    expect(await readConversation(state, KEY)).toBeUndefined();
+  });
+});
