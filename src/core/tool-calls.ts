@@ -7,7 +7,7 @@ import { isRecord } from '../errors.js';
 import type { TranscriptIndex } from './transcript-index.js';
 
 /** One tool_use block: its id, the tool's name and its input. */
-export interface ToolCall {
+export interface NewestToolCall {
   readonly id: string;
   readonly name: string;
   readonly input: Readonly<Record<string, unknown>>;
@@ -16,10 +16,10 @@ export interface ToolCall {
 const UTF8 = new TextDecoder('utf-8');
 
 /** The tool_use blocks of the newest assistant message, in order. Never throws. */
-export function readNewestToolCalls(body: Uint8Array, index: TranscriptIndex): ToolCall[] {
+export function readNewestToolCalls(body: Uint8Array, index: TranscriptIndex): NewestToolCall[] {
   const newest = index.messages.findLast((m) => m.role === 'assistant');
   if (newest === undefined) return [];
-  const calls: ToolCall[] = [];
+  const calls: NewestToolCall[] = [];
   for (const block of newest.blocks) {
     if (block.type !== 'tool_use' || block.id === '') continue;
     const call = parseToolUse(body.subarray(block.start, block.end), block.id);
@@ -29,7 +29,7 @@ export function readNewestToolCalls(body: Uint8Array, index: TranscriptIndex): T
 }
 
 // The index validated these bytes as JSON; a block is small (one call), so parsing it is cheap.
-function parseToolUse(bytes: Uint8Array, id: string): ToolCall | undefined {
+function parseToolUse(bytes: Uint8Array, id: string): NewestToolCall | undefined {
   try {
     const value: unknown = JSON.parse(UTF8.decode(bytes));
     if (!isRecord(value) || typeof value['name'] !== 'string') return undefined;

@@ -18,6 +18,7 @@ import {
   rewriteIncrementally,
   shedRequest,
   type EpochMode,
+  type IncrementalIndex,
   type MemoLimits,
   type OverflowReading,
   type PassthroughReason,
