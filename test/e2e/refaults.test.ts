@@ -17,7 +17,8 @@ afterEach(async () => {
 
 /** The elided file a stub in the body names, if any. */
 function elidedFileIn(body: Buffer): string | undefined {
-  return /the full text is in (\S+\.txt), read that file to see it/.exec(body.toString('utf8'))?.[1];
+  // Any stub's wording (a v2 stub, a v3 pointer or drop): each names its file's absolute path.
+  return /(\/[^\s"\\]*\/elided\/[0-9a-f]{64}\.txt)/.exec(body.toString('utf8'))?.[1];
 }
 
 describe('refaults through the proxy', () => {
