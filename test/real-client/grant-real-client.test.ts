@@ -172,7 +172,8 @@ describe.skipIf(whyNot !== undefined)('Claude Code in its default permission mod
     expect(answer('prompt', 'toolu_01UserRule')).toMatchObject({ isError: false });
     expect(existsSync(join(obs.projectDir, 'made-by-the-users-rule'))).toBe(true);
     expect(lastPrompt('dashdash').endsWith(PROMPTS.dashdash)).toBe(true);
-    // --resume ID still resumes: the earlier session's prompt comes first, then the new one.
+    // A prompt right after the grant's words, then -p --resume ID: it still resumes, the earlier
+    // session's prompt first, then the new one.
     const resumed = lastPrompt('resume');
     expect(resumed.indexOf(PROMPTS.prompt)).toBeGreaterThan(-1);
     expect(resumed.endsWith(PROMPTS.resume)).toBe(true);

@@ -13,7 +13,7 @@
  *   nogrant    the same Read of an elided file with `rescue --no-grant`: the control
  *   prompt     the grant beside the user's own variadic --allowedTools and a prompt argument
  *   dashdash   a prompt after `--` that looks like a flag
- *   resume     `-p PROMPT --resume ID` of the prompt run
+ *   resume     `PROMPT -p --resume ID` of the prompt run: a prompt argument right after the grant
  *   search-*   an MCP server of the user's (--mcp-config): through rescue (tool search on by
  *              rescue), through `serve` with its printed flags and variable set by hand, and
  *              through rescue with ENABLE_TOOL_SEARCH=false (the control)
@@ -191,7 +191,7 @@ async function main(): Promise<void> {
     runs['prompt'] = await run(ctx, 'prompt', steppedModel([userRule]), process.execPath, rescueArgv(ctx, [], ['--allowedTools', 'Bash(touch *)', ...print(PROMPTS.prompt)]), env);
     runs['dashdash'] = await run(ctx, 'dashdash', steppedModel([readProbe]), process.execPath, rescueArgv(ctx, [], ['-p', '--model', MODEL, '--output-format', 'json', '--', PROMPTS.dashdash]), env);
     const sessionId = (JSON.parse(runs['prompt'].stdout || '{}') as { session_id?: string }).session_id ?? 'missing';
-    runs['resume'] = await run(ctx, 'resume', steppedModel([readProbe]), process.execPath, rescueArgv(ctx, [], ['-p', PROMPTS.resume, '--resume', sessionId, '--model', MODEL, '--output-format', 'json']), env);
+    runs['resume'] = await run(ctx, 'resume', steppedModel([readProbe]), process.execPath, rescueArgv(ctx, [], [PROMPTS.resume, '-p', '--resume', sessionId, '--model', MODEL, '--output-format', 'json']), env);
 
     const searchArgs = ['--mcp-config', ECHO_CONFIG, '--allowedTools', 'mcp__user__echo', ...print(PROMPTS.search)];
     runs['search-rescue'] = await run(ctx, 'search-rescue', searchModel(probe.sha256), process.execPath, rescueArgv(ctx, [], searchArgs), env);
