@@ -20,8 +20,8 @@ import { toolResultsOf, withoutLineNumbers, type SentToolResult } from './reques
 
 const SCENARIO = new URL('./grant-scenario.ts', import.meta.url).pathname;
 const SCENARIO_TIMEOUT_MS = 400_000;
-/** A reminder Claude Code appends to a tool result (after trimming its trailing whitespace). */
-const CLIENT_REMINDER = /\n\n<system-reminder>\n(?:(?!<\/system-reminder>)[\s\S])*<\/system-reminder>$/;
+/** The reminders Claude Code appends to a tool result (after trimming its trailing whitespace). */
+const CLIENT_REMINDER = /(?:\n\n<system-reminder>\n(?:(?!<\/system-reminder>)[\s\S])*<\/system-reminder>)+$/;
 
 const whyNot = whyClientCannotRun();
 if (whyNot !== undefined) console.warn(`real-client grant suite SKIPPED: the Claude Code client cannot run here (${whyNot})`);
@@ -32,9 +32,10 @@ function expectFileText(readOutput: string, stored: string): void {
   if (text === stored) return;
   // The client sometimes appends a reminder of its own to a tool result, trimming the result's
   // trailing whitespace first; everything before it is the file.
+  // (The stored text may end in a reminder of its own, from when it was first a tool result.)
   const cut = text.replace(CLIENT_REMINDER, '');
   expect(cut.length, text.slice(-300)).toBeLessThan(text.length);
-  expect(cut.trimEnd()).toBe(stored.trimEnd());
+  expect(cut.trimEnd()).toBe(stored.replace(CLIENT_REMINDER, '').trimEnd());
 }
 
 interface Sent {
