@@ -38,7 +38,7 @@ describe.skipIf(whyNot !== undefined)('the interactive Claude Code client throug
   }, SCENARIO_TIMEOUT_MS);
 
   afterAll(() => {
-    if (root !== '') rmSync(root, { recursive: true, force: true });
+    if (root !== '') rmSync(root, { recursive: true, force: true, maxRetries: 5 });
   });
 
   it('should show no permission prompt for an elided file with the grant, and the text should come back', () => {
@@ -55,5 +55,9 @@ describe.skipIf(whyNot !== undefined)('the interactive Claude Code client throug
     expect(run.final).toContain(`Read(${obs.elidedPath})`);
     expect(run.final).not.toContain(DONE_TEXT);
     expect(run.readResult).toBeUndefined();
+  });
+
+  it('should end both clients with Ctrl-C, as a person would', () => {
+    for (const run of obs.runs) expect(run.exited, String(run.grant)).toBe(true);
   });
 });

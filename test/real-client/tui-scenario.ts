@@ -33,6 +33,8 @@ const API_KEY = 'sk-ant-test-000';
 /** Polling the screen: the TUI is slow to start under load; this only bounds a hung run. */
 const POLL_MS = 500;
 const MAX_WAIT_MS = 90_000;
+/** Printed in the pane once rescue has exited. */
+const EXITED = 'CTXSHED-TUI-RUN-EXITED';
 
 export interface TuiRun {
   readonly grant: boolean;
@@ -41,6 +43,9 @@ export interface TuiRun {
   readonly final: string;
   /** What the Read returned, as the next request carried it (absent when it never ran). */
   readonly readResult?: string;
+  /** The screen when the pane was closed, and whether rescue (and so the client) had exited by then. */
+  readonly closing: string;
+  readonly exited: boolean;
 }
 
 export interface TuiObservations {
@@ -75,8 +80,8 @@ async function runTui(grant: boolean, root: string, stateDir: string, elidedPath
   const socket = `ctxshed-tui-${process.pid}-${name}`;
   const tmux = (...args: string[]): string => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' }).stdout;
   const screen = (): string => tmux('capture-pane', '-p', '-t', 't');
-  const waitFor = async (test: (s: string) => boolean): Promise<string> => {
-    for (let waited = 0; waited < MAX_WAIT_MS; waited += POLL_MS) {
+  const waitFor = async (test: (s: string) => boolean, maxMs = MAX_WAIT_MS): Promise<string> => {
+    for (let waited = 0; waited < maxMs; waited += POLL_MS) {
       const s = screen();
       if (test(s)) return s;
       await sleep(POLL_MS);
@@ -88,15 +93,28 @@ async function runTui(grant: boolean, root: string, stateDir: string, elidedPath
     delete env['IS_SANDBOX'];
     const argv = [process.execPath, CLI_PATH, 'rescue', '--state', stateDir, '--upstream', upstream.url, ...(grant ? [] : ['--no-grant']), '--', CLAUDE_BIN, '--model', MODEL];
     const exports = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`).join(' ');
-    // `exec sleep` keeps the pane (and its last screen) after the client exits.
-    tmux('new-session', '-d', '-s', 't', '-x', '160', '-y', '50', '-c', project, `cd ${shellQuote(project)} && env -i ${exports} ${argv.map(shellQuote).join(' ')}; exec sleep 600`);
+    // The marker says rescue (and so the client) has exited; `exec sleep` keeps the pane open.
+    tmux('new-session', '-d', '-s', 't', '-x', '160', '-y', '50', '-c', project, `cd ${shellQuote(project)} && env -i ${exports} ${argv.map(shellQuote).join(' ')}; echo ${EXITED}; exec sleep 600`);
     const ready = await waitFor((s) => s.includes('? for shortcuts'));
     tmux('send-keys', '-t', 't', '-l', 'Read the elided file back.');
     tmux('send-keys', '-t', 't', 'Enter');
     const final = await waitFor((s) => s.includes(DONE_TEXT) || s.includes(PROMPT_TEXT));
     const carried = upstream.requests.map((r) => r.body.toString('utf8')).find((b) => b.includes(`"tool_use_id":"${readId}"`));
     const result = carried === undefined ? undefined : ((JSON.parse(carried) as { messages: Array<{ content: unknown }> }).messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<Record<string, unknown>>) : [])).find((b) => b['tool_use_id'] === readId)?.['content'] as string | undefined);
-    return { grant, ready, final, ...(result === undefined ? {} : { readResult: result }) };
+    // Answer a permission prompt "No" (it takes no Ctrl-C), then two Ctrl-C end the client as a
+    // person would; wait for that, so nothing still writes to its home when the test cleans up.
+    if (final.includes(PROMPT_TEXT)) {
+      tmux('send-keys', '-t', 't', '3');
+      await waitFor((s) => !s.includes(PROMPT_TEXT), 20_000);
+    }
+    for (let i = 0; i < 3 && !screen().includes(EXITED); i++) {
+      tmux('send-keys', '-t', 't', 'C-c');
+      await sleep(POLL_MS);
+      tmux('send-keys', '-t', 't', 'C-c');
+      await waitFor((s) => s.includes(EXITED), 20_000);
+    }
+    const closing = screen();
+    return { grant, ready, final, closing, exited: closing.includes(EXITED), ...(result === undefined ? {} : { readResult: result }) };
   } finally {
     tmux('kill-server');
     await upstream.close();
