@@ -31,6 +31,7 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
       .parserConfiguration({ 'populate--': true })
       .usage('$0 rescue [options] -- COMMAND [ARGS...]')
       .example('$0 rescue -- claude', 'Claude Code with rescue at 70% of the window')
+      .example('$0 rescue --no-grant -- claude', 'The same, without the read grant: Claude Code asks before reading elided text back')
       .example('$0 rescue --rescue-pct 60 --state ~/ctx -- claude --resume', 'Resume a session; its epochs come back from the state directory')
       .example('$0 rescue --mode shed -- claude', 'Shed spans of old messages instead, when the cache re-write pays back (docs/shed.md)')
       .example('$0 rescue --labels model -- claude', "Also ask the conversation's own model what to keep, point at or drop") as unknown as Argv<RescueArgs>,
