@@ -4,7 +4,9 @@ import { startProxy, type RunningProxy } from '../proxy/start-proxy.js';
 import type { StateDir } from '../state/layout.js';
 import { openStateDir } from '../state/open-state-dir.js';
 import { exitLike } from '../wrapper/exit-like.js';
+import { systemLookup } from '../wrapper/command-lookup.js';
 import { runChild } from '../wrapper/run-child.js';
+import { planChildLaunch } from './child-launch.js';
 import { CliError } from './cli-error.js';
 import { bannerLine, proxyConfigFrom, withProxyOptions, type ProxyArgs } from './proxy-options.js';
 import { stateDirFrom } from './state-option.js';
@@ -12,6 +14,7 @@ import { errorText } from '../errors.js';
 
 interface RescueArgs extends ProxyArgs {
   strict: boolean;
+  grant: boolean;
   '--'?: Array<string | number>;
 }
 
@@ -24,9 +27,11 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
   builder: (yargs) =>
     withProxyOptions(yargs as Argv<object>)
       .option('strict', { type: 'boolean', default: false, describe: 'Refuse to run the command if the proxy cannot start' })
+      .option('grant', { type: 'boolean', default: true, describe: 'Let Claude Code read <state>/elided/ and use the restore tools without asking (--no-grant: not)' })
       .parserConfiguration({ 'populate--': true })
       .usage('$0 rescue [options] -- COMMAND [ARGS...]')
       .example('$0 rescue -- claude', 'Claude Code with rescue at 70% of the window')
+      .example('$0 rescue --no-grant -- claude', 'The same, without the read grant: Claude Code asks before reading elided text back')
       .example('$0 rescue --rescue-pct 60 --state ~/ctx -- claude --resume', 'Resume a session; its epochs come back from the state directory')
       .example('$0 rescue --mode shed -- claude', 'Shed spans of old messages instead, when the cache re-write pays back (docs/shed.md)')
       .example('$0 rescue --labels model -- claude', "Also ask the conversation's own model what to keep, point at or drop") as unknown as Argv<RescueArgs>,
@@ -44,9 +49,13 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
       if (args.strict) throw new CliError(`cannot start the proxy (${why}); --strict: not running ${command}`);
       process.stderr.write(`ctxshed: cannot start the proxy (${why}); running ${command} without it\n`);
     }
-    const env = proxy === undefined ? process.env : { ...process.env, ANTHROPIC_BASE_URL: proxy.url };
-    if (proxy !== undefined && state !== undefined) process.stderr.write(`${bannerLine(config, proxy.url, state)}\n`);
-    const outcome = await runChild(command, commandArgs, { env });
+    let child: { command: string; args: readonly string[]; env: NodeJS.ProcessEnv } = { command, args: commandArgs, env: process.env };
+    if (proxy !== undefined && state !== undefined) {
+      const launch = await planChildLaunch([command, ...commandArgs], { url: proxy.url, state, grant: args.grant, env: process.env, lookup: systemLookup(process.env['PATH']) });
+      process.stderr.write(`${bannerLine(config, proxy.url, state)}\n${launch.grantLine}\n`);
+      child = launch;
+    }
+    const outcome = await runChild(child.command, child.args, { env: child.env });
     if (proxy !== undefined) await Promise.race([proxy.close(), delay(SHUTDOWN_GRACE_MS)]);
     exitLike(outcome);
   },

@@ -5,8 +5,10 @@ import { demoCommand } from './demo-command.js';
 import { elideCommand } from './elide-command.js';
 import { inflateCommand } from './inflate-command.js';
 import { lsCommand } from './ls-command.js';
+import { mcpCommand } from './mcp-command.js';
 import { replayCommand } from './replay-command.js';
 import { rescueCommand } from './rescue-command.js';
+import { sealCommand, unsealCommand } from './seal-command.js';
 import { serveCommand } from './serve-command.js';
 import { showCommand } from './show-command.js';
 import { statsCommand } from './stats-command.js';
@@ -30,6 +32,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .command(showCommand)
     .command(statusCommand)
     .command(statsCommand)
+    .command(mcpCommand)
+    .command(sealCommand)
+    .command(unsealCommand)
     .example('$0 rescue --rescue-pct 70 -- claude', 'Run Claude Code through the proxy')
     .example('$0 status --follow', 'In a second terminal: the live conversations, updated until Ctrl-C')
     .example('$0 ls --state state.example', 'What the example session did, one line per conversation')

@@ -5,14 +5,15 @@ import { startProxy } from '../proxy/start-proxy.js';
 import { CliError } from './cli-error.js';
 import { bannerLine, proxyConfigFrom, withProxyOptions, type ProxyArgs } from './proxy-options.js';
 import { writeStdout } from './read-input.js';
+import { serveHint } from './serve-hint.js';
 import { openStateOrFail } from './state-option.js';
 
 export const serveCommand: CommandModule<object, ProxyArgs> = {
   command: 'serve',
-  describe: 'Run the proxy alone and print the ANTHROPIC_BASE_URL to use',
+  describe: 'Run the proxy alone; print the ANTHROPIC_BASE_URL and ENABLE_TOOL_SEARCH to set, and the Claude Code flags rescue would add',
   builder: (yargs) =>
     withProxyOptions(yargs as Argv<object>)
-      .example('$0 serve --port 8787', 'Then: ANTHROPIC_BASE_URL=http://127.0.0.1:8787 claude; metrics at http://127.0.0.1:8787/_ctxshed/metrics')
+      .example('$0 serve --port 8787', 'Then: ANTHROPIC_BASE_URL=http://127.0.0.1:8787 ENABLE_TOOL_SEARCH=true claude (plus the flags it prints); metrics at http://127.0.0.1:8787/_ctxshed/metrics')
       .example('$0 serve --upstream http://127.0.0.1:9000 --state /tmp/st', 'Chain to another local proxy')
       .example('$0 serve --gate --horizon 40', 'Rescue only when the cache re-write pays back within 40 more turns') as unknown as Argv<ProxyArgs>,
   handler: async (args: ArgumentsCamelCase<ProxyArgs>) => {
@@ -25,7 +26,7 @@ export const serveCommand: CommandModule<object, ProxyArgs> = {
       throw new CliError(`cannot listen on 127.0.0.1:${args.port}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
     process.stderr.write(`${bannerLine(config, proxy.url, state)}\nctxshed: Prometheus metrics at ${proxy.url}${METRICS_PATH}\n`);
-    await writeStdout(`ANTHROPIC_BASE_URL=${proxy.url}\n`);
+    await writeStdout(`${serveHint(proxy.url, state).join('\n')}\n`);
     await new Promise<void>((resolve) => {
       const stop = (): void => {
         process.off('SIGINT', stop);

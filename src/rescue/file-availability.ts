@@ -1,11 +1,13 @@
 /**
  * Which elided files are known to exist, so no stub ever names a missing one (invariant 5).
  * Files are content-addressed and never removed by ctxshed, so once seen they stay known; a
- * file a person deletes by hand is noticed after a restart, or by `ctxshed verify`.
+ * file a person deletes by hand is noticed after a restart, or by `ctxshed verify`. A file
+ * `ctxshed seal` moved to sealed/ still counts (docs/rescue.md, "Sealing").
  */
 import fs from 'node:fs/promises';
 import type { FrozenBlock, FrozenSpan } from '../core/index.js';
-import { elidedPath, spanPath, type StateDir } from '../state/layout.js';
+import { spanPath, type StateDir } from '../state/layout.js';
+import { locateStoredFile } from '../state/stored-file.js';
 
 export class FileAvailability {
   readonly #seen = new Set<string>();
@@ -22,10 +24,11 @@ export class FileAvailability {
     await Promise.all(
       unknown.map(async ([sha, ext]) => {
         try {
-          const stat = await fs.stat(elidedPath(this.state, sha, ext));
-          if (stat.isFile()) this.#seen.add(`${sha}.${ext}`);
+          // A sealed block's text is in sealed/: its stub keeps being sent, byte for byte, so the
+          // cache holds and the text stays out of the window; only its read-back is refused.
+          if ((await locateStoredFile(this.state, sha, ext)) !== undefined) this.#seen.add(`${sha}.${ext}`);
         } catch {
-          // Missing: the rewrite leaves this block alone (reason file_missing).
+          // Unreadable counts as missing: the rewrite leaves this block alone (reason file_missing).
         }
       }),
     );

@@ -1,23 +1,25 @@
 /** Before a record is written: every file its new epochs name is already on disk. */
 import type { Epoch } from '../core/epoch-types.js';
 import fs from 'node:fs/promises';
-import { elidedPath, spanPath, type StateDir } from './layout.js';
+import { spanPath, type StateDir } from './layout.js';
 import { hasErrnoCode, StateError } from './state-error.js';
+import { locateStoredFile } from './stored-file.js';
 
 /**
  * Throws STATE_BAD_PLAN unless each block of `epochs` has its `.txt` (of exactly `bytes` bytes)
- * and, when `rawSha256` is set, its `.json`; and each span its `spans/<sha256>.json` (of exactly
- * `bytes` bytes) and `.md`. Files found here were put by writeElidedFile, by this
- * latch or an earlier one, and so are durable; re-hashing them all would cost a read of each.
+ * and, when `rawSha256` is set, its `.json`, in elided/ or (sealed) in sealed/; and each span its
+ * `spans/<sha256>.json` (of exactly `bytes` bytes) and `.md`. Files found here were put by
+ * writeElidedFile, by this latch or an earlier one, and so are durable; re-hashing them all would
+ * cost a read of each.
  */
 export async function checkPlanFiles(state: StateDir, epochs: readonly Epoch[]): Promise<void> {
   const missing: string[] = [];
   for (const epoch of epochs) {
     for (const block of epoch.blocks) {
-      const text = await sizeOf(elidedPath(state, block.sha256, 'txt'));
+      const text = (await locateStoredFile(state, block.sha256, 'txt'))?.size;
       if (text !== block.bytes) missing.push(`${block.sha256}.txt (${describe(text, block.bytes)})`);
       if (block.rawSha256 === undefined) continue;
-      if ((await sizeOf(elidedPath(state, block.rawSha256, 'json'))) === undefined) {
+      if ((await locateStoredFile(state, block.rawSha256, 'json')) === undefined) {
         missing.push(`${block.rawSha256}.json (missing)`);
       }
     }

@@ -2,13 +2,15 @@
 import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import { fsyncDir, writeFileDurable } from './atomic-write.js';
-import { elidedPath, FILE_MODE, type ElidedExt, type StateDir } from './layout.js';
+import { elidedPath, FILE_MODE, sealedPath, type ElidedExt, type StateDir } from './layout.js';
 import { sha256Hex } from './sha256-hex.js';
 import { hasErrnoCode, StateError } from './state-error.js';
 
 /**
  * Makes `elided/<sha256>.<ext>` hold `bytes`, durably, once this resolves. Throws
  * STATE_HASH_MISMATCH when `bytes` do not hash to `sha256`: a file's name never lies.
+ *
+ * Bytes already kept in sealed/ under this name are left there: the file stays sealed.
  *
  * An existing file is kept only when its size matches and its content re-hashes to its name.
  * Hashing it costs one read of a tool result, and only at latch time; trusting the size alone
@@ -30,6 +32,9 @@ export async function writeElidedFile(
     await fsyncDir(state.elidedDir);
     return;
   }
+  // Sealed (`ctxshed seal`): the bytes are kept in sealed/, and a latch that elides the same text
+  // again must not put it back where the read grant reaches it.
+  if (await alreadyHolds(sealedPath(state, sha256, ext), bytes.byteLength, sha256)) return;
   try {
     await writeFileDurable(target, bytes);
   } catch (error) {

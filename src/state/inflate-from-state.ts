@@ -5,8 +5,9 @@
  */
 import fs from 'node:fs/promises';
 import { applyInflate, applySpanInflate, findSpanStubs, findStubs, indexTranscript, restoredContent, type FoundStub } from '../core/index.js';
-import { elidedPath, spanPath, type StateDir } from './layout.js';
+import { spanPath, type StateDir } from './layout.js';
 import { sha256Hex } from './sha256-hex.js';
+import { locateStoredFile } from './stored-file.js';
 
 /** Why a body could not be inflated. */
 export class InflateError extends Error {
@@ -46,7 +47,10 @@ async function readOriginal(state: StateDir, found: FoundStub): Promise<Uint8Arr
 }
 
 async function readVerified(state: StateDir, sha256: string, ext: 'txt' | 'json'): Promise<Uint8Array> {
-  return readChecked(elidedPath(state, sha256, ext), sha256, 'elided file');
+  // A sealed block's files are in sealed/: not for the model to read, still the original's bytes.
+  const stored = await locateStoredFile(state, sha256, ext).catch(() => undefined);
+  if (stored === undefined) throw new InflateError(`cannot read elided file ${sha256}.${ext}: in neither elided/ nor sealed/`);
+  return readChecked(stored.path, sha256, 'elided file');
 }
 
 async function readChecked(file: string, sha256: string, what: string): Promise<Uint8Array> {

@@ -9,6 +9,9 @@
  *                                     JSON bytes of the content value, named by their sha256
  *   spans/<sha256>.json         0600  (shed mode) a shed span's exact bytes, named by their sha256
  *   spans/<sha256>.md           0600  (shed mode) the same span, readable: who said what
+ *   sealed/<sha256>.txt         0600  a sealed block's text, moved out of elided/ (seal-block.ts)
+ *   sealed/<sha256>.json        0600  a sealed block's original JSON bytes, when it has some
+ *   sealed/<sha256>.seal.json   0600  the record of the move: why and when
  *   wire.jsonl                  0600  one JSON line per proxied request (append-only)
  *   .lock                             proper-lockfile's lock directory for the whole state dir
  * ```
@@ -29,6 +32,7 @@ export const FILE_MODE = 0o600;
 export const CONVERSATIONS_DIR_NAME = 'conversations';
 export const ELIDED_DIR_NAME = 'elided';
 export const SPANS_DIR_NAME = 'spans';
+export const SEALED_DIR_NAME = 'sealed';
 export const WIRE_FILE_NAME = 'wire.jsonl';
 export const LOCK_DIR_NAME = '.lock';
 
@@ -41,6 +45,7 @@ const HEX64 = /^[0-9a-f]{64}$/;
 const ELIDED_NAME = /^([0-9a-f]{64})\.(txt|json)$/;
 const SPAN_NAME = /^([0-9a-f]{64})\.(json|md)$/;
 const CONVERSATION_NAME = /^([0-9a-f]{64})\.json$/;
+const SEAL_RECORD_NAME = /^([0-9a-f]{64})\.seal\.json$/;
 // writeFileDurable stages `<target>.<digits>`, which write-file-atomic writes through its own
 // temp file `<staged>.<uint32 in decimal>`: a kill can leave either one behind.
 const TEMP_LEFTOVER = /^.+\.(?:txt|json|md)(?:\.\d+){1,2}$/;
@@ -64,6 +69,11 @@ export function parseSpanName(name: string): { sha256: string; ext: SpanExt } | 
   return { sha256: match[1] as string, ext: match[2] as SpanExt };
 }
 
+/** The sha256 of a seal record's file name (`<sha256>.seal.json`), or undefined for any other name. */
+export function parseSealRecordName(name: string): string | undefined {
+  return SEAL_RECORD_NAME.exec(name)?.[1];
+}
+
 /** The key of a conversation record's file name, or undefined for any other name. */
 export function parseConversationName(name: string): string | undefined {
   return CONVERSATION_NAME.exec(name)?.[1];
@@ -80,6 +90,8 @@ export interface StateDir {
   readonly conversationsDir: string;
   readonly elidedDir: string;
   readonly spansDir: string;
+  /** Where sealed blocks' files go: outside elided/, so no read grant covers them. */
+  readonly sealedDir: string;
   readonly wirePath: string;
   readonly lockPath: string;
 }
@@ -91,6 +103,7 @@ export function layoutPaths(root: string): StateDir {
     conversationsDir: path.join(root, CONVERSATIONS_DIR_NAME),
     elidedDir: path.join(root, ELIDED_DIR_NAME),
     spansDir: path.join(root, SPANS_DIR_NAME),
+    sealedDir: path.join(root, SEALED_DIR_NAME),
     wirePath: path.join(root, WIRE_FILE_NAME),
     lockPath: path.join(root, LOCK_DIR_NAME),
   };
@@ -106,6 +119,18 @@ export function elidedPath(state: StateDir, sha256: string, ext: ElidedExt): str
 export function spanPath(state: StateDir, sha256: string, ext: SpanExt): string {
   if (!isHex64(sha256)) throw badName('sha256', sha256);
   return path.join(state.spansDir, `${sha256}.${ext}`);
+}
+
+/** The path of a sealed block's file (same name as it had in elided/); refuses a name that is not a sha256. */
+export function sealedPath(state: StateDir, sha256: string, ext: ElidedExt): string {
+  if (!isHex64(sha256)) throw badName('sha256', sha256);
+  return path.join(state.sealedDir, `${sha256}.${ext}`);
+}
+
+/** The path of the record of a block's seal; refuses a name that is not a sha256. */
+export function sealRecordPath(state: StateDir, sha256: string): string {
+  if (!isHex64(sha256)) throw badName('sha256', sha256);
+  return path.join(state.sealedDir, `${sha256}.seal.json`);
 }
 
 /** The path of a conversation's record; refuses a key that is not 64 lowercase hex digits. */

@@ -33,7 +33,7 @@ export async function listConversations(state: StateDir): Promise<ConversationRe
 }
 
 /** A file's UTF-8 text, or undefined when it does not exist; never reads through a symlink. */
-async function readTextNoFollow(file: string): Promise<string | undefined> {
+export async function readTextNoFollow(file: string): Promise<string | undefined> {
   try {
     return await fs.readFile(file, { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NOFOLLOW });
   } catch (error) {

@@ -6,11 +6,13 @@ import {
   ELIDED_DIR_NAME,
   layoutPaths,
   LOCK_DIR_NAME,
+  SEALED_DIR_NAME,
   SPANS_DIR_NAME,
   WIRE_FILE_NAME,
 } from './layout.js';
 import { verifyConversations } from './verify-conversations.js';
 import { verifyElided } from './verify-elided.js';
+import { verifySealed } from './verify-sealed.js';
 import { verifySpans, type SpanFiles } from './verify-spans.js';
 import { checkKind, checkPrivate, type VerifyCounts } from './verify-findings.js';
 import { verifyWire } from './verify-wire.js';
@@ -36,7 +38,7 @@ export async function verifyState(dir: string): Promise<VerifyReport> {
   checkPrivate(rootStat, state.root, report);
   const names = new Set(await fs.readdir(state.root));
   for (const name of [...names].sort()) {
-    if (![CONVERSATIONS_DIR_NAME, ELIDED_DIR_NAME, SPANS_DIR_NAME, WIRE_FILE_NAME, LOCK_DIR_NAME].includes(name)) {
+    if (![CONVERSATIONS_DIR_NAME, ELIDED_DIR_NAME, SPANS_DIR_NAME, SEALED_DIR_NAME, WIRE_FILE_NAME, LOCK_DIR_NAME].includes(name)) {
       report.problems.push(`${name}: stray file in the state directory`);
     }
   }
@@ -50,9 +52,19 @@ export async function verifyState(dir: string): Promise<VerifyReport> {
   let spans: SpanFiles = { exact: new Map(), readable: new Set() };
   if (names.has(SPANS_DIR_NAME) && (await isPrivateDir(state.spansDir, SPANS_DIR_NAME, report))) spans = await verifySpans(state, report);
   report.checked.spans = spans.exact.size;
+  // A sealed block's files moved to sealed/: the records that name them are still whole.
+  let stored: ReadonlyMap<string, number> = elided;
+  if (names.has(SEALED_DIR_NAME) && (await isPrivateDir(state.sealedDir, SEALED_DIR_NAME, report))) {
+    const sealed = await verifySealed(state, elided, report);
+    stored = new Map([...elided, ...sealed.files]);
+    if (sealed.records.length > 0) {
+      const n = sealed.records.length;
+      report.notes.push(`sealed/: ${n} sealed block${n === 1 ? '' : 's'} (kept, not restorable; ctxshed unseal SHA gives one back)`);
+    }
+  }
   let used = new Set<string>();
   if (await isPrivateDir(state.conversationsDir, CONVERSATIONS_DIR_NAME, report)) {
-    used = await verifyConversations(state, elided, report, report.checked, spans);
+    used = await verifyConversations(state, stored, report, report.checked, spans);
   }
   const unused = [...elided.keys()].filter((name) => !used.has(name)).length;
   // Files are written before the record that names them, so a killed latch leaves some behind.

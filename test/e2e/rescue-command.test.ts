@@ -38,14 +38,37 @@ describe('ctxshed rescue, the wrapper', () => {
     expect(result.code).toBe(126);
   });
 
-  it('should give the child ANTHROPIC_BASE_URL on loopback and print one banner line first', async () => {
+  it('should give the child ANTHROPIC_BASE_URL on loopback and print the banner and, for another command than Claude Code, that no grant was given', async () => {
     const result = await rescue(['sh', '-c', 'echo "$ANTHROPIC_BASE_URL"']);
 
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const lines = result.stderr.trim().split('\n');
-    expect(lines).toHaveLength(1);
+    expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^ctxshed: rescue on at http:\/\/127\.0\.0\.1:\d+ .*70% .*changes request bytes.*originals kept in /);
+    expect(lines[1]).toBe('ctxshed: no read grant: sh is not Claude Code, so reading an elided file back may ask for permission');
+  });
+
+  it('should run a claude on PATH with the grant first and every user word after it, and tool search on unless the user set it', async () => {
+    const bin = await tempStateDir('ctxshed-fake-claude-');
+    await fs.writeFile(path.join(bin, 'claude'), '#!/bin/sh\nprintf "%s\\n" "TOOL_SEARCH=$ENABLE_TOOL_SEARCH" "$@"\n', { mode: 0o755 });
+    const state = await tempStateDir();
+    const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env['PATH'] ?? ''}` };
+    const user = ['--allowedTools', 'Bash(git *)', '-p', 'fix it', '--resume', '--', '--not-a-flag'];
+
+    const result = await runCtxshed(['rescue', '--state', state, '--upstream', 'http://127.0.0.1:9', '--', 'claude', ...user], env);
+
+    expect(result.code).toBe(0);
+    const [search, allowed, mcp, ...rest] = result.stdout.trimEnd().split('\n');
+    const real = await fs.realpath(state);
+    expect(search).toBe('TOOL_SEARCH=true');
+    expect(allowed).toBe(`--allowedTools=Read(/${real}/elided/**),Read(/${real}/spans/**),mcp__ctxshed__restore,mcp__ctxshed__spans`);
+    expect(JSON.parse(mcp!.slice('--mcp-config='.length))).toMatchObject({ mcpServers: { ctxshed: { command: process.execPath, args: [expect.stringMatching(/dist\/src\/cli\/main\.js$/), 'mcp', '--state', real] } } });
+    expect(rest).toEqual(user);
+    expect(result.stderr.trim().split('\n')[1]).toMatch(/^ctxshed: Claude Code \(the claude executable\) may read .*\/elided\/ and spans\//);
+
+    const own = await runCtxshed(['rescue', '--no-grant', '--state', state, '--upstream', 'http://127.0.0.1:9', '--', 'claude', '-p', 'x'], { ...env, ENABLE_TOOL_SEARCH: 'false' });
+    expect(own.stdout).toBe('TOOL_SEARCH=false\n-p\nx\n');
   });
 
   it('should run the command unproxied, saying why in one line, when the state directory is unusable', async () => {

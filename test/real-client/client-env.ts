@@ -1,5 +1,5 @@
 /** Where the real Claude Code client is, whether it runs here, and how to keep it on loopback. */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -41,4 +41,26 @@ export function clientEnv(baseUrl: string, home: string, isolated: boolean): Rec
     IS_SANDBOX: '1',
     ...(isolated ? {} : { HTTPS_PROXY: baseUrl, https_proxy: baseUrl, NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost' }),
   };
+}
+
+const NETNS_MARKER = 'CTXSHED_REAL_CLIENT_IN_NETNS';
+/** Set to 1 to try the fallback: no network namespace, HTTPS_PROXY at a CONNECT-refusing upstream. */
+const NO_UNSHARE = 'CTXSHED_REAL_CLIENT_NO_UNSHARE';
+
+/**
+ * Re-runs this script inside `unshare -n` (loopback only) and resolves with its exit code; or
+ * undefined when it already runs there, cannot, or is told not to (then run it here).
+ */
+export function reexecInNetns(): Promise<number> | undefined {
+  if (process.env[NETNS_MARKER] === '1' || process.env[NO_UNSHARE] === '1' || !canUnshareNet()) return undefined;
+  const child = spawn('unshare', ['-n', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh', process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+    env: { ...process.env, [NETNS_MARKER]: '1' },
+  });
+  return new Promise((res) => child.on('close', (code) => res(code ?? 1)));
+}
+
+/** Whether this process runs in the network namespace reexecInNetns made. */
+export function isInNetns(): boolean {
+  return process.env[NETNS_MARKER] === '1';
 }

@@ -48,3 +48,28 @@ export function sharedWithPrevious(prev: Buffer, next: Buffer): { full: boolean;
 export function withoutLineNumbers(readOutput: string): string {
   return readOutput.replace(/^ *\d+[\t→]/gm, '');
 }
+
+/** A tool_result block as the client sent it. */
+export interface SentToolResult {
+  readonly toolUseId: string;
+  readonly isError: boolean;
+  /** Its text: the string content, or its text blocks joined. */
+  readonly text: string;
+  readonly content: unknown;
+}
+
+/** Every tool_result of a request body, by tool_use_id. */
+export function toolResultsOf(body: Buffer): Map<string, SentToolResult> {
+  const parsed = JSON.parse(body.toString('utf8')) as { messages?: Array<{ content?: unknown }> };
+  const results = new Map<string, SentToolResult>();
+  for (const m of parsed.messages ?? []) {
+    if (!Array.isArray(m.content)) continue;
+    for (const b of m.content as Array<Record<string, unknown>>) {
+      if (b['type'] !== 'tool_result' || typeof b['tool_use_id'] !== 'string') continue;
+      const content = b['content'];
+      const text = typeof content === 'string' ? content : Array.isArray(content) ? (content as Array<Record<string, unknown>>).map((c) => (typeof c['text'] === 'string' ? c['text'] : '')).join('') : '';
+      results.set(b['tool_use_id'], { toolUseId: b['tool_use_id'], isError: b['is_error'] === true, text, content });
+    }
+  }
+  return results;
+}

@@ -23,13 +23,10 @@ import { toolUse, type ReplyBlock } from '../../src/scripted/message.js';
 import { startMessagesApi } from '../../src/scripted/messages-api.js';
 import { isCountTokensRequest, isMessagesRequest, parseRequestBody, type ReceivedRequest } from '../../src/scripted/received-request.js';
 import type { MessageReply, ScriptedReply } from '../../src/scripted/reply.js';
-import { CLAUDE_BIN, canUnshareNet, clientEnv, MODEL } from './client-env.js';
+import { CLAUDE_BIN, clientEnv, isInNetns, MODEL, reexecInNetns } from './client-env.js';
 import { SEQ_HEADER, startRecordingHop, type RecordingHop } from './recording-hop.js';
 import { linesOf } from './scratch-text.js';
 
-const NETNS_MARKER = 'CTXSHED_REAL_CLIENT_IN_NETNS';
-/** Set to 1 to try the fallback: no network namespace, HTTPS_PROXY at a CONNECT-refusing upstream. */
-const NO_UNSHARE = 'CTXSHED_REAL_CLIENT_NO_UNSHARE';
 const CLIENT_TIMEOUT_MS = 150_000;
 /** The rescue flags under test: a small window so an epoch latches within a few turns. */
 export const RESCUE_FLAGS = ['--window', '50000', '--rescue-pct', '70', '--keep-recent', '2', '--min-bytes', '1024'];
@@ -291,22 +288,13 @@ async function runExitCodes(paths: Paths, isolated: boolean): Promise<Observatio
 
 // ---- main -------------------------------------------------------------------------------
 
-function reexecInNetns(): Promise<number> | undefined {
-  if (process.env[NETNS_MARKER] === '1' || process.env[NO_UNSHARE] === '1' || !canUnshareNet()) return undefined;
-  const child = spawn('unshare', ['-n', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh', process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit',
-    env: { ...process.env, [NETNS_MARKER]: '1' },
-  });
-  return new Promise((res) => child.on('close', (code) => res(code ?? 1)));
-}
-
 async function main(): Promise<void> {
   const i = process.argv.indexOf('--root');
   const rootArg = i === -1 ? undefined : process.argv[i + 1];
   if (rootArg === undefined) throw new Error('usage: rescue-scenario.ts --root <empty dir>');
   const relaunched = reexecInNetns();
   if (relaunched !== undefined) process.exit(await relaunched);
-  const isolated = process.env[NETNS_MARKER] === '1';
+  const isolated = isInNetns();
 
   const root = resolve(rootArg);
   const paths: Paths = { root, home: join(root, 'home'), projectDir: join(root, 'project'), stateDir: join(root, 'state'), bodiesDir: join(root, 'bodies') };

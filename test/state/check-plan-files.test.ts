@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkPlanFiles } from '../../src/state/check-plan-files.js';
 import { writeElidedFile } from '../../src/state/elided-file.js';
 import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';
+import { sealBlock } from '../../src/state/seal-block.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { writeSpanFiles } from '../../src/state/span-file.js';
 import { blockFor, epochOf, makeTempDir, removeTempDir, shedEpochOf, spanFor } from './fixtures/state-fixtures.js';
@@ -22,6 +23,13 @@ describe('checkPlanFiles', () => {
   it('should pass when every block has its file', async () => {
     const { block, file } = blockFor('some text', 0);
     await writeElidedFile(state, file.sha256, file.bytes);
+    await expect(checkPlanFiles(state, [epochOf(1, [block])])).resolves.toBeUndefined();
+  });
+
+  it('should pass a block whose text was sealed: it is kept in sealed/', async () => {
+    const { block, file } = blockFor('some sealed text', 0);
+    await writeElidedFile(state, file.sha256, file.bytes);
+    await sealBlock(state, file.sha256, { reason: null, now: '2026-01-01T00:00:00.000Z' });
     await expect(checkPlanFiles(state, [epochOf(1, [block])])).resolves.toBeUndefined();
   });
 

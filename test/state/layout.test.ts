@@ -9,6 +9,9 @@ import {
   parseElidedName,
   parseSpanName,
   spanPath,
+  parseSealRecordName,
+  sealedPath,
+  sealRecordPath,
 } from '../../src/state/layout.js';
 
 const SHA = 'a'.repeat(64);
@@ -70,6 +73,7 @@ describe('layoutPaths', () => {
       conversationsDir: '/var/state/conversations',
       elidedDir: '/var/state/elided',
       spansDir: '/var/state/spans',
+      sealedDir: '/var/state/sealed',
       wirePath: '/var/state/wire.jsonl',
       lockPath: '/var/state/.lock',
     });
@@ -105,5 +109,25 @@ describe('conversationPath', () => {
   it('should refuse a key that is not 64 lowercase hex digits', () => {
     expect(conversationPath(state, SHA)).toBe(`/var/state/conversations/${SHA}.json`);
     expect(() => conversationPath(state, 'ABC')).toThrow(expect.objectContaining({ code: 'STATE_BAD_NAME' }));
+  });
+});
+
+describe('sealedPath', () => {
+  it('should name the file as elided/ did, under sealed/', () => {
+    expect(sealedPath(state, SHA, 'txt')).toBe(`/var/state/sealed/${SHA}.txt`);
+    expect(sealRecordPath(state, SHA)).toBe(`/var/state/sealed/${SHA}.seal.json`);
+  });
+
+  it('should refuse a name that could escape sealed/', () => {
+    expect(() => sealedPath(state, '../elided/x', 'txt')).toThrow(expect.objectContaining({ code: 'STATE_BAD_NAME' }));
+    expect(() => sealRecordPath(state, '../x')).toThrow(expect.objectContaining({ code: 'STATE_BAD_NAME' }));
+  });
+});
+
+describe('parseSealRecordName', () => {
+  it('should read the sha256 of <sha256>.seal.json and nothing else', () => {
+    expect(parseSealRecordName(`${SHA}.seal.json`)).toBe(SHA);
+    expect(parseSealRecordName(`${SHA}.json`)).toBeUndefined();
+    expect(parseSealRecordName(`${SHA}.seal.json.123`)).toBeUndefined();
   });
 });

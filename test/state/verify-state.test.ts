@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { latchEpoch } from '../../src/state/latch-epoch.js';
 import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';
 import { writeSpanFiles } from '../../src/state/span-file.js';
+import { sealBlock } from '../../src/state/seal-block.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { appendWireRecord } from '../../src/state/wire-log.js';
 import { appendEpochPlan, keyOf, makeTempDir, recordOf, removeTempDir, shedEpochOf, spanFor } from './fixtures/state-fixtures.js';
@@ -91,6 +92,32 @@ describe('verifyState', () => {
     const missing = path.join(tmp, 'nope');
     expect((await verifyState(missing)).problems).toEqual([`${missing}: not a directory`]);
     await expect(fs.lstat(missing)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('should pass a sealed block: its record names files that moved to sealed/', async () => {
+    await sealBlock(state, blockSha, { reason: 'private', now: '2026-01-01T00:00:00.000Z' });
+    const report = await verifyState(tmp);
+    expect(report.problems).toEqual([]);
+    expect(report.notes).toEqual(['sealed/: 1 sealed block (kept, not restorable; ctxshed unseal SHA gives one back)']);
+  });
+
+  it('should note an interrupted seal (record written, text not moved yet), not fail', async () => {
+    await sealBlock(state, blockSha, { reason: null, now: '2026-01-01T00:00:00.000Z' });
+    await fs.rename(path.join(state.sealedDir, `${blockSha}.txt`), path.join(state.elidedDir, `${blockSha}.txt`));
+    const report = await verifyState(tmp);
+    expect(report.problems).toEqual([]);
+    expect(report.notes.join('\n')).toContain(`elided/${blockSha}.txt is not moved yet`);
+  });
+
+  it('should catch a sealed text that is gone, or altered', async () => {
+    await sealBlock(state, blockSha, { reason: null, now: '2026-01-01T00:00:00.000Z' });
+    await fs.writeFile(path.join(state.sealedDir, `${blockSha}.txt`), 'SECOND\n'.repeat(200));
+    expect((await verifyState(tmp)).problems).toEqual([expect.stringContaining(`sealed/${blockSha}.txt: content hashes to`)]);
+    await fs.rm(path.join(state.sealedDir, `${blockSha}.txt`));
+    expect((await verifyState(tmp)).problems).toEqual([
+      `sealed/${blockSha}.seal.json: ${blockSha}.txt is in neither sealed/ nor elided/`,
+      `conversations/${KEY}.json: epoch #2 ordinal 1: elided/${blockSha}.txt is missing`,
+    ]);
   });
 });
 

@@ -1,0 +1,47 @@
+/**
+ * What `rescue` runs: COMMAND with the proxy's URL and tool search in its environment, and, when
+ * it is Claude Code, the read grant and the restore tools on its command line (docs/rescue.md).
+ */
+import { fileURLToPath } from 'node:url';
+import type { StateDir } from '../state/layout.js';
+import { claudeGrant, type Grant, type McpLaunch } from '../wrapper/claude-grant.js';
+import { recognizeClaudeCode, type CommandLookup } from '../wrapper/claude-code-command.js';
+import { insertArgs } from '../wrapper/insert-args.js';
+
+/** Claude Code keeps its tool search off behind a proxy that is not a first-party host unless this says it may. */
+export const TOOL_SEARCH_VAR = 'ENABLE_TOOL_SEARCH';
+
+/** `ctxshed mcp` as this very ctxshed would run it: the same node, the same entry point. */
+export const SELF_MCP: McpLaunch = { node: process.execPath, entry: fileURLToPath(new URL('./main.js', import.meta.url)) };
+
+/** The child's command line and environment, and the one line the banner adds about the grant. */
+export interface ChildLaunch {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: NodeJS.ProcessEnv;
+  readonly grantLine: string;
+}
+
+/** Plans the child for `argv` (`[command, ...args]`, never empty) behind the proxy at `url`. */
+export async function planChildLaunch(
+  argv: readonly [string, ...string[]],
+  options: { readonly url: string; readonly state: StateDir; readonly grant: boolean; readonly env: NodeJS.ProcessEnv; readonly lookup: CommandLookup; readonly mcp?: McpLaunch },
+): Promise<ChildLaunch> {
+  const env: NodeJS.ProcessEnv = { ...options.env, ANTHROPIC_BASE_URL: options.url };
+  // The user's own setting wins, whatever it is; ctxshed forwards tool_reference blocks untouched.
+  if (env[TOOL_SEARCH_VAR] === undefined) env[TOOL_SEARCH_VAR] = 'true';
+  const [command] = argv;
+  const plain = (grantLine: string): ChildLaunch => ({ command, args: argv.slice(1), env, grantLine });
+  if (!options.grant) return plain('ctxshed: no read grant (--no-grant): reading an elided file back may ask for permission');
+  const recognized = await recognizeClaudeCode(argv, options.lookup);
+  if (recognized.kind === 'other') return plain(`ctxshed: no read grant: ${command} is not Claude Code, so reading an elided file back may ask for permission`);
+  const grant: Grant = claudeGrant(options.state.root, options.mcp ?? SELF_MCP);
+  if (grant.kind === 'none') return plain(`ctxshed: no read grant: ${grant.why}`);
+  const [first, ...rest] = insertArgs(argv, recognized.argsStart, grant.words) as [string, ...string[]];
+  return {
+    command: first,
+    args: rest,
+    env,
+    grantLine: `ctxshed: Claude Code (${recognized.how}) may read ${options.state.root}/elided/ and spans/ and call the restore and spans tools without asking (--no-grant: not)`,
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * `ctxshed mcp`: a stdio MCP server with two read-only tools over one state directory, `restore`
+ * and `spans`. stdout carries the protocol and nothing else: no banner, no log line.
+ *
+ * Built on the SDK's low-level `Server` with hand-written JSON Schemas: the high-level `McpServer`
+ * takes zod schemas only, and zod is not a dependency of ctxshed.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { errorText, outwardMessage } from '../errors.js';
+import { listRestorable } from '../restore/list-restorable.js';
+import { restoreText } from '../restore/restore-text.js';
+import type { StateDir } from '../state/layout.js';
+import { renderRestore, RESTORE_TOOL, RESTORE_TOOL_NAME } from './restore-tool.js';
+import { DEFAULT_SPANS_LIMIT, MAX_SPANS_LIMIT, renderSpans, SPANS_TOOL, SPANS_TOOL_NAME } from './spans-tool.js';
+import { errorResult, type ToolText } from './tool-result.js';
+
+/** The server's name: Claude Code calls its tools `mcp__ctxshed__restore` and `mcp__ctxshed__spans`. */
+export const MCP_SERVER_NAME = 'ctxshed';
+
+/** A server answering tools/list and tools/call for `state`; connect it to a transport to run it. */
+export function createMcpServer(state: StateDir, version: string): Server {
+  const server = new Server(
+    { name: MCP_SERVER_NAME, version },
+    {
+      capabilities: { tools: {} },
+      instructions: 'ctxshed moves old tool results out of the context and leaves a stub naming a sha256. restore gives the text back; spans lists what there is.',
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [RESTORE_TOOL, SPANS_TOOL] }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(state, request.params.name, request.params.arguments ?? {}));
+  return server;
+}
+
+/** One tools/call. Never throws: a failure is a tool-level error the model can read. */
+export async function callTool(state: StateDir, name: string, args: Record<string, unknown>): Promise<ToolText> {
+  try {
+    switch (name) {
+      case RESTORE_TOOL_NAME: {
+        const handle = args['handle'];
+        if (typeof handle !== 'string') return errorResult('ctxshed: restore needs a handle: the sha256 from the stub, or its first 12+ hex digits');
+        return renderRestore(await restoreText(state, handle));
+      }
+      case SPANS_TOOL_NAME: {
+        const limit = args['limit'] ?? DEFAULT_SPANS_LIMIT;
+        if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_SPANS_LIMIT) {
+          return errorResult(`ctxshed: limit is a whole number from 1 to ${MAX_SPANS_LIMIT}`);
+        }
+        return renderSpans(await listRestorable(state), limit as number);
+      }
+      default:
+        return errorResult(`ctxshed: no tool named ${JSON.stringify(name)} (there are ${RESTORE_TOOL_NAME} and ${SPANS_TOOL_NAME})`);
+    }
+  } catch (error) {
+    return errorResult(outwardMessage(`${name} failed: ${errorText(error)}`));
+  }
+}

@@ -1,0 +1,54 @@
+/** The `restore` tool: its definition for tools/list, and its answer for each outcome. */
+import { MIN_HANDLE_HEX_DIGITS } from '../restore/restore-handle.js';
+import type { RestoreOutcome } from '../restore/restore-text.js';
+import { errorResult, textResult, type ToolText } from './tool-result.js';
+
+export const RESTORE_TOOL_NAME = 'restore';
+
+/** As tools/list gives it. */
+export const RESTORE_TOOL = {
+  name: RESTORE_TOOL_NAME,
+  title: 'Restore text ctxshed moved out of the context',
+  description:
+    'Gives back the full text of a tool result that ctxshed moved out of the context to save space. ' +
+    `Its stub names a sha256; pass that, or its first ${MIN_HANDLE_HEX_DIGITS} or more hex digits. ` +
+    'The answer is one header line (bytes, sha256, verified) and then the text exactly as it was. Sealed blocks are refused.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      handle: { type: 'string', description: `The sha256 from the stub, or its first ${MIN_HANDLE_HEX_DIGITS}+ hex digits` },
+    },
+    required: ['handle'],
+    additionalProperties: false,
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+} as const;
+
+/** The tool's answer to an outcome. Only a restored text is a success; everything else is `isError`. */
+export function renderRestore(outcome: RestoreOutcome): ToolText {
+  switch (outcome.kind) {
+    case 'restored': {
+      const text = new TextDecoder().decode(outcome.bytes);
+      // Elided text comes from JSON strings and is UTF-8; say so if this one does not round-trip.
+      const exact = Buffer.from(text, 'utf8').equals(Buffer.from(outcome.bytes));
+      const header =
+        `[ctxshed restore: ${outcome.bytes.byteLength} bytes, sha256 ${outcome.handle}; verified: re-hashed just now and it matches; ` +
+        `${exact ? 'the text follows this line verbatim' : 'not valid UTF-8, shown with replacement characters'}]`;
+      return textResult(`${header}\n${text}`);
+    }
+    case 'invalid':
+      return errorResult(`ctxshed: ${outcome.why}`);
+    case 'unknown':
+      return errorResult(`ctxshed: nothing restorable has a sha256 starting ${outcome.prefix} (the spans tool lists what there is)`);
+    case 'ambiguous':
+      return errorResult(`ctxshed: ${outcome.prefix} starts ${outcome.handles.length} sha256s (${outcome.handles.join(', ')}); give more digits`);
+    case 'sealed': {
+      const why = outcome.seal === undefined ? '' : ` on ${outcome.seal.sealedAt}${outcome.seal.reason === null ? '' : ` (${outcome.seal.reason})`}`;
+      return errorResult(`ctxshed: block ${outcome.handle} is sealed${why}: its text is kept but not given back. Only the user can unseal it (ctxshed unseal).`);
+    }
+    case 'corrupt':
+      return errorResult(`ctxshed: the file of ${outcome.handle} no longer matches its sha256 (it hashes to ${outcome.actual}); not given back. ctxshed verify says more.`);
+    case 'missing':
+      return errorResult(`ctxshed: the text of ${outcome.handle} is not in the state directory any more; ctxshed verify says more.`);
+  }
+}

@@ -1,0 +1,68 @@
+/** `spans`: what a state directory can give back, newest conversations first. */
+import fs from 'node:fs/promises';
+import type { ConversationRecord } from '../state/conversation-record.js';
+import { parseConversationName, type StateDir } from '../state/layout.js';
+import { readConversation } from '../state/read-conversation.js';
+import { listSealedShas } from '../state/seal-block.js';
+import { locateStoredFile } from '../state/stored-file.js';
+import { blockOrigin, type BlockOrigin } from './block-origin.js';
+
+/** One elided block of a conversation. */
+export interface RestorableBlock extends BlockOrigin {
+  readonly sha256: string;
+  readonly bytes: number;
+  readonly epoch: number;
+  readonly ordinal: number;
+  readonly toolUseId: string;
+  /** Whether `ctxshed seal` sealed it: then `restore` refuses it. */
+  readonly sealed: boolean;
+  /** False when its text is in neither elided/ nor sealed/ (verify says more). */
+  readonly present: boolean;
+}
+
+/** A conversation with epochs, and its blocks in epoch and ordinal order. */
+export interface RestorableConversation {
+  readonly key: string;
+  readonly agentId: string | null;
+  readonly firstPrompt: string;
+  /** When its newest epoch latched: the order of the list. */
+  readonly lastLatchedAt: string;
+  readonly blocks: readonly RestorableBlock[];
+}
+
+/** Everything restorable, and the record files that did not read. */
+export interface RestorableList {
+  readonly conversations: readonly RestorableConversation[];
+  readonly unreadable: readonly string[];
+}
+
+/** Lists every elided block the records name, newest conversation first. Read-only. */
+export async function listRestorable(state: StateDir): Promise<RestorableList> {
+  const sealed = await listSealedShas(state);
+  const unreadable: string[] = [];
+  const records: ConversationRecord[] = [];
+  for (const name of await fs.readdir(state.conversationsDir).catch(() => [])) {
+    const key = parseConversationName(name);
+    if (key === undefined) continue;
+    // One broken record must not hide the others; verify says what is wrong with it.
+    const record = await readConversation(state, key).catch(() => {
+      unreadable.push(name);
+      return undefined;
+    });
+    if (record !== undefined && record.epochs.length > 0) records.push(record);
+  }
+  const conversations: RestorableConversation[] = [];
+  for (const record of records) {
+    const blocks: RestorableBlock[] = [];
+    for (const epoch of record.epochs) {
+      for (const block of epoch.blocks) {
+        const present = (await locateStoredFile(state, block.sha256, 'txt').catch(() => undefined)) !== undefined;
+        blocks.push({ sha256: block.sha256, bytes: block.bytes, epoch: epoch.n, ordinal: block.ordinal, toolUseId: block.toolUseId, ...blockOrigin(block), sealed: sealed.has(block.sha256), present });
+      }
+    }
+    const lastLatchedAt = record.epochs.at(-1)?.latchedAt ?? record.createdAt;
+    conversations.push({ key: record.key, agentId: record.agentId, firstPrompt: record.firstPrompt, lastLatchedAt, blocks });
+  }
+  conversations.sort((a, b) => b.lastLatchedAt.localeCompare(a.lastLatchedAt) || a.key.localeCompare(b.key));
+  return { conversations, unreadable: unreadable.sort() };
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { renderRestore } from '../../src/mcp/restore-tool.js';
+
+const SHA = 'a'.repeat(64);
+
+describe('renderRestore', () => {
+  it('should put one header line (bytes, sha256, verified) before the text, verbatim', () => {
+    const text = 'line 1\n  café ✓\n\nlast';
+    const result = renderRestore({ kind: 'restored', handle: SHA, source: 'elided tool result', bytes: Buffer.from(text) });
+    const [header, ...rest] = result.content[0]!.text.split('\n');
+    expect(result.isError).toBeUndefined();
+    expect(header).toBe(`[ctxshed restore: ${Buffer.byteLength(text)} bytes, sha256 ${SHA}; verified: re-hashed just now and it matches; the text follows this line verbatim]`);
+    expect(rest.join('\n')).toBe(text);
+  });
+
+  it('should answer every miss and refusal as a one-line tool error', () => {
+    const outcomes = [
+      { kind: 'invalid', why: 'a handle needs at least 12 hex digits, not 3' },
+      { kind: 'unknown', prefix: 'abcdefabcdef' },
+      { kind: 'ambiguous', prefix: 'abcdefabcdef', handles: [SHA, 'b'.repeat(64)] },
+      { kind: 'sealed', handle: SHA, seal: { format: 'ctxshed.seal/1', sha256: SHA, bytes: 3, reason: 'a token', sealedAt: '2026-01-01T00:00:00.000Z', raw: [] } },
+      { kind: 'sealed', handle: SHA, seal: undefined },
+      { kind: 'corrupt', handle: SHA, actual: 'c'.repeat(64) },
+      { kind: 'missing', handle: SHA },
+    ] as const;
+    for (const outcome of outcomes) {
+      const result = renderRestore(outcome);
+      expect(result.isError, outcome.kind).toBe(true);
+      expect(result.content[0]!.text).toMatch(/^ctxshed: [^\n]+$/);
+    }
+    expect(renderRestore(outcomes[3]).content[0]!.text).toBe(
+      `ctxshed: block ${SHA} is sealed on 2026-01-01T00:00:00.000Z (a token): its text is kept but not given back. Only the user can unseal it (ctxshed unseal).`,
+    );
+  });
+});

@@ -1,0 +1,22 @@
+/** A small state directory with one conversation of two elided blocks, for the restore tests. */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { latchEpoch } from '../../src/state/latch-epoch.js';
+import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';
+import { blockFor, epochOf, keyOf, recordOf } from '../state/fixtures/state-fixtures.js';
+
+export const FIRST_TEXT = 'first tool result: café ✓\n'.repeat(60);
+export const SECOND_TEXT = 'second tool result\n'.repeat(80);
+
+/** A state directory in a fresh temp dir, and the blocks it holds (ordinals 0 and 1, epochs 1 and 2). */
+export async function stateWithBlocks(): Promise<{ tmp: string; state: StateDir; key: string; shas: [string, string] }> {
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-restore-'));
+  const state = await openStateDir(tmp);
+  const key = keyOf('restore');
+  const a = blockFor(FIRST_TEXT, 0);
+  const b = blockFor(SECOND_TEXT, 1);
+  await latchEpoch(state, key, () => ({ record: recordOf(key, [epochOf(1, [a.block])]), files: [a.file] }));
+  await latchEpoch(state, key, (current) => ({ record: recordOf(key, [...(current?.epochs ?? []), epochOf(2, [{ ...b.block, tool: 'Bash', input: 'npm test' } as typeof b.block])]), files: [b.file] }));
+  return { tmp, state, key, shas: [a.block.sha256, b.block.sha256] };
+}

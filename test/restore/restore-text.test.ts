@@ -1,0 +1,52 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { restoreText } from '../../src/restore/restore-text.js';
+import type { StateDir } from '../../src/state/layout.js';
+import { sealBlock } from '../../src/state/seal-block.js';
+import { FIRST_TEXT, stateWithBlocks } from './fixtures.js';
+
+let tmp: string;
+let state: StateDir;
+let shas: [string, string];
+beforeEach(async () => {
+  ({ tmp, state, shas } = await stateWithBlocks());
+});
+afterEach(async () => {
+  await fs.rm(tmp, { recursive: true, force: true });
+});
+
+describe('restoreText', () => {
+  it('should give back the exact bytes for a full sha256 or a 12-digit prefix', async () => {
+    for (const handle of [shas[0], shas[0].slice(0, 12).toUpperCase()]) {
+      const outcome = await restoreText(state, handle);
+      expect(outcome).toMatchObject({ kind: 'restored', handle: shas[0], source: 'elided tool result' });
+      expect(Buffer.from(outcome.kind === 'restored' ? outcome.bytes : []).toString('utf8')).toBe(FIRST_TEXT);
+    }
+  });
+
+  it('should miss cleanly on a handle that names nothing, and refuse one that is not a handle', async () => {
+    expect(await restoreText(state, 'f'.repeat(12))).toEqual({ kind: 'unknown', prefix: 'f'.repeat(12) });
+    expect((await restoreText(state, 'short')).kind).toBe('invalid');
+  });
+
+  it('should call a prefix two sha256s share ambiguous, listing both', async () => {
+    // Two files whose names share their first 12 digits: only the names matter to the resolver.
+    const twin = `${shas[0].slice(0, 12)}${'0'.repeat(52)}`;
+    await fs.writeFile(path.join(state.elidedDir, `${twin}.txt`), 'x');
+    expect(await restoreText(state, shas[0].slice(0, 12))).toEqual({ kind: 'ambiguous', prefix: shas[0].slice(0, 12), handles: [shas[0], twin].sort() });
+    expect(await restoreText(state, twin)).toMatchObject({ kind: 'corrupt', handle: twin });
+  });
+
+  it('should refuse a sealed block, with when and why, whether or not its text has moved yet', async () => {
+    await sealBlock(state, shas[1], { reason: 'holds a token', now: '2026-01-01T00:00:00.000Z' });
+    expect(await restoreText(state, shas[1].slice(0, 16))).toMatchObject({ kind: 'sealed', handle: shas[1], seal: { reason: 'holds a token' } });
+    await fs.rename(path.join(state.sealedDir, `${shas[1]}.txt`), path.join(state.elidedDir, `${shas[1]}.txt`));
+    expect((await restoreText(state, shas[1])).kind).toBe('sealed');
+  });
+
+  it('should never hand out text that no longer hashes to its name', async () => {
+    await fs.writeFile(path.join(state.elidedDir, `${shas[0]}.txt`), FIRST_TEXT.replace('café', 'cafe'));
+    expect(await restoreText(state, shas[0])).toMatchObject({ kind: 'corrupt', handle: shas[0] });
+  });
+});
