@@ -4,6 +4,7 @@
  * each call was for, so the test can find the client's answer to it in a later request.
  */
 import { parseStub } from '../../src/core/index.js';
+import { stubFilePath } from '../../src/demo/stub-in-request.js';
 import { textBlock, toolUse, type ReplyBlock } from '../../src/scripted/message.js';
 import { parseRequestBody, type ReceivedRequest } from '../../src/scripted/received-request.js';
 import type { ScriptedReply } from '../../src/scripted/reply.js';
@@ -40,7 +41,7 @@ export function stubsIn(req: ReceivedRequest): SeenStub[] {
       const content = b['content'];
       if (b['type'] !== 'tool_result' || typeof content !== 'string') continue;
       const stub = parseStub(content);
-      const path = /the full text is in (\/.+?\.txt), read that file to see it/.exec(content)?.[1];
+      const path = stubFilePath(content);
       if (stub !== undefined && path !== undefined) found.push({ sha256: stub.sha256, path });
     }
   }
