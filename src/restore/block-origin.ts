@@ -1,7 +1,7 @@
 /**
  * What produced an elided block: the tool and its main input (a file path, a command), when the
- * epoch record knows them. Records of policy versions up to 2 know only the `tool_use_id`; a
- * record that stores `tool` and `input` strings on its blocks has them shown.
+ * epoch record knows them. Version 3 epochs (labels) record `tool` and `input` on each block;
+ * older ones know only the `tool_use_id`.
  */
 
 /** The tool and its main input, each only when the record has it. */
