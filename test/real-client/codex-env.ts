@@ -1,0 +1,44 @@
+/** Where the real Codex CLI is, whether it runs here, and how to point it at a base URL offline. */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const CODEX_BIN = fileURLToPath(new URL('../../node_modules/.bin/codex', import.meta.url));
+/** The model every run pins (Codex 0.169.0's default), so runs send the same bodies. */
+export const CODEX_MODEL = 'gpt-6.1-sol';
+/**
+ * A fake key, given as `CODEX_API_KEY`: with it `codex exec` sends `authorization: Bearer <key>`
+ * (checked; with `OPENAI_API_KEY` alone and no `codex login`, 0.169.0 sends no authorization at all).
+ */
+export const CODEX_TEST_KEY = 'sk-test-000';
+
+/** `undefined` when the Codex CLI runs here, else why not. */
+export function whyCodexCannotRun(): string | undefined {
+  if (!existsSync(CODEX_BIN)) return `${CODEX_BIN} is missing: run npm install`;
+  const probe = spawnSync(CODEX_BIN, ['--version'], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: '/nonexistent' } });
+  if (probe.error !== undefined) return `${CODEX_BIN} --version failed: ${probe.error.message}`;
+  if (probe.status !== 0 || !/codex-cli/.test(probe.stdout)) {
+    return `${CODEX_BIN} --version exited ${String(probe.status)}: ${(probe.stderr || probe.stdout).trim().slice(0, 200)}`;
+  }
+  return undefined;
+}
+
+/**
+ * The environment Codex runs with: a scratch HOME (its `~/.codex` holds sessions and config),
+ * the fake key, and nothing else but PATH. `OPENAI_BASE_URL` is not among them: Codex 0.169.0
+ * ignores it (checked: with it set, Codex still resolves api.openai.com); the base URL is the
+ * `openai_base_url` config key, passed with `-c` (see `codexBaseUrlArgs`).
+ */
+export function codexEnv(home: string): Record<string, string> {
+  return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, CODEX_API_KEY: CODEX_TEST_KEY };
+}
+
+/** `-c openai_base_url="<url>"`: the built-in `openai` provider's base URL (`.../v1`). */
+export function codexBaseUrlArgs(baseUrl: string): string[] {
+  return ['-c', `openai_base_url=${JSON.stringify(baseUrl)}`];
+}
+
+/** `codex exec` flags for an unattended, reproducible run in `cwd`. */
+export function codexExecArgs(cwd: string): string[] {
+  return ['--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '--json', '-m', CODEX_MODEL, '-C', cwd];
+}
