@@ -3,6 +3,7 @@
  * its bytes, and must have the same messages, blocks, tool_use/tool_result pairs and thinking
  * blocks as the input, the same bytes outside `messages`, and a stub exactly where one was put.
  */
+import type { ApiDialect } from './api-dialect.js';
 import { bytesEqual } from './block-text.js';
 import type { Splice } from './splices.js';
 import { indexResumable, type ResumableIndex, type TranscriptIndex } from './transcript-index.js';
@@ -18,8 +19,13 @@ export type CheckOutcome =
   | { readonly ok: true; readonly after: ResumableIndex }
   | { readonly ok: false; readonly failure: string };
 
-/** `undefined` when the output passes; else what failed. */
-export function checkRewrite(input: Uint8Array, before: TranscriptIndex, output: Uint8Array, stubbed: readonly StubbedBlock[]): string | undefined {
+/** `undefined` when the output passes; else what failed. `api` re-indexes the output (Messages by default). */
+export function checkRewrite(input: Uint8Array, before: TranscriptIndex, output: Uint8Array, stubbed: readonly StubbedBlock[], api?: ApiDialect): string | undefined {
+  if (api !== undefined && api.name !== 'messages') {
+    const indexed = api.index(output);
+    if (indexed.kind !== 'indexed') return `output does not index: ${indexed.reason}: ${indexed.detail}`;
+    return checkIndexedRewrite(input, before, output, indexed.index, stubbed, CHECK_ALL);
+  }
   const outcome = checkOutput(input, before, output, stubbed);
   return outcome.ok ? undefined : outcome.failure;
 }

@@ -30,3 +30,4 @@ export * from './prompt-too-long.js';
 export * from './overflow-decision.js';
 export * from './tool-calls.js';
 export * from './detect-refaults.js';
+export * from './api-dialect.js';

@@ -3,14 +3,15 @@
  * function: it locates each frozen block by ordinal, checks it is still the block the epoch froze,
  * splices a stub into its `content` value, checks its own output, and otherwise fails open.
  */
-import { checkOutput, type StubbedBlock } from './check-rewrite.js';
+import { MESSAGES_API, type ApiDialect } from './api-dialect.js';
+import { checkOutput, checkRewrite, type StubbedBlock } from './check-rewrite.js';
 import type { FrozenBlock } from './epoch-types.js';
 import { encodeJsonString } from './json-string.js';
 import type { BlockSkipReason, PassthroughReason } from './passthrough-reasons.js';
 import type { Sha256 } from './ports.js';
 import { applySplices, planSplices, type Allocate } from './splices.js';
 import { renderStub } from './stub.js';
-import { indexTranscript, type ResumableIndex, type ToolResultInfo, type TranscriptIndex } from './transcript-index.js';
+import type { ResumableIndex, ToolResultInfo, TranscriptIndex } from './transcript-index.js';
 import { errorText } from '../errors.js';
 
 /** A frozen block left alone in this request, and why. */
@@ -49,6 +50,8 @@ export interface RewriteOptions {
   readonly index?: TranscriptIndex;
   /** Allocates the output (the edge passes `Buffer.allocUnsafe`; see applySplices). */
   readonly allocate?: Allocate;
+  /** The API the body speaks, which indexes it and the output (Messages by default). */
+  readonly api?: ApiDialect;
 }
 
 const ENCODER = new TextEncoder();
@@ -72,7 +75,7 @@ export function rewriteRequest(body: Uint8Array, frozen: readonly FrozenBlock[],
   try {
     let index = options.index;
     if (index === undefined) {
-      const indexed = indexTranscript(body);
+      const indexed = (options.api ?? MESSAGES_API).index(body);
       if (indexed.kind === 'failed') return passthroughOf(body, indexed.reason, indexed.detail);
       index = indexed.index;
     }
@@ -102,6 +105,12 @@ export function rewriteIndexed(body: Uint8Array, index: TranscriptIndex, frozen:
   const splices = planSplices(judged.stubbed.map((s) => s.splice), body.length);
   if (splices === undefined) return { outcome: passthroughOf(body, 'self_check_failed', 'overlapping splices', judged.skipped), verdicts: judged.verdicts };
   const out = applySplices(body, splices, options.allocate);
+  // Another API's output is checked by its own index, with nothing kept for an incremental rewrite.
+  if (options.api !== undefined && options.api.name !== 'messages') {
+    const failure = checkRewrite(body, index, out, judged.stubbed, options.api);
+    if (failure !== undefined) return { outcome: passthroughOf(body, 'self_check_failed', failure, judged.skipped), verdicts: judged.verdicts };
+    return { outcome: rewrittenOf(out, judged), verdicts: judged.verdicts };
+  }
   const check = checkOutput(body, index, out, judged.stubbed);
   if (!check.ok) return { outcome: passthroughOf(body, 'self_check_failed', check.failure, judged.skipped), verdicts: judged.verdicts };
   return { outcome: rewrittenOf(out, judged), after: check.after, verdicts: judged.verdicts };
