@@ -31,3 +31,4 @@ export * from './overflow-decision.js';
 export * from './tool-calls.js';
 export * from './detect-refaults.js';
 export * from './api-dialect.js';
+export * from './openai/index.js';

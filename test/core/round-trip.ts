@@ -4,17 +4,20 @@
  */
 import { expect } from 'vitest';
 import {
+  MESSAGES_API,
   applyInflate,
   findStubs,
   freezeBlock,
   planElision,
   restoredContent,
   rewriteRequest,
+  type ApiDialect,
   type ElisionPolicy,
   type PlannedBlock,
+  type TranscriptIndex,
 } from '../../src/core/index.js';
 import { bytesEqual } from '../../src/core/block-text.js';
-import { mustIndex, sha256 } from './bodies.js';
+import { sha256 } from './bodies.js';
 
 export const ELIDED_DIR = '/home/dev/.local/state/ctxshed/elided';
 
@@ -24,11 +27,19 @@ export interface RoundTrip {
   readonly output: Uint8Array;
 }
 
+/** The index of a body that must index in `api`. */
+export function mustIndexAs(api: ApiDialect, body: Uint8Array): TranscriptIndex {
+  const outcome = api.index(body);
+  if (outcome.kind !== 'indexed') throw new Error(`expected the body to index as ${api.name}: ${outcome.reason}: ${outcome.detail}`);
+  return outcome.index;
+}
+
 /** Runs the round trip and asserts its invariants; returns the plan and the rewritten body. */
-export function roundTrip(body: Uint8Array, policy: ElisionPolicy): RoundTrip {
+export function roundTrip(body: Uint8Array, policy: ElisionPolicy, api: ApiDialect = MESSAGES_API): RoundTrip {
+  const mustIndex = (b: Uint8Array): TranscriptIndex => mustIndexAs(api, b);
   const index = mustIndex(body);
   const plan = planElision(body, index, policy, sha256);
-  const outcome = rewriteRequest(body, plan.map(freezeBlock), { elidedDir: ELIDED_DIR, sha256 });
+  const outcome = rewriteRequest(body, plan.map(freezeBlock), { elidedDir: ELIDED_DIR, sha256, api });
   if (plan.length === 0) {
     expect(outcome).toMatchObject({ kind: 'passthrough', reason: 'no_epoch' });
     expect(outcome.body).toBe(body);

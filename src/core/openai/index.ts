@@ -1,0 +1,5 @@
+/** The OpenAI APIs (Responses, Chat Completions) over the shared core. */
+export * from './openai-index.js';
+export * from './responses-index.js';
+export * from './chat-index.js';
+export * from './dialects.js';
