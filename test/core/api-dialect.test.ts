@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { checkRewrite, freezeBlock, indexTranscript, MESSAGES_API, planElision, RESPONSES_API, rewriteRequest, type ApiDialect } from '../../src/core/index.js';
+import { conversation, filler, sha256 } from './bodies.js';
+import { ELIDED_DIR, mustIndexAs } from './round-trip.js';
+
+describe('MESSAGES_API', () => {
+  it('should be the Messages index under the name messages', () => {
+    // Arrange: the constant.
+
+    // Act
+    const { name, index } = MESSAGES_API;
+
+    // Assert
+    expect(name).toBe('messages');
+    expect(index).toBe(indexTranscript);
+  });
+});
+
+describe('rewriteRequest and checkRewrite with an api', () => {
+  const body = conversation([filler(2000, 1), filler(2000, 2)]);
+  const frozen = planElision(body, mustIndexAs(MESSAGES_API, body), { keepRecent: 0, minBytes: 1024 }, sha256).map(freezeBlock);
+
+  it('should give the same bytes with the Messages dialect as without one', () => {
+    // Arrange: a Messages body and its plan.
+
+    // Act
+    const implicit = rewriteRequest(body, frozen, { elidedDir: ELIDED_DIR, sha256 });
+    const explicit = rewriteRequest(body, frozen, { elidedDir: ELIDED_DIR, sha256, api: MESSAGES_API });
+
+    // Assert
+    expect(implicit.kind).toBe('rewritten');
+    expect(explicit.body).toEqual(implicit.body);
+  });
+
+  it('should index the body and its output with the dialect it is given', () => {
+    // Arrange: a dialect that counts its calls and otherwise reads Messages bodies.
+    let calls = 0;
+    const counting: ApiDialect = { name: 'messages', index: (b) => (calls++, indexTranscript(b)) };
+
+    // Act
+    const outcome = rewriteRequest(body, frozen, { elidedDir: ELIDED_DIR, sha256, api: counting });
+
+    // Assert
+    expect(outcome.kind).toBe('rewritten');
+    expect(calls).toBe(2); // the input, then the self-check's re-index of the output
+  });
+
+  it('should fail the self-check when the output does not index in the dialect given', () => {
+    // Arrange
+    const outcome = rewriteRequest(body, frozen, { elidedDir: ELIDED_DIR, sha256 });
+    if (outcome.kind !== 'rewritten') throw new Error('expected a rewrite');
+    const stubbed = frozen.map((b) => ({ ordinal: b.ordinal, splice: { start: 0, end: 0, bytes: new Uint8Array() } }));
+
+    // Act
+    const failure = checkRewrite(body, mustIndexAs(MESSAGES_API, body), outcome.body, stubbed, RESPONSES_API);
+
+    // Assert
+    expect(failure).toMatch(/^output does not index: not_messages_body/);
+  });
+});
