@@ -3,3 +3,4 @@ export * from './openai-index.js';
 export * from './responses-index.js';
 export * from './chat-index.js';
 export * from './dialects.js';
+export * from './conversation-key.js';
