@@ -4,3 +4,4 @@ export * from './responses-index.js';
 export * from './chat-index.js';
 export * from './dialects.js';
 export * from './conversation-key.js';
+export * from './openai-usage.js';
