@@ -167,8 +167,10 @@ function foldConversation(c: ConversationTally, record: WireRecord, facts: Reque
   if (record.t < c.firstSeen) c.firstSeen = record.t;
   if (record.t > c.lastSeen) c.lastSeen = record.t;
   c.last = facts;
-  if (record.route === 'messages' && record.fullness !== undefined) c.lastReading = facts;
-  if (record.route === 'messages' && record.usage !== undefined) {
+  // Every model call's reading counts, Messages or OpenAI; count_tokens' never does.
+  const measured = record.route === 'messages' || record.route === 'responses' || record.route === 'chat';
+  if (measured && record.fullness !== undefined) c.lastReading = facts;
+  if (measured && record.usage !== undefined) {
     c.usageTokens += record.usage.input + record.usage.cacheCreation + record.usage.cacheRead;
     c.usageBytes += record.bytesOut;
   }

@@ -9,12 +9,12 @@
  */
 import {
   contextTokensOf,
-  conversationKeyOf,
   DEFAULT_MEMO_LIMITS,
-  findFirstMessage,
+  dialectOfRoute,
   indexIncrementally,
-  indexTranscript,
   MemoCache,
+  MESSAGES_API,
+  readsFullness,
   rewriteIncrementally,
   shedRequest,
   type EpochMode,
@@ -23,7 +23,7 @@ import {
   type OverflowReading,
   type PassthroughReason,
   type Refault,
-  type Span,
+  type ApiDialect,
   type TranscriptIndex,
 } from '../core/index.js';
 import { errorText } from '../errors.js';
@@ -31,6 +31,7 @@ import { NO_METRICS, type Metrics } from '../metrics/metrics.js';
 import type { StateDir } from '../state/layout.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { commonPrefixLength } from './common-prefix-length.js';
+import { conversationKeyFor } from './conversation-key-of.js';
 import { ConversationTable, type ConversationEntry } from './conversation-table.js';
 import type { EngineSettings } from './engine-settings.js';
 import { countRefaults } from './count-refaults.js';
@@ -144,7 +145,7 @@ export class EpochEngine {
         ...(prepared.refaults === undefined ? {} : { refaults: prepared.refaults }),
       };
       // Ours or a concurrent latch's: the retry carries whatever the conversation froze by now.
-      const retry = await this.#rewrite(request.body, meta, entry, prepared.key, indexed, this.#now().getTime(), extra);
+      const retry = await this.#rewrite(request.body, meta, entry, prepared.key, indexed, MESSAGES_API, this.#now().getTime(), extra);
       if (retry.reason !== undefined || retry.rescued <= prepared.rescued) return declined('no_smaller_body', retry.detail);
       return { kind: 'retry', prepared: retry, overflow };
     } catch (error) {
@@ -154,11 +155,12 @@ export class EpochEngine {
 
   /**
    * Takes the usage reading of a response (DESIGN.md "Fullness"): the conversation's next request
-   * is judged on it. Only a 200 of a `messages` call counts: count_tokens never latches.
+   * is judged on it. Only a 200 of a model call counts (Messages, Responses, chat): count_tokens
+   * never latches.
    */
   observe(prepared: Prepared, response: ObservedResponse): void {
     const { conversation } = prepared;
-    if (prepared.route !== 'messages' || response.status !== 200 || response.usage === undefined || conversation === undefined) return;
+    if (!readsFullness(prepared.route) || response.status !== 200 || response.usage === undefined || conversation === undefined) return;
     conversation.reading = {
       contextTokens: contextTokensOf(response.usage),
       window: prepared.window,
@@ -192,15 +194,13 @@ export class EpochEngine {
     // 1. Only model calls with a readable body are ours.
     if (meta.route === undefined) return pass('not_a_model_call', 'not a model call');
     if (meta.encoding !== undefined) return pass('encoded_body', meta.encoding);
-    // 2. The conversation, from the first message alone: most requests belong to one without
-    //    epochs and go through without their whole body being indexed.
-    const first = findFirstMessage(body);
-    if (first === null) return pass('no_epoch', 'no messages');
-    const key = first === undefined ? undefined : keyOrUndefined(body, first, meta);
-    if (key === undefined) {
-      const indexed = indexTranscript(body);
-      return indexed.kind === 'failed' ? pass(indexed.reason, indexed.detail) : pass('not_messages_body', 'first message unreadable');
-    }
+    // 2. The conversation, by the key of the API the route speaks. A Messages call is named by
+    //    its first message alone: most requests belong to one without epochs and go through
+    //    without their whole body being indexed. An OpenAI call's key takes its index.
+    const api = dialectOfRoute(meta.route);
+    const lookup = conversationKeyFor(body, api, meta);
+    if (lookup.kind === 'none') return pass(lookup.reason, lookup.detail);
+    const { key } = lookup;
     let entry: ConversationEntry;
     try {
       entry = await this.#table.get(key);
@@ -210,15 +210,17 @@ export class EpochEngine {
     }
     // 3. Nothing to do for a conversation without epochs that cannot latch one now. A
     //    conversation keeps the mode of its first epoch; a new one takes the engine's.
-    const mode: EpochMode = entry.mode ?? this.settings.mode ?? 'rescue';
+    //    OpenAI conversations are rescued only: shed mode's spans are whole Messages API messages.
+    const mode: EpochMode = api.name === 'messages' ? (entry.mode ?? this.settings.mode ?? 'rescue') : 'rescue';
     const nowMs = this.#now().getTime();
     this.#memos.prune(nowMs);
-    const mayLatch = meta.route === 'messages' && isOverThreshold(entry, this.settings.threshold);
+    const mayLatch = readsFullness(meta.route) && isOverThreshold(entry, this.settings.threshold);
     if (entry.frozen.length === 0 && entry.spans.length === 0 && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: entry, key });
     //    The index resumes where this body stops being the one the conversation's last rewrite
     //    read: the index a scan from scratch gives, for the cost of what is new.
-    const memo = this.#memos.get(key, nowMs);
-    const indexed = indexIncrementally(body, memo, commonPrefixLength);
+    //    An OpenAI body comes indexed already, from scratch: no memo resumes it.
+    const indexed: IncrementalIndex =
+      lookup.index === undefined ? indexIncrementally(body, this.#memos.get(key, nowMs), commonPrefixLength) : { outcome: { kind: 'indexed', index: lookup.index } };
     if (indexed.outcome.kind === 'failed') {
       return pass(indexed.outcome.reason, indexed.outcome.detail, { conversation: entry, key, epochs: entry.record?.epochs.length ?? 0 });
     }
@@ -234,9 +236,9 @@ export class EpochEngine {
     let latched: number | undefined;
     let classifier: ClassifierReport | undefined;
     if (mayLatch && mode === 'shed') latched = await maybeShed(this.#latch, entry, body, index, meta.agentId, onLatchFailure);
-    else if (mayLatch) ({ latched, classifier } = await maybeLatch(this.#latch, entry, body, index, headers, meta.agentId, onLatchFailure));
+    else if (mayLatch) ({ latched, classifier } = await maybeLatch(this.#latch, entry, body, index, api, headers, meta.agentId, onLatchFailure));
     if (mode === 'shed') return this.#shed(body, meta, entry, key, index, latched, stateFailed);
-    return this.#rewrite(body, meta, entry, key, indexed, nowMs, {
+    return this.#rewrite(body, meta, entry, key, indexed, api, nowMs, {
       ...(latched === undefined ? {} : { latched }),
       ...(classifier === undefined ? {} : { classifier }),
       ...(stateFailed ? { stateFailed: true as const } : {}),
@@ -246,7 +248,7 @@ export class EpochEngine {
 
   // Steps 6 and 7 of #prepare in rescue mode, also the retry after an overflow: the body
   // rewritten by the conversation's frozen blocks as they are now.
-  async #rewrite(body: Uint8Array, meta: RequestMeta, entry: ConversationEntry, key: string, indexed: IncrementalIndex, nowMs: number, extra: Partial<Prepared>): Promise<Prepared> {
+  async #rewrite(body: Uint8Array, meta: RequestMeta, entry: ConversationEntry, key: string, indexed: IncrementalIndex, api: ApiDialect, nowMs: number, extra: Partial<Prepared>): Promise<Prepared> {
     const pass = (reason: PassthroughReason, detail: string, more: Partial<Prepared> = {}): Prepared =>
       passthrough(body, meta, reason, detail, more);
     // 6. Files checked (an await: another request may latch meanwhile), then one snapshot of the
@@ -272,6 +274,7 @@ export class EpochEngine {
       isAvailable: (b) => this.#files.has(b),
       // A Buffer, not a plain Uint8Array: the self-check's scan leans on Buffer's fast indexOf.
       allocate: (n) => Buffer.allocUnsafe(n),
+      api,
     }, indexed);
     if (rewrite.memo !== undefined) this.#memos.set(key, rewrite.memo, nowMs);
     const { outcome } = rewrite;
@@ -326,10 +329,3 @@ function passthrough(body: Uint8Array, meta: RequestMeta, reason: PassthroughRea
   return { ...base(body, meta), reason, detail, ...extra };
 }
 
-function keyOrUndefined(body: Uint8Array, first: Span, meta: RequestMeta): string | undefined {
-  try {
-    return conversationKeyOf(body, first, meta.agentId, sha256Hex, meta.sessionId);
-  } catch {
-    return undefined; // the first message is not valid JSON: the full index names the reason
-  }
-}

@@ -6,11 +6,13 @@ import {
   DEFAULT_TOKENS_PER_BYTE,
   encodeJsonString,
   firstPromptExcerpt,
+  openAiFirstPrompt,
   freezeLabelled,
   labelBlocks,
   planElision,
   renderStub,
   rescueGateInput,
+  type ApiDialect,
   type BlockLabel,
   type FullnessReading,
   type GateDecision,
@@ -45,6 +47,7 @@ export async function maybeLatch(
   entry: ConversationEntry,
   body: Uint8Array,
   index: TranscriptIndex,
+  api: ApiDialect,
   headers: EngineRequest['headers'],
   agentId: string | undefined,
   onStateFailure: (error: unknown) => void,
@@ -68,7 +71,9 @@ export async function maybeLatch(
   let labels: readonly BlockLabel[] = labelBlocks({ body, index, candidates: decision.added, sha256: sha256Hex, restoreTool: ctx.settings.restoreTool === true });
   let classifier: ClassifierReport | undefined;
   const outcome = (latched?: number): LatchOutcome => ({ ...(latched === undefined ? {} : { latched }), ...(classifier === undefined ? {} : { classifier }) });
-  if (ctx.settings.labels === 'model' && ctx.classifier !== undefined) {
+  // The classifier speaks the Messages API to the proxy's upstream: an OpenAI conversation keeps
+  // the local rules' labels.
+  if (ctx.settings.labels === 'model' && ctx.classifier !== undefined && api.name === 'messages') {
     const byModel = await labelByModel({
       ...ctx.classifier,
       key: entry.key,
@@ -94,7 +99,7 @@ export async function maybeLatch(
         added: decision.added,
         labels,
         reading,
-        firstPrompt: firstPromptExcerpt(body, index),
+        firstPrompt: api.name === 'messages' ? firstPromptExcerpt(body, index) : openAiFirstPrompt(body, index),
         model: index.model ?? '',
         agentId,
         ...(gate === undefined ? {} : { gate }),

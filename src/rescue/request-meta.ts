@@ -1,5 +1,5 @@
 /** What the engine reads from a request's line and headers, before its body. */
-import { modelRouteOf, type ModelRoute } from '../core/index.js';
+import { CODEX_SESSION_HEADER, modelRouteOf, type ModelRoute } from '../core/index.js';
 import { contextWindowFor } from './context-window.js';
 import type { EngineSettings } from './engine-settings.js';
 import type { EngineRequest } from './engine-types.js';
@@ -10,7 +10,11 @@ export interface RequestMeta {
   readonly window: number;
   /** `x-claude-code-agent-id`: a subagent's conversations are its own. */
   readonly agentId: string | undefined;
-  /** `x-claude-code-session-id`: part of the key (core/conversation-key.ts says why). */
+  /**
+   * The client's session header, part of the key: `x-claude-code-session-id` on a Messages call
+   * (core/conversation-key.ts says why), Codex's `session-id` on an OpenAI one
+   * (core/openai/conversation-key.ts).
+   */
   readonly sessionId: string | undefined;
   /** `content-encoding` other than identity: the body cannot be read, so it passes through. */
   readonly encoding: string | undefined;
@@ -21,11 +25,13 @@ export function readRequestMeta(request: EngineRequest, settings: EngineSettings
   const { headers } = request;
   const encoding = headerValue(headers['content-encoding']);
   const beta = headers['anthropic-beta'];
+  const route = modelRouteOf(request.method, request.target);
+  const openAi = route === 'responses' || route === 'chat';
   return {
-    route: modelRouteOf(request.method, request.target),
+    route,
     window: contextWindowFor(settings.window, typeof beta === 'string' ? beta : Array.isArray(beta) ? beta.filter(isString) : undefined),
     agentId: headerValue(headers['x-claude-code-agent-id']),
-    sessionId: headerValue(headers['x-claude-code-session-id']),
+    sessionId: headerValue(headers[openAi ? CODEX_SESSION_HEADER : 'x-claude-code-session-id']),
     encoding: encoding === undefined || encoding.toLowerCase() === 'identity' ? undefined : encoding,
   };
 }

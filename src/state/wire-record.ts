@@ -3,7 +3,7 @@
  * This file owns its shape and how one is built; wire-log.ts appends lines and wire-line.ts reads
  * them back.
  */
-import type { ModelRoute } from '../core/model-route.js';
+import { readsFullness, type ModelRoute } from '../core/model-route.js';
 import type { RefaultVia, Refault } from '../core/detect-refaults.js';
 import type { PassthroughReason } from '../core/passthrough-reasons.js';
 import { contextTokensOf, type Usage } from '../core/usage.js';
@@ -166,7 +166,7 @@ export function buildWireRecord(r: WireRecordInput): WireRecord {
       ? {}
       : {
           usage: { input: usage.inputTokens, cacheCreation: usage.cacheCreationInputTokens, cacheRead: usage.cacheReadInputTokens, output: usage.outputTokens },
-          ...(r.route === 'messages' ? { window: r.window, fullness: round4(contextTokensOf(usage) / r.window) } : {}),
+          ...(readsFullness(r.route) ? { window: r.window, fullness: round4(contextTokensOf(usage) / r.window) } : {}),
         }),
     ms: {
       total: round1(r.ms.total),

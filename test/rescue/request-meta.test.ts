@@ -33,4 +33,16 @@ describe('readRequestMeta', () => {
 
     expect(meta).toMatchObject({ route: undefined, window: 200_000, agentId: undefined });
   });
+
+  it('should read the session-id header, Codex\'s, on an OpenAI call, and Claude Code\'s header only on a Messages call', () => {
+    const headers = { 'session-id': 'thread-1', 'x-claude-code-session-id': 'cc-1' };
+
+    const responses = readRequestMeta({ method: 'POST', target: '/v1/responses', headers, body }, DEFAULT_ENGINE_SETTINGS);
+    const chat = readRequestMeta({ method: 'POST', target: '/v1/chat/completions', headers, body }, DEFAULT_ENGINE_SETTINGS);
+    const messages = readRequestMeta({ method: 'POST', target: '/v1/messages', headers, body }, DEFAULT_ENGINE_SETTINGS);
+
+    expect(responses).toMatchObject({ route: 'responses', sessionId: 'thread-1', window: 200_000 });
+    expect(chat).toMatchObject({ route: 'chat', sessionId: 'thread-1' });
+    expect(messages).toMatchObject({ route: 'messages', sessionId: 'cc-1' });
+  });
 });

@@ -16,6 +16,7 @@
  * Claude Code.
  */
 import type { Sha256 } from '../ports.js';
+import type { TranscriptIndex } from '../transcript-index.js';
 import type { OpenAiIndex } from './openai-index.js';
 
 const KEY_FORMAT = 'ctxshed.conversation.openai/1';
@@ -38,7 +39,7 @@ export function openAiConversationKey(body: Uint8Array, index: OpenAiIndex, api:
 }
 
 /** The leading items (through the first user message), parsed and with sorted keys. Throws on invalid text. */
-function leadingItems(body: Uint8Array, index: OpenAiIndex): unknown[] | undefined {
+function leadingItems(body: Uint8Array, index: TranscriptIndex): unknown[] | undefined {
   const { messagesSpan } = index;
   if (body[messagesSpan.start] === 0x22) return [{ role: 'user', content: parseSpan(body, messagesSpan) }];
   const out: unknown[] = [];
@@ -54,7 +55,7 @@ function leadingItems(body: Uint8Array, index: OpenAiIndex): unknown[] | undefin
  * the client's own context (Codex sends `<environment_context>` as a user message before the
  * prompt). At most `max` characters.
  */
-export function openAiFirstPrompt(body: Uint8Array, index: OpenAiIndex, max = 200): string {
+export function openAiFirstPrompt(body: Uint8Array, index: TranscriptIndex, max = 200): string {
   try {
     const { messagesSpan } = index;
     const texts =

@@ -1,0 +1,99 @@
+/** The epoch engine on OpenAI calls: the same latch and rewrite, by the Responses and chat dialects. */
+import fs from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STUB_PREFIX, type Usage } from '../../src/core/index.js';
+import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
+import type { StateDir } from '../../src/state/layout.js';
+import { openStateDir } from '../../src/state/open-state-dir.js';
+import { readConversation } from '../../src/state/read-conversation.js';
+import { filler, fromUtf8 } from '../core/bodies.js';
+import { chatBody, responsesBody } from '../core/openai/openai-bodies.js';
+import { tempStateDir } from '../support/test-proxy.js';
+
+const SETTINGS: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, window: 10_000 };
+const OUTPUTS = Array.from({ length: 10 }, (_, i) => filler(4000, i));
+
+/** An OpenAI reading in the shape the usage tap hands on: cached tokens as the cache read. */
+function usage(contextTokens: number): Usage {
+  return { inputTokens: 100, cacheCreationInputTokens: 0, cacheReadInputTokens: contextTokens - 100, outputTokens: 5 };
+}
+
+let state: StateDir;
+let engine: EpochEngine;
+
+beforeEach(async () => {
+  state = await openStateDir(await tempStateDir('ctxshed-engine-openai-'));
+  engine = new EpochEngine(state, SETTINGS, { now: () => new Date('2026-02-03T04:05:06.000Z') });
+});
+
+afterEach(async () => {
+  await fs.rm(state.root, { recursive: true, force: true });
+});
+
+describe.each([
+  ['Responses', '/v1/responses', (o: readonly unknown[]) => responsesBody(o, { promptCacheKey: 'thread-1', prompt: 'Tour the project.' })],
+  ['chat', '/v1/chat/completions', (o: readonly unknown[]) => chatBody(o, { prompt: 'Tour the project.' })],
+])('EpochEngine on %s calls', (_name, target, build) => {
+  const request = (body: Uint8Array): EngineRequest => ({ method: 'POST', target, headers: { 'session-id': 'thread-1' }, body });
+
+  it('should pass a conversation without epochs through untouched, named by its key', async () => {
+    // Arrange
+    const body = build(OUTPUTS);
+
+    // Act
+    const prepared = await engine.prepare(request(body));
+
+    // Assert
+    expect(prepared.body).toBe(body);
+    expect(prepared).toMatchObject({ reason: 'no_epoch', rescued: 0, epochs: 0 });
+    expect(prepared.key).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('should latch on its reading over the threshold and stub the old outputs, keeping the newest', async () => {
+    // Arrange
+    const first = await engine.prepare(request(build(OUTPUTS)));
+    engine.observe(first, { status: 200, usage: usage(9_000) });
+
+    // Act
+    const prepared = await engine.prepare(request(build(OUTPUTS)));
+
+    // Assert
+    expect(prepared).toMatchObject({ latched: 1, epochs: 1, rescued: 4, bytesElided: 16_000 });
+    const text = fromUtf8(prepared.body);
+    expect(text.split(STUB_PREFIX).length - 1).toBe(4);
+    expect(text).not.toContain(filler(4000, 0));
+    expect(text).toContain(filler(4000, 9));
+    const record = await readConversation(state, prepared.key!);
+    expect(record?.firstPrompt).toBe('Tour the project.');
+    expect(record?.epochs[0]?.blocks.map((b) => b.toolUseId)).toEqual(['call_0', 'call_1', 'call_2', 'call_3']);
+  });
+
+  it('should stub a later, grown request of the conversation the same way', async () => {
+    // Arrange
+    const first = await engine.prepare(request(build(OUTPUTS)));
+    engine.observe(first, { status: 200, usage: usage(9_000) });
+    const latched = await engine.prepare(request(build(OUTPUTS)));
+
+    // Act
+    const grown = await engine.prepare(request(build([...OUTPUTS, filler(4000, 10)])));
+
+    // Assert
+    expect(grown).toMatchObject({ rescued: 4, epochs: 1 });
+    expect(grown.latched).toBeUndefined();
+    const before = fromUtf8(latched.body);
+    const cut = before.indexOf(filler(4000, 9));
+    expect(fromUtf8(grown.body).slice(0, cut)).toBe(before.slice(0, cut));
+  });
+
+  it('should not keep the reading of an error response', async () => {
+    // Arrange
+    const first = await engine.prepare(request(build(OUTPUTS)));
+    engine.observe(first, { status: 429, usage: usage(9_000) });
+
+    // Act
+    const prepared = await engine.prepare(request(build(OUTPUTS)));
+
+    // Assert
+    expect(prepared).toMatchObject({ reason: 'no_epoch', rescued: 0 });
+  });
+});
