@@ -12,6 +12,7 @@ import type {
   ServerResponse,
 } from 'node:http';
 import https from 'node:https';
+import type { ApiName } from '../core/api-dialect.js';
 import type { UpstreamAgents } from './agents.js';
 import { sendApiError } from './api-error.js';
 import { forwardableHeaders } from './hop-by-hop.js';
@@ -41,6 +42,8 @@ export interface ForwardArgs {
   /** Aborting cancels the exchange: 502 if nothing was sent yet, else the client is cut off. */
   readonly signal?: AbortSignal;
   readonly timeouts: { readonly headersMs: number; readonly idleMs: number };
+  /** The API of the request, which says how the response writes its usage (Messages by default). */
+  readonly api?: ApiName | undefined;
   /** Monotonic clock in ms for the timings; `performance.now` by default. */
   readonly now?: () => number;
   /** Called once upstream headers arrive, before they are relayed. Exceptions are swallowed. */
@@ -202,6 +205,7 @@ function exchangeWithUpstream(args: ForwardArgs, now: () => number, startedAt: n
       ex.headersMs = now() - startedAt;
       const status = res.statusCode ?? 502; // always set on a client-side response
       const tap = createUsageTap({
+        api: args.api,
         contentType: res.headers['content-type'],
         contentEncoding: res.headers['content-encoding'],
       });

@@ -6,7 +6,7 @@
  * answered before any of that and never forwarded.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { modelRouteOf } from '../core/model-route.js';
+import { dialectOfRoute, modelRouteOf } from '../core/model-route.js';
 import { errorText } from '../errors.js';
 import type { ServedMetrics } from '../metrics/metrics.js';
 import type { EngineRequest, EpochEngine, Prepared } from '../rescue/index.js';
@@ -84,6 +84,7 @@ async function handle(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse
       clientRes: res,
       agents: deps.agents,
       timeouts: transport.timeouts,
+      api: p.route === undefined ? undefined : dialectOfRoute(p.route).name,
       // 4. The reading, taken before the client sees the response end, so its next request meets it.
       onUsage: (usage, meta) => engine.observe(p, { status: meta.status, usage }),
       ...(holdBack === undefined ? {} : { holdBack }),

@@ -1,6 +1,8 @@
 /** Reads the token usage out of a copy of a response, without ever holding up the response. */
 import { contentCoding, openDecompressor, type Decompressor } from './copy-decompressor.js';
+import { createOpenAiSseReader, readOpenAiJsonUsage } from './openai-usage-readers.js';
 import { createSseParser } from './sse-parser.js';
+import type { ApiName } from '../core/api-dialect.js';
 import type { Usage } from '../core/usage.js';
 
 export type { Usage } from '../core/usage.js';
@@ -20,6 +22,8 @@ export interface StreamError {
 
 /** What `createUsageTap` needs to know of the response. */
 export interface UsageTapOptions {
+  /** The API of the request the response answers: how its usage is written. Messages by default. */
+  readonly api?: ApiName | undefined;
   readonly contentType?: string | undefined;
   readonly contentEncoding?: string | undefined;
   readonly maxJsonBytes?: number;
@@ -90,12 +94,14 @@ export function createUsageTap(opts: UsageTapOptions): UsageTap {
   };
 
   const kind = bodyKind(opts.contentType);
-  const reader =
-    kind === 'sse'
-      ? createSseUsageReader(opts.maxSsePendingChars ?? MAX_SSE_PENDING_CHARS, tap, fail)
-      : kind === 'json'
-        ? createJsonUsageReader(opts.maxJsonBytes ?? MAX_JSON_COPY_BYTES, fail)
-        : undefined;
+  const api = opts.api ?? 'messages';
+  const maxPending = opts.maxSsePendingChars ?? MAX_SSE_PENDING_CHARS;
+  let reader: BodyReader | undefined;
+  if (kind === 'sse') {
+    reader = api === 'messages' ? createSseUsageReader(maxPending, tap, fail) : createOpenAiSseReader(api, maxPending, (e) => (tap.streamError = e), fail);
+  } else if (kind === 'json') {
+    reader = createJsonUsageReader(opts.maxJsonBytes ?? MAX_JSON_COPY_BYTES, fail, api);
+  }
   let decompressor: Decompressor | undefined;
   if (reader !== undefined) {
     const coding = contentCoding(opts.contentEncoding);
@@ -181,7 +187,7 @@ function createSseUsageReader(
 /** `message` covers an unnamed event whose JSON `type` says what it is. */
 const SSE_EVENTS_READ: ReadonlySet<string> = new Set(['message_start', 'message_delta', 'error', 'message']);
 
-function createJsonUsageReader(maxBytes: number, fail: (reason: string) => void): BodyReader {
+function createJsonUsageReader(maxBytes: number, fail: (reason: string) => void, api: ApiName): BodyReader {
   let parts: Uint8Array[] = [];
   let size = 0;
   let over = false;
@@ -206,6 +212,7 @@ function createJsonUsageReader(maxBytes: number, fail: (reason: string) => void)
         fail(`JSON body could not be parsed: ${errorText(err)}`);
         return undefined;
       }
+      if (api !== 'messages') return readOpenAiJsonUsage(api, body);
       const record = asRecord(body);
       const usage = asRecord(record?.['usage']);
       if (usage === undefined) return undefined; // count_tokens, an error body: no usage to read

@@ -1,0 +1,129 @@
+import zlib from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { createOpenAiSseReader, readOpenAiJsonUsage, toMessagesUsage } from '../../src/proxy/openai-usage-readers.js';
+import { createUsageTap, type UsageTapOptions } from '../../src/proxy/usage-tap.js';
+
+const RESPONSES_USAGE = { input_tokens: 12033, input_tokens_details: { cached_tokens: 11904 }, output_tokens: 44, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 12077 };
+const CHAT_USAGE = { prompt_tokens: 125, completion_tokens: 48, total_tokens: 173, prompt_tokens_details: { cached_tokens: 98 } };
+const READ_RESPONSES = { inputTokens: 129, cacheCreationInputTokens: 0, cacheReadInputTokens: 11904, outputTokens: 44, model: 'gpt-x' };
+
+function responsesStream(): string {
+  const events = [
+    { type: 'response.created', response: { id: 'r', status: 'in_progress' } },
+    { type: 'response.output_text.delta', delta: 'prompt_tokens usage' },
+    { type: 'response.completed', response: { id: 'r', model: 'gpt-x', usage: RESPONSES_USAGE } },
+  ];
+  return events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
+}
+
+function chatStream(): string {
+  const chunks = [
+    { object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'hi' } }], usage: null },
+    { object: 'chat.completion.chunk', choices: [], usage: CHAT_USAGE },
+  ];
+  return `${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('')}data: [DONE]\n\n`;
+}
+
+async function tap(opts: UsageTapOptions, body: Buffer): Promise<{ usage: unknown; streamError: unknown; error: unknown }> {
+  const t = createUsageTap(opts);
+  for (const b of body) t.write(Buffer.from([b]));
+  const usage = await t.end();
+  return { usage, streamError: t.streamError, error: t.error };
+}
+
+describe('toMessagesUsage', () => {
+  it('should put the cached part of the input total as the cache read, so the sum is the total', () => {
+    // Arrange
+    const reading = { contextTokens: 1000, cachedTokens: 900, outputTokens: 7 };
+
+    // Act
+    const usage = toMessagesUsage(reading);
+
+    // Assert
+    expect(usage).toEqual({ inputTokens: 100, cacheCreationInputTokens: 0, cacheReadInputTokens: 900, outputTokens: 7 });
+  });
+});
+
+describe('readOpenAiJsonUsage', () => {
+  it('should read a response body and a chat completion body', () => {
+    // Arrange
+    const response = { object: 'response', model: 'gpt-x', usage: RESPONSES_USAGE };
+    const completion = { object: 'chat.completion', usage: CHAT_USAGE };
+
+    // Act
+    const readings = [readOpenAiJsonUsage('responses', response), readOpenAiJsonUsage('chat', completion), readOpenAiJsonUsage('responses', completion)];
+
+    // Assert
+    expect(readings).toEqual([READ_RESPONSES, { inputTokens: 27, cacheCreationInputTokens: 0, cacheReadInputTokens: 98, outputTokens: 48 }, undefined]);
+  });
+});
+
+describe('createOpenAiSseReader', () => {
+  it('should report an error event of a Responses stream and a chat stream', () => {
+    // Arrange
+    const errors: unknown[] = [];
+    const responses = createOpenAiSseReader('responses', 1e6, (e) => errors.push(e), () => undefined);
+    const chat = createOpenAiSseReader('chat', 1e6, (e) => errors.push(e), () => undefined);
+
+    // Act
+    responses.push(Buffer.from('event: error\ndata: {"type":"error","code":"server_error","message":"boom"}\n\n'));
+    chat.push(Buffer.from('data: {"error":{"type":"rate_limit_exceeded","message":"slow down"}}\n\n'));
+
+    // Assert
+    expect(errors).toEqual([{ type: 'server_error', message: 'boom' }, { type: 'rate_limit_exceeded', message: 'slow down' }]);
+    expect(responses.finish(false)).toBeUndefined();
+  });
+
+  it('should stop reading a stream whose event grows over the cap', () => {
+    // Arrange
+    const failures: string[] = [];
+    const reader = createOpenAiSseReader('chat', 10, () => undefined, (why) => failures.push(why));
+
+    // Act
+    reader.push(Buffer.from(`data: ${'x'.repeat(50)}`));
+
+    // Assert
+    expect(failures).toHaveLength(1);
+  });
+});
+
+describe('createUsageTap with an OpenAI api', () => {
+  it.each([
+    ['identity', (b: Buffer) => b, undefined],
+    ['gzip', (b: Buffer) => zlib.gzipSync(b), 'gzip'],
+  ])('should read a Responses stream fed byte by byte (%s)', async (_name, encode, encoding) => {
+    // Arrange
+    const body = encode(Buffer.from(responsesStream()));
+
+    // Act
+    const got = await tap({ api: 'responses', contentType: 'text/event-stream; charset=utf-8', contentEncoding: encoding }, body);
+
+    // Assert
+    expect(got.usage).toEqual(READ_RESPONSES);
+    expect(got.error).toBeUndefined();
+  });
+
+  it('should read the usage chunk of a chat stream and a JSON response body', async () => {
+    // Arrange
+    const stream = Buffer.from(chatStream());
+    const json = Buffer.from(JSON.stringify({ object: 'response', model: 'gpt-x', usage: RESPONSES_USAGE }));
+
+    // Act
+    const got = [await tap({ api: 'chat', contentType: 'text/event-stream' }, stream), await tap({ api: 'responses', contentType: 'application/json' }, json)];
+
+    // Assert
+    expect(got[0]?.usage).toEqual({ inputTokens: 27, cacheCreationInputTokens: 0, cacheReadInputTokens: 98, outputTokens: 48 });
+    expect(got[1]?.usage).toEqual(READ_RESPONSES);
+  });
+
+  it('should read nothing from a Responses stream read as a Messages one', async () => {
+    // Arrange
+    const stream = Buffer.from(responsesStream());
+
+    // Act
+    const got = await tap({ contentType: 'text/event-stream' }, stream);
+
+    // Assert
+    expect(got.usage).toBeUndefined();
+  });
+});
