@@ -1,6 +1,7 @@
 /** The thin `node:http` adapter around the handler: bind 127.0.0.1, serve, stop cleanly. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { ServedMetrics } from '../metrics/metrics.js';
 import type { StateDir } from '../state/layout.js';
 import { WireLog } from '../state/wire-log.js';
@@ -13,6 +14,9 @@ import type { ProxySettings } from './transport-settings.js';
 
 /** How often an idle proxy drops the rewrite memos of idle conversations (requests prune too). */
 export const MEMO_PRUNE_INTERVAL_MS = 60_000;
+
+/** The answer to every WebSocket upgrade request. */
+const UPGRADE_REFUSED = 'HTTP/1.1 426 Upgrade Required\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
 
 /** The loopback address, the only one the proxy ever binds (DESIGN.md, the client contract). */
 export const LOOPBACK = '127.0.0.1';
@@ -54,6 +58,13 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
     const job = handler(req, res);
     inFlight.add(job);
     void job.finally(() => inFlight.delete(job));
+  });
+  // The proxy relays HTTP only. A client that asks for a WebSocket first (Codex tries
+  // `ws://<base>/responses`) gets 426 Upgrade Required and falls back to HTTP at once; without
+  // this, Node would pass the request on as a plain GET and the client retry it for seconds.
+  server.on('upgrade', (_req, socket: Duplex) => {
+    socket.on('error', () => undefined);
+    socket.end(UPGRADE_REFUSED);
   });
   // Long SSE streams and slow uploads are normal for this API; the upstream timeouts govern.
   server.requestTimeout = 0;
