@@ -1,6 +1,6 @@
 /** `ctxshed elide BODY.json`: act as if an epoch latched now on this request body. */
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { freezeLabelled, indexTranscript, labelBlocks, planElision, rewriteRequest } from '../core/index.js';
+import { freezeLabelled, indexAnyApi, labelBlocks, planElision, rewriteRequest } from '../core/index.js';
 import { layoutPaths } from '../state/layout.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { writeElidedFile } from '../state/elided-file.js';
@@ -22,7 +22,7 @@ export const elideCommand: CommandModule<object, ElideArgs> = {
   describe: 'Elide the old tool results of one request body, as an epoch latched now would',
   builder: (yargs) =>
     (yargs as Argv<object>)
-      .positional('body', { type: 'string', demandOption: true, describe: 'A Messages API request body (JSON file, or - for stdin)' })
+      .positional('body', { type: 'string', demandOption: true, describe: 'A request body: Messages, Responses or chat (JSON file, or - for stdin)' })
       .option('state', STATE_OPTION)
       .option('keep-recent', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.keepRecent, describe: 'Never elide the N newest tool results' })
       .option('min-bytes', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.minBytes, describe: 'Elide only tool results whose text is over N bytes' })
@@ -32,7 +32,7 @@ export const elideCommand: CommandModule<object, ElideArgs> = {
   handler: async (args: ArgumentsCamelCase<ElideArgs>) => {
     const policy = { keepRecent: nonNegative(args.keepRecent, '--keep-recent'), minBytes: nonNegative(args.minBytes, '--min-bytes') };
     const body = await readInput(args.body);
-    const indexed = indexTranscript(body);
+    const { api, outcome: indexed } = indexAnyApi(body);
     if (indexed.kind === 'failed') throw new CliError(`${args.body}: not a Messages API body (${indexed.reason}: ${indexed.detail})`);
     const plan = planElision(body, indexed.index, policy, sha256Hex);
     // Labelled by the local rules, as a new epoch is (docs/labels.md).
@@ -45,7 +45,7 @@ export const elideCommand: CommandModule<object, ElideArgs> = {
         if (block.rawSha256 !== undefined && block.raw !== undefined) await writeElidedFile(state, block.rawSha256, block.raw, 'json');
       }
     }
-    const outcome = rewriteRequest(body, frozen, { elidedDir: state.elidedDir, sha256: sha256Hex, index: indexed.index });
+    const outcome = rewriteRequest(body, frozen, { elidedDir: state.elidedDir, sha256: sha256Hex, index: indexed.index, api });
     if (outcome.kind === 'passthrough' && outcome.reason !== 'no_epoch') {
       throw new CliError(`${args.body}: the rewrite fell back to the original (${outcome.reason}: ${outcome.detail})`);
     }

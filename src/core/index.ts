@@ -32,3 +32,4 @@ export * from './tool-calls.js';
 export * from './detect-refaults.js';
 export * from './api-dialect.js';
 export * from './openai/index.js';
+export * from './index-any-api.js';

@@ -4,7 +4,7 @@
  * are the client's own, so they hold no stub.
  */
 import fs from 'node:fs/promises';
-import { applyInflate, applySpanInflate, findSpanStubs, findStubs, indexTranscript, restoredContent, type FoundStub } from '../core/index.js';
+import { applyInflate, applySpanInflate, findSpanStubs, findStubs, indexAnyApi, restoredContent, type FoundStub, type IndexOutcome } from '../core/index.js';
 import { spanPath, type StateDir } from './layout.js';
 import { sha256Hex } from './sha256-hex.js';
 import { locateStoredFile } from './stored-file.js';
@@ -14,7 +14,10 @@ export class InflateError extends Error {
   override readonly name = 'InflateError';
 }
 
-/** The original request bytes of a rewritten body; a body without stubs comes back unchanged. */
+/**
+ * The original request bytes of a rewritten body (Messages, Responses or chat: the first API that
+ * reads it); a body without stubs comes back unchanged.
+ */
 export async function inflateFromState(state: StateDir, shed: Uint8Array): Promise<{ body: Uint8Array; stubs: number; spans: number }> {
   const spans = findSpanStubs(shed, indexOf(shed).index);
   const unshed = applySpanInflate(shed, await Promise.all(spans.map(async (f) => ({ found: f, span: await readSpan(state, f.stub.sha256, f.stub.bytes) }))));
@@ -23,8 +26,8 @@ export async function inflateFromState(state: StateDir, shed: Uint8Array): Promi
   return { body: applyInflate(unshed, restored), stubs: found.length, spans: spans.length };
 }
 
-function indexOf(body: Uint8Array): Extract<ReturnType<typeof indexTranscript>, { kind: 'indexed' }> {
-  const indexed = indexTranscript(body);
+function indexOf(body: Uint8Array): Extract<IndexOutcome, { kind: 'indexed' }> {
+  const { outcome: indexed } = indexAnyApi(body);
   if (indexed.kind === 'failed') throw new InflateError(`not a Messages API body (${indexed.reason}: ${indexed.detail})`);
   return indexed;
 }

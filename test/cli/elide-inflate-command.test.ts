@@ -7,6 +7,7 @@ import { CLI_PATH, runCtxshed } from '../support/cli-process.js';
 import { tempStateDir } from '../support/test-proxy.js';
 
 const REAL = fileURLToPath(new URL('../fixtures/real/09-main-last.json', import.meta.url));
+const REAL_CODEX = fileURLToPath(new URL('../fixtures/real-openai/07-last.json', import.meta.url));
 
 /** Runs the CLI and keeps stdout as bytes (a rewritten body is not text to be re-decoded). */
 function runBytes(args: readonly string[]): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
@@ -35,11 +36,14 @@ describe('ctxshed elide and inflate on a real Claude Code request body', () => {
     await expect(fs.stat(state)).rejects.toThrow();
   });
 
-  it('should elide into the state directory and inflate back to the same bytes', async () => {
+  it.each([
+    ['Claude Code (Messages)', REAL],
+    ['Codex (Responses)', REAL_CODEX],
+  ])('should elide a real %s body into the state directory and inflate back to the same bytes', async (_client, file) => {
     const state = await tempStateDir();
-    const original = await fs.readFile(REAL);
+    const original = await fs.readFile(file);
 
-    const elided = await runBytes(['elide', REAL, '--keep-recent', '0', '--state', state]);
+    const elided = await runBytes(['elide', file, '--keep-recent', '0', '--state', state]);
     const small = path.join(state, '..', `${path.basename(state)}-small.json`);
     await fs.writeFile(small, elided.stdout);
     const inflated = await runBytes(['inflate', small, '--state', state]);
