@@ -36,7 +36,7 @@ export function withProxyOptions<T>(yargs: Argv<T>): Argv<T & ProxyArgs> {
     .option('min-bytes', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.minBytes, describe: 'Elide only tool results whose text is over N bytes' })
     .option('window', { type: 'number', describe: 'Context window in tokens (default: 1,000,000 with the context-1m beta, else 200,000)' })
     .option('state', STATE_OPTION)
-    .option('upstream', { type: 'string', describe: 'Where to send requests (default: $ANTHROPIC_BASE_URL as it was, else https://api.anthropic.com)' })
+    .option('upstream', { type: 'string', describe: 'Where to send requests (default: $ANTHROPIC_BASE_URL as it was, else https://api.anthropic.com; for codex, its openai_base_url, else https://api.openai.com/v1)' })
     .option('port', { type: 'number', default: 0, describe: 'Port on 127.0.0.1 (0: any free port)' })
     .option('labels', {
       type: 'string',

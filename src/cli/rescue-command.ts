@@ -11,6 +11,7 @@ import { CliError } from './cli-error.js';
 import { bannerLine, proxyConfigFrom, withProxyOptions, type ProxyArgs } from './proxy-options.js';
 import { stateDirFrom } from './state-option.js';
 import { errorText } from '../errors.js';
+import { codexLaunch, type CodexLaunch } from './codex-launch.js';
 
 interface RescueArgs extends ProxyArgs {
   strict: boolean;
@@ -34,11 +35,14 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
       .example('$0 rescue --no-grant -- claude', 'The same, without the read grant: Claude Code asks before reading elided text back')
       .example('$0 rescue --rescue-pct 60 --state ~/ctx -- claude --resume', 'Resume a session; its epochs come back from the state directory')
       .example('$0 rescue --mode shed -- claude', 'Shed spans of old messages instead, when the cache re-write pays back (docs/shed.md)')
-      .example('$0 rescue --labels model -- claude', "Also ask the conversation's own model what to keep, point at or drop") as unknown as Argv<RescueArgs>,
+      .example('$0 rescue --labels model -- claude', "Also ask the conversation's own model what to keep, point at or drop")
+      .example('$0 rescue --window 272000 -- codex', 'The Codex CLI (OpenAI Responses API) with rescue at 70% of a 272k window') as unknown as Argv<RescueArgs>,
   handler: async (args: ArgumentsCamelCase<RescueArgs>) => {
     const [command, ...commandArgs] = (args['--'] ?? []).map(String);
     if (command === undefined) throw new CliError('name the command to run after --, e.g. ctxshed rescue -- claude', 2);
-    const config = proxyConfigFrom(args, process.env);
+    // Codex reads its base URL from a config key, not the environment: see codex-launch.ts.
+    const codex: CodexLaunch | undefined = await codexLaunch(command, commandArgs, args.upstream, process.env);
+    const config = proxyConfigFrom(codex === undefined ? args : { ...args, upstream: codex.upstream }, process.env);
     let proxy: RunningProxy | undefined;
     let state: StateDir | undefined;
     try {
@@ -50,7 +54,11 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
       process.stderr.write(`ctxshed: cannot start the proxy (${why}); running ${command} without it\n`);
     }
     let child: { command: string; args: readonly string[]; env: NodeJS.ProcessEnv } = { command, args: commandArgs, env: process.env };
-    if (proxy !== undefined && state !== undefined) {
+    if (proxy !== undefined && state !== undefined && codex !== undefined) {
+      // Codex: its base URL on its command line; the environment and its sandbox as they are.
+      process.stderr.write(`${bannerLine(config, proxy.url, state)}\nctxshed: codex gets the proxy as -c openai_base_url; it reads elided files back with its own shell tool, as its sandbox allows\n`);
+      child = { command, args: codex.argsFor(proxy.url), env: process.env };
+    } else if (proxy !== undefined && state !== undefined) {
       const launch = await planChildLaunch([command, ...commandArgs], { url: proxy.url, state, grant: args.grant, env: process.env, lookup: systemLookup(process.env['PATH']) });
       process.stderr.write(`${bannerLine(config, proxy.url, state)}\n${launch.grantLine}\n`);
       child = launch;
