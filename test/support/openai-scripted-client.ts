@@ -1,0 +1,99 @@
+/**
+ * A scripted OpenAI client for end-to-end tests: it keeps a transcript the way Codex does
+ * (test/fixtures/real-openai/README.md: every request resends all of it, items only appended, a
+ * session header and prompt_cache_key naming the thread) and runs one tool per model call, whose
+ * output is a deterministic text of a given size. Speaks the Responses API or chat.
+ */
+import { request } from 'node:http';
+
+/** One exchange: what was sent, and the status that came back. */
+export interface Exchange {
+  readonly status: number;
+  readonly body: string;
+}
+
+const THREAD = '01a22bf7-afd0-73a1-9543-e4b447847ea1';
+
+/** A transcript and the way to send it. */
+export class OpenAiScriptedClient {
+  /** Every request body sent, in order. */
+  readonly sent: Buffer[] = [];
+  readonly #items: unknown[];
+  #turn = 0;
+
+  constructor(
+    readonly baseUrl: string,
+    readonly api: 'responses' | 'chat',
+    readonly outputBytes: (turn: number) => number = () => 3000,
+  ) {
+    this.#items =
+      api === 'responses'
+        ? [
+            { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'You are a coding agent.' }] },
+            { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Look around the project.' }] },
+          ]
+        : [
+            { role: 'system', content: 'You are a coding agent.' },
+            { role: 'user', content: 'Look around the project.' },
+          ];
+  }
+
+  /** Sends the transcript once, appends what came back and the tool outputs it asked for. */
+  async turnOnce(): Promise<Exchange> {
+    const body =
+      this.api === 'responses'
+        ? { model: 'gpt-test', stream: true, input: this.#items, store: false, prompt_cache_key: THREAD, client_metadata: { turn: this.#turn } }
+        : { model: 'gpt-test', messages: this.#items, stream: true, stream_options: { include_usage: true }, prompt_cache_key: THREAD };
+    const bytes = Buffer.from(JSON.stringify(body));
+    this.sent.push(bytes);
+    const path = this.api === 'responses' ? '/v1/responses' : '/v1/chat/completions';
+    const reply = await post(`${this.baseUrl}${path}`, bytes);
+    if (reply.status === 200) this.#absorb(reply.body);
+    this.#turn += 1;
+    return reply;
+  }
+
+  #absorb(stream: string): void {
+    const events = stream
+      .split('\n')
+      .filter((l) => l.startsWith('data: ') && l !== 'data: [DONE]')
+      .map((l) => JSON.parse(l.slice(6)) as Record<string, unknown>);
+    if (this.api === 'responses') {
+      const done = events.find((e) => e['type'] === 'response.completed') as { response: { output: Array<Record<string, unknown>> } } | undefined;
+      for (const item of done?.response.output ?? []) {
+        this.#items.push(item);
+        if (item['type'] === 'function_call') this.#items.push({ type: 'function_call_output', call_id: item['call_id'], output: toolText(this.#turn, this.outputBytes(this.#turn)) });
+      }
+      return;
+    }
+    const first = events[0] as { choices: Array<{ delta: Record<string, unknown> }> } | undefined;
+    const message = first?.choices[0]?.delta;
+    if (message === undefined) return;
+    this.#items.push(message);
+    const calls = (message['tool_calls'] ?? []) as Array<{ id: string }>;
+    for (const call of calls) this.#items.push({ role: 'tool', tool_call_id: call.id, content: toolText(this.#turn, this.outputBytes(this.#turn)) });
+  }
+}
+
+/** The session header Codex sends with every request of a thread. */
+export const CLIENT_SESSION = THREAD;
+
+/** Numbered lines of about `bytes` bytes, different for each turn. */
+export function toolText(turn: number, bytes: number): string {
+  let out = '';
+  for (let n = 1; out.length < bytes; n++) out += `turn ${turn} line ${n}: the quick brown fox jumps over the lazy dog é ✓\n`;
+  return out;
+}
+
+function post(url: string, body: Buffer): Promise<Exchange> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'session-id': THREAD, authorization: 'Bearer sk-test-000' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
