@@ -1,0 +1,274 @@
+/**
+ * The real-client scenario behind rescue-codex.test.ts: drives the real Codex CLI through
+ * `ctxshed rescue` against the scripted OpenAI upstream on 127.0.0.1, offline, in a long session
+ * of three `codex exec` runs (the second and third `exec resume` the thread, each a new ctxshed
+ * process over the same state directory), and writes what it saw to `--root` (observations.json
+ * and every request body, client side and upstream side).
+ *
+ *   node_modules/.bin/tsx test/real-client/rescue-codex-scenario.ts --root /tmp/some-empty-dir
+ *
+ * Runs only inside `unshare -n` (loopback only); it re-runs itself there, and exits 3 when it
+ * cannot. Path of each request:
+ *
+ *   codex ──► upgrade hop (client bytes) ──► ctxshed rescue ──► scripted upstream (bytes it forwarded)
+ *
+ * `rescue` gives Codex `-c openai_base_url="<proxy>"`; the `codex` it runs is a wrapper that hands
+ * that URL to the hop and points the real Codex at the hop instead.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseStub, STUB_PREFIX } from '../../src/core/index.js';
+import { CLI_PATH } from '../support/cli-process.js';
+import type { ReceivedRequest } from '../../src/scripted/received-request.js';
+import { customToolCall, functionCall, isResponsesRequest, messageItem, responsesUsage, startOpenAiUpstream, type OpenAiReply } from '../support/responses-upstream.js';
+import { CODEX_BIN, CODEX_MODEL, codexEnv } from './codex-env.js';
+import { SEQ_HEADER } from './recording-hop.js';
+import { startUpgradeHop } from './upgrade-hop.js';
+import { linesOf } from './scratch-text.js';
+
+const NETNS_MARKER = 'CTXSHED_REAL_CODEX_IN_NETNS';
+/** Exit code when the network cannot be isolated: the test is skipped, not failed. */
+export const CANNOT_ISOLATE = 3;
+const CLIENT_TIMEOUT_MS = 180_000;
+const BYTES_PER_TOKEN = 4;
+/** A window Codex's 68 KB opening body fills to about a quarter, so the files read push it over 70%. */
+export const RESCUE_FLAGS = ['--window', '60000', '--rescue-pct', '70', '--keep-recent', '2', '--min-bytes', '1024'];
+const FILE_BYTES = 12 * 1024;
+export const FILE_NAMES = Array.from({ length: 10 }, (_, i) => `f${i + 1}.txt`);
+export const RECALL_CALL_ID = 'call_recall_elided_block';
+export const PROMPTS = [
+  'Read the first half of the notes.',
+  'Read the second half of the notes.',
+  'Now count the lines of every file.',
+] as const;
+
+export interface Exchange {
+  readonly run: number;
+  readonly seq: number;
+  readonly method: string;
+  readonly path: string;
+  readonly sessionId?: string;
+  /** Files under `<root>/bodies`: what the client sent, and what the upstream got (absent if it never arrived). */
+  readonly clientFile: string;
+  readonly upstreamFile?: string;
+}
+
+export interface Observations {
+  readonly stateDir: string;
+  readonly projectDir: string;
+  readonly exits: Array<{ code: number | null; stderr: string }>;
+  readonly threadId: string;
+  readonly exchanges: Exchange[];
+  readonly upgrades: Array<{ path: string; reply: string }>;
+  /** Upstream requests that no hop forwarded: should be none. */
+  readonly strayUpstream: number;
+  /** The stub the scripted model took a path from, and asked Codex to `cat`. */
+  readonly recall?: { path: string; sha256: string; seenInSeq: number };
+}
+
+// ---- the scripted model -----------------------------------------------------------------
+
+interface Item {
+  readonly type?: string;
+  readonly role?: string;
+  readonly content?: unknown;
+  readonly call_id?: string;
+}
+
+type Step = () => object[];
+
+const cat = (name: string): object => functionCall('exec_command', { cmd: `cat ${name}` });
+/** Code mode: the `exec` custom tool runs JavaScript that calls the shell. */
+const catJs = (name: string): object => customToolCall('exec', `const r = await tools.exec_command({cmd: ${JSON.stringify(`cat ${name}`)}});\ntext(r);\n`);
+
+/** One list of steps per prompt; each step answers once all earlier steps' calls have outputs. */
+const TURNS: readonly (readonly Step[])[] = [
+  [() => [cat('f1.txt')], () => [catJs('f2.txt')], () => [cat('f3.txt')], () => [cat('f4.txt')], () => [catJs('f5.txt')], () => [messageItem('Read f1 to f5.')]],
+  [() => [cat('f6.txt')], () => [cat('f7.txt')], () => [catJs('f8.txt')], () => [cat('f9.txt')], () => [cat('f10.txt')], () => [messageItem('Read f6 to f10.')]],
+  [() => [functionCall('exec_command', { cmd: 'wc -l f*.txt' })], () => [messageItem('Counted.')]],
+];
+
+function positionOf(input: readonly Item[]): { turn: number; outputs: number } {
+  let turn = -1;
+  let from = 0;
+  input.forEach((item, i) => {
+    const text = JSON.stringify(item.content ?? '');
+    const at = PROMPTS.findIndex((p) => item.role === 'user' && text.includes(p));
+    if (at >= 0) {
+      turn = at;
+      from = i;
+    }
+  });
+  const outputs = input.slice(from).filter((i) => (i.type === 'function_call_output' || i.type === 'custom_tool_call_output') && i.call_id !== RECALL_CALL_ID).length;
+  return { turn, outputs };
+}
+
+/** The first stub in a body the upstream got: its elided file and sha256. */
+function firstStub(body: Buffer): { path: string; sha256: string } | undefined {
+  const text = body.toString('utf8');
+  const at = text.indexOf(JSON.stringify(STUB_PREFIX).slice(1, -1));
+  if (at === -1) return undefined;
+  const end = text.indexOf('"', at);
+  const stubText = JSON.parse(`"${text.slice(at, end)}"`) as string;
+  const stub = parseStub(stubText);
+  const path = /the full text is in (\S+\.txt), read that file/.exec(stubText)?.[1];
+  return stub === undefined || path === undefined ? undefined : { path, sha256: stub.sha256 };
+}
+
+function makeModel(): { respond: (req: ReceivedRequest) => OpenAiReply | undefined; recall: () => Observations['recall'] } {
+  let recall: Observations['recall'];
+  let previous = 0;
+  const respond = (req: ReceivedRequest): OpenAiReply | undefined => {
+    if (!isResponsesRequest(req)) return undefined;
+    const input = Math.ceil(req.body.length / BYTES_PER_TOKEN);
+    const usage = responsesUsage(input, Math.min(previous, input));
+    previous = input;
+    // The first time a stub shows, the model reads its file back through Codex's shell tool.
+    if (recall === undefined) {
+      const stub = firstStub(req.body);
+      if (stub !== undefined) {
+        recall = { ...stub, seenInSeq: Number(req.headers[SEQ_HEADER]) };
+        return { kind: 'response', output: [functionCall('exec_command', { cmd: `cat ${stub.path}` }, RECALL_CALL_ID)], usage };
+      }
+    }
+    const body = JSON.parse(req.body.toString('utf8')) as { input?: Item[] };
+    const { turn, outputs } = positionOf(body.input ?? []);
+    const steps = TURNS[turn] ?? [];
+    let calls = 0;
+    for (const step of steps) {
+      const items = step();
+      if (calls === outputs) return { kind: 'response', output: items, usage };
+      calls += items.filter((i) => ['function_call', 'custom_tool_call'].includes((i as Item).type ?? '')).length;
+    }
+    return { kind: 'response', output: [messageItem('Done.')], usage };
+  };
+  return { respond, recall: () => recall };
+}
+
+// ---- running the client -----------------------------------------------------------------
+
+/** A `codex` for rescue to run: it hands rescue's base URL to the hop and points the real Codex at the hop. */
+function writeWrapper(binDir: string, targetFile: string, hopUrl: string): string {
+  mkdirSync(binDir, { recursive: true });
+  const file = join(binDir, 'codex');
+  const script = [
+    '#!/bin/sh',
+    '# rescue put -c openai_base_url="<proxy>" first: keep it for the hop.',
+    `printf '%s' "$2" > '${targetFile}'`,
+    'shift 2',
+    `exec '${CODEX_BIN}' -c 'openai_base_url="${hopUrl}"' "$@"`,
+    '',
+  ].join('\n');
+  writeFileSync(file, script);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+function runRescue(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolveRun) => {
+    const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const timer = setTimeout(() => child.kill('SIGKILL'), CLIENT_TIMEOUT_MS);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolveRun({ code, stdout, stderr });
+    });
+  });
+}
+
+// ---- main -------------------------------------------------------------------------------
+
+function reexecInNetns(): number | undefined {
+  if (process.env[NETNS_MARKER] === '1') return undefined;
+  if (spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up'], { stdio: 'ignore' }).status !== 0) return CANNOT_ISOLATE;
+  const child = spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh', process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+    env: { ...process.env, [NETNS_MARKER]: '1' },
+  });
+  return child.status ?? 1;
+}
+
+async function main(): Promise<void> {
+  const i = process.argv.indexOf('--root');
+  const rootArg = i === -1 ? undefined : process.argv[i + 1];
+  if (rootArg === undefined) throw new Error('usage: rescue-codex-scenario.ts --root <empty dir>');
+  const relaunched = reexecInNetns();
+  if (relaunched !== undefined) process.exit(relaunched);
+
+  const root = resolve(rootArg);
+  const home = join(root, 'home');
+  const projectDir = join(root, 'project');
+  const stateDir = join(root, 'state');
+  const bodiesDir = join(root, 'bodies');
+  const targetFile = join(root, 'proxy-url');
+  for (const dir of [home, projectDir, bodiesDir]) mkdirSync(dir, { recursive: true });
+  for (const name of FILE_NAMES) writeFileSync(join(projectDir, name), linesOf(name.replace('.txt', ''), FILE_BYTES));
+
+  const model = makeModel();
+  const upstream = await startOpenAiUpstream(model.respond);
+  const hop = await startUpgradeHop(() => {
+    const arg = readFileSync(targetFile, 'utf8'); // openai_base_url="http://127.0.0.1:<port>"
+    return /"(http:\/\/127\.0\.0\.1:\d+)"/.exec(arg)?.[1] ?? 'http://127.0.0.1:9';
+  });
+  const wrapper = writeWrapper(join(root, 'bin'), targetFile, hop.url);
+  const env = codexEnv(home);
+  const execFlags = ['--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '--json', '-m', CODEX_MODEL, '-C', projectDir];
+  const exits: Observations['exits'] = [];
+  const hopCount: number[] = [];
+  let threadId = '';
+  try {
+    for (const [run, prompt] of PROMPTS.entries()) {
+      const codexArgs = run === 0 ? ['exec', ...execFlags, prompt] : ['exec', ...execFlags, 'resume', threadId, prompt];
+      const result = await runRescue(['rescue', ...RESCUE_FLAGS, '--state', stateDir, '--upstream', upstream.baseUrl, '--', wrapper, ...codexArgs], projectDir, env);
+      exits.push({ code: result.code, stderr: result.stderr });
+      hopCount.push(hop.requests.length);
+      if (run === 0) {
+        const started = result.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { type?: string; thread_id?: string }).find((e) => e.type === 'thread.started');
+        threadId = started?.thread_id ?? '';
+        if (threadId === '') break;
+      }
+    }
+  } finally {
+    await hop.close();
+    await upstream.close();
+  }
+
+  const bySeq = new Map(upstream.requests.map((r) => [Number(r.headers[SEQ_HEADER]), r]));
+  const exchanges: Exchange[] = hop.requests.map((req) => {
+    const run = hopCount.findIndex((n) => req.index < n);
+    const clientFile = `${String(req.index).padStart(3, '0')}-client.json`;
+    writeFileSync(join(bodiesDir, clientFile), req.body);
+    const got = bySeq.get(req.index);
+    const upstreamFile = got === undefined ? undefined : `${String(req.index).padStart(3, '0')}-upstream.json`;
+    if (got !== undefined && upstreamFile !== undefined) writeFileSync(join(bodiesDir, upstreamFile), got.body);
+    const sessionId = req.headers['session-id'];
+    return {
+      run,
+      seq: req.index,
+      method: req.method,
+      path: req.path,
+      ...(typeof sessionId === 'string' ? { sessionId } : {}),
+      clientFile,
+      ...(upstreamFile === undefined ? {} : { upstreamFile }),
+    };
+  });
+  const recall = model.recall();
+  const observations: Observations = {
+    stateDir,
+    projectDir,
+    exits,
+    threadId,
+    exchanges,
+    upgrades: hop.upgrades,
+    strayUpstream: upstream.requests.filter((r) => Number.isNaN(Number(r.headers[SEQ_HEADER]))).length,
+    ...(recall === undefined ? {} : { recall }),
+  };
+  writeFileSync(join(root, 'observations.json'), JSON.stringify(observations, null, 2));
+}
+
+// Run only as a script; the test imports this file for its types and constants.
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) await main();

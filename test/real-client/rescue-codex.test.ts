@@ -1,0 +1,160 @@
+/**
+ * The real Codex CLI (the `@openai/codex` dev dependency) through `ctxshed rescue`, end to end,
+ * offline, in a long scripted session: see rescue-codex-scenario.ts for the run itself. Skipped
+ * where Codex cannot run or the network cannot be isolated with `unshare -n`.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findStubs, indexResponses, type OpenAiIndex } from '../../src/core/index.js';
+import { inflateFromState } from '../../src/state/inflate-from-state.js';
+import { layoutPaths } from '../../src/state/layout.js';
+import { readConversation } from '../../src/state/read-conversation.js';
+import { sha256Hex } from '../../src/state/sha256-hex.js';
+import { verifyState } from '../../src/state/verify-state.js';
+import { CLI_PATH } from '../support/cli-process.js';
+import { TSX_BIN } from './client-env.js';
+import { whyCodexCannotRun } from './codex-env.js';
+import { CANNOT_ISOLATE, RECALL_CALL_ID, type Exchange, type Observations } from './rescue-codex-scenario.js';
+
+const SCENARIO = new URL('./rescue-codex-scenario.ts', import.meta.url).pathname;
+const SCENARIO_TIMEOUT_MS = 400_000;
+
+const whyNot = whyCodexCannotRun();
+if (whyNot !== undefined) console.warn(`real Codex suite SKIPPED: the Codex CLI cannot run here (${whyNot})`);
+
+interface Seen extends Exchange {
+  client: Buffer;
+  upstream: Buffer;
+}
+
+interface WireLine {
+  route?: string;
+  key: string | null;
+  rescued: number;
+  epochs: number;
+  latched?: number;
+  fullness?: number;
+}
+
+function mustIndex(body: Buffer): OpenAiIndex {
+  const outcome = indexResponses(body);
+  if (outcome.kind !== 'indexed') throw new Error(`${outcome.reason}: ${outcome.detail}`);
+  return outcome.index;
+}
+
+describe.skipIf(whyNot !== undefined)('ctxshed rescue with the real Codex CLI', () => {
+  let root = '';
+  let skipped = '';
+  let obs: Observations;
+  let seen: Seen[] = [];
+  let wire: WireLine[] = [];
+  const model = (): Seen[] => seen.filter((s) => s.method === 'POST' && s.path.endsWith('/responses'));
+
+  beforeAll(async () => {
+    if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: build first (npx tsc -p tsconfig.json)`);
+    root = mkdtempSync(join(tmpdir(), 'ctxshed-real-codex-'));
+    const run = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = spawn(TSX_BIN, [SCENARIO, '--root', root], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
+      child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
+      child.on('close', (code) => resolve({ code, output }));
+    });
+    if (run.code === CANNOT_ISOLATE) {
+      skipped = 'unshare -n is not available here';
+      console.warn(`real Codex suite SKIPPED: ${skipped}`);
+      return;
+    }
+    if (run.code !== 0) throw new Error(`the scenario failed (${String(run.code)}):\n${run.output}`);
+    obs = JSON.parse(readFileSync(join(root, 'observations.json'), 'utf8')) as Observations;
+    seen = obs.exchanges.map((e) => ({
+      ...e,
+      client: readFileSync(join(root, 'bodies', e.clientFile)),
+      upstream: e.upstreamFile === undefined ? Buffer.alloc(0) : readFileSync(join(root, 'bodies', e.upstreamFile)),
+    }));
+    wire = readFileSync(join(obs.stateDir, 'wire.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.length > 0)
+      .map((l) => JSON.parse(l) as WireLine)
+      .filter((l) => l.route !== undefined);
+  }, SCENARIO_TIMEOUT_MS);
+
+  afterAll(() => {
+    if (root !== '') rmSync(root, { recursive: true, force: true });
+  });
+
+  it('should run three codex exec runs offline, every request reaching the upstream through ctxshed', ({ skip }) => {
+    if (skipped !== '') skip();
+    expect(obs.exits.map((e) => e.code), obs.exits.map((e) => e.stderr).join('\n')).toEqual([0, 0, 0]);
+    expect(model().length).toBeGreaterThanOrEqual(14);
+    expect(seen.every((s) => s.upstreamFile !== undefined)).toBe(true);
+    expect(obs.strayUpstream).toBe(0);
+  });
+
+  it('should answer each process\'s WebSocket try with 426, so Codex used HTTP at once', ({ skip }) => {
+    if (skipped !== '') skip();
+    expect(obs.upgrades.length).toBe(3);
+    expect(obs.upgrades.every((u) => u.reply === 'HTTP/1.1 426 Upgrade Required')).toBe(true);
+  });
+
+  it('should keep one conversation across exec resume: one key, its epoch found again by the next ctxshed', ({ skip }) => {
+    if (skipped !== '') skip();
+    expect(new Set(model().map((s) => s.sessionId))).toEqual(new Set([obs.threadId]));
+    expect(new Set(wire.map((l) => l.key)).size).toBe(1);
+    const lastRun = model().filter((s) => s.run === 2);
+    expect(lastRun.length).toBeGreaterThan(0);
+    for (const s of lastRun) expect(findStubs(s.upstream, mustIndex(s.upstream)).length).toBeGreaterThan(0);
+  });
+
+  it('should send bytes unchanged before the first epoch, and stub exactly the frozen outputs after it', async ({ skip }) => {
+    if (skipped !== '') skip();
+    const firstLatch = wire.findIndex((l) => l.latched !== undefined);
+    expect(firstLatch).toBeGreaterThan(0);
+    const requests = model();
+    for (let i = 0; i < firstLatch; i++) expect(requests[i]!.upstream.equals(requests[i]!.client)).toBe(true);
+    const record = await readConversation(layoutPaths(obs.stateDir), String(wire[firstLatch]!.key));
+    const frozen = record!.epochs.flatMap((e) => e.blocks.map((b) => b.ordinal)).sort((a, b) => a - b);
+    const last = requests.at(-1)!.upstream;
+    expect(findStubs(last, mustIndex(last)).map((f) => f.ordinal)).toEqual(frozen);
+    expect(record!.firstPrompt).toBe('Read the first half of the notes.');
+  });
+
+  it('should keep the prefix stable: between latches each request\'s items are the next one\'s first bytes', ({ skip }) => {
+    if (skipped !== '') skip();
+    const requests = model();
+    const firstLatch = wire.findIndex((l) => l.latched !== undefined);
+    let checked = 0;
+    for (let i = firstLatch + 1; i < requests.length; i++) {
+      if (wire[i]!.latched !== undefined) continue;
+      const before = requests[i - 1]!.upstream;
+      const itemsEnd = mustIndex(before).messagesSpan.end - 1;
+      expect(requests[i]!.upstream.subarray(0, itemsEnd).equals(before.subarray(0, itemsEnd))).toBe(true);
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThanOrEqual(3);
+  });
+
+  it('should let the model read a stub back through Codex\'s own shell tool: the output holds the elided text', ({ skip }) => {
+    if (skipped !== '') skip();
+    expect(obs.recall).toBeDefined();
+    const elided = readFileSync(obs.recall!.path);
+    expect(sha256Hex(elided)).toBe(obs.recall!.sha256);
+    const after = model().find((s) => s.client.includes(Buffer.from(`"call_id":"${RECALL_CALL_ID}","output"`)));
+    expect(after).toBeDefined();
+    const input = (JSON.parse(after!.client.toString('utf8')) as { input: Array<{ type?: string; call_id?: string; output?: unknown }> }).input;
+    const output = input.find((i) => i.type === 'function_call_output' && i.call_id === RECALL_CALL_ID)?.output;
+    expect(typeof output === 'string' && output.includes(elided.toString('utf8'))).toBe(true);
+  });
+
+  it('should keep every body lossless: inflate gives back what Codex sent, and the state verifies', async ({ skip }) => {
+    if (skipped !== '') skip();
+    for (const s of model()) {
+      const inflated = await inflateFromState(layoutPaths(obs.stateDir), s.upstream);
+      expect(Buffer.from(inflated.body).equals(s.client)).toBe(true);
+    }
+    expect((await verifyState(obs.stateDir)).problems).toEqual([]);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * The recording hop for Codex (recording-hop.ts's job, plus one thing): it records every request
+ * byte-exact and forwards it, and it passes a WebSocket upgrade through as raw bytes, so Codex sees
+ * what is behind the hop answer its WebSocket try (ctxshed's 426). The recording hop rides on the
+ * scripted Messages API, which has no upgrade path.
+ */
+import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { ReceivedRequest } from '../../src/scripted/received-request.js';
+import { SEQ_HEADER } from './recording-hop.js';
+
+/** Hop-by-hop headers (RFC 9110 §7.6.1): not forwarded. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'content-length']);
+
+export interface UpgradeHop {
+  readonly url: string;
+  /** Every HTTP request, `index` being the value of its SEQ_HEADER. */
+  readonly requests: ReceivedRequest[];
+  /** Every upgrade request, with the status line that came back. */
+  readonly upgrades: Array<{ path: string; reply: string }>;
+  close(): Promise<void>;
+}
+
+/** Starts the hop; `target()` says where to forward (`http://127.0.0.1:N`), asked at each request. */
+export async function startUpgradeHop(target: () => string): Promise<UpgradeHop> {
+  const requests: ReceivedRequest[] = [];
+  const upgrades: UpgradeHop['upgrades'] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const received: ReceivedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, rawHeaders: req.rawHeaders, body, index: requests.length };
+      requests.push(received);
+      const headers: OutgoingHttpHeaders = { ...forwardable(req.headers), [SEQ_HEADER]: String(received.index), 'content-length': String(body.length) };
+      const out = request(new URL(received.path, target()), { method: received.method, headers }, (up) => {
+        res.writeHead(up.statusCode ?? 502, forwardable(up.headers));
+        up.pipe(res);
+      });
+      out.on('error', () => res.destroy());
+      out.end(body);
+    });
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const seen = { path: req.url ?? '/', reply: '' };
+    upgrades.push(seen);
+    const to = new URL(target());
+    const up = connect(Number(to.port), to.hostname, () => {
+      const lines = [`${req.method ?? 'GET'} ${req.url ?? '/'} HTTP/1.1`];
+      for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+      up.write(`${lines.join('\r\n')}\r\n\r\n`);
+      up.write(head);
+      socket.pipe(up);
+    });
+    up.on('data', (d: Buffer) => {
+      if (seen.reply === '') seen.reply = d.toString('latin1').split('\r\n')[0] ?? '';
+      socket.write(d);
+    });
+    up.on('end', () => socket.end());
+    up.on('error', () => socket.destroy());
+    socket.on('error', () => up.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    upgrades,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function forwardable(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+  }
+  return out;
+}
