@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkRewrite, freezeBlock, indexTranscript, MESSAGES_API, planElision, RESPONSES_API, rewriteRequest, type ApiDialect } from '../../src/core/index.js';
+import { checkRewrite, freezeBlock, indexResponses, indexTranscript, MESSAGES_API, planElision, RESPONSES_API, rewriteRequest, type ApiDialect } from '../../src/core/index.js';
+import { responsesBody } from './openai/openai-bodies.js';
 import { conversation, filler, sha256 } from './bodies.js';
 import { ELIDED_DIR, mustIndexAs } from './round-trip.js';
 
@@ -32,13 +33,15 @@ describe('rewriteRequest and checkRewrite with an api', () => {
     expect(explicit.body).toEqual(implicit.body);
   });
 
-  it('should index the body and its output with the dialect it is given', () => {
-    // Arrange: a dialect that counts its calls and otherwise reads Messages bodies.
+  it('should index an OpenAI body and its output with the dialect it is given', () => {
+    // Arrange: a dialect that counts its calls and otherwise reads Responses bodies.
     let calls = 0;
-    const counting: ApiDialect = { name: 'messages', index: (b) => (calls++, indexTranscript(b)) };
+    const counting: ApiDialect = { name: 'responses', index: (b) => (calls++, indexResponses(b)) };
+    const openAi = responsesBody([filler(2000, 1), filler(2000, 2)]);
+    const openAiFrozen = planElision(openAi, mustIndexAs(RESPONSES_API, openAi), { keepRecent: 0, minBytes: 1024 }, sha256).map(freezeBlock);
 
     // Act
-    const outcome = rewriteRequest(body, frozen, { elidedDir: ELIDED_DIR, sha256, api: counting });
+    const outcome = rewriteRequest(openAi, openAiFrozen, { elidedDir: ELIDED_DIR, sha256, api: counting });
 
     // Assert
     expect(outcome.kind).toBe('rewritten');

@@ -112,7 +112,8 @@ function firstStub(body: Buffer): { path: string; sha256: string } | undefined {
   const end = text.indexOf('"', at);
   const stubText = JSON.parse(`"${text.slice(at, end)}"`) as string;
   const stub = parseStub(stubText);
-  const path = /the full text is in (\S+\.txt), read that file/.exec(stubText)?.[1];
+  // The stub names its file however its label words it ("read <path>", "the full text is in <path>").
+  const path = /(\/[^\s;\]]+\.txt)/.exec(stubText)?.[1];
   return stub === undefined || path === undefined ? undefined : { path, sha256: stub.sha256 };
 }
 
