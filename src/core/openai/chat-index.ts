@@ -11,9 +11,9 @@
  *   so the plan sees which calls read an elided file back.
  * - Every other message is a block of type `message`, copied through untouched.
  */
-import { JsonSyntaxError, scanArray, scanDocument, scanObject, scanString, scanValue, skipWhitespace } from '../json-scan.js';
+import { scanArray, scanObject, scanString, scanValue } from '../json-scan.js';
 import type { BlockInfo, MessageInfo, Span, ToolResultInfo } from '../transcript-index.js';
-import { indexOrFailure, makeDuplicateGuard, readStringValue, readToken, ShapeError } from './index-support.js';
+import { indexOrFailure, makeDuplicateGuard, readStringValue, readToken, scanTopLevel, ShapeError } from './index-support.js';
 import type { OpenAiIndex, OpenAiIndexOutcome } from './openai-index.js';
 import { ABSENT_OUTPUT, indexToolOutput, type IndexedToolOutput } from './tool-output.js';
 
@@ -27,33 +27,16 @@ export function indexChat(body: Uint8Array): OpenAiIndexOutcome {
 }
 
 function buildIndex(b: Uint8Array): OpenAiIndex {
-  const start = skipWhitespace(b, 0);
-  if (b[start] !== 0x7b) {
-    scanDocument(b);
-    throw new ShapeError('not_messages_body', 'body is not a JSON object');
-  }
   let messagesSpan: Span | undefined;
-  let model: string | undefined;
-  let promptCacheKey: string | undefined;
   const messages: MessageInfo[] = [];
   const toolResults: ToolResultInfo[] = [];
-  const guard = makeDuplicateGuard(TOP_LEVEL_WATCHED, 'the body');
-  const end = scanObject(b, start, 1, (keyStart, keyEnd, valueStart, depth) => {
-    const key = readToken(b, keyStart, keyEnd);
-    guard(key);
-    if ((key === 'model' || key === 'prompt_cache_key') && b[valueStart] === 0x22) {
-      const valueEnd = scanString(b, valueStart);
-      if (key === 'model') model = readToken(b, valueStart, valueEnd);
-      else promptCacheKey = readToken(b, valueStart, valueEnd);
-      return valueEnd;
-    }
-    if (key !== 'messages') return scanValue(b, valueStart, depth);
+  const { model, promptCacheKey } = scanTopLevel(b, TOP_LEVEL_WATCHED, (key, valueStart, depth) => {
+    if (key !== 'messages') return undefined;
     if (b[valueStart] !== 0x5b) throw new ShapeError('not_messages_body', '"messages" is not an array');
     const valueEnd = scanArray(b, valueStart, depth + 1, (messageStart, index, d) => indexMessage(b, messageStart, index, d, messages, toolResults));
     messagesSpan = { start: valueStart, end: valueEnd };
     return valueEnd;
   });
-  if (skipWhitespace(b, end) !== b.length) throw new JsonSyntaxError(end, 'trailing bytes');
   if (messagesSpan === undefined) throw new ShapeError('not_messages_body', 'no "messages" key');
   return { byteLength: b.length, messagesSpan, messages, toolResults, model, promptCacheKey };
 }

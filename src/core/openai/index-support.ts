@@ -2,7 +2,7 @@
  * What the OpenAI indexes share: the shape error, the mapping of scanner faults to index
  * failures (the same as the Messages index's), and reading keys and short strings.
  */
-import { JsonSyntaxError, scanDocument, scanString } from '../json-scan.js';
+import { JsonSyntaxError, scanDocument, scanObject, scanString, scanValue, skipWhitespace } from '../json-scan.js';
 import { decodeJsonString } from '../json-string.js';
 import type { IndexFailure, IndexOutcome, TranscriptIndex } from '../transcript-index.js';
 
@@ -79,4 +79,41 @@ export function makeDuplicateGuard(watched: readonly string[], where: string): (
     if (seen.has(key)) throw new ShapeError('duplicate_key', `${where} has two "${key}" keys`);
     seen.add(key);
   };
+}
+
+/** The top-level strings both OpenAI indexes keep. */
+export interface TopLevelStrings {
+  model: string | undefined;
+  promptCacheKey: string | undefined;
+}
+
+/**
+ * Scans a body that must be one JSON object: refuses a second watched key, keeps `model` and
+ * `prompt_cache_key` when they are strings, and hands every other key's value to `onKey`, which
+ * returns where that value ends (or `undefined` to have it skipped). Refuses trailing bytes.
+ */
+export function scanTopLevel(
+  b: Uint8Array,
+  watched: readonly string[],
+  onKey: (key: string, valueStart: number, depth: number) => number | undefined,
+): TopLevelStrings {
+  const start = skipWhitespace(b, 0);
+  if (b[start] !== 0x7b) {
+    scanDocument(b);
+    throw new ShapeError('not_messages_body', 'body is not a JSON object');
+  }
+  const strings: TopLevelStrings = { model: undefined, promptCacheKey: undefined };
+  const guard = makeDuplicateGuard(watched, 'the body');
+  const end = scanObject(b, start, 1, (keyStart, keyEnd, valueStart, depth) => {
+    const key = readToken(b, keyStart, keyEnd);
+    guard(key);
+    if ((key === 'model' || key === 'prompt_cache_key') && b[valueStart] === 0x22) {
+      const valueEnd = scanString(b, valueStart);
+      strings[key === 'model' ? 'model' : 'promptCacheKey'] = readToken(b, valueStart, valueEnd);
+      return valueEnd;
+    }
+    return onKey(key, valueStart, depth) ?? scanValue(b, valueStart, depth);
+  });
+  if (skipWhitespace(b, end) !== b.length) throw new JsonSyntaxError(end, 'trailing bytes');
+  return strings;
 }

@@ -16,9 +16,9 @@
  * not resend its transcript, so there is nothing stable to elide: it is refused as unknown_shape.
  * A string `input` (a lone prompt) indexes with no items.
  */
-import { JsonSyntaxError, scanArray, scanDocument, scanObject, scanString, scanValue, skipWhitespace } from '../json-scan.js';
+import { scanArray, scanObject, scanString, scanValue } from '../json-scan.js';
 import type { BlockInfo, MessageInfo, Span, ToolResultInfo } from '../transcript-index.js';
-import { indexOrFailure, isNullAt, makeDuplicateGuard, readStringValue, readToken, ShapeError } from './index-support.js';
+import { indexOrFailure, isNullAt, makeDuplicateGuard, readStringValue, readToken, scanTopLevel, ShapeError } from './index-support.js';
 import type { OpenAiIndex, OpenAiIndexOutcome } from './openai-index.js';
 import { ABSENT_OUTPUT, indexToolOutput, type IndexedToolOutput } from './tool-output.js';
 
@@ -36,34 +36,16 @@ export function indexResponses(body: Uint8Array): OpenAiIndexOutcome {
 }
 
 function buildIndex(b: Uint8Array): OpenAiIndex {
-  const start = skipWhitespace(b, 0);
-  if (b[start] !== 0x7b) {
-    scanDocument(b);
-    throw new ShapeError('not_messages_body', 'body is not a JSON object');
-  }
   let inputSpan: Span | undefined;
-  let model: string | undefined;
-  let promptCacheKey: string | undefined;
   let upstreamState: string | undefined;
   const messages: MessageInfo[] = [];
   const toolResults: ToolResultInfo[] = [];
-  const guard = makeDuplicateGuard(TOP_LEVEL_WATCHED, 'the body');
-  const end = scanObject(b, start, 1, (keyStart, keyEnd, valueStart, depth) => {
-    const key = readToken(b, keyStart, keyEnd);
-    guard(key);
+  const { model, promptCacheKey } = scanTopLevel(b, TOP_LEVEL_WATCHED, (key, valueStart, depth) => {
     switch (key) {
-      case 'model':
-      case 'prompt_cache_key': {
-        if (b[valueStart] !== 0x22) return scanValue(b, valueStart, depth);
-        const valueEnd = scanString(b, valueStart);
-        if (key === 'model') model = readToken(b, valueStart, valueEnd);
-        else promptCacheKey = readToken(b, valueStart, valueEnd);
-        return valueEnd;
-      }
       case 'previous_response_id':
       case 'conversation':
         if (!isNullAt(b, valueStart)) upstreamState = key;
-        return scanValue(b, valueStart, depth);
+        return undefined;
       case 'input': {
         if (b[valueStart] === 0x22) {
           inputSpan = { start: valueStart, end: scanString(b, valueStart) };
@@ -75,10 +57,9 @@ function buildIndex(b: Uint8Array): OpenAiIndex {
         return valueEnd;
       }
       default:
-        return scanValue(b, valueStart, depth);
+        return undefined;
     }
   });
-  if (skipWhitespace(b, end) !== b.length) throw new JsonSyntaxError(end, 'trailing bytes');
   if (inputSpan === undefined) throw new ShapeError('not_messages_body', 'no "input" key');
   if (upstreamState !== undefined) throw new ShapeError('unknown_shape', `"${upstreamState}": the transcript is kept upstream, not resent`);
   return { byteLength: b.length, messagesSpan: inputSpan, messages, toolResults, model, promptCacheKey };

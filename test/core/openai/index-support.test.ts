@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { indexOrFailure, makeDuplicateGuard, readStringValue, readToken, ShapeError } from '../../../src/core/openai/index-support.js';
+import { indexOrFailure, makeDuplicateGuard, readStringValue, readToken, scanTopLevel, ShapeError } from '../../../src/core/openai/index-support.js';
 import { JsonSyntaxError } from '../../../src/core/json-scan.js';
 import { utf8 } from '../bodies.js';
 
@@ -114,5 +114,49 @@ describe('makeDuplicateGuard', () => {
 
     // Assert
     expect(act).toThrow('item 0 has two "type" keys');
+  });
+});
+
+describe('scanTopLevel', () => {
+  it('should keep model and prompt_cache_key strings and hand other keys to the callback', () => {
+    // Arrange
+    const body = utf8('{"model":"m","x":[1,2],"prompt_cache_key":"k","y":3}');
+    const seen: string[] = [];
+
+    // Act
+    const strings = scanTopLevel(body, [], (key) => {
+      seen.push(key);
+      return undefined;
+    });
+
+    // Assert
+    expect(strings).toEqual({ model: 'm', promptCacheKey: 'k' });
+    expect(seen).toEqual(['x', 'y']);
+  });
+
+  it('should hand a non-string model to the callback and keep none', () => {
+    // Arrange
+    const body = utf8('{"model":7}');
+    const seen: string[] = [];
+
+    // Act
+    const strings = scanTopLevel(body, [], (key) => {
+      seen.push(key);
+      return undefined;
+    });
+
+    // Assert
+    expect(strings.model).toBeUndefined();
+    expect(seen).toEqual(['model']);
+  });
+
+  it('should refuse a body that is not an object, a watched key twice, and trailing bytes', () => {
+    // Arrange
+    const none = (): undefined => undefined;
+
+    // Act / Assert
+    expect(() => scanTopLevel(utf8('[1]'), [], none)).toThrow(ShapeError);
+    expect(() => scanTopLevel(utf8('{"input":1,"input":2}'), ['input'], none)).toThrow(/two "input" keys/);
+    expect(() => scanTopLevel(utf8('{} x'), [], none)).toThrow(JsonSyntaxError);
   });
 });
