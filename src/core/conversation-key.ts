@@ -12,6 +12,7 @@
  */
 import type { Sha256 } from './ports.js';
 import type { Span, TranscriptIndex } from './transcript-index.js';
+import { sortKeys } from './sort-keys.js';
 import { isRecord } from '../errors.js';
 
 const KEY_FORMAT = 'ctxshed.conversation/1';
@@ -81,14 +82,6 @@ function stripCacheControl(value: unknown): unknown {
   if (!isRecord(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) if (k !== 'cache_control') out[k] = stripCacheControl(v);
-  return out;
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (!isRecord(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(value).sort()) out[k] = sortKeys(value[k]);
   return out;
 }
 

@@ -8,6 +8,7 @@
  */
 import { parseEventData, readChatUsage, readResponsesUsage, type OpenAiUsage, type Usage } from '../core/index.js';
 import { createSseParser, type SseEvent } from './sse-parser.js';
+import { isRecord } from '../errors.js';
 
 /** A reader of one response body's copy (the usage tap's BodyReader). */
 export interface UsageReader {
@@ -83,8 +84,4 @@ function errorOf(value: unknown, fallback: unknown): OpenAiStreamError {
   const type = record['code'] ?? record['type'];
   const message = record['message'];
   return { type: typeof type === 'string' ? type : 'error', message: typeof message === 'string' ? message : '' };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -18,6 +18,8 @@
 import type { Sha256 } from '../ports.js';
 import type { TranscriptIndex } from '../transcript-index.js';
 import type { OpenAiIndex } from './openai-index.js';
+import { sortKeys } from '../sort-keys.js';
+import { isRecord } from '../../errors.js';
 
 const KEY_FORMAT = 'ctxshed.conversation.openai/1';
 const UTF8_DECODER = new TextDecoder('utf-8');
@@ -83,16 +85,4 @@ function textOf(message: unknown): string {
 
 function parseSpan(body: Uint8Array, span: { readonly start: number; readonly end: number }): unknown {
   return JSON.parse(UTF8_DECODER.decode(body.subarray(span.start, span.end)));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (!isRecord(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(value).sort()) out[k] = sortKeys(value[k]);
-  return out;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

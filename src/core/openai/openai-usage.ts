@@ -7,6 +7,7 @@
  * reads `"input_tokens":12033,"input_tokens_details":{"cached_tokens":11904}`. So the context a
  * request filled is the input total alone.
  */
+import { isRecord } from '../../errors.js';
 
 /** One OpenAI usage reading; a field the API left out is 0. */
 export interface OpenAiUsage {
@@ -65,8 +66,4 @@ function reading(input: unknown, cached: unknown, output: unknown, model: unknow
 
 function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -4,6 +4,7 @@
  * same whoever writes it. Every text goes in a fence longer than any backtick run inside it, so
  * nothing a message says can pass for the rendering's own structure.
  */
+import { isRecord } from '../../errors.js';
 
 const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
@@ -75,8 +76,4 @@ function fenced(text: string, info = ''): string {
   for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}${info}\n${text}${text.endsWith('\n') ? '' : '\n'}${fence}\n`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
