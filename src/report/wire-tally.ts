@@ -60,6 +60,8 @@ export interface ConversationTally extends RequestCounts {
   refaults: number;
   /** By the epoch that froze the block, then by the block's ordinal: how often it was read back. */
   refaultsByEpoch: Map<number, Map<number, number>>;
+  /** The calls counted (their hash), so one resent after a proxy restart is not counted again. */
+  refaultCalls: Set<string>;
 }
 
 /** The whole wire log, folded. */
@@ -188,8 +190,14 @@ function foldRefaults(c: ConversationTally, record: WireRecord): void {
   if (!Array.isArray(record.refaulted)) return;
   for (const item of record.refaulted as readonly unknown[]) {
     if (typeof item !== 'object' || item === null) continue;
-    const { epoch, ordinal } = item as { epoch?: unknown; ordinal?: unknown };
+    const { epoch, ordinal, call } = item as { epoch?: unknown; ordinal?: unknown; call?: unknown };
     if (!isCount(epoch) || epoch < 1 || epoch > MAX_EPOCHS_TRACKED || !isCount(ordinal)) continue;
+    // Lines written before calls were named (or from elsewhere) count as they are.
+    if (typeof call === 'string') {
+      const seen = `${epoch}:${ordinal}:${call}`;
+      if (c.refaultCalls.has(seen)) continue;
+      c.refaultCalls.add(seen);
+    }
     let byOrdinal = c.refaultsByEpoch.get(epoch);
     if (byOrdinal === undefined) {
       byOrdinal = new Map();
@@ -221,6 +229,7 @@ function newConversationTally(key: string, facts: RequestFacts): ConversationTal
     latches: [],
     refaults: 0,
     refaultsByEpoch: new Map(),
+    refaultCalls: new Set(),
   };
 }
 

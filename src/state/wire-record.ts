@@ -7,6 +7,7 @@ import { readsFullness, type ModelRoute } from '../core/model-route.js';
 import type { RefaultVia, Refault } from '../core/detect-refaults.js';
 import type { PassthroughReason } from '../core/passthrough-reasons.js';
 import { contextTokensOf, type Usage } from '../core/usage.js';
+import { sha256Hex } from './sha256-hex.js';
 
 /** Never headers, never bodies: only what a person needs to see what ctxshed did. */
 export interface WireRecord {
@@ -80,6 +81,11 @@ export interface WireRefault {
   readonly epoch: number;
   readonly ordinal: number;
   readonly via: RefaultVia;
+  /**
+   * The call that read it, as the first 16 hex digits of the sha256 of its tool_use id (never the
+   * id): a request resent after a restart names the same call, so reports count it once.
+   */
+  readonly call?: string;
 }
 
 /** A refusal as too long and its retry (the proxy's overflow-retry.ts builds it). */
@@ -160,7 +166,7 @@ export function buildWireRecord(r: WireRecordInput): WireRecord {
     ...(Object.keys(skipped).length === 0 ? {} : { skipped }),
     ...(r.refaults === undefined || r.refaults.length === 0
       ? {}
-      : { refaults: r.refaults.length, refaulted: r.refaults.map(({ epoch, ordinal, via }) => ({ epoch, ordinal, via })) }),
+      : { refaults: r.refaults.length, refaulted: r.refaults.map(wireRefaultOf) }),
     ...(r.retry === undefined ? {} : { retry: r.retry }),
     ...(usage === undefined
       ? {}
@@ -185,4 +191,11 @@ function round1(n: number): number {
 
 function round4(n: number): number {
   return Math.round(n * 10_000) / 10_000;
+}
+
+/** How many hex digits of a call's hash the wire log keeps: enough to tell a conversation's calls apart. */
+export const REFAULT_CALL_HEX = 16;
+
+function wireRefaultOf({ epoch, ordinal, via, toolUseId }: Refault): WireRefault {
+  return { epoch, ordinal, via, call: sha256Hex(Buffer.from(toolUseId, 'utf8')).slice(0, REFAULT_CALL_HEX) };
 }

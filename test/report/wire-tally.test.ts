@@ -131,4 +131,16 @@ describe('addWireEntry with refaults', () => {
     expect(a.refaults).toBe(3);
     expect([...a.refaultsByEpoch.entries()].map(([n, m]) => [n, [...m.entries()]])).toEqual([[1, [[4, 2], [5, 1]]]]);
   });
+
+  it('should count a call once when a request resent after a restart names it again', () => {
+    const tally = fold([
+      rewritten('2026-01-01T00:00:03.000Z', 1, 3, 9000, { refaults: 1, refaulted: [{ epoch: 1, ordinal: 4, via: 'read', call: 'aaaaaaaaaaaaaaaa' }] }),
+      rewritten('2026-01-01T00:00:04.000Z', 1, 3, 9000, { refaults: 1, refaulted: [{ epoch: 1, ordinal: 4, via: 'read', call: 'aaaaaaaaaaaaaaaa' }] }),
+      rewritten('2026-01-01T00:00:05.000Z', 1, 3, 9000, { refaults: 1, refaulted: [{ epoch: 1, ordinal: 4, via: 'read', call: 'bbbbbbbbbbbbbbbb' }] }),
+    ]);
+
+    const a = tally.conversations.get(KEY_A)!;
+    expect(a.refaults).toBe(2);
+    expect([...a.refaultsByEpoch.get(1)!.entries()]).toEqual([[4, 2]]);
+  });
 });

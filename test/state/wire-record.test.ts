@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { buildWireRecord, type WireRecordInput } from '../../src/state/wire-record.js';
 
@@ -81,6 +82,9 @@ describe('buildWireRecord', () => {
 
     expect(record).toMatchObject({ refaults: 2, refaulted: [{ epoch: 1, ordinal: 3, via: 'read' }, { epoch: 2, ordinal: 7, via: 'read' }], retry });
     expect(JSON.stringify(record)).not.toContain('toolu_9');
+    // The call is named by a hash of its id: 16 hex digits of sha256('toolu_9').
+    const call = createHash('sha256').update('toolu_9').digest('hex').slice(0, 16);
+    expect(record.refaulted?.map((r) => r.call)).toEqual([call, call]);
     expect('refaults' in none || 'refaulted' in none || 'retry' in none).toBe(false);
   });
 });
