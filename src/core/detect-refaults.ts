@@ -10,7 +10,7 @@
  *   at least 12 hex digits that names one block of the conversation.
  */
 import type { Epoch } from './epoch-types.js';
-import type { NewestToolCall } from './tool-calls.js';
+import { stringField, type ToolCall } from './read-tool-calls.js';
 
 /** How a block was read back. */
 export type RefaultVia = 'read' | 'bash' | 'restore';
@@ -41,7 +41,7 @@ interface Frozen {
 }
 
 /** The blocks `calls` read back, each block at most once per call, in call order. */
-export function detectRefaults(calls: readonly NewestToolCall[], epochs: readonly Epoch[]): Refault[] {
+export function detectRefaults(calls: readonly ToolCall[], epochs: readonly Epoch[]): Refault[] {
   if (calls.length === 0 || epochs.length === 0) return [];
   const bySha = new Map<string, Frozen>();
   for (const epoch of epochs) for (const b of epoch.blocks) if (!bySha.has(b.sha256)) bySha.set(b.sha256, { epoch: epoch.n, ordinal: b.ordinal, sha256: b.sha256 });
@@ -67,20 +67,20 @@ function viaOf(name: string): RefaultVia | undefined {
 }
 
 // The lowercase sha256s the call names, by its tool's rule.
-function namedShas(call: NewestToolCall, via: RefaultVia, bySha: ReadonlyMap<string, Frozen>): string[] {
+function namedShas(call: ToolCall, via: RefaultVia, bySha: ReadonlyMap<string, Frozen>): string[] {
   switch (via) {
     case 'read': {
-      const path = call.input['file_path'];
+      const path = stringField(call, 'file_path');
       const sha = typeof path === 'string' ? ELIDED_FILE.exec(path)?.[1] : undefined;
       return sha === undefined ? [] : [sha.toLowerCase()];
     }
     case 'bash': {
-      const command = call.input['command'];
+      const command = stringField(call, 'command');
       return typeof command === 'string' ? [...command.matchAll(SHA256_IN_TEXT)].map((m) => m[0].toLowerCase()) : [];
     }
     case 'restore':
       // Whatever the argument is called: a string of hex digits that names exactly one block.
-      return Object.values(call.input).flatMap((value) => {
+      return call.strings.flatMap(([, value]) => {
         if (typeof value !== 'string' || !HEX_PREFIX.test(value)) return [];
         const prefix = value.toLowerCase();
         const matches = [...bySha.keys()].filter((sha) => sha.startsWith(prefix));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectRefaults, RESTORE_TOOL_NAME, type Epoch, type FrozenBlock, type NewestToolCall } from '../../src/core/index.js';
+import { detectRefaults, RESTORE_TOOL_NAME, type Epoch, type FrozenBlock, type ToolCall } from '../../src/core/index.js';
 
 const SHA_A = `a1${'0'.repeat(62)}`;
 const SHA_B = `b2${'0'.repeat(62)}`;
@@ -14,7 +14,13 @@ function epoch(n: number, blocks: FrozenBlock[]): Epoch {
 }
 
 const EPOCHS = [epoch(1, [block(0, SHA_A)]), epoch(2, [block(3, SHA_B)])];
-const call = (id: string, name: string, input: Record<string, unknown>): NewestToolCall => ({ id, name, input });
+// A call as the reader gives it: the input's string fields in order, its numbers apart.
+const call = (id: string, name: string, input: Record<string, unknown>): ToolCall => ({
+  id,
+  name,
+  strings: Object.entries(input).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v] as const] : [])),
+  numbers: new Map(Object.entries(input).flatMap(([k, v]) => (typeof v === 'number' ? [[k, v] as const] : []))),
+});
 
 describe('detectRefaults', () => {
   it('should count a Read of an elided file, with the block\'s epoch and ordinal', () => {

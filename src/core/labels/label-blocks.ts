@@ -11,7 +11,7 @@ import { describeInput, refetchFor, type RefetchOptions } from './describe-call.
 import type { BlockLabel, LabelRule } from './label-types.js';
 import { UNKNOWN_TOOL } from './label-types.js';
 import { mainInputOf } from './main-input.js';
-import { readToolCalls } from './read-tool-calls.js';
+import { readToolCalls } from '../read-tool-calls.js';
 import { holdsSecret } from './redact-text.js';
 import { findDuplicates } from './rule-duplicate.js';
 import { findRetried } from './rule-retried.js';

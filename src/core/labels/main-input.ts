@@ -1,6 +1,6 @@
 /** What a tool call was about, in a few words: the field a person would name it by. */
 import { MAIN_INPUT_MAX_CHARS } from './label-types.js';
-import type { ToolCall } from './read-tool-calls.js';
+import type { ToolCall } from '../read-tool-calls.js';
 
 /** The tools whose main input is a file path, and the field that holds it. */
 const PATH_FIELDS: Readonly<Record<string, string>> = {

@@ -4,7 +4,7 @@
  */
 import type { TranscriptIndex } from '../transcript-index.js';
 import { mainInputOf } from './main-input.js';
-import type { ToolCall } from './read-tool-calls.js';
+import type { ToolCall } from '../read-tool-calls.js';
 
 /** The candidate ordinals that failed and were later run again with success. */
 export function findRetried(index: TranscriptIndex, calls: ReadonlyMap<string, ToolCall>, candidates: readonly number[]): Set<number> {

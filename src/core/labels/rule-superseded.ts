@@ -5,7 +5,7 @@
  */
 import type { TranscriptIndex } from '../transcript-index.js';
 import { filePathOf } from './main-input.js';
-import type { ToolCall } from './read-tool-calls.js';
+import type { ToolCall } from '../read-tool-calls.js';
 
 const READERS = new Set(['Read', 'NotebookRead']);
 const WRITERS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);

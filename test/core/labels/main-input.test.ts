@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { filePathOf, mainInputOf, truncateChars } from '../../../src/core/labels/main-input.js';
-import type { ToolCall } from '../../../src/core/labels/read-tool-calls.js';
+import type { ToolCall } from '../../../src/core/read-tool-calls.js';
 
 function call(name: string, strings: Array<[string, string]>): ToolCall {
   return { id: 't', name, strings, numbers: new Map() };

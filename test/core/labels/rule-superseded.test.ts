@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { covers, findSuperseded } from '../../../src/core/labels/rule-superseded.js';
-import type { ToolCall } from '../../../src/core/labels/read-tool-calls.js';
+import type { ToolCall } from '../../../src/core/read-tool-calls.js';
 import { session } from './rules.js';
 import { bulk, read, type Call } from './session-body.js';
 

@@ -1,6 +1,6 @@
 /** Shared setup of the rule tests: a body, its index, its tool calls and its plan. */
 import { planElision, type PlannedBlock, type TranscriptIndex } from '../../../src/core/index.js';
-import { readToolCalls, type ToolCall } from '../../../src/core/labels/read-tool-calls.js';
+import { readToolCalls, type ToolCall } from '../../../src/core/read-tool-calls.js';
 import { mustIndex, sha256 } from '../bodies.js';
 import { sessionBody, type Call } from './session-body.js';
 

@@ -1,11 +1,12 @@
 /**
  * The tool calls of a request: for each tool_use block, its `name` and the plain fields of its
  * `input`, read from the block's own bytes (the transcript index gives where each block lies).
+ * The labels read every call; refault counting reads the newest assistant message's alone.
  */
-import { decodeJsonString } from '../json-string.js';
-import { scanObject, scanString, scanValue } from '../json-scan.js';
-import type { TranscriptIndex } from '../transcript-index.js';
-import { UNKNOWN_TOOL } from './label-types.js';
+import { decodeJsonString } from './json-string.js';
+import { scanObject, scanString, scanValue } from './json-scan.js';
+import { UNKNOWN_TOOL } from './labels/label-types.js';
+import type { TranscriptIndex } from './transcript-index.js';
 
 /** One tool_use block, as much of it as the labels need. */
 export interface ToolCall {
@@ -40,6 +41,22 @@ export function readToolCalls(body: Uint8Array, index: TranscriptIndex): Map<str
     }
   }
   return calls;
+}
+
+/**
+ * The tool_use blocks of the newest assistant message, in order: the calls the model made since
+ * the client's last request. A client resends its whole transcript every turn, so reading only
+ * the newest assistant message sees each call once, whatever the turn. Never throws.
+ */
+export function readNewestToolCalls(body: Uint8Array, index: TranscriptIndex): ToolCall[] {
+  const newest = index.messages.findLast((m) => m.role === 'assistant');
+  if (newest === undefined) return [];
+  return newest.blocks.filter((block) => block.type === 'tool_use' && block.id !== '').map((block) => readToolCall(body, block.start, block.id));
+}
+
+/** The value of a call's top-level string field `key`, if it has one. */
+export function stringField(call: ToolCall, key: string): string | undefined {
+  return call.strings.find(([k]) => k === key)?.[1];
 }
 
 function readToolCall(b: Uint8Array, start: number, id: string): ToolCall {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readToolCalls } from '../../../src/core/labels/read-tool-calls.js';
-import { mustIndex, utf8 } from '../bodies.js';
-import { sessionBody } from './session-body.js';
+import { readNewestToolCalls, readToolCalls, stringField } from '../../src/core/read-tool-calls.js';
+import { mustIndex, utf8 } from './bodies.js';
+import { sessionBody } from './labels/session-body.js';
 
 describe('readToolCalls', () => {
   it('should read each tool_use name and the plain fields of its input', () => {
@@ -90,5 +90,49 @@ describe('readToolCalls', () => {
 
     // Assert
     expect(call?.strings).toEqual([['description', 'long']]);
+  });
+});
+
+const use = (id: string, name: string, input: unknown): object => ({ type: 'tool_use', id, name, input });
+const resultOf = (id: string): object => ({ type: 'tool_result', tool_use_id: id, content: 'ok' });
+
+describe('readNewestToolCalls', () => {
+  it('should give the calls of the newest assistant message only, in order', () => {
+    const body = new TextEncoder().encode(
+      JSON.stringify({
+        model: 'm',
+        messages: [
+          { role: 'user', content: 'go' },
+          { role: 'assistant', content: [use('toolu_old', 'Read', { file_path: '/a' })] },
+          { role: 'user', content: [resultOf('toolu_old')] },
+          { role: 'assistant', content: [{ type: 'text', text: 'two at once' }, use('toolu_1', 'Read', { file_path: '/b' }), use('toolu_2', 'Bash', { command: 'ls' })] },
+          { role: 'user', content: [resultOf('toolu_1'), resultOf('toolu_2')] },
+        ],
+      }),
+    );
+
+    const calls = readNewestToolCalls(body, mustIndex(body));
+
+    expect(calls).toEqual([
+      { id: 'toolu_1', name: 'Read', strings: [['file_path', '/b']], numbers: new Map() },
+      { id: 'toolu_2', name: 'Bash', strings: [['command', 'ls']], numbers: new Map() },
+    ]);
+  });
+
+  it('should give no fields for a call whose input is not an object, and nothing without an assistant message', () => {
+    const body = new TextEncoder().encode(JSON.stringify({ messages: [{ role: 'user', content: 'go' }, { role: 'assistant', content: [use('toolu_1', 'X', 'odd')] }] }));
+    const none = new TextEncoder().encode(JSON.stringify({ messages: [{ role: 'user', content: 'go' }] }));
+
+    expect(readNewestToolCalls(body, mustIndex(body))).toEqual([{ id: 'toolu_1', name: 'X', strings: [], numbers: new Map() }]);
+    expect(readNewestToolCalls(none, mustIndex(none))).toEqual([]);
+  });
+});
+
+describe('stringField', () => {
+  it('should give the first string field of that name, or nothing', () => {
+    const c = { id: 't', name: 'Bash', strings: [['command', 'ls'], ['description', 'list']] as const, numbers: new Map<string, number>() };
+
+    expect(stringField(c, 'command')).toBe('ls');
+    expect(stringField(c, 'file_path')).toBeUndefined();
   });
 });
