@@ -7,13 +7,15 @@
  * - a `Read` whose `file_path` is the block's elided file (`.../<sha256>.txt`);
  * - a `Bash` command that names the block's sha256 (its path names it too);
  * - the `restore` tool of `ctxshed mcp` (`mcp__ctxshed__restore`) given the sha256 or a prefix of
- *   at least 12 hex digits that names one block of the conversation.
+ *   at least 12 hex digits that names one block of the conversation;
+ * - for an OpenAI client (Codex), whose tools are a shell and code that drives it, any call whose
+ *   input names the block's sha256 (`cat <state>/elided/<sha256>.txt`): `shell`.
  */
 import type { Epoch } from './epoch-types.js';
 import { stringField, type ToolCall } from './read-tool-calls.js';
 
 /** How a block was read back. */
-export type RefaultVia = 'read' | 'bash' | 'restore';
+export type RefaultVia = 'read' | 'bash' | 'restore' | 'shell';
 
 /** One block read back by one tool call. */
 export interface Refault {
@@ -40,15 +42,24 @@ interface Frozen {
   readonly sha256: string;
 }
 
-/** The blocks `calls` read back, each block at most once per call, in call order. */
+/** The blocks `calls` (Claude Code's tools) read back, each block at most once per call, in call order. */
 export function detectRefaults(calls: readonly ToolCall[], epochs: readonly Epoch[]): Refault[] {
+  return detect(calls, epochs, (call) => viaOf(call.name));
+}
+
+/** The same for an OpenAI client's calls: any call whose input names a block's sha256 (`shell`). */
+export function detectShellRefaults(calls: readonly ToolCall[], epochs: readonly Epoch[]): Refault[] {
+  return detect(calls, epochs, () => 'shell');
+}
+
+function detect(calls: readonly ToolCall[], epochs: readonly Epoch[], viaOfCall: (call: ToolCall) => RefaultVia | undefined): Refault[] {
   if (calls.length === 0 || epochs.length === 0) return [];
   const bySha = new Map<string, Frozen>();
   for (const epoch of epochs) for (const b of epoch.blocks) if (!bySha.has(b.sha256)) bySha.set(b.sha256, { epoch: epoch.n, ordinal: b.ordinal, sha256: b.sha256 });
   const refaults: Refault[] = [];
   for (const call of calls) {
     const found = new Map<string, Frozen>();
-    const via = viaOf(call.name);
+    const via = viaOfCall(call);
     if (via === undefined) continue;
     for (const sha of namedShas(call, via, bySha)) {
       const block = bySha.get(sha);
@@ -78,6 +89,8 @@ function namedShas(call: ToolCall, via: RefaultVia, bySha: ReadonlyMap<string, F
       const command = stringField(call, 'command');
       return typeof command === 'string' ? [...command.matchAll(SHA256_IN_TEXT)].map((m) => m[0].toLowerCase()) : [];
     }
+    case 'shell':
+      return call.strings.flatMap(([, text]) => [...text.matchAll(SHA256_IN_TEXT)].map((m) => m[0].toLowerCase()));
     case 'restore':
       // Whatever the argument is called: a string of hex digits that names exactly one block.
       return call.strings.flatMap(([, value]) => {

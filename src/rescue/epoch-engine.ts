@@ -226,7 +226,7 @@ export class EpochEngine {
     }
     const { index } = indexed.outcome;
     // 4. Refaults: the model's new calls that read an elided block back (only model turns count).
-    const refaults: Refault[] = meta.route === 'messages' ? countRefaults(entry, body, index) : [];
+    const refaults: Refault[] = readsFullness(meta.route) ? countRefaults(entry, body, index, api.name) : [];
     // 5. The latch: files durable, then the record, before any stub names them.
     let stateFailed = false;
     const onLatchFailure = (error: unknown): void => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectRefaults, RESTORE_TOOL_NAME, type Epoch, type FrozenBlock, type ToolCall } from '../../src/core/index.js';
+import { detectRefaults, detectShellRefaults, RESTORE_TOOL_NAME, type Epoch, type FrozenBlock, type ToolCall } from '../../src/core/index.js';
 
 const SHA_A = `a1${'0'.repeat(62)}`;
 const SHA_B = `b2${'0'.repeat(62)}`;
@@ -58,5 +58,23 @@ describe('detectRefaults', () => {
     ];
 
     expect(detectRefaults(calls, EPOCHS)).toEqual([]);
+  });
+});
+
+describe('detectShellRefaults', () => {
+  it('should count any call whose input names a block\'s sha256, whatever the tool, once per call', () => {
+    const calls = [
+      call('call_1', 'exec_command', { cmd: `cat /st/elided/${SHA_A}.txt; wc -c /st/elided/${SHA_A}.txt` }),
+      call('call_2', 'exec', { input: `text(await tools.exec_command({cmd: "cat ${SHA_B}.txt"}))` }),
+      call('call_3', 'exec_command', { cmd: 'ls' }),
+    ];
+
+    expect(detectShellRefaults(calls, EPOCHS).map((r) => [r.toolUseId, r.ordinal, r.via])).toEqual([['call_1', 0, 'shell'], ['call_2', 3, 'shell']]);
+  });
+
+  it('should not count a run of 65 hex digits or a sha no epoch froze', () => {
+    const calls = [call('call_1', 'exec_command', { cmd: `echo ${SHA_A}0 ${'9'.repeat(64)}` })];
+
+    expect(detectShellRefaults(calls, EPOCHS)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { indexTranscript, type ConversationRecord, type FrozenBlock } from '../../src/core/index.js';
+import { indexResponses, indexTranscript, type ConversationRecord, type FrozenBlock } from '../../src/core/index.js';
 import type { ConversationEntry } from '../../src/rescue/conversation-table.js';
 import { countRefaults } from '../../src/rescue/count-refaults.js';
 
@@ -43,8 +43,8 @@ describe('countRefaults', () => {
     const conversation = entry(RECORD);
     const { body, index } = bodyReading('toolu_9', `/st/elided/${SHA}.txt`);
 
-    const first = countRefaults(conversation, body, index);
-    const again = countRefaults(conversation, body, index);
+    const first = countRefaults(conversation, body, index, 'messages');
+    const again = countRefaults(conversation, body, index, 'messages');
 
     expect(first).toEqual([{ toolUseId: 'toolu_9', epoch: 1, ordinal: 2, sha256: SHA, via: 'read' }]);
     expect(again).toEqual([]);
@@ -54,6 +54,25 @@ describe('countRefaults', () => {
   it('should count nothing for a conversation without epochs', () => {
     const { body, index } = bodyReading('toolu_9', `/st/elided/${SHA}.txt`);
 
-    expect(countRefaults(entry(undefined), body, index)).toEqual([]);
+    expect(countRefaults(entry(undefined), body, index, 'messages')).toEqual([]);
+  });
+
+  it('should count a Codex shell call that names an elided block, once, across the turn\'s later requests', () => {
+    const conversation = entry(RECORD);
+    const call = { type: 'function_call', call_id: 'call_7', name: 'exec_command', arguments: JSON.stringify({ cmd: `cat /st/elided/${SHA}.txt` }) };
+    const input = [{ type: 'message', role: 'user', content: 'go' }, call, { type: 'function_call_output', call_id: 'call_7', output: 'text' }];
+    const body = new TextEncoder().encode(JSON.stringify({ model: 'm', input }));
+    const later = new TextEncoder().encode(JSON.stringify({ model: 'm', input: [...input, { type: 'function_call', call_id: 'call_8', name: 'exec_command', arguments: '{"cmd":"ls"}' }] }));
+    const indexOf = (b: Uint8Array) => {
+      const outcome = indexResponses(b);
+      if (outcome.kind !== 'indexed') throw new Error(outcome.detail);
+      return outcome.index;
+    };
+
+    const first = countRefaults(conversation, body, indexOf(body), 'responses');
+    const next = countRefaults(conversation, later, indexOf(later), 'responses');
+
+    expect(first).toEqual([{ toolUseId: 'call_7', epoch: 1, ordinal: 2, sha256: SHA, via: 'shell' }]);
+    expect(next).toEqual([]);
   });
 });

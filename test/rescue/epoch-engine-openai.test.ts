@@ -104,3 +104,32 @@ describe.each([
     expect(prepared).toMatchObject({ reason: 'no_epoch', rescued: 0 });
   });
 });
+
+describe('EpochEngine refaults on Responses calls', () => {
+  it('should count a Codex shell call that reads an elided output back', async () => {
+    // Arrange: an epoch, then the model cats the first elided output's file.
+    const request = (body: Uint8Array): EngineRequest => ({ method: 'POST', target: '/v1/responses', headers: { 'session-id': 'thread-1' }, body });
+    const build = (extra: unknown[]): Uint8Array => {
+      const body = JSON.parse(fromUtf8(responsesBody(OUTPUTS, { promptCacheKey: 'thread-1', closing: false }))) as { input: unknown[] };
+      body.input.push(...extra);
+      return new TextEncoder().encode(JSON.stringify(body));
+    };
+    const first = await engine.prepare(request(build([])));
+    engine.observe(first, { status: 200, usage: usage(9_000) });
+    const latched = await engine.prepare(request(build([])));
+    const sha = (await readConversation(state, latched.key!))!.epochs[0]!.blocks[0]!.sha256;
+    const readBack = [
+      { type: 'function_call', call_id: 'call_back', name: 'exec_command', arguments: JSON.stringify({ cmd: `cat ${state.elidedDir}/${sha}.txt` }) },
+      { type: 'function_call_output', call_id: 'call_back', output: 'the text' },
+    ];
+
+    // Act
+    const prepared = await engine.prepare(request(build(readBack)));
+    const again = await engine.prepare(request(build(readBack)));
+
+    // Assert
+    expect(prepared.refaults).toEqual([{ toolUseId: 'call_back', epoch: 1, ordinal: 0, sha256: sha, via: 'shell' }]);
+    expect(again.refaults ?? []).toEqual([]);
+  });
+});
+

@@ -5,3 +5,4 @@ export * from './chat-index.js';
 export * from './dialects.js';
 export * from './conversation-key.js';
 export * from './openai-usage.js';
+export * from './read-openai-calls.js';

@@ -1,0 +1,56 @@
+/**
+ * The tool calls an OpenAI client's model made in the current turn, read for refaults: every call
+ * after the person's last message. A Responses body lists each call as an item (`function_call`,
+ * whose `arguments` is a JSON text; `custom_tool_call`, whose `input` is free text); a chat body
+ * lists them in an assistant message's `tool_calls` (`function.arguments`). Both indexes map a call
+ * to a tool_use block spanning it, so only those bytes are parsed.
+ */
+import { isRecord } from '../../errors.js';
+import type { ToolCall } from '../read-tool-calls.js';
+import type { TranscriptIndex } from '../transcript-index.js';
+
+const UTF8 = new TextDecoder('utf-8');
+const NO_NUMBERS: ReadonlyMap<string, number> = new Map();
+
+/** The calls after the last `user` message, in order, with their inputs' string fields. Never throws. */
+export function readNewestOpenAiCalls(body: Uint8Array, index: TranscriptIndex): ToolCall[] {
+  const lastUser = index.messages.findLastIndex((m) => m.role === 'user');
+  const calls: ToolCall[] = [];
+  for (const message of index.messages.slice(lastUser + 1)) {
+    for (const block of message.blocks) {
+      if (block.type !== 'tool_use' || block.id === '') continue;
+      const call = parseCall(body.subarray(block.start, block.end), block.id);
+      if (call !== undefined) calls.push(call);
+    }
+  }
+  return calls;
+}
+
+// The index validated these bytes as JSON; a call is small, so parsing it is cheap.
+function parseCall(bytes: Uint8Array, id: string): ToolCall | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(UTF8.decode(bytes));
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(value)) return undefined;
+  const fn = isRecord(value['function']) ? value['function'] : value;
+  const name = typeof fn['name'] === 'string' ? fn['name'] : '';
+  if (typeof fn['arguments'] === 'string') return { id, name, strings: argumentStrings(fn['arguments']), numbers: NO_NUMBERS };
+  if (typeof value['input'] === 'string') return { id, name, strings: [['input', value['input']]], numbers: NO_NUMBERS };
+  return { id, name, strings: [], numbers: NO_NUMBERS };
+}
+
+// A function call's arguments are meant to be a JSON object; its string fields are what it names.
+// Arguments that are not one are kept whole, so a path inside them still counts.
+function argumentStrings(text: string): Array<readonly [string, string]> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [['arguments', text]];
+  }
+  if (!isRecord(parsed)) return [['arguments', text]];
+  return Object.entries(parsed).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v] as const] : []));
+}
