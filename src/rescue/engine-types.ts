@@ -1,6 +1,7 @@
 /** What goes into the epoch engine and what comes out: plain data, no sockets. */
 import type { ModelRoute, OverflowReading, PassthroughReason, Refault, SkippedBlock, SkippedSpan, Usage } from '../core/index.js';
 import type { ConversationEntry } from './conversation-table.js';
+import type { WireClassifier } from '../state/wire-record.js';
 
 /** One request as the client sent it. Header names in lower case, as `node:http` gives them. */
 export interface EngineRequest {
@@ -57,20 +58,7 @@ export type ClassifierCall = (
 ) => Promise<{ readonly status: number; readonly body: string } | undefined>;
 
 /** What ctxshed's own classifier call did, for the wire record (never a body or a header). */
-export interface ClassifierReport {
-  readonly model: string;
-  /** `scored`: its scores were used; otherwise why the local rules decided. */
-  readonly outcome: 'scored' | 'timeout' | 'failed' | 'unreadable';
-  /** The HTTP status, when a response came. */
-  readonly status?: number;
-  readonly ms: number;
-  /** Chunks sent, and how many came back with usable scores. */
-  readonly chunks: number;
-  readonly scored: number;
-  readonly usage?: { readonly input: number; readonly output: number };
-  /** USD at the list price of `model`, when the usage and the price are known. */
-  readonly costUsd?: number;
-}
+export type ClassifierReport = WireClassifier;
 
 /** Why an overflow was not rescued: the client then gets the API's refusal as it was. */
 export type OverflowDeclined =

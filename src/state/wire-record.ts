@@ -67,12 +67,16 @@ export interface WireRecord {
 /** ctxshed's own classifier call, as the wire log keeps it. */
 export interface WireClassifier {
   readonly model: string;
+  /** `scored`: its scores were used; otherwise why the local rules decided. */
   readonly outcome: 'scored' | 'timeout' | 'failed' | 'unreadable';
+  /** The HTTP status, when a response came. */
   readonly status?: number;
   readonly ms: number;
+  /** Chunks sent, and how many came back with usable scores. */
   readonly chunks: number;
   readonly scored: number;
   readonly usage?: { readonly input: number; readonly output: number };
+  /** USD at the list price of `model`, when the usage and the price are known. */
   readonly costUsd?: number;
 }
 
