@@ -38,7 +38,44 @@ export function codexBaseUrlArgs(baseUrl: string): string[] {
   return ['-c', `openai_base_url=${JSON.stringify(baseUrl)}`];
 }
 
-/** `codex exec` flags for an unattended, reproducible run in `cwd`. */
+/**
+ * `codex exec` flags for an unattended, reproducible run in `cwd`, sandbox and approvals bypassed
+ * (the fixture capture's choice; rescue-codex-scenario.ts runs Codex's default mode instead).
+ */
 export function codexExecArgs(cwd: string): string[] {
   return ['--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '--json', '-m', CODEX_MODEL, '-C', cwd];
+}
+
+/** What Codex says it runs commands under, from the `x-codex-turn-metadata` header of a model call. */
+export interface CodexSandbox {
+  /** The mechanism: `seccomp` on Linux (bubblewrap, then seccomp), `none` when bypassed. */
+  readonly sandbox?: string;
+  /** `read-only`, `workspace-write` or `danger-full-access`. */
+  readonly sandboxMode?: string;
+}
+
+/** The sandbox a model call's `x-codex-turn-metadata` header names; empty when it has none. */
+export function codexSandboxOf(headers: Record<string, string | string[] | undefined>): CodexSandbox {
+  const raw = headers['x-codex-turn-metadata'];
+  if (typeof raw !== 'string') return {};
+  try {
+    const meta = JSON.parse(raw) as { sandbox?: unknown; sandbox_mode?: unknown };
+    return {
+      ...(typeof meta.sandbox === 'string' ? { sandbox: meta.sandbox } : {}),
+      ...(typeof meta.sandbox_mode === 'string' ? { sandboxMode: meta.sandbox_mode } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
+/** The `<permissions instructions>` Codex gives its model (sandbox mode and approval policy, in words). */
+export function permissionsInstructionsOf(body: Buffer): string | undefined {
+  const parsed = JSON.parse(body.toString('utf8')) as { input?: Array<{ content?: Array<{ text?: unknown }> }> };
+  for (const item of parsed.input ?? []) {
+    for (const part of Array.isArray(item.content) ? item.content : []) {
+      if (typeof part.text === 'string' && part.text.startsWith('<permissions instructions>')) return part.text;
+    }
+  }
+  return undefined;
 }

@@ -22,7 +22,7 @@ import { parseStub, STUB_PREFIX } from '../../src/core/index.js';
 import { CLI_PATH } from '../support/cli-process.js';
 import type { ReceivedRequest } from '../../src/scripted/received-request.js';
 import { customToolCall, functionCall, isResponsesRequest, messageItem, responsesUsage, startOpenAiUpstream, type OpenAiReply } from '../support/responses-upstream.js';
-import { CODEX_BIN, CODEX_MODEL, codexEnv } from './codex-env.js';
+import { CODEX_BIN, CODEX_MODEL, codexEnv, codexSandboxOf, permissionsInstructionsOf, type CodexSandbox } from './codex-env.js';
 import { SEQ_HEADER } from './recording-hop.js';
 import { startUpgradeHop } from './upgrade-hop.js';
 import { linesOf } from './scratch-text.js';
@@ -49,6 +49,8 @@ export interface Exchange {
   readonly method: string;
   readonly path: string;
   readonly sessionId?: string;
+  /** What Codex said it ran this turn's commands under (its x-codex-turn-metadata header). */
+  readonly sandbox?: CodexSandbox;
   /** Files under `<root>/bodies`: what the client sent, and what the upstream got (absent if it never arrived). */
   readonly clientFile: string;
   readonly upstreamFile?: string;
@@ -61,6 +63,8 @@ export interface Observations {
   readonly threadId: string;
   readonly exchanges: Exchange[];
   readonly upgrades: Array<{ path: string; reply: string }>;
+  /** The `<permissions instructions>` of the first model call: sandbox mode and approval policy in Codex's words. */
+  readonly permissions?: string;
   /** Upstream requests that no hop forwarded: should be none. */
   readonly strayUpstream: number;
   /** The stub the scripted model took a path from, and asked Codex to `cat`. */
@@ -217,7 +221,10 @@ async function main(): Promise<void> {
   });
   const wrapper = writeWrapper(join(root, 'bin'), targetFile, hop.url);
   const env = codexEnv(home);
-  const execFlags = ['--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '--json', '-m', CODEX_MODEL, '-C', projectDir];
+  // Codex's default mode, as a user runs it: no --sandbox, no approval setting, no bypass. For
+  // `codex exec` 0.169.0 that is the read-only sandbox (bubblewrap, then seccomp) with approvals
+  // never asked; it reads anywhere, so `cat <state>/elided/<sha>.txt` needs no grant.
+  const execFlags = ['--skip-git-repo-check', '--json', '-m', CODEX_MODEL, '-C', projectDir];
   const exits: Observations['exits'] = [];
   const hopCount: number[] = [];
   let threadId = '';
@@ -253,11 +260,14 @@ async function main(): Promise<void> {
       method: req.method,
       path: req.path,
       ...(typeof sessionId === 'string' ? { sessionId } : {}),
+      sandbox: codexSandboxOf(req.headers),
       clientFile,
       ...(upstreamFile === undefined ? {} : { upstreamFile }),
     };
   });
   const recall = model.recall();
+  const firstCall = hop.requests.find((r) => r.method === 'POST' && r.path.endsWith('/responses'));
+  const permissions = firstCall === undefined ? undefined : permissionsInstructionsOf(firstCall.body);
   const observations: Observations = {
     stateDir,
     projectDir,
@@ -267,6 +277,7 @@ async function main(): Promise<void> {
     upgrades: hop.upgrades,
     strayUpstream: upstream.requests.filter((r) => Number.isNaN(Number(r.headers[SEQ_HEADER]))).length,
     ...(recall === undefined ? {} : { recall }),
+    ...(permissions === undefined ? {} : { permissions }),
   };
   writeFileSync(join(root, 'observations.json'), JSON.stringify(observations, null, 2));
 }

@@ -1,6 +1,7 @@
 /**
  * The real Codex CLI (the `@openai/codex` dev dependency) through `ctxshed rescue`, end to end,
- * offline, in a long scripted session: see rescue-codex-scenario.ts for the run itself. Skipped
+ * offline, in a long scripted session, in Codex's default sandbox and approval mode: see
+ * rescue-codex-scenario.ts for the run itself. Skipped
  * where Codex cannot run or the network cannot be isolated with `unshare -n`.
  */
 import { spawn } from 'node:child_process';
@@ -94,6 +95,15 @@ describe.skipIf(whyNot !== undefined)('ctxshed rescue with the real Codex CLI', 
     expect(obs.strayUpstream).toBe(0);
   });
 
+  it('should run Codex in its default mode, as users do: the read-only sandbox (bubblewrap, then seccomp), approvals never asked', ({ skip }) => {
+    if (skipped !== '') skip();
+    const requests = model();
+    expect(requests.length).toBeGreaterThan(0);
+    for (const s of requests) expect(s.sandbox).toEqual({ sandbox: 'seccomp', sandboxMode: 'read-only' });
+    expect(obs.permissions).toContain('`sandbox_mode` is `read-only`');
+    expect(obs.permissions).toContain('Approval policy is currently never');
+  });
+
   it('should answer each process\'s WebSocket try with 426, so Codex used HTTP at once', ({ skip }) => {
     if (skipped !== '') skip();
     expect(obs.upgrades.length).toBe(3);
@@ -137,7 +147,7 @@ describe.skipIf(whyNot !== undefined)('ctxshed rescue with the real Codex CLI', 
     expect(checked).toBeGreaterThanOrEqual(3);
   });
 
-  it('should let the model read a stub back through Codex\'s own shell tool: the output holds the elided text', ({ skip }) => {
+  it('should let the model read a stub back through Codex\'s own shell tool, inside the sandbox: the output holds the elided text', ({ skip }) => {
     if (skipped !== '') skip();
     expect(obs.recall).toBeDefined();
     const elided = readFileSync(obs.recall!.path);
@@ -147,6 +157,7 @@ describe.skipIf(whyNot !== undefined)('ctxshed rescue with the real Codex CLI', 
     const input = (JSON.parse(after!.client.toString('utf8')) as { input: Array<{ type?: string; call_id?: string; output?: unknown }> }).input;
     const output = input.find((i) => i.type === 'function_call_output' && i.call_id === RECALL_CALL_ID)?.output;
     expect(typeof output === 'string' && output.includes(elided.toString('utf8'))).toBe(true);
+    expect(output).toContain('Process exited with code 0');
   });
 
   it('should keep every body lossless: inflate gives back what Codex sent, and the state verifies', async ({ skip }) => {
