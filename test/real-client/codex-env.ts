@@ -46,23 +46,26 @@ export function codexExecArgs(cwd: string): string[] {
   return ['--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '--json', '-m', CODEX_MODEL, '-C', cwd];
 }
 
-/** What Codex says it runs commands under, from the `x-codex-turn-metadata` header of a model call. */
-export interface CodexSandbox {
-  /** The mechanism: `seccomp` on Linux (bubblewrap, then seccomp), `none` when bypassed. */
+/** What a model call's `x-codex-turn-metadata` header says about the turn. */
+export interface CodexTurnMeta {
+  /** The mechanism commands run under: `seccomp` on Linux (bubblewrap, then seccomp), `none` when bypassed. */
   readonly sandbox?: string;
   /** `read-only`, `workspace-write` or `danger-full-access`. */
   readonly sandboxMode?: string;
+  /** `user` for the conversation, `thread_title` for the TUI's side call that names the thread. */
+  readonly threadSource?: string;
 }
 
-/** The sandbox a model call's `x-codex-turn-metadata` header names; empty when it has none. */
-export function codexSandboxOf(headers: Record<string, string | string[] | undefined>): CodexSandbox {
+/** The turn metadata of a model call (its `x-codex-turn-metadata` header); empty when it has none. */
+export function codexTurnMetaOf(headers: Record<string, string | string[] | undefined>): CodexTurnMeta {
   const raw = headers['x-codex-turn-metadata'];
   if (typeof raw !== 'string') return {};
   try {
-    const meta = JSON.parse(raw) as { sandbox?: unknown; sandbox_mode?: unknown };
+    const meta = JSON.parse(raw) as { sandbox?: unknown; sandbox_mode?: unknown; thread_source?: unknown };
     return {
       ...(typeof meta.sandbox === 'string' ? { sandbox: meta.sandbox } : {}),
       ...(typeof meta.sandbox_mode === 'string' ? { sandboxMode: meta.sandbox_mode } : {}),
+      ...(typeof meta.thread_source === 'string' ? { threadSource: meta.thread_source } : {}),
     };
   } catch {
     return {};

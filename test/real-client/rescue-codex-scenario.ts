@@ -22,7 +22,7 @@ import { parseStub, STUB_PREFIX } from '../../src/core/index.js';
 import { CLI_PATH } from '../support/cli-process.js';
 import type { ReceivedRequest } from '../../src/scripted/received-request.js';
 import { customToolCall, functionCall, isResponsesRequest, messageItem, responsesUsage, startOpenAiUpstream, type OpenAiReply } from '../support/responses-upstream.js';
-import { CODEX_BIN, CODEX_MODEL, codexEnv, codexSandboxOf, permissionsInstructionsOf, type CodexSandbox } from './codex-env.js';
+import { CODEX_BIN, CODEX_MODEL, codexEnv, codexTurnMetaOf, permissionsInstructionsOf, type CodexTurnMeta } from './codex-env.js';
 import { SEQ_HEADER } from './recording-hop.js';
 import { startUpgradeHop } from './upgrade-hop.js';
 import { linesOf } from './scratch-text.js';
@@ -50,7 +50,7 @@ export interface Exchange {
   readonly path: string;
   readonly sessionId?: string;
   /** What Codex said it ran this turn's commands under (its x-codex-turn-metadata header). */
-  readonly sandbox?: CodexSandbox;
+  readonly turn?: CodexTurnMeta;
   /** Files under `<root>/bodies`: what the client sent, and what the upstream got (absent if it never arrived). */
   readonly clientFile: string;
   readonly upstreamFile?: string;
@@ -109,7 +109,7 @@ function positionOf(input: readonly Item[]): { turn: number; outputs: number } {
 }
 
 /** The first stub in a body the upstream got: its elided file and sha256. */
-function firstStub(body: Buffer): { path: string; sha256: string } | undefined {
+export function firstStub(body: Buffer): { path: string; sha256: string } | undefined {
   const text = body.toString('utf8');
   const at = text.indexOf(JSON.stringify(STUB_PREFIX).slice(1, -1));
   if (at === -1) return undefined;
@@ -260,7 +260,7 @@ async function main(): Promise<void> {
       method: req.method,
       path: req.path,
       ...(typeof sessionId === 'string' ? { sessionId } : {}),
-      sandbox: codexSandboxOf(req.headers),
+      turn: codexTurnMetaOf(req.headers),
       clientFile,
       ...(upstreamFile === undefined ? {} : { upstreamFile }),
     };

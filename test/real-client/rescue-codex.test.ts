@@ -99,7 +99,7 @@ describe.skipIf(whyNot !== undefined)('ctxshed rescue with the real Codex CLI', 
     if (skipped !== '') skip();
     const requests = model();
     expect(requests.length).toBeGreaterThan(0);
-    for (const s of requests) expect(s.sandbox).toEqual({ sandbox: 'seccomp', sandboxMode: 'read-only' });
+    for (const s of requests) expect(s.turn).toMatchObject({ sandbox: 'seccomp', sandboxMode: 'read-only' });
     expect(obs.permissions).toContain('`sandbox_mode` is `read-only`');
     expect(obs.permissions).toContain('Approval policy is currently never');
   });
