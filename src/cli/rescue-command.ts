@@ -12,6 +12,7 @@ import { bannerLine, proxyConfigFrom, withProxyOptions, type ProxyArgs } from '.
 import { stateDirFrom } from './state-option.js';
 import { errorText } from '../errors.js';
 import { codexLaunch, type CodexLaunch } from './codex-launch.js';
+import { CODEX_GRANT_LINE } from './codex-target.js';
 
 interface RescueArgs extends ProxyArgs {
   strict: boolean;
@@ -56,7 +57,7 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
     let child: { command: string; args: readonly string[]; env: NodeJS.ProcessEnv } = { command, args: commandArgs, env: process.env };
     if (proxy !== undefined && state !== undefined && codex !== undefined) {
       // Codex: its base URL on its command line; the environment and its sandbox as they are.
-      process.stderr.write(`${bannerLine(config, proxy.url, state)}\nctxshed: codex gets the proxy as -c openai_base_url; it reads elided files back with its own shell tool, as its sandbox allows\n`);
+      process.stderr.write(`${bannerLine(config, proxy.url, state)}\n${CODEX_GRANT_LINE}\n`);
       child = { command, args: codex.argsFor(proxy.url), env: process.env };
     } else if (proxy !== undefined && state !== undefined) {
       const launch = await planChildLaunch([command, ...commandArgs], { url: proxy.url, state, grant: args.grant, env: process.env, lookup: systemLookup(process.env['PATH']) });

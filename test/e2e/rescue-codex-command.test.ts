@@ -6,6 +6,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CODEX_GRANT_LINE } from '../../src/cli/codex-target.js';
 import { runCtxshed } from '../support/cli-process.js';
 import { tempStateDir } from '../support/test-proxy.js';
 
@@ -37,6 +38,9 @@ describe('ctxshed rescue -- codex', () => {
     expect(lines[1]).toMatch(/^openai_base_url="http:\/\/127\.0\.0\.1:\d+"$/);
     expect(lines.slice(2)).toEqual(['exec', 'hello', 'ANTHROPIC_BASE_URL=']);
     expect(result.stderr).toMatch(/^ctxshed: rescue on at http:\/\/127\.0\.0\.1:\d+ -> https:\/\/api\.openai\.com\/v1; /);
+    // No sandbox setting is added: Codex's defaults already read the state directory.
+    expect(result.stderr.split('\n')[1]).toBe(CODEX_GRANT_LINE);
+    expect(lines.some((l) => /sandbox|approval|add-dir/.test(l))).toBe(false);
   });
 
   it('should take the user\'s own -c openai_base_url as the upstream, and drop it from Codex\'s arguments', async () => {

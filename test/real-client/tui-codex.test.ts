@@ -15,6 +15,7 @@ import { layoutPaths } from '../../src/state/layout.js';
 import { readConversation } from '../../src/state/read-conversation.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { verifyState } from '../../src/state/verify-state.js';
+import { CODEX_GRANT_LINE } from '../../src/cli/codex-target.js';
 import { CLI_PATH } from '../support/cli-process.js';
 import { TSX_BIN } from './client-env.js';
 import { permissionsInstructionsOf, whyCodexCannotRun } from './codex-env.js';
@@ -171,5 +172,6 @@ describe.skipIf(whyNot !== undefined)('the interactive Codex TUI through ctxshed
     expect(obs.final).toContain(DONE_TEXT);
     expect(obs.exited).toBe(true);
     expect(obs.closing).toContain('ctxshed: rescue on at');
+    expect(obs.closing).toContain(CODEX_GRANT_LINE);
   });
 });
