@@ -24,6 +24,21 @@ export function whyCodexCannotRun(): string | undefined {
 }
 
 /**
+ * `undefined` when Codex's own sandbox starts here, else why not. The tests run Codex in its
+ * default mode, where every command runs in that sandbox (bubblewrap, then seccomp, on Linux);
+ * where it cannot start (no user namespaces, say) every command fails, whatever ctxshed does.
+ */
+export function whyCodexSandboxCannotRun(): string | undefined {
+  const probe = spawnSync(CODEX_BIN, ['sandbox', '--', 'true'], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: '/nonexistent' } });
+  if (probe.error !== undefined) return `codex sandbox -- true failed: ${probe.error.message}`;
+  if (probe.status !== 0) {
+    const why = (probe.stderr || probe.stdout).split('\n').filter((l) => l.trim() !== '' && !l.startsWith('WARNING:')).join(' ').slice(0, 200);
+    return `codex sandbox -- true exited ${String(probe.status)}: ${why}`;
+  }
+  return undefined;
+}
+
+/**
  * The environment Codex runs with: a scratch HOME (its `~/.codex` holds sessions and config),
  * the fake key, and nothing else but PATH. `OPENAI_BASE_URL` is not among them: Codex 0.169.0
  * ignores it (checked: with it set, Codex still resolves api.openai.com); the base URL is the

@@ -1,8 +1,8 @@
 /**
  * The real Codex CLI (the `@openai/codex` dev dependency) through `ctxshed rescue`, end to end,
  * offline, in a long scripted session, in Codex's default sandbox and approval mode: see
- * rescue-codex-scenario.ts for the run itself. Skipped
- * where Codex cannot run or the network cannot be isolated with `unshare -n`.
+ * rescue-codex-scenario.ts for the run itself. Skipped where Codex or its sandbox cannot run, or
+ * the network cannot be isolated with `unshare -n`.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -17,14 +17,14 @@ import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { CLI_PATH } from '../support/cli-process.js';
 import { TSX_BIN } from './client-env.js';
-import { whyCodexCannotRun } from './codex-env.js';
+import { whyCodexCannotRun, whyCodexSandboxCannotRun } from './codex-env.js';
 import { CANNOT_ISOLATE, RECALL_CALL_ID, type Exchange, type Observations } from './rescue-codex-scenario.js';
 
 const SCENARIO = new URL('./rescue-codex-scenario.ts', import.meta.url).pathname;
 const SCENARIO_TIMEOUT_MS = 400_000;
 
-const whyNot = whyCodexCannotRun();
-if (whyNot !== undefined) console.warn(`real Codex suite SKIPPED: the Codex CLI cannot run here (${whyNot})`);
+const whyNot = whyCodexCannotRun() ?? whyCodexSandboxCannotRun();
+if (whyNot !== undefined) console.warn(`real Codex suite SKIPPED: the Codex CLI or its sandbox cannot run here (${whyNot})`);
 
 interface Seen extends Exchange {
   client: Buffer;
