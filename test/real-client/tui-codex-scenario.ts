@@ -32,17 +32,22 @@ import { CANNOT_ISOLATE, firstStub } from './rescue-codex-scenario.js';
 import { linesOf } from './scratch-text.js';
 import { tmuxVersion } from './tui-scenario.js';
 
+/** The two prompts typed into the TUI: the session, and one more turn after the declined control. */
 export const PROMPTS = ['Read the notes one by one.', 'Carry on.'] as const;
+/** The model's answer to the second prompt: on screen once the session is over. */
 export const DONE_TEXT = 'CODEX-TUI-DONE';
 /** Codex 0.169.0's approval prompt for a command. */
 export const APPROVAL_TEXT = 'Would you like to run the following command?';
 /** What the model says when no stub ever showed (the run then fails fast instead of timing out). */
 export const NO_STUB_TEXT = 'CODEX-TUI-NO-STUB';
+/** The call that reads a stub's elided file back. */
 export const RECALL_CALL_ID = 'call_tui_recall';
+/** The control: a call that asks to run outside the sandbox, so Codex must ask the user. */
 export const CONTROL_CALL_ID = 'call_tui_control';
 /** A window Codex's 72 KB opening body fills to about 45%, so four or five notes push it over 70%. */
 export const RESCUE_FLAGS = ['--window', '40000', '--rescue-pct', '70', '--keep-recent', '2', '--min-bytes', '1024'];
 const FILE_BYTES = 12 * 1024;
+/** The notes in the project, read one per model call until an epoch latches. */
 export const FILE_NAMES = Array.from({ length: 8 }, (_, i) => `n${i + 1}.txt`);
 const BYTES_PER_TOKEN = 4;
 const NOTE_CALL = 'call_tui_note_';
@@ -53,6 +58,7 @@ const MAX_WAIT_MS = 60_000;
 const EXITED = 'CTXSHED-CODEX-TUI-EXITED';
 const READY = '? for shortcuts';
 
+/** One model call the upstream got. */
 export interface UpstreamCall {
   /** Under `<root>/bodies`: the body the upstream got. */
   readonly file: string;
@@ -60,6 +66,7 @@ export interface UpstreamCall {
   readonly sessionId?: string;
 }
 
+/** What the scenario saw, for tui-codex.test.ts. */
 export interface CodexTuiObservations {
   readonly isolated: boolean;
   readonly tmux: string;
@@ -173,13 +180,14 @@ async function main(): Promise<void> {
     }
   };
   // Type a prompt and press Enter until Codex sends it (an Enter during start-up can be lost).
+  const modelCalls = (): number => upstream.requests.filter(isResponsesRequest).length;
   const submit = async (text: string): Promise<void> => {
-    const before = upstream.requests.length;
+    const before = modelCalls();
     tmux('send-keys', '-t', 't', '-l', text);
-    for (let n = 0; n < 3 && upstream.requests.length === before; n++) {
+    for (let n = 0; n < 3 && modelCalls() === before; n++) {
       await sleep(POLL_MS);
       tmux('send-keys', '-t', 't', 'Enter');
-      for (let waited = 0; waited < 10_000 && upstream.requests.length === before; waited += POLL_MS) await sleep(POLL_MS);
+      for (let waited = 0; waited < 10_000 && modelCalls() === before; waited += POLL_MS) await sleep(POLL_MS);
     }
   };
   let ready = '';
