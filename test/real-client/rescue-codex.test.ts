@@ -38,6 +38,7 @@ interface WireLine {
   epochs: number;
   latched?: number;
   fullness?: number;
+  refaulted?: Array<{ via: string }>;
 }
 
 function mustIndex(body: Buffer): OpenAiIndex {
@@ -158,6 +159,7 @@ describe.skipIf(whyNot !== undefined)('ctxshed rescue with the real Codex CLI', 
     const output = input.find((i) => i.type === 'function_call_output' && i.call_id === RECALL_CALL_ID)?.output;
     expect(typeof output === 'string' && output.includes(elided.toString('utf8'))).toBe(true);
     expect(output).toContain('Process exited with code 0');
+    expect(wire.flatMap((l) => l.refaulted ?? []).map((r) => r.via)).toEqual(['shell']);
   });
 
   it('should keep every body lossless: inflate gives back what Codex sent, and the state verifies', async ({ skip }) => {

@@ -41,6 +41,15 @@ interface WireLine {
   readonly route?: string;
   readonly key: string | null;
   readonly latched?: number;
+  readonly refaulted?: ReadonlyArray<{ readonly via: string }>;
+}
+
+function wireOf(stateDir: string): WireLine[] {
+  return readFileSync(join(stateDir, 'wire.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => JSON.parse(l) as WireLine)
+    .filter((l) => l.route !== undefined);
 }
 
 function mustIndex(body: Buffer): OpenAiIndex {
@@ -104,11 +113,7 @@ describe.skipIf(whyNot !== undefined)('the interactive Codex TUI through ctxshed
 
   it('should latch an epoch in the TUI session: the last request carries exactly the frozen outputs as stubs', async ({ skip }) => {
     if (skipped !== '') skip();
-    const wire = readFileSync(join(obs.stateDir, 'wire.jsonl'), 'utf8')
-      .split('\n')
-      .filter((l) => l.length > 0)
-      .map((l) => JSON.parse(l) as WireLine)
-      .filter((l) => l.route !== undefined);
+    const wire = wireOf(obs.stateDir);
     const latched = wire.filter((l) => l.latched !== undefined);
     expect(latched.length).toBeGreaterThanOrEqual(1);
     const record = await readConversation(layoutPaths(obs.stateDir), String(latched[0]!.key));
@@ -156,6 +161,8 @@ describe.skipIf(whyNot !== undefined)('the interactive Codex TUI through ctxshed
       expect(box).toContain(`$ touch ${obs.controlFile}`);
       expect(box).not.toContain(obs.recall!.sha256);
     }
+    // The wire log counts the read-back once, as a refault through the shell.
+    expect(wireOf(obs.stateDir).flatMap((l) => l.refaulted ?? []).map((r) => r.via)).toEqual(['shell']);
     // The screen shows the read-back among what ran, before the control's prompt.
     expect(obs.atApproval.slice(0, obs.atApproval.indexOf(APPROVAL_TEXT))).toContain(`${obs.recall!.sha256}.txt`);
   });
