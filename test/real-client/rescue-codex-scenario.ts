@@ -37,6 +37,10 @@ export const RESCUE_FLAGS = ['--window', '60000', '--rescue-pct', '70', '--keep-
 const FILE_BYTES = 12 * 1024;
 export const FILE_NAMES = Array.from({ length: 10 }, (_, i) => `f${i + 1}.txt`);
 export const RECALL_CALL_ID = 'call_recall_elided_block';
+/** The control: a write into the project, which Codex's default read-only sandbox must refuse. */
+export const CONTROL_CALL_ID = 'call_sandbox_control';
+/** The file the control tries to create. */
+export const CONTROL_FILE = 'sandbox-control.txt';
 export const PROMPTS = [
   'Read the first half of the notes.',
   'Read the second half of the notes.',
@@ -90,7 +94,7 @@ const catJs = (name: string): object => customToolCall('exec', `const r = await 
 const TURNS: readonly (readonly Step[])[] = [
   [() => [cat('f1.txt')], () => [catJs('f2.txt')], () => [cat('f3.txt')], () => [cat('f4.txt')], () => [catJs('f5.txt')], () => [messageItem('Read f1 to f5.')]],
   [() => [cat('f6.txt')], () => [cat('f7.txt')], () => [catJs('f8.txt')], () => [cat('f9.txt')], () => [cat('f10.txt')], () => [messageItem('Read f6 to f10.')]],
-  [() => [functionCall('exec_command', { cmd: 'wc -l f*.txt' })], () => [messageItem('Counted.')]],
+  [() => [functionCall('exec_command', { cmd: 'wc -l f*.txt' })], () => [functionCall('exec_command', { cmd: `touch ${CONTROL_FILE}` }, CONTROL_CALL_ID)], () => [messageItem('Counted.')]],
 ];
 
 function positionOf(input: readonly Item[]): { turn: number; outputs: number } {

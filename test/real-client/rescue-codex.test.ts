@@ -18,7 +18,7 @@ import { verifyState } from '../../src/state/verify-state.js';
 import { CLI_PATH } from '../support/cli-process.js';
 import { TSX_BIN } from './client-env.js';
 import { whyCodexCannotRun, whyCodexSandboxCannotRun } from './codex-env.js';
-import { CANNOT_ISOLATE, RECALL_CALL_ID, type Exchange, type Observations } from './rescue-codex-scenario.js';
+import { CANNOT_ISOLATE, CONTROL_CALL_ID, CONTROL_FILE, RECALL_CALL_ID, type Exchange, type Observations } from './rescue-codex-scenario.js';
 
 const SCENARIO = new URL('./rescue-codex-scenario.ts', import.meta.url).pathname;
 const SCENARIO_TIMEOUT_MS = 400_000;
@@ -103,6 +103,16 @@ describe.skipIf(whyNot !== undefined)('ctxshed rescue with the real Codex CLI', 
     for (const s of requests) expect(s.turn).toMatchObject({ sandbox: 'seccomp', sandboxMode: 'read-only' });
     expect(obs.permissions).toContain('`sandbox_mode` is `read-only`');
     expect(obs.permissions).toContain('Approval policy is currently never');
+  });
+
+  it('should refuse a write into the project in that sandbox (the control), so the read-back ran in a real one', ({ skip }) => {
+    if (skipped !== '') skip();
+    const after = model().find((s) => s.client.includes(Buffer.from(`"call_id":"${CONTROL_CALL_ID}","output"`)));
+    expect(after).toBeDefined();
+    const input = (JSON.parse(after!.client.toString('utf8')) as { input: Array<{ type?: string; call_id?: string; output?: unknown }> }).input;
+    const output = input.find((i) => i.type === 'function_call_output' && i.call_id === CONTROL_CALL_ID)?.output;
+    expect(output).toContain('Read-only file system');
+    expect(existsSync(join(obs.projectDir, CONTROL_FILE))).toBe(false);
   });
 
   it('should answer each process\'s WebSocket try with 426, so Codex used HTTP at once', ({ skip }) => {
