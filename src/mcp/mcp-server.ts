@@ -24,7 +24,9 @@ export function createMcpServer(state: StateDir, version: string): Server {
     { name: MCP_SERVER_NAME, version },
     {
       capabilities: { tools: {} },
-      instructions: 'ctxshed moves old tool results out of the context and leaves a stub naming a sha256. restore gives the text back; spans lists what there is.',
+      instructions:
+        'ctxshed moves old tool results (or, in shed mode, spans of earlier messages) out of the context and leaves a stub naming a sha256. ' +
+        'restore gives it back; spans lists what there is.',
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [RESTORE_TOOL, SPANS_TOOL] }));

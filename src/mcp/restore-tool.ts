@@ -8,15 +8,16 @@ export const RESTORE_TOOL_NAME = 'restore';
 /** As tools/list gives it. */
 export const RESTORE_TOOL = {
   name: RESTORE_TOOL_NAME,
-  title: 'Restore text ctxshed moved out of the context',
+  title: 'Restore what ctxshed moved out of the context',
   description:
-    'Gives back the full text of a tool result that ctxshed moved out of the context to save space. ' +
-    `Its stub names a sha256; pass that, or its first ${MIN_HANDLE_HEX_DIGITS} or more hex digits. ` +
-    'The answer is one header line (bytes, sha256, verified) and then the text exactly as it was. Sealed blocks are refused.',
+    'Gives back what ctxshed moved out of the context to save space: a tool result, or a span of earlier messages (shed mode). ' +
+    `Its stub names a sha256 (a span's stub calls it the handle); pass that, or its first ${MIN_HANDLE_HEX_DIGITS} or more hex digits. ` +
+    'The answer is one header line (bytes, sha256, verified) and then a tool result\'s text exactly as it was, or a span rendered for reading ' +
+    '(who said what, tool calls and their results). Sealed blocks are refused.',
   inputSchema: {
     type: 'object',
     properties: {
-      handle: { type: 'string', description: `The sha256 from the stub, or its first ${MIN_HANDLE_HEX_DIGITS}+ hex digits` },
+      handle: { type: 'string', description: `The sha256 (handle) from the stub, or its first ${MIN_HANDLE_HEX_DIGITS}+ hex digits` },
     },
     required: ['handle'],
     additionalProperties: false,
@@ -28,6 +29,13 @@ export const RESTORE_TOOL = {
 export function renderRestore(outcome: RestoreOutcome): ToolText {
   switch (outcome.kind) {
     case 'restored': {
+      if (outcome.rendering !== undefined) {
+        // A span's exact JSON is for inflate; the model gets who said what, made from the verified bytes.
+        const header =
+          `[ctxshed restore: ${outcome.source}, ${outcome.bytes.byteLength} bytes, sha256 ${outcome.handle}; verified: its exact bytes re-hashed just now and they match; ` +
+          'their readable rendering, made from those bytes, follows this line]';
+        return textResult(`${header}\n${outcome.rendering}`);
+      }
       const text = new TextDecoder().decode(outcome.bytes);
       // Elided text comes from JSON strings and is UTF-8; say so if this one does not round-trip.
       const exact = Buffer.from(text, 'utf8').equals(Buffer.from(outcome.bytes));

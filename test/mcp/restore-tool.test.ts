@@ -13,6 +13,18 @@ describe('renderRestore', () => {
     expect(rest.join('\n')).toBe(text);
   });
 
+  it('should give a span its rendering after a header naming the verified bytes, never the raw JSON', () => {
+    const bytes = Buffer.from('{"role":"user","content":"hi"}');
+    const rendering = '# ctxshed span\n\n1 message\n';
+    const result = renderRestore({ kind: 'restored', handle: SHA, source: 'shed span', bytes, rendering });
+    const [header, ...rest] = result.content[0]!.text.split('\n');
+    expect(result.isError).toBeUndefined();
+    expect(header).toBe(
+      `[ctxshed restore: shed span, ${bytes.length} bytes, sha256 ${SHA}; verified: its exact bytes re-hashed just now and they match; their readable rendering, made from those bytes, follows this line]`,
+    );
+    expect(rest.join('\n')).toBe(rendering);
+  });
+
   it('should answer every miss and refusal as a one-line tool error', () => {
     const outcomes = [
       { kind: 'invalid', why: 'a handle needs at least 12 hex digits, not 3' },
