@@ -116,6 +116,16 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
       const stubs = spanStubs(s.upstream);
       expect(stubs.map((f) => f.messageIndex)).toEqual(stubs.map((_, i) => i + 1));
       expect(stubs.map((f) => f.stub.sha256)).toEqual(record.epochs.slice(0, stubs.length).map((e) => e.span!.sha256));
+      // Every message after the stubs is the client's, byte for byte: the recent turns, their
+      // thinking blocks and signatures, and the one message-level cache_control the client placed.
+      const kept = upstream.messages.slice(stubs.length + 1);
+      const tail = client.messages.slice(client.messages.length - kept.length);
+      expect(kept.map((m) => s.upstream.subarray(m.start, m.end).toString('utf8'))).toEqual(tail.map((m) => s.client.subarray(m.start, m.end).toString('utf8')));
+      const count = (b: Buffer, what: string): number => b.toString('utf8').split(what).length - 1;
+      expect(count(s.upstream, '"cache_control"'), `request ${s.seq}`).toBe(count(s.client, '"cache_control"'));
+      expect(s.client.subarray(client.messages.at(-1)!.start).includes('"cache_control"')).toBe(true);
+      const lastAssistant = kept.filter((m) => m.role === 'assistant').at(-1);
+      if (lastAssistant !== undefined) expect(s.upstream.subarray(lastAssistant.start, lastAssistant.end).includes('"signature":"c2lnbmF0dXJl')).toBe(true);
     }
     expect(spanStubs(main().at(-1)!.upstream).length).toBe(record.epochs.length);
   });
@@ -166,6 +176,24 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
       expect(spans).toBe(s.kind === 'main' ? spanStubs(s.upstream).length : 0);
     }
     expect((await verifyState(obs.stateDir)).problems).toEqual([]);
+  });
+
+  it('should show what the first span took along: the ToolSearch load of restore and the announcement of the ctxshed tools', () => {
+    // Claude Code announced the MCP tools in the second prompt's message (the server was still
+    // connecting at the first), and the model loaded restore early: both lie in the first span.
+    const announced = '# MCP Server Instructions';
+    const firstClient = main()[0]!.client.toString('utf8');
+    expect(firstClient).toContain('The following MCP servers are still connecting');
+    const shed = main().filter((s) => spanStubs(s.upstream).length > 0 && !toolResultsOf(s.client).has(RELOAD_ID));
+    expect(shed.length).toBeGreaterThan(0);
+    for (const s of shed) {
+      expect(s.client.includes(announced) && s.client.includes('"tool_name":"mcp__ctxshed__restore"')).toBe(true);
+      expect(s.upstream.includes(announced), `request ${s.seq}`).toBe(false);
+      expect(s.upstream.includes('"tool_name":"mcp__ctxshed__restore"'), `request ${s.seq}`).toBe(false);
+      // The client still lists restore as a deferred tool: it cannot know its load was shed.
+      const tools = (JSON.parse(s.upstream.toString('utf8')) as { tools: Array<{ name: string; defer_loading?: boolean }> }).tools;
+      expect(tools.find((t) => t.name === 'mcp__ctxshed__restore')).toMatchObject({ defer_loading: true });
+    }
   });
 
   it("should give the model the first span back by the handle in its stub: restore's verified rendering, and a Read of the .md", () => {

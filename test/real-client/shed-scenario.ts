@@ -13,7 +13,8 @@
  *
  *   claude ──► recording hop (client bytes) ──► ctxshed rescue --mode shed ──► scripted upstream
  *
- * The turns (the model's steps in brackets; each Read is of a 16 KB file of the project):
+ * The turns (the model's steps in brackets, each after a signed thinking block, as the client asks
+ * for thinking; each Read is of a 16 KB file of the project):
  *   1  "Read the scratch files when asked."    [ToolSearch loads restore] "Ready."
  *   2  "[ctxshed:goal] ..."                    [Read f1] [Read f2] text
  *   3..5                                       two Reads each (f3 .. f8): epoch 1 latches after f8
@@ -133,8 +134,13 @@ function makeModel(projectDir: string, observed: { restore?: ShedObservations['r
       case 'side':
       case 'subagent':
         return { kind: 'message', content: [textBlock('{"title": "Scratch files"}')], outputTokens: 9 };
-      case 'main':
-        return { kind: 'message', content: (steps[step++] ?? (() => [textBlock('Done.')]))(req) };
+      case 'main': {
+        // The client asks for extended thinking, so every turn starts with a signed thinking block,
+        // which the client must send back verbatim and shed must keep in the turns it keeps.
+        const n = step;
+        const thinking: ReplyBlock = { type: 'thinking', thinking: `Step ${n}: what the person asked for next.`, signature: `c2lnbmF0dXJl${String(n).padStart(4, '0')}` };
+        return { kind: 'message', content: [thinking, ...(steps[step++] ?? (() => [textBlock('Done.')]))(req)] };
+      }
     }
   };
 }
