@@ -67,6 +67,10 @@ describe('ctxshed mcp', () => {
       expect(restored.isError).toBeFalsy();
       expect(header).toContain(`shed span, ${span.bytes} bytes, sha256 ${span.sha256}; verified`);
       expect(text.join('\n')).toBe(renderSpanMarkdown(file.bytes, span.sha256));
+      const badOffset = (await client.callTool({ name: 'restore', arguments: { handle: span.sha256, offset: -1 } })) as TextResult;
+      expect(badOffset).toMatchObject({ isError: true, content: [{ text: 'ctxshed: offset is a whole number of characters, 0 or more' }] });
+      const tail = (await client.callTool({ name: 'restore', arguments: { handle: span.sha256, offset: 10 } })) as TextResult;
+      expect(tail.content[0]!.text.split('\n').slice(1).join('\n')).toBe(renderSpanMarkdown(file.bytes, span.sha256).slice(10));
       const listed = (await client.callTool({ name: 'spans', arguments: {} })) as TextResult;
       expect(listed.content[0]!.text).toContain(`${span.sha256}  ${span.bytes} bytes  epoch 1  shed span: 3 messages (1..3)`);
     } finally {
