@@ -25,8 +25,12 @@
  * With a 70,000-token window, a span must drop a tenth of it: two files' worth, not one. So each
  * epoch sheds the two oldest turns outside the recent window (the 6 newest tool results and the
  * last 2 prompts); the request carrying the restore's answer latches a third (f5 and f6).
+ *
+ * Then a second run, `pages`: a span of about 110 KB planted in a state directory of its own, and
+ * `claude -p` whose model restores it page by page, each time at the offset the last header gave.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -70,6 +74,17 @@ export interface Exchange {
   upstreamFile?: string;
 }
 
+/** The `pages` run: the planted span, and the ids of the restore calls in order. */
+export interface PagesRun {
+  exit: number | null;
+  stderr: string;
+  stateDir: string;
+  sha256: string;
+  pageIds: string[];
+  /** The last main-thread request the client sent, under `<root>/bodies`. */
+  lastFile: string;
+}
+
 export interface ShedObservations {
   isolated: boolean;
   stateDir: string;
@@ -82,6 +97,7 @@ export interface ShedObservations {
   restore?: { handle: string; seenInSeq: number; mdPath?: string };
   strayUpstream: number;
   connectAttempts: number;
+  pages: PagesRun;
 }
 
 /** Every span stub among the request's user messages, in order. */
@@ -143,6 +159,64 @@ function makeModel(projectDir: string, observed: { restore?: ShedObservations['r
       }
     }
   };
+}
+
+/** Messages of about `bytes` bytes, as a span's exact bytes (the messages, comma-separated). */
+function plantedSpan(bytes: number): Buffer {
+  const messages: string[] = [];
+  for (let i = 0, size = 0; size < bytes; i += 1) {
+    const text = `Turn ${i}: ${'the quick brown fox jumps over the lazy dog. '.repeat(40)}`;
+    const message = JSON.stringify(i % 2 === 0 ? { role: 'assistant', content: [{ type: 'text', text }] } : { role: 'user', content: text });
+    messages.push(message);
+    size += message.length + 1;
+  }
+  return Buffer.from(messages.join(','), 'utf8');
+}
+
+/** `claude -p` restoring a planted span of about 110 KB page by page. */
+async function runPages(root: string, env: Record<string, string>, projectDir: string): Promise<PagesRun> {
+  const stateDir = join(root, 'state-pages');
+  mkdirSync(join(stateDir, 'spans'), { recursive: true, mode: 0o700 });
+  const span = plantedSpan(110 * 1024);
+  const sha256 = createHash('sha256').update(span).digest('hex');
+  writeFileSync(join(stateDir, 'spans', `${sha256}.json`), span, { mode: 0o600 });
+  const pageIds: string[] = [];
+  let step = 0;
+  const upstream = await startMessagesApi({
+    respond: (req) => {
+      const kind = classify(req);
+      if (kind === 'count_tokens' || kind === 'other') return undefined;
+      if (kind !== 'main') return { kind: 'message', content: [textBlock('{"title": "Pages"}')], outputTokens: 9 };
+      step += 1;
+      if (step === 1) return { kind: 'message', content: [toolUse('ToolSearch', { query: 'select:mcp__ctxshed__restore', max_results: 5 }, LOAD_ID)] };
+      // The offset the newest header asked for; none on the first call, none after the last page.
+      const asked = [...req.body.toString('utf8').matchAll(/call restore again with offset (\d+)/g)].map((m) => Number(m[1]));
+      const offset = pageIds.length === 0 ? 0 : asked.length === pageIds.length ? asked.at(-1) : undefined;
+      if (offset === undefined || pageIds.length >= 6) return { kind: 'message', content: [textBlock('Done.')] };
+      const id = `toolu_01RestorePage${pageIds.length}0000000`;
+      pageIds.push(id);
+      return { kind: 'message', content: [toolUse('mcp__ctxshed__restore', { handle: sha256, ...(offset === 0 ? {} : { offset }) }, id)] };
+    },
+  });
+  try {
+    const argv = [CLI_PATH, 'rescue', '--state', stateDir, '--upstream', upstream.url, '--', CLAUDE_BIN, '-p', `Restore the span ${sha256}.`, '--model', MODEL, '--output-format', 'json'];
+    const run = await new Promise<{ code: number | null; stderr: string }>((done) => {
+      const child = spawn(process.execPath, argv, { cwd: projectDir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      const timer = setTimeout(() => child.kill('SIGKILL'), CLIENT_TIMEOUT_MS);
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        done({ code, stderr });
+      });
+    });
+    const last = upstream.requests.filter((r) => classify(r) === 'main').at(-1);
+    const lastFile = 'pages-last.json';
+    writeFileSync(join(root, 'bodies', lastFile), last?.body ?? Buffer.alloc(0));
+    return { exit: run.code, stderr: run.stderr.slice(-4000), stateDir, sha256, pageIds, lastFile };
+  } finally {
+    await upstream.close();
+  }
 }
 
 /** `<root>/bin/claude`: writes the proxy's URL where the hop reads it, then runs the real client through the hop. */
@@ -235,10 +309,11 @@ async function main(): Promise<void> {
     }
     return exchange;
   });
+  const pages = await runPages(root, env, projectDir);
   const observations: ShedObservations = {
     isolated, stateDir, argv, exit: session.code, stderr: session.stderr.slice(-4000), results: session.results, exchanges,
     ...(observed.restore === undefined ? {} : { restore: observed.restore }),
-    strayUpstream, connectAttempts: upstream.requests.filter((r) => r.method === 'CONNECT').length,
+    strayUpstream, connectAttempts: upstream.requests.filter((r) => r.method === 'CONNECT').length, pages,
   };
   writeFileSync(join(root, 'observations.json'), JSON.stringify(observations, null, 2));
 }
