@@ -1,6 +1,6 @@
 /** `ctxshed seal SHA` and `ctxshed unseal SHA`: refuse, or allow again, giving a block's text back to the agent. */
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { RESTORABLE_KINDS } from '../restore/restorable-kinds.js';
+import { RESTORABLE_KINDS, SPAN_KIND } from '../restore/restorable-kinds.js';
 import { parseHandle } from '../restore/restore-handle.js';
 import { resolveHandle } from '../restore/resolve-handle.js';
 import type { StateDir } from '../state/layout.js';
@@ -74,5 +74,8 @@ async function resolveOne(state: StateDir, input: string, command: string): Prom
   const resolved = await resolveHandle(state, parsed.prefix, RESTORABLE_KINDS);
   if (resolved.kind === 'none') throw new CliError(`${command}: no elided or sealed block in ${state.root} has a sha256 starting ${parsed.prefix}`);
   if (resolved.kind === 'ambiguous') throw new CliError(`${command}: ${parsed.prefix} starts ${resolved.handles.length} sha256s (${resolved.handles.join(', ')}); give more digits`);
+  // A span's stub keeps naming spans/, and the engine sends a span whose files are gone in full
+  // again (span_file_missing): moving them would undo the very thing a seal is for.
+  if (resolved.source === SPAN_KIND) throw new CliError(`${command}: ${resolved.handle} is a shed span; ctxshed seals elided tool results only, not spans (docs/shed.md)`);
   return resolved.handle;
 }

@@ -24,7 +24,9 @@ export function createMcpServer(state: StateDir, version: string): Server {
     { name: MCP_SERVER_NAME, version },
     {
       capabilities: { tools: {} },
-      instructions: 'ctxshed moves old tool results out of the context and leaves a stub naming a sha256. restore gives the text back; spans lists what there is.',
+      instructions:
+        'ctxshed moves old tool results (or, in shed mode, spans of earlier messages) out of the context and leaves a stub naming a sha256. ' +
+        'restore gives it back; spans lists what there is.',
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [RESTORE_TOOL, SPANS_TOOL] }));
@@ -39,7 +41,9 @@ export async function callTool(state: StateDir, name: string, args: Record<strin
       case RESTORE_TOOL_NAME: {
         const handle = args['handle'];
         if (typeof handle !== 'string') return errorResult('ctxshed: restore needs a handle: the sha256 from the stub, or its first 12+ hex digits');
-        return renderRestore(await restoreText(state, handle));
+        const offset = args['offset'] ?? 0;
+        if (!Number.isInteger(offset) || (offset as number) < 0) return errorResult('ctxshed: offset is a whole number of characters, 0 or more');
+        return renderRestore(await restoreText(state, handle), offset as number);
       }
       case SPANS_TOOL_NAME: {
         const limit = args['limit'] ?? DEFAULT_SPANS_LIMIT;

@@ -1,6 +1,7 @@
 /** The `restore` tool: its definition for tools/list, and its answer for each outcome. */
 import { MIN_HANDLE_HEX_DIGITS } from '../restore/restore-handle.js';
 import type { RestoreOutcome } from '../restore/restore-text.js';
+import { pageOf, RESTORE_PAGE_CHARS, type Page } from './restore-page.js';
 import { errorResult, textResult, type ToolText } from './tool-result.js';
 
 export const RESTORE_TOOL_NAME = 'restore';
@@ -8,15 +9,18 @@ export const RESTORE_TOOL_NAME = 'restore';
 /** As tools/list gives it. */
 export const RESTORE_TOOL = {
   name: RESTORE_TOOL_NAME,
-  title: 'Restore text ctxshed moved out of the context',
+  title: 'Restore what ctxshed moved out of the context',
   description:
-    'Gives back the full text of a tool result that ctxshed moved out of the context to save space. ' +
-    `Its stub names a sha256; pass that, or its first ${MIN_HANDLE_HEX_DIGITS} or more hex digits. ` +
-    'The answer is one header line (bytes, sha256, verified) and then the text exactly as it was. Sealed blocks are refused.',
+    'Gives back what ctxshed moved out of the context to save space: a tool result, or a span of earlier messages (shed mode). ' +
+    `Its stub names a sha256 (a span's stub calls it the handle); pass that, or its first ${MIN_HANDLE_HEX_DIGITS} or more hex digits. ` +
+    'The answer is one header line (bytes, sha256, verified) and then a tool result\'s text exactly as it was, or a span rendered for reading ' +
+    `(who said what, tool calls and their results). A text longer than ${RESTORE_PAGE_CHARS} characters comes in pages: the header says which ` +
+    'characters follow and the offset to call restore with for the rest. Sealed blocks are refused.',
   inputSchema: {
     type: 'object',
     properties: {
-      handle: { type: 'string', description: `The sha256 from the stub, or its first ${MIN_HANDLE_HEX_DIGITS}+ hex digits` },
+      handle: { type: 'string', description: `The sha256 (handle) from the stub, or its first ${MIN_HANDLE_HEX_DIGITS}+ hex digits` },
+      offset: { type: 'integer', minimum: 0, description: 'Where the page starts, in characters of the text (default 0); a page\'s header gives the next one' },
     },
     required: ['handle'],
     additionalProperties: false,
@@ -24,17 +28,26 @@ export const RESTORE_TOOL = {
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 } as const;
 
-/** The tool's answer to an outcome. Only a restored text is a success; everything else is `isError`. */
-export function renderRestore(outcome: RestoreOutcome): ToolText {
+/**
+ * The tool's answer to an outcome, the page of its text from `offset` (characters). Only a
+ * restored text is a success; everything else, and an offset past the text's end, is `isError`.
+ */
+export function renderRestore(outcome: RestoreOutcome, offset = 0): ToolText {
   switch (outcome.kind) {
     case 'restored': {
-      const text = new TextDecoder().decode(outcome.bytes);
+      // A span's exact JSON is for inflate; the model gets who said what, made from the verified bytes.
+      const text = outcome.rendering ?? new TextDecoder().decode(outcome.bytes);
+      const page = pageOf(text, offset);
+      if (page === undefined) return errorResult(`ctxshed: offset ${offset} is past the end of the text of ${outcome.handle} (${text.length} characters)`);
+      const body = text.slice(page.start, page.end);
+      if (outcome.rendering !== undefined) {
+        const what = whole(page) ? 'their readable rendering, made from those bytes, follows this line' : `their readable rendering, made from those bytes: ${part(page)} follow this line${next(page)}`;
+        return textResult(`[ctxshed restore: ${outcome.source}, ${outcome.bytes.byteLength} bytes, sha256 ${outcome.handle}; verified: its exact bytes re-hashed just now and they match; ${what}]\n${body}`);
+      }
       // Elided text comes from JSON strings and is UTF-8; say so if this one does not round-trip.
       const exact = Buffer.from(text, 'utf8').equals(Buffer.from(outcome.bytes));
-      const header =
-        `[ctxshed restore: ${outcome.bytes.byteLength} bytes, sha256 ${outcome.handle}; verified: re-hashed just now and it matches; ` +
-        `${exact ? 'the text follows this line verbatim' : 'not valid UTF-8, shown with replacement characters'}]`;
-      return textResult(`${header}\n${text}`);
+      const what = !exact ? `not valid UTF-8, shown with replacement characters${whole(page) ? '' : `: ${part(page)}${next(page)}`}` : whole(page) ? 'the text follows this line verbatim' : `${part(page)} of the text follow this line verbatim${next(page)}`;
+      return textResult(`[ctxshed restore: ${outcome.bytes.byteLength} bytes, sha256 ${outcome.handle}; verified: re-hashed just now and it matches; ${what}]\n${body}`);
     }
     case 'invalid':
       return errorResult(`ctxshed: ${outcome.why}`);
@@ -51,4 +64,16 @@ export function renderRestore(outcome: RestoreOutcome): ToolText {
     case 'missing':
       return errorResult(`ctxshed: the text of ${outcome.handle} is not in the state directory any more; ctxshed verify says more.`);
   }
+}
+
+function whole(page: Page): boolean {
+  return page.start === 0 && page.end === page.total;
+}
+
+function part(page: Page): string {
+  return `characters ${page.start} to ${page.end} of ${page.total}`;
+}
+
+function next(page: Page): string {
+  return page.end < page.total ? `; for the rest, call restore again with offset ${page.end}` : ' (the last page)';
 }

@@ -1,5 +1,5 @@
 /** The `spans` tool: what can be restored, newest conversations first, as plain lines. */
-import type { RestorableBlock, RestorableList } from '../restore/list-restorable.js';
+import type { RestorableBlock, RestorableList, RestorableSpan } from '../restore/list-restorable.js';
 import { MIN_HANDLE_HEX_DIGITS } from '../restore/restore-handle.js';
 import { oneLine, promptForDisplay } from '../report/format-table.js';
 import { textResult, type ToolText } from './tool-result.js';
@@ -16,25 +16,28 @@ export const SPANS_TOOL = {
   name: SPANS_TOOL_NAME,
   title: 'List what ctxshed can restore',
   description:
-    'Lists the tool results ctxshed moved out of the context and can give back with restore, newest conversation first: ' +
-    "for each, its sha256, bytes, the tool that produced it and that tool's main input when known, the epoch, and whether it is sealed " +
-    '(sealed ones are not given back).',
+    'Lists what ctxshed moved out of the context and can give back with restore, newest conversation first: ' +
+    "for each tool result, its sha256, bytes, the tool that produced it and that tool's main input when known, the epoch, and whether it is sealed " +
+    '(sealed ones are not given back); for each shed span of earlier messages (shed mode), its handle, bytes, epoch and how many messages it holds.',
   inputSchema: {
     type: 'object',
     properties: {
-      limit: { type: 'integer', minimum: 1, maximum: MAX_SPANS_LIMIT, description: `List at most this many blocks (default ${DEFAULT_SPANS_LIMIT})` },
+      limit: { type: 'integer', minimum: 1, maximum: MAX_SPANS_LIMIT, description: `List at most this many blocks and spans (default ${DEFAULT_SPANS_LIMIT})` },
     },
     additionalProperties: false,
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 } as const;
 
-/** The listing, at most `limit` blocks, saying how many more there are. */
+/** The listing, at most `limit` blocks and spans, saying how many more there are. */
 export function renderSpans(list: RestorableList, limit: number): ToolText {
-  const total = list.conversations.reduce((n, c) => n + c.blocks.length, 0);
+  const blocks = list.conversations.reduce((n, c) => n + c.blocks.length, 0);
+  const spans = list.conversations.reduce((n, c) => n + c.spans.length, 0);
+  const total = blocks + spans;
   const sealed = list.conversations.reduce((n, c) => n + c.blocks.filter((b) => b.sealed).length, 0);
+  const counted = [...(blocks > 0 || spans === 0 ? [plural(blocks, 'block')] : []), ...(spans > 0 ? [plural(spans, 'shed span')] : [])].join(' and ');
   const lines = [
-    `ctxshed: ${plural(total, 'block')} in ${plural(list.conversations.length, 'conversation')}${sealed > 0 ? ` (${sealed} sealed)` : ''}, newest conversation first. ` +
+    `ctxshed: ${counted} in ${plural(list.conversations.length, 'conversation')}${sealed > 0 ? ` (${sealed} sealed)` : ''}, newest conversation first. ` +
       `restore takes a sha256 or its first ${MIN_HANDLE_HEX_DIGITS}+ hex digits.`,
   ];
   let shown = 0;
@@ -42,9 +45,9 @@ export function renderSpans(list: RestorableList, limit: number): ToolText {
     if (shown >= limit) break;
     const prompt = cut(promptForDisplay(c.firstPrompt));
     lines.push('', `conversation ${c.key.slice(0, 12)}${c.agentId === null ? '' : ` (subagent ${oneLine(c.agentId)})`}: "${prompt}", last epoch ${c.lastLatchedAt}`);
-    for (const b of c.blocks) {
+    for (const line of [...c.blocks.map(blockLine), ...c.spans.map(spanLine)]) {
       if (shown >= limit) break;
-      lines.push(`  ${blockLine(b)}`);
+      lines.push(`  ${line}`);
       shown += 1;
     }
   }
@@ -57,6 +60,12 @@ function blockLine(b: RestorableBlock): string {
   const origin = b.tool === undefined ? `tool unknown (${b.toolUseId})` : `${oneLine(b.tool)}${b.input === undefined ? '' : ` ${cut(oneLine(b.input))}`}`;
   const state = b.sealed ? '  SEALED: not restorable' : b.present ? '' : '  MISSING: not in the state directory';
   return `${b.sha256}  ${b.bytes} bytes  epoch ${b.epoch}  ${origin}${state}`;
+}
+
+function spanLine(s: RestorableSpan): string {
+  const pins = s.pins === 0 ? '' : `, ${plural(s.pins, 'goal pin')}`;
+  const state = s.present ? '' : '  MISSING: not in the state directory';
+  return `${s.sha256}  ${s.bytes} bytes  epoch ${s.epoch}  shed span: ${plural(s.messages, 'message')} (${s.first}..${s.last})${pins}${state}`;
 }
 
 function cut(text: string): string {

@@ -1,7 +1,7 @@
 /** `spans`: what a state directory can give back, newest conversations first. */
 import fs from 'node:fs/promises';
 import type { ConversationRecord } from '../state/conversation-record.js';
-import { parseConversationName, type StateDir } from '../state/layout.js';
+import { parseConversationName, spanPath, type StateDir } from '../state/layout.js';
 import { readConversation } from '../state/read-conversation.js';
 import { listSealedShas } from '../state/seal-block.js';
 import { locateStoredFile } from '../state/stored-file.js';
@@ -20,7 +20,25 @@ export interface RestorableBlock extends BlockOrigin {
   readonly present: boolean;
 }
 
-/** A conversation with epochs, and its blocks in epoch and ordinal order. */
+/**
+ * One shed span of a conversation (shed mode). Spans are never sealed: `ctxshed seal` takes
+ * elided blocks only (docs/shed.md, "Getting a span back").
+ */
+export interface RestorableSpan {
+  readonly sha256: string;
+  readonly bytes: number;
+  readonly epoch: number;
+  /** How many whole messages it holds, and their positions in the transcript (0-based, inclusive). */
+  readonly messages: number;
+  readonly first: number;
+  readonly last: number;
+  /** Goal pins its stub carries. */
+  readonly pins: number;
+  /** False when `spans/<sha256>.json` is not in the state directory (verify says more). */
+  readonly present: boolean;
+}
+
+/** A conversation with epochs, and its blocks and spans, each in epoch order. */
 export interface RestorableConversation {
   readonly key: string;
   readonly agentId: string | null;
@@ -28,6 +46,7 @@ export interface RestorableConversation {
   /** When its newest epoch latched: the order of the list. */
   readonly lastLatchedAt: string;
   readonly blocks: readonly RestorableBlock[];
+  readonly spans: readonly RestorableSpan[];
 }
 
 /** Everything restorable, and the record files that did not read. */
@@ -36,7 +55,7 @@ export interface RestorableList {
   readonly unreadable: readonly string[];
 }
 
-/** Lists every elided block the records name, newest conversation first. Read-only. */
+/** Lists every elided block and shed span the records name, newest conversation first. Read-only. */
 export async function listRestorable(state: StateDir): Promise<RestorableList> {
   const sealed = await listSealedShas(state);
   const unreadable: string[] = [];
@@ -54,15 +73,25 @@ export async function listRestorable(state: StateDir): Promise<RestorableList> {
   const conversations: RestorableConversation[] = [];
   for (const record of records) {
     const blocks: RestorableBlock[] = [];
+    const spans: RestorableSpan[] = [];
     for (const epoch of record.epochs) {
+      if (epoch.span !== undefined) {
+        const { sha256, bytes, first, last, pins } = epoch.span;
+        spans.push({ sha256, bytes, epoch: epoch.n, messages: last - first + 1, first, last, pins: pins.length, present: await isRegularFile(spanPath(state, sha256, 'json')) });
+      }
       for (const block of epoch.blocks) {
         const present = (await locateStoredFile(state, block.sha256, 'txt').catch(() => undefined)) !== undefined;
         blocks.push({ sha256: block.sha256, bytes: block.bytes, epoch: epoch.n, ordinal: block.ordinal, toolUseId: block.toolUseId, ...blockOrigin(block), sealed: sealed.has(block.sha256), present });
       }
     }
     const lastLatchedAt = record.epochs.at(-1)?.latchedAt ?? record.createdAt;
-    conversations.push({ key: record.key, agentId: record.agentId, firstPrompt: record.firstPrompt, lastLatchedAt, blocks });
+    conversations.push({ key: record.key, agentId: record.agentId, firstPrompt: record.firstPrompt, lastLatchedAt, blocks, spans });
   }
   conversations.sort((a, b) => b.lastLatchedAt.localeCompare(a.lastLatchedAt) || a.key.localeCompare(b.key));
   return { conversations, unreadable: unreadable.sort() };
+}
+
+async function isRegularFile(file: string): Promise<boolean> {
+  // lstat: a symlink is not what ctxshed wrote (restore refuses to follow one).
+  return (await fs.lstat(file).catch(() => undefined))?.isFile() ?? false;
 }

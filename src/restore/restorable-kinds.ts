@@ -1,17 +1,22 @@
 /**
- * The kinds of text a state directory can give back by handle. Today one: an elided tool result
- * (`elided/<sha256>.txt`). Shed mode adds spans (`spans/<handle>.json`) as a second kind; the
- * resolver and the tools work over the list, so a kind is added here and nowhere else.
+ * The kinds of text a state directory can give back by handle: an elided tool result
+ * (`elided/<sha256>.txt`) and, in shed mode, a shed span (`spans/<sha256>.json`). The resolver
+ * and the tools work over the list, so a kind is added here and nowhere else.
  */
 import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
-import { elidedPath, parseElidedName, type StateDir } from '../state/layout.js';
+import { renderSpanMarkdown } from '../core/index.js';
+import { elidedPath, parseElidedName, parseSpanName, spanPath, type StateDir } from '../state/layout.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { hasErrnoCode } from '../state/state-error.js';
 
 /** What reading a handle's text gave. */
 export type KindRead =
-  | { readonly kind: 'ok'; readonly bytes: Uint8Array }
+  /**
+   * `bytes` hash to the handle. `rendering`, when there is one, is what the model is given
+   * instead of the bytes: made from those verified bytes just now, never read from another file.
+   */
+  | { readonly kind: 'ok'; readonly bytes: Uint8Array; readonly rendering?: string }
   | { readonly kind: 'missing' }
   /** The file no longer hashes to its name: never handed out. */
   | { readonly kind: 'corrupt'; readonly actual: string };
@@ -30,25 +35,54 @@ export interface RestorableKind {
 export const ELIDED_KIND: RestorableKind = {
   name: 'elided tool result',
   async handles(state) {
-    const names = await fs.readdir(state.elidedDir).catch((error: unknown) => {
-      if (hasErrnoCode(error, 'ENOENT')) return [];
-      throw error;
-    });
-    return names.map(parseElidedName).flatMap((p) => (p !== undefined && p.ext === 'txt' ? [p.sha256] : []));
+    return (await namesIn(state.elidedDir)).map(parseElidedName).flatMap((p) => (p !== undefined && p.ext === 'txt' ? [p.sha256] : []));
   },
   async read(state, handle) {
-    let bytes: Uint8Array;
-    try {
-      // O_NOFOLLOW: only the file ctxshed wrote, never what a planted link points at.
-      bytes = await fs.readFile(elidedPath(state, handle, 'txt'), { flag: constants.O_RDONLY | constants.O_NOFOLLOW });
-    } catch (error) {
-      if (hasErrnoCode(error, 'ENOENT')) return { kind: 'missing' };
-      throw error;
-    }
+    const bytes = await readNoFollow(elidedPath(state, handle, 'txt'));
+    if (bytes === undefined) return { kind: 'missing' };
     const actual = sha256Hex(bytes);
     return actual === handle ? { kind: 'ok', bytes } : { kind: 'corrupt', actual };
   },
 };
 
+/**
+ * Shed spans: `spans/<sha256>.json`, the messages' exact bytes, checked against the handle; the
+ * model is given their readable rendering (docs/shed.md, "Getting a span back"). The rendering is
+ * made from the verified `.json` just now rather than read from `spans/<sha256>.md`: the `.md` is
+ * not named by its own hash, so only re-rendering could check it, and then the re-rendering is the
+ * answer. It is the same pure function that wrote the `.md`, so the two agree while the `.md` is intact.
+ */
+export const SPAN_KIND: RestorableKind = {
+  name: 'shed span',
+  async handles(state) {
+    return (await namesIn(state.spansDir)).map(parseSpanName).flatMap((p) => (p !== undefined && p.ext === 'json' ? [p.sha256] : []));
+  },
+  async read(state, handle) {
+    const bytes = await readNoFollow(spanPath(state, handle, 'json'));
+    if (bytes === undefined) return { kind: 'missing' };
+    const actual = sha256Hex(bytes);
+    return actual === handle ? { kind: 'ok', bytes, rendering: renderSpanMarkdown(bytes, handle) } : { kind: 'corrupt', actual };
+  },
+};
+
 /** The kinds `restore` and `spans` look through, in order. */
-export const RESTORABLE_KINDS: readonly RestorableKind[] = [ELIDED_KIND];
+export const RESTORABLE_KINDS: readonly RestorableKind[] = [ELIDED_KIND, SPAN_KIND];
+
+/** The names in a folder; none when it does not exist (spans/ appears with the first shed epoch). */
+async function namesIn(dir: string): Promise<string[]> {
+  return fs.readdir(dir).catch((error: unknown) => {
+    if (hasErrnoCode(error, 'ENOENT')) return [];
+    throw error;
+  });
+}
+
+/** A file's bytes, or undefined when there is none. */
+async function readNoFollow(file: string): Promise<Uint8Array | undefined> {
+  try {
+    // O_NOFOLLOW: only the file ctxshed wrote, never what a planted link points at.
+    return await fs.readFile(file, { flag: constants.O_RDONLY | constants.O_NOFOLLOW });
+  } catch (error) {
+    if (hasErrnoCode(error, 'ENOENT')) return undefined;
+    throw error;
+  }
+}

@@ -8,7 +8,8 @@ import { resolveHandle } from './resolve-handle.js';
 
 /** Every answer `restoreText` can give. Only `restored` carries text, and only text that re-hashed. */
 export type RestoreOutcome =
-  | { readonly kind: 'restored'; readonly handle: string; readonly source: string; readonly bytes: Uint8Array }
+  /** `bytes` re-hashed to `handle`; `rendering`, for a kind that has one, is what is shown instead (made from them). */
+  | { readonly kind: 'restored'; readonly handle: string; readonly source: string; readonly bytes: Uint8Array; readonly rendering?: string }
   | { readonly kind: 'invalid'; readonly why: string }
   | { readonly kind: 'unknown'; readonly prefix: string }
   | { readonly kind: 'ambiguous'; readonly prefix: string; readonly handles: readonly string[] }
@@ -31,7 +32,7 @@ export async function restoreText(state: StateDir, input: string, kinds: readonl
   const read = await source.read(state, handle);
   switch (read.kind) {
     case 'ok':
-      return { kind: 'restored', handle, source: source.name, bytes: read.bytes };
+      return { kind: 'restored', handle, source: source.name, bytes: read.bytes, ...(read.rendering === undefined ? {} : { rendering: read.rendering }) };
     case 'missing':
       return { kind: 'missing', handle };
     case 'corrupt':

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,6 +49,17 @@ describe('ctxshed seal and unseal', () => {
     const none = await runCli(['unseal', 'ffffffffffff', '--state', state]);
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/^ctxshed: unseal: no elided or sealed block in .* has a sha256 starting ffffffffffff\n$/);
+  });
+
+  it('should refuse a shed span: spans are not sealed, and nothing moves', async () => {
+    const span = Buffer.from('{"role":"user","content":"shed me"}');
+    const sha = createHash('sha256').update(span).digest('hex');
+    await fs.mkdir(path.join(state, 'spans'), { mode: 0o700 });
+    await fs.writeFile(path.join(state, 'spans', `${sha}.json`), span, { mode: 0o600 });
+    const refused = await runCli(['seal', sha.slice(0, 12), '--state', state]);
+    expect(refused).toMatchObject({ code: 1, stderr: `ctxshed: seal: ${sha} is a shed span; ctxshed seals elided tool results only, not spans (docs/shed.md)\n` });
+    expect(await fs.readFile(path.join(state, 'spans', `${sha}.json`))).toEqual(span);
+    expect(await exists(path.join(state, 'sealed', `${sha}.seal.json`))).toBe(false);
   });
 
   it('should refuse a state directory that does not exist, creating nothing', async () => {

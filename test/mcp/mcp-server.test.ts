@@ -8,7 +8,8 @@ import type { StateDir } from '../../src/state/layout.js';
 import { sealBlock } from '../../src/state/seal-block.js';
 import { runCli } from '../cli/cli-run.js';
 import { CLI_PATH } from '../support/cli-process.js';
-import { FIRST_TEXT, stateWithBlocks } from '../restore/fixtures.js';
+import { renderSpanMarkdown } from '../../src/core/index.js';
+import { addShedConversation, FIRST_TEXT, stateWithBlocks } from '../restore/fixtures.js';
 
 let tmp: string;
 let state: StateDir;
@@ -50,6 +51,28 @@ describe('ctxshed mcp', () => {
       expect(spans.content[0]!.text).toContain('SEALED: not restorable');
       const badLimit = (await client.callTool({ name: 'spans', arguments: { limit: 0 } })) as TextResult;
       expect(badLimit.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('should give a shed span back by its handle as its verified rendering, and list it', async () => {
+    const { spans } = await addShedConversation(state);
+    const { span, file } = spans[0];
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI_PATH, 'mcp', '--state', state.root], stderr: 'pipe' }));
+    try {
+      const restored = (await client.callTool({ name: 'restore', arguments: { handle: span.sha256 } })) as TextResult;
+      const [header, ...text] = restored.content[0]!.text.split('\n');
+      expect(restored.isError).toBeFalsy();
+      expect(header).toContain(`shed span, ${span.bytes} bytes, sha256 ${span.sha256}; verified`);
+      expect(text.join('\n')).toBe(renderSpanMarkdown(file.bytes, span.sha256));
+      const badOffset = (await client.callTool({ name: 'restore', arguments: { handle: span.sha256, offset: -1 } })) as TextResult;
+      expect(badOffset).toMatchObject({ isError: true, content: [{ text: 'ctxshed: offset is a whole number of characters, 0 or more' }] });
+      const tail = (await client.callTool({ name: 'restore', arguments: { handle: span.sha256, offset: 10 } })) as TextResult;
+      expect(tail.content[0]!.text.split('\n').slice(1).join('\n')).toBe(renderSpanMarkdown(file.bytes, span.sha256).slice(10));
+      const listed = (await client.callTool({ name: 'spans', arguments: {} })) as TextResult;
+      expect(listed.content[0]!.text).toContain(`${span.sha256}  ${span.bytes} bytes  epoch 1  shed span: 3 messages (1..3)`);
     } finally {
       await client.close();
     }

@@ -13,6 +13,35 @@ describe('renderRestore', () => {
     expect(rest.join('\n')).toBe(text);
   });
 
+  it('should give a span its rendering after a header naming the verified bytes, never the raw JSON', () => {
+    const bytes = Buffer.from('{"role":"user","content":"hi"}');
+    const rendering = '# ctxshed span\n\n1 message\n';
+    const result = renderRestore({ kind: 'restored', handle: SHA, source: 'shed span', bytes, rendering });
+    const [header, ...rest] = result.content[0]!.text.split('\n');
+    expect(result.isError).toBeUndefined();
+    expect(header).toBe(
+      `[ctxshed restore: shed span, ${bytes.length} bytes, sha256 ${SHA}; verified: its exact bytes re-hashed just now and they match; their readable rendering, made from those bytes, follows this line]`,
+    );
+    expect(rest.join('\n')).toBe(rendering);
+  });
+
+  it('should answer a long text in pages, each header saying which characters follow and where the rest starts', () => {
+    const text = Array.from({ length: 1500 }, (_, i) => `line ${i} ${'y'.repeat(30)}`).join('\n');
+    const outcome = { kind: 'restored', handle: SHA, source: 'elided tool result', bytes: Buffer.from(text) } as const;
+    const first = renderRestore(outcome).content[0]!.text;
+    const [header, ...rest] = first.split('\n');
+    const end = rest.join('\n').length;
+    expect(header).toBe(
+      `[ctxshed restore: ${text.length} bytes, sha256 ${SHA}; verified: re-hashed just now and it matches; characters 0 to ${end} of ${text.length} of the text follow this line verbatim; for the rest, call restore again with offset ${end}]`,
+    );
+    const second = renderRestore(outcome, end).content[0]!.text;
+    expect(second.split('\n')[0]).toContain(`characters ${end} to ${text.length} of ${text.length} of the text follow this line verbatim (the last page)]`);
+    expect(rest.join('\n') + second.split('\n').slice(1).join('\n')).toBe(text);
+    const span = renderRestore({ kind: 'restored', handle: SHA, source: 'shed span', bytes: Buffer.from('{}'), rendering: text }, end).content[0]!.text;
+    expect(span.split('\n')[0]).toContain(`their readable rendering, made from those bytes: characters ${end} to ${text.length} of ${text.length} follow this line (the last page)]`);
+    expect(renderRestore(outcome, text.length + 1)).toMatchObject({ isError: true, content: [{ text: `ctxshed: offset ${text.length + 1} is past the end of the text of ${SHA} (${text.length} characters)` }] });
+  });
+
   it('should answer every miss and refusal as a one-line tool error', () => {
     const outcomes = [
       { kind: 'invalid', why: 'a handle needs at least 12 hex digits, not 3' },

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { latchEpoch } from '../../src/state/latch-epoch.js';
 import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';
-import { blockFor, epochOf, keyOf, recordOf } from '../state/fixtures/state-fixtures.js';
+import { blockFor, epochOf, keyOf, recordOf, shedEpochOf, spanFor } from '../state/fixtures/state-fixtures.js';
 
 export const FIRST_TEXT = 'first tool result: café ✓\n'.repeat(60);
 export const SECOND_TEXT = 'second tool result\n'.repeat(80);
@@ -19,4 +19,22 @@ export async function stateWithBlocks(): Promise<{ tmp: string; state: StateDir;
   await latchEpoch(state, key, () => ({ record: recordOf(key, [epochOf(1, [a.block])]), files: [a.file] }));
   await latchEpoch(state, key, (current) => ({ record: recordOf(key, [...(current?.epochs ?? []), epochOf(2, [{ ...b.block, label: 'pointer', rule: 'default', tool: 'Bash', input: 'npm test', refetch: 'elided-file' } as typeof b.block])]), files: [b.file] }));
   return { tmp, state, key, shas: [a.block.sha256, b.block.sha256] };
+}
+
+/**
+ * Adds a shed conversation to `state`: two epochs, spans of messages 1..3 and 5..6 (the second
+ * with a goal pin), latched after the rescue conversation of `stateWithBlocks`.
+ */
+export async function addShedConversation(state: StateDir): Promise<{ key: string; spans: [ReturnType<typeof spanFor>, ReturnType<typeof spanFor>] }> {
+  const key = keyOf('shed');
+  const a = spanFor('early', 1, 3);
+  const b = spanFor('later', 5, 6);
+  const late = (n: number): string => `2025-02-01T00:00:0${n}.000Z`;
+  await latchEpoch(state, key, () => ({ record: recordOf(key, [{ ...shedEpochOf(1, a.span), latchedAt: late(1) }]), files: [], spans: [a.file] }));
+  await latchEpoch(state, key, (current) => ({
+    record: recordOf(key, [...(current?.epochs ?? []), { ...shedEpochOf(2, { ...b.span, pins: ['[ctxshed:goal] keep it'] }), latchedAt: late(2) }]),
+    files: [],
+    spans: [b.file],
+  }));
+  return { key, spans: [a, b] };
 }

@@ -6,7 +6,7 @@ import type { StateDir } from '../../src/state/layout.js';
 import { latchEpoch } from '../../src/state/latch-epoch.js';
 import { sealBlock } from '../../src/state/seal-block.js';
 import { blockFor, epochOf, keyOf, recordOf } from '../state/fixtures/state-fixtures.js';
-import { stateWithBlocks } from './fixtures.js';
+import { addShedConversation, stateWithBlocks } from './fixtures.js';
 
 let tmp: string;
 let state: StateDir;
@@ -47,5 +47,18 @@ describe('listRestorable', () => {
     const list = await listRestorable(state);
     expect(list.unreadable).toEqual([`${'d'.repeat(64)}.json`]);
     expect(list.conversations).toHaveLength(1);
+  });
+
+  it('should list a shed conversation\'s spans with their messages, bytes and epoch, and a missing one as such', async () => {
+    const shed = await addShedConversation(state);
+    await fs.rm(path.join(state.spansDir, `${shed.spans[1].span.sha256}.json`));
+    const list = await listRestorable(state);
+    expect(list.conversations.map((c) => c.key)).toEqual([shed.key, key]);
+    expect(list.conversations[0]).toMatchObject({ blocks: [], lastLatchedAt: '2025-02-01T00:00:02.000Z' });
+    expect(list.conversations[0]!.spans).toEqual([
+      { sha256: shed.spans[0].span.sha256, bytes: shed.spans[0].span.bytes, epoch: 1, messages: 3, first: 1, last: 3, pins: 0, present: true },
+      { sha256: shed.spans[1].span.sha256, bytes: shed.spans[1].span.bytes, epoch: 2, messages: 2, first: 5, last: 6, pins: 1, present: false },
+    ]);
+    expect(list.conversations[1]!.spans).toEqual([]);
   });
 });

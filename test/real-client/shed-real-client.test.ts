@@ -1,0 +1,262 @@
+/**
+ * The real Claude Code client (the `@anthropic-ai/claude-code` dev dependency) through
+ * `ctxshed rescue --mode shed`, offline, in print mode and its DEFAULT permission mode: see
+ * shed-scenario.ts for the session itself.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findSpanStubs, renderSpanMarkdown, type FoundSpanStub } from '../../src/core/index.js';
+import type { ConversationRecord } from '../../src/core/epoch-types.js';
+import { inflateFromState } from '../../src/state/inflate-from-state.js';
+import { layoutPaths } from '../../src/state/layout.js';
+import { listConversations } from '../../src/state/read-conversation.js';
+import { sha256Hex } from '../../src/state/sha256-hex.js';
+import { verifyState } from '../../src/state/verify-state.js';
+import { CLI_PATH } from '../support/cli-process.js';
+import { TSX_BIN, whyClientCannotRun } from './client-env.js';
+import { indexOf, sharedWithPrevious, toolResultsOf, withoutLineNumbers, type SentToolResult } from './request-bytes.js';
+import { GOAL, LOAD_ID, PROMPTS, READ_MD_ID, RELOAD_ID, RESTORE_ID, SHED_FLAGS, type Exchange, type ShedObservations } from './shed-scenario.js';
+
+const SCENARIO = new URL('./shed-scenario.ts', import.meta.url).pathname;
+const SCENARIO_TIMEOUT_MS = 200_000;
+/** The reminders Claude Code may append to a tool result (after trimming its trailing whitespace). */
+const CLIENT_REMINDER = /(?:\s*<system-reminder>\n(?:(?!<\/system-reminder>)[\s\S])*<\/system-reminder>)+$/;
+
+/** Whether a tool result's text is `want`, or `want` trimmed with reminders the client appended. */
+function sameText(got: string, want: string): boolean {
+  return got === want || (CLIENT_REMINDER.test(got) && got.replace(CLIENT_REMINDER, '').trimEnd() === want.trimEnd());
+}
+
+const whyNot = whyClientCannotRun();
+if (whyNot !== undefined) console.warn(`real-client shed suite SKIPPED: the Claude Code client cannot run here (${whyNot})`);
+
+interface Seen extends Exchange {
+  client: Buffer;
+  upstream: Buffer;
+}
+
+describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default permission mode through ctxshed rescue --mode shed', () => {
+  let root = '';
+  let obs: ShedObservations;
+  let seen: Seen[] = [];
+  let record: ConversationRecord;
+  const main = (): Seen[] => seen.filter((s) => s.kind === 'main');
+  const spanStubs = (body: Buffer): FoundSpanStub[] => findSpanStubs(body, indexOf(body));
+  /** The client's answer to tool call `id`: from the first request that carries it. */
+  const answer = (id: string): SentToolResult | undefined => main().map((s) => toolResultsOf(s.client).get(id)).find((r) => r !== undefined);
+
+  beforeAll(async () => {
+    if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: build first (npx tsc -p tsconfig.json)`);
+    root = mkdtempSync(join(tmpdir(), 'ctxshed-shed-client-'));
+    const run = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = spawn(TSX_BIN, [SCENARIO, '--root', root], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
+      child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
+      child.on('close', (code) => resolve({ code, output }));
+    });
+    if (run.code !== 0) throw new Error(`the scenario failed (${String(run.code)}):\n${run.output}`);
+    obs = JSON.parse(readFileSync(join(root, 'observations.json'), 'utf8')) as ShedObservations;
+    seen = obs.exchanges.map((e) => ({
+      ...e,
+      client: readFileSync(join(root, 'bodies', e.clientFile)),
+      upstream: e.upstreamFile === undefined ? Buffer.alloc(0) : readFileSync(join(root, 'bodies', e.upstreamFile)),
+    }));
+    const records = await listConversations(layoutPaths(obs.stateDir));
+    expect(records).toHaveLength(1);
+    record = records[0]!;
+    console.info(`real-client shed suite: network ${obs.isolated ? 'isolated by unshare -n' : 'HTTPS_PROXY to a CONNECT-refusing hop'}; ${seen.length} requests, ${main().length} of the main thread`);
+    for (const e of record.epochs) {
+      const { span, gate, reason } = e;
+      console.info(
+        `real-client shed suite: epoch ${e.n} at ${(reason.fullness * 100).toFixed(1)}% (${reason.contextTokens} of ${reason.window} tokens): ` +
+          `messages ${span?.first}..${span?.last}, ${span?.bytes} bytes; gate: suffix ${gate?.invalidatedSuffixTokens} tokens, dropped ${gate?.droppedCachedTokens}, ` +
+          `break-even ${gate?.breakEvenTurns} turns <= ${gate?.expectedRemainingTurns} (${gate?.horizonFrom}), ${gate?.writeMult}/${gate?.readMult}`,
+      );
+    }
+  }, SCENARIO_TIMEOUT_MS);
+
+  afterAll(() => {
+    if (root !== '') rmSync(root, { recursive: true, force: true });
+  });
+
+  it('should run the session offline, in print mode and the default permission mode, with nothing granted by hand', () => {
+    expect(obs.exit, obs.stderr).toBe(0);
+    expect(obs.connectAttempts).toBe(0);
+    expect(obs.strayUpstream).toBe(0);
+    expect(seen.filter((s) => s.kind !== 'other').every((s) => s.upstreamFile !== undefined)).toBe(true);
+    expect(obs.argv).toContain('-p');
+    expect(obs.argv).not.toContain('--dangerously-skip-permissions');
+    expect(obs.argv.some((a) => a.startsWith('--permission-mode') || a.startsWith('--allowedTools') || a.startsWith('--mcp-config'))).toBe(false);
+    expect(obs.argv.join(' ')).toContain(SHED_FLAGS.join(' '));
+    expect(obs.stderr).toContain(`may read ${obs.stateDir}/elided/ and spans/ and call the restore and spans tools`);
+    expect(obs.results).toHaveLength(PROMPTS.length);
+    for (const r of obs.results) expect(r).toMatchObject({ subtype: 'success', is_error: false, permission_denials: [] });
+  });
+
+  it('should latch two shed epochs or more, each gated and each after the one before, the first holding the goal', () => {
+    expect(record.epochs.length).toBeGreaterThanOrEqual(2);
+    let after = 0;
+    for (const e of record.epochs) {
+      expect(e.mode).toBe('shed');
+      expect(e.gate).toMatchObject({ latch: true, horizonFrom: 'horizon', expectedRemainingTurns: 100 });
+      expect(e.gate!.breakEvenTurns).toBeLessThanOrEqual(100);
+      expect(e.reason.fullness).toBeGreaterThanOrEqual(0.5);
+      expect(e.span!.first).toBe(after + 1);
+      after = e.span!.last;
+    }
+    expect(record.epochs[0]!.span!.pins).toEqual([GOAL]);
+  });
+
+  it('should keep the head byte for byte in every request, and send each span as one stub right where it was', () => {
+    for (const s of main()) {
+      const client = indexOf(s.client);
+      const upstream = indexOf(s.upstream);
+      const head = client.messages[0]!.end;
+      expect(s.upstream.subarray(0, head).equals(s.client.subarray(0, head)), `request ${s.seq}`).toBe(true);
+      expect(s.upstream.subarray(upstream.messagesSpan.end).equals(s.client.subarray(client.messagesSpan.end)), `request ${s.seq}`).toBe(true);
+      const stubs = spanStubs(s.upstream);
+      expect(stubs.map((f) => f.messageIndex)).toEqual(stubs.map((_, i) => i + 1));
+      expect(stubs.map((f) => f.stub.sha256)).toEqual(record.epochs.slice(0, stubs.length).map((e) => e.span!.sha256));
+      // Every message after the stubs is the client's, byte for byte: the recent turns, their
+      // thinking blocks and signatures, and the one message-level cache_control the client placed.
+      const kept = upstream.messages.slice(stubs.length + 1);
+      const tail = client.messages.slice(client.messages.length - kept.length);
+      expect(kept.map((m) => s.upstream.subarray(m.start, m.end).toString('utf8'))).toEqual(tail.map((m) => s.client.subarray(m.start, m.end).toString('utf8')));
+      const count = (b: Buffer, what: string): number => b.toString('utf8').split(what).length - 1;
+      expect(count(s.upstream, '"cache_control"'), `request ${s.seq}`).toBe(count(s.client, '"cache_control"'));
+      expect(s.client.subarray(client.messages.at(-1)!.start).includes('"cache_control"')).toBe(true);
+      const lastAssistant = kept.filter((m) => m.role === 'assistant').at(-1);
+      if (lastAssistant !== undefined) expect(s.upstream.subarray(lastAssistant.start, lastAssistant.end).includes('"signature":"c2lnbmF0dXJl')).toBe(true);
+    }
+    expect(spanStubs(main().at(-1)!.upstream).length).toBe(record.epochs.length);
+  });
+
+  it('should carry the goal verbatim in the first stub after every epoch, and nowhere else upstream until the span is restored', () => {
+    const later = main().filter((s) => spanStubs(s.upstream).length >= 2);
+    expect(later.length).toBeGreaterThan(0);
+    for (const s of later) {
+      const body = JSON.parse(s.upstream.toString('utf8')) as { messages: Array<{ content: unknown }> };
+      const first = body.messages[1]!.content as string;
+      expect(first.split('\n\n')).toContain(GOAL);
+      // Until the model restores the span, whose rendering holds the goal message again.
+      const restored = toolResultsOf(s.client).has(RESTORE_ID);
+      expect(s.upstream.toString('utf8').split(JSON.stringify(GOAL).slice(1, -1)).length - 1, `request ${s.seq}`).toBe(restored ? 3 : 1);
+      expect(s.client.includes(Buffer.from(JSON.stringify(GOAL)))).toBe(true);
+    }
+  });
+
+  it('should keep the prefix between the requests of one epoch, and re-write the cache only from the new stub on', () => {
+    const list = main();
+    let kept = 0;
+    let latches = 0;
+    for (let i = 1; i < list.length; i += 1) {
+      const [prev, next] = [list[i - 1]!, list[i]!];
+      expect(sharedWithPrevious(prev.client, next.client).full, `client ${prev.seq}->${next.seq}`).toBe(true);
+      const before = spanStubs(prev.upstream).length;
+      const stubs = spanStubs(next.upstream);
+      const shared = sharedWithPrevious(prev.upstream, next.upstream);
+      if (stubs.length === before) {
+        expect(shared.full, `upstream ${prev.seq}->${next.seq}`).toBe(true);
+        kept += 1;
+      } else {
+        expect(stubs.length).toBe(before + 1);
+        expect(shared.bytes, `latch at ${next.seq}`).toBeGreaterThanOrEqual(stubs.at(-1)!.start);
+        latches += 1;
+      }
+    }
+    expect(latches).toBe(record.epochs.length);
+    expect(kept).toBeGreaterThan(latches);
+  });
+
+  it('should inflate every forwarded body back to what the client sent, byte for byte, from the state directory', async () => {
+    const state = layoutPaths(obs.stateDir);
+    const posts = seen.filter((s) => s.kind !== 'other');
+    for (const s of posts) {
+      const { body, spans } = await inflateFromState(state, s.upstream);
+      expect(Buffer.from(body).equals(s.client), `request ${s.seq}`).toBe(true);
+      expect(spans).toBe(s.kind === 'main' ? spanStubs(s.upstream).length : 0);
+    }
+    expect((await verifyState(obs.stateDir)).problems).toEqual([]);
+  });
+
+  it('should show what the first span took along: the ToolSearch load of restore, and the announcement of the ctxshed tools when it came after the head', () => {
+    // The model loaded restore in messages 1 and 2, always inside the first span. Claude Code
+    // announces MCP tools in the user message where they became available: the head when the
+    // server had connected by the first request, else a later prompt's message (here, usually the
+    // second: the first request says the server is still connecting).
+    const announced = '# MCP Server Instructions';
+    const span = record.epochs[0]!.span!;
+    const shed = main().filter((s) => spanStubs(s.upstream).length > 0 && !toolResultsOf(s.client).has(RELOAD_ID));
+    expect(shed.length).toBeGreaterThan(0);
+    for (const s of shed) {
+      const client = indexOf(s.client);
+      const at = client.messages.findIndex((m) => s.client.subarray(m.start, m.end).includes(announced));
+      expect(at, `request ${s.seq}`).toBeGreaterThanOrEqual(0);
+      expect(s.upstream.includes(announced), `request ${s.seq}`).toBe(at < span.first || at > span.last);
+      expect(s.client.includes('"tool_name":"mcp__ctxshed__restore"')).toBe(true);
+      expect(s.upstream.includes('"tool_name":"mcp__ctxshed__restore"'), `request ${s.seq}`).toBe(false);
+      // The client still lists restore as a deferred tool: it cannot know its load was shed.
+      const tools = (JSON.parse(s.upstream.toString('utf8')) as { tools: Array<{ name: string; defer_loading?: boolean }> }).tools;
+      expect(tools.find((t) => t.name === 'mcp__ctxshed__restore')).toMatchObject({ defer_loading: true });
+    }
+    const where = indexOf(shed[0]!.client).messages.findIndex((m) => shed[0]!.client.subarray(m.start, m.end).includes(announced));
+    console.info(`real-client shed suite: the ctxshed tools were announced in message ${where}, ${where >= span.first && where <= span.last ? 'inside the first span: shed with it' : 'outside the first span: kept'}`);
+  });
+
+  it("should give the model the first span back by the handle in its stub: restore's verified rendering, and a Read of the .md", () => {
+    const first = record.epochs[0]!.span!;
+    expect(obs.restore).toMatchObject({ handle: first.sha256, mdPath: join(obs.stateDir, 'spans', `${first.sha256}.md`) });
+    const json = readFileSync(join(obs.stateDir, 'spans', `${first.sha256}.json`));
+    expect(sha256Hex(json)).toBe(first.sha256);
+    // The span's bytes are the client's own messages first..last, as it sent them.
+    const client = main().find((s) => s.seq === obs.restore!.seenInSeq)!.client;
+    const index = indexOf(client);
+    expect(json.equals(client.subarray(index.messages[first.first]!.start, index.messages[first.last]!.end))).toBe(true);
+    const rendering = renderSpanMarkdown(json, first.sha256);
+    expect(readFileSync(obs.restore!.mdPath!, 'utf8')).toBe(rendering);
+
+    // Its ToolSearch load was in the span: the model loaded restore again, as a real one must.
+    for (const id of [LOAD_ID, RELOAD_ID]) expect(answer(id)?.content, id).toContainEqual({ type: 'tool_reference', tool_name: 'mcp__ctxshed__restore' });
+    const restored = answer(RESTORE_ID)!;
+    expect(restored.isError, restored.text.slice(0, 300)).toBe(false);
+    const [header, ...rest] = restored.text.split('\n');
+    expect(header).toBe(
+      `[ctxshed restore: shed span, ${first.bytes} bytes, sha256 ${first.sha256}; verified: its exact bytes re-hashed just now and they match; their readable rendering, made from those bytes, follows this line]`,
+    );
+    expect(sameText(rest.join('\n'), rendering), rest.join('\n').slice(-300)).toBe(true);
+    expect(rendering).toContain(GOAL);
+
+    const read = answer(READ_MD_ID)!;
+    expect(read.isError, read.text.slice(0, 300)).toBe(false);
+    const text = withoutLineNumbers(read.text);
+    // The client may append a reminder of its own to a tool result, trimming the result first:
+    // the last, empty line then keeps its number without the tab.
+    const cut = text.replace(CLIENT_REMINDER, '').trimEnd().replace(/\n\d+$/, '');
+    expect(text === rendering || cut === rendering.trimEnd(), text.slice(-300)).toBe(true);
+  });
+
+  it('should give a long span back in pages that stay in the context (Claude Code keeps an answer of ~50,000 characters out)', () => {
+    const { pages } = obs;
+    expect(pages.exit, pages.stderr).toBe(0);
+    const body = readFileSync(join(root, 'bodies', pages.lastFile));
+    const json = readFileSync(join(pages.stateDir, 'spans', `${pages.sha256}.json`));
+    const rendering = renderSpanMarkdown(json, pages.sha256);
+    expect(rendering.length).toBeGreaterThan(100_000);
+    expect(pages.pageIds.length).toBeGreaterThanOrEqual(3);
+    let joined = '';
+    for (const [i, id] of pages.pageIds.entries()) {
+      const result = toolResultsOf(body).get(id)!;
+      expect(result.isError, result.text.slice(0, 300)).toBe(false);
+      expect(result.text).not.toMatch(/persisted-output|Output too large|exceeds maximum allowed tokens/);
+      const [header, ...rest] = result.text.split('\n');
+      expect(header).toContain(`characters ${joined.length} to `);
+      expect(header).toContain(i === pages.pageIds.length - 1 ? '(the last page)]' : '; for the rest, call restore again with offset ');
+      joined += rest.join('\n');
+    }
+    expect(sameText(joined, rendering), joined.slice(-300)).toBe(true);
+  });
+});

@@ -1,0 +1,321 @@
+/**
+ * The real-client scenario behind shed-real-client.test.ts: Claude Code in print mode (`-p`, one
+ * process, six user turns over stream-json) and its DEFAULT permission mode, through
+ * `ctxshed rescue --mode shed`, against the scripted upstream on 127.0.0.1. Writes what it saw to
+ * `--root` (observations.json and every body, client side and upstream side).
+ *
+ *   node_modules/.bin/tsx test/real-client/shed-scenario.ts --root /tmp/some-empty-dir
+ *
+ * The command `rescue` runs is `<root>/bin/claude`: a shell script that sends the client through a
+ * recording hop and execs the real client with the arguments `rescue` gave it. Being named
+ * `claude`, it gets the grant exactly as a user's `claude` does, and the hop shows the bytes the
+ * client sent, so inflate can be checked against them byte for byte:
+ *
+ *   claude ──► recording hop (client bytes) ──► ctxshed rescue --mode shed ──► scripted upstream
+ *
+ * The turns (the model's steps in brackets, each after a signed thinking block, as the client asks
+ * for thinking; each Read is of a 16 KB file of the project):
+ *   1  "Read the scratch files when asked."    [ToolSearch loads restore] "Ready."
+ *   2  "[ctxshed:goal] ..."                    [Read f1] [Read f2] text
+ *   3..5                                       two Reads each (f3 .. f8): epoch 1 latches after f8
+ *   6  "Read f9 and f10, then restore ..."     [Read f9] [Read f10]: epoch 2 latches;
+ *                                              [ToolSearch loads restore again: its first load was shed]
+ *                                              [restore <first span's handle> + Read <its .md path>,
+ *                                               both taken from the stub's text] "Done."
+ * With a 70,000-token window, a span must drop a tenth of it: two files' worth, not one. So each
+ * epoch sheds the two oldest turns outside the recent window (the 6 newest tool results and the
+ * last 2 prompts); the request carrying the restore's answer latches a third (f5 and f6).
+ *
+ * Then a second run, `pages`: a span of about 110 KB planted in a state directory of its own, and
+ * `claude -p` whose model restores it page by page, each time at the offset the last header gave.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseSpanStub } from '../../src/core/index.js';
+import { textBlock, toolUse, type ReplyBlock } from '../../src/scripted/message.js';
+import { startMessagesApi } from '../../src/scripted/messages-api.js';
+import { parseRequestBody, type ReceivedRequest } from '../../src/scripted/received-request.js';
+import type { ScriptedReply } from '../../src/scripted/reply.js';
+import { CLI_PATH } from '../support/cli-process.js';
+import { CLAUDE_BIN, clientEnv, isInNetns, MODEL, reexecInNetns } from './client-env.js';
+import { SEQ_HEADER, startRecordingHop } from './recording-hop.js';
+import { classify, type RequestKind } from './rescue-scenario.js';
+import { linesOf } from './scratch-text.js';
+
+const CLIENT_TIMEOUT_MS = 100_000;
+/** Each file's size: about 4,500 scripted tokens once Read numbers its lines. */
+const FILE_BYTES = 16 * 1024;
+export const FILE_COUNT = 10;
+/** The shed flags under test: the window, the threshold, and a horizon long enough for the gate. */
+export const SHED_FLAGS = ['--mode', 'shed', '--window', '70000', '--rescue-pct', '50', '--horizon', '100'];
+export const GOAL = '[ctxshed:goal] Keep a running total of the lines of every scratch file, f1.txt to f10.txt, and report it at the end.';
+export const RESTORE_ID = 'toolu_01RestoreFirstSpan0000';
+export const READ_MD_ID = 'toolu_01ReadFirstSpanMd00000';
+export const RELOAD_ID = 'toolu_01ReloadRestore0000000';
+export const LOAD_ID = 'toolu_01LoadRestore00000000';
+export const PROMPTS = [
+  'Read the scratch files when asked.',
+  GOAL,
+  'Read f3.txt and f4.txt.',
+  'Read f5.txt and f6.txt.',
+  'Read f7.txt and f8.txt.',
+  'Read f9.txt and f10.txt, then bring back the first shed span and check it.',
+];
+
+export interface Exchange {
+  seq: number;
+  kind: RequestKind;
+  /** Files under `<root>/bodies`: what the client sent, and what the upstream got (absent if it never arrived). */
+  clientFile: string;
+  upstreamFile?: string;
+}
+
+/** The `pages` run: the planted span, and the ids of the restore calls in order. */
+export interface PagesRun {
+  exit: number | null;
+  stderr: string;
+  stateDir: string;
+  sha256: string;
+  pageIds: string[];
+  /** The last main-thread request the client sent, under `<root>/bodies`. */
+  lastFile: string;
+}
+
+export interface ShedObservations {
+  isolated: boolean;
+  stateDir: string;
+  argv: string[];
+  exit: number | null;
+  stderr: string;
+  results: unknown[];
+  exchanges: Exchange[];
+  /** The first span's handle and `.md` path as the model read them from its stub, and the request it was in. */
+  restore?: { handle: string; seenInSeq: number; mdPath?: string };
+  strayUpstream: number;
+  connectAttempts: number;
+  pages: PagesRun;
+}
+
+/** Every span stub among the request's user messages, in order. */
+export function spanStubsIn(req: Pick<ReceivedRequest, 'body'>): Array<{ sha256: string; text: string }> {
+  const body = parseRequestBody(req as ReceivedRequest) as { messages?: Array<{ role?: string; content?: unknown }> } | undefined;
+  const found: Array<{ sha256: string; text: string }> = [];
+  for (const m of body?.messages ?? []) {
+    if (m.role !== 'user' || typeof m.content !== 'string') continue;
+    const stub = parseSpanStub(m.content);
+    if (stub !== undefined) found.push({ sha256: stub.sha256, text: m.content });
+  }
+  return found;
+}
+
+/** The main thread's replies, in order; the restore step takes its handle from the first stub it is shown. */
+function makeModel(projectDir: string, observed: { restore?: ShedObservations['restore'] }): (req: ReceivedRequest) => ScriptedReply | undefined {
+  const read = (n: number): ReplyBlock => toolUse('Read', { file_path: join(projectDir, `f${n}.txt`) }, `toolu_01ReadF${String(n).padStart(2, '0')}000000000`);
+  const pair = (a: number, b: number): Array<(req: ReceivedRequest) => ReplyBlock[]> => [() => [read(a)], () => [read(b)], () => [textBlock(`Read f${a}.txt and f${b}.txt.`)]];
+  const steps: Array<(req: ReceivedRequest) => ReplyBlock[]> = [
+    () => [toolUse('ToolSearch', { query: 'select:mcp__ctxshed__restore', max_results: 5 }, LOAD_ID)],
+    () => [textBlock('Ready.')],
+    ...pair(1, 2),
+    ...pair(3, 4),
+    ...pair(5, 6),
+    ...pair(7, 8),
+    () => [read(9)],
+    () => [read(10)],
+    // The shed span took the ToolSearch result that loaded restore with it: load it again, as a
+    // model told "call the ctxshed restore tool" by the stub would have to.
+    () => [toolUse('ToolSearch', { query: 'select:mcp__ctxshed__restore', max_results: 5 }, RELOAD_ID)],
+    (req) => {
+      const [first] = spanStubsIn(req);
+      if (first === undefined) return [textBlock('No span was shed.')];
+      const md = /or read (\/\S+\.md) \(the exact JSON/.exec(first.text)?.[1];
+      observed.restore = { handle: first.sha256, seenInSeq: Number(req.headers[SEQ_HEADER]), ...(md === undefined ? {} : { mdPath: md }) };
+      return [
+        textBlock('Part of the conversation was shed; bringing it back both ways the stub names.'),
+        toolUse('mcp__ctxshed__restore', { handle: first.sha256 }, RESTORE_ID),
+        ...(md === undefined ? [] : [toolUse('Read', { file_path: md }, READ_MD_ID)]),
+      ];
+    },
+    () => [textBlock('Done.')],
+  ];
+  let step = 0;
+  return (req) => {
+    switch (classify(req)) {
+      case 'count_tokens':
+      case 'other':
+        return undefined;
+      case 'side':
+      case 'subagent':
+        return { kind: 'message', content: [textBlock('{"title": "Scratch files"}')], outputTokens: 9 };
+      case 'main': {
+        // The client asks for extended thinking, so every turn starts with a signed thinking block,
+        // which the client must send back verbatim and shed must keep in the turns it keeps.
+        const n = step;
+        const thinking: ReplyBlock = { type: 'thinking', thinking: `Step ${n}: what the person asked for next.`, signature: `c2lnbmF0dXJl${String(n).padStart(4, '0')}` };
+        return { kind: 'message', content: [thinking, ...(steps[step++] ?? (() => [textBlock('Done.')]))(req)] };
+      }
+    }
+  };
+}
+
+/** Messages of about `bytes` bytes, as a span's exact bytes (the messages, comma-separated). */
+function plantedSpan(bytes: number): Buffer {
+  const messages: string[] = [];
+  for (let i = 0, size = 0; size < bytes; i += 1) {
+    const text = `Turn ${i}: ${'the quick brown fox jumps over the lazy dog. '.repeat(40)}`;
+    const message = JSON.stringify(i % 2 === 0 ? { role: 'assistant', content: [{ type: 'text', text }] } : { role: 'user', content: text });
+    messages.push(message);
+    size += message.length + 1;
+  }
+  return Buffer.from(messages.join(','), 'utf8');
+}
+
+/** `claude -p` restoring a planted span of about 110 KB page by page. */
+async function runPages(root: string, env: Record<string, string>, projectDir: string): Promise<PagesRun> {
+  const stateDir = join(root, 'state-pages');
+  mkdirSync(join(stateDir, 'spans'), { recursive: true, mode: 0o700 });
+  const span = plantedSpan(110 * 1024);
+  const sha256 = createHash('sha256').update(span).digest('hex');
+  writeFileSync(join(stateDir, 'spans', `${sha256}.json`), span, { mode: 0o600 });
+  const pageIds: string[] = [];
+  let step = 0;
+  const upstream = await startMessagesApi({
+    respond: (req) => {
+      const kind = classify(req);
+      if (kind === 'count_tokens' || kind === 'other') return undefined;
+      if (kind !== 'main') return { kind: 'message', content: [textBlock('{"title": "Pages"}')], outputTokens: 9 };
+      step += 1;
+      if (step === 1) return { kind: 'message', content: [toolUse('ToolSearch', { query: 'select:mcp__ctxshed__restore', max_results: 5 }, LOAD_ID)] };
+      // The offset the newest header asked for; none on the first call, none after the last page.
+      const asked = [...req.body.toString('utf8').matchAll(/call restore again with offset (\d+)/g)].map((m) => Number(m[1]));
+      const offset = pageIds.length === 0 ? 0 : asked.length === pageIds.length ? asked.at(-1) : undefined;
+      if (offset === undefined || pageIds.length >= 6) return { kind: 'message', content: [textBlock('Done.')] };
+      const id = `toolu_01RestorePage${pageIds.length}0000000`;
+      pageIds.push(id);
+      return { kind: 'message', content: [toolUse('mcp__ctxshed__restore', { handle: sha256, ...(offset === 0 ? {} : { offset }) }, id)] };
+    },
+  });
+  try {
+    const argv = [CLI_PATH, 'rescue', '--state', stateDir, '--upstream', upstream.url, '--', CLAUDE_BIN, '-p', `Restore the span ${sha256}.`, '--model', MODEL, '--output-format', 'json'];
+    const run = await new Promise<{ code: number | null; stderr: string }>((done) => {
+      const child = spawn(process.execPath, argv, { cwd: projectDir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      const timer = setTimeout(() => child.kill('SIGKILL'), CLIENT_TIMEOUT_MS);
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        done({ code, stderr });
+      });
+    });
+    const last = upstream.requests.filter((r) => classify(r) === 'main').at(-1);
+    const lastFile = 'pages-last.json';
+    writeFileSync(join(root, 'bodies', lastFile), last?.body ?? Buffer.alloc(0));
+    return { exit: run.code, stderr: run.stderr.slice(-4000), stateDir, sha256, pageIds, lastFile };
+  } finally {
+    await upstream.close();
+  }
+}
+
+/** `<root>/bin/claude`: writes the proxy's URL where the hop reads it, then runs the real client through the hop. */
+function writeClaudeShim(binDir: string, targetFile: string, hopUrl: string): string {
+  mkdirSync(binDir, { recursive: true });
+  const shim = join(binDir, 'claude');
+  const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+  writeFileSync(shim, `#!/bin/sh\nprintf %s "$ANTHROPIC_BASE_URL" > ${q(targetFile)}\nANTHROPIC_BASE_URL=${q(hopUrl)}\nexport ANTHROPIC_BASE_URL\nexec ${q(CLAUDE_BIN)} "$@"\n`);
+  chmodSync(shim, 0o755);
+  return shim;
+}
+
+/** One client process, six user turns: each prompt is sent when the previous turn's result arrives. */
+async function runSession(argv: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string; results: unknown[] }> {
+  const child = spawn(process.execPath, argv, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const timer = setTimeout(() => child.kill('SIGKILL'), CLIENT_TIMEOUT_MS);
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  const exited = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
+  const send = (prompt: string): void => void child.stdin.write(`${JSON.stringify({ type: 'user', message: { role: 'user', content: prompt } })}\n`);
+  const results: unknown[] = [];
+  send(PROMPTS[0]!);
+  for await (const line of createInterface({ input: child.stdout })) {
+    let msg: { type?: string };
+    try {
+      msg = JSON.parse(line) as typeof msg;
+    } catch {
+      continue;
+    }
+    if (msg.type !== 'result') continue;
+    results.push(msg);
+    const next = PROMPTS[results.length];
+    if (next === undefined) child.stdin.end();
+    else send(next);
+  }
+  const code = await exited;
+  clearTimeout(timer);
+  return { code, stderr, results };
+}
+
+async function main(): Promise<void> {
+  const i = process.argv.indexOf('--root');
+  const rootArg = i === -1 ? undefined : process.argv[i + 1];
+  if (rootArg === undefined) throw new Error('usage: shed-scenario.ts --root <empty dir>');
+  const relaunched = reexecInNetns();
+  if (relaunched !== undefined) process.exit(await relaunched);
+  const root = resolve(rootArg);
+  const home = join(root, 'home');
+  const projectDir = join(root, 'project');
+  const stateDir = join(root, 'state');
+  const bodiesDir = join(root, 'bodies');
+  for (const dir of [home, projectDir, bodiesDir]) mkdirSync(dir, { recursive: true });
+  for (let n = 1; n <= FILE_COUNT; n += 1) writeFileSync(join(projectDir, `f${n}.txt`), linesOf(`f${n}`, FILE_BYTES));
+
+  const observed: { restore?: ShedObservations['restore'] } = {};
+  const upstream = await startMessagesApi({ conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`, respond: makeModel(projectDir, observed) });
+  const targetFile = join(root, 'proxy-url');
+  let proxyUrl: string | undefined;
+  const hop = await startRecordingHop(() => (proxyUrl ??= readFileSync(targetFile, 'utf8')), 0);
+  const isolated = isInNetns();
+  // A person's environment: no IS_SANDBOX, no permission flag of any kind.
+  const env = clientEnv(upstream.url, home, isolated);
+  delete env['IS_SANDBOX'];
+  const shim = writeClaudeShim(join(root, 'bin'), targetFile, hop.url);
+  const claudeArgs = ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--model', MODEL];
+  const argv = [CLI_PATH, 'rescue', ...SHED_FLAGS, '--state', stateDir, '--upstream', upstream.url, '--', shim, ...claudeArgs];
+  let session: Awaited<ReturnType<typeof runSession>>;
+  try {
+    session = await runSession(argv, projectDir, env);
+  } finally {
+    await hop.close();
+    await upstream.close();
+  }
+
+  const bySeq = new Map<number, ReceivedRequest>();
+  let strayUpstream = 0;
+  for (const req of upstream.requests) {
+    const seq = req.headers[SEQ_HEADER];
+    if (typeof seq === 'string') bySeq.set(Number(seq), req);
+    else if (req.method !== 'CONNECT') strayUpstream += 1;
+  }
+  const exchanges: Exchange[] = hop.requests.map((req) => {
+    const clientFile = `${req.index}-client.json`;
+    writeFileSync(join(bodiesDir, clientFile), req.body);
+    const got = bySeq.get(req.index);
+    const exchange: Exchange = { seq: req.index, kind: classify(req), clientFile };
+    if (got !== undefined) {
+      exchange.upstreamFile = `${req.index}-upstream.json`;
+      writeFileSync(join(bodiesDir, exchange.upstreamFile), got.body);
+    }
+    return exchange;
+  });
+  const pages = await runPages(root, env, projectDir);
+  const observations: ShedObservations = {
+    isolated, stateDir, argv, exit: session.code, stderr: session.stderr.slice(-4000), results: session.results, exchanges,
+    ...(observed.restore === undefined ? {} : { restore: observed.restore }),
+    strayUpstream, connectAttempts: upstream.requests.filter((r) => r.method === 'CONNECT').length, pages,
+  };
+  writeFileSync(join(root, 'observations.json'), JSON.stringify(observations, null, 2));
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(fileURLToPath(import.meta.url))) await main();
