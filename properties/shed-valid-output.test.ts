@@ -55,4 +55,23 @@ describe('shedRequest', () => {
     // Most generated inputs are valid requests (some have a whitespace-only text block).
     expect(checked).toBeGreaterThan(50);
   });
+
+  it('should never shed a message that loads a deferred tool: every tool_reference of the input is sent', () => {
+    let withLoads = 0;
+    fc.assert(
+      fc.property(conversationArb(8, 3), latchPointsArb, fc.nat(), shedPolicyArb, spansDirArb, (requests, points, x, policy, spansDir) => {
+        const { planned, at } = latchSpans(requests, points, policy);
+        const request = requests[Math.max(x % requests.length, at[at.length - 1] ?? 0)]!;
+        const spans = frozenSpans(planned);
+        const loads = (bytes: Uint8Array): string[] => JSON.stringify(messagesOf(parseBody(bytes)!)).match(/"type":"tool_reference","tool_name":"[^"]*"/g) ?? [];
+
+        const out = shedRequest(request.bytes, spans, { spansDir, sha256 });
+
+        if (spans.length > 0 && loads(request.bytes).length > 0) withLoads++;
+        expect(loads(out.body)).toEqual(loads(request.bytes));
+      }),
+    );
+    // Some shed inputs hold loads: the property is not vacuous.
+    expect(withLoads).toBeGreaterThan(0);
+  });
 });

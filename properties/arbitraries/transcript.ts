@@ -26,6 +26,8 @@ export type ToolResultContentSpec =
   | { readonly kind: 'texts'; readonly texts: readonly string[]; readonly cacheOnItem: boolean }
   | { readonly kind: 'image'; readonly text: string; readonly image: FillerSpec }
   | { readonly kind: 'placeholder' }
+  /** A tool search's answer: it loads a deferred tool (shed never sheds one). */
+  | { readonly kind: 'reference'; readonly toolName: string }
   | { readonly kind: 'absent' };
 
 export interface ToolResultSpec {
@@ -127,6 +129,7 @@ const toolResultContentArb: fc.Arbitrary<ToolResultContentSpec> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ text: toolTextArb, image: fillerArb(4, 400) }).map((r) => ({ kind: 'image' as const, ...r })) },
   { weight: 1, arbitrary: fc.constant({ kind: 'placeholder' as const }) },
+  { weight: 1, arbitrary: fc.constantFrom('mcp__ctxshed__restore', 'mcp__github__create_pr').map((toolName) => ({ kind: 'reference' as const, toolName })) },
   { weight: 1, arbitrary: fc.constant({ kind: 'absent' as const }) },
 );
 
@@ -322,6 +325,9 @@ function toolResultBlock(id: string, spec: ToolResultSpec): JsonObject {
       break;
     case 'placeholder':
       block['content'] = CLEARED_PLACEHOLDER;
+      break;
+    case 'reference':
+      block['content'] = [{ type: 'tool_reference', tool_name: c.toolName }];
       break;
     case 'absent':
       break;

@@ -55,8 +55,9 @@ export const SHED_FLAGS = ['--mode', 'shed', '--window', '70000', '--rescue-pct'
 export const GOAL = '[ctxshed:goal] Keep a running total of the lines of every scratch file, f1.txt to f10.txt, and report it at the end.';
 export const RESTORE_ID = 'toolu_01RestoreFirstSpan0000';
 export const READ_MD_ID = 'toolu_01ReadFirstSpanMd00000';
-export const RELOAD_ID = 'toolu_01ReloadRestore0000000';
 export const LOAD_ID = 'toolu_01LoadRestore00000000';
+/** The last message of the ToolSearch call and answer that load restore (messages 1 and 2): shed keeps them. */
+export const LOADED_THROUGH = 2;
 export const PROMPTS = [
   'Read the scratch files when asked.',
   GOAL,
@@ -125,9 +126,7 @@ function makeModel(projectDir: string, observed: { restore?: ShedObservations['r
     ...pair(7, 8),
     () => [read(9)],
     () => [read(10)],
-    // The shed span took the ToolSearch result that loaded restore with it: load it again, as a
-    // model told "call the ctxshed restore tool" by the stub would have to.
-    () => [toolUse('ToolSearch', { query: 'select:mcp__ctxshed__restore', max_results: 5 }, RELOAD_ID)],
+    // The ToolSearch answer that loaded restore (messages 1 and 2) is never shed: call it directly.
     (req) => {
       const [first] = spanStubsIn(req);
       if (first === undefined) return [textBlock('No span was shed.')];

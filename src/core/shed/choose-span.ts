@@ -4,7 +4,10 @@
  * and the Messages API rules it relies on; in short:
  *
  * - It starts right after the head, or right after the last shed span: a later epoch never
- *   re-cuts an earlier span, so a grown transcript keeps its prefix.
+ *   re-cuts an earlier span, so a grown transcript keeps its prefix. It starts later still when a
+ *   message before the window loads a deferred tool (a tool search answer holding a
+ *   `tool_reference`): the API expands a deferred tool from that block, so shedding it would
+ *   unload a tool the kept turns may call. Those messages stay, with everything before them.
  * - It ends before the recent window: the messages holding the newest tool results, the
  *   person's newest turns, and the last assistant message (its thinking blocks stay).
  * - It ends right before an assistant message, so the stub (a user message) follows the head or
@@ -48,9 +51,12 @@ export function chooseSpan(
   policy: ShedPolicy = DEFAULT_SHED_POLICY,
 ): SpanChoice {
   const n = facts.length;
-  const first = (frozen[frozen.length - 1]?.last ?? 0) + 1;
+  const afterLast = (frozen[frozen.length - 1]?.last ?? 0) + 1;
   const windowStart = Math.min(n - 1, toolWindowStart(index, policy), personWindowStart(facts, policy), lastAssistant(facts));
-  if (windowStart <= first) return none('too_few_messages', `the window starts at message ${windowStart}, the span would start at ${first}`);
+  if (windowStart <= afterLast) return none('too_few_messages', `the window starts at message ${windowStart}, the span would start at ${afterLast}`);
+  const lastLoad = facts.findLastIndex((f, i) => i < windowStart && f.loadsTool);
+  const first = Math.max(afterLast, lastLoad + 1);
+  if (windowStart <= first) return none('loaded_tool', `message ${lastLoad} loads a deferred tool and the window starts at message ${windowStart}`);
   const partners = partnerRanges(facts);
   const firstCached = facts.findIndex((f, i) => i >= first && f.cacheControl);
   let sawCandidate = false;
@@ -71,6 +77,7 @@ export function chooseSpan(
     if (low >= first && high <= last) best = last;
   }
   if (best === undefined) {
+    if (first > afterLast) return none('loaded_tool', `message ${lastLoad} loads a deferred tool, and no span after it ends before message ${windowStart}`);
     if (!sawCandidate) return none('too_few_messages', `no assistant message between ${first + 1} and ${windowStart} to follow a stub`);
     if (blockedByCache) return none('cached_span', `message ${firstCached} carries cache_control`);
     return none('split_tool_pair', `every boundary before message ${windowStart} separates a tool_use from its tool_result`);

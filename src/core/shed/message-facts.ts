@@ -1,8 +1,9 @@
 /**
  * What shed mode needs to know of each message, read from the body's bytes: its role, whether it
- * carries `cache_control`, its thinking blocks, its tool ids, and where its own texts lie.
+ * carries `cache_control`, its thinking blocks, its tool ids, whether it loads a deferred tool,
+ * and where its own texts lie.
  */
-import { scanObject, scanString, scanValue } from '../json-scan.js';
+import { scanArray, scanObject, scanString, scanValue } from '../json-scan.js';
 import { decodeJsonString } from '../json-string.js';
 import type { MessageInfo, Span, TranscriptIndex } from '../transcript-index.js';
 
@@ -18,6 +19,11 @@ export interface MessageFacts {
   /** The tool_use_ids of its tool_result blocks, in order. */
   readonly toolResultIds: readonly string[];
   /**
+   * One of its tool_results holds a `tool_reference` block: a tool search's answer, which loads
+   * a deferred tool's definition for the rest of the conversation (tool search is on).
+   */
+  readonly loadsTool: boolean;
+  /**
    * The string tokens of its own texts: a string content, or the `text` of each top-level text
    * block. Never tool_result contents, tool inputs or thinking.
    */
@@ -32,6 +38,9 @@ export function isPersonTurn(facts: MessageFacts): boolean {
 const ENCODER = new TextEncoder();
 const CACHE_CONTROL = ENCODER.encode('cache_control');
 const TEXT = ENCODER.encode('text');
+const CONTENT = ENCODER.encode('content');
+const TYPE = ENCODER.encode('type');
+const TOOL_REFERENCE = ENCODER.encode('tool_reference');
 // The index checks nesting up to its limit on the same bytes; these depths only feed that check.
 const MESSAGE_DEPTH = 3;
 const BLOCK_DEPTH = 5;
@@ -48,6 +57,7 @@ function factsOf(b: Uint8Array, message: MessageInfo, nestedCache: ReadonlySet<n
   let thinking = false;
   const toolUseIds: string[] = [];
   const toolResultIds: string[] = [];
+  let loadsTool = false;
   const texts: Span[] = [];
   if (message.content.kind === 'string') texts.push({ start: message.content.start, end: message.content.end });
   for (const block of message.blocks) {
@@ -61,6 +71,7 @@ function factsOf(b: Uint8Array, message: MessageInfo, nestedCache: ReadonlySet<n
         break;
       case 'tool_result':
         toolResultIds.push(block.id);
+        if (!loadsTool && holdsToolReference(b, block)) loadsTool = true;
         break;
       case 'thinking':
       case 'redacted_thinking':
@@ -75,7 +86,24 @@ function factsOf(b: Uint8Array, message: MessageInfo, nestedCache: ReadonlySet<n
         break;
     }
   }
-  return { role: message.role, cacheControl, thinking, toolUseIds, toolResultIds, texts };
+  return { role: message.role, cacheControl, thinking, toolUseIds, toolResultIds, loadsTool, texts };
+}
+
+/** Whether the tool_result at `span` has a `content` list holding a block of type `tool_reference`. */
+function holdsToolReference(b: Uint8Array, span: Span): boolean {
+  let found = false;
+  scanObject(b, span.start, BLOCK_DEPTH, (keyStart, keyEnd, valueStart, d) => {
+    if (b[valueStart] !== 0x5b || !keyEquals(b, keyStart, keyEnd, CONTENT)) return scanValue(b, valueStart, d);
+    return scanArray(b, valueStart, d + 1, (itemStart, _i, dd) => {
+      if (b[itemStart] !== 0x7b) return scanValue(b, itemStart, dd);
+      return scanObject(b, itemStart, dd + 1, (kStart, kEnd, vStart, ddd) => {
+        const vEnd = scanValue(b, vStart, ddd);
+        if (b[vStart] === 0x22 && keyEquals(b, kStart, kEnd, TYPE) && keyEquals(b, vStart, vEnd, TOOL_REFERENCE)) found = true;
+        return vEnd;
+      });
+    });
+  });
+  return found;
 }
 
 /** Whether the object at `span` has a member named `key`. */

@@ -7,6 +7,9 @@ function choose(messages: readonly Message[], frozen: readonly FrozenSpan[] = []
   return chooseSpan(mustIndex(body), factsOf(body), frozen, policy);
 }
 
+// A tool search's answer: a tool_result whose content loads a deferred tool.
+const loads = (id: string): Message => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: [{ type: 'tool_reference', tool_name: 'mcp__x__y' }] }] });
+
 const span = (first: number, last: number): FrozenSpan => ({ first, last, sha256: '0'.repeat(64), bytes: 1, pins: [] });
 
 describe('chooseSpan', () => {
@@ -53,6 +56,31 @@ describe('chooseSpan', () => {
     const choice = choose(messages, [], { keepToolResults: 0, keepPersonTurns: 0 });
 
     expect(choice).toMatchObject({ kind: 'span', first: 1, last: 4 });
+  });
+
+  it('should start after the last message that loads a deferred tool, keeping every load', () => {
+    // Message 4 (t1's result) is a tool search's answer: it loads a deferred tool.
+    const messages = session(10).map((m, i) => (i === 4 ? loads('t1') : m));
+
+    const choice = choose(messages);
+
+    expect(choice).toEqual({ kind: 'span', first: 5, last: 8, windowStart: 10 });
+  });
+
+  it('should shed nothing when a load sits right before the recent window', () => {
+    const messages = session(10).map((m, i) => (i === 8 ? loads('t3') : m));
+
+    const choice = choose(messages);
+
+    expect(choice).toMatchObject({ kind: 'none', reason: 'loaded_tool' });
+  });
+
+  it('should ignore a load inside the recent window', () => {
+    const messages = session(10).map((m, i) => (i === 12 ? loads('t5') : m));
+
+    const choice = choose(messages);
+
+    expect(choice).toEqual({ kind: 'span', first: 1, last: 8, windowStart: 10 });
   });
 
   it('should start a later span right after the last frozen one, never re-cutting it', () => {

@@ -47,6 +47,22 @@ describe('readMessageFacts', () => {
     expect(facts!.texts).toHaveLength(1);
   });
 
+  it('should see a tool_reference in a tool result\'s content as a load, and nothing else as one', () => {
+    const ref = (type: string): object => ({ type, tool_name: 'mcp__ctxshed__restore' });
+    const body = bodyOf([
+      prompt('go'),
+      calls(['s1', 's2', 's3']),
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 's1', content: [ref('tool_reference')] }] },
+      { role: 'assistant', content: [{ type: 'text', text: '{"type":"tool_reference"}' }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 's2', content: '{"type":"tool_reference"}' }, { type: 'tool_result', tool_use_id: 's3', content: [ref('text')] }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 's3', content: [{ type: 'text', text: 'x' }, ref('tool_\u0072eference')] }] },
+    ]);
+
+    const facts = factsOf(body);
+
+    expect(facts.map((f) => f.loadsTool)).toEqual([false, false, true, false, false, true]);
+  });
+
   it('should count a server tool call as no client tool_use', () => {
     const body = bodyOf([prompt('a'), { role: 'assistant', content: [{ type: 'server_tool_use', id: 'srv', name: 'web_search', input: {} }] }]);
 
