@@ -2,7 +2,7 @@
  * Replays one session (its conversations) under each strategy and prices every request with the
  * prompt-cache model, after fitting tokens to bytes on the session's own recorded usage.
  */
-import { DEFAULT_TOKENS_PER_BYTE, type ElisionPolicy } from '../core/index.js';
+import { DEFAULT_TOKENS_PER_BYTE, type ElisionPolicy, type GateDecision } from '../core/index.js';
 import { contextWindowFor } from '../rescue/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { clearToolUses } from './clear-tool-uses.js';
@@ -13,6 +13,8 @@ import { BodyBuilder, cacheRegion } from './request-body.js';
 import { ReplayRefaults, type RefaultFigure } from './replay-refaults.js';
 import { RescueReplay } from './rescue-replay.js';
 import { rewriteEveryRequest } from './rewrite-every-request.js';
+import { shedEpochFigure, type ShedEpochFigure } from './shed-epochs.js';
+import { whyNoShed, type ShedHold } from './shed-hold.js';
 import { STRATEGIES, StrategyTally, type StrategyName, type StrategySummary } from './strategy-tally.js';
 import { conversationTtls, isBilledWarm, isPredictedWarm, type CacheTtl } from './ttl-rules.js';
 
@@ -24,7 +26,9 @@ export interface ReplayOptions {
   readonly threshold: number;
   readonly policy: ElisionPolicy;
   readonly window?: number;
-  /** An empty directory for the rescue's state (the caller creates and removes it). */
+  /** Shed mode's `--horizon N`: the turns a burst must pay back within (default: as many as already run). */
+  readonly horizon?: number;
+  /** An empty directory for the rescue's state (the caller creates and removes it); shed's goes in `<stateDir>/shed`. */
   readonly stateDir: string;
 }
 
@@ -78,7 +82,14 @@ export interface SessionReport {
   readonly window: number;
   readonly calibration: Calibration;
   readonly strategies: Record<StrategyName, StrategySummary>;
-  /** Why the rescue or the per-request rewrite left a request or block alone (not "no epoch"). */
+  /** Shed mode's epochs, one figure each: its shed is reported per epoch, never as a session sum. */
+  readonly shedEpochs: readonly ShedEpochFigure[];
+  /**
+   * Requests over the threshold on which shed latched nothing, by why (shed-hold.ts), and the
+   * gate's figures the first time the gate held back.
+   */
+  readonly shedHeld: { readonly requests: Partial<Record<ShedHold, number>>; readonly firstGate?: { readonly conversation: string; readonly request: number; readonly gate: GateDecision; readonly spanBytes: number; readonly windowBytes: number } };
+  /** Why the rescue, the shed or the per-request rewrite left a request, block or span alone (not "no epoch"). */
   readonly passthrough: Record<string, number>;
   readonly stateFailures: readonly string[];
   readonly unpricedModels: readonly string[];
@@ -110,7 +121,16 @@ export async function replaySession(file: string, conversations: readonly Rebuil
   const count = (reason: string): void => {
     passthrough[reason] = (passthrough[reason] ?? 0) + 1;
   };
-  const rescue = await RescueReplay.open(options.stateDir, { threshold: options.threshold, policy: options.policy, ...(options.window === undefined ? {} : { window: options.window }) });
+  const settings = { threshold: options.threshold, policy: options.policy, ...(options.window === undefined ? {} : { window: options.window }) };
+  const rescue = await RescueReplay.open(options.stateDir, settings);
+  // Shed mode is the proxy's own too: the same engine in `--mode shed`, its gate and frozen spans.
+  const shed = await RescueReplay.open(`${options.stateDir}/shed`, { ...settings, mode: 'shed', ...(options.horizon === undefined ? {} : { horizon: options.horizon }) });
+  tallies.shed.perEpoch = true;
+  const shedEpochs: ShedEpochFigure[] = [];
+  /** Body bytes the shed request of each conversation was smaller by, at its last request. */
+  const shedSaved = new Map<string, number>();
+  const held: Partial<Record<ShedHold, number>> = {};
+  let firstGate: SessionReport['shedHeld']['firstGate'];
   const entries = new Map<string, NonNullable<Awaited<ReturnType<RescueReplay['send']>>['conversation']>>();
   const refaults = new ReplayRefaults();
   let recordedRead = 0;
@@ -199,6 +219,42 @@ export async function replaySession(file: string, conversations: readonly Rebuil
     const reading = recordedTotal > 0 ? recordedTotal - r * (body.length - prepared.body.length) : tokens.rescue;
     rescue.observe(prepared, { contextTokens: Math.round(reading), requestBytes: prepared.body.length + Math.round(prefix / r) });
 
+    // ctxshed rescue --mode shed: the same, with spans of whole messages and the burst gate.
+    const shedPrepared = await shed.send(body, request.timeMs, c.agentId);
+    if (shedPrepared.reason !== undefined && shedPrepared.reason !== 'no_epoch') count(`shed:${shedPrepared.reason}`);
+    for (const s of shedPrepared.skipped ?? []) count(`shed-span:${s.reason}`);
+    const shedPriced = priceAs('shed', shedPrepared.body, shedPrepared.latched !== undefined);
+    tokens.shed = shedPriced.contextTokens;
+    const savedNow = body.length - shedPrepared.body.length;
+    const savedBefore = shedSaved.get(c.id) ?? 0;
+    shedSaved.set(c.id, savedNow);
+    const shedEntry = shedPrepared.conversation;
+    const epoch = shedEntry?.record?.epochs.find((e) => e.n === shedPrepared.latched);
+    if (epoch === undefined && shedEntry?.reading !== undefined && shedEntry.reading.contextTokens / shedEntry.reading.window >= options.threshold) {
+      // Over the threshold and nothing latched: ask the engine's own steps why.
+      const hold = whyNoShed({
+        body, spans: shedEntry.spans, reading: shedEntry.reading, epochs: shedEntry.record?.epochs.length ?? 0, spansDir: shed.state.spansDir, sha256: sha256Hex,
+        ...(options.horizon === undefined ? {} : { horizon: options.horizon }),
+      });
+      if (hold.kind === 'held') {
+        held[hold.why] = (held[hold.why] ?? 0) + 1;
+        if (hold.why === 'gate' && firstGate === undefined && hold.gate !== undefined) {
+          firstGate = { conversation: c.id, request: n, gate: hold.gate, spanBytes: hold.spanBytes ?? 0, windowBytes: hold.windowBytes ?? 0 };
+        }
+      }
+    }
+    if (epoch !== undefined) {
+      shedEpochs.push(shedEpochFigure({
+        conversation: c.id, request: n, ...(main ? { mainIndex: tallies.shed.fullness.length - 1 } : {}),
+        epoch, model: request.model, ttl, tokensPerByte: r, bytesSavedNow: savedNow, bytesSavedBefore: savedBefore,
+        warmTokens: u.cacheRead - r * savedBefore,
+        shedCacheWrite: shedPriced.cacheWriteTokens, recordedCacheWrite: asRecorded.cacheWriteTokens,
+        turnsAfter: c.requests.length - 1 - n,
+      }));
+    }
+    const shedReading = recordedTotal > 0 ? recordedTotal - r * savedNow : tokens.shed;
+    shed.observe(shedPrepared, { contextTokens: Math.round(shedReading), requestBytes: shedPrepared.body.length + Math.round(prefix / r) });
+
     // Per-request rewriting: every eligible block, every request.
     const every = rewriteEveryRequest(body, options.policy, `${options.stateDir}/elided`, sha256Hex);
     if (every.reason !== undefined && every.reason !== 'no_epoch') count(`perRequest:${every.reason}`);
@@ -214,6 +270,8 @@ export async function replaySession(file: string, conversations: readonly Rebuil
     tokens.clearToolUses = priceAs('clearToolUses', clearedBody, clearKey !== sets.clearToolUses).contextTokens;
     for (const [id, bytes] of clearing.cleared) tallies.clearToolUses.addShed(`${c.id}/${id}`, bytes);
     lastSets.set(c.id, { perRequest: everyKey, clearToolUses: clearKey });
+    // The recorded main thread compacted after this request: where each strategy stood then.
+    if (main && c.endedInCompaction && n === c.requests.length - 1) for (const s of STRATEGIES) tallies[s].markCompaction();
 
     const span = firstLast.get(c.id) ?? { first: tokens.recorded, last: tokens.recorded, n: 0, final: {}, finalBytes: {} };
     span.last = tokens.recorded;
@@ -250,9 +308,11 @@ export async function replaySession(file: string, conversations: readonly Rebuil
       prefixTokens: Object.fromEntries([...model.prefixTokens].map(([k, v]) => [k, Math.round(v)])),
       recorded: { cacheReadTokens: recordedRead, cacheWriteTokens: recordedWrite, uncachedTokens: recordedUncached, costUsd: Math.round(recordedCost * 10_000) / 10_000, peakFullness: round4(recordedPeak) },
     },
-    strategies: { recorded: recordedSummary, rescue: tallies.rescue.summary(), perRequest: tallies.perRequest.summary(), clearToolUses: tallies.clearToolUses.summary() },
+    strategies: { recorded: recordedSummary, rescue: tallies.rescue.summary(), shed: tallies.shed.summary(), perRequest: tallies.perRequest.summary(), clearToolUses: tallies.clearToolUses.summary() },
+    shedEpochs,
+    shedHeld: { requests: held, ...(firstGate === undefined ? {} : { firstGate }) },
     passthrough,
-    stateFailures: rescue.failures,
+    stateFailures: [...rescue.failures, ...shed.failures.map((f) => `shed: ${f}`)],
     unpricedModels: [...unpriced],
     autoCompactAt: round4((window - AUTO_COMPACT_MARGIN_TOKENS) / window),
     refaults: refaults.figure(conversations.reduce((n, c) => n + (entries.get(c.id)?.record?.epochs ?? []).reduce((k, e) => k + e.blocks.length, 0), 0)),

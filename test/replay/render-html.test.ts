@@ -34,19 +34,34 @@ describe('renderTable', () => {
 
     // Assert
     expect(text).toContain('calibration (model vs recorded usage): cache read');
-    for (const label of ['as recorded', 'ctxshed rescue', 'per-request', 'clear_tool_uses']) expect(text).toContain(`  ${label}`);
+    for (const label of ['as recorded', 'ctxshed rescue', 'ctxshed shed', 'per-request', 'clear_tool_uses']) expect(text).toContain(`  ${label}`);
+  });
+
+  it('should show each shed epoch on its own line with its basis, never a sum', () => {
+    // Act
+    const text = renderTable([report]);
+
+    // Assert: the shed row has no bytes column of its own; the epoch line carries the basis
+    expect(text).toMatch(/ctxshed shed .* per epoch /);
+    expect(report.shedEpochs).toHaveLength(1);
+    expect(text).toContain('shed epochs (each on its own: never summed, never set against cache reads):');
+    expect(text).toMatch(/#1 subagent\.jsonl#1 request \d+ at \d+%: messages 1\.\.\d+ .*gate: break-even \d+ turns <= \d+ expected/);
+    expect(text).toMatch(/per later turn [\d,]+ tokens not sent .* \[cache_read_marginal\]; re-write at the latch [\d,]+ tokens, \$[\d.]+ \[cache_write\]/);
   });
 });
 
 describe('renderHtml', () => {
-  it('should draw two charts with one polyline per strategy and mark the epoch', () => {
+  it('should draw two charts with one polyline per strategy, mark the epochs and list the shed epochs', () => {
     // Act
     const html = renderHtml([report]);
 
     // Assert
     expect(html.match(/<svg class="chart"/g)).toHaveLength(2);
-    expect(html.match(/<polyline class="strategy"/g)).toHaveLength(8);
-    expect(html.match(/<line class="epoch"/g)).toHaveLength(2);
+    expect(html.match(/<polyline class="strategy"/g)).toHaveLength(10);
+    expect(html.match(/<line class="epoch" data-strategy="rescue"/g)).toHaveLength(2);
+    expect(html.match(/<line class="epoch" data-strategy="shed"/g)).toHaveLength(2);
+    expect(html).toContain('<table class="shed-epochs">');
+    expect(html).toContain('<small>cache_read_marginal</small>');
     expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
   });
 
@@ -64,7 +79,7 @@ describe('renderHtml', () => {
 
     // Assert: the DOM Chromium built holds the charts, and it painted a page
     expect(stdout.match(/<svg class="chart"/g)).toHaveLength(2);
-    expect(stdout.match(/<polyline class="strategy"/g)).toHaveLength(8);
+    expect(stdout.match(/<polyline class="strategy"/g)).toHaveLength(10);
     const png = await fsp.readFile(shot);
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
     expect(png.length).toBeGreaterThan(10_000);

@@ -25,16 +25,25 @@ describe('replayCommand', () => {
     expect(result.code).toBe(0);
     const out = JSON.parse(result.stdout) as { sessions: Array<Record<string, unknown>> };
     expect(out.sessions).toHaveLength(2);
-    const [session] = out.sessions as Array<{ file: string; requests: number; calibration: Record<string, number>; strategies: Record<string, Record<string, number>> }>;
+    const [session] = out.sessions as Array<{
+      file: string; requests: number; calibration: Record<string, number>; strategies: Record<string, Record<string, number>>;
+      shedEpochs: Array<Record<string, Record<string, unknown>>>; shedHeld: Record<string, unknown>;
+    }>;
     expect(session?.file).toBe(fixturePath('subagent.jsonl'));
     expect(session?.requests).toBe(12);
     expect(typeof session?.calibration['cacheReadError']).toBe('number');
     expect(typeof session?.calibration['cacheWriteError']).toBe('number');
-    expect(Object.keys(session?.strategies ?? {})).toEqual(['recorded', 'rescue', 'perRequest', 'clearToolUses']);
+    expect(Object.keys(session?.strategies ?? {})).toEqual(['recorded', 'rescue', 'shed', 'perRequest', 'clearToolUses']);
     for (const s of Object.values(session?.strategies ?? {})) {
       for (const key of ['peakFullness', 'cacheReadTokens', 'cacheWriteTokens', 'uncachedTokens', 'costUsd', 'epochs']) expect(typeof s[key]).toBe('number');
     }
     expect(session?.strategies['rescue']?.['epochs']).toBe(1);
+    expect(session?.strategies['shed']?.['epochs']).toBe(1);
+    expect(session?.strategies['shed']?.['bytesShed']).toBeNull();
+    expect(session?.shedEpochs).toHaveLength(1);
+    expect(session?.shedEpochs[0]?.['perLaterTurn']?.['basis']).toBe('cache_read_marginal');
+    expect(session?.shedEpochs[0]?.['rewrite']?.['basis']).toBe('cache_write');
+    expect(Object.keys(session?.shedHeld ?? {})).toContain('requests');
     expect(await fs.readFile(page, 'utf8')).toContain('<svg class="chart"');
   });
 
@@ -45,6 +54,26 @@ describe('replayCommand', () => {
     // Assert
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/ctxshed rescue .*[▁▂▃▄▅▆▇█]/);
+  });
+
+  it('should pass --horizon to shed mode: no turns left, no shed epoch', async () => {
+    // Act
+    const result = await runCli(['replay', fixturePath('subagent.jsonl'), '--window', '60000', '--horizon', '0', '--json']);
+
+    // Assert
+    expect(result.code).toBe(0);
+    const [session] = (JSON.parse(result.stdout) as { sessions: Array<{ strategies: Record<string, Record<string, number>>; shedHeld: { requests: Record<string, number> } }> }).sessions;
+    expect(session?.strategies['shed']?.['epochs']).toBe(0);
+    expect(session?.shedHeld.requests['gate']).toBeGreaterThan(0);
+  });
+
+  it('should refuse a bad --horizon with exit 2', async () => {
+    // Act
+    const result = await runCli(['replay', fixturePath('short.jsonl'), '--horizon', '-1']);
+
+    // Assert
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--horizon');
   });
 
   it('should refuse a bad --rescue-pct with exit 2', async () => {
