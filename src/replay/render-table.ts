@@ -59,6 +59,10 @@ function renderSession(report: SessionReport): string {
   if (r.rate !== null) {
     lines.push(`  rescue refaults: ${r.blocksRefaulted} of ${r.blocksElided} elided blocks were files the session read again later (${pct(r.rate, 1)}), ${r.refaults} read(s)`);
   }
+  const sr = report.shedRefaults;
+  if (sr.rate !== null) {
+    lines.push(`  shed refaults: ${sr.blocksRefaulted} of ${sr.blocksElided} shed tool results were files the session read again later (${pct(sr.rate, 1)}), ${sr.refaults} read(s)`);
+  }
   const notes = Object.entries(report.passthrough).map(([k, v]) => `${k} x${v}`);
   if (notes.length > 0) lines.push(`  pass-throughs: ${notes.join(', ')}`);
   if (report.stateFailures.length > 0) lines.push(`  state failures: ${report.stateFailures.join('; ')}`);

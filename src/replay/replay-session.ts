@@ -10,7 +10,7 @@ import { fitTokens, type TokenModel } from './fit-tokens.js';
 import { priceRecorded, PromptCache, type CachedRequest, type PricedRequest } from './prompt-cache.js';
 import type { RebuiltConversation, RebuiltRequest, RecordedUsage } from './rebuild-conversations.js';
 import { BodyBuilder, cacheRegion } from './request-body.js';
-import { ReplayRefaults, type RefaultFigure } from './replay-refaults.js';
+import { ReplayRefaults, spanToolResults, type RefaultFigure } from './replay-refaults.js';
 import { RescueReplay } from './rescue-replay.js';
 import { rewriteEveryRequest } from './rewrite-every-request.js';
 import { shedEpochFigure, type ShedEpochFigure } from './shed-epochs.js';
@@ -97,6 +97,8 @@ export interface SessionReport {
   readonly autoCompactAt: number;
   /** Rescue's refaults: elided blocks whose file the session read again later (replay-refaults.ts). */
   readonly refaults: RefaultFigure;
+  /** The same for shed mode: tool results in its spans whose file the session read again later. */
+  readonly shedRefaults: RefaultFigure;
 }
 
 interface Step {
@@ -130,6 +132,9 @@ export async function replaySession(file: string, conversations: readonly Rebuil
   /** Body bytes the shed request of each conversation was smaller by, at its last request. */
   const shedSaved = new Map<string, number>();
   const held: Partial<Record<ShedHold, number>> = {};
+  const shedRefaults = new ReplayRefaults();
+  /** Per conversation: the tool results its spans took out, by tool_use id. */
+  const shedResults = new Map<string, Set<string>>();
   let firstGate: SessionReport['shedHeld']['firstGate'];
   const entries = new Map<string, NonNullable<Awaited<ReturnType<RescueReplay['send']>>['conversation']>>();
   const refaults = new ReplayRefaults();
@@ -220,7 +225,16 @@ export async function replaySession(file: string, conversations: readonly Rebuil
     rescue.observe(prepared, { contextTokens: Math.round(reading), requestBytes: prepared.body.length + Math.round(prefix / r) });
 
     // ctxshed rescue --mode shed: the same, with spans of whole messages and the burst gate.
+    shedRefaults.observe(c.id, request.messages);
     const shedPrepared = await shed.send(body, request.timeMs, c.agentId);
+    if (shedPrepared.reason === undefined && shedPrepared.conversation !== undefined) {
+      const skipped = new Set((shedPrepared.skipped ?? []).flatMap((s) => ('sha256' in s ? [s.sha256] : [])));
+      const taken = shedPrepared.conversation.spans.filter((sp) => !skipped.has(sp.sha256)).flatMap((sp) => spanToolResults(request.messages, sp.first, sp.last));
+      shedRefaults.elide(c.id, shedPrepared.epochs, request.messages, taken);
+      const ids = shedResults.get(c.id) ?? new Set<string>();
+      for (const t of taken) ids.add(t.toolUseId);
+      shedResults.set(c.id, ids);
+    }
     if (shedPrepared.reason !== undefined && shedPrepared.reason !== 'no_epoch') count(`shed:${shedPrepared.reason}`);
     for (const s of shedPrepared.skipped ?? []) count(`shed-span:${s.reason}`);
     const shedPriced = priceAs('shed', shedPrepared.body, shedPrepared.latched !== undefined);
@@ -316,6 +330,7 @@ export async function replaySession(file: string, conversations: readonly Rebuil
     unpricedModels: [...unpriced],
     autoCompactAt: round4((window - AUTO_COMPACT_MARGIN_TOKENS) / window),
     refaults: refaults.figure(conversations.reduce((n, c) => n + (entries.get(c.id)?.record?.epochs ?? []).reduce((k, e) => k + e.blocks.length, 0), 0)),
+    shedRefaults: shedRefaults.figure([...shedResults.values()].reduce((n, ids) => n + ids.size, 0)),
   };
 }
 

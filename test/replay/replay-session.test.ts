@@ -131,13 +131,13 @@ describe('replaySession', () => {
      * is 2,000 tokens of system prompt and tools plus a quarter token per byte sent, all read from
      * the cache but the newest turn, as a warm session is billed.
      */
-    const session = (sizes: readonly number[]): string[] => {
+    const session = (sizes: readonly number[], paths: Record<number, string> = {}): string[] => {
       const lines = [user('read every file in the folder')];
       const sent: unknown[] = [{ role: 'user', content: [{ type: 'text', text: 'read every file in the folder' }] }];
       let before = 0;
       sizes.forEach((size, i) => {
         const total = 2000 + Math.round(JSON.stringify(sent).length / 4);
-        const use = { type: 'tool_use', id: `toolu_${i}`, name: 'Read', input: { file_path: `/f${i}` } };
+        const use = { type: 'tool_use', id: `toolu_${i}`, name: 'Read', input: { file_path: paths[i] ?? `/f${i}` } };
         lines.push(assistant(`msg_${i}`, use, { input_tokens: 3, cache_read_input_tokens: before, cache_creation_input_tokens: total - before - 3 }));
         const result = { tool_use_id: `toolu_${i}`, type: 'tool_result', content: `${i} `.padEnd(size, 'x') };
         lines.push(user([result]));
@@ -146,8 +146,8 @@ describe('replaySession', () => {
       });
       return lines;
     };
-    const replay = async (sizes: readonly number[], over: Partial<ReplayOptions>): Promise<Awaited<ReturnType<typeof replaySession>>> =>
-      replaySession('x.jsonl', rebuildConversations(session(sizes), 'x.jsonl'), options(over));
+    const replay = async (sizes: readonly number[], over: Partial<ReplayOptions>, paths?: Record<number, string>): Promise<Awaited<ReturnType<typeof replaySession>>> =>
+      replaySession('x.jsonl', rebuildConversations(session(sizes, paths), 'x.jsonl'), options(over));
     // Four large early reads, then small ones: the stale middle holds most of the bytes.
     const stale = [20_000, 20_000, 20_000, 20_000, ...Array<number>(10).fill(400)];
 
@@ -191,6 +191,17 @@ describe('replaySession', () => {
       const readSaved = recorded.cacheReadTokens - shed.cacheReadTokens;
       expect(readSaved).toBeGreaterThan(epoch!.perLaterTurn.shedTokens * (epoch!.turnsAfter + 1) * 0.9);
       expect(shed.costUsd).toBeLessThan(recorded.costUsd);
+    });
+
+    it('should count a later Read of a file whose result was shed as a refault', async () => {
+      // Act: the 13th call reads the first file again, after the span took its result out
+      const quiet = await replay(stale, { window: 30_000 });
+      const reread = await replay(stale, { window: 30_000 }, { 12: '/f0' });
+
+      // Assert: every tool result of the span counts once
+      const span = quiet.shedEpochs[0]!.span;
+      expect(quiet.shedRefaults).toEqual({ blocksElided: (span.messages) / 2, blocksRefaulted: 0, refaults: 0, rate: 0 });
+      expect(reread.shedRefaults).toMatchObject({ blocksElided: span.messages / 2, blocksRefaulted: 1, refaults: 1 });
     });
 
     it('should latch nothing where the gate refuses, and say so', async () => {
