@@ -56,11 +56,11 @@ function shedTable(epochs: readonly ShedEpochFigure[]): string {
       const t = e.perLaterTurn;
       const gate = e.gate === undefined ? '-' : `${e.gate.breakEvenTurns ?? 'never'} &le; ${e.gate.expectedRemainingTurns}`;
       return `<tr><td>${escapeHtml(e.conversation.slice(e.conversation.lastIndexOf('/') + 1))} #${e.epoch}</td><td>${e.request + 1}</td><td>${pct(e.fullness)}</td><td>${e.span.first}..${e.span.last}</td><td>${(e.span.bytes / 1024).toFixed(0)} KB</td><td>${gate}</td><td>${e.turnsAfter}</td>` +
-        `<td>${t.shedTokens.toLocaleString('en-US')} (${t.warmTokens.toLocaleString('en-US')} warm)</td><td>$${t.usd.toFixed(4)} <small>${t.basis}</small></td><td>$${e.rewrite.usd.toFixed(4)} <small>${e.rewrite.basis}</small></td></tr>`;
+        `<td>${t.shedTokens.toLocaleString('en-US')} (${t.warmTokens.toLocaleString('en-US')} warm)</td><td>$${t.usd.toFixed(4)} <small>${t.basis}</small></td><td>$${e.rewrite.usd.toFixed(4)} <small>${e.rewrite.basis}</small></td><td>${e.payback.turnsNeeded ?? 'never'} (${e.payback.paidBack ? 'paid back' : 'not paid back'})</td></tr>`;
     })
     .join('');
   return `<p>Shed epochs, each on its own (never summed, never set against cache reads):</p>
-<table class="shed-epochs"><tr><th>epoch</th><th>request</th><th>fullness</th><th>messages</th><th>span</th><th>break-even &le; expected turns</th><th>turns after</th><th>tokens not sent per later turn</th><th>worth per later turn</th><th>re-write at the latch</th></tr>${rows}</table>`;
+<table class="shed-epochs"><tr><th>epoch</th><th>request</th><th>fullness</th><th>messages</th><th>span</th><th>break-even &le; expected turns</th><th>turns after</th><th>tokens not sent per later turn</th><th>worth per later turn</th><th>re-write at the latch</th><th>turns to pay back</th></tr>${rows}</table>`;
 }
 
 function chart(kind: string, title: string, series: readonly (readonly number[])[], max: number, label: (v: number) => string, epochs: { readonly rescue: readonly number[]; readonly shed: readonly number[] }, limit: number | undefined): string {

@@ -86,7 +86,8 @@ function shedLines(epochs: readonly ShedEpochFigure[]): string[] {
       return (
         `    #${e.epoch} ${shortId(e.conversation)} request ${e.request + 1} at ${pct(e.fullness)}: messages ${e.span.first}..${e.span.last} (${e.span.messages}, ${(e.span.bytes / 1024).toFixed(0)} KB); ${gate}\n` +
         `       per later turn ${t.shedTokens.toLocaleString('en-US')} tokens not sent (${t.warmTokens.toLocaleString('en-US')} warm, ${t.coldTokens.toLocaleString('en-US')} cold) = ` +
-        `${t.inputTokenEquivalent.toLocaleString('en-US')} input tokens, $${t.usd.toFixed(4)} [${t.basis}]; re-write at the latch ${e.rewrite.cacheWriteTokens.toLocaleString('en-US')} tokens, $${e.rewrite.usd.toFixed(4)} [${e.rewrite.basis}]`
+        `${t.inputTokenEquivalent.toLocaleString('en-US')} input tokens, $${t.usd.toFixed(4)} [${t.basis}]; re-write at the latch ${e.rewrite.cacheWriteTokens.toLocaleString('en-US')} tokens, $${e.rewrite.usd.toFixed(4)} [${e.rewrite.basis}]; ` +
+        `${e.payback.turnsNeeded === null ? 'never pays back' : `pays back in ${e.payback.turnsNeeded} turn(s): ${e.payback.paidBack ? 'did' : 'did not'}`}`
       );
     }),
   ];

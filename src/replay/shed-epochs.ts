@@ -42,6 +42,12 @@ export interface ShedEpochFigure {
    * the cache-write rate of the request's TTL.
    */
   readonly rewrite: { readonly cacheWriteTokens: number; readonly usd: number; readonly basis: 'cache_write' };
+  /**
+   * The gate's question answered with the replay's own figures: the turns (the latch's own
+   * request first) whose saving covers the re-write's premium over reading those tokens, `null`
+   * when nothing is saved; and whether the recorded conversation ran that long.
+   */
+  readonly payback: { readonly turnsNeeded: number | null; readonly paidBack: boolean };
 }
 
 /** What one latch looked like in the replay. */
@@ -80,6 +86,9 @@ export function shedEpochFigure(o: ShedLatchObservation): ShedEpochFigure {
   });
   const rewriteTokens = Math.round(Math.max(0, o.shedCacheWrite - o.recordedCacheWrite));
   const writeMult = o.ttl === '1h' ? CACHE_WRITE_1H_MULTIPLIER : CACHE_WRITE_5M_MULTIPLIER;
+  // Without the epoch those tokens would have been read: the premium is the write less that read.
+  const premium = (writeMult - CACHE_READ_MULTIPLIER) * rewriteTokens;
+  const turnsNeeded = premium === 0 ? 0 : shed.inputTokenEquivalent > 0 ? Math.ceil(premium / shed.inputTokenEquivalent) : null;
   return {
     conversation: o.conversation,
     epoch: o.epoch.n,
@@ -100,6 +109,7 @@ export function shedEpochFigure(o: ShedLatchObservation): ShedEpochFigure {
       basis: shed.basis,
     },
     rewrite: { cacheWriteTokens: rewriteTokens, usd: round6((rewriteTokens * writeMult * input) / 1e6), basis: 'cache_write' },
+    payback: { turnsNeeded, paidBack: turnsNeeded !== null && turnsNeeded <= o.turnsAfter + 1 },
   };
 }
 

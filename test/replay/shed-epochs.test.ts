@@ -51,4 +51,16 @@ describe('shedEpochFigure', () => {
     expect(oneHour.rewrite.usd).toBe(0.1);
     expect(none.rewrite.cacheWriteTokens).toBe(0);
   });
+
+  it('should say in how many turns the saving covers the re-write\'s premium over a read, and whether the session ran that long', () => {
+    // Act: 10,000 tokens written at 1.25x instead of read at 0.1x, against 1,000 a turn
+    const figure = shedEpochFigure(observation());
+    const short = shedEpochFigure(observation({ turnsAfter: 10 }));
+    const nothing = shedEpochFigure(observation({ bytesSavedNow: 20_000 }));
+
+    // Assert: 11,500 / 1,000 -> 12 turns, the latch's own first
+    expect(figure.payback).toEqual({ turnsNeeded: 12, paidBack: true });
+    expect(short.payback).toEqual({ turnsNeeded: 12, paidBack: false });
+    expect(nothing.payback).toEqual({ turnsNeeded: null, paidBack: false });
+  });
 });
