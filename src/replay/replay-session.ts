@@ -166,7 +166,7 @@ export async function replaySession(file: string, conversations: readonly Rebuil
       cache = Object.fromEntries(STRATEGIES.map((s) => [s, new PromptCache(r, prefix, warm)])) as Record<StrategyName, PromptCache>;
       caches.set(c.id, cache);
     }
-    const body = builders.get(c.id)?.build(request.model, request.messages) ?? new Uint8Array(0);
+    const body = builders.get(c.id)?.build(request.model, request.messages, ttl) ?? new Uint8Array(0);
     const region = cacheRegion(body);
     const originalTokens = prefix + r * region.length;
     // The cache's clock is when requests were sent, as in the TTL back-test.
