@@ -69,6 +69,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       if (session.conversations.length === 0) continue;
       // A fresh state directory per session: replays never touch the user's real one.
       const stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-replay-'));
+      const shedStateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-replay-shed-'));
       try {
         reports.push(
           await replaySession(session.file, session.conversations, {
@@ -77,10 +78,12 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
             ...(args.window === undefined ? {} : { window: args.window }),
             ...(args.horizon === undefined ? {} : { horizon: args.horizon }),
             stateDir,
+            shedStateDir,
           }),
         );
       } finally {
         await fs.rm(stateDir, { recursive: true, force: true });
+        await fs.rm(shedStateDir, { recursive: true, force: true });
       }
     }
     if (args.html !== undefined) await fs.writeFile(args.html, renderHtml(reports));

@@ -28,8 +28,10 @@ export interface ReplayOptions {
   readonly window?: number;
   /** Shed mode's `--horizon N`: the turns a burst must pay back within (default: as many as already run). */
   readonly horizon?: number;
-  /** An empty directory for the rescue's state (the caller creates and removes it); shed's goes in `<stateDir>/shed`. */
+  /** An empty directory for the rescue's state (the caller creates and removes it). */
   readonly stateDir: string;
+  /** Another for shed mode's: two state directories, each one `ctxshed verify` passes. */
+  readonly shedStateDir: string;
 }
 
 /** The model against what the provider reported, for the session as recorded. */
@@ -126,7 +128,7 @@ export async function replaySession(file: string, conversations: readonly Rebuil
   const settings = { threshold: options.threshold, policy: options.policy, ...(options.window === undefined ? {} : { window: options.window }) };
   const rescue = await RescueReplay.open(options.stateDir, settings);
   // Shed mode is the proxy's own too: the same engine in `--mode shed`, its gate and frozen spans.
-  const shed = await RescueReplay.open(`${options.stateDir}/shed`, { ...settings, mode: 'shed', ...(options.horizon === undefined ? {} : { horizon: options.horizon }) });
+  const shed = await RescueReplay.open(options.shedStateDir, { ...settings, mode: 'shed', ...(options.horizon === undefined ? {} : { horizon: options.horizon }) });
   tallies.shed.perEpoch = true;
   const shedEpochs: ShedEpochFigure[] = [];
   /** Body bytes the shed request of each conversation was smaller by, at its last request. */
