@@ -2,7 +2,7 @@
  * Replays one session (its conversations) under each strategy and prices every request with the
  * prompt-cache model, after fitting tokens to bytes on the session's own recorded usage.
  */
-import { DEFAULT_TOKENS_PER_BYTE, type ElisionPolicy, type GateDecision } from '../core/index.js';
+import { DEFAULT_TOKENS_PER_BYTE, type ElisionPolicy } from '../core/index.js';
 import { contextWindowFor } from '../rescue/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { clearToolUses } from './clear-tool-uses.js';
@@ -10,11 +10,11 @@ import { fitTokens, type TokenModel } from './fit-tokens.js';
 import { priceRecorded, PromptCache, type CachedRequest, type PricedRequest } from './prompt-cache.js';
 import type { RebuiltConversation, RebuiltRequest, RecordedUsage } from './rebuild-conversations.js';
 import { BodyBuilder, cacheRegion } from './request-body.js';
-import { ReplayRefaults, spanToolResults, type RefaultFigure } from './replay-refaults.js';
+import { ReplayRefaults, type RefaultFigure } from './replay-refaults.js';
 import { RescueReplay } from './rescue-replay.js';
 import { rewriteEveryRequest } from './rewrite-every-request.js';
-import { shedEpochFigure, type ShedEpochFigure } from './shed-epochs.js';
-import { whyNoShed, type ShedHold } from './shed-hold.js';
+import { ShedAccount, type ShedHeld } from './shed-account.js';
+import type { ShedEpochFigure } from './shed-epochs.js';
 import { STRATEGIES, StrategyTally, type StrategyName, type StrategySummary } from './strategy-tally.js';
 import { conversationTtls, isBilledWarm, isPredictedWarm, type CacheTtl } from './ttl-rules.js';
 
@@ -90,7 +90,7 @@ export interface SessionReport {
    * Requests over the threshold on which shed latched nothing, by why (shed-hold.ts), and the
    * gate's figures the first time the gate held back.
    */
-  readonly shedHeld: { readonly requests: Partial<Record<ShedHold, number>>; readonly firstGate?: { readonly conversation: string; readonly request: number; readonly gate: GateDecision; readonly spanBytes: number; readonly windowBytes: number } };
+  readonly shedHeld: ShedHeld;
   /** Why the rescue, the shed or the per-request rewrite left a request, block or span alone (not "no epoch"). */
   readonly passthrough: Record<string, number>;
   readonly stateFailures: readonly string[];
@@ -130,14 +130,7 @@ export async function replaySession(file: string, conversations: readonly Rebuil
   // Shed mode is the proxy's own too: the same engine in `--mode shed`, its gate and frozen spans.
   const shed = await RescueReplay.open(options.shedStateDir, { ...settings, mode: 'shed', ...(options.horizon === undefined ? {} : { horizon: options.horizon }) });
   tallies.shed.perEpoch = true;
-  const shedEpochs: ShedEpochFigure[] = [];
-  /** Body bytes the shed request of each conversation was smaller by, at its last request. */
-  const shedSaved = new Map<string, number>();
-  const held: Partial<Record<ShedHold, number>> = {};
-  const shedRefaults = new ReplayRefaults();
-  /** Per conversation: the tool results its spans took out, by tool_use id. */
-  const shedResults = new Map<string, Set<string>>();
-  let firstGate: SessionReport['shedHeld']['firstGate'];
+  const shedAccount = new ShedAccount(options.threshold, options.horizon, shed.state.spansDir);
   const entries = new Map<string, NonNullable<Awaited<ReturnType<RescueReplay['send']>>['conversation']>>();
   const refaults = new ReplayRefaults();
   let recordedRead = 0;
@@ -227,47 +220,16 @@ export async function replaySession(file: string, conversations: readonly Rebuil
     rescue.observe(prepared, { contextTokens: Math.round(reading), requestBytes: prepared.body.length + Math.round(prefix / r) });
 
     // ctxshed rescue --mode shed: the same, with spans of whole messages and the burst gate.
-    shedRefaults.observe(c.id, request.messages);
+    shedAccount.beforeSend(c.id, request);
     const shedPrepared = await shed.send(body, request.timeMs, c.agentId);
-    if (shedPrepared.reason === undefined && shedPrepared.conversation !== undefined) {
-      const skipped = new Set((shedPrepared.skipped ?? []).flatMap((s) => ('sha256' in s ? [s.sha256] : [])));
-      const taken = shedPrepared.conversation.spans.filter((sp) => !skipped.has(sp.sha256)).flatMap((sp) => spanToolResults(request.messages, sp.first, sp.last));
-      shedRefaults.elide(c.id, shedPrepared.epochs, request.messages, taken);
-      const ids = shedResults.get(c.id) ?? new Set<string>();
-      for (const t of taken) ids.add(t.toolUseId);
-      shedResults.set(c.id, ids);
-    }
     if (shedPrepared.reason !== undefined && shedPrepared.reason !== 'no_epoch') count(`shed:${shedPrepared.reason}`);
     for (const s of shedPrepared.skipped ?? []) count(`shed-span:${s.reason}`);
     const shedPriced = priceAs('shed', shedPrepared.body, shedPrepared.latched !== undefined);
     tokens.shed = shedPriced.contextTokens;
-    const savedNow = body.length - shedPrepared.body.length;
-    const savedBefore = shedSaved.get(c.id) ?? 0;
-    shedSaved.set(c.id, savedNow);
-    const shedEntry = shedPrepared.conversation;
-    const epoch = shedEntry?.record?.epochs.find((e) => e.n === shedPrepared.latched);
-    if (epoch === undefined && shedEntry?.reading !== undefined && shedEntry.reading.contextTokens / shedEntry.reading.window >= options.threshold) {
-      // Over the threshold and nothing latched: ask the engine's own steps why.
-      const hold = whyNoShed({
-        body, spans: shedEntry.spans, reading: shedEntry.reading, epochs: shedEntry.record?.epochs.length ?? 0, spansDir: shed.state.spansDir, sha256: sha256Hex,
-        ...(options.horizon === undefined ? {} : { horizon: options.horizon }),
-      });
-      if (hold.kind === 'held') {
-        held[hold.why] = (held[hold.why] ?? 0) + 1;
-        if (hold.why === 'gate' && firstGate === undefined && hold.gate !== undefined) {
-          firstGate = { conversation: c.id, request: n, gate: hold.gate, spanBytes: hold.spanBytes ?? 0, windowBytes: hold.windowBytes ?? 0 };
-        }
-      }
-    }
-    if (epoch !== undefined) {
-      shedEpochs.push(shedEpochFigure({
-        conversation: c.id, request: n, ...(main ? { mainIndex: tallies.shed.fullness.length - 1 } : {}),
-        epoch, model: request.model, ttl, tokensPerByte: r, bytesSavedNow: savedNow, bytesSavedBefore: savedBefore,
-        warmTokens: u.cacheRead - r * savedBefore,
-        shedCacheWrite: shedPriced.cacheWriteTokens, recordedCacheWrite: asRecorded.cacheWriteTokens,
-        turnsAfter: c.requests.length - 1 - n,
-      }));
-    }
+    const savedNow = shedAccount.afterSend({
+      conversation: c.id, requests: c.requests.length, n, request, body, prepared: shedPrepared, priced: shedPriced, recorded: asRecorded, ttl, tokensPerByte: r,
+      ...(main ? { mainIndex: tallies.shed.fullness.length - 1 } : {}),
+    });
     const shedReading = recordedTotal > 0 ? recordedTotal - r * savedNow : tokens.shed;
     shed.observe(shedPrepared, { contextTokens: Math.round(shedReading), requestBytes: shedPrepared.body.length + Math.round(prefix / r) });
 
@@ -325,14 +287,14 @@ export async function replaySession(file: string, conversations: readonly Rebuil
       recorded: { cacheReadTokens: recordedRead, cacheWriteTokens: recordedWrite, uncachedTokens: recordedUncached, costUsd: Math.round(recordedCost * 10_000) / 10_000, peakFullness: round4(recordedPeak) },
     },
     strategies: { recorded: recordedSummary, rescue: tallies.rescue.summary(), shed: tallies.shed.summary(), perRequest: tallies.perRequest.summary(), clearToolUses: tallies.clearToolUses.summary() },
-    shedEpochs,
-    shedHeld: { requests: held, ...(firstGate === undefined ? {} : { firstGate }) },
+    shedEpochs: shedAccount.epochs,
+    shedHeld: shedAccount.held(),
     passthrough,
     stateFailures: [...rescue.failures, ...shed.failures.map((f) => `shed: ${f}`)],
     unpricedModels: [...unpriced],
     autoCompactAt: round4((window - AUTO_COMPACT_MARGIN_TOKENS) / window),
     refaults: refaults.figure(conversations.reduce((n, c) => n + (entries.get(c.id)?.record?.epochs ?? []).reduce((k, e) => k + e.blocks.length, 0), 0)),
-    shedRefaults: shedRefaults.figure([...shedResults.values()].reduce((n, ids) => n + ids.size, 0)),
+    shedRefaults: shedAccount.refaults(),
   };
 }
 
