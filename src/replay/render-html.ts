@@ -45,6 +45,7 @@ ${fullness}
 ${cost}
 <table><tr><th>strategy</th><th>peak</th><th>at compaction</th><th>final</th><th>turns+</th><th>cache read</th><th>cache write</th><th>hit</th><th>cost</th><th>epochs</th></tr>${rows}</table>
 ${shedTable(report.shedEpochs)}
+${heldLine(report)}
 </section>`;
 }
 
@@ -61,6 +62,14 @@ function shedTable(epochs: readonly ShedEpochFigure[]): string {
     .join('');
   return `<p>Shed epochs, each on its own (never summed, never set against cache reads):</p>
 <table class="shed-epochs"><tr><th>epoch</th><th>request</th><th>fullness</th><th>messages</th><th>span</th><th>break-even &le; expected turns</th><th>turns after</th><th>tokens not sent per later turn</th><th>worth per later turn</th><th>re-write at the latch</th><th>turns to pay back</th></tr>${rows}</table>`;
+}
+
+/** Where shed latched nothing over the threshold, and why; its refaults. */
+function heldLine(report: SessionReport): string {
+  const held = Object.entries(report.shedHeld.requests).map(([why, n]) => `${escapeHtml(why)} &times;${n}`);
+  const r = report.shedRefaults;
+  const refaults = r.rate === null ? '' : ` Shed refaults: ${r.blocksRefaulted} of ${r.blocksElided} shed tool results were files the session read again later.`;
+  return `<p class="shed-held">Shed held back on requests over the threshold: ${held.length === 0 ? 'none' : held.join(', ')}.${refaults}</p>`;
 }
 
 function chart(kind: string, title: string, series: readonly (readonly number[])[], max: number, label: (v: number) => string, epochs: { readonly rescue: readonly number[]; readonly shed: readonly number[] }, limit: number | undefined): string {

@@ -34,8 +34,8 @@ export interface StrategySummary {
    * (the client compacted there), in order; empty when it never compacted.
    */
   readonly atCompaction: number[];
-  /** Body bytes the last request of each conversation was smaller by. */
-  readonly finalBytesSaved: number;
+  /** Body bytes the last request of each conversation was smaller by; `null` for shed, as `bytesShed`. */
+  readonly finalBytesSaved: number | null;
   readonly series: {
     /** Fullness of each main-thread request, in order. */
     readonly fullness: number[];
@@ -107,7 +107,7 @@ export class StrategyTally {
       epochs: this.epochs,
       bytesShed: this.perEpoch ? null : [...this.shed.values()].reduce((a, b) => a + b, 0),
       atCompaction: this.atCompaction.map(round4),
-      finalBytesSaved: this.finalBytesSaved,
+      finalBytesSaved: this.perEpoch ? null : this.finalBytesSaved,
       series: { fullness: this.fullness.map(round4), cumulativeCostUsd: this.cumulativeCost.map((c) => Math.round(c * 10_000) / 10_000), epochAt: this.epochAt },
     };
   }

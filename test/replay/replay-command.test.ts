@@ -45,6 +45,7 @@ describe('replayCommand', () => {
     expect(session?.strategies['rescue']?.['epochs']).toBe(1);
     expect(session?.strategies['shed']?.['epochs']).toBe(1);
     expect(session?.strategies['shed']?.['bytesShed']).toBeNull();
+    expect(session?.strategies['shed']?.['finalBytesSaved']).toBeNull();
     expect(session?.shedEpochs).toHaveLength(1);
     expect(session?.shedEpochs[0]?.['perLaterTurn']?.['basis']).toBe('cache_read_marginal');
     expect(session?.shedEpochs[0]?.['rewrite']?.['basis']).toBe('cache_write');
