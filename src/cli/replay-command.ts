@@ -1,6 +1,6 @@
 /**
- * `ctxshed replay TRANSCRIPT.jsonl...`: what rescue would have done to real sessions, in window
- * and in money; with `--ttl`, the cache-TTL back-test over them instead.
+ * `ctxshed replay TRANSCRIPT.jsonl...`: what rescue and shed mode would have done to real
+ * sessions, in window and in money; with `--ttl`, the cache-TTL back-test over them instead.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -23,6 +23,7 @@ interface ReplayArgs {
   keepRecent: number;
   minBytes: number;
   window: number | undefined;
+  horizon: number | undefined;
   json: boolean;
   html: string | undefined;
   ttl: boolean;
@@ -30,7 +31,7 @@ interface ReplayArgs {
 
 export const replayCommand: CommandModule<object, ReplayArgs> = {
   command: 'replay <transcripts..>',
-  describe: 'Replay Claude Code transcripts through rescue and price them against the alternatives',
+  describe: 'Replay Claude Code transcripts through rescue and shed mode and price them against the alternatives',
   builder: (yargs) =>
     (yargs as Argv<object>)
       .positional('transcripts', { type: 'string', array: true, demandOption: true, describe: 'Session .jsonl files, or folders of them (~/.claude/projects/<project>; with --ttl, ~/.claude/projects)' })
@@ -38,12 +39,14 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       .option('keep-recent', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.keepRecent, describe: 'Never elide the N newest tool results' })
       .option('min-bytes', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.minBytes, describe: 'Elide only tool results whose text is over N bytes' })
       .option('window', { type: 'number', describe: 'Context window in tokens (default 200,000)' })
+      .option('horizon', { type: 'number', describe: 'Shed: turns a cache re-write must pay back within (default: as many as the conversation has had)' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the reports as JSON' })
       .option('html', { type: 'string', describe: 'Also write a self-contained page with charts to FILE' })
       .option('ttl', { type: 'boolean', default: false, describe: 'Back-test the cache TTL instead: warm or cold predicted from each gap, against what was billed (folders walked recursively)' })
       .example('$0 replay ~/.claude/projects/-home-me-proj', 'Every session of a project')
       .example('$0 replay test/fixtures/transcripts/subagent.jsonl --window 60000', 'A real session, replayed as if its window were 60,000 tokens')
       .example('$0 replay session.jsonl --json --html replay.html', 'One session, as JSON and as a page')
+      .example('$0 replay session.jsonl --horizon 10', 'Shed only where a re-write pays back within 10 more turns')
       .example('$0 replay --ttl ~/.claude/projects', 'Every session of every project: did the cache TTL foresee each cold turn?')
       .example('$0 replay --ttl test/fixtures/transcripts', 'The TTL back-test on the real sessions the tests use') as unknown as Argv<ReplayArgs>,
   handler: async (args: ArgumentsCamelCase<ReplayArgs>) => {
@@ -57,6 +60,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       if (!Number.isInteger(v) || v < 0) throw new CliError(`${flag} takes a whole number, not ${v}`, 2);
     }
     if (args.window !== undefined && !(Number.isInteger(args.window) && args.window >= 1000)) throw new CliError(`--window takes a whole number of at least 1000, not ${args.window}`, 2);
+    if (args.horizon !== undefined && !(Number.isInteger(args.horizon) && args.horizon >= 0)) throw new CliError(`--horizon takes a whole number, not ${args.horizon}`, 2);
     const sessions = await readSessions(args.transcripts).catch((error: unknown) => {
       throw new CliError(`cannot read transcripts: ${errorText(error)}`);
     });
@@ -65,17 +69,21 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       if (session.conversations.length === 0) continue;
       // A fresh state directory per session: replays never touch the user's real one.
       const stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-replay-'));
+      const shedStateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-replay-shed-'));
       try {
         reports.push(
           await replaySession(session.file, session.conversations, {
             threshold: args.rescuePct / 100,
             policy: { keepRecent: args.keepRecent, minBytes: args.minBytes },
             ...(args.window === undefined ? {} : { window: args.window }),
+            ...(args.horizon === undefined ? {} : { horizon: args.horizon }),
             stateDir,
+            shedStateDir,
           }),
         );
       } finally {
         await fs.rm(stateDir, { recursive: true, force: true });
+        await fs.rm(shedStateDir, { recursive: true, force: true });
       }
     }
     if (args.html !== undefined) await fs.writeFile(args.html, renderHtml(reports));

@@ -4,10 +4,11 @@
  * external resources. Pure.
  */
 import type { SessionReport } from './replay-session.js';
+import type { ShedEpochFigure } from './shed-epochs.js';
 import { STRATEGY_LABELS } from './render-table.js';
 import { STRATEGIES, type StrategyName } from './strategy-tally.js';
 
-const COLORS: Record<StrategyName, string> = { recorded: '#555555', rescue: '#1f77b4', perRequest: '#d62728', clearToolUses: '#2ca02c' };
+const COLORS: Record<StrategyName, string> = { recorded: '#555555', rescue: '#1f77b4', shed: '#9467bd', perRequest: '#d62728', clearToolUses: '#2ca02c' };
 const W = 1000;
 const H = 260;
 const PAD = { left: 60, right: 20, top: 20, bottom: 30 };
@@ -30,22 +31,48 @@ function renderSession(report: SessionReport): string {
   const legend = STRATEGIES.map((s) => `<span style="color:${COLORS[s]}">&#9632; ${STRATEGY_LABELS[s]}</span>`).join('');
   const rows = STRATEGIES.map((s) => {
     const x = report.strategies[s];
-    return `<tr><td>${STRATEGY_LABELS[s]}</td><td>${pct(x.peakFullness)}</td><td>${pct(x.finalFullness)}</td><td>${x.turnsGained}</td><td>${x.cacheReadTokens.toLocaleString('en-US')}</td><td>${x.cacheWriteTokens.toLocaleString('en-US')}</td><td>${pct(x.cacheHitRatio)}</td><td>$${x.costUsd.toFixed(2)}</td><td>${x.epochs}</td></tr>`;
+    return `<tr><td>${STRATEGY_LABELS[s]}</td><td>${pct(x.peakFullness)}</td><td>${x.atCompaction.length === 0 ? '-' : x.atCompaction.map(pct).join(' ')}</td><td>${pct(x.finalFullness)}</td><td>${x.turnsGained}</td><td>${x.cacheReadTokens.toLocaleString('en-US')}</td><td>${x.cacheWriteTokens.toLocaleString('en-US')}</td><td>${pct(x.cacheHitRatio)}</td><td>$${x.costUsd.toFixed(2)}</td><td>${x.epochs}</td></tr>`;
   }).join('');
-  const fullness = chart('fullness', 'fullness of the window', STRATEGIES.map((s) => report.strategies[s].series.fullness), 1, (v) => pct(v), report.strategies.rescue.series.epochAt, report.autoCompactAt);
+  const marks = { rescue: report.strategies.rescue.series.epochAt, shed: report.strategies.shed.series.epochAt };
+  const fullness = chart('fullness', 'fullness of the window', STRATEGIES.map((s) => report.strategies[s].series.fullness), 1, (v) => pct(v), marks, report.autoCompactAt);
   const maxCost = Math.max(0.01, ...STRATEGIES.map((s) => report.strategies[s].series.cumulativeCostUsd.at(-1) ?? 0));
-  const cost = chart('cost', 'cumulative cost (USD)', STRATEGIES.map((s) => report.strategies[s].series.cumulativeCostUsd), maxCost, (v) => `$${v.toFixed(2)}`, report.strategies.rescue.series.epochAt, undefined);
+  const cost = chart('cost', 'cumulative cost (USD)', STRATEGIES.map((s) => report.strategies[s].series.cumulativeCostUsd), maxCost, (v) => `$${v.toFixed(2)}`, marks, undefined);
   return `<section>
 <h2>${escapeHtml(report.file)}</h2>
-<p>${report.requests} requests; calibration: cache read ${signed(c.cacheReadError)}, cache write ${signed(c.cacheWriteError)}, context ${signed(c.contextError)}; dashed lines: rescue epochs.</p>
+<p>${report.requests} requests; calibration: cache read ${signed(c.cacheReadError)}, cache write ${signed(c.cacheWriteError)}, context ${signed(c.contextError)}; dashed lines: rescue epochs (blue) and shed epochs (purple).</p>
 <p class="legend">${legend}</p>
 ${fullness}
 ${cost}
-<table><tr><th>strategy</th><th>peak</th><th>final</th><th>turns+</th><th>cache read</th><th>cache write</th><th>hit</th><th>cost</th><th>epochs</th></tr>${rows}</table>
+<table><tr><th>strategy</th><th>peak</th><th>at compaction</th><th>final</th><th>turns+</th><th>cache read</th><th>cache write</th><th>hit</th><th>cost</th><th>epochs</th></tr>${rows}</table>
+${shedTable(report.shedEpochs)}
+${heldLine(report)}
 </section>`;
 }
 
-function chart(kind: string, title: string, series: readonly (readonly number[])[], max: number, label: (v: number) => string, epochs: readonly number[], limit: number | undefined): string {
+/** Shed mode's epochs, one row each, every figure with its basis: never a session sum. */
+function shedTable(epochs: readonly ShedEpochFigure[]): string {
+  if (epochs.length === 0) return '<p>Shed epochs: none latched.</p>';
+  const rows = epochs
+    .map((e) => {
+      const t = e.perLaterTurn;
+      const gate = e.gate === undefined ? '-' : `${e.gate.breakEvenTurns ?? 'never'} &le; ${e.gate.expectedRemainingTurns}`;
+      return `<tr><td>${escapeHtml(e.conversation.slice(e.conversation.lastIndexOf('/') + 1))} #${e.epoch}</td><td>${e.request + 1}</td><td>${pct(e.fullness)}</td><td>${e.span.first}..${e.span.last}</td><td>${(e.span.bytes / 1024).toFixed(0)} KB</td><td>${gate}</td><td>${e.turnsAfter}</td>` +
+        `<td>${t.shedTokens.toLocaleString('en-US')} (${t.warmTokens.toLocaleString('en-US')} warm)</td><td>$${t.usd.toFixed(4)} <small>${t.basis}</small></td><td>$${e.rewrite.usd.toFixed(4)} <small>${e.rewrite.basis}</small></td><td>${e.payback.turnsNeeded ?? 'never'} (${e.payback.paidBack ? 'paid back' : 'not paid back'})</td></tr>`;
+    })
+    .join('');
+  return `<p>Shed epochs, each on its own (never summed, never set against cache reads):</p>
+<table class="shed-epochs"><tr><th>epoch</th><th>request</th><th>fullness</th><th>messages</th><th>span</th><th>break-even &le; expected turns</th><th>turns after</th><th>tokens not sent per later turn</th><th>worth per later turn</th><th>re-write at the latch</th><th>turns to pay back</th></tr>${rows}</table>`;
+}
+
+/** Where shed latched nothing over the threshold, and why; its refaults. */
+function heldLine(report: SessionReport): string {
+  const held = Object.entries(report.shedHeld.requests).map(([why, n]) => `${escapeHtml(why)} &times;${n}`);
+  const r = report.shedRefaults;
+  const refaults = r.rate === null ? '' : ` Shed refaults: ${r.blocksRefaulted} of ${r.blocksElided} shed tool results were files the session read again later.`;
+  return `<p class="shed-held">Shed held back on requests over the threshold: ${held.length === 0 ? 'none' : held.join(', ')}.${refaults}</p>`;
+}
+
+function chart(kind: string, title: string, series: readonly (readonly number[])[], max: number, label: (v: number) => string, epochs: { readonly rescue: readonly number[]; readonly shed: readonly number[] }, limit: number | undefined): string {
   const n = Math.max(2, ...series.map((s) => s.length));
   const x = (i: number): number => PAD.left + (i / (n - 1)) * (W - PAD.left - PAD.right);
   const y = (v: number): number => H - PAD.bottom - (Math.min(v, max) / max) * (H - PAD.top - PAD.bottom);
@@ -56,7 +83,9 @@ function chart(kind: string, title: string, series: readonly (readonly number[])
       return `<polyline class="strategy" data-strategy="${name}" fill="none" stroke="${COLORS[name]}" stroke-width="2" points="${points}"/>`;
     })
     .join('');
-  const marks = epochs.map((i) => `<line class="epoch" x1="${x(i).toFixed(1)}" x2="${x(i).toFixed(1)}" y1="${PAD.top}" y2="${H - PAD.bottom}" stroke="${COLORS.rescue}" stroke-dasharray="4 3"/>`).join('');
+  const marks = (['rescue', 'shed'] as const)
+    .flatMap((s) => epochs[s].map((i) => `<line class="epoch" data-strategy="${s}" x1="${x(i).toFixed(1)}" x2="${x(i).toFixed(1)}" y1="${PAD.top}" y2="${H - PAD.bottom}" stroke="${COLORS[s]}" stroke-dasharray="4 3"/>`))
+    .join('');
   const ticks = [0, 0.25, 0.5, 0.75, 1]
     .map((f) => `<text x="${PAD.left - 6}" y="${(y(f * max) + 4).toFixed(1)}" text-anchor="end" font-size="11">${label(f * max)}</text><line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(f * max).toFixed(1)}" y2="${y(f * max).toFixed(1)}" stroke="#eee"/>`)
     .join('');

@@ -1,5 +1,6 @@
 /** The terminal table of a replay. Pure: reports in, text out. */
 import type { MissTally, SessionReport } from './replay-session.js';
+import type { ShedEpochFigure } from './shed-epochs.js';
 import { sparkline } from './sparkline.js';
 import { STRATEGIES, type StrategyName } from './strategy-tally.js';
 
@@ -7,6 +8,7 @@ import { STRATEGIES, type StrategyName } from './strategy-tally.js';
 export const STRATEGY_LABELS: Record<StrategyName, string> = {
   recorded: 'as recorded',
   rescue: 'ctxshed rescue',
+  shed: 'ctxshed shed',
   perRequest: 'per-request',
   clearToolUses: 'clear_tool_uses',
 };
@@ -29,12 +31,13 @@ function renderSession(report: SessionReport): string {
     ...missLines(c.misses),
     '',
   ];
-  const header = ['strategy', 'peak', 'final', 'turns+', 'cache read', 'cache write', 'uncached', 'hit', 'cost $', 'epochs', 'shed KB', 'fullness per turn'];
+  const header = ['strategy', 'peak', 'at compact', 'final', 'turns+', 'cache read', 'cache write', 'uncached', 'hit', 'cost $', 'epochs', 'shed KB', 'fullness per turn'];
   const rows = STRATEGIES.map((name) => {
     const s = report.strategies[name];
     return [
       STRATEGY_LABELS[name],
       pct(s.peakFullness),
+      s.atCompaction.length === 0 ? '-' : s.atCompaction.map((f) => pct(f)).join(' '),
       pct(s.finalFullness),
       String(s.turnsGained),
       s.cacheReadTokens.toLocaleString('en-US'),
@@ -43,7 +46,7 @@ function renderSession(report: SessionReport): string {
       pct(s.cacheHitRatio),
       s.costUsd.toFixed(2),
       String(s.epochs),
-      (s.bytesShed / 1024).toFixed(0),
+      s.bytesShed === null ? 'per epoch' : (s.bytesShed / 1024).toFixed(0),
       sparkline(s.series.fullness, SPARK_WIDTH),
     ];
   });
@@ -51,9 +54,14 @@ function renderSession(report: SessionReport): string {
   const fmt = (cells: readonly string[]): string =>
     `  ${cells.map((cell, i) => (i === 0 || i === cells.length - 1 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ')}`.trimEnd();
   lines.push(fmt(header), ...rows.map(fmt));
+  lines.push(...shedLines(report.shedEpochs), ...heldLines(report.shedHeld));
   const r = report.refaults;
   if (r.rate !== null) {
     lines.push(`  rescue refaults: ${r.blocksRefaulted} of ${r.blocksElided} elided blocks were files the session read again later (${pct(r.rate, 1)}), ${r.refaults} read(s)`);
+  }
+  const sr = report.shedRefaults;
+  if (sr.rate !== null) {
+    lines.push(`  shed refaults: ${sr.blocksRefaulted} of ${sr.blocksElided} shed tool results were files the session read again later (${pct(sr.rate, 1)}), ${sr.refaults} read(s)`);
   }
   const notes = Object.entries(report.passthrough).map(([k, v]) => `${k} x${v}`);
   if (notes.length > 0) lines.push(`  pass-throughs: ${notes.join(', ')}`);
@@ -61,6 +69,48 @@ function renderSession(report: SessionReport): string {
   if (report.unpricedModels.length > 0) lines.push(`  not priced (no price in the table): ${report.unpricedModels.join(', ')}`);
   lines.push('');
   return lines.join('\n');
+}
+
+/**
+ * Shed mode's epochs, one line each (never a sum): the span, the gate, and what the epoch is worth
+ * per later turn at the provider's own prices, its basis stamped, against the re-write it cost.
+ */
+function shedLines(epochs: readonly ShedEpochFigure[]): string[] {
+  if (epochs.length === 0) return ['  shed epochs: none latched'];
+  return [
+    '  shed epochs (each on its own: never summed, never set against cache reads):',
+    ...epochs.map((e) => {
+      const g = e.gate;
+      const gate = g === undefined ? 'no gate' : `gate: break-even ${g.breakEvenTurns ?? 'never'} turns <= ${g.expectedRemainingTurns} expected (${g.horizonFrom === 'horizon' ? '--horizon' : 'turns so far'}); ran ${e.turnsAfter} more`;
+      const t = e.perLaterTurn;
+      return (
+        `    #${e.epoch} ${shortId(e.conversation)} request ${e.request + 1} at ${pct(e.fullness)}: messages ${e.span.first}..${e.span.last} (${e.span.messages}, ${(e.span.bytes / 1024).toFixed(0)} KB); ${gate}\n` +
+        `       per later turn ${t.shedTokens.toLocaleString('en-US')} tokens not sent (${t.warmTokens.toLocaleString('en-US')} warm, ${t.coldTokens.toLocaleString('en-US')} cold) = ` +
+        `${t.inputTokenEquivalent.toLocaleString('en-US')} input tokens, $${t.usd.toFixed(4)} [${t.basis}]; re-write at the latch ${e.rewrite.cacheWriteTokens.toLocaleString('en-US')} tokens, $${e.rewrite.usd.toFixed(4)} [${e.rewrite.basis}]; ` +
+        `${e.payback.turnsNeeded === null ? 'never pays back' : `pays back in ${e.payback.turnsNeeded} turn(s): ${e.payback.paidBack ? 'did' : 'did not'}`}`
+      );
+    }),
+  ];
+}
+
+/** Requests over the threshold where shed latched nothing, and why; the gate's figures the first time it held. */
+function heldLines(held: SessionReport['shedHeld']): string[] {
+  const counts = Object.entries(held.requests).map(([why, n]) => `${why} x${n}`);
+  if (counts.length === 0) return [];
+  const lines = [`  shed held back on requests over the threshold: ${counts.join(', ')}`];
+  const g = held.firstGate;
+  if (g !== undefined) {
+    lines.push(
+      `    first gate refusal, ${shortId(g.conversation)} request ${g.request + 1}: break-even ${g.gate.breakEvenTurns ?? 'never'} turns > ${g.gate.expectedRemainingTurns} expected; ` +
+        `span ${(g.spanBytes / 1024).toFixed(0)} KB, ${g.gate.droppedCachedTokens.toLocaleString('en-US')} tokens dropped, against ${g.gate.invalidatedSuffixTokens.toLocaleString('en-US')} tokens after it to write again (${(g.windowBytes / 1024).toFixed(0)} KB)`,
+    );
+  }
+  return lines;
+}
+
+/** `<file>#<n>` without the folder. */
+function shortId(id: string): string {
+  return id.slice(id.lastIndexOf('/') + 1);
 }
 
 /** The billed misses the model foresaw (a gap over the TTL, a change of model) and those it could not. */

@@ -9,7 +9,7 @@ import type { ApiMessage } from './rebuild-conversations.js';
 
 /** A replay's refault figure, as the proxy's reports give it. */
 export interface RefaultFigure {
-  /** Blocks rescue elided, over all conversations. */
+  /** Blocks rescue elided (tool results shed mode shed), over all conversations. */
   readonly blocksElided: number;
   /** Of those, blocks whose file a later Read of the session opened again. */
   readonly blocksRefaulted: number;
@@ -19,7 +19,7 @@ export interface RefaultFigure {
   readonly rate: number | null;
 }
 
-/** Re-reads per conversation, fed each request before and after the rescue prepared it. */
+/** Re-reads per conversation, fed each request before and after the rescue (or shed) prepared it. */
 export class ReplayRefaults {
   /** Per conversation: file_path -> the elided blocks (tool_use ids) whose Read opened it. */
   readonly #elided = new Map<string, Map<string, Set<string>>>();
@@ -44,9 +44,10 @@ export class ReplayRefaults {
 
   /**
    * Notes the blocks a request carrying `epochs` epochs went out with as stubs, by the file their
-   * Read opened; a request with no more epochs than the last one noted adds nothing new.
+   * Read opened; a request with no more epochs than the last one noted adds nothing new. Shed
+   * mode passes the tool results of its spans.
    */
-  elide(conversation: string, epochs: number, messages: readonly ApiMessage[], blocks: readonly FrozenBlock[]): void {
+  elide(conversation: string, epochs: number, messages: readonly ApiMessage[], blocks: ReadonlyArray<Pick<FrozenBlock, 'toolUseId'>>): void {
     if (blocks.length === 0 || (this.#epochs.get(conversation) ?? 0) >= epochs) return;
     this.#epochs.set(conversation, epochs);
     const reads = readsById(messages);
@@ -94,4 +95,17 @@ function readCallOf(block: unknown): ReadCall[] {
   if (b.type !== 'tool_use' || b.name !== 'Read' || typeof b.id !== 'string') return [];
   const input = b.input as { file_path?: unknown } | null | undefined;
   return typeof input?.file_path === 'string' ? [{ id: b.id, filePath: input.file_path }] : [];
+}
+
+/** The tool_use ids the tool results in messages `first..last` answer: what a shed span took out, for refaults. */
+export function spanToolResults(messages: readonly ApiMessage[], first: number, last: number): Array<{ readonly toolUseId: string }> {
+  const out: Array<{ readonly toolUseId: string }> = [];
+  for (const m of messages.slice(first, last + 1)) {
+    if (m.role !== 'user') continue;
+    for (const block of m.content) {
+      const b = block as { type?: unknown; tool_use_id?: unknown } | null;
+      if (b !== null && typeof b === 'object' && b.type === 'tool_result' && typeof b.tool_use_id === 'string') out.push({ toolUseId: b.tool_use_id });
+    }
+  }
+  return out;
 }

@@ -13,6 +13,8 @@ import { BodyBuilder, cacheRegion } from './request-body.js';
 import { ReplayRefaults, type RefaultFigure } from './replay-refaults.js';
 import { RescueReplay } from './rescue-replay.js';
 import { rewriteEveryRequest } from './rewrite-every-request.js';
+import { ShedAccount, type ShedHeld } from './shed-account.js';
+import type { ShedEpochFigure } from './shed-epochs.js';
 import { STRATEGIES, StrategyTally, type StrategyName, type StrategySummary } from './strategy-tally.js';
 import { conversationTtls, isBilledWarm, isPredictedWarm, type CacheTtl } from './ttl-rules.js';
 
@@ -24,8 +26,12 @@ export interface ReplayOptions {
   readonly threshold: number;
   readonly policy: ElisionPolicy;
   readonly window?: number;
+  /** Shed mode's `--horizon N`: the turns a burst must pay back within (default: as many as already run). */
+  readonly horizon?: number;
   /** An empty directory for the rescue's state (the caller creates and removes it). */
   readonly stateDir: string;
+  /** Another for shed mode's: two state directories, each one `ctxshed verify` passes. */
+  readonly shedStateDir: string;
 }
 
 /** The model against what the provider reported, for the session as recorded. */
@@ -78,7 +84,14 @@ export interface SessionReport {
   readonly window: number;
   readonly calibration: Calibration;
   readonly strategies: Record<StrategyName, StrategySummary>;
-  /** Why the rescue or the per-request rewrite left a request or block alone (not "no epoch"). */
+  /** Shed mode's epochs, one figure each: its shed is reported per epoch, never as a session sum. */
+  readonly shedEpochs: readonly ShedEpochFigure[];
+  /**
+   * Requests over the threshold on which shed latched nothing, by why (shed-hold.ts), and the
+   * gate's figures the first time the gate held back.
+   */
+  readonly shedHeld: ShedHeld;
+  /** Why the rescue, the shed or the per-request rewrite left a request, block or span alone (not "no epoch"). */
   readonly passthrough: Record<string, number>;
   readonly stateFailures: readonly string[];
   readonly unpricedModels: readonly string[];
@@ -86,6 +99,8 @@ export interface SessionReport {
   readonly autoCompactAt: number;
   /** Rescue's refaults: elided blocks whose file the session read again later (replay-refaults.ts). */
   readonly refaults: RefaultFigure;
+  /** The same for shed mode: tool results in its spans whose file the session read again later. */
+  readonly shedRefaults: RefaultFigure;
 }
 
 interface Step {
@@ -110,7 +125,12 @@ export async function replaySession(file: string, conversations: readonly Rebuil
   const count = (reason: string): void => {
     passthrough[reason] = (passthrough[reason] ?? 0) + 1;
   };
-  const rescue = await RescueReplay.open(options.stateDir, { threshold: options.threshold, policy: options.policy, ...(options.window === undefined ? {} : { window: options.window }) });
+  const settings = { threshold: options.threshold, policy: options.policy, ...(options.window === undefined ? {} : { window: options.window }) };
+  const rescue = await RescueReplay.open(options.stateDir, settings);
+  // Shed mode is the proxy's own too: the same engine in `--mode shed`, its gate and frozen spans.
+  const shed = await RescueReplay.open(options.shedStateDir, { ...settings, mode: 'shed', ...(options.horizon === undefined ? {} : { horizon: options.horizon }) });
+  tallies.shed.perEpoch = true;
+  const shedAccount = new ShedAccount(options.threshold, options.horizon, shed.state.spansDir);
   const entries = new Map<string, NonNullable<Awaited<ReturnType<RescueReplay['send']>>['conversation']>>();
   const refaults = new ReplayRefaults();
   let recordedRead = 0;
@@ -141,7 +161,7 @@ export async function replaySession(file: string, conversations: readonly Rebuil
       cache = Object.fromEntries(STRATEGIES.map((s) => [s, new PromptCache(r, prefix, warm)])) as Record<StrategyName, PromptCache>;
       caches.set(c.id, cache);
     }
-    const body = builders.get(c.id)?.build(request.model, request.messages) ?? new Uint8Array(0);
+    const body = builders.get(c.id)?.build(request.model, request.messages, ttl) ?? new Uint8Array(0);
     const region = cacheRegion(body);
     const originalTokens = prefix + r * region.length;
     // The cache's clock is when requests were sent, as in the TTL back-test.
@@ -199,6 +219,20 @@ export async function replaySession(file: string, conversations: readonly Rebuil
     const reading = recordedTotal > 0 ? recordedTotal - r * (body.length - prepared.body.length) : tokens.rescue;
     rescue.observe(prepared, { contextTokens: Math.round(reading), requestBytes: prepared.body.length + Math.round(prefix / r) });
 
+    // ctxshed rescue --mode shed: the same, with spans of whole messages and the burst gate.
+    shedAccount.beforeSend(c.id, request);
+    const shedPrepared = await shed.send(body, request.timeMs, c.agentId);
+    if (shedPrepared.reason !== undefined && shedPrepared.reason !== 'no_epoch') count(`shed:${shedPrepared.reason}`);
+    for (const s of shedPrepared.skipped ?? []) count(`shed-span:${s.reason}`);
+    const shedPriced = priceAs('shed', shedPrepared.body, shedPrepared.latched !== undefined);
+    tokens.shed = shedPriced.contextTokens;
+    const savedNow = shedAccount.afterSend({
+      conversation: c.id, requests: c.requests.length, n, request, body, prepared: shedPrepared, priced: shedPriced, recorded: asRecorded, ttl, tokensPerByte: r,
+      ...(main ? { mainIndex: tallies.shed.fullness.length - 1 } : {}),
+    });
+    const shedReading = recordedTotal > 0 ? recordedTotal - r * savedNow : tokens.shed;
+    shed.observe(shedPrepared, { contextTokens: Math.round(shedReading), requestBytes: shedPrepared.body.length + Math.round(prefix / r) });
+
     // Per-request rewriting: every eligible block, every request.
     const every = rewriteEveryRequest(body, options.policy, `${options.stateDir}/elided`, sha256Hex);
     if (every.reason !== undefined && every.reason !== 'no_epoch') count(`perRequest:${every.reason}`);
@@ -214,6 +248,8 @@ export async function replaySession(file: string, conversations: readonly Rebuil
     tokens.clearToolUses = priceAs('clearToolUses', clearedBody, clearKey !== sets.clearToolUses).contextTokens;
     for (const [id, bytes] of clearing.cleared) tallies.clearToolUses.addShed(`${c.id}/${id}`, bytes);
     lastSets.set(c.id, { perRequest: everyKey, clearToolUses: clearKey });
+    // The recorded main thread compacted after this request: where each strategy stood then.
+    if (main && c.endedInCompaction && n === c.requests.length - 1) for (const s of STRATEGIES) tallies[s].markCompaction();
 
     const span = firstLast.get(c.id) ?? { first: tokens.recorded, last: tokens.recorded, n: 0, final: {}, finalBytes: {} };
     span.last = tokens.recorded;
@@ -250,12 +286,15 @@ export async function replaySession(file: string, conversations: readonly Rebuil
       prefixTokens: Object.fromEntries([...model.prefixTokens].map(([k, v]) => [k, Math.round(v)])),
       recorded: { cacheReadTokens: recordedRead, cacheWriteTokens: recordedWrite, uncachedTokens: recordedUncached, costUsd: Math.round(recordedCost * 10_000) / 10_000, peakFullness: round4(recordedPeak) },
     },
-    strategies: { recorded: recordedSummary, rescue: tallies.rescue.summary(), perRequest: tallies.perRequest.summary(), clearToolUses: tallies.clearToolUses.summary() },
+    strategies: { recorded: recordedSummary, rescue: tallies.rescue.summary(), shed: tallies.shed.summary(), perRequest: tallies.perRequest.summary(), clearToolUses: tallies.clearToolUses.summary() },
+    shedEpochs: shedAccount.epochs,
+    shedHeld: shedAccount.held(),
     passthrough,
-    stateFailures: rescue.failures,
+    stateFailures: [...rescue.failures, ...shed.failures.map((f) => `shed: ${f}`)],
     unpricedModels: [...unpriced],
     autoCompactAt: round4((window - AUTO_COMPACT_MARGIN_TOKENS) / window),
     refaults: refaults.figure(conversations.reduce((n, c) => n + (entries.get(c.id)?.record?.epochs ?? []).reduce((k, e) => k + e.blocks.length, 0), 0)),
+    shedRefaults: shedAccount.refaults(),
   };
 }
 

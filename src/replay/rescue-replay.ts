@@ -2,6 +2,7 @@
  * ctxshed's own rescue, replayed: each rebuilt request goes through the epoch engine (the same
  * conversation table, latch decision, epoch records and core rewrite the proxy runs) over a
  * temporary state directory, and is handed back the reading the provider would have reported.
+ * With `mode: 'shed'` in its settings it replays shed mode the same way (its gate, its spans).
  */
 import { errorText } from '../errors.js';
 import { EpochEngine, type EngineSettings, type Prepared } from '../rescue/index.js';
@@ -18,7 +19,7 @@ export class RescueReplay {
   #now = new Date(0);
   readonly #engine: EpochEngine;
 
-  private constructor(state: StateDir, settings: EngineSettings) {
+  private constructor(readonly state: StateDir, settings: EngineSettings) {
     this.#engine = new EpochEngine(state, settings, {
       now: () => this.#now,
       onStateFailure: (error) => this.failures.push(errorText(error)),

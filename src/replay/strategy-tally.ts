@@ -1,11 +1,12 @@
 /**
  * Running totals of one strategy over a session, and the summary the table, JSON and page show.
- * Sheds are counted once per block (once per epoch for rescue), never once per request. Pure.
+ * Sheds are counted once per block (once per epoch for rescue), never once per request; shed
+ * mode's spans are not summed at all (replay-session.ts reports them per epoch). Pure.
  */
 import type { PricedRequest } from './prompt-cache.js';
 
 /** The strategies, in the order they are shown. */
-export const STRATEGIES = ['recorded', 'rescue', 'perRequest', 'clearToolUses'] as const;
+export const STRATEGIES = ['recorded', 'rescue', 'shed', 'perRequest', 'clearToolUses'] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
 
 /** One strategy's figures for a session (fractions of the window; tokens; dollars). */
@@ -21,12 +22,20 @@ export interface StrategySummary {
   /** cache read / (read + write + uncached). */
   readonly cacheHitRatio: number;
   readonly costUsd: number;
-  /** Rescue: epochs latched. Others: requests whose set of elided blocks changed (each breaks the cache). */
+  /** Rescue and shed: epochs latched. Others: requests whose set of elided blocks changed (each breaks the cache). */
   readonly epochs: number;
-  /** UTF-8 bytes of tool-result text kept out of the window, each block counted once. */
-  readonly bytesShed: number;
-  /** Body bytes the last request of each conversation was smaller by. */
-  readonly finalBytesSaved: number;
+  /**
+   * UTF-8 bytes of tool-result text kept out of the window, each block counted once. `null` for
+   * shed: its spans are reported per epoch (`SessionReport.shedEpochs`), never as a session sum.
+   */
+  readonly bytesShed: number | null;
+  /**
+   * Fullness of the main thread's last request before each compaction the recorded session made
+   * (the client compacted there), in order; empty when it never compacted.
+   */
+  readonly atCompaction: number[];
+  /** Body bytes the last request of each conversation was smaller by; `null` for shed, as `bytesShed`. */
+  readonly finalBytesSaved: number | null;
   readonly series: {
     /** Fullness of each main-thread request, in order. */
     readonly fullness: number[];
@@ -48,6 +57,9 @@ export class StrategyTally {
   readonly shed = new Map<string, number>();
   finalBytesSaved = 0;
   turnsGained = 0;
+  /** Whether shed figures are reported per epoch instead of as `bytesShed`. */
+  perEpoch = false;
+  readonly atCompaction: number[] = [];
   readonly fullness: number[] = [];
   readonly cumulativeCost: number[] = [];
   readonly epochAt: number[] = [];
@@ -64,6 +76,12 @@ export class StrategyTally {
     if (epochHere) this.epochAt.push(this.fullness.length);
     this.fullness.push(priced.contextTokens / window);
     this.cumulativeCost.push(this.cost);
+  }
+
+  /** The fullness of the latest main-thread request is where the recorded session compacted. */
+  markCompaction(): void {
+    const last = this.fullness.at(-1);
+    if (last !== undefined) this.atCompaction.push(last);
   }
 
   /** Records blocks kept out of the window (a block already counted is not counted again). */
@@ -87,8 +105,9 @@ export class StrategyTally {
       cacheHitRatio: all > 0 ? round4(read / all) : 0,
       costUsd: Math.round(this.cost * 10_000) / 10_000,
       epochs: this.epochs,
-      bytesShed: [...this.shed.values()].reduce((a, b) => a + b, 0),
-      finalBytesSaved: this.finalBytesSaved,
+      bytesShed: this.perEpoch ? null : [...this.shed.values()].reduce((a, b) => a + b, 0),
+      atCompaction: this.atCompaction.map(round4),
+      finalBytesSaved: this.perEpoch ? null : this.finalBytesSaved,
       series: { fullness: this.fullness.map(round4), cumulativeCostUsd: this.cumulativeCost.map((c) => Math.round(c * 10_000) / 10_000), epochAt: this.epochAt },
     };
   }

@@ -38,12 +38,14 @@ const window = windowAt < 0 ? undefined : Number(args.splice(windowAt, 2)[1]);
 for (const session of await readSessions(args)) {
   if (session.conversations.length === 0) continue;
   const stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-labels-replay-'));
+  const shedStateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-labels-replay-shed-'));
   try {
     await replaySession(session.file, session.conversations, {
       threshold: DEFAULT_ENGINE_SETTINGS.threshold,
       policy: DEFAULT_ENGINE_SETTINGS.policy,
       ...(window === undefined ? {} : { window }),
       stateDir,
+      shedStateDir,
     });
     const dir = path.join(stateDir, 'conversations');
     for (const name of (await fs.readdir(dir)).filter((n) => n.endsWith('.json'))) {
@@ -52,6 +54,7 @@ for (const session of await readSessions(args)) {
     }
   } finally {
     await fs.rm(stateDir, { recursive: true, force: true });
+    await fs.rm(shedStateDir, { recursive: true, force: true });
   }
 }
 

@@ -44,6 +44,21 @@ describe('PromptCache', () => {
     expect(later.cacheReadTokens).toBe(104);
   });
 
+  it('should price a shed epoch as a write of everything after the system prompt, then read the shorter body', () => {
+    // Arrange: head H, a middle of M's, the recent window W; the shed body puts a stub S for the middle
+    const cache = new PromptCache(1, 100);
+    cache.send(request('H' + 'M'.repeat(50) + 'WW', 0, 3));
+    cache.send(request('H' + 'M'.repeat(50) + 'WWW', 1000, 4));
+
+    // Act
+    const latch = cache.send(request('HS' + 'WWWW', 2000, 5));
+    const after = cache.send(request('HS' + 'WWWWW', 3000, 6));
+
+    // Assert: the latch reads the system prompt and tools only and writes the rest; the middle is never read again
+    expect(latch).toMatchObject({ contextTokens: 106, cacheReadTokens: 100, cacheWriteTokens: 6 });
+    expect(after).toMatchObject({ contextTokens: 107, cacheReadTokens: 106, cacheWriteTokens: 1 });
+  });
+
   it('should read only the prefix when an earlier byte changed', () => {
     // Arrange
     const cache = new PromptCache(1, 100);

@@ -20,7 +20,7 @@ beforeAll(async () => {
   dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'replay-html-'));
   const conversations = rebuildConversations(fixtureLines('subagent.jsonl'), 'subagent.jsonl');
   report = await replaySession('subagent.jsonl', conversations, {
-    threshold: 0.7, policy: { keepRecent: 2, minBytes: 1024 }, window: 60_000, stateDir: path.join(dir, 'state'),
+    threshold: 0.7, policy: { keepRecent: 2, minBytes: 1024 }, window: 60_000, stateDir: path.join(dir, 'state'), shedStateDir: path.join(dir, 'shed'),
   });
 });
 afterAll(async () => {
@@ -34,19 +34,35 @@ describe('renderTable', () => {
 
     // Assert
     expect(text).toContain('calibration (model vs recorded usage): cache read');
-    for (const label of ['as recorded', 'ctxshed rescue', 'per-request', 'clear_tool_uses']) expect(text).toContain(`  ${label}`);
+    for (const label of ['as recorded', 'ctxshed rescue', 'ctxshed shed', 'per-request', 'clear_tool_uses']) expect(text).toContain(`  ${label}`);
+  });
+
+  it('should show each shed epoch on its own line with its basis, never a sum', () => {
+    // Act
+    const text = renderTable([report]);
+
+    // Assert: the shed row has no bytes column of its own; the epoch line carries the basis
+    expect(text).toMatch(/ctxshed shed .* per epoch /);
+    expect(report.shedEpochs).toHaveLength(1);
+    expect(text).toContain('shed epochs (each on its own: never summed, never set against cache reads):');
+    expect(text).toMatch(/#1 subagent\.jsonl#1 request \d+ at \d+%: messages 1\.\.\d+ .*gate: break-even \d+ turns <= \d+ expected/);
+    expect(text).toMatch(/per later turn [\d,]+ tokens not sent .* \[cache_read_marginal\]; re-write at the latch [\d,]+ tokens, \$[\d.]+ \[cache_write\]/);
   });
 });
 
 describe('renderHtml', () => {
-  it('should draw two charts with one polyline per strategy and mark the epoch', () => {
+  it('should draw two charts with one polyline per strategy, mark the epochs and list the shed epochs', () => {
     // Act
     const html = renderHtml([report]);
 
     // Assert
     expect(html.match(/<svg class="chart"/g)).toHaveLength(2);
-    expect(html.match(/<polyline class="strategy"/g)).toHaveLength(8);
-    expect(html.match(/<line class="epoch"/g)).toHaveLength(2);
+    expect(html.match(/<polyline class="strategy"/g)).toHaveLength(10);
+    expect(html.match(/<line class="epoch" data-strategy="rescue"/g)).toHaveLength(2);
+    expect(html.match(/<line class="epoch" data-strategy="shed"/g)).toHaveLength(2);
+    expect(html).toContain('<table class="shed-epochs">');
+    expect(html).toContain('<small>cache_read_marginal</small>');
+    expect(html).toMatch(/<p class="shed-held">Shed held back on requests over the threshold: .*gate &times;\d+/);
     expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
   });
 
@@ -64,7 +80,7 @@ describe('renderHtml', () => {
 
     // Assert: the DOM Chromium built holds the charts, and it painted a page
     expect(stdout.match(/<svg class="chart"/g)).toHaveLength(2);
-    expect(stdout.match(/<polyline class="strategy"/g)).toHaveLength(8);
+    expect(stdout.match(/<polyline class="strategy"/g)).toHaveLength(10);
     const png = await fsp.readFile(shot);
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
     expect(png.length).toBeGreaterThan(10_000);

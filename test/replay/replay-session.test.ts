@@ -4,17 +4,21 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rebuildConversations } from '../../src/replay/rebuild-conversations.js';
 import { replaySession, type ReplayOptions } from '../../src/replay/replay-session.js';
-import { assistant, fixtureLines, line } from './fixtures.js';
+import { verifyState } from '../../src/state/verify-state.js';
+import { assistant, fixtureLines, line, user } from './fixtures.js';
 
 let dir: string;
+let shedDir: string;
 beforeEach(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'replay-session-'));
+  shedDir = await fs.mkdtemp(path.join(os.tmpdir(), 'replay-session-shed-'));
 });
 afterEach(async () => {
   await fs.rm(dir, { recursive: true, force: true });
+  await fs.rm(shedDir, { recursive: true, force: true });
 });
 
-const options = (over: Partial<ReplayOptions> = {}): ReplayOptions => ({ threshold: 0.7, policy: { keepRecent: 6, minBytes: 1024 }, stateDir: dir, ...over });
+const options = (over: Partial<ReplayOptions> = {}): ReplayOptions => ({ threshold: 0.7, policy: { keepRecent: 6, minBytes: 1024 }, stateDir: dir, shedStateDir: shedDir, ...over });
 
 describe('replaySession', () => {
   it('should match the recorded context within a few percent when nothing is rewritten', async () => {
@@ -46,7 +50,7 @@ describe('replaySession', () => {
     expect(rescue.series.epochAt).toHaveLength(1);
     expect(rescue.peakFullness).toBeLessThan(report.strategies.recorded.peakFullness);
     expect(rescue.bytesShed).toBeGreaterThan(0);
-    expect(rescue.bytesShed).toBeLessThanOrEqual(report.strategies.perRequest.bytesShed);
+    expect(rescue.bytesShed).toBeLessThanOrEqual(report.strategies.perRequest.bytesShed ?? 0);
     expect(await fs.readdir(path.join(dir, 'conversations'))).toHaveLength(1);
     expect((await fs.readdir(path.join(dir, 'elided'))).length).toBeGreaterThan(0);
     expect(report.stateFailures).toEqual([]);
@@ -122,6 +126,115 @@ describe('replaySession', () => {
 
       // Assert
       expect(misses).toMatchObject({ explained: { requests: 0 }, modelColdBilledWarm: { requests: 1, afterTtl: 1 } });
+    });
+  });
+
+  describe('shed mode', () => {
+    /**
+     * A session of tool calls whose results are `sizes[i]` bytes each, after one prompt. Its usage
+     * is 2,000 tokens of system prompt and tools plus a quarter token per byte sent, all read from
+     * the cache but the newest turn, as a warm session is billed.
+     */
+    const session = (sizes: readonly number[], paths: Record<number, string> = {}): string[] => {
+      const lines = [user('read every file in the folder')];
+      const sent: unknown[] = [{ role: 'user', content: [{ type: 'text', text: 'read every file in the folder' }] }];
+      let before = 0;
+      sizes.forEach((size, i) => {
+        const total = 2000 + Math.round(JSON.stringify(sent).length / 4);
+        const use = { type: 'tool_use', id: `toolu_${i}`, name: 'Read', input: { file_path: paths[i] ?? `/f${i}` } };
+        lines.push(assistant(`msg_${i}`, use, { input_tokens: 3, cache_read_input_tokens: before, cache_creation_input_tokens: total - before - 3 }));
+        const result = { tool_use_id: `toolu_${i}`, type: 'tool_result', content: `${i} `.padEnd(size, 'x') };
+        lines.push(user([result]));
+        sent.push({ role: 'assistant', content: [use] }, { role: 'user', content: [result] });
+        before = total;
+      });
+      return lines;
+    };
+    const replay = async (sizes: readonly number[], over: Partial<ReplayOptions>, paths?: Record<number, string>): Promise<Awaited<ReturnType<typeof replaySession>>> =>
+      replaySession('x.jsonl', rebuildConversations(session(sizes, paths), 'x.jsonl'), options(over));
+    // Four large early reads, then small ones: the stale middle holds most of the bytes.
+    const stale = [20_000, 20_000, 20_000, 20_000, ...Array<number>(10).fill(400)];
+
+    it('should latch a shed epoch through the engine, and drop the span from every later request', async () => {
+      // Act
+      const report = await replay(stale, { window: 30_000 });
+
+      // Assert: one epoch, the head kept, a span of whole messages, the gate passed
+      const { shed, recorded } = report.strategies;
+      expect(shed.epochs).toBe(1);
+      expect(report.shedEpochs).toHaveLength(1);
+      const [epoch] = report.shedEpochs;
+      expect(epoch?.span.first).toBe(1);
+      expect(epoch?.gate?.latch).toBe(true);
+      expect(epoch?.gate?.breakEvenTurns).toBeLessThanOrEqual(epoch?.gate?.expectedRemainingTurns ?? 0);
+      // At least three of the large reads: the gate held back while only one or two were out of the window.
+      expect(epoch?.span.bytes).toBeGreaterThan(3 * 20_000);
+      expect(report.shedHeld.requests.gate).toBeGreaterThan(0);
+      expect(shed.series.epochAt).toEqual([epoch?.mainIndex]);
+      expect(shed.finalFullness).toBeLessThan(recorded.finalFullness / 2);
+      expect(shed.bytesShed).toBeNull();
+      expect((await fs.readdir(path.join(shedDir, 'spans'))).filter((f) => f.endsWith('.json'))).toEqual([`${epoch?.span.sha256}.json`]);
+      // Both state directories are ones `ctxshed verify` passes.
+      expect((await verifyState(dir)).problems).toEqual([]);
+      expect(await verifyState(shedDir)).toMatchObject({ problems: [], checked: { epochs: 1, spans: 1 } });
+      expect(report.stateFailures).toEqual([]);
+      expect(report.passthrough).toEqual({});
+    });
+
+    it('should charge the re-write after the head at the latch, and read the shed tokens no more', async () => {
+      // Act
+      const report = await replay(stale, { window: 30_000 });
+
+      // Assert: the figure is priced per epoch, its basis stamped; the re-write is in the bill
+      const [epoch] = report.shedEpochs;
+      const { shed, recorded } = report.strategies;
+      expect(epoch?.rewrite.cacheWriteTokens).toBeGreaterThan(0);
+      expect(epoch?.rewrite.usd).toBeGreaterThan(0);
+      expect(shed.cacheWriteTokens - recorded.cacheWriteTokens).toBe(epoch?.rewrite.cacheWriteTokens);
+      expect(epoch?.perLaterTurn).toMatchObject({ basis: 'cache_read_marginal', coldTokens: 0 });
+      expect(epoch?.perLaterTurn.shedTokens).toBeGreaterThan(15_000);
+      expect(epoch?.perLaterTurn.inputTokenEquivalent).toBe(Math.round(epoch!.perLaterTurn.warmTokens * 0.1));
+      // The shed tokens are read neither at the latch nor after it: the turns after pay less than the re-write cost.
+      const readSaved = recorded.cacheReadTokens - shed.cacheReadTokens;
+      expect(readSaved).toBeGreaterThan(epoch!.perLaterTurn.shedTokens * (epoch!.turnsAfter + 1) * 0.9);
+      expect(shed.costUsd).toBeLessThan(recorded.costUsd);
+    });
+
+    it('should count a later Read of a file whose result was shed as a refault', async () => {
+      // Act: the 13th call reads the first file again, after the span took its result out
+      const quiet = await replay(stale, { window: 30_000 });
+      const reread = await replay(stale, { window: 30_000 }, { 12: '/f0' });
+
+      // Assert: every tool result of the span counts once
+      const span = quiet.shedEpochs[0]!.span;
+      expect(quiet.shedRefaults).toEqual({ blocksElided: (span.messages) / 2, blocksRefaulted: 0, refaults: 0, rate: 0 });
+      expect(reread.shedRefaults).toMatchObject({ blocksElided: span.messages / 2, blocksRefaulted: 1, refaults: 1 });
+    });
+
+    it('should latch nothing where the gate refuses, and say so', async () => {
+      // Act: the same session, with no turns left to pay a re-write back
+      const report = await replay(stale, { window: 30_000, horizon: 0 });
+
+      // Assert
+      const { shed, recorded } = report.strategies;
+      expect(shed.epochs).toBe(0);
+      expect(report.shedEpochs).toEqual([]);
+      expect(shed.costUsd).toBe(recorded.costUsd);
+      expect(report.shedHeld.requests.gate).toBeGreaterThan(0);
+      expect(report.shedHeld.firstGate?.gate).toMatchObject({ latch: false, expectedRemainingTurns: 0, horizonFrom: 'horizon' });
+    });
+
+    it('should let the gate refuse by itself when the recent window outweighs the span', async () => {
+      // Act: results of one size: the 6 kept ones hold more than the few that could be shed
+      const report = await replay(Array<number>(12).fill(8000), { window: 24_000 });
+
+      // Assert
+      expect(report.strategies.shed.epochs).toBe(0);
+      const first = report.shedHeld.firstGate;
+      expect(first?.gate.latch).toBe(false);
+      expect(first?.gate.horizonFrom).toBe('turns_so_far');
+      expect(first?.gate.breakEvenTurns).toBeGreaterThan(first?.gate.expectedRemainingTurns ?? Infinity);
+      expect(first?.windowBytes).toBeGreaterThan(first?.spanBytes ?? Infinity);
     });
   });
 });

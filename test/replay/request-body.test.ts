@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { indexTranscript } from '../../src/core/index.js';
+import { asksOneHourCache, indexTranscript } from '../../src/core/index.js';
 import { rebuildConversations } from '../../src/replay/rebuild-conversations.js';
 import { BodyBuilder, cacheRegion, startsWith } from '../../src/replay/request-body.js';
 import { fixtureLines } from './fixtures.js';
@@ -20,6 +20,23 @@ describe('BodyBuilder', () => {
       expect(indexed.kind).toBe('indexed');
       expect(new TextDecoder().decode(body).split('"cache_control"').length - 1).toBe(1);
     }
+  });
+});
+
+describe('BodyBuilder with a one-hour TTL', () => {
+  it('should ask for the one-hour cache on the system stand-in, and leave the cache region as it was', () => {
+    // Arrange
+    const request = requests[3]!;
+
+    // Act
+    const fiveMinutes = new BodyBuilder().build(request.model, request.messages);
+    const oneHour = new BodyBuilder().build(request.model, request.messages, '1h');
+
+    // Assert: shed's gate reads the ask; the prompt cache model sees the same bytes
+    expect(asksOneHourCache(oneHour)).toBe(true);
+    expect(asksOneHourCache(fiveMinutes)).toBe(false);
+    expect(indexTranscript(oneHour).kind).toBe('indexed');
+    expect(Buffer.compare(Buffer.from(cacheRegion(oneHour)), Buffer.from(cacheRegion(fiveMinutes)))).toBe(0);
   });
 });
 

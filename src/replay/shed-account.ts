@@ -1,0 +1,115 @@
+/**
+ * What a replay keeps of shed mode besides its bill: each epoch's figure (shed-epochs.ts), the
+ * requests over the threshold where nothing latched and why (shed-hold.ts), and the refaults of
+ * the tool results its spans took out (replay-refaults.ts). Fed one request at a time, after the
+ * engine prepared it and the cache model priced it.
+ */
+import type { GateDecision } from '../core/index.js';
+import type { Prepared } from '../rescue/index.js';
+import { sha256Hex } from '../state/sha256-hex.js';
+import type { PricedRequest } from './prompt-cache.js';
+import type { RebuiltRequest } from './rebuild-conversations.js';
+import { ReplayRefaults, spanToolResults, type RefaultFigure } from './replay-refaults.js';
+import { shedEpochFigure, type ShedEpochFigure } from './shed-epochs.js';
+import { whyNoShed, type ShedHold } from './shed-hold.js';
+
+/** The requests shed held back on, by why, and the gate's figures the first time it held. */
+export interface ShedHeld {
+  readonly requests: Partial<Record<ShedHold, number>>;
+  readonly firstGate?: { readonly conversation: string; readonly request: number; readonly gate: GateDecision; readonly spanBytes: number; readonly windowBytes: number };
+}
+
+/** One shed request as the replay saw it. */
+export interface ShedStep {
+  readonly conversation: string;
+  /** Requests in the conversation, and this one's place among them. */
+  readonly requests: number;
+  readonly n: number;
+  readonly request: RebuiltRequest;
+  /** The body as rebuilt, and the engine's preparation of it. */
+  readonly body: Uint8Array;
+  readonly prepared: Prepared;
+  /** The cache model's figures for the shed body and for the body as recorded. */
+  readonly priced: PricedRequest;
+  readonly recorded: PricedRequest;
+  readonly ttl: '5m' | '1h';
+  readonly tokensPerByte: number;
+  /** Its place in the main-thread series, when it is a main-thread request. */
+  readonly mainIndex?: number;
+}
+
+/** Shed mode's figures over one session. */
+export class ShedAccount {
+  readonly epochs: ShedEpochFigure[] = [];
+  readonly #held: Partial<Record<ShedHold, number>> = {};
+  #firstGate: ShedHeld['firstGate'];
+  readonly #refaults = new ReplayRefaults();
+  /** Per conversation: the tool results its spans took out, by tool_use id. */
+  readonly #results = new Map<string, Set<string>>();
+  /** Per conversation: body bytes its last shed request was smaller by. */
+  readonly #saved = new Map<string, number>();
+
+  constructor(
+    readonly threshold: number,
+    readonly horizon: number | undefined,
+    readonly spansDir: string,
+  ) {}
+
+  /** Before the engine sees the request: its newest Reads of files whose results were shed. */
+  beforeSend(conversation: string, request: RebuiltRequest): void {
+    this.#refaults.observe(conversation, request.messages);
+  }
+
+  /** After the request was prepared and priced. Returns the body bytes shed took out of it. */
+  afterSend(step: ShedStep): number {
+    const { prepared, conversation: c, request } = step;
+    const entry = prepared.conversation;
+    if (prepared.reason === undefined && entry !== undefined) {
+      const skipped = new Set((prepared.skipped ?? []).flatMap((s) => ('sha256' in s ? [s.sha256] : [])));
+      const taken = entry.spans.filter((sp) => !skipped.has(sp.sha256)).flatMap((sp) => spanToolResults(request.messages, sp.first, sp.last));
+      this.#refaults.elide(c, prepared.epochs, request.messages, taken);
+      const ids = this.#results.get(c) ?? new Set<string>();
+      for (const t of taken) ids.add(t.toolUseId);
+      this.#results.set(c, ids);
+    }
+    const savedNow = step.body.length - prepared.body.length;
+    const savedBefore = this.#saved.get(c) ?? 0;
+    this.#saved.set(c, savedNow);
+    const epoch = entry?.record?.epochs.find((e) => e.n === prepared.latched);
+    if (epoch !== undefined) {
+      this.epochs.push(shedEpochFigure({
+        conversation: c, request: step.n, ...(step.mainIndex === undefined ? {} : { mainIndex: step.mainIndex }),
+        epoch, model: request.model, ttl: step.ttl, tokensPerByte: step.tokensPerByte, bytesSavedNow: savedNow, bytesSavedBefore: savedBefore,
+        // What the provider served warm: the recorded read, less the tokens earlier epochs already took out.
+        warmTokens: request.usage.cacheRead - step.tokensPerByte * savedBefore,
+        shedCacheWrite: step.priced.cacheWriteTokens, recordedCacheWrite: step.recorded.cacheWriteTokens,
+        turnsAfter: step.requests - 1 - step.n,
+      }));
+    } else if (entry?.reading !== undefined && entry.reading.contextTokens / entry.reading.window >= this.threshold) {
+      // Over the threshold and nothing latched: ask the engine's own steps why.
+      const hold = whyNoShed({
+        body: step.body, spans: entry.spans, reading: entry.reading, epochs: entry.record?.epochs.length ?? 0, spansDir: this.spansDir, sha256: sha256Hex,
+        ...(this.horizon === undefined ? {} : { horizon: this.horizon }),
+      });
+      if (hold.kind === 'held') this.#hold(hold.why, step, hold.gate, hold.spanBytes, hold.windowBytes);
+    }
+    return savedNow;
+  }
+
+  /** The requests held back, by why. */
+  held(): ShedHeld {
+    return { requests: { ...this.#held }, ...(this.#firstGate === undefined ? {} : { firstGate: this.#firstGate }) };
+  }
+
+  /** The refault figure: shed tool results whose file the session read again later. */
+  refaults(): RefaultFigure {
+    return this.#refaults.figure([...this.#results.values()].reduce((n, ids) => n + ids.size, 0));
+  }
+
+  #hold(why: ShedHold, step: ShedStep, gate: GateDecision | undefined, spanBytes = 0, windowBytes = 0): void {
+    this.#held[why] = (this.#held[why] ?? 0) + 1;
+    if (why === 'gate' && gate !== undefined && this.#firstGate === undefined) {
+      this.#firstGate = { conversation: step.conversation, request: step.n, gate, spanBytes, windowBytes };
+    }
+  }
+}
