@@ -29,6 +29,19 @@ export interface EpochReport {
   readonly toolResults: number;
   readonly bytes: number;
   readonly elidedDir: string;
+  /** Shed mode: the span of whole messages the epoch shed, as its record says. */
+  readonly span?: DemoSpan;
+}
+
+/** A shed epoch's span: which messages, their exact bytes, the handle and the readable file. */
+export interface DemoSpan {
+  readonly first: number;
+  readonly last: number;
+  readonly messages: number;
+  readonly bytes: number;
+  readonly sha256: string;
+  /** `<state>/spans/<sha256>.md`, the rendering the stub names. */
+  readonly path: string;
 }
 
 /** The model read a stub's file back through the client's Read tool. */
@@ -66,6 +79,8 @@ export interface DemoSummary {
 export interface DemoReport {
   readonly stateDir: string;
   readonly conversationKey: string;
+  /** What the epochs froze: tool results (`rescue`) or spans of whole messages (`shed`). */
+  readonly mode: 'rescue' | 'shed';
   readonly turns: TurnReport[];
   readonly epochs: EpochReport[];
   readonly readBack: ReadBackReport | undefined;
@@ -77,7 +92,7 @@ export interface DemoReport {
 
 /** What a run reports while it goes, for the line-per-turn display. */
 export type DemoEvent =
-  | { readonly kind: 'start'; readonly stateDir: string; readonly proxyUrl: string; readonly modelUrl: string; readonly window: number; readonly threshold: number }
+  | { readonly kind: 'start'; readonly stateDir: string; readonly proxyUrl: string; readonly modelUrl: string; readonly window: number; readonly threshold: number; readonly mode: 'rescue' | 'shed' }
   | { readonly kind: 'turn'; readonly turn: TurnReport; readonly threshold: number }
   | { readonly kind: 'epoch'; readonly epoch: EpochReport }
   | { readonly kind: 'read-back'; readonly readBack: ReadBackReport };

@@ -2,9 +2,10 @@
 import type { DemoEvent, DemoReport, TurnReport } from './demo-report.js';
 
 const BAR_CELLS = 30;
-const HEADER =
+// In shed mode the stubs column counts span stubs, one per shed epoch.
+const header = (mode: 'rescue' | 'shed'): string =>
   ` turn  ${'window fullness (| = threshold)'.padEnd(BAR_CELLS + 2)}  ${'%'.padStart(6)}  ` +
-  `${'client sent'.padStart(11)} -> ${'model got'.padEnd(11)}  rescued  cache read / write (tokens)`;
+  `${'client sent'.padStart(11)} -> ${'model got'.padEnd(11)}  ${(mode === 'shed' ? 'stubs' : 'rescued').padStart(7)}  cache read / write (tokens)`;
 const INDENT = '       ';
 
 /** The lines to print for one event of a running demo. */
@@ -13,14 +14,18 @@ export function formatDemoEvent(event: DemoEvent): string[] {
     case 'start':
       return [
         `ctxshed demo: a scripted client and a scripted model (no network, no API key) through the real proxy,`,
-        `rescue at ${pct(event.threshold)} of a ${num(event.window)}-token window; state directory ${event.stateDir}`,
+        `${event.mode} at ${pct(event.threshold)} of a ${num(event.window)}-token window${event.mode === 'shed' ? ' when the cache re-write pays back' : ''}; state directory ${event.stateDir}`,
         '',
-        HEADER,
+        header(event.mode),
       ];
     case 'turn':
       return [turnLine(event.turn, event.threshold)];
     case 'epoch': {
       const e = event.epoch;
+      if (e.span !== undefined) {
+        const s = e.span;
+        return [`${INDENT}epoch ${e.epoch} latched at ${pct(e.fullness)}: shed ${s.messages} messages (${s.first}..${s.last}, ${num(s.bytes)} bytes) -> ${s.path}`];
+      }
       return [`${INDENT}epoch ${e.epoch} latched at ${pct(e.fullness)}: elided ${e.toolResults} tool results (${num(e.bytes)} bytes) -> ${e.elidedDir}/`];
     }
     case 'read-back': {
@@ -48,7 +53,8 @@ export function formatDemoSummary(report: DemoReport): string[] {
     `  prompt cache  ${pct(s.cacheHitRatio)} hit ratio (cache reads over reads + writes); ${num(s.cacheWriteTokens)} tokens written in all`,
     `  read-back     ${readBackLine(report)}`,
     `  verify        ${v.ok ? 'ok' : 'FAILED'}: ${count(v.checked.conversations, 'conversation')}, ${count(v.checked.epochs, 'epoch')}, ` +
-      `${count(v.checked.blocks, 'block')}, ${count(v.checked.elided, 'elided file')}, ${count(v.problems.length, 'problem')}`,
+      `${count(v.checked.blocks, 'block')}, ${count(v.checked.elided, 'elided file')}, ` +
+      `${v.checked.spans > 0 ? `${count(v.checked.spans, 'span')}, ` : ''}${count(v.problems.length, 'problem')}`,
     ...v.problems.map((p) => `                problem: ${p}`),
     '',
     `look further (the state directory stays until you remove it):`,
@@ -58,6 +64,7 @@ export function formatDemoSummary(report: DemoReport): string[] {
 
 function readBackLine(report: DemoReport): string {
   const r = report.readBack;
+  if (r === undefined && report.mode === 'shed') return 'none: the demo model reads tool-result stubs back, not spans (read a span at the path its epoch line gives)';
   if (r === undefined) return 'no stub was read back (no epoch latched early enough; try more --turns)';
   if (r.answeredAtTurn === undefined) return `asked at turn ${r.askedAtTurn}, not answered before the last turn`;
   return `turn ${r.askedAtTurn} read ${r.path}: ${r.matched ? 'sha256 matches, intact' : 'sha256 MISMATCH'}`;

@@ -11,13 +11,15 @@ import { startProxy } from '../proxy/start-proxy.js';
 import type { ProxySettings } from '../proxy/transport-settings.js';
 import { contextWindowFor } from '../rescue/index.js';
 import type { WireRecord } from '../state/wire-record.js';
+import { spanPath, type StateDir } from '../state/layout.js';
 import { openStateDir } from '../state/open-state-dir.js';
+import { readConversation } from '../state/read-conversation.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { verifyState } from '../state/verify-state.js';
 import { BYTES_PER_TOKEN } from '../scripted/cache-pricing.js';
 import { createDemoClient } from './demo-client.js';
 import { startDemoModel, type DemoModel } from './demo-model.js';
-import type { DemoEvent, DemoReport, DemoSummary, EpochReport, ReadBackReport, TurnReport } from './demo-report.js';
+import type { DemoEvent, DemoReport, DemoSpan, DemoSummary, EpochReport, ReadBackReport, TurnReport } from './demo-report.js';
 import { WireTail } from './wire-tail.js';
 
 export const DEFAULT_DEMO_TURNS = 40;
@@ -49,7 +51,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     const { engine, transport } = options.config;
     const proxy = await startProxy({ engine, transport: { ...transport, upstream: new URL(model.url) } }, state, 0);
     cleanups.push(() => proxy.close());
-    emit({ kind: 'start', stateDir: dir, proxyUrl: proxy.url, modelUrl: model.url, window: contextWindowFor(engine.window, undefined), threshold: engine.threshold });
+    const mode = engine.mode ?? 'rescue';
+    emit({ kind: 'start', stateDir: dir, proxyUrl: proxy.url, modelUrl: model.url, window: contextWindowFor(engine.window, undefined), threshold: engine.threshold, mode });
     const client = createDemoClient(proxy.url, randomUUID().slice(0, 8));
     cleanups.push(() => client.close());
     key = keyOf(client.body());
@@ -67,6 +70,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
           toolResults: report.rescued - (before?.rescued ?? 0),
           bytes: report.bytesElided - (before?.bytesElided ?? 0),
           elidedDir: state.elidedDir,
+          ...(mode === 'shed' ? { span: await spanOf(state, key, report.latched) } : {}),
         };
         epochs.push(epoch);
         emit({ kind: 'epoch', epoch });
@@ -90,10 +94,18 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     turns,
     epochs,
     readBack,
+    mode: options.config.engine.mode ?? 'rescue',
     summary: summarize(turns, options.config.engine.threshold),
     verify: { ok: verified.problems.length === 0, ...verified },
     commands: [`ctxshed verify --state ${shellWord(dir)}`, `ctxshed ls --state ${shellWord(dir)}`, `ctxshed show ${key} --state ${shellWord(dir)}`],
   };
+}
+
+/** The span a shed epoch froze, as its record says (the wire log knows only its bytes). */
+async function spanOf(state: StateDir, key: string, n: number): Promise<DemoSpan> {
+  const span = (await readConversation(state, key))?.epochs.find((e) => e.n === n)?.span;
+  if (span === undefined) throw new Error(`epoch ${n} latched in shed mode without a span in its record`);
+  return { first: span.first, last: span.last, messages: span.last - span.first + 1, bytes: span.bytes, sha256: span.sha256, path: spanPath(state, span.sha256, 'md') };
 }
 
 /** `word` as one shell word, so a printed command can be pasted as is. */

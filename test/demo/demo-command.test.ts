@@ -47,6 +47,24 @@ describe('demoCommand', () => {
     await fs.rm(report.stateDir, { recursive: true });
   });
 
+  it('should run in shed mode with --mode shed: each latch sheds a span, named by its readable file', async () => {
+    const state = await tempStateDir('ctxshed-demo-cli-');
+
+    const result = await runCtxshed(['demo', '--mode', 'shed', '--turns', '20', '--state', state]);
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/shed at 70\.0% of a 40,000-token window when the cache re-write pays back/);
+    expect(result.stdout).toMatch(new RegExp(`epoch 1 latched at \\d+\\.\\d%: shed \\d+ messages \\(1\\.\\.\\d+, [\\d,]+ bytes\\) -> ${state}/spans/[0-9a-f]{64}\\.md`));
+    expect(result.stdout).toMatch(/verify {8}ok: 1 conversation, \d+ epochs?, 0 blocks, 0 elided files, \d+ spans?, 0 problems/);
+  });
+
+  it('should refuse a mode that is neither rescue nor shed, as rescue does', async () => {
+    const result = await runCtxshed(['demo', '--mode', 'trim']);
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/--mode takes rescue or shed/);
+  });
+
   it('should refuse a turn count that is not a whole number >= 1 with exit 2', async () => {
     const result = await runCtxshed(['demo', '--turns', '0']);
 

@@ -8,9 +8,9 @@ import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { tempStateDir } from '../support/test-proxy.js';
 
 /** The configuration `ctxshed demo` builds with its default flags. */
-function demoConfig(overrides: { rescuePct?: number; window?: number } = {}): ReturnType<typeof proxyConfigFrom> {
+function demoConfig(overrides: { rescuePct?: number; window?: number; mode?: string } = {}): ReturnType<typeof proxyConfigFrom> {
   return proxyConfigFrom(
-    { rescuePct: overrides.rescuePct ?? 70, keepRecent: 6, minBytes: 1024, window: overrides.window ?? DEFAULT_DEMO_WINDOW, state: undefined, upstream: undefined, port: 0 },
+    { rescuePct: overrides.rescuePct ?? 70, keepRecent: 6, minBytes: 1024, window: overrides.window ?? DEFAULT_DEMO_WINDOW, state: undefined, upstream: undefined, port: 0, mode: overrides.mode ?? 'rescue' },
     {},
   );
 }
@@ -87,5 +87,27 @@ describe('runDemo', () => {
     expect(report.readBack).toBeUndefined();
     expect(report.summary.bytesSaved).toBe(0);
     expect(report.verify.ok).toBe(true);
+  });
+
+  it('should shed spans of whole messages in shed mode, each epoch with its span and files verify accepts', async () => {
+    const dir = await tempStateDir('ctxshed-demo-test-');
+
+    const report = await runDemo({ turns: 24, config: demoConfig({ mode: 'shed' }), stateDir: dir });
+
+    expect(report.mode).toBe('shed');
+    expect(report.epochs.length).toBeGreaterThanOrEqual(1);
+    for (const epoch of report.epochs) {
+      const span = epoch.span!;
+      expect(span.messages).toBe(span.last - span.first + 1);
+      expect(epoch.bytes).toBe(span.bytes);
+      expect(span.path).toBe(path.join(dir, 'spans', `${span.sha256}.md`));
+      expect(sha256Hex(await fs.readFile(path.join(dir, 'spans', `${span.sha256}.json`)))).toBe(span.sha256);
+    }
+    expect(report.epochs[1]?.span?.first ?? Infinity).toBeGreaterThan(report.epochs[0]!.span!.last);
+    expect(report.summary.bytesSaved).toBeGreaterThan(0);
+    expect(report.readBack).toBeUndefined();
+    expect(report.verify.ok).toBe(true);
+    expect(report.verify.checked.spans).toBe(report.epochs.length);
+    expect(report.verify.checked.blocks).toBe(0);
   });
 });
