@@ -8,7 +8,7 @@ import { readWireTally } from '../report/read-wire-log.js';
 import { renderConversation } from '../report/render-show.js';
 import { showConversationJson, usagesOf } from '../report/report-json.js';
 import { checkHexId, resolveId, type IdCandidate } from '../report/resolve-id.js';
-import { elidedPath, type StateDir } from '../state/layout.js';
+import { elidedPath, spanPath, type StateDir } from '../state/layout.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { CliError } from './cli-error.js';
 import { readReportInput, JSON_OPTION, stateForReport, warn, type ReportInput } from './report-input.js';
@@ -67,12 +67,17 @@ async function showConversation(state: StateDir, input: ReportInput, key: string
   if (summary === undefined) throw new CliError(`show: conversation ${key} went away while it was being read`);
   const recordEpochs = input.records.find((r) => r.key === key)?.epochs ?? [];
   if (json) {
-    const report = showConversationJson(summary, recordEpochs, (sha256) => elidedPath(state, sha256, 'txt'));
+    const report = showConversationJson(
+      summary,
+      recordEpochs,
+      (sha256) => elidedPath(state, sha256, 'txt'),
+      (sha256) => spanPath(state, sha256, 'md'),
+    );
     await writeStdout(`${JSON.stringify({ state: state.root, ...report, warnings: input.warnings }, null, 2)}\n`);
     return;
   }
   warn(input.warnings);
-  await writeStdout(renderConversation(summary, recordEpochs, state.elidedDir, Date.now()));
+  await writeStdout(renderConversation(summary, recordEpochs, state, Date.now()));
 }
 
 async function showElided(state: StateDir, input: ReportInput, sha256: string, kind: 'elided' | 'elided-json', json: boolean): Promise<void> {

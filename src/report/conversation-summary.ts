@@ -6,18 +6,43 @@
  * every later request of the conversation, so adding them up over requests would count one
  * shed many times over.
  */
-import { countVerdicts, type Label } from '../core/index.js';
+import { countVerdicts, priceShed, type Label, type ShedPrice } from '../core/index.js';
 import { triggerOf } from '../core/epoch-trigger.js';
-import type { EpochTrigger } from '../core/epoch-types.js';
+import type { Epoch, EpochMode, EpochTrigger } from '../core/epoch-types.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
 import type { ConversationTally, WireTally } from './wire-tally.js';
 
 /** Tokens per byte of a request when a conversation reported no usage to measure its own by. */
 export const DEFAULT_TOKENS_PER_BYTE = 0.25;
 
+/**
+ * What a shed epoch shed (docs/shed.md): one span of whole messages. Its figures are the epoch's
+ * own and are never added to rescue's blocks, nor summed over epochs into a session total.
+ */
+export interface SpanSummary {
+  readonly first: number;
+  readonly last: number;
+  readonly messages: number;
+  /** The span's exact bytes (`spans/<sha256>.json`). */
+  readonly bytes: number;
+  /** `bytes` in estimated tokens, at the conversation's tokens per byte. */
+  readonly tokens: number;
+  /** The handle: the sha256 of those bytes. */
+  readonly sha256: string;
+  readonly pins: number;
+  readonly tombstone: boolean;
+  /**
+   * What each later turn no longer pays for, priced as the provider would have billed it, with
+   * its basis (`priceShed`); null when the wire log has no cache reading from before the latch.
+   */
+  readonly perTurn: ShedPrice | null;
+}
+
 /** One epoch: when, why, and what it shed. */
 export interface EpochSummary {
   readonly n: number;
+  /** `rescue` (tool results, `blocks`) or `shed` (a span of whole messages, `span`). */
+  readonly mode: EpochMode;
   readonly latchedAt: string | null;
   /** What made it latch; a record from before triggers were recorded reads `threshold`. */
   readonly trigger: EpochTrigger | null;
@@ -28,7 +53,7 @@ export interface EpochSummary {
   /** Overflow: the maximum the API's error named. */
   readonly limit: number | null;
   readonly policy: { readonly name: string; readonly version: number; readonly keepRecent: number; readonly minBytes: number } | null;
-  /** Blocks this epoch added. */
+  /** Blocks this epoch added (0 for a shed epoch: its span is in `span`). */
   readonly blocks: number;
   /** Text bytes of those blocks. */
   readonly bytes: number;
@@ -42,6 +67,8 @@ export interface EpochSummary {
   readonly source: 'record' | 'wire';
   /** The ledger's rows by verdict (docs/labels.md); `null` for an epoch without a ledger (before version 3). */
   readonly labels: Readonly<Record<Label, number>> | null;
+  /** A shed epoch's span; null for a rescue epoch. */
+  readonly span: SpanSummary | null;
 }
 
 /** One conversation, from its record and its wire records. */
@@ -59,7 +86,12 @@ export interface ConversationSummary {
   readonly fullness: number | null;
   readonly window: number | null;
   readonly epochs: readonly EpochSummary[];
-  /** Over all epochs, each counted once. */
+  /** `shed` when its epochs shed spans (a conversation keeps the mode of its first epoch), else `rescue`. */
+  readonly mode: EpochMode;
+  /** Shed epochs' spans, and the whole messages in them: counts, never a sum of their bytes. */
+  readonly spansShed: number;
+  readonly messagesShed: number;
+  /** Over all rescue epochs, each counted once (a shed epoch adds no blocks). */
   readonly blocksElided: number;
   readonly bytesElided: number;
   readonly tokensElided: number;
@@ -91,6 +123,7 @@ export function summarizeConversation(record: ConversationRecord | undefined, ta
   const sum = (pick: (e: EpochSummary) => number): number => epochs.reduce((total, e) => total + pick(e), 0);
   const blocksElided = sum((e) => e.blocks);
   const blocksRefaulted = sum((e) => e.blocksRefaulted);
+  const spans = epochs.flatMap((e) => (e.span === null ? [] : [e.span]));
   return {
     key,
     agentId: record?.agentId ?? tally?.agentId ?? null,
@@ -103,6 +136,9 @@ export function summarizeConversation(record: ConversationRecord | undefined, ta
     fullness: tally?.lastReading?.fullness ?? null,
     window: tally?.lastReading?.window ?? null,
     epochs,
+    mode: spans.length > 0 ? 'shed' : 'rescue',
+    spansShed: spans.length,
+    messagesShed: spans.reduce((total, span) => total + span.messages, 0),
     blocksElided,
     bytesElided: sum((e) => e.bytes),
     tokensElided: sum((e) => e.tokens),
@@ -133,6 +169,7 @@ function epochsFromRecord(record: ConversationRecord, tokensPerByte: number, tal
     const { name, version, keepRecent, minBytes } = epoch.policy;
     return {
       n: epoch.n,
+      mode: epoch.mode ?? 'rescue',
       latchedAt: epoch.latchedAt,
       trigger: triggerOf(epoch),
       fullness: epoch.reason.fullness,
@@ -148,8 +185,35 @@ function epochsFromRecord(record: ConversationRecord, tokensPerByte: number, tal
       blocksRefaulted: reads.filter((n) => n > 0).length,
       source: 'record',
       labels: epoch.ledger === undefined ? null : countVerdicts(epoch.ledger),
+      span: spanSummaryOf(epoch, tokensPerByte, tally),
     };
   });
+}
+
+// A shed epoch's span, priced per later turn: what it stops sending (the gate's dropped tokens,
+// the span less its stub), warm up to the cache read of the call it latched after (seed 000).
+function spanSummaryOf(epoch: Epoch, tokensPerByte: number, tally: ConversationTally | null): SpanSummary | null {
+  const span = epoch.span;
+  if (span === undefined) return null;
+  const tokens = Math.round(span.bytes * tokensPerByte);
+  const cacheRead = tally?.latches.find((l) => l.n === epoch.n)?.cacheReadBefore ?? null;
+  return {
+    first: span.first,
+    last: span.last,
+    messages: span.last - span.first + 1,
+    bytes: span.bytes,
+    tokens,
+    sha256: span.sha256,
+    pins: span.pins.length,
+    tombstone: span.tombstone !== undefined,
+    perTurn: cacheRead === null ? null : pricedPerTurn(epoch.gate?.droppedCachedTokens ?? tokens, cacheRead),
+  };
+}
+
+// Rounded to a tenth of a token: 0.1 x 7,744 is 774.4, not 774.4000000000001.
+function pricedPerTurn(shedTokens: number, cacheReadTokens: number): ShedPrice {
+  const price = priceShed({ shedTokens, cacheReadTokens });
+  return { ...price, inputTokenEquivalent: Math.round(price.inputTokenEquivalent * 10) / 10 };
 }
 
 // Without a record (deleted, or a wire log read on its own), an epoch's shed is what the
@@ -166,6 +230,8 @@ function epochsFromWire(tally: ConversationTally | null, tokensPerByte: number):
     const bytes = bytesNow - bytesBefore;
     epochs.push({
       n,
+      // Without a record an epoch's mode is unknown: a shed epoch reads as tool-result stubs.
+      mode: 'rescue',
       latchedAt: tally.latches.find((l) => l.n === n)?.t ?? null,
       trigger: null,
       fullness: null,
@@ -180,6 +246,7 @@ function epochsFromWire(tally: ConversationTally | null, tokensPerByte: number):
       ...wireRefaults(tally.refaultsByEpoch.get(n), blocksNow - blocksBefore),
       source: 'wire',
       labels: null,
+      span: null,
     });
     bytesBefore = bytesNow;
     blocksBefore = blocksNow;

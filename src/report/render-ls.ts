@@ -12,6 +12,8 @@ export const NO_PROMPT = '(no record: prompt unknown)';
 /** The table of conversations and a total line. */
 export function renderLs(summaries: readonly ConversationSummary[], nowMs: number): string {
   if (summaries.length === 0) return 'No conversations yet: nothing has gone through a ctxshed proxy with this state directory.\n';
+  // The SPANS column only when some conversation sheds, so rescue's table stays as it was.
+  const anyShed = summaries.some((s) => s.mode === 'shed');
   const columns = [
     { header: 'KEY' },
     { header: 'PROMPT', flex: true },
@@ -21,27 +23,40 @@ export function renderLs(summaries: readonly ConversationSummary[], nowMs: numbe
     { header: 'BLOCKS', align: 'right' },
     { header: 'ELIDED', align: 'right' },
     { header: 'REFAULTS', align: 'right' },
+    ...(anyShed ? [{ header: 'SPANS', align: 'right' } as const] : []),
     { header: 'REQS', align: 'right' },
   ] as const;
-  const rows = summaries.map((s) => [
-    shortId(s.key),
-    s.firstPrompt === null ? NO_PROMPT : promptForDisplay(s.firstPrompt),
-    formatAgo(s.lastSeen, nowMs),
-    formatPercent(s.fullness),
-    String(s.epochs.length),
-    formatCount(s.blocksElided),
-    formatBytes(s.bytesElided),
-    // The rate alone: the prompt needs the width, and BLOCKS gives the count it is a share of.
-    s.refaultRate === null ? '-' : formatPercent(s.refaultRate),
-    formatCount(s.requests),
-  ]);
+  const rows = summaries.map((s) => {
+    const shed = s.mode === 'shed';
+    return [
+      shortId(s.key),
+      s.firstPrompt === null ? NO_PROMPT : promptForDisplay(s.firstPrompt),
+      formatAgo(s.lastSeen, nowMs),
+      formatPercent(s.fullness),
+      String(s.epochs.length),
+      // A shed conversation elides no blocks: its spans are counted in SPANS.
+      shed ? '-' : formatCount(s.blocksElided),
+      shed ? '-' : formatBytes(s.bytesElided),
+      // The rate alone: the prompt needs the width, and BLOCKS gives the count it is a share of.
+      s.refaultRate === null ? '-' : formatPercent(s.refaultRate),
+      ...(anyShed ? [shed ? formatCount(s.spansShed) : '-'] : []),
+      formatCount(s.requests),
+    ];
+  });
   const epochs = summaries.reduce((n, s) => n + s.epochs.length, 0);
   const blocks = summaries.reduce((n, s) => n + s.blocksElided, 0);
   const bytes = summaries.reduce((n, s) => n + s.bytesElided, 0);
   const refaulted = summaries.reduce((n, s) => n + s.blocksRefaulted, 0);
   const total = `${plural(summaries.length, 'conversation')}, ${plural(epochs, 'epoch')}, ${plural(blocks, 'block')} elided: ${formatBytes(bytes)} (each shed counted once).`;
   const misses = `Read back later (refaults): ${formatRefaults(refaulted, refaultRateOf(refaulted, blocks))} of the blocks elided.`;
-  return `${[...renderTable(columns, rows), '', total, misses, 'One conversation in full: ctxshed show KEY'].join('\n')}\n`;
+  const lines = [...renderTable(columns, rows), '', total];
+  if (anyShed) {
+    const spans = summaries.reduce((n, s) => n + s.spansShed, 0);
+    const messages = summaries.reduce((n, s) => n + s.messagesShed, 0);
+    lines.push(`Shed: ${plural(spans, 'span')} of ${plural(messages, 'whole message')}; each epoch's bytes, tokens and per-turn price: ctxshed stats.`);
+  }
+  lines.push(misses, 'One conversation in full: ctxshed show KEY');
+  return `${lines.join('\n')}\n`;
 }
 
 /** Blocks read back and their share of the blocks elided: `1 (9.1%)`, or `-` with none elided. */

@@ -1,30 +1,45 @@
 /** `ctxshed show KEY` as text: a conversation, its epochs and every block they elided. Pure. */
 import type { Epoch } from '../core/epoch-types.js';
-import { renderLedgerLine, type FrozenSpan, type GateDecision } from '../core/index.js';
-import { refaultRateOf, type ConversationSummary, type EpochSummary } from './conversation-summary.js';
+import { renderLedgerLine, type GateDecision } from '../core/index.js';
+import { refaultRateOf, type ConversationSummary, type EpochSummary, type SpanSummary } from './conversation-summary.js';
 import { oneLine, renderTable, REPORT_WIDTH, wrapText } from './format-table.js';
 import { formatWhen } from './format-time.js';
 import { formatBytes, formatCount, formatPercent, formatTokens, plural } from './format-units.js';
 import { NO_PROMPT } from './render-ls.js';
 import { shortId } from './resolve-id.js';
 
-/** The conversation's particulars, then each epoch: when, why, the policy, and its blocks. */
-export function renderConversation(summary: ConversationSummary, recordEpochs: readonly Epoch[], elidedDir: string, nowMs: number): string {
+/** Where the originals are: elided tool results, and shed spans. */
+export interface OriginalDirs {
+  readonly elidedDir: string;
+  readonly spansDir: string;
+}
+
+/** The conversation's particulars, then each epoch: when, why, the policy, and its blocks or span. */
+export function renderConversation(summary: ConversationSummary, recordEpochs: readonly Epoch[], dirs: OriginalDirs, nowMs: number): string {
   const s = summary;
+  // A shed conversation elides no blocks: it says what it shed instead, counted, never summed.
+  const shed =
+    s.mode === 'shed'
+      ? [`  shed      ${plural(s.spansShed, 'span')}, ${plural(s.messagesShed, 'whole message')} in ${plural(s.epochs.length, 'epoch')} (each epoch's figures below, never summed)`]
+      : [
+          `  elided    ${plural(s.blocksElided, 'block')}, ${formatBytes(s.bytesElided)} (${formatTokens(s.tokensElided)} tokens) in ${plural(s.epochs.length, 'epoch')}`,
+          `  refaults  ${describeRefaults(s.refaults, s.blocksRefaulted, s.blocksElided)}`,
+        ];
   const lines = [
     `conversation ${s.key}`,
     ...wrapText(s.firstPrompt ?? NO_PROMPT, REPORT_WIDTH, '  prompt    ', '            '),
     `  model     ${s.model ?? '-'}${s.agentId === null ? '' : `, agent ${oneLine(s.agentId)}`}`,
     `  seen      ${plural(s.requests, 'request')}, first ${formatWhen(s.firstSeen, nowMs)}, last ${formatWhen(s.lastSeen, nowMs)}`,
     `  fullness  ${formatPercent(s.fullness)}${s.window === null ? '' : ` of a ${formatCount(s.window)}-token window`} (the last reading)`,
-    `  elided    ${plural(s.blocksElided, 'block')}, ${formatBytes(s.bytesElided)} (${formatTokens(s.tokensElided)} tokens) in ${plural(s.epochs.length, 'epoch')}`,
-    `  refaults  ${describeRefaults(s.refaults, s.blocksRefaulted, s.blocksElided)}`,
+    ...shed,
   ];
   for (const epoch of s.epochs) {
     lines.push('', ...renderEpoch(epoch, recordEpochs.find((e) => e.n === epoch.n), nowMs));
   }
-  if (recordEpochs.length > 0) {
-    lines.push('', `Originals: ${elidedDir}/<SHA256>.txt`, 'One original: ctxshed show SHA256 (its first 6+ digits will do)');
+  if (recordEpochs.length > 0 && s.mode === 'shed') {
+    lines.push('', `Originals: ${dirs.spansDir}/<HANDLE>.md (readable) and <HANDLE>.json (the exact bytes)`);
+  } else if (recordEpochs.length > 0) {
+    lines.push('', `Originals: ${dirs.elidedDir}/<SHA256>.txt`, 'One original: ctxshed show SHA256 (its first 6+ digits will do)');
   } else if (s.epochs.length > 0) {
     lines.push('', 'No record of these epochs in the state directory: figures are estimated from the wire log.');
   }
@@ -35,7 +50,7 @@ function renderEpoch(e: EpochSummary, recorded: Epoch | undefined, nowMs: number
   const lines = [`epoch ${e.n}  latched ${formatWhen(e.latchedAt, nowMs)}`];
   if (e.trigger !== null) lines.push(`  trigger   ${e.trigger}`);
   if (e.fullness !== null && e.threshold !== null && e.window !== null) lines.push(`  why       ${describeReading(e, e.fullness, e.threshold, e.window)}`);
-  const span = recorded?.span;
+  const span = e.span ?? undefined;
   if (e.policy !== null) {
     const p = e.policy;
     const window = span === undefined ? `older than the ${p.keepRecent} newest tool results, over ${formatCount(p.minBytes)} bytes` : `between the head and the messages of the ${p.keepRecent} newest tool results`;
@@ -62,14 +77,21 @@ function renderEpoch(e: EpochSummary, recorded: Epoch | undefined, nowMs: number
   return lines;
 }
 
-// Shed mode (docs/shed.md): the messages an epoch shed, its handle, its pins, and the gate it passed.
-function renderSpan(span: FrozenSpan, gate: GateDecision | undefined): string[] {
-  const count = span.last - span.first + 1;
+// Shed mode (docs/shed.md): the messages an epoch shed, its handle, its pins, what a later turn
+// no longer pays (priced as the provider bills it, with the basis), and the gate it passed.
+function renderSpan(span: SpanSummary, gate: GateDecision | undefined): string[] {
   const lines = [
-    `  shed      ${plural(count, 'message')} (${span.first}..${span.last}), ${formatBytes(span.bytes)}`,
+    `  shed      ${plural(span.messages, 'message')} (${span.first}..${span.last}), ${formatBytes(span.bytes)} (${formatTokens(span.tokens)} tokens)`,
     `  handle    ${span.sha256}`,
-    `  pins      ${span.pins.length === 0 ? 'none' : plural(span.pins.length, 'text')}${span.tombstone === undefined ? '' : '; the first prompt is in it'}`,
+    `  pins      ${span.pins === 0 ? 'none' : plural(span.pins, 'text')}${span.tombstone ? '; the first prompt is in it' : ''}`,
   ];
+  const price = span.perTurn;
+  if (price !== null) {
+    lines.push(
+      `  per turn  ${formatTokens(price.inputTokenEquivalent)} input tokens a later turn no longer pays, basis ${price.basis}`,
+      `            (${formatCount(price.warmTokens)} warm at the cache-read marginal, ${formatCount(price.coldTokens)} cold at full input)`,
+    );
+  }
   if (gate !== undefined) {
     const turns = gate.breakEvenTurns === null ? 'never' : `in ${plural(gate.breakEvenTurns, 'turn')}`;
     const left = `${plural(gate.expectedRemainingTurns, 'turn')} left (${gate.horizonFrom === 'horizon' ? '--horizon' : 'as many as so far'})`;

@@ -20,7 +20,7 @@ export function renderStats(report: StatsReport, stateDir: string): string {
   lines.push('', ...renderTotals(overall, report.unkeyed.requests));
   lines.push('', 'Per conversation', ...conversationTable(report));
   const epochRows = report.conversations.flatMap((c) =>
-    c.epochs.map((e) => [
+    c.epochs.filter((e) => e.span === null).map((e) => [
       shortId(c.key),
       String(e.n),
       formatLocalTime(e.latchedAt),
@@ -44,6 +44,7 @@ export function renderStats(report: StatsReport, stateDir: string): string {
     ] as const;
     lines.push('', 'Per epoch (what each one shed, counted once)', ...renderTable(columns, epochRows));
   }
+  lines.push(...shedTable(report));
   const reasons = byCount(overall.passthrough);
   if (reasons.length > 0) {
     const rows = reasons.map(([reason, n]) => [reason, formatCount(n), describeReason(reason)]);
@@ -65,16 +66,65 @@ function renderTotals(t: StatsTotals, unkeyed: number): string[] {
     truncate(`${label('passed through')}${formatCount(t.passedThrough)}${reasons === '' ? '' : `: ${reasons}`}`, REPORT_WIDTH),
   ];
   if (skipped.length > 0) lines.push(truncate(`${label('blocks left alone')}${skipped.join(', ')}`, REPORT_WIDTH));
+  lines.push(`${label('epochs')}${formatCount(t.epochs)}, ${plural(t.blocksElided, 'block')}`);
+  if (t.shed.epochs > 0) {
+    // Shed epochs are counted, never summed: their bytes and tokens are each epoch's own.
+    lines.push(`${label('shed')}${plural(t.shed.spans, 'span')}, ${plural(t.shed.messages, 'message')} in ${plural(t.shed.epochs, 'shed epoch')} (each one's figures below, never summed)`);
+    // Rescue's lines only when there is rescue to report: zeros would read as a shed of nothing.
+    if (t.epochs === t.shed.epochs) return lines;
+  }
   lines.push(
-    `${label('epochs')}${formatCount(t.epochs)}, ${plural(t.blocksElided, 'block')}`,
     `${label('elided in total')}${formatBytes(t.bytesElided)}, ${formatTokens(t.tokensElided)} tokens (each epoch's shed counted once)`,
     `${label('elided per epoch')}${formatBytes(t.perEpoch.meanBytesElided)}, ${formatTokens(t.perEpoch.meanTokensElided)} tokens (mean)`,
     ...labelLine(t, label),
-    `${label('per request')}${formatBytes(t.perRequest.meanBytesElided)}, ${formatTokens(t.perRequest.meanTokensElided)} tokens elided; ` +
+    // With shed conversations beside them, the means are over rescue conversations' requests only.
+    `${label(t.shed.epochs > 0 ? 'per rescue request' : 'per request')}${formatBytes(t.perRequest.meanBytesElided)}, ${formatTokens(t.perRequest.meanTokensElided)} tokens elided; ` +
       `${formatBytes(t.perRequest.meanBytesSaved)} smaller (mean of rewritten requests)`,
     `${label('refaults')}${t.refaultRate === null ? '-' : `${formatCount(t.blocksRefaulted)} of ${plural(t.blocksElided, 'block')} read back (${formatPercent(t.refaultRate)}), ${plural(t.refaults, 'read')}`}`,
   );
   return lines;
+}
+
+// Shed mode (docs/shed.md): one row per epoch, its span and what a later turn no longer pays,
+// priced as the provider would have billed it and stamped with the basis. No total row.
+function shedTable(report: StatsReport): string[] {
+  const rows = report.conversations.flatMap((c) =>
+    c.epochs.flatMap((e) => {
+      if (e.span === null) return [];
+      const span = e.span;
+      return [
+        [
+          shortId(c.key),
+          String(e.n),
+          formatPercent(e.fullness),
+          `${formatCount(span.messages)} (${span.first}..${span.last})`,
+          formatBytes(span.bytes),
+          formatTokens(span.tokens),
+          span.perTurn === null ? '-' : formatTokens(span.perTurn.inputTokenEquivalent),
+          span.perTurn === null ? '-' : span.perTurn.basis,
+        ],
+      ];
+    }),
+  );
+  if (rows.length === 0) return [];
+  const columns = [
+    { header: 'KEY' },
+    // No LATCHED column: the basis needs the width (ctxshed show KEY has the time).
+    { header: 'EPOCH', align: 'right' },
+    { header: 'AT', align: 'right' },
+    { header: 'MESSAGES', align: 'right' },
+    { header: 'SHED', align: 'right' },
+    { header: 'TOKENS', align: 'right' },
+    { header: 'PER TURN', align: 'right' },
+    { header: 'BASIS' },
+  ] as const;
+  return [
+    '',
+    'Shed per epoch (spans of whole messages, each epoch on its own, never summed)',
+    ...renderTable(columns, rows),
+    'PER TURN: input-token equivalents a later turn no longer pays: the warm part at the cache-read',
+    'marginal (0.1), the cold part at full input; BASIS says which (docs/shed.md, "Honest accounting").',
+  ];
 }
 
 function conversationTable(report: StatsReport): string[] {
@@ -95,9 +145,10 @@ function conversationTable(report: StatsReport): string[] {
     formatCount(c.totals.rewritten),
     formatCount(c.totals.passedThrough),
     formatCount(c.totals.epochs),
-    formatBytes(c.totals.bytesElided),
-    formatTokens(c.totals.tokensElided),
-    formatBytes(c.totals.perRequest.meanBytesElided),
+    // A shed conversation elides no blocks: its spans are in the shed table, per epoch.
+    c.mode === 'shed' ? '-' : formatBytes(c.totals.bytesElided),
+    c.mode === 'shed' ? '-' : formatTokens(c.totals.tokensElided),
+    c.mode === 'shed' ? '-' : formatBytes(c.totals.perRequest.meanBytesElided),
     c.firstPrompt === null ? NO_PROMPT : promptForDisplay(c.firstPrompt),
   ]);
   return renderTable(columns, rows);

@@ -4,7 +4,7 @@
  */
 import type { Epoch } from '../core/epoch-types.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
-import type { ConversationSummary, EpochSummary } from './conversation-summary.js';
+import type { ConversationSummary, EpochSummary, SpanSummary } from './conversation-summary.js';
 import { shortId } from './resolve-id.js';
 
 /** One conversation as `ls --json` lists it. */
@@ -28,6 +28,18 @@ export interface ConversationJson {
   readonly refaults: number;
   readonly blocksRefaulted: number;
   readonly refaultRate: number | null;
+  /** `shed` when its epochs shed spans of whole messages (docs/shed.md); its block figures are then 0. */
+  readonly mode: 'rescue' | 'shed';
+  /** Spans shed and the whole messages in them: counts, never a sum of their bytes. */
+  readonly spansShed: number;
+  readonly messagesShed: number;
+  /** Each shed epoch's span with its own bytes, tokens and per-turn price; empty in rescue mode. */
+  readonly spans: readonly SpanJson[];
+}
+
+/** A shed epoch's span as `ls --json` and `show KEY --json` list it. */
+export interface SpanJson extends SpanSummary {
+  readonly epoch: number;
 }
 
 /** A block as `show KEY --json` lists it, with where its original is. */
@@ -68,11 +80,20 @@ export function conversationJson(s: ConversationSummary): ConversationJson {
     refaults: s.refaults,
     blocksRefaulted: s.blocksRefaulted,
     refaultRate: s.refaultRate,
+    mode: s.mode,
+    spansShed: s.spansShed,
+    messagesShed: s.messagesShed,
+    spans: s.epochs.flatMap((e) => (e.span === null ? [] : [{ epoch: e.n, ...e.span }])),
   };
 }
 
 /** `show KEY --json`: the conversation, then each epoch with its blocks. */
-export function showConversationJson(s: ConversationSummary, recordEpochs: readonly Epoch[], pathOf: (sha256: string) => string): object {
+export function showConversationJson(
+  s: ConversationSummary,
+  recordEpochs: readonly Epoch[],
+  pathOf: (sha256: string) => string,
+  spanPathOf: (sha256: string) => string,
+): object {
   return {
     kind: 'conversation',
     conversation: conversationJson(s),
@@ -99,6 +120,9 @@ export function showConversationJson(s: ConversationSummary, recordEpochs: reado
         blocksRefaulted: e.blocksRefaulted,
         blocks,
         ledger: recorded?.ledger ?? null,
+        mode: e.mode,
+        span: e.span === null ? null : { ...e.span, path: spanPathOf(e.span.sha256) },
+        gate: recorded?.gate ?? null,
       };
     }),
   };

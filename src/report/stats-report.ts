@@ -19,14 +19,23 @@ export interface StatsTotals {
   readonly skippedBlocks: Readonly<Record<string, number>>;
   readonly errors: number;
   readonly epochs: number;
-  /** Each epoch's shed counted once. */
+  /** Each rescue epoch's shed counted once (shed epochs add no blocks). */
   readonly blocksElided: number;
   readonly bytesElided: number;
   readonly tokensElided: number;
-  /** Means over the rewritten requests: what each one carried as stubs, and how much smaller it went. */
+  /**
+   * Means over the rewritten requests: what each one carried as stubs, and how much smaller it
+   * went. Overall, over the rescue conversations' requests only; a shed conversation's own are
+   * the span bytes its stubs stood for.
+   */
   readonly perRequest: { readonly meanBytesElided: number; readonly meanTokensElided: number; readonly meanBytesSaved: number };
-  /** Means over the epochs. */
+  /** Means over the rescue epochs. */
   readonly perEpoch: { readonly meanBytesElided: number; readonly meanTokensElided: number };
+  /**
+   * Shed epochs (docs/shed.md): how many, their spans and the whole messages in them. Counts
+   * only: each epoch's bytes, tokens and per-turn price are in `epochs`, never summed here.
+   */
+  readonly shed: { readonly epochs: number; readonly spans: number; readonly messages: number };
   /** Ledger rows by verdict over the epochs that keep a ledger (docs/labels.md). */
   readonly labels: Readonly<Record<Label, number>>;
   /** Reads of elided blocks by later tool calls, the blocks read back, and their share of the blocks elided. */
@@ -42,6 +51,8 @@ export interface ConversationStats {
   readonly agentId: string | null;
   readonly firstPrompt: string | null;
   readonly lastSeen: string | null;
+  /** `shed` when its epochs shed spans of whole messages (docs/shed.md). */
+  readonly mode: 'rescue' | 'shed';
   readonly tokensPerByte: number;
   readonly totals: StatsTotals;
   readonly epochs: readonly EpochSummary[];
@@ -69,10 +80,14 @@ export function buildStatsReport(tally: WireTally, summaries: readonly Conversat
   const conversations = summaries.map((s) => conversationStats(s));
   const counts = newRequestCounts();
   addRequestCounts(counts, tally.unkeyed);
+  // Per-request means overall are rescue's: a shed request's stubs stand for spans, not blocks.
+  const rescueRequests = newRequestCounts();
   let requestTokens = 0;
   for (const s of summaries) {
     if (s.tally === null) continue;
     addRequestCounts(counts, s.tally);
+    if (s.mode === 'shed') continue;
+    addRequestCounts(rescueRequests, s.tally);
     requestTokens += s.tally.rewrittenBytesElided * s.tokensPerByte;
   }
   const { lines, records, notes, tornMarkers, unreadable, firstAt, lastAt } = tally;
@@ -81,7 +96,7 @@ export function buildStatsReport(tally: WireTally, summaries: readonly Conversat
     overall: totalsOf(
       counts,
       summaries.flatMap((s) => s.epochs),
-      requestTokens,
+      perRequestOf(rescueRequests, requestTokens),
     ),
     conversations,
     unkeyed: { requests: tally.unkeyed.requests, passthrough: tally.unkeyed.passthrough, errors: tally.unkeyed.errors },
@@ -96,14 +111,25 @@ function conversationStats(s: ConversationSummary): ConversationStats {
     agentId: s.agentId,
     firstPrompt: s.firstPrompt,
     lastSeen: s.lastSeen,
+    mode: s.mode,
     tokensPerByte: Math.round(s.tokensPerByte * 10_000) / 10_000,
-    totals: totalsOf(counts, s.epochs, counts.rewrittenBytesElided * s.tokensPerByte),
+    totals: totalsOf(counts, s.epochs, perRequestOf(counts, counts.rewrittenBytesElided * s.tokensPerByte)),
     epochs: s.epochs,
   };
 }
 
-function totalsOf(counts: RequestCounts, epochs: readonly EpochSummary[], rewrittenTokens: number): StatsTotals {
+function perRequestOf(counts: RequestCounts, rewrittenTokens: number): StatsTotals['perRequest'] {
+  return {
+    meanBytesElided: mean(counts.rewrittenBytesElided, counts.rewritten),
+    meanTokensElided: mean(rewrittenTokens, counts.rewritten),
+    meanBytesSaved: mean(counts.rewrittenBytesSaved, counts.rewritten),
+  };
+}
+
+function totalsOf(counts: RequestCounts, epochs: readonly EpochSummary[], perRequest: StatsTotals['perRequest']): StatsTotals {
   const sum = (pick: (e: EpochSummary) => number): number => epochs.reduce((total, e) => total + pick(e), 0);
+  const rescueEpochs = epochs.filter((e) => e.span === null).length;
+  const spans = epochs.flatMap((e) => (e.span === null ? [] : [e.span]));
   const bytesElided = sum((e) => e.bytes);
   const tokensElided = sum((e) => e.tokens);
   const passedThrough = Object.values(counts.passthrough).reduce((total, n) => total + n, 0);
@@ -120,12 +146,9 @@ function totalsOf(counts: RequestCounts, epochs: readonly EpochSummary[], rewrit
     blocksElided,
     bytesElided,
     tokensElided,
-    perRequest: {
-      meanBytesElided: mean(counts.rewrittenBytesElided, counts.rewritten),
-      meanTokensElided: mean(rewrittenTokens, counts.rewritten),
-      meanBytesSaved: mean(counts.rewrittenBytesSaved, counts.rewritten),
-    },
-    perEpoch: { meanBytesElided: mean(bytesElided, epochs.length), meanTokensElided: mean(tokensElided, epochs.length) },
+    perRequest,
+    perEpoch: { meanBytesElided: mean(bytesElided, rescueEpochs), meanTokensElided: mean(tokensElided, rescueEpochs) },
+    shed: { epochs: spans.length, spans: spans.length, messages: spans.reduce((total, span) => total + span.messages, 0) },
     labels: { keep: sum((e) => e.labels?.keep ?? 0), pointer: sum((e) => e.labels?.pointer ?? 0), drop: sum((e) => e.labels?.drop ?? 0) },
     refaults: sum((e) => e.refaults),
     blocksRefaulted,

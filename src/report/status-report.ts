@@ -29,7 +29,18 @@ export interface StatusConversation {
   /** `epoch`: the threshold the last epoch recorded; `default`: the --rescue-pct given to status. */
   readonly thresholdFrom: 'epoch' | 'default';
   readonly epochs: number;
-  readonly lastEpoch: { readonly n: number; readonly latchedAt: string | null; readonly blocks: number; readonly bytes: number } | null;
+  /**
+   * The last epoch: its blocks and their text bytes, or for a shed epoch (`mode: "shed"`, no
+   * blocks) the whole messages and exact bytes of its span.
+   */
+  readonly lastEpoch: {
+    readonly n: number;
+    readonly latchedAt: string | null;
+    readonly blocks: number;
+    readonly bytes: number;
+    readonly mode: 'rescue' | 'shed';
+    readonly span: { readonly messages: number; readonly bytes: number } | null;
+  } | null;
   readonly lastRequest: {
     readonly t: string;
     readonly route: string | null;
@@ -55,8 +66,19 @@ export interface StatusTotals {
   /** Responses with status 400 or more. */
   readonly errors: number;
   readonly epochs: number;
+  /** Rescue epochs' blocks and their text bytes, each epoch's once (a shed epoch adds none). */
   readonly blocksElided: number;
   readonly bytesElided: number;
+  /**
+   * Shed epochs (docs/shed.md), kept apart from rescue's blocks: how many, their spans and whole
+   * messages, and each one's span bytes on its own line (`perEpoch`), never summed here.
+   */
+  readonly shed: {
+    readonly epochs: number;
+    readonly spans: number;
+    readonly messages: number;
+    readonly perEpoch: ReadonlyArray<{ readonly key: string; readonly n: number; readonly messages: number; readonly bytes: number }>;
+  };
 }
 
 /** The whole status. */
@@ -97,11 +119,13 @@ function totalsOf(tally: WireTally, summaries: readonly ConversationSummary[]): 
   let epochs = 0;
   let blocksElided = 0;
   let bytesElided = 0;
+  const perEpoch: Array<StatusTotals['shed']['perEpoch'][number]> = [];
   for (const s of summaries) {
     if (s.tally !== null) addRequestCounts(counts, s.tally);
     epochs += s.epochs.length;
     blocksElided += s.blocksElided;
     bytesElided += s.bytesElided;
+    for (const e of s.epochs) if (e.span !== null) perEpoch.push({ key: s.key, n: e.n, messages: e.span.messages, bytes: e.span.bytes });
   }
   return {
     requests: counts.requests,
@@ -111,6 +135,7 @@ function totalsOf(tally: WireTally, summaries: readonly ConversationSummary[]): 
     epochs,
     blocksElided,
     bytesElided,
+    shed: { epochs: perEpoch.length, spans: perEpoch.length, messages: perEpoch.reduce((total, e) => total + e.messages, 0), perEpoch },
   };
 }
 
@@ -130,7 +155,17 @@ function statusOf(s: ConversationSummary, tally: NonNullable<ConversationSummary
     threshold: recorded ?? options.defaultThreshold,
     thresholdFrom: recorded === null ? 'default' : 'epoch',
     epochs: s.epochs.length,
-    lastEpoch: epoch === undefined ? null : { n: epoch.n, latchedAt: epoch.latchedAt, blocks: epoch.blocks, bytes: epoch.bytes },
+    lastEpoch:
+      epoch === undefined
+        ? null
+        : {
+            n: epoch.n,
+            latchedAt: epoch.latchedAt,
+            blocks: epoch.blocks,
+            bytes: epoch.bytes,
+            mode: epoch.mode,
+            span: epoch.span === null ? null : { messages: epoch.span.messages, bytes: epoch.span.bytes },
+          },
     lastRequest: {
       t: last.t,
       route: last.route,

@@ -54,8 +54,14 @@ export interface ConversationTally extends RequestCounts {
   maxBytesElidedByEpochs: number[];
   /** Index n: the most stubs any request carrying n epochs had. */
   maxRescuedByEpochs: number[];
-  /** Each `latched` a request reports, in log order. */
-  latches: Array<{ readonly n: number; readonly t: string }>;
+  /**
+   * Each `latched` a request reports, in log order, with the provider's cache-read tokens of the
+   * conversation's last model call before it (what was warm when the epoch latched; null when no
+   * earlier call reported usage): a shed epoch's warm part is priced from it (docs/shed.md).
+   */
+  latches: Array<{ readonly n: number; readonly t: string; readonly cacheReadBefore: number | null }>;
+  /** The cache-read tokens of the last model call that reported usage. */
+  lastCacheRead: number | null;
   /** Refaults the requests report (reads of elided blocks), in all. */
   refaults: number;
   /** By the epoch that froze the block, then by the block's ordinal: how often it was read back. */
@@ -172,15 +178,18 @@ function foldConversation(c: ConversationTally, record: WireRecord, facts: Reque
   // Every model call's reading counts, Messages or OpenAI; count_tokens' never does.
   const measured = record.route === 'messages' || record.route === 'responses' || record.route === 'chat';
   if (measured && record.fullness !== undefined) c.lastReading = facts;
+  // Taken before this request's own usage: the reading an epoch latches on is the call before it.
+  const cacheReadBefore = c.lastCacheRead;
   if (measured && record.usage !== undefined) {
     c.usageTokens += record.usage.input + record.usage.cacheCreation + record.usage.cacheRead;
     c.usageBytes += record.bytesOut;
+    c.lastCacheRead = record.usage.cacheRead;
   }
   raiseAt(c.maxBytesElidedByEpochs, record.epochs, record.bytesElided);
   raiseAt(c.maxRescuedByEpochs, record.epochs, record.rescued);
   // A latch number is an epoch number: a line claiming epoch 100,000,000 is not one to believe.
   if (record.latched !== undefined && Number.isInteger(record.latched) && record.latched >= 1 && record.latched <= MAX_EPOCHS_TRACKED) {
-    c.latches.push({ n: record.latched, t: record.t });
+    c.latches.push({ n: record.latched, t: record.t, cacheReadBefore });
   }
   foldRefaults(c, record);
 }
@@ -227,6 +236,7 @@ function newConversationTally(key: string, facts: RequestFacts): ConversationTal
     maxBytesElidedByEpochs: [],
     maxRescuedByEpochs: [],
     latches: [],
+    lastCacheRead: null,
     refaults: 0,
     refaultsByEpoch: new Map(),
     refaultCalls: new Set(),

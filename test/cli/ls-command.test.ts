@@ -59,6 +59,10 @@ describe('ctxshed ls', () => {
         refaults: 0,
         blocksRefaulted: 0,
         refaultRate: 0,
+        mode: 'rescue',
+        spansShed: 0,
+        messagesShed: 0,
+        spans: [],
       },
     ]);
     expect(report.warnings).toEqual([]);

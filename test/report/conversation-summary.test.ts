@@ -93,3 +93,42 @@ describe('summarizeConversation refaults', () => {
     expect(summary).toMatchObject({ refaults: 0, blocksRefaulted: 0, refaultRate: null });
   });
 });
+
+describe('summarizeConversation, shed mode', () => {
+  it('should give each shed epoch its span, counted apart from rescue\'s blocks, and priced per later turn with its basis', async () => {
+    const { shedSession, SPAN_1, SPAN_2 } = await import('./render-fixtures.js');
+    const { KEY_C } = await import('./report-fixtures.js');
+    const summary = shedSession().summaries.find((s) => s.key === KEY_C)!;
+
+    expect(summary).toMatchObject({ mode: 'shed', spansShed: 2, messagesShed: 14, blocksElided: 0, bytesElided: 0, tokensElided: 0, refaultRate: null });
+    const [one, two] = summary.epochs;
+    expect(one).toMatchObject({ mode: 'shed', blocks: 0, bytes: 0, tokens: 0 });
+    expect(one!.span).toEqual({
+      first: 1,
+      last: 8,
+      messages: 8,
+      bytes: SPAN_1.bytes,
+      tokens: Math.round(SPAN_1.bytes * summary.tokensPerByte),
+      sha256: SPAN_1.sha256,
+      pins: 1,
+      tombstone: false,
+      // 7,744 dropped tokens, all warm (the call before read 14,000 from the cache): a tenth each.
+      perTurn: { shedTokens: 7_744, warmTokens: 7_744, coldTokens: 0, inputTokenEquivalent: 774.4, basis: 'cache_read_marginal', per: 'epoch' },
+    });
+    // 5,000 dropped, 2,000 of them warm: the rest at full input.
+    expect(two!.span).toMatchObject({ messages: 6, bytes: SPAN_2.bytes, tombstone: true, pins: 0 });
+    expect(two!.span!.perTurn).toMatchObject({ warmTokens: 2_000, coldTokens: 3_000, inputTokenEquivalent: 3_200, basis: 'blended' });
+  });
+
+  it('should leave a shed epoch unpriced when the wire log has no reading from before it, and a rescue epoch without a span', async () => {
+    const { SPAN_1 } = await import('./render-fixtures.js');
+    const { shedEpoch } = await import('./report-fixtures.js');
+
+    const summary = summarizeConversation(record([shedEpoch(1, '2026-01-01T00:00:00.000Z', SPAN_1, 7_744)]), null, KEY_A);
+    const rescue = summarizeConversation(record([epoch(1, '2026-01-01T00:00:00.000Z', [block(0, 4000)])]), null, KEY_A);
+
+    expect(summary.epochs[0]!.span).toMatchObject({ bytes: 31_492, tokens: Math.round(31_492 * DEFAULT_TOKENS_PER_BYTE), perTurn: null });
+    expect(rescue).toMatchObject({ mode: 'rescue', spansShed: 0, messagesShed: 0 });
+    expect(rescue.epochs[0]).toMatchObject({ mode: 'rescue', span: null, blocks: 1, bytes: 4000 });
+  });
+});

@@ -4,7 +4,7 @@ import { summarizeConversations, type ConversationSummary } from '../../src/repo
 import { addWireEntry, newWireTally, type WireTally } from '../../src/report/wire-tally.js';
 import type { ConversationRecord } from '../../src/state/conversation-record.js';
 import type { Epoch } from '../../src/core/epoch-types.js';
-import { block, epoch, KEY_A, KEY_B, record, rewritten, wire } from './report-fixtures.js';
+import { block, epoch, KEY_A, KEY_B, KEY_C, record, rewritten, shedEpoch, wire } from './report-fixtures.js';
 
 export const NOW = Date.parse('2026-01-01T10:10:00.000Z');
 const LONG_PROMPT = `Please read every file under src/ and then explain, in detail, ${'how the cache works '.repeat(8)}`;
@@ -59,4 +59,34 @@ export function labelledSession(): { tally: WireTally; records: ConversationReco
   };
   const labelledRecords = [{ ...records[0]!, epochs: [first!, labelled] }];
   return { tally, records: labelledRecords, summaries: summarizeConversations(tally, labelledRecords) };
+}
+
+const SHED_BYTES = { bytesIn: 100_000, bytesOut: 70_000 };
+
+/** The spans the shed conversation of `shedSession` froze. */
+export const SPAN_1 = { first: 1, last: 8, sha256: 'd'.repeat(64), bytes: 31_492, pins: ['[ctxshed:goal] Keep the API stable.'] };
+export const SPAN_2 = { first: 10, last: 15, sha256: 'e'.repeat(64), bytes: 20_000, pins: [], tombstone: 'Port it.' };
+
+/**
+ * `session()` and a shed conversation (KEY_C) beside it: two epochs, each shedding a span. The
+ * first latched after a call that read 14,000 tokens from the cache (all of its 7,744 dropped
+ * tokens warm), the second after one that read 2,000 (2,000 of its 5,000 warm).
+ */
+export function shedSession(): { tally: WireTally; records: ConversationRecord[]; summaries: ConversationSummary[] } {
+  const { tally, records } = session();
+  const shed = record(
+    [shedEpoch(1, '2026-01-01T10:02:00.000Z', SPAN_1, 7_744), shedEpoch(2, '2026-01-01T10:04:00.000Z', SPAN_2, 5_000, 0.75)],
+    KEY_C,
+    'Port the parser to the new API',
+  );
+  const usage = (cacheRead: number): NonNullable<WireRecord['usage']> => ({ input: 3, cacheCreation: 500, cacheRead, output: 20 });
+  const wires: WireRecord[] = [
+    wire({ t: '2026-01-01T10:01:00.000Z', fullness: 0.72, usage: usage(14_000) }, KEY_C),
+    rewritten('2026-01-01T10:02:00.000Z', 1, 1, 31_492, { latched: 1, usage: usage(1_000), ...SHED_BYTES }, KEY_C),
+    rewritten('2026-01-01T10:03:00.000Z', 1, 1, 31_492, { usage: usage(2_000), ...SHED_BYTES }, KEY_C),
+    rewritten('2026-01-01T10:04:00.000Z', 2, 2, 51_492, { latched: 2, usage: usage(9_000), ...SHED_BYTES }, KEY_C),
+  ];
+  for (const r of wires) addWireEntry(tally, { kind: 'record', record: r });
+  const all = [...records, shed];
+  return { tally, records: all, summaries: summarizeConversations(tally, all) };
 }

@@ -23,3 +23,18 @@ describe('renderLs', () => {
     expect(renderLs([], NOW)).toMatch(/^No conversations yet/);
   });
 });
+
+describe('renderLs, shed mode', () => {
+  it('should add a SPANS column only when a conversation sheds, with no block figures for it', async () => {
+    const { shedSession } = await import('./render-fixtures.js');
+
+    const text = renderLs(shedSession().summaries, NOW);
+
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/^KEY +PROMPT +LAST SEEN +FULL +EPOCHS +BLOCKS +ELIDED +REFAULTS +SPANS +REQS$/);
+    expect(text).toMatch(/\ncccccccccccc  Port the pars.* +2 +- +- +- +2 +4\n/);
+    expect(text).toMatch(/\naaaaaaaaaaaa  Please read every.*… +4m ago +55\.0% +2 +3 +61\.7 KB +66\.7% +- +4\n/);
+    expect(text).toContain('Shed: 2 spans of 14 whole messages; each epoch\'s bytes, tokens and per-turn price: ctxshed stats.');
+    expect(widest(text)).toBeLessThanOrEqual(100);
+  });
+});

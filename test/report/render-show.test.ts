@@ -9,7 +9,7 @@ describe('renderConversation', () => {
     const { summaries, records } = session();
     const summary = summaries.find((s) => s.key === KEY_A)!;
 
-    const text = renderConversation(summary, records[0]!.epochs, '/st/elided', NOW);
+    const text = renderConversation(summary, records[0]!.epochs, { elidedDir: '/st/elided', spansDir: '/st/spans' }, NOW);
 
     expect(text).toContain(`conversation ${KEY_A}`);
     expect(text).toMatch(/epoch 1 +latched \d{4}-\d\d-\d\d \d\d:00:00 \(10m ago\)/);
@@ -29,26 +29,30 @@ describe('renderConversation', () => {
     const summary = summaries.find((s) => s.key === KEY_A)!;
     const fromWire = { ...summary, epochs: summary.epochs.map((e) => ({ ...e, source: 'wire' as const, fullness: null, policy: null })) };
 
-    const text = renderConversation(fromWire, [], '/st/elided', NOW);
+    const text = renderConversation(fromWire, [], { elidedDir: '/st/elided', spansDir: '/st/spans' }, NOW);
 
     expect(text).toContain('estimated from the wire log');
     expect(text).not.toContain('why ');
   });
 
-  it('should print a shed epoch\'s span, pins and the gate it passed', () => {
-    const { summaries, records } = session();
-    const summary = summaries.find((s) => s.key === KEY_A)!;
-    const span = { first: 1, last: 8, sha256: 'd'.repeat(64), bytes: 31_492, pins: ['[ctxshed:goal] x'], tombstone: 'Port it.' };
-    const gate = { writeMult: 1.25, readMult: 0.1, invalidatedSuffixTokens: 10_071, droppedCachedTokens: 7_744, breakEvenTurns: 15, expectedRemainingTurns: 40, horizonFrom: 'horizon' as const, latch: true };
-    const shed = records[0]!.epochs.map((e) => ({ ...e, mode: 'shed' as const, blocks: [], span, gate, policy: { ...e.policy, name: 'shed-stale-middle' } }));
-    const shedSummary = { ...summary, epochs: summary.epochs.map((e) => ({ ...e, policy: e.policy === null ? null : { ...e.policy, name: 'shed-stale-middle' } })) };
+  it('should print a shed epoch\'s span, pins, its per-turn price with the basis, and the gate it passed', async () => {
+    const { shedSession, SPAN_1 } = await import('./render-fixtures.js');
+    const { KEY_C } = await import('./report-fixtures.js');
+    const { summaries, records } = shedSession();
+    const summary = summaries.find((s) => s.key === KEY_C)!;
 
-    const text = renderConversation(shedSummary, shed, '/st/elided', NOW);
+    const text = renderConversation(summary, records.find((r) => r.key === KEY_C)!.epochs, { elidedDir: '/st/elided', spansDir: '/st/spans' }, NOW);
 
+    expect(text).toContain('  shed      2 spans, 14 whole messages in 2 epochs (each epoch\'s figures below, never summed)\n');
+    expect(text).not.toContain('  elided    ');
     expect(text).toContain('policy    shed-stale-middle v1: between the head and the messages of the 6 newest tool results');
-    expect(text).toContain(`shed      8 messages (1..8), 30.8 KB\n  handle    ${'d'.repeat(64)}`);
-    expect(text).toContain('pins      1 text; the first prompt is in it');
+    expect(text).toMatch(new RegExp(`shed      8 messages \\(1\\.\\.8\\), 30\\.8 KB \\(~[\\d.]+k tokens\\)\\n  handle    ${SPAN_1.sha256}`));
+    expect(text).toContain('pins      1 text\n');
+    expect(text).toContain('pins      none; the first prompt is in it');
+    expect(text).toContain('per turn  ~774 input tokens a later turn no longer pays, basis cache_read_marginal\n            (7,744 warm at the cache-read marginal, 0 cold at full input)');
+    expect(text).toContain('basis blended\n            (2,000 warm at the cache-read marginal, 3,000 cold at full input)');
     expect(text).toContain('gate      pays back in 15 turns, within the 40 turns left (--horizon)\n            (1.25 - 0.1) x 10,071 re-written / (0.1 x 7,744 dropped)');
+    expect(text).toContain('Originals: /st/spans/<HANDLE>.md (readable) and <HANDLE>.json (the exact bytes)');
     expect(widest(text)).toBeLessThanOrEqual(100);
   });
 
@@ -56,7 +60,7 @@ describe('renderConversation', () => {
     const { summaries, records } = labelledSession();
     const summary = summaries.find((s) => s.key === KEY_A)!;
 
-    const text = renderConversation(summary, records[0]!.epochs, '/st/elided', NOW);
+    const text = renderConversation(summary, records[0]!.epochs, { elidedDir: '/st/elided', spansDir: '/st/spans' }, NOW);
 
     expect(text).toContain('policy    elide-old-tool-results v3:');
     expect(text).toContain('\n    Read#4 cccccccccccc drop local superseded\n    Bash#5 dddddddddddd keep 0.3\n');
@@ -68,7 +72,7 @@ describe('renderConversation', () => {
     const overflow = { ...base, trigger: 'overflow' as const, reason: { fullness: 1.075, threshold: 0.7, window: 200_000, contextTokens: 215_000, limit: 200_000 } };
     const summary = summarizeConversation(record([overflow]), null, KEY_A);
 
-    const text = renderConversation(summary, [overflow], '/st/elided', NOW);
+    const text = renderConversation(summary, [overflow], { elidedDir: '/st/elided', spansDir: '/st/spans' }, NOW);
 
     expect(text).toContain('trigger   overflow\n  why       the API refused the prompt: 215,000 tokens > 200,000 maximum (fullness 107.5% of a 200,000-token window)');
   });

@@ -30,3 +30,36 @@ describe('renderStats', () => {
     expect(buildStatsReport(labelled.tally, labelled.summaries).overall.labels).toEqual({ keep: 1, pointer: 0, drop: 1 });
   });
 });
+
+describe('renderStats, shed mode', () => {
+  it('should print a row per shed epoch with its span, tokens, per-turn price and basis, and no total of them', async () => {
+    const { shedSession } = await import('./render-fixtures.js');
+    const { tally, summaries } = shedSession();
+
+    const text = renderStats(buildStatsReport(tally, summaries), '/st');
+
+    expect(text).toMatch(/epochs +4, 3 blocks\nshed +2 spans, 14 messages in 2 shed epochs \(each one's figures below, never summed\)\n/);
+    expect(text).toMatch(/\nper rescue request +55\.9 KB, ~14k tokens elided; 55\.2 KB smaller \(mean of rewritten requests\)\n/);
+    expect(text).toMatch(/\ncccccccccccc +\d+ +\d+ +\d+ +2 +- +- +- +Port the parser/);
+    expect(text).toContain('Shed per epoch (spans of whole messages, each epoch on its own, never summed)');
+    expect(text).toMatch(/KEY +EPOCH +AT +MESSAGES +SHED +TOKENS +PER TURN +BASIS\n/);
+    expect(text).toMatch(/\ncccccccccccc +1 +72\.0% +8 \(1\.\.8\) +30\.8 KB +~[\d.]+k +~774 +cache_read_marginal\n/);
+    expect(text).toMatch(/\ncccccccccccc +2 +75\.0% +6 \(10\.\.15\) +19\.5 KB +~[\d.]+k +~3\.2k +blended\n/);
+    // The rescue per-epoch table keeps rescue's epochs only.
+    const rescueTable = text.split('Per epoch (what each one shed, counted once)\n')[1]!.split('\n\n')[0]!;
+    expect(rescueTable).not.toContain('cccccccccccc');
+    expect(widest(text)).toBeLessThanOrEqual(100);
+  });
+
+  it('should leave out rescue\'s elided lines when every epoch is a shed one', async () => {
+    const { shedSession } = await import('./render-fixtures.js');
+    const { KEY_C } = await import('./report-fixtures.js');
+    const { tally, summaries } = shedSession();
+
+    const text = renderStats(buildStatsReport(tally, summaries.filter((s) => s.key === KEY_C)), '/st');
+
+    expect(text).toContain('shed                2 spans');
+    expect(text).not.toContain('elided in total');
+    expect(text).not.toContain('Per epoch (what each one shed');
+  });
+});

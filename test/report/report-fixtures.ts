@@ -1,10 +1,12 @@
 /** Small wire records and conversation records to build report inputs from, in tests. */
 import type { Epoch, FrozenBlock } from '../../src/core/epoch-types.js';
+import type { FrozenSpan, GateDecision } from '../../src/core/index.js';
 import type { WireRecord } from '../../src/state/wire-record.js';
 import type { ConversationRecord } from '../../src/state/conversation-record.js';
 
 export const KEY_A = 'a'.repeat(63) + '1';
 export const KEY_B = 'b'.repeat(63) + '2';
+export const KEY_C = 'c'.repeat(63) + '3';
 
 /** A messages-route wire record of conversation `key`, passed through as `no_epoch` unless told otherwise. */
 export function wire(overrides: Partial<WireRecord> & { t: string }, key: string | null = KEY_A): WireRecord {
@@ -62,5 +64,27 @@ export function record(epochs: Epoch[], key = KEY_A, firstPrompt = 'Fix the cach
     model: 'claude-sonnet-4-5',
     createdAt: epochs[0]?.latchedAt ?? '2026-01-01T00:00:00.000Z',
     epochs,
+  };
+}
+
+/** Shed epoch `n` latched at `latchedAt`: it sheds `span`, having passed a gate that dropped `dropped` tokens. */
+export function shedEpoch(n: number, latchedAt: string, span: FrozenSpan, dropped: number, fullness = 0.72): Epoch {
+  const gate: GateDecision = {
+    writeMult: 1.25,
+    readMult: 0.1,
+    invalidatedSuffixTokens: 10_071,
+    droppedCachedTokens: dropped,
+    breakEvenTurns: 15,
+    expectedRemainingTurns: 40,
+    horizonFrom: 'horizon',
+    latch: true,
+  };
+  return {
+    ...epoch(n, latchedAt, [], fullness),
+    mode: 'shed',
+    trigger: 'threshold',
+    policy: { name: 'shed-stale-middle', version: 1, keepRecent: 6, minBytes: 0, keepPersonTurns: 2 },
+    span,
+    gate,
   };
 }

@@ -73,3 +73,26 @@ describe('buildStatsReport', () => {
     expect(report.conversations).toEqual([]);
   });
 });
+
+describe('buildStatsReport, shed mode', () => {
+  it('should count shed epochs, spans and messages apart, keep rescue\'s figures and means rescue\'s own, and sum no span', async () => {
+    const { session, shedSession } = await import('./render-fixtures.js');
+    const { KEY_C } = await import('./report-fixtures.js');
+    const rescueOnly = session();
+    const before = buildStatsReport(rescueOnly.tally, rescueOnly.summaries).overall;
+
+    const { tally, summaries } = shedSession();
+    const report = buildStatsReport(tally, summaries);
+
+    expect(report.overall.shed).toEqual({ epochs: 2, spans: 2, messages: 14 });
+    expect(report.overall.epochs).toBe(4);
+    // Rescue's figures are what they were without the shed conversation beside them.
+    const rescueFigures = (t: typeof before) => [t.blocksElided, t.bytesElided, t.tokensElided, t.perEpoch, t.perRequest, t.refaultRate];
+    expect(rescueFigures(report.overall)).toEqual(rescueFigures(before));
+    expect(before.shed).toEqual({ epochs: 0, spans: 0, messages: 0 });
+    const shed = report.conversations.find((c) => c.key === KEY_C)!;
+    expect(shed).toMatchObject({ mode: 'shed', totals: { epochs: 2, blocksElided: 0, bytesElided: 0, shed: { epochs: 2, spans: 2, messages: 14 } } });
+    expect(shed.epochs.map((e) => e.span?.bytes)).toEqual([31_492, 20_000]);
+    expect(JSON.stringify(report)).not.toContain(String(31_492 + 20_000));
+  });
+});

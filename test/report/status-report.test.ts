@@ -55,7 +55,7 @@ describe('buildStatusReport', () => {
     const report = statusOf([]);
 
     expect(report).toMatchObject({ lastRequestAt: null, conversations: [], wire: { lines: 0, records: 0 } });
-    expect(report.totals).toEqual({ requests: 0, rewritten: 0, passthrough: {}, errors: 0, epochs: 0, blocksElided: 0, bytesElided: 0 });
+    expect(report.totals).toEqual({ requests: 0, rewritten: 0, passthrough: {}, errors: 0, epochs: 0, blocksElided: 0, bytesElided: 0, shed: { epochs: 0, spans: 0, messages: 0, perEpoch: [] } });
   });
 
   it('should total the whole log and every record, old conversations and requests of none included, each epoch once', () => {
@@ -80,6 +80,29 @@ describe('buildStatusReport', () => {
       epochs: 2,
       blocksElided: 3,
       bytesElided: 9500,
+      shed: { epochs: 0, spans: 0, messages: 0, perEpoch: [] },
     });
+  });
+
+  it('should keep shed epochs apart from rescue\'s blocks: counted, and each span\'s bytes on its own line', async () => {
+    const { shedSession, SPAN_1, SPAN_2 } = await import('./render-fixtures.js');
+    const { KEY_C } = await import('./report-fixtures.js');
+    const { tally, summaries } = shedSession();
+
+    const report = buildStatusReport(tally, summaries, OPTIONS);
+
+    expect(report.totals).toMatchObject({ epochs: 4, blocksElided: 3, bytesElided: 63_213 });
+    expect(report.totals.shed).toEqual({
+      epochs: 2,
+      spans: 2,
+      messages: 14,
+      perEpoch: [
+        { key: KEY_C, n: 1, messages: 8, bytes: SPAN_1.bytes },
+        { key: KEY_C, n: 2, messages: 6, bytes: SPAN_2.bytes },
+      ],
+    });
+    const shed = report.conversations.find((c) => c.key === KEY_C)!;
+    expect(shed.lastEpoch).toMatchObject({ n: 2, mode: 'shed', blocks: 0, bytes: 0, span: { messages: 6, bytes: SPAN_2.bytes } });
+    expect(report.conversations.find((c) => c.key !== KEY_C && c.lastEpoch !== null)!.lastEpoch).toMatchObject({ mode: 'rescue', span: null });
   });
 });

@@ -24,7 +24,7 @@ describe('addWireEntry', () => {
     expect(a.requests).toBe(4);
     expect(a.rewritten).toBe(1);
     expect({ ...a.passthrough }).toEqual({ no_epoch: 2, epoch_mismatch: 1 });
-    expect(a.latches).toEqual([{ n: 1, t: '2026-01-01T00:00:03.000Z' }]);
+    expect(a.latches).toEqual([{ n: 1, t: '2026-01-01T00:00:03.000Z', cacheReadBefore: 1497 }]);
     expect(tally.conversations.get(KEY_B)!.requests).toBe(1);
     expect(tally.records).toBe(5);
     expect([tally.firstAt, tally.lastAt]).toEqual(['2026-01-01T00:00:01.000Z', '2026-01-01T00:00:05.000Z']);
@@ -142,5 +142,22 @@ describe('addWireEntry with refaults', () => {
     const a = tally.conversations.get(KEY_A)!;
     expect(a.refaults).toBe(2);
     expect([...a.refaultsByEpoch.get(1)!.entries()]).toEqual([[4, 2]]);
+  });
+});
+
+describe('addWireEntry, latches', () => {
+  it('should keep with each latch the cache reads of the conversation\'s call before it, or null with none', () => {
+    const usage = (cacheRead: number) => ({ input: 3, cacheCreation: 10, cacheRead, output: 5 });
+
+    const tally = fold([
+      rewritten('2026-01-01T00:00:00.000Z', 1, 1, 1000, { latched: 1, usage: usage(100) }, KEY_B),
+      wire({ t: '2026-01-01T00:00:01.000Z', usage: usage(7_000) }),
+      wire({ t: '2026-01-01T00:00:02.000Z', route: 'count_tokens', usage: usage(1) }),
+      rewritten('2026-01-01T00:00:03.000Z', 1, 1, 1000, { latched: 1, usage: usage(50) }),
+    ]);
+
+    expect(tally.conversations.get(KEY_B)!.latches).toEqual([{ n: 1, t: '2026-01-01T00:00:00.000Z', cacheReadBefore: null }]);
+    expect(tally.conversations.get(KEY_A)!.latches).toEqual([{ n: 1, t: '2026-01-01T00:00:03.000Z', cacheReadBefore: 7_000 }]);
+    expect(tally.conversations.get(KEY_A)!.lastCacheRead).toBe(50);
   });
 });
