@@ -30,6 +30,7 @@ interface StatusJson {
     readonly epochs: number;
     readonly blocksElided: number;
     readonly bytesElided: number;
+    readonly shed: { readonly epochs: number; readonly spans: number; readonly messages: number; readonly perEpoch: ReadonlyArray<{ readonly bytes: number }> };
   };
 }
 
@@ -79,10 +80,41 @@ describe('/_ctxshed/metrics and status --json', () => {
     expect(sumOf(scrape, 'ctxshed_epoch_elided_blocks_count')).toBe(totals.epochs);
     expect(sumOf(scrape, 'ctxshed_epoch_elided_blocks_sum')).toBe(totals.blocksElided);
     expect(sumOf(scrape, 'ctxshed_epoch_elided_bytes_sum')).toBe(totals.bytesElided);
+    expect(sumOf(scrape, 'ctxshed_epoch_elided_bytes_sum', { mode: 'rescue' })).toBe(totals.bytesElided);
+    expect(totals.shed).toEqual({ epochs: 0, spans: 0, messages: 0, perEpoch: [] });
     // Every model call went through the engine; the one request that is not a model call did not.
     expect(sumOf(scrape, 'ctxshed_rewrite_seconds_count')).toBe(sent - 1);
     expect(sumOf(scrape, 'ctxshed_refaults_total')).toBe(0);
     expect(sumOf(scrape, 'ctxshed_overflow_retries_total')).toBe(0);
+  });
+
+  it('should count shed epochs apart from rescue\'s: each span\'s bytes one observation of mode shed, no blocks', async () => {
+    const dir = await tempStateDir();
+    const upstream = await startMessagesApi();
+    const proxy = await startTestProxy(dir, testConfig(upstream.url, { mode: 'shed' }));
+    cleanups.push(() => upstream.close(), () => proxy.close());
+    const client = new ScriptedClient(proxy.url);
+    cleanups.push(async () => client.close());
+
+    for (let i = 0; i < 45; i++) expect((await client.turnOnce()).status).toBe(200);
+    await waitForWire(dir, 45);
+    const scrape = parseScrape(await (await fetch(`${proxy.url}/_ctxshed/metrics`)).text());
+    const { totals } = JSON.parse((await runCli(['status', '--state', dir, '--json'])).stdout) as StatusJson;
+
+    // More than one shed epoch latched, or the agreement below would say little.
+    expect(totals.shed.epochs).toBeGreaterThanOrEqual(2);
+    expect(totals.epochs).toBe(totals.shed.epochs);
+    expect(totals.shed.perEpoch).toHaveLength(totals.shed.epochs);
+    expect(sumOf(scrape, 'ctxshed_epochs_latched_total', { mode: 'shed', trigger: 'threshold' })).toBe(totals.shed.epochs);
+    expect(sumOf(scrape, 'ctxshed_epochs_latched_total', { mode: 'rescue' })).toBe(0);
+    expect(sumOf(scrape, 'ctxshed_epoch_elided_bytes_count', { mode: 'shed' })).toBe(totals.shed.epochs);
+    // The histogram adds the observations up; status lists each span's bytes and never does.
+    expect(sumOf(scrape, 'ctxshed_epoch_elided_bytes_sum', { mode: 'shed' })).toBe(totals.shed.perEpoch.reduce((sum, e) => sum + e.bytes, 0));
+    expect(sumOf(scrape, 'ctxshed_epoch_elided_blocks_sum', { mode: 'shed' })).toBe(0);
+    expect(totals.blocksElided).toBe(0);
+    expect(totals.bytesElided).toBe(sumOf(scrape, 'ctxshed_epoch_elided_bytes_sum', { mode: 'rescue' }));
+    expect(sumOf(scrape, 'ctxshed_requests_rewritten_total')).toBe(totals.rewritten);
+    expect(sumOf(scrape, 'ctxshed_requests_total')).toBe(totals.requests);
   });
 
   it('should sum the provider\'s reported cache reads, cache writes and input as the wire log has them', async () => {
