@@ -5,7 +5,11 @@ import { isTempLeftover, parseSpanName, type StateDir } from './layout.js';
 import { sha256Hex } from './sha256-hex.js';
 import { checkKind, checkPrivate, type Findings } from './verify-findings.js';
 
-/** What `spans/` holds: each good `.json`'s size by sha256, and which sha256s have a `.md`. */
+/**
+ * What `spans/` holds: each well-named `.json`'s size by sha256 (one that does not hash to its
+ * name is a problem of its own, and is kept here as elided/ keeps such a file, so a record naming
+ * it is not also told the file is missing), and which sha256s have a `.md`.
+ */
 export interface SpanFiles {
   readonly exact: Map<string, number>;
   readonly readable: Set<string>;
@@ -34,9 +38,9 @@ export async function verifySpans(state: StateDir, findings: Findings): Promise<
       files.readable.add(parsed.sha256);
       continue;
     }
+    files.exact.set(parsed.sha256, stat.size);
     const actual = sha256Hex(await fs.readFile(file));
     if (actual !== parsed.sha256) findings.problems.push(`${where}: content hashes to ${actual}, not to its name`);
-    else files.exact.set(parsed.sha256, stat.size);
   }
   if (leftovers > 0) findings.notes.push(`spans/: ignored ${leftovers} temp file(s) left by an interrupted atomic write`);
   return files;

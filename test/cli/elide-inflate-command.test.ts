@@ -66,3 +66,28 @@ describe('ctxshed elide and inflate on a real Claude Code request body', () => {
     expect(result.stderr).toMatch(message);
   });
 });
+
+describe('ctxshed inflate on a shed body', () => {
+  it('should rebuild a real Claude Code request byte for byte from the span file its stub names', async () => {
+    const { freezeSpan, planShed, shedRequest } = await import('../../src/core/index.js');
+    const { openStateDir } = await import('../../src/state/open-state-dir.js');
+    const { sha256Hex } = await import('../../src/state/sha256-hex.js');
+    const { writeSpanFiles } = await import('../../src/state/span-file.js');
+    const dir = await tempStateDir();
+    const state = await openStateDir(dir);
+    const original = await fs.readFile(REAL);
+    const plan = planShed(original, [], { sha256: sha256Hex });
+    if (plan.kind !== 'planned') throw new Error(plan.reason);
+    await writeSpanFiles(state, plan.span.sha256, plan.span.text);
+    const shed = shedRequest(original, [freezeSpan(plan.span)], { spansDir: state.spansDir, sha256: sha256Hex });
+    if (shed.kind !== 'shed') throw new Error(shed.reason);
+    const file = path.join(dir, 'shed.json');
+    await fs.writeFile(file, shed.body);
+
+    const result = await runBytes(['inflate', file, '--state', dir]);
+
+    expect(shed.body.length).toBeLessThan(original.length);
+    expect(result.code).toBe(0);
+    expect(result.stdout.equals(original)).toBe(true);
+  });
+});

@@ -25,7 +25,8 @@ describe('the report commands\' --help examples', () => {
         // An example without --state reads $CTXSHED_STATE, as a user's would.
         const result = await runCli(args, {
           env: { ...process.env, CTXSHED_STATE: STATE_EXAMPLE },
-          stopWhen: args.includes('--follow') ? (stdout) => stdout.includes('cbf84ec36c85') : undefined,
+          // A whole block printed: its last line says how many conversations it showed.
+          stopWhen: args.includes('--follow') ? (stdout) => stdout.includes(' seen within ') : undefined,
         });
 
         expect({ example, code: result.code, stderr: result.stderr }).toEqual({ example, code: 0, stderr: '' });

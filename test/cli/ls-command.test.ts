@@ -29,8 +29,10 @@ describe('ctxshed ls', () => {
     const result = await runCli(['ls', '--state', STATE_EXAMPLE]);
 
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^KEY +PROMPT +LAST SEEN +FULL +EPOCHS +BLOCKS +ELIDED +REFAULTS +REQS\n/);
-    expect(result.stdout).toMatch(/\ncbf84ec36c85  Read the files under src\/.*ago +68\.4% +1 +11 +18\.4 KB +0\.0% +24\n/);
+    expect(result.stdout).toMatch(/^KEY +PROMPT +LAST SEEN +FULL +EPOCHS +BLOCKS +ELIDED +REFAULTS +SPANS +REQS\n/);
+    expect(result.stdout).toMatch(/\ncbf84ec36c85  Read the files.*ago +68\.4% +1 +11 +18\.4 KB +0\.0% +- +24\n/);
+    expect(result.stdout).toMatch(/\n145a183e78ba  Have a look around.*ago +38\.1% +1 +- +- +- +1 +16\n/);
+    expect(result.stdout).toContain('\nShed: 1 span of 16 whole messages; each epoch\'s bytes, tokens and per-turn price: ctxshed stats.\n');
     expect(widest(result.stdout)).toBeLessThanOrEqual(100);
   });
 
@@ -39,7 +41,12 @@ describe('ctxshed ls', () => {
 
     const report = JSON.parse(result.stdout) as LsJson;
     expect(report.state).toBe(STATE_EXAMPLE);
-    expect(report.conversations).toEqual([
+    expect(report.conversations.map((c) => c.shortKey)).toEqual(['145a183e78ba', 'cbf84ec36c85']);
+    expect(report.conversations[0]).toMatchObject({ mode: 'shed', epochs: 1, blocksElided: 0, bytesElided: 0, spansShed: 1, messagesShed: 16, requests: 16 });
+    expect(report.conversations[0]!.spans).toEqual([
+      expect.objectContaining({ epoch: 1, first: 1, last: 16, messages: 16, bytes: 71_975, perTurn: expect.objectContaining({ basis: 'cache_read_marginal' }) as object }),
+    ]);
+    expect(report.conversations.slice(1)).toEqual([
       {
         key: EXAMPLE_KEY,
         shortKey: 'cbf84ec36c85',

@@ -25,11 +25,15 @@ afterAll(async () => {
 type StatusJson = StatusReport & { state: string; now: string };
 
 describe('ctxshed status', () => {
+  // The example's last requests are its shed conversation's, hours after the rescue one: status
+  // shows the conversations seen within 30 minutes of the last request, so the shed one alone.
   it('should show the example session as it was at its last request', async () => {
     const result = await runCli(['status', '--state', STATE_EXAMPLE]);
 
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/\ncbf84ec36c85 +68\.4% \/ 70\.0% +#1 .*ago +11 +24 +16\.1 KB +.*ago +Read the files/);
+    expect(result.stdout).toMatch(/\n145a183e78ba +38\.1% \/ 70\.0% +#1 .*ago +1 +16 +69\.8 KB +.*ago +Have a look around/);
+    expect(result.stdout).toContain('145a183e78ba: shed mode: epoch #1 shed 16 messages (70.3 KB); RESCUED counts span stubs');
+    expect(result.stdout).not.toContain('cbf84ec36c85');
     expect(widest(result.stdout)).toBeLessThanOrEqual(100);
   });
 
@@ -37,17 +41,18 @@ describe('ctxshed status', () => {
     const result = await runCli(['status', '--state', STATE_EXAMPLE, '--json']);
 
     const report = JSON.parse(result.stdout) as StatusJson;
-    expect(report.lastRequestAt).toBe('2026-11-30T04:56:54.129Z');
+    expect(report.lastRequestAt).toBe('2026-11-30T13:37:42.141Z');
     expect(report.conversations).toHaveLength(1);
     expect(report.conversations[0]).toMatchObject({
-      fullness: 0.6841,
+      fullness: 0.3813,
       threshold: 0.7,
       thresholdFrom: 'epoch',
       epochs: 1,
-      lastEpoch: { n: 1, latchedAt: '2026-11-30T04:56:54.020Z', blocks: 11, bytes: 18_864 },
-      requests: 24,
-      lastRequest: { rescued: 11, bytesSaved: 49_311 - 32_829, reason: null, status: 200 },
+      lastEpoch: { n: 1, latchedAt: '2026-11-30T13:37:41.973Z', blocks: 0, bytes: 0, mode: 'shed', span: { messages: 16, bytes: 71_975 } },
+      requests: 16,
+      lastRequest: { rescued: 1, bytesSaved: 71_476, reason: null, status: 200 },
     });
+    expect(report.totals).toMatchObject({ epochs: 2, blocksElided: 11, bytesElided: 18_864, shed: { epochs: 1, spans: 1, messages: 16, perEpoch: [{ n: 1, bytes: 71_975 }] } });
   });
 
   it('should show both conversations of a recorded session, with the threshold it would latch at', async () => {
@@ -79,9 +84,9 @@ describe('ctxshed status --follow', () => {
 
     const result = await runCli(['status', '--follow', '--interval', '0.2', '--state', copy], {
       stopWhen: (stdout) => {
-        if (!appended && stdout.includes('cbf84ec36c85')) {
+        if (!appended && stdout.includes('145a183e78ba')) {
           appended = true;
-          const record = { t: '2026-11-30T04:57:00.000Z', method: 'POST', path: '/v1/messages', route: 'messages', key: newKey, status: 200, bytesIn: 900, bytesOut: 900, responseBytes: 10, rescued: 0, bytesElided: 0, epochs: 0, reason: 'no_epoch', usage: { input: 1, cacheCreation: 0, cacheRead: 0, output: 1 }, window: 12_000, fullness: 0.3, ms: { total: 1, prepare: 0 } };
+          const record = { t: '2026-11-30T13:38:00.000Z', method: 'POST', path: '/v1/messages', route: 'messages', key: newKey, status: 200, bytesIn: 900, bytesOut: 900, responseBytes: 10, rescued: 0, bytesElided: 0, epochs: 0, reason: 'no_epoch', usage: { input: 1, cacheCreation: 0, cacheRead: 0, output: 1 }, window: 12_000, fullness: 0.3, ms: { total: 1, prepare: 0 } };
           void fs.appendFile(path.join(copy, 'wire.jsonl'), `${JSON.stringify(record)}\n`);
         }
         return stdout.includes('dddddddddddd');
@@ -113,7 +118,7 @@ describe('ctxshed status --follow', () => {
     run.child.stdin?.write('\u0003');
     const ended = await run.done;
 
-    expect(seen).toContain('cbf84ec36c85');
+    expect(seen).toContain('145a183e78ba');
     expect(ended.code).toBe(0);
   });
 });

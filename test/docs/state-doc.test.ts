@@ -4,10 +4,14 @@ import { describe, expect, it } from 'vitest';
 const doc = fs.readFileSync(new URL('../../docs/state.md', import.meta.url), 'utf8');
 const example = new URL('../../state.example/', import.meta.url);
 const wireLines = fs.readFileSync(new URL('wire.jsonl', example), 'utf8').trimEnd().split('\n');
-const recordFile = fs.readdirSync(new URL('conversations/', example))[0]!;
-const record = JSON.parse(fs.readFileSync(new URL(`conversations/${recordFile}`, example), 'utf8')) as {
-  epochs: Array<Record<string, unknown> & { blocks: Array<Record<string, unknown>> }>;
-};
+type RecordJson = Record<string, unknown> & { epochs: Array<Record<string, unknown> & { blocks: Array<Record<string, unknown>>; span?: Record<string, unknown> }> };
+const records = fs
+  .readdirSync(new URL('conversations/', example))
+  .sort()
+  .map((name) => JSON.parse(fs.readFileSync(new URL(`conversations/${name}`, example), 'utf8')) as RecordJson);
+// The rescue conversation (the example shown) and the shed one, made by `ctxshed demo --mode shed`.
+const record = records.find((r) => r.epochs.every((e) => e['mode'] === undefined))!;
+const shed = records.find((r) => r.epochs.some((e) => e['mode'] === 'shed'))!;
 
 /** The names in the first column of the tables of the section that starts with `heading`. */
 function fieldsOf(heading: string): string[] {
@@ -35,15 +39,25 @@ describe('docs/state.md', () => {
     for (const line of examples) expect(wireLines).toContain(line);
   });
 
-  it('should document every field of the record, its epochs and its blocks in state.example', () => {
+  it('should document every field of the records, their epochs, blocks and spans in state.example', () => {
     const documented = fieldsOf('`conversations/<key>.json`');
-    const used = new Set([
-      ...Object.keys(record),
-      ...record.epochs.flatMap((e) => Object.keys(e)),
-      ...record.epochs.flatMap((e) => e.blocks.flatMap((b) => Object.keys(b))),
-    ]);
+    const used = new Set(
+      [record, shed].flatMap((r) => [
+        ...Object.keys(r),
+        ...r.epochs.flatMap((e) => Object.keys(e)),
+        ...r.epochs.flatMap((e) => e.blocks.flatMap((b) => Object.keys(b))),
+        ...r.epochs.flatMap((e) => Object.keys(e.span ?? {})),
+      ]),
+    );
 
+    expect(shed).toBeDefined();
     expect([...used].filter((field) => !documented.includes(field))).toEqual([]);
+  });
+
+  it('should show the shed epoch of state.example as it is', () => {
+    const [, shown] = jsonBlocks('`conversations/<key>.json`');
+
+    expect(JSON.parse(shown!)).toEqual(shed.epochs[0]);
   });
 
   it('should show the record of state.example, cut to its first block', () => {

@@ -148,9 +148,21 @@ describe('verifyState, shed mode', () => {
       expect.arrayContaining([
         expect.stringMatching(new RegExp(`epoch #1 span 1\\.\\.6: spans/${one.span.sha256}\\.md is missing`)),
         expect.stringMatching(new RegExp(`spans/${two.span.sha256}\\.json: content hashes to`)),
-        expect.stringMatching(new RegExp(`epoch #2 span 7\\.\\.12: spans/${two.span.sha256}\\.json is missing`)),
+        // Reported as a changed elided file is: its hash, and the size the record expected.
+        expect.stringMatching(new RegExp(`epoch #2 span 7\\.\\.12: spans/${two.span.sha256}\\.json has 1 bytes, the span says ${two.span.bytes}`)),
       ]),
     );
+  });
+
+  it('should report a changed span file once, and a missing one as missing, as it does elided files', async () => {
+    const text = await fs.readFile(path.join(state.spansDir, `${one.span.sha256}.json`), 'utf8');
+    await fs.writeFile(path.join(state.spansDir, `${one.span.sha256}.json`), text.replace(/.$/s, ' '));
+    await fs.unlink(path.join(state.spansDir, `${two.span.sha256}.json`));
+
+    const { problems } = await verifyState(tmp);
+
+    expect(problems.filter((p) => p.includes(one.span.sha256))).toEqual([expect.stringMatching(/: content hashes to [0-9a-f]{64}, not to its name$/)]);
+    expect(problems.filter((p) => p.includes(two.span.sha256))).toEqual([expect.stringMatching(new RegExp(`epoch #2 span 7\\.\\.12: spans/${two.span.sha256}\\.json is missing$`))]);
   });
 
   it('should note spans named by no record, as a killed latch leaves them', async () => {
