@@ -54,7 +54,8 @@ describe('ctxshed seal and unseal', () => {
   it('should refuse a shed span: spans are not sealed, and nothing moves', async () => {
     const span = Buffer.from('{"role":"user","content":"shed me"}');
     const sha = createHash('sha256').update(span).digest('hex');
-    await fs.mkdir(path.join(state, 'spans'), { mode: 0o700 });
+    // state.example, copied, has a spans/ of its own.
+    await fs.mkdir(path.join(state, 'spans'), { recursive: true, mode: 0o700 });
     await fs.writeFile(path.join(state, 'spans', `${sha}.json`), span, { mode: 0o600 });
     const refused = await runCli(['seal', sha.slice(0, 12), '--state', state]);
     expect(refused).toMatchObject({ code: 1, stderr: `ctxshed: seal: ${sha} is a shed span; ctxshed seals elided tool results only, not spans (docs/shed.md)\n` });
