@@ -1,12 +1,16 @@
-/** `ctxshed show ID`: an elided original by its sha256, or a conversation's epochs by its key. */
+/**
+ * `ctxshed show ID`: an elided original by its sha256, a shed span by its handle, or a
+ * conversation's epochs by its key.
+ */
 import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { summarizeConversation } from '../report/conversation-summary.js';
-import { listElidedFiles } from '../report/read-report-state.js';
+import { listElidedFiles, listSpanFiles } from '../report/read-report-state.js';
 import { readWireTally } from '../report/read-wire-log.js';
 import { renderConversation } from '../report/render-show.js';
-import { showConversationJson, usagesOf } from '../report/report-json.js';
+import { showConversationJson, spanUsagesOf, usagesOf } from '../report/report-json.js';
+import { renderSpanMarkdown } from '../core/index.js';
 import { checkHexId, resolveId, type IdCandidate } from '../report/resolve-id.js';
 import { elidedPath, spanPath, type StateDir } from '../state/layout.js';
 import { sha256Hex } from '../state/sha256-hex.js';
@@ -25,19 +29,21 @@ const KIND_NAMES: Record<IdCandidate['kind'], string> = {
   elided: 'elided text  ',
   'elided-json': 'elided JSON  ',
   conversation: 'conversation ',
+  span: 'shed span    ',
 };
 
 export const showCommand: CommandModule<object, ShowArgs> = {
   command: 'show <id>',
-  describe: 'Print an elided original (by sha256) or a conversation\'s epochs and blocks (by key); 6+ hex digits will do',
+  describe: 'Print an elided original (by sha256), a shed span (by its handle) or a conversation\'s epochs (by key); 6+ hex digits will do',
   builder: (yargs) =>
     (yargs as Argv<object>)
-      .positional('id', { type: 'string', demandOption: true, describe: 'A sha256 or a conversation key, full or its first 6+ hex digits' })
+      .positional('id', { type: 'string', demandOption: true, describe: 'A sha256, a span handle or a conversation key, full or its first 6+ hex digits' })
       .option('state', STATE_OPTION)
       .option('json', JSON_OPTION)
       .example('$0 show cbf84ec36c85 --state state.example', 'A conversation: each epoch, when and why, and its blocks')
       .example('$0 show 8370b47dccff --state state.example', 'The text of one elided tool result, exactly as the model saw it')
-      .example('$0 show 8370b47dccff --state state.example --json', 'The same with its path and where it was elided') as unknown as Argv<ShowArgs>,
+      .example('$0 show 8370b47dccff --state state.example --json', 'The same with its path and where it was elided')
+      .example('$0 show a79312205cab --state state.example', 'A shed span by its handle: who said what, tool calls and their results') as unknown as Argv<ShowArgs>,
   handler: async (args: ArgumentsCamelCase<ShowArgs>) => {
     // Checked before anything touches the disk: only hex, so no path can sneak in.
     const problem = checkHexId(args.id);
@@ -47,10 +53,11 @@ export const showCommand: CommandModule<object, ShowArgs> = {
     const input = await readReportInput(state, tally);
     const candidates: IdCandidate[] = [
       ...(await listElidedFiles(state)),
+      ...(await listSpanFiles(state)),
       ...input.summaries.map((s) => ({ id: s.key, kind: 'conversation' as const })),
     ];
     const found = resolveId(args.id, candidates);
-    if (found.kind === 'none') throw new CliError(`show: no elided file and no conversation in ${state.root} has an id starting ${args.id}`);
+    if (found.kind === 'none') throw new CliError(`show: no elided file, span or conversation in ${state.root} has an id starting ${args.id}`);
     if (found.kind === 'ambiguous') {
       const list = found.matches.slice(0, 20).map((m) => `  ${KIND_NAMES[m.kind]}${m.id}`);
       const more = found.matches.length > 20 ? [`  ... and ${found.matches.length - 20} more`] : [];
@@ -58,6 +65,7 @@ export const showCommand: CommandModule<object, ShowArgs> = {
     }
     const { match } = found;
     if (match.kind === 'conversation') await showConversation(state, input, match.id, args.json);
+    else if (match.kind === 'span') await showSpan(state, input, match.id, args.json);
     else await showElided(state, input, match.id, match.kind, args.json);
   },
 };
@@ -78,6 +86,41 @@ async function showConversation(state: StateDir, input: ReportInput, key: string
   }
   warn(input.warnings);
   await writeStdout(renderConversation(summary, recordEpochs, state, Date.now()));
+}
+
+// A span is shown as restore gives it (docs/shed.md, "Getting a span back"): rendered from its
+// exact bytes just read, so what is printed is checked against the handle, unlike the `.md`.
+async function showSpan(state: StateDir, input: ReportInput, sha256: string, json: boolean): Promise<void> {
+  const file = spanPath(state, sha256, 'json');
+  let bytes: Buffer;
+  try {
+    bytes = await fs.readFile(file, { flag: constants.O_RDONLY | constants.O_NOFOLLOW });
+  } catch (error) {
+    throw new CliError(`show: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  const intact = sha256Hex(bytes) === sha256;
+  const text = renderSpanMarkdown(bytes, sha256);
+  if (json) {
+    const report = {
+      state: state.root,
+      kind: 'span',
+      sha256,
+      path: file,
+      readable: spanPath(state, sha256, 'md'),
+      bytes: bytes.length,
+      intact,
+      usedBy: spanUsagesOf(sha256, input.records),
+      text,
+      warnings: input.warnings,
+    };
+    await writeStdout(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    await writeStdout(text);
+  }
+  if (!intact) {
+    process.stderr.write(`ctxshed: ${file} does not hash to its name: it was changed after ctxshed wrote it (see ctxshed verify)\n`);
+    process.exitCode = 1;
+  }
 }
 
 async function showElided(state: StateDir, input: ReportInput, sha256: string, kind: 'elided' | 'elided-json', json: boolean): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import type { ConversationRecord } from '../state/conversation-record.js';
-import { parseConversationName, parseElidedName, type StateDir } from '../state/layout.js';
+import { parseConversationName, parseElidedName, parseSpanName, type StateDir } from '../state/layout.js';
 import { readConversation } from '../state/read-conversation.js';
 import { hasErrnoCode } from '../state/state-error.js';
 import type { IdCandidate } from './resolve-id.js';
@@ -27,6 +27,14 @@ export async function readRecordsForReport(state: StateDir): Promise<{ records: 
   }
   records.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.key.localeCompare(b.key));
   return { records, warnings };
+}
+
+/** The shed spans, by their handles: the sha256 each `spans/<sha256>.json` is named by. */
+export async function listSpanFiles(state: StateDir): Promise<IdCandidate[]> {
+  return (await namesIn(state.spansDir)).flatMap((name) => {
+    const parsed = parseSpanName(name);
+    return parsed === undefined || parsed.ext !== 'json' ? [] : [{ id: parsed.sha256, kind: 'span' as const }];
+  });
 }
 
 /** The elided files, by the sha256 their names carry. */

@@ -134,6 +134,23 @@ function readingJson(e: EpochSummary): object {
   return e.limit === null ? reading : { ...reading, limit: e.limit };
 }
 
+/** Where a shed span is used: which conversation and epoch, and the messages it stood for. */
+export interface SpanUsageJson {
+  readonly key: string;
+  readonly epoch: number;
+  readonly first: number;
+  readonly last: number;
+}
+
+/** Every shed epoch of every record whose span's handle is `sha256`. */
+export function spanUsagesOf(sha256: string, records: readonly ConversationRecord[]): SpanUsageJson[] {
+  return records.flatMap((record) =>
+    record.epochs.flatMap((epoch) =>
+      epoch.span?.sha256 === sha256 ? [{ key: record.key, epoch: epoch.n, first: epoch.span.first, last: epoch.span.last }] : [],
+    ),
+  );
+}
+
 /** Every block of every record whose text (`elided`) or original JSON (`elided-json`) is `sha256`. */
 export function usagesOf(sha256: string, kind: 'elided' | 'elided-json', records: readonly ConversationRecord[]): UsageJson[] {
   return records.flatMap((record) =>

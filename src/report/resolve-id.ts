@@ -7,10 +7,10 @@ export const MIN_ID_CHARS = 6;
 
 const HEX_ID = /^[0-9a-f]+$/i;
 
-/** What an id can name. */
-export type IdKind = 'elided' | 'elided-json' | 'conversation';
+/** What an id can name: an elided file, a conversation, or a shed span (by its handle). */
+export type IdKind = 'elided' | 'elided-json' | 'conversation' | 'span';
 
-/** Something an id can name: an elided file (`.txt` or `.json`) or a conversation key. */
+/** Something an id can name: an elided file (`.txt` or `.json`), a conversation key or a span's handle. */
 export interface IdCandidate {
   /** 64 lowercase hex digits. */
   readonly id: string;

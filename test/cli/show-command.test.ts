@@ -1,13 +1,16 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_PATH } from '../support/cli-process.js';
 import { tempStateDir } from '../support/test-proxy.js';
 import { runCli, STATE_EXAMPLE, widest } from './cli-run.js';
 import { makeSessionState, type SessionState } from './session-state.js';
 
 const EXAMPLE_KEY = 'cbf84ec36c8541e86634fb36f7e8e2e1ee4e82c57470333a5342f9082fcf9ec6';
 const FIRST_SHA = '8370b47dccff78983af2d4aa820dcb0de62f3507fe1f7782de755774588d98a9';
+const SPAN = 'a79312205cab6d49906a10d19e1296195e9e49b6f0f8495a2da9ff234974e6a1';
 
 interface ShowConversation {
   kind: 'conversation';
@@ -115,6 +118,57 @@ describe('ctxshed show', () => {
     expect(ambiguous.stderr).toContain(`elided text  ${TWO}`);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('has an id starting 999999');
+  });
+
+  it('should print a shed span by its handle as its rendering, made from its exact bytes', async () => {
+    const result = await runCli(['show', SPAN.slice(0, 12), '--state', STATE_EXAMPLE]);
+
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    // The same text as the .md beside it, which the same function wrote from the same bytes.
+    expect(result.stdout).toBe(await fs.readFile(path.join(STATE_EXAMPLE, 'spans', `${SPAN}.md`), 'utf8'));
+  });
+
+  it('should give a shed span as JSON: its files, bytes, whether it is intact and the epoch that shed it', async () => {
+    const result = await runCli(['show', SPAN, '--state', STATE_EXAMPLE, '--json']);
+
+    const report = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(report).toMatchObject({
+      kind: 'span',
+      sha256: SPAN,
+      path: path.join(STATE_EXAMPLE, 'spans', `${SPAN}.json`),
+      readable: path.join(STATE_EXAMPLE, 'spans', `${SPAN}.md`),
+      bytes: 71_975,
+      intact: true,
+      usedBy: [{ key: '145a183e78ba40f866cb77df454769269018b6755bfba270f27536dcd27009e2', epoch: 1, first: 1, last: 16 }],
+    });
+    expect(String(report['text'])).toMatch(/^# ctxshed span a79312205cab/);
+  });
+
+  it('should print a changed span but say it no longer hashes to its name, and exit 1', async () => {
+    const copy = await tempStateDir('ctxshed-show-span-');
+    const bytes = '{"role":"user","content":"shed me"}';
+    const sha = createHash('sha256').update('something else').digest('hex');
+    await fs.mkdir(path.join(copy, 'spans'), { recursive: true });
+    await fs.writeFile(path.join(copy, 'spans', `${sha}.json`), bytes);
+
+    const result = await runCli(['show', sha.slice(0, 8), '--state', copy]);
+
+    expect(result.stdout).toContain('shed me');
+    expect(result.stderr).toContain(`${sha}.json does not hash to its name`);
+    expect(result.code).toBe(1);
+    await fs.rm(copy, { recursive: true, force: true });
+  });
+
+  it('should end quietly with exit 0 when the reader stops early (| head)', async () => {
+    const child = spawn(process.execPath, [CLI_PATH, 'show', SPAN, '--state', STATE_EXAMPLE], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   });
 
   it('should print a changed original but say it no longer hashes to its name, and exit 1', async () => {

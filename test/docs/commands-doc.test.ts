@@ -27,8 +27,16 @@ describe('docs/commands.md', () => {
     expect(keys(first(shown!['conversations']))).toEqual(keys(first(actual['conversations'])));
   });
 
+  it('should show the --json shape show prints for a shed span', async () => {
+    const [, span] = examplesOf('show');
+    const actual = await jsonOf(['show', 'a79312205cab']);
+
+    expect(keys(span)).toEqual(keys(actual));
+    expect(keys(first(span!['usedBy']))).toEqual(keys(first(actual['usedBy'])));
+  });
+
   it('should show the --json shapes show prints for an elided file and for a conversation', async () => {
-    const [elided, conversation] = examplesOf('show');
+    const [elided, , conversation] = examplesOf('show');
     const actualElided = await jsonOf(['show', '8370b47dccff']);
     const actualConversation = await jsonOf(['show', 'cbf84ec36c85']);
 

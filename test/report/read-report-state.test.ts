@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listElidedFiles, readRecordsForReport } from '../../src/report/read-report-state.js';
+import { listElidedFiles, listSpanFiles, readRecordsForReport } from '../../src/report/read-report-state.js';
 import { serializeConversationRecord } from '../../src/state/conversation-record.js';
 import { layoutPaths, type StateDir } from '../../src/state/layout.js';
 import { tempStateDir } from '../support/test-proxy.js';
@@ -48,5 +48,17 @@ describe('listElidedFiles', () => {
       { id: 'a'.repeat(64), kind: 'elided' },
       { id: 'b'.repeat(64), kind: 'elided-json' },
     ]);
+  });
+});
+
+describe('listSpanFiles', () => {
+  it('should list the shed spans by their handles, from their .json files only, and none without spans/', async () => {
+    expect(await listSpanFiles(state)).toEqual([]);
+    await fs.mkdir(state.spansDir);
+    for (const name of [`${'a'.repeat(64)}.json`, `${'a'.repeat(64)}.md`, `${'b'.repeat(64)}.md`, `${'c'.repeat(64)}.json.12`, 'notes.txt']) {
+      await fs.writeFile(path.join(state.spansDir, name), 'x');
+    }
+
+    expect(await listSpanFiles(state)).toEqual([{ id: 'a'.repeat(64), kind: 'span' }]);
   });
 });

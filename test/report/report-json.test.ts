@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conversationJson, showConversationJson, usagesOf } from '../../src/report/report-json.js';
+import { conversationJson, showConversationJson, spanUsagesOf, usagesOf } from '../../src/report/report-json.js';
 import { summarizeConversation } from '../../src/report/conversation-summary.js';
 import { block, epoch, KEY_A, record } from './report-fixtures.js';
 import { session } from './render-fixtures.js';
@@ -81,5 +81,16 @@ describe('usagesOf', () => {
 
     expect(usagesOf('c'.repeat(64), 'elided', records)).toEqual([{ key: KEY_A, epoch: 2, ordinal: 4, toolUseId: 'toolu_4' }]);
     expect(usagesOf('c'.repeat(64), 'elided-json', records)).toEqual([]);
+  });
+});
+
+describe('spanUsagesOf', () => {
+  it('should name the shed epoch whose span a handle is, with the messages it stood for', async () => {
+    const { shedSession, SPAN_2 } = await import('./render-fixtures.js');
+    const { KEY_C } = await import('./report-fixtures.js');
+    const { records } = shedSession();
+
+    expect(spanUsagesOf(SPAN_2.sha256, records)).toEqual([{ key: KEY_C, epoch: 2, first: 10, last: 15 }]);
+    expect(spanUsagesOf('a'.repeat(64), records)).toEqual([]);
   });
 });
