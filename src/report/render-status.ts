@@ -55,8 +55,11 @@ function footnotes(conversations: readonly StatusConversation[]): string[] {
     const notes: string[] = [];
     if (last.reason !== null && last.reason !== 'no_epoch') notes.push(`${shortId(c.key)}: the last request went through unchanged: ${last.reason}`);
     if (last.status >= 400) notes.push(`${shortId(c.key)}: the last request got HTTP ${last.status}`);
-    const span = c.lastEpoch?.span;
-    if (span != null) notes.push(`${shortId(c.key)}: shed mode: epoch #${c.lastEpoch!.n} shed ${plural(span.messages, 'message')} (${formatBytes(span.bytes)}); RESCUED counts span stubs`);
+    // A shed conversation's stubs stand for spans: say what its last epoch shed, and what RESCUED counts.
+    const epoch = c.lastEpoch;
+    if (epoch !== null && epoch.span !== null) {
+      notes.push(`${shortId(c.key)}: shed mode: epoch #${epoch.n} shed ${plural(epoch.span.messages, 'message')} (${formatBytes(epoch.span.bytes)}); RESCUED counts span stubs`);
+    }
     return notes;
   });
 }
