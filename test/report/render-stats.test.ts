@@ -63,3 +63,17 @@ describe('renderStats, shed mode', () => {
     expect(text).not.toContain('Per epoch (what each one shed');
   });
 });
+
+describe('renderStats, a shed epoch with no reading before it', () => {
+  it('should print its span with no per-turn price and no basis rather than guess what was warm', async () => {
+    const { SPAN_1 } = await import('./render-fixtures.js');
+    const { KEY_C, record, shedEpoch } = await import('./report-fixtures.js');
+    const { summarizeConversation } = await import('../../src/report/conversation-summary.js');
+    const { newWireTally } = await import('../../src/report/wire-tally.js');
+    const summary = summarizeConversation(record([shedEpoch(1, '2026-01-01T10:02:00.000Z', SPAN_1, 7_744)], KEY_C), null, KEY_C);
+
+    const text = renderStats(buildStatsReport(newWireTally(), [summary]), '/st');
+
+    expect(text).toMatch(/\ncccccccccccc +1 +72\.0% +8 \(1\.\.8\) +30\.8 KB +~7\.9k +- +-\n/);
+  });
+});
