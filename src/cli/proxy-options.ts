@@ -29,8 +29,8 @@ export const DEFAULT_RESCUE_PCT = Math.round(DEFAULT_ENGINE_SETTINGS.threshold *
 export function withProxyOptions<T>(yargs: Argv<T>): Argv<T & ProxyArgs> {
   return yargs
     .option('mode', { type: 'string', default: 'rescue', describe: 'What an epoch freezes: old tool results (rescue) or a span of whole old messages (shed)' })
-    .option('horizon', { type: 'number', describe: 'Turns a cache re-write must pay back within (default: as many as the conversation has had)' })
-    .option('gate', { type: 'boolean', default: false, describe: 'Rescue mode: latch only when the re-write pays back within the horizon (shed mode always does)' })
+    .option('horizon', { type: 'number', describe: 'Turns a cache re-write must pay back within (default: as many as the conversation has had); from 85% full an epoch latches anyway' })
+    .option('gate', { type: 'boolean', default: false, describe: 'Rescue mode: latch only when the re-write pays back within the horizon, or the window is 85% full (shed mode always does)' })
     .option('rescue-pct', { type: 'number', default: DEFAULT_RESCUE_PCT, describe: 'Latch an epoch when a conversation is this full (% of the window)' })
     .option('keep-recent', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.keepRecent, describe: 'Never elide the N newest tool results' })
     .option('min-bytes', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.minBytes, describe: 'Elide only tool results whose text is over N bytes' })

@@ -1,4 +1,5 @@
 /** The terminal table of a replay. Pure: reports in, text out. */
+import { GATE_CEILING } from '../core/index.js';
 import type { MissTally, SessionReport } from './replay-session.js';
 import type { ShedEpochFigure } from './shed-epochs.js';
 import { sparkline } from './sparkline.js';
@@ -81,7 +82,9 @@ function shedLines(epochs: readonly ShedEpochFigure[]): string[] {
     '  shed epochs (each on its own: never summed, never set against cache reads):',
     ...epochs.map((e) => {
       const g = e.gate;
-      const gate = g === undefined ? 'no gate' : `gate: break-even ${g.breakEvenTurns ?? 'never'} turns <= ${g.expectedRemainingTurns} expected (${g.horizonFrom === 'horizon' ? '--horizon' : 'turns so far'}); ran ${e.turnsAfter} more`;
+      const against = g === undefined ? '' : `${g.forcedAt === undefined ? '<=' : '>'} ${g.expectedRemainingTurns} expected (${g.horizonFrom === 'horizon' ? '--horizon' : 'turns so far'})`;
+      const forced = g?.forcedAt === undefined ? '' : `, forced at the ${pct(GATE_CEILING)} ceiling`;
+      const gate = g === undefined ? 'no gate' : `gate: break-even ${g.breakEvenTurns ?? 'never'} turns ${against}${forced}; ran ${e.turnsAfter} more`;
       const t = e.perLaterTurn;
       return (
         `    #${e.epoch} ${shortId(e.conversation)} request ${e.request + 1} at ${pct(e.fullness)}: messages ${e.span.first}..${e.span.last} (${e.span.messages}, ${(e.span.bytes / 1024).toFixed(0)} KB); ${gate}\n` +

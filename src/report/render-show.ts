@@ -1,6 +1,6 @@
 /** `ctxshed show KEY` as text: a conversation, its epochs and every block they elided. Pure. */
 import type { Epoch } from '../core/epoch-types.js';
-import { renderLedgerLine, type GateDecision } from '../core/index.js';
+import { GATE_CEILING, renderLedgerLine, type GateDecision } from '../core/index.js';
 import { refaultRateOf, type ConversationSummary, type EpochSummary, type SpanSummary } from './conversation-summary.js';
 import { oneLine, renderTable, REPORT_WIDTH, wrapText } from './format-table.js';
 import { formatWhen } from './format-time.js';
@@ -95,8 +95,12 @@ function renderSpan(span: SpanSummary, gate: GateDecision | undefined): string[]
   if (gate !== undefined) {
     const turns = gate.breakEvenTurns === null ? 'never' : `in ${plural(gate.breakEvenTurns, 'turn')}`;
     const left = `${plural(gate.expectedRemainingTurns, 'turn')} left (${gate.horizonFrom === 'horizon' ? '--horizon' : 'as many as so far'})`;
+    const verdict =
+      gate.forcedAt === undefined
+        ? `pays back ${turns}, ${gate.latch ? 'within' : 'beyond'} the ${left}`
+        : `pays back ${turns}, beyond the ${left}; latched anyway at ${formatPercent(gate.forcedAt)}, past the ${formatPercent(GATE_CEILING)} ceiling`;
     lines.push(
-      `  gate      pays back ${turns}, ${gate.latch ? 'within' : 'beyond'} the ${left}`,
+      `  gate      ${verdict}`,
       `            (${gate.writeMult} - ${gate.readMult}) x ${formatCount(gate.invalidatedSuffixTokens)} re-written / (${gate.readMult} x ${formatCount(gate.droppedCachedTokens)} dropped)`,
     );
   }

@@ -138,8 +138,14 @@ function rescueGate(
         tokensPerByte: tokensPerByteOf(reading),
         stubBytes,
         oneHourCache: asksOneHourCache(body),
+        fullness: fullnessOf(reading),
         ...(horizon === undefined ? {} : { horizon }),
       },
     ),
   );
+}
+
+/** The reading's fullness: its context over its window. */
+export function fullnessOf(reading: FullnessReading): number {
+  return reading.window > 0 ? reading.contextTokens / reading.window : 0;
 }

@@ -19,7 +19,7 @@ import {
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { ConversationEntry } from './conversation-table.js';
 import { latchWith, type LatchContext } from './latch-conversation.js';
-import { tokensPerByteOf } from './maybe-latch.js';
+import { fullnessOf, tokensPerByteOf } from './maybe-latch.js';
 
 /**
  * Plans a span, weighs it and latches it. Resolves to the epoch this request latched, or
@@ -46,6 +46,7 @@ export async function maybeShed(
     tokensPerByte: tokensPerByteOf(reading),
     stubBytes: stub.length,
     oneHourCache: asksOneHourCache(body),
+    fullness: fullnessOf(reading),
     ...(horizon === undefined ? {} : { horizon }),
   });
   if (input.droppedCachedTokens < (ctx.settings.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION) * reading.window) return undefined;

@@ -56,6 +56,18 @@ describe('renderConversation', () => {
     expect(widest(text)).toBeLessThanOrEqual(100);
   });
 
+  it('should say when the gate gave way at its ceiling, and at what fullness', async () => {
+    const { shedSession } = await import('./render-fixtures.js');
+    const { KEY_C } = await import('./report-fixtures.js');
+    const { summaries, records } = shedSession();
+    const summary = summaries.find((s) => s.key === KEY_C)!;
+    const epochs = records.find((r) => r.key === KEY_C)!.epochs.map((e) => (e.gate === undefined ? e : { ...e, gate: { ...e.gate, expectedRemainingTurns: 3, latch: true, forcedAt: 0.9012 } }));
+
+    const text = renderConversation(summary, epochs, { elidedDir: '/st/elided', spansDir: '/st/spans' }, NOW);
+
+    expect(text).toContain('gate      pays back in 15 turns, beyond the 3 turns left (--horizon); latched anyway at 90.1%, past the 85.0% ceiling');
+  });
+
   it('should print a version 3 epoch\'s ledger, a row per block considered, as the seed\'s table does', () => {
     const { summaries, records } = labelledSession();
     const summary = summaries.find((s) => s.key === KEY_A)!;

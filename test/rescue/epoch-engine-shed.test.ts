@@ -34,9 +34,9 @@ function engineWith(settings: EngineSettings): EpochEngine {
   return new EpochEngine(state, settings, { now: () => LATCH_TIME, onStateFailure: (e) => failures.push(e) });
 }
 
-async function firstTurnAt90(engine: EpochEngine, body: Uint8Array = BODY): Promise<Prepared> {
+async function firstTurnAt90(engine: EpochEngine, body: Uint8Array = BODY, contextTokens = 9_000): Promise<Prepared> {
   const first = await engine.prepare(messages(body));
-  engine.observe(first, { status: 200, usage: usage(9_000) });
+  engine.observe(first, { status: 200, usage: usage(contextTokens) });
   return first;
 }
 
@@ -79,12 +79,23 @@ describe('EpochEngine in shed mode', () => {
 
   it('should not burst the cache when the turns left cannot pay it back', async () => {
     const engine = engineWith({ ...SHED, horizon: 0 });
-    await firstTurnAt90(engine);
+    await firstTurnAt90(engine, BODY, 8_000);
 
     const prepared = await engine.prepare(messages(BODY));
 
     expect(prepared).toMatchObject({ reason: 'no_epoch', epochs: 0 });
     expect(prepared.latched).toBeUndefined();
+  });
+
+  it('should burst anyway from the gate\'s ceiling on, where the client would compact, and record why', async () => {
+    const engine = engineWith({ ...SHED, horizon: 0 });
+    await firstTurnAt90(engine);
+
+    const prepared = await engine.prepare(messages(BODY));
+
+    expect(prepared).toMatchObject({ latched: 1, epochs: 1 });
+    const record = await readConversation(state, prepared.key!);
+    expect(record!.epochs[0]!.gate).toMatchObject({ latch: true, forcedAt: 0.9, expectedRemainingTurns: 0 });
   });
 
   it('should pass through when the span\'s files went missing, and never name them', async () => {
@@ -119,7 +130,7 @@ describe('EpochEngine in shed mode', () => {
 describe('EpochEngine in rescue mode with --gate', () => {
   it('should latch only when the gate says the epoch pays back, and record the gate', async () => {
     const closed = engineWith({ ...DEFAULT_ENGINE_SETTINGS, window: 10_000, gate: true, horizon: 0 });
-    await firstTurnAt90(closed);
+    await firstTurnAt90(closed, BODY, 8_000);
     expect(await closed.prepare(messages(BODY))).toMatchObject({ reason: 'no_epoch', epochs: 0 });
 
     const open = engineWith({ ...DEFAULT_ENGINE_SETTINGS, window: 10_000, gate: true, horizon: 1000 });

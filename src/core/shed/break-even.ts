@@ -8,6 +8,11 @@
  *
  * The multipliers are those of the cache the request asks for: 1.25 (write) and 0.1 (read) for the
  * default five minutes, 2.0 and 0.1 for one hour.
+ *
+ * Near the window the formula's alternative (go on reading the cache) no longer exists: Claude
+ * Code compacts its transcript at about 94% of the window (the window less about 13k tokens), and
+ * the API refuses a request over it. A compaction re-writes the whole cache anyway and loses the
+ * text. So from GATE_CEILING on, an epoch latches whether or not it pays back, and says so.
  */
 
 /** Cache multipliers of input price: writing a prefix, reading it back. */
@@ -15,6 +20,9 @@ export interface CacheMultipliers {
   readonly write: number;
   readonly read: number;
 }
+
+/** The fullness (context ÷ window) from which the gate never holds an epoch back. */
+export const GATE_CEILING = 0.85;
 
 export const FIVE_MINUTE_CACHE: CacheMultipliers = { write: 1.25, read: 0.1 };
 export const ONE_HOUR_CACHE: CacheMultipliers = { write: 2.0, read: 0.1 };
@@ -31,6 +39,8 @@ export interface GateInput {
   readonly horizon?: number;
   /** The request asks for a one-hour cache. */
   readonly oneHourCache: boolean;
+  /** The reading's fullness (context ÷ window), when known: from GATE_CEILING on, the gate gives way. */
+  readonly fullness?: number;
 }
 
 /** The gate's figures and decision, as the epoch records them. */
@@ -44,6 +54,11 @@ export interface GateDecision {
   readonly expectedRemainingTurns: number;
   readonly horizonFrom: 'horizon' | 'turns_so_far';
   readonly latch: boolean;
+  /**
+   * Present when the burst does not pay back and latches anyway: the fullness that reached
+   * GATE_CEILING (rounded to 4 places).
+   */
+  readonly forcedAt?: number;
 }
 
 /** Whether a burst pays back within the turns left, with the figures for the record. */
@@ -58,6 +73,8 @@ export function decideBurst(input: GateInput): GateDecision {
   else breakEvenTurns = Math.ceil(cost / (multipliers.read * dropped));
   const fromHorizon = input.horizon !== undefined;
   const expectedRemainingTurns = Math.max(0, fromHorizon ? input.horizon! : input.turnsSoFar);
+  const paysBack = breakEvenTurns !== null && breakEvenTurns <= expectedRemainingTurns;
+  const forced = !paysBack && dropped > 0 && input.fullness !== undefined && input.fullness >= GATE_CEILING;
   return {
     writeMult: multipliers.write,
     readMult: multipliers.read,
@@ -66,6 +83,7 @@ export function decideBurst(input: GateInput): GateDecision {
     breakEvenTurns,
     expectedRemainingTurns,
     horizonFrom: fromHorizon ? 'horizon' : 'turns_so_far',
-    latch: breakEvenTurns !== null && breakEvenTurns <= expectedRemainingTurns,
+    latch: paysBack || forced,
+    ...(forced ? { forcedAt: Math.round(input.fullness! * 10_000) / 10_000 } : {}),
   };
 }

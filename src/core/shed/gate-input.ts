@@ -14,6 +14,8 @@ export interface GateEstimate {
   readonly stubBytes: number;
   readonly horizon?: number;
   readonly oneHourCache: boolean;
+  /** The reading's fullness, which lets the gate give way near the window (GATE_CEILING). */
+  readonly fullness?: number;
 }
 
 /** The gate input for shedding messages [first, last] of an indexed body. */
@@ -29,7 +31,7 @@ export function shedGateInput(index: TranscriptIndex, span: { readonly first: nu
     turnsSoFar,
     oneHourCache: estimate.oneHourCache,
   };
-  return estimate.horizon === undefined ? input : { ...input, horizon: estimate.horizon };
+  return withOptional(input, estimate);
 }
 
 /**
@@ -51,5 +53,13 @@ export function rescueGateInput(
     turnsSoFar: index.messages.filter((m) => m.role === 'assistant').length,
     oneHourCache: estimate.oneHourCache,
   };
-  return estimate.horizon === undefined ? input : { ...input, horizon: estimate.horizon };
+  return withOptional(input, estimate);
+}
+
+function withOptional(input: GateInput, estimate: GateEstimate): GateInput {
+  return {
+    ...input,
+    ...(estimate.horizon === undefined ? {} : { horizon: estimate.horizon }),
+    ...(estimate.fullness === undefined ? {} : { fullness: estimate.fullness }),
+  };
 }
