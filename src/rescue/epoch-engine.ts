@@ -18,6 +18,7 @@ import {
   rewriteIncrementally,
   shedRequest,
   type EpochMode,
+  type EligibilityMemo,
   type IncrementalIndex,
   type MemoLimits,
   type OverflowReading,
@@ -53,6 +54,8 @@ export interface EngineOptions {
   readonly metrics?: Metrics;
   /** How much the rewrite memos may hold (core/memo-cache.ts); the defaults by default. */
   readonly memoLimits?: MemoLimits;
+  /** How much the eligibility memos may hold (core/eligible-blocks.ts); `memoLimits` by default. */
+  readonly eligibilityLimits?: MemoLimits;
   /** `--labels model`: ctxshed's own call to the upstream (the proxy's); without it the local rules label. */
   readonly classify?: ClassifierCall;
 }
@@ -70,6 +73,11 @@ export class EpochEngine {
    * changed once handed in or out.
    */
   readonly #memos: MemoCache;
+  /**
+   * Each conversation's last judging of its eligible blocks, so that a request over the
+   * threshold whose latch is refused judges only the blocks that are new (core/eligible-blocks.ts).
+   */
+  readonly #eligibility: MemoCache<EligibilityMemo>;
 
   constructor(
     readonly state: StateDir,
@@ -79,6 +87,7 @@ export class EpochEngine {
     const now = options.now ?? (() => new Date());
     this.#now = now;
     this.#memos = new MemoCache(options.memoLimits ?? DEFAULT_MEMO_LIMITS);
+    this.#eligibility = new MemoCache<EligibilityMemo>(options.eligibilityLimits ?? options.memoLimits ?? DEFAULT_MEMO_LIMITS);
     this.#table = new ConversationTable(state);
     this.#files = new FileAvailability(state);
     this.#latch = {
@@ -170,11 +179,14 @@ export class EpochEngine {
   }
 
   /**
-   * Drops the rewrite memos of conversations idle past the limit; returns how many. Each request
-   * prunes too; the proxy also calls this on a timer, so an idle proxy lets them go.
+   * Drops the rewrite and eligibility memos of conversations idle past the limit; returns how
+   * many rewrite memos. Each request prunes too; the proxy also calls this on a timer, so an idle
+   * proxy lets them go.
    */
   pruneMemos(): number {
-    return this.#memos.prune(this.#now().getTime());
+    const nowMs = this.#now().getTime();
+    this.#eligibility.prune(nowMs);
+    return this.#memos.prune(nowMs);
   }
 
   /** How many rewrite memos the engine holds, and their estimated bytes (for status and tests). */
@@ -214,6 +226,7 @@ export class EpochEngine {
     const mode: EpochMode = api.name === 'messages' ? (entry.mode ?? this.settings.mode ?? 'rescue') : 'rescue';
     const nowMs = this.#now().getTime();
     this.#memos.prune(nowMs);
+    this.#eligibility.prune(nowMs);
     const mayLatch = readsFullness(meta.route) && isOverThreshold(entry, this.settings.threshold);
     if (entry.frozen.length === 0 && entry.spans.length === 0 && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: entry, key });
     //    The index resumes where this body stops being the one the conversation's last rewrite
@@ -236,7 +249,10 @@ export class EpochEngine {
     let latched: number | undefined;
     let classifier: ClassifierReport | undefined;
     if (mayLatch && mode === 'shed') latched = await maybeShed(this.#latch, entry, body, index, meta.agentId, onLatchFailure);
-    else if (mayLatch) ({ latched, classifier } = await maybeLatch(this.#latch, entry, body, index, api, headers, meta.agentId, onLatchFailure));
+    else if (mayLatch) {
+      const eligibility = { memo: this.#eligibility.get(key, nowMs), keep: (memo: EligibilityMemo): void => this.#eligibility.set(key, memo, nowMs) };
+      ({ latched, classifier } = await maybeLatch(this.#latch, entry, body, index, api, headers, meta.agentId, onLatchFailure, eligibility));
+    }
     if (mode === 'shed') return this.#shed(body, meta, entry, key, index, latched, stateFailed);
     return this.#rewrite(body, meta, entry, key, indexed, api, nowMs, {
       ...(latched === undefined ? {} : { latched }),
