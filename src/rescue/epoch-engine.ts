@@ -42,6 +42,7 @@ import type { LatchContext } from './latch-conversation.js';
 import { isOverThreshold, maybeLatch } from './maybe-latch.js';
 import { maybeShed } from './maybe-shed.js';
 import { latchOnOverflow } from './overflow-latch.js';
+import { watchRecords } from './record-watch.js';
 import { readRequestMeta, type RequestMeta } from './request-meta.js';
 
 /** What the engine may be handed besides its state and settings. */
@@ -58,6 +59,11 @@ export interface EngineOptions {
   readonly eligibilityLimits?: MemoLimits;
   /** `--labels model`: ctxshed's own call to the upstream (the proxy's); without it the local rules label. */
   readonly classify?: ClassifierCall;
+  /**
+   * Learn of other processes' epochs from a watch on the records (record-watch.ts) instead of a
+   * `stat` per request: the proxy's choice; `close()` stops it.
+   */
+  readonly watchRecords?: boolean;
 }
 
 /** One engine per state directory and process; its conversations live as long as it does. */
@@ -88,7 +94,7 @@ export class EpochEngine {
     this.#now = now;
     this.#memos = new MemoCache(options.memoLimits ?? DEFAULT_MEMO_LIMITS);
     this.#eligibility = new MemoCache<EligibilityMemo>(options.eligibilityLimits ?? options.memoLimits ?? DEFAULT_MEMO_LIMITS);
-    this.#table = new ConversationTable(state);
+    this.#table = new ConversationTable(state, options.watchRecords === true ? watchRecords(state) : undefined);
     this.#files = new FileAvailability(state);
     this.#latch = {
       table: this.#table,
@@ -192,6 +198,11 @@ export class EpochEngine {
   /** How many rewrite memos the engine holds, and their estimated bytes (for status and tests). */
   memoUsage(): { readonly memos: number; readonly bytes: number } {
     return { memos: this.#memos.size, bytes: this.#memos.bytes };
+  }
+
+  /** Stops watching the records (see `EngineOptions.watchRecords`); the engine still works, with a `stat` per request. */
+  close(): void {
+    this.#table.close();
   }
 
   /** The conversations seen so far (for status and tests). */
