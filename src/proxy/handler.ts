@@ -116,6 +116,7 @@ async function handle(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse
     latched: last.latched,
     reason: last.reason,
     skipped: last.skipped,
+    rewritePath: last.rewritePath,
     refaults: last.refaults,
     retry: final.retry,
     status: final.status,
