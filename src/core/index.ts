@@ -9,6 +9,7 @@ export * from './block-text.js';
 export * from './stub.js';
 export * from './splices.js';
 export * from './plan-elision.js';
+export * from './eligible-blocks.js';
 export * from './passthrough-reasons.js';
 export * from './check-rewrite.js';
 export * from './rewrite.js';

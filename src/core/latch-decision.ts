@@ -28,8 +28,14 @@ export interface FullnessReading {
   readonly requestBytes: number;
 }
 
+/** What the decision reads of a planned block (`PlannedBlock`, or core/eligible-blocks.ts's `EligibleBlock`). */
+export interface DecidedBlock {
+  readonly ordinal: number;
+  readonly bytes: number;
+}
+
 /** Everything the decision looks at. */
-export interface LatchInput {
+export interface LatchInput<B extends DecidedBlock = PlannedBlock> {
   readonly reading: FullnessReading | undefined;
   /** e.g. 0.7 for `--rescue-pct 70`. */
   readonly threshold: number;
@@ -37,17 +43,17 @@ export interface LatchInput {
   readonly frozen: readonly FrozenBlock[];
   readonly epochCount: number;
   /** The plan for this request. */
-  readonly plan: readonly PlannedBlock[];
+  readonly plan: readonly B[];
   readonly minGainFraction?: number;
 }
 
 /** The decision, with its reason for the record and the wire log. */
-export type LatchDecision =
+export type LatchDecision<B extends DecidedBlock = PlannedBlock> =
   | { readonly latch: false; readonly why: 'no_reading' | 'below_threshold' | 'stale_reading' | 'nothing_new' | 'gain_too_small' }
-  | { readonly latch: true; readonly fullness: number; readonly added: readonly PlannedBlock[]; readonly estimatedTokensFreed: number };
+  | { readonly latch: true; readonly fullness: number; readonly added: readonly B[]; readonly estimatedTokensFreed: number };
 
 /** Decides whether this request latches a new epoch. */
-export function decideLatch(input: LatchInput): LatchDecision {
+export function decideLatch<B extends DecidedBlock = PlannedBlock>(input: LatchInput<B>): LatchDecision<B> {
   const { reading } = input;
   if (reading === undefined) return { latch: false, why: 'no_reading' };
   const fullness = reading.contextTokens / reading.window;

@@ -19,22 +19,25 @@ export interface MemoLimits {
 /** The limits the engine uses unless told otherwise. */
 export const DEFAULT_MEMO_LIMITS: MemoLimits = { capBytes: DEFAULT_MEMO_CAP_BYTES, idleMs: DEFAULT_MEMO_IDLE_MS };
 
-interface Held {
-  readonly memo: RewriteMemo;
+interface Held<M> {
+  readonly memo: M;
   usedAt: number;
 }
 
-/** One memo per conversation key, within the limits. */
-export class MemoCache {
+/**
+ * One memo per conversation key, within the limits: the rewrite's (the default), or any other
+ * that states its size (core/eligible-blocks.ts's).
+ */
+export class MemoCache<M extends { readonly bytes: number } = RewriteMemo> {
   // A Map iterates in insertion order; each use re-inserts, so the first entry is the least
   // recently used one.
-  readonly #held = new Map<string, Held>();
+  readonly #held = new Map<string, Held<M>>();
   #bytes = 0;
 
   constructor(readonly limits: MemoLimits = DEFAULT_MEMO_LIMITS) {}
 
   /** The conversation's memo, if it has one that is not idle; counts as a use. */
-  get(key: string, nowMs: number): RewriteMemo | undefined {
+  get(key: string, nowMs: number): M | undefined {
     const held = this.#held.get(key);
     if (held === undefined) return undefined;
     if (this.#isIdle(held, nowMs)) {
@@ -48,7 +51,7 @@ export class MemoCache {
   }
 
   /** Keeps `memo` as the conversation's only memo, dropping the least recently used past the cap. */
-  set(key: string, memo: RewriteMemo, nowMs: number): void {
+  set(key: string, memo: M, nowMs: number): void {
     this.delete(key);
     if (memo.bytes > this.limits.capBytes) return; // bigger than everything allowed: not kept
     this.#held.set(key, { memo, usedAt: nowMs });
@@ -64,7 +67,7 @@ export class MemoCache {
    * Forgets the conversation's memo (a new epoch makes it useless); with `only`, only if the memo
    * held is still that one (a request running alongside may have kept a newer one meanwhile).
    */
-  delete(key: string, only?: RewriteMemo): void {
+  delete(key: string, only?: M): void {
     const held = this.#held.get(key);
     if (held === undefined || (only !== undefined && held.memo !== only)) return;
     this.#held.delete(key);
@@ -92,7 +95,7 @@ export class MemoCache {
     return this.#bytes;
   }
 
-  #isIdle(held: Held, nowMs: number): boolean {
+  #isIdle(held: Held<M>, nowMs: number): boolean {
     return nowMs - held.usedAt >= this.limits.idleMs;
   }
 }

@@ -4,7 +4,7 @@ import type { ElisionPolicy, FrozenBlock } from './epoch-types.js';
 import { encodeJsonString } from './json-string.js';
 import type { Sha256 } from './ports.js';
 import { DROP_STUB_PREFIX, STUB_PREFIX } from './stub-paths.js';
-import type { TranscriptIndex } from './transcript-index.js';
+import type { BlockInfo, ToolResultInfo, TranscriptIndex } from './transcript-index.js';
 
 export const DEFAULT_KEEP_RECENT = 6;
 export const DEFAULT_MIN_ELIDE_BYTES = 1024;
@@ -42,15 +42,12 @@ export interface PlanOptions {
 /** The eligible blocks of this request (DESIGN.md "Eligible block"), oldest first. */
 export function planElision(body: Uint8Array, index: TranscriptIndex, policy: ElisionPolicy, sha256: Sha256, options: PlanOptions = {}): PlannedBlock[] {
   const planned: PlannedBlock[] = [];
-  const newestExempt = index.toolResults.length - policy.keepRecent;
-  const lastMessage = index.messages.length - 1;
   const isReadBack = readBackTest(body, index, options.elidedDir);
   for (const block of index.toolResults) {
-    if (block.ordinal >= newestExempt) break;
-    if (block.messageIndex === lastMessage || block.hasCacheControl || !block.textOnly) continue;
+    if (!isOldEnough(block, index, policy)) continue;
     if (isReadBack(block.toolUseId)) continue;
-    const text = blockText(body, block);
-    if (text === undefined || text.length <= policy.minBytes || isPlaceholder(text)) continue;
+    const text = elidableText(body, block, policy);
+    if (text === undefined) continue;
     const json = body.subarray(block.content.start, block.content.end);
     const jsonSha256 = sha256(json);
     const base = { ordinal: block.ordinal, toolUseId: block.toolUseId, bytes: text.length, sha256: sha256(text), jsonBytes: json.length, jsonSha256, text };
@@ -60,16 +57,43 @@ export function planElision(body: Uint8Array, index: TranscriptIndex, policy: El
   return planned;
 }
 
+/** Whether the block's place allows eliding it: older than the policy's recent ones, not in the last message. */
+export function isOldEnough(block: ToolResultInfo, index: TranscriptIndex, policy: ElisionPolicy): boolean {
+  return block.ordinal < index.toolResults.length - policy.keepRecent && block.messageIndex !== index.messages.length - 1;
+}
+
+/**
+ * The block's text when its own bytes allow eliding it (text only, no `cache_control`, over the
+ * policy's size, not a placeholder or a stub), else `undefined`. Reads nothing outside the
+ * block, which is what lets core/eligible-blocks.ts keep the verdict of a block a later request shares.
+ */
+export function elidableText(body: Uint8Array, block: ToolResultInfo, policy: ElisionPolicy): Uint8Array | undefined {
+  if (block.hasCacheControl || !block.textOnly) return undefined;
+  const text = blockText(body, block);
+  if (text === undefined || text.length <= policy.minBytes || isPlaceholder(text)) return undefined;
+  return text;
+}
+
+/** The elided directory's path as it appears inside JSON (quotes and backslashes escaped); empty when none. */
+export function readBackNeedle(elidedDir: string | undefined): Uint8Array {
+  if (elidedDir === undefined || elidedDir === '') return new Uint8Array(0);
+  const token = encodeJsonString(new TextEncoder().encode(elidedDir));
+  return token.subarray(1, token.length - 1);
+}
+
+/** Whether a tool_use block's bytes name the elided directory (its input reads an elided file back). */
+export function namesElidedDir(body: Uint8Array, block: BlockInfo, needle: Uint8Array): boolean {
+  return needle.length > 0 && block.type === 'tool_use' && indexOfBytes(body.subarray(block.start, block.end), needle) >= 0;
+}
+
 /** Which tool_use ids name the elided directory in their block (their input). */
 function readBackTest(body: Uint8Array, index: TranscriptIndex, elidedDir: string | undefined): (toolUseId: string) => boolean {
-  if (elidedDir === undefined || elidedDir === '') return () => false;
-  // The input is JSON: look for the path as JSON.stringify spells it (quotes and backslashes escaped).
-  const token = encodeJsonString(new TextEncoder().encode(elidedDir));
-  const needle = token.subarray(1, token.length - 1);
+  const needle = readBackNeedle(elidedDir);
+  if (needle.length === 0) return () => false;
   const readers = new Set<string>();
   for (const message of index.messages) {
     for (const block of message.blocks) {
-      if (block.type === 'tool_use' && indexOfBytes(body.subarray(block.start, block.end), needle) >= 0) readers.add(block.id);
+      if (namesElidedDir(body, block, needle)) readers.add(block.id);
     }
   }
   return (toolUseId) => readers.has(toolUseId);

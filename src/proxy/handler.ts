@@ -116,6 +116,7 @@ async function handle(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse
     latched: last.latched,
     reason: last.reason,
     skipped: last.skipped,
+    rewritePath: last.rewritePath,
     refaults: last.refaults,
     retry: final.retry,
     status: final.status,
@@ -126,9 +127,11 @@ async function handle(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse
     streamError: result.streamError?.type,
     classifier: prepared.classifier,
   });
-  // A write of the wire log working says nothing of a latch that failed in this same request.
+  // A write of the wire log working says nothing of a latch that failed in this same request,
+  // nor of one that failed in a later request before this line's batch was written.
+  const mark = deps.health.mark;
   await deps.wire.append(record).then(
-    () => (prepared.stateFailed === true || last.stateFailed === true ? undefined : deps.health.succeeded()),
+    () => (prepared.stateFailed === true || last.stateFailed === true ? undefined : deps.health.succeeded(mark)),
     (error: unknown) => deps.health.failed(error),
   );
 }

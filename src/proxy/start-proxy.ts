@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ServedMetrics } from '../metrics/metrics.js';
 import type { StateDir } from '../state/layout.js';
-import { WireLog } from '../state/wire-log.js';
+import { WIRE_FLUSH_DELAY_MS, WireLog } from '../state/wire-log.js';
 import { EpochEngine } from '../rescue/index.js';
 import { createUpstreamAgents } from './agents.js';
 import { createClassifierCall } from './classifier-call.js';
@@ -40,18 +40,29 @@ export interface ProxyOptions {
   readonly now?: () => Date;
   /** Where it counts; by default a fresh Prometheus registry of its own (metrics/prom-metrics.ts). */
   readonly metrics?: ServedMetrics;
+  /** How long a wire line may wait to be written with the next ones (state/wire-log.ts); 0 writes each at once. */
+  readonly wireFlushDelayMs?: number;
+  /** Learn of other processes' epochs from a watch on the records (true, the default) or a stat per request. */
+  readonly watchRecords?: boolean;
 }
 
 /** Starts a proxy on 127.0.0.1:`port` (0 picks a free one). Rejects when it cannot listen. */
 export async function startProxy(settings: ProxySettings, state: StateDir, port: number, options: ProxyOptions = {}): Promise<RunningProxy> {
   const now = options.now ?? (() => new Date());
   const metrics = options.metrics ?? (await loadPromMetrics());
-  const wire = new WireLog(state.wirePath);
+  const wire = new WireLog(state.wirePath, options.wireFlushDelayMs ?? WIRE_FLUSH_DELAY_MS);
   const agents = createUpstreamAgents();
   const health = new StateHealth((note) => wire.append(note), () => now().toISOString());
   // `--labels model` gets ctxshed's own call to the same upstream; local labels need none.
   const classify = settings.engine.labels === 'model' ? createClassifierCall(settings.transport.upstream, agents) : undefined;
-  const engine = new EpochEngine(state, settings.engine, { now, onStateFailure: (error) => health.failed(error), metrics, ...(classify === undefined ? {} : { classify }) });
+  // The proxy learns of other proxies' epochs from a watch on the records, not a stat per request.
+  const engine = new EpochEngine(state, settings.engine, {
+    now,
+    onStateFailure: (error) => health.failed(error),
+    metrics,
+    watchRecords: options.watchRecords ?? true,
+    ...(classify === undefined ? {} : { classify }),
+  });
   const handler = createProxyHandler({ transport: settings.transport, engine, wire, health, agents, now, metrics });
   const inFlight = new Set<Promise<void>>();
   const server = http.createServer((req, res) => {
@@ -97,6 +108,7 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
         server.closeAllConnections();
         await stopped;
         await wire.close().catch(() => undefined);
+        engine.close();
         agents.http.destroy();
         agents.https.destroy();
       })();

@@ -17,6 +17,8 @@ export interface StatsTotals {
   /** Requests sent unchanged, by pass-through reason (docs/reasons.md). */
   readonly passthrough: Readonly<Record<string, number>>;
   readonly skippedBlocks: Readonly<Record<string, number>>;
+  /** Rewrites by how they ran: `incremental` (from the conversation's last rewrite) or `full`. */
+  readonly rewritePaths: Readonly<Record<string, number>>;
   readonly errors: number;
   readonly epochs: number;
   /** Each rescue epoch's shed counted once (shed epochs add no blocks). */
@@ -141,6 +143,7 @@ function totalsOf(counts: RequestCounts, epochs: readonly EpochSummary[], perReq
     passedThrough,
     passthrough: { ...counts.passthrough },
     skippedBlocks: { ...counts.skippedBlocks },
+    rewritePaths: { ...counts.rewritePaths },
     errors: counts.errors,
     epochs: epochs.length,
     blocksElided,

@@ -30,6 +30,8 @@ export interface RequestCounts {
   passthrough: Record<string, number>;
   /** Frozen blocks left alone in requests that were otherwise rewritten, by reason. */
   skippedBlocks: Record<string, number>;
+  /** Rewrites by how they ran (`incremental`, `full`), as the wire records say (docs/state.md). */
+  rewritePaths: Record<string, number>;
   /** Responses with status 400 or more (the API's errors and ctxshed's own). */
   errors: number;
   /** Sums over the rewritten requests, for per-request means (never a total saving). */
@@ -104,7 +106,7 @@ export function newWireTally(): WireTally {
 
 /** Zero counts. */
 export function newRequestCounts(): RequestCounts {
-  return { requests: 0, rewritten: 0, passthrough: countsByName(), skippedBlocks: countsByName(), errors: 0, rewrittenBytesElided: 0, rewrittenBytesSaved: 0 };
+  return { requests: 0, rewritten: 0, passthrough: countsByName(), skippedBlocks: countsByName(), rewritePaths: countsByName(), errors: 0, rewrittenBytesElided: 0, rewrittenBytesSaved: 0 };
 }
 
 /** Folds one line's entry into `tally`. */
@@ -136,6 +138,7 @@ export function addRequestCounts(into: RequestCounts, from: RequestCounts): void
   into.rewrittenBytesSaved += from.rewrittenBytesSaved;
   addCountsByName(into.passthrough, from.passthrough);
   addCountsByName(into.skippedBlocks, from.skippedBlocks);
+  addCountsByName(into.rewritePaths, from.rewritePaths);
 }
 
 function addWireRecord(tally: WireTally, record: WireRecord): void {
@@ -167,6 +170,7 @@ function countRequest(counts: RequestCounts, record: WireRecord): void {
     counts.passthrough[record.reason] = (counts.passthrough[record.reason] ?? 0) + 1;
   }
   if (record.skipped !== undefined) addCountsByName(counts.skippedBlocks, record.skipped);
+  if (record.rewritePath !== undefined) counts.rewritePaths[record.rewritePath] = (counts.rewritePaths[record.rewritePath] ?? 0) + 1;
 }
 
 function foldConversation(c: ConversationTally, record: WireRecord, facts: RequestFacts): void {

@@ -1,13 +1,15 @@
 /**
  * What the engine knows of each conversation: its record (epochs) as on disk, and its last usage
  * reading. Records are re-read whenever their file changes, so several proxies sharing one state
- * directory apply each other's epochs.
+ * directory apply each other's epochs. A change is noticed by a `stat` of the record on each
+ * request, or, with a watch (record-watch.ts, the proxy's), only when the watch says it changed.
  */
 import fs from 'node:fs/promises';
 import type { EpochMode, FrozenBlock, FrozenSpan, FullnessReading } from '../core/index.js';
 import type { ConversationRecord } from '../core/epoch-types.js';
 import { conversationPath, type StateDir } from '../state/layout.js';
 import { readConversation } from '../state/read-conversation.js';
+import type { RecordWatch } from './record-watch.js';
 
 /** One conversation as the engine holds it. */
 export interface ConversationEntry {
@@ -32,7 +34,10 @@ export interface ConversationEntry {
 export class ConversationTable {
   readonly #entries = new Map<string, ConversationEntry>();
 
-  constructor(readonly state: StateDir) {}
+  constructor(
+    readonly state: StateDir,
+    private readonly watch?: RecordWatch,
+  ) {}
 
   /** The entry for `key`, with its record fresh from disk. */
   async get(key: string): Promise<ConversationEntry> {
@@ -47,6 +52,9 @@ export class ConversationTable {
 
   /** Re-reads the record when its file changed since the last read. */
   async refresh(entry: ConversationEntry): Promise<void> {
+    // Records change only by a latch's rename into conversations/, which the watch reports: while
+    // it vouches for this one, the record in hand is the one on disk.
+    if (this.watch?.take(entry.key) === true) return;
     const stamp = await statStamp(conversationPath(this.state, entry.key));
     if (stamp === entry.fileStamp) return;
     const record = await readConversation(this.state, entry.key);
@@ -69,6 +77,11 @@ export class ConversationTable {
       entry.mode = first === undefined ? undefined : (first.mode ?? 'rescue');
     }
     if (stamp !== undefined) entry.fileStamp = stamp;
+  }
+
+  /** Stops the watch, if any: from then on each request `stat`s its record. */
+  close(): void {
+    this.watch?.close();
   }
 
   /** All entries (for status and tests). */

@@ -18,6 +18,7 @@ import {
   rewriteIncrementally,
   shedRequest,
   type EpochMode,
+  type EligibilityMemo,
   type IncrementalIndex,
   type MemoLimits,
   type OverflowReading,
@@ -41,6 +42,7 @@ import type { LatchContext } from './latch-conversation.js';
 import { isOverThreshold, maybeLatch } from './maybe-latch.js';
 import { maybeShed } from './maybe-shed.js';
 import { latchOnOverflow } from './overflow-latch.js';
+import { watchRecords } from './record-watch.js';
 import { readRequestMeta, type RequestMeta } from './request-meta.js';
 
 /** What the engine may be handed besides its state and settings. */
@@ -53,8 +55,15 @@ export interface EngineOptions {
   readonly metrics?: Metrics;
   /** How much the rewrite memos may hold (core/memo-cache.ts); the defaults by default. */
   readonly memoLimits?: MemoLimits;
+  /** How much the eligibility memos may hold (core/eligible-blocks.ts); `memoLimits` by default. */
+  readonly eligibilityLimits?: MemoLimits;
   /** `--labels model`: ctxshed's own call to the upstream (the proxy's); without it the local rules label. */
   readonly classify?: ClassifierCall;
+  /**
+   * Learn of other processes' epochs from a watch on the records (record-watch.ts) instead of a
+   * `stat` per request: the proxy's choice; `close()` stops it.
+   */
+  readonly watchRecords?: boolean;
 }
 
 /** One engine per state directory and process; its conversations live as long as it does. */
@@ -70,6 +79,11 @@ export class EpochEngine {
    * changed once handed in or out.
    */
   readonly #memos: MemoCache;
+  /**
+   * Each conversation's last judging of its eligible blocks, so that a request over the
+   * threshold whose latch is refused judges only the blocks that are new (core/eligible-blocks.ts).
+   */
+  readonly #eligibility: MemoCache<EligibilityMemo>;
 
   constructor(
     readonly state: StateDir,
@@ -79,7 +93,8 @@ export class EpochEngine {
     const now = options.now ?? (() => new Date());
     this.#now = now;
     this.#memos = new MemoCache(options.memoLimits ?? DEFAULT_MEMO_LIMITS);
-    this.#table = new ConversationTable(state);
+    this.#eligibility = new MemoCache<EligibilityMemo>(options.eligibilityLimits ?? options.memoLimits ?? DEFAULT_MEMO_LIMITS);
+    this.#table = new ConversationTable(state, options.watchRecords === true ? watchRecords(state) : undefined);
     this.#files = new FileAvailability(state);
     this.#latch = {
       table: this.#table,
@@ -170,16 +185,24 @@ export class EpochEngine {
   }
 
   /**
-   * Drops the rewrite memos of conversations idle past the limit; returns how many. Each request
-   * prunes too; the proxy also calls this on a timer, so an idle proxy lets them go.
+   * Drops the rewrite and eligibility memos of conversations idle past the limit; returns how
+   * many rewrite memos. Each request prunes too; the proxy also calls this on a timer, so an idle
+   * proxy lets them go.
    */
   pruneMemos(): number {
-    return this.#memos.prune(this.#now().getTime());
+    const nowMs = this.#now().getTime();
+    this.#eligibility.prune(nowMs);
+    return this.#memos.prune(nowMs);
   }
 
   /** How many rewrite memos the engine holds, and their estimated bytes (for status and tests). */
   memoUsage(): { readonly memos: number; readonly bytes: number } {
     return { memos: this.#memos.size, bytes: this.#memos.bytes };
+  }
+
+  /** Stops watching the records (see `EngineOptions.watchRecords`); the engine still works, with a `stat` per request. */
+  close(): void {
+    this.#table.close();
   }
 
   /** The conversations seen so far (for status and tests). */
@@ -214,6 +237,7 @@ export class EpochEngine {
     const mode: EpochMode = api.name === 'messages' ? (entry.mode ?? this.settings.mode ?? 'rescue') : 'rescue';
     const nowMs = this.#now().getTime();
     this.#memos.prune(nowMs);
+    this.#eligibility.prune(nowMs);
     const mayLatch = readsFullness(meta.route) && isOverThreshold(entry, this.settings.threshold);
     if (entry.frozen.length === 0 && entry.spans.length === 0 && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: entry, key });
     //    The index resumes where this body stops being the one the conversation's last rewrite
@@ -236,7 +260,10 @@ export class EpochEngine {
     let latched: number | undefined;
     let classifier: ClassifierReport | undefined;
     if (mayLatch && mode === 'shed') latched = await maybeShed(this.#latch, entry, body, index, meta.agentId, onLatchFailure);
-    else if (mayLatch) ({ latched, classifier } = await maybeLatch(this.#latch, entry, body, index, api, headers, meta.agentId, onLatchFailure));
+    else if (mayLatch) {
+      const eligibility = { memo: this.#eligibility.get(key, nowMs), keep: (memo: EligibilityMemo): void => this.#eligibility.set(key, memo, nowMs) };
+      ({ latched, classifier } = await maybeLatch(this.#latch, entry, body, index, api, headers, meta.agentId, onLatchFailure, eligibility));
+    }
     if (mode === 'shed') return this.#shed(body, meta, entry, key, index, latched, stateFailed);
     return this.#rewrite(body, meta, entry, key, indexed, api, nowMs, {
       ...(latched === undefined ? {} : { latched }),

@@ -5,6 +5,7 @@ import {
   decideLatch,
   DEFAULT_TOKENS_PER_BYTE,
   encodeJsonString,
+  findEligible,
   firstPromptExcerpt,
   openAiFirstPrompt,
   freezeLabelled,
@@ -14,12 +15,15 @@ import {
   rescueGateInput,
   type ApiDialect,
   type BlockLabel,
+  type DecidedBlock,
+  type EligibilityMemo,
   type FullnessReading,
   type GateDecision,
   type PlannedBlock,
   type TranscriptIndex,
 } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
+import { commonPrefixLength } from './common-prefix-length.js';
 import type { ConversationEntry } from './conversation-table.js';
 import { DEFAULT_CLASSIFIER_TIMEOUT_MS } from './engine-settings.js';
 import type { ClassifierReport, EngineRequest } from './engine-types.js';
@@ -32,6 +36,15 @@ export interface LatchOutcome {
   readonly classifier?: ClassifierReport;
 }
 
+/**
+ * The conversation's eligibility memo (core/eligible-blocks.ts): what its last request over the
+ * threshold judged, and where to keep what this one judges.
+ */
+export interface EligibilitySlot {
+  readonly memo: EligibilityMemo | undefined;
+  keep(memo: EligibilityMemo): void;
+}
+
 /** Cheap test first: planning hashes every eligible block, so only plan when a latch is possible. */
 export function isOverThreshold(entry: ConversationEntry, threshold: number): boolean {
   const { reading } = entry;
@@ -39,8 +52,9 @@ export function isOverThreshold(entry: ConversationEntry, threshold: number): bo
 }
 
 /**
- * Plans, decides (core/latch-decision.ts), labels (docs/labels.md) and latches. A state failure
- * is reported through `onStateFailure`, never thrown.
+ * Decides (core/latch-decision.ts) on the eligible blocks without hashing them, and only when
+ * that says latch: plans (hashes), labels (docs/labels.md) and latches. A state failure is
+ * reported through `onStateFailure`, never thrown.
  */
 export async function maybeLatch(
   ctx: LatchContext,
@@ -51,13 +65,13 @@ export async function maybeLatch(
   headers: EngineRequest['headers'],
   agentId: string | undefined,
   onStateFailure: (error: unknown) => void,
+  eligibility: EligibilitySlot,
 ): Promise<LatchOutcome> {
   const { reading } = entry;
   if (reading === undefined) return {};
   const { threshold, policy, minGainFraction } = ctx.settings;
-  const plan = planElision(body, index, policy, sha256Hex, { elidedDir: ctx.table.state.elidedDir });
-  const decide = (candidates: readonly PlannedBlock[]): ReturnType<typeof decideLatch> =>
-    decideLatch({
+  const decide = <B extends DecidedBlock>(candidates: readonly B[]): ReturnType<typeof decideLatch<B>> =>
+    decideLatch<B>({
       reading,
       threshold,
       frozen: entry.frozen,
@@ -65,7 +79,14 @@ export async function maybeLatch(
       plan: candidates,
       ...(minGainFraction === undefined ? {} : { minGainFraction }),
     });
-  const decision = decide(plan);
+  const options = { elidedDir: ctx.table.state.elidedDir };
+  // Most requests over the threshold are refused (a gain too small, a stale reading): a refusal
+  // needs the blocks' sizes, not their hashes, and blocks the last request judged keep their verdict.
+  const eligible = findEligible(body, index, policy, options, eligibility.memo, commonPrefixLength);
+  eligibility.keep(eligible.memo);
+  if (!decide(eligible.blocks).latch) return {};
+  // The same blocks, hashed (properties/eligible-blocks.test.ts): the plan the epoch freezes.
+  const decision = decide(planElision(body, index, policy, sha256Hex, options));
   if (!decision.latch) return {};
   // Labels are decided once, here, and frozen with the epoch (docs/labels.md).
   let labels: readonly BlockLabel[] = labelBlocks({ body, index, candidates: decision.added, sha256: sha256Hex, restoreTool: ctx.settings.restoreTool === true });

@@ -12,41 +12,91 @@ import { errorText } from '../errors.js';
  */
 export const WIRE_TORN_MARKER = { ctxshed: 'torn-line', note: 'the line above was cut short by a crash' };
 
-/** Appends wire records through one open file; appends are serialized and each is one write(). */
+/**
+ * How long a wire line may wait for the lines after it, to go out in one write: the wire log is a
+ * log, not the source of truth (DESIGN.md "Wire record"), so a kill -9 may cost the last few tens
+ * of milliseconds of lines; a clean stop (`close`) writes them all. A proxy under load writes once
+ * per batch, not once per request, and never in the way of the request after.
+ */
+export const WIRE_FLUSH_DELAY_MS = 50;
+/** A batch this big goes out at once (still one write, so it never interleaves with another process's). */
+export const WIRE_BATCH_MAX_BYTES = 64 * 1024;
+
+interface Batch {
+  readonly lines: string[];
+  bytes: number;
+  readonly done: Promise<void>;
+  settle(error?: unknown): void;
+}
+
+/**
+ * Appends wire records through one open file: each record is one line; lines wait up to
+ * `flushDelayMs` to be written together, batches are serialized and each is one write().
+ */
 export class WireLog {
   #handle: Promise<fs.FileHandle> | undefined;
   #queue: Promise<void> = Promise.resolve();
   #tailChecked = false;
+  #batch: Batch | undefined;
+  #timer: NodeJS.Timeout | undefined;
 
-  constructor(readonly path: string) {}
+  constructor(
+    readonly path: string,
+    readonly flushDelayMs: number = WIRE_FLUSH_DELAY_MS,
+  ) {}
 
-  /** Appends `record` as one line; rejects with STATE_WIRE_FAILED, and later appends still run. */
+  /**
+   * Appends `record` as one line; resolves once its batch is written. Rejects with
+   * STATE_WIRE_FAILED (a record that does not serialize at once, alone), and later appends still run.
+   */
   append(record: object): Promise<void> {
-    const job = this.#queue.then(() => this.#write(record));
-    this.#queue = job.catch(() => undefined);
-    return job;
+    let line: string | undefined;
+    try {
+      line = JSON.stringify(record) as string | undefined;
+      if (typeof line !== 'string') throw new TypeError('the record does not serialize to JSON');
+    } catch (error) {
+      return Promise.reject(this.#failed(error));
+    }
+    const batch = (this.#batch ??= newBatch());
+    batch.lines.push(line);
+    batch.bytes += line.length + 1;
+    if (batch.bytes >= WIRE_BATCH_MAX_BYTES || this.flushDelayMs <= 0) void this.flush();
+    // Not unref'd: a process that ends without close() still writes its last lines first.
+    else this.#timer ??= setTimeout(() => void this.flush(), this.flushDelayMs);
+    return batch.done;
   }
 
-  /** Waits for pending appends, then closes the file; a later append opens it again. */
+  /** Writes the lines waiting now, without waiting for the delay; resolves when they are written. */
+  flush(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const batch = this.#batch;
+    this.#batch = undefined;
+    if (batch === undefined) return this.#queue;
+    const job = this.#queue.then(() => this.#write(batch.lines));
+    this.#queue = job.catch(() => undefined);
+    job.then(() => batch.settle(), (error: unknown) => batch.settle(error));
+    return this.#queue;
+  }
+
+  /** Writes the lines waiting, then closes the file; a later append opens it again. */
   async close(): Promise<void> {
-    await this.#queue;
+    await this.flush();
     const handle = this.#handle;
     this.#handle = undefined;
     this.#tailChecked = false;
     if (handle !== undefined) await (await handle).close();
   }
 
-  async #write(record: object): Promise<void> {
+  async #write(lines: readonly string[]): Promise<void> {
     try {
-      const line = JSON.stringify(record) as string | undefined;
-      if (typeof line !== 'string') throw new TypeError('the record does not serialize to JSON');
       const handle = await this.#open();
       // Another process's writes may land between ours, so a torn tail is only looked for once,
       // for the line a crash of an earlier run may have left.
       const torn = !this.#tailChecked && (await endsTorn(handle));
       const prefix = torn ? `\n${JSON.stringify(WIRE_TORN_MARKER)}\n` : '';
       this.#tailChecked = true;
-      const bytes = Buffer.from(`${prefix}${line}\n`, 'utf8');
+      const bytes = Buffer.from(`${prefix}${lines.join('\n')}\n`, 'utf8');
       // O_APPEND and a single write(): two processes' lines never interleave within a line.
       if (crashArmed('wire-mid-append')) {
         await handle.write(bytes.subarray(0, bytes.length >> 1));
@@ -56,10 +106,12 @@ export class WireLog {
       if (bytesWritten !== bytes.length) throw new Error(`short write: ${bytesWritten} of ${bytes.length} bytes`);
     } catch (error) {
       this.#tailChecked = false; // a failed write may itself have left a torn line
-      const reason = errorText(error);
-      const message = `could not append to ${this.path}: ${reason}`;
-      throw new StateError('STATE_WIRE_FAILED', message, { cause: error });
+      throw this.#failed(error);
     }
+  }
+
+  #failed(error: unknown): StateError {
+    return new StateError('STATE_WIRE_FAILED', `could not append to ${this.path}: ${errorText(error)}`, { cause: error });
   }
 
   #open(): Promise<fs.FileHandle> {
@@ -79,6 +131,14 @@ export async function appendWireRecord(state: StateDir, record: object): Promise
   } finally {
     await log.close();
   }
+}
+
+function newBatch(): Batch {
+  let settle: (error?: unknown) => void = () => undefined;
+  const done = new Promise<void>((resolve, reject) => {
+    settle = (error) => (error === undefined ? resolve() : reject(error));
+  });
+  return { lines: [], bytes: 0, done, settle };
 }
 
 async function openPrivate(file: string): Promise<fs.FileHandle> {

@@ -37,6 +37,11 @@ export interface WireRecord {
   readonly latched?: number;
   readonly reason?: PassthroughReason;
   readonly skipped?: Readonly<Record<string, number>>;
+  /**
+   * How the rewrite ran, when one ran: from the conversation's last rewrite (`incremental`) or from
+   * scratch (`full`); the bytes are the same either way, only the cost differs (docs/core.md).
+   */
+  readonly rewritePath?: RewritePath;
   /** Elided blocks this request's new tool calls read back (docs/rescue.md, "Refaults"). */
   readonly refaults?: number;
   /** Each of them: the epoch that froze the block, its ordinal, and how it was read. */
@@ -63,6 +68,9 @@ export interface WireRecord {
    */
   readonly classifier?: WireClassifier;
 }
+
+/** How a rescue mode rewrite ran (core/incremental-rewrite.ts). */
+export type RewritePath = 'incremental' | 'full';
 
 /** ctxshed's own classifier call, as the wire log keeps it. */
 export interface WireClassifier {
@@ -131,6 +139,7 @@ export interface WireRecordInput {
   readonly reason?: PassthroughReason | undefined;
   /** Frozen blocks the rewrite left alone, each with why; counted by reason. */
   readonly skipped?: readonly { readonly reason: string }[] | undefined;
+  readonly rewritePath?: RewritePath | undefined;
   readonly refaults?: readonly Refault[] | undefined;
   readonly retry?: WireRetry | undefined;
   readonly status: number;
@@ -168,6 +177,7 @@ export function buildWireRecord(r: WireRecordInput): WireRecord {
     ...(r.latched === undefined ? {} : { latched: r.latched }),
     ...(r.reason === undefined ? {} : { reason: r.reason }),
     ...(Object.keys(skipped).length === 0 ? {} : { skipped }),
+    ...(r.rewritePath === undefined ? {} : { rewritePath: r.rewritePath }),
     ...(r.refaults === undefined || r.refaults.length === 0
       ? {}
       : { refaults: r.refaults.length, refaulted: r.refaults.map(wireRefaultOf) }),

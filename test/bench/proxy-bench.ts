@@ -8,6 +8,9 @@
  *   - ctxshed, no epoch: the real proxy; the conversation is named and the body passes through
  *   - ctxshed, epoch: the real proxy with an epoch latched for this conversation: each request is
  *     rewritten from the conversation's last rewrite (core/incremental-rewrite.ts)
+ *   - ctxshed as before, without and with an epoch: a second proxy over the same state directory
+ *     that stats each conversation's record per request and writes each wire line at once (what
+ *     every request paid before the record watch and the batched wire log), sent the same bodies
  * Each round sends the next request of one of several conversations per size (in turn), so the
  * bodies stay near their size over the run; the table says what sizes were sent.
  * Goals (issue 10): with an epoch, ctxshed adds at most 1.25x what the pipe adds; without, 1.1x.
@@ -65,6 +68,19 @@ export async function runProxyBench(): Promise<void> {
     state,
     0,
   );
+  const before = await startProxy(
+    {
+      transport: {
+        upstream: new URL(`http://127.0.0.1:${upstream.port}`),
+        maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES,
+        timeouts: { headersMs: 60_000, idleMs: 60_000 },
+      },
+      engine: { threshold: 0.7, policy: { keepRecent: 6, minBytes: 1024 } },
+    },
+    state,
+    0,
+    { watchRecords: false, wireFlushDelayMs: 0 },
+  );
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   console.log('proxy: latency added over a direct connection to a local upstream (median / p90, ms), interleaved');
   console.log(`(${os.availableParallelism()} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at start)`);
@@ -94,6 +110,8 @@ export async function runProxyBench(): Promise<void> {
             { port: proxy.port, body: plainBody },
             { port: proxy.port, body: epochBody },
             { port: upstream.port, body: epochBody },
+            { port: before.port, body: plainBody },
+            { port: before.port, body: epochBody },
           ];
           for (let k = 0; k < targets.length; k++) {
             const t = (k + Math.max(round, 0)) % targets.length;
@@ -107,13 +125,30 @@ export async function runProxyBench(): Promise<void> {
           const pipeCpu = stat(1, 'cpu', 0.5) - stat(0, 'cpu', 0.5);
           const ctxCpu = stat(2, 'cpu', 0.5) - stat(0, 'cpu', 0.5);
           const epochCpu = stat(3, 'cpu', 0.5) - stat(4, 'cpu', 0.5);
-          cpuRows.push([`${mb(size)}`, stream ? 'sse' : 'json', ms(stat(0, 'cpu', 0.5)), ms(pipeCpu), ms(ctxCpu), ms(epochCpu), (ctxCpu / pipeCpu).toFixed(2), (epochCpu / pipeCpu).toFixed(2)]);
+          const beforeCpu = stat(5, 'cpu', 0.5) - stat(0, 'cpu', 0.5);
+          const beforeEpochCpu = stat(6, 'cpu', 0.5) - stat(4, 'cpu', 0.5);
+          cpuRows.push([
+            `${mb(size)}`,
+            stream ? 'sse' : 'json',
+            ms(stat(0, 'cpu', 0.5)),
+            ms(pipeCpu),
+            ms(ctxCpu),
+            ms(epochCpu),
+            (ctxCpu / pipeCpu).toFixed(2),
+            (epochCpu / pipeCpu).toFixed(2),
+            ms(beforeCpu),
+            ms(beforeEpochCpu),
+            (beforeCpu / pipeCpu).toFixed(2),
+            (beforeEpochCpu / pipeCpu).toFixed(2),
+          ]);
         }
         for (const field of stream ? (['firstByte', 'lastByte'] as const) : (['lastByte'] as const)) {
           const added = (t: number, base: number): string => `${ms(stat(t, field, 0.5) - stat(base, field, 0.5))} / ${ms(stat(t, field, 0.9) - stat(base, field, 0.9))}`;
           const pipeAdded = stat(1, field, 0.5) - stat(0, field, 0.5);
           const ctxAdded = stat(2, field, 0.5) - stat(0, field, 0.5);
           const epochAdded = stat(3, field, 0.5) - stat(4, field, 0.5);
+          const beforeAdded = stat(5, field, 0.5) - stat(0, field, 0.5);
+          const beforeEpochAdded = stat(6, field, 0.5) - stat(4, field, 0.5);
           const sorted = [...sent].sort((a, b) => a - b);
           rows.push([
             `${mb(size)} (${mb(sorted[0]!)}-${mb(sorted.at(-1)!)})`,
@@ -124,6 +159,10 @@ export async function runProxyBench(): Promise<void> {
             added(3, 4),
             (ctxAdded / pipeAdded).toFixed(2),
             (epochAdded / pipeAdded).toFixed(2),
+            added(5, 0),
+            added(6, 4),
+            (beforeAdded / pipeAdded).toFixed(2),
+            (beforeEpochAdded / pipeAdded).toFixed(2),
           ]);
         }
       }
@@ -133,18 +172,21 @@ export async function runProxyBench(): Promise<void> {
   } finally {
     agent.destroy();
     await proxy.close();
+    await before.close();
     pipe.server.close();
     upstream.server.close();
     await fs.rm(stateDir, { recursive: true, force: true });
   }
-  console.log(formatTable(['body (sent)', 'response', 'direct', '+pipe', '+ctxshed', '+ctxshed epoch', 'x pipe', 'epoch x pipe'], rows));
+  const asBefore = ['+before', '+before epoch', 'before x pipe', 'before epoch x pipe'];
+  console.log(formatTable(['body (sent)', 'response', 'direct', '+pipe', '+ctxshed', '+ctxshed epoch', 'x pipe', 'epoch x pipe', ...asBefore], rows));
   console.log('\nthe same requests by process CPU time (median ms; client, pipe, proxy and upstream share this process)');
-  console.log(formatTable(['body', 'response', 'direct', '+pipe', '+ctxshed', '+ctxshed epoch', 'x pipe', 'epoch x pipe'], cpuRows));
+  console.log(formatTable(['body', 'response', 'direct', '+pipe', '+ctxshed', '+ctxshed epoch', 'x pipe', 'epoch x pipe', ...asBefore], cpuRows));
+  console.log('"before": the same proxy with a stat of the record per request and each wire line written at once');
   console.log(`goals: without an epoch ctxshed adds at most 1.1x what the bare pipe adds (x pipe <= 1.1), with one 1.25x (epoch x pipe <= 1.25)`);
   console.log(`each round sends the next request (one more turn) of one of ${Object.values(CONVERSATIONS).join('/')} conversations per size; sse: ${SSE_EVENTS} events per response`);
 }
 
-const TARGETS = ['direct', 'pipe', 'ctxshed', 'ctxshed+epoch', 'direct(epoch body)'] as const;
+const TARGETS = ['direct', 'pipe', 'ctxshed', 'ctxshed+epoch', 'direct(epoch body)', 'before', 'before+epoch'] as const;
 
 /** A conversation whose first request is known before it is sent (to latch an epoch on it). */
 class GrowingConversation {

@@ -6,10 +6,12 @@ import { runCoreBench } from './core-bench.js';
 import { runIncrementalBench } from './incremental-bench.js';
 import { runMetricsBench } from './metrics-bench.js';
 import { runProxyBench } from './proxy-bench.js';
+import { runRefusedBench } from './refused-bench.js';
 
 const SECTIONS: Readonly<Record<string, () => unknown>> = {
   core: () => runCoreBench(),
   incremental: () => runIncrementalBench(),
+  refused: () => runRefusedBench(),
   proxy: () => runProxyBench(),
   metrics: () => runMetricsBench(),
 };

@@ -104,6 +104,14 @@ describe('rescue proxy, a scripted session', () => {
     }
     expect(latchTurns.length).toBeGreaterThanOrEqual(2);
     for (let k = 1; k < latchTurns.length; k++) expect(latchTurns[k]! - latchTurns[k - 1]!).toBeGreaterThanOrEqual(3);
+    // How each rewrite ran: from scratch on a new epoch, from the last rewrite within one.
+    const paths = wire.map((r, i) => [i, r['rescued'], r['latched'], r['rewritePath'], i > 0 && wire[i - 1]!['epochs'] === r['epochs'] && (wire[i - 1]!['rescued'] as number) > 0]);
+    for (const [i, rescued, latched, path, followsRewrite] of paths) {
+      if ((rescued as number) === 0) expect([i, path]).toEqual([i, undefined]);
+      else if (latched !== undefined) expect([i, path]).toEqual([i, 'full']);
+      else if (followsRewrite === true) expect([i, path]).toEqual([i, 'incremental']);
+    }
+    expect(wire.filter((r) => r['rewritePath'] === 'incremental').length).toBeGreaterThan(latchTurns.length);
     // The provider's cache is re-written once per epoch: only latch requests write more than the
     // bytes of the new turn (the upstream prices by shared prefix with the previous request).
     const bigWrites = upstream.usages.flatMap((u, i) => (i > 0 && u.cache_creation_input_tokens * 4 > 2 * 3500 ? [i] : []));

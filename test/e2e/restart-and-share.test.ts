@@ -8,7 +8,7 @@ import { isMessagesRequest } from '../../src/scripted/received-request.js';
 import { ScriptedClient } from '../../src/scripted/client.js';
 import { postRaw } from '../../src/scripted/post-raw.js';
 import { runCtxshed, startServe } from '../support/cli-process.js';
-import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
+import { readWire, startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -52,6 +52,21 @@ describe('rescue proxy across restarts and shared state', () => {
 
     expect(lastReceived(upstream).equals(before)).toBe(true);
     expect(before.length).toBeLessThan(client.body().length);
+  });
+
+  it('should have every request\'s wire line once stopped right after the last response', async () => {
+    // Arrange
+    const dir = await tempStateDir();
+    const upstream = await upstreamFor();
+    const proxy = await proxyOn(dir, upstream);
+    const client = new ScriptedClient(proxy.url);
+    for (let i = 0; i < 3; i++) await client.turnOnce();
+
+    // Act: stop at once; the wire log batches its lines (state/wire-log.ts) and must write them first.
+    await proxy.close();
+
+    // Assert: read once, no waiting.
+    expect(await readWire(dir)).toHaveLength(3);
   });
 
   it('should survive kill -9 of the proxy: verify stays clean and a restart sends the same bytes', async () => {

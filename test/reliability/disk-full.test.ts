@@ -82,6 +82,8 @@ describe('disk full while running', () => {
       await fs.unlink(path.join(mountPoint, 'filler'));
       const afterStatuses: number[] = [];
       for (let i = 0; i < 4; i++) afterStatuses.push((await client.turnOnce()).status);
+      // A clean stop writes every wire line still waiting to be batched (state/wire-log.ts).
+      await proxy.close();
       const wire = await readWire(dir);
       const notes = wire.filter((r) => typeof r['note'] === 'string').map((r) => r['note']);
       const received = upstream.requests.filter(isMessagesRequest).map((r) => r.body);

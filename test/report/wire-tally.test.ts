@@ -95,6 +95,23 @@ describe('addWireEntry', () => {
   });
 });
 
+describe('addWireEntry and rewrite paths', () => {
+  it('should count the rewrites by how they ran, and none for a line that does not say', () => {
+    const tally = fold([
+      rewritten('2026-01-01T00:00:01.000Z', 1, 3, 9000, { latched: 1, rewritePath: 'full' }),
+      rewritten('2026-01-01T00:00:02.000Z', 1, 3, 9000, { rewritePath: 'incremental' }),
+      rewritten('2026-01-01T00:00:03.000Z', 1, 3, 9000, { rewritePath: 'incremental' }),
+      rewritten('2026-01-01T00:00:04.000Z', 1, 3, 9000),
+    ]);
+
+    const into = newRequestCounts();
+    addRequestCounts(into, tally.conversations.get(KEY_A)!);
+
+    expect({ ...tally.conversations.get(KEY_A)!.rewritePaths }).toEqual({ full: 1, incremental: 2 });
+    expect({ ...into.rewritePaths }).toEqual({ full: 1, incremental: 2 });
+  });
+});
+
 describe('addRequestCounts', () => {
   it('should add every count and every reason', () => {
     const into = newRequestCounts();

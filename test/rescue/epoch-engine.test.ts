@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { checkEpochLedger, DROP_STUB_PREFIX, elidedTextPath, LABELS_POLICY_VERSION, RESTORE_TOOL_NAME, STUB_PREFIX, type Usage } from '../../src/core/index.js';
 import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';
 import { elidedPath, type StateDir } from '../../src/state/layout.js';
@@ -387,5 +387,48 @@ describe('EpochEngine refaults', () => {
 
     expect(counted.refaults).toBeUndefined();
     expect(prepared.refaults?.map((r) => [r.toolUseId, r.via])).toEqual([['toolu_rs1', 'restore']]);
+  });
+});
+
+describe('EpochEngine with watchRecords', () => {
+  it('should apply an epoch another engine latched on the same state directory, once the watch reports it', async () => {
+    // Arrange: a watching engine knows the conversation without an epoch.
+    const watching = new EpochEngine(state, SETTINGS, { now: () => LATCH_TIME, watchRecords: true });
+    try {
+      const before = await watching.prepare(messages(BODY));
+      await firstTurnAt90();
+
+      // Act: another proxy (the test's engine) latches.
+      const latched = await engine.prepare(messages(BODY));
+
+      // Assert
+      expect(before).toMatchObject({ reason: 'no_epoch', epochs: 0 });
+      expect(latched).toMatchObject({ latched: 1, epochs: 1 });
+      await vi.waitFor(async () => expect((await watching.prepare(messages(BODY))).epochs).toBe(1));
+      const after = await watching.prepare(messages(BODY));
+      expect(Buffer.from(after.body).equals(Buffer.from(latched.body))).toBe(true);
+    } finally {
+      watching.close();
+    }
+  });
+
+  it('should latch and rewrite as an engine without the watch does', async () => {
+    // Arrange
+    const watching = new EpochEngine(state, SETTINGS, { now: () => LATCH_TIME, watchRecords: true });
+    try {
+      const first = await watching.prepare(messages(BODY));
+      watching.observe(first, { status: 200, usage: usage(9_000) });
+
+      // Act
+      const latched = await watching.prepare(messages(BODY));
+      const next = await watching.prepare(messages(BODY));
+
+      // Assert
+      expect(latched).toMatchObject({ latched: 1, epochs: 1, rescued: 4 });
+      expect(next).toMatchObject({ epochs: 1, rescued: 4 });
+      expect(Buffer.from(next.body).equals(Buffer.from(latched.body))).toBe(true);
+    } finally {
+      watching.close();
+    }
   });
 });

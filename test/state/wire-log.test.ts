@@ -54,6 +54,33 @@ describe('WireLog', () => {
     expect(lines.map((line) => (JSON.parse(line) as { i: number }).i)).toEqual(Array.from({ length: 50 }, (_, i) => i));
   });
 
+  it('should write the lines of many appends in one batch, and those still waiting when closed', async () => {
+    // Arrange: a delay no test waits for.
+    const log = new WireLog(state.wirePath, 60_000);
+    const appended = [log.append({ n: 1 }), log.append({ n: 2 })];
+
+    // Act
+    const before = await fs.readFile(state.wirePath, 'utf8').catch(() => '');
+    await log.close();
+
+    // Assert
+    await Promise.all(appended);
+    expect(before).toBe('');
+    expect(await wireText()).toBe('{"n":1}\n{"n":2}\n');
+  });
+
+  it('should write a batch at once when it reaches its size cap', async () => {
+    // Arrange
+    const log = new WireLog(state.wirePath, 60_000);
+
+    // Act: two records of 40 KB pass the 64 KB cap.
+    await Promise.all([log.append({ a: 'x'.repeat(40_000) }), log.append({ b: 'y'.repeat(40_000) })]);
+
+    // Assert
+    expect((await wireText()).split('\n')).toHaveLength(3);
+    await log.close();
+  });
+
   it('should reject a failed append with a catchable STATE_WIRE_FAILED and keep going', async () => {
     const log = new WireLog(state.wirePath);
     await expect(log.append({ big: 1n } as object)).rejects.toMatchObject({ code: 'STATE_WIRE_FAILED' });

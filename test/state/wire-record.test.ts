@@ -60,6 +60,15 @@ describe('buildWireRecord', () => {
     expect('skipped' in record || 'latched' in record).toBe(false);
   });
 
+  it('should say how the rewrite ran when one ran, and leave the field out otherwise', () => {
+    const incremental = buildWireRecord({ ...INPUT, rewritePath: 'incremental' });
+    const full = buildWireRecord({ ...INPUT, rewritePath: 'full' });
+    const none = buildWireRecord(INPUT);
+
+    expect([incremental.rewritePath, full.rewritePath]).toEqual(['incremental', 'full']);
+    expect('rewritePath' in none).toBe(false);
+  });
+
   it('should keep ctxshed\'s own classifier call as it was reported, and leave the field out without one', () => {
     const classifier = { model: 'claude-haiku-4-5', outcome: 'scored' as const, status: 200, ms: 812, chunks: 9, scored: 9, usage: { input: 4100, output: 300 }, costUsd: 0.0056 };
 
