@@ -132,7 +132,7 @@ describe('rescue proxy across restarts and shared state', () => {
     expect(received[0]!.length).toBeLessThan(body.length);
     expect((await verifyState(dir)).problems).toEqual([]);
     // Both proxies decided to latch; only the one that wrote the epoch says so in the wire log.
-    const wire = await waitForWire(dir, 19);
+    const wire = await waitForWire(dir, 20);
     expect(wire.filter((r) => r['latched'] !== undefined).map((r) => r['latched'])).toEqual([1]);
   });
 });

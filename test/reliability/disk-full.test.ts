@@ -15,7 +15,7 @@ import { verifyState } from '../../src/state/verify-state.js';
 import { startMessagesApi } from '../../src/scripted/messages-api.js';
 import { isMessagesRequest } from '../../src/scripted/received-request.js';
 import { ScriptedClient } from '../../src/scripted/client.js';
-import { startTestProxy, testConfig } from '../support/test-proxy.js';
+import { startTestProxy, testConfig, waitForWire } from '../support/test-proxy.js';
 
 function tryMount(dir: string, size: string): string | undefined {
   try {
@@ -70,6 +70,8 @@ describe('disk full while running', () => {
     try {
       const client = new ScriptedClient(proxy.url);
       for (let i = 0; i < 16; i++) await client.turnOnce();
+      // The wire log writes its lines in batches: wait until the file holds them all.
+      await waitForWire(dir, 16);
       // The wire log keeps room reserved beyond its end (fallocate --keep-size), so it can still
       // say what happened; everything else is full: the elided files of an epoch cannot be written.
       execFileSync('fallocate', ['--keep-size', '--length', '256KiB', path.join(dir, 'wire.jsonl')]);
