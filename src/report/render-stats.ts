@@ -66,6 +66,8 @@ function renderTotals(t: StatsTotals, unkeyed: number): string[] {
     truncate(`${label('passed through')}${formatCount(t.passedThrough)}${reasons === '' ? '' : `: ${reasons}`}`, REPORT_WIDTH),
   ];
   if (skipped.length > 0) lines.push(truncate(`${label('blocks left alone')}${skipped.join(', ')}`, REPORT_WIDTH));
+  const overflow = overflowLine(t.overflow);
+  if (overflow !== undefined) lines.push(truncate(`${label('too long')}${overflow}`, REPORT_WIDTH));
   lines.push(`${label('epochs')}${formatCount(t.epochs)}, ${plural(t.blocksElided, 'block')}`);
   if (t.shed.epochs > 0) {
     // Shed epochs are counted, never summed: their bytes and tokens are each epoch's own.
@@ -174,4 +176,16 @@ function labelLine(t: StatsTotals, label: (text: string) => string): string[] {
   const { keep, pointer, drop } = t.labels;
   if (keep + pointer + drop === 0) return [];
   return [`${label('labels')}pointer ${formatCount(pointer)}, drop ${formatCount(drop)}, keep ${formatCount(keep)} (docs/labels.md)`];
+}
+
+// Rescue on overflow (docs/rescue.md): the refusals as too long, and what became of each.
+function overflowLine(overflow: Readonly<Record<string, number>>): string | undefined {
+  const total = Object.values(overflow).reduce((sum, n) => sum + n, 0);
+  if (total === 0) return undefined;
+  const ok = overflow['retried_ok'] ?? 0;
+  const failed = overflow['retried_error'] ?? 0;
+  const declined = byCount(overflow).filter(([why]) => why !== 'retried_ok' && why !== 'retried_error');
+  const parts = [`${formatCount(ok + failed)} retried with a new epoch (${formatCount(ok)} answered 200)`];
+  if (declined.length > 0) parts.push(`${formatCount(declined.reduce((sum, [, n]) => sum + n, 0))} not (${declined.map(([why, n]) => `${why} ${formatCount(n)}`).join(', ')})`);
+  return `${formatCount(total)} refused: ${parts.join(', ')}`;
 }

@@ -19,6 +19,8 @@ export interface StatsTotals {
   readonly skippedBlocks: Readonly<Record<string, number>>;
   /** Rewrites by how they ran: `incremental` (from the conversation's last rewrite) or `full`. */
   readonly rewritePaths: Readonly<Record<string, number>>;
+  /** Refusals as too long, by what followed (wire-tally.ts, `overflow`). */
+  readonly overflow: Readonly<Record<string, number>>;
   readonly errors: number;
   readonly epochs: number;
   /** Each rescue epoch's shed counted once (shed epochs add no blocks). */
@@ -144,6 +146,7 @@ function totalsOf(counts: RequestCounts, epochs: readonly EpochSummary[], perReq
     passthrough: { ...counts.passthrough },
     skippedBlocks: { ...counts.skippedBlocks },
     rewritePaths: { ...counts.rewritePaths },
+    overflow: { ...counts.overflow },
     errors: counts.errors,
     epochs: epochs.length,
     blocksElided,

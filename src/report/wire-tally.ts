@@ -32,6 +32,11 @@ export interface RequestCounts {
   skippedBlocks: Record<string, number>;
   /** Rewrites by how they ran (`incremental`, `full`), as the wire records say (docs/state.md). */
   rewritePaths: Record<string, number>;
+  /**
+   * Refusals as too long (rescue on overflow), by what followed: `retried_ok` (the retry got a
+   * 200), `retried_error` (it got another status), or the reason it was not sent (`nothing_new`, ...).
+   */
+  overflow: Record<string, number>;
   /** Responses with status 400 or more (the API's errors and ctxshed's own). */
   errors: number;
   /** Sums over the rewritten requests, for per-request means (never a total saving). */
@@ -106,7 +111,7 @@ export function newWireTally(): WireTally {
 
 /** Zero counts. */
 export function newRequestCounts(): RequestCounts {
-  return { requests: 0, rewritten: 0, passthrough: countsByName(), skippedBlocks: countsByName(), rewritePaths: countsByName(), errors: 0, rewrittenBytesElided: 0, rewrittenBytesSaved: 0 };
+  return { requests: 0, rewritten: 0, passthrough: countsByName(), skippedBlocks: countsByName(), rewritePaths: countsByName(), overflow: countsByName(), errors: 0, rewrittenBytesElided: 0, rewrittenBytesSaved: 0 };
 }
 
 /** Folds one line's entry into `tally`. */
@@ -139,6 +144,7 @@ export function addRequestCounts(into: RequestCounts, from: RequestCounts): void
   addCountsByName(into.passthrough, from.passthrough);
   addCountsByName(into.skippedBlocks, from.skippedBlocks);
   addCountsByName(into.rewritePaths, from.rewritePaths);
+  addCountsByName(into.overflow, from.overflow);
 }
 
 function addWireRecord(tally: WireTally, record: WireRecord): void {
@@ -171,6 +177,18 @@ function countRequest(counts: RequestCounts, record: WireRecord): void {
   }
   if (record.skipped !== undefined) addCountsByName(counts.skippedBlocks, record.skipped);
   if (record.rewritePath !== undefined) counts.rewritePaths[record.rewritePath] = (counts.rewritePaths[record.rewritePath] ?? 0) + 1;
+  const outcome = overflowOutcomeOf(record);
+  if (outcome !== undefined) counts.overflow[outcome] = (counts.overflow[outcome] ?? 0) + 1;
+}
+
+// A line from elsewhere may hold anything: only a plausible retry record counts.
+function overflowOutcomeOf(record: WireRecord): string | undefined {
+  const retry = record.retry as unknown;
+  if (typeof retry !== 'object' || retry === null) return undefined;
+  const { reason, sent, status, why } = retry as { reason?: unknown; sent?: unknown; status?: unknown; why?: unknown };
+  if (reason !== 'overflow' || typeof sent !== 'boolean') return undefined;
+  if (sent) return status === 200 ? 'retried_ok' : 'retried_error';
+  return typeof why === 'string' && /^[a-z_]{1,40}$/.test(why) ? why : 'not_sent';
 }
 
 function foldConversation(c: ConversationTally, record: WireRecord, facts: RequestFacts): void {

@@ -31,6 +31,20 @@ describe('renderStats', () => {
   });
 });
 
+describe('renderStats, overflow retries', () => {
+  it('should print the refusals as too long and what became of them, and nothing when there were none', () => {
+    const { tally, summaries } = session();
+    const report = buildStatsReport(tally, summaries);
+    const withRetries = { ...report, overall: { ...report.overall, overflow: { retried_ok: 2, retried_error: 1, nothing_new: 1 } } };
+
+    const text = renderStats(withRetries, '/st');
+    const without = renderStats(report, '/st');
+
+    expect(text).toMatch(/\ntoo long +4 refused: 3 retried with a new epoch \(2 answered 200\), 1 not \(nothing_new 1\)\n/);
+    expect(without).not.toContain('\ntoo long');
+  });
+});
+
 describe('renderStats, shed mode', () => {
   it('should print a row per shed epoch with its span, tokens, per-turn price and basis, and no total of them', async () => {
     const { shedSession } = await import('./render-fixtures.js');

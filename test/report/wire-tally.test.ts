@@ -178,3 +178,19 @@ describe('addWireEntry, latches', () => {
     expect(tally.conversations.get(KEY_A)!.lastCacheRead).toBe(50);
   });
 });
+
+describe('addWireEntry with overflow retries', () => {
+  it('should count each refusal as too long by what followed, and ignore an implausible retry', () => {
+    const retry = (over: object): Partial<WireRecord> => ({ retry: { reason: 'overflow', firstStatus: 400, tokens: 210_000, limit: 200_000, ...over } }) as Partial<WireRecord>;
+    const tally = fold([
+      rewritten('2026-01-01T00:00:01.000Z', 1, 3, 9000, retry({ sent: true, status: 200 })),
+      rewritten('2026-01-01T00:00:02.000Z', 1, 3, 9000, retry({ sent: true, status: 529 })),
+      rewritten('2026-01-01T00:00:03.000Z', 1, 3, 9000, retry({ sent: false, why: 'nothing_new' })),
+      rewritten('2026-01-01T00:00:04.000Z', 1, 3, 9000, retry({ sent: 'yes' })),
+      rewritten('2026-01-01T00:00:05.000Z', 1, 3, 9000, { retry: { reason: 'other', sent: true } } as never),
+    ]);
+
+    expect(tally.conversations.get(KEY_A)!.overflow).toEqual({ retried_ok: 1, retried_error: 1, nothing_new: 1 });
+  });
+});
+
