@@ -64,13 +64,13 @@ export type ClassifierReport = WireClassifier;
 export type OverflowDeclined =
   /** Not a messages call of a conversation, or a request ctxshed sent unchanged for a reason. */
   | 'not_rescuable'
-  /** Every eligible block is frozen already. */
+  /** Every eligible block is frozen already (shed mode: no message is left to shed after the last span). */
   | 'nothing_new'
   /** What could be freed would leave the request over the maximum (core/overflow-decision.ts). */
   | 'not_enough'
   /** The latch could not be written. */
   | 'state_unavailable'
-  /** The rewrite with the new epoch carried no more stubs than the refused request. */
+  /** The rewrite (or shed body) with the new epoch carried no more stubs than the refused request, or was not smaller. */
   | 'no_smaller_body'
   | 'internal_error';
 

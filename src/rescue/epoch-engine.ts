@@ -43,6 +43,7 @@ import { isOverThreshold, maybeLatch } from './maybe-latch.js';
 import { maybeShed } from './maybe-shed.js';
 import { latchOnOverflow } from './overflow-latch.js';
 import { watchRecords } from './record-watch.js';
+import { shedOnOverflow } from './shed-overflow-latch.js';
 import { readRequestMeta, type RequestMeta } from './request-meta.js';
 
 /** What the engine may be handed besides its state and settings. */
@@ -118,23 +119,22 @@ export class EpochEngine {
   }
 
   /**
-   * Whether a refusal of this request as too long may be rescued: a `messages` call of a rescue
-   * mode conversation, sent as the engine meant it (rewritten, or unchanged for want of an epoch).
-   * count_tokens is never retried; a request that failed open would fail open again. A shed mode
-   * conversation is not rescued on overflow yet: its epochs shed spans, which this latch does not plan.
+   * Whether a refusal of this request as too long may be rescued: a `messages` call of a
+   * conversation (either mode), sent as the engine meant it (rewritten or shed, or unchanged for
+   * want of an epoch). count_tokens is never retried; a request that failed open would fail open again.
    */
   canRescueOverflow(prepared: Prepared): boolean {
-    const { conversation } = prepared;
-    if (prepared.route !== 'messages' || conversation === undefined) return false;
-    if ((conversation.mode ?? this.settings.mode ?? 'rescue') !== 'rescue') return false;
+    if (prepared.route !== 'messages' || prepared.conversation === undefined) return false;
     return prepared.reason === undefined || prepared.reason === 'no_epoch';
   }
 
   /**
    * After the API refused `prepared` (the preparation of `request`) as too long: latches an epoch
-   * at once (trigger `overflow`, the API's count as its reading) when the blocks not yet frozen
-   * would bring the request under the maximum, and prepares the request once more. Never rejects:
-   * anything that stops the rescue is `declined`, and the client then gets the refusal as it was.
+   * at once (trigger `overflow`, the API's count as its reading) when what it takes out would
+   * bring the request under the maximum, and prepares the request once more. In rescue mode the
+   * epoch freezes the blocks not yet frozen; in shed mode it sheds a span, whatever the burst
+   * gate says (shed-overflow-latch.ts). Never rejects: anything that stops the rescue is
+   * `declined`, and the client then gets the refusal as it was.
    */
   async prepareAfterOverflow(request: EngineRequest, prepared: Prepared, overflow: OverflowReading): Promise<OverflowOutcome> {
     const declined = (why: OverflowDeclined, detail?: string): OverflowOutcome =>
@@ -143,25 +143,30 @@ export class EpochEngine {
       const entry = prepared.conversation;
       if (!this.canRescueOverflow(prepared) || entry === undefined || prepared.key === undefined) return declined('not_rescuable');
       const meta = readRequestMeta(request, this.settings);
+      const mode: EpochMode = entry.mode ?? this.settings.mode ?? 'rescue';
       // From scratch: the retry's rewrite serves a new epoch, which no memo serves.
       const indexed = indexIncrementally(request.body, undefined, commonPrefixLength);
       if (indexed.outcome.kind === 'failed') return declined('not_rescuable', indexed.outcome.detail);
+      const { index } = indexed.outcome;
       let stateFailed = false;
       const onFailure = (error: unknown): void => {
         stateFailed = true;
         this.#onStateFailure(error);
       };
-      const refused = { body: request.body, index: indexed.outcome.index, agentId: meta.agentId, window: prepared.window, sentBytes: prepared.body.length, overflow };
-      const latch = await latchOnOverflow(this.#latch, entry, refused, onFailure);
-      if (latch.kind === 'declined') return declined(latch.why);
-      const extra = {
-        ...(latch.n === undefined ? {} : { latched: latch.n }),
-        ...(stateFailed ? { stateFailed: true as const } : {}),
-        ...(prepared.refaults === undefined ? {} : { refaults: prepared.refaults }),
-      };
+      const refused = { body: request.body, index, agentId: meta.agentId, window: prepared.window, sentBytes: prepared.body.length, overflow };
+      const latch = mode === 'shed' ? await shedOnOverflow(this.#latch, entry, refused, onFailure) : await latchOnOverflow(this.#latch, entry, refused, onFailure);
+      if (latch.kind === 'declined') return declined(latch.why, latch.detail);
       // Ours or a concurrent latch's: the retry carries whatever the conversation froze by now.
-      const retry = await this.#rewrite(request.body, meta, entry, prepared.key, indexed, MESSAGES_API, this.#now().getTime(), extra);
-      if (retry.reason !== undefined || retry.rescued <= prepared.rescued) return declined('no_smaller_body', retry.detail);
+      const retry =
+        mode === 'shed'
+          ? await this.#shed(request.body, meta, entry, prepared.key, index, latch.n, stateFailed)
+          : await this.#rewrite(request.body, meta, entry, prepared.key, indexed, MESSAGES_API, this.#now().getTime(), {
+              ...(latch.n === undefined ? {} : { latched: latch.n }),
+              ...(stateFailed ? { stateFailed: true as const } : {}),
+              ...(prepared.refaults === undefined ? {} : { refaults: prepared.refaults }),
+            });
+      // A retry no smaller than the refused request would be refused again.
+      if (retry.reason !== undefined || retry.rescued <= prepared.rescued || retry.body.length >= prepared.body.length) return declined('no_smaller_body', retry.detail);
       return { kind: 'retry', prepared: retry, overflow };
     } catch (error) {
       return declined('internal_error', errorText(error));

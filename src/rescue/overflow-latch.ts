@@ -24,7 +24,7 @@ export interface RefusedRequest {
 /** What the latch did: `latched` with the epoch written (undefined: another latch got there first). */
 export type OverflowLatch =
   | { readonly kind: 'latched'; readonly n: number | undefined }
-  | { readonly kind: 'declined'; readonly why: 'nothing_new' | 'not_enough' | 'state_unavailable' };
+  | { readonly kind: 'declined'; readonly why: 'nothing_new' | 'not_enough' | 'state_unavailable'; readonly detail?: string };
 
 /** Plans, decides and latches. A state failure is reported through `onStateFailure`, never thrown. */
 export async function latchOnOverflow(

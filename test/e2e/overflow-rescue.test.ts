@@ -1,16 +1,20 @@
 /**
  * Rescue on overflow, end to end: the real proxy on port 0 in front of the scripted Messages API
  * with a prompt limit (`maxPromptTokens`), which refuses a model call over it with the API's exact
- * 400 "prompt is too long: N tokens > M maximum" (docs/rescue.md, "Rescue on overflow").
+ * 400 "prompt is too long: N tokens > M maximum" (docs/rescue.md, "Rescue on overflow"), in rescue
+ * mode and in shed mode (docs/shed.md).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { indexTranscript } from '../../src/core/index.js';
 import { promptTooLongReply, requestIdOf } from '../../src/scripted/api-error.js';
 import { countTokens } from '../../src/scripted/cache-pricing.js';
 import { startMessagesApi, type MessagesApi, type MessagesApiOptions } from '../../src/scripted/messages-api.js';
 import { postRaw } from '../../src/scripted/post-raw.js';
 import { isCountTokensRequest, isMessagesRequest, type ReceivedRequest } from '../../src/scripted/received-request.js';
 import { ScriptedClient } from '../../src/scripted/client.js';
+import { inflateFromState } from '../../src/state/inflate-from-state.js';
+import { validateMessagesRequest } from '../support/messages-validator.js';
 import { layoutPaths } from '../../src/state/layout.js';
 import { readConversation } from '../../src/state/read-conversation.js';
 import { verifyState } from '../../src/state/verify-state.js';
@@ -31,10 +35,10 @@ function refusalOf(req: ReceivedRequest, tokens = countTokens(req.body), limit =
 
 // A window of 20,000 tokens, a limit of 16,000 and a threshold of 90%: readings never pass 80%,
 // so no epoch latches on the threshold and every epoch here is an overflow's.
-async function setUp(options: MessagesApiOptions = { maxPromptTokens: LIMIT }): Promise<{ dir: string; api: MessagesApi; url: string }> {
+async function setUp(options: MessagesApiOptions = { maxPromptTokens: LIMIT }, mode: 'rescue' | 'shed' = 'rescue'): Promise<{ dir: string; api: MessagesApi; url: string }> {
   const dir = await tempStateDir();
   const api = await startMessagesApi(options);
-  const proxy = await startTestProxy(dir, testConfig(api.url, { threshold: 0.9 }));
+  const proxy = await startTestProxy(dir, testConfig(api.url, { threshold: 0.9, ...(mode === 'shed' ? { mode } : {}) }));
   cleanups.push(() => api.close(), () => proxy.close());
   return { dir, api, url: proxy.url };
 }
@@ -143,5 +147,60 @@ describe.each([false, true])('rescue on overflow (stream: %s)', (stream) => {
     const [record] = await waitForWire(dir, 1);
     expect(record).toMatchObject({ route: 'count_tokens', status: 400 });
     expect(record!['retry']).toBeUndefined();
+  });
+});
+
+/** Where a body's head (messages[0]) ends. */
+function headEnd(body: Buffer): number {
+  const indexed = indexTranscript(body);
+  if (indexed.kind !== 'indexed') throw new Error(indexed.detail);
+  return indexed.index.messages[0]!.end;
+}
+
+describe.each([false, true])('rescue on overflow in shed mode (stream: %s)', (stream) => {
+  it('should shed a span at once on the API\'s refusal and retry once: only 200s, valid bodies, the head unchanged, nothing lost', async () => {
+    const { dir, api, url } = await setUp({ maxPromptTokens: LIMIT }, 'shed');
+    const c = client(url, stream);
+
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) statuses.push((await c.turnOnce()).status);
+
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    const wire = await waitForWire(dir, 40);
+    const retried = wire.filter((r) => r['retry'] !== undefined);
+    expect(retried.length).toBeGreaterThanOrEqual(1);
+    for (const r of retried) {
+      expect(r['retry']).toMatchObject({ reason: 'overflow', firstStatus: 400, limit: LIMIT, sent: true, status: 200 });
+      expect(r).toMatchObject({ status: 200, latched: expect.any(Number) as unknown });
+    }
+    expect(api.requests.filter(isMessagesRequest)).toHaveLength(40 + retried.length);
+    const refusals = refused(api);
+    expect(refusals).toHaveLength(retried.length);
+    for (const first of refusals) {
+      const retry = api.requests[first.index + 1]!;
+      expect(retry.body.length).toBeLessThan(first.body.length);
+      expect(countTokens(retry.body)).toBeLessThanOrEqual(LIMIT);
+      expect(validateMessagesRequest(retry.body)).toEqual([]);
+      const head = headEnd(first.body);
+      expect(retry.body.subarray(0, head).equals(first.body.subarray(0, head))).toBe(true);
+    }
+    // Every body that reached the API inflates back to what the client sent.
+    const received = api.requests.filter(isMessagesRequest).filter((r) => !refusals.includes(r));
+    expect(received).toHaveLength(40);
+    const state = layoutPaths(dir);
+    for (const [i, r] of received.entries()) expect(Buffer.from((await inflateFromState(state, r.body)).body).equals(c.sent[i]!)).toBe(true);
+    const record = await readConversation(state, String(retried[0]!['key']));
+    expect(record?.epochs.map((e) => [e.mode, e.trigger])).toEqual(retried.map(() => ['shed', 'overflow']));
+    for (const e of record!.epochs) {
+      expect(e.reason).toMatchObject({ window: 20_000, limit: LIMIT });
+      expect(e.gate?.latch).toBe(true);
+      // The gate's figures at the refusal's fullness: forced exactly when the burst would not pay back.
+      if (e.gate?.forcedAt !== undefined) expect(e.gate.forcedAt).toBeGreaterThan(1);
+    }
+    expect((await verifyState(dir)).problems).toEqual([]);
+    const scrape = parseScrape(await (await fetch(`${url}/_ctxshed/metrics`)).text());
+    expect(sumOf(scrape, 'ctxshed_overflow_retries_total', { outcome: 'retried' })).toBe(retried.length);
+    expect(sumOf(scrape, 'ctxshed_epochs_latched_total', { trigger: 'overflow' })).toBe(retried.length);
+    expect(sumOf(scrape, 'ctxshed_requests_total', { status: '400' })).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 /** The epoch engine in shed mode (docs/shed.md), and rescue mode's --gate. */
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DROP_STUB_PREFIX, SPAN_STUB_PREFIX, STUB_PREFIX, type Usage } from '../../src/core/index.js';
+import { DROP_STUB_PREFIX, indexTranscript, SPAN_STUB_PREFIX, STUB_PREFIX, type Usage } from '../../src/core/index.js';
 import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';
 import { spanPath, type StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
@@ -124,6 +124,145 @@ describe('EpochEngine in shed mode', () => {
     // Rescue stubs of any label (a pointer or a drop), and no span stub.
     expect(fromUtf8(prepared.body)).toMatch(new RegExp(`${escape(STUB_PREFIX)}|${escape(DROP_STUB_PREFIX)}`));
     expect(fromUtf8(prepared.body)).not.toContain(SPAN_STUB_PREFIX);
+  });
+});
+
+/** Where message `m` of a body ends. */
+function endOfMessage(body: Uint8Array, m: number): number {
+  const indexed = indexTranscript(body);
+  if (indexed.kind !== 'indexed') throw new Error(indexed.detail);
+  return indexed.index.messages[m]!.end;
+}
+
+/** The bytes of a body's head (messages[0]), which every shed body keeps byte for byte. */
+function headOf(body: Uint8Array): string {
+  return fromUtf8(body.subarray(0, endOfMessage(body, 0)));
+}
+
+describe('EpochEngine in shed mode, rescue on overflow', () => {
+  // BODY is about 34 KB, most of it the span: 12,000 tokens is 0.35 tokens a byte, and the span
+  // less its stub frees about 11,000 of them.
+  const OVERFLOW = { tokens: 12_000, limit: 10_000 };
+
+  it('should latch a span at once on the refusal, below the threshold, and prepare a smaller, valid retry with the head unchanged', async () => {
+    const engine = engineWith(SHED);
+    const request = messages(BODY);
+    const first = await engine.prepare(request);
+
+    const outcome = await engine.prepareAfterOverflow(request, first, OVERFLOW);
+
+    expect(first).toMatchObject({ reason: 'no_epoch', epochs: 0 });
+    expect(engine.canRescueOverflow(first)).toBe(true);
+    expect(outcome.kind).toBe('retry');
+    const retry = outcome.kind === 'retry' ? outcome.prepared : first;
+    expect(retry).toMatchObject({ latched: 1, epochs: 1, rescued: 1 });
+    expect(retry.reason).toBeUndefined();
+    expect(retry.body.length).toBeLessThan(BODY.length);
+    expect(fromUtf8(retry.body).split(SPAN_STUB_PREFIX).length - 1).toBe(1);
+    expect(headOf(retry.body)).toBe(headOf(BODY));
+    expect(validateMessagesRequest(retry.body)).toEqual([]);
+    const epoch = (await readConversation(state, retry.key!))!.epochs[0]!;
+    expect(epoch).toMatchObject({
+      n: 1,
+      mode: 'shed',
+      trigger: 'overflow',
+      blocks: [],
+      span: { first: 1, last: 8 },
+      reason: { fullness: 1.2, threshold: 0.7, window: 10_000, contextTokens: 12_000, limit: 10_000 },
+      gate: { latch: true },
+    });
+    // The span's exact bytes were on disk before the record named them.
+    expect(sha256(await fs.readFile(spanPath(state, epoch.span!.sha256, 'json')))).toBe(epoch.span!.sha256);
+    expect(failures).toEqual([]);
+  });
+
+  it('should latch past a gate that would hold the burst back, and record it as forced at the refusal\'s fullness', async () => {
+    const engine = engineWith({ ...SHED, horizon: 0 });
+    const request = messages(BODY);
+    const first = await engine.prepare(request);
+
+    const outcome = await engine.prepareAfterOverflow(request, first, OVERFLOW);
+
+    expect(outcome.kind).toBe('retry');
+    const record = await readConversation(state, first.key!);
+    expect(record!.epochs[0]!.gate).toMatchObject({ latch: true, expectedRemainingTurns: 0, forcedAt: 1.2 });
+  });
+
+  it('should measure against the window when the refusal named no maximum, and record none', async () => {
+    const engine = engineWith(SHED);
+    const request = messages(BODY);
+    const first = await engine.prepare(request);
+
+    const outcome = await engine.prepareAfterOverflow(request, first, { tokens: 12_000 });
+
+    expect(outcome.kind).toBe('retry');
+    const epoch = (await readConversation(state, first.key!))!.epochs[0]!;
+    expect(epoch).toMatchObject({ trigger: 'overflow', gate: { latch: true } });
+    expect(epoch.reason.limit).toBeUndefined();
+  });
+
+  it('should decline, writing nothing, when the span cannot bring the request under the maximum', async () => {
+    const engine = engineWith(SHED);
+    const request = messages(BODY);
+    const first = await engine.prepare(request);
+
+    const outcome = await engine.prepareAfterOverflow(request, first, { tokens: 12_000, limit: 100 });
+
+    expect(outcome).toMatchObject({ kind: 'declined', why: 'not_enough' });
+    expect(await readConversation(state, first.key!)).toBeUndefined();
+    expect(await fs.readdir(state.spansDir).catch(() => [])).toEqual([]);
+  });
+
+  it('should decline when no message is left to shed after the conversation\'s spans', async () => {
+    const engine = engineWith(SHED);
+    await firstTurnAt90(engine);
+    const request = messages(BODY);
+    const latched = await engine.prepare(request);
+
+    const outcome = await engine.prepareAfterOverflow(request, latched, OVERFLOW);
+
+    expect(latched).toMatchObject({ latched: 1, rescued: 1 });
+    expect(outcome).toMatchObject({ kind: 'declined', why: 'nothing_new', detail: expect.stringContaining('too_few_messages') as unknown });
+    expect((await readConversation(state, latched.key!))!.epochs).toHaveLength(1);
+  });
+
+  it('should shed a second span after the first when the grown conversation overflows, keeping the first stub byte for byte', async () => {
+    const engine = engineWith(SHED);
+    await firstTurnAt90(engine);
+    const latched = await engine.prepare(messages(BODY));
+    // Grown by four more large results and six small ones: a new stale middle after the first span.
+    const grown = conversation([...contents(), ...Array.from({ length: 10 }, (_, i) => (i < 4 ? filler(8000, 10 + i) : `small ${10 + i}`))]);
+    const request = messages(grown);
+    const first = await engine.prepare(request);
+
+    const outcome = await engine.prepareAfterOverflow(request, first, { tokens: 20_000, limit: 10_000 });
+
+    expect(first).toMatchObject({ epochs: 1, rescued: 1 });
+    expect(outcome.kind).toBe('retry');
+    const retry = outcome.kind === 'retry' ? outcome.prepared : first;
+    expect(retry).toMatchObject({ latched: 2, epochs: 2, rescued: 2 });
+    expect(retry.body.length).toBeLessThan(first.body.length);
+    expect(validateMessagesRequest(retry.body)).toEqual([]);
+    // The head and the first stub (messages 0 and 1 of the latched body) come through unchanged.
+    const firstStub = fromUtf8(latched.body).slice(0, endOfMessage(latched.body, 1));
+    expect(fromUtf8(retry.body).slice(0, firstStub.length)).toBe(firstStub);
+    expect((await readConversation(state, retry.key!))!.epochs.map((e) => e.trigger)).toEqual(['threshold', 'overflow']);
+  });
+
+  it('should rescue a conversation with shed epochs on overflow in a rescue mode engine, by its own mode', async () => {
+    const shed = engineWith(SHED);
+    await firstTurnAt90(shed);
+    await shed.prepare(messages(BODY));
+    const grown = conversation([...contents(), ...Array.from({ length: 10 }, (_, i) => (i < 4 ? filler(8000, 10 + i) : `small ${10 + i}`))]);
+    const rescue = engineWith({ ...DEFAULT_ENGINE_SETTINGS, window: 10_000 });
+    const request = messages(grown);
+    const first = await rescue.prepare(request);
+
+    const outcome = await rescue.prepareAfterOverflow(request, first, { tokens: 20_000, limit: 10_000 });
+
+    expect(outcome.kind).toBe('retry');
+    const record = await readConversation(state, first.key!);
+    expect(record!.epochs.map((e) => e.mode)).toEqual(['shed', 'shed']);
   });
 });
 

@@ -345,15 +345,6 @@ describe('EpochEngine.prepareAfterOverflow', () => {
     expect(engine.canRescueOverflow(passed)).toBe(false);
     expect(await engine.prepareAfterOverflow(count, counted, { tokens: 12_000, limit: 10_000 })).toMatchObject({ kind: 'declined', why: 'not_rescuable' });
   });
-
-  it('should not rescue a shed mode conversation (its epochs shed spans, which the overflow latch does not plan)', async () => {
-    const shed = new EpochEngine(state, { ...SETTINGS, mode: 'shed' });
-    const request = messages(BODY);
-    const prepared = await shed.prepare(request);
-
-    expect(shed.canRescueOverflow(prepared)).toBe(false);
-    expect(await shed.prepareAfterOverflow(request, prepared, { tokens: 12_000, limit: 10_000 })).toMatchObject({ kind: 'declined', why: 'not_rescuable' });
-  });
 });
 
 describe('EpochEngine refaults', () => {

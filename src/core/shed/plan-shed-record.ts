@@ -3,7 +3,7 @@
  * span, and the span's bytes for `spans/<sha256>.json`. Pure, like plan-record.ts: the caller
  * passes the time in, and src/state writes the plan under its lock (files first, then the record).
  */
-import type { ConversationRecord, Epoch } from '../epoch-types.js';
+import type { ConversationRecord, Epoch, EpochTrigger } from '../epoch-types.js';
 import type { FullnessReading } from '../latch-decision.js';
 import { appendEpoch, type LatchPlan } from '../plan-record.js';
 import type { GateDecision } from './break-even.js';
@@ -15,6 +15,10 @@ export interface ShedLatchRequest {
   readonly span: PlannedSpan;
   readonly reading: FullnessReading;
   readonly gate: GateDecision;
+  /** What caused it; `threshold` when not given (`overflow`: the API refused the request as too long). */
+  readonly trigger?: EpochTrigger;
+  /** Overflow only: the maximum the API's error named. */
+  readonly limit?: number;
   readonly firstPrompt: string;
   readonly model: string;
   readonly agentId: string | undefined;
@@ -39,8 +43,8 @@ export function planShedRecord(input: PlanShedRecordInput): LatchPlan {
     n: (current?.epochs.length ?? 0) + 1,
     latchedAt: now,
     mode: 'shed',
-    trigger: 'threshold',
-    reason: { fullness: contextTokens / window, threshold, window, contextTokens },
+    trigger: request.trigger ?? 'threshold',
+    reason: { fullness: contextTokens / window, threshold, window, contextTokens, ...(request.limit === undefined ? {} : { limit: request.limit }) },
     policy: { name: SHED_POLICY_NAME, version: SHED_POLICY_VERSION, keepRecent: policy.keepToolResults, minBytes: 0, keepPersonTurns: policy.keepPersonTurns },
     blocks: [],
     span: freezeSpan(request.span),

@@ -22,6 +22,12 @@ const REQUEST = {
 const INPUT = { key: hex(7), current: undefined, request: REQUEST, threshold: 0.7, policy: { keepToolResults: 6, keepPersonTurns: 2 }, now: '2026-01-02T03:04:05.000Z' };
 
 describe('planShedRecord', () => {
+  it('should record an overflow\'s trigger and the maximum the API named', () => {
+    const plan = planShedRecord({ ...INPUT, request: { ...REQUEST, trigger: 'overflow', limit: 140_000 } });
+
+    expect(plan.record.epochs[0]).toMatchObject({ mode: 'shed', trigger: 'overflow', reason: { contextTokens: 150_000, window: 200_000, limit: 140_000 } });
+  });
+
   it('should start a record with a shed epoch: mode, trigger, reading, policy, span and gate, and plan the span\'s file', () => {
     const plan = planShedRecord(INPUT);
 

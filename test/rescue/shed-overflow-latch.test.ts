@@ -1,0 +1,75 @@
+import fs from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { indexTranscript, type TranscriptIndex } from '../../src/core/index.js';
+import { NO_METRICS } from '../../src/metrics/metrics.js';
+import { ConversationTable } from '../../src/rescue/conversation-table.js';
+import { DEFAULT_ENGINE_SETTINGS } from '../../src/rescue/engine-settings.js';
+import type { LatchContext } from '../../src/rescue/latch-conversation.js';
+import { shedOnOverflow } from '../../src/rescue/shed-overflow-latch.js';
+import { spanPath, type StateDir } from '../../src/state/layout.js';
+import { openStateDir } from '../../src/state/open-state-dir.js';
+import { readConversation } from '../../src/state/read-conversation.js';
+import { conversation, filler, sha256 } from '../core/bodies.js';
+import { tempStateDir } from '../support/test-proxy.js';
+
+/** Four old results of 8,000 bytes, then six small ones: messages 1 to 8 are the span. */
+const BODY = conversation(Array.from({ length: 10 }, (_, i) => (i < 4 ? filler(8000, i) : `small ${i}`)));
+const KEY = '2'.repeat(64);
+
+function mustIndex(body: Uint8Array): TranscriptIndex {
+  const outcome = indexTranscript(body);
+  if (outcome.kind !== 'indexed') throw new Error(outcome.detail);
+  return outcome.index;
+}
+
+let state: StateDir;
+let ctx: LatchContext;
+
+beforeEach(async () => {
+  state = await openStateDir(await tempStateDir('ctxshed-shed-overflow-'));
+  ctx = { table: new ConversationTable(state), settings: { ...DEFAULT_ENGINE_SETTINGS, mode: 'shed' }, now: () => '2026-03-04T05:06:07.000Z', metrics: NO_METRICS };
+});
+
+afterEach(async () => {
+  await fs.rm(state.root, { recursive: true, force: true });
+});
+
+const refused = (tokens: number, limit?: number) => ({
+  body: BODY,
+  index: mustIndex(BODY),
+  agentId: undefined,
+  window: 10_000,
+  sentBytes: BODY.length,
+  overflow: limit === undefined ? { tokens } : { tokens, limit },
+});
+
+describe('shedOnOverflow', () => {
+  it('should write a shed epoch with the overflow trigger, the API\'s count as its reading, and its span file first', async () => {
+    const entry = await ctx.table.get(KEY);
+
+    const latch = await shedOnOverflow(ctx, entry, refused(12_000, 10_000), () => undefined);
+
+    expect(latch).toEqual({ kind: 'latched', n: 1 });
+    const epoch = (await readConversation(state, KEY))!.epochs[0]!;
+    expect(epoch).toMatchObject({ n: 1, mode: 'shed', trigger: 'overflow', latchedAt: '2026-03-04T05:06:07.000Z', span: { first: 1, last: 8 }, reason: { contextTokens: 12_000, window: 10_000, limit: 10_000 }, gate: { latch: true } });
+    expect(sha256(await fs.readFile(spanPath(state, epoch.span!.sha256, 'json')))).toBe(epoch.span!.sha256);
+  });
+
+  it('should decline, writing nothing, when the span cannot bring the request under the maximum', async () => {
+    const entry = await ctx.table.get(KEY);
+
+    const latch = await shedOnOverflow(ctx, entry, refused(12_000, 100), () => undefined);
+
+    expect(latch).toEqual({ kind: 'declined', why: 'not_enough' });
+    expect(await readConversation(state, KEY)).toBeUndefined();
+  });
+
+  it('should decline with the shed refusal when there is no span to shed', async () => {
+    const short = conversation(['only one']);
+    const entry = await ctx.table.get(KEY);
+
+    const latch = await shedOnOverflow(ctx, entry, { ...refused(12_000, 10_000), body: short, index: mustIndex(short), sentBytes: short.length }, () => undefined);
+
+    expect(latch).toMatchObject({ kind: 'declined', why: 'nothing_new', detail: expect.stringContaining('too_few_messages') as unknown });
+  });
+});
