@@ -7,6 +7,7 @@ describe('checkFrozenSpan', () => {
   it('should find nothing wrong with a good span, with or without a tombstone', () => {
     expect(checkFrozenSpan(GOOD, 'epoch #1', 0)).toEqual([]);
     expect(checkFrozenSpan({ ...GOOD, tombstone: undefined, first: 9, last: 9 }, 'epoch #2', 8)).toEqual([]);
+    expect(checkFrozenSpan({ ...GOOD, notices: ['<system-reminder>\n# MCP Server Instructions\n</system-reminder>'] }, 'epoch #1', 0)).toEqual([]);
   });
 
   it.each([
@@ -17,6 +18,8 @@ describe('checkFrozenSpan', () => {
     ['a bad sha256', { ...GOOD, sha256: 'A'.repeat(64) }, 'sha256 is not 64 lowercase hex digits'],
     ['no bytes', { ...GOOD, bytes: 0 }, 'bytes is not a positive integer'],
     ['pins that are not strings', { ...GOOD, pins: [1] }, 'pins is not an array of strings'],
+    ['notices that are not strings', { ...GOOD, notices: [1] }, 'notices is not a non-empty array of strings'],
+    ['empty notices', { ...GOOD, notices: [] }, 'notices is not a non-empty array of strings'],
     ['a long tombstone', { ...GOOD, tombstone: 'x'.repeat(201) }, 'tombstone is not a string of at most 200'],
   ])('should report %s', (_name, span, problem) => {
     const after = (span as { first?: number }).first === 8 ? 8 : 0;

@@ -3,6 +3,7 @@ export * from './shed-types.js';
 export * from './message-facts.js';
 export * from './choose-span.js';
 export * from './prompt-excerpt.js';
+export * from './client-notice.js';
 export * from './plan-span.js';
 export * from './span-stub.js';
 export * from './check-shed.js';

@@ -6,6 +6,7 @@ import type { Sha256 } from '../ports.js';
 import { indexTranscript, type TranscriptIndex } from '../transcript-index.js';
 import { chooseSpan } from './choose-span.js';
 import { isPersonTurn, readMessageFacts, type MessageFacts } from './message-facts.js';
+import { isClientNotice } from './client-notice.js';
 import { promptExcerpt } from './prompt-excerpt.js';
 import { DEFAULT_SHED_POLICY, GOAL_MARKER, type FrozenSpan, type ShedPolicy, type ShedRefusal } from './shed-types.js';
 import { exactText, lenientText } from './text-of.js';
@@ -59,6 +60,7 @@ function freezeChoice(
   sha256: Sha256,
 ): ShedPlan {
   const pins: string[] = [];
+  const notices: string[] = [];
   for (let m = first; m <= last; m++) {
     for (const token of facts[m]!.texts) {
       const exact = exactText(body, token);
@@ -69,11 +71,12 @@ function freezeChoice(
         continue;
       }
       if (exact.includes(GOAL_MARKER)) pins.push(exact);
+      else if (isClientNotice(exact)) notices.push(exact);
     }
   }
   const text = body.slice(index.messages[first]!.start, index.messages[last]!.end);
   const firstPrompt = facts.findIndex(isPersonTurn);
-  const base = { first, last, sha256: sha256(text), bytes: text.length, pins, text, windowStart };
+  const base = { first, last, sha256: sha256(text), bytes: text.length, pins, ...(notices.length === 0 ? {} : { notices }), text, windowStart };
   if (firstPrompt < first || firstPrompt > last) return { kind: 'planned', span: base };
   const excerpt = promptExcerpt(facts[firstPrompt]!.texts.map((token) => lenientText(body, token)));
   return { kind: 'planned', span: { ...base, tombstone: excerpt } };
@@ -81,7 +84,7 @@ function freezeChoice(
 
 /** The frozen record of a planned span, as an epoch stores it (no bytes). */
 export function freezeSpan(span: PlannedSpan): FrozenSpan {
-  const { first, last, sha256, bytes, pins, tombstone } = span;
-  const frozen = { first, last, sha256, bytes, pins: [...pins] };
+  const { first, last, sha256, bytes, pins, notices, tombstone } = span;
+  const frozen = { first, last, sha256, bytes, pins: [...pins], ...(notices === undefined ? {} : { notices: [...notices] }) };
   return tombstone === undefined ? frozen : { ...frozen, tombstone };
 }

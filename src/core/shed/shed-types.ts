@@ -22,6 +22,11 @@ export interface FrozenSpan {
   readonly bytes: number;
   /** Every text in the span carrying the goal marker, verbatim and in order. */
   readonly pins: readonly string[];
+  /**
+   * The client's notices in the span that stay in force after it (isClientNotice: which deferred
+   * tools are available, the MCP servers' instructions), verbatim and in order. Absent when none.
+   */
+  readonly notices?: readonly string[];
   /** A one-line excerpt of the person's first prompt, present when that prompt is in the span. */
   readonly tombstone?: string;
 }
@@ -40,9 +45,13 @@ export const DEFAULT_SHED_POLICY: ShedPolicy = {
   keepToolResults: DEFAULT_KEEP_TOOL_RESULTS,
   keepPersonTurns: DEFAULT_KEEP_PERSON_TURNS,
 };
-/** Recorded with every shed epoch; bump the version when the span choice changes meaning. */
+/**
+ * Recorded with every shed epoch; bump the version when the span choice changes meaning.
+ * Version 2: a span starts after the last tool load before the window, and carries the client's
+ * notices (docs/shed.md).
+ */
 export const SHED_POLICY_NAME = 'shed-stale-middle';
-export const SHED_POLICY_VERSION = 1;
+export const SHED_POLICY_VERSION = 2;
 
 /** The marker that pins a text: it is hoisted into the stub, never lost with its span. */
 export const GOAL_MARKER = '[ctxshed:goal]';

@@ -39,6 +39,27 @@ describe('planShed', () => {
     expect(span.pins).toEqual([`${GOAL_MARKER} keep the API stable\n  exactly`, `and ${GOAL_MARKER} no new deps`]);
   });
 
+  it('should carry the client\'s notices that stay in force, verbatim and in order, apart from the pins', () => {
+    const tools = '<system-reminder>\nThe following deferred tools are now available via ToolSearch. Their schemas are NOT loaded.\nmcp__x__y\n</system-reminder>';
+    const mcp = '<system-reminder>\n# MCP Server Instructions\n\n## x\nUse y.\n</system-reminder>';
+    const messages = [
+      prompt('go'),
+      { role: 'assistant', content: [{ type: 'text', text: 'noted' }] },
+      { role: 'user', content: [{ type: 'text', text: tools }, { type: 'text', text: mcp }, { type: 'text', text: `${GOAL_MARKER} ship it` }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'I will quote it: <system-reminder> The following deferred tools are now available via' }] },
+      ...session(10).slice(1),
+      ...LATER,
+    ];
+
+    const { span } = planned(messages);
+
+    expect(span.notices).toEqual([tools, mcp]);
+    expect(span.pins).toEqual([`${GOAL_MARKER} ship it`]);
+    expect(freezeSpan(span).notices).toEqual([tools, mcp]);
+    expect(planned(session(10)).span.notices).toBeUndefined();
+    expect('notices' in freezeSpan(planned(session(10)).span)).toBe(false);
+  });
+
   it('should find a marker spelled with escapes', () => {
     const messages = [prompt('a'), { role: 'assistant', content: 'b' }, prompt('PIN_HERE'), ...session(10).slice(1), ...LATER];
     const body = utf8(JSON.stringify({ messages }).replace('"PIN_HERE"', '"\\u005bctxshed:goal] y"'));

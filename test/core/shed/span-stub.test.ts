@@ -27,6 +27,18 @@ describe('renderSpanStub', () => {
   });
 });
 
+describe('renderSpanStub with notices', () => {
+  it('should carry the notices verbatim after the pins and before the tombstone, and say nothing of them when there are none', () => {
+    const notices = ['<system-reminder>\nThe following deferred tools are now available via ToolSearch.\nmcp__x__y\n</system-reminder>'];
+
+    const text = renderSpanStub({ ...SPAN, pins: [`${GOAL_MARKER} go`], notices, tombstone: 'Port it.' }, DIR);
+
+    expect(text).toContain(`\n\nGoals pinned in the shed messages, verbatim:\n\n${GOAL_MARKER} go\n\nNotices from the shed messages, still in force, verbatim:\n\n${notices[0]}\n\nOriginating task`);
+    expect(parseSpanStub(text)).toEqual({ messages: 12, bytes: 48213, sha256: SHA });
+    expect(renderSpanStub(SPAN, DIR)).not.toContain('Notices');
+  });
+});
+
 describe('spanStubMessage', () => {
   it('should be one user message whose content is the stub text', () => {
     const span = { ...SPAN, pins: [`${GOAL_MARKER} "q" \u2028 😀`] };
