@@ -49,6 +49,14 @@ export function withoutLineNumbers(readOutput: string): string {
   return readOutput.replace(/^ *\d+[\t→]/gm, '');
 }
 
+/** The reminders Claude Code may append to a tool result (after trimming its trailing whitespace). */
+export const CLIENT_REMINDER = /(?:\s*<system-reminder>\n(?:(?!<\/system-reminder>)[\s\S])*<\/system-reminder>)+$/;
+
+/** Whether a tool result's text is `want`, or `want` trimmed with reminders the client appended. */
+export function sameText(got: string, want: string): boolean {
+  return got === want || (CLIENT_REMINDER.test(got) && got.replace(CLIENT_REMINDER, '').trimEnd() === want.trimEnd());
+}
+
 /** A tool_result block as the client sent it. */
 export interface SentToolResult {
   readonly toolUseId: string;

@@ -17,18 +17,11 @@ import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { CLI_PATH } from '../support/cli-process.js';
 import { TSX_BIN, whyClientCannotRun } from './client-env.js';
-import { indexOf, sharedWithPrevious, toolResultsOf, withoutLineNumbers, type SentToolResult } from './request-bytes.js';
+import { CLIENT_REMINDER, indexOf, sameText, sharedWithPrevious, toolResultsOf, withoutLineNumbers, type SentToolResult } from './request-bytes.js';
 import { GOAL, LOAD_ID, LOADED_THROUGH, PROMPTS, READ_MD_ID, RESTORE_ID, SHED_FLAGS, type Exchange, type ShedObservations } from './shed-scenario.js';
 
 const SCENARIO = new URL('./shed-scenario.ts', import.meta.url).pathname;
 const SCENARIO_TIMEOUT_MS = 200_000;
-/** The reminders Claude Code may append to a tool result (after trimming its trailing whitespace). */
-const CLIENT_REMINDER = /(?:\s*<system-reminder>\n(?:(?!<\/system-reminder>)[\s\S])*<\/system-reminder>)+$/;
-
-/** Whether a tool result's text is `want`, or `want` trimmed with reminders the client appended. */
-function sameText(got: string, want: string): boolean {
-  return got === want || (CLIENT_REMINDER.test(got) && got.replace(CLIENT_REMINDER, '').trimEnd() === want.trimEnd());
-}
 
 const whyNot = whyClientCannotRun();
 if (whyNot !== undefined) console.warn(`real-client shed suite SKIPPED: the Claude Code client cannot run here (${whyNot})`);

@@ -219,7 +219,7 @@ async function runPages(root: string, env: Record<string, string>, projectDir: s
 }
 
 /** `<root>/bin/claude`: writes the proxy's URL where the hop reads it, then runs the real client through the hop. */
-function writeClaudeShim(binDir: string, targetFile: string, hopUrl: string): string {
+export function writeClaudeShim(binDir: string, targetFile: string, hopUrl: string): string {
   mkdirSync(binDir, { recursive: true });
   const shim = join(binDir, 'claude');
   const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;

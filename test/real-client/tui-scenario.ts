@@ -5,7 +5,14 @@
  * the result or Claude Code's permission prompt. Run with the grant and with --no-grant (the
  * control). Writes `<root>/observations.json` for tui-real-client.test.ts.
  *
- *   node_modules/.bin/tsx test/real-client/tui-scenario.ts --root /tmp/some-empty-dir
+ * With `--mode shed`, one session through `ctxshed rescue --mode shed` instead (shed-scenario.ts's
+ * flags, through its recording hop): the model loads restore, Reads the project's files until a
+ * span is shed, then restores the span by its stub's handle; then the same with --no-grant, the
+ * model reading the `.md` path the stub names instead (the control: without the grant, the MCP
+ * server is not registered at all, and the Read stops at Claude Code's prompt). Writes `<root>/observations.json` for
+ * tui-shed-real-client.test.ts.
+ *
+ *   node_modules/.bin/tsx test/real-client/tui-scenario.ts --root /tmp/some-empty-dir [--mode shed]
  *
  * The TUI asks three things on a first start that a person answers once: the theme and
  * onboarding, trust of the folder, and whether to use ANTHROPIC_API_KEY. `~/.claude.json` holds
@@ -14,7 +21,7 @@
  * past them.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeElidedFile } from '../../src/state/elided-file.js';
@@ -22,17 +29,31 @@ import { openStateDir } from '../../src/state/open-state-dir.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { CLI_PATH } from '../support/cli-process.js';
 import { textBlock, toolUse } from '../../src/scripted/message.js';
-import { startMessagesApi } from '../../src/scripted/messages-api.js';
+import { startMessagesApi, type MessagesApi } from '../../src/scripted/messages-api.js';
+import type { ReceivedRequest } from '../../src/scripted/received-request.js';
 import { CLAUDE_BIN, clientEnv, isInNetns, MODEL, reexecInNetns } from './client-env.js';
-import { steppedModel } from './grant-models.js';
+import { mainThread, steppedModel, type Responder } from './grant-models.js';
+import { SEQ_HEADER, startRecordingHop } from './recording-hop.js';
+import { classify } from './rescue-scenario.js';
+import { LOAD_ID, READ_MD_ID, RESTORE_ID, SHED_FLAGS, spanStubsIn, writeClaudeShim, type Exchange } from './shed-scenario.js';
 import { linesOf } from './scratch-text.js';
 
 export const DONE_TEXT = 'READ-BACK-DONE';
 export const PROMPT_TEXT = 'Do you want to proceed?';
+/** The shed session's last words: after the restore, or when no span was ever shed. */
+export const SHED_DONE_TEXT = 'SHED-RESTORE-DONE';
+export const NO_SPAN_TEXT = 'NO-SPAN-SHED';
+/** The shed session's files, as shed-scenario.ts's: about 4,500 scripted tokens each once numbered. */
+const SHED_FILE_BYTES = 16 * 1024;
+/** Enough files for an epoch to latch (after the eighth, as in shed-scenario.ts), with room to spare. */
+export const SHED_FILE_COUNT = 12;
 const API_KEY = 'sk-ant-test-000';
 /** Polling the screen: the TUI is slow to start under load; this only bounds a hung run. */
 const POLL_MS = 500;
 const MAX_WAIT_MS = 90_000;
+/** Pressing Enter on the typed prompt: how often, and how long to wait for its request each time. */
+const ENTER_TRIES = 3;
+const ENTER_WAIT_MS = 10_000;
 /** Printed in the pane once rescue has exited. */
 const EXITED = 'CTXSHED-TUI-RUN-EXITED';
 
@@ -56,6 +77,31 @@ export interface TuiObservations {
   readonly runs: TuiRun[];
 }
 
+/** The shed session: its screens, and each request as the client sent it and the upstream got it. */
+export interface TuiShedRun {
+  readonly grant: boolean;
+  readonly ready: string;
+  readonly final: string;
+  readonly closing: string;
+  readonly exited: boolean;
+  readonly sawPrompt: boolean;
+  readonly enters: number;
+  readonly stateDir: string;
+  /** Where the exchanges' files are. */
+  readonly bodiesDir: string;
+  readonly exchanges: Exchange[];
+  /** The handle the model took from the first span stub it was shown (absent when none was). */
+  readonly handle?: string;
+}
+
+export interface TuiShedObservations {
+  readonly isolated: boolean;
+  readonly tmux: string;
+  readonly shed: TuiShedRun;
+  /** The same session with --no-grant, reading the stub's `.md` path back: it should stop at Claude Code's prompt. */
+  readonly control: TuiShedRun;
+}
+
 export function tmuxVersion(): string | undefined {
   const probe = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
   return probe.status === 0 ? probe.stdout.trim() : undefined;
@@ -63,10 +109,39 @@ export function tmuxVersion(): string | undefined {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-async function runTui(grant: boolean, root: string, stateDir: string, elidedPath: string): Promise<TuiRun> {
-  const name = grant ? 'grant' : 'nogrant';
-  const home = join(root, name, 'home');
-  const project = join(root, name, 'project');
+/** One interactive session: the client `rescue` launches, the scripted API behind it, and the prompt typed. */
+interface TuiSession {
+  readonly name: string;
+  readonly root: string;
+  readonly upstream: MessagesApi;
+  /** `rescue`'s flags before `--`, and the command after it (the client and its arguments). */
+  readonly rescueArgs: readonly string[];
+  readonly command: readonly string[];
+  readonly prompt: string;
+  /** The screen texts that end the turn (besides the permission prompt). */
+  readonly endings: readonly string[];
+}
+
+/** What the screen showed in one session. */
+interface TuiScreens {
+  readonly ready: string;
+  readonly final: string;
+  readonly closing: string;
+  readonly exited: boolean;
+  /** Whether any screen polled until the turn ended showed a permission prompt. */
+  readonly sawPrompt: boolean;
+  /** How many times Enter was pressed before a request carried the prompt. */
+  readonly enters: number;
+}
+
+/**
+ * Starts `ctxshed rescue ... -- <command>` in a tmux pane in a fresh project and home, types the
+ * prompt once the prompt box is ready, waits for an ending or a permission prompt, then ends the
+ * client with Ctrl-C as a person would (answering a prompt "No" first).
+ */
+async function driveTui(session: TuiSession): Promise<TuiScreens> {
+  const home = join(session.root, session.name, 'home');
+  const project = projectDirOf(session.root, session.name);
   mkdirSync(home, { recursive: true });
   mkdirSync(project, { recursive: true });
   writeFileSync(join(home, '.claude.json'), JSON.stringify({
@@ -75,32 +150,38 @@ async function runTui(grant: boolean, root: string, stateDir: string, elidedPath
     customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
     projects: { [project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
   }));
-  const readId = 'toolu_01TuiRead';
-  const upstream = await startMessagesApi({ respond: steppedModel([[toolUse('Read', { file_path: elidedPath }, readId)], [textBlock(DONE_TEXT)]]) });
-  const socket = `ctxshed-tui-${process.pid}-${name}`;
+  const socket = `ctxshed-tui-${process.pid}-${session.name}`;
   const tmux = (...args: string[]): string => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' }).stdout;
   const screen = (): string => tmux('capture-pane', '-p', '-t', 't');
+  let sawPrompt = false;
   const waitFor = async (test: (s: string) => boolean, maxMs = MAX_WAIT_MS): Promise<string> => {
     for (let waited = 0; waited < maxMs; waited += POLL_MS) {
       const s = screen();
+      if (showsPermissionPrompt(s)) sawPrompt = true;
       if (test(s)) return s;
       await sleep(POLL_MS);
     }
     return screen();
   };
   try {
-    const env: Record<string, string> = { ...clientEnv(upstream.url, home, isInNetns()), ANTHROPIC_API_KEY: API_KEY };
+    const env: Record<string, string> = { ...clientEnv(session.upstream.url, home, isInNetns()), ANTHROPIC_API_KEY: API_KEY };
     delete env['IS_SANDBOX'];
-    const argv = [process.execPath, CLI_PATH, 'rescue', '--state', stateDir, '--upstream', upstream.url, ...(grant ? [] : ['--no-grant']), '--', CLAUDE_BIN, '--model', MODEL];
+    const argv = [process.execPath, CLI_PATH, 'rescue', ...session.rescueArgs, '--upstream', session.upstream.url, '--', ...session.command];
     const exports = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`).join(' ');
     // The marker says rescue (and so the client) has exited; `exec sleep` keeps the pane open.
     tmux('new-session', '-d', '-s', 't', '-x', '160', '-y', '50', '-c', project, `cd ${shellQuote(project)} && env -i ${exports} ${argv.map(shellQuote).join(' ')}; echo ${EXITED}; exec sleep 600`);
     const ready = await waitFor((s) => s.includes('? for shortcuts'));
-    tmux('send-keys', '-t', 't', '-l', 'Read the elided file back.');
-    tmux('send-keys', '-t', 't', 'Enter');
-    const final = await waitFor((s) => s.includes(DONE_TEXT) || s.includes(PROMPT_TEXT));
-    const carried = upstream.requests.map((r) => r.body.toString('utf8')).find((b) => b.includes(`"tool_use_id":"${readId}"`));
-    const result = carried === undefined ? undefined : ((JSON.parse(carried) as { messages: Array<{ content: unknown }> }).messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<Record<string, unknown>>) : [])).find((b) => b['tool_use_id'] === readId)?.['content'] as string | undefined);
+    tmux('send-keys', '-t', 't', '-l', session.prompt);
+    // Typed this fast, the text arrives as a paste, and an Enter sent with it can be taken into the
+    // paste: wait for the text on the screen, and press Enter again while no request carries it.
+    await waitFor((s) => s.includes(session.prompt), 20_000);
+    const sent = (): boolean => session.upstream.requests.some((r) => r.body.includes(session.prompt));
+    let enters = 0;
+    for (; enters < ENTER_TRIES && !sent(); enters++) {
+      tmux('send-keys', '-t', 't', 'Enter');
+      for (let waited = 0; waited < ENTER_WAIT_MS && !sent(); waited += POLL_MS) await sleep(POLL_MS);
+    }
+    const final = await waitFor((s) => session.endings.some((e) => s.includes(e)) || s.includes(PROMPT_TEXT));
     // Answer a permission prompt "No" (it takes no Ctrl-C), then two Ctrl-C end the client as a
     // person would; wait for that, so nothing still writes to its home when the test cleans up.
     if (final.includes(PROMPT_TEXT)) {
@@ -114,11 +195,119 @@ async function runTui(grant: boolean, root: string, stateDir: string, elidedPath
       await waitFor((s) => s.includes(EXITED), 20_000);
     }
     const closing = screen();
-    return { grant, ready, final, closing, exited: closing.includes(EXITED), ...(result === undefined ? {} : { readResult: result }) };
+    return { ready, final, closing, exited: closing.includes(EXITED), sawPrompt, enters };
   } finally {
     tmux('kill-server');
+  }
+}
+
+/** Claude Code's permission prompt on a screen: its question, or its "Allow" choice. */
+export function showsPermissionPrompt(screen: string): boolean {
+  return screen.includes(PROMPT_TEXT) || /\bAllow\b/.test(screen);
+}
+
+function projectDirOf(root: string, name: string): string {
+  return join(root, name, 'project');
+}
+
+async function runTui(grant: boolean, root: string, stateDir: string, elidedPath: string): Promise<TuiRun> {
+  const readId = 'toolu_01TuiRead';
+  const upstream = await startMessagesApi({ respond: steppedModel([[toolUse('Read', { file_path: elidedPath }, readId)], [textBlock(DONE_TEXT)]]) });
+  try {
+    const { sawPrompt: _saw, enters: _enters, ...screens } = await driveTui({
+      name: grant ? 'grant' : 'nogrant',
+      root,
+      upstream,
+      rescueArgs: ['--state', stateDir, ...(grant ? [] : ['--no-grant'])],
+      command: [CLAUDE_BIN, '--model', MODEL],
+      prompt: 'Read the elided file back.',
+      endings: [DONE_TEXT],
+    });
+    const carried = upstream.requests.map((r) => r.body.toString('utf8')).find((b) => b.includes(`"tool_use_id":"${readId}"`));
+    const result = carried === undefined ? undefined : ((JSON.parse(carried) as { messages: Array<{ content: unknown }> }).messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<Record<string, unknown>>) : [])).find((b) => b['tool_use_id'] === readId)?.['content'] as string | undefined);
+    return { grant, ...screens, ...(result === undefined ? {} : { readResult: result }) };
+  } finally {
     await upstream.close();
   }
+}
+
+/**
+ * The shed session's model: loads restore with ToolSearch, then Reads the project's files one per
+ * step until a request shows a span stub; then gets that span back by the stub's handle with
+ * restore (or, `viaRead`, with a Read of the `.md` path the stub names), and ends.
+ */
+function shedModel(projectDir: string, viaRead: boolean, seen: { handle?: string }): Responder {
+  let loaded = false;
+  let nextFile = 1;
+  return mainThread((req) => {
+    if (!loaded) {
+      loaded = true;
+      return [toolUse('ToolSearch', { query: 'select:mcp__ctxshed__restore', max_results: 5 }, LOAD_ID)];
+    }
+    if (seen.handle !== undefined) return [textBlock(SHED_DONE_TEXT)];
+    const [first] = spanStubsIn(req);
+    if (first !== undefined) {
+      seen.handle = first.sha256;
+      const md = /or read (\/\S+\.md) \(the exact JSON/.exec(first.text)?.[1] ?? '';
+      const back = viaRead ? toolUse('Read', { file_path: md }, READ_MD_ID) : toolUse('mcp__ctxshed__restore', { handle: first.sha256 }, RESTORE_ID);
+      return [textBlock('Part of the conversation was shed; bringing it back.'), back];
+    }
+    if (nextFile > SHED_FILE_COUNT) return [textBlock(NO_SPAN_TEXT)];
+    const n = nextFile++;
+    return [toolUse('Read', { file_path: join(projectDir, `f${n}.txt`) }, `toolu_01TuiReadF${String(n).padStart(2, '0')}0000000`)];
+  });
+}
+
+/**
+ * The shed session: `rescue --mode shed` (shed-scenario.ts's flags) launching the interactive
+ * client through the recording hop (its `claude` shim), so each request is kept as the client sent
+ * it and as the upstream got it.
+ */
+async function runShedTui(root: string, grant: boolean): Promise<TuiShedRun> {
+  const name = grant ? 'shed' : 'shed-nogrant';
+  const projectDir = projectDirOf(root, name);
+  const stateDir = join(root, name, 'state');
+  const bodiesDir = join(root, name, 'bodies');
+  for (const dir of [projectDir, bodiesDir]) mkdirSync(dir, { recursive: true });
+  for (let n = 1; n <= SHED_FILE_COUNT; n += 1) writeFileSync(join(projectDir, `f${n}.txt`), linesOf(`f${n}`, SHED_FILE_BYTES));
+  const seen: { handle?: string } = {};
+  const upstream = await startMessagesApi({ conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`, respond: shedModel(projectDir, !grant, seen) });
+  const targetFile = join(root, name, 'proxy-url');
+  let proxyUrl: string | undefined;
+  const hop = await startRecordingHop(() => (proxyUrl ??= readFileSync(targetFile, 'utf8')), 0);
+  const shim = writeClaudeShim(join(root, name, 'bin'), targetFile, hop.url);
+  let screens: TuiScreens;
+  try {
+    screens = await driveTui({
+      name,
+      root,
+      upstream,
+      rescueArgs: [...SHED_FLAGS, '--state', stateDir, ...(grant ? [] : ['--no-grant'])],
+      command: [shim, '--model', MODEL],
+      prompt: 'Read the scratch files one by one, then bring back what was shed.',
+      endings: [SHED_DONE_TEXT, NO_SPAN_TEXT],
+    });
+  } finally {
+    await hop.close();
+    await upstream.close();
+  }
+  const bySeq = new Map<number, ReceivedRequest>();
+  for (const req of upstream.requests) {
+    const seq = req.headers[SEQ_HEADER];
+    if (typeof seq === 'string') bySeq.set(Number(seq), req);
+  }
+  const exchanges: Exchange[] = hop.requests.map((req) => {
+    const clientFile = `${req.index}-client.json`;
+    writeFileSync(join(bodiesDir, clientFile), req.body);
+    const got = bySeq.get(req.index);
+    const exchange: Exchange = { seq: req.index, kind: classify(req), clientFile };
+    if (got !== undefined) {
+      exchange.upstreamFile = `${req.index}-upstream.json`;
+      writeFileSync(join(bodiesDir, exchange.upstreamFile), got.body);
+    }
+    return exchange;
+  });
+  return { grant, ...screens, stateDir, bodiesDir, exchanges, ...(seen.handle === undefined ? {} : { handle: seen.handle }) };
 }
 
 function shellQuote(word: string): string {
@@ -128,10 +317,15 @@ function shellQuote(word: string): string {
 async function main(): Promise<void> {
   const i = process.argv.indexOf('--root');
   const rootArg = i === -1 ? undefined : process.argv[i + 1];
-  if (rootArg === undefined) throw new Error('usage: tui-scenario.ts --root <empty dir>');
+  if (rootArg === undefined) throw new Error('usage: tui-scenario.ts --root <empty dir> [--mode shed]');
   const relaunched = reexecInNetns();
   if (relaunched !== undefined) process.exit(await relaunched);
   const root = resolve(rootArg);
+  if (process.argv.includes('--mode') && process.argv[process.argv.indexOf('--mode') + 1] === 'shed') {
+    const observations: TuiShedObservations = { isolated: isInNetns(), tmux: tmuxVersion() ?? '', shed: await runShedTui(root, true), control: await runShedTui(root, false) };
+    writeFileSync(join(root, 'observations.json'), JSON.stringify(observations, null, 2));
+    return;
+  }
   const state = await openStateDir(join(root, 'state'));
   const text = linesOf('elided', 4096);
   const sha = sha256Hex(Buffer.from(text));
