@@ -3,9 +3,7 @@
  * hand: the agent reads every elided block back, restores it over MCP, a sealed block is refused,
  * and the grant leaves the user's own arguments their meaning. See grant-scenario.ts for the runs.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
@@ -13,10 +11,10 @@ import { layoutPaths } from '../../src/state/layout.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { locateStoredFile } from '../../src/state/stored-file.js';
 import { verifyState } from '../../src/state/verify-state.js';
-import { CLI_PATH } from '../support/cli-process.js';
-import { TSX_BIN, whyClientCannotRun } from './client-env.js';
+import { whyClientCannotRun } from './client-env.js';
 import { PROMPTS, type GrantObservations, type RunObservation } from './grant-scenario.js';
 import { toolResultsOf, withoutLineNumbers, type SentToolResult } from './request-bytes.js';
+import { readBody, readObservations, runScenario } from './run-scenario.js';
 
 const SCENARIO = new URL('./grant-scenario.ts', import.meta.url).pathname;
 const SCENARIO_TIMEOUT_MS = 400_000;
@@ -61,21 +59,13 @@ describe.skipIf(whyNot !== undefined)('Claude Code in its default permission mod
   const storedText = async (sha: string): Promise<string> => readFileSync((await locateStoredFile(state(), sha, 'txt'))!.path, 'utf8');
 
   beforeAll(async () => {
-    if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: build first (npx tsc -p tsconfig.json)`);
-    root = mkdtempSync(join(tmpdir(), 'ctxshed-grant-client-'));
-    const run = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn(TSX_BIN, [SCENARIO, '--root', root], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let output = '';
-      child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
-      child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
-      child.on('close', (code) => resolve({ code, output }));
-    });
-    if (run.code !== 0) throw new Error(`the scenario failed (${String(run.code)}):\n${run.output}`);
-    obs = JSON.parse(readFileSync(join(root, 'observations.json'), 'utf8')) as GrantObservations;
+    const run = await runScenario(SCENARIO, 'ctxshed-grant-client-');
+    root = run.root;
+    obs = readObservations<GrantObservations>(run);
     for (const [name, r] of Object.entries(obs.runs)) {
       const bodies: Sent[] = [];
       for (const q of r.requests.filter((x) => x.kind === 'main')) {
-        const upstream = readFileSync(join(root, 'bodies', q.file));
+        const upstream = readBody(root, q.file);
         bodies.push({ client: Buffer.from((await inflateFromState(state(), upstream)).body), beta: q.beta });
       }
       sent.set(name, bodies);

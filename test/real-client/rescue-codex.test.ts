@@ -4,9 +4,7 @@
  * rescue-codex-scenario.ts for the run itself. Skipped where Codex or its sandbox cannot run, or
  * the network cannot be isolated with `unshare -n`.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findStubs, indexResponses, type OpenAiIndex } from '../../src/core/index.js';
@@ -15,10 +13,9 @@ import { layoutPaths } from '../../src/state/layout.js';
 import { readConversation } from '../../src/state/read-conversation.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { verifyState } from '../../src/state/verify-state.js';
-import { CLI_PATH } from '../support/cli-process.js';
-import { TSX_BIN } from './client-env.js';
 import { whyCodexCannotRun, whyCodexSandboxCannotRun } from './codex-env.js';
 import { CANNOT_ISOLATE, CONTROL_CALL_ID, CONTROL_FILE, RECALL_CALL_ID, type Exchange, type Observations } from './rescue-codex-scenario.js';
+import { readBody, readObservations, runScenario } from './run-scenario.js';
 
 const SCENARIO = new URL('./rescue-codex-scenario.ts', import.meta.url).pathname;
 const SCENARIO_TIMEOUT_MS = 400_000;
@@ -56,26 +53,18 @@ describe.skipIf(whyNot !== undefined)('ctxshed rescue with the real Codex CLI', 
   const model = (): Seen[] => seen.filter((s) => s.method === 'POST' && s.path.endsWith('/responses'));
 
   beforeAll(async () => {
-    if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: build first (npx tsc -p tsconfig.json)`);
-    root = mkdtempSync(join(tmpdir(), 'ctxshed-real-codex-'));
-    const run = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn(TSX_BIN, [SCENARIO, '--root', root], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let output = '';
-      child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
-      child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
-      child.on('close', (code) => resolve({ code, output }));
-    });
+    const run = await runScenario(SCENARIO, 'ctxshed-real-codex-');
+    root = run.root;
     if (run.code === CANNOT_ISOLATE) {
       skipped = 'unshare -n is not available here';
       console.warn(`real Codex suite SKIPPED: ${skipped}`);
       return;
     }
-    if (run.code !== 0) throw new Error(`the scenario failed (${String(run.code)}):\n${run.output}`);
-    obs = JSON.parse(readFileSync(join(root, 'observations.json'), 'utf8')) as Observations;
+    obs = readObservations<Observations>(run);
     seen = obs.exchanges.map((e) => ({
       ...e,
-      client: readFileSync(join(root, 'bodies', e.clientFile)),
-      upstream: e.upstreamFile === undefined ? Buffer.alloc(0) : readFileSync(join(root, 'bodies', e.upstreamFile)),
+      client: readBody(root, e.clientFile),
+      upstream: e.upstreamFile === undefined ? Buffer.alloc(0) : readBody(root, e.upstreamFile),
     }));
     wire = readFileSync(join(obs.stateDir, 'wire.jsonl'), 'utf8')
       .split('\n')

@@ -2,19 +2,17 @@
  * The real Claude Code client (the `@anthropic-ai/claude-code` dev dependency) through
  * `ctxshed rescue`, end to end, offline: see rescue-scenario.ts for the run itself.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { layoutPaths } from '../../src/state/layout.js';
 import { verifyState } from '../../src/state/verify-state.js';
-import { CLI_PATH } from '../support/cli-process.js';
-import { TSX_BIN, whyClientCannotRun } from './client-env.js';
+import { whyClientCannotRun } from './client-env.js';
 import { sharedWithPrevious, stubsOf, withoutLineNumbers } from './request-bytes.js';
 import { RECALL_TOOL_USE_ID, type Exchange, type Observations } from './rescue-scenario.js';
+import { readObservations, runScenario } from './run-scenario.js';
 
 const SCENARIO = new URL('./rescue-scenario.ts', import.meta.url).pathname;
 const SCENARIO_TIMEOUT_MS = 400_000;
@@ -46,17 +44,9 @@ describe.skipIf(whyNot !== undefined)('ctxshed rescue with the real Claude Code 
   const of = (kind: Exchange['kind'], run?: Exchange['run']): Seen[] => seen.filter((s) => s.kind === kind && (run === undefined || s.run === run));
 
   beforeAll(async () => {
-    if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: build first (npx tsc -p tsconfig.json)`);
-    root = mkdtempSync(join(tmpdir(), 'ctxshed-real-client-'));
-    const run = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn(TSX_BIN, [SCENARIO, '--root', root], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let output = '';
-      child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
-      child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
-      child.on('close', (code) => resolve({ code, output }));
-    });
-    if (run.code !== 0) throw new Error(`the scenario failed (${String(run.code)}):\n${run.output}`);
-    obs = JSON.parse(readFileSync(join(root, 'observations.json'), 'utf8')) as Observations;
+    const run = await runScenario(SCENARIO, 'ctxshed-real-client-');
+    root = run.root;
+    obs = readObservations<Observations>(run);
     const bodies = join(root, 'bodies');
     seen = obs.exchanges.map((e) => ({
       ...e,

@@ -3,9 +3,7 @@
  * `ctxshed rescue --mode shed`, offline, in print mode and its DEFAULT permission mode: see
  * shed-scenario.ts for the session itself.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findSpanStubs, renderSpanMarkdown, type FoundSpanStub } from '../../src/core/index.js';
@@ -15,10 +13,10 @@ import { layoutPaths } from '../../src/state/layout.js';
 import { listConversations } from '../../src/state/read-conversation.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { verifyState } from '../../src/state/verify-state.js';
-import { CLI_PATH } from '../support/cli-process.js';
-import { TSX_BIN, whyClientCannotRun } from './client-env.js';
+import { whyClientCannotRun } from './client-env.js';
 import { CLIENT_REMINDER, indexOf, sameText, sharedWithPrevious, toolResultsOf, withoutLineNumbers, type SentToolResult } from './request-bytes.js';
 import { GOAL, LOAD_ID, LOADED_THROUGH, PROMPTS, READ_MD_ID, RESTORE_ID, SHED_FLAGS, type Exchange, type ShedObservations } from './shed-scenario.js';
+import { readBody, readObservations, runScenario } from './run-scenario.js';
 
 const SCENARIO = new URL('./shed-scenario.ts', import.meta.url).pathname;
 const SCENARIO_TIMEOUT_MS = 200_000;
@@ -42,21 +40,13 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
   const answer = (id: string): SentToolResult | undefined => main().map((s) => toolResultsOf(s.client).get(id)).find((r) => r !== undefined);
 
   beforeAll(async () => {
-    if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: build first (npx tsc -p tsconfig.json)`);
-    root = mkdtempSync(join(tmpdir(), 'ctxshed-shed-client-'));
-    const run = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn(TSX_BIN, [SCENARIO, '--root', root], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let output = '';
-      child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
-      child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
-      child.on('close', (code) => resolve({ code, output }));
-    });
-    if (run.code !== 0) throw new Error(`the scenario failed (${String(run.code)}):\n${run.output}`);
-    obs = JSON.parse(readFileSync(join(root, 'observations.json'), 'utf8')) as ShedObservations;
+    const run = await runScenario(SCENARIO, 'ctxshed-shed-client-');
+    root = run.root;
+    obs = readObservations<ShedObservations>(run);
     seen = obs.exchanges.map((e) => ({
       ...e,
-      client: readFileSync(join(root, 'bodies', e.clientFile)),
-      upstream: e.upstreamFile === undefined ? Buffer.alloc(0) : readFileSync(join(root, 'bodies', e.upstreamFile)),
+      client: readBody(root, e.clientFile),
+      upstream: e.upstreamFile === undefined ? Buffer.alloc(0) : readBody(root, e.upstreamFile),
     }));
     const records = await listConversations(layoutPaths(obs.stateDir));
     expect(records).toHaveLength(1);
@@ -240,7 +230,7 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
   it('should give a long span back in pages that stay in the context (Claude Code keeps an answer of ~50,000 characters out)', () => {
     const { pages } = obs;
     expect(pages.exit, pages.stderr).toBe(0);
-    const body = readFileSync(join(root, 'bodies', pages.lastFile));
+    const body = readBody(root, pages.lastFile);
     const json = readFileSync(join(pages.stateDir, 'spans', `${pages.sha256}.json`));
     const rendering = renderSpanMarkdown(json, pages.sha256);
     expect(rendering.length).toBeGreaterThan(100_000);

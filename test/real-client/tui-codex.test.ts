@@ -6,9 +6,7 @@
  * tui-codex-scenario.ts. Skipped where Codex, its sandbox or tmux cannot run, or `unshare -n` is
  * unavailable.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findStubs, indexResponses, type OpenAiIndex } from '../../src/core/index.js';
@@ -17,12 +15,11 @@ import { readConversation } from '../../src/state/read-conversation.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { CODEX_GRANT_LINE } from '../../src/cli/codex-target.js';
-import { CLI_PATH } from '../support/cli-process.js';
-import { TSX_BIN } from './client-env.js';
 import { permissionsInstructionsOf, whyCodexCannotRun, whyCodexSandboxCannotRun } from './codex-env.js';
 import { CANNOT_ISOLATE } from './rescue-codex-scenario.js';
 import { APPROVAL_TEXT, CONTROL_CALL_ID, DONE_TEXT, RECALL_CALL_ID, type CodexTuiObservations } from './tui-codex-scenario.js';
 import { tmuxVersion } from './tui-scenario.js';
+import { readBody, readObservations, runScenario } from './run-scenario.js';
 
 const SCENARIO = new URL('./tui-codex-scenario.ts', import.meta.url).pathname;
 const SCENARIO_TIMEOUT_MS = 240_000;
@@ -72,23 +69,15 @@ describe.skipIf(whyNot !== undefined)('the interactive Codex TUI through ctxshed
   let titles: Call[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: build first (npx tsc -p tsconfig.json)`);
-    root = mkdtempSync(join(tmpdir(), 'ctxshed-codex-tui-'));
-    const run = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn(TSX_BIN, [SCENARIO, '--root', root], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let output = '';
-      child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
-      child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
-      child.on('close', (code) => resolve({ code, output }));
-    });
+    const run = await runScenario(SCENARIO, 'ctxshed-codex-tui-');
+    root = run.root;
     if (run.code === CANNOT_ISOLATE) {
       skipped = 'unshare -n is not available here';
       console.warn(`real Codex TUI suite SKIPPED: ${skipped}`);
       return;
     }
-    if (run.code !== 0) throw new Error(`the scenario failed (${String(run.code)}):\n${run.output}`);
-    obs = JSON.parse(readFileSync(join(root, 'observations.json'), 'utf8')) as CodexTuiObservations;
-    const calls: Call[] = obs.calls.map((c) => ({ body: readFileSync(join(root, 'bodies', c.file)), ...c.turn }));
+    obs = readObservations<CodexTuiObservations>(run);
+    const calls: Call[] = obs.calls.map((c) => ({ body: readBody(root, c.file), ...c.turn }));
     main = calls.filter((c) => c.threadSource === 'user');
     titles = calls.filter((c) => c.threadSource === 'thread_title');
   }, SCENARIO_TIMEOUT_MS);

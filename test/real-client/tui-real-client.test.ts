@@ -3,15 +3,12 @@
  * `ctxshed rescue`: with the grant, reading an elided file back shows no permission prompt; with
  * --no-grant, Claude Code stops at its prompt. See tui-scenario.ts.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_PATH } from '../support/cli-process.js';
-import { TSX_BIN, whyClientCannotRun } from './client-env.js';
+import { whyClientCannotRun } from './client-env.js';
 import { withoutLineNumbers } from './request-bytes.js';
 import { DONE_TEXT, PROMPT_TEXT, tmuxVersion, type TuiObservations } from './tui-scenario.js';
+import { readObservations, runScenario } from './run-scenario.js';
 
 const SCENARIO = new URL('./tui-scenario.ts', import.meta.url).pathname;
 const SCENARIO_TIMEOUT_MS = 300_000;
@@ -24,17 +21,9 @@ describe.skipIf(whyNot !== undefined)('the interactive Claude Code client throug
   let obs: TuiObservations;
 
   beforeAll(async () => {
-    if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: build first (npx tsc -p tsconfig.json)`);
-    root = mkdtempSync(join(tmpdir(), 'ctxshed-tui-client-'));
-    const run = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn(TSX_BIN, [SCENARIO, '--root', root], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let output = '';
-      child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
-      child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
-      child.on('close', (code) => resolve({ code, output }));
-    });
-    if (run.code !== 0) throw new Error(`the scenario failed (${String(run.code)}):\n${run.output}`);
-    obs = JSON.parse(readFileSync(join(root, 'observations.json'), 'utf8')) as TuiObservations;
+    const run = await runScenario(SCENARIO, 'ctxshed-tui-client-');
+    root = run.root;
+    obs = readObservations<TuiObservations>(run);
   }, SCENARIO_TIMEOUT_MS);
 
   afterAll(() => {

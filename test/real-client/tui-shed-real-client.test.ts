@@ -5,9 +5,7 @@
  * prompt on the screen; with --no-grant, a Read of the `.md` path the stub names stops at Claude
  * Code's prompt (the control). See tui-scenario.ts (`--mode shed`).
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findSpanStubs, parseSpanStub, renderSpanMarkdown } from '../../src/core/index.js';
@@ -15,11 +13,11 @@ import type { ConversationRecord } from '../../src/core/epoch-types.js';
 import { layoutPaths } from '../../src/state/layout.js';
 import { listConversations } from '../../src/state/read-conversation.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
-import { CLI_PATH } from '../support/cli-process.js';
-import { canUnshareNet, TSX_BIN, whyClientCannotRun } from './client-env.js';
+import { canUnshareNet, whyClientCannotRun } from './client-env.js';
 import { indexOf, sameText, toolResultsOf } from './request-bytes.js';
 import { LOADED_THROUGH, RESTORE_ID } from './shed-scenario.js';
 import { NO_SPAN_TEXT, PROMPT_TEXT, SHED_DONE_TEXT, showsPermissionPrompt, tmuxVersion, type TuiShedObservations } from './tui-scenario.js';
+import { readObservations, runScenario } from './run-scenario.js';
 
 const SCENARIO = new URL('./tui-scenario.ts', import.meta.url).pathname;
 const SCENARIO_TIMEOUT_MS = 200_000;
@@ -40,17 +38,9 @@ describe.skipIf(whyNot !== undefined)('the interactive Claude Code client throug
   let record: ConversationRecord;
 
   beforeAll(async () => {
-    if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: build first (npx tsc -p tsconfig.json)`);
-    root = mkdtempSync(join(tmpdir(), 'ctxshed-tui-shed-client-'));
-    const run = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn(TSX_BIN, [SCENARIO, '--root', root, '--mode', 'shed'], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let output = '';
-      child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
-      child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
-      child.on('close', (code) => resolve({ code, output }));
-    });
-    if (run.code !== 0) throw new Error(`the scenario failed (${String(run.code)}):\n${run.output}`);
-    obs = JSON.parse(readFileSync(join(root, 'observations.json'), 'utf8')) as TuiShedObservations;
+    const run = await runScenario(SCENARIO, 'ctxshed-tui-shed-client-', ['--mode', 'shed']);
+    root = run.root;
+    obs = readObservations<TuiShedObservations>(run);
     const { bodiesDir, exchanges } = obs.shed;
     mains = exchanges
       .filter((e) => e.kind === 'main')
