@@ -47,18 +47,26 @@ export async function latchOnOverflow(
   });
   if (!decision.latch) return { kind: 'declined', why: decision.why };
   try {
-    const n = await latchConversation(ctx, entry, {
-      added: decision.added,
-      reading: { contextTokens: overflow.tokens, window, epochsApplied: entry.record?.epochs.length ?? 0, requestBytes: refused.sentBytes },
-      trigger: 'overflow',
-      ...(overflow.limit === undefined ? {} : { limit: overflow.limit }),
-      firstPrompt: firstPromptExcerpt(body, index),
-      model: index.model ?? '',
-      agentId: refused.agentId,
-    });
+    const n = await latchConversation(ctx, entry, { added: decision.added, ...overflowLatchFacts(entry, refused) });
     return { kind: 'latched', n };
   } catch (error) {
     onStateFailure(error);
     return { kind: 'declined', why: 'state_unavailable' };
   }
+}
+
+/**
+ * What an overflow epoch records of its refusal, in either mode: the API's count as the reading
+ * (so the next request is judged on it), its maximum, the trigger and the request's facts.
+ */
+export function overflowLatchFacts(entry: ConversationEntry, refused: RefusedRequest) {
+  const { overflow, window, body, index } = refused;
+  return {
+    reading: { contextTokens: overflow.tokens, window, epochsApplied: entry.record?.epochs.length ?? 0, requestBytes: refused.sentBytes },
+    trigger: 'overflow' as const,
+    ...(overflow.limit === undefined ? {} : { limit: overflow.limit }),
+    firstPrompt: firstPromptExcerpt(body, index),
+    model: index.model ?? '',
+    agentId: refused.agentId,
+  };
 }

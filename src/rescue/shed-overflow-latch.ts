@@ -9,7 +9,6 @@ import {
   asksOneHourCache,
   decideShedOverflow,
   DEFAULT_SHED_POLICY,
-  firstPromptExcerpt,
   freezeSpan,
   planShed,
   planShedRecord,
@@ -19,7 +18,7 @@ import {
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { ConversationEntry } from './conversation-table.js';
 import { latchWith, type LatchContext } from './latch-conversation.js';
-import type { OverflowLatch, RefusedRequest } from './overflow-latch.js';
+import { overflowLatchFacts, type OverflowLatch, type RefusedRequest } from './overflow-latch.js';
 
 /** Plans a span, decides and latches. A state failure is reported through `onStateFailure`, never thrown. */
 export async function shedOnOverflow(
@@ -46,16 +45,7 @@ export async function shedOnOverflow(
   // Without a maximum in the message, the window is the best guess of it.
   const decision = decideShedOverflow({ tokens: overflow.tokens, limit: overflow.limit ?? window, gate });
   if (!decision.latch) return { kind: 'declined', why: decision.why };
-  const request = {
-    span: plan.span,
-    reading: { contextTokens: overflow.tokens, window, epochsApplied: entry.record?.epochs.length ?? 0, requestBytes: refused.sentBytes },
-    gate: decision.gate,
-    trigger: 'overflow' as const,
-    ...(overflow.limit === undefined ? {} : { limit: overflow.limit }),
-    firstPrompt: firstPromptExcerpt(body, index),
-    model: index.model ?? '',
-    agentId: refused.agentId,
-  };
+  const request = { span: plan.span, gate: decision.gate, ...overflowLatchFacts(entry, refused) };
   try {
     const n = await latchWith(ctx, entry, (current) => planShedRecord({ key: entry.key, current, request, threshold, policy, now: ctx.now() }));
     return { kind: 'latched', n };
