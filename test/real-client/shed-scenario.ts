@@ -290,24 +290,7 @@ async function main(): Promise<void> {
     await upstream.close();
   }
 
-  const bySeq = new Map<number, ReceivedRequest>();
-  let strayUpstream = 0;
-  for (const req of upstream.requests) {
-    const seq = req.headers[SEQ_HEADER];
-    if (typeof seq === 'string') bySeq.set(Number(seq), req);
-    else if (req.method !== 'CONNECT') strayUpstream += 1;
-  }
-  const exchanges: Exchange[] = hop.requests.map((req) => {
-    const clientFile = `${req.index}-client.json`;
-    writeFileSync(join(bodiesDir, clientFile), req.body);
-    const got = bySeq.get(req.index);
-    const exchange: Exchange = { seq: req.index, kind: classify(req), clientFile };
-    if (got !== undefined) {
-      exchange.upstreamFile = `${req.index}-upstream.json`;
-      writeFileSync(join(bodiesDir, exchange.upstreamFile), got.body);
-    }
-    return exchange;
-  });
+  const { exchanges, strayUpstream } = saveExchanges(hop.requests, upstream.requests, bodiesDir);
   const pages = await runPages(root, env, projectDir);
   const observations: ShedObservations = {
     isolated, stateDir, argv, exit: session.code, stderr: session.stderr.slice(-4000), results: session.results, exchanges,
@@ -318,3 +301,35 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(fileURLToPath(import.meta.url))) await main();
+
+/**
+ * Saves each request the recording hop saw as the client sent it and, matched by its sequence
+ * header, as the upstream got it, under `bodiesDir`. Requests that reached the upstream without the
+ * header (not through the hop) are counted as stray; CONNECT attempts are not.
+ */
+export function saveExchanges(
+  hopRequests: ReadonlyArray<ReceivedRequest & { readonly index: number }>,
+  upstreamRequests: readonly ReceivedRequest[],
+  bodiesDir: string,
+): { exchanges: Exchange[]; strayUpstream: number } {
+  const bySeq = new Map<number, ReceivedRequest>();
+  let strayUpstream = 0;
+  for (const req of upstreamRequests) {
+    const seq = req.headers[SEQ_HEADER];
+    if (typeof seq === 'string') bySeq.set(Number(seq), req);
+    else if (req.method !== 'CONNECT') strayUpstream += 1;
+  }
+  const exchanges = hopRequests.map((req) => {
+    const clientFile = `${req.index}-client.json`;
+    writeFileSync(join(bodiesDir, clientFile), req.body);
+    const got = bySeq.get(req.index);
+    const exchange: Exchange = { seq: req.index, kind: classify(req), clientFile };
+    if (got !== undefined) {
+      exchange.upstreamFile = `${req.index}-upstream.json`;
+      writeFileSync(join(bodiesDir, exchange.upstreamFile), got.body);
+    }
+    return exchange;
+  });
+  return { exchanges, strayUpstream };
+}
+

@@ -30,12 +30,11 @@ import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { CLI_PATH } from '../support/cli-process.js';
 import { textBlock, toolUse } from '../../src/scripted/message.js';
 import { startMessagesApi, type MessagesApi } from '../../src/scripted/messages-api.js';
-import type { ReceivedRequest } from '../../src/scripted/received-request.js';
 import { CLAUDE_BIN, clientEnv, isInNetns, MODEL, reexecInNetns } from './client-env.js';
 import { mainThread, steppedModel, type Responder } from './grant-models.js';
-import { SEQ_HEADER, startRecordingHop } from './recording-hop.js';
+import { startRecordingHop } from './recording-hop.js';
 import { classify } from './rescue-scenario.js';
-import { LOAD_ID, READ_MD_ID, RESTORE_ID, SHED_FLAGS, spanStubsIn, writeClaudeShim, type Exchange } from './shed-scenario.js';
+import { LOAD_ID, READ_MD_ID, RESTORE_ID, saveExchanges, SHED_FLAGS, spanStubsIn, writeClaudeShim, type Exchange } from './shed-scenario.js';
 import { linesOf } from './scratch-text.js';
 
 export const DONE_TEXT = 'READ-BACK-DONE';
@@ -291,22 +290,7 @@ async function runShedTui(root: string, grant: boolean): Promise<TuiShedRun> {
     await hop.close();
     await upstream.close();
   }
-  const bySeq = new Map<number, ReceivedRequest>();
-  for (const req of upstream.requests) {
-    const seq = req.headers[SEQ_HEADER];
-    if (typeof seq === 'string') bySeq.set(Number(seq), req);
-  }
-  const exchanges: Exchange[] = hop.requests.map((req) => {
-    const clientFile = `${req.index}-client.json`;
-    writeFileSync(join(bodiesDir, clientFile), req.body);
-    const got = bySeq.get(req.index);
-    const exchange: Exchange = { seq: req.index, kind: classify(req), clientFile };
-    if (got !== undefined) {
-      exchange.upstreamFile = `${req.index}-upstream.json`;
-      writeFileSync(join(bodiesDir, exchange.upstreamFile), got.body);
-    }
-    return exchange;
-  });
+  const { exchanges } = saveExchanges(hop.requests, upstream.requests, bodiesDir);
   return { grant, ...screens, stateDir, bodiesDir, exchanges, ...(seen.handle === undefined ? {} : { handle: seen.handle }) };
 }
 
