@@ -153,10 +153,27 @@ async function openPrivate(file: string): Promise<fs.FileHandle> {
   return handle;
 }
 
+/** How long a tail that looks torn is given to finish before it is taken for a crash's. */
+export const TORN_RECHECK_MS = 20;
+
+/**
+ * Whether the file ends inside a line, as a crash mid-append leaves it. Another process's append
+ * is one write, but its bytes (and the file's size) appear page by page, so a tail read in the
+ * middle of it looks torn too. A crash's torn tail stays as it is: so a tail that looks torn is
+ * looked at again a moment later, and counts only if the file has not grown meanwhile.
+ */
 async function endsTorn(handle: fs.FileHandle): Promise<boolean> {
+  const first = await tailOf(handle);
+  if (first.size === 0 || first.last === 0x0a) return false;
+  await new Promise((resolve) => setTimeout(resolve, TORN_RECHECK_MS));
+  const again = await tailOf(handle);
+  return again.size === first.size && again.last !== 0x0a;
+}
+
+async function tailOf(handle: fs.FileHandle): Promise<{ size: number; last: number | undefined }> {
   const { size } = await handle.stat();
-  if (size === 0) return false;
+  if (size === 0) return { size, last: undefined };
   const last = Buffer.alloc(1);
   await handle.read(last, 0, 1, size - 1);
-  return last[0] !== 0x0a;
+  return { size, last: last[0] };
 }

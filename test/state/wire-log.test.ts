@@ -121,6 +121,19 @@ describe('WireLog', () => {
     expect(report.notes.join('\n')).toContain('line 2 was cut short by a crash');
   });
 
+  it('should not take the tail of another process\'s append still being written for a torn line', async () => {
+    // Another writer's line shows its first bytes, and finishes a moment later (before the recheck).
+    await fs.writeFile(state.wirePath, '{"n":1}\n{"n":2,"pa', { mode: 0o600 });
+    const log = new WireLog(state.wirePath, 0);
+    const finishing = new Promise<void>((resolve) => setTimeout(() => void fs.appendFile(state.wirePath, 'd":1}\n').then(() => resolve()), 2));
+
+    await log.append({ n: 3 });
+    await finishing;
+    await log.close();
+
+    expect(await wireText()).toBe('{"n":1}\n{"n":2,"pad":1}\n{"n":3}\n');
+  });
+
   it('should never interleave lines from two processes appending at once', async () => {
     const count = 300;
     const startAt = String(Date.now() + 1_500);
