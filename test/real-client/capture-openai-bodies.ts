@@ -23,6 +23,7 @@ import {
   startOpenAiUpstream,
   type OpenAiReply,
 } from '../support/responses-upstream.js';
+import { isInNetns, reexecInNetns } from './client-env.js';
 import { CODEX_BIN, CODEX_TEST_KEY, codexBaseUrlArgs, codexEnv, codexExecArgs } from './codex-env.js';
 import { linesOf } from './scratch-text.js';
 
@@ -32,7 +33,6 @@ const HOME_DIR = join(SCRATCH_ROOT, 'home');
 const PROJECT_DIR = join(SCRATCH_ROOT, 'project');
 const RAW_DIR = join(SCRATCH_ROOT, 'raw');
 const CLIENT_TIMEOUT_MS = 300_000;
-const NETNS_MARKER = 'CTXSHED_CAPTURE_IN_NETNS';
 const BYTES_PER_TOKEN = 4;
 
 export const PROMPTS = [
@@ -45,18 +45,6 @@ function parseArgs(argv: string[]): { out: string } {
   const out = i === -1 ? undefined : argv[i + 1];
   if (out === undefined) throw new Error('usage: capture-openai-bodies.ts --out <fixture dir>');
   return { out: resolve(out) };
-}
-
-/** Re-run this script in a fresh network namespace with only `lo`. */
-function reexecInNetns(): number | undefined {
-  if (process.env[NETNS_MARKER] === '1') return undefined;
-  if (spawnSync('unshare', ['-n', 'true']).status !== 0) throw new Error('unshare -n is not available here; refusing to run Codex with a network');
-  const child = spawnSync(
-    'unshare',
-    ['-n', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh', process.execPath, ...process.execArgv, ...process.argv.slice(1)],
-    { stdio: 'inherit', env: { ...process.env, [NETNS_MARKER]: '1' } },
-  );
-  return child.status ?? 1;
 }
 
 function writeProject(): void {
@@ -252,7 +240,8 @@ function describe(req: ReceivedRequest): string[] {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const relaunched = reexecInNetns();
-  if (relaunched !== undefined) process.exit(relaunched);
+  if (relaunched !== undefined) process.exit(await relaunched);
+  if (!isInNetns()) throw new Error('unshare -n is not available here; refusing to run Codex with a network');
   writeProject();
   const upstream = await startOpenAiUpstream(respond);
   const lines: string[][] = [];

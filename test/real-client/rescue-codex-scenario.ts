@@ -15,19 +15,19 @@
  * `rescue` gives Codex `-c openai_base_url="<proxy>"`; the `codex` it runs is a wrapper that hands
  * that URL to the hop and points the real Codex at the hop instead.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseStub, STUB_PREFIX } from '../../src/core/index.js';
 import { CLI_PATH } from '../support/cli-process.js';
 import type { ReceivedRequest } from '../../src/scripted/received-request.js';
 import { customToolCall, functionCall, isResponsesRequest, messageItem, responsesUsage, startOpenAiUpstream, type OpenAiReply } from '../support/responses-upstream.js';
+import { isInNetns, reexecInNetns } from './client-env.js';
 import { CODEX_BIN, CODEX_MODEL, codexEnv, codexTurnMetaOf, permissionsInstructionsOf, type CodexTurnMeta } from './codex-env.js';
 import { SEQ_HEADER } from './recording-hop.js';
 import { startUpgradeHop } from './upgrade-hop.js';
 import { linesOf } from './scratch-text.js';
 
-const NETNS_MARKER = 'CTXSHED_REAL_CODEX_IN_NETNS';
 /** Exit code when the network cannot be isolated: the test is skipped, not failed. */
 export const CANNOT_ISOLATE = 3;
 const CLIENT_TIMEOUT_MS = 180_000;
@@ -191,22 +191,14 @@ function runRescue(args: string[], cwd: string, env: Record<string, string>): Pr
 
 // ---- main -------------------------------------------------------------------------------
 
-function reexecInNetns(): number | undefined {
-  if (process.env[NETNS_MARKER] === '1') return undefined;
-  if (spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up'], { stdio: 'ignore' }).status !== 0) return CANNOT_ISOLATE;
-  const child = spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh', process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit',
-    env: { ...process.env, [NETNS_MARKER]: '1' },
-  });
-  return child.status ?? 1;
-}
-
 async function main(): Promise<void> {
   const i = process.argv.indexOf('--root');
   const rootArg = i === -1 ? undefined : process.argv[i + 1];
   if (rootArg === undefined) throw new Error('usage: rescue-codex-scenario.ts --root <empty dir>');
   const relaunched = reexecInNetns();
-  if (relaunched !== undefined) process.exit(relaunched);
+  if (relaunched !== undefined) process.exit(await relaunched);
+  // Codex talks to more than its base URL (model discovery, sign-in): never run it with a network.
+  if (!isInNetns()) process.exit(CANNOT_ISOLATE);
 
   const root = resolve(rootArg);
   const home = join(root, 'home');
