@@ -39,17 +39,47 @@ export function isThinkingBlock(block: unknown): block is Record<string, unknown
 
 /** The hex sha256 of the canonical prefix of the block at `at` (which may be one past the end). */
 export function prefixDigest(source: PrefixSource, at: BlockPosition): string {
-  return createHash('sha256').update(canonicalText(canonicalPrefix(source, at))).digest('hex');
+  return createPrefixDigester(source)(at);
+}
+
+/**
+ * A digester of the prefixes of one request's blocks. Each message's canonical text is hashed
+ * once, so checking every block of a long conversation costs about one pass over it, not one per
+ * block: the digest is the sha256 of `system`, the tools the prefix counts, the digest of each
+ * earlier message and the partial message, each canonical.
+ */
+export function createPrefixDigester(source: PrefixSource): (at: BlockPosition) => string {
+  const systemText = canonicalText(canonicalContent(source.system ?? null));
+  const messageDigests: string[] = [];
+  const toolsTexts = new Map<string, string>();
+  const digestOfMessage = (i: number): string => (messageDigests[i] ??= sha256Hex(canonicalText(canonicalMessage(source.messages[i]))));
+  return (at) => {
+    const referenced = toolAdditionsIn(source.messages.slice(0, at.message + 1));
+    const key = [...referenced].sort().join('\n');
+    let toolsText = toolsTexts.get(key);
+    if (toolsText === undefined) toolsTexts.set(key, (toolsText = canonicalText(canonicalTools(source.tools, referenced))));
+    const hash = createHash('sha256').update(`system:${systemText}\ntools:${toolsText}\nmessages:`);
+    for (let i = 0; i < at.message; i++) hash.update(`${digestOfMessage(i)},`);
+    return hash.update(`\npartial:${canonicalText(partialMessage(source, at))}`).digest('hex');
+  };
 }
 
 /** The canonical prefix value of the block at `at`. */
 export function canonicalPrefix(source: PrefixSource, at: BlockPosition): Json {
   const earlier = source.messages.slice(0, at.message).map(canonicalMessage);
+  const referenced = toolAdditionsIn(source.messages.slice(0, at.message + 1));
+  return { system: canonicalContent(source.system ?? null), tools: canonicalTools(source.tools, referenced), messages: [...earlier, partialMessage(source, at)] };
+}
+
+/** The block's own message as far as the block: its role and the earlier non-thinking blocks. */
+function partialMessage(source: PrefixSource, at: BlockPosition): Json {
   const own = source.messages[at.message];
   const ownBlocks = isObject(own) ? contentBlocks(own['content']).slice(0, at.block) : [];
-  const partial = { role: isObject(own) ? toJson(own['role']) : 'assistant', content: ownBlocks.filter((b) => !isThinkingBlock(b)).map(canonicalBlock) };
-  const referenced = toolAdditionsIn(source.messages.slice(0, at.message + 1));
-  return { system: canonicalContent(source.system ?? null), tools: canonicalTools(source.tools, referenced), messages: [...earlier, partial] };
+  return { role: isObject(own) ? toJson(own['role']) : 'assistant', content: ownBlocks.filter((b) => !isThinkingBlock(b)).map(canonicalBlock) };
+}
+
+function sha256Hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /** One JSON text per value: keys sorted at every depth. */

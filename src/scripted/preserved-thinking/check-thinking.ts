@@ -16,7 +16,7 @@
  * A signature this API did not write (or an empty one) is refused whatever the behavior, as the
  * API refuses a tampered signature.
  */
-import { contentBlocks, isThinkingBlock, prefixDigest, type BlockPosition, type PrefixSource } from './canonical-prefix.js';
+import { contentBlocks, createPrefixDigester, isThinkingBlock, type BlockPosition, type PrefixSource } from './canonical-prefix.js';
 import { canRead } from './models.js';
 import { parseSignature, previousLinkOf, signatureOf } from './signature.js';
 
@@ -96,24 +96,25 @@ export function prefixMismatchMessage(path: string, betaHeader: boolean): string
 /** Every thinking block in request order, with its verdict. */
 function judgeBlocks(input: CheckInput, independent: boolean): BlockVerdict[] {
   const out: BlockVerdict[] = [];
+  const digest = createPrefixDigester(input);
   input.messages.forEach((message, m) => {
     const blocks = typeof message === 'object' && message !== null ? contentBlocks((message as Record<string, unknown>)['content']) : [];
     blocks.forEach((block, b) => {
       if (!isThinkingBlock(block)) return;
       const raw = signatureOf(block);
       const position = { message: m, block: b };
-      const verdict = judgeBlock(input, position, raw, out, independent);
+      const verdict = judgeBlock(input.model, digest(position), raw, out, independent, position);
       out.push({ path: `messages.${m}.content.${b}`, position, signature: typeof raw === 'string' ? raw : '', verdict });
     });
   });
   return out;
 }
 
-function judgeBlock(input: CheckInput, at: BlockPosition, raw: unknown, earlier: readonly BlockVerdict[], independent: boolean): ThinkingVerdict {
+function judgeBlock(model: string, prefix: string, raw: unknown, earlier: readonly BlockVerdict[], independent: boolean, at: BlockPosition): ThinkingVerdict {
   const facts = parseSignature(raw);
   if (facts === undefined) return 'invalid_signature';
-  if (!canRead(input.model, facts.model)) return 'model_binding_mismatch';
-  if (prefixDigest(input, at) !== facts.prefix) return 'prefix_mismatch';
+  if (!canRead(model, facts.model)) return 'model_binding_mismatch';
+  if (prefix !== facts.prefix) return 'prefix_mismatch';
   // Enforced, a failed block is gone, so the block before this one is the last that passed;
   // recorded only, every block the model reads counts.
   const kept = earlier.filter((v) => v.verdict === 'valid' || (independent && v.verdict === 'prefix_mismatch'));

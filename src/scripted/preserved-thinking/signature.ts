@@ -1,7 +1,7 @@
 /**
  * The scripted API's thinking-block signatures. Opaque to a client, readable here:
- * `ctxshed-scripted.<model>.<prefix>.<previous>.<root>` where `prefix` is the hex sha256 of the
- * block's canonical prefix (canonical-prefix.ts), `previous` the first 16 hex digits of the sha256
+ * `ctxshed-scripted.<model>.<prefix>.<previous>.<root>` where `prefix` is the hex sha256 digest of
+ * the block's canonical prefix (canonical-prefix.ts), `previous` the first 16 hex digits of the sha256
  * of the signature of the thinking block the model saw last before it (`none` when it saw none:
  * "each thinking block records which thinking block came before it, across turns"), and `root` the
  * message index of the first thinking block the model saw (so one put back before it is caught).
