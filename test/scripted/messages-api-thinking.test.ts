@@ -95,6 +95,9 @@ describe('startMessagesApi with preserved thinking', () => {
       { type: 'thinking_dropped', path: 'messages.5.content.0', reason: 'prefix_binding_mismatch' },
     ]);
     expect(a.thinkingChecks.at(-1)).toMatchObject({ sent: 3, valid: 1, dropped: 2, refused: false });
+    // The stale blocks stay in the history and are dropped again; the one made after them stays valid.
+    await turns(c, 2);
+    expect(a.thinkingChecks.at(-1)).toMatchObject({ sent: 4, valid: 2, dropped: 2, refused: false });
   });
 
   it('should refuse block_binding without the beta header', async () => {
