@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { markLastMessage } from '../../src/scripted/breakpoint.js';
 import type { ReplyBlock } from '../../src/scripted/message.js';
@@ -190,5 +192,14 @@ describe('canRead', () => {
     expect(canRead('claude-opus-5-5', 'claude-opus-5')).toBe(true);
     expect(canRead('claude-opus-5', 'claude-fable-5-1')).toBe(false);
     expect(canRead('claude-mythos-5-1', 'claude-fable-5-1')).toBe(true);
+  });
+});
+
+describe('preserved-thinking rules', () => {
+  it('should import nothing from src/core, so the checker stays independent of the proxy it judges', () => {
+    const dir = path.join(import.meta.dirname, '../../src/scripted/preserved-thinking');
+    const imports = fs.readdirSync(dir).flatMap((f) => [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]!));
+    expect(imports.length).toBeGreaterThan(0);
+    expect(imports.filter((i) => i.includes('core'))).toEqual([]);
   });
 });
