@@ -361,7 +361,11 @@ function finishRunways(runways: Record<StrategyName, RunwayCounter>, c: RebuiltC
   const growth = counts.length > 1 ? ((counts.at(-1) ?? 0) - (counts[0] ?? 0)) / (counts.length - 1) : 0;
   // At the window the session ran at, its own auto boundary is where the client compacted.
   const boundary = c?.compaction?.trigger === 'auto' && c.id === point.recorded?.conversation && window === DEFAULT_CONTEXT_WINDOW ? ('recorded_compaction' as const) : undefined;
-  const ends = Object.fromEntries(STRATEGIES.map((s) => [s, runways[s].finish(growth, s === 'recorded' ? boundary : undefined)])) as Record<StrategyName, { requests: number; end: RunwayEnd }>;
+  // The client compacted on the recorded last count: a strategy's estimate runs to the same count.
+  const target = boundary === undefined ? undefined : Math.min(point.tokens, counts.at(-1) ?? point.tokens);
+  const ends = Object.fromEntries(
+    STRATEGIES.map((s) => [s, runways[s].finish(growth, { ...(s === 'recorded' && boundary !== undefined ? { recordedEnd: boundary } : {}), ...(target === undefined ? {} : { targetTokens: target }) })]),
+  ) as Record<StrategyName, { requests: number; end: RunwayEnd }>;
   return withRatios<StrategyName>(ends, 'recorded');
 }
 

@@ -57,18 +57,22 @@ export class RunwayCounter {
 
   /**
    * The runway. `growthTokens`: the recorded conversation's growth per request, for the estimate
-   * past its end; `recordedEnd`: the boundary that ended the recorded conversation (recorded only).
+   * past its end. `recordedEnd`: the boundary that ended the recorded conversation (recorded
+   * only). `targetTokens`: the count the estimate runs to when not the point (the recorded
+   * conversation's last count, when the client compacted on it short of the point by its own
+   * reckoning), so that a strategy that changed nothing gets the recorded runway.
    */
-  finish(growthTokens: number, recordedEnd?: 'recorded_compaction'): { readonly requests: number; readonly end: RunwayEnd } {
+  finish(growthTokens: number, options: { readonly recordedEnd?: 'recorded_compaction'; readonly targetTokens?: number } = {}): { readonly requests: number; readonly end: RunwayEnd } {
     if (this.#ended !== undefined) return this.#ended;
-    if (recordedEnd !== undefined) return { requests: this.#seen, end: recordedEnd };
+    if (options.recordedEnd !== undefined) return { requests: this.#seen, end: options.recordedEnd };
     if (!(growthTokens > 0)) return { requests: this.#seen, end: 'not_reached' };
-    return { requests: this.#seen + Math.max(1, Math.ceil((this.pointTokens - this.#last) / growthTokens)), end: 'extrapolated' };
+    const more = Math.max(0, Math.ceil(((options.targetTokens ?? this.pointTokens) - this.#last) / growthTokens));
+    return more === 0 ? { requests: this.#seen, end: 'compaction_point' } : { requests: this.#seen + more, end: 'extrapolated' };
   }
 }
 
 /** Each strategy's runway with its ratio to the recorded one. */
-export function withRatios<K extends string>(runways: Record<K, { readonly requests: number; readonly end: RunwayEnd }>, recorded: K): Record<K, Runway> {
+export function withRatios<K extends string>(runways: Record<K, { readonly requests: number; readonly end: RunwayEnd }>, recorded: NoInfer<K>): Record<K, Runway> {
   const base = runways[recorded].requests;
   const out = {} as Record<K, Runway>;
   for (const k of Object.keys(runways) as K[]) {
