@@ -82,6 +82,28 @@ describe('replayCommand', () => {
     expect(result.stderr).toContain('--horizon');
   });
 
+  it('should print the figures table at the windows given, with the command that made it', async () => {
+    // Act
+    const result = await runCli(['replay', '--figures', fixturePath('subagent.jsonl'), '--figure-windows', '200000', '60000']);
+
+    // Assert: a row per window and strategy shown, the goals on shed's rows
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines[0]).toBe('Made by `ctxshed replay --figures subagent.jsonl --figure-windows 200000 60000`; cost up to the first compaction, none after it (every strategy).');
+    expect(lines.filter((l) => l.startsWith('| subagent'))).toHaveLength(6);
+    expect(lines.filter((l) => l.startsWith('| subagent | 60k | shed |'))).toHaveLength(1);
+    expect(result.stdout).toContain("compaction point by Claude Code's rule (window − 33,000), an assumption");
+  });
+
+  it('should refuse --figures with --json as a usage error', async () => {
+    // Act
+    const result = await runCli(['replay', '--figures', '--json', fixturePath('short.jsonl')]);
+
+    // Assert
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--figures');
+  });
+
   it('should refuse a bad --rescue-pct with exit 2', async () => {
     // Act
     const result = await runCli(['replay', fixturePath('short.jsonl'), '--rescue-pct', '0']);
