@@ -76,8 +76,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       for (const w of windows) if (!(Number.isInteger(w) && w >= 1000)) throw new CliError(`--figure-windows takes whole numbers of at least 1000, not ${w}`, 2);
       const runs = [];
       for (const window of windows) runs.push({ window, reports: await replayAll(sessions, { ...args, window }) });
-      const files = args.transcripts.map((t) => path.basename(t)).join(' ');
-      await writeStdout(renderFigures(runs, `ctxshed replay --figures ${files}${args.figureWindows === undefined ? '' : ` --figure-windows ${windows.join(' ')}`}`));
+      await writeStdout(renderFigures(runs, figuresCommand(args, windows)));
       return;
     }
     const reports = await replayAll(sessions, args);
@@ -89,6 +88,17 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
     }
   },
 };
+
+/** The command line that makes the same table again: the files by name, and every option not at its default. */
+function figuresCommand(args: ReplayArgs, windows: readonly number[]): string {
+  const parts = ['ctxshed replay --figures', ...args.transcripts.map((t) => path.basename(t))];
+  if (args.figureWindows !== undefined) parts.push('--figure-windows', ...windows.map(String));
+  if (args.rescuePct !== DEFAULT_RESCUE_PCT) parts.push('--rescue-pct', String(args.rescuePct));
+  if (args.keepRecent !== DEFAULT_ENGINE_SETTINGS.policy.keepRecent) parts.push('--keep-recent', String(args.keepRecent));
+  if (args.minBytes !== DEFAULT_ENGINE_SETTINGS.policy.minBytes) parts.push('--min-bytes', String(args.minBytes));
+  if (args.horizon !== undefined) parts.push('--horizon', String(args.horizon));
+  return parts.join(' ');
+}
 
 /** Replays every session, each over fresh state directories that are removed after. */
 async function replayAll(sessions: Awaited<ReturnType<typeof readSessions>>, args: Pick<ReplayArgs, 'rescuePct' | 'keepRecent' | 'minBytes' | 'window' | 'horizon'>): Promise<SessionReport[]> {
