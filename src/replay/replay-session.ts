@@ -8,8 +8,9 @@ import { sha256Hex } from '../state/sha256-hex.js';
 import { clearToolUses } from './clear-tool-uses.js';
 import { findCompactionPoint, runwayConversation, type CompactionPoint } from './compaction-point.js';
 import { fitTokens, type TokenModel } from './fit-tokens.js';
+import { MissCounter, type MissTally } from './miss-counter.js';
 import { priceRecorded, PromptCache, type CachedRequest, type PricedRequest } from './prompt-cache.js';
-import type { RebuiltConversation, RebuiltRequest, RecordedUsage } from './rebuild-conversations.js';
+import type { RebuiltConversation, RebuiltRequest } from './rebuild-conversations.js';
 import { BodyBuilder, cacheRegion } from './request-body.js';
 import { ReplayRefaults, type RefaultFigure } from './replay-refaults.js';
 import { RescueReplay } from './rescue-replay.js';
@@ -18,8 +19,10 @@ import { RunwayCounter, withRatios, type RunwayEnd } from './runway.js';
 import { ShedAccount, type ShedHeld } from './shed-account.js';
 import type { ShedEpochFigure } from './shed-epochs.js';
 import { STRATEGIES, StrategyTally, type StrategyName, type StrategySummary } from './strategy-tally.js';
-import { conversationTtls, isBilledWarm, isPredictedWarm, type CacheTtl } from './ttl-rules.js';
+import { conversationTtls } from './ttl-rules.js';
 import { refusedOverWindow, sendWithinWindow, type RefusedWhy } from './window-refusal.js';
+
+export type { MissTally } from './miss-counter.js';
 
 /** Claude Code names its compaction call's agent `acompact-<id>` (file `agent-acompact-<id>.jsonl`). */
 const COMPACTION_AGENT_PREFIX = 'acompact';
@@ -69,22 +72,6 @@ export interface Calibration {
   /** The fitted system-prompt-and-tools size of each conversation. */
   readonly prefixTokens: Record<string, number>;
   readonly recorded: { readonly cacheReadTokens: number; readonly cacheWriteTokens: number; readonly uncachedTokens: number; readonly costUsd: number; readonly peakFullness: number };
-}
-
-/** The provider's cache misses, as far as the model foresaw them. */
-export interface MissTally {
-  /** Requests with a request before them in their conversation. */
-  readonly judged: number;
-  /**
-   * Billed cold (the previous prefix written again), and cold in the model too: after a gap over
-   * the TTL (the model expires entries on the same clock), a change of model (entries are per
-   * model), or otherwise (a jump past the 20-block lookback).
-   */
-  readonly explained: { readonly requests: number; readonly afterTtl: number; readonly modelChange: number; readonly other: number; readonly cacheWriteTokens: number };
-  /** Billed cold where the model read the previous prefix: nothing in the transcript explains them. */
-  readonly unforeseeable: { readonly requests: number; readonly cacheWriteTokens: number };
-  /** Billed warm where the model was cold; `afterTtl`: the cache outlived the model's clock. */
-  readonly modelColdBilledWarm: { readonly requests: number; readonly afterTtl: number };
 }
 
 /** One session's replay. */
@@ -393,44 +380,6 @@ function inTimeOrder(conversations: readonly RebuiltConversation[]): Step[] {
   const steps = conversations.flatMap((conversation) => conversation.requests.map((request, n) => ({ conversation, request, n })));
   // Stable sort: requests without a time keep their file order.
   return steps.sort((a, b) => (Number.isNaN(a.request.timeMs) || Number.isNaN(b.request.timeMs) ? 0 : a.request.timeMs - b.request.timeMs));
-}
-
-/** Counts each request's bill against the model's call on the same request. */
-class MissCounter {
-  judged = 0;
-  readonly explained = { requests: 0, afterTtl: 0, modelChange: 0, other: 0, cacheWriteTokens: 0 };
-  readonly unforeseeable = { requests: 0, cacheWriteTokens: 0 };
-  readonly modelColdBilledWarm = { requests: 0, afterTtl: 0 };
-
-  /** `before`/`request`: the recorded pair; `modelBefore`/`modelled`: the model's figures for them. */
-  add(before: RebuiltRequest, request: RebuiltRequest, ttl: CacheTtl, modelBefore: PricedRequest, modelled: PricedRequest): void {
-    this.judged++;
-    const billedWarm = isBilledWarm(before.usage, request.usage);
-    const modelWarm = isBilledWarm(asUsage(modelBefore), asUsage(modelled));
-    const gapMs = request.sentMs - before.sentMs;
-    const afterTtl = !Number.isNaN(gapMs) && !isPredictedWarm(gapMs, ttl);
-    if (!billedWarm && !modelWarm) {
-      this.explained.requests++;
-      this.explained.cacheWriteTokens += request.usage.cacheWrite;
-      if (before.model !== request.model) this.explained.modelChange++;
-      else if (afterTtl) this.explained.afterTtl++;
-      else this.explained.other++;
-    } else if (!billedWarm) {
-      this.unforeseeable.requests++;
-      this.unforeseeable.cacheWriteTokens += request.usage.cacheWrite;
-    } else if (!modelWarm) {
-      this.modelColdBilledWarm.requests++;
-      if (afterTtl && before.model === request.model) this.modelColdBilledWarm.afterTtl++;
-    }
-  }
-
-  tally(): MissTally {
-    return { judged: this.judged, explained: { ...this.explained }, unforeseeable: { ...this.unforeseeable }, modelColdBilledWarm: { ...this.modelColdBilledWarm } };
-  }
-}
-
-function asUsage(p: PricedRequest): RecordedUsage {
-  return { input: p.uncachedTokens, cacheRead: p.cacheReadTokens, cacheWrite: p.cacheWriteTokens, cacheWrite1h: 0, output: p.outputTokens };
 }
 
 function relError(model: number, recorded: number): number {
