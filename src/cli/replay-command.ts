@@ -9,6 +9,7 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { DEFAULT_ENGINE_SETTINGS } from '../rescue/index.js';
 import { readSessions } from '../replay/read-sessions.js';
 import { renderHtml } from '../replay/render-html.js';
+import { FIGURE_WINDOWS, renderFigures } from '../replay/render-figures.js';
 import { renderTable } from '../replay/render-table.js';
 import { replaySession, type SessionReport } from '../replay/replay-session.js';
 import { CliError } from './cli-error.js';
@@ -27,6 +28,8 @@ interface ReplayArgs {
   json: boolean;
   html: string | undefined;
   ttl: boolean;
+  figures: boolean;
+  figureWindows: number[] | undefined;
 }
 
 export const replayCommand: CommandModule<object, ReplayArgs> = {
@@ -42,11 +45,14 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       .option('horizon', { type: 'number', describe: 'Shed: turns a cache re-write must pay back within (default: as many as the conversation has had)' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the reports as JSON' })
       .option('html', { type: 'string', describe: 'Also write a self-contained page with charts to FILE' })
+      .option('figures', { type: 'boolean', default: false, describe: `Print one Markdown table of the replay at several windows (default ${FIGURE_WINDOWS.join(', ')}): the table the docs quote` })
+      .option('figure-windows', { type: 'number', array: true, describe: 'With --figures: the windows to replay at' })
       .option('ttl', { type: 'boolean', default: false, describe: 'Back-test the cache TTL instead: warm or cold predicted from each gap, against what was billed (folders walked recursively)' })
       .example('$0 replay ~/.claude/projects/-home-me-proj', 'Every session of a project')
       .example('$0 replay test/fixtures/transcripts/subagent.jsonl --window 60000', 'A real session, replayed as if its window were 60,000 tokens')
       .example('$0 replay session.jsonl --json --html replay.html', 'One session, as JSON and as a page')
       .example('$0 replay session.jsonl --horizon 10', 'Shed only where a re-write pays back within 10 more turns')
+      .example('$0 replay --figures a.jsonl b.jsonl', 'The docs\' table: peak, runway, cost and cache writes at 200,000, 100,000 and 60,000 tokens')
       .example('$0 replay --ttl ~/.claude/projects', 'Every session of every project: did the cache TTL foresee each cold turn?')
       .example('$0 replay --ttl test/fixtures/transcripts', 'The TTL back-test on the real sessions the tests use') as unknown as Argv<ReplayArgs>,
   handler: async (args: ArgumentsCamelCase<ReplayArgs>) => {
@@ -64,28 +70,16 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
     const sessions = await readSessions(args.transcripts).catch((error: unknown) => {
       throw new CliError(`cannot read transcripts: ${errorText(error)}`);
     });
-    const reports: SessionReport[] = [];
-    for (const session of sessions) {
-      if (session.conversations.length === 0) continue;
-      // A fresh state directory per session: replays never touch the user's real one.
-      const stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-replay-'));
-      const shedStateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-replay-shed-'));
-      try {
-        reports.push(
-          await replaySession(session.file, session.conversations, {
-            threshold: args.rescuePct / 100,
-            policy: { keepRecent: args.keepRecent, minBytes: args.minBytes },
-            ...(args.window === undefined ? {} : { window: args.window }),
-            ...(args.horizon === undefined ? {} : { horizon: args.horizon }),
-            stateDir,
-            shedStateDir,
-          }),
-        );
-      } finally {
-        await fs.rm(stateDir, { recursive: true, force: true });
-        await fs.rm(shedStateDir, { recursive: true, force: true });
-      }
+    if (args.figures) {
+      if (args.json || args.html !== undefined) throw new CliError('--figures prints one Markdown table; it takes neither --json nor --html', 2);
+      const windows = args.figureWindows ?? [...FIGURE_WINDOWS];
+      for (const w of windows) if (!(Number.isInteger(w) && w >= 1000)) throw new CliError(`--figure-windows takes whole numbers of at least 1000, not ${w}`, 2);
+      const runs = [];
+      for (const window of windows) runs.push({ window, reports: await replayAll(sessions, { ...args, window }) });
+      await writeStdout(renderFigures(runs, figuresCommand(args, windows)));
+      return;
     }
+    const reports = await replayAll(sessions, args);
     if (args.html !== undefined) await fs.writeFile(args.html, renderHtml(reports));
     if (args.json) {
       await writeStdout(`${JSON.stringify({ sessions: reports }, null, 2)}\n`);
@@ -94,3 +88,41 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
     }
   },
 };
+
+/** The command line that makes the same table again: the files by name, and every option not at its default. */
+function figuresCommand(args: ReplayArgs, windows: readonly number[]): string {
+  const parts = ['ctxshed replay --figures', ...args.transcripts.map((t) => path.basename(t))];
+  if (args.figureWindows !== undefined) parts.push('--figure-windows', ...windows.map(String));
+  if (args.rescuePct !== DEFAULT_RESCUE_PCT) parts.push('--rescue-pct', String(args.rescuePct));
+  if (args.keepRecent !== DEFAULT_ENGINE_SETTINGS.policy.keepRecent) parts.push('--keep-recent', String(args.keepRecent));
+  if (args.minBytes !== DEFAULT_ENGINE_SETTINGS.policy.minBytes) parts.push('--min-bytes', String(args.minBytes));
+  if (args.horizon !== undefined) parts.push('--horizon', String(args.horizon));
+  return parts.join(' ');
+}
+
+/** Replays every session, each over fresh state directories that are removed after. */
+async function replayAll(sessions: Awaited<ReturnType<typeof readSessions>>, args: Pick<ReplayArgs, 'rescuePct' | 'keepRecent' | 'minBytes' | 'window' | 'horizon'>): Promise<SessionReport[]> {
+  const reports: SessionReport[] = [];
+  for (const session of sessions) {
+    if (session.conversations.length === 0) continue;
+    // A fresh state directory per session: replays never touch the user's real one.
+    const stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-replay-'));
+    const shedStateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-replay-shed-'));
+    try {
+      reports.push(
+        await replaySession(session.file, session.conversations, {
+          threshold: args.rescuePct / 100,
+          policy: { keepRecent: args.keepRecent, minBytes: args.minBytes },
+          ...(args.window === undefined ? {} : { window: args.window }),
+          ...(args.horizon === undefined ? {} : { horizon: args.horizon }),
+          stateDir,
+          shedStateDir,
+        }),
+      );
+    } finally {
+      await fs.rm(stateDir, { recursive: true, force: true });
+      await fs.rm(shedStateDir, { recursive: true, force: true });
+    }
+  }
+  return reports;
+}

@@ -50,6 +50,19 @@ export interface RebuiltConversation {
   readonly requests: RebuiltRequest[];
   /** Whether the client compacted it (a compaction boundary followed it). */
   endedInCompaction: boolean;
+  /** The boundary that ended it: the client's own count then, what triggered it, and when. */
+  compaction?: CompactionFacts;
+  /** Whether it began after a compaction boundary of its thread (the client's summary opens it). */
+  afterCompaction?: boolean;
+}
+
+/** What a `compact_boundary` record says (`compactMetadata`). */
+export interface CompactionFacts {
+  /** The client's count of the conversation when it compacted; absent when the record has none. */
+  readonly preTokens?: number;
+  /** `auto` when the client's threshold fired, `manual` for `/compact`; anything else as written. */
+  readonly trigger: string;
+  readonly timeMs: number;
 }
 
 interface Draft {
@@ -68,7 +81,8 @@ export function rebuildConversations(lines: readonly string[], name: string): Re
   const done: RebuiltConversation[] = [];
   const drafts = new Map<string, Draft>();
   const threadOf = threadKeys();
-  const start = (record: TranscriptRecord): Draft => {
+  const compacted = new Set<string>();
+  const start = (record: TranscriptRecord, thread: string): Draft => {
     const sidechain = record['isSidechain'] === true;
     const agentId = typeof record['agentId'] === 'string' ? record['agentId'] : undefined;
     const conversation: RebuiltConversation = {
@@ -77,6 +91,7 @@ export function rebuildConversations(lines: readonly string[], name: string): Re
       ...(agentId === undefined ? {} : { agentId }),
       requests: [],
       endedInCompaction: false,
+      ...(compacted.has(thread) ? { afterCompaction: true } : {}),
     };
     done.push(conversation);
     return { conversation, messages: [], assistantAt: new Map(), requestAt: new Map(), lastUserMs: Number.NaN };
@@ -87,7 +102,11 @@ export function rebuildConversations(lines: readonly string[], name: string): Re
     const thread = threadOf(record);
     if (record['type'] === 'system' && record['subtype'] === 'compact_boundary') {
       const ended = drafts.get(thread);
-      if (ended !== undefined) ended.conversation.endedInCompaction = true;
+      if (ended !== undefined) {
+        ended.conversation.endedInCompaction = true;
+        ended.conversation.compaction = compactionFacts(record);
+      }
+      compacted.add(thread);
       drafts.delete(thread);
       continue;
     }
@@ -95,7 +114,7 @@ export function rebuildConversations(lines: readonly string[], name: string): Re
     if ((record['type'] !== 'user' && record['type'] !== 'assistant') || !isObject(message)) continue;
     let draft = drafts.get(thread);
     if (draft === undefined) {
-      draft = start(record);
+      draft = start(record, thread);
       drafts.set(thread, draft);
     }
     if (record['type'] === 'user') addUser(draft, message, record);
@@ -177,6 +196,16 @@ function addAssistant(draft: Draft, message: Record<string, unknown>, record: Tr
   draft.lastUserMs = Number.NaN;
   draft.assistantAt.set(id, draft.messages.length);
   draft.messages.push({ role: 'assistant', content: blocks });
+}
+
+function compactionFacts(record: TranscriptRecord): CompactionFacts {
+  const meta = isObject(record['compactMetadata']) ? record['compactMetadata'] : {};
+  const pre = meta['preTokens'];
+  return {
+    ...(typeof pre === 'number' && Number.isFinite(pre) && pre > 0 ? { preTokens: pre } : {}),
+    trigger: typeof meta['trigger'] === 'string' ? meta['trigger'] : 'unknown',
+    timeMs: timeOf(record),
+  };
 }
 
 function timeOf(record: TranscriptRecord): number {

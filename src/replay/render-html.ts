@@ -5,7 +5,7 @@
  */
 import type { SessionReport } from './replay-session.js';
 import type { ShedEpochFigure } from './shed-epochs.js';
-import { STRATEGY_LABELS } from './render-table.js';
+import { compactionLine, runwayCell, STRATEGY_LABELS } from './render-table.js';
 import { STRATEGIES, type StrategyName } from './strategy-tally.js';
 
 const COLORS: Record<StrategyName, string> = { recorded: '#555555', rescue: '#1f77b4', shed: '#9467bd', perRequest: '#d62728', clearToolUses: '#2ca02c' };
@@ -31,7 +31,7 @@ function renderSession(report: SessionReport): string {
   const legend = STRATEGIES.map((s) => `<span style="color:${COLORS[s]}">&#9632; ${STRATEGY_LABELS[s]}</span>`).join('');
   const rows = STRATEGIES.map((s) => {
     const x = report.strategies[s];
-    return `<tr><td>${STRATEGY_LABELS[s]}</td><td>${pct(x.peakFullness)}</td><td>${x.atCompaction.length === 0 ? '-' : x.atCompaction.map(pct).join(' ')}</td><td>${pct(x.finalFullness)}</td><td>${x.turnsGained}</td><td>${x.cacheReadTokens.toLocaleString('en-US')}</td><td>${x.cacheWriteTokens.toLocaleString('en-US')}</td><td>${pct(x.cacheHitRatio)}</td><td>$${x.costUsd.toFixed(2)}</td><td>${x.epochs}</td></tr>`;
+    return `<tr><td>${STRATEGY_LABELS[s]}</td><td>${pct(x.peakFullness)}</td><td>${x.atCompaction.length === 0 ? '-' : x.atCompaction.map(pct).join(' ')}</td><td>${pct(x.finalFullness)}</td><td>${runwayCell(x.runway)}</td><td>${x.runway.ratio === null ? '-' : `${x.runway.ratio.toFixed(2)}x`}</td><td>${x.refused}</td><td>${x.rescued}</td><td>${x.cacheReadTokens.toLocaleString('en-US')}</td><td>${x.cacheWriteTokens.toLocaleString('en-US')}</td><td>${pct(x.cacheHitRatio)}</td><td>$${x.costUsd.toFixed(2)}</td><td>${x.epochs}</td></tr>`;
   }).join('');
   const marks = { rescue: report.strategies.rescue.series.epochAt, shed: report.strategies.shed.series.epochAt };
   const fullness = chart('fullness', 'fullness of the window', STRATEGIES.map((s) => report.strategies[s].series.fullness), 1, (v) => pct(v), marks, report.autoCompactAt);
@@ -39,11 +39,12 @@ function renderSession(report: SessionReport): string {
   const cost = chart('cost', 'cumulative cost (USD)', STRATEGIES.map((s) => report.strategies[s].series.cumulativeCostUsd), maxCost, (v) => `$${v.toFixed(2)}`, marks, undefined);
   return `<section>
 <h2>${escapeHtml(report.file)}</h2>
+<p>${escapeHtml(compactionLine(report))}; cost ${escapeHtml(report.costBasis.basis)}.</p>
 <p>${report.requests} requests; calibration: cache read ${signed(c.cacheReadError)}, cache write ${signed(c.cacheWriteError)}, context ${signed(c.contextError)}; dashed lines: rescue epochs (blue) and shed epochs (purple).</p>
 <p class="legend">${legend}</p>
 ${fullness}
 ${cost}
-<table><tr><th>strategy</th><th>peak</th><th>at compaction</th><th>final</th><th>turns+</th><th>cache read</th><th>cache write</th><th>hit</th><th>cost</th><th>epochs</th></tr>${rows}</table>
+<table><tr><th>strategy</th><th>peak</th><th>at compaction</th><th>final</th><th>runway</th><th>x recorded</th><th>refused</th><th>rescued</th><th>cache read</th><th>cache write</th><th>hit</th><th>cost</th><th>epochs</th></tr>${rows}</table>
 ${shedTable(report.shedEpochs)}
 ${heldLine(report)}
 </section>`;

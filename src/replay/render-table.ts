@@ -3,6 +3,7 @@ import { GATE_CEILING } from '../core/index.js';
 import type { MissTally, SessionReport } from './replay-session.js';
 import type { ShedEpochFigure } from './shed-epochs.js';
 import { sparkline } from './sparkline.js';
+import type { Runway } from './runway.js';
 import { STRATEGIES, type StrategyName } from './strategy-tally.js';
 
 /** How each strategy is named on screen. */
@@ -25,22 +26,27 @@ function renderSession(report: SessionReport): string {
   const c = report.calibration;
   const lines = [
     `${report.file}`,
-    `  ${report.requests} requests in ${report.conversations} conversation(s); window ${report.window.toLocaleString('en-US')} tokens; ` +
-      `auto-compaction at ${pct(report.autoCompactAt)}; ${c.tokensPerByte.toFixed(3)} tokens/byte fitted`,
+    `  ${report.requests} requests in ${report.conversations} conversation(s); window ${report.window.toLocaleString('en-US')} tokens; ${c.tokensPerByte.toFixed(3)} tokens/byte fitted`,
+    `  ${compactionLine(report)}`,
+    `  cost: ${report.costBasis.basis}: ${report.costBasis.replayedRequests} of ${report.costBasis.replayedRequests + report.costBasis.afterCompactionRequests} requests priced; ` +
+      'a prompt over the window is refused (not billed), rescue and shed retry it once as the proxy does',
     `  calibration (model vs recorded usage): cache read ${signed(c.cacheReadError)}, cache write ${signed(c.cacheWriteError)}, ` +
       `context ${signed(c.contextError)} (per request ±${pct(c.meanAbsRequestError, 1)}); recorded bill $${c.recorded.costUsd.toFixed(2)}, peak ${pct(c.recorded.peakFullness)}`,
     ...missLines(c.misses),
     '',
   ];
-  const header = ['strategy', 'peak', 'at compact', 'final', 'turns+', 'cache read', 'cache write', 'uncached', 'hit', 'cost $', 'epochs', 'shed KB', 'fullness per turn'];
+  const header = ['strategy', 'peak', 'at compact', 'final', 'runway', 'x rec', 'refused', 'rescued', 'cache read', 'cache write', 'uncached', 'hit', 'cost $', 'epochs', 'shed KB', 'fullness per turn'];
   const rows = STRATEGIES.map((name) => {
     const s = report.strategies[name];
     return [
       STRATEGY_LABELS[name],
       pct(s.peakFullness),
-      s.atCompaction.length === 0 ? '-' : s.atCompaction.map((f) => pct(f)).join(' '),
+      s.atCompaction.length === 0 ? '-' : s.atCompaction.map((f, i) => `${pct(f)}${s.atCompactionRefused[i] === true ? '*' : ''}`).join(' '),
       pct(s.finalFullness),
-      String(s.turnsGained),
+      runwayCell(s.runway),
+      s.runway.ratio === null ? '-' : `${s.runway.ratio.toFixed(2)}x`,
+      String(s.refused),
+      String(s.rescued),
       s.cacheReadTokens.toLocaleString('en-US'),
       s.cacheWriteTokens.toLocaleString('en-US'),
       s.uncachedTokens.toLocaleString('en-US'),
@@ -55,6 +61,7 @@ function renderSession(report: SessionReport): string {
   const fmt = (cells: readonly string[]): string =>
     `  ${cells.map((cell, i) => (i === 0 || i === cells.length - 1 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ')}`.trimEnd();
   lines.push(fmt(header), ...rows.map(fmt));
+  lines.push(`  runway: requests answered before the client's first compaction (${RUNWAY_LEGEND}); at compact '*': that request was refused`);
   lines.push(...shedLines(report.shedEpochs), ...heldLines(report.shedHeld));
   const r = report.refaults;
   if (r.rate !== null) {
@@ -109,6 +116,37 @@ function heldLines(held: SessionReport['shedHeld']): string[] {
     );
   }
   return lines;
+}
+
+/** What ends each runway, as its cell marks it. */
+const RUNWAY_LEGEND = "a count reaching the point; '*' ended by a refusal; '~' estimated past the transcript at its growth per request, with no further epoch; '>=' never reached";
+
+/** The runway's requests, marked by how it ended. */
+export function runwayCell(r: Runway): string {
+  switch (r.end) {
+    case 'compaction_point':
+    case 'recorded_compaction':
+      return String(r.requests);
+    case 'refusal':
+      return `${r.requests}*`;
+    case 'extrapolated':
+      return `~${r.requests}`;
+    case 'not_reached':
+      return `>=${r.requests}`;
+  }
+}
+
+/** Where the client compacts, where that came from, and the recorded compaction. */
+export function compactionLine(report: SessionReport): string {
+  const p = report.compactionPoint;
+  const at = `compaction point ${p.tokens.toLocaleString('en-US')} tokens (${pct(report.autoCompactAt)} of the window, ${p.marginTokens.toLocaleString('en-US')} below it)`;
+  const from =
+    p.source === 'transcript'
+      ? "the margin of the transcript's auto compact_boundary"
+      : "assumed: Claude Code's rule, the window less 20,000 output tokens less a 13,000 buffer";
+  const rec = p.recorded;
+  const recorded = rec === undefined ? 'the session never compacted' : `recorded: ${rec.trigger} at ${rec.preTokens === undefined ? 'an unknown count' : rec.preTokens.toLocaleString('en-US')} tokens`;
+  return `${at}, from ${from}; ${recorded}`;
 }
 
 /** `<file>#<n>` without the folder. */

@@ -3,23 +3,37 @@
  * prompt-cache model, after fitting tokens to bytes on the session's own recorded usage.
  */
 import { DEFAULT_TOKENS_PER_BYTE, type ElisionPolicy } from '../core/index.js';
-import { contextWindowFor } from '../rescue/index.js';
+import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from '../rescue/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { clearToolUses } from './clear-tool-uses.js';
+import { findCompactionPoint, runwayConversation, type CompactionPoint } from './compaction-point.js';
 import { fitTokens, type TokenModel } from './fit-tokens.js';
+import { MissCounter, type MissTally } from './miss-counter.js';
 import { priceRecorded, PromptCache, type CachedRequest, type PricedRequest } from './prompt-cache.js';
-import type { RebuiltConversation, RebuiltRequest, RecordedUsage } from './rebuild-conversations.js';
+import type { RebuiltConversation, RebuiltRequest } from './rebuild-conversations.js';
 import { BodyBuilder, cacheRegion } from './request-body.js';
 import { ReplayRefaults, type RefaultFigure } from './replay-refaults.js';
 import { RescueReplay } from './rescue-replay.js';
 import { rewriteEveryRequest } from './rewrite-every-request.js';
+import { RunwayCounter, withRatios, type RunwayEnd } from './runway.js';
 import { ShedAccount, type ShedHeld } from './shed-account.js';
 import type { ShedEpochFigure } from './shed-epochs.js';
 import { STRATEGIES, StrategyTally, type StrategyName, type StrategySummary } from './strategy-tally.js';
-import { conversationTtls, isBilledWarm, isPredictedWarm, type CacheTtl } from './ttl-rules.js';
+import { conversationTtls } from './ttl-rules.js';
+import { refusedOverWindow, sendWithinWindow, type RefusedWhy } from './window-refusal.js';
 
-/** The client's auto-compaction fires about this many tokens short of the window. */
-export const AUTO_COMPACT_MARGIN_TOKENS = 13_000;
+export type { MissTally } from './miss-counter.js';
+
+/** Claude Code names its compaction call's agent `acompact-<id>` (file `agent-acompact-<id>.jsonl`). */
+const COMPACTION_AGENT_PREFIX = 'acompact';
+
+/**
+ * What every strategy is priced on (docs/economics.md): the session up to the main thread's
+ * first compaction, and nothing after it. The conversation after a compaction is the client's
+ * answer to a window the strategies may not have filled, and no transcript says what they would
+ * have sent instead; so neither it nor the compaction's own call is priced, for any strategy.
+ */
+export const COST_BASIS = 'up to the first compaction, none after it (every strategy)';
 
 /** How to replay. */
 export interface ReplayOptions {
@@ -60,22 +74,6 @@ export interface Calibration {
   readonly recorded: { readonly cacheReadTokens: number; readonly cacheWriteTokens: number; readonly uncachedTokens: number; readonly costUsd: number; readonly peakFullness: number };
 }
 
-/** The provider's cache misses, as far as the model foresaw them. */
-export interface MissTally {
-  /** Requests with a request before them in their conversation. */
-  readonly judged: number;
-  /**
-   * Billed cold (the previous prefix written again), and cold in the model too: after a gap over
-   * the TTL (the model expires entries on the same clock), a change of model (entries are per
-   * model), or otherwise (a jump past the 20-block lookback).
-   */
-  readonly explained: { readonly requests: number; readonly afterTtl: number; readonly modelChange: number; readonly other: number; readonly cacheWriteTokens: number };
-  /** Billed cold where the model read the previous prefix: nothing in the transcript explains them. */
-  readonly unforeseeable: { readonly requests: number; readonly cacheWriteTokens: number };
-  /** Billed warm where the model was cold; `afterTtl`: the cache outlived the model's clock. */
-  readonly modelColdBilledWarm: { readonly requests: number; readonly afterTtl: number };
-}
-
 /** One session's replay. */
 export interface SessionReport {
   readonly file: string;
@@ -95,8 +93,12 @@ export interface SessionReport {
   readonly passthrough: Record<string, number>;
   readonly stateFailures: readonly string[];
   readonly unpricedModels: readonly string[];
-  /** When the client compacted (or would): window minus the margin. */
+  /** The compaction point as a fraction of the window (compaction-point.ts). */
   readonly autoCompactAt: number;
+  /** The compaction point in tokens, where it came from, and the recorded first compaction. */
+  readonly compactionPoint: CompactionPoint;
+  /** What cost is priced on (`COST_BASIS`), and the requests left out under it. */
+  readonly costBasis: { readonly basis: string; readonly replayedRequests: number; readonly afterCompactionRequests: number };
   /** Rescue's refaults: elided blocks whose file the session read again later (replay-refaults.ts). */
   readonly refaults: RefaultFigure;
   /** The same for shed mode: tool results in its spans whose file the session read again later. */
@@ -116,10 +118,14 @@ export async function replaySession(file: string, conversations: readonly Rebuil
   const model = fitModel(conversations, builders);
   const hasMain = conversations.some((c) => c.kind === 'main');
   const isMain = (c: RebuiltConversation): boolean => !hasMain || c.kind === 'main';
+  // Transcripts carry no beta header: the session ran at the default window (1M sessions are rare).
+  const point = findCompactionPoint(conversations, window, DEFAULT_CONTEXT_WINDOW);
+  const runwayOf = runwayConversation(conversations);
+  const runways = Object.fromEntries(STRATEGIES.map((s) => [s, new RunwayCounter(point.tokens)])) as Record<StrategyName, RunwayCounter>;
   const tallies = Object.fromEntries(STRATEGIES.map((s) => [s, new StrategyTally()])) as Record<StrategyName, StrategyTally>;
-  const caches = new Map<string, Record<StrategyName, PromptCache>>();
+  const caches = new Map<string, Record<StrategyName | 'calibration', PromptCache>>();
   const lastSets = new Map<string, Record<'perRequest' | 'clearToolUses', string>>();
-  const firstLast = new Map<string, { first: number; last: number; n: number; final: Partial<Record<StrategyName, number>>; finalBytes: Partial<Record<StrategyName, number>> }>();
+  const firstLast = new Map<string, { finalBytes: Partial<Record<StrategyName, number>> }>();
   const passthrough: Record<string, number> = {};
   const unpriced = new Set<string>();
   const count = (reason: string): void => {
@@ -139,6 +145,8 @@ export async function replaySession(file: string, conversations: readonly Rebuil
   let recordedCost = 0;
   let recordedPeak = 0;
   let modelContext = 0;
+  let modelRead = 0;
+  let modelWrite = 0;
   let recordedContext = 0;
   let absError = 0;
   let measured = 0;
@@ -147,8 +155,10 @@ export async function replaySession(file: string, conversations: readonly Rebuil
   const turns = new MissCounter();
   const ttls = new Map(conversations.map((c) => [c.id, conversationTtls(c.requests.map((r) => r.usage))]));
   const lastRecorded = new Map<string, PricedRequest>();
+  const allSteps = inTimeOrder(conversations);
+  const steps = allSteps.filter((step) => isPriced(step, point));
 
-  for (const { conversation, request, n } of inTimeOrder(conversations)) {
+  for (const { conversation, request, n } of steps) {
     const c = conversation;
     const prefix = model.prefixTokens.get(c.id) ?? 0;
     const r = model.tokensPerByte;
@@ -158,7 +168,7 @@ export async function replaySession(file: string, conversations: readonly Rebuil
     if (cache === undefined) {
       // The first request read the system prompt and tools from a cache some earlier call wrote.
       const warm = request.usage.cacheRead >= prefix / 2 ? { model: request.model, timeMs: request.sentMs } : undefined;
-      cache = Object.fromEntries(STRATEGIES.map((s) => [s, new PromptCache(r, prefix, warm)])) as Record<StrategyName, PromptCache>;
+      cache = Object.fromEntries([...STRATEGIES, 'calibration' as const].map((s) => [s, new PromptCache(r, prefix, warm)])) as Record<StrategyName | 'calibration', PromptCache>;
       caches.set(c.id, cache);
     }
     const body = builders.get(c.id)?.build(request.model, request.messages, ttl) ?? new Uint8Array(0);
@@ -169,21 +179,35 @@ export async function replaySession(file: string, conversations: readonly Rebuil
       region: cacheRegion(bytes), blocks, model: request.model, timeMs: request.sentMs, ttl,
       uncachedTokens: request.usage.input, outputTokens: request.usage.output,
     });
-    const sentBytes: Partial<Record<StrategyName, number>> = {};
-    const priceAs = (s: StrategyName, sent: Uint8Array, epochHere: boolean): PricedRequest => {
-      const priced = cache[s].send(s === 'recorded' ? { ...cached(sent, request.blocks), region } : cached(sent, request.blocks));
-      if (!priced.priced) unpriced.add(request.model);
-      tallies[s].add(priced, window, main, epochHere);
-      sentBytes[s] = sent.length;
-      return priced;
-    };
-
-    // As recorded: the body as the client sent it. Calibration compares it with the usage.
     const u = request.usage;
     const recordedTotal = u.input + u.cacheRead + u.cacheWrite;
+    // The prompt the API would count for a body sent in place of this one: the recorded count,
+    // less what the strategy took out (the same reading the engines are handed after a 200).
+    const tokensOf = (sent: Uint8Array): number => (recordedTotal > 0 ? recordedTotal - r * (body.length - sent.length) : prefix + r * cacheRegion(sent).length);
+    const inRunway = c === runwayOf;
+    const sentBytes: Partial<Record<StrategyName, number>> = {};
     const tokens: Partial<Record<StrategyName, number>> = {};
-    const asRecorded = priceAs('recorded', body, false);
-    tokens.recorded = asRecorded.contextTokens;
+    /** Prices an answered request, or counts a refused one: never both. */
+    const settle = (s: StrategyName, sent: Uint8Array, epochHere: boolean, outcome: Settled): PricedRequest | undefined => {
+      const t = tokensOf(sent);
+      sentBytes[s] = sent.length;
+      if (outcome.refused) {
+        tallies[s].refuse(t, window, main, epochHere, outcome.why);
+        if (inRunway) runways[s].add({ refused: true });
+        return undefined;
+      }
+      const priced = cache[s].send(s === 'recorded' ? { ...cached(sent, request.blocks), region } : cached(sent, request.blocks));
+      if (!priced.priced) unpriced.add(request.model);
+      tallies[s].add(priced, window, main, epochHere, t);
+      if (inRunway) runways[s].add({ refused: false, countTokens: t + u.output });
+      tokens[s] = t;
+      return priced;
+    };
+    const byWindow = (sent: Uint8Array): Settled =>
+      refusedOverWindow(tokensOf(sent), window) ? { refused: true, why: 'no_rescue' } : { refused: false };
+
+    // Calibration: the body as the client sent it, against the usage, whatever the window.
+    const asRecorded = cache.calibration.send({ ...cached(body, request.blocks), region });
     if (asRecorded.cacheReadTokens - u.cacheRead > recordedTotal / 10) {
       misses++;
       missedWrite += u.cacheWrite - asRecorded.cacheWriteTokens;
@@ -192,21 +216,26 @@ export async function replaySession(file: string, conversations: readonly Rebuil
     const modelBefore = lastRecorded.get(c.id);
     if (before !== undefined && modelBefore !== undefined) turns.add(before, request, ttls.get(c.id)?.[n - 1] ?? '5m', modelBefore, asRecorded);
     lastRecorded.set(c.id, asRecorded);
+    modelRead += asRecorded.cacheReadTokens;
+    modelWrite += asRecorded.cacheWriteTokens;
     recordedRead += u.cacheRead;
     recordedWrite += u.cacheWrite;
     recordedUncached += u.input;
     recordedCost += priceRecorded(request.model, u);
     if (main) recordedPeak = Math.max(recordedPeak, recordedTotal / window);
     if (recordedTotal > 0) {
-      modelContext += tokens.recorded;
+      modelContext += asRecorded.contextTokens;
       recordedContext += recordedTotal;
-      absError += Math.abs(tokens.recorded - recordedTotal) / recordedTotal;
+      absError += Math.abs(asRecorded.contextTokens - recordedTotal) / recordedTotal;
       measured++;
     }
+    // As recorded: the client alone, refused when its prompt is over the (replayed) window.
+    const recordedPriced = settle('recorded', body, false, byWindow(body));
 
     // ctxshed rescue: the proxy's own pipeline, fed back the reading its handler would take.
     refaults.observe(c.id, request.messages);
-    const prepared = await rescue.send(body, request.timeMs, c.agentId);
+    const rescued = await sendWithinWindow(rescue, { body, timeMs: request.timeMs, agentId: c.agentId, window, tokensOf });
+    const prepared = rescued.prepared;
     if (prepared.reason === undefined && prepared.conversation !== undefined) {
       const skipped = new Set((prepared.skipped ?? []).flatMap((s) => ('ordinal' in s ? [s.ordinal] : [])));
       refaults.elide(c.id, prepared.epochs, request.messages, prepared.conversation.frozen.filter((b) => !skipped.has(b.ordinal)));
@@ -214,70 +243,64 @@ export async function replaySession(file: string, conversations: readonly Rebuil
     if (prepared.reason !== undefined && prepared.reason !== 'no_epoch') count(`rescue:${prepared.reason}`);
     for (const s of prepared.skipped ?? []) count(`rescue-block:${s.reason}`);
     if (prepared.conversation !== undefined) entries.set(c.id, prepared.conversation);
-    tokens.rescue = priceAs('rescue', prepared.body, prepared.latched !== undefined).contextTokens;
-    // The provider's reading for the rewritten body: the recorded one, less what the stubs took out.
-    const reading = recordedTotal > 0 ? recordedTotal - r * (body.length - prepared.body.length) : tokens.rescue;
-    rescue.observe(prepared, { contextTokens: Math.round(reading), requestBytes: prepared.body.length + Math.round(prefix / r) });
+    if (rescued.kind === 'answered' && rescued.rescued) tallies.rescue.rescued++;
+    settle('rescue', prepared.body, prepared.latched !== undefined, rescued.kind === 'refused' ? { refused: true, why: rescued.why } : { refused: false });
+    if (rescued.kind === 'answered') rescue.observe(prepared, { contextTokens: Math.round(rescued.tokens), requestBytes: prepared.body.length + Math.round(prefix / r) });
 
     // ctxshed rescue --mode shed: the same, with spans of whole messages and the burst gate.
     shedAccount.beforeSend(c.id, request);
-    const shedPrepared = await shed.send(body, request.timeMs, c.agentId);
+    const shedOut = await sendWithinWindow(shed, { body, timeMs: request.timeMs, agentId: c.agentId, window, tokensOf });
+    const shedPrepared = shedOut.prepared;
     if (shedPrepared.reason !== undefined && shedPrepared.reason !== 'no_epoch') count(`shed:${shedPrepared.reason}`);
     for (const s of shedPrepared.skipped ?? []) count(`shed-span:${s.reason}`);
-    const shedPriced = priceAs('shed', shedPrepared.body, shedPrepared.latched !== undefined);
-    tokens.shed = shedPriced.contextTokens;
-    const savedNow = shedAccount.afterSend({
-      conversation: c.id, requests: c.requests.length, n, request, body, prepared: shedPrepared, priced: shedPriced, recorded: asRecorded, ttl, tokensPerByte: r,
-      ...(main ? { mainIndex: tallies.shed.fullness.length - 1 } : {}),
-    });
-    const shedReading = recordedTotal > 0 ? recordedTotal - r * savedNow : tokens.shed;
-    shed.observe(shedPrepared, { contextTokens: Math.round(shedReading), requestBytes: shedPrepared.body.length + Math.round(prefix / r) });
+    if (shedOut.kind === 'answered' && shedOut.rescued) tallies.shed.rescued++;
+    const mainIndex = tallies.shed.fullness.length;
+    const shedPriced = settle('shed', shedPrepared.body, shedPrepared.latched !== undefined, shedOut.kind === 'refused' ? { refused: true, why: shedOut.why } : { refused: false });
+    if (shedPriced !== undefined) {
+      // Against the recorded body as the model prices it, answered or not at this window.
+      shedAccount.afterSend({
+        conversation: c.id, requests: c.requests.length, n, request, body, prepared: shedPrepared, priced: shedPriced, recorded: recordedPriced ?? asRecorded, ttl, tokensPerByte: r,
+        ...(main ? { mainIndex } : {}),
+      });
+    }
+    if (shedOut.kind === 'answered') shed.observe(shedPrepared, { contextTokens: Math.round(shedOut.tokens), requestBytes: shedPrepared.body.length + Math.round(prefix / r) });
 
     // Per-request rewriting: every eligible block, every request.
     const every = rewriteEveryRequest(body, options.policy, `${options.stateDir}/elided`, sha256Hex);
     if (every.reason !== undefined && every.reason !== 'no_epoch') count(`perRequest:${every.reason}`);
     const everyKey = [...every.stubbed.keys()].join(',');
     const sets = lastSets.get(c.id) ?? { perRequest: '', clearToolUses: '' };
-    tokens.perRequest = priceAs('perRequest', every.body, everyKey !== sets.perRequest).contextTokens;
+    settle('perRequest', every.body, everyKey !== sets.perRequest, byWindow(every.body));
     for (const [id, bytes] of every.stubbed) tallies.perRequest.addShed(`${c.id}/${id}`, bytes);
 
     // Server-side clearing: decided on the full prompt the client sends.
     const clearing = clearToolUses(request.messages, originalTokens);
     const clearedBody = clearing.cleared.size === 0 ? body : new BodyBuilder().build(request.model, clearing.messages);
     const clearKey = [...clearing.cleared.keys()].join(',');
-    tokens.clearToolUses = priceAs('clearToolUses', clearedBody, clearKey !== sets.clearToolUses).contextTokens;
+    settle('clearToolUses', clearedBody, clearKey !== sets.clearToolUses, byWindow(clearedBody));
     for (const [id, bytes] of clearing.cleared) tallies.clearToolUses.addShed(`${c.id}/${id}`, bytes);
     lastSets.set(c.id, { perRequest: everyKey, clearToolUses: clearKey });
     // The recorded main thread compacted after this request: where each strategy stood then.
     if (main && c.endedInCompaction && n === c.requests.length - 1) for (const s of STRATEGIES) tallies[s].markCompaction();
-
-    const span = firstLast.get(c.id) ?? { first: tokens.recorded, last: tokens.recorded, n: 0, final: {}, finalBytes: {} };
-    span.last = tokens.recorded;
-    span.n = n + 1;
-    span.final = tokens;
-    span.finalBytes = sentBytes;
-    firstLast.set(c.id, span);
+    firstLast.set(c.id, { finalBytes: sentBytes });
   }
 
   for (const c of conversations) {
     for (const epoch of entries.get(c.id)?.record?.epochs ?? []) for (const b of epoch.blocks) tallies.rescue.addShed(`${c.id}/${b.toolUseId}`, b.bytes);
     const span = firstLast.get(c.id);
     if (span === undefined) continue;
-    const growth = span.n > 1 ? (span.last - span.first) / (span.n - 1) : 0;
-    for (const s of STRATEGIES) {
-      tallies[s].finalBytesSaved += (span.finalBytes.recorded ?? 0) - (span.finalBytes[s] ?? 0);
-      if (isMain(c) && growth > 0) tallies[s].turnsGained += Math.max(0, Math.floor(((span.final.recorded ?? 0) - (span.final[s] ?? 0)) / growth));
-    }
+    for (const s of STRATEGIES) tallies[s].finalBytesSaved += (span.finalBytes.recorded ?? 0) - (span.finalBytes[s] ?? 0);
   }
-  const recordedSummary = tallies.recorded.summary();
+  const runway = finishRunways(runways, runwayOf, point, window);
+  const recordedSummary = tallies.recorded.summary(runway.recorded);
   return {
     file,
     requests: conversations.reduce((a, c) => a + c.requests.length, 0),
     conversations: conversations.length,
     window,
     calibration: {
-      cacheReadError: relError(recordedSummary.cacheReadTokens, recordedRead),
-      cacheWriteError: relError(recordedSummary.cacheWriteTokens, recordedWrite),
+      cacheReadError: relError(modelRead, recordedRead),
+      cacheWriteError: relError(modelWrite, recordedWrite),
       contextError: relError(modelContext, recordedContext),
       meanAbsRequestError: measured > 0 ? round4(absError / measured) : 0,
       tokensPerByte: round4(model.tokensPerByte),
@@ -286,16 +309,51 @@ export async function replaySession(file: string, conversations: readonly Rebuil
       prefixTokens: Object.fromEntries([...model.prefixTokens].map(([k, v]) => [k, Math.round(v)])),
       recorded: { cacheReadTokens: recordedRead, cacheWriteTokens: recordedWrite, uncachedTokens: recordedUncached, costUsd: Math.round(recordedCost * 10_000) / 10_000, peakFullness: round4(recordedPeak) },
     },
-    strategies: { recorded: recordedSummary, rescue: tallies.rescue.summary(), shed: tallies.shed.summary(), perRequest: tallies.perRequest.summary(), clearToolUses: tallies.clearToolUses.summary() },
+    strategies: {
+      recorded: recordedSummary,
+      rescue: tallies.rescue.summary(runway.rescue),
+      shed: tallies.shed.summary(runway.shed),
+      perRequest: tallies.perRequest.summary(runway.perRequest),
+      clearToolUses: tallies.clearToolUses.summary(runway.clearToolUses),
+    },
     shedEpochs: shedAccount.epochs,
     shedHeld: shedAccount.held(),
     passthrough,
     stateFailures: [...rescue.failures, ...shed.failures.map((f) => `shed: ${f}`)],
     unpricedModels: [...unpriced],
-    autoCompactAt: round4((window - AUTO_COMPACT_MARGIN_TOKENS) / window),
+    autoCompactAt: round4(point.tokens / window),
+    compactionPoint: point,
+    costBasis: { basis: COST_BASIS, replayedRequests: steps.length, afterCompactionRequests: allSteps.length - steps.length },
     refaults: refaults.figure(conversations.reduce((n, c) => n + (entries.get(c.id)?.record?.epochs ?? []).reduce((k, e) => k + e.blocks.length, 0), 0)),
     shedRefaults: shedAccount.refaults(),
   };
+}
+
+/** How the API took a request: answered, or refused and why. */
+type Settled = { readonly refused: false } | { readonly refused: true; readonly why: RefusedWhy };
+
+/** Whether a request is priced under `COST_BASIS`: sent before the first compaction, not the compaction's own call. */
+function isPriced(step: Step, point: CompactionPoint): boolean {
+  const c = step.conversation;
+  if (c.afterCompaction === true || (c.kind === 'subagent' && (c.agentId?.startsWith(COMPACTION_AGENT_PREFIX) ?? false))) return false;
+  const cut = point.recorded?.timeMs;
+  if (cut === undefined || Number.isNaN(cut) || Number.isNaN(step.request.sentMs)) return true;
+  // The conversation that compacted is priced whole: its last request is what reached the point.
+  return c.id === point.recorded?.conversation || step.request.sentMs < cut;
+}
+
+/** Each strategy's runway, the recorded conversation's growth carrying those that never reached the point. */
+function finishRunways(runways: Record<StrategyName, RunwayCounter>, c: RebuiltConversation | undefined, point: CompactionPoint, window: number) {
+  const counts = (c?.requests ?? []).map((r) => r.usage.input + r.usage.cacheRead + r.usage.cacheWrite + r.usage.output);
+  const growth = counts.length > 1 ? ((counts.at(-1) ?? 0) - (counts[0] ?? 0)) / (counts.length - 1) : 0;
+  // At the window the session ran at, its own auto boundary is where the client compacted.
+  const boundary = c?.compaction?.trigger === 'auto' && c.id === point.recorded?.conversation && window === DEFAULT_CONTEXT_WINDOW ? ('recorded_compaction' as const) : undefined;
+  // The client compacted on the recorded last count: a strategy's estimate runs to the same count.
+  const target = boundary === undefined ? undefined : Math.min(point.tokens, counts.at(-1) ?? point.tokens);
+  const ends = Object.fromEntries(
+    STRATEGIES.map((s) => [s, runways[s].finish(growth, { ...(s === 'recorded' && boundary !== undefined ? { recordedEnd: boundary } : {}), ...(target === undefined ? {} : { targetTokens: target }) })]),
+  ) as Record<StrategyName, { requests: number; end: RunwayEnd }>;
+  return withRatios<StrategyName>(ends, 'recorded');
 }
 
 /** First pass: every request's message bytes against its recorded context, fitted. */
@@ -322,44 +380,6 @@ function inTimeOrder(conversations: readonly RebuiltConversation[]): Step[] {
   const steps = conversations.flatMap((conversation) => conversation.requests.map((request, n) => ({ conversation, request, n })));
   // Stable sort: requests without a time keep their file order.
   return steps.sort((a, b) => (Number.isNaN(a.request.timeMs) || Number.isNaN(b.request.timeMs) ? 0 : a.request.timeMs - b.request.timeMs));
-}
-
-/** Counts each request's bill against the model's call on the same request. */
-class MissCounter {
-  judged = 0;
-  readonly explained = { requests: 0, afterTtl: 0, modelChange: 0, other: 0, cacheWriteTokens: 0 };
-  readonly unforeseeable = { requests: 0, cacheWriteTokens: 0 };
-  readonly modelColdBilledWarm = { requests: 0, afterTtl: 0 };
-
-  /** `before`/`request`: the recorded pair; `modelBefore`/`modelled`: the model's figures for them. */
-  add(before: RebuiltRequest, request: RebuiltRequest, ttl: CacheTtl, modelBefore: PricedRequest, modelled: PricedRequest): void {
-    this.judged++;
-    const billedWarm = isBilledWarm(before.usage, request.usage);
-    const modelWarm = isBilledWarm(asUsage(modelBefore), asUsage(modelled));
-    const gapMs = request.sentMs - before.sentMs;
-    const afterTtl = !Number.isNaN(gapMs) && !isPredictedWarm(gapMs, ttl);
-    if (!billedWarm && !modelWarm) {
-      this.explained.requests++;
-      this.explained.cacheWriteTokens += request.usage.cacheWrite;
-      if (before.model !== request.model) this.explained.modelChange++;
-      else if (afterTtl) this.explained.afterTtl++;
-      else this.explained.other++;
-    } else if (!billedWarm) {
-      this.unforeseeable.requests++;
-      this.unforeseeable.cacheWriteTokens += request.usage.cacheWrite;
-    } else if (!modelWarm) {
-      this.modelColdBilledWarm.requests++;
-      if (afterTtl && before.model === request.model) this.modelColdBilledWarm.afterTtl++;
-    }
-  }
-
-  tally(): MissTally {
-    return { judged: this.judged, explained: { ...this.explained }, unforeseeable: { ...this.unforeseeable }, modelColdBilledWarm: { ...this.modelColdBilledWarm } };
-  }
-}
-
-function asUsage(p: PricedRequest): RecordedUsage {
-  return { input: p.uncachedTokens, cacheRead: p.cacheReadTokens, cacheWrite: p.cacheWriteTokens, cacheWrite1h: 0, output: p.outputTokens };
 }
 
 function relError(model: number, recorded: number): number {

@@ -5,7 +5,8 @@
  * With `mode: 'shed'` in its settings it replays shed mode the same way (its gate, its spans).
  */
 import { errorText } from '../errors.js';
-import { EpochEngine, type EngineSettings, type Prepared } from '../rescue/index.js';
+import type { OverflowReading } from '../core/index.js';
+import { EpochEngine, type EngineSettings, type OverflowOutcome, type Prepared } from '../rescue/index.js';
 import type { StateDir } from '../state/layout.js';
 import { openStateDir } from '../state/open-state-dir.js';
 
@@ -35,8 +36,15 @@ export class RescueReplay {
   async send(body: Uint8Array, timeMs: number, agentId: string | undefined): Promise<Prepared> {
     // Epoch records carry the request's own time, so a replay's records read like the session's.
     this.#now = new Date(Number.isNaN(timeMs) ? 0 : timeMs);
-    const headers = agentId === undefined ? {} : { 'x-claude-code-agent-id': agentId };
-    return this.#engine.prepare({ method: 'POST', target: MESSAGES_TARGET, headers, body });
+    return this.#engine.prepare(messagesCall(body, agentId));
+  }
+
+  /**
+   * What the proxy does when the API refused `prepared` as too long (overflow-retry.ts): the
+   * engine's own rescue on overflow, in the replay's mode, latched at the refused request's time.
+   */
+  async retryAfterOverflow(body: Uint8Array, prepared: Prepared, agentId: string | undefined, overflow: OverflowReading): Promise<OverflowOutcome> {
+    return this.#engine.prepareAfterOverflow(messagesCall(body, agentId), prepared, overflow);
   }
 
   /**
@@ -48,4 +56,9 @@ export class RescueReplay {
     const usage = { inputTokens: reading.contextTokens, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens: 0 };
     this.#engine.observe(prepared, { status: 200, usage, requestBytes: reading.requestBytes });
   }
+}
+
+function messagesCall(body: Uint8Array, agentId: string | undefined) {
+  const headers = agentId === undefined ? {} : { 'x-claude-code-agent-id': agentId };
+  return { method: 'POST', target: MESSAGES_TARGET, headers, body };
 }

@@ -4,6 +4,8 @@
  * mode's spans are not summed at all (replay-session.ts reports them per epoch). Pure.
  */
 import type { PricedRequest } from './prompt-cache.js';
+import type { Runway } from './runway.js';
+import type { RefusedWhy } from './window-refusal.js';
 
 /** The strategies, in the order they are shown. */
 export const STRATEGIES = ['recorded', 'rescue', 'shed', 'perRequest', 'clearToolUses'] as const;
@@ -13,8 +15,13 @@ export type StrategyName = (typeof STRATEGIES)[number];
 export interface StrategySummary {
   readonly peakFullness: number;
   readonly finalFullness: number;
-  /** Requests gained before the client's auto-compaction, at the session's growth per request. */
-  readonly turnsGained: number;
+  /** Requests answered before the client's first compaction, and the ratio to recorded (runway.ts). */
+  readonly runway: Runway;
+  /** Requests the API refused as too long (never answered, never billed), by why. */
+  readonly refused: number;
+  readonly refusedWhy: Partial<Record<RefusedWhy, number>>;
+  /** Requests refused once and answered on ctxshed's retry (rescue on overflow). */
+  readonly rescued: number;
   readonly cacheReadTokens: number;
   readonly cacheWriteTokens: number;
   readonly uncachedTokens: number;
@@ -34,6 +41,8 @@ export interface StrategySummary {
    * (the client compacted there), in order; empty when it never compacted.
    */
   readonly atCompaction: number[];
+  /** For each of `atCompaction`: whether the API refused that request (its fullness is then over 1). */
+  readonly atCompactionRefused: boolean[];
   /** Body bytes the last request of each conversation was smaller by; `null` for shed, as `bytesShed`. */
   readonly finalBytesSaved: number | null;
   readonly series: {
@@ -43,6 +52,8 @@ export interface StrategySummary {
     readonly cumulativeCostUsd: number[];
     /** Indexes into `fullness` where an epoch (or a clearing change) happened. */
     readonly epochAt: number[];
+    /** Indexes into `fullness` the API refused: there `fullness` is the refused prompt's, over 1. */
+    readonly refusedAt: number[];
   };
 }
 
@@ -56,16 +67,25 @@ export class StrategyTally {
   epochs = 0;
   readonly shed = new Map<string, number>();
   finalBytesSaved = 0;
-  turnsGained = 0;
+  refused = 0;
+  rescued = 0;
+  readonly refusedWhy: Partial<Record<RefusedWhy, number>> = {};
   /** Whether shed figures are reported per epoch instead of as `bytesShed`. */
   perEpoch = false;
   readonly atCompaction: number[] = [];
+  readonly atCompactionRefused: boolean[] = [];
   readonly fullness: number[] = [];
   readonly cumulativeCost: number[] = [];
   readonly epochAt: number[] = [];
+  readonly refusedAt: number[] = [];
+  /** The highest fullness of an answered main-thread request. */
+  #peak = 0;
 
-  /** Adds one priced request; `main` ones enter the fullness series. */
-  add(priced: PricedRequest, window: number, main: boolean, epochHere: boolean): void {
+  /**
+   * Adds one answered, priced request; `main` ones enter the fullness series at `tokens` (the
+   * prompt the API would have counted, the same figure the window was checked against).
+   */
+  add(priced: PricedRequest, window: number, main: boolean, epochHere: boolean, tokens = priced.contextTokens): void {
     this.cacheRead += priced.cacheReadTokens;
     this.cacheWrite += priced.cacheWriteTokens;
     this.uncached += priced.uncachedTokens;
@@ -74,14 +94,29 @@ export class StrategyTally {
     if (epochHere) this.epochs++;
     if (!main) return;
     if (epochHere) this.epochAt.push(this.fullness.length);
-    this.fullness.push(priced.contextTokens / window);
+    this.#peak = Math.max(this.#peak, tokens / window);
+    this.fullness.push(tokens / window);
+    this.cumulativeCost.push(this.cost);
+  }
+
+  /** A request the API refused as too long: nothing billed, nothing cached, no peak. */
+  refuse(tokens: number, window: number, main: boolean, epochHere: boolean, why: RefusedWhy): void {
+    this.refused++;
+    this.refusedWhy[why] = (this.refusedWhy[why] ?? 0) + 1;
+    if (epochHere) this.epochs++;
+    if (!main) return;
+    if (epochHere) this.epochAt.push(this.fullness.length);
+    this.refusedAt.push(this.fullness.length);
+    this.fullness.push(tokens / window);
     this.cumulativeCost.push(this.cost);
   }
 
   /** The fullness of the latest main-thread request is where the recorded session compacted. */
   markCompaction(): void {
     const last = this.fullness.at(-1);
-    if (last !== undefined) this.atCompaction.push(last);
+    if (last === undefined) return;
+    this.atCompaction.push(last);
+    this.atCompactionRefused.push(this.refusedAt.at(-1) === this.fullness.length - 1);
   }
 
   /** Records blocks kept out of the window (a block already counted is not counted again). */
@@ -89,15 +124,18 @@ export class StrategyTally {
     this.shed.set(key, bytes);
   }
 
-  summary(): StrategySummary {
+  summary(runway: Runway): StrategySummary {
     const read = Math.round(this.cacheRead);
     const write = Math.round(this.cacheWrite);
     const uncached = Math.round(this.uncached);
     const all = read + write + uncached;
     return {
-      peakFullness: round4(Math.max(0, ...this.fullness)),
+      peakFullness: round4(this.#peak),
       finalFullness: round4(this.fullness.at(-1) ?? 0),
-      turnsGained: this.turnsGained,
+      runway,
+      refused: this.refused,
+      refusedWhy: { ...this.refusedWhy },
+      rescued: this.rescued,
       cacheReadTokens: read,
       cacheWriteTokens: write,
       uncachedTokens: uncached,
@@ -107,8 +145,9 @@ export class StrategyTally {
       epochs: this.epochs,
       bytesShed: this.perEpoch ? null : [...this.shed.values()].reduce((a, b) => a + b, 0),
       atCompaction: this.atCompaction.map(round4),
+      atCompactionRefused: [...this.atCompactionRefused],
       finalBytesSaved: this.perEpoch ? null : this.finalBytesSaved,
-      series: { fullness: this.fullness.map(round4), cumulativeCostUsd: this.cumulativeCost.map((c) => Math.round(c * 10_000) / 10_000), epochAt: this.epochAt },
+      series: { fullness: this.fullness.map(round4), cumulativeCostUsd: this.cumulativeCost.map((c) => Math.round(c * 10_000) / 10_000), epochAt: this.epochAt, refusedAt: this.refusedAt },
     };
   }
 }

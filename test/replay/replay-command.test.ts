@@ -82,6 +82,28 @@ describe('replayCommand', () => {
     expect(result.stderr).toContain('--horizon');
   });
 
+  it('should print the figures table at the windows given, with the command that made it', async () => {
+    // Act
+    const result = await runCli(['replay', '--figures', fixturePath('subagent.jsonl'), '--figure-windows', '200000', '60000']);
+
+    // Assert: a row per window and strategy shown, the goals on shed's rows
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines[0]).toBe('Made by `ctxshed replay --figures subagent.jsonl --figure-windows 200000 60000`; cost up to the first compaction, none after it (every strategy).');
+    expect(lines.filter((l) => l.startsWith('| subagent'))).toHaveLength(6);
+    expect(lines.filter((l) => l.startsWith('| subagent | 60k | shed |'))).toHaveLength(1);
+    expect(result.stdout).toContain("compaction point by Claude Code's rule (window − 33,000), an assumption");
+  });
+
+  it('should refuse --figures with --json as a usage error', async () => {
+    // Act
+    const result = await runCli(['replay', '--figures', '--json', fixturePath('short.jsonl')]);
+
+    // Assert
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--figures');
+  });
+
   it('should refuse a bad --rescue-pct with exit 2', async () => {
     // Act
     const result = await runCli(['replay', fixturePath('short.jsonl'), '--rescue-pct', '0']);
@@ -100,8 +122,8 @@ describe('replayCommand', () => {
     const sessions = (JSON.parse(result.stdout) as { sessions: Array<{ strategies: Record<string, Summary>; shedEpochs: Array<{ payback: { paidBack: boolean } }> }> }).sessions;
     const row = (s: Summary): string => `${Math.round(s.peakFullness * 100)}% / ${s.atCompaction.map((f) => `${Math.round(f * 100)}%`).join(' ')} / $${s.costUsd.toFixed(2)} / ${s.epochs}`;
     expect(sessions.map((s) => ['recorded', 'rescue', 'shed'].map((k) => row(s.strategies[k]!)))).toEqual([
-      ['83% / 83% / $10.71 / 0', '71% / 49% / $9.86 / 1', '71% / 31% / $8.82 / 1'],
-      ['67% / 67% / $6.19 / 0', '67% / 50% / $6.26 / 1', '67% / 17% / $6.18 / 1'],
+      ['83% / 83% / $8.04 / 0', '70% / 49% / $7.20 / 1', '70% / 31% / $6.15 / 1'],
+      ['71% / 71% / $1.63 / 0', '71% / 54% / $1.71 / 1', '71% / 20% / $1.62 / 1'],
     ]);
     expect(sessions.map((s) => s.shedEpochs.map((e) => e.payback.paidBack))).toEqual([[true], [true]]);
   });
