@@ -36,12 +36,23 @@ describe('whyNoShed', () => {
     expect(outcome).toMatchObject({ kind: 'held', why: 'gate', gate: { latch: false, expectedRemainingTurns: 0, horizonFrom: 'horizon' } });
   });
 
+  it('should let the gate give way from 85% full, as the engine does', () => {
+    // Arrange: no turns left, so under the ceiling the gate holds (the test above).
+    const full = reading({ contextTokens: 86_000 });
+
+    // Act
+    const outcome = whyNoShed(input(big, { horizon: 0, reading: full }));
+
+    // Assert
+    expect(outcome).toEqual({ kind: 'would_latch' });
+  });
+
   it('should name a gain under a tenth of the window', () => {
     // Act
     const outcome = whyNoShed(input([2000, ...Array<number>(6).fill(500)]));
 
     // Assert
-    expect(outcome).toMatchObject({ kind: 'held', why: 'small_gain' });
+    expect(outcome).toMatchObject({ kind: 'held', why: 'gain_too_small' });
   });
 
   it('should name the span refusal when the recent window holds everything', () => {
