@@ -175,7 +175,7 @@ export class EpochEngine {
   }
 
   /**
-   * Takes the usage reading of a response (DESIGN.md "Fullness"): the conversation's next request
+   * Takes the usage reading of a response (docs/design.md "Fullness"): the conversation's next request
    * is judged on it. Only a 200 of a model call counts (Messages, Responses, chat): count_tokens
    * never latches.
    */

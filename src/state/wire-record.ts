@@ -1,5 +1,5 @@
 /**
- * The wire record: one line per proxied request in `<state>/wire.jsonl` (DESIGN.md "Wire record").
+ * The wire record: one line per proxied request in `<state>/wire.jsonl` (docs/design.md "Wire record").
  * This file owns its shape and how one is built; wire-log.ts appends lines and wire-line.ts reads
  * them back.
  */

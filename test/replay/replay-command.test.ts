@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli } from '../cli/cli-run.js';
 import { fixturePath } from './fixtures.js';
 
-/** The real transcripts beside the clone (CI puts ../shared there; CTXSHED_SHARED points elsewhere). */
-const SHARED_TRANSCRIPTS = path.join(process.env['CTXSHED_SHARED'] ?? path.join(REPO_ROOT, '..', 'shared'), 'transcripts');
+/** The shared transcripts (docs/economics.md, "Results on the shared transcripts"): a copy outside the repository, named by CTXSHED_TRANSCRIPTS. */
+const SHARED_TRANSCRIPTS = process.env['CTXSHED_TRANSCRIPTS'] ?? path.join(REPO_ROOT, 'missing-CTXSHED_TRANSCRIPTS');
 const LONG_SESSIONS = ['258c7280-ae70-4798-800f-63464d01a85d.jsonl', 'ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl'];
 
 let dir: string;
@@ -108,6 +108,6 @@ describe('replayCommand', () => {
 });
 
 if (!existsSync(SHARED_TRANSCRIPTS)) {
-  // Say so plainly: the figures in docs/shed.md come from ../shared/transcripts.
+  // Say so plainly: the figures in docs/shed.md come from the shared transcripts.
   process.stderr.write(`test/replay/replay-command.test.ts: ${SHARED_TRANSCRIPTS} is absent; the check of the documented shed figures is skipped\n`);
 }

@@ -9,8 +9,8 @@ import { REPO_ROOT, runCli } from '../cli/cli-run.js';
 import { CLI_PATH } from '../support/cli-process.js';
 import { fixtureLines, fixturePath } from './fixtures.js';
 
-/** The real transcripts beside the clone (CI puts ../shared there; CTXSHED_SHARED points elsewhere). */
-const SHARED_TRANSCRIPTS = path.join(process.env['CTXSHED_SHARED'] ?? path.join(REPO_ROOT, '..', 'shared'), 'transcripts');
+/** The shared transcripts (docs/economics.md, "Results on the shared transcripts"): a copy outside the repository, named by CTXSHED_TRANSCRIPTS. */
+const SHARED_TRANSCRIPTS = process.env['CTXSHED_TRANSCRIPTS'] ?? path.join(REPO_ROOT, 'missing-CTXSHED_TRANSCRIPTS');
 const FIXTURES = path.dirname(fixturePath('short.jsonl'));
 /** util-linux's `script` runs a command on a pseudo-terminal: the only way to give it a TTY stderr. */
 const SCRIPT = '/usr/bin/script';
@@ -139,6 +139,6 @@ describe('ctxshed replay --ttl', () => {
 });
 
 if (!fs.existsSync(SHARED_TRANSCRIPTS)) {
-  // Say so plainly: the figures in docs/economics.md come from ../shared/transcripts.
+  // Say so plainly: the figures in docs/economics.md come from the shared transcripts.
   process.stderr.write(`test/replay/replay-ttl.test.ts: ${SHARED_TRANSCRIPTS} is absent; the check of the documented figures is skipped\n`);
 }
