@@ -56,7 +56,7 @@ export function decideEpoch<B extends DecidedBlock>(input: EpochInput<B>): Epoch
     return { kind: 'hold', reason: 'stale_reading', detail: `the reading was taken on a request carrying ${reading.epochsApplied} of ${input.epochCount} epochs` };
   }
   const take = input.take();
-  const minGain = Math.round((input.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION) * reading.window);
+  const minGain = (input.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION) * reading.window;
   switch (take.kind) {
     case 'none':
       return { kind: 'hold', reason: take.reason, detail: take.detail };
@@ -64,7 +64,7 @@ export function decideEpoch<B extends DecidedBlock>(input: EpochInput<B>): Epoch
       return decideBlocks(input, reading, take, minGain);
     case 'span': {
       const freed = take.gate.droppedCachedTokens;
-      if (freed < minGain) return { kind: 'hold', reason: 'gain_too_small', detail: `the span frees about ${freed} tokens, under the ${minGain} asked`, span: take.span };
+      if (freed < minGain) return { kind: 'hold', reason: 'gain_too_small', detail: `the span frees about ${freed} tokens, under the ${Math.round(minGain)} asked`, span: take.span };
       return gated(reading, freed, [], take.gate, take.span);
     }
   }
@@ -92,7 +92,7 @@ function decideBlocks<B extends DecidedBlock>(input: EpochInput<B>, reading: Ful
       const frozen = new Set(take.frozen.map((b) => b.ordinal));
       const added = take.plan.filter((b) => !frozen.has(b.ordinal));
       const bytes = added.reduce((sum, b) => sum + b.bytes, 0);
-      return { kind: 'hold', reason: 'gain_too_small', detail: `${added.length} new blocks of ${bytes} bytes, under the ${minGain} tokens asked` };
+      return { kind: 'hold', reason: 'gain_too_small', detail: `${added.length} new blocks of ${bytes} bytes, under the ${Math.round(minGain)} tokens asked` };
     }
   }
 }
