@@ -1,7 +1,7 @@
 /**
  * The generators' own tests: a property proven on wrong inputs proves nothing. The bytes must mean
  * exactly the structured value they were made from, and consecutive requests of a conversation
- * must differ the way the real client's do (shared/REAL-CLIENT.md), no more and no less.
+ * must differ the way the real client's do (test/fixtures/real/README.md), no more and no less.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The conversation key (DESIGN.md "Conversation"): derived from what never changes as the
+ * The conversation key (docs/design.md "Key"): derived from what never changes as the
  * transcript grows, so every request of a conversation finds the same key, through the client's
  * between-turn edits (the moving cache_control, a lone text block turned into a string); the agent
  * id header sets subagents apart.

@@ -1,5 +1,5 @@
 /**
- * The engine's boundary, fuzzed the way undici fuzzes its parser (STYLE.md "Tests"): any method,
+ * The engine's boundary, fuzzed the way undici fuzzes its parser (docs/style.md "Tests"): any method,
  * target, headers and bytes into `EpochEngine.prepare` never reject, and a pass-through sends
  * exactly the bytes that came in. Also over a conversation already past its threshold, so the
  * latch and the rewrite run on whatever the bytes are.

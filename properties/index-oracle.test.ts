@@ -13,7 +13,7 @@
  *   made cheap) leaves the *contents* of strings it does not read to the upstream. So "is it
  *   JSON?" is split in two: `not_json` must come exactly when the structure is broken (JSON.parse
  *   fails even after every string's contents are made valid), and, separately, an indexed body
- *   should be strict JSON (DESIGN.md invariants 6 and 7).
+ *   should be strict JSON (docs/design.md invariants 6 and 7).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

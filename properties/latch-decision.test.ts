@@ -1,5 +1,5 @@
 /**
- * The latch decision (DESIGN.md "Epoch"): an epoch latches only at or above the threshold, only
+ * The latch decision (docs/design.md "Epoch"): an epoch latches only at or above the threshold, only
  * on a reading taken with every current epoch applied, only when there is something new, and
  * what it adds is never a block already frozen.
  */

@@ -1,5 +1,5 @@
 /**
- * The elision plan against DESIGN.md's "Eligible block", implemented the simple way on JSON.parse
+ * The elision plan against docs/design.md's "Eligible block", implemented the simple way on JSON.parse
  * output (support/reference.ts): the same ordinals, ids, byte counts and sha256 of the text (text
  * blocks joined with "\n"), and the raw JSON kept exactly when the content is not the canonical
  * encoding of its text.

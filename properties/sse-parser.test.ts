@@ -1,8 +1,8 @@
 import zlib from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createSseParser } from '../src/proxy/sse-parser.js';
-import type { SseEvent } from '../src/proxy/sse-parser.js';
+import { createSseParser } from '../src/core/sse-parser.js';
+import type { SseEvent } from '../src/core/sse-parser.js';
 import { createUsageTap } from '../src/proxy/usage-tap.js';
 import { MESSAGE_STREAM_USAGE, messageStream } from '../test/proxy/harness.js';
 

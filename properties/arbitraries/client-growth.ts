@@ -1,5 +1,5 @@
 /**
- * How the real client grows a transcript between requests (shared/REAL-CLIENT.md): every request
+ * How the real client grows a transcript between requests (test/fixtures/real/README.md): every request
  * resends the whole history; new messages are appended, the last one carrying the moving
  * `cache_control` breakpoint; on the next request the old last message loses it (the member and
  * its separator disappear) and a prompt sent as `[{"type":"text","text":P,"cache_control":...}]`

@@ -1,7 +1,7 @@
 /**
  * Support for the OpenAI properties: the dialect of a generated request, its index and plan, and
  * a reference reading of its tool outputs from `JSON.parse` output, with none of the core's byte
- * offsets, following the policy's wording (DESIGN.md "Eligible block", items for messages).
+ * offsets, following the policy's wording (docs/design.md "Eligible block", items for messages).
  */
 import { CHAT_API, parseStub, planElision, RESPONSES_API, type ApiDialect, type ElisionPolicy, type PlannedBlock, type TranscriptIndex } from '../../src/core/index.js';
 import type { OpenAiApiName, OpenAiRequest } from '../arbitraries/openai-transcript.js';

@@ -1,12 +1,12 @@
 /**
  * Simpler implementations to compare the core with: everything here works on `JSON.parse`
- * output, with none of the core's byte offsets, and follows DESIGN.md's wording directly.
+ * output, with none of the core's byte offsets, and follows docs/design.md's wording directly.
  */
 import { parseStub } from '../../src/core/index.js';
 import { isJsonArray, isJsonObject, type JsonObject, type JsonValue } from '../arbitraries/styled-json.js';
 import { isWellFormed, utf8 } from './bytes.js';
 
-/** What Claude Code writes in place of a tool result it cleared (DESIGN.md "Eligible block"). */
+/** What Claude Code writes in place of a tool result it cleared (docs/design.md "Eligible block"). */
 export const REFERENCE_PLACEHOLDER = '[Old tool result content cleared]';
 
 // fatal: invalid UTF-8 is not text, so JSON.parse has no say on it. ignoreBOM: keep a BOM as
@@ -149,7 +149,7 @@ export interface ReferenceEligible {
 }
 
 /**
- * DESIGN.md "Eligible block", read literally: a tool_result older than the `keepRecent` newest,
+ * docs/design.md "Eligible block", read literally: a tool_result older than the `keepRecent` newest,
  * whose text is over `minBytes` UTF-8 bytes, not in the last message, not carrying
  * `cache_control`, not a placeholder (the client's, or a ctxshed stub), and whose content is
  * text. A text with a lone surrogate has no UTF-8 bytes (and no file could hold it), so it is not

@@ -1,4 +1,4 @@
-/** `ctxshed verify`: check a state directory (DESIGN.md invariants 5 and 8); exit 1 on any problem. */
+/** `ctxshed verify`: check a state directory (docs/design.md invariants 5 and 8); exit 1 on any problem. */
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { verifyState } from '../state/verify-state.js';
 import { writeStdout } from './read-input.js';

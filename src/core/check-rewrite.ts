@@ -1,5 +1,5 @@
 /**
- * The rewrite's check of its own output (DESIGN.md invariant 6): the output is re-indexed from
+ * The rewrite's check of its own output (docs/design.md invariant 6): the output is re-indexed from
  * its bytes, and must have the same messages, blocks, tool_use/tool_result pairs and thinking
  * blocks as the input, the same bytes outside `messages`, and a stub exactly where one was put.
  */

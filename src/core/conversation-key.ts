@@ -1,10 +1,10 @@
 /**
- * The conversation key (DESIGN.md "Conversation"): a hash of the first message in a canonical
+ * The conversation key (docs/design.md "Key"): a hash of the first message in a canonical
  * form, plus the agent id header, plus the client's session id header when it sends one. The
  * first message never changes as a transcript grows, except for the two edits the client makes
  * at its cache breakpoint, which the canonical form ignores.
  *
- * The session id goes beyond DESIGN.md: Claude Code 2.1.197's first message is its reminders
+ * The session id is there for a reason: Claude Code 2.1.197's first message is its reminders
  * (agent list, skills, project context) and the prompt, so two sessions in one project with the
  * same first prompt would share a key. `x-claude-code-session-id` tells them apart, and it stays
  * the same across `claude --resume` (seen in test/real-client), so a resumed session still finds

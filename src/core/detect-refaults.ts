@@ -1,5 +1,5 @@
 /**
- * Refaults: a tool call that reads an elided block back (DESIGN.md "Refault"). Eliding something
+ * Refaults: a tool call that reads an elided block back (docs/design.md "Refault"). Eliding something
  * still needed is the context's use-after-free; each read-back is the policy's miss, counted per
  * block and per epoch. Pure: the calls and the epochs in, the refaults out.
  *

@@ -5,7 +5,7 @@
  * checked. It gives exactly the bytes and outcome `rewriteRequest` gives: anything it cannot vouch
  * for (a frozen list or an elided file that changed, a plan or check that fails) takes the full path.
  *
- * Why the output is still proven (DESIGN.md invariant 6). The memo's output O passed the check
+ * Why the output is still proven (docs/design.md invariant 6). The memo's output O passed the check
  * against its input I. The new input shares I's bytes up to the end of message k-1 (offset p);
  * scanning is deterministic, so both indexes reach that boundary in the same state, with the same
  * messages and tool results before it, and every frozen block there gets the same verdict (its

@@ -17,6 +17,8 @@ export * from './inflate.js';
 export * from './conversation-key.js';
 export * from './first-message.js';
 export * from './latch-decision.js';
+export * from './hold-reasons.js';
+export * from './decide-epoch.js';
 export * from './plan-record.js';
 export * from './model-route.js';
 export * from './usage.js';

@@ -1,5 +1,5 @@
 /**
- * Inflate: rebuild the original request from a rewritten one (DESIGN.md invariant 5). The core
+ * Inflate: rebuild the original request from a rewritten one (docs/design.md invariant 5). The core
  * finds the stubs and splices the original content values back; the edge reads the files.
  */
 import { decodeJsonString, encodeJsonString } from './json-string.js';

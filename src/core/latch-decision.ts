@@ -62,10 +62,19 @@ export function decideLatch<B extends DecidedBlock = PlannedBlock>(input: LatchI
   const frozen = new Set(input.frozen.map((b) => b.ordinal));
   const added = input.plan.filter((b) => !frozen.has(b.ordinal));
   if (added.length === 0) return { latch: false, why: 'nothing_new' };
-  const tokensPerByte = reading.requestBytes > 0 ? reading.contextTokens / reading.requestBytes : DEFAULT_TOKENS_PER_BYTE;
-  const estimatedTokensFreed = Math.round(added.reduce((sum, b) => sum + b.bytes, 0) * tokensPerByte);
+  const estimatedTokensFreed = Math.round(added.reduce((sum, b) => sum + b.bytes, 0) * tokensPerByteOf(reading));
   if (estimatedTokensFreed < (input.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION) * reading.window) {
     return { latch: false, why: 'gain_too_small' };
   }
   return { latch: true, fullness, added, estimatedTokensFreed };
+}
+
+/** The conversation's tokens per body byte, from its last reading. */
+export function tokensPerByteOf(reading: FullnessReading): number {
+  return reading.requestBytes > 0 ? reading.contextTokens / reading.requestBytes : DEFAULT_TOKENS_PER_BYTE;
+}
+
+/** The reading's fullness: its context over its window. */
+export function fullnessOf(reading: FullnessReading): number {
+  return reading.window > 0 ? reading.contextTokens / reading.window : 0;
 }

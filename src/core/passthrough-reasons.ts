@@ -1,5 +1,5 @@
 /**
- * The closed list of reasons a request goes upstream unchanged (DESIGN.md invariant 7). Each one
+ * The closed list of reasons a request goes upstream unchanged (docs/design.md invariant 7). Each one
  * is documented in docs/reasons.md; the wire log and `stats` count them by these names.
  */
 export const PASSTHROUGH_REASONS = {

@@ -11,7 +11,7 @@ export const DEFAULT_MIN_ELIDE_BYTES = 1024;
 export const DEFAULT_POLICY: ElisionPolicy = { keepRecent: DEFAULT_KEEP_RECENT, minBytes: DEFAULT_MIN_ELIDE_BYTES };
 /**
  * Recorded with every epoch; bump the version when eligibility changes meaning.
- * 1: DESIGN.md's rule. 2: also keeps in view a tool result that reads an elided file back.
+ * 1: docs/design.md "Eligible block" without the read-back. 2: also keeps in view a tool result that reads an elided file back.
  */
 export const POLICY_NAME = 'elide-old-tool-results';
 export const POLICY_VERSION = 2;
@@ -39,7 +39,7 @@ export interface PlanOptions {
   readonly elidedDir?: string;
 }
 
-/** The eligible blocks of this request (DESIGN.md "Eligible block"), oldest first. */
+/** The eligible blocks of this request (docs/design.md "Eligible block"), oldest first. */
 export function planElision(body: Uint8Array, index: TranscriptIndex, policy: ElisionPolicy, sha256: Sha256, options: PlanOptions = {}): PlannedBlock[] {
   const planned: PlannedBlock[] = [];
   const isReadBack = readBackTest(body, index, options.elidedDir);

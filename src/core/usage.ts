@@ -11,7 +11,7 @@ export interface Usage {
   readonly cacheCreation?: { readonly ephemeral5m?: number; readonly ephemeral1h?: number };
 }
 
-/** What fills the window (DESIGN.md "Fullness"): input + cache creation + cache read tokens. */
+/** What fills the window (docs/design.md "Fullness"): input + cache creation + cache read tokens. */
 export function contextTokensOf(usage: Usage): number {
   return usage.inputTokens + usage.cacheCreationInputTokens + usage.cacheReadInputTokens;
 }

@@ -7,7 +7,7 @@
 import type { ModelRoute } from '../core/model-route.js';
 import type { PassthroughReason } from '../core/passthrough-reasons.js';
 
-/** What an epoch freezes (DESIGN.md "Mode"): tool results (`rescue`) or a span of messages (`shed`). */
+/** What an epoch freezes (docs/design.md "Mode"): tool results (`rescue`) or a span of messages (`shed`). */
 export type EpochMode = 'rescue' | 'shed';
 
 /** Why an epoch latched: the fullness crossed the threshold, or the upstream said the prompt is too long. */

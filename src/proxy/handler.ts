@@ -114,6 +114,8 @@ async function handle(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse
     bytesElided: last.bytesElided,
     epochs: last.epochs,
     latched: last.latched,
+    // The first preparation weighed the latch; a retry that latched on overflow leaves no hold.
+    hold: last.latched === undefined ? prepared.hold?.reason : undefined,
     reason: last.reason,
     skipped: last.skipped,
     rewritePath: last.rewritePath,

@@ -7,7 +7,7 @@
  * is what the API reported as the input total.
  */
 import { parseEventData, readChatUsage, readResponsesUsage, type OpenAiUsage, type Usage } from '../core/index.js';
-import { createSseParser, type SseEvent } from './sse-parser.js';
+import { createSseParser, type SseEvent } from '../core/sse-parser.js';
 import { isRecord } from '../errors.js';
 
 /** A reader of one response body's copy (the usage tap's BodyReader). */

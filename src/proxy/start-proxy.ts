@@ -18,7 +18,7 @@ export const MEMO_PRUNE_INTERVAL_MS = 60_000;
 /** The answer to every WebSocket upgrade request. */
 const UPGRADE_REFUSED = 'HTTP/1.1 426 Upgrade Required\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
 
-/** The loopback address, the only one the proxy ever binds (DESIGN.md, the client contract). */
+/** The loopback address, the only one the proxy ever binds (docs/design.md "The proxy's contract with the client"). */
 export const LOOPBACK = '127.0.0.1';
 
 /** A running proxy. */

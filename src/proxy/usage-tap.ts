@@ -1,12 +1,12 @@
 /** Reads the token usage out of a copy of a response, without ever holding up the response. */
 import { contentCoding, openDecompressor, type Decompressor } from './copy-decompressor.js';
 import { createOpenAiSseReader, readOpenAiJsonUsage } from './openai-usage-readers.js';
-import { createSseParser } from './sse-parser.js';
+import { createSseParser } from '../core/sse-parser.js';
 import type { ApiName } from '../core/api-dialect.js';
 import type { Usage } from '../core/usage.js';
 
 export type { Usage } from '../core/usage.js';
-import type { SseEvent } from './sse-parser.js';
+import type { SseEvent } from '../core/sse-parser.js';
 import { errorText } from '../errors.js';
 
 /** A JSON body larger than this is not buffered for its usage (a Messages reply is far smaller). */

@@ -10,7 +10,7 @@
  *   recorded `input_tokens`, the same under every strategy).
  * - An entry lives for its TTL after its last write or read (reads refresh it).
  */
-import { CACHE_READ_MULTIPLIER, CACHE_WRITE_1H_MULTIPLIER, CACHE_WRITE_5M_MULTIPLIER, priceOf } from './price-table.js';
+import { CACHE_READ_MULTIPLIER, CACHE_WRITE_1H_MULTIPLIER, CACHE_WRITE_5M_MULTIPLIER, priceOf } from '../core/price-table.js';
 import { startsWith } from './request-body.js';
 
 /** The provider checks for hits at most this many blocks before a breakpoint. */

@@ -1,5 +1,5 @@
 /**
- * The request body a rebuilt request stands for, in the client's key order (REAL-CLIENT.md), and
+ * The request body a rebuilt request stands for, in the client's key order (test/fixtures/real/README.md), and
  * the part of it the prompt cache compares. Pure.
  *
  * `system` and `tools` are not in transcripts: the body carries a short stand-in, and their size

@@ -6,7 +6,7 @@
  * the provider's cache reads. Pure.
  */
 import { priceShed, type Epoch, type GateDecision, type ShedBasis } from '../core/index.js';
-import { CACHE_READ_MULTIPLIER, CACHE_WRITE_1H_MULTIPLIER, CACHE_WRITE_5M_MULTIPLIER, priceOf } from './price-table.js';
+import { CACHE_READ_MULTIPLIER, CACHE_WRITE_1H_MULTIPLIER, CACHE_WRITE_5M_MULTIPLIER, priceOf } from '../core/price-table.js';
 
 /** One shed epoch of a replayed session. */
 export interface ShedEpochFigure {

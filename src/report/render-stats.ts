@@ -1,4 +1,5 @@
 /** `ctxshed stats` as text: overall totals, then per conversation, per epoch, and the reasons. Pure. */
+import { HOLD_REASONS } from '../core/hold-reasons.js';
 import { PASSTHROUGH_REASONS } from '../core/passthrough-reasons.js';
 import type { StatsReport, StatsTotals } from './stats-report.js';
 import { promptForDisplay, REPORT_WIDTH, renderTable, truncate } from './format-table.js';
@@ -49,6 +50,12 @@ export function renderStats(report: StatsReport, stateDir: string): string {
   if (reasons.length > 0) {
     const rows = reasons.map(([reason, n]) => [reason, formatCount(n), describeReason(reason)]);
     lines.push('', 'Passed through unchanged, by reason (docs/reasons.md)');
+    lines.push(...renderTable([{ header: 'REASON' }, { header: 'REQS', align: 'right' }, { header: 'WHAT IT MEANS', flex: true }], rows));
+  }
+  const holds = byCount(overall.holds);
+  if (holds.length > 0) {
+    const rows = holds.map(([reason, n]) => [reason, formatCount(n), describeHold(reason)]);
+    lines.push('', 'Over the threshold, no epoch latched, by reason (docs/reasons.md)');
     lines.push(...renderTable([{ header: 'REASON' }, { header: 'REQS', align: 'right' }, { header: 'WHAT IT MEANS', flex: true }], rows));
   }
   return `${lines.join('\n')}\n`;
@@ -165,6 +172,10 @@ function skippedLines(report: StatsReport): string {
 // Most first, then by name, so the order is the same on every run.
 function byCount(counts: Readonly<Record<string, number>>): Array<[string, number]> {
   return Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}
+
+function describeHold(reason: string): string {
+  return Object.hasOwn(HOLD_REASONS, reason) ? HOLD_REASONS[reason as keyof typeof HOLD_REASONS] : '(not a reason this ctxshed knows)';
 }
 
 function describeReason(reason: string): string {

@@ -21,6 +21,8 @@ export interface StatsTotals {
   readonly rewritePaths: Readonly<Record<string, number>>;
   /** Refusals as too long, by what followed (wire-tally.ts, `overflow`). */
   readonly overflow: Readonly<Record<string, number>>;
+  /** Requests over the threshold that latched no epoch, by hold reason (docs/reasons.md). */
+  readonly holds: Readonly<Record<string, number>>;
   readonly errors: number;
   readonly epochs: number;
   /** Each rescue epoch's shed counted once (shed epochs add no blocks). */
@@ -147,6 +149,7 @@ function totalsOf(counts: RequestCounts, epochs: readonly EpochSummary[], perReq
     skippedBlocks: { ...counts.skippedBlocks },
     rewritePaths: { ...counts.rewritePaths },
     overflow: { ...counts.overflow },
+    holds: { ...counts.holds },
     errors: counts.errors,
     epochs: epochs.length,
     blocksElided,

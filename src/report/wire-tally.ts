@@ -37,6 +37,8 @@ export interface RequestCounts {
    * 200), `retried_error` (it got another status), or the reason it was not sent (`nothing_new`, ...).
    */
   overflow: Record<string, number>;
+  /** Requests over the threshold that latched no epoch, by why (docs/reasons.md, "Why no epoch latched"). */
+  holds: Record<string, number>;
   /** Responses with status 400 or more (the API's errors and ctxshed's own). */
   errors: number;
   /** Sums over the rewritten requests, for per-request means (never a total saving). */
@@ -111,7 +113,7 @@ export function newWireTally(): WireTally {
 
 /** Zero counts. */
 export function newRequestCounts(): RequestCounts {
-  return { requests: 0, rewritten: 0, passthrough: countsByName(), skippedBlocks: countsByName(), rewritePaths: countsByName(), overflow: countsByName(), errors: 0, rewrittenBytesElided: 0, rewrittenBytesSaved: 0 };
+  return { requests: 0, rewritten: 0, passthrough: countsByName(), skippedBlocks: countsByName(), rewritePaths: countsByName(), overflow: countsByName(), holds: countsByName(), errors: 0, rewrittenBytesElided: 0, rewrittenBytesSaved: 0 };
 }
 
 /** Folds one line's entry into `tally`. */
@@ -145,6 +147,7 @@ export function addRequestCounts(into: RequestCounts, from: RequestCounts): void
   addCountsByName(into.skippedBlocks, from.skippedBlocks);
   addCountsByName(into.rewritePaths, from.rewritePaths);
   addCountsByName(into.overflow, from.overflow);
+  addCountsByName(into.holds, from.holds);
 }
 
 function addWireRecord(tally: WireTally, record: WireRecord): void {
@@ -177,6 +180,9 @@ function countRequest(counts: RequestCounts, record: WireRecord): void {
   }
   if (record.skipped !== undefined) addCountsByName(counts.skippedBlocks, record.skipped);
   if (record.rewritePath !== undefined) counts.rewritePaths[record.rewritePath] = (counts.rewritePaths[record.rewritePath] ?? 0) + 1;
+  // A line from elsewhere may name anything: only a plausible reason's name is counted.
+  const hold = record.hold as unknown;
+  if (typeof hold === 'string' && /^[a-z_]{1,40}$/.test(hold)) counts.holds[hold] = (counts.holds[hold] ?? 0) + 1;
   const outcome = overflowOutcomeOf(record);
   if (outcome !== undefined) counts.overflow[outcome] = (counts.overflow[outcome] ?? 0) + 1;
 }

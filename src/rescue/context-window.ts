@@ -1,4 +1,4 @@
-/** The context window a conversation's fullness is measured against (DESIGN.md "Fullness"). */
+/** The context window a conversation's fullness is measured against (docs/design.md "Fullness"). */
 
 export const DEFAULT_CONTEXT_WINDOW = 200_000;
 export const LONG_CONTEXT_WINDOW = 1_000_000;

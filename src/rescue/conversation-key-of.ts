@@ -1,5 +1,5 @@
 /**
- * The conversation a request belongs to, by its API's key (DESIGN.md "Conversation"). A Messages
+ * The conversation a request belongs to, by its API's key (docs/design.md "Conversation"). A Messages
  * call is named by its first message alone, found without indexing the rest, so most requests of
  * conversations without epochs go through with no full index. An OpenAI call is named by its
  * leading items and `prompt_cache_key` (core/openai/conversation-key.ts), which takes the index:

@@ -1,5 +1,5 @@
 /**
- * Counting refaults (DESIGN.md "Refault"): the calls of the current turn that read one of the
+ * Counting refaults (docs/design.md "Refault"): the calls of the current turn that read one of the
  * conversation's elided blocks back, each call counted once per conversation. For the Messages
  * API those are the newest assistant message's calls; for an OpenAI API, the calls after the
  * person's last message. Reading only the newest calls makes a resent transcript count nothing

@@ -1,5 +1,5 @@
 /** What goes into the epoch engine and what comes out: plain data, no sockets. */
-import type { ModelRoute, OverflowReading, PassthroughReason, Refault, SkippedBlock, SkippedSpan, Usage } from '../core/index.js';
+import type { LatchHold, ModelRoute, OverflowReading, PassthroughReason, Refault, SkippedBlock, SkippedSpan, Usage } from '../core/index.js';
 import type { ConversationEntry } from './conversation-table.js';
 import type { WireClassifier } from '../state/wire-record.js';
 
@@ -32,6 +32,8 @@ export interface Prepared {
   readonly epochs: number;
   /** The epoch this request latched, if it did. */
   readonly latched?: number;
+  /** Over the threshold and no epoch latched: why (core/hold-reasons.ts). */
+  readonly hold?: LatchHold;
   /** Why the input bytes went through unchanged; absent when rewritten. */
   readonly reason?: PassthroughReason;
   readonly detail?: string;

@@ -20,6 +20,7 @@ import {
   type EpochMode,
   type EligibilityMemo,
   type IncrementalIndex,
+  type LatchHold,
   type MemoLimits,
   type OverflowReading,
   type PassthroughReason,
@@ -174,7 +175,7 @@ export class EpochEngine {
   }
 
   /**
-   * Takes the usage reading of a response (DESIGN.md "Fullness"): the conversation's next request
+   * Takes the usage reading of a response (docs/design.md "Fullness"): the conversation's next request
    * is judged on it. Only a 200 of a model call counts (Messages, Responses, chat): count_tokens
    * never latches.
    */
@@ -251,7 +252,8 @@ export class EpochEngine {
     const indexed: IncrementalIndex =
       lookup.index === undefined ? indexIncrementally(body, this.#memos.get(key, nowMs), commonPrefixLength) : { outcome: { kind: 'indexed', index: lookup.index } };
     if (indexed.outcome.kind === 'failed') {
-      return pass(indexed.outcome.reason, indexed.outcome.detail, { conversation: entry, key, epochs: entry.record?.epochs.length ?? 0 });
+      const unread = mayLatch ? { hold: { reason: 'unreadable_body' as const, detail: indexed.outcome.detail } } : {};
+      return pass(indexed.outcome.reason, indexed.outcome.detail, { conversation: entry, key, epochs: entry.record?.epochs.length ?? 0, ...unread });
     }
     const { index } = indexed.outcome;
     // 4. Refaults: the model's new calls that read an elided block back (only model turns count).
@@ -264,18 +266,21 @@ export class EpochEngine {
     };
     let latched: number | undefined;
     let classifier: ClassifierReport | undefined;
-    if (mayLatch && mode === 'shed') latched = await maybeShed(this.#latch, entry, body, index, meta.agentId, onLatchFailure);
+    let hold: LatchHold | undefined;
+    if (mayLatch && mode === 'shed') ({ latched, hold } = await maybeShed(this.#latch, entry, body, index, meta.agentId, onLatchFailure));
     else if (mayLatch) {
       const eligibility = { memo: this.#eligibility.get(key, nowMs), keep: (memo: EligibilityMemo): void => this.#eligibility.set(key, memo, nowMs) };
-      ({ latched, classifier } = await maybeLatch(this.#latch, entry, body, index, api, headers, meta.agentId, onLatchFailure, eligibility));
+      ({ latched, classifier, hold } = await maybeLatch(this.#latch, { entry, body, index, api, headers, agentId: meta.agentId, onStateFailure: onLatchFailure, eligibility }));
     }
-    if (mode === 'shed') return this.#shed(body, meta, entry, key, index, latched, stateFailed);
-    return this.#rewrite(body, meta, entry, key, indexed, api, nowMs, {
+    // Over the threshold with no epoch latched: the wire record says why (core/hold-reasons.ts).
+    const withHold = (prepared: Prepared): Prepared => (hold === undefined ? prepared : { ...prepared, hold });
+    if (mode === 'shed') return withHold(await this.#shed(body, meta, entry, key, index, latched, stateFailed));
+    return withHold(await this.#rewrite(body, meta, entry, key, indexed, api, nowMs, {
       ...(latched === undefined ? {} : { latched }),
       ...(classifier === undefined ? {} : { classifier }),
       ...(stateFailed ? { stateFailed: true as const } : {}),
       ...(refaults.length === 0 ? {} : { refaults }),
-    });
+    }));
   }
 
   // Steps 6 and 7 of #prepare in rescue mode, also the retry after an overflow: the body

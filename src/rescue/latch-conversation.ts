@@ -1,5 +1,5 @@
 /**
- * Latching an epoch for one conversation. The order is the safety (DESIGN.md invariants 5, 8):
+ * Latching an epoch for one conversation. The order is the safety (docs/design.md invariants 5, 8):
  * elided files durable, then the record written atomically, and only then may the first
  * rewritten request leave. state/latch-epoch.ts keeps that order under the state lock; the
  * record itself is planned by the core (core/plan-record.ts).

@@ -15,7 +15,7 @@ import {
   type PlannedBlock,
   type TranscriptIndex,
 } from '../core/index.js';
-import { priceOf } from '../replay/price-table.js';
+import { priceOf } from '../core/price-table.js';
 import type { ClassifierCall, ClassifierReport, EngineRequest } from './engine-types.js';
 
 /** The request headers the classifier call carries: the conversation's credentials and API version. */

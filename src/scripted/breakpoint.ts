@@ -1,6 +1,6 @@
 /**
  * The client's moving cache breakpoint, the one edit Claude Code makes to bytes it sent before
- * (shared/REAL-CLIENT.md, "What the client sends"). The client keeps each message in one form and
+ * (test/fixtures/real/README.md, "What the client sends"). The client keeps each message in one form and
  * marks only the last one when it sends: its last block gets `"cache_control":{"type":"ephemeral"}`,
  * and a prompt kept as a plain string goes out as a lone text block carrying it. On the next
  * request that message is no longer last and goes out in its kept form again, so on the wire

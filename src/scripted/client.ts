@@ -1,6 +1,6 @@
 /**
  * The scripted client, shared by `ctxshed demo` and the tests: one conversation that resends its
- * whole transcript every turn the way Claude Code does (shared/REAL-CLIENT.md, "What the client
+ * whole transcript every turn the way Claude Code does (test/fixtures/real/README.md, "What the client
  * sends"): the body's keys in the client's order, three system blocks (a billing line, then two
  * with cache_control), the one message-level breakpoint on the last message (breakpoint.ts), and
  * a tool_result for every tool_use of the reply it got.

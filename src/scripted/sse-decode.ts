@@ -2,7 +2,7 @@
  * Rebuilds an assistant message from its SSE stream, the way a client SDK accumulates one: the
  * scripted client reads its replies with it, and tests check the encoder against it. Pure.
  */
-import { createSseParser } from '../proxy/sse-parser.js';
+import { createSseParser } from '../core/sse-parser.js';
 import { isRecord } from '../errors.js';
 
 /** A content block as the client keeps it in its transcript. */

@@ -39,7 +39,7 @@ export async function latchEpoch(
     const onDisk: unknown = JSON.parse(Buffer.from(bytes).toString('utf8'));
     const next = checkPlanRecord(key, current, onDisk);
     // Files first, each durable before the next step: a record must never name a file that a
-    // crash could still take away (DESIGN.md invariants 5 and 8).
+    // crash could still take away (docs/design.md invariants 5 and 8).
     for (const [i, file] of plan.files.entries()) {
       await writeElidedFile(state, file.sha256, file.bytes, file.ext);
       if (i === 0) crashPoint('latch-after-first-file');

@@ -24,7 +24,7 @@
 import path from 'node:path';
 import { StateError } from './state-error.js';
 
-/** Folders are private to the user (DESIGN.md, "State directory"). */
+/** Folders are private to the user (docs/design.md "State directory"). */
 export const DIR_MODE = 0o700;
 /** Files are private to the user. */
 export const FILE_MODE = 0o600;

@@ -14,7 +14,7 @@ export const WIRE_TORN_MARKER = { ctxshed: 'torn-line', note: 'the line above wa
 
 /**
  * How long a wire line may wait for the lines after it, to go out in one write: the wire log is a
- * log, not the source of truth (DESIGN.md "Wire record"), so a kill -9 may cost the last few tens
+ * log, not the source of truth (docs/design.md "Wire record"), so a kill -9 may cost the last few tens
  * of milliseconds of lines; a clean stop (`close`) writes them all. A proxy under load writes once
  * per batch, not once per request, and never in the way of the request after.
  */

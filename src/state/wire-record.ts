@@ -1,10 +1,11 @@
 /**
- * The wire record: one line per proxied request in `<state>/wire.jsonl` (DESIGN.md "Wire record").
+ * The wire record: one line per proxied request in `<state>/wire.jsonl` (docs/design.md "Wire record").
  * This file owns its shape and how one is built; wire-log.ts appends lines and wire-line.ts reads
  * them back.
  */
 import { readsFullness, type ModelRoute } from '../core/model-route.js';
 import type { RefaultVia, Refault } from '../core/detect-refaults.js';
+import type { HoldReason } from '../core/hold-reasons.js';
 import type { PassthroughReason } from '../core/passthrough-reasons.js';
 import { contextTokensOf, type Usage } from '../core/usage.js';
 import { sha256Hex } from './sha256-hex.js';
@@ -35,6 +36,8 @@ export interface WireRecord {
   readonly epochs: number;
   /** The epoch this request latched. */
   readonly latched?: number;
+  /** Over the threshold and no epoch latched: why (docs/reasons.md, "Why no epoch latched"). */
+  readonly hold?: HoldReason;
   readonly reason?: PassthroughReason;
   readonly skipped?: Readonly<Record<string, number>>;
   /**
@@ -136,6 +139,7 @@ export interface WireRecordInput {
   readonly bytesElided: number;
   readonly epochs: number;
   readonly latched?: number | undefined;
+  readonly hold?: HoldReason | undefined;
   readonly reason?: PassthroughReason | undefined;
   /** Frozen blocks the rewrite left alone, each with why; counted by reason. */
   readonly skipped?: readonly { readonly reason: string }[] | undefined;
@@ -175,6 +179,7 @@ export function buildWireRecord(r: WireRecordInput): WireRecord {
     bytesElided: r.bytesElided,
     epochs: r.epochs,
     ...(r.latched === undefined ? {} : { latched: r.latched }),
+    ...(r.hold === undefined ? {} : { hold: r.hold }),
     ...(r.reason === undefined ? {} : { reason: r.reason }),
     ...(Object.keys(skipped).length === 0 ? {} : { skipped }),
     ...(r.rewritePath === undefined ? {} : { rewritePath: r.rewritePath }),

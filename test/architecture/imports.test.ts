@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { checkImports, findCycles, importsOf } from './import-rules.js';
+import { ALLOWED_IMPORTS, checkImports, findCycles, importsOf } from './import-rules.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -24,6 +24,12 @@ describe('the imports of src/', () => {
 
     expect(files.size).toBeGreaterThan(100);
     expect(violations).toEqual([]);
+  });
+
+  it('should have a rule for every folder of src/, and none for a folder that is gone', async () => {
+    const folders = (await fs.readdir(path.join(ROOT, 'src'), { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+
+    expect(Object.keys(ALLOWED_IMPORTS).sort()).toEqual(folders.sort());
   });
 });
 
@@ -54,6 +60,8 @@ describe('checkImports', () => {
       'src/errors.ts': 'export const e = 1;',
       'src/rescue/b.ts': "import { x } from '../core/a.js';\nimport fs from 'node:fs';",
       'src/proxy/c.ts': "import { y } from '../rescue/b.js';",
+      'src/scripted/d.ts': "import { x } from '../core/a.js';",
+      'src/cli/e.ts': "import { y } from '../rescue/b.js';\nimport { z } from '../proxy/c.js';",
     })).toEqual([]);
   });
 
@@ -75,6 +83,13 @@ describe('checkImports', () => {
     ['src/proxy/a.ts', "import { c } from '../cli/c.js';", 'proxy imports no cli'],
     ['src/replay/a.ts', "import { p } from '../proxy/p.js';", 'replay imports no proxy'],
     ['src/report/a.ts', "export { p } from '../proxy/p.js';", 'report imports no proxy'],
+    ['src/scripted/a.ts', "import { createSseParser } from '../proxy/sse-parser.js';", 'scripted imports no proxy'],
+    ['src/rescue/a.ts', "import { priceOf } from '../replay/price-table.js';", 'rescue imports no replay'],
+    ['src/replay/a.ts', "import type { H } from '../proxy/handler.js';", 'replay imports no proxy'],
+    ['src/metrics/a.ts', "import { E } from '../rescue/e.js';", 'metrics imports no rescue'],
+    ['src/wrapper/a.ts', "import { s } from '../state/s.js';", 'wrapper imports no state'],
+    ['src/mcp/a.ts', "import { p } from '../proxy/p.js';", 'mcp imports no proxy'],
+    ['src/newfolder/a.ts', "export const a = 1;", 'every folder has a rule'],
   ])('should refuse %s with %s', (file, source, rule) => {
     const found = rulesOf({ [file]: source });
 

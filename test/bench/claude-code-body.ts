@@ -1,5 +1,5 @@
 /**
- * Request bodies shaped like Claude Code's (REAL-CLIENT.md and test/fixtures/real/README.md, 2.1.197):
+ * Request bodies shaped like Claude Code's (test/fixtures/real/README.md, 2.1.197):
  * the same top-level key order,
  * three system blocks, ~25 tools of ~70 KB JSON schema, a transcript of thinking/text/tool_use
  * turns answered by string tool_results, `role: "system"` reminders, and the message-level
@@ -34,7 +34,7 @@ const TOOL_NAMES = [
   'EnterPlanMode', 'ListMcpResourcesTool', 'ReadMcpResourceTool', 'mcp__ide__getDiagnostics',
   'mcp__ide__executeCode', 'mcp__github__get_issue', 'mcp__github__create_pull_request', 'LSP',
 ];
-/** Total JSON bytes the tools aim for (REAL-CLIENT.md: 64-76 KB). */
+/** Total JSON bytes the tools aim for (test/fixtures/real/README.md: 64-76 KB). */
 const TOOLS_BYTES = 70_000;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -55,7 +55,7 @@ export function buildClaudeCodeBody(options: ClaudeCodeBodyOptions): ClaudeCodeB
 
 /**
  * A Claude Code-shaped conversation that grows by one turn per request, as the client sends it
- * (REAL-CLIENT.md): each request resends the whole history with one more turn (an assistant
+ * (test/fixtures/real/README.md): each request resends the whole history with one more turn (an assistant
  * message with its tool_uses, the user message with their results), and the one message-level
  * breakpoint moves to the new last user message, so the previous one loses its `cache_control`.
  * Every other byte of the history is the same as in the request before.

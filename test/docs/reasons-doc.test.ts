@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { HOLD_REASONS } from '../../src/core/hold-reasons.js';
 import { PASSTHROUGH_REASONS } from '../../src/core/passthrough-reasons.js';
 import { SHED_REFUSALS, SPAN_SKIP_REASONS } from '../../src/core/shed/shed-types.js';
 
@@ -23,5 +24,22 @@ describe('docs/reasons.md, shed mode', () => {
 
   it('should list exactly the reasons nothing is shed, in the words of the code', () => {
     expect(table('## Why nothing is shed')).toEqual(Object.entries(SHED_REFUSALS));
+  });
+});
+
+describe('docs/reasons.md, holds', () => {
+  const doc = fs.readFileSync(new URL('../../docs/reasons.md', import.meta.url), 'utf8');
+  const section = doc.split('## Why no epoch latched')[1]!.split('\n## ')[0]!;
+  const listed = [...section.matchAll(/^\| `([a-z_]+)` \| (.*) \|$/gm)].map((m) => [m[1], m[2]]);
+
+  it('should list every hold reason in the words of the code, the shed refusals by reference', () => {
+    const own = Object.entries(HOLD_REASONS).filter(([reason]) => !Object.hasOwn(SHED_REFUSALS, reason));
+
+    expect(listed).toEqual(own);
+    expect(section).toContain('(#why-nothing-is-shed)');
+  });
+
+  it('should count every shed refusal as a hold reason', () => {
+    expect(Object.keys(HOLD_REASONS)).toEqual(expect.arrayContaining(Object.keys(SHED_REFUSALS)));
   });
 });

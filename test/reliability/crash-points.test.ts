@@ -1,5 +1,5 @@
 /**
- * kill -9 at every step of latching an epoch and in the middle of a wire-log append (DESIGN.md
+ * kill -9 at every step of latching an epoch and in the middle of a wire-log append (docs/design.md
  * invariant 8). The crash is injected with CTXSHED_TEST_CRASH_AT (src/state/crash-point.ts), set
  * only here. After each crash: `ctxshed verify` is clean, every stub the upstream ever received
  * names a file that exists and matches, and a restarted proxy continues with the same bytes.

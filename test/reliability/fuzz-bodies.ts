@@ -3,7 +3,7 @@
  * test/bench/fuzz-long.ts (a long one): seeded generators of bad and odd bodies, and a driver
  * that sends each to a running `ctxshed serve` and checks what the upstream received.
  *
- * Oracle (DESIGN.md invariants 1, 5, 6, 7): the upstream received either the exact bytes sent,
+ * Oracle (docs/design.md invariants 1, 5, 6, 7): the upstream received either the exact bytes sent,
  * or bytes that index as a Messages body and inflate (from the state directory) to the bytes sent.
  */
 import fs from 'node:fs/promises';

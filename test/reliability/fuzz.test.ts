@@ -1,5 +1,5 @@
 /**
- * Bad input fails open (DESIGN.md invariant 7): a bounded fuzz of the running proxy. Every body
+ * Bad input fails open (docs/design.md invariant 7): a bounded fuzz of the running proxy. Every body
  * reaches the upstream byte-identical or as a valid rewrite, the proxy stays up and answers, and
  * every pass-through has a reason from the closed list. The long run is test/bench/fuzz-long.ts.
  */

@@ -1,13 +1,12 @@
 import fs from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli } from '../cli/cli-run.js';
 import { fixturePath } from './fixtures.js';
 
-/** The real transcripts beside the clone (CI puts ../shared there; CTXSHED_SHARED points elsewhere). */
-const SHARED_TRANSCRIPTS = path.join(process.env['CTXSHED_SHARED'] ?? path.join(REPO_ROOT, '..', 'shared'), 'transcripts');
+/** The shared transcripts (docs/economics.md, "Results on the shared transcripts"), kept in the repository with their license. */
+const SHARED_TRANSCRIPTS = path.join(REPO_ROOT, 'test', 'fixtures', 'sessions');
 const LONG_SESSIONS = ['258c7280-ae70-4798-800f-63464d01a85d.jsonl', 'ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl'];
 
 let dir: string;
@@ -113,7 +112,7 @@ describe('replayCommand', () => {
     expect(result.stderr).toContain('--rescue-pct');
   });
 
-  it.skipIf(!existsSync(SHARED_TRANSCRIPTS))('should give the shed and rescue figures docs/shed.md quotes for the long shared transcripts', async () => {
+  it('should give the shed and rescue figures docs/shed.md quotes for the long shared transcripts', async () => {
     // Act
     const result = await runCli(['replay', ...LONG_SESSIONS.map((f) => path.join(SHARED_TRANSCRIPTS, f)), '--json']);
 
@@ -129,7 +128,3 @@ describe('replayCommand', () => {
   });
 });
 
-if (!existsSync(SHARED_TRANSCRIPTS)) {
-  // Say so plainly: the figures in docs/shed.md come from ../shared/transcripts.
-  process.stderr.write(`test/replay/replay-command.test.ts: ${SHARED_TRANSCRIPTS} is absent; the check of the documented shed figures is skipped\n`);
-}

@@ -9,8 +9,8 @@ import { REPO_ROOT, runCli } from '../cli/cli-run.js';
 import { CLI_PATH } from '../support/cli-process.js';
 import { fixtureLines, fixturePath } from './fixtures.js';
 
-/** The real transcripts beside the clone (CI puts ../shared there; CTXSHED_SHARED points elsewhere). */
-const SHARED_TRANSCRIPTS = path.join(process.env['CTXSHED_SHARED'] ?? path.join(REPO_ROOT, '..', 'shared'), 'transcripts');
+/** The shared transcripts (docs/economics.md, "Results on the shared transcripts"), kept in the repository with their license. */
+const SHARED_TRANSCRIPTS = path.join(REPO_ROOT, 'test', 'fixtures', 'sessions');
 const FIXTURES = path.dirname(fixturePath('short.jsonl'));
 /** util-linux's `script` runs a command on a pseudo-terminal: the only way to give it a TTY stderr. */
 const SCRIPT = '/usr/bin/script';
@@ -125,9 +125,9 @@ describe('ctxshed replay --ttl', () => {
     expect(result.stderr).toContain('--html');
   });
 
-  it.skipIf(!fs.existsSync(SHARED_TRANSCRIPTS))('should give the figures docs/economics.md quotes for the shared transcripts', async () => {
+  it('should give the figures docs/economics.md quotes for the shared transcripts', async () => {
     // Act
-    const result = await runCli(['replay', '--ttl', SHARED_TRANSCRIPTS, '--json']);
+    const result = await runCli(['replay', '--ttl', SHARED_TRANSCRIPTS, FIXTURES, '--json']);
 
     // Assert
     const { ttl } = JSON.parse(result.stdout) as TtlJson;
@@ -138,7 +138,3 @@ describe('ctxshed replay --ttl', () => {
   });
 });
 
-if (!fs.existsSync(SHARED_TRANSCRIPTS)) {
-  // Say so plainly: the figures in docs/economics.md come from ../shared/transcripts.
-  process.stderr.write(`test/replay/replay-ttl.test.ts: ${SHARED_TRANSCRIPTS} is absent; the check of the documented figures is skipped\n`);
-}

@@ -1,9 +1,13 @@
+import fs from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { FullnessReading } from '../../src/core/index.js';
 import type { ApiMessage } from '../../src/replay/rebuild-conversations.js';
 import { BodyBuilder } from '../../src/replay/request-body.js';
 import { whyNoShed, type ShedHoldInput } from '../../src/replay/shed-hold.js';
+import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineSettings } from '../../src/rescue/index.js';
+import { openStateDir } from '../../src/state/open-state-dir.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
+import { tempStateDir } from '../support/test-proxy.js';
 
 /** A prompt, then one Read per size, each answered with a result of that many bytes. */
 function body(sizes: readonly number[]): Uint8Array {
@@ -36,12 +40,23 @@ describe('whyNoShed', () => {
     expect(outcome).toMatchObject({ kind: 'held', why: 'gate', gate: { latch: false, expectedRemainingTurns: 0, horizonFrom: 'horizon' } });
   });
 
+  it('should let the gate give way from 85% full, as the engine does', () => {
+    // Arrange: no turns left, so under the ceiling the gate holds (the test above).
+    const full = reading({ contextTokens: 86_000 });
+
+    // Act
+    const outcome = whyNoShed(input(big, { horizon: 0, reading: full }));
+
+    // Assert
+    expect(outcome).toEqual({ kind: 'would_latch' });
+  });
+
   it('should name a gain under a tenth of the window', () => {
     // Act
     const outcome = whyNoShed(input([2000, ...Array<number>(6).fill(500)]));
 
     // Assert
-    expect(outcome).toMatchObject({ kind: 'held', why: 'small_gain' });
+    expect(outcome).toMatchObject({ kind: 'held', why: 'gain_too_small' });
   });
 
   it('should name the span refusal when the recent window holds everything', () => {
@@ -52,5 +67,34 @@ describe('whyNoShed', () => {
   it('should wait for a reading taken after the last epoch', () => {
     // Act / Assert
     expect(whyNoShed(input(big, { epochs: 1 }))).toEqual({ kind: 'held', why: 'stale_reading' });
+  });
+});
+
+describe('whyNoShed against the engine', () => {
+  it.each([
+    ['gate', big, { horizon: 0 }],
+    ['gain_too_small', big, { minGainFraction: 0.9 }],
+    ['too_few_messages', [60_000, 60_000, 500], {}],
+  ] as const)('should give the engine\'s own hold reason (%s) for the same request and reading', async (reason, sizes, settings) => {
+    // Arrange: a shed engine whose conversation's last reading is 80% of its window.
+    const state = await openStateDir(await tempStateDir('ctxshed-shed-hold-'));
+    const engine = new EpochEngine(state, { ...DEFAULT_ENGINE_SETTINGS, window: 100_000, mode: 'shed', ...(settings as Partial<EngineSettings>) });
+    const request = { method: 'POST', target: '/v1/messages', headers: {}, body: body(sizes) };
+    const first = await engine.prepare(request);
+    engine.observe(first, { status: 200, usage: { inputTokens: 10, cacheCreationInputTokens: 0, cacheReadInputTokens: 79_990, outputTokens: 5 } });
+
+    // Act
+    const prepared = await engine.prepare(request);
+    const entry = prepared.conversation!;
+    const explained = whyNoShed({
+      body: request.body, spans: entry.spans, reading: entry.reading!, epochs: entry.record?.epochs.length ?? 0, spansDir: state.spansDir, sha256: sha256Hex,
+      ...('horizon' in settings ? { horizon: settings.horizon } : {}),
+      ...('minGainFraction' in settings ? { minGainFraction: settings.minGainFraction } : {}),
+    });
+    await fs.rm(state.root, { recursive: true, force: true });
+
+    // Assert
+    expect(prepared.hold?.reason).toBe(reason);
+    expect(explained).toMatchObject({ kind: 'held', why: reason });
   });
 });

@@ -31,6 +31,23 @@ describe('renderStats', () => {
   });
 });
 
+describe('renderStats, holds', () => {
+  it('should print the requests over the threshold that latched nothing, by reason, in the words of the code', () => {
+    const { tally, summaries } = session();
+    const report = buildStatsReport(tally, summaries);
+    const withHolds = { ...report, overall: { ...report.overall, holds: { gate: 1, gain_too_small: 5 } } };
+
+    const text = renderStats(withHolds, '/st');
+    const without = renderStats(report, '/st');
+
+    expect(text).toContain('Over the threshold, no epoch latched, by reason (docs/reasons.md)');
+    expect(text).toMatch(/\ngain_too_small +5 +What the epoch would take out/);
+    expect(text.indexOf('gain_too_small')).toBeLessThan(text.indexOf('\ngate '));
+    expect(without).not.toContain('no epoch latched');
+    expect(widest(text)).toBeLessThanOrEqual(100);
+  });
+});
+
 describe('renderStats, overflow retries', () => {
   it('should print the refusals as too long and what became of them, and nothing when there were none', () => {
     const { tally, summaries } = session();

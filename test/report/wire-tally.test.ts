@@ -95,6 +95,29 @@ describe('addWireEntry', () => {
   });
 });
 
+describe('addWireEntry, holds', () => {
+  it('should count the requests over the threshold that latched nothing by hold reason, and skip an implausible one', () => {
+    const tally = fold([
+      wire({ t: '2026-01-01T00:00:01.000Z', hold: 'gain_too_small' }),
+      wire({ t: '2026-01-01T00:00:02.000Z', hold: 'gain_too_small' }),
+      wire({ t: '2026-01-01T00:00:03.000Z', hold: 'gate' }),
+      wire({ t: '2026-01-01T00:00:04.000Z', hold: 'NOT A REASON' as never }),
+    ]);
+
+    expect({ ...tally.conversations.get(KEY_A)!.holds }).toEqual({ gain_too_small: 2, gate: 1 });
+  });
+
+  it('should add them up across conversations', () => {
+    const into = newRequestCounts();
+    const from = newRequestCounts();
+    from.holds['stale_reading'] = 3;
+
+    addRequestCounts(into, from);
+
+    expect({ ...into.holds }).toEqual({ stale_reading: 3 });
+  });
+});
+
 describe('addWireEntry and rewrite paths', () => {
   it('should count the rewrites by how they ran, and none for a line that does not say', () => {
     const tally = fold([

@@ -28,7 +28,7 @@ function messagesPrefix(body: Buffer): string {
   return text.slice(0, text.indexOf('],"system":'));
 }
 
-/** REAL-CLIENT.md's between-turn edit, done on the text: the old breakpoint goes, a lone prompt becomes a string. */
+/** The client's between-turn edit (test/fixtures/real/README.md), done on the text: the old breakpoint goes, a lone prompt becomes a string. */
 function asNextRequestSendsIt(prefix: string): string {
   const lone = /\[\{"type":"text","text":("(?:[^"\\]|\\.)*"),"cache_control":\{"type":"ephemeral"\}\}\]\}$/;
   if (lone.test(prefix)) return prefix.replace(lone, '$1}');

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSseParser } from '../../src/proxy/sse-parser.js';
+import { createSseParser } from '../../src/core/sse-parser.js';
 import { countTokens, priceRequest } from '../../src/scripted/cache-pricing.js';
 import { startMessagesApi, type MessagesApi, type MessagesApiOptions } from '../../src/scripted/messages-api.js';
 import { isMessagesRequest } from '../../src/scripted/received-request.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createSseParser } from '../../src/proxy/sse-parser.js';
+import { createSseParser } from '../../src/core/sse-parser.js';
 import { assistantMessage, toolUse, type ReplyBlock } from '../../src/scripted/message.js';
 import { decodeSse } from '../../src/scripted/sse-decode.js';
 import { encodeSse, encodeSseEvent, messageEvents } from '../../src/scripted/sse-encode.js';

@@ -24,6 +24,15 @@ const INPUT: WireRecordInput = {
   ms: { total: 12.345, prepare: 1.26, headers: undefined },
 };
 
+describe('buildWireRecord, hold', () => {
+  it('should keep the hold reason of a request that latched nothing over the threshold, and say nothing without one', () => {
+    const held = buildWireRecord({ ...INPUT, latched: undefined, hold: 'stale_reading' });
+
+    expect(held.hold).toBe('stale_reading');
+    expect('hold' in buildWireRecord(INPUT)).toBe(false);
+  });
+});
+
 describe('buildWireRecord', () => {
   it('should keep the path without its query, count skipped blocks by reason and round the figures', () => {
     const record = buildWireRecord(INPUT);

@@ -1,5 +1,5 @@
 /**
- * The words of labelling (DESIGN.md "Label"): what each eligible block becomes at latch, why,
+ * The words of labelling (docs/design.md "Label"): what each eligible block becomes at latch, why,
  * and how it can be fetched again. Plain data, frozen in the epoch record.
  */
 

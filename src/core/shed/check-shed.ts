@@ -1,5 +1,5 @@
 /**
- * The shed splice's check of its own output (DESIGN.md invariant 6): the output is re-indexed
+ * The shed splice's check of its own output (docs/design.md invariant 6): the output is re-indexed
  * from its bytes and must be the input with each applied span's messages replaced by exactly one
  * stub message, every other message byte for byte, the bytes outside `messages` unchanged, and
  * the roles and tool pairs around each stub as the API requires.

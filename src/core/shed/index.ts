@@ -16,3 +16,4 @@ export * from './one-hour-cache.js';
 export * from './gate-input.js';
 export * from './plan-shed-record.js';
 export * from './decide-shed-overflow.js';
+export * from './weigh-span.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createSseParser } from '../../src/proxy/sse-parser.js';
-import type { SseEvent } from '../../src/proxy/sse-parser.js';
+import { createSseParser } from '../../src/core/sse-parser.js';
+import type { SseEvent } from '../../src/core/sse-parser.js';
 
 function parseAll(chunks: Array<string | Uint8Array>): SseEvent[] {
   const parser = createSseParser();

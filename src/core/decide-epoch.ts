@@ -1,0 +1,111 @@
+/**
+ * Whether a request over the threshold latches an epoch, in either mode: one pure decision that
+ * the engine (rescue/maybe-latch.ts, rescue/maybe-shed.ts) and replay (replay/shed-hold.ts) all
+ * call, so they cannot drift apart. It ends in a latch or in a hold with a reason from the closed
+ * list (core/hold-reasons.ts). The order is the cost: the reading is checked before anything is
+ * planned, and `take` (which may hash every eligible block) is asked only when it is fresh.
+ */
+import type { FrozenBlock } from './epoch-types.js';
+import type { HoldReason } from './hold-reasons.js';
+import { decideLatch, DEFAULT_MIN_GAIN_FRACTION, fullnessOf, type DecidedBlock, type FullnessReading } from './latch-decision.js';
+import { decideBurst, type GateDecision, type GateInput } from './shed/break-even.js';
+import type { PlannedSpan } from './shed/plan-span.js';
+import type { ShedRefusal } from './shed/shed-types.js';
+
+/** What this request's epoch would take out, as each mode plans it. */
+export type EpochTake<B extends DecidedBlock> =
+  /** Shed mode found no span to shed. */
+  | { readonly kind: 'none'; readonly reason: ShedRefusal; readonly detail: string }
+  /** Rescue mode: the plan's blocks (those frozen already are left out) and, with `--gate`, the gate's input for the blocks added. */
+  | { readonly kind: 'blocks'; readonly frozen: readonly FrozenBlock[]; readonly plan: readonly B[]; readonly gate?: (added: readonly B[]) => GateInput }
+  /** Shed mode: the span, and the gate's input for it (the gate always weighs a span). */
+  | { readonly kind: 'span'; readonly span: PlannedSpan; readonly gate: GateInput };
+
+/** Everything the decision reads. */
+export interface EpochInput<B extends DecidedBlock> {
+  readonly reading: FullnessReading | undefined;
+  /** e.g. 0.7 for `--rescue-pct 70`. */
+  readonly threshold: number;
+  /** The conversation's epochs so far. */
+  readonly epochCount: number;
+  readonly minGainFraction?: number;
+  /** Asked only once the reading is over the threshold and fresh. */
+  readonly take: () => EpochTake<B>;
+}
+
+/** The decision: under the threshold nothing is decided; over it, a latch or a hold with its reason. */
+export type EpochDecision<B extends DecidedBlock> =
+  | { readonly kind: 'idle' }
+  | {
+      readonly kind: 'latch';
+      readonly fullness: number;
+      readonly estimatedTokensFreed: number;
+      /** Rescue mode: the blocks the epoch adds. */
+      readonly added: readonly B[];
+      /** Shed mode: the span the epoch freezes. */
+      readonly span?: PlannedSpan;
+      readonly gate?: GateDecision;
+    }
+  | { readonly kind: 'hold'; readonly reason: HoldReason; readonly detail: string; readonly gate?: GateDecision; readonly span?: PlannedSpan };
+
+/** Decides whether this request latches an epoch, and if not, why. */
+export function decideEpoch<B extends DecidedBlock>(input: EpochInput<B>): EpochDecision<B> {
+  const { reading } = input;
+  if (reading === undefined || fullnessOf(reading) < input.threshold) return { kind: 'idle' };
+  if (reading.epochsApplied < input.epochCount) {
+    return { kind: 'hold', reason: 'stale_reading', detail: `the reading was taken on a request carrying ${reading.epochsApplied} of ${input.epochCount} epochs` };
+  }
+  const take = input.take();
+  const minGain = (input.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION) * reading.window;
+  switch (take.kind) {
+    case 'none':
+      return { kind: 'hold', reason: take.reason, detail: take.detail };
+    case 'blocks':
+      return decideBlocks(input, reading, take, minGain);
+    case 'span': {
+      const freed = take.gate.droppedCachedTokens;
+      if (freed < minGain) return { kind: 'hold', reason: 'gain_too_small', detail: `the span frees about ${freed} tokens, under the ${Math.round(minGain)} asked`, span: take.span };
+      return gated(reading, freed, [], take.gate, take.span);
+    }
+  }
+}
+
+function decideBlocks<B extends DecidedBlock>(input: EpochInput<B>, reading: FullnessReading, take: Extract<EpochTake<B>, { kind: 'blocks' }>, minGain: number): EpochDecision<B> {
+  const decision = decideLatch<B>({
+    reading,
+    threshold: input.threshold,
+    frozen: take.frozen,
+    epochCount: input.epochCount,
+    plan: take.plan,
+    ...(input.minGainFraction === undefined ? {} : { minGainFraction: input.minGainFraction }),
+  });
+  if (decision.latch) return gated(reading, decision.estimatedTokensFreed, decision.added, take.gate?.(decision.added));
+  switch (decision.why) {
+    case 'no_reading':
+    case 'below_threshold':
+      return { kind: 'idle' };
+    case 'stale_reading':
+      return { kind: 'hold', reason: 'stale_reading', detail: 'the reading predates the last epoch' };
+    case 'nothing_new':
+      return { kind: 'hold', reason: 'nothing_new', detail: `${take.plan.length} eligible, ${take.frozen.length} frozen already` };
+    case 'gain_too_small': {
+      const frozen = new Set(take.frozen.map((b) => b.ordinal));
+      const added = take.plan.filter((b) => !frozen.has(b.ordinal));
+      const bytes = added.reduce((sum, b) => sum + b.bytes, 0);
+      return { kind: 'hold', reason: 'gain_too_small', detail: `${added.length} new blocks of ${bytes} bytes, under the ${Math.round(minGain)} tokens asked` };
+    }
+  }
+}
+
+// The gate weighs the burst at the reading's fullness, so every caller gives way at the ceiling alike.
+function gated<B extends DecidedBlock>(reading: FullnessReading, freed: number, added: readonly B[], gateInput: GateInput | undefined, span?: PlannedSpan): EpochDecision<B> {
+  const fullness = fullnessOf(reading);
+  const withSpan = span === undefined ? {} : { span };
+  if (gateInput === undefined) return { kind: 'latch', fullness, estimatedTokensFreed: freed, added, ...withSpan };
+  const gate = decideBurst({ ...gateInput, fullness });
+  if (!gate.latch) {
+    const turns = gate.breakEvenTurns === null ? 'never' : `after ${gate.breakEvenTurns} turns`;
+    return { kind: 'hold', reason: 'gate', detail: `the re-write pays back ${turns}, ${gate.expectedRemainingTurns} expected`, gate, ...withSpan };
+  }
+  return { kind: 'latch', fullness, estimatedTokensFreed: freed, added, gate, ...withSpan };
+}

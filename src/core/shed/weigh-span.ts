@@ -1,0 +1,45 @@
+/**
+ * What a shed epoch latched on this request would take out, as core/decide-epoch.ts weighs it:
+ * the span (or why there is none) and the burst gate's input for it, estimated with the
+ * conversation's own tokens per byte. The engine and replay both ask here, so they weigh alike.
+ */
+import type { EpochTake } from '../decide-epoch.js';
+import { tokensPerByteOf, type FullnessReading } from '../latch-decision.js';
+import type { Sha256 } from '../ports.js';
+import type { TranscriptIndex } from '../transcript-index.js';
+import { shedGateInput } from './gate-input.js';
+import { asksOneHourCache } from './one-hour-cache.js';
+import { freezeSpan, planShed } from './plan-span.js';
+import type { FrozenSpan, ShedPolicy } from './shed-types.js';
+import { spanStubMessage } from './span-stub.js';
+
+/** A shed take: a span with its gate input, or the refusal. */
+export type SpanTake = Extract<EpochTake<never>, { readonly kind: 'none' | 'span' }>;
+
+/** What the weighing needs: the body, its index, the spans frozen so far, the last reading. */
+export interface SpanWeighing {
+  readonly body: Uint8Array;
+  readonly index: TranscriptIndex;
+  readonly spans: readonly FrozenSpan[];
+  readonly reading: FullnessReading;
+  readonly sha256: Sha256;
+  readonly policy: ShedPolicy;
+  /** Where the span's files go: the stub names them, and its size counts against the gain. */
+  readonly spansDir: string;
+  readonly horizon?: number;
+}
+
+/** Plans the next span and the gate input for shedding it. Never throws (planShed does not). */
+export function weighSpan(input: SpanWeighing): SpanTake {
+  const { body, index, reading } = input;
+  const plan = planShed(body, input.spans, { sha256: input.sha256, policy: input.policy, index });
+  if (plan.kind === 'none') return plan;
+  const stub = spanStubMessage(freezeSpan(plan.span), input.spansDir);
+  const gate = shedGateInput(index, plan.span, {
+    tokensPerByte: tokensPerByteOf(reading),
+    stubBytes: stub.length,
+    oneHourCache: asksOneHourCache(body),
+    ...(input.horizon === undefined ? {} : { horizon: input.horizon }),
+  });
+  return { kind: 'span', span: plan.span, gate };
+}

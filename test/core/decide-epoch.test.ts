@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { decideEpoch, type EpochInput, type EpochTake } from '../../src/core/decide-epoch.js';
+import type { FrozenBlock } from '../../src/core/epoch-types.js';
+import { HOLD_REASONS } from '../../src/core/hold-reasons.js';
+import type { DecidedBlock, FullnessReading } from '../../src/core/latch-decision.js';
+import type { GateInput } from '../../src/core/shed/break-even.js';
+import type { PlannedSpan } from '../../src/core/shed/plan-span.js';
+
+// 150k of a 200k window (75%), measured on a 600 KB request: 0.25 tokens per byte.
+const READING: FullnessReading = { contextTokens: 150_000, window: 200_000, epochsApplied: 0, requestBytes: 600_000 };
+const block = (ordinal: number, bytes: number): DecidedBlock => ({ ordinal, bytes });
+const frozen = (ordinal: number): FrozenBlock => ({ ordinal, toolUseId: `toolu_${ordinal}`, bytes: 1, sha256: '0'.repeat(64), jsonBytes: 3, jsonSha256: '1'.repeat(64) });
+const SPAN = { first: 1, last: 4, sha256: 'a'.repeat(64), bytes: 200_000, pins: [], text: new Uint8Array(0), windowStart: 5 } as PlannedSpan;
+// Pays back at once: 50k tokens dropped, 10k to write again, turns ahead.
+const PAYS: GateInput = { invalidatedSuffixTokens: 10_000, droppedCachedTokens: 50_000, turnsSoFar: 20, oneHourCache: false };
+const NEVER: GateInput = { ...PAYS, horizon: 0 };
+
+const input = (take: EpochTake<DecidedBlock>, over: Partial<EpochInput<DecidedBlock>> = {}): EpochInput<DecidedBlock> => ({
+  reading: READING, threshold: 0.7, epochCount: 0, take: () => take, ...over,
+});
+const blocks = (plan: readonly DecidedBlock[], more: Partial<Extract<EpochTake<DecidedBlock>, { kind: 'blocks' }>> = {}): EpochTake<DecidedBlock> => ({ kind: 'blocks', frozen: [], plan, ...more });
+
+describe('decideEpoch', () => {
+  it('should latch rescue blocks that free enough, with no gate unless asked', () => {
+    expect(decideEpoch(input(blocks([block(0, 200_000)])))).toEqual({ kind: 'latch', fullness: 0.75, estimatedTokensFreed: 50_000, added: [block(0, 200_000)] });
+  });
+
+  it('should be idle under the threshold and without a reading, and never ask for the take', () => {
+    const take = (): EpochTake<DecidedBlock> => {
+      throw new Error('asked');
+    };
+
+    expect(decideEpoch({ reading: READING, threshold: 0.8, epochCount: 0, take })).toEqual({ kind: 'idle' });
+    expect(decideEpoch({ reading: undefined, threshold: 0.8, epochCount: 0, take })).toEqual({ kind: 'idle' });
+  });
+
+  it('should hold a stale reading before it plans anything', () => {
+    const take = (): EpochTake<DecidedBlock> => {
+      throw new Error('asked');
+    };
+
+    expect(decideEpoch({ reading: READING, threshold: 0.7, epochCount: 1, take })).toMatchObject({ kind: 'hold', reason: 'stale_reading' });
+  });
+
+  it.each([
+    ['nothing_new', blocks([block(0, 200_000)], { frozen: [frozen(0)] })],
+    ['gain_too_small', blocks([block(0, 1000)])],
+    ['gate', blocks([block(0, 200_000)], { gate: () => NEVER })],
+    ['too_few_messages', { kind: 'none', reason: 'too_few_messages', detail: 'no whole message' } as const],
+    ['gain_too_small', { kind: 'span', span: SPAN, gate: { ...PAYS, droppedCachedTokens: 19_999 } } as const],
+    ['gate', { kind: 'span', span: SPAN, gate: NEVER } as const],
+  ])('should hold with %s', (reason, take) => {
+    const decision = decideEpoch(input(take));
+
+    expect(decision).toMatchObject({ kind: 'hold', reason });
+    expect(Object.hasOwn(HOLD_REASONS, (decision as { reason: string }).reason)).toBe(true);
+  });
+
+  it('should latch a span that pays back, with the gate\'s figures', () => {
+    expect(decideEpoch(input({ kind: 'span', span: SPAN, gate: PAYS }))).toMatchObject({ kind: 'latch', span: SPAN, estimatedTokensFreed: 50_000, gate: { latch: true } });
+  });
+
+  it('should let the gate give way from 85% full, for either mode', () => {
+    const full = { ...READING, contextTokens: 172_000 };
+
+    expect(decideEpoch(input({ kind: 'span', span: SPAN, gate: NEVER }, { reading: full }))).toMatchObject({ kind: 'latch', gate: { latch: true, forcedAt: 0.86 } });
+    expect(decideEpoch(input(blocks([block(0, 200_000)], { gate: () => NEVER }), { reading: full }))).toMatchObject({ kind: 'latch', gate: { latch: true, forcedAt: 0.86 } });
+  });
+});

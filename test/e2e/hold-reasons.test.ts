@@ -1,0 +1,54 @@
+/**
+ * Every request over the threshold either latches or says why not: a scripted session through the
+ * real proxy, in both modes, and a closed hold reason (docs/reasons.md, "Why no epoch latched") on
+ * each model call whose conversation's last reading was at or over the threshold and that latched
+ * nothing.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { HOLD_REASONS } from '../../src/core/hold-reasons.js';
+import type { EpochMode } from '../../src/core/index.js';
+import type { EngineSettings } from '../../src/rescue/index.js';
+import { ScriptedClient } from '../../src/scripted/client.js';
+import { startMessagesApi } from '../../src/scripted/messages-api.js';
+import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
+
+const THRESHOLD = 0.7;
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+/** The session's model calls, each with the fullness of the call before it (the reading it was judged on). */
+async function session(mode: EpochMode, turns: number, settings: Partial<EngineSettings>): Promise<Array<{ record: Record<string, unknown>; judgedOn: number | undefined }>> {
+  const dir = await tempStateDir(`ctxshed-hold-${mode}-`);
+  const upstream = await startMessagesApi();
+  const proxy = await startTestProxy(dir, testConfig(upstream.url, { ...settings, mode, threshold: THRESHOLD }));
+  cleanups.push(() => upstream.close(), () => proxy.close());
+  const client = new ScriptedClient(proxy.url);
+  for (let i = 0; i < turns; i++) expect((await client.turnOnce()).status).toBe(200);
+  const wire = (await waitForWire(dir, client.sent.length)).filter((r) => r['route'] === 'messages');
+  expect(wire).toHaveLength(turns);
+  return wire.map((record, i) => ({ record, judgedOn: i === 0 ? undefined : (wire[i - 1]!['fullness'] as number | undefined) }));
+}
+
+// Each crossing of the scripted session latches at once by default: these settings make the
+// latch refuse first (no turns left to pay back until the gate's 85% ceiling, or a gain asked for
+// that no epoch gives), as a person's flags would.
+describe.each([
+  ['rescue', { gate: true, horizon: 0 }, ['gate']],
+  ['rescue', { minGainFraction: 0.5 }, ['gain_too_small']],
+  ['shed', { horizon: 0 }, ['gate']],
+  ['shed', { minGainFraction: 0.5 }, ['gain_too_small']],
+] as const)('the proxy in %s mode (%o), over its threshold', (mode, settings, expected) => {
+  it('should name a closed hold reason on every request that latched nothing, and none under the threshold or on a latch', async () => {
+    const calls = await session(mode, 40, settings);
+
+    const over = calls.filter((c) => c.judgedOn !== undefined && c.judgedOn >= THRESHOLD);
+    const held = over.filter((c) => c.record['latched'] === undefined);
+    const quiet = calls.filter((c) => c.judgedOn === undefined || c.judgedOn < THRESHOLD || c.record['latched'] !== undefined);
+    expect(held.length).toBeGreaterThan(0);
+    for (const { record } of held) expect(Object.keys(HOLD_REASONS)).toContain(record['hold']);
+    expect(new Set(held.map((c) => c.record['hold']))).toEqual(new Set(expected));
+    for (const { record } of quiet) expect(record['hold']).toBeUndefined();
+  });
+});

@@ -1,0 +1,99 @@
+/** The engine says why a request over the threshold latched nothing (`Prepared.hold`, core/hold-reasons.ts). */
+import fs from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Usage } from '../../src/core/index.js';
+import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
+import type { StateDir } from '../../src/state/layout.js';
+import { openStateDir } from '../../src/state/open-state-dir.js';
+import { conversation, filler } from '../core/bodies.js';
+import { tempStateDir } from '../support/test-proxy.js';
+
+/** A small window, so a reading of a few thousand tokens crosses 70% of it. */
+const SETTINGS: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, window: 10_000 };
+/** Ten tool results of 4,000 bytes: the 4 older than the newest 6 are eligible. */
+const BODY = conversation(Array.from({ length: 10 }, (_, i) => filler(4000, i)));
+const request = (body: Uint8Array = BODY): EngineRequest => ({ method: 'POST', target: '/v1/messages', headers: {}, body });
+const usage = (contextTokens: number): Usage => ({ inputTokens: 10, cacheCreationInputTokens: 0, cacheReadInputTokens: contextTokens - 10, outputTokens: 5 });
+
+let state: StateDir;
+let failures: unknown[];
+beforeEach(async () => {
+  state = await openStateDir(await tempStateDir('ctxshed-holds-'));
+  failures = [];
+});
+afterEach(async () => {
+  await fs.rm(state.root, { recursive: true, force: true });
+});
+
+function engineWith(settings: Partial<EngineSettings> = {}): EpochEngine {
+  return new EpochEngine(state, { ...SETTINGS, ...settings }, { onStateFailure: (e) => failures.push(e) });
+}
+
+/** The engine after one request whose response read 90% of the window. */
+async function overThreshold(engine: EpochEngine): Promise<void> {
+  const first = await engine.prepare(request());
+  engine.observe(first, { status: 200, usage: usage(9_000) });
+}
+
+describe('EpochEngine.prepare, holds', () => {
+  it('should say nothing of a hold under the threshold, nor when it latches', async () => {
+    const engine = engineWith();
+
+    const under = await engine.prepare(request());
+    engine.observe(under, { status: 200, usage: usage(9_000) });
+    const latching = await engine.prepare(request());
+
+    expect(under.hold).toBeUndefined();
+    expect(latching).toMatchObject({ latched: 1 });
+    expect(latching.hold).toBeUndefined();
+  });
+
+  it('should hold with gain_too_small when the blocks free less than the minimum gain', async () => {
+    const engine = engineWith({ minGainFraction: 0.99 });
+    await overThreshold(engine);
+
+    const prepared = await engine.prepare(request());
+
+    expect(prepared.latched).toBeUndefined();
+    expect(prepared.hold).toMatchObject({ reason: 'gain_too_small' });
+  });
+
+  it('should hold with nothing_new once every eligible block is frozen, and stale_reading on a reading older than the epoch', async () => {
+    const engine = engineWith();
+    const first = await engine.prepare(request());
+    engine.observe(first, { status: 200, usage: usage(9_000) });
+    const latching = await engine.prepare(request());
+    // A late response of the request sent before the epoch: its reading predates it.
+    engine.observe(first, { status: 200, usage: usage(9_000) });
+    const stale = await engine.prepare(request());
+    engine.observe(latching, { status: 200, usage: usage(9_000) });
+    const fresh = await engine.prepare(request());
+
+    expect(latching.latched).toBe(1);
+    expect(stale.hold).toMatchObject({ reason: 'stale_reading' });
+    expect(fresh.hold).toMatchObject({ reason: 'nothing_new' });
+  });
+
+  it('should hold with state_unavailable when the latch cannot write its files, and report the failure', async () => {
+    const engine = engineWith();
+    await overThreshold(engine);
+    await fs.rm(state.elidedDir, { recursive: true });
+    await fs.writeFile(state.elidedDir, 'not a folder');
+
+    const prepared = await engine.prepare(request());
+
+    expect(prepared.hold).toMatchObject({ reason: 'state_unavailable' });
+    expect(prepared.stateFailed).toBe(true);
+    expect(failures.length).toBeGreaterThan(0);
+  });
+
+  it('should hold with concurrent_latch when another request of the conversation latched first', async () => {
+    const engine = engineWith();
+    await overThreshold(engine);
+
+    const [a, b] = await Promise.all([engine.prepare(request()), engine.prepare(request())]);
+
+    expect([a.latched, b.latched].filter((n) => n !== undefined)).toEqual([1]);
+    expect([a.hold?.reason, b.hold?.reason].filter((r) => r !== undefined)).toEqual(['concurrent_latch']);
+  });
+});
