@@ -25,7 +25,8 @@ function renderSession(report: SessionReport): string {
   const c = report.calibration;
   const lines = [
     `${report.file}`,
-    `  ${report.requests} requests in ${report.conversations} conversation(s); window ${report.window.toLocaleString('en-US')} tokens; ` +
+    `  ${report.requests} requests in ${report.conversations} conversation(s); window ${report.window.toLocaleString('en-US')} tokens` +
+      `${report.tokenThreshold === undefined ? '' : ` (epochs may latch from ${report.tokenThreshold.toLocaleString('en-US')} tokens)`}; ` +
       `auto-compaction at ${pct(report.autoCompactAt)}; ${c.tokensPerByte.toFixed(3)} tokens/byte fitted`,
     `  calibration (model vs recorded usage): cache read ${signed(c.cacheReadError)}, cache write ${signed(c.cacheWriteError)}, ` +
       `context ${signed(c.contextError)} (per request ±${pct(c.meanAbsRequestError, 1)}); recorded bill $${c.recorded.costUsd.toFixed(2)}, peak ${pct(c.recorded.peakFullness)}`,

@@ -11,6 +11,7 @@ import {
   DEFAULT_SHED_POLICY,
   DEFAULT_TOKENS_PER_BYTE,
   freezeSpan,
+  gainFloorTokens,
   indexTranscript,
   planShed,
   shedGateInput,
@@ -21,6 +22,7 @@ import {
   type Sha256,
   type ShedPolicy,
   type ShedRefusal,
+  type ThresholdSettings,
 } from '../core/index.js';
 
 /** Why no shed epoch latched on a request over the threshold. */
@@ -29,7 +31,7 @@ export type ShedHold =
   | 'stale_reading'
   /** No span can be shed (docs/reasons.md, "Why nothing is shed"). */
   | ShedRefusal
-  /** The span would free less than a tenth of the window. */
+  /** The span would free less than the gain floor (a tenth of the window, or of N ÷ threshold on a token crossing). */
   | 'small_gain'
   /** The burst gate: the re-write would not pay back within the turns expected. */
   | 'gate';
@@ -50,6 +52,8 @@ export interface ShedHoldInput {
   readonly policy?: ShedPolicy;
   readonly horizon?: number;
   readonly minGainFraction?: number;
+  /** The engine's thresholds: the gain floor depends on which one the reading crossed. Absent: the fraction's floor. */
+  readonly thresholds?: ThresholdSettings;
 }
 
 /** Why the engine's shed latch held back on this request (call it only for a request over the threshold). */
@@ -72,7 +76,9 @@ export function whyNoShed(input: ShedHoldInput): ShedHoldOutcome {
   const last = index.messages[index.messages.length - 1];
   const after = index.messages[plan.span.last + 1];
   const sizes = { spanBytes: plan.span.bytes, windowBytes: after === undefined || last === undefined ? 0 : last.end - after.start };
-  if (gateInput.droppedCachedTokens < (input.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION) * reading.window) return { kind: 'held', why: 'small_gain', ...sizes };
+  const fraction = input.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION;
+  const floor = input.thresholds === undefined ? fraction * reading.window : gainFloorTokens(reading, input.thresholds, fraction);
+  if (gateInput.droppedCachedTokens < floor) return { kind: 'held', why: 'small_gain', ...sizes };
   const gate = decideBurst(gateInput);
   if (!gate.latch) return { kind: 'held', why: 'gate', gate, ...sizes };
   return { kind: 'would_latch' };

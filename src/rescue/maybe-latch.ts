@@ -1,7 +1,9 @@
 /** Whether this request latches a new epoch, and latching it when it does. */
 import {
   asksOneHourCache,
+  crossedThreshold,
   decideBurst,
+  firedThreshold,
   decideLatch,
   DEFAULT_TOKENS_PER_BYTE,
   encodeJsonString,
@@ -20,6 +22,8 @@ import {
   type FullnessReading,
   type GateDecision,
   type PlannedBlock,
+  type ThresholdFired,
+  type ThresholdSettings,
   type TranscriptIndex,
 } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
@@ -46,9 +50,9 @@ export interface EligibilitySlot {
 }
 
 /** Cheap test first: planning hashes every eligible block, so only plan when a latch is possible. */
-export function isOverThreshold(entry: ConversationEntry, threshold: number): boolean {
+export function isOverThreshold(entry: ConversationEntry, settings: ThresholdSettings): boolean {
   const { reading } = entry;
-  return reading !== undefined && reading.contextTokens / reading.window >= threshold;
+  return reading !== undefined && crossedThreshold(reading, settings) !== undefined;
 }
 
 /**
@@ -69,11 +73,12 @@ export async function maybeLatch(
 ): Promise<LatchOutcome> {
   const { reading } = entry;
   if (reading === undefined) return {};
-  const { threshold, policy, minGainFraction } = ctx.settings;
+  const { threshold, rescueTokens, policy, minGainFraction } = ctx.settings;
   const decide = <B extends DecidedBlock>(candidates: readonly B[]): ReturnType<typeof decideLatch<B>> =>
     decideLatch<B>({
       reading,
       threshold,
+      ...(rescueTokens === undefined ? {} : { rescueTokens }),
       frozen: entry.frozen,
       epochCount: entry.record?.epochs.length ?? 0,
       plan: candidates,
@@ -124,12 +129,19 @@ export async function maybeLatch(
         model: index.model ?? '',
         agentId,
         ...(gate === undefined ? {} : { gate }),
+        ...firedOf(reading, ctx.settings),
       }),
     );
   } catch (error) {
     onStateFailure(error);
     return outcome();
   }
+}
+
+/** The epoch reason's threshold fields (core/latch-threshold.ts), as a spread for a latch request. */
+export function firedOf(reading: FullnessReading, settings: ThresholdSettings): { readonly fired?: ThresholdFired } {
+  const fired = firedThreshold(reading, settings);
+  return fired === undefined ? {} : { fired };
 }
 
 /** The conversation's tokens per body byte, from its last reading. */

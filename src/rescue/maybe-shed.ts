@@ -1,7 +1,7 @@
 /**
  * Whether this request latches a shed epoch, and latching it when it does (docs/shed.md). The
- * same reading and threshold as rescue, the same refusal of a stale reading and of a gain under
- * `minGainFraction` of the window; then the burst gate, always.
+ * same reading and thresholds as rescue, the same refusal of a stale reading and of a gain under
+ * the floor (`minGainFraction` of the window, core/latch-threshold.ts); then the burst gate, always.
  */
 import {
   asksOneHourCache,
@@ -10,6 +10,7 @@ import {
   DEFAULT_SHED_POLICY,
   firstPromptExcerpt,
   freezeSpan,
+  gainFloorTokens,
   planShed,
   planShedRecord,
   shedGateInput,
@@ -19,7 +20,7 @@ import {
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { ConversationEntry } from './conversation-table.js';
 import { latchWith, type LatchContext } from './latch-conversation.js';
-import { fullnessOf, tokensPerByteOf } from './maybe-latch.js';
+import { firedOf, fullnessOf, tokensPerByteOf } from './maybe-latch.js';
 
 /**
  * Plans a span, weighs it and latches it. Resolves to the epoch this request latched, or
@@ -49,10 +50,10 @@ export async function maybeShed(
     fullness: fullnessOf(reading),
     ...(horizon === undefined ? {} : { horizon }),
   });
-  if (input.droppedCachedTokens < (ctx.settings.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION) * reading.window) return undefined;
+  if (input.droppedCachedTokens < gainFloorTokens(reading, ctx.settings, ctx.settings.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION)) return undefined;
   const gate = decideBurst(input);
   if (!gate.latch) return undefined;
-  const request = { span: plan.span, reading, gate, firstPrompt: firstPromptExcerpt(body, index), model: index.model ?? '', agentId };
+  const request = { span: plan.span, reading, gate, firstPrompt: firstPromptExcerpt(body, index), model: index.model ?? '', agentId, ...firedOf(reading, ctx.settings) };
   try {
     return await latchWith(ctx, entry, (current) => planShedRecord({ key: entry.key, current, request, threshold, policy, now: ctx.now() }));
   } catch (error) {
