@@ -37,3 +37,4 @@ export * from './api-dialect.js';
 export * from './openai/index.js';
 export * from './index-any-api.js';
 export * from './latch-threshold.js';
+export * from './last-turn.js';
