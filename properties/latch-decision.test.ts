@@ -1,11 +1,12 @@
 /**
- * The latch decision (docs/design.md "Epoch"): an epoch latches only at or above the threshold, only
+ * The latch decision (docs/design.md "Epoch"): an epoch latches only at or above a threshold (the
+ * fraction of the window, or the token threshold in force: core/latch-threshold.ts), only
  * on a reading taken with every current epoch applied, only when there is something new, and
  * what it adds is never a block already frozen.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decideLatch, DEFAULT_MIN_GAIN_FRACTION, type FrozenBlock, type LatchInput, type PlannedBlock } from '../src/core/index.js';
+import { decideLatch, DEFAULT_MIN_GAIN_FRACTION, gainFloorTokens, tokenThresholdFor, type FrozenBlock, type LatchInput, type PlannedBlock } from '../src/core/index.js';
 
 const hex = (n: number): string => n.toString(16).padStart(64, '0');
 
@@ -29,11 +30,27 @@ const latchInputArb: fc.Arbitrary<LatchInput> = fc
     epochCount: fc.nat({ max: 6 }),
     plan: fc.uniqueArray(plannedArb, { selector: (b) => b.ordinal, maxLength: 30 }).map((p) => p.sort((a, b) => a.ordinal - b.ordinal)),
     minGainFraction: fc.option(fc.double({ min: 0, max: 0.5, noNaN: true }), { nil: undefined }),
+    rescueTokens: fc.option(fc.oneof(fc.constant(0), fc.nat({ max: 1_500_000 })), { nil: undefined }),
   })
-  .map(({ reading, threshold, frozenOrdinals, epochCount, plan, minGainFraction }) => {
+  .map(({ reading, threshold, frozenOrdinals, epochCount, plan, minGainFraction, rescueTokens }) => {
     const frozen: FrozenBlock[] = frozenOrdinals.map((o) => ({ ordinal: o, toolUseId: `toolu_${o}`, bytes: 2000, sha256: hex(o), jsonBytes: 2002, jsonSha256: hex(o) }));
-    return minGainFraction === undefined ? { reading, threshold, frozen, epochCount, plan } : { reading, threshold, frozen, epochCount, plan, minGainFraction };
+    return {
+      reading,
+      threshold,
+      frozen,
+      epochCount,
+      plan,
+      ...(minGainFraction === undefined ? {} : { minGainFraction }),
+      ...(rescueTokens === undefined ? {} : { rescueTokens }),
+    };
   });
+
+/** Whether the reading is at or over either threshold, as the input configures them. */
+function isOver(input: LatchInput): boolean {
+  const reading = input.reading!;
+  const tokens = tokenThresholdFor(input, reading.window);
+  return reading.contextTokens / reading.window >= input.threshold || (tokens !== undefined && reading.contextTokens >= tokens);
+}
 
 describe('decideLatch', () => {
   it('should latch only at or above the threshold, on a fresh reading, with new blocks worth the re-write', () => {
@@ -43,11 +60,13 @@ describe('decideLatch', () => {
 
         if (!decision.latch) return;
         const reading = input.reading!;
-        expect(reading.contextTokens / reading.window).toBeGreaterThanOrEqual(input.threshold);
+        expect(isOver(input)).toBe(true);
         expect(decision.fullness).toBe(reading.contextTokens / reading.window);
         expect(reading.epochsApplied).toBeGreaterThanOrEqual(input.epochCount);
         expect(decision.added.length).toBeGreaterThan(0);
-        expect(decision.estimatedTokensFreed).toBeGreaterThanOrEqual((input.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION) * reading.window);
+        expect(decision.estimatedTokensFreed).toBeGreaterThanOrEqual(gainFloorTokens(reading, input, input.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION));
+        // The token threshold's floor is never above the window's.
+        expect(gainFloorTokens(reading, input, 0.1)).toBeLessThanOrEqual(0.1 * reading.window);
       }),
     );
   });
@@ -73,7 +92,7 @@ describe('decideLatch', () => {
         const frozen = new Set(input.frozen.map((b) => b.ordinal));
         let why: string | undefined;
         if (reading === undefined) why = 'no_reading';
-        else if (reading.contextTokens / reading.window < input.threshold) why = 'below_threshold';
+        else if (!isOver(input)) why = 'below_threshold';
         else if (reading.epochsApplied < input.epochCount) why = 'stale_reading';
         else if (input.plan.every((b) => frozen.has(b.ordinal))) why = 'nothing_new';
         if (why !== undefined) expect(decision).toEqual({ latch: false, why });

@@ -1,6 +1,7 @@
 /** The flags `serve` and `rescue` share, and the proxy settings they make (engine and transport). */
 import type { Argv } from 'yargs';
 import { defaultTransport, DEFAULT_UPSTREAM, type ProxySettings } from '../proxy/transport-settings.js';
+import { DEFAULT_LONG_WINDOW_RESCUE_TOKENS, tokenThresholdFor } from '../core/index.js';
 import { DEFAULT_ENGINE_SETTINGS } from '../rescue/index.js';
 import { CliError } from './cli-error.js';
 import { STATE_OPTION } from './state-option.js';
@@ -12,6 +13,8 @@ export interface ProxyArgs {
   horizon?: number | undefined;
   gate?: boolean;
   rescuePct: number;
+  /** `--rescue-tokens`; absent: the default for the window. */
+  rescueTokens?: number | undefined;
   keepRecent: number;
   minBytes: number;
   window: number | undefined;
@@ -25,6 +28,10 @@ export interface ProxyArgs {
 /** `--rescue-pct`'s default: the engine's threshold, as a percentage. */
 export const DEFAULT_RESCUE_PCT = Math.round(DEFAULT_ENGINE_SETTINGS.threshold * 1000) / 10;
 
+/** `--rescue-tokens`'s help, shared with `replay`. */
+export const RESCUE_TOKENS_DESCRIPTION =
+  `Also latch an epoch once a conversation's prompt reaches N tokens, whichever comes first with --rescue-pct (default: ${DEFAULT_LONG_WINDOW_RESCUE_TOKENS.toLocaleString('en-US')} on windows over 200,000, none on others; 0: none)`;
+
 /** Adds the shared flags to a command. */
 export function withProxyOptions<T>(yargs: Argv<T>): Argv<T & ProxyArgs> {
   return yargs
@@ -32,9 +39,10 @@ export function withProxyOptions<T>(yargs: Argv<T>): Argv<T & ProxyArgs> {
     .option('horizon', { type: 'number', describe: 'Turns a cache re-write must pay back within (default: as many as the conversation has had); from 85% full an epoch latches anyway' })
     .option('gate', { type: 'boolean', default: false, describe: 'Rescue mode: latch only when the re-write pays back within the horizon, or the window is 85% full (shed mode always does)' })
     .option('rescue-pct', { type: 'number', default: DEFAULT_RESCUE_PCT, describe: 'Latch an epoch when a conversation is this full (% of the window)' })
+    .option('rescue-tokens', { type: 'number', describe: RESCUE_TOKENS_DESCRIPTION })
     .option('keep-recent', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.keepRecent, describe: 'Never elide the N newest tool results' })
     .option('min-bytes', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.minBytes, describe: 'Elide only tool results whose text is over N bytes' })
-    .option('window', { type: 'number', describe: 'Context window in tokens (default: 1,000,000 with the context-1m beta, else 200,000)' })
+    .option('window', { type: 'number', describe: "Context window in tokens (default: the model's, e.g. 1,000,000 for Opus 5 and 5.5; else 1,000,000 with the context-1m beta; else 200,000)" })
     .option('state', STATE_OPTION)
     .option('upstream', { type: 'string', describe: 'Where to send requests (default: $ANTHROPIC_BASE_URL as it was, else https://api.anthropic.com; for codex, its openai_base_url, else https://api.openai.com/v1)' })
     .option('port', { type: 'number', default: 0, describe: 'Port on 127.0.0.1 (0: any free port)' })
@@ -51,6 +59,7 @@ export function proxyConfigFrom(args: ProxyArgs, env: NodeJS.ProcessEnv): ProxyS
   if (mode !== 'rescue' && mode !== 'shed') throw new CliError(`--mode takes rescue or shed, not ${JSON.stringify(mode)}`);
   if (args.horizon !== undefined) wholeNumber(args.horizon, '--horizon', 0);
   if (!(args.rescuePct > 0 && args.rescuePct <= 100)) throw new CliError(`--rescue-pct takes a number above 0 and at most 100, not ${args.rescuePct}`);
+  if (args.rescueTokens !== undefined) wholeNumber(args.rescueTokens, '--rescue-tokens', 0);
   wholeNumber(args.keepRecent, '--keep-recent', 0);
   wholeNumber(args.minBytes, '--min-bytes', 0);
   if (args.window !== undefined) wholeNumber(args.window, '--window', 1000);
@@ -71,6 +80,7 @@ export function proxyConfigFrom(args: ProxyArgs, env: NodeJS.ProcessEnv): ProxyS
     engine: {
       ...DEFAULT_ENGINE_SETTINGS,
       threshold: args.rescuePct / 100,
+      ...(args.rescueTokens === undefined ? {} : { rescueTokens: args.rescueTokens }),
       policy: { keepRecent: args.keepRecent, minBytes: args.minBytes },
       mode,
       gate: args.gate ?? false,
@@ -85,9 +95,9 @@ export function proxyConfigFrom(args: ProxyArgs, env: NodeJS.ProcessEnv): ProxyS
 export function bannerLine(settings: ProxySettings, url: string, dirs: { readonly elidedDir: string; readonly spansDir: string }): string {
   const { elidedDir, spansDir } = dirs;
   const { engine: config, transport: { upstream } } = settings;
-  const window = config.window === undefined ? '200,000-token window (1M with the context-1m beta)' : `${config.window.toLocaleString('en-US')}-token window`;
+  const window = config.window === undefined ? "the model's window (1M for Opus 5 and 5.5, or with the context-1m beta; else 200,000)" : `a ${config.window.toLocaleString('en-US')}-token window`;
   const start = `ctxshed: ${config.mode === 'shed' ? 'shed' : 'rescue'} on at ${url} -> ${upstream.origin}${upstream.pathname === '/' ? '' : upstream.pathname}; ` +
-    `epochs latch at ${Math.round(config.threshold * 1000) / 10}% of a ${window}`;
+    `epochs latch at ${Math.round(config.threshold * 1000) / 10}% of ${window}${tokensClause(config.rescueTokens, config.window)}`;
   if (config.mode === 'shed') {
     return `${start} when the cache re-write pays back; this mode changes request bytes: a span of old messages becomes one stub, originals kept in ${spansDir}`;
   }
@@ -95,6 +105,17 @@ export function bannerLine(settings: ProxySettings, url: string, dirs: { readonl
   // The model mode sends redacted heads of old tool results upstream: say so before it starts.
   const model = config.labels === 'model' ? `; --labels model: at each latch, redacted heads of those results go to the upstream's model to be labelled` : '';
   return `${start}${gated}; this mode changes request bytes: old tool results over ${config.policy.minBytes} bytes become stubs, originals kept in ${elidedDir}${model}`;
+}
+
+// The token threshold as the banner says it: only where one is in force.
+function tokensClause(rescueTokens: number | undefined, window: number | undefined): string {
+  if (rescueTokens === 0) return '';
+  if (rescueTokens !== undefined) return ` or at ${rescueTokens.toLocaleString('en-US')} tokens, whichever comes first`;
+  if (window !== undefined) {
+    const tokens = tokenThresholdFor({ threshold: 1 }, window);
+    return tokens === undefined ? '' : ` or at ${tokens.toLocaleString('en-US')} tokens, whichever comes first`;
+  }
+  return ` or, on a window over 200,000, at ${DEFAULT_LONG_WINDOW_RESCUE_TOKENS.toLocaleString('en-US')} tokens`;
 }
 
 function wholeNumber(value: number, flag: string, min: number): void {

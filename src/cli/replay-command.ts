@@ -13,7 +13,7 @@ import { FIGURE_WINDOWS, renderFigures } from '../replay/render-figures.js';
 import { renderTable } from '../replay/render-table.js';
 import { replaySession, type SessionReport } from '../replay/replay-session.js';
 import { CliError } from './cli-error.js';
-import { DEFAULT_RESCUE_PCT } from './proxy-options.js';
+import { DEFAULT_RESCUE_PCT, RESCUE_TOKENS_DESCRIPTION } from './proxy-options.js';
 import { writeStdout } from './read-input.js';
 import { errorText } from '../errors.js';
 import { runTtlBacktest } from './replay-ttl.js';
@@ -21,6 +21,7 @@ import { runTtlBacktest } from './replay-ttl.js';
 interface ReplayArgs {
   transcripts: string[];
   rescuePct: number;
+  rescueTokens: number | undefined;
   keepRecent: number;
   minBytes: number;
   window: number | undefined;
@@ -39,6 +40,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
     (yargs as Argv<object>)
       .positional('transcripts', { type: 'string', array: true, demandOption: true, describe: 'Session .jsonl files, or folders of them (~/.claude/projects/<project>; with --ttl, ~/.claude/projects)' })
       .option('rescue-pct', { type: 'number', default: DEFAULT_RESCUE_PCT, describe: 'Latch an epoch when a conversation is this full (% of the window)' })
+      .option('rescue-tokens', { type: 'number', describe: RESCUE_TOKENS_DESCRIPTION })
       .option('keep-recent', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.keepRecent, describe: 'Never elide the N newest tool results' })
       .option('min-bytes', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.minBytes, describe: 'Elide only tool results whose text is over N bytes' })
       .option('window', { type: 'number', describe: 'Context window in tokens (default 200,000)' })
@@ -65,6 +67,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
     for (const [flag, v] of [['--keep-recent', args.keepRecent], ['--min-bytes', args.minBytes]] as const) {
       if (!Number.isInteger(v) || v < 0) throw new CliError(`${flag} takes a whole number, not ${v}`, 2);
     }
+    if (args.rescueTokens !== undefined && !(Number.isInteger(args.rescueTokens) && args.rescueTokens >= 0)) throw new CliError(`--rescue-tokens takes a whole number >= 0, not ${args.rescueTokens}`, 2);
     if (args.window !== undefined && !(Number.isInteger(args.window) && args.window >= 1000)) throw new CliError(`--window takes a whole number of at least 1000, not ${args.window}`, 2);
     if (args.horizon !== undefined && !(Number.isInteger(args.horizon) && args.horizon >= 0)) throw new CliError(`--horizon takes a whole number, not ${args.horizon}`, 2);
     const sessions = await readSessions(args.transcripts).catch((error: unknown) => {
@@ -97,11 +100,12 @@ function figuresCommand(args: ReplayArgs, windows: readonly number[]): string {
   if (args.keepRecent !== DEFAULT_ENGINE_SETTINGS.policy.keepRecent) parts.push('--keep-recent', String(args.keepRecent));
   if (args.minBytes !== DEFAULT_ENGINE_SETTINGS.policy.minBytes) parts.push('--min-bytes', String(args.minBytes));
   if (args.horizon !== undefined) parts.push('--horizon', String(args.horizon));
+  if (args.rescueTokens !== undefined) parts.push('--rescue-tokens', String(args.rescueTokens));
   return parts.join(' ');
 }
 
 /** Replays every session, each over fresh state directories that are removed after. */
-async function replayAll(sessions: Awaited<ReturnType<typeof readSessions>>, args: Pick<ReplayArgs, 'rescuePct' | 'keepRecent' | 'minBytes' | 'window' | 'horizon'>): Promise<SessionReport[]> {
+async function replayAll(sessions: Awaited<ReturnType<typeof readSessions>>, args: Pick<ReplayArgs, 'rescuePct' | 'rescueTokens' | 'keepRecent' | 'minBytes' | 'window' | 'horizon'>): Promise<SessionReport[]> {
   const reports: SessionReport[] = [];
   for (const session of sessions) {
     if (session.conversations.length === 0) continue;
@@ -112,6 +116,7 @@ async function replayAll(sessions: Awaited<ReturnType<typeof readSessions>>, arg
       reports.push(
         await replaySession(session.file, session.conversations, {
           threshold: args.rescuePct / 100,
+          ...(args.rescueTokens === undefined ? {} : { rescueTokens: args.rescueTokens }),
           policy: { keepRecent: args.keepRecent, minBytes: args.minBytes },
           ...(args.window === undefined ? {} : { window: args.window }),
           ...(args.horizon === undefined ? {} : { horizon: args.horizon }),

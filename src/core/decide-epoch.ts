@@ -8,6 +8,7 @@
 import type { FrozenBlock } from './epoch-types.js';
 import type { HoldReason } from './hold-reasons.js';
 import { decideLatch, DEFAULT_MIN_GAIN_FRACTION, fullnessOf, type DecidedBlock, type FullnessReading } from './latch-decision.js';
+import { crossedThreshold, gainFloorTokens, type ThresholdSettings } from './latch-threshold.js';
 import { decideBurst, type GateDecision, type GateInput } from './shed/break-even.js';
 import type { PlannedSpan } from './shed/plan-span.js';
 import type { ShedRefusal } from './shed/shed-types.js';
@@ -26,6 +27,8 @@ export interface EpochInput<B extends DecidedBlock> {
   readonly reading: FullnessReading | undefined;
   /** e.g. 0.7 for `--rescue-pct 70`. */
   readonly threshold: number;
+  /** `--rescue-tokens` (core/latch-threshold.ts): absent, the default for the reading's window; 0, none. */
+  readonly rescueTokens?: number;
   /** The conversation's epochs so far. */
   readonly epochCount: number;
   readonly minGainFraction?: number;
@@ -51,12 +54,13 @@ export type EpochDecision<B extends DecidedBlock> =
 /** Decides whether this request latches an epoch, and if not, why. */
 export function decideEpoch<B extends DecidedBlock>(input: EpochInput<B>): EpochDecision<B> {
   const { reading } = input;
-  if (reading === undefined || fullnessOf(reading) < input.threshold) return { kind: 'idle' };
+  const settings = thresholdsOf(input);
+  if (reading === undefined || crossedThreshold(reading, settings) === undefined) return { kind: 'idle' };
   if (reading.epochsApplied < input.epochCount) {
     return { kind: 'hold', reason: 'stale_reading', detail: `the reading was taken on a request carrying ${reading.epochsApplied} of ${input.epochCount} epochs` };
   }
   const take = input.take();
-  const minGain = (input.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION) * reading.window;
+  const minGain = gainFloorTokens(reading, settings, input.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION);
   switch (take.kind) {
     case 'none':
       return { kind: 'hold', reason: take.reason, detail: take.detail };
@@ -74,6 +78,7 @@ function decideBlocks<B extends DecidedBlock>(input: EpochInput<B>, reading: Ful
   const decision = decideLatch<B>({
     reading,
     threshold: input.threshold,
+    ...(input.rescueTokens === undefined ? {} : { rescueTokens: input.rescueTokens }),
     frozen: take.frozen,
     epochCount: input.epochCount,
     plan: take.plan,
@@ -95,6 +100,10 @@ function decideBlocks<B extends DecidedBlock>(input: EpochInput<B>, reading: Ful
       return { kind: 'hold', reason: 'gain_too_small', detail: `${added.length} new blocks of ${bytes} bytes, under the ${Math.round(minGain)} tokens asked` };
     }
   }
+}
+
+function thresholdsOf(input: Pick<EpochInput<DecidedBlock>, 'threshold' | 'rescueTokens'>): ThresholdSettings {
+  return { threshold: input.threshold, ...(input.rescueTokens === undefined ? {} : { rescueTokens: input.rescueTokens }) };
 }
 
 // The gate weighs the burst at the reading's fullness, so every caller gives way at the ceiling alike.

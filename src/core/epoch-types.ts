@@ -1,4 +1,5 @@
 /** The shapes an epoch record is made of. Plain data: written by src/state, decided by the core. */
+import type { ThresholdCrossed } from './latch-threshold.js';
 import type { GateDecision } from './shed/break-even.js';
 import type { FrozenSpan } from './shed/shed-types.js';
 import type { LabelRule, LedgerRow, Refetch, StubLabel } from './labels/label-types.js';
@@ -77,6 +78,14 @@ export interface LatchReason {
   readonly contextTokens: number;
   /** Overflow only: the maximum the API's error named ("... tokens > 200000 maximum"). */
   readonly limit?: number;
+  /**
+   * Which threshold the reading crossed: `fullness` (the fraction above) or `tokens`
+   * (`thresholdTokens`). Present when a token threshold was in force (`--rescue-tokens`, or the
+   * default for windows over 200,000); absent, the fraction fired, as in every older record.
+   */
+  readonly crossed?: ThresholdCrossed;
+  /** The token threshold in force when the epoch latched (docs/rescue.md "Thresholds"). */
+  readonly thresholdTokens?: number;
 }
 
 /** A numbered, frozen decision: "these tool results are elided from now on". */

@@ -2,14 +2,16 @@
  * Whether to latch a new epoch: a pure decision shared by the proxy, `replay` and `demo`.
  *
  * The rule (docs/rescue.md explains it):
- * 1. The fullness reading must be at or above the threshold.
+ * 1. The reading must be at or above a threshold: the fraction of the window, or the absolute
+ *    token count (latch-threshold.ts), whichever it met first.
  * 2. The reading must come from a request that already carried every current epoch. A reading
  *    taken before the last epoch applied still shows the old size; latching on it would churn.
  * 3. The blocks the new epoch adds must free at least `minGainFraction` of the window (estimated
- *    tokens). Each epoch re-writes the provider's cache from its first new block onwards; a small
+ *    tokens; of N ÷ threshold when the token threshold fired). Each epoch re-writes the provider's cache from its first new block onwards; a small
  *    gain would buy a cache re-write and bring the next crossing back within a turn or two.
  */
 import type { FrozenBlock } from './epoch-types.js';
+import { crossedThreshold, gainFloorTokens, tokenThresholdFor, type ThresholdCrossed } from './latch-threshold.js';
 import type { PlannedBlock } from './plan-elision.js';
 
 /** Each epoch must free at least this fraction of the window. */
@@ -39,6 +41,8 @@ export interface LatchInput<B extends DecidedBlock = PlannedBlock> {
   readonly reading: FullnessReading | undefined;
   /** e.g. 0.7 for `--rescue-pct 70`. */
   readonly threshold: number;
+  /** `--rescue-tokens`: absent, the default for the reading's window; 0, none (latch-threshold.ts). */
+  readonly rescueTokens?: number;
   /** Blocks frozen by the conversation's epochs so far. */
   readonly frozen: readonly FrozenBlock[];
   readonly epochCount: number;
@@ -50,23 +54,35 @@ export interface LatchInput<B extends DecidedBlock = PlannedBlock> {
 /** The decision, with its reason for the record and the wire log. */
 export type LatchDecision<B extends DecidedBlock = PlannedBlock> =
   | { readonly latch: false; readonly why: 'no_reading' | 'below_threshold' | 'stale_reading' | 'nothing_new' | 'gain_too_small' }
-  | { readonly latch: true; readonly fullness: number; readonly added: readonly B[]; readonly estimatedTokensFreed: number };
+  | {
+      readonly latch: true;
+      readonly fullness: number;
+      readonly added: readonly B[];
+      readonly estimatedTokensFreed: number;
+      /** Which threshold the reading crossed. */
+      readonly crossed: ThresholdCrossed;
+      /** The token threshold in force, when one was. */
+      readonly thresholdTokens?: number;
+    };
 
 /** Decides whether this request latches a new epoch. */
 export function decideLatch<B extends DecidedBlock = PlannedBlock>(input: LatchInput<B>): LatchDecision<B> {
   const { reading } = input;
   if (reading === undefined) return { latch: false, why: 'no_reading' };
   const fullness = reading.contextTokens / reading.window;
-  if (fullness < input.threshold) return { latch: false, why: 'below_threshold' };
+  const settings = { threshold: input.threshold, ...(input.rescueTokens === undefined ? {} : { rescueTokens: input.rescueTokens }) };
+  const crossed = crossedThreshold(reading, settings);
+  if (crossed === undefined) return { latch: false, why: 'below_threshold' };
   if (reading.epochsApplied < input.epochCount) return { latch: false, why: 'stale_reading' };
   const frozen = new Set(input.frozen.map((b) => b.ordinal));
   const added = input.plan.filter((b) => !frozen.has(b.ordinal));
   if (added.length === 0) return { latch: false, why: 'nothing_new' };
   const estimatedTokensFreed = Math.round(added.reduce((sum, b) => sum + b.bytes, 0) * tokensPerByteOf(reading));
-  if (estimatedTokensFreed < (input.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION) * reading.window) {
+  if (estimatedTokensFreed < gainFloorTokens(reading, settings, input.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION)) {
     return { latch: false, why: 'gain_too_small' };
   }
-  return { latch: true, fullness, added, estimatedTokensFreed };
+  const thresholdTokens = tokenThresholdFor(settings, reading.window);
+  return { latch: true, fullness, added, estimatedTokensFreed, crossed, ...(thresholdTokens === undefined ? {} : { thresholdTokens }) };
 }
 
 /** The conversation's tokens per body byte, from its last reading. */

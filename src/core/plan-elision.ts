@@ -2,6 +2,7 @@
 import { blockText, bytesEqual, isCanonicalContent } from './block-text.js';
 import type { ElisionPolicy, FrozenBlock } from './epoch-types.js';
 import { encodeJsonString } from './json-string.js';
+import { isSystemMessage, lastTurnIndex } from './last-turn.js';
 import type { Sha256 } from './ports.js';
 import { DROP_STUB_PREFIX, STUB_PREFIX } from './stub-paths.js';
 import type { BlockInfo, ToolResultInfo, TranscriptIndex } from './transcript-index.js';
@@ -57,9 +58,17 @@ export function planElision(body: Uint8Array, index: TranscriptIndex, policy: El
   return planned;
 }
 
-/** Whether the block's place allows eliding it: older than the policy's recent ones, not in the last message. */
+/**
+ * Whether the block's place allows eliding it: older than the policy's recent ones, not in the
+ * last turn (the last message, or, when system messages follow it, the last user or assistant
+ * message and those system messages: core/last-turn.ts), and not in a system message.
+ */
 export function isOldEnough(block: ToolResultInfo, index: TranscriptIndex, policy: ElisionPolicy): boolean {
-  return block.ordinal < index.toolResults.length - policy.keepRecent && block.messageIndex !== index.messages.length - 1;
+  if (block.ordinal >= index.toolResults.length - policy.keepRecent) return false;
+  const message = index.messages[block.messageIndex];
+  // A tool result belongs in a user message; the client's own system text is never ours to elide.
+  if (message === undefined || isSystemMessage(message)) return false;
+  return block.messageIndex < lastTurnIndex(index.messages);
 }
 
 /**

@@ -7,6 +7,7 @@ import { CONVERSATION_FORMAT, type ConversationRecord, type ElisionPolicy, type 
 import { freezeLabelled } from './labels/freeze-labelled.js';
 import { LABELS_POLICY_VERSION, type BlockLabel } from './labels/label-types.js';
 import type { FullnessReading } from './latch-decision.js';
+import type { ThresholdFired } from './latch-threshold.js';
 import { freezeBlock, POLICY_NAME, POLICY_VERSION, type PlannedBlock } from './plan-elision.js';
 import type { GateDecision } from './shed/break-even.js';
 
@@ -42,6 +43,8 @@ export interface LatchRequest {
   readonly trigger?: EpochTrigger;
   /** Overflow only: the maximum the API's error named. */
   readonly limit?: number;
+  /** A threshold latch: which threshold fired, when a token threshold was in force. */
+  readonly fired?: ThresholdFired;
   readonly firstPrompt: string;
   readonly model: string;
   readonly agentId: string | undefined;
@@ -76,6 +79,7 @@ export function planRecord(input: PlanRecordInput): LatchPlan {
     window,
     contextTokens,
     ...(request.limit === undefined ? {} : { limit: request.limit }),
+    ...(request.fired === undefined ? {} : { crossed: request.fired.crossed, thresholdTokens: request.fired.thresholdTokens }),
   };
   const labelled = request.labels === undefined ? undefined : freezeLabelled(request.added, request.labels);
   const blocks: FrozenBlock[] = labelled?.blocks ?? request.added.map(freezeBlock);

@@ -26,7 +26,9 @@ function renderSession(report: SessionReport): string {
   const c = report.calibration;
   const lines = [
     `${report.file}`,
-    `  ${report.requests} requests in ${report.conversations} conversation(s); window ${report.window.toLocaleString('en-US')} tokens; ${c.tokensPerByte.toFixed(3)} tokens/byte fitted`,
+    `  ${report.requests} requests in ${report.conversations} conversation(s); window ${report.window.toLocaleString('en-US')} tokens` +
+      `${report.tokenThreshold === undefined ? '' : ` (epochs may latch from ${report.tokenThreshold.toLocaleString('en-US')} tokens)`}; ` +
+      `${c.tokensPerByte.toFixed(3)} tokens/byte fitted`,
     `  ${compactionLine(report)}`,
     `  cost: ${report.costBasis.basis}: ${report.costBasis.replayedRequests} of ${report.costBasis.replayedRequests + report.costBasis.afterCompactionRequests} requests priced; ` +
       'a prompt over the window is refused (not billed), rescue and shed retry it once as the proxy does',

@@ -2,7 +2,7 @@
  * Replays one session (its conversations) under each strategy and prices every request with the
  * prompt-cache model, after fitting tokens to bytes on the session's own recorded usage.
  */
-import { DEFAULT_TOKENS_PER_BYTE, type ElisionPolicy } from '../core/index.js';
+import { DEFAULT_TOKENS_PER_BYTE, tokenThresholdFor, type ElisionPolicy } from '../core/index.js';
 import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from '../rescue/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { clearToolUses } from './clear-tool-uses.js';
@@ -38,6 +38,8 @@ export const COST_BASIS = 'up to the first compaction, none after it (every stra
 /** How to replay. */
 export interface ReplayOptions {
   readonly threshold: number;
+  /** `--rescue-tokens`: absent, the default for the window; 0, none (core/latch-threshold.ts). */
+  readonly rescueTokens?: number;
   readonly policy: ElisionPolicy;
   readonly window?: number;
   /** Shed mode's `--horizon N`: the turns a burst must pay back within (default: as many as already run). */
@@ -80,6 +82,8 @@ export interface SessionReport {
   readonly requests: number;
   readonly conversations: number;
   readonly window: number;
+  /** The token threshold in force (`--rescue-tokens`, or the default for a window over 200,000); absent: none. */
+  readonly tokenThreshold?: number;
   readonly calibration: Calibration;
   readonly strategies: Record<StrategyName, StrategySummary>;
   /** Shed mode's epochs, one figure each: its shed is reported per epoch, never as a session sum. */
@@ -131,12 +135,15 @@ export async function replaySession(file: string, conversations: readonly Rebuil
   const count = (reason: string): void => {
     passthrough[reason] = (passthrough[reason] ?? 0) + 1;
   };
-  const settings = { threshold: options.threshold, policy: options.policy, ...(options.window === undefined ? {} : { window: options.window }) };
+  // The engine measures against the replay's window, never the recorded model's: the sessions
+  // were compacted by a client that counted 200,000 unless told otherwise (--window).
+  const tokenThreshold = tokenThresholdFor({ threshold: options.threshold, ...(options.rescueTokens === undefined ? {} : { rescueTokens: options.rescueTokens }) }, window);
+  const settings = { threshold: options.threshold, policy: options.policy, window, ...(options.rescueTokens === undefined ? {} : { rescueTokens: options.rescueTokens }) };
   const rescue = await RescueReplay.open(options.stateDir, settings);
   // Shed mode is the proxy's own too: the same engine in `--mode shed`, its gate and frozen spans.
   const shed = await RescueReplay.open(options.shedStateDir, { ...settings, mode: 'shed', ...(options.horizon === undefined ? {} : { horizon: options.horizon }) });
   tallies.shed.perEpoch = true;
-  const shedAccount = new ShedAccount(options.threshold, options.horizon, shed.state.spansDir);
+  const shedAccount = new ShedAccount(options.threshold, options.horizon, shed.state.spansDir, options.rescueTokens);
   const entries = new Map<string, NonNullable<Awaited<ReturnType<RescueReplay['send']>>['conversation']>>();
   const refaults = new ReplayRefaults();
   let recordedRead = 0;
@@ -298,6 +305,7 @@ export async function replaySession(file: string, conversations: readonly Rebuil
     requests: conversations.reduce((a, c) => a + c.requests.length, 0),
     conversations: conversations.length,
     window,
+    ...(tokenThreshold === undefined ? {} : { tokenThreshold }),
     calibration: {
       cacheReadError: relError(modelRead, recordedRead),
       cacheWriteError: relError(modelWrite, recordedWrite),

@@ -4,7 +4,7 @@
  * the tool results its spans took out (replay-refaults.ts). Fed one request at a time, after the
  * engine prepared it and the cache model priced it.
  */
-import type { GateDecision } from '../core/index.js';
+import { crossedThreshold, type GateDecision, type ThresholdSettings } from '../core/index.js';
 import type { Prepared } from '../rescue/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { PricedRequest } from './prompt-cache.js';
@@ -53,6 +53,8 @@ export class ShedAccount {
     readonly threshold: number,
     readonly horizon: number | undefined,
     readonly spansDir: string,
+    /** `--rescue-tokens`, as the engine was given it (absent: the default for the window). */
+    readonly rescueTokens?: number,
   ) {}
 
   /** Before the engine sees the request: its newest Reads of files whose results were shed. */
@@ -85,10 +87,11 @@ export class ShedAccount {
         shedCacheWrite: step.priced.cacheWriteTokens, recordedCacheWrite: step.recorded.cacheWriteTokens,
         turnsAfter: step.requests - 1 - step.n,
       }));
-    } else if (entry?.reading !== undefined && entry.reading.contextTokens / entry.reading.window >= this.threshold) {
-      // Over the threshold and nothing latched: ask the engine's own steps why.
+    } else if (entry?.reading !== undefined && crossedThreshold(entry.reading, this.#thresholds()) !== undefined) {
+      // Over a threshold and nothing latched: ask the engine's own steps why.
       const hold = whyNoShed({
         body: step.body, spans: entry.spans, reading: entry.reading, epochs: entry.record?.epochs.length ?? 0, spansDir: this.spansDir, sha256: sha256Hex,
+        thresholds: this.#thresholds(),
         ...(this.horizon === undefined ? {} : { horizon: this.horizon }),
       });
       if (hold.kind === 'held') this.#hold(hold.why, step, hold.gate, hold.spanBytes, hold.windowBytes);
@@ -104,6 +107,10 @@ export class ShedAccount {
   /** The refault figure: shed tool results whose file the session read again later. */
   refaults(): RefaultFigure {
     return this.#refaults.figure([...this.#results.values()].reduce((n, ids) => n + ids.size, 0));
+  }
+
+  #thresholds(): ThresholdSettings {
+    return { threshold: this.threshold, ...(this.rescueTokens === undefined ? {} : { rescueTokens: this.rescueTokens }) };
   }
 
   #hold(why: ShedHold, step: ShedStep, gate: GateDecision | undefined, spanBytes = 0, windowBytes = 0): void {

@@ -17,6 +17,7 @@ import {
   type HoldReason,
   type Sha256,
   type ShedPolicy,
+  type ThresholdSettings,
 } from '../core/index.js';
 
 /** Why no shed epoch latched on a request over the threshold (docs/reasons.md, "Why no epoch latched"). */
@@ -38,14 +39,24 @@ export interface ShedHoldInput {
   readonly policy?: ShedPolicy;
   readonly horizon?: number;
   readonly minGainFraction?: number;
+  /** The engine's thresholds: the gain floor depends on which one the reading crossed. Absent: the fraction's floor. */
+  readonly thresholds?: ThresholdSettings;
 }
 
 /** Why the engine's shed latch held back on this request (call it only for a request over the threshold). */
 export function whyNoShed(input: ShedHoldInput): ShedHoldOutcome {
   const { reading } = input;
-  // The caller checked the threshold: 0 lets the decision go on to the reasons past it.
+  // The caller checked the threshold; without the engine's thresholds, 0 lets the decision go on
+  // to the reasons past it, with the fraction's gain floor.
+  const thresholds = input.thresholds ?? { threshold: 0 };
   const decide = (take: () => EpochTake<never>): EpochDecision<never> =>
-    decideEpoch<never>({ reading, threshold: 0, epochCount: input.epochs, ...(input.minGainFraction === undefined ? {} : { minGainFraction: input.minGainFraction }), take });
+    decideEpoch<never>({
+      reading,
+      ...thresholds,
+      epochCount: input.epochs,
+      ...(input.minGainFraction === undefined ? {} : { minGainFraction: input.minGainFraction }),
+      take,
+    });
   const indexed = indexTranscript(input.body);
   if (indexed.kind === 'failed') {
     const unread = decide(() => ({ kind: 'none', reason: 'unreadable_body', detail: indexed.detail }));

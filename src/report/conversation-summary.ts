@@ -52,6 +52,8 @@ export interface EpochSummary {
   readonly contextTokens: number | null;
   /** Overflow: the maximum the API's error named. */
   readonly limit: number | null;
+  /** The token threshold in force and which threshold fired, when one was in force (docs/rescue.md "Thresholds"). */
+  readonly fired: { readonly crossed: 'fullness' | 'tokens'; readonly thresholdTokens: number } | null;
   readonly policy: { readonly name: string; readonly version: number; readonly keepRecent: number; readonly minBytes: number } | null;
   /** Blocks this epoch added (0 for a shed epoch: its span is in `span`). */
   readonly blocks: number;
@@ -177,6 +179,7 @@ function epochsFromRecord(record: ConversationRecord, tokensPerByte: number, tal
       window: epoch.reason.window,
       contextTokens: epoch.reason.contextTokens,
       limit: epoch.reason.limit ?? null,
+      fired: epoch.reason.crossed === undefined || epoch.reason.thresholdTokens === undefined ? null : { crossed: epoch.reason.crossed, thresholdTokens: epoch.reason.thresholdTokens },
       policy: { name, version, keepRecent, minBytes },
       blocks: epoch.blocks.length,
       bytes,
@@ -239,6 +242,7 @@ function epochsFromWire(tally: ConversationTally | null, tokensPerByte: number):
       window: null,
       contextTokens: null,
       limit: null,
+      fired: null,
       policy: null,
       blocks: blocksNow - blocksBefore,
       bytes,

@@ -111,6 +111,9 @@ function renderSpan(span: SpanSummary, gate: GateDecision | undefined): string[]
 function describeReading(e: EpochSummary, fullness: number, threshold: number, window: number): string {
   const tokens = e.contextTokens === null ? '' : ` (${formatCount(e.contextTokens)} tokens)`;
   const ofWindow = `of a ${formatCount(window)}-token window`;
+  if (e.trigger !== 'overflow' && e.contextTokens !== null && e.fired?.crossed === 'tokens') {
+    return `${formatCount(e.contextTokens)} tokens >= token threshold ${formatCount(e.fired.thresholdTokens)} (fullness ${formatPercent(fullness)} ${ofWindow})`;
+  }
   if (e.trigger !== 'overflow' || e.contextTokens === null) return `fullness ${formatPercent(fullness)}${tokens} >= threshold ${formatPercent(threshold)} ${ofWindow}`;
   const limit = e.limit === null ? 'the maximum' : `${formatCount(e.limit)} maximum`;
   return `the API refused the prompt: ${formatCount(e.contextTokens)} tokens > ${limit} (fullness ${formatPercent(fullness)} ${ofWindow})`;

@@ -131,7 +131,8 @@ export function showConversationJson(
 /** The reading that latched an epoch, as its record keeps it (`limit` only for an overflow). */
 function readingJson(e: EpochSummary): object {
   const reading = { fullness: e.fullness, threshold: e.threshold, window: e.window, contextTokens: e.contextTokens };
-  return e.limit === null ? reading : { ...reading, limit: e.limit };
+  const fired = e.fired === null ? reading : { ...reading, crossed: e.fired.crossed, thresholdTokens: e.fired.thresholdTokens };
+  return e.limit === null ? fired : { ...fired, limit: e.limit };
 }
 
 /** Where a shed span is used: which conversation and epoch, and the messages it stood for. */

@@ -3,6 +3,7 @@
  * tell them (never a running proxy's memory, so it reads the same during a session and after).
  * Pure.
  */
+import { tokenThresholdFor } from '../core/index.js';
 import type { ConversationSummary } from './conversation-summary.js';
 import { shortId } from './resolve-id.js';
 import { addRequestCounts, newRequestCounts, type WireTally } from './wire-tally.js';
@@ -13,6 +14,8 @@ export interface StatusOptions {
   readonly recentMs: number;
   /** The threshold (0..1) for conversations that have no epoch to say which one their proxy used. */
   readonly defaultThreshold: number;
+  /** `--rescue-tokens` for those conversations (absent: the default for their window; 0: none). */
+  readonly defaultRescueTokens?: number;
 }
 
 /** One conversation's line. */
@@ -25,6 +28,10 @@ export interface StatusConversation {
   readonly requests: number;
   readonly fullness: number | null;
   readonly window: number | null;
+  /**
+   * The fullness (0..1) at which the conversation latches: `--rescue-pct`, or lower when a token
+   * threshold is in force on its window (N ÷ window, docs/rescue.md "Thresholds").
+   */
   readonly threshold: number;
   /** `epoch`: the threshold the last epoch recorded; `default`: the --rescue-pct given to status. */
   readonly thresholdFrom: 'epoch' | 'default';
@@ -141,7 +148,8 @@ function totalsOf(tally: WireTally, summaries: readonly ConversationSummary[]): 
 
 function statusOf(s: ConversationSummary, tally: NonNullable<ConversationSummary['tally']>, options: StatusOptions): StatusConversation {
   const epoch = s.epochs[s.epochs.length - 1];
-  const recorded = [...s.epochs].reverse().find((e) => e.threshold !== null)?.threshold ?? null;
+  const recordedEpoch = [...s.epochs].reverse().find((e) => e.threshold !== null);
+  const recorded = recordedEpoch === undefined || recordedEpoch.threshold === null ? null : effectiveThreshold(recordedEpoch.threshold, recordedEpoch.fired?.thresholdTokens, recordedEpoch.window);
   const last = tally.last;
   return {
     key: s.key,
@@ -152,7 +160,7 @@ function statusOf(s: ConversationSummary, tally: NonNullable<ConversationSummary
     requests: tally.requests,
     fullness: s.fullness,
     window: s.window,
-    threshold: recorded ?? options.defaultThreshold,
+    threshold: recorded ?? defaultThresholdFor(options, s.window),
     thresholdFrom: recorded === null ? 'default' : 'epoch',
     epochs: s.epochs.length,
     lastEpoch:
@@ -175,4 +183,15 @@ function statusOf(s: ConversationSummary, tally: NonNullable<ConversationSummary
       reason: last.reason,
     },
   };
+}
+
+// The fullness a token threshold stands for on this window, when it is lower than the percentage.
+function effectiveThreshold(threshold: number, tokens: number | undefined, window: number | null): number {
+  return tokens === undefined || window === null || window <= 0 ? threshold : Math.min(threshold, tokens / window);
+}
+
+function defaultThresholdFor(options: StatusOptions, window: number | null): number {
+  if (window === null) return options.defaultThreshold;
+  const settings = { threshold: options.defaultThreshold, ...(options.defaultRescueTokens === undefined ? {} : { rescueTokens: options.defaultRescueTokens }) };
+  return effectiveThreshold(options.defaultThreshold, tokenThresholdFor(settings, window), window);
 }

@@ -1,14 +1,15 @@
-/** The context window a conversation's fullness is measured against (docs/design.md "Fullness"). */
+/**
+ * The context window a conversation's fullness is measured against (docs/design.md "Fullness"):
+ * the core's table (core/context-window.ts) fed from the edge.
+ */
+import { decideContextWindow } from '../core/index.js';
 
-export const DEFAULT_CONTEXT_WINDOW = 200_000;
-export const LONG_CONTEXT_WINDOW = 1_000_000;
+export { DEFAULT_CONTEXT_WINDOW, LONG_CONTEXT_WINDOW } from '../core/index.js';
 
 /**
- * `--window` when given; else 1,000,000 when the request asks for the 1M-context beta
- * (`anthropic-beta: context-1m-...`); else 200,000.
+ * `--window` when given; else the model's window (Opus 5 and 5.5 and the other 1M models); else
+ * 1,000,000 with the `context-1m` beta; else 200,000.
  */
-export function contextWindowFor(override: number | undefined, betaHeader: string | string[] | undefined): number {
-  if (override !== undefined) return override;
-  const betas = Array.isArray(betaHeader) ? betaHeader.join(',') : (betaHeader ?? '');
-  return /(^|[\s,])context-1m-/.test(betas) ? LONG_CONTEXT_WINDOW : DEFAULT_CONTEXT_WINDOW;
+export function contextWindowFor(override: number | undefined, betaHeader: string | readonly string[] | undefined, model?: string): number {
+  return decideContextWindow({ override, model, betas: betaHeader });
 }

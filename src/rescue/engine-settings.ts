@@ -13,6 +13,11 @@ import {
 export interface EngineSettings {
   /** `--rescue-pct` as a fraction, e.g. 0.7: the fullness at which an epoch may latch. */
   readonly threshold: number;
+  /**
+   * `--rescue-tokens`: a prompt of this many tokens may latch too, whichever comes first (core
+   * latch-threshold.ts). Absent: the default for windows over 200,000; 0: none.
+   */
+  readonly rescueTokens?: number;
   /** Which tool results an epoch elides. */
   readonly policy: ElisionPolicy;
   /** `--window`, when given; else the request's own (see context-window.ts). */

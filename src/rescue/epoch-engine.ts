@@ -244,7 +244,7 @@ export class EpochEngine {
     const nowMs = this.#now().getTime();
     this.#memos.prune(nowMs);
     this.#eligibility.prune(nowMs);
-    const mayLatch = readsFullness(meta.route) && isOverThreshold(entry, this.settings.threshold);
+    const mayLatch = readsFullness(meta.route) && isOverThreshold(entry, this.settings);
     if (entry.frozen.length === 0 && entry.spans.length === 0 && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: entry, key });
     //    The index resumes where this body stops being the one the conversation's last rewrite
     //    read: the index a scan from scratch gives, for the cost of what is new.

@@ -1,7 +1,9 @@
 /** Whether this request latches a new epoch, and latching it when it does. */
 import {
   asksOneHourCache,
+  crossedThreshold,
   decideEpoch,
+  firedThreshold,
   encodeJsonString,
   findEligible,
   firstPromptExcerpt,
@@ -22,6 +24,8 @@ import {
   type GateInput,
   type LatchHold,
   type PlannedBlock,
+  type ThresholdFired,
+  type ThresholdSettings,
   type TranscriptIndex,
 } from '../core/index.js';
 import { errorText } from '../errors.js';
@@ -65,9 +69,9 @@ export interface LatchAsk {
 }
 
 /** Cheap test first: planning hashes every eligible block, so only plan when a latch is possible. */
-export function isOverThreshold(entry: ConversationEntry, threshold: number): boolean {
+export function isOverThreshold(entry: ConversationEntry, settings: ThresholdSettings): boolean {
   const { reading } = entry;
-  return reading !== undefined && reading.contextTokens / reading.window >= threshold;
+  return reading !== undefined && crossedThreshold(reading, settings) !== undefined;
 }
 
 /** A decision that did not latch, as the outcome says it: its hold, or nothing under the threshold. */
@@ -84,11 +88,12 @@ export async function maybeLatch(ctx: LatchContext, ask: LatchAsk): Promise<Latc
   const { entry, body, index, api, eligibility } = ask;
   const { reading } = entry;
   if (reading === undefined) return {};
-  const { threshold, policy, minGainFraction } = ctx.settings;
+  const { threshold, rescueTokens, policy, minGainFraction } = ctx.settings;
   const decide = <B extends DecidedBlock>(plan: () => readonly B[], gate?: (added: readonly B[]) => GateInput): EpochDecision<B> =>
     decideEpoch<B>({
       reading,
       threshold,
+      ...(rescueTokens === undefined ? {} : { rescueTokens }),
       epochCount: entry.record?.epochs.length ?? 0,
       ...(minGainFraction === undefined ? {} : { minGainFraction }),
       take: () => ({ kind: 'blocks', frozen: entry.frozen, plan: plan(), ...(gate === undefined ? {} : { gate }) }),
@@ -145,12 +150,19 @@ export async function maybeLatch(ctx: LatchContext, ask: LatchAsk): Promise<Latc
       model: index.model ?? '',
       agentId: ask.agentId,
       ...(gate === undefined ? {} : { gate }),
+      ...firedOf(reading, ctx.settings),
     });
     return outcome(latched === undefined ? { hold: { reason: 'concurrent_latch', detail: 'another latch got there first' } } : { latched });
   } catch (error) {
     ask.onStateFailure(error);
     return outcome({ hold: { reason: 'state_unavailable', detail: errorText(error) } });
   }
+}
+
+/** The epoch reason's threshold fields (core/latch-threshold.ts), as a spread for a latch request. */
+export function firedOf(reading: FullnessReading, settings: ThresholdSettings): { readonly fired?: ThresholdFired } {
+  const fired = firedThreshold(reading, settings);
+  return fired === undefined ? {} : { fired };
 }
 
 function rescueGate(

@@ -1,14 +1,14 @@
 /**
  * Whether this request latches a shed epoch, and latching it when it does (docs/shed.md). The
- * same reading, threshold and decision as rescue (core/decide-epoch.ts): a stale reading and a
- * gain under `minGainFraction` of the window are refused alike; then the burst gate, always.
+ * same reading, thresholds and decision as rescue (core/decide-epoch.ts): a stale reading and a
+ * gain under the floor (core/latch-threshold.ts) are refused alike; then the burst gate, always.
  */
 import { DEFAULT_SHED_POLICY, decideEpoch, firstPromptExcerpt, planShedRecord, weighSpan, type TranscriptIndex } from '../core/index.js';
 import { errorText } from '../errors.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { ConversationEntry } from './conversation-table.js';
 import { latchWith, type LatchContext } from './latch-conversation.js';
-import { holdOf, type LatchOutcome } from './maybe-latch.js';
+import { firedOf, holdOf, type LatchOutcome } from './maybe-latch.js';
 
 /**
  * Plans a span, weighs it and latches it. Resolves to the epoch this request latched, or to why
@@ -24,11 +24,12 @@ export async function maybeShed(
 ): Promise<LatchOutcome> {
   const { reading } = entry;
   if (reading === undefined) return {};
-  const { threshold, horizon, minGainFraction } = ctx.settings;
+  const { threshold, rescueTokens, horizon, minGainFraction } = ctx.settings;
   const policy = ctx.settings.shedPolicy ?? DEFAULT_SHED_POLICY;
   const decision = decideEpoch({
     reading,
     threshold,
+    ...(rescueTokens === undefined ? {} : { rescueTokens }),
     epochCount: entry.record?.epochs.length ?? 0,
     ...(minGainFraction === undefined ? {} : { minGainFraction }),
     take: () =>
@@ -38,7 +39,7 @@ export async function maybeShed(
       }),
   });
   if (decision.kind !== 'latch' || decision.span === undefined || decision.gate === undefined) return holdOf(decision);
-  const request = { span: decision.span, reading, gate: decision.gate, firstPrompt: firstPromptExcerpt(body, index), model: index.model ?? '', agentId };
+  const request = { span: decision.span, reading, gate: decision.gate, firstPrompt: firstPromptExcerpt(body, index), model: index.model ?? '', agentId, ...firedOf(reading, ctx.settings) };
   try {
     const latched = await latchWith(ctx, entry, (current) => planShedRecord({ key: entry.key, current, request, threshold, policy, now: ctx.now() }));
     return latched === undefined ? { hold: { reason: 'concurrent_latch', detail: 'another latch got there first' } } : { latched };

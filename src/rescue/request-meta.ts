@@ -1,10 +1,10 @@
 /** What the engine reads from a request's line and headers, before its body. */
-import { CODEX_SESSION_HEADER, modelRouteOf, type ModelRoute } from '../core/index.js';
+import { CODEX_SESSION_HEADER, modelRouteOf, readHeadModel, type ModelRoute } from '../core/index.js';
 import { contextWindowFor } from './context-window.js';
 import type { EngineSettings } from './engine-settings.js';
 import type { EngineRequest } from './engine-types.js';
 
-/** The request's route, window, client headers and body coding. */
+/** The request's route, window (by `--window`, the body's model, the beta header), client headers and body coding. */
 export interface RequestMeta {
   readonly route: ModelRoute | undefined;
   readonly window: number;
@@ -29,7 +29,8 @@ export function readRequestMeta(request: EngineRequest, settings: EngineSettings
   const openAi = route === 'responses' || route === 'chat';
   return {
     route,
-    window: contextWindowFor(settings.window, typeof beta === 'string' ? beta : Array.isArray(beta) ? beta.filter(isString) : undefined),
+    // The model is read only when no --window decides: it costs a scan of the body's head.
+    window: settings.window ?? contextWindowFor(undefined, typeof beta === 'string' ? beta : Array.isArray(beta) ? beta.filter(isString) : undefined, readHeadModel(request.body)),
     agentId: headerValue(headers['x-claude-code-agent-id']),
     sessionId: headerValue(headers[openAi ? CODEX_SESSION_HEADER : 'x-claude-code-session-id']),
     encoding: encoding === undefined || encoding.toLowerCase() === 'identity' ? undefined : encoding,

@@ -58,6 +58,9 @@ function checkEpoch(epoch: unknown, n: number, seen: Set<number>): string[] {
   problems.push(...checkNumbers(epoch['reason'], reasonFields, `${at}: reason`));
   const limit = isObject(epoch['reason']) ? epoch['reason']['limit'] : undefined;
   need(limit === undefined || isCount(limit), 'reason.limit is not a non-negative integer');
+  const reason = isObject(epoch['reason']) ? epoch['reason'] : {};
+  need(reason['crossed'] === undefined || reason['crossed'] === 'fullness' || reason['crossed'] === 'tokens', `reason.crossed ${show(reason['crossed'])} is not fullness or tokens`);
+  need(reason['thresholdTokens'] === undefined || isCount(reason['thresholdTokens']), 'reason.thresholdTokens is not a non-negative integer');
   problems.push(...checkNumbers(epoch['policy'], ['keepRecent', 'minBytes', 'version'], `${at}: policy`));
   need(!isObject(epoch['policy']) || typeof epoch['policy']['name'] === 'string', 'policy.name is not a string');
   const blocks = epoch['blocks'];

@@ -31,13 +31,31 @@ describe('bannerLine', () => {
     const shed = bannerLine(proxyConfigFrom({ ...ARGS, mode: 'shed' }, {}), 'http://127.0.0.1:1', DIRS);
 
     expect(rescue).toBe(
-      'ctxshed: rescue on at http://127.0.0.1:1 -> http://127.0.0.1:9; epochs latch at 70% of a 200,000-token window (1M with the context-1m beta); ' +
+      'ctxshed: rescue on at http://127.0.0.1:1 -> http://127.0.0.1:9; epochs latch at 70% of the model\'s window (1M for Opus 5 and 5.5, or with the context-1m beta; else 200,000) or, on a window over 200,000, at 120,000 tokens; ' +
         'this mode changes request bytes: old tool results over 1024 bytes become stubs, originals kept in /s/elided',
     );
-    expect(gated).toContain('window (1M with the context-1m beta) when the cache re-write pays back; ');
+    expect(gated).toContain('at 120,000 tokens when the cache re-write pays back; ');
     expect(shed).toBe(
-      'ctxshed: shed on at http://127.0.0.1:1 -> http://127.0.0.1:9; epochs latch at 70% of a 200,000-token window (1M with the context-1m beta) when the cache re-write pays back; ' +
+      'ctxshed: shed on at http://127.0.0.1:1 -> http://127.0.0.1:9; epochs latch at 70% of the model\'s window (1M for Opus 5 and 5.5, or with the context-1m beta; else 200,000) or, on a window over 200,000, at 120,000 tokens when the cache re-write pays back; ' +
         'this mode changes request bytes: a span of old messages becomes one stub, originals kept in /s/spans',
     );
+  });
+});
+
+describe('--rescue-tokens', () => {
+  it('should reach the engine settings, and be refused unless a whole number', () => {
+    expect(proxyConfigFrom({ ...ARGS, rescueTokens: 90_000 }, {}).engine.rescueTokens).toBe(90_000);
+    expect(proxyConfigFrom(ARGS, {}).engine.rescueTokens).toBeUndefined();
+    expect(() => proxyConfigFrom({ ...ARGS, rescueTokens: -1 }, {})).toThrow('--rescue-tokens takes a whole number >= 0, not -1');
+    expect(() => proxyConfigFrom({ ...ARGS, rescueTokens: 1.5 }, {})).toThrow('--rescue-tokens takes a whole number >= 0, not 1.5');
+  });
+
+  it('should be in the banner where it is in force', () => {
+    const at = (extra: object): string => bannerLine(proxyConfigFrom({ ...ARGS, ...extra }, {}), 'http://127.0.0.1:1', DIRS);
+
+    expect(at({ window: 1_000_000 })).toContain('epochs latch at 70% of a 1,000,000-token window or at 120,000 tokens, whichever comes first; ');
+    expect(at({ window: 200_000 })).toContain('epochs latch at 70% of a 200,000-token window; ');
+    expect(at({ rescueTokens: 90_000 })).toContain(' or at 90,000 tokens, whichever comes first; ');
+    expect(at({ rescueTokens: 0 })).toContain('else 200,000); ');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FrozenBlock } from '../../src/core/epoch-types.js';
 import { decideLatch, DEFAULT_MIN_GAIN_FRACTION, DEFAULT_TOKENS_PER_BYTE, type FullnessReading, type LatchInput } from '../../src/core/latch-decision.js';
+import { DEFAULT_LONG_WINDOW_RESCUE_TOKENS } from '../../src/core/latch-threshold.js';
 import type { PlannedBlock } from '../../src/core/plan-elision.js';
 
 function planned(ordinal: number, bytes: number): PlannedBlock {
@@ -24,7 +25,7 @@ describe('decideLatch', () => {
     const decision = decideLatch(INPUT);
 
     // Assert
-    expect(decision).toEqual({ latch: true, fullness: 0.75, added: INPUT.plan, estimatedTokensFreed: 50_000 });
+    expect(decision).toEqual({ latch: true, fullness: 0.75, added: INPUT.plan, estimatedTokensFreed: 50_000, crossed: 'fullness' });
   });
 
   it('should say no_reading before any usage was read', () => {
@@ -82,7 +83,7 @@ describe('decideLatch', () => {
     const decision = decideLatch(input);
 
     // Assert
-    expect(decision).toEqual({ latch: true, fullness: 0.75, added: [INPUT.plan[0]], estimatedTokensFreed: 30_000 });
+    expect(decision).toEqual({ latch: true, fullness: 0.75, added: [INPUT.plan[0]], estimatedTokensFreed: 30_000, crossed: 'fullness' });
   });
 
   it('should say gain_too_small when the new blocks free less than the minimum fraction of the window', () => {
@@ -119,5 +120,56 @@ describe('decideLatch', () => {
 
     // Assert
     expect(decision).toMatchObject({ latch: true, estimatedTokensFreed: 200_000 * DEFAULT_TOKENS_PER_BYTE });
+  });
+
+  it('should latch on the token threshold before the percentage, at a 1M window, and name it', () => {
+    // Arrange: 130k of a 1M window is 13%, far under 70%, but over a 120k token threshold.
+    const reading = { ...READING, contextTokens: 130_000, window: 1_000_000, requestBytes: 520_000 };
+    const input = { ...INPUT, reading, rescueTokens: 120_000 };
+
+    // Act
+    const decision = decideLatch(input);
+
+    // Assert
+    expect(decision).toMatchObject({ latch: true, crossed: 'tokens', thresholdTokens: 120_000, fullness: 0.13 });
+  });
+
+  it('should take the default token threshold at a 1M window, and none when told 0', () => {
+    // Arrange: just under and at the default, and at it with the token threshold switched off.
+    const at = { ...READING, contextTokens: DEFAULT_LONG_WINDOW_RESCUE_TOKENS, window: 1_000_000 };
+    const under = { ...at, contextTokens: DEFAULT_LONG_WINDOW_RESCUE_TOKENS - 1 };
+
+    // Act
+    const decisions = [decideLatch({ ...INPUT, reading: under }), decideLatch({ ...INPUT, reading: at }), decideLatch({ ...INPUT, reading: at, rescueTokens: 0 })];
+
+    // Assert
+    expect(decisions[0]).toEqual({ latch: false, why: 'below_threshold' });
+    expect(decisions[1]).toMatchObject({ latch: true, crossed: 'tokens', thresholdTokens: DEFAULT_LONG_WINDOW_RESCUE_TOKENS });
+    expect(decisions[2]).toEqual({ latch: false, why: 'below_threshold' });
+  });
+
+  it('should judge the gain of a token crossing against N / threshold, not the whole 1M window', () => {
+    // Arrange: 140k tokens on 560 KB; N 140k at 70% stands for a 200k window, so 20k tokens (80 KB) must go.
+    const reading = { ...READING, contextTokens: 140_000, window: 1_000_000, requestBytes: 560_000 };
+    const justUnder = { ...INPUT, reading, rescueTokens: 140_000, plan: [planned(0, 80_000 - 4)] };
+    const justEnough = { ...INPUT, reading, rescueTokens: 140_000, plan: [planned(0, 80_000)] };
+
+    // Act
+    const decisions = [decideLatch(justUnder), decideLatch(justEnough)];
+
+    // Assert
+    expect(decisions[0]).toEqual({ latch: false, why: 'gain_too_small' });
+    expect(decisions[1]).toMatchObject({ latch: true, crossed: 'tokens', estimatedTokensFreed: 20_000 });
+  });
+
+  it('should name the percentage when it is the lower of the two, even with a token threshold in force', () => {
+    // Arrange: at a 200k window, 70% is 140k, under a 150k token threshold; 160k crossed both.
+    const input = { ...INPUT, reading: { ...READING, contextTokens: 160_000 }, rescueTokens: 150_000 };
+
+    // Act
+    const decision = decideLatch(input);
+
+    // Assert
+    expect(decision).toMatchObject({ latch: true, crossed: 'fullness', thresholdTokens: 150_000 });
   });
 });

@@ -52,6 +52,30 @@ describe('replayCommand', () => {
     expect(await fs.readFile(page, 'utf8')).toContain('<svg class="chart"');
   });
 
+  it('should latch at a 1M window from --rescue-tokens, and not at all with --rescue-tokens 0', async () => {
+    // Act: the subagent session peaks near 40,000 tokens, 4% of a 1M window.
+    const run = async (tokens: string): Promise<{ tokenThreshold?: number; strategies: Record<string, { epochs: number }> }> => {
+      const result = await runCli(['replay', fixturePath('subagent.jsonl'), '--window', '1000000', '--rescue-tokens', tokens, '--json']);
+      expect(result.code).toBe(0);
+      return (JSON.parse(result.stdout) as { sessions: Array<{ tokenThreshold?: number; strategies: Record<string, { epochs: number }> }> }).sessions[0]!;
+    };
+    const [low, off] = [await run('20000'), await run('0')];
+
+    // Assert
+    expect(low.tokenThreshold).toBe(20_000);
+    expect(low.strategies['rescue']?.epochs).toBeGreaterThan(0);
+    expect(off.tokenThreshold).toBeUndefined();
+    expect(off.strategies['rescue']?.epochs).toBe(0);
+    expect(off.strategies['shed']?.epochs).toBe(0);
+  });
+
+  it('should refuse a --rescue-tokens that is no whole number', async () => {
+    const result = await runCli(['replay', fixturePath('subagent.jsonl'), '--rescue-tokens', '-5']);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--rescue-tokens takes a whole number >= 0, not -5');
+  });
+
   it('should print a table with a sparkline per strategy', async () => {
     // Act
     const result = await runCli(['replay', fixturePath('tool_heavy.jsonl')]);

@@ -88,4 +88,14 @@ describe('renderConversation', () => {
 
     expect(text).toContain('trigger   overflow\n  why       the API refused the prompt: 215,000 tokens > 200,000 maximum (fullness 107.5% of a 200,000-token window)');
   });
+
+  it('should say the token threshold fired when it did', () => {
+    const base = epoch(1, '2026-01-01T10:00:00.000Z', [block(0, 48_213)]);
+    const byTokens = { ...base, reason: { fullness: 0.13, threshold: 0.7, window: 1_000_000, contextTokens: 130_000, crossed: 'tokens' as const, thresholdTokens: 120_000 } };
+    const summary = summarizeConversation(record([byTokens]), null, KEY_A);
+
+    const text = renderConversation(summary, [byTokens], { elidedDir: '/st/elided', spansDir: '/st/spans' }, NOW);
+
+    expect(text).toContain('why       130,000 tokens >= token threshold 120,000 (fullness 13.0% of a 1,000,000-token window)');
+  });
 });

@@ -43,6 +43,18 @@ describe('buildStatusReport', () => {
     expect(report.conversations[0]).toMatchObject({ threshold: 0.7, thresholdFrom: 'default', lastEpoch: null, epochs: 0 });
   });
 
+  it('should show the fullness a token threshold stands for on a 1M window, from the epoch or the default', () => {
+    const base = epoch(1, '2026-01-01T10:00:00.000Z', [block(0, 3000)]);
+    const byTokens = { ...base, reason: { fullness: 0.13, threshold: 0.7, window: 1_000_000, contextTokens: 130_000, crossed: 'tokens' as const, thresholdTokens: 120_000 } };
+    const latched = statusOf([rewritten('2026-01-01T10:06:00.000Z', 1, 1, 3000)], [record([byTokens])]);
+    const fresh = statusOf([wire({ t: '2026-01-01T10:00:00.000Z', window: 1_000_000 })]);
+    const small = statusOf([wire({ t: '2026-01-01T10:00:00.000Z', window: 200_000 })]);
+
+    expect(latched.conversations[0]).toMatchObject({ threshold: 0.12, thresholdFrom: 'epoch' });
+    expect(fresh.conversations[0]).toMatchObject({ threshold: 0.12, thresholdFrom: 'default' });
+    expect(small.conversations[0]).toMatchObject({ threshold: 0.7, thresholdFrom: 'default' });
+  });
+
   it('should say so while the proxy\'s last note is that the state directory is unavailable', () => {
     const down = { t: '2026-01-01T10:00:00.000Z', note: 'state_unavailable', detail: 'EACCES' };
     const up = { t: '2026-01-01T10:01:00.000Z', note: 'state_recovered', detail: 'ok' };

@@ -151,6 +151,39 @@ describe('EpochEngine.prepare', () => {
     expect(prepared.window).toBe(1_000_000);
   });
 
+  it('should measure Opus 5.5 against its 1M window with no beta, and --window over the model', async () => {
+    const opus = new TextEncoder().encode(fromUtf8(BODY).replace('"model":"claude-test"', '"model":"claude-opus-5-5"'));
+    const wide = new EpochEngine(state, DEFAULT_ENGINE_SETTINGS);
+
+    const prepared = await wide.prepare(messages(opus));
+    const forced = await engine.prepare(messages(opus));
+
+    expect(prepared.window).toBe(1_000_000);
+    expect(forced.window).toBe(10_000);
+  });
+
+  it('should latch on --rescue-tokens under the percentage, and record that the token threshold fired', async () => {
+    const byTokens = new EpochEngine(state, { ...SETTINGS, rescueTokens: 3_000 }, { now: () => LATCH_TIME });
+    const first = await byTokens.prepare(messages(BODY));
+    byTokens.observe(first, { status: 200, usage: usage(4_000) });
+
+    const latching = await byTokens.prepare(messages(BODY));
+    const record = await readConversation(state, latching.key ?? '');
+
+    expect(latching).toMatchObject({ latched: 1, rescued: 4 });
+    expect(record?.epochs[0]?.reason).toEqual({ fullness: 0.4, threshold: 0.7, window: 10_000, contextTokens: 4_000, crossed: 'tokens', thresholdTokens: 3_000 });
+  });
+
+  it('should not latch under both thresholds', async () => {
+    const byTokens = new EpochEngine(state, { ...SETTINGS, rescueTokens: 5_000 }, { now: () => LATCH_TIME });
+    const first = await byTokens.prepare(messages(BODY));
+    byTokens.observe(first, { status: 200, usage: usage(4_999) });
+
+    const next = await byTokens.prepare(messages(BODY));
+
+    expect(next).toMatchObject({ reason: 'no_epoch', epochs: 0 });
+  });
+
   it('should tell subagents apart by their agent id header', async () => {
     const main = await engine.prepare(messages(BODY));
     const agent = await engine.prepare(messages(BODY, { 'x-claude-code-agent-id': 'agent-1' }));

@@ -46,3 +46,21 @@ describe('readRequestMeta', () => {
     expect(messages).toMatchObject({ route: 'messages', sessionId: 'cc-1' });
   });
 });
+
+describe('readRequestMeta window', () => {
+  const withModel = (model: string): Uint8Array => new TextEncoder().encode(JSON.stringify({ model, messages: [] }));
+
+  it('should take the window of the body\'s model before the beta header, and --window before both', () => {
+    const request = (model: string, beta?: string): Parameters<typeof readRequestMeta>[0] => ({
+      method: 'POST',
+      target: '/v1/messages',
+      headers: beta === undefined ? {} : { 'anthropic-beta': beta },
+      body: withModel(model),
+    });
+
+    expect(readRequestMeta(request('claude-opus-5-5'), DEFAULT_ENGINE_SETTINGS).window).toBe(1_000_000);
+    expect(readRequestMeta(request('claude-sonnet-4-5'), DEFAULT_ENGINE_SETTINGS).window).toBe(200_000);
+    expect(readRequestMeta(request('claude-sonnet-4-5', 'context-1m-2025-08-07'), DEFAULT_ENGINE_SETTINGS).window).toBe(1_000_000);
+    expect(readRequestMeta(request('claude-opus-5-5'), { ...DEFAULT_ENGINE_SETTINGS, window: 200_000 }).window).toBe(200_000);
+  });
+});

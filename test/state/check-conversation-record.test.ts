@@ -100,6 +100,8 @@ describe('checkConversationRecord', () => {
   it.each([
     ['an unknown trigger', () => edited((r) => (r['epochs'][0].trigger = 'whim')), 'trigger "whim" is not one of threshold, overflow'],
     ['a limit that is not a count', () => edited((r) => (r['epochs'][0].reason.limit = 'big')), 'reason.limit is not'],
+    ['a crossed threshold of no known kind', () => edited((r) => (r['epochs'][0].reason.crossed = 'bytes')), 'reason.crossed "bytes" is not fullness or tokens'],
+    ['a token threshold that is not a count', () => edited((r) => (r['epochs'][0].reason.thresholdTokens = -1)), 'reason.thresholdTokens is not'],
     ['not an object', () => [1, 2], 'not a JSON object'],
     ['a wrong format', () => edited((r) => (r['format'] = 'ctxshed.conversation/2')), 'format is not'],
     ['a key that is not the file name', () => edited((r) => (r['key'] = keyOf('b'))), 'does not match its file name'],

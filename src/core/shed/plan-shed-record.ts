@@ -5,6 +5,7 @@
  */
 import type { ConversationRecord, Epoch, EpochTrigger } from '../epoch-types.js';
 import type { FullnessReading } from '../latch-decision.js';
+import type { ThresholdFired } from '../latch-threshold.js';
 import { appendEpoch, type LatchPlan } from '../plan-record.js';
 import type { GateDecision } from './break-even.js';
 import { freezeSpan, type PlannedSpan } from './plan-span.js';
@@ -19,6 +20,8 @@ export interface ShedLatchRequest {
   readonly trigger?: EpochTrigger;
   /** Overflow only: the maximum the API's error named. */
   readonly limit?: number;
+  /** A threshold latch: which threshold fired, when a token threshold was in force. */
+  readonly fired?: ThresholdFired;
   readonly firstPrompt: string;
   readonly model: string;
   readonly agentId: string | undefined;
@@ -44,7 +47,14 @@ export function planShedRecord(input: PlanShedRecordInput): LatchPlan {
     latchedAt: now,
     mode: 'shed',
     trigger: request.trigger ?? 'threshold',
-    reason: { fullness: contextTokens / window, threshold, window, contextTokens, ...(request.limit === undefined ? {} : { limit: request.limit }) },
+    reason: {
+      fullness: contextTokens / window,
+      threshold,
+      window,
+      contextTokens,
+      ...(request.limit === undefined ? {} : { limit: request.limit }),
+      ...(request.fired === undefined ? {} : { crossed: request.fired.crossed, thresholdTokens: request.fired.thresholdTokens }),
+    },
     policy: { name: SHED_POLICY_NAME, version: SHED_POLICY_VERSION, keepRecent: policy.keepToolResults, minBytes: 0, keepPersonTurns: policy.keepPersonTurns },
     blocks: [],
     span: freezeSpan(request.span),
