@@ -6,6 +6,7 @@
 import { readsFullness, type ModelRoute } from '../core/model-route.js';
 import type { RefaultVia, Refault } from '../core/detect-refaults.js';
 import type { PassthroughReason } from '../core/passthrough-reasons.js';
+import type { RefusalReason } from '../core/refusal-reasons.js';
 import { contextTokensOf, type Usage } from '../core/usage.js';
 import { sha256Hex } from './sha256-hex.js';
 
@@ -36,6 +37,8 @@ export interface WireRecord {
   /** The epoch this request latched. */
   readonly latched?: number;
   readonly reason?: PassthroughReason;
+  /** ctxshed refused the request itself (403, never forwarded): why (docs/reasons.md, "Refused requests"). */
+  readonly refused?: RefusalReason;
   readonly skipped?: Readonly<Record<string, number>>;
   /**
    * How the rewrite ran, when one ran: from the conversation's last rewrite (`incremental`) or from
@@ -137,6 +140,7 @@ export interface WireRecordInput {
   readonly epochs: number;
   readonly latched?: number | undefined;
   readonly reason?: PassthroughReason | undefined;
+  readonly refused?: RefusalReason | undefined;
   /** Frozen blocks the rewrite left alone, each with why; counted by reason. */
   readonly skipped?: readonly { readonly reason: string }[] | undefined;
   readonly rewritePath?: RewritePath | undefined;
@@ -176,6 +180,7 @@ export function buildWireRecord(r: WireRecordInput): WireRecord {
     epochs: r.epochs,
     ...(r.latched === undefined ? {} : { latched: r.latched }),
     ...(r.reason === undefined ? {} : { reason: r.reason }),
+    ...(r.refused === undefined ? {} : { refused: r.refused }),
     ...(Object.keys(skipped).length === 0 ? {} : { skipped }),
     ...(r.rewritePath === undefined ? {} : { rewritePath: r.rewritePath }),
     ...(r.refaults === undefined || r.refaults.length === 0
