@@ -6,14 +6,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { modelRouteOf } from '../core/model-route.js';
 import type { RefusalReason } from '../core/refusal-reasons.js';
+import type { ServedMetrics } from '../metrics/metrics.js';
 import { buildWireRecord } from '../state/wire-record.js';
 import { errorShapeOf, sendErrorBody, shapedErrorBody } from './api-error.js';
-import type { ProxyDeps } from './handler.js';
+import type { StateHealth } from './state-health.js';
 
 /** A refusal from `decideClientAccess`. */
 export interface Refusal {
   readonly reason: RefusalReason;
   readonly message: string;
+}
+
+/** What a refusal is counted and logged with: the handler's own dependencies. */
+export interface RefusalDeps {
+  readonly metrics: Pick<ServedMetrics, 'requestDone'>;
+  readonly wire: { append(record: object): Promise<void> };
+  readonly health: StateHealth;
+  readonly now: () => Date;
 }
 
 /** The status a refused client gets: the request is understood, and will never be served. */
@@ -23,7 +32,7 @@ export const REFUSED_STATUS = 403;
  * Answers `refusal`. A request for the proxy's own paths (`own`) is neither counted nor logged,
  * as those never are (own-routes.ts); any other is counted and gets a wire record. Never rejects.
  */
-export async function refuseClient(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse, refusal: Refusal, own: boolean): Promise<void> {
+export async function refuseClient(deps: RefusalDeps, req: IncomingMessage, res: ServerResponse, refusal: Refusal, own: boolean): Promise<void> {
   const started = performance.now();
   req.resume();
   const target = req.url ?? '/';
