@@ -2,8 +2,6 @@
  * `ctxshed show ID`: an elided original by its sha256, a shed span by its handle, or a
  * conversation's epochs by its key.
  */
-import { constants } from 'node:fs';
-import fs from 'node:fs/promises';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { summarizeConversation } from '../report/conversation-summary.js';
 import { listElidedFiles, listSpanFiles } from '../report/read-report-state.js';
@@ -13,6 +11,7 @@ import { showConversationJson, spanUsagesOf, usagesOf } from '../report/report-j
 import { renderSpanMarkdown } from '../core/index.js';
 import { checkHexId, resolveId, type IdCandidate } from '../report/resolve-id.js';
 import { elidedPath, spanPath, type StateDir } from '../state/layout.js';
+import { readContainedFile, type ContainedRead } from '../state/read-contained.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { CliError } from './cli-error.js';
 import { readReportInput, JSON_OPTION, stateForReport, warn, type ReportInput } from './report-input.js';
@@ -92,12 +91,7 @@ async function showConversation(state: StateDir, input: ReportInput, key: string
 // exact bytes just read, so what is printed is checked against the handle, unlike the `.md`.
 async function showSpan(state: StateDir, input: ReportInput, sha256: string, json: boolean): Promise<void> {
   const file = spanPath(state, sha256, 'json');
-  let bytes: Buffer;
-  try {
-    bytes = await fs.readFile(file, { flag: constants.O_RDONLY | constants.O_NOFOLLOW });
-  } catch (error) {
-    throw new CliError(`show: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
+  const bytes = await readShown(state, file);
   const intact = sha256Hex(bytes) === sha256;
   const text = renderSpanMarkdown(bytes, sha256);
   if (json) {
@@ -125,12 +119,7 @@ async function showSpan(state: StateDir, input: ReportInput, sha256: string, jso
 
 async function showElided(state: StateDir, input: ReportInput, sha256: string, kind: 'elided' | 'elided-json', json: boolean): Promise<void> {
   const file = elidedPath(state, sha256, kind === 'elided' ? 'txt' : 'json');
-  let bytes: Buffer;
-  try {
-    bytes = await fs.readFile(file, { flag: constants.O_RDONLY | constants.O_NOFOLLOW });
-  } catch (error) {
-    throw new CliError(`show: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
+  const bytes = await readShown(state, file);
   const intact = sha256Hex(bytes) === sha256;
   if (json) {
     const report = {
@@ -152,4 +141,17 @@ async function showElided(state: StateDir, input: ReportInput, sha256: string, k
     process.stderr.write(`ctxshed: ${file} does not hash to its name: it was changed after ctxshed wrote it (see ctxshed verify)\n`);
     process.exitCode = 1;
   }
+}
+
+/** The bytes of a state file to print: only a regular file inside the state directory (read-contained.ts). */
+async function readShown(state: StateDir, file: string): Promise<Buffer> {
+  let read: ContainedRead;
+  try {
+    read = await readContainedFile(state.root, file);
+  } catch (error) {
+    throw new CliError(`show: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  if (read.kind === 'missing') throw new CliError(`show: cannot read ${file}: ENOENT`);
+  if (read.kind === 'refused') throw new CliError(`show: refusing to read it: ${read.why} (see ctxshed verify)`);
+  return read.bytes;
 }

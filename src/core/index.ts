@@ -11,6 +11,7 @@ export * from './splices.js';
 export * from './plan-elision.js';
 export * from './eligible-blocks.js';
 export * from './passthrough-reasons.js';
+export * from './refusal-reasons.js';
 export * from './check-rewrite.js';
 export * from './rewrite.js';
 export * from './inflate.js';

@@ -63,6 +63,8 @@ export function renderRestore(outcome: RestoreOutcome, offset = 0): ToolText {
       return errorResult(`ctxshed: the file of ${outcome.handle} no longer matches its sha256 (it hashes to ${outcome.actual}); not given back. ctxshed verify says more.`);
     case 'missing':
       return errorResult(`ctxshed: the text of ${outcome.handle} is not in the state directory any more; ctxshed verify says more.`);
+    case 'refused':
+      return errorResult(`ctxshed: refusing to read the text of ${outcome.handle}: ${outcome.why}; ctxshed verify says more.`);
   }
 }
 

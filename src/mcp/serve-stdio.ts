@@ -1,7 +1,7 @@
 /** Runs an MCP server on this process's stdin and stdout until the client is done with it. */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { LineTransport } from './line-transport.js';
 
 /**
  * Resolves once stdin has ended and every request read before that has been answered, or when
@@ -9,7 +9,8 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
  * client that writes its requests and closes stdin would lose the answers still being worked on.
  */
 export async function serveStdio(server: Server): Promise<void> {
-  const transport = new StdioServerTransport();
+  // Not the SDK's StdioServerTransport: that one closes, and so ends the server, on a long line.
+  const transport = new LineTransport(process.stdin, process.stdout, (line) => process.stderr.write(`${line}\n`));
   let open = 0;
   let ended = false;
   let done: () => void = () => undefined;

@@ -1,6 +1,12 @@
-/** Proxy-side failures, answered in the Messages API's own error shape. */
+/** Proxy-side failures, answered in the error shape of the API the client speaks. */
 import type { ServerResponse } from 'node:http';
 import { outwardMessage } from '../errors.js';
+
+/**
+ * Which error shape a client parses: the Anthropic Messages API's (the default everywhere) or
+ * the OpenAI APIs' (the Responses and Chat Completions routes).
+ */
+export type ErrorShape = 'anthropic' | 'openai';
 
 /**
  * `{"type":"error","error":{"type":...,"message":...}}`, the shape the API and its SDKs parse, so
@@ -9,6 +15,23 @@ import { outwardMessage } from '../errors.js';
  */
 export function apiErrorBody(type: string, message: string): Buffer {
   return Buffer.from(JSON.stringify({ type: 'error', error: { type, message: outwardMessage(message) } }), 'utf8');
+}
+
+/** `{"error":{"message","type","param","code"}}`, the OpenAI APIs' shape, which their SDKs and Codex parse. */
+export function openAiErrorBody(type: string, message: string, code: string | null = null): Buffer {
+  return Buffer.from(JSON.stringify({ error: { message: outwardMessage(message), type, param: null, code } }), 'utf8');
+}
+
+/**
+ * The shape a request's client expects, from its path: the OpenAI routes end in `/responses` or
+ * `/chat/completions` (after any prefix of the base URL, as model-route.ts matches them), or
+ * hold `/responses/` (a stored response's sub-paths); everything else speaks the Messages API.
+ */
+export function errorShapeOf(target: string): ErrorShape {
+  const end = target.search(/[?#]/);
+  const pathname = end < 0 ? target : target.slice(0, end);
+  const openAi = pathname.endsWith('/responses') || pathname.includes('/responses/') || pathname.endsWith('/chat/completions');
+  return openAi ? 'openai' : 'anthropic';
 }
 
 /**
@@ -21,8 +44,28 @@ export function sendApiError(
   type: string,
   message: string,
 ): boolean {
+  return sendErrorBody(res, status, apiErrorBody(type, message));
+}
+
+/** What a proxy-side error says, in either shape: its type in each API's words, and a stable code. */
+export interface ShapedError {
+  readonly anthropicType: string;
+  readonly openAiType: string;
+  readonly code: string;
+  readonly message: string;
+}
+
+/** The body of `error` in `shape`: `anthropicType` in the Messages shape, `openAiType` and `code` in the OpenAI one. */
+export function shapedErrorBody(shape: ErrorShape, error: ShapedError): Buffer {
+  return shape === 'openai' ? openAiErrorBody(error.openAiType, error.message, error.code) : apiErrorBody(error.anthropicType, error.message);
+}
+
+/**
+ * Answers `status` with `body` as JSON. Returns false, sending nothing, when the response
+ * already started or is gone.
+ */
+export function sendErrorBody(res: ServerResponse, status: number, body: Buffer): boolean {
   if (res.headersSent || res.writableEnded || res.destroyed) return false;
-  const body = apiErrorBody(type, message);
   res.writeHead(status, {
     'content-type': 'application/json',
     'content-length': String(body.length),

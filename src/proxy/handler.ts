@@ -2,8 +2,9 @@
  * The proxy's per-request logic, callable without a socket, as one straight line: read the body,
  * prepare it (the epoch engine, src/rescue), forward it, hand the usage reading to the engine,
  * count it, write the wire record. A refusal as too long may be retried once (overflow-retry.ts).
- * docs/request-path.md walks through it. The proxy's own paths (`/_ctxshed/`, own-routes.ts) are
- * answered before any of that and never forwarded.
+ * docs/request-path.md walks through it. A request from a web page is refused before any of that
+ * (client-guard.ts), and the proxy's own paths (`/_ctxshed/`, own-routes.ts) are answered before
+ * any of it too; neither is ever forwarded.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dialectOfRoute, modelRouteOf } from '../core/model-route.js';
@@ -14,12 +15,14 @@ import { crashPoint } from '../state/crash-point.js';
 import { buildWireRecord } from '../state/wire-record.js';
 import type { UpstreamAgents } from './agents.js';
 import { sendApiError } from './api-error.js';
+import { decideClientAccess } from './client-guard.js';
 import { countRequest } from './count-request.js';
 import { forwardToUpstream, type ForwardArgs, type ForwardResult } from './forward.js';
 import { forwardableHeaders } from './hop-by-hop.js';
 import { answerHeld, OVERFLOW_HOLD_BACK, type FinalExchange } from './overflow-retry.js';
 import { answerOwnRoute, ownPathOf } from './own-routes.js';
 import { readBody } from './read-body.js';
+import { refuseClient } from './refuse-client.js';
 import type { StateHealth } from './state-health.js';
 import type { TransportSettings } from './transport-settings.js';
 
@@ -43,7 +46,10 @@ export function createProxyHandler(deps: ProxyDeps): ProxyHandler {
   return async (req, res) => {
     try {
       const own = ownPathOf(req.url ?? '/');
-      await (own === undefined ? handle(deps, req, res) : answerOwnRoute(req, res, own, deps.metrics));
+      // Before anything else, on every route: a web page is never served (client-guard.ts).
+      const access = decideClientAccess({ host: req.headers.host, origin: req.headers.origin, port: req.socket.localPort });
+      if (access.kind === 'refused') await refuseClient(deps, req, res, access, own !== undefined);
+      else await (own === undefined ? handle(deps, req, res) : answerOwnRoute(req, res, own, deps.metrics));
     } catch (error) {
       // Last resort: the proxy must never die on a request.
       sendApiError(res, 500, 'api_error', `internal error: ${errorText(error)}`);

@@ -32,6 +32,18 @@ export function isLoopbackHost(host: string | undefined): boolean {
   return bare === 'localhost' || isLoopbackIPv4(bare);
 }
 
+/**
+ * The port a Host header names: a number, `undefined` when it names none (the scheme's default),
+ * or `'invalid'` when the header is not a host at all.
+ */
+export function portOfHost(host: string): number | undefined | 'invalid' {
+  const m = HOST_PATTERN.exec(host);
+  if (m === null) return 'invalid';
+  const colon = host.lastIndexOf(':');
+  if (colon < 0 || colon < host.lastIndexOf(']')) return undefined;
+  return Number(host.slice(colon + 1));
+}
+
 function isLoopbackIPv4(address: string): boolean {
   const parts = address.split('.');
   if (parts.length !== 4 || parts[0] !== '127') return false;

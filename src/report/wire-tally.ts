@@ -171,6 +171,8 @@ function addWireRecord(tally: WireTally, record: WireRecord): void {
 function countRequest(counts: RequestCounts, record: WireRecord): void {
   counts.requests += 1;
   if (record.status >= 400) counts.errors += 1;
+  // Refused by ctxshed itself (a web page): an error, neither forwarded nor rewritten.
+  if (record.refused !== undefined) return;
   if (record.reason === undefined) {
     counts.rewritten += 1;
     counts.rewrittenBytesElided += record.bytesElided;

@@ -3,10 +3,10 @@
  * (`elided/<sha256>.txt`) and, in shed mode, a shed span (`spans/<sha256>.json`). The resolver
  * and the tools work over the list, so a kind is added here and nowhere else.
  */
-import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import { renderSpanMarkdown } from '../core/index.js';
 import { elidedPath, parseElidedName, parseSpanName, spanPath, type StateDir } from '../state/layout.js';
+import { readContainedFile } from '../state/read-contained.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { hasErrnoCode } from '../state/state-error.js';
 
@@ -18,6 +18,8 @@ export type KindRead =
    */
   | { readonly kind: 'ok'; readonly bytes: Uint8Array; readonly rendering?: string }
   | { readonly kind: 'missing' }
+  /** The entry is no regular file inside the state directory (a FIFO, a link out): never read. */
+  | { readonly kind: 'refused'; readonly why: string }
   /** The file no longer hashes to its name: never handed out. */
   | { readonly kind: 'corrupt'; readonly actual: string };
 
@@ -38,10 +40,10 @@ export const ELIDED_KIND: RestorableKind = {
     return (await namesIn(state.elidedDir)).map(parseElidedName).flatMap((p) => (p !== undefined && p.ext === 'txt' ? [p.sha256] : []));
   },
   async read(state, handle) {
-    const bytes = await readNoFollow(elidedPath(state, handle, 'txt'));
-    if (bytes === undefined) return { kind: 'missing' };
-    const actual = sha256Hex(bytes);
-    return actual === handle ? { kind: 'ok', bytes } : { kind: 'corrupt', actual };
+    const read = await readContainedFile(state.root, elidedPath(state, handle, 'txt'));
+    if (read.kind !== 'ok') return read;
+    const actual = sha256Hex(read.bytes);
+    return actual === handle ? { kind: 'ok', bytes: read.bytes } : { kind: 'corrupt', actual };
   },
 };
 
@@ -58,10 +60,10 @@ export const SPAN_KIND: RestorableKind = {
     return (await namesIn(state.spansDir)).map(parseSpanName).flatMap((p) => (p !== undefined && p.ext === 'json' ? [p.sha256] : []));
   },
   async read(state, handle) {
-    const bytes = await readNoFollow(spanPath(state, handle, 'json'));
-    if (bytes === undefined) return { kind: 'missing' };
-    const actual = sha256Hex(bytes);
-    return actual === handle ? { kind: 'ok', bytes, rendering: renderSpanMarkdown(bytes, handle) } : { kind: 'corrupt', actual };
+    const read = await readContainedFile(state.root, spanPath(state, handle, 'json'));
+    if (read.kind !== 'ok') return read;
+    const actual = sha256Hex(read.bytes);
+    return actual === handle ? { kind: 'ok', bytes: read.bytes, rendering: renderSpanMarkdown(read.bytes, handle) } : { kind: 'corrupt', actual };
   },
 };
 
@@ -76,13 +78,3 @@ async function namesIn(dir: string): Promise<string[]> {
   });
 }
 
-/** A file's bytes, or undefined when there is none. */
-async function readNoFollow(file: string): Promise<Uint8Array | undefined> {
-  try {
-    // O_NOFOLLOW: only the file ctxshed wrote, never what a planted link points at.
-    return await fs.readFile(file, { flag: constants.O_RDONLY | constants.O_NOFOLLOW });
-  } catch (error) {
-    if (hasErrnoCode(error, 'ENOENT')) return undefined;
-    throw error;
-  }
-}

@@ -16,7 +16,9 @@ export type RestoreOutcome =
   /** `seal` is undefined when the record is there but does not read: still sealed. */
   | { readonly kind: 'sealed'; readonly handle: string; readonly seal: SealRecord | undefined }
   | { readonly kind: 'corrupt'; readonly handle: string; readonly actual: string }
-  | { readonly kind: 'missing'; readonly handle: string };
+  | { readonly kind: 'missing'; readonly handle: string }
+  /** Its file is no regular file inside the state directory (a FIFO, a symlinked folder): never read. */
+  | { readonly kind: 'refused'; readonly handle: string; readonly why: string };
 
 /** Restores the text `input` names (a sha256 or its first 12+ hex digits). */
 export async function restoreText(state: StateDir, input: string, kinds: readonly RestorableKind[] = RESTORABLE_KINDS): Promise<RestoreOutcome> {
@@ -35,6 +37,8 @@ export async function restoreText(state: StateDir, input: string, kinds: readonl
       return { kind: 'restored', handle, source: source.name, bytes: read.bytes, ...(read.rendering === undefined ? {} : { rendering: read.rendering }) };
     case 'missing':
       return { kind: 'missing', handle };
+    case 'refused':
+      return { kind: 'refused', handle, why: read.why };
     case 'corrupt':
       return { kind: 'corrupt', handle, actual: read.actual };
   }

@@ -1,5 +1,6 @@
 /** What verify collects as it walks the state directory, and its check of file modes. */
 import type { Stats } from 'node:fs';
+import { fileKindOf } from './file-kind.js';
 import { DIR_MODE, FILE_MODE } from './layout.js';
 
 /** Problems make verify fail; notes are things a crash or a live process leaves, and are fine. */
@@ -32,13 +33,21 @@ export function checkPrivate(stat: Stats, where: string, findings: Findings): vo
   }
 }
 
-/** Adds a problem unless `stat` is what the layout says it must be; returns whether it is. */
+/**
+ * Adds a problem unless `stat` (from lstat) is what the layout says it must be; returns whether it
+ * is. The problem names what the entry is instead: a symbolic link (a folder of the state
+ * directory that is one would lead restore outside it), a FIFO, a socket or a device (a FIFO under
+ * an elided name would make a reader wait forever). ctxshed makes none of these; restore and show
+ * refuse to read them (state/read-contained.ts).
+ */
 export function checkKind(stat: Stats, kind: 'file' | 'dir', where: string, findings: Findings): boolean {
-  if (stat.isSymbolicLink()) {
-    findings.problems.push(`${where}: is a symbolic link`);
-    return false;
-  }
-  const ok = kind === 'dir' ? stat.isDirectory() : stat.isFile();
-  if (!ok) findings.problems.push(`${where}: is not a ${kind === 'dir' ? 'directory' : 'regular file'}`);
-  return ok;
+  const wanted = kind === 'dir' ? 'directory' : 'regular file';
+  const found = fileKindOf(stat);
+  if (found === wanted) return true;
+  const why =
+    found === 'symbolic link' ? 'ctxshed never makes one, and never follows one'
+    : found === 'regular file' || found === 'directory' ? undefined
+    : 'ctxshed never makes one, and never reads one';
+  findings.problems.push(`${where}: is a ${found}, not a ${wanted}${why === undefined ? '' : ` (${why})`}`);
+  return false;
 }

@@ -2,11 +2,12 @@
 import fs from 'node:fs/promises';
 import { WIRE_FILE_NAME, type StateDir } from './layout.js';
 import { checkKind, checkPrivate, type Findings } from './verify-findings.js';
-import { WIRE_TORN_MARKER } from './wire-log.js';
+import { WIRE_DISK_FULL_MARKER, WIRE_TORN_MARKER } from './wire-log.js';
 
 /**
  * Checks `wire.jsonl`. A final line without its newline is what a crash mid-append leaves, and
- * a torn line followed by WireLog's marker was closed by a restarted proxy: both are notes.
+ * a torn line followed by WireLog's marker was closed later: by a restarted proxy after a crash,
+ * or by the same one once a full disk had room again (its marker says which). All are notes.
  */
 export async function verifyWire(state: StateDir, findings: Findings): Promise<void> {
   const stat = await fs.lstat(state.wirePath);
@@ -21,7 +22,9 @@ export async function verifyWire(state: StateDir, findings: Findings): Promise<v
   lines.forEach((line, index) => {
     if (parses(line)) return;
     const where = `${WIRE_FILE_NAME}: line ${index + 1}`;
-    if (isTornMarker(lines[index + 1])) findings.notes.push(`${where} was cut short by a crash and closed later`);
+    const repair = tornMarkerOf(lines[index + 1]);
+    if (repair === 'disk_full') findings.notes.push(`${where} was cut short because the disk was full, and closed later`);
+    else if (repair === 'crash') findings.notes.push(`${where} was cut short by a crash and closed later`);
     else findings.problems.push(`${where} is not valid JSON`);
   });
 }
@@ -35,13 +38,16 @@ function parses(line: string): boolean {
   }
 }
 
-function isTornMarker(line: string | undefined): boolean {
-  if (line === undefined) return false;
+/** What a torn-line marker says cut the line above it short, or undefined when `line` is none. */
+function tornMarkerOf(line: string | undefined): 'crash' | 'disk_full' | undefined {
+  if (line === undefined) return undefined;
   try {
     const value: unknown = JSON.parse(line);
-    if (typeof value !== 'object' || value === null) return false;
-    return (value as Record<string, unknown>)['ctxshed'] === WIRE_TORN_MARKER.ctxshed;
+    if (typeof value !== 'object' || value === null) return undefined;
+    const fields = value as Record<string, unknown>;
+    if (fields['ctxshed'] !== WIRE_TORN_MARKER.ctxshed) return undefined;
+    return fields['cause'] === WIRE_DISK_FULL_MARKER.cause ? 'disk_full' : 'crash';
   } catch {
-    return false;
+    return undefined;
   }
 }

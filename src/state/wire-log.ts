@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import { crashArmed, crashPoint } from './crash-point.js';
 import { FILE_MODE, type StateDir } from './layout.js';
-import { StateError } from './state-error.js';
+import { hasErrnoCode, StateError } from './state-error.js';
 import { errorText } from '../errors.js';
 
 /**
@@ -11,6 +11,11 @@ import { errorText } from '../errors.js';
  * verify can tell a torn line that was closed on restart from a corrupt one.
  */
 export const WIRE_TORN_MARKER = { ctxshed: 'torn-line', note: 'the line above was cut short by a crash' };
+/**
+ * Written instead of WIRE_TORN_MARKER when this process's own write was cut short by a full disk
+ * (ENOSPC, EDQUOT): the same kind of line for the readers, but it does not call that a crash.
+ */
+export const WIRE_DISK_FULL_MARKER = { ctxshed: 'torn-line', cause: 'disk_full', note: 'the line above was cut short: the disk was full' };
 
 /**
  * How long a wire line may wait for the lines after it, to go out in one write: the wire log is a
@@ -39,6 +44,8 @@ export class WireLog {
   #tailChecked = false;
   #batch: Batch | undefined;
   #timer: NodeJS.Timeout | undefined;
+  /** This log's last failed write left part of its bytes in the file because the disk was full. */
+  #cutByFullDisk = false;
 
   constructor(
     readonly path: string,
@@ -89,12 +96,14 @@ export class WireLog {
   }
 
   async #write(lines: readonly string[]): Promise<void> {
+    const progress = { bytes: 0 };
     try {
       const handle = await this.#open();
       // Another process's writes may land between ours, so a torn tail is only looked for once,
-      // for the line a crash of an earlier run may have left.
+      // for the line a crash of an earlier run (or our own write, on a full disk) may have left.
       const torn = !this.#tailChecked && (await endsTorn(handle));
-      const prefix = torn ? `\n${JSON.stringify(WIRE_TORN_MARKER)}\n` : '';
+      const marker = this.#cutByFullDisk ? WIRE_DISK_FULL_MARKER : WIRE_TORN_MARKER;
+      const prefix = torn ? `\n${JSON.stringify(marker)}\n` : '';
       this.#tailChecked = true;
       const bytes = Buffer.from(`${prefix}${lines.join('\n')}\n`, 'utf8');
       // O_APPEND and a single write(): two processes' lines never interleave within a line.
@@ -102,10 +111,13 @@ export class WireLog {
         await handle.write(bytes.subarray(0, bytes.length >> 1));
         crashPoint('wire-mid-append');
       }
-      const { bytesWritten } = await handle.write(bytes);
-      if (bytesWritten !== bytes.length) throw new Error(`short write: ${bytesWritten} of ${bytes.length} bytes`);
+      await writeAll(handle, bytes, progress);
+      this.#cutByFullDisk = false;
     } catch (error) {
       this.#tailChecked = false; // a failed write may itself have left a torn line
+      // What cut it decides the repair's words: a full disk is no crash. A write that put nothing
+      // in the file leaves the last one's cause as it was.
+      if (progress.bytes > 0) this.#cutByFullDisk = isDiskFull(error);
       throw this.#failed(error);
     }
   }
@@ -131,6 +143,23 @@ export async function appendWireRecord(state: StateDir, record: object): Promise
   } finally {
     await log.close();
   }
+}
+
+/**
+ * Writes all of `bytes`, counting into `progress` what went out. A regular file takes a write
+ * short only when something stops it (a full disk, a size limit): writing the rest then fails
+ * with that error's code, so the caller learns why, rather than just "short".
+ */
+async function writeAll(handle: fs.FileHandle, bytes: Buffer, progress: { bytes: number }): Promise<void> {
+  while (progress.bytes < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, progress.bytes, bytes.length - progress.bytes);
+    if (bytesWritten === 0) throw new Error(`short write: ${progress.bytes} of ${bytes.length} bytes`);
+    progress.bytes += bytesWritten;
+  }
+}
+
+function isDiskFull(error: unknown): boolean {
+  return hasErrnoCode(error, 'ENOSPC') || hasErrnoCode(error, 'EDQUOT');
 }
 
 function newBatch(): Batch {

@@ -7,6 +7,7 @@ import { readsFullness, type ModelRoute } from '../core/model-route.js';
 import type { RefaultVia, Refault } from '../core/detect-refaults.js';
 import type { HoldReason } from '../core/hold-reasons.js';
 import type { PassthroughReason } from '../core/passthrough-reasons.js';
+import type { RefusalReason } from '../core/refusal-reasons.js';
 import { contextTokensOf, type Usage } from '../core/usage.js';
 import { sha256Hex } from './sha256-hex.js';
 
@@ -39,6 +40,8 @@ export interface WireRecord {
   /** Over the threshold and no epoch latched: why (docs/reasons.md, "Why no epoch latched"). */
   readonly hold?: HoldReason;
   readonly reason?: PassthroughReason;
+  /** ctxshed refused the request itself (403, never forwarded): why (docs/reasons.md, "Refused requests"). */
+  readonly refused?: RefusalReason;
   readonly skipped?: Readonly<Record<string, number>>;
   /**
    * How the rewrite ran, when one ran: from the conversation's last rewrite (`incremental`) or from
@@ -141,6 +144,7 @@ export interface WireRecordInput {
   readonly latched?: number | undefined;
   readonly hold?: HoldReason | undefined;
   readonly reason?: PassthroughReason | undefined;
+  readonly refused?: RefusalReason | undefined;
   /** Frozen blocks the rewrite left alone, each with why; counted by reason. */
   readonly skipped?: readonly { readonly reason: string }[] | undefined;
   readonly rewritePath?: RewritePath | undefined;
@@ -181,6 +185,7 @@ export function buildWireRecord(r: WireRecordInput): WireRecord {
     ...(r.latched === undefined ? {} : { latched: r.latched }),
     ...(r.hold === undefined ? {} : { hold: r.hold }),
     ...(r.reason === undefined ? {} : { reason: r.reason }),
+    ...(r.refused === undefined ? {} : { refused: r.refused }),
     ...(Object.keys(skipped).length === 0 ? {} : { skipped }),
     ...(r.rewritePath === undefined ? {} : { rewritePath: r.rewritePath }),
     ...(r.refaults === undefined || r.refaults.length === 0

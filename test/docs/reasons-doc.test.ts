@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HOLD_REASONS } from '../../src/core/hold-reasons.js';
 import { PASSTHROUGH_REASONS } from '../../src/core/passthrough-reasons.js';
+import { REFUSAL_REASONS } from '../../src/core/refusal-reasons.js';
 import { SHED_REFUSALS, SPAN_SKIP_REASONS } from '../../src/core/shed/shed-types.js';
 
 describe('docs/reasons.md', () => {
@@ -41,5 +42,15 @@ describe('docs/reasons.md, holds', () => {
 
   it('should count every shed refusal as a hold reason', () => {
     expect(Object.keys(HOLD_REASONS)).toEqual(expect.arrayContaining(Object.keys(SHED_REFUSALS)));
+  });
+});
+
+describe('docs/reasons.md, refused requests', () => {
+  it('should list exactly the refusal reasons, in the words of the code', () => {
+    const doc = fs.readFileSync(new URL('../../docs/reasons.md', import.meta.url), 'utf8');
+    const section = doc.split('## Refused requests')[1]!.split('\n## ')[0]!;
+    const rows = [...section.matchAll(/^\| `([a-z_]+)` \| (.*) \|$/gm)].map((m) => [m[1], m[2]]);
+
+    expect(rows).toEqual(Object.entries(REFUSAL_REASONS));
   });
 });

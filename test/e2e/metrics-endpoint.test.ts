@@ -63,11 +63,19 @@ describe('GET /_ctxshed/metrics', () => {
     expect(await readWire(dir)).toEqual([]);
   });
 
-  it('should answer to every loopback name: localhost, 127.0.0.1 and [::1], with a port or without', async () => {
+  it('should answer to every loopback name with the proxy\'s port: localhost, 127.0.0.1 and [::1]', async () => {
     const { proxy } = await setUp();
 
-    for (const host of ['localhost', `localhost:${proxy.port}`, '127.0.0.1', `[::1]:${proxy.port}`]) {
+    for (const host of [`localhost:${proxy.port}`, `127.0.0.1:${proxy.port}`, `[::1]:${proxy.port}`]) {
       expect((await request(proxy, 'GET', '/_ctxshed/metrics', host)).status).toBe(200);
+    }
+  });
+
+  it('should refuse a loopback name without the proxy\'s port (a Host without one names port 80)', async () => {
+    const { proxy } = await setUp();
+
+    for (const host of ['localhost', '127.0.0.1', `127.0.0.1:${proxy.port + 1}`]) {
+      expect((await request(proxy, 'GET', '/_ctxshed/metrics', host)).status).toBe(403);
     }
   });
 

@@ -101,6 +101,34 @@ describe('ctxshed mcp', () => {
     expect(out.find((m) => m.id === 4)?.result?.isError).toBe(true);
   });
 
+  it('should answer an 11 MiB line with a JSON-RPC error and a malformed one with a stderr line, and go on serving', async () => {
+    const huge = JSON.stringify({ method: 'tools/call', params: { name: 'restore', arguments: { handle: 'a'.repeat(11 * 1024 * 1024) } }, jsonrpc: '2.0', id: 99 });
+    const after = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    ];
+    const child = spawn(process.execPath, [CLI_PATH, 'mcp', '--state', state.root], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+    child.stdin.write(`${huge}\n`);
+    child.stdin.write('{"jsonrpc":"2.0","id":3,"method":\n');
+    child.stdin.end(after.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+
+    expect(code).toBe(0);
+    const out = stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { id: number; error?: { code: number; message: string }; result?: { tools?: Array<{ name: string }> } });
+    expect(out.map((m) => m.id)).toEqual([99, 1, 2]);
+    expect(out[0]!.error).toEqual({ code: -32600, message: `ctxshed: a line of ${Buffer.byteLength(huge)} bytes, over the 10485760-byte limit, was dropped unread; send less in one message` });
+    expect(out[2]!.result?.tools?.map((t) => t.name)).toEqual(['restore', 'spans']);
+    const warnings = stderr.trimEnd().split('\n');
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(/^ctxshed: mcp: dropped a line of \d+ bytes, over the 10485760-byte limit, answered as an error to id 99$/);
+    expect(warnings[1]).toMatch(/^ctxshed: mcp: dropped a line of 33 bytes that is not a JSON-RPC message/);
+  });
+
   it('should run its --help example as shown: with stdin at its end it stops at once, exit 0, silent', async () => {
     const help = await runCli(['mcp', '--help']);
     const example = /\n {2}(ctxshed mcp [^\n]*?)\s{2,}/.exec(help.stdout)?.[1];

@@ -51,6 +51,7 @@ describe('renderRestore', () => {
       { kind: 'sealed', handle: SHA, seal: undefined },
       { kind: 'corrupt', handle: SHA, actual: 'c'.repeat(64) },
       { kind: 'missing', handle: SHA },
+      { kind: 'refused', handle: SHA, why: `/s/elided/${SHA}.txt is a FIFO (named pipe), not a regular file` },
     ] as const;
     for (const outcome of outcomes) {
       const result = renderRestore(outcome);
@@ -59,6 +60,9 @@ describe('renderRestore', () => {
     }
     expect(renderRestore(outcomes[3]).content[0]!.text).toBe(
       `ctxshed: block ${SHA} is sealed on 2026-01-01T00:00:00.000Z (a token): its text is kept but not given back. Only the user can unseal it (ctxshed unseal).`,
+    );
+    expect(renderRestore(outcomes[7]).content[0]!.text).toBe(
+      `ctxshed: refusing to read the text of ${SHA}: /s/elided/${SHA}.txt is a FIFO (named pipe), not a regular file; ctxshed verify says more.`,
     );
   });
 });

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiErrorBody, sendApiError } from '../../src/proxy/api-error.js';
+import { apiErrorBody, errorShapeOf, openAiErrorBody, sendApiError, shapedErrorBody } from '../../src/proxy/api-error.js';
 import { closeServer, listen, send } from './harness.js';
 
 describe('apiErrorBody', () => {
@@ -11,6 +11,40 @@ describe('apiErrorBody', () => {
       type: 'error',
       error: { type: 'api_error', message: 'ctxshed: upstream unreachable: "quoted" \u2713' },
     });
+  });
+});
+
+describe('openAiErrorBody', () => {
+  it("should build the OpenAI APIs' error shape, saying ctxshed once", () => {
+    const body = openAiErrorBody('invalid_request_error', 'refused: x', 'foreign_host');
+
+    expect(JSON.parse(body.toString('utf8'))).toEqual({
+      error: { message: 'ctxshed: refused: x', type: 'invalid_request_error', param: null, code: 'foreign_host' },
+    });
+  });
+});
+
+describe('errorShapeOf', () => {
+  it.each([
+    ['/v1/messages?beta=true', 'anthropic'],
+    ['/v1/messages/count_tokens', 'anthropic'],
+    ['/v1/models', 'anthropic'],
+    ['/', 'anthropic'],
+    ['/v1/responses', 'openai'],
+    ['/openai/v1/responses?x=1', 'openai'],
+    ['/v1/responses/resp_1/input_items', 'openai'],
+    ['/v1/chat/completions', 'openai'],
+  ])('should give %s the %s shape', (target, shape) => {
+    expect(errorShapeOf(target)).toBe(shape);
+  });
+});
+
+describe('shapedErrorBody', () => {
+  const error = { anthropicType: 'permission_error', openAiType: 'invalid_request_error', code: 'browser_origin', message: 'refused' };
+
+  it('should use the Messages type in the Anthropic shape and the OpenAI type and code in the OpenAI one', () => {
+    expect(JSON.parse(shapedErrorBody('anthropic', error).toString('utf8'))).toEqual({ type: 'error', error: { type: 'permission_error', message: 'ctxshed: refused' } });
+    expect(JSON.parse(shapedErrorBody('openai', error).toString('utf8'))).toEqual({ error: { message: 'ctxshed: refused', type: 'invalid_request_error', param: null, code: 'browser_origin' } });
   });
 });
 

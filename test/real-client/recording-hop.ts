@@ -38,7 +38,10 @@ export async function startRecordingHop(target: () => string, firstSeq: number):
 function forward(req: ReceivedRequest, res: ServerResponse, target: string): Promise<void> {
   return new Promise((resolve) => {
     res.once('close', resolve);
-    const headers: OutgoingHttpHeaders = { ...forwardable(req.headers), [SEQ_HEADER]: String(req.index), 'content-length': String(req.body.length) };
+    // Host names the hop's target, as a forwarding hop writes it: ctxshed refuses a Host that
+    // names another port than its own (src/proxy/client-guard.ts). The client's own is recorded.
+    const { host: _client, ...sent } = forwardable(req.headers);
+    const headers: OutgoingHttpHeaders = { ...sent, [SEQ_HEADER]: String(req.index), 'content-length': String(req.body.length) };
     const out = request(new URL(req.path, target), { method: req.method, headers }, (up) => {
       res.writeHead(up.statusCode ?? 502, forwardable(up.headers));
       up.pipe(res);

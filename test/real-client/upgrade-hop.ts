@@ -33,7 +33,10 @@ export async function startUpgradeHop(target: () => string): Promise<UpgradeHop>
       const body = Buffer.concat(chunks);
       const received: ReceivedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, rawHeaders: req.rawHeaders, body, index: requests.length };
       requests.push(received);
-      const headers: OutgoingHttpHeaders = { ...forwardable(req.headers), [SEQ_HEADER]: String(received.index), 'content-length': String(body.length) };
+      // Host names the hop's target, as a forwarding hop writes it: ctxshed refuses a Host that
+      // names another port than its own (src/proxy/client-guard.ts). The client's own is recorded.
+      const { host: _client, ...sent } = forwardable(req.headers);
+      const headers: OutgoingHttpHeaders = { ...sent, [SEQ_HEADER]: String(received.index), 'content-length': String(body.length) };
       const out = request(new URL(received.path, target()), { method: received.method, headers }, (up) => {
         res.writeHead(up.statusCode ?? 502, forwardable(up.headers));
         up.pipe(res);

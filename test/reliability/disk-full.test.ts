@@ -11,7 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { indexTranscript } from '../../src/core/index.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { layoutPaths } from '../../src/state/layout.js';
+import { openStateDir } from '../../src/state/open-state-dir.js';
 import { verifyState } from '../../src/state/verify-state.js';
+import { WIRE_DISK_FULL_MARKER, WireLog } from '../../src/state/wire-log.js';
 import { startMessagesApi } from '../../src/scripted/messages-api.js';
 import { isMessagesRequest } from '../../src/scripted/received-request.js';
 import { ScriptedClient } from '../../src/scripted/client.js';
@@ -107,9 +109,47 @@ describe('disk full while running', () => {
         expect(Buffer.from((await inflateFromState(layoutPaths(dir), body)).body).equals(sent[i]!)).toBe(true);
       }
       expect(verify.problems).toEqual([]);
+      // A wire line the full disk cut short is said to be that, never a crash's (issue 21).
+      expect(verify.notes.join('\n')).not.toContain('crash');
     } finally {
       await proxy.close();
       await upstream.close();
+      execFileSync('umount', [mountPoint]);
+      await fs.rmdir(mountPoint);
+    }
+  }, 60_000);
+
+  it('should say a wire line a real ENOSPC cut short was cut by the full disk, not by a crash', async (ctx) => {
+    const mountPoint = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-tmpfs-'));
+    const why = tryMount(mountPoint, '1m');
+    if (why !== undefined) {
+      await fs.rmdir(mountPoint);
+      ctx.skip(`cannot mount a tmpfs here (${why}); disk-full not tested`);
+      return;
+    }
+    try {
+      const dir = path.join(mountPoint, 'state');
+      const state = await openStateDir(dir);
+      const log = new WireLog(state.wirePath, 0);
+      // 301-byte lines: a 4 KiB page ends inside the 14th, so the full disk cuts that one short.
+      const line = (n: number): object => ({ n, pad: 'x'.repeat(301 - JSON.stringify({ n: 10, pad: '' }).length - 1) });
+      await log.append(line(10));
+      await fill(path.join(mountPoint, 'filler'), 0);
+      let failed: unknown;
+      for (let n = 11; n < 40 && failed === undefined; n++) await log.append(line(n)).catch((error: unknown) => (failed = error));
+      const cut = await fs.readFile(state.wirePath, 'utf8');
+      await fs.unlink(path.join(mountPoint, 'filler'));
+      await log.append(line(99));
+      await log.close();
+      const verify = await verifyState(dir);
+      const text = await fs.readFile(state.wirePath, 'utf8');
+
+      expect(String(failed)).toContain('ENOSPC');
+      expect(cut.endsWith('\n')).toBe(false);
+      expect(text).toContain(`\n${JSON.stringify(WIRE_DISK_FULL_MARKER)}\n`);
+      expect(verify.problems).toEqual([]);
+      expect(verify.notes.filter((n) => n.startsWith('wire.jsonl'))).toEqual([expect.stringMatching(/^wire\.jsonl: line \d+ was cut short because the disk was full, and closed later$/)]);
+    } finally {
       execFileSync('umount', [mountPoint]);
       await fs.rmdir(mountPoint);
     }

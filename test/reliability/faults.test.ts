@@ -105,7 +105,7 @@ function abortMidRequest(url: string): Promise<void> {
   return new Promise((resolve) => {
     const { port } = new URL(url);
     const s = net.connect(Number(port), '127.0.0.1', () => {
-      s.write(`POST /v1/messages HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n{"model":"m","messages":[`);
+      s.write(`POST /v1/messages HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n{"model":"m","messages":[`);
       setTimeout(() => s.destroy(), 5);
     });
     s.on('close', () => resolve());

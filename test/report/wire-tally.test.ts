@@ -74,6 +74,16 @@ describe('addWireEntry', () => {
     expect({ ...tally.unkeyed.passthrough }).toEqual({ not_a_model_call: 1 });
   });
 
+  it('should count a request ctxshed refused (a web page) as an error, neither rewritten nor passed through', () => {
+    const { reason: _none, ...refused } = wire({ t: '2026-01-01T00:00:01.000Z', status: 403, bytesIn: 0, bytesOut: 0 }, null);
+    const tally = fold([{ ...refused, refused: 'foreign_host' }]);
+
+    expect(tally.unkeyed.requests).toBe(1);
+    expect(tally.unkeyed.errors).toBe(1);
+    expect(tally.unkeyed.rewritten).toBe(0);
+    expect({ ...tally.unkeyed.passthrough }).toEqual({});
+  });
+
   it('should count notes, torn-line markers and unreadable lines without taking them for requests', () => {
     const tally = newWireTally();
     for (const line of ['{"t":"2026-01-01T00:00:00.000Z","note":"state_unavailable","detail":"EACCES"}', '{"ctxshed":"torn-line"}', '{"t":"2026', '']) {

@@ -1,10 +1,13 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { restoreText } from '../../src/restore/restore-text.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { sealBlock } from '../../src/state/seal-block.js';
 import { renderSpanMarkdown } from '../../src/core/index.js';
+import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { addShedConversation, FIRST_TEXT, stateWithBlocks } from './fixtures.js';
 
 let tmp: string;
@@ -84,6 +87,58 @@ describe('restoreText', () => {
     await fs.writeFile(planted, spans[1].file.bytes);
     await fs.rm(json);
     await fs.symlink(planted, json);
-    await expect(restoreText(state, spans[1].span.sha256)).rejects.toThrow(/ELOOP/);
+    expect(await restoreText(state, spans[1].span.sha256)).toEqual({ kind: 'refused', handle: spans[1].span.sha256, why: `${json} is a symbolic link, not a regular file` });
+  });
+});
+
+describe('restoreText, a state directory that leads elsewhere', () => {
+  const cleanup: string[] = [];
+  afterEach(async () => {
+    for (const dir of cleanup.splice(0)) await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it('should refuse a file outside the state directory reached through a symlinked elided/', async () => {
+    // The finding: elided/ made a link to a folder holding a file named by its own sha256.
+    const outside = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-outside-'));
+    cleanup.push(outside);
+    const secret = Buffer.from('a private file outside the state directory\n');
+    const sha = sha256Hex(secret);
+    await fs.writeFile(path.join(outside, `${sha}.txt`), secret);
+    await fs.rm(state.elidedDir, { recursive: true });
+    await fs.symlink(outside, state.elidedDir);
+
+    const outcome = await restoreText(state, sha);
+
+    expect(outcome).toMatchObject({ kind: 'refused', handle: sha });
+    expect(outcome.kind === 'refused' && outcome.why).toBe(`${path.join(state.elidedDir, `${sha}.txt`)} lies outside the state directory (it is ${await fs.realpath(path.join(outside, `${sha}.txt`))}: a folder on its way is a symbolic link)`);
+  });
+
+  it('should refuse a span reached through a symlinked spans/, even one leading to a folder inside the state directory', async () => {
+    const { spans } = await addShedConversation(state);
+    const moved = path.join(tmp, 'spans-elsewhere');
+    await fs.rename(state.spansDir, moved);
+    await fs.symlink(moved, state.spansDir);
+
+    expect(await restoreText(state, spans[0].span.sha256)).toMatchObject({ kind: 'refused', why: expect.stringContaining('is reached through a symbolic link in the state directory') });
+  });
+
+  it('should still restore when the state directory itself is a link the user chose', async () => {
+    const link = path.join(tmp, 'state-link');
+    await fs.symlink(state.root, link);
+    const { layoutPaths } = await import('../../src/state/layout.js');
+
+    expect(await restoreText(layoutPaths(link), shas[0])).toMatchObject({ kind: 'restored', handle: shas[0] });
+  });
+
+  it('should refuse a FIFO planted under an elided name at once, never waiting for a writer', async () => {
+    const fifo = path.join(state.elidedDir, `${shas[1]}.txt`);
+    await fs.rm(fifo);
+    const made = spawnSync('mkfifo', [fifo]);
+    expect(made.status).toBe(0);
+
+    // Before the fix this call never returned: the read blocked on the FIFO.
+    const outcome = await restoreText(state, shas[1]);
+
+    expect(outcome).toEqual({ kind: 'refused', handle: shas[1], why: `${fifo} is a FIFO (named pipe), not a regular file` });
   });
 });

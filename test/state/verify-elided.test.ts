@@ -51,7 +51,7 @@ describe('verifyElided', () => {
     await verifyElided(state, findings);
     expect([...findings.problems].sort()).toEqual(
       [
-        `elided/${'b'.repeat(64)}.txt: is a symbolic link`,
+        `elided/${'b'.repeat(64)}.txt: is a symbolic link, not a regular file (ctxshed never makes one, and never follows one)`,
         'elided/notes.md: stray file (not <sha256>.txt or <sha256>.json)',
       ].sort(),
     );

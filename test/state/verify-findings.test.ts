@@ -38,11 +38,11 @@ describe('checkKind', () => {
     await fs.writeFile(path.join(tmp, 'target'), '');
     await fs.symlink(path.join(tmp, 'target'), path.join(tmp, 'link'));
     expect(checkKind(await fs.lstat(path.join(tmp, 'link')), 'file', 'link', findings)).toBe(false);
-    expect(findings.problems).toEqual(['link: is a symbolic link']);
+    expect(findings.problems).toEqual(['link: is a symbolic link, not a regular file (ctxshed never makes one, and never follows one)']);
   });
 
   it('should report a directory where a file belongs', async () => {
     expect(checkKind(await fs.lstat(tmp), 'file', 'x', findings)).toBe(false);
-    expect(findings.problems).toEqual(['x: is not a regular file']);
+    expect(findings.problems).toEqual(['x: is a directory, not a regular file']);
   });
 });

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -179,6 +180,44 @@ describe('verifyState, shed mode', () => {
     await fs.rm(state.spansDir, { recursive: true });
     await fs.writeFile(state.spansDir, 'x');
 
-    expect((await verifyState(tmp)).problems).toEqual(expect.arrayContaining(['spans/: is not a directory']));
+    expect((await verifyState(tmp)).problems).toEqual(expect.arrayContaining(['spans/: is a regular file, not a directory']));
+  });
+});
+
+describe('verifyState, entries that lead elsewhere or would block', () => {
+  it('should name a symlinked elided/ and spans/ as symbolic links, not read through them', async () => {
+    const elsewhere = await makeTempDir();
+    try {
+      await fs.rename(state.elidedDir, path.join(elsewhere, 'elided'));
+      await fs.symlink(path.join(elsewhere, 'elided'), state.elidedDir);
+      await fs.mkdir(path.join(elsewhere, 'spans'));
+      await fs.symlink(path.join(elsewhere, 'spans'), state.spansDir);
+
+      const report = await verifyState(tmp);
+
+      expect(report.problems).toEqual(expect.arrayContaining([
+        'elided/: is a symbolic link, not a directory (ctxshed never makes one, and never follows one)',
+        'spans/: is a symbolic link, not a directory (ctxshed never makes one, and never follows one)',
+      ]));
+      expect(report.checked.elided).toBe(0);
+    } finally {
+      await removeTempDir(elsewhere);
+    }
+  });
+
+  it('should name a FIFO under an elided name and as the wire log as such, promptly, without opening them', async () => {
+    const fifo = path.join(state.elidedDir, `${blockSha}.txt`);
+    await fs.rm(fifo);
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    await fs.rm(state.wirePath);
+    expect(spawnSync('mkfifo', [state.wirePath]).status).toBe(0);
+
+    // Before the kinds were checked first, a read of either would wait forever for a writer.
+    const report = await verifyState(tmp);
+
+    expect(report.problems).toEqual(expect.arrayContaining([
+      `elided/${blockSha}.txt: is a FIFO (named pipe), not a regular file (ctxshed never makes one, and never reads one)`,
+      'wire.jsonl: is a FIFO (named pipe), not a regular file (ctxshed never makes one, and never reads one)',
+    ]));
   });
 });

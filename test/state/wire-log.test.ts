@@ -1,9 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';
 import { verifyState } from '../../src/state/verify-state.js';
-import { appendWireRecord, WIRE_TORN_MARKER, WireLog } from '../../src/state/wire-log.js';
+import { appendWireRecord, WIRE_DISK_FULL_MARKER, WIRE_TORN_MARKER, WireLog } from '../../src/state/wire-log.js';
 import { spawnFixture, waitFixture } from './fixtures/run-tsx.js';
 import { makeTempDir, modeOf, removeTempDir, withUmask } from './fixtures/state-fixtures.js';
 
@@ -150,4 +150,82 @@ describe('WireLog', () => {
       expect(mine.every((record) => record.padding === worker.repeat(6000))).toBe(true);
     }
   }, 60_000);
+});
+
+describe('WireLog on a full disk', () => {
+  /** FileHandle.prototype, whose write the tests make fail as a full disk does. */
+  async function handlePrototype(): Promise<{ write: (...args: unknown[]) => Promise<{ bytesWritten: number }> }> {
+    const probe = path.join(tmp, 'probe');
+    const handle = await fs.open(probe, 'w');
+    await handle.close();
+    await fs.rm(probe);
+    return Object.getPrototypeOf(handle) as { write: (...args: unknown[]) => Promise<{ bytesWritten: number }> };
+  }
+
+  function enospc(): NodeJS.ErrnoException {
+    return Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+  }
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('should close a line the disk cut short with the disk-full marker, and verify should say the disk was full', async () => {
+    const log = new WireLog(state.wirePath, 0);
+    await log.append({ n: 1 });
+    const proto = await handlePrototype();
+    const write = proto.write;
+    // As on a full disk: the write takes part of the bytes, and writing the rest fails with ENOSPC.
+    vi.spyOn(proto, 'write')
+      .mockImplementationOnce(async function (this: unknown, ...args: unknown[]) {
+        const [bytes] = args as [Buffer];
+        return write.call(this, bytes, 0, 6);
+      })
+      .mockImplementationOnce(async () => {
+        throw enospc();
+      });
+
+    await expect(log.append({ n: 2, pad: 'x'.repeat(20) })).rejects.toMatchObject({ code: 'STATE_WIRE_FAILED', message: expect.stringContaining('ENOSPC') });
+    vi.restoreAllMocks();
+    await log.append({ n: 3 });
+    await log.close();
+
+    expect(await wireText()).toBe(`{"n":1}\n{"n":2\n${JSON.stringify(WIRE_DISK_FULL_MARKER)}\n{"n":3}\n`);
+    const report = await verifyState(tmp);
+    expect(report.problems).toEqual([]);
+    expect(report.notes).toContain('wire.jsonl: line 2 was cut short because the disk was full, and closed later');
+    expect(report.notes.join('\n')).not.toContain('crash');
+  });
+
+  it('should still call a torn tail a crash when this log\'s own failed write put nothing in the file', async () => {
+    await fs.writeFile(state.wirePath, '{"n":1}\n{"n":2,"pa', { mode: 0o600 });
+    const log = new WireLog(state.wirePath, 0);
+    const proto = await handlePrototype();
+    vi.spyOn(proto, 'write').mockImplementationOnce(async () => {
+      throw enospc();
+    });
+
+    await expect(log.append({ n: 3 })).rejects.toMatchObject({ code: 'STATE_WIRE_FAILED' });
+    vi.restoreAllMocks();
+    await log.append({ n: 4 });
+    await log.close();
+
+    expect(await wireText()).toBe(`{"n":1}\n{"n":2,"pa\n${JSON.stringify(WIRE_TORN_MARKER)}\n{"n":4}\n`);
+    expect((await verifyState(tmp)).notes).toContain('wire.jsonl: line 2 was cut short by a crash and closed later');
+  });
+
+  it('should write the rest of a write a signal cut short, leaving no torn line at all', async () => {
+    const log = new WireLog(state.wirePath, 0);
+    const proto = await handlePrototype();
+    const write = proto.write;
+    vi.spyOn(proto, 'write').mockImplementationOnce(async function (this: unknown, ...args: unknown[]) {
+      const [bytes] = args as [Buffer];
+      return write.call(this, bytes, 0, 3);
+    });
+
+    await log.append({ n: 1, s: 'abc' });
+    await log.close();
+
+    expect(await wireText()).toBe('{"n":1,"s":"abc"}\n');
+  });
 });

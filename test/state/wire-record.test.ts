@@ -69,6 +69,11 @@ describe('buildWireRecord', () => {
     expect('skipped' in record || 'latched' in record).toBe(false);
   });
 
+  it('should name why ctxshed refused a request, and leave the field out otherwise', () => {
+    expect(buildWireRecord({ ...INPUT, status: 403, refused: 'browser_origin' }).refused).toBe('browser_origin');
+    expect('refused' in buildWireRecord(INPUT)).toBe(false);
+  });
+
   it('should say how the rewrite ran when one ran, and leave the field out otherwise', () => {
     const incremental = buildWireRecord({ ...INPUT, rewritePath: 'incremental' });
     const full = buildWireRecord({ ...INPUT, rewritePath: 'full' });

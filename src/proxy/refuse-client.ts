@@ -1,0 +1,73 @@
+/**
+ * The answer to a request client-guard.ts refuses: a 403 in the error shape of the API its path
+ * speaks, and a wire record naming the reason. Nothing is forwarded and the epoch engine never
+ * sees it; the body is read and dropped, never kept.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { modelRouteOf } from '../core/model-route.js';
+import type { RefusalReason } from '../core/refusal-reasons.js';
+import type { ServedMetrics } from '../metrics/metrics.js';
+import { buildWireRecord } from '../state/wire-record.js';
+import { errorShapeOf, sendErrorBody, shapedErrorBody } from './api-error.js';
+import type { StateHealth } from './state-health.js';
+
+/** A refusal from `decideClientAccess`. */
+export interface Refusal {
+  readonly reason: RefusalReason;
+  readonly message: string;
+}
+
+/** What a refusal is counted and logged with: the handler's own dependencies. */
+export interface RefusalDeps {
+  readonly metrics: Pick<ServedMetrics, 'requestDone'>;
+  readonly wire: { append(record: object): Promise<void> };
+  readonly health: StateHealth;
+  readonly now: () => Date;
+}
+
+/** The status a refused client gets: the request is understood, and will never be served. */
+export const REFUSED_STATUS = 403;
+
+/**
+ * Answers `refusal`. A request for the proxy's own paths (`own`) is neither counted nor logged,
+ * as those never are (own-routes.ts); any other is counted and gets a wire record. Never rejects.
+ */
+export async function refuseClient(deps: RefusalDeps, req: IncomingMessage, res: ServerResponse, refusal: Refusal, own: boolean): Promise<void> {
+  const started = performance.now();
+  req.resume();
+  const target = req.url ?? '/';
+  const body = shapedErrorBody(errorShapeOf(target), {
+    anthropicType: 'permission_error',
+    openAiType: 'invalid_request_error',
+    code: refusal.reason,
+    message: refusal.message,
+  });
+  const sent = sendErrorBody(res, REFUSED_STATUS, body);
+  if (own) return;
+  const route = modelRouteOf(req.method, target);
+  deps.metrics.requestDone(route, REFUSED_STATUS);
+  const record = buildWireRecord({
+    t: deps.now().toISOString(),
+    method: req.method ?? 'GET',
+    target,
+    route,
+    key: undefined,
+    agentId: undefined,
+    window: 0,
+    bytesIn: 0,
+    bytesOut: 0,
+    rescued: 0,
+    bytesElided: 0,
+    epochs: 0,
+    status: REFUSED_STATUS,
+    responseBytes: sent ? body.length : 0,
+    usage: undefined,
+    ms: { total: performance.now() - started, prepare: 0 },
+    refused: refusal.reason,
+  });
+  const mark = deps.health.mark;
+  await deps.wire.append(record).then(
+    () => deps.health.succeeded(mark),
+    (error: unknown) => deps.health.failed(error),
+  );
+}
