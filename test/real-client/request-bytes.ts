@@ -2,7 +2,8 @@
 import { findStubs, indexTranscript, type FoundStub, type TranscriptIndex } from '../../src/core/index.js';
 
 const BREAKPOINT = Buffer.from(',"cache_control":{"type":"ephemeral"}');
-const LONE_PROMPT = Buffer.from('{"role":"user","content":[{"type":"text","text":');
+/** A message of one text block, which the client collapses to a string once it is no longer last. */
+const LONE_TEXT = ['user', 'system'].map((role) => ({ head: Buffer.from(`{"role":"${role}","content":[{"type":"text","text":`), role }));
 
 export function indexOf(body: Buffer): TranscriptIndex {
   const outcome = indexTranscript(body);
@@ -17,19 +18,39 @@ export function stubsOf(body: Buffer): FoundStub[] {
 /**
  * The bytes the next request of the conversation should start with, in the client's own
  * terms: `prev` up to the end of its messages, without the message-level breakpoint, and
- * the variant with a lone text prompt collapsed to a string (the two changes the client makes).
+ * the variant with a lone text message collapsed to a string (the two changes the client makes):
+ * a user prompt, and (Claude Code 2.1.328) a `role: "system"` message.
  */
 export function resentPrefixes(prev: Buffer): Buffer[] {
   const index = indexOf(prev);
   let prefix = prev.subarray(0, index.messagesSpan.end - 1);
   const at = prefix.lastIndexOf(BREAKPOINT);
   if (at !== -1) prefix = Buffer.concat([prefix.subarray(0, at), prefix.subarray(at + BREAKPOINT.length)]);
-  const last = index.messages.at(-1);
   const variants = [prefix];
-  if (last !== undefined && prefix.subarray(last.start).subarray(0, LONE_PROMPT.length).equals(LONE_PROMPT) && prefix.subarray(-3).toString() === '}]}') {
-    variants.push(Buffer.concat([prefix.subarray(0, last.start), Buffer.from('{"role":"user","content":'), prefix.subarray(last.start + LONE_PROMPT.length, -3), Buffer.from('}')]));
-  }
+  const last = index.messages.at(-1);
+  const collapsed = last === undefined ? undefined : collapseLoneText(prefix.subarray(last.start));
+  if (last !== undefined && collapsed !== undefined) variants.push(Buffer.concat([prefix.subarray(0, last.start), collapsed]));
   return variants;
+}
+
+/**
+ * `{"role":R,"content":[{"type":"text","text":T}]...}` as `{"role":R,"content":T...}` (keys after
+ * `content`, such as 2.1.328's message-level `output_config`, kept as they were), else undefined.
+ */
+function collapseLoneText(message: Buffer): Buffer | undefined {
+  const lone = LONE_TEXT.find(({ head }) => message.subarray(0, head.length).equals(head));
+  if (lone === undefined) return undefined;
+  let parsed: { content?: Array<{ text?: unknown }> };
+  try {
+    parsed = JSON.parse(message.toString('utf8')) as typeof parsed;
+  } catch {
+    return undefined;
+  }
+  const text = parsed.content?.length === 1 ? parsed.content[0]?.text : undefined;
+  if (typeof text !== 'string') return undefined;
+  const block = Buffer.concat([lone.head, Buffer.from(`${JSON.stringify(text)}}]`)]);
+  if (!message.subarray(0, block.length).equals(block)) return undefined;
+  return Buffer.concat([Buffer.from(`{"role":"${lone.role}","content":${JSON.stringify(text)}`), message.subarray(block.length)]);
 }
 
 /** The longest length up to which `next` agrees with one of the prefixes `prev` should be resent with. */
