@@ -78,6 +78,22 @@ export function sameText(got: string, want: string): boolean {
   return got === want || (CLIENT_REMINDER.test(got) && got.replace(CLIENT_REMINDER, '').trimEnd() === want.trimEnd());
 }
 
+const WHOLE_REMINDER = /^<system-reminder>\n(?:(?!<\/system-reminder>)[\s\S])*<\/system-reminder>$/;
+
+/**
+ * A tool result's text without what the client added to the tool's own: Claude Code 2.1.328
+ * appends a `<system-reminder>` text block (the tokens left) to an MCP tool's answer, and a line
+ * break to the text block before it (seen on every page of a restore).
+ */
+export function toolTextOf(result: SentToolResult): string {
+  if (!Array.isArray(result.content)) return result.text;
+  const blocks = result.content as Array<Record<string, unknown>>;
+  let end = blocks.length;
+  while (end > 1 && typeof blocks[end - 1]!['text'] === 'string' && WHOLE_REMINDER.test(blocks[end - 1]!['text'] as string)) end -= 1;
+  const text = blocks.slice(0, end).map((c) => (typeof c['text'] === 'string' ? c['text'] : '')).join('');
+  return end < blocks.length && text.endsWith('\n') ? text.slice(0, -1) : text;
+}
+
 /** A tool_result block as the client sent it. */
 export interface SentToolResult {
   readonly toolUseId: string;

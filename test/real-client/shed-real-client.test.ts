@@ -14,7 +14,7 @@ import { listConversations } from '../../src/state/read-conversation.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { whyClientCannotRun } from './client-env.js';
-import { CLIENT_REMINDER, indexOf, sameText, sharedWithPrevious, toolResultsOf, withoutLineNumbers, type SentToolResult } from './request-bytes.js';
+import { CLIENT_REMINDER, indexOf, sameText, sharedWithPrevious, toolResultsOf, toolTextOf, withoutLineNumbers, type SentToolResult } from './request-bytes.js';
 import { GOAL, LOAD_ID, LOADED_THROUGH, PROMPTS, READ_MD_ID, RESTORE_ID, SHED_FLAGS, type Exchange, type ShedObservations } from './shed-scenario.js';
 import { readBody, readObservations, runScenario } from './run-scenario.js';
 
@@ -240,7 +240,7 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
       const result = toolResultsOf(body).get(id)!;
       expect(result.isError, result.text.slice(0, 300)).toBe(false);
       expect(result.text).not.toMatch(/persisted-output|Output too large|exceeds maximum allowed tokens/);
-      const [header, ...rest] = result.text.split('\n');
+      const [header, ...rest] = toolTextOf(result).split('\n');
       expect(header).toContain(`characters ${joined.length} to `);
       expect(header).toContain(i === pages.pageIds.length - 1 ? '(the last page)]' : '; for the rest, call restore again with offset ');
       joined += rest.join('\n');

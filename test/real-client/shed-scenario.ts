@@ -41,7 +41,7 @@ import { startMessagesApi } from '../../src/scripted/messages-api.js';
 import { parseRequestBody, type ReceivedRequest } from '../../src/scripted/received-request.js';
 import type { ScriptedReply } from '../../src/scripted/reply.js';
 import { CLI_PATH } from '../support/cli-process.js';
-import { CLAUDE_BIN, clientEnv, isInNetns, MODEL, reexecInNetns } from './client-env.js';
+import { CLAUDE_BIN, clientEnv, isInNetns, reexecInNetns } from './client-env.js';
 import { SEQ_HEADER, startRecordingHop } from './recording-hop.js';
 import { classify, type RequestKind } from './rescue-scenario.js';
 import { linesOf } from './scratch-text.js';
@@ -52,6 +52,13 @@ const FILE_BYTES = 16 * 1024;
 export const FILE_COUNT = 10;
 /** The shed flags under test: the window, the threshold, and a horizon long enough for the gate. */
 export const SHED_FLAGS = ['--mode', 'shed', '--window', '70000', '--rescue-pct', '50', '--horizon', '100'];
+/**
+ * The session's model. Its scripted turns each start with a signed thinking block, and on a model
+ * that checks the prefix of every thinking block sent back (2.1.328's default, claude-opus-5-5)
+ * shed refuses every span (`preserved_thinking`, docs/shed.md): no epoch would latch. So the
+ * shed mechanics run on claude-sonnet-4-5, which 2.1.328 still serves with `thinking: enabled`.
+ */
+export const SHED_MODEL = 'claude-sonnet-4-5';
 export const GOAL = '[ctxshed:goal] Keep a running total of the lines of every scratch file, f1.txt to f10.txt, and report it at the end.';
 export const RESTORE_ID = 'toolu_01RestoreFirstSpan0000';
 export const READ_MD_ID = 'toolu_01ReadFirstSpanMd00000';
@@ -198,7 +205,7 @@ async function runPages(root: string, env: Record<string, string>, projectDir: s
     },
   });
   try {
-    const argv = [CLI_PATH, 'rescue', '--state', stateDir, '--upstream', upstream.url, '--', CLAUDE_BIN, '-p', `Restore the span ${sha256}.`, '--model', MODEL, '--output-format', 'json'];
+    const argv = [CLI_PATH, 'rescue', '--state', stateDir, '--upstream', upstream.url, '--', CLAUDE_BIN, '-p', `Restore the span ${sha256}.`, '--model', SHED_MODEL, '--output-format', 'json'];
     const run = await new Promise<{ code: number | null; stderr: string }>((done) => {
       const child = spawn(process.execPath, argv, { cwd: projectDir, env, stdio: ['ignore', 'ignore', 'pipe'] });
       const timer = setTimeout(() => child.kill('SIGKILL'), CLIENT_TIMEOUT_MS);
@@ -280,7 +287,7 @@ async function main(): Promise<void> {
   const env = clientEnv(upstream.url, home, isolated);
   delete env['IS_SANDBOX'];
   const shim = writeClaudeShim(join(root, 'bin'), targetFile, hop.url);
-  const claudeArgs = ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--model', MODEL];
+  const claudeArgs = ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--model', SHED_MODEL];
   const argv = [CLI_PATH, 'rescue', ...SHED_FLAGS, '--state', stateDir, '--upstream', upstream.url, '--', shim, ...claudeArgs];
   let session: Awaited<ReturnType<typeof runSession>>;
   try {
