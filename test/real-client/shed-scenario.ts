@@ -63,8 +63,17 @@ export const GOAL = '[ctxshed:goal] Keep a running total of the lines of every s
 export const RESTORE_ID = 'toolu_01RestoreFirstSpan0000';
 export const READ_MD_ID = 'toolu_01ReadFirstSpanMd00000';
 export const LOAD_ID = 'toolu_01LoadRestore00000000';
-/** The last message of the ToolSearch call and answer that load restore (messages 1 and 2): shed keeps them. */
-export const LOADED_THROUGH = 2;
+/**
+ * The message answering the ToolSearch call that loads restore, in a request that carries it:
+ * shed keeps it and everything before it. Message 2 when the prompt is alone in the head; 3 when
+ * a `role: "system"` message follows it (Claude Code 2.1.328 on claude-opus-5-5).
+ */
+export function loadedThrough(body: Buffer): number {
+  const parsed = JSON.parse(body.toString('utf8')) as { messages: Array<{ content: unknown }> };
+  const at = parsed.messages.findIndex((m) => Array.isArray(m.content) && (m.content as Array<Record<string, unknown>>).some((b) => b['type'] === 'tool_result' && b['tool_use_id'] === LOAD_ID));
+  if (at === -1) throw new Error(`no answer to ${LOAD_ID} in this request`);
+  return at;
+}
 export const PROMPTS = [
   'Read the scratch files when asked.',
   GOAL,
