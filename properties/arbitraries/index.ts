@@ -17,3 +17,5 @@ export function requestBodyArb(maxTurns = 8, minTurns = 0): fc.Arbitrary<ClientR
 export function conversationArb(maxTurns = 8, minTurns = 0): fc.Arbitrary<ClientRequest[]> {
   return conversationSpecArb(maxTurns, minTurns).map(growConversation);
 }
+export * from './thinking-conversation.js';
+export * from './thinking-ideal.js';

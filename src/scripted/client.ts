@@ -31,6 +31,8 @@ export interface ScriptedClientOptions {
   /** `metadata.user_id` (the real client's is a JSON string of device, account and session ids). */
   readonly userId?: string;
   readonly maxTokens?: number;
+  /** The body's `thinking` member (`{type: 'adaptive', display: 'omitted'}`, `block_binding` ...). Default: none. */
+  readonly thinking?: Readonly<Record<string, unknown>>;
   readonly stream?: boolean;
   /** Headers over the defaults (a test API key and `anthropic-version`). */
   readonly headers?: Readonly<Record<string, string>>;
@@ -89,6 +91,7 @@ export class ScriptedClient {
         tools: this.options.tools ?? DEFAULT_TOOLS,
         metadata: { user_id: this.options.userId ?? 'test' },
         max_tokens: this.options.maxTokens ?? 32000,
+        ...(this.options.thinking === undefined ? {} : { thinking: this.options.thinking }),
         stream: this.options.stream ?? false,
       }),
       'utf8',
@@ -102,7 +105,10 @@ export class ScriptedClient {
     return postRaw(this.baseUrl, path, body, { 'x-api-key': 'sk-ant-test-000', 'anthropic-version': '2023-06-01', ...this.options.headers }, this.#agent);
   }
 
-  /** Takes the assistant's reply into the transcript and answers each tool_use with its result. */
+  /**
+   * Takes the assistant's reply into the transcript, verbatim (thinking blocks and their signatures
+   * included, as the preserved-thinking models require), and answers each tool_use with its result.
+   */
   async answer(reply: { readonly content: Block[] }): Promise<void> {
     this.turn += 1;
     const turn = this.turn;

@@ -50,6 +50,8 @@ export interface AssistantMessage {
   readonly stop_reason: StopReason;
   readonly stop_sequence: null;
   readonly usage: Usage;
+  /** Present under the `thinking-binding-controls-2026-08-01` beta: the thinking blocks dropped or let through. */
+  readonly input_transformations?: readonly unknown[];
 }
 
 /** The token counts a caller gives; the rest of `Usage` follows from them. */

@@ -13,6 +13,20 @@
  *
  * Any reply may be scripted instead, faults included (reply.ts): statuses, error bodies, pauses,
  * compressed bodies, an `event: error` mid-stream, a connection cut or left hanging.
+ *
+ * Preserved thinking (on unless `preservedThinking: false`): a request to a model that runs the
+ * prefix check (claude-fable-5-2, claude-mythos-5-2, claude-fable-5-1, claude-mythos-5-1,
+ * claude-opus-5-5, claude-sonnet-5-5, claude-haiku-5-5) has every thinking block it sends back
+ * checked before any responder runs (preserved-thinking/check-thinking.ts, written from the
+ * Anthropic docs "Preserved thinking" and "Prefix checks on thinking blocks", independent of the
+ * proxy's code): the documented 400 `messages.N.content.M: Invalid \`signature\` in \`thinking\`
+ * block. The block is bound to a different conversation. ...`, or the failing blocks dropped under
+ * `drop_block` (with the `thinking-binding-controls-2026-08-01` beta), or let through on an
+ * `allow` account; a block the model cannot read is dropped silently. Under the beta header every
+ * model answer carries `input_transformations` (top level in JSON, on `message_start`'s message
+ * in SSE). Every model answer opens with a thinking block signed for its prefix (empty text unless
+ * the request asks `thinking.display: "summarized"`), and thinking blocks a responder gives are
+ * signed too. `thinkingChecks` keeps one record per checked request (count_tokens included).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +39,9 @@ import { COUNT_TOKENS_PATH, isCountTokensRequest, isMessagesRequest, MESSAGES_PA
 import type { MessageReply, ScriptedReply, WireReply } from './reply.js';
 import { sendReply } from './send-reply.js';
 import { messageEvents } from './sse-encode.js';
+import { BINDING_BETA, type CheckInput } from './preserved-thinking/check-thinking.js';
+import { betasOf, checkInputOf, recordCheck, thinkingTextOf, type PreservedThinkingOptions, type ThinkingCheckRecord } from './preserved-thinking/request-gate.js';
+import { signReplyContent } from './preserved-thinking/sign-thinking.js';
 
 /**
  * Answers one request (any method, any path). `undefined` declines and the API answers as above;
@@ -46,6 +63,8 @@ export interface MessagesApiOptions {
   readonly firstIndex?: number;
   /** Called with each request once its body has arrived, before it is answered. */
   readonly onRequest?: (req: ReceivedRequest) => void;
+  /** Preserved thinking on the models that run the prefix check (see above). Default `{ mismatch: 'error' }`; `false` turns it off. */
+  readonly preservedThinking?: PreservedThinkingOptions | false;
 }
 
 /** A running scripted API. */
@@ -57,6 +76,8 @@ export interface MessagesApi {
   readonly requests: ReceivedRequest[];
   /** The usage of each message the API priced, in order. */
   readonly usages: Usage[];
+  /** One record per request whose thinking blocks were checked, in order: assert `refused` on these. */
+  readonly thinkingChecks: ThinkingCheckRecord[];
   /** Stops listening and cuts every connection (a keep-alive one would hold close() open). */
   close(): Promise<void>;
 }
@@ -71,7 +92,21 @@ export async function startMessagesApi(options: MessagesApiOptions = {}): Promis
   const requests: ReceivedRequest[] = [];
   const usages: Usage[] = [];
   const previousBody = new Map<string, Buffer>();
+  const thinkingChecks: ThinkingCheckRecord[] = [];
+  const checked = new Map<number, { readonly input: CheckInput; readonly record: ThinkingCheckRecord }>();
   let next = options.firstIndex ?? 0;
+
+  /** The preserved-thinking check of a model call or token count, recorded; `undefined` when none applies. */
+  const checkThinkingOf = (req: ReceivedRequest): ThinkingCheckRecord | undefined => {
+    if (options.preservedThinking === false) return undefined;
+    const endpoint = isMessagesRequest(req) ? 'messages' : isCountTokensRequest(req) ? 'count_tokens' : undefined;
+    const input = endpoint === undefined ? undefined : checkInputOf(parseRequestBody(req), req.headers, options.preservedThinking ?? {});
+    if (input === undefined || endpoint === undefined) return undefined;
+    const record = recordCheck(req.index, endpoint, input);
+    thinkingChecks.push(record);
+    checked.set(req.index, { input, record });
+    return record;
+  };
 
   const record = (req: IncomingMessage, body: Buffer): ReceivedRequest => {
     const received: ReceivedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, rawHeaders: req.rawHeaders, body, index: next++ };
@@ -81,6 +116,9 @@ export async function startMessagesApi(options: MessagesApiOptions = {}): Promis
   };
 
   const answer = async (req: ReceivedRequest): Promise<WireReply> => {
+    // The API refuses a bound block before anything else runs, token counts included.
+    const thinking = checkThinkingOf(req);
+    if (thinking?.message !== undefined) return errorReply(400, 'invalid_request_error', thinking.message, requestIdOf(req.index));
     if (isMessagesRequest(req) && options.maxPromptTokens !== undefined) {
       const tokens = countTokens(req.body);
       // The API refuses before the model sees anything: nothing is cached, nothing generated.
@@ -101,18 +139,23 @@ export async function startMessagesApi(options: MessagesApiOptions = {}): Promis
     const conversation = options.conversationOf?.(req) ?? 'main';
     const priced = priceRequest(previousBody.get(conversation), req.body);
     previousBody.set(conversation, req.body);
-    const outputTokens = reply.outputTokens ?? Math.ceil(Buffer.byteLength(JSON.stringify(reply.content)) / BYTES_PER_TOKEN);
     const body = parseRequestBody(req);
     // The API answers as the model the request named.
     const requested = isRecord(body) && typeof body['model'] === 'string' ? body['model'] : undefined;
     const model = reply.model ?? requested;
-    const message = assistantMessage({
-      content: reply.content,
+    const bound = checked.get(req.index);
+    const outcome = bound?.record.check.outcome;
+    const content = bound === undefined || outcome?.kind !== 'answer' ? reply.content : signReplyContent(model ?? bound.input.model, bound.input, reply.content, outcome.seen, thinkingTextOf(body, req.index));
+    const outputTokens = reply.outputTokens ?? Math.ceil(Buffer.byteLength(JSON.stringify(content)) / BYTES_PER_TOKEN);
+    const plain = assistantMessage({
+      content,
       usage: { ...priced, output_tokens: outputTokens, ...reply.usage },
       ...(model === undefined ? {} : { model }),
       ...(reply.stopReason === undefined ? {} : { stopReason: reply.stopReason }),
       ...(reply.id === undefined ? {} : { id: reply.id }),
     });
+    // The documented field exists only under the beta header.
+    const message = outcome?.kind === 'answer' && betasOf(req.headers).includes(BINDING_BETA) ? { ...plain, input_transformations: outcome.transformations } : plain;
     usages.push(message.usage);
     // The reply's head and faults carry over to the wire; its message fields are in `message`.
     const { kind: _kind, content: _content, stopReason: _stop, usage: _usage, outputTokens: _out, model: _model, id: _id, ...wire } = reply;
@@ -144,6 +187,7 @@ export async function startMessagesApi(options: MessagesApiOptions = {}): Promis
     port,
     requests,
     usages,
+    thinkingChecks,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
