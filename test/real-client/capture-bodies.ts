@@ -243,7 +243,8 @@ async function runClient(claude: string, baseUrl: string, isolated: boolean): Pr
   }
   const code = await exited;
   clearTimeout(timer);
-  if (code !== 0 || turn !== PROMPTS.length) {
+  // 2.1.328 runs the subagent in the background: its completion makes one more main-thread turn.
+  if (code !== 0 || turn < PROMPTS.length) {
     throw new Error(`claude exited ${String(code)} after ${turn} turn(s):\n${stderr}`);
   }
 }

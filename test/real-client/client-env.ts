@@ -3,19 +3,78 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const CLAUDE_BIN = fileURLToPath(new URL('../../node_modules/.bin/claude', import.meta.url));
 export const TSX_BIN = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
-/** The model every run pins, so a resumed session sends the same bytes as the first one. */
-export const MODEL = 'claude-sonnet-4-5';
 
-/** `undefined` when the client runs here, else why not (no binary for this platform, ...). */
-export function whyClientCannotRun(): string | undefined {
-  if (!existsSync(CLAUDE_BIN)) return `${CLAUDE_BIN} is missing: run npm install`;
-  const probe = spawnSync(CLAUDE_BIN, ['--version'], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: '/nonexistent' } });
-  if (probe.error !== undefined) return `${CLAUDE_BIN} --version failed: ${probe.error.message}`;
+/** A Claude Code release the real-client suites run, and where its binary is installed. */
+export interface ClaudeClient {
+  readonly version: string;
+  readonly bin: string;
+  /**
+   * The model every run pins, so a resumed session sends the same bytes as the first one: the
+   * release's own default, so the requests are the ones its users send.
+   */
+  readonly model: string;
+}
+
+/**
+ * The releases installed as dev dependencies: the current one under its own name, the older one
+ * side by side under an npm alias (its postinstall links its own platform binary, nested under
+ * the alias's node_modules).
+ */
+export const CLAUDE_CLIENTS = {
+  current: { version: '2.1.328', bin: fileURLToPath(new URL('../../node_modules/.bin/claude', import.meta.url)), model: 'claude-opus-5-5' },
+  older: { version: '2.1.197', bin: fileURLToPath(new URL('../../node_modules/claude-code-2-1-197/bin/claude.exe', import.meta.url)), model: 'claude-sonnet-4-5' },
+} as const satisfies Record<string, ClaudeClient>;
+
+export type ClientName = keyof typeof CLAUDE_CLIENTS;
+
+/** The scenario argument that picks the client (`--client older`); without it, the current one. */
+export const CLIENT_FLAG = '--client';
+
+/** The client named by `--client NAME` in `argv`, else the current one. */
+export function clientFromArgv(argv: readonly string[]): ClaudeClient {
+  const i = argv.indexOf(CLIENT_FLAG);
+  if (i === -1) return CLAUDE_CLIENTS.current;
+  const name = argv[i + 1];
+  if (name !== 'current' && name !== 'older') throw new Error(`${CLIENT_FLAG} takes ${Object.keys(CLAUDE_CLIENTS).join(' or ')}, not ${String(name)}`);
+  return CLAUDE_CLIENTS[name];
+}
+
+/**
+ * The client this process drives: a scenario script reads it from its own arguments (which its
+ * re-run inside `unshare -n` keeps); everything else gets the current one.
+ */
+export const CLIENT = clientFromArgv(process.argv);
+export const CLAUDE_BIN = CLIENT.bin;
+export const MODEL = CLIENT.model;
+
+/**
+ * Whether ctxshed keeps the thinking blocks it invalidates out of what it sends (it removes them at
+ * a latch: branch `thinking`). Until then, on a model that checks the prefix of each thinking
+ * block (2.1.328's default claude-opus-5-5), a request ctxshed rewrote gets the API's 400 "bound
+ * to a different conversation" and the client resends it without any thinking block.
+ * LEAD: flip to true once that branch is merged. Then thinking-refusals.test.ts asserts no refusal
+ * through ctxshed, and every scenario's scripted API enforces preserved thinking (SCRIPTED_THINKING).
+ */
+export const THINKING_AWARE = false;
+
+/**
+ * The scripted API's preserved-thinking option for the scenarios that test other things: enforced
+ * once THINKING_AWARE, off until then (the refusals are measured and asserted on their own, in
+ * thinking-scenario.ts), so those scenarios keep testing what they test.
+ */
+export const SCRIPTED_THINKING: { readonly preservedThinking?: false } = THINKING_AWARE ? {} : { preservedThinking: false };
+
+/** `undefined` when the client runs here (and is the release it should be), else why not. */
+export function whyClientCannotRun(client: ClaudeClient = CLAUDE_CLIENTS.current): string | undefined {
+  const bin = client.bin;
+  if (!existsSync(bin)) return `${bin} is missing: run npm install`;
+  const probe = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: '/nonexistent' } });
+  if (probe.error !== undefined) return `${bin} --version failed: ${probe.error.message}`;
   if (probe.status !== 0 || !/Claude Code/.test(probe.stdout)) {
-    return `${CLAUDE_BIN} --version exited ${String(probe.status)}: ${(probe.stderr || probe.stdout).trim().slice(0, 200)}`;
+    return `${bin} --version exited ${String(probe.status)}: ${(probe.stderr || probe.stdout).trim().slice(0, 200)}`;
   }
+  if (!probe.stdout.startsWith(`${client.version} `)) return `${bin} is ${probe.stdout.trim()}, not ${client.version}: run npm ci`;
   return undefined;
 }
 

@@ -64,9 +64,9 @@ export interface ReadbackPlan {
 
 /**
  * Reads the project's files one by one; whenever a request shows a stub not read back yet, Reads
- * the file it names (all new ones at once). Then loads the MCP tools with ToolSearch, restores
- * every stub seen and calls spans; then `seal(sha)` seals the first stub and it tries a Read of
- * its path and a restore of it; then ends.
+ * the file it names (all new ones at once), until the files are read. Then loads the MCP tools
+ * with ToolSearch, restores every stub read back and calls spans; then `seal(sha)` seals the first
+ * stub and it tries a Read of its path and a restore of it; then ends.
  */
 export function readbackModel(files: readonly string[], seal: (sha256: string) => void): { respond: Responder; plan: ReadbackPlan } {
   const plan: ReadbackPlan = { reads: {}, restores: {}, fileReads: {} };
@@ -79,7 +79,10 @@ export function readbackModel(files: readonly string[], seal: (sha256: string) =
   const respond = mainThread((req) => {
     for (const stub of stubsIn(req)) if (!seen.some((s) => s.sha256 === stub.sha256)) seen.push(stub);
     const fresh = seen.filter((s) => !readBack.has(s.sha256));
-    if (fresh.length > 0 && phase !== 'end' && phase !== 'seal') {
+    // Only while reading the files: a later epoch may freeze the answers of the restore phase
+    // themselves (Claude Code 2.1.328 runs reach six epochs), which are no file's text and are
+    // never restored.
+    if (fresh.length > 0 && phase === 'files') {
       return fresh.map((stub) => {
         readBack.add(stub.sha256);
         const useId = id('ReadBack');
@@ -100,7 +103,7 @@ export function readbackModel(files: readonly string[], seal: (sha256: string) =
     if (phase === 'search') {
       phase = 'restore';
       plan.spansId = id('Spans');
-      const restores = seen.map((stub) => {
+      const restores = seen.filter((stub) => readBack.has(stub.sha256)).map((stub) => {
         const useId = id('Restore');
         plan.restores[useId] = stub;
         return toolUse('mcp__ctxshed__restore', { handle: stub.sha256 }, useId);

@@ -30,6 +30,8 @@ export interface RecordingHop {
 export async function startRecordingHop(target: () => string, firstSeq: number): Promise<RecordingHop> {
   const api = await startMessagesApi({
     firstIndex: firstSeq,
+    // A hop, not the API: it checks no thinking block (the API behind it does, or not).
+    preservedThinking: false,
     respond: (req) => ({ kind: 'custom', write: (res) => forward(req, res, target()) }),
   });
   return { url: api.url, requests: api.requests, close: () => api.close() };

@@ -2,7 +2,8 @@
 import { findStubs, indexTranscript, type FoundStub, type TranscriptIndex } from '../../src/core/index.js';
 
 const BREAKPOINT = Buffer.from(',"cache_control":{"type":"ephemeral"}');
-const LONE_PROMPT = Buffer.from('{"role":"user","content":[{"type":"text","text":');
+/** A message of one text block, which the client collapses to a string once it is no longer last. */
+const LONE_TEXT = ['user', 'system'].map((role) => ({ head: Buffer.from(`{"role":"${role}","content":[{"type":"text","text":`), role }));
 
 export function indexOf(body: Buffer): TranscriptIndex {
   const outcome = indexTranscript(body);
@@ -17,19 +18,39 @@ export function stubsOf(body: Buffer): FoundStub[] {
 /**
  * The bytes the next request of the conversation should start with, in the client's own
  * terms: `prev` up to the end of its messages, without the message-level breakpoint, and
- * the variant with a lone text prompt collapsed to a string (the two changes the client makes).
+ * the variant with a lone text message collapsed to a string (the two changes the client makes):
+ * a user prompt, and (Claude Code 2.1.328) a `role: "system"` message.
  */
 export function resentPrefixes(prev: Buffer): Buffer[] {
   const index = indexOf(prev);
   let prefix = prev.subarray(0, index.messagesSpan.end - 1);
   const at = prefix.lastIndexOf(BREAKPOINT);
   if (at !== -1) prefix = Buffer.concat([prefix.subarray(0, at), prefix.subarray(at + BREAKPOINT.length)]);
-  const last = index.messages.at(-1);
   const variants = [prefix];
-  if (last !== undefined && prefix.subarray(last.start).subarray(0, LONE_PROMPT.length).equals(LONE_PROMPT) && prefix.subarray(-3).toString() === '}]}') {
-    variants.push(Buffer.concat([prefix.subarray(0, last.start), Buffer.from('{"role":"user","content":'), prefix.subarray(last.start + LONE_PROMPT.length, -3), Buffer.from('}')]));
-  }
+  const last = index.messages.at(-1);
+  const collapsed = last === undefined ? undefined : collapseLoneText(prefix.subarray(last.start));
+  if (last !== undefined && collapsed !== undefined) variants.push(Buffer.concat([prefix.subarray(0, last.start), collapsed]));
   return variants;
+}
+
+/**
+ * `{"role":R,"content":[{"type":"text","text":T}]...}` as `{"role":R,"content":T...}` (keys after
+ * `content`, such as 2.1.328's message-level `output_config`, kept as they were), else undefined.
+ */
+function collapseLoneText(message: Buffer): Buffer | undefined {
+  const lone = LONE_TEXT.find(({ head }) => message.subarray(0, head.length).equals(head));
+  if (lone === undefined) return undefined;
+  let parsed: { content?: Array<{ text?: unknown }> };
+  try {
+    parsed = JSON.parse(message.toString('utf8')) as typeof parsed;
+  } catch {
+    return undefined;
+  }
+  const text = parsed.content?.length === 1 ? parsed.content[0]?.text : undefined;
+  if (typeof text !== 'string') return undefined;
+  const block = Buffer.concat([lone.head, Buffer.from(`${JSON.stringify(text)}}]`)]);
+  if (!message.subarray(0, block.length).equals(block)) return undefined;
+  return Buffer.concat([Buffer.from(`{"role":"${lone.role}","content":${JSON.stringify(text)}`), message.subarray(block.length)]);
 }
 
 /** The longest length up to which `next` agrees with one of the prefixes `prev` should be resent with. */
@@ -55,6 +76,22 @@ export const CLIENT_REMINDER = /(?:\s*<system-reminder>\n(?:(?!<\/system-reminde
 /** Whether a tool result's text is `want`, or `want` trimmed with reminders the client appended. */
 export function sameText(got: string, want: string): boolean {
   return got === want || (CLIENT_REMINDER.test(got) && got.replace(CLIENT_REMINDER, '').trimEnd() === want.trimEnd());
+}
+
+const WHOLE_REMINDER = /^<system-reminder>\n(?:(?!<\/system-reminder>)[\s\S])*<\/system-reminder>$/;
+
+/**
+ * A tool result's text without what the client added to the tool's own: Claude Code 2.1.328
+ * appends a `<system-reminder>` text block (the tokens left) to an MCP tool's answer, and a line
+ * break to the text block before it (seen on every page of a restore).
+ */
+export function toolTextOf(result: SentToolResult): string {
+  if (!Array.isArray(result.content)) return result.text;
+  const blocks = result.content as Array<Record<string, unknown>>;
+  let end = blocks.length;
+  while (end > 1 && typeof blocks[end - 1]!['text'] === 'string' && WHOLE_REMINDER.test(blocks[end - 1]!['text'] as string)) end -= 1;
+  const text = blocks.slice(0, end).map((c) => (typeof c['text'] === 'string' ? c['text'] : '')).join('');
+  return end < blocks.length && text.endsWith('\n') ? text.slice(0, -1) : text;
 }
 
 /** A tool_result block as the client sent it. */

@@ -23,13 +23,16 @@ import { toolUse, type ReplyBlock } from '../../src/scripted/message.js';
 import { startMessagesApi } from '../../src/scripted/messages-api.js';
 import { isCountTokensRequest, isMessagesRequest, parseRequestBody, type ReceivedRequest } from '../../src/scripted/received-request.js';
 import type { MessageReply, ScriptedReply } from '../../src/scripted/reply.js';
-import { CLAUDE_BIN, clientEnv, isInNetns, MODEL, reexecInNetns } from './client-env.js';
+import { CLAUDE_BIN, CLAUDE_CLIENTS, CLIENT, clientEnv, isInNetns, MODEL, reexecInNetns, SCRIPTED_THINKING } from './client-env.js';
 import { SEQ_HEADER, startRecordingHop, type RecordingHop } from './recording-hop.js';
 import { linesOf } from './scratch-text.js';
 
 const CLIENT_TIMEOUT_MS = 150_000;
-/** The rescue flags under test: a small window so an epoch latches within a few turns. */
-export const RESCUE_FLAGS = ['--window', '50000', '--rescue-pct', '70', '--keep-recent', '2', '--min-bytes', '1024'];
+/**
+ * The rescue flags under test: a small window so an epoch latches in the second turn. Claude Code
+ * 2.1.328's first request is about 49 KB (12 tools), 2.1.197's about 30 KB more, so its window is smaller.
+ */
+export const RESCUE_FLAGS = ['--window', CLIENT === CLAUDE_CLIENTS.older ? '50000' : '40000', '--rescue-pct', '70', '--keep-recent', '2', '--min-bytes', '1024'];
 /** Each test file's size: 12 KB of text is about 3,000 tokens at the scripted 4 bytes a token. */
 const FILE_BYTES = 12 * 1024;
 export const RECALL_TOOL_USE_ID = 'toolu_01RecallElidedBlock000000';
@@ -264,6 +267,7 @@ function runToEnd(cmd: string, args: string[], cwd: string, env: Record<string, 
 /** `claude -p` with and without ctxshed, against an upstream that answers one prompt with a 400. */
 async function runExitCodes(paths: Paths, isolated: boolean): Promise<Observations['exitCodes']> {
   const upstream = await startMessagesApi({
+    ...SCRIPTED_THINKING,
     conversationOf,
     respond: (req) => {
       if (!isMessagesRequest(req)) return undefined;
@@ -303,7 +307,7 @@ async function main(): Promise<void> {
   writeProject(paths.projectDir);
 
   const model = makeModel(paths.projectDir);
-  const upstream = await startMessagesApi({ conversationOf, respond: model.respond });
+  const upstream = await startMessagesApi({ conversationOf, respond: model.respond, ...SCRIPTED_THINKING });
   const hops: Array<{ run: Exchange['run']; hop: RecordingHop }> = [];
   let main: Awaited<ReturnType<typeof runMainSession>>;
   let resume: { code: number | null; output: string };

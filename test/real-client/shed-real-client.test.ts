@@ -14,8 +14,8 @@ import { listConversations } from '../../src/state/read-conversation.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { whyClientCannotRun } from './client-env.js';
-import { CLIENT_REMINDER, indexOf, sameText, sharedWithPrevious, toolResultsOf, withoutLineNumbers, type SentToolResult } from './request-bytes.js';
-import { GOAL, LOAD_ID, LOADED_THROUGH, PROMPTS, READ_MD_ID, RESTORE_ID, SHED_FLAGS, type Exchange, type ShedObservations } from './shed-scenario.js';
+import { CLIENT_REMINDER, indexOf, sameText, sharedWithPrevious, toolResultsOf, toolTextOf, withoutLineNumbers, type SentToolResult } from './request-bytes.js';
+import { GOAL, LOAD_ID, loadedThrough, PROMPTS, READ_MD_ID, RESTORE_ID, SHED_FLAGS, type Exchange, type ShedObservations } from './shed-scenario.js';
 import { readBody, readObservations, runScenario } from './run-scenario.js';
 
 const SCENARIO = new URL('./shed-scenario.ts', import.meta.url).pathname;
@@ -34,6 +34,8 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
   let obs: ShedObservations;
   let seen: Seen[] = [];
   let record: ConversationRecord;
+  /** The last message of the ToolSearch load of restore, which shed keeps. */
+  let loaded = 0;
   const main = (): Seen[] => seen.filter((s) => s.kind === 'main');
   const spanStubs = (body: Buffer): FoundSpanStub[] => findSpanStubs(body, indexOf(body));
   /** The client's answer to tool call `id`: from the first request that carries it. */
@@ -51,6 +53,7 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
     const records = await listConversations(layoutPaths(obs.stateDir));
     expect(records).toHaveLength(1);
     record = records[0]!;
+    loaded = loadedThrough(main().at(-1)!.client);
     console.info(`real-client shed suite: network ${obs.isolated ? 'isolated by unshare -n' : 'HTTPS_PROXY to a CONNECT-refusing hop'}; ${seen.length} requests, ${main().length} of the main thread`);
     for (const e of record.epochs) {
       const { span, gate, reason } = e;
@@ -83,7 +86,7 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
   it('should latch two shed epochs or more, each gated and each after the one before, the first holding the goal', () => {
     expect(record.epochs.length).toBeGreaterThanOrEqual(2);
     // The first span starts after the ToolSearch load of restore, which shed never takes.
-    let after = LOADED_THROUGH;
+    let after = loaded;
     for (const e of record.epochs) {
       expect(e.mode).toBe('shed');
       expect(e.gate).toMatchObject({ latch: true, horizonFrom: 'horizon', expectedRemainingTurns: 100 });
@@ -103,7 +106,7 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
       expect(s.upstream.subarray(0, head).equals(s.client.subarray(0, head)), `request ${s.seq}`).toBe(true);
       expect(s.upstream.subarray(upstream.messagesSpan.end).equals(s.client.subarray(client.messagesSpan.end)), `request ${s.seq}`).toBe(true);
       const stubs = spanStubs(s.upstream);
-      expect(stubs.map((f) => f.messageIndex)).toEqual(stubs.map((_, i) => LOADED_THROUGH + 1 + i));
+      expect(stubs.map((f) => f.messageIndex)).toEqual(stubs.map((_, i) => loaded + 1 + i));
       expect(stubs.map((f) => f.stub.sha256)).toEqual(record.epochs.slice(0, stubs.length).map((e) => e.span!.sha256));
       // The messages before the stubs are the client's: the head and the ToolSearch load of restore.
       const before = stubs[0]?.start ?? 0;
@@ -127,7 +130,7 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
     expect(later.length).toBeGreaterThan(0);
     for (const s of later) {
       const body = JSON.parse(s.upstream.toString('utf8')) as { messages: Array<{ content: unknown }> };
-      const first = body.messages[LOADED_THROUGH + 1]!.content as string;
+      const first = body.messages[loaded + 1]!.content as string;
       expect(first.split('\n\n')).toContain(GOAL);
       // Until the model restores the span, whose rendering holds the goal message again.
       const restored = toolResultsOf(s.client).has(RESTORE_ID);
@@ -240,7 +243,7 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
       const result = toolResultsOf(body).get(id)!;
       expect(result.isError, result.text.slice(0, 300)).toBe(false);
       expect(result.text).not.toMatch(/persisted-output|Output too large|exceeds maximum allowed tokens/);
-      const [header, ...rest] = result.text.split('\n');
+      const [header, ...rest] = toolTextOf(result).split('\n');
       expect(header).toContain(`characters ${joined.length} to `);
       expect(header).toContain(i === pages.pageIds.length - 1 ? '(the last page)]' : '; for the rest, call restore again with offset ');
       joined += rest.join('\n');

@@ -41,7 +41,7 @@ import { startMessagesApi } from '../../src/scripted/messages-api.js';
 import { parseRequestBody, type ReceivedRequest } from '../../src/scripted/received-request.js';
 import type { ScriptedReply } from '../../src/scripted/reply.js';
 import { CLI_PATH } from '../support/cli-process.js';
-import { CLAUDE_BIN, clientEnv, isInNetns, MODEL, reexecInNetns } from './client-env.js';
+import { CLAUDE_BIN, clientEnv, isInNetns, reexecInNetns, SCRIPTED_THINKING } from './client-env.js';
 import { SEQ_HEADER, startRecordingHop } from './recording-hop.js';
 import { classify, type RequestKind } from './rescue-scenario.js';
 import { linesOf } from './scratch-text.js';
@@ -52,12 +52,28 @@ const FILE_BYTES = 16 * 1024;
 export const FILE_COUNT = 10;
 /** The shed flags under test: the window, the threshold, and a horizon long enough for the gate. */
 export const SHED_FLAGS = ['--mode', 'shed', '--window', '70000', '--rescue-pct', '50', '--horizon', '100'];
+/**
+ * The session's model. Its scripted turns each start with a signed thinking block, and on a model
+ * that checks the prefix of every thinking block sent back (2.1.328's default, claude-opus-5-5)
+ * shed refuses every span (`preserved_thinking`, docs/shed.md): no epoch would latch. So the
+ * shed mechanics run on claude-sonnet-4-5, which 2.1.328 still serves with `thinking: enabled`.
+ */
+export const SHED_MODEL = 'claude-sonnet-4-5';
 export const GOAL = '[ctxshed:goal] Keep a running total of the lines of every scratch file, f1.txt to f10.txt, and report it at the end.';
 export const RESTORE_ID = 'toolu_01RestoreFirstSpan0000';
 export const READ_MD_ID = 'toolu_01ReadFirstSpanMd00000';
 export const LOAD_ID = 'toolu_01LoadRestore00000000';
-/** The last message of the ToolSearch call and answer that load restore (messages 1 and 2): shed keeps them. */
-export const LOADED_THROUGH = 2;
+/**
+ * The message answering the ToolSearch call that loads restore, in a request that carries it:
+ * shed keeps it and everything before it. Message 2 when the prompt is alone in the head; 3 when
+ * a `role: "system"` message follows it (Claude Code 2.1.328 on claude-opus-5-5).
+ */
+export function loadedThrough(body: Buffer): number {
+  const parsed = JSON.parse(body.toString('utf8')) as { messages: Array<{ content: unknown }> };
+  const at = parsed.messages.findIndex((m) => Array.isArray(m.content) && (m.content as Array<Record<string, unknown>>).some((b) => b['type'] === 'tool_result' && b['tool_use_id'] === LOAD_ID));
+  if (at === -1) throw new Error(`no answer to ${LOAD_ID} in this request`);
+  return at;
+}
 export const PROMPTS = [
   'Read the scratch files when asked.',
   GOAL,
@@ -182,6 +198,7 @@ async function runPages(root: string, env: Record<string, string>, projectDir: s
   const pageIds: string[] = [];
   let step = 0;
   const upstream = await startMessagesApi({
+    ...SCRIPTED_THINKING,
     respond: (req) => {
       const kind = classify(req);
       if (kind === 'count_tokens' || kind === 'other') return undefined;
@@ -198,7 +215,7 @@ async function runPages(root: string, env: Record<string, string>, projectDir: s
     },
   });
   try {
-    const argv = [CLI_PATH, 'rescue', '--state', stateDir, '--upstream', upstream.url, '--', CLAUDE_BIN, '-p', `Restore the span ${sha256}.`, '--model', MODEL, '--output-format', 'json'];
+    const argv = [CLI_PATH, 'rescue', '--state', stateDir, '--upstream', upstream.url, '--', CLAUDE_BIN, '-p', `Restore the span ${sha256}.`, '--model', SHED_MODEL, '--output-format', 'json'];
     const run = await new Promise<{ code: number | null; stderr: string }>((done) => {
       const child = spawn(process.execPath, argv, { cwd: projectDir, env, stdio: ['ignore', 'ignore', 'pipe'] });
       const timer = setTimeout(() => child.kill('SIGKILL'), CLIENT_TIMEOUT_MS);
@@ -271,7 +288,7 @@ async function main(): Promise<void> {
   for (let n = 1; n <= FILE_COUNT; n += 1) writeFileSync(join(projectDir, `f${n}.txt`), linesOf(`f${n}`, FILE_BYTES));
 
   const observed: { restore?: ShedObservations['restore'] } = {};
-  const upstream = await startMessagesApi({ conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`, respond: makeModel(projectDir, observed) });
+  const upstream = await startMessagesApi({ conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`, respond: makeModel(projectDir, observed), ...SCRIPTED_THINKING });
   const targetFile = join(root, 'proxy-url');
   let proxyUrl: string | undefined;
   const hop = await startRecordingHop(() => (proxyUrl ??= readFileSync(targetFile, 'utf8')), 0);
@@ -280,7 +297,7 @@ async function main(): Promise<void> {
   const env = clientEnv(upstream.url, home, isolated);
   delete env['IS_SANDBOX'];
   const shim = writeClaudeShim(join(root, 'bin'), targetFile, hop.url);
-  const claudeArgs = ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--model', MODEL];
+  const claudeArgs = ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--model', SHED_MODEL];
   const argv = [CLI_PATH, 'rescue', ...SHED_FLAGS, '--state', stateDir, '--upstream', upstream.url, '--', shim, ...claudeArgs];
   let session: Awaited<ReturnType<typeof runSession>>;
   try {

@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { whyClientCannotRun } from './client-env.js';
 import { withoutLineNumbers } from './request-bytes.js';
-import { DONE_TEXT, PROMPT_TEXT, tmuxVersion, type TuiObservations } from './tui-scenario.js';
+import { DONE_TEXT, PROMPT_TEXT, READY_TEXT, tmuxVersion, type TuiObservations } from './tui-scenario.js';
 import { readObservations, runScenario } from './run-scenario.js';
 
 const SCENARIO = new URL('./tui-scenario.ts', import.meta.url).pathname;
@@ -32,18 +32,20 @@ describe.skipIf(whyNot !== undefined)('the interactive Claude Code client throug
 
   it('should show no permission prompt for an elided file with the grant, and the text should come back', () => {
     const run = obs.runs.find((r) => r.grant)!;
-    expect(run.ready).toContain('? for shortcuts');
+    expect(run.ready).toMatch(READY_TEXT);
     expect(run.final).toContain(DONE_TEXT);
-    expect(run.final).not.toContain(PROMPT_TEXT);
+    expect(run.final).not.toMatch(PROMPT_TEXT);
     expect(withoutLineNumbers(run.readResult ?? '')).toBe(obs.elidedText);
   });
 
   it('should stop at the permission prompt for the same Read with --no-grant (the control)', () => {
     const run = obs.runs.find((r) => !r.grant)!;
-    expect(run.final).toContain(PROMPT_TEXT);
+    expect(run.final).toMatch(PROMPT_TEXT);
     expect(run.final).toContain(`Read(${obs.elidedPath})`);
     expect(run.final).not.toContain(DONE_TEXT);
-    expect(run.readResult).toBeUndefined();
+    // After the "No" the scenario answers, 2.1.197 waits for the person; 2.1.328 tells the model
+    // the read was refused. Either way the text does not come back.
+    if (run.readResult !== undefined) expect(run.readResult).toMatch(/^The user did not allow this read/);
   });
 
   it('should end both clients with Ctrl-C, as a person would', () => {

@@ -30,7 +30,7 @@ import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { CLI_PATH } from '../support/cli-process.js';
 import { textBlock, toolUse } from '../../src/scripted/message.js';
 import { startMessagesApi, type MessagesApi } from '../../src/scripted/messages-api.js';
-import { CLAUDE_BIN, clientEnv, isInNetns, MODEL, reexecInNetns } from './client-env.js';
+import { CLAUDE_BIN, clientEnv, isInNetns, MODEL, reexecInNetns, SCRIPTED_THINKING } from './client-env.js';
 import { mainThread, steppedModel, type Responder } from './grant-models.js';
 import { startRecordingHop } from './recording-hop.js';
 import { classify } from './rescue-scenario.js';
@@ -38,7 +38,13 @@ import { LOAD_ID, READ_MD_ID, RESTORE_ID, saveExchanges, SHED_FLAGS, spanStubsIn
 import { linesOf } from './scratch-text.js';
 
 export const DONE_TEXT = 'READ-BACK-DONE';
-export const PROMPT_TEXT = 'Do you want to proceed?';
+/**
+ * Claude Code's permission question: 2.1.197's, and 2.1.328's for a Read outside the working
+ * directories (asked in auto mode, its TUI's default permission mode).
+ */
+export const PROMPT_TEXT = /Do you want to proceed\?|Allow this read outside the working directories\?/;
+/** The status line under an idle prompt box: 2.1.197's hint, or 2.1.328's permission mode line. */
+export const READY_TEXT = /\? for shortcuts|\(shift\+tab to cycle\)/;
 /** The shed session's last words: after the restore, or when no span was ever shed. */
 export const SHED_DONE_TEXT = 'SHED-RESTORE-DONE';
 export const NO_SPAN_TEXT = 'NO-SPAN-SHED';
@@ -169,7 +175,7 @@ async function driveTui(session: TuiSession): Promise<TuiScreens> {
     const exports = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`).join(' ');
     // The marker says rescue (and so the client) has exited; `exec sleep` keeps the pane open.
     tmux('new-session', '-d', '-s', 't', '-x', '160', '-y', '50', '-c', project, `cd ${shellQuote(project)} && env -i ${exports} ${argv.map(shellQuote).join(' ')}; echo ${EXITED}; exec sleep 600`);
-    const ready = await waitFor((s) => s.includes('? for shortcuts'));
+    const ready = await waitFor((s) => READY_TEXT.test(s));
     tmux('send-keys', '-t', 't', '-l', session.prompt);
     // Typed this fast, the text arrives as a paste, and an Enter sent with it can be taken into the
     // paste: wait for the text on the screen, and press Enter again while no request carries it.
@@ -180,12 +186,12 @@ async function driveTui(session: TuiSession): Promise<TuiScreens> {
       tmux('send-keys', '-t', 't', 'Enter');
       for (let waited = 0; waited < ENTER_WAIT_MS && !sent(); waited += POLL_MS) await sleep(POLL_MS);
     }
-    const final = await waitFor((s) => session.endings.some((e) => s.includes(e)) || s.includes(PROMPT_TEXT));
+    const final = await waitFor((s) => session.endings.some((e) => s.includes(e)) || PROMPT_TEXT.test(s));
     // Answer a permission prompt "No" (it takes no Ctrl-C), then two Ctrl-C end the client as a
     // person would; wait for that, so nothing still writes to its home when the test cleans up.
-    if (final.includes(PROMPT_TEXT)) {
+    if (PROMPT_TEXT.test(final)) {
       tmux('send-keys', '-t', 't', '3');
-      await waitFor((s) => !s.includes(PROMPT_TEXT), 20_000);
+      await waitFor((s) => !PROMPT_TEXT.test(s), 20_000);
     }
     for (let i = 0; i < 3 && !screen().includes(EXITED); i++) {
       tmux('send-keys', '-t', 't', 'C-c');
@@ -202,7 +208,7 @@ async function driveTui(session: TuiSession): Promise<TuiScreens> {
 
 /** Claude Code's permission prompt on a screen: its question, or its "Allow" choice. */
 export function showsPermissionPrompt(screen: string): boolean {
-  return screen.includes(PROMPT_TEXT) || /\bAllow\b/.test(screen);
+  return PROMPT_TEXT.test(screen) || /\bAllow\b/.test(screen);
 }
 
 function projectDirOf(root: string, name: string): string {
@@ -211,7 +217,7 @@ function projectDirOf(root: string, name: string): string {
 
 async function runTui(grant: boolean, root: string, stateDir: string, elidedPath: string): Promise<TuiRun> {
   const readId = 'toolu_01TuiRead';
-  const upstream = await startMessagesApi({ respond: steppedModel([[toolUse('Read', { file_path: elidedPath }, readId)], [textBlock(DONE_TEXT)]]) });
+  const upstream = await startMessagesApi({ respond: steppedModel([[toolUse('Read', { file_path: elidedPath }, readId)], [textBlock(DONE_TEXT)]]), ...SCRIPTED_THINKING });
   try {
     const { sawPrompt: _saw, enters: _enters, ...screens } = await driveTui({
       name: grant ? 'grant' : 'nogrant',
@@ -270,7 +276,7 @@ async function runShedTui(root: string, grant: boolean): Promise<TuiShedRun> {
   for (const dir of [projectDir, bodiesDir]) mkdirSync(dir, { recursive: true });
   for (let n = 1; n <= SHED_FILE_COUNT; n += 1) writeFileSync(join(projectDir, `f${n}.txt`), linesOf(`f${n}`, SHED_FILE_BYTES));
   const seen: { handle?: string } = {};
-  const upstream = await startMessagesApi({ conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`, respond: shedModel(projectDir, !grant, seen) });
+  const upstream = await startMessagesApi({ conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`, respond: shedModel(projectDir, !grant, seen), ...SCRIPTED_THINKING });
   const targetFile = join(root, name, 'proxy-url');
   let proxyUrl: string | undefined;
   const hop = await startRecordingHop(() => (proxyUrl ??= readFileSync(targetFile, 'utf8')), 0);
