@@ -59,7 +59,7 @@ export function whyNoShed(input: ShedHoldInput): ShedHoldOutcome {
   const indexed = indexTranscript(input.body);
   if (indexed.kind === 'failed') return { kind: 'held', why: 'unreadable_body' };
   const { index } = indexed;
-  const plan = planShed(input.body, input.spans, { sha256: input.sha256, policy: input.policy ?? DEFAULT_SHED_POLICY, index });
+  const plan = planShed(input.body, input.spans, { sha256: input.sha256, policy: input.policy ?? DEFAULT_SHED_POLICY, window: reading.window, index });
   if (plan.kind === 'none') return { kind: 'held', why: plan.reason };
   const stub = spanStubMessage(freezeSpan(plan.span), input.spansDir);
   const gateInput = shedGateInput(index, plan.span, {

@@ -10,8 +10,11 @@ import {
   DEFAULT_SHED_POLICY,
   firstPromptExcerpt,
   freezeSpan,
-  planShed,
+  GATE_CEILING,
   planShedRecord,
+  planShedToFit,
+  recentBudgetTokens,
+  shedFitOf,
   shedGateInput,
   spanStubMessage,
   type TranscriptIndex,
@@ -39,9 +42,13 @@ export async function maybeShed(
   if (reading === undefined || reading.epochsApplied < epochCount) return undefined;
   const { threshold, horizon } = ctx.settings;
   const policy = ctx.settings.shedPolicy ?? DEFAULT_SHED_POLICY;
-  const plan = planShed(body, entry.spans, { sha256: sha256Hex, policy, index });
+  // Near the window the epoch must bring the request under it: the span may grow down to the floor.
+  const nearWindow = fullnessOf(reading) >= GATE_CEILING;
+  const { spansDir } = ctx.table.state;
+  const target = { contextTokens: reading.contextTokens, limit: reading.window, tokensPerByte: tokensPerByteOf(reading), floorTokens: policy.recentFloorTokens, spansDir };
+  const plan = planShedToFit(body, entry.spans, { sha256: sha256Hex, recentTokens: recentBudgetTokens(policy, reading.window), index }, nearWindow ? target : undefined);
   if (plan.kind === 'none') return undefined;
-  const stub = spanStubMessage(freezeSpan(plan.span), ctx.table.state.spansDir);
+  const stub = spanStubMessage(freezeSpan(plan.span), spansDir);
   const input = shedGateInput(index, plan.span, {
     tokensPerByte: tokensPerByteOf(reading),
     stubBytes: stub.length,
@@ -49,12 +56,15 @@ export async function maybeShed(
     fullness: fullnessOf(reading),
     ...(horizon === undefined ? {} : { horizon }),
   });
-  if (input.droppedCachedTokens < (ctx.settings.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION) * reading.window) return undefined;
+  // Past the ceiling any gain counts, as the gate gives way there: the alternative is the refusal.
+  if (!nearWindow && input.droppedCachedTokens < (ctx.settings.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION) * reading.window) return undefined;
   const gate = decideBurst(input);
   if (!gate.latch) return undefined;
-  const request = { span: plan.span, reading, gate, firstPrompt: firstPromptExcerpt(body, index), model: index.model ?? '', agentId };
+  const fit = nearWindow ? { fit: shedFitOf(plan, reading.window) } : {};
+  const request = { span: plan.span, reading, gate, firstPrompt: firstPromptExcerpt(body, index), model: index.model ?? '', agentId, ...fit };
+  const { recentTokens } = plan;
   try {
-    return await latchWith(ctx, entry, (current) => planShedRecord({ key: entry.key, current, request, threshold, policy, now: ctx.now() }));
+    return await latchWith(ctx, entry, (current) => planShedRecord({ key: entry.key, current, request, threshold, recentTokens, now: ctx.now() }));
   } catch (error) {
     onStateFailure(error);
     return undefined;

@@ -1,13 +1,13 @@
 /** Shed mode on real request bodies captured from Claude Code 2.1.197 (test/fixtures/real). */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { applySpanInflate, findSpanStubs, freezeSpan, planShed, shedRequest, type ShedPolicy } from '../../../src/core/index.js';
+import { applySpanInflate, DEFAULT_SHED_POLICY, findSpanStubs, fixedRecentBudget, freezeSpan, planShed, shedRequest, type ShedPolicy } from '../../../src/core/index.js';
 import { validateMessagesRequest } from '../../support/messages-validator.js';
 import { fromUtf8, mustIndex, sha256 } from './shed-bodies.js';
 
 const DIR = new URL('../../fixtures/real/', import.meta.url);
 const BODIES = fs.readdirSync(DIR).filter((name) => name.endsWith('.json')).map((name) => ({ name, body: new Uint8Array(fs.readFileSync(new URL(name, DIR))) }));
-const POLICIES: ShedPolicy[] = [{ keepToolResults: 6, keepPersonTurns: 2 }, { keepToolResults: 2, keepPersonTurns: 1 }, { keepToolResults: 0, keepPersonTurns: 0 }];
+const POLICIES: ShedPolicy[] = [DEFAULT_SHED_POLICY, fixedRecentBudget(4_000), fixedRecentBudget(0)];
 
 describe('shed mode on real Claude Code bodies', () => {
   it('should shed where there is a stale middle, and every output passes the validator, keeps the head and inflates back', () => {
