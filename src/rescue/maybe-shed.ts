@@ -56,8 +56,9 @@ export async function maybeShed(
     fullness: fullnessOf(reading),
     ...(horizon === undefined ? {} : { horizon }),
   });
-  // Past the ceiling any gain counts, as the gate gives way there: the alternative is the refusal.
-  if (!nearWindow && input.droppedCachedTokens < (ctx.settings.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION) * reading.window) return undefined;
+  // Within the minimum gain of the window, any gain counts: the next turn may grow past it.
+  const minGain = (ctx.settings.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION) * reading.window;
+  if (input.droppedCachedTokens < minGain && reading.contextTokens + minGain <= reading.window) return undefined;
   const gate = decideBurst(input);
   if (!gate.latch) return undefined;
   const fit = nearWindow ? { fit: shedFitOf(plan, reading.window) } : {};
