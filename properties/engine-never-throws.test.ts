@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSTHROUGH_REASONS } from '../src/core/index.js';
+import { fixedRecentBudget, PASSTHROUGH_REASONS } from '../src/core/index.js';
 import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest } from '../src/rescue/index.js';
 import type { StateDir } from '../src/state/layout.js';
 import { openStateDir } from '../src/state/open-state-dir.js';
@@ -102,7 +102,7 @@ describe('EpochEngine.prepare', () => {
 
   it('should never reject in shed mode over a conversation past its threshold, where the span latch and the splice run', async () => {
     // A tiny window, no minimum gain, the smallest recent window and a long horizon: any span latches.
-    const settings = { ...DEFAULT_ENGINE_SETTINGS, mode: 'shed' as const, window: 1000, minGainFraction: 0, horizon: 1e9, shedPolicy: { keepToolResults: 1, keepPersonTurns: 0 } };
+    const settings = { ...DEFAULT_ENGINE_SETTINGS, mode: 'shed' as const, window: 1000, minGainFraction: 0, horizon: 1e9, shedPolicy: fixedRecentBudget(0) };
     const engine = new EpochEngine(state, settings);
     await fc.assert(
       fc.asyncProperty(requestArb, async (request) => {

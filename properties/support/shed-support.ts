@@ -1,13 +1,16 @@
 /** Shared arbitraries and helpers for the shed-mode properties. */
 import fc from 'fast-check';
-import { freezeSpan, GOAL_MARKER, planShed, type FrozenSpan, type PlannedSpan, type ShedPolicy } from '../../src/core/index.js';
+import { DEFAULT_SHED_POLICY, fixedRecentBudget, freezeSpan, GOAL_MARKER, planShed, type FrozenSpan, type PlannedSpan, type ShedPolicy } from '../../src/core/index.js';
 import { conversationSpecArb, growConversation, type ClientRequest, type ConversationSpec, type TurnSpec } from '../arbitraries/index.js';
 import { sha256 } from './sha256.js';
 
-/** The default window, or a smaller one, so that more spans (and more epochs) are tried. */
+/**
+ * The default budget, or a smaller one (down to none: the last assistant message and what follows
+ * it), so that more spans (and more epochs) are tried on the small generated bodies.
+ */
 export const shedPolicyArb: fc.Arbitrary<ShedPolicy> = fc.oneof(
-  { weight: 1, arbitrary: fc.constant({ keepToolResults: 6, keepPersonTurns: 2 }) },
-  { weight: 3, arbitrary: fc.record({ keepToolResults: fc.integer({ min: 0, max: 6 }), keepPersonTurns: fc.integer({ min: 0, max: 2 }) }) },
+  { weight: 1, arbitrary: fc.constant(DEFAULT_SHED_POLICY) },
+  { weight: 3, arbitrary: fc.integer({ min: 0, max: 2_000 }).map(fixedRecentBudget) },
 );
 
 /** State directories named in stubs: a plain one, one that needs JSON escapes, a short one. */

@@ -11,7 +11,7 @@ import { decideLatch, DEFAULT_MIN_GAIN_FRACTION, fullnessOf, type DecidedBlock, 
 import { crossedThreshold, gainFloorTokens, type ThresholdSettings } from './latch-threshold.js';
 import { decideBurst, type GateDecision, type GateInput } from './shed/break-even.js';
 import type { PlannedSpan } from './shed/plan-span.js';
-import type { ShedRefusal } from './shed/shed-types.js';
+import type { ShedFit, ShedRefusal } from './shed/shed-types.js';
 
 /** What this request's epoch would take out, as each mode plans it. */
 export type EpochTake<B extends DecidedBlock> =
@@ -19,8 +19,11 @@ export type EpochTake<B extends DecidedBlock> =
   | { readonly kind: 'none'; readonly reason: ShedRefusal; readonly detail: string }
   /** Rescue mode: the plan's blocks (those frozen already are left out) and, with `--gate`, the gate's input for the blocks added. */
   | { readonly kind: 'blocks'; readonly frozen: readonly FrozenBlock[]; readonly plan: readonly B[]; readonly gate?: (added: readonly B[]) => GateInput }
-  /** Shed mode: the span, and the gate's input for it (the gate always weighs a span). */
-  | { readonly kind: 'span'; readonly span: PlannedSpan; readonly gate: GateInput };
+  /**
+   * Shed mode: the span, the gate's input for it (the gate always weighs a span), the recent
+   * window's budget it was planned with, and near the window what it expects the request to weigh.
+   */
+  | { readonly kind: 'span'; readonly span: PlannedSpan; readonly gate: GateInput; readonly recentTokens: number; readonly fit?: ShedFit };
 
 /** Everything the decision reads. */
 export interface EpochInput<B extends DecidedBlock> {
@@ -45,8 +48,10 @@ export type EpochDecision<B extends DecidedBlock> =
       readonly estimatedTokensFreed: number;
       /** Rescue mode: the blocks the epoch adds. */
       readonly added: readonly B[];
-      /** Shed mode: the span the epoch freezes. */
+      /** Shed mode: the span the epoch freezes, its recent window's budget and fit. */
       readonly span?: PlannedSpan;
+      readonly recentTokens?: number;
+      readonly fit?: ShedFit;
       readonly gate?: GateDecision;
     }
   | { readonly kind: 'hold'; readonly reason: HoldReason; readonly detail: string; readonly gate?: GateDecision; readonly span?: PlannedSpan };
@@ -68,8 +73,13 @@ export function decideEpoch<B extends DecidedBlock>(input: EpochInput<B>): Epoch
       return decideBlocks(input, reading, take, minGain);
     case 'span': {
       const freed = take.gate.droppedCachedTokens;
-      if (freed < minGain) return { kind: 'hold', reason: 'gain_too_small', detail: `the span frees about ${freed} tokens, under the ${Math.round(minGain)} asked`, span: take.span };
-      return gated(reading, freed, [], take.gate, take.span);
+      // Within the minimum gain of the window any gain counts: the next turn may grow past it.
+      if (freed < minGain && reading.contextTokens + minGain <= reading.window) {
+        return { kind: 'hold', reason: 'gain_too_small', detail: `the span frees about ${freed} tokens, under the ${Math.round(minGain)} asked`, span: take.span };
+      }
+      const decided = gated(reading, freed, [], take.gate, take.span);
+      if (decided.kind !== 'latch') return decided;
+      return { ...decided, recentTokens: take.recentTokens, ...(take.fit === undefined ? {} : { fit: take.fit }) };
     }
   }
 }

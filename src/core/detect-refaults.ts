@@ -10,6 +10,10 @@
  *   at least 12 hex digits that names one block of the conversation;
  * - for an OpenAI client (Codex), whose tools are a shell and code that drives it, any call whose
  *   input names the block's sha256 (`cat <state>/elided/<sha256>.txt`): `shell`.
+ *
+ * A shed span is read back the same ways, by its handle: `restore` with it, a `Read` of
+ * `spans/<sha256>.md` or `.json`, a command naming it. Such a refault has `span: true` and the
+ * span's first message as its ordinal; a span restored twice means the policy cut too close.
  */
 import type { Epoch } from './epoch-types.js';
 import { stringField, type ToolCall } from './read-tool-calls.js';
@@ -25,6 +29,8 @@ export interface Refault {
   readonly ordinal: number;
   readonly sha256: string;
   readonly via: RefaultVia;
+  /** Present when the call read a shed span back (its ordinal is then the span's first message). */
+  readonly span?: true;
 }
 
 /** Claude Code's name for the `restore` tool of the `ctxshed` MCP server. */
@@ -33,6 +39,7 @@ export const RESTORE_TOOL_NAME = 'mcp__ctxshed__restore';
 export const MIN_RESTORE_PREFIX_HEX = 12;
 
 const ELIDED_FILE = /(?:^|[\\/])([0-9a-fA-F]{64})\.txt$/;
+const SPAN_FILE = /(?:^|[\\/])spans[\\/]([0-9a-f]{64})\.(?:md|json)$/;
 const SHA256_IN_TEXT = /(?<![0-9a-fA-F])[0-9a-fA-F]{64}(?![0-9a-fA-F])/g;
 const HEX_PREFIX = new RegExp(`^[0-9a-fA-F]{${MIN_RESTORE_PREFIX_HEX},64}$`);
 
@@ -40,6 +47,7 @@ interface Frozen {
   readonly epoch: number;
   readonly ordinal: number;
   readonly sha256: string;
+  readonly span?: true;
 }
 
 /** The blocks `calls` (Claude Code's tools) read back, each block at most once per call, in call order. */
@@ -55,7 +63,11 @@ export function detectShellRefaults(calls: readonly ToolCall[], epochs: readonly
 function detect(calls: readonly ToolCall[], epochs: readonly Epoch[], viaOfCall: (call: ToolCall) => RefaultVia | undefined): Refault[] {
   if (calls.length === 0 || epochs.length === 0) return [];
   const bySha = new Map<string, Frozen>();
-  for (const epoch of epochs) for (const b of epoch.blocks) if (!bySha.has(b.sha256)) bySha.set(b.sha256, { epoch: epoch.n, ordinal: b.ordinal, sha256: b.sha256 });
+  for (const epoch of epochs) {
+    for (const b of epoch.blocks) if (!bySha.has(b.sha256)) bySha.set(b.sha256, { epoch: epoch.n, ordinal: b.ordinal, sha256: b.sha256 });
+    const span = epoch.span;
+    if (span !== undefined && !bySha.has(span.sha256)) bySha.set(span.sha256, { epoch: epoch.n, ordinal: span.first, sha256: span.sha256, span: true });
+  }
   const refaults: Refault[] = [];
   for (const call of calls) {
     const found = new Map<string, Frozen>();
@@ -82,7 +94,7 @@ function namedShas(call: ToolCall, via: RefaultVia, bySha: ReadonlyMap<string, F
   switch (via) {
     case 'read': {
       const path = stringField(call, 'file_path');
-      const sha = typeof path === 'string' ? ELIDED_FILE.exec(path)?.[1] : undefined;
+      const sha = typeof path === 'string' ? (ELIDED_FILE.exec(path) ?? SPAN_FILE.exec(path))?.[1] : undefined;
       return sha === undefined ? [] : [sha.toLowerCase()];
     }
     case 'bash': {

@@ -1,7 +1,7 @@
 /** The shapes an epoch record is made of. Plain data: written by src/state, decided by the core. */
 import type { ThresholdCrossed } from './latch-threshold.js';
 import type { GateDecision } from './shed/break-even.js';
-import type { FrozenSpan } from './shed/shed-types.js';
+import type { FrozenSpan, ShedFit } from './shed/shed-types.js';
 import type { LabelRule, LedgerRow, Refetch, StubLabel } from './labels/label-types.js';
 
 /** One tool_result frozen by an epoch: where it was and what it held. */
@@ -99,14 +99,20 @@ export interface Epoch {
   /** Absent in records written before triggers were recorded: those latched on the threshold. */
   readonly trigger?: EpochTrigger;
   readonly reason: LatchReason;
-  /** Shed epochs add `keepPersonTurns`; their `keepRecent` is the tool results the window keeps. */
-  readonly policy: ElisionPolicy & { readonly name: string; readonly version: number; readonly keepPersonTurns?: number };
+  /**
+   * Shed epochs of policy version 2 and before add `keepPersonTurns`, and their `keepRecent` is the
+   * tool results the window kept; from version 3 they add `recentTokens`, the recent window's
+   * budget (docs/shed.md), with `keepRecent` 0.
+   */
+  readonly policy: ElisionPolicy & { readonly name: string; readonly version: number; readonly keepPersonTurns?: number; readonly recentTokens?: number };
   /** The burst gate's figures and decision, when the epoch was gated (shed mode, or `--gate`). */
   readonly gate?: GateDecision;
   /** The blocks this epoch adds (earlier epochs' blocks stay elided). */
   readonly blocks: readonly FrozenBlock[];
   /** In shed mode: the span of whole messages this epoch sheds (its `blocks` are then empty). */
   readonly span?: FrozenSpan;
+  /** Shed epochs latched near the window or on an overflow: what the request was to weigh after it. */
+  readonly fit?: ShedFit;
   /**
    * Policy version 3+: one row per block the epoch considered (every frozen block, and any it
    * kept). Inside the record, so it is written in the same atomic step as the blocks it audits.

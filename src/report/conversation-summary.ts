@@ -32,6 +32,11 @@ export interface SpanSummary {
   readonly pins: number;
   readonly tombstone: boolean;
   /**
+   * How often the span was read back by its handle (restore, or a Read of its file): a refault of
+   * the span. Twice or more means the policy cut too close (docs/shed.md).
+   */
+  readonly restores: number;
+  /**
    * What each later turn no longer pays for, priced as the provider would have billed it, with
    * its basis (`priceShed`); null when the wire log has no cache reading from before the latch.
    */
@@ -209,6 +214,7 @@ function spanSummaryOf(epoch: Epoch, tokensPerByte: number, tally: ConversationT
     sha256: span.sha256,
     pins: span.pins.length,
     tombstone: span.tombstone !== undefined,
+    restores: tally?.spanRestoresByEpoch.get(epoch.n) ?? 0,
     perTurn: cacheRead === null ? null : pricedPerTurn(epoch.gate?.droppedCachedTokens ?? tokens, cacheRead),
   };
 }

@@ -53,13 +53,15 @@ function renderEpoch(e: EpochSummary, recorded: Epoch | undefined, nowMs: number
   const span = e.span ?? undefined;
   if (e.policy !== null) {
     const p = e.policy;
-    const window = span === undefined ? `older than the ${p.keepRecent} newest tool results, over ${formatCount(p.minBytes)} bytes` : `between the head and the messages of the ${p.keepRecent} newest tool results`;
+    const recent = recorded?.policy.recentTokens;
+    const shedWindow = recent === undefined ? `the messages of the ${p.keepRecent} newest tool results` : `a recent window of ${formatCount(recent)} tokens`;
+    const window = span === undefined ? `older than the ${p.keepRecent} newest tool results, over ${formatCount(p.minBytes)} bytes` : `between the head and ${shedWindow}`;
     lines.push(`  policy    ${p.name} v${p.version}: ${window}`);
   }
   if (span === undefined) {
     lines.push(`  shed      ${plural(e.blocks, 'block')}, ${formatBytes(e.bytes)} (${formatTokens(e.tokens)} tokens)`);
     lines.push(`  refaults  ${describeRefaults(e.refaults, e.blocksRefaulted, e.blocks)}`);
-  } else lines.push(...renderSpan(span, recorded?.gate));
+  } else lines.push(...renderSpan(span, recorded?.gate), ...renderFit(recorded));
   if (recorded !== undefined && recorded.blocks.length > 0) {
     const columns = [
       { header: 'ORDINAL', align: 'right' },
@@ -84,6 +86,7 @@ function renderSpan(span: SpanSummary, gate: GateDecision | undefined): string[]
     `  shed      ${plural(span.messages, 'message')} (${span.first}..${span.last}), ${formatBytes(span.bytes)} (${formatTokens(span.tokens)} tokens)`,
     `  handle    ${span.sha256}`,
     `  pins      ${span.pins === 0 ? 'none' : plural(span.pins, 'text')}${span.tombstone ? '; the first prompt is in it' : ''}`,
+    `  restored  ${describeRestores(span.restores)}`,
   ];
   const price = span.perTurn;
   if (price !== null) {
@@ -124,4 +127,19 @@ function describeRefaults(reads: number, blocksRefaulted: number, blocksElided: 
   if (reads === 0) return 'none read back';
   const rate = formatPercent(refaultRateOf(blocksRefaulted, blocksElided));
   return `${formatCount(blocksRefaulted)} of ${plural(blocksElided, 'block')} read back (${rate}), ${plural(reads, 'read')}`;
+}
+
+// A restore is a refault of the span; a second one means the recent window was cut too close.
+function describeRestores(restores: number): string {
+  if (restores === 0) return 'never (no refault of the span)';
+  if (restores === 1) return 'once (a refault of the span)';
+  return `${plural(restores, 'time')}: the policy cut too close`;
+}
+
+// Near the window an epoch must bring the request under it (docs/shed.md, "Never past the window").
+function renderFit(recorded: Epoch | undefined): string[] {
+  const fit = recorded?.fit;
+  if (fit === undefined) return [];
+  const to = `to ~${formatCount(fit.estimatedTokens)} of ${formatCount(fit.limit)} tokens, recent window ${formatCount(fit.recentTokens)} tokens`;
+  return [`  fit       ${fit.short === undefined ? `brought the request ${to}` : `still over the window (${fit.short}): ${to}`}`];
 }

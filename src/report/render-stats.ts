@@ -133,6 +133,7 @@ function shedTable(report: StatsReport): string[] {
     ...renderTable(columns, rows),
     'PER TURN: input-token equivalents a later turn no longer pays: the warm part at the cache-read',
     'marginal (0.1), the cold part at full input; BASIS says which (docs/shed.md, "Honest accounting").',
+    restoredLine(report),
   ];
 }
 
@@ -199,4 +200,14 @@ function overflowLine(overflow: Readonly<Record<string, number>>): string | unde
   const parts = [`${formatCount(ok + failed)} retried with a new epoch (${formatCount(ok)} answered 200)`];
   if (declined.length > 0) parts.push(`${formatCount(declined.reduce((sum, [, n]) => sum + n, 0))} not (${declined.map(([why, n]) => `${why} ${formatCount(n)}`).join(', ')})`);
   return `${formatCount(total)} refused: ${parts.join(', ')}`;
+}
+
+// A span read back by its handle is a refault of it; twice or more, the recent window was cut too close.
+function restoredLine(report: StatsReport): string {
+  const restored = report.conversations.flatMap((c) =>
+    c.epochs.flatMap((e) => (e.span === null || e.span.restores === 0 ? [] : [`${shortId(c.key)} #${e.n} ${e.span.restores === 1 ? 'once' : `${e.span.restores} times`}`])),
+  );
+  const twice = report.conversations.reduce((n, c) => n + c.epochs.filter((e) => (e.span?.restores ?? 0) >= 2).length, 0);
+  if (restored.length === 0) return 'Spans restored (refaults of a span): none.';
+  return `Spans restored (refaults of a span): ${restored.join(', ')}; restored twice or more (cut too close): ${twice}.`;
 }

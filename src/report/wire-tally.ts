@@ -77,6 +77,8 @@ export interface ConversationTally extends RequestCounts {
   refaultsByEpoch: Map<number, Map<number, number>>;
   /** The calls counted (their hash), so one resent after a proxy restart is not counted again. */
   refaultCalls: Set<string>;
+  /** By the epoch that shed the span: how often its span was read back (restored). Not in `refaults`. */
+  spanRestoresByEpoch: Map<number, number>;
 }
 
 /** The whole wire log, folded. */
@@ -229,13 +231,17 @@ function foldRefaults(c: ConversationTally, record: WireRecord): void {
   if (!Array.isArray(record.refaulted)) return;
   for (const item of record.refaulted as readonly unknown[]) {
     if (typeof item !== 'object' || item === null) continue;
-    const { epoch, ordinal, call } = item as { epoch?: unknown; ordinal?: unknown; call?: unknown };
+    const { epoch, ordinal, call, span } = item as { epoch?: unknown; ordinal?: unknown; call?: unknown; span?: unknown };
     if (!isCount(epoch) || epoch < 1 || epoch > MAX_EPOCHS_TRACKED || !isCount(ordinal)) continue;
     // Lines written before calls were named (or from elsewhere) count as they are.
     if (typeof call === 'string') {
-      const seen = `${epoch}:${ordinal}:${call}`;
+      const seen = `${span === true ? 'span:' : ''}${epoch}:${ordinal}:${call}`;
       if (c.refaultCalls.has(seen)) continue;
       c.refaultCalls.add(seen);
+    }
+    if (span === true) {
+      c.spanRestoresByEpoch.set(epoch, (c.spanRestoresByEpoch.get(epoch) ?? 0) + 1);
+      continue;
     }
     let byOrdinal = c.refaultsByEpoch.get(epoch);
     if (byOrdinal === undefined) {
@@ -270,6 +276,7 @@ function newConversationTally(key: string, facts: RequestFacts): ConversationTal
     refaults: 0,
     refaultsByEpoch: new Map(),
     refaultCalls: new Set(),
+    spanRestoresByEpoch: new Map(),
   };
 }
 

@@ -39,9 +39,14 @@ export async function maybeShed(
       }),
   });
   if (decision.kind !== 'latch' || decision.span === undefined || decision.gate === undefined) return holdOf(decision);
-  const request = { span: decision.span, reading, gate: decision.gate, firstPrompt: firstPromptExcerpt(body, index), model: index.model ?? '', agentId, ...firedOf(reading, ctx.settings) };
+  const { span, gate, recentTokens, fit } = decision;
+  const request = {
+    span, reading, gate, firstPrompt: firstPromptExcerpt(body, index), model: index.model ?? '', agentId,
+    ...firedOf(reading, ctx.settings),
+    ...(fit === undefined ? {} : { fit }),
+  };
   try {
-    const latched = await latchWith(ctx, entry, (current) => planShedRecord({ key: entry.key, current, request, threshold, policy, now: ctx.now() }));
+    const latched = await latchWith(ctx, entry, (current) => planShedRecord({ key: entry.key, current, request, threshold, recentTokens: recentTokens ?? 0, now: ctx.now() }));
     return latched === undefined ? { hold: { reason: 'concurrent_latch', detail: 'another latch got there first' } } : { latched };
   } catch (error) {
     onStateFailure(error);

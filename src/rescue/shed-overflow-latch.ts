@@ -10,8 +10,10 @@ import {
   decideShedOverflow,
   DEFAULT_SHED_POLICY,
   freezeSpan,
-  planShed,
   planShedRecord,
+  planShedToFit,
+  recentBudgetTokens,
+  shedFitOf,
   shedGateInput,
   spanStubMessage,
 } from '../core/index.js';
@@ -30,24 +32,29 @@ export async function shedOnOverflow(
   const { body, index, overflow, window } = refused;
   const { threshold, horizon } = ctx.settings;
   const policy = ctx.settings.shedPolicy ?? DEFAULT_SHED_POLICY;
-  const plan = planShed(body, entry.spans, { sha256: sha256Hex, policy, index });
-  // No span to shed: every message that could go is shed already, or none may go (docs/reasons.md).
-  if (plan.kind === 'none') return { kind: 'declined', why: 'nothing_new', detail: `${plan.reason}: ${plan.detail}` };
-  const stub = spanStubMessage(freezeSpan(plan.span), ctx.table.state.spansDir);
   // This request's own tokens per byte: the refusal counted the bytes that were sent.
   const tokensPerByte = refused.sentBytes > 0 ? overflow.tokens / refused.sentBytes : 0;
+  // Without a maximum in the message, the window is the best guess of it.
+  const limit = overflow.limit ?? window;
+  const { spansDir } = ctx.table.state;
+  const target = { contextTokens: overflow.tokens, limit, tokensPerByte, floorTokens: policy.recentFloorTokens, spansDir };
+  // The span may grow into the recent window down to its floor to bring the retry under the limit.
+  const plan = planShedToFit(body, entry.spans, { sha256: sha256Hex, recentTokens: recentBudgetTokens(policy, window), index }, target);
+  // No span to shed: every message that could go is shed already, or none may go (docs/reasons.md).
+  if (plan.kind === 'none') return { kind: 'declined', why: 'nothing_new', detail: `${plan.plan.reason}: ${plan.plan.detail}` };
+  const stub = spanStubMessage(freezeSpan(plan.span), spansDir);
   const gate = shedGateInput(index, plan.span, {
     tokensPerByte,
     stubBytes: stub.length,
     oneHourCache: asksOneHourCache(body),
     ...(horizon === undefined ? {} : { horizon }),
   });
-  // Without a maximum in the message, the window is the best guess of it.
-  const decision = decideShedOverflow({ tokens: overflow.tokens, limit: overflow.limit ?? window, gate });
+  const decision = decideShedOverflow({ tokens: overflow.tokens, limit, gate });
   if (!decision.latch) return { kind: 'declined', why: decision.why };
-  const request = { span: plan.span, gate: decision.gate, ...overflowLatchFacts(entry, refused) };
+  const request = { span: plan.span, gate: decision.gate, fit: shedFitOf(plan, limit), ...overflowLatchFacts(entry, refused) };
+  const { recentTokens } = plan;
   try {
-    const n = await latchWith(ctx, entry, (current) => planShedRecord({ key: entry.key, current, request, threshold, policy, now: ctx.now() }));
+    const n = await latchWith(ctx, entry, (current) => planShedRecord({ key: entry.key, current, request, threshold, recentTokens, now: ctx.now() }));
     return { kind: 'latched', n };
   } catch (error) {
     onStateFailure(error);

@@ -104,6 +104,8 @@ export interface WireRefault {
    * id): a request resent after a restart names the same call, so reports count it once.
    */
   readonly call?: string;
+  /** Present when the call read a shed span back (`ordinal` is then its first message). */
+  readonly span?: true;
 }
 
 /** A refusal as too long and its retry (the proxy's overflow-retry.ts builds it). */
@@ -220,6 +222,6 @@ function round4(n: number): number {
 /** How many hex digits of a call's hash the wire log keeps: enough to tell a conversation's calls apart. */
 export const REFAULT_CALL_HEX = 16;
 
-function wireRefaultOf({ epoch, ordinal, via, toolUseId }: Refault): WireRefault {
-  return { epoch, ordinal, via, call: sha256Hex(Buffer.from(toolUseId, 'utf8')).slice(0, REFAULT_CALL_HEX) };
+function wireRefaultOf({ epoch, ordinal, via, toolUseId, span }: Refault): WireRefault {
+  return { epoch, ordinal, via, call: sha256Hex(Buffer.from(toolUseId, 'utf8')).slice(0, REFAULT_CALL_HEX), ...(span === undefined ? {} : { span }) };
 }

@@ -64,6 +64,7 @@ describe('ctxshed stats', () => {
       sha256: 'a79312205cab6d49906a10d19e1296195e9e49b6f0f8495a2da9ff234974e6a1',
       pins: 0,
       tombstone: false,
+      restores: 0,
       perTurn: { shedTokens: 17_870, warmTokens: 17_870, coldTokens: 0, inputTokenEquivalent: 1_787, basis: 'cache_read_marginal', per: 'epoch' },
     });
   });

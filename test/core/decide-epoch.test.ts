@@ -47,8 +47,8 @@ describe('decideEpoch', () => {
     ['gain_too_small', blocks([block(0, 1000)])],
     ['gate', blocks([block(0, 200_000)], { gate: () => NEVER })],
     ['too_few_messages', { kind: 'none', reason: 'too_few_messages', detail: 'no whole message' } as const],
-    ['gain_too_small', { kind: 'span', span: SPAN, gate: { ...PAYS, droppedCachedTokens: 19_999 } } as const],
-    ['gate', { kind: 'span', span: SPAN, gate: NEVER } as const],
+    ['gain_too_small', { kind: 'span', span: SPAN, gate: { ...PAYS, droppedCachedTokens: 19_999 }, recentTokens: 14_000 } as const],
+    ['gate', { kind: 'span', span: SPAN, gate: NEVER, recentTokens: 14_000 } as const],
   ])('should hold with %s', (reason, take) => {
     const decision = decideEpoch(input(take));
 
@@ -57,13 +57,13 @@ describe('decideEpoch', () => {
   });
 
   it('should latch a span that pays back, with the gate\'s figures', () => {
-    expect(decideEpoch(input({ kind: 'span', span: SPAN, gate: PAYS }))).toMatchObject({ kind: 'latch', span: SPAN, estimatedTokensFreed: 50_000, gate: { latch: true } });
+    expect(decideEpoch(input({ kind: 'span', span: SPAN, gate: PAYS, recentTokens: 14_000 }))).toMatchObject({ kind: 'latch', span: SPAN, estimatedTokensFreed: 50_000, gate: { latch: true } });
   });
 
   it('should let the gate give way from 85% full, for either mode', () => {
     const full = { ...READING, contextTokens: 172_000 };
 
-    expect(decideEpoch(input({ kind: 'span', span: SPAN, gate: NEVER }, { reading: full }))).toMatchObject({ kind: 'latch', gate: { latch: true, forcedAt: 0.86 } });
+    expect(decideEpoch(input({ kind: 'span', span: SPAN, gate: NEVER, recentTokens: 14_000 }, { reading: full }))).toMatchObject({ kind: 'latch', gate: { latch: true, forcedAt: 0.86 } });
     expect(decideEpoch(input(blocks([block(0, 200_000)], { gate: () => NEVER }), { reading: full }))).toMatchObject({ kind: 'latch', gate: { latch: true, forcedAt: 0.86 } });
   });
 });

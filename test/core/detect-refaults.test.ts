@@ -78,3 +78,21 @@ describe('detectShellRefaults', () => {
     expect(detectShellRefaults(calls, EPOCHS)).toEqual([]);
   });
 });
+
+describe('detectRefaults, shed spans', () => {
+  const SPAN = `d4${'0'.repeat(62)}`;
+  const shed: Epoch = { ...epoch(3, []), mode: 'shed', span: { first: 5, last: 12, sha256: SPAN, bytes: 9000, pins: [] } };
+
+  it('should count a restore of a span\'s handle, or a Read of its .md or .json, as a refault of the span', () => {
+    const calls = [
+      call('toolu_r', RESTORE_TOOL_NAME, { handle: SPAN.slice(0, 12) }),
+      call('toolu_m', 'Read', { file_path: `/home/me/.local/state/ctxshed/spans/${SPAN}.md` }),
+      call('toolu_j', 'Read', { file_path: `/s/spans/${SPAN}.json` }),
+      call('toolu_x', 'Read', { file_path: `/src/${SPAN}.md` }),
+    ];
+
+    const refaults = detectRefaults(calls, [...EPOCHS, shed]);
+
+    expect(refaults).toEqual(['toolu_r', 'toolu_m', 'toolu_j'].map((toolUseId) => ({ toolUseId, epoch: 3, ordinal: 5, sha256: SPAN, via: toolUseId === 'toolu_r' ? 'restore' : 'read', span: true })));
+  });
+});

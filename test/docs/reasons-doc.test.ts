@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { HOLD_REASONS } from '../../src/core/hold-reasons.js';
 import { PASSTHROUGH_REASONS } from '../../src/core/passthrough-reasons.js';
 import { REFUSAL_REASONS } from '../../src/core/refusal-reasons.js';
-import { SHED_REFUSALS, SPAN_SKIP_REASONS } from '../../src/core/shed/shed-types.js';
+import { SHED_REFUSALS, SHED_SHORT_REASONS, SPAN_SKIP_REASONS } from '../../src/core/shed/shed-types.js';
 
 describe('docs/reasons.md', () => {
   it('should list exactly the pass-through reasons the code has', () => {
@@ -25,6 +25,10 @@ describe('docs/reasons.md, shed mode', () => {
 
   it('should list exactly the reasons nothing is shed, in the words of the code', () => {
     expect(table('## Why nothing is shed')).toEqual(Object.entries(SHED_REFUSALS));
+  });
+
+  it('should list exactly the reasons a shed epoch stops short of the window, in the words of the code', () => {
+    expect(table('## Why a shed epoch stops short of the window')).toEqual(Object.entries(SHED_SHORT_REASONS));
   });
 });
 

@@ -38,7 +38,9 @@ describe.each([
   ['rescue', { gate: true, horizon: 0 }, ['gate']],
   ['rescue', { minGainFraction: 0.5 }, ['gain_too_small']],
   ['shed', { horizon: 0 }, ['gate']],
-  ['shed', { minGainFraction: 0.5 }, ['gain_too_small']],
+  // No shed case for gain_too_small: shed waives the gain floor within it of the window (docs/shed.md
+  // "Never past the window"), and this session's spans free more than any floor left under it.
+  // test/replay/shed-hold.test.ts holds the engine to it on a body whose span is small.
 ] as const)('the proxy in %s mode (%o), over its threshold', (mode, settings, expected) => {
   it('should name a closed hold reason on every request that latched nothing, and none under the threshold or on a latch', async () => {
     const calls = await session(mode, 40, settings);

@@ -62,7 +62,7 @@ describe('renderHtml', () => {
     expect(html.match(/<line class="epoch" data-strategy="shed"/g)).toHaveLength(2);
     expect(html).toContain('<table class="shed-epochs">');
     expect(html).toContain('<small>cache_read_marginal</small>');
-    expect(html).toMatch(/<p class="shed-held">Shed held back on requests over the threshold: .*gate &times;\d+/);
+    expect(html).toMatch(/<p class="shed-held">Shed held back on requests over the threshold: (none|.*&times;\d+)\./);
     expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
   });
 

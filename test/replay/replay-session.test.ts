@@ -168,9 +168,8 @@ describe('replaySession', () => {
       expect(epoch?.span.first).toBe(1);
       expect(epoch?.gate?.latch).toBe(true);
       expect(epoch?.gate?.breakEvenTurns).toBeLessThanOrEqual(epoch?.gate?.expectedRemainingTurns ?? 0);
-      // At least three of the large reads: the gate held back while only one or two were out of the window.
+      // At least three of the large reads: the recent window (its 3,000-token floor) keeps at most one.
       expect(epoch?.span.bytes).toBeGreaterThan(3 * 20_000);
-      expect(report.shedHeld.requests.gate).toBeGreaterThan(0);
       expect(shed.series.epochAt).toEqual([epoch?.mainIndex]);
       expect(shed.finalFullness).toBeLessThan(recorded.finalFullness / 2);
       expect(shed.bytesShed).toBeNull();
@@ -225,18 +224,22 @@ describe('replaySession', () => {
       expect(report.shedHeld.firstGate?.gate).toMatchObject({ latch: false, expectedRemainingTurns: 0, horizonFrom: 'horizon' });
     });
 
-    it('should let the gate refuse by itself when the recent window outweighs the span, until its ceiling', async () => {
-      // Act: results of one size: the 6 kept ones hold more than the few that could be shed
-      const report = await replay(Array<number>(12).fill(8000), { window: 24_000 });
+    it('should let the gate refuse by itself when the span does not pay back in the turns left, until its ceiling', async () => {
+      // Act: results of one size, one turn left to pay back: the re-write of the kept window
+      // outweighs the few results that could be shed
+      const report = await replay(Array<number>(12).fill(8000), { window: 24_000, horizon: 1 });
 
-      // Assert: held back by the formula; what latched at all latched at the ceiling, and says so
+      // Assert: held back by the formula; what latched paid back by it, or latched at the ceiling and says so
       expect(report.shedEpochs.length).toBeGreaterThan(0);
-      for (const epoch of report.shedEpochs) expect(epoch.gate?.forcedAt).toBeGreaterThanOrEqual(GATE_CEILING);
+      for (const epoch of report.shedEpochs) {
+        const gate = epoch.gate!;
+        if (gate.forcedAt === undefined) expect(gate.breakEvenTurns).toBeLessThanOrEqual(gate.expectedRemainingTurns);
+        else expect(gate.forcedAt).toBeGreaterThanOrEqual(GATE_CEILING);
+      }
       const first = report.shedHeld.firstGate;
       expect(first?.gate.latch).toBe(false);
-      expect(first?.gate.horizonFrom).toBe('turns_so_far');
+      expect(first?.gate.horizonFrom).toBe('horizon');
       expect(first?.gate.breakEvenTurns).toBeGreaterThan(first?.gate.expectedRemainingTurns ?? Infinity);
-      expect(first?.windowBytes).toBeGreaterThan(first?.spanBytes ?? Infinity);
     });
   });
 });

@@ -53,7 +53,8 @@ describe('whyNoShed', () => {
 
   it('should name a gain under a tenth of the window', () => {
     // Act
-    const outcome = whyNoShed(input([2000, ...Array<number>(6).fill(500)]));
+    // The 27 KB result and what follows fit the recent window (7,000 tokens at 100,000, about 28 KB).
+    const outcome = whyNoShed(input([2000, 27_000]));
 
     // Assert
     expect(outcome).toMatchObject({ kind: 'held', why: 'gain_too_small' });
@@ -61,7 +62,7 @@ describe('whyNoShed', () => {
 
   it('should name the span refusal when the recent window holds everything', () => {
     // Act / Assert
-    expect(whyNoShed(input([60_000, 60_000, 500]))).toEqual({ kind: 'held', why: 'too_few_messages' });
+    expect(whyNoShed(input([500, 500, 500]))).toEqual({ kind: 'held', why: 'too_few_messages' });
   });
 
   it('should wait for a reading taken after the last epoch', () => {
@@ -73,8 +74,9 @@ describe('whyNoShed', () => {
 describe('whyNoShed against the engine', () => {
   it.each([
     ['gate', big, { horizon: 0 }],
-    ['gain_too_small', big, { minGainFraction: 0.9 }],
-    ['too_few_messages', [60_000, 60_000, 500], {}],
+    // Policy version 3: a gain floor is waived within it of the window (80% + 15% stays under it).
+    ['gain_too_small', [2_000, 2_000, 2_000, 25_000, ...Array<number>(4).fill(500)], { minGainFraction: 0.2 }],
+    ['too_few_messages', [500, 500, 500], {}],
   ] as const)('should give the engine\'s own hold reason (%s) for the same request and reading', async (reason, sizes, settings) => {
     // Arrange: a shed engine whose conversation's last reading is 80% of its window.
     const state = await openStateDir(await tempStateDir('ctxshed-shed-hold-'));

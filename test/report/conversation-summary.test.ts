@@ -112,6 +112,7 @@ describe('summarizeConversation, shed mode', () => {
       sha256: SPAN_1.sha256,
       pins: 1,
       tombstone: false,
+      restores: 0,
       // 7,744 dropped tokens, all warm (the call before read 14,000 from the cache): a tenth each.
       perTurn: { shedTokens: 7_744, warmTokens: 7_744, coldTokens: 0, inputTokenEquivalent: 774.4, basis: 'cache_read_marginal', per: 'epoch' },
     });

@@ -56,6 +56,30 @@ describe('renderConversation', () => {
     expect(widest(text)).toBeLessThanOrEqual(100);
   });
 
+  it('should count a span read back by its handle as a refault of the span, and say when it was restored twice', async () => {
+    const { SPAN_1 } = await import('./render-fixtures.js');
+    const { KEY_C, record: recordOf, shedEpoch, wire } = await import('./report-fixtures.js');
+    const { addWireEntry, newWireTally } = await import('../../src/report/wire-tally.js');
+    const span = (call: string) => ({ epoch: 1, ordinal: 1, via: 'restore' as const, call, span: true as const });
+    const tally = newWireTally();
+    const lines = [
+      wire({ t: '2026-01-01T10:03:00.000Z', refaults: 1, refaulted: [span('aaaa')] }, KEY_C),
+      // The same call again (a restarted proxy logging it twice) counts once.
+      wire({ t: '2026-01-01T10:04:00.000Z', refaults: 1, refaulted: [span('aaaa')] }, KEY_C),
+      wire({ t: '2026-01-01T10:05:00.000Z', refaults: 1, refaulted: [span('bbbb')] }, KEY_C),
+    ];
+    for (const r of lines) addWireEntry(tally, { kind: 'record', record: r });
+    const epochs = [{ ...shedEpoch(1, '2026-01-01T10:02:00.000Z', SPAN_1, 7_744), policy: { name: 'shed-stale-middle', version: 3, keepRecent: 0, minBytes: 0, recentTokens: 7_000 } }];
+    const summary = summarizeConversation(recordOf(epochs, KEY_C), tally.conversations.get(KEY_C) ?? null, KEY_C);
+
+    const text = renderConversation(summary, epochs, { elidedDir: '/st/elided', spansDir: '/st/spans' }, NOW);
+
+    expect(summary.epochs[0]!.span!.restores).toBe(2);
+    expect(summary.refaults).toBe(0);
+    expect(text).toContain('  restored  2 times: the policy cut too close\n');
+    expect(text).toContain('policy    shed-stale-middle v3: between the head and a recent window of 7,000 tokens');
+  });
+
   it('should say when the gate gave way at its ceiling, and at what fullness', async () => {
     const { shedSession } = await import('./render-fixtures.js');
     const { KEY_C } = await import('./report-fixtures.js');

@@ -76,6 +76,7 @@ describe('renderStats, shed mode', () => {
     expect(text).toMatch(/KEY +EPOCH +AT +MESSAGES +SHED +TOKENS +PER TURN +BASIS\n/);
     expect(text).toMatch(/\ncccccccccccc +1 +72\.0% +8 \(1\.\.8\) +30\.8 KB +~[\d.]+k +~774 +cache_read_marginal\n/);
     expect(text).toMatch(/\ncccccccccccc +2 +75\.0% +6 \(10\.\.15\) +19\.5 KB +~[\d.]+k +~3\.2k +blended\n/);
+    expect(text).toContain('Spans restored (refaults of a span): none.');
     // The rescue per-epoch table keeps rescue's epochs only.
     const rescueTable = text.split('Per epoch (what each one shed, counted once)\n')[1]!.split('\n\n')[0]!;
     expect(rescueTable).not.toContain('cccccccccccc');

@@ -13,7 +13,11 @@ import { tempStateDir } from '../support/test-proxy.js';
 const SHED: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, window: 10_000, mode: 'shed' };
 const LATCH_TIME = new Date('2026-02-03T04:05:06.000Z');
 
-/** Four old results of 8,000 bytes, then six small ones: a stale middle worth shedding. */
+/**
+ * Four old results of 8,000 bytes, then six small ones: a stale middle worth shedding. The recent
+ * window's floor (3,000 tokens, about 12 KB) keeps the newest large one (messages 7..): the span is
+ * messages 1..6.
+ */
 const contents = (n = 10): string[] => Array.from({ length: n }, (_, i) => (i < 4 ? filler(8000, i) : `small ${i}`));
 const BODY = conversation(contents());
 
@@ -51,7 +55,7 @@ describe('EpochEngine in shed mode', () => {
     expect(prepared.reason).toBeUndefined();
     const record = await readConversation(state, prepared.key!);
     const epoch = record!.epochs[0]!;
-    expect(epoch).toMatchObject({ n: 1, mode: 'shed', trigger: 'threshold', blocks: [], span: { first: 1, last: 8 }, gate: { latch: true } });
+    expect(epoch).toMatchObject({ n: 1, mode: 'shed', trigger: 'threshold', blocks: [], span: { first: 1, last: 6 }, gate: { latch: true } });
     expect(prepared.bytesElided).toBe(epoch.span!.bytes);
     const exact = await fs.readFile(spanPath(state, epoch.span!.sha256, 'json'));
     expect(sha256(exact)).toBe(epoch.span!.sha256);
@@ -167,7 +171,7 @@ describe('EpochEngine in shed mode, rescue on overflow', () => {
       mode: 'shed',
       trigger: 'overflow',
       blocks: [],
-      span: { first: 1, last: 8 },
+      span: { first: 1, last: 6 },
       reason: { fullness: 1.2, threshold: 0.7, window: 10_000, contextTokens: 12_000, limit: 10_000 },
       gate: { latch: true },
     });

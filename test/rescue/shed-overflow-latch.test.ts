@@ -51,7 +51,7 @@ describe('shedOnOverflow', () => {
 
     expect(latch).toEqual({ kind: 'latched', n: 1 });
     const epoch = (await readConversation(state, KEY))!.epochs[0]!;
-    expect(epoch).toMatchObject({ n: 1, mode: 'shed', trigger: 'overflow', latchedAt: '2026-03-04T05:06:07.000Z', span: { first: 1, last: 8 }, reason: { contextTokens: 12_000, window: 10_000, limit: 10_000 }, gate: { latch: true } });
+    expect(epoch).toMatchObject({ n: 1, mode: 'shed', trigger: 'overflow', latchedAt: '2026-03-04T05:06:07.000Z', span: { first: 1, last: 6 }, reason: { contextTokens: 12_000, window: 10_000, limit: 10_000 }, gate: { latch: true } });
     expect(sha256(await fs.readFile(spanPath(state, epoch.span!.sha256, 'json')))).toBe(epoch.span!.sha256);
   });
 

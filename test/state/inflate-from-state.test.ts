@@ -6,7 +6,7 @@ import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { writeSpanFiles } from '../../src/state/span-file.js';
-import { bodyOf, session } from '../core/shed/shed-bodies.js';
+import { SMALL_RECENT_TOKENS, bodyOf, session } from '../core/shed/shed-bodies.js';
 import { makeTempDir, removeTempDir } from './fixtures/state-fixtures.js';
 
 let tmp: string;
@@ -22,7 +22,7 @@ afterEach(async () => {
 /** A shed body of a 12-turn session, with its span's files written. */
 async function shedBody(): Promise<{ original: Uint8Array; shed: Uint8Array; sha: string }> {
   const original = bodyOf(session(12));
-  const plan = planShed(original, [], { sha256: sha256Hex });
+  const plan = planShed(original, [], { sha256: sha256Hex, recentTokens: SMALL_RECENT_TOKENS });
   if (plan.kind !== 'planned') throw new Error(plan.reason);
   await writeSpanFiles(state, plan.span.sha256, plan.span.text);
   const out = shedRequest(original, [freezeSpan(plan.span)], { spansDir: state.spansDir, sha256: sha256Hex });

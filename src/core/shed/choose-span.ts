@@ -8,16 +8,18 @@
  *   message before the window loads a deferred tool (a tool search answer holding a
  *   `tool_reference`): the API expands a deferred tool from that block, so shedding it would
  *   unload a tool the kept turns may call. Those messages stay, with everything before them.
- * - It ends before the recent window: the messages holding the newest tool results, the
- *   person's newest turns, and the last assistant message (its thinking blocks stay).
+ * - It ends before the recent window (recent-window.ts): the newest messages within a budget of
+ *   tokens, the last assistant message always (its thinking blocks stay), and a restore's answer
+ *   while it is recent.
  * - It ends right before an assistant message, so the stub (a user message) follows the head or
  *   an earlier stub (consecutive user turns are combined by the API) and is followed by an
  *   assistant turn, as the roles require.
  * - No tool_result is separated from its tool_use, and no message carrying cache_control is in it.
  */
 import type { TranscriptIndex } from '../transcript-index.js';
-import { isPersonTurn, type MessageFacts } from './message-facts.js';
-import { DEFAULT_SHED_POLICY, type FrozenSpan, type ShedPolicy, type ShedRefusal } from './shed-types.js';
+import type { MessageFacts } from './message-facts.js';
+import { recentWindowStart } from './recent-window.js';
+import { DEFAULT_SHED_POLICY, recentBudgetTokens, type FrozenSpan, type ShedRefusal } from './shed-types.js';
 
 /** Where a new span would go, or why there is none. */
 export type SpanChoice =
@@ -43,16 +45,18 @@ export const PRESERVED_THINKING_MODELS: readonly string[] = [
   'claude-haiku-5-5',
 ];
 
-/** Chooses the span a new epoch would shed from this request. Pure; never throws on an indexed body. */
+/**
+ * Chooses the span a new epoch would shed from this request, leaving a recent window of
+ * `recentTokens` (recentBudgetTokens). Pure; never throws on an indexed body.
+ */
 export function chooseSpan(
   index: TranscriptIndex,
   facts: readonly MessageFacts[],
   frozen: readonly FrozenSpan[],
-  policy: ShedPolicy = DEFAULT_SHED_POLICY,
+  recentTokens: number = recentBudgetTokens(DEFAULT_SHED_POLICY, undefined),
 ): SpanChoice {
-  const n = facts.length;
   const afterLast = (frozen[frozen.length - 1]?.last ?? 0) + 1;
-  const windowStart = Math.min(n - 1, toolWindowStart(index, policy), personWindowStart(facts, policy), lastAssistant(facts));
+  const windowStart = recentWindowStart(index, facts, recentTokens);
   if (windowStart <= afterLast) return none('too_few_messages', `the window starts at message ${windowStart}, the span would start at ${afterLast}`);
   const lastLoad = facts.findLastIndex((f, i) => i < windowStart && f.loadsTool);
   const first = Math.max(afterLast, lastLoad + 1);
@@ -90,30 +94,6 @@ export function chooseSpan(
 
 function none(reason: ShedRefusal, detail: string): SpanChoice {
   return { kind: 'none', reason, detail };
-}
-
-/** The first message holding one of the `keepToolResults` newest tool results (none: no limit). */
-function toolWindowStart(index: TranscriptIndex, policy: ShedPolicy): number {
-  const results = index.toolResults;
-  if (policy.keepToolResults <= 0 || results.length === 0) return Number.POSITIVE_INFINITY;
-  return results[Math.max(0, results.length - policy.keepToolResults)]!.messageIndex;
-}
-
-/**
- * The oldest of the person's `keepPersonTurns` newest turns. A turn in the head (message 0) is
- * kept anyway, so it counts without holding the window back.
- */
-function personWindowStart(facts: readonly MessageFacts[], policy: ShedPolicy): number {
-  if (policy.keepPersonTurns <= 0) return Number.POSITIVE_INFINITY;
-  const turns: number[] = [];
-  for (let i = facts.length - 1; i >= 0 && turns.length < policy.keepPersonTurns; i--) if (isPersonTurn(facts[i]!)) turns.push(i);
-  const outsideHead = turns.filter((i) => i > 0);
-  return outsideHead.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...outsideHead);
-}
-
-function lastAssistant(facts: readonly MessageFacts[]): number {
-  for (let i = facts.length - 1; i >= 0; i--) if (facts[i]!.role === 'assistant') return i;
-  return Number.POSITIVE_INFINITY;
 }
 
 /**

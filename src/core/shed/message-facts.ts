@@ -5,7 +5,10 @@
  */
 import { scanArray, scanObject, scanString, scanValue } from '../json-scan.js';
 import { decodeJsonString } from '../json-string.js';
+import { readToolCalls } from '../read-tool-calls.js';
 import type { MessageInfo, Span, TranscriptIndex } from '../transcript-index.js';
+import { isRestoreCall } from './restore-call.js';
+import { exactText, lenientText } from './text-of.js';
 
 /** The facts of one message. */
 export interface MessageFacts {
@@ -28,6 +31,13 @@ export interface MessageFacts {
    * block. Never tool_result contents, tool inputs or thinking.
    */
   readonly texts: readonly Span[];
+  /**
+   * A user message with a prompt the person wrote: a text that is not the client's own
+   * (`<system-reminder>`, `<task-notification>`), whether or not tool_results come with it.
+   */
+  readonly prompt: boolean;
+  /** One of its tool_results answers a call that reads ctxshed's stored text back (restore-call.ts). */
+  readonly restores: boolean;
 }
 
 /** A user message with a text prompt of its own: not a tool_result message. */
@@ -45,19 +55,37 @@ const TOOL_REFERENCE = ENCODER.encode('tool_reference');
 const MESSAGE_DEPTH = 3;
 const BLOCK_DEPTH = 5;
 
+// Texts the client writes into a user message on its own: notices, and the reports of background
+// tasks it sends by itself. A message made only of these is not the person speaking.
+const CLIENT_TEXT_TAGS: readonly string[] = ['<system-reminder>', '<task-notification>'];
+
+/** Whether a user message's text is the person's, not one the client added by itself. */
+export function isPersonText(text: string): boolean {
+  const start = text.trimStart();
+  return start.length > 0 && !CLIENT_TEXT_TAGS.some((tag) => start.startsWith(tag));
+}
+
 /** The facts of every message of an indexed body. The body must be the one `index` was built from. */
 export function readMessageFacts(body: Uint8Array, index: TranscriptIndex): MessageFacts[] {
   const nestedCache = new Set<number>();
   for (const result of index.toolResults) if (result.hasCacheControl) nestedCache.add(result.start);
-  return index.messages.map((message) => factsOf(body, message, nestedCache));
+  const restoring = new Set<string>();
+  for (const [id, call] of readToolCalls(body, index)) if (isRestoreCall(call)) restoring.add(id);
+  return index.messages.map((message) => factsOf(body, message, nestedCache, restoring));
 }
 
-function factsOf(b: Uint8Array, message: MessageInfo, nestedCache: ReadonlySet<number>): MessageFacts {
+/** The person's texts of a message (isPersonText), exact where they can be. */
+export function personTexts(body: Uint8Array, facts: MessageFacts): string[] {
+  return facts.texts.map((token) => exactText(body, token) ?? lenientText(body, token)).filter(isPersonText);
+}
+
+function factsOf(b: Uint8Array, message: MessageInfo, nestedCache: ReadonlySet<number>, restoring: ReadonlySet<string>): MessageFacts {
   let cacheControl = hasMember(b, message, MESSAGE_DEPTH, CACHE_CONTROL);
   let thinking = false;
   const toolUseIds: string[] = [];
   const toolResultIds: string[] = [];
   let loadsTool = false;
+  let restores = false;
   const texts: Span[] = [];
   if (message.content.kind === 'string') texts.push({ start: message.content.start, end: message.content.end });
   for (const block of message.blocks) {
@@ -71,6 +99,7 @@ function factsOf(b: Uint8Array, message: MessageInfo, nestedCache: ReadonlySet<n
         break;
       case 'tool_result':
         toolResultIds.push(block.id);
+        if (restoring.has(block.id)) restores = true;
         if (!loadsTool && holdsToolReference(b, block)) loadsTool = true;
         break;
       case 'thinking':
@@ -86,7 +115,8 @@ function factsOf(b: Uint8Array, message: MessageInfo, nestedCache: ReadonlySet<n
         break;
     }
   }
-  return { role: message.role, cacheControl, thinking, toolUseIds, toolResultIds, loadsTool, texts };
+  const prompt = message.role === 'user' && texts.some((token) => isPersonText(lenientText(b, token)));
+  return { role: message.role, cacheControl, thinking, toolUseIds, toolResultIds, loadsTool, texts, prompt, restores };
 }
 
 /** Whether the tool_result at `span` has a `content` list holding a block of type `tool_reference`. */

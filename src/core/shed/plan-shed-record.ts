@@ -9,7 +9,7 @@ import type { ThresholdFired } from '../latch-threshold.js';
 import { appendEpoch, type LatchPlan } from '../plan-record.js';
 import type { GateDecision } from './break-even.js';
 import { freezeSpan, type PlannedSpan } from './plan-span.js';
-import { SHED_POLICY_NAME, SHED_POLICY_VERSION, type ShedPolicy } from './shed-types.js';
+import { SHED_POLICY_NAME, SHED_POLICY_VERSION, type ShedFit } from './shed-types.js';
 
 /** What a shed latch settled. */
 export interface ShedLatchRequest {
@@ -22,6 +22,8 @@ export interface ShedLatchRequest {
   readonly limit?: number;
   /** A threshold latch: which threshold fired, when a token threshold was in force. */
   readonly fired?: ThresholdFired;
+  /** Near the window: what the epoch expects the request to weigh (plan-to-fit.ts). */
+  readonly fit?: ShedFit;
   readonly firstPrompt: string;
   readonly model: string;
   readonly agentId: string | undefined;
@@ -33,14 +35,15 @@ export interface PlanShedRecordInput {
   readonly current: ConversationRecord | undefined;
   readonly request: ShedLatchRequest;
   readonly threshold: number;
-  readonly policy: ShedPolicy;
+  /** The recent window's budget the span was planned with, in tokens. */
+  readonly recentTokens: number;
   /** ISO-8601 time of the latch. */
   readonly now: string;
 }
 
 /** The next shed epoch's record, and the span it must write first. */
 export function planShedRecord(input: PlanShedRecordInput): LatchPlan {
-  const { key, current, request, threshold, policy, now } = input;
+  const { key, current, request, threshold, recentTokens, now } = input;
   const { contextTokens, window } = request.reading;
   const epoch: Epoch = {
     n: (current?.epochs.length ?? 0) + 1,
@@ -55,10 +58,11 @@ export function planShedRecord(input: PlanShedRecordInput): LatchPlan {
       ...(request.limit === undefined ? {} : { limit: request.limit }),
       ...(request.fired === undefined ? {} : { crossed: request.fired.crossed, thresholdTokens: request.fired.thresholdTokens }),
     },
-    policy: { name: SHED_POLICY_NAME, version: SHED_POLICY_VERSION, keepRecent: policy.keepToolResults, minBytes: 0, keepPersonTurns: policy.keepPersonTurns },
+    policy: { name: SHED_POLICY_NAME, version: SHED_POLICY_VERSION, keepRecent: 0, minBytes: 0, recentTokens },
     blocks: [],
     span: freezeSpan(request.span),
     gate: request.gate,
+    ...(request.fit === undefined ? {} : { fit: request.fit }),
   };
   return { record: appendEpoch(key, current, epoch, request, now), files: [], spans: [{ sha256: request.span.sha256, bytes: request.span.text }] };
 }

@@ -5,10 +5,10 @@
 import type { Sha256 } from '../ports.js';
 import { indexTranscript, type TranscriptIndex } from '../transcript-index.js';
 import { chooseSpan } from './choose-span.js';
-import { isPersonTurn, readMessageFacts, type MessageFacts } from './message-facts.js';
+import { isPersonTurn, personTexts, readMessageFacts, type MessageFacts } from './message-facts.js';
 import { isClientNotice } from './client-notice.js';
-import { promptExcerpt } from './prompt-excerpt.js';
-import { DEFAULT_SHED_POLICY, GOAL_MARKER, type FrozenSpan, type ShedPolicy, type ShedRefusal } from './shed-types.js';
+import { latestPrompt, promptExcerpt } from './prompt-excerpt.js';
+import { DEFAULT_SHED_POLICY, GOAL_MARKER, recentBudgetTokens, type FrozenSpan, type ShedPolicy, type ShedRefusal } from './shed-types.js';
 import { exactText, lenientText } from './text-of.js';
 
 /** A span the plan would freeze, with the bytes its files must hold. */
@@ -28,6 +28,10 @@ export type ShedPlan =
 export interface ShedPlanOptions {
   readonly sha256: Sha256;
   readonly policy?: ShedPolicy;
+  /** The context window in tokens, which sizes the recent window (none: the policy's floor). */
+  readonly window?: number;
+  /** A recent window of this many tokens instead of the policy's (the tight plan near the window). */
+  readonly recentTokens?: number;
   /** The body's index, when the caller already built it. */
   readonly index?: TranscriptIndex;
 }
@@ -42,7 +46,8 @@ export function planShed(body: Uint8Array, frozen: readonly FrozenSpan[], option
       index = indexed.index;
     }
     const facts = readMessageFacts(body, index);
-    const choice = chooseSpan(index, facts, frozen, options.policy ?? DEFAULT_SHED_POLICY);
+    const recentTokens = options.recentTokens ?? recentBudgetTokens(options.policy ?? DEFAULT_SHED_POLICY, options.window);
+    const choice = chooseSpan(index, facts, frozen, recentTokens);
     if (choice.kind === 'none') return choice;
     return freezeChoice(body, index, facts, choice.first, choice.last, choice.windowStart, options.sha256);
   } catch (error) {
@@ -62,6 +67,9 @@ function freezeChoice(
   const pins: string[] = [];
   const notices: string[] = [];
   for (let m = first; m <= last; m++) {
+    // The client's system messages (environment, skills, deferred tools, the MCP servers'
+    // instructions, ctxshed's restore tool among them) are all in force after their span.
+    const fromSystem = facts[m]!.role === 'system';
     for (const token of facts[m]!.texts) {
       const exact = exactText(body, token);
       if (exact === undefined) {
@@ -71,20 +79,41 @@ function freezeChoice(
         continue;
       }
       if (exact.includes(GOAL_MARKER)) pins.push(exact);
-      else if (isClientNotice(exact)) notices.push(exact);
+      else if (fromSystem || isClientNotice(exact)) notices.push(exact);
     }
   }
   const text = body.slice(index.messages[first]!.start, index.messages[last]!.end);
   const firstPrompt = facts.findIndex(isPersonTurn);
-  const base = { first, last, sha256: sha256(text), bytes: text.length, pins, ...(notices.length === 0 ? {} : { notices }), text, windowStart };
+  const prompt = promptInSpan(body, facts, first, last);
+  const base = {
+    first, last, sha256: sha256(text), bytes: text.length, pins,
+    ...(notices.length === 0 ? {} : { notices }),
+    ...(prompt === undefined ? {} : { prompt }),
+    text, windowStart,
+  };
   if (firstPrompt < first || firstPrompt > last) return { kind: 'planned', span: base };
   const excerpt = promptExcerpt(facts[firstPrompt]!.texts.map((token) => lenientText(body, token)));
   return { kind: 'planned', span: { ...base, tombstone: excerpt } };
 }
 
+/**
+ * The person's latest prompt when it lies in the span: their texts of it (not the client's
+ * reminders, not a pinned text, which is hoisted already), verbatim, cut to PROMPT_MAX_CHARS.
+ */
+function promptInSpan(body: Uint8Array, facts: readonly MessageFacts[], first: number, last: number): string | undefined {
+  const at = facts.findLastIndex((f) => f.prompt);
+  if (at < first || at > last) return undefined;
+  const texts = personTexts(body, facts[at]!).filter((t) => !t.includes(GOAL_MARKER));
+  return texts.length === 0 ? undefined : latestPrompt(texts);
+}
+
 /** The frozen record of a planned span, as an epoch stores it (no bytes). */
 export function freezeSpan(span: PlannedSpan): FrozenSpan {
-  const { first, last, sha256, bytes, pins, notices, tombstone } = span;
-  const frozen = { first, last, sha256, bytes, pins: [...pins], ...(notices === undefined ? {} : { notices: [...notices] }) };
+  const { first, last, sha256, bytes, pins, notices, prompt, tombstone } = span;
+  const frozen = {
+    first, last, sha256, bytes, pins: [...pins],
+    ...(notices === undefined ? {} : { notices: [...notices] }),
+    ...(prompt === undefined ? {} : { prompt }),
+  };
   return tombstone === undefined ? frozen : { ...frozen, tombstone };
 }

@@ -18,3 +18,16 @@ export function promptExcerpt(texts: readonly string[]): string {
   const chars = Array.from(flat);
   return chars.length <= TOMBSTONE_MAX_CHARS ? flat : `${chars.slice(0, TOMBSTONE_MAX_CHARS - 1).join('')}…`;
 }
+
+/** The longest latest prompt a stub carries verbatim, in characters (code points). */
+export const PROMPT_MAX_CHARS = 4_000;
+
+/**
+ * The person's latest prompt for a stub: their texts joined by blank lines, verbatim, cut to
+ * PROMPT_MAX_CHARS (a pasted log is not what they asked; the span keeps all of it).
+ */
+export function latestPrompt(texts: readonly string[]): string {
+  const joined = texts.join('\n\n');
+  const chars = Array.from(joined);
+  return chars.length <= PROMPT_MAX_CHARS ? joined : `${chars.slice(0, PROMPT_MAX_CHARS).join('')} […cut; the rest is in the span]`;
+}

@@ -24,34 +24,64 @@ export interface FrozenSpan {
   readonly pins: readonly string[];
   /**
    * The client's notices in the span that stay in force after it (isClientNotice: which deferred
-   * tools are available, the MCP servers' instructions), verbatim and in order. Absent when none.
+   * tools are available, the MCP servers' instructions; and every text of a `role: "system"`
+   * message), verbatim and in order. Absent when none.
    */
   readonly notices?: readonly string[];
+  /**
+   * The person's latest prompt (their texts of it, verbatim, cut at PROMPT_MAX_CHARS), present when
+   * that prompt is in the span: what the model is working on stays in front of it.
+   */
+  readonly prompt?: string;
   /** A one-line excerpt of the person's first prompt, present when that prompt is in the span. */
   readonly tombstone?: string;
 }
 
-/** What decides the recent window a span must leave alone. */
+/**
+ * What decides the recent window a span must leave alone: a budget of tokens counted back from
+ * the newest message (recent-window.ts), a fraction of the context window between a floor and a
+ * ceiling. Tokens are estimated from bytes at SPAN_STUB_TOKENS_PER_BYTE, as the stub does, so the
+ * window never depends on a reading.
+ */
 export interface ShedPolicy {
-  /** The messages holding this many newest tool results stay. */
-  readonly keepToolResults: number;
-  /** At least this many of the person's newest turns stay (a turn in the head counts). */
-  readonly keepPersonTurns: number;
+  /** The budget as a fraction of the context window. */
+  readonly recentFraction: number;
+  /** The budget is never less than this many tokens. */
+  readonly recentFloorTokens: number;
+  /** Nor more than this many. */
+  readonly recentCeilingTokens: number;
 }
 
-export const DEFAULT_KEEP_TOOL_RESULTS = 6;
-export const DEFAULT_KEEP_PERSON_TURNS = 2;
+export const DEFAULT_RECENT_FRACTION = 0.07;
+export const DEFAULT_RECENT_FLOOR_TOKENS = 3_000;
+export const DEFAULT_RECENT_CEILING_TOKENS = 24_000;
 export const DEFAULT_SHED_POLICY: ShedPolicy = {
-  keepToolResults: DEFAULT_KEEP_TOOL_RESULTS,
-  keepPersonTurns: DEFAULT_KEEP_PERSON_TURNS,
+  recentFraction: DEFAULT_RECENT_FRACTION,
+  recentFloorTokens: DEFAULT_RECENT_FLOOR_TOKENS,
+  recentCeilingTokens: DEFAULT_RECENT_CEILING_TOKENS,
 };
+
+/** A policy whose budget is `tokens` whatever the window (tests, and the tight plan at the window). */
+export function fixedRecentBudget(tokens: number): ShedPolicy {
+  return { recentFraction: 0, recentFloorTokens: tokens, recentCeilingTokens: tokens };
+}
+
+/** The recent window's budget in tokens for a context window of `window` tokens (none known: the floor). */
+export function recentBudgetTokens(policy: ShedPolicy, window: number | undefined): number {
+  const wanted = window === undefined || !(window > 0) ? policy.recentFloorTokens : policy.recentFraction * window;
+  return Math.max(policy.recentFloorTokens, Math.min(policy.recentCeilingTokens, Math.round(wanted)));
+}
+
 /**
  * Recorded with every shed epoch; bump the version when the span choice changes meaning.
  * Version 2: a span starts after the last tool load before the window, and carries the client's
  * notices (docs/shed.md).
+ * Version 3: the recent window is a token budget, not the person's last turns; a restore's answer
+ * stays while recent; the client's `role: "system"` messages and the person's latest prompt are
+ * carried into the stub.
  */
 export const SHED_POLICY_NAME = 'shed-stale-middle';
-export const SHED_POLICY_VERSION = 2;
+export const SHED_POLICY_VERSION = 3;
 
 /** The marker that pins a text: it is hoisted into the stub, never lost with its span. */
 export const GOAL_MARKER = '[ctxshed:goal]';
@@ -72,6 +102,29 @@ export const SHED_REFUSALS = {
 
 /** Why nothing is shed from a request. */
 export type ShedRefusal = keyof typeof SHED_REFUSALS;
+
+/**
+ * Why an epoch latched near the window still leaves the request over it (docs/reasons.md, "Why a
+ * shed epoch stops short of the window"). The epoch sheds what it can all the same.
+ */
+export const SHED_SHORT_REASONS = {
+  kept_over_window: 'Even with the recent window cut to its floor, what must stay (the system prompt and tools, the head, the earlier stubs, everything up to the last tool load, the last assistant turn and what follows it) is estimated over the window.',
+} as const;
+
+/** Why a shed epoch stops short of the window. */
+export type ShedShortReason = keyof typeof SHED_SHORT_REASONS;
+
+/** What a shed epoch latched near the window (or on an overflow) expected the request to weigh. */
+export interface ShedFit {
+  /** The recent window's budget the span was planned with, in tokens. */
+  readonly recentTokens: number;
+  /** The request's estimated tokens after the epoch. */
+  readonly estimatedTokens: number;
+  /** The most it may carry: the window, or the maximum a refusal named. */
+  readonly limit: number;
+  /** Present when the estimate is still over the limit. */
+  readonly short?: ShedShortReason;
+}
 
 /** Why one frozen span was left alone in a request (docs/reasons.md, "Per-span reasons"). */
 export const SPAN_SKIP_REASONS = {

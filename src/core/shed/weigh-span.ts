@@ -4,13 +4,15 @@
  * conversation's own tokens per byte. The engine and replay both ask here, so they weigh alike.
  */
 import type { EpochTake } from '../decide-epoch.js';
-import { tokensPerByteOf, type FullnessReading } from '../latch-decision.js';
+import { fullnessOf, tokensPerByteOf, type FullnessReading } from '../latch-decision.js';
 import type { Sha256 } from '../ports.js';
 import type { TranscriptIndex } from '../transcript-index.js';
 import { shedGateInput } from './gate-input.js';
 import { asksOneHourCache } from './one-hour-cache.js';
-import { freezeSpan, planShed } from './plan-span.js';
-import type { FrozenSpan, ShedPolicy } from './shed-types.js';
+import { GATE_CEILING } from './break-even.js';
+import { freezeSpan } from './plan-span.js';
+import { planShedToFit, shedFitOf } from './plan-to-fit.js';
+import { recentBudgetTokens, type FrozenSpan, type ShedPolicy } from './shed-types.js';
 import { spanStubMessage } from './span-stub.js';
 
 /** A shed take: a span with its gate input, or the refusal. */
@@ -29,17 +31,25 @@ export interface SpanWeighing {
   readonly horizon?: number;
 }
 
-/** Plans the next span and the gate input for shedding it. Never throws (planShed does not). */
+/**
+ * Plans the next span and the gate input for shedding it. From the gate's ceiling on, the span
+ * must bring the request under the window (plan-to-fit.ts), and the plan says what it expects.
+ * Never throws (planShed does not).
+ */
 export function weighSpan(input: SpanWeighing): SpanTake {
-  const { body, index, reading } = input;
-  const plan = planShed(body, input.spans, { sha256: input.sha256, policy: input.policy, index });
-  if (plan.kind === 'none') return plan;
-  const stub = spanStubMessage(freezeSpan(plan.span), input.spansDir);
+  const { body, index, reading, policy, spansDir } = input;
+  const tokensPerByte = tokensPerByteOf(reading);
+  const nearWindow = fullnessOf(reading) >= GATE_CEILING;
+  const target = { contextTokens: reading.contextTokens, limit: reading.window, tokensPerByte, floorTokens: policy.recentFloorTokens, spansDir };
+  const budget = { sha256: input.sha256, recentTokens: recentBudgetTokens(policy, reading.window), index };
+  const plan = planShedToFit(body, input.spans, budget, nearWindow ? target : undefined);
+  if (plan.kind === 'none') return plan.plan;
+  const stub = spanStubMessage(freezeSpan(plan.span), spansDir);
   const gate = shedGateInput(index, plan.span, {
-    tokensPerByte: tokensPerByteOf(reading),
+    tokensPerByte,
     stubBytes: stub.length,
     oneHourCache: asksOneHourCache(body),
     ...(input.horizon === undefined ? {} : { horizon: input.horizon }),
   });
-  return { kind: 'span', span: plan.span, gate };
+  return { kind: 'span', span: plan.span, gate, recentTokens: plan.recentTokens, ...(nearWindow ? { fit: shedFitOf(plan, reading.window) } : {}) };
 }

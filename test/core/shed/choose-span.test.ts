@@ -1,11 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { chooseSpan, type FrozenSpan } from '../../../src/core/index.js';
+import { chooseSpan, SPAN_STUB_TOKENS_PER_BYTE, type FrozenSpan } from '../../../src/core/index.js';
 import { bodyOf, calls, factsOf, mustIndex, prompt, reply, results, session, type Message } from './shed-bodies.js';
 
-function choose(messages: readonly Message[], frozen: readonly FrozenSpan[] = [], policy = { keepToolResults: 6, keepPersonTurns: 2 }, model?: string) {
+// The budget of the old default's window: the 6 newest tool results of session(10) (messages 9..20).
+const SIX_RESULTS = (): number => tailTokens(session(10), 9);
+
+function choose(messages: readonly Message[], frozen: readonly FrozenSpan[] = [], recentTokens = SIX_RESULTS(), model?: string) {
   const body = bodyOf(messages, model);
-  return chooseSpan(mustIndex(body), factsOf(body), frozen, policy);
+  return chooseSpan(mustIndex(body), factsOf(body), frozen, recentTokens);
 }
+
+/** The estimated tokens of messages[from..] as they lie in the body (separators included). */
+function tailTokens(messages: readonly Message[], from: number): number {
+  const index = mustIndex(bodyOf(messages));
+  const m = index.messages;
+  return from >= m.length ? 0 : (m[m.length - 1]!.end - m[from]!.start) * SPAN_STUB_TOKENS_PER_BYTE;
+}
+
+// The answer of ctxshed's restore tool: a call, then its tool_result.
+const restoreCall = (id: string): Message => ({ role: 'assistant', content: [{ type: 'tool_use', id, name: 'mcp__ctxshed__restore', input: { handle: 'a'.repeat(64) } }] });
+const restoreAnswer = (id: string, bytes: number): Message => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'r'.repeat(bytes) }] });
 
 // A tool search's answer: a tool_result whose content loads a deferred tool.
 const loads = (id: string): Message => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: [{ type: 'tool_reference', tool_name: 'mcp__x__y' }] }] });
@@ -13,49 +27,52 @@ const loads = (id: string): Message => ({ role: 'user', content: [{ type: 'tool_
 const span = (first: number, last: number): FrozenSpan => ({ first, last, sha256: '0'.repeat(64), bytes: 1, pins: [] });
 
 describe('chooseSpan', () => {
-  it('should shed from message 1 to just before the assistant call of the 6th newest tool result', () => {
-    // 0: prompt, then (2t+1: call t, 2t+2: result t) for t = 0..9; the 6 newest results are t4..t9.
+  it('should keep the newest messages that fit the budget, and shed from message 1 to before them', () => {
+    // 0: prompt, then (2t+1: call t, 2t+2: result t) for t = 0..9.
     const messages = session(10);
 
-    const choice = choose(messages);
-
-    // t4's result is message 10; its call, message 9, starts the window.
-    expect(choice).toEqual({ kind: 'span', first: 1, last: 8, windowStart: 10 });
+    // Messages 9..20 fit exactly; one byte less and 9 no longer does, so the window starts at 10.
+    expect(choose(messages, [], tailTokens(messages, 9))).toEqual({ kind: 'span', first: 1, last: 8, windowStart: 9 });
+    expect(choose(messages, [], tailTokens(messages, 9) - SPAN_STUB_TOKENS_PER_BYTE)).toEqual({ kind: 'span', first: 1, last: 8, windowStart: 10 });
   });
 
-  it('should keep the person\'s last two turns, whatever the tool results say', () => {
-    const messages = [...session(10), reply('done'), prompt('next'), calls(['u1']), results(['u1']), reply('ok'), prompt('last')];
+  it('should not hold the window back for the person\'s turns: a long autonomous run after a prompt is shed', () => {
+    // "continue until all are done" (message 22), then forty tool turns on its own.
+    const messages = [...session(10), reply('done'), prompt('continue until all are done'), ...session(40).slice(1).map(rename)];
 
-    const choice = choose(messages, [], { keepToolResults: 1, keepPersonTurns: 2 });
+    const choice = choose(messages, [], tailTokens(messages, messages.length - 6));
 
-    // Person turns: 0 (the head), 22 ('next') and 27 ('last'): the window reaches back to 22,
-    // and to the assistant reply (21) before it, which the stub can precede.
-    expect(choice).toMatchObject({ kind: 'span', first: 1, last: 20 });
-    expect(messages[21]!.role).toBe('assistant');
+    expect(choice).toMatchObject({ kind: 'span', first: 1 });
+    if (choice.kind === 'span') expect(choice.last).toBeGreaterThan(22);
   });
 
-  it('should count a person\'s turn in the head without holding the window back', () => {
-    const choice = choose(session(10), [], { keepToolResults: 1, keepPersonTurns: 2 });
-
-    // Only one person turn, in the head: the window is the newest result's call and result.
-    expect(choice).toMatchObject({ kind: 'span', first: 1, last: 18 });
-  });
-
-  it('should keep the one later turn when the other of the last two is in the head', () => {
-    const messages = [...session(10), reply('done'), prompt('next'), calls(['u1']), results(['u1'])];
-
-    const choice = choose(messages, [], { keepToolResults: 1, keepPersonTurns: 2 });
-
-    // Person turns: 0 (the head) and 22 ('next'): the window reaches back to 21.
-    expect(choice).toMatchObject({ kind: 'span', first: 1, last: 20 });
-  });
-
-  it('should always keep the last assistant message and the last message', () => {
+  it('should always keep the last assistant message and the last message, even over the budget', () => {
     const messages = [prompt('a'), calls(['t0']), results(['t0']), reply('done'), prompt('b'), reply('sure')];
 
-    const choice = choose(messages, [], { keepToolResults: 0, keepPersonTurns: 0 });
+    expect(choose(messages, [], 0)).toMatchObject({ kind: 'span', first: 1, last: 4, windowStart: 5 });
+    const big = [...session(4), calls(['big']), results(['big'], 'y'.repeat(50_000))];
+    expect(choose(big, [], 10)).toMatchObject({ kind: 'span', first: 1, last: 8, windowStart: 9 });
+  });
 
-    expect(choice).toMatchObject({ kind: 'span', first: 1, last: 4 });
+  it('should keep a restore\'s answer while what follows it fits the budget, however large it is', () => {
+    const messages = [...session(6), restoreCall('r1'), restoreAnswer('r1', 40_000), ...session(3).slice(1).map(rename)];
+    const after = tailTokens(messages, 15);
+
+    // Messages 15.. fit; the 40 KB answer (14) does not, yet it is recent: its call (13) starts the window.
+    expect(choose(messages, [], after)).toMatchObject({ kind: 'span', first: 1, last: 12, windowStart: 14 });
+    // Once more than the budget lies after it, it is old like anything else.
+    expect(choose(messages, [], after - 1)).toMatchObject({ kind: 'span', first: 1, last: 14 });
+  });
+
+  it('should treat a Read of a span\'s .md or an elided file as a restore, and no other Read', () => {
+    const read = (id: string, path: string): Message => ({ role: 'assistant', content: [{ type: 'tool_use', id, name: 'Read', input: { file_path: path } }] });
+    const span = `/s/spans/${'b'.repeat(64)}.md`;
+    const elided = `/s/elided/${'c'.repeat(64)}.txt`;
+    for (const [path, kept] of [[span, true], [elided, true], ['/src/a.ts', false]] as const) {
+      const messages = [...session(6), read('r1', path), restoreAnswer('r1', 40_000), ...session(3).slice(1).map(rename)];
+      const choice = choose(messages, [], tailTokens(messages, 15));
+      expect(choice).toMatchObject({ kind: 'span', last: kept ? 12 : 14 });
+    }
   });
 
   it('should start after the last message that loads a deferred tool, keeping every load', () => {
@@ -64,7 +81,7 @@ describe('chooseSpan', () => {
 
     const choice = choose(messages);
 
-    expect(choice).toEqual({ kind: 'span', first: 5, last: 8, windowStart: 10 });
+    expect(choice).toMatchObject({ kind: 'span', first: 5, last: 8 });
   });
 
   it('should shed nothing when a load sits right before the recent window', () => {
@@ -80,7 +97,7 @@ describe('chooseSpan', () => {
 
     const choice = choose(messages);
 
-    expect(choice).toEqual({ kind: 'span', first: 1, last: 8, windowStart: 10 });
+    expect(choice).toMatchObject({ kind: 'span', first: 1, last: 8 });
   });
 
   it('should start a later span right after the last frozen one, never re-cutting it', () => {
@@ -113,7 +130,7 @@ describe('chooseSpan', () => {
     const late = [prompt('a'), calls(['p0']), prompt('wait'), reply('ok'), results(['p0']), ...session(8).slice(1)];
     const orphan = [prompt('a'), reply('x'), results(['nowhere']), ...session(8).slice(1)];
 
-    const choice = choose(late, [], { keepToolResults: 1, keepPersonTurns: 0 });
+    const choice = choose(late, [], tailTokens(late, late.length - 2));
 
     // p0's call (1) and result (4) must stay together: the span cannot end at 2, so it ends later.
     expect(choice).toMatchObject({ kind: 'span', first: 1 });
@@ -136,8 +153,16 @@ describe('chooseSpan', () => {
   it('should refuse when the model checks the prefix of the thinking blocks it would keep', () => {
     const thinking = session(10, 0, true);
 
-    expect(choose(thinking, [], undefined, 'claude-opus-5-5-20270101')).toMatchObject({ kind: 'none', reason: 'preserved_thinking' });
-    expect(choose(session(10), [], undefined, 'claude-opus-5-5')).toMatchObject({ kind: 'span' });
-    expect(choose(thinking, [], undefined, 'claude-sonnet-4-5')).toMatchObject({ kind: 'span' });
+    expect(choose(thinking, [], SIX_RESULTS(), 'claude-opus-5-5-20270101')).toMatchObject({ kind: 'none', reason: 'preserved_thinking' });
+    expect(choose(session(10), [], SIX_RESULTS(), 'claude-opus-5-5')).toMatchObject({ kind: 'span' });
+    expect(choose(thinking, [], SIX_RESULTS(), 'claude-sonnet-4-5')).toMatchObject({ kind: 'span' });
   });
 });
+
+// The same messages with tool ids of their own, to append after another session.
+function rename(m: Message): Message {
+  const content = Array.isArray(m.content)
+    ? m.content.map((b: Record<string, unknown>) => ({ ...b, ...(b['id'] === undefined ? {} : { id: `n${String(b['id'])}` }), ...(b['tool_use_id'] === undefined ? {} : { tool_use_id: `n${String(b['tool_use_id'])}` }) }))
+    : m.content;
+  return { ...m, content };
+}

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { applySpanInflate, findSpanStubs, freezeSpan, planShed, shedRequest, type PlannedSpan } from '../../../src/core/index.js';
-import { bodyOf, fromUtf8, mustIndex, prompt, session, sha256, utf8 } from './shed-bodies.js';
+import { SMALL_RECENT_TOKENS, bodyOf, fromUtf8, mustIndex, prompt, session, sha256, utf8 } from './shed-bodies.js';
 
 const DIR = '/state/spans';
 
 function planned(body: Uint8Array, before: readonly PlannedSpan[] = []): PlannedSpan {
-  const plan = planShed(body, before.map(freezeSpan), { sha256 });
+  const plan = planShed(body, before.map(freezeSpan), { sha256, recentTokens: SMALL_RECENT_TOKENS });
   if (plan.kind !== 'planned') throw new Error(plan.reason);
   return plan.span;
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { CONVERSATION_FORMAT, decideBurst, planShed, planShedRecord, SHED_POLICY_NAME, SHED_POLICY_VERSION, type PlannedSpan } from '../../../src/core/index.js';
-import { bodyOf, session, sha256 } from './shed-bodies.js';
+import { SMALL_RECENT_TOKENS, bodyOf, session, sha256 } from './shed-bodies.js';
 
 const hex = (n: number): string => n.toString(16).padStart(64, '0');
 const GATE = decideBurst({ invalidatedSuffixTokens: 10, droppedCachedTokens: 100, turnsSoFar: 5, oneHourCache: false });
 
 function spanOf(turns: number): PlannedSpan {
-  const plan = planShed(bodyOf(session(turns)), [], { sha256 });
+  const plan = planShed(bodyOf(session(turns)), [], { sha256, recentTokens: SMALL_RECENT_TOKENS });
   if (plan.kind !== 'planned') throw new Error(plan.reason);
   return plan.span;
 }
@@ -19,7 +19,7 @@ const REQUEST = {
   model: 'claude-test',
   agentId: 'agent-1',
 };
-const INPUT = { key: hex(7), current: undefined, request: REQUEST, threshold: 0.7, policy: { keepToolResults: 6, keepPersonTurns: 2 }, now: '2026-01-02T03:04:05.000Z' };
+const INPUT = { key: hex(7), current: undefined, request: REQUEST, threshold: 0.7, recentTokens: 9_000, now: '2026-01-02T03:04:05.000Z' };
 
 describe('planShedRecord', () => {
   it('should record an overflow\'s trigger and the maximum the API named', () => {
@@ -39,7 +39,7 @@ describe('planShedRecord', () => {
         mode: 'shed',
         trigger: 'threshold',
         reason: { fullness: 0.75, threshold: 0.7, window: 200_000, contextTokens: 150_000 },
-        policy: { name: SHED_POLICY_NAME, version: SHED_POLICY_VERSION, keepRecent: 6, minBytes: 0, keepPersonTurns: 2 },
+        policy: { name: SHED_POLICY_NAME, version: SHED_POLICY_VERSION, keepRecent: 0, minBytes: 0, recentTokens: 9_000 },
         blocks: [],
         span: { first: 1, last: 8, sha256: REQUEST.span.sha256, bytes: REQUEST.span.bytes, pins: [] },
         gate: GATE,

@@ -1,13 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { freezeSpan, GOAL_MARKER, planShed, type PlannedSpan } from '../../../src/core/index.js';
+import { freezeSpan, GOAL_MARKER, planShed, SPAN_STUB_TOKENS_PER_BYTE, type PlannedSpan } from '../../../src/core/index.js';
 import { bodyOf, calls, fromUtf8, mustIndex, prompt, results, session, sha256, utf8, type Message } from './shed-bodies.js';
 
 /** Two later turns of the person, so the window does not reach back to an early prompt. */
 const LATER: Message[] = [{ role: 'assistant', content: 'ok' }, prompt('b'), { role: 'assistant', content: 'ok' }, prompt('c')];
 
-function planned(messages: readonly Message[]): { body: Uint8Array; span: PlannedSpan } {
+/** A budget that keeps the newest 6 tool turns of session(10) (messages 9..20 are 1 byte over it). */
+const RECENT_TOKENS = (() => {
+  const m = mustIndex(bodyOf(session(10))).messages;
+  return (m[m.length - 1]!.end - m[10]!.start) * SPAN_STUB_TOKENS_PER_BYTE;
+})();
+
+function planned(messages: readonly Message[], recentTokens = RECENT_TOKENS): { body: Uint8Array; span: PlannedSpan } {
   const body = bodyOf(messages);
-  const plan = planShed(body, [], { sha256 });
+  const plan = planShed(body, [], { sha256, recentTokens });
   if (plan.kind !== 'planned') throw new Error(`expected a span: ${plan.reason}`);
   return { body, span: plan.span };
 }
@@ -60,11 +66,53 @@ describe('planShed', () => {
     expect('notices' in freezeSpan(planned(session(10)).span)).toBe(false);
   });
 
+  it('should carry every text of the client\'s role "system" messages, as Claude Code 2.1.328 sends them, apart from the pins', () => {
+    // 2.1.328's first request is [user, system]: the system message holds the environment, the
+    // skills and the deferred-tool list, ctxshed's own restore tool among them.
+    const env = '# Environment\nWorking directory: /home/me/proj\nPlatform: linux';
+    const deferred = 'The following deferred tools are available via ToolSearch:\nmcp__ctxshed__restore\nmcp__ctxshed__spans';
+    const later = 'The user sent a new message while you were working: also update the docs';
+    const messages = [
+      prompt('go'),
+      { role: 'system', content: [{ type: 'text', text: env }, { type: 'text', text: deferred }] },
+      ...session(4).slice(1),
+      { role: 'system', content: later },
+      ...Array.from({ length: 10 }, (_, t) => [calls([`u${t}`]), results([`u${t}`])]).flat(),
+    ];
+
+    const { span } = planned(messages);
+
+    expect(span.first).toBe(1);
+    expect(span.notices).toEqual([env, deferred, later]);
+    expect(span.notices?.some((n) => n.includes('mcp__ctxshed__restore'))).toBe(true);
+  });
+
+  it('should carry the person\'s latest prompt verbatim when it lies in the span, not the client\'s own texts', () => {
+    const ask = 'continue until all are done\n  (the  parser first)';
+    const messages = [
+      prompt('Port the decoder.'),
+      { role: 'assistant', content: 'ok' },
+      { role: 'user', content: [{ type: 'text', text: '<task-notification>task 3 finished</task-notification>' }] },
+      { role: 'assistant', content: 'noted' },
+      { role: 'user', content: [{ type: 'text', text: '<system-reminder>r</system-reminder>' }, { type: 'text', text: ask }] },
+      ...session(10).slice(1),
+    ];
+
+    const { span } = planned(messages);
+
+    expect(span.prompt).toBe(ask);
+    expect(freezeSpan(span).prompt).toBe(ask);
+    // A task notification alone is not the person: the prompt before it is the latest.
+    const notified = planned([...messages.slice(0, 4), ...session(10).slice(1)]).span;
+    expect(notified.prompt).toBeUndefined();
+    expect(notified.tombstone).toBeUndefined();
+  });
+
   it('should find a marker spelled with escapes', () => {
     const messages = [prompt('a'), { role: 'assistant', content: 'b' }, prompt('PIN_HERE'), ...session(10).slice(1), ...LATER];
     const body = utf8(JSON.stringify({ messages }).replace('"PIN_HERE"', '"\\u005bctxshed:goal] y"'));
 
-    const plan = planShed(body, [], { sha256 });
+    const plan = planShed(body, [], { sha256, recentTokens: RECENT_TOKENS });
 
     expect(plan.kind === 'planned' ? plan.span.pins : plan).toEqual([`${GOAL_MARKER} y`]);
   });
@@ -72,7 +120,7 @@ describe('planShed', () => {
   it('should refuse rather than lose a pinned text that is not valid Unicode', () => {
     const body = utf8(JSON.stringify({ messages: [prompt('a'), { role: 'assistant', content: 'b' }, prompt('c'), ...session(10).slice(1), ...LATER] }).replace('"content":"c"', `"content":"${GOAL_MARKER} \\ud800"`));
 
-    expect(planShed(body, [], { sha256 })).toMatchObject({ kind: 'none', reason: 'unreadable_pin' });
+    expect(planShed(body, [], { sha256, recentTokens: RECENT_TOKENS })).toMatchObject({ kind: 'none', reason: 'unreadable_pin' });
   });
 
   it('should leave a tombstone of the person\'s first prompt when it falls in the span', () => {
@@ -85,15 +133,15 @@ describe('planShed', () => {
   });
 
   it('should say why when nothing can be shed, and never throw', () => {
-    expect(planShed(bodyOf(session(2)), [], { sha256 })).toMatchObject({ kind: 'none', reason: 'too_few_messages' });
+    expect(planShed(bodyOf(session(2)), [], { sha256, recentTokens: RECENT_TOKENS })).toMatchObject({ kind: 'none', reason: 'too_few_messages' });
     expect(planShed(utf8('{"messages":'), [], { sha256 })).toMatchObject({ kind: 'none', reason: 'unreadable_body' });
-    expect(planShed(bodyOf(session(10)), [], { sha256: () => { throw new Error('boom'); } })).toMatchObject({ kind: 'none', reason: 'unreadable_body' });
+    expect(planShed(bodyOf(session(10)), [], { recentTokens: RECENT_TOKENS, sha256: () => { throw new Error('boom'); } })).toMatchObject({ kind: 'none', reason: 'unreadable_body' });
   });
 
   it('should plan the next span after a frozen one', () => {
     const first = planned(session(10)).span;
 
-    const next = planShed(bodyOf(session(20)), [freezeSpan(first)], { sha256 });
+    const next = planShed(bodyOf(session(20)), [freezeSpan(first)], { sha256, recentTokens: RECENT_TOKENS });
 
     expect(next).toMatchObject({ kind: 'planned', span: { first: 9 } });
   });

@@ -1,13 +1,13 @@
 /** Shed mode on real request bodies captured from Claude Code 2.1.197 (test/fixtures/real). */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { applySpanInflate, findSpanStubs, freezeSpan, planShed, shedRequest, type ShedPolicy } from '../../../src/core/index.js';
+import { applySpanInflate, DEFAULT_SHED_POLICY, findSpanStubs, fixedRecentBudget, freezeSpan, planShed, shedRequest, type ShedPolicy } from '../../../src/core/index.js';
 import { validateMessagesRequest } from '../../support/messages-validator.js';
 import { fromUtf8, mustIndex, sha256 } from './shed-bodies.js';
 
 const DIR = new URL('../../fixtures/real/', import.meta.url);
 const BODIES = fs.readdirSync(DIR).filter((name) => name.endsWith('.json')).map((name) => ({ name, body: new Uint8Array(fs.readFileSync(new URL(name, DIR))) }));
-const POLICIES: ShedPolicy[] = [{ keepToolResults: 6, keepPersonTurns: 2 }, { keepToolResults: 2, keepPersonTurns: 1 }, { keepToolResults: 0, keepPersonTurns: 0 }];
+const POLICIES: ShedPolicy[] = [DEFAULT_SHED_POLICY, fixedRecentBudget(4_000), fixedRecentBudget(0)];
 
 describe('shed mode on real Claude Code bodies', () => {
   it('should shed where there is a stale middle, and every output passes the validator, keeps the head and inflates back', () => {
@@ -32,5 +32,37 @@ describe('shed mode on real Claude Code bodies', () => {
     }
     // The long main-conversation bodies (06, 07, 09, and 02/03 with a small window) shed.
     expect(shed).toBeGreaterThanOrEqual(8);
+  });
+});
+
+describe('shed mode on a real body with the client\'s role "system" message', () => {
+  it('should carry the system message that announces ctxshed\'s restore tool into the stub, and the output passes the validator', () => {
+    // Claude Code 2.1.328 sends [user, system, ...]: its system message holds the environment, the
+    // skills and the deferred tools, ctxshed's own among them. Spliced into a 2.1.197 body after
+    // its first message, as the client's JSON.stringify would write it.
+    const real = BODIES.find((b) => b.name === '09-main-last.json')!.body;
+    const index = mustIndex(real);
+    const system = {
+      role: 'system',
+      content: [
+        { type: 'text', text: '# Environment\nWorking directory: /tmp/ctxshed-capture/project\nPlatform: linux' },
+        { type: 'text', text: 'The following deferred tools are available via ToolSearch:\nmcp__ctxshed__restore\nmcp__ctxshed__spans' },
+      ],
+    };
+    const at = index.messages[0]!.end;
+    const body = new Uint8Array([...real.subarray(0, at), ...new TextEncoder().encode(`,${JSON.stringify(system)}`), ...real.subarray(at)]);
+    expect(validateMessagesRequest(body)).toEqual([]);
+
+    const plan = planShed(body, [], { sha256, policy: fixedRecentBudget(4_000) });
+
+    if (plan.kind !== 'planned') throw new Error(plan.reason);
+    expect(plan.span.first).toBe(1);
+    expect(plan.span.notices).toEqual(system.content.map((b) => b.text));
+    const out = shedRequest(body, [freezeSpan(plan.span)], { spansDir: '/home/me/.local/state/ctxshed/spans', sha256 });
+    if (out.kind !== 'shed') throw new Error(out.reason);
+    expect(validateMessagesRequest(out.body)).toEqual([]);
+    expect(fromUtf8(out.body)).toContain(JSON.stringify(system.content[1]!.text).slice(1, -1));
+    const found = findSpanStubs(out.body, mustIndex(out.body));
+    expect(fromUtf8(applySpanInflate(out.body, found.map((f) => ({ found: f, span: plan.span.text }))))).toBe(fromUtf8(body));
   });
 });

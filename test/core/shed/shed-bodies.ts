@@ -55,3 +55,9 @@ export function withBreakpoint(messages: readonly Message[]): Message[] {
   const marked = [...content.slice(0, -1), { ...content[content.length - 1]!, cache_control: { type: 'ephemeral' } }];
   return [...messages.slice(0, -1), { role: last.role, content: marked }];
 }
+
+/**
+ * A recent window for these small bodies: a little over the estimated tokens of the 6 newest tool
+ * turns of session(10) (messages 9..20), so its span is 1..8 as with the old six-results window.
+ */
+export const SMALL_RECENT_TOKENS = 600;

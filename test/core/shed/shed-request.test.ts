@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { freezeSpan, planShed, shedRequest, spanStubMessage, type FrozenSpan, type ShedOptions } from '../../../src/core/index.js';
 import { validateMessagesRequest } from '../../support/messages-validator.js';
-import { bodyOf, fromUtf8, mustIndex, session, sha256, utf8, withBreakpoint, type Message } from './shed-bodies.js';
+import { SMALL_RECENT_TOKENS, bodyOf, fromUtf8, mustIndex, session, sha256, utf8, withBreakpoint, type Message } from './shed-bodies.js';
 
 const DIR = '/state/spans';
 const OPTIONS: ShedOptions = { spansDir: DIR, sha256 };
 
 function frozenFor(messages: readonly Message[], before: readonly FrozenSpan[] = []): FrozenSpan {
-  const plan = planShed(bodyOf(messages), before, { sha256 });
+  const plan = planShed(bodyOf(messages), before, { sha256, recentTokens: SMALL_RECENT_TOKENS });
   if (plan.kind !== 'planned') throw new Error(`expected a span: ${plan.reason}`);
   return freezeSpan(plan.span);
 }

@@ -39,6 +39,16 @@ describe('renderSpanStub with notices', () => {
   });
 });
 
+describe('renderSpanStub with the person\'s latest prompt', () => {
+  it('should carry the prompt verbatim after the notices and before the tombstone', () => {
+    const text = renderSpanStub({ ...SPAN, notices: ['n'], prompt: 'continue until all are done\n  please', tombstone: 'Port it.' }, DIR);
+
+    expect(text).toContain('\n\nn\n\nThe person\'s latest prompt (shed with them), verbatim:\n\ncontinue until all are done\n  please\n\nOriginating task');
+    expect(parseSpanStub(text)).toEqual({ messages: 12, bytes: 48213, sha256: SHA });
+    expect(renderSpanStub(SPAN, DIR)).not.toContain('latest prompt');
+  });
+});
+
 describe('spanStubMessage', () => {
   it('should be one user message whose content is the stub text', () => {
     const span = { ...SPAN, pins: [`${GOAL_MARKER} "q" \u2028 😀`] };
