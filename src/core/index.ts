@@ -34,3 +34,4 @@ export * from './detect-refaults.js';
 export * from './api-dialect.js';
 export * from './openai/index.js';
 export * from './index-any-api.js';
+export * from './thinking/index.js';

@@ -10,12 +10,15 @@ import type { PassthroughReason } from '../core/passthrough-reasons.js';
 /** What an epoch freezes (DESIGN.md "Mode"): tool results (`rescue`) or a span of messages (`shed`). */
 export type EpochMode = 'rescue' | 'shed';
 
-/** Why an epoch latched: the fullness crossed the threshold, or the upstream said the prompt is too long. */
-export type EpochTrigger = 'threshold' | 'overflow';
+/**
+ * Why an epoch latched: the fullness crossed the threshold, the upstream said the prompt is too
+ * long, or it refused a thinking block ctxshed's edit had invalidated (its prefix check).
+ */
+export type EpochTrigger = 'threshold' | 'overflow' | 'prefix_check';
 
 /** Every mode and trigger, so each count exists (at zero) before the first epoch latches. */
 export const EPOCH_MODES: readonly EpochMode[] = ['rescue', 'shed'];
-export const EPOCH_TRIGGERS: readonly EpochTrigger[] = ['threshold', 'overflow'];
+export const EPOCH_TRIGGERS: readonly EpochTrigger[] = ['threshold', 'overflow', 'prefix_check'];
 
 /**
  * How one overflow ("prompt is too long") ended (issue 11): the epoch latched and the retry was

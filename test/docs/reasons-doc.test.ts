@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PASSTHROUGH_REASONS } from '../../src/core/passthrough-reasons.js';
 import { SHED_REFUSALS, SPAN_SKIP_REASONS } from '../../src/core/shed/shed-types.js';
+import { THINKING_SKIP_REASONS } from '../../src/core/thinking/thinking-types.js';
 
 describe('docs/reasons.md', () => {
   it('should list exactly the pass-through reasons the code has', () => {
@@ -23,5 +24,13 @@ describe('docs/reasons.md, shed mode', () => {
 
   it('should list exactly the reasons nothing is shed, in the words of the code', () => {
     expect(table('## Why nothing is shed')).toEqual(Object.entries(SHED_REFUSALS));
+  });
+});
+
+describe('docs/reasons.md, preserved thinking', () => {
+  it('should list exactly the per-thinking-block reasons, in the words of the code', () => {
+    const doc = fs.readFileSync(new URL('../../docs/reasons.md', import.meta.url), 'utf8');
+    const rows = [...doc.split('## Per-thinking-block reasons')[1]!.split('\n## ')[0]!.matchAll(/^\| `([a-z_]+)` \| (.*) \|$/gm)].map((m) => [m[1], m[2]]);
+    expect(rows).toEqual(Object.entries(THINKING_SKIP_REASONS));
   });
 });
