@@ -24,6 +24,7 @@ import {
   type OverflowReading,
   type PassthroughReason,
   type Refault,
+  type SkippedThinking,
   type ApiDialect,
   type TranscriptIndex,
 } from '../core/index.js';
@@ -244,7 +245,7 @@ export class EpochEngine {
     this.#memos.prune(nowMs);
     this.#eligibility.prune(nowMs);
     const mayLatch = readsFullness(meta.route) && isOverThreshold(entry, this.settings.threshold);
-    if (entry.frozen.length === 0 && entry.spans.length === 0 && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: entry, key });
+    if (entry.frozen.length === 0 && entry.spans.length === 0 && entry.thinking.length === 0 && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: entry, key });
     //    The index resumes where this body stops being the one the conversation's last rewrite
     //    read: the index a scan from scratch gives, for the cost of what is new.
     //    An OpenAI body comes indexed already, from scratch: no memo resumes it.
@@ -286,18 +287,20 @@ export class EpochEngine {
     // 6. Files checked (an await: another request may latch meanwhile), then one snapshot of the
     //    epochs for both the rewrite and what the record and the next reading say it carried.
     let frozen = entry.frozen;
-    await this.#files.check(frozen);
-    while (frozen !== entry.frozen) {
+    let thinking = api.name === 'messages' ? entry.thinking : [];
+    await Promise.all([this.#files.check(frozen), this.#files.checkThinking(thinking)]);
+    while (frozen !== entry.frozen || (api.name === 'messages' && thinking !== entry.thinking)) {
       frozen = entry.frozen;
-      await this.#files.check(frozen);
+      thinking = api.name === 'messages' ? entry.thinking : [];
+      await Promise.all([this.#files.check(frozen), this.#files.checkThinking(thinking)]);
     }
-    // No await from here to the rewrite: `frozen` and `epochs` are one snapshot of the record.
+    // No await from here to the rewrite: `frozen`, `thinking` and `epochs` are one snapshot of the record.
     const epochs = entry.record?.epochs.length ?? 0;
     const common: Partial<Prepared> = { conversation: entry, key, epochs, ...extra };
-    // A memo serves one epoch's frozen list only: a new epoch makes it useless.
+    // A memo serves one epoch's frozen lists only: a new epoch makes it useless.
     const memo = indexed.resumed?.memo ?? this.#memos.get(key, nowMs);
-    if (memo !== undefined && memo.frozen !== frozen) this.#memos.delete(key, memo);
-    if (frozen.length === 0) return pass('no_epoch', 'no epoch yet', common);
+    if (memo !== undefined && (memo.frozen !== frozen || (memo.thinking !== thinking && memo.thinking.length + thinking.length > 0))) this.#memos.delete(key, memo);
+    if (frozen.length === 0 && thinking.length === 0) return pass('no_epoch', 'no epoch yet', common);
     // 7. The rewrite, checked on its own output by the core; from the memo when it serves, with
     //    exactly the outcome of a rewrite from scratch.
     const rewrite = rewriteIncrementally(body, frozen, {
@@ -307,12 +310,14 @@ export class EpochEngine {
       // A Buffer, not a plain Uint8Array: the self-check's scan leans on Buffer's fast indexOf.
       allocate: (n) => Buffer.allocUnsafe(n),
       api,
+      thinking,
+      isThinkingAvailable: (t) => this.#files.hasThinking(t),
     }, indexed);
     if (rewrite.memo !== undefined) this.#memos.set(key, rewrite.memo, nowMs);
     const { outcome } = rewrite;
     const how = { rewritePath: rewrite.path };
     if (outcome.kind === 'passthrough') return pass(outcome.reason, outcome.detail, { ...common, ...how, skipped: outcome.skipped });
-    return { ...base(outcome.body, meta), ...common, ...how, rescued: outcome.stubs, bytesElided: outcome.bytesElided, skipped: outcome.skipped };
+    return { ...base(outcome.body, meta), ...common, ...how, rescued: outcome.stubs, bytesElided: outcome.bytesElided, skipped: outcome.skipped, ...thinkingFacts(outcome) };
   }
 
   // Shed mode's steps 5 and 6: the spans' files checked, then the splice (core/shed/shed-request.ts).
@@ -326,10 +331,12 @@ export class EpochEngine {
     stateFailed: boolean,
   ): Promise<Prepared> {
     let spans = entry.spans;
-    await this.#files.checkSpans(spans);
-    while (spans !== entry.spans) {
+    let thinking = entry.thinking;
+    await Promise.all([this.#files.checkSpans(spans), this.#files.checkThinking(thinking)]);
+    while (spans !== entry.spans || thinking !== entry.thinking) {
       spans = entry.spans;
-      await this.#files.checkSpans(spans);
+      thinking = entry.thinking;
+      await Promise.all([this.#files.checkSpans(spans), this.#files.checkThinking(thinking)]);
     }
     // No await from here on: `spans` and `epochs` are one snapshot of the record.
     const epochs = entry.record?.epochs.length ?? 0;
@@ -347,10 +354,20 @@ export class EpochEngine {
       isAvailable: (s) => this.#files.hasSpan(s),
       index,
       allocate: (n) => Buffer.allocUnsafe(n),
+      thinking,
+      isThinkingAvailable: (t) => this.#files.hasThinking(t),
     });
     if (outcome.kind === 'passthrough') return passthrough(body, meta, outcome.reason, outcome.detail, { ...common, skipped: outcome.skipped });
-    return { ...base(outcome.body, meta), ...common, rescued: outcome.stubs, bytesElided: outcome.bytesShed, skipped: outcome.skipped };
+    return { ...base(outcome.body, meta), ...common, rescued: outcome.stubs, bytesElided: outcome.bytesShed, skipped: outcome.skipped, ...thinkingFacts(outcome) };
   }
+}
+
+// Only a request that removed or kept a frozen thinking block says so: other records stay as they were.
+function thinkingFacts(outcome: { readonly thinkingRemoved: number; readonly thinkingSkipped: readonly SkippedThinking[] }): Partial<Prepared> {
+  return {
+    ...(outcome.thinkingRemoved === 0 ? {} : { thinkingRemoved: outcome.thinkingRemoved }),
+    ...(outcome.thinkingSkipped.length === 0 ? {} : { thinkingSkipped: outcome.thinkingSkipped }),
+  };
 }
 
 function base(body: Uint8Array, meta: RequestMeta): Prepared {

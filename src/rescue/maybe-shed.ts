@@ -54,7 +54,7 @@ export async function maybeShed(
   if (!gate.latch) return undefined;
   const request = { span: plan.span, reading, gate, firstPrompt: firstPromptExcerpt(body, index), model: index.model ?? '', agentId };
   try {
-    return await latchWith(ctx, entry, (current) => planShedRecord({ key: entry.key, current, request, threshold, policy, now: ctx.now() }));
+    return await latchWith(ctx, entry, (current) => planShedRecord({ key: entry.key, current, request, threshold, policy, now: ctx.now() }), { body, index });
   } catch (error) {
     onStateFailure(error);
     return undefined;

@@ -47,7 +47,7 @@ export async function shedOnOverflow(
   if (!decision.latch) return { kind: 'declined', why: decision.why };
   const request = { span: plan.span, gate: decision.gate, ...overflowLatchFacts(entry, refused) };
   try {
-    const n = await latchWith(ctx, entry, (current) => planShedRecord({ key: entry.key, current, request, threshold, policy, now: ctx.now() }));
+    const n = await latchWith(ctx, entry, (current) => planShedRecord({ key: entry.key, current, request, threshold, policy, now: ctx.now() }), { body, index });
     return { kind: 'latched', n };
   } catch (error) {
     onStateFailure(error);

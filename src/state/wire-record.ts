@@ -48,6 +48,10 @@ export interface WireRecord {
   readonly refaulted?: readonly WireRefault[];
   /** The API refused the request as too long: what the proxy did about it. */
   readonly retry?: WireRetry;
+  /** Frozen thinking blocks this request went without (docs/rescue.md, "Preserved thinking"); absent: none. */
+  readonly thinkingRemoved?: number;
+  /** Frozen thinking blocks left in it, counted by reason (docs/reasons.md); absent: none. */
+  readonly thinkingSkipped?: Readonly<Record<string, number>>;
   readonly usage?: {
     readonly input: number;
     readonly cacheCreation: number;
@@ -142,6 +146,8 @@ export interface WireRecordInput {
   readonly rewritePath?: RewritePath | undefined;
   readonly refaults?: readonly Refault[] | undefined;
   readonly retry?: WireRetry | undefined;
+  readonly thinkingRemoved?: number | undefined;
+  readonly thinkingSkipped?: readonly { readonly reason: string }[] | undefined;
   readonly status: number;
   readonly responseBytes: number;
   readonly usage: Usage | undefined;
@@ -182,6 +188,8 @@ export function buildWireRecord(r: WireRecordInput): WireRecord {
       ? {}
       : { refaults: r.refaults.length, refaulted: r.refaults.map(wireRefaultOf) }),
     ...(r.retry === undefined ? {} : { retry: r.retry }),
+    ...(r.thinkingRemoved === undefined || r.thinkingRemoved === 0 ? {} : { thinkingRemoved: r.thinkingRemoved }),
+    ...(r.thinkingSkipped === undefined || r.thinkingSkipped.length === 0 ? {} : { thinkingSkipped: countByReason(r.thinkingSkipped) }),
     ...(usage === undefined
       ? {}
       : {
@@ -197,6 +205,12 @@ export function buildWireRecord(r: WireRecordInput): WireRecord {
     ...(r.streamError === undefined ? {} : { streamError: r.streamError }),
     ...(r.classifier === undefined ? {} : { classifier: r.classifier }),
   };
+}
+
+function countByReason(items: readonly { readonly reason: string }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const s of items) counts[s.reason] = (counts[s.reason] ?? 0) + 1;
+  return counts;
 }
 
 function round1(n: number): number {

@@ -4,3 +4,4 @@ export * from './thinking-types.js';
 export * from './list-thinking.js';
 export * from './plan-thinking.js';
 export * from './remove-thinking.js';
+export * from './freeze-in-plan.js';
