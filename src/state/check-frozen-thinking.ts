@@ -29,6 +29,10 @@ export function checkFrozenThinking(value: unknown, at: string, seen: Set<number
     need(block['type'] === 'thinking' || block['type'] === 'redacted_thinking', 'type is not "thinking" or "redacted_thinking"');
     need(isCount(block['jsonBytes']) && block['jsonBytes'] > 0, 'jsonBytes is not a positive integer');
     need(typeof block['sha256'] === 'string' && isHex64(block['sha256']), 'sha256 is not 64 lowercase hex digits');
+    for (const side of ['sepBefore', 'sepAfter']) {
+      const sep = block[side];
+      need(sep === undefined || (typeof sep === 'string' && /^[ \t\r\n]*,[ \t\r\n]*$/.test(sep)), `${side} is not a comma with JSON whitespace`);
+    }
   });
   return problems;
 }

@@ -5,7 +5,9 @@ import { listThinking, type Usage } from '../../src/core/index.js';
 import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';
 import { thinkingPath, type StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
+import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { readConversation } from '../../src/state/read-conversation.js';
+import { verifyState } from '../../src/state/verify-state.js';
 import { fromUtf8, mustIndex, sha256 } from '../core/bodies.js';
 import { thinkingLoop } from '../core/thinking/thinking-bodies.js';
 import { validateMessagesRequest } from '../support/messages-validator.js';
@@ -69,6 +71,16 @@ describe.each([
     }
     expect(thinkingKept(latched.body).length).toBe(listThinking(mustIndex(body(10))).length - frozen.length - (mode === 'shed' ? spanThinking(record!.epochs[0]!.span!) : 0));
 
+    // Lossless: inflate gives the client's body back, byte for byte, thinking blocks included.
+    const inflated = await inflateFromState(state, latched.body);
+    expect(fromUtf8(inflated.body)).toBe(fromUtf8(body(10)));
+    expect(inflated.thinking).toBe(frozen.length);
+    expect((await verifyState(state.root)).problems).toEqual([]);
+    // A thinking file that no longer matches its name is a problem verify names.
+    await fs.writeFile(thinkingPath(state, first.sha256), 'changed');
+    expect((await verifyState(state.root)).problems.join('\n')).toMatch(/thinking\/[0-9a-f]{64}\.json: content hashes to/);
+    await fs.writeFile(thinkingPath(state, first.sha256), await fs.readFile(thinkingPath(state, frozen[1]!.sha256)).then(() => inflatedBlock(inflated.body, first.ordinal)));
+
     // A later turn: its new thinking stays, the frozen ones stay out, the prefix is the same bytes.
     engine.observe(latched, { status: 200, usage: usage(5_000) });
     const later = await engine.prepare(messages(body(11)));
@@ -99,4 +111,10 @@ function spanThinking(span: { readonly first: number; readonly last: number }): 
   let n = 0;
   for (let m = span.first; m <= span.last; m++) if (m % 2 === 1) n++;
   return n;
+}
+
+/** The bytes of the thinking block at an ordinal, from a body that has them all. */
+function inflatedBlock(b: Uint8Array, ordinal: number): Uint8Array {
+  const t = listThinking(mustIndex(b))[ordinal]!;
+  return b.slice(t.block.start, t.block.end);
 }

@@ -5,3 +5,4 @@ export * from './list-thinking.js';
 export * from './plan-thinking.js';
 export * from './remove-thinking.js';
 export * from './freeze-in-plan.js';
+export * from './reinsert-thinking.js';

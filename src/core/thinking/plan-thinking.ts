@@ -37,13 +37,41 @@ export function planThinking(body: Uint8Array, index: TranscriptIndex, from: Blo
   }
   const thinking = added.map((t): PlannedThinking => {
     const bytes = body.slice(t.block.start, t.block.end);
-    return { ordinal: t.ordinal, messageIndex: t.messageIndex, blockIndex: t.blockIndex, type: t.type, jsonBytes: bytes.length, sha256: sha256(bytes), bytes };
+    const { sepBefore, sepAfter } = separatorsOf(body, index, t);
+    return {
+      ordinal: t.ordinal,
+      messageIndex: t.messageIndex,
+      blockIndex: t.blockIndex,
+      type: t.type,
+      jsonBytes: bytes.length,
+      sha256: sha256(bytes),
+      ...(sepBefore === undefined || sepBefore === ',' ? {} : { sepBefore }),
+      ...(sepAfter === undefined || sepAfter === ',' ? {} : { sepAfter }),
+      bytes,
+    };
   });
   return { kind: 'planned', thinking };
 }
 
 /** A planned block as the record keeps it (without its bytes). */
 export function freezeThinking(planned: PlannedThinking): FrozenThinking {
-  const { ordinal, messageIndex, blockIndex, type, jsonBytes, sha256 } = planned;
-  return { ordinal, messageIndex, blockIndex, type, jsonBytes, sha256 };
+  const { bytes: _bytes, ...frozen } = planned;
+  return frozen;
+}
+
+const LATIN1 = new TextDecoder('latin1');
+
+/**
+ * The separator bytes on each side of a block (JSON whitespace and one comma: ASCII), undefined
+ * where it has no neighbour.
+ */
+export function separatorsOf(body: Uint8Array, index: TranscriptIndex, at: BlockPosition): { sepBefore?: string; sepAfter?: string } {
+  const blocks = index.messages[at.messageIndex]!.blocks;
+  const block = blocks[at.blockIndex]!;
+  const before = blocks[at.blockIndex - 1];
+  const after = blocks[at.blockIndex + 1];
+  return {
+    ...(before === undefined ? {} : { sepBefore: LATIN1.decode(body.subarray(before.end, block.start)) }),
+    ...(after === undefined ? {} : { sepAfter: LATIN1.decode(body.subarray(block.end, after.start)) }),
+  };
 }

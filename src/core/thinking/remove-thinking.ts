@@ -8,6 +8,7 @@ import type { Sha256 } from '../ports.js';
 import type { Splice } from '../splices.js';
 import type { TranscriptIndex } from '../transcript-index.js';
 import { listThinking, type ThinkingAt } from './list-thinking.js';
+import { separatorsOf } from './plan-thinking.js';
 import type { FrozenThinking, ThinkingSkipReason, ThinkingVerdict } from './thinking-types.js';
 
 /** A removal splice and the message it lies in (the incremental rewrite filters by message). */
@@ -52,7 +53,7 @@ export const NO_THINKING: JudgedThinking = { verdicts: [], splices: [], removed:
 export function judgeThinking(body: Uint8Array, index: TranscriptIndex, frozen: readonly FrozenThinking[], options: ThinkingJudgeOptions): JudgedThinking {
   if (frozen.length === 0) return NO_THINKING;
   const present = listThinking(index);
-  const verdicts: ThinkingVerdict[] = frozen.map((block, i) => options.reuse?.(i) ?? verdictOf(body, present[block.ordinal], block, options));
+  const verdicts: ThinkingVerdict[] = frozen.map((block, i) => options.reuse?.(i) ?? verdictOf(body, index, present[block.ordinal], block, options));
   const removed = new Map<number, Set<number>>();
   for (const [i, block] of frozen.entries()) {
     if (verdicts[i] !== 'removed') continue;
@@ -77,13 +78,17 @@ export function judgeThinking(body: Uint8Array, index: TranscriptIndex, frozen: 
   return { verdicts, splices, removed, skipped, count };
 }
 
-function verdictOf(body: Uint8Array, at: ThinkingAt | undefined, block: FrozenThinking, options: ThinkingJudgeOptions): ThinkingVerdict {
+function verdictOf(body: Uint8Array, index: TranscriptIndex, at: ThinkingAt | undefined, block: FrozenThinking, options: ThinkingJudgeOptions): ThinkingVerdict {
   if (at === undefined) return 'thinking_missing';
   if (at.messageIndex !== block.messageIndex || at.blockIndex !== block.blockIndex || at.type !== block.type) return 'thinking_mismatch';
   if (options.inSpan?.(at.messageIndex) === true) return 'thinking_in_span';
   // Length first: it costs nothing. Then the hash of the bytes as they lie in the body.
   if (at.block.end - at.block.start !== block.jsonBytes) return 'thinking_mismatch';
   if (options.sha256(body.subarray(at.block.start, at.block.end)) !== block.sha256) return 'thinking_mismatch';
+  // The separators too: inflate puts back the ones recorded, so they must be these.
+  const seps = separatorsOf(body, index, at);
+  if (seps.sepBefore !== undefined && seps.sepBefore !== (block.sepBefore ?? ',')) return 'thinking_mismatch';
+  if (seps.sepAfter !== undefined && seps.sepAfter !== (block.sepAfter ?? ',')) return 'thinking_mismatch';
   if (options.isAvailable !== undefined && !options.isAvailable(block)) return 'thinking_file_missing';
   return 'removed';
 }

@@ -19,6 +19,13 @@ export interface FrozenThinking {
   readonly jsonBytes: number;
   /** Lowercase hex sha256 of those bytes: the file's name, and each request's check. */
   readonly sha256: string;
+  /**
+   * The bytes between the block before it and this one, and between this one and the block after
+   * it, when they are not a bare `,` (JSON whitespace around the comma). A removal takes one of
+   * them with the block; `inflate` puts it back, so the original comes back byte for byte.
+   */
+  readonly sepBefore?: string;
+  readonly sepAfter?: string;
 }
 
 /** A block to freeze at a latch, with the bytes its file must hold. */

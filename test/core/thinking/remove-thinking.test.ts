@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applySplices, planSplices } from '../../../src/core/splices.js';
 import { judgeThinking } from '../../../src/core/thinking/remove-thinking.js';
+import { reinsertThinking } from '../../../src/core/thinking/reinsert-thinking.js';
 import { freezeThinking, planThinking } from '../../../src/core/thinking/plan-thinking.js';
 import { fromUtf8, mustIndex, sha256, utf8 } from '../bodies.js';
 import { redactedBlock, thinkingBlock, thinkingLoop } from './thinking-bodies.js';
@@ -109,5 +110,25 @@ describe('judgeThinking', () => {
     const judged = judgeThinking(body, index, [{ ordinal: 0, messageIndex: 1, blockIndex: 0, type: 'thinking', jsonBytes: bytes.length, sha256: sha256(bytes) }], { sha256 });
     expect(judged.verdicts).toEqual(['thinking_alone']);
     expect(judged.splices).toEqual([]);
+  });
+});
+
+describe('reinsertThinking', () => {
+  it('should put removed runs back byte for byte, whatever the whitespace around their commas', () => {
+    for (const content of [
+      `[${thinkingBlock(1)} ,\n ${redactedBlock(2)},  {"type":"text","text":"a"}]`,
+      `[ {"type":"text","text":"a"} , ${thinkingBlock(1)}\t,${thinkingBlock(2)} ,{"type":"text","text":"b"} ]`,
+      `[{"type":"text","text":"a"},${thinkingBlock(1)}, ${redactedBlock(2)}]`,
+      `[${thinkingBlock(0)},{"type":"text","text":"a"},${thinkingBlock(1)},{"type":"tool_use","id":"t","name":"n","input":{}}]`,
+    ]) {
+      const body = utf8(`{"messages":[{"role":"user","content":"q"},{"role":"assistant","content":${content}}]}`);
+      const plan = planThinking(body, mustIndex(body), { messageIndex: 0, blockIndex: 0 }, [], sha256);
+      if (plan.kind !== 'planned') throw new Error('expected a plan');
+      const { out } = removeAll(body, plan.thinking.map(freezeThinking));
+
+      const back = reinsertThinking(out, mustIndex(out), plan.thinking.map((t) => ({ frozen: freezeThinking(t), bytes: t.bytes })));
+
+      expect(back === undefined ? undefined : fromUtf8(back)).toBe(fromUtf8(body));
+    }
   });
 });
