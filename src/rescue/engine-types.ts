@@ -83,6 +83,11 @@ export type OverflowOutcome =
   | { readonly kind: 'retry'; readonly prepared: Prepared; readonly overflow: OverflowReading }
   | { readonly kind: 'declined'; readonly why: OverflowDeclined; readonly overflow: OverflowReading; readonly detail?: string };
 
+/** What `prepareAfterPrefixMismatch` decided: send the retry, or give the client the refusal. */
+export type RetryOutcome =
+  | { readonly kind: 'retry'; readonly prepared: Prepared }
+  | { readonly kind: 'declined'; readonly why: OverflowDeclined; readonly detail?: string };
+
 /** A response as the engine needs to see it: its status and the usage read from it. */
 export interface ObservedResponse {
   readonly status: number;

@@ -37,12 +37,13 @@ import { conversationKeyFor } from './conversation-key-of.js';
 import { ConversationTable, type ConversationEntry } from './conversation-table.js';
 import type { EngineSettings } from './engine-settings.js';
 import { countRefaults } from './count-refaults.js';
-import type { ClassifierCall, ClassifierReport, EngineRequest, ObservedResponse, OverflowDeclined, OverflowOutcome, Prepared } from './engine-types.js';
+import type { ClassifierCall, ClassifierReport, EngineRequest, ObservedResponse, OverflowDeclined, OverflowOutcome, Prepared, RetryOutcome } from './engine-types.js';
 import { FileAvailability } from './file-availability.js';
 import type { LatchContext } from './latch-conversation.js';
 import { isOverThreshold, maybeLatch } from './maybe-latch.js';
 import { maybeShed } from './maybe-shed.js';
 import { latchOnOverflow } from './overflow-latch.js';
+import { latchOnPrefixMismatch } from './prefix-check-latch.js';
 import { watchRecords } from './record-watch.js';
 import { shedOnOverflow } from './shed-overflow-latch.js';
 import { readRequestMeta, type RequestMeta } from './request-meta.js';
@@ -169,6 +170,46 @@ export class EpochEngine {
       // A retry no smaller than the refused request would be refused again.
       if (retry.reason !== undefined || retry.rescued <= prepared.rescued || retry.body.length >= prepared.body.length) return declined('no_smaller_body', retry.detail);
       return { kind: 'retry', prepared: retry, overflow };
+    } catch (error) {
+      return declined('internal_error', errorText(error));
+    }
+  }
+
+  /**
+   * After the API refused `prepared`, a request ctxshed changed, because a thinking block failed
+   * its prefix check: latches a correction epoch (prefix-check-latch.ts) and prepares the request
+   * once more, without every thinking block the conversation's edits invalidated. Never rejects:
+   * anything that stops it is `declined`, and the client then gets the refusal as it was.
+   */
+  async prepareAfterPrefixMismatch(request: EngineRequest, prepared: Prepared): Promise<RetryOutcome> {
+    const declined = (why: OverflowDeclined, detail?: string): RetryOutcome => (detail === undefined ? { kind: 'declined', why } : { kind: 'declined', why, detail });
+    try {
+      const entry = prepared.conversation;
+      // Only a request ctxshed changed: a refusal of the client's own bytes is the client's.
+      if (!this.canRescueOverflow(prepared) || prepared.reason !== undefined || entry === undefined || prepared.key === undefined) return declined('not_rescuable');
+      const meta = readRequestMeta(request, this.settings);
+      const mode: EpochMode = entry.mode ?? 'rescue';
+      const indexed = indexIncrementally(request.body, undefined, commonPrefixLength);
+      if (indexed.outcome.kind === 'failed') return declined('not_rescuable', indexed.outcome.detail);
+      const { index } = indexed.outcome;
+      let stateFailed = false;
+      const onFailure = (error: unknown): void => {
+        stateFailed = true;
+        this.#onStateFailure(error);
+      };
+      const latch = await latchOnPrefixMismatch(this.#latch, entry, { body: request.body, index, mode }, onFailure);
+      if (latch.kind === 'declined') return declined(latch.why, latch.detail);
+      const retry =
+        mode === 'shed'
+          ? await this.#shed(request.body, meta, entry, prepared.key, index, latch.n, stateFailed)
+          : await this.#rewrite(request.body, meta, entry, prepared.key, indexed, MESSAGES_API, this.#now().getTime(), {
+              ...(latch.n === undefined ? {} : { latched: latch.n }),
+              ...(stateFailed ? { stateFailed: true as const } : {}),
+              ...(prepared.refaults === undefined ? {} : { refaults: prepared.refaults }),
+            });
+      // The retry must go without more thinking than the refused request did.
+      if (retry.reason !== undefined || (retry.thinkingRemoved ?? 0) <= (prepared.thinkingRemoved ?? 0)) return declined('no_smaller_body', retry.detail);
+      return { kind: 'retry', prepared: retry };
     } catch (error) {
       return declined('internal_error', errorText(error));
     }

@@ -104,16 +104,14 @@ export interface WireRefault {
   readonly call?: string;
 }
 
-/** A refusal as too long and its retry (the proxy's overflow-retry.ts builds it). */
-export interface WireRetry {
-  readonly reason: 'overflow';
-  readonly firstStatus: number;
-  readonly tokens: number;
-  readonly limit?: number;
-  readonly sent: boolean;
-  readonly why?: string;
-  readonly status?: number;
-}
+/**
+ * A refusal and its retry (the proxy's overflow-retry.ts builds it): as too long (`overflow`, with
+ * the API's count), or a thinking block of a request ctxshed changed failing its prefix check
+ * (`prefix_check`, with the block's place as the API named it).
+ */
+export type WireRetry =
+  | { readonly reason: 'overflow'; readonly firstStatus: number; readonly tokens: number; readonly limit?: number; readonly sent: boolean; readonly why?: string; readonly status?: number }
+  | { readonly reason: 'prefix_check'; readonly firstStatus: number; readonly at: string; readonly sent: boolean; readonly why?: string; readonly status?: number };
 
 /** A note in the wire log that is not about one request (e.g. the state directory failed). */
 export interface WireNote {

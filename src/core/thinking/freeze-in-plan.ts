@@ -3,7 +3,11 @@
  * blocks its edit invalidates, and the plan carries their bytes, to be durable before the record
  * (docs/rescue.md, "Preserved thinking"). Pure: the same body and record give the same plan.
  */
-import type { ConversationRecord, Epoch } from '../epoch-types.js';
+import type { ConversationRecord, Epoch, EpochMode } from '../epoch-types.js';
+import { appendEpoch } from '../plan-record.js';
+import type { FrozenSpan } from '../shed/shed-types.js';
+import type { FrozenBlock } from '../epoch-types.js';
+import type { FrozenThinking } from './thinking-types.js';
 import type { LatchPlan } from '../plan-record.js';
 import type { Sha256 } from '../ports.js';
 import type { TranscriptIndex } from '../transcript-index.js';
@@ -30,7 +34,7 @@ export interface ThinkingSource {
  */
 export function freezeThinkingInPlan(plan: LatchPlan, current: ConversationRecord | undefined, source: ThinkingSource): LatchPlan | undefined {
   const { body, index, sha256 } = source;
-  if (!runsPrefixCheck(index.model, current?.prefixCheck !== undefined)) return plan;
+  if (!runsPrefixCheck(index.model, (plan.record.prefixCheck ?? current?.prefixCheck) !== undefined)) return plan;
   const epochs = plan.record.epochs;
   const epoch = epochs[epochs.length - 1];
   if (epoch === undefined) return plan;
@@ -64,4 +68,64 @@ export function firstChangeOf(epoch: Epoch, index: TranscriptIndex): BlockPositi
     }
   }
   return first;
+}
+
+/**
+ * The first place a request was changed by the conversation's epochs, as the first position a
+ * thinking block it invalidated may lie at: after a stubbed tool_result or a removed thinking
+ * block, or at a shed span's first message. Undefined when none of them is in the body.
+ */
+export function firstChangeInRequest(
+  index: TranscriptIndex,
+  frozen: readonly FrozenBlock[],
+  spans: readonly FrozenSpan[],
+  thinking: readonly FrozenThinking[],
+): BlockPosition | undefined {
+  const places: BlockPosition[] = [];
+  for (const block of frozen) {
+    const at = index.toolResults[block.ordinal];
+    if (at !== undefined && at.toolUseId === block.toolUseId) places.push({ messageIndex: at.messageIndex, blockIndex: at.blockIndex + 1 });
+  }
+  for (const span of spans) if (span.first < index.messages.length) places.push({ messageIndex: span.first, blockIndex: 0 });
+  for (const t of thinking) if (t.messageIndex < index.messages.length) places.push({ messageIndex: t.messageIndex, blockIndex: t.blockIndex + 1 });
+  places.sort((a, b) => a.messageIndex - b.messageIndex || a.blockIndex - b.blockIndex);
+  return places[0];
+}
+
+/** What a `prefix_check` correction epoch is planned from. */
+export interface CorrectionInput {
+  readonly key: string;
+  readonly current: ConversationRecord | undefined;
+  /** The refused request's `model`. */
+  readonly model: string;
+  /** ISO-8601 time of the refusal. */
+  readonly now: string;
+  readonly mode: EpochMode;
+  readonly source: ThinkingSource & { readonly from: BlockPosition };
+}
+
+/**
+ * After the API refused a request ctxshed changed because a thinking block failed its prefix
+ * check: the record learns that the conversation runs the check, and a correction epoch (trigger
+ * `prefix_check`, nothing else frozen) removes every thinking block from the first change on
+ * that no epoch removed yet. Undefined when there is none to remove, or it would empty a message.
+ */
+export function planCorrection(input: CorrectionInput): LatchPlan | undefined {
+  const { key, current, model, now, mode, source } = input;
+  const last = current?.epochs[current.epochs.length - 1];
+  if (current === undefined || last === undefined) return undefined;
+  const epoch: Epoch = {
+    n: current.epochs.length + 1,
+    latchedAt: now,
+    ...(mode === 'shed' ? { mode } : {}),
+    trigger: 'prefix_check',
+    reason: last.reason,
+    policy: last.policy,
+    blocks: [],
+  };
+  const learned: ConversationRecord = { ...current, prefixCheck: current.prefixCheck ?? { model, learnedAt: now } };
+  const plan: LatchPlan = { record: appendEpoch(key, learned, epoch, { firstPrompt: current.firstPrompt, model, agentId: undefined }, now), files: [] };
+  const full = freezeThinkingInPlan(plan, learned, source);
+  const added = full?.record.epochs[full.record.epochs.length - 1]?.thinking ?? [];
+  return added.length === 0 ? undefined : full;
 }

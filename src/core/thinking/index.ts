@@ -6,3 +6,4 @@ export * from './plan-thinking.js';
 export * from './remove-thinking.js';
 export * from './freeze-in-plan.js';
 export * from './reinsert-thinking.js';
+export * from './prefix-mismatch.js';
