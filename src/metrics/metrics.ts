@@ -43,6 +43,8 @@ export interface Metrics {
   epochLatched(mode: EpochMode, trigger: EpochTrigger, blocks: number, bytes: number): void;
   /** Elided blocks read back by a later tool call (the policy's misses). */
   refaults(n: number): void;
+  /** Frozen thinking blocks one request went without (docs/rescue.md, "Preserved thinking"). */
+  thinkingRemoved(n: number): void;
   /** One overflow handled, by how it ended. */
   overflowRetry(outcome: OverflowRetryOutcome): void;
   /** The engine's own time on one model call (`EpochEngine.prepare`, latch included). */
@@ -70,6 +72,7 @@ export const NO_METRICS: Metrics = {
   passthrough: ignore,
   epochLatched: ignore,
   refaults: ignore,
+  thinkingRemoved: ignore,
   overflowRetry: ignore,
   rewriteSeconds: ignore,
   upstreamHeadersSeconds: ignore,
