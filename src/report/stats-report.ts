@@ -21,6 +21,9 @@ export interface StatsTotals {
   readonly rewritePaths: Readonly<Record<string, number>>;
   /** Refusals as too long, by what followed (wire-tally.ts, `overflow`). */
   readonly overflow: Readonly<Record<string, number>>;
+  /** Frozen thinking blocks requests went without, summed, and in how many requests (docs/rescue.md, "Preserved thinking"). */
+  readonly thinkingRemoved: number;
+  readonly thinkingRequests: number;
   readonly errors: number;
   readonly epochs: number;
   /** Each rescue epoch's shed counted once (shed epochs add no blocks). */
@@ -147,6 +150,8 @@ function totalsOf(counts: RequestCounts, epochs: readonly EpochSummary[], perReq
     skippedBlocks: { ...counts.skippedBlocks },
     rewritePaths: { ...counts.rewritePaths },
     overflow: { ...counts.overflow },
+    thinkingRemoved: counts.thinkingRemoved,
+    thinkingRequests: counts.thinkingRequests,
     errors: counts.errors,
     epochs: epochs.length,
     blocksElided,
