@@ -124,7 +124,7 @@ export async function maybeLatch(
         model: index.model ?? '',
         agentId,
         ...(gate === undefined ? {} : { gate }),
-      }, { body, index }),
+      }, api.name === 'messages' ? { body, index } : undefined),
     );
   } catch (error) {
     onStateFailure(error);
