@@ -15,7 +15,11 @@ import {
   rewriteIncrementally,
   rewriteRequest,
   type CommonPrefixLength,
+  firstChangeOf,
+  freezeThinking,
+  planThinking,
   type FrozenBlock,
+  type FrozenThinking,
   type RewriteMemo,
   type RewriteOutcome,
 } from '../src/core/index.js';
@@ -41,6 +45,7 @@ type Step =
   | { readonly kind: 'list rebuilt' }
   | { readonly kind: 'list changed in place'; readonly which: number }
   | { readonly kind: 'file toggled'; readonly which: number }
+  | { readonly kind: 'thinking file toggled'; readonly which: number }
   | { readonly kind: 'elided dir'; readonly dir: string };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
@@ -60,6 +65,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'list rebuilt' as const }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('list changed in place' as const), which: fc.nat() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('file toggled' as const), which: fc.nat() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('thinking file toggled' as const), which: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('elided dir' as const), dir: elidedDirArb }) },
 );
 
@@ -99,7 +105,9 @@ function expectSameOutcome(actual: RewriteOutcome, expected: RewriteOutcome, inp
     expect(actual.body).toBe(input);
     return;
   }
-  if (actual.kind !== 'rewritten') return;
+  if (actual.kind !== 'rewritten' || expected.kind !== 'rewritten') return;
+  expect(actual.thinkingRemoved).toBe(expected.thinkingRemoved);
+  expect(actual.thinkingSkipped).toEqual(expected.thinkingSkipped);
   expect(actual.stubs).toBe(expected.stubs);
   expect(actual.bytesElided).toBe(expected.bytesElided);
   expect(sameBytes(actual.body, expected.body)).toBe(true);
@@ -109,6 +117,8 @@ function expectSameOutcome(actual: RewriteOutcome, expected: RewriteOutcome, inp
 interface Session {
   cursor: number;
   frozen: readonly FrozenBlock[];
+  /** The thinking blocks the epoch removes, as on a prefix-check model (empty when the body has none after the change). */
+  thinking: readonly FrozenThinking[];
   missing: Set<string>;
   elidedDir: string;
   memo: RewriteMemo | undefined;
@@ -153,6 +163,7 @@ function bodyOf(step: Step, requests: readonly ClientRequest[], s: Session, poli
     }
     case 'new epoch':
       s.frozen = pickBlocks(planOf(current(), policy).map(frozenOf), step.mask);
+      s.thinking = thinkingFor(current(), s.frozen);
       return current();
     case 'list rebuilt':
       s.frozen = [...s.frozen];
@@ -169,10 +180,25 @@ function bodyOf(step: Step, requests: readonly ClientRequest[], s: Session, poli
       if (block !== undefined && !s.missing.delete(block.sha256)) s.missing.add(block.sha256);
       return current();
     }
+    case 'thinking file toggled': {
+      const block = s.thinking[step.which % Math.max(s.thinking.length, 1)];
+      if (block !== undefined && !s.missing.delete(block.sha256)) s.missing.add(block.sha256);
+      return current();
+    }
     case 'elided dir':
       s.elidedDir = step.dir;
       return current();
   }
+}
+
+/** The thinking blocks an epoch freezing `frozen` on `body` removes (core/thinking/freeze-in-plan.ts). */
+function thinkingFor(body: Uint8Array, frozen: readonly FrozenBlock[]): readonly FrozenThinking[] {
+  const index = indexOf(body);
+  const epoch = { n: 1, latchedAt: '', reason: { fullness: 1, threshold: 1, window: 1, contextTokens: 1 }, policy: { name: 'p', version: 2, keepRecent: 0, minBytes: 0 }, blocks: frozen };
+  const from = firstChangeOf(epoch, index);
+  if (from === undefined) return [];
+  const plan = planThinking(body, index, from, [], sha256);
+  return plan.kind === 'planned' ? plan.thinking.map(freezeThinking) : [];
 }
 
 describe('rewriteIncrementally', () => {
@@ -187,16 +213,24 @@ describe('rewriteIncrementally', () => {
         elidedDirArb,
         prefixPortArb,
         (requests, steps, planAt, policy, mask, elidedDir, commonPrefixLength) => {
+          const frozen = pickBlocks(planOf(requestAt(requests, planAt).bytes, policy).map(frozenOf), mask);
           const s: Session = {
             cursor: 0,
-            frozen: pickBlocks(planOf(requestAt(requests, planAt).bytes, policy).map(frozenOf), mask),
+            frozen,
+            thinking: thinkingFor(requestAt(requests, planAt).bytes, frozen),
             missing: new Set(),
             elidedDir,
             memo: undefined,
           };
           for (const step of steps) {
             const body = bodyOf(step, requests, s, policy);
-            const options = { elidedDir: s.elidedDir, sha256, isAvailable: (b: FrozenBlock) => !s.missing.has(b.sha256) };
+            const options = {
+              elidedDir: s.elidedDir,
+              sha256,
+              isAvailable: (b: FrozenBlock) => !s.missing.has(b.sha256),
+              thinking: s.thinking,
+              isThinkingAvailable: (t: FrozenThinking) => !s.missing.has(t.sha256),
+            };
 
             const indexed = indexIncrementally(body, s.memo, commonPrefixLength);
             const incremental = rewriteIncrementally(body, s.frozen, options, indexed);
@@ -214,7 +248,7 @@ describe('rewriteIncrementally', () => {
     fc.assert(
       fc.property(conversationArb(8, 3), planAtArb, eagerPolicyArb, maskArb, elidedDirArb, prefixPortArb, (requests, planAt, policy, mask, elidedDir, commonPrefixLength) => {
         const frozen = pickBlocks(planOf(requestAt(requests, planAt).bytes, policy).map(frozenOf), mask);
-        const options = { elidedDir, sha256 };
+        const options = { elidedDir, sha256, thinking: thinkingFor(requestAt(requests, planAt).bytes, frozen) };
         let memo: RewriteMemo | undefined;
         for (const request of requests) {
           const indexed = indexIncrementally(request.bytes, memo, commonPrefixLength);

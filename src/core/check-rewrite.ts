@@ -30,11 +30,16 @@ export function checkRewrite(input: Uint8Array, before: TranscriptIndex, output:
   return outcome.ok ? undefined : outcome.failure;
 }
 
+/** Per message, the positions of the thinking blocks removed from it (none by default). */
+export type RemovedBlocks = ReadonlyMap<number, ReadonlySet<number>>;
+
+const NONE_REMOVED: RemovedBlocks = new Map();
+
 /** `checkRewrite`, keeping the output's index when it passes. */
-export function checkOutput(input: Uint8Array, before: TranscriptIndex, output: Uint8Array, stubbed: readonly StubbedBlock[]): CheckOutcome {
+export function checkOutput(input: Uint8Array, before: TranscriptIndex, output: Uint8Array, stubbed: readonly StubbedBlock[], removed: RemovedBlocks = NONE_REMOVED): CheckOutcome {
   const outcome = indexResumable(output);
   if (outcome.kind !== 'indexed') return { ok: false, failure: `output does not index: ${outcome.reason}: ${outcome.detail}` };
-  const failure = checkIndexedRewrite(input, before, output, outcome.resumable.index, stubbed, CHECK_ALL);
+  const failure = checkIndexedRewrite(input, before, output, outcome.resumable.index, stubbed, CHECK_ALL, removed);
   return failure === undefined ? { ok: true, after: outcome.resumable } : { ok: false, failure };
 }
 
@@ -60,6 +65,7 @@ export function checkIndexedRewrite(
   after: TranscriptIndex,
   stubbed: readonly StubbedBlock[],
   from: CheckFrom,
+  removed: RemovedBlocks = NONE_REMOVED,
 ): string | undefined {
   const head = before.messagesSpan.start;
   if (after.messagesSpan.start !== head || !bytesEqual(input.subarray(0, head), output.subarray(0, head))) {
@@ -68,18 +74,24 @@ export function checkIndexedRewrite(
   if (!bytesEqual(input.subarray(before.messagesSpan.end), output.subarray(after.messagesSpan.end))) {
     return 'bytes after "messages" changed';
   }
-  return checkMessages(before, after, from.message) ?? checkToolResults(before, after, output, stubbed, from.toolResult);
+  return checkMessages(before, after, from.message, removed) ?? checkToolResults(before, after, output, stubbed, from.toolResult);
 }
 
-function checkMessages(before: TranscriptIndex, after: TranscriptIndex, first: number): string | undefined {
+function checkMessages(before: TranscriptIndex, after: TranscriptIndex, first: number, removed: RemovedBlocks): string | undefined {
   if (after.messages.length !== before.messages.length) return 'message count changed';
+  for (const m of removed.keys()) if (m < first) return `thinking removed from message ${m}, before the checked part`;
   for (let m = first; m < before.messages.length; m++) {
     const was = before.messages[m]!;
     const now = after.messages[m]!;
-    if (now.role !== was.role || now.content.kind !== was.content.kind || now.blocks.length !== was.blocks.length) {
+    const gone = removed.get(m);
+    // Exactly the frozen thinking blocks went: the rest keep their order, type, id and length.
+    const kept = gone === undefined ? was.blocks : was.blocks.filter((b, k) => !(gone.has(k) && (b.type === 'thinking' || b.type === 'redacted_thinking')));
+    if (gone !== undefined && kept.length !== was.blocks.length - gone.size) return `message ${m}: a removed block is not a thinking block`;
+    if (now.role !== was.role || now.content.kind !== was.content.kind || now.blocks.length !== kept.length) {
       return `message ${m} changed shape`;
     }
-    for (const [k, block] of was.blocks.entries()) {
+    if (now.content.kind === 'array' && now.blocks.length === 0 && was.blocks.length > 0) return `message ${m} lost all its content`;
+    for (const [k, block] of kept.entries()) {
       const nowBlock = now.blocks[k]!;
       if (nowBlock.type !== block.type || nowBlock.id !== block.id) return `message ${m} block ${k} changed`;
       // Only tool_result content may change; every other block (thinking and its signature

@@ -3,6 +3,7 @@ import type { ThresholdCrossed } from './latch-threshold.js';
 import type { GateDecision } from './shed/break-even.js';
 import type { FrozenSpan, ShedFit } from './shed/shed-types.js';
 import type { LabelRule, LedgerRow, Refetch, StubLabel } from './labels/label-types.js';
+import type { FrozenThinking } from './thinking/thinking-types.js';
 
 /** One tool_result frozen by an epoch: where it was and what it held. */
 export interface FrozenBlock {
@@ -56,13 +57,15 @@ export const EPOCH_MODES: readonly EpochMode[] = ['rescue', 'shed'];
 
 /**
  * What made an epoch latch: `threshold`, a usage reading at or over `--rescue-pct`; `overflow`,
- * the API refusing a request as too long (docs/rescue.md). Records written before the field
- * existed have none and latched on the threshold (see `triggerOf`).
+ * the API refusing a request as too long (docs/rescue.md); `prefix_check`, the API refusing a
+ * request ctxshed changed because a thinking block failed its prefix check (a correction epoch
+ * that only removes thinking blocks, docs/rescue.md "Preserved thinking"). Records written before
+ * the field existed have none and latched on the threshold (see `triggerOf`).
  */
-export type EpochTrigger = 'threshold' | 'overflow';
+export type EpochTrigger = 'threshold' | 'overflow' | 'prefix_check';
 
 /** Every trigger, for checkers. */
-export const EPOCH_TRIGGERS: readonly EpochTrigger[] = ['threshold', 'overflow'];
+export const EPOCH_TRIGGERS: readonly EpochTrigger[] = ['threshold', 'overflow', 'prefix_check'];
 
 /** Why an epoch latched: the reading that caused it. */
 export interface LatchReason {
@@ -114,6 +117,12 @@ export interface Epoch {
   /** Shed epochs latched near the window or on an overflow: what the request was to weigh after it. */
   readonly fit?: ShedFit;
   /**
+   * On a model that runs the prefix check: the thinking blocks this epoch removes from every later
+   * request (those after the first place it changes that no earlier epoch removed), in ordinal
+   * order; their count is what it removed. Absent: none (other models, older records).
+   */
+  readonly thinking?: readonly FrozenThinking[];
+  /**
    * Policy version 3+: one row per block the epoch considered (every frozen block, and any it
    * kept). Inside the record, so it is written in the same atomic step as the blocks it audits.
    */
@@ -140,4 +149,17 @@ export interface ConversationRecord {
   readonly createdAt: string;
   /** Numbered 1..n in latch order. */
   readonly epochs: readonly Epoch[];
+  /**
+   * Present once the API refused a request ctxshed changed because a thinking block failed its
+   * prefix check: from then on the conversation is treated as running it, whatever its model.
+   */
+  readonly prefixCheck?: PrefixCheckLearned;
+}
+
+/** When and on which model a conversation was seen running the prefix check. */
+export interface PrefixCheckLearned {
+  /** The request's `model`. */
+  readonly model: string;
+  /** ISO-8601 time of the refusal. */
+  readonly learnedAt: string;
 }

@@ -21,6 +21,8 @@ import type { IncrementalIndex } from './incremental-index.js';
 import { createMemo, memoServes, type RewriteMemo } from './rewrite-memo.js';
 import {
   judgeFrozenBlocks,
+  judgeThinkingOf,
+  thinkingOf,
   noStubOutcome,
   passthroughOf,
   rewriteIndexed,
@@ -33,6 +35,7 @@ import {
 } from './rewrite.js';
 import { applySplicesAfter, planSplices } from './splices.js';
 import { resumeIndex, resumeOffset, toolResultsBefore, type TranscriptIndex } from './transcript-index.js';
+import type { ThinkingVerdict } from './thinking/thinking-types.js';
 
 /** The outcome, and what to keep for the conversation's next request. */
 export interface IncrementalRewrite {
@@ -52,7 +55,7 @@ export interface IncrementalRewrite {
  * serves these blocks. `indexed` must come from `indexIncrementally(body, ...)`. Never throws.
  */
 export function rewriteIncrementally(body: Uint8Array, frozen: readonly FrozenBlock[], options: RewriteOptions, indexed: IncrementalIndex): IncrementalRewrite {
-  if (frozen.length === 0) return { outcome: passthroughOf(body, 'no_epoch', 'no frozen blocks'), memo: undefined, path: 'full' };
+  if (frozen.length === 0 && thinkingOf(options).length === 0) return { outcome: passthroughOf(body, 'no_epoch', 'no frozen blocks'), memo: undefined, path: 'full' };
   if (indexed.outcome.kind === 'failed') return { outcome: passthroughOf(body, indexed.outcome.reason, indexed.outcome.detail), memo: undefined, path: 'full' };
   const index = indexed.outcome.index;
   const { resumed, resumable } = indexed;
@@ -61,7 +64,7 @@ export function rewriteIncrementally(body: Uint8Array, frozen: readonly FrozenBl
     const { index: _ignored, ...fromScratch } = options;
     return { outcome: rewriteRequest(body, frozen, fromScratch), memo: undefined, path: 'full' };
   }
-  if (resumed !== undefined && resumable !== undefined && memoServes(resumed.memo, frozen, options.elidedDir, options.sha256)) {
+  if (resumed !== undefined && resumable !== undefined && memoServes(resumed.memo, frozen, options.elidedDir, options.sha256, thinkingOf(options))) {
     try {
       const fromMemo = rewriteFromMemo(body, index, frozen, options, resumed.memo, resumed.messageCount);
       if (fromMemo !== undefined) return finish(body, frozen, options, resumable, fromMemo, 'incremental');
@@ -97,6 +100,8 @@ function finish(
     elidedDir: options.elidedDir,
     sha256: options.sha256,
     verdicts: rewrite.verdicts,
+    thinking: thinkingOf(options),
+    thinkingVerdicts: rewrite.thinkingVerdicts,
   });
   return { outcome, memo, path };
 }
@@ -128,17 +133,35 @@ function rewriteFromMemo(
     return now;
   };
   const judged = judgeFrozenBlocks(body, index, frozen, options, reuse);
+  // The same for thinking blocks: one in the shared prefix keeps its verdict unless its file came or went.
+  const thinkingFrozen = thinkingOf(options);
+  const reuseThinking = (i: number): ThinkingVerdict | undefined => {
+    const block = thinkingFrozen[i]!;
+    if (!(block.messageIndex < messageCount)) return undefined;
+    const was = memo.thinkingVerdicts[i]!;
+    if (was !== 'removed' && was !== 'thinking_file_missing') return was;
+    const now: ThinkingVerdict = options.isThinkingAvailable === undefined || options.isThinkingAvailable(block) ? 'removed' : 'thinking_file_missing';
+    if (now !== was) prefixChanged = true;
+    return now;
+  };
+  const thinking = judgeThinkingOf(body, index, options, reuseThinking);
   if (prefixChanged) return undefined;
-  const noStub = noStubOutcome(body, judged);
-  if (noStub !== undefined) return { outcome: noStub, verdicts: judged.verdicts };
+  const verdicts = { verdicts: judged.verdicts, thinkingVerdicts: thinking.verdicts };
+  const noStub = noStubOutcome(body, judged, thinking);
+  if (noStub !== undefined) return { outcome: noStub, ...verdicts };
   const from = resumeOffset(index, messageCount);
-  const splices = planSplices(judged.stubbed.filter((s) => s.ordinal >= sharedResults).map((s) => s.splice), body.length, from);
+  const splices = planSplices(
+    [...judged.stubbed.filter((s) => s.ordinal >= sharedResults).map((s) => s.splice), ...thinking.splices.filter((t) => t.messageIndex >= messageCount).map((t) => t.splice)],
+    body.length,
+    from,
+  );
   if (splices === undefined) return undefined;
   const outputFrom = resumeOffset(memo.outputIndex.index, messageCount);
   const out = applySplicesAfter(memo.output.subarray(0, outputFrom), body, from, splices, options.allocate);
   const after = resumeIndex(out, memo.outputIndex, messageCount);
   if (after === undefined) return undefined;
-  const failure = checkIndexedRewrite(body, index, out, after.index, judged.stubbed, { message: messageCount, toolResult: sharedResults });
+  const removedAfter = new Map([...thinking.removed].filter(([m]) => m >= messageCount));
+  const failure = checkIndexedRewrite(body, index, out, after.index, judged.stubbed, { message: messageCount, toolResult: sharedResults }, removedAfter);
   if (failure !== undefined) return undefined;
-  return { outcome: rewrittenOf(out, judged), after, verdicts: judged.verdicts };
+  return { outcome: rewrittenOf(out, judged, thinking), after, ...verdicts };
 }

@@ -41,3 +41,4 @@ export * from './openai/index.js';
 export * from './index-any-api.js';
 export * from './latch-threshold.js';
 export * from './last-turn.js';
+export * from './thinking/index.js';

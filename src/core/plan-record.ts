@@ -26,12 +26,21 @@ export interface PlannedSpanFile {
   readonly bytes: Uint8Array;
 }
 
+/** One removed thinking block a latch must make durable (`thinking/<sha256>.json`) before its record may name it. */
+export interface PlannedThinkingFile {
+  readonly sha256: string;
+  /** The block object's exact bytes. */
+  readonly bytes: Uint8Array;
+}
+
 /** What a latch wants on disk: the whole new record and the files its new epoch names. */
 export interface LatchPlan {
   readonly record: ConversationRecord;
   readonly files: readonly PlannedFile[];
   /** Shed mode: the spans its new epoch sheds. */
   readonly spans?: readonly PlannedSpanFile[];
+  /** On a model that runs the prefix check: the thinking blocks its new epoch removes. */
+  readonly thinking?: readonly PlannedThinkingFile[];
 }
 
 /** What the pure latch decision settled, and what the record needs besides. */

@@ -6,6 +6,7 @@
 import type { FrozenBlock } from './epoch-types.js';
 import type { Sha256 } from './ports.js';
 import type { BlockVerdict } from './rewrite.js';
+import type { FrozenThinking, ThinkingVerdict } from './thinking/thinking-types.js';
 import type { ResumableIndex, TranscriptIndex } from './transcript-index.js';
 
 /** One conversation's last rewrite. Plain data; it owns its two bodies: nobody may change them. */
@@ -23,6 +24,9 @@ export interface RewriteMemo {
   readonly sha256: Sha256;
   /** Each frozen block's verdict, in the order of `frozen`. */
   readonly verdicts: readonly BlockVerdict[];
+  /** The frozen thinking list as the caller passed it (a memo serves that very list only), and each one's verdict. */
+  readonly thinking: readonly FrozenThinking[];
+  readonly thinkingVerdicts: readonly ThinkingVerdict[];
   /** About how much memory the memo holds, in bytes (the memo cache's cap counts these). */
   readonly bytes: number;
 }
@@ -44,13 +48,17 @@ export function createMemo(parts: MemoParts): RewriteMemo {
  * bodies it indexed. Anything else the output depends on (which elided files exist) is checked
  * per block by the incremental rewrite.
  */
-export function memoServes(memo: RewriteMemo, frozen: readonly FrozenBlock[], elidedDir: string, sha256: Sha256): boolean {
+export function memoServes(memo: RewriteMemo, frozen: readonly FrozenBlock[], elidedDir: string, sha256: Sha256, thinking: readonly FrozenThinking[] = NO_FROZEN_THINKING): boolean {
   if (memo.frozen !== frozen || memo.elidedDir !== elidedDir || memo.sha256 !== sha256) return false;
+  if (memo.thinking !== thinking && !(memo.thinking.length === 0 && thinking.length === 0)) return false;
+  if (memo.thinkingVerdicts.length !== thinking.length) return false;
   if (memo.frozenEntries.length !== frozen.length || memo.verdicts.length !== frozen.length) return false;
   for (let i = 0; i < frozen.length; i++) if (memo.frozenEntries[i] !== frozen[i]) return false;
   // A detached or replaced buffer would no longer match its index.
   return memo.input.length === memo.inputIndex.index.byteLength && memo.output.length === memo.outputIndex.index.byteLength;
 }
+
+const NO_FROZEN_THINKING: readonly FrozenThinking[] = [];
 
 function indexBytes(index: TranscriptIndex): number {
   let blocks = 0;

@@ -11,6 +11,8 @@ import type { BlockSkipReason, PassthroughReason } from './passthrough-reasons.j
 import type { Sha256 } from './ports.js';
 import { applySplices, planSplices, type Allocate } from './splices.js';
 import { renderStub } from './stub.js';
+import { judgeThinking, NO_THINKING, type JudgedThinking, type SkippedThinking } from './thinking/remove-thinking.js';
+import type { FrozenThinking, ThinkingVerdict } from './thinking/thinking-types.js';
 import type { ResumableIndex, ToolResultInfo, TranscriptIndex } from './transcript-index.js';
 import { errorText } from '../errors.js';
 
@@ -30,6 +32,9 @@ export type RewriteOutcome =
       /** Text bytes the stubs stand for. */
       readonly bytesElided: number;
       readonly skipped: readonly SkippedBlock[];
+      /** Frozen thinking blocks removed from this request (docs/rescue.md, "Preserved thinking"). */
+      readonly thinkingRemoved: number;
+      readonly thinkingSkipped: readonly SkippedThinking[];
     }
   | {
       readonly kind: 'passthrough';
@@ -52,6 +57,17 @@ export interface RewriteOptions {
   readonly allocate?: Allocate;
   /** The API the body speaks, which indexes it and the output (Messages by default). */
   readonly api?: ApiDialect;
+  /**
+   * The thinking blocks the conversation's epochs removed (Messages only; none by default), and
+   * whether each one's file exists: a block is removed only when it can be given back.
+   */
+  readonly thinking?: readonly FrozenThinking[];
+  readonly isThinkingAvailable?: (block: FrozenThinking) => boolean;
+}
+
+/** The frozen thinking a rewrite applies: none for another API than Messages. */
+export function thinkingOf(options: RewriteOptions): readonly FrozenThinking[] {
+  return options.api !== undefined && options.api.name !== 'messages' ? [] : (options.thinking ?? []);
 }
 
 const ENCODER = new TextEncoder();
@@ -71,7 +87,7 @@ function stubToken(block: FrozenBlock, elidedDir: string): Uint8Array {
 
 /** Rewrites a request body for a conversation's frozen blocks. Never throws. */
 export function rewriteRequest(body: Uint8Array, frozen: readonly FrozenBlock[], options: RewriteOptions): RewriteOutcome {
-  if (frozen.length === 0) return passthroughOf(body, 'no_epoch', 'no frozen blocks');
+  if (frozen.length === 0 && thinkingOf(options).length === 0) return passthroughOf(body, 'no_epoch', 'no frozen blocks');
   try {
     let index = options.index;
     if (index === undefined) {
@@ -95,25 +111,45 @@ export interface IndexedRewrite {
   readonly after?: ResumableIndex;
   /** Each frozen block's verdict, in the order of `frozen`. */
   readonly verdicts: readonly BlockVerdict[];
+  /** Each frozen thinking block's verdict, in the order of `options.thinking`. */
+  readonly thinkingVerdicts: readonly ThinkingVerdict[];
 }
 
 /** The rewrite of a body whose index is known; may throw (callers catch). */
 export function rewriteIndexed(body: Uint8Array, index: TranscriptIndex, frozen: readonly FrozenBlock[], options: RewriteOptions): IndexedRewrite {
   const judged = judgeFrozenBlocks(body, index, frozen, options, undefined);
-  const noStub = noStubOutcome(body, judged);
-  if (noStub !== undefined) return { outcome: noStub, verdicts: judged.verdicts };
-  const splices = planSplices(judged.stubbed.map((s) => s.splice), body.length);
-  if (splices === undefined) return { outcome: passthroughOf(body, 'self_check_failed', 'overlapping splices', judged.skipped), verdicts: judged.verdicts };
+  const thinking = judgeThinkingOf(body, index, options, undefined);
+  const verdicts = { verdicts: judged.verdicts, thinkingVerdicts: thinking.verdicts };
+  const noStub = noStubOutcome(body, judged, thinking);
+  if (noStub !== undefined) return { outcome: noStub, ...verdicts };
+  const splices = planSplices([...judged.stubbed.map((s) => s.splice), ...thinking.splices.map((t) => t.splice)], body.length);
+  if (splices === undefined) return { outcome: passthroughOf(body, 'self_check_failed', 'overlapping splices', judged.skipped), ...verdicts };
   const out = applySplices(body, splices, options.allocate);
   // Another API's output is checked by its own index, with nothing kept for an incremental rewrite.
   if (options.api !== undefined && options.api.name !== 'messages') {
     const failure = checkRewrite(body, index, out, judged.stubbed, options.api);
-    if (failure !== undefined) return { outcome: passthroughOf(body, 'self_check_failed', failure, judged.skipped), verdicts: judged.verdicts };
-    return { outcome: rewrittenOf(out, judged), verdicts: judged.verdicts };
+    if (failure !== undefined) return { outcome: passthroughOf(body, 'self_check_failed', failure, judged.skipped), ...verdicts };
+    return { outcome: rewrittenOf(out, judged, thinking), ...verdicts };
   }
-  const check = checkOutput(body, index, out, judged.stubbed);
-  if (!check.ok) return { outcome: passthroughOf(body, 'self_check_failed', check.failure, judged.skipped), verdicts: judged.verdicts };
-  return { outcome: rewrittenOf(out, judged), after: check.after, verdicts: judged.verdicts };
+  const check = checkOutput(body, index, out, judged.stubbed, thinking.removed);
+  if (!check.ok) return { outcome: passthroughOf(body, 'self_check_failed', check.failure, judged.skipped), ...verdicts };
+  return { outcome: rewrittenOf(out, judged, thinking), after: check.after, ...verdicts };
+}
+
+/** The conversation's frozen thinking judged against the body (none for another API). */
+export function judgeThinkingOf(
+  body: Uint8Array,
+  index: TranscriptIndex,
+  options: RewriteOptions,
+  reuse: ((i: number) => ThinkingVerdict | undefined) | undefined,
+): JudgedThinking {
+  const thinking = thinkingOf(options);
+  if (thinking.length === 0) return NO_THINKING;
+  return judgeThinking(body, index, thinking, {
+    sha256: options.sha256,
+    ...(options.isThinkingAvailable === undefined ? {} : { isAvailable: options.isThinkingAvailable }),
+    ...(reuse === undefined ? {} : { reuse }),
+  });
 }
 
 /** The frozen blocks judged against one body: verdicts, splices, skips. */
@@ -154,16 +190,24 @@ export function judgeFrozenBlocks(
   return { verdicts, stubbed, skipped, bytesElided };
 }
 
-/** The pass-through when no block could be stubbed, else `undefined`. */
-export function noStubOutcome(body: Uint8Array, judged: JudgedBlocks): RewriteOutcome | undefined {
-  if (judged.stubbed.length > 0) return undefined;
+/** The pass-through when no block could be stubbed and no thinking block removed, else `undefined`. */
+export function noStubOutcome(body: Uint8Array, judged: JudgedBlocks, thinking: JudgedThinking = NO_THINKING): RewriteOutcome | undefined {
+  if (judged.stubbed.length > 0 || thinking.count > 0) return undefined;
   const allMissing = judged.skipped.every((s) => s.reason === 'file_missing');
   return passthroughOf(body, allMissing ? 'elided_file_missing' : 'epoch_mismatch', `${judged.skipped.length} frozen blocks skipped`, judged.skipped);
 }
 
 /** The rewritten outcome for an output that passed its check. */
-export function rewrittenOf(out: Uint8Array, judged: JudgedBlocks): RewriteOutcome {
-  return { kind: 'rewritten', body: out, stubs: judged.stubbed.length, bytesElided: judged.bytesElided, skipped: judged.skipped };
+export function rewrittenOf(out: Uint8Array, judged: JudgedBlocks, thinking: JudgedThinking = NO_THINKING): RewriteOutcome {
+  return {
+    kind: 'rewritten',
+    body: out,
+    stubs: judged.stubbed.length,
+    bytesElided: judged.bytesElided,
+    skipped: judged.skipped,
+    thinkingRemoved: thinking.count,
+    thinkingSkipped: thinking.skipped,
+  };
 }
 
 /** A pass-through: the input itself goes upstream. */

@@ -10,12 +10,15 @@ import type { PassthroughReason } from '../core/passthrough-reasons.js';
 /** What an epoch freezes (docs/design.md "Mode"): tool results (`rescue`) or a span of messages (`shed`). */
 export type EpochMode = 'rescue' | 'shed';
 
-/** Why an epoch latched: the fullness crossed the threshold, or the upstream said the prompt is too long. */
-export type EpochTrigger = 'threshold' | 'overflow';
+/**
+ * Why an epoch latched: the fullness crossed the threshold, the upstream said the prompt is too
+ * long, or it refused a thinking block ctxshed's edit had invalidated (its prefix check).
+ */
+export type EpochTrigger = 'threshold' | 'overflow' | 'prefix_check';
 
 /** Every mode and trigger, so each count exists (at zero) before the first epoch latches. */
 export const EPOCH_MODES: readonly EpochMode[] = ['rescue', 'shed'];
-export const EPOCH_TRIGGERS: readonly EpochTrigger[] = ['threshold', 'overflow'];
+export const EPOCH_TRIGGERS: readonly EpochTrigger[] = ['threshold', 'overflow', 'prefix_check'];
 
 /**
  * How one overflow ("prompt is too long") ended (issue 11): the epoch latched and the retry was
@@ -40,6 +43,8 @@ export interface Metrics {
   epochLatched(mode: EpochMode, trigger: EpochTrigger, blocks: number, bytes: number): void;
   /** Elided blocks read back by a later tool call (the policy's misses). */
   refaults(n: number): void;
+  /** Frozen thinking blocks one request went without (docs/rescue.md, "Preserved thinking"). */
+  thinkingRemoved(n: number): void;
   /** One overflow handled, by how it ended. */
   overflowRetry(outcome: OverflowRetryOutcome): void;
   /** The engine's own time on one model call (`EpochEngine.prepare`, latch included). */
@@ -67,6 +72,7 @@ export const NO_METRICS: Metrics = {
   passthrough: ignore,
   epochLatched: ignore,
   refaults: ignore,
+  thinkingRemoved: ignore,
   overflowRetry: ignore,
   rewriteSeconds: ignore,
   upstreamHeadersSeconds: ignore,

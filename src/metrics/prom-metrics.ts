@@ -46,6 +46,7 @@ export class PromMetrics implements ServedMetrics {
   readonly #epochBlocks: Histogram<'mode'>;
   readonly #epochBytes: Histogram<'mode'>;
   readonly #refaults: Counter;
+  readonly #thinkingRemoved: Counter;
   readonly #overflow: Counter<'outcome'>;
   readonly #rewriteSeconds: Histogram;
   readonly #headersSeconds: Histogram<'route'>;
@@ -96,6 +97,11 @@ export class PromMetrics implements ServedMetrics {
     this.#refaults = new Counter({
       name: 'ctxshed_refaults_total',
       help: 'Elided blocks a later tool call read back (the policy\'s misses).',
+      registers,
+    });
+    this.#thinkingRemoved = new Counter({
+      name: 'ctxshed_thinking_removed_total',
+      help: 'Frozen thinking blocks requests went without, on models that check the prefix of thinking blocks.',
       registers,
     });
     this.#overflow = new Counter({
@@ -189,6 +195,10 @@ export class PromMetrics implements ServedMetrics {
     this.#epochs.inc({ mode, trigger });
     if (isCount(blocks)) this.#epochBlocks.observe({ mode }, blocks);
     if (isCount(bytes)) this.#epochBytes.observe({ mode }, bytes);
+  }
+
+  thinkingRemoved(n: number): void {
+    if (isCount(n) && n > 0) this.#thinkingRemoved.inc(n);
   }
 
   refaults(n: number): void {

@@ -14,9 +14,10 @@ import type { RetryFacts } from './overflow-retry.js';
  */
 export function countRequest(metrics: Metrics, prepared: Prepared, result: ForwardResult, prepareSeconds: number, retry?: RetryFacts): void {
   metrics.requestDone(prepared.route, result.status);
-  if (retry !== undefined) metrics.overflowRetry(overflowOutcomeOf(retry));
+  if (retry !== undefined && retry.reason === 'overflow') metrics.overflowRetry(overflowOutcomeOf(retry));
   const refaults = prepared.refaults?.length ?? 0;
   if (refaults > 0) metrics.refaults(refaults);
+  if ((prepared.thinkingRemoved ?? 0) > 0) metrics.thinkingRemoved(prepared.thinkingRemoved!);
   if (prepared.reason === undefined) metrics.rewritten();
   else metrics.passthrough(prepared.reason);
   // Only a model call goes through the engine's work; the rest pass through at once.

@@ -127,6 +127,8 @@ async function handle(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse
     rewritePath: last.rewritePath,
     refaults: last.refaults,
     retry: final.retry,
+    thinkingRemoved: last.thinkingRemoved,
+    thinkingSkipped: last.thinkingSkipped,
     status: final.status,
     responseBytes: final.responseBytes,
     usage: result.usage,

@@ -4,7 +4,7 @@
  * bounded, before the core reads it (core/prompt-too-long.ts).
  */
 import zlib from 'node:zlib';
-import { readPromptTooLong, type OverflowReading } from '../core/index.js';
+import { readPrefixMismatch, readPromptTooLong, type OverflowReading, type PrefixMismatch } from '../core/index.js';
 import { contentCoding } from './copy-decompressor.js';
 import type { HeldResponse } from './forward.js';
 
@@ -17,6 +17,14 @@ export function readHeldOverflow(held: HeldResponse): OverflowReading | undefine
   const encoding = held.headers['content-encoding'];
   const text = decodeBody(held.body, typeof encoding === 'string' ? encoding : undefined);
   return text === undefined ? undefined : readPromptTooLong(text);
+}
+
+/** The refused block's place of a held response that says a thinking block failed its prefix check; undefined for anything else. */
+export function readHeldPrefixMismatch(held: HeldResponse): PrefixMismatch | undefined {
+  if (held.status !== 400) return undefined;
+  const encoding = held.headers['content-encoding'];
+  const text = decodeBody(held.body, typeof encoding === 'string' ? encoding : undefined);
+  return text === undefined ? undefined : readPrefixMismatch(text);
 }
 
 function decodeBody(body: Buffer, encoding: string | undefined): string | undefined {

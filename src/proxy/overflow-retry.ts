@@ -7,19 +7,15 @@
 import type { ServerResponse } from 'node:http';
 import type { EngineRequest, EpochEngine, OverflowDeclined, Prepared } from '../rescue/index.js';
 import { sendHeldResponse, type ForwardArgs, type ForwardResult, type HeldResponse } from './forward.js';
-import { HELD_BODY_MAX_BYTES, readHeldOverflow } from './held-overflow.js';
+import { HELD_BODY_MAX_BYTES, readHeldOverflow, readHeldPrefixMismatch } from './held-overflow.js';
 
 /** What forward.ts holds back for a possible rescue: the API's 400, whose body is small JSON. */
 export const OVERFLOW_HOLD_BACK: NonNullable<ForwardArgs['holdBack']> = { status: 400, maxBytes: HELD_BODY_MAX_BYTES };
 
-/** The wire record's `retry`: what the proxy did with a held-back refusal. */
-export interface RetryFacts {
-  readonly reason: 'overflow';
+/** What every retry record says: whether the rewritten request went out, and how it ended. */
+interface RetryOutcomeFacts {
   /** The status of the refused attempt (always 400). */
   readonly firstStatus: number;
-  /** The prompt's tokens as the refusal counted them, and the maximum it named. */
-  readonly tokens: number;
-  readonly limit?: number;
   /** Whether the rewritten request went out. */
   readonly sent: boolean;
   /** Why it did not. */
@@ -27,6 +23,23 @@ export interface RetryFacts {
   /** The retry's status (400 again: the client got the original refusal). */
   readonly status?: number;
 }
+
+/** The wire record's `retry`: what the proxy did with a held-back refusal. */
+export type RetryFacts =
+  | (RetryOutcomeFacts & {
+      readonly reason: 'overflow';
+      /** The prompt's tokens as the refusal counted them, and the maximum it named. */
+      readonly tokens: number;
+      readonly limit?: number;
+    })
+  | (PrefixCheckRetryFacts);
+
+/** A thinking block of a request ctxshed changed failed its prefix check (docs/rescue.md, "Preserved thinking"). */
+type PrefixCheckRetryFacts = RetryOutcomeFacts & {
+  readonly reason: 'prefix_check';
+  /** The refused block's place as the API named it: `messages.N.content.M`. */
+  readonly at: string;
+};
 
 /** The exchange as the client saw it in the end. */
 export interface FinalExchange {
@@ -59,12 +72,29 @@ export async function answerHeld(a: HeldAnswer): Promise<FinalExchange> {
     return { prepared: last.prepared, result: last.result, status: held.status, responseBytes, ...(retry === undefined ? {} : { retry }) };
   };
   const overflow = readHeldOverflow(held);
-  if (overflow === undefined) return original();
+  if (overflow === undefined) return answerPrefixMismatch(a, original);
   const facts = { reason: 'overflow' as const, firstStatus: held.status, tokens: overflow.tokens, ...(overflow.limit === undefined ? {} : { limit: overflow.limit }) };
   const outcome = await a.engine.prepareAfterOverflow(a.request, a.prepared, overflow);
   if (outcome.kind === 'declined') return original({ ...facts, sent: false, why: outcome.why });
   // Once only. A 400 again is held back too: the client then gets its own request's refusal, not
   // one for bytes it never sent. Any other answer (a 200, an overload) is the client's to see.
+  const result = await a.forward(outcome.prepared, OVERFLOW_HOLD_BACK);
+  const retried = { prepared: outcome.prepared, result };
+  if (result.held !== undefined) return original({ ...facts, sent: true, status: result.held.status }, retried);
+  return { ...retried, status: result.status, responseBytes: result.bytesOut, retry: { ...facts, sent: true, status: result.status } };
+}
+
+/**
+ * A held 400 that says a thinking block failed its prefix check: when ctxshed changed the request,
+ * a correction epoch latches and the request goes out once more; else the client gets the refusal
+ * byte for byte (its own bytes were refused).
+ */
+async function answerPrefixMismatch(a: HeldAnswer, original: (retry?: RetryFacts, last?: { prepared: Prepared; result: ForwardResult }) => FinalExchange): Promise<FinalExchange> {
+  const mismatch = readHeldPrefixMismatch(a.first.held);
+  if (mismatch === undefined || a.prepared.reason !== undefined) return original();
+  const facts = { reason: 'prefix_check' as const, firstStatus: a.first.held.status, at: `messages.${mismatch.messageIndex}.content.${mismatch.blockIndex}` };
+  const outcome = await a.engine.prepareAfterPrefixMismatch(a.request, a.prepared);
+  if (outcome.kind === 'declined') return original({ ...facts, sent: false, why: outcome.why });
   const result = await a.forward(outcome.prepared, OVERFLOW_HOLD_BACK);
   const retried = { prepared: outcome.prepared, result };
   if (result.held !== undefined) return original({ ...facts, sent: true, status: result.held.status }, retried);

@@ -64,6 +64,8 @@ export interface EpochSummary {
   readonly blocks: number;
   /** Text bytes of those blocks. */
   readonly bytes: number;
+  /** Thinking blocks this epoch removed, on a model that runs the prefix check (docs/rescue.md, "Preserved thinking"). */
+  readonly thinking: number;
   /** `bytes` in estimated tokens. */
   readonly tokens: number;
   /** Reads of this epoch's blocks by later tool calls (docs/rescue.md, "Refaults"). */
@@ -188,6 +190,7 @@ function epochsFromRecord(record: ConversationRecord, tokensPerByte: number, tal
       policy: { name, version, keepRecent, minBytes },
       blocks: epoch.blocks.length,
       bytes,
+      thinking: epoch.thinking?.length ?? 0,
       tokens: Math.round(bytes * tokensPerByte),
       refaults: reads.reduce((total, n) => total + n, 0),
       blocksRefaulted: reads.filter((n) => n > 0).length,
@@ -251,6 +254,7 @@ function epochsFromWire(tally: ConversationTally | null, tokensPerByte: number):
       fired: null,
       policy: null,
       blocks: blocksNow - blocksBefore,
+      thinking: 0,
       bytes,
       tokens: Math.round(bytes * tokensPerByte),
       ...wireRefaults(tally.refaultsByEpoch.get(n), blocksNow - blocksBefore),

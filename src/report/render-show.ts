@@ -62,6 +62,7 @@ function renderEpoch(e: EpochSummary, recorded: Epoch | undefined, nowMs: number
     lines.push(`  shed      ${plural(e.blocks, 'block')}, ${formatBytes(e.bytes)} (${formatTokens(e.tokens)} tokens)`);
     lines.push(`  refaults  ${describeRefaults(e.refaults, e.blocksRefaulted, e.blocks)}`);
   } else lines.push(...renderSpan(span, recorded?.gate), ...renderFit(recorded));
+  if (e.thinking > 0) lines.push(`  thinking  ${plural(e.thinking, 'thinking block')} removed from every later request (docs/rescue.md, "Preserved thinking")`);
   if (recorded !== undefined && recorded.blocks.length > 0) {
     const columns = [
       { header: 'ORDINAL', align: 'right' },

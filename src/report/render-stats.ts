@@ -75,6 +75,7 @@ function renderTotals(t: StatsTotals, unkeyed: number): string[] {
   if (skipped.length > 0) lines.push(truncate(`${label('blocks left alone')}${skipped.join(', ')}`, REPORT_WIDTH));
   const overflow = overflowLine(t.overflow);
   if (overflow !== undefined) lines.push(truncate(`${label('too long')}${overflow}`, REPORT_WIDTH));
+  if (t.thinkingRemoved > 0) lines.push(`${label('thinking removed')}${plural(t.thinkingRemoved, 'block')} over ${plural(t.thinkingRequests, 'request')} (docs/rescue.md, "Preserved thinking")`);
   lines.push(`${label('epochs')}${formatCount(t.epochs)}, ${plural(t.blocksElided, 'block')}`);
   if (t.shed.epochs > 0) {
     // Shed epochs are counted, never summed: their bytes and tokens are each epoch's own.

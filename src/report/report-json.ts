@@ -115,6 +115,7 @@ export function showConversationJson(
         source: e.source,
         blockCount: e.blocks,
         bytes: e.bytes,
+        thinking: e.thinking,
         tokens: e.tokens,
         refaults: e.refaults,
         blocksRefaulted: e.blocksRefaulted,

@@ -23,6 +23,9 @@ export interface StatsTotals {
   readonly overflow: Readonly<Record<string, number>>;
   /** Requests over the threshold that latched no epoch, by hold reason (docs/reasons.md). */
   readonly holds: Readonly<Record<string, number>>;
+  /** Frozen thinking blocks requests went without, summed, and in how many requests (docs/rescue.md, "Preserved thinking"). */
+  readonly thinkingRemoved: number;
+  readonly thinkingRequests: number;
   readonly errors: number;
   readonly epochs: number;
   /** Each rescue epoch's shed counted once (shed epochs add no blocks). */
@@ -150,6 +153,8 @@ function totalsOf(counts: RequestCounts, epochs: readonly EpochSummary[], perReq
     rewritePaths: { ...counts.rewritePaths },
     overflow: { ...counts.overflow },
     holds: { ...counts.holds },
+    thinkingRemoved: counts.thinkingRemoved,
+    thinkingRequests: counts.thinkingRequests,
     errors: counts.errors,
     epochs: epochs.length,
     blocksElided,

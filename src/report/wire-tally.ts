@@ -39,6 +39,9 @@ export interface RequestCounts {
   overflow: Record<string, number>;
   /** Requests over the threshold that latched no epoch, by why (docs/reasons.md, "Why no epoch latched"). */
   holds: Record<string, number>;
+  /** Frozen thinking blocks requests went without (the wire records' `thinkingRemoved`, summed), and in how many requests. */
+  thinkingRemoved: number;
+  thinkingRequests: number;
   /** Responses with status 400 or more (the API's errors and ctxshed's own). */
   errors: number;
   /** Sums over the rewritten requests, for per-request means (never a total saving). */
@@ -115,7 +118,7 @@ export function newWireTally(): WireTally {
 
 /** Zero counts. */
 export function newRequestCounts(): RequestCounts {
-  return { requests: 0, rewritten: 0, passthrough: countsByName(), skippedBlocks: countsByName(), rewritePaths: countsByName(), overflow: countsByName(), holds: countsByName(), errors: 0, rewrittenBytesElided: 0, rewrittenBytesSaved: 0 };
+  return { requests: 0, rewritten: 0, passthrough: countsByName(), skippedBlocks: countsByName(), rewritePaths: countsByName(), overflow: countsByName(), holds: countsByName(), thinkingRemoved: 0, thinkingRequests: 0, errors: 0, rewrittenBytesElided: 0, rewrittenBytesSaved: 0 };
 }
 
 /** Folds one line's entry into `tally`. */
@@ -145,6 +148,8 @@ export function addRequestCounts(into: RequestCounts, from: RequestCounts): void
   into.errors += from.errors;
   into.rewrittenBytesElided += from.rewrittenBytesElided;
   into.rewrittenBytesSaved += from.rewrittenBytesSaved;
+  into.thinkingRemoved += from.thinkingRemoved;
+  into.thinkingRequests += from.thinkingRequests;
   addCountsByName(into.passthrough, from.passthrough);
   addCountsByName(into.skippedBlocks, from.skippedBlocks);
   addCountsByName(into.rewritePaths, from.rewritePaths);
@@ -183,6 +188,11 @@ function countRequest(counts: RequestCounts, record: WireRecord): void {
     counts.passthrough[record.reason] = (counts.passthrough[record.reason] ?? 0) + 1;
   }
   if (record.skipped !== undefined) addCountsByName(counts.skippedBlocks, record.skipped);
+  const thinking = record.thinkingRemoved;
+  if (typeof thinking === 'number' && Number.isSafeInteger(thinking) && thinking > 0) {
+    counts.thinkingRemoved += thinking;
+    counts.thinkingRequests += 1;
+  }
   if (record.rewritePath !== undefined) counts.rewritePaths[record.rewritePath] = (counts.rewritePaths[record.rewritePath] ?? 0) + 1;
   // A line from elsewhere may name anything: only a plausible reason's name is counted.
   const hold = record.hold as unknown;

@@ -5,7 +5,7 @@
  * request, or, with a watch (record-watch.ts, the proxy's), only when the watch says it changed.
  */
 import fs from 'node:fs/promises';
-import type { EpochMode, FrozenBlock, FrozenSpan, FullnessReading } from '../core/index.js';
+import type { EpochMode, FrozenBlock, FrozenSpan, FrozenThinking, FullnessReading } from '../core/index.js';
 import type { ConversationRecord } from '../core/epoch-types.js';
 import { conversationPath, type StateDir } from '../state/layout.js';
 import { readConversation } from '../state/read-conversation.js';
@@ -19,6 +19,8 @@ export interface ConversationEntry {
   frozen: readonly FrozenBlock[];
   /** Every span shed by the record's epochs, in latch (and message) order. */
   spans: readonly FrozenSpan[];
+  /** Every thinking block the record's epochs removed, in ordinal order (prefix-check models only). */
+  thinking: readonly FrozenThinking[];
   /** The mode of the conversation's first epoch (absent in the record: rescue); undefined without epochs. */
   mode: EpochMode | undefined;
   reading: FullnessReading | undefined;
@@ -43,7 +45,7 @@ export class ConversationTable {
   async get(key: string): Promise<ConversationEntry> {
     let entry = this.#entries.get(key);
     if (entry === undefined) {
-      entry = { key, record: undefined, frozen: [], spans: [], mode: undefined, reading: undefined, latching: Promise.resolve(), fileStamp: '', refaulted: new Set() };
+      entry = { key, record: undefined, frozen: [], spans: [], thinking: [], mode: undefined, reading: undefined, latching: Promise.resolve(), fileStamp: '', refaulted: new Set() };
       this.#entries.set(key, entry);
     }
     await this.refresh(entry);
@@ -72,6 +74,7 @@ export class ConversationTable {
       if (!same) {
         entry.frozen = record.epochs.flatMap((e) => e.blocks).sort((a, b) => a.ordinal - b.ordinal);
         entry.spans = record.epochs.flatMap((e) => (e.span === undefined ? [] : [e.span]));
+        entry.thinking = record.epochs.flatMap((e) => e.thinking ?? []).sort((a, b) => a.ordinal - b.ordinal);
       }
       const first = record.epochs[0];
       entry.mode = first === undefined ? undefined : (first.mode ?? 'rescue');

@@ -1,5 +1,5 @@
 /** What goes into the epoch engine and what comes out: plain data, no sockets. */
-import type { LatchHold, ModelRoute, OverflowReading, PassthroughReason, Refault, SkippedBlock, SkippedSpan, Usage } from '../core/index.js';
+import type { LatchHold, ModelRoute, OverflowReading, PassthroughReason, Refault, SkippedBlock, SkippedSpan, SkippedThinking, Usage } from '../core/index.js';
 import type { ConversationEntry } from './conversation-table.js';
 import type { WireClassifier } from '../state/wire-record.js';
 
@@ -39,6 +39,10 @@ export interface Prepared {
   readonly detail?: string;
   /** Frozen blocks (or, in shed mode, spans) the rewrite left alone, each with why. */
   readonly skipped?: readonly (SkippedBlock | SkippedSpan)[];
+  /** Frozen thinking blocks this request went without (docs/rescue.md, "Preserved thinking"); absent: none. */
+  readonly thinkingRemoved?: number;
+  /** Frozen thinking blocks left in it, each with why; absent: none. */
+  readonly thinkingSkipped?: readonly SkippedThinking[];
   /** The state directory failed during this request (its wire record must not report it healthy). */
   readonly stateFailed?: true;
   /** Whether the rewrite ran from the conversation's last rewrite or from scratch (same bytes either way). */
@@ -80,6 +84,11 @@ export type OverflowDeclined =
 export type OverflowOutcome =
   | { readonly kind: 'retry'; readonly prepared: Prepared; readonly overflow: OverflowReading }
   | { readonly kind: 'declined'; readonly why: OverflowDeclined; readonly overflow: OverflowReading; readonly detail?: string };
+
+/** What `prepareAfterPrefixMismatch` decided: send the retry, or give the client the refusal. */
+export type RetryOutcome =
+  | { readonly kind: 'retry'; readonly prepared: Prepared }
+  | { readonly kind: 'declined'; readonly why: OverflowDeclined; readonly detail?: string };
 
 /** A response as the engine needs to see it: its status and the usage read from it. */
 export interface ObservedResponse {

@@ -25,6 +25,7 @@ import {
   type OverflowReading,
   type PassthroughReason,
   type Refault,
+  type SkippedThinking,
   type ApiDialect,
   type TranscriptIndex,
 } from '../core/index.js';
@@ -37,12 +38,13 @@ import { conversationKeyFor } from './conversation-key-of.js';
 import { ConversationTable, type ConversationEntry } from './conversation-table.js';
 import type { EngineSettings } from './engine-settings.js';
 import { countRefaults } from './count-refaults.js';
-import type { ClassifierCall, ClassifierReport, EngineRequest, ObservedResponse, OverflowDeclined, OverflowOutcome, Prepared } from './engine-types.js';
+import type { ClassifierCall, ClassifierReport, EngineRequest, ObservedResponse, OverflowDeclined, OverflowOutcome, Prepared, RetryOutcome } from './engine-types.js';
 import { FileAvailability } from './file-availability.js';
 import type { LatchContext } from './latch-conversation.js';
 import { isOverThreshold, maybeLatch } from './maybe-latch.js';
 import { maybeShed } from './maybe-shed.js';
 import { latchOnOverflow } from './overflow-latch.js';
+import { latchOnPrefixMismatch } from './prefix-check-latch.js';
 import { watchRecords } from './record-watch.js';
 import { shedOnOverflow } from './shed-overflow-latch.js';
 import { readRequestMeta, type RequestMeta } from './request-meta.js';
@@ -175,6 +177,46 @@ export class EpochEngine {
   }
 
   /**
+   * After the API refused `prepared`, a request ctxshed changed, because a thinking block failed
+   * its prefix check: latches a correction epoch (prefix-check-latch.ts) and prepares the request
+   * once more, without every thinking block the conversation's edits invalidated. Never rejects:
+   * anything that stops it is `declined`, and the client then gets the refusal as it was.
+   */
+  async prepareAfterPrefixMismatch(request: EngineRequest, prepared: Prepared): Promise<RetryOutcome> {
+    const declined = (why: OverflowDeclined, detail?: string): RetryOutcome => (detail === undefined ? { kind: 'declined', why } : { kind: 'declined', why, detail });
+    try {
+      const entry = prepared.conversation;
+      // Only a request ctxshed changed: a refusal of the client's own bytes is the client's.
+      if (!this.canRescueOverflow(prepared) || prepared.reason !== undefined || entry === undefined || prepared.key === undefined) return declined('not_rescuable');
+      const meta = readRequestMeta(request, this.settings);
+      const mode: EpochMode = entry.mode ?? 'rescue';
+      const indexed = indexIncrementally(request.body, undefined, commonPrefixLength);
+      if (indexed.outcome.kind === 'failed') return declined('not_rescuable', indexed.outcome.detail);
+      const { index } = indexed.outcome;
+      let stateFailed = false;
+      const onFailure = (error: unknown): void => {
+        stateFailed = true;
+        this.#onStateFailure(error);
+      };
+      const latch = await latchOnPrefixMismatch(this.#latch, entry, { body: request.body, index, mode }, onFailure);
+      if (latch.kind === 'declined') return declined(latch.why, latch.detail);
+      const retry =
+        mode === 'shed'
+          ? await this.#shed(request.body, meta, entry, prepared.key, index, latch.n, stateFailed)
+          : await this.#rewrite(request.body, meta, entry, prepared.key, indexed, MESSAGES_API, this.#now().getTime(), {
+              ...(latch.n === undefined ? {} : { latched: latch.n }),
+              ...(stateFailed ? { stateFailed: true as const } : {}),
+              ...(prepared.refaults === undefined ? {} : { refaults: prepared.refaults }),
+            });
+      // The retry must go without more thinking than the refused request did.
+      if (retry.reason !== undefined || (retry.thinkingRemoved ?? 0) <= (prepared.thinkingRemoved ?? 0)) return declined('no_smaller_body', retry.detail);
+      return { kind: 'retry', prepared: retry };
+    } catch (error) {
+      return declined('internal_error', errorText(error));
+    }
+  }
+
+  /**
    * Takes the usage reading of a response (docs/design.md "Fullness"): the conversation's next request
    * is judged on it. Only a 200 of a model call counts (Messages, Responses, chat): count_tokens
    * never latches.
@@ -245,7 +287,7 @@ export class EpochEngine {
     this.#memos.prune(nowMs);
     this.#eligibility.prune(nowMs);
     const mayLatch = readsFullness(meta.route) && isOverThreshold(entry, this.settings);
-    if (entry.frozen.length === 0 && entry.spans.length === 0 && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: entry, key });
+    if (entry.frozen.length === 0 && entry.spans.length === 0 && entry.thinking.length === 0 && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: entry, key });
     //    The index resumes where this body stops being the one the conversation's last rewrite
     //    read: the index a scan from scratch gives, for the cost of what is new.
     //    An OpenAI body comes indexed already, from scratch: no memo resumes it.
@@ -291,18 +333,20 @@ export class EpochEngine {
     // 6. Files checked (an await: another request may latch meanwhile), then one snapshot of the
     //    epochs for both the rewrite and what the record and the next reading say it carried.
     let frozen = entry.frozen;
-    await this.#files.check(frozen);
-    while (frozen !== entry.frozen) {
+    let thinking = api.name === 'messages' ? entry.thinking : [];
+    await Promise.all([this.#files.check(frozen), this.#files.checkThinking(thinking)]);
+    while (frozen !== entry.frozen || (api.name === 'messages' && thinking !== entry.thinking)) {
       frozen = entry.frozen;
-      await this.#files.check(frozen);
+      thinking = api.name === 'messages' ? entry.thinking : [];
+      await Promise.all([this.#files.check(frozen), this.#files.checkThinking(thinking)]);
     }
-    // No await from here to the rewrite: `frozen` and `epochs` are one snapshot of the record.
+    // No await from here to the rewrite: `frozen`, `thinking` and `epochs` are one snapshot of the record.
     const epochs = entry.record?.epochs.length ?? 0;
     const common: Partial<Prepared> = { conversation: entry, key, epochs, ...extra };
-    // A memo serves one epoch's frozen list only: a new epoch makes it useless.
+    // A memo serves one epoch's frozen lists only: a new epoch makes it useless.
     const memo = indexed.resumed?.memo ?? this.#memos.get(key, nowMs);
-    if (memo !== undefined && memo.frozen !== frozen) this.#memos.delete(key, memo);
-    if (frozen.length === 0) return pass('no_epoch', 'no epoch yet', common);
+    if (memo !== undefined && (memo.frozen !== frozen || (memo.thinking !== thinking && memo.thinking.length + thinking.length > 0))) this.#memos.delete(key, memo);
+    if (frozen.length === 0 && thinking.length === 0) return pass('no_epoch', 'no epoch yet', common);
     // 7. The rewrite, checked on its own output by the core; from the memo when it serves, with
     //    exactly the outcome of a rewrite from scratch.
     const rewrite = rewriteIncrementally(body, frozen, {
@@ -312,12 +356,14 @@ export class EpochEngine {
       // A Buffer, not a plain Uint8Array: the self-check's scan leans on Buffer's fast indexOf.
       allocate: (n) => Buffer.allocUnsafe(n),
       api,
+      thinking,
+      isThinkingAvailable: (t) => this.#files.hasThinking(t),
     }, indexed);
     if (rewrite.memo !== undefined) this.#memos.set(key, rewrite.memo, nowMs);
     const { outcome } = rewrite;
     const how = { rewritePath: rewrite.path };
     if (outcome.kind === 'passthrough') return pass(outcome.reason, outcome.detail, { ...common, ...how, skipped: outcome.skipped });
-    return { ...base(outcome.body, meta), ...common, ...how, rescued: outcome.stubs, bytesElided: outcome.bytesElided, skipped: outcome.skipped };
+    return { ...base(outcome.body, meta), ...common, ...how, rescued: outcome.stubs, bytesElided: outcome.bytesElided, skipped: outcome.skipped, ...thinkingFacts(outcome) };
   }
 
   // Shed mode's steps 5 and 6: the spans' files checked, then the splice (core/shed/shed-request.ts).
@@ -331,10 +377,12 @@ export class EpochEngine {
     stateFailed: boolean,
   ): Promise<Prepared> {
     let spans = entry.spans;
-    await this.#files.checkSpans(spans);
-    while (spans !== entry.spans) {
+    let thinking = entry.thinking;
+    await Promise.all([this.#files.checkSpans(spans), this.#files.checkThinking(thinking)]);
+    while (spans !== entry.spans || thinking !== entry.thinking) {
       spans = entry.spans;
-      await this.#files.checkSpans(spans);
+      thinking = entry.thinking;
+      await Promise.all([this.#files.checkSpans(spans), this.#files.checkThinking(thinking)]);
     }
     // No await from here on: `spans` and `epochs` are one snapshot of the record.
     const epochs = entry.record?.epochs.length ?? 0;
@@ -352,10 +400,20 @@ export class EpochEngine {
       isAvailable: (s) => this.#files.hasSpan(s),
       index,
       allocate: (n) => Buffer.allocUnsafe(n),
+      thinking,
+      isThinkingAvailable: (t) => this.#files.hasThinking(t),
     });
     if (outcome.kind === 'passthrough') return passthrough(body, meta, outcome.reason, outcome.detail, { ...common, skipped: outcome.skipped });
-    return { ...base(outcome.body, meta), ...common, rescued: outcome.stubs, bytesElided: outcome.bytesShed, skipped: outcome.skipped };
+    return { ...base(outcome.body, meta), ...common, rescued: outcome.stubs, bytesElided: outcome.bytesShed, skipped: outcome.skipped, ...thinkingFacts(outcome) };
   }
+}
+
+// Only a request that removed or kept a frozen thinking block says so: other records stay as they were.
+function thinkingFacts(outcome: { readonly thinkingRemoved: number; readonly thinkingSkipped: readonly SkippedThinking[] }): Partial<Prepared> {
+  return {
+    ...(outcome.thinkingRemoved === 0 ? {} : { thinkingRemoved: outcome.thinkingRemoved }),
+    ...(outcome.thinkingSkipped.length === 0 ? {} : { thinkingSkipped: outcome.thinkingSkipped }),
+  };
 }
 
 function base(body: Uint8Array, meta: RequestMeta): Prepared {

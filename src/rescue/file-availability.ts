@@ -5,8 +5,8 @@
  * `ctxshed seal` moved to sealed/ still counts (docs/rescue.md, "Sealing").
  */
 import fs from 'node:fs/promises';
-import type { FrozenBlock, FrozenSpan } from '../core/index.js';
-import { spanPath, type StateDir } from '../state/layout.js';
+import type { FrozenBlock, FrozenSpan, FrozenThinking } from '../core/index.js';
+import { spanPath, thinkingPath, type StateDir } from '../state/layout.js';
 import { locateStoredFile } from '../state/stored-file.js';
 
 export class FileAvailability {
@@ -47,6 +47,26 @@ export class FileAvailability {
         }
       }),
     );
+  }
+
+  /** Looks up, once each, the files of removed thinking blocks not yet known to exist. */
+  async checkThinking(blocks: readonly FrozenThinking[]): Promise<void> {
+    const unknown = blocks.filter((b) => !this.#seen.has(`thinking:${b.sha256}`));
+    await Promise.all(
+      unknown.map(async (b) => {
+        try {
+          const stat = await fs.stat(thinkingPath(this.state, b.sha256));
+          if (stat.isFile() && stat.size === b.jsonBytes) this.#seen.add(`thinking:${b.sha256}`);
+        } catch {
+          // Missing: the block stays in the request (reason thinking_file_missing).
+        }
+      }),
+    );
+  }
+
+  /** Whether a removed thinking block's file is known to exist. */
+  hasThinking(block: FrozenThinking): boolean {
+    return this.#seen.has(`thinking:${block.sha256}`);
   }
 
   /** Whether both files a span's stub names are known to exist. */

@@ -4,7 +4,8 @@
  * rewritten request leave. state/latch-epoch.ts keeps that order under the state lock; the
  * record itself is planned by the core (core/plan-record.ts).
  */
-import { planRecord, type ConversationRecord, type LabelScores, type LatchPlan, type LatchRequest } from '../core/index.js';
+import { freezeThinkingInPlan, planRecord, type ConversationRecord, type LabelScores, type LatchPlan, type LatchRequest, type TranscriptIndex } from '../core/index.js';
+import { sha256Hex } from '../state/sha256-hex.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { latchEpoch } from '../state/latch-epoch.js';
 import type { ConversationEntry, ConversationTable } from './conversation-table.js';
@@ -24,22 +25,39 @@ export interface LatchContext {
   readonly classifier?: { readonly call: ClassifierCall; readonly memory: Map<string, LabelScores> };
 }
 
-/** Latches the next epoch; resolves to its number, or `undefined` when another latch got there first. */
-export function latchConversation(ctx: LatchContext, entry: ConversationEntry, request: LatchRequest): Promise<number | undefined> {
+/**
+ * The body a latch planned on. On a model that runs the prefix check, the epoch also freezes the
+ * thinking blocks its edit invalidates (core/thinking/freeze-in-plan.ts); the latch holds when
+ * removing them would leave an assistant message empty.
+ */
+export interface LatchBody {
+  readonly body: Uint8Array;
+  readonly index: TranscriptIndex;
+}
+
+/** Latches the next epoch; resolves to its number, or `undefined` when another latch got there first (or it held). */
+export function latchConversation(ctx: LatchContext, entry: ConversationEntry, request: LatchRequest, from?: LatchBody): Promise<number | undefined> {
   const { threshold, policy } = ctx.settings;
-  return latchWith(ctx, entry, (current) => planRecord({ key: entry.key, current, request, threshold, policy, now: ctx.now() }));
+  return latchWith(ctx, entry, (current) => planRecord({ key: entry.key, current, request, threshold, policy, now: ctx.now() }), from);
 }
 
 /** Latches the epoch `plan` makes of the record on disk (any mode), under the same rules. */
-export function latchWith(ctx: LatchContext, entry: ConversationEntry, plan: (current: ConversationRecord | undefined) => LatchPlan): Promise<number | undefined> {
+export function latchWith(
+  ctx: LatchContext,
+  entry: ConversationEntry,
+  plan: (current: ConversationRecord | undefined) => LatchPlan | undefined,
+  from?: LatchBody,
+): Promise<number | undefined> {
   const expected = entry.record?.epochs.length ?? 0;
   const run = async (): Promise<number | undefined> => {
     let planned = false;
     const record = await latchEpoch(ctx.table.state, entry.key, (current) => {
       // Someone (this process or another) latched since the decision: theirs stands, ours is void.
       if ((current?.epochs.length ?? 0) !== expected) return undefined;
-      planned = true;
-      return plan(current);
+      const made = plan(current);
+      const full = made === undefined || from === undefined ? made : freezeThinkingInPlan(made, current, { ...from, sha256: sha256Hex });
+      planned = full !== undefined;
+      return full;
     });
     ctx.table.adopt(entry, record);
     // Only the call that wrote the epoch reports it: the wire log names one latching request,

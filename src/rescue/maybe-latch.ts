@@ -151,7 +151,7 @@ export async function maybeLatch(ctx: LatchContext, ask: LatchAsk): Promise<Latc
       agentId: ask.agentId,
       ...(gate === undefined ? {} : { gate }),
       ...firedOf(reading, ctx.settings),
-    });
+    }, api.name === 'messages' ? { body, index } : undefined);
     return outcome(latched === undefined ? { hold: { reason: 'concurrent_latch', detail: 'another latch got there first' } } : { latched });
   } catch (error) {
     ask.onStateFailure(error);

@@ -46,7 +46,7 @@ export async function maybeShed(
     ...(fit === undefined ? {} : { fit }),
   };
   try {
-    const latched = await latchWith(ctx, entry, (current) => planShedRecord({ key: entry.key, current, request, threshold, recentTokens: recentTokens ?? 0, now: ctx.now() }));
+    const latched = await latchWith(ctx, entry, (current) => planShedRecord({ key: entry.key, current, request, threshold, recentTokens: recentTokens ?? 0, now: ctx.now() }), { body, index });
     return latched === undefined ? { hold: { reason: 'concurrent_latch', detail: 'another latch got there first' } } : { latched };
   } catch (error) {
     onStateFailure(error);

@@ -47,7 +47,7 @@ export async function latchOnOverflow(
   });
   if (!decision.latch) return { kind: 'declined', why: decision.why };
   try {
-    const n = await latchConversation(ctx, entry, { added: decision.added, ...overflowLatchFacts(entry, refused) });
+    const n = await latchConversation(ctx, entry, { added: decision.added, ...overflowLatchFacts(entry, refused) }, { body, index });
     return { kind: 'latched', n };
   } catch (error) {
     onStateFailure(error);

@@ -2,6 +2,7 @@
 import { CONVERSATION_FORMAT, EPOCH_MODES, EPOCH_TRIGGERS, FIRST_PROMPT_MAX_CHARS, type EpochTrigger } from '../core/epoch-types.js';
 import { LABEL_RULES, LEDGER_SHA_HEX, REFETCH_ROUTES } from '../core/index.js';
 import { checkFrozenSpan, spanEnd } from './check-frozen-span.js';
+import { checkFrozenThinking, checkPrefixCheck } from './check-frozen-thinking.js';
 import { isHex64 } from './layout.js';
 
 export { CONVERSATION_FORMAT, FIRST_PROMPT_MAX_CHARS } from '../core/epoch-types.js';
@@ -22,9 +23,11 @@ export function checkConversationRecord(value: unknown, key: string): string[] {
   need(short, `firstPrompt is over ${FIRST_PROMPT_MAX_CHARS} chars`);
   need(typeof value['model'] === 'string', 'model is not a string');
   need(isIsoTime(value['createdAt']), 'createdAt is not an ISO-8601 time');
+  problems.push(...checkPrefixCheck(value['prefixCheck']));
   const epochs = value['epochs'];
   if (!Array.isArray(epochs)) return [...problems, 'epochs is not an array'];
   const seen = new Set<number>();
+  const thinkingSeen = new Set<number>();
   let shedThrough = 0;
   epochs.forEach((epoch: unknown, index) => {
     problems.push(...checkEpoch(epoch, index + 1, seen));
@@ -33,9 +36,12 @@ export function checkConversationRecord(value: unknown, key: string): string[] {
     const mode = epoch['mode'];
     if (mode !== undefined && !EPOCH_MODES.includes(mode as never)) problems.push(`${at}: mode ${show(mode)} is not one of ${EPOCH_MODES.join(', ')}`);
     if (epoch['gate'] !== undefined && !isObject(epoch['gate'])) problems.push(`${at}: gate is not an object`);
+    problems.push(...checkFrozenThinking(epoch['thinking'], at, thinkingSeen));
     // Shed mode: each epoch's span starts after the last one (message 0, the head, is never shed).
+    // A prefix_check correction epoch only removes thinking blocks: it has no span in either mode.
     const span = epoch['span'];
-    if ((mode === 'shed') !== (span !== undefined)) problems.push(`${at}: a shed epoch has a span, and only a shed epoch`);
+    const spanned = mode === 'shed' && epoch['trigger'] !== 'prefix_check';
+    if (spanned !== (span !== undefined)) problems.push(`${at}: a shed epoch has a span, and only a shed epoch (not a prefix_check one)`);
     if (span === undefined) return;
     problems.push(...checkFrozenSpan(span, at, shedThrough));
     shedThrough = spanEnd(span, shedThrough);

@@ -1,14 +1,15 @@
 /** Before a record is written: every file its new epochs name is already on disk. */
 import type { Epoch } from '../core/epoch-types.js';
 import fs from 'node:fs/promises';
-import { spanPath, type StateDir } from './layout.js';
+import { spanPath, thinkingPath, type StateDir } from './layout.js';
 import { hasErrnoCode, StateError } from './state-error.js';
 import { locateStoredFile } from './stored-file.js';
 
 /**
  * Throws STATE_BAD_PLAN unless each block of `epochs` has its `.txt` (of exactly `bytes` bytes)
- * and, when `rawSha256` is set, its `.json`, in elided/ or (sealed) in sealed/; and each span its
- * `spans/<sha256>.json` (of exactly `bytes` bytes) and `.md`. Files found here were put by
+ * and, when `rawSha256` is set, its `.json`, in elided/ or (sealed) in sealed/; each span its
+ * `spans/<sha256>.json` (of exactly `bytes` bytes) and `.md`; each removed thinking block its
+ * `thinking/<sha256>.json` (of exactly `jsonBytes` bytes). Files found here were put by
  * writeElidedFile, by this latch or an earlier one, and so are durable; re-hashing them all would
  * cost a read of each.
  */
@@ -22,6 +23,10 @@ export async function checkPlanFiles(state: StateDir, epochs: readonly Epoch[]):
       if ((await locateStoredFile(state, block.rawSha256, 'json')) === undefined) {
         missing.push(`${block.rawSha256}.json (missing)`);
       }
+    }
+    for (const block of epoch.thinking ?? []) {
+      const size = await sizeOf(thinkingPath(state, block.sha256));
+      if (size !== block.jsonBytes) missing.push(`thinking/${block.sha256}.json (${describe(size, block.jsonBytes)})`);
     }
     const span = epoch.span;
     if (span === undefined) continue;

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import { applyInflate, applySpanInflate, findSpanStubs, findStubs, indexAnyApi, restoredContent, type FoundStub, type IndexOutcome } from '../core/index.js';
+import { inflateThinking } from './inflate-thinking.js';
 import { spanPath, type StateDir } from './layout.js';
 import { sha256Hex } from './sha256-hex.js';
 import { locateStoredFile } from './stored-file.js';
@@ -18,12 +19,15 @@ export class InflateError extends Error {
  * The original request bytes of a rewritten body (Messages, Responses or chat: the first API that
  * reads it); a body without stubs comes back unchanged.
  */
-export async function inflateFromState(state: StateDir, shed: Uint8Array): Promise<{ body: Uint8Array; stubs: number; spans: number }> {
+export async function inflateFromState(state: StateDir, shed: Uint8Array): Promise<{ body: Uint8Array; stubs: number; spans: number; thinking: number }> {
   const spans = findSpanStubs(shed, indexOf(shed).index);
   const unshed = applySpanInflate(shed, await Promise.all(spans.map(async (f) => ({ found: f, span: await readSpan(state, f.stub.sha256, f.stub.bytes) }))));
   const found = findStubs(unshed, indexOf(unshed).index);
   const restored = await Promise.all(found.map(async (f) => ({ found: f, content: await readOriginal(state, f) })));
-  return { body: applyInflate(unshed, restored), stubs: found.length, spans: spans.length };
+  const inflated = applyInflate(unshed, restored);
+  // Last: the removed thinking blocks' positions are those of the client's body, spans and all.
+  const withThinking = await inflateThinking(state, inflated);
+  return { body: withThinking.body, stubs: found.length, spans: spans.length, thinking: withThinking.thinking };
 }
 
 function indexOf(body: Uint8Array): Extract<IndexOutcome, { kind: 'indexed' }> {

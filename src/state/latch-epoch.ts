@@ -9,10 +9,11 @@ import { checkPlanFiles } from './check-plan-files.js';
 import { readConversation } from './read-conversation.js';
 import { writeSpanFiles } from './span-file.js';
 import { StateError } from './state-error.js';
+import { writeThinkingFile } from './thinking-file.js';
 import { withStateLock } from './state-lock.js';
 import type { LatchPlan } from '../core/plan-record.js';
 
-export type { LatchPlan, PlannedFile, PlannedSpanFile } from '../core/plan-record.js';
+export type { LatchPlan, PlannedFile, PlannedSpanFile, PlannedThinkingFile } from '../core/plan-record.js';
 
 /** What `decide` is handed (the record as it is on disk now) and what it may answer. */
 export type LatchDecision = (
@@ -45,6 +46,7 @@ export async function latchEpoch(
       if (i === 0) crashPoint('latch-after-first-file');
     }
     for (const span of plan.spans ?? []) await writeSpanFiles(state, span.sha256, span.bytes);
+    for (const block of plan.thinking ?? []) await writeThinkingFile(state, block.sha256, block.bytes);
     crashPoint('latch-after-all-files');
     await checkPlanFiles(state, next.epochs.slice(current?.epochs.length ?? 0));
     lock.assertHeld();

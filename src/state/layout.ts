@@ -9,6 +9,7 @@
  *                                     JSON bytes of the content value, named by their sha256
  *   spans/<sha256>.json         0600  (shed mode) a shed span's exact bytes, named by their sha256
  *   spans/<sha256>.md           0600  (shed mode) the same span, readable: who said what
+ *   thinking/<sha256>.json      0600  (prefix-check models) a removed thinking block's exact bytes
  *   sealed/<sha256>.txt         0600  a sealed block's text, moved out of elided/ (seal-block.ts)
  *   sealed/<sha256>.json        0600  a sealed block's original JSON bytes, when it has some
  *   sealed/<sha256>.seal.json   0600  the record of the move: why and when
@@ -19,7 +20,8 @@
  * Conversation records and elided files are written with write-file-atomic, which after a
  * SIGKILL can leave its temp file `<name>.<digits>` next to the target; every reader skips those.
  * A record only ever names elided files and spans that were durable before the record was written.
- * `spans/` appears with the first shed epoch; a state directory without one is complete.
+ * `spans/` appears with the first shed epoch, `thinking/` with the first epoch that removes a
+ * thinking block; a state directory without them is complete.
  */
 import path from 'node:path';
 import { StateError } from './state-error.js';
@@ -32,6 +34,7 @@ export const FILE_MODE = 0o600;
 export const CONVERSATIONS_DIR_NAME = 'conversations';
 export const ELIDED_DIR_NAME = 'elided';
 export const SPANS_DIR_NAME = 'spans';
+export const THINKING_DIR_NAME = 'thinking';
 export const SEALED_DIR_NAME = 'sealed';
 export const WIRE_FILE_NAME = 'wire.jsonl';
 export const LOCK_DIR_NAME = '.lock';
@@ -44,6 +47,7 @@ export type SpanExt = 'json' | 'md';
 const HEX64 = /^[0-9a-f]{64}$/;
 const ELIDED_NAME = /^([0-9a-f]{64})\.(txt|json)$/;
 const SPAN_NAME = /^([0-9a-f]{64})\.(json|md)$/;
+const THINKING_NAME = /^([0-9a-f]{64})\.json$/;
 const CONVERSATION_NAME = /^([0-9a-f]{64})\.json$/;
 const SEAL_RECORD_NAME = /^([0-9a-f]{64})\.seal\.json$/;
 // writeFileDurable stages `<target>.<digits>`, which write-file-atomic writes through its own
@@ -69,6 +73,11 @@ export function parseSpanName(name: string): { sha256: string; ext: SpanExt } | 
   return { sha256: match[1] as string, ext: match[2] as SpanExt };
 }
 
+/** The sha256 of a removed thinking block's file name (`<sha256>.json`), or undefined for any other name. */
+export function parseThinkingName(name: string): string | undefined {
+  return THINKING_NAME.exec(name)?.[1];
+}
+
 /** The sha256 of a seal record's file name (`<sha256>.seal.json`), or undefined for any other name. */
 export function parseSealRecordName(name: string): string | undefined {
   return SEAL_RECORD_NAME.exec(name)?.[1];
@@ -90,6 +99,8 @@ export interface StateDir {
   readonly conversationsDir: string;
   readonly elidedDir: string;
   readonly spansDir: string;
+  /** Where removed thinking blocks' exact bytes go (docs/rescue.md, "Preserved thinking"). */
+  readonly thinkingDir: string;
   /** Where sealed blocks' files go: outside elided/, so no read grant covers them. */
   readonly sealedDir: string;
   readonly wirePath: string;
@@ -103,6 +114,7 @@ export function layoutPaths(root: string): StateDir {
     conversationsDir: path.join(root, CONVERSATIONS_DIR_NAME),
     elidedDir: path.join(root, ELIDED_DIR_NAME),
     spansDir: path.join(root, SPANS_DIR_NAME),
+    thinkingDir: path.join(root, THINKING_DIR_NAME),
     sealedDir: path.join(root, SEALED_DIR_NAME),
     wirePath: path.join(root, WIRE_FILE_NAME),
     lockPath: path.join(root, LOCK_DIR_NAME),
@@ -119,6 +131,12 @@ export function elidedPath(state: StateDir, sha256: string, ext: ElidedExt): str
 export function spanPath(state: StateDir, sha256: string, ext: SpanExt): string {
   if (!isHex64(sha256)) throw badName('sha256', sha256);
   return path.join(state.spansDir, `${sha256}.${ext}`);
+}
+
+/** The path of a removed thinking block's file; refuses a name that is not a sha256, so nothing escapes thinking/. */
+export function thinkingPath(state: StateDir, sha256: string): string {
+  if (!isHex64(sha256)) throw badName('sha256', sha256);
+  return path.join(state.thinkingDir, `${sha256}.json`);
 }
 
 /** The path of a sealed block's file (same name as it had in elided/); refuses a name that is not a sha256. */

@@ -4,11 +4,11 @@
  * once this resolves, before any record (and so any stub) names them.
  */
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { renderSpanMarkdown } from '../core/index.js';
 import { fsyncDir, writeFileDurable } from './atomic-write.js';
 import { alreadyHolds } from './elided-file.js';
-import { DIR_MODE, spanPath, type StateDir } from './layout.js';
+import { spanPath, type StateDir } from './layout.js';
+import { openPrivateSubdir } from './private-subdir.js';
 import { sha256Hex } from './sha256-hex.js';
 import { hasErrnoCode, StateError } from './state-error.js';
 
@@ -21,7 +21,7 @@ export async function writeSpanFiles(state: StateDir, sha256: string, bytes: Uin
   const exact = spanPath(state, sha256, 'json');
   const actual = sha256Hex(bytes);
   if (actual !== sha256) throw new StateError('STATE_HASH_MISMATCH', `span bytes for ${sha256}.json hash to ${actual}`);
-  await openSpansDir(state);
+  await openPrivateSubdir(state.spansDir);
   if (await alreadyHolds(exact, bytes.byteLength, sha256)) {
     // Whoever wrote it may have died before flushing the directory entry: flush it now.
     await fsyncDir(state.spansDir);
@@ -39,24 +39,6 @@ export async function writeSpanFiles(state: StateDir, sha256: string, bytes: Uin
   const markdown = spanPath(state, sha256, 'md');
   if (await holdsBytes(markdown, readable)) await fsyncDir(state.spansDir);
   else await writeFileDurable(markdown, readable);
-}
-
-/** Creates `spans/` with mode 0700 when it is missing; refuses one that is a symlink or no directory. */
-async function openSpansDir(state: StateDir): Promise<void> {
-  const created = await fs.mkdir(state.spansDir, { mode: DIR_MODE }).then(
-    () => true,
-    (error: unknown) => {
-      if (hasErrnoCode(error, 'EEXIST')) return false;
-      throw error;
-    },
-  );
-  // lstat: a symlinked spans/ would send every write somewhere the user did not choose.
-  const stat = await fs.lstat(state.spansDir);
-  if (stat.isSymbolicLink()) throw new StateError('STATE_SYMLINK', `${state.spansDir} is a symbolic link; it must be a directory`);
-  if (!stat.isDirectory()) throw new StateError('STATE_NOT_DIR', `state path ${state.spansDir} exists and is not a directory`);
-  // mkdir's mode is filtered by the umask: set it explicitly.
-  if ((stat.mode & 0o777) !== DIR_MODE) await fs.chmod(state.spansDir, DIR_MODE);
-  if (created) await fsyncDir(path.dirname(state.spansDir));
 }
 
 /** Whether `file` is a regular file holding exactly `bytes` (a symlink never does). */

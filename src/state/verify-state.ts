@@ -8,11 +8,13 @@ import {
   LOCK_DIR_NAME,
   SEALED_DIR_NAME,
   SPANS_DIR_NAME,
+  THINKING_DIR_NAME,
   WIRE_FILE_NAME,
 } from './layout.js';
 import { verifyConversations } from './verify-conversations.js';
 import { verifyElided } from './verify-elided.js';
 import { verifySealed } from './verify-sealed.js';
+import { verifyThinkingFiles, verifyThinkingRecords } from './verify-thinking.js';
 import { verifySpans, type SpanFiles } from './verify-spans.js';
 import { checkKind, checkPrivate, type VerifyCounts } from './verify-findings.js';
 import { verifyWire } from './verify-wire.js';
@@ -38,7 +40,7 @@ export async function verifyState(dir: string): Promise<VerifyReport> {
   checkPrivate(rootStat, state.root, report);
   const names = new Set(await fs.readdir(state.root));
   for (const name of [...names].sort()) {
-    if (![CONVERSATIONS_DIR_NAME, ELIDED_DIR_NAME, SPANS_DIR_NAME, SEALED_DIR_NAME, WIRE_FILE_NAME, LOCK_DIR_NAME].includes(name)) {
+    if (![CONVERSATIONS_DIR_NAME, ELIDED_DIR_NAME, SPANS_DIR_NAME, THINKING_DIR_NAME, SEALED_DIR_NAME, WIRE_FILE_NAME, LOCK_DIR_NAME].includes(name)) {
       report.problems.push(`${name}: stray file in the state directory`);
     }
   }
@@ -73,6 +75,10 @@ export async function verifyState(dir: string): Promise<VerifyReport> {
   if (unusedSpans > 0) report.notes.push(`spans/: ${unusedSpans} span(s) named by no record (harmless)`);
   const lonely = [...spans.readable].filter((sha) => !spans.exact.has(sha)).length;
   if (lonely > 0) report.notes.push(`spans/: ${lonely} rendering(s) without their exact .json beside them`);
+  // thinking/ appears with the first epoch that removes a thinking block: its absence is no fault.
+  let thinking = new Map<string, number>();
+  if (names.has(THINKING_DIR_NAME) && (await isPrivateDir(state.thinkingDir, THINKING_DIR_NAME, report))) thinking = await verifyThinkingFiles(state, report);
+  await verifyThinkingRecords(state, thinking, report);
   if (names.has(WIRE_FILE_NAME)) await verifyWire(state, report);
   return report;
 }

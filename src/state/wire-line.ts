@@ -46,6 +46,7 @@ function hasRecordFields(fields: Record<string, unknown>): boolean {
   if (!optional('reason', 'string') || !optional('hold', 'string') || !optional('agentId', 'string') || !optional('model', 'string')) return false;
   if (!optional('usage', 'object') || !optional('skipped', 'object')) return false;
   if (!optional('refaults', 'number') || !optional('refaulted', 'object') || !optional('retry', 'object')) return false;
+  if (!optional('thinkingRemoved', 'number') || !optional('thinkingSkipped', 'object')) return false;
   const usage = fields['usage'] as Record<string, unknown> | undefined;
   return usage === undefined || ['input', 'cacheCreation', 'cacheRead'].every((name) => typeof usage[name] === 'number');
 }

@@ -54,6 +54,10 @@ export interface WireRecord {
   readonly refaulted?: readonly WireRefault[];
   /** The API refused the request as too long: what the proxy did about it. */
   readonly retry?: WireRetry;
+  /** Frozen thinking blocks this request went without (docs/rescue.md, "Preserved thinking"); absent: none. */
+  readonly thinkingRemoved?: number;
+  /** Frozen thinking blocks left in it, counted by reason (docs/reasons.md); absent: none. */
+  readonly thinkingSkipped?: Readonly<Record<string, number>>;
   readonly usage?: {
     readonly input: number;
     readonly cacheCreation: number;
@@ -108,16 +112,14 @@ export interface WireRefault {
   readonly span?: true;
 }
 
-/** A refusal as too long and its retry (the proxy's overflow-retry.ts builds it). */
-export interface WireRetry {
-  readonly reason: 'overflow';
-  readonly firstStatus: number;
-  readonly tokens: number;
-  readonly limit?: number;
-  readonly sent: boolean;
-  readonly why?: string;
-  readonly status?: number;
-}
+/**
+ * A refusal and its retry (the proxy's overflow-retry.ts builds it): as too long (`overflow`, with
+ * the API's count), or a thinking block of a request ctxshed changed failing its prefix check
+ * (`prefix_check`, with the block's place as the API named it).
+ */
+export type WireRetry =
+  | { readonly reason: 'overflow'; readonly firstStatus: number; readonly tokens: number; readonly limit?: number; readonly sent: boolean; readonly why?: string; readonly status?: number }
+  | { readonly reason: 'prefix_check'; readonly firstStatus: number; readonly at: string; readonly sent: boolean; readonly why?: string; readonly status?: number };
 
 /** A note in the wire log that is not about one request (e.g. the state directory failed). */
 export interface WireNote {
@@ -152,6 +154,8 @@ export interface WireRecordInput {
   readonly rewritePath?: RewritePath | undefined;
   readonly refaults?: readonly Refault[] | undefined;
   readonly retry?: WireRetry | undefined;
+  readonly thinkingRemoved?: number | undefined;
+  readonly thinkingSkipped?: readonly { readonly reason: string }[] | undefined;
   readonly status: number;
   readonly responseBytes: number;
   readonly usage: Usage | undefined;
@@ -194,6 +198,8 @@ export function buildWireRecord(r: WireRecordInput): WireRecord {
       ? {}
       : { refaults: r.refaults.length, refaulted: r.refaults.map(wireRefaultOf) }),
     ...(r.retry === undefined ? {} : { retry: r.retry }),
+    ...(r.thinkingRemoved === undefined || r.thinkingRemoved === 0 ? {} : { thinkingRemoved: r.thinkingRemoved }),
+    ...(r.thinkingSkipped === undefined || r.thinkingSkipped.length === 0 ? {} : { thinkingSkipped: countByReason(r.thinkingSkipped) }),
     ...(usage === undefined
       ? {}
       : {
@@ -209,6 +215,12 @@ export function buildWireRecord(r: WireRecordInput): WireRecord {
     ...(r.streamError === undefined ? {} : { streamError: r.streamError }),
     ...(r.classifier === undefined ? {} : { classifier: r.classifier }),
   };
+}
+
+function countByReason(items: readonly { readonly reason: string }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const s of items) counts[s.reason] = (counts[s.reason] ?? 0) + 1;
+  return counts;
 }
 
 function round1(n: number): number {

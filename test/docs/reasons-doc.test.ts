@@ -4,6 +4,7 @@ import { HOLD_REASONS } from '../../src/core/hold-reasons.js';
 import { PASSTHROUGH_REASONS } from '../../src/core/passthrough-reasons.js';
 import { REFUSAL_REASONS } from '../../src/core/refusal-reasons.js';
 import { SHED_REFUSALS, SHED_SHORT_REASONS, SPAN_SKIP_REASONS } from '../../src/core/shed/shed-types.js';
+import { THINKING_SKIP_REASONS } from '../../src/core/thinking/thinking-types.js';
 
 describe('docs/reasons.md', () => {
   it('should list exactly the pass-through reasons the code has', () => {
@@ -56,5 +57,13 @@ describe('docs/reasons.md, refused requests', () => {
     const rows = [...section.matchAll(/^\| `([a-z_]+)` \| (.*) \|$/gm)].map((m) => [m[1], m[2]]);
 
     expect(rows).toEqual(Object.entries(REFUSAL_REASONS));
+  });
+});
+
+describe('docs/reasons.md, preserved thinking', () => {
+  it('should list exactly the per-thinking-block reasons, in the words of the code', () => {
+    const doc = fs.readFileSync(new URL('../../docs/reasons.md', import.meta.url), 'utf8');
+    const rows = [...doc.split('## Per-thinking-block reasons')[1]!.split('\n## ')[0]!.matchAll(/^\| `([a-z_]+)` \| (.*) \|$/gm)].map((m) => [m[1], m[2]]);
+    expect(rows).toEqual(Object.entries(THINKING_SKIP_REASONS));
   });
 });

@@ -30,7 +30,7 @@ const epoch: Epoch = {
 /** The engine's answer for the request: latched (a span and a smaller body) or not. */
 function prepared(latched: boolean): Prepared {
   const record = { epochs: latched ? [epoch] : [] } as unknown as ConversationRecord;
-  const conversation = { key: 'k', record, frozen: [], spans: latched ? [span] : [], mode: 'shed', reading, latching: Promise.resolve(), fileStamp: '', refaulted: new Set() } as ConversationEntry;
+  const conversation = { key: 'k', record, frozen: [], thinking: [], spans: latched ? [span] : [], mode: 'shed', reading, latching: Promise.resolve(), fileStamp: '', refaulted: new Set() } as ConversationEntry;
   const base = { route: 'messages' as const, window: 100_000, agentId: undefined, conversation, rescued: 0, bytesElided: 0 };
   return latched
     ? { ...base, body: body.subarray(0, body.length - 120_000), epochs: 1, latched: 1, rescued: 1, bytesElided: span.bytes }

@@ -16,7 +16,7 @@ const RECORD: ConversationRecord = {
 };
 
 function entry(record: ConversationRecord | undefined): ConversationEntry {
-  return { key: RECORD.key, record, frozen: record?.epochs.flatMap((e) => e.blocks) ?? [], spans: [], mode: record === undefined ? undefined : 'rescue', reading: undefined, latching: Promise.resolve(), fileStamp: '', refaulted: new Set() };
+  return { key: RECORD.key, record, frozen: record?.epochs.flatMap((e) => e.blocks) ?? [], spans: [], thinking: [], mode: record === undefined ? undefined : 'rescue', reading: undefined, latching: Promise.resolve(), fileStamp: '', refaulted: new Set() };
 }
 
 function bodyReading(id: string, path: string): { body: Uint8Array; index: ReturnType<typeof mustIndex> } {

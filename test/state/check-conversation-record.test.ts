@@ -35,8 +35,24 @@ describe('checkConversationRecord', () => {
 
     expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), mode: 'trim' as never }]), KEY)).toEqual(['epoch #1: mode "trim" is not one of rescue, shed']);
     expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), gate: 3 as never }]), KEY)).toEqual(['epoch #1: gate is not an object']);
-    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), span }]), KEY)).toEqual(['epoch #1: a shed epoch has a span, and only a shed epoch']);
-    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), mode: 'shed' }]), KEY)).toEqual(['epoch #1: a shed epoch has a span, and only a shed epoch']);
+    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), span }]), KEY)).toEqual(['epoch #1: a shed epoch has a span, and only a shed epoch (not a prefix_check one)']);
+    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), mode: 'shed' }]), KEY)).toEqual(['epoch #1: a shed epoch has a span, and only a shed epoch (not a prefix_check one)']);
+  });
+
+  it('should accept removed thinking blocks and a learned prefix check, and refuse bad ones', () => {
+    const t = (ordinal: number, more: Record<string, unknown> = {}) => ({ ordinal, messageIndex: 3, blockIndex: 0, type: 'thinking', jsonBytes: 80, sha256: 'd'.repeat(64), ...more });
+    const good = { ...recordOf(KEY, [{ ...epochOf(1, []), thinking: [t(1), t(2)] as never }, { ...epochOf(2, []), trigger: 'prefix_check', mode: 'shed', thinking: [t(3)] as never }]), prefixCheck: { model: 'claude-opus-5-5', learnedAt: '2026-12-01T15:00:00.000Z' } };
+
+    expect(checkConversationRecord(good, KEY)).toEqual([]);
+    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), thinking: [t(2), t(1, { type: 'text', jsonBytes: 0 })] as never }]), KEY)).toEqual([
+      'epoch #1 thinking 1: blocks are not in ordinal order',
+      'epoch #1 thinking 1: type is not "thinking" or "redacted_thinking"',
+      'epoch #1 thinking 1: jsonBytes is not a positive integer',
+    ]);
+    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), thinking: [t(1)] as never }, { ...epochOf(2, []), thinking: [t(1)] as never }]), KEY)).toEqual([
+      'epoch #2 thinking 0: ordinal 1 is already removed by an earlier epoch',
+    ]);
+    expect(checkConversationRecord({ ...recordOf(KEY, []), prefixCheck: { model: 1, learnedAt: 'x' } }, KEY)).toEqual(['prefixCheck.model is not a string', 'prefixCheck.learnedAt is not an ISO-8601 time']);
   });
 
   it('should accept a string agentId and a block with rawSha256', () => {

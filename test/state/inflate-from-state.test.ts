@@ -53,7 +53,7 @@ describe('inflateFromState', () => {
   it('should give back a body without stubs unchanged, and refuse one that is no request', async () => {
     const body = bodyOf(session(3));
 
-    expect(await inflateFromState(state, body)).toEqual({ body, stubs: 0, spans: 0 });
+    expect(await inflateFromState(state, body)).toEqual({ body, stubs: 0, spans: 0, thinking: 0 });
     await expect(inflateFromState(state, Buffer.from('nope'))).rejects.toThrow(/not a Messages API body/);
   });
 });

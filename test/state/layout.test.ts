@@ -73,6 +73,7 @@ describe('layoutPaths', () => {
       conversationsDir: '/var/state/conversations',
       elidedDir: '/var/state/elided',
       spansDir: '/var/state/spans',
+      thinkingDir: '/var/state/thinking',
       sealedDir: '/var/state/sealed',
       wirePath: '/var/state/wire.jsonl',
       lockPath: '/var/state/.lock',

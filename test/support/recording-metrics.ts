@@ -19,6 +19,7 @@ export function recordingMetrics(): Metrics & { readonly calls: MetricsCall[] } 
     passthrough: record('passthrough'),
     epochLatched: record('epochLatched'),
     refaults: record('refaults'),
+    thinkingRemoved: record('thinkingRemoved'),
     overflowRetry: record('overflowRetry'),
     rewriteSeconds: record('rewriteSeconds'),
     upstreamHeadersSeconds: record('upstreamHeadersSeconds'),

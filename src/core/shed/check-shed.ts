@@ -5,6 +5,8 @@
  * the roles and tool pairs around each stub as the API requires.
  */
 import { bytesEqual } from '../block-text.js';
+import { applySplices, planSplices } from '../splices.js';
+import type { ThinkingSplice } from '../thinking/remove-thinking.js';
 import { indexTranscript, type TranscriptIndex } from '../transcript-index.js';
 
 /** A span the splice replaced, and the stub message it put in its place. */
@@ -14,8 +16,12 @@ export interface AppliedSpan {
   readonly stub: Uint8Array;
 }
 
-/** `undefined` when the output passes; else what failed. `applied` is in message order. */
-export function checkShed(input: Uint8Array, before: TranscriptIndex, output: Uint8Array, applied: readonly AppliedSpan[]): string | undefined {
+/**
+ * `undefined` when the output passes; else what failed. `applied` is in message order. A message
+ * with `removed` thinking must be its input bytes with exactly those splices applied (and keep a
+ * block); every other kept message is byte for byte its input.
+ */
+export function checkShed(input: Uint8Array, before: TranscriptIndex, output: Uint8Array, applied: readonly AppliedSpan[], removed: readonly ThinkingSplice[] = []): string | undefined {
   const outcome = indexTranscript(output);
   if (outcome.kind !== 'indexed') return `output does not index: ${outcome.reason}: ${outcome.detail}`;
   const after = outcome.index;
@@ -45,9 +51,21 @@ export function checkShed(input: Uint8Array, before: TranscriptIndex, output: Ui
       continue;
     }
     const was = before.messages[i]!;
-    if (!bytesEqual(output.subarray(now.start, now.end), input.subarray(was.start, was.end))) return `message ${o} (input ${i}) changed`;
+    const expected = expectedMessage(input, was.start, was.end, removed.filter((r) => r.messageIndex === i));
+    if (expected === undefined) return `message ${i}: a thinking removal lies outside it`;
+    if (!bytesEqual(output.subarray(now.start, now.end), expected)) return `message ${o} (input ${i}) changed`;
+    if (now.content.kind === 'array' && now.blocks.length === 0 && was.blocks.length > 0) return `message ${o} lost all its content`;
   }
   if (k !== applied.length) return 'a span was not found in order';
   if (o !== after.messages.length) return 'output has more messages than expected';
   return undefined;
+}
+
+/** The message's input bytes with its thinking removals applied (`undefined`: one lies outside it). */
+function expectedMessage(input: Uint8Array, start: number, end: number, removals: readonly ThinkingSplice[]): Uint8Array | undefined {
+  if (removals.length === 0) return input.subarray(start, end);
+  const local = removals.map((r) => ({ start: r.splice.start - start, end: r.splice.end - start, bytes: r.splice.bytes }));
+  const sorted = planSplices(local, end - start);
+  if (sorted === undefined || sorted.some((s) => s.start < 0)) return undefined;
+  return applySplices(input.subarray(start, end), sorted);
 }

@@ -33,19 +33,6 @@ export type SpanChoice =
   | { readonly kind: 'none'; readonly reason: ShedRefusal; readonly detail: string };
 
 /**
- * Models that check the prefix of each thinking block sent back to them (the Messages API docs,
- * "Prefix checks on thinking blocks"): a change before a thinking block gets a 400 or the block
- * dropped. Matched as prefixes of `model`.
- */
-export const PRESERVED_THINKING_MODELS: readonly string[] = [
-  'claude-fable-5',
-  'claude-mythos-5',
-  'claude-opus-5-5',
-  'claude-sonnet-5-5',
-  'claude-haiku-5-5',
-];
-
-/**
  * Chooses the span a new epoch would shed from this request, leaving a recent window of
  * `recentTokens` (recentBudgetTokens). Pure; never throws on an indexed body.
  */
@@ -86,9 +73,6 @@ export function chooseSpan(
     if (blockedByCache) return none('cached_span', `message ${firstCached} carries cache_control`);
     return none('split_tool_pair', `every boundary before message ${windowStart} separates a tool_use from its tool_result`);
   }
-  if (keepsCheckedThinking(index.model, facts, best + 1)) {
-    return none('preserved_thinking', `${index.model ?? ''} checks the prefix of the thinking blocks after message ${best}`);
-  }
   return { kind: 'span', first, last: best, windowStart };
 }
 
@@ -124,9 +108,4 @@ function partnerRanges(facts: readonly MessageFacts[]): Array<{ low: number; hig
     }
     return { low, high };
   });
-}
-
-function keepsCheckedThinking(model: string | undefined, facts: readonly MessageFacts[], from: number): boolean {
-  if (model === undefined || !PRESERVED_THINKING_MODELS.some((prefix) => model.startsWith(prefix))) return false;
-  return facts.slice(from).some((f) => f.thinking);
 }

@@ -9,6 +9,8 @@ import type { PassthroughReason } from '../passthrough-reasons.js';
 import type { Sha256 } from '../ports.js';
 import { applySplices, planSplices, type Allocate, type Splice } from '../splices.js';
 import { indexTranscript, type TranscriptIndex } from '../transcript-index.js';
+import { judgeThinking, NO_THINKING, type JudgedThinking, type SkippedThinking } from '../thinking/remove-thinking.js';
+import type { FrozenThinking } from '../thinking/thinking-types.js';
 import { checkShed, type AppliedSpan } from './check-shed.js';
 import type { FrozenSpan, SpanSkipReason } from './shed-types.js';
 import { spanStubMessage } from './span-stub.js';
@@ -32,6 +34,9 @@ export type ShedOutcome =
       /** Bytes of the spans the stubs stand for. */
       readonly bytesShed: number;
       readonly skipped: readonly SkippedSpan[];
+      /** Frozen thinking blocks removed from this request (docs/shed.md, "Preserved thinking"). */
+      readonly thinkingRemoved: number;
+      readonly thinkingSkipped: readonly SkippedThinking[];
     }
   | {
       readonly kind: 'passthrough';
@@ -52,6 +57,9 @@ export interface ShedOptions {
   readonly index?: TranscriptIndex;
   /** Allocates the output (the edge passes `Buffer.allocUnsafe`). */
   readonly allocate?: Allocate;
+  /** The thinking blocks the conversation's epochs removed, and whether each one's file exists. */
+  readonly thinking?: readonly FrozenThinking[];
+  readonly isThinkingAvailable?: (block: FrozenThinking) => boolean;
 }
 
 // The proxy hands in the same frozen span objects on every request of a conversation.
@@ -94,20 +102,32 @@ export function shedRequest(body: Uint8Array, spans: readonly FrozenSpan[], opti
       messagesShed += span.last - span.first + 1;
       bytesShed += span.bytes;
     }
-    if (applied.length === 0) {
+    const thinking = judgeShedThinking(body, index, applied, options);
+    if (applied.length === 0 && thinking.count === 0) {
       const allMissing = skipped.every((s) => s.reason === 'span_file_missing');
       return pass(allMissing ? 'span_file_missing' : 'epoch_mismatch', `${skipped.length} frozen spans skipped`, skipped);
     }
     const planned: Splice[] = applied.map((a) => ({ start: index.messages[a.first]!.start, end: index.messages[a.last]!.end, bytes: a.stub }));
-    const splices = planSplices(planned, body.length);
+    const splices = planSplices([...planned, ...thinking.splices.map((t) => t.splice)], body.length);
     if (splices === undefined) return pass('self_check_failed', 'overlapping spans', skipped);
     const out = applySplices(body, splices, options.allocate);
-    const failure = checkShed(body, index, out, applied);
+    const failure = checkShed(body, index, out, applied, thinking.splices);
     if (failure !== undefined) return pass('self_check_failed', failure, skipped);
-    return { kind: 'shed', body: out, stubs: applied.length, messagesShed, bytesShed, skipped };
+    return { kind: 'shed', body: out, stubs: applied.length, messagesShed, bytesShed, skipped, thinkingRemoved: thinking.count, thinkingSkipped: thinking.skipped };
   } catch (error) {
     return pass('internal_error', error instanceof Error ? error.message : String(error));
   }
+}
+
+// A thinking block inside an applied span goes with the span's bytes: only those after it are spliced out.
+function judgeShedThinking(body: Uint8Array, index: TranscriptIndex, applied: readonly AppliedSpan[], options: ShedOptions): JudgedThinking {
+  const thinking = options.thinking ?? [];
+  if (thinking.length === 0) return NO_THINKING;
+  return judgeThinking(body, index, thinking, {
+    sha256: options.sha256,
+    inSpan: (m) => applied.some((a) => a.first <= m && m <= a.last),
+    ...(options.isThinkingAvailable === undefined ? {} : { isAvailable: options.isThinkingAvailable }),
+  });
 }
 
 function checkFrozenSpan(body: Uint8Array, index: TranscriptIndex, span: FrozenSpan, previousLast: number, options: ShedOptions): SpanSkipReason | undefined {

@@ -150,10 +150,11 @@ describe('chooseSpan', () => {
     }
   });
 
-  it('should refuse when the model checks the prefix of the thinking blocks it would keep', () => {
+  it('should choose a span whether or not the model checks the prefix of the thinking blocks it keeps', () => {
+    // The epoch removes the thinking blocks its span invalidates (docs/shed.md, "Preserved thinking").
     const thinking = session(10, 0, true);
 
-    expect(choose(thinking, [], SIX_RESULTS(), 'claude-opus-5-5-20270101')).toMatchObject({ kind: 'none', reason: 'preserved_thinking' });
+    expect(choose(thinking, [], SIX_RESULTS(), 'claude-opus-5-5-20270101')).toMatchObject({ kind: 'span' });
     expect(choose(session(10), [], SIX_RESULTS(), 'claude-opus-5-5')).toMatchObject({ kind: 'span' });
     expect(choose(thinking, [], SIX_RESULTS(), 'claude-sonnet-4-5')).toMatchObject({ kind: 'span' });
   });

@@ -1,0 +1,131 @@
+/**
+ * A latch plan on a model that runs the prefix check: its new epoch also freezes the thinking
+ * blocks its edit invalidates, and the plan carries their bytes, to be durable before the record
+ * (docs/rescue.md, "Preserved thinking"). Pure: the same body and record give the same plan.
+ */
+import type { ConversationRecord, Epoch, EpochMode } from '../epoch-types.js';
+import { appendEpoch } from '../plan-record.js';
+import type { FrozenSpan } from '../shed/shed-types.js';
+import type { FrozenBlock } from '../epoch-types.js';
+import type { FrozenThinking } from './thinking-types.js';
+import type { LatchPlan } from '../plan-record.js';
+import type { Sha256 } from '../ports.js';
+import type { TranscriptIndex } from '../transcript-index.js';
+import type { BlockPosition } from './list-thinking.js';
+import { freezeThinking, planThinking } from './plan-thinking.js';
+import { runsPrefixCheck } from './prefix-check-models.js';
+
+/** The body a latch planned on, for the thinking blocks after its edit. */
+export interface ThinkingSource {
+  readonly body: Uint8Array;
+  readonly index: TranscriptIndex;
+  readonly sha256: Sha256;
+  /**
+   * Where the edit begins, when the caller knows better than the epoch (a `prefix_check`
+   * correction epoch, which changes nothing itself).
+   */
+  readonly from?: BlockPosition;
+}
+
+/**
+ * `plan` with its last epoch freezing the thinking blocks at or after the first place the epoch
+ * changes that no earlier epoch froze; `plan` itself on another model or when there are none;
+ * `undefined` (the latch holds) when removing them would leave an assistant message empty.
+ */
+export function freezeThinkingInPlan(plan: LatchPlan, current: ConversationRecord | undefined, source: ThinkingSource): LatchPlan | undefined {
+  const { body, index, sha256 } = source;
+  if (!runsPrefixCheck(index.model, (plan.record.prefixCheck ?? current?.prefixCheck) !== undefined)) return plan;
+  const epochs = plan.record.epochs;
+  const epoch = epochs[epochs.length - 1];
+  if (epoch === undefined) return plan;
+  const from = source.from ?? firstChangeOf(epoch, index);
+  if (from === undefined) return plan;
+  const already = epochs.slice(0, -1).flatMap((e) => e.thinking ?? []);
+  const planned = planThinking(body, index, from, already, sha256);
+  if (planned.kind === 'lone_thinking') return undefined;
+  if (planned.thinking.length === 0) return plan;
+  const withThinking: Epoch = { ...epoch, thinking: planned.thinking.map(freezeThinking) };
+  return {
+    ...plan,
+    record: { ...plan.record, epochs: [...epochs.slice(0, -1), withThinking] },
+    thinking: planned.thinking.map((t) => ({ sha256: t.sha256, bytes: t.bytes })),
+  };
+}
+
+/**
+ * The first place an epoch changes a body, as the first position its thinking may lie at: just
+ * after the earliest tool_result it stubs (rescue), or the message after its span (shed: the
+ * blocks inside the span go with the span's bytes).
+ */
+export function firstChangeOf(epoch: Epoch, index: TranscriptIndex): BlockPosition | undefined {
+  if (epoch.span !== undefined) return { messageIndex: epoch.span.last + 1, blockIndex: 0 };
+  let first: BlockPosition | undefined;
+  for (const block of epoch.blocks) {
+    const at = index.toolResults[block.ordinal];
+    if (at === undefined) continue;
+    if (first === undefined || at.messageIndex < first.messageIndex || (at.messageIndex === first.messageIndex && at.blockIndex + 1 < first.blockIndex)) {
+      first = { messageIndex: at.messageIndex, blockIndex: at.blockIndex + 1 };
+    }
+  }
+  return first;
+}
+
+/**
+ * The first place a request was changed by the conversation's epochs, as the first position a
+ * thinking block it invalidated may lie at: after a stubbed tool_result or a removed thinking
+ * block, or at a shed span's first message. Undefined when none of them is in the body.
+ */
+export function firstChangeInRequest(
+  index: TranscriptIndex,
+  frozen: readonly FrozenBlock[],
+  spans: readonly FrozenSpan[],
+  thinking: readonly FrozenThinking[],
+): BlockPosition | undefined {
+  const places: BlockPosition[] = [];
+  for (const block of frozen) {
+    const at = index.toolResults[block.ordinal];
+    if (at !== undefined && at.toolUseId === block.toolUseId) places.push({ messageIndex: at.messageIndex, blockIndex: at.blockIndex + 1 });
+  }
+  for (const span of spans) if (span.first < index.messages.length) places.push({ messageIndex: span.first, blockIndex: 0 });
+  for (const t of thinking) if (t.messageIndex < index.messages.length) places.push({ messageIndex: t.messageIndex, blockIndex: t.blockIndex + 1 });
+  places.sort((a, b) => a.messageIndex - b.messageIndex || a.blockIndex - b.blockIndex);
+  return places[0];
+}
+
+/** What a `prefix_check` correction epoch is planned from. */
+export interface CorrectionInput {
+  readonly key: string;
+  readonly current: ConversationRecord | undefined;
+  /** The refused request's `model`. */
+  readonly model: string;
+  /** ISO-8601 time of the refusal. */
+  readonly now: string;
+  readonly mode: EpochMode;
+  readonly source: ThinkingSource & { readonly from: BlockPosition };
+}
+
+/**
+ * After the API refused a request ctxshed changed because a thinking block failed its prefix
+ * check: the record learns that the conversation runs the check, and a correction epoch (trigger
+ * `prefix_check`, nothing else frozen) removes every thinking block from the first change on
+ * that no epoch removed yet. Undefined when there is none to remove, or it would empty a message.
+ */
+export function planCorrection(input: CorrectionInput): LatchPlan | undefined {
+  const { key, current, model, now, mode, source } = input;
+  const last = current?.epochs[current.epochs.length - 1];
+  if (current === undefined || last === undefined) return undefined;
+  const epoch: Epoch = {
+    n: current.epochs.length + 1,
+    latchedAt: now,
+    ...(mode === 'shed' ? { mode } : {}),
+    trigger: 'prefix_check',
+    reason: last.reason,
+    policy: last.policy,
+    blocks: [],
+  };
+  const learned: ConversationRecord = { ...current, prefixCheck: current.prefixCheck ?? { model, learnedAt: now } };
+  const plan: LatchPlan = { record: appendEpoch(key, learned, epoch, { firstPrompt: current.firstPrompt, model, agentId: undefined }, now), files: [] };
+  const full = freezeThinkingInPlan(plan, learned, source);
+  const added = full?.record.epochs[full.record.epochs.length - 1]?.thinking ?? [];
+  return added.length === 0 ? undefined : full;
+}
