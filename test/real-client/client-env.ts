@@ -48,22 +48,6 @@ export const CLIENT = clientFromArgv(process.argv);
 export const CLAUDE_BIN = CLIENT.bin;
 export const MODEL = CLIENT.model;
 
-/**
- * Whether ctxshed keeps the thinking blocks it invalidates out of what it sends (it removes them at
- * a latch: branch `thinking`). Until then, on a model that checks the prefix of each thinking
- * block (2.1.328's default claude-opus-5-5), a request ctxshed rewrote gets the API's 400 "bound
- * to a different conversation" and the client resends it without any thinking block.
- * LEAD: flip to true once that branch is merged. Then thinking-refusals.test.ts asserts no refusal
- * through ctxshed, and every scenario's scripted API enforces preserved thinking (SCRIPTED_THINKING).
- */
-export const THINKING_AWARE = false;
-
-/**
- * The scripted API's preserved-thinking option for the scenarios that test other things: enforced
- * once THINKING_AWARE, off until then (the refusals are measured and asserted on their own, in
- * thinking-scenario.ts), so those scenarios keep testing what they test.
- */
-export const SCRIPTED_THINKING: { readonly preservedThinking?: false } = THINKING_AWARE ? {} : { preservedThinking: false };
 
 /** `undefined` when the client runs here (and is the release it should be), else why not. */
 export function whyClientCannotRun(client: ClaudeClient = CLAUDE_CLIENTS.current): string | undefined {

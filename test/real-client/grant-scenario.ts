@@ -27,7 +27,7 @@ import { CLI_PATH } from '../support/cli-process.js';
 import { textBlock, toolUse } from '../../src/scripted/message.js';
 import { startMessagesApi, type MessagesApi } from '../../src/scripted/messages-api.js';
 import { parseRequestBody, type ReceivedRequest } from '../../src/scripted/received-request.js';
-import { CLAUDE_BIN, clientEnv, isInNetns, MODEL, reexecInNetns, SCRIPTED_THINKING } from './client-env.js';
+import { CLAUDE_BIN, clientEnv, isInNetns, MODEL, reexecInNetns } from './client-env.js';
 import { mainThread, readbackModel, steppedModel, type ReadbackPlan, type Responder } from './grant-models.js';
 import { classify, FILE_NAMES } from './rescue-scenario.js';
 import { linesOf } from './scratch-text.js';
@@ -161,7 +161,7 @@ async function main(): Promise<void> {
   if (relaunched !== undefined) process.exit(await relaunched);
   const root = resolve(rootArg);
   let model: Responder = () => undefined;
-  const upstream = await startMessagesApi({ respond: (req) => model(req), ...SCRIPTED_THINKING });
+  const upstream = await startMessagesApi({ respond: (req) => model(req) });
   const ctx: Ctx = {
     root, home: join(root, 'home'), projectDir: join(root, 'project'), stateDir: join(root, 'state'), bodiesDir: join(root, 'bodies'),
     isolated: isInNetns(), upstream, setModel: (r) => (model = r),

@@ -23,7 +23,7 @@ import { toolUse, type ReplyBlock } from '../../src/scripted/message.js';
 import { startMessagesApi } from '../../src/scripted/messages-api.js';
 import { isCountTokensRequest, isMessagesRequest, parseRequestBody, type ReceivedRequest } from '../../src/scripted/received-request.js';
 import type { MessageReply, ScriptedReply } from '../../src/scripted/reply.js';
-import { CLAUDE_BIN, CLAUDE_CLIENTS, CLIENT, clientEnv, isInNetns, MODEL, reexecInNetns, SCRIPTED_THINKING } from './client-env.js';
+import { CLAUDE_BIN, CLAUDE_CLIENTS, CLIENT, clientEnv, isInNetns, MODEL, reexecInNetns } from './client-env.js';
 import { SEQ_HEADER, startRecordingHop, type RecordingHop } from './recording-hop.js';
 import { linesOf } from './scratch-text.js';
 
@@ -267,7 +267,6 @@ function runToEnd(cmd: string, args: string[], cwd: string, env: Record<string, 
 /** `claude -p` with and without ctxshed, against an upstream that answers one prompt with a 400. */
 async function runExitCodes(paths: Paths, isolated: boolean): Promise<Observations['exitCodes']> {
   const upstream = await startMessagesApi({
-    ...SCRIPTED_THINKING,
     conversationOf,
     respond: (req) => {
       if (!isMessagesRequest(req)) return undefined;
@@ -307,7 +306,7 @@ async function main(): Promise<void> {
   writeProject(paths.projectDir);
 
   const model = makeModel(paths.projectDir);
-  const upstream = await startMessagesApi({ conversationOf, respond: model.respond, ...SCRIPTED_THINKING });
+  const upstream = await startMessagesApi({ conversationOf, respond: model.respond });
   const hops: Array<{ run: Exchange['run']; hop: RecordingHop }> = [];
   let main: Awaited<ReturnType<typeof runMainSession>>;
   let resume: { code: number | null; output: string };

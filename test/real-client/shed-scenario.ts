@@ -41,7 +41,7 @@ import { startMessagesApi } from '../../src/scripted/messages-api.js';
 import { parseRequestBody, type ReceivedRequest } from '../../src/scripted/received-request.js';
 import type { ScriptedReply } from '../../src/scripted/reply.js';
 import { CLI_PATH } from '../support/cli-process.js';
-import { CLAUDE_BIN, clientEnv, isInNetns, reexecInNetns, SCRIPTED_THINKING } from './client-env.js';
+import { CLAUDE_BIN, clientEnv, isInNetns, reexecInNetns } from './client-env.js';
 import { SEQ_HEADER, startRecordingHop } from './recording-hop.js';
 import { classify, type RequestKind } from './rescue-scenario.js';
 import { linesOf } from './scratch-text.js';
@@ -198,7 +198,6 @@ async function runPages(root: string, env: Record<string, string>, projectDir: s
   const pageIds: string[] = [];
   let step = 0;
   const upstream = await startMessagesApi({
-    ...SCRIPTED_THINKING,
     respond: (req) => {
       const kind = classify(req);
       if (kind === 'count_tokens' || kind === 'other') return undefined;
@@ -288,7 +287,7 @@ async function main(): Promise<void> {
   for (let n = 1; n <= FILE_COUNT; n += 1) writeFileSync(join(projectDir, `f${n}.txt`), linesOf(`f${n}`, FILE_BYTES));
 
   const observed: { restore?: ShedObservations['restore'] } = {};
-  const upstream = await startMessagesApi({ conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`, respond: makeModel(projectDir, observed), ...SCRIPTED_THINKING });
+  const upstream = await startMessagesApi({ conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`, respond: makeModel(projectDir, observed) });
   const targetFile = join(root, 'proxy-url');
   let proxyUrl: string | undefined;
   const hop = await startRecordingHop(() => (proxyUrl ??= readFileSync(targetFile, 'utf8')), 0);

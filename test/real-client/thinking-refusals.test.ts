@@ -3,15 +3,13 @@
  * through ctxshed, against the scripted API enforcing preserved thinking: does anything ctxshed
  * sends make the API refuse what the client alone would have had accepted? See thinking-scenario.ts.
  *
- * Until ctxshed removes the thinking blocks a latch invalidates (branch `thinking`), it does:
- * measured 2026-12-01, the rescue run latched 10 epochs and got 10 refusals in 26 model calls (the
- * client resends each without its thinking blocks), and the shed run latched nothing
- * (`preserved_thinking`) and so was refused nothing. The assertions that need the fix are skipped
- * while THINKING_AWARE (client-env.ts) is false; the lead flips it after merging that branch.
+ * Before ctxshed removed the thinking blocks a latch invalidates, it did: measured 2026-12-01, the
+ * rescue run latched 10 epochs and got 10 refusals in 26 model calls (the client resends each
+ * without its thinking blocks), and the shed run latched nothing (`preserved_thinking`).
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { THINKING_AWARE, whyClientCannotRun } from './client-env.js';
+import { whyClientCannotRun } from './client-env.js';
 import { readObservations, runScenario } from './run-scenario.js';
 import { PROMPTS, type ThinkingObservations } from './thinking-scenario.js';
 
@@ -51,14 +49,12 @@ describe.skipIf(whyNot !== undefined)('Claude Code 2.1.328 on a prefix-check mod
     expect(obs.runs.rescue.epochs).toBeGreaterThanOrEqual(2);
   });
 
-  // Needs ctxshed's thinking removal at the latch (branch `thinking`): flip THINKING_AWARE.
-  it.skipIf(!THINKING_AWARE)('should be refused nothing through ctxshed rescue, as the client alone', () => {
+  it('should be refused nothing through ctxshed rescue, as the client alone', () => {
     expect(obs.runs.rescue.refusalMessages).toEqual([]);
     expect(obs.runs.rescue.refusals).toBe(0);
   });
 
-  // Needs the same: without it shed refuses every span on this model (preserved_thinking).
-  it.skipIf(!THINKING_AWARE)('should latch several shed epochs and be refused nothing through ctxshed rescue --mode shed', () => {
+  it('should latch several shed epochs and be refused nothing through ctxshed rescue --mode shed', () => {
     expect(obs.runs.shed.epochs).toBeGreaterThanOrEqual(2);
     expect(obs.runs.shed.refusalMessages).toEqual([]);
     expect(obs.runs.shed.refusals).toBe(0);

@@ -121,7 +121,7 @@ async function runOne(root: string, name: RunName, isolated: boolean): Promise<T
   const stateDir = join(dir, 'state');
   for (const d of [home, projectDir]) mkdirSync(d, { recursive: true });
   for (let n = 1; n <= FILE_COUNT; n += 1) writeFileSync(join(projectDir, `f${n}.txt`), linesOf(`f${n}`, FILE_BYTES));
-  // Preserved thinking enforced (the scripted API's default), whatever THINKING_AWARE says.
+  // Preserved thinking enforced (the scripted API's default).
   const upstream = await startMessagesApi({ conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`, respond: makeModel(projectDir) });
   try {
     const env = clientEnv(upstream.url, home, isolated);

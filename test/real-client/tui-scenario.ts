@@ -30,7 +30,7 @@ import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { CLI_PATH } from '../support/cli-process.js';
 import { textBlock, toolUse } from '../../src/scripted/message.js';
 import { startMessagesApi, type MessagesApi } from '../../src/scripted/messages-api.js';
-import { CLAUDE_BIN, clientEnv, isInNetns, MODEL, reexecInNetns, SCRIPTED_THINKING } from './client-env.js';
+import { CLAUDE_BIN, clientEnv, isInNetns, MODEL, reexecInNetns } from './client-env.js';
 import { mainThread, steppedModel, type Responder } from './grant-models.js';
 import { startRecordingHop } from './recording-hop.js';
 import { classify } from './rescue-scenario.js';
@@ -217,7 +217,7 @@ function projectDirOf(root: string, name: string): string {
 
 async function runTui(grant: boolean, root: string, stateDir: string, elidedPath: string): Promise<TuiRun> {
   const readId = 'toolu_01TuiRead';
-  const upstream = await startMessagesApi({ respond: steppedModel([[toolUse('Read', { file_path: elidedPath }, readId)], [textBlock(DONE_TEXT)]]), ...SCRIPTED_THINKING });
+  const upstream = await startMessagesApi({ respond: steppedModel([[toolUse('Read', { file_path: elidedPath }, readId)], [textBlock(DONE_TEXT)]]) });
   try {
     const { sawPrompt: _saw, enters: _enters, ...screens } = await driveTui({
       name: grant ? 'grant' : 'nogrant',
@@ -276,7 +276,7 @@ async function runShedTui(root: string, grant: boolean): Promise<TuiShedRun> {
   for (const dir of [projectDir, bodiesDir]) mkdirSync(dir, { recursive: true });
   for (let n = 1; n <= SHED_FILE_COUNT; n += 1) writeFileSync(join(projectDir, `f${n}.txt`), linesOf(`f${n}`, SHED_FILE_BYTES));
   const seen: { handle?: string } = {};
-  const upstream = await startMessagesApi({ conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`, respond: shedModel(projectDir, !grant, seen), ...SCRIPTED_THINKING });
+  const upstream = await startMessagesApi({ conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`, respond: shedModel(projectDir, !grant, seen) });
   const targetFile = join(root, name, 'proxy-url');
   let proxyUrl: string | undefined;
   const hop = await startRecordingHop(() => (proxyUrl ??= readFileSync(targetFile, 'utf8')), 0);
