@@ -78,6 +78,23 @@ export function sameText(got: string, want: string): boolean {
   return got === want || (CLIENT_REMINDER.test(got) && got.replace(CLIENT_REMINDER, '').trimEnd() === want.trimEnd());
 }
 
+const SPAN_PAGE = /^\[ctxshed restore: shed span, (\d+) bytes, sha256 ([0-9a-f]{64}); verified: its exact bytes re-hashed just now and they match; their readable rendering, made from those bytes(?:, follows this line|: characters 0 to (\d+) of (\d+) follow this line; for the rest, call restore again with offset \3)\]$/;
+
+/**
+ * Why the first page of a span's restore is not that span's verified rendering, or `undefined`
+ * when it is: its header names the span and the page (the whole rendering, or its first
+ * characters when the rendering is over one page), and the text after it is exactly that page.
+ */
+export function whyNotFirstSpanPage(text: string, span: { readonly bytes: number; readonly sha256: string }, rendering: string): string | undefined {
+  const [header = '', ...rest] = text.split('\n');
+  const m = SPAN_PAGE.exec(header);
+  if (m === null) return `not a span restore's header: ${header.slice(0, 200)}`;
+  if (Number(m[1]) !== span.bytes || m[2] !== span.sha256) return `names another span: ${header}`;
+  const page = m[3] === undefined ? rendering : rendering.slice(0, Number(m[3]));
+  if (m[4] !== undefined && Number(m[4]) !== rendering.length) return `names ${m[4]} characters, the rendering has ${rendering.length}`;
+  return sameText(rest.join('\n'), page) ? undefined : `the page differs from the rendering: ${rest.join('\n').slice(-300)}`;
+}
+
 const WHOLE_REMINDER = /^<system-reminder>\n(?:(?!<\/system-reminder>)[\s\S])*<\/system-reminder>$/;
 
 /**
