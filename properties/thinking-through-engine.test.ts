@@ -1,0 +1,137 @@
+/**
+ * Preserved thinking end to end through the epoch engine (docs/rescue.md "Preserved thinking"):
+ * conversations on the prefix-check models grown turn by turn like a client, where each assistant
+ * turn is the scripted model's answer signed on the request ctxshed actually sent (as the real API
+ * signs what it receives), and where readings over the threshold make epochs latch, in either
+ * mode. The independent checker (src/scripted/preserved-thinking, written apart from src/core)
+ * passes every request ctxshed sends, with the account default that refuses; and the number of
+ * thinking blocks ctxshed keeps equals the ideal: every block of the client's request that no
+ * shed span took, unless an epoch latched after the block was produced and changed something
+ * before it.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EpochMode } from '../src/core/index.js';
+import { DEFAULT_ENGINE_SETTINGS, EpochEngine } from '../src/rescue/index.js';
+import { markLastMessage } from '../src/scripted/breakpoint.js';
+import type { ReplyBlock } from '../src/scripted/message.js';
+import { checkThinking } from '../src/scripted/preserved-thinking/check-thinking.js';
+import { signReplyContent } from '../src/scripted/preserved-thinking/sign-thinking.js';
+import { openStateDir } from '../src/state/open-state-dir.js';
+import { checkInputFor, thinkingConversationSpecArb, type ThinkingMessage, type ThinkingRequestBody } from './arbitraries/index.js';
+import { cycleText } from './arbitraries/text.js';
+
+const WINDOW = 20_000;
+/** A reading over the gate's 85% ceiling, so that shed's burst gate gives way as rescue latches. */
+const OVER = 18_000;
+const UNDER = 2_000;
+const TOOLS = [{ name: 'Read', description: 'Read a file', input_schema: { type: 'object', properties: { file_path: { type: 'string' } } } }];
+const FILE_WORDS = ['export', 'function', 'const', 'return', 'await', 'import', '{', '}', ';'];
+
+type Position = readonly [message: number, block: number];
+const before = (a: Position, b: Position): boolean => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+
+/** One epoch as the ideal needs it: when it latched, the first place it changed, the messages its span took. */
+interface EditSeen {
+  readonly latchedAt: number;
+  readonly firstChange: Position;
+  readonly span?: readonly [first: number, last: number];
+}
+
+function blocksOf(content: ThinkingMessage['content']): ReadonlyArray<Record<string, unknown>> {
+  return typeof content === 'string' ? [] : content;
+}
+
+/** Every thinking block of the client's messages: where it is and its signature. */
+function thinkingOf(messages: readonly ThinkingMessage[]): Array<{ readonly at: Position; readonly signature: string }> {
+  return messages.flatMap((m, i) => blocksOf(m.content).flatMap((b, j) => (b['type'] === 'thinking' || b['type'] === 'redacted_thinking' ? [{ at: [i, j] as const, signature: String(b['signature'] ?? b['data']) }] : [])));
+}
+
+/** The place of each tool_result, by ordinal. */
+function toolResultsOf(messages: readonly ThinkingMessage[]): Position[] {
+  return messages.flatMap((m, i) => blocksOf(m.content).flatMap((b, j) => (b['type'] === 'tool_result' ? [[i, j] as const] : [])));
+}
+
+/** The ideal count for the client's request at turn `turn`, from the edits seen so far. */
+function idealKept(messages: readonly ThinkingMessage[], producedAt: ReadonlyMap<string, number>, edits: readonly EditSeen[], turn: number): number {
+  return thinkingOf(messages).filter(({ at, signature }) => {
+    const produced = producedAt.get(signature)!;
+    for (const e of edits) {
+      if (e.latchedAt > turn) continue;
+      if (e.span !== undefined && at[0] >= e.span[0] && at[0] <= e.span[1]) return false;
+      if (e.latchedAt > produced && before(e.firstChange, at)) return false;
+    }
+    return true;
+  }).length;
+}
+
+function thinkingCount(body: ThinkingRequestBody): number {
+  return thinkingOf(body.messages).length;
+}
+
+let root = '';
+beforeAll(async () => {
+  root = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-thinking-engine-'));
+});
+afterAll(async () => {
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+describe.each(['rescue', 'shed'] as const)('preserved thinking through the engine, %s mode', (mode: EpochMode) => {
+  it('should send only requests the independent checker accepts, keeping exactly the ideal thinking blocks', async () => {
+    let run = 0;
+    let latched = 0;
+    await fc.assert(
+      fc.asyncProperty(thinkingConversationSpecArb(8), fc.array(fc.boolean(), { minLength: 10, maxLength: 10 }), async (spec, overs) => {
+        const state = await openStateDir(path.join(root, `${mode}-${run++}`));
+        const engine = new EpochEngine(state, { ...DEFAULT_ENGINE_SETTINGS, mode, threshold: 0.5, window: WINDOW, policy: { keepRecent: 1, minBytes: 1024 } });
+        const system = spec.systemAsString ? 'You are a coding agent.' : [{ type: 'text', text: 'You are a coding agent.', cache_control: { type: 'ephemeral' } }];
+        const kept: ThinkingMessage[] = [{ role: 'user', content: 'Read the project files and fix the bug.' }];
+        const producedAt = new Map<string, number>();
+        const edits: EditSeen[] = [];
+        let turn = 0;
+        // One request through the engine, checked; then the model's signed answer to what was sent.
+        const exchange = async (answer: ReplyBlock[]): Promise<void> => {
+          const messages = kept.map((m, i) => (i === kept.length - 1 ? markLastMessage(m).last : m));
+          const client: ThinkingRequestBody = { model: spec.model, messages, system, tools: TOOLS, max_tokens: 32000, thinking: { type: 'adaptive', display: 'omitted' }, stream: true };
+          const prepared = await engine.prepare({ method: 'POST', target: '/v1/messages', headers: {}, body: new TextEncoder().encode(JSON.stringify(client)) });
+          expect(prepared.reason === undefined || prepared.reason === 'no_epoch', prepared.detail).toBe(true);
+          const sent = JSON.parse(new TextDecoder().decode(prepared.body)) as ThinkingRequestBody;
+          const record = prepared.conversation?.record;
+          if (prepared.latched !== undefined && record !== undefined) {
+            const epoch = record.epochs[prepared.latched - 1]!;
+            const results = toolResultsOf(client.messages);
+            const firstChange: Position = epoch.span !== undefined ? [epoch.span.first, 0] : epoch.blocks.map((b) => results[b.ordinal]!).reduce((a, b) => (before(a, b) ? a : b));
+            edits.push({ latchedAt: turn, firstChange, ...(epoch.span === undefined ? {} : { span: [epoch.span.first, epoch.span.last] as const }) });
+            latched++;
+          }
+          const check = checkThinking(checkInputFor(sent));
+          expect(check.outcome, `turn ${turn}`).toMatchObject({ kind: 'answer', transformations: [] });
+          expect(thinkingCount(sent), `turn ${turn}`).toBe(idealKept(client.messages, producedAt, edits, turn));
+          if (check.outcome.kind !== 'answer') return;
+          const content = signReplyContent(sent.model, checkInputFor(sent), answer, check.outcome.seen, '') as unknown as Array<Record<string, unknown>>;
+          for (const b of content) if (b['type'] === 'thinking') producedAt.set(String(b['signature']), turn);
+          kept.push({ role: 'assistant', content });
+          const tokens = overs[turn % overs.length] === true ? OVER : UNDER;
+          engine.observe(prepared, { status: 200, usage: { inputTokens: 10, cacheCreationInputTokens: 0, cacheReadInputTokens: tokens - 10, outputTokens: 10 } });
+          turn++;
+        };
+        for (const [t, bytes] of spec.toolResultBytes.entries()) {
+          const id = `toolu_01${String(t).padStart(22, '0')}`;
+          await exchange([{ type: 'tool_use', id, name: 'Read', input: { file_path: `/src/file-${t}.ts` } }]);
+          kept.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: cycleText(FILE_WORDS, bytes) }] });
+        }
+        await exchange([{ type: 'text', text: spec.finalText }]);
+        kept.push({ role: 'user', content: 'Thanks. Now run the tests.' });
+        await exchange([{ type: 'text', text: 'Done.' }]);
+        engine.close();
+      }),
+      { numRuns: 40 },
+    );
+    // The property means something only if epochs latched in some runs.
+    expect(latched).toBeGreaterThan(0);
+  }, 120_000);
+});
