@@ -78,7 +78,7 @@ function renderTotals(t: StatsTotals, unkeyed: number): string[] {
   if (t.thinkingRemoved > 0) lines.push(`${label('thinking removed')}${plural(t.thinkingRemoved, 'block')} over ${plural(t.thinkingRequests, 'request')} (docs/rescue.md, "Preserved thinking")`);
   if (t.thinkingDropped > 0) {
     const by = byCount(t.thinkingDroppedBy).map(([reason, n]) => `${reason} ${formatCount(n)}`);
-    lines.push(truncate(`${label('thinking dropped')}${plural(t.thinkingDropped, 'block')} over ${plural(t.thinkingDroppedRequests, 'request')} by the API${by.length === 0 ? '' : `: ${by.join(', ')}`}`, REPORT_WIDTH));
+    lines.push(truncate(`${label('thinking dropped')}${plural(t.thinkingDropped, 'block')} in ${plural(t.thinkingDroppedRequests, 'request')}${by.length === 0 ? '' : `: ${by.join(', ')}`}`, REPORT_WIDTH));
   }
   lines.push(`${label('epochs')}${formatCount(t.epochs)}, ${plural(t.blocksElided, 'block')}`);
   if (t.shed.epochs > 0) {
