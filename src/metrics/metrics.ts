@@ -6,6 +6,7 @@
  */
 import type { ModelRoute } from '../core/model-route.js';
 import type { PassthroughReason } from '../core/passthrough-reasons.js';
+import type { ThinkingDropReason } from '../core/thinking/thinking-dropped.js';
 
 /** What an epoch freezes (docs/design.md "Mode"): tool results (`rescue`) or a span of messages (`shed`). */
 export type EpochMode = 'rescue' | 'shed';
@@ -45,6 +46,8 @@ export interface Metrics {
   refaults(n: number): void;
   /** Frozen thinking blocks one request went without (docs/rescue.md, "Preserved thinking"). */
   thinkingRemoved(n: number): void;
+  /** Thinking blocks the API dropped from one request, for one reason (its response's `input_transformations`). */
+  thinkingDropped(reason: ThinkingDropReason, n: number): void;
   /** One overflow handled, by how it ended. */
   overflowRetry(outcome: OverflowRetryOutcome): void;
   /** The engine's own time on one model call (`EpochEngine.prepare`, latch included). */
@@ -73,6 +76,7 @@ export const NO_METRICS: Metrics = {
   epochLatched: ignore,
   refaults: ignore,
   thinkingRemoved: ignore,
+  thinkingDropped: ignore,
   overflowRetry: ignore,
   rewriteSeconds: ignore,
   upstreamHeadersSeconds: ignore,

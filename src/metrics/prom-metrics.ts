@@ -9,6 +9,7 @@
 import { Counter, Histogram, Registry } from 'prom-client';
 import type { ModelRoute } from '../core/model-route.js';
 import { PASSTHROUGH_REASONS, type PassthroughReason } from '../core/passthrough-reasons.js';
+import { THINKING_DROP_REASONS, type ThinkingDropReason } from '../core/thinking/thinking-dropped.js';
 import {
   EPOCH_MODES,
   EPOCH_TRIGGERS,
@@ -47,6 +48,7 @@ export class PromMetrics implements ServedMetrics {
   readonly #epochBytes: Histogram<'mode'>;
   readonly #refaults: Counter;
   readonly #thinkingRemoved: Counter;
+  readonly #thinkingDropped: Counter<'reason'>;
   readonly #overflow: Counter<'outcome'>;
   readonly #rewriteSeconds: Histogram;
   readonly #headersSeconds: Histogram<'route'>;
@@ -104,6 +106,13 @@ export class PromMetrics implements ServedMetrics {
       help: 'Frozen thinking blocks requests went without, on models that check the prefix of thinking blocks.',
       registers,
     });
+    this.#thinkingDropped = new Counter({
+      name: 'ctxshed_thinking_dropped_total',
+      help: 'Thinking blocks the API dropped from requests instead of refusing them, by reason, as its responses\' input_transformations listed them.',
+      labelNames: ['reason'],
+      registers,
+    });
+    for (const reason of THINKING_DROP_REASONS) this.#thinkingDropped.inc({ reason }, 0);
     this.#overflow = new Counter({
       name: 'ctxshed_overflow_retries_total',
       help: 'Upstream "prompt is too long" answers handled, by how they ended.',
@@ -199,6 +208,10 @@ export class PromMetrics implements ServedMetrics {
 
   thinkingRemoved(n: number): void {
     if (isCount(n) && n > 0) this.#thinkingRemoved.inc(n);
+  }
+
+  thinkingDropped(reason: ThinkingDropReason, n: number): void {
+    if (isCount(n) && n > 0) this.#thinkingDropped.inc({ reason }, n);
   }
 
   refaults(n: number): void {

@@ -3,6 +3,7 @@
  * from the same facts, so the metrics and the wire log (and the reports read from it) agree.
  * Epochs are not counted here: the engine counts each once, when it latches (rescue/count-latch.ts).
  */
+import type { ThinkingDropReason } from '../core/thinking/thinking-dropped.js';
 import type { Metrics, OverflowRetryOutcome } from '../metrics/metrics.js';
 import type { Prepared } from '../rescue/index.js';
 import type { ForwardResult } from './forward.js';
@@ -18,6 +19,7 @@ export function countRequest(metrics: Metrics, prepared: Prepared, result: Forwa
   const refaults = prepared.refaults?.length ?? 0;
   if (refaults > 0) metrics.refaults(refaults);
   if ((prepared.thinkingRemoved ?? 0) > 0) metrics.thinkingRemoved(prepared.thinkingRemoved!);
+  for (const [reason, n] of Object.entries(result.thinkingDropped?.byReason ?? {})) metrics.thinkingDropped(reason as ThinkingDropReason, n);
   if (prepared.reason === undefined) metrics.rewritten();
   else metrics.passthrough(prepared.reason);
   // Only a model call goes through the engine's work; the rest pass through at once.

@@ -13,6 +13,7 @@ import type {
 } from 'node:http';
 import https from 'node:https';
 import type { ApiName } from '../core/api-dialect.js';
+import type { ThinkingDropped } from '../core/thinking/thinking-dropped.js';
 import type { UpstreamAgents } from './agents.js';
 import { sendApiError } from './api-error.js';
 import { forwardableHeaders } from './hop-by-hop.js';
@@ -78,6 +79,8 @@ export interface ForwardResult {
   readonly usage?: Usage;
   readonly tapError?: string;
   readonly streamError?: StreamError;
+  /** The thinking blocks the API dropped from the request, as its response listed them; absent: none. */
+  readonly thinkingDropped?: ThinkingDropped;
   readonly error?: ForwardError;
   /** The response `holdBack` asked for, when it came: nothing of it reached the client. */
   readonly held?: HeldResponse;
@@ -111,12 +114,14 @@ export async function forwardToUpstream(args: ForwardArgs): Promise<ForwardResul
   const tap = exchange.tap;
   const usage = tap === undefined ? undefined : await tap.end();
   const streamError = tap?.streamError;
+  const thinkingDropped = tap?.thinkingDropped;
   const result: ForwardResult = {
     status: exchange.status,
     bytesOut: exchange.bytesOut,
     ...(usage === undefined ? {} : { usage }),
     ...(tap?.error === undefined ? {} : { tapError: tap.error }),
     ...(streamError === undefined ? {} : { streamError }),
+    ...(thinkingDropped === undefined ? {} : { thinkingDropped }),
     ...(exchange.error === undefined ? {} : { error: exchange.error }),
     ...(exchange.held === undefined ? {} : { held: exchange.held }),
     timings: {

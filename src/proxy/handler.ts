@@ -129,6 +129,7 @@ async function handle(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse
     retry: final.retry,
     thinkingRemoved: last.thinkingRemoved,
     thinkingSkipped: last.thinkingSkipped,
+    thinkingDropped: result.thinkingDropped,
     status: final.status,
     responseBytes: final.responseBytes,
     usage: result.usage,

@@ -7,6 +7,7 @@ import type { Usage } from '../core/usage.js';
 
 export type { Usage } from '../core/usage.js';
 import type { SseEvent } from '../core/sse-parser.js';
+import { countThinkingDropped, type ThinkingDropped } from '../core/thinking/thinking-dropped.js';
 import { errorText } from '../errors.js';
 
 /** A JSON body larger than this is not buffered for its usage (a Messages reply is far smaller). */
@@ -44,6 +45,8 @@ export interface UsageTap {
   error?: string;
   /** The API's own `event: error`, when the stream carried one. */
   streamError?: StreamError;
+  /** The thinking blocks the API dropped, from the response's `input_transformations`; absent: none. */
+  thinkingDropped?: ThinkingDropped;
 }
 
 interface UsageFields {
@@ -67,7 +70,8 @@ interface BodyReader {
 
 /**
  * A tap for one response: SSE (`message_start` usage, merged with `message_delta` usage, later
- * values winning) or JSON (top-level `usage` and `model`), decompressing its copy when the
+ * values winning) or JSON (top-level `usage` and `model`), with the thinking blocks the API
+ * dropped (`input_transformations`: top level in JSON, `message_start`'s message in SSE), decompressing its copy when the
  * response is gzip, deflate or br. Other content types are ignored: `end()` gives undefined.
  */
 export function createUsageTap(opts: UsageTapOptions): UsageTap {
@@ -100,7 +104,7 @@ export function createUsageTap(opts: UsageTapOptions): UsageTap {
   if (kind === 'sse') {
     reader = api === 'messages' ? createSseUsageReader(maxPending, tap, fail) : createOpenAiSseReader(api, maxPending, (e) => (tap.streamError = e), fail);
   } else if (kind === 'json') {
-    reader = createJsonUsageReader(opts.maxJsonBytes ?? MAX_JSON_COPY_BYTES, fail, api);
+    reader = createJsonUsageReader(opts.maxJsonBytes ?? MAX_JSON_COPY_BYTES, fail, api, tap);
   }
   let decompressor: Decompressor | undefined;
   if (reader !== undefined) {
@@ -154,6 +158,8 @@ function createSseUsageReader(
     const type = typeof data['type'] === 'string' ? data['type'] : event.event;
     if (type === 'message_start') {
       const message = asRecord(data['message']);
+      // The docs put a stream's input_transformations on message_start's message.
+      noteDropped(tap, message?.['input_transformations']);
       const usage = asRecord(message?.['usage']);
       if (usage === undefined) return;
       const model = message?.['model'];
@@ -187,7 +193,7 @@ function createSseUsageReader(
 /** `message` covers an unnamed event whose JSON `type` says what it is. */
 const SSE_EVENTS_READ: ReadonlySet<string> = new Set(['message_start', 'message_delta', 'error', 'message']);
 
-function createJsonUsageReader(maxBytes: number, fail: (reason: string) => void, api: ApiName): BodyReader {
+function createJsonUsageReader(maxBytes: number, fail: (reason: string) => void, api: ApiName, tap: UsageTap): BodyReader {
   let parts: Uint8Array[] = [];
   let size = 0;
   let over = false;
@@ -214,12 +220,18 @@ function createJsonUsageReader(maxBytes: number, fail: (reason: string) => void,
       }
       if (api !== 'messages') return readOpenAiJsonUsage(api, body);
       const record = asRecord(body);
+      noteDropped(tap, record?.['input_transformations']);
       const usage = asRecord(record?.['usage']);
       if (usage === undefined) return undefined; // count_tokens, an error body: no usage to read
       const model = record?.['model'];
       return toUsage({ fields: mergeUsage(emptyFields(), usage), ...(typeof model === 'string' ? { model } : {}) });
     },
   };
+}
+
+function noteDropped(tap: UsageTap, transformations: unknown): void {
+  const dropped = countThinkingDropped(transformations);
+  if (dropped !== undefined) tap.thinkingDropped = dropped;
 }
 
 function bodyKind(contentType: string | undefined): 'sse' | 'json' | undefined {

@@ -76,6 +76,10 @@ function renderTotals(t: StatsTotals, unkeyed: number): string[] {
   const overflow = overflowLine(t.overflow);
   if (overflow !== undefined) lines.push(truncate(`${label('too long')}${overflow}`, REPORT_WIDTH));
   if (t.thinkingRemoved > 0) lines.push(`${label('thinking removed')}${plural(t.thinkingRemoved, 'block')} over ${plural(t.thinkingRequests, 'request')} (docs/rescue.md, "Preserved thinking")`);
+  if (t.thinkingDropped > 0) {
+    const by = byCount(t.thinkingDroppedBy).map(([reason, n]) => `${reason} ${formatCount(n)}`);
+    lines.push(truncate(`${label('thinking dropped')}${plural(t.thinkingDropped, 'block')} in ${plural(t.thinkingDroppedRequests, 'request')}${by.length === 0 ? '' : `: ${by.join(', ')}`}`, REPORT_WIDTH));
+  }
   lines.push(`${label('epochs')}${formatCount(t.epochs)}, ${plural(t.blocksElided, 'block')}`);
   if (t.shed.epochs > 0) {
     // Shed epochs are counted, never summed: their bytes and tokens are each epoch's own.

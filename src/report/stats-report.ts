@@ -26,6 +26,10 @@ export interface StatsTotals {
   /** Frozen thinking blocks requests went without, summed, and in how many requests (docs/rescue.md, "Preserved thinking"). */
   readonly thinkingRemoved: number;
   readonly thinkingRequests: number;
+  /** Thinking blocks the API dropped instead of refusing the request (its `input_transformations`), in how many requests, by reason. */
+  readonly thinkingDropped: number;
+  readonly thinkingDroppedRequests: number;
+  readonly thinkingDroppedBy: Readonly<Record<string, number>>;
   readonly errors: number;
   readonly epochs: number;
   /** Each rescue epoch's shed counted once (shed epochs add no blocks). */
@@ -155,6 +159,9 @@ function totalsOf(counts: RequestCounts, epochs: readonly EpochSummary[], perReq
     holds: { ...counts.holds },
     thinkingRemoved: counts.thinkingRemoved,
     thinkingRequests: counts.thinkingRequests,
+    thinkingDropped: counts.thinkingDropped,
+    thinkingDroppedRequests: counts.thinkingDroppedRequests,
+    thinkingDroppedBy: { ...counts.thinkingDroppedBy },
     errors: counts.errors,
     epochs: epochs.length,
     blocksElided,

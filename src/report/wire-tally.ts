@@ -42,6 +42,13 @@ export interface RequestCounts {
   /** Frozen thinking blocks requests went without (the wire records' `thinkingRemoved`, summed), and in how many requests. */
   thinkingRemoved: number;
   thinkingRequests: number;
+  /**
+   * Thinking blocks the API dropped instead of refusing the request (the wire records'
+   * `thinkingDropped`, summed), in how many requests, and by the API's reason.
+   */
+  thinkingDropped: number;
+  thinkingDroppedRequests: number;
+  thinkingDroppedBy: Record<string, number>;
   /** Responses with status 400 or more (the API's errors and ctxshed's own). */
   errors: number;
   /** Sums over the rewritten requests, for per-request means (never a total saving). */
@@ -118,7 +125,7 @@ export function newWireTally(): WireTally {
 
 /** Zero counts. */
 export function newRequestCounts(): RequestCounts {
-  return { requests: 0, rewritten: 0, passthrough: countsByName(), skippedBlocks: countsByName(), rewritePaths: countsByName(), overflow: countsByName(), holds: countsByName(), thinkingRemoved: 0, thinkingRequests: 0, errors: 0, rewrittenBytesElided: 0, rewrittenBytesSaved: 0 };
+  return { requests: 0, rewritten: 0, passthrough: countsByName(), skippedBlocks: countsByName(), rewritePaths: countsByName(), overflow: countsByName(), holds: countsByName(), thinkingRemoved: 0, thinkingRequests: 0, thinkingDropped: 0, thinkingDroppedRequests: 0, thinkingDroppedBy: countsByName(), errors: 0, rewrittenBytesElided: 0, rewrittenBytesSaved: 0 };
 }
 
 /** Folds one line's entry into `tally`. */
@@ -150,6 +157,9 @@ export function addRequestCounts(into: RequestCounts, from: RequestCounts): void
   into.rewrittenBytesSaved += from.rewrittenBytesSaved;
   into.thinkingRemoved += from.thinkingRemoved;
   into.thinkingRequests += from.thinkingRequests;
+  into.thinkingDropped += from.thinkingDropped;
+  into.thinkingDroppedRequests += from.thinkingDroppedRequests;
+  addCountsByName(into.thinkingDroppedBy, from.thinkingDroppedBy);
   addCountsByName(into.passthrough, from.passthrough);
   addCountsByName(into.skippedBlocks, from.skippedBlocks);
   addCountsByName(into.rewritePaths, from.rewritePaths);
@@ -193,6 +203,7 @@ function countRequest(counts: RequestCounts, record: WireRecord): void {
     counts.thinkingRemoved += thinking;
     counts.thinkingRequests += 1;
   }
+  countDropped(counts, record);
   if (record.rewritePath !== undefined) counts.rewritePaths[record.rewritePath] = (counts.rewritePaths[record.rewritePath] ?? 0) + 1;
   // A line from elsewhere may name anything: only a plausible reason's name is counted.
   const hold = record.hold as unknown;
@@ -322,4 +333,18 @@ function countsByName(): Record<string, number> {
 
 function addCountsByName(into: Record<string, number>, from: Readonly<Record<string, number>>): void {
   for (const [name, count] of Object.entries(from)) if (typeof count === 'number') into[name] = (into[name] ?? 0) + count;
+}
+
+// Counted whatever the request's fate: the API dropped them from what it answered.
+function countDropped(counts: RequestCounts, record: WireRecord): void {
+  const dropped = record.thinkingDropped as unknown;
+  if (typeof dropped !== 'number' || !Number.isSafeInteger(dropped) || dropped <= 0) return;
+  counts.thinkingDropped += dropped;
+  counts.thinkingDroppedRequests += 1;
+  const by = record.thinkingDroppedBy as unknown;
+  if (typeof by !== 'object' || by === null) return;
+  for (const [reason, n] of Object.entries(by as Record<string, unknown>)) {
+    // A line from elsewhere may name anything: only a plausible reason's name is counted.
+    if (/^[a-z_]{1,40}$/.test(reason) && typeof n === 'number' && Number.isSafeInteger(n) && n > 0) counts.thinkingDroppedBy[reason] = (counts.thinkingDroppedBy[reason] ?? 0) + n;
+  }
 }

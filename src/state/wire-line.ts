@@ -47,6 +47,7 @@ function hasRecordFields(fields: Record<string, unknown>): boolean {
   if (!optional('usage', 'object') || !optional('skipped', 'object')) return false;
   if (!optional('refaults', 'number') || !optional('refaulted', 'object') || !optional('retry', 'object')) return false;
   if (!optional('thinkingRemoved', 'number') || !optional('thinkingSkipped', 'object')) return false;
+  if (!optional('thinkingDropped', 'number') || !optional('thinkingDroppedBy', 'object')) return false;
   const usage = fields['usage'] as Record<string, unknown> | undefined;
   return usage === undefined || ['input', 'cacheCreation', 'cacheRead'].every((name) => typeof usage[name] === 'number');
 }

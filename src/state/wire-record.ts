@@ -8,6 +8,7 @@ import type { RefaultVia, Refault } from '../core/detect-refaults.js';
 import type { HoldReason } from '../core/hold-reasons.js';
 import type { PassthroughReason } from '../core/passthrough-reasons.js';
 import type { RefusalReason } from '../core/refusal-reasons.js';
+import type { ThinkingDropped } from '../core/thinking/thinking-dropped.js';
 import { contextTokensOf, type Usage } from '../core/usage.js';
 import { sha256Hex } from './sha256-hex.js';
 
@@ -58,6 +59,10 @@ export interface WireRecord {
   readonly thinkingRemoved?: number;
   /** Frozen thinking blocks left in it, counted by reason (docs/reasons.md); absent: none. */
   readonly thinkingSkipped?: Readonly<Record<string, number>>;
+  /** Thinking blocks the API dropped from the request, as its response's `input_transformations` listed them; absent: none. */
+  readonly thinkingDropped?: number;
+  /** The same, counted by the API's reason (`prefix_binding_mismatch`, `model_binding_mismatch`, `other`). */
+  readonly thinkingDroppedBy?: Readonly<Record<string, number>>;
   readonly usage?: {
     readonly input: number;
     readonly cacheCreation: number;
@@ -156,6 +161,7 @@ export interface WireRecordInput {
   readonly retry?: WireRetry | undefined;
   readonly thinkingRemoved?: number | undefined;
   readonly thinkingSkipped?: readonly { readonly reason: string }[] | undefined;
+  readonly thinkingDropped?: ThinkingDropped | undefined;
   readonly status: number;
   readonly responseBytes: number;
   readonly usage: Usage | undefined;
@@ -200,6 +206,7 @@ export function buildWireRecord(r: WireRecordInput): WireRecord {
     ...(r.retry === undefined ? {} : { retry: r.retry }),
     ...(r.thinkingRemoved === undefined || r.thinkingRemoved === 0 ? {} : { thinkingRemoved: r.thinkingRemoved }),
     ...(r.thinkingSkipped === undefined || r.thinkingSkipped.length === 0 ? {} : { thinkingSkipped: countByReason(r.thinkingSkipped) }),
+    ...(r.thinkingDropped === undefined || r.thinkingDropped.count === 0 ? {} : { thinkingDropped: r.thinkingDropped.count, thinkingDroppedBy: { ...r.thinkingDropped.byReason } }),
     ...(usage === undefined
       ? {}
       : {

@@ -1,6 +1,7 @@
 import { register as globalRegistry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { PASSTHROUGH_REASONS } from '../../src/core/passthrough-reasons.js';
+import { THINKING_DROP_REASONS } from '../../src/core/thinking/thinking-dropped.js';
 import { EPOCH_MODES, EPOCH_TRIGGERS, NO_METRICS, OVERFLOW_RETRY_OUTCOMES, type Metrics } from '../../src/metrics/metrics.js';
 import { PromMetrics } from '../../src/metrics/prom-metrics.js';
 import { hasSample, parseScrape, sumOf, type Scrape } from '../support/prom-text.js';
@@ -24,6 +25,7 @@ describe('PromMetrics', () => {
       expect(hasSample(s, 'ctxshed_epoch_elided_blocks_count', { mode })).toBe(true);
     }
     for (const outcome of OVERFLOW_RETRY_OUTCOMES) expect(hasSample(s, 'ctxshed_overflow_retries_total', { outcome })).toBe(true);
+    for (const reason of THINKING_DROP_REASONS) expect(hasSample(s, 'ctxshed_thinking_dropped_total', { reason })).toBe(true);
     for (const name of ['ctxshed_refaults_total', 'ctxshed_requests_rewritten_total', 'ctxshed_provider_cache_read_tokens_total', 'ctxshed_provider_cache_write_tokens_total', 'ctxshed_provider_input_tokens_total']) {
       expect(hasSample(s, name)).toBe(true);
     }
@@ -138,6 +140,22 @@ describe('PromMetrics', () => {
     expect(sumOf(await scrape(b), 'ctxshed_requests_total')).toBe(0);
     expect((await globalRegistry.getMetricsAsJSON()).length).toBe(before);
     expect(a.contentType).toMatch(/^text\/plain; version=0\.0\.4/);
+  });
+});
+
+describe('PromMetrics, thinking dropped', () => {
+  it('should count the thinking blocks the API dropped by reason, and ignore a count that is not one', async () => {
+    const metrics = new PromMetrics();
+
+    metrics.thinkingDropped('prefix_binding_mismatch', 2);
+    metrics.thinkingDropped('prefix_binding_mismatch', 1);
+    metrics.thinkingDropped('model_binding_mismatch', 1);
+    metrics.thinkingDropped('other', -1);
+
+    const s = await scrape(metrics);
+    expect(sumOf(s, 'ctxshed_thinking_dropped_total', { reason: 'prefix_binding_mismatch' })).toBe(3);
+    expect(sumOf(s, 'ctxshed_thinking_dropped_total', { reason: 'model_binding_mismatch' })).toBe(1);
+    expect(sumOf(s, 'ctxshed_thinking_dropped_total', { reason: 'other' })).toBe(0);
   });
 });
 

@@ -72,3 +72,16 @@ describe('countRequest', () => {
     }
   });
 });
+
+describe('countRequest, thinking dropped by the API', () => {
+  it('should count the blocks the response said the API dropped, once per reason', () => {
+    const metrics = recordingMetrics();
+
+    countRequest(metrics, prepared({ reason: 'no_epoch' }), result({ thinkingDropped: { count: 3, byReason: { prefix_binding_mismatch: 2, model_binding_mismatch: 1 } } }), 0.001);
+
+    expect(metrics.calls.filter(([name]) => name === 'thinkingDropped')).toEqual([
+      ['thinkingDropped', 'prefix_binding_mismatch', 2],
+      ['thinkingDropped', 'model_binding_mismatch', 1],
+    ]);
+  });
+});

@@ -2,7 +2,8 @@ import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createUsageTap } from '../../src/proxy/usage-tap.js';
 import type { UsageTapOptions } from '../../src/proxy/usage-tap.js';
-import { encodeSseEvent } from '../../src/scripted/sse-encode.js';
+import { assistantMessage } from '../../src/scripted/message.js';
+import { encodeSse, encodeSseEvent } from '../../src/scripted/sse-encode.js';
 import { MESSAGE_STREAM_USAGE, messageStream } from './harness.js';
 
 async function tapAll(opts: UsageTapOptions, chunks: Buffer[]): Promise<{ usage: unknown; error: string | undefined; streamError: unknown }> {
@@ -144,5 +145,87 @@ describe('createUsageTap', () => {
 
     expect(first).toEqual(REPLY_USAGE);
     expect(second).toEqual(REPLY_USAGE);
+  });
+});
+
+describe('createUsageTap, input_transformations', () => {
+  const TRANSFORMATIONS = [
+    { type: 'thinking_dropped', path: 'messages.1.content.0', reason: 'prefix_binding_mismatch' },
+    { type: 'thinking_dropped', path: 'messages.3.content.0', reason: 'prefix_binding_mismatch' },
+    { type: 'thinking_dropped', path: 'messages.5.content.0', reason: 'model_binding_mismatch' },
+    { type: 'thinking_mismatch_allowed', path: 'messages.7.content.0', reason: 'prefix_binding_mismatch' },
+  ];
+  const DROPPED = { count: 3, byReason: { prefix_binding_mismatch: 2, model_binding_mismatch: 1 } };
+  const message = { ...assistantMessage({ content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 7, output_tokens: 2 }, model: 'claude-fable-5-1' }), input_transformations: TRANSFORMATIONS };
+
+  async function droppedOf(opts: UsageTapOptions, chunks: Buffer[]): Promise<{ dropped: unknown; usage: unknown; error: string | undefined }> {
+    const tap = createUsageTap(opts);
+    for (const chunk of chunks) tap.write(chunk);
+    const usage = await tap.end();
+    return { dropped: tap.thinkingDropped, usage, error: tap.error };
+  }
+
+  it.each([
+    ['identity', undefined, (b: Buffer) => b],
+    ['gzip', 'gzip', (b: Buffer) => zlib.gzipSync(b)],
+    ['br', 'br', (b: Buffer) => zlib.brotliCompressSync(b)],
+  ])('should count the dropped thinking blocks at the top level of a %s JSON body, byte by byte', async (_name, encoding, encode) => {
+    const got = await droppedOf({ contentType: 'application/json', contentEncoding: encoding }, bytewise(encode(Buffer.from(JSON.stringify(message)))));
+
+    expect(got.dropped).toEqual(DROPPED);
+    expect(got.usage).toMatchObject({ inputTokens: 7, model: 'claude-fable-5-1' });
+    expect(got.error).toBeUndefined();
+  });
+
+  it.each([
+    ['identity', undefined, (b: Buffer) => b],
+    ['gzip', 'gzip', (b: Buffer) => zlib.gzipSync(b)],
+  ])('should count them on message_start\'s message of a %s SSE stream split byte by byte', async (_name, encoding, encode) => {
+    const wire = encode(Buffer.from(encodeSse(message)));
+
+    const got = await droppedOf({ contentType: 'text/event-stream', contentEncoding: encoding }, bytewise(wire));
+
+    expect(got.dropped).toEqual(DROPPED);
+    expect(got.error).toBeUndefined();
+  });
+
+  it('should count them in an SSE stream cut into uneven chunks across the message_start line', async () => {
+    const wire = Buffer.from(encodeSse(message));
+    const at = wire.indexOf('input_transformations') + 5;
+    const chunks = [wire.subarray(0, 3), wire.subarray(3, at), wire.subarray(at, at + 1), wire.subarray(at + 1)];
+
+    expect((await droppedOf({ contentType: 'text/event-stream' }, chunks)).dropped).toEqual(DROPPED);
+  });
+
+  it('should count them even when the message carries no usage', async () => {
+    const { usage: _usage, ...bare } = message;
+
+    const got = await droppedOf({ contentType: 'application/json' }, [Buffer.from(JSON.stringify(bare))]);
+
+    expect(got.dropped).toEqual(DROPPED);
+    expect(got.usage).toBeUndefined();
+  });
+
+  it.each([
+    ['no input_transformations', { ...message, input_transformations: undefined }],
+    ['an empty list', { ...message, input_transformations: [] }],
+    ['only blocks let through', { ...message, input_transformations: [TRANSFORMATIONS[3]] }],
+    ['not a list', { ...message, input_transformations: { type: 'thinking_dropped' } }],
+  ])('should leave thinkingDropped absent for %s', async (_name, body: Record<string, unknown>) => {
+    expect((await droppedOf({ contentType: 'application/json' }, [Buffer.from(JSON.stringify(body))])).dropped).toBeUndefined();
+    const start = encodeSseEvent('message_start', { type: 'message_start', message: body });
+    expect((await droppedOf({ contentType: 'text/event-stream' }, [Buffer.from(start)])).dropped).toBeUndefined();
+  });
+
+  it('should count a reason its docs do not name as other, never verbatim', async () => {
+    const body = { ...message, input_transformations: [{ type: 'thinking_dropped', path: 'messages.1.content.0', reason: 'x'.repeat(500) }, { type: 'thinking_dropped' }] };
+
+    expect((await droppedOf({ contentType: 'application/json' }, [Buffer.from(JSON.stringify(body))])).dropped).toEqual({ count: 2, byReason: { other: 2 } });
+  });
+
+  it('should not read input_transformations of another API\'s response', async () => {
+    const got = await droppedOf({ api: 'responses', contentType: 'application/json' }, [Buffer.from(JSON.stringify(message))]);
+
+    expect(got.dropped).toBeUndefined();
   });
 });

@@ -109,3 +109,18 @@ describe('renderStats, a shed epoch with no reading before it', () => {
     expect(text).toMatch(/\ncccccccccccc +1 +72\.0% +8 \(1\.\.8\) +30\.8 KB +~7\.9k +- +-\n/);
   });
 });
+
+describe('renderStats, thinking dropped by the API', () => {
+  it('should print the blocks the API dropped by reason, and nothing when there were none', () => {
+    const { tally, summaries } = session();
+    const report = buildStatsReport(tally, summaries);
+    const withDropped = { ...report, overall: { ...report.overall, thinkingDropped: 5, thinkingDroppedRequests: 2, thinkingDroppedBy: { model_binding_mismatch: 1, prefix_binding_mismatch: 4 } } };
+
+    const text = renderStats(withDropped, '/st');
+
+    expect(text).toMatch(/\nthinking dropped +5 blocks in 2 requests: prefix_binding_mismatch 4, model_binding_mismatch 1\n/);
+    expect(widest(text)).toBeLessThanOrEqual(100);
+    expect(renderStats(report, '/st')).not.toContain('thinking dropped');
+    expect(report.overall.thinkingDropped).toBe(0);
+  });
+});

@@ -227,3 +227,24 @@ describe('addWireEntry with overflow retries', () => {
   });
 });
 
+
+describe('addWireEntry, thinking dropped by the API', () => {
+  it('should sum the blocks, count the requests and the reasons, and skip implausible entries', () => {
+    const tally = fold([
+      wire({ t: '2026-01-01T00:00:01.000Z', thinkingDropped: 3, thinkingDroppedBy: { prefix_binding_mismatch: 2, model_binding_mismatch: 1 } }),
+      wire({ t: '2026-01-01T00:00:02.000Z', thinkingDropped: 1, thinkingDroppedBy: { prefix_binding_mismatch: 1, 'Not A Reason': 5, other: -1 } }),
+      wire({ t: '2026-01-01T00:00:03.000Z', thinkingDropped: -4 }),
+      wire({ t: '2026-01-01T00:00:04.000Z' }),
+    ]);
+    const a = tally.conversations.get(KEY_A)!;
+
+    expect([a.thinkingDropped, a.thinkingDroppedRequests]).toEqual([4, 2]);
+    expect({ ...a.thinkingDroppedBy }).toEqual({ prefix_binding_mismatch: 3, model_binding_mismatch: 1 });
+
+    const into = newRequestCounts();
+    addRequestCounts(into, a);
+    addRequestCounts(into, a);
+    expect([into.thinkingDropped, into.thinkingDroppedRequests]).toEqual([8, 4]);
+    expect({ ...into.thinkingDroppedBy }).toEqual({ prefix_binding_mismatch: 6, model_binding_mismatch: 2 });
+  });
+});

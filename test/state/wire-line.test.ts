@@ -58,3 +58,14 @@ describe('classifyWireLine', () => {
     expect(classifyWireLine(line).kind).toBe('record');
   });
 });
+
+describe('classifyWireLine, thinking dropped', () => {
+  const line = (extra: Record<string, unknown>): string =>
+    JSON.stringify({ t: '2026-01-01T00:00:00.000Z', key: null, status: 200, bytesIn: 1, bytesOut: 1, rescued: 0, bytesElided: 0, epochs: 0, ...extra });
+
+  it('should read a record with thinkingDropped and thinkingDroppedBy, and refuse ones of the wrong type', () => {
+    expect(classifyWireLine(line({ thinkingDropped: 2, thinkingDroppedBy: { prefix_binding_mismatch: 2 } })).kind).toBe('record');
+    expect(classifyWireLine(line({ thinkingDropped: '2' })).kind).toBe('unreadable');
+    expect(classifyWireLine(line({ thinkingDropped: 2, thinkingDroppedBy: 2 })).kind).toBe('unreadable');
+  });
+});

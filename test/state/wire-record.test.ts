@@ -111,3 +111,14 @@ describe('buildWireRecord', () => {
     expect('refaults' in none || 'refaulted' in none || 'retry' in none).toBe(false);
   });
 });
+
+describe('buildWireRecord, thinking dropped by the API', () => {
+  it('should keep how many thinking blocks the API dropped, by reason, and say nothing when none', () => {
+    const record = buildWireRecord({ ...INPUT, thinkingDropped: { count: 3, byReason: { prefix_binding_mismatch: 2, model_binding_mismatch: 1 } } });
+
+    expect(record.thinkingDropped).toBe(3);
+    expect(record.thinkingDroppedBy).toEqual({ prefix_binding_mismatch: 2, model_binding_mismatch: 1 });
+    expect('thinkingDropped' in buildWireRecord(INPUT)).toBe(false);
+    expect('thinkingDroppedBy' in buildWireRecord({ ...INPUT, thinkingDropped: { count: 0, byReason: {} } })).toBe(false);
+  });
+});

@@ -20,6 +20,7 @@ export function recordingMetrics(): Metrics & { readonly calls: MetricsCall[] } 
     epochLatched: record('epochLatched'),
     refaults: record('refaults'),
     thinkingRemoved: record('thinkingRemoved'),
+    thinkingDropped: record('thinkingDropped'),
     overflowRetry: record('overflowRetry'),
     rewriteSeconds: record('rewriteSeconds'),
     upstreamHeadersSeconds: record('upstreamHeadersSeconds'),
