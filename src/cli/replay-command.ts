@@ -31,6 +31,7 @@ interface ReplayArgs {
   ttl: boolean;
   figures: boolean;
   figureWindows: number[] | undefined;
+  prefixCheck: boolean;
 }
 
 export const replayCommand: CommandModule<object, ReplayArgs> = {
@@ -45,6 +46,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       .option('min-bytes', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.minBytes, describe: 'Elide only tool results whose text is over N bytes' })
       .option('window', { type: 'number', describe: 'Context window in tokens (default 200,000)' })
       .option('horizon', { type: 'number', describe: 'Shed: turns a cache re-write must pay back within (default: as many as the conversation has had)' })
+      .option('prefix-check', { type: 'boolean', default: false, describe: 'Replay as if the sessions\' model ran the prefix check on thinking blocks (claude-opus-5-5 and the other current models): epochs then remove the thinking they invalidate' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the reports as JSON' })
       .option('html', { type: 'string', describe: 'Also write a self-contained page with charts to FILE' })
       .option('figures', { type: 'boolean', default: false, describe: `Print one Markdown table of the replay at several windows (default ${FIGURE_WINDOWS.join(', ')}): the table the docs quote` })
@@ -101,11 +103,12 @@ function figuresCommand(args: ReplayArgs, windows: readonly number[]): string {
   if (args.minBytes !== DEFAULT_ENGINE_SETTINGS.policy.minBytes) parts.push('--min-bytes', String(args.minBytes));
   if (args.horizon !== undefined) parts.push('--horizon', String(args.horizon));
   if (args.rescueTokens !== undefined) parts.push('--rescue-tokens', String(args.rescueTokens));
+  if (args.prefixCheck) parts.push('--prefix-check');
   return parts.join(' ');
 }
 
 /** Replays every session, each over fresh state directories that are removed after. */
-async function replayAll(sessions: Awaited<ReturnType<typeof readSessions>>, args: Pick<ReplayArgs, 'rescuePct' | 'rescueTokens' | 'keepRecent' | 'minBytes' | 'window' | 'horizon'>): Promise<SessionReport[]> {
+async function replayAll(sessions: Awaited<ReturnType<typeof readSessions>>, args: Pick<ReplayArgs, 'rescuePct' | 'rescueTokens' | 'keepRecent' | 'minBytes' | 'window' | 'horizon' | 'prefixCheck'>): Promise<SessionReport[]> {
   const reports: SessionReport[] = [];
   for (const session of sessions) {
     if (session.conversations.length === 0) continue;
@@ -122,6 +125,7 @@ async function replayAll(sessions: Awaited<ReturnType<typeof readSessions>>, arg
           ...(args.horizon === undefined ? {} : { horizon: args.horizon }),
           stateDir,
           shedStateDir,
+          ...(args.prefixCheck ? { prefixCheck: true } : {}),
         }),
       );
     } finally {

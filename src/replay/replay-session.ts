@@ -6,6 +6,7 @@ import { DEFAULT_TOKENS_PER_BYTE, tokenThresholdFor, type ElisionPolicy } from '
 import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from '../rescue/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { clearToolUses } from './clear-tool-uses.js';
+import { countThinking } from './count-thinking.js';
 import { findCompactionPoint, runwayConversation, type CompactionPoint } from './compaction-point.js';
 import { fitTokens, type TokenModel } from './fit-tokens.js';
 import { MissCounter, type MissTally } from './miss-counter.js';
@@ -48,7 +49,15 @@ export interface ReplayOptions {
   readonly stateDir: string;
   /** Another for shed mode's: two state directories, each one `ctxshed verify` passes. */
   readonly shedStateDir: string;
+  /**
+   * Replay as if the session's model ran the prefix check on thinking blocks: every body names
+   * `PREFIX_CHECK_STAND_IN` instead of the recorded model (prices stay the recorded model's).
+   */
+  readonly prefixCheck?: boolean;
 }
+
+/** The model a `prefixCheck` replay's bodies name (core/thinking/prefix-check-models.ts). */
+export const PREFIX_CHECK_STAND_IN = 'claude-opus-5-5';
 
 /** The model against what the provider reported, for the session as recorded. */
 export interface Calibration {
@@ -178,7 +187,9 @@ export async function replaySession(file: string, conversations: readonly Rebuil
       cache = Object.fromEntries([...STRATEGIES, 'calibration' as const].map((s) => [s, new PromptCache(r, prefix, warm)])) as Record<StrategyName | 'calibration', PromptCache>;
       caches.set(c.id, cache);
     }
-    const body = builders.get(c.id)?.build(request.model, request.messages, ttl) ?? new Uint8Array(0);
+    const sentModel = options.prefixCheck === true ? PREFIX_CHECK_STAND_IN : request.model;
+    const body = builders.get(c.id)?.build(sentModel, request.messages, ttl) ?? new Uint8Array(0);
+    const thinkingIn = main ? countThinking(body) : 0;
     const region = cacheRegion(body);
     const originalTokens = prefix + r * region.length;
     // The cache's clock is when requests were sent, as in the TTL back-test.
@@ -198,6 +209,7 @@ export async function replaySession(file: string, conversations: readonly Rebuil
     const settle = (s: StrategyName, sent: Uint8Array, epochHere: boolean, outcome: Settled): PricedRequest | undefined => {
       const t = tokensOf(sent);
       sentBytes[s] = sent.length;
+      if (main) tallies[s].addThinking(thinkingIn, countThinking(sent));
       if (outcome.refused) {
         tallies[s].refuse(t, window, main, epochHere, outcome.why);
         if (inRunway) runways[s].add({ refused: true });
@@ -282,7 +294,7 @@ export async function replaySession(file: string, conversations: readonly Rebuil
 
     // Server-side clearing: decided on the full prompt the client sends.
     const clearing = clearToolUses(request.messages, originalTokens);
-    const clearedBody = clearing.cleared.size === 0 ? body : new BodyBuilder().build(request.model, clearing.messages);
+    const clearedBody = clearing.cleared.size === 0 ? body : new BodyBuilder().build(sentModel, clearing.messages);
     const clearKey = [...clearing.cleared.keys()].join(',');
     settle('clearToolUses', clearedBody, clearKey !== sets.clearToolUses, byWindow(clearedBody));
     for (const [id, bytes] of clearing.cleared) tallies.clearToolUses.addShed(`${c.id}/${id}`, bytes);
