@@ -2,7 +2,7 @@
  * Replays one session (its conversations) under each strategy and prices every request with the
  * prompt-cache model, after fitting tokens to bytes on the session's own recorded usage.
  */
-import { DEFAULT_TOKENS_PER_BYTE, tokenThresholdFor, type ElisionPolicy } from '../core/index.js';
+import { DEFAULT_TOKENS_PER_BYTE, tokenThresholdFor, type ElisionPolicy, type LatchAt } from '../core/index.js';
 import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from '../rescue/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { clearToolUses } from './clear-tool-uses.js';
@@ -54,6 +54,8 @@ export interface ReplayOptions {
    * `PREFIX_CHECK_STAND_IN` instead of the recorded model (prices stay the recorded model's).
    */
   readonly prefixCheck?: boolean;
+  /** The engine's `latchAt` on a prefix-check model (core/thinking/turn-place.ts); absent: its default. */
+  readonly latchAt?: LatchAt;
 }
 
 /** The model a `prefixCheck` replay's bodies name (core/thinking/prefix-check-models.ts). */
@@ -147,12 +149,16 @@ export async function replaySession(file: string, conversations: readonly Rebuil
   // The engine measures against the replay's window, never the recorded model's: the sessions
   // were compacted by a client that counted 200,000 unless told otherwise (--window).
   const tokenThreshold = tokenThresholdFor({ threshold: options.threshold, ...(options.rescueTokens === undefined ? {} : { rescueTokens: options.rescueTokens }) }, window);
-  const settings = { threshold: options.threshold, policy: options.policy, window, ...(options.rescueTokens === undefined ? {} : { rescueTokens: options.rescueTokens }) };
+  const settings = {
+    threshold: options.threshold, policy: options.policy, window,
+    ...(options.rescueTokens === undefined ? {} : { rescueTokens: options.rescueTokens }),
+    ...(options.latchAt === undefined ? {} : { latchAt: options.latchAt }),
+  };
   const rescue = await RescueReplay.open(options.stateDir, settings);
   // Shed mode is the proxy's own too: the same engine in `--mode shed`, its gate and frozen spans.
   const shed = await RescueReplay.open(options.shedStateDir, { ...settings, mode: 'shed', ...(options.horizon === undefined ? {} : { horizon: options.horizon }) });
   tallies.shed.perEpoch = true;
-  const shedAccount = new ShedAccount(options.threshold, options.horizon, shed.state.spansDir, options.rescueTokens);
+  const shedAccount = new ShedAccount(options.threshold, options.horizon, shed.state.spansDir, options.rescueTokens, options.latchAt);
   const entries = new Map<string, NonNullable<Awaited<ReturnType<RescueReplay['send']>>['conversation']>>();
   const refaults = new ReplayRefaults();
   let recordedRead = 0;

@@ -7,3 +7,4 @@ export * from './remove-thinking.js';
 export * from './freeze-in-plan.js';
 export * from './reinsert-thinking.js';
 export * from './prefix-mismatch.js';
+export * from './turn-place.js';
