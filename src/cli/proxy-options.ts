@@ -1,7 +1,7 @@
 /** The flags `serve` and `rescue` share, and the proxy settings they make (engine and transport). */
 import type { Argv } from 'yargs';
 import { defaultTransport, DEFAULT_UPSTREAM, type ProxySettings } from '../proxy/transport-settings.js';
-import { DEFAULT_LONG_WINDOW_RESCUE_TOKENS, tokenThresholdFor } from '../core/index.js';
+import { DEFAULT_LATCH_AT, DEFAULT_LONG_WINDOW_RESCUE_TOKENS, tokenThresholdFor } from '../core/index.js';
 import { DEFAULT_ENGINE_SETTINGS } from '../rescue/index.js';
 import { CliError } from './cli-error.js';
 import { STATE_OPTION } from './state-option.js';
@@ -23,6 +23,8 @@ export interface ProxyArgs {
   port: number;
   /** `--labels`; absent (the demo) means the default. */
   labels?: string | undefined;
+  /** `--latch-at`; absent (the demo) means the default. */
+  latchAt?: string | undefined;
 }
 
 /** `--rescue-pct`'s default: the engine's threshold, as a percentage. */
@@ -50,7 +52,8 @@ export function withProxyOptions<T>(yargs: Argv<T>): Argv<T & ProxyArgs> {
       type: 'string',
       default: DEFAULT_ENGINE_SETTINGS.labels,
       describe: 'Who labels each old tool result keep, pointer or drop: local rules, or also the conversation\'s own model (docs/labels.md)',
-    }) as unknown as Argv<T & ProxyArgs>;
+    })
+    .option('latch-at', { type: 'string', default: DEFAULT_LATCH_AT, describe: 'On models that run the thinking prefix check: latch wherever the threshold says (anywhere), or only at a person\'s prompt until 85% full (prompt; keeps the current turn\'s thinking, costs runway: docs/rescue.md)' }) as unknown as Argv<T & ProxyArgs>;
 }
 
 /** The proxy settings the flags and environment name; a CliError for a bad value. */
@@ -67,6 +70,8 @@ export function proxyConfigFrom(args: ProxyArgs, env: NodeJS.ProcessEnv): ProxyS
   if (args.port > 65535) throw new CliError(`--port takes 0 to 65535, not ${args.port}`);
   const labels = args.labels ?? DEFAULT_ENGINE_SETTINGS.labels;
   if (labels !== 'local' && labels !== 'model') throw new CliError(`--labels takes local or model, not ${JSON.stringify(labels)}`);
+  const latchAt = args.latchAt ?? DEFAULT_LATCH_AT;
+  if (latchAt !== 'prompt' && latchAt !== 'anywhere') throw new CliError(`--latch-at takes prompt or anywhere, not ${JSON.stringify(latchAt)}`);
   const upstreamText = args.upstream ?? nonEmpty(env['ANTHROPIC_BASE_URL']) ?? DEFAULT_UPSTREAM;
   let upstream: URL;
   try {
@@ -86,6 +91,7 @@ export function proxyConfigFrom(args: ProxyArgs, env: NodeJS.ProcessEnv): ProxyS
       gate: args.gate ?? false,
       ...(args.horizon === undefined ? {} : { horizon: args.horizon }),
       labels,
+      ...(latchAt === DEFAULT_LATCH_AT ? {} : { latchAt }),
       ...(args.window === undefined ? {} : { window: args.window }),
     },
   };

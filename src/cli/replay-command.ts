@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { LATCH_AT_CHOICES, type LatchAt } from '../core/index.js';
 import { DEFAULT_ENGINE_SETTINGS } from '../rescue/index.js';
 import { readSessions } from '../replay/read-sessions.js';
 import { renderHtml } from '../replay/render-html.js';
@@ -31,6 +32,8 @@ interface ReplayArgs {
   ttl: boolean;
   figures: boolean;
   figureWindows: number[] | undefined;
+  prefixCheck: boolean;
+  latchAt: LatchAt | undefined;
 }
 
 export const replayCommand: CommandModule<object, ReplayArgs> = {
@@ -45,6 +48,8 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       .option('min-bytes', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.minBytes, describe: 'Elide only tool results whose text is over N bytes' })
       .option('window', { type: 'number', describe: 'Context window in tokens (default 200,000)' })
       .option('horizon', { type: 'number', describe: 'Shed: turns a cache re-write must pay back within (default: as many as the conversation has had)' })
+      .option('prefix-check', { type: 'boolean', default: false, describe: 'Replay as if the sessions\' model ran the prefix check on thinking blocks (claude-opus-5-5 and the other current models): epochs then remove the thinking they invalidate' })
+      .option('latch-at', { choices: [...LATCH_AT_CHOICES], describe: 'On a prefix-check model (--prefix-check): latch only at a person\'s prompt below 85% (prompt), or wherever the threshold says (anywhere, the proxy\'s default)' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the reports as JSON' })
       .option('html', { type: 'string', describe: 'Also write a self-contained page with charts to FILE' })
       .option('figures', { type: 'boolean', default: false, describe: `Print one Markdown table of the replay at several windows (default ${FIGURE_WINDOWS.join(', ')}): the table the docs quote` })
@@ -101,11 +106,13 @@ function figuresCommand(args: ReplayArgs, windows: readonly number[]): string {
   if (args.minBytes !== DEFAULT_ENGINE_SETTINGS.policy.minBytes) parts.push('--min-bytes', String(args.minBytes));
   if (args.horizon !== undefined) parts.push('--horizon', String(args.horizon));
   if (args.rescueTokens !== undefined) parts.push('--rescue-tokens', String(args.rescueTokens));
+  if (args.prefixCheck) parts.push('--prefix-check');
+  if (args.latchAt !== undefined) parts.push('--latch-at', args.latchAt);
   return parts.join(' ');
 }
 
 /** Replays every session, each over fresh state directories that are removed after. */
-async function replayAll(sessions: Awaited<ReturnType<typeof readSessions>>, args: Pick<ReplayArgs, 'rescuePct' | 'rescueTokens' | 'keepRecent' | 'minBytes' | 'window' | 'horizon'>): Promise<SessionReport[]> {
+async function replayAll(sessions: Awaited<ReturnType<typeof readSessions>>, args: Pick<ReplayArgs, 'rescuePct' | 'rescueTokens' | 'keepRecent' | 'minBytes' | 'window' | 'horizon' | 'prefixCheck' | 'latchAt'>): Promise<SessionReport[]> {
   const reports: SessionReport[] = [];
   for (const session of sessions) {
     if (session.conversations.length === 0) continue;
@@ -122,6 +129,8 @@ async function replayAll(sessions: Awaited<ReturnType<typeof readSessions>>, arg
           ...(args.horizon === undefined ? {} : { horizon: args.horizon }),
           stateDir,
           shedStateDir,
+          ...(args.prefixCheck ? { prefixCheck: true } : {}),
+          ...(args.latchAt === undefined ? {} : { latchAt: args.latchAt }),
         }),
       );
     } finally {

@@ -9,7 +9,8 @@ import type { FrozenBlock } from './epoch-types.js';
 import type { HoldReason } from './hold-reasons.js';
 import { decideLatch, DEFAULT_MIN_GAIN_FRACTION, fullnessOf, type DecidedBlock, type FullnessReading } from './latch-decision.js';
 import { crossedThreshold, gainFloorTokens, type ThresholdSettings } from './latch-threshold.js';
-import { decideBurst, type GateDecision, type GateInput } from './shed/break-even.js';
+import { decideBurst, GATE_CEILING, type GateDecision, type GateInput } from './shed/break-even.js';
+import type { TurnPlace } from './thinking/turn-place.js';
 import type { PlannedSpan } from './shed/plan-span.js';
 import type { ShedFit, ShedRefusal } from './shed/shed-types.js';
 
@@ -37,6 +38,8 @@ export interface EpochInput<B extends DecidedBlock> {
   readonly minGainFraction?: number;
   /** Asked only once the reading is over the threshold and fresh. */
   readonly take: () => EpochTake<B>;
+  /** Where the turn stands (core/thinking/turn-place.ts); absent: latch anywhere, as on models without the prefix check. */
+  readonly turn?: TurnPlace;
 }
 
 /** The decision: under the threshold nothing is decided; over it, a latch or a hold with its reason. */
@@ -53,11 +56,31 @@ export type EpochDecision<B extends DecidedBlock> =
       readonly recentTokens?: number;
       readonly fit?: ShedFit;
       readonly gate?: GateDecision;
+      /** On a prefix-check model: latched while the newest message was not a person's prompt. */
+      readonly midTurn?: true;
     }
   | { readonly kind: 'hold'; readonly reason: HoldReason; readonly detail: string; readonly gate?: GateDecision; readonly span?: PlannedSpan };
 
 /** Decides whether this request latches an epoch, and if not, why. */
 export function decideEpoch<B extends DecidedBlock>(input: EpochInput<B>): EpochDecision<B> {
+  return timed(decideAnywhere(input), input.turn);
+}
+
+/**
+ * On a prefix-check model a latch mid tool loop also removes the current turn's thinking; with
+ * `latchAt: 'prompt'` it waits for the person's next prompt, unless the window is at the gate's
+ * ceiling, where waiting risks a refusal. Asked last, so `mid_turn` names only holds it caused.
+ */
+function timed<B extends DecidedBlock>(decision: EpochDecision<B>, turn: TurnPlace | undefined): EpochDecision<B> {
+  if (decision.kind !== 'latch' || turn === undefined || !turn.prefixCheck || turn.atPrompt) return decision;
+  if (turn.latchAt === 'prompt' && decision.fullness < GATE_CEILING) {
+    const at = `${Math.round(decision.fullness * 100)}%`;
+    return { kind: 'hold', reason: 'mid_turn', detail: `the newest message is not a person's prompt, and ${at} is under the ${Math.round(GATE_CEILING * 100)}% ceiling`, ...(decision.span === undefined ? {} : { span: decision.span }) };
+  }
+  return { ...decision, midTurn: true };
+}
+
+function decideAnywhere<B extends DecidedBlock>(input: EpochInput<B>): EpochDecision<B> {
   const { reading } = input;
   const settings = thresholdsOf(input);
   if (reading === undefined || crossedThreshold(reading, settings) === undefined) return { kind: 'idle' };

@@ -123,6 +123,12 @@ export interface Epoch {
    */
   readonly thinking?: readonly FrozenThinking[];
   /**
+   * On a model that runs the prefix check: the epoch latched while the newest message was not a
+   * person's prompt (at the gate's ceiling, or with `latchAt: 'anywhere'`), so it also removed the
+   * current turn's thinking. Absent: at a prompt, another model, an overflow or correction epoch.
+   */
+  readonly midTurn?: true;
+  /**
    * Policy version 3+: one row per block the epoch considered (every frozen block, and any it
    * kept). Inside the record, so it is written in the same atomic step as the blocks it audits.
    */

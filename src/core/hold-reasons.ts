@@ -14,6 +14,7 @@ export const HOLD_REASONS = {
   labels_kept: 'With --labels model, the classifier kept so many of the blocks that the rest would free too little.',
   gate: 'The burst gate: the cache re-write would not pay back within the turns expected, and the window is not yet 85% full (shed mode always; rescue mode with --gate).',
   concurrent_latch: 'Another request of the conversation (in this proxy or another one sharing the state directory) latched an epoch first; its epoch stands and this one is void.',
+  mid_turn: 'With --latch-at prompt, on a model that runs the prefix check: the newest message is not a person\'s prompt (tool results only, or a system message), so an epoch now would also remove the current turn\'s thinking; it waits for the next prompt, unless the window is 85% full.',
   state_unavailable: 'The state directory failed while latching; the request went out without a new epoch.',
   ...SHED_REFUSALS,
 } as const;

@@ -37,7 +37,7 @@ function renderSession(report: SessionReport): string {
     ...missLines(c.misses),
     '',
   ];
-  const header = ['strategy', 'peak', 'at compact', 'final', 'runway', 'x rec', 'refused', 'rescued', 'cache read', 'cache write', 'uncached', 'hit', 'cost $', 'epochs', 'shed KB', 'fullness per turn'];
+  const header = ['strategy', 'peak', 'at compact', 'final', 'runway', 'x rec', 'refused', 'rescued', 'cache read', 'cache write', 'uncached', 'hit', 'cost $', 'epochs', 'shed KB', 'thinking sent/removed (last)', 'fullness per turn'];
   const rows = STRATEGIES.map((name) => {
     const s = report.strategies[name];
     return [
@@ -56,6 +56,7 @@ function renderSession(report: SessionReport): string {
       s.costUsd.toFixed(2),
       String(s.epochs),
       s.bytesShed === null ? 'per epoch' : (s.bytesShed / 1024).toFixed(0),
+      `${s.thinking.sent}/${s.thinking.removed} (${s.thinking.finalSent}/${s.thinking.finalRemoved})`,
       sparkline(s.series.fullness, SPARK_WIDTH),
     ];
   });

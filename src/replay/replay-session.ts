@@ -2,10 +2,11 @@
  * Replays one session (its conversations) under each strategy and prices every request with the
  * prompt-cache model, after fitting tokens to bytes on the session's own recorded usage.
  */
-import { DEFAULT_TOKENS_PER_BYTE, tokenThresholdFor, type ElisionPolicy } from '../core/index.js';
+import { DEFAULT_TOKENS_PER_BYTE, tokenThresholdFor, type ElisionPolicy, type LatchAt } from '../core/index.js';
 import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from '../rescue/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { clearToolUses } from './clear-tool-uses.js';
+import { countThinking } from './count-thinking.js';
 import { findCompactionPoint, runwayConversation, type CompactionPoint } from './compaction-point.js';
 import { fitTokens, type TokenModel } from './fit-tokens.js';
 import { MissCounter, type MissTally } from './miss-counter.js';
@@ -48,7 +49,17 @@ export interface ReplayOptions {
   readonly stateDir: string;
   /** Another for shed mode's: two state directories, each one `ctxshed verify` passes. */
   readonly shedStateDir: string;
+  /**
+   * Replay as if the session's model ran the prefix check on thinking blocks: every body names
+   * `PREFIX_CHECK_STAND_IN` instead of the recorded model (prices stay the recorded model's).
+   */
+  readonly prefixCheck?: boolean;
+  /** The engine's `latchAt` on a prefix-check model (core/thinking/turn-place.ts); absent: its default. */
+  readonly latchAt?: LatchAt;
 }
+
+/** The model a `prefixCheck` replay's bodies name (core/thinking/prefix-check-models.ts). */
+export const PREFIX_CHECK_STAND_IN = 'claude-opus-5-5';
 
 /** The model against what the provider reported, for the session as recorded. */
 export interface Calibration {
@@ -138,12 +149,16 @@ export async function replaySession(file: string, conversations: readonly Rebuil
   // The engine measures against the replay's window, never the recorded model's: the sessions
   // were compacted by a client that counted 200,000 unless told otherwise (--window).
   const tokenThreshold = tokenThresholdFor({ threshold: options.threshold, ...(options.rescueTokens === undefined ? {} : { rescueTokens: options.rescueTokens }) }, window);
-  const settings = { threshold: options.threshold, policy: options.policy, window, ...(options.rescueTokens === undefined ? {} : { rescueTokens: options.rescueTokens }) };
+  const settings = {
+    threshold: options.threshold, policy: options.policy, window,
+    ...(options.rescueTokens === undefined ? {} : { rescueTokens: options.rescueTokens }),
+    ...(options.latchAt === undefined ? {} : { latchAt: options.latchAt }),
+  };
   const rescue = await RescueReplay.open(options.stateDir, settings);
   // Shed mode is the proxy's own too: the same engine in `--mode shed`, its gate and frozen spans.
   const shed = await RescueReplay.open(options.shedStateDir, { ...settings, mode: 'shed', ...(options.horizon === undefined ? {} : { horizon: options.horizon }) });
   tallies.shed.perEpoch = true;
-  const shedAccount = new ShedAccount(options.threshold, options.horizon, shed.state.spansDir, options.rescueTokens);
+  const shedAccount = new ShedAccount(options.threshold, options.horizon, shed.state.spansDir, options.rescueTokens, options.latchAt);
   const entries = new Map<string, NonNullable<Awaited<ReturnType<RescueReplay['send']>>['conversation']>>();
   const refaults = new ReplayRefaults();
   let recordedRead = 0;
@@ -178,7 +193,9 @@ export async function replaySession(file: string, conversations: readonly Rebuil
       cache = Object.fromEntries([...STRATEGIES, 'calibration' as const].map((s) => [s, new PromptCache(r, prefix, warm)])) as Record<StrategyName | 'calibration', PromptCache>;
       caches.set(c.id, cache);
     }
-    const body = builders.get(c.id)?.build(request.model, request.messages, ttl) ?? new Uint8Array(0);
+    const sentModel = options.prefixCheck === true ? PREFIX_CHECK_STAND_IN : request.model;
+    const body = builders.get(c.id)?.build(sentModel, request.messages, ttl) ?? new Uint8Array(0);
+    const thinkingIn = main ? countThinking(body) : 0;
     const region = cacheRegion(body);
     const originalTokens = prefix + r * region.length;
     // The cache's clock is when requests were sent, as in the TTL back-test.
@@ -198,6 +215,7 @@ export async function replaySession(file: string, conversations: readonly Rebuil
     const settle = (s: StrategyName, sent: Uint8Array, epochHere: boolean, outcome: Settled): PricedRequest | undefined => {
       const t = tokensOf(sent);
       sentBytes[s] = sent.length;
+      if (main) tallies[s].addThinking(thinkingIn, countThinking(sent));
       if (outcome.refused) {
         tallies[s].refuse(t, window, main, epochHere, outcome.why);
         if (inRunway) runways[s].add({ refused: true });
@@ -282,7 +300,7 @@ export async function replaySession(file: string, conversations: readonly Rebuil
 
     // Server-side clearing: decided on the full prompt the client sends.
     const clearing = clearToolUses(request.messages, originalTokens);
-    const clearedBody = clearing.cleared.size === 0 ? body : new BodyBuilder().build(request.model, clearing.messages);
+    const clearedBody = clearing.cleared.size === 0 ? body : new BodyBuilder().build(sentModel, clearing.messages);
     const clearKey = [...clearing.cleared.keys()].join(',');
     settle('clearToolUses', clearedBody, clearKey !== sets.clearToolUses, byWindow(clearedBody));
     for (const [id, bytes] of clearing.cleared) tallies.clearToolUses.addShed(`${c.id}/${id}`, bytes);

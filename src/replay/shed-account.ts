@@ -4,7 +4,7 @@
  * the tool results its spans took out (replay-refaults.ts). Fed one request at a time, after the
  * engine prepared it and the cache model priced it.
  */
-import { crossedThreshold, type GateDecision, type ThresholdSettings } from '../core/index.js';
+import { crossedThreshold, type GateDecision, type LatchAt, type ThresholdSettings } from '../core/index.js';
 import type { Prepared } from '../rescue/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { PricedRequest } from './prompt-cache.js';
@@ -55,6 +55,8 @@ export class ShedAccount {
     readonly spansDir: string,
     /** `--rescue-tokens`, as the engine was given it (absent: the default for the window). */
     readonly rescueTokens?: number,
+    /** The engine's `latchAt` (core/thinking/turn-place.ts). */
+    readonly latchAt?: LatchAt,
   ) {}
 
   /** Before the engine sees the request: its newest Reads of files whose results were shed. */
@@ -92,6 +94,8 @@ export class ShedAccount {
       const hold = whyNoShed({
         body: step.body, spans: entry.spans, reading: entry.reading, epochs: entry.record?.epochs.length ?? 0, spansDir: this.spansDir, sha256: sha256Hex,
         thresholds: this.#thresholds(),
+        ...(this.latchAt === undefined ? {} : { latchAt: this.latchAt }),
+        ...(entry.record?.prefixCheck === undefined ? {} : { learnedPrefixCheck: true }),
         ...(this.horizon === undefined ? {} : { horizon: this.horizon }),
       });
       if (hold.kind === 'held') this.#hold(hold.why, step, hold.gate, hold.spanBytes, hold.windowBytes);

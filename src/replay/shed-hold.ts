@@ -6,8 +6,12 @@
  */
 import {
   decideEpoch,
+  DEFAULT_LATCH_AT,
   DEFAULT_SHED_POLICY,
   indexTranscript,
+  turnPlaceOf,
+  type LatchAt,
+  type TurnPlace,
   weighSpan,
   type EpochDecision,
   type EpochTake,
@@ -41,6 +45,9 @@ export interface ShedHoldInput {
   readonly minGainFraction?: number;
   /** The engine's thresholds: the gain floor depends on which one the reading crossed. Absent: the fraction's floor. */
   readonly thresholds?: ThresholdSettings;
+  /** The engine's `latchAt`, and whether the conversation learned it runs the prefix check (core/thinking/turn-place.ts). */
+  readonly latchAt?: LatchAt;
+  readonly learnedPrefixCheck?: boolean;
 }
 
 /** Why the engine's shed latch held back on this request (call it only for a request over the threshold). */
@@ -49,11 +56,12 @@ export function whyNoShed(input: ShedHoldInput): ShedHoldOutcome {
   // The caller checked the threshold; without the engine's thresholds, 0 lets the decision go on
   // to the reasons past it, with the fraction's gain floor.
   const thresholds = input.thresholds ?? { threshold: 0 };
-  const decide = (take: () => EpochTake<never>): EpochDecision<never> =>
+  const decide = (take: () => EpochTake<never>, turn?: TurnPlace): EpochDecision<never> =>
     decideEpoch<never>({
       reading,
       ...thresholds,
       epochCount: input.epochs,
+      ...(turn === undefined ? {} : { turn }),
       ...(input.minGainFraction === undefined ? {} : { minGainFraction: input.minGainFraction }),
       take,
     });
@@ -63,11 +71,13 @@ export function whyNoShed(input: ShedHoldInput): ShedHoldOutcome {
     return unread.kind === 'hold' ? { kind: 'held', why: unread.reason } : { kind: 'would_latch' };
   }
   const { index } = indexed;
-  const decision = decide(() =>
-    weighSpan({
-      body: input.body, index, spans: input.spans, reading, sha256: input.sha256, policy: input.policy ?? DEFAULT_SHED_POLICY, spansDir: input.spansDir,
-      ...(input.horizon === undefined ? {} : { horizon: input.horizon }),
-    }),
+  const decision = decide(
+    () =>
+      weighSpan({
+        body: input.body, index, spans: input.spans, reading, sha256: input.sha256, policy: input.policy ?? DEFAULT_SHED_POLICY, spansDir: input.spansDir,
+        ...(input.horizon === undefined ? {} : { horizon: input.horizon }),
+      }),
+    turnPlaceOf(index, input.learnedPrefixCheck === true, input.latchAt ?? DEFAULT_LATCH_AT),
   );
   if (decision.kind !== 'hold') return { kind: 'would_latch' };
   const { span } = decision;

@@ -45,6 +45,8 @@ export interface StrategySummary {
   readonly atCompactionRefused: boolean[];
   /** Body bytes the last request of each conversation was smaller by; `null` for shed, as `bytesShed`. */
   readonly finalBytesSaved: number | null;
+  /** Thinking blocks in the main thread's requests (count-thinking.ts), as this strategy sent them. */
+  readonly thinking: ThinkingFigure;
   readonly series: {
     /** Fullness of each main-thread request, in order. */
     readonly fullness: number[];
@@ -55,6 +57,17 @@ export interface StrategySummary {
     /** Indexes into `fullness` the API refused: there `fullness` is the refused prompt's, over 1. */
     readonly refusedAt: number[];
   };
+}
+
+/**
+ * Thinking blocks sent, and removed (in the client's body, not in this strategy's: dropped for the
+ * prefix check, or inside a shed span), summed over the main thread's requests and in its last one.
+ */
+export interface ThinkingFigure {
+  readonly sent: number;
+  readonly removed: number;
+  readonly finalSent: number;
+  readonly finalRemoved: number;
 }
 
 /** Accumulates one strategy. */
@@ -80,6 +93,7 @@ export class StrategyTally {
   readonly refusedAt: number[] = [];
   /** The highest fullness of an answered main-thread request. */
   #peak = 0;
+  #thinking: ThinkingFigure = { sent: 0, removed: 0, finalSent: 0, finalRemoved: 0 };
 
   /**
    * Adds one answered, priced request; `main` ones enter the fullness series at `tokens` (the
@@ -119,6 +133,13 @@ export class StrategyTally {
     this.atCompactionRefused.push(this.refusedAt.at(-1) === this.fullness.length - 1);
   }
 
+  /** One main-thread request's thinking blocks: `inBody` in the client's body, `sent` in this strategy's. */
+  addThinking(inBody: number, sent: number): void {
+    const removed = Math.max(0, inBody - sent);
+    const t = this.#thinking;
+    this.#thinking = { sent: t.sent + sent, removed: t.removed + removed, finalSent: sent, finalRemoved: removed };
+  }
+
   /** Records blocks kept out of the window (a block already counted is not counted again). */
   addShed(key: string, bytes: number): void {
     this.shed.set(key, bytes);
@@ -147,6 +168,7 @@ export class StrategyTally {
       atCompaction: this.atCompaction.map(round4),
       atCompactionRefused: [...this.atCompactionRefused],
       finalBytesSaved: this.perEpoch ? null : this.finalBytesSaved,
+      thinking: { ...this.#thinking },
       series: { fullness: this.fullness.map(round4), cumulativeCostUsd: this.cumulativeCost.map((c) => Math.round(c * 10_000) / 10_000), epochAt: this.epochAt, refusedAt: this.refusedAt },
     };
   }

@@ -6,6 +6,7 @@ import {
   DEFAULT_SHED_POLICY,
   type ElisionPolicy,
   type EpochMode,
+  type LatchAt,
   type ShedPolicy,
 } from '../core/index.js';
 
@@ -44,6 +45,12 @@ export interface EngineSettings {
   readonly restoreTool?: boolean;
   /** `--labels model`: how long the classifier may take before the local rules decide instead. */
   readonly classifierTimeoutMs?: number;
+  /**
+   * On a model that runs the prefix check: latch only while the newest message is a person's
+   * prompt (`prompt`, below the gate's ceiling) or wherever the threshold says (`anywhere`).
+   * Absent: `DEFAULT_LATCH_AT` (core/thinking/turn-place.ts), `anywhere`.
+   */
+  readonly latchAt?: LatchAt;
 }
 
 /** The classifier's time limit: a latching request never waits longer for it than this. */

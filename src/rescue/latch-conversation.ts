@@ -33,6 +33,8 @@ export interface LatchContext {
 export interface LatchBody {
   readonly body: Uint8Array;
   readonly index: TranscriptIndex;
+  /** The decision latched mid-turn on a prefix-check model (core/decide-epoch.ts): the epoch says so. */
+  readonly midTurn?: boolean;
 }
 
 /** Latches the next epoch; resolves to its number, or `undefined` when another latch got there first (or it held). */
@@ -55,7 +57,8 @@ export function latchWith(
       // Someone (this process or another) latched since the decision: theirs stands, ours is void.
       if ((current?.epochs.length ?? 0) !== expected) return undefined;
       const made = plan(current);
-      const full = made === undefined || from === undefined ? made : freezeThinkingInPlan(made, current, { ...from, sha256: sha256Hex });
+      const frozen = made === undefined || from === undefined ? made : freezeThinkingInPlan(made, current, { ...from, sha256: sha256Hex });
+      const full = frozen === undefined || from?.midTurn !== true ? frozen : markMidTurn(frozen);
       planned = full !== undefined;
       return full;
     });
@@ -70,4 +73,11 @@ export function latchWith(
   const result = entry.latching.then(run, run);
   entry.latching = result.catch(() => undefined);
   return result;
+}
+
+function markMidTurn(plan: LatchPlan): LatchPlan {
+  const epochs = plan.record.epochs;
+  const last = epochs[epochs.length - 1];
+  if (last === undefined) return plan;
+  return { ...plan, record: { ...plan.record, epochs: [...epochs.slice(0, -1), { ...last, midTurn: true }] } };
 }

@@ -3,6 +3,8 @@ import {
   asksOneHourCache,
   crossedThreshold,
   decideEpoch,
+  DEFAULT_LATCH_AT,
+  turnPlaceOf,
   firedThreshold,
   encodeJsonString,
   findEligible,
@@ -89,6 +91,7 @@ export async function maybeLatch(ctx: LatchContext, ask: LatchAsk): Promise<Latc
   const { reading } = entry;
   if (reading === undefined) return {};
   const { threshold, rescueTokens, policy, minGainFraction } = ctx.settings;
+  const turn = turnPlaceOf(index, entry.record?.prefixCheck !== undefined, ctx.settings.latchAt ?? DEFAULT_LATCH_AT);
   const decide = <B extends DecidedBlock>(plan: () => readonly B[], gate?: (added: readonly B[]) => GateInput): EpochDecision<B> =>
     decideEpoch<B>({
       reading,
@@ -96,6 +99,7 @@ export async function maybeLatch(ctx: LatchContext, ask: LatchAsk): Promise<Latc
       ...(rescueTokens === undefined ? {} : { rescueTokens }),
       epochCount: entry.record?.epochs.length ?? 0,
       ...(minGainFraction === undefined ? {} : { minGainFraction }),
+      turn,
       take: () => ({ kind: 'blocks', frozen: entry.frozen, plan: plan(), ...(gate === undefined ? {} : { gate }) }),
     });
   const options = { elidedDir: ctx.table.state.elidedDir };
@@ -151,7 +155,7 @@ export async function maybeLatch(ctx: LatchContext, ask: LatchAsk): Promise<Latc
       agentId: ask.agentId,
       ...(gate === undefined ? {} : { gate }),
       ...firedOf(reading, ctx.settings),
-    }, api.name === 'messages' ? { body, index } : undefined);
+    }, api.name === 'messages' ? { body, index, ...(decision.midTurn === true ? { midTurn: true } : {}) } : undefined);
     return outcome(latched === undefined ? { hold: { reason: 'concurrent_latch', detail: 'another latch got there first' } } : { latched });
   } catch (error) {
     ask.onStateFailure(error);

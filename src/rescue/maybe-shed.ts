@@ -3,7 +3,7 @@
  * same reading, thresholds and decision as rescue (core/decide-epoch.ts): a stale reading and a
  * gain under the floor (core/latch-threshold.ts) are refused alike; then the burst gate, always.
  */
-import { DEFAULT_SHED_POLICY, decideEpoch, firstPromptExcerpt, planShedRecord, weighSpan, type TranscriptIndex } from '../core/index.js';
+import { DEFAULT_LATCH_AT, DEFAULT_SHED_POLICY, decideEpoch, turnPlaceOf, firstPromptExcerpt, planShedRecord, weighSpan, type TranscriptIndex } from '../core/index.js';
 import { errorText } from '../errors.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { ConversationEntry } from './conversation-table.js';
@@ -32,6 +32,7 @@ export async function maybeShed(
     ...(rescueTokens === undefined ? {} : { rescueTokens }),
     epochCount: entry.record?.epochs.length ?? 0,
     ...(minGainFraction === undefined ? {} : { minGainFraction }),
+    turn: turnPlaceOf(index, entry.record?.prefixCheck !== undefined, ctx.settings.latchAt ?? DEFAULT_LATCH_AT),
     take: () =>
       weighSpan({
         body, index, spans: entry.spans, reading, sha256: sha256Hex, policy, spansDir: ctx.table.state.spansDir,
@@ -46,7 +47,7 @@ export async function maybeShed(
     ...(fit === undefined ? {} : { fit }),
   };
   try {
-    const latched = await latchWith(ctx, entry, (current) => planShedRecord({ key: entry.key, current, request, threshold, recentTokens: recentTokens ?? 0, now: ctx.now() }), { body, index });
+    const latched = await latchWith(ctx, entry, (current) => planShedRecord({ key: entry.key, current, request, threshold, recentTokens: recentTokens ?? 0, now: ctx.now() }), { body, index, ...(decision.midTurn === true ? { midTurn: true } : {}) });
     return latched === undefined ? { hold: { reason: 'concurrent_latch', detail: 'another latch got there first' } } : { latched };
   } catch (error) {
     onStateFailure(error);

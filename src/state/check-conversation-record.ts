@@ -60,6 +60,8 @@ function checkEpoch(epoch: unknown, n: number, seen: Set<number>): string[] {
   // Records from before triggers were recorded have none: they latched on the threshold.
   const trigger = epoch['trigger'];
   need(trigger === undefined || EPOCH_TRIGGERS.includes(trigger as EpochTrigger), `trigger ${show(trigger)} is not one of ${EPOCH_TRIGGERS.join(', ')}`);
+  // Only a threshold latch waits for a prompt: an overflow or correction epoch is never mid_turn-timed.
+  need(epoch['midTurn'] === undefined || (epoch['midTurn'] === true && (trigger === undefined || trigger === 'threshold')), `midTurn ${show(epoch['midTurn'])}: only true, and only on a threshold epoch`);
   const reasonFields = ['fullness', 'threshold', 'window', 'contextTokens'];
   problems.push(...checkNumbers(epoch['reason'], reasonFields, `${at}: reason`));
   const limit = isObject(epoch['reason']) ? epoch['reason']['limit'] : undefined;

@@ -17,6 +17,12 @@ describe('proxyConfigFrom', () => {
     expect(proxyConfigFrom({ ...ARGS, gate: true, horizon: 0 }, {}).engine).toMatchObject({ mode: 'rescue', gate: true, horizon: 0 });
   });
 
+  it('should take --latch-at prompt, latch anywhere by default, and refuse anything else', () => {
+    expect(proxyConfigFrom({ ...ARGS, latchAt: 'prompt' }, {}).engine.latchAt).toBe('prompt');
+    expect(proxyConfigFrom(ARGS, {}).engine.latchAt).toBeUndefined();
+    expect(() => proxyConfigFrom({ ...ARGS, latchAt: 'later' }, {})).toThrow('--latch-at takes prompt or anywhere, not "later"');
+  });
+
   it('should refuse an unknown mode and a horizon that is no whole number, in one line', () => {
     expect(() => proxyConfigFrom({ ...ARGS, mode: 'trim' }, {})).toThrow('--mode takes rescue or shed, not "trim"');
     expect(() => proxyConfigFrom({ ...ARGS, horizon: -1 }, {})).toThrow('--horizon takes a whole number >= 0, not -1');

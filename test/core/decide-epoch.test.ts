@@ -66,4 +66,47 @@ describe('decideEpoch', () => {
     expect(decideEpoch(input({ kind: 'span', span: SPAN, gate: NEVER, recentTokens: 14_000 }, { reading: full }))).toMatchObject({ kind: 'latch', gate: { latch: true, forcedAt: 0.86 } });
     expect(decideEpoch(input(blocks([block(0, 200_000)], { gate: () => NEVER }), { reading: full }))).toMatchObject({ kind: 'latch', gate: { latch: true, forcedAt: 0.86 } });
   });
+
+  describe('on a model that runs the prefix check', () => {
+    const midTurn = { prefixCheck: true, atPrompt: false, latchAt: 'prompt' } as const;
+    const latching = blocks([block(0, 200_000)]);
+
+    it('should hold mid_turn while the newest message is not a prompt, under the ceiling', () => {
+      const decision = decideEpoch(input(latching, { turn: midTurn }));
+
+      expect(decision).toMatchObject({ kind: 'hold', reason: 'mid_turn' });
+      expect(Object.hasOwn(HOLD_REASONS, 'mid_turn')).toBe(true);
+    });
+
+    it('should hold a span mid_turn with the span, for the replay\'s sizes', () => {
+      expect(decideEpoch(input({ kind: 'span', span: SPAN, gate: PAYS, recentTokens: 14_000 }, { turn: midTurn }))).toMatchObject({ kind: 'hold', reason: 'mid_turn', span: SPAN });
+    });
+
+    it('should latch at a prompt, and say nothing of the turn', () => {
+      const decision = decideEpoch(input(latching, { turn: { ...midTurn, atPrompt: true } }));
+
+      expect(decision).toMatchObject({ kind: 'latch' });
+      expect(decision).not.toHaveProperty('midTurn');
+    });
+
+    it('should latch mid-turn at the 85% ceiling and record it', () => {
+      expect(decideEpoch(input(latching, { turn: midTurn, reading: { ...READING, contextTokens: 170_000 } }))).toMatchObject({ kind: 'latch', fullness: 0.85, midTurn: true });
+      expect(decideEpoch(input(latching, { turn: midTurn, reading: { ...READING, contextTokens: 169_999 } }))).toMatchObject({ kind: 'hold', reason: 'mid_turn' });
+    });
+
+    it('should latch mid-turn with latchAt anywhere, and record it', () => {
+      expect(decideEpoch(input(latching, { turn: { ...midTurn, latchAt: 'anywhere' } }))).toMatchObject({ kind: 'latch', midTurn: true });
+    });
+
+    it('should leave another model alone, mid-turn or not', () => {
+      const decision = decideEpoch(input(latching, { turn: { ...midTurn, prefixCheck: false } }));
+
+      expect(decision).toMatchObject({ kind: 'latch' });
+      expect(decision).not.toHaveProperty('midTurn');
+    });
+
+    it('should name the hold that came first, not mid_turn, when the epoch would not latch anyway', () => {
+      expect(decideEpoch(input(blocks([block(0, 1000)]), { turn: midTurn }))).toMatchObject({ kind: 'hold', reason: 'gain_too_small' });
+    });
+  });
 });

@@ -113,6 +113,17 @@ describe('checkConversationRecord', () => {
     expect(checkConversationRecord(edited((r) => delete r['epochs'][0].trigger), KEY)).toEqual([]);
   });
 
+  it('should accept midTurn on a threshold epoch, and report it elsewhere or not true', () => {
+    expect(checkConversationRecord(edited((r) => (r['epochs'][0].midTurn = true)), KEY)).toEqual([]);
+    expect(checkConversationRecord(edited((r) => (r['epochs'][0].midTurn = false)), KEY).join('\n')).toContain('midTurn false: only true, and only on a threshold epoch');
+    const overflow = edited((r) => {
+      r['epochs'][1].trigger = 'overflow';
+      r['epochs'][1].reason.limit = 200_000;
+      r['epochs'][1].midTurn = true;
+    });
+    expect(checkConversationRecord(overflow, KEY).join('\n')).toContain('midTurn true: only true, and only on a threshold epoch');
+  });
+
   it.each([
     ['an unknown trigger', () => edited((r) => (r['epochs'][0].trigger = 'whim')), 'trigger "whim" is not one of threshold, overflow'],
     ['a limit that is not a count', () => edited((r) => (r['epochs'][0].reason.limit = 'big')), 'reason.limit is not'],

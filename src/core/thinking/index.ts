@@ -8,3 +8,4 @@ export * from './freeze-in-plan.js';
 export * from './reinsert-thinking.js';
 export * from './prefix-mismatch.js';
 export * from './thinking-dropped.js';
+export * from './turn-place.js';
