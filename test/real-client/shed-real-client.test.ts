@@ -313,6 +313,7 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
     expect(notices.size).toBeGreaterThan(0);
     expect([...notices].some((n) => n.includes('mcp__ctxshed__restore'))).toBe(true);
     expect(checked).toBeGreaterThan(0);
+    expect(inSpans).toBeGreaterThan(0);
   });
 
   it("should keep every upstream model request's prompt under the window (the scripted API's usage)", () => {

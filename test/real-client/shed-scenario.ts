@@ -78,6 +78,7 @@ export const PROMPTS = [
   'Read f7.txt and f8.txt.',
   'Read f9.txt and f10.txt, then bring back the first shed span and check it.',
   'Bring back every shed span once, page by page, and check the facts in it.',
+  'Read g1.txt to g6.txt.',
 ];
 
 /** A distinct fact planted in the middle of file `n`: what a restore must give back once its Read was shed. */
@@ -97,6 +98,7 @@ export interface Sweep {
   seenInSeq: number;
   handles: string[];
   calls: Array<{ id: string; handle: string; offset: number }>;
+  done?: boolean;
 }
 
 export interface Exchange {
@@ -180,12 +182,20 @@ function makeModel(projectDir: string, observed: { restore?: ShedObservations['r
     const more = last === undefined ? undefined : /call restore again with offset (\d+)/.exec(toolResultsOf(req.body).get(last.id)?.text ?? '')?.[1];
     const at = last === undefined ? 0 : more === undefined ? handles.indexOf(last.handle) + 1 : handles.indexOf(last.handle);
     const handle = handles[at];
-    if (handle === undefined || calls.length >= 4 * handles.length) return [textBlock('Every span was read back.')];
+    if (handle === undefined || calls.length >= 4 * handles.length) {
+      observed.sweep.done = true;
+      return [textBlock('Every span was read back.')];
+    }
     const call = { id: `toolu_01Sweep${String(calls.length).padStart(2, '0')}00000000000`, handle, offset: more === undefined ? 0 : Number(more) };
     calls.push(call);
     return [toolUse('mcp__ctxshed__restore', { handle, ...(call.offset === 0 ? {} : { offset: call.offset }) }, call.id)];
   };
+  // The last turn reads again after the sweep, so a later epoch sheds the client's notices sent during it.
+  const again = [1, 2, 3, 4, 5, 6].map((n) => () => [toolUse('Read', { file_path: join(projectDir, `g${n}.txt`) }, `toolu_01ReadG${n}0000000000000`)]);
   let step = 0;
+  let after = 0;
+  const next = (req: ReceivedRequest): ReplyBlock[] =>
+    (steps[step++] ?? (observed.sweep?.done !== true ? sweep : again[after++] ?? (() => [textBlock('Read them again.')])))(req);
   return (req) => {
     switch (classify(req)) {
       case 'count_tokens':
@@ -199,7 +209,7 @@ function makeModel(projectDir: string, observed: { restore?: ShedObservations['r
         // which the client must send back verbatim and shed must keep in the turns it keeps.
         const n = step;
         const thinking: ReplyBlock = { type: 'thinking', thinking: `Step ${n}: what the person asked for next.`, signature: `c2lnbmF0dXJl${String(n).padStart(4, '0')}` };
-        return { kind: 'message', content: [thinking, ...(steps[step++] ?? sweep)(req)] };
+        return { kind: 'message', content: [thinking, ...next(req)] };
       }
     }
   };
@@ -314,6 +324,7 @@ async function main(): Promise<void> {
   const bodiesDir = join(root, 'bodies');
   for (const dir of [home, projectDir, bodiesDir]) mkdirSync(dir, { recursive: true });
   for (let n = 1; n <= FILE_COUNT; n += 1) writeFileSync(join(projectDir, `f${n}.txt`), fileText(n));
+  for (let n = 1; n <= 6; n += 1) writeFileSync(join(projectDir, `g${n}.txt`), linesOf(`g${n}`, FILE_BYTES));
 
   const observed: { restore?: ShedObservations['restore']; sweep?: Sweep } = {};
   const upstream = await startMessagesApi({ conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`, respond: makeModel(projectDir, observed) });
