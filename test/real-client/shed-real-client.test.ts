@@ -275,12 +275,7 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
       expect(header).toContain(`characters ${call.offset} to `);
       back.set(call.handle, (back.get(call.handle) ?? '') + rest.join('\n'));
     }
-    expect([...back.keys()]).toEqual(sweep.handles);
-    for (const e of record.epochs.filter((x) => sweep.handles.includes(x.span!.sha256))) {
-      const rendering = renderSpanMarkdown(readFileSync(join(obs.stateDir, 'spans', `${e.span!.sha256}.json`)), e.span!.sha256);
-      expect(sameText(back.get(e.span!.sha256)!, rendering), `span ${e.n}`).toBe(true);
-    }
-    // The facts the client sent in the sweep's first request that its upstream body did not carry: shed, so restored.
+    // The facts in the client's messages that the spans took: each must be in what the restores gave back.
     const at = main().find((s) => s.seq === sweep.seenInSeq)!;
     const facts = Array.from({ length: FILE_COUNT }, (_, i) => factOf(i + 1));
     const index = indexOf(at.client);
@@ -292,6 +287,11 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
     expect(shed.length).toBeGreaterThanOrEqual(6);
     expect(gotBack).toEqual(shed);
     for (const f of facts) expect(at.client.includes(f), f).toBe(true);
+    expect([...back.keys()]).toEqual(sweep.handles);
+    for (const e of record.epochs.filter((x) => sweep.handles.includes(x.span!.sha256))) {
+      const rendering = renderSpanMarkdown(readFileSync(join(obs.stateDir, 'spans', `${e.span!.sha256}.json`)), e.span!.sha256);
+      expect(sameText(back.get(e.span!.sha256)!, rendering), `span ${e.n}`).toBe(true);
+    }
   });
 
   it("should send each of the client's role: system notices, once sent, in every upstream request after an epoch", () => {
