@@ -13,18 +13,20 @@
  *
  *   claude ──► recording hop (client bytes) ──► ctxshed rescue --mode shed ──► scripted upstream
  *
- * The turns (the model's steps in brackets, each after a signed thinking block, as the client asks
- * for thinking; each Read is of a 16 KB file of the project):
+ * The turns (the model's steps in brackets, each after a thinking block the scripted API signs, as
+ * the client asks for thinking on its default model; each Read is of a 16 KB file of the project,
+ * f<n>.txt holding one planted fact, factOf(n), halfway through):
  *   1  "Read the scratch files when asked."    [ToolSearch loads restore] "Ready."
  *   2  "[ctxshed:goal] ..."                    [Read f1] [Read f2] text
- *   3..5                                       two Reads each (f3 .. f8): epoch 1 latches after f8
+ *   3..5                                       two Reads each (f3 .. f8): epoch 1 latches on the way
  *   6  "Read f9 and f10, then restore ..."     [Read f9] [Read f10]: epoch 2 latches;
- *                                              [ToolSearch loads restore again: its first load was shed]
  *                                              [restore <first span's handle> + Read <its .md path>,
  *                                               both taken from the stub's text] "Done."
- * With a 70,000-token window, a span must drop a tenth of it: two files' worth, not one. So each
- * epoch sheds the two oldest turns outside the recent window (the 6 newest tool results and the
- * last 2 prompts); the request carrying the restore's answer latches a third (f5 and f6).
+ *   7  "Bring back every shed span ..."        the sweep: each span its first request shows, restored
+ *                                              once, page by page at the offset each header gives
+ *   8  "Read g1.txt to g6.txt."                six fresh files (no facts), so a later epoch sheds
+ *                                              the client's mid-session `role: "system"` notice
+ * The epochs are the recent window's (policy version 3, by token budget): the suite prints them.
  *
  * Then a second run, `pages`: a span of about 110 KB planted in a state directory of its own, and
  * `claude -p` whose model restores it page by page, each time at the offset the last header gave.
