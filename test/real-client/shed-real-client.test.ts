@@ -15,7 +15,8 @@ import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { whyClientCannotRun } from './client-env.js';
 import { CLIENT_REMINDER, indexOf, sameText, sharedWithPrevious, toolResultsOf, toolTextOf, whyNotFirstSpanPage, withoutLineNumbers, type SentToolResult } from './request-bytes.js';
-import { GOAL, LOAD_ID, loadedThrough, PROMPTS, READ_MD_ID, RESTORE_ID, SHED_FLAGS, type Exchange, type ShedObservations } from './shed-scenario.js';
+import { priceRequest } from '../../src/scripted/cache-pricing.js';
+import { factOf, FILE_COUNT, GOAL, LOAD_ID, loadedThrough, PROMPTS, READ_MD_ID, RESTORE_ID, SHED_FLAGS, type Exchange, type ShedObservations } from './shed-scenario.js';
 import { readBody, readObservations, runScenario } from './run-scenario.js';
 
 const SCENARIO = new URL('./shed-scenario.ts', import.meta.url).pathname;
@@ -99,6 +100,7 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
   });
 
   it('should keep the head byte for byte in every request, and send each span as one stub right where it was', () => {
+    let signed = 0;
     for (const s of main()) {
       const client = indexOf(s.client);
       const upstream = indexOf(s.upstream);
@@ -115,18 +117,29 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
       // thinking blocks and signatures, and the one message-level cache_control the client placed.
       const kept = upstream.messages.slice(stubs.length === 0 ? 1 : stubs.at(-1)!.messageIndex + 1);
       const tail = client.messages.slice(client.messages.length - kept.length);
-      expect(kept.map((m) => s.upstream.subarray(m.start, m.end).toString('utf8'))).toEqual(tail.map((m) => s.client.subarray(m.start, m.end).toString('utf8')));
+      // On a model that checks preserved thinking, a thinking block produced before a later epoch
+      // that changed what preceded it is dropped (docs/rescue.md, "Preserved thinking"): the rest is byte for byte.
+      const unthought = (text: string): string => {
+        const m = JSON.parse(text) as { content: unknown };
+        return JSON.stringify(Array.isArray(m.content) ? { ...m, content: (m.content as Array<Record<string, unknown>>).filter((b) => b['type'] !== 'thinking') } : m);
+      };
+      const sent = kept.map((m) => s.upstream.subarray(m.start, m.end).toString('utf8'));
+      const own = tail.map((m) => s.client.subarray(m.start, m.end).toString('utf8'));
+      for (const [i, text] of sent.entries()) if (text !== own[i]) expect(unthought(text), `request ${s.seq} message ${i}`).toBe(unthought(own[i]!));
       const count = (b: Buffer, what: string): number => b.toString('utf8').split(what).length - 1;
       expect(count(s.upstream, '"cache_control"'), `request ${s.seq}`).toBe(count(s.client, '"cache_control"'));
       expect(s.client.subarray(client.messages.at(-1)!.start).includes('"cache_control"')).toBe(true);
       const lastAssistant = kept.filter((m) => m.role === 'assistant').at(-1);
-      if (lastAssistant !== undefined) expect(s.upstream.subarray(lastAssistant.start, lastAssistant.end).includes('"signature":"c2lnbmF0dXJl')).toBe(true);
+      // Its thinking block is kept unless an epoch since changed what preceded it (see above).
+      if (lastAssistant !== undefined && s.upstream.subarray(lastAssistant.start, lastAssistant.end).includes('"signature":"')) signed += 1;
     }
+    expect(signed).toBeGreaterThan(main().length / 2);
     expect(spanStubs(main().at(-1)!.upstream).length).toBe(record.epochs.length);
   });
 
   it('should carry the goal verbatim in the first stub after every epoch, and nowhere else upstream until the span is restored', () => {
-    const later = main().filter((s) => spanStubs(s.upstream).length >= 2);
+    // Before the last turn, whose sweep restores every span again.
+    const later = main().filter((s) => spanStubs(s.upstream).length >= 2 && s.seq < (obs.sweep?.seenInSeq ?? Infinity));
     expect(later.length).toBeGreaterThan(0);
     for (const s of later) {
       const body = JSON.parse(s.upstream.toString('utf8')) as { messages: Array<{ content: unknown }> };
@@ -246,5 +259,74 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
       joined += rest.join('\n');
     }
     expect(sameText(joined, rendering), joined.slice(-300)).toBe(true);
+  });
+
+  it('should give every shed fact back when the model restores each span once, all its pages', () => {
+    const sweep = obs.sweep!;
+    expect(sweep.handles).toEqual(spanStubs(main().find((s) => s.seq === sweep.seenInSeq)!.upstream).map((f) => f.stub.sha256));
+    expect(sweep.handles.length).toBeGreaterThanOrEqual(2);
+    const last = main().at(-1)!.client;
+    // Each span's pages, joined: every call answered, each page from where the last one ended.
+    const back = new Map<string, string>();
+    for (const call of sweep.calls) {
+      const result = toolResultsOf(last).get(call.id)!;
+      expect(result.isError, result.text.slice(0, 300)).toBe(false);
+      const [header, ...rest] = toolTextOf(result).split('\n');
+      expect(header).toContain(`characters ${call.offset} to `);
+      back.set(call.handle, (back.get(call.handle) ?? '') + rest.join('\n'));
+    }
+    // The facts in the client's messages that the spans took: each must be in what the restores gave back.
+    const at = main().find((s) => s.seq === sweep.seenInSeq)!;
+    const facts = Array.from({ length: FILE_COUNT }, (_, i) => factOf(i + 1));
+    const index = indexOf(at.client);
+    const inSpans = spanStubs(at.upstream).map((_, k) => record.epochs[k]!.span!).map((sp) => at.client.subarray(index.messages[sp.first]!.start, index.messages[sp.last]!.end));
+    const shed = facts.filter((f) => inSpans.some((b) => b.includes(f)));
+    const restored = [...back.values()].join('\n');
+    const gotBack = shed.filter((f) => restored.includes(f));
+    console.info(`real-client shed suite: ${sweep.handles.length} spans restored in ${sweep.calls.length} calls; facts back ${gotBack.length} of ${shed.length} shed (${facts.length} planted)`);
+    expect(shed.length).toBeGreaterThanOrEqual(6);
+    expect(gotBack).toEqual(shed);
+    for (const f of facts) expect(at.client.includes(f), f).toBe(true);
+    expect([...back.keys()]).toEqual(sweep.handles);
+    for (const e of record.epochs.filter((x) => sweep.handles.includes(x.span!.sha256))) {
+      const rendering = renderSpanMarkdown(readFileSync(join(obs.stateDir, 'spans', `${e.span!.sha256}.json`)), e.span!.sha256);
+      expect(sameText(back.get(e.span!.sha256)!, rendering), `span ${e.n}`).toBe(true);
+    }
+  });
+
+  it("should send each of the client's role: system notices, once sent, in every upstream request after an epoch", () => {
+    const textOf = (content: unknown): string[] =>
+      typeof content === 'string' ? [content] : Array.isArray(content) ? (content as Array<Record<string, unknown>>).flatMap((b) => (typeof b['text'] === 'string' ? [b['text']] : [])) : [];
+    const messagesOf = (body: Buffer): Array<{ role?: string; content?: unknown }> => (JSON.parse(body.toString('utf8')) as { messages: Array<{ role?: string; content?: unknown }> }).messages;
+    const notices = new Set<string>();
+    let checked = 0;
+    let inSpans = 0;
+    for (const s of main()) {
+      for (const m of messagesOf(s.client)) if (m.role === 'system') for (const t of textOf(m.content)) notices.add(t);
+      if (spanStubs(s.upstream).length === 0) continue;
+      const sent = messagesOf(s.upstream).flatMap((m) => textOf(m.content)).join('\n');
+      for (const n of notices) expect(sent.includes(n), `request ${s.seq} lost: ${n.slice(0, 120)}`).toBe(true);
+      checked += 1;
+      inSpans = Math.max(inSpans, [...notices].filter((n) => !messagesOf(s.upstream).some((m) => m.role === 'system' && textOf(m.content).includes(n))).length);
+    }
+    console.info(`real-client shed suite: ${notices.size} system notices; all in each of ${checked} requests after an epoch; up to ${inSpans} carried in stubs`);
+    expect(notices.size).toBeGreaterThan(0);
+    expect([...notices].some((n) => n.includes('mcp__ctxshed__restore'))).toBe(true);
+    expect(checked).toBeGreaterThan(0);
+    expect(inSpans).toBeGreaterThan(0);
+  });
+
+  it("should keep every upstream model request's prompt under the window (the scripted API's usage)", () => {
+    const window = Number(SHED_FLAGS[SHED_FLAGS.indexOf('--window') + 1]);
+    let previous: Buffer | undefined;
+    let peak = 0;
+    for (const s of main()) {
+      const u = priceRequest(previous, s.upstream);
+      previous = s.upstream;
+      const prompt = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
+      expect(prompt, `request ${s.seq}`).toBeLessThan(window);
+      peak = Math.max(peak, prompt);
+    }
+    console.info(`real-client shed suite: peak prompt ${peak} of ${window} tokens (${((peak / window) * 100).toFixed(1)}%) over ${main().length} model requests`);
   });
 });

@@ -13,18 +13,20 @@
  *
  *   claude ──► recording hop (client bytes) ──► ctxshed rescue --mode shed ──► scripted upstream
  *
- * The turns (the model's steps in brackets, each after a signed thinking block, as the client asks
- * for thinking; each Read is of a 16 KB file of the project):
+ * The turns (the model's steps in brackets, each after a thinking block the scripted API signs, as
+ * the client asks for thinking on its default model; each Read is of a 16 KB file of the project,
+ * f<n>.txt holding one planted fact, factOf(n), halfway through):
  *   1  "Read the scratch files when asked."    [ToolSearch loads restore] "Ready."
  *   2  "[ctxshed:goal] ..."                    [Read f1] [Read f2] text
- *   3..5                                       two Reads each (f3 .. f8): epoch 1 latches after f8
+ *   3..5                                       two Reads each (f3 .. f8): epoch 1 latches on the way
  *   6  "Read f9 and f10, then restore ..."     [Read f9] [Read f10]: epoch 2 latches;
- *                                              [ToolSearch loads restore again: its first load was shed]
  *                                              [restore <first span's handle> + Read <its .md path>,
  *                                               both taken from the stub's text] "Done."
- * With a 70,000-token window, a span must drop a tenth of it: two files' worth, not one. So each
- * epoch sheds the two oldest turns outside the recent window (the 6 newest tool results and the
- * last 2 prompts); the request carrying the restore's answer latches a third (f5 and f6).
+ *   7  "Bring back every shed span ..."        the sweep: each span its first request shows, restored
+ *                                              once, page by page at the offset each header gives
+ *   8  "Read g1.txt to g6.txt."                six fresh files (no facts), so a later epoch sheds
+ *                                              the client's mid-session `role: "system"` notice
+ * The epochs are the recent window's (policy version 3, by token budget): the suite prints them.
  *
  * Then a second run, `pages`: a span of about 110 KB planted in a state directory of its own, and
  * `claude -p` whose model restores it page by page, each time at the offset the last header gave.
@@ -41,9 +43,10 @@ import { startMessagesApi } from '../../src/scripted/messages-api.js';
 import { parseRequestBody, type ReceivedRequest } from '../../src/scripted/received-request.js';
 import type { ScriptedReply } from '../../src/scripted/reply.js';
 import { CLI_PATH } from '../support/cli-process.js';
-import { CLAUDE_BIN, clientEnv, isInNetns, reexecInNetns } from './client-env.js';
+import { CLAUDE_BIN, CLAUDE_CLIENTS, clientEnv, isInNetns, reexecInNetns } from './client-env.js';
 import { SEQ_HEADER, startRecordingHop } from './recording-hop.js';
 import { classify, type RequestKind } from './rescue-scenario.js';
+import { toolResultsOf } from './request-bytes.js';
 import { linesOf } from './scratch-text.js';
 
 const CLIENT_TIMEOUT_MS = 100_000;
@@ -52,13 +55,8 @@ const FILE_BYTES = 16 * 1024;
 export const FILE_COUNT = 10;
 /** The shed flags under test: the window, the threshold, and a horizon long enough for the gate. */
 export const SHED_FLAGS = ['--mode', 'shed', '--window', '70000', '--rescue-pct', '50', '--horizon', '100'];
-/**
- * The session's model. Its scripted turns each start with a signed thinking block, and on a model
- * that checks the prefix of every thinking block sent back (2.1.328's default, claude-opus-5-5)
- * shed refuses every span (`preserved_thinking`, docs/shed.md): no epoch would latch. So the
- * shed mechanics run on claude-sonnet-4-5, which 2.1.328 still serves with `thinking: enabled`.
- */
-export const SHED_MODEL = 'claude-sonnet-4-5';
+/** The session's model: the client's default (shed keeps preserved thinking valid, docs/shed.md). */
+export const SHED_MODEL = CLAUDE_CLIENTS.current.model;
 export const GOAL = '[ctxshed:goal] Keep a running total of the lines of every scratch file, f1.txt to f10.txt, and report it at the end.';
 export const RESTORE_ID = 'toolu_01RestoreFirstSpan0000';
 export const READ_MD_ID = 'toolu_01ReadFirstSpanMd00000';
@@ -81,7 +79,29 @@ export const PROMPTS = [
   'Read f5.txt and f6.txt.',
   'Read f7.txt and f8.txt.',
   'Read f9.txt and f10.txt, then bring back the first shed span and check it.',
+  'Bring back every shed span once, page by page, and check the facts in it.',
+  'Read g1.txt to g6.txt.',
 ];
+
+/** A distinct fact planted in the middle of file `n`: what a restore must give back once its Read was shed. */
+export function factOf(n: number): string {
+  return `FACT-f${n}: the courier code is ${createHash('sha256').update(`fact ${n}`).digest('hex').slice(0, 12)}.`;
+}
+
+/** File `n`'s text: scratch lines with its fact halfway through. */
+function fileText(n: number): string {
+  const lines = linesOf(`f${n}`, FILE_BYTES).split('\n');
+  lines.splice(lines.length >> 1, 0, factOf(n));
+  return lines.join('\n');
+}
+
+/** The last turn's sweep: every span the turn's first request shows, restored once, all pages, one call a step. */
+export interface Sweep {
+  seenInSeq: number;
+  handles: string[];
+  calls: Array<{ id: string; handle: string; offset: number }>;
+  done?: boolean;
+}
 
 export interface Exchange {
   seq: number;
@@ -112,6 +132,7 @@ export interface ShedObservations {
   exchanges: Exchange[];
   /** The first span's handle and `.md` path as the model read them from its stub, and the request it was in. */
   restore?: { handle: string; seenInSeq: number; mdPath?: string };
+  sweep?: Sweep;
   strayUpstream: number;
   connectAttempts: number;
   pages: PagesRun;
@@ -130,7 +151,7 @@ export function spanStubsIn(req: Pick<ReceivedRequest, 'body'>): Array<{ sha256:
 }
 
 /** The main thread's replies, in order; the restore step takes its handle from the first stub it is shown. */
-function makeModel(projectDir: string, observed: { restore?: ShedObservations['restore'] }): (req: ReceivedRequest) => ScriptedReply | undefined {
+function makeModel(projectDir: string, observed: { restore?: ShedObservations['restore']; sweep?: Sweep }): (req: ReceivedRequest) => ScriptedReply | undefined {
   const read = (n: number): ReplyBlock => toolUse('Read', { file_path: join(projectDir, `f${n}.txt`) }, `toolu_01ReadF${String(n).padStart(2, '0')}000000000`);
   const pair = (a: number, b: number): Array<(req: ReceivedRequest) => ReplyBlock[]> => [() => [read(a)], () => [read(b)], () => [textBlock(`Read f${a}.txt and f${b}.txt.`)]];
   const steps: Array<(req: ReceivedRequest) => ReplyBlock[]> = [
@@ -156,7 +177,27 @@ function makeModel(projectDir: string, observed: { restore?: ShedObservations['r
     },
     () => [textBlock('Done.')],
   ];
+  const sweep = (req: ReceivedRequest): ReplyBlock[] => {
+    observed.sweep ??= { seenInSeq: Number(req.headers[SEQ_HEADER]), handles: spanStubsIn(req).map((f) => f.sha256), calls: [] };
+    const { handles, calls } = observed.sweep;
+    const last = calls.at(-1);
+    const more = last === undefined ? undefined : /call restore again with offset (\d+)/.exec(toolResultsOf(req.body).get(last.id)?.text ?? '')?.[1];
+    const at = last === undefined ? 0 : more === undefined ? handles.indexOf(last.handle) + 1 : handles.indexOf(last.handle);
+    const handle = handles[at];
+    if (handle === undefined || calls.length >= 4 * handles.length) {
+      observed.sweep.done = true;
+      return [textBlock('Every span was read back.')];
+    }
+    const call = { id: `toolu_01Sweep${String(calls.length).padStart(2, '0')}00000000000`, handle, offset: more === undefined ? 0 : Number(more) };
+    calls.push(call);
+    return [toolUse('mcp__ctxshed__restore', { handle, ...(call.offset === 0 ? {} : { offset: call.offset }) }, call.id)];
+  };
+  // The last turn reads again after the sweep, so a later epoch sheds the client's notices sent during it.
+  const again = [1, 2, 3, 4, 5, 6].map((n) => () => [toolUse('Read', { file_path: join(projectDir, `g${n}.txt`) }, `toolu_01ReadG${n}0000000000000`)]);
   let step = 0;
+  let after = 0;
+  const next = (req: ReceivedRequest): ReplyBlock[] =>
+    (steps[step++] ?? (observed.sweep?.done !== true ? sweep : again[after++] ?? (() => [textBlock('Read them again.')])))(req);
   return (req) => {
     switch (classify(req)) {
       case 'count_tokens':
@@ -170,7 +211,7 @@ function makeModel(projectDir: string, observed: { restore?: ShedObservations['r
         // which the client must send back verbatim and shed must keep in the turns it keeps.
         const n = step;
         const thinking: ReplyBlock = { type: 'thinking', thinking: `Step ${n}: what the person asked for next.`, signature: `c2lnbmF0dXJl${String(n).padStart(4, '0')}` };
-        return { kind: 'message', content: [thinking, ...(steps[step++] ?? (() => [textBlock('Done.')]))(req)] };
+        return { kind: 'message', content: [thinking, ...next(req)] };
       }
     }
   };
@@ -284,9 +325,10 @@ async function main(): Promise<void> {
   const stateDir = join(root, 'state');
   const bodiesDir = join(root, 'bodies');
   for (const dir of [home, projectDir, bodiesDir]) mkdirSync(dir, { recursive: true });
-  for (let n = 1; n <= FILE_COUNT; n += 1) writeFileSync(join(projectDir, `f${n}.txt`), linesOf(`f${n}`, FILE_BYTES));
+  for (let n = 1; n <= FILE_COUNT; n += 1) writeFileSync(join(projectDir, `f${n}.txt`), fileText(n));
+  for (let n = 1; n <= 6; n += 1) writeFileSync(join(projectDir, `g${n}.txt`), linesOf(`g${n}`, FILE_BYTES));
 
-  const observed: { restore?: ShedObservations['restore'] } = {};
+  const observed: { restore?: ShedObservations['restore']; sweep?: Sweep } = {};
   const upstream = await startMessagesApi({ conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`, respond: makeModel(projectDir, observed) });
   const targetFile = join(root, 'proxy-url');
   let proxyUrl: string | undefined;
@@ -311,6 +353,7 @@ async function main(): Promise<void> {
   const observations: ShedObservations = {
     isolated, stateDir, argv, exit: session.code, stderr: session.stderr.slice(-4000), results: session.results, exchanges,
     ...(observed.restore === undefined ? {} : { restore: observed.restore }),
+    ...(observed.sweep === undefined ? {} : { sweep: observed.sweep }),
     strayUpstream, connectAttempts: upstream.requests.filter((r) => r.method === 'CONNECT').length, pages,
   };
   writeFileSync(join(root, 'observations.json'), JSON.stringify(observations, null, 2));
