@@ -131,7 +131,17 @@ describe('rewriteRequest', () => {
           expect(outcome.body).toBe(damaged);
           expect(Object.keys(PASSTHROUGH_REASONS)).toContain(outcome.reason);
         } else {
-          expect(sameBytes(outcome.body, expectedRewrite(damaged, indexOf(damaged), frozen.filter((b) => !outcome.skipped.some((s) => s.ordinal === b.ordinal)), elidedDir))).toBe(true);
+          expect(
+            sameBytes(
+              outcome.body,
+              expectedRewrite(
+                damaged,
+                indexOf(damaged),
+                frozen.filter((b) => !outcome.skipped.some((s) => s.ordinal === b.ordinal)),
+                elidedDir,
+              ),
+            ),
+          ).toBe(true);
         }
       }),
     );

@@ -16,11 +16,41 @@ const LOOKUP: CommandLookup = { which: async (c) => (c.includes('/') ? c : `/usr
 
 // Words a user types to Claude Code: its variadic and optional-value flags, `--`, prompts, anything.
 const wordArb = fc.oneof(
-  fc.constantFrom('--allowedTools', '--allowed-tools', '--mcp-config', '--add-dir', '--disallowedTools', '--tools', '--betas', '--resume', '-r', '-c', '--continue', '-p', '--print', '--', '-', '--model', 'sonnet', 'mcp', 'list', '--allowedTools=Bash', 'Read', 'Bash(git *)', 'fix the bug', ''),
+  fc.constantFrom(
+    '--allowedTools',
+    '--allowed-tools',
+    '--mcp-config',
+    '--add-dir',
+    '--disallowedTools',
+    '--tools',
+    '--betas',
+    '--resume',
+    '-r',
+    '-c',
+    '--continue',
+    '-p',
+    '--print',
+    '--',
+    '-',
+    '--model',
+    'sonnet',
+    'mcp',
+    'list',
+    '--allowedTools=Bash',
+    'Read',
+    'Bash(git *)',
+    'fix the bug',
+    '',
+  ),
   fc.string({ maxLength: 12 }),
 );
 const userArgsArb = fc.array(wordArb, { maxLength: 12 });
-const launcherArb = fc.constantFrom<string[]>(['claude'], ['/home/me/.local/bin/claude'], ['node', '/x/node_modules/@anthropic-ai/claude-code/cli.js'], ['npx', '-y', '@anthropic-ai/claude-code@2.1.197']);
+const launcherArb = fc.constantFrom<string[]>(
+  ['claude'],
+  ['/home/me/.local/bin/claude'],
+  ['node', '/x/node_modules/@anthropic-ai/claude-code/cli.js'],
+  ['npx', '-y', '@anthropic-ai/claude-code@2.1.197'],
+);
 const stateArb = fc.constantFrom('/var/st', '/home/me/.local/state/ctxshed', '/tmp/a b,c', '/x/y z');
 
 describe('the grant on a command line', () => {
@@ -45,7 +75,14 @@ describe('the grant on a command line', () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('sh', 'codex', '/usr/bin/env', 'claude-ish', 'npx'), userArgsArb, async (command, user) => {
         fc.pre(!(command === 'npx' && user.some((w) => w.startsWith('@anthropic-ai/claude-code'))));
-        const plan = await planChildLaunch([command, ...user], { url: 'http://127.0.0.1:1', state: layoutPaths('/var/st'), grant: true, env: {}, lookup: LOOKUP, mcp: MCP });
+        const plan = await planChildLaunch([command, ...user], {
+          url: 'http://127.0.0.1:1',
+          state: layoutPaths('/var/st'),
+          grant: true,
+          env: {},
+          lookup: LOOKUP,
+          mcp: MCP,
+        });
         expect([plan.command, ...plan.args]).toEqual([command, ...user]);
       }),
     );

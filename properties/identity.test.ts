@@ -60,10 +60,17 @@ describe('rewriteRequest', () => {
           const plan = planOf(request.bytes, policy);
           const changed = plan.map((b, i) => perturb(frozenOf(b), perturbations[i % perturbations.length]!, hex));
           // A body with nothing to plan still gets a frozen block: one no tool_result can match.
-          const frozen = changed.length > 0 ? changed : [{ block: { ordinal: 0, toolUseId: 'toolu_none', bytes: 2000, sha256: hex, jsonBytes: 2002, jsonSha256: hex }, reason: '' }];
+          const frozen =
+            changed.length > 0
+              ? changed
+              : [{ block: { ordinal: 0, toolUseId: 'toolu_none', bytes: 2000, sha256: hex, jsonBytes: 2002, jsonSha256: hex }, reason: '' }];
           const copy = request.bytes.slice();
 
-          const outcome = rewriteRequest(request.bytes, frozen.map((f) => f.block), { elidedDir, sha256 });
+          const outcome = rewriteRequest(
+            request.bytes,
+            frozen.map((f) => f.block),
+            { elidedDir, sha256 },
+          );
 
           expect(outcome.kind).toBe('passthrough');
           expect(outcome.kind === 'passthrough' && outcome.reason).toBe('epoch_mismatch');

@@ -70,10 +70,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
 );
 
 /** Policies that elide more than the default, so that most conversations have frozen blocks. */
-const eagerPolicyArb = fc.oneof(
-  policyArb,
-  fc.record({ keepRecent: fc.integer({ min: 0, max: 2 }), minBytes: fc.integer({ min: 1, max: 100 }) }),
-);
+const eagerPolicyArb = fc.oneof(policyArb, fc.record({ keepRecent: fc.integer({ min: 0, max: 2 }), minBytes: fc.integer({ min: 1, max: 100 }) }));
 
 /** Which request the first epoch was planned on: mostly the last (the most blocks). */
 const planAtArb = fc.oneof(fc.constant(Number.MAX_SAFE_INTEGER), fc.nat());
@@ -194,7 +191,13 @@ function bodyOf(step: Step, requests: readonly ClientRequest[], s: Session, poli
 /** The thinking blocks an epoch freezing `frozen` on `body` removes (core/thinking/freeze-in-plan.ts). */
 function thinkingFor(body: Uint8Array, frozen: readonly FrozenBlock[]): readonly FrozenThinking[] {
   const index = indexOf(body);
-  const epoch = { n: 1, latchedAt: '', reason: { fullness: 1, threshold: 1, window: 1, contextTokens: 1 }, policy: { name: 'p', version: 2, keepRecent: 0, minBytes: 0 }, blocks: frozen };
+  const epoch = {
+    n: 1,
+    latchedAt: '',
+    reason: { fullness: 1, threshold: 1, window: 1, contextTokens: 1 },
+    policy: { name: 'p', version: 2, keepRecent: 0, minBytes: 0 },
+    blocks: frozen,
+  };
   const from = firstChangeOf(epoch, index);
   if (from === undefined) return [];
   const plan = planThinking(body, index, from, [], sha256);
@@ -246,23 +249,31 @@ describe('rewriteIncrementally', () => {
 
   it('should take the incremental path on every request after the first rewrite while the client only grows the conversation', () => {
     fc.assert(
-      fc.property(conversationArb(8, 3), planAtArb, eagerPolicyArb, maskArb, elidedDirArb, prefixPortArb, (requests, planAt, policy, mask, elidedDir, commonPrefixLength) => {
-        const frozen = pickBlocks(planOf(requestAt(requests, planAt).bytes, policy).map(frozenOf), mask);
-        const options = { elidedDir, sha256, thinking: thinkingFor(requestAt(requests, planAt).bytes, frozen) };
-        let memo: RewriteMemo | undefined;
-        for (const request of requests) {
-          const indexed = indexIncrementally(request.bytes, memo, commonPrefixLength);
-          const incremental = rewriteIncrementally(request.bytes, frozen, options, indexed);
+      fc.property(
+        conversationArb(8, 3),
+        planAtArb,
+        eagerPolicyArb,
+        maskArb,
+        elidedDirArb,
+        prefixPortArb,
+        (requests, planAt, policy, mask, elidedDir, commonPrefixLength) => {
+          const frozen = pickBlocks(planOf(requestAt(requests, planAt).bytes, policy).map(frozenOf), mask);
+          const options = { elidedDir, sha256, thinking: thinkingFor(requestAt(requests, planAt).bytes, frozen) };
+          let memo: RewriteMemo | undefined;
+          for (const request of requests) {
+            const indexed = indexIncrementally(request.bytes, memo, commonPrefixLength);
+            const incremental = rewriteIncrementally(request.bytes, frozen, options, indexed);
 
-          expectSameOutcome(incremental.outcome, rewriteRequest(request.bytes, frozen, options), request.bytes);
-          if (memo !== undefined) {
-            expect(incremental.path).toBe('incremental');
-            // The client only edits its previous last message: the scan resumes at most one message back.
-            expect(indexed.resumed?.messageCount).toBeGreaterThanOrEqual(memo.inputIndex.index.messages.length - 1);
+            expectSameOutcome(incremental.outcome, rewriteRequest(request.bytes, frozen, options), request.bytes);
+            if (memo !== undefined) {
+              expect(incremental.path).toBe('incremental');
+              // The client only edits its previous last message: the scan resumes at most one message back.
+              expect(indexed.resumed?.messageCount).toBeGreaterThanOrEqual(memo.inputIndex.index.messages.length - 1);
+            }
+            if (incremental.memo !== undefined) memo = incremental.memo;
           }
-          if (incremental.memo !== undefined) memo = incremental.memo;
-        }
-      }),
+        },
+      ),
     );
   });
 });

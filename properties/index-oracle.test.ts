@@ -26,7 +26,10 @@ import { isStructurallyJson, messagesOf, parseBody, strictText, walkToolResults 
 /** Bodies of every kind: real, damaged, wrapped, arbitrary JSON, arbitrary bytes. */
 const bodyArb: fc.Arbitrary<Uint8Array> = fc.oneof(
   { weight: 4, arbitrary: fc.tuple(requestBodyArb(4), byteEditArb).map(([r, e]) => applyByteEdit(r.bytes, e)) },
-  { weight: 1, arbitrary: fc.tuple(requestBodyArb(4), fc.array(byteEditArb, { minLength: 2, maxLength: 5 })).map(([r, es]) => es.reduce(applyByteEdit, r.bytes)) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(requestBodyArb(4), fc.array(byteEditArb, { minLength: 2, maxLength: 5 })).map(([r, es]) => es.reduce(applyByteEdit, r.bytes)),
+  },
   { weight: 1, arbitrary: requestBodyArb(4).map((r) => r.bytes) },
   { weight: 1, arbitrary: fc.tuple(requestBodyArb(3), wrongShapeArb).map(([r, s]) => s.wrap(r.bytes)) },
   { weight: 1, arbitrary: fc.json().map(utf8) },
@@ -35,7 +38,9 @@ const bodyArb: fc.Arbitrary<Uint8Array> = fc.oneof(
 );
 
 /** Messages, their roles and blocks (type and id), read from JSON.parse output. */
-function walkShape(body: JsonValue): Array<{ role: JsonValue | undefined; blocks: Array<{ type: JsonValue | undefined; id: JsonValue | undefined }> | 'string' }> {
+function walkShape(
+  body: JsonValue,
+): Array<{ role: JsonValue | undefined; blocks: Array<{ type: JsonValue | undefined; id: JsonValue | undefined }> | 'string' }> {
   return messagesOf(body).map((m) => {
     const message = isJsonObject(m) ? m : {};
     const content = message['content'];
@@ -44,7 +49,11 @@ function walkShape(body: JsonValue): Array<{ role: JsonValue | undefined; blocks
       blocks: isJsonArray(content)
         ? content.map((b) => {
             const block = isJsonObject(b) ? b : {};
-            return { type: block['type'], id: block['type'] === 'tool_result' ? block['tool_use_id'] : typeof block['id'] === 'string' && block['type'] !== 'tool_result' ? block['id'] : '' };
+            return {
+              type: block['type'],
+              id:
+                block['type'] === 'tool_result' ? block['tool_use_id'] : typeof block['id'] === 'string' && block['type'] !== 'tool_result' ? block['id'] : '',
+            };
           })
         : 'string',
     };
@@ -86,7 +95,9 @@ describe('indexTranscript', () => {
 
         const shape = walkShape(parsed);
         expect(index.messages.map((m) => m.role)).toEqual(shape.map((m) => m.role));
-        expect(index.messages.map((m) => (m.content.kind === 'string' ? 'string' : m.blocks.map((b) => ({ type: b.type, id: b.id }))))).toEqual(shape.map((m) => m.blocks));
+        expect(index.messages.map((m) => (m.content.kind === 'string' ? 'string' : m.blocks.map((b) => ({ type: b.type, id: b.id }))))).toEqual(
+          shape.map((m) => m.blocks),
+        );
         const results = walkToolResults(parsed);
         expect(index.toolResults.map((r) => r.toolUseId)).toEqual(results.map((r) => r.toolUseId));
         expect(index.toolResults.map((r) => [r.messageIndex, r.blockIndex])).toEqual(results.map((r) => [r.messageIndex, r.blockIndex]));

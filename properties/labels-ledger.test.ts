@@ -22,8 +22,12 @@ const scoresArb = fc.array(fc.option(fc.record({ keep: scoreArb, drop: scoreArb,
 
 function epochOf(blocks: FrozenBlock[], ledger: LedgerRow[]): Epoch {
   return {
-    n: 1, latchedAt: '2026-09-19T00:00:00.000Z', reason: { fullness: 0.8, threshold: 0.7, window: 200000, contextTokens: 160000 },
-    policy: { name: 'elide-old-tool-results', version: LABELS_POLICY_VERSION, keepRecent: 6, minBytes: 1024 }, blocks, ledger,
+    n: 1,
+    latchedAt: '2026-09-19T00:00:00.000Z',
+    reason: { fullness: 0.8, threshold: 0.7, window: 200000, contextTokens: 160000 },
+    policy: { name: 'elide-old-tool-results', version: LABELS_POLICY_VERSION, keepRecent: 6, minBytes: 1024 },
+    blocks,
+    ledger,
   };
 }
 
@@ -54,7 +58,12 @@ describe('the ledger', () => {
         fc.pre(blocks.length > 0);
         const lost = blocks[pick % blocks.length]!;
 
-        const problems = checkEpochLedger(epochOf(blocks, ledger.filter((r) => r.ordinal !== lost.ordinal)));
+        const problems = checkEpochLedger(
+          epochOf(
+            blocks,
+            ledger.filter((r) => r.ordinal !== lost.ordinal),
+          ),
+        );
 
         expect(problems).toContain(`epoch #1 ordinal ${lost.ordinal}: no ledger row`);
       }),

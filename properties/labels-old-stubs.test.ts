@@ -6,7 +6,16 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyInflate, findStubs, freezeBlock, renderLabelStub, restoredContent, rewriteRequest, type FrozenBlock, type LabelledBlock } from '../src/core/index.js';
+import {
+  applyInflate,
+  findStubs,
+  freezeBlock,
+  renderLabelStub,
+  restoredContent,
+  rewriteRequest,
+  type FrozenBlock,
+  type LabelledBlock,
+} from '../src/core/index.js';
 import { concatBytes, sameBytes, utf8 } from './support/bytes.js';
 import { labelledEpoch, mustIndex, sessionBody, sessionSpecArb } from './support/labels-support.js';
 import { elidedDirArb, filesOf, policyArb } from './support/rewrite-support.js';
@@ -59,7 +68,14 @@ describe('stubs across policy versions', () => {
         const found = findStubs(outcome.body, mustIndex(outcome.body));
         const inflated = applyInflate(
           outcome.body,
-          found.map((f) => ({ found: f, content: restoredContent(f.stub, files.get(`${f.stub.sha256}.txt`)!, f.stub.rawSha256 === undefined ? undefined : files.get(`${f.stub.rawSha256}.json`)) })),
+          found.map((f) => ({
+            found: f,
+            content: restoredContent(
+              f.stub,
+              files.get(`${f.stub.sha256}.txt`)!,
+              f.stub.rawSha256 === undefined ? undefined : files.get(`${f.stub.rawSha256}.json`),
+            ),
+          })),
         );
 
         expect(found).toHaveLength(mixed.length);

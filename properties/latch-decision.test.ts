@@ -6,13 +6,29 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decideLatch, DEFAULT_MIN_GAIN_FRACTION, gainFloorTokens, tokenThresholdFor, type FrozenBlock, type LatchInput, type PlannedBlock } from '../src/core/index.js';
+import {
+  decideLatch,
+  DEFAULT_MIN_GAIN_FRACTION,
+  gainFloorTokens,
+  tokenThresholdFor,
+  type FrozenBlock,
+  type LatchInput,
+  type PlannedBlock,
+} from '../src/core/index.js';
 
 const hex = (n: number): string => n.toString(16).padStart(64, '0');
 
 const plannedArb: fc.Arbitrary<PlannedBlock> = fc
   .record({ ordinal: fc.nat({ max: 60 }), bytes: fc.integer({ min: 1, max: 400_000 }) })
-  .map(({ ordinal, bytes }) => ({ ordinal, toolUseId: `toolu_${ordinal}`, bytes, sha256: hex(ordinal), jsonBytes: bytes + 2, jsonSha256: hex(ordinal), text: new Uint8Array(0) }));
+  .map(({ ordinal, bytes }) => ({
+    ordinal,
+    toolUseId: `toolu_${ordinal}`,
+    bytes,
+    sha256: hex(ordinal),
+    jsonBytes: bytes + 2,
+    jsonSha256: hex(ordinal),
+    text: new Uint8Array(0),
+  }));
 
 const latchInputArb: fc.Arbitrary<LatchInput> = fc
   .record({
@@ -33,7 +49,14 @@ const latchInputArb: fc.Arbitrary<LatchInput> = fc
     rescueTokens: fc.option(fc.oneof(fc.constant(0), fc.nat({ max: 1_500_000 })), { nil: undefined }),
   })
   .map(({ reading, threshold, frozenOrdinals, epochCount, plan, minGainFraction, rescueTokens }) => {
-    const frozen: FrozenBlock[] = frozenOrdinals.map((o) => ({ ordinal: o, toolUseId: `toolu_${o}`, bytes: 2000, sha256: hex(o), jsonBytes: 2002, jsonSha256: hex(o) }));
+    const frozen: FrozenBlock[] = frozenOrdinals.map((o) => ({
+      ordinal: o,
+      toolUseId: `toolu_${o}`,
+      bytes: 2000,
+      sha256: hex(o),
+      jsonBytes: 2002,
+      jsonSha256: hex(o),
+    }));
     return {
       reading,
       threshold,

@@ -20,7 +20,11 @@ describe.each(['responses', 'chat'] as const)('rewriteRequest on %s bodies', (ap
         const options = { elidedDir, sha256, api: dialectOf(api) };
 
         const first = rewriteRequest(request.bytes, frozen, options);
-        const second = rewriteRequest(request.bytes.slice(), frozen.map((b) => ({ ...b })), options);
+        const second = rewriteRequest(
+          request.bytes.slice(),
+          frozen.map((b) => ({ ...b })),
+          options,
+        );
         const again = rewriteRequest(request.bytes, frozen, options);
 
         expect(second.kind).toBe(first.kind);

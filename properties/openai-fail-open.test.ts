@@ -50,20 +50,27 @@ describe.each(['responses', 'chat'] as const)('the %s path', (api) => {
 
   it('should never throw on arbitrary bytes: index, key, prompt and rewrite, the rewrite passing them through', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 2000 }), fc.json().map((t) => new TextEncoder().encode(t))), elidedDirArb, (bytes, elidedDir) => {
-        const copy = bytes.slice();
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 2000 }),
+          fc.json().map((t) => new TextEncoder().encode(t)),
+        ),
+        elidedDirArb,
+        (bytes, elidedDir) => {
+          const copy = bytes.slice();
 
-        const indexed = index(bytes);
-        if (indexed.kind === 'indexed') {
-          openAiConversationKey(bytes, indexed.index, api, sha256, 's');
-          openAiFirstPrompt(bytes, indexed.index);
-        }
-        const outcome = rewriteRequest(bytes, [NOWHERE], { elidedDir, sha256, api: dialectOf(api) });
+          const indexed = index(bytes);
+          if (indexed.kind === 'indexed') {
+            openAiConversationKey(bytes, indexed.index, api, sha256, 's');
+            openAiFirstPrompt(bytes, indexed.index);
+          }
+          const outcome = rewriteRequest(bytes, [NOWHERE], { elidedDir, sha256, api: dialectOf(api) });
 
-        expect(outcome.kind).toBe('passthrough');
-        expect(outcome.body).toBe(bytes);
-        expect(sameBytes(bytes, copy)).toBe(true);
-      }),
+          expect(outcome.kind).toBe('passthrough');
+          expect(outcome.body).toBe(bytes);
+          expect(sameBytes(bytes, copy)).toBe(true);
+        },
+      ),
     );
   });
 

@@ -12,7 +12,11 @@ import { elidedDirArb, frozenOf, policyArb } from './support/rewrite-support.js'
 import { sha256 } from './support/sha256.js';
 
 describe.each(['responses', 'chat'] as const)('rewriteRequest on %s bodies', (api) => {
-  const anyBodyArb: fc.Arbitrary<Uint8Array> = fc.oneof(openAiRequestArb(api).map((r) => r.bytes), fc.uint8Array({ maxLength: 300 }), fc.json().map((t) => new TextEncoder().encode(t)));
+  const anyBodyArb: fc.Arbitrary<Uint8Array> = fc.oneof(
+    openAiRequestArb(api).map((r) => r.bytes),
+    fc.uint8Array({ maxLength: 300 }),
+    fc.json().map((t) => new TextEncoder().encode(t)),
+  );
 
   it('should pass any bytes through unchanged, as no_epoch, when there are no frozen blocks', () => {
     fc.assert(
@@ -30,8 +34,16 @@ describe.each(['responses', 'chat'] as const)('rewriteRequest on %s bodies', (ap
       fc.property(openAiRequestArb(api), policyArb, fc.constantFrom('ordinal', 'id', 'json'), (request, policy, how) => {
         const plan = openAiPlanOf(request, policy).map(frozenOf);
         const nowhere: FrozenBlock = { ordinal: 0, toolUseId: 'call_none', bytes: 2000, sha256: '0'.repeat(64), jsonBytes: 2002, jsonSha256: '0'.repeat(64) };
-        const frozen = plan.length === 0 ? [nowhere] : plan.map((b) =>
-          how === 'ordinal' ? { ...b, ordinal: b.ordinal + 10_000 } : how === 'id' ? { ...b, toolUseId: `${b.toolUseId}x` } : { ...b, jsonSha256: '0'.repeat(64) });
+        const frozen =
+          plan.length === 0
+            ? [nowhere]
+            : plan.map((b) =>
+                how === 'ordinal'
+                  ? { ...b, ordinal: b.ordinal + 10_000 }
+                  : how === 'id'
+                    ? { ...b, toolUseId: `${b.toolUseId}x` }
+                    : { ...b, jsonSha256: '0'.repeat(64) },
+              );
         const copy = request.bytes.slice();
 
         const outcome = rewriteRequest(request.bytes, frozen, { elidedDir: '/e', sha256, api: dialectOf(api) });

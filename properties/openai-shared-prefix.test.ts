@@ -24,40 +24,49 @@ function cutAfter(index: TranscriptIndex, k: number): number {
 describe.each(['responses', 'chat'] as const)('rewriteRequest on %s bodies', (api) => {
   it('should rewrite two requests of a conversation alike up to the first item where they differ', () => {
     fc.assert(
-      fc.property(openAiConversationArb(api, 8, 3), fc.nat(), fc.nat(), fc.nat(), policyArb, maskArb, elidedDirArb, (requests, x, y, z, policy, mask, elidedDir) => {
-        const [i, j] = [x % requests.length, y % requests.length].sort((a, b) => a - b) as [number, number];
-        const p = z % requests.length;
-        const a = requests[i]!;
-        const b = requests[j]!;
-        const frozen = pickBlocks(openAiPlanOf(requests[p]!, policy).map(frozenOf), mask);
-        const options = { elidedDir, sha256, api: dialectOf(api) };
+      fc.property(
+        openAiConversationArb(api, 8, 3),
+        fc.nat(),
+        fc.nat(),
+        fc.nat(),
+        policyArb,
+        maskArb,
+        elidedDirArb,
+        (requests, x, y, z, policy, mask, elidedDir) => {
+          const [i, j] = [x % requests.length, y % requests.length].sort((a, b) => a - b) as [number, number];
+          const p = z % requests.length;
+          const a = requests[i]!;
+          const b = requests[j]!;
+          const frozen = pickBlocks(openAiPlanOf(requests[p]!, policy).map(frozenOf), mask);
+          const options = { elidedDir, sha256, api: dialectOf(api) };
 
-        const outA = rewriteRequest(a.bytes, frozen, options);
-        const outB = rewriteRequest(b.bytes, frozen, options);
+          const outA = rewriteRequest(a.bytes, frozen, options);
+          const outB = rewriteRequest(b.bytes, frozen, options);
 
-        const listA = openAiIndexOf(api, a.bytes).messagesSpan;
-        const listB = openAiIndexOf(api, b.bytes).messagesSpan;
-        const c = commonPrefixLength(a.bytes.subarray(listA.start, listA.end), b.bytes.subarray(listB.start, listB.end));
-        const itemsA = openAiIndexOf(api, a.bytes).messages;
-        let k = 0;
-        while (k < itemsA.length && itemsA[k]!.end - listA.start <= c) k++;
-        if (i < j) expect(k).toBe(a.itemCount);
-        const oA = openAiIndexOf(api, outA.body);
-        const oB = openAiIndexOf(api, outB.body);
-        const cutA = cutAfter(oA, k);
-        const cutB = cutAfter(oB, k);
-        expect(cutA - oA.messagesSpan.start).toBe(cutB - oB.messagesSpan.start);
-        expect(sameBytes(outA.body.subarray(oA.messagesSpan.start, cutA), outB.body.subarray(oB.messagesSpan.start, cutB))).toBe(true);
-        if (listA.start === listB.start && sameBytes(a.bytes.subarray(0, listA.start), b.bytes.subarray(0, listB.start))) {
-          expect(sameBytes(outA.body.subarray(0, cutA), outB.body.subarray(0, cutB))).toBe(true);
-        }
-        if (p <= i && frozen.length > 0) {
-          expect(outA.kind).toBe('rewritten');
-          expect(outB.kind).toBe('rewritten');
-          expect(outA.skipped).toEqual([]);
-          expect(outB.skipped).toEqual([]);
-        }
-      }),
+          const listA = openAiIndexOf(api, a.bytes).messagesSpan;
+          const listB = openAiIndexOf(api, b.bytes).messagesSpan;
+          const c = commonPrefixLength(a.bytes.subarray(listA.start, listA.end), b.bytes.subarray(listB.start, listB.end));
+          const itemsA = openAiIndexOf(api, a.bytes).messages;
+          let k = 0;
+          while (k < itemsA.length && itemsA[k]!.end - listA.start <= c) k++;
+          if (i < j) expect(k).toBe(a.itemCount);
+          const oA = openAiIndexOf(api, outA.body);
+          const oB = openAiIndexOf(api, outB.body);
+          const cutA = cutAfter(oA, k);
+          const cutB = cutAfter(oB, k);
+          expect(cutA - oA.messagesSpan.start).toBe(cutB - oB.messagesSpan.start);
+          expect(sameBytes(outA.body.subarray(oA.messagesSpan.start, cutA), outB.body.subarray(oB.messagesSpan.start, cutB))).toBe(true);
+          if (listA.start === listB.start && sameBytes(a.bytes.subarray(0, listA.start), b.bytes.subarray(0, listB.start))) {
+            expect(sameBytes(outA.body.subarray(0, cutA), outB.body.subarray(0, cutB))).toBe(true);
+          }
+          if (p <= i && frozen.length > 0) {
+            expect(outA.kind).toBe('rewritten');
+            expect(outB.kind).toBe('rewritten');
+            expect(outA.skipped).toEqual([]);
+            expect(outB.skipped).toEqual([]);
+          }
+        },
+      ),
     );
   });
 

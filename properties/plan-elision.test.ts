@@ -50,8 +50,18 @@ describe('planElision', () => {
         // Regressions: the client's placeholder, spelled with an escape or as a text block, is
         // still the placeholder (it only matters under --min-bytes below its 33 bytes).
         examples: [
-          [requestFromText('{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"[Old tool result content cleared\\u005d"}]},{"role":"user","content":"x"}]}'), { keepRecent: 0, minBytes: 0 }],
-          [requestFromText('{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"[Old tool result content cleared]"}]}]},{"role":"user","content":"x"}]}'), { keepRecent: 0, minBytes: 0 }],
+          [
+            requestFromText(
+              '{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"[Old tool result content cleared\\u005d"}]},{"role":"user","content":"x"}]}',
+            ),
+            { keepRecent: 0, minBytes: 0 },
+          ],
+          [
+            requestFromText(
+              '{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"[Old tool result content cleared]"}]}]},{"role":"user","content":"x"}]}',
+            ),
+            { keepRecent: 0, minBytes: 0 },
+          ],
         ],
       },
     );

@@ -21,7 +21,9 @@ function thinkingPaths(body: ThinkingRequestBody): string[] {
 
 /** The signatures the checker keeps under drop_block. */
 function checkerKeeps(body: ThinkingRequestBody): string[] {
-  return checkThinking(checkInputFor(body, DROP)).verdicts.filter((v) => v.verdict === 'valid').map((v) => v.signature);
+  return checkThinking(checkInputFor(body, DROP))
+    .verdicts.filter((v) => v.verdict === 'valid')
+    .map((v) => v.signature);
 }
 
 /** The last request with `edit` applied to a copy of its messages. */
@@ -46,7 +48,9 @@ function removeThinking(messages: ThinkingMessage[], n: number): void {
 }
 
 function idealOfLast(sent: readonly ThinkingRequestBody[]): string[] {
-  return idealKeptBlocks(sent).at(-1)!.map((b) => b.signature);
+  return idealKeptBlocks(sent)
+    .at(-1)!
+    .map((b) => b.signature);
 }
 
 describe('preserved thinking (checker)', () => {
@@ -66,7 +70,11 @@ describe('preserved thinking (checker)', () => {
   });
 
   it('should refuse an edited earlier tool_result at the first block after it, and drop exactly what the ideal keeper drops', () => {
-    const edits = fc.constantFrom((t: string) => t.slice(0, t.length >> 1), () => '[Old tool result content cleared]', (t: string) => `${t}\n(truncated)`);
+    const edits = fc.constantFrom(
+      (t: string) => t.slice(0, t.length >> 1),
+      () => '[Old tool result content cleared]',
+      (t: string) => `${t}\n(truncated)`,
+    );
     fc.assert(
       fc.property(thinkingConversationArb(), fc.nat(), edits, (requests, pick, edit) => {
         const turns = requests.length - 2;
@@ -85,15 +93,19 @@ describe('preserved thinking (checker)', () => {
 
   it('should refuse a gap in the middle at the block after it', () => {
     fc.assert(
-      fc.property(thinkingConversationArb().filter((r) => r.length >= 4), fc.nat(), (requests, pick) => {
-        const count = thinkingPaths(requests.at(-1)!).length;
-        const n = 1 + (pick % (count - 2));
-        const sent = editLast(requests, (messages) => removeThinking(messages, n));
-        const last = sent.at(-1)!;
-        const expected = thinkingPaths(last)[n]!;
-        expect(checkThinking(checkInputFor(last)).outcome).toEqual({ kind: 'refuse', message: prefixMismatchMessage(expected, false) });
-        expect(checkerKeeps(last)).toEqual(idealOfLast(sent));
-      }),
+      fc.property(
+        thinkingConversationArb().filter((r) => r.length >= 4),
+        fc.nat(),
+        (requests, pick) => {
+          const count = thinkingPaths(requests.at(-1)!).length;
+          const n = 1 + (pick % (count - 2));
+          const sent = editLast(requests, (messages) => removeThinking(messages, n));
+          const last = sent.at(-1)!;
+          const expected = thinkingPaths(last)[n]!;
+          expect(checkThinking(checkInputFor(last)).outcome).toEqual({ kind: 'refuse', message: prefixMismatchMessage(expected, false) });
+          expect(checkerKeeps(last)).toEqual(idealOfLast(sent));
+        },
+      ),
     );
   });
 

@@ -13,7 +13,7 @@ import { frozenSpans, latchPointsArb, latchSpans, shedPolicyArb, spansDirArb } f
 import { sha256 } from './support/sha256.js';
 
 describe('inflate of shed spans', () => {
-  it('should rebuild every later request byte for byte from the stubs and the spans\' files', () => {
+  it("should rebuild every later request byte for byte from the stubs and the spans' files", () => {
     fc.assert(
       fc.property(conversationArb(8, 3), latchPointsArb, fc.nat(), shedPolicyArb, spansDirArb, (requests, points, x, policy, spansDir) => {
         const { planned, at } = latchSpans(requests, points, policy);
@@ -23,13 +23,16 @@ describe('inflate of shed spans', () => {
 
         const out = shedRequest(request.bytes, frozenSpans(planned), { spansDir, sha256, isAvailable: (s) => files.has(s.sha256) });
         const found = findSpanStubs(out.body, indexOf(out.body));
-        const inflated = applySpanInflate(out.body, found.map((f) => {
-          const span = files.get(f.stub.sha256);
-          expect(span).toBeDefined();
-          expect(sha256(span!)).toBe(f.stub.sha256);
-          expect(span!.length).toBe(f.stub.bytes);
-          return { found: f, span: span! };
-        }));
+        const inflated = applySpanInflate(
+          out.body,
+          found.map((f) => {
+            const span = files.get(f.stub.sha256);
+            expect(span).toBeDefined();
+            expect(sha256(span!)).toBe(f.stub.sha256);
+            expect(span!.length).toBe(f.stub.bytes);
+            return { found: f, span: span! };
+          }),
+        );
 
         expect(found).toHaveLength(planned.length);
         expect(sameBytes(inflated, request.bytes)).toBe(true);

@@ -17,13 +17,14 @@ function texts(body: JsonValue): string[] {
   for (const message of messagesOf(body)) {
     const content = isJsonObject(message) ? message['content'] : undefined;
     if (typeof content === 'string') out.push(content);
-    if (isJsonArray(content)) for (const block of content) if (isJsonObject(block) && block['type'] === 'text' && typeof block['text'] === 'string') out.push(block['text']);
+    if (isJsonArray(content))
+      for (const block of content) if (isJsonObject(block) && block['type'] === 'text' && typeof block['text'] === 'string') out.push(block['text']);
   }
   return out;
 }
 
 describe('shedRequest', () => {
-  it('should keep every pinned text verbatim, in place or hoisted into its span\'s stub', () => {
+  it("should keep every pinned text verbatim, in place or hoisted into its span's stub", () => {
     let hoisted = 0;
     fc.assert(
       fc.property(pinnedConversationArb(), latchPointsArb, shedPolicyArb, spansDirArb, (requests, points, policy, spansDir) => {

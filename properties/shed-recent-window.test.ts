@@ -6,15 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  GOAL_MARKER,
-  indexTranscript,
-  planShed,
-  planShedToFit,
-  readMessageFacts,
-  SPAN_STUB_TOKENS_PER_BYTE,
-  type PlannedSpan,
-} from '../src/core/index.js';
+import { GOAL_MARKER, indexTranscript, planShed, planShedToFit, readMessageFacts, SPAN_STUB_TOKENS_PER_BYTE, type PlannedSpan } from '../src/core/index.js';
 import { sha256 } from './support/sha256.js';
 
 type Message = { readonly role: string; readonly content: unknown };
@@ -37,7 +29,8 @@ function sessionOf(steps: readonly Step[]): Message[] {
       case 'restore':
       case 'span_read': {
         const name = step.kind === 'restore' ? 'mcp__ctxshed__restore' : 'Read';
-        const input = step.kind === 'restore' ? { handle: 'a'.repeat(64) } : { file_path: step.kind === 'span_read' ? `/s/spans/${'b'.repeat(64)}.md` : `/src/${id}.ts` };
+        const input =
+          step.kind === 'restore' ? { handle: 'a'.repeat(64) } : { file_path: step.kind === 'span_read' ? `/s/spans/${'b'.repeat(64)}.md` : `/src/${id}.ts` };
         messages.push({ role: 'assistant', content: [{ type: 'tool_use', id, name, input }] });
         messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'x'.repeat(step.bytes) }] });
         break;
@@ -67,7 +60,7 @@ function facts(body: Uint8Array) {
 const arb = fc.record({ steps: fc.array(stepArb, { minLength: 1, maxLength: 30 }), budget: fc.integer({ min: 0, max: 8000 }) });
 
 describe('planShed with a recent window by token budget', () => {
-  it('should never split a tool pair, hoist every pin, and never shed a restore\'s answer that is still recent', () => {
+  it("should never split a tool pair, hoist every pin, and never shed a restore's answer that is still recent", () => {
     let planned = 0;
     fc.assert(
       fc.property(arb, ({ steps, budget }) => {

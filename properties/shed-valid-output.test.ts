@@ -63,7 +63,8 @@ describe('shedRequest', () => {
         const { planned, at } = latchSpans(requests, points, policy);
         const request = requests[Math.max(x % requests.length, at[at.length - 1] ?? 0)]!;
         const spans = frozenSpans(planned);
-        const loads = (bytes: Uint8Array): string[] => JSON.stringify(messagesOf(parseBody(bytes)!)).match(/"type":"tool_reference","tool_name":"[^"]*"/g) ?? [];
+        const loads = (bytes: Uint8Array): string[] =>
+          JSON.stringify(messagesOf(parseBody(bytes)!)).match(/"type":"tool_reference","tool_name":"[^"]*"/g) ?? [];
 
         const out = shedRequest(request.bytes, spans, { spansDir, sha256 });
 

@@ -31,7 +31,12 @@ import { elidedDirArb, filesOf, frozenOf, indexOf, planOf, policyArb } from './s
 import { frozenSpans, latchPointsArb, latchSpans, shedPolicyArb, spansDirArb } from './support/shed-support.js';
 import { sha256 } from './support/sha256.js';
 
-const EPOCH_BASE = { n: 1, latchedAt: '', reason: { fullness: 1, threshold: 1, window: 1, contextTokens: 1 }, policy: { name: 'p', version: 2, keepRecent: 0, minBytes: 0 } };
+const EPOCH_BASE = {
+  n: 1,
+  latchedAt: '',
+  reason: { fullness: 1, threshold: 1, window: 1, contextTokens: 1 },
+  policy: { name: 'p', version: 2, keepRecent: 0, minBytes: 0 },
+};
 
 /** The thinking an epoch freezing `epoch` on `body` removes, after the ones frozen already. */
 function thinkingOf(body: Uint8Array, epoch: Pick<Epoch, 'blocks' | 'span'>, already: readonly FrozenThinking[]): PlannedThinking[] {
@@ -47,7 +52,13 @@ function sharedMessages(a: Uint8Array, b: Uint8Array): number {
   const ia = indexOf(a);
   const ib = indexOf(b);
   let k = 0;
-  while (k < ia.messages.length && k < ib.messages.length && ia.messages[k]!.end === ib.messages[k]!.end && sameBytes(a.subarray(0, ia.messages[k]!.end), b.subarray(0, ib.messages[k]!.end))) k++;
+  while (
+    k < ia.messages.length &&
+    k < ib.messages.length &&
+    ia.messages[k]!.end === ib.messages[k]!.end &&
+    sameBytes(a.subarray(0, ia.messages[k]!.end), b.subarray(0, ib.messages[k]!.end))
+  )
+    k++;
   return k;
 }
 
@@ -83,7 +94,17 @@ describe('preserved thinking, rescue mode', () => {
           if (out.kind !== 'rewritten') continue;
           // Lossless: the stubs' files, then the thinking files.
           const found = findStubs(out.body, indexOf(out.body));
-          const unstubbed = applyInflate(out.body, found.map((f) => ({ found: f, content: restoredContent(f.stub, files.get(`${f.stub.sha256}.txt`)!, f.stub.rawSha256 === undefined ? undefined : files.get(`${f.stub.rawSha256}.json`)) })));
+          const unstubbed = applyInflate(
+            out.body,
+            found.map((f) => ({
+              found: f,
+              content: restoredContent(
+                f.stub,
+                files.get(`${f.stub.sha256}.txt`)!,
+                f.stub.rawSha256 === undefined ? undefined : files.get(`${f.stub.rawSha256}.json`),
+              ),
+            })),
+          );
           expect(sameBytes(putBack(unstubbed, thinking, out.thinkingSkipped), request.bytes)).toBe(true);
           // Shared prefix: the messages both inputs share whole come out the same.
           if (previous !== undefined) {
@@ -120,10 +141,22 @@ describe('preserved thinking, shed mode', () => {
           expect(sameBytes(again.body, out.body)).toBe(true);
           if (out.kind !== 'shed') continue;
           const found = findSpanStubs(out.body, indexOf(out.body));
-          const unshed = applySpanInflate(out.body, found.map((f) => ({ found: f, span: files.get(f.stub.sha256)! })));
+          const unshed = applySpanInflate(
+            out.body,
+            found.map((f) => ({ found: f, span: files.get(f.stub.sha256)! })),
+          );
           // Blocks inside an applied span came back with it; the rest are put back from their files.
           const inSpan = new Set(out.thinkingSkipped.map((s) => s.ordinal));
-          expect(sameBytes(putBack(unshed, thinking, [...inSpan].map((ordinal) => ({ ordinal }))), request.bytes)).toBe(true);
+          expect(
+            sameBytes(
+              putBack(
+                unshed,
+                thinking,
+                [...inSpan].map((ordinal) => ({ ordinal })),
+              ),
+              request.bytes,
+            ),
+          ).toBe(true);
           if (previous !== undefined) {
             const k = sharedMessages(previous.input, request.bytes);
             // Whole messages shared by both inputs: their output (after the spans' stubs) is the same.

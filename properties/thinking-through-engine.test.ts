@@ -47,7 +47,11 @@ function blocksOf(content: ThinkingMessage['content']): ReadonlyArray<Record<str
 
 /** Every thinking block of the client's messages: where it is and its signature. */
 function thinkingOf(messages: readonly ThinkingMessage[]): Array<{ readonly at: Position; readonly signature: string }> {
-  return messages.flatMap((m, i) => blocksOf(m.content).flatMap((b, j) => (b['type'] === 'thinking' || b['type'] === 'redacted_thinking' ? [{ at: [i, j] as const, signature: String(b['signature'] ?? b['data']) }] : [])));
+  return messages.flatMap((m, i) =>
+    blocksOf(m.content).flatMap((b, j) =>
+      b['type'] === 'thinking' || b['type'] === 'redacted_thinking' ? [{ at: [i, j] as const, signature: String(b['signature'] ?? b['data']) }] : [],
+    ),
+  );
 }
 
 /** The place of each tool_result, by ordinal. */
@@ -88,7 +92,9 @@ describe.each(['rescue', 'shed'] as const)('preserved thinking through the engin
       fc.asyncProperty(thinkingConversationSpecArb(8), fc.array(fc.boolean(), { minLength: 10, maxLength: 10 }), async (spec, overs) => {
         const state = await openStateDir(path.join(root, `${mode}-${run++}`));
         const engine = new EpochEngine(state, { ...DEFAULT_ENGINE_SETTINGS, mode, threshold: 0.5, window: WINDOW, policy: { keepRecent: 1, minBytes: 1024 } });
-        const system = spec.systemAsString ? 'You are a coding agent.' : [{ type: 'text', text: 'You are a coding agent.', cache_control: { type: 'ephemeral' } }];
+        const system = spec.systemAsString
+          ? 'You are a coding agent.'
+          : [{ type: 'text', text: 'You are a coding agent.', cache_control: { type: 'ephemeral' } }];
         const kept: ThinkingMessage[] = [{ role: 'user', content: 'Read the project files and fix the bug.' }];
         const producedAt = new Map<string, number>();
         const edits: EditSeen[] = [];
@@ -96,15 +102,29 @@ describe.each(['rescue', 'shed'] as const)('preserved thinking through the engin
         // One request through the engine, checked; then the model's signed answer to what was sent.
         const exchange = async (answer: ReplyBlock[]): Promise<void> => {
           const messages = kept.map((m, i) => (i === kept.length - 1 ? markLastMessage(m).last : m));
-          const client: ThinkingRequestBody = { model: spec.model, messages, system, tools: TOOLS, max_tokens: 32000, thinking: { type: 'adaptive', display: 'omitted' }, stream: true };
-          const prepared = await engine.prepare({ method: 'POST', target: '/v1/messages', headers: {}, body: new TextEncoder().encode(JSON.stringify(client)) });
+          const client: ThinkingRequestBody = {
+            model: spec.model,
+            messages,
+            system,
+            tools: TOOLS,
+            max_tokens: 32000,
+            thinking: { type: 'adaptive', display: 'omitted' },
+            stream: true,
+          };
+          const prepared = await engine.prepare({
+            method: 'POST',
+            target: '/v1/messages',
+            headers: {},
+            body: new TextEncoder().encode(JSON.stringify(client)),
+          });
           expect(prepared.reason === undefined || prepared.reason === 'no_epoch', prepared.detail).toBe(true);
           const sent = JSON.parse(new TextDecoder().decode(prepared.body)) as ThinkingRequestBody;
           const record = prepared.conversation?.record;
           if (prepared.latched !== undefined && record !== undefined) {
             const epoch = record.epochs[prepared.latched - 1]!;
             const results = toolResultsOf(client.messages);
-            const firstChange: Position = epoch.span !== undefined ? [epoch.span.first, 0] : epoch.blocks.map((b) => results[b.ordinal]!).reduce((a, b) => (before(a, b) ? a : b));
+            const firstChange: Position =
+              epoch.span !== undefined ? [epoch.span.first, 0] : epoch.blocks.map((b) => results[b.ordinal]!).reduce((a, b) => (before(a, b) ? a : b));
             edits.push({ latchedAt: turn, firstChange, ...(epoch.span === undefined ? {} : { span: [epoch.span.first, epoch.span.last] as const }) });
             latched++;
           }
@@ -116,7 +136,10 @@ describe.each(['rescue', 'shed'] as const)('preserved thinking through the engin
           for (const b of content) if (b['type'] === 'thinking') producedAt.set(String(b['signature']), turn);
           kept.push({ role: 'assistant', content });
           const tokens = overs[turn % overs.length] === true ? OVER : UNDER;
-          engine.observe(prepared, { status: 200, usage: { inputTokens: 10, cacheCreationInputTokens: 0, cacheReadInputTokens: tokens - 10, outputTokens: 10 } });
+          engine.observe(prepared, {
+            status: 200,
+            usage: { inputTokens: 10, cacheCreationInputTokens: 0, cacheReadInputTokens: tokens - 10, outputTokens: 10 },
+          });
           turn++;
         };
         for (const [t, bytes] of spec.toolResultBytes.entries()) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { errorText, isRecord, outwardMessage } from '../src/errors.js';
 
 describe('errorText', () => {
-  it('should give an error\'s message, and any other thrown value as text', () => {
+  it("should give an error's message, and any other thrown value as text", () => {
     expect(errorText(new Error('boom'))).toBe('boom');
     expect(errorText('plain')).toBe('plain');
     expect(errorText(undefined)).toBe('undefined');

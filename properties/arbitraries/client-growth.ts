@@ -77,9 +77,17 @@ function grow(spec: ConversationSpec, lastOnly: boolean): ClientRequest[] {
 /** The top-level members in the client's order; `undefined` marks where `messages` goes. */
 function topEntries(spec: ConversationSpec): Array<readonly [string, JsonValue | undefined]> {
   const t = spec.top;
-  const out: Array<readonly [string, JsonValue | undefined]> = [['model', t.model], ['messages', undefined]];
+  const out: Array<readonly [string, JsonValue | undefined]> = [
+    ['model', t.model],
+    ['messages', undefined],
+  ];
   if (t.system !== undefined) {
-    out.push(['system', typeof t.system === 'string' ? t.system : t.system.map((b) => (b.cacheControl ? { type: 'text', text: b.text, cache_control: { type: 'ephemeral' } } : { type: 'text', text: b.text }))]);
+    out.push([
+      'system',
+      typeof t.system === 'string'
+        ? t.system
+        : t.system.map((b) => (b.cacheControl ? { type: 'text', text: b.text, cache_control: { type: 'ephemeral' } } : { type: 'text', text: b.text })),
+    ]);
   }
   if (t.tools !== undefined) out.push(['tools', t.tools]);
   if (t.userId !== undefined) out.push(['metadata', { user_id: t.userId }]);

@@ -1,5 +1,5 @@
 /** The generators of realistic, non-canonical Messages API bodies. */
-import fc from 'fast-check';
+import type fc from 'fast-check';
 import { growConversation, lastRequest, type ClientRequest } from './client-growth.js';
 import { conversationSpecArb } from './transcript.js';
 

@@ -15,7 +15,9 @@ export interface ByteEdit {
   readonly byte: number;
 }
 
-const STRUCTURAL_BYTES = [0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x3a, 0x20, 0x09, 0x0a, 0x0d, 0x00, 0x1f, 0x75, 0x30, 0x2d, 0x65, 0x74, 0x6e, 0x80, 0xc3, 0xef, 0xff];
+const STRUCTURAL_BYTES = [
+  0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x3a, 0x20, 0x09, 0x0a, 0x0d, 0x00, 0x1f, 0x75, 0x30, 0x2d, 0x65, 0x74, 0x6e, 0x80, 0xc3, 0xef, 0xff,
+];
 
 export const byteEditArb: fc.Arbitrary<ByteEdit> = fc.record({
   kind: fc.constantFrom('replace', 'insert', 'delete'),
@@ -64,18 +66,30 @@ export const WRONG_SHAPES: readonly WrongShape[] = [
   { name: 'a NUL after the body', reason: 'not_json', wrap: around('', '\u0000') },
   { name: 'two bodies', reason: 'not_json', wrap: (b) => concatBytes([b, b]) },
   { name: 'gzip magic before the body', reason: 'not_json', wrap: (b) => concatBytes([Uint8Array.of(0x1f, 0x8b, 0x08, 0x00), b]) },
-  { name: 'a trailing comma inside', reason: 'not_json', wrap: (b) => {
-    const close = b.lastIndexOf(0x7d);
-    return concatBytes([b.subarray(0, close), utf8(','), b.subarray(close)]);
-  } },
+  {
+    name: 'a trailing comma inside',
+    reason: 'not_json',
+    wrap: (b) => {
+      const close = b.lastIndexOf(0x7d);
+      return concatBytes([b.subarray(0, close), utf8(','), b.subarray(close)]);
+    },
+  },
   { name: 'messages is an object', reason: 'not_messages_body', wrap: instead('{"model":"m","messages":{"role":"user","content":"x"}}') },
   { name: 'a message that is not an object', reason: 'not_messages_body', wrap: instead('{"messages":[["user","x"]]}') },
   { name: 'a message without content', reason: 'not_messages_body', wrap: instead('{"messages":[{"role":"user"}]}') },
   { name: 'content that is a number', reason: 'unknown_shape', wrap: instead('{"messages":[{"role":"user","content":5}]}') },
   { name: 'a block without type', reason: 'unknown_shape', wrap: instead('{"messages":[{"role":"user","content":[{"text":"x"}]}]}') },
-  { name: 'a tool_result with a numeric id', reason: 'unknown_shape', wrap: instead('{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":5,"content":"x"}]}]}') },
+  {
+    name: 'a tool_result with a numeric id',
+    reason: 'unknown_shape',
+    wrap: instead('{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":5,"content":"x"}]}]}'),
+  },
   { name: 'a role given twice', reason: 'duplicate_key', wrap: instead('{"messages":[{"role":"user","role":"assistant","content":"x"}]}') },
-  { name: 'a tool_use_id given twice', reason: 'duplicate_key', wrap: instead('{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","tool_use_id":"b","content":"x"}]}]}') },
+  {
+    name: 'a tool_use_id given twice',
+    reason: 'duplicate_key',
+    wrap: instead('{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","tool_use_id":"b","content":"x"}]}]}'),
+  },
 ];
 
 export const wrongShapeArb: fc.Arbitrary<WrongShape> = fc.constantFrom(...WRONG_SHAPES);

@@ -13,7 +13,17 @@
  */
 import fc from 'fast-check';
 import { base64Filler } from './prng.js';
-import { formatProfileArb, Styler, withMemberNode, writeStyled, type FormatProfile, type JsonObject, type JsonValue, type StyledItem, type StyledNode } from './styled-json.js';
+import {
+  formatProfileArb,
+  Styler,
+  withMemberNode,
+  writeStyled,
+  type FormatProfile,
+  type JsonObject,
+  type JsonValue,
+  type StyledItem,
+  type StyledNode,
+} from './styled-json.js';
 import { shortTextArb, toolTextArb } from './text.js';
 
 export type OpenAiApiName = 'responses' | 'chat';
@@ -104,7 +114,10 @@ export function openAiConversationSpecArb(api?: OpenAiApiName, maxTurns = 8, min
     idPrefix: fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF_'), minLength: 2, maxLength: 12 }),
     turns: fc.array(turnArb, { minLength: minTurns, maxLength: maxTurns }),
     extras: fc.uniqueArray(
-      fc.tuple(fc.constantFrom('tool_choice', 'parallel_tool_calls', 'temperature', 'x_ünknown', 'store'), fc.oneof(fc.boolean(), fc.constant('auto'), fc.integer())),
+      fc.tuple(
+        fc.constantFrom('tool_choice', 'parallel_tool_calls', 'temperature', 'x_ünknown', 'store'),
+        fc.oneof(fc.boolean(), fc.constant('auto'), fc.integer()),
+      ),
       { selector: ([k]) => k, maxLength: 3 },
     ),
   });
@@ -136,25 +149,37 @@ export function buildItems(spec: OpenAiConversationSpec): { items: JsonObject[];
 
 function leadingResponses(spec: OpenAiConversationSpec): JsonObject[] {
   const out: JsonObject[] = [];
-  if (spec.toolsItem) out.push({ type: 'additional_tools', id: 'at_1', role: 'developer', tools: [{ type: 'function', name: 'exec_command', parameters: { type: 'object' } }] });
+  if (spec.toolsItem)
+    out.push({ type: 'additional_tools', id: 'at_1', role: 'developer', tools: [{ type: 'function', name: 'exec_command', parameters: { type: 'object' } }] });
   out.push({ type: 'message', id: 'msg_dev', role: 'developer', content: [{ type: 'input_text', text: spec.developer }] });
   out.push(spec.easyPrompt ? { role: 'user', content: spec.first } : { type: 'message', role: 'user', content: [{ type: 'input_text', text: spec.first }] });
   return out;
 }
 
 function leadingChat(spec: OpenAiConversationSpec): JsonObject[] {
-  return [{ role: 'system', content: spec.developer }, { role: 'user', content: spec.easyPrompt ? spec.first : [{ type: 'text', text: spec.first }] }];
+  return [
+    { role: 'system', content: spec.developer },
+    { role: 'user', content: spec.easyPrompt ? spec.first : [{ type: 'text', text: spec.first }] },
+  ];
 }
 
 function responsesTurn(turn: OpenAiTurnSpec, ids: readonly string[]): JsonObject[] {
   const out: JsonObject[] = [];
-  if (turn.reasoning !== undefined) out.push({ type: 'reasoning', id: `rs_${ids[0]}`, summary: [{ type: 'summary_text', text: turn.reasoning }], encrypted_content: base64Filler(ids.length, 120) });
+  if (turn.reasoning !== undefined)
+    out.push({
+      type: 'reasoning',
+      id: `rs_${ids[0]}`,
+      summary: [{ type: 'summary_text', text: turn.reasoning }],
+      encrypted_content: base64Filler(ids.length, 120),
+    });
   if (turn.text !== undefined) out.push({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: turn.text }] });
   turn.calls.forEach((call, i) => {
     const callId = ids[i]!;
-    out.push(call.custom
-      ? { type: 'custom_tool_call', call_id: callId, name: 'exec', input: `text(await tools.exec_command({cmd: ${JSON.stringify(call.command)}}))` }
-      : { type: 'function_call', call_id: callId, name: 'exec_command', arguments: JSON.stringify({ cmd: call.command }) });
+    out.push(
+      call.custom
+        ? { type: 'custom_tool_call', call_id: callId, name: 'exec', input: `text(await tools.exec_command({cmd: ${JSON.stringify(call.command)}}))` }
+        : { type: 'function_call', call_id: callId, name: 'exec_command', arguments: JSON.stringify({ cmd: call.command }) },
+    );
   });
   turn.calls.forEach((call, i) => {
     const item: Record<string, JsonValue> = { type: call.custom ? 'custom_tool_call_output' : 'function_call_output', call_id: ids[i]! };
@@ -188,7 +213,12 @@ function outputValue(output: OutputSpec, part: string, mark: string): JsonValue 
     case 'texts':
       return output.texts.map((text) => ({ type: part, text }));
     case 'image':
-      return [{ type: part, text: output.text }, part === 'text' ? { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } } : { type: 'input_image', image_url: 'data:image/png;base64,iVBORw0KGgo=' }];
+      return [
+        { type: part, text: output.text },
+        part === 'text'
+          ? { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }
+          : { type: 'input_image', image_url: 'data:image/png;base64,iVBORw0KGgo=' },
+      ];
     case 'marked':
       return [{ type: part, text: output.text, [mark]: mark === 'cache_control' ? { type: 'ephemeral' } : {} }];
     case 'absent':
@@ -209,7 +239,11 @@ export function growOpenAiConversation(spec: OpenAiConversationSpec, lastOnly = 
   const styler = new Styler(spec.format);
   const { items, requestEnds } = buildItems(spec);
   const listKey = spec.api === 'responses' ? 'input' : 'messages';
-  const top: Array<readonly [string, JsonValue | undefined]> = [['model', 'gpt-test'], ['stream', true], [listKey, undefined]];
+  const top: Array<readonly [string, JsonValue | undefined]> = [
+    ['model', 'gpt-test'],
+    ['stream', true],
+    [listKey, undefined],
+  ];
   for (const extra of spec.extras) top.push(extra);
   if (spec.promptCacheKey !== undefined) top.push(['prompt_cache_key', spec.promptCacheKey]);
   top.push(['client_metadata', undefined]);

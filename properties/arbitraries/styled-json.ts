@@ -39,7 +39,11 @@ export const formatProfileArb: fc.Arbitrary<FormatProfile> = fc.record({
 
 /** The profile of `JSON.stringify` output (and of the real client's bodies). */
 export const CANONICAL_PROFILE: FormatProfile = {
-  seed: 0, whitespace: 'none', escapes: 'canonical', keyOrder: 'given', numbers: 'canonical',
+  seed: 0,
+  whitespace: 'none',
+  escapes: 'canonical',
+  keyOrder: 'given',
+  numbers: 'canonical',
 };
 
 /** A token whose text is fixed: a string, number or literal. */
@@ -147,7 +151,13 @@ export class Styler {
   object(entries: ReadonlyArray<readonly [string, StyledNode]>): StyledObject {
     const ordered = this.profile.keyOrder === 'shuffled' && this.rng() < 0.6 ? shuffled(this.rng, entries) : entries;
     const members = ordered.map(([name, node]) => ({
-      name, pre: this.ws(), key: this.string(name).text, mid1: this.ws(), mid2: this.ws(), node, post: this.ws(),
+      name,
+      pre: this.ws(),
+      key: this.string(name).text,
+      mid1: this.ws(),
+      mid2: this.ws(),
+      node,
+      post: this.ws(),
     }));
     return { kind: 'object', members, empty: this.ws() };
   }

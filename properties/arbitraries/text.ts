@@ -7,9 +7,38 @@
 import fc from 'fast-check';
 
 const HOSTILE_PIECES = [
-  '"', '\\', '\\\\"', '\n', '\r\n', '\t', '\u0000', '\u0008', '\u000c', '\u001b', '\u001f', '\u007f', '/', '</script>',
-  'é', 'ü', 'ß', '中文字', '😀', '👍🏽', '👨‍👩‍👧', '\u2028', '\u2029', '\ufeff', '\u00a0', '\\n', '\\u0041', '{"json": [1, 2.5e3, null]}',
-  '    at Object.<anonymous> (/src/x.ts:1:1)\n', '$ npm test\n', '[Old tool result content cleared]', '[ctxshed]',
+  '"',
+  '\\',
+  '\\\\"',
+  '\n',
+  '\r\n',
+  '\t',
+  '\u0000',
+  '\u0008',
+  '\u000c',
+  '\u001b',
+  '\u001f',
+  '\u007f',
+  '/',
+  '</script>',
+  'é',
+  'ü',
+  'ß',
+  '中文字',
+  '😀',
+  '👍🏽',
+  '👨‍👩‍👧',
+  '\u2028',
+  '\u2029',
+  '\ufeff',
+  '\u00a0',
+  '\\n',
+  '\\u0041',
+  '{"json": [1, 2.5e3, null]}',
+  '    at Object.<anonymous> (/src/x.ts:1:1)\n',
+  '$ npm test\n',
+  '[Old tool result content cleared]',
+  '[ctxshed]',
   // A lone surrogate: legal in a JSON string (as an escape), but text with no UTF-8 form.
   '\ud800',
 ];
@@ -50,9 +79,7 @@ export function cycleText(pieces: readonly string[], bytes: number): string {
 
 /** A text of `bytes` UTF-8 bytes from the sizes given. */
 export function textArb(sizeArb: fc.Arbitrary<number>): fc.Arbitrary<string> {
-  return fc
-    .record({ pieces: fc.array(pieceArb, { minLength: 1, maxLength: 5 }), bytes: sizeArb })
-    .map(({ pieces, bytes }) => cycleText(pieces, bytes));
+  return fc.record({ pieces: fc.array(pieceArb, { minLength: 1, maxLength: 5 }), bytes: sizeArb }).map(({ pieces, bytes }) => cycleText(pieces, bytes));
 }
 
 /** Sizes of tool-result texts: small ones, the 1 KiB line itself, and large ones. */

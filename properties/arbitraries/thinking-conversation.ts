@@ -60,25 +60,56 @@ export function thinkingConversationSpecArb(maxTurns = 6): fc.Arbitrary<Thinking
 
 /** The check's input for a body, with the account default and request behavior given. */
 export function checkInputFor(body: ThinkingRequestBody, extra: Partial<CheckInput> = {}): CheckInput {
-  return { model: body.model, system: body.system, tools: body.tools, messages: body.messages, requested: undefined, hasBlockBinding: false, betaHeader: false, accountDefault: 'error', ...extra };
+  return {
+    model: body.model,
+    system: body.system,
+    tools: body.tools,
+    messages: body.messages,
+    requested: undefined,
+    hasBlockBinding: false,
+    betaHeader: false,
+    accountDefault: 'error',
+    ...extra,
+  };
 }
 
 /** Every request the client sends in the conversation, in order. */
 export function growThinkingConversation(spec: ThinkingConversationSpec): ThinkingRequestBody[] {
   const system = spec.systemAsString ? SYSTEM_TEXT : [{ type: 'text', text: SYSTEM_TEXT, cache_control: { type: 'ephemeral' } }];
   const prompt = 'Read the project files and fix the bug.';
-  const kept: ThinkingMessage[] = [{ role: 'user', content: spec.firstPromptAsBlocks ? [{ type: 'text', text: '<system-reminder>today</system-reminder>' }, { type: 'text', text: prompt }] : prompt }];
+  const kept: ThinkingMessage[] = [
+    {
+      role: 'user',
+      content: spec.firstPromptAsBlocks
+        ? [
+            { type: 'text', text: '<system-reminder>today</system-reminder>' },
+            { type: 'text', text: prompt },
+          ]
+        : prompt,
+    },
+  ];
   const requests: ThinkingRequestBody[] = [];
   const send = (): ThinkingRequestBody => {
     const messages = kept.map((m, i) => (i === kept.length - 1 ? markLastMessage(m).last : m));
-    const body: ThinkingRequestBody = { model: spec.model, messages, system, tools: TOOLS, max_tokens: 32000, thinking: { type: 'adaptive', display: 'omitted' }, stream: true };
+    const body: ThinkingRequestBody = {
+      model: spec.model,
+      messages,
+      system,
+      tools: TOOLS,
+      max_tokens: 32000,
+      thinking: { type: 'adaptive', display: 'omitted' },
+      stream: true,
+    };
     requests.push(body);
     return body;
   };
   const reply = (body: ThinkingRequestBody, blocks: ReplyBlock[]): ThinkingMessage => {
     const { outcome } = checkThinking(checkInputFor(body));
     if (outcome.kind !== 'answer') throw new Error(`the generator's own request was refused: ${outcome.message}`);
-    return { role: 'assistant', content: signReplyContent(body.model, checkInputFor(body), blocks, outcome.seen, '') as unknown as Array<Record<string, unknown>> };
+    return {
+      role: 'assistant',
+      content: signReplyContent(body.model, checkInputFor(body), blocks, outcome.seen, '') as unknown as Array<Record<string, unknown>>,
+    };
   };
   spec.toolResultBytes.forEach((bytes, t) => {
     const id = `toolu_01${String(t).padStart(22, '0')}`;

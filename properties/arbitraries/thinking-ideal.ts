@@ -46,10 +46,18 @@ function keepable(sent: readonly ThinkingRequestBody[], kept: readonly KeptBlock
   if (producer === undefined || returned === undefined || producer.messages.length !== t.message) return false;
   if (!canRead(sent[k]!.model, producer.model)) return false;
   const atProduction = contentBlocks(returned.content).findIndex((b) => isThinkingBlock(b) && signatureOf(b) === t.signature);
-  const then = canonicalText(canonicalPrefix({ system: producer.system, tools: producer.tools, messages: [...producer.messages, returned] }, { message: t.message, block: atProduction }));
+  const then = canonicalText(
+    canonicalPrefix(
+      { system: producer.system, tools: producer.tools, messages: [...producer.messages, returned] },
+      { message: t.message, block: atProduction },
+    ),
+  );
   if (canonicalText(canonicalPrefix(sent[k]!, t)) !== then) return false;
   // What the model had seen when it wrote the block: the blocks kept in j, then its reply's earlier ones.
-  const earlierInReply = contentBlocks(returned.content).slice(0, atProduction).filter(isThinkingBlock).map((b) => ({ signature: String(signatureOf(b)), message: t.message }));
+  const earlierInReply = contentBlocks(returned.content)
+    .slice(0, atProduction)
+    .filter(isThinkingBlock)
+    .map((b) => ({ signature: String(signatureOf(b)), message: t.message }));
   const seenThen = [...(kept[j] ?? []), ...earlierInReply];
   const before = now[now.length - 1];
   if (before !== undefined && before.signature !== seenThen[seenThen.length - 1]?.signature) return false;

@@ -57,9 +57,7 @@ export type PromptBlockSpec =
   | { readonly kind: 'image'; readonly image: FillerSpec };
 
 /** A user prompt: a plain string (sent as a lone text block while it is last), or blocks. */
-export type PromptSpec =
-  | { readonly kind: 'string'; readonly text: string }
-  | { readonly kind: 'blocks'; readonly blocks: readonly PromptBlockSpec[] };
+export type PromptSpec = { readonly kind: 'string'; readonly text: string } | { readonly kind: 'blocks'; readonly blocks: readonly PromptBlockSpec[] };
 
 export type TurnSpec =
   | {
@@ -199,10 +197,10 @@ const toolSchemaArb: fc.Arbitrary<JsonObject> = fc.record({
 
 const topArb: fc.Arbitrary<TopSpec> = fc.record({
   model: fc.constantFrom('claude-sonnet-4-5-20250929', 'claude-opus-4-1', 'claude-haiku-4-5'),
-  system: fc.option(
-    fc.oneof(shortTextArb, fc.array(fc.record({ text: shortTextArb, cacheControl: fc.boolean() }), { minLength: 1, maxLength: 3 })),
-    { nil: undefined, freq: 5 },
-  ),
+  system: fc.option(fc.oneof(shortTextArb, fc.array(fc.record({ text: shortTextArb, cacheControl: fc.boolean() }), { minLength: 1, maxLength: 3 })), {
+    nil: undefined,
+    freq: 5,
+  }),
   tools: fc.option(fc.array(toolSchemaArb, { maxLength: 3 }), { nil: undefined, freq: 5 }),
   userId: fc.option(
     fc.record({ device_id: fc.constant('9f'.repeat(32)), account_uuid: fc.constant(''), session_id: fc.uuid() }).map((u) => JSON.stringify(u)),
@@ -210,14 +208,17 @@ const topArb: fc.Arbitrary<TopSpec> = fc.record({
   ),
   maxTokens: fc.option(fc.integer({ min: 1, max: 64_000 }), { nil: undefined }),
   thinking: fc.option(
-    fc.oneof(fc.constant<JsonObject>({ type: 'disabled' }), fc.integer({ min: 1024, max: 32_000 }).map((n): JsonObject => ({ type: 'enabled', budget_tokens: n }))),
+    fc.oneof(
+      fc.constant<JsonObject>({ type: 'disabled' }),
+      fc.integer({ min: 1024, max: 32_000 }).map((n): JsonObject => ({ type: 'enabled', budget_tokens: n })),
+    ),
     { nil: undefined },
   ),
   stream: fc.option(fc.boolean(), { nil: undefined }),
-  extras: fc.uniqueArray(
-    fc.tuple(fc.constantFrom('context_management', 'output_config', 'temperature', 'x_ünknown', 'service_tier'), smallJsonArb),
-    { selector: ([k]) => k, maxLength: 2 },
-  ),
+  extras: fc.uniqueArray(fc.tuple(fc.constantFrom('context_management', 'output_config', 'temperature', 'x_ünknown', 'service_tier'), smallJsonArb), {
+    selector: ([k]) => k,
+    maxLength: 2,
+  }),
 });
 
 /** A whole conversation: its format, its top-level keys and `minTurns` to `maxTurns` turns. */

@@ -105,10 +105,13 @@ export function sessionBody(spec: SessionSpec): Uint8Array {
     const path = `/src/file-${call.target}.ts`;
     const command = call.secretInInput ? plantSecret('bearer', spec.token) : `npm run task-${call.target}`;
     const input =
-      call.name === 'Read' ? { file_path: path } :
-      call.name === 'Edit' ? { file_path: path, old_string: 'a', new_string: 'b' } :
-      call.name === 'Grep' ? { pattern: `p${call.target}`, path: 'src' } :
-      { command, description: 'run' };
+      call.name === 'Read'
+        ? { file_path: path }
+        : call.name === 'Edit'
+          ? { file_path: path, old_string: 'a', new_string: 'b' }
+          : call.name === 'Grep'
+            ? { pattern: `p${call.target}`, path: 'src' }
+            : { command, description: 'run' };
     const copied = call.copyOf === undefined ? undefined : texts[call.copyOf];
     const base = copied ?? call.text;
     const text = call.secretInResult ? `${base.slice(0, 400)}${plantSecret(spec.form, spec.token)}${base.slice(400)}` : base;

@@ -3,7 +3,16 @@
  * a reference reading of its tool outputs from `JSON.parse` output, with none of the core's byte
  * offsets, following the policy's wording (docs/design.md "Eligible block", items for messages).
  */
-import { CHAT_API, parseStub, planElision, RESPONSES_API, type ApiDialect, type ElisionPolicy, type PlannedBlock, type TranscriptIndex } from '../../src/core/index.js';
+import {
+  CHAT_API,
+  parseStub,
+  planElision,
+  RESPONSES_API,
+  type ApiDialect,
+  type ElisionPolicy,
+  type PlannedBlock,
+  type TranscriptIndex,
+} from '../../src/core/index.js';
 import type { OpenAiApiName, OpenAiRequest } from '../arbitraries/openai-transcript.js';
 import { isJsonArray, isJsonObject, type JsonValue } from '../arbitraries/styled-json.js';
 import { isWellFormed, utf8 } from './bytes.js';
@@ -77,15 +86,16 @@ export function referenceEligibleOutputs(api: OpenAiApiName, body: JsonValue, po
   const all = referenceOutputs(api, body);
   const list = isJsonObject(body) ? body[api === 'responses' ? 'input' : 'messages'] : undefined;
   const last = (isJsonArray(list) ? list.length : 0) - 1;
-  return all.filter((o) =>
-    o.ordinal < all.length - policy.keepRecent &&
-    o.itemIndex !== last &&
-    !o.marked &&
-    typeof o.callId === 'string' &&
-    o.text !== undefined &&
-    isWellFormed(o.text) &&
-    o.text !== REFERENCE_PLACEHOLDER &&
-    parseStub(o.text) === undefined &&
-    utf8(o.text).length > policy.minBytes,
+  return all.filter(
+    (o) =>
+      o.ordinal < all.length - policy.keepRecent &&
+      o.itemIndex !== last &&
+      !o.marked &&
+      typeof o.callId === 'string' &&
+      o.text !== undefined &&
+      isWellFormed(o.text) &&
+      o.text !== REFERENCE_PLACEHOLDER &&
+      parseStub(o.text) === undefined &&
+      utf8(o.text).length > policy.minBytes,
   );
 }

@@ -15,11 +15,7 @@ import { concatBytes, utf8 } from './bytes.js';
 import { sha256 } from './sha256.js';
 
 /** State directories named in stubs: a plain one, one that needs JSON escapes, a short one. */
-export const elidedDirArb: fc.Arbitrary<string> = fc.constantFrom(
-  '/home/dev/.local/state/ctxshed/elided',
-  '/tmp/ctx shed/ünï "q" \\ 😀/elided',
-  '/e',
-);
+export const elidedDirArb: fc.Arbitrary<string> = fc.constantFrom('/home/dev/.local/state/ctxshed/elided', '/tmp/ctx shed/ünï "q" \\ 😀/elided', '/e');
 
 /** The default policy, or one that elides more (fewer kept, smaller blocks), to exercise more stubs. */
 export const policyArb: fc.Arbitrary<ElisionPolicy> = fc.oneof(
@@ -28,7 +24,10 @@ export const policyArb: fc.Arbitrary<ElisionPolicy> = fc.oneof(
 );
 
 /** Which planned blocks an epoch takes (a missing mask entry means "taken"; most are). */
-export const maskArb: fc.Arbitrary<boolean[]> = fc.array(fc.integer({ min: 0, max: 3 }).map((n) => n !== 0), { maxLength: 40 });
+export const maskArb: fc.Arbitrary<boolean[]> = fc.array(
+  fc.integer({ min: 0, max: 3 }).map((n) => n !== 0),
+  { maxLength: 40 },
+);
 
 /** The blocks whose mask entry is not `false`. */
 export function pickBlocks<T>(blocks: readonly T[], mask: readonly boolean[]): T[] {
@@ -62,9 +61,7 @@ export function stubToken(block: FrozenBlock, elidedDir: string): Uint8Array {
  * block's content value replaced by its stub token, every other byte copied in order.
  */
 export function expectedRewrite(input: Uint8Array, index: TranscriptIndex, applied: readonly FrozenBlock[], elidedDir: string): Uint8Array {
-  const targets = applied
-    .map((block) => ({ block, content: index.toolResults[block.ordinal]!.content }))
-    .sort((a, b) => a.content.start - b.content.start);
+  const targets = applied.map((block) => ({ block, content: index.toolResults[block.ordinal]!.content })).sort((a, b) => a.content.start - b.content.start);
   const parts: Uint8Array[] = [];
   let from = 0;
   for (const { block, content } of targets) {

@@ -1,6 +1,15 @@
 /** Shared arbitraries and helpers for the shed-mode properties. */
 import fc from 'fast-check';
-import { DEFAULT_SHED_POLICY, fixedRecentBudget, freezeSpan, GOAL_MARKER, planShed, type FrozenSpan, type PlannedSpan, type ShedPolicy } from '../../src/core/index.js';
+import {
+  DEFAULT_SHED_POLICY,
+  fixedRecentBudget,
+  freezeSpan,
+  GOAL_MARKER,
+  planShed,
+  type FrozenSpan,
+  type PlannedSpan,
+  type ShedPolicy,
+} from '../../src/core/index.js';
 import { conversationSpecArb, growConversation, type ClientRequest, type ConversationSpec, type TurnSpec } from '../arbitraries/index.js';
 import { sha256 } from './sha256.js';
 
@@ -50,11 +59,18 @@ export function pinnedConversationArb(maxTurns = 8, minTurns = 3): fc.Arbitrary<
 
 function withPins(spec: ConversationSpec, marks: readonly number[]): ConversationSpec {
   const pin = (text: string, mark: number | undefined): string =>
-    mark === 0 ? `${GOAL_MARKER} ${text}` : mark === 1 ? `${text}\n${GOAL_MARKER} keep it` : mark === 2 ? `${text.slice(0, 3)}${GOAL_MARKER}${text.slice(3)}` : text;
+    mark === 0
+      ? `${GOAL_MARKER} ${text}`
+      : mark === 1
+        ? `${text}\n${GOAL_MARKER} keep it`
+        : mark === 2
+          ? `${text.slice(0, 3)}${GOAL_MARKER}${text.slice(3)}`
+          : text;
   const turns = spec.turns.map((turn, i): TurnSpec => {
     const mark = marks[i];
     const assistant = turn.assistant.text === undefined ? turn.assistant : { ...turn.assistant, text: pin(turn.assistant.text, mark) };
-    if (turn.kind === 'chat' && turn.prompt.kind === 'string') return { ...turn, assistant, prompt: { kind: 'string', text: pin(turn.prompt.text, marks[i + 1]) } };
+    if (turn.kind === 'chat' && turn.prompt.kind === 'string')
+      return { ...turn, assistant, prompt: { kind: 'string', text: pin(turn.prompt.text, marks[i + 1]) } };
     return { ...turn, assistant };
   });
   return { ...spec, turns };

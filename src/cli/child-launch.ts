@@ -25,7 +25,14 @@ export interface ChildLaunch {
 /** Plans the child for `argv` (`[command, ...args]`, never empty) behind the proxy at `url`. */
 export async function planChildLaunch(
   argv: readonly [string, ...string[]],
-  options: { readonly url: string; readonly state: StateDir; readonly grant: boolean; readonly env: NodeJS.ProcessEnv; readonly lookup: CommandLookup; readonly mcp?: McpLaunch },
+  options: {
+    readonly url: string;
+    readonly state: StateDir;
+    readonly grant: boolean;
+    readonly env: NodeJS.ProcessEnv;
+    readonly lookup: CommandLookup;
+    readonly mcp?: McpLaunch;
+  },
 ): Promise<ChildLaunch> {
   const env: NodeJS.ProcessEnv = { ...options.env, ANTHROPIC_BASE_URL: options.url };
   // The user's own setting wins, whatever it is; ctxshed forwards tool_reference blocks untouched.

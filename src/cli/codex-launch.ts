@@ -16,7 +16,12 @@ export interface CodexLaunch {
 }
 
 /** The launch when the command runs Codex, else undefined. */
-export async function codexLaunch(command: string, args: readonly string[], upstreamFlag: string | undefined, env: NodeJS.ProcessEnv): Promise<CodexLaunch | undefined> {
+export async function codexLaunch(
+  command: string,
+  args: readonly string[],
+  upstreamFlag: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<CodexLaunch | undefined> {
   const position = codexPosition(command, args);
   if (position === undefined) return undefined;
   const head = args.slice(0, position + 1);

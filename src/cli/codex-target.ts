@@ -13,7 +13,8 @@
  * its shell read every file, `<state>/elided/` included, without an approval prompt (checked with
  * the real client: test/real-client/rescue-codex.test.ts and tui-codex.test.ts).
  */
-export const CODEX_GRANT_LINE = 'ctxshed: codex gets the proxy as -c openai_base_url; no read grant needed: its default sandbox lets its shell read elided files back';
+export const CODEX_GRANT_LINE =
+  'ctxshed: codex gets the proxy as -c openai_base_url; no read grant needed: its default sandbox lets its shell read elided files back';
 
 /** Codex's own default for API-key sign-in: where its requests go when nothing else is named. */
 export const CODEX_DEFAULT_UPSTREAM = 'https://api.openai.com/v1';

@@ -32,7 +32,11 @@ export const demoCommand: CommandModule<object, DemoArgs> = {
       .option('window', { type: 'number', default: DEFAULT_DEMO_WINDOW, describe: 'Context window in tokens (small, so the demo crosses it quickly)' })
       .option('keep-recent', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.keepRecent, describe: 'Never elide the N newest tool results' })
       .option('min-bytes', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.minBytes, describe: 'Elide only tool results whose text is over N bytes' })
-      .option('mode', { type: 'string', default: 'rescue', describe: 'What an epoch freezes: old tool results (rescue) or a span of whole old messages (shed)' })
+      .option('mode', {
+        type: 'string',
+        default: 'rescue',
+        describe: 'What an epoch freezes: old tool results (rescue) or a span of whole old messages (shed)',
+      })
       .option('horizon', { type: 'number', describe: 'Shed mode: turns a cache re-write must pay back within (default: as many as the session has had)' })
       .option('json', { type: 'boolean', default: false, describe: 'Print one JSON report at the end instead of the running display' })
       .example('$0 demo', '40 turns, rescue at 70% of a 40,000-token window')

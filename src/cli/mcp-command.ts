@@ -15,7 +15,10 @@ export const mcpCommand: CommandModule<object, McpArgs> = {
   builder: (yargs) =>
     (yargs as Argv<object>)
       .option('state', STATE_OPTION)
-      .example('$0 mcp --state state.example', 'Serve restore and spans on stdin and stdout until stdin ends (an MCP client starts it)') as unknown as Argv<McpArgs>,
+      .example(
+        '$0 mcp --state state.example',
+        'Serve restore and spans on stdin and stdout until stdin ends (an MCP client starts it)',
+      ) as unknown as Argv<McpArgs>,
   handler: async (args: ArgumentsCamelCase<McpArgs>) => {
     const dir = stateDirFrom(args.state);
     // Read-only: nothing is created. Stubs name the real path, so look there.

@@ -31,29 +31,47 @@ export interface ProxyArgs {
 export const DEFAULT_RESCUE_PCT = Math.round(DEFAULT_ENGINE_SETTINGS.threshold * 1000) / 10;
 
 /** `--rescue-tokens`'s help, shared with `replay`. */
-export const RESCUE_TOKENS_DESCRIPTION =
-  `Also latch an epoch once a conversation's prompt reaches N tokens, whichever comes first with --rescue-pct (default: ${DEFAULT_LONG_WINDOW_RESCUE_TOKENS.toLocaleString('en-US')} on windows over 200,000, none on others; 0: none)`;
+export const RESCUE_TOKENS_DESCRIPTION = `Also latch an epoch once a conversation's prompt reaches N tokens, whichever comes first with --rescue-pct (default: ${DEFAULT_LONG_WINDOW_RESCUE_TOKENS.toLocaleString('en-US')} on windows over 200,000, none on others; 0: none)`;
 
 /** Adds the shared flags to a command. */
 export function withProxyOptions<T>(yargs: Argv<T>): Argv<T & ProxyArgs> {
   return yargs
     .option('mode', { type: 'string', default: 'rescue', describe: 'What an epoch freezes: old tool results (rescue) or a span of whole old messages (shed)' })
-    .option('horizon', { type: 'number', describe: 'Turns a cache re-write must pay back within (default: as many as the conversation has had); from 85% full an epoch latches anyway' })
-    .option('gate', { type: 'boolean', default: false, describe: 'Rescue mode: latch only when the re-write pays back within the horizon, or the window is 85% full (shed mode always does)' })
+    .option('horizon', {
+      type: 'number',
+      describe: 'Turns a cache re-write must pay back within (default: as many as the conversation has had); from 85% full an epoch latches anyway',
+    })
+    .option('gate', {
+      type: 'boolean',
+      default: false,
+      describe: 'Rescue mode: latch only when the re-write pays back within the horizon, or the window is 85% full (shed mode always does)',
+    })
     .option('rescue-pct', { type: 'number', default: DEFAULT_RESCUE_PCT, describe: 'Latch an epoch when a conversation is this full (% of the window)' })
     .option('rescue-tokens', { type: 'number', describe: RESCUE_TOKENS_DESCRIPTION })
     .option('keep-recent', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.keepRecent, describe: 'Never elide the N newest tool results' })
     .option('min-bytes', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.minBytes, describe: 'Elide only tool results whose text is over N bytes' })
-    .option('window', { type: 'number', describe: "Context window in tokens (default: the model's, e.g. 1,000,000 for Opus 5 and 5.5; else 1,000,000 with the context-1m beta; else 200,000)" })
+    .option('window', {
+      type: 'number',
+      describe: "Context window in tokens (default: the model's, e.g. 1,000,000 for Opus 5 and 5.5; else 1,000,000 with the context-1m beta; else 200,000)",
+    })
     .option('state', STATE_OPTION)
-    .option('upstream', { type: 'string', describe: 'Where to send requests (default: $ANTHROPIC_BASE_URL as it was, else https://api.anthropic.com; for codex, its openai_base_url, else https://api.openai.com/v1)' })
+    .option('upstream', {
+      type: 'string',
+      describe:
+        'Where to send requests (default: $ANTHROPIC_BASE_URL as it was, else https://api.anthropic.com; for codex, its openai_base_url, else https://api.openai.com/v1)',
+    })
     .option('port', { type: 'number', default: 0, describe: 'Port on 127.0.0.1 (0: any free port)' })
     .option('labels', {
       type: 'string',
       default: DEFAULT_ENGINE_SETTINGS.labels,
-      describe: 'Who labels each old tool result keep, pointer or drop: local rules, or also the conversation\'s own model (docs/labels.md)',
+      describe: "Who labels each old tool result keep, pointer or drop: local rules, or also the conversation's own model (docs/labels.md)",
     })
-    .option('latch-at', { type: 'string', default: DEFAULT_LATCH_AT, describe: 'On models that run the thinking prefix check: latch wherever the threshold says (anywhere), or only at a person\'s prompt until 85% full (prompt; keeps the current turn\'s thinking, costs runway: docs/rescue.md)' }) as unknown as Argv<T & ProxyArgs>;
+    .option('latch-at', {
+      type: 'string',
+      default: DEFAULT_LATCH_AT,
+      describe:
+        "On models that run the thinking prefix check: latch wherever the threshold says (anywhere), or only at a person's prompt until 85% full (prompt; keeps the current turn's thinking, costs runway: docs/rescue.md)",
+    }) as unknown as Argv<T & ProxyArgs>;
 }
 
 /** The proxy settings the flags and environment name; a CliError for a bad value. */
@@ -100,9 +118,16 @@ export function proxyConfigFrom(args: ProxyArgs, env: NodeJS.ProcessEnv): ProxyS
 /** The one-line banner: what this mode does, before anything else happens. */
 export function bannerLine(settings: ProxySettings, url: string, dirs: { readonly elidedDir: string; readonly spansDir: string }): string {
   const { elidedDir, spansDir } = dirs;
-  const { engine: config, transport: { upstream } } = settings;
-  const window = config.window === undefined ? "the model's window (1M for Opus 5 and 5.5, or with the context-1m beta; else 200,000)" : `a ${config.window.toLocaleString('en-US')}-token window`;
-  const start = `ctxshed: ${config.mode === 'shed' ? 'shed' : 'rescue'} on at ${url} -> ${upstream.origin}${upstream.pathname === '/' ? '' : upstream.pathname}; ` +
+  const {
+    engine: config,
+    transport: { upstream },
+  } = settings;
+  const window =
+    config.window === undefined
+      ? "the model's window (1M for Opus 5 and 5.5, or with the context-1m beta; else 200,000)"
+      : `a ${config.window.toLocaleString('en-US')}-token window`;
+  const start =
+    `ctxshed: ${config.mode === 'shed' ? 'shed' : 'rescue'} on at ${url} -> ${upstream.origin}${upstream.pathname === '/' ? '' : upstream.pathname}; ` +
     `epochs latch at ${Math.round(config.threshold * 1000) / 10}% of ${window}${tokensClause(config.rescueTokens, config.window)}`;
   if (config.mode === 'shed') {
     return `${start} when the cache re-write pays back; this mode changes request bytes: a span of old messages becomes one stub, originals kept in ${spansDir}`;

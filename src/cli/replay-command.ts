@@ -41,25 +41,47 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
   describe: 'Replay Claude Code transcripts through rescue and shed mode and price them against the alternatives',
   builder: (yargs) =>
     (yargs as Argv<object>)
-      .positional('transcripts', { type: 'string', array: true, demandOption: true, describe: 'Session .jsonl files, or folders of them (~/.claude/projects/<project>; with --ttl, ~/.claude/projects)' })
+      .positional('transcripts', {
+        type: 'string',
+        array: true,
+        demandOption: true,
+        describe: 'Session .jsonl files, or folders of them (~/.claude/projects/<project>; with --ttl, ~/.claude/projects)',
+      })
       .option('rescue-pct', { type: 'number', default: DEFAULT_RESCUE_PCT, describe: 'Latch an epoch when a conversation is this full (% of the window)' })
       .option('rescue-tokens', { type: 'number', describe: RESCUE_TOKENS_DESCRIPTION })
       .option('keep-recent', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.keepRecent, describe: 'Never elide the N newest tool results' })
       .option('min-bytes', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.minBytes, describe: 'Elide only tool results whose text is over N bytes' })
       .option('window', { type: 'number', describe: 'Context window in tokens (default 200,000)' })
       .option('horizon', { type: 'number', describe: 'Shed: turns a cache re-write must pay back within (default: as many as the conversation has had)' })
-      .option('prefix-check', { type: 'boolean', default: false, describe: 'Replay as if the sessions\' model ran the prefix check on thinking blocks (claude-opus-5-5 and the other current models): epochs then remove the thinking they invalidate' })
-      .option('latch-at', { choices: [...LATCH_AT_CHOICES], describe: 'On a prefix-check model (--prefix-check): latch only at a person\'s prompt below 85% (prompt), or wherever the threshold says (anywhere, the proxy\'s default)' })
+      .option('prefix-check', {
+        type: 'boolean',
+        default: false,
+        describe:
+          "Replay as if the sessions' model ran the prefix check on thinking blocks (claude-opus-5-5 and the other current models): epochs then remove the thinking they invalidate",
+      })
+      .option('latch-at', {
+        choices: [...LATCH_AT_CHOICES],
+        describe:
+          "On a prefix-check model (--prefix-check): latch only at a person's prompt below 85% (prompt), or wherever the threshold says (anywhere, the proxy's default)",
+      })
       .option('json', { type: 'boolean', default: false, describe: 'Print the reports as JSON' })
       .option('html', { type: 'string', describe: 'Also write a self-contained page with charts to FILE' })
-      .option('figures', { type: 'boolean', default: false, describe: `Print one Markdown table of the replay at several windows (default ${FIGURE_WINDOWS.join(', ')}): the table the docs quote` })
+      .option('figures', {
+        type: 'boolean',
+        default: false,
+        describe: `Print one Markdown table of the replay at several windows (default ${FIGURE_WINDOWS.join(', ')}): the table the docs quote`,
+      })
       .option('figure-windows', { type: 'number', array: true, describe: 'With --figures: the windows to replay at' })
-      .option('ttl', { type: 'boolean', default: false, describe: 'Back-test the cache TTL instead: warm or cold predicted from each gap, against what was billed (folders walked recursively)' })
+      .option('ttl', {
+        type: 'boolean',
+        default: false,
+        describe: 'Back-test the cache TTL instead: warm or cold predicted from each gap, against what was billed (folders walked recursively)',
+      })
       .example('$0 replay ~/.claude/projects/-home-me-proj', 'Every session of a project')
       .example('$0 replay test/fixtures/transcripts/subagent.jsonl --window 60000', 'A real session, replayed as if its window were 60,000 tokens')
       .example('$0 replay session.jsonl --json --html replay.html', 'One session, as JSON and as a page')
       .example('$0 replay session.jsonl --horizon 10', 'Shed only where a re-write pays back within 10 more turns')
-      .example('$0 replay --figures a.jsonl b.jsonl', 'The docs\' table: peak, runway, cost and cache writes at 200,000, 100,000 and 60,000 tokens')
+      .example('$0 replay --figures a.jsonl b.jsonl', "The docs' table: peak, runway, cost and cache writes at 200,000, 100,000 and 60,000 tokens")
       .example('$0 replay --ttl ~/.claude/projects', 'Every session of every project: did the cache TTL foresee each cold turn?')
       .example('$0 replay --ttl test/fixtures/transcripts', 'The TTL back-test on the real sessions the tests use') as unknown as Argv<ReplayArgs>,
   handler: async (args: ArgumentsCamelCase<ReplayArgs>) => {
@@ -69,19 +91,26 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       return;
     }
     if (!(args.rescuePct > 0 && args.rescuePct <= 100)) throw new CliError(`--rescue-pct takes a number above 0 and at most 100, not ${args.rescuePct}`, 2);
-    for (const [flag, v] of [['--keep-recent', args.keepRecent], ['--min-bytes', args.minBytes]] as const) {
+    for (const [flag, v] of [
+      ['--keep-recent', args.keepRecent],
+      ['--min-bytes', args.minBytes],
+    ] as const) {
       if (!Number.isInteger(v) || v < 0) throw new CliError(`${flag} takes a whole number, not ${v}`, 2);
     }
-    if (args.rescueTokens !== undefined && !(Number.isInteger(args.rescueTokens) && args.rescueTokens >= 0)) throw new CliError(`--rescue-tokens takes a whole number >= 0, not ${args.rescueTokens}`, 2);
-    if (args.window !== undefined && !(Number.isInteger(args.window) && args.window >= 1000)) throw new CliError(`--window takes a whole number of at least 1000, not ${args.window}`, 2);
-    if (args.horizon !== undefined && !(Number.isInteger(args.horizon) && args.horizon >= 0)) throw new CliError(`--horizon takes a whole number, not ${args.horizon}`, 2);
+    if (args.rescueTokens !== undefined && !(Number.isInteger(args.rescueTokens) && args.rescueTokens >= 0))
+      throw new CliError(`--rescue-tokens takes a whole number >= 0, not ${args.rescueTokens}`, 2);
+    if (args.window !== undefined && !(Number.isInteger(args.window) && args.window >= 1000))
+      throw new CliError(`--window takes a whole number of at least 1000, not ${args.window}`, 2);
+    if (args.horizon !== undefined && !(Number.isInteger(args.horizon) && args.horizon >= 0))
+      throw new CliError(`--horizon takes a whole number, not ${args.horizon}`, 2);
     const sessions = await readSessions(args.transcripts).catch((error: unknown) => {
       throw new CliError(`cannot read transcripts: ${errorText(error)}`);
     });
     if (args.figures) {
       if (args.json || args.html !== undefined) throw new CliError('--figures prints one Markdown table; it takes neither --json nor --html', 2);
       const windows = args.figureWindows ?? [...FIGURE_WINDOWS];
-      for (const w of windows) if (!(Number.isInteger(w) && w >= 1000)) throw new CliError(`--figure-windows takes whole numbers of at least 1000, not ${w}`, 2);
+      for (const w of windows)
+        if (!(Number.isInteger(w) && w >= 1000)) throw new CliError(`--figure-windows takes whole numbers of at least 1000, not ${w}`, 2);
       const runs = [];
       for (const window of windows) runs.push({ window, reports: await replayAll(sessions, { ...args, window }) });
       await writeStdout(renderFigures(runs, figuresCommand(args, windows)));
@@ -112,7 +141,10 @@ function figuresCommand(args: ReplayArgs, windows: readonly number[]): string {
 }
 
 /** Replays every session, each over fresh state directories that are removed after. */
-async function replayAll(sessions: Awaited<ReturnType<typeof readSessions>>, args: Pick<ReplayArgs, 'rescuePct' | 'rescueTokens' | 'keepRecent' | 'minBytes' | 'window' | 'horizon' | 'prefixCheck' | 'latchAt'>): Promise<SessionReport[]> {
+async function replayAll(
+  sessions: Awaited<ReturnType<typeof readSessions>>,
+  args: Pick<ReplayArgs, 'rescuePct' | 'rescueTokens' | 'keepRecent' | 'minBytes' | 'window' | 'horizon' | 'prefixCheck' | 'latchAt'>,
+): Promise<SessionReport[]> {
   const reports: SessionReport[] = [];
   for (const session of sessions) {
     if (session.conversations.length === 0) continue;

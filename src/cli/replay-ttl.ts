@@ -44,7 +44,9 @@ function progressLine(total: number): { update(done: number, requests: number): 
     update(done, requests) {
       if (!tty) return;
       shown = true;
-      process.stderr.write(`\r\x1b[Kctxshed: reading transcripts: ${done}/${total} ${total === 1 ? 'file' : 'files'}, ${requests.toLocaleString('en-US')} requests`);
+      process.stderr.write(
+        `\r\x1b[Kctxshed: reading transcripts: ${done}/${total} ${total === 1 ? 'file' : 'files'}, ${requests.toLocaleString('en-US')} requests`,
+      );
     },
     done() {
       if (shown) process.stderr.write('\r\x1b[K');

@@ -29,7 +29,11 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
   builder: (yargs) =>
     withProxyOptions(yargs as Argv<object>)
       .option('strict', { type: 'boolean', default: false, describe: 'Refuse to run the command if the proxy cannot start' })
-      .option('grant', { type: 'boolean', default: true, describe: 'Let Claude Code read <state>/elided/ and use the restore tools without asking (--no-grant: not)' })
+      .option('grant', {
+        type: 'boolean',
+        default: true,
+        describe: 'Let Claude Code read <state>/elided/ and use the restore tools without asking (--no-grant: not)',
+      })
       .parserConfiguration({ 'populate--': true })
       .usage('$0 rescue [options] -- COMMAND [ARGS...]')
       .example('$0 rescue -- claude', 'Claude Code with rescue at 70% of the window')
@@ -60,7 +64,13 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
       process.stderr.write(`${bannerLine(config, proxy.url, state)}\n${CODEX_GRANT_LINE}\n`);
       child = { command, args: codex.argsFor(proxy.url), env: process.env };
     } else if (proxy !== undefined && state !== undefined) {
-      const launch = await planChildLaunch([command, ...commandArgs], { url: proxy.url, state, grant: args.grant, env: process.env, lookup: systemLookup(process.env['PATH']) });
+      const launch = await planChildLaunch([command, ...commandArgs], {
+        url: proxy.url,
+        state,
+        grant: args.grant,
+        env: process.env,
+        lookup: systemLookup(process.env['PATH']),
+      });
       process.stderr.write(`${bannerLine(config, proxy.url, state)}\n${launch.grantLine}\n`);
       child = launch;
     }

@@ -18,7 +18,7 @@ interface SealArgs {
 
 export const sealCommand: CommandModule<object, SealArgs> = {
   command: 'seal <sha>',
-  describe: "Seal an elided block: its text moves to <state>/sealed/, kept, and is no longer given back to the agent",
+  describe: 'Seal an elided block: its text moves to <state>/sealed/, kept, and is no longer given back to the agent',
   builder: (yargs) =>
     (yargs as Argv<object>)
       .positional('sha', { type: 'string', demandOption: true, describe: 'The sha256 of the block (its stub names it), or its first 12+ hex digits' })
@@ -73,9 +73,11 @@ async function resolveOne(state: StateDir, input: string, command: string): Prom
   if (parsed.kind === 'invalid') throw new CliError(`${command}: ${parsed.why}`, 2);
   const resolved = await resolveHandle(state, parsed.prefix, RESTORABLE_KINDS);
   if (resolved.kind === 'none') throw new CliError(`${command}: no elided or sealed block in ${state.root} has a sha256 starting ${parsed.prefix}`);
-  if (resolved.kind === 'ambiguous') throw new CliError(`${command}: ${parsed.prefix} starts ${resolved.handles.length} sha256s (${resolved.handles.join(', ')}); give more digits`);
+  if (resolved.kind === 'ambiguous')
+    throw new CliError(`${command}: ${parsed.prefix} starts ${resolved.handles.length} sha256s (${resolved.handles.join(', ')}); give more digits`);
   // A span's stub keeps naming spans/, and the engine sends a span whose files are gone in full
   // again (span_file_missing): moving them would undo the very thing a seal is for.
-  if (resolved.source === SPAN_KIND) throw new CliError(`${command}: ${resolved.handle} is a shed span; ctxshed seals elided tool results only, not spans (docs/shed.md)`);
+  if (resolved.source === SPAN_KIND)
+    throw new CliError(`${command}: ${resolved.handle} is a shed span; ctxshed seals elided tool results only, not spans (docs/shed.md)`);
   return resolved.handle;
 }

@@ -13,7 +13,10 @@ export const serveCommand: CommandModule<object, ProxyArgs> = {
   describe: 'Run the proxy alone; print the ANTHROPIC_BASE_URL and ENABLE_TOOL_SEARCH to set, and the Claude Code flags rescue would add',
   builder: (yargs) =>
     withProxyOptions(yargs as Argv<object>)
-      .example('$0 serve --port 8787', 'Then: ANTHROPIC_BASE_URL=http://127.0.0.1:8787 ENABLE_TOOL_SEARCH=true claude (plus the flags it prints); metrics at http://127.0.0.1:8787/_ctxshed/metrics')
+      .example(
+        '$0 serve --port 8787',
+        'Then: ANTHROPIC_BASE_URL=http://127.0.0.1:8787 ENABLE_TOOL_SEARCH=true claude (plus the flags it prints); metrics at http://127.0.0.1:8787/_ctxshed/metrics',
+      )
       .example('$0 serve --upstream http://127.0.0.1:9000 --state /tmp/st', 'Chain to another local proxy')
       .example('$0 serve --gate --horizon 40', 'Rescue only when the cache re-write pays back within 40 more turns') as unknown as Argv<ProxyArgs>,
   handler: async (args: ArgumentsCamelCase<ProxyArgs>) => {

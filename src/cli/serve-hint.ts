@@ -10,7 +10,10 @@ import { SELF_MCP, TOOL_SEARCH_VAR } from './child-launch.js';
 export function serveHint(url: string, state: StateDir, mcp: McpLaunch = SELF_MCP): string[] {
   const env = [`ANTHROPIC_BASE_URL=${url}`, `${TOOL_SEARCH_VAR}=true`];
   const grant = claudeGrant(state.root, mcp);
-  const claude = grant.kind === 'grant' ? `# Claude Code with the read grant and the restore tools: ${env.join(' ')} claude ${grant.words.map(shellQuote).join(' ')}` : `# no read grant for Claude Code: ${grant.why}`;
+  const claude =
+    grant.kind === 'grant'
+      ? `# Claude Code with the read grant and the restore tools: ${env.join(' ')} claude ${grant.words.map(shellQuote).join(' ')}`
+      : `# no read grant for Claude Code: ${grant.why}`;
   return [...env, claude];
 }
 

@@ -33,7 +33,7 @@ const KIND_NAMES: Record<IdCandidate['kind'], string> = {
 
 export const showCommand: CommandModule<object, ShowArgs> = {
   command: 'show <id>',
-  describe: 'Print an elided original (by sha256), a shed span (by its handle) or a conversation\'s epochs (by key); 6+ hex digits will do',
+  describe: "Print an elided original (by sha256), a shed span (by its handle) or a conversation's epochs (by key); 6+ hex digits will do",
   builder: (yargs) =>
     (yargs as Argv<object>)
       .positional('id', { type: 'string', demandOption: true, describe: 'A sha256, a span handle or a conversation key, full or its first 6+ hex digits' })
@@ -42,7 +42,10 @@ export const showCommand: CommandModule<object, ShowArgs> = {
       .example('$0 show cbf84ec36c85 --state state.example', 'A conversation: each epoch, when and why, and its blocks')
       .example('$0 show 8370b47dccff --state state.example', 'The text of one elided tool result, exactly as the model saw it')
       .example('$0 show 8370b47dccff --state state.example --json', 'The same with its path and where it was elided')
-      .example('$0 show a79312205cab --state state.example', 'A shed span by its handle: who said what, tool calls and their results') as unknown as Argv<ShowArgs>,
+      .example(
+        '$0 show a79312205cab --state state.example',
+        'A shed span by its handle: who said what, tool calls and their results',
+      ) as unknown as Argv<ShowArgs>,
   handler: async (args: ArgumentsCamelCase<ShowArgs>) => {
     // Checked before anything touches the disk: only hex, so no path can sneak in.
     const problem = checkHexId(args.id);

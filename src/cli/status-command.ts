@@ -41,7 +41,11 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
         default: DEFAULT_RESCUE_PCT,
         describe: 'The threshold to show for conversations without an epoch (one with an epoch shows the one it latched at)',
       })
-      .option('rescue-tokens', { type: 'number', describe: 'The token threshold of --rescue-pct\'s conversations, shown as the fullness it stands for on their window (default: 120,000 on windows over 200,000)' })
+      .option('rescue-tokens', {
+        type: 'number',
+        describe:
+          "The token threshold of --rescue-pct's conversations, shown as the fullness it stands for on their window (default: 120,000 on windows over 200,000)",
+      })
       .example('$0 status --state state.example', 'What the example session looked like at its last request')
       .example('$0 status --follow', 'In a second terminal while `ctxshed rescue -- claude` runs; Ctrl-C to stop')
       .example('$0 status --state state.example --json', 'The same as JSON') as unknown as Argv<StatusArgs>,
@@ -49,13 +53,18 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
     if (!(args.interval > 0 && args.interval <= 3600)) throw new CliError(`--interval takes seconds above 0 and at most 3600, not ${args.interval}`, 2);
     if (!(args.recent > 0)) throw new CliError(`--recent takes minutes above 0, not ${args.recent}`, 2);
     if (!(args.rescuePct > 0 && args.rescuePct <= 100)) throw new CliError(`--rescue-pct takes a number above 0 and at most 100, not ${args.rescuePct}`, 2);
-    if (args.rescueTokens !== undefined && !(Number.isInteger(args.rescueTokens) && args.rescueTokens >= 0)) throw new CliError(`--rescue-tokens takes a whole number >= 0, not ${args.rescueTokens}`, 2);
+    if (args.rescueTokens !== undefined && !(Number.isInteger(args.rescueTokens) && args.rescueTokens >= 0))
+      throw new CliError(`--rescue-tokens takes a whole number >= 0, not ${args.rescueTokens}`, 2);
     const state = await stateForReport(args.state);
     const reader = new WireLogReader(state.wirePath);
     const look = async (): Promise<{ report: StatusReport; warnings: readonly string[] }> => {
       const tally = await reader.catchUp();
       const input = await readReportInput(state, tally);
-      const report = buildStatusReport(tally, input.summaries, { recentMs: args.recent * 60_000, defaultThreshold: args.rescuePct / 100, ...(args.rescueTokens === undefined ? {} : { defaultRescueTokens: args.rescueTokens }) });
+      const report = buildStatusReport(tally, input.summaries, {
+        recentMs: args.recent * 60_000,
+        defaultThreshold: args.rescuePct / 100,
+        ...(args.rescueTokens === undefined ? {} : { defaultRescueTokens: args.rescueTokens }),
+      });
       return { report, warnings: input.warnings };
     };
     if (!args.follow) {
@@ -72,11 +81,7 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
   },
 };
 
-async function follow(
-  state: StateDir,
-  look: () => Promise<{ report: StatusReport; warnings: readonly string[] }>,
-  args: StatusArgs,
-): Promise<void> {
+async function follow(state: StateDir, look: () => Promise<{ report: StatusReport; warnings: readonly string[] }>, args: StatusArgs): Promise<void> {
   const tty = process.stdout.isTTY === true && !args.json;
   let stop: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => (stop = resolve));

@@ -15,12 +15,16 @@ export interface StubbedBlock {
 }
 
 /** The output's own index when the output passes (a memo keeps it), else what failed. */
-export type CheckOutcome =
-  | { readonly ok: true; readonly after: ResumableIndex }
-  | { readonly ok: false; readonly failure: string };
+export type CheckOutcome = { readonly ok: true; readonly after: ResumableIndex } | { readonly ok: false; readonly failure: string };
 
 /** `undefined` when the output passes; else what failed. `api` re-indexes the output (Messages by default). */
-export function checkRewrite(input: Uint8Array, before: TranscriptIndex, output: Uint8Array, stubbed: readonly StubbedBlock[], api?: ApiDialect): string | undefined {
+export function checkRewrite(
+  input: Uint8Array,
+  before: TranscriptIndex,
+  output: Uint8Array,
+  stubbed: readonly StubbedBlock[],
+  api?: ApiDialect,
+): string | undefined {
   if (api !== undefined && api.name !== 'messages') {
     const indexed = api.index(output);
     if (indexed.kind !== 'indexed') return `output does not index: ${indexed.reason}: ${indexed.detail}`;
@@ -36,7 +40,13 @@ export type RemovedBlocks = ReadonlyMap<number, ReadonlySet<number>>;
 const NONE_REMOVED: RemovedBlocks = new Map();
 
 /** `checkRewrite`, keeping the output's index when it passes. */
-export function checkOutput(input: Uint8Array, before: TranscriptIndex, output: Uint8Array, stubbed: readonly StubbedBlock[], removed: RemovedBlocks = NONE_REMOVED): CheckOutcome {
+export function checkOutput(
+  input: Uint8Array,
+  before: TranscriptIndex,
+  output: Uint8Array,
+  stubbed: readonly StubbedBlock[],
+  removed: RemovedBlocks = NONE_REMOVED,
+): CheckOutcome {
   const outcome = indexResumable(output);
   if (outcome.kind !== 'indexed') return { ok: false, failure: `output does not index: ${outcome.reason}: ${outcome.detail}` };
   const failure = checkIndexedRewrite(input, before, output, outcome.resumable.index, stubbed, CHECK_ALL, removed);
@@ -104,7 +114,13 @@ function checkMessages(before: TranscriptIndex, after: TranscriptIndex, first: n
   return undefined;
 }
 
-function checkToolResults(before: TranscriptIndex, after: TranscriptIndex, output: Uint8Array, stubbed: readonly StubbedBlock[], first: number): string | undefined {
+function checkToolResults(
+  before: TranscriptIndex,
+  after: TranscriptIndex,
+  output: Uint8Array,
+  stubbed: readonly StubbedBlock[],
+  first: number,
+): string | undefined {
   if (after.toolResults.length !== before.toolResults.length) return 'tool_result count changed';
   const stubs = new Map(stubbed.map((s) => [s.ordinal, s.splice]));
   for (let ordinal = first; ordinal < before.toolResults.length; ordinal++) {

@@ -84,4 +84,3 @@ function stripCacheControl(value: unknown): unknown {
   for (const [k, v] of Object.entries(value)) if (k !== 'cache_control') out[k] = stripCacheControl(v);
   return out;
 }
-

@@ -75,7 +75,12 @@ function timed<B extends DecidedBlock>(decision: EpochDecision<B>, turn: TurnPla
   if (decision.kind !== 'latch' || turn === undefined || !turn.prefixCheck || turn.atPrompt) return decision;
   if (turn.latchAt === 'prompt' && decision.fullness < GATE_CEILING) {
     const at = `${Math.round(decision.fullness * 100)}%`;
-    return { kind: 'hold', reason: 'mid_turn', detail: `the newest message is not a person's prompt, and ${at} is under the ${Math.round(GATE_CEILING * 100)}% ceiling`, ...(decision.span === undefined ? {} : { span: decision.span }) };
+    return {
+      kind: 'hold',
+      reason: 'mid_turn',
+      detail: `the newest message is not a person's prompt, and ${at} is under the ${Math.round(GATE_CEILING * 100)}% ceiling`,
+      ...(decision.span === undefined ? {} : { span: decision.span }),
+    };
   }
   return { ...decision, midTurn: true };
 }
@@ -85,7 +90,11 @@ function decideAnywhere<B extends DecidedBlock>(input: EpochInput<B>): EpochDeci
   const settings = thresholdsOf(input);
   if (reading === undefined || crossedThreshold(reading, settings) === undefined) return { kind: 'idle' };
   if (reading.epochsApplied < input.epochCount) {
-    return { kind: 'hold', reason: 'stale_reading', detail: `the reading was taken on a request carrying ${reading.epochsApplied} of ${input.epochCount} epochs` };
+    return {
+      kind: 'hold',
+      reason: 'stale_reading',
+      detail: `the reading was taken on a request carrying ${reading.epochsApplied} of ${input.epochCount} epochs`,
+    };
   }
   const take = input.take();
   const minGain = gainFloorTokens(reading, settings, input.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION);
@@ -98,7 +107,12 @@ function decideAnywhere<B extends DecidedBlock>(input: EpochInput<B>): EpochDeci
       const freed = take.gate.droppedCachedTokens;
       // Within the minimum gain of the window any gain counts: the next turn may grow past it.
       if (freed < minGain && reading.contextTokens + minGain <= reading.window) {
-        return { kind: 'hold', reason: 'gain_too_small', detail: `the span frees about ${freed} tokens, under the ${Math.round(minGain)} asked`, span: take.span };
+        return {
+          kind: 'hold',
+          reason: 'gain_too_small',
+          detail: `the span frees about ${freed} tokens, under the ${Math.round(minGain)} asked`,
+          span: take.span,
+        };
       }
       const decided = gated(reading, freed, [], take.gate, take.span);
       if (decided.kind !== 'latch') return decided;
@@ -107,7 +121,12 @@ function decideAnywhere<B extends DecidedBlock>(input: EpochInput<B>): EpochDeci
   }
 }
 
-function decideBlocks<B extends DecidedBlock>(input: EpochInput<B>, reading: FullnessReading, take: Extract<EpochTake<B>, { kind: 'blocks' }>, minGain: number): EpochDecision<B> {
+function decideBlocks<B extends DecidedBlock>(
+  input: EpochInput<B>,
+  reading: FullnessReading,
+  take: Extract<EpochTake<B>, { kind: 'blocks' }>,
+  minGain: number,
+): EpochDecision<B> {
   const decision = decideLatch<B>({
     reading,
     threshold: input.threshold,
@@ -140,7 +159,13 @@ function thresholdsOf(input: Pick<EpochInput<DecidedBlock>, 'threshold' | 'rescu
 }
 
 // The gate weighs the burst at the reading's fullness, so every caller gives way at the ceiling alike.
-function gated<B extends DecidedBlock>(reading: FullnessReading, freed: number, added: readonly B[], gateInput: GateInput | undefined, span?: PlannedSpan): EpochDecision<B> {
+function gated<B extends DecidedBlock>(
+  reading: FullnessReading,
+  freed: number,
+  added: readonly B[],
+  gateInput: GateInput | undefined,
+  span?: PlannedSpan,
+): EpochDecision<B> {
   const fullness = fullnessOf(reading);
   const withSpan = span === undefined ? {} : { span };
   if (gateInput === undefined) return { kind: 'latch', fullness, estimatedTokensFreed: freed, added, ...withSpan };

@@ -8,13 +8,16 @@ import { SHED_REFUSALS } from './shed/shed-types.js';
 
 /** Reasons of either mode, then shed mode's span refusals (core/shed/shed-types.ts). */
 export const HOLD_REASONS = {
-  stale_reading: 'The last reading came from a request that did not yet carry every epoch: it still shows the old size, and latching on it would churn. The next reading decides.',
+  stale_reading:
+    'The last reading came from a request that did not yet carry every epoch: it still shows the old size, and latching on it would churn. The next reading decides.',
   nothing_new: 'Rescue mode: no eligible block is left that the epochs have not frozen already.',
   gain_too_small: 'What the epoch would take out is estimated at less than the minimum gain (a tenth of the window by default): not worth a cache re-write.',
   labels_kept: 'With --labels model, the classifier kept so many of the blocks that the rest would free too little.',
   gate: 'The burst gate: the cache re-write would not pay back within the turns expected, and the window is not yet 85% full (shed mode always; rescue mode with --gate).',
-  concurrent_latch: 'Another request of the conversation (in this proxy or another one sharing the state directory) latched an epoch first; its epoch stands and this one is void.',
-  mid_turn: 'With --latch-at prompt, on a model that runs the prefix check: the newest message is not a person\'s prompt (tool results only, or a system message), so an epoch now would also remove the current turn\'s thinking; it waits for the next prompt, unless the window is 85% full.',
+  concurrent_latch:
+    'Another request of the conversation (in this proxy or another one sharing the state directory) latched an epoch first; its epoch stands and this one is void.',
+  mid_turn:
+    "With --latch-at prompt, on a model that runs the prefix check: the newest message is not a person's prompt (tool results only, or a system message), so an epoch now would also remove the current turn's thinking; it waits for the next prompt, unless the window is 85% full.",
   state_unavailable: 'The state directory failed while latching; the request went out without a new epoch.',
   ...SHED_REFUSALS,
 } as const;

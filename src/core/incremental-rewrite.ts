@@ -55,7 +55,8 @@ export interface IncrementalRewrite {
  * serves these blocks. `indexed` must come from `indexIncrementally(body, ...)`. Never throws.
  */
 export function rewriteIncrementally(body: Uint8Array, frozen: readonly FrozenBlock[], options: RewriteOptions, indexed: IncrementalIndex): IncrementalRewrite {
-  if (frozen.length === 0 && thinkingOf(options).length === 0) return { outcome: passthroughOf(body, 'no_epoch', 'no frozen blocks'), memo: undefined, path: 'full' };
+  if (frozen.length === 0 && thinkingOf(options).length === 0)
+    return { outcome: passthroughOf(body, 'no_epoch', 'no frozen blocks'), memo: undefined, path: 'full' };
   if (indexed.outcome.kind === 'failed') return { outcome: passthroughOf(body, indexed.outcome.reason, indexed.outcome.detail), memo: undefined, path: 'full' };
   const index = indexed.outcome.index;
   const { resumed, resumable } = indexed;
@@ -151,7 +152,10 @@ function rewriteFromMemo(
   if (noStub !== undefined) return { outcome: noStub, ...verdicts };
   const from = resumeOffset(index, messageCount);
   const splices = planSplices(
-    [...judged.stubbed.filter((s) => s.ordinal >= sharedResults).map((s) => s.splice), ...thinking.splices.filter((t) => t.messageIndex >= messageCount).map((t) => t.splice)],
+    [
+      ...judged.stubbed.filter((s) => s.ordinal >= sharedResults).map((s) => s.splice),
+      ...thinking.splices.filter((t) => t.messageIndex >= messageCount).map((t) => t.splice),
+    ],
     body.length,
     from,
   );

@@ -41,7 +41,10 @@ export function restoredContent(stub: ParsedStub, text: Uint8Array, raw: Uint8Ar
 
 /** The body with each found stub replaced by its restored content value. */
 export function applyInflate(body: Uint8Array, restored: ReadonlyArray<{ readonly found: FoundStub; readonly content: Uint8Array }>): Uint8Array {
-  const splices = planSplices(restored.map((r) => ({ start: r.found.start, end: r.found.end, bytes: r.content })), body.length);
+  const splices = planSplices(
+    restored.map((r) => ({ start: r.found.start, end: r.found.end, bytes: r.content })),
+    body.length,
+  );
   if (splices === undefined) throw new Error('stubs overlap');
   return applySplices(body, splices);
 }

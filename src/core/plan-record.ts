@@ -3,7 +3,15 @@
  * that epoch names. Pure: the caller passes the time in, and src/state writes the plan under its
  * lock (files durable first, then the record).
  */
-import { CONVERSATION_FORMAT, type ConversationRecord, type ElisionPolicy, type Epoch, type EpochTrigger, type FrozenBlock, type LatchReason } from './epoch-types.js';
+import {
+  CONVERSATION_FORMAT,
+  type ConversationRecord,
+  type ElisionPolicy,
+  type Epoch,
+  type EpochTrigger,
+  type FrozenBlock,
+  type LatchReason,
+} from './epoch-types.js';
 import { freezeLabelled } from './labels/freeze-labelled.js';
 import { LABELS_POLICY_VERSION, type BlockLabel } from './labels/label-types.js';
 import type { FullnessReading } from './latch-decision.js';

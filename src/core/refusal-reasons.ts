@@ -4,8 +4,10 @@
  * ("Refused requests"); the wire record's `refused` field names it.
  */
 export const REFUSAL_REASONS = {
-  foreign_host: 'The Host header does not name this machine\'s loopback (localhost, 127.0.0.1, [::1]) with the port ctxshed listens on: a web page reaching the proxy through DNS rebinding arrives so.',
-  browser_origin: 'The request carries an Origin header, whatever its value (null included): only a web browser sends one, and no agent ctxshed serves is a web page.',
+  foreign_host:
+    "The Host header does not name this machine's loopback (localhost, 127.0.0.1, [::1]) with the port ctxshed listens on: a web page reaching the proxy through DNS rebinding arrives so.",
+  browser_origin:
+    'The request carries an Origin header, whatever its value (null included): only a web browser sends one, and no agent ctxshed serves is a web page.',
 } as const;
 
 /** Why a request was refused without being forwarded. */

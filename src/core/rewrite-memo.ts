@@ -48,7 +48,13 @@ export function createMemo(parts: MemoParts): RewriteMemo {
  * bodies it indexed. Anything else the output depends on (which elided files exist) is checked
  * per block by the incremental rewrite.
  */
-export function memoServes(memo: RewriteMemo, frozen: readonly FrozenBlock[], elidedDir: string, sha256: Sha256, thinking: readonly FrozenThinking[] = NO_FROZEN_THINKING): boolean {
+export function memoServes(
+  memo: RewriteMemo,
+  frozen: readonly FrozenBlock[],
+  elidedDir: string,
+  sha256: Sha256,
+  thinking: readonly FrozenThinking[] = NO_FROZEN_THINKING,
+): boolean {
   if (memo.frozen !== frozen || memo.elidedDir !== elidedDir || memo.sha256 !== sha256) return false;
   if (memo.thinking !== thinking && !(memo.thinking.length === 0 && thinking.length === 0)) return false;
   if (memo.thinkingVerdicts.length !== thinking.length) return false;

@@ -28,9 +28,7 @@ function isLabelled(block: FrozenBlock): block is LabelledBlock {
  * What a stub says about the block it stands for: bytes and hashes from every version (what
  * inflate needs), and for version 3 stubs also the label, tool, input and route or rule.
  */
-export type ParsedStub =
-  | { readonly bytes: number; readonly sha256: string; readonly rawSha256?: string; readonly label?: undefined }
-  | ParsedLabelStub;
+export type ParsedStub = { readonly bytes: number; readonly sha256: string; readonly rawSha256?: string; readonly label?: undefined } | ParsedLabelStub;
 
 const STUB_PATTERN = new RegExp(
   `^${escapeRegExp(STUB_PREFIX)}(\\d+) bytes, sha256 ([0-9a-f]{64}); the full text is in .*/\\2\\.txt, read that file to see it` +

@@ -102,9 +102,7 @@ export interface ResumableIndex {
 }
 
 /** `indexTranscript`, keeping what a later resume needs. Never throws. */
-export function indexResumable(
-  body: Uint8Array,
-): { readonly kind: 'indexed'; readonly resumable: ResumableIndex } | Extract<IndexOutcome, { kind: 'failed' }> {
+export function indexResumable(body: Uint8Array): { readonly kind: 'indexed'; readonly resumable: ResumableIndex } | Extract<IndexOutcome, { kind: 'failed' }> {
   try {
     return { kind: 'indexed', resumable: buildIndex(body, undefined) };
   } catch (error) {
@@ -206,7 +204,8 @@ function buildIndex(b: Uint8Array, resume: { readonly from: ResumableIndex; read
     toolResults = was.toolResults.slice(0, toolResultsBefore(was, messageCount));
     model = modelBeforeMessages = from.modelBeforeMessages;
     const offset = resumeOffset(was, messageCount);
-    const arrayEnd = messageCount === 0 ? scanArray(b, offset, MESSAGES_DEPTH, visitMessage) : continueArray(b, offset, MESSAGES_DEPTH, messageCount, visitMessage);
+    const arrayEnd =
+      messageCount === 0 ? scanArray(b, offset, MESSAGES_DEPTH, visitMessage) : continueArray(b, offset, MESSAGES_DEPTH, messageCount, visitMessage);
     messagesSpan = { start: was.messagesSpan.start, end: arrayEnd };
     end = continueObject(b, arrayEnd, BODY_DEPTH, visitMember);
   }
@@ -215,14 +214,7 @@ function buildIndex(b: Uint8Array, resume: { readonly from: ResumableIndex; read
   return { index: { byteLength: b.length, messagesSpan, messages, toolResults, model }, modelBeforeMessages };
 }
 
-function indexMessage(
-  b: Uint8Array,
-  start: number,
-  messageIndex: number,
-  depth: number,
-  messages: MessageInfo[],
-  toolResults: ToolResultInfo[],
-): number {
+function indexMessage(b: Uint8Array, start: number, messageIndex: number, depth: number, messages: MessageInfo[], toolResults: ToolResultInfo[]): number {
   if (b[start] !== 0x7b) throw new ShapeError('not_messages_body', `message ${messageIndex} is not an object`);
   let role: string | undefined;
   let content: (Span & { kind: 'string' | 'array' }) | undefined;
@@ -332,11 +324,7 @@ function indexBlock(
 // which one wins), so an index that relies on them refuses the body instead of guessing.
 const WATCHED_BLOCK_KEYS = new Map(['type', 'id', 'tool_use_id', 'content', 'is_error', 'cache_control'].map((key, i) => [key, 1 << i]));
 
-function indexToolResultContent(
-  b: Uint8Array,
-  start: number,
-  depth: number,
-): { content: ToolResultContent; textOnly: boolean; hasCacheControl: boolean } {
+function indexToolResultContent(b: Uint8Array, start: number, depth: number): { content: ToolResultContent; textOnly: boolean; hasCacheControl: boolean } {
   if (b[start] === 0x22) {
     const end = scanString(b, start);
     return { content: { start, end, kind: 'string', texts: [{ start, end }] }, textOnly: true, hasCacheControl: false };
@@ -412,8 +400,28 @@ function decodeShortString(b: Uint8Array, start: number, end: number): string {
 }
 
 const KNOWN_WORDS = [
-  'messages', 'model', 'role', 'content', 'type', 'id', 'tool_use_id', 'is_error', 'cache_control', 'text', 'name', 'input',
-  'signature', 'thinking', 'user', 'assistant', 'system', 'tool_use', 'tool_result', 'redacted_thinking', 'image', 'document',
+  'messages',
+  'model',
+  'role',
+  'content',
+  'type',
+  'id',
+  'tool_use_id',
+  'is_error',
+  'cache_control',
+  'text',
+  'name',
+  'input',
+  'signature',
+  'thinking',
+  'user',
+  'assistant',
+  'system',
+  'tool_use',
+  'tool_result',
+  'redacted_thinking',
+  'image',
+  'document',
 ];
 const KNOWN_WORDS_BY_LENGTH: Array<Array<{ readonly text: string; readonly bytes: Uint8Array }>> = [];
 for (const text of KNOWN_WORDS) (KNOWN_WORDS_BY_LENGTH[text.length] ??= []).push({ text, bytes: new TextEncoder().encode(text) });

@@ -20,7 +20,11 @@ const TOOLS: readonly Block[] = [
   {
     name: 'Read',
     description: 'Reads a file from the local filesystem. The file_path parameter must be an absolute path.',
-    input_schema: { type: 'object', properties: { file_path: { type: 'string', description: 'The absolute path to the file to read' } }, required: ['file_path'] },
+    input_schema: {
+      type: 'object',
+      properties: { file_path: { type: 'string', description: 'The absolute path to the file to read' } },
+      required: ['file_path'],
+    },
   },
   {
     name: 'Bash',

@@ -92,7 +92,15 @@ export interface DemoReport {
 
 /** What a run reports while it goes, for the line-per-turn display. */
 export type DemoEvent =
-  | { readonly kind: 'start'; readonly stateDir: string; readonly proxyUrl: string; readonly modelUrl: string; readonly window: number; readonly threshold: number; readonly mode: 'rescue' | 'shed' }
+  | {
+      readonly kind: 'start';
+      readonly stateDir: string;
+      readonly proxyUrl: string;
+      readonly modelUrl: string;
+      readonly window: number;
+      readonly threshold: number;
+      readonly mode: 'rescue' | 'shed';
+    }
   | { readonly kind: 'turn'; readonly turn: TurnReport; readonly threshold: number }
   | { readonly kind: 'epoch'; readonly epoch: EpochReport }
   | { readonly kind: 'read-back'; readonly readBack: ReadBackReport };

@@ -35,7 +35,8 @@ export function commandOutput(command: string, turn: number): string {
   for (let i = 0; i < count; i++) {
     const module = MODULES[(turn + i) % MODULES.length] ?? MODULES[0];
     if (command.startsWith('npm test')) lines.push(` ✓ test/${module}/${module}-${i}.test.ts (${3 + ((i * 7) % 20)} tests) ${10 + ((turn * i) % 90)}ms`);
-    else if (command.startsWith('git log')) lines.push(`${hex7(turn * 131 + i)} ${module}: handle crème brûlée in the menu — Zoë Müller (${i + 1} files, +${(i * 13) % 97}/-${(i * 5) % 41})`);
+    else if (command.startsWith('git log'))
+      lines.push(`${hex7(turn * 131 + i)} ${module}: handle crème brûlée in the menu — Zoë Müller (${i + 1} files, +${(i * 13) % 97}/-${(i * 5) % 41})`);
     else lines.push(`src/${module}/${module}-${i}.ts:${10 + ((i * 29) % 300)}:  // TODO(jürgen): naïve rounding for ${module} — fix before the 2.0 release`);
   }
   lines.push(command.startsWith('npm test') ? ` Test Files  ${count} passed (${count})\n      Tests  ${count * 9} passed` : '');

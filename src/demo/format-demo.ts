@@ -24,7 +24,9 @@ export function formatDemoEvent(event: DemoEvent): string[] {
       const e = event.epoch;
       if (e.span !== undefined) {
         const s = e.span;
-        return [`${INDENT}epoch ${e.epoch} latched at ${pct(e.fullness)}: shed ${s.messages} messages (${s.first}..${s.last}, ${num(s.bytes)} bytes) -> ${s.path}`];
+        return [
+          `${INDENT}epoch ${e.epoch} latched at ${pct(e.fullness)}: shed ${s.messages} messages (${s.first}..${s.last}, ${num(s.bytes)} bytes) -> ${s.path}`,
+        ];
       }
       return [`${INDENT}epoch ${e.epoch} latched at ${pct(e.fullness)}: elided ${e.toolResults} tool results (${num(e.bytes)} bytes) -> ${e.elidedDir}/`];
     }
@@ -32,7 +34,9 @@ export function formatDemoEvent(event: DemoEvent): string[] {
       const r = event.readBack;
       if (r.answeredAtTurn === undefined) return [`${INDENT}the model found a stub and asks the client to Read ${r.path}`];
       const verdict = r.matched ? 'matches the stub: the text came back intact' : `does NOT match the stub's ${r.expectedSha256.slice(0, 12)}…`;
-      return [`${INDENT}the client read it from disk and sent it back: ${num(r.receivedBytes ?? 0)} bytes, sha256 ${(r.receivedSha256 ?? '').slice(0, 12)}… ${verdict}`];
+      return [
+        `${INDENT}the client read it from disk and sent it back: ${num(r.receivedBytes ?? 0)} bytes, sha256 ${(r.receivedSha256 ?? '').slice(0, 12)}… ${verdict}`,
+      ];
     }
   }
 }
@@ -64,7 +68,8 @@ export function formatDemoSummary(report: DemoReport): string[] {
 
 function readBackLine(report: DemoReport): string {
   const r = report.readBack;
-  if (r === undefined && report.mode === 'shed') return 'none: the demo model reads tool-result stubs back, not spans (read a span at the path its epoch line gives)';
+  if (r === undefined && report.mode === 'shed')
+    return 'none: the demo model reads tool-result stubs back, not spans (read a span at the path its epoch line gives)';
   if (r === undefined) return 'no stub was read back (no epoch latched early enough; try more --turns)';
   if (r.answeredAtTurn === undefined) return `asked at turn ${r.askedAtTurn}, not answered before the last turn`;
   return `turn ${r.askedAtTurn} read ${r.path}: ${r.matched ? 'sha256 matches, intact' : 'sha256 MISMATCH'}`;

@@ -52,14 +52,23 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     const proxy = await startProxy({ engine, transport: { ...transport, upstream: new URL(model.url) } }, state, 0);
     cleanups.push(() => proxy.close());
     const mode = engine.mode ?? 'rescue';
-    emit({ kind: 'start', stateDir: dir, proxyUrl: proxy.url, modelUrl: model.url, window: contextWindowFor(engine.window, undefined), threshold: engine.threshold, mode });
+    emit({
+      kind: 'start',
+      stateDir: dir,
+      proxyUrl: proxy.url,
+      modelUrl: model.url,
+      window: contextWindowFor(engine.window, undefined),
+      threshold: engine.threshold,
+      mode,
+    });
     const client = createDemoClient(proxy.url, randomUUID().slice(0, 8));
     cleanups.push(() => client.close());
     key = keyOf(client.body());
     for (let turn = 1; turn <= options.turns; turn++) {
       const sent = await client.turnOnce();
       const record = await tail.next(key);
-      if (sent.status !== 200) throw new Error(`turn ${turn}: the request failed with status ${sent.status}${record.error === undefined ? '' : ` (${record.error})`}`);
+      if (sent.status !== 200)
+        throw new Error(`turn ${turn}: the request failed with status ${sent.status}${record.error === undefined ? '' : ` (${record.error})`}`);
       const report = turnReport(turn, record);
       const before = turns[turns.length - 1];
       if (report.latched !== undefined) {
@@ -105,7 +114,14 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
 async function spanOf(state: StateDir, key: string, n: number): Promise<DemoSpan> {
   const span = (await readConversation(state, key))?.epochs.find((e) => e.n === n)?.span;
   if (span === undefined) throw new Error(`epoch ${n} latched in shed mode without a span in its record`);
-  return { first: span.first, last: span.last, messages: span.last - span.first + 1, bytes: span.bytes, sha256: span.sha256, path: spanPath(state, span.sha256, 'md') };
+  return {
+    first: span.first,
+    last: span.last,
+    messages: span.last - span.first + 1,
+    bytes: span.bytes,
+    sha256: span.sha256,
+    path: spanPath(state, span.sha256, 'md'),
+  };
 }
 
 /** `word` as one shell word, so a printed command can be pasted as is. */

@@ -46,4 +46,3 @@ function toolResults(body: unknown): Array<Record<string, unknown>> {
     return content.filter((b): b is Record<string, unknown> => isRecord(b) && b['type'] === 'tool_result');
   });
 }
-

@@ -25,7 +25,10 @@ export class WireTail {
 
   /** A tail that starts at the current end of `file` (0 when it does not exist yet). */
   static async at(file: string): Promise<WireTail> {
-    const size = await fs.stat(file).then((s) => s.size, () => 0);
+    const size = await fs.stat(file).then(
+      (s) => s.size,
+      () => 0,
+    );
     return new WireTail(file, size);
   }
 

@@ -143,8 +143,9 @@ export class LineTransport implements Transport {
  * when neither end shows one; an id in a nested object is never taken.
  */
 export function idOfCutLine(head: string, tail: string): Id | undefined {
-  const value = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?[0-9]{1,15}|"[^"\\]{0,256}")\s*[,}]/.exec(head)?.[1]
-    ?? /[{,]\s*"id"\s*:\s*(-?[0-9]{1,15}|"[^"\\]{0,256}")\s*\}\s*\r?$/.exec(tail)?.[1];
+  const value =
+    /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?[0-9]{1,15}|"[^"\\]{0,256}")\s*[,}]/.exec(head)?.[1] ??
+    /[{,]\s*"id"\s*:\s*(-?[0-9]{1,15}|"[^"\\]{0,256}")\s*\}\s*\r?$/.exec(tail)?.[1];
   if (value === undefined) return undefined;
   return value.startsWith('"') ? value.slice(1, -1) : Number(value);
 }

@@ -13,14 +13,14 @@ export const RESTORE_TOOL = {
   description:
     'Gives back what ctxshed moved out of the context to save space: a tool result, or a span of earlier messages (shed mode). ' +
     `Its stub names a sha256 (a span's stub calls it the handle); pass that, or its first ${MIN_HANDLE_HEX_DIGITS} or more hex digits. ` +
-    'The answer is one header line (bytes, sha256, verified) and then a tool result\'s text exactly as it was, or a span rendered for reading ' +
+    "The answer is one header line (bytes, sha256, verified) and then a tool result's text exactly as it was, or a span rendered for reading " +
     `(who said what, tool calls and their results). A text longer than ${RESTORE_PAGE_CHARS} characters comes in pages: the header says which ` +
     'characters follow and the offset to call restore with for the rest. Sealed blocks are refused.',
   inputSchema: {
     type: 'object',
     properties: {
       handle: { type: 'string', description: `The sha256 (handle) from the stub, or its first ${MIN_HANDLE_HEX_DIGITS}+ hex digits` },
-      offset: { type: 'integer', minimum: 0, description: 'Where the page starts, in characters of the text (default 0); a page\'s header gives the next one' },
+      offset: { type: 'integer', minimum: 0, description: "Where the page starts, in characters of the text (default 0); a page's header gives the next one" },
     },
     required: ['handle'],
     additionalProperties: false,
@@ -41,13 +41,23 @@ export function renderRestore(outcome: RestoreOutcome, offset = 0): ToolText {
       if (page === undefined) return errorResult(`ctxshed: offset ${offset} is past the end of the text of ${outcome.handle} (${text.length} characters)`);
       const body = text.slice(page.start, page.end);
       if (outcome.rendering !== undefined) {
-        const what = whole(page) ? 'their readable rendering, made from those bytes, follows this line' : `their readable rendering, made from those bytes: ${part(page)} follow this line${next(page)}`;
-        return textResult(`[ctxshed restore: ${outcome.source}, ${outcome.bytes.byteLength} bytes, sha256 ${outcome.handle}; verified: its exact bytes re-hashed just now and they match; ${what}]\n${body}`);
+        const what = whole(page)
+          ? 'their readable rendering, made from those bytes, follows this line'
+          : `their readable rendering, made from those bytes: ${part(page)} follow this line${next(page)}`;
+        return textResult(
+          `[ctxshed restore: ${outcome.source}, ${outcome.bytes.byteLength} bytes, sha256 ${outcome.handle}; verified: its exact bytes re-hashed just now and they match; ${what}]\n${body}`,
+        );
       }
       // Elided text comes from JSON strings and is UTF-8; say so if this one does not round-trip.
       const exact = Buffer.from(text, 'utf8').equals(Buffer.from(outcome.bytes));
-      const what = !exact ? `not valid UTF-8, shown with replacement characters${whole(page) ? '' : `: ${part(page)}${next(page)}`}` : whole(page) ? 'the text follows this line verbatim' : `${part(page)} of the text follow this line verbatim${next(page)}`;
-      return textResult(`[ctxshed restore: ${outcome.bytes.byteLength} bytes, sha256 ${outcome.handle}; verified: re-hashed just now and it matches; ${what}]\n${body}`);
+      const what = !exact
+        ? `not valid UTF-8, shown with replacement characters${whole(page) ? '' : `: ${part(page)}${next(page)}`}`
+        : whole(page)
+          ? 'the text follows this line verbatim'
+          : `${part(page)} of the text follow this line verbatim${next(page)}`;
+      return textResult(
+        `[ctxshed restore: ${outcome.bytes.byteLength} bytes, sha256 ${outcome.handle}; verified: re-hashed just now and it matches; ${what}]\n${body}`,
+      );
     }
     case 'invalid':
       return errorResult(`ctxshed: ${outcome.why}`);
@@ -57,10 +67,14 @@ export function renderRestore(outcome: RestoreOutcome, offset = 0): ToolText {
       return errorResult(`ctxshed: ${outcome.prefix} starts ${outcome.handles.length} sha256s (${outcome.handles.join(', ')}); give more digits`);
     case 'sealed': {
       const why = outcome.seal === undefined ? '' : ` on ${outcome.seal.sealedAt}${outcome.seal.reason === null ? '' : ` (${outcome.seal.reason})`}`;
-      return errorResult(`ctxshed: block ${outcome.handle} is sealed${why}: its text is kept but not given back. Only the user can unseal it (ctxshed unseal).`);
+      return errorResult(
+        `ctxshed: block ${outcome.handle} is sealed${why}: its text is kept but not given back. Only the user can unseal it (ctxshed unseal).`,
+      );
     }
     case 'corrupt':
-      return errorResult(`ctxshed: the file of ${outcome.handle} no longer matches its sha256 (it hashes to ${outcome.actual}); not given back. ctxshed verify says more.`);
+      return errorResult(
+        `ctxshed: the file of ${outcome.handle} no longer matches its sha256 (it hashes to ${outcome.actual}); not given back. ctxshed verify says more.`,
+      );
     case 'missing':
       return errorResult(`ctxshed: the text of ${outcome.handle} is not in the state directory any more; ctxshed verify says more.`);
     case 'refused':

@@ -44,7 +44,10 @@ export function renderSpans(list: RestorableList, limit: number): ToolText {
   for (const c of list.conversations) {
     if (shown >= limit) break;
     const prompt = cut(promptForDisplay(c.firstPrompt));
-    lines.push('', `conversation ${c.key.slice(0, 12)}${c.agentId === null ? '' : ` (subagent ${oneLine(c.agentId)})`}: "${prompt}", last epoch ${c.lastLatchedAt}`);
+    lines.push(
+      '',
+      `conversation ${c.key.slice(0, 12)}${c.agentId === null ? '' : ` (subagent ${oneLine(c.agentId)})`}: "${prompt}", last epoch ${c.lastLatchedAt}`,
+    );
     for (const line of [...c.blocks.map(blockLine), ...c.spans.map(spanLine)]) {
       if (shown >= limit) break;
       lines.push(`  ${line}`);

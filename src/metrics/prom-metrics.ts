@@ -98,7 +98,7 @@ export class PromMetrics implements ServedMetrics {
     });
     this.#refaults = new Counter({
       name: 'ctxshed_refaults_total',
-      help: 'Elided blocks a later tool call read back (the policy\'s misses).',
+      help: "Elided blocks a later tool call read back (the policy's misses).",
       registers,
     });
     this.#thinkingRemoved = new Counter({
@@ -108,7 +108,7 @@ export class PromMetrics implements ServedMetrics {
     });
     this.#thinkingDropped = new Counter({
       name: 'ctxshed_thinking_dropped_total',
-      help: 'Thinking blocks the API dropped from requests instead of refusing them, by reason, as its responses\' input_transformations listed them.',
+      help: "Thinking blocks the API dropped from requests instead of refusing them, by reason, as its responses' input_transformations listed them.",
       labelNames: ['reason'],
       registers,
     });
@@ -121,7 +121,7 @@ export class PromMetrics implements ServedMetrics {
     });
     this.#rewriteSeconds = new Histogram({
       name: 'ctxshed_rewrite_seconds',
-      help: 'The epoch engine\'s own time per model call (EpochEngine.prepare: conversation, latch, file check, rewrite).',
+      help: "The epoch engine's own time per model call (EpochEngine.prepare: conversation, latch, file check, rewrite).",
       buckets: REWRITE_SECONDS_BUCKETS,
       registers,
     });
@@ -134,17 +134,17 @@ export class PromMetrics implements ServedMetrics {
     });
     this.#cacheRead = new Counter({
       name: 'ctxshed_provider_cache_read_tokens_total',
-      help: 'The provider\'s reported cache_read_input_tokens, summed over responses. Its figure, not ctxshed\'s.',
+      help: "The provider's reported cache_read_input_tokens, summed over responses. Its figure, not ctxshed's.",
       registers,
     });
     this.#cacheWrite = new Counter({
       name: 'ctxshed_provider_cache_write_tokens_total',
-      help: 'The provider\'s reported cache_creation_input_tokens, summed over responses. Its figure, not ctxshed\'s.',
+      help: "The provider's reported cache_creation_input_tokens, summed over responses. Its figure, not ctxshed's.",
       registers,
     });
     this.#input = new Counter({
       name: 'ctxshed_provider_input_tokens_total',
-      help: 'The provider\'s reported input_tokens (the uncached part), summed over responses. Its figure, not ctxshed\'s.',
+      help: "The provider's reported input_tokens (the uncached part), summed over responses. Its figure, not ctxshed's.",
       registers,
     });
     // Every value of a closed list exists from the start, at zero, so a scrape shows what can move.

@@ -4,13 +4,7 @@
  * Content codings Node 20's zlib decodes (RFC 9110 §8.4.1; `x-gzip` is gzip by §8.4.1.3).
  * zstd is missing: Node 20 has no zstd decoder.
  */
-export const DECODABLE_ENCODINGS: ReadonlySet<string> = new Set([
-  'gzip',
-  'x-gzip',
-  'deflate',
-  'br',
-  'identity',
-]);
+export const DECODABLE_ENCODINGS: ReadonlySet<string> = new Set(['gzip', 'x-gzip', 'deflate', 'br', 'identity']);
 
 /**
  * The Accept-Encoding value to send upstream: the client's members whose coding is decodable,

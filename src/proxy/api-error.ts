@@ -38,12 +38,7 @@ export function errorShapeOf(target: string): ErrorShape {
  * Answers `status` with an API-shaped error body. Returns false, sending nothing, when the
  * response already started or is gone: a status line cannot be taken back.
  */
-export function sendApiError(
-  res: ServerResponse,
-  status: number,
-  type: string,
-  message: string,
-): boolean {
+export function sendApiError(res: ServerResponse, status: number, type: string, message: string): boolean {
   return sendErrorBody(res, status, apiErrorBody(type, message));
 }
 

@@ -28,9 +28,7 @@ export interface ClientFacts {
 }
 
 /** Served, or refused with a closed reason and a message for the client. */
-export type ClientAccess =
-  | { readonly kind: 'allowed' }
-  | { readonly kind: 'refused'; readonly reason: RefusalReason; readonly message: string };
+export type ClientAccess = { readonly kind: 'allowed' } | { readonly kind: 'refused'; readonly reason: RefusalReason; readonly message: string };
 
 /** The port a Host without one names: HTTP's default (RFC 9110 §4.2.1). */
 const HTTP_DEFAULT_PORT = 80;
@@ -56,4 +54,3 @@ function namesThisProxy(host: string | undefined, port: number | undefined): boo
   if (named === 'invalid') return false;
   return (named ?? HTTP_DEFAULT_PORT) === port;
 }
-

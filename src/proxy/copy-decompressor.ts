@@ -30,11 +30,7 @@ export function contentCoding(header: string | undefined): Coding | 'unsupported
  * that hung up) give what it decoded so far instead of an error. RFC 9110 §8.4.1.2 "deflate" is
  * zlib-wrapped, but some servers send raw deflate: the first two bytes tell (RFC 1950 §2.2).
  */
-export function openDecompressor(
-  coding: Coding,
-  sink: (bytes: Buffer) => void,
-  onError: (err: Error) => void,
-): Decompressor {
+export function openDecompressor(coding: Coding, sink: (bytes: Buffer) => void, onError: (err: Error) => void): Decompressor {
   const lenient = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
   let stream: Transform | undefined;
   let closed = false;
@@ -51,8 +47,7 @@ export function openDecompressor(
   };
   if (coding === 'gzip') start(zlib.createGunzip(lenient));
   else if (coding === 'br') start(zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }));
-  const startDeflate = (bytes: Buffer): Transform =>
-    start(hasZlibHeader(bytes) ? zlib.createInflate(lenient) : zlib.createInflateRaw(lenient));
+  const startDeflate = (bytes: Buffer): Transform => start(hasZlibHeader(bytes) ? zlib.createInflate(lenient) : zlib.createInflateRaw(lenient));
 
   return {
     write(bytes: Buffer): void {

@@ -4,13 +4,7 @@
  * to send lives elsewhere.
  */
 import http from 'node:http';
-import type {
-  ClientRequest,
-  IncomingHttpHeaders,
-  IncomingMessage,
-  OutgoingHttpHeaders,
-  ServerResponse,
-} from 'node:http';
+import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { ApiName } from '../core/api-dialect.js';
 import type { ThinkingDropped } from '../core/thinking/thinking-dropped.js';
@@ -235,7 +229,7 @@ function exchangeWithUpstream(args: ForwardArgs, now: () => number, startedAt: n
         return true;
       };
       // A held-back response is collected whole; one that turns out large is relayed after all.
-      let held = holdsBack(args, status, res.headers) ? [] as Buffer[] : undefined;
+      let held = holdsBack(args, status, res.headers) ? ([] as Buffer[]) : undefined;
       let heldBytes = 0;
       if (held === undefined && !relayHead()) return;
       idleTimer = setTimeout(onIdle, args.timeouts.idleMs);
@@ -303,9 +297,7 @@ function exchangeWithUpstream(args: ForwardArgs, now: () => number, startedAt: n
           path: joinUpstreamPath(upstream, args.path),
           headers: upstreamHeaders(args.headers, args.body),
         };
-        req = isHttps
-          ? https.request({ ...options, agent: args.agents.https })
-          : http.request({ ...options, agent: args.agents.http });
+        req = isHttps ? https.request({ ...options, agent: args.agents.https }) : http.request({ ...options, agent: args.agents.http });
       } catch (err) {
         fail(classifyUpstreamError(err, origin));
         return;

@@ -30,10 +30,7 @@ export interface ForwardableHeadersOptions {
  * it keeps each name's casing and the order; repeated names become one array value, which Node
  * sends back as repeated lines.
  */
-export function forwardableHeaders(
-  raw: IncomingHttpHeaders | readonly string[],
-  opts: ForwardableHeadersOptions = {},
-): OutgoingHttpHeaders {
+export function forwardableHeaders(raw: IncomingHttpHeaders | readonly string[], opts: ForwardableHeadersOptions = {}): OutgoingHttpHeaders {
   const pairs = toPairs(raw);
   const drop = new Set(HOP_BY_HOP_HEADERS);
   drop.add('host');

@@ -32,7 +32,7 @@ export type RetryFacts =
       readonly tokens: number;
       readonly limit?: number;
     })
-  | (PrefixCheckRetryFacts);
+  | PrefixCheckRetryFacts;
 
 /** A thinking block of a request ctxshed changed failed its prefix check (docs/rescue.md, "Preserved thinking"). */
 type PrefixCheckRetryFacts = RetryOutcomeFacts & {
@@ -73,7 +73,12 @@ export async function answerHeld(a: HeldAnswer): Promise<FinalExchange> {
   };
   const overflow = readHeldOverflow(held);
   if (overflow === undefined) return answerPrefixMismatch(a, original);
-  const facts = { reason: 'overflow' as const, firstStatus: held.status, tokens: overflow.tokens, ...(overflow.limit === undefined ? {} : { limit: overflow.limit }) };
+  const facts = {
+    reason: 'overflow' as const,
+    firstStatus: held.status,
+    tokens: overflow.tokens,
+    ...(overflow.limit === undefined ? {} : { limit: overflow.limit }),
+  };
   const outcome = await a.engine.prepareAfterOverflow(a.request, a.prepared, overflow);
   if (outcome.kind === 'declined') return original({ ...facts, sent: false, why: outcome.why });
   // Once only. A 400 again is held back too: the client then gets its own request's refusal, not
@@ -89,7 +94,10 @@ export async function answerHeld(a: HeldAnswer): Promise<FinalExchange> {
  * a correction epoch latches and the request goes out once more; else the client gets the refusal
  * byte for byte (its own bytes were refused).
  */
-async function answerPrefixMismatch(a: HeldAnswer, original: (retry?: RetryFacts, last?: { prepared: Prepared; result: ForwardResult }) => FinalExchange): Promise<FinalExchange> {
+async function answerPrefixMismatch(
+  a: HeldAnswer,
+  original: (retry?: RetryFacts, last?: { prepared: Prepared; result: ForwardResult }) => FinalExchange,
+): Promise<FinalExchange> {
   const mismatch = readHeldPrefixMismatch(a.first.held);
   if (mismatch === undefined || a.prepared.reason !== undefined) return original();
   const facts = { reason: 'prefix_check' as const, firstStatus: a.first.held.status, at: `messages.${mismatch.messageIndex}.content.${mismatch.blockIndex}` };

@@ -52,7 +52,10 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
   const metrics = options.metrics ?? (await loadPromMetrics());
   const wire = new WireLog(state.wirePath, options.wireFlushDelayMs ?? WIRE_FLUSH_DELAY_MS);
   const agents = createUpstreamAgents();
-  const health = new StateHealth((note) => wire.append(note), () => now().toISOString());
+  const health = new StateHealth(
+    (note) => wire.append(note),
+    () => now().toISOString(),
+  );
   // `--labels model` gets ctxshed's own call to the same upstream; local labels need none.
   const classify = settings.engine.labels === 'model' ? createClassifierCall(settings.transport.upstream, agents) : undefined;
   // The proxy learns of other proxies' epochs from a watch on the records, not a stat per request.

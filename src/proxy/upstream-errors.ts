@@ -64,4 +64,3 @@ export function errorCode(err: unknown): string {
   if (typeof err !== 'object' || err === null || !('code' in err)) return '';
   return typeof err.code === 'string' ? err.code : '';
 }
-

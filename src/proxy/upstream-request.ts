@@ -35,4 +35,3 @@ export function upstreamHeaders(headers: OutgoingHttpHeaders, body: Buffer | und
   if (body !== undefined) out['content-length'] = String(body.length);
   return out;
 }
-

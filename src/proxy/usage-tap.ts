@@ -140,11 +140,7 @@ export function createUsageTap(opts: UsageTapOptions): UsageTap {
   return tap;
 }
 
-function createSseUsageReader(
-  maxPending: number,
-  tap: UsageTap,
-  fail: (reason: string) => void,
-): BodyReader {
+function createSseUsageReader(maxPending: number, tap: UsageTap, fail: (reason: string) => void): BodyReader {
   const parser = createSseParser();
   let reading: UsageReading | undefined;
   const onEvent = (event: SseEvent): void => {
@@ -286,8 +282,5 @@ function parseRecord(text: string): Record<string, unknown> | undefined {
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
-

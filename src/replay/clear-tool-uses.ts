@@ -51,5 +51,9 @@ function isToolResult(b: unknown): b is Record<string, unknown> {
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((c: unknown) => (typeof c === 'object' && c !== null && typeof (c as Record<string, unknown>)['text'] === 'string' ? String((c as Record<string, unknown>)['text']) : '')).join('\n');
+  return content
+    .map((c: unknown) =>
+      typeof c === 'object' && c !== null && typeof (c as Record<string, unknown>)['text'] === 'string' ? String((c as Record<string, unknown>)['text']) : '',
+    )
+    .join('\n');
 }

@@ -16,7 +16,13 @@ export interface MissTally {
    * the TTL (the model expires entries on the same clock), a change of model (entries are per
    * model), or otherwise (a jump past the 20-block lookback).
    */
-  readonly explained: { readonly requests: number; readonly afterTtl: number; readonly modelChange: number; readonly other: number; readonly cacheWriteTokens: number };
+  readonly explained: {
+    readonly requests: number;
+    readonly afterTtl: number;
+    readonly modelChange: number;
+    readonly other: number;
+    readonly cacheWriteTokens: number;
+  };
   /** Billed cold where the model read the previous prefix: nothing in the transcript explains them. */
   readonly unforeseeable: { readonly requests: number; readonly cacheWriteTokens: number };
   /** Billed warm where the model was cold; `afterTtl`: the cache outlived the model's clock. */
@@ -53,7 +59,12 @@ export class MissCounter {
   }
 
   tally(): MissTally {
-    return { judged: this.judged, explained: { ...this.explained }, unforeseeable: { ...this.unforeseeable }, modelColdBilledWarm: { ...this.modelColdBilledWarm } };
+    return {
+      judged: this.judged,
+      explained: { ...this.explained },
+      unforeseeable: { ...this.unforeseeable },
+      modelColdBilledWarm: { ...this.modelColdBilledWarm },
+    };
   }
 }
 

@@ -96,7 +96,9 @@ export class PromptCache {
     const costUsd =
       price === undefined
         ? 0
-        : (price.input * (uncachedTokens + CACHE_READ_MULTIPLIER * cacheReadTokens + writeMultiplier * cacheWriteTokens) + price.output * request.outputTokens) / 1e6;
+        : (price.input * (uncachedTokens + CACHE_READ_MULTIPLIER * cacheReadTokens + writeMultiplier * cacheWriteTokens) +
+            price.output * request.outputTokens) /
+          1e6;
     return { contextTokens, cacheReadTokens, cacheWriteTokens, uncachedTokens, outputTokens: request.outputTokens, costUsd, priced: price !== undefined };
   }
 }
@@ -107,7 +109,8 @@ export function priceRecorded(model: string, usage: { input: number; cacheRead: 
   if (price === undefined) return 0;
   const write5m = usage.cacheWrite - usage.cacheWrite1h;
   return (
-    (price.input * (usage.input + CACHE_READ_MULTIPLIER * usage.cacheRead + CACHE_WRITE_5M_MULTIPLIER * write5m + CACHE_WRITE_1H_MULTIPLIER * usage.cacheWrite1h) +
+    (price.input *
+      (usage.input + CACHE_READ_MULTIPLIER * usage.cacheRead + CACHE_WRITE_5M_MULTIPLIER * write5m + CACHE_WRITE_1H_MULTIPLIER * usage.cacheWrite1h) +
       price.output * usage.output) /
     1e6
   );

@@ -65,7 +65,10 @@ async function jsonlIn(dir: string, recursive: boolean): Promise<string[]> {
 }
 
 async function isFile(p: string): Promise<boolean> {
-  return fs.stat(p).then((s) => s.isFile(), () => false);
+  return fs.stat(p).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 }
 
 async function readLines(file: string): Promise<string[]> {

@@ -24,7 +24,21 @@ export interface FigureRun {
 
 /** The table, a line per session, window and strategy, and what it was made with. */
 export function renderFigures(runs: readonly FigureRun[], command: string): string {
-  const header = ['session', 'window', 'strategy', 'peak', 'at compaction', 'runway', 'x rec', 'refused / rescued', 'cost vs rec', 'cache writes vs rec', 'epochs', 'paid back', 'goals: 2x runway / -10% cost / <=1.2x writes'];
+  const header = [
+    'session',
+    'window',
+    'strategy',
+    'peak',
+    'at compaction',
+    'runway',
+    'x rec',
+    'refused / rescued',
+    'cost vs rec',
+    'cache writes vs rec',
+    'epochs',
+    'paid back',
+    'goals: 2x runway / -10% cost / <=1.2x writes',
+  ];
   const rows: string[][] = [];
   const sessions = runs[0]?.reports.map((r) => r.file) ?? [];
   for (const file of sessions) {
@@ -43,7 +57,10 @@ export function renderFigures(runs: readonly FigureRun[], command: string): stri
     `| ${header.map((_, i) => (i < 3 ? '---' : '---:')).join(' | ')} |`,
     ...rows.map((r) => `| ${r.join(' | ')} |`),
     '',
-    ...sessions.map((file) => `- ${shortName(file)}: ${runs[0]?.reports.find((r) => r.file === file)?.compactionPoint.source === 'transcript' ? "compaction point from the transcript's auto compact_boundary" : "compaction point by Claude Code's rule (window − 33,000), an assumption"}; recorded compaction: ${recordedCompaction(runs[0]?.reports.find((r) => r.file === file))}.`),
+    ...sessions.map(
+      (file) =>
+        `- ${shortName(file)}: ${runs[0]?.reports.find((r) => r.file === file)?.compactionPoint.source === 'transcript' ? "compaction point from the transcript's auto compact_boundary" : "compaction point by Claude Code's rule (window − 33,000), an assumption"}; recorded compaction: ${recordedCompaction(runs[0]?.reports.find((r) => r.file === file))}.`,
+    ),
     '',
   ].join('\n');
 }

@@ -34,9 +34,25 @@ function renderSession(report: SessionReport): string {
     return `<tr><td>${STRATEGY_LABELS[s]}</td><td>${pct(x.peakFullness)}</td><td>${x.atCompaction.length === 0 ? '-' : x.atCompaction.map(pct).join(' ')}</td><td>${pct(x.finalFullness)}</td><td>${runwayCell(x.runway)}</td><td>${x.runway.ratio === null ? '-' : `${x.runway.ratio.toFixed(2)}x`}</td><td>${x.refused}</td><td>${x.rescued}</td><td>${x.cacheReadTokens.toLocaleString('en-US')}</td><td>${x.cacheWriteTokens.toLocaleString('en-US')}</td><td>${pct(x.cacheHitRatio)}</td><td>$${x.costUsd.toFixed(2)}</td><td>${x.epochs}</td></tr>`;
   }).join('');
   const marks = { rescue: report.strategies.rescue.series.epochAt, shed: report.strategies.shed.series.epochAt };
-  const fullness = chart('fullness', 'fullness of the window', STRATEGIES.map((s) => report.strategies[s].series.fullness), 1, (v) => pct(v), marks, report.autoCompactAt);
+  const fullness = chart(
+    'fullness',
+    'fullness of the window',
+    STRATEGIES.map((s) => report.strategies[s].series.fullness),
+    1,
+    (v) => pct(v),
+    marks,
+    report.autoCompactAt,
+  );
   const maxCost = Math.max(0.01, ...STRATEGIES.map((s) => report.strategies[s].series.cumulativeCostUsd.at(-1) ?? 0));
-  const cost = chart('cost', 'cumulative cost (USD)', STRATEGIES.map((s) => report.strategies[s].series.cumulativeCostUsd), maxCost, (v) => `$${v.toFixed(2)}`, marks, undefined);
+  const cost = chart(
+    'cost',
+    'cumulative cost (USD)',
+    STRATEGIES.map((s) => report.strategies[s].series.cumulativeCostUsd),
+    maxCost,
+    (v) => `$${v.toFixed(2)}`,
+    marks,
+    undefined,
+  );
   return `<section>
 <h2>${escapeHtml(report.file)}</h2>
 <p>${escapeHtml(compactionLine(report))}; cost ${escapeHtml(report.costBasis.basis)}.</p>
@@ -62,8 +78,10 @@ function shedTable(epochs: readonly ShedEpochFigure[]): string {
           : e.gate.forcedAt === undefined
             ? `${e.gate.breakEvenTurns ?? 'never'} &le; ${e.gate.expectedRemainingTurns}`
             : `${e.gate.breakEvenTurns ?? 'never'} &gt; ${e.gate.expectedRemainingTurns}, forced at ${pct(e.gate.forcedAt)}`;
-      return `<tr><td>${escapeHtml(e.conversation.slice(e.conversation.lastIndexOf('/') + 1))} #${e.epoch}</td><td>${e.request + 1}</td><td>${pct(e.fullness)}</td><td>${e.span.first}..${e.span.last}</td><td>${(e.span.bytes / 1024).toFixed(0)} KB</td><td>${gate}</td><td>${e.turnsAfter}</td>` +
-        `<td>${t.shedTokens.toLocaleString('en-US')} (${t.warmTokens.toLocaleString('en-US')} warm)</td><td>$${t.usd.toFixed(4)} <small>${t.basis}</small></td><td>$${e.rewrite.usd.toFixed(4)} <small>${e.rewrite.basis}</small></td><td>${e.payback.turnsNeeded ?? 'never'} (${e.payback.paidBack ? 'paid back' : 'not paid back'})</td></tr>`;
+      return (
+        `<tr><td>${escapeHtml(e.conversation.slice(e.conversation.lastIndexOf('/') + 1))} #${e.epoch}</td><td>${e.request + 1}</td><td>${pct(e.fullness)}</td><td>${e.span.first}..${e.span.last}</td><td>${(e.span.bytes / 1024).toFixed(0)} KB</td><td>${gate}</td><td>${e.turnsAfter}</td>` +
+        `<td>${t.shedTokens.toLocaleString('en-US')} (${t.warmTokens.toLocaleString('en-US')} warm)</td><td>$${t.usd.toFixed(4)} <small>${t.basis}</small></td><td>$${e.rewrite.usd.toFixed(4)} <small>${e.rewrite.basis}</small></td><td>${e.payback.turnsNeeded ?? 'never'} (${e.payback.paidBack ? 'paid back' : 'not paid back'})</td></tr>`
+      );
     })
     .join('');
   return `<p>Shed epochs, each on its own (never summed, never set against cache reads):</p>
@@ -74,11 +92,20 @@ function shedTable(epochs: readonly ShedEpochFigure[]): string {
 function heldLine(report: SessionReport): string {
   const held = Object.entries(report.shedHeld.requests).map(([why, n]) => `${escapeHtml(why)} &times;${n}`);
   const r = report.shedRefaults;
-  const refaults = r.rate === null ? '' : ` Shed refaults: ${r.blocksRefaulted} of ${r.blocksElided} shed tool results were files the session read again later.`;
+  const refaults =
+    r.rate === null ? '' : ` Shed refaults: ${r.blocksRefaulted} of ${r.blocksElided} shed tool results were files the session read again later.`;
   return `<p class="shed-held">Shed held back on requests over the threshold: ${held.length === 0 ? 'none' : held.join(', ')}.${refaults}</p>`;
 }
 
-function chart(kind: string, title: string, series: readonly (readonly number[])[], max: number, label: (v: number) => string, epochs: { readonly rescue: readonly number[]; readonly shed: readonly number[] }, limit: number | undefined): string {
+function chart(
+  kind: string,
+  title: string,
+  series: readonly (readonly number[])[],
+  max: number,
+  label: (v: number) => string,
+  epochs: { readonly rescue: readonly number[]; readonly shed: readonly number[] },
+  limit: number | undefined,
+): string {
   const n = Math.max(2, ...series.map((s) => s.length));
   const x = (i: number): number => PAD.left + (i / (n - 1)) * (W - PAD.left - PAD.right);
   const y = (v: number): number => H - PAD.bottom - (Math.min(v, max) / max) * (H - PAD.top - PAD.bottom);
@@ -90,12 +117,23 @@ function chart(kind: string, title: string, series: readonly (readonly number[])
     })
     .join('');
   const marks = (['rescue', 'shed'] as const)
-    .flatMap((s) => epochs[s].map((i) => `<line class="epoch" data-strategy="${s}" x1="${x(i).toFixed(1)}" x2="${x(i).toFixed(1)}" y1="${PAD.top}" y2="${H - PAD.bottom}" stroke="${COLORS[s]}" stroke-dasharray="4 3"/>`))
+    .flatMap((s) =>
+      epochs[s].map(
+        (i) =>
+          `<line class="epoch" data-strategy="${s}" x1="${x(i).toFixed(1)}" x2="${x(i).toFixed(1)}" y1="${PAD.top}" y2="${H - PAD.bottom}" stroke="${COLORS[s]}" stroke-dasharray="4 3"/>`,
+      ),
+    )
     .join('');
   const ticks = [0, 0.25, 0.5, 0.75, 1]
-    .map((f) => `<text x="${PAD.left - 6}" y="${(y(f * max) + 4).toFixed(1)}" text-anchor="end" font-size="11">${label(f * max)}</text><line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(f * max).toFixed(1)}" y2="${y(f * max).toFixed(1)}" stroke="#eee"/>`)
+    .map(
+      (f) =>
+        `<text x="${PAD.left - 6}" y="${(y(f * max) + 4).toFixed(1)}" text-anchor="end" font-size="11">${label(f * max)}</text><line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(f * max).toFixed(1)}" y2="${y(f * max).toFixed(1)}" stroke="#eee"/>`,
+    )
     .join('');
-  const limitLine = limit === undefined ? '' : `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(limit).toFixed(1)}" y2="${y(limit).toFixed(1)}" stroke="#999" stroke-dasharray="2 2"/><text x="${W - PAD.right}" y="${(y(limit) - 4).toFixed(1)}" text-anchor="end" font-size="11" fill="#777">client auto-compaction</text>`;
+  const limitLine =
+    limit === undefined
+      ? ''
+      : `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(limit).toFixed(1)}" y2="${y(limit).toFixed(1)}" stroke="#999" stroke-dasharray="2 2"/><text x="${W - PAD.right}" y="${(y(limit) - 4).toFixed(1)}" text-anchor="end" font-size="11" fill="#777">client auto-compaction</text>`;
   return `<svg class="chart" data-chart="${kind}" xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="${title}">
 <text x="${PAD.left}" y="14" font-size="13">${title}</text>${ticks}${limitLine}${marks}${lines}
 <text x="${(W / 2).toFixed(0)}" y="${H - 6}" text-anchor="middle" font-size="11">main-thread request</text></svg>`;

@@ -37,7 +37,25 @@ function renderSession(report: SessionReport): string {
     ...missLines(c.misses),
     '',
   ];
-  const header = ['strategy', 'peak', 'at compact', 'final', 'runway', 'x rec', 'refused', 'rescued', 'cache read', 'cache write', 'uncached', 'hit', 'cost $', 'epochs', 'shed KB', 'thinking sent/removed (last)', 'fullness per turn'];
+  const header = [
+    'strategy',
+    'peak',
+    'at compact',
+    'final',
+    'runway',
+    'x rec',
+    'refused',
+    'rescued',
+    'cache read',
+    'cache write',
+    'uncached',
+    'hit',
+    'cost $',
+    'epochs',
+    'shed KB',
+    'thinking sent/removed (last)',
+    'fullness per turn',
+  ];
   const rows = STRATEGIES.map((name) => {
     const s = report.strategies[name];
     return [
@@ -68,11 +86,15 @@ function renderSession(report: SessionReport): string {
   lines.push(...shedLines(report.shedEpochs), ...heldLines(report.shedHeld));
   const r = report.refaults;
   if (r.rate !== null) {
-    lines.push(`  rescue refaults: ${r.blocksRefaulted} of ${r.blocksElided} elided blocks were files the session read again later (${pct(r.rate, 1)}), ${r.refaults} read(s)`);
+    lines.push(
+      `  rescue refaults: ${r.blocksRefaulted} of ${r.blocksElided} elided blocks were files the session read again later (${pct(r.rate, 1)}), ${r.refaults} read(s)`,
+    );
   }
   const sr = report.shedRefaults;
   if (sr.rate !== null) {
-    lines.push(`  shed refaults: ${sr.blocksRefaulted} of ${sr.blocksElided} shed tool results were files the session read again later (${pct(sr.rate, 1)}), ${sr.refaults} read(s)`);
+    lines.push(
+      `  shed refaults: ${sr.blocksRefaulted} of ${sr.blocksElided} shed tool results were files the session read again later (${pct(sr.rate, 1)}), ${sr.refaults} read(s)`,
+    );
   }
   const notes = Object.entries(report.passthrough).map(([k, v]) => `${k} x${v}`);
   if (notes.length > 0) lines.push(`  pass-throughs: ${notes.join(', ')}`);
@@ -92,7 +114,10 @@ function shedLines(epochs: readonly ShedEpochFigure[]): string[] {
     '  shed epochs (each on its own: never summed, never set against cache reads):',
     ...epochs.map((e) => {
       const g = e.gate;
-      const against = g === undefined ? '' : `${g.forcedAt === undefined ? '<=' : '>'} ${g.expectedRemainingTurns} expected (${g.horizonFrom === 'horizon' ? '--horizon' : 'turns so far'})`;
+      const against =
+        g === undefined
+          ? ''
+          : `${g.forcedAt === undefined ? '<=' : '>'} ${g.expectedRemainingTurns} expected (${g.horizonFrom === 'horizon' ? '--horizon' : 'turns so far'})`;
       const forced = g?.forcedAt === undefined ? '' : `, forced at the ${pct(GATE_CEILING)} ceiling`;
       const gate = g === undefined ? 'no gate' : `gate: break-even ${g.breakEvenTurns ?? 'never'} turns ${against}${forced}; ran ${e.turnsAfter} more`;
       const t = e.perLaterTurn;
@@ -122,7 +147,8 @@ function heldLines(held: SessionReport['shedHeld']): string[] {
 }
 
 /** What ends each runway, as its cell marks it. */
-const RUNWAY_LEGEND = "a count reaching the point; '*' ended by a refusal; '~' estimated past the transcript at its growth per request, with no further epoch; '>=' never reached";
+const RUNWAY_LEGEND =
+  "a count reaching the point; '*' ended by a refusal; '~' estimated past the transcript at its growth per request, with no further epoch; '>=' never reached";
 
 /** The runway's requests, marked by how it ended. */
 export function runwayCell(r: Runway): string {
@@ -148,7 +174,10 @@ export function compactionLine(report: SessionReport): string {
       ? "the margin of the transcript's auto compact_boundary"
       : "assumed: Claude Code's rule, the window less 20,000 output tokens less a 13,000 buffer";
   const rec = p.recorded;
-  const recorded = rec === undefined ? 'the session never compacted' : `recorded: ${rec.trigger} at ${rec.preTokens === undefined ? 'an unknown count' : rec.preTokens.toLocaleString('en-US')} tokens`;
+  const recorded =
+    rec === undefined
+      ? 'the session never compacted'
+      : `recorded: ${rec.trigger} at ${rec.preTokens === undefined ? 'an unknown count' : rec.preTokens.toLocaleString('en-US')} tokens`;
   return `${at}, from ${from}; ${recorded}`;
 }
 
@@ -165,10 +194,14 @@ function missLines(m: MissTally): string[] {
       `(${m.explained.afterTtl} after a gap over the TTL, ${m.explained.modelChange} on a change of model, ${m.explained.other} otherwise)`,
   ];
   if (m.unforeseeable.requests > 0) {
-    lines.push(`  ${m.unforeseeable.requests} unforeseeable: the model read the prefix (${m.unforeseeable.cacheWriteTokens.toLocaleString('en-US')} tokens written that it cannot see coming)`);
+    lines.push(
+      `  ${m.unforeseeable.requests} unforeseeable: the model read the prefix (${m.unforeseeable.cacheWriteTokens.toLocaleString('en-US')} tokens written that it cannot see coming)`,
+    );
   }
   if (m.modelColdBilledWarm.requests > 0) {
-    lines.push(`  ${m.modelColdBilledWarm.requests} billed warm where the model was cold (${m.modelColdBilledWarm.afterTtl} after a gap over the TTL: the cache outlived it)`);
+    lines.push(
+      `  ${m.modelColdBilledWarm.requests} billed warm where the model was cold (${m.modelColdBilledWarm.afterTtl} after a gap over the TTL: the cache outlived it)`,
+    );
   }
   return lines;
 }

@@ -34,9 +34,7 @@ export function renderTtl(report: TtlReport): string {
 function resumeLines(report: TtlReport): string[] {
   const r = report.resumes;
   if (r.turns === 0) return ['  resumes: none (no file continues another, no gap over the TTL followed by a re-write)'];
-  const lines = [
-    `  resumes: ${r.turns} (${r.newFile} in a file continuing another, ${r.afterGap} after a gap over the TTL); ${r.billedWarm} opened warm`,
-  ];
+  const lines = [`  resumes: ${r.turns} (${r.newFile} in a file continuing another, ${r.afterGap} after a gap over the TTL); ${r.billedWarm} opened warm`];
   if (r.cold.turns > 0) {
     lines.push(
       `    ${r.cold.turns} cold: of ${r.cold.contextTokens.toLocaleString('en-US')} prompt tokens, ${pct(r.cold.cacheWriteShare)} re-cached, ` +

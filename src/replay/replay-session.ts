@@ -84,7 +84,13 @@ export interface Calibration {
   readonly misses: MissTally;
   /** The fitted system-prompt-and-tools size of each conversation. */
   readonly prefixTokens: Record<string, number>;
-  readonly recorded: { readonly cacheReadTokens: number; readonly cacheWriteTokens: number; readonly uncachedTokens: number; readonly costUsd: number; readonly peakFullness: number };
+  readonly recorded: {
+    readonly cacheReadTokens: number;
+    readonly cacheWriteTokens: number;
+    readonly uncachedTokens: number;
+    readonly costUsd: number;
+    readonly peakFullness: number;
+  };
 }
 
 /** One session's replay. */
@@ -148,15 +154,24 @@ export async function replaySession(file: string, conversations: readonly Rebuil
   };
   // The engine measures against the replay's window, never the recorded model's: the sessions
   // were compacted by a client that counted 200,000 unless told otherwise (--window).
-  const tokenThreshold = tokenThresholdFor({ threshold: options.threshold, ...(options.rescueTokens === undefined ? {} : { rescueTokens: options.rescueTokens }) }, window);
+  const tokenThreshold = tokenThresholdFor(
+    { threshold: options.threshold, ...(options.rescueTokens === undefined ? {} : { rescueTokens: options.rescueTokens }) },
+    window,
+  );
   const settings = {
-    threshold: options.threshold, policy: options.policy, window,
+    threshold: options.threshold,
+    policy: options.policy,
+    window,
     ...(options.rescueTokens === undefined ? {} : { rescueTokens: options.rescueTokens }),
     ...(options.latchAt === undefined ? {} : { latchAt: options.latchAt }),
   };
   const rescue = await RescueReplay.open(options.stateDir, settings);
   // Shed mode is the proxy's own too: the same engine in `--mode shed`, its gate and frozen spans.
-  const shed = await RescueReplay.open(options.shedStateDir, { ...settings, mode: 'shed', ...(options.horizon === undefined ? {} : { horizon: options.horizon }) });
+  const shed = await RescueReplay.open(options.shedStateDir, {
+    ...settings,
+    mode: 'shed',
+    ...(options.horizon === undefined ? {} : { horizon: options.horizon }),
+  });
   tallies.shed.perEpoch = true;
   const shedAccount = new ShedAccount(options.threshold, options.horizon, shed.state.spansDir, options.rescueTokens, options.latchAt);
   const entries = new Map<string, NonNullable<Awaited<ReturnType<RescueReplay['send']>>['conversation']>>();
@@ -190,7 +205,10 @@ export async function replaySession(file: string, conversations: readonly Rebuil
     if (cache === undefined) {
       // The first request read the system prompt and tools from a cache some earlier call wrote.
       const warm = request.usage.cacheRead >= prefix / 2 ? { model: request.model, timeMs: request.sentMs } : undefined;
-      cache = Object.fromEntries([...STRATEGIES, 'calibration' as const].map((s) => [s, new PromptCache(r, prefix, warm)])) as Record<StrategyName | 'calibration', PromptCache>;
+      cache = Object.fromEntries([...STRATEGIES, 'calibration' as const].map((s) => [s, new PromptCache(r, prefix, warm)])) as Record<
+        StrategyName | 'calibration',
+        PromptCache
+      >;
       caches.set(c.id, cache);
     }
     const sentModel = options.prefixCheck === true ? PREFIX_CHECK_STAND_IN : request.model;
@@ -200,14 +218,20 @@ export async function replaySession(file: string, conversations: readonly Rebuil
     const originalTokens = prefix + r * region.length;
     // The cache's clock is when requests were sent, as in the TTL back-test.
     const cached = (bytes: Uint8Array, blocks: number): CachedRequest => ({
-      region: cacheRegion(bytes), blocks, model: request.model, timeMs: request.sentMs, ttl,
-      uncachedTokens: request.usage.input, outputTokens: request.usage.output,
+      region: cacheRegion(bytes),
+      blocks,
+      model: request.model,
+      timeMs: request.sentMs,
+      ttl,
+      uncachedTokens: request.usage.input,
+      outputTokens: request.usage.output,
     });
     const u = request.usage;
     const recordedTotal = u.input + u.cacheRead + u.cacheWrite;
     // The prompt the API would count for a body sent in place of this one: the recorded count,
     // less what the strategy took out (the same reading the engines are handed after a 200).
-    const tokensOf = (sent: Uint8Array): number => (recordedTotal > 0 ? recordedTotal - r * (body.length - sent.length) : prefix + r * cacheRegion(sent).length);
+    const tokensOf = (sent: Uint8Array): number =>
+      recordedTotal > 0 ? recordedTotal - r * (body.length - sent.length) : prefix + r * cacheRegion(sent).length;
     const inRunway = c === runwayOf;
     const sentBytes: Partial<Record<StrategyName, number>> = {};
     const tokens: Partial<Record<StrategyName, number>> = {};
@@ -228,8 +252,7 @@ export async function replaySession(file: string, conversations: readonly Rebuil
       tokens[s] = t;
       return priced;
     };
-    const byWindow = (sent: Uint8Array): Settled =>
-      refusedOverWindow(tokensOf(sent), window) ? { refused: true, why: 'no_rescue' } : { refused: false };
+    const byWindow = (sent: Uint8Array): Settled => (refusedOverWindow(tokensOf(sent), window) ? { refused: true, why: 'no_rescue' } : { refused: false });
 
     // Calibration: the body as the client sent it, against the usage, whatever the window.
     const asRecorded = cache.calibration.send({ ...cached(body, request.blocks), region });
@@ -263,14 +286,20 @@ export async function replaySession(file: string, conversations: readonly Rebuil
     const prepared = rescued.prepared;
     if (prepared.reason === undefined && prepared.conversation !== undefined) {
       const skipped = new Set((prepared.skipped ?? []).flatMap((s) => ('ordinal' in s ? [s.ordinal] : [])));
-      refaults.elide(c.id, prepared.epochs, request.messages, prepared.conversation.frozen.filter((b) => !skipped.has(b.ordinal)));
+      refaults.elide(
+        c.id,
+        prepared.epochs,
+        request.messages,
+        prepared.conversation.frozen.filter((b) => !skipped.has(b.ordinal)),
+      );
     }
     if (prepared.reason !== undefined && prepared.reason !== 'no_epoch') count(`rescue:${prepared.reason}`);
     for (const s of prepared.skipped ?? []) count(`rescue-block:${s.reason}`);
     if (prepared.conversation !== undefined) entries.set(c.id, prepared.conversation);
     if (rescued.kind === 'answered' && rescued.rescued) tallies.rescue.rescued++;
     settle('rescue', prepared.body, prepared.latched !== undefined, rescued.kind === 'refused' ? { refused: true, why: rescued.why } : { refused: false });
-    if (rescued.kind === 'answered') rescue.observe(prepared, { contextTokens: Math.round(rescued.tokens), requestBytes: prepared.body.length + Math.round(prefix / r) });
+    if (rescued.kind === 'answered')
+      rescue.observe(prepared, { contextTokens: Math.round(rescued.tokens), requestBytes: prepared.body.length + Math.round(prefix / r) });
 
     // ctxshed rescue --mode shed: the same, with spans of whole messages and the burst gate.
     shedAccount.beforeSend(c.id, request);
@@ -280,15 +309,30 @@ export async function replaySession(file: string, conversations: readonly Rebuil
     for (const s of shedPrepared.skipped ?? []) count(`shed-span:${s.reason}`);
     if (shedOut.kind === 'answered' && shedOut.rescued) tallies.shed.rescued++;
     const mainIndex = tallies.shed.fullness.length;
-    const shedPriced = settle('shed', shedPrepared.body, shedPrepared.latched !== undefined, shedOut.kind === 'refused' ? { refused: true, why: shedOut.why } : { refused: false });
+    const shedPriced = settle(
+      'shed',
+      shedPrepared.body,
+      shedPrepared.latched !== undefined,
+      shedOut.kind === 'refused' ? { refused: true, why: shedOut.why } : { refused: false },
+    );
     if (shedPriced !== undefined) {
       // Against the recorded body as the model prices it, answered or not at this window.
       shedAccount.afterSend({
-        conversation: c.id, requests: c.requests.length, n, request, body, prepared: shedPrepared, priced: shedPriced, recorded: recordedPriced ?? asRecorded, ttl, tokensPerByte: r,
+        conversation: c.id,
+        requests: c.requests.length,
+        n,
+        request,
+        body,
+        prepared: shedPrepared,
+        priced: shedPriced,
+        recorded: recordedPriced ?? asRecorded,
+        ttl,
+        tokensPerByte: r,
         ...(main ? { mainIndex } : {}),
       });
     }
-    if (shedOut.kind === 'answered') shed.observe(shedPrepared, { contextTokens: Math.round(shedOut.tokens), requestBytes: shedPrepared.body.length + Math.round(prefix / r) });
+    if (shedOut.kind === 'answered')
+      shed.observe(shedPrepared, { contextTokens: Math.round(shedOut.tokens), requestBytes: shedPrepared.body.length + Math.round(prefix / r) });
 
     // Per-request rewriting: every eligible block, every request.
     const every = rewriteEveryRequest(body, options.policy, `${options.stateDir}/elided`, sha256Hex);
@@ -333,7 +377,13 @@ export async function replaySession(file: string, conversations: readonly Rebuil
       unexplainedMisses: { requests: misses, extraWriteTokens: Math.round(missedWrite) },
       misses: turns.tally(),
       prefixTokens: Object.fromEntries([...model.prefixTokens].map(([k, v]) => [k, Math.round(v)])),
-      recorded: { cacheReadTokens: recordedRead, cacheWriteTokens: recordedWrite, uncachedTokens: recordedUncached, costUsd: Math.round(recordedCost * 10_000) / 10_000, peakFullness: round4(recordedPeak) },
+      recorded: {
+        cacheReadTokens: recordedRead,
+        cacheWriteTokens: recordedWrite,
+        uncachedTokens: recordedUncached,
+        costUsd: Math.round(recordedCost * 10_000) / 10_000,
+        peakFullness: round4(recordedPeak),
+      },
     },
     strategies: {
       recorded: recordedSummary,
@@ -373,11 +423,20 @@ function finishRunways(runways: Record<StrategyName, RunwayCounter>, c: RebuiltC
   const counts = (c?.requests ?? []).map((r) => r.usage.input + r.usage.cacheRead + r.usage.cacheWrite + r.usage.output);
   const growth = counts.length > 1 ? ((counts.at(-1) ?? 0) - (counts[0] ?? 0)) / (counts.length - 1) : 0;
   // At the window the session ran at, its own auto boundary is where the client compacted.
-  const boundary = c?.compaction?.trigger === 'auto' && c.id === point.recorded?.conversation && window === DEFAULT_CONTEXT_WINDOW ? ('recorded_compaction' as const) : undefined;
+  const boundary =
+    c?.compaction?.trigger === 'auto' && c.id === point.recorded?.conversation && window === DEFAULT_CONTEXT_WINDOW
+      ? ('recorded_compaction' as const)
+      : undefined;
   // The client compacted on the recorded last count: a strategy's estimate runs to the same count.
   const target = boundary === undefined ? undefined : Math.min(point.tokens, counts.at(-1) ?? point.tokens);
   const ends = Object.fromEntries(
-    STRATEGIES.map((s) => [s, runways[s].finish(growth, { ...(s === 'recorded' && boundary !== undefined ? { recordedEnd: boundary } : {}), ...(target === undefined ? {} : { targetTokens: target }) })]),
+    STRATEGIES.map((s) => [
+      s,
+      runways[s].finish(growth, {
+        ...(s === 'recorded' && boundary !== undefined ? { recordedEnd: boundary } : {}),
+        ...(target === undefined ? {} : { targetTokens: target }),
+      }),
+    ]),
   ) as Record<StrategyName, { requests: number; end: RunwayEnd }>;
   return withRatios<StrategyName>(ends, 'recorded');
 }

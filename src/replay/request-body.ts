@@ -10,13 +10,15 @@ import type { ApiMessage } from './rebuild-conversations.js';
 
 const ENCODER = new TextEncoder();
 const HEAD = '{"model":';
-const TAIL = '],"system":[{"type":"text","text":"(system prompt and tools: not in the transcript, sized by calibration)"}],"tools":[],"max_tokens":32000,"stream":true}';
+const TAIL =
+  '],"system":[{"type":"text","text":"(system prompt and tools: not in the transcript, sized by calibration)"}],"tools":[],"max_tokens":32000,"stream":true}';
 const TAIL_BYTES = ENCODER.encode(TAIL).length;
 /**
  * The same for a request whose writes were billed at the one-hour TTL: the client asked for it,
  * so the stand-in asks too, and shed's gate weighs a write at 2.0 as the proxy's would.
  */
-const TAIL_1H = '],"system":[{"type":"text","text":"(system prompt and tools: not in the transcript, sized by calibration)","cache_control":{"type":"ephemeral","ttl":"1h"}}],"tools":[],"max_tokens":32000,"stream":true}';
+const TAIL_1H =
+  '],"system":[{"type":"text","text":"(system prompt and tools: not in the transcript, sized by calibration)","cache_control":{"type":"ephemeral","ttl":"1h"}}],"tools":[],"max_tokens":32000,"stream":true}';
 const TAIL_1H_BYTES = ENCODER.encode(TAIL_1H);
 /** The client's one message-level breakpoint; it moves every turn, so the cache ignores it. */
 const CACHE_CONTROL = ',"cache_control":{"type":"ephemeral"}';
@@ -74,7 +76,10 @@ export function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
 }
 
 function endsWith(bytes: Uint8Array, suffix: Uint8Array): boolean {
-  return bytes.length >= suffix.length && Buffer.compare(Buffer.from(bytes.buffer, bytes.byteOffset + bytes.length - suffix.length, suffix.length), view(suffix, suffix.length)) === 0;
+  return (
+    bytes.length >= suffix.length &&
+    Buffer.compare(Buffer.from(bytes.buffer, bytes.byteOffset + bytes.length - suffix.length, suffix.length), view(suffix, suffix.length)) === 0
+  );
 }
 
 function view(bytes: Uint8Array, length: number): Buffer {

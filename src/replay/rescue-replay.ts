@@ -20,7 +20,10 @@ export class RescueReplay {
   #now = new Date(0);
   readonly #engine: EpochEngine;
 
-  private constructor(readonly state: StateDir, settings: EngineSettings) {
+  private constructor(
+    readonly state: StateDir,
+    settings: EngineSettings,
+  ) {
     this.#engine = new EpochEngine(state, settings, {
       now: () => this.#now,
       onStateFailure: (error) => this.failures.push(errorText(error)),

@@ -62,7 +62,10 @@ export class RunwayCounter {
    * conversation's last count, when the client compacted on it short of the point by its own
    * reckoning), so that a strategy that changed nothing gets the recorded runway.
    */
-  finish(growthTokens: number, options: { readonly recordedEnd?: 'recorded_compaction'; readonly targetTokens?: number } = {}): { readonly requests: number; readonly end: RunwayEnd } {
+  finish(
+    growthTokens: number,
+    options: { readonly recordedEnd?: 'recorded_compaction'; readonly targetTokens?: number } = {},
+  ): { readonly requests: number; readonly end: RunwayEnd } {
     if (this.#ended !== undefined) return this.#ended;
     if (options.recordedEnd !== undefined) return { requests: this.#seen, end: options.recordedEnd };
     if (!(growthTokens > 0)) return { requests: this.#seen, end: 'not_reached' };
@@ -72,7 +75,10 @@ export class RunwayCounter {
 }
 
 /** Each strategy's runway with its ratio to the recorded one. */
-export function withRatios<K extends string>(runways: Record<K, { readonly requests: number; readonly end: RunwayEnd }>, recorded: NoInfer<K>): Record<K, Runway> {
+export function withRatios<K extends string>(
+  runways: Record<K, { readonly requests: number; readonly end: RunwayEnd }>,
+  recorded: NoInfer<K>,
+): Record<K, Runway> {
   const base = runways[recorded].requests;
   const out = {} as Record<K, Runway>;
   for (const k of Object.keys(runways) as K[]) {

@@ -16,7 +16,13 @@ import { whyNoShed, type ShedHold } from './shed-hold.js';
 /** The requests shed held back on, by why, and the gate's figures the first time it held. */
 export interface ShedHeld {
   readonly requests: Partial<Record<ShedHold, number>>;
-  readonly firstGate?: { readonly conversation: string; readonly request: number; readonly gate: GateDecision; readonly spanBytes: number; readonly windowBytes: number };
+  readonly firstGate?: {
+    readonly conversation: string;
+    readonly request: number;
+    readonly gate: GateDecision;
+    readonly spanBytes: number;
+    readonly windowBytes: number;
+  };
 }
 
 /** One shed request as the replay saw it. */
@@ -81,18 +87,33 @@ export class ShedAccount {
     this.#saved.set(c, savedNow);
     const epoch = entry?.record?.epochs.find((e) => e.n === prepared.latched);
     if (epoch !== undefined) {
-      this.epochs.push(shedEpochFigure({
-        conversation: c, request: step.n, ...(step.mainIndex === undefined ? {} : { mainIndex: step.mainIndex }),
-        epoch, model: request.model, ttl: step.ttl, tokensPerByte: step.tokensPerByte, bytesSavedNow: savedNow, bytesSavedBefore: savedBefore,
-        // What the provider served warm: the recorded read, less the tokens earlier epochs already took out.
-        warmTokens: request.usage.cacheRead - step.tokensPerByte * savedBefore,
-        shedCacheWrite: step.priced.cacheWriteTokens, recordedCacheWrite: step.recorded.cacheWriteTokens,
-        turnsAfter: step.requests - 1 - step.n,
-      }));
+      this.epochs.push(
+        shedEpochFigure({
+          conversation: c,
+          request: step.n,
+          ...(step.mainIndex === undefined ? {} : { mainIndex: step.mainIndex }),
+          epoch,
+          model: request.model,
+          ttl: step.ttl,
+          tokensPerByte: step.tokensPerByte,
+          bytesSavedNow: savedNow,
+          bytesSavedBefore: savedBefore,
+          // What the provider served warm: the recorded read, less the tokens earlier epochs already took out.
+          warmTokens: request.usage.cacheRead - step.tokensPerByte * savedBefore,
+          shedCacheWrite: step.priced.cacheWriteTokens,
+          recordedCacheWrite: step.recorded.cacheWriteTokens,
+          turnsAfter: step.requests - 1 - step.n,
+        }),
+      );
     } else if (entry?.reading !== undefined && crossedThreshold(entry.reading, this.#thresholds()) !== undefined) {
       // Over a threshold and nothing latched: ask the engine's own steps why.
       const hold = whyNoShed({
-        body: step.body, spans: entry.spans, reading: entry.reading, epochs: entry.record?.epochs.length ?? 0, spansDir: this.spansDir, sha256: sha256Hex,
+        body: step.body,
+        spans: entry.spans,
+        reading: entry.reading,
+        epochs: entry.record?.epochs.length ?? 0,
+        spansDir: this.spansDir,
+        sha256: sha256Hex,
         thresholds: this.#thresholds(),
         ...(this.latchAt === undefined ? {} : { latchAt: this.latchAt }),
         ...(entry.record?.prefixCheck === undefined ? {} : { learnedPrefixCheck: true }),

@@ -95,9 +95,10 @@ export function shedEpochFigure(o: ShedLatchObservation): ShedEpochFigure {
     request: o.request,
     ...(o.mainIndex === undefined ? {} : { mainIndex: o.mainIndex }),
     fullness: round4(o.epoch.reason.fullness),
-    span: span === undefined
-      ? { first: 0, last: -1, messages: 0, bytes: 0, sha256: '' }
-      : { first: span.first, last: span.last, messages: span.last - span.first + 1, bytes: span.bytes, sha256: span.sha256 },
+    span:
+      span === undefined
+        ? { first: 0, last: -1, messages: 0, bytes: 0, sha256: '' }
+        : { first: span.first, last: span.last, messages: span.last - span.first + 1, bytes: span.bytes, sha256: span.sha256 },
     ...(o.epoch.gate === undefined ? {} : { gate: o.epoch.gate }),
     turnsAfter: o.turnsAfter,
     perLaterTurn: {

@@ -74,7 +74,13 @@ export function whyNoShed(input: ShedHoldInput): ShedHoldOutcome {
   const decision = decide(
     () =>
       weighSpan({
-        body: input.body, index, spans: input.spans, reading, sha256: input.sha256, policy: input.policy ?? DEFAULT_SHED_POLICY, spansDir: input.spansDir,
+        body: input.body,
+        index,
+        spans: input.spans,
+        reading,
+        sha256: input.sha256,
+        policy: input.policy ?? DEFAULT_SHED_POLICY,
+        spansDir: input.spansDir,
         ...(input.horizon === undefined ? {} : { horizon: input.horizon }),
       }),
     turnPlaceOf(index, input.learnedPrefixCheck === true, input.latchAt ?? DEFAULT_LATCH_AT),

@@ -169,7 +169,12 @@ export class StrategyTally {
       atCompactionRefused: [...this.atCompactionRefused],
       finalBytesSaved: this.perEpoch ? null : this.finalBytesSaved,
       thinking: { ...this.#thinking },
-      series: { fullness: this.fullness.map(round4), cumulativeCostUsd: this.cumulativeCost.map((c) => Math.round(c * 10_000) / 10_000), epochAt: this.epochAt, refusedAt: this.refusedAt },
+      series: {
+        fullness: this.fullness.map(round4),
+        cumulativeCostUsd: this.cumulativeCost.map((c) => Math.round(c * 10_000) / 10_000),
+        epochAt: this.epochAt,
+        refusedAt: this.refusedAt,
+      },
     };
   }
 }

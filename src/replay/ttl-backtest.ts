@@ -72,7 +72,14 @@ export interface TtlReport {
   readonly band: { readonly fromMinutes: number; readonly toMinutes: number; readonly ttl5m: BandCount; readonly ttl1h: BandCount };
   /** Predicted warm, billed cold: the clock cannot see these (a changed system prompt, an eviction). */
   readonly unforeseeable: { readonly pairs: number; readonly cacheWriteTokens: number };
-  readonly resumes: { readonly turns: number; readonly newFile: number; readonly afterGap: number; readonly billedWarm: number; readonly cold: CarriedTokens; readonly list: ResumeTurn[] };
+  readonly resumes: {
+    readonly turns: number;
+    readonly newFile: number;
+    readonly afterGap: number;
+    readonly billedWarm: number;
+    readonly cold: CarriedTokens;
+    readonly list: ResumeTurn[];
+  };
   readonly skipped: Record<SkipReason, number>;
   readonly disagreements: Disagreement[];
 }

@@ -173,7 +173,12 @@ function canonicalNodes(conversations: readonly TtlConversation[], skipped: Reco
 }
 
 /** The compaction call's predecessor: the session's latest main-thread request sent before it. */
-function latestMainBefore(conversations: readonly TtlConversation[], nodes: ReadonlyMap<TtlConversation, Node[]>, session: string, sentMs: number): Node | undefined {
+function latestMainBefore(
+  conversations: readonly TtlConversation[],
+  nodes: ReadonlyMap<TtlConversation, Node[]>,
+  session: string,
+  sentMs: number,
+): Node | undefined {
   let best: Node | undefined;
   for (const c of conversations) {
     if (c.session !== session || c.kind !== 'main') continue;

@@ -119,10 +119,7 @@ export function summarizeConversations(tally: WireTally, records: readonly Conve
   const byKey = new Map(records.map((record) => [record.key, record]));
   const keys = new Set([...byKey.keys(), ...tally.conversations.keys()]);
   const summaries = [...keys].map((key) => summarizeConversation(byKey.get(key), tally.conversations.get(key) ?? null, key));
-  return summaries.sort(
-    (a, b) =>
-      compareDesc(a.lastSeen, b.lastSeen) || compareDesc(a.createdAt, b.createdAt) || a.key.localeCompare(b.key),
-  );
+  return summaries.sort((a, b) => compareDesc(a.lastSeen, b.lastSeen) || compareDesc(a.createdAt, b.createdAt) || a.key.localeCompare(b.key));
 }
 
 /** One conversation's summary; `record` and `tally` may each be missing, not both. */
@@ -186,7 +183,10 @@ function epochsFromRecord(record: ConversationRecord, tokensPerByte: number, tal
       window: epoch.reason.window,
       contextTokens: epoch.reason.contextTokens,
       limit: epoch.reason.limit ?? null,
-      fired: epoch.reason.crossed === undefined || epoch.reason.thresholdTokens === undefined ? null : { crossed: epoch.reason.crossed, thresholdTokens: epoch.reason.thresholdTokens },
+      fired:
+        epoch.reason.crossed === undefined || epoch.reason.thresholdTokens === undefined
+          ? null
+          : { crossed: epoch.reason.crossed, thresholdTokens: epoch.reason.thresholdTokens },
       policy: { name, version, keepRecent, minBytes },
       blocks: epoch.blocks.length,
       bytes,

@@ -20,7 +20,9 @@ export function renderConversation(summary: ConversationSummary, recordEpochs: r
   // A shed conversation elides no blocks: it says what it shed instead, counted, never summed.
   const shed =
     s.mode === 'shed'
-      ? [`  shed      ${plural(s.spansShed, 'span')}, ${plural(s.messagesShed, 'whole message')} in ${plural(s.epochs.length, 'epoch')} (each epoch's figures below, never summed)`]
+      ? [
+          `  shed      ${plural(s.spansShed, 'span')}, ${plural(s.messagesShed, 'whole message')} in ${plural(s.epochs.length, 'epoch')} (each epoch's figures below, never summed)`,
+        ]
       : [
           `  elided    ${plural(s.blocksElided, 'block')}, ${formatBytes(s.bytesElided)} (${formatTokens(s.tokensElided)} tokens) in ${plural(s.epochs.length, 'epoch')}`,
           `  refaults  ${describeRefaults(s.refaults, s.blocksRefaulted, s.blocksElided)}`,
@@ -34,7 +36,14 @@ export function renderConversation(summary: ConversationSummary, recordEpochs: r
     ...shed,
   ];
   for (const epoch of s.epochs) {
-    lines.push('', ...renderEpoch(epoch, recordEpochs.find((e) => e.n === epoch.n), nowMs));
+    lines.push(
+      '',
+      ...renderEpoch(
+        epoch,
+        recordEpochs.find((e) => e.n === epoch.n),
+        nowMs,
+      ),
+    );
   }
   if (recordEpochs.length > 0 && s.mode === 'shed') {
     lines.push('', `Originals: ${dirs.spansDir}/<HANDLE>.md (readable) and <HANDLE>.json (the exact bytes)`);
@@ -55,7 +64,8 @@ function renderEpoch(e: EpochSummary, recorded: Epoch | undefined, nowMs: number
     const p = e.policy;
     const recent = recorded?.policy.recentTokens;
     const shedWindow = recent === undefined ? `the messages of the ${p.keepRecent} newest tool results` : `a recent window of ${formatCount(recent)} tokens`;
-    const window = span === undefined ? `older than the ${p.keepRecent} newest tool results, over ${formatCount(p.minBytes)} bytes` : `between the head and ${shedWindow}`;
+    const window =
+      span === undefined ? `older than the ${p.keepRecent} newest tool results, over ${formatCount(p.minBytes)} bytes` : `between the head and ${shedWindow}`;
     lines.push(`  policy    ${p.name} v${p.version}: ${window}`);
   }
   if (span === undefined) {
@@ -118,7 +128,8 @@ function describeReading(e: EpochSummary, fullness: number, threshold: number, w
   if (e.trigger !== 'overflow' && e.contextTokens !== null && e.fired?.crossed === 'tokens') {
     return `${formatCount(e.contextTokens)} tokens >= token threshold ${formatCount(e.fired.thresholdTokens)} (fullness ${formatPercent(fullness)} ${ofWindow})`;
   }
-  if (e.trigger !== 'overflow' || e.contextTokens === null) return `fullness ${formatPercent(fullness)}${tokens} >= threshold ${formatPercent(threshold)} ${ofWindow}`;
+  if (e.trigger !== 'overflow' || e.contextTokens === null)
+    return `fullness ${formatPercent(fullness)}${tokens} >= threshold ${formatPercent(threshold)} ${ofWindow}`;
   const limit = e.limit === null ? 'the maximum' : `${formatCount(e.limit)} maximum`;
   return `the API refused the prompt: ${formatCount(e.contextTokens)} tokens > ${limit} (fullness ${formatPercent(fullness)} ${ofWindow})`;
 }

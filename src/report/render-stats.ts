@@ -21,16 +21,18 @@ export function renderStats(report: StatsReport, stateDir: string): string {
   lines.push('', ...renderTotals(overall, report.unkeyed.requests));
   lines.push('', 'Per conversation', ...conversationTable(report));
   const epochRows = report.conversations.flatMap((c) =>
-    c.epochs.filter((e) => e.span === null).map((e) => [
-      shortId(c.key),
-      String(e.n),
-      formatLocalTime(e.latchedAt),
-      formatPercent(e.fullness),
-      formatCount(e.blocks),
-      formatBytes(e.bytes),
-      formatTokens(e.tokens),
-      formatRefaults(e.blocksRefaulted, refaultRateOf(e.blocksRefaulted, e.blocks)),
-    ]),
+    c.epochs
+      .filter((e) => e.span === null)
+      .map((e) => [
+        shortId(c.key),
+        String(e.n),
+        formatLocalTime(e.latchedAt),
+        formatPercent(e.fullness),
+        formatCount(e.blocks),
+        formatBytes(e.bytes),
+        formatTokens(e.tokens),
+        formatRefaults(e.blocksRefaulted, refaultRateOf(e.blocksRefaulted, e.blocks)),
+      ]),
   );
   if (epochRows.length > 0) {
     const columns = [
@@ -75,15 +77,25 @@ function renderTotals(t: StatsTotals, unkeyed: number): string[] {
   if (skipped.length > 0) lines.push(truncate(`${label('blocks left alone')}${skipped.join(', ')}`, REPORT_WIDTH));
   const overflow = overflowLine(t.overflow);
   if (overflow !== undefined) lines.push(truncate(`${label('too long')}${overflow}`, REPORT_WIDTH));
-  if (t.thinkingRemoved > 0) lines.push(`${label('thinking removed')}${plural(t.thinkingRemoved, 'block')} over ${plural(t.thinkingRequests, 'request')} (docs/rescue.md, "Preserved thinking")`);
+  if (t.thinkingRemoved > 0)
+    lines.push(
+      `${label('thinking removed')}${plural(t.thinkingRemoved, 'block')} over ${plural(t.thinkingRequests, 'request')} (docs/rescue.md, "Preserved thinking")`,
+    );
   if (t.thinkingDropped > 0) {
     const by = byCount(t.thinkingDroppedBy).map(([reason, n]) => `${reason} ${formatCount(n)}`);
-    lines.push(truncate(`${label('thinking dropped')}${plural(t.thinkingDropped, 'block')} in ${plural(t.thinkingDroppedRequests, 'request')}${by.length === 0 ? '' : `: ${by.join(', ')}`}`, REPORT_WIDTH));
+    lines.push(
+      truncate(
+        `${label('thinking dropped')}${plural(t.thinkingDropped, 'block')} in ${plural(t.thinkingDroppedRequests, 'request')}${by.length === 0 ? '' : `: ${by.join(', ')}`}`,
+        REPORT_WIDTH,
+      ),
+    );
   }
   lines.push(`${label('epochs')}${formatCount(t.epochs)}, ${plural(t.blocksElided, 'block')}`);
   if (t.shed.epochs > 0) {
     // Shed epochs are counted, never summed: their bytes and tokens are each epoch's own.
-    lines.push(`${label('shed')}${plural(t.shed.spans, 'span')}, ${plural(t.shed.messages, 'message')} in ${plural(t.shed.epochs, 'shed epoch')} (each one's figures below, never summed)`);
+    lines.push(
+      `${label('shed')}${plural(t.shed.spans, 'span')}, ${plural(t.shed.messages, 'message')} in ${plural(t.shed.epochs, 'shed epoch')} (each one's figures below, never summed)`,
+    );
     // Rescue's lines only when there is rescue to report: zeros would read as a shed of nothing.
     if (t.epochs === t.shed.epochs) return lines;
   }
@@ -203,14 +215,17 @@ function overflowLine(overflow: Readonly<Record<string, number>>): string | unde
   const failed = overflow['retried_error'] ?? 0;
   const declined = byCount(overflow).filter(([why]) => why !== 'retried_ok' && why !== 'retried_error');
   const parts = [`${formatCount(ok + failed)} retried with a new epoch (${formatCount(ok)} answered 200)`];
-  if (declined.length > 0) parts.push(`${formatCount(declined.reduce((sum, [, n]) => sum + n, 0))} not (${declined.map(([why, n]) => `${why} ${formatCount(n)}`).join(', ')})`);
+  if (declined.length > 0)
+    parts.push(`${formatCount(declined.reduce((sum, [, n]) => sum + n, 0))} not (${declined.map(([why, n]) => `${why} ${formatCount(n)}`).join(', ')})`);
   return `${formatCount(total)} refused: ${parts.join(', ')}`;
 }
 
 // A span read back by its handle is a refault of it; twice or more, the recent window was cut too close.
 function restoredLine(report: StatsReport): string {
   const restored = report.conversations.flatMap((c) =>
-    c.epochs.flatMap((e) => (e.span === null || e.span.restores === 0 ? [] : [`${shortId(c.key)} #${e.n} ${e.span.restores === 1 ? 'once' : `${e.span.restores} times`}`])),
+    c.epochs.flatMap((e) =>
+      e.span === null || e.span.restores === 0 ? [] : [`${shortId(c.key)} #${e.n} ${e.span.restores === 1 ? 'once' : `${e.span.restores} times`}`],
+    ),
   );
   const twice = report.conversations.reduce((n, c) => n + c.epochs.filter((e) => (e.span?.restores ?? 0) >= 2).length, 0);
   if (restored.length === 0) return 'Spans restored (refaults of a span): none.';

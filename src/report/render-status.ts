@@ -58,7 +58,9 @@ function footnotes(conversations: readonly StatusConversation[]): string[] {
     // A shed conversation's stubs stand for spans: say what its last epoch shed, and what RESCUED counts.
     const epoch = c.lastEpoch;
     if (epoch !== null && epoch.span !== null) {
-      notes.push(`${shortId(c.key)}: shed mode: epoch #${epoch.n} shed ${plural(epoch.span.messages, 'message')} (${formatBytes(epoch.span.bytes)}); RESCUED counts span stubs`);
+      notes.push(
+        `${shortId(c.key)}: shed mode: epoch #${epoch.n} shed ${plural(epoch.span.messages, 'message')} (${formatBytes(epoch.span.bytes)}); RESCUED counts span stubs`,
+      );
     }
     return notes;
   });

@@ -33,7 +33,8 @@ export function shortId(id: string): string {
  * digits and nothing else, so no path (`../x`, `/etc/passwd`) ever reaches the file system.
  */
 export function checkHexId(input: string): string | undefined {
-  if (!HEX_ID.test(input)) return `${JSON.stringify(input.slice(0, 80))} is not a hex id (a sha256 or a conversation key, full or its first ${MIN_ID_CHARS}+ digits)`;
+  if (!HEX_ID.test(input))
+    return `${JSON.stringify(input.slice(0, 80))} is not a hex id (a sha256 or a conversation key, full or its first ${MIN_ID_CHARS}+ digits)`;
   if (input.length < MIN_ID_CHARS) return `${input} is too short: give at least ${MIN_ID_CHARS} hex digits`;
   if (input.length > 64) return `${input.slice(0, 70)}... is longer than a sha256 (64 hex digits)`;
   return undefined;

@@ -149,7 +149,10 @@ function totalsOf(tally: WireTally, summaries: readonly ConversationSummary[]): 
 function statusOf(s: ConversationSummary, tally: NonNullable<ConversationSummary['tally']>, options: StatusOptions): StatusConversation {
   const epoch = s.epochs[s.epochs.length - 1];
   const recordedEpoch = [...s.epochs].reverse().find((e) => e.threshold !== null);
-  const recorded = recordedEpoch === undefined || recordedEpoch.threshold === null ? null : effectiveThreshold(recordedEpoch.threshold, recordedEpoch.fired?.thresholdTokens, recordedEpoch.window);
+  const recorded =
+    recordedEpoch === undefined || recordedEpoch.threshold === null
+      ? null
+      : effectiveThreshold(recordedEpoch.threshold, recordedEpoch.fired?.thresholdTokens, recordedEpoch.window);
   const last = tally.last;
   return {
     key: s.key,

@@ -125,7 +125,23 @@ export function newWireTally(): WireTally {
 
 /** Zero counts. */
 export function newRequestCounts(): RequestCounts {
-  return { requests: 0, rewritten: 0, passthrough: countsByName(), skippedBlocks: countsByName(), rewritePaths: countsByName(), overflow: countsByName(), holds: countsByName(), thinkingRemoved: 0, thinkingRequests: 0, thinkingDropped: 0, thinkingDroppedRequests: 0, thinkingDroppedBy: countsByName(), errors: 0, rewrittenBytesElided: 0, rewrittenBytesSaved: 0 };
+  return {
+    requests: 0,
+    rewritten: 0,
+    passthrough: countsByName(),
+    skippedBlocks: countsByName(),
+    rewritePaths: countsByName(),
+    overflow: countsByName(),
+    holds: countsByName(),
+    thinkingRemoved: 0,
+    thinkingRequests: 0,
+    thinkingDropped: 0,
+    thinkingDroppedRequests: 0,
+    thinkingDroppedBy: countsByName(),
+    errors: 0,
+    rewrittenBytesElided: 0,
+    rewrittenBytesSaved: 0,
+  };
 }
 
 /** Folds one line's entry into `tally`. */
@@ -345,6 +361,7 @@ function countDropped(counts: RequestCounts, record: WireRecord): void {
   if (typeof by !== 'object' || by === null) return;
   for (const [reason, n] of Object.entries(by as Record<string, unknown>)) {
     // A line from elsewhere may name anything: only a plausible reason's name is counted.
-    if (/^[a-z_]{1,40}$/.test(reason) && typeof n === 'number' && Number.isSafeInteger(n) && n > 0) counts.thinkingDroppedBy[reason] = (counts.thinkingDroppedBy[reason] ?? 0) + n;
+    if (/^[a-z_]{1,40}$/.test(reason) && typeof n === 'number' && Number.isSafeInteger(n) && n > 0)
+      counts.thinkingDroppedBy[reason] = (counts.thinkingDroppedBy[reason] ?? 0) + n;
   }
 }

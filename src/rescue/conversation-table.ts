@@ -45,7 +45,18 @@ export class ConversationTable {
   async get(key: string): Promise<ConversationEntry> {
     let entry = this.#entries.get(key);
     if (entry === undefined) {
-      entry = { key, record: undefined, frozen: [], spans: [], thinking: [], mode: undefined, reading: undefined, latching: Promise.resolve(), fileStamp: '', refaulted: new Set() };
+      entry = {
+        key,
+        record: undefined,
+        frozen: [],
+        spans: [],
+        thinking: [],
+        mode: undefined,
+        reading: undefined,
+        latching: Promise.resolve(),
+        fileStamp: '',
+        refaulted: new Set(),
+      };
       this.#entries.set(key, entry);
     }
     await this.refresh(entry);

@@ -6,7 +6,15 @@
  * again; the set of calls counted covers a request sent twice (a client's retry of the same turn)
  * and a turn's earlier steps resent with its later ones.
  */
-import { detectRefaults, detectShellRefaults, readNewestOpenAiCalls, readNewestToolCalls, type ApiName, type Refault, type TranscriptIndex } from '../core/index.js';
+import {
+  detectRefaults,
+  detectShellRefaults,
+  readNewestOpenAiCalls,
+  readNewestToolCalls,
+  type ApiName,
+  type Refault,
+  type TranscriptIndex,
+} from '../core/index.js';
 import type { ConversationEntry } from './conversation-table.js';
 
 /** The refaults in this request not counted before; marks their calls as counted. */

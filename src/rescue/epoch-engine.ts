@@ -38,7 +38,16 @@ import { conversationKeyFor } from './conversation-key-of.js';
 import { ConversationTable, type ConversationEntry } from './conversation-table.js';
 import type { EngineSettings } from './engine-settings.js';
 import { countRefaults } from './count-refaults.js';
-import type { ClassifierCall, ClassifierReport, EngineRequest, ObservedResponse, OverflowDeclined, OverflowOutcome, Prepared, RetryOutcome } from './engine-types.js';
+import type {
+  ClassifierCall,
+  ClassifierReport,
+  EngineRequest,
+  ObservedResponse,
+  OverflowDeclined,
+  OverflowOutcome,
+  Prepared,
+  RetryOutcome,
+} from './engine-types.js';
 import { FileAvailability } from './file-availability.js';
 import type { LatchContext } from './latch-conversation.js';
 import { isOverThreshold, maybeLatch } from './maybe-latch.js';
@@ -157,7 +166,8 @@ export class EpochEngine {
         this.#onStateFailure(error);
       };
       const refused = { body: request.body, index, agentId: meta.agentId, window: prepared.window, sentBytes: prepared.body.length, overflow };
-      const latch = mode === 'shed' ? await shedOnOverflow(this.#latch, entry, refused, onFailure) : await latchOnOverflow(this.#latch, entry, refused, onFailure);
+      const latch =
+        mode === 'shed' ? await shedOnOverflow(this.#latch, entry, refused, onFailure) : await latchOnOverflow(this.#latch, entry, refused, onFailure);
       if (latch.kind === 'declined') return declined(latch.why, latch.detail);
       // Ours or a concurrent latch's: the retry carries whatever the conversation froze by now.
       const retry =
@@ -169,7 +179,8 @@ export class EpochEngine {
               ...(prepared.refaults === undefined ? {} : { refaults: prepared.refaults }),
             });
       // A retry no smaller than the refused request would be refused again.
-      if (retry.reason !== undefined || retry.rescued <= prepared.rescued || retry.body.length >= prepared.body.length) return declined('no_smaller_body', retry.detail);
+      if (retry.reason !== undefined || retry.rescued <= prepared.rescued || retry.body.length >= prepared.body.length)
+        return declined('no_smaller_body', retry.detail);
       return { kind: 'retry', prepared: retry, overflow };
     } catch (error) {
       return declined('internal_error', errorText(error));
@@ -183,11 +194,13 @@ export class EpochEngine {
    * anything that stops it is `declined`, and the client then gets the refusal as it was.
    */
   async prepareAfterPrefixMismatch(request: EngineRequest, prepared: Prepared): Promise<RetryOutcome> {
-    const declined = (why: OverflowDeclined, detail?: string): RetryOutcome => (detail === undefined ? { kind: 'declined', why } : { kind: 'declined', why, detail });
+    const declined = (why: OverflowDeclined, detail?: string): RetryOutcome =>
+      detail === undefined ? { kind: 'declined', why } : { kind: 'declined', why, detail };
     try {
       const entry = prepared.conversation;
       // Only a request ctxshed changed: a refusal of the client's own bytes is the client's.
-      if (!this.canRescueOverflow(prepared) || prepared.reason !== undefined || entry === undefined || prepared.key === undefined) return declined('not_rescuable');
+      if (!this.canRescueOverflow(prepared) || prepared.reason !== undefined || entry === undefined || prepared.key === undefined)
+        return declined('not_rescuable');
       const meta = readRequestMeta(request, this.settings);
       const mode: EpochMode = entry.mode ?? 'rescue';
       const indexed = indexIncrementally(request.body, undefined, commonPrefixLength);
@@ -260,8 +273,7 @@ export class EpochEngine {
 
   // One straight line, in request order; each step either returns a pass-through or goes on.
   async #prepare(body: Uint8Array, meta: RequestMeta, headers: EngineRequest['headers']): Promise<Prepared> {
-    const pass = (reason: PassthroughReason, detail: string, extra: Partial<Prepared> = {}): Prepared =>
-      passthrough(body, meta, reason, detail, extra);
+    const pass = (reason: PassthroughReason, detail: string, extra: Partial<Prepared> = {}): Prepared => passthrough(body, meta, reason, detail, extra);
     // 1. Only model calls with a readable body are ours.
     if (meta.route === undefined) return pass('not_a_model_call', 'not a model call');
     if (meta.encoding !== undefined) return pass('encoded_body', meta.encoding);
@@ -287,12 +299,15 @@ export class EpochEngine {
     this.#memos.prune(nowMs);
     this.#eligibility.prune(nowMs);
     const mayLatch = readsFullness(meta.route) && isOverThreshold(entry, this.settings);
-    if (entry.frozen.length === 0 && entry.spans.length === 0 && entry.thinking.length === 0 && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: entry, key });
+    if (entry.frozen.length === 0 && entry.spans.length === 0 && entry.thinking.length === 0 && !mayLatch)
+      return pass('no_epoch', 'no epoch yet', { conversation: entry, key });
     //    The index resumes where this body stops being the one the conversation's last rewrite
     //    read: the index a scan from scratch gives, for the cost of what is new.
     //    An OpenAI body comes indexed already, from scratch: no memo resumes it.
     const indexed: IncrementalIndex =
-      lookup.index === undefined ? indexIncrementally(body, this.#memos.get(key, nowMs), commonPrefixLength) : { outcome: { kind: 'indexed', index: lookup.index } };
+      lookup.index === undefined
+        ? indexIncrementally(body, this.#memos.get(key, nowMs), commonPrefixLength)
+        : { outcome: { kind: 'indexed', index: lookup.index } };
     if (indexed.outcome.kind === 'failed') {
       const unread = mayLatch ? { hold: { reason: 'unreadable_body' as const, detail: indexed.outcome.detail } } : {};
       return pass(indexed.outcome.reason, indexed.outcome.detail, { conversation: entry, key, epochs: entry.record?.epochs.length ?? 0, ...unread });
@@ -312,24 +327,43 @@ export class EpochEngine {
     if (mayLatch && mode === 'shed') ({ latched, hold } = await maybeShed(this.#latch, entry, body, index, meta.agentId, onLatchFailure));
     else if (mayLatch) {
       const eligibility = { memo: this.#eligibility.get(key, nowMs), keep: (memo: EligibilityMemo): void => this.#eligibility.set(key, memo, nowMs) };
-      ({ latched, classifier, hold } = await maybeLatch(this.#latch, { entry, body, index, api, headers, agentId: meta.agentId, onStateFailure: onLatchFailure, eligibility }));
+      ({ latched, classifier, hold } = await maybeLatch(this.#latch, {
+        entry,
+        body,
+        index,
+        api,
+        headers,
+        agentId: meta.agentId,
+        onStateFailure: onLatchFailure,
+        eligibility,
+      }));
     }
     // Over the threshold with no epoch latched: the wire record says why (core/hold-reasons.ts).
     const withHold = (prepared: Prepared): Prepared => (hold === undefined ? prepared : { ...prepared, hold });
     if (mode === 'shed') return withHold(await this.#shed(body, meta, entry, key, index, latched, stateFailed));
-    return withHold(await this.#rewrite(body, meta, entry, key, indexed, api, nowMs, {
-      ...(latched === undefined ? {} : { latched }),
-      ...(classifier === undefined ? {} : { classifier }),
-      ...(stateFailed ? { stateFailed: true as const } : {}),
-      ...(refaults.length === 0 ? {} : { refaults }),
-    }));
+    return withHold(
+      await this.#rewrite(body, meta, entry, key, indexed, api, nowMs, {
+        ...(latched === undefined ? {} : { latched }),
+        ...(classifier === undefined ? {} : { classifier }),
+        ...(stateFailed ? { stateFailed: true as const } : {}),
+        ...(refaults.length === 0 ? {} : { refaults }),
+      }),
+    );
   }
 
   // Steps 6 and 7 of #prepare in rescue mode, also the retry after an overflow: the body
   // rewritten by the conversation's frozen blocks as they are now.
-  async #rewrite(body: Uint8Array, meta: RequestMeta, entry: ConversationEntry, key: string, indexed: IncrementalIndex, api: ApiDialect, nowMs: number, extra: Partial<Prepared>): Promise<Prepared> {
-    const pass = (reason: PassthroughReason, detail: string, more: Partial<Prepared> = {}): Prepared =>
-      passthrough(body, meta, reason, detail, more);
+  async #rewrite(
+    body: Uint8Array,
+    meta: RequestMeta,
+    entry: ConversationEntry,
+    key: string,
+    indexed: IncrementalIndex,
+    api: ApiDialect,
+    nowMs: number,
+    extra: Partial<Prepared>,
+  ): Promise<Prepared> {
+    const pass = (reason: PassthroughReason, detail: string, more: Partial<Prepared> = {}): Prepared => passthrough(body, meta, reason, detail, more);
     // 6. Files checked (an await: another request may latch meanwhile), then one snapshot of the
     //    epochs for both the rewrite and what the record and the next reading say it carried.
     let frozen = entry.frozen;
@@ -345,25 +379,39 @@ export class EpochEngine {
     const common: Partial<Prepared> = { conversation: entry, key, epochs, ...extra };
     // A memo serves one epoch's frozen lists only: a new epoch makes it useless.
     const memo = indexed.resumed?.memo ?? this.#memos.get(key, nowMs);
-    if (memo !== undefined && (memo.frozen !== frozen || (memo.thinking !== thinking && memo.thinking.length + thinking.length > 0))) this.#memos.delete(key, memo);
+    if (memo !== undefined && (memo.frozen !== frozen || (memo.thinking !== thinking && memo.thinking.length + thinking.length > 0)))
+      this.#memos.delete(key, memo);
     if (frozen.length === 0 && thinking.length === 0) return pass('no_epoch', 'no epoch yet', common);
     // 7. The rewrite, checked on its own output by the core; from the memo when it serves, with
     //    exactly the outcome of a rewrite from scratch.
-    const rewrite = rewriteIncrementally(body, frozen, {
-      elidedDir: this.state.elidedDir,
-      sha256: sha256Hex,
-      isAvailable: (b) => this.#files.has(b),
-      // A Buffer, not a plain Uint8Array: the self-check's scan leans on Buffer's fast indexOf.
-      allocate: (n) => Buffer.allocUnsafe(n),
-      api,
-      thinking,
-      isThinkingAvailable: (t) => this.#files.hasThinking(t),
-    }, indexed);
+    const rewrite = rewriteIncrementally(
+      body,
+      frozen,
+      {
+        elidedDir: this.state.elidedDir,
+        sha256: sha256Hex,
+        isAvailable: (b) => this.#files.has(b),
+        // A Buffer, not a plain Uint8Array: the self-check's scan leans on Buffer's fast indexOf.
+        allocate: (n) => Buffer.allocUnsafe(n),
+        api,
+        thinking,
+        isThinkingAvailable: (t) => this.#files.hasThinking(t),
+      },
+      indexed,
+    );
     if (rewrite.memo !== undefined) this.#memos.set(key, rewrite.memo, nowMs);
     const { outcome } = rewrite;
     const how = { rewritePath: rewrite.path };
     if (outcome.kind === 'passthrough') return pass(outcome.reason, outcome.detail, { ...common, ...how, skipped: outcome.skipped });
-    return { ...base(outcome.body, meta), ...common, ...how, rescued: outcome.stubs, bytesElided: outcome.bytesElided, skipped: outcome.skipped, ...thinkingFacts(outcome) };
+    return {
+      ...base(outcome.body, meta),
+      ...common,
+      ...how,
+      rescued: outcome.stubs,
+      bytesElided: outcome.bytesElided,
+      skipped: outcome.skipped,
+      ...thinkingFacts(outcome),
+    };
   }
 
   // Shed mode's steps 5 and 6: the spans' files checked, then the splice (core/shed/shed-request.ts).
@@ -404,7 +452,14 @@ export class EpochEngine {
       isThinkingAvailable: (t) => this.#files.hasThinking(t),
     });
     if (outcome.kind === 'passthrough') return passthrough(body, meta, outcome.reason, outcome.detail, { ...common, skipped: outcome.skipped });
-    return { ...base(outcome.body, meta), ...common, rescued: outcome.stubs, bytesElided: outcome.bytesShed, skipped: outcome.skipped, ...thinkingFacts(outcome) };
+    return {
+      ...base(outcome.body, meta),
+      ...common,
+      rescued: outcome.stubs,
+      bytesElided: outcome.bytesShed,
+      skipped: outcome.skipped,
+      ...thinkingFacts(outcome),
+    };
   }
 }
 
@@ -423,4 +478,3 @@ function base(body: Uint8Array, meta: RequestMeta): Prepared {
 function passthrough(body: Uint8Array, meta: RequestMeta, reason: PassthroughReason, detail: string, extra: Partial<Prepared> = {}): Prepared {
   return { ...base(body, meta), reason, detail, ...extra };
 }
-

@@ -36,7 +36,9 @@ export class FileAvailability {
 
   /** Looks up, once each, the files (`.json`, `.md`) of spans not yet known to exist. */
   async checkSpans(spans: readonly FrozenSpan[]): Promise<void> {
-    const unknown = spans.flatMap((s) => (['json', 'md'] as const).filter((ext) => !this.#seen.has(`span:${s.sha256}.${ext}`)).map((ext) => [s.sha256, ext] as const));
+    const unknown = spans.flatMap((s) =>
+      (['json', 'md'] as const).filter((ext) => !this.#seen.has(`span:${s.sha256}.${ext}`)).map((ext) => [s.sha256, ext] as const),
+    );
     await Promise.all(
       unknown.map(async ([sha, ext]) => {
         try {

@@ -4,7 +4,15 @@
  * rewritten request leave. state/latch-epoch.ts keeps that order under the state lock; the
  * record itself is planned by the core (core/plan-record.ts).
  */
-import { freezeThinkingInPlan, planRecord, type ConversationRecord, type LabelScores, type LatchPlan, type LatchRequest, type TranscriptIndex } from '../core/index.js';
+import {
+  freezeThinkingInPlan,
+  planRecord,
+  type ConversationRecord,
+  type LabelScores,
+  type LatchPlan,
+  type LatchRequest,
+  type TranscriptIndex,
+} from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { latchEpoch } from '../state/latch-epoch.js';

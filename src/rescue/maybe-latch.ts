@@ -115,7 +115,13 @@ export async function maybeLatch(ctx: LatchContext, ask: LatchAsk): Promise<Latc
   const decision = decide(() => planElision(body, index, policy, sha256Hex, options));
   if (decision.kind !== 'latch') return holdOf(decision);
   // Labels are decided once, here, and frozen with the epoch (docs/labels.md).
-  let labels: readonly BlockLabel[] = labelBlocks({ body, index, candidates: decision.added, sha256: sha256Hex, restoreTool: ctx.settings.restoreTool === true });
+  let labels: readonly BlockLabel[] = labelBlocks({
+    body,
+    index,
+    candidates: decision.added,
+    sha256: sha256Hex,
+    restoreTool: ctx.settings.restoreTool === true,
+  });
   let classifier: ClassifierReport | undefined;
   const outcome = (result: { latched?: number; hold?: LatchHold }): LatchOutcome => ({ ...result, ...(classifier === undefined ? {} : { classifier }) });
   // The classifier speaks the Messages API to the proxy's upstream: an OpenAI conversation keeps
@@ -141,21 +147,29 @@ export async function maybeLatch(ctx: LatchContext, ask: LatchAsk): Promise<Latc
   // --gate: the epoch must also pay back its cache re-write within the turns left (docs/shed.md).
   let gate: GateDecision | undefined;
   if (ctx.settings.gate === true) {
-    const gated = decide(() => decision.added, (added) => rescueGate(ctx, body, index, reading, added, labels));
+    const gated = decide(
+      () => decision.added,
+      (added) => rescueGate(ctx, body, index, reading, added, labels),
+    );
     if (gated.kind !== 'latch') return outcome(holdOf(gated));
     gate = gated.gate;
   }
   try {
-    const latched = await latchConversation(ctx, entry, {
-      added: decision.added,
-      labels,
-      reading,
-      firstPrompt: api.name === 'messages' ? firstPromptExcerpt(body, index) : openAiFirstPrompt(body, index),
-      model: index.model ?? '',
-      agentId: ask.agentId,
-      ...(gate === undefined ? {} : { gate }),
-      ...firedOf(reading, ctx.settings),
-    }, api.name === 'messages' ? { body, index, ...(decision.midTurn === true ? { midTurn: true } : {}) } : undefined);
+    const latched = await latchConversation(
+      ctx,
+      entry,
+      {
+        added: decision.added,
+        labels,
+        reading,
+        firstPrompt: api.name === 'messages' ? firstPromptExcerpt(body, index) : openAiFirstPrompt(body, index),
+        model: index.model ?? '',
+        agentId: ask.agentId,
+        ...(gate === undefined ? {} : { gate }),
+        ...firedOf(reading, ctx.settings),
+      },
+      api.name === 'messages' ? { body, index, ...(decision.midTurn === true ? { midTurn: true } : {}) } : undefined,
+    );
     return outcome(latched === undefined ? { hold: { reason: 'concurrent_latch', detail: 'another latch got there first' } } : { latched });
   } catch (error) {
     ask.onStateFailure(error);
@@ -183,10 +197,14 @@ function rescueGate(
   const stubbed = new Set(blocks.map((b) => b.ordinal));
   const stubBytes = blocks.reduce((sum, b) => sum + encodeJsonString(encoder.encode(renderStub(b, ctx.table.state.elidedDir))).length, 0);
   const { horizon } = ctx.settings;
-  return rescueGateInput(index, added.filter((b) => stubbed.has(b.ordinal)), {
-    tokensPerByte: tokensPerByteOf(reading),
-    stubBytes,
-    oneHourCache: asksOneHourCache(body),
-    ...(horizon === undefined ? {} : { horizon }),
-  });
+  return rescueGateInput(
+    index,
+    added.filter((b) => stubbed.has(b.ordinal)),
+    {
+      tokensPerByte: tokensPerByteOf(reading),
+      stubBytes,
+      oneHourCache: asksOneHourCache(body),
+      ...(horizon === undefined ? {} : { horizon }),
+    },
+  );
 }

@@ -3,7 +3,16 @@
  * same reading, thresholds and decision as rescue (core/decide-epoch.ts): a stale reading and a
  * gain under the floor (core/latch-threshold.ts) are refused alike; then the burst gate, always.
  */
-import { DEFAULT_LATCH_AT, DEFAULT_SHED_POLICY, decideEpoch, turnPlaceOf, firstPromptExcerpt, planShedRecord, weighSpan, type TranscriptIndex } from '../core/index.js';
+import {
+  DEFAULT_LATCH_AT,
+  DEFAULT_SHED_POLICY,
+  decideEpoch,
+  turnPlaceOf,
+  firstPromptExcerpt,
+  planShedRecord,
+  weighSpan,
+  type TranscriptIndex,
+} from '../core/index.js';
 import { errorText } from '../errors.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { ConversationEntry } from './conversation-table.js';
@@ -35,19 +44,35 @@ export async function maybeShed(
     turn: turnPlaceOf(index, entry.record?.prefixCheck !== undefined, ctx.settings.latchAt ?? DEFAULT_LATCH_AT),
     take: () =>
       weighSpan({
-        body, index, spans: entry.spans, reading, sha256: sha256Hex, policy, spansDir: ctx.table.state.spansDir,
+        body,
+        index,
+        spans: entry.spans,
+        reading,
+        sha256: sha256Hex,
+        policy,
+        spansDir: ctx.table.state.spansDir,
         ...(horizon === undefined ? {} : { horizon }),
       }),
   });
   if (decision.kind !== 'latch' || decision.span === undefined || decision.gate === undefined) return holdOf(decision);
   const { span, gate, recentTokens, fit } = decision;
   const request = {
-    span, reading, gate, firstPrompt: firstPromptExcerpt(body, index), model: index.model ?? '', agentId,
+    span,
+    reading,
+    gate,
+    firstPrompt: firstPromptExcerpt(body, index),
+    model: index.model ?? '',
+    agentId,
     ...firedOf(reading, ctx.settings),
     ...(fit === undefined ? {} : { fit }),
   };
   try {
-    const latched = await latchWith(ctx, entry, (current) => planShedRecord({ key: entry.key, current, request, threshold, recentTokens: recentTokens ?? 0, now: ctx.now() }), { body, index, ...(decision.midTurn === true ? { midTurn: true } : {}) });
+    const latched = await latchWith(
+      ctx,
+      entry,
+      (current) => planShedRecord({ key: entry.key, current, request, threshold, recentTokens: recentTokens ?? 0, now: ctx.now() }),
+      { body, index, ...(decision.midTurn === true ? { midTurn: true } : {}) },
+    );
     return latched === undefined ? { hold: { reason: 'concurrent_latch', detail: 'another latch got there first' } } : { latched };
   } catch (error) {
     onStateFailure(error);

@@ -87,11 +87,7 @@ export async function labelByModel(input: ModelLabelInput): Promise<{ labels: Bl
 }
 
 /** The call's answer, `undefined` when it failed, or `timeout` once `ms` have passed (the call is then aborted). */
-async function callWithin(
-  call: ClassifierCall,
-  request: Parameters<ClassifierCall>[0],
-  ms: number,
-): Promise<Awaited<ReturnType<ClassifierCall>> | 'timeout'> {
+async function callWithin(call: ClassifierCall, request: Parameters<ClassifierCall>[0], ms: number): Promise<Awaited<ReturnType<ClassifierCall>> | 'timeout'> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   // Raced, not only signalled: a call that ignores its signal still cannot hold the request.

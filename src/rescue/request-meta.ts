@@ -30,7 +30,9 @@ export function readRequestMeta(request: EngineRequest, settings: EngineSettings
   return {
     route,
     // The model is read only when no --window decides: it costs a scan of the body's head.
-    window: settings.window ?? contextWindowFor(undefined, typeof beta === 'string' ? beta : Array.isArray(beta) ? beta.filter(isString) : undefined, readHeadModel(request.body)),
+    window:
+      settings.window ??
+      contextWindowFor(undefined, typeof beta === 'string' ? beta : Array.isArray(beta) ? beta.filter(isString) : undefined, readHeadModel(request.body)),
     agentId: headerValue(headers['x-claude-code-agent-id']),
     sessionId: headerValue(headers[openAi ? CODEX_SESSION_HEADER : 'x-claude-code-session-id']),
     encoding: encoding === undefined || encoding.toLowerCase() === 'identity' ? undefined : encoding,

@@ -54,7 +54,10 @@ export async function shedOnOverflow(
   const request = { span: plan.span, gate: decision.gate, fit: shedFitOf(plan, limit), ...overflowLatchFacts(entry, refused) };
   const { recentTokens } = plan;
   try {
-    const n = await latchWith(ctx, entry, (current) => planShedRecord({ key: entry.key, current, request, threshold, recentTokens, now: ctx.now() }), { body, index });
+    const n = await latchWith(ctx, entry, (current) => planShedRecord({ key: entry.key, current, request, threshold, recentTokens, now: ctx.now() }), {
+      body,
+      index,
+    });
     return { kind: 'latched', n };
   } catch (error) {
     onStateFailure(error);

@@ -77,11 +77,29 @@ export async function listRestorable(state: StateDir): Promise<RestorableList> {
     for (const epoch of record.epochs) {
       if (epoch.span !== undefined) {
         const { sha256, bytes, first, last, pins } = epoch.span;
-        spans.push({ sha256, bytes, epoch: epoch.n, messages: last - first + 1, first, last, pins: pins.length, present: await isRegularFile(spanPath(state, sha256, 'json')) });
+        spans.push({
+          sha256,
+          bytes,
+          epoch: epoch.n,
+          messages: last - first + 1,
+          first,
+          last,
+          pins: pins.length,
+          present: await isRegularFile(spanPath(state, sha256, 'json')),
+        });
       }
       for (const block of epoch.blocks) {
         const present = (await locateStoredFile(state, block.sha256, 'txt').catch(() => undefined)) !== undefined;
-        blocks.push({ sha256: block.sha256, bytes: block.bytes, epoch: epoch.n, ordinal: block.ordinal, toolUseId: block.toolUseId, ...blockOrigin(block), sealed: sealed.has(block.sha256), present });
+        blocks.push({
+          sha256: block.sha256,
+          bytes: block.bytes,
+          epoch: epoch.n,
+          ordinal: block.ordinal,
+          toolUseId: block.toolUseId,
+          ...blockOrigin(block),
+          sealed: sealed.has(block.sha256),
+          present,
+        });
       }
     }
     const lastLatchedAt = record.epochs.at(-1)?.latchedAt ?? record.createdAt;

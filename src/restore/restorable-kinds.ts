@@ -77,4 +77,3 @@ async function namesIn(dir: string): Promise<string[]> {
     throw error;
   });
 }
-

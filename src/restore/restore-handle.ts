@@ -10,7 +10,8 @@ export type ParsedHandle = { readonly kind: 'handle'; readonly prefix: string } 
 export function parseHandle(input: string): ParsedHandle {
   const prefix = input.trim().toLowerCase();
   if (!/^[0-9a-f]*$/.test(prefix)) return { kind: 'invalid', why: 'a handle is hex digits only (a sha256, or its first 12 or more digits)' };
-  if (prefix.length < MIN_HANDLE_HEX_DIGITS) return { kind: 'invalid', why: `a handle needs at least ${MIN_HANDLE_HEX_DIGITS} hex digits, not ${prefix.length}` };
+  if (prefix.length < MIN_HANDLE_HEX_DIGITS)
+    return { kind: 'invalid', why: `a handle needs at least ${MIN_HANDLE_HEX_DIGITS} hex digits, not ${prefix.length}` };
   if (prefix.length > 64) return { kind: 'invalid', why: `a sha256 has 64 hex digits, not ${prefix.length}` };
   return { kind: 'handle', prefix };
 }

@@ -33,7 +33,8 @@ export function markLastMessage<M extends { readonly role?: unknown; readonly co
   }
   if (!Array.isArray(content)) return { last: message, edit: 'none' };
   const lastBlock: unknown = content[content.length - 1];
-  if (typeof lastBlock !== 'object' || lastBlock === null || (lastBlock as Record<string, unknown>)['cache_control'] !== undefined) return { last: message, edit: 'none' };
+  if (typeof lastBlock !== 'object' || lastBlock === null || (lastBlock as Record<string, unknown>)['cache_control'] !== undefined)
+    return { last: message, edit: 'none' };
   const marked = { ...lastBlock, cache_control: { type: 'ephemeral' } };
   return { last: { ...message, content: [...(content as unknown[]).slice(0, -1), marked] }, edit: 'drop-cache-control' };
 }

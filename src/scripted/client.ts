@@ -56,7 +56,9 @@ const DEFAULT_SYSTEM: readonly Block[] = [
   { type: 'text', text: 'You are a coding agent.', cache_control: CACHE_CONTROL },
   { type: 'text', text: 'Use tools. '.repeat(200), cache_control: CACHE_CONTROL },
 ];
-const DEFAULT_TOOLS: readonly Block[] = [{ name: 'Read', description: 'Read a file', input_schema: { type: 'object', properties: { file_path: { type: 'string' } } } }];
+const DEFAULT_TOOLS: readonly Block[] = [
+  { name: 'Read', description: 'Read a file', input_schema: { type: 'object', properties: { file_path: { type: 'string' } } } },
+];
 const DEFAULT_TOOL_RESULT_BYTES = 3000;
 
 /** One conversation held by the scripted client. */

@@ -35,12 +35,27 @@ import { errorReply, promptTooLongReply, requestIdOf } from './api-error.js';
 import { BYTES_PER_TOKEN, countTokens, priceRequest } from './cache-pricing.js';
 import { errorText, isRecord } from '../errors.js';
 import { apiId, assistantMessage, type Usage } from './message.js';
-import { COUNT_TOKENS_PATH, isCountTokensRequest, isMessagesRequest, MESSAGES_PATH, parseRequestBody, pathnameOf, type ReceivedRequest } from './received-request.js';
+import {
+  COUNT_TOKENS_PATH,
+  isCountTokensRequest,
+  isMessagesRequest,
+  MESSAGES_PATH,
+  parseRequestBody,
+  pathnameOf,
+  type ReceivedRequest,
+} from './received-request.js';
 import type { MessageReply, ScriptedReply, WireReply } from './reply.js';
 import { sendReply } from './send-reply.js';
 import { messageEvents } from './sse-encode.js';
 import { BINDING_BETA, type CheckInput } from './preserved-thinking/check-thinking.js';
-import { betasOf, checkInputOf, recordCheck, thinkingTextOf, type PreservedThinkingOptions, type ThinkingCheckRecord } from './preserved-thinking/request-gate.js';
+import {
+  betasOf,
+  checkInputOf,
+  recordCheck,
+  thinkingTextOf,
+  type PreservedThinkingOptions,
+  type ThinkingCheckRecord,
+} from './preserved-thinking/request-gate.js';
 import { signReplyContent } from './preserved-thinking/sign-thinking.js';
 
 /**
@@ -109,7 +124,14 @@ export async function startMessagesApi(options: MessagesApiOptions = {}): Promis
   };
 
   const record = (req: IncomingMessage, body: Buffer): ReceivedRequest => {
-    const received: ReceivedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, rawHeaders: req.rawHeaders, body, index: next++ };
+    const received: ReceivedRequest = {
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      headers: req.headers,
+      rawHeaders: req.rawHeaders,
+      body,
+      index: next++,
+    };
     requests.push(received);
     options.onRequest?.(received);
     return received;
@@ -145,7 +167,10 @@ export async function startMessagesApi(options: MessagesApiOptions = {}): Promis
     const model = reply.model ?? requested;
     const bound = checked.get(req.index);
     const outcome = bound?.record.check.outcome;
-    const content = bound === undefined || outcome?.kind !== 'answer' ? reply.content : signReplyContent(model ?? bound.input.model, bound.input, reply.content, outcome.seen, thinkingTextOf(body, req.index));
+    const content =
+      bound === undefined || outcome?.kind !== 'answer'
+        ? reply.content
+        : signReplyContent(model ?? bound.input.model, bound.input, reply.content, outcome.seen, thinkingTextOf(body, req.index));
     const outputTokens = reply.outputTokens ?? Math.ceil(Buffer.byteLength(JSON.stringify(content)) / BYTES_PER_TOKEN);
     const plain = assistantMessage({
       content,
@@ -155,7 +180,8 @@ export async function startMessagesApi(options: MessagesApiOptions = {}): Promis
       ...(reply.id === undefined ? {} : { id: reply.id }),
     });
     // The documented field exists only under the beta header.
-    const message = outcome?.kind === 'answer' && betasOf(req.headers).includes(BINDING_BETA) ? { ...plain, input_transformations: outcome.transformations } : plain;
+    const message =
+      outcome?.kind === 'answer' && betasOf(req.headers).includes(BINDING_BETA) ? { ...plain, input_transformations: outcome.transformations } : plain;
     usages.push(message.usage);
     // The reply's head and faults carry over to the wire; its message fields are in `message`.
     const { kind: _kind, content: _content, stopReason: _stop, usage: _usage, outputTokens: _out, model: _model, id: _id, ...wire } = reply;
@@ -199,7 +225,11 @@ export async function startMessagesApi(options: MessagesApiOptions = {}): Promis
 /** What the API answers when no responder does. */
 function defaultReply(req: ReceivedRequest): ScriptedReply {
   if (isMessagesRequest(req)) {
-    return { kind: 'message', content: [{ type: 'tool_use', id: apiId('toolu', req.index), name: 'Read', input: { file_path: `/src/file-${req.index}.ts` } }], outputTokens: DEFAULT_OUTPUT_TOKENS };
+    return {
+      kind: 'message',
+      content: [{ type: 'tool_use', id: apiId('toolu', req.index), name: 'Read', input: { file_path: `/src/file-${req.index}.ts` } }],
+      outputTokens: DEFAULT_OUTPUT_TOKENS,
+    };
   }
   if (isCountTokensRequest(req)) return { kind: 'json', headers: { 'request-id': requestIdOf(req.index) }, body: { input_tokens: countTokens(req.body) } };
   const pathname = pathnameOf(req);
@@ -207,7 +237,10 @@ function defaultReply(req: ReceivedRequest): ScriptedReply {
     return { kind: 'raw', status: 200, headers: { 'content-type': 'text/plain' }, chunks: req.method === 'HEAD' ? [] : ['ok\n'] };
   }
   if (pathname === MESSAGES_PATH || pathname === COUNT_TOKENS_PATH) {
-    return { ...errorReply(405, 'invalid_request_error', `${req.method} is not allowed on ${pathname}`, requestIdOf(req.index)), headers: { allow: 'POST', 'request-id': requestIdOf(req.index) } };
+    return {
+      ...errorReply(405, 'invalid_request_error', `${req.method} is not allowed on ${pathname}`, requestIdOf(req.index)),
+      headers: { allow: 'POST', 'request-id': requestIdOf(req.index) },
+    };
   }
   return errorReply(404, 'not_found_error', `${req.method} ${pathname} is not part of the scripted API`, requestIdOf(req.index));
 }

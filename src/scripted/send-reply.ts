@@ -64,7 +64,10 @@ function compress(body: Buffer, encoding: ContentEncoding | undefined): Buffer {
 
 /** The events as body steps: cut by `errorAfter`, each after its pause. */
 function sseSteps(events: readonly SseEvent[], faults: StreamFaults): BodyStep[] {
-  const cut = faults.errorAfter === undefined ? events : [...events.slice(0, faults.errorAfter.events), { event: 'error', data: { type: 'error', error: faults.errorAfter.error } }];
+  const cut =
+    faults.errorAfter === undefined
+      ? events
+      : [...events.slice(0, faults.errorAfter.events), { event: 'error', data: { type: 'error', error: faults.errorAfter.error } }];
   return cut.flatMap((e) => [...(faults.delayMs === undefined ? [] : [{ afterMs: faults.delayMs }]), encodeSseEvent(e.event, e.data)]);
 }
 

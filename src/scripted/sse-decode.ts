@@ -43,7 +43,11 @@ export function decodeSse(text: string): StreamedMessage {
         break;
       case 'message_delta':
         // The counts in message_delta are cumulative: later values replace earlier ones.
-        message = { ...message, ...delta, usage: { ...(isRecord(message['usage']) ? message['usage'] : {}), ...(isRecord(data['usage']) ? data['usage'] : {}) } };
+        message = {
+          ...message,
+          ...delta,
+          usage: { ...(isRecord(message['usage']) ? message['usage'] : {}), ...(isRecord(data['usage']) ? data['usage'] : {}) },
+        };
         break;
       case 'error':
         throw new Error(`the stream carried an error: ${JSON.stringify(data['error'])}`);

@@ -61,13 +61,19 @@ function checkEpoch(epoch: unknown, n: number, seen: Set<number>): string[] {
   const trigger = epoch['trigger'];
   need(trigger === undefined || EPOCH_TRIGGERS.includes(trigger as EpochTrigger), `trigger ${show(trigger)} is not one of ${EPOCH_TRIGGERS.join(', ')}`);
   // Only a threshold latch waits for a prompt: an overflow or correction epoch is never mid_turn-timed.
-  need(epoch['midTurn'] === undefined || (epoch['midTurn'] === true && (trigger === undefined || trigger === 'threshold')), `midTurn ${show(epoch['midTurn'])}: only true, and only on a threshold epoch`);
+  need(
+    epoch['midTurn'] === undefined || (epoch['midTurn'] === true && (trigger === undefined || trigger === 'threshold')),
+    `midTurn ${show(epoch['midTurn'])}: only true, and only on a threshold epoch`,
+  );
   const reasonFields = ['fullness', 'threshold', 'window', 'contextTokens'];
   problems.push(...checkNumbers(epoch['reason'], reasonFields, `${at}: reason`));
   const limit = isObject(epoch['reason']) ? epoch['reason']['limit'] : undefined;
   need(limit === undefined || isCount(limit), 'reason.limit is not a non-negative integer');
   const reason = isObject(epoch['reason']) ? epoch['reason'] : {};
-  need(reason['crossed'] === undefined || reason['crossed'] === 'fullness' || reason['crossed'] === 'tokens', `reason.crossed ${show(reason['crossed'])} is not fullness or tokens`);
+  need(
+    reason['crossed'] === undefined || reason['crossed'] === 'fullness' || reason['crossed'] === 'tokens',
+    `reason.crossed ${show(reason['crossed'])} is not fullness or tokens`,
+  );
   need(reason['thresholdTokens'] === undefined || isCount(reason['thresholdTokens']), 'reason.thresholdTokens is not a non-negative integer');
   problems.push(...checkNumbers(epoch['policy'], ['keepRecent', 'minBytes', 'version'], `${at}: policy`));
   need(!isObject(epoch['policy']) || typeof epoch['policy']['name'] === 'string', 'policy.name is not a string');

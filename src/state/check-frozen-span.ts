@@ -21,11 +21,17 @@ export function checkFrozenSpan(span: unknown, at: string, after: number): strin
   const pins = fields['pins'];
   need(Array.isArray(pins) && pins.every((p) => typeof p === 'string'), 'pins is not an array of strings');
   const notices = fields['notices'];
-  need(notices === undefined || (Array.isArray(notices) && notices.length > 0 && notices.every((n) => typeof n === 'string')), 'notices is not a non-empty array of strings');
+  need(
+    notices === undefined || (Array.isArray(notices) && notices.length > 0 && notices.every((n) => typeof n === 'string')),
+    'notices is not a non-empty array of strings',
+  );
   const prompt = fields['prompt'];
   need(prompt === undefined || (typeof prompt === 'string' && prompt.length > 0), 'prompt is not a non-empty string');
   const tombstone = fields['tombstone'];
-  need(tombstone === undefined || (typeof tombstone === 'string' && Array.from(tombstone).length <= TOMBSTONE_MAX_CHARS), `tombstone is not a string of at most ${TOMBSTONE_MAX_CHARS} characters`);
+  need(
+    tombstone === undefined || (typeof tombstone === 'string' && Array.from(tombstone).length <= TOMBSTONE_MAX_CHARS),
+    `tombstone is not a string of at most ${TOMBSTONE_MAX_CHARS} characters`,
+  );
   return problems;
 }
 

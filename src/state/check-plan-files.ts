@@ -35,10 +35,7 @@ export async function checkPlanFiles(state: StateDir, epochs: readonly Epoch[]):
     if ((await sizeOf(spanPath(state, span.sha256, 'md'))) === undefined) missing.push(`spans/${span.sha256}.md (missing)`);
   }
   if (missing.length > 0) {
-    throw new StateError(
-      'STATE_BAD_PLAN',
-      `refusing to write a record that names files not on disk: ${missing.join(', ')}`,
-    );
+    throw new StateError('STATE_BAD_PLAN', `refusing to write a record that names files not on disk: ${missing.join(', ')}`);
   }
 }
 

@@ -16,12 +16,7 @@ import { hasErrnoCode, StateError } from './state-error.js';
  * Hashing it costs one read of a tool result, and only at latch time; trusting the size alone
  * would keep a same-size corrupt file forever, since its name says it never needs rewriting.
  */
-export async function writeElidedFile(
-  state: StateDir,
-  sha256: string,
-  bytes: Uint8Array,
-  ext: ElidedExt = 'txt',
-): Promise<void> {
+export async function writeElidedFile(state: StateDir, sha256: string, bytes: Uint8Array, ext: ElidedExt = 'txt'): Promise<void> {
   const target = elidedPath(state, sha256, ext);
   const actual = sha256Hex(bytes);
   if (actual !== sha256) {

@@ -15,4 +15,3 @@ export function fileKindOf(stat: Stats): FileKind {
   if (stat.isBlockDevice()) return 'block device';
   return 'special file';
 }
-

@@ -53,7 +53,10 @@ async function tryRecord(state: StateDir, body: Uint8Array, record: Conversation
   if (again.kind !== 'indexed') return undefined;
   const judged = judgeThinking(rebuilt, again.index, missing, { sha256: sha256Hex });
   if (judged.count !== missing.length) return undefined;
-  const splices = planSplices(judged.splices.map((s) => s.splice), rebuilt.length);
+  const splices = planSplices(
+    judged.splices.map((s) => s.splice),
+    rebuilt.length,
+  );
   if (splices === undefined || !bytesEqual(applySplices(rebuilt, splices), body)) return undefined;
   return { body: rebuilt, thinking: missing.length };
 }

@@ -16,19 +16,13 @@ import type { LatchPlan } from '../core/plan-record.js';
 export type { LatchPlan, PlannedFile, PlannedSpanFile, PlannedThinkingFile } from '../core/plan-record.js';
 
 /** What `decide` is handed (the record as it is on disk now) and what it may answer. */
-export type LatchDecision = (
-  current: ConversationRecord | undefined,
-) => Promise<LatchPlan | undefined> | LatchPlan | undefined;
+export type LatchDecision = (current: ConversationRecord | undefined) => Promise<LatchPlan | undefined> | LatchPlan | undefined;
 
 /**
  * Under the state lock, re-reads conversation `key`, asks `decide`, and if it returns a plan
  * writes its files durably and then the record atomically. Returns the record now on disk.
  */
-export async function latchEpoch(
-  state: StateDir,
-  key: string,
-  decide: LatchDecision,
-): Promise<ConversationRecord | undefined> {
+export async function latchEpoch(state: StateDir, key: string, decide: LatchDecision): Promise<ConversationRecord | undefined> {
   const target = conversationPath(state, key);
   return withStateLock(state, async (lock) => {
     // Another process may have latched since the caller last looked: decide on what is on disk.
@@ -57,11 +51,7 @@ export async function latchEpoch(
 }
 
 // Epochs only latch forwards: a plan may append epochs, never drop or rewrite a latched one.
-function checkPlanRecord(
-  key: string,
-  current: ConversationRecord | undefined,
-  onDisk: unknown,
-): ConversationRecord {
+function checkPlanRecord(key: string, current: ConversationRecord | undefined, onDisk: unknown): ConversationRecord {
   const problems = checkConversationRecord(onDisk, key);
   if (problems.length === 0) {
     const kept = current?.epochs ?? [];

@@ -50,8 +50,7 @@ async function openRoot(root: string): Promise<void> {
   if (!ours) {
     throw new StateError(
       'STATE_NOT_PRIVATE',
-      `state directory ${root} is readable by others and is not a ctxshed state directory; ` +
-        'choose a new or empty directory',
+      `state directory ${root} is readable by others and is not a ctxshed state directory; ` + 'choose a new or empty directory',
     );
   }
   await fs.chmod(root, DIR_MODE);
@@ -81,9 +80,5 @@ function toStateError(error: unknown, root: string): StateError {
     return new StateError('STATE_NOT_DIR', `state path ${root} is not a directory`, { cause: error });
   }
   const reason = errorText(error);
-  return new StateError(
-    'STATE_UNWRITABLE',
-    `cannot use ${root} as the state directory (${reason}); pass --state or set CTXSHED_STATE`,
-    { cause: error },
-  );
+  return new StateError('STATE_UNWRITABLE', `cannot use ${root} as the state directory (${reason}); pass --state or set CTXSHED_STATE`, { cause: error });
 }

@@ -37,7 +37,8 @@ export async function readContainedFile(root: string, file: string): Promise<Con
   } catch (error) {
     if (hasErrnoCode(error, 'ENOENT')) return { kind: 'missing' };
     // Replaced by a link or a socket since the lstat.
-    if (hasErrnoCode(error, 'ELOOP') || hasErrnoCode(error, 'EMLINK') || hasErrnoCode(error, 'ENXIO')) return { kind: 'refused', why: `${file} is not a regular file` };
+    if (hasErrnoCode(error, 'ELOOP') || hasErrnoCode(error, 'EMLINK') || hasErrnoCode(error, 'ENXIO'))
+      return { kind: 'refused', why: `${file} is not a regular file` };
     throw error;
   }
   try {

@@ -103,7 +103,8 @@ export async function listSealedShas(state: StateDir): Promise<Set<string>> {
 async function moveFiles(state: StateDir, record: SealRecord, to: 'sealed' | 'elided'): Promise<void> {
   const files: Array<[string, ElidedExt]> = [[record.sha256, 'txt'], ...record.raw.map((raw): [string, ElidedExt] => [raw, 'json'])];
   for (const [sha, ext] of files) {
-    const [from, target] = to === 'sealed' ? [elidedPath(state, sha, ext), sealedPath(state, sha, ext)] : [sealedPath(state, sha, ext), elidedPath(state, sha, ext)];
+    const [from, target] =
+      to === 'sealed' ? [elidedPath(state, sha, ext), sealedPath(state, sha, ext)] : [sealedPath(state, sha, ext), elidedPath(state, sha, ext)];
     const stat = await fs.lstat(from).catch((error: unknown) => {
       if (hasErrnoCode(error, 'ENOENT')) return undefined;
       throw error;

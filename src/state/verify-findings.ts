@@ -45,9 +45,11 @@ export function checkKind(stat: Stats, kind: 'file' | 'dir', where: string, find
   const found = fileKindOf(stat);
   if (found === wanted) return true;
   const why =
-    found === 'symbolic link' ? 'ctxshed never makes one, and never follows one'
-    : found === 'regular file' || found === 'directory' ? undefined
-    : 'ctxshed never makes one, and never reads one';
+    found === 'symbolic link'
+      ? 'ctxshed never makes one, and never follows one'
+      : found === 'regular file' || found === 'directory'
+        ? undefined
+        : 'ctxshed never makes one, and never reads one';
   findings.problems.push(`${where}: is a ${found}, not a ${wanted}${why === undefined ? '' : ` (${why})`}`);
   return false;
 }

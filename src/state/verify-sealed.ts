@@ -72,7 +72,8 @@ function checkRecordFiles(records: readonly SealRecord[], files: ReadonlyMap<str
     for (const name of [`${record.sha256}.txt`, ...record.raw.map((raw) => `${raw}.json`)]) {
       recorded.add(name);
       if (files.has(name)) continue;
-      if (elided.has(name)) findings.notes.push(`${where}: elided/${name} is not moved yet (a seal or unseal was interrupted; run ctxshed seal or unseal again)`);
+      if (elided.has(name))
+        findings.notes.push(`${where}: elided/${name} is not moved yet (a seal or unseal was interrupted; run ctxshed seal or unseal again)`);
       else findings.problems.push(`${where}: ${name} is in neither sealed/ nor elided/`);
     }
     const size = files.get(`${record.sha256}.txt`) ?? elided.get(`${record.sha256}.txt`);

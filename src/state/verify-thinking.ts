@@ -48,7 +48,8 @@ export async function verifyThinkingRecords(state: StateDir, files: ReadonlyMap<
         const size = files.get(block.sha256);
         const at = `conversations/${record.key}.json: epoch #${epoch.n} thinking ${block.ordinal}`;
         if (size === undefined) findings.problems.push(`${at}: thinking/${block.sha256}.json is missing`);
-        else if (size !== block.jsonBytes) findings.problems.push(`${at}: thinking/${block.sha256}.json holds ${size} bytes, the record says ${block.jsonBytes}`);
+        else if (size !== block.jsonBytes)
+          findings.problems.push(`${at}: thinking/${block.sha256}.json holds ${size} bytes, the record says ${block.jsonBytes}`);
       }
     }
   }

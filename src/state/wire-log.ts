@@ -82,7 +82,10 @@ export class WireLog {
     if (batch === undefined) return this.#queue;
     const job = this.#queue.then(() => this.#write(batch.lines));
     this.#queue = job.catch(() => undefined);
-    job.then(() => batch.settle(), (error: unknown) => batch.settle(error));
+    job.then(
+      () => batch.settle(),
+      (error: unknown) => batch.settle(error),
+    );
     return this.#queue;
   }
 

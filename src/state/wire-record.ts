@@ -123,8 +123,23 @@ export interface WireRefault {
  * (`prefix_check`, with the block's place as the API named it).
  */
 export type WireRetry =
-  | { readonly reason: 'overflow'; readonly firstStatus: number; readonly tokens: number; readonly limit?: number; readonly sent: boolean; readonly why?: string; readonly status?: number }
-  | { readonly reason: 'prefix_check'; readonly firstStatus: number; readonly at: string; readonly sent: boolean; readonly why?: string; readonly status?: number };
+  | {
+      readonly reason: 'overflow';
+      readonly firstStatus: number;
+      readonly tokens: number;
+      readonly limit?: number;
+      readonly sent: boolean;
+      readonly why?: string;
+      readonly status?: number;
+    }
+  | {
+      readonly reason: 'prefix_check';
+      readonly firstStatus: number;
+      readonly at: string;
+      readonly sent: boolean;
+      readonly why?: string;
+      readonly status?: number;
+    };
 
 /** A note in the wire log that is not about one request (e.g. the state directory failed). */
 export interface WireNote {
@@ -200,13 +215,13 @@ export function buildWireRecord(r: WireRecordInput): WireRecord {
     ...(r.refused === undefined ? {} : { refused: r.refused }),
     ...(Object.keys(skipped).length === 0 ? {} : { skipped }),
     ...(r.rewritePath === undefined ? {} : { rewritePath: r.rewritePath }),
-    ...(r.refaults === undefined || r.refaults.length === 0
-      ? {}
-      : { refaults: r.refaults.length, refaulted: r.refaults.map(wireRefaultOf) }),
+    ...(r.refaults === undefined || r.refaults.length === 0 ? {} : { refaults: r.refaults.length, refaulted: r.refaults.map(wireRefaultOf) }),
     ...(r.retry === undefined ? {} : { retry: r.retry }),
     ...(r.thinkingRemoved === undefined || r.thinkingRemoved === 0 ? {} : { thinkingRemoved: r.thinkingRemoved }),
     ...(r.thinkingSkipped === undefined || r.thinkingSkipped.length === 0 ? {} : { thinkingSkipped: countByReason(r.thinkingSkipped) }),
-    ...(r.thinkingDropped === undefined || r.thinkingDropped.count === 0 ? {} : { thinkingDropped: r.thinkingDropped.count, thinkingDroppedBy: { ...r.thinkingDropped.byReason } }),
+    ...(r.thinkingDropped === undefined || r.thinkingDropped.count === 0
+      ? {}
+      : { thinkingDropped: r.thinkingDropped.count, thinkingDroppedBy: { ...r.thinkingDropped.byReason } }),
     ...(usage === undefined
       ? {}
       : {

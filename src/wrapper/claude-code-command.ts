@@ -37,7 +37,8 @@ export async function recognizeClaudeCode(argv: readonly string[], lookup: Comma
   const name = path.basename(command);
   if (CLAUDE_NAME.test(name)) return { kind: 'claude-code', argsStart: 1, how: `the ${name} executable` };
   try {
-    if (await isClaudeFile(await lookup.which(command), lookup)) return { kind: 'claude-code', argsStart: 1, how: `${command}, which resolves into ${PACKAGE}` };
+    if (await isClaudeFile(await lookup.which(command), lookup))
+      return { kind: 'claude-code', argsStart: 1, how: `${command}, which resolves into ${PACKAGE}` };
     const [script] = args;
     if (INTERPRETERS.test(name) && script !== undefined && !script.startsWith('-')) {
       if (await isClaudeFile(path.resolve(script), lookup)) return { kind: 'claude-code', argsStart: 2, how: `${name} running ${script}` };

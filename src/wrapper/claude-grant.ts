@@ -19,7 +19,9 @@ export interface McpLaunch {
 }
 
 /** The grant's words, or why none can be given for this state directory. */
-export type Grant = { readonly kind: 'grant'; readonly words: readonly string[]; readonly rules: readonly string[] } | { readonly kind: 'none'; readonly why: string };
+export type Grant =
+  | { readonly kind: 'grant'; readonly words: readonly string[]; readonly rules: readonly string[] }
+  | { readonly kind: 'none'; readonly why: string };
 
 // Characters a permission rule treats as syntax (glob, parentheses, escapes) or a line cannot hold.
 // eslint-disable-next-line no-control-regex

@@ -15,7 +15,13 @@ export function systemLookup(pathVar: string | undefined): CommandLookup {
       for (const dir of (pathVar ?? '').split(path.delimiter)) {
         if (dir === '') continue;
         const candidate = path.resolve(dir, command);
-        if (await fs.access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
+        if (
+          await fs.access(candidate, constants.X_OK).then(
+            () => true,
+            () => false,
+          )
+        )
+          return candidate;
       }
       return undefined;
     },

@@ -1,11 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 /** The signals a terminal sends to its whole foreground process group: ^C, ^\ and a resize. */
-export const TERMINAL_SIGNALS: ReadonlySet<NodeJS.Signals> = new Set<NodeJS.Signals>([
-  'SIGINT',
-  'SIGQUIT',
-  'SIGWINCH',
-]);
+export const TERMINAL_SIGNALS: ReadonlySet<NodeJS.Signals> = new Set<NodeJS.Signals>(['SIGINT', 'SIGQUIT', 'SIGWINCH']);
 
 /** The two fields of a /proc/<pid>/stat line that say who owns the terminal. */
 export type ProcessGroups = { pgrp: number; tpgid: number };
@@ -16,7 +12,10 @@ export function parseProcStat(text: string): ProcessGroups | undefined {
   // are counted from the last ')': state ppid pgrp session tty_nr tpgid ...
   const close = text.lastIndexOf(')');
   if (close < 0) return undefined;
-  const fields = text.slice(close + 1).trim().split(' ');
+  const fields = text
+    .slice(close + 1)
+    .trim()
+    .split(' ');
   const pgrp = parseInteger(fields[2]);
   const tpgid = parseInteger(fields[5]);
   if (pgrp === undefined || tpgid === undefined) return undefined;
@@ -28,10 +27,7 @@ export function parseProcStat(text: string): ProcessGroups | undefined {
  * sends (TERMINAL_SIGNALS) has reached it directly. False when there is no terminal, and when it
  * cannot tell (no /proc, as on macOS): callers then forward, as foreground-child always does.
  */
-export function isTerminalForeground(
-  pid: number,
-  readStat: (pid: number) => string = (p) => readFileSync(`/proc/${p}/stat`, 'utf8'),
-): boolean {
+export function isTerminalForeground(pid: number, readStat: (pid: number) => string = (p) => readFileSync(`/proc/${p}/stat`, 'utf8')): boolean {
   let groups: ProcessGroups | undefined;
   try {
     groups = parseProcStat(readStat(pid));

@@ -24,10 +24,7 @@ export type ForwardSignalsOptions = {
  * Catches every forwardable signal and passes it to `target()` until the returned function is
  * called. Terminal signals that already reached the child directly are not sent a second time.
  */
-export function forwardSignals(
-  target: () => SignalTarget | undefined,
-  options: ForwardSignalsOptions = {},
-): () => void {
+export function forwardSignals(target: () => SignalTarget | undefined, options: ForwardSignalsOptions = {}): () => void {
   const { source = process, signals = FORWARDED_SIGNALS } = options;
   const isForeground = options.isForeground ?? isTerminalForeground;
   const installed: Array<[NodeJS.Signals, () => void]> = [];

@@ -16,11 +16,7 @@ export type RunChildOptions = { env: NodeJS.ProcessEnv; stderr?: NodeJS.Writable
  * passed on, until it ends. On a failed start it writes one line to `stderr` and resolves with
  * `spawn-failed`; it never rejects. Signal listeners are removed before it resolves.
  */
-export async function runChild(
-  command: string,
-  args: readonly string[],
-  options: RunChildOptions,
-): Promise<ChildOutcome> {
+export async function runChild(command: string, args: readonly string[], options: RunChildOptions): Promise<ChildOutcome> {
   const stderr = options.stderr ?? process.stderr;
   let child: ChildProcess | undefined;
   // Listen before spawning: a signal landing between spawn() and the listeners would take the
@@ -51,9 +47,7 @@ export async function runChild(
       });
       child.once('exit', (code, signal) => {
         // Node gives exactly one of the two; 1 only guards the impossible case.
-        resolve(
-          signal === null ? { kind: 'exited', code: code ?? 1 } : { kind: 'signaled', signal },
-        );
+        resolve(signal === null ? { kind: 'exited', code: code ?? 1 } : { kind: 'signaled', signal });
       });
     });
   } finally {

@@ -75,7 +75,8 @@ export function checkImports(files: ReadonlyMap<string, string>): Violation[] {
   for (const [file, source] of files) {
     const layer = layerOf(file);
     const pure = layer === 'core' || PURE_FILES.includes(file);
-    if (layer !== undefined && !Object.hasOwn(ALLOWED_IMPORTS, layer)) violations.push({ file, rule: 'every folder has a rule', detail: `src/${layer}/ is not in ALLOWED_IMPORTS` });
+    if (layer !== undefined && !Object.hasOwn(ALLOWED_IMPORTS, layer))
+      violations.push({ file, rule: 'every folder has a rule', detail: `src/${layer}/ is not in ALLOWED_IMPORTS` });
     const edges: string[] = [];
     for (const spec of importsOf(source)) {
       if (isBuiltin(spec)) {

@@ -55,14 +55,16 @@ describe('checkImports', () => {
   const rulesOf = (files: Record<string, string>): string[] => checkImports(new Map(Object.entries(files))).map((v) => `${v.file}: ${v.rule}: ${v.detail}`);
 
   it('should accept a small tree that keeps the rules', () => {
-    expect(rulesOf({
-      'src/core/a.ts': "import { e } from '../errors.js';\n/** A Buffer is passed in by the edge. */\nexport const x = 'process';",
-      'src/errors.ts': 'export const e = 1;',
-      'src/rescue/b.ts': "import { x } from '../core/a.js';\nimport fs from 'node:fs';",
-      'src/proxy/c.ts': "import { y } from '../rescue/b.js';",
-      'src/scripted/d.ts': "import { x } from '../core/a.js';",
-      'src/cli/e.ts': "import { y } from '../rescue/b.js';\nimport { z } from '../proxy/c.js';",
-    })).toEqual([]);
+    expect(
+      rulesOf({
+        'src/core/a.ts': "import { e } from '../errors.js';\n/** A Buffer is passed in by the edge. */\nexport const x = 'process';",
+        'src/errors.ts': 'export const e = 1;',
+        'src/rescue/b.ts': "import { x } from '../core/a.js';\nimport fs from 'node:fs';",
+        'src/proxy/c.ts': "import { y } from '../rescue/b.js';",
+        'src/scripted/d.ts': "import { x } from '../core/a.js';",
+        'src/cli/e.ts': "import { y } from '../rescue/b.js';\nimport { z } from '../proxy/c.js';",
+      }),
+    ).toEqual([]);
   });
 
   it.each([
@@ -89,7 +91,7 @@ describe('checkImports', () => {
     ['src/metrics/a.ts', "import { E } from '../rescue/e.js';", 'metrics imports no rescue'],
     ['src/wrapper/a.ts', "import { s } from '../state/s.js';", 'wrapper imports no state'],
     ['src/mcp/a.ts', "import { p } from '../proxy/p.js';", 'mcp imports no proxy'],
-    ['src/newfolder/a.ts', "export const a = 1;", 'every folder has a rule'],
+    ['src/newfolder/a.ts', 'export const a = 1;', 'every folder has a rule'],
   ])('should refuse %s with %s', (file, source, rule) => {
     const found = rulesOf({ [file]: source });
 
@@ -109,7 +111,10 @@ describe('checkImports', () => {
 
 describe('findCycles', () => {
   it('should find a file importing itself and ignore edges leaving the graph', () => {
-    const graph = new Map([['a', ['a', 'outside']], ['b', ['a']]]);
+    const graph = new Map([
+      ['a', ['a', 'outside']],
+      ['b', ['a']],
+    ]);
 
     expect(findCycles(graph)).toEqual([['a', 'a']]);
   });

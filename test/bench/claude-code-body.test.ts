@@ -36,7 +36,7 @@ describe('buildClaudeCodeBody', () => {
     expect(other.bytes.equals(SMALL.bytes)).toBe(false);
   });
 
-  it('should write the top-level keys in Claude Code\'s order, as compact canonical JSON', () => {
+  it("should write the top-level keys in Claude Code's order, as compact canonical JSON", () => {
     // Arrange: SMALL.
 
     // Act

@@ -29,10 +29,31 @@ export interface ClaudeCodeBody {
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
 const TOOL_NAMES = [
-  'Task', 'Bash', 'Glob', 'Grep', 'ExitPlanMode', 'Read', 'Edit', 'Write', 'NotebookEdit', 'WebFetch',
-  'TodoWrite', 'WebSearch', 'BashOutput', 'KillShell', 'Skill', 'SlashCommand', 'AskUserQuestion',
-  'EnterPlanMode', 'ListMcpResourcesTool', 'ReadMcpResourceTool', 'mcp__ide__getDiagnostics',
-  'mcp__ide__executeCode', 'mcp__github__get_issue', 'mcp__github__create_pull_request', 'LSP',
+  'Task',
+  'Bash',
+  'Glob',
+  'Grep',
+  'ExitPlanMode',
+  'Read',
+  'Edit',
+  'Write',
+  'NotebookEdit',
+  'WebFetch',
+  'TodoWrite',
+  'WebSearch',
+  'BashOutput',
+  'KillShell',
+  'Skill',
+  'SlashCommand',
+  'AskUserQuestion',
+  'EnterPlanMode',
+  'ListMcpResourcesTool',
+  'ReadMcpResourceTool',
+  'mcp__ide__getDiagnostics',
+  'mcp__ide__executeCode',
+  'mcp__github__get_issue',
+  'mcp__github__create_pull_request',
+  'LSP',
 ];
 /** Total JSON bytes the tools aim for (test/fixtures/real/README.md: 64-76 KB). */
 const TOOLS_BYTES = 70_000;
@@ -170,7 +191,10 @@ function firstPrompt(r: SeededRandom): Json {
   return {
     role: 'user',
     content: [
-      { type: 'text', text: `<system-reminder>\nAs you answer the user's questions, you can use the following context:\n# claudeMd\n${prose(r, 3000)}\n</system-reminder>\n` },
+      {
+        type: 'text',
+        text: `<system-reminder>\nAs you answer the user's questions, you can use the following context:\n# claudeMd\n${prose(r, 3000)}\n</system-reminder>\n`,
+      },
       { type: 'text', text: prose(r, 300) },
     ],
   };
@@ -214,7 +238,12 @@ class Transcript {
         uses.push({ type: 'tool_use', id, name: 'Read', input: { file_path: `/work/app/src/${hex(r, 6)}.ts` } });
         outputs.push(readOutput(r, size));
       } else {
-        uses.push({ type: 'tool_use', id, name: 'Bash', input: { command: r.pick(['npm test', 'git log -5', 'ls -la src', 'grep -rn latch src']), description: prose(r, 40) } });
+        uses.push({
+          type: 'tool_use',
+          id,
+          name: 'Bash',
+          input: { command: r.pick(['npm test', 'git log -5', 'ls -la src', 'grep -rn latch src']), description: prose(r, 40) },
+        });
         outputs.push(commandOutput(r, size));
       }
     }
@@ -224,11 +253,7 @@ class Transcript {
     const thinking = prose(r, Math.max(r.int(150, 600), Math.min(20_000, deficit - 600)));
     this.add({
       role: 'assistant',
-      content: [
-        { type: 'thinking', thinking, signature: base64(r, r.int(300, 1200)) },
-        { type: 'text', text: prose(r, r.int(40, 300)) },
-        ...uses,
-      ],
+      content: [{ type: 'thinking', thinking, signature: base64(r, r.int(300, 1200)) }, { type: 'text', text: prose(r, r.int(40, 300)) }, ...uses],
     });
     const results: Json[] = outputs.map((content, i) => {
       const use = uses[i] as { id: string; name: string };

@@ -38,7 +38,7 @@ const CODE_LINES = [
   '  const ${id} = body.subarray(${n}, ${n});',
   '  if (${id} === undefined) return -1;',
   '  for (let i = 0; i < ${id}.length; i++) ${id}[i] = ${n};',
-  "  throw new Error(`${id}: unexpected byte at ${n}`);",
+  '  throw new Error(`${id}: unexpected byte at ${n}`);',
   '  // Keep the cache breakpoint where the client put it (see the “Shared prefix” invariant).',
   "  const path = 'C:\\\\Users\\\\dev\\\\${id}.ts';",
   '  return { kind: "${id}", offset: ${n}, text: "${id}\\t${id}" };',

@@ -39,17 +39,7 @@ export interface CoreBenchResult {
   readonly meetsGoal: boolean;
 }
 
-type TaskName =
-  | 'rewrite'
-  | 'parse'
-  | 'parseOnly'
-  | 'roundTrip'
-  | 'index'
-  | 'rewriteGivenIndex'
-  | 'selfCheck'
-  | 'scan'
-  | 'hashes'
-  | 'indexPlain';
+type TaskName = 'rewrite' | 'parse' | 'parseOnly' | 'roundTrip' | 'index' | 'rewriteGivenIndex' | 'selfCheck' | 'scan' | 'hashes' | 'indexPlain';
 
 const ELIDED_DIR = '/home/dev/.local/state/ctxshed/elided';
 const GOAL_RATIO = 0.5;
@@ -68,40 +58,58 @@ export function runCoreBench(options: CoreBenchOptions = {}): CoreBenchResult[] 
   log('## core: rewrite vs JSON.parse on Claude Code-shaped bodies');
   log(`(interleaved rounds, ${measure.warmupRounds} warm-up, then up to ${measure.budgetMs / 1000} s per size; all figures ms)`);
   // Wall-clock medians on a shared machine: say how busy it was, so figures are read with that in mind.
-  log(`(${availableParallelism()} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at start)\n`);
+  log(
+    `(${availableParallelism()} CPUs, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} at start)\n`,
+  );
   for (const size of options.sizes ?? DEFAULT_SIZES) {
     const result = benchOneSize(size, measure);
     results.push(result);
     log(`${mb(result.bytes)}: ${result.stubs} stubs, ${result.stats.rewrite.rounds} rounds`);
   }
   log('');
-  log(formatTable(
-    ['size', 'rewrite (p90)', 'decode+parse (p90)', 'parse alone', 'parse+stringify+encode', 'rewrite/parse', 'rewrite/(parse+stringify)', `goal <= ${GOAL_RATIO}`, 'same ratio by CPU time'],
-    results.map(({ bytes, stats, ratioToParse, meetsGoal }) => [
-      mb(bytes),
-      `${ms(stats.rewrite.median)} (${ms(stats.rewrite.p90)})`,
-      `${ms(stats.parse.median)} (${ms(stats.parse.p90)})`,
-      ms(stats.parseOnly.median),
-      ms(stats.roundTrip.median),
-      ratioToParse.toFixed(2),
-      (stats.rewrite.median / stats.roundTrip.median).toFixed(2),
-      meetsGoal ? 'met' : 'MISSED',
-      (stats.rewrite.cpuMedian / stats.parse.cpuMedian).toFixed(2),
-    ]),
-  ));
-  log('\nWhere the rewrite\'s time goes (medians; the rewrite = index + rewrite given index, which includes the self-check):\n');
-  log(formatTable(
-    ['size', 'index', 'rewrite given index', 'self-check', 'one scanDocument pass', 'sha256 of frozen JSON', 'index of a plain Uint8Array copy'],
-    results.map(({ bytes, stats }) => [
-      mb(bytes),
-      ms(stats.index.median),
-      ms(stats.rewriteGivenIndex.median),
-      ms(stats.selfCheck.median),
-      ms(stats.scan.median),
-      ms(stats.hashes.median),
-      ms(stats.indexPlain.median),
-    ]),
-  ));
+  log(
+    formatTable(
+      [
+        'size',
+        'rewrite (p90)',
+        'decode+parse (p90)',
+        'parse alone',
+        'parse+stringify+encode',
+        'rewrite/parse',
+        'rewrite/(parse+stringify)',
+        `goal <= ${GOAL_RATIO}`,
+        'same ratio by CPU time',
+      ],
+      results.map(({ bytes, stats, ratioToParse, meetsGoal }) => [
+        mb(bytes),
+        `${ms(stats.rewrite.median)} (${ms(stats.rewrite.p90)})`,
+        `${ms(stats.parse.median)} (${ms(stats.parse.p90)})`,
+        ms(stats.parseOnly.median),
+        ms(stats.roundTrip.median),
+        ratioToParse.toFixed(2),
+        (stats.rewrite.median / stats.roundTrip.median).toFixed(2),
+        meetsGoal ? 'met' : 'MISSED',
+        (stats.rewrite.cpuMedian / stats.parse.cpuMedian).toFixed(2),
+      ]),
+    ),
+  );
+  log("\nWhere the rewrite's time goes (medians; the rewrite = index + rewrite given index, which includes the self-check):\n");
+  log(
+    formatTable(
+      ['size', 'index', 'rewrite given index', 'self-check', 'one scanDocument pass', 'sha256 of frozen JSON', 'index of a plain Uint8Array copy'],
+      results.map(({ bytes, stats }) => [
+        mb(bytes),
+        ms(stats.index.median),
+        ms(stats.rewriteGivenIndex.median),
+        ms(stats.selfCheck.median),
+        ms(stats.scan.median),
+        ms(stats.hashes.median),
+        ms(stats.indexPlain.median),
+      ]),
+    ),
+  );
   return results;
 }
 
@@ -113,7 +121,8 @@ function benchOneSize(size: number, measure: MeasureOptions): CoreBenchResult {
   // As the proxy runs it (src/rescue/epoch-engine.ts): the output is a Buffer.
   const options = { elidedDir: ELIDED_DIR, sha256, allocate: (n: number) => Buffer.allocUnsafe(n) };
   const first = rewriteRequest(body, frozen, { ...options, index });
-  if (first.kind !== 'rewritten' || first.stubs !== frozen.length) throw new Error(`bench body did not rewrite: ${JSON.stringify(first.kind === 'passthrough' ? first.reason : first.stubs)}`);
+  if (first.kind !== 'rewritten' || first.stubs !== frozen.length)
+    throw new Error(`bench body did not rewrite: ${JSON.stringify(first.kind === 'passthrough' ? first.reason : first.stubs)}`);
   const stubbed = stubsOf(index, frozen);
   const text = body.toString('utf8');
   // The same bytes in a plain Uint8Array (what applySplices returns, and what the self-check
@@ -134,12 +143,16 @@ function benchOneSize(size: number, measure: MeasureOptions): CoreBenchResult {
     scan: () => scanDocument(body),
     indexPlain: () => indexTranscript(plain),
     // What the rewrite checks per frozen block: the sha256 of its content's JSON bytes.
-    hashes: () => frozen.map((block) => {
-      const { start, end } = index.toolResults[block.ordinal]!.content;
-      return sha256(body.subarray(start, end));
-    }),
+    hashes: () =>
+      frozen.map((block) => {
+        const { start, end } = index.toolResults[block.ordinal]!.content;
+        return sha256(body.subarray(start, end));
+      }),
   };
-  const stats = measureInterleaved(Object.entries(tasks).map(([name, run]) => ({ name, run })), measure);
+  const stats = measureInterleaved(
+    Object.entries(tasks).map(([name, run]) => ({ name, run })),
+    measure,
+  );
   const byName = Object.fromEntries(stats.map((s) => [s.name, s])) as Record<TaskName, TaskStats>;
   const ratioToParse = byName.rewrite.median / byName.parse.median;
   return { bytes: body.length, stubs: frozen.length, stats: byName, ratioToParse, meetsGoal: ratioToParse <= GOAL_RATIO };

@@ -37,7 +37,23 @@ const wire = await checkWireReasons(session.dir);
 const verify = await verifyState(session.dir);
 await session.close();
 const seconds = (performance.now() - started) / 1000;
-console.log(JSON.stringify({ count, seed, seconds: Math.round(seconds), alive, ...tally, wireReasons: wire.reasons, wireProblems: wire.problems, verifyProblems: verify.problems, saveDir }, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      count,
+      seed,
+      seconds: Math.round(seconds),
+      alive,
+      ...tally,
+      wireReasons: wire.reasons,
+      wireProblems: wire.problems,
+      verifyProblems: verify.problems,
+      saveDir,
+    },
+    null,
+    2,
+  ),
+);
 const ok = alive && tally.failures.length === 0 && wire.problems.length === 0 && verify.problems.length === 0;
 if (ok) await fs.rm(saveDir, { recursive: true });
 process.exit(ok ? 0 : 1);

@@ -56,26 +56,32 @@ function sha256(bytes: Uint8Array): string {
 export function runIncrementalBench(options: IncrementalBenchOptions = {}): IncrementalBenchResult[] {
   const log = options.log ?? ((line: string) => console.log(line));
   const measure = { ...DEFAULT_MEASURE, ...options.measure };
-  log('## incremental: the rewrite of a grown request, from scratch and from the last request\'s memo');
+  log("## incremental: the rewrite of a grown request, from scratch and from the last request's memo");
   log(`(interleaved rounds, ${measure.warmupRounds} warm-up, then up to ${measure.budgetMs / 1000} s per size; all figures ms)`);
-  log(`(${availableParallelism()} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at start)\n`);
+  log(
+    `(${availableParallelism()} CPUs, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} at start)\n`,
+  );
   const results = (options.sizes ?? DEFAULT_SIZES).map((size) => benchOneSize(size, measure));
-  log(formatTable(
-    ['body', 'grown by', 'from scratch (p90)', 'incremental (p90)', 'incremental / scratch', 'same by CPU time', 'of which prefix compare', 'memo'],
-    results.map(({ bytes, grownBy, stats, ratio, memoBytes }) => [
-      `${(bytes / 1e6).toFixed(2)} MB`,
-      `${(grownBy / 1000).toFixed(1)} KB`,
-      `${ms(stats.scratch.median)} (${ms(stats.scratch.p90)})`,
-      `${ms(stats.incremental.median)} (${ms(stats.incremental.p90)})`,
-      ratio.toFixed(3),
-      (stats.incremental.cpuMedian / stats.scratch.cpuMedian).toFixed(3),
-      ms(stats.prefix.median),
-      `${(memoBytes / 1e6).toFixed(1)} MB`,
-    ]),
-  ));
+  log(
+    formatTable(
+      ['body', 'grown by', 'from scratch (p90)', 'incremental (p90)', 'incremental / scratch', 'same by CPU time', 'of which prefix compare', 'memo'],
+      results.map(({ bytes, grownBy, stats, ratio, memoBytes }) => [
+        `${(bytes / 1e6).toFixed(2)} MB`,
+        `${(grownBy / 1000).toFixed(1)} KB`,
+        `${ms(stats.scratch.median)} (${ms(stats.scratch.p90)})`,
+        `${ms(stats.incremental.median)} (${ms(stats.incremental.p90)})`,
+        ratio.toFixed(3),
+        (stats.incremental.cpuMedian / stats.scratch.cpuMedian).toFixed(3),
+        ms(stats.prefix.median),
+        `${(memoBytes / 1e6).toFixed(1)} MB`,
+      ]),
+    ),
+  );
   log('\n"from scratch" = indexTranscript + rewriteRequest (what the proxy ran per request); "incremental" =');
-  log('indexIncrementally + rewriteIncrementally from the previous request\'s memo, output checked from the');
-  log('last shared message on (the rest of the output is the memo\'s, already checked). Both include the body after messages.');
+  log("indexIncrementally + rewriteIncrementally from the previous request's memo, output checked from the");
+  log("last shared message on (the rest of the output is the memo's, already checked). Both include the body after messages.");
   return results;
 }
 
@@ -87,7 +93,8 @@ function benchOneSize(size: number, measure: MeasureOptions): IncrementalBenchRe
   const frozen: readonly FrozenBlock[] = planElision(before, first.index, DEFAULT_POLICY, sha256).map(freezeBlock);
   const options: RewriteOptions = { elidedDir: ELIDED_DIR, sha256, allocate: (n) => Buffer.allocUnsafe(n) };
   const memo = memoOf(before, frozen, options);
-  const incremental = (): ReturnType<typeof rewriteIncrementally> => rewriteIncrementally(after, frozen, options, indexIncrementally(after, memo, commonPrefixLength));
+  const incremental = (): ReturnType<typeof rewriteIncrementally> =>
+    rewriteIncrementally(after, frozen, options, indexIncrementally(after, memo, commonPrefixLength));
   const scratch = (): ReturnType<typeof rewriteRequest> => {
     const indexed = indexTranscript(after);
     if (indexed.kind !== 'indexed') throw new Error(indexed.detail);

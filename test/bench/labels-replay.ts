@@ -28,7 +28,15 @@ interface Tally {
   examples: string[];
 }
 
-const tally: Tally = { rows: {}, v3StubBytes: 0, v2StubBytes: 0, blocks: 0, textBytes: 0, calledAgain: { drop: 0, pointer: 0, dropRows: 0, pointerRows: 0 }, examples: [] };
+const tally: Tally = {
+  rows: {},
+  v3StubBytes: 0,
+  v2StubBytes: 0,
+  blocks: 0,
+  textBytes: 0,
+  calledAgain: { drop: 0, pointer: 0, dropRows: 0, pointerRows: 0 },
+  examples: [],
+};
 
 // `--window N` replays as if the window were N tokens (more epochs on the same sessions).
 const args = process.argv.slice(2);
@@ -61,12 +69,23 @@ for (const session of await readSessions(args)) {
 const pct = (a: number, b: number): string => (b === 0 ? '-' : `${((100 * a) / b).toFixed(1)}%`);
 console.log('ledger rows by rule/verdict:', JSON.stringify(tally.rows));
 console.log(`blocks frozen: ${tally.blocks}, text ${tally.textBytes} bytes`);
-console.log(`stub bytes: version 3 ${tally.v3StubBytes}, version 2 ${tally.v2StubBytes} (${tally.v3StubBytes - tally.v2StubBytes >= 0 ? '+' : ''}${tally.v3StubBytes - tally.v2StubBytes})`);
+console.log(
+  `stub bytes: version 3 ${tally.v3StubBytes}, version 2 ${tally.v2StubBytes} (${tally.v3StubBytes - tally.v2StubBytes >= 0 ? '+' : ''}${tally.v3StubBytes - tally.v2StubBytes})`,
+);
 const c = tally.calledAgain;
-console.log(`same call made again after the latch: drop ${c.drop} of ${c.dropRows} (${pct(c.drop, c.dropRows)}), pointer ${c.pointer} of ${c.pointerRows} (${pct(c.pointer, c.pointerRows)})`);
+console.log(
+  `same call made again after the latch: drop ${c.drop} of ${c.dropRows} (${pct(c.drop, c.dropRows)}), pointer ${c.pointer} of ${c.pointerRows} (${pct(c.pointer, c.pointerRows)})`,
+);
 for (const example of tally.examples.slice(0, 10)) console.log(`  ${example}`);
 
-function count(record: ConversationRecord, latchedAt: string, blocks: readonly FrozenBlock[], ledger: readonly LedgerRow[], conversations: readonly RebuiltConversation[], elidedDir: string): void {
+function count(
+  record: ConversationRecord,
+  latchedAt: string,
+  blocks: readonly FrozenBlock[],
+  ledger: readonly LedgerRow[],
+  conversations: readonly RebuiltConversation[],
+  elidedDir: string,
+): void {
   for (const row of ledger) tally.rows[`${row.rule}/${row.verdict}`] = (tally.rows[`${row.rule}/${row.verdict}`] ?? 0) + 1;
   for (const block of blocks) {
     const { label: _l, rule: _r, tool: _t, input: _i, refetch: _f, ...v2 } = block;
@@ -82,7 +101,11 @@ function count(record: ConversationRecord, latchedAt: string, blocks: readonly F
     if (latching < 0) continue;
     const seen = conversation.requests[latching]!.messages.length;
     const last = conversation.requests[conversation.requests.length - 1]!;
-    const later = last.messages.slice(seen).flatMap((m) => m.content).filter(isToolUse).map((b) => `${b.name} ${describeInput(mainInputOf(asCall(b)))}`);
+    const later = last.messages
+      .slice(seen)
+      .flatMap((m) => m.content)
+      .filter(isToolUse)
+      .map((b) => `${b.name} ${describeInput(mainInputOf(asCall(b)))}`);
     if (!blocks.some((b) => conversation.requests[latching]!.messages.some((m) => m.content.some((x) => isToolUse(x) && x.id === b.toolUseId)))) continue;
     for (const block of blocks) {
       if (block.label === undefined) continue;

@@ -34,11 +34,21 @@ function countingCalls(): void {
   const kinds: Array<[Prepared, ForwardResult]> = [
     [
       { body, route: 'messages', window: 200_000, agentId: undefined, rescued: 4, bytesElided: 16_000, epochs: 1 },
-      { status: 200, bytesOut: 900, usage: { inputTokens: 12, cacheCreationInputTokens: 3000, cacheReadInputTokens: 90_000, outputTokens: 40 }, timings: { headersMs: 800, totalMs: 4000 } },
+      {
+        status: 200,
+        bytesOut: 900,
+        usage: { inputTokens: 12, cacheCreationInputTokens: 3000, cacheReadInputTokens: 90_000, outputTokens: 40 },
+        timings: { headersMs: 800, totalMs: 4000 },
+      },
     ],
     [
       { body, route: 'messages', window: 200_000, agentId: undefined, rescued: 0, bytesElided: 0, epochs: 0, reason: 'no_epoch' },
-      { status: 200, bytesOut: 900, usage: { inputTokens: 10, cacheCreationInputTokens: 2000, cacheReadInputTokens: 50_000, outputTokens: 30 }, timings: { headersMs: 700, totalMs: 3000 } },
+      {
+        status: 200,
+        bytesOut: 900,
+        usage: { inputTokens: 10, cacheCreationInputTokens: 2000, cacheReadInputTokens: 50_000, outputTokens: 30 },
+        timings: { headersMs: 700, totalMs: 3000 },
+      },
     ],
     [
       { body, route: 'count_tokens', window: 200_000, agentId: undefined, rescued: 0, bytesElided: 0, epochs: 0, reason: 'no_epoch' },
@@ -62,7 +72,12 @@ function countingCalls(): void {
   );
   const usPerRequest = (median: number): string => ((median * 1000) / CALLS_PER_ROUND).toFixed(3);
   console.log('metrics: the counting calls of one request (countRequest), microseconds per request, interleaved');
-  console.log(formatTable(['counted into', 'median us', 'p90 us', 'rounds'], stats.map((s) => [s.name, usPerRequest(s.median), usPerRequest(s.p90), String(s.rounds)])));
+  console.log(
+    formatTable(
+      ['counted into', 'median us', 'p90 us', 'rounds'],
+      stats.map((s) => [s.name, usPerRequest(s.median), usPerRequest(s.p90), String(s.rounds)]),
+    ),
+  );
   const [withProm, withNothing] = stats;
   console.log(`prom-client adds ${usPerRequest(withProm!.median - withNothing!.median)} us per request`);
 }
@@ -73,7 +88,11 @@ async function proxyWithAndWithout(): Promise<void> {
   const stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-bench-metrics-'));
   const state = await openStateDir(stateDir);
   const settings = {
-    transport: { upstream: new URL(`http://127.0.0.1:${upstream.port}`), maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES, timeouts: { headersMs: 60_000, idleMs: 60_000 } },
+    transport: {
+      upstream: new URL(`http://127.0.0.1:${upstream.port}`),
+      maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES,
+      timeouts: { headersMs: 60_000, idleMs: 60_000 },
+    },
     engine: { threshold: 0.7, policy: { keepRecent: 6, minBytes: 1024 } },
   };
   const silent: ServedMetrics = { ...NO_METRICS, contentType: 'text/plain', render: async () => '' };
@@ -97,7 +116,11 @@ async function proxyWithAndWithout(): Promise<void> {
           if (round >= 0) samples[t]!.push(timing.lastByte);
         }
       }
-      const median = (t: number): number => quantile(samples[t]!.sort((a, b) => a - b), 0.5);
+      const median = (t: number): number =>
+        quantile(
+          samples[t]!.sort((a, b) => a - b),
+          0.5,
+        );
       const added = (t: number): number => median(t) - median(0);
       rows.push([`${(size / 1e6).toFixed(1)} MB`, ms(median(0)), ms(added(1)), ms(added(2)), ms(added(1) - added(2)), (added(1) / added(2)).toFixed(2)]);
     }

@@ -83,7 +83,12 @@ export async function runProxyBench(): Promise<void> {
   );
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   console.log('proxy: latency added over a direct connection to a local upstream (median / p90, ms), interleaved');
-  console.log(`(${os.availableParallelism()} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at start)`);
+  console.log(
+    `(${os.availableParallelism()} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} at start)`,
+  );
   const rows: string[][] = [];
   const cpuRows: string[][] = [];
   try {
@@ -120,7 +125,11 @@ export async function runProxyBench(): Promise<void> {
             if (round >= 0) samples[t]!.push(timing);
           }
         }
-        const stat = (t: number, field: keyof Timing, q: number): number => quantile(samples[t]!.map((s) => s[field]).sort((a, b) => a - b), q);
+        const stat = (t: number, field: keyof Timing, q: number): number =>
+          quantile(
+            samples[t]!.map((s) => s[field]).sort((a, b) => a - b),
+            q,
+          );
         {
           const pipeCpu = stat(1, 'cpu', 0.5) - stat(0, 'cpu', 0.5);
           const ctxCpu = stat(2, 'cpu', 0.5) - stat(0, 'cpu', 0.5);
@@ -143,7 +152,8 @@ export async function runProxyBench(): Promise<void> {
           ]);
         }
         for (const field of stream ? (['firstByte', 'lastByte'] as const) : (['lastByte'] as const)) {
-          const added = (t: number, base: number): string => `${ms(stat(t, field, 0.5) - stat(base, field, 0.5))} / ${ms(stat(t, field, 0.9) - stat(base, field, 0.9))}`;
+          const added = (t: number, base: number): string =>
+            `${ms(stat(t, field, 0.5) - stat(base, field, 0.5))} / ${ms(stat(t, field, 0.9) - stat(base, field, 0.9))}`;
           const pipeAdded = stat(1, field, 0.5) - stat(0, field, 0.5);
           const ctxAdded = stat(2, field, 0.5) - stat(0, field, 0.5);
           const epochAdded = stat(3, field, 0.5) - stat(4, field, 0.5);
@@ -183,7 +193,9 @@ export async function runProxyBench(): Promise<void> {
   console.log(formatTable(['body', 'response', 'direct', '+pipe', '+ctxshed', '+ctxshed epoch', 'x pipe', 'epoch x pipe', ...asBefore], cpuRows));
   console.log('"before": the same proxy with a stat of the record per request and each wire line written at once');
   console.log(`goals: without an epoch ctxshed adds at most 1.1x what the bare pipe adds (x pipe <= 1.1), with one 1.25x (epoch x pipe <= 1.25)`);
-  console.log(`each round sends the next request (one more turn) of one of ${Object.values(CONVERSATIONS).join('/')} conversations per size; sse: ${SSE_EVENTS} events per response`);
+  console.log(
+    `each round sends the next request (one more turn) of one of ${Object.values(CONVERSATIONS).join('/')} conversations per size; sse: ${SSE_EVENTS} events per response`,
+  );
 }
 
 const TARGETS = ['direct', 'pipe', 'ctxshed', 'ctxshed+epoch', 'direct(epoch body)', 'before', 'before+epoch'] as const;
@@ -242,9 +254,22 @@ async function latchFor(state: Awaited<ReturnType<typeof openStateDir>>, body: B
 
 /** A local upstream: reads the whole body, answers JSON or SSE with usage. */
 export async function startUpstream(): Promise<{ server: http.Server; port: number }> {
-  const json = Buffer.from(JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 10, cache_read_input_tokens: 1000, cache_creation_input_tokens: 0, output_tokens: 5 } }));
-  const events: string[] = ['event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":10,"cache_read_input_tokens":1000,"cache_creation_input_tokens":0,"output_tokens":1}}}\n\n'];
-  for (let i = 0; i < SSE_EVENTS - 2; i++) events.push(`event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"chunk ${i} of the answer"}}\n\n`);
+  const json = Buffer.from(
+    JSON.stringify({
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'text', text: 'ok' }],
+      usage: { input_tokens: 10, cache_read_input_tokens: 1000, cache_creation_input_tokens: 0, output_tokens: 5 },
+    }),
+  );
+  const events: string[] = [
+    'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":10,"cache_read_input_tokens":1000,"cache_creation_input_tokens":0,"output_tokens":1}}}\n\n',
+  ];
+  for (let i = 0; i < SSE_EVENTS - 2; i++)
+    events.push(
+      `event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"chunk ${i} of the answer"}}\n\n`,
+    );
   events.push('event: message_delta\ndata: {"type":"message_delta","usage":{"output_tokens":50}}\n\n');
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -286,7 +311,14 @@ export function post(agent: http.Agent, port: number, body: Buffer): Promise<Tim
     const c0 = process.cpuUsage();
     let firstByte = 0;
     const req = http.request(
-      { host: '127.0.0.1', port, method: 'POST', path: '/v1/messages?beta=true', agent, headers: { 'content-type': 'application/json', 'content-length': body.length } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/v1/messages?beta=true',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': body.length },
+      },
       (res) => {
         res.on('data', () => {
           if (firstByte === 0) firstByte = performance.now() - t0;

@@ -53,7 +53,12 @@ function messages(body: Uint8Array): EngineRequest {
 /** Runs the section and prints its table. */
 export async function runRefusedBench(): Promise<void> {
   console.log('## refused: a 4 MB conversation over the threshold, its latch refused on every request (ms), interleaved');
-  console.log(`(${os.availableParallelism()} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at start; ${WARMUP_ROUNDS} warm-up rounds, ${ROUNDS} measured)\n`);
+  console.log(
+    `(${os.availableParallelism()} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} at start; ${WARMUP_ROUNDS} warm-up rounds, ${ROUNDS} measured)\n`,
+  );
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-refused-'));
   try {
     const state = await openStateDir(root);
@@ -99,7 +104,8 @@ export async function runRefusedBench(): Promise<void> {
         const result = task.run();
         if (result instanceof Promise) {
           const prepared = (await result) as Prepared;
-          if (prepared.latched !== undefined || prepared.reason !== undefined) throw new Error(`${task.name}: expected a rewrite without a latch, got ${prepared.reason ?? `epoch ${prepared.latched}`}`);
+          if (prepared.latched !== undefined || prepared.reason !== undefined)
+            throw new Error(`${task.name}: expected a rewrite without a latch, got ${prepared.reason ?? `epoch ${prepared.latched}`}`);
         }
         const wall = performance.now() - t0;
         const c = process.cpuUsage(c0);
@@ -113,26 +119,45 @@ export async function runRefusedBench(): Promise<void> {
     const stat = (name: TaskName): { median: number; p90: number; cpu: number } => {
       const s = samples.get(name)!;
       const wall = [...s.wall].sort((a, b) => a - b);
-      return { median: quantile(wall, 0.5), p90: quantile(wall, 0.9), cpu: quantile([...s.cpu].sort((a, b) => a - b), 0.5) };
+      return {
+        median: quantile(wall, 0.5),
+        p90: quantile(wall, 0.9),
+        cpu: quantile(
+          [...s.cpu].sort((a, b) => a - b),
+          0.5,
+        ),
+      };
     };
     const row = (name: TaskName, against: TaskName): string[] => {
       const a = stat(name);
       const b = stat(against);
-      return [name, `${ms(a.median)} (${ms(a.p90)})`, ms(a.cpu), against === name ? '' : `${(a.median / b.median).toFixed(3)} of ${against}`, against === name ? '' : (a.cpu / b.cpu).toFixed(3)];
+      return [
+        name,
+        `${ms(a.median)} (${ms(a.p90)})`,
+        ms(a.cpu),
+        against === name ? '' : `${(a.median / b.median).toFixed(3)} of ${against}`,
+        against === name ? '' : (a.cpu / b.cpu).toFixed(3),
+      ];
     };
-    console.log(formatTable(
-      ['task', 'median (p90)', 'cpu median', 'ratio (medians)', 'ratio (cpu)'],
-      [
-        row('plan as before', 'plan as before'),
-        row('judge all', 'plan as before'),
-        row('judge from memo', 'plan as before'),
-        row('engine, memos off', 'engine, memos off'),
-        row('engine', 'engine, memos off'),
-      ],
-    ));
+    console.log(
+      formatTable(
+        ['task', 'median (p90)', 'cpu median', 'ratio (medians)', 'ratio (cpu)'],
+        [
+          row('plan as before', 'plan as before'),
+          row('judge all', 'plan as before'),
+          row('judge from memo', 'plan as before'),
+          row('engine, memos off', 'engine, memos off'),
+          row('engine', 'engine, memos off'),
+        ],
+      ),
+    );
     const before = stat('engine, memos off').median - stat('judge all').median + stat('plan as before').median;
-    console.log(`\nbodies ${(BODY_BYTES / 1e6).toFixed(1)}-${(lastBytes / 1e6).toFixed(2)} MB. The engine before this change ran "plan as before" where it now runs`);
-    console.log(`"judge from memo": by the medians, engine before ~ memos off - judge all + plan as before = ${ms(before)} ms; engine now ${ms(stat('engine').median)} ms (${(stat('engine').median / before).toFixed(3)}).`);
+    console.log(
+      `\nbodies ${(BODY_BYTES / 1e6).toFixed(1)}-${(lastBytes / 1e6).toFixed(2)} MB. The engine before this change ran "plan as before" where it now runs`,
+    );
+    console.log(
+      `"judge from memo": by the medians, engine before ~ memos off - judge all + plan as before = ${ms(before)} ms; engine now ${ms(stat('engine').median)} ms (${(stat('engine').median / before).toFixed(3)}).`,
+    );
   } finally {
     await fs.rm(root, { recursive: true, force: true });
   }

@@ -15,7 +15,9 @@ describe('planChildLaunch', () => {
     expect(plan.args[1]).toMatch(/^--mcp-config=\{/);
     expect(plan.args.slice(2)).toEqual(['-p', 'hi']);
     expect(plan.env).toEqual({ PATH: '/bin', ANTHROPIC_BASE_URL: 'http://127.0.0.1:5', ENABLE_TOOL_SEARCH: 'true' });
-    expect(plan.grantLine).toBe('ctxshed: Claude Code (the claude executable) may read /var/st/elided/ and spans/ and call the restore and spans tools without asking (--no-grant: not)');
+    expect(plan.grantLine).toBe(
+      'ctxshed: Claude Code (the claude executable) may read /var/st/elided/ and spans/ and call the restore and spans tools without asking (--no-grant: not)',
+    );
   });
 
   it("should keep the user's own ENABLE_TOOL_SEARCH, whatever it says", async () => {

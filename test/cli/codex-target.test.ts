@@ -43,7 +43,7 @@ describe('takeBaseUrlArg', () => {
     [['--config=openai_base_url="https://gw.example/v1"', 'exec'], 'https://gw.example/v1'],
     [['-copenai_base_url=https://gw.example/v1', 'exec'], 'https://gw.example/v1'],
     [['exec', '-c', ' openai_base_url = "https://gw.example/v1" '], 'https://gw.example/v1'],
-  ])('should take the user\'s base URL out of %j', (args, url) => {
+  ])("should take the user's base URL out of %j", (args, url) => {
     // Arrange: the arguments.
 
     // Act

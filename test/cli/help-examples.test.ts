@@ -13,7 +13,7 @@ function examplesOf(help: string): string[] {
 // Examples that need a client to run (rescue, serve) or a user's own files are left to their own tests.
 const RUNNABLE = /^ctxshed (ls|show|status|stats)\b|^ctxshed replay --ttl test\//;
 
-describe('the report commands\' --help examples', () => {
+describe("the report commands' --help examples", () => {
   for (const command of ['', 'ls', 'show', 'status', 'stats', 'replay']) {
     it(`should run every report example of \`ctxshed ${command} --help\` from the repository's top`, async () => {
       const help = await runCli([...(command === '' ? [] : [command]), '--help']);

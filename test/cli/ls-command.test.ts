@@ -32,7 +32,7 @@ describe('ctxshed ls', () => {
     expect(result.stdout).toMatch(/^KEY +PROMPT +LAST SEEN +FULL +EPOCHS +BLOCKS +ELIDED +REFAULTS +SPANS +REQS\n/);
     expect(result.stdout).toMatch(/\ncbf84ec36c85  Read the files.*ago +68\.4% +1 +11 +18\.4 KB +0\.0% +- +24\n/);
     expect(result.stdout).toMatch(/\n145a183e78ba  Have a look around.*ago +38\.1% +1 +- +- +- +1 +16\n/);
-    expect(result.stdout).toContain('\nShed: 1 span of 16 whole messages; each epoch\'s bytes, tokens and per-turn price: ctxshed stats.\n');
+    expect(result.stdout).toContain("\nShed: 1 span of 16 whole messages; each epoch's bytes, tokens and per-turn price: ctxshed stats.\n");
     expect(widest(result.stdout)).toBeLessThanOrEqual(100);
   });
 
@@ -44,7 +44,14 @@ describe('ctxshed ls', () => {
     expect(report.conversations.map((c) => c.shortKey)).toEqual(['145a183e78ba', 'cbf84ec36c85']);
     expect(report.conversations[0]).toMatchObject({ mode: 'shed', epochs: 1, blocksElided: 0, bytesElided: 0, spansShed: 1, messagesShed: 16, requests: 16 });
     expect(report.conversations[0]!.spans).toEqual([
-      expect.objectContaining({ epoch: 1, first: 1, last: 16, messages: 16, bytes: 71_975, perTurn: expect.objectContaining({ basis: 'cache_read_marginal' }) as object }),
+      expect.objectContaining({
+        epoch: 1,
+        first: 1,
+        last: 16,
+        messages: 16,
+        bytes: 71_975,
+        perTurn: expect.objectContaining({ basis: 'cache_read_marginal' }) as object,
+      }),
     ]);
     expect(report.conversations.slice(1)).toEqual([
       {
@@ -75,7 +82,7 @@ describe('ctxshed ls', () => {
     expect(report.warnings).toEqual([]);
   });
 
-  it('should list a recorded session\'s conversations as its records and wire log tell them', async () => {
+  it("should list a recorded session's conversations as its records and wire log tell them", async () => {
     const result = await runCli(['ls', '--state', session.dir, '--json']);
 
     const { conversations } = JSON.parse(result.stdout) as LsJson;

@@ -37,12 +37,12 @@ describe('bannerLine', () => {
     const shed = bannerLine(proxyConfigFrom({ ...ARGS, mode: 'shed' }, {}), 'http://127.0.0.1:1', DIRS);
 
     expect(rescue).toBe(
-      'ctxshed: rescue on at http://127.0.0.1:1 -> http://127.0.0.1:9; epochs latch at 70% of the model\'s window (1M for Opus 5 and 5.5, or with the context-1m beta; else 200,000) or, on a window over 200,000, at 120,000 tokens; ' +
+      "ctxshed: rescue on at http://127.0.0.1:1 -> http://127.0.0.1:9; epochs latch at 70% of the model's window (1M for Opus 5 and 5.5, or with the context-1m beta; else 200,000) or, on a window over 200,000, at 120,000 tokens; " +
         'this mode changes request bytes: old tool results over 1024 bytes become stubs, originals kept in /s/elided',
     );
     expect(gated).toContain('at 120,000 tokens when the cache re-write pays back; ');
     expect(shed).toBe(
-      'ctxshed: shed on at http://127.0.0.1:1 -> http://127.0.0.1:9; epochs latch at 70% of the model\'s window (1M for Opus 5 and 5.5, or with the context-1m beta; else 200,000) or, on a window over 200,000, at 120,000 tokens when the cache re-write pays back; ' +
+      "ctxshed: shed on at http://127.0.0.1:1 -> http://127.0.0.1:9; epochs latch at 70% of the model's window (1M for Opus 5 and 5.5, or with the context-1m beta; else 200,000) or, on a window over 200,000, at 120,000 tokens when the cache re-write pays back; " +
         'this mode changes request bytes: a span of old messages becomes one stub, originals kept in /s/spans',
     );
   });

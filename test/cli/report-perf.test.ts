@@ -80,7 +80,15 @@ beforeAll(async () => {
       })),
     }));
     expectedShed += epochs.length * BLOCKS_PER_EPOCH * BLOCK_BYTES;
-    const rec = { format: 'ctxshed.conversation/1' as const, key: keyOf(c), agentId: null, firstPrompt: `Task ${c}`, model: 'claude-sonnet-4-5', createdAt: epochs[0]!.latchedAt, epochs };
+    const rec = {
+      format: 'ctxshed.conversation/1' as const,
+      key: keyOf(c),
+      agentId: null,
+      firstPrompt: `Task ${c}`,
+      model: 'claude-sonnet-4-5',
+      createdAt: epochs[0]!.latchedAt,
+      epochs,
+    };
     await fs.writeFile(path.join(state.conversationsDir, `${keyOf(c)}.json`), serializeConversationRecord(rec));
   }
 });

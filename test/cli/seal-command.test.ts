@@ -17,7 +17,11 @@ afterEach(async () => {
   await fs.rm(tmp, { recursive: true, force: true });
 });
 
-const exists = (file: string): Promise<boolean> => fs.lstat(file).then(() => true, () => false);
+const exists = (file: string): Promise<boolean> =>
+  fs.lstat(file).then(
+    () => true,
+    () => false,
+  );
 
 describe('ctxshed seal and unseal', () => {
   it('should move the text to sealed/ and back, byte for byte, with verify passing at each step', async () => {
@@ -44,8 +48,14 @@ describe('ctxshed seal and unseal', () => {
   });
 
   it('should refuse a handle that is not hex or too short (exit 2) and one that names nothing (exit 1)', async () => {
-    expect(await runCli(['seal', '../elided', '--state', state])).toMatchObject({ code: 2, stderr: 'ctxshed: seal: a handle is hex digits only (a sha256, or its first 12 or more digits)\n' });
-    expect(await runCli(['seal', '8370b47d', '--state', state])).toMatchObject({ code: 2, stderr: 'ctxshed: seal: a handle needs at least 12 hex digits, not 8\n' });
+    expect(await runCli(['seal', '../elided', '--state', state])).toMatchObject({
+      code: 2,
+      stderr: 'ctxshed: seal: a handle is hex digits only (a sha256, or its first 12 or more digits)\n',
+    });
+    expect(await runCli(['seal', '8370b47d', '--state', state])).toMatchObject({
+      code: 2,
+      stderr: 'ctxshed: seal: a handle needs at least 12 hex digits, not 8\n',
+    });
     const none = await runCli(['unseal', 'ffffffffffff', '--state', state]);
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/^ctxshed: unseal: no elided or sealed block in .* has a sha256 starting ffffffffffff\n$/);
@@ -58,7 +68,10 @@ describe('ctxshed seal and unseal', () => {
     await fs.mkdir(path.join(state, 'spans'), { recursive: true, mode: 0o700 });
     await fs.writeFile(path.join(state, 'spans', `${sha}.json`), span, { mode: 0o600 });
     const refused = await runCli(['seal', sha.slice(0, 12), '--state', state]);
-    expect(refused).toMatchObject({ code: 1, stderr: `ctxshed: seal: ${sha} is a shed span; ctxshed seals elided tool results only, not spans (docs/shed.md)\n` });
+    expect(refused).toMatchObject({
+      code: 1,
+      stderr: `ctxshed: seal: ${sha} is a shed span; ctxshed seals elided tool results only, not spans (docs/shed.md)\n`,
+    });
     expect(await fs.readFile(path.join(state, 'spans', `${sha}.json`))).toEqual(span);
     expect(await exists(path.join(state, 'sealed', `${sha}.seal.json`))).toBe(false);
   });

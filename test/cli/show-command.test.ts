@@ -43,7 +43,7 @@ afterAll(async () => {
 });
 
 describe('ctxshed show', () => {
-  it('should print a conversation\'s epochs by its short key: when, why, the policy, each block', async () => {
+  it("should print a conversation's epochs by its short key: when, why, the policy, each block", async () => {
     const result = await runCli(['show', 'cbf84ec36c85', '--state', STATE_EXAMPLE]);
 
     expect(result.code).toBe(0);
@@ -55,7 +55,7 @@ describe('ctxshed show', () => {
     expect(widest(result.stdout)).toBeLessThanOrEqual(100);
   });
 
-  it('should give the epochs as JSON with each block\'s path, whose file hashes to its sha256', async () => {
+  it("should give the epochs as JSON with each block's path, whose file hashes to its sha256", async () => {
     const result = await runCli(['show', EXAMPLE_KEY, '--state', STATE_EXAMPLE, '--json']);
 
     const report = JSON.parse(result.stdout) as ShowConversation;

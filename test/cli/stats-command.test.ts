@@ -48,7 +48,7 @@ describe('ctxshed stats', () => {
     expect(conversation!.totals.tokensElided).toBe(Math.round(18_864 * conversation!.tokensPerByte));
   });
 
-  it('should give the example\'s shed epoch its span and per-turn price with its basis, apart from rescue\'s blocks', async () => {
+  it("should give the example's shed epoch its span and per-turn price with its basis, apart from rescue's blocks", async () => {
     const report = await statsOf(STATE_EXAMPLE);
 
     const shed = report.conversations.find((c) => c.key.startsWith('145a183e78ba'))!;
@@ -80,7 +80,7 @@ describe('ctxshed stats', () => {
     expect(widest(result.stdout)).toBeLessThanOrEqual(100);
   });
 
-  it('should agree with a recorded session\'s wire log and records, counted independently', async () => {
+  it("should agree with a recorded session's wire log and records, counted independently", async () => {
     const report = await statsOf(session.dir);
 
     const wire = await readWire(session.dir);

@@ -52,7 +52,12 @@ describe('ctxshed status', () => {
       requests: 16,
       lastRequest: { rescued: 1, bytesSaved: 71_476, reason: null, status: 200 },
     });
-    expect(report.totals).toMatchObject({ epochs: 2, blocksElided: 11, bytesElided: 18_864, shed: { epochs: 1, spans: 1, messages: 16, perEpoch: [{ n: 1, bytes: 71_975 }] } });
+    expect(report.totals).toMatchObject({
+      epochs: 2,
+      blocksElided: 11,
+      bytesElided: 18_864,
+      shed: { epochs: 1, spans: 1, messages: 16, perEpoch: [{ n: 1, bytes: 71_975 }] },
+    });
   });
 
   it('should show both conversations of a recorded session, with the threshold it would latch at', async () => {
@@ -86,7 +91,25 @@ describe('ctxshed status --follow', () => {
       stopWhen: (stdout) => {
         if (!appended && stdout.includes('145a183e78ba')) {
           appended = true;
-          const record = { t: '2026-11-30T13:38:00.000Z', method: 'POST', path: '/v1/messages', route: 'messages', key: newKey, status: 200, bytesIn: 900, bytesOut: 900, responseBytes: 10, rescued: 0, bytesElided: 0, epochs: 0, reason: 'no_epoch', usage: { input: 1, cacheCreation: 0, cacheRead: 0, output: 1 }, window: 12_000, fullness: 0.3, ms: { total: 1, prepare: 0 } };
+          const record = {
+            t: '2026-11-30T13:38:00.000Z',
+            method: 'POST',
+            path: '/v1/messages',
+            route: 'messages',
+            key: newKey,
+            status: 200,
+            bytesIn: 900,
+            bytesOut: 900,
+            responseBytes: 10,
+            rescued: 0,
+            bytesElided: 0,
+            epochs: 0,
+            reason: 'no_epoch',
+            usage: { input: 1, cacheCreation: 0, cacheRead: 0, output: 1 },
+            window: 12_000,
+            fullness: 0.3,
+            ms: { total: 1, prepare: 0 },
+          };
           void fs.appendFile(path.join(copy, 'wire.jsonl'), `${JSON.stringify(record)}\n`);
         }
         return stdout.includes('dddddddddddd');

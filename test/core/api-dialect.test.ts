@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { checkRewrite, freezeBlock, indexResponses, indexTranscript, MESSAGES_API, planElision, RESPONSES_API, rewriteRequest, type ApiDialect } from '../../src/core/index.js';
+import {
+  checkRewrite,
+  freezeBlock,
+  indexResponses,
+  indexTranscript,
+  MESSAGES_API,
+  planElision,
+  RESPONSES_API,
+  rewriteRequest,
+  type ApiDialect,
+} from '../../src/core/index.js';
 import { responsesBody } from './openai/openai-bodies.js';
 import { conversation, filler, sha256 } from './bodies.js';
 import { ELIDED_DIR, mustIndexAs } from './round-trip.js';

@@ -26,7 +26,12 @@ describe('blockText', () => {
 
   it('should join the texts of text blocks with a newline', () => {
     // Arrange
-    const body = single([{ type: 'text', text: 'one' }, { type: 'text', text: 'two\n' }, { type: 'text', text: '' }, { type: 'text', text: 'é' }]);
+    const body = single([
+      { type: 'text', text: 'one' },
+      { type: 'text', text: 'two\n' },
+      { type: 'text', text: '' },
+      { type: 'text', text: 'é' },
+    ]);
     const block = mustIndex(body).toolResults[0]!;
 
     // Act

@@ -5,22 +5,37 @@ import { applySplices } from '../../src/core/splices.js';
 import { renderStub } from '../../src/core/stub.js';
 import { filler, fromUtf8, mustIndex, utf8 } from './bodies.js';
 
-const INPUT = utf8(JSON.stringify({
-  model: 'claude-test',
-  messages: [
-    { role: 'user', content: 'Go' },
-    { role: 'assistant', content: [{ type: 'thinking', thinking: 'hmm', signature: 'c2ln' }, { type: 'tool_use', id: 'toolu_0', name: 'Read', input: {} }] },
-    { role: 'user', content: [{ tool_use_id: 'toolu_0', type: 'tool_result', content: filler(2000), is_error: false }] },
-    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: {} }] },
-    { role: 'user', content: [{ tool_use_id: 'toolu_1', type: 'tool_result', content: 'short' }] },
-    { role: 'user', content: [{ type: 'text', text: 'next', cache_control: { type: 'ephemeral' } }] },
-  ],
-  max_tokens: 100,
-}));
+const INPUT = utf8(
+  JSON.stringify({
+    model: 'claude-test',
+    messages: [
+      { role: 'user', content: 'Go' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'hmm', signature: 'c2ln' },
+          { type: 'tool_use', id: 'toolu_0', name: 'Read', input: {} },
+        ],
+      },
+      { role: 'user', content: [{ tool_use_id: 'toolu_0', type: 'tool_result', content: filler(2000), is_error: false }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: {} }] },
+      { role: 'user', content: [{ tool_use_id: 'toolu_1', type: 'tool_result', content: 'short' }] },
+      { role: 'user', content: [{ type: 'text', text: 'next', cache_control: { type: 'ephemeral' } }] },
+    ],
+    max_tokens: 100,
+  }),
+);
 const BEFORE = mustIndex(INPUT);
-const STUB_TOKEN = encodeJsonString(utf8(renderStub({ ordinal: 0, toolUseId: 'toolu_0', bytes: 2000, sha256: 'a'.repeat(64), jsonBytes: 2002, jsonSha256: 'b'.repeat(64) }, '/s/elided')));
-const STUBBED: StubbedBlock[] = [{ ordinal: 0, splice: { start: BEFORE.toolResults[0]!.content.start, end: BEFORE.toolResults[0]!.content.end, bytes: STUB_TOKEN } }];
-const OUTPUT = applySplices(INPUT, STUBBED.map((s) => s.splice));
+const STUB_TOKEN = encodeJsonString(
+  utf8(renderStub({ ordinal: 0, toolUseId: 'toolu_0', bytes: 2000, sha256: 'a'.repeat(64), jsonBytes: 2002, jsonSha256: 'b'.repeat(64) }, '/s/elided')),
+);
+const STUBBED: StubbedBlock[] = [
+  { ordinal: 0, splice: { start: BEFORE.toolResults[0]!.content.start, end: BEFORE.toolResults[0]!.content.end, bytes: STUB_TOKEN } },
+];
+const OUTPUT = applySplices(
+  INPUT,
+  STUBBED.map((s) => s.splice),
+);
 const OUTPUT_TEXT = fromUtf8(OUTPUT);
 const STUB_JSON = fromUtf8(STUB_TOKEN);
 
@@ -57,7 +72,11 @@ describe('checkRewrite', () => {
     ['a changed byte before "messages"', () => corrupt('"claude-test"', '"claude-tesx"'), /^bytes before "messages" changed$/],
     ['"messages" moved', () => corrupt('"claude-test"', '"claude-test-2"'), /^bytes before "messages" changed$/],
     ['a changed byte after "messages"', () => corrupt('"max_tokens":100', '"max_tokens":101'), /^bytes after "messages" changed$/],
-    ['a dropped message', () => corrupt(',{"role":"user","content":[{"type":"text","text":"next","cache_control":{"type":"ephemeral"}}]}', ''), /^message count changed$/],
+    [
+      'a dropped message',
+      () => corrupt(',{"role":"user","content":[{"type":"text","text":"next","cache_control":{"type":"ephemeral"}}]}', ''),
+      /^message count changed$/,
+    ],
     ['a changed role', () => corrupt('{"role":"user","content":[{"type":"text"', '{"role":"system","content":[{"type":"text"'), /^message 5 changed shape$/],
     ['string content turned into blocks', () => corrupt('"content":"Go"', '"content":[{"type":"text","text":"Go"}]'), /^message 0 changed shape$/],
     ['a dropped block', () => corrupt('{"type":"thinking","thinking":"hmm","signature":"c2ln"},', ''), /^message 1 changed shape$/],
@@ -67,7 +86,11 @@ describe('checkRewrite', () => {
     ['a thinking block of another length', () => corrupt('"thinking":"hmm"', '"thinking":"hmmm"'), /^message 1 block 0 \(thinking\) changed length$/],
     ['a signature of another length', () => corrupt('"signature":"c2ln"', '"signature":"c2l"'), /^message 1 block 0 \(thinking\) changed length$/],
     ['a flipped is_error', () => corrupt('"is_error":false', '"is_error":true'), /^tool_result 0 changed$/],
-    ['an added cache_control on a tool_result', () => corrupt('"content":"short"', '"content":"short","cache_control":{"type":"ephemeral"}'), /^tool_result 1 changed$/],
+    [
+      'an added cache_control on a tool_result',
+      () => corrupt('"content":"short"', '"content":"short","cache_control":{"type":"ephemeral"}'),
+      /^tool_result 1 changed$/,
+    ],
     ['a changed content of a block that was not stubbed', () => corrupt('"content":"short"', '"content":"shorter"'), /^tool_result 1 changed without a stub$/],
     ['a stub that differs from the one spliced', () => corrupt(STUB_JSON, STUB_JSON.replace('aaaa', 'aaab')), /^tool_result 0 does not hold its stub$/],
     ['a stub in block form', () => corrupt(STUB_JSON, `[{"type":"text","text":${STUB_JSON}}]`), /^tool_result 0 does not hold its stub$/],
@@ -95,7 +118,7 @@ describe('checkRewrite', () => {
 });
 
 describe('checkOutput', () => {
-  it('should hand back the output\'s own index when the output passes', () => {
+  it("should hand back the output's own index when the output passes", () => {
     // Arrange: the module's INPUT, OUTPUT and STUBBED.
 
     // Act

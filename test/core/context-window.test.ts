@@ -23,7 +23,18 @@ describe('modelContextWindow', () => {
   });
 
   it('should give the other 1M models of the docs theirs', () => {
-    for (const model of ['claude-sonnet-5', 'claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-fable-5', 'claude-fable-5-1', 'claude-mythos-5', 'claude-opus-4-6', 'claude-opus-4-7', 'claude-opus-4-8', 'claude-sonnet-4-6']) {
+    for (const model of [
+      'claude-sonnet-5',
+      'claude-sonnet-5-5',
+      'claude-haiku-5-5',
+      'claude-fable-5',
+      'claude-fable-5-1',
+      'claude-mythos-5',
+      'claude-opus-4-6',
+      'claude-opus-4-7',
+      'claude-opus-4-8',
+      'claude-sonnet-4-6',
+    ]) {
       expect(modelContextWindow(model), model).toBe(1_000_000);
     }
   });

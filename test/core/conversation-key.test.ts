@@ -13,7 +13,13 @@ function keyOf(bytes: Uint8Array, agentId?: string): string | undefined {
   return conversationKey(bytes, mustIndex(bytes), agentId, sha256);
 }
 
-const FIRST = { role: 'user', content: [{ type: 'text', text: '<system-reminder>ctx</system-reminder>' }, { type: 'text', text: 'Fix the bug.' }] };
+const FIRST = {
+  role: 'user',
+  content: [
+    { type: 'text', text: '<system-reminder>ctx</system-reminder>' },
+    { type: 'text', text: 'Fix the bug.' },
+  ],
+};
 
 describe('conversationKey', () => {
   it('should be 64 lowercase hex characters', () => {
@@ -66,7 +72,17 @@ describe('conversationKey', () => {
   it('should not treat two text blocks, or a text block with other keys, like a string', () => {
     // Arrange
     const asString = keyOf(body([{ role: 'user', content: 'ab' }]));
-    const twoBlocks = keyOf(body([{ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }]));
+    const twoBlocks = keyOf(
+      body([
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'a' },
+            { type: 'text', text: 'b' },
+          ],
+        },
+      ]),
+    );
     const withCitations = keyOf(body([{ role: 'user', content: [{ type: 'text', text: 'ab', citations: [] }] }]));
 
     // Act
@@ -117,7 +133,7 @@ describe('conversationKey', () => {
     expect(conversationKey(bytes, index, undefined, sha256, 'session-a')).toBe(keys[1]);
   });
 
-  it('should change with the first message\'s text or role', () => {
+  it("should change with the first message's text or role", () => {
     // Arrange
     const keys = [
       keyOf(body([{ role: 'user', content: 'Fix the bug.' }])),
@@ -145,7 +161,7 @@ describe('conversationKey', () => {
 });
 
 describe('conversationKeyOf', () => {
-  it('should give, from the first message\'s span alone, the key conversationKey gives from the index', () => {
+  it("should give, from the first message's span alone, the key conversationKey gives from the index", () => {
     // Arrange
     const bytes = body([FIRST, { role: 'assistant', content: 'ok' }]);
     const span = findFirstMessage(bytes);
@@ -184,7 +200,16 @@ describe('firstPromptExcerpt', () => {
 
   it('should join the texts of text blocks and skip other blocks', () => {
     // Arrange
-    const bytes = body([{ role: 'user', content: [{ type: 'text', text: 'one' }, { type: 'image', source: {} }, { type: 'text', text: 'two' }] }]);
+    const bytes = body([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'one' },
+          { type: 'image', source: {} },
+          { type: 'text', text: 'two' },
+        ],
+      },
+    ]);
 
     // Act
     const excerpt = firstPromptExcerpt(bytes, mustIndex(bytes));

@@ -9,20 +9,41 @@ import type { PlannedSpan } from '../../src/core/shed/plan-span.js';
 // 150k of a 200k window (75%), measured on a 600 KB request: 0.25 tokens per byte.
 const READING: FullnessReading = { contextTokens: 150_000, window: 200_000, epochsApplied: 0, requestBytes: 600_000 };
 const block = (ordinal: number, bytes: number): DecidedBlock => ({ ordinal, bytes });
-const frozen = (ordinal: number): FrozenBlock => ({ ordinal, toolUseId: `toolu_${ordinal}`, bytes: 1, sha256: '0'.repeat(64), jsonBytes: 3, jsonSha256: '1'.repeat(64) });
+const frozen = (ordinal: number): FrozenBlock => ({
+  ordinal,
+  toolUseId: `toolu_${ordinal}`,
+  bytes: 1,
+  sha256: '0'.repeat(64),
+  jsonBytes: 3,
+  jsonSha256: '1'.repeat(64),
+});
 const SPAN = { first: 1, last: 4, sha256: 'a'.repeat(64), bytes: 200_000, pins: [], text: new Uint8Array(0), windowStart: 5 } as PlannedSpan;
 // Pays back at once: 50k tokens dropped, 10k to write again, turns ahead.
 const PAYS: GateInput = { invalidatedSuffixTokens: 10_000, droppedCachedTokens: 50_000, turnsSoFar: 20, oneHourCache: false };
 const NEVER: GateInput = { ...PAYS, horizon: 0 };
 
 const input = (take: EpochTake<DecidedBlock>, over: Partial<EpochInput<DecidedBlock>> = {}): EpochInput<DecidedBlock> => ({
-  reading: READING, threshold: 0.7, epochCount: 0, take: () => take, ...over,
+  reading: READING,
+  threshold: 0.7,
+  epochCount: 0,
+  take: () => take,
+  ...over,
 });
-const blocks = (plan: readonly DecidedBlock[], more: Partial<Extract<EpochTake<DecidedBlock>, { kind: 'blocks' }>> = {}): EpochTake<DecidedBlock> => ({ kind: 'blocks', frozen: [], plan, ...more });
+const blocks = (plan: readonly DecidedBlock[], more: Partial<Extract<EpochTake<DecidedBlock>, { kind: 'blocks' }>> = {}): EpochTake<DecidedBlock> => ({
+  kind: 'blocks',
+  frozen: [],
+  plan,
+  ...more,
+});
 
 describe('decideEpoch', () => {
   it('should latch rescue blocks that free enough, with no gate unless asked', () => {
-    expect(decideEpoch(input(blocks([block(0, 200_000)])))).toEqual({ kind: 'latch', fullness: 0.75, estimatedTokensFreed: 50_000, added: [block(0, 200_000)] });
+    expect(decideEpoch(input(blocks([block(0, 200_000)])))).toEqual({
+      kind: 'latch',
+      fullness: 0.75,
+      estimatedTokensFreed: 50_000,
+      added: [block(0, 200_000)],
+    });
   });
 
   it('should be idle under the threshold and without a reading, and never ask for the take', () => {
@@ -56,15 +77,26 @@ describe('decideEpoch', () => {
     expect(Object.hasOwn(HOLD_REASONS, (decision as { reason: string }).reason)).toBe(true);
   });
 
-  it('should latch a span that pays back, with the gate\'s figures', () => {
-    expect(decideEpoch(input({ kind: 'span', span: SPAN, gate: PAYS, recentTokens: 14_000 }))).toMatchObject({ kind: 'latch', span: SPAN, estimatedTokensFreed: 50_000, gate: { latch: true } });
+  it("should latch a span that pays back, with the gate's figures", () => {
+    expect(decideEpoch(input({ kind: 'span', span: SPAN, gate: PAYS, recentTokens: 14_000 }))).toMatchObject({
+      kind: 'latch',
+      span: SPAN,
+      estimatedTokensFreed: 50_000,
+      gate: { latch: true },
+    });
   });
 
   it('should let the gate give way from 85% full, for either mode', () => {
     const full = { ...READING, contextTokens: 172_000 };
 
-    expect(decideEpoch(input({ kind: 'span', span: SPAN, gate: NEVER, recentTokens: 14_000 }, { reading: full }))).toMatchObject({ kind: 'latch', gate: { latch: true, forcedAt: 0.86 } });
-    expect(decideEpoch(input(blocks([block(0, 200_000)], { gate: () => NEVER }), { reading: full }))).toMatchObject({ kind: 'latch', gate: { latch: true, forcedAt: 0.86 } });
+    expect(decideEpoch(input({ kind: 'span', span: SPAN, gate: NEVER, recentTokens: 14_000 }, { reading: full }))).toMatchObject({
+      kind: 'latch',
+      gate: { latch: true, forcedAt: 0.86 },
+    });
+    expect(decideEpoch(input(blocks([block(0, 200_000)], { gate: () => NEVER }), { reading: full }))).toMatchObject({
+      kind: 'latch',
+      gate: { latch: true, forcedAt: 0.86 },
+    });
   });
 
   describe('on a model that runs the prefix check', () => {
@@ -78,8 +110,12 @@ describe('decideEpoch', () => {
       expect(Object.hasOwn(HOLD_REASONS, 'mid_turn')).toBe(true);
     });
 
-    it('should hold a span mid_turn with the span, for the replay\'s sizes', () => {
-      expect(decideEpoch(input({ kind: 'span', span: SPAN, gate: PAYS, recentTokens: 14_000 }, { turn: midTurn }))).toMatchObject({ kind: 'hold', reason: 'mid_turn', span: SPAN });
+    it("should hold a span mid_turn with the span, for the replay's sizes", () => {
+      expect(decideEpoch(input({ kind: 'span', span: SPAN, gate: PAYS, recentTokens: 14_000 }, { turn: midTurn }))).toMatchObject({
+        kind: 'hold',
+        reason: 'mid_turn',
+        span: SPAN,
+      });
     });
 
     it('should latch at a prompt, and say nothing of the turn', () => {
@@ -90,8 +126,15 @@ describe('decideEpoch', () => {
     });
 
     it('should latch mid-turn at the 85% ceiling and record it', () => {
-      expect(decideEpoch(input(latching, { turn: midTurn, reading: { ...READING, contextTokens: 170_000 } }))).toMatchObject({ kind: 'latch', fullness: 0.85, midTurn: true });
-      expect(decideEpoch(input(latching, { turn: midTurn, reading: { ...READING, contextTokens: 169_999 } }))).toMatchObject({ kind: 'hold', reason: 'mid_turn' });
+      expect(decideEpoch(input(latching, { turn: midTurn, reading: { ...READING, contextTokens: 170_000 } }))).toMatchObject({
+        kind: 'latch',
+        fullness: 0.85,
+        midTurn: true,
+      });
+      expect(decideEpoch(input(latching, { turn: midTurn, reading: { ...READING, contextTokens: 169_999 } }))).toMatchObject({
+        kind: 'hold',
+        reason: 'mid_turn',
+      });
     });
 
     it('should latch mid-turn with latchAt anywhere, and record it', () => {

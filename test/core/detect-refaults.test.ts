@@ -10,7 +10,14 @@ function block(ordinal: number, sha256: string): FrozenBlock {
 }
 
 function epoch(n: number, blocks: FrozenBlock[]): Epoch {
-  return { n, latchedAt: '2026-01-01T00:00:00.000Z', trigger: 'threshold', reason: { fullness: 0.72, threshold: 0.7, window: 200_000, contextTokens: 144_000 }, policy: { name: 'p', version: 2, keepRecent: 6, minBytes: 1024 }, blocks };
+  return {
+    n,
+    latchedAt: '2026-01-01T00:00:00.000Z',
+    trigger: 'threshold',
+    reason: { fullness: 0.72, threshold: 0.7, window: 200_000, contextTokens: 144_000 },
+    policy: { name: 'p', version: 2, keepRecent: 6, minBytes: 1024 },
+    blocks,
+  };
 }
 
 const EPOCHS = [epoch(1, [block(0, SHA_A)]), epoch(2, [block(3, SHA_B)])];
@@ -23,22 +30,30 @@ const call = (id: string, name: string, input: Record<string, unknown>): ToolCal
 });
 
 describe('detectRefaults', () => {
-  it('should count a Read of an elided file, with the block\'s epoch and ordinal', () => {
+  it("should count a Read of an elided file, with the block's epoch and ordinal", () => {
     const calls = [call('toolu_9', 'Read', { file_path: `/home/me/.local/state/ctxshed/elided/${SHA_B}.txt` })];
 
     expect(detectRefaults(calls, EPOCHS)).toEqual([{ toolUseId: 'toolu_9', epoch: 2, ordinal: 3, sha256: SHA_B, via: 'read' }]);
   });
 
   it('should count a Bash command naming a sha256 or an elided path, each block once per call', () => {
-    const calls = [call('toolu_9', 'Bash', { command: `sha256sum /st/elided/${SHA_A}.txt && grep -c x /st/elided/${SHA_A}.txt; cat ${SHA_B.toUpperCase()}.txt` })];
+    const calls = [
+      call('toolu_9', 'Bash', { command: `sha256sum /st/elided/${SHA_A}.txt && grep -c x /st/elided/${SHA_A}.txt; cat ${SHA_B.toUpperCase()}.txt` }),
+    ];
 
-    expect(detectRefaults(calls, EPOCHS).map((r) => [r.ordinal, r.via])).toEqual([[0, 'bash'], [3, 'bash']]);
+    expect(detectRefaults(calls, EPOCHS).map((r) => [r.ordinal, r.via])).toEqual([
+      [0, 'bash'],
+      [3, 'bash'],
+    ]);
   });
 
   it('should count a restore by sha256 or by a prefix of 12+ hex digits that names one block', () => {
     const calls = [call('toolu_1', RESTORE_TOOL_NAME, { handle: SHA_B }), call('toolu_2', RESTORE_TOOL_NAME, { handle: SHA_A.slice(0, 14) })];
 
-    expect(detectRefaults(calls, EPOCHS).map((r) => [r.toolUseId, r.ordinal, r.via])).toEqual([['toolu_1', 3, 'restore'], ['toolu_2', 0, 'restore']]);
+    expect(detectRefaults(calls, EPOCHS).map((r) => [r.toolUseId, r.ordinal, r.via])).toEqual([
+      ['toolu_1', 3, 'restore'],
+      ['toolu_2', 0, 'restore'],
+    ]);
   });
 
   it('should not count a restore prefix that is too short or names two blocks', () => {
@@ -62,14 +77,17 @@ describe('detectRefaults', () => {
 });
 
 describe('detectShellRefaults', () => {
-  it('should count any call whose input names a block\'s sha256, whatever the tool, once per call', () => {
+  it("should count any call whose input names a block's sha256, whatever the tool, once per call", () => {
     const calls = [
       call('call_1', 'exec_command', { cmd: `cat /st/elided/${SHA_A}.txt; wc -c /st/elided/${SHA_A}.txt` }),
       call('call_2', 'exec', { input: `text(await tools.exec_command({cmd: "cat ${SHA_B}.txt"}))` }),
       call('call_3', 'exec_command', { cmd: 'ls' }),
     ];
 
-    expect(detectShellRefaults(calls, EPOCHS).map((r) => [r.toolUseId, r.ordinal, r.via])).toEqual([['call_1', 0, 'shell'], ['call_2', 3, 'shell']]);
+    expect(detectShellRefaults(calls, EPOCHS).map((r) => [r.toolUseId, r.ordinal, r.via])).toEqual([
+      ['call_1', 0, 'shell'],
+      ['call_2', 3, 'shell'],
+    ]);
   });
 
   it('should not count a run of 65 hex digits or a sha no epoch froze', () => {
@@ -83,7 +101,7 @@ describe('detectRefaults, shed spans', () => {
   const SPAN = `d4${'0'.repeat(62)}`;
   const shed: Epoch = { ...epoch(3, []), mode: 'shed', span: { first: 5, last: 12, sha256: SPAN, bytes: 9000, pins: [] } };
 
-  it('should count a restore of a span\'s handle, or a Read of its .md or .json, as a refault of the span', () => {
+  it("should count a restore of a span's handle, or a Read of its .md or .json, as a refault of the span", () => {
     const calls = [
       call('toolu_r', RESTORE_TOOL_NAME, { handle: SPAN.slice(0, 12) }),
       call('toolu_m', 'Read', { file_path: `/home/me/.local/state/ctxshed/spans/${SPAN}.md` }),
@@ -93,6 +111,15 @@ describe('detectRefaults, shed spans', () => {
 
     const refaults = detectRefaults(calls, [...EPOCHS, shed]);
 
-    expect(refaults).toEqual(['toolu_r', 'toolu_m', 'toolu_j'].map((toolUseId) => ({ toolUseId, epoch: 3, ordinal: 5, sha256: SPAN, via: toolUseId === 'toolu_r' ? 'restore' : 'read', span: true })));
+    expect(refaults).toEqual(
+      ['toolu_r', 'toolu_m', 'toolu_j'].map((toolUseId) => ({
+        toolUseId,
+        epoch: 3,
+        ordinal: 5,
+        sha256: SPAN,
+        via: toolUseId === 'toolu_r' ? 'restore' : 'read',
+        span: true,
+      })),
+    );
   });
 });

@@ -14,7 +14,11 @@ function eligible(body: Uint8Array, memo?: ReturnType<typeof findEligible>['memo
 }
 
 function planned(body: Uint8Array): { ordinal: number; toolUseId: string; bytes: number }[] {
-  return planElision(body, mustIndex(body), DEFAULT_POLICY, sha256, { elidedDir: ELIDED_DIR }).map((b) => ({ ordinal: b.ordinal, toolUseId: b.toolUseId, bytes: b.bytes }));
+  return planElision(body, mustIndex(body), DEFAULT_POLICY, sha256, { elidedDir: ELIDED_DIR }).map((b) => ({
+    ordinal: b.ordinal,
+    toolUseId: b.toolUseId,
+    bytes: b.bytes,
+  }));
 }
 
 describe('findEligible', () => {

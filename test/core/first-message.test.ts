@@ -5,7 +5,16 @@ import { mustIndex, slice, utf8 } from './bodies.js';
 describe('findFirstMessage', () => {
   it('should give the span of messages[0], the same as the full index gives', () => {
     // Arrange
-    const bytes = utf8(JSON.stringify({ model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }, { role: 'assistant', content: 'yo' }], max_tokens: 5 }));
+    const bytes = utf8(
+      JSON.stringify({
+        model: 'm',
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+          { role: 'assistant', content: 'yo' },
+        ],
+        max_tokens: 5,
+      }),
+    );
 
     // Act
     const span = findFirstMessage(bytes);

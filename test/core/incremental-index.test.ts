@@ -46,7 +46,7 @@ describe('indexIncrementally', () => {
     expect(indexed.outcome).toEqual(indexTranscript(next));
   });
 
-  it('should reuse the memo\'s message entries for the shared messages', () => {
+  it("should reuse the memo's message entries for the shared messages", () => {
     // Arrange
     const memo = memoOf(grown(4));
 
@@ -91,9 +91,12 @@ describe('indexIncrementally', () => {
     ['a negative length', () => -1],
     ['a length past the shorter body', (a: Uint8Array, b: Uint8Array) => Math.min(a.length, b.length) + 1],
     ['a fraction', () => 100.5],
-    ['a throw', () => {
-      throw new Error('port broke');
-    }],
+    [
+      'a throw',
+      () => {
+        throw new Error('port broke');
+      },
+    ],
   ])('should not trust a prefix port that answers %s', (_name, port) => {
     // Arrange
     const memo = memoOf(grown(4));

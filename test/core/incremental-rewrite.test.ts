@@ -58,7 +58,7 @@ describe('rewriteIncrementally', () => {
     expect(result.memo?.input).toBe(next);
   });
 
-  it('should copy the memo\'s output up to the last shared message, stubs included', () => {
+  it("should copy the memo's output up to the last shared message, stubs included", () => {
     // Arrange: request 7 shares request 6's messages but the closing prompt.
     const memo = memoAt(6);
     const shared = memo.outputIndex.index.messages.at(-2)!.end;
@@ -130,7 +130,7 @@ describe('rewriteIncrementally', () => {
     expect(plain(result.outcome.body)).toEqual(plain(rewriteRequest(grown(7), FROZEN, options).body));
   });
 
-  it('should give rewriteRequest\'s pass-through when no frozen block matches any more, and leave the memo be', () => {
+  it("should give rewriteRequest's pass-through when no frozen block matches any more, and leave the memo be", () => {
     // Arrange: the client rewound and sent other tool results in their places.
     const memo = memoAt(8);
     const rewound = conversation(CONTENTS.slice(5, 8));
@@ -158,7 +158,7 @@ describe('rewriteIncrementally', () => {
     expect(result.memo).toBeUndefined();
   });
 
-  it('should pass a body that does not index through with the full scan\'s reason', () => {
+  it("should pass a body that does not index through with the full scan's reason", () => {
     // Arrange
     const body = grown(7).subarray(0, 3000);
 

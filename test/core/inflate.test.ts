@@ -87,12 +87,27 @@ describe('restoredContent', () => {
 describe('applyInflate', () => {
   it('should rebuild the original bytes of canonical, escaped and block content', () => {
     // Arrange
-    const original = replaceNth(conversation([`${filler(1500)}/`, `${filler(1500, 1)}é`, [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }], '"q"\n']), '/"', '\\/"');
+    const original = replaceNth(
+      conversation([
+        `${filler(1500)}/`,
+        `${filler(1500, 1)}é`,
+        [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+        '"q"\n',
+      ]),
+      '/"',
+      '\\/"',
+    );
     const { plan, output } = rewritten(original);
     const found = findStubs(output, mustIndex(output));
 
     // Act
-    const inflated = applyInflate(output, found.map((f, k) => ({ found: f, content: restoredContent(f.stub, plan[k]!.text, plan[k]!.raw) })));
+    const inflated = applyInflate(
+      output,
+      found.map((f, k) => ({ found: f, content: restoredContent(f.stub, plan[k]!.text, plan[k]!.raw) })),
+    );
 
     // Assert
     expect(plan.map((b) => b.rawSha256 !== undefined)).toEqual([true, false, true, false]);

@@ -35,22 +35,20 @@ function scanError(bytes: Uint8Array): JsonSyntaxError | undefined {
 }
 
 describe('scanDocument', () => {
-  it.each([
-    '{}', '[]', '""', '0', 'true', 'false', 'null',
-    '{"a":1,"b":[true,false,null],"c":{"d":"e"}}',
-    '[1,"two",{"three":[3]},[],{}]',
-    '{"":""}',
-  ])('should accept the document %s with a span covering all of it', (text) => {
-    // Arrange
-    const bytes = utf8(text);
+  it.each(['{}', '[]', '""', '0', 'true', 'false', 'null', '{"a":1,"b":[true,false,null],"c":{"d":"e"}}', '[1,"two",{"three":[3]},[],{}]', '{"":""}'])(
+    'should accept the document %s with a span covering all of it',
+    (text) => {
+      // Arrange
+      const bytes = utf8(text);
 
-    // Act
-    const span = scanDocument(bytes);
+      // Act
+      const span = scanDocument(bytes);
 
-    // Assert
-    expect(span).toEqual({ start: 0, end: bytes.length });
-    expect(parses(text)).toBe(true);
-  });
+      // Assert
+      expect(span).toEqual({ start: 0, end: bytes.length });
+      expect(parses(text)).toBe(true);
+    },
+  );
 
   it('should accept the four JSON whitespace bytes around and between tokens, and leave them out of the span', () => {
     // Arrange
@@ -83,20 +81,17 @@ describe('scanDocument', () => {
     expect(parses(text)).toBe(false);
   });
 
-  it.each(['{} {}', '1 2', '{}x', '"a""b"', '[]]', '{}}', 'null,', 'true false'])(
-    'should refuse trailing bytes after the value in %s',
-    (text) => {
-      // Arrange
-      const bytes = utf8(text);
+  it.each(['{} {}', '1 2', '{}x', '"a""b"', '[]]', '{}}', 'null,', 'true false'])('should refuse trailing bytes after the value in %s', (text) => {
+    // Arrange
+    const bytes = utf8(text);
 
-      // Act
-      const error = scanError(bytes);
+    // Act
+    const error = scanError(bytes);
 
-      // Assert
-      expect(error?.message).toMatch(/trailing bytes|unexpected|expected/);
-      expect(parses(text)).toBe(false);
-    },
-  );
+    // Assert
+    expect(error?.message).toMatch(/trailing bytes|unexpected|expected/);
+    expect(parses(text)).toBe(false);
+  });
 
   it('should report trailing bytes at the end of the value', () => {
     // Arrange
@@ -122,8 +117,24 @@ describe('scanDocument', () => {
   });
 
   it.each([
-    '0', '-0', '1', '-1', '10', '9876543210', '1.5', '-0.0', '0.000001', '1e5', '1E5', '1e+5', '1e-5',
-    '1E+05', '-1.5e-10', '0e0', '123456789012345678901234567890', '2.50E+0003',
+    '0',
+    '-0',
+    '1',
+    '-1',
+    '10',
+    '9876543210',
+    '1.5',
+    '-0.0',
+    '0.000001',
+    '1e5',
+    '1E5',
+    '1e+5',
+    '1e-5',
+    '1E+05',
+    '-1.5e-10',
+    '0e0',
+    '123456789012345678901234567890',
+    '2.50E+0003',
   ])('should accept the number %s, as JSON.parse does', (text) => {
     // Arrange
     const bytes = utf8(`[${text}]`);
@@ -137,8 +148,29 @@ describe('scanDocument', () => {
   });
 
   it.each([
-    '01', '-01', '00', '.5', '1.', '-', '+1', '1e', '1e+', '1E-', '1.e5', '0x1', 'Infinity', '-Infinity',
-    'NaN', '1_000', '--1', '1.5.5', '- 1', '1 .5', '1e5.5', '.', 'e5',
+    '01',
+    '-01',
+    '00',
+    '.5',
+    '1.',
+    '-',
+    '+1',
+    '1e',
+    '1e+',
+    '1E-',
+    '1.e5',
+    '0x1',
+    'Infinity',
+    '-Infinity',
+    'NaN',
+    '1_000',
+    '--1',
+    '1.5.5',
+    '- 1',
+    '1 .5',
+    '1e5.5',
+    '.',
+    'e5',
   ])('should refuse the number %s, as JSON.parse does', (text) => {
     // Arrange
     const bytes = utf8(`[${text}]`);
@@ -187,7 +219,7 @@ describe('scanDocument', () => {
     ["\\'", `"\\'"`],
     ['\\0', '"\\0"'],
     ['backslash then raw newline', '"\\\n"'],
-  ])('should leave the bad escape %s to the decoder: find the string\'s end, judge nothing inside', (_name, text) => {
+  ])("should leave the bad escape %s to the decoder: find the string's end, judge nothing inside", (_name, text) => {
     // Arrange: strings the core does not read go upstream as they are; decodeJsonString refuses these.
     const bytes = utf8(text);
 
@@ -235,7 +267,10 @@ describe('scanDocument', () => {
     const spans = [scanDocument(valid), scanDocument(invalid)];
 
     // Assert
-    expect(spans).toEqual([{ start: 0, end: valid.length }, { start: 0, end: 6 }]);
+    expect(spans).toEqual([
+      { start: 0, end: valid.length },
+      { start: 0, end: 6 },
+    ]);
   });
 
   it('should refuse a byte >= 0x80 outside a string', () => {
@@ -249,24 +284,41 @@ describe('scanDocument', () => {
     expect(error?.message).toBe('unexpected byte at byte 1');
   });
 
-  it.each(['tru', 'nul', 'fals', 'True', 'TRUE', 'nULL', 'truex', 'nulll', 'undefined', "'a'", 'falsey'])(
-    'should refuse the literal %s',
-    (text) => {
-      // Arrange
-      const bytes = utf8(text);
+  it.each(['tru', 'nul', 'fals', 'True', 'TRUE', 'nULL', 'truex', 'nulll', 'undefined', "'a'", 'falsey'])('should refuse the literal %s', (text) => {
+    // Arrange
+    const bytes = utf8(text);
 
-      // Act
-      const error = scanError(bytes);
+    // Act
+    const error = scanError(bytes);
 
-      // Assert
-      expect(error).toBeInstanceOf(JsonSyntaxError);
-      expect(parses(text)).toBe(false);
-    },
-  );
+    // Assert
+    expect(error).toBeInstanceOf(JsonSyntaxError);
+    expect(parses(text)).toBe(false);
+  });
 
   it.each([
-    '{"a":1,}', '[1,]', '{"a" 1}', '{a:1}', "{'a':1}", '[1 2]', '{"a":1 "b":2}', '{1:2}', '[', '{', '"abc',
-    '{"a"}', '{"a":}', '{,}', '[,]', '[,1]', '{"a":1,,"b":2}', ']', '}', ':', '{"a"::1}', '["a":1]',
+    '{"a":1,}',
+    '[1,]',
+    '{"a" 1}',
+    '{a:1}',
+    "{'a':1}",
+    '[1 2]',
+    '{"a":1 "b":2}',
+    '{1:2}',
+    '[',
+    '{',
+    '"abc',
+    '{"a"}',
+    '{"a":}',
+    '{,}',
+    '[,]',
+    '[,1]',
+    '{"a":1,,"b":2}',
+    ']',
+    '}',
+    ':',
+    '{"a"::1}',
+    '["a":1]',
   ])('should refuse the malformed structure %s', (text) => {
     // Arrange
     const bytes = utf8(text);
@@ -288,7 +340,10 @@ describe('scanDocument', () => {
     const spans = [scanDocument(arrays), scanDocument(objects)];
 
     // Assert
-    expect(spans).toEqual([{ start: 0, end: arrays.length }, { start: 0, end: objects.length }]);
+    expect(spans).toEqual([
+      { start: 0, end: arrays.length },
+      { start: 0, end: objects.length },
+    ]);
   });
 
   it(`should refuse nesting ${MAX_JSON_DEPTH + 1} deep, arrays or objects or mixed`, () => {
@@ -433,7 +488,10 @@ describe('scanObject', () => {
 
     // Assert
     expect(end).toBe(bytes.length);
-    expect(seen).toEqual([['"a"', 8, 1], ['"b\\u0063"', 22, 1]]);
+    expect(seen).toEqual([
+      ['"a"', 8, 1],
+      ['"b\\u0063"', 22, 1],
+    ]);
   });
 });
 
@@ -451,7 +509,11 @@ describe('scanArray', () => {
 
     // Assert
     expect(end).toBe(bytes.length);
-    expect(seen).toEqual([[2, 0], [6, 1], [11, 2]]);
+    expect(seen).toEqual([
+      [2, 0],
+      [6, 1],
+      [11, 2],
+    ]);
   });
 });
 
@@ -511,7 +573,7 @@ describe('continueArray', () => {
 });
 
 describe('continueObject', () => {
-  it('should scan the rest of an object from just past a member\'s value, as scanObject would', () => {
+  it("should scan the rest of an object from just past a member's value, as scanObject would", () => {
     // Arrange: resume just past the value of "a".
     const bytes = utf8('{"a":[1] , "b" : {"c":null}, "d":"e"}');
     const keys: string[] = [];

@@ -12,11 +12,38 @@ const ALL_CONTROLS = Array.from({ length: 32 }, (_, c) => String.fromCharCode(c)
 
 /** Strings whose JSON.stringify form the encoder must match byte for byte. */
 const STRINGS = [
-  '', 'a', 'plain ASCII text, nothing to escape', '"', '\\', '\\"', '"quoted"', 'C:\\Users\\dev\\file.ts',
-  ALL_CONTROLS, '\u007f', 'line\nbreak', 'tab\tand\rreturn', '\b\f', 'nul\u0000byte', '\u001f\u001b[31mred\u001b[0m',
-  'é', 'café', 'naïve déjà vu', '€100', '日本語のテキスト', 'Привет', '🙂', '👨‍👩‍👧', 'a🙂b\n"c"', '\u2028\u2029',
-  '\ufeffBOM first', '/slashes/are/not/escaped/', '</script>', '\u{10ffff}', '     1→import x from "y";\n     2→',
-  '{"json":"inside","n":[1,2]}', `mixed ${ALL_CONTROLS} é 🙂 \\ " / \u007f`,
+  '',
+  'a',
+  'plain ASCII text, nothing to escape',
+  '"',
+  '\\',
+  '\\"',
+  '"quoted"',
+  'C:\\Users\\dev\\file.ts',
+  ALL_CONTROLS,
+  '\u007f',
+  'line\nbreak',
+  'tab\tand\rreturn',
+  '\b\f',
+  'nul\u0000byte',
+  '\u001f\u001b[31mred\u001b[0m',
+  'é',
+  'café',
+  'naïve déjà vu',
+  '€100',
+  '日本語のテキスト',
+  'Привет',
+  '🙂',
+  '👨‍👩‍👧',
+  'a🙂b\n"c"',
+  '\u2028\u2029',
+  '\ufeffBOM first',
+  '/slashes/are/not/escaped/',
+  '</script>',
+  '\u{10ffff}',
+  '     1→import x from "y";\n     2→',
+  '{"json":"inside","n":[1,2]}',
+  `mixed ${ALL_CONTROLS} é 🙂 \\ " / \u007f`,
 ];
 
 describe('decodeJsonString', () => {
@@ -120,7 +147,7 @@ describe('decodeJsonString', () => {
     ['\\0', '"\\0"'],
     ['\\u with 2 digits', '"\\u12"'],
     ['\\u with a non-hex digit', '"\\u12G4"'],
-    ['\\u with a non-hex digit in a surrogate\'s pair', '"\\ud83d\\udeXY"'],
+    ["\\u with a non-hex digit in a surrogate's pair", '"\\ud83d\\udeXY"'],
     ['a backslash before a raw newline', '"\\\n"'],
   ])('should give undefined for the bad escape %s', (_name, token) => {
     // Arrange

@@ -5,11 +5,26 @@ import { DEFAULT_LONG_WINDOW_RESCUE_TOKENS } from '../../src/core/latch-threshol
 import type { PlannedBlock } from '../../src/core/plan-elision.js';
 
 function planned(ordinal: number, bytes: number): PlannedBlock {
-  return { ordinal, toolUseId: `toolu_${ordinal}`, bytes, sha256: String(ordinal).padStart(64, '0'), jsonBytes: bytes + 2, jsonSha256: String(ordinal).padStart(64, '1'), text: new Uint8Array(0) };
+  return {
+    ordinal,
+    toolUseId: `toolu_${ordinal}`,
+    bytes,
+    sha256: String(ordinal).padStart(64, '0'),
+    jsonBytes: bytes + 2,
+    jsonSha256: String(ordinal).padStart(64, '1'),
+    text: new Uint8Array(0),
+  };
 }
 
 function frozen(ordinal: number): FrozenBlock {
-  return { ordinal, toolUseId: `toolu_${ordinal}`, bytes: 1, sha256: String(ordinal).padStart(64, '0'), jsonBytes: 3, jsonSha256: String(ordinal).padStart(64, '1') };
+  return {
+    ordinal,
+    toolUseId: `toolu_${ordinal}`,
+    bytes: 1,
+    sha256: String(ordinal).padStart(64, '0'),
+    jsonBytes: 3,
+    jsonSha256: String(ordinal).padStart(64, '1'),
+  };
 }
 
 // 150k of a 200k window (75%), measured on a 600 KB request: 0.25 tokens per byte.
@@ -72,7 +87,10 @@ describe('decideLatch', () => {
     const decisions = [decideLatch(allFrozen), decideLatch(empty)];
 
     // Assert
-    expect(decisions).toEqual([{ latch: false, why: 'nothing_new' }, { latch: false, why: 'nothing_new' }]);
+    expect(decisions).toEqual([
+      { latch: false, why: 'nothing_new' },
+      { latch: false, why: 'nothing_new' },
+    ]);
   });
 
   it('should add only the blocks no epoch froze yet, and count only their gain', () => {
@@ -140,7 +158,11 @@ describe('decideLatch', () => {
     const under = { ...at, contextTokens: DEFAULT_LONG_WINDOW_RESCUE_TOKENS - 1 };
 
     // Act
-    const decisions = [decideLatch({ ...INPUT, reading: under }), decideLatch({ ...INPUT, reading: at }), decideLatch({ ...INPUT, reading: at, rescueTokens: 0 })];
+    const decisions = [
+      decideLatch({ ...INPUT, reading: under }),
+      decideLatch({ ...INPUT, reading: at }),
+      decideLatch({ ...INPUT, reading: at, rescueTokens: 0 }),
+    ];
 
     // Assert
     expect(decisions[0]).toEqual({ latch: false, why: 'below_threshold' });

@@ -42,8 +42,14 @@ describe('gainFloorTokens', () => {
 
 describe('firedThreshold', () => {
   it('should say which fired and the token threshold in force, and nothing where only the percentage applies', () => {
-    expect(firedThreshold({ contextTokens: 130_000, window: 1_000_000 }, { threshold: 0.7 })).toEqual({ crossed: 'tokens', thresholdTokens: DEFAULT_LONG_WINDOW_RESCUE_TOKENS });
+    expect(firedThreshold({ contextTokens: 130_000, window: 1_000_000 }, { threshold: 0.7 })).toEqual({
+      crossed: 'tokens',
+      thresholdTokens: DEFAULT_LONG_WINDOW_RESCUE_TOKENS,
+    });
     expect(firedThreshold({ contextTokens: 150_000, window: 200_000 }, { threshold: 0.7 })).toBeUndefined();
-    expect(firedThreshold({ contextTokens: 150_000, window: 200_000 }, { threshold: 0.7, rescueTokens: 160_000 })).toEqual({ crossed: 'fullness', thresholdTokens: 160_000 });
+    expect(firedThreshold({ contextTokens: 150_000, window: 200_000 }, { threshold: 0.7, rescueTokens: 160_000 })).toEqual({
+      crossed: 'fullness',
+      thresholdTokens: 160_000,
+    });
   });
 });

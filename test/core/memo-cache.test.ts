@@ -113,7 +113,7 @@ describe('MemoCache', () => {
     expect(cache.get('a', 100_000)).toBeDefined();
   });
 
-  it('should forget a conversation\'s memo on delete, and ignore a key it does not hold', () => {
+  it("should forget a conversation's memo on delete, and ignore a key it does not hold", () => {
     // Arrange
     const cache = new MemoCache(LIMITS);
     cache.set('a', memoOf(100), 0);

@@ -4,7 +4,15 @@ import { decideOverflowLatch, encodeJsonString, renderStub, type FrozenBlock, ty
 const ELIDED_DIR = '/state/elided';
 
 function planned(ordinal: number, bytes: number): PlannedBlock {
-  return { ordinal, toolUseId: `toolu_${ordinal}`, bytes, sha256: String(ordinal).padStart(64, '0'), jsonBytes: bytes + 2, jsonSha256: String(ordinal).padStart(64, '1'), text: new Uint8Array(0) };
+  return {
+    ordinal,
+    toolUseId: `toolu_${ordinal}`,
+    bytes,
+    sha256: String(ordinal).padStart(64, '0'),
+    jsonBytes: bytes + 2,
+    jsonSha256: String(ordinal).padStart(64, '1'),
+    text: new Uint8Array(0),
+  };
 }
 
 function frozen(ordinal: number): FrozenBlock {
@@ -15,7 +23,14 @@ function frozen(ordinal: number): FrozenBlock {
 const stubBytes = (b: FrozenBlock): number => encodeJsonString(new TextEncoder().encode(renderStub(b, ELIDED_DIR))).length;
 
 // 215k tokens over 860 KB sent: 0.25 tokens per byte, 15k over a 200k maximum.
-const INPUT: OverflowInput = { tokens: 215_000, limit: 200_000, requestBytes: 860_000, frozen: [], plan: [planned(0, 40_000), planned(1, 40_000)], elidedDir: ELIDED_DIR };
+const INPUT: OverflowInput = {
+  tokens: 215_000,
+  limit: 200_000,
+  requestBytes: 860_000,
+  frozen: [],
+  plan: [planned(0, 40_000), planned(1, 40_000)],
+  elidedDir: ELIDED_DIR,
+};
 
 describe('decideOverflowLatch', () => {
   it('should latch every block not yet frozen when they bring the request under the limit', () => {

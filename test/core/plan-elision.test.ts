@@ -49,7 +49,7 @@ describe('planElision', () => {
     expect(ordinals(planned)).toEqual([0, 1, 2]);
   });
 
-  it('should describe each planned block: ordinal, tool_use_id, the text\'s bytes and sha256, the JSON\'s bytes and sha256', () => {
+  it("should describe each planned block: ordinal, tool_use_id, the text's bytes and sha256, the JSON's bytes and sha256", () => {
     // Arrange
     const text = `${filler(1500)} é 🙂\n"quoted"`;
     const body = conversation([text, ...bigResults(6)]);
@@ -146,7 +146,7 @@ describe('planElision', () => {
     expect(ordinals(planned)).toEqual([3]);
   });
 
-  it('should skip the client\'s own placeholder and a ctxshed stub, even with no size limit', () => {
+  it("should skip the client's own placeholder and a ctxshed stub, even with no size limit", () => {
     // Arrange
     const stub = renderStub({ ordinal: 0, toolUseId: 'x', bytes: 5000, sha256: 'f'.repeat(64), jsonBytes: 5002, jsonSha256: 'e'.repeat(64) }, '/s/elided');
     const body = conversation([CLIENT_CLEARED_PLACEHOLDER, stub, 'short']);
@@ -161,7 +161,17 @@ describe('planElision', () => {
 
   it('should skip a version 3 stub of either label', () => {
     // Arrange
-    const base = { ordinal: 0, toolUseId: 'x', bytes: 5000, sha256: 'f'.repeat(64), jsonBytes: 5002, jsonSha256: 'e'.repeat(64), tool: 'Bash', input: 'ls', refetch: 'elided-file' } as const;
+    const base = {
+      ordinal: 0,
+      toolUseId: 'x',
+      bytes: 5000,
+      sha256: 'f'.repeat(64),
+      jsonBytes: 5002,
+      jsonSha256: 'e'.repeat(64),
+      tool: 'Bash',
+      input: 'ls',
+      refetch: 'elided-file',
+    } as const;
     const pointer = renderStub({ ...base, label: 'pointer', rule: 'default' }, '/s/elided');
     const drop = renderStub({ ...base, label: 'drop', rule: 'duplicate' }, '/s/elided');
     const body = conversation([pointer, drop, 'short']);
@@ -234,7 +244,12 @@ describe('planElision', () => {
 
   it('should keep the raw JSON of text-block content, whose text is the blocks joined by newlines', () => {
     // Arrange
-    const body = conversation([[{ type: 'text', text: filler(800) }, { type: 'text', text: filler(800, 1) }]]);
+    const body = conversation([
+      [
+        { type: 'text', text: filler(800) },
+        { type: 'text', text: filler(800, 1) },
+      ],
+    ]);
     const content = mustIndex(body).toolResults[0]!.content;
 
     // Act
@@ -296,7 +311,14 @@ describe('freezeBlock', () => {
 
     // Assert
     const json = utf8(JSON.stringify(filler(BIG)));
-    expect(frozen).toEqual({ ordinal: 0, toolUseId: 'toolu_0', bytes: BIG, sha256: sha256(utf8(filler(BIG))), jsonBytes: json.length, jsonSha256: sha256(json) });
+    expect(frozen).toEqual({
+      ordinal: 0,
+      toolUseId: 'toolu_0',
+      bytes: BIG,
+      sha256: sha256(utf8(filler(BIG))),
+      jsonBytes: json.length,
+      jsonSha256: sha256(json),
+    });
     expect(Object.keys(frozen)).toEqual(['ordinal', 'toolUseId', 'bytes', 'sha256', 'jsonBytes', 'jsonSha256']);
   });
 

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { checkEpochLedger, CONVERSATION_FORMAT, LABELS_POLICY_VERSION, planRecord, POLICY_NAME, POLICY_VERSION, type BlockLabel, type ConversationRecord, type PlannedBlock } from '../../src/core/index.js';
+import {
+  checkEpochLedger,
+  CONVERSATION_FORMAT,
+  LABELS_POLICY_VERSION,
+  planRecord,
+  POLICY_NAME,
+  POLICY_VERSION,
+  type BlockLabel,
+  type ConversationRecord,
+  type PlannedBlock,
+} from '../../src/core/index.js';
 
 const hex = (n: number): string => n.toString(16).padStart(64, '0');
 
@@ -19,10 +29,17 @@ const REQUEST = {
 const INPUT = { key: hex(7), current: undefined, request: REQUEST, threshold: 0.7, policy: { keepRecent: 6, minBytes: 1024 }, now: '2026-01-02T03:04:05.000Z' };
 
 describe('planRecord', () => {
-  it('should start a record with epoch 1 at the time given, and plan each block\'s files', () => {
+  it("should start a record with epoch 1 at the time given, and plan each block's files", () => {
     const plan = planRecord(INPUT);
 
-    expect(plan.record).toMatchObject({ format: CONVERSATION_FORMAT, key: hex(7), agentId: null, firstPrompt: 'fix the tests', model: 'claude-test', createdAt: INPUT.now });
+    expect(plan.record).toMatchObject({
+      format: CONVERSATION_FORMAT,
+      key: hex(7),
+      agentId: null,
+      firstPrompt: 'fix the tests',
+      model: 'claude-test',
+      createdAt: INPUT.now,
+    });
     expect(plan.record.epochs).toEqual([
       {
         n: 1,
@@ -36,7 +53,11 @@ describe('planRecord', () => {
         ],
       },
     ]);
-    expect(plan.files.map((f) => [f.sha256, f.ext])).toEqual([[hex(0), 'txt'], [hex(3), 'txt'], [hex(203), 'json']]);
+    expect(plan.files.map((f) => [f.sha256, f.ext])).toEqual([
+      [hex(0), 'txt'],
+      [hex(3), 'txt'],
+      [hex(203), 'json'],
+    ]);
   });
 
   it('should append the next epoch to a record and keep the rest of it', () => {
@@ -46,13 +67,23 @@ describe('planRecord', () => {
 
     expect(plan.record.createdAt).toBe('2026-01-01T00:00:00.000Z');
     expect(plan.record.firstPrompt).toBe('fix the tests');
-    expect(plan.record.epochs.map((e) => [e.n, e.blocks.map((b) => b.ordinal)])).toEqual([[1, [0, 3]], [2, [5]]]);
+    expect(plan.record.epochs.map((e) => [e.n, e.blocks.map((b) => b.ordinal)])).toEqual([
+      [1, [0, 3]],
+      [2, [5]],
+    ]);
   });
 
   it('should latch a version 3 epoch when labels are given: labelled blocks, a ledger, no file for a kept block', () => {
     // Arrange
     const label = (ordinal: number, verdict: BlockLabel['label']): BlockLabel => ({
-      ordinal, toolUseId: `toolu_${ordinal}`, tool: 'Bash', input: 'make', label: verdict, rule: verdict === 'keep' ? 'model' : 'default', score: verdict === 'keep' ? 0.2 : 'local', refetch: 'elided-file',
+      ordinal,
+      toolUseId: `toolu_${ordinal}`,
+      tool: 'Bash',
+      input: 'make',
+      label: verdict,
+      rule: verdict === 'keep' ? 'model' : 'default',
+      score: verdict === 'keep' ? 0.2 : 'local',
+      refetch: 'elided-file',
     });
     const labels = [label(0, 'keep'), label(3, 'pointer')];
 
@@ -63,14 +94,33 @@ describe('planRecord', () => {
     const [epoch] = plan.record.epochs;
     expect(epoch?.policy.version).toBe(LABELS_POLICY_VERSION);
     expect(epoch?.blocks).toEqual([
-      { ordinal: 3, toolUseId: 'toolu_3', bytes: 1, sha256: hex(3), jsonBytes: 3, jsonSha256: hex(103), rawSha256: hex(203), label: 'pointer', rule: 'default', tool: 'Bash', input: 'make', refetch: 'elided-file' },
+      {
+        ordinal: 3,
+        toolUseId: 'toolu_3',
+        bytes: 1,
+        sha256: hex(3),
+        jsonBytes: 3,
+        jsonSha256: hex(103),
+        rawSha256: hex(203),
+        label: 'pointer',
+        rule: 'default',
+        tool: 'Bash',
+        input: 'make',
+        refetch: 'elided-file',
+      },
     ]);
-    expect(epoch?.ledger?.map((r) => [r.ordinal, r.verdict, r.score])).toEqual([[0, 'keep', 0.2], [3, 'pointer', 'local']]);
+    expect(epoch?.ledger?.map((r) => [r.ordinal, r.verdict, r.score])).toEqual([
+      [0, 'keep', 0.2],
+      [3, 'pointer', 'local'],
+    ]);
     expect(checkEpochLedger(epoch!)).toEqual([]);
-    expect(plan.files.map((f) => [f.sha256, f.ext])).toEqual([[hex(3), 'txt'], [hex(203), 'json']]);
+    expect(plan.files.map((f) => [f.sha256, f.ext])).toEqual([
+      [hex(3), 'txt'],
+      [hex(203), 'json'],
+    ]);
   });
 
-  it('should record an overflow epoch\'s trigger, the tokens the API counted and the maximum it named', () => {
+  it("should record an overflow epoch's trigger, the tokens the API counted and the maximum it named", () => {
     const request = { ...REQUEST, reading: { ...REQUEST.reading, contextTokens: 215_000 }, trigger: 'overflow' as const, limit: 200_000 };
 
     const plan = planRecord({ ...INPUT, request });

@@ -16,15 +16,25 @@ describe('readToolCalls', () => {
 
     // Assert
     expect(calls.get('toolu_0')).toEqual({
-      id: 'toolu_0', name: 'Read', strings: [['file_path', '/src/a.ts']], numbers: new Map([['offset', 10], ['limit', 20]]),
+      id: 'toolu_0',
+      name: 'Read',
+      strings: [['file_path', '/src/a.ts']],
+      numbers: new Map([
+        ['offset', 10],
+        ['limit', 20],
+      ]),
     });
-    expect(calls.get('toolu_1')?.strings).toEqual([['command', 'npm test'], ['description', 'Run the tests']]);
+    expect(calls.get('toolu_1')?.strings).toEqual([
+      ['command', 'npm test'],
+      ['description', 'Run the tests'],
+    ]);
     expect(calls.get('toolu_1')?.numbers).toEqual(new Map([['timeout', 60000]]));
   });
 
   it('should decode escapes in names and values', () => {
     // Arrange
-    const text = '{"model":"m","messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t1","n\\u0061me":"Bash","input":{"command":"echo \\"h\\u00e9\\"\\nls"}}]},{"role":"user","content":"ok"}]}';
+    const text =
+      '{"model":"m","messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t1","n\\u0061me":"Bash","input":{"command":"echo \\"h\\u00e9\\"\\nls"}}]},{"role":"user","content":"ok"}]}';
     const body = utf8(text);
 
     // Act
@@ -35,7 +45,7 @@ describe('readToolCalls', () => {
     expect(call?.strings).toEqual([['command', 'echo "hé"\nls']]);
   });
 
-  it('should leave out bulky fields (a Write\'s content, an Edit\'s strings) and nested values', () => {
+  it("should leave out bulky fields (a Write's content, an Edit's strings) and nested values", () => {
     // Arrange
     const body = sessionBody([
       { name: 'Write', input: { file_path: '/a', content: 'x'.repeat(5000) }, result: 'ok' },
@@ -105,7 +115,10 @@ describe('readNewestToolCalls', () => {
           { role: 'user', content: 'go' },
           { role: 'assistant', content: [use('toolu_old', 'Read', { file_path: '/a' })] },
           { role: 'user', content: [resultOf('toolu_old')] },
-          { role: 'assistant', content: [{ type: 'text', text: 'two at once' }, use('toolu_1', 'Read', { file_path: '/b' }), use('toolu_2', 'Bash', { command: 'ls' })] },
+          {
+            role: 'assistant',
+            content: [{ type: 'text', text: 'two at once' }, use('toolu_1', 'Read', { file_path: '/b' }), use('toolu_2', 'Bash', { command: 'ls' })],
+          },
           { role: 'user', content: [resultOf('toolu_1'), resultOf('toolu_2')] },
         ],
       }),
@@ -120,7 +133,14 @@ describe('readNewestToolCalls', () => {
   });
 
   it('should give no fields for a call whose input is not an object, and nothing without an assistant message', () => {
-    const body = new TextEncoder().encode(JSON.stringify({ messages: [{ role: 'user', content: 'go' }, { role: 'assistant', content: [use('toolu_1', 'X', 'odd')] }] }));
+    const body = new TextEncoder().encode(
+      JSON.stringify({
+        messages: [
+          { role: 'user', content: 'go' },
+          { role: 'assistant', content: [use('toolu_1', 'X', 'odd')] },
+        ],
+      }),
+    );
     const none = new TextEncoder().encode(JSON.stringify({ messages: [{ role: 'user', content: 'go' }] }));
 
     expect(readNewestToolCalls(body, mustIndex(body))).toEqual([{ id: 'toolu_1', name: 'X', strings: [], numbers: new Map() }]);
@@ -130,7 +150,15 @@ describe('readNewestToolCalls', () => {
 
 describe('stringField', () => {
   it('should give the first string field of that name, or nothing', () => {
-    const c = { id: 't', name: 'Bash', strings: [['command', 'ls'], ['description', 'list']] as const, numbers: new Map<string, number>() };
+    const c = {
+      id: 't',
+      name: 'Bash',
+      strings: [
+        ['command', 'ls'],
+        ['description', 'list'],
+      ] as const,
+      numbers: new Map<string, number>(),
+    };
 
     expect(stringField(c, 'command')).toBe('ls');
     expect(stringField(c, 'file_path')).toBeUndefined();

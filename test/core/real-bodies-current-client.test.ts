@@ -12,7 +12,9 @@ import { mustIndex, sha256 } from './bodies.js';
 import { roundTrip } from './round-trip.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real/2.1.328/', import.meta.url));
-const FILES = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+const FILES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 const ELIDE_ALL = { keepRecent: 0, minBytes: 0 };
 
 function load(file: string): Uint8Array {

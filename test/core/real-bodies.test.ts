@@ -11,7 +11,11 @@ import { roundTrip } from './round-trip.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real/', import.meta.url));
 const PRESENT = existsSync(DIR);
-const FILES = PRESENT ? readdirSync(DIR).filter((f) => f.endsWith('.json')).sort() : [];
+const FILES = PRESENT
+  ? readdirSync(DIR)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+  : [];
 const ELIDE_ALL = { keepRecent: 0, minBytes: 0 };
 
 function load(file: string): Uint8Array {

@@ -13,7 +13,10 @@ const BIG = 2000;
 
 /** Eight big results (ordinals 0 and 1 eligible under the default policy), the 2nd with is_error. */
 function eightResults(): Uint8Array {
-  return conversation(Array.from({ length: 8 }, (_, i) => `${filler(BIG, i)} é`), { extra: [{}, { is_error: true }] });
+  return conversation(
+    Array.from({ length: 8 }, (_, i) => `${filler(BIG, i)} é`),
+    { extra: [{}, { is_error: true }] },
+  );
 }
 
 function frozenOf(body: Uint8Array, policy = { keepRecent: 6, minBytes: 1024 }): FrozenBlock[] {
@@ -25,9 +28,7 @@ function expectedRewrite(body: Uint8Array, frozen: readonly FrozenBlock[]): Uint
   const index = mustIndex(body);
   return applySplices(
     body,
-    frozen
-      .map((b) => ({ ...index.toolResults[b.ordinal]!.content, bytes: encodeJsonString(utf8(renderStub(b, DIR))) }))
-      .sort((x, y) => x.start - y.start),
+    frozen.map((b) => ({ ...index.toolResults[b.ordinal]!.content, bytes: encodeJsonString(utf8(renderStub(b, DIR))) })).sort((x, y) => x.start - y.start),
   );
 }
 
@@ -46,7 +47,7 @@ describe('rewriteRequest', () => {
     expect(plain(outcome.body)).toEqual(expectedRewrite(body, frozen));
   });
 
-  it('should keep the block\'s other keys, their order and is_error around the stub', () => {
+  it("should keep the block's other keys, their order and is_error around the stub", () => {
     // Arrange
     const body = eightResults();
     const frozen = frozenOf(body);
@@ -216,7 +217,10 @@ describe('rewriteRequest', () => {
     expect(outcome).toMatchObject({
       kind: 'passthrough',
       reason: 'elided_file_missing',
-      skipped: [{ ordinal: 0, reason: 'file_missing' }, { ordinal: 1, reason: 'file_missing' }],
+      skipped: [
+        { ordinal: 0, reason: 'file_missing' },
+        { ordinal: 1, reason: 'file_missing' },
+      ],
     });
     expect(outcome.body).toBe(body);
   });
@@ -233,7 +237,10 @@ describe('rewriteRequest', () => {
     expect(outcome).toMatchObject({
       kind: 'passthrough',
       reason: 'epoch_mismatch',
-      skipped: [{ ordinal: 0, reason: 'id_mismatch' }, { ordinal: 1, reason: 'id_mismatch' }],
+      skipped: [
+        { ordinal: 0, reason: 'id_mismatch' },
+        { ordinal: 1, reason: 'id_mismatch' },
+      ],
     });
     expect(outcome.body).toBe(compacted);
   });
@@ -250,7 +257,10 @@ describe('rewriteRequest', () => {
     expect(outcome).toMatchObject({
       kind: 'passthrough',
       reason: 'epoch_mismatch',
-      skipped: [{ ordinal: 42, reason: 'missing_block' }, { ordinal: 1, reason: 'file_missing' }],
+      skipped: [
+        { ordinal: 42, reason: 'missing_block' },
+        { ordinal: 1, reason: 'file_missing' },
+      ],
     });
   });
 
@@ -263,10 +273,7 @@ describe('rewriteRequest', () => {
     };
 
     // Act
-    const outcomes = [
-      rewriteRequest(body, frozen, { ...OPTIONS, sha256: boom }),
-      rewriteRequest(body, frozen, { ...OPTIONS, isAvailable: boom }),
-    ];
+    const outcomes = [rewriteRequest(body, frozen, { ...OPTIONS, sha256: boom }), rewriteRequest(body, frozen, { ...OPTIONS, isAvailable: boom })];
 
     // Assert
     for (const outcome of outcomes) {
@@ -278,7 +285,12 @@ describe('rewriteRequest', () => {
   it('should never throw on bytes that are not a body', () => {
     // Arrange
     const frozen = frozenOf(eightResults());
-    const inputs = [new Uint8Array(0), rawBytes([0x1f, 0x8b, 0, 0]), utf8('null'), utf8('{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_0","content":"\\ud800"}]}]}')];
+    const inputs = [
+      new Uint8Array(0),
+      rawBytes([0x1f, 0x8b, 0, 0]),
+      utf8('null'),
+      utf8('{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_0","content":"\\ud800"}]}]}'),
+    ];
 
     // Act
     const outcomes = inputs.map((body) => rewriteRequest(body, frozen, OPTIONS));
@@ -292,7 +304,7 @@ describe('rewriteRequest', () => {
 });
 
 describe('rewriteIndexed', () => {
-  it('should give rewriteRequest\'s outcome, each block\'s verdict and the output\'s index', () => {
+  it("should give rewriteRequest's outcome, each block's verdict and the output's index", () => {
     // Arrange
     const body = eightResults();
     const frozen = [...frozenOf(body), { ...frozenOf(body)[0]!, ordinal: 40 }];
@@ -322,7 +334,7 @@ describe('rewriteIndexed', () => {
 });
 
 describe('judgeFrozenBlocks', () => {
-  it('should take a reused verdict instead of checking the block\'s bytes', () => {
+  it("should take a reused verdict instead of checking the block's bytes", () => {
     // Arrange: block 0's bytes no longer match, but its verdict is reused.
     const body = eightResults();
     const frozen = frozenOf(body);
@@ -344,13 +356,19 @@ describe('judgeFrozenBlocks', () => {
     // Arrange
     const body = eightResults();
     const [a, b] = frozenOf(body);
-    const frozen = [{ ...b!, toolUseId: 'x' }, { ...a!, ordinal: 99 }];
+    const frozen = [
+      { ...b!, toolUseId: 'x' },
+      { ...a!, ordinal: 99 },
+    ];
 
     // Act
     const judged = judgeFrozenBlocks(body, mustIndex(body), frozen, OPTIONS, undefined);
 
     // Assert
-    expect(judged.skipped).toEqual([{ ordinal: 1, reason: 'id_mismatch' }, { ordinal: 99, reason: 'missing_block' }]);
+    expect(judged.skipped).toEqual([
+      { ordinal: 1, reason: 'id_mismatch' },
+      { ordinal: 99, reason: 'missing_block' },
+    ]);
   });
 });
 
@@ -375,7 +393,12 @@ describe('noStubOutcome', () => {
     const body = utf8('{}');
 
     // Act
-    const outcome = noStubOutcome(body, { verdicts: ['stubbed'], stubbed: [{ ordinal: 0, splice: { start: 0, end: 0, bytes: body } }], skipped: [], bytesElided: 1 });
+    const outcome = noStubOutcome(body, {
+      verdicts: ['stubbed'],
+      stubbed: [{ ordinal: 0, splice: { start: 0, end: 0, bytes: body } }],
+      skipped: [],
+      bytesElided: 1,
+    });
 
     // Assert
     expect(outcome).toBeUndefined();

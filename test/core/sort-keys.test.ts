@@ -19,6 +19,13 @@ describe('sortKeys', () => {
     // Arrange / Act / Assert
     expect(sortKeys([3, 1, 2])).toEqual([3, 1, 2]);
     expect(sortKeys('x')).toBe('x');
-    expect(JSON.stringify(sortKeys([{ b: 1, a: 2 }, { b: 1, a: 2 }]))).toBe('[{"a":2,"b":1},{"a":2,"b":1}]');
+    expect(
+      JSON.stringify(
+        sortKeys([
+          { b: 1, a: 2 },
+          { b: 1, a: 2 },
+        ]),
+      ),
+    ).toBe('[{"a":2,"b":1},{"a":2,"b":1}]');
   });
 });

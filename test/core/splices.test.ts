@@ -46,7 +46,7 @@ describe('planSplices', () => {
     expect(planned).toBeUndefined();
   });
 
-  it('should not reorder the caller\'s list', () => {
+  it("should not reorder the caller's list", () => {
     // Arrange
     const splices = [splice(6, 8, 'c'), splice(0, 1, 'a')];
 

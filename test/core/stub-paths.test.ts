@@ -5,7 +5,7 @@ const DIR = '/s/elided';
 const RAW = '0123456789abcdef'.repeat(4);
 
 describe('the stub prefixes', () => {
-  it('should begin every stub with ctxshed\'s name, the pointer one as version 2 always did', () => {
+  it("should begin every stub with ctxshed's name, the pointer one as version 2 always did", () => {
     expect(STUB_PREFIX).toBe('[ctxshed: tool result moved out of the context to save space; ');
     expect(DROP_STUB_PREFIX).toBe('[ctxshed: dropped ');
   });

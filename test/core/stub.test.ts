@@ -138,7 +138,7 @@ describe('parseStub', () => {
 
   it.each([
     ['the empty string', ''],
-    ['the client\'s placeholder', CLIENT_CLEARED_PLACEHOLDER],
+    ["the client's placeholder", CLIENT_CLEARED_PLACEHOLDER],
     ['the prefix alone', renderStub(BLOCK, DIR).slice(0, renderStub(BLOCK, DIR).indexOf('12345'))],
     ['a stub without its closing bracket', renderStub(BLOCK, DIR).slice(0, -1)],
     ['a stub with a leading space', ` ${renderStub(BLOCK, DIR)}`],
@@ -160,7 +160,7 @@ describe('parseStub', () => {
 });
 
 describe('looksLikeStub', () => {
-  it('should recognise a drop stub\'s token too', () => {
+  it("should recognise a drop stub's token too", () => {
     // Arrange
     const token = utf8(JSON.stringify(renderStub({ ...BLOCK, label: 'drop', rule: 'duplicate', tool: 'Grep', input: 'x', refetch: 'same-call' }, DIR)));
 
@@ -168,7 +168,7 @@ describe('looksLikeStub', () => {
     expect(looksLikeStub(token)).toBe(true);
   });
 
-  it('should recognise a stub\'s JSON string token by its prefix', () => {
+  it("should recognise a stub's JSON string token by its prefix", () => {
     // Arrange
     const token = utf8(JSON.stringify(renderStub(BLOCK, DIR)));
 

@@ -19,12 +19,18 @@ import { rewriteRequest } from '../../src/core/rewrite.js';
 import { filler, mustIndex, sha256, utf8 } from './bodies.js';
 
 const PROMPT = 'Find why the build fails and fix it.';
-const REMINDERS = '<system-reminder>As you answer the user\'s questions, you can use the following context: CLAUDE.md ...</system-reminder>';
+const REMINDERS = "<system-reminder>As you answer the user's questions, you can use the following context: CLAUDE.md ...</system-reminder>";
 const ENVIRONMENT =
   '<env>Working directory: /home/me/proj\nIs directory a git repo: Yes\nPlatform: linux</env>\n' +
   'Available agent types: general-purpose, Explore, Plan\nSkills: /review, /init\n' +
   '<available-deferred-tools>\nmcp__ctxshed__restore\nmcp__ctxshed__spans\nNotebookEdit\nWebFetch\n</available-deferred-tools>';
-const FIRST_USER = { role: 'user', content: [{ type: 'text', text: REMINDERS }, { type: 'text', text: PROMPT, cache_control: { type: 'ephemeral' } }] };
+const FIRST_USER = {
+  role: 'user',
+  content: [
+    { type: 'text', text: REMINDERS },
+    { type: 'text', text: PROMPT, cache_control: { type: 'ephemeral' } },
+  ],
+};
 const FIRST_SYSTEM = { role: 'system', content: ENVIRONMENT };
 const TOOLS = [
   { name: 'Bash', description: 'Run a command', input_schema: { type: 'object' } },
@@ -38,7 +44,10 @@ function request(messages: readonly unknown[], tools: readonly unknown[] = TOOLS
     JSON.stringify({
       model: 'claude-opus-5-5',
       messages,
-      system: [{ type: 'text', text: 'x-anthropic-billing-header: cc_version=2.1.328' }, { type: 'text', text: 'You are Claude Code.', cache_control: { type: 'ephemeral' } }],
+      system: [
+        { type: 'text', text: 'x-anthropic-billing-header: cc_version=2.1.328' },
+        { type: 'text', text: 'You are Claude Code.', cache_control: { type: 'ephemeral' } },
+      ],
       tools,
       metadata: { user_id: '{"session_id":"s1"}' },
       max_tokens: 128000,
@@ -59,10 +68,19 @@ function turn(n: number, bytes = 3000): unknown[] {
 }
 
 const reminder = (text: string): unknown => ({ role: 'system', content: `<system-reminder>${text}</system-reminder>` });
-const queued = (text: string): unknown => ({ role: 'system', content: [{ type: 'text', text: `The user sent a new message while you were working:\n${text}` }] });
+const queued = (text: string): unknown => ({
+  role: 'system',
+  content: [{ type: 'text', text: `The user sent a new message while you were working:\n${text}` }],
+});
 
 /** The first prompt as the client sends it once it is no longer last (breakpoint gone). */
-const FIRST_USER_LATER = { role: 'user', content: [{ type: 'text', text: REMINDERS }, { type: 'text', text: PROMPT }] };
+const FIRST_USER_LATER = {
+  role: 'user',
+  content: [
+    { type: 'text', text: REMINDERS },
+    { type: 'text', text: PROMPT },
+  ],
+};
 const turns = (count: number): unknown[] => Array.from({ length: count }, (_, i) => turn(i)).flat();
 const POLICY = { keepRecent: 2, minBytes: 1024 };
 const ELIDED = '/state/elided';
@@ -92,12 +110,15 @@ describe('the conversation key with system messages', () => {
 
   it('should keep the key when the tool list changes mid-conversation', () => {
     const before = request([FIRST_USER_LATER, FIRST_SYSTEM, ...turns(2)]);
-    const after = request([FIRST_USER_LATER, FIRST_SYSTEM, ...turns(2)], [...TOOLS, { name: 'mcp__ctxshed__restore', description: 'Restore', input_schema: { type: 'object' } }]);
+    const after = request(
+      [FIRST_USER_LATER, FIRST_SYSTEM, ...turns(2)],
+      [...TOOLS, { name: 'mcp__ctxshed__restore', description: 'Restore', input_schema: { type: 'object' } }],
+    );
 
     expect(conversationKey(after, mustIndex(after), undefined, sha256, 's1')).toBe(conversationKey(before, mustIndex(before), undefined, sha256, 's1'));
   });
 
-  it('should show the person\'s prompt in ls, not the environment', () => {
+  it("should show the person's prompt in ls, not the environment", () => {
     const body = request([FIRST_USER, FIRST_SYSTEM]);
 
     expect(firstPromptExcerpt(body, mustIndex(body))).toBe(PROMPT);
@@ -135,7 +156,9 @@ describe('eligibility with system messages', () => {
 
     const eligible = findEligible(body, index, { keepRecent: 0, minBytes: 1024 }, { elidedDir: ELIDED }, undefined, () => 0);
 
-    expect(eligible.blocks.map((b) => b.ordinal)).toEqual(planElision(body, index, { keepRecent: 0, minBytes: 1024 }, sha256, { elidedDir: ELIDED }).map((b) => b.ordinal));
+    expect(eligible.blocks.map((b) => b.ordinal)).toEqual(
+      planElision(body, index, { keepRecent: 0, minBytes: 1024 }, sha256, { elidedDir: ELIDED }).map((b) => b.ordinal),
+    );
     expect(eligible.blocks.map((b) => b.ordinal)).toEqual([0, 1, 2, 3]);
   });
 
@@ -178,13 +201,13 @@ describe('the rewrite with system messages and changing tools', () => {
 });
 
 describe('labels and refaults with system messages', () => {
-  it('should take the person\'s prompt as the current task, never a system message\'s text', () => {
+  it("should take the person's prompt as the current task, never a system message's text", () => {
     const body = request([FIRST_USER_LATER, FIRST_SYSTEM, ...turns(2), reminder('Task tools have not been used recently.')]);
 
     expect(currentTask(body, mustIndex(body))).toBe(PROMPT);
   });
 
-  it('should read the newest assistant turn\'s calls when system messages come after it', () => {
+  it("should read the newest assistant turn's calls when system messages come after it", () => {
     const body = request([FIRST_USER_LATER, FIRST_SYSTEM, ...turns(3), reminder('r'), queued('q')]);
 
     expect(readNewestToolCalls(body, mustIndex(body)).map((c) => c.id)).toEqual(['toolu_2']);

@@ -68,21 +68,35 @@ describe('indexTranscript', () => {
     const index = mustIndex(bytes);
 
     // Assert
-    expect(index.messages.map((m) => [m.role, m.content.kind])).toEqual([['user', 'string'], ['system', 'string'], ['system', 'array']]);
+    expect(index.messages.map((m) => [m.role, m.content.kind])).toEqual([
+      ['user', 'string'],
+      ['system', 'string'],
+      ['system', 'array'],
+    ]);
     expect(index.messages[2]?.blocks.map((b) => b.type)).toEqual(['text']);
   });
 
   it('should index every block of an assistant turn: thinking with signature, text, tool_use with its id, image', () => {
     // Arrange
     const blocks = [THINKING, { type: 'text', text: 'Reading.' }, { type: 'tool_use', id: 'toolu_A', name: 'Read', input: { file_path: '/a' } }, IMAGE];
-    const bytes = body({ messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: blocks }] });
+    const bytes = body({
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', content: blocks },
+      ],
+    });
 
     // Act
     const index = mustIndex(bytes);
 
     // Assert
     const found = index.messages[1]!.blocks;
-    expect(found.map((b) => [b.type, b.id])).toEqual([['thinking', ''], ['text', ''], ['tool_use', 'toolu_A'], ['image', '']]);
+    expect(found.map((b) => [b.type, b.id])).toEqual([
+      ['thinking', ''],
+      ['text', ''],
+      ['tool_use', 'toolu_A'],
+      ['image', ''],
+    ]);
     expect(found.map((b) => slice(bytes, b))).toEqual(blocks.map((b) => JSON.stringify(b)));
     expect(index.toolResults).toEqual([]);
   });
@@ -96,7 +110,10 @@ describe('indexTranscript', () => {
     const [a, b] = [mustIndex(inOrder), mustIndex(reordered)];
 
     // Assert
-    for (const [bytes, index] of [[inOrder, a], [reordered, b]] as const) {
+    for (const [bytes, index] of [
+      [inOrder, a],
+      [reordered, b],
+    ] as const) {
       expect(index.messages[0]?.role).toBe('user');
       expect(index.toolResults).toHaveLength(1);
       expect(index.toolResults[0]).toMatchObject({ toolUseId: 't1', isError: true, textOnly: true, hasCacheControl: false });
@@ -157,7 +174,9 @@ describe('indexTranscript', () => {
 
   it('should accept duplicates of keys that decide nothing for the rewrite', () => {
     // Arrange
-    const bytes = utf8('{"model":"a","model":"b","messages":[{"role":"user","content":[{"type":"tool_use","id":"t","name":"A","name":"B","input":{}}],"x":1,"x":2}]}');
+    const bytes = utf8(
+      '{"model":"a","model":"b","messages":[{"role":"user","content":[{"type":"tool_use","id":"t","name":"A","name":"B","input":{}}],"x":1,"x":2}]}',
+    );
 
     // Act
     const reason = failure(bytes);
@@ -208,7 +227,7 @@ describe('indexTranscript', () => {
 
   it.each([
     ['after "messages":[', '{"messages":['],
-    ['inside a message\'s content array', '{"messages":[{"role":"user","content":['],
+    ["inside a message's content array", '{"messages":[{"role":"user","content":['],
     ['after a number content', '{"messages":[{"role":"user","content":5'],
     ['after a second "messages" key', '{"messages":[],"messages":'],
     ['inside a tool_result block', '{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"x"'],
@@ -283,7 +302,10 @@ describe('indexTranscript', () => {
 
     // Assert
     expect(index.toolResults.map((t) => [t.ordinal, t.messageIndex, t.blockIndex, t.toolUseId])).toEqual([
-      [0, 1, 1, 't0'], [1, 1, 2, 't1'], [2, 3, 0, 't2'], [3, 3, 2, 't3'],
+      [0, 1, 1, 't0'],
+      [1, 1, 2, 't1'],
+      [2, 3, 0, 't2'],
+      [3, 3, 2, 't3'],
     ]);
     expect(index.toolResults.map((t) => slice(bytes, t))).toEqual(['r0', 'r1', 'r2', 'r3'].map((r, i) => JSON.stringify(toolResult(`t${i}`, r))));
     expect(index.messages[3]?.blocks.map((b) => b.id)).toEqual(['t2', '', 't3']);
@@ -304,7 +326,19 @@ describe('indexTranscript', () => {
 
   it('should locate array content and the text token of each text block', () => {
     // Arrange
-    const bytes = body({ messages: [{ role: 'user', content: [toolResult('t', [{ type: 'text', text: 'one' }, { text: 'two', type: 'text' }])] }] });
+    const bytes = body({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            toolResult('t', [
+              { type: 'text', text: 'one' },
+              { text: 'two', type: 'text' },
+            ]),
+          ],
+        },
+      ],
+    });
 
     // Act
     const result = mustIndex(bytes).toolResults[0]!;
@@ -319,14 +353,22 @@ describe('indexTranscript', () => {
   it('should mark content absent when the key is missing, and other for null, numbers, objects and booleans', () => {
     // Arrange
     const bytes = body({
-      messages: [{ role: 'user', content: [toolResult('a', undefined), toolResult('b', null), toolResult('c', 3), toolResult('d', { x: 1 }), toolResult('e', false)] }],
+      messages: [
+        { role: 'user', content: [toolResult('a', undefined), toolResult('b', null), toolResult('c', 3), toolResult('d', { x: 1 }), toolResult('e', false)] },
+      ],
     });
 
     // Act
     const results = mustIndex(bytes).toolResults;
 
     // Assert
-    expect(results.map((r) => [r.content.kind, r.textOnly])).toEqual([['absent', false], ['other', false], ['other', false], ['other', false], ['other', false]]);
+    expect(results.map((r) => [r.content.kind, r.textOnly])).toEqual([
+      ['absent', false],
+      ['other', false],
+      ['other', false],
+      ['other', false],
+      ['other', false],
+    ]);
     expect(results[0]?.content).toMatchObject({ start: -1, end: -1, texts: [] });
     expect(slice(bytes, results[3]!.content)).toBe('{"x":1}');
   });
@@ -348,28 +390,41 @@ describe('indexTranscript', () => {
     // Arrange
     const cc = { type: 'ephemeral' };
     const bytes = body({
-      messages: [{
-        role: 'user',
-        content: [
-          toolResult('block', 'x', { cache_control: cc }),
-          toolResult('inside', [{ type: 'text', text: 'x', cache_control: cc }]),
-          toolResult('none', 'x'),
-          { type: 'text', text: 'y', cache_control: cc },
-        ],
-      }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            toolResult('block', 'x', { cache_control: cc }),
+            toolResult('inside', [{ type: 'text', text: 'x', cache_control: cc }]),
+            toolResult('none', 'x'),
+            { type: 'text', text: 'y', cache_control: cc },
+          ],
+        },
+      ],
     });
 
     // Act
     const results = mustIndex(bytes).toolResults;
 
     // Assert
-    expect(results.map((r) => [r.toolUseId, r.hasCacheControl])).toEqual([['block', true], ['inside', true], ['none', false]]);
+    expect(results.map((r) => [r.toolUseId, r.hasCacheControl])).toEqual([
+      ['block', true],
+      ['inside', true],
+      ['none', false],
+    ]);
   });
 
   it.each([
     ['a string', 'text', true],
     ['an empty string', '', true],
-    ['text blocks', [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }], true],
+    [
+      'text blocks',
+      [
+        { type: 'text', text: 'a' },
+        { type: 'text', text: 'b' },
+      ],
+      true,
+    ],
     ['an empty array', [], false],
     ['a text block with cache_control', [{ type: 'text', text: 'a', cache_control: { type: 'ephemeral' } }], false],
     ['a text block with citations', [{ type: 'text', text: 'a', citations: [] }], false],
@@ -393,9 +448,15 @@ describe('indexTranscript', () => {
   it('should never throw, whatever the bytes', () => {
     // Arrange
     const inputs = [
-      rawBytes([0xff, 0xfe, 0x00]), utf8('{'), utf8('{"messages":['), utf8('{"messages":[{'), utf8('{"messages":[{"role":'),
+      rawBytes([0xff, 0xfe, 0x00]),
+      utf8('{'),
+      utf8('{"messages":['),
+      utf8('{"messages":[{'),
+      utf8('{"messages":[{"role":'),
       utf8('{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"\\ud800"}]}]}'),
-      rawBytes('{"messages":[{"role":"', [0xc3], '","content":"x"}]}'), utf8('{"\\u":1}'), utf8('[' .repeat(5000)),
+      rawBytes('{"messages":[{"role":"', [0xc3], '","content":"x"}]}'),
+      utf8('{"\\u":1}'),
+      utf8('['.repeat(5000)),
     ];
 
     // Act
@@ -462,7 +523,11 @@ describe('resumeIndex', () => {
   it.each([0, 1, 2, 3, 4, 5])('should resume after %i messages of an earlier body to the full index of the grown one', (count) => {
     // Arrange: the next request drops the last message's cache_control and adds a turn.
     const last = GROWN[4]!;
-    const grown = [...GROWN.slice(0, 4), { ...last, content: [toolResult('t1', 'one'), { type: 'text', text: 'more' }] }, { role: 'assistant', content: 'done' }];
+    const grown = [
+      ...GROWN.slice(0, 4),
+      { ...last, content: [toolResult('t1', 'one'), { type: 'text', text: 'more' }] },
+      { role: 'assistant', content: 'done' },
+    ];
     const earlier = resumable(body({ model: 'm', messages: GROWN, max_tokens: 5 }));
     const next = body({ model: 'm', messages: grown, max_tokens: 6 });
     const shared = count < 5 ? count : 4; // the last message changed: at most 4 are shared

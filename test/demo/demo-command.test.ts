@@ -54,7 +54,9 @@ describe('demoCommand', () => {
 
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/shed at 70\.0% of a 40,000-token window when the cache re-write pays back/);
-    expect(result.stdout).toMatch(new RegExp(`epoch 1 latched at \\d+\\.\\d%: shed \\d+ messages \\(1\\.\\.\\d+, [\\d,]+ bytes\\) -> ${state}/spans/[0-9a-f]{64}\\.md`));
+    expect(result.stdout).toMatch(
+      new RegExp(`epoch 1 latched at \\d+\\.\\d%: shed \\d+ messages \\(1\\.\\.\\d+, [\\d,]+ bytes\\) -> ${state}/spans/[0-9a-f]{64}\\.md`),
+    );
     expect(result.stdout).toMatch(/verify {8}ok: 1 conversation, \d+ epochs?, 0 blocks, 0 elided files, \d+ spans?, 0 problems/);
   });
 

@@ -10,7 +10,16 @@ import { tempStateDir } from '../support/test-proxy.js';
 /** The configuration `ctxshed demo` builds with its default flags. */
 function demoConfig(overrides: { rescuePct?: number; window?: number; mode?: string } = {}): ReturnType<typeof proxyConfigFrom> {
   return proxyConfigFrom(
-    { rescuePct: overrides.rescuePct ?? 70, keepRecent: 6, minBytes: 1024, window: overrides.window ?? DEFAULT_DEMO_WINDOW, state: undefined, upstream: undefined, port: 0, mode: overrides.mode ?? 'rescue' },
+    {
+      rescuePct: overrides.rescuePct ?? 70,
+      keepRecent: 6,
+      minBytes: 1024,
+      window: overrides.window ?? DEFAULT_DEMO_WINDOW,
+      state: undefined,
+      upstream: undefined,
+      port: 0,
+      mode: overrides.mode ?? 'rescue',
+    },
     {},
   );
 }
@@ -28,11 +37,7 @@ describe('runDemo', () => {
     expect(report.turns.at(-1)!.rescued).toBeGreaterThan(0);
     expect(report.verify.ok).toBe(true);
     expect(report.verify.problems).toEqual([]);
-    expect(report.commands).toEqual([
-      `ctxshed verify --state ${dir}`,
-      `ctxshed ls --state ${dir}`,
-      `ctxshed show ${report.conversationKey} --state ${dir}`,
-    ]);
+    expect(report.commands).toEqual([`ctxshed verify --state ${dir}`, `ctxshed ls --state ${dir}`, `ctxshed show ${report.conversationKey} --state ${dir}`]);
   });
 
   it('should forward every request unchanged before the first epoch and latch only above the threshold', async () => {

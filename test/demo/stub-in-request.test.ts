@@ -9,7 +9,13 @@ function body(content: unknown): unknown {
   return {
     messages: [
       { role: 'user', content: 'hi' },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01', content }, { type: 'tool_result', tool_use_id: 'toolu_02', content: 'plain text' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_01', content },
+          { type: 'tool_result', tool_use_id: 'toolu_02', content: 'plain text' },
+        ],
+      },
     ],
   };
 }
@@ -25,7 +31,10 @@ describe('stubsInRequest', () => {
     ['a pointer to restore', { label: 'pointer', rule: 'default', tool: 'Bash', input: 'ls', refetch: 'restore' }],
     ['a drop', { label: 'drop', rule: 'superseded', tool: 'Read', input: '/a.ts', refetch: 'same-call' }],
   ] as const)('should read the path of a version 3 stub too: %s', (_case, labels) => {
-    const v3 = renderStub({ ordinal: 0, toolUseId: 'toolu_01', bytes: 5000, sha256: SHA, jsonBytes: 5002, jsonSha256: 'cd'.repeat(32), ...labels }, '/tmp/state dir/elided');
+    const v3 = renderStub(
+      { ordinal: 0, toolUseId: 'toolu_01', bytes: 5000, sha256: SHA, jsonBytes: 5002, jsonSha256: 'cd'.repeat(32), ...labels },
+      '/tmp/state dir/elided',
+    );
     expect(stubsInRequest(body(v3))).toEqual([{ toolUseId: 'toolu_01', path: `/tmp/state dir/elided/${SHA}.txt`, sha256: SHA, bytes: 5000 }]);
   });
 

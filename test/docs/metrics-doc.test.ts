@@ -25,7 +25,7 @@ describe('docs/metrics.md', () => {
     expect(documented()).toEqual(registered);
   });
 
-  it('should end each metric\'s name in its unit, counters in _total', () => {
+  it("should end each metric's name in its unit, counters in _total", () => {
     for (const { name, type } of documented()) {
       if (type === 'counter') expect(name).toMatch(/_total$/);
       else expect(name).toMatch(/_(seconds|bytes|blocks)$/);

@@ -18,7 +18,13 @@ describe('docs/reasons.md', () => {
 
 describe('docs/reasons.md, shed mode', () => {
   const doc = fs.readFileSync(new URL('../../docs/reasons.md', import.meta.url), 'utf8');
-  const table = (heading: string) => [...doc.split(heading)[1]!.split('\n## ')[0]!.matchAll(/^\| `([a-z_]+)` \| (.*) \|$/gm)].map((m) => [m[1], m[2]]);
+  const table = (heading: string) =>
+    [
+      ...doc
+        .split(heading)[1]!
+        .split('\n## ')[0]!
+        .matchAll(/^\| `([a-z_]+)` \| (.*) \|$/gm),
+    ].map((m) => [m[1], m[2]]);
 
   it('should list exactly the per-span reasons, in the words of the code', () => {
     expect(table('## Per-span reasons')).toEqual(Object.entries(SPAN_SKIP_REASONS));
@@ -63,7 +69,12 @@ describe('docs/reasons.md, refused requests', () => {
 describe('docs/reasons.md, preserved thinking', () => {
   it('should list exactly the per-thinking-block reasons, in the words of the code', () => {
     const doc = fs.readFileSync(new URL('../../docs/reasons.md', import.meta.url), 'utf8');
-    const rows = [...doc.split('## Per-thinking-block reasons')[1]!.split('\n## ')[0]!.matchAll(/^\| `([a-z_]+)` \| (.*) \|$/gm)].map((m) => [m[1], m[2]]);
+    const rows = [
+      ...doc
+        .split('## Per-thinking-block reasons')[1]!
+        .split('\n## ')[0]!
+        .matchAll(/^\| `([a-z_]+)` \| (.*) \|$/gm),
+    ].map((m) => [m[1], m[2]]);
     expect(rows).toEqual(Object.entries(THINKING_SKIP_REASONS));
   });
 });

@@ -79,7 +79,14 @@ describe('the repository', () => {
 describe('outsidePointers', () => {
   it('should find each kind of pointer outside the repository, and nothing in a plain line', () => {
     const [design, style, real, shared] = ['DESIGN', 'STYLE', 'REAL', 'shared'];
-    const lines = [`see ${design}.md "Fullness"`, `${style}.md, "Tests"`, `${shared}/${real}-CLIENT.md`, `cd ../${shared}/transcripts`, `in /work/${shared}/x`, 'docs/design.md "Fullness"'];
+    const lines = [
+      `see ${design}.md "Fullness"`,
+      `${style}.md, "Tests"`,
+      `${shared}/${real}-CLIENT.md`,
+      `cd ../${shared}/transcripts`,
+      `in /work/${shared}/x`,
+      'docs/design.md "Fullness"',
+    ];
 
     expect(outsidePointers(lines.join('\n'))).toEqual(lines.slice(0, 5));
   });

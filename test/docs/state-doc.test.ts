@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 const doc = fs.readFileSync(new URL('../../docs/state.md', import.meta.url), 'utf8');
 const example = new URL('../../state.example/', import.meta.url);
 const wireLines = fs.readFileSync(new URL('wire.jsonl', example), 'utf8').trimEnd().split('\n');
-type RecordJson = Record<string, unknown> & { epochs: Array<Record<string, unknown> & { blocks: Array<Record<string, unknown>>; span?: Record<string, unknown> }> };
+type RecordJson = Record<string, unknown> & {
+  epochs: Array<Record<string, unknown> & { blocks: Array<Record<string, unknown>>; span?: Record<string, unknown> }>;
+};
 const records = fs
   .readdirSync(new URL('conversations/', example))
   .sort()

@@ -19,11 +19,18 @@ afterEach(async () => {
 });
 
 /** The session's model calls, each with the fullness of the call before it (the reading it was judged on). */
-async function session(mode: EpochMode, turns: number, settings: Partial<EngineSettings>): Promise<Array<{ record: Record<string, unknown>; judgedOn: number | undefined }>> {
+async function session(
+  mode: EpochMode,
+  turns: number,
+  settings: Partial<EngineSettings>,
+): Promise<Array<{ record: Record<string, unknown>; judgedOn: number | undefined }>> {
   const dir = await tempStateDir(`ctxshed-hold-${mode}-`);
   const upstream = await startMessagesApi();
   const proxy = await startTestProxy(dir, testConfig(upstream.url, { ...settings, mode, threshold: THRESHOLD }));
-  cleanups.push(() => upstream.close(), () => proxy.close());
+  cleanups.push(
+    () => upstream.close(),
+    () => proxy.close(),
+  );
   const client = new ScriptedClient(proxy.url);
   for (let i = 0; i < turns; i++) expect((await client.turnOnce()).status).toBe(200);
   const wire = (await waitForWire(dir, client.sent.length)).filter((r) => r['route'] === 'messages');

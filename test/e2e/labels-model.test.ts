@@ -50,17 +50,31 @@ function scoresFor(req: ReceivedRequest): object {
     id: chunk.id,
     scores: { [CLASSIFIER_LABELS.keep]: 0.1, [CLASSIFIER_LABELS.drop]: i === 0 ? 0.95 : 0.2, [CLASSIFIER_LABELS.pointer]: 0.7 },
   }));
-  return { id: 'msg_c', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: JSON.stringify({ results }) }], usage: { input_tokens: 2000, output_tokens: 150 } };
+  return {
+    id: 'msg_c',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-sonnet-4-5',
+    content: [{ type: 'text', text: JSON.stringify({ results }) }],
+    usage: { input_tokens: 2000, output_tokens: 150 },
+  };
 }
 
 /** Runs a session whose turn 2 read a secret and turn 4 an address, until an epoch latched. */
 async function session(upstream: MessagesApi, overrides: { classifierTimeoutMs?: number } = {}) {
   const dir = await tempStateDir();
   const proxy = await startTestProxy(dir, testConfig(upstream.url, { labels: 'model', ...overrides }));
-  cleanups.push(() => upstream.close(), () => proxy.close());
+  cleanups.push(
+    () => upstream.close(),
+    () => proxy.close(),
+  );
   const client = new ScriptedClient(proxy.url, {
     runTool: (_use, turn) =>
-      turn === 2 ? `${toolOutput(2, 1500)}\nSTRIPE_SECRET_KEY=${SECRET}\n` : turn === 4 ? `${toolOutput(4, 1500)}\nreviewed by ${EMAIL}\n` : toolOutput(turn, 3000),
+      turn === 2
+        ? `${toolOutput(2, 1500)}\nSTRIPE_SECRET_KEY=${SECRET}\n`
+        : turn === 4
+          ? `${toolOutput(4, 1500)}\nreviewed by ${EMAIL}\n`
+          : toolOutput(turn, 3000),
   });
   for (let i = 0; i < 30; i++) expect((await client.turnOnce()).status).toBe(200);
   const wire = await waitForWire(dir, client.sent.length);
@@ -71,7 +85,7 @@ async function session(upstream: MessagesApi, overrides: { classifierTimeoutMs?:
 }
 
 describe('--labels model', () => {
-  it('should send the classifier no secret and no long chunk, with the client\'s key, and freeze its labels and scores', async () => {
+  it("should send the classifier no secret and no long chunk, with the client's key, and freeze its labels and scores", async () => {
     const upstream = await startUpstream(scoresFor);
 
     const { dir, latching, epoch } = await session(upstream);
@@ -92,7 +106,13 @@ describe('--labels model', () => {
     expect(rows.filter((r) => r.rule === 'model').map((r) => [r.verdict, r.score])).toEqual(
       rows.filter((r) => r.rule === 'model').map((_, i) => (i === 0 ? ['drop', 0.95] : ['pointer', 0.7])),
     );
-    expect(latching['classifier']).toMatchObject({ model: 'claude-sonnet-4-5', outcome: 'scored', status: 200, usage: { input: 2000, output: 150 }, costUsd: 0.00825 });
+    expect(latching['classifier']).toMatchObject({
+      model: 'claude-sonnet-4-5',
+      outcome: 'scored',
+      status: 200,
+      usage: { input: 2000, output: 150 },
+      costUsd: 0.00825,
+    });
     expect((await verifyState(dir)).problems).toEqual([]);
   });
 

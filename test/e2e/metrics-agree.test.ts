@@ -39,7 +39,10 @@ describe('/_ctxshed/metrics and status --json', () => {
     const dir = await tempStateDir();
     const upstream = await startMessagesApi({ conversationOf: (req) => String(req.headers['x-claude-code-agent-id'] ?? 'main') });
     const proxy = await startTestProxy(dir, testConfig(upstream.url));
-    cleanups.push(() => upstream.close(), () => proxy.close());
+    cleanups.push(
+      () => upstream.close(),
+      () => proxy.close(),
+    );
     let sent = 0;
     const main = new ScriptedClient(proxy.url);
     const agent = new ScriptedClient(proxy.url, { headers: { 'x-claude-code-agent-id': AGENT_ID }, prompt: 'Explore the tests.' });
@@ -88,11 +91,14 @@ describe('/_ctxshed/metrics and status --json', () => {
     expect(sumOf(scrape, 'ctxshed_overflow_retries_total')).toBe(0);
   });
 
-  it('should count shed epochs apart from rescue\'s: each span\'s bytes one observation of mode shed, no blocks', async () => {
+  it("should count shed epochs apart from rescue's: each span's bytes one observation of mode shed, no blocks", async () => {
     const dir = await tempStateDir();
     const upstream = await startMessagesApi();
     const proxy = await startTestProxy(dir, testConfig(upstream.url, { mode: 'shed' }));
-    cleanups.push(() => upstream.close(), () => proxy.close());
+    cleanups.push(
+      () => upstream.close(),
+      () => proxy.close(),
+    );
     const client = new ScriptedClient(proxy.url);
     cleanups.push(async () => client.close());
 
@@ -117,11 +123,14 @@ describe('/_ctxshed/metrics and status --json', () => {
     expect(sumOf(scrape, 'ctxshed_requests_total')).toBe(totals.requests);
   });
 
-  it('should sum the provider\'s reported cache reads, cache writes and input as the wire log has them', async () => {
+  it("should sum the provider's reported cache reads, cache writes and input as the wire log has them", async () => {
     const dir = await tempStateDir();
     const upstream = await startMessagesApi();
     const proxy = await startTestProxy(dir, testConfig(upstream.url));
-    cleanups.push(() => upstream.close(), () => proxy.close());
+    cleanups.push(
+      () => upstream.close(),
+      () => proxy.close(),
+    );
     const client = new ScriptedClient(proxy.url);
     cleanups.push(async () => client.close());
 

@@ -20,7 +20,10 @@ async function setUp(): Promise<{ dir: string; upstream: MessagesApi; proxy: Run
   const dir = await tempStateDir();
   const upstream = await startMessagesApi();
   const proxy = await startTestProxy(dir, testConfig(upstream.url));
-  cleanups.push(() => upstream.close(), () => proxy.close());
+  cleanups.push(
+    () => upstream.close(),
+    () => proxy.close(),
+  );
   return { dir, upstream, proxy };
 }
 
@@ -63,7 +66,7 @@ describe('GET /_ctxshed/metrics', () => {
     expect(await readWire(dir)).toEqual([]);
   });
 
-  it('should answer to every loopback name with the proxy\'s port: localhost, 127.0.0.1 and [::1]', async () => {
+  it("should answer to every loopback name with the proxy's port: localhost, 127.0.0.1 and [::1]", async () => {
     const { proxy } = await setUp();
 
     for (const host of [`localhost:${proxy.port}`, `127.0.0.1:${proxy.port}`, `[::1]:${proxy.port}`]) {
@@ -71,7 +74,7 @@ describe('GET /_ctxshed/metrics', () => {
     }
   });
 
-  it('should refuse a loopback name without the proxy\'s port (a Host without one names port 80)', async () => {
+  it("should refuse a loopback name without the proxy's port (a Host without one names port 80)", async () => {
     const { proxy } = await setUp();
 
     for (const host of ['localhost', '127.0.0.1', `127.0.0.1:${proxy.port + 1}`]) {
@@ -79,7 +82,7 @@ describe('GET /_ctxshed/metrics', () => {
     }
   });
 
-  it('should refuse a Host that is not a loopback name (DNS rebinding), in the API\'s error shape, without forwarding it', async () => {
+  it("should refuse a Host that is not a loopback name (DNS rebinding), in the API's error shape, without forwarding it", async () => {
     const { upstream, proxy } = await setUp();
 
     for (const host of ['evil.example', `evil.example:${proxy.port}`, '127.0.0.1.nip.io', 'app.localhost']) {
@@ -91,7 +94,7 @@ describe('GET /_ctxshed/metrics', () => {
     expect(upstream.requests).toEqual([]);
   });
 
-  it('should answer any other method or path under /_ctxshed/ with a 404 in the API\'s error shape, and forward none', async () => {
+  it("should answer any other method or path under /_ctxshed/ with a 404 in the API's error shape, and forward none", async () => {
     const { dir, upstream, proxy } = await setUp();
 
     const answers = [
@@ -134,7 +137,10 @@ describe('GET /_ctxshed/metrics', () => {
     const dir = await tempStateDir();
     const upstream = await startMessagesApi();
     const proxy = await startTestProxy(dir, testConfig(upstream.url, { maxRequestBytes: 1000 }));
-    cleanups.push(() => upstream.close(), () => proxy.close());
+    cleanups.push(
+      () => upstream.close(),
+      () => proxy.close(),
+    );
 
     const refused = await request(proxy, 'POST', '/v1/messages?beta=true', undefined, 'x'.repeat(5000)).catch(() => undefined);
     const scrape = parseScrape((await request(proxy, 'GET', '/_ctxshed/metrics')).text);

@@ -12,7 +12,15 @@ import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { readConversation } from '../../src/state/read-conversation.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { OpenAiScriptedClient } from '../support/openai-scripted-client.js';
-import { chatUsage, functionCall, isChatRequest, isResponsesRequest, responsesUsage, startOpenAiUpstream, type OpenAiUpstream } from '../support/responses-upstream.js';
+import {
+  chatUsage,
+  functionCall,
+  isChatRequest,
+  isResponsesRequest,
+  responsesUsage,
+  startOpenAiUpstream,
+  type OpenAiUpstream,
+} from '../support/responses-upstream.js';
 import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -31,8 +39,13 @@ async function startModel(): Promise<OpenAiUpstream> {
     const cached = Math.min(previous, input);
     previous = input;
     n += 1;
-    if (isResponsesRequest(req)) return { kind: 'response', output: [functionCall('exec_command', { cmd: `cat file-${n}.txt` }, `call_${n}`)], usage: responsesUsage(input, cached) };
-    const message = { role: 'assistant', content: null, tool_calls: [{ id: `call_${n}`, type: 'function', function: { name: 'shell', arguments: JSON.stringify({ cmd: `cat file-${n}.txt` }) } }] };
+    if (isResponsesRequest(req))
+      return { kind: 'response', output: [functionCall('exec_command', { cmd: `cat file-${n}.txt` }, `call_${n}`)], usage: responsesUsage(input, cached) };
+    const message = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: `call_${n}`, type: 'function', function: { name: 'shell', arguments: JSON.stringify({ cmd: `cat file-${n}.txt` }) } }],
+    };
     return { kind: 'chat', message, usage: chatUsage(input, cached), finishReason: 'tool_calls' };
   });
 }
@@ -41,7 +54,10 @@ async function setUp(): Promise<{ dir: string; upstream: OpenAiUpstream; proxy: 
   const dir = await tempStateDir('ctxshed-openai-e2e-');
   const upstream = await startModel();
   const proxy = await startTestProxy(dir, testConfig(upstream.baseUrl.replace(/\/v1$/, '')));
-  cleanups.push(() => upstream.close(), () => proxy.close());
+  cleanups.push(
+    () => upstream.close(),
+    () => proxy.close(),
+  );
   return { dir, upstream, proxy };
 }
 
@@ -118,7 +134,9 @@ describe('rescue proxy, a WebSocket upgrade', () => {
     });
 
     // Act
-    socket.end('GET /v1/responses HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n');
+    socket.end(
+      'GET /v1/responses HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+    );
 
     // Assert
     expect(await reply).toMatch(/^HTTP\/1\.1 426 Upgrade Required\r\n/);

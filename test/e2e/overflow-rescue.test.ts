@@ -35,11 +35,17 @@ function refusalOf(req: ReceivedRequest, tokens = countTokens(req.body), limit =
 
 // A window of 20,000 tokens, a limit of 16,000 and a threshold of 90%: readings never pass 80%,
 // so no epoch latches on the threshold and every epoch here is an overflow's.
-async function setUp(options: MessagesApiOptions = { maxPromptTokens: LIMIT }, mode: 'rescue' | 'shed' = 'rescue'): Promise<{ dir: string; api: MessagesApi; url: string }> {
+async function setUp(
+  options: MessagesApiOptions = { maxPromptTokens: LIMIT },
+  mode: 'rescue' | 'shed' = 'rescue',
+): Promise<{ dir: string; api: MessagesApi; url: string }> {
   const dir = await tempStateDir();
   const api = await startMessagesApi(options);
   const proxy = await startTestProxy(dir, testConfig(api.url, { threshold: 0.9, ...(mode === 'shed' ? { mode } : {}) }));
-  cleanups.push(() => api.close(), () => proxy.close());
+  cleanups.push(
+    () => api.close(),
+    () => proxy.close(),
+  );
   return { dir, api, url: proxy.url };
 }
 
@@ -58,7 +64,7 @@ function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
 const refused = (api: MessagesApi): ReceivedRequest[] => api.requests.filter((r) => isMessagesRequest(r) && countTokens(r.body) > LIMIT);
 
 describe.each([false, true])('rescue on overflow (stream: %s)', (stream) => {
-  it('should latch at once on the API\'s refusal and retry once: the client sees only 200s', async () => {
+  it("should latch at once on the API's refusal and retry once: the client sees only 200s", async () => {
     const { dir, api, url } = await setUp();
     const c = client(url, stream);
 
@@ -108,7 +114,11 @@ describe.each([false, true])('rescue on overflow (stream: %s)', (stream) => {
     expect(endToEnd(got.headers)).toEqual(endToEnd(direct.headers));
     expect(api.requests.filter(isMessagesRequest)).toHaveLength(1);
     const [record] = await waitForWire(dir, 1);
-    expect(record).toMatchObject({ status: 400, responseBytes: direct.body.length, retry: { reason: 'overflow', firstStatus: 400, sent: false, why: 'nothing_new' } });
+    expect(record).toMatchObject({
+      status: 400,
+      responseBytes: direct.body.length,
+      retry: { reason: 'overflow', firstStatus: 400, sent: false, why: 'nothing_new' },
+    });
   });
 
   it('should give the client the original refusal when the retry is refused too, and keep the epoch', async () => {
@@ -136,7 +146,9 @@ describe.each([false, true])('rescue on overflow (stream: %s)', (stream) => {
   });
 
   it('should never retry count_tokens: its refusal reaches the client unchanged', async () => {
-    const { dir, api, url } = await setUp({ respond: (req) => (isCountTokensRequest(req) ? promptTooLongReply(countTokens(req.body), 100, requestIdOf(req.index)) : undefined) });
+    const { dir, api, url } = await setUp({
+      respond: (req) => (isCountTokensRequest(req) ? promptTooLongReply(countTokens(req.body), 100, requestIdOf(req.index)) : undefined),
+    });
     const c = client(url, stream);
 
     const got = await c.send('/v1/messages/count_tokens?beta=true');
@@ -158,7 +170,7 @@ function headEnd(body: Buffer): number {
 }
 
 describe.each([false, true])('rescue on overflow in shed mode (stream: %s)', (stream) => {
-  it('should shed a span at once on the API\'s refusal and retry once: only 200s, valid bodies, the head unchanged, nothing lost', async () => {
+  it("should shed a span at once on the API's refusal and retry once: only 200s, valid bodies, the head unchanged, nothing lost", async () => {
     const { dir, api, url } = await setUp({ maxPromptTokens: LIMIT }, 'shed');
     const c = client(url, stream);
 

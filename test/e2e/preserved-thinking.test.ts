@@ -49,7 +49,19 @@ async function startUpstream(refuse: (body: string) => boolean = () => false): P
       }
       // 18,000 of a 20,000 window: over the threshold, so the next request latches.
       const usage = { input_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 17_990, output_tokens: 5 };
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'msg', type: 'message', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', usage }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({
+            id: 'msg',
+            type: 'message',
+            role: 'assistant',
+            model: 'm',
+            content: [{ type: 'text', text: 'ok' }],
+            stop_reason: 'end_turn',
+            usage,
+          }),
+        );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -58,7 +70,11 @@ async function startUpstream(refuse: (body: string) => boolean = () => false): P
 }
 
 async function post(url: string, body: Uint8Array): Promise<number> {
-  const res = await fetch(`${url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'anthropic-beta': 'thinking-binding-controls-2026-08-01' }, body });
+  const res = await fetch(`${url}/v1/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'anthropic-beta': 'thinking-binding-controls-2026-08-01' },
+    body,
+  });
   await res.arrayBuffer();
   return res.status;
 }
@@ -136,7 +152,11 @@ describe('the prefix check refusal of a model ctxshed does not know', () => {
     const proxy = await startTestProxy(dir, testConfig(upstream.url));
     cleanups.push(() => proxy.close());
 
-    const res = await fetch(`${proxy.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: thinkingLoop(3, 'claude-opus-5-5') });
+    const res = await fetch(`${proxy.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: thinkingLoop(3, 'claude-opus-5-5'),
+    });
 
     expect(res.status).toBe(400);
     expect(await res.text()).toBe(MISMATCH(3, 0));

@@ -27,7 +27,10 @@ async function setUp(reply: (path: string) => ScriptedReply): Promise<{ dir: str
   // Model calls get the scripted reply; any other path the API's own answer (a 404 for most).
   const upstream = await startMessagesApi({ respond: (req) => (isMessagesRequest(req) ? reply(req.path) : undefined) });
   const proxy = await startTestProxy(dir, testConfig(upstream.url));
-  cleanups.push(() => upstream.close(), () => proxy.close());
+  cleanups.push(
+    () => upstream.close(),
+    () => proxy.close(),
+  );
   return { dir, upstream, proxy };
 }
 
@@ -49,7 +52,12 @@ describe('rescue proxy, faithful forwarding', () => {
 
   it('should pass gzip-compressed bytes through unchanged and still read the usage from a copy', async () => {
     const zipped = gzipSync(Buffer.from(SSE_EVENTS.join('')));
-    const { dir, proxy } = await setUp(() => ({ kind: 'raw', status: 200, headers: { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' }, chunks: [zipped.subarray(0, 50), zipped.subarray(50)] }));
+    const { dir, proxy } = await setUp(() => ({
+      kind: 'raw',
+      status: 200,
+      headers: { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' },
+      chunks: [zipped.subarray(0, 50), zipped.subarray(50)],
+    }));
 
     const res = await postRaw(proxy.url, '/v1/messages', BODY, { 'accept-encoding': 'gzip, deflate, br, zstd' });
 
@@ -68,7 +76,12 @@ describe('rescue proxy, faithful forwarding', () => {
 
   it('should pass an upstream 429 back unmodified, retry headers included', async () => {
     const body = '{"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your rate limit."}}';
-    const { proxy } = await setUp(() => ({ kind: 'raw', status: 429, headers: { 'content-type': 'application/json', 'retry-after': '17', 'x-should-retry': 'true' }, chunks: [body] }));
+    const { proxy } = await setUp(() => ({
+      kind: 'raw',
+      status: 429,
+      headers: { 'content-type': 'application/json', 'retry-after': '17', 'x-should-retry': 'true' },
+      chunks: [body],
+    }));
 
     const res = await postRaw(proxy.url, '/v1/messages', BODY);
 
@@ -115,7 +128,10 @@ describe('rescue proxy, faithful forwarding', () => {
     const dir = await tempStateDir();
     const upstream = await startMessagesApi({ respond: () => ({ kind: 'json', body: {} }) });
     const proxy = await startTestProxy(dir, testConfig(upstream.url, { maxRequestBytes: 1000 }));
-    cleanups.push(() => upstream.close(), () => proxy.close());
+    cleanups.push(
+      () => upstream.close(),
+      () => proxy.close(),
+    );
 
     const res = await postRaw(proxy.url, '/v1/messages', Buffer.alloc(5000, 0x20));
 

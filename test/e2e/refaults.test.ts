@@ -36,7 +36,11 @@ describe('refaults through the proxy', () => {
     });
     const proxy = await startTestProxy(dir, testConfig(api.url));
     const client = new ScriptedClient(proxy.url);
-    cleanups.push(() => api.close(), () => proxy.close(), () => client.close());
+    cleanups.push(
+      () => api.close(),
+      () => proxy.close(),
+      () => client.close(),
+    );
 
     let turns = 0;
     while (readBack === undefined && turns < 40) {

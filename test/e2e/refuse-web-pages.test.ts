@@ -22,7 +22,10 @@ async function setUp(): Promise<{ dir: string; upstream: MessagesApi; proxy: Run
   const dir = await tempStateDir();
   const upstream = await startMessagesApi();
   const proxy = await startTestProxy(dir, testConfig(upstream.url));
-  cleanups.push(() => upstream.close(), () => proxy.close());
+  cleanups.push(
+    () => upstream.close(),
+    () => proxy.close(),
+  );
   return { dir, upstream, proxy };
 }
 
@@ -30,7 +33,10 @@ async function setUp(): Promise<{ dir: string; upstream: MessagesApi; proxy: Run
 async function sessionBodies(): Promise<Buffer[]> {
   const upstream = await startMessagesApi();
   const client = new ScriptedClient(upstream.url);
-  cleanups.push(() => upstream.close(), () => client.close());
+  cleanups.push(
+    () => upstream.close(),
+    () => client.close(),
+  );
   for (let i = 0; i < TURNS; i += 1) expect((await client.turnOnce()).status).toBe(200);
   return client.sent;
 }
@@ -58,14 +64,18 @@ describe('a web page reaching the proxy', () => {
 
     expect(answers.map((a) => a.status)).toEqual(bodies.map(() => 403));
     for (const answer of answers) {
-      expect(errorOf(answer)).toMatchObject({ type: 'error', error: { type: 'permission_error', message: expect.stringMatching(/^ctxshed: refused: Host "rebind\.attacker\.example:\d+" does not name this proxy/) } });
+      expect(errorOf(answer)).toMatchObject({
+        type: 'error',
+        error: { type: 'permission_error', message: expect.stringMatching(/^ctxshed: refused: Host "rebind\.attacker\.example:\d+" does not name this proxy/) },
+      });
     }
     expect(upstream.requests).toEqual([]);
     expect(await filesIn(path.join(dir, 'elided'))).toEqual([]);
     expect(await filesIn(path.join(dir, 'conversations'))).toEqual([]);
     const wire = await waitForWire(dir, TURNS);
     expect(wire).toHaveLength(TURNS);
-    for (const record of wire) expect(record).toMatchObject({ path: '/v1/messages', route: 'messages', key: null, status: 403, refused: 'foreign_host', bytesOut: 0, rescued: 0 });
+    for (const record of wire)
+      expect(record).toMatchObject({ path: '/v1/messages', route: 'messages', key: null, status: 403, refused: 'foreign_host', bytesOut: 0, rescued: 0 });
   });
 
   it('should latch and write files for the same bodies sent as an agent sends them (so the test above can fail)', async () => {
@@ -100,11 +110,13 @@ describe('a web page reaching the proxy', () => {
     const res = await postRaw(proxy.url, '/v1/responses', body, rebound(proxy));
 
     expect(res.status).toBe(403);
-    expect(errorOf(res)).toEqual({ error: { message: expect.stringMatching(/^ctxshed: refused: Host/), type: 'invalid_request_error', param: null, code: 'foreign_host' } });
+    expect(errorOf(res)).toEqual({
+      error: { message: expect.stringMatching(/^ctxshed: refused: Host/), type: 'invalid_request_error', param: null, code: 'foreign_host' },
+    });
     expect(upstream.requests).toEqual([]);
   });
 
-  it('should refuse the proxy\'s own metrics to a page too, without a wire record', async () => {
+  it("should refuse the proxy's own metrics to a page too, without a wire record", async () => {
     const { dir, proxy } = await setUp();
 
     const res = await postRaw(proxy.url, '/_ctxshed/metrics', Buffer.alloc(0), { origin: 'http://attacker.example' });

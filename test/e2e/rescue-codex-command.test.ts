@@ -17,7 +17,11 @@ async function fakeCodexDir(): Promise<string> {
   return dir;
 }
 
-async function rescueCodex(args: readonly string[], extraEnv: NodeJS.ProcessEnv = {}, flags: readonly string[] = []): Promise<Awaited<ReturnType<typeof runCtxshed>>> {
+async function rescueCodex(
+  args: readonly string[],
+  extraEnv: NodeJS.ProcessEnv = {},
+  flags: readonly string[] = [],
+): Promise<Awaited<ReturnType<typeof runCtxshed>>> {
   const bin = await fakeCodexDir();
   const home = await tempStateDir('ctxshed-codex-home-');
   const env = { ...process.env, PATH: `${bin}:${process.env['PATH'] ?? ''}`, CODEX_HOME: home, ANTHROPIC_BASE_URL: '', ...extraEnv };
@@ -43,7 +47,7 @@ describe('ctxshed rescue -- codex', () => {
     expect(lines.some((l) => /sandbox|approval|add-dir/.test(l))).toBe(false);
   });
 
-  it('should take the user\'s own -c openai_base_url as the upstream, and drop it from Codex\'s arguments', async () => {
+  it("should take the user's own -c openai_base_url as the upstream, and drop it from Codex's arguments", async () => {
     // Arrange: the user's gateway.
 
     // Act
@@ -55,7 +59,7 @@ describe('ctxshed rescue -- codex', () => {
     expect(result.stderr).toMatch(/ -> https:\/\/gw\.example\/openai\/v1; /);
   });
 
-  it('should take openai_base_url from Codex\'s config.toml, and let --upstream win over both', async () => {
+  it("should take openai_base_url from Codex's config.toml, and let --upstream win over both", async () => {
     // Arrange
     const home = await tempStateDir('ctxshed-codex-home-');
     await fs.writeFile(path.join(home, 'config.toml'), 'openai_base_url = "https://from-config.example/v1"\n');

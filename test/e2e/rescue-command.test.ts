@@ -63,11 +63,16 @@ describe('ctxshed rescue, the wrapper', () => {
     const real = await fs.realpath(state);
     expect(search).toBe('TOOL_SEARCH=true');
     expect(allowed).toBe(`--allowedTools=Read(/${real}/elided/**),Read(/${real}/spans/**),mcp__ctxshed__restore,mcp__ctxshed__spans`);
-    expect(JSON.parse(mcp!.slice('--mcp-config='.length))).toMatchObject({ mcpServers: { ctxshed: { command: process.execPath, args: [expect.stringMatching(/dist\/src\/cli\/main\.js$/), 'mcp', '--state', real] } } });
+    expect(JSON.parse(mcp!.slice('--mcp-config='.length))).toMatchObject({
+      mcpServers: { ctxshed: { command: process.execPath, args: [expect.stringMatching(/dist\/src\/cli\/main\.js$/), 'mcp', '--state', real] } },
+    });
     expect(rest).toEqual(user);
     expect(result.stderr.trim().split('\n')[1]).toMatch(/^ctxshed: Claude Code \(the claude executable\) may read .*\/elided\/ and spans\//);
 
-    const own = await runCtxshed(['rescue', '--no-grant', '--state', state, '--upstream', 'http://127.0.0.1:9', '--', 'claude', '-p', 'x'], { ...env, ENABLE_TOOL_SEARCH: 'false' });
+    const own = await runCtxshed(['rescue', '--no-grant', '--state', state, '--upstream', 'http://127.0.0.1:9', '--', 'claude', '-p', 'x'], {
+      ...env,
+      ENABLE_TOOL_SEARCH: 'false',
+    });
     expect(own.stdout).toBe('TOOL_SEARCH=false\n-p\nx\n');
   });
 
@@ -76,7 +81,10 @@ describe('ctxshed rescue, the wrapper', () => {
     const notADir = path.join(dir, 'file');
     await fs.writeFile(notADir, 'x');
 
-    const result = await runCtxshed(['rescue', '--state', notADir, '--', 'sh', '-c', 'echo "[$ANTHROPIC_BASE_URL]"; exit 4'], { ...process.env, ANTHROPIC_BASE_URL: '' });
+    const result = await runCtxshed(['rescue', '--state', notADir, '--', 'sh', '-c', 'echo "[$ANTHROPIC_BASE_URL]"; exit 4'], {
+      ...process.env,
+      ANTHROPIC_BASE_URL: '',
+    });
 
     expect(result.code).toBe(4);
     expect(result.stdout.trim()).toBe('[]');

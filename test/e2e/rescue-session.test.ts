@@ -37,7 +37,10 @@ async function setUp(): Promise<{ dir: string; upstream: MessagesApi; proxy: Run
     },
   });
   const proxy = await startTestProxy(dir, testConfig(upstream.url));
-  cleanups.push(() => upstream.close(), () => proxy.close());
+  cleanups.push(
+    () => upstream.close(),
+    () => proxy.close(),
+  );
   return { dir, upstream, proxy, missing };
 }
 
@@ -105,7 +108,13 @@ describe('rescue proxy, a scripted session', () => {
     expect(latchTurns.length).toBeGreaterThanOrEqual(2);
     for (let k = 1; k < latchTurns.length; k++) expect(latchTurns[k]! - latchTurns[k - 1]!).toBeGreaterThanOrEqual(3);
     // How each rewrite ran: from scratch on a new epoch, from the last rewrite within one.
-    const paths = wire.map((r, i) => [i, r['rescued'], r['latched'], r['rewritePath'], i > 0 && wire[i - 1]!['epochs'] === r['epochs'] && (wire[i - 1]!['rescued'] as number) > 0]);
+    const paths = wire.map((r, i) => [
+      i,
+      r['rescued'],
+      r['latched'],
+      r['rewritePath'],
+      i > 0 && wire[i - 1]!['epochs'] === r['epochs'] && (wire[i - 1]!['rescued'] as number) > 0,
+    ]);
     for (const [i, rescued, latched, path, followsRewrite] of paths) {
       if ((rescued as number) === 0) expect([i, path]).toEqual([i, undefined]);
       else if (latched !== undefined) expect([i, path]).toEqual([i, 'full']);

@@ -54,7 +54,7 @@ describe('rescue proxy across restarts and shared state', () => {
     expect(before.length).toBeLessThan(client.body().length);
   });
 
-  it('should have every request\'s wire line once stopped right after the last response', async () => {
+  it("should have every request's wire line once stopped right after the last response", async () => {
     // Arrange
     const dir = await tempStateDir();
     const upstream = await upstreamFor();
@@ -122,7 +122,10 @@ describe('rescue proxy across restarts and shared state', () => {
     const body = client.body();
     const [ra, rb] = await Promise.all([postRaw(a.url, '/v1/messages', body), postRaw(b.url, '/v1/messages', body)]);
 
-    const received = upstream.requests.filter(isMessagesRequest).slice(-2).map((r) => r.body);
+    const received = upstream.requests
+      .filter(isMessagesRequest)
+      .slice(-2)
+      .map((r) => r.body);
     const records = await listConversations(layoutPaths(dir));
 
     expect([ra.status, rb.status]).toEqual([200, 200]);

@@ -30,10 +30,12 @@ function body(turns: number): Buffer {
 /** The stubs' sha256s in a body sent upstream, in order. */
 function stubShas(sent: Buffer): string[] {
   const parsed = JSON.parse(sent.toString('utf8')) as { messages: Array<{ content: unknown }> };
-  return parsed.messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<{ content?: unknown }>) : [])).flatMap((b) => {
-    const stub = typeof b.content === 'string' ? parseStub(b.content) : undefined;
-    return stub === undefined ? [] : [stub.sha256];
-  });
+  return parsed.messages
+    .flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<{ content?: unknown }>) : []))
+    .flatMap((b) => {
+      const stub = typeof b.content === 'string' ? parseStub(b.content) : undefined;
+      return stub === undefined ? [] : [stub.sha256];
+    });
 }
 
 /** Every reply reports 95% of the test proxy's 20,000-token window, so an epoch latches. */

@@ -22,7 +22,10 @@ async function setUp(): Promise<{ dir: string; upstream: MessagesApi; proxy: Run
   const dir = await tempStateDir('ctxshed-shed-e2e-');
   const upstream = await startMessagesApi();
   const proxy = await startTestProxy(dir, testConfig(upstream.url, { mode: 'shed' }));
-  cleanups.push(() => upstream.close(), () => proxy.close());
+  cleanups.push(
+    () => upstream.close(),
+    () => proxy.close(),
+  );
   return { dir, upstream, proxy };
 }
 

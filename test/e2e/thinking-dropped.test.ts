@@ -46,7 +46,11 @@ describe.each([
     // The fourth model call (index 3) is the one after the edit: compressed when the case says so.
     const respond: Responder = (req) =>
       req.index < 3
-        ? { kind: 'message', id: `msg_${req.index}`, content: [{ type: 'tool_use', id: `toolu_${req.index}`, name: 'Read', input: { file_path: `/src/f${req.index}.ts` } }] }
+        ? {
+            kind: 'message',
+            id: `msg_${req.index}`,
+            content: [{ type: 'tool_use', id: `toolu_${req.index}`, name: 'Read', input: { file_path: `/src/f${req.index}.ts` } }],
+          }
         : { kind: 'message', id: `msg_${req.index}`, content: [textBlock('done')], ...(gzip ? { encoding: 'gzip' as const } : {}) };
     const upstream = await startApi(respond);
     const twin = await startApi(respond);

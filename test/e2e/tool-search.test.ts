@@ -17,7 +17,11 @@ import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../suppor
 const BETA = 'claude-code-20250219,interleaved-thinking-2025-05-14,context-management-2025-06-27,advanced-tool-use-2025-11-20';
 const TOOLS = [
   { name: 'Bash', description: 'Run a command', input_schema: { type: 'object', properties: { command: { type: 'string' } } } },
-  { name: 'ToolSearch', description: 'Fetches full schema definitions for deferred tools', input_schema: { type: 'object', properties: { query: { type: 'string' }, max_results: { type: 'number' } }, required: ['query', 'max_results'] } },
+  {
+    name: 'ToolSearch',
+    description: 'Fetches full schema definitions for deferred tools',
+    input_schema: { type: 'object', properties: { query: { type: 'string' }, max_results: { type: 'number' } }, required: ['query', 'max_results'] },
+  },
   { name: 'mcp__user__echo', description: 'Echo', input_schema: { type: 'object', properties: { text: { type: 'string' } } }, defer_loading: true },
 ];
 const TOOL_REFERENCE_RESULT = { type: 'tool_result', tool_use_id: 'toolu_01Search', content: [{ type: 'tool_reference', tool_name: 'mcp__user__echo' }] };
@@ -26,12 +30,21 @@ const TOOL_REFERENCE_RESULT = { type: 'tool_result', tool_use_id: 'toolu_01Searc
 function body(turns: number): Buffer {
   const messages: object[] = [
     { role: 'user', content: 'Use the echo tool, then list things.' },
-    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01Search', name: 'ToolSearch', input: { query: 'select:mcp__user__echo', max_results: 5 } }] },
+    {
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'toolu_01Search', name: 'ToolSearch', input: { query: 'select:mcp__user__echo', max_results: 5 } }],
+    },
     { role: 'user', content: [TOOL_REFERENCE_RESULT] },
   ];
   for (let i = 0; i < turns; i++) {
-    messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `toolu_01Bash${String(i).padStart(4, '0')}`, name: 'Bash', input: { command: `ls ${i}` } }] });
-    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_01Bash${String(i).padStart(4, '0')}`, content: `listing ${i}\n${'file.txt\n'.repeat(400)}` }] });
+    messages.push({
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: `toolu_01Bash${String(i).padStart(4, '0')}`, name: 'Bash', input: { command: `ls ${i}` } }],
+    });
+    messages.push({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: `toolu_01Bash${String(i).padStart(4, '0')}`, content: `listing ${i}\n${'file.txt\n'.repeat(400)}` }],
+    });
   }
   return Buffer.from(JSON.stringify({ model: 'claude-sonnet-4-5', messages, tools: TOOLS, max_tokens: 1000, stream: false }));
 }
@@ -49,7 +62,10 @@ describe('tool search through the proxy', () => {
     const dir = await tempStateDir();
     const upstream: MessagesApi = await startMessagesApi({ respond: () => ({ kind: 'message', content: [textBlock('ok')], usage: NEAR_FULL }) });
     const proxy: RunningProxy = await startTestProxy(dir, testConfig(upstream.url, { policy: { keepRecent: 2, minBytes: 1024 } }));
-    cleanups.push(() => upstream.close(), () => proxy.close());
+    cleanups.push(
+      () => upstream.close(),
+      () => proxy.close(),
+    );
     const headers = { 'anthropic-beta': BETA, 'anthropic-version': '2023-06-01', 'x-api-key': 'sk-ant-test-000' };
 
     const first = body(10);

@@ -18,7 +18,11 @@ async function started(): Promise<{ input: PassThrough; received: JSONRPCMessage
   transport.onmessage = (m) => received.push(m);
   transport.onclose = () => (closed = true);
   await transport.start();
-  const written = (): unknown[] => out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown);
+  const written = (): unknown[] =>
+    out
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as unknown);
   return { input, received, written, warnings, closed: () => closed };
 }
 
@@ -43,7 +47,13 @@ describe('LineTransport', () => {
     t.input.write(`${long.slice(50)}\n${JSON.stringify(PING)}\n`);
 
     expect(t.received).toEqual([PING]);
-    expect(t.written()).toEqual([{ jsonrpc: '2.0', id: 41, error: { code: INVALID_REQUEST, message: expect.stringMatching(/^ctxshed: a line of \d+ bytes, over the 64-byte limit, was dropped unread/) } }]);
+    expect(t.written()).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 41,
+        error: { code: INVALID_REQUEST, message: expect.stringMatching(/^ctxshed: a line of \d+ bytes, over the 64-byte limit, was dropped unread/) },
+      },
+    ]);
     expect(t.warnings).toEqual([expect.stringMatching(/^ctxshed: mcp: dropped a line of \d+ bytes, over the 64-byte limit, answered as an error to id 41$/)]);
     expect(t.closed()).toBe(false);
   });

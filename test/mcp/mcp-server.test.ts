@@ -95,14 +95,22 @@ describe('ctxshed mcp', () => {
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
 
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
-    const out = stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { jsonrpc: string; id: number; result?: TextResult });
+    const out = stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { jsonrpc: string; id: number; result?: TextResult });
     expect(out.every((m) => m.jsonrpc === '2.0')).toBe(true);
     expect(out.map((m) => m.id).sort()).toEqual([1, 2, 3, 4]);
     expect(out.find((m) => m.id === 4)?.result?.isError).toBe(true);
   });
 
   it('should answer an 11 MiB line with a JSON-RPC error and a malformed one with a stderr line, and go on serving', async () => {
-    const huge = JSON.stringify({ method: 'tools/call', params: { name: 'restore', arguments: { handle: 'a'.repeat(11 * 1024 * 1024) } }, jsonrpc: '2.0', id: 99 });
+    const huge = JSON.stringify({
+      method: 'tools/call',
+      params: { name: 'restore', arguments: { handle: 'a'.repeat(11 * 1024 * 1024) } },
+      jsonrpc: '2.0',
+      id: 99,
+    });
     const after = [
       { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
@@ -119,9 +127,15 @@ describe('ctxshed mcp', () => {
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
 
     expect(code).toBe(0);
-    const out = stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { id: number; error?: { code: number; message: string }; result?: { tools?: Array<{ name: string }> } });
+    const out = stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; error?: { code: number; message: string }; result?: { tools?: Array<{ name: string }> } });
     expect(out.map((m) => m.id)).toEqual([99, 1, 2]);
-    expect(out[0]!.error).toEqual({ code: -32600, message: `ctxshed: a line of ${Buffer.byteLength(huge)} bytes, over the 10485760-byte limit, was dropped unread; send less in one message` });
+    expect(out[0]!.error).toEqual({
+      code: -32600,
+      message: `ctxshed: a line of ${Buffer.byteLength(huge)} bytes, over the 10485760-byte limit, was dropped unread; send less in one message`,
+    });
     expect(out[2]!.result?.tools?.map((t) => t.name)).toEqual(['restore', 'spans']);
     const warnings = stderr.trimEnd().split('\n');
     expect(warnings).toHaveLength(2);

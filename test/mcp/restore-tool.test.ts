@@ -9,7 +9,9 @@ describe('renderRestore', () => {
     const result = renderRestore({ kind: 'restored', handle: SHA, source: 'elided tool result', bytes: Buffer.from(text) });
     const [header, ...rest] = result.content[0]!.text.split('\n');
     expect(result.isError).toBeUndefined();
-    expect(header).toBe(`[ctxshed restore: ${Buffer.byteLength(text)} bytes, sha256 ${SHA}; verified: re-hashed just now and it matches; the text follows this line verbatim]`);
+    expect(header).toBe(
+      `[ctxshed restore: ${Buffer.byteLength(text)} bytes, sha256 ${SHA}; verified: re-hashed just now and it matches; the text follows this line verbatim]`,
+    );
     expect(rest.join('\n')).toBe(text);
   });
 
@@ -38,8 +40,13 @@ describe('renderRestore', () => {
     expect(second.split('\n')[0]).toContain(`characters ${end} to ${text.length} of ${text.length} of the text follow this line verbatim (the last page)]`);
     expect(rest.join('\n') + second.split('\n').slice(1).join('\n')).toBe(text);
     const span = renderRestore({ kind: 'restored', handle: SHA, source: 'shed span', bytes: Buffer.from('{}'), rendering: text }, end).content[0]!.text;
-    expect(span.split('\n')[0]).toContain(`their readable rendering, made from those bytes: characters ${end} to ${text.length} of ${text.length} follow this line (the last page)]`);
-    expect(renderRestore(outcome, text.length + 1)).toMatchObject({ isError: true, content: [{ text: `ctxshed: offset ${text.length + 1} is past the end of the text of ${SHA} (${text.length} characters)` }] });
+    expect(span.split('\n')[0]).toContain(
+      `their readable rendering, made from those bytes: characters ${end} to ${text.length} of ${text.length} follow this line (the last page)]`,
+    );
+    expect(renderRestore(outcome, text.length + 1)).toMatchObject({
+      isError: true,
+      content: [{ text: `ctxshed: offset ${text.length + 1} is past the end of the text of ${SHA} (${text.length} characters)` }],
+    });
   });
 
   it('should answer every miss and refusal as a one-line tool error', () => {
@@ -47,7 +54,11 @@ describe('renderRestore', () => {
       { kind: 'invalid', why: 'a handle needs at least 12 hex digits, not 3' },
       { kind: 'unknown', prefix: 'abcdefabcdef' },
       { kind: 'ambiguous', prefix: 'abcdefabcdef', handles: [SHA, 'b'.repeat(64)] },
-      { kind: 'sealed', handle: SHA, seal: { format: 'ctxshed.seal/1', sha256: SHA, bytes: 3, reason: 'a token', sealedAt: '2026-01-01T00:00:00.000Z', raw: [] } },
+      {
+        kind: 'sealed',
+        handle: SHA,
+        seal: { format: 'ctxshed.seal/1', sha256: SHA, bytes: 3, reason: 'a token', sealedAt: '2026-01-01T00:00:00.000Z', raw: [] },
+      },
       { kind: 'sealed', handle: SHA, seal: undefined },
       { kind: 'corrupt', handle: SHA, actual: 'c'.repeat(64) },
       { kind: 'missing', handle: SHA },

@@ -3,12 +3,33 @@ import type { RestorableList, RestorableSpan } from '../../src/restore/list-rest
 import { renderSpans } from '../../src/mcp/spans-tool.js';
 
 const block = (n: number, extra: object = {}): RestorableList['conversations'][number]['blocks'][number] => ({
-  sha256: String(n).repeat(64).slice(0, 64), bytes: 1000 + n, epoch: 1, ordinal: n, toolUseId: `toolu_${n}`, sealed: false, present: true, ...extra,
+  sha256: String(n).repeat(64).slice(0, 64),
+  bytes: 1000 + n,
+  epoch: 1,
+  ordinal: n,
+  toolUseId: `toolu_${n}`,
+  sealed: false,
+  present: true,
+  ...extra,
 });
 const LIST: RestorableList = {
   conversations: [
-    { key: 'c'.repeat(64), agentId: null, firstPrompt: '<system-reminder>x</system-reminder> Fix the\nbug', lastLatchedAt: '2026-01-02T00:00:00.000Z', blocks: [block(1, { tool: 'Read', input: '/src/a.ts' }), block(2, { sealed: true })], spans: [] },
-    { key: 'd'.repeat(64), agentId: 'agent-1', firstPrompt: 'Older', lastLatchedAt: '2026-01-01T00:00:00.000Z', blocks: [block(3, { present: false })], spans: [] },
+    {
+      key: 'c'.repeat(64),
+      agentId: null,
+      firstPrompt: '<system-reminder>x</system-reminder> Fix the\nbug',
+      lastLatchedAt: '2026-01-02T00:00:00.000Z',
+      blocks: [block(1, { tool: 'Read', input: '/src/a.ts' }), block(2, { sealed: true })],
+      spans: [],
+    },
+    {
+      key: 'd'.repeat(64),
+      agentId: 'agent-1',
+      firstPrompt: 'Older',
+      lastLatchedAt: '2026-01-01T00:00:00.000Z',
+      blocks: [block(3, { present: false })],
+      spans: [],
+    },
   ],
   unreadable: ['e.json'],
 };
@@ -38,10 +59,29 @@ describe('renderSpans', () => {
     expect(text).not.toContain('2'.repeat(64));
   });
 
-  it('should list a shed conversation\'s spans: handle, bytes, epoch, messages, pins, and a missing one', () => {
-    const span = (n: number, extra: Partial<RestorableSpan> = {}): RestorableSpan => ({ sha256: String(n).repeat(64), bytes: 5000 + n, epoch: n, messages: 3, first: 1, last: 3, pins: 0, present: true, ...extra });
+  it("should list a shed conversation's spans: handle, bytes, epoch, messages, pins, and a missing one", () => {
+    const span = (n: number, extra: Partial<RestorableSpan> = {}): RestorableSpan => ({
+      sha256: String(n).repeat(64),
+      bytes: 5000 + n,
+      epoch: n,
+      messages: 3,
+      first: 1,
+      last: 3,
+      pins: 0,
+      present: true,
+      ...extra,
+    });
     const shed: RestorableList = {
-      conversations: [{ key: 'f'.repeat(64), agentId: null, firstPrompt: 'Ship it', lastLatchedAt: '2026-01-03T00:00:00.000Z', blocks: [], spans: [span(1), span(2, { first: 5, last: 6, messages: 2, pins: 1, present: false })] }],
+      conversations: [
+        {
+          key: 'f'.repeat(64),
+          agentId: null,
+          firstPrompt: 'Ship it',
+          lastLatchedAt: '2026-01-03T00:00:00.000Z',
+          blocks: [],
+          spans: [span(1), span(2, { first: 5, last: 6, messages: 2, pins: 1, present: false })],
+        },
+      ],
       unreadable: [],
     };
     expect(renderSpans(shed, 100).content[0]!.text).toBe(
@@ -55,7 +95,9 @@ describe('renderSpans', () => {
       ].join('\n'),
     );
     const both = renderSpans({ conversations: [...shed.conversations, ...LIST.conversations], unreadable: [] }, 3).content[0]!.text;
-    expect(both.split('\n')[0]).toBe('ctxshed: 3 blocks and 2 shed spans in 3 conversations (1 sealed), newest conversation first. restore takes a sha256 or its first 12+ hex digits.');
+    expect(both.split('\n')[0]).toBe(
+      'ctxshed: 3 blocks and 2 shed spans in 3 conversations (1 sealed), newest conversation first. restore takes a sha256 or its first 12+ hex digits.',
+    );
     expect(both).toContain('2 more not shown');
   });
 });

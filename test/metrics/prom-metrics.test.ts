@@ -26,7 +26,13 @@ describe('PromMetrics', () => {
     }
     for (const outcome of OVERFLOW_RETRY_OUTCOMES) expect(hasSample(s, 'ctxshed_overflow_retries_total', { outcome })).toBe(true);
     for (const reason of THINKING_DROP_REASONS) expect(hasSample(s, 'ctxshed_thinking_dropped_total', { reason })).toBe(true);
-    for (const name of ['ctxshed_refaults_total', 'ctxshed_requests_rewritten_total', 'ctxshed_provider_cache_read_tokens_total', 'ctxshed_provider_cache_write_tokens_total', 'ctxshed_provider_input_tokens_total']) {
+    for (const name of [
+      'ctxshed_refaults_total',
+      'ctxshed_requests_rewritten_total',
+      'ctxshed_provider_cache_read_tokens_total',
+      'ctxshed_provider_cache_write_tokens_total',
+      'ctxshed_provider_input_tokens_total',
+    ]) {
       expect(hasSample(s, name)).toBe(true);
     }
     expect(s.samples.every((sample) => sample.value === 0)).toBe(true);
@@ -129,7 +135,7 @@ describe('PromMetrics', () => {
     expect(sumOf(s, 'ctxshed_epoch_elided_bytes_count')).toBe(0);
   });
 
-  it('should keep each instance\'s counts its own and leave prom-client\'s global registry alone', async () => {
+  it("should keep each instance's counts its own and leave prom-client's global registry alone", async () => {
     const before = (await globalRegistry.getMetricsAsJSON()).length;
     const a = new PromMetrics();
     const b = new PromMetrics();

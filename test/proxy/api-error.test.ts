@@ -43,8 +43,13 @@ describe('shapedErrorBody', () => {
   const error = { anthropicType: 'permission_error', openAiType: 'invalid_request_error', code: 'browser_origin', message: 'refused' };
 
   it('should use the Messages type in the Anthropic shape and the OpenAI type and code in the OpenAI one', () => {
-    expect(JSON.parse(shapedErrorBody('anthropic', error).toString('utf8'))).toEqual({ type: 'error', error: { type: 'permission_error', message: 'ctxshed: refused' } });
-    expect(JSON.parse(shapedErrorBody('openai', error).toString('utf8'))).toEqual({ error: { message: 'ctxshed: refused', type: 'invalid_request_error', param: null, code: 'browser_origin' } });
+    expect(JSON.parse(shapedErrorBody('anthropic', error).toString('utf8'))).toEqual({
+      type: 'error',
+      error: { type: 'permission_error', message: 'ctxshed: refused' },
+    });
+    expect(JSON.parse(shapedErrorBody('openai', error).toString('utf8'))).toEqual({
+      error: { message: 'ctxshed: refused', type: 'invalid_request_error', param: null, code: 'browser_origin' },
+    });
   });
 });
 

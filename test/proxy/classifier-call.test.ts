@@ -28,7 +28,10 @@ async function upstream(reply: (res: http.ServerResponse) => void): Promise<{ ur
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())), () => server.closeAllConnections());
+  cleanups.push(
+    () => new Promise<void>((resolve) => server.close(() => resolve())),
+    () => server.closeAllConnections(),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
@@ -39,7 +42,7 @@ function agents() {
 }
 
 describe('createClassifierCall', () => {
-  it('should POST the body to the upstream\'s /v1/messages with the given headers, and read the answer whole', async () => {
+  it("should POST the body to the upstream's /v1/messages with the given headers, and read the answer whole", async () => {
     // Arrange
     const { url, seen } = await upstream((res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"content":[]}'));
     const call = createClassifierCall(new URL(`${url}/base/`), agents());
@@ -52,7 +55,12 @@ describe('createClassifierCall', () => {
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({ method: 'POST', url: '/base/v1/messages', body: '{"model":"m"}' });
     expect(seen[0]!.headers).toMatchObject({
-      'x-api-key': 'k', 'anthropic-beta': 'b1', 'anthropic-version': '2023-06-01', 'content-type': 'application/json', 'accept-encoding': 'identity', 'content-length': '13',
+      'x-api-key': 'k',
+      'anthropic-beta': 'b1',
+      'anthropic-version': '2023-06-01',
+      'content-type': 'application/json',
+      'accept-encoding': 'identity',
+      'content-length': '13',
     });
   });
 

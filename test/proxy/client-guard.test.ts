@@ -23,13 +23,16 @@ function capturedHeads(): Array<[string, CapturedHead]> {
 }
 
 describe('decideClientAccess', () => {
-  it('should serve an agent naming 127.0.0.1 with the proxy\'s port and sending no Origin', () => {
+  it("should serve an agent naming 127.0.0.1 with the proxy's port and sending no Origin", () => {
     expect(decideClientAccess(AGENT)).toEqual({ kind: 'allowed' });
   });
 
-  it.each([`localhost:${PORT}`, `LOCALHOST:${PORT}`, `localhost.:${PORT}`, `[::1]:${PORT}`, `127.0.0.2:${PORT}`])('should serve the loopback name %s', (host) => {
-    expect(decideClientAccess({ ...AGENT, host })).toEqual({ kind: 'allowed' });
-  });
+  it.each([`localhost:${PORT}`, `LOCALHOST:${PORT}`, `localhost.:${PORT}`, `[::1]:${PORT}`, `127.0.0.2:${PORT}`])(
+    'should serve the loopback name %s',
+    (host) => {
+      expect(decideClientAccess({ ...AGENT, host })).toEqual({ kind: 'allowed' });
+    },
+  );
 
   it('should serve every request head captured from Claude Code and Codex, at the port it named', () => {
     const heads = capturedHeads();
@@ -38,7 +41,10 @@ describe('decideClientAccess', () => {
     for (const [name, head] of heads) {
       const host = head.headers['host']!;
       const port = Number(host.split(':').at(-1));
-      expect(Object.keys(head.headers).map((k) => k.toLowerCase()), name).not.toContain('origin');
+      expect(
+        Object.keys(head.headers).map((k) => k.toLowerCase()),
+        name,
+      ).not.toContain('origin');
       expect(decideClientAccess({ host, origin: head.headers['origin'], port }), name).toEqual({ kind: 'allowed' });
     }
   });

@@ -15,7 +15,7 @@ function result(extra: Partial<ForwardResult> = {}): ForwardResult {
 }
 
 describe('countRequest', () => {
-  it('should count a rewritten model call: the request, the rewrite, the engine\'s time, the time to headers and the provider\'s usage', () => {
+  it("should count a rewritten model call: the request, the rewrite, the engine's time, the time to headers and the provider's usage", () => {
     const metrics = recordingMetrics();
     const usage = { inputTokens: 12, cacheCreationInputTokens: 3000, cacheReadInputTokens: 90_000, outputTokens: 40 };
 
@@ -68,7 +68,11 @@ describe('countRequest', () => {
       const metrics = recordingMetrics();
       countRequest(metrics, prepared({ rescued: 4, refaults: [refault, { ...refault, ordinal: 1 }] }), result(), 0.001, retry);
 
-      expect(metrics.calls.slice(0, 3)).toEqual([['requestDone', 'messages', 200], ['overflowRetry', outcome], ['refaults', 2]]);
+      expect(metrics.calls.slice(0, 3)).toEqual([
+        ['requestDone', 'messages', 200],
+        ['overflowRetry', outcome],
+        ['refaults', 2],
+      ]);
     }
   });
 });
@@ -77,7 +81,12 @@ describe('countRequest, thinking dropped by the API', () => {
   it('should count the blocks the response said the API dropped, once per reason', () => {
     const metrics = recordingMetrics();
 
-    countRequest(metrics, prepared({ reason: 'no_epoch' }), result({ thinkingDropped: { count: 3, byReason: { prefix_binding_mismatch: 2, model_binding_mismatch: 1 } } }), 0.001);
+    countRequest(
+      metrics,
+      prepared({ reason: 'no_epoch' }),
+      result({ thinkingDropped: { count: 3, byReason: { prefix_binding_mismatch: 2, model_binding_mismatch: 1 } } }),
+      0.001,
+    );
 
     expect(metrics.calls.filter(([name]) => name === 'thinkingDropped')).toEqual([
       ['thinkingDropped', 'prefix_binding_mismatch', 2],

@@ -108,20 +108,34 @@ describe('forwardToUpstream', () => {
       method: 'POST',
       path: '/v1/messages?beta=true',
       headers: [
-        'Host', 'proxy.local', // raw headers get no Host from Node, and an HTTP/1.1 server requires one
-        'Connection', 'keep-alive, X-Foo',
-        'X-Foo', 'secret-for-this-hop',
-        'Keep-Alive', 'timeout=5',
-        'TE', 'trailers',
-        'Trailer', 'X-Checksum',
-        'Upgrade', 'h2c',
-        'Proxy-Authorization', 'Basic Zm9vOmJhcg==',
-        'Proxy-Connection', 'keep-alive',
-        'X-Api-Key', 'sk-ant-test-000',
-        'anthropic-version', '2023-06-01',
-        'anthropic-beta', 'a-2025',
-        'anthropic-beta', 'b-2025',
-        'Transfer-Encoding', 'chunked',
+        'Host',
+        'proxy.local', // raw headers get no Host from Node, and an HTTP/1.1 server requires one
+        'Connection',
+        'keep-alive, X-Foo',
+        'X-Foo',
+        'secret-for-this-hop',
+        'Keep-Alive',
+        'timeout=5',
+        'TE',
+        'trailers',
+        'Trailer',
+        'X-Checksum',
+        'Upgrade',
+        'h2c',
+        'Proxy-Authorization',
+        'Basic Zm9vOmJhcg==',
+        'Proxy-Connection',
+        'keep-alive',
+        'X-Api-Key',
+        'sk-ant-test-000',
+        'anthropic-version',
+        '2023-06-01',
+        'anthropic-beta',
+        'a-2025',
+        'anthropic-beta',
+        'b-2025',
+        'Transfer-Encoding',
+        'chunked',
       ],
       body: [Buffer.from('{"model":'), Buffer.from('"x"}')], // chunked on the client's side
     });
@@ -202,7 +216,12 @@ describe('forwardToUpstream', () => {
       chunks: [wire],
     }));
 
-    const got = await send(proxy.url, { method: 'POST', path: '/v1/messages?beta=true', headers: { 'accept-encoding': 'gzip, deflate, br, zstd' }, body: Buffer.from('{}') });
+    const got = await send(proxy.url, {
+      method: 'POST',
+      path: '/v1/messages?beta=true',
+      headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
+      body: Buffer.from('{}'),
+    });
     const result = await proxy.result();
 
     expect(got.status).toBe(200);
@@ -261,7 +280,11 @@ describe('forwardToUpstream', () => {
     });
     const wire = Buffer.concat(parts);
     expect(zlib.gunzipSync(wire).equals(plain)).toBe(true);
-    const { proxy } = await upstreamAndProxy(() => ({ kind: 'raw', headers: { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' }, chunks: parts }));
+    const { proxy } = await upstreamAndProxy(() => ({
+      kind: 'raw',
+      headers: { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' },
+      chunks: parts,
+    }));
 
     const got = await send(proxy.url, { method: 'POST', body: Buffer.from('{}') });
 
@@ -284,7 +307,10 @@ describe('forwardToUpstream', () => {
   });
 
   it('should relay an upstream 429 unmodified: status line, retry headers and body', async () => {
-    const body = JSON.stringify({ type: 'error', error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' } });
+    const body = JSON.stringify({
+      type: 'error',
+      error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' },
+    });
     const { proxy } = await upstreamAndProxy(() => ({
       kind: 'raw',
       status: 429,
@@ -427,7 +453,12 @@ describe('forwardToUpstream', () => {
 
   it('should cut the client off when the upstream breaks off mid-stream', async () => {
     const [start = ''] = messageStream();
-    const { proxy } = await upstreamAndProxy(() => ({ kind: 'raw', headers: { 'content-type': 'text/event-stream' }, chunks: [start, { afterMs: 50 }], end: 'destroy' }));
+    const { proxy } = await upstreamAndProxy(() => ({
+      kind: 'raw',
+      headers: { 'content-type': 'text/event-stream' },
+      chunks: [start, { afterMs: 50 }],
+      end: 'destroy',
+    }));
 
     const got = await send(proxy.url, { method: 'POST', body: Buffer.from('{}') });
     const result = await proxy.result();
@@ -576,25 +607,31 @@ describe('forwardToUpstream', () => {
 });
 
 describe('forwardToUpstream with holdBack', () => {
-  const TOO_LONG = JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 215000 tokens > 200000 maximum' }, request_id: 'req_011' });
+  const TOO_LONG = JSON.stringify({
+    type: 'error',
+    error: { type: 'invalid_request_error', message: 'prompt is too long: 215000 tokens > 200000 maximum' },
+    request_id: 'req_011',
+  });
   const HOLD = { status: 400, maxBytes: 1024 * 1024 };
-  const refuse = (body: string, chunked = false): Responder => () => {
-    const bytes = Buffer.from(body);
-    const chunks: Buffer[] = [];
-    for (let i = 0; i < bytes.length; i += 64 * 1024) chunks.push(bytes.subarray(i, i + 64 * 1024));
-    return {
-      kind: 'raw',
-      status: 400,
-      statusMessage: 'Bad Request',
-      headers: {
-        'content-type': 'application/json',
-        'request-id': 'req_011',
-        'x-should-retry': 'false',
-        ...(chunked ? {} : { 'content-length': String(bytes.length) }),
-      },
-      chunks,
+  const refuse =
+    (body: string, chunked = false): Responder =>
+    () => {
+      const bytes = Buffer.from(body);
+      const chunks: Buffer[] = [];
+      for (let i = 0; i < bytes.length; i += 64 * 1024) chunks.push(bytes.subarray(i, i + 64 * 1024));
+      return {
+        kind: 'raw',
+        status: 400,
+        statusMessage: 'Bad Request',
+        headers: {
+          'content-type': 'application/json',
+          'request-id': 'req_011',
+          'x-should-retry': 'false',
+          ...(chunked ? {} : { 'content-length': String(bytes.length) }),
+        },
+        chunks,
+      };
     };
-  };
 
   it('should hold a small 400 back whole, and relay it later byte for byte as it would have been', async () => {
     const direct = await upstreamAndProxy(refuse(TOO_LONG));
@@ -622,7 +659,10 @@ describe('forwardToUpstream with holdBack', () => {
     const a = await send(announced.proxy.url, { method: 'POST', body: Buffer.from('{}') });
     const c = await send(chunked.proxy.url, { method: 'POST', body: Buffer.from('{}') });
 
-    for (const [got, proxy] of [[a, announced.proxy], [c, chunked.proxy]] as const) {
+    for (const [got, proxy] of [
+      [a, announced.proxy],
+      [c, chunked.proxy],
+    ] as const) {
       const result = await proxy.result();
       expect(got.status).toBe(400);
       expect(got.body.toString()).toBe(big);

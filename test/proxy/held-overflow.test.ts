@@ -3,10 +3,19 @@ import { describe, expect, it } from 'vitest';
 import type { HeldResponse } from '../../src/proxy/forward.js';
 import { readHeldOverflow } from '../../src/proxy/held-overflow.js';
 
-const TOO_LONG = JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 215000 tokens > 200000 maximum' }, request_id: 'req_011' });
+const TOO_LONG = JSON.stringify({
+  type: 'error',
+  error: { type: 'invalid_request_error', message: 'prompt is too long: 215000 tokens > 200000 maximum' },
+  request_id: 'req_011',
+});
 
 function held(body: Buffer, encoding?: string, status = 400): HeldResponse {
-  return { status, statusMessage: 'Bad Request', headers: { 'content-type': 'application/json', ...(encoding === undefined ? {} : { 'content-encoding': encoding }) }, body };
+  return {
+    status,
+    statusMessage: 'Bad Request',
+    headers: { 'content-type': 'application/json', ...(encoding === undefined ? {} : { 'content-encoding': encoding }) },
+    body,
+  };
 }
 
 describe('readHeldOverflow', () => {

@@ -4,18 +4,30 @@ import { forwardableHeaders, HOP_BY_HOP_HEADERS } from '../../src/proxy/hop-by-h
 describe('forwardableHeaders', () => {
   it('should drop every hop-by-hop header, host and content-length from rawHeaders', () => {
     const raw = [
-      'Host', '127.0.0.1:8787',
-      'Connection', 'keep-alive',
-      'Keep-Alive', 'timeout=5',
-      'Proxy-Connection', 'keep-alive',
-      'Transfer-Encoding', 'chunked',
-      'TE', 'trailers',
-      'Trailer', 'X-Checksum',
-      'Upgrade', 'h2c',
-      'Proxy-Authenticate', 'Basic',
-      'Proxy-Authorization', 'Basic Zm9v',
-      'Content-Length', '12',
-      'X-Api-Key', 'sk-ant-test-000',
+      'Host',
+      '127.0.0.1:8787',
+      'Connection',
+      'keep-alive',
+      'Keep-Alive',
+      'timeout=5',
+      'Proxy-Connection',
+      'keep-alive',
+      'Transfer-Encoding',
+      'chunked',
+      'TE',
+      'trailers',
+      'Trailer',
+      'X-Checksum',
+      'Upgrade',
+      'h2c',
+      'Proxy-Authenticate',
+      'Basic',
+      'Proxy-Authorization',
+      'Basic Zm9v',
+      'Content-Length',
+      '12',
+      'X-Api-Key',
+      'sk-ant-test-000',
     ];
 
     const out = forwardableHeaders(raw);
@@ -56,8 +68,16 @@ describe('forwardableHeaders', () => {
   });
 
   it('should list the RFC 9110 hop-by-hop headers in lower case', () => {
-    expect([...HOP_BY_HOP_HEADERS].sort()).toEqual(
-      ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'],
-    );
+    expect([...HOP_BY_HOP_HEADERS].sort()).toEqual([
+      'connection',
+      'keep-alive',
+      'proxy-authenticate',
+      'proxy-authorization',
+      'proxy-connection',
+      'te',
+      'trailer',
+      'transfer-encoding',
+      'upgrade',
+    ]);
   });
 });

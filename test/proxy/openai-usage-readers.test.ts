@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { createOpenAiSseReader, readOpenAiJsonUsage, toMessagesUsage } from '../../src/proxy/openai-usage-readers.js';
 import { createUsageTap, type UsageTapOptions } from '../../src/proxy/usage-tap.js';
 
-const RESPONSES_USAGE = { input_tokens: 12033, input_tokens_details: { cached_tokens: 11904 }, output_tokens: 44, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 12077 };
+const RESPONSES_USAGE = {
+  input_tokens: 12033,
+  input_tokens_details: { cached_tokens: 11904 },
+  output_tokens: 44,
+  output_tokens_details: { reasoning_tokens: 0 },
+  total_tokens: 12077,
+};
 const CHAT_USAGE = { prompt_tokens: 125, completion_tokens: 48, total_tokens: 173, prompt_tokens_details: { cached_tokens: 98 } };
 const READ_RESPONSES = { inputTokens: 129, cacheCreationInputTokens: 0, cacheReadInputTokens: 11904, outputTokens: 44, model: 'gpt-x' };
 
@@ -62,22 +68,40 @@ describe('createOpenAiSseReader', () => {
   it('should report an error event of a Responses stream and a chat stream', () => {
     // Arrange
     const errors: unknown[] = [];
-    const responses = createOpenAiSseReader('responses', 1e6, (e) => errors.push(e), () => undefined);
-    const chat = createOpenAiSseReader('chat', 1e6, (e) => errors.push(e), () => undefined);
+    const responses = createOpenAiSseReader(
+      'responses',
+      1e6,
+      (e) => errors.push(e),
+      () => undefined,
+    );
+    const chat = createOpenAiSseReader(
+      'chat',
+      1e6,
+      (e) => errors.push(e),
+      () => undefined,
+    );
 
     // Act
     responses.push(Buffer.from('event: error\ndata: {"type":"error","code":"server_error","message":"boom"}\n\n'));
     chat.push(Buffer.from('data: {"error":{"type":"rate_limit_exceeded","message":"slow down"}}\n\n'));
 
     // Assert
-    expect(errors).toEqual([{ type: 'server_error', message: 'boom' }, { type: 'rate_limit_exceeded', message: 'slow down' }]);
+    expect(errors).toEqual([
+      { type: 'server_error', message: 'boom' },
+      { type: 'rate_limit_exceeded', message: 'slow down' },
+    ]);
     expect(responses.finish(false)).toBeUndefined();
   });
 
   it('should stop reading a stream whose event grows over the cap', () => {
     // Arrange
     const failures: string[] = [];
-    const reader = createOpenAiSseReader('chat', 10, () => undefined, (why) => failures.push(why));
+    const reader = createOpenAiSseReader(
+      'chat',
+      10,
+      () => undefined,
+      (why) => failures.push(why),
+    );
 
     // Act
     reader.push(Buffer.from(`data: ${'x'.repeat(50)}`));

@@ -13,8 +13,17 @@ import { closeServer, listen, send, type Received } from './harness.js';
 const BODY = conversation(Array.from({ length: 10 }, (_, i) => filler(4000, i)));
 const REQUEST: EngineRequest = { method: 'POST', target: '/v1/messages', headers: {}, body: BODY };
 const refusal = (tokens: number, limit: number): string =>
-  JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `prompt is too long: ${tokens} tokens > ${limit} maximum` }, request_id: 'req_first' });
-const held = (body: string): HeldResponse => ({ status: 400, statusMessage: 'Bad Request', headers: { 'content-type': 'application/json', 'request-id': 'req_first' }, body: Buffer.from(body) });
+  JSON.stringify({
+    type: 'error',
+    error: { type: 'invalid_request_error', message: `prompt is too long: ${tokens} tokens > ${limit} maximum` },
+    request_id: 'req_first',
+  });
+const held = (body: string): HeldResponse => ({
+  status: 400,
+  statusMessage: 'Bad Request',
+  headers: { 'content-type': 'application/json', 'request-id': 'req_first' },
+  body: Buffer.from(body),
+});
 
 let state: StateDir;
 let engine: EpochEngine;
@@ -32,7 +41,10 @@ afterEach(async () => {
  * Runs answerHeld inside a real server for one client request, the first attempt held back with
  * `first`; `retry` plays the second forward (it answers the client, or holds back again).
  */
-async function run(first: HeldResponse, retry: (res: http.ServerResponse) => ForwardResult): Promise<{ got: Received; final: FinalExchange; forwarded: Array<[Prepared, ForwardArgs['holdBack']]> }> {
+async function run(
+  first: HeldResponse,
+  retry: (res: http.ServerResponse) => ForwardResult,
+): Promise<{ got: Received; final: FinalExchange; forwarded: Array<[Prepared, ForwardArgs['holdBack']]> }> {
   const forwarded: Array<[Prepared, ForwardArgs['holdBack']]> = [];
   let final: Promise<FinalExchange> | undefined;
   const server = http.createServer((_req, res) => {
@@ -42,7 +54,14 @@ async function run(first: HeldResponse, retry: (res: http.ServerResponse) => For
         forwarded.push([p, holdBack]);
         return retry(res);
       };
-      return answerHeld({ engine, request: REQUEST, prepared, first: { status: 0, bytesOut: 0, timings: { totalMs: 1 }, held: first }, clientRes: res, forward });
+      return answerHeld({
+        engine,
+        request: REQUEST,
+        prepared,
+        first: { status: 0, bytesOut: 0, timings: { totalMs: 1 }, held: first },
+        clientRes: res,
+        forward,
+      });
     })();
   });
   const url = await listen(server);
@@ -61,7 +80,7 @@ const answered = (res: http.ServerResponse): ForwardResult => {
 };
 
 describe('answerHeld', () => {
-  it('should retry once with a smaller body when the refusal can be rescued, and give the client the retry\'s answer', async () => {
+  it("should retry once with a smaller body when the refusal can be rescued, and give the client the retry's answer", async () => {
     const { got, final, forwarded } = await run(held(refusal(12_000, 10_000)), answered);
 
     expect(got.status).toBe(200);
@@ -69,7 +88,11 @@ describe('answerHeld', () => {
     expect(forwarded).toHaveLength(1);
     expect(forwarded[0]![0]).toMatchObject({ latched: 1, rescued: 4 });
     expect(forwarded[0]![1]).toEqual(OVERFLOW_HOLD_BACK);
-    expect(final).toMatchObject({ status: 200, responseBytes: 11, retry: { reason: 'overflow', firstStatus: 400, tokens: 12_000, limit: 10_000, sent: true, status: 200 } });
+    expect(final).toMatchObject({
+      status: 200,
+      responseBytes: 11,
+      retry: { reason: 'overflow', firstStatus: 400, tokens: 12_000, limit: 10_000, sent: true, status: 200 },
+    });
   });
 
   it('should relay the original when nothing can be freed, naming why', async () => {

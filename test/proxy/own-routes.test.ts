@@ -13,7 +13,7 @@ describe('ownPathOf', () => {
     // The absolute form is forwarded by its path, so it is judged by it too.
     ['http://127.0.0.1:8787/_ctxshed/metrics', METRICS_PATH],
     ['http://127.0.0.1:8787/v1/../_ctxshed/metrics', METRICS_PATH],
-  ])('should take %s as the proxy\'s own path %s', (target, path) => {
+  ])("should take %s as the proxy's own path %s", (target, path) => {
     expect(ownPathOf(target)).toBe(path);
   });
 

@@ -3,9 +3,12 @@ import { StateHealth } from '../../src/proxy/state-health.js';
 
 function recording(): { health: StateHealth; notes: string[] } {
   const notes: string[] = [];
-  const health = new StateHealth(async (note) => {
-    notes.push(note.note);
-  }, () => '2026-11-30T00:00:00.000Z');
+  const health = new StateHealth(
+    async (note) => {
+      notes.push(note.note);
+    },
+    () => '2026-11-30T00:00:00.000Z',
+  );
   return { health, notes };
 }
 

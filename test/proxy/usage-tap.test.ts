@@ -67,7 +67,8 @@ describe('createUsageTap', () => {
   });
 
   it('should take message_start usage and merge message_delta usage, later values winning', async () => {
-    const stream = messageStream().join('') + encodeSseEvent('message_delta', { type: 'message_delta', usage: { output_tokens: 80, cache_read_input_tokens: null } });
+    const stream =
+      messageStream().join('') + encodeSseEvent('message_delta', { type: 'message_delta', usage: { output_tokens: 80, cache_read_input_tokens: null } });
 
     const got = await tapAll({ contentType: 'text/event-stream' }, bytewise(Buffer.from(stream)));
 
@@ -132,7 +133,11 @@ describe('createUsageTap', () => {
 
   it('should ignore other content types and empty bodies without a reason', async () => {
     expect(await tapAll({ contentType: 'text/html' }, [Buffer.from('<html>')])).toEqual({ usage: undefined, error: undefined, streamError: undefined });
-    expect(await tapAll({ contentType: 'application/json', contentEncoding: 'gzip' }, [])).toEqual({ usage: undefined, error: undefined, streamError: undefined });
+    expect(await tapAll({ contentType: 'application/json', contentEncoding: 'gzip' }, [])).toEqual({
+      usage: undefined,
+      error: undefined,
+      streamError: undefined,
+    });
   });
 
   it('should not throw on writes after end, and end twice with the same answer', async () => {
@@ -156,7 +161,10 @@ describe('createUsageTap, input_transformations', () => {
     { type: 'thinking_mismatch_allowed', path: 'messages.7.content.0', reason: 'prefix_binding_mismatch' },
   ];
   const DROPPED = { count: 3, byReason: { prefix_binding_mismatch: 2, model_binding_mismatch: 1 } };
-  const message = { ...assistantMessage({ content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 7, output_tokens: 2 }, model: 'claude-fable-5-1' }), input_transformations: TRANSFORMATIONS };
+  const message = {
+    ...assistantMessage({ content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 7, output_tokens: 2 }, model: 'claude-fable-5-1' }),
+    input_transformations: TRANSFORMATIONS,
+  };
 
   async function droppedOf(opts: UsageTapOptions, chunks: Buffer[]): Promise<{ dropped: unknown; usage: unknown; error: string | undefined }> {
     const tap = createUsageTap(opts);
@@ -180,7 +188,7 @@ describe('createUsageTap, input_transformations', () => {
   it.each([
     ['identity', undefined, (b: Buffer) => b],
     ['gzip', 'gzip', (b: Buffer) => zlib.gzipSync(b)],
-  ])('should count them on message_start\'s message of a %s SSE stream split byte by byte', async (_name, encoding, encode) => {
+  ])("should count them on message_start's message of a %s SSE stream split byte by byte", async (_name, encoding, encode) => {
     const wire = encode(Buffer.from(encodeSse(message)));
 
     const got = await droppedOf({ contentType: 'text/event-stream', contentEncoding: encoding }, bytewise(wire));
@@ -218,12 +226,15 @@ describe('createUsageTap, input_transformations', () => {
   });
 
   it('should count a reason its docs do not name as other, never verbatim', async () => {
-    const body = { ...message, input_transformations: [{ type: 'thinking_dropped', path: 'messages.1.content.0', reason: 'x'.repeat(500) }, { type: 'thinking_dropped' }] };
+    const body = {
+      ...message,
+      input_transformations: [{ type: 'thinking_dropped', path: 'messages.1.content.0', reason: 'x'.repeat(500) }, { type: 'thinking_dropped' }],
+    };
 
     expect((await droppedOf({ contentType: 'application/json' }, [Buffer.from(JSON.stringify(body))])).dropped).toEqual({ count: 2, byReason: { other: 2 } });
   });
 
-  it('should not read input_transformations of another API\'s response', async () => {
+  it("should not read input_transformations of another API's response", async () => {
     const got = await droppedOf({ api: 'responses', contentType: 'application/json' }, [Buffer.from(JSON.stringify(message))]);
 
     expect(got.dropped).toBeUndefined();

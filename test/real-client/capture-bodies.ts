@@ -133,13 +133,24 @@ const read = (file: string): ReplyBlock => toolUse('Read', { file_path: p(file) 
 
 /** One reply per main-thread request, in order; the two user prompts end at the end_turn texts. */
 const STEPS: Array<() => ReplyBlock[]> = [
-  () => [thinking('The user wants a tour of the project. Start with a listing.'), text("I'll start by listing the project."), bash('ls -la', 'List project files')],
+  () => [
+    thinking('The user wants a tour of the project. Start with a listing.'),
+    text("I'll start by listing the project."),
+    bash('ls -la', 'List project files'),
+  ],
   () => [read('notes-6k.md')],
   () => [text('Now the big data file.'), read('data/big-20k.txt')],
   () => [read('unicode.txt'), read('escapes.txt')],
   () => [bash('seq 1 400', 'Print the numbers 1 to 400')],
-  () => [thinking('All files read; one more check of sizes before summarizing.'), bash('wc -c unicode.txt escapes.txt && ls data src', 'Count bytes and list subfolders')],
-  () => [text('Summary: notes-6k.md holds ~6 KB of notes, data/big-20k.txt ~20 KB of numbered lines, unicode.txt non-ASCII text (héllo — ünïcode ✓ 😀), escapes.txt quotes, backslashes, tabs and control characters; `seq 1 400` printed 400 lines.')],
+  () => [
+    thinking('All files read; one more check of sizes before summarizing.'),
+    bash('wc -c unicode.txt escapes.txt && ls data src', 'Count bytes and list subfolders'),
+  ],
+  () => [
+    text(
+      'Summary: notes-6k.md holds ~6 KB of notes, data/big-20k.txt ~20 KB of numbered lines, unicode.txt non-ASCII text (héllo — ünïcode ✓ 😀), escapes.txt quotes, backslashes, tabs and control characters; `seq 1 400` printed 400 lines.',
+    ),
+  ],
   () => [bash('wc -l data/big-20k.txt', 'Count lines in the big file'), bash('od -c escapes.txt | head -20', 'Show raw bytes of escapes.txt')],
   () => [read('data/big-30k.log')],
   () => [text('data/big-20k.txt has its lines counted above; escapes.txt holds \\t, \\r, \\f, \\v, ESC and DEL bytes; big-30k.log is 30 KB of log lines.')],
@@ -208,10 +219,7 @@ function makeModel(): ScriptedModel {
 
 async function runClient(claude: string, baseUrl: string, isolated: boolean): Promise<void> {
   const env = clientEnv(baseUrl, HOME_DIR, isolated);
-  const args = [
-    '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose',
-    '--dangerously-skip-permissions', '--model', MODEL,
-  ];
+  const args = ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions', '--model', MODEL];
   const child = spawn(claude, args, { cwd: PROJECT_DIR, env, stdio: ['pipe', 'pipe', 'pipe'] });
   const timer = setTimeout(() => child.kill('SIGKILL'), CLIENT_TIMEOUT_MS);
   let stderr = '';
@@ -437,7 +445,10 @@ async function main(): Promise<void> {
   writeProject();
   const model = makeModel();
   // Each thread is its own conversation for the API's prompt-cache model.
-  const upstream = await startMessagesApi({ conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`, respond: model.respond });
+  const upstream = await startMessagesApi({
+    conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`,
+    respond: model.respond,
+  });
   try {
     await runClient(args.claude, upstream.url, isolated);
   } finally {
@@ -492,9 +503,18 @@ async function main(): Promise<void> {
   const report: string[] = [];
   report.push(`client: ${version}`, `date: ${new Date().toISOString()}`, `network: ${isolated ? 'unshare -n' : 'HTTPS_PROXY'}`);
   report.push(`requests: ${captured.map((c) => `#${c.req.index} ${c.req.method} ${c.req.path} ${c.kind} ${c.req.body.length}B`).join('\n  ')}`);
-  report.push(`scrubbed (same length): ${plan.map((s) => `${s.why}: ${s.from.length} chars${all.some((b) => b.includes(Buffer.from(s.to))) ? '' : ' (absent)'}`).join('; ')}`);
+  report.push(
+    `scrubbed (same length): ${plan.map((s) => `${s.why}: ${s.from.length} chars${all.some((b) => b.includes(Buffer.from(s.to))) ? '' : ' (absent)'}`).join('; ')}`,
+  );
   report.push(`possible leaks left: ${leaks.join(', ') || 'none'}`);
-  report.push(`CONNECT attempts: ${captured.filter((c) => c.req.method === 'CONNECT').map((c) => c.req.path).join(', ') || 'none'}`);
+  report.push(
+    `CONNECT attempts: ${
+      captured
+        .filter((c) => c.req.method === 'CONNECT')
+        .map((c) => c.req.path)
+        .join(', ') || 'none'
+    }`,
+  );
   report.push('saved:', ...saved.map((s) => `  ${s}`));
   for (const c of captured) {
     if (c.kind === 'other') continue;
@@ -505,9 +525,14 @@ async function main(): Promise<void> {
   const resent = lastBody.messages.filter((m) => m.role === 'assistant');
   resent.forEach((m, i) => {
     const same = JSON.stringify(m.content) === JSON.stringify(model.sent[i]);
-    report.push(`  assistant #${i}: ${same ? 'verbatim' : `DIFFERS: sent ${JSON.stringify(model.sent[i]).slice(0, 200)} / resent ${JSON.stringify(m.content).slice(0, 200)}`}`);
+    report.push(
+      `  assistant #${i}: ${same ? 'verbatim' : `DIFFERS: sent ${JSON.stringify(model.sent[i]).slice(0, 200)} / resent ${JSON.stringify(m.content).slice(0, 200)}`}`,
+    );
   });
-  for (const [label, thread] of [['main', main], ['subagent', subagent]] as const) {
+  for (const [label, thread] of [
+    ['main', main],
+    ['subagent', subagent],
+  ] as const) {
     report.push(`\n## consecutive ${label} requests`);
     for (let i = 1; i < thread.length; i += 1) {
       report.push(`  ${thread[i - 1]!.index}→${thread[i]!.index}: ${compareConsecutive(thread[i - 1]!.body, thread[i]!.body).join(' | ')}`);

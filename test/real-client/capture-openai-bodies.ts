@@ -35,10 +35,7 @@ const RAW_DIR = join(SCRATCH_ROOT, 'raw');
 const CLIENT_TIMEOUT_MS = 300_000;
 const BYTES_PER_TOKEN = 4;
 
-export const PROMPTS = [
-  'Please look around this project and tell me what is in it.',
-  'Now count the lines of every file, and read the big log.',
-] as const;
+export const PROMPTS = ['Please look around this project and tell me what is in it.', 'Now count the lines of every file, and read the big log.'] as const;
 
 function parseArgs(argv: string[]): { out: string } {
   const i = argv.indexOf('--out');
@@ -58,7 +55,15 @@ function writeProject(): void {
   writeFileSync(join(PROJECT_DIR, 'data', 'big-30k.log'), linesOf('log', 30 * 1024));
   writeFileSync(
     join(PROJECT_DIR, 'unicode.txt'),
-    ['héllo — ünïcode ✓', 'emoji: 😀 🚀 👩‍💻 🇫🇷', 'CJK: 漢字かなカナ 한국어', 'combining: e\u0301 a\u0308', 'RTL: שלום עולם مرحبا', 'math: ∑ ∫ ≤ ≠ ∞ 𝔸', ''].join('\n'),
+    [
+      'héllo — ünïcode ✓',
+      'emoji: 😀 🚀 👩‍💻 🇫🇷',
+      'CJK: 漢字かなカナ 한국어',
+      'combining: e\u0301 a\u0308',
+      'RTL: שלום עולם مرحبا',
+      'math: ∑ ∫ ≤ ≠ ∞ 𝔸',
+      '',
+    ].join('\n'),
   );
   writeFileSync(
     join(PROJECT_DIR, 'escapes.txt'),
@@ -210,10 +215,14 @@ function compareConsecutive(a: Buffer, b: Buffer): string {
   const sa = inputSpan(a);
   const sb = inputSpan(b);
   const aItems = a.subarray(sa.start, sa.end - 1);
-  const prefix = sa.start === sb.start && b.subarray(sb.start, sb.start + aItems.length).equals(aItems) && a.subarray(0, sa.start).equals(b.subarray(0, sb.start));
+  const prefix =
+    sa.start === sb.start && b.subarray(sb.start, sb.start + aItems.length).equals(aItems) && a.subarray(0, sa.start).equals(b.subarray(0, sb.start));
   const ai = A['input'] as unknown[];
   const bi = B['input'] as unknown[];
-  const added = bi.slice(ai.length).map((i) => (i as Item).type ?? (i as Item).role).join(',');
+  const added = bi
+    .slice(ai.length)
+    .map((i) => (i as Item).type ?? (i as Item).role)
+    .join(',');
   return `${ai.length}→${bi.length} items (+${added}); bytes before input and A's items are B's prefix: ${prefix ? 'yes' : 'NO'}; top-level differs: ${differing.join(', ') || 'none'}`;
 }
 
@@ -223,7 +232,10 @@ function describe(req: ReceivedRequest): string[] {
   const input = body['input'] as Array<Record<string, unknown>>;
   const outputs = input
     .filter((i) => i['type'] === 'function_call_output' || i['type'] === 'custom_tool_call_output')
-    .map((i) => `${String(i['type'])}:${typeof i['output'] === 'string' ? `string(${Buffer.byteLength(i['output'])}B)` : `array(${JSON.stringify(i['output']).slice(0, 80)})`}`);
+    .map(
+      (i) =>
+        `${String(i['type'])}:${typeof i['output'] === 'string' ? `string(${Buffer.byteLength(i['output'])}B)` : `array(${JSON.stringify(i['output']).slice(0, 80)})`}`,
+    );
   return [
     `keys: ${Object.keys(body).join(', ')}`,
     `canonical JSON.stringify bytes: ${JSON.stringify(body) === req.body.toString('utf8')}`,
@@ -262,7 +274,9 @@ async function main(): Promise<void> {
     writeFileSync(join(RAW_DIR, `${name}.head.json`), JSON.stringify({ method: req.method, path: req.path, headers: req.headers }, null, 2));
   }
   const model = upstream.requests.filter(isResponsesRequest);
-  const leaks = [userInfo().homedir, '/work/', hostname(), CODEX_TEST_KEY].filter((s) => s.length >= 4 && model.some((r) => scrubBody(r.body).includes(Buffer.from(s))));
+  const leaks = [userInfo().homedir, '/work/', hostname(), CODEX_TEST_KEY].filter(
+    (s) => s.length >= 4 && model.some((r) => scrubBody(r.body).includes(Buffer.from(s))),
+  );
 
   const upgrade = upstream.requests.find((r) => !isResponsesRequest(r));
   const withText = (s: string): ReceivedRequest | undefined => model.find((r) => r.body.includes(Buffer.from(s)));
@@ -281,7 +295,10 @@ async function main(): Promise<void> {
   picks.forEach(([desc, req], i) => {
     if (req === undefined) throw new Error(`no request for ${desc}`);
     const stem = `${String(i + 1).padStart(2, '0')}-${desc}`;
-    writeFileSync(join(args.out, `${stem}.headers.json`), `${JSON.stringify({ method: req.method, path: req.path, headers: scrubHeaders(req.headers) }, null, 2)}\n`);
+    writeFileSync(
+      join(args.out, `${stem}.headers.json`),
+      `${JSON.stringify({ method: req.method, path: req.path, headers: scrubHeaders(req.headers) }, null, 2)}\n`,
+    );
     if (!isResponsesRequest(req)) {
       saved.push(`${stem}.headers.json  upstream request #${req.index} ${req.method} ${req.path} (no body)`);
       return;
@@ -298,7 +315,8 @@ async function main(): Promise<void> {
   report.push(`codex events: ${lines.map((ls) => ls.map((l) => (JSON.parse(l) as { type: string }).type).join(',')).join(' | ')}`);
   for (const req of upstream.requests) report.push(`\n## #${req.index} ${req.method} ${req.path}`, ...describe(req).map((l) => `  ${l}`));
   report.push('\n## consecutive model requests');
-  for (let i = 1; i < model.length; i += 1) report.push(`  ${model[i - 1]!.index}→${model[i]!.index}: ${compareConsecutive(model[i - 1]!.body, model[i]!.body)}`);
+  for (let i = 1; i < model.length; i += 1)
+    report.push(`  ${model[i - 1]!.index}→${model[i]!.index}: ${compareConsecutive(model[i - 1]!.body, model[i]!.body)}`);
   const text = report.join('\n');
   writeFileSync(join(SCRATCH_ROOT, 'report.md'), text);
   console.log(text);

@@ -23,7 +23,11 @@ export interface ClaudeClient {
  */
 export const CLAUDE_CLIENTS = {
   current: { version: '2.1.328', bin: fileURLToPath(new URL('../../node_modules/.bin/claude', import.meta.url)), model: 'claude-opus-5-5' },
-  older: { version: '2.1.197', bin: fileURLToPath(new URL('../../node_modules/claude-code-2-1-197/bin/claude.exe', import.meta.url)), model: 'claude-sonnet-4-5' },
+  older: {
+    version: '2.1.197',
+    bin: fileURLToPath(new URL('../../node_modules/claude-code-2-1-197/bin/claude.exe', import.meta.url)),
+    model: 'claude-sonnet-4-5',
+  },
 } as const satisfies Record<string, ClaudeClient>;
 
 export type ClientName = keyof typeof CLAUDE_CLIENTS;
@@ -48,12 +52,15 @@ export const CLIENT = clientFromArgv(process.argv);
 export const CLAUDE_BIN = CLIENT.bin;
 export const MODEL = CLIENT.model;
 
-
 /** `undefined` when the client runs here (and is the release it should be), else why not. */
 export function whyClientCannotRun(client: ClaudeClient = CLAUDE_CLIENTS.current): string | undefined {
   const bin = client.bin;
   if (!existsSync(bin)) return `${bin} is missing: run npm install`;
-  const probe = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: '/nonexistent' } });
+  const probe = spawnSync(bin, ['--version'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: '/nonexistent' },
+  });
   if (probe.error !== undefined) return `${bin} --version failed: ${probe.error.message}`;
   if (probe.status !== 0 || !/Claude Code/.test(probe.stdout)) {
     return `${bin} --version exited ${String(probe.status)}: ${(probe.stderr || probe.stdout).trim().slice(0, 200)}`;

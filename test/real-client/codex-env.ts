@@ -15,7 +15,11 @@ export const CODEX_TEST_KEY = 'sk-test-000';
 /** `undefined` when the Codex CLI runs here, else why not. */
 export function whyCodexCannotRun(): string | undefined {
   if (!existsSync(CODEX_BIN)) return `${CODEX_BIN} is missing: run npm install`;
-  const probe = spawnSync(CODEX_BIN, ['--version'], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: '/nonexistent' } });
+  const probe = spawnSync(CODEX_BIN, ['--version'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: '/nonexistent' },
+  });
   if (probe.error !== undefined) return `${CODEX_BIN} --version failed: ${probe.error.message}`;
   if (probe.status !== 0 || !/codex-cli/.test(probe.stdout)) {
     return `${CODEX_BIN} --version exited ${String(probe.status)}: ${(probe.stderr || probe.stdout).trim().slice(0, 200)}`;
@@ -29,10 +33,18 @@ export function whyCodexCannotRun(): string | undefined {
  * where it cannot start (no user namespaces, say) every command fails, whatever ctxshed does.
  */
 export function whyCodexSandboxCannotRun(): string | undefined {
-  const probe = spawnSync(CODEX_BIN, ['sandbox', '--', 'true'], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: '/nonexistent' } });
+  const probe = spawnSync(CODEX_BIN, ['sandbox', '--', 'true'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: '/nonexistent' },
+  });
   if (probe.error !== undefined) return `codex sandbox -- true failed: ${probe.error.message}`;
   if (probe.status !== 0) {
-    const why = (probe.stderr || probe.stdout).split('\n').filter((l) => l.trim() !== '' && !l.startsWith('WARNING:')).join(' ').slice(0, 200);
+    const why = (probe.stderr || probe.stdout)
+      .split('\n')
+      .filter((l) => l.trim() !== '' && !l.startsWith('WARNING:'))
+      .join(' ')
+      .slice(0, 200);
     return `codex sandbox -- true exited ${String(probe.status)}: ${why}`;
   }
   return undefined;

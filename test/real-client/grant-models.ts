@@ -103,11 +103,13 @@ export function readbackModel(files: readonly string[], seal: (sha256: string) =
     if (phase === 'search') {
       phase = 'restore';
       plan.spansId = id('Spans');
-      const restores = seen.filter((stub) => readBack.has(stub.sha256)).map((stub) => {
-        const useId = id('Restore');
-        plan.restores[useId] = stub;
-        return toolUse('mcp__ctxshed__restore', { handle: stub.sha256 }, useId);
-      });
+      const restores = seen
+        .filter((stub) => readBack.has(stub.sha256))
+        .map((stub) => {
+          const useId = id('Restore');
+          plan.restores[useId] = stub;
+          return toolUse('mcp__ctxshed__restore', { handle: stub.sha256 }, useId);
+        });
       return [...restores, toolUse('mcp__ctxshed__spans', {}, plan.spansId)];
     }
     if (phase === 'restore' && seen[0] !== undefined) {
@@ -115,7 +117,10 @@ export function readbackModel(files: readonly string[], seal: (sha256: string) =
       const stub = seen[0];
       seal(stub.sha256);
       plan.sealed = { stub, readId: id('SealedRead'), restoreId: id('SealedRestore') };
-      return [toolUse('Read', { file_path: stub.path }, plan.sealed.readId), toolUse('mcp__ctxshed__restore', { handle: stub.sha256.slice(0, 16) }, plan.sealed.restoreId)];
+      return [
+        toolUse('Read', { file_path: stub.path }, plan.sealed.readId),
+        toolUse('mcp__ctxshed__restore', { handle: stub.sha256.slice(0, 16) }, plan.sealed.restoreId),
+      ];
     }
     phase = 'end';
     return [text('Done.')];

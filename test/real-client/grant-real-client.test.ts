@@ -55,7 +55,8 @@ describe.skipIf(whyNot !== undefined)('Claude Code in its default permission mod
     }
     return undefined;
   };
-  const resultOf = (r: RunObservation): { permission_denials?: unknown[]; session_id?: string } => JSON.parse(r.stdout) as { permission_denials?: unknown[]; session_id?: string };
+  const resultOf = (r: RunObservation): { permission_denials?: unknown[]; session_id?: string } =>
+    JSON.parse(r.stdout) as { permission_denials?: unknown[]; session_id?: string };
   const storedText = async (sha: string): Promise<string> => readFileSync((await locateStoredFile(state(), sha, 'txt'))!.path, 'utf8');
 
   beforeAll(async () => {
@@ -70,7 +71,9 @@ describe.skipIf(whyNot !== undefined)('Claude Code in its default permission mod
       }
       sent.set(name, bodies);
     }
-    console.info(`real-client grant suite: network ${obs.isolated ? 'isolated by unshare -n' : 'HTTPS_PROXY to a CONNECT-refusing hop'}; ${Object.keys(obs.runs).length} client runs`);
+    console.info(
+      `real-client grant suite: network ${obs.isolated ? 'isolated by unshare -n' : 'HTTPS_PROXY to a CONNECT-refusing hop'}; ${Object.keys(obs.runs).length} client runs`,
+    );
   }, SCENARIO_TIMEOUT_MS);
 
   afterAll(() => {
@@ -150,7 +153,9 @@ describe.skipIf(whyNot !== undefined)('Claude Code in its default permission mod
     const probe = await storedText(obs.probe.sha256);
     const lastPrompt = (name: string): string => {
       const body = JSON.parse(sent.get(name)![0]!.client.toString('utf8')) as { messages: Array<{ role: string; content: unknown }> };
-      const users = body.messages.filter((m) => m.role === 'user').map((m) => (typeof m.content === 'string' ? m.content : (m.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('')));
+      const users = body.messages
+        .filter((m) => m.role === 'user')
+        .map((m) => (typeof m.content === 'string' ? m.content : (m.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('')));
       return users.join('\n');
     };
     for (const name of ['prompt', 'dashdash', 'resume']) {
@@ -172,11 +177,15 @@ describe.skipIf(whyNot !== undefined)('Claude Code in its default permission mod
     for (const name of ['version', 'mcp-list']) expect(obs.runs[`${name}-rescue`]!.stdout, name).toBe(obs.runs[`${name}-direct`]!.stdout);
   });
 
-  it('should send the same deferred-tool requests through rescue as with ENABLE_TOOL_SEARCH=true and serve\'s flags set by hand', () => {
+  it("should send the same deferred-tool requests through rescue as with ENABLE_TOOL_SEARCH=true and serve's flags set by hand", () => {
     const shape = (name: string): unknown[] =>
       sent.get(name)!.map((s) => {
         const body = JSON.parse(s.client.toString('utf8')) as { tools: Array<{ name: string; defer_loading?: boolean }> };
-        const refs = [...toolResultsOf(s.client).values()].flatMap((r) => (Array.isArray(r.content) ? (r.content as Array<{ type: string; tool_name?: string }>).filter((c) => c.type === 'tool_reference').map((c) => c.tool_name) : []));
+        const refs = [...toolResultsOf(s.client).values()].flatMap((r) =>
+          Array.isArray(r.content)
+            ? (r.content as Array<{ type: string; tool_name?: string }>).filter((c) => c.type === 'tool_reference').map((c) => c.tool_name)
+            : [],
+        );
         return { tools: body.tools.map((t) => [t.name, t.defer_loading === true]), toolSearchBeta: s.beta.includes('advanced-tool-use-2025-11-20'), refs };
       });
     const rescued = shape('search-rescue');
@@ -192,8 +201,11 @@ describe.skipIf(whyNot !== undefined)('Claude Code in its default permission mod
     const off = shape('search-off').at(-1) as typeof last;
     expect(off.tools).toContainEqual(['mcp__user__echo', false]);
     expect(off.tools.some(([name]) => name === 'ToolSearch')).toBe(false);
-    const bytesOfTools = (name: string): number => JSON.stringify((JSON.parse(sent.get(name)!.at(-1)!.client.toString('utf8')) as { tools: unknown }).tools).length;
-    console.info(`real-client grant suite: tools array ${bytesOfTools('search-rescue')} bytes with tool search (rescue), ${bytesOfTools('search-off')} without`);
+    const bytesOfTools = (name: string): number =>
+      JSON.stringify((JSON.parse(sent.get(name)!.at(-1)!.client.toString('utf8')) as { tools: unknown }).tools).length;
+    console.info(
+      `real-client grant suite: tools array ${bytesOfTools('search-rescue')} bytes with tool search (rescue), ${bytesOfTools('search-off')} without`,
+    );
     expect(bytesOfTools('search-rescue')).toBeLessThan(bytesOfTools('search-off'));
   });
 });

@@ -37,7 +37,13 @@ const CLIENT_TIMEOUT_MS = 120_000;
 export const GRANT_RESCUE_FLAGS = ['--window', '30000', '--rescue-pct', '70', '--keep-recent', '2', '--min-bytes', '1024'];
 const ECHO_SERVER = fileURLToPath(new URL('./fixtures/echo-mcp-server.mjs', import.meta.url));
 export const ECHO_CONFIG = JSON.stringify({ mcpServers: { user: { type: 'stdio', command: process.execPath, args: [ECHO_SERVER] } } });
-export const PROMPTS = { readback: 'Read the scratch files.', prompt: 'PROMPT-ONE: read it back', dashdash: '--not-a-flag: PROMPT-TWO', resume: 'PROMPT-THREE: carry on', search: 'Use the echo tool.' };
+export const PROMPTS = {
+  readback: 'Read the scratch files.',
+  prompt: 'PROMPT-ONE: read it back',
+  dashdash: '--not-a-flag: PROMPT-TWO',
+  resume: 'PROMPT-THREE: carry on',
+  search: 'Use the echo tool.',
+};
 
 export interface RunObservation {
   readonly name: string;
@@ -79,7 +85,12 @@ function userEnv(ctx: Ctx, baseUrl: string, extra: Record<string, string> = {}):
   return { ...env, ...extra };
 }
 
-function runToEnd(cmd: string, args: readonly string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runToEnd(
+  cmd: string,
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolveRun) => {
     const child = spawn(cmd, [...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const timer = setTimeout(() => child.kill('SIGKILL'), CLIENT_TIMEOUT_MS);
@@ -100,17 +111,30 @@ async function run(ctx: Ctx, name: string, model: Responder, cmd: string, args: 
   ctx.setModel(model);
   const first = ctx.upstream.requests.length;
   const result = await runToEnd(cmd, args, ctx.projectDir, env);
-  const requests = ctx.upstream.requests.slice(first).filter((r) => r.method === 'POST').map((req: ReceivedRequest) => {
-    const file = `${name}-${req.index}.json`;
-    writeFileSync(join(ctx.bodiesDir, file), req.body);
-    const beta = req.headers['anthropic-beta'];
-    return { seq: req.index, kind: classify(req), beta: typeof beta === 'string' ? beta : '', file };
-  });
+  const requests = ctx.upstream.requests
+    .slice(first)
+    .filter((r) => r.method === 'POST')
+    .map((req: ReceivedRequest) => {
+      const file = `${name}-${req.index}.json`;
+      writeFileSync(join(ctx.bodiesDir, file), req.body);
+      const beta = req.headers['anthropic-beta'];
+      return { seq: req.index, kind: classify(req), beta: typeof beta === 'string' ? beta : '', file };
+    });
   return { name, argv: [cmd, ...args], ...result, stdout: result.stdout.slice(-20_000), stderr: result.stderr.slice(-4000), requests };
 }
 
 const rescueArgv = (ctx: Ctx, extra: readonly string[], claudeArgs: readonly string[]): string[] => [
-  CLI_PATH, 'rescue', ...GRANT_RESCUE_FLAGS, '--state', ctx.stateDir, '--upstream', ctx.upstream.url, ...extra, '--', CLAUDE_BIN, ...claudeArgs,
+  CLI_PATH,
+  'rescue',
+  ...GRANT_RESCUE_FLAGS,
+  '--state',
+  ctx.stateDir,
+  '--upstream',
+  ctx.upstream.url,
+  ...extra,
+  '--',
+  CLAUDE_BIN,
+  ...claudeArgs,
 ];
 const print = (prompt: string): string[] => ['-p', prompt, '--model', MODEL, '--output-format', 'json'];
 
@@ -123,9 +147,13 @@ function searchModel(sha256: string): Responder {
     if (step > 4) return [textBlock('Done.')];
     if (tools.has('mcp__user__echo')) {
       step = 4;
-      return [toolUse('mcp__user__echo', { text: 'hi' }, 'toolu_01Echo'), ...(tools.has('mcp__ctxshed__restore') ? [toolUse('mcp__ctxshed__restore', { handle: sha256 }, 'toolu_01SearchRestore')] : [])];
+      return [
+        toolUse('mcp__user__echo', { text: 'hi' }, 'toolu_01Echo'),
+        ...(tools.has('mcp__ctxshed__restore') ? [toolUse('mcp__ctxshed__restore', { handle: sha256 }, 'toolu_01SearchRestore')] : []),
+      ];
     }
-    if (tools.has('ToolSearch')) return [toolUse('ToolSearch', { query: 'select:mcp__user__echo,mcp__ctxshed__restore', max_results: 5 }, `toolu_01Search${step}`)];
+    if (tools.has('ToolSearch'))
+      return [toolUse('ToolSearch', { query: 'select:mcp__user__echo,mcp__ctxshed__restore', max_results: 5 }, `toolu_01Search${step}`)];
     if (tools.has('WaitForMcpServers')) return [toolUse('WaitForMcpServers', {}, `toolu_01Wait${step}`)];
     return [textBlock('No echo tool.')];
   });
@@ -133,7 +161,9 @@ function searchModel(sha256: string): Responder {
 
 /** `ctxshed serve` on the state directory: its stdout lines (the variables, then the claude command line), and a stop. */
 async function startServe(ctx: Ctx): Promise<{ lines: string[]; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [CLI_PATH, 'serve', ...GRANT_RESCUE_FLAGS, '--state', ctx.stateDir, '--upstream', ctx.upstream.url], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI_PATH, 'serve', ...GRANT_RESCUE_FLAGS, '--state', ctx.stateDir, '--upstream', ctx.upstream.url], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   const closed = new Promise<void>((done) => child.on('close', () => done()));
   await new Promise<void>((ready, fail) => {
@@ -163,8 +193,14 @@ async function main(): Promise<void> {
   let model: Responder = () => undefined;
   const upstream = await startMessagesApi({ respond: (req) => model(req) });
   const ctx: Ctx = {
-    root, home: join(root, 'home'), projectDir: join(root, 'project'), stateDir: join(root, 'state'), bodiesDir: join(root, 'bodies'),
-    isolated: isInNetns(), upstream, setModel: (r) => (model = r),
+    root,
+    home: join(root, 'home'),
+    projectDir: join(root, 'project'),
+    stateDir: join(root, 'state'),
+    bodiesDir: join(root, 'bodies'),
+    isolated: isInNetns(),
+    upstream,
+    setModel: (r) => (model = r),
   };
   for (const dir of [ctx.home, ctx.projectDir, ctx.bodiesDir]) mkdirSync(dir, { recursive: true });
   const files = FILE_NAMES.map((name) => join(ctx.projectDir, name));
@@ -188,10 +224,31 @@ async function main(): Promise<void> {
 
     runs['nogrant'] = await run(ctx, 'nogrant', steppedModel([readProbe]), process.execPath, rescueArgv(ctx, ['--no-grant'], print(PROMPTS.prompt)), env);
     const userRule = [toolUse('Bash', { command: 'touch made-by-the-users-rule', description: 'touch' }, 'toolu_01UserRule'), ...readProbe];
-    runs['prompt'] = await run(ctx, 'prompt', steppedModel([userRule]), process.execPath, rescueArgv(ctx, [], ['--allowedTools', 'Bash(touch *)', ...print(PROMPTS.prompt)]), env);
-    runs['dashdash'] = await run(ctx, 'dashdash', steppedModel([readProbe]), process.execPath, rescueArgv(ctx, [], ['-p', '--model', MODEL, '--output-format', 'json', '--', PROMPTS.dashdash]), env);
+    runs['prompt'] = await run(
+      ctx,
+      'prompt',
+      steppedModel([userRule]),
+      process.execPath,
+      rescueArgv(ctx, [], ['--allowedTools', 'Bash(touch *)', ...print(PROMPTS.prompt)]),
+      env,
+    );
+    runs['dashdash'] = await run(
+      ctx,
+      'dashdash',
+      steppedModel([readProbe]),
+      process.execPath,
+      rescueArgv(ctx, [], ['-p', '--model', MODEL, '--output-format', 'json', '--', PROMPTS.dashdash]),
+      env,
+    );
     const sessionId = (JSON.parse(runs['prompt'].stdout || '{}') as { session_id?: string }).session_id ?? 'missing';
-    runs['resume'] = await run(ctx, 'resume', steppedModel([readProbe]), process.execPath, rescueArgv(ctx, [], [PROMPTS.resume, '-p', '--resume', sessionId, '--model', MODEL, '--output-format', 'json']), env);
+    runs['resume'] = await run(
+      ctx,
+      'resume',
+      steppedModel([readProbe]),
+      process.execPath,
+      rescueArgv(ctx, [], [PROMPTS.resume, '-p', '--resume', sessionId, '--model', MODEL, '--output-format', 'json']),
+      env,
+    );
 
     const searchArgs = ['--mcp-config', ECHO_CONFIG, '--allowedTools', 'mcp__user__echo', ...print(PROMPTS.search)];
     runs['search-rescue'] = await run(ctx, 'search-rescue', searchModel(probe.sha256), process.execPath, rescueArgv(ctx, [], searchArgs), env);
@@ -205,14 +262,26 @@ async function main(): Promise<void> {
     } finally {
       await serve.stop();
     }
-    runs['search-off'] = await run(ctx, 'search-off', searchModel(probe.sha256), process.execPath, rescueArgv(ctx, [], searchArgs), { ...env, ENABLE_TOOL_SEARCH: 'false' });
+    runs['search-off'] = await run(ctx, 'search-off', searchModel(probe.sha256), process.execPath, rescueArgv(ctx, [], searchArgs), {
+      ...env,
+      ENABLE_TOOL_SEARCH: 'false',
+    });
 
-    for (const [name, args] of [['version', ['--version']], ['mcp-list', ['mcp', 'list']]] as const) {
+    for (const [name, args] of [
+      ['version', ['--version']],
+      ['mcp-list', ['mcp', 'list']],
+    ] as const) {
       runs[`${name}-direct`] = await run(ctx, `${name}-direct`, () => undefined, CLAUDE_BIN, args, env);
       runs[`${name}-rescue`] = await run(ctx, `${name}-rescue`, () => undefined, process.execPath, rescueArgv(ctx, [], args), env);
     }
     const observations: GrantObservations = {
-      isolated: ctx.isolated, stateDir: ctx.stateDir, projectDir: ctx.projectDir, runs, plan: readback.plan, probe, sealOutput,
+      isolated: ctx.isolated,
+      stateDir: ctx.stateDir,
+      projectDir: ctx.projectDir,
+      runs,
+      plan: readback.plan,
+      probe,
+      sealOutput,
       connectAttempts: upstream.requests.filter((r) => r.method === 'CONNECT').length,
     };
     writeFileSync(join(root, 'observations.json'), JSON.stringify(observations, null, 2));

@@ -53,7 +53,9 @@ async function measure(root: string, setting: string | undefined): Promise<Seen>
   const project = join(dir, 'project');
   const debugFile = join(dir, 'debug.log');
   for (const d of [home, project]) mkdirSync(d, { recursive: true });
-  const upstream = await startMessagesApi({ respond: (req) => (classify(req) === 'main' || classify(req) === 'side' ? { kind: 'message', content: [textBlock('ok')], outputTokens: 1 } : undefined) });
+  const upstream = await startMessagesApi({
+    respond: (req) => (classify(req) === 'main' || classify(req) === 'side' ? { kind: 'message', content: [textBlock('ok')], outputTokens: 1 } : undefined),
+  });
   try {
     const env = clientEnv(upstream.url, home, isInNetns());
     if (setting !== undefined) env['ENABLE_TOOL_SEARCH'] = setting;
@@ -64,7 +66,9 @@ async function measure(root: string, setting: string | undefined): Promise<Seen>
     const beta = first?.headers['anthropic-beta'];
     let debug: string[] = [];
     try {
-      debug = readFileSync(debugFile, 'utf8').split('\n').filter((l) => /ToolSearch|ENABLE_TOOL_SEARCH|deferred|first.party/i.test(l));
+      debug = readFileSync(debugFile, 'utf8')
+        .split('\n')
+        .filter((l) => /ToolSearch|ENABLE_TOOL_SEARCH|deferred|first.party/i.test(l));
     } catch {
       debug = readdirSync(dir).includes('debug.log') ? [] : ['(no debug file)'];
     }
@@ -73,7 +77,10 @@ async function measure(root: string, setting: string | undefined): Promise<Seen>
       toolSearchBeta: typeof beta === 'string' && beta.split(',').includes(TOOL_SEARCH_BETA),
       toolSearchTool: tools.some((t) => t.name === 'ToolSearch'),
       deferred: tools.filter((t) => t.defer_loading === true).map((t) => t.name),
-      loadedUpFront: tools.filter((t) => t.name.startsWith('mcp__')).filter((t) => t.defer_loading !== true).map((t) => t.name),
+      loadedUpFront: tools
+        .filter((t) => t.name.startsWith('mcp__'))
+        .filter((t) => t.defer_loading !== true)
+        .map((t) => t.name),
       toolsBytes: JSON.stringify(tools).length,
       debug: debug.map((l) => l.replace(/^\S+ /, '').slice(0, 240)),
     };

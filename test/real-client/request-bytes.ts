@@ -78,7 +78,8 @@ export function sameText(got: string, want: string): boolean {
   return got === want || (CLIENT_REMINDER.test(got) && got.replace(CLIENT_REMINDER, '').trimEnd() === want.trimEnd());
 }
 
-const SPAN_PAGE = /^\[ctxshed restore: shed span, (\d+) bytes, sha256 ([0-9a-f]{64}); verified: its exact bytes re-hashed just now and they match; their readable rendering, made from those bytes(?:, follows this line|: characters 0 to (\d+) of (\d+) follow this line; for the rest, call restore again with offset \3)\]$/;
+const SPAN_PAGE =
+  /^\[ctxshed restore: shed span, (\d+) bytes, sha256 ([0-9a-f]{64}); verified: its exact bytes re-hashed just now and they match; their readable rendering, made from those bytes(?:, follows this line|: characters 0 to (\d+) of (\d+) follow this line; for the rest, call restore again with offset \3)\]$/;
 
 /**
  * Why the first page of a span's restore is not that span's verified rendering, or `undefined`
@@ -107,7 +108,10 @@ export function toolTextOf(result: SentToolResult): string {
   const blocks = result.content as Array<Record<string, unknown>>;
   let end = blocks.length;
   while (end > 1 && typeof blocks[end - 1]!['text'] === 'string' && WHOLE_REMINDER.test(blocks[end - 1]!['text'] as string)) end -= 1;
-  const text = blocks.slice(0, end).map((c) => (typeof c['text'] === 'string' ? c['text'] : '')).join('');
+  const text = blocks
+    .slice(0, end)
+    .map((c) => (typeof c['text'] === 'string' ? c['text'] : ''))
+    .join('');
   return end < blocks.length && text.endsWith('\n') ? text.slice(0, -1) : text;
 }
 
@@ -129,7 +133,12 @@ export function toolResultsOf(body: Buffer): Map<string, SentToolResult> {
     for (const b of m.content as Array<Record<string, unknown>>) {
       if (b['type'] !== 'tool_result' || typeof b['tool_use_id'] !== 'string') continue;
       const content = b['content'];
-      const text = typeof content === 'string' ? content : Array.isArray(content) ? (content as Array<Record<string, unknown>>).map((c) => (typeof c['text'] === 'string' ? c['text'] : '')).join('') : '';
+      const text =
+        typeof content === 'string'
+          ? content
+          : Array.isArray(content)
+            ? (content as Array<Record<string, unknown>>).map((c) => (typeof c['text'] === 'string' ? c['text'] : '')).join('')
+            : '';
       results.set(b['tool_use_id'], { toolUseId: b['tool_use_id'], isError: b['is_error'] === true, text, content });
     }
   }

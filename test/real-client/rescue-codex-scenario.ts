@@ -21,7 +21,15 @@ import { join, resolve } from 'node:path';
 import { parseStub, STUB_PREFIX } from '../../src/core/index.js';
 import { CLI_PATH } from '../support/cli-process.js';
 import type { ReceivedRequest } from '../../src/scripted/received-request.js';
-import { customToolCall, functionCall, isResponsesRequest, messageItem, responsesUsage, startOpenAiUpstream, type OpenAiReply } from '../support/responses-upstream.js';
+import {
+  customToolCall,
+  functionCall,
+  isResponsesRequest,
+  messageItem,
+  responsesUsage,
+  startOpenAiUpstream,
+  type OpenAiReply,
+} from '../support/responses-upstream.js';
 import { isInNetns, reexecInNetns } from './client-env.js';
 import { CODEX_BIN, CODEX_MODEL, codexEnv, codexTurnMetaOf, permissionsInstructionsOf, type CodexTurnMeta } from './codex-env.js';
 import { SEQ_HEADER } from './recording-hop.js';
@@ -41,11 +49,7 @@ export const RECALL_CALL_ID = 'call_recall_elided_block';
 export const CONTROL_CALL_ID = 'call_sandbox_control';
 /** The file the control tries to create. */
 export const CONTROL_FILE = 'sandbox-control.txt';
-export const PROMPTS = [
-  'Read the first half of the notes.',
-  'Read the second half of the notes.',
-  'Now count the lines of every file.',
-] as const;
+export const PROMPTS = ['Read the first half of the notes.', 'Read the second half of the notes.', 'Now count the lines of every file.'] as const;
 
 export interface Exchange {
   readonly run: number;
@@ -92,9 +96,27 @@ const catJs = (name: string): object => customToolCall('exec', `const r = await 
 
 /** One list of steps per prompt; each step answers once all earlier steps' calls have outputs. */
 const TURNS: readonly (readonly Step[])[] = [
-  [() => [cat('f1.txt')], () => [catJs('f2.txt')], () => [cat('f3.txt')], () => [cat('f4.txt')], () => [catJs('f5.txt')], () => [messageItem('Read f1 to f5.')]],
-  [() => [cat('f6.txt')], () => [cat('f7.txt')], () => [catJs('f8.txt')], () => [cat('f9.txt')], () => [cat('f10.txt')], () => [messageItem('Read f6 to f10.')]],
-  [() => [functionCall('exec_command', { cmd: 'wc -l f*.txt' })], () => [functionCall('exec_command', { cmd: `touch ${CONTROL_FILE}` }, CONTROL_CALL_ID)], () => [messageItem('Counted.')]],
+  [
+    () => [cat('f1.txt')],
+    () => [catJs('f2.txt')],
+    () => [cat('f3.txt')],
+    () => [cat('f4.txt')],
+    () => [catJs('f5.txt')],
+    () => [messageItem('Read f1 to f5.')],
+  ],
+  [
+    () => [cat('f6.txt')],
+    () => [cat('f7.txt')],
+    () => [catJs('f8.txt')],
+    () => [cat('f9.txt')],
+    () => [cat('f10.txt')],
+    () => [messageItem('Read f6 to f10.')],
+  ],
+  [
+    () => [functionCall('exec_command', { cmd: 'wc -l f*.txt' })],
+    () => [functionCall('exec_command', { cmd: `touch ${CONTROL_FILE}` }, CONTROL_CALL_ID)],
+    () => [messageItem('Counted.')],
+  ],
 ];
 
 function positionOf(input: readonly Item[]): { turn: number; outputs: number } {
@@ -108,7 +130,9 @@ function positionOf(input: readonly Item[]): { turn: number; outputs: number } {
       from = i;
     }
   });
-  const outputs = input.slice(from).filter((i) => (i.type === 'function_call_output' || i.type === 'custom_tool_call_output') && i.call_id !== RECALL_CALL_ID).length;
+  const outputs = input
+    .slice(from)
+    .filter((i) => (i.type === 'function_call_output' || i.type === 'custom_tool_call_output') && i.call_id !== RECALL_CALL_ID).length;
   return { turn, outputs };
 }
 
@@ -227,11 +251,19 @@ async function main(): Promise<void> {
   try {
     for (const [run, prompt] of PROMPTS.entries()) {
       const codexArgs = run === 0 ? ['exec', ...execFlags, prompt] : ['exec', ...execFlags, 'resume', threadId, prompt];
-      const result = await runRescue(['rescue', ...RESCUE_FLAGS, '--state', stateDir, '--upstream', upstream.baseUrl, '--', wrapper, ...codexArgs], projectDir, env);
+      const result = await runRescue(
+        ['rescue', ...RESCUE_FLAGS, '--state', stateDir, '--upstream', upstream.baseUrl, '--', wrapper, ...codexArgs],
+        projectDir,
+        env,
+      );
       exits.push({ code: result.code, stderr: result.stderr });
       hopCount.push(hop.requests.length);
       if (run === 0) {
-        const started = result.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { type?: string; thread_id?: string }).find((e) => e.type === 'thread.started');
+        const started = result.stdout
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l) as { type?: string; thread_id?: string })
+          .find((e) => e.type === 'thread.started');
         threadId = started?.thread_id ?? '';
         if (threadId === '') break;
       }

@@ -79,7 +79,10 @@ describe.skipIf(whyNot !== undefined)('ctxshed rescue with the real Codex CLI', 
 
   it('should run three codex exec runs offline, every request reaching the upstream through ctxshed', ({ skip }) => {
     if (skipped !== '') skip();
-    expect(obs.exits.map((e) => e.code), obs.exits.map((e) => e.stderr).join('\n')).toEqual([0, 0, 0]);
+    expect(
+      obs.exits.map((e) => e.code),
+      obs.exits.map((e) => e.stderr).join('\n'),
+    ).toEqual([0, 0, 0]);
     expect(model().length).toBeGreaterThanOrEqual(14);
     expect(seen.every((s) => s.upstreamFile !== undefined)).toBe(true);
     expect(obs.strayUpstream).toBe(0);
@@ -104,7 +107,7 @@ describe.skipIf(whyNot !== undefined)('ctxshed rescue with the real Codex CLI', 
     expect(existsSync(join(obs.projectDir, CONTROL_FILE))).toBe(false);
   });
 
-  it('should answer each process\'s WebSocket try with 426, so Codex used HTTP at once', ({ skip }) => {
+  it("should answer each process's WebSocket try with 426, so Codex used HTTP at once", ({ skip }) => {
     if (skipped !== '') skip();
     expect(obs.upgrades.length).toBe(3);
     expect(obs.upgrades.every((u) => u.reply === 'HTTP/1.1 426 Upgrade Required')).toBe(true);
@@ -132,7 +135,7 @@ describe.skipIf(whyNot !== undefined)('ctxshed rescue with the real Codex CLI', 
     expect(record!.firstPrompt).toBe('Read the first half of the notes.');
   });
 
-  it('should keep the prefix stable: between latches each request\'s items are the next one\'s first bytes', ({ skip }) => {
+  it("should keep the prefix stable: between latches each request's items are the next one's first bytes", ({ skip }) => {
     if (skipped !== '') skip();
     const requests = model();
     const firstLatch = wire.findIndex((l) => l.latched !== undefined);
@@ -147,7 +150,7 @@ describe.skipIf(whyNot !== undefined)('ctxshed rescue with the real Codex CLI', 
     expect(checked).toBeGreaterThanOrEqual(3);
   });
 
-  it('should let the model read a stub back through Codex\'s own shell tool, inside the sandbox: the output holds the elided text', ({ skip }) => {
+  it("should let the model read a stub back through Codex's own shell tool, inside the sandbox: the output holds the elided text", ({ skip }) => {
     if (skipped !== '') skip();
     expect(obs.recall).toBeDefined();
     const elided = readFileSync(obs.recall!.path);

@@ -32,7 +32,16 @@ const CLIENT_TIMEOUT_MS = 150_000;
  * The rescue flags under test: a small window so an epoch latches in the second turn. Claude Code
  * 2.1.328's first request is about 49 KB (12 tools), 2.1.197's about 30 KB more, so its window is smaller.
  */
-export const RESCUE_FLAGS = ['--window', CLIENT === CLAUDE_CLIENTS.older ? '50000' : '40000', '--rescue-pct', '70', '--keep-recent', '2', '--min-bytes', '1024'];
+export const RESCUE_FLAGS = [
+  '--window',
+  CLIENT === CLAUDE_CLIENTS.older ? '50000' : '40000',
+  '--rescue-pct',
+  '70',
+  '--keep-recent',
+  '2',
+  '--min-bytes',
+  '1024',
+];
 /** Each test file's size: 12 KB of text is about 3,000 tokens at the scripted 4 bytes a token. */
 const FILE_BYTES = 12 * 1024;
 export const RECALL_TOOL_USE_ID = 'toolu_01RecallElidedBlock000000';
@@ -101,7 +110,13 @@ function makeScript(projectDir: string): { main: Array<() => ReplyBlock[]>; suba
     () => [cat('f6.txt')],
     () => [text('Read f4, f5 and f6.')],
     // turn 3: a subagent reads files whose text the main thread has elided
-    () => [toolUse('Agent', { description: 'Read f1 to f3', prompt: `Read f1.txt, f2.txt and f3.txt in ${projectDir} and say how many lines each has.`, subagent_type: 'general-purpose' })],
+    () => [
+      toolUse('Agent', {
+        description: 'Read f1 to f3',
+        prompt: `Read f1.txt, f2.txt and f3.txt in ${projectDir} and say how many lines each has.`,
+        subagent_type: 'general-purpose',
+      }),
+    ],
     () => [text('The subagent read them.')],
     // turn 4
     () => [toolUse('Bash', { command: 'wc -l f*.txt', description: 'Count lines' })],
@@ -110,7 +125,12 @@ function makeScript(projectDir: string): { main: Array<() => ReplyBlock[]>; suba
     () => [toolUse('Bash', { command: 'echo resumed', description: 'Say resumed' })],
     () => [text('Resumed.')],
   ];
-  const subagent: Array<() => ReplyBlock[]> = [() => [read('f1.txt')], () => [read('f2.txt')], () => [read('f3.txt')], () => [text('Each file has about 120 lines.')]];
+  const subagent: Array<() => ReplyBlock[]> = [
+    () => [read('f1.txt')],
+    () => [read('f2.txt')],
+    () => [read('f3.txt')],
+    () => [text('Each file has about 120 lines.')],
+  ];
   return { main, subagent, mainTurns: 4 };
 }
 
@@ -202,7 +222,23 @@ interface Paths {
  */
 function rescueArgs(paths: Paths, upstreamUrl: string, targetFile: string, hopUrl: string, claudeArgs: string[]): string[] {
   const shell = 'printf %s "$ANTHROPIC_BASE_URL" > "$0"; ANTHROPIC_BASE_URL="$1"; export ANTHROPIC_BASE_URL; shift; exec "$@"';
-  return [CLI_PATH, 'rescue', ...RESCUE_FLAGS, '--state', paths.stateDir, '--upstream', upstreamUrl, '--', 'sh', '-c', shell, targetFile, hopUrl, CLAUDE_BIN, ...claudeArgs];
+  return [
+    CLI_PATH,
+    'rescue',
+    ...RESCUE_FLAGS,
+    '--state',
+    paths.stateDir,
+    '--upstream',
+    upstreamUrl,
+    '--',
+    'sh',
+    '-c',
+    shell,
+    targetFile,
+    hopUrl,
+    CLAUDE_BIN,
+    ...claudeArgs,
+  ];
 }
 
 function hopTarget(targetFile: string): () => string {
@@ -210,9 +246,20 @@ function hopTarget(targetFile: string): () => string {
   return () => (url ??= readFileSync(targetFile, 'utf8'));
 }
 
-async function runMainSession(paths: Paths, env: Record<string, string>, upstreamUrl: string, hop: RecordingHop, targetFile: string, mainTurns: number): Promise<{ code: number | null; sessionId: string; stderr: string }> {
+async function runMainSession(
+  paths: Paths,
+  env: Record<string, string>,
+  upstreamUrl: string,
+  hop: RecordingHop,
+  targetFile: string,
+  mainTurns: number,
+): Promise<{ code: number | null; sessionId: string; stderr: string }> {
   const claudeArgs = ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions', '--model', MODEL];
-  const child = spawn(process.execPath, rescueArgs(paths, upstreamUrl, targetFile, hop.url, claudeArgs), { cwd: paths.projectDir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, rescueArgs(paths, upstreamUrl, targetFile, hop.url, claudeArgs), {
+    cwd: paths.projectDir,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const timer = setTimeout(() => child.kill('SIGKILL'), CLIENT_TIMEOUT_MS);
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
@@ -280,7 +327,12 @@ async function runExitCodes(paths: Paths, isolated: boolean): Promise<Observatio
     for (const prompt of ['Say ok.', FAIL_PROMPT]) {
       const args = ['-p', prompt, '--dangerously-skip-permissions', '--model', MODEL, '--output-format', 'json'];
       const direct = await runToEnd(CLAUDE_BIN, args, paths.projectDir, env);
-      const rescued = await runToEnd(process.execPath, [CLI_PATH, 'rescue', '--state', join(paths.root, 'state-exit'), '--', CLAUDE_BIN, ...args], paths.projectDir, env);
+      const rescued = await runToEnd(
+        process.execPath,
+        [CLI_PATH, 'rescue', '--state', join(paths.root, 'state-exit'), '--', CLAUDE_BIN, ...args],
+        paths.projectDir,
+        env,
+      );
       results.push({ prompt, direct: direct.code, rescued: rescued.code });
     }
   } finally {
@@ -322,7 +374,12 @@ async function main(): Promise<void> {
     const resumeHop = await startRecordingHop(hopTarget(resumeTarget), 1000);
     hops.push({ run: 'resume', hop: resumeHop });
     const claudeArgs = ['-p', 'Carry on.', '--resume', main.sessionId, '--dangerously-skip-permissions', '--model', MODEL, '--output-format', 'json'];
-    resume = await runToEnd(process.execPath, rescueArgs(paths, upstream.url, resumeTarget, resumeHop.url, claudeArgs), paths.projectDir, clientEnv(upstream.url, paths.home, isolated));
+    resume = await runToEnd(
+      process.execPath,
+      rescueArgs(paths, upstream.url, resumeTarget, resumeHop.url, claudeArgs),
+      paths.projectDir,
+      clientEnv(upstream.url, paths.home, isolated),
+    );
     await resumeHop.close();
   } finally {
     await upstream.close();

@@ -14,9 +14,31 @@ import { listConversations } from '../../src/state/read-conversation.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { whyClientCannotRun } from './client-env.js';
-import { CLIENT_REMINDER, indexOf, sameText, sharedWithPrevious, toolResultsOf, toolTextOf, whyNotFirstSpanPage, withoutLineNumbers, type SentToolResult } from './request-bytes.js';
+import {
+  CLIENT_REMINDER,
+  indexOf,
+  sameText,
+  sharedWithPrevious,
+  toolResultsOf,
+  toolTextOf,
+  whyNotFirstSpanPage,
+  withoutLineNumbers,
+  type SentToolResult,
+} from './request-bytes.js';
 import { priceRequest } from '../../src/scripted/cache-pricing.js';
-import { factOf, FILE_COUNT, GOAL, LOAD_ID, loadedThrough, PROMPTS, READ_MD_ID, RESTORE_ID, SHED_FLAGS, type Exchange, type ShedObservations } from './shed-scenario.js';
+import {
+  factOf,
+  FILE_COUNT,
+  GOAL,
+  LOAD_ID,
+  loadedThrough,
+  PROMPTS,
+  READ_MD_ID,
+  RESTORE_ID,
+  SHED_FLAGS,
+  type Exchange,
+  type ShedObservations,
+} from './shed-scenario.js';
 import { readBody, readObservations, runScenario } from './run-scenario.js';
 
 const SCENARIO = new URL('./shed-scenario.ts', import.meta.url).pathname;
@@ -40,7 +62,10 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
   const main = (): Seen[] => seen.filter((s) => s.kind === 'main');
   const spanStubs = (body: Buffer): FoundSpanStub[] => findSpanStubs(body, indexOf(body));
   /** The client's answer to tool call `id`: from the first request that carries it. */
-  const answer = (id: string): SentToolResult | undefined => main().map((s) => toolResultsOf(s.client).get(id)).find((r) => r !== undefined);
+  const answer = (id: string): SentToolResult | undefined =>
+    main()
+      .map((s) => toolResultsOf(s.client).get(id))
+      .find((r) => r !== undefined);
 
   beforeAll(async () => {
     const run = await runScenario(SCENARIO, 'ctxshed-shed-client-');
@@ -55,7 +80,9 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
     expect(records).toHaveLength(1);
     record = records[0]!;
     loaded = loadedThrough(main().at(-1)!.client);
-    console.info(`real-client shed suite: network ${obs.isolated ? 'isolated by unshare -n' : 'HTTPS_PROXY to a CONNECT-refusing hop'}; ${seen.length} requests, ${main().length} of the main thread`);
+    console.info(
+      `real-client shed suite: network ${obs.isolated ? 'isolated by unshare -n' : 'HTTPS_PROXY to a CONNECT-refusing hop'}; ${seen.length} requests, ${main().length} of the main thread`,
+    );
     for (const e of record.epochs) {
       const { span, gate, reason } = e;
       console.info(
@@ -121,7 +148,9 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
       // that changed what preceded it is dropped (docs/rescue.md, "Preserved thinking"): the rest is byte for byte.
       const unthought = (text: string): string => {
         const m = JSON.parse(text) as { content: unknown };
-        return JSON.stringify(Array.isArray(m.content) ? { ...m, content: (m.content as Array<Record<string, unknown>>).filter((b) => b['type'] !== 'thinking') } : m);
+        return JSON.stringify(
+          Array.isArray(m.content) ? { ...m, content: (m.content as Array<Record<string, unknown>>).filter((b) => b['type'] !== 'thinking') } : m,
+        );
       };
       const sent = kept.map((m) => s.upstream.subarray(m.start, m.end).toString('utf8'));
       const own = tail.map((m) => s.client.subarray(m.start, m.end).toString('utf8'));
@@ -202,13 +231,19 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
       expect(at, `request ${s.seq}`).toBeGreaterThanOrEqual(0);
       // Kept in place, or carried verbatim in the first stub's notices when its message was shed.
       expect(s.upstream.includes(announced), `request ${s.seq}`).toBe(true);
-      if (at >= span.first && at <= span.last) expect(span.notices?.some((n) => n.includes(announced)), `request ${s.seq}`).toBe(true);
+      if (at >= span.first && at <= span.last)
+        expect(
+          span.notices?.some((n) => n.includes(announced)),
+          `request ${s.seq}`,
+        ).toBe(true);
       expect(s.upstream.includes('"tool_name":"mcp__ctxshed__restore"'), `request ${s.seq}`).toBe(true);
       const tools = (JSON.parse(s.upstream.toString('utf8')) as { tools: Array<{ name: string; defer_loading?: boolean }> }).tools;
       expect(tools.find((t) => t.name === 'mcp__ctxshed__restore')).toMatchObject({ defer_loading: true });
     }
     const where = indexOf(shed[0]!.client).messages.findIndex((m) => shed[0]!.client.subarray(m.start, m.end).includes(announced));
-    console.info(`real-client shed suite: the ctxshed tools were announced in message ${where}, ${where >= span.first && where <= span.last ? 'inside the first span: carried in its stub' : 'outside the first span: kept in place'}`);
+    console.info(
+      `real-client shed suite: the ctxshed tools were announced in message ${where}, ${where >= span.first && where <= span.last ? 'inside the first span: carried in its stub' : 'outside the first span: kept in place'}`,
+    );
   });
 
   it("should give the model the first span back by the handle in its stub: restore's verified rendering, and a Read of the .md", () => {
@@ -236,7 +271,10 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
     const text = withoutLineNumbers(read.text);
     // The client may append a reminder of its own to a tool result, trimming the result first:
     // the last, empty line then keeps its number without the tab.
-    const cut = text.replace(CLIENT_REMINDER, '').trimEnd().replace(/\n\d+$/, '');
+    const cut = text
+      .replace(CLIENT_REMINDER, '')
+      .trimEnd()
+      .replace(/\n\d+$/, '');
     expect(text === rendering || cut === rendering.trimEnd(), text.slice(-300)).toBe(true);
   });
 
@@ -279,11 +317,15 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
     const at = main().find((s) => s.seq === sweep.seenInSeq)!;
     const facts = Array.from({ length: FILE_COUNT }, (_, i) => factOf(i + 1));
     const index = indexOf(at.client);
-    const inSpans = spanStubs(at.upstream).map((_, k) => record.epochs[k]!.span!).map((sp) => at.client.subarray(index.messages[sp.first]!.start, index.messages[sp.last]!.end));
+    const inSpans = spanStubs(at.upstream)
+      .map((_, k) => record.epochs[k]!.span!)
+      .map((sp) => at.client.subarray(index.messages[sp.first]!.start, index.messages[sp.last]!.end));
     const shed = facts.filter((f) => inSpans.some((b) => b.includes(f)));
     const restored = [...back.values()].join('\n');
     const gotBack = shed.filter((f) => restored.includes(f));
-    console.info(`real-client shed suite: ${sweep.handles.length} spans restored in ${sweep.calls.length} calls; facts back ${gotBack.length} of ${shed.length} shed (${facts.length} planted)`);
+    console.info(
+      `real-client shed suite: ${sweep.handles.length} spans restored in ${sweep.calls.length} calls; facts back ${gotBack.length} of ${shed.length} shed (${facts.length} planted)`,
+    );
     expect(shed.length).toBeGreaterThanOrEqual(6);
     expect(gotBack).toEqual(shed);
     for (const f of facts) expect(at.client.includes(f), f).toBe(true);
@@ -296,20 +338,29 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
 
   it("should send each of the client's role: system notices, once sent, in every upstream request after an epoch", () => {
     const textOf = (content: unknown): string[] =>
-      typeof content === 'string' ? [content] : Array.isArray(content) ? (content as Array<Record<string, unknown>>).flatMap((b) => (typeof b['text'] === 'string' ? [b['text']] : [])) : [];
-    const messagesOf = (body: Buffer): Array<{ role?: string; content?: unknown }> => (JSON.parse(body.toString('utf8')) as { messages: Array<{ role?: string; content?: unknown }> }).messages;
+      typeof content === 'string'
+        ? [content]
+        : Array.isArray(content)
+          ? (content as Array<Record<string, unknown>>).flatMap((b) => (typeof b['text'] === 'string' ? [b['text']] : []))
+          : [];
+    const messagesOf = (body: Buffer): Array<{ role?: string; content?: unknown }> =>
+      (JSON.parse(body.toString('utf8')) as { messages: Array<{ role?: string; content?: unknown }> }).messages;
     const notices = new Set<string>();
     let checked = 0;
     let inSpans = 0;
     for (const s of main()) {
       for (const m of messagesOf(s.client)) if (m.role === 'system') for (const t of textOf(m.content)) notices.add(t);
       if (spanStubs(s.upstream).length === 0) continue;
-      const sent = messagesOf(s.upstream).flatMap((m) => textOf(m.content)).join('\n');
+      const sent = messagesOf(s.upstream)
+        .flatMap((m) => textOf(m.content))
+        .join('\n');
       for (const n of notices) expect(sent.includes(n), `request ${s.seq} lost: ${n.slice(0, 120)}`).toBe(true);
       checked += 1;
       inSpans = Math.max(inSpans, [...notices].filter((n) => !messagesOf(s.upstream).some((m) => m.role === 'system' && textOf(m.content).includes(n))).length);
     }
-    console.info(`real-client shed suite: ${notices.size} system notices; all in each of ${checked} requests after an epoch; up to ${inSpans} carried in stubs`);
+    console.info(
+      `real-client shed suite: ${notices.size} system notices; all in each of ${checked} requests after an epoch; up to ${inSpans} carried in stubs`,
+    );
     expect(notices.size).toBeGreaterThan(0);
     expect([...notices].some((n) => n.includes('mcp__ctxshed__restore'))).toBe(true);
     expect(checked).toBeGreaterThan(0);
@@ -327,6 +378,8 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
       expect(prompt, `request ${s.seq}`).toBeLessThan(window);
       peak = Math.max(peak, prompt);
     }
-    console.info(`real-client shed suite: peak prompt ${peak} of ${window} tokens (${((peak / window) * 100).toFixed(1)}%) over ${main().length} model requests`);
+    console.info(
+      `real-client shed suite: peak prompt ${peak} of ${window} tokens (${((peak / window) * 100).toFixed(1)}%) over ${main().length} model requests`,
+    );
   });
 });

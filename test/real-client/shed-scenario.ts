@@ -68,7 +68,9 @@ export const LOAD_ID = 'toolu_01LoadRestore00000000';
  */
 export function loadedThrough(body: Buffer): number {
   const parsed = JSON.parse(body.toString('utf8')) as { messages: Array<{ content: unknown }> };
-  const at = parsed.messages.findIndex((m) => Array.isArray(m.content) && (m.content as Array<Record<string, unknown>>).some((b) => b['type'] === 'tool_result' && b['tool_use_id'] === LOAD_ID));
+  const at = parsed.messages.findIndex(
+    (m) => Array.isArray(m.content) && (m.content as Array<Record<string, unknown>>).some((b) => b['type'] === 'tool_result' && b['tool_use_id'] === LOAD_ID),
+  );
   if (at === -1) throw new Error(`no answer to ${LOAD_ID} in this request`);
   return at;
 }
@@ -151,9 +153,16 @@ export function spanStubsIn(req: Pick<ReceivedRequest, 'body'>): Array<{ sha256:
 }
 
 /** The main thread's replies, in order; the restore step takes its handle from the first stub it is shown. */
-function makeModel(projectDir: string, observed: { restore?: ShedObservations['restore']; sweep?: Sweep }): (req: ReceivedRequest) => ScriptedReply | undefined {
+function makeModel(
+  projectDir: string,
+  observed: { restore?: ShedObservations['restore']; sweep?: Sweep },
+): (req: ReceivedRequest) => ScriptedReply | undefined {
   const read = (n: number): ReplyBlock => toolUse('Read', { file_path: join(projectDir, `f${n}.txt`) }, `toolu_01ReadF${String(n).padStart(2, '0')}000000000`);
-  const pair = (a: number, b: number): Array<(req: ReceivedRequest) => ReplyBlock[]> => [() => [read(a)], () => [read(b)], () => [textBlock(`Read f${a}.txt and f${b}.txt.`)]];
+  const pair = (a: number, b: number): Array<(req: ReceivedRequest) => ReplyBlock[]> => [
+    () => [read(a)],
+    () => [read(b)],
+    () => [textBlock(`Read f${a}.txt and f${b}.txt.`)],
+  ];
   const steps: Array<(req: ReceivedRequest) => ReplyBlock[]> = [
     () => [toolUse('ToolSearch', { query: 'select:mcp__ctxshed__restore', max_results: 5 }, LOAD_ID)],
     () => [textBlock('Ready.')],
@@ -197,7 +206,7 @@ function makeModel(projectDir: string, observed: { restore?: ShedObservations['r
   let step = 0;
   let after = 0;
   const next = (req: ReceivedRequest): ReplyBlock[] =>
-    (steps[step++] ?? (observed.sweep?.done !== true ? sweep : again[after++] ?? (() => [textBlock('Read them again.')])))(req);
+    (steps[step++] ?? (observed.sweep?.done !== true ? sweep : (again[after++] ?? (() => [textBlock('Read them again.')]))))(req);
   return (req) => {
     switch (classify(req)) {
       case 'count_tokens':
@@ -210,7 +219,11 @@ function makeModel(projectDir: string, observed: { restore?: ShedObservations['r
         // The client asks for extended thinking, so every turn starts with a signed thinking block,
         // which the client must send back verbatim and shed must keep in the turns it keeps.
         const n = step;
-        const thinking: ReplyBlock = { type: 'thinking', thinking: `Step ${n}: what the person asked for next.`, signature: `c2lnbmF0dXJl${String(n).padStart(4, '0')}` };
+        const thinking: ReplyBlock = {
+          type: 'thinking',
+          thinking: `Step ${n}: what the person asked for next.`,
+          signature: `c2lnbmF0dXJl${String(n).padStart(4, '0')}`,
+        };
         return { kind: 'message', content: [thinking, ...next(req)] };
       }
     }
@@ -255,7 +268,22 @@ async function runPages(root: string, env: Record<string, string>, projectDir: s
     },
   });
   try {
-    const argv = [CLI_PATH, 'rescue', '--state', stateDir, '--upstream', upstream.url, '--', CLAUDE_BIN, '-p', `Restore the span ${sha256}.`, '--model', SHED_MODEL, '--output-format', 'json'];
+    const argv = [
+      CLI_PATH,
+      'rescue',
+      '--state',
+      stateDir,
+      '--upstream',
+      upstream.url,
+      '--',
+      CLAUDE_BIN,
+      '-p',
+      `Restore the span ${sha256}.`,
+      '--model',
+      SHED_MODEL,
+      '--output-format',
+      'json',
+    ];
     const run = await new Promise<{ code: number | null; stderr: string }>((done) => {
       const child = spawn(process.execPath, argv, { cwd: projectDir, env, stdio: ['ignore', 'ignore', 'pipe'] });
       const timer = setTimeout(() => child.kill('SIGKILL'), CLIENT_TIMEOUT_MS);
@@ -280,7 +308,10 @@ export function writeClaudeShim(binDir: string, targetFile: string, hopUrl: stri
   mkdirSync(binDir, { recursive: true });
   const shim = join(binDir, 'claude');
   const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
-  writeFileSync(shim, `#!/bin/sh\nprintf %s "$ANTHROPIC_BASE_URL" > ${q(targetFile)}\nANTHROPIC_BASE_URL=${q(hopUrl)}\nexport ANTHROPIC_BASE_URL\nexec ${q(CLAUDE_BIN)} "$@"\n`);
+  writeFileSync(
+    shim,
+    `#!/bin/sh\nprintf %s "$ANTHROPIC_BASE_URL" > ${q(targetFile)}\nANTHROPIC_BASE_URL=${q(hopUrl)}\nexport ANTHROPIC_BASE_URL\nexec ${q(CLAUDE_BIN)} "$@"\n`,
+  );
   chmodSync(shim, 0o755);
   return shim;
 }
@@ -329,7 +360,10 @@ async function main(): Promise<void> {
   for (let n = 1; n <= 6; n += 1) writeFileSync(join(projectDir, `g${n}.txt`), linesOf(`g${n}`, FILE_BYTES));
 
   const observed: { restore?: ShedObservations['restore']; sweep?: Sweep } = {};
-  const upstream = await startMessagesApi({ conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`, respond: makeModel(projectDir, observed) });
+  const upstream = await startMessagesApi({
+    conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`,
+    respond: makeModel(projectDir, observed),
+  });
   const targetFile = join(root, 'proxy-url');
   let proxyUrl: string | undefined;
   const hop = await startRecordingHop(() => (proxyUrl ??= readFileSync(targetFile, 'utf8')), 0);
@@ -351,10 +385,18 @@ async function main(): Promise<void> {
   const { exchanges, strayUpstream } = saveExchanges(hop.requests, upstream.requests, bodiesDir);
   const pages = await runPages(root, env, projectDir);
   const observations: ShedObservations = {
-    isolated, stateDir, argv, exit: session.code, stderr: session.stderr.slice(-4000), results: session.results, exchanges,
+    isolated,
+    stateDir,
+    argv,
+    exit: session.code,
+    stderr: session.stderr.slice(-4000),
+    results: session.results,
+    exchanges,
     ...(observed.restore === undefined ? {} : { restore: observed.restore }),
     ...(observed.sweep === undefined ? {} : { sweep: observed.sweep }),
-    strayUpstream, connectAttempts: upstream.requests.filter((r) => r.method === 'CONNECT').length, pages,
+    strayUpstream,
+    connectAttempts: upstream.requests.filter((r) => r.method === 'CONNECT').length,
+    pages,
   };
   writeFileSync(join(root, 'observations.json'), JSON.stringify(observations, null, 2));
 }
@@ -391,4 +433,3 @@ export function saveExchanges(
   });
   return { exchanges, strayUpstream };
 }
-

@@ -28,7 +28,9 @@ describe.skipIf(whyNot !== undefined)('Claude Code 2.1.328 on a prefix-check mod
     root = run.root;
     obs = readObservations<ThinkingObservations>(run);
     for (const [name, r] of Object.entries(obs.runs)) {
-      console.info(`real-client thinking suite: ${name}: ${r.epochs} epoch(s), ${r.refusals} refusal(s) in ${r.mainCalls} model calls, ${r.thinkingSent} thinking blocks sent back`);
+      console.info(
+        `real-client thinking suite: ${name}: ${r.epochs} epoch(s), ${r.refusals} refusal(s) in ${r.mainCalls} model calls, ${r.thinkingSent} thinking blocks sent back`,
+      );
     }
   }, SCENARIO_TIMEOUT_MS);
 
@@ -38,7 +40,8 @@ describe.skipIf(whyNot !== undefined)('Claude Code 2.1.328 on a prefix-check mod
 
   it('should finish every run, and the client alone should send its thinking back and be refused nothing (the control)', () => {
     expect(obs.model).toBe('claude-opus-5-5');
-    for (const [name, r] of Object.entries(obs.runs)) expect({ name, exit: r.exit, results: r.results }, r.stderr).toEqual({ name, exit: 0, results: PROMPTS.length });
+    for (const [name, r] of Object.entries(obs.runs))
+      expect({ name, exit: r.exit, results: r.results }, r.stderr).toEqual({ name, exit: 0, results: PROMPTS.length });
     const { control } = obs.runs;
     expect(control.thinkingSent).toBeGreaterThan(control.mainCalls);
     expect(control.refusals).toBe(0);

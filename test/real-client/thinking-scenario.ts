@@ -81,7 +81,12 @@ function makeModel(projectDir: string): (req: Parameters<typeof classify>[0]) =>
 }
 
 /** One client process, one prompt a turn over stream-json; resolves when it exits. */
-async function runSession(cmd: string, args: readonly string[], cwd: string, env: Record<string, string>): Promise<{ exit: number | null; stderr: string; results: number }> {
+async function runSession(
+  cmd: string,
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ exit: number | null; stderr: string; results: number }> {
   const child = spawn(cmd, [...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
   const timer = setTimeout(() => child.kill('SIGKILL'), CLIENT_TIMEOUT_MS);
   let stderr = '';
@@ -111,7 +116,9 @@ async function runSession(cmd: string, args: readonly string[], cwd: string, env
 function epochsOf(stateDir: string): number {
   const wire = join(stateDir, 'wire.jsonl');
   if (!existsSync(wire)) return 0;
-  return readFileSync(wire, 'utf8').split('\n').filter((l) => l.length > 0 && (JSON.parse(l) as { latched?: number }).latched !== undefined).length;
+  return readFileSync(wire, 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0 && (JSON.parse(l) as { latched?: number }).latched !== undefined).length;
 }
 
 async function runOne(root: string, name: RunName, isolated: boolean): Promise<ThinkingRun> {
@@ -122,15 +129,24 @@ async function runOne(root: string, name: RunName, isolated: boolean): Promise<T
   for (const d of [home, projectDir]) mkdirSync(d, { recursive: true });
   for (let n = 1; n <= FILE_COUNT; n += 1) writeFileSync(join(projectDir, `f${n}.txt`), linesOf(`f${n}`, FILE_BYTES));
   // Preserved thinking enforced (the scripted API's default).
-  const upstream = await startMessagesApi({ conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`, respond: makeModel(projectDir) });
+  const upstream = await startMessagesApi({
+    conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`,
+    respond: makeModel(projectDir),
+  });
   try {
     const env = clientEnv(upstream.url, home, isolated);
     delete env['IS_SANDBOX'];
     const claudeArgs = ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--model', CLAUDE_CLIENTS.current.model];
     const flags = RUN_FLAGS[name];
-    const session = flags === undefined
-      ? await runSession(CLAUDE_BIN, claudeArgs, projectDir, env)
-      : await runSession(process.execPath, [CLI_PATH, 'rescue', ...flags, '--state', stateDir, '--upstream', upstream.url, '--', CLAUDE_BIN, ...claudeArgs], projectDir, env);
+    const session =
+      flags === undefined
+        ? await runSession(CLAUDE_BIN, claudeArgs, projectDir, env)
+        : await runSession(
+            process.execPath,
+            [CLI_PATH, 'rescue', ...flags, '--state', stateDir, '--upstream', upstream.url, '--', CLAUDE_BIN, ...claudeArgs],
+            projectDir,
+            env,
+          );
     const main = new Set(upstream.requests.filter((r) => classify(r) === 'main').map((r) => r.index));
     const checks = upstream.thinkingChecks.filter((c) => main.has(c.index) && c.endpoint === 'messages');
     return {

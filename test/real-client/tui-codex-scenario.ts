@@ -121,7 +121,11 @@ function makeModel(controlFile: string): { respond: (req: ReceivedRequest) => Op
     }
     // The control: a command that asks to leave the sandbox, which the default approval mode must put to the user.
     if (answered(RECALL_CALL_ID)) {
-      const control = { cmd: `touch ${controlFile}`, sandbox_permissions: 'require_escalated', justification: 'May I create the control file outside the sandbox?' };
+      const control = {
+        cmd: `touch ${controlFile}`,
+        sandbox_permissions: 'require_escalated',
+        justification: 'May I create the control file outside the sandbox?',
+      };
       return { kind: 'response', output: [functionCall('exec_command', control, CONTROL_CALL_ID)], usage };
     }
     return { kind: 'response', output: [messageItem('Waiting.')], usage };
@@ -196,10 +200,37 @@ async function main(): Promise<void> {
   let closing = '';
   try {
     const env = { ...codexEnv(home), TERM: 'xterm-256color' };
-    const argv = [process.execPath, CLI_PATH, 'rescue', ...RESCUE_FLAGS, '--state', stateDir, '--upstream', upstream.baseUrl, '--', CODEX_BIN, '-m', CODEX_MODEL];
-    const exports = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`).join(' ');
+    const argv = [
+      process.execPath,
+      CLI_PATH,
+      'rescue',
+      ...RESCUE_FLAGS,
+      '--state',
+      stateDir,
+      '--upstream',
+      upstream.baseUrl,
+      '--',
+      CODEX_BIN,
+      '-m',
+      CODEX_MODEL,
+    ];
+    const exports = Object.entries(env)
+      .map(([k, v]) => `${k}=${shellQuote(v)}`)
+      .join(' ');
     // The marker says rescue (and so Codex) has exited; `exec sleep` keeps the pane open.
-    tmux('new-session', '-d', '-s', 't', '-x', '160', '-y', '50', '-c', project, `cd ${shellQuote(project)} && env -i ${exports} ${argv.map(shellQuote).join(' ')}; echo ${EXITED}; exec sleep 600`);
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      't',
+      '-x',
+      '160',
+      '-y',
+      '50',
+      '-c',
+      project,
+      `cd ${shellQuote(project)} && env -i ${exports} ${argv.map(shellQuote).join(' ')}; echo ${EXITED}; exec sleep 600`,
+    );
     // Ready once the footer names the session's folder, not at the first hint line.
     ready = await waitFor((s) => s.includes(READY) && s.includes(`· ${project}`));
     await submit(PROMPTS[0]);

@@ -113,7 +113,7 @@ describe.skipIf(whyNot !== undefined)('the interactive Codex TUI through ctxshed
     expect((await verifyState(obs.stateDir)).problems).toEqual([]);
   });
 
-  it('should keep the prefix: while the stubs stay the same, each request\'s items are the next one\'s first bytes', ({ skip }) => {
+  it("should keep the prefix: while the stubs stay the same, each request's items are the next one's first bytes", ({ skip }) => {
     if (skipped !== '') skip();
     let checked = 0;
     let withStubs = 0;
@@ -132,7 +132,7 @@ describe.skipIf(whyNot !== undefined)('the interactive Codex TUI through ctxshed
     expect(withStubs).toBeGreaterThanOrEqual(1);
   });
 
-  it('should read a stub back through Codex\'s shell tool with no approval prompt: the output holds the elided text', ({ skip }) => {
+  it("should read a stub back through Codex's shell tool with no approval prompt: the output holds the elided text", ({ skip }) => {
     if (skipped !== '') skip();
     expect(obs.recall).toBeDefined();
     const elided = readFileSync(obs.recall!.path);
@@ -151,12 +151,16 @@ describe.skipIf(whyNot !== undefined)('the interactive Codex TUI through ctxshed
       expect(box).not.toContain(obs.recall!.sha256);
     }
     // The wire log counts the read-back once, as a refault through the shell.
-    expect(wireOf(obs.stateDir).flatMap((l) => l.refaulted ?? []).map((r) => r.via)).toEqual(['shell']);
+    expect(
+      wireOf(obs.stateDir)
+        .flatMap((l) => l.refaulted ?? [])
+        .map((r) => r.via),
+    ).toEqual(['shell']);
     // The screen shows the read-back among what ran, before the control's prompt.
     expect(obs.atApproval.slice(0, obs.atApproval.indexOf(APPROVAL_TEXT))).toContain(`${obs.recall!.sha256}.txt`);
   });
 
-  it('should stop at Codex\'s approval prompt for a command that asks to leave the sandbox (the control), and not run it once declined', ({ skip }) => {
+  it("should stop at Codex's approval prompt for a command that asks to leave the sandbox (the control), and not run it once declined", ({ skip }) => {
     if (skipped !== '') skip();
     expect(obs.atApproval).toContain(APPROVAL_TEXT);
     expect(obs.atApproval).toContain(`$ touch ${obs.controlFile}`);

@@ -149,12 +149,15 @@ async function driveTui(session: TuiSession): Promise<TuiScreens> {
   const project = projectDirOf(session.root, session.name);
   mkdirSync(home, { recursive: true });
   mkdirSync(project, { recursive: true });
-  writeFileSync(join(home, '.claude.json'), JSON.stringify({
-    hasCompletedOnboarding: true,
-    theme: 'dark',
-    customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
-    projects: { [project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
-  }));
+  writeFileSync(
+    join(home, '.claude.json'),
+    JSON.stringify({
+      hasCompletedOnboarding: true,
+      theme: 'dark',
+      customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
+      projects: { [project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
+    }),
+  );
   const socket = `ctxshed-tui-${process.pid}-${session.name}`;
   const tmux = (...args: string[]): string => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' }).stdout;
   const screen = (): string => tmux('capture-pane', '-p', '-t', 't');
@@ -172,9 +175,23 @@ async function driveTui(session: TuiSession): Promise<TuiScreens> {
     const env: Record<string, string> = { ...clientEnv(session.upstream.url, home, isInNetns()), ANTHROPIC_API_KEY: API_KEY };
     delete env['IS_SANDBOX'];
     const argv = [process.execPath, CLI_PATH, 'rescue', ...session.rescueArgs, '--upstream', session.upstream.url, '--', ...session.command];
-    const exports = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`).join(' ');
+    const exports = Object.entries(env)
+      .map(([k, v]) => `${k}=${shellQuote(v)}`)
+      .join(' ');
     // The marker says rescue (and so the client) has exited; `exec sleep` keeps the pane open.
-    tmux('new-session', '-d', '-s', 't', '-x', '160', '-y', '50', '-c', project, `cd ${shellQuote(project)} && env -i ${exports} ${argv.map(shellQuote).join(' ')}; echo ${EXITED}; exec sleep 600`);
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      't',
+      '-x',
+      '160',
+      '-y',
+      '50',
+      '-c',
+      project,
+      `cd ${shellQuote(project)} && env -i ${exports} ${argv.map(shellQuote).join(' ')}; echo ${EXITED}; exec sleep 600`,
+    );
     const ready = await waitFor((s) => READY_TEXT.test(s));
     tmux('send-keys', '-t', 't', '-l', session.prompt);
     // Typed this fast, the text arrives as a paste, and an Enter sent with it can be taken into the
@@ -219,7 +236,11 @@ async function runTui(grant: boolean, root: string, stateDir: string, elidedPath
   const readId = 'toolu_01TuiRead';
   const upstream = await startMessagesApi({ respond: steppedModel([[toolUse('Read', { file_path: elidedPath }, readId)], [textBlock(DONE_TEXT)]]) });
   try {
-    const { sawPrompt: _saw, enters: _enters, ...screens } = await driveTui({
+    const {
+      sawPrompt: _saw,
+      enters: _enters,
+      ...screens
+    } = await driveTui({
       name: grant ? 'grant' : 'nogrant',
       root,
       upstream,
@@ -229,7 +250,12 @@ async function runTui(grant: boolean, root: string, stateDir: string, elidedPath
       endings: [DONE_TEXT],
     });
     const carried = upstream.requests.map((r) => r.body.toString('utf8')).find((b) => b.includes(`"tool_use_id":"${readId}"`));
-    const result = carried === undefined ? undefined : ((JSON.parse(carried) as { messages: Array<{ content: unknown }> }).messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<Record<string, unknown>>) : [])).find((b) => b['tool_use_id'] === readId)?.['content'] as string | undefined);
+    const result =
+      carried === undefined
+        ? undefined
+        : ((JSON.parse(carried) as { messages: Array<{ content: unknown }> }).messages
+            .flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<Record<string, unknown>>) : []))
+            .find((b) => b['tool_use_id'] === readId)?.['content'] as string | undefined);
     return { grant, ...screens, ...(result === undefined ? {} : { readResult: result }) };
   } finally {
     await upstream.close();
@@ -276,7 +302,10 @@ async function runShedTui(root: string, grant: boolean): Promise<TuiShedRun> {
   for (const dir of [projectDir, bodiesDir]) mkdirSync(dir, { recursive: true });
   for (let n = 1; n <= SHED_FILE_COUNT; n += 1) writeFileSync(join(projectDir, `f${n}.txt`), linesOf(`f${n}`, SHED_FILE_BYTES));
   const seen: { handle?: string } = {};
-  const upstream = await startMessagesApi({ conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`, respond: shedModel(projectDir, !grant, seen) });
+  const upstream = await startMessagesApi({
+    conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`,
+    respond: shedModel(projectDir, !grant, seen),
+  });
   const targetFile = join(root, name, 'proxy-url');
   let proxyUrl: string | undefined;
   const hop = await startRecordingHop(() => (proxyUrl ??= readFileSync(targetFile, 'utf8')), 0);
@@ -312,7 +341,12 @@ async function main(): Promise<void> {
   if (relaunched !== undefined) process.exit(await relaunched);
   const root = resolve(rootArg);
   if (process.argv.includes('--mode') && process.argv[process.argv.indexOf('--mode') + 1] === 'shed') {
-    const observations: TuiShedObservations = { isolated: isInNetns(), tmux: tmuxVersion() ?? '', shed: await runShedTui(root, true), control: await runShedTui(root, false) };
+    const observations: TuiShedObservations = {
+      isolated: isInNetns(),
+      tmux: tmuxVersion() ?? '',
+      shed: await runShedTui(root, true),
+      control: await runShedTui(root, false),
+    };
     writeFileSync(join(root, 'observations.json'), JSON.stringify(observations, null, 2));
     return;
   }

@@ -46,7 +46,11 @@ describe.skipIf(whyNot !== undefined)('the interactive Claude Code client throug
     const { bodiesDir, exchanges } = obs.shed;
     mains = exchanges
       .filter((e) => e.kind === 'main')
-      .map((e) => ({ seq: e.seq, client: readFileSync(join(bodiesDir, e.clientFile)), upstream: e.upstreamFile === undefined ? Buffer.alloc(0) : readFileSync(join(bodiesDir, e.upstreamFile)) }));
+      .map((e) => ({
+        seq: e.seq,
+        client: readFileSync(join(bodiesDir, e.clientFile)),
+        upstream: e.upstreamFile === undefined ? Buffer.alloc(0) : readFileSync(join(bodiesDir, e.upstreamFile)),
+      }));
     const records = await listConversations(layoutPaths(obs.shed.stateDir));
     expect(records).toHaveLength(1);
     record = records[0]!;
@@ -69,7 +73,9 @@ describe.skipIf(whyNot !== undefined)('the interactive Claude Code client throug
     // (The pane wraps long lines at 160 columns.) 2.1.197 draws below the notice; 2.1.328 draws on
     // the terminal's alternate screen, so the notice shows again once it has exited.
     const notice = (screen: string): string => screen.replace(/\n/g, '');
-    expect([notice(shed.ready), notice(shed.closing)].join('\n')).toContain(`may read ${shed.stateDir}/elided/ and spans/ and call the restore and spans tools without asking`);
+    expect([notice(shed.ready), notice(shed.closing)].join('\n')).toContain(
+      `may read ${shed.stateDir}/elided/ and spans/ and call the restore and spans tools without asking`,
+    );
     expect(shed.final).toContain(SHED_DONE_TEXT);
     expect(shed.final).not.toContain(NO_SPAN_TEXT);
     expect(shed.exited).toBe(true);

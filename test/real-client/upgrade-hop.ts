@@ -31,7 +31,14 @@ export async function startUpgradeHop(target: () => string): Promise<UpgradeHop>
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const received: ReceivedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, rawHeaders: req.rawHeaders, body, index: requests.length };
+      const received: ReceivedRequest = {
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        headers: req.headers,
+        rawHeaders: req.rawHeaders,
+        body,
+        index: requests.length,
+      };
       requests.push(received);
       // Host names the hop's target, as a forwarding hop writes it: ctxshed refuses a Host that
       // names another port than its own (src/proxy/client-guard.ts). The client's own is recorded.

@@ -37,7 +37,10 @@ async function turnUntilKilled(client: ScriptedClient, served: Served, maxTurns:
     const body = client.body();
     const res = await client.turnOnce().catch(() => undefined);
     // The wire record is written after the response: the process may die just after answering.
-    const dead = await Promise.race([served.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), res === undefined ? 2000 : afterAnswer))]);
+    const dead = await Promise.race([
+      served.exited.then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), res === undefined ? 2000 : afterAnswer)),
+    ]);
     if (dead) return body;
   }
   throw new Error(`the proxy did not crash within ${maxTurns} turns`);

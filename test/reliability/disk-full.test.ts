@@ -93,7 +93,9 @@ describe('disk full while running', () => {
       const received = upstream.requests.filter(isMessagesRequest).map((r) => r.body);
       const sent = client.sent;
       const verify = await verifyState(dir);
-      console.log(`disk full: filled ${filled} bytes; while full ${fullStatuses.length} requests, ${whileFull.length} wire records (${whileFull.torn} torn), notes ${JSON.stringify(notes)}; after: ${afterStatuses.length} requests`);
+      console.log(
+        `disk full: filled ${filled} bytes; while full ${fullStatuses.length} requests, ${whileFull.length} wire records (${whileFull.torn} torn), notes ${JSON.stringify(notes)}; after: ${afterStatuses.length} requests`,
+      );
 
       expect(fullStatuses.every((s) => s === 200)).toBe(true);
       expect(afterStatuses.every((s) => s === 200)).toBe(true);
@@ -148,7 +150,9 @@ describe('disk full while running', () => {
       expect(cut.endsWith('\n')).toBe(false);
       expect(text).toContain(`\n${JSON.stringify(WIRE_DISK_FULL_MARKER)}\n`);
       expect(verify.problems).toEqual([]);
-      expect(verify.notes.filter((n) => n.startsWith('wire.jsonl'))).toEqual([expect.stringMatching(/^wire\.jsonl: line \d+ was cut short because the disk was full, and closed later$/)]);
+      expect(verify.notes.filter((n) => n.startsWith('wire.jsonl'))).toEqual([
+        expect.stringMatching(/^wire\.jsonl: line \d+ was cut short because the disk was full, and closed later$/),
+      ]);
     } finally {
       execFileSync('umount', [mountPoint]);
       await fs.rmdir(mountPoint);

@@ -19,9 +19,17 @@ const TIMEOUTS = { headersMs: 300, idleMs: 300 };
 const FAULTED = Number(process.env['CTXSHED_FAULT_COUNT'] ?? 2000);
 
 const ERRORS: Record<string, { status: number; headers: Record<string, string>; body: string }> = {
-  '429': { status: 429, headers: { 'retry-after': '7', 'x-should-retry': 'true', 'anthropic-ratelimit-requests-remaining': '0' }, body: '{"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}' },
+  '429': {
+    status: 429,
+    headers: { 'retry-after': '7', 'x-should-retry': 'true', 'anthropic-ratelimit-requests-remaining': '0' },
+    body: '{"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}',
+  },
   '500': { status: 500, headers: { 'x-should-retry': 'true' }, body: '{"type":"error","error":{"type":"api_error","message":"Internal server error"}}' },
-  '529': { status: 529, headers: { 'retry-after': '3', 'x-should-retry': 'false' }, body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}' },
+  '529': {
+    status: 529,
+    headers: { 'retry-after': '3', 'x-should-retry': 'false' },
+    body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+  },
 };
 
 /** The scripted API misbehaving as the request's `x-fault` header says. */
@@ -42,7 +50,14 @@ async function startFaultyUpstream(): Promise<FaultyUpstream> {
   const respond = (req: ReceivedRequest): ScriptedReply => {
     const fault = String(req.headers['x-fault'] ?? 'ok');
     const error = ERRORS[fault];
-    if (error !== undefined) return { kind: 'raw', status: error.status, headers: { 'content-type': 'application/json', 'request-id': 'req_fault', ...error.headers }, chunks: [error.body], onClose };
+    if (error !== undefined)
+      return {
+        kind: 'raw',
+        status: error.status,
+        headers: { 'content-type': 'application/json', 'request-id': 'req_fault', ...error.headers },
+        chunks: [error.body],
+        onClose,
+      };
     switch (fault) {
       case 'reset-before-headers':
         return { kind: 'reset' };
@@ -105,7 +120,9 @@ function abortMidRequest(url: string): Promise<void> {
   return new Promise((resolve) => {
     const { port } = new URL(url);
     const s = net.connect(Number(port), '127.0.0.1', () => {
-      s.write(`POST /v1/messages HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n{"model":"m","messages":[`);
+      s.write(
+        `POST /v1/messages HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n{"model":"m","messages":[`,
+      );
       setTimeout(() => s.destroy(), 5);
     });
     s.on('close', () => resolve());
@@ -187,7 +204,18 @@ describe('upstream and client faults', () => {
   });
 
   it(`should leak no file descriptor over ${FAULTED} faulted requests`, async () => {
-    const kinds = ['429', '500', '529', 'reset-before-headers', 'reset-mid-stream', 'stall-before-headers', 'stall-mid-stream', 'slow-stream-abort', 'abort-mid-request', 'ok'];
+    const kinds = [
+      '429',
+      '500',
+      '529',
+      'reset-before-headers',
+      'reset-mid-stream',
+      'stall-before-headers',
+      'stall-mid-stream',
+      'slow-stream-abort',
+      'abort-mid-request',
+      'ok',
+    ];
     // Warm up: fill the upstream keep-alive pool so the baseline includes it.
     await Promise.all(Array.from({ length: 16 }, () => request(proxy.url, 'ok')));
     const before = await openFds();

@@ -91,13 +91,29 @@ function generate(kind: FuzzKind, rng: SeededRandom, base: Buffer, corpus: FuzzC
 }
 
 const ODD_JSON = [
-  '', ' ', 'null', '[]', '"x"', '0', '{}', '{"messages":null}', '{"messages":{}}', '{"messages":[]}',
-  '{"messages":[null]}', '{"messages":[{}]}', '{"messages":[{"role":"user"}]}', '{"messages":[{"role":"user","content":null}]}',
-  '{"messages":[{"role":"user","content":[]}]}', '{"messages":[{"role":"user","content":[{}]}]}',
+  '',
+  ' ',
+  'null',
+  '[]',
+  '"x"',
+  '0',
+  '{}',
+  '{"messages":null}',
+  '{"messages":{}}',
+  '{"messages":[]}',
+  '{"messages":[null]}',
+  '{"messages":[{}]}',
+  '{"messages":[{"role":"user"}]}',
+  '{"messages":[{"role":"user","content":null}]}',
+  '{"messages":[{"role":"user","content":[]}]}',
+  '{"messages":[{"role":"user","content":[{}]}]}',
   '{"messages":[{"role":"user","content":[{"type":"tool_result"}]}]}',
   '{"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":7,"content":"x"}]}]}',
-  '{"messages":[{"role":"user","content":"a"}],"messages":[]}', '\uFEFF{"messages":[]}', '{"messages":[{"role":"user","content":"\\ud800"}]}',
-  '{"messages":[{"role":"user","content":"a"}]} trailing', '{"messages":[{"role":"user","content":"a"}]}\n\n',
+  '{"messages":[{"role":"user","content":"a"}],"messages":[]}',
+  '\uFEFF{"messages":[]}',
+  '{"messages":[{"role":"user","content":"\\ud800"}]}',
+  '{"messages":[{"role":"user","content":"a"}]} trailing',
+  '{"messages":[{"role":"user","content":"a"}]}\n\n',
 ];
 
 function randomBytes(rng: SeededRandom, n: number): Buffer {
@@ -178,7 +194,7 @@ function jsonEdit(base: Buffer, edit: (doc: Json) => Json): Buffer {
 
 function nodes(doc: Json, out: Array<{ parent: Json[] | { [k: string]: Json }; key: string | number }> = []): typeof out {
   if (Array.isArray(doc)) doc.forEach((v, i) => (out.push({ parent: doc, key: i }), nodes(v, out)));
-  else if (doc !== null && typeof doc === 'object') for (const [k, v] of Object.entries(doc)) (out.push({ parent: doc, key: k }), nodes(v, out));
+  else if (doc !== null && typeof doc === 'object') for (const [k, v] of Object.entries(doc)) out.push({ parent: doc, key: k }), nodes(v, out);
   return out;
 }
 
@@ -244,7 +260,10 @@ function reshape(rng: SeededRandom, doc: Json): Json {
     rng.pick(results)['is_error'] = true;
   } else if (op === 7 && results.length > 0) {
     const r = rng.pick(results);
-    r['content'] = [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } }, { type: 'text', text: String(r['content']) }];
+    r['content'] = [
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+      { type: 'text', text: String(r['content']) },
+    ];
   } else if (op === 8) {
     (all['messages'] as Json[]).push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_late', content: 'late '.repeat(400) }] });
   } else {
@@ -273,12 +292,16 @@ export function post(
   timeoutMs = 30_000,
 ): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(new URL(target, url), { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      new URL(target, url),
+      { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.on('error', reject);
     req.end(body);
@@ -391,13 +414,17 @@ export function postOversized(
     let sentBytes = 0;
     let answered = false;
     const length: Record<string, string> = chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(total) };
-    const req = http.request(new URL('/v1/messages', url), { method: 'POST', headers: { 'content-type': 'application/json', ...length, ...headers } }, (res) => {
-      answered = true;
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), sentBytes }));
-      res.on('error', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), sentBytes }));
-    });
+    const req = http.request(
+      new URL('/v1/messages', url),
+      { method: 'POST', headers: { 'content-type': 'application/json', ...length, ...headers } },
+      (res) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), sentBytes }));
+        res.on('error', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), sentBytes }));
+      },
+    );
     req.on('error', (e) => (answered ? undefined : reject(e)));
     const chunk = Buffer.alloc(1024 * 1024, 0x20);
     const pump = (): void => {

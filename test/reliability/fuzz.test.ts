@@ -50,7 +50,9 @@ describe('fuzzing the running proxy with bad bodies', () => {
     const chunked = await postOversized(s.served.url, 40 * 1024 * 1024, true);
     s.received();
 
-    console.log(`413: declared ${33 * 1024 * 1024} bytes, stopped after ${declared.sentBytes}; chunked stopped after ${chunked.sentBytes} of ${40 * 1024 * 1024} bytes`);
+    console.log(
+      `413: declared ${33 * 1024 * 1024} bytes, stopped after ${declared.sentBytes}; chunked stopped after ${chunked.sentBytes} of ${40 * 1024 * 1024} bytes`,
+    );
     for (const res of [declared, chunked]) {
       expect(res.status).toBe(413);
       const body = JSON.parse(res.body.toString('utf8')) as { type: string; error: { type: string; message: string } };

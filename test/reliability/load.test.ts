@@ -78,7 +78,9 @@ describe('load: two proxies, many conversations, concurrent requests', () => {
       else bad++;
     }
     const epochs = records.map((r) => r.epochs.map((e) => e.n));
-    console.log(`load: ${requests} requests, ${CONVERSATIONS} conversations, ${records.length} records, epochs ${JSON.stringify(epochs)}, ${rewritten} rewritten model calls, verify ${JSON.stringify(verify.checked)}`);
+    console.log(
+      `load: ${requests} requests, ${CONVERSATIONS} conversations, ${records.length} records, epochs ${JSON.stringify(epochs)}, ${rewritten} rewritten model calls, verify ${JSON.stringify(verify.checked)}`,
+    );
 
     expect(records).toHaveLength(CONVERSATIONS);
     for (const e of epochs) expect(e).toEqual(Array.from({ length: e.length }, (_, i) => i + 1));

@@ -135,7 +135,8 @@ describe('security', () => {
       await client.turnOnce();
       // Put the secret into the newest tool result, as a tool would print it.
       const last = client.messages.at(-1)!;
-      if (Array.isArray(last.content)) for (const b of last.content) if (b['type'] === 'tool_result') b['content'] = `${String(b['content'])}\n${IN_TOOL_RESULT}\n`;
+      if (Array.isArray(last.content))
+        for (const b of last.content) if (b['type'] === 'tool_result') b['content'] = `${String(b['content'])}\n${IN_TOOL_RESULT}\n`;
     }
     // Error paths: an oversized body and a body to an upstream that refuses.
     const tooBig = await postOversized(served.url, 33 * 1024 * 1024, false, headers);
@@ -159,10 +160,16 @@ describe('security', () => {
       ['wire.jsonl', await fs.readFile(path.join(dir, 'wire.jsonl'), 'utf8')],
       ['banner and logs of serve', stopped.map((r) => r.stdout + r.stderr).join('\n')],
       ['error bodies', outputs.join('\n')],
-      ...(await Promise.all((await fs.readdir(path.join(dir, 'conversations'))).map(async (n): Promise<[string, string]> => [`conversations/${n}`, await fs.readFile(path.join(dir, 'conversations', n), 'utf8')]))),
+      ...(await Promise.all(
+        (
+          await fs.readdir(path.join(dir, 'conversations'))
+        ).map(async (n): Promise<[string, string]> => [`conversations/${n}`, await fs.readFile(path.join(dir, 'conversations', n), 'utf8')]),
+      )),
       ...commands.map(([name, r]): [string, string] => [`ctxshed ${name}`, r.stdout + r.stderr]),
     ];
-    const leaks = texts.flatMap(([where, text]) => [API_KEY, BEARER, IN_TOOL_RESULT].filter((s) => text.includes(s)).map((s) => `${where} holds ${s.slice(0, 12)}…`));
+    const leaks = texts.flatMap(([where, text]) =>
+      [API_KEY, BEARER, IN_TOOL_RESULT].filter((s) => text.includes(s)).map((s) => `${where} holds ${s.slice(0, 12)}…`),
+    );
     console.log(`secrets: checked ${texts.map(([w, t]) => `${w} (${t.length} chars)`).join(', ')}`);
     expect(commands.map(([name, r]) => [name, r.code])).toEqual(commands.map(([name]) => [name, 0]));
     expect(tooBig.status).toBe(413);

@@ -10,7 +10,12 @@ function compacted(trigger: string, preTokens?: number): string[] {
     assistant('msg_1', { type: 'text', text: 'a' }),
     user('second'),
     assistant('msg_2', { type: 'text', text: 'b' }),
-    line({ type: 'system', subtype: 'compact_boundary', timestamp: '2026-02-10T23:00:00.000Z', compactMetadata: { trigger, ...(preTokens === undefined ? {} : { preTokens }) } }),
+    line({
+      type: 'system',
+      subtype: 'compact_boundary',
+      timestamp: '2026-02-10T23:00:00.000Z',
+      compactMetadata: { trigger, ...(preTokens === undefined ? {} : { preTokens }) },
+    }),
     user('summary of the conversation'),
     assistant('msg_3', { type: 'text', text: 'c' }),
   ];

@@ -22,7 +22,13 @@ export function assistant(id: string, block: unknown, usage: Record<string, unkn
   return line({
     type: 'assistant',
     timestamp,
-    message: { model: 'claude-opus-4-6', id, role: 'assistant', content: [block], usage: { input_tokens: 3, cache_read_input_tokens: 100, cache_creation_input_tokens: 50, output_tokens: 10, ...usage } },
+    message: {
+      model: 'claude-opus-4-6',
+      id,
+      role: 'assistant',
+      content: [block],
+      usage: { input_tokens: 3, cache_read_input_tokens: 100, cache_creation_input_tokens: 50, output_tokens: 10, ...usage },
+    },
   });
 }
 

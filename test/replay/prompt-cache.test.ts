@@ -3,7 +3,13 @@ import { priceRecorded, PromptCache, TTL_5M_MS, type CachedRequest } from '../..
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 const request = (region: string, timeMs: number, blocks = 1, ttl: '5m' | '1h' = '5m'): CachedRequest => ({
-  region: bytes(region), blocks, model: 'claude-opus-4-6', timeMs, ttl, uncachedTokens: 0, outputTokens: 0,
+  region: bytes(region),
+  blocks,
+  model: 'claude-opus-4-6',
+  timeMs,
+  ttl,
+  uncachedTokens: 0,
+  outputTokens: 0,
 });
 
 describe('PromptCache', () => {

@@ -48,7 +48,10 @@ describe('readSession', () => {
     const session = await readSession(path.join(dir, '-home-me-a', 's1.jsonl'));
 
     // Assert
-    expect(session.conversations.map((c) => [c.id, c.requests[0]?.id])).toEqual([['s1.jsonl#1', 'msg_1'], ['subagents/agent-x.jsonl#1', 'msg_2']]);
+    expect(session.conversations.map((c) => [c.id, c.requests[0]?.id])).toEqual([
+      ['s1.jsonl#1', 'msg_1'],
+      ['subagents/agent-x.jsonl#1', 'msg_2'],
+    ]);
   });
 });
 

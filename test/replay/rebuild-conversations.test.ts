@@ -46,7 +46,10 @@ describe('rebuildConversations', () => {
 
   it('should skip synthetic assistant records and unreadable lines', () => {
     // Arrange
-    const synthetic = line({ type: 'assistant', message: { model: '<synthetic>', id: 'x', role: 'assistant', content: [{ type: 'text', text: 'API Error' }] } });
+    const synthetic = line({
+      type: 'assistant',
+      message: { model: '<synthetic>', id: 'x', role: 'assistant', content: [{ type: 'text', text: 'API Error' }] },
+    });
     const lines = [user('q'), '{torn', synthetic, assistant('msg_1', { type: 'text', text: 'a' })];
 
     // Act
@@ -74,7 +77,11 @@ describe('rebuildConversations', () => {
     const lines = [
       line({ type: 'user', timestamp: '2026-02-10T22:58:00.000Z', message: { role: 'user', content: 'go' } }),
       assistant('msg_1', { type: 'tool_use', id: 'toolu_1', name: 'Read', input: {} }, {}, '2026-02-10T22:58:03.000Z'),
-      line({ type: 'user', timestamp: '2026-02-10T22:58:10.000Z', message: { role: 'user', content: [{ tool_use_id: 'toolu_1', type: 'tool_result', content: 'x' }] } }),
+      line({
+        type: 'user',
+        timestamp: '2026-02-10T22:58:10.000Z',
+        message: { role: 'user', content: [{ tool_use_id: 'toolu_1', type: 'tool_result', content: 'x' }] },
+      }),
       assistant('msg_2', { type: 'text', text: 'done' }, {}, '2026-02-10T22:58:14.000Z'),
       // A request with no user record of its own: it left when its response began
       assistant('msg_3', { type: 'text', text: 'more' }, {}, '2026-02-10T22:58:20.000Z'),
@@ -96,7 +103,12 @@ describe('rebuildConversations', () => {
       line({ type: 'user', uuid: 'u1', message: { role: 'user', content: 'main prompt' } }),
       side({ type: 'user', uuid: 's1', parentUuid: null, message: { role: 'user', content: 'subagent prompt' } }),
       side({ type: 'progress', uuid: 's2', parentUuid: 's1' }),
-      side({ type: 'assistant', uuid: 's3', parentUuid: 's2', message: { model: 'claude-opus-4-6', id: 'msg_s', role: 'assistant', content: [{ type: 'text', text: 'sub' }] } }),
+      side({
+        type: 'assistant',
+        uuid: 's3',
+        parentUuid: 's2',
+        message: { model: 'claude-opus-4-6', id: 'msg_s', role: 'assistant', content: [{ type: 'text', text: 'sub' }] },
+      }),
       assistant('msg_m', { type: 'text', text: 'main' }),
     ];
 
@@ -104,7 +116,10 @@ describe('rebuildConversations', () => {
     const conversations = rebuildConversations(lines, 'x.jsonl');
 
     // Assert
-    expect(conversations.map((c) => [c.kind, c.requests.map((r) => r.id)])).toEqual([['main', ['msg_m']], ['subagent', ['msg_s']]]);
+    expect(conversations.map((c) => [c.kind, c.requests.map((r) => r.id)])).toEqual([
+      ['main', ['msg_m']],
+      ['subagent', ['msg_s']],
+    ]);
     expect(conversations[0]?.requests[0]?.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'main prompt' }] }]);
   });
 });

@@ -20,7 +20,11 @@ beforeAll(async () => {
   dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'replay-html-'));
   const conversations = rebuildConversations(fixtureLines('subagent.jsonl'), 'subagent.jsonl');
   report = await replaySession('subagent.jsonl', conversations, {
-    threshold: 0.7, policy: { keepRecent: 2, minBytes: 1024 }, window: 60_000, stateDir: path.join(dir, 'state'), shedStateDir: path.join(dir, 'shed'),
+    threshold: 0.7,
+    policy: { keepRecent: 2, minBytes: 1024 },
+    window: 60_000,
+    stateDir: path.join(dir, 'state'),
+    shedStateDir: path.join(dir, 'shed'),
   });
 });
 afterAll(async () => {
@@ -71,8 +75,18 @@ describe('renderHtml', () => {
     const page = path.join(dir, 'replay.html');
     await fsp.writeFile(page, renderHtml([report]));
     const shot = path.join(dir, 'replay.png');
-    const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', `--user-data-dir=${path.join(dir, 'profile')}`, '--window-size=1200,800'];
+    const flags = [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--user-data-dir=${path.join(dir, 'profile')}`,
+      '--window-size=1200,800',
+    ];
 
     // Act
     const { stdout } = await run(CHROMIUM, [...flags, '--dump-dom', `file://${page}`], { maxBuffer: 16 * 1024 * 1024 });

@@ -23,15 +23,30 @@ describe('replayCommand', () => {
     const page = path.join(dir, 'replay.html');
 
     // Act
-    const result = await runCli(['replay', fixturePath('subagent.jsonl'), fixturePath('tool_heavy.jsonl'), '--window', '60000', '--keep-recent', '2', '--json', '--html', page]);
+    const result = await runCli([
+      'replay',
+      fixturePath('subagent.jsonl'),
+      fixturePath('tool_heavy.jsonl'),
+      '--window',
+      '60000',
+      '--keep-recent',
+      '2',
+      '--json',
+      '--html',
+      page,
+    ]);
 
     // Assert
     expect(result.code).toBe(0);
     const out = JSON.parse(result.stdout) as { sessions: Array<Record<string, unknown>> };
     expect(out.sessions).toHaveLength(2);
     const [session] = out.sessions as Array<{
-      file: string; requests: number; calibration: Record<string, number>; strategies: Record<string, Record<string, number>>;
-      shedEpochs: Array<Record<string, Record<string, unknown>>>; shedHeld: Record<string, unknown>;
+      file: string;
+      requests: number;
+      calibration: Record<string, number>;
+      strategies: Record<string, Record<string, number>>;
+      shedEpochs: Array<Record<string, Record<string, unknown>>>;
+      shedHeld: Record<string, unknown>;
     }>;
     expect(session?.file).toBe(fixturePath('subagent.jsonl'));
     expect(session?.requests).toBe(12);
@@ -91,7 +106,9 @@ describe('replayCommand', () => {
 
     // Assert
     expect(result.code).toBe(0);
-    const [session] = (JSON.parse(result.stdout) as { sessions: Array<{ strategies: Record<string, Record<string, number>>; shedHeld: { requests: Record<string, number> } }> }).sessions;
+    const [session] = (
+      JSON.parse(result.stdout) as { sessions: Array<{ strategies: Record<string, Record<string, number>>; shedHeld: { requests: Record<string, number> } }> }
+    ).sessions;
     expect(session?.strategies['shed']?.['epochs']).toBe(0);
     expect(session?.shedHeld.requests['gate']).toBeGreaterThan(0);
   });
@@ -112,7 +129,9 @@ describe('replayCommand', () => {
     // Assert: a row per window and strategy shown, the goals on shed's rows
     expect(result.code).toBe(0);
     const lines = result.stdout.split('\n');
-    expect(lines[0]).toBe('Made by `ctxshed replay --figures subagent.jsonl --figure-windows 200000 60000`; cost up to the first compaction, none after it (every strategy).');
+    expect(lines[0]).toBe(
+      'Made by `ctxshed replay --figures subagent.jsonl --figure-windows 200000 60000`; cost up to the first compaction, none after it (every strategy).',
+    );
     expect(lines.filter((l) => l.startsWith('| subagent'))).toHaveLength(6);
     expect(lines.filter((l) => l.startsWith('| subagent | 60k | shed |'))).toHaveLength(1);
     expect(result.stdout).toContain("compaction point by Claude Code's rule (window − 33,000), an assumption");
@@ -142,8 +161,11 @@ describe('replayCommand', () => {
 
     // Assert: peak / fullness at the recorded compaction / cost / epochs, as the docs' table has them
     type Summary = { peakFullness: number; atCompaction: number[]; costUsd: number; epochs: number };
-    const sessions = (JSON.parse(result.stdout) as { sessions: Array<{ strategies: Record<string, Summary>; shedEpochs: Array<{ payback: { paidBack: boolean } }> }> }).sessions;
-    const row = (s: Summary): string => `${Math.round(s.peakFullness * 100)}% / ${s.atCompaction.map((f) => `${Math.round(f * 100)}%`).join(' ')} / $${s.costUsd.toFixed(2)} / ${s.epochs}`;
+    const sessions = (
+      JSON.parse(result.stdout) as { sessions: Array<{ strategies: Record<string, Summary>; shedEpochs: Array<{ payback: { paidBack: boolean } }> }> }
+    ).sessions;
+    const row = (s: Summary): string =>
+      `${Math.round(s.peakFullness * 100)}% / ${s.atCompaction.map((f) => `${Math.round(f * 100)}%`).join(' ')} / $${s.costUsd.toFixed(2)} / ${s.epochs}`;
     expect(sessions.map((s) => ['recorded', 'rescue', 'shed'].map((k) => row(s.strategies[k]!)))).toEqual([
       ['83% / 83% / $8.04 / 0', '70% / 49% / $7.20 / 1', '70% / 34% / $6.32 / 1'],
       ['71% / 71% / $1.63 / 0', '71% / 54% / $1.71 / 1', '71% / 29% / $1.65 / 1'],
@@ -151,4 +173,3 @@ describe('replayCommand', () => {
     expect(sessions.map((s) => s.shedEpochs.map((e) => e.payback.paidBack))).toEqual([[true], [false]]);
   });
 });
-

@@ -5,7 +5,14 @@ import { ReplayRefaults } from '../../src/replay/replay-refaults.js';
 
 const read = (id: string, filePath: string): object => ({ type: 'tool_use', id, name: 'Read', input: { file_path: filePath } });
 const result = (id: string): object => ({ type: 'tool_result', tool_use_id: id, content: 'text' });
-const frozen = (ordinal: number, toolUseId: string): FrozenBlock => ({ ordinal, toolUseId, bytes: 2000, sha256: 'a'.repeat(64), jsonBytes: 2002, jsonSha256: 'b'.repeat(64) });
+const frozen = (ordinal: number, toolUseId: string): FrozenBlock => ({
+  ordinal,
+  toolUseId,
+  bytes: 2000,
+  sha256: 'a'.repeat(64),
+  jsonBytes: 2002,
+  jsonSha256: 'b'.repeat(64),
+});
 
 /** A transcript: a prompt, then each call and its result, in turns. */
 function transcript(...turns: object[][]): ApiMessage[] {
@@ -33,7 +40,11 @@ describe('ReplayRefaults', () => {
 
   it('should not count a Read before the block was elided, nor in another conversation, nor other tools', () => {
     const refaults = new ReplayRefaults();
-    const messages = transcript([read('t1', '/src/a.ts')], [read('t2', '/src/a.ts')], [{ type: 'tool_use', id: 't3', name: 'Bash', input: { command: 'cat /src/a.ts' } }]);
+    const messages = transcript(
+      [read('t1', '/src/a.ts')],
+      [read('t2', '/src/a.ts')],
+      [{ type: 'tool_use', id: 't3', name: 'Bash', input: { command: 'cat /src/a.ts' } }],
+    );
 
     refaults.observe('c', messages);
     refaults.elide('c', 1, messages, [frozen(0, 't1')]);

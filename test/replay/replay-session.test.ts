@@ -19,7 +19,13 @@ afterEach(async () => {
   await fs.rm(shedDir, { recursive: true, force: true });
 });
 
-const options = (over: Partial<ReplayOptions> = {}): ReplayOptions => ({ threshold: 0.7, policy: { keepRecent: 6, minBytes: 1024 }, stateDir: dir, shedStateDir: shedDir, ...over });
+const options = (over: Partial<ReplayOptions> = {}): ReplayOptions => ({
+  threshold: 0.7,
+  policy: { keepRecent: 6, minBytes: 1024 },
+  stateDir: dir,
+  shedStateDir: shedDir,
+  ...over,
+});
 
 describe('replaySession', () => {
   it('should match the recorded context within a few percent when nothing is rewritten', async () => {
@@ -78,14 +84,21 @@ describe('replaySession', () => {
     /** Two requests `minutes` apart; the second billed as `second` (cache read, cache write), writes at `ttl`. */
     const session = (minutes: number, ttl: '5m' | '1h', second: [number, number]): string[] => {
       const usage = (read: number, write: number): Record<string, unknown> => ({
-        input_tokens: 3, cache_read_input_tokens: read, cache_creation_input_tokens: write, output_tokens: 10,
+        input_tokens: 3,
+        cache_read_input_tokens: read,
+        cache_creation_input_tokens: write,
+        output_tokens: 10,
         cache_creation: { ephemeral_5m_input_tokens: ttl === '5m' ? write : 0, ephemeral_1h_input_tokens: ttl === '1h' ? write : 0 },
       });
       const at = (m: number, s: number): string => new Date(Date.parse('2026-02-10T22:58:00.000Z') + m * 60_000 + s * 1000).toISOString();
       return [
         line({ type: 'user', timestamp: at(0, 0), message: { role: 'user', content: 'read the file' } }),
         assistant('msg_1', { type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: '/x' } }, usage(0, 5000), at(0, 2)),
-        line({ type: 'user', timestamp: at(minutes, 0), message: { role: 'user', content: [{ tool_use_id: 'toolu_1', type: 'tool_result', content: 'x'.repeat(4000) }] } }),
+        line({
+          type: 'user',
+          timestamp: at(minutes, 0),
+          message: { role: 'user', content: [{ tool_use_id: 'toolu_1', type: 'tool_result', content: 'x'.repeat(4000) }] },
+        }),
         assistant('msg_2', { type: 'text', text: 'done' }, usage(second[0], second[1]), at(minutes, 2)),
       ];
     };
@@ -151,8 +164,11 @@ describe('replaySession', () => {
       });
       return lines;
     };
-    const replay = async (sizes: readonly number[], over: Partial<ReplayOptions>, paths?: Record<number, string>): Promise<Awaited<ReturnType<typeof replaySession>>> =>
-      replaySession('x.jsonl', rebuildConversations(session(sizes, paths), 'x.jsonl'), options(over));
+    const replay = async (
+      sizes: readonly number[],
+      over: Partial<ReplayOptions>,
+      paths?: Record<number, string>,
+    ): Promise<Awaited<ReturnType<typeof replaySession>>> => replaySession('x.jsonl', rebuildConversations(session(sizes, paths), 'x.jsonl'), options(over));
     // Four large early reads, then small ones: the stale middle holds most of the bytes.
     const stale = [20_000, 20_000, 20_000, 20_000, ...Array<number>(10).fill(400)];
 
@@ -207,7 +223,7 @@ describe('replaySession', () => {
 
       // Assert: every tool result of the span counts once
       const span = quiet.shedEpochs[0]!.span;
-      expect(quiet.shedRefaults).toEqual({ blocksElided: (span.messages) / 2, blocksRefaulted: 0, refaults: 0, rate: 0 });
+      expect(quiet.shedRefaults).toEqual({ blocksElided: span.messages / 2, blocksRefaulted: 0, refaults: 0, rate: 0 });
       expect(reread.shedRefaults).toMatchObject({ blocksElided: span.messages / 2, blocksRefaulted: 1, refaults: 1 });
     });
 

@@ -20,7 +20,14 @@ afterEach(async () => {
   await fs.rm(shedDir, { recursive: true, force: true });
 });
 
-const options = (over: Partial<ReplayOptions> = {}): ReplayOptions => ({ threshold: 0.7, policy: { keepRecent: 2, minBytes: 1024 }, stateDir: dir, shedStateDir: shedDir, window: 30_000, ...over });
+const options = (over: Partial<ReplayOptions> = {}): ReplayOptions => ({
+  threshold: 0.7,
+  policy: { keepRecent: 2, minBytes: 1024 },
+  stateDir: dir,
+  shedStateDir: shedDir,
+  window: 30_000,
+  ...over,
+});
 const thinking = (i: number) => ({ type: 'thinking', thinking: '', signature: `Sig${i}${'x'.repeat(40)}==` });
 
 /**
@@ -60,7 +67,7 @@ describe('countThinking', () => {
 });
 
 describe('replaySession thinking figures', () => {
-  it('should build the bodies with the transcript\'s thinking blocks in them', () => {
+  it("should build the bodies with the transcript's thinking blocks in them", () => {
     const [conversation] = rebuildConversations(session(STALE), 'x.jsonl');
     const last = conversation!.requests.at(-1)!;
 

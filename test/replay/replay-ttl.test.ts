@@ -44,7 +44,21 @@ describe('ctxshed replay --ttl', () => {
     // Assert: 1 + 12 + 4 requests in three sessions; tool_heavy's third request re-read only its system prompt
     expect([result.code, result.stderr]).toEqual([0, '']);
     const { ttl } = JSON.parse(result.stdout) as TtlJson;
-    expect(Object.keys(ttl)).toEqual(['sessions', 'conversations', 'requests', 'pairs', 'agreement', 'confusion', 'rule', 'byTtl', 'band', 'unforeseeable', 'resumes', 'skipped', 'disagreements']);
+    expect(Object.keys(ttl)).toEqual([
+      'sessions',
+      'conversations',
+      'requests',
+      'pairs',
+      'agreement',
+      'confusion',
+      'rule',
+      'byTtl',
+      'band',
+      'unforeseeable',
+      'resumes',
+      'skipped',
+      'disagreements',
+    ]);
     expect([ttl.sessions, ttl.pairs, ttl.agreement]).toEqual([3, 14, 0.9286]);
     expect(ttl.confusion).toEqual({ predictedWarm: { billedWarm: 13, billedCold: 1 }, predictedCold: { billedWarm: 0, billedCold: 0 } });
   });
@@ -66,9 +80,22 @@ describe('ctxshed replay --ttl', () => {
       ...fixtureLines('subagent.jsonl').filter((l) => l.trim() !== ''),
       JSON.stringify({ type: 'user', isSidechain: false, timestamp: '2026-02-11T00:05:00.000Z', message: { role: 'user', content: 'and now?' } }),
       JSON.stringify({
-        type: 'assistant', isSidechain: false, timestamp: '2026-02-11T00:05:04.000Z',
-        message: { model: 'claude-opus-4-6', id: 'msg_resumed_1', role: 'assistant', content: [{ type: 'text', text: 'back' }],
-          usage: { input_tokens: 14_000, cache_read_input_tokens: 18_000, cache_creation_input_tokens: 30_000, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 30_000 }, output_tokens: 5 } },
+        type: 'assistant',
+        isSidechain: false,
+        timestamp: '2026-02-11T00:05:04.000Z',
+        message: {
+          model: 'claude-opus-4-6',
+          id: 'msg_resumed_1',
+          role: 'assistant',
+          content: [{ type: 'text', text: 'back' }],
+          usage: {
+            input_tokens: 14_000,
+            cache_read_input_tokens: 18_000,
+            cache_creation_input_tokens: 30_000,
+            cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 30_000 },
+            output_tokens: 5,
+          },
+        },
       }),
     ];
     await fsp.copyFile(fixturePath('subagent.jsonl'), path.join(dir, 'a.jsonl'));
@@ -84,13 +111,21 @@ describe('ctxshed replay --ttl', () => {
     expect(ttl.resumes).toMatchObject({ turns: 1, newFile: 1, afterGap: 0, billedWarm: 0 });
     expect(ttl.resumes.cold).toMatchObject({ contextTokens: 62_000, cacheWriteTokens: 30_000, inputTokens: 14_000, cacheReadTokens: 18_000 });
     // docs/commands.md shows this entry
-    expect(ttl.resumes.list).toEqual([{
-      session: path.join(dir, 'b.jsonl'), kind: 'newFile', sentAt: '2026-02-11T00:05:00.000Z', gapMinutes: 121.2,
-      billedWarm: false, inputTokens: 14_000, cacheReadTokens: 18_000, cacheWriteTokens: 30_000,
-    }]);
+    expect(ttl.resumes.list).toEqual([
+      {
+        session: path.join(dir, 'b.jsonl'),
+        kind: 'newFile',
+        sentAt: '2026-02-11T00:05:00.000Z',
+        gapMinutes: 121.2,
+        billedWarm: false,
+        inputTokens: 14_000,
+        cacheReadTokens: 18_000,
+        cacheWriteTokens: 30_000,
+      },
+    ]);
   });
 
-  it.skipIf(!fs.existsSync(SCRIPT))('should show its progress on a terminal\'s stderr, never in the JSON on stdout', async () => {
+  it.skipIf(!fs.existsSync(SCRIPT))("should show its progress on a terminal's stderr, never in the JSON on stdout", async () => {
     // Arrange
     const out = path.join(dir, 'out.json');
     const command = `'${process.execPath}' '${CLI_PATH}' replay --ttl '${FIXTURES}' --json > '${out}'`;
@@ -137,4 +172,3 @@ describe('ctxshed replay --ttl', () => {
     expect(ttl.resumes.turns).toBe(0);
   });
 });
-

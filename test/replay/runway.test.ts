@@ -47,7 +47,10 @@ describe('RunwayCounter', () => {
 describe('withRatios', () => {
   it('should give each runway its ratio to the recorded one', () => {
     // Act
-    const runways = withRatios({ recorded: { requests: 40, end: 'recorded_compaction' }, shed: { requests: 90, end: 'extrapolated' }, rescue: { requests: 30, end: 'refusal' } }, 'recorded');
+    const runways = withRatios(
+      { recorded: { requests: 40, end: 'recorded_compaction' }, shed: { requests: 90, end: 'extrapolated' }, rescue: { requests: 30, end: 'refusal' } },
+      'recorded',
+    );
 
     // Assert
     expect(runways.recorded.ratio).toBe(1);

@@ -15,22 +15,51 @@ const messages: ApiMessage[] = [{ role: 'user', content: [{ type: 'text', text: 
 messages.push({ role: 'assistant', content: [{ type: 'text', text: 'done' }] });
 const body = new BodyBuilder().build('claude-opus-4-6', messages);
 const request: RebuiltRequest = {
-  id: 'msg_9', messages, model: 'claude-opus-4-6', timeMs: 0, sentMs: 0, blocks: 18,
+  id: 'msg_9',
+  messages,
+  model: 'claude-opus-4-6',
+  timeMs: 0,
+  sentMs: 0,
+  blocks: 18,
   usage: { input: 3, cacheRead: 40_000, cacheWrite: 500, cacheWrite1h: 0, output: 10 },
 };
-const priced = (cacheWriteTokens: number): PricedRequest => ({ contextTokens: 40_000, cacheReadTokens: 0, cacheWriteTokens, uncachedTokens: 3, outputTokens: 10, costUsd: 0, priced: true });
+const priced = (cacheWriteTokens: number): PricedRequest => ({
+  contextTokens: 40_000,
+  cacheReadTokens: 0,
+  cacheWriteTokens,
+  uncachedTokens: 3,
+  outputTokens: 10,
+  costUsd: 0,
+  priced: true,
+});
 const reading: FullnessReading = { contextTokens: 80_000, window: 100_000, epochsApplied: 0, requestBytes: 320_000 };
 const span = { first: 1, last: 4, sha256: 'cd'.repeat(32), bytes: 120_400, pins: [] };
 const epoch: Epoch = {
-  n: 1, latchedAt: '2026-02-10T23:00:00.000Z', mode: 'shed', trigger: 'threshold',
+  n: 1,
+  latchedAt: '2026-02-10T23:00:00.000Z',
+  mode: 'shed',
+  trigger: 'threshold',
   reason: { fullness: 0.8, threshold: 0.7, window: 100_000, contextTokens: 80_000 },
-  policy: { name: 'shed-stale-middle', version: 1, keepRecent: 6, minBytes: 0, keepPersonTurns: 2 }, blocks: [], span,
+  policy: { name: 'shed-stale-middle', version: 1, keepRecent: 6, minBytes: 0, keepPersonTurns: 2 },
+  blocks: [],
+  span,
 };
 
 /** The engine's answer for the request: latched (a span and a smaller body) or not. */
 function prepared(latched: boolean): Prepared {
   const record = { epochs: latched ? [epoch] : [] } as unknown as ConversationRecord;
-  const conversation = { key: 'k', record, frozen: [], thinking: [], spans: latched ? [span] : [], mode: 'shed', reading, latching: Promise.resolve(), fileStamp: '', refaulted: new Set() } as ConversationEntry;
+  const conversation = {
+    key: 'k',
+    record,
+    frozen: [],
+    thinking: [],
+    spans: latched ? [span] : [],
+    mode: 'shed',
+    reading,
+    latching: Promise.resolve(),
+    fileStamp: '',
+    refaulted: new Set(),
+  } as ConversationEntry;
   const base = { route: 'messages' as const, window: 100_000, agentId: undefined, conversation, rescued: 0, bytesElided: 0 };
   return latched
     ? { ...base, body: body.subarray(0, body.length - 120_000), epochs: 1, latched: 1, rescued: 1, bytesElided: span.bytes }
@@ -38,7 +67,18 @@ function prepared(latched: boolean): Prepared {
 }
 
 const step = (over: Partial<ShedStep>): ShedStep => ({
-  conversation: 'x.jsonl#1', requests: 12, n: 9, request, body, prepared: prepared(true), priced: priced(3500), recorded: priced(500), ttl: '5m', tokensPerByte: 0.25, mainIndex: 9, ...over,
+  conversation: 'x.jsonl#1',
+  requests: 12,
+  n: 9,
+  request,
+  body,
+  prepared: prepared(true),
+  priced: priced(3500),
+  recorded: priced(500),
+  ttl: '5m',
+  tokensPerByte: 0.25,
+  mainIndex: 9,
+  ...over,
 });
 
 describe('ShedAccount', () => {
@@ -80,7 +120,10 @@ describe('ShedAccount', () => {
 
     // Assert
     expect(account.epochs).toEqual([]);
-    expect(account.held()).toMatchObject({ requests: { gate: 1 }, firstGate: { conversation: 'x.jsonl#1', request: 9, gate: { latch: false, expectedRemainingTurns: 0 } } });
+    expect(account.held()).toMatchObject({
+      requests: { gate: 1 },
+      firstGate: { conversation: 'x.jsonl#1', request: 9, gate: { latch: false, expectedRemainingTurns: 0 } },
+    });
   });
 
   it('should not ask under the threshold', () => {

@@ -11,12 +11,33 @@ const epoch: Epoch = {
   policy: { name: 'shed-stale-middle', version: 1, keepRecent: 6, minBytes: 0, keepPersonTurns: 2 },
   blocks: [],
   span: { first: 9, last: 20, sha256: 'ab'.repeat(32), bytes: 41_000, pins: [] },
-  gate: { writeMult: 1.25, readMult: 0.1, invalidatedSuffixTokens: 5000, droppedCachedTokens: 10_000, breakEvenTurns: 6, expectedRemainingTurns: 30, horizonFrom: 'turns_so_far', latch: true },
+  gate: {
+    writeMult: 1.25,
+    readMult: 0.1,
+    invalidatedSuffixTokens: 5000,
+    droppedCachedTokens: 10_000,
+    breakEvenTurns: 6,
+    expectedRemainingTurns: 30,
+    horizonFrom: 'turns_so_far',
+    latch: true,
+  },
 };
 
 const observation = (over: Partial<ShedLatchObservation> = {}): ShedLatchObservation => ({
-  conversation: '/x/s.jsonl#1', request: 30, mainIndex: 28, epoch, model: 'claude-opus-4-6', ttl: '5m', tokensPerByte: 0.25,
-  bytesSavedNow: 60_000, bytesSavedBefore: 20_000, warmTokens: 50_000, shedCacheWrite: 12_000, recordedCacheWrite: 2000, turnsAfter: 12, ...over,
+  conversation: '/x/s.jsonl#1',
+  request: 30,
+  mainIndex: 28,
+  epoch,
+  model: 'claude-opus-4-6',
+  ttl: '5m',
+  tokensPerByte: 0.25,
+  bytesSavedNow: 60_000,
+  bytesSavedBefore: 20_000,
+  warmTokens: 50_000,
+  shedCacheWrite: 12_000,
+  recordedCacheWrite: 2000,
+  turnsAfter: 12,
+  ...over,
 });
 
 describe('shedEpochFigure', () => {
@@ -25,8 +46,22 @@ describe('shedEpochFigure', () => {
     const figure = shedEpochFigure(observation());
 
     // Assert: 40,000 bytes newly saved at a quarter token each; all warm; $5/MTok input
-    expect(figure.perLaterTurn).toEqual({ shedTokens: 10_000, warmTokens: 10_000, coldTokens: 0, inputTokenEquivalent: 1000, usd: 0.005, basis: 'cache_read_marginal' });
-    expect(figure).toMatchObject({ epoch: 2, request: 30, mainIndex: 28, fullness: 0.7123, turnsAfter: 12, span: { first: 9, last: 20, messages: 12, bytes: 41_000 } });
+    expect(figure.perLaterTurn).toEqual({
+      shedTokens: 10_000,
+      warmTokens: 10_000,
+      coldTokens: 0,
+      inputTokenEquivalent: 1000,
+      usd: 0.005,
+      basis: 'cache_read_marginal',
+    });
+    expect(figure).toMatchObject({
+      epoch: 2,
+      request: 30,
+      mainIndex: 28,
+      fullness: 0.7123,
+      turnsAfter: 12,
+      span: { first: 9, last: 20, messages: 12, bytes: 41_000 },
+    });
     expect(figure.gate).toEqual(epoch.gate);
   });
 
@@ -40,7 +75,7 @@ describe('shedEpochFigure', () => {
     expect(cold.perLaterTurn).toMatchObject({ warmTokens: 0, coldTokens: 10_000, inputTokenEquivalent: 10_000, usd: 0.05, basis: 'full_input' });
   });
 
-  it('should charge the re-write at the cache-write rate of the request\'s TTL', () => {
+  it("should charge the re-write at the cache-write rate of the request's TTL", () => {
     // Act
     const fiveMinutes = shedEpochFigure(observation());
     const oneHour = shedEpochFigure(observation({ ttl: '1h' }));
@@ -52,7 +87,7 @@ describe('shedEpochFigure', () => {
     expect(none.rewrite.cacheWriteTokens).toBe(0);
   });
 
-  it('should say in how many turns the saving covers the re-write\'s premium over a read, and whether the session ran that long', () => {
+  it("should say in how many turns the saving covers the re-write's premium over a read, and whether the session ran that long", () => {
     // Act: 10,000 tokens written at 1.25x instead of read at 0.1x, against 1,000 a turn
     const figure = shedEpochFigure(observation());
     const short = shedEpochFigure(observation({ turnsAfter: 10 }));

@@ -20,9 +20,21 @@ function body(sizes: readonly number[]): Uint8Array {
   return new BodyBuilder().build('claude-opus-4-6', messages);
 }
 
-const reading = (over: Partial<FullnessReading> = {}): FullnessReading => ({ contextTokens: 80_000, window: 100_000, epochsApplied: 0, requestBytes: 320_000, ...over });
+const reading = (over: Partial<FullnessReading> = {}): FullnessReading => ({
+  contextTokens: 80_000,
+  window: 100_000,
+  epochsApplied: 0,
+  requestBytes: 320_000,
+  ...over,
+});
 const input = (sizes: readonly number[], over: Partial<ShedHoldInput> = {}): ShedHoldInput => ({
-  body: body(sizes), spans: [], reading: reading(), epochs: 0, spansDir: '/state/spans', sha256: sha256Hex, ...over,
+  body: body(sizes),
+  spans: [],
+  reading: reading(),
+  epochs: 0,
+  spansDir: '/state/spans',
+  sha256: sha256Hex,
+  ...over,
 });
 const big = [60_000, 60_000, 60_000, 60_000, ...Array<number>(6).fill(500)];
 
@@ -77,7 +89,7 @@ describe('whyNoShed against the engine', () => {
     // Policy version 3: a gain floor is waived within it of the window (80% + 15% stays under it).
     ['gain_too_small', [2_000, 2_000, 2_000, 25_000, ...Array<number>(4).fill(500)], { minGainFraction: 0.2 }],
     ['too_few_messages', [500, 500, 500], {}],
-  ] as const)('should give the engine\'s own hold reason (%s) for the same request and reading', async (reason, sizes, settings) => {
+  ] as const)("should give the engine's own hold reason (%s) for the same request and reading", async (reason, sizes, settings) => {
     // Arrange: a shed engine whose conversation's last reading is 80% of its window.
     const state = await openStateDir(await tempStateDir('ctxshed-shed-hold-'));
     const engine = new EpochEngine(state, { ...DEFAULT_ENGINE_SETTINGS, window: 100_000, mode: 'shed', ...(settings as Partial<EngineSettings>) });
@@ -89,7 +101,12 @@ describe('whyNoShed against the engine', () => {
     const prepared = await engine.prepare(request);
     const entry = prepared.conversation!;
     const explained = whyNoShed({
-      body: request.body, spans: entry.spans, reading: entry.reading!, epochs: entry.record?.epochs.length ?? 0, spansDir: state.spansDir, sha256: sha256Hex,
+      body: request.body,
+      spans: entry.spans,
+      reading: entry.reading!,
+      epochs: entry.record?.epochs.length ?? 0,
+      spansDir: state.spansDir,
+      sha256: sha256Hex,
       ...('horizon' in settings ? { horizon: settings.horizon } : {}),
       ...('minGainFraction' in settings ? { minGainFraction: settings.minGainFraction } : {}),
     });

@@ -6,13 +6,7 @@ import { conv, req } from './ttl-fixtures.js';
 describe('backtestTtl', () => {
   it('should count agreement and the confusion table', () => {
     // Arrange: warm/warm, warm/cold (a changed system prompt), cold/warm (the band), cold/cold
-    const c = conv('c', [
-      req('r0', 0, 0, 1000),
-      req('r1', 1, 1000, 100),
-      req('r2', 2, 200, 1000),
-      req('r3', 9, 1200, 100),
-      req('r4', 30, 0, 1400),
-    ]);
+    const c = conv('c', [req('r0', 0, 0, 1000), req('r1', 1, 1000, 100), req('r2', 2, 200, 1000), req('r3', 9, 1200, 100), req('r4', 30, 0, 1400)]);
 
     // Act
     const report = backtestTtl(pairRequests([c]), 1);
@@ -22,7 +16,10 @@ describe('backtestTtl', () => {
     expect(report.confusion).toEqual({ predictedWarm: { billedWarm: 1, billedCold: 1 }, predictedCold: { billedWarm: 1, billedCold: 1 } });
     expect(report.agreement).toBe(0.5);
     expect(report.unforeseeable).toEqual({ pairs: 1, cacheWriteTokens: 1000 });
-    expect(report.disagreements.map((d) => [d.sentAt.slice(11, 16), d.predictedWarm])).toEqual([['20:02', true], ['20:09', false]]);
+    expect(report.disagreements.map((d) => [d.sentAt.slice(11, 16), d.predictedWarm])).toEqual([
+      ['20:02', true],
+      ['20:09', false],
+    ]);
   });
 
   it('should count the 5-15 minute band apart, by TTL, with how many were still warm', () => {

@@ -12,6 +12,10 @@ export function req(id: string, minutes: number, read: number, write: number, op
 }
 
 /** A conversation of session `session`. */
-export function conv(id: string, requests: TtlRequest[], options: { session?: string; kind?: 'main' | 'subagent'; compaction?: boolean } = {}): TtlConversation {
+export function conv(
+  id: string,
+  requests: TtlRequest[],
+  options: { session?: string; kind?: 'main' | 'subagent'; compaction?: boolean } = {},
+): TtlConversation {
   return { id, session: options.session ?? 'a.jsonl', kind: options.kind ?? 'main', compaction: options.compaction ?? false, requests };
 }

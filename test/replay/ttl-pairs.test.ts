@@ -17,7 +17,7 @@ describe('pairRequests', () => {
     ]);
   });
 
-  it('should keep a 1-hour entry warm for 30 minutes, and take a request that wrote nothing at its conversation\'s TTL', () => {
+  it("should keep a 1-hour entry warm for 30 minutes, and take a request that wrote nothing at its conversation's TTL", () => {
     // Arrange: r1 reads everything and writes nothing; r2 comes 59 minutes after r1
     const c = conv('c', [req('r0', 0, 0, 1000, { ttl: '1h' }), req('r1', 30, 1000, 0), req('r2', 89, 1000, 50, { ttl: '1h' })]);
 
@@ -25,7 +25,10 @@ describe('pairRequests', () => {
     const { pairs } = pairRequests([c]);
 
     // Assert
-    expect(pairs.map((p) => [p.ttl, p.predictedWarm])).toEqual([['1h', true], ['1h', true]]);
+    expect(pairs.map((p) => [p.ttl, p.predictedWarm])).toEqual([
+      ['1h', true],
+      ['1h', true],
+    ]);
   });
 
   it('should refresh an entry each time a request reads it', () => {
@@ -81,7 +84,10 @@ describe('pairRequests', () => {
     const paired = pairRequests([main, after, compaction]);
 
     // Assert: the conversation after the compaction starts afresh
-    expect(paired.pairs.map((p) => [p.previous.id, p.next.id, p.kind])).toEqual([['m0', 'm1', 'turn'], ['m1', 'k0', 'compaction']]);
+    expect(paired.pairs.map((p) => [p.previous.id, p.next.id, p.kind])).toEqual([
+      ['m0', 'm1', 'turn'],
+      ['m1', 'k0', 'compaction'],
+    ]);
     expect(paired.starts).toBe(2);
   });
 

@@ -46,7 +46,7 @@ describe('isBilledWarm', () => {
 });
 
 describe('conversationTtls', () => {
-  it('should give a request that wrote nothing its conversation\'s TTL, the body\'s TTL first, and 5 minutes when nothing says', () => {
+  it("should give a request that wrote nothing its conversation's TTL, the body's TTL first, and 5 minutes when nothing says", () => {
     // Arrange: reads only, 1-hour writes, reads only, 5-minute writes
     const usages = [usage({ cacheRead: 9 }), usage({ cacheWrite: 5, cacheWrite1h: 5 }), usage({ cacheRead: 9 }), usage({ cacheWrite: 5 })];
 

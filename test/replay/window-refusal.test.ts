@@ -20,7 +20,13 @@ afterEach(async () => {
 });
 
 /** A threshold no request reaches: any epoch is the overflow's own. */
-const options = (over: Partial<ReplayOptions> = {}): ReplayOptions => ({ threshold: 0.99, policy: { keepRecent: 1, minBytes: 1024 }, stateDir: dir, shedStateDir: shedDir, ...over });
+const options = (over: Partial<ReplayOptions> = {}): ReplayOptions => ({
+  threshold: 0.99,
+  policy: { keepRecent: 1, minBytes: 1024 },
+  stateDir: dir,
+  shedStateDir: shedDir,
+  ...over,
+});
 
 const PREFIX_TOKENS = 1000;
 const TOKENS_PER_BYTE = 0.25;
@@ -114,7 +120,8 @@ describe('replaySession runway and cost basis', () => {
     const first = conversations[0];
     [100_000, 140_000, 166_000].forEach((read, i) => {
       const r = first?.requests[i];
-      if (first !== undefined && r !== undefined) first.requests[i] = { ...r, usage: { input: 0, cacheRead: read, cacheWrite: 0, cacheWrite1h: 0, output: 10 } };
+      if (first !== undefined && r !== undefined)
+        first.requests[i] = { ...r, usage: { input: 0, cacheRead: read, cacheWrite: 0, cacheWrite1h: 0, output: 10 } };
     });
     return conversations;
   }
@@ -149,6 +156,8 @@ describe('replaySession runway and cost basis', () => {
     expect(report.strategies.shed.series.fullness).toHaveLength(3);
     const table = renderTable([report]);
     expect(table).toContain(`cost: ${COST_BASIS}: 3 of 5 requests priced`);
-    expect(table).toContain("compaction point 167,094 tokens (84% of the window, 32,906 below it), from the margin of the transcript's auto compact_boundary; recorded: auto at 167,094 tokens");
+    expect(table).toContain(
+      "compaction point 167,094 tokens (84% of the window, 32,906 below it), from the margin of the transcript's auto compact_boundary; recorded: auto at 167,094 tokens",
+    );
   });
 });

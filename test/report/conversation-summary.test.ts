@@ -18,7 +18,7 @@ const SESSION = [
 const RECORD = record([epoch(1, '2026-01-01T00:00:30.000Z', [block(0, 1000), block(1, 2000), block(2, 3000)])]);
 
 describe('summarizeConversations', () => {
-  it('should count an epoch\'s shed once, however many requests carry it', () => {
+  it("should count an epoch's shed once, however many requests carry it", () => {
     const [summary] = summarizeConversations(fold(SESSION), [RECORD]);
 
     expect(summary!.requests).toBe(21);
@@ -40,11 +40,7 @@ describe('summarizeConversations', () => {
   });
 
   it('should estimate each epoch from the wire log when the record is gone, still once per epoch', () => {
-    const tally = fold([
-      ...SESSION,
-      rewritten('2026-01-01T00:02:00.000Z', 2, 5, 10_000, { latched: 2 }),
-      rewritten('2026-01-01T00:02:01.000Z', 2, 5, 10_000),
-    ]);
+    const tally = fold([...SESSION, rewritten('2026-01-01T00:02:00.000Z', 2, 5, 10_000, { latched: 2 }), rewritten('2026-01-01T00:02:01.000Z', 2, 5, 10_000)]);
 
     const [summary] = summarizeConversations(tally, []);
 
@@ -57,7 +53,7 @@ describe('summarizeConversations', () => {
 });
 
 describe('summarizeConversation', () => {
-  it('should turn bytes into tokens at the conversation\'s own rate', () => {
+  it("should turn bytes into tokens at the conversation's own rate", () => {
     const tally = fold([wire({ t: '2026-01-01T00:00:00.000Z', bytesOut: 40_000, usage: { input: 0, cacheCreation: 4000, cacheRead: 4000, output: 1 } })]);
 
     const summary = summarizeConversation(RECORD, tally.conversations.get(KEY_A)!, KEY_A);
@@ -77,8 +73,11 @@ describe('tokensPerByteOf', () => {
 });
 
 describe('summarizeConversation refaults', () => {
-  it('should count reads and blocks read back per epoch, only of the epoch\'s own blocks, and the rate', () => {
-    const refaulted = [{ epoch: 1, ordinal: 2, via: 'read' as const }, { epoch: 1, ordinal: 9, via: 'read' as const }];
+  it("should count reads and blocks read back per epoch, only of the epoch's own blocks, and the rate", () => {
+    const refaulted = [
+      { epoch: 1, ordinal: 2, via: 'read' as const },
+      { epoch: 1, ordinal: 9, via: 'read' as const },
+    ];
     const tally = fold([...SESSION, rewritten('2026-01-01T00:02:00.000Z', 1, 3, 6000, { refaults: 2, refaulted })]);
 
     const summary = summarizeConversation(RECORD, tally.conversations.get(KEY_A)!, KEY_A);
@@ -95,7 +94,7 @@ describe('summarizeConversation refaults', () => {
 });
 
 describe('summarizeConversation, shed mode', () => {
-  it('should give each shed epoch its span, counted apart from rescue\'s blocks, and priced per later turn with its basis', async () => {
+  it("should give each shed epoch its span, counted apart from rescue's blocks, and priced per later turn with its basis", async () => {
     const { shedSession, SPAN_1, SPAN_2 } = await import('./render-fixtures.js');
     const { KEY_C } = await import('./report-fixtures.js');
     const summary = shedSession().summaries.find((s) => s.key === KEY_C)!;

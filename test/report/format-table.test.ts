@@ -3,7 +3,13 @@ import { oneLine, promptForDisplay, renderTable, truncate, wrapText } from '../.
 
 describe('renderTable', () => {
   it('should align columns left or right under their headers', () => {
-    const lines = renderTable([{ header: 'KEY' }, { header: 'N', align: 'right' }], [['abc', '5'], ['a', '120']]);
+    const lines = renderTable(
+      [{ header: 'KEY' }, { header: 'N', align: 'right' }],
+      [
+        ['abc', '5'],
+        ['a', '120'],
+      ],
+    );
 
     expect(lines).toEqual(['KEY    N', 'abc    5', 'a    120']);
   });
@@ -50,7 +56,7 @@ describe('wrapText', () => {
 });
 
 describe('promptForDisplay', () => {
-  it('should drop the system reminders before the user\'s words', () => {
+  it("should drop the system reminders before the user's words", () => {
     expect(promptForDisplay('<system-reminder>Today is a day.</system-reminder> Read\nsrc/')).toBe('Read src/');
     expect(promptForDisplay('<system-reminder>\na\n</system-reminder> <system-reminder>b</system-reminder> Fix it')).toBe('Fix it');
   });

@@ -17,7 +17,7 @@ describe('formatAgo', () => {
     ]);
   });
 
-  it('should say now for a time a little in the future (another machine\'s clock) and - for none', () => {
+  it("should say now for a time a little in the future (another machine's clock) and - for none", () => {
     expect(formatAgo('2026-01-03T12:00:05.000Z', NOW)).toBe('now');
     expect(formatAgo(null, NOW)).toBe('-');
     expect(formatAgo('yesterday', NOW)).toBe('?');

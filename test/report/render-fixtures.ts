@@ -28,9 +28,19 @@ export function session(): { tally: WireTally; records: ConversationRecord[]; su
       latched: 2,
       fullness: 0.52,
       refaults: 2,
-      refaulted: [{ epoch: 1, ordinal: 0, via: 'read' }, { epoch: 1, ordinal: 1, via: 'bash' }],
+      refaulted: [
+        { epoch: 1, ordinal: 0, via: 'read' },
+        { epoch: 1, ordinal: 1, via: 'bash' },
+      ],
     }),
-    wire({ t: '2026-01-01T10:06:00.000Z', reason: 'epoch_mismatch', epochs: 2, fullness: 0.55, refaults: 1, refaulted: [{ epoch: 1, ordinal: 0, via: 'restore' }] }),
+    wire({
+      t: '2026-01-01T10:06:00.000Z',
+      reason: 'epoch_mismatch',
+      epochs: 2,
+      fullness: 0.55,
+      refaults: 1,
+      refaulted: [{ epoch: 1, ordinal: 0, via: 'restore' }],
+    }),
     wire({ t: '2026-01-01T10:07:00.000Z', fullness: 0.2 }, KEY_B),
     wire({ t: '2026-01-01T10:07:30.000Z', route: null, reason: 'not_a_model_call' }, null),
   ];

@@ -34,7 +34,7 @@ describe('renderLs, shed mode', () => {
     expect(lines[0]).toMatch(/^KEY +PROMPT +LAST SEEN +FULL +EPOCHS +BLOCKS +ELIDED +REFAULTS +SPANS +REQS$/);
     expect(text).toMatch(/\ncccccccccccc  Port the pars.* +2 +- +- +- +2 +4\n/);
     expect(text).toMatch(/\naaaaaaaaaaaa  Please read every.*… +4m ago +55\.0% +2 +3 +61\.7 KB +66\.7% +- +4\n/);
-    expect(text).toContain('Shed: 2 spans of 14 whole messages; each epoch\'s bytes, tokens and per-turn price: ctxshed stats.');
+    expect(text).toContain("Shed: 2 spans of 14 whole messages; each epoch's bytes, tokens and per-turn price: ctxshed stats.");
     expect(widest(text)).toBeLessThanOrEqual(100);
   });
 });

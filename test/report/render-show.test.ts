@@ -35,7 +35,7 @@ describe('renderConversation', () => {
     expect(text).not.toContain('why ');
   });
 
-  it('should print a shed epoch\'s span, pins, its per-turn price with the basis, and the gate it passed', async () => {
+  it("should print a shed epoch's span, pins, its per-turn price with the basis, and the gate it passed", async () => {
     const { shedSession, SPAN_1 } = await import('./render-fixtures.js');
     const { KEY_C } = await import('./report-fixtures.js');
     const { summaries, records } = shedSession();
@@ -43,15 +43,19 @@ describe('renderConversation', () => {
 
     const text = renderConversation(summary, records.find((r) => r.key === KEY_C)!.epochs, { elidedDir: '/st/elided', spansDir: '/st/spans' }, NOW);
 
-    expect(text).toContain('  shed      2 spans, 14 whole messages in 2 epochs (each epoch\'s figures below, never summed)\n');
+    expect(text).toContain("  shed      2 spans, 14 whole messages in 2 epochs (each epoch's figures below, never summed)\n");
     expect(text).not.toContain('  elided    ');
     expect(text).toContain('policy    shed-stale-middle v1: between the head and the messages of the 6 newest tool results');
     expect(text).toMatch(new RegExp(`shed      8 messages \\(1\\.\\.8\\), 30\\.8 KB \\(~[\\d.]+k tokens\\)\\n  handle    ${SPAN_1.sha256}`));
     expect(text).toContain('pins      1 text\n');
     expect(text).toContain('pins      none; the first prompt is in it');
-    expect(text).toContain('per turn  ~774 input tokens a later turn no longer pays, basis cache_read_marginal\n            (7,744 warm at the cache-read marginal, 0 cold at full input)');
+    expect(text).toContain(
+      'per turn  ~774 input tokens a later turn no longer pays, basis cache_read_marginal\n            (7,744 warm at the cache-read marginal, 0 cold at full input)',
+    );
     expect(text).toContain('basis blended\n            (2,000 warm at the cache-read marginal, 3,000 cold at full input)');
-    expect(text).toContain('gate      pays back in 15 turns, within the 40 turns left (--horizon)\n            (1.25 - 0.1) x 10,071 re-written / (0.1 x 7,744 dropped)');
+    expect(text).toContain(
+      'gate      pays back in 15 turns, within the 40 turns left (--horizon)\n            (1.25 - 0.1) x 10,071 re-written / (0.1 x 7,744 dropped)',
+    );
     expect(text).toContain('Originals: /st/spans/<HANDLE>.md (readable) and <HANDLE>.json (the exact bytes)');
     expect(widest(text)).toBeLessThanOrEqual(100);
   });
@@ -69,7 +73,12 @@ describe('renderConversation', () => {
       wire({ t: '2026-01-01T10:05:00.000Z', refaults: 1, refaulted: [span('bbbb')] }, KEY_C),
     ];
     for (const r of lines) addWireEntry(tally, { kind: 'record', record: r });
-    const epochs = [{ ...shedEpoch(1, '2026-01-01T10:02:00.000Z', SPAN_1, 7_744), policy: { name: 'shed-stale-middle', version: 3, keepRecent: 0, minBytes: 0, recentTokens: 7_000 } }];
+    const epochs = [
+      {
+        ...shedEpoch(1, '2026-01-01T10:02:00.000Z', SPAN_1, 7_744),
+        policy: { name: 'shed-stale-middle', version: 3, keepRecent: 0, minBytes: 0, recentTokens: 7_000 },
+      },
+    ];
     const summary = summarizeConversation(recordOf(epochs, KEY_C), tally.conversations.get(KEY_C) ?? null, KEY_C);
 
     const text = renderConversation(summary, epochs, { elidedDir: '/st/elided', spansDir: '/st/spans' }, NOW);
@@ -85,14 +94,16 @@ describe('renderConversation', () => {
     const { KEY_C } = await import('./report-fixtures.js');
     const { summaries, records } = shedSession();
     const summary = summaries.find((s) => s.key === KEY_C)!;
-    const epochs = records.find((r) => r.key === KEY_C)!.epochs.map((e) => (e.gate === undefined ? e : { ...e, gate: { ...e.gate, expectedRemainingTurns: 3, latch: true, forcedAt: 0.9012 } }));
+    const epochs = records
+      .find((r) => r.key === KEY_C)!
+      .epochs.map((e) => (e.gate === undefined ? e : { ...e, gate: { ...e.gate, expectedRemainingTurns: 3, latch: true, forcedAt: 0.9012 } }));
 
     const text = renderConversation(summary, epochs, { elidedDir: '/st/elided', spansDir: '/st/spans' }, NOW);
 
     expect(text).toContain('gate      pays back in 15 turns, beyond the 3 turns left (--horizon); latched anyway at 90.1%, past the 85.0% ceiling');
   });
 
-  it('should print a version 3 epoch\'s ledger, a row per block considered, as the seed\'s table does', () => {
+  it("should print a version 3 epoch's ledger, a row per block considered, as the seed's table does", () => {
     const { summaries, records } = labelledSession();
     const summary = summaries.find((s) => s.key === KEY_A)!;
 
@@ -103,19 +114,28 @@ describe('renderConversation', () => {
     expect(text.split('ledger    ').length - 1).toBe(1);
   });
 
-  it('should print an overflow epoch\'s trigger and the tokens the API refused against its maximum', () => {
+  it("should print an overflow epoch's trigger and the tokens the API refused against its maximum", () => {
     const base = epoch(1, '2026-01-01T10:00:00.000Z', [block(0, 48_213)]);
-    const overflow = { ...base, trigger: 'overflow' as const, reason: { fullness: 1.075, threshold: 0.7, window: 200_000, contextTokens: 215_000, limit: 200_000 } };
+    const overflow = {
+      ...base,
+      trigger: 'overflow' as const,
+      reason: { fullness: 1.075, threshold: 0.7, window: 200_000, contextTokens: 215_000, limit: 200_000 },
+    };
     const summary = summarizeConversation(record([overflow]), null, KEY_A);
 
     const text = renderConversation(summary, [overflow], { elidedDir: '/st/elided', spansDir: '/st/spans' }, NOW);
 
-    expect(text).toContain('trigger   overflow\n  why       the API refused the prompt: 215,000 tokens > 200,000 maximum (fullness 107.5% of a 200,000-token window)');
+    expect(text).toContain(
+      'trigger   overflow\n  why       the API refused the prompt: 215,000 tokens > 200,000 maximum (fullness 107.5% of a 200,000-token window)',
+    );
   });
 
   it('should say the token threshold fired when it did', () => {
     const base = epoch(1, '2026-01-01T10:00:00.000Z', [block(0, 48_213)]);
-    const byTokens = { ...base, reason: { fullness: 0.13, threshold: 0.7, window: 1_000_000, contextTokens: 130_000, crossed: 'tokens' as const, thresholdTokens: 120_000 } };
+    const byTokens = {
+      ...base,
+      reason: { fullness: 0.13, threshold: 0.7, window: 1_000_000, contextTokens: 130_000, crossed: 'tokens' as const, thresholdTokens: 120_000 },
+    };
     const summary = summarizeConversation(record([byTokens]), null, KEY_A);
 
     const text = renderConversation(summary, [byTokens], { elidedDir: '/st/elided', spansDir: '/st/spans' }, NOW);

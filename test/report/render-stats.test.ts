@@ -83,12 +83,18 @@ describe('renderStats, shed mode', () => {
     expect(widest(text)).toBeLessThanOrEqual(100);
   });
 
-  it('should leave out rescue\'s elided lines when every epoch is a shed one', async () => {
+  it("should leave out rescue's elided lines when every epoch is a shed one", async () => {
     const { shedSession } = await import('./render-fixtures.js');
     const { KEY_C } = await import('./report-fixtures.js');
     const { tally, summaries } = shedSession();
 
-    const text = renderStats(buildStatsReport(tally, summaries.filter((s) => s.key === KEY_C)), '/st');
+    const text = renderStats(
+      buildStatsReport(
+        tally,
+        summaries.filter((s) => s.key === KEY_C),
+      ),
+      '/st',
+    );
 
     expect(text).toContain('shed                2 spans');
     expect(text).not.toContain('elided in total');
@@ -114,7 +120,15 @@ describe('renderStats, thinking dropped by the API', () => {
   it('should print the blocks the API dropped by reason, and nothing when there were none', () => {
     const { tally, summaries } = session();
     const report = buildStatsReport(tally, summaries);
-    const withDropped = { ...report, overall: { ...report.overall, thinkingDropped: 5, thinkingDroppedRequests: 2, thinkingDroppedBy: { model_binding_mismatch: 1, prefix_binding_mismatch: 4 } } };
+    const withDropped = {
+      ...report,
+      overall: {
+        ...report.overall,
+        thinkingDropped: 5,
+        thinkingDroppedRequests: 2,
+        thinkingDroppedBy: { model_binding_mismatch: 1, prefix_binding_mismatch: 4 },
+      },
+    };
 
     const text = renderStats(withDropped, '/st');
 

@@ -21,15 +21,31 @@ describe('renderStatus', () => {
   });
 
   it('should say when the log is empty', () => {
-    const empty = { lastRequestAt: null, recentMinutes: 30, defaultThreshold: 0.7, conversations: [], stateUnavailable: null, wire: { lines: 0, records: 0 },
-      totals: { requests: 0, rewritten: 0, passthrough: {}, errors: 0, epochs: 0, blocksElided: 0, bytesElided: 0, shed: { epochs: 0, spans: 0, messages: 0, perEpoch: [] } } };
+    const empty = {
+      lastRequestAt: null,
+      recentMinutes: 30,
+      defaultThreshold: 0.7,
+      conversations: [],
+      stateUnavailable: null,
+      wire: { lines: 0, records: 0 },
+      totals: {
+        requests: 0,
+        rewritten: 0,
+        passthrough: {},
+        errors: 0,
+        epochs: 0,
+        blocksElided: 0,
+        bytesElided: 0,
+        shed: { epochs: 0, spans: 0, messages: 0, perEpoch: [] },
+      },
+    };
 
     expect(renderStatus(empty, '/st', NOW)).toContain('No requests in the wire log yet.');
   });
 });
 
 describe('renderStatus, shed mode', () => {
-  it('should say what a shed conversation\'s last epoch shed, and what its RESCUED counts', async () => {
+  it("should say what a shed conversation's last epoch shed, and what its RESCUED counts", async () => {
     const { shedSession } = await import('./render-fixtures.js');
     const { buildStatusReport } = await import('../../src/report/status-report.js');
     const { tally, summaries } = shedSession();

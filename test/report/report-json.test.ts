@@ -11,9 +11,28 @@ describe('conversationJson', () => {
     const json = conversationJson(summaries.find((s) => s.key === KEY_A)!);
 
     expect(Object.keys(json)).toEqual([
-      'key', 'shortKey', 'agentId', 'model', 'firstPrompt', 'createdAt', 'firstSeen', 'lastSeen',
-      'fullness', 'window', 'epochs', 'blocksElided', 'bytesElided', 'tokensElided', 'requests',
-      'refaults', 'blocksRefaulted', 'refaultRate', 'mode', 'spansShed', 'messagesShed', 'spans',
+      'key',
+      'shortKey',
+      'agentId',
+      'model',
+      'firstPrompt',
+      'createdAt',
+      'firstSeen',
+      'lastSeen',
+      'fullness',
+      'window',
+      'epochs',
+      'blocksElided',
+      'bytesElided',
+      'tokensElided',
+      'requests',
+      'refaults',
+      'blocksRefaulted',
+      'refaultRate',
+      'mode',
+      'spansShed',
+      'messagesShed',
+      'spans',
     ]);
     expect(json).toMatchObject({ mode: 'rescue', spansShed: 0, messagesShed: 0, spans: [] });
     expect(json).toMatchObject({ shortKey: 'aaaaaaaaaaaa', epochs: 2, blocksElided: 3, bytesElided: 63_213, requests: 4, fullness: 0.55 });
@@ -22,7 +41,7 @@ describe('conversationJson', () => {
 });
 
 describe('conversationJson, shed mode', () => {
-  it('should list each shed epoch\'s span with its own bytes, tokens and per-turn price, and no block figures', async () => {
+  it("should list each shed epoch's span with its own bytes, tokens and per-turn price, and no block figures", async () => {
     const { shedSession, SPAN_1 } = await import('./render-fixtures.js');
     const { KEY_C } = await import('./report-fixtures.js');
 
@@ -42,36 +61,72 @@ describe('showConversationJson', () => {
     const { KEY_C } = await import('./report-fixtures.js');
     const { summaries, records } = shedSession();
 
-    const json = showConversationJson(summaries.find((s) => s.key === KEY_C)!, records.find((r) => r.key === KEY_C)!.epochs, (sha) => sha, (sha) => `/st/spans/${sha}.md`) as {
+    const json = showConversationJson(
+      summaries.find((s) => s.key === KEY_C)!,
+      records.find((r) => r.key === KEY_C)!.epochs,
+      (sha) => sha,
+      (sha) => `/st/spans/${sha}.md`,
+    ) as {
       epochs: Array<{ mode: string; blocks: unknown[]; span: { sha256: string; path: string; messages: number }; gate: { latch: boolean } }>;
     };
 
-    expect(json.epochs[0]).toMatchObject({ mode: 'shed', blocks: [], span: { sha256: SPAN_1.sha256, messages: 8, path: `/st/spans/${SPAN_1.sha256}.md` }, gate: { latch: true, droppedCachedTokens: 7_744 } });
+    expect(json.epochs[0]).toMatchObject({
+      mode: 'shed',
+      blocks: [],
+      span: { sha256: SPAN_1.sha256, messages: 8, path: `/st/spans/${SPAN_1.sha256}.md` },
+      gate: { latch: true, droppedCachedTokens: 7_744 },
+    });
   });
 
   it('should give each epoch its reason, policy and blocks with the path of each original', () => {
     const { summaries, records } = session();
 
-    const json = showConversationJson(summaries.find((s) => s.key === KEY_A)!, records[0]!.epochs, (sha) => `/st/elided/${sha}.txt`, (sha) => `/st/spans/${sha}.md`) as {
+    const json = showConversationJson(
+      summaries.find((s) => s.key === KEY_A)!,
+      records[0]!.epochs,
+      (sha) => `/st/elided/${sha}.txt`,
+      (sha) => `/st/spans/${sha}.md`,
+    ) as {
       epochs: Array<{ n: number; trigger: string; reason: object; blocks: Array<{ ordinal: number; path: string }> }>;
     };
 
     expect(json.epochs.map((e) => e.n)).toEqual([1, 2]);
     expect(json.epochs[0]!.trigger).toBe('threshold');
-    expect(json.epochs.map((e) => [(e as { refaults?: number }).refaults, (e as { blocksRefaulted?: number }).blocksRefaulted])).toEqual([[3, 2], [0, 0]]);
+    expect(json.epochs.map((e) => [(e as { refaults?: number }).refaults, (e as { blocksRefaulted?: number }).blocksRefaulted])).toEqual([
+      [3, 2],
+      [0, 0],
+    ]);
     expect(json.epochs[0]!.reason).toEqual({ fullness: 0.7261, threshold: 0.7, window: 20_000, contextTokens: 14_522 });
-    expect(json.epochs[0]!.blocks[0]).toEqual({ ordinal: 0, toolUseId: 'toolu_0', bytes: 48_213, sha256: 'a'.repeat(64), path: `/st/elided/${'a'.repeat(64)}.txt` });
+    expect(json.epochs[0]!.blocks[0]).toEqual({
+      ordinal: 0,
+      toolUseId: 'toolu_0',
+      bytes: 48_213,
+      sha256: 'a'.repeat(64),
+      path: `/st/elided/${'a'.repeat(64)}.txt`,
+    });
   });
 
   it('should give an overflow epoch its trigger and the maximum the API named', () => {
     const base = epoch(1, '2026-01-01T10:00:00.000Z', [block(0, 48_213)]);
-    const overflow = { ...base, trigger: 'overflow' as const, reason: { fullness: 1.075, threshold: 0.7, window: 200_000, contextTokens: 215_000, limit: 200_000 } };
+    const overflow = {
+      ...base,
+      trigger: 'overflow' as const,
+      reason: { fullness: 1.075, threshold: 0.7, window: 200_000, contextTokens: 215_000, limit: 200_000 },
+    };
 
-    const json = showConversationJson(summarizeConversation(record([overflow]), null, KEY_A), [overflow], (sha) => sha, (sha) => sha) as {
+    const json = showConversationJson(
+      summarizeConversation(record([overflow]), null, KEY_A),
+      [overflow],
+      (sha) => sha,
+      (sha) => sha,
+    ) as {
       epochs: Array<{ trigger: string; reason: object }>;
     };
 
-    expect(json.epochs[0]).toMatchObject({ trigger: 'overflow', reason: { fullness: 1.075, threshold: 0.7, window: 200_000, contextTokens: 215_000, limit: 200_000 } });
+    expect(json.epochs[0]).toMatchObject({
+      trigger: 'overflow',
+      reason: { fullness: 1.075, threshold: 0.7, window: 200_000, contextTokens: 215_000, limit: 200_000 },
+    });
   });
 });
 

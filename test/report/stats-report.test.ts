@@ -44,7 +44,7 @@ describe('buildStatsReport', () => {
     expect(report.wire).toMatchObject({ records: 6, firstAt: '2026-01-01T00:00:01.000Z', lastAt: '2026-01-01T00:00:06.000Z' });
   });
 
-  it('should give per-request means over the rewritten requests and tokens at each conversation\'s rate', () => {
+  it("should give per-request means over the rewritten requests and tokens at each conversation's rate", () => {
     const usage = { input: 0, cacheCreation: 5000, cacheRead: 5000, output: 1 };
     const report = statsOf([
       rewritten('2026-01-01T00:00:01.000Z', 1, 2, 8000, { bytesIn: 40_000, bytesOut: 32_540, usage }),
@@ -75,7 +75,7 @@ describe('buildStatsReport', () => {
 });
 
 describe('buildStatsReport, shed mode', () => {
-  it('should count shed epochs, spans and messages apart, keep rescue\'s figures and means rescue\'s own, and sum no span', async () => {
+  it("should count shed epochs, spans and messages apart, keep rescue's figures and means rescue's own, and sum no span", async () => {
     const { session, shedSession } = await import('./render-fixtures.js');
     const { KEY_C } = await import('./report-fixtures.js');
     const rescueOnly = session();

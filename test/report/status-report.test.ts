@@ -17,14 +17,18 @@ function statusOf(records: WireRecord[], recs: ConversationRecord[] = [], notes:
 
 describe('buildStatusReport', () => {
   it('should show the conversations seen within the recent window of the last request', () => {
-    const report = statusOf([wire({ t: '2026-01-01T08:00:00.000Z' }, KEY_B), wire({ t: '2026-01-01T10:00:00.000Z' }), wire({ t: '2026-01-01T10:20:00.000Z', fullness: 0.4 })]);
+    const report = statusOf([
+      wire({ t: '2026-01-01T08:00:00.000Z' }, KEY_B),
+      wire({ t: '2026-01-01T10:00:00.000Z' }),
+      wire({ t: '2026-01-01T10:20:00.000Z', fullness: 0.4 }),
+    ]);
 
     expect(report.conversations.map((c) => c.key)).toEqual([KEY_A]);
     expect(report.conversations[0]).toMatchObject({ requests: 2, fullness: 0.4, lastSeen: '2026-01-01T10:20:00.000Z' });
     expect(report.lastRequestAt).toBe('2026-01-01T10:20:00.000Z');
   });
 
-  it('should give the last epoch, the last request\'s stubs and bytes saved, and the threshold it latched at', () => {
+  it("should give the last epoch, the last request's stubs and bytes saved, and the threshold it latched at", () => {
     const rec = record([epoch(1, '2026-01-01T10:00:00.000Z', [block(0, 3000)]), epoch(2, '2026-01-01T10:05:00.000Z', [block(1, 5000)])]);
     const report = statusOf([rewritten('2026-01-01T10:06:00.000Z', 2, 2, 8000, { bytesIn: 50_000, bytesOut: 42_540 })], [rec]);
 
@@ -45,7 +49,10 @@ describe('buildStatusReport', () => {
 
   it('should show the fullness a token threshold stands for on a 1M window, from the epoch or the default', () => {
     const base = epoch(1, '2026-01-01T10:00:00.000Z', [block(0, 3000)]);
-    const byTokens = { ...base, reason: { fullness: 0.13, threshold: 0.7, window: 1_000_000, contextTokens: 130_000, crossed: 'tokens' as const, thresholdTokens: 120_000 } };
+    const byTokens = {
+      ...base,
+      reason: { fullness: 0.13, threshold: 0.7, window: 1_000_000, contextTokens: 130_000, crossed: 'tokens' as const, thresholdTokens: 120_000 },
+    };
     const latched = statusOf([rewritten('2026-01-01T10:06:00.000Z', 1, 1, 3000)], [record([byTokens])]);
     const fresh = statusOf([wire({ t: '2026-01-01T10:00:00.000Z', window: 1_000_000 })]);
     const small = statusOf([wire({ t: '2026-01-01T10:00:00.000Z', window: 200_000 })]);
@@ -55,7 +62,7 @@ describe('buildStatusReport', () => {
     expect(small.conversations[0]).toMatchObject({ threshold: 0.7, thresholdFrom: 'default' });
   });
 
-  it('should say so while the proxy\'s last note is that the state directory is unavailable', () => {
+  it("should say so while the proxy's last note is that the state directory is unavailable", () => {
     const down = { t: '2026-01-01T10:00:00.000Z', note: 'state_unavailable', detail: 'EACCES' };
     const up = { t: '2026-01-01T10:01:00.000Z', note: 'state_recovered', detail: 'ok' };
 
@@ -67,7 +74,16 @@ describe('buildStatusReport', () => {
     const report = statusOf([]);
 
     expect(report).toMatchObject({ lastRequestAt: null, conversations: [], wire: { lines: 0, records: 0 } });
-    expect(report.totals).toEqual({ requests: 0, rewritten: 0, passthrough: {}, errors: 0, epochs: 0, blocksElided: 0, bytesElided: 0, shed: { epochs: 0, spans: 0, messages: 0, perEpoch: [] } });
+    expect(report.totals).toEqual({
+      requests: 0,
+      rewritten: 0,
+      passthrough: {},
+      errors: 0,
+      epochs: 0,
+      blocksElided: 0,
+      bytesElided: 0,
+      shed: { epochs: 0, spans: 0, messages: 0, perEpoch: [] },
+    });
   });
 
   it('should total the whole log and every record, old conversations and requests of none included, each epoch once', () => {
@@ -96,7 +112,7 @@ describe('buildStatusReport', () => {
     });
   });
 
-  it('should keep shed epochs apart from rescue\'s blocks: counted, and each span\'s bytes on its own line', async () => {
+  it("should keep shed epochs apart from rescue's blocks: counted, and each span's bytes on its own line", async () => {
     const { shedSession, SPAN_1, SPAN_2 } = await import('./render-fixtures.js');
     const { KEY_C } = await import('./report-fixtures.js');
     const { tally, summaries } = shedSession();

@@ -95,7 +95,10 @@ describe('addWireEntry', () => {
   });
 
   it('should keep a reason named like an Object.prototype property a plain count', () => {
-    const tally = fold([wire({ t: '2026-01-01T00:00:01.000Z', reason: '__proto__' as never }), wire({ t: '2026-01-01T00:00:02.000Z', reason: 'constructor' as never })]);
+    const tally = fold([
+      wire({ t: '2026-01-01T00:00:01.000Z', reason: '__proto__' as never }),
+      wire({ t: '2026-01-01T00:00:02.000Z', reason: 'constructor' as never }),
+    ]);
 
     const a = tally.conversations.get(KEY_A)!;
     expect(Object.entries(a.passthrough)).toEqual([
@@ -172,14 +175,30 @@ describe('addWireEntry with an absurd latch number', () => {
 describe('addWireEntry with refaults', () => {
   it('should count each block named as a read, by epoch and ordinal, and ignore implausible entries', () => {
     const tally = fold([
-      rewritten('2026-01-01T00:00:03.000Z', 1, 3, 9000, { refaults: 2, refaulted: [{ epoch: 1, ordinal: 4, via: 'read' }, { epoch: 1, ordinal: 5, via: 'bash' }] }),
+      rewritten('2026-01-01T00:00:03.000Z', 1, 3, 9000, {
+        refaults: 2,
+        refaulted: [
+          { epoch: 1, ordinal: 4, via: 'read' },
+          { epoch: 1, ordinal: 5, via: 'bash' },
+        ],
+      }),
       rewritten('2026-01-01T00:00:04.000Z', 1, 3, 9000, { refaults: 1, refaulted: [{ epoch: 1, ordinal: 4, via: 'restore' }] }),
-      rewritten('2026-01-01T00:00:05.000Z', 1, 3, 9000, { refaulted: [{ epoch: 0, ordinal: 1, via: 'read' }, { epoch: 1, ordinal: -1, via: 'read' }, null] as never }),
+      rewritten('2026-01-01T00:00:05.000Z', 1, 3, 9000, {
+        refaulted: [{ epoch: 0, ordinal: 1, via: 'read' }, { epoch: 1, ordinal: -1, via: 'read' }, null] as never,
+      }),
     ]);
 
     const a = tally.conversations.get(KEY_A)!;
     expect(a.refaults).toBe(3);
-    expect([...a.refaultsByEpoch.entries()].map(([n, m]) => [n, [...m.entries()]])).toEqual([[1, [[4, 2], [5, 1]]]]);
+    expect([...a.refaultsByEpoch.entries()].map(([n, m]) => [n, [...m.entries()]])).toEqual([
+      [
+        1,
+        [
+          [4, 2],
+          [5, 1],
+        ],
+      ],
+    ]);
   });
 
   it('should count a call once when a request resent after a restart names it again', () => {
@@ -196,7 +215,7 @@ describe('addWireEntry with refaults', () => {
 });
 
 describe('addWireEntry, latches', () => {
-  it('should keep with each latch the cache reads of the conversation\'s call before it, or null with none', () => {
+  it("should keep with each latch the cache reads of the conversation's call before it, or null with none", () => {
     const usage = (cacheRead: number) => ({ input: 3, cacheCreation: 10, cacheRead, output: 5 });
 
     const tally = fold([
@@ -214,7 +233,8 @@ describe('addWireEntry, latches', () => {
 
 describe('addWireEntry with overflow retries', () => {
   it('should count each refusal as too long by what followed, and ignore an implausible retry', () => {
-    const retry = (over: object): Partial<WireRecord> => ({ retry: { reason: 'overflow', firstStatus: 400, tokens: 210_000, limit: 200_000, ...over } }) as Partial<WireRecord>;
+    const retry = (over: object): Partial<WireRecord> =>
+      ({ retry: { reason: 'overflow', firstStatus: 400, tokens: 210_000, limit: 200_000, ...over } }) as Partial<WireRecord>;
     const tally = fold([
       rewritten('2026-01-01T00:00:01.000Z', 1, 3, 9000, retry({ sent: true, status: 200 })),
       rewritten('2026-01-01T00:00:02.000Z', 1, 3, 9000, retry({ sent: true, status: 529 })),
@@ -226,7 +246,6 @@ describe('addWireEntry with overflow retries', () => {
     expect(tally.conversations.get(KEY_A)!.overflow).toEqual({ retried_ok: 1, retried_error: 1, nothing_new: 1 });
   });
 });
-
 
 describe('addWireEntry, thinking dropped by the API', () => {
   it('should sum the blocks, count the requests and the reasons, and skip implausible entries', () => {

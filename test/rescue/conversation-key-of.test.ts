@@ -22,7 +22,10 @@ describe('conversationKeyFor', () => {
 
   it('should name Responses and chat calls by their key, and hand on the index it took', () => {
     // Arrange
-    const bodies = [[RESPONSES_API, responsesBody(['a'], { promptCacheKey: 'k' })], [CHAT_API, chatBody(['a'], { promptCacheKey: 'k' })]] as const;
+    const bodies = [
+      [RESPONSES_API, responsesBody(['a'], { promptCacheKey: 'k' })],
+      [CHAT_API, chatBody(['a'], { promptCacheKey: 'k' })],
+    ] as const;
 
     // Act
     const lookups = bodies.map(([api, body]) => conversationKeyFor(body, api, META));
@@ -42,7 +45,11 @@ describe('conversationKeyFor', () => {
     const long = responsesBody(['a', 'b', 'c'], { promptCacheKey: 'k' });
 
     // Act
-    const keys = [conversationKeyFor(short, RESPONSES_API, META), conversationKeyFor(long, RESPONSES_API, META), conversationKeyFor(long, RESPONSES_API, { ...META, sessionId: 'thread-2' })];
+    const keys = [
+      conversationKeyFor(short, RESPONSES_API, META),
+      conversationKeyFor(long, RESPONSES_API, META),
+      conversationKeyFor(long, RESPONSES_API, { ...META, sessionId: 'thread-2' }),
+    ];
 
     // Assert
     const [a, b, c] = keys.map((k) => (k.kind === 'found' ? k.key : ''));

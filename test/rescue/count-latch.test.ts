@@ -18,7 +18,7 @@ function epoch(blocks: FrozenBlock[]): Epoch {
 }
 
 describe('countLatch', () => {
-  it('should report the epoch\'s own blocks and their text bytes, as a rescue epoch latched on the threshold', () => {
+  it("should report the epoch's own blocks and their text bytes, as a rescue epoch latched on the threshold", () => {
     const metrics = recordingMetrics();
 
     countLatch(metrics, epoch([block(0, 1500), block(3, 2500), block(4, 10_000)]));
@@ -34,7 +34,7 @@ describe('countLatch', () => {
     expect(metrics.calls).toEqual([['epochLatched', 'rescue', 'threshold', 0, 0]]);
   });
 
-  it('should report a shed epoch as shed, with its span\'s bytes', () => {
+  it("should report a shed epoch as shed, with its span's bytes", () => {
     const metrics = recordingMetrics();
     const span = { first: 1, last: 8, sha256: 'c'.repeat(64), bytes: 31_492, pins: [] };
 

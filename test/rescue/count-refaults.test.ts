@@ -12,11 +12,31 @@ const RECORD: ConversationRecord = {
   firstPrompt: 'go',
   model: 'm',
   createdAt: '2026-01-01T00:00:00.000Z',
-  epochs: [{ n: 1, latchedAt: '2026-01-01T00:00:00.000Z', trigger: 'threshold', reason: { fullness: 0.8, threshold: 0.7, window: 1000, contextTokens: 800 }, policy: { name: 'p', version: 2, keepRecent: 6, minBytes: 1024 }, blocks: [BLOCK] }],
+  epochs: [
+    {
+      n: 1,
+      latchedAt: '2026-01-01T00:00:00.000Z',
+      trigger: 'threshold',
+      reason: { fullness: 0.8, threshold: 0.7, window: 1000, contextTokens: 800 },
+      policy: { name: 'p', version: 2, keepRecent: 6, minBytes: 1024 },
+      blocks: [BLOCK],
+    },
+  ],
 };
 
 function entry(record: ConversationRecord | undefined): ConversationEntry {
-  return { key: RECORD.key, record, frozen: record?.epochs.flatMap((e) => e.blocks) ?? [], spans: [], thinking: [], mode: record === undefined ? undefined : 'rescue', reading: undefined, latching: Promise.resolve(), fileStamp: '', refaulted: new Set() };
+  return {
+    key: RECORD.key,
+    record,
+    frozen: record?.epochs.flatMap((e) => e.blocks) ?? [],
+    spans: [],
+    thinking: [],
+    mode: record === undefined ? undefined : 'rescue',
+    reading: undefined,
+    latching: Promise.resolve(),
+    fileStamp: '',
+    refaulted: new Set(),
+  };
 }
 
 function bodyReading(id: string, path: string): { body: Uint8Array; index: ReturnType<typeof mustIndex> } {
@@ -57,12 +77,14 @@ describe('countRefaults', () => {
     expect(countRefaults(entry(undefined), body, index, 'messages')).toEqual([]);
   });
 
-  it('should count a Codex shell call that names an elided block, once, across the turn\'s later requests', () => {
+  it("should count a Codex shell call that names an elided block, once, across the turn's later requests", () => {
     const conversation = entry(RECORD);
     const call = { type: 'function_call', call_id: 'call_7', name: 'exec_command', arguments: JSON.stringify({ cmd: `cat /st/elided/${SHA}.txt` }) };
     const input = [{ type: 'message', role: 'user', content: 'go' }, call, { type: 'function_call_output', call_id: 'call_7', output: 'text' }];
     const body = new TextEncoder().encode(JSON.stringify({ model: 'm', input }));
-    const later = new TextEncoder().encode(JSON.stringify({ model: 'm', input: [...input, { type: 'function_call', call_id: 'call_8', name: 'exec_command', arguments: '{"cmd":"ls"}' }] }));
+    const later = new TextEncoder().encode(
+      JSON.stringify({ model: 'm', input: [...input, { type: 'function_call', call_id: 'call_8', name: 'exec_command', arguments: '{"cmd":"ls"}' }] }),
+    );
     const indexOf = (b: Uint8Array) => {
       const outcome = indexResponses(b);
       if (outcome.kind !== 'indexed') throw new Error(outcome.detail);

@@ -132,4 +132,3 @@ describe('EpochEngine refaults on Responses calls', () => {
     expect(again.refaults ?? []).toEqual([]);
   });
 });
-

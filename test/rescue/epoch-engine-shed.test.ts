@@ -91,7 +91,7 @@ describe('EpochEngine in shed mode', () => {
     expect(prepared.latched).toBeUndefined();
   });
 
-  it('should burst anyway from the gate\'s ceiling on, where the client would compact, and record why', async () => {
+  it("should burst anyway from the gate's ceiling on, where the client would compact, and record why", async () => {
     const engine = engineWith({ ...SHED, horizon: 0 });
     await firstTurnAt90(engine);
 
@@ -102,7 +102,7 @@ describe('EpochEngine in shed mode', () => {
     expect(record!.epochs[0]!.gate).toMatchObject({ latch: true, forcedAt: 0.9, expectedRemainingTurns: 0 });
   });
 
-  it('should pass through when the span\'s files went missing, and never name them', async () => {
+  it("should pass through when the span's files went missing, and never name them", async () => {
     const engine = engineWith(SHED);
     await firstTurnAt90(engine);
     const latched = await engine.prepare(messages(BODY));
@@ -117,7 +117,7 @@ describe('EpochEngine in shed mode', () => {
     expect(after.body).toBe(request.body);
   });
 
-  it('should keep rescuing a conversation whose epochs are rescue epochs, whatever the engine\'s mode', async () => {
+  it("should keep rescuing a conversation whose epochs are rescue epochs, whatever the engine's mode", async () => {
     const rescue = engineWith({ ...DEFAULT_ENGINE_SETTINGS, window: 10_000 });
     await firstTurnAt90(rescue);
     await rescue.prepare(messages(BODY));
@@ -180,7 +180,7 @@ describe('EpochEngine in shed mode, rescue on overflow', () => {
     expect(failures).toEqual([]);
   });
 
-  it('should latch past a gate that would hold the burst back, and record it as forced at the refusal\'s fullness', async () => {
+  it("should latch past a gate that would hold the burst back, and record it as forced at the refusal's fullness", async () => {
     const engine = engineWith({ ...SHED, horizon: 0 });
     const request = messages(BODY);
     const first = await engine.prepare(request);
@@ -217,7 +217,7 @@ describe('EpochEngine in shed mode, rescue on overflow', () => {
     expect(await fs.readdir(state.spansDir).catch(() => [])).toEqual([]);
   });
 
-  it('should decline when no message is left to shed after the conversation\'s spans', async () => {
+  it("should decline when no message is left to shed after the conversation's spans", async () => {
     const engine = engineWith(SHED);
     await firstTurnAt90(engine);
     const request = messages(BODY);

@@ -69,7 +69,9 @@ describe.each([
       expect(sha256(bytes)).toBe(t.sha256);
       expect((await fs.stat(thinkingPath(state, t.sha256))).mode & 0o777).toBe(0o600);
     }
-    expect(thinkingKept(latched.body).length).toBe(listThinking(mustIndex(body(10))).length - frozen.length - (mode === 'shed' ? spanThinking(record!.epochs[0]!.span!) : 0));
+    expect(thinkingKept(latched.body).length).toBe(
+      listThinking(mustIndex(body(10))).length - frozen.length - (mode === 'shed' ? spanThinking(record!.epochs[0]!.span!) : 0),
+    );
 
     // Lossless: inflate gives the client's body back, byte for byte, thinking blocks included.
     const inflated = await inflateFromState(state, latched.body);
@@ -79,7 +81,10 @@ describe.each([
     // A thinking file that no longer matches its name is a problem verify names.
     await fs.writeFile(thinkingPath(state, first.sha256), 'changed');
     expect((await verifyState(state.root)).problems.join('\n')).toMatch(/thinking\/[0-9a-f]{64}\.json: content hashes to/);
-    await fs.writeFile(thinkingPath(state, first.sha256), await fs.readFile(thinkingPath(state, frozen[1]!.sha256)).then(() => inflatedBlock(inflated.body, first.ordinal)));
+    await fs.writeFile(
+      thinkingPath(state, first.sha256),
+      await fs.readFile(thinkingPath(state, frozen[1]!.sha256)).then(() => inflatedBlock(inflated.body, first.ordinal)),
+    );
 
     // A later turn: its new thinking stays, the frozen ones stay out, the prefix is the same bytes.
     engine.observe(latched, { status: 200, usage: usage(5_000) });

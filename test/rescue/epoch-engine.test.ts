@@ -115,7 +115,7 @@ describe('EpochEngine.prepare', () => {
     }
   });
 
-  it('should give count_tokens its conversation\'s rewrite but never latch on it', async () => {
+  it("should give count_tokens its conversation's rewrite but never latch on it", async () => {
     await firstTurnAt90();
     const count = (): EngineRequest => ({ ...messages(BODY), target: '/v1/messages/count_tokens' });
 
@@ -171,7 +171,14 @@ describe('EpochEngine.prepare', () => {
     const record = await readConversation(state, latching.key ?? '');
 
     expect(latching).toMatchObject({ latched: 1, rescued: 4 });
-    expect(record?.epochs[0]?.reason).toEqual({ fullness: 0.4, threshold: 0.7, window: 10_000, contextTokens: 4_000, crossed: 'tokens', thresholdTokens: 3_000 });
+    expect(record?.epochs[0]?.reason).toEqual({
+      fullness: 0.4,
+      threshold: 0.7,
+      window: 10_000,
+      contextTokens: 4_000,
+      crossed: 'tokens',
+      thresholdTokens: 3_000,
+    });
   });
 
   it('should not latch under both thresholds', async () => {
@@ -231,7 +238,7 @@ describe('EpochEngine.prepare, from the last rewrite', () => {
     expect(engine.memoUsage().memos).toBe(1);
   });
 
-  it('should drop a conversation\'s memo once it has been idle for the idle limit', async () => {
+  it("should drop a conversation's memo once it has been idle for the idle limit", async () => {
     let nowMs = LATCH_TIME.getTime();
     const clocked = new EpochEngine(state, SETTINGS, { now: () => new Date(nowMs), memoLimits: { capBytes: 64 * 1024 * 1024, idleMs: 60_000 } });
     const first = await clocked.prepare(messages(grown(10)));
@@ -245,7 +252,7 @@ describe('EpochEngine.prepare, from the last rewrite', () => {
     expect(clocked.memoUsage().memos).toBe(1); // the memo of this request, made from scratch
   });
 
-  it('should let pruneMemos drop an idle conversation\'s memo without a request', async () => {
+  it("should let pruneMemos drop an idle conversation's memo without a request", async () => {
     let nowMs = LATCH_TIME.getTime();
     const clocked = new EpochEngine(state, SETTINGS, { now: () => new Date(nowMs), memoLimits: { capBytes: 64 * 1024 * 1024, idleMs: 60_000 } });
     const first = await clocked.prepare(messages(grown(10)));
@@ -272,7 +279,7 @@ describe('EpochEngine.prepare, from the last rewrite', () => {
     expect(tight.memoUsage()).toEqual({ memos: 0, bytes: 0 });
   });
 
-  it('should not rewrite a new epoch\'s request from the last epoch\'s memo, and memo the new one', async () => {
+  it("should not rewrite a new epoch's request from the last epoch's memo, and memo the new one", async () => {
     await firstTurnAt90(grown(10));
     await engine.prepare(messages(grown(10)));
     const second = await engine.prepare(messages(grown(11)));
@@ -291,14 +298,12 @@ describe('EpochEngine.prepare, from the last rewrite', () => {
 });
 
 describe('EpochEngine.observe', () => {
-  it('should keep the reading of a 200 messages response for the conversation\'s next request', async () => {
+  it("should keep the reading of a 200 messages response for the conversation's next request", async () => {
     const prepared = await engine.prepare(messages(BODY));
 
     engine.observe(prepared, { status: 200, usage: usage(9_000) });
 
-    expect([...engine.conversations()].map((c) => c.reading)).toEqual([
-      { contextTokens: 9_000, window: 10_000, epochsApplied: 0, requestBytes: BODY.length },
-    ]);
+    expect([...engine.conversations()].map((c) => c.reading)).toEqual([{ contextTokens: 9_000, window: 10_000, epochsApplied: 0, requestBytes: BODY.length }]);
   });
 
   it('should ignore an error response, a response without usage, and count_tokens', async () => {
@@ -312,7 +317,7 @@ describe('EpochEngine.observe', () => {
     expect([...engine.conversations()].map((c) => c.reading)).toEqual([undefined]);
   });
 
-  it('should take the request bytes it is given over the body\'s own length', async () => {
+  it("should take the request bytes it is given over the body's own length", async () => {
     const prepared = await engine.prepare(messages(BODY));
 
     engine.observe(prepared, { status: 200, usage: usage(9_000), requestBytes: 123 });
@@ -344,7 +349,10 @@ describe('EpochEngine.prepareAfterOverflow', () => {
     expect(retry).toMatchObject({ latched: 1, epochs: 1, rescued: 4 });
     expect(retry.body.length).toBeLessThan(BODY.length);
     const record = await readConversation(state, retry.key ?? '');
-    expect(record?.epochs[0]).toMatchObject({ trigger: 'overflow', reason: { fullness: 1.2, threshold: 0.7, window: 10_000, contextTokens: 12_000, limit: 10_000 } });
+    expect(record?.epochs[0]).toMatchObject({
+      trigger: 'overflow',
+      reason: { fullness: 1.2, threshold: 0.7, window: 10_000, contextTokens: 12_000, limit: 10_000 },
+    });
   });
 
   it('should decline when the eligible blocks cannot bring the request under the maximum, and latch nothing', async () => {

@@ -27,7 +27,13 @@ function answer(scores: Record<string, [number, number, number]>, usage = { inpu
     id,
     scores: { [CLASSIFIER_LABELS.keep]: keep, [CLASSIFIER_LABELS.drop]: drop, [CLASSIFIER_LABELS.pointer]: pointer },
   }));
-  return JSON.stringify({ type: 'message', role: 'assistant', model: 'claude-haiku-4-5', content: [{ type: 'text', text: JSON.stringify({ results }) }], usage });
+  return JSON.stringify({
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-haiku-4-5',
+    content: [{ type: 'text', text: JSON.stringify({ results }) }],
+    usage,
+  });
 }
 
 /** A scripted call that records what it was sent. */
@@ -61,7 +67,15 @@ describe('labelByModel', () => {
       [3, 'pointer', 'model', 0.62],
       [4, 'keep', 'model', 0.8],
     ]);
-    expect(report).toMatchObject({ model: 'claude-haiku-4-5', outcome: 'scored', status: 200, chunks: 3, scored: 3, usage: { input: 1200, output: 90 }, costUsd: 0.00165 });
+    expect(report).toMatchObject({
+      model: 'claude-haiku-4-5',
+      outcome: 'scored',
+      status: 200,
+      chunks: 3,
+      scored: 3,
+      usage: { input: 1200, output: 90 },
+      costUsd: 0.00165,
+    });
   });
 
   it('should send no secret, no chunk head over 2,000 characters, and only the auth headers', async () => {
@@ -113,8 +127,7 @@ describe('labelByModel', () => {
   it('should abort the call it gave up on', async () => {
     // Arrange
     let aborted = false;
-    const call: ClassifierCall = (_request, signal) =>
-      new Promise((resolve) => signal.addEventListener('abort', () => ((aborted = true), resolve(undefined))));
+    const call: ClassifierCall = (_request, signal) => new Promise((resolve) => signal.addEventListener('abort', () => ((aborted = true), resolve(undefined))));
 
     // Act
     await labelByModel(input(call, new Map(), 20));

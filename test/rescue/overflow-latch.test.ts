@@ -43,14 +43,19 @@ const refused = (tokens: number, limit?: number) => ({
 });
 
 describe('latchOnOverflow', () => {
-  it('should write an overflow epoch with the API\'s count as its reading', async () => {
+  it("should write an overflow epoch with the API's count as its reading", async () => {
     const entry = await ctx.table.get(KEY);
 
     const latch = await latchOnOverflow(ctx, entry, refused(12_000, 10_000), () => undefined);
 
     expect(latch).toEqual({ kind: 'latched', n: 1 });
     const record = await readConversation(state, KEY);
-    expect(record?.epochs[0]).toMatchObject({ n: 1, trigger: 'overflow', latchedAt: '2026-03-04T05:06:07.000Z', reason: { contextTokens: 12_000, window: 10_000, limit: 10_000 } });
+    expect(record?.epochs[0]).toMatchObject({
+      n: 1,
+      trigger: 'overflow',
+      latchedAt: '2026-03-04T05:06:07.000Z',
+      reason: { contextTokens: 12_000, window: 10_000, limit: 10_000 },
+    });
     expect(record?.epochs[0]?.blocks).toHaveLength(4);
   });
 

@@ -46,7 +46,7 @@ describe('RecordWatch.take', () => {
     expect(watch.take(KEY)).toBe(true);
   });
 
-  it('should count a latch\'s temp file as a change of any record', async () => {
+  it("should count a latch's temp file as a change of any record", async () => {
     // Arrange
     watch.take(OTHER);
 

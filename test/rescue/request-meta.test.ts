@@ -10,7 +10,12 @@ describe('readRequestMeta', () => {
       {
         method: 'POST',
         target: '/v1/messages?beta=true',
-        headers: { 'anthropic-beta': 'x,context-1m-2025-08-07', 'x-claude-code-agent-id': ['a1', 'a2'], 'x-claude-code-session-id': 's1', 'content-encoding': 'br' },
+        headers: {
+          'anthropic-beta': 'x,context-1m-2025-08-07',
+          'x-claude-code-agent-id': ['a1', 'a2'],
+          'x-claude-code-session-id': 's1',
+          'content-encoding': 'br',
+        },
         body,
       },
       DEFAULT_ENGINE_SETTINGS,
@@ -34,7 +39,7 @@ describe('readRequestMeta', () => {
     expect(meta).toMatchObject({ route: undefined, window: 200_000, agentId: undefined });
   });
 
-  it('should read the session-id header, Codex\'s, on an OpenAI call, and Claude Code\'s header only on a Messages call', () => {
+  it("should read the session-id header, Codex's, on an OpenAI call, and Claude Code's header only on a Messages call", () => {
     const headers = { 'session-id': 'thread-1', 'x-claude-code-session-id': 'cc-1' };
 
     const responses = readRequestMeta({ method: 'POST', target: '/v1/responses', headers, body }, DEFAULT_ENGINE_SETTINGS);
@@ -50,7 +55,7 @@ describe('readRequestMeta', () => {
 describe('readRequestMeta window', () => {
   const withModel = (model: string): Uint8Array => new TextEncoder().encode(JSON.stringify({ model, messages: [] }));
 
-  it('should take the window of the body\'s model before the beta header, and --window before both', () => {
+  it("should take the window of the body's model before the beta header, and --window before both", () => {
     const request = (model: string, beta?: string): Parameters<typeof readRequestMeta>[0] => ({
       method: 'POST',
       target: '/v1/messages',

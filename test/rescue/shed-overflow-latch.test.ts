@@ -27,7 +27,12 @@ let ctx: LatchContext;
 
 beforeEach(async () => {
   state = await openStateDir(await tempStateDir('ctxshed-shed-overflow-'));
-  ctx = { table: new ConversationTable(state), settings: { ...DEFAULT_ENGINE_SETTINGS, mode: 'shed' }, now: () => '2026-03-04T05:06:07.000Z', metrics: NO_METRICS };
+  ctx = {
+    table: new ConversationTable(state),
+    settings: { ...DEFAULT_ENGINE_SETTINGS, mode: 'shed' },
+    now: () => '2026-03-04T05:06:07.000Z',
+    metrics: NO_METRICS,
+  };
 });
 
 afterEach(async () => {
@@ -44,14 +49,22 @@ const refused = (tokens: number, limit?: number) => ({
 });
 
 describe('shedOnOverflow', () => {
-  it('should write a shed epoch with the overflow trigger, the API\'s count as its reading, and its span file first', async () => {
+  it("should write a shed epoch with the overflow trigger, the API's count as its reading, and its span file first", async () => {
     const entry = await ctx.table.get(KEY);
 
     const latch = await shedOnOverflow(ctx, entry, refused(12_000, 10_000), () => undefined);
 
     expect(latch).toEqual({ kind: 'latched', n: 1 });
     const epoch = (await readConversation(state, KEY))!.epochs[0]!;
-    expect(epoch).toMatchObject({ n: 1, mode: 'shed', trigger: 'overflow', latchedAt: '2026-03-04T05:06:07.000Z', span: { first: 1, last: 6 }, reason: { contextTokens: 12_000, window: 10_000, limit: 10_000 }, gate: { latch: true } });
+    expect(epoch).toMatchObject({
+      n: 1,
+      mode: 'shed',
+      trigger: 'overflow',
+      latchedAt: '2026-03-04T05:06:07.000Z',
+      span: { first: 1, last: 6 },
+      reason: { contextTokens: 12_000, window: 10_000, limit: 10_000 },
+      gate: { latch: true },
+    });
     expect(sha256(await fs.readFile(spanPath(state, epoch.span!.sha256, 'json')))).toBe(epoch.span!.sha256);
   });
 
@@ -68,7 +81,12 @@ describe('shedOnOverflow', () => {
     const short = conversation(['only one']);
     const entry = await ctx.table.get(KEY);
 
-    const latch = await shedOnOverflow(ctx, entry, { ...refused(12_000, 10_000), body: short, index: mustIndex(short), sentBytes: short.length }, () => undefined);
+    const latch = await shedOnOverflow(
+      ctx,
+      entry,
+      { ...refused(12_000, 10_000), body: short, index: mustIndex(short), sentBytes: short.length },
+      () => undefined,
+    );
 
     expect(latch).toMatchObject({ kind: 'declined', why: 'nothing_new', detail: expect.stringContaining('too_few_messages') as unknown });
   });

@@ -17,7 +17,13 @@ export async function stateWithBlocks(): Promise<{ tmp: string; state: StateDir;
   const a = blockFor(FIRST_TEXT, 0);
   const b = blockFor(SECOND_TEXT, 1);
   await latchEpoch(state, key, () => ({ record: recordOf(key, [epochOf(1, [a.block])]), files: [a.file] }));
-  await latchEpoch(state, key, (current) => ({ record: recordOf(key, [...(current?.epochs ?? []), epochOf(2, [{ ...b.block, label: 'pointer', rule: 'default', tool: 'Bash', input: 'npm test', refetch: 'elided-file' } as typeof b.block])]), files: [b.file] }));
+  await latchEpoch(state, key, (current) => ({
+    record: recordOf(key, [
+      ...(current?.epochs ?? []),
+      epochOf(2, [{ ...b.block, label: 'pointer', rule: 'default', tool: 'Bash', input: 'npm test', refetch: 'elided-file' } as typeof b.block]),
+    ]),
+    files: [b.file],
+  }));
   return { tmp, state, key, shas: [a.block.sha256, b.block.sha256] };
 }
 

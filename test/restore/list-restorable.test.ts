@@ -49,7 +49,7 @@ describe('listRestorable', () => {
     expect(list.conversations).toHaveLength(1);
   });
 
-  it('should list a shed conversation\'s spans with their messages, bytes and epoch, and a missing one as such', async () => {
+  it("should list a shed conversation's spans with their messages, bytes and epoch, and a missing one as such", async () => {
     const shed = await addShedConversation(state);
     await fs.rm(path.join(state.spansDir, `${shed.spans[1].span.sha256}.json`));
     const list = await listRestorable(state);

@@ -58,7 +58,13 @@ describe('restoreText', () => {
     const { spans } = await addShedConversation(state);
     const { span, file } = spans[0];
     const outcome = await restoreText(state, span.sha256.slice(0, 12));
-    expect(outcome).toEqual({ kind: 'restored', handle: span.sha256, source: 'shed span', bytes: file.bytes, rendering: renderSpanMarkdown(file.bytes, span.sha256) });
+    expect(outcome).toEqual({
+      kind: 'restored',
+      handle: span.sha256,
+      source: 'shed span',
+      bytes: file.bytes,
+      rendering: renderSpanMarkdown(file.bytes, span.sha256),
+    });
     // The rendering is the .md the latch wrote, byte for byte, while that file is intact.
     expect(outcome.kind === 'restored' ? outcome.rendering : undefined).toBe(await fs.readFile(path.join(state.spansDir, `${span.sha256}.md`), 'utf8'));
   });
@@ -87,7 +93,11 @@ describe('restoreText', () => {
     await fs.writeFile(planted, spans[1].file.bytes);
     await fs.rm(json);
     await fs.symlink(planted, json);
-    expect(await restoreText(state, spans[1].span.sha256)).toEqual({ kind: 'refused', handle: spans[1].span.sha256, why: `${json} is a symbolic link, not a regular file` });
+    expect(await restoreText(state, spans[1].span.sha256)).toEqual({
+      kind: 'refused',
+      handle: spans[1].span.sha256,
+      why: `${json} is a symbolic link, not a regular file`,
+    });
   });
 });
 
@@ -110,7 +120,9 @@ describe('restoreText, a state directory that leads elsewhere', () => {
     const outcome = await restoreText(state, sha);
 
     expect(outcome).toMatchObject({ kind: 'refused', handle: sha });
-    expect(outcome.kind === 'refused' && outcome.why).toBe(`${path.join(state.elidedDir, `${sha}.txt`)} lies outside the state directory (it is ${await fs.realpath(path.join(outside, `${sha}.txt`))}: a folder on its way is a symbolic link)`);
+    expect(outcome.kind === 'refused' && outcome.why).toBe(
+      `${path.join(state.elidedDir, `${sha}.txt`)} lies outside the state directory (it is ${await fs.realpath(path.join(outside, `${sha}.txt`))}: a folder on its way is a symbolic link)`,
+    );
   });
 
   it('should refuse a span reached through a symlinked spans/, even one leading to a folder inside the state directory', async () => {
@@ -119,7 +131,10 @@ describe('restoreText, a state directory that leads elsewhere', () => {
     await fs.rename(state.spansDir, moved);
     await fs.symlink(moved, state.spansDir);
 
-    expect(await restoreText(state, spans[0].span.sha256)).toMatchObject({ kind: 'refused', why: expect.stringContaining('is reached through a symbolic link in the state directory') });
+    expect(await restoreText(state, spans[0].span.sha256)).toMatchObject({
+      kind: 'refused',
+      why: expect.stringContaining('is reached through a symbolic link in the state directory'),
+    });
   });
 
   it('should still restore when the state directory itself is a link the user chose', async () => {

@@ -7,12 +7,21 @@ describe('markLastMessage', () => {
   it('should send a prompt kept as a string as a lone text block with the breakpoint', () => {
     const marked = markLastMessage({ role: 'user', content: 'Run the tests.' });
 
-    expect(marked).toEqual({ last: { role: 'user', content: [{ type: 'text', text: 'Run the tests.', cache_control: EPHEMERAL }] }, edit: 'lone-text-to-string' });
+    expect(marked).toEqual({
+      last: { role: 'user', content: [{ type: 'text', text: 'Run the tests.', cache_control: EPHEMERAL }] },
+      edit: 'lone-text-to-string',
+    });
     expect(JSON.stringify(marked.last)).toBe('{"role":"user","content":[{"type":"text","text":"Run the tests.","cache_control":{"type":"ephemeral"}}]}');
   });
 
   it('should add the breakpoint as the last member of the last block, and nowhere else', () => {
-    const kept = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'a' }, { type: 'tool_result', tool_use_id: 'toolu_2', content: 'b' }] };
+    const kept = {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'toolu_1', content: 'a' },
+        { type: 'tool_result', tool_use_id: 'toolu_2', content: 'b' },
+      ],
+    };
 
     const marked = markLastMessage(kept);
 

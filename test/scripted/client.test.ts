@@ -63,20 +63,43 @@ describe('ScriptedClient', () => {
   });
 
   it('should answer every tool_use of a reply with a tool_result of its id, in order', async () => {
-    const c = await session((req) => (isMessagesRequest(req) ? { kind: 'message', content: [{ type: 'text', text: 'Two reads.' }, toolUse('Read', { file_path: '/a' }, 'toolu_A'), toolUse('Read', { file_path: '/b' }, 'toolu_B')] } : undefined));
+    const c = await session((req) =>
+      isMessagesRequest(req)
+        ? {
+            kind: 'message',
+            content: [{ type: 'text', text: 'Two reads.' }, toolUse('Read', { file_path: '/a' }, 'toolu_A'), toolUse('Read', { file_path: '/b' }, 'toolu_B')],
+          }
+        : undefined,
+    );
 
     const turn = await c.turnOnce();
 
     expect(turn.status).toBe(200);
     expect(turn.reply?.stopReason).toBe('tool_use');
     expect(c.messages.slice(1)).toEqual([
-      { role: 'assistant', content: [{ type: 'text', text: 'Two reads.' }, { type: 'tool_use', id: 'toolu_A', name: 'Read', input: { file_path: '/a' } }, { type: 'tool_use', id: 'toolu_B', name: 'Read', input: { file_path: '/b' } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_A', content: toolOutput(1, 3000) }, { type: 'tool_result', tool_use_id: 'toolu_B', content: toolOutput(1, 3000) }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Two reads.' },
+          { type: 'tool_use', id: 'toolu_A', name: 'Read', input: { file_path: '/a' } },
+          { type: 'tool_use', id: 'toolu_B', name: 'Read', input: { file_path: '/b' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_A', content: toolOutput(1, 3000) },
+          { type: 'tool_result', tool_use_id: 'toolu_B', content: toolOutput(1, 3000) },
+        ],
+      },
     ]);
   });
 
   it('should read a streamed reply the same way, and say the next prompt when no tool was called', async () => {
-    const c = await session((req) => (isMessagesRequest(req) ? { kind: 'message', content: [{ type: 'text', text: 'All done — ✓.' }] } : undefined), { stream: true, nextPrompt: (turn) => `prompt ${turn}` });
+    const c = await session((req) => (isMessagesRequest(req) ? { kind: 'message', content: [{ type: 'text', text: 'All done — ✓.' }] } : undefined), {
+      stream: true,
+      nextPrompt: (turn) => `prompt ${turn}`,
+    });
 
     const turn = await c.turnOnce();
 
@@ -87,7 +110,10 @@ describe('ScriptedClient', () => {
   });
 
   it('should run tools with the given runner and send its headers', async () => {
-    const c = await session(undefined, { runTool: async (use, turn) => `ran ${String(use['name'])} on turn ${turn}`, headers: { 'x-claude-code-agent-id': 'a1' } });
+    const c = await session(undefined, {
+      runTool: async (use, turn) => `ran ${String(use['name'])} on turn ${turn}`,
+      headers: { 'x-claude-code-agent-id': 'a1' },
+    });
 
     await c.turnOnce();
 

@@ -3,7 +3,10 @@ import { assistantMessage, toolUse } from '../../src/scripted/message.js';
 
 describe('assistantMessage', () => {
   it('should infer stop_reason from the content and fill in every usage field', () => {
-    const withTool = assistantMessage({ content: [toolUse('Bash', { command: 'ls' })], usage: { input_tokens: 1, cache_creation_input_tokens: 5, output_tokens: 2 } });
+    const withTool = assistantMessage({
+      content: [toolUse('Bash', { command: 'ls' })],
+      usage: { input_tokens: 1, cache_creation_input_tokens: 5, output_tokens: 2 },
+    });
     const textOnly = assistantMessage({ content: [{ type: 'text', text: 'done' }], usage: { input_tokens: 1, output_tokens: 2 } });
 
     expect(withTool).toMatchObject({

@@ -79,7 +79,9 @@ describe('startMessagesApi with preserved thinking', () => {
     await turns(c, 3);
     (c.messages[2]!.content as Block[])[0]!['content'] = 'shortened';
     const res = await c.send();
-    expect(errorOf(res.body).message).toBe(`${MISMATCH_3} That setting requires the \`thinking-binding-controls-2026-08-01\` value in the \`anthropic-beta\` header.`);
+    expect(errorOf(res.body).message).toBe(
+      `${MISMATCH_3} That setting requires the \`thinking-binding-controls-2026-08-01\` value in the \`anthropic-beta\` header.`,
+    );
   });
 
   it.each([false, true])('should drop the failing blocks under drop_block and the beta, and list them in input_transformations (stream %s)', async (stream) => {

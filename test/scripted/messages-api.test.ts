@@ -40,7 +40,15 @@ async function call(
         });
         res.on('error', () => undefined);
         res.on('close', () =>
-          resolve({ status: res.statusCode ?? 0, statusMessage: res.statusMessage ?? '', headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(reads), reads, complete: res.complete }),
+          resolve({
+            status: res.statusCode ?? 0,
+            statusMessage: res.statusMessage ?? '',
+            headers: res.headers,
+            rawHeaders: res.rawHeaders,
+            body: Buffer.concat(reads),
+            reads,
+            complete: res.complete,
+          }),
         );
       },
     );
@@ -120,7 +128,12 @@ describe('startMessagesApi, model calls', () => {
     const res = await call(up.url, { body: JSON_BODY });
 
     expect(res.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(res.body.toString('utf8'))).toMatchObject({ type: 'message', role: 'assistant', model: 'm', content: [{ type: 'tool_use', name: 'Read' }] });
+    expect(JSON.parse(res.body.toString('utf8'))).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      model: 'm',
+      content: [{ type: 'tool_use', name: 'Read' }],
+    });
   });
 
   it('should read the shared prefix of a conversation from the cache and write the rest', async () => {
@@ -148,12 +161,25 @@ describe('startMessagesApi, model calls', () => {
 
   it('should answer with the responder content, model, stop reason, id and usage overrides', async () => {
     const up = await start({
-      respond: () => ({ kind: 'message', content: [{ type: 'text', text: 'Done.' }], id: 'msg_01Fixed', usage: { input_tokens: 7 }, outputTokens: 2, model: 'claude-x' }),
+      respond: () => ({
+        kind: 'message',
+        content: [{ type: 'text', text: 'Done.' }],
+        id: 'msg_01Fixed',
+        usage: { input_tokens: 7 },
+        outputTokens: 2,
+        model: 'claude-x',
+      }),
     });
 
     const res = await call(up.url, { body: JSON_BODY });
 
-    expect(JSON.parse(res.body.toString('utf8'))).toMatchObject({ id: 'msg_01Fixed', model: 'claude-x', stop_reason: 'end_turn', content: [{ type: 'text', text: 'Done.' }], usage: { input_tokens: 7, output_tokens: 2 } });
+    expect(JSON.parse(res.body.toString('utf8'))).toMatchObject({
+      id: 'msg_01Fixed',
+      model: 'claude-x',
+      stop_reason: 'end_turn',
+      content: [{ type: 'text', text: 'Done.' }],
+      usage: { input_tokens: 7, output_tokens: 2 },
+    });
   });
 
   it('should answer a responder that throws with a 500 api_error', async () => {
@@ -166,7 +192,10 @@ describe('startMessagesApi, model calls', () => {
     const res = await call(up.url, { body: JSON_BODY });
 
     expect(res.status).toBe(500);
-    expect(JSON.parse(res.body.toString('utf8'))).toMatchObject({ type: 'error', error: { type: 'api_error', message: expect.stringContaining('boom') as unknown } });
+    expect(JSON.parse(res.body.toString('utf8'))).toMatchObject({
+      type: 'error',
+      error: { type: 'api_error', message: expect.stringContaining('boom') as unknown },
+    });
   });
 });
 
@@ -196,7 +225,9 @@ describe('startMessagesApi, the prompt limit', () => {
     const res = await call(up.url, { body: STREAM_BODY });
 
     expect(res.status).toBe(400);
-    expect(JSON.parse(res.body.toString('utf8'))).toMatchObject({ error: { type: 'invalid_request_error', message: expect.stringMatching(/^prompt is too long: \d+ tokens > 5 maximum$/) as unknown } });
+    expect(JSON.parse(res.body.toString('utf8'))).toMatchObject({
+      error: { type: 'invalid_request_error', message: expect.stringMatching(/^prompt is too long: \d+ tokens > 5 maximum$/) as unknown },
+    });
   });
 
   it('should answer a model call at the limit, and count_tokens over it', async () => {
@@ -318,7 +349,14 @@ describe('startMessagesApi, scripted faults', () => {
   });
 
   it('should write raw chunks untouched, raw header lines as given', async () => {
-    const up = await start({ respond: () => ({ kind: 'raw', status: 502, headers: ['Content-Type', 'text/html', 'Set-Cookie', 'a=1', 'Set-Cookie', 'b=2'], chunks: ['<h1>', Buffer.from([0xff, 0x00])] }) });
+    const up = await start({
+      respond: () => ({
+        kind: 'raw',
+        status: 502,
+        headers: ['Content-Type', 'text/html', 'Set-Cookie', 'a=1', 'Set-Cookie', 'b=2'],
+        chunks: ['<h1>', Buffer.from([0xff, 0x00])],
+      }),
+    });
 
     const res = await call(up.url, { body: '{}' });
 
@@ -341,7 +379,9 @@ describe('startMessagesApi, scripted faults', () => {
 
   it('should break the connection off mid-stream when the stream ends in destroy', async () => {
     const start_ = encodeSseEvent('message_start', { type: 'message_start' });
-    const up = await start({ respond: () => ({ kind: 'raw', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: [start_, { afterMs: 20 }], end: 'destroy' }) });
+    const up = await start({
+      respond: () => ({ kind: 'raw', status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: [start_, { afterMs: 20 }], end: 'destroy' }),
+    });
 
     const res = await call(up.url, { body: '{}' });
 
@@ -378,7 +418,9 @@ describe('startMessagesApi, scripted faults', () => {
   });
 
   it('should reset the connection before any response, or in the middle of one', async () => {
-    const up = await start({ respond: (req) => (req.path === '/before' ? { kind: 'reset' } : { kind: 'raw', status: 200, chunks: ['part', { afterMs: 20 }], end: 'reset' }) });
+    const up = await start({
+      respond: (req) => (req.path === '/before' ? { kind: 'reset' } : { kind: 'raw', status: 200, chunks: ['part', { afterMs: 20 }], end: 'reset' }),
+    });
 
     await expect(call(up.url, { path: '/before', body: '{}' })).rejects.toMatchObject({ code: 'ECONNRESET' });
     const middle = await call(up.url, { path: '/middle', body: '{}' });
@@ -389,7 +431,15 @@ describe('startMessagesApi, scripted faults', () => {
 
   it('should tell onClose whether the response was written whole', async () => {
     const closes: boolean[] = [];
-    const up = await start({ respond: (req) => ({ kind: 'raw', status: 200, chunks: ['a', { afterMs: 20 }], end: req.path === '/cut' ? 'destroy' : 'end', onClose: (finished) => closes.push(finished) }) });
+    const up = await start({
+      respond: (req) => ({
+        kind: 'raw',
+        status: 200,
+        chunks: ['a', { afterMs: 20 }],
+        end: req.path === '/cut' ? 'destroy' : 'end',
+        onClose: (finished) => closes.push(finished),
+      }),
+    });
 
     await call(up.url, { path: '/whole', body: '{}' });
     await call(up.url, { path: '/cut', body: '{}' });

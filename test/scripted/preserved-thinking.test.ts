@@ -21,7 +21,17 @@ function sent(messages: readonly Msg[]): Msg[] {
 }
 
 function input(messages: readonly Msg[], extra: Partial<CheckInput> = {}): CheckInput {
-  return { model: FABLE, system: SYSTEM, tools: TOOLS, messages: sent(messages), requested: undefined, hasBlockBinding: false, betaHeader: false, accountDefault: 'error', ...extra };
+  return {
+    model: FABLE,
+    system: SYSTEM,
+    tools: TOOLS,
+    messages: sent(messages),
+    requested: undefined,
+    hasBlockBinding: false,
+    betaHeader: false,
+    accountDefault: 'error',
+    ...extra,
+  };
 }
 
 /** The model's answer to `req`: `blocks` after a signed thinking block. */
@@ -56,7 +66,9 @@ describe('checkThinking', () => {
 
   it('should not count key order, formatting, cache_control or string-versus-lone-text-block content as a change', () => {
     const messages = grow(2);
-    const reordered = JSON.parse(JSON.stringify(clone(messages), null, 2).replace(/"role": "user",\n(\s+)"content": "Read the files."/, '"content": "Read the files.",\n$1"role": "user"')) as Msg[];
+    const reordered = JSON.parse(
+      JSON.stringify(clone(messages), null, 2).replace(/"role": "user",\n(\s+)"content": "Read the files."/, '"content": "Read the files.",\n$1"role": "user"'),
+    ) as Msg[];
     reordered[0] = { role: 'user', content: [{ type: 'text', text: 'Read the files.', cache_control: { type: 'ephemeral', ttl: '1h' } }] };
     const system = [{ text: 'You are a coding agent.', type: 'text' }];
     expect(verdictsOf(input(reordered, { system }))).toEqual(['messages.1.content.0=valid', 'messages.3.content.0=valid']);
@@ -71,7 +83,9 @@ describe('checkThinking', () => {
     expect(prefixMismatchMessage('messages.3.content.0', true)).toBe(
       'messages.3.content.0: Invalid `signature` in `thinking` block. The block is bound to a different conversation. Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block".',
     );
-    expect(prefixMismatchMessage('messages.3.content.0', false)).toMatch(/"drop_block"\. That setting requires the `thinking-binding-controls-2026-08-01` value in the `anthropic-beta` header\.$/);
+    expect(prefixMismatchMessage('messages.3.content.0', false)).toMatch(
+      /"drop_block"\. That setting requires the `thinking-binding-controls-2026-08-01` value in the `anthropic-beta` header\.$/,
+    );
   });
 
   it('should drop the failing blocks under drop_block and list them in input_transformations', () => {
@@ -91,7 +105,13 @@ describe('checkThinking', () => {
     expect(verdictsOf(input(messages, { tools: [...TOOLS, { name: 'Write', input_schema: { type: 'object' } }] }))).toEqual(all);
     expect(verdictsOf(input(messages, { tools: [{ ...TOOLS[0]!, description: 'Read one file' }] }))).toEqual(all);
     const added = clone(messages);
-    added[0] = { role: 'user', content: [{ type: 'text', text: 'Read the files.' }, { type: 'text', text: '<reminder/>' }] };
+    added[0] = {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Read the files.' },
+        { type: 'text', text: '<reminder/>' },
+      ],
+    };
     expect(verdictsOf(input(added))).toEqual(all);
   });
 
@@ -139,22 +159,40 @@ describe('checkThinking', () => {
   it('should drop a block the current model cannot read without an error, and keep one it can', () => {
     const messages = grow(2, FABLE);
     const check = checkThinking(input(messages, { model: OPUS }));
-    expect(check.outcome).toMatchObject({ kind: 'answer', transformations: [{ type: 'thinking_dropped', path: 'messages.1.content.0', reason: 'model_binding_mismatch' }, { type: 'thinking_dropped', path: 'messages.3.content.0', reason: 'model_binding_mismatch' }] });
+    expect(check.outcome).toMatchObject({
+      kind: 'answer',
+      transformations: [
+        { type: 'thinking_dropped', path: 'messages.1.content.0', reason: 'model_binding_mismatch' },
+        { type: 'thinking_dropped', path: 'messages.3.content.0', reason: 'model_binding_mismatch' },
+      ],
+    });
     expect(checkThinking(input(grow(2, OPUS), { model: FABLE })).verdicts.map((v) => v.verdict)).toEqual(['valid', 'valid']);
   });
 
   it('should refuse block_binding without the beta header, and an unknown behavior', () => {
     const messages = grow(1);
-    expect(checkThinking(input(messages, { requested: 'drop_block', hasBlockBinding: true })).outcome).toEqual({ kind: 'refuse', message: 'thinking.block_binding: Extra inputs are not permitted' });
+    expect(checkThinking(input(messages, { requested: 'drop_block', hasBlockBinding: true })).outcome).toEqual({
+      kind: 'refuse',
+      message: 'thinking.block_binding: Extra inputs are not permitted',
+    });
     expect(checkThinking(input(messages, { requested: 'ignore', hasBlockBinding: true, betaHeader: true })).outcome.kind).toBe('refuse');
   });
 
   it('should let failing blocks through on an allow account, flagged as thinking_mismatch_allowed', () => {
     const messages = grow(2);
     const check = checkThinking(input(messages, { accountDefault: 'allow', system: 'changed' }));
-    expect(check.outcome).toMatchObject({ kind: 'answer', behavior: 'allow', transformations: [{ type: 'thinking_mismatch_allowed', path: 'messages.1.content.0' }, { type: 'thinking_mismatch_allowed', path: 'messages.3.content.0' }] });
+    expect(check.outcome).toMatchObject({
+      kind: 'answer',
+      behavior: 'allow',
+      transformations: [
+        { type: 'thinking_mismatch_allowed', path: 'messages.1.content.0' },
+        { type: 'thinking_mismatch_allowed', path: 'messages.3.content.0' },
+      ],
+    });
     // Setting a behavior opts the request into enforcement.
-    expect(checkThinking(input(messages, { accountDefault: 'allow', system: 'changed', requested: 'error', hasBlockBinding: true, betaHeader: true })).outcome.kind).toBe('refuse');
+    expect(
+      checkThinking(input(messages, { accountDefault: 'allow', system: 'changed', requested: 'error', hasBlockBinding: true, betaHeader: true })).outcome.kind,
+    ).toBe('refuse');
   });
 
   it('should refuse a signature it did not write whatever the behavior', () => {
@@ -178,8 +216,27 @@ describe('signReplyContent', () => {
 
 describe('canonicalPrefix', () => {
   it('should leave thinking blocks and cache_control out and keep everything else', () => {
-    const text = canonicalText(canonicalPrefix({ system: 'S', messages: [{ role: 'user', content: [{ type: 'text', text: 'P', cache_control: { type: 'ephemeral' } }] }, { role: 'assistant', content: [{ type: 'thinking', thinking: '', signature: 'x' }, { type: 'text', text: 'a' }] }] }, { message: 1, block: 2 }));
-    expect(text).toBe('{"messages":[{"content":[{"text":"P","type":"text"}],"role":"user"},{"content":[{"text":"a","type":"text"}],"role":"assistant"}],"system":[{"text":"S","type":"text"}],"tools":null}');
+    const text = canonicalText(
+      canonicalPrefix(
+        {
+          system: 'S',
+          messages: [
+            { role: 'user', content: [{ type: 'text', text: 'P', cache_control: { type: 'ephemeral' } }] },
+            {
+              role: 'assistant',
+              content: [
+                { type: 'thinking', thinking: '', signature: 'x' },
+                { type: 'text', text: 'a' },
+              ],
+            },
+          ],
+        },
+        { message: 1, block: 2 },
+      ),
+    );
+    expect(text).toBe(
+      '{"messages":[{"content":[{"text":"P","type":"text"}],"role":"user"},{"content":[{"text":"a","type":"text"}],"role":"assistant"}],"system":[{"text":"S","type":"text"}],"tools":null}',
+    );
   });
 });
 

@@ -33,15 +33,35 @@ describe('checkConversationRecord', () => {
   it('should refuse an unknown mode, a gate that is no object, and a span outside a shed epoch', () => {
     const span = { first: 1, last: 8, sha256: 'c'.repeat(64), bytes: 100, pins: [] };
 
-    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), mode: 'trim' as never }]), KEY)).toEqual(['epoch #1: mode "trim" is not one of rescue, shed']);
+    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), mode: 'trim' as never }]), KEY)).toEqual([
+      'epoch #1: mode "trim" is not one of rescue, shed',
+    ]);
     expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), gate: 3 as never }]), KEY)).toEqual(['epoch #1: gate is not an object']);
-    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), span }]), KEY)).toEqual(['epoch #1: a shed epoch has a span, and only a shed epoch (not a prefix_check one)']);
-    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), mode: 'shed' }]), KEY)).toEqual(['epoch #1: a shed epoch has a span, and only a shed epoch (not a prefix_check one)']);
+    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), span }]), KEY)).toEqual([
+      'epoch #1: a shed epoch has a span, and only a shed epoch (not a prefix_check one)',
+    ]);
+    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), mode: 'shed' }]), KEY)).toEqual([
+      'epoch #1: a shed epoch has a span, and only a shed epoch (not a prefix_check one)',
+    ]);
   });
 
   it('should accept removed thinking blocks and a learned prefix check, and refuse bad ones', () => {
-    const t = (ordinal: number, more: Record<string, unknown> = {}) => ({ ordinal, messageIndex: 3, blockIndex: 0, type: 'thinking', jsonBytes: 80, sha256: 'd'.repeat(64), ...more });
-    const good = { ...recordOf(KEY, [{ ...epochOf(1, []), thinking: [t(1), t(2)] as never }, { ...epochOf(2, []), trigger: 'prefix_check', mode: 'shed', thinking: [t(3)] as never }]), prefixCheck: { model: 'claude-opus-5-5', learnedAt: '2026-12-01T15:00:00.000Z' } };
+    const t = (ordinal: number, more: Record<string, unknown> = {}) => ({
+      ordinal,
+      messageIndex: 3,
+      blockIndex: 0,
+      type: 'thinking',
+      jsonBytes: 80,
+      sha256: 'd'.repeat(64),
+      ...more,
+    });
+    const good = {
+      ...recordOf(KEY, [
+        { ...epochOf(1, []), thinking: [t(1), t(2)] as never },
+        { ...epochOf(2, []), trigger: 'prefix_check', mode: 'shed', thinking: [t(3)] as never },
+      ]),
+      prefixCheck: { model: 'claude-opus-5-5', learnedAt: '2026-12-01T15:00:00.000Z' },
+    };
 
     expect(checkConversationRecord(good, KEY)).toEqual([]);
     expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), thinking: [t(2), t(1, { type: 'text', jsonBytes: 0 })] as never }]), KEY)).toEqual([
@@ -49,10 +69,19 @@ describe('checkConversationRecord', () => {
       'epoch #1 thinking 1: type is not "thinking" or "redacted_thinking"',
       'epoch #1 thinking 1: jsonBytes is not a positive integer',
     ]);
-    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), thinking: [t(1)] as never }, { ...epochOf(2, []), thinking: [t(1)] as never }]), KEY)).toEqual([
-      'epoch #2 thinking 0: ordinal 1 is already removed by an earlier epoch',
+    expect(
+      checkConversationRecord(
+        recordOf(KEY, [
+          { ...epochOf(1, []), thinking: [t(1)] as never },
+          { ...epochOf(2, []), thinking: [t(1)] as never },
+        ]),
+        KEY,
+      ),
+    ).toEqual(['epoch #2 thinking 0: ordinal 1 is already removed by an earlier epoch']);
+    expect(checkConversationRecord({ ...recordOf(KEY, []), prefixCheck: { model: 1, learnedAt: 'x' } }, KEY)).toEqual([
+      'prefixCheck.model is not a string',
+      'prefixCheck.learnedAt is not an ISO-8601 time',
     ]);
-    expect(checkConversationRecord({ ...recordOf(KEY, []), prefixCheck: { model: 1, learnedAt: 'x' } }, KEY)).toEqual(['prefixCheck.model is not a string', 'prefixCheck.learnedAt is not an ISO-8601 time']);
   });
 
   it('should accept a string agentId and a block with rawSha256', () => {
@@ -69,7 +98,16 @@ describe('checkConversationRecord', () => {
       epoch.policy.version = 3;
       Object.assign(epoch.blocks[0], { label: 'drop', rule: 'superseded', tool: 'Read', input: '/a.ts', refetch: 'same-call' });
       epoch.ledger = [
-        { ordinal: 1, id: 'toolu_1', tool: 'Read', sha: epoch.blocks[0].sha256.slice(0, 12), score: 'local', verdict: 'drop', rule: 'superseded', refetch: 'same-call' },
+        {
+          ordinal: 1,
+          id: 'toolu_1',
+          tool: 'Read',
+          sha: epoch.blocks[0].sha256.slice(0, 12),
+          score: 'local',
+          verdict: 'drop',
+          rule: 'superseded',
+          refetch: 'same-call',
+        },
         { ordinal: 5, id: 'toolu_5', tool: 'Bash', sha: '0123456789ab', score: 0.3, verdict: 'keep', rule: 'model', refetch: 'elided-file' },
       ];
     });
@@ -110,12 +148,27 @@ describe('checkConversationRecord', () => {
       r['epochs'][1].reason.limit = 200_000;
     });
     expect(checkConversationRecord(value, KEY)).toEqual([]);
-    expect(checkConversationRecord(edited((r) => delete r['epochs'][0].trigger), KEY)).toEqual([]);
+    expect(
+      checkConversationRecord(
+        edited((r) => delete r['epochs'][0].trigger),
+        KEY,
+      ),
+    ).toEqual([]);
   });
 
   it('should accept midTurn on a threshold epoch, and report it elsewhere or not true', () => {
-    expect(checkConversationRecord(edited((r) => (r['epochs'][0].midTurn = true)), KEY)).toEqual([]);
-    expect(checkConversationRecord(edited((r) => (r['epochs'][0].midTurn = false)), KEY).join('\n')).toContain('midTurn false: only true, and only on a threshold epoch');
+    expect(
+      checkConversationRecord(
+        edited((r) => (r['epochs'][0].midTurn = true)),
+        KEY,
+      ),
+    ).toEqual([]);
+    expect(
+      checkConversationRecord(
+        edited((r) => (r['epochs'][0].midTurn = false)),
+        KEY,
+      ).join('\n'),
+    ).toContain('midTurn false: only true, and only on a threshold epoch');
     const overflow = edited((r) => {
       r['epochs'][1].trigger = 'overflow';
       r['epochs'][1].reason.limit = 200_000;
@@ -127,7 +180,11 @@ describe('checkConversationRecord', () => {
   it.each([
     ['an unknown trigger', () => edited((r) => (r['epochs'][0].trigger = 'whim')), 'trigger "whim" is not one of threshold, overflow'],
     ['a limit that is not a count', () => edited((r) => (r['epochs'][0].reason.limit = 'big')), 'reason.limit is not'],
-    ['a crossed threshold of no known kind', () => edited((r) => (r['epochs'][0].reason.crossed = 'bytes')), 'reason.crossed "bytes" is not fullness or tokens'],
+    [
+      'a crossed threshold of no known kind',
+      () => edited((r) => (r['epochs'][0].reason.crossed = 'bytes')),
+      'reason.crossed "bytes" is not fullness or tokens',
+    ],
     ['a token threshold that is not a count', () => edited((r) => (r['epochs'][0].reason.thresholdTokens = -1)), 'reason.thresholdTokens is not'],
     ['not an object', () => [1, 2], 'not a JSON object'],
     ['a wrong format', () => edited((r) => (r['format'] = 'ctxshed.conversation/2')), 'format is not'],

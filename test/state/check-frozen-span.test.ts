@@ -29,7 +29,7 @@ describe('checkFrozenSpan', () => {
 });
 
 describe('spanEnd', () => {
-  it('should move on to a span\'s last message, and stay put on a broken span', () => {
+  it("should move on to a span's last message, and stay put on a broken span", () => {
     expect(spanEnd(GOOD, 0)).toBe(8);
     expect(spanEnd({ last: 'x' }, 3)).toBe(3);
     expect(spanEnd(null, 3)).toBe(3);

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CONVERSATION_FORMAT,
-  parseConversationRecord,
-  serializeConversationRecord,
-} from '../../src/state/conversation-record.js';
+import { CONVERSATION_FORMAT, parseConversationRecord, serializeConversationRecord } from '../../src/state/conversation-record.js';
 import { blockFor, epochOf, keyOf, recordOf } from './fixtures/state-fixtures.js';
 
 const KEY = keyOf('a');

@@ -36,7 +36,11 @@ afterEach(async () => {
 });
 
 const recordFile = (): string => path.join(state.conversationsDir, `${KEY}.json`);
-const exists = (file: string): Promise<boolean> => fs.lstat(file).then(() => true, () => false);
+const exists = (file: string): Promise<boolean> =>
+  fs.lstat(file).then(
+    () => true,
+    () => false,
+  );
 
 describe('latchEpoch', () => {
   it('should write the elided files and the record, and return the record on disk', async () => {
@@ -51,7 +55,7 @@ describe('latchEpoch', () => {
     expect((await verifyState(tmp)).problems).toEqual([]);
   });
 
-  it('should write a shed epoch\'s span files before its record', async () => {
+  it("should write a shed epoch's span files before its record", async () => {
     const { span, file } = spanFor('middle', 1, 8);
     const plan = { record: recordOf(KEY, [shedEpochOf(1, span)]), files: [], spans: [file] };
 
@@ -65,8 +69,12 @@ describe('latchEpoch', () => {
   it('should write no record when a span does not hash to its name, or names a span never written', async () => {
     const { span, file } = spanFor('middle', 1, 8);
 
-    await expect(latchEpoch(state, KEY, () => ({ record: recordOf(KEY, [shedEpochOf(1, span)]), files: [], spans: [{ ...file, bytes: Buffer.from('x') }] }))).rejects.toMatchObject({ code: 'STATE_HASH_MISMATCH' });
-    await expect(latchEpoch(state, KEY, () => ({ record: recordOf(KEY, [shedEpochOf(1, span)]), files: [] }))).rejects.toMatchObject({ code: 'STATE_BAD_PLAN' });
+    await expect(
+      latchEpoch(state, KEY, () => ({ record: recordOf(KEY, [shedEpochOf(1, span)]), files: [], spans: [{ ...file, bytes: Buffer.from('x') }] })),
+    ).rejects.toMatchObject({ code: 'STATE_HASH_MISMATCH' });
+    await expect(latchEpoch(state, KEY, () => ({ record: recordOf(KEY, [shedEpochOf(1, span)]), files: [] }))).rejects.toMatchObject({
+      code: 'STATE_BAD_PLAN',
+    });
     expect(await exists(recordFile())).toBe(false);
   });
 
@@ -147,9 +155,7 @@ describe('latchEpoch across processes', () => {
   it('should let two racing processes latch epochs 1..N with none lost or duplicated', async () => {
     const target = 24;
     const startAt = String(Date.now() + 1_500); // both tsx processes are up by then
-    const workers = ['A', 'B'].map((name) =>
-      waitFixture(spawnFixture('latch-worker.ts', [tmp, KEY, String(target), name, startAt])),
-    );
+    const workers = ['A', 'B'].map((name) => waitFixture(spawnFixture('latch-worker.ts', [tmp, KEY, String(target), name, startAt])));
     const results = await Promise.all(workers);
     for (const result of results) expect(result, result.stderr).toMatchObject({ code: 0, signal: null });
     const latched = results.map((result) => (JSON.parse(result.stdout) as { latched: number }).latched);

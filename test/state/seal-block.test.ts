@@ -28,13 +28,20 @@ afterEach(async () => {
   await removeTempDir(tmp);
 });
 
-const exists = (file: string): Promise<boolean> => fs.lstat(file).then(() => true, () => false);
+const exists = (file: string): Promise<boolean> =>
+  fs.lstat(file).then(
+    () => true,
+    () => false,
+  );
 
 describe('sealBlock', () => {
   it('should move the text to sealed/ (0700, file 0600), record why and when, and keep its bytes', async () => {
     const outcome = await withUmask(0o000, () => sealBlock(state, SHA, { reason: 'holds a token', now: NOW }));
 
-    expect(outcome).toEqual({ kind: 'sealed', record: { format: 'ctxshed.seal/1', sha256: SHA, bytes: TEXT.length, reason: 'holds a token', sealedAt: NOW, raw: [] } });
+    expect(outcome).toEqual({
+      kind: 'sealed',
+      record: { format: 'ctxshed.seal/1', sha256: SHA, bytes: TEXT.length, reason: 'holds a token', sealedAt: NOW, raw: [] },
+    });
     expect(await exists(path.join(state.elidedDir, `${SHA}.txt`))).toBe(false);
     expect(await fs.readFile(path.join(state.sealedDir, `${SHA}.txt`), 'utf8')).toBe(TEXT);
     expect(await modeOf(state.sealedDir)).toBe(0o700);
@@ -86,7 +93,10 @@ describe('sealBlock', () => {
     await sealBlock(state, SHA, { reason: 'r', now: NOW });
     await fs.rename(path.join(state.sealedDir, `${SHA}.txt`), path.join(state.elidedDir, `${SHA}.txt`));
 
-    expect(await sealBlock(state, SHA, { reason: 'later', now: '2027-01-01T00:00:00.000Z' })).toMatchObject({ kind: 'sealed', record: { reason: 'r', sealedAt: NOW } });
+    expect(await sealBlock(state, SHA, { reason: 'later', now: '2027-01-01T00:00:00.000Z' })).toMatchObject({
+      kind: 'sealed',
+      record: { reason: 'r', sealedAt: NOW },
+    });
     expect(await exists(path.join(state.sealedDir, `${SHA}.txt`))).toBe(true);
     expect(await exists(path.join(state.elidedDir, `${SHA}.txt`))).toBe(false);
   });

@@ -12,7 +12,9 @@ describe('parseSealRecord', () => {
   });
 
   it('should refuse text that is not JSON, naming where', () => {
-    expect(() => parseSealRecord('{', SHA, 'sealed/x')).toThrow(expect.objectContaining({ code: 'STATE_BAD_RECORD', message: expect.stringContaining('sealed/x') }));
+    expect(() => parseSealRecord('{', SHA, 'sealed/x')).toThrow(
+      expect.objectContaining({ code: 'STATE_BAD_RECORD', message: expect.stringContaining('sealed/x') }),
+    );
   });
 });
 

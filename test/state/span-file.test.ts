@@ -7,7 +7,9 @@ import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { writeSpanFiles } from '../../src/state/span-file.js';
 import { makeTempDir, modeOf, removeTempDir, withUmask } from './fixtures/state-fixtures.js';
 
-const SPAN = Buffer.from('{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{}}]},\n{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"x"}]}');
+const SPAN = Buffer.from(
+  '{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{}}]},\n{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"x"}]}',
+);
 const SHA = sha256Hex(SPAN);
 
 let tmp: string;

@@ -96,7 +96,16 @@ describe('verifyConversations', () => {
   it('should accept a version 3 epoch whose ledger lists every block it froze', async () => {
     // Arrange
     const labelled = { ...two, label: 'drop' as const, rule: 'duplicate' as const, tool: 'Bash', input: 'ls', refetch: 'elided-file' as const };
-    const row = { ordinal: 1, id: 'toolu_1', tool: 'Bash', sha: two.sha256.slice(0, 12), score: 'local' as const, verdict: 'drop' as const, rule: 'duplicate' as const, refetch: 'elided-file' as const };
+    const row = {
+      ordinal: 1,
+      id: 'toolu_1',
+      tool: 'Bash',
+      sha: two.sha256.slice(0, 12),
+      score: 'local' as const,
+      verdict: 'drop' as const,
+      rule: 'duplicate' as const,
+      refetch: 'elided-file' as const,
+    };
     const v3 = { ...epochOf(2, [labelled]), policy: { name: 'default', version: 3, keepRecent: 6, minBytes: 1024 }, ledger: [row] };
     await put(`${KEY}.json`, serializeConversationRecord(recordOf(KEY, [epochOf(1, [one]), v3])));
 

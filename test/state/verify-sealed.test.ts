@@ -38,7 +38,15 @@ describe('verifySealed', () => {
     await fs.writeFile(path.join(state.sealedDir, `${SHA}.seal.json`), '{"format":', { mode: 0o600 });
     const findings = { problems: [] as string[], notes: [] as string[] };
     await verifySealed(state, new Map(), findings);
-    expect(findings.problems).toEqual([`sealed/${SHA}.seal.json: not valid JSON`, 'sealed/notes.md: stray file (not <sha256>.txt, <sha256>.json or <sha256>.seal.json)']);
-    expect(findings.notes.sort()).toEqual([`sealed/${SHA}.txt: no seal record names it (ctxshed seal SHA records it again)`, `sealed/${sha256Hex(other)}.txt: no seal record names it (ctxshed seal SHA records it again)`].sort());
+    expect(findings.problems).toEqual([
+      `sealed/${SHA}.seal.json: not valid JSON`,
+      'sealed/notes.md: stray file (not <sha256>.txt, <sha256>.json or <sha256>.seal.json)',
+    ]);
+    expect(findings.notes.sort()).toEqual(
+      [
+        `sealed/${SHA}.txt: no seal record names it (ctxshed seal SHA records it again)`,
+        `sealed/${sha256Hex(other)}.txt: no seal record names it (ctxshed seal SHA records it again)`,
+      ].sort(),
+    );
   });
 });

@@ -57,7 +57,9 @@ describe('verifySpans', () => {
 
     await verifySpans(state, findings);
 
-    expect(findings.problems).toEqual([`spans/${'e'.repeat(64)}.json: is a symbolic link, not a regular file (ctxshed never makes one, and never follows one)`]);
+    expect(findings.problems).toEqual([
+      `spans/${'e'.repeat(64)}.json: is a symbolic link, not a regular file (ctxshed never makes one, and never follows one)`,
+    ]);
     expect(findings.notes).toEqual([
       `warning: spans/${file.sha256}.md: mode 0644 is wider than 0600 (chmod 600 it)`,
       'spans/: ignored 1 temp file(s) left by an interrupted atomic write',

@@ -54,9 +54,7 @@ describe('verifyState', () => {
 
   it('should catch a missing block file', async () => {
     await fs.rm(path.join(state.elidedDir, `${blockSha}.txt`));
-    expect((await verifyState(tmp)).problems).toEqual([
-      `conversations/${KEY}.json: epoch #2 ordinal 1: elided/${blockSha}.txt is missing`,
-    ]);
+    expect((await verifyState(tmp)).problems).toEqual([`conversations/${KEY}.json: epoch #2 ordinal 1: elided/${blockSha}.txt is missing`]);
   });
 
   it('should catch a bad record', async () => {
@@ -163,7 +161,9 @@ describe('verifyState, shed mode', () => {
     const { problems } = await verifyState(tmp);
 
     expect(problems.filter((p) => p.includes(one.span.sha256))).toEqual([expect.stringMatching(/: content hashes to [0-9a-f]{64}, not to its name$/)]);
-    expect(problems.filter((p) => p.includes(two.span.sha256))).toEqual([expect.stringMatching(new RegExp(`epoch #2 span 7\\.\\.12: spans/${two.span.sha256}\\.json is missing$`))]);
+    expect(problems.filter((p) => p.includes(two.span.sha256))).toEqual([
+      expect.stringMatching(new RegExp(`epoch #2 span 7\\.\\.12: spans/${two.span.sha256}\\.json is missing$`)),
+    ]);
   });
 
   it('should note spans named by no record, as a killed latch leaves them', async () => {
@@ -195,10 +195,12 @@ describe('verifyState, entries that lead elsewhere or would block', () => {
 
       const report = await verifyState(tmp);
 
-      expect(report.problems).toEqual(expect.arrayContaining([
-        'elided/: is a symbolic link, not a directory (ctxshed never makes one, and never follows one)',
-        'spans/: is a symbolic link, not a directory (ctxshed never makes one, and never follows one)',
-      ]));
+      expect(report.problems).toEqual(
+        expect.arrayContaining([
+          'elided/: is a symbolic link, not a directory (ctxshed never makes one, and never follows one)',
+          'spans/: is a symbolic link, not a directory (ctxshed never makes one, and never follows one)',
+        ]),
+      );
       expect(report.checked.elided).toBe(0);
     } finally {
       await removeTempDir(elsewhere);
@@ -215,9 +217,11 @@ describe('verifyState, entries that lead elsewhere or would block', () => {
     // Before the kinds were checked first, a read of either would wait forever for a writer.
     const report = await verifyState(tmp);
 
-    expect(report.problems).toEqual(expect.arrayContaining([
-      `elided/${blockSha}.txt: is a FIFO (named pipe), not a regular file (ctxshed never makes one, and never reads one)`,
-      'wire.jsonl: is a FIFO (named pipe), not a regular file (ctxshed never makes one, and never reads one)',
-    ]));
+    expect(report.problems).toEqual(
+      expect.arrayContaining([
+        `elided/${blockSha}.txt: is a FIFO (named pipe), not a regular file (ctxshed never makes one, and never reads one)`,
+        'wire.jsonl: is a FIFO (named pipe), not a regular file (ctxshed never makes one, and never reads one)',
+      ]),
+    );
   });
 });

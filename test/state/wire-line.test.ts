@@ -18,7 +18,7 @@ describe('classifyWireLine', () => {
     expect(classifyWireLine(line).kind).toBe('record');
   });
 
-  it('should read the proxy\'s notes and the torn-line marker', () => {
+  it("should read the proxy's notes and the torn-line marker", () => {
     const note = { t: '2026-01-01T00:00:00.000Z', note: 'state_unavailable', detail: 'EACCES' };
 
     expect(classifyWireLine(JSON.stringify(note))).toEqual({ kind: 'note', note });
@@ -47,7 +47,12 @@ describe('classifyWireLine', () => {
   });
 
   it('should read a record with refaults and a retry', () => {
-    const line = JSON.stringify({ ...wire({ t: '2026-01-01T00:00:00.000Z' }), refaults: 1, refaulted: [{ epoch: 1, ordinal: 0, via: 'bash' }], retry: { reason: 'overflow', firstStatus: 400, tokens: 9, sent: false, why: 'nothing_new' } });
+    const line = JSON.stringify({
+      ...wire({ t: '2026-01-01T00:00:00.000Z' }),
+      refaults: 1,
+      refaulted: [{ epoch: 1, ordinal: 0, via: 'bash' }],
+      retry: { reason: 'overflow', firstStatus: 400, tokens: 9, sent: false, why: 'nothing_new' },
+    });
 
     expect(classifyWireLine(line).kind).toBe('record');
   });

@@ -121,7 +121,7 @@ describe('WireLog', () => {
     expect(report.notes.join('\n')).toContain('line 2 was cut short by a crash');
   });
 
-  it('should not take the tail of another process\'s append still being written for a torn line', async () => {
+  it("should not take the tail of another process's append still being written for a torn line", async () => {
     // Another writer's line shows its first bytes, and finishes a moment later (before the recheck).
     await fs.writeFile(state.wirePath, '{"n":1}\n{"n":2,"pa', { mode: 0o600 });
     const log = new WireLog(state.wirePath, 0);
@@ -137,9 +137,7 @@ describe('WireLog', () => {
   it('should never interleave lines from two processes appending at once', async () => {
     const count = 300;
     const startAt = String(Date.now() + 1_500);
-    const results = await Promise.all(
-      ['x', 'y'].map((worker) => waitFixture(spawnFixture('wire-worker.ts', [tmp, worker, String(count), startAt]))),
-    );
+    const results = await Promise.all(['x', 'y'].map((worker) => waitFixture(spawnFixture('wire-worker.ts', [tmp, worker, String(count), startAt]))));
     for (const result of results) expect(result, result.stderr).toMatchObject({ code: 0, signal: null });
     const lines = (await wireText()).split('\n');
     expect(lines.pop()).toBe('');
@@ -197,7 +195,7 @@ describe('WireLog on a full disk', () => {
     expect(report.notes.join('\n')).not.toContain('crash');
   });
 
-  it('should still call a torn tail a crash when this log\'s own failed write put nothing in the file', async () => {
+  it("should still call a torn tail a crash when this log's own failed write put nothing in the file", async () => {
     await fs.writeFile(state.wirePath, '{"n":1}\n{"n":2,"pa', { mode: 0o600 });
     const log = new WireLog(state.wirePath, 0);
     const proto = await handlePrototype();

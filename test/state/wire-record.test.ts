@@ -61,7 +61,16 @@ describe('buildWireRecord', () => {
   });
 
   it('should say null for a request in no conversation, and give no fullness outside messages', () => {
-    const record = buildWireRecord({ ...INPUT, route: 'count_tokens', key: undefined, latched: undefined, skipped: undefined, reason: 'no_epoch', error: 'UPSTREAM_ABORTED', streamError: 'overloaded_error' });
+    const record = buildWireRecord({
+      ...INPUT,
+      route: 'count_tokens',
+      key: undefined,
+      latched: undefined,
+      skipped: undefined,
+      reason: 'no_epoch',
+      error: 'UPSTREAM_ABORTED',
+      streamError: 'overloaded_error',
+    });
 
     expect(record.key).toBeNull();
     expect(record.fullness).toBeUndefined();
@@ -83,8 +92,17 @@ describe('buildWireRecord', () => {
     expect('rewritePath' in none).toBe(false);
   });
 
-  it('should keep ctxshed\'s own classifier call as it was reported, and leave the field out without one', () => {
-    const classifier = { model: 'claude-haiku-4-5', outcome: 'scored' as const, status: 200, ms: 812, chunks: 9, scored: 9, usage: { input: 4100, output: 300 }, costUsd: 0.0056 };
+  it("should keep ctxshed's own classifier call as it was reported, and leave the field out without one", () => {
+    const classifier = {
+      model: 'claude-haiku-4-5',
+      outcome: 'scored' as const,
+      status: 200,
+      ms: 812,
+      chunks: 9,
+      scored: 9,
+      usage: { input: 4100, output: 300 },
+      costUsd: 0.0056,
+    };
 
     const withCall = buildWireRecord({ ...INPUT, classifier });
     const without = buildWireRecord(INPUT);
@@ -103,7 +121,14 @@ describe('buildWireRecord', () => {
     const record = buildWireRecord({ ...INPUT, refaults, retry });
     const none = buildWireRecord({ ...INPUT, refaults: [] });
 
-    expect(record).toMatchObject({ refaults: 2, refaulted: [{ epoch: 1, ordinal: 3, via: 'read' }, { epoch: 2, ordinal: 7, via: 'read' }], retry });
+    expect(record).toMatchObject({
+      refaults: 2,
+      refaulted: [
+        { epoch: 1, ordinal: 3, via: 'read' },
+        { epoch: 2, ordinal: 7, via: 'read' },
+      ],
+      retry,
+    });
     expect(JSON.stringify(record)).not.toContain('toolu_9');
     // The call is named by a hash of its id: 16 hex digits of sha256('toolu_9').
     const call = createHash('sha256').update('toolu_9').digest('hex').slice(0, 16);

@@ -21,7 +21,13 @@ describe('validateMessagesRequest', () => {
   });
 
   it('should accept consecutive user messages, which the API combines into one turn', () => {
-    expect(rules([{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }, { role: 'assistant', content: 'c' }])).toEqual([]);
+    expect(
+      rules([
+        { role: 'user', content: 'a' },
+        { role: 'user', content: 'b' },
+        { role: 'assistant', content: 'c' },
+      ]),
+    ).toEqual([]);
   });
 
   it('should refuse bodies that are not a request with messages', () => {
@@ -32,11 +38,21 @@ describe('validateMessagesRequest', () => {
   });
 
   it('should refuse a first message that is not the user', () => {
-    expect(rules([{ role: 'assistant', content: 'hi' }, { role: 'user', content: 'x' }])).toContain('first_user');
+    expect(
+      rules([
+        { role: 'assistant', content: 'hi' },
+        { role: 'user', content: 'x' },
+      ]),
+    ).toContain('first_user');
   });
 
   it('should refuse unknown roles and contents', () => {
-    expect(rules([{ role: 'user', content: 'a' }, { role: 'tool', content: 'b' }])).toContain('role');
+    expect(
+      rules([
+        { role: 'user', content: 'a' },
+        { role: 'tool', content: 'b' },
+      ]),
+    ).toContain('role');
     expect(rules([{ role: 'user', content: 7 }])).toContain('content');
     expect(rules([{ role: 'user', content: ['x'] }])).toContain('content');
     expect(rules(['x'])).toContain('role');
@@ -44,22 +60,62 @@ describe('validateMessagesRequest', () => {
 
   it('should refuse empty content except on the final assistant message', () => {
     expect(rules([{ role: 'user', content: '' }])).toContain('non_empty');
-    expect(rules([{ role: 'user', content: 'a' }, { role: 'assistant', content: [] }, { role: 'user', content: 'b' }])).toContain('non_empty');
-    expect(rules([{ role: 'user', content: 'a' }, { role: 'assistant', content: '' }])).toEqual([]);
+    expect(
+      rules([
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: [] },
+        { role: 'user', content: 'b' },
+      ]),
+    ).toContain('non_empty');
+    expect(
+      rules([
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: '' },
+      ]),
+    ).toEqual([]);
   });
 
   it('should refuse text blocks without non-whitespace text, in messages and in tool results', () => {
     expect(rules([{ role: 'user', content: [{ type: 'text', text: ' \n' }] }])).toContain('text');
     const nested = { type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: '' }] };
-    expect(rules([{ role: 'user', content: 'a' }, { role: 'assistant', content: [use('t1')] }, { role: 'user', content: [nested] }])).toContain('text');
+    expect(
+      rules([
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: [use('t1')] },
+        { role: 'user', content: [nested] },
+      ]),
+    ).toContain('text');
   });
 
   it('should place system messages after a user turn and before an assistant turn or the end', () => {
-    const ok = [{ role: 'user', content: 'a' }, { role: 'system', content: 's' }, { role: 'system', content: 't' }, { role: 'assistant', content: 'b' }];
+    const ok = [
+      { role: 'user', content: 'a' },
+      { role: 'system', content: 's' },
+      { role: 'system', content: 't' },
+      { role: 'assistant', content: 'b' },
+    ];
     expect(rules(ok)).toEqual([]);
-    expect(rules([{ role: 'user', content: 'a' }, { role: 'system', content: 's' }])).toEqual([]);
-    expect(rules([{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }, { role: 'system', content: 's' }, { role: 'assistant', content: 'c' }])).toContain('system_placement');
-    expect(rules([{ role: 'user', content: 'a' }, { role: 'system', content: 's' }, { role: 'user', content: 'c' }])).toContain('system_placement');
+    expect(
+      rules([
+        { role: 'user', content: 'a' },
+        { role: 'system', content: 's' },
+      ]),
+    ).toEqual([]);
+    expect(
+      rules([
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: 'b' },
+        { role: 'system', content: 's' },
+        { role: 'assistant', content: 'c' },
+      ]),
+    ).toContain('system_placement');
+    expect(
+      rules([
+        { role: 'user', content: 'a' },
+        { role: 'system', content: 's' },
+        { role: 'user', content: 'c' },
+      ]),
+    ).toContain('system_placement');
     const server = { role: 'assistant', content: [{ type: 'server_tool_use', id: 'srv1', name: 'web_search', input: {} }] };
     expect(rules([{ role: 'user', content: 'a' }, server, { role: 'system', content: 's' }, { role: 'assistant', content: 'c' }])).toEqual([]);
   });
@@ -76,17 +132,31 @@ describe('validateMessagesRequest', () => {
 
   it('should refuse a tool_result whose tool_use is not in the previous message', () => {
     expect(rules([{ role: 'user', content: [result('t9')] }])).toContain('tool_result_paired');
-    expect(rules([{ role: 'user', content: 'a' }, { role: 'assistant', content: [use('t1')] }, { role: 'user', content: [result('t1'), result('t2')] }])).toContain('tool_result_paired');
+    expect(
+      rules([
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: [use('t1')] },
+        { role: 'user', content: [result('t1'), result('t2')] },
+      ]),
+    ).toContain('tool_result_paired');
   });
 
   it('should refuse tool blocks from the wrong role and repeated tool_use ids', () => {
     expect(rules([{ role: 'user', content: [use('t1')] }])).toContain('tool_use_role');
     const twice = [
-      { role: 'user', content: 'a' }, { role: 'assistant', content: [use('t1')] }, { role: 'user', content: [result('t1')] },
-      { role: 'assistant', content: [use('t1')] }, { role: 'user', content: [result('t1')] },
+      { role: 'user', content: 'a' },
+      { role: 'assistant', content: [use('t1')] },
+      { role: 'user', content: [result('t1')] },
+      { role: 'assistant', content: [use('t1')] },
+      { role: 'user', content: [result('t1')] },
     ];
     expect(rules(twice)).toContain('unique_ids');
-    expect(rules([{ role: 'user', content: 'a' }, { role: 'assistant', content: [result('t1')] }])).toContain('tool_result_role');
+    expect(
+      rules([
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: [result('t1')] },
+      ]),
+    ).toContain('tool_result_role');
   });
 
   it('should accept every real Claude Code request body captured in test/fixtures/real', () => {

@@ -98,7 +98,8 @@ function checkSystemPlacement(messages: ReadonlyArray<{ role: string; blocks: Js
     const lastBlock = before?.blocks[before.blocks.length - 1];
     const beforeOk = before !== undefined && (before.role === 'user' || (before.role === 'assistant' && lastBlock?.['type'] === 'server_tool_use'));
     if (!beforeOk) add('system_placement', `messages.${start}`, 'a system message does not follow a user turn');
-    if (after !== undefined && after.role !== 'assistant') add('system_placement', `messages.${i}`, 'a system message is followed by neither an assistant turn nor the end');
+    if (after !== undefined && after.role !== 'assistant')
+      add('system_placement', `messages.${i}`, 'a system message is followed by neither an assistant turn nor the end');
   }
 }
 

@@ -62,7 +62,8 @@ export class OpenAiScriptedClient {
       const done = events.find((e) => e['type'] === 'response.completed') as { response: { output: Array<Record<string, unknown>> } } | undefined;
       for (const item of done?.response.output ?? []) {
         this.#items.push(item);
-        if (item['type'] === 'function_call') this.#items.push({ type: 'function_call_output', call_id: item['call_id'], output: toolText(this.#turn, this.outputBytes(this.#turn)) });
+        if (item['type'] === 'function_call')
+          this.#items.push({ type: 'function_call_output', call_id: item['call_id'], output: toolText(this.#turn, this.outputBytes(this.#turn)) });
       }
       return;
     }
@@ -87,12 +88,16 @@ export function toolText(turn: number, bytes: number): string {
 
 function post(url: string, body: Buffer): Promise<Exchange> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'session-id': THREAD, authorization: 'Bearer sk-test-000' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'session-id': THREAD, authorization: 'Bearer sk-test-000' } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

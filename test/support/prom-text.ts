@@ -39,9 +39,7 @@ export function parseScrape(text: string): Scrape {
 
 /** The sum of the samples named `name` whose labels include `labels`. */
 export function sumOf(scrape: Scrape, name: string, labels: Readonly<Record<string, string>> = {}): number {
-  return scrape.samples
-    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
-    .reduce((total, s) => total + s.value, 0);
+  return scrape.samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((total, s) => total + s.value, 0);
 }
 
 /** Whether some sample is named `name` and has `labels` (a count that exists, zero or not). */

@@ -65,7 +65,14 @@ export function isChatRequest(req: ReceivedRequest): boolean {
 export async function startOpenAiUpstream(responder: OpenAiResponder): Promise<OpenAiUpstream> {
   const requests: ReceivedRequest[] = [];
   const record = (req: IncomingMessage, body: Buffer): ReceivedRequest => {
-    const received: ReceivedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, rawHeaders: req.rawHeaders, body, index: requests.length };
+    const received: ReceivedRequest = {
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      headers: req.headers,
+      rawHeaders: req.rawHeaders,
+      body,
+      index: requests.length,
+    };
     requests.push(received);
     return received;
   };

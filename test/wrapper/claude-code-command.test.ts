@@ -13,7 +13,9 @@ let tmp: string;
 beforeAll(async () => {
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-claude-cmd-'));
   await fs.symlink(REAL_CLAUDE, path.join(tmp, 'cc'));
-  await fs.writeFile(path.join(tmp, 'launcher'), '#!/bin/sh\nexec node "$HOME/.npm-global/lib/node_modules/@anthropic-ai/claude-code/cli.js" "$@"\n', { mode: 0o755 });
+  await fs.writeFile(path.join(tmp, 'launcher'), '#!/bin/sh\nexec node "$HOME/.npm-global/lib/node_modules/@anthropic-ai/claude-code/cli.js" "$@"\n', {
+    mode: 0o755,
+  });
   await fs.writeFile(path.join(tmp, 'other'), '#!/bin/sh\necho claude\n', { mode: 0o755 });
 });
 afterAll(async () => {
@@ -28,7 +30,11 @@ describe('recognizeClaudeCode', () => {
 
   it('should follow a link of another name into the installed package, and read a launcher script for it', async () => {
     const lookup = systemLookup(`${tmp}${path.delimiter}/usr/bin`);
-    expect(await recognizeClaudeCode(['cc', '--resume'], lookup)).toMatchObject({ kind: 'claude-code', argsStart: 1, how: 'cc, which resolves into @anthropic-ai/claude-code' });
+    expect(await recognizeClaudeCode(['cc', '--resume'], lookup)).toMatchObject({
+      kind: 'claude-code',
+      argsStart: 1,
+      how: 'cc, which resolves into @anthropic-ai/claude-code',
+    });
     expect(await recognizeClaudeCode([path.join(tmp, 'launcher')], lookup)).toMatchObject({ kind: 'claude-code', argsStart: 1 });
     expect(await recognizeClaudeCode(['other'], lookup)).toEqual({ kind: 'other' });
   });

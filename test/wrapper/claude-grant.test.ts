@@ -8,7 +8,12 @@ describe('claudeGrant', () => {
     const grant = claudeGrant('/home/me/.local/state/ctxshed', MCP);
     expect(grant).toEqual({
       kind: 'grant',
-      rules: ['Read(//home/me/.local/state/ctxshed/elided/**)', 'Read(//home/me/.local/state/ctxshed/spans/**)', 'mcp__ctxshed__restore', 'mcp__ctxshed__spans'],
+      rules: [
+        'Read(//home/me/.local/state/ctxshed/elided/**)',
+        'Read(//home/me/.local/state/ctxshed/spans/**)',
+        'mcp__ctxshed__restore',
+        'mcp__ctxshed__spans',
+      ],
       words: [
         '--allowedTools=Read(//home/me/.local/state/ctxshed/elided/**),Read(//home/me/.local/state/ctxshed/spans/**),mcp__ctxshed__restore,mcp__ctxshed__spans',
         '--mcp-config={"mcpServers":{"ctxshed":{"type":"stdio","command":"/usr/bin/node","args":["/opt/ctxshed/dist/src/cli/main.js","mcp","--state","/home/me/.local/state/ctxshed"]}}}',
@@ -23,6 +28,8 @@ describe('claudeGrant', () => {
   });
 
   it('should keep spaces and commas, which Claude Code reads inside a rule', () => {
-    expect(claudeGrant('/tmp/a b,c', MCP)).toMatchObject({ rules: ['Read(//tmp/a b,c/elided/**)', 'Read(//tmp/a b,c/spans/**)', 'mcp__ctxshed__restore', 'mcp__ctxshed__spans'] });
+    expect(claudeGrant('/tmp/a b,c', MCP)).toMatchObject({
+      rules: ['Read(//tmp/a b,c/elided/**)', 'Read(//tmp/a b,c/spans/**)', 'mcp__ctxshed__restore', 'mcp__ctxshed__spans'],
+    });
   });
 });

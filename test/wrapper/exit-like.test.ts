@@ -1,9 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  exitLike,
-  SIGNAL_FALLBACK_DELAY_MS,
-  type ExitTarget,
-} from '../../src/wrapper/exit-like.js';
+import { exitLike, SIGNAL_FALLBACK_DELAY_MS, type ExitTarget } from '../../src/wrapper/exit-like.js';
 import type { ChildOutcome } from '../../src/wrapper/run-child.js';
 import { createFixtureCommands, type FixtureCommands } from './helpers/fixture-commands.js';
 import { runWrapper } from './helpers/run-wrapper.js';

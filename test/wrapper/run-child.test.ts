@@ -2,12 +2,7 @@ import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runChild, type ChildOutcome } from '../../src/wrapper/run-child.js';
 import { createFixtureCommands, type FixtureCommands } from './helpers/fixture-commands.js';
-import {
-  killStartedProcesses,
-  runWrapper,
-  startProcess,
-  wrapperArgv,
-} from './helpers/run-wrapper.js';
+import { killStartedProcesses, runWrapper, startProcess, wrapperArgv } from './helpers/run-wrapper.js';
 
 /** A stderr that keeps what is written to it. */
 function collectingStream(): Writable & { text(): string } {

@@ -17,12 +17,12 @@ describe('FORWARDED_SIGNALS', () => {
     for (const signal of expected) expect(forwarded, signal).toContain(signal);
   });
 
-  it.each([
-    'SIGKILL', 'SIGSTOP', 'SIGSEGV', 'SIGBUS', 'SIGFPE', 'SIGILL', 'SIGCHLD', 'SIGPIPE',
-    'SIGXFSZ', 'SIGPROF', 'SIGTSTP', 'SIGTTIN', 'SIGTTOU',
-  ])('should never hold %s', (signal) => {
-    expect(FORWARDED_SIGNALS).not.toContain(signal);
-  });
+  it.each(['SIGKILL', 'SIGSTOP', 'SIGSEGV', 'SIGBUS', 'SIGFPE', 'SIGILL', 'SIGCHLD', 'SIGPIPE', 'SIGXFSZ', 'SIGPROF', 'SIGTSTP', 'SIGTTIN', 'SIGTTOU'])(
+    'should never hold %s',
+    (signal) => {
+      expect(FORWARDED_SIGNALS).not.toContain(signal);
+    },
+  );
 
   it('should only hold names this platform knows, one per signal number', () => {
     // Act

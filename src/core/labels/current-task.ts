@@ -19,7 +19,10 @@ export function currentTask(body: Uint8Array, index: TranscriptIndex): string {
   for (let m = index.messages.length - 1; m >= 0; m--) {
     const message = index.messages[m]!;
     if (message.role !== 'user') continue;
-    const texts = message.content.kind === 'string' ? [decode(body, message.content.start, message.content.end)] : message.blocks.filter((b) => b.type === 'text').map((b) => textOfBlock(body, b.start));
+    const texts =
+      message.content.kind === 'string'
+        ? [decode(body, message.content.start, message.content.end)]
+        : message.blocks.filter((b) => b.type === 'text').map((b) => textOfBlock(body, b.start));
     const prompt = texts
       .map((t) => (t ?? '').replace(REMINDER, '').trim())
       .filter((t) => t !== '')

@@ -51,8 +51,7 @@ const PATTERNS: readonly Pattern[] = [
     // Only private keys (a certificate or public key is not a secret), and only with a body:
     // code that looks for the BEGIN line (`pem.startsWith("-----BEGIN PRIVATE KEY-----")`) holds
     // no key. `\n` as two characters: a key inside a JSON file (a service account's).
-    regex:
-      /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----(?=(?:\s|\\n)+(?:Proc-Type:|[A-Za-z0-9+/]{16}))[\s\S]*?(?:-----END \1-----|$)/g,
+    regex: /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----(?=(?:\s|\\n)+(?:Proc-Type:|[A-Za-z0-9+/]{16}))[\s\S]*?(?:-----END \1-----|$)/g,
     value: () => ({ group: 0, ok: true }),
   },
   {

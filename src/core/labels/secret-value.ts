@@ -6,9 +6,34 @@
 
 // Words that stand in for a value rather than being one.
 const PLACEHOLDER_WORDS = new Set([
-  'null', 'none', 'nil', 'undefined', 'true', 'false', 'string', 'number', 'boolean', 'object', 'redacted',
-  'changeme', 'password', 'passwd', 'secret', 'token', 'bearer', 'basic', 'example', 'required', 'optional',
-  'hidden', 'masked', 'placeholder', 'your_token', 'your_api_key', 'your-api-key', 'xxxxxxxx',
+  'null',
+  'none',
+  'nil',
+  'undefined',
+  'true',
+  'false',
+  'string',
+  'number',
+  'boolean',
+  'object',
+  'redacted',
+  'changeme',
+  'password',
+  'passwd',
+  'secret',
+  'token',
+  'bearer',
+  'basic',
+  'example',
+  'required',
+  'optional',
+  'hidden',
+  'masked',
+  'placeholder',
+  'your_token',
+  'your_api_key',
+  'your-api-key',
+  'xxxxxxxx',
 ]);
 
 /** Whether the value is a stand-in: empty, a template, a mask, a type or a variable's name. */

@@ -21,7 +21,13 @@ export interface AppliedSpan {
  * with `removed` thinking must be its input bytes with exactly those splices applied (and keep a
  * block); every other kept message is byte for byte its input.
  */
-export function checkShed(input: Uint8Array, before: TranscriptIndex, output: Uint8Array, applied: readonly AppliedSpan[], removed: readonly ThinkingSplice[] = []): string | undefined {
+export function checkShed(
+  input: Uint8Array,
+  before: TranscriptIndex,
+  output: Uint8Array,
+  applied: readonly AppliedSpan[],
+  removed: readonly ThinkingSplice[] = [],
+): string | undefined {
   const outcome = indexTranscript(output);
   if (outcome.kind !== 'indexed') return `output does not index: ${outcome.reason}: ${outcome.detail}`;
   const after = outcome.index;
@@ -51,7 +57,12 @@ export function checkShed(input: Uint8Array, before: TranscriptIndex, output: Ui
       continue;
     }
     const was = before.messages[i]!;
-    const expected = expectedMessage(input, was.start, was.end, removed.filter((r) => r.messageIndex === i));
+    const expected = expectedMessage(
+      input,
+      was.start,
+      was.end,
+      removed.filter((r) => r.messageIndex === i),
+    );
     if (expected === undefined) return `message ${i}: a thinking removal lies outside it`;
     if (!bytesEqual(output.subarray(now.start, now.end), expected)) return `message ${o} (input ${i}) changed`;
     if (now.content.kind === 'array' && now.blocks.length === 0 && was.blocks.length > 0) return `message ${o} lost all its content`;

@@ -40,7 +40,10 @@ function startsLikeStub(body: Uint8Array, token: number): boolean {
 
 /** The body with each found stub message replaced by its span's exact bytes. Throws when stubs overlap. */
 export function applySpanInflate(body: Uint8Array, restored: ReadonlyArray<{ readonly found: FoundSpanStub; readonly span: Uint8Array }>): Uint8Array {
-  const splices = planSplices(restored.map((r) => ({ start: r.found.start, end: r.found.end, bytes: r.span })), body.length);
+  const splices = planSplices(
+    restored.map((r) => ({ start: r.found.start, end: r.found.end, bytes: r.span })),
+    body.length,
+  );
   if (splices === undefined) throw new Error('span stubs overlap');
   return applySplices(body, splices);
 }

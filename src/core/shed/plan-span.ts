@@ -86,10 +86,15 @@ function freezeChoice(
   const firstPrompt = facts.findIndex(isPersonTurn);
   const prompt = promptInSpan(body, facts, first, last);
   const base = {
-    first, last, sha256: sha256(text), bytes: text.length, pins,
+    first,
+    last,
+    sha256: sha256(text),
+    bytes: text.length,
+    pins,
     ...(notices.length === 0 ? {} : { notices }),
     ...(prompt === undefined ? {} : { prompt }),
-    text, windowStart,
+    text,
+    windowStart,
   };
   if (firstPrompt < first || firstPrompt > last) return { kind: 'planned', span: base };
   const excerpt = promptExcerpt(facts[firstPrompt]!.texts.map((token) => lenientText(body, token)));
@@ -111,7 +116,11 @@ function promptInSpan(body: Uint8Array, facts: readonly MessageFacts[], first: n
 export function freezeSpan(span: PlannedSpan): FrozenSpan {
   const { first, last, sha256, bytes, pins, notices, prompt, tombstone } = span;
   const frozen = {
-    first, last, sha256, bytes, pins: [...pins],
+    first,
+    last,
+    sha256,
+    bytes,
+    pins: [...pins],
     ...(notices === undefined ? {} : { notices: [...notices] }),
     ...(prompt === undefined ? {} : { prompt }),
   };

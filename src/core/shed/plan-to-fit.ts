@@ -41,7 +41,12 @@ export type FittedPlan =
  * Plans with `options.recentTokens`, then, when `target` is given and the request would stay over
  * its limit, with the floor. Pure; never throws (planShed does not).
  */
-export function planShedToFit(body: Uint8Array, frozen: readonly FrozenSpan[], options: ShedPlanOptions & { readonly recentTokens: number }, target?: FitTarget): FittedPlan {
+export function planShedToFit(
+  body: Uint8Array,
+  frozen: readonly FrozenSpan[],
+  options: ShedPlanOptions & { readonly recentTokens: number },
+  target?: FitTarget,
+): FittedPlan {
   const plan = planShed(body, frozen, options);
   const first = weigh(plan, options.recentTokens, target);
   if (target === undefined || (first.kind === 'planned' && first.estimatedTokens <= target.limit)) return first;

@@ -76,7 +76,11 @@ function stubOf(span: FrozenSpan, spansDir: string): Uint8Array {
 /** Replaces each frozen span of a conversation with its stub. Never throws. */
 export function shedRequest(body: Uint8Array, spans: readonly FrozenSpan[], options: ShedOptions): ShedOutcome {
   const pass = (reason: PassthroughReason, detail: string, skipped: readonly SkippedSpan[] = []): ShedOutcome => ({
-    kind: 'passthrough', body, reason, detail, skipped,
+    kind: 'passthrough',
+    body,
+    reason,
+    detail,
+    skipped,
   });
   try {
     if (spans.length === 0) return pass('no_epoch', 'no frozen spans');
@@ -113,7 +117,16 @@ export function shedRequest(body: Uint8Array, spans: readonly FrozenSpan[], opti
     const out = applySplices(body, splices, options.allocate);
     const failure = checkShed(body, index, out, applied, thinking.splices);
     if (failure !== undefined) return pass('self_check_failed', failure, skipped);
-    return { kind: 'shed', body: out, stubs: applied.length, messagesShed, bytesShed, skipped, thinkingRemoved: thinking.count, thinkingSkipped: thinking.skipped };
+    return {
+      kind: 'shed',
+      body: out,
+      stubs: applied.length,
+      messagesShed,
+      bytesShed,
+      skipped,
+      thinkingRemoved: thinking.count,
+      thinkingSkipped: thinking.skipped,
+    };
   } catch (error) {
     return pass('internal_error', error instanceof Error ? error.message : String(error));
   }

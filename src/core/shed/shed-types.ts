@@ -93,7 +93,8 @@ export const GOAL_MARKER = '[ctxshed:goal]';
 export const SHED_REFUSALS = {
   too_few_messages: 'Between the head (or the last shed span) and the recent window there is no whole message to shed.',
   cached_span: 'Every span that could be shed holds a message carrying cache_control (the provider-warm part); ctxshed never drops one.',
-  loaded_tool: 'Every message between the head (or the last shed span) and the recent window comes before a message that loads a deferred tool (a tool search answer holding a tool_reference): a span never takes a tool\'s load with it, so it starts after the last one.',
+  loaded_tool:
+    "Every message between the head (or the last shed span) and the recent window comes before a message that loads a deferred tool (a tool search answer holding a tool_reference): a span never takes a tool's load with it, so it starts after the last one.",
   split_tool_pair: 'Every boundary that could end the span would separate a tool_result from the tool_use it answers.',
   unreadable_pin: 'A text carrying the goal marker is not valid Unicode, so it cannot be hoisted verbatim; nothing is shed rather than lose it.',
   unreadable_body: 'The body could not be read as a Messages request (it does not index).',
@@ -107,7 +108,8 @@ export type ShedRefusal = keyof typeof SHED_REFUSALS;
  * shed epoch stops short of the window"). The epoch sheds what it can all the same.
  */
 export const SHED_SHORT_REASONS = {
-  kept_over_window: 'Even with the recent window cut to its floor, what must stay (the system prompt and tools, the head, the earlier stubs, everything up to the last tool load, the last assistant turn and what follows it) is estimated over the window.',
+  kept_over_window:
+    'Even with the recent window cut to its floor, what must stay (the system prompt and tools, the head, the earlier stubs, everything up to the last tool load, the last assistant turn and what follows it) is estimated over the window.',
 } as const;
 
 /** Why a shed epoch stops short of the window. */
@@ -127,10 +129,10 @@ export interface ShedFit {
 
 /** Why one frozen span was left alone in a request (docs/reasons.md, "Per-span reasons"). */
 export const SPAN_SKIP_REASONS = {
-  missing_span: 'The transcript no longer has messages at the span\'s ordinals (it got shorter: a rewind or an edit).',
+  missing_span: "The transcript no longer has messages at the span's ordinals (it got shorter: a rewind or an edit).",
   span_hash_mismatch: 'The messages at those ordinals are not byte for byte what the epoch froze.',
   span_boundary_changed: 'The message after the span is no longer an assistant message, so the stub would not sit where the API accepts it.',
-  span_file_missing: 'The span\'s files are not in the state directory, so no stub may name them.',
+  span_file_missing: "The span's files are not in the state directory, so no stub may name them.",
   span_out_of_order: 'The span does not start after the one before it (a damaged record); it is never applied.',
 } as const;
 

@@ -31,7 +31,8 @@ export function renderSpanStub(span: FrozenSpan, spansDir: string): string {
     `about ${estimateSpanTokens(span.bytes)} tokens. Handle: ${span.sha256}. To see them again, call the ctxshed ` +
     `restore tool with this handle, or read ${md} (the exact JSON is in ${json}).]`;
   if (span.pins.length > 0) text += `\n\nGoals pinned in the shed messages, verbatim:\n\n${span.pins.join('\n\n')}`;
-  if (span.notices !== undefined && span.notices.length > 0) text += `\n\nNotices from the shed messages, still in force, verbatim:\n\n${span.notices.join('\n\n')}`;
+  if (span.notices !== undefined && span.notices.length > 0)
+    text += `\n\nNotices from the shed messages, still in force, verbatim:\n\n${span.notices.join('\n\n')}`;
   if (span.prompt !== undefined) text += `\n\nThe person's latest prompt (shed with them), verbatim:\n\n${span.prompt}`;
   if (span.tombstone !== undefined) text += `\n\nOriginating task (shed with them): "${span.tombstone}" (handle ${span.sha256})`;
   return text;

@@ -78,7 +78,13 @@ export function judgeThinking(body: Uint8Array, index: TranscriptIndex, frozen: 
   return { verdicts, splices, removed, skipped, count };
 }
 
-function verdictOf(body: Uint8Array, index: TranscriptIndex, at: ThinkingAt | undefined, block: FrozenThinking, options: ThinkingJudgeOptions): ThinkingVerdict {
+function verdictOf(
+  body: Uint8Array,
+  index: TranscriptIndex,
+  at: ThinkingAt | undefined,
+  block: FrozenThinking,
+  options: ThinkingJudgeOptions,
+): ThinkingVerdict {
   if (at === undefined) return 'thinking_missing';
   if (at.messageIndex !== block.messageIndex || at.blockIndex !== block.blockIndex || at.type !== block.type) return 'thinking_mismatch';
   if (options.inSpan?.(at.messageIndex) === true) return 'thinking_in_span';
@@ -109,7 +115,9 @@ function spliceRuns(index: TranscriptIndex, messageIndex: number, removed: Reado
     const first = sorted[r]!;
     const end = sorted[last]!;
     const splice: Splice =
-      first > 0 ? { start: blocks[first - 1]!.end, end: blocks[end]!.end, bytes: empty } : { start: blocks[0]!.start, end: blocks[end + 1]!.start, bytes: empty };
+      first > 0
+        ? { start: blocks[first - 1]!.end, end: blocks[end]!.end, bytes: empty }
+        : { start: blocks[0]!.start, end: blocks[end + 1]!.start, bytes: empty };
     splices.push({ messageIndex, splice });
     r = last + 1;
   }

@@ -40,9 +40,9 @@ export interface PlannedThinking extends FrozenThinking {
 export const THINKING_SKIP_REASONS = {
   thinking_missing: 'No thinking block at the frozen ordinal any more (the client dropped or rewound its thinking).',
   thinking_mismatch: 'The thinking block at that ordinal is not where, or not byte for byte what, the epoch froze.',
-  thinking_file_missing: 'The block\'s file (<state>/thinking/<sha256>.json) is missing, so it is not removed: nothing is removed that cannot be given back.',
+  thinking_file_missing: "The block's file (<state>/thinking/<sha256>.json) is missing, so it is not removed: nothing is removed that cannot be given back.",
   thinking_alone: 'Removing it would leave its message with no content, which the API refuses; it stays.',
-  thinking_in_span: 'The block lies inside a span a shed epoch replaces: it goes with the span\'s bytes, not on its own.',
+  thinking_in_span: "The block lies inside a span a shed epoch replaces: it goes with the span's bytes, not on its own.",
 } as const;
 
 /** Why one frozen thinking block was left in a request. */

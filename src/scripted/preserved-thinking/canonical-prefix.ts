@@ -68,7 +68,11 @@ export function createPrefixDigester(source: PrefixSource): (at: BlockPosition) 
 export function canonicalPrefix(source: PrefixSource, at: BlockPosition): Json {
   const earlier = source.messages.slice(0, at.message).map(canonicalMessage);
   const referenced = toolAdditionsIn(source.messages.slice(0, at.message + 1));
-  return { system: canonicalContent(source.system ?? null), tools: canonicalTools(source.tools, referenced), messages: [...earlier, partialMessage(source, at)] };
+  return {
+    system: canonicalContent(source.system ?? null),
+    tools: canonicalTools(source.tools, referenced),
+    messages: [...earlier, partialMessage(source, at)],
+  };
 }
 
 /** The block's own message as far as the block: its role and the earlier non-thinking blocks. */

@@ -43,7 +43,12 @@ export type MismatchBehavior = 'error' | 'drop_block' | 'allow';
 
 /** The request's outcome: answered (with what the model saw), or refused with a 400. */
 export type ThinkingOutcome =
-  | { readonly kind: 'answer'; readonly behavior: MismatchBehavior; readonly transformations: readonly InputTransformation[]; readonly seen: readonly BlockVerdict[] }
+  | {
+      readonly kind: 'answer';
+      readonly behavior: MismatchBehavior;
+      readonly transformations: readonly InputTransformation[];
+      readonly seen: readonly BlockVerdict[];
+    }
   | { readonly kind: 'refuse'; readonly message: string };
 
 /** The whole check of one request. */
@@ -77,7 +82,8 @@ export function checkThinking(input: CheckInput): ThinkingCheck {
   const tampered = verdicts.find((v) => v.verdict === 'invalid_signature');
   if (tampered !== undefined) return { verdicts, outcome: { kind: 'refuse', message: `${tampered.path}: Invalid \`signature\` in \`thinking\` block` } };
   const failing = verdicts.find((v) => v.verdict === 'prefix_mismatch');
-  if (failing !== undefined && behavior === 'error') return { verdicts, outcome: { kind: 'refuse', message: prefixMismatchMessage(failing.path, input.betaHeader) } };
+  if (failing !== undefined && behavior === 'error')
+    return { verdicts, outcome: { kind: 'refuse', message: prefixMismatchMessage(failing.path, input.betaHeader) } };
   const transformations = verdicts.flatMap((v): InputTransformation[] => {
     if (v.verdict === 'model_binding_mismatch') return [{ type: 'thinking_dropped', path: v.path, reason: 'model_binding_mismatch' }];
     if (v.verdict !== 'prefix_mismatch') return [];

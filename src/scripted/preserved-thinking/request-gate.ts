@@ -74,7 +74,10 @@ export function recordCheck(index: number, endpoint: ThinkingCheckRecord['endpoi
 export function betasOf(headers: IncomingHttpHeaders): string[] {
   const raw = headers['anthropic-beta'];
   const values = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
-  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  return values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }
 
 /** The text of a reply's thinking block: empty unless the request asked for summarized thinking. */

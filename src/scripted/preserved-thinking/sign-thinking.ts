@@ -13,7 +13,12 @@ export interface SeenBlock {
 }
 
 /** The signature of a block at `messages[message].content[block]` of `source`, given what the model saw before it. */
-export function signThinkingBlock(model: string, source: PrefixSource, at: { readonly message: number; readonly block: number }, seen: readonly SeenBlock[]): string {
+export function signThinkingBlock(
+  model: string,
+  source: PrefixSource,
+  at: { readonly message: number; readonly block: number },
+  seen: readonly SeenBlock[],
+): string {
   const before = seen[seen.length - 1];
   return formatSignature({
     model,
@@ -27,7 +32,13 @@ export function signThinkingBlock(model: string, source: PrefixSource, at: { rea
  * The reply's content with every thinking block signed, and one empty-text thinking block put
  * first when it has none there (a preserved-thinking model's turn opens with one).
  */
-export function signReplyContent(model: string, source: PrefixSource, content: readonly ReplyBlock[], seen: readonly SeenBlock[], thinkingText: string): ReplyBlock[] {
+export function signReplyContent(
+  model: string,
+  source: PrefixSource,
+  content: readonly ReplyBlock[],
+  seen: readonly SeenBlock[],
+  thinkingText: string,
+): ReplyBlock[] {
   const blocks: ReplyBlock[] = content[0]?.type === 'thinking' ? [...content] : [{ type: 'thinking', thinking: thinkingText, signature: '' }, ...content];
   const at = source.messages.length;
   const signed: ReplyBlock[] = [];

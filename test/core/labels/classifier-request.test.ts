@@ -73,7 +73,10 @@ describe('buildClassifierRequest', () => {
     const chunks = [{ id: 'toolu_1', header: 'Bash#1 npm test', head: 'PASS 12 tests' }];
 
     // Act
-    const request = JSON.parse(buildClassifierRequest({ model: 'claude-haiku-4-5', task: 'fix a double charge in the retry path', chunks })) as Record<string, unknown>;
+    const request = JSON.parse(buildClassifierRequest({ model: 'claude-haiku-4-5', task: 'fix a double charge in the retry path', chunks })) as Record<
+      string,
+      unknown
+    >;
     const messages = request['messages'] as Array<{ role: string; content: string }>;
     const question = JSON.parse(messages[0]?.content ?? '') as Record<string, unknown>;
 
@@ -85,7 +88,9 @@ describe('buildClassifierRequest', () => {
     expect(messages[0]?.role).toBe('user');
     expect(question['labels']).toEqual([CLASSIFIER_LABELS.keep, CLASSIFIER_LABELS.drop, CLASSIFIER_LABELS.pointer]);
     expect(question['task']).toBe('fix a double charge in the retry path');
-    expect(question['instructions']).toContain('The current task is: fix a double charge in the retry path. Judge each chunk only by whether its exact text is needed to finish it.');
+    expect(question['instructions']).toContain(
+      'The current task is: fix a double charge in the retry path. Judge each chunk only by whether its exact text is needed to finish it.',
+    );
     expect(question['chunks']).toEqual(chunks);
     expect(String(request['system'])).toContain(JSON.stringify(CLASSIFIER_LABELS.pointer));
   });

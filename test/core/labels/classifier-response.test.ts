@@ -18,24 +18,33 @@ describe('decideFromScores', () => {
     ['pointer at 0.62', { keep: 0.3, drop: 0.2, pointer: 0.62 }, 'pointer', 0.62],
     ['keep when unsure', { keep: 0.2, drop: 0.89, pointer: 0.49 }, 'keep', 0.2],
     ['drop over pointer when both pass', { keep: 0, drop: 0.95, pointer: 0.99 }, 'drop', 0.95],
-  ] as Array<[string, LabelScores, string, number]>)('should give %s, on the label\'s own score', (_case, s, label, score) => {
+  ] as Array<[string, LabelScores, string, number]>)("should give %s, on the label's own score", (_case, s, label, score) => {
     expect(decideFromScores(s)).toEqual({ label, score });
   });
 });
 
 describe('parseClassifierResponse', () => {
-  it('should read each result\'s scores by the full label names, and the usage', () => {
+  it("should read each result's scores by the full label names, and the usage", () => {
     // Arrange
-    const body = response(JSON.stringify({ results: [{ id: 'toolu_14', scores: scores(0.05, 0.9, 0.3) }, { id: 'toolu_8', scores: scores(0.3, 0.1, 0.62) }] }));
+    const body = response(
+      JSON.stringify({
+        results: [
+          { id: 'toolu_14', scores: scores(0.05, 0.9, 0.3) },
+          { id: 'toolu_8', scores: scores(0.3, 0.1, 0.62) },
+        ],
+      }),
+    );
 
     // Act
     const answer = parseClassifierResponse(body);
 
     // Assert
-    expect(answer?.scores).toEqual(new Map([
-      ['toolu_14', { keep: 0.05, drop: 0.9, pointer: 0.3 }],
-      ['toolu_8', { keep: 0.3, drop: 0.1, pointer: 0.62 }],
-    ]));
+    expect(answer?.scores).toEqual(
+      new Map([
+        ['toolu_14', { keep: 0.05, drop: 0.9, pointer: 0.3 }],
+        ['toolu_8', { keep: 0.3, drop: 0.1, pointer: 0.62 }],
+      ]),
+    );
     expect(answer?.usage).toEqual({ inputTokens: 900, outputTokens: 80 });
   });
 
@@ -47,14 +56,18 @@ describe('parseClassifierResponse', () => {
   it('should leave out a result with a missing, non-numeric or out-of-range score, and a repeated id', () => {
     // Arrange
     const partial = { [CLASSIFIER_LABELS.keep]: 0.5, [CLASSIFIER_LABELS.drop]: 0.5 };
-    const body = response(JSON.stringify({ results: [
-      { id: 'missing', scores: partial },
-      { id: 'text', scores: { ...scores(0, 0, 0), [CLASSIFIER_LABELS.drop]: '0.9' } },
-      { id: 'high', scores: scores(0, 1.5, 0) },
-      { id: 'twice', scores: scores(0, 0.95, 0) },
-      { id: 'twice', scores: scores(1, 0, 0) },
-      { scores: scores(0, 0, 1) },
-    ] }));
+    const body = response(
+      JSON.stringify({
+        results: [
+          { id: 'missing', scores: partial },
+          { id: 'text', scores: { ...scores(0, 0, 0), [CLASSIFIER_LABELS.drop]: '0.9' } },
+          { id: 'high', scores: scores(0, 1.5, 0) },
+          { id: 'twice', scores: scores(0, 0.95, 0) },
+          { id: 'twice', scores: scores(1, 0, 0) },
+          { scores: scores(0, 0, 1) },
+        ],
+      }),
+    );
 
     // Act
     const answer = parseClassifierResponse(body);
@@ -77,13 +90,24 @@ describe('parseClassifierResponse', () => {
 });
 
 describe('applyClassifierScores', () => {
-  const base: BlockLabel = { ordinal: 1, toolUseId: 'toolu_1', tool: 'Bash', input: 'npm test', label: 'pointer', rule: 'default', score: 'local', refetch: 'elided-file' };
+  const base: BlockLabel = {
+    ordinal: 1,
+    toolUseId: 'toolu_1',
+    tool: 'Bash',
+    input: 'npm test',
+    label: 'pointer',
+    rule: 'default',
+    score: 'local',
+    refetch: 'elided-file',
+  };
 
   it('should apply the decision to a default-labelled chunk it scored, as rule model', () => {
-    expect(applyClassifierScores([base], new Map([['toolu_1', { keep: 0.1, drop: 0.9, pointer: 0.3 }]]))).toEqual([{ ...base, label: 'drop', rule: 'model', score: 0.9 }]);
+    expect(applyClassifierScores([base], new Map([['toolu_1', { keep: 0.1, drop: 0.9, pointer: 0.3 }]]))).toEqual([
+      { ...base, label: 'drop', rule: 'model', score: 0.9 },
+    ]);
   });
 
-  it('should leave a rule\'s label and an unscored chunk as they were', () => {
+  it("should leave a rule's label and an unscored chunk as they were", () => {
     // Arrange
     const ruled: BlockLabel = { ...base, ordinal: 2, toolUseId: 'toolu_2', label: 'drop', rule: 'superseded' };
     const unscored: BlockLabel = { ...base, ordinal: 3, toolUseId: 'toolu_3' };

@@ -21,7 +21,7 @@ describe('currentTask', () => {
     ).toBe('Fix the double charge in the retry path.');
   });
 
-  it('should leave out the client\'s system reminders, and skip a message made only of them', () => {
+  it("should leave out the client's system reminders, and skip a message made only of them", () => {
     expect(
       task([
         { role: 'user', content: [{ type: 'text', text: '<system-reminder>Today is a day.</system-reminder>\nRename the module.' }] },

@@ -11,7 +11,7 @@ const PEM_BODY = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8c
 describe('findSecrets', () => {
   describe('certain secrets', () => {
     it.each([
-      ['a bearer header (the seed\'s example)', "curl -H 'authorization: Bearer tok_9f2a7c31d4' https://api.example.com/charges", 'tok_9f2a7c31d4'],
+      ["a bearer header (the seed's example)", "curl -H 'authorization: Bearer tok_9f2a7c31d4' https://api.example.com/charges", 'tok_9f2a7c31d4'],
       ['a basic credential', 'Authorization: Basic Zm9vOmJhcg==', 'Zm9vOmJhcg=='],
       ['a GitHub-style token header', 'Authorization: token ghx1234567890abcdef', 'ghx1234567890abcdef'],
       ['a JSON key field', '{"api_key": "k3y-v4lue-here"}', 'k3y-v4lue-here'],
@@ -25,7 +25,11 @@ describe('findSecrets', () => {
       ['an AWS access key id', 'id AKIAIOSFODNN7EXAMPLE here', 'AKIAIOSFODNN7EXAMPLE'],
       ['a GitHub token', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789'],
       ['a Stripe key', 'sk_live_4eC39HqLyjWDarjtT1zdp7dc', 'sk_live_4eC39HqLyjWDarjtT1zdp7dc'],
-      ['a JWT', 'cookie eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U;', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'],
+      [
+        'a JWT',
+        'cookie eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U;',
+        'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
+      ],
       ['a URL password', 'DATABASE_URL=postgres://app:Tr0ub4dor@db:5432/app', 'Tr0ub4dor'],
       ['a URL password glued to a word', 'xxxxpostgres://app:QAAAAAAAAAAA7@db/app', 'QAAAAAAAAAAA7'],
     ])('should find %s', (_case, text, secret) => {
@@ -53,7 +57,7 @@ describe('findSecrets', () => {
     });
   });
 
-  describe('what is not a secret (the seed\'s patterns took these)', () => {
+  describe("what is not a secret (the seed's patterns took these)", () => {
     it.each([
       ['code that names a token', 'const token = await getToken();\nthis.token = token;\nreturn { token };'],
       ['a typed field', 'readonly token: Uint8Array;\npassword?: string;'],
@@ -78,11 +82,20 @@ describe('findSecrets', () => {
     });
 
     it.each([
-      ['a ctxshed stub (a sha256 in hex)', `[ctxshed: tool result moved out of the context to save space; 4821 bytes, sha256 ${'8370b47dccff78983af2d4aa820dcb0de62f3507fe1f7782de755774588d98a9'}; the full text is in /home/dev/.local/state/ctxshed/elided/8370b47dccff78983af2d4aa820dcb0de62f3507fe1f7782de755774588d98a9.txt, read that file to see it]`],
-      ['git log output', 'commit 33934de09af6a6627eb44e310a8079df009abdbb\nMerge: 1ac548e 07f868c\nAuthor: Claude <noreply@anthropic.com>\n\n    Co-Authored-By: Claude <noreply@anthropic.com>'],
+      [
+        'a ctxshed stub (a sha256 in hex)',
+        `[ctxshed: tool result moved out of the context to save space; 4821 bytes, sha256 ${'8370b47dccff78983af2d4aa820dcb0de62f3507fe1f7782de755774588d98a9'}; the full text is in /home/dev/.local/state/ctxshed/elided/8370b47dccff78983af2d4aa820dcb0de62f3507fe1f7782de755774588d98a9.txt, read that file to see it]`,
+      ],
+      [
+        'git log output',
+        'commit 33934de09af6a6627eb44e310a8079df009abdbb\nMerge: 1ac548e 07f868c\nAuthor: Claude <noreply@anthropic.com>\n\n    Co-Authored-By: Claude <noreply@anthropic.com>',
+      ],
       ['a commit URL', 'see https://github.com/es-shims/dunder-proto/commit/e3c5c3bd81cf8cef7dff2eca19e558f0e307f666 for it'],
       ['a long path', '/home/USER/projects/spotter-worktrees/spotter-gqc/priv/repo/migrations/20260211104759_replace_pane_id_with_session_id.exs'],
-      ['long identifiers', 'replacePaneIdWithSessionIdAndSomethingElseToo HTTP2_HEADER_ACCESS_CONTROL_ALLOW_CREDENTIALS test_case_number_1_should_do_something_long_enough'],
+      [
+        'long identifiers',
+        'replacePaneIdWithSessionIdAndSomethingElseToo HTTP2_HEADER_ACCESS_CONTROL_ALLOW_CREDENTIALS test_case_number_1_should_do_something_long_enough',
+      ],
       ['a lockfile integrity hash', '"integrity": "sha512-RgKbgaYTJnqYz1q4lNVDJT+ijQ4jj4eGs8qO9dW3S3LmjOd2O4KUuOvpFf8zGEe5XIM52sI7skPsoF5JZNqXQ=="'],
       ['example addresses', 'mail user@example.com or ops@corp.test, or git@github.com:org/repo'],
       ['a package version', 'installed node@20.11.5 and @types/node@20.19.43'],

@@ -8,7 +8,16 @@ import { bulk, read } from './session-body.js';
 const S = session([read('/a', bulk(2000, 1)), read('/b', bulk(2000, 2)), read('/c', bulk(2000, 3))]);
 
 function label(ordinal: number, verdict: BlockLabel['label']): BlockLabel {
-  return { ordinal, toolUseId: `toolu_${ordinal}`, tool: 'Read', input: `/${'abc'[ordinal]}`, label: verdict, rule: verdict === 'drop' ? 'superseded' : 'model', score: verdict === 'drop' ? 'local' : 0.7, refetch: 'same-call' };
+  return {
+    ordinal,
+    toolUseId: `toolu_${ordinal}`,
+    tool: 'Read',
+    input: `/${'abc'[ordinal]}`,
+    label: verdict,
+    rule: verdict === 'drop' ? 'superseded' : 'model',
+    score: verdict === 'drop' ? 'local' : 0.7,
+    refetch: 'same-call',
+  };
 }
 
 describe('freezeLabelled', () => {

@@ -60,7 +60,9 @@ describe('renderLabelStub', () => {
 
   it('should make a drop stub shorter than the pointer of the same block', () => {
     for (const refetch of ['same-call', 'elided-file', 'restore'] as const) {
-      expect(renderLabelStub(labelled({ label: 'drop', rule: 'superseded' }), DIR).length).toBeLessThan(renderLabelStub(labelled({ label: 'pointer', refetch }), DIR).length);
+      expect(renderLabelStub(labelled({ label: 'drop', rule: 'superseded' }), DIR).length).toBeLessThan(
+        renderLabelStub(labelled({ label: 'pointer', refetch }), DIR).length,
+      );
     }
   });
 
@@ -105,7 +107,10 @@ describe('parseLabelStub', () => {
   });
 
   it.each([
-    ['a version 2 stub', `[ctxshed: tool result moved out of the context to save space; 5 bytes, sha256 ${SHA}; the full text is in ${DIR}/${SHA}.txt, read that file to see it]`],
+    [
+      'a version 2 stub',
+      `[ctxshed: tool result moved out of the context to save space; 5 bytes, sha256 ${SHA}; the full text is in ${DIR}/${SHA}.txt, read that file to see it]`,
+    ],
     ['a pointer naming another file', renderLabelStub(labelled({ label: 'pointer' }), DIR).replace(`${SHA}.txt`, `${'b'.repeat(64)}.txt`)],
     ['a drop with a reason of its own', renderLabelStub(labelled({ label: 'drop', rule: 'retried' }), DIR).replace('the call was retried', 'because')],
     ['a drop with a broken input quote', renderLabelStub(labelled({ label: 'drop', rule: 'retried' }), DIR).replace('"npm test"', '"npm \\x"')],

@@ -11,15 +11,28 @@ function row(extra: Partial<LedgerRow> = {}): LedgerRow {
 
 function block(extra: Partial<FrozenBlock> = {}): FrozenBlock {
   return {
-    ordinal: 14, toolUseId: 'toolu_14', bytes: 2000, sha256: SHA, jsonBytes: 2002, jsonSha256: 'a'.repeat(64),
-    label: 'drop', rule: 'model', tool: 'Bash', input: 'npm test', refetch: 'elided-file', ...extra,
+    ordinal: 14,
+    toolUseId: 'toolu_14',
+    bytes: 2000,
+    sha256: SHA,
+    jsonBytes: 2002,
+    jsonSha256: 'a'.repeat(64),
+    label: 'drop',
+    rule: 'model',
+    tool: 'Bash',
+    input: 'npm test',
+    refetch: 'elided-file',
+    ...extra,
   };
 }
 
 function epoch(version: number, blocks: FrozenBlock[], ledger?: LedgerRow[]): Epoch {
   const base = {
-    n: 2, latchedAt: '2026-09-19T00:00:00.000Z', reason: { fullness: 0.8, threshold: 0.7, window: 200000, contextTokens: 160000 },
-    policy: { name: 'elide-old-tool-results', version, keepRecent: 6, minBytes: 1024 }, blocks,
+    n: 2,
+    latchedAt: '2026-09-19T00:00:00.000Z',
+    reason: { fullness: 0.8, threshold: 0.7, window: 200000, contextTokens: 160000 },
+    policy: { name: 'elide-old-tool-results', version, keepRecent: 6, minBytes: 1024 },
+    blocks,
   };
   return ledger === undefined ? base : { ...base, ledger };
 }
@@ -27,13 +40,31 @@ function epoch(version: number, blocks: FrozenBlock[], ledger?: LedgerRow[]): Ep
 describe('ledgerRowOf', () => {
   it('should keep the id, tool, 12 hex digits of the sha256, score, verdict, rule and route', () => {
     // Arrange
-    const label: BlockLabel = { ordinal: 7, toolUseId: 'toolu_7', tool: 'Read', input: '/a', label: 'drop', rule: 'superseded', score: 'local', refetch: 'same-call' };
+    const label: BlockLabel = {
+      ordinal: 7,
+      toolUseId: 'toolu_7',
+      tool: 'Read',
+      input: '/a',
+      label: 'drop',
+      rule: 'superseded',
+      score: 'local',
+      refetch: 'same-call',
+    };
 
     // Act
     const got = ledgerRowOf(label, SHA);
 
     // Assert
-    expect(got).toEqual({ ordinal: 7, id: 'toolu_7', tool: 'Read', sha: 'e8428025c464', score: 'local', verdict: 'drop', rule: 'superseded', refetch: 'same-call' });
+    expect(got).toEqual({
+      ordinal: 7,
+      id: 'toolu_7',
+      tool: 'Read',
+      sha: 'e8428025c464',
+      score: 'local',
+      verdict: 'drop',
+      rule: 'superseded',
+      refetch: 'same-call',
+    });
   });
 });
 
@@ -42,8 +73,8 @@ describe('renderLedgerLine', () => {
     ['a classifier row, as the seed prints it', row(), 'Bash#14 e8428025c464 drop 0.9'],
     ['a pointer score', row({ tool: 'Grep', ordinal: 8, score: 0.62, verdict: 'pointer' }), 'Grep#8 e8428025c464 pointer 0.62'],
     ['a long score, rounded', row({ score: 0.956789 }), 'Bash#14 e8428025c464 drop 0.96'],
-    ['a rule\'s row', row({ tool: 'Read', ordinal: 7, score: 'local', rule: 'superseded' }), 'Read#7 e8428025c464 drop local superseded'],
-    ['the default rule\'s row', row({ score: 'local', verdict: 'pointer', rule: 'default' }), 'Bash#14 e8428025c464 pointer local'],
+    ["a rule's row", row({ tool: 'Read', ordinal: 7, score: 'local', rule: 'superseded' }), 'Read#7 e8428025c464 drop local superseded'],
+    ["the default rule's row", row({ score: 'local', verdict: 'pointer', rule: 'default' }), 'Bash#14 e8428025c464 pointer local'],
   ])('should print %s', (_case, r, expected) => {
     expect(renderLedgerLine(r)).toBe(expected);
   });
@@ -72,8 +103,12 @@ describe('checkEpochLedger', () => {
   it.each([
     ['no ledger at all', epoch(3, [block()]), 'epoch #2: no ledger (policy version 3 keeps one)'],
     ['a frozen block without a row', epoch(3, [block(), block({ ordinal: 20, toolUseId: 'toolu_20' })], [row()]), 'epoch #2 ordinal 20: no ledger row'],
-    ['a row for another id', epoch(3, [block()], [row({ id: 'toolu_99' })]), 'epoch #2 ordinal 14: ledger row id toolu_99, the block\'s is toolu_14'],
-    ['a row for other text', epoch(3, [block()], [row({ sha: '000000000000' })]), 'epoch #2 ordinal 14: ledger row sha 000000000000 does not match the block\'s sha256'],
+    ['a row for another id', epoch(3, [block()], [row({ id: 'toolu_99' })]), "epoch #2 ordinal 14: ledger row id toolu_99, the block's is toolu_14"],
+    [
+      'a row for other text',
+      epoch(3, [block()], [row({ sha: '000000000000' })]),
+      "epoch #2 ordinal 14: ledger row sha 000000000000 does not match the block's sha256",
+    ],
     ['a row with another verdict', epoch(3, [block()], [row({ verdict: 'pointer' })]), 'epoch #2 ordinal 14: ledger says pointer, the block is labelled drop'],
     ['a stub row without a block', epoch(3, [], [row()]), 'epoch #2: ledger row 14 says drop but no block was frozen'],
     ['two rows for one block', epoch(3, [block()], [row(), row()]), 'epoch #2: two ledger rows for ordinal 14'],

@@ -11,13 +11,48 @@ describe('mainInputOf', () => {
     ['Read', [['file_path', '/src/a.ts']], '/src/a.ts'],
     ['Write', [['file_path', '/src/b.ts']], '/src/b.ts'],
     ['Edit', [['file_path', '/src/c.ts']], '/src/c.ts'],
-    ['NotebookEdit', [['notebook_path', '/n.ipynb'], ['cell_id', 'x']], '/n.ipynb'],
-    ['Bash', [['description', 'Run tests'], ['command', 'npm test']], 'npm test'],
-    ['Grep', [['pattern', 'TODO'], ['path', 'src']], 'TODO in src'],
+    [
+      'NotebookEdit',
+      [
+        ['notebook_path', '/n.ipynb'],
+        ['cell_id', 'x'],
+      ],
+      '/n.ipynb',
+    ],
+    [
+      'Bash',
+      [
+        ['description', 'Run tests'],
+        ['command', 'npm test'],
+      ],
+      'npm test',
+    ],
+    [
+      'Grep',
+      [
+        ['pattern', 'TODO'],
+        ['path', 'src'],
+      ],
+      'TODO in src',
+    ],
     ['Glob', [['pattern', '**/*.ts']], '**/*.ts'],
-    ['WebFetch', [['prompt', 'Summarise'], ['url', 'https://example.com/a']], 'https://example.com/a'],
+    [
+      'WebFetch',
+      [
+        ['prompt', 'Summarise'],
+        ['url', 'https://example.com/a'],
+      ],
+      'https://example.com/a',
+    ],
     ['WebSearch', [['query', 'vitest each']], 'vitest each'],
-    ['Task', [['description', 'Find the bug'], ['prompt', 'long...']], 'Find the bug'],
+    [
+      'Task',
+      [
+        ['description', 'Find the bug'],
+        ['prompt', 'long...'],
+      ],
+      'Find the bug',
+    ],
   ] as Array<[string, Array<[string, string]>, string]>)('should name a %s call by its main field', (name, strings, expected) => {
     // Arrange, Act
     const input = mainInputOf(call(name, strings));
@@ -31,7 +66,12 @@ describe('mainInputOf', () => {
     const long = 'L'.repeat(200);
 
     // Act
-    const short = mainInputOf(call('mcp__gh__issue', [['body', long], ['title', 'Crash on start']]));
+    const short = mainInputOf(
+      call('mcp__gh__issue', [
+        ['body', long],
+        ['title', 'Crash on start'],
+      ]),
+    );
     const onlyLong = mainInputOf(call('mcp__gh__issue', [['body', long]]));
 
     // Assert

@@ -37,7 +37,13 @@ describe('findSuperseded', () => {
   });
 
   it('should never take a Read for superseded by an earlier call, or a non-Read result at all', () => {
-    expect(superseded([{ name: 'Write', input: { file_path: '/a.ts' }, result: BIG }, read('/a.ts', bulk(2000, 1)), { name: 'Bash', input: { command: 'cat /a.ts' }, result: BIG }])).toEqual([]);
+    expect(
+      superseded([
+        { name: 'Write', input: { file_path: '/a.ts' }, result: BIG },
+        read('/a.ts', bulk(2000, 1)),
+        { name: 'Bash', input: { command: 'cat /a.ts' }, result: BIG },
+      ]),
+    ).toEqual([]);
   });
 
   it('should only look at the candidates it is given', () => {
@@ -54,7 +60,10 @@ describe('findSuperseded', () => {
 
 describe('covers', () => {
   const call = (offset?: number, limit?: number): ToolCall => ({
-    id: 't', name: 'Read', strings: [], numbers: new Map([...(offset === undefined ? [] : [['offset', offset] as const]), ...(limit === undefined ? [] : [['limit', limit] as const])]),
+    id: 't',
+    name: 'Read',
+    strings: [],
+    numbers: new Map([...(offset === undefined ? [] : [['offset', offset] as const]), ...(limit === undefined ? [] : [['limit', limit] as const])]),
   });
 
   it.each([

@@ -41,5 +41,7 @@ export function read(path: string, result: string, range: { offset?: number; lim
 
 /** A Bash call of `command` returning `result`. */
 export function bash(command: string, result: string, isError?: boolean): Call {
-  return isError === undefined ? { name: 'Bash', input: { command, description: 'run it' }, result } : { name: 'Bash', input: { command, description: 'run it' }, result, isError };
+  return isError === undefined
+    ? { name: 'Bash', input: { command, description: 'run it' }, result }
+    : { name: 'Bash', input: { command, description: 'run it' }, result, isError };
 }

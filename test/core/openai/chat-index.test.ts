@@ -29,7 +29,11 @@ describe('indexChat', () => {
     // Assert
     expect(index.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'user']);
     expect(index.messages.map((m) => m.blocks.map((b) => `${b.type}:${b.id}`))).toEqual([
-      ['message:'], ['message:'], ['message:', 'tool_use:call_0'], ['tool_result:call_0'], ['message:'],
+      ['message:'],
+      ['message:'],
+      ['message:', 'tool_use:call_0'],
+      ['tool_result:call_0'],
+      ['message:'],
     ]);
     for (const m of index.messages) expect(m.content).toEqual({ start: m.start, end: m.end, kind: 'array' });
     const call = index.messages[2]!.blocks[1]!;
@@ -39,7 +43,13 @@ describe('indexChat', () => {
 
   it('should list tool messages as tool results: tool_call_id and the content span', () => {
     // Arrange
-    const bytes = chatBody(['first', [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }]]);
+    const bytes = chatBody([
+      'first',
+      [
+        { type: 'text', text: 'a' },
+        { type: 'text', text: 'b' },
+      ],
+    ]);
 
     // Act
     const index = mustIndex(bytes);

@@ -121,12 +121,14 @@ describe('openAiConversationKey', () => {
 describe('openAiFirstPrompt', () => {
   it('should skip the client context a user message carries before the prompt', () => {
     // Arrange
-    const body = utf8(JSON.stringify({
-      input: [
-        { type: 'message', role: 'user', content: [{ type: 'input_text', text: '<environment_context>\n  <cwd>/p</cwd>\n</environment_context>' }] },
-        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Please   fix\nthe bug.' }] },
-      ],
-    }));
+    const body = utf8(
+      JSON.stringify({
+        input: [
+          { type: 'message', role: 'user', content: [{ type: 'input_text', text: '<environment_context>\n  <cwd>/p</cwd>\n</environment_context>' }] },
+          { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Please   fix\nthe bug.' }] },
+        ],
+      }),
+    );
 
     // Act
     const prompt = openAiFirstPrompt(body, mustIndex(indexResponses(body)));

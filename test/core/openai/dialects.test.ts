@@ -1,15 +1,6 @@
 /** The shared plan, rewrite, inflate and self-check over the OpenAI dialects' indexes. */
 import { describe, expect, it } from 'vitest';
-import {
-  CHAT_API,
-  DEFAULT_POLICY,
-  findStubs,
-  freezeBlock,
-  planElision,
-  RESPONSES_API,
-  rewriteRequest,
-  type ApiDialect,
-} from '../../../src/core/index.js';
+import { CHAT_API, DEFAULT_POLICY, findStubs, freezeBlock, planElision, RESPONSES_API, rewriteRequest, type ApiDialect } from '../../../src/core/index.js';
 import { filler, fromUtf8, sha256 } from '../bodies.js';
 import { ELIDED_DIR, mustIndexAs, roundTrip } from '../round-trip.js';
 import { chatBody, responsesBody } from './openai-bodies.js';
@@ -23,7 +14,11 @@ const BUILDERS: ReadonlyArray<[string, ApiDialect, (outputs: readonly unknown[],
 function outputs(api: ApiDialect): unknown[] {
   const part = api === RESPONSES_API ? 'input_text' : 'text';
   return Array.from({ length: 10 }, (_, i) => {
-    if (i % 4 === 1) return [{ type: part, text: filler(800, i) }, { type: part, text: filler(700, i + 1) }];
+    if (i % 4 === 1)
+      return [
+        { type: part, text: filler(800, i) },
+        { type: part, text: filler(700, i + 1) },
+      ];
     if (i % 4 === 3) return `"quoted" \\ é 😀\n${filler(1500, i)}`;
     return filler(2000, i);
   });

@@ -6,8 +6,17 @@ export function responsesToolPair(i: number, output: unknown, custom = false): u
   const callId = `call_${i}`;
   if (custom) {
     return [
-      { type: 'custom_tool_call', id: `ctc_${i}`, status: 'completed', call_id: callId, name: 'exec', input: `text(await tools.exec_command({cmd: "cat f${i}"}))` },
-      output === undefined ? { type: 'custom_tool_call_output', call_id: callId } : { type: 'custom_tool_call_output', id: `ctco_${i}`, call_id: callId, output },
+      {
+        type: 'custom_tool_call',
+        id: `ctc_${i}`,
+        status: 'completed',
+        call_id: callId,
+        name: 'exec',
+        input: `text(await tools.exec_command({cmd: "cat f${i}"}))`,
+      },
+      output === undefined
+        ? { type: 'custom_tool_call_output', call_id: callId }
+        : { type: 'custom_tool_call_output', id: `ctco_${i}`, call_id: callId, output },
     ];
   }
   return [
@@ -45,7 +54,11 @@ export function chatBody(outputs: readonly unknown[], options: { closing?: boole
     { role: 'user', content: options.prompt ?? 'Please look at the project.' },
   ];
   outputs.forEach((output, i) => {
-    messages.push({ role: 'assistant', content: null, tool_calls: [{ id: `call_${i}`, type: 'function', function: { name: 'shell', arguments: JSON.stringify({ cmd: `cat f${i}` }) } }] });
+    messages.push({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: `call_${i}`, type: 'function', function: { name: 'shell', arguments: JSON.stringify({ cmd: `cat f${i}` }) } }],
+    });
     messages.push(output === undefined ? { role: 'tool', tool_call_id: `call_${i}` } : { role: 'tool', tool_call_id: `call_${i}`, content: output });
   });
   if (options.closing ?? true) messages.push({ role: 'user', content: 'Go on.' });

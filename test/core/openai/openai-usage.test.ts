@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parseEventData, readChatUsage, readResponsesUsage } from '../../../src/core/index.js';
 
-const USAGE = { input_tokens: 12033, input_tokens_details: { cached_tokens: 11904 }, output_tokens: 44, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 12077 };
+const USAGE = {
+  input_tokens: 12033,
+  input_tokens_details: { cached_tokens: 11904 },
+  output_tokens: 44,
+  output_tokens_details: { reasoning_tokens: 0 },
+  total_tokens: 12077,
+};
 
 describe('readResponsesUsage', () => {
   it('should read a response.completed event: the context is input_tokens, cached tokens included', () => {
@@ -52,7 +58,10 @@ describe('readResponsesUsage', () => {
 
   it('should read missing details as 0 and never count more cached tokens than input tokens', () => {
     // Arrange
-    const values = [{ object: 'response', usage: { input_tokens: 10 } }, { object: 'response', usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 50 } } }];
+    const values = [
+      { object: 'response', usage: { input_tokens: 10 } },
+      { object: 'response', usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 50 } } },
+    ];
 
     // Act
     const readings = values.map(readResponsesUsage);
@@ -69,7 +78,10 @@ describe('readChatUsage', () => {
   it('should read a chat.completion body and the last chunk of a stream', () => {
     // Arrange
     const usage = { prompt_tokens: 125, completion_tokens: 48, total_tokens: 173, prompt_tokens_details: { cached_tokens: 98 } };
-    const values = [{ object: 'chat.completion', model: 'gpt-x', usage }, { object: 'chat.completion.chunk', choices: [], usage }];
+    const values = [
+      { object: 'chat.completion', model: 'gpt-x', usage },
+      { object: 'chat.completion.chunk', choices: [], usage },
+    ];
 
     // Act
     const readings = values.map(readChatUsage);

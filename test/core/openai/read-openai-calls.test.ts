@@ -9,7 +9,7 @@ function indexed(outcome: ReturnType<typeof indexResponses>): TranscriptIndex {
 }
 
 describe('readNewestOpenAiCalls', () => {
-  it('should give every Responses call after the last user message, with its arguments\' strings or its free input', () => {
+  it("should give every Responses call after the last user message, with its arguments' strings or its free input", () => {
     // Arrange: three pairs after the prompt; the third is a custom `exec` call.
     const body = responsesBody(['a', 'b', 'c'], { closing: false });
 
@@ -35,7 +35,7 @@ describe('readNewestOpenAiCalls', () => {
     expect(calls).toEqual([]);
   });
 
-  it('should read a chat assistant\'s tool_calls by their function', () => {
+  it("should read a chat assistant's tool_calls by their function", () => {
     // Arrange
     const body = chatBody(['a'], { closing: false });
 

@@ -23,7 +23,9 @@ import { sha256 } from '../bodies.js';
 import { ELIDED_DIR, roundTrip } from '../round-trip.js';
 
 const DIR = fileURLToPath(new URL('../../fixtures/real-openai/', import.meta.url));
-const FILES = readdirSync(DIR).filter((f) => f.endsWith('.json') && !f.endsWith('.headers.json')).sort();
+const FILES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json') && !f.endsWith('.headers.json'))
+  .sort();
 const ELIDE_ALL = { keepRecent: 0, minBytes: 0 };
 
 function load(file: string): Uint8Array {
@@ -90,7 +92,7 @@ describe('the core on real Codex request bodies', () => {
     expect(new Set(keys).size).toBe(1);
   });
 
-  it('should read the person\'s prompt, not Codex\'s environment context', () => {
+  it("should read the person's prompt, not Codex's environment context", () => {
     // Arrange
     const body = load(FILES[0]!);
 

@@ -28,9 +28,25 @@ describe('indexResponses', () => {
 
     // Assert
     expect(slice(bytes, index.messagesSpan).startsWith('[{"type":"additional_tools"')).toBe(true);
-    expect(index.messages.map((m) => m.role)).toEqual(['developer', 'developer', 'user', 'function_call', 'function_call_output', 'function_call', 'function_call_output', 'assistant']);
+    expect(index.messages.map((m) => m.role)).toEqual([
+      'developer',
+      'developer',
+      'user',
+      'function_call',
+      'function_call_output',
+      'function_call',
+      'function_call_output',
+      'assistant',
+    ]);
     expect(index.messages.map((m) => m.blocks.map((b) => b.type))).toEqual([
-      ['additional_tools'], ['message'], ['message'], ['tool_use'], ['tool_result'], ['tool_use'], ['tool_result'], ['message'],
+      ['additional_tools'],
+      ['message'],
+      ['message'],
+      ['tool_use'],
+      ['tool_result'],
+      ['tool_use'],
+      ['tool_result'],
+      ['message'],
     ]);
     for (const m of index.messages) {
       expect(m.content).toEqual({ start: m.start, end: m.end, kind: 'array' });
@@ -61,7 +77,10 @@ describe('indexResponses', () => {
 
   it('should read a custom_tool_call_output whose output is a list of input_text parts as text', () => {
     // Arrange: the third pair is a custom `exec` pair.
-    const parts = [{ type: 'input_text', text: 'Script completed\n' }, { type: 'input_text', text: 'the output' }];
+    const parts = [
+      { type: 'input_text', text: 'Script completed\n' },
+      { type: 'input_text', text: 'the output' },
+    ];
     const bytes = responsesBody(['a', 'b', parts]);
 
     // Act
@@ -77,7 +96,13 @@ describe('indexResponses', () => {
   });
 
   it.each([
-    ['an image part', [{ type: 'input_text', text: 'x' }, { type: 'input_image', image_url: 'data:image/png;base64,AA==' }]],
+    [
+      'an image part',
+      [
+        { type: 'input_text', text: 'x' },
+        { type: 'input_image', image_url: 'data:image/png;base64,AA==' },
+      ],
+    ],
     ['a part with a third key', [{ type: 'input_text', text: 'x', annotations: [] }]],
     ['a chat-style text part', [{ type: 'text', text: 'x' }]],
     ['an empty list', []],

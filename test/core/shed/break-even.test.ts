@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decideBurst, GATE_CEILING } from '../../../src/core/index.js';
 
 describe('decideBurst', () => {
-  it('should give seed 001\'s example: 23 turns to pay back 20k dropped against a 40k suffix', () => {
+  it("should give seed 001's example: 23 turns to pay back 20k dropped against a 40k suffix", () => {
     const decision = decideBurst({ invalidatedSuffixTokens: 40_000, droppedCachedTokens: 20_000, turnsSoFar: 40, horizon: 10, oneHourCache: false });
 
     expect(decision).toEqual({
@@ -32,9 +32,19 @@ describe('decideBurst', () => {
   });
 
   it('should never latch when nothing cached is dropped, and always when nothing is invalidated', () => {
-    expect(decideBurst({ invalidatedSuffixTokens: 5, droppedCachedTokens: 0, turnsSoFar: 1e9, oneHourCache: false })).toMatchObject({ breakEvenTurns: null, latch: false });
-    expect(decideBurst({ invalidatedSuffixTokens: 0, droppedCachedTokens: 0, turnsSoFar: 0, oneHourCache: false })).toMatchObject({ breakEvenTurns: 0, latch: true });
-    expect(decideBurst({ invalidatedSuffixTokens: -3, droppedCachedTokens: 10, turnsSoFar: 0, horizon: -1, oneHourCache: false })).toMatchObject({ breakEvenTurns: 0, expectedRemainingTurns: 0, latch: true });
+    expect(decideBurst({ invalidatedSuffixTokens: 5, droppedCachedTokens: 0, turnsSoFar: 1e9, oneHourCache: false })).toMatchObject({
+      breakEvenTurns: null,
+      latch: false,
+    });
+    expect(decideBurst({ invalidatedSuffixTokens: 0, droppedCachedTokens: 0, turnsSoFar: 0, oneHourCache: false })).toMatchObject({
+      breakEvenTurns: 0,
+      latch: true,
+    });
+    expect(decideBurst({ invalidatedSuffixTokens: -3, droppedCachedTokens: 10, turnsSoFar: 0, horizon: -1, oneHourCache: false })).toMatchObject({
+      breakEvenTurns: 0,
+      expectedRemainingTurns: 0,
+      latch: true,
+    });
   });
 
   it('should give way from the ceiling on, saying at what fullness, when the burst does not pay back', () => {
@@ -47,7 +57,12 @@ describe('decideBurst', () => {
   });
 
   it('should not mark a burst that pays back as forced, nor force one that drops nothing cached', () => {
-    expect(decideBurst({ invalidatedSuffixTokens: 40_000, droppedCachedTokens: 20_000, turnsSoFar: 40, oneHourCache: false, fullness: 0.95 }).forcedAt).toBeUndefined();
-    expect(decideBurst({ invalidatedSuffixTokens: 5, droppedCachedTokens: 0, turnsSoFar: 0, oneHourCache: false, fullness: 0.99 })).toMatchObject({ latch: false, breakEvenTurns: null });
+    expect(
+      decideBurst({ invalidatedSuffixTokens: 40_000, droppedCachedTokens: 20_000, turnsSoFar: 40, oneHourCache: false, fullness: 0.95 }).forcedAt,
+    ).toBeUndefined();
+    expect(decideBurst({ invalidatedSuffixTokens: 5, droppedCachedTokens: 0, turnsSoFar: 0, oneHourCache: false, fullness: 0.99 })).toMatchObject({
+      latch: false,
+      breakEvenTurns: null,
+    });
   });
 });

@@ -53,7 +53,11 @@ describe('checkShed', () => {
       { start: index.messages[5]!.start, end: index.messages[8]!.end, bytes: b },
     ]);
 
-    expect(checkShed(body, index, out, [{ first: 1, last: 4, stub: a }, { first: 5, last: 8, stub: b }])).toBeUndefined();
+    expect(
+      checkShed(body, index, out, [
+        { first: 1, last: 4, stub: a },
+        { first: 5, last: 8, stub: b },
+      ]),
+    ).toBeUndefined();
   });
 });
-

@@ -18,11 +18,20 @@ function tailTokens(messages: readonly Message[], from: number): number {
 }
 
 // The answer of ctxshed's restore tool: a call, then its tool_result.
-const restoreCall = (id: string): Message => ({ role: 'assistant', content: [{ type: 'tool_use', id, name: 'mcp__ctxshed__restore', input: { handle: 'a'.repeat(64) } }] });
-const restoreAnswer = (id: string, bytes: number): Message => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'r'.repeat(bytes) }] });
+const restoreCall = (id: string): Message => ({
+  role: 'assistant',
+  content: [{ type: 'tool_use', id, name: 'mcp__ctxshed__restore', input: { handle: 'a'.repeat(64) } }],
+});
+const restoreAnswer = (id: string, bytes: number): Message => ({
+  role: 'user',
+  content: [{ type: 'tool_result', tool_use_id: id, content: 'r'.repeat(bytes) }],
+});
 
 // A tool search's answer: a tool_result whose content loads a deferred tool.
-const loads = (id: string): Message => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: [{ type: 'tool_reference', tool_name: 'mcp__x__y' }] }] });
+const loads = (id: string): Message => ({
+  role: 'user',
+  content: [{ type: 'tool_result', tool_use_id: id, content: [{ type: 'tool_reference', tool_name: 'mcp__x__y' }] }],
+});
 
 const span = (first: number, last: number): FrozenSpan => ({ first, last, sha256: '0'.repeat(64), bytes: 1, pins: [] });
 
@@ -36,7 +45,7 @@ describe('chooseSpan', () => {
     expect(choose(messages, [], tailTokens(messages, 9) - SPAN_STUB_TOKENS_PER_BYTE)).toEqual({ kind: 'span', first: 1, last: 8, windowStart: 10 });
   });
 
-  it('should not hold the window back for the person\'s turns: a long autonomous run after a prompt is shed', () => {
+  it("should not hold the window back for the person's turns: a long autonomous run after a prompt is shed", () => {
     // "continue until all are done" (message 22), then forty tool turns on its own.
     const messages = [...session(10), reply('done'), prompt('continue until all are done'), ...session(40).slice(1).map(rename)];
 
@@ -54,7 +63,7 @@ describe('chooseSpan', () => {
     expect(choose(big, [], 10)).toMatchObject({ kind: 'span', first: 1, last: 8, windowStart: 9 });
   });
 
-  it('should keep a restore\'s answer while what follows it fits the budget, however large it is', () => {
+  it("should keep a restore's answer while what follows it fits the budget, however large it is", () => {
     const messages = [...session(6), restoreCall('r1'), restoreAnswer('r1', 40_000), ...session(3).slice(1).map(rename)];
     const after = tailTokens(messages, 15);
 
@@ -64,11 +73,15 @@ describe('chooseSpan', () => {
     expect(choose(messages, [], after - 1)).toMatchObject({ kind: 'span', first: 1, last: 14 });
   });
 
-  it('should treat a Read of a span\'s .md or an elided file as a restore, and no other Read', () => {
+  it("should treat a Read of a span's .md or an elided file as a restore, and no other Read", () => {
     const read = (id: string, path: string): Message => ({ role: 'assistant', content: [{ type: 'tool_use', id, name: 'Read', input: { file_path: path } }] });
     const span = `/s/spans/${'b'.repeat(64)}.md`;
     const elided = `/s/elided/${'c'.repeat(64)}.txt`;
-    for (const [path, kept] of [[span, true], [elided, true], ['/src/a.ts', false]] as const) {
+    for (const [path, kept] of [
+      [span, true],
+      [elided, true],
+      ['/src/a.ts', false],
+    ] as const) {
       const messages = [...session(6), read('r1', path), restoreAnswer('r1', 40_000), ...session(3).slice(1).map(rename)];
       const choice = choose(messages, [], tailTokens(messages, 15));
       expect(choice).toMatchObject({ kind: 'span', last: kept ? 12 : 14 });
@@ -114,7 +127,10 @@ describe('chooseSpan', () => {
   });
 
   it('should end the span before a message carrying cache_control, and say cached_span when none can', () => {
-    const marked = (m: Message): Message => ({ ...m, content: [...(m.content as object[]).slice(0, -1), { ...(m.content as object[]).at(-1)!, cache_control: { type: 'ephemeral' } }] });
+    const marked = (m: Message): Message => ({
+      ...m,
+      content: [...(m.content as object[]).slice(0, -1), { ...(m.content as object[]).at(-1)!, cache_control: { type: 'ephemeral' } }],
+    });
     const late = session(10);
     late[6] = marked(late[6]!);
     const early = session(10);
@@ -163,7 +179,11 @@ describe('chooseSpan', () => {
 // The same messages with tool ids of their own, to append after another session.
 function rename(m: Message): Message {
   const content = Array.isArray(m.content)
-    ? m.content.map((b: Record<string, unknown>) => ({ ...b, ...(b['id'] === undefined ? {} : { id: `n${String(b['id'])}` }), ...(b['tool_use_id'] === undefined ? {} : { tool_use_id: `n${String(b['tool_use_id'])}` }) }))
+    ? m.content.map((b: Record<string, unknown>) => ({
+        ...b,
+        ...(b['id'] === undefined ? {} : { id: `n${String(b['id'])}` }),
+        ...(b['tool_use_id'] === undefined ? {} : { tool_use_id: `n${String(b['tool_use_id'])}` }),
+      }))
     : m.content;
   return { ...m, content };
 }

@@ -6,7 +6,7 @@ const GATE: GateInput = { invalidatedSuffixTokens: 30_000, droppedCachedTokens: 
 const INPUT = { tokens: 215_000, limit: 200_000, gate: GATE };
 
 describe('decideShedOverflow', () => {
-  it('should latch when the span brings the request under the limit, with the gate weighed at the refusal\'s fullness', () => {
+  it("should latch when the span brings the request under the limit, with the gate weighed at the refusal's fullness", () => {
     const decision = decideShedOverflow(INPUT);
 
     expect(decision).toEqual({ latch: true, gate: decideBurst({ ...GATE, fullness: 1.075 }), estimatedTokensFreed: 20_000, estimatedTokens: 195_000 });
@@ -14,7 +14,7 @@ describe('decideShedOverflow', () => {
     expect(decision.latch && decision.gate.forcedAt).toBeUndefined();
   });
 
-  it('should latch a burst that would not pay back, and record it forced at the refusal\'s fullness', () => {
+  it("should latch a burst that would not pay back, and record it forced at the refusal's fullness", () => {
     const decision = decideShedOverflow({ ...INPUT, gate: { ...GATE, horizon: 0 } });
 
     expect(decision).toMatchObject({ latch: true, gate: { latch: true, expectedRemainingTurns: 0, forcedAt: 1.075 } });

@@ -29,13 +29,21 @@ describe('shedGateInput', () => {
 });
 
 describe('rescueGateInput', () => {
-  it('should weigh the blocks\' JSON less their stubs against everything from the first stub on', () => {
+  it("should weigh the blocks' JSON less their stubs against everything from the first stub on", () => {
     const index = mustIndex(bodyOf(session(10)));
     const first = index.toolResults[2]!;
-    const added = [{ ordinal: 2, jsonBytes: 300 }, { ordinal: 4, jsonBytes: 500 }];
+    const added = [
+      { ordinal: 2, jsonBytes: 300 },
+      { ordinal: 4, jsonBytes: 500 },
+    ];
 
     const input = rescueGateInput(index, added, { tokensPerByte: 1, stubBytes: 200, oneHourCache: false });
 
-    expect(input).toEqual({ invalidatedSuffixTokens: index.messagesSpan.end - first.content.start, droppedCachedTokens: 600, turnsSoFar: 10, oneHourCache: false });
+    expect(input).toEqual({
+      invalidatedSuffixTokens: index.messagesSpan.end - first.content.start,
+      droppedCachedTokens: 600,
+      turnsSoFar: 10,
+      oneHourCache: false,
+    });
   });
 });

@@ -11,7 +11,7 @@ function planned(body: Uint8Array, before: readonly PlannedSpan[] = []): Planned
 }
 
 describe('findSpanStubs and applySpanInflate', () => {
-  it('should rebuild the original body byte for byte from the stubs and the spans\' bytes', () => {
+  it("should rebuild the original body byte for byte from the stubs and the spans' bytes", () => {
     const a = planned(bodyOf(session(10)));
     const b = planned(bodyOf(session(20)), [a]);
     const original = bodyOf(session(22));
@@ -19,7 +19,10 @@ describe('findSpanStubs and applySpanInflate', () => {
     const bytesOf = new Map([a, b].map((s) => [s.sha256, s.text]));
 
     const found = findSpanStubs(out.body, mustIndex(out.body));
-    const inflated = applySpanInflate(out.body, found.map((f) => ({ found: f, span: bytesOf.get(f.stub.sha256)! })));
+    const inflated = applySpanInflate(
+      out.body,
+      found.map((f) => ({ found: f, span: bytesOf.get(f.stub.sha256)! })),
+    );
 
     expect(found.map((f) => f.stub)).toEqual([
       { messages: a.last - a.first + 1, bytes: a.bytes, sha256: a.sha256 },
@@ -39,6 +42,11 @@ describe('findSpanStubs and applySpanInflate', () => {
     const out = shedRequest(bodyOf(session(10)), [freezeSpan(a)], { spansDir: DIR, sha256 });
     const [found] = findSpanStubs(out.body, mustIndex(out.body));
 
-    expect(() => applySpanInflate(out.body, [{ found: found!, span: utf8('x') }, { found: found!, span: utf8('y') }])).toThrow(/overlap/);
+    expect(() =>
+      applySpanInflate(out.body, [
+        { found: found!, span: utf8('x') },
+        { found: found!, span: utf8('y') },
+      ]),
+    ).toThrow(/overlap/);
   });
 });

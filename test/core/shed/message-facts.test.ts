@@ -3,12 +3,18 @@ import { isPersonTurn } from '../../../src/core/index.js';
 import { bodyOf, calls, factsOf, fromUtf8, prompt, results } from './shed-bodies.js';
 
 describe('readMessageFacts', () => {
-  it('should read roles, tool ids, thinking and the spans of each message\'s own texts', () => {
+  it("should read roles, tool ids, thinking and the spans of each message's own texts", () => {
     const body = bodyOf([
       prompt('fix it'),
       calls(['a', 'b'], true),
       results(['a', 'b']),
-      { role: 'user', content: [{ type: 'text', text: 'more' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'more' },
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } },
+        ],
+      },
     ]);
 
     const facts = factsOf(body);
@@ -20,7 +26,7 @@ describe('readMessageFacts', () => {
     expect(facts[3]!.texts.map((t) => fromUtf8(body.subarray(t.start, t.end)))).toEqual(['"more"']);
   });
 
-  it('should see cache_control on a message, on a block, and inside a tool result\'s content', () => {
+  it("should see cache_control on a message, on a block, and inside a tool result's content", () => {
     const cc = { type: 'ephemeral' };
     const body = bodyOf([
       { role: 'user', content: 'a', cache_control: cc },
@@ -47,14 +53,20 @@ describe('readMessageFacts', () => {
     expect(facts!.texts).toHaveLength(1);
   });
 
-  it('should see a tool_reference in a tool result\'s content as a load, and nothing else as one', () => {
+  it("should see a tool_reference in a tool result's content as a load, and nothing else as one", () => {
     const ref = (type: string): object => ({ type, tool_name: 'mcp__ctxshed__restore' });
     const body = bodyOf([
       prompt('go'),
       calls(['s1', 's2', 's3']),
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 's1', content: [ref('tool_reference')] }] },
       { role: 'assistant', content: [{ type: 'text', text: '{"type":"tool_reference"}' }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 's2', content: '{"type":"tool_reference"}' }, { type: 'tool_result', tool_use_id: 's3', content: [ref('text')] }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 's2', content: '{"type":"tool_reference"}' },
+          { type: 'tool_result', tool_use_id: 's3', content: [ref('text')] },
+        ],
+      },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 's3', content: [{ type: 'text', text: 'x' }, ref('tool_\u0072eference')] }] },
     ]);
 

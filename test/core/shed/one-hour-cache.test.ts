@@ -10,7 +10,9 @@ describe('asksOneHourCache', () => {
     expect(ask({ system: [{ type: 'text', text: 's', cache_control: hour }], messages: [] })).toBe(true);
     expect(ask({ tools: [{ name: 'a', cache_control: hour }], messages: [] })).toBe(true);
     expect(ask({ messages: [{ role: 'user', content: [{ type: 'text', text: 'x', cache_control: hour }] }] })).toBe(true);
-    expect(ask({ messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: [{ type: 'text', text: 'x', cache_control: hour }] }] }] })).toBe(true);
+    expect(
+      ask({ messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: [{ type: 'text', text: 'x', cache_control: hour }] }] }] }),
+    ).toBe(true);
     expect(ask({ messages: [{ role: 'user', content: 'x', cache_control: hour }] })).toBe(true);
   });
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CONVERSATION_FORMAT, decideBurst, planShed, planShedRecord, SHED_POLICY_NAME, SHED_POLICY_VERSION, type PlannedSpan } from '../../../src/core/index.js';
+import {
+  CONVERSATION_FORMAT,
+  decideBurst,
+  planShed,
+  planShedRecord,
+  SHED_POLICY_NAME,
+  SHED_POLICY_VERSION,
+  type PlannedSpan,
+} from '../../../src/core/index.js';
 import { SMALL_RECENT_TOKENS, bodyOf, session, sha256 } from './shed-bodies.js';
 
 const hex = (n: number): string => n.toString(16).padStart(64, '0');
@@ -22,16 +30,23 @@ const REQUEST = {
 const INPUT = { key: hex(7), current: undefined, request: REQUEST, threshold: 0.7, recentTokens: 9_000, now: '2026-01-02T03:04:05.000Z' };
 
 describe('planShedRecord', () => {
-  it('should record an overflow\'s trigger and the maximum the API named', () => {
+  it("should record an overflow's trigger and the maximum the API named", () => {
     const plan = planShedRecord({ ...INPUT, request: { ...REQUEST, trigger: 'overflow', limit: 140_000 } });
 
     expect(plan.record.epochs[0]).toMatchObject({ mode: 'shed', trigger: 'overflow', reason: { contextTokens: 150_000, window: 200_000, limit: 140_000 } });
   });
 
-  it('should start a record with a shed epoch: mode, trigger, reading, policy, span and gate, and plan the span\'s file', () => {
+  it("should start a record with a shed epoch: mode, trigger, reading, policy, span and gate, and plan the span's file", () => {
     const plan = planShedRecord(INPUT);
 
-    expect(plan.record).toMatchObject({ format: CONVERSATION_FORMAT, key: hex(7), agentId: 'agent-1', firstPrompt: 'fix the parser', model: 'claude-test', createdAt: INPUT.now });
+    expect(plan.record).toMatchObject({
+      format: CONVERSATION_FORMAT,
+      key: hex(7),
+      agentId: 'agent-1',
+      firstPrompt: 'fix the parser',
+      model: 'claude-test',
+      createdAt: INPUT.now,
+    });
     expect(plan.record.epochs).toEqual([
       {
         n: 1,

@@ -19,7 +19,7 @@ function planned(messages: readonly Message[], recentTokens = RECENT_TOKENS): { 
 }
 
 describe('planShed', () => {
-  it('should freeze the span\'s exact bytes, their sha256 and length', () => {
+  it("should freeze the span's exact bytes, their sha256 and length", () => {
     const { body, span } = planned(session(10));
 
     const index = mustIndex(body);
@@ -45,13 +45,21 @@ describe('planShed', () => {
     expect(span.pins).toEqual([`${GOAL_MARKER} keep the API stable\n  exactly`, `and ${GOAL_MARKER} no new deps`]);
   });
 
-  it('should carry the client\'s notices that stay in force, verbatim and in order, apart from the pins', () => {
-    const tools = '<system-reminder>\nThe following deferred tools are now available via ToolSearch. Their schemas are NOT loaded.\nmcp__x__y\n</system-reminder>';
+  it("should carry the client's notices that stay in force, verbatim and in order, apart from the pins", () => {
+    const tools =
+      '<system-reminder>\nThe following deferred tools are now available via ToolSearch. Their schemas are NOT loaded.\nmcp__x__y\n</system-reminder>';
     const mcp = '<system-reminder>\n# MCP Server Instructions\n\n## x\nUse y.\n</system-reminder>';
     const messages = [
       prompt('go'),
       { role: 'assistant', content: [{ type: 'text', text: 'noted' }] },
-      { role: 'user', content: [{ type: 'text', text: tools }, { type: 'text', text: mcp }, { type: 'text', text: `${GOAL_MARKER} ship it` }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: tools },
+          { type: 'text', text: mcp },
+          { type: 'text', text: `${GOAL_MARKER} ship it` },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'text', text: 'I will quote it: <system-reminder> The following deferred tools are now available via' }] },
       ...session(10).slice(1),
       ...LATER,
@@ -74,7 +82,13 @@ describe('planShed', () => {
     const later = 'The user sent a new message while you were working: also update the docs';
     const messages = [
       prompt('go'),
-      { role: 'system', content: [{ type: 'text', text: env }, { type: 'text', text: deferred }] },
+      {
+        role: 'system',
+        content: [
+          { type: 'text', text: env },
+          { type: 'text', text: deferred },
+        ],
+      },
       ...session(4).slice(1),
       { role: 'system', content: later },
       ...Array.from({ length: 10 }, (_, t) => [calls([`u${t}`]), results([`u${t}`])]).flat(),
@@ -87,14 +101,20 @@ describe('planShed', () => {
     expect(span.notices?.some((n) => n.includes('mcp__ctxshed__restore'))).toBe(true);
   });
 
-  it('should carry the person\'s latest prompt verbatim when it lies in the span, not the client\'s own texts', () => {
+  it("should carry the person's latest prompt verbatim when it lies in the span, not the client's own texts", () => {
     const ask = 'continue until all are done\n  (the  parser first)';
     const messages = [
       prompt('Port the decoder.'),
       { role: 'assistant', content: 'ok' },
       { role: 'user', content: [{ type: 'text', text: '<task-notification>task 3 finished</task-notification>' }] },
       { role: 'assistant', content: 'noted' },
-      { role: 'user', content: [{ type: 'text', text: '<system-reminder>r</system-reminder>' }, { type: 'text', text: ask }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: '<system-reminder>r</system-reminder>' },
+          { type: 'text', text: ask },
+        ],
+      },
       ...session(10).slice(1),
     ];
 
@@ -118,14 +138,25 @@ describe('planShed', () => {
   });
 
   it('should refuse rather than lose a pinned text that is not valid Unicode', () => {
-    const body = utf8(JSON.stringify({ messages: [prompt('a'), { role: 'assistant', content: 'b' }, prompt('c'), ...session(10).slice(1), ...LATER] }).replace('"content":"c"', `"content":"${GOAL_MARKER} \\ud800"`));
+    const body = utf8(
+      JSON.stringify({ messages: [prompt('a'), { role: 'assistant', content: 'b' }, prompt('c'), ...session(10).slice(1), ...LATER] }).replace(
+        '"content":"c"',
+        `"content":"${GOAL_MARKER} \\ud800"`,
+      ),
+    );
 
     expect(planShed(body, [], { sha256, recentTokens: RECENT_TOKENS })).toMatchObject({ kind: 'none', reason: 'unreadable_pin' });
   });
 
-  it('should leave a tombstone of the person\'s first prompt when it falls in the span', () => {
+  it("should leave a tombstone of the person's first prompt when it falls in the span", () => {
     const image = { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }] };
-    const messages = [image, { role: 'assistant', content: 'What now?' }, prompt('<system-reminder>r</system-reminder>\n  Port the   decoder.'), ...session(10).slice(1), ...LATER];
+    const messages = [
+      image,
+      { role: 'assistant', content: 'What now?' },
+      prompt('<system-reminder>r</system-reminder>\n  Port the   decoder.'),
+      ...session(10).slice(1),
+      ...LATER,
+    ];
 
     const { span } = planned(messages);
 
@@ -135,7 +166,14 @@ describe('planShed', () => {
   it('should say why when nothing can be shed, and never throw', () => {
     expect(planShed(bodyOf(session(2)), [], { sha256, recentTokens: RECENT_TOKENS })).toMatchObject({ kind: 'none', reason: 'too_few_messages' });
     expect(planShed(utf8('{"messages":'), [], { sha256 })).toMatchObject({ kind: 'none', reason: 'unreadable_body' });
-    expect(planShed(bodyOf(session(10)), [], { recentTokens: RECENT_TOKENS, sha256: () => { throw new Error('boom'); } })).toMatchObject({ kind: 'none', reason: 'unreadable_body' });
+    expect(
+      planShed(bodyOf(session(10)), [], {
+        recentTokens: RECENT_TOKENS,
+        sha256: () => {
+          throw new Error('boom');
+        },
+      }),
+    ).toMatchObject({ kind: 'none', reason: 'unreadable_body' });
   });
 
   it('should plan the next span after a frozen one', () => {
@@ -155,4 +193,3 @@ describe('freezeSpan', () => {
     expect(freezeSpan({ ...span, tombstone: 't' })).toHaveProperty('tombstone', 't');
   });
 });
-

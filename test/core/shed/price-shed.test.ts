@@ -4,12 +4,22 @@ import { priceShed } from '../../../src/core/index.js';
 describe('priceShed', () => {
   it('should price a wholly warm shed at the cache-read marginal', () => {
     expect(priceShed({ shedTokens: 100_000, cacheReadTokens: 150_000 })).toEqual({
-      shedTokens: 100_000, warmTokens: 100_000, coldTokens: 0, inputTokenEquivalent: 10_000, basis: 'cache_read_marginal', per: 'epoch',
+      shedTokens: 100_000,
+      warmTokens: 100_000,
+      coldTokens: 0,
+      inputTokenEquivalent: 10_000,
+      basis: 'cache_read_marginal',
+      per: 'epoch',
     });
   });
 
   it('should price a wholly cold shed at full input', () => {
-    expect(priceShed({ shedTokens: 30_000, cacheReadTokens: 0 })).toMatchObject({ warmTokens: 0, coldTokens: 30_000, inputTokenEquivalent: 30_000, basis: 'full_input' });
+    expect(priceShed({ shedTokens: 30_000, cacheReadTokens: 0 })).toMatchObject({
+      warmTokens: 0,
+      coldTokens: 30_000,
+      inputTokenEquivalent: 30_000,
+      basis: 'full_input',
+    });
   });
 
   it('should blend a mixed shed in proportion, never at one rate for all of it', () => {

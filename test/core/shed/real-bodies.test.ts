@@ -1,12 +1,24 @@
 /** Shed mode on real request bodies captured from Claude Code 2.1.197 (test/fixtures/real). */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { applySpanInflate, DEFAULT_SHED_POLICY, findSpanStubs, fixedRecentBudget, freezeSpan, planShed, shedRequest, type ShedPolicy } from '../../../src/core/index.js';
+import {
+  applySpanInflate,
+  DEFAULT_SHED_POLICY,
+  findSpanStubs,
+  fixedRecentBudget,
+  freezeSpan,
+  planShed,
+  shedRequest,
+  type ShedPolicy,
+} from '../../../src/core/index.js';
 import { validateMessagesRequest } from '../../support/messages-validator.js';
 import { fromUtf8, mustIndex, sha256 } from './shed-bodies.js';
 
 const DIR = new URL('../../fixtures/real/', import.meta.url);
-const BODIES = fs.readdirSync(DIR).filter((name) => name.endsWith('.json')).map((name) => ({ name, body: new Uint8Array(fs.readFileSync(new URL(name, DIR))) }));
+const BODIES = fs
+  .readdirSync(DIR)
+  .filter((name) => name.endsWith('.json'))
+  .map((name) => ({ name, body: new Uint8Array(fs.readFileSync(new URL(name, DIR))) }));
 const POLICIES: ShedPolicy[] = [DEFAULT_SHED_POLICY, fixedRecentBudget(4_000), fixedRecentBudget(0)];
 
 describe('shed mode on real Claude Code bodies', () => {
@@ -27,7 +39,14 @@ describe('shed mode on real Claude Code bodies', () => {
         const head = mustIndex(body).messages[0]!.end;
         expect(fromUtf8(out.body.subarray(0, head))).toBe(fromUtf8(body.subarray(0, head)));
         const found = findSpanStubs(out.body, mustIndex(out.body));
-        expect(fromUtf8(applySpanInflate(out.body, found.map((f) => ({ found: f, span: plan.span.text }))))).toBe(fromUtf8(body));
+        expect(
+          fromUtf8(
+            applySpanInflate(
+              out.body,
+              found.map((f) => ({ found: f, span: plan.span.text })),
+            ),
+          ),
+        ).toBe(fromUtf8(body));
       }
     }
     // The long main-conversation bodies (06, 07, 09, and 02/03 with a small window) shed.
@@ -36,7 +55,7 @@ describe('shed mode on real Claude Code bodies', () => {
 });
 
 describe('shed mode on a real body with the client\'s role "system" message', () => {
-  it('should carry the system message that announces ctxshed\'s restore tool into the stub, and the output passes the validator', () => {
+  it("should carry the system message that announces ctxshed's restore tool into the stub, and the output passes the validator", () => {
     // Claude Code 2.1.328 sends [user, system, ...]: its system message holds the environment, the
     // skills and the deferred tools, ctxshed's own among them. Spliced into a 2.1.197 body after
     // its first message, as the client's JSON.stringify would write it.
@@ -63,6 +82,13 @@ describe('shed mode on a real body with the client\'s role "system" message', ()
     expect(validateMessagesRequest(out.body)).toEqual([]);
     expect(fromUtf8(out.body)).toContain(JSON.stringify(system.content[1]!.text).slice(1, -1));
     const found = findSpanStubs(out.body, mustIndex(out.body));
-    expect(fromUtf8(applySpanInflate(out.body, found.map((f) => ({ found: f, span: plan.span.text }))))).toBe(fromUtf8(body));
+    expect(
+      fromUtf8(
+        applySpanInflate(
+          out.body,
+          found.map((f) => ({ found: f, span: plan.span.text })),
+        ),
+      ),
+    ).toBe(fromUtf8(body));
   });
 });

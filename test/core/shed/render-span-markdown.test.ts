@@ -8,8 +8,21 @@ const fragment = (...messages: unknown[]) => utf8(messages.map((m) => JSON.strin
 describe('renderSpanMarkdown', () => {
   it('should say who said what, each tool call with its input and each tool result', () => {
     const span = fragment(
-      { role: 'assistant', content: [{ type: 'thinking', thinking: 'look first', signature: 'xx' }, { type: 'text', text: 'Reading.' }, { type: 'tool_use', id: 't1', name: 'Read', input: { file_path: '/a.ts' } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'const a = 1;', is_error: true }, { type: 'text', text: 'reminder' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'look first', signature: 'xx' },
+          { type: 'text', text: 'Reading.' },
+          { type: 'tool_use', id: 't1', name: 'Read', input: { file_path: '/a.ts' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 't1', content: 'const a = 1;', is_error: true },
+          { type: 'text', text: 'reminder' },
+        ],
+      },
     );
 
     const md = renderSpanMarkdown(span, SHA);
@@ -30,8 +43,26 @@ describe('renderSpanMarkdown', () => {
   it('should describe images, redacted thinking, block contents and unknown blocks', () => {
     const md = renderSpanMarkdown(
       fragment(
-        { role: 'assistant', content: [{ type: 'redacted_thinking', data: 'zz' }, { type: 'mystery', x: 1 }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: [{ type: 'text', text: 'a' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }] }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'redacted_thinking', data: 'zz' },
+            { type: 'mystery', x: 1 },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: 't',
+              content: [
+                { type: 'text', text: 'a' },
+                { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } },
+              ],
+            },
+          ],
+        },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'u' }] },
       ),
       SHA,

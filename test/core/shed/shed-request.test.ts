@@ -27,7 +27,7 @@ function expectedMessages(messages: readonly Message[], spans: readonly FrozenSp
 }
 
 describe('shedRequest', () => {
-  it('should replace the span\'s messages by one stub message and copy every other byte', () => {
+  it("should replace the span's messages by one stub message and copy every other byte", () => {
     const messages = session(10);
     const span = frozenFor(messages);
     const body = bodyOf(messages);
@@ -55,7 +55,7 @@ describe('shedRequest', () => {
     expect(fromUtf8(b.body).slice(0, stubEnd)).toBe(fromUtf8(a.body).slice(0, stubEnd));
   });
 
-  it('should apply a later epoch\'s span after the earlier stub, both stubs in order', () => {
+  it("should apply a later epoch's span after the earlier stub, both stubs in order", () => {
     const first = frozenFor(session(10));
     const second = frozenFor(session(20), [first]);
     const messages = session(22);
@@ -88,7 +88,17 @@ describe('shedRequest', () => {
       [bodyOf(session(10)), [span], { ...OPTIONS, isAvailable: () => false }, 'span_file_missing', 'span_file_missing'],
       [utf8('{"messages":[1]}'), [span], OPTIONS, 'not_messages_body'],
       [utf8('nope'), [span], OPTIONS, 'not_json'],
-      [bodyOf(session(10)), [span], { ...OPTIONS, sha256: () => { throw new Error('boom'); } }, 'internal_error'],
+      [
+        bodyOf(session(10)),
+        [span],
+        {
+          ...OPTIONS,
+          sha256: () => {
+            throw new Error('boom');
+          },
+        },
+        'internal_error',
+      ],
     ];
     for (const [body, spans, options, reason, skip] of cases) {
       const out = shedRequest(body, spans, options);

@@ -33,17 +33,19 @@ describe('renderSpanStub with notices', () => {
 
     const text = renderSpanStub({ ...SPAN, pins: [`${GOAL_MARKER} go`], notices, tombstone: 'Port it.' }, DIR);
 
-    expect(text).toContain(`\n\nGoals pinned in the shed messages, verbatim:\n\n${GOAL_MARKER} go\n\nNotices from the shed messages, still in force, verbatim:\n\n${notices[0]}\n\nOriginating task`);
+    expect(text).toContain(
+      `\n\nGoals pinned in the shed messages, verbatim:\n\n${GOAL_MARKER} go\n\nNotices from the shed messages, still in force, verbatim:\n\n${notices[0]}\n\nOriginating task`,
+    );
     expect(parseSpanStub(text)).toEqual({ messages: 12, bytes: 48213, sha256: SHA });
     expect(renderSpanStub(SPAN, DIR)).not.toContain('Notices');
   });
 });
 
-describe('renderSpanStub with the person\'s latest prompt', () => {
+describe("renderSpanStub with the person's latest prompt", () => {
   it('should carry the prompt verbatim after the notices and before the tombstone', () => {
     const text = renderSpanStub({ ...SPAN, notices: ['n'], prompt: 'continue until all are done\n  please', tombstone: 'Port it.' }, DIR);
 
-    expect(text).toContain('\n\nn\n\nThe person\'s latest prompt (shed with them), verbatim:\n\ncontinue until all are done\n  please\n\nOriginating task');
+    expect(text).toContain("\n\nn\n\nThe person's latest prompt (shed with them), verbatim:\n\ncontinue until all are done\n  please\n\nOriginating task");
     expect(parseSpanStub(text)).toEqual({ messages: 12, bytes: 48213, sha256: SHA });
     expect(renderSpanStub(SPAN, DIR)).not.toContain('latest prompt');
   });

@@ -9,7 +9,13 @@ import { redactedBlock, thinkingBlock, thinkingLoop } from './thinking-bodies.js
 function removeAll(body: Uint8Array, frozen: Parameters<typeof judgeThinking>[2]): { out: Uint8Array; judged: ReturnType<typeof judgeThinking> } {
   const index = mustIndex(body);
   const judged = judgeThinking(body, index, frozen, { sha256 });
-  const out = applySplices(body, planSplices(judged.splices.map((s) => s.splice), body.length)!);
+  const out = applySplices(
+    body,
+    planSplices(
+      judged.splices.map((s) => s.splice),
+      body.length,
+    )!,
+  );
   return { out, judged };
 }
 
@@ -47,7 +53,9 @@ describe('planThinking', () => {
   });
 
   it('should hold when removing a block would leave its message without content', () => {
-    const body = utf8(`{"model":"claude-opus-5-5","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":[${thinkingBlock(0)}]},{"role":"user","content":"go on"}]}`);
+    const body = utf8(
+      `{"model":"claude-opus-5-5","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":[${thinkingBlock(0)}]},{"role":"user","content":"go on"}]}`,
+    );
     expect(planThinking(body, mustIndex(body), { messageIndex: 0, blockIndex: 0 }, [], sha256)).toEqual({ kind: 'lone_thinking', messageIndex: 1 });
   });
 });
@@ -70,7 +78,9 @@ describe('judgeThinking', () => {
     expect(text).toContain('"content":[{"type":"text","text":"step 0"}');
     expect(() => JSON.parse(text) as unknown).not.toThrow();
     const original = JSON.parse(fromUtf8(body)) as { messages: Array<{ content: unknown }> };
-    const expected = original.messages.map((m) => (Array.isArray(m.content) ? m.content.filter((b: { type: string }) => !b.type.includes('thinking')) : m.content));
+    const expected = original.messages.map((m) =>
+      Array.isArray(m.content) ? m.content.filter((b: { type: string }) => !b.type.includes('thinking')) : m.content,
+    );
     expect((JSON.parse(text) as { messages: Array<{ content: unknown }> }).messages.map((m) => m.content)).toEqual(expected);
   });
 
@@ -107,7 +117,12 @@ describe('judgeThinking', () => {
     const index = mustIndex(body);
     const block = index.messages[1]!.blocks[0]!;
     const bytes = body.subarray(block.start, block.end);
-    const judged = judgeThinking(body, index, [{ ordinal: 0, messageIndex: 1, blockIndex: 0, type: 'thinking', jsonBytes: bytes.length, sha256: sha256(bytes) }], { sha256 });
+    const judged = judgeThinking(
+      body,
+      index,
+      [{ ordinal: 0, messageIndex: 1, blockIndex: 0, type: 'thinking', jsonBytes: bytes.length, sha256: sha256(bytes) }],
+      { sha256 },
+    );
     expect(judged.verdicts).toEqual(['thinking_alone']);
     expect(judged.splices).toEqual([]);
   });
@@ -126,7 +141,11 @@ describe('reinsertThinking', () => {
       if (plan.kind !== 'planned') throw new Error('expected a plan');
       const { out } = removeAll(body, plan.thinking.map(freezeThinking));
 
-      const back = reinsertThinking(out, mustIndex(out), plan.thinking.map((t) => ({ frozen: freezeThinking(t), bytes: t.bytes })));
+      const back = reinsertThinking(
+        out,
+        mustIndex(out),
+        plan.thinking.map((t) => ({ frozen: freezeThinking(t), bytes: t.bytes })),
+      );
 
       expect(back === undefined ? undefined : fromUtf8(back)).toBe(fromUtf8(body));
     }

@@ -19,7 +19,9 @@ export function thinkingLoop(turns: number, model = 'claude-opus-5-5', resultByt
   const messages: string[] = ['{"role":"user","content":"fix the bug please"}'];
   for (let t = 0; t < turns; t++) {
     const thinking = t === 1 ? redactedBlock(t) : thinkingBlock(t);
-    messages.push(`{"role":"assistant","content":[${thinking}, {"type":"text","text":"step ${t}"},{"type":"tool_use","id":"tu_${t}","name":"Read","input":{"file_path":"/f${t}"}}]}`);
+    messages.push(
+      `{"role":"assistant","content":[${thinking}, {"type":"text","text":"step ${t}"},{"type":"tool_use","id":"tu_${t}","name":"Read","input":{"file_path":"/f${t}"}}]}`,
+    );
     messages.push(`{"role":"user","content":[{"type":"tool_result","tool_use_id":"tu_${t}","content":"${'r'.repeat(resultBytes(t))}${t}"}]}`);
   }
   return utf8(`{"model":"${model}","max_tokens":1000,"thinking":{"type":"adaptive","display":"omitted"},"messages":[${messages.join(',')}]}`);

@@ -14,7 +14,10 @@ describe('countThinkingDropped', () => {
   });
 
   it('should count an unnamed or unknown reason as other', () => {
-    expect(countThinkingDropped([{ type: 'thinking_dropped', reason: 'new_check' }, { type: 'thinking_dropped' }])).toEqual({ count: 2, byReason: { other: 2 } });
+    expect(countThinkingDropped([{ type: 'thinking_dropped', reason: 'new_check' }, { type: 'thinking_dropped' }])).toEqual({
+      count: 2,
+      byReason: { other: 2 },
+    });
   });
 
   it.each([[undefined], [null], [[]], [{}], ['thinking_dropped'], [[null, 3, 'x', { type: 'other_change' }]]])('should give undefined for %j', (value) => {

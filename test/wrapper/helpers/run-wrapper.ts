@@ -82,9 +82,6 @@ export function startProcess(argv: readonly string[], env: NodeJS.ProcessEnv): S
 }
 
 /** Runs the wrapper driver on COMMAND ARGS... to its end. */
-export function runWrapper(
-  commandAndArgs: readonly string[],
-  env: NodeJS.ProcessEnv,
-): Promise<ProcessRun> {
+export function runWrapper(commandAndArgs: readonly string[], env: NodeJS.ProcessEnv): Promise<ProcessRun> {
   return startProcess(wrapperArgv(commandAndArgs), env).done;
 }
