@@ -21,7 +21,7 @@ import { indexTranscript, MAX_JSON_DEPTH } from '../src/core/index.js';
 import { isJsonArray, isJsonObject, requestBodyArb, type JsonValue } from './arbitraries/index.js';
 import { applyByteEdit, byteEditArb, wrongShapeArb } from './arbitraries/mutations.js';
 import { utf8 } from './support/bytes.js';
-import { isStructurallyJson, messagesOf, parseBody, strictText, walkToolResults } from './support/reference.js';
+import { isStructurallyJson, messagesOf, parseBody, walkToolResults } from './support/reference.js';
 
 /** Bodies of every kind: real, damaged, wrapped, arbitrary JSON, arbitrary bytes. */
 const bodyArb: fc.Arbitrary<Uint8Array> = fc.oneof(

@@ -73,8 +73,8 @@ describe('planShed with a recent window by token budget', () => {
         const inSpan = (i: number): boolean => i >= span.first && i <= span.last;
         // Tool pairs: a use and its result are both in the span or both out of it.
         const useAt = new Map<string, number>();
-        f.forEach((m, i) => m.toolUseIds.forEach((id) => useAt.set(id, i)));
-        f.forEach((m, i) => m.toolResultIds.forEach((id) => expect(inSpan(useAt.get(id)!)).toBe(inSpan(i))));
+        for (const [i, m] of f.entries()) for (const id of m.toolUseIds) useAt.set(id, i);
+        for (const [i, m] of f.entries()) for (const id of m.toolResultIds) expect(inSpan(useAt.get(id)!)).toBe(inSpan(i));
         // Pins: every pinned text of the span is in its stub's pins.
         const pinned = sessionOf(steps).flatMap((m, i) => (inSpan(i) && typeof m.content === 'string' && m.content.includes(GOAL_MARKER) ? [m.content] : []));
         expect(span.pins).toEqual(pinned);

@@ -129,7 +129,7 @@ describe('preserved thinking, shed mode', () => {
         const spans = frozenSpans(planned);
         // Each epoch's thinking, planned on its own latch request after the earlier epochs'.
         const thinking: PlannedThinking[] = [];
-        spans.forEach((span, i) => thinking.push(...thinkingOf(requests[at[i]!]!.bytes, { blocks: [], span }, thinking.map(freezeThinking))));
+        for (const [i, span] of spans.entries()) thinking.push(...thinkingOf(requests[at[i]!]!.bytes, { blocks: [], span }, thinking.map(freezeThinking)));
         thinking.sort((a, b) => a.ordinal - b.ordinal);
         const frozenThinking = thinking.map(freezeThinking);
         const files = new Map(planned.map((s) => [s.sha256, s.text]));

@@ -47,7 +47,7 @@ export const demoCommand: CommandModule<object, DemoArgs> = {
     // The same configuration `rescue` builds from the same flags; the demo only swaps the upstream.
     const config = proxyConfigFrom({ ...args, upstream: undefined, port: 0 }, {});
     const print = args.json ? () => undefined : (lines: string[]) => process.stdout.write(`${lines.join('\n')}\n`);
-    let report;
+    let report: Awaited<ReturnType<typeof runDemo>>;
     try {
       report = await runDemo({
         turns: args.turns,

@@ -17,7 +17,7 @@ export const JSON_OPTION = { type: 'boolean', default: false, describe: 'Print J
  */
 export async function stateForReport(flag: string | undefined): Promise<StateDir> {
   const dir = stateDirFrom(flag);
-  let stat;
+  let stat: Awaited<ReturnType<typeof fs.stat>>;
   try {
     stat = await fs.stat(dir);
   } catch (error) {

@@ -22,7 +22,7 @@ export const serveCommand: CommandModule<object, ProxyArgs> = {
   handler: async (args: ArgumentsCamelCase<ProxyArgs>) => {
     const config = proxyConfigFrom(args, process.env);
     const state = await openStateOrFail(args.state);
-    let proxy;
+    let proxy: Awaited<ReturnType<typeof startProxy>>;
     try {
       proxy = await startProxy(config, state, args.port);
     } catch (error) {

@@ -3,7 +3,6 @@
  * conversation's epochs by its key.
  */
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { summarizeConversation } from '../report/conversation-summary.js';
 import { listElidedFiles, listSpanFiles } from '../report/read-report-state.js';
 import { readWireTally } from '../report/read-wire-log.js';
 import { renderConversation } from '../report/render-show.js';

@@ -36,7 +36,8 @@ export class BodyBuilder {
     const parts: string[] = [];
     const last = messages.length - 1;
     // The last message carries the breakpoint, marked as the client marks it (the scripted client's own edit).
-    messages.forEach((m, i) => parts.push(i === last ? JSON.stringify(markLastMessage({ role: m.role, content: m.content }).last) : this.#serialize(m)));
+    for (const [i, m] of messages.entries())
+      parts.push(i === last ? JSON.stringify(markLastMessage({ role: m.role, content: m.content }).last) : this.#serialize(m));
     return ENCODER.encode(`${HEAD}${JSON.stringify(model)},"messages":[${parts.join(',')}${ttl === '1h' ? TAIL_1H : TAIL}`);
   }
 

@@ -79,11 +79,11 @@ function checkEpoch(epoch: unknown, n: number, seen: Set<number>): string[] {
   need(!isObject(epoch['policy']) || typeof epoch['policy']['name'] === 'string', 'policy.name is not a string');
   const blocks = epoch['blocks'];
   if (!Array.isArray(blocks)) return [...problems, `${at}: blocks is not an array`];
-  blocks.forEach((block: unknown, index) => problems.push(...checkBlock(block, `${at} block ${index}`, seen)));
+  for (const [index, block] of (blocks as unknown[]).entries()) problems.push(...checkBlock(block, `${at} block ${index}`, seen));
   const ledger = epoch['ledger'];
   if (ledger === undefined) return problems;
   if (!Array.isArray(ledger)) return [...problems, `${at}: ledger is not an array`];
-  ledger.forEach((row: unknown, index) => problems.push(...checkLedgerRow(row, `${at} ledger row ${index}`)));
+  for (const [index, row] of (ledger as unknown[]).entries()) problems.push(...checkLedgerRow(row, `${at} ledger row ${index}`));
   return problems;
 }
 

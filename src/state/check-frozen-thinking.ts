@@ -12,9 +12,12 @@ export function checkFrozenThinking(value: unknown, at: string, seen: Set<number
   if (!Array.isArray(value)) return [`${at}: thinking is not an array`];
   const problems: string[] = [];
   let last = -1;
-  value.forEach((block: unknown, i) => {
+  for (const [i, block] of (value as unknown[]).entries()) {
     const where = `${at} thinking ${i}`;
-    if (!isObject(block)) return void problems.push(`${where} is not an object`);
+    if (!isObject(block)) {
+      problems.push(`${where} is not an object`);
+      continue;
+    }
     const need = (ok: boolean, problem: string): void => void (ok || problems.push(`${where}: ${problem}`));
     const ordinal = block['ordinal'];
     need(isCount(ordinal), 'ordinal is not a non-negative integer');
@@ -33,7 +36,7 @@ export function checkFrozenThinking(value: unknown, at: string, seen: Set<number
       const sep = block[side];
       need(sep === undefined || (typeof sep === 'string' && /^[ \t\r\n]*,[ \t\r\n]*$/.test(sep)), `${side} is not a comma with JSON whitespace`);
     }
-  });
+  }
   return problems;
 }
 

@@ -50,7 +50,7 @@ async function openRoot(root: string): Promise<void> {
   if (!ours) {
     throw new StateError(
       'STATE_NOT_PRIVATE',
-      `state directory ${root} is readable by others and is not a ctxshed state directory; ` + 'choose a new or empty directory',
+      `state directory ${root} is readable by others and is not a ctxshed state directory; choose a new or empty directory`,
     );
   }
   await fs.chmod(root, DIR_MODE);

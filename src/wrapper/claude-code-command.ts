@@ -61,5 +61,5 @@ async function isClaudeFile(file: string | undefined, lookup: CommandLookup): Pr
   if (PACKAGE_PATH.test(real)) return true;
   if (CLAUDE_NAME.test(path.basename(real))) return true;
   const head = await lookup.readHead(real);
-  return head !== undefined && head.startsWith('#!') && head.includes(PACKAGE);
+  return head?.startsWith('#!') === true && head.includes(PACKAGE);
 }

@@ -94,7 +94,7 @@ describe('buildClaudeCodeBody', () => {
     const assistants = turns.filter((m) => m.role === 'assistant');
 
     // Assert
-    turns.forEach((m, i) => expect(m.role).toBe(i % 2 === 0 ? 'user' : 'assistant'));
+    for (const [i, m] of turns.entries()) expect(m.role).toBe(i % 2 === 0 ? 'user' : 'assistant');
     for (const m of assistants) {
       const blocks = m.content as Block[];
       expect(blocks[0]).toMatchObject({ type: 'thinking', thinking: expect.any(String), signature: expect.any(String) });
@@ -195,7 +195,7 @@ describe('ClaudeCodeConversation', () => {
     const bodiesAgain = Array.from({ length: 3 }, () => again.next());
 
     // Assert
-    bodiesAgain.forEach((b, i) => expect(b.equals(bodies[i]!)).toBe(true));
+    for (const [i, b] of bodiesAgain.entries()) expect(b.equals(bodies[i]!)).toBe(true);
   });
 });
 

@@ -334,7 +334,7 @@ describe('scanDocument', () => {
   it(`should accept nesting exactly ${MAX_JSON_DEPTH} deep`, () => {
     // Arrange
     const arrays = utf8('['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH));
-    const objects = utf8('{"a":'.repeat(MAX_JSON_DEPTH - 1) + '{}' + '}'.repeat(MAX_JSON_DEPTH - 1));
+    const objects = utf8(`${'{"a":'.repeat(MAX_JSON_DEPTH - 1)}{}${'}'.repeat(MAX_JSON_DEPTH - 1)}`);
 
     // Act
     const spans = [scanDocument(arrays), scanDocument(objects)];
@@ -351,8 +351,8 @@ describe('scanDocument', () => {
     const depth = MAX_JSON_DEPTH + 1;
     const docs = [
       '['.repeat(depth) + ']'.repeat(depth),
-      '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1),
-      '[{"a":'.repeat((depth - 1) / 2) + '[]' + '}]'.repeat((depth - 1) / 2),
+      `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`,
+      `${'[{"a":'.repeat((depth - 1) / 2)}[]${'}]'.repeat((depth - 1) / 2)}`,
     ];
 
     // Act

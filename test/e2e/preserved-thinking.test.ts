@@ -49,19 +49,17 @@ async function startUpstream(refuse: (body: string) => boolean = () => false): P
       }
       // 18,000 of a 20,000 window: over the threshold, so the next request latches.
       const usage = { input_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 17_990, output_tokens: 5 };
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            id: 'msg',
-            type: 'message',
-            role: 'assistant',
-            model: 'm',
-            content: [{ type: 'text', text: 'ok' }],
-            stop_reason: 'end_turn',
-            usage,
-          }),
-        );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: 'msg',
+          type: 'message',
+          role: 'assistant',
+          model: 'm',
+          content: [{ type: 'text', text: 'ok' }],
+          stop_reason: 'end_turn',
+          usage,
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -91,7 +91,7 @@ describe('ctxshed mcp', () => {
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-    child.stdin.end(lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    child.stdin.end(`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
 
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
@@ -123,7 +123,7 @@ describe('ctxshed mcp', () => {
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
     child.stdin.write(`${huge}\n`);
     child.stdin.write('{"jsonrpc":"2.0","id":3,"method":\n');
-    child.stdin.end(after.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    child.stdin.end(`${after.map((l) => JSON.stringify(l)).join('\n')}\n`);
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
 
     expect(code).toBe(0);

@@ -11,7 +11,7 @@ import type { ForwardResult } from '../../src/proxy/forward.js';
 import { startMessagesApi, type MessagesApi, type Responder } from '../../src/scripted/messages-api.js';
 import { encodeSseEvent } from '../../src/scripted/sse-encode.js';
 import { closeServer, headerNames, listen, MESSAGE_STREAM_USAGE, messageStream, PING, send, startProxy, within } from './harness.js';
-import type { Proxy } from './harness.js';
+import type { Proxy as TestProxy } from './harness.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -19,7 +19,11 @@ afterEach(async () => {
 });
 
 /** The scripted API answering every request with `respond`, and a proxy in front of it. */
-async function upstreamAndProxy(respond: Responder, opts: Parameters<typeof startProxy>[1] = {}, base = ''): Promise<{ upstream: MessagesApi; proxy: Proxy }> {
+async function upstreamAndProxy(
+  respond: Responder,
+  opts: Parameters<typeof startProxy>[1] = {},
+  base = '',
+): Promise<{ upstream: MessagesApi; proxy: TestProxy }> {
   const upstream = await startMessagesApi({ respond });
   cleanups.push(() => upstream.close());
   const proxy = await startProxy(new URL(base, upstream.url), opts);

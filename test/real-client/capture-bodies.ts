@@ -394,7 +394,7 @@ function describeRequest(req: ReceivedRequest): string[] {
   out.push(`canonical JSON.stringify bytes: ${JSON.stringify(body) === req.body.toString('utf8')}`);
   const cc: string[] = [];
   const walk = (v: Json, path: string): void => {
-    if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`));
+    if (Array.isArray(v)) for (const [i, x] of v.entries()) walk(x, `${path}[${i}]`);
     else if (v !== null && typeof v === 'object') {
       for (const [k, x] of Object.entries(v)) {
         if (k === 'cache_control') cc.push(`${path} ${JSON.stringify(x)}`);

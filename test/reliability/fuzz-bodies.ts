@@ -193,7 +193,11 @@ function jsonEdit(base: Buffer, edit: (doc: Json) => Json): Buffer {
 }
 
 function nodes(doc: Json, out: Array<{ parent: Json[] | { [k: string]: Json }; key: string | number }> = []): typeof out {
-  if (Array.isArray(doc)) doc.forEach((v, i) => (out.push({ parent: doc, key: i }), nodes(v, out)));
+  if (Array.isArray(doc))
+    for (const [i, v] of doc.entries()) {
+      out.push({ parent: doc, key: i });
+      nodes(v, out);
+    }
   else if (doc !== null && typeof doc === 'object') for (const [k, v] of Object.entries(doc)) out.push({ parent: doc, key: k }), nodes(v, out);
   return out;
 }

@@ -53,8 +53,8 @@ describe('PromptCache', () => {
   it('should price a shed epoch as a write of everything after the system prompt, then read the shorter body', () => {
     // Arrange: head H, a middle of M's, the recent window W; the shed body puts a stub S for the middle
     const cache = new PromptCache(1, 100);
-    cache.send(request('H' + 'M'.repeat(50) + 'WW', 0, 3));
-    cache.send(request('H' + 'M'.repeat(50) + 'WWW', 1000, 4));
+    cache.send(request(`H${'M'.repeat(50)}WW`, 0, 3));
+    cache.send(request(`H${'M'.repeat(50)}WWW`, 1000, 4));
 
     // Act
     const latch = cache.send(request('HS' + 'WWWW', 2000, 5));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pairRequests } from '../../src/replay/ttl-pairs.js';
-import { conv, MIN, req } from './ttl-fixtures.js';
+import { conv, req } from './ttl-fixtures.js';
 
 const judged = (conversations: Parameters<typeof pairRequests>[0]): Array<[string, string, number, boolean, boolean]> =>
   pairRequests(conversations).pairs.map((p) => [p.next.id, p.kind, Math.round(p.gapMs / 1000), p.predictedWarm, p.billedWarm]);

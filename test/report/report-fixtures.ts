@@ -4,9 +4,9 @@ import type { FrozenSpan, GateDecision } from '../../src/core/index.js';
 import type { WireRecord } from '../../src/state/wire-record.js';
 import type { ConversationRecord } from '../../src/state/conversation-record.js';
 
-export const KEY_A = 'a'.repeat(63) + '1';
-export const KEY_B = 'b'.repeat(63) + '2';
-export const KEY_C = 'c'.repeat(63) + '3';
+export const KEY_A = `${'a'.repeat(63)}1`;
+export const KEY_B = `${'b'.repeat(63)}2`;
+export const KEY_C = `${'c'.repeat(63)}3`;
 
 /** A messages-route wire record of conversation `key`, passed through as `no_epoch` unless told otherwise. */
 export function wire(overrides: Partial<WireRecord> & { t: string }, key: string | null = KEY_A): WireRecord {

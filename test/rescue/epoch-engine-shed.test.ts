@@ -126,7 +126,7 @@ describe('EpochEngine in shed mode', () => {
 
     expect(prepared).toMatchObject({ epochs: 1, rescued: 4 });
     // Rescue stubs of any label (a pointer or a drop), and no span stub.
-    expect(fromUtf8(prepared.body)).toMatch(new RegExp(`${escape(STUB_PREFIX)}|${escape(DROP_STUB_PREFIX)}`));
+    expect(fromUtf8(prepared.body)).toMatch(new RegExp(`${escapeRegExp(STUB_PREFIX)}|${escapeRegExp(DROP_STUB_PREFIX)}`));
     expect(fromUtf8(prepared.body)).not.toContain(SPAN_STUB_PREFIX);
   });
 });
@@ -287,6 +287,6 @@ describe('EpochEngine in rescue mode with --gate', () => {
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

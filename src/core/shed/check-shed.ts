@@ -47,7 +47,7 @@ export function checkShed(
     if (span !== undefined && span.first === i) {
       if (!bytesEqual(output.subarray(now.start, now.end), span.stub)) return `message ${o} does not hold the stub of span ${span.first}..${span.last}`;
       const previous = after.messages[o - 1];
-      if (previous !== undefined && previous.blocks.some((b) => b.type === 'tool_use')) return `message ${o - 1} has a tool_use right before a stub`;
+      if (previous?.blocks.some((b) => b.type === 'tool_use')) return `message ${o - 1} has a tool_use right before a stub`;
       // Contiguous spans give consecutive stubs (user turns, combined by the API); the last of
       // them is followed by an assistant turn.
       const nextIsStub = applied[k + 1]?.first === span.last + 1;

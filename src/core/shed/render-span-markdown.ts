@@ -22,7 +22,7 @@ export function renderSpanMarkdown(span: Uint8Array, sha256: string): string {
     `${head}${list.length} ${list.length === 1 ? 'message' : 'messages'} (${span.length} bytes) that ctxshed shed from a conversation, ` +
       `in order. The exact JSON is in ${sha256}.json next to this file.\n`,
   ];
-  list.forEach((message, i) => parts.push(renderMessage(message, i + 1)));
+  for (const [i, message] of list.entries()) parts.push(renderMessage(message, i + 1));
   return parts.join('\n');
 }
 

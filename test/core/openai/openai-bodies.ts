@@ -36,7 +36,7 @@ export function responsesBody(outputs: readonly unknown[], options: { closing?: 
     { type: 'message', id: 'msg_dev', role: 'developer', content: [{ type: 'input_text', text: 'You are a coding agent.' }] },
     { type: 'message', id: 'msg_user', role: 'user', content: [{ type: 'input_text', text: options.prompt ?? 'Please look at the project.' }] },
   ];
-  outputs.forEach((output, i) => input.push(...responsesToolPair(i, output, i % 3 === 2)));
+  for (const [i, output] of outputs.entries()) input.push(...responsesToolPair(i, output, i % 3 === 2));
   if (options.closing ?? true) input.push({ type: 'message', id: 'msg_end', role: 'assistant', content: [{ type: 'output_text', text: 'Done.' }] });
   const body: Record<string, unknown> = { model: 'gpt-test', stream: true, input, store: false };
   if (options.promptCacheKey !== undefined) body['prompt_cache_key'] = options.promptCacheKey;
