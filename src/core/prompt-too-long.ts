@@ -4,7 +4,7 @@
  * tokens > 200000 maximum"},"request_id":"req_..."}`. Its token count is the reading an overflow
  * epoch latches on (docs/rescue.md, "Rescue on overflow"). Pure: the body's text in, numbers out.
  */
-import { isRecord } from '../errors.js';
+import { readInvalidRequestMessage } from './invalid-request-message.js';
 
 /** What the API said of a prompt it refused as too long. */
 export interface OverflowReading {
@@ -20,17 +20,8 @@ const COUNTS = /(\d[\d,]*)\s*tokens?\s*(?:>\s*(\d[\d,]*)\s*(?:tokens?\s*)?maximu
 
 /** The reading in an API error body that says the prompt is too long; undefined for anything else. */
 export function readPromptTooLong(text: string): OverflowReading | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(value) || value['type'] !== 'error') return undefined;
-  const error = value['error'];
-  if (!isRecord(error) || error['type'] !== 'invalid_request_error') return undefined;
-  const message = error['message'];
-  if (typeof message !== 'string' || !TOO_LONG.test(message)) return undefined;
+  const message = readInvalidRequestMessage(text);
+  if (message === undefined || !TOO_LONG.test(message)) return undefined;
   const counts = COUNTS.exec(message.slice(message.search(TOO_LONG)));
   const tokens = toCount(counts?.[1]);
   if (tokens === undefined) return undefined; // no count, no reading to latch on

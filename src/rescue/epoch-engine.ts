@@ -52,7 +52,7 @@ import { FileAvailability } from './file-availability.js';
 import type { LatchContext } from './latch-conversation.js';
 import { isOverThreshold, maybeLatch } from './maybe-latch.js';
 import { maybeShed } from './maybe-shed.js';
-import { latchOnOverflow } from './overflow-latch.js';
+import { latchOnOverflow, type OverflowLatch } from './overflow-latch.js';
 import { latchOnPrefixMismatch } from './prefix-check-latch.js';
 import { watchRecords } from './record-watch.js';
 import { shedOnOverflow } from './shed-overflow-latch.js';
@@ -153,31 +153,15 @@ export class EpochEngine {
       detail === undefined ? { kind: 'declined', why, overflow } : { kind: 'declined', why, overflow, detail };
     try {
       const entry = prepared.conversation;
-      if (!this.canRescueOverflow(prepared) || entry === undefined || prepared.key === undefined) return declined('not_rescuable');
-      const meta = readRequestMeta(request, this.settings);
+      const key = prepared.key;
+      if (!this.canRescueOverflow(prepared) || entry === undefined || key === undefined) return declined('not_rescuable');
       const mode: EpochMode = entry.mode ?? this.settings.mode ?? 'rescue';
-      // From scratch: the retry's rewrite serves a new epoch, which no memo serves.
-      const indexed = indexIncrementally(request.body, undefined, commonPrefixLength);
-      if (indexed.outcome.kind === 'failed') return declined('not_rescuable', indexed.outcome.detail);
-      const { index } = indexed.outcome;
-      let stateFailed = false;
-      const onFailure = (error: unknown): void => {
-        stateFailed = true;
-        this.#onStateFailure(error);
-      };
-      const refused = { body: request.body, index, agentId: meta.agentId, window: prepared.window, sentBytes: prepared.body.length, overflow };
-      const latch =
-        mode === 'shed' ? await shedOnOverflow(this.#latch, entry, refused, onFailure) : await latchOnOverflow(this.#latch, entry, refused, onFailure);
-      if (latch.kind === 'declined') return declined(latch.why, latch.detail);
-      // Ours or a concurrent latch's: the retry carries whatever the conversation froze by now.
-      const retry =
-        mode === 'shed'
-          ? await this.#shed(request.body, meta, entry, prepared.key, index, latch.n, stateFailed)
-          : await this.#rewrite(request.body, meta, entry, prepared.key, indexed, MESSAGES_API, this.#now().getTime(), {
-              ...(latch.n === undefined ? {} : { latched: latch.n }),
-              ...(stateFailed ? { stateFailed: true as const } : {}),
-              ...(prepared.refaults === undefined ? {} : { refaults: prepared.refaults }),
-            });
+      const outcome = await this.#latchAndPrepareAgain(request, prepared, entry, key, mode, (index, meta, onFailure) => {
+        const refused = { body: request.body, index, agentId: meta.agentId, window: prepared.window, sentBytes: prepared.body.length, overflow };
+        return mode === 'shed' ? shedOnOverflow(this.#latch, entry, refused, onFailure) : latchOnOverflow(this.#latch, entry, refused, onFailure);
+      });
+      if (outcome.kind === 'declined') return declined(outcome.why, outcome.detail);
+      const retry = outcome.prepared;
       // A retry no smaller than the refused request would be refused again.
       if (retry.reason !== undefined || retry.rescued <= prepared.rescued || retry.body.length >= prepared.body.length)
         return declined('no_smaller_body', retry.detail);
@@ -198,35 +182,57 @@ export class EpochEngine {
       detail === undefined ? { kind: 'declined', why } : { kind: 'declined', why, detail };
     try {
       const entry = prepared.conversation;
+      const key = prepared.key;
       // Only a request ctxshed changed: a refusal of the client's own bytes is the client's.
-      if (!this.canRescueOverflow(prepared) || prepared.reason !== undefined || entry === undefined || prepared.key === undefined)
+      if (!this.canRescueOverflow(prepared) || prepared.reason !== undefined || entry === undefined || key === undefined)
         return declined('not_rescuable');
-      const meta = readRequestMeta(request, this.settings);
       const mode: EpochMode = entry.mode ?? 'rescue';
-      const indexed = indexIncrementally(request.body, undefined, commonPrefixLength);
-      if (indexed.outcome.kind === 'failed') return declined('not_rescuable', indexed.outcome.detail);
-      const { index } = indexed.outcome;
-      let stateFailed = false;
-      const onFailure = (error: unknown): void => {
-        stateFailed = true;
-        this.#onStateFailure(error);
-      };
-      const latch = await latchOnPrefixMismatch(this.#latch, entry, { body: request.body, index, mode }, onFailure);
-      if (latch.kind === 'declined') return declined(latch.why, latch.detail);
-      const retry =
-        mode === 'shed'
-          ? await this.#shed(request.body, meta, entry, prepared.key, index, latch.n, stateFailed)
-          : await this.#rewrite(request.body, meta, entry, prepared.key, indexed, MESSAGES_API, this.#now().getTime(), {
-              ...(latch.n === undefined ? {} : { latched: latch.n }),
-              ...(stateFailed ? { stateFailed: true as const } : {}),
-              ...(prepared.refaults === undefined ? {} : { refaults: prepared.refaults }),
-            });
+      const outcome = await this.#latchAndPrepareAgain(request, prepared, entry, key, mode, (index, _meta, onFailure) =>
+        latchOnPrefixMismatch(this.#latch, entry, { body: request.body, index, mode }, onFailure),
+      );
+      if (outcome.kind === 'declined') return declined(outcome.why, outcome.detail);
+      const retry = outcome.prepared;
       // The retry must go without more thinking than the refused request did.
       if (retry.reason !== undefined || (retry.thinkingRemoved ?? 0) <= (prepared.thinkingRemoved ?? 0)) return declined('no_smaller_body', retry.detail);
       return { kind: 'retry', prepared: retry };
     } catch (error) {
       return declined('internal_error', errorText(error));
     }
+  }
+
+  /**
+   * What a rescue after a refusal shares, whatever refused: the refused body indexed from scratch
+   * (the retry serves a new epoch, which no memo serves), the latch `latch` makes on it, then the
+   * request prepared once more with whatever the conversation froze by now (ours or a concurrent
+   * latch's). May throw; the callers catch.
+   */
+  async #latchAndPrepareAgain(
+    request: EngineRequest,
+    prepared: Prepared,
+    entry: ConversationEntry,
+    key: string,
+    mode: EpochMode,
+    latch: (index: TranscriptIndex, meta: RequestMeta, onFailure: (error: unknown) => void) => Promise<OverflowLatch>,
+  ): Promise<RetryOutcome> {
+    const meta = readRequestMeta(request, this.settings);
+    const indexed = indexIncrementally(request.body, undefined, commonPrefixLength);
+    if (indexed.outcome.kind === 'failed') return { kind: 'declined', why: 'not_rescuable', detail: indexed.outcome.detail };
+    const { index } = indexed.outcome;
+    let stateFailed = false;
+    const latched = await latch(index, meta, (error) => {
+      stateFailed = true;
+      this.#onStateFailure(error);
+    });
+    if (latched.kind === 'declined') return latched;
+    const retry =
+      mode === 'shed'
+        ? await this.#shed(request.body, meta, entry, key, index, latched.n, stateFailed)
+        : await this.#rewrite(request.body, meta, entry, key, indexed, MESSAGES_API, this.#now().getTime(), {
+            ...(latched.n === undefined ? {} : { latched: latched.n }),
+            ...(stateFailed ? { stateFailed: true as const } : {}),
+            ...(prepared.refaults === undefined ? {} : { refaults: prepared.refaults }),
+          });
+    return { kind: 'retry', prepared: retry };
   }
 
   /**

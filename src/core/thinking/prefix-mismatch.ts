@@ -5,7 +5,7 @@
  * Invalid `signature` in `thinking` block. The block is bound to a different conversation. ..."}}`.
  * Pure: the body's text in, the block's place out.
  */
-import { isRecord } from '../../errors.js';
+import { readInvalidRequestMessage } from '../invalid-request-message.js';
 
 /** Where the refused block was, as the message names it. */
 export interface PrefixMismatch {
@@ -19,17 +19,8 @@ const PLACE = /messages\.(\d+)\.content\.(\d+)/;
 
 /** The refused block's place in an API error body that says it failed the prefix check; undefined for anything else. */
 export function readPrefixMismatch(text: string): PrefixMismatch | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(value) || value['type'] !== 'error') return undefined;
-  const error = value['error'];
-  if (!isRecord(error) || error['type'] !== 'invalid_request_error') return undefined;
-  const message = error['message'];
-  if (typeof message !== 'string' || !BOUND.test(message)) return undefined;
+  const message = readInvalidRequestMessage(text);
+  if (message === undefined || !BOUND.test(message)) return undefined;
   const place = PLACE.exec(message);
   if (place === null) return undefined;
   const messageIndex = Number(place[1]);
