@@ -184,8 +184,7 @@ export class EpochEngine {
       const entry = prepared.conversation;
       const key = prepared.key;
       // Only a request ctxshed changed: a refusal of the client's own bytes is the client's.
-      if (!this.canRescueOverflow(prepared) || prepared.reason !== undefined || entry === undefined || key === undefined)
-        return declined('not_rescuable');
+      if (!this.canRescueOverflow(prepared) || prepared.reason !== undefined || entry === undefined || key === undefined) return declined('not_rescuable');
       const mode: EpochMode = entry.mode ?? 'rescue';
       const outcome = await this.#latchAndPrepareAgain(request, prepared, entry, key, mode, (index, _meta, onFailure) =>
         latchOnPrefixMismatch(this.#latch, entry, { body: request.body, index, mode }, onFailure),
