@@ -16,19 +16,17 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EpochMode } from '../src/core/index.js';
 import { DEFAULT_ENGINE_SETTINGS, EpochEngine } from '../src/rescue/index.js';
-import { markLastMessage } from '../src/scripted/breakpoint.js';
 import type { ReplyBlock } from '../src/scripted/message.js';
 import { checkThinking } from '../src/scripted/preserved-thinking/check-thinking.js';
 import { signReplyContent } from '../src/scripted/preserved-thinking/sign-thinking.js';
 import { openStateDir } from '../src/state/open-state-dir.js';
-import { checkInputFor, thinkingConversationSpecArb, type ThinkingMessage, type ThinkingRequestBody } from './arbitraries/index.js';
+import { checkInputFor, clientRequestOf, systemOf, thinkingConversationSpecArb, type ThinkingMessage, type ThinkingRequestBody } from './arbitraries/index.js';
 import { cycleText } from './arbitraries/text.js';
 
 const WINDOW = 20_000;
 /** A reading over the gate's 85% ceiling, so that shed's burst gate gives way as rescue latches. */
 const OVER = 18_000;
 const UNDER = 2_000;
-const TOOLS = [{ name: 'Read', description: 'Read a file', input_schema: { type: 'object', properties: { file_path: { type: 'string' } } } }];
 const FILE_WORDS = ['export', 'function', 'const', 'return', 'await', 'import', '{', '}', ';'];
 
 type Position = readonly [message: number, block: number];
@@ -92,25 +90,14 @@ describe.each(['rescue', 'shed'] as const)('preserved thinking through the engin
       fc.asyncProperty(thinkingConversationSpecArb(8), fc.array(fc.boolean(), { minLength: 10, maxLength: 10 }), async (spec, overs) => {
         const state = await openStateDir(path.join(root, `${mode}-${run++}`));
         const engine = new EpochEngine(state, { ...DEFAULT_ENGINE_SETTINGS, mode, threshold: 0.5, window: WINDOW, policy: { keepRecent: 1, minBytes: 1024 } });
-        const system = spec.systemAsString
-          ? 'You are a coding agent.'
-          : [{ type: 'text', text: 'You are a coding agent.', cache_control: { type: 'ephemeral' } }];
+        const system = systemOf(spec);
         const kept: ThinkingMessage[] = [{ role: 'user', content: 'Read the project files and fix the bug.' }];
         const producedAt = new Map<string, number>();
         const edits: EditSeen[] = [];
         let turn = 0;
         // One request through the engine, checked; then the model's signed answer to what was sent.
         const exchange = async (answer: ReplyBlock[]): Promise<void> => {
-          const messages = kept.map((m, i) => (i === kept.length - 1 ? markLastMessage(m).last : m));
-          const client: ThinkingRequestBody = {
-            model: spec.model,
-            messages,
-            system,
-            tools: TOOLS,
-            max_tokens: 32000,
-            thinking: { type: 'adaptive', display: 'omitted' },
-            stream: true,
-          };
+          const client = clientRequestOf(spec.model, system, kept);
           const prepared = await engine.prepare({
             method: 'POST',
             target: '/v1/messages',

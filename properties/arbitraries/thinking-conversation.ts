@@ -73,9 +73,20 @@ export function checkInputFor(body: ThinkingRequestBody, extra: Partial<CheckInp
   };
 }
 
+/** The system prompt a conversation of `spec` sends: a string, or one text block with a breakpoint. */
+export function systemOf(spec: Pick<ThinkingConversationSpec, 'systemAsString'>): ThinkingRequestBody['system'] {
+  return spec.systemAsString ? SYSTEM_TEXT : [{ type: 'text', text: SYSTEM_TEXT, cache_control: { type: 'ephemeral' } }];
+}
+
+/** The request a client sends with `kept` as its history: the last message carries the breakpoint. */
+export function clientRequestOf(model: string, system: ThinkingRequestBody['system'], kept: readonly ThinkingMessage[]): ThinkingRequestBody {
+  const messages = kept.map((m, i) => (i === kept.length - 1 ? markLastMessage(m).last : m));
+  return { model, messages, system, tools: TOOLS, max_tokens: 32000, thinking: { type: 'adaptive', display: 'omitted' }, stream: true };
+}
+
 /** Every request the client sends in the conversation, in order. */
 export function growThinkingConversation(spec: ThinkingConversationSpec): ThinkingRequestBody[] {
-  const system = spec.systemAsString ? SYSTEM_TEXT : [{ type: 'text', text: SYSTEM_TEXT, cache_control: { type: 'ephemeral' } }];
+  const system = systemOf(spec);
   const prompt = 'Read the project files and fix the bug.';
   const kept: ThinkingMessage[] = [
     {
@@ -90,16 +101,7 @@ export function growThinkingConversation(spec: ThinkingConversationSpec): Thinki
   ];
   const requests: ThinkingRequestBody[] = [];
   const send = (): ThinkingRequestBody => {
-    const messages = kept.map((m, i) => (i === kept.length - 1 ? markLastMessage(m).last : m));
-    const body: ThinkingRequestBody = {
-      model: spec.model,
-      messages,
-      system,
-      tools: TOOLS,
-      max_tokens: 32000,
-      thinking: { type: 'adaptive', display: 'omitted' },
-      stream: true,
-    };
+    const body = clientRequestOf(spec.model, system, kept);
     requests.push(body);
     return body;
   };
