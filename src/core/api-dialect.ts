@@ -9,12 +9,38 @@ import { indexTranscript, type IndexOutcome } from './transcript-index.js';
 /** The APIs ctxshed can index. */
 export type ApiName = 'messages' | 'responses' | 'chat';
 
-/** One API's way of reading a request body. */
+/**
+ * What an API supports, as data: the engine, the latch and the self-checks ask these fields
+ * instead of asking which API it is (docs/openai.md, "What each API supports").
+ */
+export interface DialectCapabilities {
+  /**
+   * Shed mode: a span of whole messages replaced by one stub message. Only where one user message
+   * may stand in for any run of turns without breaking the API's own rules.
+   */
+  readonly spans: boolean;
+  /** Thinking blocks, and the prefix check that binds them to the bytes before them. */
+  readonly thinking: boolean;
+  /** `--labels model`: ctxshed's classifier call speaks this API. */
+  readonly modelLabels: boolean;
+  /**
+   * The conversation is named by its first message alone, so a request with no epoch and no latch
+   * due goes through unindexed, and an index may resume from the last rewrite's (a memo).
+   */
+  readonly keyFromHead: boolean;
+}
+
+/** One API's way of reading a request body, and what it supports. */
 export interface ApiDialect {
   readonly name: ApiName;
   /** Indexes a request body of this API into the neutral shape. Never throws. */
   readonly index: (body: Uint8Array) => IndexOutcome;
+  readonly supports: DialectCapabilities;
 }
 
 /** The Anthropic Messages API (`POST /v1/messages`): the default everywhere. */
-export const MESSAGES_API: ApiDialect = { name: 'messages', index: indexTranscript };
+export const MESSAGES_API: ApiDialect = {
+  name: 'messages',
+  index: indexTranscript,
+  supports: { spans: true, thinking: true, modelLabels: true, keyFromHead: true },
+};

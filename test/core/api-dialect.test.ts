@@ -46,7 +46,7 @@ describe('rewriteRequest and checkRewrite with an api', () => {
   it('should index an OpenAI body and its output with the dialect it is given', () => {
     // Arrange: a dialect that counts its calls and otherwise reads Responses bodies.
     let calls = 0;
-    const counting: ApiDialect = { name: 'responses', index: (b) => (calls++, indexResponses(b)) };
+    const counting: ApiDialect = { ...RESPONSES_API, index: (b) => (calls++, indexResponses(b)) };
     const openAi = responsesBody([filler(2000, 1), filler(2000, 2)]);
     const openAiFrozen = planElision(openAi, mustIndexAs(RESPONSES_API, openAi), { keepRecent: 0, minBytes: 1024 }, sha256).map(freezeBlock);
 
