@@ -1,0 +1,59 @@
+/** The report of a session's replay (replay-session.ts), assembled once every step has run. */
+import { round4 } from './calibration-tally.js';
+import { finishRunways } from './finish-runways.js';
+import type { RebuiltConversation } from './rebuild-conversations.js';
+import { COST_BASIS, type SessionReport } from './session-report.js';
+import type { SessionRun } from './session-run.js';
+import { STRATEGIES } from './strategy-tally.js';
+
+/** How many requests were replayed and priced, and how many fell after the first compaction. */
+export interface StepCounts {
+  readonly replayed: number;
+  readonly afterCompaction: number;
+}
+
+/** Adds the figures only known at the end (the rescue's final epochs, each strategy's bytes saved) and assembles the report. */
+export function assembleSessionReport(file: string, conversations: readonly RebuiltConversation[], run: SessionRun, counts: StepCounts): SessionReport {
+  addFinalFigures(run, conversations);
+  const { tallies, window, point, rescue, shed, shedAccount, tokenThreshold } = run;
+  const runway = finishRunways(run.runways, run.runwayOf, point, window);
+  const recordedSummary = tallies.recorded.summary(runway.recorded);
+  return {
+    file,
+    requests: conversations.reduce((a, c) => a + c.requests.length, 0),
+    conversations: conversations.length,
+    window,
+    ...(tokenThreshold === undefined ? {} : { tokenThreshold }),
+    calibration: run.calibration.calibration(run.model),
+    strategies: {
+      recorded: recordedSummary,
+      rescue: tallies.rescue.summary(runway.rescue),
+      shed: tallies.shed.summary(runway.shed),
+      perRequest: tallies.perRequest.summary(runway.perRequest),
+      clearToolUses: tallies.clearToolUses.summary(runway.clearToolUses),
+    },
+    shedEpochs: shedAccount.epochs,
+    shedHeld: shedAccount.held(),
+    passthrough: run.passthrough,
+    stateFailures: [...rescue.failures, ...shed.failures.map((f) => `shed: ${f}`)],
+    unpricedModels: [...run.unpriced],
+    autoCompactAt: round4(point.tokens / window),
+    compactionPoint: point,
+    costBasis: { basis: COST_BASIS, replayedRequests: counts.replayed, afterCompactionRequests: counts.afterCompaction },
+    refaults: run.refaults.figure(
+      conversations.reduce((n, c) => n + (run.entries.get(c.id)?.record?.epochs ?? []).reduce((k, e) => k + e.blocks.length, 0), 0),
+    ),
+    shedRefaults: shedAccount.refaults(),
+  };
+}
+
+/** The rescue's shed blocks from its final records, and each strategy's bytes saved on each conversation's last request. */
+function addFinalFigures(run: SessionRun, conversations: readonly RebuiltConversation[]): void {
+  const { tallies } = run;
+  for (const c of conversations) {
+    for (const epoch of run.entries.get(c.id)?.record?.epochs ?? []) for (const b of epoch.blocks) tallies.rescue.addShed(`${c.id}/${b.toolUseId}`, b.bytes);
+    const finalBytes = run.finalBytes.get(c.id);
+    if (finalBytes === undefined) continue;
+    for (const s of STRATEGIES) tallies[s].finalBytesSaved += (finalBytes.recorded ?? 0) - (finalBytes[s] ?? 0);
+  }
+}

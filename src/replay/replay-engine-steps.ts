@@ -1,0 +1,84 @@
+/**
+ * The two strategies of a session replay that run ctxshed's own engine (replay-step.ts): rescue,
+ * and rescue in shed mode, each fed back the reading the proxy's handler would take.
+ */
+import type { Prepared } from '../rescue/index.js';
+import type { PricedRequest } from './prompt-cache.js';
+import { countPassthrough, type SessionRun } from './session-run.js';
+import { settle, type Settled } from './settle-strategy.js';
+import { tokensOf, type StepFrame } from './step-frame.js';
+import { sendWithinWindow, type WindowOutcome, type WindowRequest } from './window-refusal.js';
+
+/** ctxshed rescue: the proxy's own pipeline, fed back the reading its handler would take. */
+export async function replayRescue(run: SessionRun, frame: StepFrame): Promise<void> {
+  const { conversation: c, request } = frame;
+  run.refaults.observe(c.id, request.messages);
+  const rescued = await sendWithinWindow(run.rescue, windowRequest(run, frame));
+  const prepared = rescued.prepared;
+  if (prepared.reason === undefined && prepared.conversation !== undefined) {
+    const skipped = new Set((prepared.skipped ?? []).flatMap((s) => ('ordinal' in s ? [s.ordinal] : [])));
+    run.refaults.elide(
+      c.id,
+      prepared.epochs,
+      request.messages,
+      prepared.conversation.frozen.filter((b) => !skipped.has(b.ordinal)),
+    );
+  }
+  if (prepared.reason !== undefined && prepared.reason !== 'no_epoch') countPassthrough(run, `rescue:${prepared.reason}`);
+  for (const s of prepared.skipped ?? []) countPassthrough(run, `rescue-block:${s.reason}`);
+  if (prepared.conversation !== undefined) run.entries.set(c.id, prepared.conversation);
+  if (rescued.kind === 'answered' && rescued.rescued) run.tallies.rescue.rescued++;
+  settle(run, frame, { strategy: 'rescue', sent: prepared.body, epochHere: prepared.latched !== undefined, outcome: settledOf(rescued) });
+  if (rescued.kind === 'answered') run.rescue.observe(prepared, readingOf(frame, rescued.tokens, prepared));
+}
+
+/** ctxshed rescue --mode shed: the same, with spans of whole messages and the burst gate. */
+export async function replayShed(run: SessionRun, frame: StepFrame, recorded: PricedRequest): Promise<void> {
+  const { conversation: c, request, n, body, ttl, main, tokensPerByte: r } = frame;
+  const { tallies, shedAccount } = run;
+  shedAccount.beforeSend(c.id, request);
+  const shedOut = await sendWithinWindow(run.shed, windowRequest(run, frame));
+  const shedPrepared = shedOut.prepared;
+  if (shedPrepared.reason !== undefined && shedPrepared.reason !== 'no_epoch') countPassthrough(run, `shed:${shedPrepared.reason}`);
+  for (const s of shedPrepared.skipped ?? []) countPassthrough(run, `shed-span:${s.reason}`);
+  if (shedOut.kind === 'answered' && shedOut.rescued) tallies.shed.rescued++;
+  const mainIndex = tallies.shed.fullness.length;
+  const shedPriced = settle(run, frame, {
+    strategy: 'shed',
+    sent: shedPrepared.body,
+    epochHere: shedPrepared.latched !== undefined,
+    outcome: settledOf(shedOut),
+  });
+  if (shedPriced !== undefined) {
+    shedAccount.afterSend({
+      conversation: c.id,
+      requests: c.requests.length,
+      n,
+      request,
+      body,
+      prepared: shedPrepared,
+      priced: shedPriced,
+      recorded,
+      ttl,
+      tokensPerByte: r,
+      ...(main ? { mainIndex } : {}),
+    });
+  }
+  if (shedOut.kind === 'answered') run.shed.observe(shedPrepared, readingOf(frame, shedOut.tokens, shedPrepared));
+}
+
+/** The step's body for an engine, and how to count what it sends instead. */
+function windowRequest(run: SessionRun, frame: StepFrame): WindowRequest {
+  const { request, conversation: c } = frame;
+  return { body: frame.body, timeMs: request.timeMs, agentId: c.agentId, window: run.window, tokensOf: (sent) => tokensOf(frame, sent) };
+}
+
+/** How the API took what an engine sent. */
+function settledOf(out: WindowOutcome): Settled {
+  return out.kind === 'refused' ? { refused: true, why: out.why } : { refused: false };
+}
+
+/** The reading the proxy's handler would hand the engine after a 200: the prompt's tokens and the request's size. */
+function readingOf(frame: StepFrame, tokens: number, prepared: Prepared): { readonly contextTokens: number; readonly requestBytes: number } {
+  return { contextTokens: Math.round(tokens), requestBytes: prepared.body.length + Math.round(frame.prefix / frame.tokensPerByte) };
+}

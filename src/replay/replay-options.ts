@@ -1,0 +1,27 @@
+/** How to replay a session (replay-session.ts), as the `replay` command's options give it. */
+import type { ElisionPolicy, LatchAt } from '../core/index.js';
+
+/** How to replay. */
+export interface ReplayOptions {
+  readonly threshold: number;
+  /** `--rescue-tokens`: absent, the default for the window; 0, none (core/latch-threshold.ts). */
+  readonly rescueTokens?: number;
+  readonly policy: ElisionPolicy;
+  readonly window?: number;
+  /** Shed mode's `--horizon N`: the turns a burst must pay back within (default: as many as already run). */
+  readonly horizon?: number;
+  /** An empty directory for the rescue's state (the caller creates and removes it). */
+  readonly stateDir: string;
+  /** Another for shed mode's: two state directories, each one `ctxshed verify` passes. */
+  readonly shedStateDir: string;
+  /**
+   * Replay as if the session's model ran the prefix check on thinking blocks: every body names
+   * `PREFIX_CHECK_STAND_IN` instead of the recorded model (prices stay the recorded model's).
+   */
+  readonly prefixCheck?: boolean;
+  /** The engine's `latchAt` on a prefix-check model (core/thinking/turn-place.ts); absent: its default. */
+  readonly latchAt?: LatchAt;
+}
+
+/** The model a `prefixCheck` replay's bodies name (core/thinking/prefix-check-models.ts). */
+export const PREFIX_CHECK_STAND_IN = 'claude-opus-5-5';

@@ -1,0 +1,33 @@
+/** The two strategies of a session replay that rewrite each request afresh (replay-step.ts): per-request rewriting and server-side clearing. */
+import { sha256Hex } from '../state/sha256-hex.js';
+import { clearToolUses } from './clear-tool-uses.js';
+import { BodyBuilder } from './request-body.js';
+import { rewriteEveryRequest } from './rewrite-every-request.js';
+import { countPassthrough, type SessionRun } from './session-run.js';
+import { byWindow, settle } from './settle-strategy.js';
+import type { StepFrame } from './step-frame.js';
+
+/**
+ * Per-request rewriting: every eligible block, every request. Returns the stubbed set's key; a
+ * request whose set differs from `lastKey` rewrote the cached prefix.
+ */
+export function replayPerRequest(run: SessionRun, frame: StepFrame, lastKey: string): string {
+  const { options } = run;
+  const every = rewriteEveryRequest(frame.body, options.policy, `${options.stateDir}/elided`, sha256Hex);
+  if (every.reason !== undefined && every.reason !== 'no_epoch') countPassthrough(run, `perRequest:${every.reason}`);
+  const key = [...every.stubbed.keys()].join(',');
+  settle(run, frame, { strategy: 'perRequest', sent: every.body, epochHere: key !== lastKey, outcome: byWindow(run, frame, every.body) });
+  for (const [id, bytes] of every.stubbed) run.tallies.perRequest.addShed(`${frame.conversation.id}/${id}`, bytes);
+  return key;
+}
+
+/** Server-side clearing: decided on the full prompt the client sends. Returns the cleared set's key, as above. */
+export function replayClearing(run: SessionRun, frame: StepFrame, lastKey: string): string {
+  const originalTokens = frame.prefix + frame.tokensPerByte * frame.region.length;
+  const clearing = clearToolUses(frame.request.messages, originalTokens);
+  const clearedBody = clearing.cleared.size === 0 ? frame.body : new BodyBuilder().build(frame.sentModel, clearing.messages);
+  const key = [...clearing.cleared.keys()].join(',');
+  settle(run, frame, { strategy: 'clearToolUses', sent: clearedBody, epochHere: key !== lastKey, outcome: byWindow(run, frame, clearedBody) });
+  for (const [id, bytes] of clearing.cleared) run.tallies.clearToolUses.addShed(`${frame.conversation.id}/${id}`, bytes);
+  return key;
+}

@@ -1,0 +1,80 @@
+/** What replaying one session reports (replay-session.ts): the calibration, each strategy's figures, and the cost basis. */
+import type { CompactionPoint } from './compaction-point.js';
+import type { MissTally } from './miss-counter.js';
+import type { RefaultFigure } from './replay-refaults.js';
+import type { ShedHeld } from './shed-account.js';
+import type { ShedEpochFigure } from './shed-epochs.js';
+import type { StrategyName, StrategySummary } from './strategy-tally.js';
+
+/**
+ * What every strategy is priced on (docs/economics.md): the session up to the main thread's
+ * first compaction, and nothing after it. The conversation after a compaction is the client's
+ * answer to a window the strategies may not have filled, and no transcript says what they would
+ * have sent instead; so neither it nor the compaction's own call is priced, for any strategy.
+ */
+export const COST_BASIS = 'up to the first compaction, none after it (every strategy)';
+
+/** The model against what the provider reported, for the session as recorded. */
+export interface Calibration {
+  /** (modelled - recorded) / recorded, summed over the session. */
+  readonly cacheReadError: number;
+  readonly cacheWriteError: number;
+  /** The same for the whole context (input + cache read + cache write). */
+  readonly contextError: number;
+  /** Mean of |modelled - recorded| / recorded context per request. */
+  readonly meanAbsRequestError: number;
+  readonly tokensPerByte: number;
+  /**
+   * Requests where the provider read clearly less than the model (by over a tenth of the context):
+   * cache misses the transcript cannot explain (a changed system prompt, an eviction). Their
+   * extra writes are most of a large cache-write error.
+   */
+  readonly unexplainedMisses: { readonly requests: number; readonly extraWriteTokens: number };
+  /**
+   * Each request against the one before it in its conversation, billed warm or cold by the rule
+   * of the TTL back-test (ttl-rules.ts), and the model's own figures judged by the same rule.
+   */
+  readonly misses: MissTally;
+  /** The fitted system-prompt-and-tools size of each conversation. */
+  readonly prefixTokens: Record<string, number>;
+  readonly recorded: {
+    readonly cacheReadTokens: number;
+    readonly cacheWriteTokens: number;
+    readonly uncachedTokens: number;
+    readonly costUsd: number;
+    readonly peakFullness: number;
+  };
+}
+
+/** One session's replay. */
+export interface SessionReport {
+  readonly file: string;
+  readonly requests: number;
+  readonly conversations: number;
+  readonly window: number;
+  /** The token threshold in force (`--rescue-tokens`, or the default for a window over 200,000); absent: none. */
+  readonly tokenThreshold?: number;
+  readonly calibration: Calibration;
+  readonly strategies: Record<StrategyName, StrategySummary>;
+  /** Shed mode's epochs, one figure each: its shed is reported per epoch, never as a session sum. */
+  readonly shedEpochs: readonly ShedEpochFigure[];
+  /**
+   * Requests over the threshold on which shed latched nothing, by why (shed-hold.ts), and the
+   * gate's figures the first time the gate held back.
+   */
+  readonly shedHeld: ShedHeld;
+  /** Why the rescue, the shed or the per-request rewrite left a request, block or span alone (not "no epoch"). */
+  readonly passthrough: Record<string, number>;
+  readonly stateFailures: readonly string[];
+  readonly unpricedModels: readonly string[];
+  /** The compaction point as a fraction of the window (compaction-point.ts). */
+  readonly autoCompactAt: number;
+  /** The compaction point in tokens, where it came from, and the recorded first compaction. */
+  readonly compactionPoint: CompactionPoint;
+  /** What cost is priced on (`COST_BASIS`), and the requests left out under it. */
+  readonly costBasis: { readonly basis: string; readonly replayedRequests: number; readonly afterCompactionRequests: number };
+  /** Rescue's refaults: elided blocks whose file the session read again later (replay-refaults.ts). */
+  readonly refaults: RefaultFigure;
+  /** The same for shed mode: tool results in its spans whose file the session read again later. */
+  readonly shedRefaults: RefaultFigure;
+}

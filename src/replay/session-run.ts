@@ -1,0 +1,120 @@
+/**
+ * The state of one session's replay (replay-session.ts): the engines, the fitted model, the
+ * per-strategy caches, tallies and runways, and the counts that every step adds to.
+ */
+import { tokenThresholdFor } from '../core/index.js';
+import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from '../rescue/index.js';
+import { CalibrationTally } from './calibration-tally.js';
+import { findCompactionPoint, runwayConversation, type CompactionPoint } from './compaction-point.js';
+import { fitSessionModel } from './fit-session-model.js';
+import type { TokenModel } from './fit-tokens.js';
+import type { PromptCache } from './prompt-cache.js';
+import type { RebuiltConversation } from './rebuild-conversations.js';
+import { BodyBuilder } from './request-body.js';
+import type { ReplayOptions } from './replay-options.js';
+import { ReplayRefaults } from './replay-refaults.js';
+import { RescueReplay } from './rescue-replay.js';
+import { RunwayCounter } from './runway.js';
+import { ShedAccount } from './shed-account.js';
+import { STRATEGIES, StrategyTally, type StrategyName } from './strategy-tally.js';
+import { conversationTtls, type CacheTtl } from './ttl-rules.js';
+
+/** The conversation the rescue engine last reported for a conversation (its record and frozen blocks). */
+export type ConversationEntry = NonNullable<Awaited<ReturnType<RescueReplay['send']>>['conversation']>;
+
+/** Each strategy's prompt cache of one conversation, and the calibration's. */
+export type ConversationCaches = Record<StrategyName | 'calibration', PromptCache>;
+
+/** Everything a session's replay keeps between its steps. */
+export interface SessionRun {
+  readonly options: ReplayOptions;
+  readonly window: number;
+  /** The token threshold in force; absent: none. */
+  readonly tokenThreshold: number | undefined;
+  readonly builders: ReadonlyMap<string, BodyBuilder>;
+  readonly model: TokenModel;
+  readonly isMain: (c: RebuiltConversation) => boolean;
+  readonly point: CompactionPoint;
+  readonly runwayOf: RebuiltConversation | undefined;
+  readonly runways: Record<StrategyName, RunwayCounter>;
+  readonly tallies: Record<StrategyName, StrategyTally>;
+  readonly caches: Map<string, ConversationCaches>;
+  /** The stubbed sets of the last request of each conversation, to see when they change. */
+  readonly lastSets: Map<string, Record<'perRequest' | 'clearToolUses', string>>;
+  /** Each conversation's last request's bytes as each strategy sent them. */
+  readonly finalBytes: Map<string, Partial<Record<StrategyName, number>>>;
+  readonly passthrough: Record<string, number>;
+  readonly unpriced: Set<string>;
+  readonly rescue: RescueReplay;
+  readonly shed: RescueReplay;
+  readonly shedAccount: ShedAccount;
+  readonly entries: Map<string, ConversationEntry>;
+  readonly refaults: ReplayRefaults;
+  readonly calibration: CalibrationTally;
+  readonly ttls: ReadonlyMap<string, readonly CacheTtl[]>;
+}
+
+/** Opens the replay of a session: fits its model, finds its compaction point, opens both engines. */
+export async function openSessionRun(conversations: readonly RebuiltConversation[], options: ReplayOptions): Promise<SessionRun> {
+  const window = contextWindowFor(options.window, undefined);
+  const builders = new Map(conversations.map((c) => [c.id, new BodyBuilder()]));
+  const hasMain = conversations.some((c) => c.kind === 'main');
+  // Transcripts carry no beta header: the session ran at the default window (1M sessions are rare).
+  const point = findCompactionPoint(conversations, window, DEFAULT_CONTEXT_WINDOW);
+  const tallies = Object.fromEntries(STRATEGIES.map((s) => [s, new StrategyTally()])) as Record<StrategyName, StrategyTally>;
+  tallies.shed.perEpoch = true;
+  const { rescue, shed } = await openEngines(options, window);
+  return {
+    options,
+    window,
+    // The engine measures against the replay's window, never the recorded model's: the sessions
+    // were compacted by a client that counted 200,000 unless told otherwise (--window).
+    tokenThreshold: tokenThresholdFor(
+      { threshold: options.threshold, ...(options.rescueTokens === undefined ? {} : { rescueTokens: options.rescueTokens }) },
+      window,
+    ),
+    builders,
+    model: fitSessionModel(conversations, builders),
+    isMain: (c) => !hasMain || c.kind === 'main',
+    point,
+    runwayOf: runwayConversation(conversations),
+    runways: Object.fromEntries(STRATEGIES.map((s) => [s, new RunwayCounter(point.tokens)])) as Record<StrategyName, RunwayCounter>,
+    tallies,
+    caches: new Map(),
+    lastSets: new Map(),
+    finalBytes: new Map(),
+    passthrough: {},
+    unpriced: new Set(),
+    rescue,
+    shed,
+    shedAccount: new ShedAccount(options.threshold, options.horizon, shed.state.spansDir, options.rescueTokens, options.latchAt),
+    entries: new Map(),
+    refaults: new ReplayRefaults(),
+    calibration: new CalibrationTally(),
+    ttls: new Map(conversations.map((c) => [c.id, conversationTtls(c.requests.map((r) => r.usage))])),
+  };
+}
+
+/** The rescue engine and shed mode's, each on its own state directory, with the replay's settings. */
+async function openEngines(options: ReplayOptions, window: number): Promise<{ rescue: RescueReplay; shed: RescueReplay }> {
+  const settings = {
+    threshold: options.threshold,
+    policy: options.policy,
+    window,
+    ...(options.rescueTokens === undefined ? {} : { rescueTokens: options.rescueTokens }),
+    ...(options.latchAt === undefined ? {} : { latchAt: options.latchAt }),
+  };
+  const rescue = await RescueReplay.open(options.stateDir, settings);
+  // Shed mode is the proxy's own too: the same engine in `--mode shed`, its gate and frozen spans.
+  const shed = await RescueReplay.open(options.shedStateDir, {
+    ...settings,
+    mode: 'shed',
+    ...(options.horizon === undefined ? {} : { horizon: options.horizon }),
+  });
+  return { rescue, shed };
+}
+
+/** Counts one pass-through, hold or skip reason of the replay. */
+export function countPassthrough(run: SessionRun, reason: string): void {
+  run.passthrough[reason] = (run.passthrough[reason] ?? 0) + 1;
+}
