@@ -6,10 +6,10 @@
  * The hot path is one prom-client increment per call: label children are made once (the closed
  * lists at start, a route or status on its first sight) and looked up without building a string.
  */
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Registry, type Counter, type Histogram } from 'prom-client';
 import type { ModelRoute } from '../core/model-route.js';
 import { PASSTHROUGH_REASONS, type PassthroughReason } from '../core/passthrough-reasons.js';
-import { THINKING_DROP_REASONS, type ThinkingDropReason } from '../core/thinking/thinking-dropped.js';
+import type { ThinkingDropReason } from '../core/thinking/thinking-dropped.js';
 import {
   EPOCH_MODES,
   EPOCH_TRIGGERS,
@@ -19,18 +19,17 @@ import {
   type OverflowRetryOutcome,
   type ServedMetrics,
 } from './metrics.js';
+import { createMetricSet } from './prom-metric-set.js';
+
+export {
+  EPOCH_BLOCKS_BUCKETS,
+  EPOCH_BYTES_BUCKETS,
+  REWRITE_SECONDS_BUCKETS,
+  UPSTREAM_HEADERS_SECONDS_BUCKETS,
+} from './prom-metric-set.js';
 
 /** The `route` label of a request that is not a model call. */
 export const OTHER_ROUTE = 'other';
-
-/** The engine's time per model call: a few ms without a latch, up to seconds when a latch fsyncs. */
-export const REWRITE_SECONDS_BUCKETS = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
-/** Time to response headers: a model call's first token can take a minute on a long prompt. */
-export const UPSTREAM_HEADERS_SECONDS_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300];
-/** Blocks one epoch adds. */
-export const EPOCH_BLOCKS_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
-/** Text bytes one epoch elides: 4 KiB to 16 MiB, by fours. */
-export const EPOCH_BYTES_BUCKETS = [4096, 16_384, 65_536, 262_144, 1_048_576, 4_194_304, 16_777_216];
 
 type Child = { inc(value?: number): void };
 type Observer = { observe(value: number): void };
@@ -58,95 +57,22 @@ export class PromMetrics implements ServedMetrics {
   readonly #input: Counter;
 
   constructor() {
-    const registers = [this.registry];
-    this.#requests = new Counter({
-      name: 'ctxshed_requests_total',
-      help: 'Requests the proxy answered on the API paths (forwarded, or refused as too large), by route and the status the client got (0: none). /_ctxshed/ requests are not counted.',
-      labelNames: ['route', 'status'],
-      registers,
-    });
-    this.#rewritten = new Counter({
-      name: 'ctxshed_requests_rewritten_total',
-      help: 'Requests sent upstream with stubs in them.',
-      registers,
-    });
-    this.#passthrough = new Counter({
-      name: 'ctxshed_requests_passed_through_total',
-      help: 'Requests sent upstream unchanged, by pass-through reason (docs/reasons.md).',
-      labelNames: ['reason'],
-      registers,
-    });
-    this.#epochs = new Counter({
-      name: 'ctxshed_epochs_latched_total',
-      help: 'Epochs this proxy latched, by mode and trigger; each counted once, when it latches.',
-      labelNames: ['mode', 'trigger'],
-      registers,
-    });
-    this.#epochBlocks = new Histogram({
-      name: 'ctxshed_epoch_elided_blocks',
-      help: 'Blocks each epoch added, observed once per epoch when it latches (never per request).',
-      labelNames: ['mode'],
-      buckets: EPOCH_BLOCKS_BUCKETS,
-      registers,
-    });
-    this.#epochBytes = new Histogram({
-      name: 'ctxshed_epoch_elided_bytes',
-      help: 'Text bytes each epoch elided (UTF-8), observed once per epoch when it latches (never per request).',
-      labelNames: ['mode'],
-      buckets: EPOCH_BYTES_BUCKETS,
-      registers,
-    });
-    this.#refaults = new Counter({
-      name: 'ctxshed_refaults_total',
-      help: "Elided blocks a later tool call read back (the policy's misses).",
-      registers,
-    });
-    this.#thinkingRemoved = new Counter({
-      name: 'ctxshed_thinking_removed_total',
-      help: 'Frozen thinking blocks requests went without, on models that check the prefix of thinking blocks.',
-      registers,
-    });
-    this.#thinkingDropped = new Counter({
-      name: 'ctxshed_thinking_dropped_total',
-      help: "Thinking blocks the API dropped from requests instead of refusing them, by reason, as its responses' input_transformations listed them.",
-      labelNames: ['reason'],
-      registers,
-    });
-    for (const reason of THINKING_DROP_REASONS) this.#thinkingDropped.inc({ reason }, 0);
-    this.#overflow = new Counter({
-      name: 'ctxshed_overflow_retries_total',
-      help: 'Upstream "prompt is too long" answers handled, by how they ended.',
-      labelNames: ['outcome'],
-      registers,
-    });
-    this.#rewriteSeconds = new Histogram({
-      name: 'ctxshed_rewrite_seconds',
-      help: "The epoch engine's own time per model call (EpochEngine.prepare: conversation, latch, file check, rewrite).",
-      buckets: REWRITE_SECONDS_BUCKETS,
-      registers,
-    });
-    this.#headersSeconds = new Histogram({
-      name: 'ctxshed_upstream_headers_seconds',
-      help: 'From sending a request upstream to its response headers, by route.',
-      labelNames: ['route'],
-      buckets: UPSTREAM_HEADERS_SECONDS_BUCKETS,
-      registers,
-    });
-    this.#cacheRead = new Counter({
-      name: 'ctxshed_provider_cache_read_tokens_total',
-      help: "The provider's reported cache_read_input_tokens, summed over responses. Its figure, not ctxshed's.",
-      registers,
-    });
-    this.#cacheWrite = new Counter({
-      name: 'ctxshed_provider_cache_write_tokens_total',
-      help: "The provider's reported cache_creation_input_tokens, summed over responses. Its figure, not ctxshed's.",
-      registers,
-    });
-    this.#input = new Counter({
-      name: 'ctxshed_provider_input_tokens_total',
-      help: "The provider's reported input_tokens (the uncached part), summed over responses. Its figure, not ctxshed's.",
-      registers,
-    });
+    const m = createMetricSet(this.registry);
+    this.#requests = m.requests;
+    this.#rewritten = m.rewritten;
+    this.#passthrough = m.passthrough;
+    this.#epochs = m.epochs;
+    this.#epochBlocks = m.epochBlocks;
+    this.#epochBytes = m.epochBytes;
+    this.#refaults = m.refaults;
+    this.#thinkingRemoved = m.thinkingRemoved;
+    this.#thinkingDropped = m.thinkingDropped;
+    this.#overflow = m.overflow;
+    this.#rewriteSeconds = m.rewriteSeconds;
+    this.#headersSeconds = m.headersSeconds;
+    this.#cacheRead = m.cacheRead;
+    this.#cacheWrite = m.cacheWrite;
+    this.#input = m.input;
     // Every value of a closed list exists from the start, at zero, so a scrape shows what can move.
     for (const reason of Object.keys(PASSTHROUGH_REASONS)) {
       const child = this.#passthrough.labels(reason);
