@@ -22,9 +22,15 @@ export function renderTable(reports: readonly SessionReport[]): string {
   return reports.map(renderSession).join('\n');
 }
 
+/** One session: its head, the strategies' table, then the notes under it. */
 function renderSession(report: SessionReport): string {
+  return [...headLines(report), '', ...strategyTable(report), ...footLines(report), ''].join('\n');
+}
+
+/** The session's file, size, compaction point, cost basis and calibration. */
+function headLines(report: SessionReport): string[] {
   const c = report.calibration;
-  const lines = [
+  return [
     `${report.file}`,
     `  ${report.requests} requests in ${report.conversations} conversation(s); window ${report.window.toLocaleString('en-US')} tokens` +
       `${report.tokenThreshold === undefined ? '' : ` (epochs may latch from ${report.tokenThreshold.toLocaleString('en-US')} tokens)`}; ` +
@@ -35,8 +41,11 @@ function renderSession(report: SessionReport): string {
     `  calibration (model vs recorded usage): cache read ${signed(c.cacheReadError)}, cache write ${signed(c.cacheWriteError)}, ` +
       `context ${signed(c.contextError)} (per request ±${pct(c.meanAbsRequestError, 1)}); recorded bill $${c.recorded.costUsd.toFixed(2)}, peak ${pct(c.recorded.peakFullness)}`,
     ...missLines(c.misses),
-    '',
   ];
+}
+
+/** One row per strategy, columns aligned. */
+function strategyTable(report: SessionReport): string[] {
   const header = [
     'strategy',
     'peak',
@@ -81,7 +90,12 @@ function renderSession(report: SessionReport): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const fmt = (cells: readonly string[]): string =>
     `  ${cells.map((cell, i) => (i === 0 || i === cells.length - 1 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ')}`.trimEnd();
-  lines.push(fmt(header), ...rows.map(fmt));
+  return [fmt(header), ...rows.map(fmt)];
+}
+
+/** The runway legend, shed mode's epochs and holds, refaults, and what passed through or failed. */
+function footLines(report: SessionReport): string[] {
+  const lines: string[] = [];
   lines.push(`  runway: requests answered before the client's first compaction (${RUNWAY_LEGEND}); at compact '*': that request was refused`);
   lines.push(...shedLines(report.shedEpochs), ...heldLines(report.shedHeld));
   const r = report.refaults;
@@ -100,8 +114,7 @@ function renderSession(report: SessionReport): string {
   if (notes.length > 0) lines.push(`  pass-throughs: ${notes.join(', ')}`);
   if (report.stateFailures.length > 0) lines.push(`  state failures: ${report.stateFailures.join('; ')}`);
   if (report.unpricedModels.length > 0) lines.push(`  not priced (no price in the table): ${report.unpricedModels.join(', ')}`);
-  lines.push('');
-  return lines.join('\n');
+  return lines;
 }
 
 /**
