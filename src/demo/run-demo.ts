@@ -10,16 +10,14 @@ import { conversationKeyOf, findFirstMessage } from '../core/index.js';
 import { startProxy } from '../proxy/start-proxy.js';
 import type { ProxySettings } from '../proxy/transport-settings.js';
 import { contextWindowFor } from '../rescue/index.js';
-import type { WireRecord } from '../state/wire-record.js';
-import { spanPath, type StateDir } from '../state/layout.js';
 import { openStateDir } from '../state/open-state-dir.js';
-import { readConversation } from '../state/read-conversation.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { verifyState } from '../state/verify-state.js';
 import { BYTES_PER_TOKEN } from '../scripted/cache-pricing.js';
 import { createDemoClient } from './demo-client.js';
-import { startDemoModel, type DemoModel } from './demo-model.js';
-import type { DemoEvent, DemoReport, DemoSpan, DemoSummary, EpochReport, ReadBackReport, TurnReport } from './demo-report.js';
+import { startDemoModel } from './demo-model.js';
+import { playTurn, type DemoProgress, type DemoRun } from './demo-turn.js';
+import type { DemoEvent, DemoReport, DemoSummary, TurnReport } from './demo-report.js';
 import { WireTail } from './wire-tail.js';
 
 export const DEFAULT_DEMO_TURNS = 40;
@@ -43,9 +41,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
   const model = await startDemoModel();
   const cleanups: Array<() => Promise<void> | void> = [() => model.close()];
   const emit = options.onEvent ?? (() => undefined);
-  const turns: TurnReport[] = [];
-  const epochs: EpochReport[] = [];
-  let readBack: ReadBackReport | undefined;
+  const progress: DemoProgress = { turns: [], epochs: [], readBack: undefined };
   let key = '';
   try {
     const { engine, transport } = options.config;
@@ -64,39 +60,14 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     const client = createDemoClient(proxy.url, randomUUID().slice(0, 8));
     cleanups.push(() => client.close());
     key = keyOf(client.body());
-    for (let turn = 1; turn <= options.turns; turn++) {
-      const sent = await client.turnOnce();
-      const record = await tail.next(key);
-      if (sent.status !== 200)
-        throw new Error(`turn ${turn}: the request failed with status ${sent.status}${record.error === undefined ? '' : ` (${record.error})`}`);
-      const report = turnReport(turn, record);
-      const before = turns[turns.length - 1];
-      if (report.latched !== undefined) {
-        const epoch: EpochReport = {
-          epoch: report.latched,
-          turn,
-          fullness: before?.fullness ?? 0,
-          toolResults: report.rescued - (before?.rescued ?? 0),
-          bytes: report.bytesElided - (before?.bytesElided ?? 0),
-          elidedDir: state.elidedDir,
-          ...(mode === 'shed' ? { span: await spanOf(state, key, report.latched) } : {}),
-        };
-        epochs.push(epoch);
-        emit({ kind: 'epoch', epoch });
-      }
-      turns.push(report);
-      emit({ kind: 'turn', turn: report, threshold: options.config.engine.threshold });
-      const seen = readBackOf(model);
-      if (seen !== undefined && (seen.askedAtTurn === turn || seen.answeredAtTurn === turn)) {
-        readBack = seen;
-        emit({ kind: 'read-back', readBack: seen });
-      }
-    }
+    const run: DemoRun = { state, tail, model, client, key, mode, threshold: engine.threshold, emit };
+    for (let turn = 1; turn <= options.turns; turn++) await playTurn(run, progress, turn);
   } finally {
     // In reverse: the client lets go of the proxy, the proxy flushes its log, then the model stops.
     for (const cleanup of cleanups.reverse()) await cleanup();
   }
   const verified = await verifyState(dir);
+  const { turns, epochs, readBack } = progress;
   return {
     stateDir: dir,
     conversationKey: key,
@@ -107,20 +78,6 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     summary: summarize(turns, options.config.engine.threshold),
     verify: { ok: verified.problems.length === 0, ...verified },
     commands: [`ctxshed verify --state ${shellWord(dir)}`, `ctxshed ls --state ${shellWord(dir)}`, `ctxshed show ${key} --state ${shellWord(dir)}`],
-  };
-}
-
-/** The span a shed epoch froze, as its record says (the wire log knows only its bytes). */
-async function spanOf(state: StateDir, key: string, n: number): Promise<DemoSpan> {
-  const span = (await readConversation(state, key))?.epochs.find((e) => e.n === n)?.span;
-  if (span === undefined) throw new Error(`epoch ${n} latched in shed mode without a span in its record`);
-  return {
-    first: span.first,
-    last: span.last,
-    messages: span.last - span.first + 1,
-    bytes: span.bytes,
-    sha256: span.sha256,
-    path: spanPath(state, span.sha256, 'md'),
   };
 }
 
@@ -136,31 +93,7 @@ function keyOf(body: Buffer): string {
   return conversationKeyOf(body, first, undefined, sha256Hex);
 }
 
-function turnReport(turn: number, r: WireRecord): TurnReport {
-  return {
-    turn,
-    status: r.status,
-    fullness: r.fullness ?? 0,
-    window: r.window ?? 0,
-    bytesIn: r.bytesIn,
-    bytesOut: r.bytesOut,
-    rescued: r.rescued,
-    bytesElided: r.bytesElided,
-    epochs: r.epochs,
-    cacheRead: r.usage?.cacheRead ?? 0,
-    cacheWrite: r.usage?.cacheCreation ?? 0,
-    ...(r.latched === undefined ? {} : { latched: r.latched }),
-  };
-}
-
-function readBackOf(model: DemoModel): ReadBackReport | undefined {
-  const rb = model.readBack;
-  if (rb === undefined) return undefined;
-  const base = { askedAtTurn: rb.askedAtCall, path: rb.stub.path, expectedSha256: rb.stub.sha256, expectedBytes: rb.stub.bytes };
-  if (rb.checked === undefined) return { ...base, matched: false };
-  return { ...base, answeredAtTurn: rb.checked.atCall, receivedSha256: rb.checked.sha256, receivedBytes: rb.checked.bytes, matched: rb.checked.matched };
-}
-
+/** The figures of the whole session, from its turns. */
 function summarize(turns: readonly TurnReport[], threshold: number): DemoSummary {
   const last = turns[turns.length - 1];
   const window = last?.window ?? 0;
