@@ -30,25 +30,54 @@ const CR = 13;
  * dropped, and at the end of the stream a pending event is discarded, both per the spec.
  */
 export function createSseParser(): SseParser {
+  return new EventStreamParser();
+}
+
+/** The parser: the line being read, and the event being built from its lines. */
+class EventStreamParser implements SseParser {
   // fatal: false, so invalid UTF-8 becomes U+FFFD as the spec says; a leading BOM is dropped.
-  const decoder = new TextDecoder('utf-8');
-  let started = false;
-  let line = '';
-  let skipLf = false;
-  let eventType = '';
-  let dataLines: string[] = [];
-  let dataChars = 0;
+  readonly #decoder = new TextDecoder('utf-8');
+  #started = false;
+  #line = '';
+  #skipLf = false;
+  #eventType = '';
+  #dataLines: string[] = [];
+  #dataChars = 0;
 
-  const dispatch = (out: SseEvent[]): void => {
-    if (dataLines.length > 0) out.push({ event: eventType === '' ? 'message' : eventType, data: dataLines.join('\n') });
-    eventType = '';
-    dataLines = [];
-    dataChars = 0;
-  };
+  push(chunk: Uint8Array | string): SseEvent[] {
+    let text = typeof chunk === 'string' ? chunk : this.#decoder.decode(chunk, { stream: true });
+    if (!this.#started && text.length > 0) {
+      this.#started = true;
+      if (typeof chunk === 'string' && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    const out: SseEvent[] = [];
+    let start = 0;
+    if (this.#skipLf && text.length > 0) {
+      this.#skipLf = false;
+      if (text.charCodeAt(0) === LF) start = 1;
+    }
+    for (let i = start; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== LF && c !== CR) continue;
+      this.#processLine(this.#line + text.slice(start, i), out);
+      this.#line = '';
+      if (c === CR) {
+        if (i + 1 === text.length) this.#skipLf = true;
+        else if (text.charCodeAt(i + 1) === LF) i++;
+      }
+      start = i + 1;
+    }
+    this.#line += text.slice(start);
+    return out;
+  }
 
-  const processLine = (text: string, out: SseEvent[]): void => {
+  get pendingChars(): number {
+    return this.#line.length + this.#dataChars;
+  }
+
+  #processLine(text: string, out: SseEvent[]): void {
     if (text === '') {
-      dispatch(out);
+      this.#dispatch(out);
       return;
     }
     if (text.startsWith(':')) return; // a comment, e.g. a keep-alive
@@ -56,43 +85,18 @@ export function createSseParser(): SseParser {
     const field = colon === -1 ? text : text.slice(0, colon);
     let value = colon === -1 ? '' : text.slice(colon + 1);
     if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'event') eventType = value;
+    if (field === 'event') this.#eventType = value;
     else if (field === 'data') {
-      dataLines.push(value);
-      dataChars += value.length + 1;
+      this.#dataLines.push(value);
+      this.#dataChars += value.length + 1;
     }
     // `id` and `retry` steer reconnection, which a passive reader never does.
-  };
+  }
 
-  return {
-    push(chunk: Uint8Array | string): SseEvent[] {
-      let text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-      if (!started && text.length > 0) {
-        started = true;
-        if (typeof chunk === 'string' && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      }
-      const out: SseEvent[] = [];
-      let start = 0;
-      if (skipLf && text.length > 0) {
-        skipLf = false;
-        if (text.charCodeAt(0) === LF) start = 1;
-      }
-      for (let i = start; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (c !== LF && c !== CR) continue;
-        processLine(line + text.slice(start, i), out);
-        line = '';
-        if (c === CR) {
-          if (i + 1 === text.length) skipLf = true;
-          else if (text.charCodeAt(i + 1) === LF) i++;
-        }
-        start = i + 1;
-      }
-      line += text.slice(start);
-      return out;
-    },
-    get pendingChars(): number {
-      return line.length + dataChars;
-    },
-  };
+  #dispatch(out: SseEvent[]): void {
+    if (this.#dataLines.length > 0) out.push({ event: this.#eventType === '' ? 'message' : this.#eventType, data: this.#dataLines.join('\n') });
+    this.#eventType = '';
+    this.#dataLines = [];
+    this.#dataChars = 0;
+  }
 }
