@@ -24,17 +24,21 @@ export function createProxyHandler(deps: ProxyDeps): ProxyHandler {
       if (!res.writableFinished) gone.abort();
     };
     res.on('close', onClose);
+    let finished: Promise<void> | undefined;
     try {
       const response = await handleProxyRequest(deps, edgeRequestOf(req, gone.signal));
+      finished = response.finished;
       await writeResponse(response, res);
-      await response.finished;
     } catch (error) {
       // Last resort: the proxy must never die on a request.
       sendApiError(res, 500, 'api_error', `internal error: ${errorText(error)}`);
       if (!res.writableEnded) res.destroy();
-    } finally {
-      res.off('close', onClose);
+      // A response that could not be written is one nobody reads: its upstream request is cut.
+      gone.abort();
     }
+    // The request is done once counted and recorded (start-proxy.ts waits for it on close).
+    await finished;
+    res.off('close', onClose);
   };
 }
 
