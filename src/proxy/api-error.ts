@@ -1,6 +1,9 @@
 /** Proxy-side failures, answered in the error shape of the API the client speaks. */
-import type { ServerResponse } from 'node:http';
 import { outwardMessage } from '../errors.js';
+import type { ClientSink } from './client-sink.js';
+
+/** What an error answer needs of the response: a node `ServerResponse` or the edge's in-memory one. */
+export type ErrorSink = Pick<ClientSink, 'headersSent' | 'writableEnded' | 'destroyed' | 'writeHead' | 'end'>;
 
 /**
  * Which error shape a client parses: the Anthropic Messages API's (the default everywhere) or
@@ -38,7 +41,7 @@ export function errorShapeOf(target: string): ErrorShape {
  * Answers `status` with an API-shaped error body. Returns false, sending nothing, when the
  * response already started or is gone: a status line cannot be taken back.
  */
-export function sendApiError(res: ServerResponse, status: number, type: string, message: string): boolean {
+export function sendApiError(res: ErrorSink, status: number, type: string, message: string): boolean {
   return sendErrorBody(res, status, apiErrorBody(type, message));
 }
 
@@ -59,9 +62,9 @@ export function shapedErrorBody(shape: ErrorShape, error: ShapedError): Buffer {
  * Answers `status` with `body` as JSON. Returns false, sending nothing, when the response
  * already started or is gone.
  */
-export function sendErrorBody(res: ServerResponse, status: number, body: Buffer): boolean {
+export function sendErrorBody(res: ErrorSink, status: number, body: Buffer): boolean {
   if (res.headersSent || res.writableEnded || res.destroyed) return false;
-  res.writeHead(status, {
+  res.writeHead(status, undefined, {
     'content-type': 'application/json',
     'content-length': String(body.length),
   });

@@ -4,8 +4,8 @@
  * once and the rewritten request goes out once more. The client sees only the retry's response,
  * or, when nothing could be freed or the retry was refused too, the original answer byte for byte.
  */
-import type { ServerResponse } from 'node:http';
 import type { EngineRequest, EpochEngine, OverflowDeclined, Prepared } from '../rescue/index.js';
+import type { ClientSink } from './client-sink.js';
 import { sendHeldResponse, type ForwardArgs, type ForwardResult, type HeldResponse } from './forward.js';
 import { HELD_BODY_MAX_BYTES, readHeldOverflow, readHeldPrefixMismatch } from './held-overflow.js';
 
@@ -59,7 +59,7 @@ export interface HeldAnswer {
   readonly request: EngineRequest;
   readonly prepared: Prepared;
   readonly first: ForwardResult & { readonly held: HeldResponse };
-  readonly clientRes: ServerResponse;
+  readonly clientRes: ClientSink;
   /** Forwards one prepared body (with the hold-back given) and returns its result. */
   readonly forward: (prepared: Prepared, holdBack: ForwardArgs['holdBack']) => Promise<ForwardResult>;
 }

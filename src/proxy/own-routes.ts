@@ -4,10 +4,12 @@
  * route gets a 404 in the API's error shape rather than going upstream. Only loopback clients that
  * name a loopback host get an answer (loopback.ts says why both).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorText } from '../errors.js';
 import type { ServedMetrics } from '../metrics/metrics.js';
 import { sendApiError } from './api-error.js';
+import type { ClientSink } from './client-sink.js';
+import type { EdgeRequest } from './edge.js';
+import { dropBody } from './read-body.js';
 import { isLoopbackAddress, isLoopbackHost } from './loopback.js';
 
 /** The prefix of every path the proxy answers itself. */
@@ -71,10 +73,10 @@ export function decideOwnRoute(request: OwnRequest): OwnAnswer {
 }
 
 /** Answers a request for one of the proxy's own paths. Never rejects. */
-export async function answerOwnRoute(req: IncomingMessage, res: ServerResponse, path: string, metrics: ServedMetrics): Promise<void> {
+export async function answerOwnRoute(req: EdgeRequest, res: ClientSink, path: string, metrics: ServedMetrics): Promise<void> {
   // No own route takes a body: whatever came is read and dropped, never buffered.
-  req.resume();
-  const answer = decideOwnRoute({ method: req.method, path, remoteAddress: req.socket.remoteAddress, host: req.headers.host });
+  dropBody(req);
+  const answer = decideOwnRoute({ method: req.method, path, remoteAddress: req.remoteAddress, host: req.headers.host });
   if (answer.kind === 'refused') {
     sendApiError(res, answer.status, answer.type, answer.message);
     return;
@@ -88,6 +90,6 @@ export async function answerOwnRoute(req: IncomingMessage, res: ServerResponse, 
   }
   if (res.headersSent || res.destroyed) return;
   const body = Buffer.from(text, 'utf8');
-  res.writeHead(200, { 'content-type': metrics.contentType, 'content-length': String(body.length), 'cache-control': 'no-store' });
+  res.writeHead(200, undefined, { 'content-type': metrics.contentType, 'content-length': String(body.length), 'cache-control': 'no-store' });
   res.end(body);
 }

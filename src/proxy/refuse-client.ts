@@ -3,12 +3,14 @@
  * speaks, and a wire record naming the reason. Nothing is forwarded and the epoch engine never
  * sees it; the body is read and dropped, never kept.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { modelRouteOf } from '../core/model-route.js';
 import type { RefusalReason } from '../core/refusal-reasons.js';
 import type { ServedMetrics } from '../metrics/metrics.js';
 import { buildWireRecord } from '../state/wire-record.js';
-import { errorShapeOf, sendErrorBody, shapedErrorBody } from './api-error.js';
+import { errorShapeOf, sendErrorBody, shapedErrorBody, type ErrorSink } from './api-error.js';
+import { appendWireRecord } from './append-wire-record.js';
+import type { EdgeRequest } from './edge.js';
+import { dropBody } from './read-body.js';
 import type { StateHealth } from './state-health.js';
 
 /** A refusal from `decideClientAccess`. */
@@ -32,10 +34,10 @@ export const REFUSED_STATUS = 403;
  * Answers `refusal`. A request for the proxy's own paths (`own`) is neither counted nor logged,
  * as those never are (own-routes.ts); any other is counted and gets a wire record. Never rejects.
  */
-export async function refuseClient(deps: RefusalDeps, req: IncomingMessage, res: ServerResponse, refusal: Refusal, own: boolean): Promise<void> {
+export async function refuseClient(deps: RefusalDeps, req: EdgeRequest, res: ErrorSink, refusal: Refusal, own: boolean): Promise<void> {
   const started = performance.now();
-  req.resume();
-  const target = req.url ?? '/';
+  dropBody(req);
+  const target = req.url;
   const body = shapedErrorBody(errorShapeOf(target), {
     anthropicType: 'permission_error',
     openAiType: 'invalid_request_error',
@@ -48,7 +50,7 @@ export async function refuseClient(deps: RefusalDeps, req: IncomingMessage, res:
   deps.metrics.requestDone(route, REFUSED_STATUS);
   const record = buildWireRecord({
     t: deps.now().toISOString(),
-    method: req.method ?? 'GET',
+    method: req.method,
     target,
     route,
     key: undefined,
@@ -65,9 +67,5 @@ export async function refuseClient(deps: RefusalDeps, req: IncomingMessage, res:
     ms: { total: performance.now() - started, prepare: 0 },
     refused: refusal.reason,
   });
-  const mark = deps.health.mark;
-  await deps.wire.append(record).then(
-    () => deps.health.succeeded(mark),
-    (error: unknown) => deps.health.failed(error),
-  );
+  await appendWireRecord(deps, record, false);
 }

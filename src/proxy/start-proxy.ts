@@ -8,7 +8,7 @@ import { WIRE_FLUSH_DELAY_MS, WireLog } from '../state/wire-log.js';
 import { EpochEngine } from '../rescue/index.js';
 import { createUpstreamAgents } from './agents.js';
 import { createClassifierCall } from './classifier-call.js';
-import { createProxyHandler } from './handler.js';
+import { createProxyHandler, type ProxyHandler } from './handler.js';
 import { StateHealth } from './state-health.js';
 import type { ProxySettings } from './transport-settings.js';
 
@@ -68,29 +68,8 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
   });
   const handler = createProxyHandler({ transport: settings.transport, engine, wire, health, agents, now, metrics });
   const inFlight = new Set<Promise<void>>();
-  const server = http.createServer((req, res) => {
-    const job = handler(req, res);
-    inFlight.add(job);
-    void job.finally(() => inFlight.delete(job));
-  });
-  // The proxy relays HTTP only. A client that asks for a WebSocket first (Codex tries
-  // `ws://<base>/responses`) gets 426 Upgrade Required and falls back to HTTP at once; without
-  // this, Node would pass the request on as a plain GET and the client retry it for seconds.
-  server.on('upgrade', (_req, socket: Duplex) => {
-    socket.on('error', () => undefined);
-    socket.end(UPGRADE_REFUSED);
-  });
-  // Long SSE streams and slow uploads are normal for this API; the upstream timeouts govern.
-  server.requestTimeout = 0;
-  server.headersTimeout = 60_000;
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, LOOPBACK, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  const server = createServer(handler, inFlight);
+  await listen(server, port);
   server.on('error', () => undefined);
   // unref: the pruning alone never keeps the process alive.
   const pruner = setInterval(() => engine.pruneMemos(), MEMO_PRUNE_INTERVAL_MS);
@@ -125,4 +104,35 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
 async function loadPromMetrics(): Promise<ServedMetrics> {
   const { PromMetrics } = await import('../metrics/prom-metrics.js');
   return new PromMetrics();
+}
+
+/** The HTTP server: each request to the handler, kept in `inFlight` until it is done. */
+function createServer(handler: ProxyHandler, inFlight: Set<Promise<void>>): http.Server {
+  const server = http.createServer((req, res) => {
+    const job = handler(req, res);
+    inFlight.add(job);
+    void job.finally(() => inFlight.delete(job));
+  });
+  // The proxy relays HTTP only. A client that asks for a WebSocket first (Codex tries
+  // `ws://<base>/responses`) gets 426 Upgrade Required and falls back to HTTP at once; without
+  // this, Node would pass the request on as a plain GET and the client retry it for seconds.
+  server.on('upgrade', (_req, socket: Duplex) => {
+    socket.on('error', () => undefined);
+    socket.end(UPGRADE_REFUSED);
+  });
+  // Long SSE streams and slow uploads are normal for this API; the upstream timeouts govern.
+  server.requestTimeout = 0;
+  server.headersTimeout = 60_000;
+  server.keepAliveTimeout = 65_000;
+  return server;
+}
+
+function listen(server: http.Server, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, LOOPBACK, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }

@@ -97,15 +97,7 @@ export function createUsageTap(opts: UsageTapOptions): UsageTap {
     broken = true;
   };
 
-  const kind = bodyKind(opts.contentType);
-  const api = opts.api ?? 'messages';
-  const maxPending = opts.maxSsePendingChars ?? MAX_SSE_PENDING_CHARS;
-  let reader: BodyReader | undefined;
-  if (kind === 'sse') {
-    reader = api === 'messages' ? createSseUsageReader(maxPending, tap, fail) : createOpenAiSseReader(api, maxPending, (e) => (tap.streamError = e), fail);
-  } else if (kind === 'json') {
-    reader = createJsonUsageReader(opts.maxJsonBytes ?? MAX_JSON_COPY_BYTES, fail, api, tap);
-  }
+  const reader = readerFor(opts, tap, fail);
   let decompressor: Decompressor | undefined;
   if (reader !== undefined) {
     const coding = contentCoding(opts.contentEncoding);
@@ -138,6 +130,18 @@ export function createUsageTap(opts: UsageTapOptions): UsageTap {
   }
 
   return tap;
+}
+
+/** The reader of the response's content type and API; undefined for a body that carries no usage. */
+function readerFor(opts: UsageTapOptions, tap: UsageTap, fail: (reason: string) => void): BodyReader | undefined {
+  const kind = bodyKind(opts.contentType);
+  const api = opts.api ?? 'messages';
+  const maxPending = opts.maxSsePendingChars ?? MAX_SSE_PENDING_CHARS;
+  if (kind === 'sse') {
+    return api === 'messages' ? createSseUsageReader(maxPending, tap, fail) : createOpenAiSseReader(api, maxPending, (e) => (tap.streamError = e), fail);
+  }
+  if (kind === 'json') return createJsonUsageReader(opts.maxJsonBytes ?? MAX_JSON_COPY_BYTES, fail, api, tap);
+  return undefined;
 }
 
 function createSseUsageReader(maxPending: number, tap: UsageTap, fail: (reason: string) => void): BodyReader {

@@ -1,0 +1,94 @@
+/**
+ * The proxy's per-request logic as a function from a request to a response, callable without a
+ * socket (test/proxy/handle-request.test.ts). A request from a web page is refused
+ * (client-guard.ts) and the proxy's own paths (`/_ctxshed/`) are answered (own-routes.ts), neither
+ * ever forwarded; every other request goes the request path, one straight line in `serveRequest`
+ * (docs/request-path.md). handler.ts puts it on node's req/res.
+ */
+import { modelRouteOf } from '../core/model-route.js';
+import { errorText } from '../errors.js';
+import type { EngineRequest } from '../rescue/index.js';
+import { crashPoint } from '../state/crash-point.js';
+import { sendApiError } from './api-error.js';
+import { decideClientAccess } from './client-guard.js';
+import { countRequest } from './count-request.js';
+import type { EdgeRequest, EdgeResponse } from './edge.js';
+import { EdgeResponseSink, type EdgeHead } from './edge-response-sink.js';
+import { forwarderFor } from './forward-prepared.js';
+import { answerHeld, OVERFLOW_HOLD_BACK, type FinalExchange } from './overflow-retry.js';
+import { answerOwnRoute, ownPathOf } from './own-routes.js';
+import type { ProxyDeps } from './proxy-deps.js';
+import { readBody } from './read-body.js';
+import { recordRequest } from './record-request.js';
+import { refuseClient } from './refuse-client.js';
+
+export type { ProxyDeps } from './proxy-deps.js';
+
+/**
+ * Handles one request: resolves with the response once its status line and headers are known,
+ * while its body streams; `finished` settles when the request is counted and recorded. Never
+ * rejects: every failure is answered (in the route's API error shape) or cuts the response off.
+ */
+export async function handleProxyRequest(deps: ProxyDeps, request: EdgeRequest): Promise<EdgeResponse> {
+  const sink = new EdgeResponseSink(request.signal);
+  const finished = routeRequest(deps, request, sink).catch((error: unknown) => {
+    // Last resort: the proxy must never die on a request.
+    sendApiError(sink, 500, 'api_error', `internal error: ${errorText(error)}`);
+    if (!sink.writableEnded) sink.destroy();
+  });
+  // A request can end with no head written only when its client went away first.
+  const head = await Promise.race([sink.head, finished.then(() => (sink.headersSent ? sink.head : CUT_OFF))]);
+  return { ...head, finished };
+}
+
+async function routeRequest(deps: ProxyDeps, request: EdgeRequest, sink: EdgeResponseSink): Promise<void> {
+  const own = ownPathOf(request.url);
+  // Before anything else, on every route: a web page is never served (client-guard.ts).
+  const access = decideClientAccess({ host: request.headers.host, origin: request.headers.origin, port: request.localPort });
+  if (access.kind === 'refused') await refuseClient(deps, request, sink, access, own !== undefined);
+  else if (own !== undefined) await answerOwnRoute(request, sink, own, deps.metrics);
+  else await serveRequest(deps, request, sink);
+}
+
+/** The request path: read, prepare, forward, answer a held refusal, count, record. */
+async function serveRequest(deps: ProxyDeps, request: EdgeRequest, sink: EdgeResponseSink): Promise<void> {
+  const { engine, transport } = deps;
+  const startedAt = performance.now();
+  // 1. The body, whole: the engine reads the first message and may rewrite any byte after it.
+  const body = await readBody(request, transport.maxRequestBytes);
+  if (body === 'too_large') return answerTooLarge(deps, request, sink);
+  // 2. What to send: the body itself, or its rewrite by the conversation's epochs (src/rescue).
+  const engineRequest: EngineRequest = { method: request.method, target: request.url, headers: request.headers, body };
+  const prepareStartedAt = performance.now();
+  const prepared = await engine.prepare(engineRequest);
+  const preparedAt = performance.now();
+  if (prepared.rescued > 0) crashPoint('first-rewritten-in-flight');
+  // 3. Forward it, the usage reaching the engine before the client sees the end (forward-prepared.ts).
+  const forward = forwarderFor(deps, request, sink);
+  const first = await forward(prepared, engine.canRescueOverflow(prepared) ? OVERFLOW_HOLD_BACK : undefined);
+  // 4. A refusal as too long, held back, is rescued and sent once more, or relayed (overflow-retry.ts).
+  const final: FinalExchange =
+    first.held === undefined
+      ? { prepared, result: first, status: first.status, responseBytes: first.bytesOut }
+      : await answerHeld({ engine, request: engineRequest, prepared, first: { ...first, held: first.held }, clientRes: sink, forward });
+  // 5. The counts, then the wire record, after the response: the client never waits for either.
+  countRequest(deps.metrics, final.prepared, { ...final.result, status: final.status }, (preparedAt - prepareStartedAt) / 1000, final.retry);
+  await recordRequest(deps, { request: engineRequest, prepared, final, startedAt, preparedAt });
+}
+
+// The connection closes after a 413 (RFC 9110 §15.5.14): node ends it after a response that says so.
+function answerTooLarge(deps: ProxyDeps, request: EdgeRequest, sink: EdgeResponseSink): void {
+  sink.setHeader('connection', 'close');
+  sendApiError(sink, 413, 'request_too_large', `the request body is over ${deps.transport.maxRequestBytes} bytes`);
+  deps.metrics.requestDone(modelRouteOf(request.method, request.url), 413);
+}
+
+/** The response of a request that ended with no head: its client is gone, so whatever is sent is cut off. */
+const CUT_OFF: EdgeHead = {
+  status: 502,
+  statusMessage: undefined,
+  headers: {},
+  body: {
+    [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error('the request ended without a response')) }),
+  },
+};

@@ -1,0 +1,19 @@
+/** What the proxy's per-request logic is given (handle-request.ts); tests hand in small real ones. */
+import type { ServedMetrics } from '../metrics/metrics.js';
+import type { EpochEngine } from '../rescue/index.js';
+import type { UpstreamAgents } from './agents.js';
+import type { StateHealth } from './state-health.js';
+import type { TransportSettings } from './transport-settings.js';
+
+/** The proxy's dependencies, one set per process (start-proxy.ts). */
+export interface ProxyDeps {
+  readonly transport: TransportSettings;
+  readonly engine: EpochEngine;
+  readonly wire: { append(record: object): Promise<void> };
+  readonly health: StateHealth;
+  /** The upstream's node:http and node:https agents (agents.ts): every forward goes through them. */
+  readonly agents: UpstreamAgents;
+  readonly now: () => Date;
+  /** What each request is counted into, and what `/_ctxshed/metrics` serves. */
+  readonly metrics: ServedMetrics;
+}

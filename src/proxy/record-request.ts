@@ -1,0 +1,57 @@
+/** The wire record of one forwarded request (state/wire-record.ts), written after its response. */
+import type { EngineRequest, Prepared } from '../rescue/index.js';
+import { buildWireRecord } from '../state/wire-record.js';
+import { appendWireRecord, type WireDeps } from './append-wire-record.js';
+import type { FinalExchange } from './overflow-retry.js';
+
+/** What the record is built from. */
+export interface RequestFacts {
+  readonly request: EngineRequest;
+  /** The first preparation (the one that weighed the latch). */
+  readonly prepared: Prepared;
+  /** The exchange as the client saw it in the end (after any retry). */
+  readonly final: FinalExchange;
+  /** `performance.now()` when the request came in, and when the engine had prepared it. */
+  readonly startedAt: number;
+  readonly preparedAt: number;
+}
+
+/** Builds and appends the record. Never rejects. */
+export async function recordRequest(deps: WireDeps & { readonly now: () => Date }, facts: RequestFacts): Promise<void> {
+  const { request, prepared, final } = facts;
+  const { result } = final;
+  const last = final.prepared;
+  const record = buildWireRecord({
+    t: deps.now().toISOString(),
+    method: request.method,
+    target: request.target,
+    route: last.route,
+    key: last.key,
+    agentId: last.agentId,
+    window: last.window,
+    bytesIn: request.body.length,
+    bytesOut: last.body.length,
+    rescued: last.rescued,
+    bytesElided: last.bytesElided,
+    epochs: last.epochs,
+    latched: last.latched,
+    // The first preparation weighed the latch; a retry that latched on overflow leaves no hold.
+    hold: last.latched === undefined ? prepared.hold?.reason : undefined,
+    reason: last.reason,
+    skipped: last.skipped,
+    rewritePath: last.rewritePath,
+    refaults: last.refaults,
+    retry: final.retry,
+    thinkingRemoved: last.thinkingRemoved,
+    thinkingSkipped: last.thinkingSkipped,
+    thinkingDropped: result.thinkingDropped,
+    status: final.status,
+    responseBytes: final.responseBytes,
+    usage: result.usage,
+    ms: { total: performance.now() - facts.startedAt, prepare: facts.preparedAt - facts.startedAt, headers: result.timings.headersMs },
+    error: result.error?.code,
+    streamError: result.streamError?.type,
+    classifier: prepared.classifier,
+  });
+  await appendWireRecord(deps, record, prepared.stateFailed === true || last.stateFailed === true);
+}
