@@ -12,6 +12,19 @@ import type { TranscriptIndex } from '../transcript-index.js';
 const UTF8 = new TextDecoder('utf-8');
 const NO_NUMBERS: ReadonlyMap<string, number> = new Map();
 
+/** Every call of the request by its id (the first one, if an id repeats), as the labels read them. Never throws. */
+export function readOpenAiCalls(body: Uint8Array, index: TranscriptIndex): Map<string, ToolCall> {
+  const calls = new Map<string, ToolCall>();
+  for (const message of index.messages) {
+    for (const block of message.blocks) {
+      if (block.type !== 'tool_use' || block.id === '' || calls.has(block.id)) continue;
+      const call = parseCall(body.subarray(block.start, block.end), block.id);
+      if (call !== undefined) calls.set(block.id, call);
+    }
+  }
+  return calls;
+}
+
 /** The calls after the last `user` message, in order, with their inputs' string fields. Never throws. */
 export function readNewestOpenAiCalls(body: Uint8Array, index: TranscriptIndex): ToolCall[] {
   const lastUser = index.messages.findLastIndex((m) => m.role === 'user');
