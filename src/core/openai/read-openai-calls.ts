@@ -65,5 +65,19 @@ function argumentStrings(text: string): Array<readonly [string, string]> {
     return [['arguments', text]];
   }
   if (!isRecord(parsed)) return [['arguments', text]];
-  return Object.entries(parsed).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v] as const] : []));
+  return Object.entries(parsed).flatMap(([k, v]) => {
+    if (typeof v === 'string') return [[k, v] as const];
+    const line = COMMAND_FIELDS.has(k) ? shellLine(v) : undefined;
+    return line === undefined ? [] : [[k, line] as const];
+  });
+}
+
+// A command may come as an argv array (`{"cmd": ["bash", "-lc", "cat f"]}`); it is named by the shell
+// line that runs it.
+const COMMAND_FIELDS = new Set(['cmd', 'command']);
+
+/** An array of strings as one shell line, each word quoted where the shell would split or expand it. */
+export function shellLine(argv: unknown): string | undefined {
+  if (!Array.isArray(argv) || argv.length === 0 || !argv.every((a) => typeof a === 'string')) return undefined;
+  return argv.map((a: string) => (/^[A-Za-z0-9_./:=@%+,-]+$/.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`)).join(' ');
 }
