@@ -48,7 +48,7 @@ function openAiKey(body: Uint8Array, api: ApiDialect, meta: RequestMeta): KeyLoo
   const indexed = api.index(body);
   if (indexed.kind === 'failed') return { kind: 'none', reason: indexed.reason, detail: indexed.detail };
   const { index } = indexed;
-  if (api.name === 'messages' || !isOpenAiIndex(index)) return { kind: 'none', reason: 'not_messages_body', detail: 'no key from the head' };
+  if (!isOpenAiIndex(index)) return { kind: 'none', reason: 'not_messages_body', detail: 'no key from the head' };
   if (index.messages.length === 0 && body[index.messagesSpan.start] !== 0x22) return { kind: 'none', reason: 'no_epoch', detail: 'no input items' };
   const key = openAiConversationKey(body, index, api.name, sha256Hex, meta.sessionId);
   return key === undefined ? { kind: 'none', reason: 'not_messages_body', detail: 'first items unreadable' } : { kind: 'found', key, index };
