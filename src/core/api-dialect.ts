@@ -4,7 +4,12 @@
  * (`TranscriptIndex`): its turns or items as messages, its tool outputs as tool_result blocks
  * (`toolResults`, with the span of the value a stub replaces), its tool calls as tool_use blocks.
  */
-import { indexTranscript, type IndexOutcome } from './transcript-index.js';
+import { firstPromptExcerpt } from './conversation-key.js';
+import { detectRefaults, type Refault } from './detect-refaults.js';
+import type { Epoch } from './epoch-types.js';
+import { readPromptTooLong, type TooLongRefusal } from './prompt-too-long.js';
+import { readNewestToolCalls, readToolCalls, type ToolCall } from './read-tool-calls.js';
+import { indexTranscript, type IndexOutcome, type TranscriptIndex } from './transcript-index.js';
 
 /** The APIs ctxshed can index. */
 export type ApiName = 'messages' | 'responses' | 'chat';
@@ -36,6 +41,19 @@ export interface ApiDialect {
   /** Indexes a request body of this API into the neutral shape. Never throws. */
   readonly index: (body: Uint8Array) => IndexOutcome;
   readonly supports: DialectCapabilities;
+  /**
+   * The API's refusal of a request as over the model's context, read from a 400's body text, with
+   * the counts it names; undefined for any other body (docs/rescue.md, "Rescue on overflow").
+   */
+  readonly tooLong: (text: string) => TooLongRefusal | undefined;
+  /** Every tool call of a request by its id, as the labels read them. Never throws. */
+  readonly calls: (body: Uint8Array, index: TranscriptIndex) => Map<string, ToolCall>;
+  /** The calls the model made since the client's last request (read for refaults). Never throws. */
+  readonly newestCalls: (body: Uint8Array, index: TranscriptIndex) => ToolCall[];
+  /** Which of those calls read an elided block back (docs/design.md "Refault"). */
+  readonly refaults: (calls: readonly ToolCall[], epochs: readonly Epoch[]) => Refault[];
+  /** The person's first prompt, shortened, for the epoch record. */
+  readonly firstPrompt: (body: Uint8Array, index: TranscriptIndex) => string;
 }
 
 /** The Anthropic Messages API (`POST /v1/messages`): the default everywhere. */
@@ -43,4 +61,9 @@ export const MESSAGES_API: ApiDialect = {
   name: 'messages',
   index: indexTranscript,
   supports: { spans: true, thinking: true, modelLabels: true, keyFromHead: true },
+  tooLong: readPromptTooLong,
+  calls: readToolCalls,
+  newestCalls: readNewestToolCalls,
+  refaults: detectRefaults,
+  firstPrompt: (body, index) => firstPromptExcerpt(body, index),
 };

@@ -19,6 +19,8 @@ export const HOLD_REASONS = {
   mid_turn:
     "With --latch-at prompt, on a model that runs the prefix check: the newest message is not a person's prompt (tool results only, or a system message), so an epoch now would also remove the current turn's thinking; it waits for the next prompt, unless the window is 85% full.",
   state_unavailable: 'The state directory failed while latching; the request went out without a new epoch.',
+  spans_unsupported:
+    'Shed mode on an API without spans (the OpenAI APIs, docs/openai.md "Shed mode"): a new conversation of that API latches no epoch under --mode shed; run it through a proxy in rescue mode.',
   ...SHED_REFUSALS,
 } as const;
 

@@ -33,6 +33,7 @@ export * from './incremental-rewrite.js';
 export * from './memo-cache.js';
 export * from './labels/index.js';
 export * from './prompt-too-long.js';
+export * from './estimate-overflow.js';
 export * from './overflow-decision.js';
 export * from './read-tool-calls.js';
 export * from './detect-refaults.js';

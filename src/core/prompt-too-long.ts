@@ -8,9 +8,20 @@ import { readInvalidRequestMessage } from './invalid-request-message.js';
 
 /** What the API said of a prompt it refused as too long. */
 export interface OverflowReading {
-  /** The prompt's tokens as the API counted them. */
+  /**
+   * The prompt's tokens as the API counted them; or, when `estimated`, as ctxshed estimated them
+   * because the refusal named no count (core/estimate-overflow.ts).
+   */
   readonly tokens: number;
   /** The maximum it named, when it named one. */
+  readonly limit?: number;
+  /** The refusal named no count: `tokens` is ctxshed's estimate. */
+  readonly estimated?: true;
+}
+
+/** A refusal as too long as an API words it: the counts it names, when it names them. */
+export interface TooLongRefusal {
+  readonly tokens?: number;
   readonly limit?: number;
 }
 

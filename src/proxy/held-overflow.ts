@@ -4,19 +4,22 @@
  * bounded, before the core reads it (core/prompt-too-long.ts).
  */
 import zlib from 'node:zlib';
-import { readPrefixMismatch, readPromptTooLong, type OverflowReading, type PrefixMismatch } from '../core/index.js';
+import { readPrefixMismatch, type ApiDialect, type PrefixMismatch, type TooLongRefusal } from '../core/index.js';
 import { contentCoding } from './copy-decompressor.js';
 import type { HeldResponse } from './forward.js';
 
 /** Held bodies are small JSON; anything that decodes larger than this is not an overflow error. */
 export const HELD_BODY_MAX_BYTES = 1024 * 1024;
 
-/** The reading of a held response that says the prompt is too long; undefined for anything else. */
-export function readHeldOverflow(held: HeldResponse): OverflowReading | undefined {
+/**
+ * The refusal in a held response that says the request is over the model's context, in the
+ * request's API's words (its dialect's `tooLong`); undefined for anything else.
+ */
+export function readHeldOverflow(held: HeldResponse, api: Pick<ApiDialect, 'tooLong'>): TooLongRefusal | undefined {
   if (held.status !== 400) return undefined;
   const encoding = held.headers['content-encoding'];
   const text = decodeBody(held.body, typeof encoding === 'string' ? encoding : undefined);
-  return text === undefined ? undefined : readPromptTooLong(text);
+  return text === undefined ? undefined : api.tooLong(text);
 }
 
 /** The refused block's place of a held response that says a thinking block failed its prefix check; undefined for anything else. */

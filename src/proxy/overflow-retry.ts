@@ -4,6 +4,7 @@
  * once and the rewritten request goes out once more. The client sees only the retry's response,
  * or, when nothing could be freed or the retry was refused too, the original answer byte for byte.
  */
+import { dialectOfRoute, overflowReadingOf, type OverflowReading } from '../core/index.js';
 import type { EngineRequest, EpochEngine, OverflowDeclined, Prepared } from '../rescue/index.js';
 import type { ClientSink } from './client-sink.js';
 import { sendHeldResponse, type ForwardArgs, type ForwardResult, type HeldResponse } from './forward.js';
@@ -31,6 +32,8 @@ export type RetryFacts =
       /** The prompt's tokens as the refusal counted them, and the maximum it named. */
       readonly tokens: number;
       readonly limit?: number;
+      /** The refusal named no count (the Responses API's): `tokens` is ctxshed's estimate. */
+      readonly estimated?: true;
     })
   | PrefixCheckRetryFacts;
 
@@ -71,13 +74,14 @@ export async function answerHeld(a: HeldAnswer): Promise<FinalExchange> {
     const responseBytes = sendHeldResponse(a.clientRes, held);
     return { prepared: last.prepared, result: last.result, status: held.status, responseBytes, ...(retry === undefined ? {} : { retry }) };
   };
-  const overflow = readHeldOverflow(held);
+  const overflow = overflowOf(a);
   if (overflow === undefined) return answerPrefixMismatch(a, original);
   const facts = {
     reason: 'overflow' as const,
     firstStatus: held.status,
     tokens: overflow.tokens,
     ...(overflow.limit === undefined ? {} : { limit: overflow.limit }),
+    ...(overflow.estimated === true ? { estimated: true as const } : {}),
   };
   const outcome = await a.engine.prepareAfterOverflow(a.request, a.prepared, overflow);
   if (outcome.kind === 'declined') return original({ ...facts, sent: false, why: outcome.why });
@@ -87,6 +91,19 @@ export async function answerHeld(a: HeldAnswer): Promise<FinalExchange> {
   const retried = { prepared: outcome.prepared, result };
   if (result.held !== undefined) return original({ ...facts, sent: true, status: result.held.status }, retried);
   return { ...retried, status: result.status, responseBytes: result.bytesOut, retry: { ...facts, sent: true, status: result.status } };
+}
+
+/**
+ * The reading of a held refusal as too long, in the request's API's words. A refusal that names no
+ * count (the Responses API's) gets an estimate: the conversation's last reading's tokens per byte
+ * times the bytes sent, at least the window plus one (core/estimate-overflow.ts).
+ */
+function overflowOf(a: HeldAnswer): OverflowReading | undefined {
+  const { prepared } = a;
+  if (prepared.route === undefined) return undefined;
+  const refusal = readHeldOverflow(a.first.held, dialectOfRoute(prepared.route));
+  if (refusal === undefined) return undefined;
+  return overflowReadingOf(refusal, { window: prepared.window, sentBytes: prepared.body.length, last: prepared.conversation?.reading });
 }
 
 /**

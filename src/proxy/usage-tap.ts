@@ -138,7 +138,7 @@ function readerFor(opts: UsageTapOptions, tap: UsageTap, fail: (reason: string) 
   const api = opts.api ?? 'messages';
   const maxPending = opts.maxSsePendingChars ?? MAX_SSE_PENDING_CHARS;
   if (kind === 'sse') {
-    return api === 'messages' ? createSseUsageReader(maxPending, tap, fail) : createOpenAiSseReader(api, maxPending, (e) => (tap.streamError = e), fail);
+    return USAGE_READERS[api].sse(maxPending, tap, fail);
   }
   if (kind === 'json') return createJsonUsageReader(opts.maxJsonBytes ?? MAX_JSON_COPY_BYTES, fail, api, tap);
   return undefined;
@@ -218,15 +218,39 @@ function createJsonUsageReader(maxBytes: number, fail: (reason: string) => void,
         fail(`JSON body could not be parsed: ${errorText(err)}`);
         return undefined;
       }
-      if (api !== 'messages') return readOpenAiJsonUsage(api, body);
-      const record = asRecord(body);
-      noteDropped(tap, record?.['input_transformations']);
-      const usage = asRecord(record?.['usage']);
-      if (usage === undefined) return undefined; // count_tokens, an error body: no usage to read
-      const model = record?.['model'];
-      return toUsage({ fields: mergeUsage(emptyFields(), usage), ...(typeof model === 'string' ? { model } : {}) });
+      return USAGE_READERS[api].json(body, tap);
     },
   };
+}
+
+/** How each API writes its usage: the stream's reader, and the reader of a JSON body. */
+interface UsageReaders {
+  readonly sse: (maxPending: number, tap: UsageTap, fail: (reason: string) => void) => BodyReader;
+  readonly json: (body: unknown, tap: UsageTap) => Usage | undefined;
+}
+
+// One entry per API (core/api-dialect.ts), so no check asks which API it is.
+const USAGE_READERS: Readonly<Record<ApiName, UsageReaders>> = {
+  messages: { sse: (maxPending, tap, fail) => createSseUsageReader(maxPending, tap, fail), json: readMessagesJsonUsage },
+  responses: openAiReaders('responses'),
+  chat: openAiReaders('chat'),
+};
+
+function openAiReaders(api: 'responses' | 'chat'): UsageReaders {
+  return {
+    sse: (maxPending, tap, fail) => createOpenAiSseReader(api, maxPending, (e) => (tap.streamError = e), fail),
+    json: (body) => readOpenAiJsonUsage(api, body),
+  };
+}
+
+// A Messages reply: top-level `usage` and `model`, and the thinking blocks the API dropped.
+function readMessagesJsonUsage(body: unknown, tap: UsageTap): Usage | undefined {
+  const record = asRecord(body);
+  noteDropped(tap, record?.['input_transformations']);
+  const usage = asRecord(record?.['usage']);
+  if (usage === undefined) return undefined; // count_tokens, an error body: no usage to read
+  const model = record?.['model'];
+  return toUsage({ fields: mergeUsage(emptyFields(), usage), ...(typeof model === 'string' ? { model } : {}) });
 }
 
 function noteDropped(tap: UsageTap, transformations: unknown): void {

@@ -8,10 +8,9 @@
 import {
   conversationKeyOf,
   findFirstMessage,
-  indexChat,
-  indexResponses,
   indexTranscript,
   openAiConversationKey,
+  isOpenAiIndex,
   type ApiDialect,
   type PassthroughReason,
   type TranscriptIndex,
@@ -26,7 +25,7 @@ export type KeyLookup =
 
 /** Finds the request's conversation key. Never throws. */
 export function conversationKeyFor(body: Uint8Array, api: ApiDialect, meta: RequestMeta): KeyLookup {
-  return api.name === 'messages' ? messagesKey(body, meta) : openAiKey(body, api.name, meta);
+  return api.supports.keyFromHead ? messagesKey(body, meta) : openAiKey(body, api, meta);
 }
 
 function messagesKey(body: Uint8Array, meta: RequestMeta): KeyLookup {
@@ -45,11 +44,12 @@ function messagesKey(body: Uint8Array, meta: RequestMeta): KeyLookup {
     : { kind: 'none', reason: 'not_messages_body', detail: 'first message unreadable' };
 }
 
-function openAiKey(body: Uint8Array, api: 'responses' | 'chat', meta: RequestMeta): KeyLookup {
-  const indexed = api === 'responses' ? indexResponses(body) : indexChat(body);
+function openAiKey(body: Uint8Array, api: ApiDialect, meta: RequestMeta): KeyLookup {
+  const indexed = api.index(body);
   if (indexed.kind === 'failed') return { kind: 'none', reason: indexed.reason, detail: indexed.detail };
   const { index } = indexed;
+  if (!isOpenAiIndex(index)) return { kind: 'none', reason: 'not_messages_body', detail: 'no key from the head' };
   if (index.messages.length === 0 && body[index.messagesSpan.start] !== 0x22) return { kind: 'none', reason: 'no_epoch', detail: 'no input items' };
-  const key = openAiConversationKey(body, index, api, sha256Hex, meta.sessionId);
+  const key = openAiConversationKey(body, index, api.name, sha256Hex, meta.sessionId);
   return key === undefined ? { kind: 'none', reason: 'not_messages_body', detail: 'first items unreadable' } : { kind: 'found', key, index };
 }

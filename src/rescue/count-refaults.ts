@@ -6,24 +6,15 @@
  * again; the set of calls counted covers a request sent twice (a client's retry of the same turn)
  * and a turn's earlier steps resent with its later ones.
  */
-import {
-  detectRefaults,
-  detectShellRefaults,
-  readNewestOpenAiCalls,
-  readNewestToolCalls,
-  type ApiName,
-  type Refault,
-  type TranscriptIndex,
-} from '../core/index.js';
+import type { ApiDialect, Refault, TranscriptIndex } from '../core/index.js';
 import type { ConversationEntry } from './conversation-table.js';
 
 /** The refaults in this request not counted before; marks their calls as counted. */
-export function countRefaults(entry: ConversationEntry, body: Uint8Array, index: TranscriptIndex, api: ApiName): Refault[] {
+export function countRefaults(entry: ConversationEntry, body: Uint8Array, index: TranscriptIndex, api: ApiDialect): Refault[] {
   const epochs = entry.record?.epochs ?? [];
   if (epochs.length === 0) return [];
-  const newest = api === 'messages' ? readNewestToolCalls(body, index) : readNewestOpenAiCalls(body, index);
-  const calls = newest.filter((call) => !entry.refaulted.has(call.id));
-  const refaults = api === 'messages' ? detectRefaults(calls, epochs) : detectShellRefaults(calls, epochs);
+  const calls = api.newestCalls(body, index).filter((call) => !entry.refaulted.has(call.id));
+  const refaults = api.refaults(calls, epochs);
   for (const r of refaults) entry.refaulted.add(r.toolUseId);
   return refaults;
 }

@@ -68,7 +68,7 @@ export type ClassifierReport = WireClassifier;
 
 /** Why an overflow was not rescued: the client then gets the API's refusal as it was. */
 export type OverflowDeclined =
-  /** Not a messages call of a conversation, or a request ctxshed sent unchanged for a reason. */
+  /** Not a model call of a conversation (or shed mode on an API without spans), or a request ctxshed sent unchanged for a reason. */
   | 'not_rescuable'
   /** Every eligible block is frozen already (shed mode: no message is left to shed after the last span). */
   | 'nothing_new'

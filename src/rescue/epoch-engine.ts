@@ -13,7 +13,6 @@ import {
   dialectOfRoute,
   indexIncrementally,
   MemoCache,
-  MESSAGES_API,
   readsFullness,
   rewriteIncrementally,
   shedRequest,
@@ -136,7 +135,8 @@ export class EpochEngine {
    * want of an epoch). count_tokens is never retried; a request that failed open would fail open again.
    */
   canRescueOverflow(prepared: Prepared): boolean {
-    if (prepared.route !== 'messages' || prepared.conversation === undefined) return false;
+    // Every API that gives a reading has a refusal as too long (its dialect's `tooLong`); count_tokens does not.
+    if (!readsFullness(prepared.route) || prepared.conversation === undefined) return false;
     return prepared.reason === undefined || prepared.reason === 'no_epoch';
   }
 
@@ -156,8 +156,11 @@ export class EpochEngine {
       const key = prepared.key;
       if (!this.canRescueOverflow(prepared) || entry === undefined || key === undefined) return declined('not_rescuable');
       const mode: EpochMode = entry.mode ?? this.settings.mode ?? 'rescue';
+      const api = dialectOfRoute(prepared.route ?? 'messages');
+      // Shed mode on an API without spans latches nothing (docs/openai.md, "Shed mode").
+      if (mode === 'shed' && !api.supports.spans) return declined('not_rescuable', `${api.name}: ${SPANS_UNSUPPORTED}`);
       const outcome = await this.#latchAndPrepareAgain(request, prepared, entry, key, mode, (index, meta, onFailure) => {
-        const refused = { body: request.body, index, agentId: meta.agentId, window: prepared.window, sentBytes: prepared.body.length, overflow };
+        const refused = { body: request.body, index, agentId: meta.agentId, window: prepared.window, sentBytes: prepared.body.length, overflow, api };
         return mode === 'shed' ? shedOnOverflow(this.#latch, entry, refused, onFailure) : latchOnOverflow(this.#latch, entry, refused, onFailure);
       });
       if (outcome.kind === 'declined') return declined(outcome.why, outcome.detail);
@@ -214,7 +217,11 @@ export class EpochEngine {
     latch: (index: TranscriptIndex, meta: RequestMeta, onFailure: (error: unknown) => void) => Promise<OverflowLatch>,
   ): Promise<RetryOutcome> {
     const meta = readRequestMeta(request, this.settings);
-    const indexed = indexIncrementally(request.body, undefined, commonPrefixLength);
+    const api = dialectOfRoute(meta.route ?? 'messages');
+    // An API whose key takes its index has no resumable index: its own index, from scratch.
+    const indexed: IncrementalIndex = api.supports.keyFromHead
+      ? indexIncrementally(request.body, undefined, commonPrefixLength)
+      : { outcome: api.index(request.body) };
     if (indexed.outcome.kind === 'failed') return { kind: 'declined', why: 'not_rescuable', detail: indexed.outcome.detail };
     const { index } = indexed.outcome;
     let stateFailed = false;
@@ -226,7 +233,7 @@ export class EpochEngine {
     const retry =
       mode === 'shed'
         ? await this.#shed(request.body, meta, entry, key, index, latched.n, stateFailed)
-        : await this.#rewrite(request.body, meta, entry, key, indexed, MESSAGES_API, this.#now().getTime(), {
+        : await this.#rewrite(request.body, meta, entry, key, indexed, api, this.#now().getTime(), {
             ...(latched.n === undefined ? {} : { latched: latched.n }),
             ...(stateFailed ? { stateFailed: true as const } : {}),
             ...(prepared.refaults === undefined ? {} : { refaults: prepared.refaults }),
@@ -297,9 +304,11 @@ export class EpochEngine {
       return pass('state_unavailable', errorText(error), { key, stateFailed: true });
     }
     // 3. Nothing to do for a conversation without epochs that cannot latch one now. A
-    //    conversation keeps the mode of its first epoch; a new one takes the engine's.
-    //    OpenAI conversations are rescued only: shed mode's spans are whole Messages API messages.
-    const mode: EpochMode = api.name === 'messages' ? (entry.mode ?? this.settings.mode ?? 'rescue') : 'rescue';
+    //    conversation keeps the mode of its first epoch; a new one takes the engine's. Shed mode
+    //    on an API without spans latches nothing and says so (docs/openai.md, "Shed mode").
+    const wanted: EpochMode = entry.mode ?? this.settings.mode ?? 'rescue';
+    const noSpans = wanted === 'shed' && !api.supports.spans;
+    const mode: EpochMode = noSpans ? 'rescue' : wanted;
     const nowMs = this.#now().getTime();
     this.#memos.prune(nowMs);
     this.#eligibility.prune(nowMs);
@@ -319,7 +328,7 @@ export class EpochEngine {
     }
     const { index } = indexed.outcome;
     // 4. Refaults: the model's new calls that read an elided block back (only model turns count).
-    const refaults: Refault[] = readsFullness(meta.route) ? countRefaults(entry, body, index, api.name) : [];
+    const refaults: Refault[] = readsFullness(meta.route) ? countRefaults(entry, body, index, api) : [];
     // 5. The latch: files durable, then the record, before any stub names them.
     let stateFailed = false;
     const onLatchFailure = (error: unknown): void => {
@@ -329,7 +338,8 @@ export class EpochEngine {
     let latched: number | undefined;
     let classifier: ClassifierReport | undefined;
     let hold: LatchHold | undefined;
-    if (mayLatch && mode === 'shed') ({ latched, hold } = await maybeShed(this.#latch, entry, body, index, meta.agentId, onLatchFailure));
+    if (mayLatch && noSpans) hold = { reason: 'spans_unsupported', detail: `${api.name}: ${SPANS_UNSUPPORTED}` };
+    else if (mayLatch && mode === 'shed') ({ latched, hold } = await maybeShed(this.#latch, entry, body, index, meta.agentId, onLatchFailure));
     else if (mayLatch) {
       const eligibility = { memo: this.#eligibility.get(key, nowMs), keep: (memo: EligibilityMemo): void => this.#eligibility.set(key, memo, nowMs) };
       ({ latched, classifier, hold } = await maybeLatch(this.#latch, {
@@ -475,6 +485,9 @@ function thinkingFacts(outcome: { readonly thinkingRemoved: number; readonly thi
     ...(outcome.thinkingSkipped.length === 0 ? {} : { thinkingSkipped: outcome.thinkingSkipped }),
   };
 }
+
+// The hold's detail when shed mode meets an API whose items one stub message may not replace.
+const SPANS_UNSUPPORTED = 'shed mode needs spans, which this API does not support; run this conversation in rescue mode';
 
 function base(body: Uint8Array, meta: RequestMeta): Prepared {
   return { body, route: meta.route, window: meta.window, agentId: meta.agentId, rescued: 0, bytesElided: 0, epochs: 0 };

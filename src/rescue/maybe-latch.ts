@@ -8,8 +8,6 @@ import {
   firedThreshold,
   encodeJsonString,
   findEligible,
-  firstPromptExcerpt,
-  openAiFirstPrompt,
   freezeLabelled,
   labelBlocks,
   planElision,
@@ -121,12 +119,13 @@ export async function maybeLatch(ctx: LatchContext, ask: LatchAsk): Promise<Latc
     candidates: decision.added,
     sha256: sha256Hex,
     restoreTool: ctx.settings.restoreTool === true,
+    readCalls: api.calls,
   });
   let classifier: ClassifierReport | undefined;
   const outcome = (result: { latched?: number; hold?: LatchHold }): LatchOutcome => ({ ...result, ...(classifier === undefined ? {} : { classifier }) });
   // The classifier speaks the Messages API to the proxy's upstream: an OpenAI conversation keeps
   // the local rules' labels.
-  if (ctx.settings.labels === 'model' && ctx.classifier !== undefined && api.name === 'messages') {
+  if (ctx.settings.labels === 'model' && ctx.classifier !== undefined && api.supports.modelLabels) {
     const byModel = await labelByModel({
       ...ctx.classifier,
       key: entry.key,
@@ -162,13 +161,13 @@ export async function maybeLatch(ctx: LatchContext, ask: LatchAsk): Promise<Latc
         added: decision.added,
         labels,
         reading,
-        firstPrompt: api.name === 'messages' ? firstPromptExcerpt(body, index) : openAiFirstPrompt(body, index),
+        firstPrompt: api.firstPrompt(body, index),
         model: index.model ?? '',
         agentId: ask.agentId,
         ...(gate === undefined ? {} : { gate }),
         ...firedOf(reading, ctx.settings),
       },
-      api.name === 'messages' ? { body, index, ...(decision.midTurn === true ? { midTurn: true } : {}) } : undefined,
+      api.supports.thinking ? { body, index, ...(decision.midTurn === true ? { midTurn: true } : {}) } : undefined,
     );
     return outcome(latched === undefined ? { hold: { reason: 'concurrent_latch', detail: 'another latch got there first' } } : { latched });
   } catch (error) {

@@ -4,7 +4,7 @@
  * the latch is the same as a threshold latch (latch-conversation.ts: files durable first, then
  * the record), with the trigger `overflow` and the API's count as its reading.
  */
-import { decideOverflowLatch, firstPromptExcerpt, planElision, type OverflowReading, type TranscriptIndex } from '../core/index.js';
+import { decideOverflowLatch, MESSAGES_API, planElision, type ApiDialect, type OverflowReading, type TranscriptIndex } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { ConversationEntry } from './conversation-table.js';
 import { latchConversation, type LatchContext } from './latch-conversation.js';
@@ -19,6 +19,8 @@ export interface RefusedRequest {
   /** Bytes of the body as it was sent and refused. */
   readonly sentBytes: number;
   readonly overflow: OverflowReading;
+  /** The API the body speaks; the Messages API when not given. */
+  readonly api?: ApiDialect;
 }
 
 /** What the latch did: `latched` with the epoch written (undefined: another latch got there first). */
@@ -47,7 +49,8 @@ export async function latchOnOverflow(
   });
   if (!decision.latch) return { kind: 'declined', why: decision.why };
   try {
-    const n = await latchConversation(ctx, entry, { added: decision.added, ...overflowLatchFacts(entry, refused) }, { body, index });
+    const thinking = (refused.api ?? MESSAGES_API).supports.thinking ? { body, index } : undefined;
+    const n = await latchConversation(ctx, entry, { added: decision.added, ...overflowLatchFacts(entry, refused) }, thinking);
     return { kind: 'latched', n };
   } catch (error) {
     onStateFailure(error);
@@ -65,7 +68,7 @@ export function overflowLatchFacts(entry: ConversationEntry, refused: RefusedReq
     reading: { contextTokens: overflow.tokens, window, epochsApplied: entry.record?.epochs.length ?? 0, requestBytes: refused.sentBytes },
     trigger: 'overflow' as const,
     ...(overflow.limit === undefined ? {} : { limit: overflow.limit }),
-    firstPrompt: firstPromptExcerpt(body, index),
+    firstPrompt: (refused.api ?? MESSAGES_API).firstPrompt(body, index),
     model: index.model ?? '',
     agentId: refused.agentId,
   };

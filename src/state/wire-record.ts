@@ -128,6 +128,8 @@ export type WireRetry =
       readonly firstStatus: number;
       readonly tokens: number;
       readonly limit?: number;
+      /** The refusal named no count: `tokens` is ctxshed's estimate (docs/openai.md, "Rescue on overflow"). */
+      readonly estimated?: true;
       readonly sent: boolean;
       readonly why?: string;
       readonly status?: number;

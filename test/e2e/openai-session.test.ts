@@ -92,6 +92,10 @@ describe.each([
     const frozen = record!.epochs.flatMap((e) => e.blocks.map((b) => b.ordinal)).sort((a, b) => a - b);
     const last = received.at(-1)!;
     expect(findStubs(last, mustIndex(dialect, last)).map((f) => f.ordinal)).toEqual(frozen);
+    // Each stub names the command that produced its output, as the dialect reads the calls.
+    const blocks = record!.epochs.flatMap((e) => e.blocks);
+    expect(blocks.every((b) => /^cat file-\d+\.txt$/.test(b.input ?? ''))).toBe(true);
+    expect(last.toString('utf8')).toContain(blocks[0]!.input!);
     // Between latches, each request's items are the next one's first bytes: the cache is kept.
     for (let i = firstLatch + 1; i < received.length; i++) {
       if (wire[i]!['latched'] !== undefined) continue;

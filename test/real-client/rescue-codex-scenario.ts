@@ -141,8 +141,10 @@ export function firstStub(body: Buffer): { path: string; sha256: string } | unde
   const text = body.toString('utf8');
   const at = text.indexOf(JSON.stringify(STUB_PREFIX).slice(1, -1));
   if (at === -1) return undefined;
-  const end = text.indexOf('"', at);
-  const stubText = JSON.parse(`"${text.slice(at, end)}"`) as string;
+  // The stub's JSON string runs to the first unescaped quote: a stub names its call's command,
+  // whose own quotes are escaped (`exec_command \"cat f1.txt\"`).
+  const escaped = /^(?:[^"\\]|\\.)*/.exec(text.slice(at))?.[0] ?? '';
+  const stubText = JSON.parse(`"${escaped}"`) as string;
   const stub = parseStub(stubText);
   // The stub names its file however its label words it ("read <path>", "the full text is in <path>").
   const path = /(\/[^\s;\]]+\.txt)/.exec(stubText)?.[1];

@@ -164,6 +164,29 @@ describe.skipIf(whyNot !== undefined)('ctxshed rescue with the real Codex CLI', 
     expect(wire.flatMap((l) => l.refaulted ?? []).map((r) => r.via)).toEqual(['shell']);
   });
 
+  it('should name in each pointer stub the command that produced its output: the `cat` of exec_command, the first line of exec', async ({ skip }) => {
+    if (skipped !== '') skip();
+    const requests = model();
+    const lastClient = JSON.parse(requests.at(-1)!.client.toString('utf8')) as { input: Array<Record<string, unknown>> };
+    const lastUpstream = JSON.parse(requests.at(-1)!.upstream.toString('utf8')) as { input: Array<Record<string, unknown>> };
+    const record = await readConversation(layoutPaths(obs.stateDir), String(wire.find((l) => l.latched !== undefined)!.key));
+    const pointers = record!.epochs.flatMap((e) => e.blocks).filter((b) => b.label === 'pointer');
+    expect(pointers.length).toBeGreaterThan(0);
+    for (const block of pointers) {
+      const call = lastClient.input.find((i) => (i['type'] === 'function_call' || i['type'] === 'custom_tool_call') && i['call_id'] === block.toolUseId)!;
+      const command =
+        call['type'] === 'function_call'
+          ? (JSON.parse(String(call['arguments'])) as { cmd: string }).cmd
+          : String(call['input'])
+              .split('\n')
+              .find((l) => l.trim() !== '');
+      expect(command).toContain('cat ');
+      expect(block).toMatchObject({ tool: call['name'], input: command });
+      const stub = lastUpstream.input.find((i) => String(i['type']).endsWith('_call_output') && i['call_id'] === block.toolUseId)!['output'];
+      expect(JSON.stringify(stub)).toContain(JSON.stringify(`${String(call['name'])} ${JSON.stringify(command)}`).slice(1, -1));
+    }
+  });
+
   it('should keep every body lossless: inflate gives back what Codex sent, and the state verifies', async ({ skip }) => {
     if (skipped !== '') skip();
     for (const s of model()) {

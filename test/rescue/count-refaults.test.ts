@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { indexResponses, indexTranscript, type ConversationRecord, type FrozenBlock } from '../../src/core/index.js';
+import { indexResponses, indexTranscript, MESSAGES_API, RESPONSES_API, type ConversationRecord, type FrozenBlock } from '../../src/core/index.js';
 import type { ConversationEntry } from '../../src/rescue/conversation-table.js';
 import { countRefaults } from '../../src/rescue/count-refaults.js';
 
@@ -63,8 +63,8 @@ describe('countRefaults', () => {
     const conversation = entry(RECORD);
     const { body, index } = bodyReading('toolu_9', `/st/elided/${SHA}.txt`);
 
-    const first = countRefaults(conversation, body, index, 'messages');
-    const again = countRefaults(conversation, body, index, 'messages');
+    const first = countRefaults(conversation, body, index, MESSAGES_API);
+    const again = countRefaults(conversation, body, index, MESSAGES_API);
 
     expect(first).toEqual([{ toolUseId: 'toolu_9', epoch: 1, ordinal: 2, sha256: SHA, via: 'read' }]);
     expect(again).toEqual([]);
@@ -74,7 +74,7 @@ describe('countRefaults', () => {
   it('should count nothing for a conversation without epochs', () => {
     const { body, index } = bodyReading('toolu_9', `/st/elided/${SHA}.txt`);
 
-    expect(countRefaults(entry(undefined), body, index, 'messages')).toEqual([]);
+    expect(countRefaults(entry(undefined), body, index, MESSAGES_API)).toEqual([]);
   });
 
   it("should count a Codex shell call that names an elided block, once, across the turn's later requests", () => {
@@ -91,8 +91,8 @@ describe('countRefaults', () => {
       return outcome.index;
     };
 
-    const first = countRefaults(conversation, body, indexOf(body), 'responses');
-    const next = countRefaults(conversation, later, indexOf(later), 'responses');
+    const first = countRefaults(conversation, body, indexOf(body), RESPONSES_API);
+    const next = countRefaults(conversation, later, indexOf(later), RESPONSES_API);
 
     expect(first).toEqual([{ toolUseId: 'call_7', epoch: 1, ordinal: 2, sha256: SHA, via: 'shell' }]);
     expect(next).toEqual([]);

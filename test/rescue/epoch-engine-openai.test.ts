@@ -103,6 +103,42 @@ describe.each([
     // Assert
     expect(prepared).toMatchObject({ reason: 'no_epoch', rescued: 0 });
   });
+
+  it('should latch nothing under --mode shed and say why: the API has no spans', async () => {
+    // Arrange: an engine in shed mode, the reading over the threshold.
+    const shed = new EpochEngine(state, { ...SETTINGS, mode: 'shed' }, { now: () => new Date('2026-02-03T04:05:06.000Z') });
+    const first = await shed.prepare(request(build(OUTPUTS)));
+    shed.observe(first, { status: 200, usage: usage(9_000) });
+
+    // Act
+    const prepared = await shed.prepare(request(build(OUTPUTS)));
+    const overflow = await shed.prepareAfterOverflow(request(build(OUTPUTS)), prepared, { tokens: 11_000 });
+
+    // Assert
+    expect(prepared).toMatchObject({ reason: 'no_epoch', epochs: 0, hold: { reason: 'spans_unsupported' } });
+    expect(prepared.latched).toBeUndefined();
+    expect(overflow).toMatchObject({ kind: 'declined', why: 'not_rescuable' });
+    expect(await readConversation(state, prepared.key!)).toBeUndefined();
+  });
+
+  it('should latch at once on a refusal as too long and prepare the request again, smaller', async () => {
+    // Arrange: no reading yet, so nothing latched on the threshold.
+    const body = build(OUTPUTS);
+    const prepared = await engine.prepare(request(body));
+
+    // Act
+    const outcome = await engine.prepareAfterOverflow(request(body), prepared, { tokens: 10_001, estimated: true });
+
+    // Assert
+    expect(outcome.kind).toBe('retry');
+    if (outcome.kind !== 'retry') return;
+    expect(outcome.prepared).toMatchObject({ latched: 1, epochs: 1, rescued: 4 });
+    expect(outcome.prepared.body.length).toBeLessThan(body.length);
+    expect(stubsIn(api, outcome.prepared.body)).toBe(4);
+    const record = await readConversation(state, prepared.key!);
+    expect(record?.epochs[0]).toMatchObject({ trigger: 'overflow' });
+    expect(record?.firstPrompt).toBe('Tour the project.');
+  });
 });
 
 describe('EpochEngine refaults on Responses calls', () => {

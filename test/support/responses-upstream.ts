@@ -3,6 +3,10 @@
  * request byte-exact and answers `POST /v1/responses` (and `/v1/chat/completions`) from a
  * test-supplied responder, as SSE when the body asks for `stream: true`, as JSON otherwise.
  *
+ * With `contextWindow`, a model call whose body is over the window (its tokens counted as its bytes
+ * over a fixed ratio) is refused as the API refuses it, with a 400 `context_length_exceeded` in each
+ * API's own words (docs/openai.md, "Rescue on overflow"), before the responder is asked.
+ *
  * A WebSocket upgrade (Codex 0.169.0 tries `ws://<base>/responses` first) is refused with
  * `426 Upgrade Required`, which makes Codex fall back to HTTP at once; a 404 costs it five
  * retries (about six seconds) before it does.
@@ -47,6 +51,12 @@ export interface OpenAiUpstream {
   close(): Promise<void>;
 }
 
+/** What the upstream may be told besides its responder. */
+export interface OpenAiUpstreamOptions {
+  /** Refuse a model call over this many tokens, counting `bytesPerToken` bytes of body as one token. */
+  readonly contextWindow?: { readonly tokens: number; readonly bytesPerToken: number };
+}
+
 export const RESPONSES_PATH = '/v1/responses';
 export const CHAT_PATH = '/v1/chat/completions';
 const DEFAULT_MODEL = 'gpt-test';
@@ -62,7 +72,7 @@ export function isChatRequest(req: ReceivedRequest): boolean {
 }
 
 /** Starts the upstream on 127.0.0.1, port 0. */
-export async function startOpenAiUpstream(responder: OpenAiResponder): Promise<OpenAiUpstream> {
+export async function startOpenAiUpstream(responder: OpenAiResponder, options: OpenAiUpstreamOptions = {}): Promise<OpenAiUpstream> {
   const requests: ReceivedRequest[] = [];
   const record = (req: IncomingMessage, body: Buffer): ReceivedRequest => {
     const received: ReceivedRequest = {
@@ -78,7 +88,7 @@ export async function startOpenAiUpstream(responder: OpenAiResponder): Promise<O
   };
   const server = createServer((req, res) => {
     readBody(req)
-      .then(async (body) => answer(record(req, body), responder, res))
+      .then(async (body) => answer(record(req, body), withWindow(responder, options), res))
       .catch(() => res.destroy());
   });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex) => {
@@ -107,6 +117,39 @@ export async function startOpenAiUpstream(responder: OpenAiResponder): Promise<O
         server.closeAllConnections();
       }),
   };
+}
+
+// The window is checked before the responder: the API refuses before the model runs.
+function withWindow(responder: OpenAiResponder, options: OpenAiUpstreamOptions): OpenAiResponder {
+  const window = options.contextWindow;
+  if (window === undefined) return responder;
+  return (req) => {
+    const tokens = Math.ceil(req.body.length / window.bytesPerToken);
+    if (tokens <= window.tokens) return responder(req);
+    return { kind: 'raw', status: 400, body: contextLengthExceededBody(isChatRequest(req) ? 'chat' : 'responses', tokens, window.tokens) };
+  };
+}
+
+/**
+ * The body of each API's 400 for a request over the model's context: the Responses API names no
+ * count, Chat Completions names the maximum and the request's tokens.
+ */
+export function contextLengthExceededBody(api: 'responses' | 'chat', tokens: number, limit: number): string {
+  const error =
+    api === 'responses'
+      ? {
+          message: 'Your input exceeds the context window of this model. Please adjust your input and try again.',
+          type: 'invalid_request_error',
+          param: 'input',
+          code: 'context_length_exceeded',
+        }
+      : {
+          message: `This model's maximum context length is ${limit} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`,
+          type: 'invalid_request_error',
+          param: 'messages',
+          code: 'context_length_exceeded',
+        };
+  return JSON.stringify({ error });
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {

@@ -11,7 +11,7 @@ import { describeInput, refetchFor, type RefetchOptions } from './describe-call.
 import type { BlockLabel, LabelRule } from './label-types.js';
 import { UNKNOWN_TOOL } from './label-types.js';
 import { mainInputOf } from './main-input.js';
-import { readToolCalls } from '../read-tool-calls.js';
+import { readToolCalls, type ToolCall } from '../read-tool-calls.js';
 import { holdsSecret } from './redact-text.js';
 import { findDuplicates } from './rule-duplicate.js';
 import { findRetried } from './rule-retried.js';
@@ -24,6 +24,8 @@ export interface LabelInput extends RefetchOptions {
   /** The blocks the epoch considers: eligible and not frozen by an earlier epoch. */
   readonly candidates: readonly PlannedBlock[];
   readonly sha256: Sha256;
+  /** How the body's API lists its tool calls (its dialect's `calls`); the Messages API's by default. */
+  readonly readCalls?: (body: Uint8Array, index: TranscriptIndex) => ReadonlyMap<string, ToolCall>;
 }
 
 const UTF8 = new TextDecoder('utf-8');
@@ -31,7 +33,7 @@ const UTF8 = new TextDecoder('utf-8');
 /** One label per candidate, in the candidates' order; `score` is `local` for every one. */
 export function labelBlocks(input: LabelInput): BlockLabel[] {
   const { body, index, candidates } = input;
-  const calls = readToolCalls(body, index);
+  const calls = (input.readCalls ?? readToolCalls)(body, index);
   const ordinals = candidates.map((c) => c.ordinal);
   const superseded = findSuperseded(index, calls, ordinals);
   const duplicates = findDuplicates(textHashes(input), ordinals);

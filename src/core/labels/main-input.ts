@@ -17,14 +17,21 @@ const MAIN_FIELDS: Readonly<Record<string, string>> = {
   Bash: 'command',
   WebFetch: 'url',
   WebSearch: 'query',
+  // Codex's shell tool: `{"cmd": "cat notes.md", "workdir": ...}` (read-openai-calls.ts joins an
+  // array `cmd` into one shell line).
+  exec_command: 'cmd',
 };
+
+/** Tools whose main input is code (Codex's code mode `exec`, a custom tool call): named by its first line. */
+const CODE_TOOLS = new Set(['exec']);
 
 /** The tools named by a pattern and, when given, where they looked. */
 const PATTERN_TOOLS = new Set(['Grep', 'Glob']);
 
 /**
  * The call's main input, whole (a stub shortens it): the file path of Read, Write and Edit, the
- * command of Bash, the pattern (and path) of Grep and Glob, the url of WebFetch; for other tools
+ * command of Bash and of Codex's `exec_command` (its `cmd`), the first line of the code of Codex's
+ * `exec`, the pattern (and path) of Grep and Glob, the url of WebFetch; for other tools
  * the first string field of at most MAIN_INPUT_MAX_CHARS characters, else the first string field.
  * `undefined` when the input has no string field.
  */
@@ -34,6 +41,7 @@ export function mainInputOf(call: ToolCall): string | undefined {
   if (pathField !== undefined) return field(pathField);
   const mainField = MAIN_FIELDS[call.name];
   if (mainField !== undefined) return field(mainField);
+  if (CODE_TOOLS.has(call.name)) return firstLine(field('input'));
   if (PATTERN_TOOLS.has(call.name)) {
     const pattern = field('pattern');
     const path = field('path');
@@ -42,6 +50,12 @@ export function mainInputOf(call: ToolCall): string | undefined {
   }
   const short = call.strings.find(([, value]) => countChars(value) <= MAIN_INPUT_MAX_CHARS);
   return (short ?? call.strings[0])?.[1];
+}
+
+// The first line that says something: code often opens with a blank line.
+function firstLine(code: string | undefined): string | undefined {
+  if (code === undefined) return undefined;
+  return code.split('\n').find((line) => line.trim() !== '') ?? code;
 }
 
 /** The file a file tool (Read, Write, Edit, MultiEdit, NotebookRead, NotebookEdit) works on. */

@@ -1,10 +1,12 @@
 /**
  * The `superseded` rule: a Read of a path followed later by a Read covering the same lines, or a
  * Write or Edit of the same path (that did not fail). The newer version is in context or on
- * disk, so the older result is `drop`.
+ * disk, so the older result is `drop`. A shell call that only shows a whole file (Codex's
+ * `exec_command` running `cat <path>`, shell-read.ts) reads like a Read of all of it.
  */
 import type { TranscriptIndex } from '../transcript-index.js';
 import { filePathOf } from './main-input.js';
+import { shellReadPathOf } from './shell-read.js';
 import type { ToolCall } from '../read-tool-calls.js';
 
 const READERS = new Set(['Read', 'NotebookRead']);
@@ -16,7 +18,7 @@ export function findSuperseded(index: TranscriptIndex, calls: ReadonlyMap<string
   const byPath = new Map<string, Array<{ readonly ordinal: number; readonly call: ToolCall }>>();
   for (const result of index.toolResults) {
     const call = calls.get(result.toolUseId);
-    const path = call === undefined ? undefined : filePathOf(call);
+    const path = call === undefined ? undefined : pathOf(call);
     if (call === undefined || path === undefined || result.isError) continue;
     let list = byPath.get(path);
     if (list === undefined) byPath.set(path, (list = []));
@@ -26,12 +28,21 @@ export function findSuperseded(index: TranscriptIndex, calls: ReadonlyMap<string
   for (const ordinal of candidates) {
     const result = index.toolResults[ordinal];
     const call = result === undefined ? undefined : calls.get(result.toolUseId);
-    if (call === undefined || !READERS.has(call.name)) continue;
-    const later = byPath.get(filePathOf(call) ?? '') ?? [];
-    const newer = later.some((next) => next.ordinal > ordinal && (WRITERS.has(next.call.name) || (READERS.has(next.call.name) && covers(next.call, call))));
+    if (call === undefined || !isRead(call)) continue;
+    const later = byPath.get(pathOf(call) ?? '') ?? [];
+    const newer = later.some((next) => next.ordinal > ordinal && (WRITERS.has(next.call.name) || (isRead(next.call) && covers(next.call, call))));
     if (newer) superseded.add(ordinal);
   }
   return superseded;
+}
+
+// The file a call works on: a file tool's path, or the file a plain `cat` shows.
+function pathOf(call: ToolCall): string | undefined {
+  return filePathOf(call) ?? shellReadPathOf(call);
+}
+
+function isRead(call: ToolCall): boolean {
+  return READERS.has(call.name) || shellReadPathOf(call) !== undefined;
 }
 
 /**

@@ -15,6 +15,7 @@
  * A compaction that rewrites the leading items starts a new conversation, as `/compact` does for
  * Claude Code.
  */
+import type { ApiName } from '../api-dialect.js';
 import type { Sha256 } from '../ports.js';
 import type { TranscriptIndex } from '../transcript-index.js';
 import type { OpenAiIndex } from './openai-index.js';
@@ -29,7 +30,7 @@ const UTF8_ENCODER = new TextEncoder();
 export const CODEX_SESSION_HEADER = 'session-id';
 
 /** The key of the conversation an OpenAI request belongs to; `undefined` when it has no (readable) leading item. */
-export function openAiConversationKey(body: Uint8Array, index: OpenAiIndex, api: 'responses' | 'chat', sha256: Sha256, sessionId?: string): string | undefined {
+export function openAiConversationKey(body: Uint8Array, index: OpenAiIndex, api: ApiName, sha256: Sha256, sessionId?: string): string | undefined {
   try {
     const leading = leadingItems(body, index);
     if (leading === undefined) return undefined;

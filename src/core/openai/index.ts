@@ -6,3 +6,4 @@ export * from './dialects.js';
 export * from './conversation-key.js';
 export * from './openai-usage.js';
 export * from './read-openai-calls.js';
+export * from './context-length-exceeded.js';

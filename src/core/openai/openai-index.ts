@@ -7,5 +7,10 @@ export interface OpenAiIndex extends TranscriptIndex {
   readonly promptCacheKey: string | undefined;
 }
 
+/** Whether an index is an OpenAI body's (it carries the body's `prompt_cache_key`, set or not). */
+export function isOpenAiIndex(index: TranscriptIndex): index is OpenAiIndex {
+  return 'promptCacheKey' in index;
+}
+
 /** The index of an OpenAI body, or why there is none. */
 export type OpenAiIndexOutcome = { readonly kind: 'indexed'; readonly index: OpenAiIndex } | Extract<IndexOutcome, { kind: 'failed' }>;

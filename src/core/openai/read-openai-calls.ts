@@ -12,6 +12,19 @@ import type { TranscriptIndex } from '../transcript-index.js';
 const UTF8 = new TextDecoder('utf-8');
 const NO_NUMBERS: ReadonlyMap<string, number> = new Map();
 
+/** Every call of the request by its id (the first one, if an id repeats), as the labels read them. Never throws. */
+export function readOpenAiCalls(body: Uint8Array, index: TranscriptIndex): Map<string, ToolCall> {
+  const calls = new Map<string, ToolCall>();
+  for (const message of index.messages) {
+    for (const block of message.blocks) {
+      if (block.type !== 'tool_use' || block.id === '' || calls.has(block.id)) continue;
+      const call = parseCall(body.subarray(block.start, block.end), block.id);
+      if (call !== undefined) calls.set(block.id, call);
+    }
+  }
+  return calls;
+}
+
 /** The calls after the last `user` message, in order, with their inputs' string fields. Never throws. */
 export function readNewestOpenAiCalls(body: Uint8Array, index: TranscriptIndex): ToolCall[] {
   const lastUser = index.messages.findLastIndex((m) => m.role === 'user');
@@ -52,5 +65,19 @@ function argumentStrings(text: string): Array<readonly [string, string]> {
     return [['arguments', text]];
   }
   if (!isRecord(parsed)) return [['arguments', text]];
-  return Object.entries(parsed).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v] as const] : []));
+  return Object.entries(parsed).flatMap(([k, v]) => {
+    if (typeof v === 'string') return [[k, v] as const];
+    const line = COMMAND_FIELDS.has(k) ? shellLine(v) : undefined;
+    return line === undefined ? [] : [[k, line] as const];
+  });
+}
+
+// A command may come as an argv array (`{"cmd": ["bash", "-lc", "cat f"]}`); it is named by the shell
+// line that runs it.
+const COMMAND_FIELDS = new Set(['cmd', 'command']);
+
+/** An array of strings as one shell line, each word quoted where the shell would split or expand it. */
+export function shellLine(argv: unknown): string | undefined {
+  if (!Array.isArray(argv) || argv.length === 0 || !argv.every((a) => typeof a === 'string')) return undefined;
+  return argv.map((a: string) => (/^[A-Za-z0-9_./:=@%+,-]+$/.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`)).join(' ');
 }

@@ -120,3 +120,22 @@ describe('truncateChars', () => {
     expect(truncateChars(emoji, 10)).toBe(`${'😀'.repeat(9)}…`);
   });
 });
+
+describe('mainInputOf, Codex calls', () => {
+  it("should take `exec_command`'s `cmd`, whatever field comes first", () => {
+    expect(
+      mainInputOf(
+        call('exec_command', [
+          ['workdir', '/p'],
+          ['cmd', 'cat data/big-20k.txt'],
+        ]),
+      ),
+    ).toBe('cat data/big-20k.txt');
+  });
+
+  it("should take the first line of `exec`'s code, skipping blank ones", () => {
+    const code = '\nconst r = await tools.exec_command({cmd: "cat notes-6k.md"});\ntext(r.output);\n';
+
+    expect(mainInputOf(call('exec', [['input', code]]))).toBe('const r = await tools.exec_command({cmd: "cat notes-6k.md"});');
+  });
+});

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { labelBlocks, planElision, RESPONSES_API } from '../../../src/core/index.js';
 import { covers, findSuperseded } from '../../../src/core/labels/rule-superseded.js';
+import { sha256 } from '../bodies.js';
 import type { ToolCall } from '../../../src/core/read-tool-calls.js';
 import { session } from './rules.js';
 import { bulk, read, type Call } from './session-body.js';
@@ -75,5 +77,62 @@ describe('covers', () => {
     ['offset 0 is line 1', call(0, 10), call(1, 10), true],
   ])('%s', (_case, later, earlier, expected) => {
     expect(covers(later, earlier)).toBe(expected);
+  });
+});
+
+/** A Codex session as the Responses API carries it: each `exec_command` call and its output. */
+function codexSession(commands: ReadonlyArray<readonly [cmd: string, output: string]>) {
+  const input: object[] = [
+    { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'You are Codex.' }] },
+    { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Look around.' }] },
+  ];
+  commands.forEach(([cmd, output], i) => {
+    input.push({ type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd, workdir: '/p' }), call_id: `call_${i}` });
+    input.push({ type: 'function_call_output', call_id: `call_${i}`, output });
+  });
+  const body = new TextEncoder().encode(JSON.stringify({ model: 'gpt-test', input, stream: true }));
+  const outcome = RESPONSES_API.index(body);
+  if (outcome.kind !== 'indexed') throw new Error(outcome.detail);
+  const { index } = outcome;
+  const plan = planElision(body, index, { keepRecent: 0, minBytes: 1024 }, sha256);
+  return { body, index, plan, calls: RESPONSES_API.calls(body, index), candidates: plan.map((b) => b.ordinal) };
+}
+
+describe('findSuperseded on a Codex session', () => {
+  it('should drop the output of a `cat f` that a later `cat f` shows again', () => {
+    // Arrange
+    const s = codexSession([
+      ['cat notes.md', BIG],
+      ['ls -la', BIG],
+      ['cat notes.md', bulk(2000, 1)],
+    ]);
+
+    // Act
+    const found = findSuperseded(s.index, s.calls, s.candidates);
+
+    // Assert
+    expect([...found]).toEqual([0]);
+  });
+
+  it('should keep a `cat` of another file, and a command that is more than a plain `cat`', () => {
+    const s = codexSession([
+      ['cat notes.md', BIG],
+      ['cat other.md', BIG],
+      ['cat notes.md | head', BIG],
+      ['grep -n x notes.md', BIG],
+    ]);
+
+    expect([...findSuperseded(s.index, s.calls, s.candidates)]).toEqual([]);
+  });
+
+  it('should name the `cat` command in the label, and say why it is dropped', () => {
+    const s = codexSession([
+      ['cat notes.md', BIG],
+      ['cat notes.md', bulk(2000, 1)],
+    ]);
+
+    const labels = labelBlocks({ body: s.body, index: s.index, candidates: s.plan, sha256, readCalls: RESPONSES_API.calls });
+
+    expect(labels[0]).toMatchObject({ tool: 'exec_command', input: 'cat notes.md', rule: 'superseded', label: 'drop' });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { indexChat, indexResponses, readNewestOpenAiCalls, type TranscriptIndex } from '../../../src/core/index.js';
+import { indexChat, indexResponses, readNewestOpenAiCalls, readOpenAiCalls, shellLine, type TranscriptIndex } from '../../../src/core/index.js';
 import { utf8 } from '../bodies.js';
 import { chatBody, responsesBody } from './openai-bodies.js';
 
@@ -60,5 +60,37 @@ describe('readNewestOpenAiCalls', () => {
 
     // Assert
     expect(calls.map((c) => c.strings)).toEqual([[['arguments', 'cat /x/abc.txt']], [['arguments', '["a"]']]]);
+  });
+});
+
+describe('readOpenAiCalls', () => {
+  it('should give every call of the body by its id, those before the last prompt too', () => {
+    // Arrange: the person spoke after the calls, so none is the current turn's.
+    const body = responsesBody(['a', 'b', 'c'], { closing: true });
+
+    // Act
+    const calls = readOpenAiCalls(body, indexed(indexResponses(body)));
+
+    // Assert
+    expect([...calls.keys()]).toEqual(['call_0', 'call_1', 'call_2']);
+    expect(calls.get('call_0')?.strings).toEqual([['cmd', 'cat f0']]);
+  });
+
+  it('should read an argv `cmd` as the shell line that runs it', () => {
+    const call = { type: 'function_call', call_id: 'call_9', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', "cat 'a b.md'"] }) };
+    const body = utf8(JSON.stringify({ model: 'm', input: [{ type: 'message', role: 'user', content: 'go' }, call] }));
+
+    const calls = readOpenAiCalls(body, indexed(indexResponses(body)));
+
+    expect(calls.get('call_9')?.strings).toEqual([['command', `bash -lc 'cat '\\''a b.md'\\'''`]]);
+  });
+});
+
+describe('shellLine', () => {
+  it('should join plain words as they are and quote the others', () => {
+    expect(shellLine(['cat', 'notes.md'])).toBe('cat notes.md');
+    expect(shellLine(['echo', "it's"])).toBe(`echo 'it'\\''s'`);
+    expect(shellLine([])).toBeUndefined();
+    expect(shellLine(['cat', 1])).toBeUndefined();
   });
 });
