@@ -130,7 +130,7 @@ export class EpochEngine {
   }
 
   /**
-   * Whether a refusal of this request as too long may be rescued: a `messages` call of a
+   * Whether a refusal of this request as too long may be rescued: a model call (any API) of a
    * conversation (either mode), sent as the engine meant it (rewritten or shed, or unchanged for
    * want of an epoch). count_tokens is never retried; a request that failed open would fail open again.
    */
