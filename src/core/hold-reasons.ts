@@ -18,6 +18,8 @@ export const HOLD_REASONS = {
     'Another request of the conversation (in this proxy or another one sharing the state directory) latched an epoch first; its epoch stands and this one is void.',
   mid_turn:
     "With --latch-at prompt, on a model that runs the prefix check: the newest message is not a person's prompt (tool results only, or a system message), so an epoch now would also remove the current turn's thinking; it waits for the next prompt, unless the window is 85% full.",
+  empty_message:
+    'On a model that runs the prefix check: the epoch would also remove the thinking blocks after its edit, and that would leave an assistant message with no content, which the API refuses; nothing latched.',
   state_unavailable: 'The state directory failed while latching; the request went out without a new epoch.',
   ...SHED_REFUSALS,
 } as const;
