@@ -4,6 +4,7 @@
  * earlier epochs. Each request that latched nothing while over the threshold names one in its
  * wire record's `hold`, so no refusal goes unexplained.
  */
+import type { GateDecision } from './shed/break-even.js';
 import { SHED_REFUSALS } from './shed/shed-types.js';
 
 /** Reasons of either mode, then shed mode's span refusals (core/shed/shed-types.ts). */
@@ -31,6 +32,11 @@ export type HoldReason = keyof typeof HOLD_REASONS;
 export interface LatchHold {
   readonly reason: HoldReason;
   readonly detail: string;
+  /** The burst gate's figures, when the gate was weighed (shed mode always, rescue mode with --gate). */
+  readonly gate?: GateDecision;
+  /** The span kind, when it planned a span: its bytes, and the bytes after it to the body's end (what the burst writes again). */
+  readonly spanBytes?: number;
+  readonly windowBytes?: number;
 }
 
 /** Whether `name` is one of the closed hold reasons (a wire line may hold anything). */

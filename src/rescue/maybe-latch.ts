@@ -65,9 +65,23 @@ export function isOverThreshold(entry: ConversationEntry, settings: ThresholdSet
   return reading !== undefined && crossedThreshold(reading, settings) !== undefined;
 }
 
-/** A decision that did not latch, as the outcome says it: its hold, or nothing under the threshold. */
-export function holdOf(decision: EpochDecision<DecidedBlock>): LatchOutcome {
-  return decision.kind === 'hold' ? { hold: { reason: decision.reason, detail: decision.detail } } : {};
+/**
+ * A decision that did not latch, as the outcome says it: its hold, with the gate's figures and
+ * the span's sizes when it weighed one (replay's account of shed reads them), or nothing under
+ * the threshold.
+ */
+export function holdOf(decision: EpochDecision<DecidedBlock>, index?: TranscriptIndex): LatchOutcome {
+  if (decision.kind !== 'hold') return {};
+  const { reason, detail, gate, span } = decision;
+  const sizes = span === undefined || index === undefined ? {} : spanSizesOf(span, index);
+  return { hold: { reason, detail, ...(gate === undefined ? {} : { gate }), ...sizes } };
+}
+
+/** A span's bytes, and the bytes from the message after it to the end of the last message. */
+function spanSizesOf(span: { readonly last: number; readonly bytes: number }, index: TranscriptIndex): { spanBytes: number; windowBytes: number } {
+  const last = index.messages[index.messages.length - 1];
+  const after = index.messages[span.last + 1];
+  return { spanBytes: span.bytes, windowBytes: after === undefined || last === undefined ? 0 : last.end - after.start };
 }
 
 /** What the kind chose to latch, or the outcome that held. */
@@ -101,7 +115,7 @@ export async function maybeLatch(ctx: LatchContext, kind: PlannerKind, ask: Latc
 /** The kind's take, decided; what it chose when that latches. */
 function chooseOn<C>(planner: EpochPlanner<C>, ask: EpochAsk, decide: Decide): Chosen<C> {
   const decision = decide(() => planner.take(ask));
-  if (decision.kind !== 'latch') return { kind: 'hold', outcome: holdOf(decision) };
+  if (decision.kind !== 'latch') return { kind: 'hold', outcome: holdOf(decision, ask.index) };
   return { kind: 'latch', choice: planner.chosen(decision), gate: decision.gate, midTurn: decision.midTurn === true };
 }
 
