@@ -5,7 +5,7 @@
  * caller passes the time in, and src/state writes the plan under its lock (files durable first,
  * then the record).
  */
-import { CONVERSATION_FORMAT, type ConversationRecord, type Epoch, type EpochTrigger, type FrozenBlock, type LatchReason } from './epoch-types.js';
+import { CONVERSATION_FORMAT, type ConversationRecord, type Epoch, type FrozenBlock, type LatchReason } from './epoch-types.js';
 import type { LedgerRow } from './labels/label-types.js';
 import type { FullnessReading } from './latch-decision.js';
 import type { ThresholdFired } from './latch-threshold.js';
@@ -44,31 +44,41 @@ export interface LatchPlan {
   readonly thinking?: readonly PlannedThinkingFile[];
 }
 
-/**
- * The kind's part of the next epoch (core/epochs/): its mode, policy, blocks or span, gate, fit and
- * ledger, with the files they name. planRecord adds what every epoch shares.
- */
-export interface EpochPart {
-  /** Absent: a tool-result (rescue) epoch, as in every record written before modes. */
-  readonly mode?: 'shed';
-  readonly policy: Epoch['policy'];
-  readonly blocks: readonly FrozenBlock[];
-  readonly span?: FrozenSpan;
-  readonly gate?: GateDecision;
-  readonly fit?: ShedFit;
-  readonly ledger?: readonly LedgerRow[];
+/** The files an epoch's part names, to be durable before its record. */
+interface PartFiles {
   /** The elided files its blocks name. */
   readonly files: readonly PlannedFile[];
   /** The span files its span names. */
   readonly spans?: readonly PlannedSpanFile[];
 }
 
+/** A tool-result epoch's own part: its policy, blocks, gate (`--gate`) and ledger (version 3). */
+export interface ToolResultsPart extends PartFiles {
+  readonly kind: 'tool_results';
+  readonly policy: Epoch['policy'];
+  readonly blocks: readonly FrozenBlock[];
+  readonly gate?: GateDecision;
+  readonly ledger?: readonly LedgerRow[];
+}
+
+/** A span epoch's own part: its policy, span, gate and fit. */
+export interface SpanPart extends PartFiles {
+  readonly kind: 'span';
+  readonly policy: Epoch['policy'];
+  readonly span: FrozenSpan;
+  readonly gate?: GateDecision;
+  readonly fit?: ShedFit;
+}
+
+/** The kind's part of the next epoch (core/epochs/), with the files it names; planRecord adds what every epoch shares. */
+export type EpochPart = ToolResultsPart | SpanPart;
+
 /** What every latch records besides the kind's part: the reading, the trigger and who the conversation is. */
 export interface LatchFacts {
   /** The reading that caused the latch: a usage reading over the threshold, or the API's count of an overflow. */
   readonly reading: FullnessReading;
-  /** What caused it; `threshold` when not given. */
-  readonly trigger?: EpochTrigger;
+  /** What caused it; `threshold` when not given (a `prefix_check` correction is planned by core/thinking/freeze-in-plan.ts). */
+  readonly trigger?: 'threshold' | 'overflow';
   /** Overflow only: the maximum the API's error named. */
   readonly limit?: number;
   /** A threshold latch: which threshold fired, when a token threshold was in force. */
@@ -103,21 +113,34 @@ export function planRecord(input: PlanRecordInput): LatchPlan {
     ...(facts.limit === undefined ? {} : { limit: facts.limit }),
     ...(facts.fired === undefined ? {} : { crossed: facts.fired.crossed, thresholdTokens: facts.fired.thresholdTokens }),
   };
+  const n = (current?.epochs.length ?? 0) + 1;
+  // Every new epoch says what made it latch (its lineage); only old records lack the field.
+  const trigger = facts.trigger ?? 'threshold';
   // The key order is the records' on disk: a record planned again is the same bytes.
-  const epoch: Epoch = {
-    n: (current?.epochs.length ?? 0) + 1,
-    latchedAt: now,
-    ...(part.mode === undefined ? {} : { mode: part.mode }),
-    // Every new epoch says what made it latch (its lineage); only old records lack the field.
-    trigger: facts.trigger ?? 'threshold',
-    reason,
-    policy: part.policy,
-    blocks: part.blocks,
-    ...(part.span === undefined ? {} : { span: part.span }),
-    ...(part.gate === undefined ? {} : { gate: part.gate }),
-    ...(part.fit === undefined ? {} : { fit: part.fit }),
-    ...(part.ledger === undefined ? {} : { ledger: part.ledger }),
-  };
+  const epoch: Epoch =
+    part.kind === 'span'
+      ? {
+          n,
+          latchedAt: now,
+          mode: 'shed',
+          trigger,
+          reason,
+          policy: part.policy,
+          blocks: [],
+          span: part.span,
+          ...(part.gate === undefined ? {} : { gate: part.gate }),
+          ...(part.fit === undefined ? {} : { fit: part.fit }),
+        }
+      : {
+          n,
+          latchedAt: now,
+          trigger,
+          reason,
+          policy: part.policy,
+          blocks: part.blocks,
+          ...(part.gate === undefined ? {} : { gate: part.gate }),
+          ...(part.ledger === undefined ? {} : { ledger: part.ledger }),
+        };
   const record = appendEpoch(key, current, epoch, facts, now);
   return { record, files: part.files, ...(part.spans === undefined ? {} : { spans: part.spans }) };
 }

@@ -8,7 +8,7 @@
  */
 import { countVerdicts, priceShed, type Label, type ShedPrice } from '../core/index.js';
 import { triggerOf } from '../core/epoch-trigger.js';
-import type { Epoch, EpochMode, EpochTrigger } from '../core/epoch-types.js';
+import { epochKindOf, type Epoch, type EpochKind, type EpochMode, type EpochTrigger } from '../core/epoch-types.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
 import type { ConversationTally, WireTally } from './wire-tally.js';
 
@@ -48,6 +48,8 @@ export interface EpochSummary {
   readonly n: number;
   /** `rescue` (tool results, `blocks`) or `shed` (a span of whole messages, `span`). */
   readonly mode: EpochMode;
+  /** What it froze (core/epoch-types.ts `epochKindOf`): a correction epoch is `thinking_only` in either mode. */
+  readonly kind: EpochKind;
   readonly latchedAt: string | null;
   /** What made it latch; a record from before triggers were recorded reads `threshold`. */
   readonly trigger: EpochTrigger | null;
@@ -176,6 +178,7 @@ function epochsFromRecord(record: ConversationRecord, tokensPerByte: number, tal
     return {
       n: epoch.n,
       mode: epoch.mode ?? 'rescue',
+      kind: epochKindOf(epoch),
       latchedAt: epoch.latchedAt,
       trigger: triggerOf(epoch),
       fullness: epoch.reason.fullness,
@@ -244,6 +247,7 @@ function epochsFromWire(tally: ConversationTally | null, tokensPerByte: number):
       n,
       // Without a record an epoch's mode is unknown: a shed epoch reads as tool-result stubs.
       mode: 'rescue',
+      kind: 'tool_results',
       latchedAt: tally.latches.find((l) => l.n === n)?.t ?? null,
       trigger: null,
       fullness: null,

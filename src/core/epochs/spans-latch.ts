@@ -4,7 +4,8 @@
  * on a threshold latch (core/shed/weigh-span.ts) and on an overflow (at the refusal's fullness).
  */
 import type { OverflowTake } from '../overflow-decision.js';
-import type { EpochPart } from '../plan-record.js';
+import type { SpanPart } from '../plan-record.js';
+import type { GateDecision } from '../shed/break-even.js';
 import type { Sha256 } from '../ports.js';
 import { freezeSpan, type PlannedSpan } from '../shed/plan-span.js';
 import { planShedToFit, shedFitOf } from '../shed/plan-to-fit.js';
@@ -75,12 +76,11 @@ function spansOverflowTake(ask: OverflowAsk, settings: SpansSettings): OverflowT
   return { kind: 'some', choice, freedTokens: gate.droppedCachedTokens, gate };
 }
 
-function spanPart(choice: SpanLatchChoice, gate: EpochPart['gate']): EpochPart {
+function spanPart(choice: SpanLatchChoice, gate: GateDecision | undefined): SpanPart {
   const { span, recentTokens, fit } = choice;
   return {
-    mode: 'shed',
+    kind: 'span',
     policy: { name: SHED_POLICY_NAME, version: SHED_POLICY_VERSION, keepRecent: 0, minBytes: 0, recentTokens },
-    blocks: [],
     span: freezeSpan(span),
     ...(gate === undefined ? {} : { gate }),
     ...(fit === undefined ? {} : { fit }),

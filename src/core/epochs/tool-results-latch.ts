@@ -12,9 +12,9 @@ import { LABELS_POLICY_VERSION, type BlockLabel } from '../labels/label-types.js
 import { DEFAULT_TOKENS_PER_BYTE, type DecidedBlock } from '../latch-decision.js';
 import type { OverflowTake } from '../overflow-decision.js';
 import { freezeBlock, planElision, POLICY_NAME, POLICY_VERSION, type PlannedBlock } from '../plan-elision.js';
-import type { EpochPart, PlannedFile } from '../plan-record.js';
+import type { PlannedFile, ToolResultsPart } from '../plan-record.js';
 import type { Sha256 } from '../ports.js';
-import type { GateInput } from '../shed/break-even.js';
+import type { GateDecision, GateInput } from '../shed/break-even.js';
 import { renderStub } from '../stub.js';
 import type { EpochAsk, EpochPlanner, OverflowAsk } from './epoch-planner.js';
 
@@ -52,7 +52,7 @@ export function toolResultsLatch(settings: ToolResultsSettings): ToolResultsLatc
     take: (ask) => takeBlocks(ask, () => planElision(ask.body, ask.index, policy, sha256, { elidedDir })),
     chosen: (decision) => ({ added: decision.added }),
     takeOnOverflow: (ask) => toolResultsOverflowTake({ ...ask, plan: planElision(ask.body, ask.index, policy, sha256, { elidedDir }), elidedDir }),
-    epochOf: (choice, gate) => ({ ...toolResultsPart(choice, policy), ...(gate === undefined ? {} : { gate }) }),
+    epochOf: (choice, gate) => toolResultsPart(choice, policy, gate),
   };
 }
 
@@ -75,7 +75,7 @@ export function toolResultsOverflowTake(input: ToolResultsOverflow): OverflowTak
 }
 
 /** The epoch's blocks, policy and ledger, and a file for each frozen block (a block kept has no stub to name one). */
-function toolResultsPart(choice: ToolResultsChoice, policy: ElisionPolicy): EpochPart {
+function toolResultsPart(choice: ToolResultsChoice, policy: ElisionPolicy, gate: GateDecision | undefined): ToolResultsPart {
   const labelled = choice.labels === undefined ? undefined : freezeLabelled(choice.added, choice.labels);
   const blocks: FrozenBlock[] = labelled?.blocks ?? choice.added.map(freezeBlock);
   const version = labelled === undefined ? POLICY_VERSION : LABELS_POLICY_VERSION;
@@ -87,8 +87,10 @@ function toolResultsPart(choice: ToolResultsChoice, policy: ElisionPolicy): Epoc
     if (block.rawSha256 !== undefined && block.raw !== undefined) files.push({ sha256: block.rawSha256, bytes: block.raw, ext: 'json' });
   }
   return {
+    kind: 'tool_results',
     policy: { name: POLICY_NAME, version, keepRecent: policy.keepRecent, minBytes: policy.minBytes },
     blocks,
+    ...(gate === undefined ? {} : { gate }),
     ...(labelled === undefined ? {} : { ledger: labelled.ledger }),
     files,
   };
