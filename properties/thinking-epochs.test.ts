@@ -41,7 +41,8 @@ const EPOCH_BASE = {
 /** The thinking an epoch freezing `epoch` on `body` removes, after the ones frozen already. */
 function thinkingOf(body: Uint8Array, epoch: Pick<Epoch, 'blocks' | 'span'>, already: readonly FrozenThinking[]): PlannedThinking[] {
   const index = indexOf(body);
-  const from = firstChangeOf({ ...EPOCH_BASE, ...epoch }, index);
+  // The property builds an epoch of either kind from its blocks or span alone.
+  const from = firstChangeOf({ ...EPOCH_BASE, ...epoch } as Epoch, index);
   if (from === undefined) return [];
   const plan = planThinking(body, index, from, already, sha256);
   return plan.kind === 'planned' ? [...plan.thinking] : [];

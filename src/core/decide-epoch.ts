@@ -1,7 +1,7 @@
 /**
- * Whether a request over the threshold latches an epoch, in either mode: one pure decision that
- * the engine (rescue/maybe-latch.ts, rescue/maybe-shed.ts) and replay (replay/shed-hold.ts) all
- * call, so they cannot drift apart. It ends in a latch or in a hold with a reason from the closed
+ * Whether a request over the threshold latches an epoch, of either kind: one pure decision that
+ * the engine's one latch path (rescue/maybe-latch.ts) calls on what the kind would take out
+ * (core/epochs/), and that replay reads back from the engine's hold. It ends in a latch or in a hold with a reason from the closed
  * list (core/hold-reasons.ts). The order is the cost: the reading is checked before anything is
  * planned, and `take` (which may hash every eligible block) is asked only when it is fresh.
  */

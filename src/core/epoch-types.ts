@@ -91,16 +91,12 @@ export interface LatchReason {
   readonly thresholdTokens?: number;
 }
 
-/** A numbered, frozen decision: "these tool results are elided from now on". */
-export interface Epoch {
+/** What every epoch records, whatever it freezes. */
+interface EpochBase {
   /** 1, 2, 3 ... in latch order. */
   readonly n: number;
   /** ISO-8601 time of the latch (recorded, never part of any stub). */
   readonly latchedAt: string;
-  /** Absent: rescue. */
-  readonly mode?: EpochMode;
-  /** Absent in records written before triggers were recorded: those latched on the threshold. */
-  readonly trigger?: EpochTrigger;
   readonly reason: LatchReason;
   /**
    * Shed epochs of policy version 2 and before add `keepPersonTurns`, and their `keepRecent` is the
@@ -110,10 +106,6 @@ export interface Epoch {
   readonly policy: ElisionPolicy & { readonly name: string; readonly version: number; readonly keepPersonTurns?: number; readonly recentTokens?: number };
   /** The burst gate's figures and decision, when the epoch was gated (shed mode, or `--gate`). */
   readonly gate?: GateDecision;
-  /** The blocks this epoch adds (earlier epochs' blocks stay elided). */
-  readonly blocks: readonly FrozenBlock[];
-  /** In shed mode: the span of whole messages this epoch sheds (its `blocks` are then empty). */
-  readonly span?: FrozenSpan;
   /** Shed epochs latched near the window or on an overflow: what the request was to weigh after it. */
   readonly fit?: ShedFit;
   /**
@@ -133,6 +125,53 @@ export interface Epoch {
    * kept). Inside the record, so it is written in the same atomic step as the blocks it audits.
    */
   readonly ledger?: readonly LedgerRow[];
+}
+
+/** A numbered, frozen decision: "these tool results are elided from now on" (rescue mode). */
+export interface ToolResultEpoch extends EpochBase {
+  /** Absent in every record written before modes: they are all tool-result epochs. */
+  readonly mode?: 'rescue';
+  /** Absent in records written before triggers were recorded: those latched on the threshold. */
+  readonly trigger?: 'threshold' | 'overflow';
+  /** The blocks this epoch adds (earlier epochs' blocks stay elided). */
+  readonly blocks: readonly FrozenBlock[];
+  readonly span?: never;
+}
+
+/** A numbered, frozen decision: "this span of whole messages is shed from now on" (shed mode, docs/shed.md). */
+export interface SpanEpoch extends EpochBase {
+  readonly mode: 'shed';
+  readonly trigger?: 'threshold' | 'overflow';
+  /** A span epoch freezes no tool result of its own. */
+  readonly blocks: readonly [];
+  readonly span: FrozenSpan;
+}
+
+/**
+ * A correction epoch (trigger `prefix_check`, either mode): the API refused a request ctxshed
+ * changed because a thinking block failed its prefix check, and the epoch only removes thinking
+ * blocks (its `thinking`); it freezes no block and sheds no span (docs/rescue.md "Preserved thinking").
+ */
+export interface CorrectionEpoch extends EpochBase {
+  readonly mode?: EpochMode;
+  readonly trigger: 'prefix_check';
+  readonly blocks: readonly [];
+  readonly span?: never;
+}
+
+/** An epoch of a conversation record: one of the three, as `epochKindOf` tells them apart. */
+export type Epoch = ToolResultEpoch | SpanEpoch | CorrectionEpoch;
+
+/** What an epoch freezes: tool results, a span of whole messages, or only thinking blocks (a correction). */
+export type EpochKind = 'tool_results' | 'span' | 'thinking_only';
+
+/**
+ * The kind of an epoch, the one test readers use instead of asking `mode` or `span`: a correction
+ * epoch is `thinking_only` in either mode; a record written before modes is `tool_results`.
+ */
+export function epochKindOf(epoch: Epoch): EpochKind {
+  if (epoch.trigger === 'prefix_check') return 'thinking_only';
+  return epoch.span === undefined ? 'tool_results' : 'span';
 }
 
 /** The format tag of a conversation record; bump the number when the shape changes. */

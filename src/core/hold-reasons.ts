@@ -4,6 +4,7 @@
  * earlier epochs. Each request that latched nothing while over the threshold names one in its
  * wire record's `hold`, so no refusal goes unexplained.
  */
+import type { GateDecision } from './shed/break-even.js';
 import { SHED_REFUSALS } from './shed/shed-types.js';
 
 /** Reasons of either mode, then shed mode's span refusals (core/shed/shed-types.ts). */
@@ -18,6 +19,8 @@ export const HOLD_REASONS = {
     'Another request of the conversation (in this proxy or another one sharing the state directory) latched an epoch first; its epoch stands and this one is void.',
   mid_turn:
     "With --latch-at prompt, on a model that runs the prefix check: the newest message is not a person's prompt (tool results only, or a system message), so an epoch now would also remove the current turn's thinking; it waits for the next prompt, unless the window is 85% full.",
+  empty_message:
+    'On a model that runs the prefix check: the epoch would also remove the thinking blocks after its edit, and that would leave an assistant message with no content, which the API refuses; nothing latched.',
   state_unavailable: 'The state directory failed while latching; the request went out without a new epoch.',
   spans_unsupported:
     'Shed mode on an API without spans (the OpenAI APIs, docs/openai.md "Shed mode"): a new conversation of that API latches no epoch under --mode shed; run it through a proxy in rescue mode.',
@@ -31,6 +34,11 @@ export type HoldReason = keyof typeof HOLD_REASONS;
 export interface LatchHold {
   readonly reason: HoldReason;
   readonly detail: string;
+  /** The burst gate's figures, when the gate was weighed (shed mode always, rescue mode with --gate). */
+  readonly gate?: GateDecision;
+  /** The span kind, when it planned a span: its bytes, and the bytes after it to the body's end (what the burst writes again). */
+  readonly spanBytes?: number;
+  readonly windowBytes?: number;
 }
 
 /** Whether `name` is one of the closed hold reasons (a wire line may hold anything). */

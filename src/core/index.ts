@@ -35,6 +35,7 @@ export * from './labels/index.js';
 export * from './prompt-too-long.js';
 export * from './estimate-overflow.js';
 export * from './overflow-decision.js';
+export * from './epochs/index.js';
 export * from './read-tool-calls.js';
 export * from './detect-refaults.js';
 export * from './api-dialect.js';

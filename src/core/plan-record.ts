@@ -1,23 +1,16 @@
 /**
- * The record a latch writes: the conversation's record with one more epoch, and the elided files
- * that epoch names. Pure: the caller passes the time in, and src/state writes the plan under its
- * lock (files durable first, then the record).
+ * The record a latch writes, of either kind: the conversation's record with one more epoch, and
+ * the files that epoch names (elided texts, or a shed span). The shared part (number, time,
+ * trigger, reason) is built here; the kind's part comes from its planner (core/epochs/). Pure: the
+ * caller passes the time in, and src/state writes the plan under its lock (files durable first,
+ * then the record).
  */
-import {
-  CONVERSATION_FORMAT,
-  type ConversationRecord,
-  type ElisionPolicy,
-  type Epoch,
-  type EpochTrigger,
-  type FrozenBlock,
-  type LatchReason,
-} from './epoch-types.js';
-import { freezeLabelled } from './labels/freeze-labelled.js';
-import { LABELS_POLICY_VERSION, type BlockLabel } from './labels/label-types.js';
+import { CONVERSATION_FORMAT, type ConversationRecord, type Epoch, type FrozenBlock, type LatchReason } from './epoch-types.js';
+import type { LedgerRow } from './labels/label-types.js';
 import type { FullnessReading } from './latch-decision.js';
 import type { ThresholdFired } from './latch-threshold.js';
-import { freezeBlock, POLICY_NAME, POLICY_VERSION, type PlannedBlock } from './plan-elision.js';
 import type { GateDecision } from './shed/break-even.js';
+import type { FrozenSpan, ShedFit } from './shed/shed-types.js';
 
 /** One elided file a latch must make durable before its record may name it. */
 export interface PlannedFile {
@@ -51,13 +44,41 @@ export interface LatchPlan {
   readonly thinking?: readonly PlannedThinkingFile[];
 }
 
-/** What the pure latch decision settled, and what the record needs besides. */
-export interface LatchRequest {
-  readonly added: readonly PlannedBlock[];
+/** The files an epoch's part names, to be durable before its record. */
+interface PartFiles {
+  /** The elided files its blocks name. */
+  readonly files: readonly PlannedFile[];
+  /** The span files its span names. */
+  readonly spans?: readonly PlannedSpanFile[];
+}
+
+/** A tool-result epoch's own part: its policy, blocks, gate (`--gate`) and ledger (version 3). */
+export interface ToolResultsPart extends PartFiles {
+  readonly kind: 'tool_results';
+  readonly policy: Epoch['policy'];
+  readonly blocks: readonly FrozenBlock[];
+  readonly gate?: GateDecision;
+  readonly ledger?: readonly LedgerRow[];
+}
+
+/** A span epoch's own part: its policy, span, gate and fit. */
+export interface SpanPart extends PartFiles {
+  readonly kind: 'span';
+  readonly policy: Epoch['policy'];
+  readonly span: FrozenSpan;
+  readonly gate?: GateDecision;
+  readonly fit?: ShedFit;
+}
+
+/** The kind's part of the next epoch (core/epochs/), with the files it names; planRecord adds what every epoch shares. */
+export type EpochPart = ToolResultsPart | SpanPart;
+
+/** What every latch records besides the kind's part: the reading, the trigger and who the conversation is. */
+export interface LatchFacts {
   /** The reading that caused the latch: a usage reading over the threshold, or the API's count of an overflow. */
   readonly reading: FullnessReading;
-  /** What caused it; `threshold` when not given. */
-  readonly trigger?: EpochTrigger;
+  /** What caused it; `threshold` when not given (a `prefix_check` correction is planned by core/thinking/freeze-in-plan.ts). */
+  readonly trigger?: 'threshold' | 'overflow';
   /** Overflow only: the maximum the API's error named. */
   readonly limit?: number;
   /** A threshold latch: which threshold fired, when a token threshold was in force. */
@@ -65,62 +86,63 @@ export interface LatchRequest {
   readonly firstPrompt: string;
   readonly model: string;
   readonly agentId: string | undefined;
-  /** `--gate`: the burst gate's figures, recorded with the epoch. */
-  readonly gate?: GateDecision;
-  /**
-   * One label per added block (docs/labels.md). Given: a policy version 3 epoch whose blocks
-   * carry their labels, with its ledger, and no `keep` block frozen. Absent: version 2, as before.
-   */
-  readonly labels?: readonly BlockLabel[];
 }
 
-/** What `planRecord` is given besides the request. */
+/** What `planRecord` is given. */
 export interface PlanRecordInput {
   readonly key: string;
   /** The record as it is on disk now (undefined: the conversation's first epoch). */
   readonly current: ConversationRecord | undefined;
-  readonly request: LatchRequest;
+  readonly facts: LatchFacts;
   readonly threshold: number;
-  readonly policy: ElisionPolicy;
+  /** The kind's part of the epoch (EpochPlanner.epochOf). */
+  readonly part: EpochPart;
   /** ISO-8601 time of the latch. */
   readonly now: string;
 }
 
-/** The next epoch's record and files. */
+/** The next epoch's record and files, of either kind. */
 export function planRecord(input: PlanRecordInput): LatchPlan {
-  const { key, current, request, threshold, policy, now } = input;
-  const { contextTokens, window } = request.reading;
+  const { key, current, facts, threshold, part, now } = input;
+  const { contextTokens, window } = facts.reading;
   const reason: LatchReason = {
     fullness: contextTokens / window,
     threshold,
     window,
     contextTokens,
-    ...(request.limit === undefined ? {} : { limit: request.limit }),
-    ...(request.fired === undefined ? {} : { crossed: request.fired.crossed, thresholdTokens: request.fired.thresholdTokens }),
+    ...(facts.limit === undefined ? {} : { limit: facts.limit }),
+    ...(facts.fired === undefined ? {} : { crossed: facts.fired.crossed, thresholdTokens: facts.fired.thresholdTokens }),
   };
-  const labelled = request.labels === undefined ? undefined : freezeLabelled(request.added, request.labels);
-  const blocks: FrozenBlock[] = labelled?.blocks ?? request.added.map(freezeBlock);
-  const version = labelled === undefined ? POLICY_VERSION : LABELS_POLICY_VERSION;
-  const epoch: Epoch = {
-    n: (current?.epochs.length ?? 0) + 1,
-    latchedAt: now,
-    // Every new epoch says what made it latch (its lineage); only old records lack the field.
-    trigger: request.trigger ?? 'threshold',
-    reason,
-    policy: { name: POLICY_NAME, version, keepRecent: policy.keepRecent, minBytes: policy.minBytes },
-    blocks,
-    ...(request.gate === undefined ? {} : { gate: request.gate }),
-    ...(labelled === undefined ? {} : { ledger: labelled.ledger }),
-  };
-  // Files for the frozen blocks only: a block kept in context has no stub to name one.
-  const frozen = new Set(blocks.map((b) => b.ordinal));
-  const files: PlannedFile[] = [];
-  for (const block of request.added) {
-    if (!frozen.has(block.ordinal)) continue;
-    files.push({ sha256: block.sha256, bytes: block.text, ext: 'txt' });
-    if (block.rawSha256 !== undefined && block.raw !== undefined) files.push({ sha256: block.rawSha256, bytes: block.raw, ext: 'json' });
-  }
-  return { record: appendEpoch(key, current, epoch, request, now), files };
+  const n = (current?.epochs.length ?? 0) + 1;
+  // Every new epoch says what made it latch (its lineage); only old records lack the field.
+  const trigger = facts.trigger ?? 'threshold';
+  // The key order is the records' on disk: a record planned again is the same bytes.
+  const epoch: Epoch =
+    part.kind === 'span'
+      ? {
+          n,
+          latchedAt: now,
+          mode: 'shed',
+          trigger,
+          reason,
+          policy: part.policy,
+          blocks: [],
+          span: part.span,
+          ...(part.gate === undefined ? {} : { gate: part.gate }),
+          ...(part.fit === undefined ? {} : { fit: part.fit }),
+        }
+      : {
+          n,
+          latchedAt: now,
+          trigger,
+          reason,
+          policy: part.policy,
+          blocks: part.blocks,
+          ...(part.gate === undefined ? {} : { gate: part.gate }),
+          ...(part.ledger === undefined ? {} : { ledger: part.ledger }),
+        };
+  const record = appendEpoch(key, current, epoch, facts, now);
+  return { record, files: part.files, ...(part.spans === undefined ? {} : { spans: part.spans }) };
 }
 
 /** The record with `epoch` appended, or a new record holding it (the conversation's first epoch). */

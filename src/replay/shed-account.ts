@@ -1,17 +1,19 @@
 /**
  * What a replay keeps of shed mode besides its bill: each epoch's figure (shed-epochs.ts), the
- * requests over the threshold where nothing latched and why (shed-hold.ts), and the refaults of
+ * requests over the threshold where nothing latched and why (the engine's own hold,
+ * `Prepared.hold`, so the replay cannot drift from the engine), and the refaults of
  * the tool results its spans took out (replay-refaults.ts). Fed one request at a time, after the
  * engine prepared it and the cache model priced it.
  */
-import { crossedThreshold, type GateDecision, type LatchAt, type ThresholdSettings } from '../core/index.js';
+import type { GateDecision, HoldReason, LatchAt } from '../core/index.js';
 import type { Prepared } from '../rescue/index.js';
-import { sha256Hex } from '../state/sha256-hex.js';
 import type { PricedRequest } from './prompt-cache.js';
 import type { RebuiltRequest } from './rebuild-conversations.js';
 import { ReplayRefaults, spanToolResults, type RefaultFigure } from './replay-refaults.js';
 import { shedEpochFigure, type ShedEpochFigure } from './shed-epochs.js';
-import { whyNoShed, type ShedHold } from './shed-hold.js';
+
+/** Why no shed epoch latched on a request over the threshold (docs/reasons.md, "Why no epoch latched"). */
+export type ShedHold = HoldReason;
 
 /** The requests shed held back on, by why, and the gate's figures the first time it held. */
 export interface ShedHeld {
@@ -55,6 +57,7 @@ export class ShedAccount {
   /** Per conversation: body bytes its last shed request was smaller by. */
   readonly #saved = new Map<string, number>();
 
+  // The settings are the engine's: the holds are its own now, and the figures keep them for a reader.
   constructor(
     readonly threshold: number,
     readonly horizon: number | undefined,
@@ -105,21 +108,10 @@ export class ShedAccount {
           turnsAfter: step.requests - 1 - step.n,
         }),
       );
-    } else if (entry?.reading !== undefined && crossedThreshold(entry.reading, this.#thresholds()) !== undefined) {
-      // Over a threshold and nothing latched: ask the engine's own steps why.
-      const hold = whyNoShed({
-        body: step.body,
-        spans: entry.spans,
-        reading: entry.reading,
-        epochs: entry.record?.epochs.length ?? 0,
-        spansDir: this.spansDir,
-        sha256: sha256Hex,
-        thresholds: this.#thresholds(),
-        ...(this.latchAt === undefined ? {} : { latchAt: this.latchAt }),
-        ...(entry.record?.prefixCheck === undefined ? {} : { learnedPrefixCheck: true }),
-        ...(this.horizon === undefined ? {} : { horizon: this.horizon }),
-      });
-      if (hold.kind === 'held') this.#hold(hold.why, step, hold.gate, hold.spanBytes, hold.windowBytes);
+    } else if (prepared.hold !== undefined) {
+      // Over the threshold and nothing latched: the engine's own hold says why, with its figures.
+      const { reason, gate, spanBytes, windowBytes } = prepared.hold;
+      this.#hold(reason, step, gate, spanBytes, windowBytes);
     }
     return savedNow;
   }
@@ -132,10 +124,6 @@ export class ShedAccount {
   /** The refault figure: shed tool results whose file the session read again later. */
   refaults(): RefaultFigure {
     return this.#refaults.figure([...this.#results.values()].reduce((n, ids) => n + ids.size, 0));
-  }
-
-  #thresholds(): ThresholdSettings {
-    return { threshold: this.threshold, ...(this.rescueTokens === undefined ? {} : { rescueTokens: this.rescueTokens }) };
   }
 
   #hold(why: ShedHold, step: ShedStep, gate: GateDecision | undefined, spanBytes = 0, windowBytes = 0): void {

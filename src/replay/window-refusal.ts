@@ -2,7 +2,7 @@
  * The API's refusal of a prompt over the window, simulated: a replayed request whose prompt
  * (in the replay's fitted tokens) exceeds the window is refused, not answered. ctxshed's two
  * strategies then do what the proxy does (overflow-retry.ts): the engine latches at once
- * (trigger `overflow`, core/overflow-decision.ts or core/shed/decide-shed-overflow.ts) and the
+ * (trigger `overflow`, core/overflow-decision.ts) and the
  * request goes out once more; a retry still over the window is refused too.
  */
 import type { OverflowDeclined, Prepared } from '../rescue/index.js';

@@ -5,7 +5,7 @@
  */
 import { countVerdicts, priceShed, type Label, type ShedPrice } from '../core/index.js';
 import { triggerOf } from '../core/epoch-trigger.js';
-import type { Epoch, EpochMode, EpochTrigger } from '../core/epoch-types.js';
+import { epochKindOf, type Epoch, type EpochKind, type EpochMode, type EpochTrigger } from '../core/epoch-types.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
 import type { ConversationTally } from './wire-tally.js';
 
@@ -42,6 +42,8 @@ export interface EpochSummary {
   readonly n: number;
   /** `rescue` (tool results, `blocks`) or `shed` (a span of whole messages, `span`). */
   readonly mode: EpochMode;
+  /** What it froze (core/epoch-types.ts `epochKindOf`): a correction epoch is `thinking_only` in either mode. */
+  readonly kind: EpochKind;
   readonly latchedAt: string | null;
   /** What made it latch; a record from before triggers were recorded reads `threshold`. */
   readonly trigger: EpochTrigger | null;
@@ -84,6 +86,7 @@ export function epochsFromRecord(record: ConversationRecord, tokensPerByte: numb
     return {
       n: epoch.n,
       mode: epoch.mode ?? 'rescue',
+      kind: epochKindOf(epoch),
       latchedAt: epoch.latchedAt,
       trigger: triggerOf(epoch),
       fullness: epoch.reason.fullness,

@@ -22,7 +22,7 @@ export function renderStats(report: StatsReport, stateDir: string): string {
   lines.push('', 'Per conversation', ...conversationTable(report));
   const epochRows = report.conversations.flatMap((c) =>
     c.epochs
-      .filter((e) => e.span === null)
+      .filter((e) => e.kind === 'tool_results')
       .map((e) => [
         shortId(c.key),
         String(e.n),
@@ -90,14 +90,15 @@ function renderTotals(t: StatsTotals, unkeyed: number): string[] {
       ),
     );
   }
-  lines.push(`${label('epochs')}${formatCount(t.epochs)}, ${plural(t.blocksElided, 'block')}`);
+  const corrected = t.corrections === 0 ? '' : `, ${plural(t.corrections, 'correction')} (thinking only)`;
+  lines.push(`${label('epochs')}${formatCount(t.epochs)}, ${plural(t.blocksElided, 'block')}${corrected}`);
   if (t.shed.epochs > 0) {
     // Shed epochs are counted, never summed: their bytes and tokens are each epoch's own.
     lines.push(
       `${label('shed')}${plural(t.shed.spans, 'span')}, ${plural(t.shed.messages, 'message')} in ${plural(t.shed.epochs, 'shed epoch')} (each one's figures below, never summed)`,
     );
     // Rescue's lines only when there is rescue to report: zeros would read as a shed of nothing.
-    if (t.epochs === t.shed.epochs) return lines;
+    if (t.epochs === t.shed.epochs + t.corrections) return lines;
   }
   lines.push(
     `${label('elided in total')}${formatBytes(t.bytesElided)}, ${formatTokens(t.tokensElided)} tokens (each epoch's shed counted once)`,

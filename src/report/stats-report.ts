@@ -49,6 +49,8 @@ export interface StatsTotals {
    * only: each epoch's bytes, tokens and per-turn price are in `epochs`, never summed here.
    */
   readonly shed: { readonly epochs: number; readonly spans: number; readonly messages: number };
+  /** Correction epochs (trigger `prefix_check`, either mode): they only remove thinking blocks. */
+  readonly corrections: number;
   /** Ledger rows by verdict over the epochs that keep a ledger (docs/labels.md). */
   readonly labels: Readonly<Record<Label, number>>;
   /** Reads of elided blocks by later tool calls, the blocks read back, and their share of the blocks elided. */
@@ -141,7 +143,9 @@ function perRequestOf(counts: RequestCounts, rewrittenTokens: number): StatsTota
 
 function totalsOf(counts: RequestCounts, epochs: readonly EpochSummary[], perRequest: StatsTotals['perRequest']): StatsTotals {
   const sum = (pick: (e: EpochSummary) => number): number => epochs.reduce((total, e) => total + pick(e), 0);
-  const rescueEpochs = epochs.filter((e) => e.span === null).length;
+  // A correction epoch (thinking only) elides nothing: it is counted apart, never in a mean of what epochs elide.
+  const rescueEpochs = epochs.filter((e) => e.kind === 'tool_results').length;
+  const corrections = epochs.filter((e) => e.kind === 'thinking_only').length;
   const spans = epochs.flatMap((e) => (e.span === null ? [] : [e.span]));
   const bytesElided = sum((e) => e.bytes);
   const tokensElided = sum((e) => e.tokens);
@@ -170,6 +174,7 @@ function totalsOf(counts: RequestCounts, epochs: readonly EpochSummary[], perReq
     perRequest,
     perEpoch: { meanBytesElided: mean(bytesElided, rescueEpochs), meanTokensElided: mean(tokensElided, rescueEpochs) },
     shed: { epochs: spans.length, spans: spans.length, messages: spans.reduce((total, span) => total + span.messages, 0) },
+    corrections,
     labels: { keep: sum((e) => e.labels?.keep ?? 0), pointer: sum((e) => e.labels?.pointer ?? 0), drop: sum((e) => e.labels?.drop ?? 0) },
     refaults: sum((e) => e.refaults),
     blocksRefaulted,

@@ -20,6 +20,7 @@ export function epochsFromWire(tally: ConversationTally | null, tokensPerByte: n
       n,
       // Without a record an epoch's mode is unknown: a shed epoch reads as tool-result stubs.
       mode: 'rescue',
+      kind: 'tool_results',
       latchedAt: tally.latches.find((l) => l.n === n)?.t ?? null,
       trigger: null,
       fullness: null,

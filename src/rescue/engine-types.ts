@@ -74,6 +74,10 @@ export type OverflowDeclined =
   | 'nothing_new'
   /** What could be freed would leave the request over the maximum (core/overflow-decision.ts). */
   | 'not_enough'
+  /** A correction epoch (prefix check): no thinking block is left to remove after the request's first change. */
+  | 'no_thinking'
+  /** A correction epoch (prefix check): removing the thinking blocks would leave an assistant message empty. */
+  | 'empty_message'
   /** The latch could not be written. */
   | 'state_unavailable'
   /** The rewrite (or shed body) with the new epoch carried no more stubs than the refused request, or was not smaller. */

@@ -49,12 +49,11 @@ import type {
 } from './engine-types.js';
 import { FileAvailability } from './file-availability.js';
 import type { LatchContext } from './latch-conversation.js';
+import { kindOfMode } from './latch-kinds.js';
 import { isOverThreshold, maybeLatch } from './maybe-latch.js';
-import { maybeShed } from './maybe-shed.js';
 import { latchOnOverflow, type OverflowLatch } from './overflow-latch.js';
 import { latchOnPrefixMismatch } from './prefix-check-latch.js';
 import { watchRecords } from './record-watch.js';
-import { shedOnOverflow } from './shed-overflow-latch.js';
 import { readRequestMeta, type RequestMeta } from './request-meta.js';
 
 /** What the engine may be handed besides its state and settings. */
@@ -145,7 +144,7 @@ export class EpochEngine {
    * at once (trigger `overflow`, the API's count as its reading) when what it takes out would
    * bring the request under the maximum, and prepares the request once more. In rescue mode the
    * epoch freezes the blocks not yet frozen; in shed mode it sheds a span, whatever the burst
-   * gate says (shed-overflow-latch.ts). Never rejects: anything that stops the rescue is
+   * gate says (overflow-latch.ts, core/epochs/spans-latch.ts). Never rejects: anything that stops the rescue is
    * `declined`, and the client then gets the refusal as it was.
    */
   async prepareAfterOverflow(request: EngineRequest, prepared: Prepared, overflow: OverflowReading): Promise<OverflowOutcome> {
@@ -161,7 +160,7 @@ export class EpochEngine {
       if (mode === 'shed' && !api.supports.spans) return declined('not_rescuable', `${api.name}: ${SPANS_UNSUPPORTED}`);
       const outcome = await this.#latchAndPrepareAgain(request, prepared, entry, key, mode, (index, meta, onFailure) => {
         const refused = { body: request.body, index, agentId: meta.agentId, window: prepared.window, sentBytes: prepared.body.length, overflow, api };
-        return mode === 'shed' ? shedOnOverflow(this.#latch, entry, refused, onFailure) : latchOnOverflow(this.#latch, entry, refused, onFailure);
+        return latchOnOverflow(this.#latch, kindOfMode(mode), entry, refused, onFailure);
       });
       if (outcome.kind === 'declined') return declined(outcome.why, outcome.detail);
       const retry = outcome.prepared;
@@ -339,10 +338,9 @@ export class EpochEngine {
     let classifier: ClassifierReport | undefined;
     let hold: LatchHold | undefined;
     if (mayLatch && noSpans) hold = { reason: 'spans_unsupported', detail: `${api.name}: ${SPANS_UNSUPPORTED}` };
-    else if (mayLatch && mode === 'shed') ({ latched, hold } = await maybeShed(this.#latch, entry, body, index, meta.agentId, onLatchFailure));
     else if (mayLatch) {
       const eligibility = { memo: this.#eligibility.get(key, nowMs), keep: (memo: EligibilityMemo): void => this.#eligibility.set(key, memo, nowMs) };
-      ({ latched, classifier, hold } = await maybeLatch(this.#latch, {
+      ({ latched, classifier, hold } = await maybeLatch(this.#latch, kindOfMode(mode), {
         entry,
         body,
         index,

@@ -2,17 +2,9 @@
  * Latching an epoch for one conversation. The order is the safety (docs/design.md invariants 5, 8):
  * elided files durable, then the record written atomically, and only then may the first
  * rewritten request leave. state/latch-epoch.ts keeps that order under the state lock; the
- * record itself is planned by the core (core/plan-record.ts).
+ * record itself is planned by the core (core/plan-record.ts, with the kind's part from core/epochs/).
  */
-import {
-  freezeThinkingInPlan,
-  planRecord,
-  type ConversationRecord,
-  type LabelScores,
-  type LatchPlan,
-  type LatchRequest,
-  type TranscriptIndex,
-} from '../core/index.js';
+import { freezeThinkingInPlan, type ConversationRecord, type LabelScores, type LatchPlan, type TranscriptIndex } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { latchEpoch } from '../state/latch-epoch.js';
@@ -45,38 +37,51 @@ export interface LatchBody {
   readonly midTurn?: boolean;
 }
 
-/** Latches the next epoch; resolves to its number, or `undefined` when another latch got there first (or it held). */
-export function latchConversation(ctx: LatchContext, entry: ConversationEntry, request: LatchRequest, from?: LatchBody): Promise<number | undefined> {
-  const { threshold, policy } = ctx.settings;
-  return latchWith(ctx, entry, (current) => planRecord({ key: entry.key, current, request, threshold, policy, now: ctx.now() }), from);
-}
+/**
+ * Why a latch wrote no epoch: another latch got there first, removing the thinking its edit
+ * invalidates would leave an assistant message empty, or the plan itself declined (a correction
+ * epoch with no thinking block left to remove).
+ */
+export type LatchVoid = 'concurrent_latch' | 'empty_message' | 'not_planned';
 
-/** Latches the epoch `plan` makes of the record on disk (any mode), under the same rules. */
+/** What a latch wrote: the new epoch's number, or why none. */
+export type LatchWrite = { readonly kind: 'latched'; readonly n: number } | { readonly kind: 'void'; readonly why: LatchVoid };
+
+/** Latches the epoch `plan` makes of the record on disk (either kind, or a correction), under the same rules. */
 export function latchWith(
   ctx: LatchContext,
   entry: ConversationEntry,
   plan: (current: ConversationRecord | undefined) => LatchPlan | undefined,
   from?: LatchBody,
-): Promise<number | undefined> {
+): Promise<LatchWrite> {
   const expected = entry.record?.epochs.length ?? 0;
-  const run = async (): Promise<number | undefined> => {
-    let planned = false;
+  const run = async (): Promise<LatchWrite> => {
+    let why: LatchVoid | undefined;
     const record = await latchEpoch(ctx.table.state, entry.key, (current) => {
       // Someone (this process or another) latched since the decision: theirs stands, ours is void.
-      if ((current?.epochs.length ?? 0) !== expected) return undefined;
+      if ((current?.epochs.length ?? 0) !== expected) {
+        why = 'concurrent_latch';
+        return undefined;
+      }
       const made = plan(current);
-      const frozen = made === undefined || from === undefined ? made : freezeThinkingInPlan(made, current, { ...from, sha256: sha256Hex });
-      const full = frozen === undefined || from?.midTurn !== true ? frozen : markMidTurn(frozen);
-      planned = full !== undefined;
-      return full;
+      if (made === undefined) {
+        why = 'not_planned';
+        return undefined;
+      }
+      const frozen = from === undefined ? made : freezeThinkingInPlan(made, current, { ...from, sha256: sha256Hex });
+      if (frozen === undefined) {
+        why = 'empty_message';
+        return undefined;
+      }
+      return from?.midTurn === true ? markMidTurn(frozen) : frozen;
     });
     ctx.table.adopt(entry, record);
     // Only the call that wrote the epoch reports it: the wire log names one latching request,
     // and the metrics count the epoch once.
-    if (!planned || record === undefined) return undefined;
+    if (why !== undefined || record === undefined) return { kind: 'void', why: why ?? 'concurrent_latch' };
     const epoch = record.epochs[record.epochs.length - 1];
     if (epoch !== undefined) countLatch(ctx.metrics, epoch);
-    return record.epochs.length;
+    return { kind: 'latched', n: record.epochs.length };
   };
   const result = entry.latching.then(run, run);
   entry.latching = result.catch(() => undefined);

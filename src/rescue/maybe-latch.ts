@@ -1,41 +1,39 @@
-/** Whether this request latches a new epoch, and latching it when it does. */
+/**
+ * Whether this request latches a new epoch of its conversation's kind, and latching it when it
+ * does: one path for both kinds (core/epochs/). The decision is core/decide-epoch.ts's on what the
+ * kind would take out; the tool-result kind first decides on the blocks' sizes, and after the plan
+ * takes its own steps (labels, the classifier, `--gate`: tool-results-steps.ts); the span kind
+ * weighs the burst gate inside its take. The record is core/plan-record.ts's, the write
+ * latch-conversation.ts's (files durable first, then the record).
+ */
 import {
-  asksOneHourCache,
   crossedThreshold,
   decideEpoch,
   DEFAULT_LATCH_AT,
-  turnPlaceOf,
   firedThreshold,
-  encodeJsonString,
-  findEligible,
-  freezeLabelled,
-  labelBlocks,
-  planElision,
-  renderStub,
-  rescueGateInput,
-  tokensPerByteOf,
+  planRecord,
+  turnPlaceOf,
   type ApiDialect,
-  type BlockLabel,
   type DecidedBlock,
-  type EligibilityMemo,
+  type EpochAsk,
   type EpochDecision,
+  type EpochPlanner,
   type FullnessReading,
   type GateDecision,
-  type GateInput,
   type LatchHold,
-  type PlannedBlock,
+  type PlannerKind,
   type ThresholdFired,
   type ThresholdSettings,
   type TranscriptIndex,
 } from '../core/index.js';
 import { errorText } from '../errors.js';
-import { sha256Hex } from '../state/sha256-hex.js';
-import { commonPrefixLength } from './common-prefix-length.js';
 import type { ConversationEntry } from './conversation-table.js';
-import { DEFAULT_CLASSIFIER_TIMEOUT_MS } from './engine-settings.js';
 import type { ClassifierReport, EngineRequest } from './engine-types.js';
-import { latchConversation, type LatchContext } from './latch-conversation.js';
-import { labelByModel } from './model-labels.js';
+import { latchWith, type LatchContext } from './latch-conversation.js';
+import { spansOf, toolResultsOf } from './latch-kinds.js';
+import { decideOnSizes, labelAndGate, type Decide, type EligibilitySlot } from './tool-results-steps.js';
+
+export type { EligibilitySlot } from './tool-results-steps.js';
 
 /**
  * The epoch this request latched, or why it held (every request over the threshold gets one of
@@ -45,15 +43,6 @@ export interface LatchOutcome {
   readonly latched?: number;
   readonly hold?: LatchHold;
   readonly classifier?: ClassifierReport;
-}
-
-/**
- * The conversation's eligibility memo (core/eligible-blocks.ts): what its last request over the
- * threshold judged, and where to keep what this one judges.
- */
-export interface EligibilitySlot {
-  readonly memo: EligibilityMemo | undefined;
-  keep(memo: EligibilityMemo): void;
 }
 
 /** One request, as the latch needs it. */
@@ -74,136 +63,110 @@ export function isOverThreshold(entry: ConversationEntry, settings: ThresholdSet
   return reading !== undefined && crossedThreshold(reading, settings) !== undefined;
 }
 
-/** A decision that did not latch, as the outcome says it: its hold, or nothing under the threshold. */
-export function holdOf(decision: EpochDecision<DecidedBlock>): LatchOutcome {
-  return decision.kind === 'hold' ? { hold: { reason: decision.reason, detail: decision.detail } } : {};
+/**
+ * A decision that did not latch, as the outcome says it: its hold, with the gate's figures and
+ * the span's sizes when it weighed one (replay's account of shed reads them), or nothing under
+ * the threshold.
+ */
+export function holdOf(decision: EpochDecision<DecidedBlock>, index?: TranscriptIndex): LatchOutcome {
+  if (decision.kind !== 'hold') return {};
+  const { reason, detail, gate, span } = decision;
+  const sizes = span === undefined || index === undefined ? {} : spanSizesOf(span, index);
+  return { hold: { reason, detail, ...(gate === undefined ? {} : { gate }), ...sizes } };
 }
 
+/** A span's bytes, and the bytes from the message after it to the end of the last message. */
+function spanSizesOf(span: { readonly last: number; readonly bytes: number }, index: TranscriptIndex): { spanBytes: number; windowBytes: number } {
+  const last = index.messages[index.messages.length - 1];
+  const after = index.messages[span.last + 1];
+  return { spanBytes: span.bytes, windowBytes: after === undefined || last === undefined ? 0 : last.end - after.start };
+}
+
+/** What the kind chose to latch, or the outcome that held. */
+type Chosen<C> =
+  | { readonly kind: 'latch'; readonly choice: C; readonly gate: GateDecision | undefined; readonly midTurn: boolean; readonly classifier?: ClassifierReport }
+  | { readonly kind: 'hold'; readonly outcome: LatchOutcome };
+
 /**
- * Decides (core/decide-epoch.ts) on the eligible blocks without hashing them, and only when
- * that says latch: plans (hashes), labels (docs/labels.md) and latches. A state failure is
+ * Decides and, when that says latch, plans and latches an epoch of `kind`. A state failure is
  * reported through `onStateFailure`, never thrown.
  */
-export async function maybeLatch(ctx: LatchContext, ask: LatchAsk): Promise<LatchOutcome> {
-  const { entry, body, index, api, eligibility } = ask;
+export async function maybeLatch(ctx: LatchContext, kind: PlannerKind, ask: LatchAsk): Promise<LatchOutcome> {
+  const { entry, body, index } = ask;
   const { reading } = entry;
   if (reading === undefined) return {};
-  const { threshold, rescueTokens, policy, minGainFraction } = ctx.settings;
+  const decide = deciderOf(ctx, entry, index, reading);
+  const epochAsk: EpochAsk = { body, index, reading, frozen: entry.frozen, spans: entry.spans };
+  if (kind === 'span') return latchChosen(ctx, ask, reading, spansOf(ctx), chooseOn(spansOf(ctx), epochAsk, decide));
+  const planner = toolResultsOf(ctx);
+  const cheap = decideOnSizes(ctx, planner, epochAsk, ask, decide);
+  if (cheap.kind !== 'latch') return holdOf(cheap);
+  // The same blocks, hashed (properties/eligible-blocks.test.ts): the plan the epoch freezes.
+  const chosen = chooseOn(planner, epochAsk, decide);
+  if (chosen.kind === 'hold') return chosen.outcome;
+  const steps = await labelAndGate(ctx, planner, epochAsk, ask, chosen.choice.added, decide);
+  const by = steps.classifier === undefined ? {} : { classifier: steps.classifier };
+  if (steps.kind === 'hold') return { ...holdOf(steps.decision), ...by };
+  return latchChosen(ctx, ask, reading, planner, { ...chosen, choice: steps.choice, gate: steps.gate, ...by });
+}
+
+/** The kind's take, decided; what it chose when that latches. */
+function chooseOn<C>(planner: EpochPlanner<C>, ask: EpochAsk, decide: Decide): Chosen<C> {
+  const decision = decide(() => planner.take(ask));
+  if (decision.kind !== 'latch') return { kind: 'hold', outcome: holdOf(decision, ask.index) };
+  return { kind: 'latch', choice: planner.chosen(decision), gate: decision.gate, midTurn: decision.midTurn === true };
+}
+
+/** Writes the chosen epoch: one record for both kinds, and a hold reason when none is written. */
+async function latchChosen<C>(ctx: LatchContext, ask: LatchAsk, reading: FullnessReading, planner: EpochPlanner<C>, chosen: Chosen<C>): Promise<LatchOutcome> {
+  if (chosen.kind === 'hold') return chosen.outcome;
+  const { entry, body, index, api } = ask;
+  const by = chosen.classifier === undefined ? {} : { classifier: chosen.classifier };
+  const part = planner.epochOf(chosen.choice, chosen.gate);
+  const facts = {
+    reading,
+    firstPrompt: api.firstPrompt(body, index),
+    model: index.model ?? '',
+    agentId: ask.agentId,
+    ...firedOf(reading, ctx.settings),
+  };
+  // Only an API with thinking blocks has thinking for the epoch to freeze (core/thinking/freeze-in-plan.ts).
+  const from = api.supports.thinking ? { body, index, ...(chosen.midTurn ? { midTurn: true } : {}) } : undefined;
+  try {
+    const write = await latchWith(
+      ctx,
+      entry,
+      (current) => planRecord({ key: entry.key, current, facts, threshold: ctx.settings.threshold, part, now: ctx.now() }),
+      from,
+    );
+    if (write.kind === 'latched') return { latched: write.n, ...by };
+    if (write.why === 'empty_message')
+      return { hold: { reason: 'empty_message', detail: 'removing the thinking after the edit would leave an assistant message empty' }, ...by };
+    return { hold: { reason: 'concurrent_latch', detail: 'another latch got there first' }, ...by };
+  } catch (error) {
+    ask.onStateFailure(error);
+    return { hold: { reason: 'state_unavailable', detail: errorText(error) }, ...by };
+  }
+}
+
+/** The engine's decision with this request's reading, thresholds and place in the turn. */
+function deciderOf(ctx: LatchContext, entry: ConversationEntry, index: TranscriptIndex, reading: FullnessReading): Decide {
+  const { threshold, rescueTokens, minGainFraction } = ctx.settings;
   const turn = turnPlaceOf(index, entry.record?.prefixCheck !== undefined, ctx.settings.latchAt ?? DEFAULT_LATCH_AT);
-  const decide = <B extends DecidedBlock>(plan: () => readonly B[], gate?: (added: readonly B[]) => GateInput): EpochDecision<B> =>
-    decideEpoch<B>({
+  return (take) =>
+    decideEpoch({
       reading,
       threshold,
       ...(rescueTokens === undefined ? {} : { rescueTokens }),
       epochCount: entry.record?.epochs.length ?? 0,
       ...(minGainFraction === undefined ? {} : { minGainFraction }),
       turn,
-      take: () => ({ kind: 'blocks', frozen: entry.frozen, plan: plan(), ...(gate === undefined ? {} : { gate }) }),
+      take,
     });
-  const options = { elidedDir: ctx.table.state.elidedDir };
-  // Most requests over the threshold are refused (a gain too small, a stale reading): a refusal
-  // needs the blocks' sizes, not their hashes, and blocks the last request judged keep their verdict.
-  const cheap = decide(() => {
-    const eligible = findEligible(body, index, policy, options, eligibility.memo, commonPrefixLength);
-    eligibility.keep(eligible.memo);
-    return eligible.blocks;
-  });
-  if (cheap.kind !== 'latch') return holdOf(cheap);
-  // The same blocks, hashed (properties/eligible-blocks.test.ts): the plan the epoch freezes.
-  const decision = decide(() => planElision(body, index, policy, sha256Hex, options));
-  if (decision.kind !== 'latch') return holdOf(decision);
-  // Labels are decided once, here, and frozen with the epoch (docs/labels.md).
-  let labels: readonly BlockLabel[] = labelBlocks({
-    body,
-    index,
-    candidates: decision.added,
-    sha256: sha256Hex,
-    restoreTool: ctx.settings.restoreTool === true,
-    readCalls: api.calls,
-  });
-  let classifier: ClassifierReport | undefined;
-  const outcome = (result: { latched?: number; hold?: LatchHold }): LatchOutcome => ({ ...result, ...(classifier === undefined ? {} : { classifier }) });
-  // The classifier speaks the Messages API to the proxy's upstream: an OpenAI conversation keeps
-  // the local rules' labels.
-  if (ctx.settings.labels === 'model' && ctx.classifier !== undefined && api.supports.modelLabels) {
-    const byModel = await labelByModel({
-      ...ctx.classifier,
-      key: entry.key,
-      body,
-      index,
-      added: decision.added,
-      labels,
-      headers: ask.headers,
-      model: index.model ?? '',
-      timeoutMs: ctx.settings.classifierTimeoutMs ?? DEFAULT_CLASSIFIER_TIMEOUT_MS,
-    });
-    labels = byModel.labels;
-    classifier = byModel.report;
-    // A block the model keeps frees nothing: the rest must still be worth a cache re-write.
-    const unkept = decide(() => decision.added.filter((_, i) => labels[i]?.label !== 'keep'));
-    if (unkept.kind === 'hold') return outcome({ hold: { reason: 'labels_kept', detail: unkept.detail } });
-  }
-  // --gate: the epoch must also pay back its cache re-write within the turns left (docs/shed.md).
-  let gate: GateDecision | undefined;
-  if (ctx.settings.gate === true) {
-    const gated = decide(
-      () => decision.added,
-      (added) => rescueGate(ctx, body, index, reading, added, labels),
-    );
-    if (gated.kind !== 'latch') return outcome(holdOf(gated));
-    gate = gated.gate;
-  }
-  try {
-    const latched = await latchConversation(
-      ctx,
-      entry,
-      {
-        added: decision.added,
-        labels,
-        reading,
-        firstPrompt: api.firstPrompt(body, index),
-        model: index.model ?? '',
-        agentId: ask.agentId,
-        ...(gate === undefined ? {} : { gate }),
-        ...firedOf(reading, ctx.settings),
-      },
-      api.supports.thinking ? { body, index, ...(decision.midTurn === true ? { midTurn: true } : {}) } : undefined,
-    );
-    return outcome(latched === undefined ? { hold: { reason: 'concurrent_latch', detail: 'another latch got there first' } } : { latched });
-  } catch (error) {
-    ask.onStateFailure(error);
-    return outcome({ hold: { reason: 'state_unavailable', detail: errorText(error) } });
-  }
 }
 
-/** The epoch reason's threshold fields (core/latch-threshold.ts), as a spread for a latch request. */
+/** The epoch reason's threshold fields (core/latch-threshold.ts), as a spread for a latch's facts. */
 export function firedOf(reading: FullnessReading, settings: ThresholdSettings): { readonly fired?: ThresholdFired } {
   const fired = firedThreshold(reading, settings);
   return fired === undefined ? {} : { fired };
-}
-
-function rescueGate(
-  ctx: LatchContext,
-  body: Uint8Array,
-  index: TranscriptIndex,
-  reading: FullnessReading,
-  added: readonly PlannedBlock[],
-  labels: readonly BlockLabel[],
-): GateInput {
-  const encoder = new TextEncoder();
-  // The epoch as it will be frozen: labelled stubs, and no block the classifier kept.
-  const { blocks } = freezeLabelled(added, labels);
-  const stubbed = new Set(blocks.map((b) => b.ordinal));
-  const stubBytes = blocks.reduce((sum, b) => sum + encodeJsonString(encoder.encode(renderStub(b, ctx.table.state.elidedDir))).length, 0);
-  const { horizon } = ctx.settings;
-  return rescueGateInput(
-    index,
-    added.filter((b) => stubbed.has(b.ordinal)),
-    {
-      tokensPerByte: tokensPerByteOf(reading),
-      stubBytes,
-      oneHourCache: asksOneHourCache(body),
-      ...(horizon === undefined ? {} : { horizon }),
-    },
-  );
 }

@@ -1,13 +1,25 @@
 /**
  * Latching an epoch at once when the API refused a conversation's request as too long
- * (docs/rescue.md, "Rescue on overflow"). The decision is the core's (core/overflow-decision.ts);
- * the latch is the same as a threshold latch (latch-conversation.ts: files durable first, then
- * the record), with the trigger `overflow` and the API's count as its reading.
+ * (docs/rescue.md and docs/shed.md, "Rescue on overflow"), of the conversation's kind: the kind
+ * says what it would take out (core/epochs/), the decision is the core's, one for both kinds
+ * (core/overflow-decision.ts), and the latch is the same as a threshold latch
+ * (latch-conversation.ts: files durable first, then the record), with the trigger `overflow` and
+ * the API's count as its reading.
  */
-import { decideOverflowLatch, MESSAGES_API, planElision, type ApiDialect, type OverflowReading, type TranscriptIndex } from '../core/index.js';
-import { sha256Hex } from '../state/sha256-hex.js';
+import {
+  decideOverflow,
+  MESSAGES_API,
+  type ApiDialect,
+  type CorrectionDeclined,
+  planRecord,
+  type EpochPlanner,
+  type OverflowReading,
+  type PlannerKind,
+  type TranscriptIndex,
+} from '../core/index.js';
 import type { ConversationEntry } from './conversation-table.js';
-import { latchConversation, type LatchContext } from './latch-conversation.js';
+import { latchWith, type LatchContext } from './latch-conversation.js';
+import { spansOf, toolResultsOf } from './latch-kinds.js';
 
 /** The refused request, as the latch needs it. */
 export interface RefusedRequest {
@@ -26,32 +38,45 @@ export interface RefusedRequest {
 /** What the latch did: `latched` with the epoch written (undefined: another latch got there first). */
 export type OverflowLatch =
   | { readonly kind: 'latched'; readonly n: number | undefined }
-  | { readonly kind: 'declined'; readonly why: 'nothing_new' | 'not_enough' | 'state_unavailable'; readonly detail?: string };
+  | { readonly kind: 'declined'; readonly why: 'nothing_new' | 'not_enough' | 'state_unavailable' | CorrectionDeclined; readonly detail?: string };
 
-/** Plans, decides and latches. A state failure is reported through `onStateFailure`, never thrown. */
-export async function latchOnOverflow(
+/** Plans, decides and latches an epoch of `kind`. A state failure is reported through `onStateFailure`, never thrown. */
+export function latchOnOverflow(
   ctx: LatchContext,
+  kind: PlannerKind,
+  entry: ConversationEntry,
+  refused: RefusedRequest,
+  onStateFailure: (error: unknown) => void,
+): Promise<OverflowLatch> {
+  return kind === 'span'
+    ? latchKindOnOverflow(ctx, spansOf(ctx), entry, refused, onStateFailure)
+    : latchKindOnOverflow(ctx, toolResultsOf(ctx), entry, refused, onStateFailure);
+}
+
+async function latchKindOnOverflow<C>(
+  ctx: LatchContext,
+  planner: EpochPlanner<C>,
   entry: ConversationEntry,
   refused: RefusedRequest,
   onStateFailure: (error: unknown) => void,
 ): Promise<OverflowLatch> {
   const { body, index, overflow, window } = refused;
-  const elidedDir = ctx.table.state.elidedDir;
-  const plan = planElision(body, index, ctx.settings.policy, sha256Hex, { elidedDir });
-  const decision = decideOverflowLatch({
-    tokens: overflow.tokens,
-    // Without a maximum in the message, the window is the best guess of it.
-    limit: overflow.limit ?? window,
-    requestBytes: refused.sentBytes,
-    frozen: entry.frozen,
-    plan,
-    elidedDir,
-  });
-  if (!decision.latch) return { kind: 'declined', why: decision.why };
+  // Without a maximum in the message, the window is the best guess of it.
+  const limit = overflow.limit ?? window;
+  const ask = { body, index, frozen: entry.frozen, spans: entry.spans, tokens: overflow.tokens, limit, window, sentBytes: refused.sentBytes };
+  const decision = decideOverflow({ tokens: overflow.tokens, limit, take: planner.takeOnOverflow(ask) });
+  if (!decision.latch) return { kind: 'declined', why: decision.why, ...(decision.detail === undefined ? {} : { detail: decision.detail }) };
+  const part = planner.epochOf(decision.choice, decision.gate);
+  const facts = overflowLatchFacts(entry, refused);
   try {
-    const thinking = (refused.api ?? MESSAGES_API).supports.thinking ? { body, index } : undefined;
-    const n = await latchConversation(ctx, entry, { added: decision.added, ...overflowLatchFacts(entry, refused) }, thinking);
-    return { kind: 'latched', n };
+    const write = await latchWith(
+      ctx,
+      entry,
+      (current) => planRecord({ key: entry.key, current, facts, threshold: ctx.settings.threshold, part, now: ctx.now() }),
+      // Only an API with thinking blocks has thinking for the epoch to freeze.
+      (refused.api ?? MESSAGES_API).supports.thinking ? { body, index } : undefined,
+    );
+    return { kind: 'latched', n: write.kind === 'latched' ? write.n : undefined };
   } catch (error) {
     onStateFailure(error);
     return { kind: 'declined', why: 'state_unavailable' };
@@ -59,7 +84,7 @@ export async function latchOnOverflow(
 }
 
 /**
- * What an overflow epoch records of its refusal, in either mode: the API's count as the reading
+ * What an overflow epoch records of its refusal, of either kind: the API's count as the reading
  * (so the next request is judged on it), its maximum, the trigger and the request's facts.
  */
 export function overflowLatchFacts(entry: ConversationEntry, refused: RefusedRequest) {

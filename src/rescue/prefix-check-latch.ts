@@ -5,7 +5,7 @@
  * from the request's first change on that no epoch removed yet. Same latch as every other
  * (latch-conversation.ts: files durable first, then the record).
  */
-import { firstChangeInRequest, planCorrection, type EpochMode, type TranscriptIndex } from '../core/index.js';
+import { firstChangeInRequest, planCorrection, type CorrectionDeclined, type EpochMode, type TranscriptIndex } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { ConversationEntry } from './conversation-table.js';
 import { latchWith, type LatchContext } from './latch-conversation.js';
@@ -21,12 +21,27 @@ export async function latchOnPrefixMismatch(
   const { body, index, mode } = refused;
   const from = firstChangeInRequest(index, entry.frozen, entry.spans, entry.thinking);
   if (from === undefined) return { kind: 'declined', why: 'nothing_new', detail: 'no change of ctxshed in the request' };
+  let declined: CorrectionDeclined | undefined;
   try {
-    const n = await latchWith(ctx, entry, (current) =>
-      planCorrection({ key: entry.key, current, model: index.model ?? '', now: ctx.now(), mode, source: { body, index, sha256: sha256Hex, from } }),
-    );
-    if (n === undefined) return { kind: 'declined', why: 'nothing_new', detail: 'no thinking block left to remove, or removing them would empty a message' };
-    return { kind: 'latched', n };
+    const write = await latchWith(ctx, entry, (current) => {
+      const planned = planCorrection({
+        key: entry.key,
+        current,
+        model: index.model ?? '',
+        now: ctx.now(),
+        mode,
+        source: { body, index, sha256: sha256Hex, from },
+      });
+      if (planned.kind === 'planned') return planned.plan;
+      declined = planned.why;
+      return undefined;
+    });
+    if (write.kind === 'latched') return { kind: 'latched', n: write.n };
+    // A concurrent latch's epoch stands: the retry then carries whatever it froze.
+    if (write.why === 'concurrent_latch') return { kind: 'latched', n: undefined };
+    return declined === 'empty_message'
+      ? { kind: 'declined', why: 'empty_message', detail: 'removing the thinking blocks would leave an assistant message empty' }
+      : { kind: 'declined', why: 'no_thinking', detail: 'no thinking block left to remove' };
   } catch (error) {
     onStateFailure(error);
     return { kind: 'declined', why: 'state_unavailable' };

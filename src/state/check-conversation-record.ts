@@ -42,6 +42,10 @@ export function checkConversationRecord(value: unknown, key: string): string[] {
     const span = epoch['span'];
     const spanned = mode === 'shed' && epoch['trigger'] !== 'prefix_check';
     if (spanned !== (span !== undefined)) problems.push(`${at}: a shed epoch has a span, and only a shed epoch (not a prefix_check one)`);
+    // The record is one of three kinds (core/epoch-types.ts): only a tool-result epoch freezes blocks.
+    const toolResults = mode !== 'shed' && epoch['trigger'] !== 'prefix_check';
+    if (!toolResults && Array.isArray(epoch['blocks']) && epoch['blocks'].length > 0)
+      problems.push(`${at}: only a tool-result epoch has blocks (not a shed or prefix_check one)`);
     if (span === undefined) return;
     problems.push(...checkFrozenSpan(span, at, shedThrough));
     shedThrough = spanEnd(span, shedThrough);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { detectRefaults, detectShellRefaults, RESTORE_TOOL_NAME, type Epoch, type FrozenBlock, type ToolCall } from '../../src/core/index.js';
+import {
+  detectRefaults,
+  detectShellRefaults,
+  RESTORE_TOOL_NAME,
+  type Epoch,
+  type FrozenBlock,
+  type ToolCall,
+  type ToolResultEpoch,
+} from '../../src/core/index.js';
 
 const SHA_A = `a1${'0'.repeat(62)}`;
 const SHA_B = `b2${'0'.repeat(62)}`;
@@ -9,7 +17,7 @@ function block(ordinal: number, sha256: string): FrozenBlock {
   return { ordinal, toolUseId: `toolu_${ordinal}`, bytes: 2000, sha256, jsonBytes: 2002, jsonSha256: 'f'.repeat(64) };
 }
 
-function epoch(n: number, blocks: FrozenBlock[]): Epoch {
+function epoch(n: number, blocks: FrozenBlock[]): ToolResultEpoch {
   return {
     n,
     latchedAt: '2026-01-01T00:00:00.000Z',
@@ -99,7 +107,7 @@ describe('detectShellRefaults', () => {
 
 describe('detectRefaults, shed spans', () => {
   const SPAN = `d4${'0'.repeat(62)}`;
-  const shed: Epoch = { ...epoch(3, []), mode: 'shed', span: { first: 5, last: 12, sha256: SPAN, bytes: 9000, pins: [] } };
+  const shed: Epoch = { ...epoch(3, []), mode: 'shed', blocks: [], span: { first: 5, last: 12, sha256: SPAN, bytes: 9000, pins: [] } };
 
   it("should count a restore of a span's handle, or a Read of its .md or .json, as a refault of the span", () => {
     const calls = [

@@ -6,10 +6,12 @@ import {
   planRecord,
   POLICY_NAME,
   POLICY_VERSION,
+  toolResultsLatch,
   type BlockLabel,
   type ConversationRecord,
   type PlannedBlock,
 } from '../../src/core/index.js';
+import { sha256 } from './bodies.js';
 
 const hex = (n: number): string => n.toString(16).padStart(64, '0');
 
@@ -26,11 +28,19 @@ const REQUEST = {
   model: 'claude-test',
   agentId: undefined,
 };
-const INPUT = { key: hex(7), current: undefined, request: REQUEST, threshold: 0.7, policy: { keepRecent: 6, minBytes: 1024 }, now: '2026-01-02T03:04:05.000Z' };
+const INPUT = { key: hex(7), current: undefined as ConversationRecord | undefined, request: REQUEST, threshold: 0.7, now: '2026-01-02T03:04:05.000Z' };
+const TOOL_RESULTS = toolResultsLatch({ policy: { keepRecent: 6, minBytes: 1024 }, elidedDir: '/state/elided', sha256 });
+
+/** A tool-result epoch's record: the kind's part from its planner, the rest from planRecord. */
+function planToolResults(input: typeof INPUT & { readonly request: typeof REQUEST & { readonly labels?: readonly BlockLabel[] } }) {
+  const { request, ...rest } = input;
+  const { added, labels, ...facts } = request;
+  return planRecord({ ...rest, facts, part: TOOL_RESULTS.epochOf({ added, ...(labels === undefined ? {} : { labels }) }, undefined) });
+}
 
 describe('planRecord', () => {
   it("should start a record with epoch 1 at the time given, and plan each block's files", () => {
-    const plan = planRecord(INPUT);
+    const plan = planToolResults(INPUT);
 
     expect(plan.record).toMatchObject({
       format: CONVERSATION_FORMAT,
@@ -61,9 +71,9 @@ describe('planRecord', () => {
   });
 
   it('should append the next epoch to a record and keep the rest of it', () => {
-    const current: ConversationRecord = planRecord({ ...INPUT, now: '2026-01-01T00:00:00.000Z' }).record;
+    const current: ConversationRecord = planToolResults({ ...INPUT, now: '2026-01-01T00:00:00.000Z' }).record;
 
-    const plan = planRecord({ ...INPUT, current, request: { ...REQUEST, added: [planned(5)], firstPrompt: 'other' } });
+    const plan = planToolResults({ ...INPUT, current, request: { ...REQUEST, added: [planned(5)], firstPrompt: 'other' } });
 
     expect(plan.record.createdAt).toBe('2026-01-01T00:00:00.000Z');
     expect(plan.record.firstPrompt).toBe('fix the tests');
@@ -88,7 +98,7 @@ describe('planRecord', () => {
     const labels = [label(0, 'keep'), label(3, 'pointer')];
 
     // Act
-    const plan = planRecord({ ...INPUT, request: { ...REQUEST, labels } });
+    const plan = planToolResults({ ...INPUT, request: { ...REQUEST, labels } });
 
     // Assert
     const [epoch] = plan.record.epochs;
@@ -123,7 +133,7 @@ describe('planRecord', () => {
   it("should record an overflow epoch's trigger, the tokens the API counted and the maximum it named", () => {
     const request = { ...REQUEST, reading: { ...REQUEST.reading, contextTokens: 215_000 }, trigger: 'overflow' as const, limit: 200_000 };
 
-    const plan = planRecord({ ...INPUT, request });
+    const plan = planToolResults({ ...INPUT, request });
 
     const [epoch] = plan.record.epochs;
     expect(epoch?.trigger).toBe('overflow');

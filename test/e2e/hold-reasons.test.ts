@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HOLD_REASONS } from '../../src/core/hold-reasons.js';
 import type { EpochMode } from '../../src/core/index.js';
 import type { EngineSettings } from '../../src/rescue/index.js';
-import { ScriptedClient } from '../../src/scripted/client.js';
+import { ScriptedClient, type ScriptedClientOptions } from '../../src/scripted/client.js';
 import { startMessagesApi } from '../../src/scripted/messages-api.js';
 import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
 
@@ -23,6 +23,7 @@ async function session(
   mode: EpochMode,
   turns: number,
   settings: Partial<EngineSettings>,
+  options: ScriptedClientOptions = {},
 ): Promise<Array<{ record: Record<string, unknown>; judgedOn: number | undefined }>> {
   const dir = await tempStateDir(`ctxshed-hold-${mode}-`);
   const upstream = await startMessagesApi();
@@ -31,7 +32,7 @@ async function session(
     () => upstream.close(),
     () => proxy.close(),
   );
-  const client = new ScriptedClient(proxy.url);
+  const client = new ScriptedClient(proxy.url, options);
   for (let i = 0; i < turns; i++) expect((await client.turnOnce()).status).toBe(200);
   const wire = (await waitForWire(dir, client.sent.length)).filter((r) => r['route'] === 'messages');
   expect(wire).toHaveLength(turns);
@@ -41,16 +42,22 @@ async function session(
 // Each crossing of the scripted session latches at once by default: these settings make the
 // latch refuse first (no turns left to pay back until the gate's 85% ceiling, or a gain asked for
 // that no epoch gives), as a person's flags would.
+/** A model that runs the thinking prefix check, its thinking kept in the transcript (docs/rescue.md, "Preserved thinking"). */
+const PREFIX_CHECK: ScriptedClientOptions = { model: 'claude-opus-5-5', thinking: { type: 'adaptive', display: 'omitted' } };
+
 describe.each([
-  ['rescue', { gate: true, horizon: 0 }, ['gate']],
-  ['rescue', { minGainFraction: 0.5 }, ['gain_too_small']],
-  ['shed', { horizon: 0 }, ['gate']],
+  ['rescue', { gate: true, horizon: 0 }, ['gate'], {}],
+  ['rescue', { minGainFraction: 0.5 }, ['gain_too_small'], {}],
+  ['shed', { horizon: 0 }, ['gate'], {}],
+  // On a prefix-check model, --latch-at prompt waits for a person's prompt: mid tool loop, mid_turn.
+  ['rescue', { latchAt: 'prompt' }, ['mid_turn'], PREFIX_CHECK],
+  ['shed', { latchAt: 'prompt' }, ['mid_turn'], PREFIX_CHECK],
   // No shed case for gain_too_small: shed waives the gain floor within it of the window (docs/shed.md
   // "Never past the window"), and this session's spans free more than any floor left under it.
-  // test/replay/shed-hold.test.ts holds the engine to it on a body whose span is small.
-] as const)('the proxy in %s mode (%o), over its threshold', (mode, settings, expected) => {
+  // test/rescue/latch-holds.test.ts holds the engine's span holds to their figures.
+] as const)('the proxy in %s mode (%o, client %o), over its threshold', (mode, settings, expected, options) => {
   it('should name a closed hold reason on every request that latched nothing, and none under the threshold or on a latch', async () => {
-    const calls = await session(mode, 40, settings);
+    const calls = await session(mode, 40, settings as Partial<EngineSettings>, options);
 
     const over = calls.filter((c) => c.judgedOn !== undefined && c.judgedOn >= THRESHOLD);
     const held = over.filter((c) => c.record['latched'] === undefined);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConversationRecord, Epoch, FullnessReading } from '../../src/core/index.js';
+import { decideBurst, type ConversationRecord, type Epoch, type FullnessReading, type LatchHold } from '../../src/core/index.js';
 import type { ConversationEntry, Prepared } from '../../src/rescue/index.js';
 import type { PricedRequest } from '../../src/replay/prompt-cache.js';
 import type { ApiMessage, RebuiltRequest } from '../../src/replay/rebuild-conversations.js';
@@ -45,8 +45,17 @@ const epoch: Epoch = {
   span,
 };
 
-/** The engine's answer for the request: latched (a span and a smaller body) or not. */
-function prepared(latched: boolean): Prepared {
+/** The engine's hold when the gate held: no turns left to pay a re-write back. */
+const GATE_HOLD: LatchHold = {
+  reason: 'gate',
+  detail: 'the re-write pays back never, 0 expected',
+  gate: decideBurst({ invalidatedSuffixTokens: 500, droppedCachedTokens: 30_000, turnsSoFar: 9, oneHourCache: false, horizon: 0, fullness: 0.8 }),
+  spanBytes: 120_400,
+  windowBytes: 3_000,
+};
+
+/** The engine's answer for the request: latched (a span and a smaller body) or not, with the hold it gave. */
+function prepared(latched: boolean, hold?: LatchHold): Prepared {
   const record = { epochs: latched ? [epoch] : [] } as unknown as ConversationRecord;
   const conversation = {
     key: 'k',
@@ -63,7 +72,7 @@ function prepared(latched: boolean): Prepared {
   const base = { route: 'messages' as const, window: 100_000, agentId: undefined, conversation, rescued: 0, bytesElided: 0 };
   return latched
     ? { ...base, body: body.subarray(0, body.length - 120_000), epochs: 1, latched: 1, rescued: 1, bytesElided: span.bytes }
-    : { ...base, body, epochs: 0, reason: 'no_epoch', detail: 'no epoch yet' };
+    : { ...base, body, epochs: 0, reason: 'no_epoch', detail: 'no epoch yet', ...(hold === undefined ? {} : { hold }) };
 }
 
 const step = (over: Partial<ShedStep>): ShedStep => ({
@@ -111,22 +120,23 @@ describe('ShedAccount', () => {
     expect(account.refaults()).toEqual({ blocksElided: 2, blocksRefaulted: 1, refaults: 1, rate: 0.5 });
   });
 
-  it('should ask why nothing latched over the threshold, and name the gate with its figures', () => {
+  it("should take the engine's hold where nothing latched over the threshold, and name the gate with its figures", () => {
     // Arrange: no turns left to pay a re-write back
     const account = new ShedAccount(0.7, 0, '/state/spans');
 
     // Act
-    account.afterSend(step({ prepared: prepared(false) }));
+    account.afterSend(step({ prepared: prepared(false, GATE_HOLD) }));
+    account.afterSend(step({ n: 10, prepared: prepared(false, { reason: 'too_few_messages', detail: 'none' }) }));
 
     // Assert
     expect(account.epochs).toEqual([]);
     expect(account.held()).toMatchObject({
-      requests: { gate: 1 },
-      firstGate: { conversation: 'x.jsonl#1', request: 9, gate: { latch: false, expectedRemainingTurns: 0 } },
+      requests: { gate: 1, too_few_messages: 1 },
+      firstGate: { conversation: 'x.jsonl#1', request: 9, gate: { latch: false, expectedRemainingTurns: 0 }, spanBytes: 120_400, windowBytes: 3_000 },
     });
   });
 
-  it('should not ask under the threshold', () => {
+  it('should count nothing where the engine gave no hold (under the threshold)', () => {
     // Arrange
     const account = new ShedAccount(0.9, 0, '/state/spans');
 

@@ -3,7 +3,7 @@ import type { WireRecord } from '../../src/state/wire-record.js';
 import { summarizeConversations, type ConversationSummary } from '../../src/report/conversation-summary.js';
 import { addWireEntry, newWireTally, type WireTally } from '../../src/report/wire-tally.js';
 import type { ConversationRecord } from '../../src/state/conversation-record.js';
-import type { Epoch } from '../../src/core/epoch-types.js';
+import type { Epoch, ToolResultEpoch } from '../../src/core/epoch-types.js';
 import { block, epoch, KEY_A, KEY_B, KEY_C, record, rewritten, shedEpoch, wire } from './report-fixtures.js';
 
 export const NOW = Date.parse('2026-01-01T10:10:00.000Z');
@@ -59,7 +59,7 @@ export function labelledSession(): { tally: WireTally; records: ConversationReco
   const { tally, records } = session();
   const [first, second] = records[0]!.epochs;
   const labelled: Epoch = {
-    ...second!,
+    ...(second as ToolResultEpoch),
     policy: { ...second!.policy, version: 3 },
     blocks: second!.blocks.map((b) => ({ ...b, label: 'drop', rule: 'superseded', tool: 'Read', input: '/src/cache.ts', refetch: 'same-call' })),
     ledger: [

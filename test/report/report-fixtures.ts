@@ -1,5 +1,5 @@
 /** Small wire records and conversation records to build report inputs from, in tests. */
-import type { Epoch, FrozenBlock } from '../../src/core/epoch-types.js';
+import type { Epoch, FrozenBlock, ToolResultEpoch } from '../../src/core/epoch-types.js';
 import type { FrozenSpan, GateDecision } from '../../src/core/index.js';
 import type { WireRecord } from '../../src/state/wire-record.js';
 import type { ConversationRecord } from '../../src/state/conversation-record.js';
@@ -44,7 +44,7 @@ export function block(ordinal: number, bytes: number, sha = String(ordinal % 10)
 }
 
 /** Epoch `n` latched at `latchedAt` with `blocks`. */
-export function epoch(n: number, latchedAt: string, blocks: FrozenBlock[], fullness = 0.72): Epoch {
+export function epoch(n: number, latchedAt: string, blocks: FrozenBlock[], fullness = 0.72): ToolResultEpoch {
   return {
     n,
     latchedAt,
@@ -82,6 +82,7 @@ export function shedEpoch(n: number, latchedAt: string, span: FrozenSpan, droppe
   return {
     ...epoch(n, latchedAt, [], fullness),
     mode: 'shed',
+    blocks: [],
     trigger: 'threshold',
     policy: { name: 'shed-stale-middle', version: 1, keepRecent: 6, minBytes: 0, keepPersonTurns: 2 },
     span,

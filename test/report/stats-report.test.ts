@@ -3,6 +3,8 @@ import type { WireRecord } from '../../src/state/wire-record.js';
 import { summarizeConversations } from '../../src/report/conversation-summary.js';
 import { buildStatsReport } from '../../src/report/stats-report.js';
 import { addWireEntry, newWireTally } from '../../src/report/wire-tally.js';
+import type { Epoch } from '../../src/core/epoch-types.js';
+import { renderStats } from '../../src/report/render-stats.js';
 import { block, epoch, KEY_A, KEY_B, record, rewritten, wire } from './report-fixtures.js';
 
 function statsOf(records: WireRecord[], recs = [record([epoch(1, '2026-01-01T00:00:30.000Z', [block(0, 4000), block(1, 4000)])])]) {
@@ -94,5 +96,24 @@ describe('buildStatsReport, shed mode', () => {
     expect(shed).toMatchObject({ mode: 'shed', totals: { epochs: 2, blocksElided: 0, bytesElided: 0, shed: { epochs: 2, spans: 2, messages: 14 } } });
     expect(shed.epochs.map((e) => e.span?.bytes)).toEqual([31_492, 20_000]);
     expect(JSON.stringify(report)).not.toContain(String(31_492 + 20_000));
+  });
+});
+
+describe('buildStatsReport and renderStats, a correction epoch', () => {
+  it('should count a correction epoch as a correction, never as a tool-result epoch of no blocks', () => {
+    // Arrange: a tool-result epoch of 8,000 bytes, then a correction (trigger prefix_check) that removed thinking only.
+    const first = epoch(1, '2026-01-01T00:00:30.000Z', [block(0, 4000), block(1, 4000)]);
+    const correction: Epoch = { ...epoch(2, '2026-01-01T00:00:40.000Z', []), trigger: 'prefix_check', blocks: [] };
+    const requests = [rewritten('2026-01-01T00:00:50.000Z', 2, 2, 8000)];
+
+    // Act
+    const report = statsOf(requests, [record([first, correction])]);
+    const text = renderStats(report, '/st');
+
+    // Assert
+    expect(report.overall).toMatchObject({ epochs: 2, corrections: 1, blocksElided: 2 });
+    expect(report.overall.perEpoch.meanBytesElided).toBe(8000);
+    expect(report.conversations[0]!.epochs.map((e) => e.kind)).toEqual(['tool_results', 'thinking_only']);
+    expect(text).toContain('2, 2 blocks, 1 correction (thinking only)');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Epoch, FrozenBlock } from '../../src/core/epoch-types.js';
+import type { Epoch, FrozenBlock, ToolResultEpoch } from '../../src/core/epoch-types.js';
 import { countLatch } from '../../src/rescue/count-latch.js';
 import { recordingMetrics } from '../support/recording-metrics.js';
 
@@ -7,7 +7,7 @@ function block(ordinal: number, bytes: number): FrozenBlock {
   return { ordinal, toolUseId: `toolu_${ordinal}`, bytes, sha256: 'a'.repeat(64), jsonBytes: bytes + 2, jsonSha256: 'b'.repeat(64) };
 }
 
-function epoch(blocks: FrozenBlock[]): Epoch {
+function epoch(blocks: FrozenBlock[]): ToolResultEpoch {
   return {
     n: 2,
     latchedAt: '2026-02-03T04:05:06.000Z',
@@ -38,7 +38,7 @@ describe('countLatch', () => {
     const metrics = recordingMetrics();
     const span = { first: 1, last: 8, sha256: 'c'.repeat(64), bytes: 31_492, pins: [] };
 
-    countLatch(metrics, { ...epoch([]), mode: 'shed', trigger: 'threshold', span });
+    countLatch(metrics, { ...epoch([]), mode: 'shed', trigger: 'threshold', blocks: [], span });
 
     expect(metrics.calls).toEqual([['epochLatched', 'shed', 'threshold', 0, 31_492]]);
   });

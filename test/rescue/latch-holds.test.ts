@@ -5,7 +5,8 @@ import type { Usage } from '../../src/core/index.js';
 import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
-import { conversation, filler } from '../core/bodies.js';
+import { conversation, filler, fromUtf8, utf8 } from '../core/bodies.js';
+import { thinkingBlock, thinkingLoop } from '../core/thinking/thinking-bodies.js';
 import { tempStateDir } from '../support/test-proxy.js';
 
 /** A small window, so a reading of a few thousand tokens crosses 70% of it. */
@@ -95,5 +96,42 @@ describe('EpochEngine.prepare, holds', () => {
 
     expect([a.latched, b.latched].filter((n) => n !== undefined)).toEqual([1]);
     expect([a.hold?.reason, b.hold?.reason].filter((r) => r !== undefined)).toEqual(['concurrent_latch']);
+  });
+});
+
+describe('EpochEngine.prepare, holds of the span kind', () => {
+  it("should give the gate's figures and the span's sizes with a gate hold, as replay reads them", async () => {
+    // Arrange: shed mode, no turns left to pay a re-write back, a reading of 80% (under the gate's ceiling)
+    const body = conversation(Array.from({ length: 10 }, (_, i) => (i < 4 ? filler(8000, i) : `small ${i}`)));
+    const engine = engineWith({ mode: 'shed', horizon: 0 });
+    const first = await engine.prepare(request(body));
+    engine.observe(first, { status: 200, usage: usage(8_000) });
+
+    // Act
+    const prepared = await engine.prepare(request(body));
+
+    // Assert
+    expect(prepared.latched).toBeUndefined();
+    expect(prepared.hold).toMatchObject({ reason: 'gate', gate: { latch: false, expectedRemainingTurns: 0 } });
+    expect(prepared.hold?.spanBytes).toBeGreaterThan(8000);
+    expect(prepared.hold?.windowBytes).toBeGreaterThan(0);
+  });
+});
+
+describe.each(['rescue', 'shed'] as const)('EpochEngine.prepare, a hold on a prefix-check model, %s mode', (mode) => {
+  it('should hold with empty_message when removing the thinking after the edit would leave an assistant message empty', async () => {
+    // Arrange: a tool loop on claude-opus-5-5 whose last assistant message is a thinking block alone.
+    const loop = fromUtf8(thinkingLoop(10, undefined, (t) => (t < 4 ? 8000 : 40)));
+    const body = utf8(`${loop.slice(0, -2)},{"role":"assistant","content":[${thinkingBlock(99)}]},{"role":"user","content":"go on"}]}`);
+    const engine = engineWith({ mode });
+    const first = await engine.prepare(request(body));
+    engine.observe(first, { status: 200, usage: usage(9_000) });
+
+    // Act
+    const prepared = await engine.prepare(request(body));
+
+    // Assert
+    expect(prepared.latched).toBeUndefined();
+    expect(prepared.hold?.reason).toBe('empty_message');
   });
 });

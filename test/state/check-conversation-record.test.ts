@@ -22,7 +22,7 @@ describe('checkConversationRecord', () => {
 
   it('should accept shed epochs whose spans follow one another, and refuse one that reaches back', () => {
     const span = (first: number, last: number) => ({ first, last, sha256: 'c'.repeat(64), bytes: 100, pins: [] });
-    const shedAt = (n: number, first: number, last: number) => ({ ...epochOf(n, []), mode: 'shed' as const, span: span(first, last) });
+    const shedAt = (n: number, first: number, last: number) => ({ ...epochOf(n, []), mode: 'shed' as const, blocks: [] as [], span: span(first, last) });
     const shed = recordOf(KEY, [shedAt(1, 1, 8), shedAt(2, 9, 20)]);
     const back = recordOf(KEY, [shedAt(1, 1, 8), shedAt(2, 5, 20)]);
 
@@ -37,11 +37,23 @@ describe('checkConversationRecord', () => {
       'epoch #1: mode "trim" is not one of rescue, shed',
     ]);
     expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), gate: 3 as never }]), KEY)).toEqual(['epoch #1: gate is not an object']);
-    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), span }]), KEY)).toEqual([
+    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), span: span as never }]), KEY)).toEqual([
       'epoch #1: a shed epoch has a span, and only a shed epoch (not a prefix_check one)',
     ]);
-    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), mode: 'shed' }]), KEY)).toEqual([
+    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), mode: 'shed' as never }]), KEY)).toEqual([
       'epoch #1: a shed epoch has a span, and only a shed epoch (not a prefix_check one)',
+    ]);
+  });
+
+  it('should accept exactly the three kinds of epoch: blocks only on a tool-result epoch', () => {
+    const span = { first: 1, last: 8, sha256: 'c'.repeat(64), bytes: 100, pins: [] };
+    const blocks = epochOf(1, [b1]).blocks;
+
+    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), mode: 'shed', blocks: blocks as never, span }]), KEY)).toEqual([
+      'epoch #1: only a tool-result epoch has blocks (not a shed or prefix_check one)',
+    ]);
+    expect(checkConversationRecord(recordOf(KEY, [epochOf(1, [b0]), { ...epochOf(2, []), trigger: 'prefix_check', blocks: blocks as never }]), KEY)).toEqual([
+      'epoch #2: only a tool-result epoch has blocks (not a shed or prefix_check one)',
     ]);
   });
 
@@ -58,7 +70,7 @@ describe('checkConversationRecord', () => {
     const good = {
       ...recordOf(KEY, [
         { ...epochOf(1, []), thinking: [t(1), t(2)] as never },
-        { ...epochOf(2, []), trigger: 'prefix_check', mode: 'shed', thinking: [t(3)] as never },
+        { ...epochOf(2, []), trigger: 'prefix_check', mode: 'shed', blocks: [] as [], thinking: [t(3)] as never },
       ]),
       prefixCheck: { model: 'claude-opus-5-5', learnedAt: '2026-12-01T15:00:00.000Z' },
     };

@@ -17,6 +17,4 @@ export * from './break-even.js';
 export * from './price-shed.js';
 export * from './one-hour-cache.js';
 export * from './gate-input.js';
-export * from './plan-shed-record.js';
-export * from './decide-shed-overflow.js';
 export * from './weigh-span.js';

@@ -9,8 +9,8 @@ import type { Sha256 } from '../ports.js';
 import type { TranscriptIndex } from '../transcript-index.js';
 import { shedGateInput } from './gate-input.js';
 import { asksOneHourCache } from './one-hour-cache.js';
-import { GATE_CEILING } from './break-even.js';
-import { freezeSpan } from './plan-span.js';
+import { GATE_CEILING, type GateInput } from './break-even.js';
+import { freezeSpan, type PlannedSpan } from './plan-span.js';
 import { planShedToFit, shedFitOf } from './plan-to-fit.js';
 import { recentBudgetTokens, type FrozenSpan, type ShedPolicy } from './shed-types.js';
 import { spanStubMessage } from './span-stub.js';
@@ -44,12 +44,25 @@ export function weighSpan(input: SpanWeighing): SpanTake {
   const budget = { sha256: input.sha256, recentTokens: recentBudgetTokens(policy, reading.window), index };
   const plan = planShedToFit(body, input.spans, budget, nearWindow ? target : undefined);
   if (plan.kind === 'none') return plan.plan;
-  const stub = spanStubMessage(freezeSpan(plan.span), spansDir);
-  const gate = shedGateInput(index, plan.span, {
-    tokensPerByte,
+  const gate = gateInputOf(body, index, plan.span, { tokensPerByte, spansDir, ...(input.horizon === undefined ? {} : { horizon: input.horizon }) });
+  return { kind: 'span', span: plan.span, gate, recentTokens: plan.recentTokens, ...(nearWindow ? { fit: shedFitOf(plan, reading.window) } : {}) };
+}
+
+/**
+ * The burst gate's input for shedding `span`: its stub's size counts against what it frees, and
+ * whether the body asks for the one-hour cache sets the price of the re-write.
+ */
+export function gateInputOf(
+  body: Uint8Array,
+  index: TranscriptIndex,
+  span: PlannedSpan,
+  estimate: { readonly tokensPerByte: number; readonly spansDir: string; readonly horizon?: number },
+): GateInput {
+  const stub = spanStubMessage(freezeSpan(span), estimate.spansDir);
+  return shedGateInput(index, span, {
+    tokensPerByte: estimate.tokensPerByte,
     stubBytes: stub.length,
     oneHourCache: asksOneHourCache(body),
-    ...(input.horizon === undefined ? {} : { horizon: input.horizon }),
+    ...(estimate.horizon === undefined ? {} : { horizon: estimate.horizon }),
   });
-  return { kind: 'span', span: plan.span, gate, recentTokens: plan.recentTokens, ...(nearWindow ? { fit: shedFitOf(plan, reading.window) } : {}) };
 }

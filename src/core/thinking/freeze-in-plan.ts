@@ -105,15 +105,24 @@ export interface CorrectionInput {
 }
 
 /**
+ * Why no correction epoch was planned: no thinking block is left to remove (or the conversation
+ * has no epoch to correct), or removing them would leave an assistant message empty.
+ */
+export type CorrectionDeclined = 'no_thinking' | 'empty_message';
+
+/** A correction epoch's plan, or why there is none. */
+export type CorrectionPlan = { readonly kind: 'planned'; readonly plan: LatchPlan } | { readonly kind: 'declined'; readonly why: CorrectionDeclined };
+
+/**
  * After the API refused a request ctxshed changed because a thinking block failed its prefix
  * check: the record learns that the conversation runs the check, and a correction epoch (trigger
  * `prefix_check`, nothing else frozen) removes every thinking block from the first change on
- * that no epoch removed yet. Undefined when there is none to remove, or it would empty a message.
+ * that no epoch removed yet. Declined when there is none to remove, or it would empty a message.
  */
-export function planCorrection(input: CorrectionInput): LatchPlan | undefined {
+export function planCorrection(input: CorrectionInput): CorrectionPlan {
   const { key, current, model, now, mode, source } = input;
   const last = current?.epochs[current.epochs.length - 1];
-  if (current === undefined || last === undefined) return undefined;
+  if (current === undefined || last === undefined) return { kind: 'declined', why: 'no_thinking' };
   const epoch: Epoch = {
     n: current.epochs.length + 1,
     latchedAt: now,
@@ -126,6 +135,7 @@ export function planCorrection(input: CorrectionInput): LatchPlan | undefined {
   const learned: ConversationRecord = { ...current, prefixCheck: current.prefixCheck ?? { model, learnedAt: now } };
   const plan: LatchPlan = { record: appendEpoch(key, learned, epoch, { firstPrompt: current.firstPrompt, model, agentId: undefined }, now), files: [] };
   const full = freezeThinkingInPlan(plan, learned, source);
-  const added = full?.record.epochs[full.record.epochs.length - 1]?.thinking ?? [];
-  return added.length === 0 ? undefined : full;
+  if (full === undefined) return { kind: 'declined', why: 'empty_message' };
+  const added = full.record.epochs[full.record.epochs.length - 1]?.thinking ?? [];
+  return added.length === 0 ? { kind: 'declined', why: 'no_thinking' } : { kind: 'planned', plan: full };
 }

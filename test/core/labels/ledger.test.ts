@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Epoch, FrozenBlock } from '../../../src/core/epoch-types.js';
+import type { Epoch, FrozenBlock, ToolResultEpoch } from '../../../src/core/epoch-types.js';
 import type { BlockLabel, LedgerRow } from '../../../src/core/labels/label-types.js';
 import { checkEpochLedger, countVerdicts, ledgerRowOf, renderLedgerLine } from '../../../src/core/labels/ledger.js';
 
@@ -26,7 +26,7 @@ function block(extra: Partial<FrozenBlock> = {}): FrozenBlock {
   };
 }
 
-function epoch(version: number, blocks: FrozenBlock[], ledger?: LedgerRow[]): Epoch {
+function epoch(version: number, blocks: FrozenBlock[], ledger?: LedgerRow[]): ToolResultEpoch {
   const base = {
     n: 2,
     latchedAt: '2026-09-19T00:00:00.000Z',
@@ -92,7 +92,9 @@ describe('checkEpochLedger', () => {
   });
 
   it('should leave a shed epoch alone: it has its own policy and no ledger', () => {
-    expect(checkEpochLedger({ ...epoch(3, []), mode: 'shed' })).toEqual([]);
+    expect(checkEpochLedger({ ...epoch(3, []), mode: 'shed', blocks: [], span: { first: 1, last: 2, sha256: 'a'.repeat(64), bytes: 10, pins: [] } })).toEqual(
+      [],
+    );
   });
 
   it('should pass a version 2 epoch without labels or ledger', () => {

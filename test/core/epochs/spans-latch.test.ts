@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
   CONVERSATION_FORMAT,
+  DEFAULT_SHED_POLICY,
   decideBurst,
+  planRecord,
   planShed,
-  planShedRecord,
   SHED_POLICY_NAME,
   SHED_POLICY_VERSION,
+  spansLatch,
+  type ConversationRecord,
   type PlannedSpan,
 } from '../../../src/core/index.js';
-import { SMALL_RECENT_TOKENS, bodyOf, session, sha256 } from './shed-bodies.js';
+import { SMALL_RECENT_TOKENS, bodyOf, session, sha256 } from '../shed/shed-bodies.js';
 
 const hex = (n: number): string => n.toString(16).padStart(64, '0');
 const GATE = decideBurst({ invalidatedSuffixTokens: 10, droppedCachedTokens: 100, turnsSoFar: 5, oneHourCache: false });
@@ -27,9 +30,24 @@ const REQUEST = {
   model: 'claude-test',
   agentId: 'agent-1',
 };
-const INPUT = { key: hex(7), current: undefined, request: REQUEST, threshold: 0.7, recentTokens: 9_000, now: '2026-01-02T03:04:05.000Z' };
+const INPUT = {
+  key: hex(7),
+  current: undefined as ConversationRecord | undefined,
+  request: REQUEST,
+  threshold: 0.7,
+  recentTokens: 9_000,
+  now: '2026-01-02T03:04:05.000Z',
+};
+const SPANS = spansLatch({ policy: DEFAULT_SHED_POLICY, spansDir: '/state/spans', sha256 });
 
-describe('planShedRecord', () => {
+/** A span epoch's record: the kind's part from its planner, the rest from planRecord. */
+function planShedRecord(input: typeof INPUT & { readonly request: typeof REQUEST & { readonly trigger?: 'overflow'; readonly limit?: number } }) {
+  const { request, recentTokens, ...rest } = input;
+  const { span, gate, ...facts } = request;
+  return planRecord({ ...rest, facts, part: SPANS.epochOf({ span, recentTokens }, gate) });
+}
+
+describe('planRecord of a span epoch (spansLatch.epochOf)', () => {
   it("should record an overflow's trigger and the maximum the API named", () => {
     const plan = planShedRecord({ ...INPUT, request: { ...REQUEST, trigger: 'overflow', limit: 140_000 } });
 

@@ -1,0 +1,62 @@
+/**
+ * The latch side of an epoch kind: what both kinds, tool results (rescue mode) and spans of whole
+ * messages (shed mode, docs/shed.md), answer alike, so that one threshold latch, one overflow
+ * latch and one record (rescue/maybe-latch.ts, rescue/overflow-latch.ts, core/plan-record.ts)
+ * serve both. Pure: the sha256 function and the state's directories are handed in.
+ */
+import type { EpochDecision, EpochTake } from '../decide-epoch.js';
+import type { FrozenBlock } from '../epoch-types.js';
+import type { FullnessReading } from '../latch-decision.js';
+import type { OverflowTake } from '../overflow-decision.js';
+import type { PlannedBlock } from '../plan-elision.js';
+import type { EpochPart } from '../plan-record.js';
+import type { GateDecision } from '../shed/break-even.js';
+import type { FrozenSpan } from '../shed/shed-types.js';
+import type { TranscriptIndex } from '../transcript-index.js';
+
+/** Which kind a planner latches: tool_result contents, or a span of whole messages. */
+export type PlannerKind = 'tool_results' | 'span';
+
+/** One request over the threshold, as a planner weighs it. */
+export interface EpochAsk {
+  readonly body: Uint8Array;
+  readonly index: TranscriptIndex;
+  /** The conversation's last reading, which is over the threshold. */
+  readonly reading: FullnessReading;
+  /** What the conversation's epochs froze so far, of each kind. */
+  readonly frozen: readonly FrozenBlock[];
+  readonly spans: readonly FrozenSpan[];
+}
+
+/** A request the API refused as too long, as a planner weighs it. */
+export interface OverflowAsk {
+  /** The body as the client sent it (the plan reads the original bytes). */
+  readonly body: Uint8Array;
+  readonly index: TranscriptIndex;
+  readonly frozen: readonly FrozenBlock[];
+  readonly spans: readonly FrozenSpan[];
+  /** The prompt's tokens as the API's error counted them. */
+  readonly tokens: number;
+  /** The most tokens the retry may carry: the maximum the error named, else the window. */
+  readonly limit: number;
+  /** The request's window (the span kind's recent budget is the window's). */
+  readonly window: number;
+  /** Bytes of the refused request as it was sent: with `tokens`, its own tokens per byte. */
+  readonly sentBytes: number;
+}
+
+/** A decision that latches, of the kind decide-epoch.ts gives. */
+export type LatchingDecision = Extract<EpochDecision<PlannedBlock>, { readonly kind: 'latch' }>;
+
+/** One kind's latch side. `C` is what the kind chose to freeze, handed back to it to make the epoch. */
+export interface EpochPlanner<C> {
+  readonly kind: PlannerKind;
+  /** What a threshold latch would take out (core/decide-epoch.ts weighs it): the plan the epoch freezes. */
+  take(ask: EpochAsk): EpochTake<PlannedBlock>;
+  /** What a latching threshold decision chose. */
+  chosen(decision: LatchingDecision): C;
+  /** What an overflow latch would take out (core/overflow-decision.ts weighs it), or why nothing. */
+  takeOnOverflow(ask: OverflowAsk): OverflowTake<C>;
+  /** The kind's part of the epoch and the files it names, with the gate's figures when the epoch was gated. */
+  epochOf(choice: C, gate: GateDecision | undefined): EpochPart;
+}

@@ -1,0 +1,103 @@
+/**
+ * The tool-result kind's latch side (rescue mode, docs/rescue.md): an epoch freezes the eligible
+ * tool_result contents not frozen yet (core/plan-elision.ts), each replaced by a stub that names
+ * its elided file. Labels (docs/labels.md), the classifier and `--gate` are steps of this kind
+ * only; the engine takes them (rescue/tool-results-steps.ts) and hands their outcome back here.
+ */
+import type { EpochTake } from '../decide-epoch.js';
+import type { ElisionPolicy, FrozenBlock } from '../epoch-types.js';
+import { encodeJsonString } from '../json-string.js';
+import { freezeLabelled } from '../labels/freeze-labelled.js';
+import { LABELS_POLICY_VERSION, type BlockLabel } from '../labels/label-types.js';
+import { DEFAULT_TOKENS_PER_BYTE, type DecidedBlock } from '../latch-decision.js';
+import type { OverflowTake } from '../overflow-decision.js';
+import { freezeBlock, planElision, POLICY_NAME, POLICY_VERSION, type PlannedBlock } from '../plan-elision.js';
+import type { PlannedFile, ToolResultsPart } from '../plan-record.js';
+import type { Sha256 } from '../ports.js';
+import type { GateDecision, GateInput } from '../shed/break-even.js';
+import { renderStub } from '../stub.js';
+import type { EpochAsk, EpochPlanner, OverflowAsk } from './epoch-planner.js';
+
+/** What a tool-result epoch freezes: the blocks it adds and, from policy version 3, their labels. */
+export interface ToolResultsChoice {
+  readonly added: readonly PlannedBlock[];
+  /** One label per added block; absent: a version 2 epoch (an overflow latch, or no labels asked). */
+  readonly labels?: readonly BlockLabel[];
+}
+
+/** What the kind is set with: the policy, where the stubs point, the hash. */
+export interface ToolResultsSettings {
+  readonly policy: ElisionPolicy;
+  readonly elidedDir: string;
+  readonly sha256: Sha256;
+}
+
+/** The tool-result kind, with `takeBlocks` for a take on blocks the caller found (sizes only, or a memo's). */
+export interface ToolResultsLatch extends EpochPlanner<ToolResultsChoice> {
+  takeBlocks<B extends DecidedBlock>(ask: EpochAsk, blocks: () => readonly B[], gate?: (added: readonly B[]) => GateInput): EpochTake<B>;
+}
+
+/** The tool-result kind's planner. */
+export function toolResultsLatch(settings: ToolResultsSettings): ToolResultsLatch {
+  const { policy, elidedDir, sha256 } = settings;
+  const takeBlocks = <B extends DecidedBlock>(ask: EpochAsk, blocks: () => readonly B[], gate?: (added: readonly B[]) => GateInput): EpochTake<B> => ({
+    kind: 'blocks',
+    frozen: ask.frozen,
+    plan: blocks(),
+    ...(gate === undefined ? {} : { gate }),
+  });
+  return {
+    kind: 'tool_results',
+    takeBlocks,
+    take: (ask) => takeBlocks(ask, () => planElision(ask.body, ask.index, policy, sha256, { elidedDir })),
+    chosen: (decision) => ({ added: decision.added }),
+    takeOnOverflow: (ask) => toolResultsOverflowTake({ ...ask, plan: planElision(ask.body, ask.index, policy, sha256, { elidedDir }), elidedDir }),
+    epochOf: (choice, gate) => toolResultsPart(choice, policy, gate),
+  };
+}
+
+/** What the overflow take reads: the refusal's count, the bytes sent, the blocks frozen, and the plan with where its stubs point. */
+export type ToolResultsOverflow = Pick<OverflowAsk, 'tokens' | 'frozen' | 'sentBytes'> & {
+  readonly plan: readonly PlannedBlock[];
+  /** Where the stubs point: their length counts against what they free. */
+  readonly elidedDir: string;
+};
+
+/** The blocks not yet frozen and the tokens their stubs free, estimated with the refused request's tokens per byte. */
+export function toolResultsOverflowTake(input: ToolResultsOverflow): OverflowTake<ToolResultsChoice> {
+  const frozen = new Set(input.frozen.map((b) => b.ordinal));
+  const added = input.plan.filter((b) => !frozen.has(b.ordinal));
+  if (added.length === 0) return { kind: 'none' };
+  const tokensPerByte = input.sentBytes > 0 ? input.tokens / input.sentBytes : DEFAULT_TOKENS_PER_BYTE;
+  // Only the content value changes: the block's JSON goes, its stub's JSON comes.
+  const bytesFreed = added.reduce((sum, b) => sum + Math.max(0, b.jsonBytes - stubJsonBytes(b, input.elidedDir)), 0);
+  return { kind: 'some', choice: { added }, freedTokens: Math.round(bytesFreed * tokensPerByte) };
+}
+
+/** The epoch's blocks, policy and ledger, and a file for each frozen block (a block kept has no stub to name one). */
+function toolResultsPart(choice: ToolResultsChoice, policy: ElisionPolicy, gate: GateDecision | undefined): ToolResultsPart {
+  const labelled = choice.labels === undefined ? undefined : freezeLabelled(choice.added, choice.labels);
+  const blocks: FrozenBlock[] = labelled?.blocks ?? choice.added.map(freezeBlock);
+  const version = labelled === undefined ? POLICY_VERSION : LABELS_POLICY_VERSION;
+  const frozen = new Set(blocks.map((b) => b.ordinal));
+  const files: PlannedFile[] = [];
+  for (const block of choice.added) {
+    if (!frozen.has(block.ordinal)) continue;
+    files.push({ sha256: block.sha256, bytes: block.text, ext: 'txt' });
+    if (block.rawSha256 !== undefined && block.raw !== undefined) files.push({ sha256: block.rawSha256, bytes: block.raw, ext: 'json' });
+  }
+  return {
+    kind: 'tool_results',
+    policy: { name: POLICY_NAME, version, keepRecent: policy.keepRecent, minBytes: policy.minBytes },
+    blocks,
+    ...(gate === undefined ? {} : { gate }),
+    ...(labelled === undefined ? {} : { ledger: labelled.ledger }),
+    files,
+  };
+}
+
+const UTF8 = new TextEncoder();
+
+function stubJsonBytes(block: FrozenBlock, elidedDir: string): number {
+  return encodeJsonString(UTF8.encode(renderStub(block, elidedDir))).length;
+}

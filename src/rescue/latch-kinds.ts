@@ -1,0 +1,37 @@
+/**
+ * The two epoch kinds' planners (core/epochs/) as the engine's settings and state directory set
+ * them, and which kind a conversation latches.
+ */
+import {
+  DEFAULT_SHED_POLICY,
+  spansLatch,
+  toolResultsLatch,
+  type EpochMode,
+  type EpochPlanner,
+  type PlannerKind,
+  type SpanLatchChoice,
+  type ToolResultsLatch,
+} from '../core/index.js';
+import { sha256Hex } from '../state/sha256-hex.js';
+import type { LatchContext } from './latch-conversation.js';
+
+/** The tool-result kind's planner, set as the engine is. */
+export function toolResultsOf(ctx: LatchContext): ToolResultsLatch {
+  return toolResultsLatch({ policy: ctx.settings.policy, elidedDir: ctx.table.state.elidedDir, sha256: sha256Hex });
+}
+
+/** The span kind's planner, set as the engine is. */
+export function spansOf(ctx: LatchContext): EpochPlanner<SpanLatchChoice> {
+  const { horizon } = ctx.settings;
+  return spansLatch({
+    policy: ctx.settings.shedPolicy ?? DEFAULT_SHED_POLICY,
+    spansDir: ctx.table.state.spansDir,
+    sha256: sha256Hex,
+    ...(horizon === undefined ? {} : { horizon }),
+  });
+}
+
+/** The kind a conversation of `mode` latches: shed mode sheds spans, rescue mode freezes tool results. */
+export function kindOfMode(mode: EpochMode): PlannerKind {
+  return mode === 'shed' ? 'span' : 'tool_results';
+}
