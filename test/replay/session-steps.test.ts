@@ -42,17 +42,6 @@ describe('inTimeOrder', () => {
       ['a2', 1],
     ]);
   });
-
-  it('should keep the file order of requests without a time', () => {
-    // Arrange
-    const a = conversation('a#0', [request('a1', Number.NaN), request('a2', Number.NaN)]);
-
-    // Act
-    const steps = inTimeOrder([a]);
-
-    // Assert
-    expect(steps.map((s) => s.request.id)).toEqual(['a1', 'a2']);
-  });
 });
 
 describe('isPriced', () => {
