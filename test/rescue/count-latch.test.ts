@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Epoch, FrozenBlock, ToolResultEpoch } from '../../src/core/epoch-types.js';
+import type { FrozenBlock, ToolResultEpoch } from '../../src/core/epoch-types.js';
 import { countLatch } from '../../src/rescue/count-latch.js';
 import { recordingMetrics } from '../support/recording-metrics.js';
 

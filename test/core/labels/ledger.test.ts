@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Epoch, FrozenBlock, ToolResultEpoch } from '../../../src/core/epoch-types.js';
+import type { FrozenBlock, ToolResultEpoch } from '../../../src/core/epoch-types.js';
 import type { BlockLabel, LedgerRow } from '../../../src/core/labels/label-types.js';
 import { checkEpochLedger, countVerdicts, ledgerRowOf, renderLedgerLine } from '../../../src/core/labels/ledger.js';
 
