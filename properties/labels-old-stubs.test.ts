@@ -49,7 +49,7 @@ describe('stubs across policy versions', () => {
           from = content.end;
         }
         parts.push(body.subarray(from));
-        expect(outcome.kind).toBe('rewritten');
+        expect(outcome.kind).toBe('applied');
         expect(sameBytes(outcome.body, concatBytes(parts))).toBe(true);
       }),
     );

@@ -52,7 +52,7 @@ describe('labels and secrets', () => {
         // The output is the input with the stubbed content values replaced by stubs that quote
         // nothing: so the secret's count is the input's, less what the stubbed values held.
         let inStubbed = 0;
-        if (outcome.kind === 'rewritten') {
+        if (outcome.kind === 'applied') {
           for (const block of blocks) {
             const content = index.toolResults[block.ordinal]!.content;
             inStubbed += countOccurrences(body.subarray(content.start, content.end), secret);
@@ -60,7 +60,7 @@ describe('labels and secrets', () => {
         }
         expect(countOccurrences(outcome.body, secret)).toBe(countOccurrences(body, secret) - inStubbed);
         // And the stubbed blocks that held it are gone from the output entirely.
-        if (outcome.kind === 'rewritten') expect(outcome.stubs).toBe(blocks.length);
+        if (outcome.kind === 'applied') expect(outcome.stubs).toBe(blocks.length);
       }),
     );
   });

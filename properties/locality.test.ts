@@ -22,10 +22,10 @@ describe('rewriteRequest', () => {
 
         const outcome = rewriteRequest(request.bytes, frozen, { elidedDir, sha256 });
 
-        expect(outcome.kind).toBe('rewritten');
+        expect(outcome.kind).toBe('applied');
         expect(outcome.skipped).toEqual([]);
-        expect(outcome.kind === 'rewritten' && outcome.stubs).toBe(frozen.length);
-        expect(outcome.kind === 'rewritten' && outcome.bytesElided).toBe(frozen.reduce((n, b) => n + b.bytes, 0));
+        expect(outcome.kind === 'applied' && outcome.stubs).toBe(frozen.length);
+        expect(outcome.kind === 'applied' && outcome.bytesTaken).toBe(frozen.reduce((n, b) => n + b.bytes, 0));
         const expected = expectedRewrite(request.bytes, indexOf(request.bytes), frozen, elidedDir);
         expect(sameBytes(outcome.body, expected)).toBe(true);
       }),

@@ -30,7 +30,7 @@ function roundTrip(body: Uint8Array, planned: readonly PlannedBlock[], elidedDir
     }
     return { found: f, content: restoredContent(f.stub, text!, raw) };
   });
-  return { rewritten: outcome.body, inflated: applyInflate(outcome.body, restored), stubs: outcome.kind === 'rewritten' ? outcome.stubs : 0 };
+  return { rewritten: outcome.body, inflated: applyInflate(outcome.body, restored), stubs: outcome.kind === 'applied' ? outcome.stubs : 0 };
 }
 
 describe('inflate', () => {

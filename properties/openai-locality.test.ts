@@ -41,7 +41,7 @@ describe.each(['responses', 'chat'] as const)('rewriteRequest on %s bodies', (ap
 
         const outcome = rewriteRequest(request.bytes, frozen, { elidedDir, sha256, api: dialectOf(api) });
 
-        expect(outcome.kind).toBe('rewritten');
+        expect(outcome.kind).toBe('applied');
         expect(outcome.skipped).toEqual([]);
         expect(sameBytes(outcome.body, expectedRewrite(request.bytes, openAiIndexOf(api, request.bytes), frozen, elidedDir))).toBe(true);
         expect(parseBody(outcome.body)).toEqual(withStubs(api, request.value, frozen, elidedDir));

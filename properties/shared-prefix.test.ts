@@ -57,8 +57,8 @@ describe('rewriteRequest', () => {
           expect(cutA).toBe(cutB);
           expect(sameBytes(outA.body.subarray(0, cutA), outB.body.subarray(0, cutB))).toBe(true);
           if (p <= i && frozen.length > 0) {
-            expect(outA.kind).toBe('rewritten');
-            expect(outB.kind).toBe('rewritten');
+            expect(outA.kind).toBe('applied');
+            expect(outB.kind).toBe('applied');
             expect(outA.skipped).toEqual([]);
             expect(outB.skipped).toEqual([]);
           }

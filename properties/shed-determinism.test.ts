@@ -4,21 +4,21 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { planShed, shedRequest } from '../src/core/index.js';
+import { planShed, applyEpochs, SPANS } from '../src/core/index.js';
 import { conversationArb } from './arbitraries/index.js';
 import { sameBytes } from './support/bytes.js';
 import { frozenSpans, latchPointsArb, latchSpans, shedPolicyArb, spansDirArb } from './support/shed-support.js';
 import { sha256 } from './support/sha256.js';
 
-describe('planShed and shedRequest', () => {
+describe('planShed and applyEpochs(SPANS)', () => {
   it('should give the same plan and the same bytes for the same transcript', () => {
     fc.assert(
       fc.property(conversationArb(8, 3), latchPointsArb, fc.nat(), shedPolicyArb, spansDirArb, (requests, points, x, policy, spansDir) => {
         const request = requests[x % requests.length]!;
         const { planned } = latchSpans(requests, points, policy);
 
-        const a = shedRequest(request.bytes, frozenSpans(planned), { spansDir, sha256 });
-        const b = shedRequest(request.bytes.slice(), frozenSpans(planned), { spansDir, sha256 });
+        const a = applyEpochs(SPANS, request.bytes, frozenSpans(planned), { spansDir, sha256 });
+        const b = applyEpochs(SPANS, request.bytes.slice(), frozenSpans(planned), { spansDir, sha256 });
         const again = latchSpans(requests, points, policy).planned;
 
         expect(a.kind).toBe(b.kind);

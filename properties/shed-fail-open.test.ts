@@ -13,7 +13,8 @@ import {
   planShed,
   renderSpanMarkdown,
   SHED_REFUSALS,
-  shedRequest,
+  applyEpochs,
+  SPANS,
   type FrozenSpan,
 } from '../src/core/index.js';
 import { requestBodyArb } from './arbitraries/index.js';
@@ -29,7 +30,7 @@ function everythingOn(bytes: Uint8Array, spans: readonly FrozenSpan[], spansDir:
   const copy = bytes.slice();
   const plan = planShed(bytes, [], { sha256 });
   if (plan.kind === 'none') expect(Object.keys(SHED_REFUSALS)).toContain(plan.reason);
-  const out = shedRequest(bytes, spans, { spansDir, sha256 });
+  const out = applyEpochs(SPANS, bytes, spans, { spansDir, sha256 });
   if (out.kind === 'passthrough') {
     expect(Object.keys(PASSTHROUGH_REASONS)).toContain(out.reason);
     expect(out.body).toBe(bytes);
@@ -53,8 +54,8 @@ describe('shed mode on any bytes', () => {
         const damaged = applyByteEdit(request.bytes, edit);
 
         everythingOn(damaged, spans.length > 0 ? spans : [NOWHERE], spansDir);
-        const out = shedRequest(damaged, spans, { spansDir, sha256 });
-        if (out.kind === 'shed') expect(indexTranscript(out.body).kind).toBe('indexed');
+        const out = applyEpochs(SPANS, damaged, spans, { spansDir, sha256 });
+        if (out.kind === 'applied') expect(indexTranscript(out.body).kind).toBe('indexed');
       }),
     );
   });

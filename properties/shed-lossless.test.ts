@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applySpanInflate, findSpanStubs, shedRequest } from '../src/core/index.js';
+import { applyInflate, findSpanStubs, applyEpochs, SPANS } from '../src/core/index.js';
 import { conversationArb } from './arbitraries/index.js';
 import { sameBytes } from './support/bytes.js';
 import { indexOf } from './support/rewrite-support.js';
@@ -21,16 +21,16 @@ describe('inflate of shed spans', () => {
         const files = new Map(planned.map((s) => [s.sha256, s.text]));
         const request = requests[r]!;
 
-        const out = shedRequest(request.bytes, frozenSpans(planned), { spansDir, sha256, isAvailable: (s) => files.has(s.sha256) });
+        const out = applyEpochs(SPANS, request.bytes, frozenSpans(planned), { spansDir, sha256, isAvailable: (s) => files.has(s.sha256) });
         const found = findSpanStubs(out.body, indexOf(out.body));
-        const inflated = applySpanInflate(
+        const inflated = applyInflate(
           out.body,
           found.map((f) => {
             const span = files.get(f.stub.sha256);
             expect(span).toBeDefined();
             expect(sha256(span!)).toBe(f.stub.sha256);
             expect(span!.length).toBe(f.stub.bytes);
-            return { found: f, span: span! };
+            return { found: f, content: span! };
           }),
         );
 

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GOAL_MARKER, shedRequest } from '../src/core/index.js';
+import { GOAL_MARKER, applyEpochs, SPANS } from '../src/core/index.js';
 import { isJsonArray, isJsonObject, type JsonValue } from './arbitraries/index.js';
 import { messagesOf, parseBody } from './support/reference.js';
 import { frozenSpans, latchPointsArb, latchSpans, pinnedConversationArb, shedPolicyArb, spansDirArb } from './support/shed-support.js';
@@ -23,7 +23,7 @@ function texts(body: JsonValue): string[] {
   return out;
 }
 
-describe('shedRequest', () => {
+describe('applyEpochs(SPANS)', () => {
   it("should keep every pinned text verbatim, in place or hoisted into its span's stub", () => {
     let hoisted = 0;
     fc.assert(
@@ -31,7 +31,7 @@ describe('shedRequest', () => {
         const { planned } = latchSpans(requests, points, policy);
         const request = requests[requests.length - 1]!;
 
-        const out = shedRequest(request.bytes, frozenSpans(planned), { spansDir, sha256 });
+        const out = applyEpochs(SPANS, request.bytes, frozenSpans(planned), { spansDir, sha256 });
 
         const pins = texts(parseBody(request.bytes)!).filter((t) => t.includes(GOAL_MARKER));
         const after = texts(parseBody(out.body)!);

@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { shedRequest, type FrozenSpan, type TranscriptIndex } from '../src/core/index.js';
+import { applyEpochs, SPANS, type FrozenSpan, type TranscriptIndex } from '../src/core/index.js';
 import { conversationArb } from './arbitraries/index.js';
 import { commonPrefixLength, sameBytes } from './support/bytes.js';
 import { indexOf } from './support/rewrite-support.js';
@@ -25,7 +25,7 @@ function outputCut(out: TranscriptIndex, spans: readonly FrozenSpan[], k: number
   return m === 0 ? out.messagesSpan.start : out.messages[m - 1]!.end;
 }
 
-describe('shedRequest', () => {
+describe('applyEpochs(SPANS)', () => {
   it('should shed two requests of a conversation alike up to the first message where they differ', () => {
     fc.assert(
       fc.property(conversationArb(8, 3), latchPointsArb, fc.nat(), fc.nat(), shedPolicyArb, spansDirArb, (requests, points, x, y, policy, spansDir) => {
@@ -35,12 +35,12 @@ describe('shedRequest', () => {
         const a = requests[i]!;
         const b = requests[j]!;
 
-        const outA = shedRequest(a.bytes, spans, { spansDir, sha256 });
-        const outB = shedRequest(b.bytes, spans, { spansDir, sha256 });
+        const outA = applyEpochs(SPANS, a.bytes, spans, { spansDir, sha256 });
+        const outB = applyEpochs(SPANS, b.bytes, spans, { spansDir, sha256 });
 
         if (spans.length === 0) return;
-        expect(outA).toMatchObject({ kind: 'shed', stubs: spans.length, skipped: [] });
-        expect(outB).toMatchObject({ kind: 'shed', stubs: spans.length, skipped: [] });
+        expect(outA).toMatchObject({ kind: 'applied', stubs: spans.length, skipped: [] });
+        expect(outB).toMatchObject({ kind: 'applied', stubs: spans.length, skipped: [] });
         const inA = indexOf(a.bytes);
         const c = commonPrefixLength(a.bytes, b.bytes);
         let k = 0;
@@ -63,7 +63,7 @@ describe('shedRequest', () => {
         const request = requests[x % requests.length]!;
         const spans = frozenSpans(latchSpans(requests, points, policy).planned);
 
-        const out = shedRequest(request.bytes, spans, { spansDir, sha256 }).body;
+        const out = applyEpochs(SPANS, request.bytes, spans, { spansDir, sha256 }).body;
 
         const before = indexOf(request.bytes).messagesSpan;
         const after = indexOf(out).messagesSpan;

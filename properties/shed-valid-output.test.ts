@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderSpanStub, shedRequest, type FrozenSpan } from '../src/core/index.js';
+import { renderSpanStub, applyEpochs, SPANS, type FrozenSpan } from '../src/core/index.js';
 import { validateMessagesRequest } from '../test/support/messages-validator.js';
 import { conversationArb, isJsonObject, type JsonValue } from './arbitraries/index.js';
 import { messagesOf, parseBody } from './support/reference.js';
@@ -29,7 +29,7 @@ function expectedMessages(input: JsonValue, spans: readonly FrozenSpan[], spansD
   return out;
 }
 
-describe('shedRequest', () => {
+describe('applyEpochs(SPANS)', () => {
   it('should produce a body the Messages API accepts whenever its input was one', () => {
     let checked = 0;
     fc.assert(
@@ -39,10 +39,10 @@ describe('shedRequest', () => {
         const request = requests[r]!;
         const spans = frozenSpans(planned);
 
-        const out = shedRequest(request.bytes, spans, { spansDir, sha256 });
+        const out = applyEpochs(SPANS, request.bytes, spans, { spansDir, sha256 });
 
         if (spans.length === 0) return;
-        expect(out).toMatchObject({ kind: 'shed', stubs: spans.length });
+        expect(out).toMatchObject({ kind: 'applied', stubs: spans.length });
         const input = parseBody(request.bytes)!;
         const output = parseBody(out.body)!;
         expect(isJsonObject(output) && { ...output, messages: null }).toEqual(isJsonObject(input) && { ...input, messages: null });
@@ -66,7 +66,7 @@ describe('shedRequest', () => {
         const loads = (bytes: Uint8Array): string[] =>
           JSON.stringify(messagesOf(parseBody(bytes)!)).match(/"type":"tool_reference","tool_name":"[^"]*"/g) ?? [];
 
-        const out = shedRequest(request.bytes, spans, { spansDir, sha256 });
+        const out = applyEpochs(SPANS, request.bytes, spans, { spansDir, sha256 });
 
         if (spans.length > 0 && loads(request.bytes).length > 0) withLoads++;
         expect(loads(out.body)).toEqual(loads(request.bytes));

@@ -10,7 +10,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   applyInflate,
-  applySpanInflate,
   findSpanStubs,
   findStubs,
   firstChangeOf,
@@ -19,7 +18,8 @@ import {
   reinsertThinking,
   restoredContent,
   rewriteRequest,
-  shedRequest,
+  applyEpochs,
+  SPANS,
   type Epoch,
   type FrozenBlock,
   type FrozenThinking,
@@ -92,7 +92,7 @@ describe('preserved thinking, rescue mode', () => {
           // Determinism: fresh copies of the records give the same bytes.
           const again = rescueRewrite(request.bytes.slice(), structuredClone(frozen), structuredClone(frozenThinking), elidedDir);
           expect(sameBytes(again.body, out.body)).toBe(true);
-          if (out.kind !== 'rewritten') continue;
+          if (out.kind !== 'applied') continue;
           // Lossless: the stubs' files, then the thinking files.
           const found = findStubs(out.body, indexOf(out.body));
           const unstubbed = applyInflate(
@@ -137,14 +137,14 @@ describe('preserved thinking, shed mode', () => {
         const first = Math.max(x % requests.length, at[at.length - 1] ?? 0);
         let previous: { input: Uint8Array; output: Uint8Array } | undefined;
         for (const request of requests.slice(first)) {
-          const out = shedRequest(request.bytes, spans, { spansDir, sha256, thinking: frozenThinking });
-          const again = shedRequest(request.bytes.slice(), structuredClone(spans), { spansDir, sha256, thinking: structuredClone(frozenThinking) });
+          const out = applyEpochs(SPANS, request.bytes, spans, { spansDir, sha256, thinking: frozenThinking });
+          const again = applyEpochs(SPANS, request.bytes.slice(), structuredClone(spans), { spansDir, sha256, thinking: structuredClone(frozenThinking) });
           expect(sameBytes(again.body, out.body)).toBe(true);
-          if (out.kind !== 'shed') continue;
+          if (out.kind !== 'applied') continue;
           const found = findSpanStubs(out.body, indexOf(out.body));
-          const unshed = applySpanInflate(
+          const unshed = applyInflate(
             out.body,
-            found.map((f) => ({ found: f, span: files.get(f.stub.sha256)! })),
+            found.map((f) => ({ found: f, content: files.get(f.stub.sha256)! })),
           );
           // Blocks inside an applied span came back with it; the rest are put back from their files.
           const inSpan = new Set(out.thinkingSkipped.map((s) => s.ordinal));

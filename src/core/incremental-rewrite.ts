@@ -2,7 +2,7 @@
  * The rewrite that costs what is new. A conversation's next request is its last one plus a turn,
  * so with the last rewrite's memo the output up to the last message boundary before the first
  * changed byte is the memo's own output, already checked; only the rest is judged, spliced and
- * checked. It gives exactly the bytes and outcome `rewriteRequest` gives: anything it cannot vouch
+ * checked. It gives exactly the bytes and outcome `applyEpochs(TOOL_RESULTS, ...)` gives: anything it cannot vouch
  * for (a frozen list or an elided file that changed, a plan or check that fails) takes the full path.
  *
  * Why the output is still proven (docs/design.md invariant 6). The memo's output O passed the check
@@ -15,31 +15,22 @@
  * after `messages`) is scanned and checked as the full check would; the checks of messages before
  * k compare exactly what they compared for O, and passed.
  */
-import { checkIndexedRewrite } from './check-rewrite.js';
+import { appliedOf, applyEpochs, applyIndexed, judgeThinkingOf, noneApplied, passthroughOf, thinkingOf, type IndexedApply } from './epochs/apply.js';
+import { checkIndexedRewrite } from './epochs/check-tool-results.js';
+import { TOOL_RESULTS, type BlockVerdict, type RewriteOptions, type RewriteOutcome, type SkippedBlock } from './epochs/tool-results.js';
 import type { FrozenBlock } from './epoch-types.js';
 import type { IncrementalIndex } from './incremental-index.js';
 import { createMemo, memoServes, type RewriteMemo } from './rewrite-memo.js';
-import {
-  judgeFrozenBlocks,
-  judgeThinkingOf,
-  thinkingOf,
-  noStubOutcome,
-  passthroughOf,
-  rewriteIndexed,
-  rewriteRequest,
-  rewrittenOf,
-  type BlockVerdict,
-  type IndexedRewrite,
-  type RewriteOptions,
-  type RewriteOutcome,
-} from './rewrite.js';
 import { applySplicesAfter, planSplices } from './splices.js';
 import { resumeIndex, resumeOffset, toolResultsBefore, type TranscriptIndex } from './transcript-index.js';
 import type { ThinkingVerdict } from './thinking/thinking-types.js';
 
+/** The tool-result apply of one body, with what an incremental rewrite may reuse of it. */
+type IndexedRewrite = IndexedApply<SkippedBlock, BlockVerdict>;
+
 /** The outcome, and what to keep for the conversation's next request. */
 export interface IncrementalRewrite {
-  /** Exactly what `rewriteRequest(body, frozen, options)` returns. */
+  /** Exactly what `applyEpochs(TOOL_RESULTS, body, frozen, options)` returns. */
   readonly outcome: RewriteOutcome;
   /**
    * A new memo when this request was rewritten; `undefined` otherwise, and then the caller's old
@@ -63,7 +54,7 @@ export function rewriteIncrementally(body: Uint8Array, frozen: readonly FrozenBl
   // An index of some other body would make any rewrite wrong: index this one from scratch.
   if (index.byteLength !== body.length || (resumable !== undefined && resumable.index !== index)) {
     const { index: _ignored, ...fromScratch } = options;
-    return { outcome: rewriteRequest(body, frozen, fromScratch), memo: undefined, path: 'full' };
+    return { outcome: applyEpochs(TOOL_RESULTS, body, frozen, fromScratch), memo: undefined, path: 'full' };
   }
   if (resumed !== undefined && resumable !== undefined && memoServes(resumed.memo, frozen, options.elidedDir, options.sha256, thinkingOf(options))) {
     try {
@@ -74,11 +65,11 @@ export function rewriteIncrementally(body: Uint8Array, frozen: readonly FrozenBl
     }
   }
   try {
-    const full = rewriteIndexed(body, index, frozen, options);
+    const full = applyIndexed(TOOL_RESULTS, body, index, frozen, options);
     return finish(body, frozen, options, resumable, full, 'full');
   } catch {
-    // rewriteRequest meets the same fault and names it (internal_error).
-    return { outcome: rewriteRequest(body, frozen, { ...options, index }), memo: undefined, path: 'full' };
+    // The apply from scratch meets the same fault and names it (internal_error).
+    return { outcome: applyEpochs(TOOL_RESULTS, body, frozen, { ...options, index }), memo: undefined, path: 'full' };
   }
 }
 
@@ -91,7 +82,7 @@ function finish(
   path: IncrementalRewrite['path'],
 ): IncrementalRewrite {
   const { outcome, after } = rewrite;
-  if (outcome.kind !== 'rewritten' || after === undefined || inputIndex === undefined) return { outcome, memo: undefined, path };
+  if (outcome.kind !== 'applied' || after === undefined || inputIndex === undefined) return { outcome, memo: undefined, path };
   const memo = createMemo({
     input: body,
     inputIndex,
@@ -133,7 +124,7 @@ function rewriteFromMemo(
     if (now !== was) prefixChanged = true;
     return now;
   };
-  const judged = judgeFrozenBlocks(body, index, frozen, options, reuse);
+  const judged = TOOL_RESULTS.judge(body, index, frozen, options, reuse);
   // The same for thinking blocks: one in the shared prefix keeps its verdict unless its file came or went.
   const thinkingFrozen = thinkingOf(options);
   const reuseThinking = (i: number): ThinkingVerdict | undefined => {
@@ -148,12 +139,12 @@ function rewriteFromMemo(
   const thinking = judgeThinkingOf(body, index, options, reuseThinking);
   if (prefixChanged) return undefined;
   const verdicts = { verdicts: judged.verdicts, thinkingVerdicts: thinking.verdicts };
-  const noStub = noStubOutcome(body, judged, thinking);
+  const noStub = noneApplied(TOOL_RESULTS, body, judged, thinking);
   if (noStub !== undefined) return { outcome: noStub, ...verdicts };
   const from = resumeOffset(index, messageCount);
   const splices = planSplices(
     [
-      ...judged.stubbed.filter((s) => s.ordinal >= sharedResults).map((s) => s.splice),
+      ...judged.applied.filter((s) => s.ordinal >= sharedResults).map((s) => s.splice),
       ...thinking.splices.filter((t) => t.messageIndex >= messageCount).map((t) => t.splice),
     ],
     body.length,
@@ -165,7 +156,7 @@ function rewriteFromMemo(
   const after = resumeIndex(out, memo.outputIndex, messageCount);
   if (after === undefined) return undefined;
   const removedAfter = new Map([...thinking.removed].filter(([m]) => m >= messageCount));
-  const failure = checkIndexedRewrite(body, index, out, after.index, judged.stubbed, { message: messageCount, toolResult: sharedResults }, removedAfter);
+  const failure = checkIndexedRewrite(body, index, out, after.index, judged.applied, { message: messageCount, toolResult: sharedResults }, removedAfter);
   if (failure !== undefined) return undefined;
-  return { outcome: rewrittenOf(out, judged, thinking), after, ...verdicts };
+  return { outcome: appliedOf(out, judged, thinking), after, ...verdicts };
 }

@@ -59,7 +59,7 @@ export interface SessionReport {
   /** Shed mode's epochs, one figure each: its shed is reported per epoch, never as a session sum. */
   readonly shedEpochs: readonly ShedEpochFigure[];
   /**
-   * Requests over the threshold on which shed latched nothing, by why (shed-hold.ts), and the
+   * Requests over the threshold on which shed latched nothing, by why (the engine's hold, `Prepared.hold`), and the
    * gate's figures the first time the gate held back.
    */
   readonly shedHeld: ShedHeld;

@@ -15,7 +15,12 @@ import {
   MemoCache,
   readsFullness,
   rewriteIncrementally,
-  shedRequest,
+  applyEpochs,
+  SPANS,
+  type EpochOutcome,
+  type FrozenThinking,
+  type SkippedBlock,
+  type SkippedSpan,
   type EpochMode,
   type EligibilityMemo,
   type IncrementalIndex,
@@ -229,14 +234,11 @@ export class EpochEngine {
       this.#onStateFailure(error);
     });
     if (latched.kind === 'declined') return latched;
-    const retry =
-      mode === 'shed'
-        ? await this.#shed(request.body, meta, entry, key, index, latched.n, stateFailed)
-        : await this.#rewrite(request.body, meta, entry, key, indexed, api, this.#now().getTime(), {
-            ...(latched.n === undefined ? {} : { latched: latched.n }),
-            ...(stateFailed ? { stateFailed: true as const } : {}),
-            ...(prepared.refaults === undefined ? {} : { refaults: prepared.refaults }),
-          });
+    const retry = await this.#apply(mode, request.body, meta, entry, key, indexed, api, this.#now().getTime(), {
+      ...(latched.n === undefined ? {} : { latched: latched.n }),
+      ...(stateFailed ? { stateFailed: true as const } : {}),
+      ...(mode === 'shed' || prepared.refaults === undefined ? {} : { refaults: prepared.refaults }),
+    });
     return { kind: 'retry', prepared: retry };
   }
 
@@ -353,20 +355,20 @@ export class EpochEngine {
     }
     // Over the threshold with no epoch latched: the wire record says why (core/hold-reasons.ts).
     const withHold = (prepared: Prepared): Prepared => (hold === undefined ? prepared : { ...prepared, hold });
-    if (mode === 'shed') return withHold(await this.#shed(body, meta, entry, key, index, latched, stateFailed));
     return withHold(
-      await this.#rewrite(body, meta, entry, key, indexed, api, nowMs, {
+      await this.#apply(mode, body, meta, entry, key, indexed, api, nowMs, {
         ...(latched === undefined ? {} : { latched }),
         ...(classifier === undefined ? {} : { classifier }),
         ...(stateFailed ? { stateFailed: true as const } : {}),
-        ...(refaults.length === 0 ? {} : { refaults }),
+        ...(mode === 'shed' || refaults.length === 0 ? {} : { refaults }),
       }),
     );
   }
 
-  // Steps 6 and 7 of #prepare in rescue mode, also the retry after an overflow: the body
-  // rewritten by the conversation's frozen blocks as they are now.
-  async #rewrite(
+  // Steps 6 and 7 of #prepare, either mode, also the retry after a refusal: the body with the
+  // conversation's epochs applied as they are now (rescue: its frozen blocks; shed: its spans).
+  async #apply(
+    mode: EpochMode,
     body: Uint8Array,
     meta: RequestMeta,
     entry: ConversationEntry,
@@ -376,104 +378,82 @@ export class EpochEngine {
     nowMs: number,
     extra: Partial<Prepared>,
   ): Promise<Prepared> {
-    const pass = (reason: PassthroughReason, detail: string, more: Partial<Prepared> = {}): Prepared => passthrough(body, meta, reason, detail, more);
     // 6. Files checked (an await: another request may latch meanwhile), then one snapshot of the
-    //    epochs for both the rewrite and what the record and the next reading say it carried.
-    let frozen = entry.frozen;
-    let thinking = api.name === 'messages' ? entry.thinking : [];
-    await Promise.all([this.#files.check(frozen), this.#files.checkThinking(thinking)]);
-    while (frozen !== entry.frozen || (api.name === 'messages' && thinking !== entry.thinking)) {
-      frozen = entry.frozen;
-      thinking = api.name === 'messages' ? entry.thinking : [];
-      await Promise.all([this.#files.check(frozen), this.#files.checkThinking(thinking)]);
+    //    epochs for both the apply and what the record and the next reading say it carried.
+    let snap = this.#snapshot(mode, entry, api);
+    await this.#checkFiles(snap);
+    while (!this.#isCurrent(snap, mode, entry, api)) {
+      snap = this.#snapshot(mode, entry, api);
+      await this.#checkFiles(snap);
     }
-    // No await from here to the rewrite: `frozen`, `thinking` and `epochs` are one snapshot of the record.
-    const epochs = entry.record?.epochs.length ?? 0;
-    const common: Partial<Prepared> = { conversation: entry, key, epochs, ...extra };
+    // No await from here to the apply: the lists and `epochs` are one snapshot of the record.
+    const { frozen, spans, thinking } = snap;
+    const common: Partial<Prepared> = { conversation: entry, key, epochs: entry.record?.epochs.length ?? 0, ...extra };
     // A memo serves one epoch's frozen lists only: a new epoch makes it useless.
     const memo = indexed.resumed?.memo ?? this.#memos.get(key, nowMs);
     if (memo !== undefined && (memo.frozen !== frozen || (memo.thinking !== thinking && memo.thinking.length + thinking.length > 0)))
       this.#memos.delete(key, memo);
-    if (frozen.length === 0 && thinking.length === 0) return pass('no_epoch', 'no epoch yet', common);
-    // 7. The rewrite, checked on its own output by the core; from the memo when it serves, with
-    //    exactly the outcome of a rewrite from scratch.
-    const rewrite = rewriteIncrementally(
-      body,
-      frozen,
-      {
-        elidedDir: this.state.elidedDir,
-        sha256: sha256Hex,
-        isAvailable: (b) => this.#files.has(b),
-        // A Buffer, not a plain Uint8Array: the self-check's scan leans on Buffer's fast indexOf.
-        allocate: (n) => Buffer.allocUnsafe(n),
-        api,
-        thinking,
-        isThinkingAvailable: (t) => this.#files.hasThinking(t),
-      },
-      indexed,
-    );
-    if (rewrite.memo !== undefined) this.#memos.set(key, rewrite.memo, nowMs);
-    const { outcome } = rewrite;
-    const how = { rewritePath: rewrite.path };
-    if (outcome.kind === 'passthrough') return pass(outcome.reason, outcome.detail, { ...common, ...how, skipped: outcome.skipped });
+    if ((mode === 'shed' ? spans : frozen).length === 0 && thinking.length === 0) return passthrough(body, meta, 'no_epoch', 'no epoch yet', common);
+    // 7. The apply, checked on its own output by the core. Tool results go from the memo when it
+    //    serves, with exactly the outcome of a rewrite from scratch.
+    const shared = {
+      sha256: sha256Hex,
+      // A Buffer, not a plain Uint8Array: the self-check's scan leans on Buffer's fast indexOf.
+      allocate: (n: number) => Buffer.allocUnsafe(n),
+      api,
+      thinking,
+      isThinkingAvailable: (t: FrozenThinking) => this.#files.hasThinking(t),
+    };
+    let outcome: EpochOutcome<SkippedBlock | SkippedSpan>;
+    let how: Partial<Prepared> = {};
+    if (mode === 'shed') {
+      const index = indexed.outcome.kind === 'indexed' ? { index: indexed.outcome.index } : {};
+      outcome = applyEpochs(SPANS, body, spans, { ...shared, ...index, spansDir: this.state.spansDir, isAvailable: (s) => this.#files.hasSpan(s) });
+    } else {
+      const rewrite = rewriteIncrementally(body, frozen, { ...shared, elidedDir: this.state.elidedDir, isAvailable: (b) => this.#files.has(b) }, indexed);
+      if (rewrite.memo !== undefined) this.#memos.set(key, rewrite.memo, nowMs);
+      ({ outcome } = rewrite);
+      how = { rewritePath: rewrite.path };
+    }
+    if (outcome.kind === 'passthrough') return passthrough(body, meta, outcome.reason, outcome.detail, { ...common, ...how, skipped: outcome.skipped });
     return {
       ...base(outcome.body, meta),
       ...common,
       ...how,
       rescued: outcome.stubs,
-      bytesElided: outcome.bytesElided,
+      bytesElided: outcome.bytesTaken,
       skipped: outcome.skipped,
       ...thinkingFacts(outcome),
     };
   }
 
-  // Shed mode's steps 5 and 6: the spans' files checked, then the splice (core/shed/shed-request.ts).
-  async #shed(
-    body: Uint8Array,
-    meta: RequestMeta,
-    entry: ConversationEntry,
-    key: string,
-    index: TranscriptIndex,
-    latched: number | undefined,
-    stateFailed: boolean,
-  ): Promise<Prepared> {
-    let spans = entry.spans;
-    let thinking = entry.thinking;
-    await Promise.all([this.#files.checkSpans(spans), this.#files.checkThinking(thinking)]);
-    while (spans !== entry.spans || thinking !== entry.thinking) {
-      spans = entry.spans;
-      thinking = entry.thinking;
-      await Promise.all([this.#files.checkSpans(spans), this.#files.checkThinking(thinking)]);
-    }
-    // No await from here on: `spans` and `epochs` are one snapshot of the record.
-    const epochs = entry.record?.epochs.length ?? 0;
-    const common: Partial<Prepared> = {
-      conversation: entry,
-      key,
-      epochs,
-      ...(latched === undefined ? {} : { latched }),
-      ...(stateFailed ? { stateFailed: true as const } : {}),
-    };
-    if (spans.length === 0) return passthrough(body, meta, 'no_epoch', 'no epoch yet', common);
-    const outcome = shedRequest(body, spans, {
-      spansDir: this.state.spansDir,
-      sha256: sha256Hex,
-      isAvailable: (s) => this.#files.hasSpan(s),
-      index,
-      allocate: (n) => Buffer.allocUnsafe(n),
-      thinking,
-      isThinkingAvailable: (t) => this.#files.hasThinking(t),
-    });
-    if (outcome.kind === 'passthrough') return passthrough(body, meta, outcome.reason, outcome.detail, { ...common, skipped: outcome.skipped });
+  // The mode's frozen lists as the conversation holds them now (thinking only where the API has it).
+  #snapshot(mode: EpochMode, entry: ConversationEntry, api: ApiDialect): Snapshot {
     return {
-      ...base(outcome.body, meta),
-      ...common,
-      rescued: outcome.stubs,
-      bytesElided: outcome.bytesShed,
-      skipped: outcome.skipped,
-      ...thinkingFacts(outcome),
+      frozen: mode === 'shed' ? NONE : entry.frozen,
+      spans: mode === 'shed' ? entry.spans : NONE,
+      thinking: api.supports.thinking ? entry.thinking : NONE,
     };
   }
+
+  #isCurrent(snap: Snapshot, mode: EpochMode, entry: ConversationEntry, api: ApiDialect): boolean {
+    const now = this.#snapshot(mode, entry, api);
+    return snap.frozen === now.frozen && snap.spans === now.spans && snap.thinking === now.thinking;
+  }
+
+  // No stub may name a file that is not there, and no thinking block goes whose file is not there.
+  async #checkFiles(snap: Snapshot): Promise<void> {
+    await Promise.all([this.#files.check(snap.frozen), this.#files.checkSpans(snap.spans), this.#files.checkThinking(snap.thinking)]);
+  }
+}
+
+const NONE: readonly never[] = [];
+
+/** One snapshot of a conversation's frozen lists, taken between awaits. */
+interface Snapshot {
+  readonly frozen: ConversationEntry['frozen'];
+  readonly spans: ConversationEntry['spans'];
+  readonly thinking: ConversationEntry['thinking'];
 }
 
 // Only a request that removed or kept a frozen thinking block says so: other records stay as they were.

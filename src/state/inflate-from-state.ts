@@ -1,10 +1,10 @@
 /**
- * Inflate at the edge: read each stub's files, check their hashes, splice the originals back.
- * Shed spans first (whole messages), then the tool-result stubs of what is left: a span's bytes
- * are the client's own, so they hold no stub.
+ * Inflate at the edge: find every kind's stubs, read each stub's files, check their hashes, and
+ * splice the originals back in one plan. A span's stub message and a tool result's stub never
+ * overlap (a span's bytes are the client's own, so they hold no stub); the plan refuses any that do.
  */
 import fs from 'node:fs/promises';
-import { applyInflate, applySpanInflate, findSpanStubs, findStubs, indexAnyApi, restoredContent, type FoundStub, type IndexOutcome } from '../core/index.js';
+import { applyInflate, indexAnyApi, restoredContent, SPANS, TOOL_RESULTS, type FoundStub, type IndexOutcome } from '../core/index.js';
 import { inflateThinking } from './inflate-thinking.js';
 import { spanPath, type StateDir } from './layout.js';
 import { sha256Hex } from './sha256-hex.js';
@@ -19,12 +19,15 @@ export class InflateError extends Error {
  * The original request bytes of a rewritten body (Messages, Responses or chat: the first API that
  * reads it); a body without stubs comes back unchanged.
  */
-export async function inflateFromState(state: StateDir, shed: Uint8Array): Promise<{ body: Uint8Array; stubs: number; spans: number; thinking: number }> {
-  const spans = findSpanStubs(shed, indexOf(shed).index);
-  const unshed = applySpanInflate(shed, await Promise.all(spans.map(async (f) => ({ found: f, span: await readSpan(state, f.stub.sha256, f.stub.bytes) }))));
-  const found = findStubs(unshed, indexOf(unshed).index);
-  const restored = await Promise.all(found.map(async (f) => ({ found: f, content: await readOriginal(state, f) })));
-  const inflated = applyInflate(unshed, restored);
+export async function inflateFromState(state: StateDir, body: Uint8Array): Promise<{ body: Uint8Array; stubs: number; spans: number; thinking: number }> {
+  const { index } = indexOf(body);
+  const spans = SPANS.findStubs(body, index);
+  const found = TOOL_RESULTS.findStubs(body, index);
+  const restored = await Promise.all([
+    ...spans.map(async (f) => ({ found: f, content: await readSpan(state, f.stub.sha256, f.stub.bytes) })),
+    ...found.map(async (f) => ({ found: f, content: await readOriginal(state, f) })),
+  ]);
+  const inflated = applyInflate(body, restored);
   // Last: the removed thinking blocks' positions are those of the client's body, spans and all.
   const withThinking = await inflateThinking(state, inflated);
   return { body: withThinking.body, stubs: found.length, spans: spans.length, thinking: withThinking.thinking };

@@ -6,11 +6,9 @@
 import fs from 'node:fs/promises';
 import { renderSpanMarkdown } from '../core/index.js';
 import { fsyncDir, writeFileDurable } from './atomic-write.js';
-import { alreadyHolds } from './elided-file.js';
+import { writeContentFile } from './elided-file.js';
 import { spanPath, type StateDir } from './layout.js';
-import { openPrivateSubdir } from './private-subdir.js';
-import { sha256Hex } from './sha256-hex.js';
-import { hasErrnoCode, StateError } from './state-error.js';
+import { hasErrnoCode } from './state-error.js';
 
 /**
  * Makes `spans/<sha256>.json` hold `bytes` and `spans/<sha256>.md` their rendering, durably.
@@ -18,22 +16,7 @@ import { hasErrnoCode, StateError } from './state-error.js';
  * Creates `spans/` (0700) with the first span.
  */
 export async function writeSpanFiles(state: StateDir, sha256: string, bytes: Uint8Array): Promise<void> {
-  const exact = spanPath(state, sha256, 'json');
-  const actual = sha256Hex(bytes);
-  if (actual !== sha256) throw new StateError('STATE_HASH_MISMATCH', `span bytes for ${sha256}.json hash to ${actual}`);
-  await openPrivateSubdir(state.spansDir);
-  if (await alreadyHolds(exact, bytes.byteLength, sha256)) {
-    // Whoever wrote it may have died before flushing the directory entry: flush it now.
-    await fsyncDir(state.spansDir);
-  } else {
-    try {
-      await writeFileDurable(exact, bytes);
-    } catch (error) {
-      // A short write leaves a file whose name lies; remove it unless a good copy replaced it.
-      if (!(await alreadyHolds(exact, bytes.byteLength, sha256).catch(() => true))) await fs.unlink(exact).catch(() => undefined);
-      throw error;
-    }
-  }
+  await writeContentFile({ dir: state.spansDir, target: spanPath(state, sha256, 'json'), what: 'span bytes' }, sha256, bytes, { createDir: true });
   // The rendering is a pure function of the bytes: rewritten only when it is not exactly that.
   const readable = Buffer.from(renderSpanMarkdown(bytes, sha256), 'utf8');
   const markdown = spanPath(state, sha256, 'md');

@@ -4,10 +4,8 @@
  * names it, so `inflate` can put the block back byte for byte.
  */
 import fs from 'node:fs/promises';
-import { fsyncDir, writeFileDurable } from './atomic-write.js';
-import { alreadyHolds } from './elided-file.js';
+import { writeContentFile } from './elided-file.js';
 import { thinkingPath, type StateDir } from './layout.js';
-import { openPrivateSubdir } from './private-subdir.js';
 import { sha256Hex } from './sha256-hex.js';
 import { StateError } from './state-error.js';
 
@@ -16,22 +14,7 @@ import { StateError } from './state-error.js';
  * do not hash to `sha256`: a file's name never lies. Creates `thinking/` (0700) with the first one.
  */
 export async function writeThinkingFile(state: StateDir, sha256: string, bytes: Uint8Array): Promise<void> {
-  const target = thinkingPath(state, sha256);
-  const actual = sha256Hex(bytes);
-  if (actual !== sha256) throw new StateError('STATE_HASH_MISMATCH', `thinking bytes for ${sha256}.json hash to ${actual}`);
-  await openPrivateSubdir(state.thinkingDir);
-  if (await alreadyHolds(target, bytes.byteLength, sha256)) {
-    // Whoever wrote it may have died before flushing the directory entry: flush it now.
-    await fsyncDir(state.thinkingDir);
-    return;
-  }
-  try {
-    await writeFileDurable(target, bytes);
-  } catch (error) {
-    // A short write leaves a file whose name lies; remove it unless a good copy replaced it.
-    if (!(await alreadyHolds(target, bytes.byteLength, sha256).catch(() => true))) await fs.unlink(target).catch(() => undefined);
-    throw error;
-  }
+  await writeContentFile({ dir: state.thinkingDir, target: thinkingPath(state, sha256), what: 'thinking bytes' }, sha256, bytes, { createDir: true });
 }
 
 /** The block's exact bytes, checked against their name; throws when missing or changed. */

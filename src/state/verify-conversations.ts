@@ -1,12 +1,12 @@
 /** verify, part 2: every record parses, checks, and names elided files that exist. */
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { checkEpochLedger } from '../core/index.js';
 import { checkConversationRecord } from './check-conversation-record.js';
 import type { ConversationRecord } from './conversation-record.js';
-import { isTempLeftover, parseConversationName, type StateDir } from './layout.js';
-import { checkKind, checkPrivate, type Findings, type VerifyCounts } from './verify-findings.js';
+import { parseConversationName, type StateDir } from './layout.js';
+import type { Findings, VerifyCounts } from './verify-findings.js';
 import type { SpanFiles } from './verify-spans.js';
+import { walkStore } from './verify-store.js';
 
 const NO_SPANS: SpanFiles = { exact: new Map(), readable: new Set() };
 
@@ -22,41 +22,24 @@ export async function verifyConversations(
   spans: SpanFiles = NO_SPANS,
 ): Promise<Set<string>> {
   const used = new Set<string>();
-  let leftovers = 0;
-  for (const name of (await fs.readdir(state.conversationsDir)).sort()) {
-    const where = `conversations/${name}`;
-    if (isTempLeftover(name)) {
-      leftovers += 1;
-      continue;
-    }
-    const key = parseConversationName(name);
-    if (key === undefined) {
-      findings.problems.push(`${where}: stray file (not <64 hex key>.json)`);
-      continue;
-    }
-    const file = path.join(state.conversationsDir, name);
-    const stat = await fs.lstat(file);
-    if (!checkKind(stat, 'file', where, findings)) continue;
-    checkPrivate(stat, where, findings);
+  const folder = { dir: state.conversationsDir, label: 'conversations', parse: parseConversationName, names: '<64 hex key>.json' };
+  await walkStore(folder, findings, async ({ file, where, parsed: key }) => {
     let value: unknown;
     try {
       value = JSON.parse(await fs.readFile(file, 'utf8'));
     } catch {
       findings.problems.push(`${where}: not valid JSON`);
-      continue;
+      return;
     }
     const problems = checkConversationRecord(value, key);
     findings.problems.push(...problems.map((problem) => `${where}: ${problem}`));
-    if (problems.length > 0) continue;
+    if (problems.length > 0) return;
     const record = value as ConversationRecord;
     // A version 3 epoch audits itself: a frozen block without its ledger row is a lost chunk.
     for (const epoch of record.epochs) findings.problems.push(...checkEpochLedger(epoch).map((problem) => `${where}: ${problem}`));
     checkBlockFiles(record, where, elided, findings, checked, used);
     checkSpanFiles(record, where, spans, findings, used);
-  }
-  if (leftovers > 0) {
-    findings.notes.push(`conversations/: ignored ${leftovers} temp file(s) left by an interrupted atomic write`);
-  }
+  });
   return used;
 }
 

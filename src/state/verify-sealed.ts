@@ -1,10 +1,9 @@
 /** verify, part 1b: `sealed/` holds each sealed block's files, each hashing to its name, and their records. */
 import fs from 'node:fs/promises';
-import path from 'node:path';
-import { isTempLeftover, parseElidedName, parseSealRecordName, type StateDir } from './layout.js';
+import { parseElidedName, parseSealRecordName, type StateDir } from './layout.js';
 import { checkSealRecord, type SealRecord } from './seal-record.js';
-import { sha256Hex } from './sha256-hex.js';
-import { checkKind, checkPrivate, type Findings } from './verify-findings.js';
+import type { Findings } from './verify-findings.js';
+import { checkHashName, walkStore } from './verify-store.js';
 
 /** What `sealed/` holds: each well-named file's size by name, and the seal records that check. */
 export interface SealedFindings {
@@ -19,36 +18,27 @@ export interface SealedFindings {
 export async function verifySealed(state: StateDir, elided: ReadonlyMap<string, number>, findings: Findings): Promise<SealedFindings> {
   const files = new Map<string, number>();
   const records: SealRecord[] = [];
-  let leftovers = 0;
-  for (const name of (await fs.readdir(state.sealedDir)).sort()) {
-    const where = `sealed/${name}`;
-    if (isTempLeftover(name)) {
-      leftovers += 1;
-      continue;
-    }
-    const file = path.join(state.sealedDir, name);
-    const recordSha = parseSealRecordName(name);
-    const parsed = parseElidedName(name);
-    if (recordSha === undefined && parsed === undefined) {
-      findings.problems.push(`${where}: stray file (not <sha256>.txt, <sha256>.json or <sha256>.seal.json)`);
-      continue;
-    }
-    const stat = await fs.lstat(file);
-    if (!checkKind(stat, 'file', where, findings)) continue;
-    checkPrivate(stat, where, findings);
-    const bytes = await fs.readFile(file);
-    if (recordSha !== undefined) {
-      const record = readRecord(bytes, recordSha, where, findings);
+  const folder = { dir: state.sealedDir, label: 'sealed', parse: parseSealedName, names: '<sha256>.txt, <sha256>.json or <sha256>.seal.json' };
+  await walkStore(folder, findings, async (entry) => {
+    const bytes = await fs.readFile(entry.file);
+    if (entry.parsed.record) {
+      const record = readRecord(bytes, entry.parsed.sha256, entry.where, findings);
       if (record !== undefined) records.push(record);
-      continue;
+      return;
     }
-    files.set(name, stat.size);
-    const actual = sha256Hex(bytes);
-    if (actual !== parsed!.sha256) findings.problems.push(`${where}: content hashes to ${actual}, not to its name`);
-  }
-  if (leftovers > 0) findings.notes.push(`sealed/: ignored ${leftovers} temp file(s) left by an interrupted atomic write`);
+    files.set(entry.name, entry.size);
+    checkHashName(bytes, entry.parsed.sha256, entry.where, findings);
+  });
   checkRecordFiles(records, files, elided, findings);
   return { files, records };
+}
+
+// A seal record (`<sha256>.seal.json`) or a sealed block's file (`<sha256>.txt` / `.json`).
+function parseSealedName(name: string): { readonly sha256: string; readonly record: boolean } | undefined {
+  const recordSha = parseSealRecordName(name);
+  if (recordSha !== undefined) return { sha256: recordSha, record: true };
+  const parsed = parseElidedName(name);
+  return parsed === undefined ? undefined : { sha256: parsed.sha256, record: false };
 }
 
 function readRecord(bytes: Buffer, sha256: string, where: string, findings: Findings): SealRecord | undefined {

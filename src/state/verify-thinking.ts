@@ -2,37 +2,19 @@
  * verify, preserved thinking: every file in `thinking/` is named by the sha256 of its own bytes,
  * and every thinking block a record removed has its file, of the recorded size.
  */
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import { isTempLeftover, parseThinkingName, type StateDir } from './layout.js';
+import { parseThinkingName, type StateDir } from './layout.js';
 import { listConversations } from './read-conversation.js';
-import { sha256Hex } from './sha256-hex.js';
-import { checkKind, checkPrivate, type Findings } from './verify-findings.js';
+import type { Findings } from './verify-findings.js';
+import { checkFileHash, walkStore } from './verify-store.js';
 
 /** Checks `thinking/` (which exists); returns each well-named file's size by sha256. */
 export async function verifyThinkingFiles(state: StateDir, findings: Findings): Promise<Map<string, number>> {
   const files = new Map<string, number>();
-  let leftovers = 0;
-  for (const name of (await fs.readdir(state.thinkingDir)).sort()) {
-    const where = `thinking/${name}`;
-    if (isTempLeftover(name)) {
-      leftovers += 1;
-      continue;
-    }
-    const sha256 = parseThinkingName(name);
-    if (sha256 === undefined) {
-      findings.problems.push(`${where}: stray file (not <sha256>.json)`);
-      continue;
-    }
-    const file = path.join(state.thinkingDir, name);
-    const stat = await fs.lstat(file);
-    if (!checkKind(stat, 'file', where, findings)) continue;
-    checkPrivate(stat, where, findings);
-    files.set(sha256, stat.size);
-    const actual = sha256Hex(await fs.readFile(file));
-    if (actual !== sha256) findings.problems.push(`${where}: content hashes to ${actual}, not to its name`);
-  }
-  if (leftovers > 0) findings.notes.push(`thinking/: ignored ${leftovers} temp file(s) left by an interrupted atomic write`);
+  const folder = { dir: state.thinkingDir, label: 'thinking', parse: parseThinkingName, names: '<sha256>.json' };
+  await walkStore(folder, findings, async (entry) => {
+    files.set(entry.parsed, entry.size);
+    await checkFileHash(entry, entry.parsed, findings);
+  });
   return files;
 }
 

@@ -121,7 +121,7 @@ function benchOneSize(size: number, measure: MeasureOptions): CoreBenchResult {
   // As the proxy runs it (src/rescue/epoch-engine.ts): the output is a Buffer.
   const options = { elidedDir: ELIDED_DIR, sha256, allocate: (n: number) => Buffer.allocUnsafe(n) };
   const first = rewriteRequest(body, frozen, { ...options, index });
-  if (first.kind !== 'rewritten' || first.stubs !== frozen.length)
+  if (first.kind !== 'applied' || first.stubs !== frozen.length)
     throw new Error(`bench body did not rewrite: ${JSON.stringify(first.kind === 'passthrough' ? first.reason : first.stubs)}`);
   const stubbed = stubsOf(index, frozen);
   const text = body.toString('utf8');

@@ -69,7 +69,7 @@ describe('ctxshed elide and inflate on a real Claude Code request body', () => {
 
 describe('ctxshed inflate on a shed body', () => {
   it('should rebuild a real Claude Code request byte for byte from the span file its stub names', async () => {
-    const { freezeSpan, planShed, shedRequest } = await import('../../src/core/index.js');
+    const { freezeSpan, planShed, applyEpochs, SPANS } = await import('../../src/core/index.js');
     const { openStateDir } = await import('../../src/state/open-state-dir.js');
     const { sha256Hex } = await import('../../src/state/sha256-hex.js');
     const { writeSpanFiles } = await import('../../src/state/span-file.js');
@@ -79,8 +79,8 @@ describe('ctxshed inflate on a shed body', () => {
     const plan = planShed(original, [], { sha256: sha256Hex });
     if (plan.kind !== 'planned') throw new Error(plan.reason);
     await writeSpanFiles(state, plan.span.sha256, plan.span.text);
-    const shed = shedRequest(original, [freezeSpan(plan.span)], { spansDir: state.spansDir, sha256: sha256Hex });
-    if (shed.kind !== 'shed') throw new Error(shed.reason);
+    const shed = applyEpochs(SPANS, original, [freezeSpan(plan.span)], { spansDir: state.spansDir, sha256: sha256Hex });
+    if (shed.kind !== 'applied') throw new Error(shed.reason);
     const file = path.join(dir, 'shed.json');
     await fs.writeFile(file, shed.body);
 

@@ -39,7 +39,7 @@ describe('rewriteRequest and checkRewrite with an api', () => {
     const explicit = rewriteRequest(body, frozen, { elidedDir: ELIDED_DIR, sha256, api: MESSAGES_API });
 
     // Assert
-    expect(implicit.kind).toBe('rewritten');
+    expect(implicit.kind).toBe('applied');
     expect(explicit.body).toEqual(implicit.body);
   });
 
@@ -54,14 +54,14 @@ describe('rewriteRequest and checkRewrite with an api', () => {
     const outcome = rewriteRequest(openAi, openAiFrozen, { elidedDir: ELIDED_DIR, sha256, api: counting });
 
     // Assert
-    expect(outcome.kind).toBe('rewritten');
+    expect(outcome.kind).toBe('applied');
     expect(calls).toBe(2); // the input, then the self-check's re-index of the output
   });
 
   it('should fail the self-check when the output does not index in the dialect given', () => {
     // Arrange
     const outcome = rewriteRequest(body, frozen, { elidedDir: ELIDED_DIR, sha256 });
-    if (outcome.kind !== 'rewritten') throw new Error('expected a rewrite');
+    if (outcome.kind !== 'applied') throw new Error('expected a rewrite');
     const stubbed = frozen.map((b) => ({ ordinal: b.ordinal, splice: { start: 0, end: 0, bytes: new Uint8Array() } }));
 
     // Act

@@ -4,7 +4,7 @@ import type { FrozenBlock } from '../../src/core/epoch-types.js';
 import { indexIncrementally } from '../../src/core/incremental-index.js';
 import { rewriteIncrementally, type IncrementalRewrite } from '../../src/core/incremental-rewrite.js';
 import { freezeBlock, planElision } from '../../src/core/plan-elision.js';
-import { rewriteRequest, type RewriteOptions } from '../../src/core/rewrite.js';
+import { rewriteRequest, type RewriteOptions } from '../../src/core/epochs/tool-results.js';
 import type { RewriteMemo } from '../../src/core/rewrite-memo.js';
 import { conversation, filler, fromUtf8, mustIndex, plain, sha256, utf8 } from './bodies.js';
 
@@ -52,8 +52,8 @@ describe('rewriteIncrementally', () => {
     // Assert
     const full = rewriteRequest(next, FROZEN, OPTIONS);
     expect(result.path).toBe('incremental');
-    expect(result.outcome).toMatchObject({ kind: 'rewritten', stubs: 4, skipped: [] });
-    expect(full.kind).toBe('rewritten');
+    expect(result.outcome).toMatchObject({ kind: 'applied', stubs: 4, skipped: [] });
+    expect(full.kind).toBe('applied');
     expect(plain(result.outcome.body)).toEqual(plain(full.body));
     expect(result.memo?.input).toBe(next);
   });
@@ -126,7 +126,7 @@ describe('rewriteIncrementally', () => {
 
     // Assert
     expect(result.path).toBe('full');
-    expect(result.outcome).toMatchObject({ kind: 'rewritten', stubs: 3, skipped: [{ ordinal: lost.ordinal, reason: 'file_missing' }] });
+    expect(result.outcome).toMatchObject({ kind: 'applied', stubs: 3, skipped: [{ ordinal: lost.ordinal, reason: 'file_missing' }] });
     expect(plain(result.outcome.body)).toEqual(plain(rewriteRequest(grown(7), FROZEN, options).body));
   });
 

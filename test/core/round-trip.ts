@@ -45,10 +45,10 @@ export function roundTrip(body: Uint8Array, policy: ElisionPolicy, api: ApiDiale
     expect(outcome.body).toBe(body);
     return { plan, output: body };
   }
-  if (outcome.kind !== 'rewritten') throw new Error(`expected a rewrite: ${outcome.reason}: ${outcome.detail}`);
+  if (outcome.kind !== 'applied') throw new Error(`expected a rewrite: ${outcome.reason}: ${outcome.detail}`);
   expect(outcome.stubs).toBe(plan.length);
   expect(outcome.skipped).toEqual([]);
-  expect(outcome.bytesElided).toBe(plan.reduce((n, b) => n + b.bytes, 0));
+  expect(outcome.bytesTaken).toBe(plan.reduce((n, b) => n + b.bytes, 0));
 
   // Stubs sit exactly where the plan put them, and nowhere else.
   const output = outcome.body;

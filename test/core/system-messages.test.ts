@@ -15,7 +15,7 @@ import { currentTask } from '../../src/core/labels/current-task.js';
 import { lastTurnIndex } from '../../src/core/last-turn.js';
 import { freezeBlock, planElision } from '../../src/core/plan-elision.js';
 import { readNewestToolCalls } from '../../src/core/read-tool-calls.js';
-import { rewriteRequest } from '../../src/core/rewrite.js';
+import { rewriteRequest } from '../../src/core/epochs/tool-results.js';
 import { filler, mustIndex, sha256, utf8 } from './bodies.js';
 
 const PROMPT = 'Find why the build fails and fix it.';
@@ -190,8 +190,8 @@ describe('the rewrite with system messages and changing tools', () => {
     const a = rewriteRequest(early, frozen, options);
     const b = rewriteRequest(grown, frozen, options);
 
-    expect(a.kind).toBe('rewritten');
-    expect(b.kind).toBe('rewritten');
+    expect(a.kind).toBe('applied');
+    expect(b.kind).toBe('applied');
     // Everything up to the end of the last message both requests share is byte-identical.
     const aBody = (a as { body: Uint8Array }).body;
     const bBody = (b as { body: Uint8Array }).body;

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { freezeSpan, planShed, shedRequest } from '../../src/core/index.js';
+import { freezeSpan, planShed, applyEpochs, SPANS } from '../../src/core/index.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
@@ -25,8 +25,8 @@ async function shedBody(): Promise<{ original: Uint8Array; shed: Uint8Array; sha
   const plan = planShed(original, [], { sha256: sha256Hex, recentTokens: SMALL_RECENT_TOKENS });
   if (plan.kind !== 'planned') throw new Error(plan.reason);
   await writeSpanFiles(state, plan.span.sha256, plan.span.text);
-  const out = shedRequest(original, [freezeSpan(plan.span)], { spansDir: state.spansDir, sha256: sha256Hex });
-  if (out.kind !== 'shed') throw new Error(out.reason);
+  const out = applyEpochs(SPANS, original, [freezeSpan(plan.span)], { spansDir: state.spansDir, sha256: sha256Hex });
+  if (out.kind !== 'applied') throw new Error(out.reason);
   return { original, shed: out.body, sha: plan.span.sha256 };
 }
 

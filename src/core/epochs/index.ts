@@ -1,4 +1,19 @@
-/** The latch side of the two epoch kinds behind one interface (epoch-planner.ts). */
+/**
+ * Every kind of epoch behind one interface: the latch side (epoch-planner.ts: take, overflow take,
+ * the epoch's part) and the apply side (epoch-applier.ts, one function in apply.ts), each with its
+ * two implementations, tool results and spans.
+ */
 export * from './epoch-planner.js';
 export * from './tool-results-latch.js';
 export * from './spans-latch.js';
+export * from './epoch-applier.js';
+export * from './apply.js';
+export * from './check-outside.js';
+export * from './check-tool-results.js';
+export * from './check-spans.js';
+export * from './inflate.js';
+export * from './stub-cache.js';
+export * from './judge-items.js';
+export * from './find-span-stubs.js';
+export * from './tool-results.js';
+export * from './spans.js';

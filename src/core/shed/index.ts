@@ -1,4 +1,4 @@
-/** Shed mode's pure core: the span choice, its stub, the splice, inflate, rendering, the gate, the pricing. */
+/** Shed mode's pure core: the span choice, its stub, rendering, the gate, the pricing. */
 export * from './shed-types.js';
 export * from './message-facts.js';
 export * from './choose-span.js';
@@ -9,9 +9,6 @@ export * from './client-notice.js';
 export * from './plan-span.js';
 export * from './plan-to-fit.js';
 export * from './span-stub.js';
-export * from './check-shed.js';
-export * from './shed-request.js';
-export * from './inflate-spans.js';
 export * from './render-span-markdown.js';
 export * from './break-even.js';
 export * from './price-shed.js';

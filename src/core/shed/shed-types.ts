@@ -138,3 +138,13 @@ export const SPAN_SKIP_REASONS = {
 
 /** Why one frozen span was left alone. */
 export type SpanSkipReason = keyof typeof SPAN_SKIP_REASONS;
+
+/** A frozen span left alone in a request, and why. */
+export interface SkippedSpan {
+  readonly sha256: string;
+  readonly first: number;
+  readonly reason: SpanSkipReason;
+}
+
+/** What one frozen span came to in a request: shed, or left alone and why. */
+export type SpanVerdict = 'shed' | SpanSkipReason;

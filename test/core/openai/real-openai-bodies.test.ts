@@ -114,7 +114,7 @@ describe('the core on real Codex request bodies', () => {
 
     // Assert: each output's bytes up to the end of its items are the next output's first bytes.
     expect(frozen.length).toBeGreaterThan(0);
-    for (const outcome of outputs) expect(outcome).toMatchObject({ kind: 'rewritten', stubs: frozen.length });
+    for (const outcome of outputs) expect(outcome).toMatchObject({ kind: 'applied', stubs: frozen.length });
     for (let i = 1; i < outputs.length; i++) {
       const before = outputs[i - 1]!.body;
       const itemsEnd = mustIndex(before).messagesSpan.end - 1; // without the closing bracket

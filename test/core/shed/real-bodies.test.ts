@@ -2,13 +2,14 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  applySpanInflate,
+  applyInflate,
   DEFAULT_SHED_POLICY,
   findSpanStubs,
   fixedRecentBudget,
   freezeSpan,
   planShed,
-  shedRequest,
+  applyEpochs,
+  SPANS,
   type ShedPolicy,
 } from '../../../src/core/index.js';
 import { validateMessagesRequest } from '../../support/messages-validator.js';
@@ -31,8 +32,8 @@ describe('shed mode on real Claude Code bodies', () => {
           expect({ name, reason: plan.reason }).toMatchObject({ reason: 'too_few_messages' });
           continue;
         }
-        const out = shedRequest(body, [freezeSpan(plan.span)], { spansDir: '/home/me/.local/state/ctxshed/spans', sha256 });
-        expect(out.kind).toBe('shed');
+        const out = applyEpochs(SPANS, body, [freezeSpan(plan.span)], { spansDir: '/home/me/.local/state/ctxshed/spans', sha256 });
+        expect(out.kind).toBe('applied');
         shed++;
 
         expect({ name, violations: validateMessagesRequest(out.body) }).toEqual({ name, violations: [] });
@@ -41,9 +42,9 @@ describe('shed mode on real Claude Code bodies', () => {
         const found = findSpanStubs(out.body, mustIndex(out.body));
         expect(
           fromUtf8(
-            applySpanInflate(
+            applyInflate(
               out.body,
-              found.map((f) => ({ found: f, span: plan.span.text })),
+              found.map((f) => ({ found: f, content: plan.span.text })),
             ),
           ),
         ).toBe(fromUtf8(body));
@@ -77,16 +78,16 @@ describe('shed mode on a real body with the client\'s role "system" message', ()
     if (plan.kind !== 'planned') throw new Error(plan.reason);
     expect(plan.span.first).toBe(1);
     expect(plan.span.notices).toEqual(system.content.map((b) => b.text));
-    const out = shedRequest(body, [freezeSpan(plan.span)], { spansDir: '/home/me/.local/state/ctxshed/spans', sha256 });
-    if (out.kind !== 'shed') throw new Error(out.reason);
+    const out = applyEpochs(SPANS, body, [freezeSpan(plan.span)], { spansDir: '/home/me/.local/state/ctxshed/spans', sha256 });
+    if (out.kind !== 'applied') throw new Error(out.reason);
     expect(validateMessagesRequest(out.body)).toEqual([]);
     expect(fromUtf8(out.body)).toContain(JSON.stringify(system.content[1]!.text).slice(1, -1));
     const found = findSpanStubs(out.body, mustIndex(out.body));
     expect(
       fromUtf8(
-        applySpanInflate(
+        applyInflate(
           out.body,
-          found.map((f) => ({ found: f, span: plan.span.text })),
+          found.map((f) => ({ found: f, content: plan.span.text })),
         ),
       ),
     ).toBe(fromUtf8(body));

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { applyInflate, findStubs, restoredContent } from '../../src/core/inflate.js';
-import { encodeJsonString } from '../../src/core/json-string.js';
-import { freezeBlock, planElision } from '../../src/core/plan-elision.js';
-import { rewriteRequest } from '../../src/core/rewrite.js';
-import { renderStub } from '../../src/core/stub.js';
-import { conversation, filler, fromUtf8, mustIndex, plain, replaceNth, sha256, utf8 } from './bodies.js';
+import { applyInflate, findStubs, restoredContent } from '../../../src/core/epochs/inflate.js';
+import { encodeJsonString } from '../../../src/core/json-string.js';
+import { freezeBlock, planElision } from '../../../src/core/plan-elision.js';
+import { rewriteRequest } from '../../../src/core/epochs/tool-results.js';
+import { renderStub } from '../../../src/core/stub.js';
+import { conversation, filler, fromUtf8, mustIndex, plain, replaceNth, sha256, utf8 } from '../bodies.js';
 
 const DIR = '/state/elided';
 const ELIDE_ALL = { keepRecent: 0, minBytes: 0 };
@@ -12,7 +12,7 @@ const ELIDE_ALL = { keepRecent: 0, minBytes: 0 };
 function rewritten(body: Uint8Array) {
   const plan = planElision(body, mustIndex(body), ELIDE_ALL, sha256);
   const outcome = rewriteRequest(body, plan.map(freezeBlock), { elidedDir: DIR, sha256 });
-  if (outcome.kind !== 'rewritten') throw new Error(outcome.reason);
+  if (outcome.kind !== 'applied') throw new Error(outcome.reason);
   return { plan, output: outcome.body };
 }
 

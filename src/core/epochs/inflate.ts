@@ -1,11 +1,13 @@
 /**
  * Inflate: rebuild the original request from a rewritten one (docs/design.md invariant 5). The core
- * finds the stubs and splices the original content values back; the edge reads the files.
+ * finds the stubs of every kind (tool results here, spans in find-span-stubs.ts) and splices the
+ * originals back in one plan; the edge reads the files.
  */
-import { decodeJsonString, encodeJsonString } from './json-string.js';
-import { applySplices, planSplices } from './splices.js';
-import { looksLikeStub, parseStub, type ParsedStub } from './stub.js';
-import type { TranscriptIndex } from './transcript-index.js';
+import { decodeJsonString, encodeJsonString } from '../json-string.js';
+import { applySplices, planSplices } from '../splices.js';
+import { looksLikeStub, parseStub, type ParsedStub } from '../stub.js';
+import type { TranscriptIndex } from '../transcript-index.js';
+import type { FoundAt } from './epoch-applier.js';
 
 /** A stub found in a rewritten body. */
 export interface FoundStub {
@@ -39,8 +41,11 @@ export function restoredContent(stub: ParsedStub, text: Uint8Array, raw: Uint8Ar
   return stub.rawSha256 === undefined ? encodeJsonString(text) : (raw ?? new Uint8Array(0));
 }
 
-/** The body with each found stub replaced by its restored content value. */
-export function applyInflate(body: Uint8Array, restored: ReadonlyArray<{ readonly found: FoundStub; readonly content: Uint8Array }>): Uint8Array {
+/**
+ * The body with each found stub (of any kind: a tool result's content value, a span's stub
+ * message) replaced by the original bytes it stands for, in one splice plan. Throws when stubs overlap.
+ */
+export function applyInflate(body: Uint8Array, restored: ReadonlyArray<{ readonly found: FoundAt; readonly content: Uint8Array }>): Uint8Array {
   const splices = planSplices(
     restored.map((r) => ({ start: r.found.start, end: r.found.end, bytes: r.content })),
     body.length,

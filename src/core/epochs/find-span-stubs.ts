@@ -1,11 +1,10 @@
 /**
- * Inflate for shed spans: find the stub messages in a shed body, and splice each span's exact
- * bytes back in its place. The edge reads `<state>/spans/<sha256>.json` and checks its hash.
+ * Inflate for shed spans: find the stub messages in a shed body; inflate.ts splices each span's
+ * exact bytes back in its place. The edge reads `<state>/spans/<sha256>.json` and checks its hash.
  */
 import { decodeJsonString } from '../json-string.js';
-import { applySplices, planSplices } from '../splices.js';
+import { parseSpanStub, SPAN_STUB_PREFIX, type ParsedSpanStub } from '../shed/span-stub.js';
 import type { TranscriptIndex } from '../transcript-index.js';
-import { parseSpanStub, SPAN_STUB_PREFIX, type ParsedSpanStub } from './span-stub.js';
 
 /** A span stub found in a shed body. */
 export interface FoundSpanStub {
@@ -36,14 +35,4 @@ export function findSpanStubs(body: Uint8Array, index: TranscriptIndex): FoundSp
 function startsLikeStub(body: Uint8Array, token: number): boolean {
   for (let i = 0; i < PREFIX.length; i++) if (body[token + 1 + i] !== PREFIX[i]) return false;
   return true;
-}
-
-/** The body with each found stub message replaced by its span's exact bytes. Throws when stubs overlap. */
-export function applySpanInflate(body: Uint8Array, restored: ReadonlyArray<{ readonly found: FoundSpanStub; readonly span: Uint8Array }>): Uint8Array {
-  const splices = planSplices(
-    restored.map((r) => ({ start: r.found.start, end: r.found.end, bytes: r.span })),
-    body.length,
-  );
-  if (splices === undefined) throw new Error('span stubs overlap');
-  return applySplices(body, splices);
 }

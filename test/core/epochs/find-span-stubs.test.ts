@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applySpanInflate, findSpanStubs, freezeSpan, planShed, shedRequest, type PlannedSpan } from '../../../src/core/index.js';
-import { SMALL_RECENT_TOKENS, bodyOf, fromUtf8, mustIndex, prompt, session, sha256, utf8 } from './shed-bodies.js';
+import { applyInflate, findSpanStubs, freezeSpan, planShed, applyEpochs, SPANS, type PlannedSpan } from '../../../src/core/index.js';
+import { SMALL_RECENT_TOKENS, bodyOf, fromUtf8, mustIndex, prompt, session, sha256, utf8 } from '../shed/shed-bodies.js';
 
 const DIR = '/state/spans';
 
@@ -10,18 +10,18 @@ function planned(body: Uint8Array, before: readonly PlannedSpan[] = []): Planned
   return plan.span;
 }
 
-describe('findSpanStubs and applySpanInflate', () => {
+describe('findSpanStubs and applyInflate', () => {
   it("should rebuild the original body byte for byte from the stubs and the spans' bytes", () => {
     const a = planned(bodyOf(session(10)));
     const b = planned(bodyOf(session(20)), [a]);
     const original = bodyOf(session(22));
-    const out = shedRequest(original, [freezeSpan(a), freezeSpan(b)], { spansDir: DIR, sha256 });
+    const out = applyEpochs(SPANS, original, [freezeSpan(a), freezeSpan(b)], { spansDir: DIR, sha256 });
     const bytesOf = new Map([a, b].map((s) => [s.sha256, s.text]));
 
     const found = findSpanStubs(out.body, mustIndex(out.body));
-    const inflated = applySpanInflate(
+    const inflated = applyInflate(
       out.body,
-      found.map((f) => ({ found: f, span: bytesOf.get(f.stub.sha256)! })),
+      found.map((f) => ({ found: f, content: bytesOf.get(f.stub.sha256)! })),
     );
 
     expect(found.map((f) => f.stub)).toEqual([
@@ -39,13 +39,13 @@ describe('findSpanStubs and applySpanInflate', () => {
 
   it('should refuse overlapping stubs', () => {
     const a = planned(bodyOf(session(10)));
-    const out = shedRequest(bodyOf(session(10)), [freezeSpan(a)], { spansDir: DIR, sha256 });
+    const out = applyEpochs(SPANS, bodyOf(session(10)), [freezeSpan(a)], { spansDir: DIR, sha256 });
     const [found] = findSpanStubs(out.body, mustIndex(out.body));
 
     expect(() =>
-      applySpanInflate(out.body, [
-        { found: found!, span: utf8('x') },
-        { found: found!, span: utf8('y') },
+      applyInflate(out.body, [
+        { found: found!, content: utf8('x') },
+        { found: found!, content: utf8('y') },
       ]),
     ).toThrow(/overlap/);
   });

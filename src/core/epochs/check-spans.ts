@@ -8,6 +8,7 @@ import { bytesEqual } from '../block-text.js';
 import { applySplices, planSplices } from '../splices.js';
 import type { ThinkingSplice } from '../thinking/remove-thinking.js';
 import { indexTranscript, type TranscriptIndex } from '../transcript-index.js';
+import { checkOutsideMessages } from './check-outside.js';
 
 /** A span the splice replaced, and the stub message it put in its place. */
 export interface AppliedSpan {
@@ -31,13 +32,8 @@ export function checkShed(
   const outcome = indexTranscript(output);
   if (outcome.kind !== 'indexed') return `output does not index: ${outcome.reason}: ${outcome.detail}`;
   const after = outcome.index;
-  const head = before.messagesSpan.start;
-  if (after.messagesSpan.start !== head || !bytesEqual(input.subarray(0, head), output.subarray(0, head))) {
-    return 'bytes before "messages" changed';
-  }
-  if (!bytesEqual(input.subarray(before.messagesSpan.end), output.subarray(after.messagesSpan.end))) {
-    return 'bytes after "messages" changed';
-  }
+  const outside = checkOutsideMessages(input, before, output, after);
+  if (outside !== undefined) return outside;
   let o = 0;
   let k = 0;
   for (let i = 0; i < before.messages.length; i++, o++) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { freezeSpan, planShed, shedRequest, spanStubMessage, type FrozenSpan, type ShedOptions } from '../../../src/core/index.js';
+import { freezeSpan, planShed, applyEpochs, SPANS, spanStubMessage, type FrozenSpan, type ShedOptions } from '../../../src/core/index.js';
 import { validateMessagesRequest } from '../../support/messages-validator.js';
-import { SMALL_RECENT_TOKENS, bodyOf, fromUtf8, mustIndex, session, sha256, utf8, withBreakpoint, type Message } from './shed-bodies.js';
+import { SMALL_RECENT_TOKENS, bodyOf, fromUtf8, mustIndex, session, sha256, utf8, withBreakpoint, type Message } from '../shed/shed-bodies.js';
 
 const DIR = '/state/spans';
 const OPTIONS: ShedOptions = { spansDir: DIR, sha256 };
@@ -26,15 +26,15 @@ function expectedMessages(messages: readonly Message[], spans: readonly FrozenSp
   return out;
 }
 
-describe('shedRequest', () => {
+describe('applyEpochs(SPANS)', () => {
   it("should replace the span's messages by one stub message and copy every other byte", () => {
     const messages = session(10);
     const span = frozenFor(messages);
     const body = bodyOf(messages);
 
-    const out = shedRequest(body, [span], OPTIONS);
+    const out = applyEpochs(SPANS, body, [span], OPTIONS);
 
-    expect(out).toMatchObject({ kind: 'shed', stubs: 1, messagesShed: 8, bytesShed: span.bytes, skipped: [] });
+    expect(out).toMatchObject({ kind: 'applied', stubs: 1, messagesTaken: 8, bytesTaken: span.bytes, skipped: [] });
     const parsed = JSON.parse(fromUtf8(out.body)) as { messages: unknown[] };
     expect(parsed.messages).toEqual(expectedMessages(messages, [span]));
     expect(fromUtf8(out.body)).toBe(fromUtf8(body).replace(fromUtf8(body).slice(...spanRange(body, span)), fromUtf8(spanStubMessage(span, DIR))));
@@ -46,11 +46,11 @@ describe('shedRequest', () => {
     const span = frozenFor(early);
     const later = withBreakpoint(session(14));
 
-    const a = shedRequest(bodyOf(withBreakpoint(early)), [span], OPTIONS);
-    const b = shedRequest(bodyOf(later), [span], OPTIONS);
+    const a = applyEpochs(SPANS, bodyOf(withBreakpoint(early)), [span], OPTIONS);
+    const b = applyEpochs(SPANS, bodyOf(later), [span], OPTIONS);
 
-    expect(a.kind).toBe('shed');
-    expect(b.kind).toBe('shed');
+    expect(a.kind).toBe('applied');
+    expect(b.kind).toBe('applied');
     const stubEnd = fromUtf8(a.body).indexOf(fromUtf8(spanStubMessage(span, DIR))) + spanStubMessage(span, DIR).length;
     expect(fromUtf8(b.body).slice(0, stubEnd)).toBe(fromUtf8(a.body).slice(0, stubEnd));
   });
@@ -60,9 +60,9 @@ describe('shedRequest', () => {
     const second = frozenFor(session(20), [first]);
     const messages = session(22);
 
-    const out = shedRequest(bodyOf(messages), [first, second], OPTIONS);
+    const out = applyEpochs(SPANS, bodyOf(messages), [first, second], OPTIONS);
 
-    expect(out).toMatchObject({ kind: 'shed', stubs: 2 });
+    expect(out).toMatchObject({ kind: 'applied', stubs: 2 });
     expect((JSON.parse(fromUtf8(out.body)) as { messages: unknown[] }).messages).toEqual(expectedMessages(messages, [first, second]));
     expect(validateMessagesRequest(out.body)).toEqual([]);
   });
@@ -73,9 +73,9 @@ describe('shedRequest', () => {
     const edited = session(22);
     edited[3] = { ...edited[3]!, content: [{ type: 'text', text: 'rewound and edited' }] };
 
-    const out = shedRequest(bodyOf(edited), [first, second], OPTIONS);
+    const out = applyEpochs(SPANS, bodyOf(edited), [first, second], OPTIONS);
 
-    expect(out).toMatchObject({ kind: 'shed', stubs: 1, skipped: [{ sha256: first.sha256, first: 1, reason: 'span_hash_mismatch' }] });
+    expect(out).toMatchObject({ kind: 'applied', stubs: 1, skipped: [{ sha256: first.sha256, first: 1, reason: 'span_hash_mismatch' }] });
   });
 
   it('should pass the body through, as it came, when no span applies', () => {
@@ -101,7 +101,7 @@ describe('shedRequest', () => {
       ],
     ];
     for (const [body, spans, options, reason, skip] of cases) {
-      const out = shedRequest(body, spans, options);
+      const out = applyEpochs(SPANS, body, spans, options);
 
       expect(out).toMatchObject({ kind: 'passthrough', reason });
       expect(out.body).toBe(body);
@@ -114,7 +114,7 @@ describe('shedRequest', () => {
     const span = frozenFor(messages);
     const changed = [...messages.slice(0, 9), { role: 'user', content: 'interjection' }, ...messages.slice(9)];
 
-    const out = shedRequest(bodyOf(changed), [span], OPTIONS);
+    const out = applyEpochs(SPANS, bodyOf(changed), [span], OPTIONS);
 
     expect(out).toMatchObject({ kind: 'passthrough', reason: 'epoch_mismatch', skipped: [{ reason: 'span_boundary_changed' }] });
   });
@@ -122,9 +122,9 @@ describe('shedRequest', () => {
   it('should refuse spans out of order and fail open on overlapping ones', () => {
     const span = frozenFor(session(10));
 
-    const out = shedRequest(bodyOf(session(12)), [span, { ...span }], OPTIONS);
+    const out = applyEpochs(SPANS, bodyOf(session(12)), [span, { ...span }], OPTIONS);
 
-    expect(out).toMatchObject({ kind: 'shed', stubs: 1, skipped: [{ reason: 'span_out_of_order' }] });
+    expect(out).toMatchObject({ kind: 'applied', stubs: 1, skipped: [{ reason: 'span_out_of_order' }] });
   });
 });
 

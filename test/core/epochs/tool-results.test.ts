@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { FrozenBlock } from '../../src/core/epoch-types.js';
-import { encodeJsonString } from '../../src/core/json-string.js';
-import { freezeBlock, planElision } from '../../src/core/plan-elision.js';
-import { judgeFrozenBlocks, noStubOutcome, rewriteIndexed, rewriteRequest, type RewriteOptions } from '../../src/core/rewrite.js';
-import { applySplices } from '../../src/core/splices.js';
-import { renderStub } from '../../src/core/stub.js';
-import { conversation, filler, fromUtf8, mustIndex, plain, rawBytes, replaceNth, sha256, utf8 } from './bodies.js';
+import type { FrozenBlock } from '../../../src/core/epoch-types.js';
+import { encodeJsonString } from '../../../src/core/json-string.js';
+import { freezeBlock, planElision } from '../../../src/core/plan-elision.js';
+import { applyIndexed, noneApplied } from '../../../src/core/epochs/apply.js';
+import { rewriteRequest, TOOL_RESULTS, type RewriteOptions } from '../../../src/core/epochs/tool-results.js';
+import { applySplices } from '../../../src/core/splices.js';
+import { renderStub } from '../../../src/core/stub.js';
+import { conversation, filler, fromUtf8, mustIndex, plain, rawBytes, replaceNth, sha256, utf8 } from '../bodies.js';
 
 const DIR = '/state/elided';
 const OPTIONS: RewriteOptions = { elidedDir: DIR, sha256 };
@@ -43,7 +44,7 @@ describe('rewriteRequest', () => {
 
     // Assert
     expect(frozen.map((b) => b.ordinal)).toEqual([0, 1]);
-    expect(outcome).toMatchObject({ kind: 'rewritten', stubs: 2, bytesElided: frozen[0]!.bytes + frozen[1]!.bytes, skipped: [] });
+    expect(outcome).toMatchObject({ kind: 'applied', stubs: 2, bytesTaken: frozen[0]!.bytes + frozen[1]!.bytes, skipped: [] });
     expect(plain(outcome.body)).toEqual(expectedRewrite(body, frozen));
   });
 
@@ -94,7 +95,7 @@ describe('rewriteRequest', () => {
     const outcome = rewriteRequest(body, frozen, OPTIONS);
 
     // Assert
-    expect(outcome).toMatchObject({ kind: 'rewritten', stubs: 3 });
+    expect(outcome).toMatchObject({ kind: 'applied', stubs: 3 });
   });
 
   it('should pass the very same bytes through when nothing is frozen', () => {
@@ -142,7 +143,7 @@ describe('rewriteRequest', () => {
     const outcome = rewriteRequest(body, [spoiled, second!], OPTIONS);
 
     // Assert
-    expect(outcome).toMatchObject({ kind: 'rewritten', stubs: 1, bytesElided: second!.bytes, skipped: [{ ordinal: spoiled.ordinal, reason }] });
+    expect(outcome).toMatchObject({ kind: 'applied', stubs: 1, bytesTaken: second!.bytes, skipped: [{ ordinal: spoiled.ordinal, reason }] });
     expect(plain(outcome.body)).toEqual(expectedRewrite(body, [second!]));
   });
 
@@ -155,7 +156,7 @@ describe('rewriteRequest', () => {
     const outcome = rewriteRequest(edited, frozen, OPTIONS);
 
     // Assert
-    expect(outcome).toMatchObject({ kind: 'rewritten', stubs: 1, skipped: [{ ordinal: 0, reason: 'hash_mismatch' }] });
+    expect(outcome).toMatchObject({ kind: 'applied', stubs: 1, skipped: [{ ordinal: 0, reason: 'hash_mismatch' }] });
   });
 
   it('should skip a block frozen canonical but now sent with escapes for the same text (hash_mismatch)', () => {
@@ -168,7 +169,7 @@ describe('rewriteRequest', () => {
 
     // Assert
     expect(frozen[0]?.rawSha256).toBeUndefined();
-    expect(outcome).toMatchObject({ kind: 'rewritten', stubs: 1, skipped: [{ ordinal: 0, reason: 'hash_mismatch' }] });
+    expect(outcome).toMatchObject({ kind: 'applied', stubs: 1, skipped: [{ ordinal: 0, reason: 'hash_mismatch' }] });
   });
 
   it('should stub a block frozen with its raw JSON when the same raw bytes come again, and skip it when they are canonical now', () => {
@@ -182,9 +183,9 @@ describe('rewriteRequest', () => {
 
     // Assert
     expect(frozen[0]?.rawSha256).toBe(sha256(utf8(JSON.stringify(`${filler(BIG, 0)} é`).replace('é', '\\u00e9'))));
-    expect(again).toMatchObject({ kind: 'rewritten', stubs: 2, skipped: [] });
+    expect(again).toMatchObject({ kind: 'applied', stubs: 2, skipped: [] });
     expect(fromUtf8(again.body)).toContain(`${frozen[0]!.rawSha256}.json`);
-    expect(canonical).toMatchObject({ kind: 'rewritten', stubs: 1, skipped: [{ ordinal: 0, reason: 'hash_mismatch' }] });
+    expect(canonical).toMatchObject({ kind: 'applied', stubs: 1, skipped: [{ ordinal: 0, reason: 'hash_mismatch' }] });
   });
 
   it('should skip a block whose elided file is missing, asking isAvailable for each block', () => {
@@ -202,7 +203,7 @@ describe('rewriteRequest', () => {
 
     // Assert
     expect(asked).toEqual([0, 1]);
-    expect(outcome).toMatchObject({ kind: 'rewritten', stubs: 1, skipped: [{ ordinal: 0, reason: 'file_missing' }] });
+    expect(outcome).toMatchObject({ kind: 'applied', stubs: 1, skipped: [{ ordinal: 0, reason: 'file_missing' }] });
   });
 
   it('should pass through with elided_file_missing when every skipped block lacks its file', () => {
@@ -303,14 +304,14 @@ describe('rewriteRequest', () => {
   });
 });
 
-describe('rewriteIndexed', () => {
+describe('applyIndexed', () => {
   it("should give rewriteRequest's outcome, each block's verdict and the output's index", () => {
     // Arrange
     const body = eightResults();
     const frozen = [...frozenOf(body), { ...frozenOf(body)[0]!, ordinal: 40 }];
 
     // Act
-    const result = rewriteIndexed(body, mustIndex(body), frozen, OPTIONS);
+    const result = applyIndexed(TOOL_RESULTS, body, mustIndex(body), frozen, OPTIONS);
 
     // Assert
     expect(result.outcome).toEqual(rewriteRequest(body, frozen, OPTIONS));
@@ -324,7 +325,7 @@ describe('rewriteIndexed', () => {
     const frozen = frozenOf(body).map((b) => ({ ...b, toolUseId: 'toolu_other' }));
 
     // Act
-    const result = rewriteIndexed(body, mustIndex(body), frozen, OPTIONS);
+    const result = applyIndexed(TOOL_RESULTS, body, mustIndex(body), frozen, OPTIONS);
 
     // Assert
     expect(result.outcome).toMatchObject({ kind: 'passthrough', reason: 'epoch_mismatch' });
@@ -333,7 +334,7 @@ describe('rewriteIndexed', () => {
   });
 });
 
-describe('judgeFrozenBlocks', () => {
+describe('TOOL_RESULTS.judge', () => {
   it("should take a reused verdict instead of checking the block's bytes", () => {
     // Arrange: block 0's bytes no longer match, but its verdict is reused.
     const body = eightResults();
@@ -343,13 +344,13 @@ describe('judgeFrozenBlocks', () => {
     const options = { ...OPTIONS, sha256: (b: Uint8Array) => (hashed.push(b.length), sha256(b)) };
 
     // Act
-    const judged = judgeFrozenBlocks(body, mustIndex(body), stale, options, (i) => (i === 0 ? 'stubbed' : undefined));
+    const judged = TOOL_RESULTS.judge(body, mustIndex(body), stale, options, (i) => (i === 0 ? 'stubbed' : undefined));
 
     // Assert
     expect(judged.verdicts).toEqual(['stubbed', 'stubbed']);
-    expect(judged.stubbed.map((s) => s.ordinal)).toEqual([0, 1]);
+    expect(judged.applied.map((s) => s.ordinal)).toEqual([0, 1]);
     expect(hashed).toHaveLength(1);
-    expect(judged.bytesElided).toBe(frozen[0]!.bytes + frozen[1]!.bytes);
+    expect(judged.bytes).toBe(frozen[0]!.bytes + frozen[1]!.bytes);
   });
 
   it('should list skipped blocks in the order of the frozen list', () => {
@@ -362,7 +363,7 @@ describe('judgeFrozenBlocks', () => {
     ];
 
     // Act
-    const judged = judgeFrozenBlocks(body, mustIndex(body), frozen, OPTIONS, undefined);
+    const judged = TOOL_RESULTS.judge(body, mustIndex(body), frozen, OPTIONS, undefined);
 
     // Assert
     expect(judged.skipped).toEqual([
@@ -372,7 +373,7 @@ describe('judgeFrozenBlocks', () => {
   });
 });
 
-describe('noStubOutcome', () => {
+describe('noneApplied', () => {
   it.each([
     ['every file missing', ['file_missing', 'file_missing'], 'elided_file_missing'],
     ['any other skip', ['file_missing', 'hash_mismatch'], 'epoch_mismatch'],
@@ -382,7 +383,7 @@ describe('noStubOutcome', () => {
     const skipped = reasons.map((reason, ordinal) => ({ ordinal, reason }));
 
     // Act
-    const outcome = noStubOutcome(body, { verdicts: reasons, stubbed: [], skipped, bytesElided: 0 });
+    const outcome = noneApplied(TOOL_RESULTS, body, { verdicts: reasons, applied: [], splices: [], skipped, bytes: 0, messages: 0 });
 
     // Assert
     expect(outcome).toEqual({ kind: 'passthrough', body, reason: expected, detail: '2 frozen blocks skipped', skipped });
@@ -393,11 +394,14 @@ describe('noStubOutcome', () => {
     const body = utf8('{}');
 
     // Act
-    const outcome = noStubOutcome(body, {
+    const splice = { start: 0, end: 0, bytes: body };
+    const outcome = noneApplied(TOOL_RESULTS, body, {
       verdicts: ['stubbed'],
-      stubbed: [{ ordinal: 0, splice: { start: 0, end: 0, bytes: body } }],
+      applied: [{ ordinal: 0, splice }],
+      splices: [splice],
       skipped: [],
-      bytesElided: 1,
+      bytes: 1,
+      messages: 0,
     });
 
     // Assert

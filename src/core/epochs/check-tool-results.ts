@@ -3,10 +3,11 @@
  * its bytes, and must have the same messages, blocks, tool_use/tool_result pairs and thinking
  * blocks as the input, the same bytes outside `messages`, and a stub exactly where one was put.
  */
-import type { ApiDialect } from './api-dialect.js';
-import { bytesEqual } from './block-text.js';
-import type { Splice } from './splices.js';
-import { indexResumable, type ResumableIndex, type TranscriptIndex } from './transcript-index.js';
+import type { ApiDialect } from '../api-dialect.js';
+import { bytesEqual } from '../block-text.js';
+import type { Splice } from '../splices.js';
+import { indexResumable, type ResumableIndex, type TranscriptIndex } from '../transcript-index.js';
+import { checkOutsideMessages } from './check-outside.js';
 
 /** A spliced tool_result: its ordinal and the splice that replaced its content. */
 export interface StubbedBlock {
@@ -77,13 +78,8 @@ export function checkIndexedRewrite(
   from: CheckFrom,
   removed: RemovedBlocks = NONE_REMOVED,
 ): string | undefined {
-  const head = before.messagesSpan.start;
-  if (after.messagesSpan.start !== head || !bytesEqual(input.subarray(0, head), output.subarray(0, head))) {
-    return 'bytes before "messages" changed';
-  }
-  if (!bytesEqual(input.subarray(before.messagesSpan.end), output.subarray(after.messagesSpan.end))) {
-    return 'bytes after "messages" changed';
-  }
+  const outside = checkOutsideMessages(input, before, output, after);
+  if (outside !== undefined) return outside;
   return checkMessages(before, after, from.message, removed) ?? checkToolResults(before, after, output, stubbed, from.toolResult);
 }
 
