@@ -85,7 +85,7 @@ export const TOOL_RESULTS: EpochApplier<FrozenBlock, StubbedBlock, SkippedBlock,
   judge: judgeBlocks,
   check(body, index, out, judged, thinking, options) {
     // Another API's output is checked by its own index, with nothing kept for an incremental rewrite.
-    if (options.api !== undefined && options.api.name !== 'messages') {
+    if (options.api !== undefined && !options.api.supports.keyFromHead) {
       const failure = checkRewrite(body, index, out, judged.applied, options.api);
       return failure === undefined ? { ok: true } : { ok: false, failure };
     }
