@@ -1,11 +1,11 @@
 /**
  * The epoch engine: bytes and headers in, the bytes to send out, with no socket. It finds the
- * request's conversation, latches an epoch when the conversation's last reading says so, checks
- * that every elided file a stub would name exists, and rewrites the body by the conversation's
- * frozen blocks (core/incremental-rewrite.ts: from the conversation's last rewrite when it can,
- * to the bytes a rewrite from scratch gives). Anything unexpected sends the input bytes unchanged
- * with a reason from the closed list (core/passthrough-reasons.ts). docs/request-path.md walks
- * through it.
+ * request's conversation, latches an epoch of the conversation's kind when its last reading says
+ * so (maybe-latch.ts, one path for both kinds), and applies the conversation's epochs to the body
+ * (apply-conversation.ts: every file a stub names checked first). After a refusal as too long, or
+ * of a thinking block the edit invalidated, it latches at once and prepares the request again.
+ * Anything unexpected sends the input bytes unchanged with a reason from the closed list
+ * (core/passthrough-reasons.ts). docs/request-path.md walks through it.
  */
 import {
   contextTokensOf,
@@ -14,13 +14,6 @@ import {
   indexIncrementally,
   MemoCache,
   readsFullness,
-  rewriteIncrementally,
-  applyEpochs,
-  SPANS,
-  type EpochOutcome,
-  type FrozenThinking,
-  type SkippedBlock,
-  type SkippedSpan,
   type EpochMode,
   type EligibilityMemo,
   type IncrementalIndex,
@@ -29,14 +22,11 @@ import {
   type OverflowReading,
   type PassthroughReason,
   type Refault,
-  type SkippedThinking,
-  type ApiDialect,
   type TranscriptIndex,
 } from '../core/index.js';
 import { errorText } from '../errors.js';
 import { NO_METRICS, type Metrics } from '../metrics/metrics.js';
 import type { StateDir } from '../state/layout.js';
-import { sha256Hex } from '../state/sha256-hex.js';
 import { commonPrefixLength } from './common-prefix-length.js';
 import { conversationKeyFor } from './conversation-key-of.js';
 import { ConversationTable, type ConversationEntry } from './conversation-table.js';
@@ -52,7 +42,9 @@ import type {
   Prepared,
   RetryOutcome,
 } from './engine-types.js';
+import { applyConversation, type ApplyDeps } from './apply-conversation.js';
 import { FileAvailability } from './file-availability.js';
+import { passthroughOf } from './prepared-of.js';
 import type { LatchContext } from './latch-conversation.js';
 import { kindOfMode } from './latch-kinds.js';
 import { isOverThreshold, maybeLatch } from './maybe-latch.js';
@@ -85,7 +77,8 @@ export interface EngineOptions {
 /** One engine per state directory and process; its conversations live as long as it does. */
 export class EpochEngine {
   readonly #table: ConversationTable;
-  readonly #files: FileAvailability;
+  /** What the apply (apply-conversation.ts) reads and keeps: the state, the file checks, the rewrite memos. */
+  readonly #applyDeps: ApplyDeps;
   readonly #latch: LatchContext;
   readonly #onStateFailure: (error: unknown) => void;
   readonly #now: () => Date;
@@ -111,7 +104,7 @@ export class EpochEngine {
     this.#memos = new MemoCache(options.memoLimits ?? DEFAULT_MEMO_LIMITS);
     this.#eligibility = new MemoCache<EligibilityMemo>(options.eligibilityLimits ?? options.memoLimits ?? DEFAULT_MEMO_LIMITS);
     this.#table = new ConversationTable(state, options.watchRecords === true ? watchRecords(state) : undefined);
-    this.#files = new FileAvailability(state);
+    this.#applyDeps = { state, files: new FileAvailability(state), memos: this.#memos };
     this.#latch = {
       table: this.#table,
       settings,
@@ -129,7 +122,7 @@ export class EpochEngine {
       meta = readRequestMeta(request, this.settings);
       return await this.#prepare(request.body, meta, request.headers);
     } catch (error) {
-      return passthrough(request.body, meta, 'internal_error', errorText(error));
+      return passthroughOf(request.body, meta, 'internal_error', errorText(error));
     }
   }
 
@@ -234,10 +227,20 @@ export class EpochEngine {
       this.#onStateFailure(error);
     });
     if (latched.kind === 'declined') return latched;
-    const retry = await this.#apply(mode, request.body, meta, entry, key, indexed, api, this.#now().getTime(), {
-      ...(latched.n === undefined ? {} : { latched: latched.n }),
-      ...(stateFailed ? { stateFailed: true as const } : {}),
-      ...(mode === 'shed' || prepared.refaults === undefined ? {} : { refaults: prepared.refaults }),
+    const retry = await applyConversation(this.#applyDeps, {
+      mode,
+      body: request.body,
+      meta,
+      entry,
+      key,
+      indexed,
+      api,
+      nowMs: this.#now().getTime(),
+      extra: {
+        ...(latched.n === undefined ? {} : { latched: latched.n }),
+        ...(stateFailed ? { stateFailed: true as const } : {}),
+        ...(mode === 'shed' || prepared.refaults === undefined ? {} : { refaults: prepared.refaults }),
+      },
     });
     return { kind: 'retry', prepared: retry };
   }
@@ -286,7 +289,7 @@ export class EpochEngine {
 
   // One straight line, in request order; each step either returns a pass-through or goes on.
   async #prepare(body: Uint8Array, meta: RequestMeta, headers: EngineRequest['headers']): Promise<Prepared> {
-    const pass = (reason: PassthroughReason, detail: string, extra: Partial<Prepared> = {}): Prepared => passthrough(body, meta, reason, detail, extra);
+    const pass = (reason: PassthroughReason, detail: string, extra: Partial<Prepared> = {}): Prepared => passthroughOf(body, meta, reason, detail, extra);
     // 1. Only model calls with a readable body are ours.
     if (meta.route === undefined) return pass('not_a_model_call', 'not a model call');
     if (meta.encoding !== undefined) return pass('encoded_body', meta.encoding);
@@ -356,121 +359,25 @@ export class EpochEngine {
     // Over the threshold with no epoch latched: the wire record says why (core/hold-reasons.ts).
     const withHold = (prepared: Prepared): Prepared => (hold === undefined ? prepared : { ...prepared, hold });
     return withHold(
-      await this.#apply(mode, body, meta, entry, key, indexed, api, nowMs, {
-        ...(latched === undefined ? {} : { latched }),
-        ...(classifier === undefined ? {} : { classifier }),
-        ...(stateFailed ? { stateFailed: true as const } : {}),
-        ...(mode === 'shed' || refaults.length === 0 ? {} : { refaults }),
+      await applyConversation(this.#applyDeps, {
+        mode,
+        body,
+        meta,
+        entry,
+        key,
+        indexed,
+        api,
+        nowMs,
+        extra: {
+          ...(latched === undefined ? {} : { latched }),
+          ...(classifier === undefined ? {} : { classifier }),
+          ...(stateFailed ? { stateFailed: true as const } : {}),
+          ...(mode === 'shed' || refaults.length === 0 ? {} : { refaults }),
+        },
       }),
     );
   }
-
-  // Steps 6 and 7 of #prepare, either mode, also the retry after a refusal: the body with the
-  // conversation's epochs applied as they are now (rescue: its frozen blocks; shed: its spans).
-  async #apply(
-    mode: EpochMode,
-    body: Uint8Array,
-    meta: RequestMeta,
-    entry: ConversationEntry,
-    key: string,
-    indexed: IncrementalIndex,
-    api: ApiDialect,
-    nowMs: number,
-    extra: Partial<Prepared>,
-  ): Promise<Prepared> {
-    // 6. Files checked (an await: another request may latch meanwhile), then one snapshot of the
-    //    epochs for both the apply and what the record and the next reading say it carried.
-    let snap = this.#snapshot(mode, entry, api);
-    await this.#checkFiles(snap);
-    while (!this.#isCurrent(snap, mode, entry, api)) {
-      snap = this.#snapshot(mode, entry, api);
-      await this.#checkFiles(snap);
-    }
-    // No await from here to the apply: the lists and `epochs` are one snapshot of the record.
-    const { frozen, spans, thinking } = snap;
-    const common: Partial<Prepared> = { conversation: entry, key, epochs: entry.record?.epochs.length ?? 0, ...extra };
-    // A memo serves one epoch's frozen lists only: a new epoch makes it useless.
-    const memo = indexed.resumed?.memo ?? this.#memos.get(key, nowMs);
-    if (memo !== undefined && (memo.frozen !== frozen || (memo.thinking !== thinking && memo.thinking.length + thinking.length > 0)))
-      this.#memos.delete(key, memo);
-    if ((mode === 'shed' ? spans : frozen).length === 0 && thinking.length === 0) return passthrough(body, meta, 'no_epoch', 'no epoch yet', common);
-    // 7. The apply, checked on its own output by the core. Tool results go from the memo when it
-    //    serves, with exactly the outcome of a rewrite from scratch.
-    const shared = {
-      sha256: sha256Hex,
-      // A Buffer, not a plain Uint8Array: the self-check's scan leans on Buffer's fast indexOf.
-      allocate: (n: number) => Buffer.allocUnsafe(n),
-      api,
-      thinking,
-      isThinkingAvailable: (t: FrozenThinking) => this.#files.hasThinking(t),
-    };
-    let outcome: EpochOutcome<SkippedBlock | SkippedSpan>;
-    let how: Partial<Prepared> = {};
-    if (mode === 'shed') {
-      const index = indexed.outcome.kind === 'indexed' ? { index: indexed.outcome.index } : {};
-      outcome = applyEpochs(SPANS, body, spans, { ...shared, ...index, spansDir: this.state.spansDir, isAvailable: (s) => this.#files.hasSpan(s) });
-    } else {
-      const rewrite = rewriteIncrementally(body, frozen, { ...shared, elidedDir: this.state.elidedDir, isAvailable: (b) => this.#files.has(b) }, indexed);
-      if (rewrite.memo !== undefined) this.#memos.set(key, rewrite.memo, nowMs);
-      ({ outcome } = rewrite);
-      how = { rewritePath: rewrite.path };
-    }
-    if (outcome.kind === 'passthrough') return passthrough(body, meta, outcome.reason, outcome.detail, { ...common, ...how, skipped: outcome.skipped });
-    return {
-      ...base(outcome.body, meta),
-      ...common,
-      ...how,
-      rescued: outcome.stubs,
-      bytesElided: outcome.bytesTaken,
-      skipped: outcome.skipped,
-      ...thinkingFacts(outcome),
-    };
-  }
-
-  // The mode's frozen lists as the conversation holds them now (thinking only where the API has it).
-  #snapshot(mode: EpochMode, entry: ConversationEntry, api: ApiDialect): Snapshot {
-    return {
-      frozen: mode === 'shed' ? NONE : entry.frozen,
-      spans: mode === 'shed' ? entry.spans : NONE,
-      thinking: api.supports.thinking ? entry.thinking : NONE,
-    };
-  }
-
-  #isCurrent(snap: Snapshot, mode: EpochMode, entry: ConversationEntry, api: ApiDialect): boolean {
-    const now = this.#snapshot(mode, entry, api);
-    return snap.frozen === now.frozen && snap.spans === now.spans && snap.thinking === now.thinking;
-  }
-
-  // No stub may name a file that is not there, and no thinking block goes whose file is not there.
-  async #checkFiles(snap: Snapshot): Promise<void> {
-    await Promise.all([this.#files.check(snap.frozen), this.#files.checkSpans(snap.spans), this.#files.checkThinking(snap.thinking)]);
-  }
-}
-
-const NONE: readonly never[] = [];
-
-/** One snapshot of a conversation's frozen lists, taken between awaits. */
-interface Snapshot {
-  readonly frozen: ConversationEntry['frozen'];
-  readonly spans: ConversationEntry['spans'];
-  readonly thinking: ConversationEntry['thinking'];
-}
-
-// Only a request that removed or kept a frozen thinking block says so: other records stay as they were.
-function thinkingFacts(outcome: { readonly thinkingRemoved: number; readonly thinkingSkipped: readonly SkippedThinking[] }): Partial<Prepared> {
-  return {
-    ...(outcome.thinkingRemoved === 0 ? {} : { thinkingRemoved: outcome.thinkingRemoved }),
-    ...(outcome.thinkingSkipped.length === 0 ? {} : { thinkingSkipped: outcome.thinkingSkipped }),
-  };
 }
 
 // The hold's detail when shed mode meets an API whose items one stub message may not replace.
 const SPANS_UNSUPPORTED = 'shed mode needs spans, which this API does not support; run this conversation in rescue mode';
-
-function base(body: Uint8Array, meta: RequestMeta): Prepared {
-  return { body, route: meta.route, window: meta.window, agentId: meta.agentId, rescued: 0, bytesElided: 0, epochs: 0 };
-}
-
-function passthrough(body: Uint8Array, meta: RequestMeta, reason: PassthroughReason, detail: string, extra: Partial<Prepared> = {}): Prepared {
-  return { ...base(body, meta), reason, detail, ...extra };
-}
