@@ -358,24 +358,13 @@ export class EpochEngine {
     }
     // Over the threshold with no epoch latched: the wire record says why (core/hold-reasons.ts).
     const withHold = (prepared: Prepared): Prepared => (hold === undefined ? prepared : { ...prepared, hold });
-    return withHold(
-      await applyConversation(this.#applyDeps, {
-        mode,
-        body,
-        meta,
-        entry,
-        key,
-        indexed,
-        api,
-        nowMs,
-        extra: {
-          ...(latched === undefined ? {} : { latched }),
-          ...(classifier === undefined ? {} : { classifier }),
-          ...(stateFailed ? { stateFailed: true as const } : {}),
-          ...(mode === 'shed' || refaults.length === 0 ? {} : { refaults }),
-        },
-      }),
-    );
+    const extra: Partial<Prepared> = {
+      ...(latched === undefined ? {} : { latched }),
+      ...(classifier === undefined ? {} : { classifier }),
+      ...(stateFailed ? { stateFailed: true as const } : {}),
+      ...(mode === 'shed' || refaults.length === 0 ? {} : { refaults }),
+    };
+    return withHold(await applyConversation(this.#applyDeps, { mode, body, meta, entry, key, indexed, api, nowMs, extra }));
   }
 }
 
