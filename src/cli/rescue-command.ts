@@ -12,7 +12,7 @@ import { bannerLine, proxyConfigFrom, withProxyOptions, type ProxyArgs } from '.
 import { stateDirFrom } from './state-option.js';
 import { errorText } from '../errors.js';
 import { codexLaunch, type CodexLaunch } from './codex-launch.js';
-import { CODEX_GRANT_LINE } from './codex-target.js';
+import { CODEX_GRANT_LINE, CODEX_SHED_LINE } from './codex-target.js';
 
 interface RescueArgs extends ProxyArgs {
   strict: boolean;
@@ -61,7 +61,8 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
     let child: { command: string; args: readonly string[]; env: NodeJS.ProcessEnv } = { command, args: commandArgs, env: process.env };
     if (proxy !== undefined && state !== undefined && codex !== undefined) {
       // Codex: its base URL on its command line; the environment and its sandbox as they are.
-      process.stderr.write(`${bannerLine(config, proxy.url, state)}\n${CODEX_GRANT_LINE}\n`);
+      const shed = config.engine.mode === 'shed' ? `${CODEX_SHED_LINE}\n` : '';
+      process.stderr.write(`${bannerLine(config, proxy.url, state)}\n${CODEX_GRANT_LINE}\n${shed}`);
       child = { command, args: codex.argsFor(proxy.url), env: process.env };
     } else if (proxy !== undefined && state !== undefined) {
       const launch = await planChildLaunch([command, ...commandArgs], {

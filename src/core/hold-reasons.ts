@@ -22,8 +22,6 @@ export const HOLD_REASONS = {
   empty_message:
     'On a model that runs the prefix check: the epoch would also remove the thinking blocks after its edit, and that would leave an assistant message with no content, which the API refuses; nothing latched.',
   state_unavailable: 'The state directory failed while latching; the request went out without a new epoch.',
-  spans_unsupported:
-    'Shed mode on an API without spans (the OpenAI APIs, docs/openai.md "Shed mode"): a new conversation of that API latches no epoch under --mode shed; run it through a proxy in rescue mode.',
   ...SHED_REFUSALS,
 } as const;
 

@@ -23,6 +23,7 @@ import {
   type PassthroughReason,
   type Refault,
   type TranscriptIndex,
+  type ApiDialect,
 } from '../core/index.js';
 import { errorText } from '../errors.js';
 import { NO_METRICS, type Metrics } from '../metrics/metrics.js';
@@ -152,10 +153,8 @@ export class EpochEngine {
       const entry = prepared.conversation;
       const key = prepared.key;
       if (!this.canRescueOverflow(prepared) || entry === undefined || key === undefined) return declined('not_rescuable');
-      const mode: EpochMode = entry.mode ?? this.settings.mode ?? 'rescue';
       const api = dialectOfRoute(prepared.route ?? 'messages');
-      // Shed mode on an API without spans latches nothing (docs/openai.md, "Shed mode").
-      if (mode === 'shed' && !api.supports.spans) return declined('not_rescuable', `${api.name}: ${SPANS_UNSUPPORTED}`);
+      const mode = modeFor(entry, this.settings, api);
       const outcome = await this.#latchAndPrepareAgain(request, prepared, entry, key, mode, (index, meta, onFailure) => {
         const refused = { body: request.body, index, agentId: meta.agentId, window: prepared.window, sentBytes: prepared.body.length, overflow, api };
         return latchOnOverflow(this.#latch, kindOfMode(mode), entry, refused, onFailure);
@@ -308,11 +307,8 @@ export class EpochEngine {
       return pass('state_unavailable', errorText(error), { key, stateFailed: true });
     }
     // 3. Nothing to do for a conversation without epochs that cannot latch one now. A
-    //    conversation keeps the mode of its first epoch; a new one takes the engine's. Shed mode
-    //    on an API without spans latches nothing and says so (docs/openai.md, "Shed mode").
-    const wanted: EpochMode = entry.mode ?? this.settings.mode ?? 'rescue';
-    const noSpans = wanted === 'shed' && !api.supports.spans;
-    const mode: EpochMode = noSpans ? 'rescue' : wanted;
+    //    conversation keeps the mode of its first epoch; a new one takes the engine's.
+    const mode = modeFor(entry, this.settings, api);
     const nowMs = this.#now().getTime();
     this.#memos.prune(nowMs);
     this.#eligibility.prune(nowMs);
@@ -342,8 +338,7 @@ export class EpochEngine {
     let latched: number | undefined;
     let classifier: ClassifierReport | undefined;
     let hold: LatchHold | undefined;
-    if (mayLatch && noSpans) hold = { reason: 'spans_unsupported', detail: `${api.name}: ${SPANS_UNSUPPORTED}` };
-    else if (mayLatch) {
+    if (mayLatch) {
       const eligibility = { memo: this.#eligibility.get(key, nowMs), keep: (memo: EligibilityMemo): void => this.#eligibility.set(key, memo, nowMs) };
       ({ latched, classifier, hold } = await maybeLatch(this.#latch, kindOfMode(mode), {
         entry,
@@ -368,5 +363,12 @@ export class EpochEngine {
   }
 }
 
-// The hold's detail when shed mode meets an API whose items one stub message may not replace.
-const SPANS_UNSUPPORTED = 'shed mode needs spans, which this API does not support; run this conversation in rescue mode';
+/**
+ * The kind of epoch a conversation latches: its first epoch's mode, else the engine's. Shed mode
+ * on an API without spans rescues its tool results instead, the one kind of epoch its rules allow
+ * (docs/openai.md, "Shed mode"); `ctxshed rescue --mode shed -- codex` says so when it starts.
+ */
+function modeFor(entry: ConversationEntry, settings: EngineSettings, api: ApiDialect): EpochMode {
+  const wanted: EpochMode = entry.mode ?? settings.mode ?? 'rescue';
+  return wanted === 'shed' && !api.supports.spans ? 'rescue' : wanted;
+}

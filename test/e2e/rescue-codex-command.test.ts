@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CODEX_GRANT_LINE } from '../../src/cli/codex-target.js';
+import { CODEX_GRANT_LINE, CODEX_SHED_LINE } from '../../src/cli/codex-target.js';
 import { runCtxshed } from '../support/cli-process.js';
 import { tempStateDir } from '../support/test-proxy.js';
 
@@ -45,6 +45,19 @@ describe('ctxshed rescue -- codex', () => {
     // No sandbox setting is added: Codex's defaults already read the state directory.
     expect(result.stderr.split('\n')[1]).toBe(CODEX_GRANT_LINE);
     expect(lines.some((l) => /sandbox|approval|add-dir/.test(l))).toBe(false);
+  });
+
+  it('should say under --mode shed that Codex is rescued instead, and only then', async () => {
+    // Arrange: the stand-in codex, with and without --mode shed.
+
+    // Act
+    const shed = await rescueCodex(['exec', 'hello'], {}, ['--mode', 'shed']);
+    const plain = await rescueCodex(['exec', 'hello']);
+
+    // Assert
+    expect(shed.code).toBe(0);
+    expect(shed.stderr.split('\n')[2]).toBe(CODEX_SHED_LINE);
+    expect(plain.stderr).not.toContain(CODEX_SHED_LINE);
   });
 
   it("should take the user's own -c openai_base_url as the upstream, and drop it from Codex's arguments", async () => {

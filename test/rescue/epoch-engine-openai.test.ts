@@ -104,7 +104,7 @@ describe.each([
     expect(prepared).toMatchObject({ reason: 'no_epoch', rescued: 0 });
   });
 
-  it('should latch nothing under --mode shed and say why: the API has no spans', async () => {
+  it('should rescue tool outputs under --mode shed: the API has no spans', async () => {
     // Arrange: an engine in shed mode, the reading over the threshold.
     const shed = new EpochEngine(state, { ...SETTINGS, mode: 'shed' }, { now: () => new Date('2026-02-03T04:05:06.000Z') });
     const first = await shed.prepare(request(build(OUTPUTS)));
@@ -112,13 +112,14 @@ describe.each([
 
     // Act
     const prepared = await shed.prepare(request(build(OUTPUTS)));
-    const overflow = await shed.prepareAfterOverflow(request(build(OUTPUTS)), prepared, { tokens: 11_000 });
 
-    // Assert
-    expect(prepared).toMatchObject({ reason: 'no_epoch', epochs: 0, hold: { reason: 'spans_unsupported' } });
-    expect(prepared.latched).toBeUndefined();
-    expect(overflow).toMatchObject({ kind: 'declined', why: 'not_rescuable' });
-    expect(await readConversation(state, prepared.key!)).toBeUndefined();
+    // Assert: a tool-result epoch, no span, the outputs stubbed.
+    expect(prepared).toMatchObject({ latched: 1, epochs: 1 });
+    expect(prepared.rescued).toBeGreaterThan(0);
+    expect(prepared.hold).toBeUndefined();
+    const record = await readConversation(state, prepared.key!);
+    expect(record?.epochs[0]?.mode ?? 'rescue').toBe('rescue');
+    expect(record?.epochs[0]?.blocks.length).toBeGreaterThan(0);
   });
 
   it('should latch at once on a refusal as too long and prepare the request again, smaller', async () => {
