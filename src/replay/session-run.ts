@@ -87,7 +87,7 @@ export async function openSessionRun(conversations: readonly RebuiltConversation
     unpriced: new Set(),
     rescue,
     shed,
-    shedAccount: new ShedAccount(options.threshold, options.horizon, shed.state.spansDir, options.rescueTokens, options.latchAt),
+    shedAccount: new ShedAccount(),
     entries: new Map(),
     refaults: new ReplayRefaults(),
     calibration: new CalibrationTally(),

@@ -5,7 +5,7 @@
  * the tool results its spans took out (replay-refaults.ts). Fed one request at a time, after the
  * engine prepared it and the cache model priced it.
  */
-import type { GateDecision, HoldReason, LatchAt } from '../core/index.js';
+import type { GateDecision, HoldReason } from '../core/index.js';
 import type { Prepared } from '../rescue/index.js';
 import type { PricedRequest } from './prompt-cache.js';
 import type { RebuiltRequest } from './rebuild-conversations.js';
@@ -58,16 +58,6 @@ export class ShedAccount {
   readonly #saved = new Map<string, number>();
 
   // The settings are the engine's: the holds are its own now, and the figures keep them for a reader.
-  constructor(
-    readonly threshold: number,
-    readonly horizon: number | undefined,
-    readonly spansDir: string,
-    /** `--rescue-tokens`, as the engine was given it (absent: the default for the window). */
-    readonly rescueTokens?: number,
-    /** The engine's `latchAt` (core/thinking/turn-place.ts). */
-    readonly latchAt?: LatchAt,
-  ) {}
-
   /** Before the engine sees the request: its newest Reads of files whose results were shed. */
   beforeSend(conversation: string, request: RebuiltRequest): void {
     this.#refaults.observe(conversation, request.messages);

@@ -93,7 +93,7 @@ const step = (over: Partial<ShedStep>): ShedStep => ({
 describe('ShedAccount', () => {
   it('should make one figure of a latch, warm from the recorded read, with the re-write over the recorded write', () => {
     // Arrange
-    const account = new ShedAccount(0.7, undefined, '/state/spans');
+    const account = new ShedAccount();
 
     // Act
     const saved = account.afterSend(step({}));
@@ -109,7 +109,7 @@ describe('ShedAccount', () => {
 
   it('should count the shed tool results, and a later Read of one of their files', () => {
     // Arrange
-    const account = new ShedAccount(0.7, undefined, '/state/spans');
+    const account = new ShedAccount();
     account.afterSend(step({}));
     const reread: ApiMessage = { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_again', name: 'Read', input: { file_path: '/f0' } }] };
 
@@ -121,8 +121,8 @@ describe('ShedAccount', () => {
   });
 
   it("should take the engine's hold where nothing latched over the threshold, and name the gate with its figures", () => {
-    // Arrange: no turns left to pay a re-write back
-    const account = new ShedAccount(0.7, 0, '/state/spans');
+    // Arrange: the engine's holds, one of them the gate's
+    const account = new ShedAccount();
 
     // Act
     account.afterSend(step({ prepared: prepared(false, GATE_HOLD) }));
@@ -138,7 +138,7 @@ describe('ShedAccount', () => {
 
   it('should count nothing where the engine gave no hold (under the threshold)', () => {
     // Arrange
-    const account = new ShedAccount(0.9, 0, '/state/spans');
+    const account = new ShedAccount();
 
     // Act
     account.afterSend(step({ prepared: prepared(false) }));
