@@ -2,19 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FrozenBlock } from '../../src/core/epoch-types.js';
 import { decideLatch, DEFAULT_MIN_GAIN_FRACTION, DEFAULT_TOKENS_PER_BYTE, type FullnessReading, type LatchInput } from '../../src/core/latch-decision.js';
 import { DEFAULT_LONG_WINDOW_RESCUE_TOKENS } from '../../src/core/latch-threshold.js';
-import type { PlannedBlock } from '../../src/core/plan-elision.js';
-
-function planned(ordinal: number, bytes: number): PlannedBlock {
-  return {
-    ordinal,
-    toolUseId: `toolu_${ordinal}`,
-    bytes,
-    sha256: String(ordinal).padStart(64, '0'),
-    jsonBytes: bytes + 2,
-    jsonSha256: String(ordinal).padStart(64, '1'),
-    text: new Uint8Array(0),
-  };
-}
+import { planned } from './planned-blocks.js';
 
 function frozen(ordinal: number): FrozenBlock {
   return {

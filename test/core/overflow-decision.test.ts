@@ -8,23 +8,11 @@ import {
   toolResultsOverflowTake,
   type FrozenBlock,
   type GateInput,
-  type PlannedBlock,
   type ToolResultsOverflow,
 } from '../../src/core/index.js';
+import { planned } from './planned-blocks.js';
 
 const ELIDED_DIR = '/state/elided';
-
-function planned(ordinal: number, bytes: number): PlannedBlock {
-  return {
-    ordinal,
-    toolUseId: `toolu_${ordinal}`,
-    bytes,
-    sha256: String(ordinal).padStart(64, '0'),
-    jsonBytes: bytes + 2,
-    jsonSha256: String(ordinal).padStart(64, '1'),
-    text: new Uint8Array(0),
-  };
-}
 
 function frozen(ordinal: number): FrozenBlock {
   const { text: _text, ...block } = planned(ordinal, 10);
