@@ -22,7 +22,7 @@ export interface ClaudeClient {
  * the alias's node_modules).
  */
 export const CLAUDE_CLIENTS = {
-  current: { version: '2.1.328', bin: fileURLToPath(new URL('../../node_modules/.bin/claude', import.meta.url)), model: 'claude-opus-5-5' },
+  current: { version: '2.1.332', bin: fileURLToPath(new URL('../../node_modules/.bin/claude', import.meta.url)), model: 'claude-opus-5-5' },
   older: {
     version: '2.1.197',
     bin: fileURLToPath(new URL('../../node_modules/claude-code-2-1-197/bin/claude.exe', import.meta.url)),

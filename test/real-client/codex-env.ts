@@ -3,8 +3,42 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const CODEX_BIN = fileURLToPath(new URL('../../node_modules/.bin/codex', import.meta.url));
-/** The model every run pins (Codex 0.169.0's default), so runs send the same bodies. */
+/** A Codex release the real-client suites run, and where its launcher is installed. */
+export interface CodexClient {
+  readonly version: string;
+  readonly bin: string;
+}
+
+/**
+ * The releases installed as dev dependencies: the current one under its own name, the older one
+ * beside it under an npm alias (`codex-0-169-0`), its platform package nested under the alias.
+ */
+export const CODEX_CLIENTS = {
+  current: { version: '0.171.0', bin: fileURLToPath(new URL('../../node_modules/.bin/codex', import.meta.url)) },
+  older: { version: '0.169.0', bin: fileURLToPath(new URL('../../node_modules/codex-0-169-0/bin/codex.js', import.meta.url)) },
+} as const satisfies Record<string, CodexClient>;
+
+export type CodexName = keyof typeof CODEX_CLIENTS;
+
+/** The scenario argument that picks the release (`--codex older`); without it, the current one. */
+export const CODEX_FLAG = '--codex';
+
+/** The release named by `--codex NAME` in `argv`, else the current one. */
+export function codexFromArgv(argv: readonly string[]): CodexClient {
+  const i = argv.indexOf(CODEX_FLAG);
+  if (i === -1) return CODEX_CLIENTS.current;
+  const name = argv[i + 1];
+  if (name !== 'current' && name !== 'older') throw new Error(`${CODEX_FLAG} takes current or older, not ${String(name)}`);
+  return CODEX_CLIENTS[name];
+}
+
+/** The Codex this process drives: a scenario reads it from its own arguments; everything else gets the current one. */
+export const CODEX_CLIENT = codexFromArgv(process.argv);
+export const CODEX_BIN = CODEX_CLIENT.bin;
+/**
+ * The model every run pins, so runs send the same bodies: 0.169.0's default. 0.171.0's default is
+ * `gpt-6.2-sol` (its bundled model list); the suites keep one model across both releases.
+ */
 export const CODEX_MODEL = 'gpt-6.1-sol';
 /**
  * A fake key, given as `CODEX_API_KEY`: with it `codex exec` sends `authorization: Bearer <key>`
@@ -13,17 +47,19 @@ export const CODEX_MODEL = 'gpt-6.1-sol';
 export const CODEX_TEST_KEY = 'sk-test-000';
 
 /** `undefined` when the Codex CLI runs here, else why not. */
-export function whyCodexCannotRun(): string | undefined {
-  if (!existsSync(CODEX_BIN)) return `${CODEX_BIN} is missing: run npm install`;
-  const probe = spawnSync(CODEX_BIN, ['--version'], {
+export function whyCodexCannotRun(client: CodexClient = CODEX_CLIENT): string | undefined {
+  const bin = client.bin;
+  if (!existsSync(bin)) return `${bin} is missing: run npm install`;
+  const probe = spawnSync(bin, ['--version'], {
     encoding: 'utf8',
     timeout: 60_000,
     env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: '/nonexistent' },
   });
-  if (probe.error !== undefined) return `${CODEX_BIN} --version failed: ${probe.error.message}`;
+  if (probe.error !== undefined) return `${bin} --version failed: ${probe.error.message}`;
   if (probe.status !== 0 || !/codex-cli/.test(probe.stdout)) {
-    return `${CODEX_BIN} --version exited ${String(probe.status)}: ${(probe.stderr || probe.stdout).trim().slice(0, 200)}`;
+    return `${bin} --version exited ${String(probe.status)}: ${(probe.stderr || probe.stdout).trim().slice(0, 200)}`;
   }
+  if (probe.stdout.trim() !== `codex-cli ${client.version}`) return `${bin} is ${probe.stdout.trim()}, not ${client.version}: run npm ci`;
   return undefined;
 }
 

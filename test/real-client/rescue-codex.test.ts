@@ -13,15 +13,19 @@ import { layoutPaths } from '../../src/state/layout.js';
 import { readConversation } from '../../src/state/read-conversation.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { verifyState } from '../../src/state/verify-state.js';
-import { whyCodexCannotRun, whyCodexSandboxCannotRun } from './codex-env.js';
+import { CODEX_CLIENTS, CODEX_FLAG, type CodexName, whyCodexCannotRun, whyCodexSandboxCannotRun } from './codex-env.js';
 import { CANNOT_ISOLATE, CONTROL_CALL_ID, CONTROL_FILE, RECALL_CALL_ID, type Exchange, type Observations } from './rescue-codex-scenario.js';
 import { readBody, readObservations, runScenario } from './run-scenario.js';
 
 const SCENARIO = new URL('./rescue-codex-scenario.ts', import.meta.url).pathname;
 const SCENARIO_TIMEOUT_MS = 400_000;
 
-const whyNot = whyCodexCannotRun() ?? whyCodexSandboxCannotRun();
-if (whyNot !== undefined) console.warn(`real Codex suite SKIPPED: the Codex CLI or its sandbox cannot run here (${whyNot})`);
+/** The current release, and the older one kept for one run. */
+const CLIENTS: readonly CodexName[] = ['current', 'older'];
+const whyNot = new Map(CLIENTS.map((name) => [name, whyCodexCannotRun(CODEX_CLIENTS[name]) ?? whyCodexSandboxCannotRun()]));
+for (const [name, why] of whyNot) {
+  if (why !== undefined) console.warn(`real Codex suite SKIPPED for Codex ${CODEX_CLIENTS[name].version}: the CLI or its sandbox cannot run here (${why})`);
+}
 
 interface Seen extends Exchange {
   client: Buffer;
@@ -44,155 +48,157 @@ function mustIndex(body: Buffer): OpenAiIndex {
   return outcome.index;
 }
 
-describe.skipIf(whyNot !== undefined)('ctxshed rescue with the real Codex CLI', () => {
-  let root = '';
-  let skipped = '';
-  let obs: Observations;
-  let seen: Seen[] = [];
-  let wire: WireLine[] = [];
-  const model = (): Seen[] => seen.filter((s) => s.method === 'POST' && s.path.endsWith('/responses'));
+describe.each(CLIENTS)('Codex %s', (client) => {
+  describe.skipIf(whyNot.get(client) !== undefined)(`ctxshed rescue with the real Codex CLI ${CODEX_CLIENTS[client].version}`, () => {
+    let root = '';
+    let skipped = '';
+    let obs: Observations;
+    let seen: Seen[] = [];
+    let wire: WireLine[] = [];
+    const model = (): Seen[] => seen.filter((s) => s.method === 'POST' && s.path.endsWith('/responses'));
 
-  beforeAll(async () => {
-    const run = await runScenario(SCENARIO, 'ctxshed-real-codex-');
-    root = run.root;
-    if (run.code === CANNOT_ISOLATE) {
-      skipped = 'unshare -n is not available here';
-      console.warn(`real Codex suite SKIPPED: ${skipped}`);
-      return;
-    }
-    obs = readObservations<Observations>(run);
-    seen = obs.exchanges.map((e) => ({
-      ...e,
-      client: readBody(root, e.clientFile),
-      upstream: e.upstreamFile === undefined ? Buffer.alloc(0) : readBody(root, e.upstreamFile),
-    }));
-    wire = readFileSync(join(obs.stateDir, 'wire.jsonl'), 'utf8')
-      .split('\n')
-      .filter((l) => l.length > 0)
-      .map((l) => JSON.parse(l) as WireLine)
-      .filter((l) => l.route !== undefined);
-  }, SCENARIO_TIMEOUT_MS);
+    beforeAll(async () => {
+      const run = await runScenario(SCENARIO, 'ctxshed-real-codex-', [CODEX_FLAG, client]);
+      root = run.root;
+      if (run.code === CANNOT_ISOLATE) {
+        skipped = 'unshare -n is not available here';
+        console.warn(`real Codex suite SKIPPED: ${skipped}`);
+        return;
+      }
+      obs = readObservations<Observations>(run);
+      seen = obs.exchanges.map((e) => ({
+        ...e,
+        client: readBody(root, e.clientFile),
+        upstream: e.upstreamFile === undefined ? Buffer.alloc(0) : readBody(root, e.upstreamFile),
+      }));
+      wire = readFileSync(join(obs.stateDir, 'wire.jsonl'), 'utf8')
+        .split('\n')
+        .filter((l) => l.length > 0)
+        .map((l) => JSON.parse(l) as WireLine)
+        .filter((l) => l.route !== undefined);
+    }, SCENARIO_TIMEOUT_MS);
 
-  afterAll(() => {
-    if (root !== '') rmSync(root, { recursive: true, force: true });
-  });
+    afterAll(() => {
+      if (root !== '') rmSync(root, { recursive: true, force: true });
+    });
 
-  it('should run three codex exec runs offline, every request reaching the upstream through ctxshed', ({ skip }) => {
-    if (skipped !== '') skip();
-    expect(
-      obs.exits.map((e) => e.code),
-      obs.exits.map((e) => e.stderr).join('\n'),
-    ).toEqual([0, 0, 0]);
-    expect(model().length).toBeGreaterThanOrEqual(14);
-    expect(seen.every((s) => s.upstreamFile !== undefined)).toBe(true);
-    expect(obs.strayUpstream).toBe(0);
-  });
+    it('should run three codex exec runs offline, every request reaching the upstream through ctxshed', ({ skip }) => {
+      if (skipped !== '') skip();
+      expect(
+        obs.exits.map((e) => e.code),
+        obs.exits.map((e) => e.stderr).join('\n'),
+      ).toEqual([0, 0, 0]);
+      expect(model().length).toBeGreaterThanOrEqual(14);
+      expect(seen.every((s) => s.upstreamFile !== undefined)).toBe(true);
+      expect(obs.strayUpstream).toBe(0);
+    });
 
-  it('should run Codex in its default mode, as users do: the read-only sandbox (bubblewrap, then seccomp), approvals never asked', ({ skip }) => {
-    if (skipped !== '') skip();
-    const requests = model();
-    expect(requests.length).toBeGreaterThan(0);
-    for (const s of requests) expect(s.turn).toMatchObject({ sandbox: 'seccomp', sandboxMode: 'read-only' });
-    expect(obs.permissions).toContain('`sandbox_mode` is `read-only`');
-    expect(obs.permissions).toContain('Approval policy is currently never');
-  });
+    it('should run Codex in its default mode, as users do: the read-only sandbox (bubblewrap, then seccomp), approvals never asked', ({ skip }) => {
+      if (skipped !== '') skip();
+      const requests = model();
+      expect(requests.length).toBeGreaterThan(0);
+      for (const s of requests) expect(s.turn).toMatchObject({ sandbox: 'seccomp', sandboxMode: 'read-only' });
+      expect(obs.permissions).toContain('`sandbox_mode` is `read-only`');
+      expect(obs.permissions).toContain('Approval policy is currently never');
+    });
 
-  it('should refuse a write into the project in that sandbox (the control), so the read-back ran in a real one', ({ skip }) => {
-    if (skipped !== '') skip();
-    const after = model().find((s) => s.client.includes(Buffer.from(`"call_id":"${CONTROL_CALL_ID}","output"`)));
-    expect(after).toBeDefined();
-    const input = (JSON.parse(after!.client.toString('utf8')) as { input: Array<{ type?: string; call_id?: string; output?: unknown }> }).input;
-    const output = input.find((i) => i.type === 'function_call_output' && i.call_id === CONTROL_CALL_ID)?.output;
-    expect(output).toContain('Read-only file system');
-    expect(existsSync(join(obs.projectDir, CONTROL_FILE))).toBe(false);
-  });
+    it('should refuse a write into the project in that sandbox (the control), so the read-back ran in a real one', ({ skip }) => {
+      if (skipped !== '') skip();
+      const after = model().find((s) => s.client.includes(Buffer.from(`"call_id":"${CONTROL_CALL_ID}","output"`)));
+      expect(after).toBeDefined();
+      const input = (JSON.parse(after!.client.toString('utf8')) as { input: Array<{ type?: string; call_id?: string; output?: unknown }> }).input;
+      const output = input.find((i) => i.type === 'function_call_output' && i.call_id === CONTROL_CALL_ID)?.output;
+      expect(output).toContain('Read-only file system');
+      expect(existsSync(join(obs.projectDir, CONTROL_FILE))).toBe(false);
+    });
 
-  it("should answer each process's WebSocket try with 426, so Codex used HTTP at once", ({ skip }) => {
-    if (skipped !== '') skip();
-    expect(obs.upgrades.length).toBe(3);
-    expect(obs.upgrades.every((u) => u.reply === 'HTTP/1.1 426 Upgrade Required')).toBe(true);
-  });
+    it("should answer each process's WebSocket try with 426, so Codex used HTTP at once", ({ skip }) => {
+      if (skipped !== '') skip();
+      expect(obs.upgrades.length).toBe(3);
+      expect(obs.upgrades.every((u) => u.reply === 'HTTP/1.1 426 Upgrade Required')).toBe(true);
+    });
 
-  it('should keep one conversation across exec resume: one key, its epoch found again by the next ctxshed', ({ skip }) => {
-    if (skipped !== '') skip();
-    expect(new Set(model().map((s) => s.sessionId))).toEqual(new Set([obs.threadId]));
-    expect(new Set(wire.map((l) => l.key)).size).toBe(1);
-    const lastRun = model().filter((s) => s.run === 2);
-    expect(lastRun.length).toBeGreaterThan(0);
-    for (const s of lastRun) expect(findStubs(s.upstream, mustIndex(s.upstream)).length).toBeGreaterThan(0);
-  });
+    it('should keep one conversation across exec resume: one key, its epoch found again by the next ctxshed', ({ skip }) => {
+      if (skipped !== '') skip();
+      expect(new Set(model().map((s) => s.sessionId))).toEqual(new Set([obs.threadId]));
+      expect(new Set(wire.map((l) => l.key)).size).toBe(1);
+      const lastRun = model().filter((s) => s.run === 2);
+      expect(lastRun.length).toBeGreaterThan(0);
+      for (const s of lastRun) expect(findStubs(s.upstream, mustIndex(s.upstream)).length).toBeGreaterThan(0);
+    });
 
-  it('should send bytes unchanged before the first epoch, and stub exactly the frozen outputs after it', async ({ skip }) => {
-    if (skipped !== '') skip();
-    const firstLatch = wire.findIndex((l) => l.latched !== undefined);
-    expect(firstLatch).toBeGreaterThan(0);
-    const requests = model();
-    for (let i = 0; i < firstLatch; i++) expect(requests[i]!.upstream.equals(requests[i]!.client)).toBe(true);
-    const record = await readConversation(layoutPaths(obs.stateDir), String(wire[firstLatch]!.key));
-    const frozen = record!.epochs.flatMap((e) => e.blocks.map((b) => b.ordinal)).sort((a, b) => a - b);
-    const last = requests.at(-1)!.upstream;
-    expect(findStubs(last, mustIndex(last)).map((f) => f.ordinal)).toEqual(frozen);
-    expect(record!.firstPrompt).toBe('Read the first half of the notes.');
-  });
+    it('should send bytes unchanged before the first epoch, and stub exactly the frozen outputs after it', async ({ skip }) => {
+      if (skipped !== '') skip();
+      const firstLatch = wire.findIndex((l) => l.latched !== undefined);
+      expect(firstLatch).toBeGreaterThan(0);
+      const requests = model();
+      for (let i = 0; i < firstLatch; i++) expect(requests[i]!.upstream.equals(requests[i]!.client)).toBe(true);
+      const record = await readConversation(layoutPaths(obs.stateDir), String(wire[firstLatch]!.key));
+      const frozen = record!.epochs.flatMap((e) => e.blocks.map((b) => b.ordinal)).sort((a, b) => a - b);
+      const last = requests.at(-1)!.upstream;
+      expect(findStubs(last, mustIndex(last)).map((f) => f.ordinal)).toEqual(frozen);
+      expect(record!.firstPrompt).toBe('Read the first half of the notes.');
+    });
 
-  it("should keep the prefix stable: between latches each request's items are the next one's first bytes", ({ skip }) => {
-    if (skipped !== '') skip();
-    const requests = model();
-    const firstLatch = wire.findIndex((l) => l.latched !== undefined);
-    let checked = 0;
-    for (let i = firstLatch + 1; i < requests.length; i++) {
-      if (wire[i]!.latched !== undefined) continue;
-      const before = requests[i - 1]!.upstream;
-      const itemsEnd = mustIndex(before).messagesSpan.end - 1;
-      expect(requests[i]!.upstream.subarray(0, itemsEnd).equals(before.subarray(0, itemsEnd))).toBe(true);
-      checked += 1;
-    }
-    expect(checked).toBeGreaterThanOrEqual(3);
-  });
+    it("should keep the prefix stable: between latches each request's items are the next one's first bytes", ({ skip }) => {
+      if (skipped !== '') skip();
+      const requests = model();
+      const firstLatch = wire.findIndex((l) => l.latched !== undefined);
+      let checked = 0;
+      for (let i = firstLatch + 1; i < requests.length; i++) {
+        if (wire[i]!.latched !== undefined) continue;
+        const before = requests[i - 1]!.upstream;
+        const itemsEnd = mustIndex(before).messagesSpan.end - 1;
+        expect(requests[i]!.upstream.subarray(0, itemsEnd).equals(before.subarray(0, itemsEnd))).toBe(true);
+        checked += 1;
+      }
+      expect(checked).toBeGreaterThanOrEqual(3);
+    });
 
-  it("should let the model read a stub back through Codex's own shell tool, inside the sandbox: the output holds the elided text", ({ skip }) => {
-    if (skipped !== '') skip();
-    expect(obs.recall).toBeDefined();
-    const elided = readFileSync(obs.recall!.path);
-    expect(sha256Hex(elided)).toBe(obs.recall!.sha256);
-    const after = model().find((s) => s.client.includes(Buffer.from(`"call_id":"${RECALL_CALL_ID}","output"`)));
-    expect(after).toBeDefined();
-    const input = (JSON.parse(after!.client.toString('utf8')) as { input: Array<{ type?: string; call_id?: string; output?: unknown }> }).input;
-    const output = input.find((i) => i.type === 'function_call_output' && i.call_id === RECALL_CALL_ID)?.output;
-    expect(typeof output === 'string' && output.includes(elided.toString('utf8'))).toBe(true);
-    expect(output).toContain('Process exited with code 0');
-    expect(wire.flatMap((l) => l.refaulted ?? []).map((r) => r.via)).toEqual(['shell']);
-  });
+    it("should let the model read a stub back through Codex's own shell tool, inside the sandbox: the output holds the elided text", ({ skip }) => {
+      if (skipped !== '') skip();
+      expect(obs.recall).toBeDefined();
+      const elided = readFileSync(obs.recall!.path);
+      expect(sha256Hex(elided)).toBe(obs.recall!.sha256);
+      const after = model().find((s) => s.client.includes(Buffer.from(`"call_id":"${RECALL_CALL_ID}","output"`)));
+      expect(after).toBeDefined();
+      const input = (JSON.parse(after!.client.toString('utf8')) as { input: Array<{ type?: string; call_id?: string; output?: unknown }> }).input;
+      const output = input.find((i) => i.type === 'function_call_output' && i.call_id === RECALL_CALL_ID)?.output;
+      expect(typeof output === 'string' && output.includes(elided.toString('utf8'))).toBe(true);
+      expect(output).toContain('Process exited with code 0');
+      expect(wire.flatMap((l) => l.refaulted ?? []).map((r) => r.via)).toEqual(['shell']);
+    });
 
-  it('should name in each pointer stub the command that produced its output: the `cat` of exec_command, the first line of exec', async ({ skip }) => {
-    if (skipped !== '') skip();
-    const requests = model();
-    const lastClient = JSON.parse(requests.at(-1)!.client.toString('utf8')) as { input: Array<Record<string, unknown>> };
-    const lastUpstream = JSON.parse(requests.at(-1)!.upstream.toString('utf8')) as { input: Array<Record<string, unknown>> };
-    const record = await readConversation(layoutPaths(obs.stateDir), String(wire.find((l) => l.latched !== undefined)!.key));
-    const pointers = record!.epochs.flatMap((e) => e.blocks).filter((b) => b.label === 'pointer');
-    expect(pointers.length).toBeGreaterThan(0);
-    for (const block of pointers) {
-      const call = lastClient.input.find((i) => (i['type'] === 'function_call' || i['type'] === 'custom_tool_call') && i['call_id'] === block.toolUseId)!;
-      const command =
-        call['type'] === 'function_call'
-          ? (JSON.parse(String(call['arguments'])) as { cmd: string }).cmd
-          : String(call['input'])
-              .split('\n')
-              .find((l) => l.trim() !== '');
-      expect(command).toContain('cat ');
-      expect(block).toMatchObject({ tool: call['name'], input: command });
-      const stub = lastUpstream.input.find((i) => String(i['type']).endsWith('_call_output') && i['call_id'] === block.toolUseId)!['output'];
-      expect(JSON.stringify(stub)).toContain(JSON.stringify(`${String(call['name'])} ${JSON.stringify(command)}`).slice(1, -1));
-    }
-  });
+    it('should name in each pointer stub the command that produced its output: the `cat` of exec_command, the first line of exec', async ({ skip }) => {
+      if (skipped !== '') skip();
+      const requests = model();
+      const lastClient = JSON.parse(requests.at(-1)!.client.toString('utf8')) as { input: Array<Record<string, unknown>> };
+      const lastUpstream = JSON.parse(requests.at(-1)!.upstream.toString('utf8')) as { input: Array<Record<string, unknown>> };
+      const record = await readConversation(layoutPaths(obs.stateDir), String(wire.find((l) => l.latched !== undefined)!.key));
+      const pointers = record!.epochs.flatMap((e) => e.blocks).filter((b) => b.label === 'pointer');
+      expect(pointers.length).toBeGreaterThan(0);
+      for (const block of pointers) {
+        const call = lastClient.input.find((i) => (i['type'] === 'function_call' || i['type'] === 'custom_tool_call') && i['call_id'] === block.toolUseId)!;
+        const command =
+          call['type'] === 'function_call'
+            ? (JSON.parse(String(call['arguments'])) as { cmd: string }).cmd
+            : String(call['input'])
+                .split('\n')
+                .find((l) => l.trim() !== '');
+        expect(command).toContain('cat ');
+        expect(block).toMatchObject({ tool: call['name'], input: command });
+        const stub = lastUpstream.input.find((i) => String(i['type']).endsWith('_call_output') && i['call_id'] === block.toolUseId)!['output'];
+        expect(JSON.stringify(stub)).toContain(JSON.stringify(`${String(call['name'])} ${JSON.stringify(command)}`).slice(1, -1));
+      }
+    });
 
-  it('should keep every body lossless: inflate gives back what Codex sent, and the state verifies', async ({ skip }) => {
-    if (skipped !== '') skip();
-    for (const s of model()) {
-      const inflated = await inflateFromState(layoutPaths(obs.stateDir), s.upstream);
-      expect(Buffer.from(inflated.body).equals(s.client)).toBe(true);
-    }
-    expect((await verifyState(obs.stateDir)).problems).toEqual([]);
+    it('should keep every body lossless: inflate gives back what Codex sent, and the state verifies', async ({ skip }) => {
+      if (skipped !== '') skip();
+      for (const s of model()) {
+        const inflated = await inflateFromState(layoutPaths(obs.stateDir), s.upstream);
+        expect(Buffer.from(inflated.body).equals(s.client)).toBe(true);
+      }
+      expect((await verifyState(obs.stateDir)).problems).toEqual([]);
+    });
   });
 });
