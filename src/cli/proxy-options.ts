@@ -1,7 +1,7 @@
 /** The flags `serve` and `rescue` share, and the proxy settings they make (engine and transport). */
 import type { Argv } from 'yargs';
 import { defaultTransport, DEFAULT_UPSTREAM, type ProxySettings } from '../proxy/transport-settings.js';
-import { DEFAULT_LATCH_AT, DEFAULT_LONG_WINDOW_RESCUE_TOKENS, tokenThresholdFor } from '../core/index.js';
+import { DEFAULT_LATCH_AT, DEFAULT_LONG_WINDOW_RESCUE_TOKENS, parseAutoCompactWindow, tokenThresholdFor } from '../core/index.js';
 import { DEFAULT_ENGINE_SETTINGS } from '../rescue/index.js';
 import { CliError } from './cli-error.js';
 import { STATE_OPTION } from './state-option.js';
@@ -111,6 +111,7 @@ export function proxyConfigFrom(args: ProxyArgs, env: NodeJS.ProcessEnv): ProxyS
       labels,
       ...(latchAt === DEFAULT_LATCH_AT ? {} : { latchAt }),
       ...(args.window === undefined ? {} : { window: args.window }),
+      ...autoCompactWindowOf(env),
     },
   };
 }
@@ -155,4 +156,10 @@ function wholeNumber(value: number, flag: string, min: number): void {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
+}
+
+/** `CLAUDE_CODE_AUTO_COMPACT_WINDOW`, the client's and so the proxy's (rescue passes its environment on), when usable. */
+function autoCompactWindowOf(env: NodeJS.ProcessEnv): { readonly autoCompactWindow?: number } {
+  const tokens = parseAutoCompactWindow(env['CLAUDE_CODE_AUTO_COMPACT_WINDOW']);
+  return tokens === undefined ? {} : { autoCompactWindow: tokens };
 }

@@ -42,3 +42,5 @@ export * from './index-any-api.js';
 export * from './latch-threshold.js';
 export * from './last-turn.js';
 export * from './thinking/index.js';
+export * from './request-class.js';
+export * from './client-compaction.js';

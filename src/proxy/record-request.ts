@@ -28,6 +28,7 @@ export async function recordRequest(deps: WireDeps & { readonly now: () => Date 
     route: last.route,
     key: last.key,
     agentId: last.agentId,
+    requestClass: prepared.requestClass,
     window: last.window,
     bytesIn: request.body.length,
     bytesOut: last.body.length,

@@ -54,6 +54,16 @@ export function renderStats(report: StatsReport, stateDir: string): string {
     lines.push('', 'Passed through unchanged, by reason (docs/reasons.md)');
     lines.push(...renderTable([{ header: 'REASON' }, { header: 'REQS', align: 'right' }, { header: 'WHAT IT MEANS', flex: true }], rows));
   }
+  const classes = byCount(overall.classes);
+  if (classes.length > 0) {
+    lines.push('', 'Requests by Claude Code\'s request class (docs/rescue.md, "Request classes")');
+    lines.push(
+      ...renderTable(
+        [{ header: 'CLASS' }, { header: 'REQS', align: 'right' }],
+        classes.map(([cls, n]) => [cls, formatCount(n)]),
+      ),
+    );
+  }
   const holds = byCount(overall.holds);
   if (holds.length > 0) {
     const rows = holds.map(([reason, n]) => [reason, formatCount(n), describeHold(reason)]);

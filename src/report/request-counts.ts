@@ -19,6 +19,8 @@ export interface RequestCounts {
   overflow: Record<string, number>;
   /** Requests over the threshold that latched no epoch, by why (docs/reasons.md, "Why no epoch latched"). */
   holds: Record<string, number>;
+  /** Requests by Claude Code's request class (the wire records' `requestClass`); a request without one is not counted here. */
+  classes: Record<string, number>;
   /** Frozen thinking blocks requests went without (the wire records' `thinkingRemoved`, summed), and in how many requests. */
   thinkingRemoved: number;
   thinkingRequests: number;
@@ -46,6 +48,7 @@ export function newRequestCounts(): RequestCounts {
     rewritePaths: countsByName(),
     overflow: countsByName(),
     holds: countsByName(),
+    classes: countsByName(),
     thinkingRemoved: 0,
     thinkingRequests: 0,
     thinkingDropped: 0,
@@ -74,6 +77,7 @@ export function addRequestCounts(into: RequestCounts, from: RequestCounts): void
   addCountsByName(into.rewritePaths, from.rewritePaths);
   addCountsByName(into.overflow, from.overflow);
   addCountsByName(into.holds, from.holds);
+  addCountsByName(into.classes, from.classes);
 }
 
 /** Counts one request's record. */
@@ -100,6 +104,8 @@ export function countRequest(counts: RequestCounts, record: WireRecord): void {
   // A line from elsewhere may name anything: only a plausible reason's name is counted.
   const hold = record.hold as unknown;
   if (typeof hold === 'string' && /^[a-z_]{1,40}$/.test(hold)) counts.holds[hold] = (counts.holds[hold] ?? 0) + 1;
+  const cls = record.requestClass as unknown;
+  if (typeof cls === 'string' && /^[a-z_]{1,40}$/.test(cls)) counts.classes[cls] = (counts.classes[cls] ?? 0) + 1;
   const outcome = overflowOutcomeOf(record);
   if (outcome !== undefined) counts.overflow[outcome] = (counts.overflow[outcome] ?? 0) + 1;
 }

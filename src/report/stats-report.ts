@@ -23,6 +23,8 @@ export interface StatsTotals {
   readonly overflow: Readonly<Record<string, number>>;
   /** Requests over the threshold that latched no epoch, by hold reason (docs/reasons.md). */
   readonly holds: Readonly<Record<string, number>>;
+  /** Requests by Claude Code's request class (`x-claude-code-request-class`), when the client named one. */
+  readonly classes: Readonly<Record<string, number>>;
   /** Frozen thinking blocks requests went without, summed, and in how many requests (docs/rescue.md, "Preserved thinking"). */
   readonly thinkingRemoved: number;
   readonly thinkingRequests: number;
@@ -161,6 +163,7 @@ function totalsOf(counts: RequestCounts, epochs: readonly EpochSummary[], perReq
     rewritePaths: { ...counts.rewritePaths },
     overflow: { ...counts.overflow },
     holds: { ...counts.holds },
+    classes: { ...counts.classes },
     thinkingRemoved: counts.thinkingRemoved,
     thinkingRequests: counts.thinkingRequests,
     thinkingDropped: counts.thinkingDropped,

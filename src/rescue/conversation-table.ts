@@ -41,6 +41,16 @@ export class ConversationTable {
     private readonly watch?: RecordWatch,
   ) {}
 
+  /** Whether `key` was seen before in this process. */
+  has(key: string): boolean {
+    return this.#entries.has(key);
+  }
+
+  /** Lets go of an entry this process made and does not keep (a side call's: core/request-class.ts). */
+  forget(key: string): void {
+    this.#entries.delete(key);
+  }
+
   /** The entry for `key`, with its record fresh from disk. */
   async get(key: string): Promise<ConversationEntry> {
     let entry = this.#entries.get(key);

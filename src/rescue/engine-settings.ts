@@ -51,6 +51,12 @@ export interface EngineSettings {
    * Absent: `DEFAULT_LATCH_AT` (core/thinking/turn-place.ts), `anywhere`.
    */
   readonly latchAt?: LatchAt;
+  /**
+   * `CLAUDE_CODE_AUTO_COMPACT_WINDOW` in tokens (core/client-compaction.ts), as the proxy's
+   * environment had it: a Messages conversation's window is the model's or this, the smaller.
+   * `--window` still wins.
+   */
+  readonly autoCompactWindow?: number;
 }
 
 /** The classifier's time limit: a latching request never waits longer for it than this. */

@@ -1,5 +1,16 @@
 /** What goes into the epoch engine and what comes out: plain data, no sockets. */
-import type { LatchHold, ModelRoute, OverflowReading, PassthroughReason, Refault, SkippedBlock, SkippedSpan, SkippedThinking, Usage } from '../core/index.js';
+import type {
+  LatchHold,
+  ModelRoute,
+  OverflowReading,
+  PassthroughReason,
+  Refault,
+  RequestClass,
+  SkippedBlock,
+  SkippedSpan,
+  SkippedThinking,
+  Usage,
+} from '../core/index.js';
 import type { ConversationEntry } from './conversation-table.js';
 import type { WireClassifier } from '../state/wire-record.js';
 
@@ -20,6 +31,8 @@ export interface Prepared {
   /** The window this request is measured against (`--window`, else the beta header's). */
   readonly window: number;
   readonly agentId: string | undefined;
+  /** Claude Code's request class, when it named one (core/request-class.ts). */
+  readonly requestClass?: RequestClass;
   /** Conversation key (64 hex), once the first message was read. */
   readonly key?: string;
   /** The conversation, for `observe`. */

@@ -12,6 +12,8 @@ import {
   DEFAULT_MEMO_LIMITS,
   dialectOfRoute,
   indexIncrementally,
+  isSideCall,
+  mayLatchOnThreshold,
   MemoCache,
   readsFullness,
   type EpochMode,
@@ -134,7 +136,7 @@ export class EpochEngine {
    */
   canRescueOverflow(prepared: Prepared): boolean {
     // Every API that gives a reading has a refusal as too long (its dialect's `tooLong`); count_tokens does not.
-    if (!readsFullness(prepared.route) || prepared.conversation === undefined) return false;
+    if (!readsFullness(prepared.route) || prepared.conversation === undefined || isSideCall(prepared.requestClass)) return false;
     return prepared.reason === undefined || prepared.reason === 'no_epoch';
   }
 
@@ -252,6 +254,8 @@ export class EpochEngine {
   observe(prepared: Prepared, response: ObservedResponse): void {
     const { conversation } = prepared;
     if (!readsFullness(prepared.route) || response.status !== 200 || response.usage === undefined || conversation === undefined) return;
+    // A side call's context is not its conversation's next turn.
+    if (isSideCall(prepared.requestClass)) return;
     conversation.reading = {
       contextTokens: contextTokensOf(response.usage),
       window: prepared.window,
@@ -286,6 +290,23 @@ export class EpochEngine {
     return this.#table.entries();
   }
 
+  /**
+   * The conversation's entry. A side call never makes a conversation of its own: of one without
+   * epochs it gets none, and an entry made only for it is let go.
+   */
+  async #entryOf(key: string, meta: RequestMeta): Promise<EntryLookup> {
+    const known = this.#table.has(key);
+    try {
+      const entry = await this.#table.get(key);
+      if (!isSideCall(meta.requestClass) || hasEpochs(entry)) return { kind: 'found', entry };
+      if (!known) this.#table.forget(key);
+      return { kind: 'side_call' };
+    } catch (error) {
+      this.#onStateFailure(error);
+      return { kind: 'failed', detail: errorText(error) };
+    }
+  }
+
   // One straight line, in request order; each step either returns a pass-through or goes on.
   async #prepare(body: Uint8Array, meta: RequestMeta, headers: EngineRequest['headers']): Promise<Prepared> {
     const pass = (reason: PassthroughReason, detail: string, extra: Partial<Prepared> = {}): Prepared => passthroughOf(body, meta, reason, detail, extra);
@@ -299,22 +320,18 @@ export class EpochEngine {
     const lookup = conversationKeyFor(body, api, meta);
     if (lookup.kind === 'none') return pass(lookup.reason, lookup.detail);
     const { key } = lookup;
-    let entry: ConversationEntry;
-    try {
-      entry = await this.#table.get(key);
-    } catch (error) {
-      this.#onStateFailure(error);
-      return pass('state_unavailable', errorText(error), { key, stateFailed: true });
-    }
+    const found = await this.#entryOf(key, meta);
+    if (found.kind === 'failed') return pass('state_unavailable', found.detail, { key, stateFailed: true });
+    if (found.kind === 'side_call') return pass('side_call', `a ${String(meta.requestClass)} request of a conversation without epochs`);
+    const { entry } = found;
     // 3. Nothing to do for a conversation without epochs that cannot latch one now. A
     //    conversation keeps the mode of its first epoch; a new one takes the engine's.
     const mode = modeFor(entry, this.settings, api);
     const nowMs = this.#now().getTime();
     this.#memos.prune(nowMs);
     this.#eligibility.prune(nowMs);
-    const mayLatch = readsFullness(meta.route) && isOverThreshold(entry, this.settings);
-    if (entry.frozen.length === 0 && entry.spans.length === 0 && entry.thinking.length === 0 && !mayLatch)
-      return pass('no_epoch', 'no epoch yet', { conversation: entry, key });
+    const mayLatch = readsFullness(meta.route) && mayLatchOnThreshold(meta.requestClass) && isOverThreshold(entry, this.settings);
+    if (!hasEpochs(entry) && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: entry, key });
     //    The index resumes where this body stops being the one the conversation's last rewrite
     //    read: the index a scan from scratch gives, for the cost of what is new.
     //    An OpenAI body comes indexed already, from scratch: no memo resumes it.
@@ -371,4 +388,15 @@ export class EpochEngine {
 function modeFor(entry: ConversationEntry, settings: EngineSettings, api: ApiDialect): EpochMode {
   const wanted: EpochMode = entry.mode ?? settings.mode ?? 'rescue';
   return wanted === 'shed' && !api.supports.spans ? 'rescue' : wanted;
+}
+
+/** A conversation's entry as #entryOf finds it. */
+type EntryLookup =
+  | { readonly kind: 'found'; readonly entry: ConversationEntry }
+  | { readonly kind: 'side_call' }
+  | { readonly kind: 'failed'; readonly detail: string };
+
+/** Whether the conversation has any epoch in force (frozen blocks, spans or thinking). */
+function hasEpochs(entry: ConversationEntry): boolean {
+  return entry.frozen.length > 0 || entry.spans.length > 0 || entry.thinking.length > 0;
 }

@@ -5,7 +5,16 @@ import type { RequestMeta } from './request-meta.js';
 
 /** The body to send, with the request's facts and nothing done yet. */
 export function preparedOf(body: Uint8Array, meta: RequestMeta): Prepared {
-  return { body, route: meta.route, window: meta.window, agentId: meta.agentId, rescued: 0, bytesElided: 0, epochs: 0 };
+  return {
+    body,
+    route: meta.route,
+    window: meta.window,
+    agentId: meta.agentId,
+    rescued: 0,
+    bytesElided: 0,
+    epochs: 0,
+    ...(meta.requestClass === undefined ? {} : { requestClass: meta.requestClass }),
+  };
 }
 
 /** The input bytes unchanged, with a reason from the closed list (core/passthrough-reasons.ts). */

@@ -1,5 +1,15 @@
 /** What the engine reads from a request's line and headers, before its body. */
-import { CODEX_SESSION_HEADER, modelRouteOf, readHeadModel, type ModelRoute } from '../core/index.js';
+import {
+  CODEX_SESSION_HEADER,
+  COMPACTION_HEADER,
+  effectiveCompactWindow,
+  modelRouteOf,
+  readHeadModel,
+  readRequestClass,
+  REQUEST_CLASS_HEADER,
+  type ModelRoute,
+  type RequestClass,
+} from '../core/index.js';
 import { contextWindowFor } from './context-window.js';
 import type { EngineSettings } from './engine-settings.js';
 import type { EngineRequest } from './engine-types.js';
@@ -18,25 +28,36 @@ export interface RequestMeta {
   readonly sessionId: string | undefined;
   /** `content-encoding` other than identity: the body cannot be read, so it passes through. */
   readonly encoding: string | undefined;
+  /** Claude Code's `x-claude-code-request-class` (core/request-class.ts); absent when it names none. */
+  readonly requestClass?: RequestClass;
 }
 
 /** Reads the request's metadata. Never throws: a header of an unexpected type counts as absent. */
 export function readRequestMeta(request: EngineRequest, settings: EngineSettings): RequestMeta {
   const { headers } = request;
   const encoding = headerValue(headers['content-encoding']);
-  const beta = headers['anthropic-beta'];
   const route = modelRouteOf(request.method, request.target);
   const openAi = route === 'responses' || route === 'chat';
+  const requestClass = readRequestClass(headerValue(headers[REQUEST_CLASS_HEADER]), headerValue(headers[COMPACTION_HEADER]));
   return {
     route,
-    // The model is read only when no --window decides: it costs a scan of the body's head.
-    window:
-      settings.window ??
-      contextWindowFor(undefined, typeof beta === 'string' ? beta : Array.isArray(beta) ? beta.filter(isString) : undefined, readHeadModel(request.body)),
+    window: settings.window ?? windowOf(request, settings, openAi),
     agentId: headerValue(headers['x-claude-code-agent-id']),
     sessionId: headerValue(headers[openAi ? CODEX_SESSION_HEADER : 'x-claude-code-session-id']),
     encoding: encoding === undefined || encoding.toLowerCase() === 'identity' ? undefined : encoding,
+    ...(requestClass === undefined ? {} : { requestClass }),
   };
+}
+
+/**
+ * The window without `--window`: the model's (a scan of the body's head), or the beta header's;
+ * for a Messages call, no more than `CLAUDE_CODE_AUTO_COMPACT_WINDOW`, where Claude Code compacts.
+ */
+function windowOf(request: EngineRequest, settings: EngineSettings, openAi: boolean): number {
+  const beta = request.headers['anthropic-beta'];
+  const betas = typeof beta === 'string' ? beta : Array.isArray(beta) ? beta.filter(isString) : undefined;
+  const window = contextWindowFor(undefined, betas, readHeadModel(request.body));
+  return openAi ? window : effectiveCompactWindow(window, settings.autoCompactWindow);
 }
 
 /** A header's first value; repeated headers arrive as an array. */

@@ -43,7 +43,14 @@ function hasRecordFields(fields: Record<string, unknown>): boolean {
   const optional = (name: string, type: 'number' | 'string' | 'object'): boolean =>
     fields[name] === undefined || (typeof fields[name] === type && fields[name] !== null);
   if (!optional('fullness', 'number') || !optional('window', 'number') || !optional('latched', 'number')) return false;
-  if (!optional('reason', 'string') || !optional('hold', 'string') || !optional('agentId', 'string') || !optional('model', 'string')) return false;
+  if (
+    !optional('reason', 'string') ||
+    !optional('hold', 'string') ||
+    !optional('agentId', 'string') ||
+    !optional('requestClass', 'string') ||
+    !optional('model', 'string')
+  )
+    return false;
   if (!optional('usage', 'object') || !optional('skipped', 'object')) return false;
   if (!optional('refaults', 'number') || !optional('refaulted', 'object') || !optional('retry', 'object')) return false;
   if (!optional('thinkingRemoved', 'number') || !optional('thinkingSkipped', 'object')) return false;

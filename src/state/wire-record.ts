@@ -8,6 +8,7 @@ import type { RefaultVia, Refault } from '../core/detect-refaults.js';
 import type { HoldReason } from '../core/hold-reasons.js';
 import type { PassthroughReason } from '../core/passthrough-reasons.js';
 import type { RefusalReason } from '../core/refusal-reasons.js';
+import type { RequestClass } from '../core/request-class.js';
 import type { ThinkingDropped } from '../core/thinking/thinking-dropped.js';
 import { contextTokensOf, type Usage } from '../core/usage.js';
 import { sha256Hex } from './sha256-hex.js';
@@ -22,6 +23,8 @@ export interface WireRecord {
   /** Conversation key (64 hex), when the request was a model call with messages. */
   readonly key: string | null;
   readonly agentId?: string;
+  /** Claude Code's `x-claude-code-request-class` (main, subagent, workflow, compaction, auxiliary, side_reply, unknown), when it sent one. */
+  readonly requestClass?: RequestClass;
   readonly model?: string;
   readonly status: number;
   /** Request bytes as received from the client. */
@@ -160,6 +163,7 @@ export interface WireRecordInput {
   readonly route: ModelRoute | undefined;
   readonly key: string | undefined;
   readonly agentId: string | undefined;
+  readonly requestClass?: RequestClass | undefined;
   /** The context window the request was measured against. */
   readonly window: number;
   readonly bytesIn: number;
@@ -203,6 +207,7 @@ export function buildWireRecord(r: WireRecordInput): WireRecord {
     route: r.route ?? null,
     key: r.key ?? null,
     ...(r.agentId === undefined ? {} : { agentId: r.agentId }),
+    ...(r.requestClass === undefined ? {} : { requestClass: r.requestClass }),
     ...(model === undefined ? {} : { model }),
     status: r.status,
     bytesIn: r.bytesIn,

@@ -131,6 +131,20 @@ describe('addWireEntry, holds', () => {
   });
 });
 
+describe('addWireEntry, request classes', () => {
+  it("should count requests by Claude Code's request class, and none for a line without one or with an implausible one", () => {
+    const tally = fold([
+      wire({ t: '2026-01-01T00:00:01.000Z', requestClass: 'main' }),
+      wire({ t: '2026-01-01T00:00:02.000Z', requestClass: 'main' }),
+      wire({ t: '2026-01-01T00:00:03.000Z', requestClass: 'compaction' }),
+      wire({ t: '2026-01-01T00:00:04.000Z' }),
+      wire({ t: '2026-01-01T00:00:05.000Z', requestClass: 'NOT A CLASS' as never }),
+    ]);
+
+    expect({ ...tally.conversations.get(KEY_A)!.classes }).toEqual({ main: 2, compaction: 1 });
+  });
+});
+
 describe('addWireEntry and rewrite paths', () => {
   it('should count the rewrites by how they ran, and none for a line that does not say', () => {
     const tally = fold([

@@ -69,3 +69,26 @@ describe('readRequestMeta window', () => {
     expect(readRequestMeta(request('claude-opus-5-5'), { ...DEFAULT_ENGINE_SETTINGS, window: 200_000 }).window).toBe(200_000);
   });
 });
+
+describe('readRequestMeta, Claude Code 2.1.332 headers', () => {
+  const opus = new TextEncoder().encode('{"model":"claude-opus-5-5","messages":[]}');
+
+  it("should read the request class, and measure a Messages call against CLAUDE_CODE_AUTO_COMPACT_WINDOW when it is under the model's window", () => {
+    const meta = readRequestMeta(
+      { method: 'POST', target: '/v1/messages', headers: { 'x-claude-code-request-class': 'side_reply' }, body: opus },
+      { ...DEFAULT_ENGINE_SETTINGS, autoCompactWindow: 400_000 },
+    );
+
+    expect(meta).toMatchObject({ route: 'messages', window: 400_000, requestClass: 'side_reply' });
+  });
+
+  it('should let --window win over the variable, and leave a request without the header unclassed', () => {
+    const meta = readRequestMeta(
+      { method: 'POST', target: '/v1/messages', headers: {}, body: opus },
+      { ...DEFAULT_ENGINE_SETTINGS, window: 900_000, autoCompactWindow: 400_000 },
+    );
+
+    expect(meta.window).toBe(900_000);
+    expect(meta.requestClass).toBeUndefined();
+  });
+});

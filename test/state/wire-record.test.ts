@@ -24,6 +24,13 @@ const INPUT: WireRecordInput = {
   ms: { total: 12.345, prepare: 1.26, headers: undefined },
 };
 
+describe('buildWireRecord, request class', () => {
+  it("should keep Claude Code's request class when it sent one, and say nothing without one", () => {
+    expect(buildWireRecord({ ...INPUT, requestClass: 'compaction' }).requestClass).toBe('compaction');
+    expect('requestClass' in buildWireRecord(INPUT)).toBe(false);
+  });
+});
+
 describe('buildWireRecord, hold', () => {
   it('should keep the hold reason of a request that latched nothing over the threshold, and say nothing without one', () => {
     const held = buildWireRecord({ ...INPUT, latched: undefined, hold: 'stale_reading' });
