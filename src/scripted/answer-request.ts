@@ -5,7 +5,15 @@ import { countTokens } from './cache-pricing.js';
 import { encodeMessage } from './encode-message.js';
 import { errorText } from '../errors.js';
 import { apiId } from './message.js';
-import { COUNT_TOKENS_PATH, isCountTokensRequest, isMessagesRequest, MESSAGES_PATH, parseRequestBody, pathnameOf, type ReceivedRequest } from './received-request.js';
+import {
+  COUNT_TOKENS_PATH,
+  isCountTokensRequest,
+  isMessagesRequest,
+  MESSAGES_PATH,
+  parseRequestBody,
+  pathnameOf,
+  type ReceivedRequest,
+} from './received-request.js';
 import { decideContextWindow } from '../core/context-window.js';
 import type { ScriptedReply, WireReply } from './reply.js';
 

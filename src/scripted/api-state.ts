@@ -30,7 +30,16 @@ export interface ApiState {
 
 /** A fresh state for `options`. */
 export function openApiState(options: MessagesApiOptions): ApiState {
-  return { options, requests: [], usages: [], previousBody: new Map(), thinkingChecks: [], checked: new Map(), next: options.firstIndex ?? 0, refusedForSize: 0 };
+  return {
+    options,
+    requests: [],
+    usages: [],
+    previousBody: new Map(),
+    thinkingChecks: [],
+    checked: new Map(),
+    next: options.firstIndex ?? 0,
+    refusedForSize: 0,
+  };
 }
 
 /** Records a request whose body has arrived, numbered in arrival order, and tells `onRequest`. */
