@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RESTORE_TOOL_NAME } from '../../src/core/index.js';
 import { ScriptedClient, type Block } from '../../src/scripted/client.js';
-import { toolUse } from '../../src/scripted/message.js';
+import { toolUse, type ReplyBlock } from '../../src/scripted/message.js';
 import { startMessagesApi } from '../../src/scripted/messages-api.js';
 import { isMessagesRequest } from '../../src/scripted/received-request.js';
 import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
@@ -54,7 +54,7 @@ function scriptedModel() {
   const restored = new Set<string>();
   let read = 0;
   let after = 0;
-  return (body: Buffer): Block[] => {
+  return (body: Buffer): ReplyBlock[] => {
     if (read < FILES) return [toolUse('Read', { file_path: `/src/file-${read++}.ts` })];
     const pages = [...lastResults(body).matchAll(NEXT_PAGE)].map((m) => toolUse(RESTORE_TOOL_NAME, { handle: m[1]!, offset: Number(m[2]) }));
     const named = [...new Set([...body.toString('utf8').matchAll(STORED)].map((m) => m[2]!))].filter((sha) => !restored.has(sha));
