@@ -30,7 +30,12 @@ describe('renderConversation', () => {
     const tally = { ...summary.tally!, holds: { gain_too_small: 2, working_set_thrash: 5, stale_reading: 0 } };
 
     const text = renderConversation({ ...summary, tally }, records[0]!.epochs, { elidedDir: '/st/elided', spansDir: '/st/spans' }, NOW);
-    const quiet = renderConversation({ ...summary, tally: { ...tally, holds: {} } }, records[0]!.epochs, { elidedDir: '/st/elided', spansDir: '/st/spans' }, NOW);
+    const quiet = renderConversation(
+      { ...summary, tally: { ...tally, holds: {} } },
+      records[0]!.epochs,
+      { elidedDir: '/st/elided', spansDir: '/st/spans' },
+      NOW,
+    );
 
     expect(text).toContain('  holds     working_set_thrash 5, gain_too_small 2 (over the threshold, no epoch latched)\n');
     expect(quiet).not.toContain('holds');
