@@ -13,13 +13,23 @@ import { decideBurst, GATE_CEILING, type GateDecision, type GateInput } from './
 import type { TurnPlace } from './thinking/turn-place.js';
 import type { PlannedSpan } from './shed/plan-span.js';
 import type { ShedFit, ShedRefusal } from './shed/shed-types.js';
+import type { WorkingSetHold } from './epochs/working-set.js';
 
 /** What this request's epoch would take out, as each mode plans it. */
 export type EpochTake<B extends DecidedBlock> =
-  /** Shed mode found no span to shed. */
-  | { readonly kind: 'none'; readonly reason: ShedRefusal; readonly detail: string }
-  /** Rescue mode: the plan's blocks (those frozen already are left out) and, with `--gate`, the gate's input for the blocks added. */
-  | { readonly kind: 'blocks'; readonly frozen: readonly FrozenBlock[]; readonly plan: readonly B[]; readonly gate?: (added: readonly B[]) => GateInput }
+  /** Shed mode found no span to shed (or the working set held it: core/epochs/working-set.ts). */
+  | { readonly kind: 'none'; readonly reason: ShedRefusal | WorkingSetHold; readonly detail: string }
+  /**
+   * Rescue mode: the plan's blocks (those frozen already are left out) and, with `--gate`, the
+   * gate's input for the blocks added; `keptByWorkingSet`, the eligible blocks the working set kept out of it.
+   */
+  | {
+      readonly kind: 'blocks';
+      readonly frozen: readonly FrozenBlock[];
+      readonly plan: readonly B[];
+      readonly gate?: (added: readonly B[]) => GateInput;
+      readonly keptByWorkingSet?: number;
+    }
   /**
    * Shed mode: the span, the gate's input for it (the gate always weighs a span), the recent
    * window's budget it was planned with, and near the window what it expects the request to weigh.
@@ -109,7 +119,8 @@ function decideAnywhere<B extends DecidedBlock>(input: EpochInput<B>): EpochDeci
       if (freed < minGain && reading.contextTokens + minGain <= reading.window) {
         return {
           kind: 'hold',
-          reason: 'gain_too_small',
+          // Planned around the working set, what is left is too small: taking the working set would be a thrash.
+          reason: take.span.cutByWorkingSet === true ? 'working_set_thrash' : 'gain_too_small',
           detail: `the span frees about ${freed} tokens, under the ${Math.round(minGain)} asked`,
           span: take.span,
         };
@@ -137,6 +148,10 @@ function decideBlocks<B extends DecidedBlock>(
     ...(input.minGainFraction === undefined ? {} : { minGainFraction: input.minGainFraction }),
   });
   if (decision.latch) return gated(reading, decision.estimatedTokensFreed, decision.added, take.gate?.(decision.added));
+  const kept = take.keptByWorkingSet ?? 0;
+  if (kept > 0 && (decision.why === 'nothing_new' || decision.why === 'gain_too_small')) {
+    return { kind: 'hold', reason: 'working_set_thrash', detail: `${kept} eligible blocks are in the working set; the rest would free too little` };
+  }
   switch (decision.why) {
     case 'no_reading':
     case 'below_threshold':

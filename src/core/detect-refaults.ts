@@ -68,18 +68,28 @@ function detect(calls: readonly ToolCall[], epochs: readonly Epoch[], viaOfCall:
     const span = epoch.span;
     if (span !== undefined && !bySha.has(span.sha256)) bySha.set(span.sha256, { epoch: epoch.n, ordinal: span.first, sha256: span.sha256, span: true });
   }
+  const known: ReadonlySet<string> = new Set(bySha.keys());
   const refaults: Refault[] = [];
   for (const call of calls) {
     const found = new Map<string, Frozen>();
     const via = viaOfCall(call);
     if (via === undefined) continue;
-    for (const sha of namedShas(call, via, bySha)) {
+    for (const sha of namedShas(call, via, known)) {
       const block = bySha.get(sha);
       if (block !== undefined) found.set(sha, block);
     }
     for (const block of found.values()) refaults.push({ toolUseId: call.id, ...block, via });
   }
   return refaults;
+}
+
+/**
+ * The stored texts (by sha256, among `known`) one call reads back, by its tool's rule: what the
+ * working set (core/epochs/working-set.ts) counts per block and span.
+ */
+export function shasReadBack(call: ToolCall, known: ReadonlySet<string>): string[] {
+  const via = viaOf(call.name);
+  return via === undefined ? [] : namedShas(call, via, known).filter((sha) => known.has(sha));
 }
 
 function viaOf(name: string): RefaultVia | undefined {
@@ -90,7 +100,7 @@ function viaOf(name: string): RefaultVia | undefined {
 }
 
 // The lowercase sha256s the call names, by its tool's rule.
-function namedShas(call: ToolCall, via: RefaultVia, bySha: ReadonlyMap<string, Frozen>): string[] {
+function namedShas(call: ToolCall, via: RefaultVia, known: ReadonlySet<string>): string[] {
   switch (via) {
     case 'read': {
       const path = stringField(call, 'file_path');
@@ -108,7 +118,7 @@ function namedShas(call: ToolCall, via: RefaultVia, bySha: ReadonlyMap<string, F
       return call.strings.flatMap(([, value]) => {
         if (typeof value !== 'string' || !HEX_PREFIX.test(value)) return [];
         const prefix = value.toLowerCase();
-        const matches = [...bySha.keys()].filter((sha) => sha.startsWith(prefix));
+        const matches = [...known].filter((sha) => sha.startsWith(prefix));
         return matches.length === 1 ? matches : [];
       });
   }

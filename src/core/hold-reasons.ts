@@ -6,6 +6,7 @@
  */
 import type { GateDecision } from './shed/break-even.js';
 import { SHED_REFUSALS } from './shed/shed-types.js';
+import { WORKING_SET_HOLDS } from './epochs/working-set.js';
 
 /** Reasons of either mode, then shed mode's span refusals (core/shed/shed-types.ts). */
 export const HOLD_REASONS = {
@@ -22,6 +23,7 @@ export const HOLD_REASONS = {
   empty_message:
     'On a model that runs the prefix check: the epoch would also remove the thinking blocks after its edit, and that would leave an assistant message with no content, which the API refuses; nothing latched.',
   state_unavailable: 'The state directory failed while latching; the request went out without a new epoch.',
+  ...WORKING_SET_HOLDS,
   ...SHED_REFUSALS,
 } as const;
 

@@ -4,6 +4,7 @@
  * `/_ctxshed/metrics`). docs/metrics.md lists every metric and when it moves. Replay and tests
  * that count nothing use NO_METRICS.
  */
+import type { HoldReason } from '../core/hold-reasons.js';
 import type { ModelRoute } from '../core/model-route.js';
 import type { PassthroughReason } from '../core/passthrough-reasons.js';
 import type { ThinkingDropReason } from '../core/thinking/thinking-dropped.js';
@@ -42,6 +43,8 @@ export interface Metrics {
   passthrough(reason: PassthroughReason): void;
   /** An epoch latched: counted once, when it latches, never again per request that carries it. */
   epochLatched(mode: EpochMode, trigger: EpochTrigger, blocks: number, bytes: number): void;
+  /** A request over the threshold that latched no epoch, by its closed hold reason (docs/reasons.md). */
+  held(reason: HoldReason): void;
   /** Elided blocks read back by a later tool call (the policy's misses). */
   refaults(n: number): void;
   /** Frozen thinking blocks one request went without (docs/rescue.md, "Preserved thinking"). */
@@ -74,6 +77,7 @@ export const NO_METRICS: Metrics = {
   rewritten: ignore,
   passthrough: ignore,
   epochLatched: ignore,
+  held: ignore,
   refaults: ignore,
   thinkingRemoved: ignore,
   thinkingDropped: ignore,

@@ -4,6 +4,7 @@
  * the order below, which is the order docs/metrics.md gives them.
  */
 import { Counter, Histogram, type Registry } from 'prom-client';
+import { HOLD_REASONS } from '../core/hold-reasons.js';
 import { THINKING_DROP_REASONS } from '../core/thinking/thinking-dropped.js';
 
 /** The engine's time per model call: a few ms without a latch, up to seconds when a latch fsyncs. */
@@ -50,9 +51,9 @@ function requestMetrics(registers: Registry[]) {
   };
 }
 
-/** Epochs latched, and the blocks and bytes each one elided. */
+/** Epochs latched, the blocks and bytes each one elided, and the requests that latched none. */
 function epochMetrics(registers: Registry[]) {
-  return {
+  const metrics = {
     epochs: new Counter({
       name: 'ctxshed_epochs_latched_total',
       help: 'Epochs this proxy latched, by mode and trigger; each counted once, when it latches.',
@@ -74,6 +75,14 @@ function epochMetrics(registers: Registry[]) {
       registers,
     }),
   };
+  const holds = new Counter({
+    name: 'ctxshed_holds_total',
+    help: 'Requests over the threshold that latched no epoch, by hold reason (docs/reasons.md); working_set_thrash counts the thrashes the working set held.',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  for (const reason of Object.keys(HOLD_REASONS)) holds.inc({ reason }, 0);
+  return { ...metrics, holds };
 }
 
 /** What followed the rewrites: refaults, thinking removed or dropped, and overflow retries. */

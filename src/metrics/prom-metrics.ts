@@ -7,6 +7,7 @@
  * lists at start, a route or status on its first sight) and looked up without building a string.
  */
 import { Registry, type Counter, type Histogram } from 'prom-client';
+import type { HoldReason } from '../core/hold-reasons.js';
 import type { ModelRoute } from '../core/model-route.js';
 import { PASSTHROUGH_REASONS, type PassthroughReason } from '../core/passthrough-reasons.js';
 import type { ThinkingDropReason } from '../core/thinking/thinking-dropped.js';
@@ -45,6 +46,7 @@ export class PromMetrics implements ServedMetrics {
   readonly #epochs: Counter<'mode' | 'trigger'>;
   readonly #epochBlocks: Histogram<'mode'>;
   readonly #epochBytes: Histogram<'mode'>;
+  readonly #holds: Counter<'reason'>;
   readonly #refaults: Counter;
   readonly #thinkingRemoved: Counter;
   readonly #thinkingDropped: Counter<'reason'>;
@@ -64,6 +66,7 @@ export class PromMetrics implements ServedMetrics {
     this.#epochs = m.epochs;
     this.#epochBlocks = m.epochBlocks;
     this.#epochBytes = m.epochBytes;
+    this.#holds = m.holds;
     this.#refaults = m.refaults;
     this.#thinkingRemoved = m.thinkingRemoved;
     this.#thinkingDropped = m.thinkingDropped;
@@ -130,6 +133,10 @@ export class PromMetrics implements ServedMetrics {
     this.#epochs.inc({ mode, trigger });
     if (isCount(blocks)) this.#epochBlocks.observe({ mode }, blocks);
     if (isCount(bytes)) this.#epochBytes.observe({ mode }, bytes);
+  }
+
+  held(reason: HoldReason): void {
+    this.#holds.inc({ reason });
   }
 
   thinkingRemoved(n: number): void {

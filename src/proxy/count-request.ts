@@ -16,6 +16,7 @@ import type { RetryFacts } from './overflow-retry.js';
 export function countRequest(metrics: Metrics, prepared: Prepared, result: ForwardResult, prepareSeconds: number, retry?: RetryFacts): void {
   metrics.requestDone(prepared.route, result.status);
   if (retry !== undefined && retry.reason === 'overflow') metrics.overflowRetry(overflowOutcomeOf(retry));
+  if (prepared.hold !== undefined) metrics.held(prepared.hold.reason);
   const refaults = prepared.refaults?.length ?? 0;
   if (refaults > 0) metrics.refaults(refaults);
   if ((prepared.thinkingRemoved ?? 0) > 0) metrics.thinkingRemoved(prepared.thinkingRemoved!);

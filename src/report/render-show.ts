@@ -34,6 +34,7 @@ export function renderConversation(summary: ConversationSummary, recordEpochs: r
     `  seen      ${plural(s.requests, 'request')}, first ${formatWhen(s.firstSeen, nowMs)}, last ${formatWhen(s.lastSeen, nowMs)}`,
     `  fullness  ${formatPercent(s.fullness)}${s.window === null ? '' : ` of a ${formatCount(s.window)}-token window`} (the last reading)`,
     ...shed,
+    ...holdsLine(s.tally?.holds ?? {}),
   ];
   for (const epoch of s.epochs) {
     lines.push(
@@ -53,6 +54,18 @@ export function renderConversation(summary: ConversationSummary, recordEpochs: r
     lines.push('', 'No record of these epochs in the state directory: figures are estimated from the wire log.');
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The requests over the threshold that latched nothing, by reason, most first (docs/reasons.md):
+ * `working_set_thrash` shows the epochs the working set held back.
+ */
+function holdsLine(holds: Readonly<Record<string, number>>): string[] {
+  const rows = Object.entries(holds)
+    .filter(([, n]) => n > 0)
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
+  if (rows.length === 0) return [];
+  return [`  holds     ${rows.map(([reason, n]) => `${reason} ${formatCount(n)}`).join(', ')} (over the threshold, no epoch latched)`];
 }
 
 function renderEpoch(e: EpochSummary, recorded: Epoch | undefined, nowMs: number): string[] {

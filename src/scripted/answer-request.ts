@@ -5,7 +5,16 @@ import { countTokens } from './cache-pricing.js';
 import { encodeMessage } from './encode-message.js';
 import { errorText } from '../errors.js';
 import { apiId } from './message.js';
-import { COUNT_TOKENS_PATH, isCountTokensRequest, isMessagesRequest, MESSAGES_PATH, pathnameOf, type ReceivedRequest } from './received-request.js';
+import {
+  COUNT_TOKENS_PATH,
+  isCountTokensRequest,
+  isMessagesRequest,
+  MESSAGES_PATH,
+  parseRequestBody,
+  pathnameOf,
+  type ReceivedRequest,
+} from './received-request.js';
+import { decideContextWindow } from '../core/context-window.js';
 import type { ScriptedReply, WireReply } from './reply.js';
 
 /** Output tokens of the API's own Read call. */
@@ -17,10 +26,14 @@ export async function answerRequest(state: ApiState, req: ReceivedRequest): Prom
   // The API refuses a bound block before anything else runs, token counts included.
   const thinking = checkThinkingOf(state, req);
   if (thinking?.message !== undefined) return errorReply(400, 'invalid_request_error', thinking.message, requestIdOf(req.index));
-  if (isMessagesRequest(req) && options.maxPromptTokens !== undefined) {
+  const limit = isMessagesRequest(req) ? promptLimitOf(options.maxPromptTokens, req) : undefined;
+  if (limit !== undefined) {
     const tokens = countTokens(req.body);
     // The API refuses before the model sees anything: nothing is cached, nothing generated.
-    if (tokens > options.maxPromptTokens) return promptTooLongReply(tokens, options.maxPromptTokens, requestIdOf(req.index));
+    if (tokens > limit) {
+      state.refusedForSize++;
+      return promptTooLongReply(tokens, limit, requestIdOf(req.index));
+    }
   }
   let reply: ScriptedReply | undefined;
   try {
@@ -30,6 +43,15 @@ export async function answerRequest(state: ApiState, req: ReceivedRequest): Prom
   }
   reply ??= defaultReply(req);
   return reply.kind === 'message' ? encodeMessage(state, req, reply) : reply;
+}
+
+/** The most tokens a model call may carry: the option, else the window of its model and betas; none when off. */
+function promptLimitOf(option: number | false | undefined, req: ReceivedRequest): number | undefined {
+  if (option === false) return undefined;
+  if (option !== undefined) return option;
+  const body = parseRequestBody(req);
+  const model = typeof body === 'object' && body !== null && 'model' in body && typeof body.model === 'string' ? body.model : undefined;
+  return decideContextWindow({ model, betas: req.headers['anthropic-beta'] });
 }
 
 /** What the API answers when no responder does. */

@@ -24,11 +24,22 @@ export interface ApiState {
   readonly checked: Map<number, CheckedRequest>;
   /** The next request's index. */
   next: number;
+  /** Model calls refused as over the window. */
+  refusedForSize: number;
 }
 
 /** A fresh state for `options`. */
 export function openApiState(options: MessagesApiOptions): ApiState {
-  return { options, requests: [], usages: [], previousBody: new Map(), thinkingChecks: [], checked: new Map(), next: options.firstIndex ?? 0 };
+  return {
+    options,
+    requests: [],
+    usages: [],
+    previousBody: new Map(),
+    thinkingChecks: [],
+    checked: new Map(),
+    next: options.firstIndex ?? 0,
+    refusedForSize: 0,
+  };
 }
 
 /** Records a request whose body has arrived, numbered in arrival order, and tells `onRequest`. */

@@ -18,8 +18,11 @@ export interface MessagesApiOptions {
   /**
    * The context window in scripted tokens: a model call whose prompt counts more gets the API's
    * 400 `invalid_request_error` "prompt is too long: N tokens > M maximum", before any responder.
+   * Default: the window of the request's model and betas, from the table the proxy uses
+   * (core/context-window.ts), as the real API refuses; `false` answers whatever the size (only for
+   * a test of the scripted API itself).
    */
-  readonly maxPromptTokens?: number;
+  readonly maxPromptTokens?: number | false;
   /** The first request's `index` (to number requests across several servers). Default 0. */
   readonly firstIndex?: number;
   /** Called with each request once its body has arrived, before it is answered. */
@@ -39,6 +42,8 @@ export interface MessagesApi {
   readonly usages: Usage[];
   /** One record per request whose thinking blocks were checked, in order: assert `refused` on these. */
   readonly thinkingChecks: ThinkingCheckRecord[];
+  /** Model calls refused as over the window so far ("prompt is too long"): a suite asserts 0. */
+  readonly refusedForSize: () => number;
   /** Stops listening and cuts every connection (a keep-alive one would hold close() open). */
   close(): Promise<void>;
 }

@@ -2,7 +2,9 @@
  * The scripted Anthropic Messages API, shared by `ctxshed demo` and the tests: a real `node:http`
  * server on 127.0.0.1 (any free port) that records every request byte for byte and answers
  *
- * - `POST /v1/messages`: the responder's reply, else a Read tool call; a model's message is priced
+ * - `POST /v1/messages`: over the window (the model's, from the proxy's table, or
+ *   `maxPromptTokens`), the API's 400 "prompt is too long: N tokens > M maximum", counted in
+ *   `refusedForSize`; else the responder's reply, else a Read tool call; a model's message is priced
  *   with a prompt-cache model (cache-pricing.ts) for its usage, and sent as SSE when the body says
  *   `"stream": true`, as JSON otherwise (sse-encode.ts says which doc the stream follows);
  * - `POST /v1/messages/count_tokens`: `{"input_tokens": N}`;
@@ -66,6 +68,7 @@ export async function startMessagesApi(options: MessagesApiOptions = {}): Promis
     requests: state.requests,
     usages: state.usages,
     thinkingChecks: state.thinkingChecks,
+    refusedForSize: () => state.refusedForSize,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

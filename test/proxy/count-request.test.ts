@@ -42,6 +42,15 @@ describe('countRequest', () => {
     ]);
   });
 
+  it('should count a hold by its reason: a working-set thrash is one', () => {
+    const metrics = recordingMetrics();
+    const hold = { reason: 'working_set_thrash' as const, detail: '3 eligible blocks are in the working set; the rest would free too little' };
+
+    countRequest(metrics, prepared({ epochs: 2, hold }), result({ timings: { totalMs: 5 } }), 0.001);
+
+    expect(metrics.calls).toEqual([['requestDone', 'messages', 200], ['held', 'working_set_thrash'], ['rewritten'], ['rewriteSeconds', 0.001]]);
+  });
+
   it('should count a request the upstream never answered, with no time to headers and no usage', () => {
     const metrics = recordingMetrics();
 

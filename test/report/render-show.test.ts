@@ -24,6 +24,23 @@ describe('renderConversation', () => {
     expect(widest(text)).toBeLessThanOrEqual(100);
   });
 
+  it("should count the conversation's holds by reason, the working set's thrashes among them, and say none when there are none", () => {
+    const { summaries, records } = session();
+    const summary = summaries.find((s) => s.key === KEY_A)!;
+    const tally = { ...summary.tally!, holds: { gain_too_small: 2, working_set_thrash: 5, stale_reading: 0 } };
+
+    const text = renderConversation({ ...summary, tally }, records[0]!.epochs, { elidedDir: '/st/elided', spansDir: '/st/spans' }, NOW);
+    const quiet = renderConversation(
+      { ...summary, tally: { ...tally, holds: {} } },
+      records[0]!.epochs,
+      { elidedDir: '/st/elided', spansDir: '/st/spans' },
+      NOW,
+    );
+
+    expect(text).toContain('  holds     working_set_thrash 5, gain_too_small 2 (over the threshold, no epoch latched)\n');
+    expect(quiet).not.toContain('holds');
+  });
+
   it('should say the figures are estimates when the epochs come from the wire log alone', () => {
     const { summaries } = session();
     const summary = summaries.find((s) => s.key === KEY_A)!;

@@ -241,6 +241,39 @@ describe('startMessagesApi, the prompt limit', () => {
   });
 });
 
+describe('startMessagesApi, the window by default', () => {
+  const bodyOf = (model: string, bytes: number): string => {
+    const head = JSON.stringify({ model, max_tokens: 1, messages: [{ role: 'user', content: '' }] });
+    return head.replace('"content":""', `"content":"${'x'.repeat(bytes - head.length)}"`);
+  };
+
+  it("should refuse a model call over its model's window (200,000 for an older model) and count it", async () => {
+    const up = await start();
+
+    const over = await call(up.url, { body: bodyOf('claude-sonnet-4-5', 200_001 * 4) });
+    const under = await call(up.url, { body: bodyOf('claude-sonnet-4-5', 200_000 * 4) });
+
+    expect(over.status).toBe(400);
+    expect(JSON.parse(over.body.toString('utf8'))).toMatchObject({
+      error: { type: 'invalid_request_error', message: 'prompt is too long: 200001 tokens > 200000 maximum' },
+    });
+    expect(under.status).toBe(200);
+    expect(up.refusedForSize()).toBe(1);
+  });
+
+  it('should take the 1M window of a 1M model, and refuse nothing with maxPromptTokens: false', async () => {
+    const up = await start();
+    const off = await start({ maxPromptTokens: false });
+
+    const big = await call(up.url, { body: bodyOf('claude-opus-5', 300_000 * 4) });
+    const unchecked = await call(off.url, { body: bodyOf('claude-sonnet-4-5', 300_000 * 4) });
+
+    expect(big.status).toBe(200);
+    expect(unchecked.status).toBe(200);
+    expect(up.refusedForSize() + off.refusedForSize()).toBe(0);
+  });
+});
+
 describe('startMessagesApi, other paths', () => {
   it('should count tokens as bytes/4 when the responder declines', async () => {
     const up = await start();

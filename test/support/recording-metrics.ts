@@ -18,6 +18,7 @@ export function recordingMetrics(): Metrics & { readonly calls: MetricsCall[] } 
     rewritten: record('rewritten'),
     passthrough: record('passthrough'),
     epochLatched: record('epochLatched'),
+    held: record('held'),
     refaults: record('refaults'),
     thinkingRemoved: record('thinkingRemoved'),
     thinkingDropped: record('thinkingDropped'),

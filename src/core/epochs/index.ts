@@ -17,3 +17,4 @@ export * from './judge-items.js';
 export * from './find-span-stubs.js';
 export * from './tool-results.js';
 export * from './spans.js';
+export * from './working-set.js';

@@ -12,6 +12,7 @@ import { planShedToFit, shedFitOf } from '../shed/plan-to-fit.js';
 import { recentBudgetTokens, SHED_POLICY_NAME, SHED_POLICY_VERSION, type ShedFit, type ShedPolicy } from '../shed/shed-types.js';
 import { gateInputOf, weighSpan } from '../shed/weigh-span.js';
 import type { EpochPlanner, OverflowAsk } from './epoch-planner.js';
+import { workingSetOfAsk } from './working-set.js';
 
 /** What a span epoch freezes: the span, the recent window's budget it was planned with, and near the window its fit. */
 export interface SpanLatchChoice {
@@ -45,6 +46,7 @@ export function spansLatch(settings: SpansSettings): EpochPlanner<SpanLatchChoic
         policy,
         spansDir,
         ...(horizon === undefined ? {} : { horizon }),
+        keepFrom: workingSetOfAsk(ask).firstMessage,
       }),
     chosen: (decision) => ({
       // A latching decision on a span take always carries its span (core/decide-epoch.ts).
@@ -68,7 +70,9 @@ function spansOverflowTake(ask: OverflowAsk, settings: SpansSettings): OverflowT
   const tokensPerByte = ask.sentBytes > 0 ? tokens / ask.sentBytes : 0;
   const target = { contextTokens: tokens, limit, tokensPerByte, floorTokens: policy.recentFloorTokens, spansDir };
   // The span may grow into the recent window down to its floor to bring the retry under the limit.
-  const plan = planShedToFit(body, ask.spans, { sha256, recentTokens: recentBudgetTokens(policy, ask.window), index }, target);
+  // Around the working set, unless only a span that takes it brings the retry under the limit.
+  const keepFrom = workingSetOfAsk(ask).firstMessage;
+  const plan = planShedToFit(body, ask.spans, { sha256, recentTokens: recentBudgetTokens(policy, ask.window), index, keepFrom }, target);
   // No span to shed: every message that could go is shed already, or none may go (docs/reasons.md).
   if (plan.kind === 'none') return { kind: 'none', detail: `${plan.plan.reason}: ${plan.plan.detail}` };
   const gate = gateInputOf(body, index, plan.span, { tokensPerByte, spansDir, ...(horizon === undefined ? {} : { horizon }) });

@@ -17,6 +17,7 @@ import type { Sha256 } from '../ports.js';
 import type { GateDecision, GateInput } from '../shed/break-even.js';
 import { renderStub } from '../stub.js';
 import type { EpochAsk, EpochPlanner, OverflowAsk } from './epoch-planner.js';
+import { workingSetOfAsk, workingSetOrdinals } from './working-set.js';
 
 /** What a tool-result epoch freezes: the blocks it adds and, from policy version 3, their labels. */
 export interface ToolResultsChoice {
@@ -40,18 +41,20 @@ export interface ToolResultsLatch extends EpochPlanner<ToolResultsChoice> {
 /** The tool-result kind's planner. */
 export function toolResultsLatch(settings: ToolResultsSettings): ToolResultsLatch {
   const { policy, elidedDir, sha256 } = settings;
-  const takeBlocks = <B extends DecidedBlock>(ask: EpochAsk, blocks: () => readonly B[], gate?: (added: readonly B[]) => GateInput): EpochTake<B> => ({
-    kind: 'blocks',
-    frozen: ask.frozen,
-    plan: blocks(),
-    ...(gate === undefined ? {} : { gate }),
-  });
+  const takeBlocks = <B extends DecidedBlock>(ask: EpochAsk, blocks: () => readonly B[], gate?: (added: readonly B[]) => GateInput): EpochTake<B> => {
+    // The working set's answers stay (core/epochs/working-set.ts): the epoch plans around them.
+    const keep = workingSetOrdinals(ask.index, workingSetOfAsk(ask));
+    const all = blocks();
+    const plan = keep.size === 0 ? all : all.filter((b) => !keep.has(b.ordinal));
+    const kept = all.length - plan.length;
+    return { kind: 'blocks', frozen: ask.frozen, plan, ...(gate === undefined ? {} : { gate }), ...(kept > 0 ? { keptByWorkingSet: kept } : {}) };
+  };
   return {
     kind: 'tool_results',
     takeBlocks,
     take: (ask) => takeBlocks(ask, () => planElision(ask.body, ask.index, policy, sha256, { elidedDir })),
     chosen: (decision) => ({ added: decision.added }),
-    takeOnOverflow: (ask) => toolResultsOverflowTake({ ...ask, plan: planElision(ask.body, ask.index, policy, sha256, { elidedDir }), elidedDir }),
+    takeOnOverflow: (ask) => overflowAroundWorkingSet(ask, planElision(ask.body, ask.index, policy, sha256, { elidedDir }), elidedDir),
     epochOf: (choice, gate) => toolResultsPart(choice, policy, gate),
   };
 }
@@ -72,6 +75,19 @@ export function toolResultsOverflowTake(input: ToolResultsOverflow): OverflowTak
   // Only the content value changes: the block's JSON goes, its stub's JSON comes.
   const bytesFreed = added.reduce((sum, b) => sum + Math.max(0, b.jsonBytes - stubJsonBytes(b, input.elidedDir)), 0);
   return { kind: 'some', choice: { added }, freedTokens: Math.round(bytesFreed * tokensPerByte) };
+}
+
+/**
+ * The overflow take around the working set; when that cannot bring the retry under the limit, the
+ * take with it: the window forces the working set out (core/epochs/working-set.ts).
+ */
+function overflowAroundWorkingSet(ask: OverflowAsk, plan: readonly PlannedBlock[], elidedDir: string): OverflowTake<ToolResultsChoice> {
+  const keep = workingSetOrdinals(ask.index, workingSetOfAsk(ask));
+  const all = toolResultsOverflowTake({ ...ask, plan, elidedDir });
+  if (keep.size === 0) return all;
+  const around = toolResultsOverflowTake({ ...ask, plan: plan.filter((b) => !keep.has(b.ordinal)), elidedDir });
+  if (around.kind === 'some' && ask.tokens - around.freedTokens <= ask.limit) return around;
+  return all;
 }
 
 /** The epoch's blocks, policy and ledger, and a file for each frozen block (a block kept has no stub to name one). */

@@ -29,21 +29,31 @@ export type SpanChoice =
       readonly last: number;
       /** Where the recent window began before the boundary was moved back to an assistant message. */
       readonly windowStart: number;
+      /** Present when the working set moved the window's start back (core/epochs/working-set.ts). */
+      readonly cutByWorkingSet?: true;
     }
-  | { readonly kind: 'none'; readonly reason: ShedRefusal; readonly detail: string };
+  | { readonly kind: 'none'; readonly reason: ShedRefusal; readonly detail: string; readonly cutByWorkingSet?: true };
 
 /**
  * Chooses the span a new epoch would shed from this request, leaving a recent window of
- * `recentTokens` (recentBudgetTokens). Pure; never throws on an indexed body.
+ * `recentTokens` (recentBudgetTokens) and, from `keepFrom` on, the working set (-1: none). Pure;
+ * never throws on an indexed body.
  */
 export function chooseSpan(
   index: TranscriptIndex,
   facts: readonly MessageFacts[],
   frozen: readonly FrozenSpan[],
   recentTokens: number = recentBudgetTokens(DEFAULT_SHED_POLICY, undefined),
+  keepFrom = -1,
 ): SpanChoice {
+  const recentStart = recentWindowStart(index, facts, recentTokens);
   const afterLast = (frozen[frozen.length - 1]?.last ?? 0) + 1;
-  const windowStart = recentWindowStart(index, facts, recentTokens);
+  const cut = keepFrom >= 0 && keepFrom < recentStart && recentStart > afterLast;
+  const choice = chooseBefore(facts, afterLast, cut ? keepFrom : recentStart);
+  return cut ? { ...choice, cutByWorkingSet: true } : choice;
+}
+
+function chooseBefore(facts: readonly MessageFacts[], afterLast: number, windowStart: number): SpanChoice {
   if (windowStart <= afterLast) return none('too_few_messages', `the window starts at message ${windowStart}, the span would start at ${afterLast}`);
   const lastLoad = facts.findLastIndex((f, i) => i < windowStart && f.loadsTool);
   const first = Math.max(afterLast, lastLoad + 1);

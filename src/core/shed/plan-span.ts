@@ -17,12 +17,14 @@ export interface PlannedSpan extends FrozenSpan {
   readonly text: Uint8Array;
   /** Where the recent window began (for the record and the gate). */
   readonly windowStart: number;
+  /** Present when the working set ended the span earlier than the recent window would have. */
+  readonly cutByWorkingSet?: true;
 }
 
 /** The plan, or why nothing would be shed. */
 export type ShedPlan =
   | { readonly kind: 'planned'; readonly span: PlannedSpan }
-  | { readonly kind: 'none'; readonly reason: ShedRefusal; readonly detail: string };
+  | { readonly kind: 'none'; readonly reason: ShedRefusal; readonly detail: string; readonly cutByWorkingSet?: true };
 
 /** What the plan may be handed besides the body. */
 export interface ShedPlanOptions {
@@ -34,6 +36,8 @@ export interface ShedPlanOptions {
   readonly recentTokens?: number;
   /** The body's index, when the caller already built it. */
   readonly index?: TranscriptIndex;
+  /** The first message of the working set, which the span must end before (-1 or absent: none; core/epochs/working-set.ts). */
+  readonly keepFrom?: number;
 }
 
 /** Plans the span a new shed epoch would freeze, after the conversation's `frozen` spans. Never throws. */
@@ -47,9 +51,10 @@ export function planShed(body: Uint8Array, frozen: readonly FrozenSpan[], option
     }
     const facts = readMessageFacts(body, index);
     const recentTokens = options.recentTokens ?? recentBudgetTokens(options.policy ?? DEFAULT_SHED_POLICY, options.window);
-    const choice = chooseSpan(index, facts, frozen, recentTokens);
+    const choice = chooseSpan(index, facts, frozen, recentTokens, options.keepFrom ?? -1);
     if (choice.kind === 'none') return choice;
-    return freezeChoice(body, index, facts, choice.first, choice.last, choice.windowStart, options.sha256);
+    const plan = freezeChoice(body, index, facts, choice.first, choice.last, choice.windowStart, options.sha256);
+    return plan.kind === 'planned' && choice.cutByWorkingSet ? { kind: 'planned', span: { ...plan.span, cutByWorkingSet: true } } : plan;
   } catch (error) {
     return { kind: 'none', reason: 'unreadable_body', detail: error instanceof Error ? error.message : String(error) };
   }

@@ -35,13 +35,32 @@ export type FittedPlan =
       readonly recentTokens: number;
       readonly estimatedTokens: number;
       readonly short?: ShedShortReason;
+      /** Present when the span takes the working set out because nothing around it fit (the window forces it out). */
+      readonly forcedWorkingSet?: true;
     };
 
 /**
  * Plans with `options.recentTokens`, then, when `target` is given and the request would stay over
- * its limit, with the floor. Pure; never throws (planShed does not).
+ * its limit, with the floor. Both plans end before the working set (`options.keepFrom`); when
+ * neither fits and a span that takes the working set would bring the request under the limit,
+ * that one is taken: the window forces the working set out (core/epochs/working-set.ts). Pure;
+ * never throws (planShed does not).
  */
 export function planShedToFit(
+  body: Uint8Array,
+  frozen: readonly FrozenSpan[],
+  options: ShedPlanOptions & { readonly recentTokens: number },
+  target?: FitTarget,
+): FittedPlan {
+  const around = planAround(body, frozen, options, target);
+  if (target === undefined || (options.keepFrom ?? -1) < 0) return around;
+  if (around.kind === 'planned' && around.short === undefined) return around;
+  const forced = planAround(body, frozen, { ...options, keepFrom: -1 }, target);
+  if (forced.kind !== 'planned' || forced.short !== undefined) return around;
+  return { ...forced, forcedWorkingSet: true };
+}
+
+function planAround(
   body: Uint8Array,
   frozen: readonly FrozenSpan[],
   options: ShedPlanOptions & { readonly recentTokens: number },

@@ -10,7 +10,7 @@ import type { TranscriptIndex } from '../transcript-index.js';
 import { shedGateInput } from './gate-input.js';
 import { asksOneHourCache } from './one-hour-cache.js';
 import { GATE_CEILING, type GateInput } from './break-even.js';
-import { freezeSpan, type PlannedSpan } from './plan-span.js';
+import { freezeSpan, type PlannedSpan, type ShedPlan } from './plan-span.js';
 import { planShedToFit, shedFitOf } from './plan-to-fit.js';
 import { recentBudgetTokens, type FrozenSpan, type ShedPolicy } from './shed-types.js';
 import { spanStubMessage } from './span-stub.js';
@@ -29,6 +29,8 @@ export interface SpanWeighing {
   /** Where the span's files go: the stub names them, and its size counts against the gain. */
   readonly spansDir: string;
   readonly horizon?: number;
+  /** The first message of the working set, which the span ends before unless the window forces it out (-1 or absent: none). */
+  readonly keepFrom?: number;
 }
 
 /**
@@ -41,11 +43,19 @@ export function weighSpan(input: SpanWeighing): SpanTake {
   const tokensPerByte = tokensPerByteOf(reading);
   const nearWindow = fullnessOf(reading) >= GATE_CEILING;
   const target = { contextTokens: reading.contextTokens, limit: reading.window, tokensPerByte, floorTokens: policy.recentFloorTokens, spansDir };
-  const budget = { sha256: input.sha256, recentTokens: recentBudgetTokens(policy, reading.window), index };
+  const keepFrom = input.keepFrom ?? -1;
+  const budget = { sha256: input.sha256, recentTokens: recentBudgetTokens(policy, reading.window), index, keepFrom };
   const plan = planShedToFit(body, input.spans, budget, nearWindow ? target : undefined);
-  if (plan.kind === 'none') return plan.plan;
+  if (plan.kind === 'none') return heldByWorkingSet(plan.plan, keepFrom, nearWindow);
   const gate = gateInputOf(body, index, plan.span, { tokensPerByte, spansDir, ...(input.horizon === undefined ? {} : { horizon: input.horizon }) });
   return { kind: 'span', span: plan.span, gate, recentTokens: plan.recentTokens, ...(nearWindow ? { fit: shedFitOf(plan, reading.window) } : {}) };
+}
+
+/** A refusal the working set caused says so (core/epochs/working-set.ts): a thrash, or near the window a working set that does not fit. */
+function heldByWorkingSet(plan: Extract<ShedPlan, { kind: 'none' }>, keepFrom: number, nearWindow: boolean): SpanTake {
+  if (plan.cutByWorkingSet !== true) return plan;
+  const reason = nearWindow ? 'working_set_exceeds_window' : 'working_set_thrash';
+  return { kind: 'none', reason, detail: `the working set starts at message ${keepFrom}; before it, ${plan.reason}: ${plan.detail}` };
 }
 
 /**

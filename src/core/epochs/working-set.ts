@@ -1,0 +1,117 @@
+/**
+ * The working set (docs/shed.md and docs/rescue.md, "The working set"): what the model brought
+ * back stays in front of it. One rule that both kinds of epoch ask (tool-results-latch.ts and
+ * spans-latch.ts), decided from the body and what the epochs froze, so replay and the proxy agree:
+ *
+ * - the answer of every call that brought stored text back (a `restore` over MCP, a Read of a
+ *   span's `.md`/`.json` or of an elided file: core/shed/restore-call.ts) made since the person's
+ *   latest prompt (the newest user message with a text of their own, core/shed/message-facts.ts);
+ * - and, for the rest of the conversation, the newest answer that brought back a block or span the
+ *   transcript reads back twice or more (its refault count), so a text that refaults stays.
+ *
+ * An epoch plans around it: a tool-result epoch leaves those answers alone, a span ends before the
+ * first of them. Only the window takes it out (core/shed/plan-to-fit.ts, an overflow latch).
+ */
+import { shasReadBack } from '../detect-refaults.js';
+import { readToolCalls } from '../read-tool-calls.js';
+import { readMessageFacts, type MessageFacts } from '../shed/message-facts.js';
+import { isRestoreCall } from '../shed/restore-call.js';
+import type { TranscriptIndex } from '../transcript-index.js';
+
+/** Reads back this many times or more: in the working set for the rest of the conversation. */
+export const PINNING_REFAULTS = 2;
+
+/** The closed hold reasons of the working set (core/hold-reasons.ts, docs/reasons.md). */
+export const WORKING_SET_HOLDS = {
+  working_set_thrash:
+    'A thrash: the epoch would take out what the model brought back since the last epoch (its working set). Planned around it, what is left is not worth a cache re-write, so nothing latched.',
+  working_set_exceeds_window:
+    "Near the window, the working set (what the model brought back since the person's latest prompt, and what it brought back twice) does not fit with what must stay; an epoch around it would leave the request over the window.",
+} as const;
+
+/** Why the working set held an epoch. */
+export type WorkingSetHold = keyof typeof WORKING_SET_HOLDS;
+
+/** The answers that stay in front of the model. */
+export interface WorkingSet {
+  /** The tool_use ids whose tool_results stay. */
+  readonly calls: ReadonlySet<string>;
+  /** The first message holding one of those answers; -1 when none. */
+  readonly firstMessage: number;
+  /** The bytes of those answers (their tool_result blocks). */
+  readonly bytes: number;
+  /** The person's latest prompt, by message; -1 when none. */
+  readonly promptAt: number;
+}
+
+/** An empty working set. */
+export const NO_WORKING_SET: WorkingSet = { calls: new Set(), firstMessage: -1, bytes: 0, promptAt: -1 };
+
+/**
+ * The working set of a body. `stored` is every sha256 the conversation's epochs froze (blocks'
+ * and spans'), against which read-backs are counted; `facts` when the caller has read them.
+ */
+export function workingSetOf(body: Uint8Array, index: TranscriptIndex, stored: ReadonlySet<string>, facts?: readonly MessageFacts[]): WorkingSet {
+  const calls = [...readToolCalls(body, index).values()].filter(isRestoreCall);
+  if (calls.length === 0) return NO_WORKING_SET;
+  const promptAt = (facts ?? readMessageFacts(body, index)).findLastIndex((f) => f.prompt);
+  const answerAt = new Map<string, { message: number; bytes: number }>();
+  for (const result of index.toolResults) answerAt.set(result.toolUseId, { message: result.messageIndex, bytes: result.end - result.start });
+  const kept = new Set<string>();
+  const newestOf = new Map<string, { id: string; count: number }>();
+  for (const call of calls) {
+    const at = answerAt.get(call.id);
+    if (at === undefined) continue;
+    if (at.message > promptAt) kept.add(call.id);
+    for (const sha of shasReadBack(call, stored)) newestOf.set(sha, { id: call.id, count: (newestOf.get(sha)?.count ?? 0) + 1 });
+  }
+  for (const { id, count } of newestOf.values()) if (count >= PINNING_REFAULTS) kept.add(id);
+  let firstMessage = -1;
+  let bytes = 0;
+  for (const id of kept) {
+    const at = answerAt.get(id)!;
+    bytes += at.bytes;
+    if (firstMessage < 0 || at.message < firstMessage) firstMessage = at.message;
+  }
+  return { calls: kept, firstMessage, bytes, promptAt };
+}
+
+/** Every sha256 the frozen blocks and spans name. */
+export function storedShas(blocks: readonly { readonly sha256: string }[], spans: readonly { readonly sha256: string }[]): Set<string> {
+  return new Set([...blocks.map((b) => b.sha256), ...spans.map((s) => s.sha256)]);
+}
+
+/** What the working set is read from: a body, its index, what the conversation froze. */
+export interface WorkingSetAsk {
+  readonly body: Uint8Array;
+  readonly index: TranscriptIndex;
+  readonly frozen: readonly { readonly sha256: string }[];
+  readonly spans: readonly { readonly sha256: string }[];
+}
+
+const ASKED = new WeakMap<WorkingSetAsk, WorkingSet>();
+
+/**
+ * The working set of an ask (core/epochs/epoch-planner.ts), read once per ask however many times
+ * a kind weighs it. A body the rules cannot read has none: the epoch plans as before.
+ */
+export function workingSetOfAsk(ask: WorkingSetAsk): WorkingSet {
+  let set = ASKED.get(ask);
+  if (set === undefined) {
+    try {
+      set = workingSetOf(ask.body, ask.index, storedShas(ask.frozen, ask.spans));
+    } catch {
+      set = NO_WORKING_SET;
+    }
+    ASKED.set(ask, set);
+  }
+  return set;
+}
+
+/** The ordinals of the tool_results in the working set. */
+export function workingSetOrdinals(index: TranscriptIndex, set: WorkingSet): Set<number> {
+  const ordinals = new Set<number>();
+  if (set.calls.size === 0) return ordinals;
+  for (const result of index.toolResults) if (set.calls.has(result.toolUseId)) ordinals.add(result.ordinal);
+  return ordinals;
+}

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import {
+  decideEpoch,
+  DEFAULT_POLICY,
+  DEFAULT_SHED_POLICY,
+  planShed,
+  planShedToFit,
+  spansLatch,
+  toolResultsLatch,
+  workingSetOf,
+  workingSetOrdinals,
+  type EpochAsk,
+  type FrozenBlock,
+  type FrozenSpan,
+} from '../../../src/core/index.js';
+import { filler, mustIndex, sha256, utf8 } from '../bodies.js';
+
+const STORED = ['a', 'b', 'c', 'd'].map((c) => c.repeat(64));
+const RESTORE = 'mcp__ctxshed__restore';
+
+type Step = { readonly prompt: string } | { readonly read: string; readonly bytes: number } | { readonly restore: string; readonly bytes: number };
+
+/**
+ * A Messages body: a first prompt, then each step (a person's prompt, a Read of a project file, or
+ * a restore of a stored sha256 with its answer of `bytes`), then an assistant's text. Call ids are
+ * `t<step>`.
+ */
+function body(steps: readonly Step[]): Uint8Array {
+  const messages: unknown[] = [{ role: 'user', content: 'Read the project.' }];
+  steps.forEach((step, i) => {
+    if ('prompt' in step) {
+      messages.push({ role: 'assistant', content: [{ type: 'text', text: `done ${i}` }] });
+      messages.push({ role: 'user', content: step.prompt });
+      return;
+    }
+    const input = 'read' in step ? { file_path: step.read } : { handle: step.restore };
+    messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name: 'read' in step ? 'Read' : RESTORE, input }] });
+    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: filler(step.bytes, i) }] });
+  });
+  messages.push({ role: 'assistant', content: [{ type: 'text', text: 'checking' }] });
+  return utf8(JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 100, messages }));
+}
+
+const reads = (n: number, bytes = 8_000): Step[] => Array.from({ length: n }, (_, i) => ({ read: `/p/${i}.ts`, bytes }));
+
+describe('workingSetOf', () => {
+  it("should hold the answers of the restores since the person's latest prompt, and not those before it", () => {
+    const b = body([...reads(2), { restore: STORED[0]!, bytes: 3000 }, { prompt: 'now the tests' }, { restore: STORED[1]!, bytes: 3000 }, ...reads(2)]);
+
+    const set = workingSetOf(b, mustIndex(b), new Set(STORED));
+
+    expect([...set.calls]).toEqual(['t4']);
+    // Message 0 the prompt, then two messages a step: step 4's answer is message 10.
+    expect(set.firstMessage).toBe(10);
+    expect(set.promptAt).toBe(8);
+  });
+
+  it('should keep for the rest of the conversation the newest answer of a text brought back twice, and only that one', () => {
+    const twice = STORED[2]!;
+    const b = body([{ restore: twice, bytes: 2000 }, { prompt: 'again' }, { restore: twice, bytes: 2000 }, { prompt: 'and on' }, ...reads(3)]);
+
+    const set = workingSetOf(b, mustIndex(b), new Set(STORED));
+
+    expect([...set.calls]).toEqual(['t2']);
+  });
+
+  it('should hold nothing when no call brought stored text back', () => {
+    const b = body(reads(4));
+
+    expect(workingSetOf(b, mustIndex(b), new Set(STORED)).calls.size).toBe(0);
+  });
+});
+
+describe('a span planned around the working set', () => {
+  const steps: Step[] = [...reads(12), { prompt: 'check your work' }, ...STORED.map((restore) => ({ restore, bytes: 8_000 })), ...reads(1, 200)];
+  const b = body(steps);
+  const index = mustIndex(b);
+  const set = workingSetOf(b, index, new Set(STORED));
+
+  it('should end before the first restore answer since the prompt, where the recent window alone would take some', () => {
+    const alone = planShed(b, [], { sha256, recentTokens: 3000, index });
+    const around = planShed(b, [], { sha256, recentTokens: 3000, index, keepFrom: set.firstMessage });
+
+    expect(alone.kind === 'planned' && alone.span.last).toBeGreaterThanOrEqual(set.firstMessage);
+    expect(around).toMatchObject({ kind: 'planned', span: { cutByWorkingSet: true } });
+    expect(around.kind === 'planned' && around.span.last).toBeLessThan(set.firstMessage);
+  });
+
+  it('should take the working set only when nothing around it brings the request under the limit (the window forces it out)', () => {
+    const options = { sha256, recentTokens: 3000, index, keepFrom: set.firstMessage };
+    const target = (limit: number) => ({ contextTokens: b.length / 4, limit, tokensPerByte: 0.25, floorTokens: 3000, spansDir: '/s' });
+
+    const roomy = planShedToFit(b, [], options, target(b.length / 4));
+    // The reads free about 24,000 tokens; with three of the four restores, about 30,000.
+    const tight = planShedToFit(b, [], options, target(Math.round(b.length / 4 - 27_000)));
+
+    expect(roomy).toMatchObject({ kind: 'planned', span: { cutByWorkingSet: true } });
+    expect(roomy).not.toHaveProperty('forcedWorkingSet');
+    expect(tight).toMatchObject({ kind: 'planned', forcedWorkingSet: true });
+    expect(tight.kind === 'planned' && tight.span.last).toBeGreaterThanOrEqual(set.firstMessage);
+  });
+});
+
+describe('the epoch kinds and the working set', () => {
+  const reading = { contextTokens: 150_000, window: 200_000, epochsApplied: 0, requestBytes: 600_000 };
+  const decide = (take: () => ReturnType<ReturnType<typeof toolResultsLatch>['take']>) => decideEpoch({ reading, threshold: 0.7, epochCount: 0, take });
+
+  it('should leave the working set out of a tool-result epoch, and hold a thrash when the rest is not worth it', () => {
+    const b = body([...reads(3, 2_000), { prompt: 'check' }, ...STORED.map((restore) => ({ restore, bytes: 20_000 })), ...reads(6, 100)]);
+    const index = mustIndex(b);
+    const frozen: FrozenBlock[] = STORED.map((sha, ordinal) => ({ ordinal, toolUseId: `x${ordinal}`, bytes: 10, sha256: sha, jsonBytes: 12, jsonSha256: sha }));
+    const ask: EpochAsk = { body: b, index, reading, frozen, spans: [] };
+    const planner = toolResultsLatch({ policy: DEFAULT_POLICY, elidedDir: '/state/elided', sha256 });
+
+    const take = planner.take(ask);
+    const kept = workingSetOrdinals(index, workingSetOf(b, index, new Set(STORED)));
+
+    expect(take).toMatchObject({ kind: 'blocks', keptByWorkingSet: 4 });
+    expect(take.kind === 'blocks' && take.plan.some((block) => kept.has(block.ordinal))).toBe(false);
+    expect(decide(() => take)).toMatchObject({ kind: 'hold', reason: 'working_set_thrash' });
+  });
+
+  it('should hold a span epoch as a thrash when only the working set would be worth shedding', () => {
+    const b = body([...reads(2, 500), { prompt: 'check' }, ...STORED.map((restore) => ({ restore, bytes: 60_000 })), ...reads(1, 100)]);
+    const spans: FrozenSpan[] = [];
+    const ask: EpochAsk = { body: b, index: mustIndex(b), reading: { ...reading, requestBytes: b.length }, frozen: [], spans };
+    const planner = spansLatch({ policy: DEFAULT_SHED_POLICY, spansDir: '/state/spans', sha256 });
+
+    const decision = decide(() => planner.take(ask));
+
+    expect(decision).toMatchObject({ kind: 'hold', reason: 'working_set_thrash' });
+  });
+});
