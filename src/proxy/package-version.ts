@@ -1,4 +1,4 @@
-/** ctxshed's own version, from its package.json, for what it tells other programs (the MCP handshake). */
+/** ctxshed's own version, from its package.json, for what it tells other programs (the MCP handshake, the health route). */
 import fs from 'node:fs/promises';
 
 /** The `version` of the nearest package.json named ctxshed above this module (dist/ or src/), else `0.0.0`. */
