@@ -45,7 +45,7 @@ export async function handleProxyRequest(deps: ProxyDeps, request: EdgeRequest):
 async function routeRequest(deps: ProxyDeps, request: EdgeRequest, sink: EdgeResponseSink): Promise<void> {
   const own = ownPathOf(request.url);
   // Before anything else, on every route: a web page is never served (client-guard.ts).
-  const access = decideClientAccess({ host: request.headers.host, origin: request.headers.origin, port: request.localPort });
+  const access = decideClientAccess({ host: request.headers.host, origin: request.headers.origin, fetchSite: headerOf(request.headers['sec-fetch-site']) });
   if (access.kind === 'refused') await refuseClient(deps, request, sink, access, own !== undefined);
   else if (own !== undefined) await answerOwnRoute(request, sink, own, deps);
   else await serveRequest(deps, request, sink);
@@ -101,3 +101,8 @@ const CUT_OFF: EdgeHead = {
     [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error('the request ended without a response')) }),
   },
 };
+
+/** A header's value; a repeated one (node joins most, keeps a few as arrays) as its values joined. */
+function headerOf(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
