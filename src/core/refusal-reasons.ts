@@ -5,9 +5,11 @@
  */
 export const REFUSAL_REASONS = {
   foreign_host:
-    "The Host header does not name this machine's loopback (localhost, 127.0.0.1, [::1]) with the port ctxshed listens on: a web page reaching the proxy through DNS rebinding arrives so.",
+    "The Host header does not name this machine's loopback (localhost, 127.0.0.1, [::1]), on whatever port: a web page reaching the proxy through DNS rebinding arrives so.",
   browser_origin:
     'The request carries an Origin header, whatever its value (null included): only a web browser sends one, and no agent ctxshed serves is a web page.',
+  browser_fetch_site:
+    'The request carries Sec-Fetch-Site cross-site or same-site (anything but same-origin or none): a web page of another site made it, an <img> or a link followed, which sends no Origin.',
 } as const;
 
 /** Why a request was refused without being forwarded. */

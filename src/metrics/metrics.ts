@@ -59,6 +59,8 @@ export interface Metrics {
   upstreamHeadersSeconds(route: ModelRoute | undefined, s: number): void;
   /** The usage the provider reported for one response: its own figures, never mixed with ctxshed's. */
   providerUsage(cacheRead: number, cacheWrite: number, input: number): void;
+  /** A write to the state directory failed (a full disk, a lost permission): the request went out without it. */
+  stateWriteFailed(): void;
 }
 
 /** Metrics that can also be scraped: what the proxy serves at `/_ctxshed/metrics`. */
@@ -85,4 +87,5 @@ export const NO_METRICS: Metrics = {
   rewriteSeconds: ignore,
   upstreamHeadersSeconds: ignore,
   providerUsage: ignore,
+  stateWriteFailed: ignore,
 };

@@ -25,6 +25,11 @@ export function createMetricSet(registry: Registry) {
     ...aftermathMetrics(registers),
     ...timingMetrics(registers),
     ...providerMetrics(registers),
+    stateWriteFailures: new Counter({
+      name: 'ctxshed_state_write_failures_total',
+      help: 'Writes to the state directory that failed (a full disk, a lost permission); the requests went out without them.',
+      registers,
+    }),
   };
 }
 

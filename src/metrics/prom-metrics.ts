@@ -6,7 +6,7 @@
  * The hot path is one prom-client increment per call: label children are made once (the closed
  * lists at start, a route or status on its first sight) and looked up without building a string.
  */
-import { Registry, type Counter, type Histogram } from 'prom-client';
+import { collectDefaultMetrics, Registry, type Counter, type Histogram } from 'prom-client';
 import type { HoldReason } from '../core/hold-reasons.js';
 import type { ModelRoute } from '../core/model-route.js';
 import { PASSTHROUGH_REASONS, type PassthroughReason } from '../core/passthrough-reasons.js';
@@ -57,9 +57,16 @@ export class PromMetrics implements ServedMetrics {
   readonly #cacheRead: Counter;
   readonly #cacheWrite: Counter;
   readonly #input: Counter;
+  readonly #stateWriteFailures: Counter;
 
-  constructor() {
+  /**
+   * With `processMetrics`, the registry also holds prom-client's default process metrics (CPU,
+   * resident memory, heap, event loop lag, open descriptors, GC), under their standard names: a
+   * running proxy has them; the tests' many registries in one process do not need them.
+   */
+  constructor(options: { readonly processMetrics?: boolean } = {}) {
     const m = createMetricSet(this.registry);
+    this.#stateWriteFailures = m.stateWriteFailures;
     this.#requests = m.requests;
     this.#rewritten = m.rewritten;
     this.#passthrough = m.passthrough;
@@ -88,6 +95,7 @@ export class PromMetrics implements ServedMetrics {
       this.#epochBytes.zero({ mode });
     }
     for (const outcome of OVERFLOW_RETRY_OUTCOMES) this.#overflow.inc({ outcome }, 0);
+    if (options.processMetrics === true) collectDefaultMetrics({ register: this.registry });
   }
 
   /** Prometheus text format 0.0.4. */
@@ -167,6 +175,10 @@ export class PromMetrics implements ServedMetrics {
       this.#headersChildren.set(route, child);
     }
     child.observe(s);
+  }
+
+  stateWriteFailed(): void {
+    this.#stateWriteFailures.inc();
   }
 
   providerUsage(cacheRead: number, cacheWrite: number, input: number): void {

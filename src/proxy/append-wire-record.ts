@@ -1,4 +1,4 @@
-/** Writes one request's wire record and tells the state health how the write went. */
+/** Writes one request's wire record and tells the state health how the state's writes went. */
 import type { StateHealth } from './state-health.js';
 
 /** Where a record goes, and whom its write's outcome concerns. */
@@ -8,14 +8,16 @@ export interface WireDeps {
 }
 
 /**
- * Appends `record`. Never rejects: a failed write marks the state unavailable. A write that works
- * says nothing of a latch that failed in this same request (`stateFailed`), nor of one that failed
- * in a later request before this line's batch was written (the mark is taken first).
+ * Appends `record`. Never rejects: a failed write marks the wire log unavailable, one that works
+ * marks it writable again, unless a write failed after this line's batch began (the mark is taken
+ * first). A request that `latched` an epoch wrote the store: that is what makes it writable again
+ * (state-health.ts), never a wire line alone.
  */
-export async function appendWireRecord(deps: WireDeps, record: object, stateFailed: boolean): Promise<void> {
+export async function appendWireRecord(deps: WireDeps, record: object, latched: boolean): Promise<void> {
+  if (latched) deps.health.succeeded('store');
   const mark = deps.health.mark;
   await deps.wire.append(record).then(
-    () => (stateFailed ? undefined : deps.health.succeeded(mark)),
-    (error: unknown) => deps.health.failed(error),
+    () => deps.health.succeeded('wire', mark),
+    (error: unknown) => deps.health.failed(error, 'wire'),
   );
 }

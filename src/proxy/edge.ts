@@ -15,7 +15,7 @@ export interface EdgeRequest {
    * order. `headers` is forwarded when they are absent.
    */
   readonly rawHeaders?: readonly string[];
-  /** The proxy's own port the request came in on (client-guard.ts checks the Host against it). */
+  /** The proxy's own port the request came in on (client-guard.ts says why the Host's port is not checked against it). */
   readonly localPort: number | undefined;
   /** The client's address (own-routes.ts answers loopback peers only). */
   readonly remoteAddress: string | undefined;

@@ -21,6 +21,7 @@ import type { ProxyDeps } from './proxy-deps.js';
 import { readBody } from './read-body.js';
 import { recordRequest } from './record-request.js';
 import { refuseClient } from './refuse-client.js';
+import { upstreamFailureLine } from './upstream-failure-line.js';
 
 export type { ProxyDeps } from './proxy-deps.js';
 
@@ -44,9 +45,9 @@ export async function handleProxyRequest(deps: ProxyDeps, request: EdgeRequest):
 async function routeRequest(deps: ProxyDeps, request: EdgeRequest, sink: EdgeResponseSink): Promise<void> {
   const own = ownPathOf(request.url);
   // Before anything else, on every route: a web page is never served (client-guard.ts).
-  const access = decideClientAccess({ host: request.headers.host, origin: request.headers.origin, port: request.localPort });
+  const access = decideClientAccess({ host: request.headers.host, origin: request.headers.origin, fetchSite: headerOf(request.headers['sec-fetch-site']) });
   if (access.kind === 'refused') await refuseClient(deps, request, sink, access, own !== undefined);
-  else if (own !== undefined) await answerOwnRoute(request, sink, own, deps.metrics);
+  else if (own !== undefined) await answerOwnRoute(request, sink, own, deps);
   else await serveRequest(deps, request, sink);
 }
 
@@ -73,6 +74,14 @@ async function serveRequest(deps: ProxyDeps, request: EdgeRequest, sink: EdgeRes
       : await answerHeld({ engine, request: engineRequest, prepared, first: { ...first, held: first.held }, clientRes: sink, forward });
   // 5. The counts, then the wire record, after the response: the client never waits for either.
   countRequest(deps.metrics, final.prepared, { ...final.result, status: final.status }, (preparedAt - prepareStartedAt) / 1000, final.retry);
+  const failure = upstreamFailureLine({
+    method: request.method,
+    target: request.url,
+    status: final.status,
+    result: final.result,
+    ms: performance.now() - startedAt,
+  });
+  if (failure !== undefined) deps.log?.(failure);
   await recordRequest(deps, { request: engineRequest, prepared, final, startedAt, preparedAt });
 }
 
@@ -92,3 +101,8 @@ const CUT_OFF: EdgeHead = {
     [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error('the request ended without a response')) }),
   },
 };
+
+/** A header's value; a repeated one (node joins most, keeps a few as arrays) as its values joined. */
+function headerOf(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}

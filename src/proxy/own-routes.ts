@@ -9,6 +9,7 @@ import type { ServedMetrics } from '../metrics/metrics.js';
 import { sendApiError } from './api-error.js';
 import type { ClientSink } from './client-sink.js';
 import type { EdgeRequest } from './edge.js';
+import type { DescribeHealth, HealthReport } from './health-route.js';
 import { dropBody } from './read-body.js';
 import { isLoopbackAddress, isLoopbackHost } from './loopback.js';
 
@@ -16,6 +17,8 @@ import { isLoopbackAddress, isLoopbackHost } from './loopback.js';
 export const OWN_PREFIX = '/_ctxshed/';
 /** Prometheus text of the proxy's metrics (docs/metrics.md). */
 export const METRICS_PATH = '/_ctxshed/metrics';
+/** Whether the proxy serves, as JSON (health-route.ts). */
+export const HEALTH_PATH = '/_ctxshed/health';
 
 const OWN_ROOT = '/_ctxshed';
 // RFC 9112 §3.2.2: a request-target may be in absolute form (scheme://authority/path).
@@ -47,6 +50,7 @@ export function ownPathOf(target: string): string | undefined {
 /** What a request for one of the proxy's own paths is owed. */
 export type OwnAnswer =
   | { readonly kind: 'metrics' }
+  | { readonly kind: 'health' }
   | { readonly kind: 'refused'; readonly status: 403 | 404; readonly type: 'permission_error' | 'not_found_error'; readonly message: string };
 
 /** The facts of a request that decide its answer. */
@@ -65,15 +69,21 @@ export function decideOwnRoute(request: OwnRequest): OwnAnswer {
     const message = `${OWN_PREFIX} answers only clients on this machine that name it by a loopback host (localhost, 127.0.0.1, [::1])`;
     return { kind: 'refused', status: 403, type: 'permission_error', message };
   }
-  if (request.method !== 'GET' || request.path !== METRICS_PATH) {
-    const message = `${OWN_PREFIX} is the proxy's own and is never forwarded; it serves only GET ${METRICS_PATH}`;
-    return { kind: 'refused', status: 404, type: 'not_found_error', message };
-  }
-  return { kind: 'metrics' };
+  if (request.method === 'GET' && request.path === METRICS_PATH) return { kind: 'metrics' };
+  if (request.method === 'GET' && request.path === HEALTH_PATH) return { kind: 'health' };
+  const message = `${OWN_PREFIX} is the proxy's own and is never forwarded; it serves only GET ${METRICS_PATH} and GET ${HEALTH_PATH}`;
+  return { kind: 'refused', status: 404, type: 'not_found_error', message };
+}
+
+/** What the own routes answer from. */
+export interface OwnRouteDeps {
+  readonly metrics: ServedMetrics;
+  /** The health report; absent, the route says only that the proxy serves. */
+  readonly describeHealth?: DescribeHealth | undefined;
 }
 
 /** Answers a request for one of the proxy's own paths. Never rejects. */
-export async function answerOwnRoute(req: EdgeRequest, res: ClientSink, path: string, metrics: ServedMetrics): Promise<void> {
+export async function answerOwnRoute(req: EdgeRequest, res: ClientSink, path: string, deps: OwnRouteDeps): Promise<void> {
   // No own route takes a body: whatever came is read and dropped, never buffered.
   dropBody(req);
   const answer = decideOwnRoute({ method: req.method, path, remoteAddress: req.remoteAddress, host: req.headers.host });
@@ -83,13 +93,18 @@ export async function answerOwnRoute(req: EdgeRequest, res: ClientSink, path: st
   }
   let text: string;
   try {
-    text = await metrics.render();
+    text = answer.kind === 'metrics' ? await deps.metrics.render() : JSON.stringify(await healthOf(deps));
   } catch (error) {
-    sendApiError(res, 500, 'api_error', `cannot render the metrics: ${errorText(error)}`);
+    sendApiError(res, 500, 'api_error', `cannot answer ${path}: ${errorText(error)}`);
     return;
   }
   if (res.headersSent || res.destroyed) return;
   const body = Buffer.from(text, 'utf8');
-  res.writeHead(200, undefined, { 'content-type': metrics.contentType, 'content-length': String(body.length), 'cache-control': 'no-store' });
+  const type = answer.kind === 'metrics' ? deps.metrics.contentType : 'application/json';
+  res.writeHead(200, undefined, { 'content-type': type, 'content-length': String(body.length), 'cache-control': 'no-store' });
   res.end(body);
+}
+
+async function healthOf(deps: OwnRouteDeps): Promise<HealthReport | { readonly ok: true }> {
+  return deps.describeHealth === undefined ? { ok: true } : await deps.describeHealth();
 }

@@ -2,6 +2,7 @@
 import type { ServedMetrics } from '../metrics/metrics.js';
 import type { EpochEngine } from '../rescue/index.js';
 import type { UpstreamAgents } from './agents.js';
+import type { DescribeHealth } from './health-route.js';
 import type { StateHealth } from './state-health.js';
 import type { TransportSettings } from './transport-settings.js';
 
@@ -16,4 +17,8 @@ export interface ProxyDeps {
   readonly now: () => Date;
   /** What each request is counted into, and what `/_ctxshed/metrics` serves. */
   readonly metrics: ServedMetrics;
+  /** What `/_ctxshed/health` reports (health-route.ts); absent, it says only that the proxy serves. */
+  readonly describeHealth?: DescribeHealth;
+  /** Where a line for a person goes (stderr in a running proxy: a failed upstream request); absent, nowhere. */
+  readonly log?: (line: string) => void;
 }

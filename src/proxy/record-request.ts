@@ -54,5 +54,7 @@ export async function recordRequest(deps: WireDeps & { readonly now: () => Date 
     streamError: result.streamError?.type,
     classifier: prepared.classifier,
   });
-  await appendWireRecord(deps, record, prepared.stateFailed === true || last.stateFailed === true);
+  // An epoch latched, by the first preparation or a retry's, and nothing failed: the store took its files and record.
+  const stored = (prepared.latched !== undefined || last.latched !== undefined) && prepared.stateFailed !== true && last.stateFailed !== true;
+  await appendWireRecord(deps, record, stored);
 }

@@ -9,6 +9,8 @@ import { EpochEngine } from '../rescue/index.js';
 import { createUpstreamAgents } from './agents.js';
 import { createClassifierCall } from './classifier-call.js';
 import { createProxyHandler, type ProxyHandler } from './handler.js';
+import { healthDescriber } from './health-route.js';
+import { packageVersion } from './package-version.js';
 import { StateHealth } from './state-health.js';
 import type { ProxySettings } from './transport-settings.js';
 
@@ -44,18 +46,24 @@ export interface ProxyOptions {
   readonly wireFlushDelayMs?: number;
   /** Learn of other processes' epochs from a watch on the records (true, the default) or a stat per request. */
   readonly watchRecords?: boolean;
+  /** Where its lines for a person go (a failed upstream request, the state's health); stderr by default. */
+  readonly log?: (line: string) => void;
 }
 
 /** Starts a proxy on 127.0.0.1:`port` (0 picks a free one). Rejects when it cannot listen. */
 export async function startProxy(settings: ProxySettings, state: StateDir, port: number, options: ProxyOptions = {}): Promise<RunningProxy> {
   const now = options.now ?? (() => new Date());
+  const startedAt = performance.now();
   const metrics = options.metrics ?? (await loadPromMetrics());
+  const log = options.log ?? writeStderrLine;
   const wire = new WireLog(state.wirePath, options.wireFlushDelayMs ?? WIRE_FLUSH_DELAY_MS);
   const agents = createUpstreamAgents();
   const health = new StateHealth(
     (note) => wire.append(note),
     () => now().toISOString(),
+    { log, countFailure: () => metrics.stateWriteFailed() },
   );
+  const describeHealth = healthDescriber({ version: await packageVersion(), startedAt, stateDir: state.root, health });
   // `--labels model` gets ctxshed's own call to the same upstream; local labels need none.
   const classify = settings.engine.labels === 'model' ? createClassifierCall(settings.transport.upstream, agents) : undefined;
   // The proxy learns of other proxies' epochs from a watch on the records, not a stat per request.
@@ -66,7 +74,7 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
     watchRecords: options.watchRecords ?? true,
     ...(classify === undefined ? {} : { classify }),
   });
-  const handler = createProxyHandler({ transport: settings.transport, engine, wire, health, agents, now, metrics });
+  const handler = createProxyHandler({ transport: settings.transport, engine, wire, health, agents, now, metrics, describeHealth, log });
   const inFlight = new Set<Promise<void>>();
   const server = createServer(handler, inFlight);
   await listen(server, port);
@@ -103,7 +111,11 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
 // not `ls`, `status` or `stats`.
 async function loadPromMetrics(): Promise<ServedMetrics> {
   const { PromMetrics } = await import('../metrics/prom-metrics.js');
-  return new PromMetrics();
+  return new PromMetrics({ processMetrics: true });
+}
+
+function writeStderrLine(line: string): void {
+  process.stderr.write(`${line}\n`);
 }
 
 /** The HTTP server: each request to the handler, kept in `inFlight` until it is done. */

@@ -3,6 +3,7 @@
  * never in the wire log, refused to a Host that does not name loopback, and everything else under
  * `/_ctxshed/` a 404 in the API's error shape.
  */
+import fs from 'node:fs/promises';
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningProxy } from '../../src/proxy/start-proxy.js';
@@ -66,6 +67,17 @@ describe('GET /_ctxshed/metrics', () => {
     expect(await readWire(dir)).toEqual([]);
   });
 
+  it("should carry the process's own metrics (resident memory, CPU, event loop lag) beside ctxshed's", async () => {
+    const { proxy } = await setUp();
+
+    const scrape = parseScrape((await request(proxy, 'GET', '/_ctxshed/metrics')).text);
+
+    expect(scrape.types.get('process_resident_memory_bytes')).toBe('gauge');
+    expect(sumOf(scrape, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+    expect(scrape.types.get('process_cpu_seconds_total')).toBe('counter');
+    expect(scrape.types.get('nodejs_eventloop_lag_seconds')).toBe('gauge');
+  });
+
   it("should answer to every loopback name with the proxy's port: localhost, 127.0.0.1 and [::1]", async () => {
     const { proxy } = await setUp();
 
@@ -74,11 +86,11 @@ describe('GET /_ctxshed/metrics', () => {
     }
   });
 
-  it("should refuse a loopback name without the proxy's port (a Host without one names port 80)", async () => {
+  it('should answer a loopback name on any port, as an ssh -L forward to another port passes it (the name stops DNS rebinding, not the port)', async () => {
     const { proxy } = await setUp();
 
     for (const host of ['localhost', '127.0.0.1', `127.0.0.1:${proxy.port + 1}`]) {
-      expect((await request(proxy, 'GET', '/_ctxshed/metrics', host)).status).toBe(403);
+      expect((await request(proxy, 'GET', '/_ctxshed/metrics', host)).status).toBe(200);
     }
   });
 
@@ -150,5 +162,33 @@ describe('GET /_ctxshed/metrics', () => {
     expect(sumOf(scrape, 'ctxshed_requests_passed_through_total')).toBe(0);
     expect(upstream.requests).toEqual([]);
     expect(await readWire(dir)).toEqual([]);
+  });
+});
+
+describe('GET /_ctxshed/health', () => {
+  it('should say the proxy serves, its version, uptime and whether its state directory is writable, with nothing forwarded or logged', async () => {
+    const { dir, upstream, proxy } = await setUp();
+    const pkg = JSON.parse(await fs.readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+    const answer = await request(proxy, 'GET', '/_ctxshed/health');
+
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe('application/json');
+    expect(answer.headers['cache-control']).toBe('no-store');
+    const health = JSON.parse(answer.text) as Record<string, unknown>;
+    expect(health).toEqual({ ok: true, version: pkg.version, uptimeSeconds: expect.any(Number), stateDir: dir, stateWritable: true });
+    expect(health['uptimeSeconds']).toBeGreaterThanOrEqual(0);
+    expect(upstream.requests).toEqual([]);
+    expect(await readWire(dir)).toEqual([]);
+  });
+
+  it('should refuse a Host that is not a loopback name, and a web page, as the metrics are', async () => {
+    const { upstream, proxy } = await setUp();
+
+    const rebound = await request(proxy, 'GET', '/_ctxshed/health', `evil.example:${proxy.port}`);
+
+    expect(rebound.status).toBe(403);
+    expect(rebound.text).not.toContain('stateDir');
+    expect(upstream.requests).toEqual([]);
   });
 });

@@ -3,6 +3,8 @@
  * reproduction of issue 21, replayed with node's http client against the real proxy on port 0.
  */
 import fs from 'node:fs/promises';
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningProxy } from '../../src/proxy/start-proxy.js';
@@ -50,6 +52,25 @@ async function filesIn(dir: string): Promise<string[]> {
   return fs.readdir(dir).catch(() => []);
 }
 
+interface Answer {
+  readonly status: number;
+  readonly text: string;
+}
+
+/** A GET with these headers and no Origin, as a browser sends for an <img> (node adds Host: 127.0.0.1:<port>). */
+function get(port: number, target: string, headers: Record<string, string>): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method: 'GET', path: target, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 function errorOf(res: RawResponse): unknown {
   return JSON.parse(res.body.toString('utf8'));
 }
@@ -66,7 +87,10 @@ describe('a web page reaching the proxy', () => {
     for (const answer of answers) {
       expect(errorOf(answer)).toMatchObject({
         type: 'error',
-        error: { type: 'permission_error', message: expect.stringMatching(/^ctxshed: refused: Host "rebind\.attacker\.example:\d+" does not name this proxy/) },
+        error: {
+          type: 'permission_error',
+          message: expect.stringMatching(/^ctxshed: refused: Host "rebind\.attacker\.example:\d+" does not name this machine's loopback/),
+        },
       });
     }
     expect(upstream.requests).toEqual([]);
@@ -101,6 +125,49 @@ describe('a web page reaching the proxy', () => {
     expect(errorOf(answers[1]!)).toMatchObject({ type: 'error', error: { type: 'permission_error', message: expect.stringContaining('Origin "null"') } });
     expect(upstream.requests).toEqual([]);
     expect((await waitForWire(dir, 3)).map((r) => r['refused'])).toEqual(['browser_origin', 'browser_origin', 'browser_origin']);
+  });
+
+  it('should refuse a cross-site GET a browser sends without an Origin (an <img>, a link), on every route, forwarding nothing', async () => {
+    const { dir, upstream, proxy } = await setUp();
+    const paths = ['/v1/models', '/v1/messages?beta=true', '/_ctxshed/metrics', '/_ctxshed/health'];
+
+    const answers: Answer[] = [];
+    for (const fetchSite of ['cross-site', 'same-site']) {
+      for (const target of paths)
+        answers.push(await get(proxy.port, target, { 'sec-fetch-site': fetchSite, 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' }));
+    }
+
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 403));
+    expect(answers[0]!.text).toContain('Sec-Fetch-Site \\"cross-site\\"');
+    expect(upstream.requests).toEqual([]);
+    // Only the API's paths get wire records (the proxy's own never do).
+    expect((await waitForWire(dir, 4)).map((r) => r['refused'])).toEqual([
+      'browser_fetch_site',
+      'browser_fetch_site',
+      'browser_fetch_site',
+      'browser_fetch_site',
+    ]);
+  });
+
+  it('should forward a request that came through a port forward to another port, its Host naming that port (ssh -L, docker -p)', async () => {
+    const { upstream, proxy } = await setUp();
+    const forward = net.createServer((socket) => {
+      const onward = net.connect(proxy.port, '127.0.0.1');
+      socket.pipe(onward).pipe(socket);
+      socket.on('error', () => onward.destroy());
+      onward.on('error', () => socket.destroy());
+    });
+    await new Promise<void>((resolve) => forward.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => forward.close(() => resolve())));
+    const port = (forward.address() as AddressInfo).port;
+    const body = Buffer.from('{"model":"m","messages":[{"role":"user","content":"hi"}]}');
+
+    const res = await postRaw(`http://127.0.0.1:${port}`, '/v1/messages', body, { 'content-type': 'application/json', connection: 'close' });
+
+    expect(port).not.toBe(proxy.port);
+    expect(res.status).toBe(200);
+    expect(upstream.requests).toHaveLength(1);
+    expect(upstream.requests[0]!.headers['host']).not.toBe(`127.0.0.1:${port}`);
   });
 
   it('should answer an OpenAI route in the OpenAI error shape', async () => {

@@ -165,6 +165,29 @@ describe('PromMetrics, thinking dropped', () => {
   });
 });
 
+describe('PromMetrics, the state and the process', () => {
+  it('should count every failed state write, from zero', async () => {
+    const metrics = new PromMetrics();
+    const before = sumOf(await scrape(metrics), 'ctxshed_state_write_failures_total');
+
+    metrics.stateWriteFailed();
+    metrics.stateWriteFailed();
+
+    expect(before).toBe(0);
+    expect(sumOf(await scrape(metrics), 'ctxshed_state_write_failures_total')).toBe(2);
+  });
+
+  it("should hold the process's default metrics only when asked, in its own registry", async () => {
+    const bare = await scrape(new PromMetrics());
+    const served = await scrape(new PromMetrics({ processMetrics: true }));
+
+    expect(bare.types.has('process_resident_memory_bytes')).toBe(false);
+    expect(served.types.get('process_resident_memory_bytes')).toBe('gauge');
+    expect(sumOf(served, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+    expect(await globalRegistry.metrics()).not.toContain('process_resident_memory_bytes');
+  });
+});
+
 describe('NO_METRICS', () => {
   it('should answer every call PromMetrics answers, and count nothing', () => {
     const calls = Object.getOwnPropertyNames(PromMetrics.prototype).filter((name) => name !== 'constructor' && name !== 'contentType' && name !== 'render');

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decideClientAccess, type ClientFacts } from '../../src/proxy/client-guard.js';
 
 const PORT = 41485;
-const AGENT: ClientFacts = { host: `127.0.0.1:${PORT}`, origin: undefined, port: PORT };
+const AGENT: ClientFacts = { host: `127.0.0.1:${PORT}`, origin: undefined };
 
 interface CapturedHead {
   readonly method: string;
@@ -40,12 +40,11 @@ describe('decideClientAccess', () => {
     expect(heads.length).toBeGreaterThanOrEqual(10);
     for (const [name, head] of heads) {
       const host = head.headers['host']!;
-      const port = Number(host.split(':').at(-1));
       expect(
         Object.keys(head.headers).map((k) => k.toLowerCase()),
         name,
       ).not.toContain('origin');
-      expect(decideClientAccess({ host, origin: head.headers['origin'], port }), name).toEqual({ kind: 'allowed' });
+      expect(decideClientAccess({ host, origin: head.headers['origin'], fetchSite: head.headers['sec-fetch-site'] }), name).toEqual({ kind: 'allowed' });
     }
   });
 
@@ -56,9 +55,6 @@ describe('decideClientAccess', () => {
     ['a *.localhost name', `app.localhost:${PORT}`],
     ['no Host at all', undefined],
     ['an empty Host', ''],
-    ['a loopback name with another port', `127.0.0.1:${PORT + 1}`],
-    ['a loopback name without a port (port 80)', '127.0.0.1'],
-    ['localhost without a port (port 80)', 'localhost'],
     ['a Host with an empty port', '127.0.0.1:'],
     ['a Host with user info', `user@127.0.0.1:${PORT}`],
     ['two hosts', `127.0.0.1:${PORT}, evil.example`],
@@ -66,11 +62,34 @@ describe('decideClientAccess', () => {
     const access = decideClientAccess({ ...AGENT, host });
 
     expect(access).toMatchObject({ kind: 'refused', reason: 'foreign_host' });
-    expect(access.kind === 'refused' && access.message).toMatch(/^refused: Host .* does not name this proxy/);
+    expect(access.kind === 'refused' && access.message).toMatch(/^refused: Host .* does not name this machine's loopback/);
   });
 
-  it('should take a Host without a port as port 80, the only port it can name', () => {
-    expect(decideClientAccess({ host: 'localhost', origin: undefined, port: 80 })).toEqual({ kind: 'allowed' });
+  it.each([
+    ['another port (an ssh -L forward, a docker -p mapping, a recording hop that passes Host on)', `127.0.0.1:${PORT + 1}`],
+    ['localhost on another port', 'localhost:9000'],
+    ['[::1] on another port', '[::1]:8080'],
+    ['a loopback name without a port (port 80)', '127.0.0.1'],
+    ['localhost without a port (port 80)', 'localhost'],
+  ])('should serve a loopback name on any port: %s', (_what, host) => {
+    expect(decideClientAccess({ ...AGENT, host })).toEqual({ kind: 'allowed' });
+  });
+
+  it.each([
+    ['an <img> or a link from another site', 'cross-site'],
+    ['a page on another loopback port (the same site)', 'same-site'],
+    ['in capitals', 'Cross-Site'],
+    ['two values', 'same-origin, cross-site'],
+    ['a value no browser sends', 'elsewhere'],
+  ])('should refuse Sec-Fetch-Site from %s as browser_fetch_site, with no Origin and a loopback Host', (_what, fetchSite) => {
+    const access = decideClientAccess({ ...AGENT, fetchSite });
+
+    expect(access).toMatchObject({ kind: 'refused', reason: 'browser_fetch_site' });
+    expect(access.kind === 'refused' && access.message).toContain(JSON.stringify(fetchSite));
+  });
+
+  it.each(['same-origin', 'none'])('should serve Sec-Fetch-Site %s (not another site)', (fetchSite) => {
+    expect(decideClientAccess({ ...AGENT, fetchSite })).toEqual({ kind: 'allowed' });
   });
 
   it.each([
@@ -87,7 +106,7 @@ describe('decideClientAccess', () => {
   });
 
   it('should name the Host first when both are wrong, as the reproduction sends them', () => {
-    const access = decideClientAccess({ host: `rebind.attacker.example:${PORT}`, origin: 'http://rebind.attacker.example', port: PORT });
+    const access = decideClientAccess({ host: `rebind.attacker.example:${PORT}`, origin: 'http://rebind.attacker.example', fetchSite: 'cross-site' });
 
     expect(access).toMatchObject({ kind: 'refused', reason: 'foreign_host' });
   });

@@ -167,6 +167,26 @@ describe('handleProxyRequest', () => {
     expect(records).toEqual([expect.objectContaining({ status: 502, error: 'UPSTREAM_CONNECT_FAILED' })]);
   });
 
+  it('should write one line for a person per failed upstream request, with its method, path, code and duration and no secret', async () => {
+    const closed = await startMessagesApi();
+    const url = closed.url;
+    await closed.close();
+    const edge = await setUp({}, {}, url);
+    const lines: string[] = [];
+    const deps = { ...edge.deps, log: (line: string) => lines.push(line) };
+
+    await settle(await handleProxyRequest(deps, request(conversation(1, 100), { url: '/v1/messages?beta=true&key=sk-ant-query-secret' })));
+    await settle(
+      await handleProxyRequest(
+        { ...edge.deps, log: deps.log, transport: { ...edge.deps.transport, upstream: new URL(edge.api.url) } },
+        request(conversation(1, 100)),
+      ),
+    );
+
+    expect(lines).toEqual([expect.stringMatching(/^ctxshed: upstream request failed: POST \/v1\/messages -> 502, UPSTREAM_CONNECT_FAILED after \d+ ms$/)]);
+    expect(lines.join('\n')).not.toMatch(/sk-ant|beta=true/);
+  });
+
   it("should hold back the API's refusal as too long and answer with the retry's response", async () => {
     const { deps, api, records } = await setUp({ maxPromptTokens: 16_000 }, { threshold: 0.9 });
     const body = conversation(20, 4000);

@@ -26,5 +26,6 @@ export function recordingMetrics(): Metrics & { readonly calls: MetricsCall[] } 
     rewriteSeconds: record('rewriteSeconds'),
     upstreamHeadersSeconds: record('upstreamHeadersSeconds'),
     providerUsage: record('providerUsage'),
+    stateWriteFailed: record('stateWriteFailed'),
   };
 }
