@@ -30,6 +30,7 @@ import { NO_METRICS, type Metrics } from '../metrics/metrics.js';
 import type { StateDir } from '../state/layout.js';
 import { commonPrefixLength } from './common-prefix-length.js';
 import { conversationKeyFor } from './conversation-key-of.js';
+import { PreviewWriter } from './preview-writer.js';
 import { ConversationTable, type ConversationEntry } from './conversation-table.js';
 import type { EngineSettings } from './engine-settings.js';
 import { countRefaults } from './count-refaults.js';
@@ -94,6 +95,8 @@ export class EpochEngine {
    * threshold whose latch is refused judges only the blocks that are new (core/eligible-blocks.ts).
    */
   readonly #eligibility: MemoCache<EligibilityMemo>;
+  /** Each conversation's first prompt, for the reports (preview-writer.ts). */
+  readonly #previews: PreviewWriter;
 
   constructor(
     readonly state: StateDir,
@@ -114,6 +117,7 @@ export class EpochEngine {
       ...(options.classify === undefined ? {} : { classifier: { call: options.classify, memory: new Map() } }),
     };
     this.#onStateFailure = options.onStateFailure ?? (() => undefined);
+    this.#previews = new PreviewWriter(state, now);
   }
 
   /** Prepares one request. Never rejects, for any bytes and headers: a failure is a pass-through. */
@@ -281,6 +285,11 @@ export class EpochEngine {
     this.#table.close();
   }
 
+  /** Resolves once the previews begun so far are written (the proxy's close waits for them). */
+  settle(): Promise<void> {
+    return this.#previews.settle();
+  }
+
   /** The conversations seen so far (for status and tests). */
   conversations(): Iterable<ConversationEntry> {
     return this.#table.entries();
@@ -299,6 +308,7 @@ export class EpochEngine {
     const lookup = conversationKeyFor(body, api, meta);
     if (lookup.kind === 'none') return pass(lookup.reason, lookup.detail);
     const { key } = lookup;
+    if (readsFullness(meta.route)) this.#previews.note(key, body, api, lookup.index, meta);
     let entry: ConversationEntry;
     try {
       entry = await this.#table.get(key);
