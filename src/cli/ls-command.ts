@@ -23,13 +23,14 @@ export const lsCommand: CommandModule<object, LsArgs> = {
       .example('$0 ls --state state.example --json', 'The same as JSON') as unknown as Argv<LsArgs>,
   handler: async (args: ArgumentsCamelCase<LsArgs>) => {
     const state = await stateForReport(args.state);
-    const input = await readReportInput(state, await readWireTally(state.wirePath));
+    const tally = await readWireTally(state.wirePath);
+    const input = await readReportInput(state, tally);
     if (args.json) {
-      const report = { state: state.root, conversations: input.summaries.map(conversationJson), warnings: input.warnings };
+      const report = { state: state.root, conversations: input.summaries.map(conversationJson), sideCalls: tally.sideCalls.requests, warnings: input.warnings };
       await writeStdout(`${JSON.stringify(report, null, 2)}\n`);
       return;
     }
     warn(input.warnings);
-    await writeStdout(renderLs(input.summaries, Date.now()));
+    await writeStdout(renderLs(input.summaries, Date.now(), tally.sideCalls.requests));
   },
 };

@@ -6,6 +6,7 @@ import { readRecordsForReport } from '../report/read-report-state.js';
 import type { WireTally } from '../report/wire-tally.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
 import { hasErrnoCode } from '../state/state-error.js';
+import { readPreviews } from '../state/preview-file.js';
 import { CliError } from './cli-error.js';
 import { stateDirFrom } from './state-option.js';
 
@@ -38,7 +39,9 @@ export interface ReportInput {
 /** Reads the records and summarizes every conversation `tally` and the records know. */
 export async function readReportInput(state: StateDir, tally: WireTally): Promise<ReportInput> {
   const { records, warnings } = await readRecordsForReport(state);
-  return { records, summaries: summarizeConversations(tally, records), warnings };
+  const previews = await readPreviews(state);
+  const prompts = new Map([...previews].map(([key, preview]) => [key, preview.firstPrompt]));
+  return { records, summaries: summarizeConversations(tally, records, prompts), warnings };
 }
 
 /** Warnings go to stderr, one line each, so stdout stays the report. */

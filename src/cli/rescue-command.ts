@@ -10,12 +10,14 @@ import { planChildLaunch } from './child-launch.js';
 import { CliError } from './cli-error.js';
 import { bannerLine, proxyConfigFrom, withProxyOptions, type ProxyArgs } from './proxy-options.js';
 import { stateDirFrom } from './state-option.js';
-import { errorText } from '../errors.js';
+import { errorText, outwardMessage } from '../errors.js';
+import type { ProxySettings } from '../proxy/transport-settings.js';
+import { PROXY_UNAVAILABLE_EXIT, proxyFailureLine, unproxiedChild, type ChildCommand } from './unproxied-launch.js';
 import { codexLaunch, type CodexLaunch } from './codex-launch.js';
 import { CODEX_GRANT_LINE, CODEX_SHED_LINE } from './codex-target.js';
 
 interface RescueArgs extends ProxyArgs {
-  strict: boolean;
+  allowUnproxied: boolean;
   grant: boolean;
   '--'?: Array<string | number>;
 }
@@ -28,7 +30,12 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
   describe: 'Run a command (e.g. claude) with the rescue proxy in front of its API calls',
   builder: (yargs) =>
     withProxyOptions(yargs as Argv<object>)
-      .option('strict', { type: 'boolean', default: false, describe: 'Refuse to run the command if the proxy cannot start' })
+      .option('allow-unproxied', {
+        type: 'boolean',
+        default: false,
+        describe: `If the proxy cannot start, run the command anyway, without ctxshed (pointed at --upstream if named); else rescue exits ${PROXY_UNAVAILABLE_EXIT} without running it`,
+      })
+      .option('strict', { type: 'boolean', hidden: true, describe: 'The default now: refuse to run the command if the proxy cannot start' })
       .option('grant', {
         type: 'boolean',
         default: true,
@@ -48,38 +55,58 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
     // Codex reads its base URL from a config key, not the environment: see codex-launch.ts.
     const codex: CodexLaunch | undefined = await codexLaunch(command, commandArgs, args.upstream, process.env);
     const config = proxyConfigFrom(codex === undefined ? args : { ...args, upstream: codex.upstream }, process.env);
-    let proxy: RunningProxy | undefined;
-    let state: StateDir | undefined;
-    try {
-      state = await openStateDir(stateDirFrom(args.state));
-      proxy = await startProxy(config, state, args.port);
-    } catch (error) {
-      const why = errorText(error);
-      if (args.strict) throw new CliError(`cannot start the proxy (${why}); --strict: not running ${command}`);
-      process.stderr.write(`ctxshed: cannot start the proxy (${why}); running ${command} without it\n`);
-    }
-    let child: { command: string; args: readonly string[]; env: NodeJS.ProcessEnv } = { command, args: commandArgs, env: process.env };
-    if (proxy !== undefined && state !== undefined && codex !== undefined) {
-      // Codex: its base URL on its command line; the environment and its sandbox as they are.
-      const shed = config.engine.mode === 'shed' ? `${CODEX_SHED_LINE}\n` : '';
-      process.stderr.write(`${bannerLine(config, proxy.url, state)}\n${CODEX_GRANT_LINE}\n${shed}`);
-      child = { command, args: codex.argsFor(proxy.url), env: process.env };
-    } else if (proxy !== undefined && state !== undefined) {
-      const launch = await planChildLaunch([command, ...commandArgs], {
-        url: proxy.url,
-        state,
-        grant: args.grant,
-        env: process.env,
-        lookup: systemLookup(process.env['PATH']),
-      });
-      process.stderr.write(`${bannerLine(config, proxy.url, state)}\n${launch.grantLine}\n`);
-      child = launch;
-    }
+    const plain: ChildCommand = { command, args: commandArgs, env: process.env };
+    const started = await startOrExplain(config, args, command);
+    const child =
+      started === undefined ? unproxiedChild(plain, args.upstream, codex) : await proxiedChild(plain, started, { config, codex, grant: args.grant });
     const outcome = await runChild(child.command, child.args, { env: child.env });
-    if (proxy !== undefined) await Promise.race([proxy.close(), delay(SHUTDOWN_GRACE_MS)]);
+    if (started !== undefined) await Promise.race([started.proxy.close(), delay(SHUTDOWN_GRACE_MS)]);
     exitLike(outcome);
   },
 };
+
+interface Started {
+  readonly proxy: RunningProxy;
+  readonly state: StateDir;
+}
+
+/** The proxy, running; or, with --allow-unproxied, undefined after one line saying why not; else a CliError. */
+async function startOrExplain(config: ProxySettings, args: RescueArgs, command: string): Promise<Started | undefined> {
+  try {
+    const state = await openStateDir(stateDirFrom(args.state));
+    return { state, proxy: await startProxy(config, state, args.port) };
+  } catch (error) {
+    const where = { port: args.port, upstream: config.transport.upstream.href, command };
+    const line = proxyFailureLine(errorText(error), where, args.allowUnproxied);
+    if (!args.allowUnproxied) throw new CliError(line, PROXY_UNAVAILABLE_EXIT);
+    process.stderr.write(`${outwardMessage(line)}\n`);
+    return undefined;
+  }
+}
+
+/** The child pointed at the running proxy, after the banner. */
+async function proxiedChild(
+  plain: ChildCommand,
+  { proxy, state }: Started,
+  options: { readonly config: ProxySettings; readonly codex: CodexLaunch | undefined; readonly grant: boolean },
+): Promise<ChildCommand> {
+  const banner = bannerLine(options.config, proxy.url, state);
+  if (options.codex !== undefined) {
+    // Codex: its base URL on its command line; the environment and its sandbox as they are.
+    const shed = options.config.engine.mode === 'shed' ? `${CODEX_SHED_LINE}\n` : '';
+    process.stderr.write(`${banner}\n${CODEX_GRANT_LINE}\n${shed}`);
+    return { ...plain, args: options.codex.argsFor(proxy.url) };
+  }
+  const launch = await planChildLaunch([plain.command, ...plain.args], {
+    url: proxy.url,
+    state,
+    grant: options.grant,
+    env: plain.env,
+    lookup: systemLookup(plain.env['PATH']),
+  });
+  process.stderr.write(`${banner}\n${launch.grantLine}\n`);
+  return launch;
+}
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());

@@ -44,7 +44,11 @@ export function conversationKeyOf(body: Uint8Array, first: Span, agentId: string
 /** The first message's text, for people (`ls`); at most `max` characters. */
 export function firstPromptExcerpt(body: Uint8Array, index: TranscriptIndex, max = 200): string {
   const first = index.messages[0];
-  if (first === undefined) return '';
+  return first === undefined ? '' : promptOfFirstMessage(body, first, max);
+}
+
+/** The same from the first message's span alone (found by first-message.ts, no index). Throws on a span that is not JSON. */
+export function promptOfFirstMessage(body: Uint8Array, first: Span, max = 200): string {
   const message = JSON.parse(UTF8_DECODER.decode(body.subarray(first.start, first.end))) as { content?: unknown };
   const content = message.content;
   let text = '';

@@ -98,6 +98,7 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
         server.closeAllConnections();
         await stopped;
         await wire.close().catch(() => undefined);
+        await engine.settle();
         engine.close();
         agents.http.destroy();
         agents.https.destroy();

@@ -22,7 +22,7 @@ export interface ConversationSummary {
   readonly key: string;
   readonly agentId: string | null;
   readonly model: string | null;
-  /** Only a conversation with epochs has a record, and so a first prompt. */
+  /** From its record (epochs), else its preview (previews/, from its first model call); null when neither holds it. */
   readonly firstPrompt: string | null;
   readonly createdAt: string | null;
   readonly firstSeen: string | null;
@@ -52,15 +52,24 @@ export interface ConversationSummary {
 }
 
 /** Every conversation the records or the wire log know, the most recently seen first. */
-export function summarizeConversations(tally: WireTally, records: readonly ConversationRecord[]): ConversationSummary[] {
+export function summarizeConversations(
+  tally: WireTally,
+  records: readonly ConversationRecord[],
+  prompts: ReadonlyMap<string, string> = new Map(),
+): ConversationSummary[] {
   const byKey = new Map(records.map((record) => [record.key, record]));
   const keys = new Set([...byKey.keys(), ...tally.conversations.keys()]);
-  const summaries = [...keys].map((key) => summarizeConversation(byKey.get(key), tally.conversations.get(key) ?? null, key));
+  const summaries = [...keys].map((key) => summarizeConversation(byKey.get(key), tally.conversations.get(key) ?? null, key, prompts.get(key)));
   return summaries.sort((a, b) => compareDesc(a.lastSeen, b.lastSeen) || compareDesc(a.createdAt, b.createdAt) || a.key.localeCompare(b.key));
 }
 
 /** One conversation's summary; `record` and `tally` may each be missing, not both. */
-export function summarizeConversation(record: ConversationRecord | undefined, tally: ConversationTally | null, key: string): ConversationSummary {
+export function summarizeConversation(
+  record: ConversationRecord | undefined,
+  tally: ConversationTally | null,
+  key: string,
+  preview?: string,
+): ConversationSummary {
   const tokensPerByte = tokensPerByteOf(tally);
   const epochs = record !== undefined && record.epochs.length > 0 ? epochsFromRecord(record, tokensPerByte, tally) : epochsFromWire(tally, tokensPerByte);
   const sum = (pick: (e: EpochSummary) => number): number => epochs.reduce((total, e) => total + pick(e), 0);
@@ -71,7 +80,7 @@ export function summarizeConversation(record: ConversationRecord | undefined, ta
     key,
     agentId: record?.agentId ?? tally?.agentId ?? null,
     model: tally?.model ?? record?.model ?? null,
-    firstPrompt: record?.firstPrompt ?? null,
+    firstPrompt: record?.firstPrompt ?? preview ?? null,
     createdAt: record?.createdAt ?? null,
     firstSeen: tally?.firstSeen ?? null,
     lastSeen: tally?.lastSeen ?? null,

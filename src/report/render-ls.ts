@@ -5,12 +5,14 @@ import { formatAgo } from './format-time.js';
 import { formatBytes, formatCount, formatPercent, plural } from './format-units.js';
 import { shortId } from './resolve-id.js';
 
-/** What a conversation without a record shows for its prompt (only epochs make a record). */
-// True both for a conversation that never latched (no record yet) and one whose record is gone.
-export const NO_PROMPT = '(no record: prompt unknown)';
+/**
+ * What a conversation shows when neither its record (epochs) nor its preview (previews/, from its
+ * first model call) holds its prompt: one seen before previews were kept, or whose files are gone.
+ */
+export const NO_PROMPT = '(prompt unknown)';
 
 /** The table of conversations and a total line. */
-export function renderLs(summaries: readonly ConversationSummary[], nowMs: number): string {
+export function renderLs(summaries: readonly ConversationSummary[], nowMs: number, sideCalls = 0): string {
   if (summaries.length === 0) return 'No conversations yet: nothing has gone through a ctxshed proxy with this state directory.\n';
   // The SPANS column only when some conversation sheds, so rescue's table stays as it was.
   const anyShed = summaries.some((s) => s.mode === 'shed');
@@ -50,6 +52,7 @@ export function renderLs(summaries: readonly ConversationSummary[], nowMs: numbe
   const total = `${plural(summaries.length, 'conversation')}, ${plural(epochs, 'epoch')}, ${plural(blocks, 'block')} elided: ${formatBytes(bytes)} (each shed counted once).`;
   const misses = `Read back later (refaults): ${formatRefaults(refaulted, refaultRateOf(refaulted, blocks))} of the blocks elided.`;
   const lines = [...renderTable(columns, rows), '', total];
+  if (sideCalls > 0) lines.push(`Side calls (count_tokens), counted apart, in no conversation: ${formatCount(sideCalls)}.`);
   if (anyShed) {
     const spans = summaries.reduce((n, s) => n + s.spansShed, 0);
     const messages = summaries.reduce((n, s) => n + s.messagesShed, 0);

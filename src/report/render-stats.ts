@@ -18,7 +18,7 @@ export function renderStats(report: StatsReport, stateDir: string): string {
     return `${lines.join('\n')}\n`;
   }
   lines.push(`wire.jsonl: ${plural(wire.records, 'request')}, ${formatLocalTime(wire.firstAt)} to ${formatLocalTime(wire.lastAt)}${skippedLines(report)}`);
-  lines.push('', ...renderTotals(overall, report.unkeyed.requests));
+  lines.push('', ...renderTotals(overall, report.unkeyed.requests, report.sideCalls.requests));
   lines.push('', 'Per conversation', ...conversationTable(report));
   const epochRows = report.conversations.flatMap((c) =>
     c.epochs
@@ -73,14 +73,14 @@ export function renderStats(report: StatsReport, stateDir: string): string {
   return `${lines.join('\n')}\n`;
 }
 
-function renderTotals(t: StatsTotals, unkeyed: number): string[] {
+function renderTotals(t: StatsTotals, unkeyed: number, sideCalls: number): string[] {
   const label = (text: string): string => text.padEnd(20);
   const reasons = byCount(t.passthrough)
     .map(([reason, n]) => `${reason} ${formatCount(n)}`)
     .join(', ');
   const skipped = byCount(t.skippedBlocks).map(([reason, n]) => `${reason} ${formatCount(n)}`);
   const lines = [
-    `${label('requests')}${formatCount(t.requests)}${unkeyed > 0 ? ` (${formatCount(unkeyed)} in no conversation)` : ''}${t.errors > 0 ? `, ${formatCount(t.errors)} with an error status` : ''}`,
+    `${label('requests')}${formatCount(t.requests)}${apart(unkeyed, sideCalls)}${t.errors > 0 ? `, ${formatCount(t.errors)} with an error status` : ''}`,
     `${label('rewritten')}${formatCount(t.rewritten)}`,
     truncate(`${label('passed through')}${formatCount(t.passedThrough)}${reasons === '' ? '' : `: ${reasons}`}`, REPORT_WIDTH),
   ];
@@ -241,4 +241,13 @@ function restoredLine(report: StatsReport): string {
   const twice = report.conversations.reduce((n, c) => n + c.epochs.filter((e) => (e.span?.restores ?? 0) >= 2).length, 0);
   if (restored.length === 0) return 'Spans restored (refaults of a span): none.';
   return `Spans restored (refaults of a span): ${restored.join(', ')}; restored twice or more (cut too close): ${twice}.`;
+}
+
+// The requests counted in no conversation: unkeyed ones, and side calls (count_tokens).
+function apart(unkeyed: number, sideCalls: number): string {
+  const parts = [
+    ...(unkeyed > 0 ? [`${formatCount(unkeyed)} in no conversation`] : []),
+    ...(sideCalls > 0 ? [`${plural(sideCalls, 'side call')} (count_tokens)`] : []),
+  ];
+  return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
 }

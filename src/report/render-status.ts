@@ -41,7 +41,8 @@ export function renderStatus(report: StatusReport, stateDir: string, nowMs: numb
   lines.push('', ...renderTable(columns, rows));
   const notes = footnotes(report.conversations);
   lines.push('', ...notes, ...(notes.length > 0 ? [''] : []));
-  lines.push(`${plural(report.conversations.length, 'conversation')} seen within ${report.recentMinutes} min of the last request.`);
+  const side = report.totals.sideCalls > 0 ? ` Side calls (count_tokens), in no conversation: ${formatCount(report.totals.sideCalls)}.` : '';
+  lines.push(`${plural(report.conversations.length, 'conversation')} seen within ${report.recentMinutes} min of the last request.${side}`);
   lines.push("RESCUED and SAVED are the last request's: stubs in it, and bytes it went up lighter.");
   if (report.conversations.some((c) => c.thresholdFrom === 'default')) {
     lines.push(`*: no epoch yet, so the threshold shown is --rescue-pct (${formatPercent(report.defaultThreshold)}).`);

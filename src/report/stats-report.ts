@@ -90,6 +90,8 @@ export interface StatsReport {
   readonly conversations: readonly ConversationStats[];
   /** Requests that belong to no conversation (not model calls, or bodies ctxshed could not read). */
   readonly unkeyed: { readonly requests: number; readonly passthrough: Readonly<Record<string, number>>; readonly errors: number };
+  /** Side calls (`count_tokens`): keyed, but no conversation of their own; counted apart (wire-tally.ts). */
+  readonly sideCalls: { readonly requests: number; readonly errors: number };
 }
 
 /** The stats of a folded wire log and the conversations summarized from it. */
@@ -97,6 +99,7 @@ export function buildStatsReport(tally: WireTally, summaries: readonly Conversat
   const conversations = summaries.map((s) => conversationStats(s));
   const counts = newRequestCounts();
   addRequestCounts(counts, tally.unkeyed);
+  addRequestCounts(counts, tally.sideCalls);
   // Per-request means overall are rescue's: a shed request's stubs stand for spans, not blocks.
   const rescueRequests = newRequestCounts();
   let requestTokens = 0;
@@ -117,6 +120,7 @@ export function buildStatsReport(tally: WireTally, summaries: readonly Conversat
     ),
     conversations,
     unkeyed: { requests: tally.unkeyed.requests, passthrough: tally.unkeyed.passthrough, errors: tally.unkeyed.errors },
+    sideCalls: { requests: tally.sideCalls.requests, errors: tally.sideCalls.errors },
   };
 }
 

@@ -72,6 +72,8 @@ export interface StatusTotals {
   readonly passthrough: Readonly<Record<string, number>>;
   /** Responses with status 400 or more. */
   readonly errors: number;
+  /** Side calls (`count_tokens`), counted in `requests` but in no conversation (wire-tally.ts). */
+  readonly sideCalls: number;
   readonly epochs: number;
   /** Rescue epochs' blocks and their text bytes, each epoch's once (a shed epoch adds none). */
   readonly blocksElided: number;
@@ -123,6 +125,7 @@ export function buildStatusReport(tally: WireTally, summaries: readonly Conversa
 function totalsOf(tally: WireTally, summaries: readonly ConversationSummary[]): StatusTotals {
   const counts = newRequestCounts();
   addRequestCounts(counts, tally.unkeyed);
+  addRequestCounts(counts, tally.sideCalls);
   let epochs = 0;
   let blocksElided = 0;
   let bytesElided = 0;
@@ -139,6 +142,7 @@ function totalsOf(tally: WireTally, summaries: readonly ConversationSummary[]): 
     rewritten: counts.rewritten,
     passthrough: { ...counts.passthrough },
     errors: counts.errors,
+    sideCalls: tally.sideCalls.requests,
     epochs,
     blocksElided,
     bytesElided,

@@ -24,6 +24,13 @@ export interface WireTally {
   lastAt: string | null;
   /** Requests that belong to no conversation (not a model call, or a body ctxshed could not read). */
   unkeyed: RequestCounts;
+  /**
+   * Side calls: requests keyed like a conversation that are none of their own. Today that is a
+   * `count_tokens` call whose key no model call named before it (Claude Code counts a tool list
+   * or a draft on its own, each a new first message and so a new key): counted here, apart, never
+   * listed as a conversation. One whose conversation already made a model call counts under it.
+   */
+  sideCalls: RequestCounts;
   conversations: Map<string, ConversationTally>;
 }
 
@@ -39,6 +46,7 @@ export function newWireTally(): WireTally {
     firstAt: null,
     lastAt: null,
     unkeyed: newRequestCounts(),
+    sideCalls: newRequestCounts(),
     conversations: new Map(),
   };
 }
@@ -72,6 +80,10 @@ function addWireRecord(tally: WireTally, record: WireRecord): void {
     countRequest(tally.unkeyed, record);
     return;
   }
+  if (isSideCall(record) && !tally.conversations.has(record.key)) {
+    countRequest(tally.sideCalls, record);
+    return;
+  }
   let conversation = tally.conversations.get(record.key);
   if (conversation === undefined) {
     conversation = newConversationTally(record.key, facts);
@@ -79,4 +91,9 @@ function addWireRecord(tally: WireTally, record: WireRecord): void {
   }
   countRequest(conversation, record);
   foldConversation(conversation, record, facts);
+}
+
+/** Whether a keyed request may be a side call (see `WireTally.sideCalls`): it never makes a conversation. */
+export function isSideCall(record: WireRecord): boolean {
+  return record.route === 'count_tokens';
 }

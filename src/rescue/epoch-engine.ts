@@ -32,6 +32,7 @@ import { NO_METRICS, type Metrics } from '../metrics/metrics.js';
 import type { StateDir } from '../state/layout.js';
 import { commonPrefixLength } from './common-prefix-length.js';
 import { conversationKeyFor } from './conversation-key-of.js';
+import { PreviewWriter } from './preview-writer.js';
 import { ConversationTable, type ConversationEntry } from './conversation-table.js';
 import type { EngineSettings } from './engine-settings.js';
 import { countRefaults } from './count-refaults.js';
@@ -96,6 +97,8 @@ export class EpochEngine {
    * threshold whose latch is refused judges only the blocks that are new (core/eligible-blocks.ts).
    */
   readonly #eligibility: MemoCache<EligibilityMemo>;
+  /** Each conversation's first prompt, for the reports (preview-writer.ts). */
+  readonly #previews: PreviewWriter;
 
   constructor(
     readonly state: StateDir,
@@ -116,6 +119,7 @@ export class EpochEngine {
       ...(options.classify === undefined ? {} : { classifier: { call: options.classify, memory: new Map() } }),
     };
     this.#onStateFailure = options.onStateFailure ?? (() => undefined);
+    this.#previews = new PreviewWriter(state, now);
   }
 
   /** Prepares one request. Never rejects, for any bytes and headers: a failure is a pass-through. */
@@ -285,6 +289,11 @@ export class EpochEngine {
     this.#table.close();
   }
 
+  /** Resolves once the previews begun so far are written (the proxy's close waits for them). */
+  settle(): Promise<void> {
+    return this.#previews.settle();
+  }
+
   /** The conversations seen so far (for status and tests). */
   conversations(): Iterable<ConversationEntry> {
     return this.#table.entries();
@@ -324,6 +333,7 @@ export class EpochEngine {
     if (found.kind === 'failed') return pass('state_unavailable', found.detail, { key, stateFailed: true });
     if (found.kind === 'side_call') return pass('side_call', `a ${String(meta.requestClass)} request of a conversation without epochs`);
     const { entry } = found;
+    if (readsFullness(meta.route)) this.#previews.note(key, body, api, lookup.index, meta);
     // 3. Nothing to do for a conversation without epochs that cannot latch one now. A
     //    conversation keeps the mode of its first epoch; a new one takes the engine's.
     const mode = modeFor(entry, this.settings, api);

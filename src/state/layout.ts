@@ -14,6 +14,9 @@
  *   sealed/<sha256>.json        0600  a sealed block's original JSON bytes, when it has some
  *   sealed/<sha256>.seal.json   0600  the record of the move: why and when
  *   wire.jsonl                  0600  one JSON line per proxied request (append-only)
+ *   previews/<s16>-<key>.json   0600  a conversation's first prompt, from its first model call
+ *                                     (s16: its session id's hash; preview-file.ts)
+ *   proxies/<pid>.json          0600  a running proxy's URL and metrics URL (proxy-file.ts)
  *   .lock                             proper-lockfile's lock directory for the whole state dir
  * ```
  *
@@ -38,6 +41,10 @@ export const THINKING_DIR_NAME = 'thinking';
 export const SEALED_DIR_NAME = 'sealed';
 export const WIRE_FILE_NAME = 'wire.jsonl';
 export const LOCK_DIR_NAME = '.lock';
+/** Each conversation's first prompt, from its first model call (preview-file.ts). */
+export const PREVIEWS_DIR_NAME = 'previews';
+/** Where a running `rescue` or `serve` says its metrics are (proxy-file.ts). */
+export const PROXIES_DIR_NAME = 'proxies';
 
 /** An elided file holds either the block's text or the original JSON bytes of its content. */
 export type ElidedExt = 'txt' | 'json';

@@ -6,6 +6,8 @@ import {
   ELIDED_DIR_NAME,
   layoutPaths,
   LOCK_DIR_NAME,
+  PREVIEWS_DIR_NAME,
+  PROXIES_DIR_NAME,
   SEALED_DIR_NAME,
   SPANS_DIR_NAME,
   THINKING_DIR_NAME,
@@ -40,7 +42,19 @@ export async function verifyState(dir: string): Promise<VerifyReport> {
   checkPrivate(rootStat, state.root, report);
   const names = new Set(await fs.readdir(state.root));
   for (const name of [...names].sort()) {
-    if (![CONVERSATIONS_DIR_NAME, ELIDED_DIR_NAME, SPANS_DIR_NAME, THINKING_DIR_NAME, SEALED_DIR_NAME, WIRE_FILE_NAME, LOCK_DIR_NAME].includes(name)) {
+    if (
+      ![
+        CONVERSATIONS_DIR_NAME,
+        ELIDED_DIR_NAME,
+        SPANS_DIR_NAME,
+        THINKING_DIR_NAME,
+        SEALED_DIR_NAME,
+        WIRE_FILE_NAME,
+        LOCK_DIR_NAME,
+        PREVIEWS_DIR_NAME,
+        PROXIES_DIR_NAME,
+      ].includes(name)
+    ) {
       report.problems.push(`${name}: stray file in the state directory`);
     }
   }

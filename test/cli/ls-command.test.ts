@@ -99,7 +99,7 @@ describe('ctxshed ls', () => {
     expect(main.requests).toBe(wire.filter((r) => r['key'] === main.key).length);
     const lastReading = wire.filter((r) => r['key'] === main.key && r['route'] === 'messages').at(-1)!;
     expect(main.fullness).toBe(lastReading['fullness']);
-    expect(agent).toMatchObject({ firstPrompt: null, epochs: 0, bytesElided: 0 });
+    expect(agent).toMatchObject({ firstPrompt: 'Find every caller of readCache.', epochs: 0, bytesElided: 0 });
     expect(agent.requests).toBe(wire.filter((r) => r['key'] === agent.key).length);
   });
 
@@ -107,7 +107,9 @@ describe('ctxshed ls', () => {
     const result = await runCli(['ls', '--state', session.dir]);
 
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('(no record: prompt unknown)');
+    // The subagent never latched: its prompt comes from its preview (previews/).
+    expect(result.stdout).toContain('Find every caller of readC');
+    expect(result.stdout).not.toContain('(prompt unknown)');
     expect(result.stdout).toMatch(/2 conversations, \d+ epochs, \d+ blocks elided/);
     expect(widest(result.stdout)).toBeLessThanOrEqual(100);
   });

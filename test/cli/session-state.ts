@@ -1,8 +1,9 @@
 /**
  * A state directory made the way a real session makes one: the proxy in-process, a scripted
  * upstream that prices its cache, a main conversation long enough to latch several epochs, a
- * subagent that stays below its threshold, a count_tokens call and a request that is no model
- * call.
+ * subagent that stays below its threshold, a count_tokens call of the main conversation, a
+ * count_tokens side call with a first message of its own (as Claude Code counts a tool list), and
+ * a request that is no model call.
  */
 import http from 'node:http';
 import { startMessagesApi } from '../../src/scripted/messages-api.js';
@@ -11,6 +12,8 @@ import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../suppor
 
 export const MAIN_PROMPT = 'Read the project and find why the cache misses.';
 export const AGENT_ID = 'agent-7f3a';
+/** The first message of the side call: a count_tokens call no conversation of its own. */
+export const SIDE_CALL_PROMPT = 'Count the tokens of these tool definitions.';
 
 /** The directory, and how many requests of each kind went through. */
 export interface SessionState {
@@ -33,8 +36,10 @@ export async function makeSessionState(mainTurns = 40): Promise<SessionState> {
       if (i % 5 === 0) await agent.turnOnce();
     }
     await main.send('/v1/messages/count_tokens');
+    const counter = new ScriptedClient(proxy.url, { prompt: SIDE_CALL_PROMPT });
+    await counter.send('/v1/messages/count_tokens');
     await getStatus(`${proxy.url}/v1/models`);
-    const requests = main.sent.length + agent.sent.length + 1;
+    const requests = main.sent.length + agent.sent.length + counter.sent.length + 1;
     await waitForWire(dir, requests);
     return { dir, requests };
   } finally {

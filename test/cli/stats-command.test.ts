@@ -106,7 +106,7 @@ describe('ctxshed stats', () => {
 
     const epochLines = result.stdout.split('Per epoch')[1]!.split('\n\n')[0]!.split('\n').slice(2);
     expect(epochLines).toHaveLength(report.overall.epochs);
-    expect(result.stdout).toContain('(1 in no conversation)');
+    expect(result.stdout).toContain('(1 in no conversation, 1 side call (count_tokens))');
     expect(widest(result.stdout)).toBeLessThanOrEqual(100);
   });
 });

@@ -1,8 +1,21 @@
 import fs from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCtxshed } from '../support/cli-process.js';
 import { tempStateDir } from '../support/test-proxy.js';
+import { PROXY_UNAVAILABLE_EXIT } from '../../src/cli/unproxied-launch.js';
+
+/** Runs `body` with a port on 127.0.0.1 held by another listener. */
+async function withTakenPort(body: (port: number) => Promise<void>): Promise<void> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    await body((server.address() as net.AddressInfo).port);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
 
 async function rescue(command: readonly string[], extra: readonly string[] = []): Promise<Awaited<ReturnType<typeof runCtxshed>>> {
   const state = await tempStateDir();
@@ -76,31 +89,61 @@ describe('ctxshed rescue, the wrapper', () => {
     expect(own.stdout).toBe('TOOL_SEARCH=false\n-p\nx\n');
   });
 
-  it('should run the command unproxied, saying why in one line, when the state directory is unusable', async () => {
+  it('should not run the command when the port is taken, and say so with the port, the upstream and exit 69 (issue 29 repro)', async () => {
+    await withTakenPort(async (port) => {
+      const state = await tempStateDir();
+      const args = ['rescue', '--port', String(port), '--state', state, '--upstream', 'http://127.0.0.1:41901', '--'];
+
+      const result = await runCtxshed([...args, 'sh', '-c', 'echo ran'], { ...process.env, ANTHROPIC_BASE_URL: '' });
+
+      expect(result.code).toBe(PROXY_UNAVAILABLE_EXIT);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `ctxshed: cannot start the proxy on 127.0.0.1:${port} for http://127.0.0.1:41901/: listen EADDRINUSE: address already in use 127.0.0.1:${port}; not running sh (exit 69); --allow-unproxied runs it without ctxshed\n`,
+      );
+    });
+  });
+
+  it('should, with --allow-unproxied, run the command pointed at the --upstream the user named, never the default', async () => {
+    await withTakenPort(async (port) => {
+      const state = await tempStateDir();
+      const args = ['rescue', '--allow-unproxied', '--port', String(port), '--state', state, '--upstream', 'http://127.0.0.1:41901', '--'];
+
+      const result = await runCtxshed([...args, 'sh', '-c', 'echo "[$ANTHROPIC_BASE_URL]"; exit 4'], { ...process.env, ANTHROPIC_BASE_URL: '' });
+
+      expect(result.code).toBe(4);
+      expect(result.stdout.trim()).toBe('[http://127.0.0.1:41901]');
+      expect(result.stderr).toMatch(/^ctxshed: cannot start the proxy on 127\.0\.0\.1:\d+ .*EADDRINUSE.*; --allow-unproxied: running sh without ctxshed\n$/);
+    });
+  });
+
+  it('should, with --allow-unproxied and no --upstream, leave the environment as it was when the state directory is unusable', async () => {
     const dir = await tempStateDir();
     const notADir = path.join(dir, 'file');
     await fs.writeFile(notADir, 'x');
 
-    const result = await runCtxshed(['rescue', '--state', notADir, '--', 'sh', '-c', 'echo "[$ANTHROPIC_BASE_URL]"; exit 4'], {
+    const result = await runCtxshed(['rescue', '--allow-unproxied', '--state', notADir, '--', 'sh', '-c', 'echo "[$ANTHROPIC_BASE_URL]"; exit 4'], {
       ...process.env,
       ANTHROPIC_BASE_URL: '',
     });
 
     expect(result.code).toBe(4);
     expect(result.stdout.trim()).toBe('[]');
-    expect(result.stderr).toMatch(/^ctxshed: cannot start the proxy \(.*\); running sh without it\n$/);
+    expect(result.stderr).toMatch(
+      /^ctxshed: cannot start the proxy on a free port on 127\.0\.0\.1 for https:\/\/api\.anthropic\.com\/: .*; --allow-unproxied: running sh without ctxshed\n$/,
+    );
   });
 
-  it('should refuse to run the command with --strict when the proxy cannot start', async () => {
+  it('should refuse to run the command when the state directory is unusable', async () => {
     const dir = await tempStateDir();
     const notADir = path.join(dir, 'file');
     await fs.writeFile(notADir, 'x');
 
-    const result = await runCtxshed(['rescue', '--strict', '--state', notADir, '--', 'sh', '-c', 'echo ran']);
+    const result = await runCtxshed(['rescue', '--state', notADir, '--', 'sh', '-c', 'echo ran']);
 
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(PROXY_UNAVAILABLE_EXIT);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/--strict: not running sh/);
+    expect(result.stderr).toMatch(/not running sh \(exit 69\)/);
   });
 
   it('should refuse a missing command with a usage error', async () => {

@@ -8,7 +8,7 @@ describe('renderLs', () => {
 
     const lines = text.split('\n');
     expect(lines[0]).toMatch(/^KEY +PROMPT +LAST SEEN +FULL +EPOCHS +BLOCKS +ELIDED +REFAULTS +REQS$/);
-    expect(lines[1]).toMatch(/^bbbbbbbbbbbb  \(no record: prompt unknown\) +3m ago +20\.0% +0 +0 +0 B +- +1$/);
+    expect(lines[1]).toMatch(/^bbbbbbbbbbbb  \(prompt unknown\) +3m ago +20\.0% +0 +0 +0 B +- +1$/);
     expect(lines[2]).toMatch(/^aaaaaaaaaaaa  Please read every file.*… +4m ago +55\.0% +2 +3 +61\.7 KB +66\.7% +4$/);
     expect(text).toContain('2 conversations, 2 epochs, 3 blocks elided: 61.7 KB (each shed counted once).');
     expect(text).toContain('Read back later (refaults): 2 (66.7%) of the blocks elided.');

@@ -33,6 +33,7 @@ describe('renderStatus', () => {
         rewritten: 0,
         passthrough: {},
         errors: 0,
+        sideCalls: 0,
         epochs: 0,
         blocksElided: 0,
         bytesElided: 0,

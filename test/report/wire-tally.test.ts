@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { WireRecord } from '../../src/state/wire-record.js';
 import { classifyWireLine } from '../../src/state/wire-line.js';
 import { addRequestCounts, addWireEntry, newRequestCounts, newWireTally, type WireTally } from '../../src/report/wire-tally.js';
-import { KEY_A, KEY_B, rewritten, wire } from './report-fixtures.js';
+import { KEY_A, KEY_B, KEY_C, rewritten, wire } from './report-fixtures.js';
 
 function fold(records: WireRecord[]): WireTally {
   const tally = newWireTally();
@@ -11,6 +11,20 @@ function fold(records: WireRecord[]): WireTally {
 }
 
 describe('addWireEntry', () => {
+  it('should count a count_tokens call no model call named before as a side call, never a conversation, and one after its conversation under it', () => {
+    const tally = fold([
+      wire({ t: '2026-01-01T00:00:01.000Z', route: 'count_tokens', path: '/v1/messages/count_tokens' }, KEY_B),
+      wire({ t: '2026-01-01T00:00:02.000Z', route: 'count_tokens', path: '/v1/messages/count_tokens' }, KEY_C),
+      wire({ t: '2026-01-01T00:00:03.000Z' }),
+      wire({ t: '2026-01-01T00:00:04.000Z', route: 'count_tokens', path: '/v1/messages/count_tokens' }),
+    ]);
+
+    expect([...tally.conversations.keys()]).toEqual([KEY_A]);
+    expect(tally.conversations.get(KEY_A)!.requests).toBe(2);
+    expect(tally.sideCalls.requests).toBe(2);
+    expect(tally.records).toBe(4);
+  });
+
   it('should count requests per conversation: rewritten, and passed through by reason', () => {
     const tally = fold([
       wire({ t: '2026-01-01T00:00:01.000Z' }),
