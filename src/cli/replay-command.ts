@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { LATCH_AT_CHOICES, type LatchAt } from '../core/index.js';
+import { PRICED_MODELS, priceOf } from '../core/price-table.js';
 import { DEFAULT_ENGINE_SETTINGS } from '../rescue/index.js';
 import { readSessions } from '../replay/read-sessions.js';
 import { renderHtml } from '../replay/render-html.js';
@@ -34,6 +35,7 @@ interface ReplayArgs {
   figureWindows: number[] | undefined;
   prefixCheck: boolean;
   latchAt: LatchAt | undefined;
+  priceAs: string | undefined;
 }
 
 export const replayCommand: CommandModule<object, ReplayArgs> = {
@@ -63,6 +65,10 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         choices: [...LATCH_AT_CHOICES],
         describe:
           "On a prefix-check model (--prefix-check): latch only at a person's prompt below 85% (prompt), or wherever the threshold says (anywhere, the proxy's default)",
+      })
+      .option('price-as', {
+        type: 'string',
+        describe: `Price every request as if it ran on MODEL (one of: ${PRICED_MODELS.join(', ')}); the bodies are replayed as recorded`,
       })
       .option('json', { type: 'boolean', default: false, describe: 'Print the reports as JSON' })
       .option('html', { type: 'string', describe: 'Also write a self-contained page with charts to FILE' })
@@ -103,6 +109,8 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       throw new CliError(`--window takes a whole number of at least 1000, not ${args.window}`, 2);
     if (args.horizon !== undefined && !(Number.isInteger(args.horizon) && args.horizon >= 0))
       throw new CliError(`--horizon takes a whole number, not ${args.horizon}`, 2);
+    if (args.priceAs !== undefined && priceOf(args.priceAs) === undefined)
+      throw new CliError(`--price-as: no price for ${JSON.stringify(args.priceAs)}; the table knows ${PRICED_MODELS.join(', ')}`, 2);
     const sessions = await readSessions(args.transcripts).catch((error: unknown) => {
       throw new CliError(`cannot read transcripts: ${errorText(error)}`);
     });
@@ -137,13 +145,14 @@ function figuresCommand(args: ReplayArgs, windows: readonly number[]): string {
   if (args.rescueTokens !== undefined) parts.push('--rescue-tokens', String(args.rescueTokens));
   if (args.prefixCheck) parts.push('--prefix-check');
   if (args.latchAt !== undefined) parts.push('--latch-at', args.latchAt);
+  if (args.priceAs !== undefined) parts.push('--price-as', args.priceAs);
   return parts.join(' ');
 }
 
 /** Replays every session, each over fresh state directories that are removed after. */
 async function replayAll(
   sessions: Awaited<ReturnType<typeof readSessions>>,
-  args: Pick<ReplayArgs, 'rescuePct' | 'rescueTokens' | 'keepRecent' | 'minBytes' | 'window' | 'horizon' | 'prefixCheck' | 'latchAt'>,
+  args: Pick<ReplayArgs, 'rescuePct' | 'rescueTokens' | 'keepRecent' | 'minBytes' | 'window' | 'horizon' | 'prefixCheck' | 'latchAt' | 'priceAs'>,
 ): Promise<SessionReport[]> {
   const reports: SessionReport[] = [];
   for (const session of sessions) {
@@ -163,6 +172,7 @@ async function replayAll(
           shedStateDir,
           ...(args.prefixCheck ? { prefixCheck: true } : {}),
           ...(args.latchAt === undefined ? {} : { latchAt: args.latchAt }),
+          ...(args.priceAs === undefined ? {} : { priceAs: args.priceAs }),
         }),
       );
     } finally {

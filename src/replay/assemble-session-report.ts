@@ -37,6 +37,7 @@ export function assembleSessionReport(file: string, conversations: readonly Rebu
     passthrough: run.passthrough,
     stateFailures: [...rescue.failures, ...shed.failures.map((f) => `shed: ${f}`)],
     unpricedModels: [...run.unpriced],
+    ...(run.options.priceAs === undefined ? {} : { priceAs: run.options.priceAs }),
     autoCompactAt: round4(point.tokens / window),
     compactionPoint: point,
     costBasis: { basis: COST_BASIS, replayedRequests: counts.replayed, afterCompactionRequests: counts.afterCompaction },

@@ -42,6 +42,7 @@ function calibrate(run: SessionRun, frame: StepFrame): PricedRequest {
     modelled: asRecorded,
     main: frame.main,
     window: run.window,
+    priceModel: frame.priceModel,
   });
   return asRecorded;
 }

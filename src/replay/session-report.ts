@@ -66,7 +66,10 @@ export interface SessionReport {
   /** Why the rescue, the shed or the per-request rewrite left a request, block or span alone (not "no epoch"). */
   readonly passthrough: Record<string, number>;
   readonly stateFailures: readonly string[];
+  /** Models the price table does not know: their requests are left unpriced (never priced as another model). */
   readonly unpricedModels: readonly string[];
+  /** `--price-as MODEL`: every request billed at this model's prices. */
+  readonly priceAs?: string;
   /** The compaction point as a fraction of the window (compaction-point.ts). */
   readonly autoCompactAt: number;
   /** The compaction point in tokens, where it came from, and the recorded first compaction. */
