@@ -13,7 +13,8 @@ import { readSessions } from '../replay/read-sessions.js';
 import { renderHtml } from '../replay/render-html.js';
 import { FIGURE_WINDOWS, renderFigures } from '../replay/render-figures.js';
 import { renderTable } from '../replay/render-table.js';
-import { replaySession, type SessionReport } from '../replay/replay-session.js';
+import { type ReplayOptions, replaySession, replayWholeSession } from '../replay/replay-session.js';
+import { withWholeSession, type WholeSessionReport } from '../replay/whole-session-figures.js';
 import { CliError } from './cli-error.js';
 import { DEFAULT_RESCUE_PCT, RESCUE_TOKENS_DESCRIPTION } from './proxy-options.js';
 import { writeStdout } from './read-input.js';
@@ -149,36 +150,46 @@ function figuresCommand(args: ReplayArgs, windows: readonly number[]): string {
   return parts.join(' ');
 }
 
-/** Replays every session, each over fresh state directories that are removed after. */
-async function replayAll(
-  sessions: Awaited<ReturnType<typeof readSessions>>,
-  args: Pick<ReplayArgs, 'rescuePct' | 'rescueTokens' | 'keepRecent' | 'minBytes' | 'window' | 'horizon' | 'prefixCheck' | 'latchAt' | 'priceAs'>,
-): Promise<SessionReport[]> {
-  const reports: SessionReport[] = [];
+/** The replay's options as the command's arguments give them. */
+type ReplayArgsUsed = Pick<ReplayArgs, 'rescuePct' | 'rescueTokens' | 'keepRecent' | 'minBytes' | 'window' | 'horizon' | 'prefixCheck' | 'latchAt' | 'priceAs'>;
+
+/** Replays every session up to its first compaction and whole (stitched), each over fresh state directories removed after. */
+async function replayAll(sessions: Awaited<ReturnType<typeof readSessions>>, args: ReplayArgsUsed): Promise<WholeSessionReport[]> {
+  const reports: WholeSessionReport[] = [];
   for (const session of sessions) {
     if (session.conversations.length === 0) continue;
-    // A fresh state directory per session: replays never touch the user's real one.
-    const stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-replay-'));
-    const shedStateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-replay-shed-'));
-    try {
-      reports.push(
-        await replaySession(session.file, session.conversations, {
-          threshold: args.rescuePct / 100,
-          ...(args.rescueTokens === undefined ? {} : { rescueTokens: args.rescueTokens }),
-          policy: { keepRecent: args.keepRecent, minBytes: args.minBytes },
-          ...(args.window === undefined ? {} : { window: args.window }),
-          ...(args.horizon === undefined ? {} : { horizon: args.horizon }),
-          stateDir,
-          shedStateDir,
-          ...(args.prefixCheck ? { prefixCheck: true } : {}),
-          ...(args.latchAt === undefined ? {} : { latchAt: args.latchAt }),
-          ...(args.priceAs === undefined ? {} : { priceAs: args.priceAs }),
-        }),
-      );
-    } finally {
-      await fs.rm(stateDir, { recursive: true, force: true });
-      await fs.rm(shedStateDir, { recursive: true, force: true });
-    }
+    const report = await withStateDirs((dirs) => replaySession(session.file, session.conversations, replayOptions(args, dirs)));
+    const whole = await withStateDirs((dirs) =>
+      replayWholeSession(session.file, session.stitched.conversations, replayOptions(args, dirs), report.compactionPoint),
+    );
+    const estimated = session.stitched.conversations.reduce((n, c) => n + c.requests.filter((r) => r.estimated === true).length, 0);
+    reports.push(withWholeSession(report, whole, { compactions: session.stitched.boundaries.length, estimated }));
   }
   return reports;
+}
+
+/** Runs a replay over two fresh state directories (rescue's and shed's), removed after: replays never touch the user's real one. */
+async function withStateDirs<T>(run: (dirs: { stateDir: string; shedStateDir: string }) => Promise<T>): Promise<T> {
+  const stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-replay-'));
+  const shedStateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-replay-shed-'));
+  try {
+    return await run({ stateDir, shedStateDir });
+  } finally {
+    await fs.rm(stateDir, { recursive: true, force: true });
+    await fs.rm(shedStateDir, { recursive: true, force: true });
+  }
+}
+
+function replayOptions(args: ReplayArgsUsed, dirs: { stateDir: string; shedStateDir: string }): ReplayOptions {
+  return {
+    threshold: args.rescuePct / 100,
+    ...(args.rescueTokens === undefined ? {} : { rescueTokens: args.rescueTokens }),
+    policy: { keepRecent: args.keepRecent, minBytes: args.minBytes },
+    ...(args.window === undefined ? {} : { window: args.window }),
+    ...(args.horizon === undefined ? {} : { horizon: args.horizon }),
+    ...dirs,
+    ...(args.prefixCheck ? { prefixCheck: true } : {}),
+    ...(args.latchAt === undefined ? {} : { latchAt: args.latchAt }),
+    ...(args.priceAs === undefined ? {} : { priceAs: args.priceAs }),
+  };
 }

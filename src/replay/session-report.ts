@@ -80,4 +80,16 @@ export interface SessionReport {
   readonly refaults: RefaultFigure;
   /** The same for shed mode: tool results in its spans whose file the session read again later. */
   readonly shedRefaults: RefaultFigure;
+  /**
+   * The recorded session whole, as the user paid for it: every request priced by the model as
+   * the strategies are, the compaction calls from their own usage records. Absent on a stitched replay.
+   */
+  readonly recordedWithCompaction?: RecordedWithCompaction;
+}
+
+/** The baseline of what the user paid (session-run.ts `RecordedWhole`, rounded). */
+export interface RecordedWithCompaction {
+  readonly costUsd: number;
+  readonly cacheWriteTokens: number;
+  readonly compactionCalls: { readonly requests: number; readonly costUsd: number };
 }
