@@ -7,12 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { LATCH_AT_CHOICES, type LatchAt } from '../core/index.js';
+import { PRICED_MODELS, priceOf } from '../core/price-table.js';
 import { DEFAULT_ENGINE_SETTINGS } from '../rescue/index.js';
 import { readSessions } from '../replay/read-sessions.js';
 import { renderHtml } from '../replay/render-html.js';
 import { FIGURE_WINDOWS, renderFigures } from '../replay/render-figures.js';
 import { renderTable } from '../replay/render-table.js';
-import { replaySession, type SessionReport } from '../replay/replay-session.js';
+import { type ReplayOptions, replaySession, replayWholeSession } from '../replay/replay-session.js';
+import { withWholeSession, type WholeSessionReport } from '../replay/whole-session-figures.js';
 import { CliError } from './cli-error.js';
 import { DEFAULT_RESCUE_PCT, RESCUE_TOKENS_DESCRIPTION } from './proxy-options.js';
 import { writeStdout } from './read-input.js';
@@ -34,6 +36,7 @@ interface ReplayArgs {
   figureWindows: number[] | undefined;
   prefixCheck: boolean;
   latchAt: LatchAt | undefined;
+  priceAs: string | undefined;
 }
 
 export const replayCommand: CommandModule<object, ReplayArgs> = {
@@ -63,6 +66,10 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         choices: [...LATCH_AT_CHOICES],
         describe:
           "On a prefix-check model (--prefix-check): latch only at a person's prompt below 85% (prompt), or wherever the threshold says (anywhere, the proxy's default)",
+      })
+      .option('price-as', {
+        type: 'string',
+        describe: `Price every request as if it ran on MODEL (one of: ${PRICED_MODELS.join(', ')}); the bodies are replayed as recorded`,
       })
       .option('json', { type: 'boolean', default: false, describe: 'Print the reports as JSON' })
       .option('html', { type: 'string', describe: 'Also write a self-contained page with charts to FILE' })
@@ -103,6 +110,8 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       throw new CliError(`--window takes a whole number of at least 1000, not ${args.window}`, 2);
     if (args.horizon !== undefined && !(Number.isInteger(args.horizon) && args.horizon >= 0))
       throw new CliError(`--horizon takes a whole number, not ${args.horizon}`, 2);
+    if (args.priceAs !== undefined && priceOf(args.priceAs) === undefined)
+      throw new CliError(`--price-as: no price for ${JSON.stringify(args.priceAs)}; the table knows ${PRICED_MODELS.join(', ')}`, 2);
     const sessions = await readSessions(args.transcripts).catch((error: unknown) => {
       throw new CliError(`cannot read transcripts: ${errorText(error)}`);
     });
@@ -137,38 +146,50 @@ function figuresCommand(args: ReplayArgs, windows: readonly number[]): string {
   if (args.rescueTokens !== undefined) parts.push('--rescue-tokens', String(args.rescueTokens));
   if (args.prefixCheck) parts.push('--prefix-check');
   if (args.latchAt !== undefined) parts.push('--latch-at', args.latchAt);
+  if (args.priceAs !== undefined) parts.push('--price-as', args.priceAs);
   return parts.join(' ');
 }
 
-/** Replays every session, each over fresh state directories that are removed after. */
-async function replayAll(
-  sessions: Awaited<ReturnType<typeof readSessions>>,
-  args: Pick<ReplayArgs, 'rescuePct' | 'rescueTokens' | 'keepRecent' | 'minBytes' | 'window' | 'horizon' | 'prefixCheck' | 'latchAt'>,
-): Promise<SessionReport[]> {
-  const reports: SessionReport[] = [];
+/** The replay's options as the command's arguments give them. */
+type ReplayArgsUsed = Pick<ReplayArgs, 'rescuePct' | 'rescueTokens' | 'keepRecent' | 'minBytes' | 'window' | 'horizon' | 'prefixCheck' | 'latchAt' | 'priceAs'>;
+
+/** Replays every session up to its first compaction and whole (stitched), each over fresh state directories removed after. */
+async function replayAll(sessions: Awaited<ReturnType<typeof readSessions>>, args: ReplayArgsUsed): Promise<WholeSessionReport[]> {
+  const reports: WholeSessionReport[] = [];
   for (const session of sessions) {
     if (session.conversations.length === 0) continue;
-    // A fresh state directory per session: replays never touch the user's real one.
-    const stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-replay-'));
-    const shedStateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-replay-shed-'));
-    try {
-      reports.push(
-        await replaySession(session.file, session.conversations, {
-          threshold: args.rescuePct / 100,
-          ...(args.rescueTokens === undefined ? {} : { rescueTokens: args.rescueTokens }),
-          policy: { keepRecent: args.keepRecent, minBytes: args.minBytes },
-          ...(args.window === undefined ? {} : { window: args.window }),
-          ...(args.horizon === undefined ? {} : { horizon: args.horizon }),
-          stateDir,
-          shedStateDir,
-          ...(args.prefixCheck ? { prefixCheck: true } : {}),
-          ...(args.latchAt === undefined ? {} : { latchAt: args.latchAt }),
-        }),
-      );
-    } finally {
-      await fs.rm(stateDir, { recursive: true, force: true });
-      await fs.rm(shedStateDir, { recursive: true, force: true });
-    }
+    const report = await withStateDirs((dirs) => replaySession(session.file, session.conversations, replayOptions(args, dirs)));
+    const whole = await withStateDirs((dirs) =>
+      replayWholeSession(session.file, session.stitched.conversations, replayOptions(args, dirs), report.compactionPoint),
+    );
+    const estimated = session.stitched.conversations.reduce((n, c) => n + c.requests.filter((r) => r.estimated === true).length, 0);
+    reports.push(withWholeSession(report, whole, { compactions: session.stitched.boundaries.length, estimated }));
   }
   return reports;
+}
+
+/** Runs a replay over two fresh state directories (rescue's and shed's), removed after: replays never touch the user's real one. */
+async function withStateDirs<T>(run: (dirs: { stateDir: string; shedStateDir: string }) => Promise<T>): Promise<T> {
+  const stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-replay-'));
+  const shedStateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-replay-shed-'));
+  try {
+    return await run({ stateDir, shedStateDir });
+  } finally {
+    await fs.rm(stateDir, { recursive: true, force: true });
+    await fs.rm(shedStateDir, { recursive: true, force: true });
+  }
+}
+
+function replayOptions(args: ReplayArgsUsed, dirs: { stateDir: string; shedStateDir: string }): ReplayOptions {
+  return {
+    threshold: args.rescuePct / 100,
+    ...(args.rescueTokens === undefined ? {} : { rescueTokens: args.rescueTokens }),
+    policy: { keepRecent: args.keepRecent, minBytes: args.minBytes },
+    ...(args.window === undefined ? {} : { window: args.window }),
+    ...(args.horizon === undefined ? {} : { horizon: args.horizon }),
+    ...dirs,
+    ...(args.prefixCheck ? { prefixCheck: true } : {}),
+    ...(args.latchAt === undefined ? {} : { latchAt: args.latchAt }),
+    ...(args.priceAs === undefined ? {} : { priceAs: args.priceAs }),
+  };
 }

@@ -16,8 +16,9 @@ export interface StepCounts {
 export function assembleSessionReport(file: string, conversations: readonly RebuiltConversation[], run: SessionRun, counts: StepCounts): SessionReport {
   addFinalFigures(run, conversations);
   const { tallies, window, point, rescue, shed, shedAccount, tokenThreshold } = run;
-  const runway = finishRunways(run.runways, run.runwayOf, point, window);
+  const runway = finishRunways(run.runways, run.runwayOf, point, window, run.basis === 'firstCompaction');
   const recordedSummary = tallies.recorded.summary(runway.recorded);
+  const whole = run.recordedWhole;
   return {
     file,
     requests: conversations.reduce((a, c) => a + c.requests.length, 0),
@@ -37,6 +38,7 @@ export function assembleSessionReport(file: string, conversations: readonly Rebu
     passthrough: run.passthrough,
     stateFailures: [...rescue.failures, ...shed.failures.map((f) => `shed: ${f}`)],
     unpricedModels: [...run.unpriced],
+    ...(run.options.priceAs === undefined ? {} : { priceAs: run.options.priceAs }),
     autoCompactAt: round4(point.tokens / window),
     compactionPoint: point,
     costBasis: { basis: COST_BASIS, replayedRequests: counts.replayed, afterCompactionRequests: counts.afterCompaction },
@@ -44,6 +46,15 @@ export function assembleSessionReport(file: string, conversations: readonly Rebu
       conversations.reduce((n, c) => n + (run.entries.get(c.id)?.record?.epochs ?? []).reduce((k, e) => k + e.blocks.length, 0), 0),
     ),
     shedRefaults: shedAccount.refaults(),
+    ...(run.basis === 'wholeSession'
+      ? {}
+      : {
+          recordedWithCompaction: {
+            costUsd: round4(recordedSummary.costUsd + whole.costUsd),
+            cacheWriteTokens: Math.round(recordedSummary.cacheWriteTokens + whole.cacheWriteTokens),
+            compactionCalls: { requests: whole.compactionCalls.requests, costUsd: round4(whole.compactionCalls.costUsd) },
+          },
+        }),
   };
 }
 

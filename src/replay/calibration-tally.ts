@@ -19,6 +19,8 @@ export interface CalibrationSample {
   readonly modelled: PricedRequest;
   readonly main: boolean;
   readonly window: number;
+  /** The model whose prices bill it, when not the request's (`replay --price-as`). */
+  readonly priceModel?: string;
 }
 
 /** Sums the model against the record, request by request, in the replay's order. */
@@ -56,7 +58,7 @@ export class CalibrationTally {
     this.#recordedRead += u.cacheRead;
     this.#recordedWrite += u.cacheWrite;
     this.#recordedUncached += u.input;
-    this.#recordedCost += priceRecorded(request.model, u);
+    this.#recordedCost += priceRecorded(sample.priceModel ?? request.model, u);
     if (sample.main) this.#recordedPeak = Math.max(this.#recordedPeak, recordedTotal / sample.window);
     if (recordedTotal > 0) {
       this.#modelContext += modelled.contextTokens;

@@ -6,9 +6,16 @@ import { withRatios, type RunwayCounter, type RunwayEnd } from './runway.js';
 import { STRATEGIES, type StrategyName } from './strategy-tally.js';
 
 /** Each strategy's runway, the recorded conversation's growth carrying those that never reached the point. */
-export function finishRunways(runways: Record<StrategyName, RunwayCounter>, c: RebuiltConversation | undefined, point: CompactionPoint, window: number) {
+export function finishRunways(
+  runways: Record<StrategyName, RunwayCounter>,
+  c: RebuiltConversation | undefined,
+  point: CompactionPoint,
+  window: number,
+  extrapolate = true,
+) {
   const counts = (c?.requests ?? []).map((r) => r.usage.input + r.usage.cacheRead + r.usage.cacheWrite + r.usage.output);
-  const growth = counts.length > 1 ? ((counts.at(-1) ?? 0) - (counts[0] ?? 0)) / (counts.length - 1) : 0;
+  // A whole session is never carried past its data: a runway not ended there is a floor ('>=').
+  const growth = extrapolate && counts.length > 1 ? ((counts.at(-1) ?? 0) - (counts[0] ?? 0)) / (counts.length - 1) : 0;
   // At the window the session ran at, its own auto boundary is where the client compacted.
   const boundary =
     c?.compaction?.trigger === 'auto' && c.id === point.recorded?.conversation && window === DEFAULT_CONTEXT_WINDOW

@@ -10,6 +10,7 @@ export function fitSessionModel(conversations: readonly RebuiltConversation[], b
   for (const c of conversations) {
     const builder = builders.get(c.id) ?? new BodyBuilder();
     for (const r of c.requests) {
+      if (r.estimated === true) continue; // its usage counted another (compacted) prompt
       const tokens = r.usage.input + r.usage.cacheRead + r.usage.cacheWrite;
       if (tokens > 0) samples.push({ conversation: c.id, bytes: cacheRegion(builder.build(r.model, r.messages)).length, tokens });
     }

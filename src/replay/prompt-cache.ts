@@ -10,7 +10,7 @@
  *   recorded `input_tokens`, the same under every strategy).
  * - An entry lives for its TTL after its last write or read (reads refresh it).
  */
-import { CACHE_READ_MULTIPLIER, CACHE_WRITE_1H_MULTIPLIER, CACHE_WRITE_5M_MULTIPLIER, priceOf } from '../core/price-table.js';
+import { costOf, priceOf } from '../core/price-table.js';
 import { startsWith } from './request-body.js';
 
 /** The provider checks for hits at most this many blocks before a breakpoint. */
@@ -28,6 +28,8 @@ export interface CachedRequest {
   readonly model: string;
   readonly timeMs: number;
   readonly ttl: '5m' | '1h';
+  /** The model whose prices bill it, when not `model` (`replay --price-as`). */
+  readonly priceModel?: string;
   /** Tokens after the last breakpoint (the recorded `input_tokens`). */
   readonly uncachedTokens: number;
   readonly outputTokens: number;
@@ -91,29 +93,19 @@ export class PromptCache {
     const cacheReadTokens = (prefixHit ? this.prefixTokens : 0) + this.tokensPerByte * hitBytes;
     const uncachedTokens = Math.min(request.uncachedTokens, Math.max(0, contextTokens - cacheReadTokens));
     const cacheWriteTokens = Math.max(0, contextTokens - cacheReadTokens - uncachedTokens);
-    const price = priceOf(model);
-    const writeMultiplier = request.ttl === '1h' ? CACHE_WRITE_1H_MULTIPLIER : CACHE_WRITE_5M_MULTIPLIER;
-    const costUsd =
-      price === undefined
-        ? 0
-        : (price.input * (uncachedTokens + CACHE_READ_MULTIPLIER * cacheReadTokens + writeMultiplier * cacheWriteTokens) +
-            price.output * request.outputTokens) /
-          1e6;
+    const price = priceOf(request.priceModel ?? model, contextTokens);
+    const write = request.ttl === '1h' ? { write5m: 0, write1h: cacheWriteTokens } : { write5m: cacheWriteTokens, write1h: 0 };
+    const costUsd = price === undefined ? 0 : costOf(price, { input: uncachedTokens, cacheRead: cacheReadTokens, ...write, output: request.outputTokens });
     return { contextTokens, cacheReadTokens, cacheWriteTokens, uncachedTokens, outputTokens: request.outputTokens, costUsd, priced: price !== undefined };
   }
 }
 
 /** The bill for what the provider actually reported (the calibration's reference). */
 export function priceRecorded(model: string, usage: { input: number; cacheRead: number; cacheWrite: number; cacheWrite1h: number; output: number }): number {
-  const price = priceOf(model);
+  const price = priceOf(model, usage.input + usage.cacheRead + usage.cacheWrite);
   if (price === undefined) return 0;
-  const write5m = usage.cacheWrite - usage.cacheWrite1h;
-  return (
-    (price.input *
-      (usage.input + CACHE_READ_MULTIPLIER * usage.cacheRead + CACHE_WRITE_5M_MULTIPLIER * write5m + CACHE_WRITE_1H_MULTIPLIER * usage.cacheWrite1h) +
-      price.output * usage.output) /
-    1e6
-  );
+  const write1h = usage.cacheWrite1h;
+  return costOf(price, { input: usage.input, cacheRead: usage.cacheRead, write5m: usage.cacheWrite - write1h, write1h, output: usage.output });
 }
 
 /** A request without a readable time never expires anything. */

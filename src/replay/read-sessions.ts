@@ -7,11 +7,13 @@ import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { rebuildConversations, type RebuiltConversation } from './rebuild-conversations.js';
+import { markEstimated, stitchTranscript, type StitchedBoundary } from './stitch-transcript.js';
 
-/** One session's conversations, rebuilt. */
+/** One session's conversations, rebuilt; and its history stitched as if the client never compacted. */
 export interface SessionInput {
   readonly file: string;
   readonly conversations: RebuiltConversation[];
+  readonly stitched: { readonly conversations: RebuiltConversation[]; readonly boundaries: readonly StitchedBoundary[] };
 }
 
 /** A session's subagent and compaction files live here; they are read with their session. */
@@ -41,13 +43,19 @@ export async function listSessionFiles(paths: readonly string[], recursive: bool
 
 /** One session file and the subagent files beside it, rebuilt. */
 export async function readSession(file: string): Promise<SessionInput> {
-  const conversations = rebuildConversations(await readLines(file), path.basename(file));
+  const lines = await readLines(file);
+  const conversations = rebuildConversations(lines, path.basename(file));
+  const stitch = stitchTranscript(lines);
+  const stitched =
+    stitch.boundaries.length === 0 ? [...conversations] : markEstimated(rebuildConversations(stitch.lines, path.basename(file)), stitch.boundaries);
   const subDir = path.join(path.dirname(file), path.basename(file, '.jsonl'), SUBAGENTS_DIR);
   const subs = await fs.readdir(subDir).catch(() => [] as string[]);
   for (const name of subs.filter((n) => n.endsWith('.jsonl')).sort()) {
-    conversations.push(...rebuildConversations(await readLines(path.join(subDir, name)), `${SUBAGENTS_DIR}/${name}`));
+    const sub = rebuildConversations(await readLines(path.join(subDir, name)), `${SUBAGENTS_DIR}/${name}`);
+    conversations.push(...sub);
+    stitched.push(...sub);
   }
-  return { file, conversations };
+  return { file, conversations, stitched: { conversations: stitched, boundaries: stitch.boundaries } };
 }
 
 async function jsonlIn(dir: string, recursive: boolean): Promise<string[]> {

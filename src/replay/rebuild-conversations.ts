@@ -39,6 +39,11 @@ export interface RebuiltRequest {
   readonly usage: RecordedUsage;
   /** Content blocks in `messages` (the prompt cache looks back over blocks). */
   readonly blocks: number;
+  /**
+   * Stitched past a compaction (stitch-transcript.ts): `usage` counted the compacted prompt, so its
+   * prompt tokens are re-estimated from bytes (whole-session.ts) and it stays out of the calibration.
+   */
+  readonly estimated?: boolean;
 }
 
 /** A sequence of requests that resend one growing transcript. */

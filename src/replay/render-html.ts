@@ -5,6 +5,7 @@
  */
 import type { SessionReport } from './replay-session.js';
 import type { ShedEpochFigure } from './shed-epochs.js';
+import { dollarCell, unknownModelsLine } from './cost-cell.js';
 import { compactionLine, runwayCell, STRATEGY_LABELS } from './render-table.js';
 import { STRATEGIES, type StrategyName } from './strategy-tally.js';
 
@@ -31,7 +32,7 @@ function renderSession(report: SessionReport): string {
   const legend = STRATEGIES.map((s) => `<span style="color:${COLORS[s]}">&#9632; ${STRATEGY_LABELS[s]}</span>`).join('');
   const rows = STRATEGIES.map((s) => {
     const x = report.strategies[s];
-    return `<tr><td>${STRATEGY_LABELS[s]}</td><td>${pct(x.peakFullness)}</td><td>${x.atCompaction.length === 0 ? '-' : x.atCompaction.map(pct).join(' ')}</td><td>${pct(x.finalFullness)}</td><td>${runwayCell(x.runway)}</td><td>${x.runway.ratio === null ? '-' : `${x.runway.ratio.toFixed(2)}x`}</td><td>${x.refused}</td><td>${x.rescued}</td><td>${x.cacheReadTokens.toLocaleString('en-US')}</td><td>${x.cacheWriteTokens.toLocaleString('en-US')}</td><td>${pct(x.cacheHitRatio)}</td><td>$${x.costUsd.toFixed(2)}</td><td>${x.epochs}</td></tr>`;
+    return `<tr><td>${STRATEGY_LABELS[s]}</td><td>${pct(x.peakFullness)}</td><td>${x.atCompaction.length === 0 ? '-' : x.atCompaction.map(pct).join(' ')}</td><td>${pct(x.finalFullness)}</td><td>${runwayCell(x.runway)}</td><td>${x.runway.ratio === null ? '-' : `${x.runway.ratio.toFixed(2)}x`}</td><td>${x.refused}</td><td>${x.rescued}</td><td>${x.cacheReadTokens.toLocaleString('en-US')}</td><td>${x.cacheWriteTokens.toLocaleString('en-US')}</td><td>${pct(x.cacheHitRatio)}</td><td>${escapeHtml(dollarCell(x.costUsd, report.unpricedModels))}</td><td>${x.epochs}</td></tr>`;
   }).join('');
   const marks = { rescue: report.strategies.rescue.series.epochAt, shed: report.strategies.shed.series.epochAt };
   const fullness = chart(
@@ -55,7 +56,7 @@ function renderSession(report: SessionReport): string {
   );
   return `<section>
 <h2>${escapeHtml(report.file)}</h2>
-<p>${escapeHtml(compactionLine(report))}; cost ${escapeHtml(report.costBasis.basis)}.</p>
+<p>${escapeHtml(compactionLine(report))}; cost ${escapeHtml(report.costBasis.basis)}.</p>${unknownModelsLine(report.unpricedModels) === undefined ? '' : `<p class="warn">${escapeHtml(unknownModelsLine(report.unpricedModels) ?? '')}</p>`}
 <p>${report.requests} requests; calibration: cache read ${signed(c.cacheReadError)}, cache write ${signed(c.cacheWriteError)}, context ${signed(c.contextError)}; dashed lines: rescue epochs (blue) and shed epochs (purple).</p>
 <p class="legend">${legend}</p>
 ${fullness}

@@ -2,6 +2,7 @@
 import { GATE_CEILING } from '../core/index.js';
 import type { MissTally, SessionReport } from './replay-session.js';
 import type { ShedEpochFigure } from './shed-epochs.js';
+import { costCell, dollarCell, unknownModelsLine } from './cost-cell.js';
 import { sparkline } from './sparkline.js';
 import type { Runway } from './runway.js';
 import { STRATEGIES, type StrategyName } from './strategy-tally.js';
@@ -30,6 +31,7 @@ function renderSession(report: SessionReport): string {
 /** The session's file, size, compaction point, cost basis and calibration. */
 function headLines(report: SessionReport): string[] {
   const c = report.calibration;
+  const unknown = unknownModelsLine(report.unpricedModels);
   return [
     `${report.file}`,
     `  ${report.requests} requests in ${report.conversations} conversation(s); window ${report.window.toLocaleString('en-US')} tokens` +
@@ -39,8 +41,10 @@ function headLines(report: SessionReport): string[] {
     `  cost: ${report.costBasis.basis}: ${report.costBasis.replayedRequests} of ${report.costBasis.replayedRequests + report.costBasis.afterCompactionRequests} requests priced; ` +
       'a prompt over the window is refused (not billed), rescue and shed retry it once as the proxy does',
     `  calibration (model vs recorded usage): cache read ${signed(c.cacheReadError)}, cache write ${signed(c.cacheWriteError)}, ` +
-      `context ${signed(c.contextError)} (per request ±${pct(c.meanAbsRequestError, 1)}); recorded bill $${c.recorded.costUsd.toFixed(2)}, peak ${pct(c.recorded.peakFullness)}`,
+      `context ${signed(c.contextError)} (per request ±${pct(c.meanAbsRequestError, 1)}); recorded bill ${dollarCell(c.recorded.costUsd, report.unpricedModels)}, peak ${pct(c.recorded.peakFullness)}`,
     ...missLines(c.misses),
+    ...(report.priceAs === undefined ? [] : [`  priced as ${report.priceAs} (--price-as), whatever model each request ran on`]),
+    ...(unknown === undefined ? [] : [`  ${unknown}`]),
   ];
 }
 
@@ -80,7 +84,7 @@ function strategyTable(report: SessionReport): string[] {
       s.cacheWriteTokens.toLocaleString('en-US'),
       s.uncachedTokens.toLocaleString('en-US'),
       pct(s.cacheHitRatio),
-      s.costUsd.toFixed(2),
+      costCell(s.costUsd, report.unpricedModels),
       String(s.epochs),
       s.bytesShed === null ? 'per epoch' : (s.bytesShed / 1024).toFixed(0),
       `${s.thinking.sent}/${s.thinking.removed} (${s.thinking.finalSent}/${s.thinking.finalRemoved})`,
@@ -113,7 +117,6 @@ function footLines(report: SessionReport): string[] {
   const notes = Object.entries(report.passthrough).map(([k, v]) => `${k} x${v}`);
   if (notes.length > 0) lines.push(`  pass-throughs: ${notes.join(', ')}`);
   if (report.stateFailures.length > 0) lines.push(`  state failures: ${report.stateFailures.join('; ')}`);
-  if (report.unpricedModels.length > 0) lines.push(`  not priced (no price in the table): ${report.unpricedModels.join(', ')}`);
   return lines;
 }
 

@@ -61,6 +61,7 @@ export async function replayShed(run: SessionRun, frame: StepFrame, recorded: Pr
       recorded,
       ttl,
       tokensPerByte: r,
+      priceModel: frame.priceModel,
       ...(main ? { mainIndex } : {}),
     });
   }

@@ -21,6 +21,8 @@ export interface ReplayOptions {
   readonly prefixCheck?: boolean;
   /** The engine's `latchAt` on a prefix-check model (core/thinking/turn-place.ts); absent: its default. */
   readonly latchAt?: LatchAt;
+  /** `--price-as MODEL`: bill every request at this model's prices instead of the recorded model's (bodies unchanged). */
+  readonly priceAs?: string;
 }
 
 /** The model a `prefixCheck` replay's bodies name (core/thinking/prefix-check-models.ts). */

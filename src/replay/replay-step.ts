@@ -34,6 +34,8 @@ export async function replayStep(run: SessionRun, step: Step): Promise<void> {
 function calibrate(run: SessionRun, frame: StepFrame): PricedRequest {
   const { conversation: c, request, n } = frame;
   const asRecorded = frame.caches.calibration.send({ ...cachedRequest(frame, frame.body, request.blocks), region: frame.region });
+  // A stitched request's usage is an estimate: the calibration sets the model against records only.
+  if (request.estimated === true) return asRecorded;
   run.calibration.add({
     conversation: c.id,
     request,
@@ -42,6 +44,7 @@ function calibrate(run: SessionRun, frame: StepFrame): PricedRequest {
     modelled: asRecorded,
     main: frame.main,
     window: run.window,
+    priceModel: frame.priceModel,
   });
   return asRecorded;
 }

@@ -66,7 +66,10 @@ export interface SessionReport {
   /** Why the rescue, the shed or the per-request rewrite left a request, block or span alone (not "no epoch"). */
   readonly passthrough: Record<string, number>;
   readonly stateFailures: readonly string[];
+  /** Models the price table does not know: their requests are left unpriced (never priced as another model). */
   readonly unpricedModels: readonly string[];
+  /** `--price-as MODEL`: every request billed at this model's prices. */
+  readonly priceAs?: string;
   /** The compaction point as a fraction of the window (compaction-point.ts). */
   readonly autoCompactAt: number;
   /** The compaction point in tokens, where it came from, and the recorded first compaction. */
@@ -77,4 +80,16 @@ export interface SessionReport {
   readonly refaults: RefaultFigure;
   /** The same for shed mode: tool results in its spans whose file the session read again later. */
   readonly shedRefaults: RefaultFigure;
+  /**
+   * The recorded session whole, as the user paid for it: every request priced by the model as
+   * the strategies are, the compaction calls from their own usage records. Absent on a stitched replay.
+   */
+  readonly recordedWithCompaction?: RecordedWithCompaction;
+}
+
+/** The baseline of what the user paid (session-run.ts `RecordedWhole`, rounded). */
+export interface RecordedWithCompaction {
+  readonly costUsd: number;
+  readonly cacheWriteTokens: number;
+  readonly compactionCalls: { readonly requests: number; readonly costUsd: number };
 }

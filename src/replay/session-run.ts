@@ -25,8 +25,24 @@ export type ConversationEntry = NonNullable<Awaited<ReturnType<RescueReplay['sen
 /** Each strategy's prompt cache of one conversation, and the calibration's. */
 export type ConversationCaches = Record<StrategyName | 'calibration', PromptCache>;
 
+/**
+ * What a replay prices: `firstCompaction`, the session up to the main thread's first compaction
+ * (the recorded strategy also priced past it, for the recorded-with-compaction baseline);
+ * `wholeSession`, a stitched history (stitch-transcript.ts) priced whole, runways never extrapolated.
+ */
+export type ReplayBasis = 'firstCompaction' | 'wholeSession';
+
+/** The recorded session whole, as the user paid for it: the model's price of every request, the compaction calls' from their records. */
+export interface RecordedWhole {
+  costUsd: number;
+  cacheWriteTokens: number;
+  compactionCalls: { requests: number; costUsd: number };
+}
+
 /** Everything a session's replay keeps between its steps. */
 export interface SessionRun {
+  readonly basis: ReplayBasis;
+  readonly recordedWhole: RecordedWhole;
   readonly options: ReplayOptions;
   readonly window: number;
   /** The token threshold in force; absent: none. */
@@ -55,16 +71,23 @@ export interface SessionRun {
 }
 
 /** Opens the replay of a session: fits its model, finds its compaction point, opens both engines. */
-export async function openSessionRun(conversations: readonly RebuiltConversation[], options: ReplayOptions): Promise<SessionRun> {
+export async function openSessionRun(
+  conversations: readonly RebuiltConversation[],
+  options: ReplayOptions,
+  whole?: { readonly point: CompactionPoint },
+): Promise<SessionRun> {
   const window = contextWindowFor(options.window, undefined);
   const builders = new Map(conversations.map((c) => [c.id, new BodyBuilder()]));
   const hasMain = conversations.some((c) => c.kind === 'main');
   // Transcripts carry no beta header: the session ran at the default window (1M sessions are rare).
-  const point = findCompactionPoint(conversations, window, DEFAULT_CONTEXT_WINDOW);
+  // A stitched session has no boundary left: its point is the recorded session's, with no cut.
+  const point = whole?.point ?? findCompactionPoint(conversations, window, DEFAULT_CONTEXT_WINDOW);
   const tallies = Object.fromEntries(STRATEGIES.map((s) => [s, new StrategyTally()])) as Record<StrategyName, StrategyTally>;
   tallies.shed.perEpoch = true;
   const { rescue, shed } = await openEngines(options, window);
   return {
+    basis: whole === undefined ? 'firstCompaction' : 'wholeSession',
+    recordedWhole: { costUsd: 0, cacheWriteTokens: 0, compactionCalls: { requests: 0, costUsd: 0 } },
     options,
     window,
     // The engine measures against the replay's window, never the recorded model's: the sessions

@@ -15,11 +15,17 @@ export interface Step {
 /** Whether a request is priced under `COST_BASIS`: sent before the first compaction, not the compaction's own call. */
 export function isPriced(step: Step, point: CompactionPoint): boolean {
   const c = step.conversation;
-  if (c.afterCompaction === true || (c.kind === 'subagent' && (c.agentId?.startsWith(COMPACTION_AGENT_PREFIX) ?? false))) return false;
+  if (c.afterCompaction === true || isCompactionCall(step)) return false;
   const cut = point.recorded?.timeMs;
   if (cut === undefined || Number.isNaN(cut) || Number.isNaN(step.request.sentMs)) return true;
   // The conversation that compacted is priced whole: its last request is what reached the point.
   return c.id === point.recorded?.conversation || step.request.sentMs < cut;
+}
+
+/** Whether a request is the client's compaction call (its `acompact-` agent): it summarises, it does not work. */
+export function isCompactionCall(step: Step): boolean {
+  const c = step.conversation;
+  return c.kind === 'subagent' && (c.agentId?.startsWith(COMPACTION_AGENT_PREFIX) ?? false);
 }
 
 /** All requests of all conversations by time, so cumulative cost follows the session's clock. */

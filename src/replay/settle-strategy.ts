@@ -31,7 +31,7 @@ export function settle(run: SessionRun, frame: StepFrame, { strategy: s, sent, e
   }
   const cached = cachedRequest(frame, sent, request.blocks);
   const priced = frame.caches[s].send(s === 'recorded' ? { ...cached, region: frame.region } : cached);
-  if (!priced.priced) run.unpriced.add(request.model);
+  if (!priced.priced) run.unpriced.add(frame.priceModel);
   tally.add(priced, run.window, main, epochHere, t);
   if (frame.inRunway) run.runways[s].add({ refused: false, countTokens: t + request.usage.output });
   return priced;

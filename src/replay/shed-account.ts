@@ -42,6 +42,8 @@ export interface ShedStep {
   readonly recorded: PricedRequest;
   readonly ttl: '5m' | '1h';
   readonly tokensPerByte: number;
+  /** The model whose prices bill it (`replay --price-as`, else the request's). */
+  readonly priceModel: string;
   /** Its place in the main-thread series, when it is a main-thread request. */
   readonly mainIndex?: number;
 }
@@ -86,7 +88,7 @@ export class ShedAccount {
           request: step.n,
           ...(step.mainIndex === undefined ? {} : { mainIndex: step.mainIndex }),
           epoch,
-          model: request.model,
+          model: step.priceModel,
           ttl: step.ttl,
           tokensPerByte: step.tokensPerByte,
           bytesSavedNow: savedNow,

@@ -76,18 +76,22 @@ export interface ShedLatchObservation {
 /** The figure of one shed epoch. */
 export function shedEpochFigure(o: ShedLatchObservation): ShedEpochFigure {
   const span = o.epoch.span;
-  const price = priceOf(o.model);
+  const price = priceOf(o.model, o.warmTokens);
   const input = price?.input ?? 0;
+  // The gate's turns are counted in input tokens: the model's own multipliers, the usual ones when it is unknown.
+  const known = price !== undefined && input > 0;
+  const readMult = known ? price.cacheRead / input : CACHE_READ_MULTIPLIER;
   const shed = priceShed({
     shedTokens: Math.round(Math.max(0, o.bytesSavedNow - o.bytesSavedBefore) * o.tokensPerByte),
     cacheReadTokens: Math.round(Math.max(0, o.warmTokens)),
-    readMult: CACHE_READ_MULTIPLIER,
+    readMult,
     inputUsdPerMTok: input,
   });
   const rewriteTokens = Math.round(Math.max(0, o.shedCacheWrite - o.recordedCacheWrite));
-  const writeMult = o.ttl === '1h' ? CACHE_WRITE_1H_MULTIPLIER : CACHE_WRITE_5M_MULTIPLIER;
+  const defaultWrite = o.ttl === '1h' ? CACHE_WRITE_1H_MULTIPLIER : CACHE_WRITE_5M_MULTIPLIER;
+  const writeMult = known ? (o.ttl === '1h' ? price.cacheWrite1h : price.cacheWrite5m) / input : defaultWrite;
   // Without the epoch those tokens would have been read: the premium is the write less that read.
-  const premium = (writeMult - CACHE_READ_MULTIPLIER) * rewriteTokens;
+  const premium = (writeMult - readMult) * rewriteTokens;
   const turnsNeeded = premium === 0 ? 0 : shed.inputTokenEquivalent > 0 ? Math.ceil(premium / shed.inputTokenEquivalent) : null;
   return {
     conversation: o.conversation,

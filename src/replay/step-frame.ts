@@ -27,6 +27,8 @@ export interface StepFrame {
   readonly caches: ConversationCaches;
   /** The model the bodies name (`PREFIX_CHECK_STAND_IN` on a prefix-check replay). */
   readonly sentModel: string;
+  /** The model whose prices bill it: `--price-as`, else the recorded one. */
+  readonly priceModel: string;
   /** The body as the client sent it, its cached region, and its thinking blocks (main thread only). */
   readonly body: Uint8Array;
   readonly region: Uint8Array;
@@ -56,6 +58,7 @@ export function openStepFrame(run: SessionRun, { conversation: c, request, n }: 
     ttl,
     caches: cachesOf(run, c.id, request, prefix),
     sentModel,
+    priceModel: run.options.priceAs ?? request.model,
     body,
     region: cacheRegion(body),
     thinkingIn: main ? countThinking(body) : 0,
@@ -87,6 +90,7 @@ export function cachedRequest(frame: StepFrame, bytes: Uint8Array, blocks: numbe
     model: request.model,
     timeMs: request.sentMs,
     ttl: frame.ttl,
+    priceModel: frame.priceModel,
     uncachedTokens: request.usage.input,
     outputTokens: request.usage.output,
   };

@@ -172,4 +172,32 @@ describe('replayCommand', () => {
     ]);
     expect(sessions.map((s) => s.shedEpochs.map((e) => e.payback.paidBack))).toEqual([[true], [false]]);
   });
+
+  it('should name an unknown model and price none of it, nor as another model; --price-as prices it', async () => {
+    // Arrange: a real session, its model renamed to one the table does not know
+    const text = await fs.readFile(fixturePath('short.jsonl'), 'utf8');
+    const file = path.join(dir, 'unknown-model.jsonl');
+    await fs.writeFile(file, text.replaceAll('claude-opus-4-6', 'claude-opus-9-9'));
+
+    // Act
+    const table = await runCli(['replay', file]);
+    const json = await runCli(['replay', file, '--json']);
+    const priced = await runCli(['replay', file, '--json', '--price-as', 'claude-opus-5-5']);
+    const bad = await runCli(['replay', file, '--price-as', 'claude-opus-9-9']);
+
+    // Assert
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain('unknown model claude-opus-9-9: not in the price table');
+    expect(table.stdout).toContain('recorded bill unknown');
+    expect(table.stdout).not.toMatch(/as recorded .* 0\.00 /);
+    type Out = { sessions: Array<{ unpricedModels: string[]; priceAs?: string; strategies: Record<string, { costUsd: number }> }> };
+    const [unknown] = (JSON.parse(json.stdout) as Out).sessions;
+    expect(unknown?.unpricedModels).toEqual(['claude-opus-9-9']);
+    const [asOpus] = (JSON.parse(priced.stdout) as Out).sessions;
+    expect(asOpus?.unpricedModels).toEqual([]);
+    expect(asOpus?.priceAs).toBe('claude-opus-5-5');
+    expect(asOpus?.strategies['recorded']?.costUsd).toBeGreaterThan(0);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--price-as');
+  });
 });

@@ -86,6 +86,7 @@ const step = (over: Partial<ShedStep>): ShedStep => ({
   recorded: priced(500),
   ttl: '5m',
   tokensPerByte: 0.25,
+  priceModel: request.model,
   mainIndex: 9,
   ...over,
 });

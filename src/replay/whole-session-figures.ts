@@ -1,0 +1,93 @@
+/**
+ * Each strategy over the whole session (issue 27), set against both baselines: the recorded
+ * session with its compaction (what the user paid) and the recorded session stitched, never
+ * compacting (the whole history sent whole, refused once it outgrows the window). Pure.
+ */
+import type { RunwayEnd } from './runway.js';
+import type { RecordedWithCompaction, SessionReport } from './session-report.js';
+import { STRATEGIES, type StrategyName, type StrategySummary } from './strategy-tally.js';
+
+/** What the whole-session figures are priced on. */
+export const WHOLE_SESSION_BASIS =
+  'the whole session, as if the client never compacted (compaction boundary and summary dropped, the prompt past it estimated from bytes)';
+
+/** One strategy over the whole session. */
+export interface WholeSessionFigure {
+  readonly costUsd: number;
+  readonly cacheWriteTokens: number;
+  /** Prompts the API would have refused as too long (never billed): a cost with refusals is not comparable. */
+  readonly refused: number;
+  /**
+   * Requests answered before the client would have compacted; `measured` false when the data
+   * ran out first (then `requests` is a floor: "at least"). `ratio`: over the recorded runway.
+   */
+  readonly runway: { readonly requests: number; readonly ratio: number | null; readonly measured: boolean };
+  /** The cost as a fraction above (+) or below (-) each baseline; null when the baseline is 0. */
+  readonly vs: { readonly recordedWithCompaction: number | null; readonly recordedWithoutCompaction: number | null };
+  /** Cache writes over the recorded session's with its compaction; null when that is 0. */
+  readonly cacheWriteRatio: number | null;
+}
+
+/** The session-level facts of the whole-session replay. */
+export interface WholeSessionSummary {
+  readonly basis: string;
+  /** Compactions stitched over, and requests whose prompt was estimated from bytes. */
+  readonly compactionsStitched: number;
+  readonly estimatedRequests: number;
+  readonly baselines: {
+    readonly recordedWithCompaction: RecordedWithCompaction;
+    readonly recordedWithoutCompaction: { readonly costUsd: number; readonly cacheWriteTokens: number; readonly refused: number };
+  };
+}
+
+/** A report whose strategies carry `wholeSession`. */
+export type WholeSessionReport = Omit<SessionReport, 'strategies'> & {
+  readonly strategies: Record<StrategyName, StrategySummary & { readonly wholeSession: WholeSessionFigure }>;
+  readonly wholeSession: WholeSessionSummary;
+};
+
+const MEASURED: ReadonlySet<RunwayEnd> = new Set(['compaction_point', 'refusal', 'recorded_compaction']);
+
+/** Adds the whole-session figures of `whole` (a stitched replay) to `report` (the same session, up to its first compaction). */
+export function withWholeSession(report: SessionReport, whole: SessionReport, stitch: { compactions: number; estimated: number }): WholeSessionReport {
+  const paid = report.recordedWithCompaction ?? {
+    costUsd: report.strategies.recorded.costUsd,
+    cacheWriteTokens: report.strategies.recorded.cacheWriteTokens,
+    compactionCalls: { requests: 0, costUsd: 0 },
+  };
+  const never = whole.strategies.recorded;
+  const base = report.strategies.recorded.runway.requests;
+  const figure = (s: StrategyName): WholeSessionFigure => {
+    const w = whole.strategies[s];
+    return {
+      costUsd: w.costUsd,
+      cacheWriteTokens: w.cacheWriteTokens,
+      refused: w.refused,
+      runway: { requests: w.runway.requests, ratio: base > 0 ? round2(w.runway.requests / base) : null, measured: MEASURED.has(w.runway.end) },
+      vs: { recordedWithCompaction: fraction(w.costUsd, paid.costUsd), recordedWithoutCompaction: fraction(w.costUsd, never.costUsd) },
+      cacheWriteRatio: paid.cacheWriteTokens > 0 ? round2(w.cacheWriteTokens / paid.cacheWriteTokens) : null,
+    };
+  };
+  const strategies = Object.fromEntries(STRATEGIES.map((s) => [s, { ...report.strategies[s], wholeSession: figure(s) }])) as WholeSessionReport['strategies'];
+  return {
+    ...report,
+    strategies,
+    wholeSession: {
+      basis: WHOLE_SESSION_BASIS,
+      compactionsStitched: stitch.compactions,
+      estimatedRequests: stitch.estimated,
+      baselines: {
+        recordedWithCompaction: paid,
+        recordedWithoutCompaction: { costUsd: never.costUsd, cacheWriteTokens: never.cacheWriteTokens, refused: never.refused },
+      },
+    },
+  };
+}
+
+function fraction(cost: number, baseline: number): number | null {
+  return baseline > 0 ? Math.round((cost / baseline - 1) * 10_000) / 10_000 : null;
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
