@@ -7,6 +7,7 @@ import type { StateDir } from '../state/layout.js';
 import { claudeGrant, type Grant, type McpLaunch } from '../wrapper/claude-grant.js';
 import { recognizeClaudeCode, type CommandLookup } from '../wrapper/claude-code-command.js';
 import { insertArgs } from '../wrapper/insert-args.js';
+import { statusLineWord } from '../wrapper/claude-statusline.js';
 
 /** Claude Code keeps its tool search off behind a proxy that is not a first-party host unless this says it may. */
 export const TOOL_SEARCH_VAR = 'ENABLE_TOOL_SEARCH';
@@ -32,19 +33,29 @@ export async function planChildLaunch(
     readonly env: NodeJS.ProcessEnv;
     readonly lookup: CommandLookup;
     readonly mcp?: McpLaunch;
+    /** Claude Code's status line: ours, composed with the user's own command when they have one; absent: none. */
+    readonly statusLine?: { readonly theirs: () => Promise<string | undefined> };
   },
 ): Promise<ChildLaunch> {
   const env: NodeJS.ProcessEnv = { ...options.env, ANTHROPIC_BASE_URL: options.url };
   // The user's own setting wins, whatever it is; ctxshed forwards tool_reference blocks untouched.
   if (env[TOOL_SEARCH_VAR] === undefined) env[TOOL_SEARCH_VAR] = 'true';
   const [command] = argv;
-  const plain = (grantLine: string): ChildLaunch => ({ command, args: argv.slice(1), env, grantLine });
-  if (!options.grant) return plain('ctxshed: no read grant (--no-grant): reading an elided file back may ask for permission');
   const recognized = await recognizeClaudeCode(argv, options.lookup);
-  if (recognized.kind === 'other') return plain(`ctxshed: no read grant: ${command} is not Claude Code, so reading an elided file back may ask for permission`);
-  const grant: Grant = claudeGrant(options.state.root, options.mcp ?? SELF_MCP);
+  if (recognized.kind === 'other') {
+    const why = options.grant ? `: ${command} is not Claude Code, so` : ' (--no-grant):';
+    return { command, args: argv.slice(1), env, grantLine: `ctxshed: no read grant${why} reading an elided file back may ask for permission` };
+  }
+  const self = options.mcp ?? SELF_MCP;
+  const statusWords = options.statusLine === undefined ? [] : [statusLineWord(options.state.root, self, await options.statusLine.theirs())];
+  const plain = (grantLine: string): ChildLaunch => {
+    const [first, ...rest] = insertArgs(argv, recognized.argsStart, statusWords) as [string, ...string[]];
+    return { command: first, args: rest, env, grantLine };
+  };
+  if (!options.grant) return plain('ctxshed: no read grant (--no-grant): reading an elided file back may ask for permission');
+  const grant: Grant = claudeGrant(options.state.root, self);
   if (grant.kind === 'none') return plain(`ctxshed: no read grant: ${grant.why}`);
-  const [first, ...rest] = insertArgs(argv, recognized.argsStart, grant.words) as [string, ...string[]];
+  const [first, ...rest] = insertArgs(argv, recognized.argsStart, [...grant.words, ...statusWords]) as [string, ...string[]];
   return {
     command: first,
     args: rest,

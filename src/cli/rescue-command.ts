@@ -6,6 +6,7 @@ import { openStateDir } from '../state/open-state-dir.js';
 import { exitLike } from '../wrapper/exit-like.js';
 import { systemLookup } from '../wrapper/command-lookup.js';
 import { runChild } from '../wrapper/run-child.js';
+import { settingsFilesFor, userStatusLine } from '../wrapper/claude-statusline.js';
 import { planChildLaunch } from './child-launch.js';
 import { CliError } from './cli-error.js';
 import { bannerLine, proxyConfigFrom, withProxyOptions, type ProxyArgs } from './proxy-options.js';
@@ -19,6 +20,7 @@ import { CODEX_GRANT_LINE, CODEX_SHED_LINE } from './codex-target.js';
 interface RescueArgs extends ProxyArgs {
   allowUnproxied: boolean;
   grant: boolean;
+  statusline: boolean;
   '--'?: Array<string | number>;
 }
 
@@ -41,6 +43,11 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
         default: true,
         describe: 'Let Claude Code read <state>/elided/ and use the restore tools without asking (--no-grant: not)',
       })
+      .option('statusline', {
+        type: 'boolean',
+        default: true,
+        describe: "Show ctxshed in Claude Code's status line, after the user's own status line if they have one (--no-statusline: not)",
+      })
       .parserConfiguration({ 'populate--': true })
       .usage('$0 rescue [options] -- COMMAND [ARGS...]')
       .example('$0 rescue -- claude', 'Claude Code with rescue at 70% of the window')
@@ -58,7 +65,9 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
     const plain: ChildCommand = { command, args: commandArgs, env: process.env };
     const started = await startOrExplain(config, args, command);
     const child =
-      started === undefined ? unproxiedChild(plain, args.upstream, codex) : await proxiedChild(plain, started, { config, codex, grant: args.grant });
+      started === undefined
+        ? unproxiedChild(plain, args.upstream, codex)
+        : await proxiedChild(plain, started, { config, codex, grant: args.grant, statusline: args.statusline });
     const outcome = await runChild(child.command, child.args, { env: child.env });
     if (started !== undefined) await Promise.race([started.proxy.close(), delay(SHUTDOWN_GRACE_MS)]);
     exitLike(outcome);
@@ -88,7 +97,7 @@ async function startOrExplain(config: ProxySettings, args: RescueArgs, command: 
 async function proxiedChild(
   plain: ChildCommand,
   { proxy, state }: Started,
-  options: { readonly config: ProxySettings; readonly codex: CodexLaunch | undefined; readonly grant: boolean },
+  options: { readonly config: ProxySettings; readonly codex: CodexLaunch | undefined; readonly grant: boolean; readonly statusline: boolean },
 ): Promise<ChildCommand> {
   const banner = bannerLine(options.config, proxy.url, state);
   if (options.codex !== undefined) {
@@ -103,6 +112,7 @@ async function proxiedChild(
     grant: options.grant,
     env: plain.env,
     lookup: systemLookup(plain.env['PATH']),
+    ...(options.statusline ? { statusLine: { theirs: () => userStatusLine(settingsFilesFor(process.cwd(), plain.env)) } } : {}),
   });
   process.stderr.write(`${banner}\n${launch.grantLine}\n`);
   return launch;

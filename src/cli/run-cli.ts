@@ -13,6 +13,7 @@ import { serveCommand } from './serve-command.js';
 import { showCommand } from './show-command.js';
 import { statsCommand } from './stats-command.js';
 import { statusCommand } from './status-command.js';
+import { statuslineCommand } from './statusline-command.js';
 import { verifyCommand } from './verify-command.js';
 import { outwardMessage } from '../errors.js';
 
@@ -32,6 +33,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .command(showCommand)
     .command(statusCommand)
     .command(statsCommand)
+    .command(statuslineCommand)
     .command(mcpCommand)
     .command(sealCommand)
     .command(unsealCommand)

@@ -1,7 +1,10 @@
 /** What `serve` prints on stdout: the environment to set, and the Claude Code command line `rescue` would run. */
 import type { StateDir } from '../state/layout.js';
 import { claudeGrant, type McpLaunch } from '../wrapper/claude-grant.js';
+import { shellQuote } from '../wrapper/shell-quote.js';
 import { SELF_MCP, TOOL_SEARCH_VAR } from './child-launch.js';
+
+export { shellQuote } from '../wrapper/shell-quote.js';
 
 /**
  * Lines for stdout: `NAME=value` lines a shell can source (the `#` line is a comment to it), then
@@ -15,9 +18,4 @@ export function serveHint(url: string, state: StateDir, mcp: McpLaunch = SELF_MC
       ? `# Claude Code with the read grant and the restore tools: ${env.join(' ')} claude ${grant.words.map(shellQuote).join(' ')}`
       : `# no read grant for Claude Code: ${grant.why}`;
   return [...env, claude];
-}
-
-/** `word` in single quotes for a POSIX shell. */
-export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_/.:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

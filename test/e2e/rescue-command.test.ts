@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import net from 'node:net';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCtxshed } from '../support/cli-process.js';
@@ -72,21 +73,40 @@ describe('ctxshed rescue, the wrapper', () => {
     const result = await runCtxshed(['rescue', '--state', state, '--upstream', 'http://127.0.0.1:9', '--', 'claude', ...user], env);
 
     expect(result.code).toBe(0);
-    const [search, allowed, mcp, ...rest] = result.stdout.trimEnd().split('\n');
+    const [search, allowed, mcp, settings, ...rest] = result.stdout.trimEnd().split('\n');
     const real = await fs.realpath(state);
     expect(search).toBe('TOOL_SEARCH=true');
     expect(allowed).toBe(`--allowedTools=Read(/${real}/elided/**),Read(/${real}/spans/**),mcp__ctxshed__restore,mcp__ctxshed__spans`);
     expect(JSON.parse(mcp!.slice('--mcp-config='.length))).toMatchObject({
       mcpServers: { ctxshed: { command: process.execPath, args: [expect.stringMatching(/dist\/src\/cli\/main\.js$/), 'mcp', '--state', real] } },
     });
+    expect(JSON.parse(settings!.slice('--settings='.length))).toEqual({
+      statusLine: { type: 'command', command: expect.stringMatching(/dist\/src\/cli\/main\.js statusline --state /) as string, padding: 0 },
+    });
     expect(rest).toEqual(user);
     expect(result.stderr.trim().split('\n')[1]).toMatch(/^ctxshed: Claude Code \(the claude executable\) may read .*\/elided\/ and spans\//);
 
-    const own = await runCtxshed(['rescue', '--no-grant', '--state', state, '--upstream', 'http://127.0.0.1:9', '--', 'claude', '-p', 'x'], {
+    const own = await runCtxshed(['rescue', '--no-grant', '--no-statusline', '--state', state, '--upstream', 'http://127.0.0.1:9', '--', 'claude', '-p', 'x'], {
       ...env,
       ENABLE_TOOL_SEARCH: 'false',
     });
     expect(own.stdout).toBe('TOOL_SEARCH=false\n-p\nx\n');
+  });
+
+  it("should compose Claude Code's status line with the user's own, never replace it, and print the two on one line", async () => {
+    const bin = await tempStateDir('ctxshed-fake-claude-');
+    await fs.writeFile(path.join(bin, 'claude'), '#!/bin/sh\nprintf "%s\\n" "$@"\n', { mode: 0o755 });
+    const config = await tempStateDir('ctxshed-claude-config-');
+    await fs.writeFile(path.join(config, 'settings.json'), JSON.stringify({ statusLine: { type: 'command', command: 'echo their line' } }));
+    const state = await tempStateDir();
+    const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env['PATH'] ?? ''}`, CLAUDE_CONFIG_DIR: config };
+
+    const result = await runCtxshed(['rescue', '--no-grant', '--state', state, '--upstream', 'http://127.0.0.1:9', '--', 'claude'], env);
+
+    const settings = JSON.parse(result.stdout.trim().slice('--settings='.length)) as { statusLine: { command: string } };
+    expect(settings.statusLine.command).toMatch(/ statusline --state \S+ --compose 'echo their line'$/);
+    const shown = spawnSync('/bin/sh', ['-c', settings.statusLine.command], { input: '{"session_id":"s-1"}', encoding: 'utf8' });
+    expect(shown.stdout).toBe('their line  ctxshed on · no request yet\n');
   });
 
   it('should not run the command when the port is taken, and say so with the port, the upstream and exit 69 (issue 29 repro)', async () => {

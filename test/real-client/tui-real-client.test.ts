@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { whyClientCannotRun } from './client-env.js';
 import { withoutLineNumbers } from './request-bytes.js';
-import { DONE_TEXT, PROMPT_TEXT, READY_TEXT, tmuxVersion, type TuiObservations } from './tui-scenario.js';
+import { DONE_TEXT, EPOCH_STATUS, IDLE_STATUS, PROMPT_TEXT, READY_TEXT, STATUS_DONE_TEXT, tmuxVersion, type TuiObservations } from './tui-scenario.js';
 import { readObservations, runScenario } from './run-scenario.js';
 
 const SCENARIO = new URL('./tui-scenario.ts', import.meta.url).pathname;
@@ -46,6 +46,17 @@ describe.skipIf(whyNot !== undefined)('the interactive Claude Code client throug
     // After the "No" the scenario answers, 2.1.197 waits for the person; 2.1.328 tells the model
     // the read was refused. Either way the text does not come back.
     if (run.readResult !== undefined) expect(run.readResult).toMatch(/^The user did not allow this read/);
+  });
+
+  it("should show ctxshed in Claude Code's status line after the user's own, and the line should change after an epoch", () => {
+    const run = obs.statusLine;
+    expect(run.ready).toMatch(IDLE_STATUS);
+    expect(run.ready).toMatch(/USER-LINE {2}ctxshed on/);
+    expect(run.final).toContain(STATUS_DONE_TEXT);
+    expect(run.latched).toBeGreaterThan(0);
+    expect(run.after).toMatch(EPOCH_STATUS);
+    expect(run.after).toMatch(/USER-LINE {2}ctxshed · epoch/);
+    expect(run.exited).toBe(true);
   });
 
   it('should end both clients with Ctrl-C, as a person would', () => {

@@ -74,7 +74,18 @@ export interface TuiRun {
   readonly exited: boolean;
 }
 
+/** The status line session: the screen before the first request, and after an epoch latched. */
+export interface TuiStatusLineRun {
+  readonly ready: string;
+  readonly final: string;
+  readonly after: string;
+  readonly exited: boolean;
+  /** The wire log's latches, to tell an epoch happened. */
+  readonly latched: number;
+}
+
 export interface TuiObservations {
+  readonly statusLine: TuiStatusLineRun;
   readonly isolated: boolean;
   readonly elidedPath: string;
   readonly elidedText: string;
@@ -125,6 +136,10 @@ interface TuiSession {
   readonly prompt: string;
   /** The screen texts that end the turn (besides the permission prompt). */
   readonly endings: readonly string[];
+  /** After an ending: wait for the screen to match this too (the status line catching up). */
+  readonly afterEnding?: RegExp;
+  /** Before typing the prompt: wait for the screen to match this too (the status line's first run). */
+  readonly beforePrompt?: RegExp;
 }
 
 /** What the screen showed in one session. */
@@ -137,6 +152,8 @@ interface TuiScreens {
   readonly sawPrompt: boolean;
   /** How many times Enter was pressed before a request carried the prompt. */
   readonly enters: number;
+  /** The screen once `afterEnding` matched (or it stopped waiting); absent without one. */
+  readonly after?: string;
 }
 
 /**
@@ -192,7 +209,10 @@ async function driveTui(session: TuiSession): Promise<TuiScreens> {
       project,
       `cd ${shellQuote(project)} && env -i ${exports} ${argv.map(shellQuote).join(' ')}; echo ${EXITED}; exec sleep 600`,
     );
-    const ready = await waitFor((s) => READY_TEXT.test(s));
+    const first = session.beforePrompt;
+    const ready = await waitFor((s) => READY_TEXT.test(s) || first?.test(s) === true).then((s) =>
+      first === undefined || first.test(s) ? s : waitFor((t) => first.test(t), 20_000),
+    );
     tmux('send-keys', '-t', 't', '-l', session.prompt);
     // Typed this fast, the text arrives as a paste, and an Enter sent with it can be taken into the
     // paste: wait for the text on the screen, and press Enter again while no request carries it.
@@ -204,6 +224,8 @@ async function driveTui(session: TuiSession): Promise<TuiScreens> {
       for (let waited = 0; waited < ENTER_WAIT_MS && !sent(); waited += POLL_MS) await sleep(POLL_MS);
     }
     const final = await waitFor((s) => session.endings.some((e) => s.includes(e)) || PROMPT_TEXT.test(s));
+    const pattern = session.afterEnding;
+    const after = pattern === undefined ? undefined : await waitFor((s) => pattern.test(s), 30_000);
     // Answer a permission prompt "No" (it takes no Ctrl-C), then two Ctrl-C end the client as a
     // person would; wait for that, so nothing still writes to its home when the test cleans up.
     if (PROMPT_TEXT.test(final)) {
@@ -217,7 +239,7 @@ async function driveTui(session: TuiSession): Promise<TuiScreens> {
       await waitFor((s) => s.includes(EXITED), 20_000);
     }
     const closing = screen();
-    return { ready, final, closing, exited: closing.includes(EXITED), sawPrompt, enters };
+    return { ready, final, closing, exited: closing.includes(EXITED), sawPrompt, enters, ...(after === undefined ? {} : { after }) };
   } finally {
     tmux('kill-server');
   }
@@ -257,6 +279,56 @@ async function runTui(grant: boolean, root: string, stateDir: string, elidedPath
             .flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<Record<string, unknown>>) : []))
             .find((b) => b['tool_use_id'] === readId)?.['content'] as string | undefined);
     return { grant, ...screens, ...(result === undefined ? {} : { readResult: result }) };
+  } finally {
+    await upstream.close();
+  }
+}
+
+/** The status line session's last words. */
+export const STATUS_DONE_TEXT = 'STATUS-LINE-DONE';
+/** ctxshed's status line once an epoch latched (report/statusline.ts). */
+export const EPOCH_STATUS = /ctxshed · epoch \d+ · \d+\.\d% of \d+k/;
+/** Its line before any request of the session. */
+export const IDLE_STATUS = /ctxshed on · no request yet/;
+const STATUS_FILES = 8;
+
+/**
+ * `rescue -- claude` on a small window: the model Reads the project's files one per step, an epoch
+ * latches on the way, and the status line under the prompt box goes from "no request yet" to the
+ * epoch. The user has a status line of their own (`~/.claude/settings.json`), kept in front of ours.
+ */
+async function runStatusLineTui(root: string): Promise<TuiStatusLineRun> {
+  const name = 'statusline';
+  const projectDir = projectDirOf(root, name);
+  mkdirSync(projectDir, { recursive: true });
+  mkdirSync(join(root, name, 'home', '.claude'), { recursive: true });
+  writeFileSync(join(root, name, 'home', '.claude', 'settings.json'), JSON.stringify({ statusLine: { type: 'command', command: 'echo USER-LINE' } }));
+  for (let n = 1; n <= STATUS_FILES; n += 1) writeFileSync(join(projectDir, `f${n}.txt`), linesOf(`f${n}`, SHED_FILE_BYTES));
+  let nextFile = 1;
+  const upstream = await startMessagesApi({
+    conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`,
+    respond: mainThread(() => {
+      if (nextFile > STATUS_FILES) return [textBlock(STATUS_DONE_TEXT)];
+      const n = nextFile++;
+      return [toolUse('Read', { file_path: join(projectDir, `f${n}.txt`) }, `toolu_01TuiStatF${String(n).padStart(2, '0')}0000000`)];
+    }),
+  });
+  const stateDir = join(root, name, 'state');
+  try {
+    const screens = await driveTui({
+      name,
+      root,
+      upstream,
+      rescueArgs: ['--state', stateDir, '--window', '40000', '--keep-recent', '2'],
+      command: [CLAUDE_BIN, '--model', MODEL],
+      prompt: 'Read the scratch files one by one.',
+      endings: [STATUS_DONE_TEXT],
+      afterEnding: EPOCH_STATUS,
+      beforePrompt: IDLE_STATUS,
+    });
+    const wire = readFileSync(join(stateDir, 'wire.jsonl'), 'utf8');
+    const latched = wire.split('\n').filter((line) => line.includes('"latched":')).length;
+    return { ready: screens.ready, final: screens.final, after: screens.after ?? '', exited: screens.exited, latched };
   } finally {
     await upstream.close();
   }
@@ -356,7 +428,8 @@ async function main(): Promise<void> {
   await writeElidedFile(state, sha, Buffer.from(text));
   const elidedPath = join(state.elidedDir, `${sha}.txt`);
   const runs = [await runTui(true, root, state.root, elidedPath), await runTui(false, root, state.root, elidedPath)];
-  const observations: TuiObservations = { isolated: isInNetns(), elidedPath, elidedText: text, tmux: tmuxVersion() ?? '', runs };
+  const statusLine = await runStatusLineTui(root);
+  const observations: TuiObservations = { isolated: isInNetns(), elidedPath, elidedText: text, tmux: tmuxVersion() ?? '', runs, statusLine };
   writeFileSync(join(root, 'observations.json'), JSON.stringify(observations, null, 2));
 }
 
