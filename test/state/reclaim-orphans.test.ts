@@ -4,7 +4,6 @@
  * not remove is reclaimed by the next successful latch.
  */
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LatchPlan } from '../../src/state/latch-epoch.js';
 import { latchEpoch } from '../../src/state/latch-epoch.js';
