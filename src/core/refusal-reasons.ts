@@ -1,5 +1,5 @@
 /**
- * The closed list of reasons the proxy refuses a request outright: answered 403 by ctxshed itself,
+ * The closed list of reasons the proxy refuses a request outright: answered by ctxshed itself (403 to a web page, 408 or 429 to a body it will not hold),
  * never forwarded, never seen by the epoch engine. Each one is documented in docs/reasons.md
  * ("Refused requests"); the wire record's `refused` field names it.
  */
@@ -10,6 +10,9 @@ export const REFUSAL_REASONS = {
     'The request carries an Origin header, whatever its value (null included): only a web browser sends one, and no agent ctxshed serves is a web page.',
   browser_fetch_site:
     'The request carries Sec-Fetch-Site cross-site or same-site (anything but same-origin or none): a web page of another site made it, an <img> or a link followed, which sends no Origin.',
+  body_timeout: 'The request body stalled: no byte came for the body idle timeout (60 s by default). Answered 408, and the connection closed.',
+  body_budget:
+    "The request bodies in flight across connections would have passed ctxshed's cap (128 MiB by default). Answered 429 with retry-after, the bytes dropped, and the connection closed.",
 } as const;
 
 /** Why a request was refused without being forwarded. */

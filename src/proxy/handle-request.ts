@@ -5,7 +5,6 @@
  * ever forwarded; every other request goes the request path, one straight line in `serveRequest`
  * (docs/request-path.md). handler.ts puts it on node's req/res.
  */
-import { modelRouteOf } from '../core/model-route.js';
 import { errorText } from '../errors.js';
 import type { EngineRequest } from '../rescue/index.js';
 import { crashPoint } from '../state/crash-point.js';
@@ -20,7 +19,9 @@ import { answerOwnRoute, ownPathOf } from './own-routes.js';
 import type { ProxyDeps } from './proxy-deps.js';
 import { readBody } from './read-body.js';
 import { recordRequest } from './record-request.js';
+import { refuseBody } from './refuse-body.js';
 import { refuseClient } from './refuse-client.js';
+import { DEFAULT_BODY_IDLE_TIMEOUT_MS } from './transport-settings.js';
 import { upstreamFailureLine } from './upstream-failure-line.js';
 
 export type { ProxyDeps } from './proxy-deps.js';
@@ -53,11 +54,25 @@ async function routeRequest(deps: ProxyDeps, request: EdgeRequest, sink: EdgeRes
 
 /** The request path: read, prepare, forward, answer a held refusal, count, record. */
 async function serveRequest(deps: ProxyDeps, request: EdgeRequest, sink: EdgeResponseSink): Promise<void> {
-  const { engine, transport } = deps;
+  const { transport } = deps;
   const startedAt = performance.now();
   // 1. The body, whole: the engine reads the first message and may rewrite any byte after it.
-  const body = await readBody(request, transport.maxRequestBytes);
-  if (body === 'too_large') return answerTooLarge(deps, request, sink);
+  const idleTimeoutMs = transport.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_TIMEOUT_MS;
+  const body = await readBody(request, { max: transport.maxRequestBytes, idleTimeoutMs, budget: deps.bodyBudget });
+  if (typeof body === 'string') {
+    const limits = { maxRequestBytes: transport.maxRequestBytes, idleTimeoutMs, maxBytesInFlight: deps.bodyBudget?.max };
+    return refuseBody(deps, request, sink, body, limits);
+  }
+  try {
+    await serveBody(deps, request, sink, body, startedAt);
+  } finally {
+    deps.bodyBudget?.give(body.length);
+  }
+}
+
+/** Steps 2 to 5 of the request path, once the body is read. */
+async function serveBody(deps: ProxyDeps, request: EdgeRequest, sink: EdgeResponseSink, body: Buffer, startedAt: number): Promise<void> {
+  const { engine } = deps;
   // 2. What to send: the body itself, or its rewrite by the conversation's epochs (src/rescue).
   const engineRequest: EngineRequest = { method: request.method, target: request.url, headers: request.headers, body };
   const prepareStartedAt = performance.now();
@@ -83,13 +98,6 @@ async function serveRequest(deps: ProxyDeps, request: EdgeRequest, sink: EdgeRes
   });
   if (failure !== undefined) deps.log?.(failure);
   await recordRequest(deps, { request: engineRequest, prepared, final, startedAt, preparedAt });
-}
-
-// The connection closes after a 413 (RFC 9110 §15.5.14): node ends it after a response that says so.
-function answerTooLarge(deps: ProxyDeps, request: EdgeRequest, sink: EdgeResponseSink): void {
-  sink.setHeader('connection', 'close');
-  sendApiError(sink, 413, 'request_too_large', `the request body is over ${deps.transport.maxRequestBytes} bytes`);
-  deps.metrics.requestDone(modelRouteOf(request.method, request.url), 413);
 }
 
 /** The response of a request that ended with no head: its client is gone, so whatever is sent is cut off. */

@@ -2,6 +2,7 @@
 import type { ServedMetrics } from '../metrics/metrics.js';
 import type { EpochEngine } from '../rescue/index.js';
 import type { UpstreamAgents } from './agents.js';
+import type { BodyBudget } from './body-budget.js';
 import type { DescribeHealth } from './health-route.js';
 import type { StateHealth } from './state-health.js';
 import type { TransportSettings } from './transport-settings.js';
@@ -19,6 +20,8 @@ export interface ProxyDeps {
   readonly metrics: ServedMetrics;
   /** What `/_ctxshed/health` reports (health-route.ts); absent, it says only that the proxy serves. */
   readonly describeHealth?: DescribeHealth;
+  /** The request body bytes all connections may hold at once (body-budget.ts); absent, no cap. */
+  readonly bodyBudget?: BodyBudget;
   /** Where a line for a person goes (stderr in a running proxy: a failed upstream request); absent, nowhere. */
   readonly log?: (line: string) => void;
 }

@@ -1,30 +1,100 @@
-/** Reads a request body into memory, up to a limit; or drops one nobody reads. */
+/** Reads a request body into memory, within its limits; or drops one nobody reads. */
+import type { BodyBudget } from './body-budget.js';
 import type { EdgeRequest } from './edge.js';
 
+/** What bounds one body: its size, the silence allowed between its bytes, and the bytes all bodies may hold at once. */
+export interface BodyLimits {
+  readonly max: number;
+  /** No byte for this long: the body is given up (`timed_out`). Absent or 0: no limit. */
+  readonly idleTimeoutMs?: number | undefined;
+  /** Shared by every connection of the proxy; the bytes of a body that comes back whole stay taken. */
+  readonly budget?: BodyBudget | undefined;
+}
+
+/** Why a body was not read whole. */
+export type BodyRefusal = 'too_large' | 'timed_out' | 'over_budget';
+
 /**
- * The body, or `too_large` once it passes `max` bytes (or says it will, by its content-length).
- * Past the limit the rest is read and dropped, not buffered: a client still uploading when the
- * connection closes gets a reset instead of the 413 (RFC 9112 §9.6).
+ * The body, or why not: `too_large` once it passes `max` bytes (or says it will, by its
+ * content-length), `over_budget` when it would take the bytes in flight past the budget's cap,
+ * `timed_out` when it stalls. Past `max` or the cap the rest is read and dropped, not buffered
+ * (within the idle timeout): a client still uploading when the connection closes gets a reset
+ * instead of the answer (RFC 9112 §9.6). A stalled body is left unread; its connection is closed
+ * after the answer. On every refusal the bytes taken are given back. The caller gives back
+ * `body.length` once its request is done.
  */
-export async function readBody(request: Pick<EdgeRequest, 'body' | 'headers'>, max: number): Promise<Buffer | 'too_large'> {
+export async function readBody(request: Pick<EdgeRequest, 'body' | 'headers'>, limits: BodyLimits): Promise<Buffer | BodyRefusal> {
+  const { max, budget } = limits;
   const declared = Number(request.headers['content-length']);
-  let tooLarge = Number.isFinite(declared) && declared > max;
+  let refusal: BodyRefusal | undefined = Number.isFinite(declared) && declared > max ? 'too_large' : undefined;
   const source = request.body;
-  if (source instanceof Uint8Array) return tooLarge || source.length > max ? 'too_large' : bufferOf(source);
+  if (source instanceof Uint8Array) {
+    if (refusal !== undefined || source.length > max) return 'too_large';
+    return budget === undefined || budget.take(source.length) ? bufferOf(source) : 'over_budget';
+  }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of source) {
-    if (tooLarge) continue;
-    size += chunk.length;
-    if (size > max) {
-      tooLarge = true;
+  const iterator = source[Symbol.asyncIterator]();
+  try {
+    refusal = await readChunks(iterator, limits, refusal, chunks, (n) => (size = n));
+  } catch (error) {
+    // The client went away mid-upload: what it had sent is given back, and dropped.
+    if (chunks.length > 0) budget?.give(size);
+    throw error;
+  }
+  if (refusal !== undefined) {
+    if (chunks.length > 0) budget?.give(size); // timed out while still buffering
+    return refusal;
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+}
+
+/** Pulls the chunks into `chunks` (their total to `sized`) until the end, a refusal, or a stall. */
+async function readChunks(
+  iterator: AsyncIterator<Uint8Array>,
+  limits: BodyLimits,
+  declared: BodyRefusal | undefined,
+  chunks: Buffer[],
+  sized: (n: number) => void,
+): Promise<BodyRefusal | undefined> {
+  const { max, budget } = limits;
+  let refusal = declared;
+  let size = 0;
+  for (;;) {
+    const next = await nextWithin(iterator, limits.idleTimeoutMs);
+    if (next === 'timed_out') refusal ??= 'timed_out';
+    if (next === 'timed_out' || next.done === true) break;
+    if (refusal !== undefined) continue; // dropped
+    const chunk = next.value;
+    if (size + chunk.length > max || (budget !== undefined && !budget.take(chunk.length))) {
+      refusal = size + chunk.length > max ? 'too_large' : 'over_budget';
+      budget?.give(size);
       chunks.length = 0;
+      sized(0);
       continue;
     }
+    size += chunk.length;
+    sized(size);
     chunks.push(bufferOf(chunk));
   }
-  if (tooLarge) return 'too_large';
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+  return refusal;
+}
+
+/** The iterator's next result, or `timed_out` when none comes within `ms` (the pending pull is then left to settle unheard). */
+async function nextWithin<T>(iterator: AsyncIterator<T>, ms: number | undefined): Promise<IteratorResult<T> | 'timed_out'> {
+  if (ms === undefined || ms <= 0) return iterator.next();
+  let timer: NodeJS.Timeout | undefined;
+  const pending = iterator.next();
+  const expired = new Promise<'timed_out'>((resolve) => {
+    timer = setTimeout(() => resolve('timed_out'), ms);
+  });
+  try {
+    const first = await Promise.race([pending, expired]);
+    if (first === 'timed_out') pending.catch(() => undefined); // rejects when the connection closes
+    return first;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Reads and drops a body no route takes, never buffering it, so the connection can serve the next request. */

@@ -46,8 +46,23 @@ export async function refuseClient(deps: RefusalDeps, req: EdgeRequest, res: Err
   });
   const sent = sendErrorBody(res, REFUSED_STATUS, body);
   if (own) return;
+  await recordRefusal(deps, req, { status: REFUSED_STATUS, reason: refusal.reason, responseBytes: sent ? body.length : 0, started });
+}
+
+/** How a refused request ended, for its count and wire record. */
+export interface RefusalOutcome {
+  readonly status: number;
+  readonly reason: RefusalReason;
+  readonly responseBytes: number;
+  /** `performance.now()` when it came in. */
+  readonly started: number;
+}
+
+/** Counts a refused request and writes its wire record: nothing forwarded, its reason in `refused`. Never rejects. */
+export async function recordRefusal(deps: RefusalDeps, req: Pick<EdgeRequest, 'method' | 'url'>, outcome: RefusalOutcome): Promise<void> {
+  const target = req.url;
   const route = modelRouteOf(req.method, target);
-  deps.metrics.requestDone(route, REFUSED_STATUS);
+  deps.metrics.requestDone(route, outcome.status);
   const record = buildWireRecord({
     t: deps.now().toISOString(),
     method: req.method,
@@ -61,11 +76,11 @@ export async function refuseClient(deps: RefusalDeps, req: EdgeRequest, res: Err
     rescued: 0,
     bytesElided: 0,
     epochs: 0,
-    status: REFUSED_STATUS,
-    responseBytes: sent ? body.length : 0,
+    status: outcome.status,
+    responseBytes: outcome.responseBytes,
     usage: undefined,
-    ms: { total: performance.now() - started, prepare: 0 },
-    refused: refusal.reason,
+    ms: { total: performance.now() - outcome.started, prepare: 0 },
+    refused: outcome.reason,
   });
   await appendWireRecord(deps, record, false);
 }

@@ -9,10 +9,11 @@ import { EpochEngine } from '../rescue/index.js';
 import { createUpstreamAgents } from './agents.js';
 import { createClassifierCall } from './classifier-call.js';
 import { createProxyHandler, type ProxyHandler } from './handler.js';
+import { BodyBudget } from './body-budget.js';
 import { healthDescriber } from './health-route.js';
 import { packageVersion } from './package-version.js';
 import { StateHealth } from './state-health.js';
-import type { ProxySettings } from './transport-settings.js';
+import { DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, type ProxySettings } from './transport-settings.js';
 
 /** How often an idle proxy drops the rewrite memos of idle conversations (requests prune too). */
 export const MEMO_PRUNE_INTERVAL_MS = 60_000;
@@ -74,7 +75,8 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
     watchRecords: options.watchRecords ?? true,
     ...(classify === undefined ? {} : { classify }),
   });
-  const handler = createProxyHandler({ transport: settings.transport, engine, wire, health, agents, now, metrics, describeHealth, log });
+  const bodyBudget = new BodyBudget(settings.transport.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT);
+  const handler = createProxyHandler({ transport: settings.transport, engine, wire, health, agents, now, metrics, describeHealth, log, bodyBudget });
   const inFlight = new Set<Promise<void>>();
   const server = createServer(handler, inFlight);
   await listen(server, port);

@@ -1,12 +1,14 @@
 /** Latching an epoch: the one read-decide-write of the state directory, under its lock. */
+import fs from 'node:fs/promises';
 import { writeFileDurable } from './atomic-write.js';
 import { checkConversationRecord } from './check-conversation-record.js';
 import { crashPoint } from './crash-point.js';
 import { serializeConversationRecord, type ConversationRecord } from './conversation-record.js';
 import { writeElidedFile } from './elided-file.js';
-import { conversationPath, type StateDir } from './layout.js';
+import { conversationPath, elidedPath, spanPath, thinkingPath, type StateDir } from './layout.js';
 import { checkPlanFiles } from './check-plan-files.js';
 import { readConversation } from './read-conversation.js';
+import { noteCreated, reclaimOrphans, reclaimPending } from './reclaim-orphans.js';
 import { writeSpanFiles } from './span-file.js';
 import { StateError } from './state-error.js';
 import { writeThinkingFile } from './thinking-file.js';
@@ -33,21 +35,49 @@ export async function latchEpoch(state: StateDir, key: string, decide: LatchDeci
     // Checked as it will be read back, so nothing is written that readConversation would refuse.
     const onDisk: unknown = JSON.parse(Buffer.from(bytes).toString('utf8'));
     const next = checkPlanRecord(key, current, onDisk);
-    // Files first, each durable before the next step: a record must never name a file that a
-    // crash could still take away (docs/design.md invariants 5 and 8).
-    for (const [i, file] of plan.files.entries()) {
-      await writeElidedFile(state, file.sha256, file.bytes, file.ext);
-      if (i === 0) crashPoint('latch-after-first-file');
+    const created: string[] = [];
+    try {
+      await writePlanFiles(state, plan, created);
+      await checkPlanFiles(state, next.epochs.slice(current?.epochs.length ?? 0));
+      lock.assertHeld();
+      await writeFileDurable(target, bytes);
+    } catch (error) {
+      // A record that did land names its files: they stay. Otherwise the ones this latch made are orphans.
+      if (!(await holdsBytes(target, bytes))) await reclaimOrphans(state, created);
+      throw error;
     }
-    for (const span of plan.spans ?? []) await writeSpanFiles(state, span.sha256, span.bytes);
-    for (const block of plan.thinking ?? []) await writeThinkingFile(state, block.sha256, block.bytes);
-    crashPoint('latch-after-all-files');
-    await checkPlanFiles(state, next.epochs.slice(current?.epochs.length ?? 0));
-    lock.assertHeld();
-    await writeFileDurable(target, bytes);
     crashPoint('latch-after-record');
+    await reclaimPending(state);
     return next;
   });
+}
+
+/**
+ * Files first, each durable before the next step: a record must never name a file that a crash
+ * could still take away (docs/design.md invariants 5 and 8). Each file this write creates is noted
+ * in `created` first.
+ */
+async function writePlanFiles(state: StateDir, plan: LatchPlan, created: string[]): Promise<void> {
+  for (const [i, file] of plan.files.entries()) {
+    await noteCreated(created, elidedPath(state, file.sha256, file.ext));
+    await writeElidedFile(state, file.sha256, file.bytes, file.ext);
+    if (i === 0) crashPoint('latch-after-first-file');
+  }
+  for (const span of plan.spans ?? []) {
+    await noteCreated(created, spanPath(state, span.sha256, 'json'), spanPath(state, span.sha256, 'md'));
+    await writeSpanFiles(state, span.sha256, span.bytes);
+  }
+  for (const block of plan.thinking ?? []) {
+    await noteCreated(created, thinkingPath(state, block.sha256));
+    await writeThinkingFile(state, block.sha256, block.bytes);
+  }
+  crashPoint('latch-after-all-files');
+}
+
+/** Whether `file` holds exactly `bytes`. */
+async function holdsBytes(file: string, bytes: Uint8Array): Promise<boolean> {
+  const onDisk = await fs.readFile(file).catch(() => undefined);
+  return onDisk !== undefined && Buffer.compare(onDisk, bytes) === 0;
 }
 
 // Epochs only latch forwards: a plan may append epochs, never drop or rewrite a latched one.

@@ -9,6 +9,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { PromMetrics } from '../../src/metrics/prom-metrics.js';
 import { createUpstreamAgents } from '../../src/proxy/agents.js';
 import type { EdgeRequest, EdgeResponse } from '../../src/proxy/edge.js';
+import { BodyBudget } from '../../src/proxy/body-budget.js';
 import { handleProxyRequest, type ProxyDeps } from '../../src/proxy/handle-request.js';
 import { StateHealth } from '../../src/proxy/state-health.js';
 import { EpochEngine } from '../../src/rescue/index.js';
@@ -77,6 +78,24 @@ function conversation(turns: number, bytes: number): Buffer {
     c.messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: text }] });
   }
   return c.body();
+}
+
+/** A body that sends `head`, then stalls until `finish` hands it the rest (never, if it is not called). */
+function stalledBody(head: Buffer): { body: AsyncIterable<Uint8Array>; sent: Promise<void>; finish: (rest: Buffer) => void } {
+  let finish: (rest: Buffer) => void = () => undefined;
+  const rest = new Promise<Buffer>((resolve) => {
+    finish = resolve;
+  });
+  let sent: () => void = () => undefined;
+  const headSent = new Promise<void>((resolve) => {
+    sent = resolve;
+  });
+  async function* body(): AsyncIterable<Uint8Array> {
+    yield head;
+    sent();
+    yield await rest;
+  }
+  return { body: body(), sent: headSent, finish };
 }
 
 async function* chunksOf(body: Buffer, size: number): AsyncIterable<Uint8Array> {
@@ -151,6 +170,48 @@ describe('handleProxyRequest', () => {
     expect(response.headers['connection']).toBe('close');
     expect(JSON.parse(got.toString('utf8'))).toMatchObject({ type: 'error', error: { type: 'request_too_large' } });
     expect(api.requests).toHaveLength(0);
+  });
+
+  it('should answer a body that stalls with a 408 in the API error shape that closes the connection, forwarding nothing, and record why', async () => {
+    const { deps, api, records } = await setUp({}, { bodyIdleTimeoutMs: 20 });
+    const budget = new BodyBudget(1_000_000);
+    const stalled = stalledBody(conversation(4, 4000).subarray(0, 5000));
+
+    const response = await handleProxyRequest({ ...deps, bodyBudget: budget }, request(stalled.body));
+    const got = await settle(response);
+
+    expect(response.status).toBe(408);
+    expect(response.headers['connection']).toBe('close');
+    expect(JSON.parse(got.toString('utf8'))).toMatchObject({ type: 'error', error: { type: 'timeout_error', message: expect.stringContaining('stalled') } });
+    expect(api.requests).toHaveLength(0);
+    expect(records).toEqual([expect.objectContaining({ status: 408, refused: 'body_timeout', bytesOut: 0 })]);
+    expect(budget.held).toBe(0);
+  });
+
+  it('should answer a body that would pass the bytes in flight across connections with a 429, and serve again once they are given back', async () => {
+    const { deps, api, records } = await setUp({}, { bodyIdleTimeoutMs: 10_000 });
+    const served = { ...deps, bodyBudget: new BodyBudget(12_000) };
+    const first = conversation(2, 4000);
+    const holding = stalledBody(first.subarray(0, 9000));
+
+    // Arrange: one upload holds 9000 bytes of the 12000 and waits for the rest.
+    const pending = handleProxyRequest(served, request(holding.body));
+    await holding.sent;
+    const refused = await handleProxyRequest(served, request(chunksOf(conversation(1, 4000), 1000)));
+    const refusedBody = await settle(refused);
+    holding.finish(first.subarray(9000));
+    await settle(await pending);
+    const after = await handleProxyRequest(served, request(chunksOf(conversation(1, 4000), 1000)));
+    await settle(after);
+
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.headers['connection']).toBe('close');
+    expect(JSON.parse(refusedBody.toString('utf8'))).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
+    expect(after.status).toBe(200);
+    expect(api.requests.filter(isMessagesRequest)).toHaveLength(2);
+    expect(records.map((r) => r['refused'] ?? r['status'])).toEqual(['body_budget', 200, 200]);
+    expect(served.bodyBudget.held).toBe(0);
   });
 
   it('should answer an upstream that cannot be reached with a 502 in the API error shape, and record its code', async () => {

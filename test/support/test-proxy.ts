@@ -14,9 +14,16 @@ export async function tempStateDir(prefix = 'ctxshed-test-'): Promise<string> {
 
 /** The settings tests use unless they say otherwise; `overrides` may name fields of either half. */
 export function testConfig(upstream: string, overrides: Partial<Omit<TransportSettings, 'upstream'> & EngineSettings> = {}): ProxySettings {
-  const { maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES, timeouts = { headersMs: 10_000, idleMs: 10_000 }, ...engine } = overrides;
+  const {
+    maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES,
+    timeouts = { headersMs: 10_000, idleMs: 10_000 },
+    bodyIdleTimeoutMs,
+    maxBodyBytesInFlight,
+    ...engine
+  } = overrides;
+  const body = { ...(bodyIdleTimeoutMs === undefined ? {} : { bodyIdleTimeoutMs }), ...(maxBodyBytesInFlight === undefined ? {} : { maxBodyBytesInFlight }) };
   return {
-    transport: { upstream: new URL(upstream), maxRequestBytes, timeouts },
+    transport: { upstream: new URL(upstream), maxRequestBytes, timeouts, ...body },
     engine: { threshold: 0.7, policy: { keepRecent: 6, minBytes: 1024 }, window: 20_000, ...engine },
   };
 }

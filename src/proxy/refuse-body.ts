@@ -1,0 +1,70 @@
+/**
+ * The answer to a body read-body.ts would not take whole, in the error shape of the route's API,
+ * on a connection that then closes (RFC 9110 §15.5.14, §15.5.9): nothing is forwarded and the
+ * epoch engine never sees it.
+ *
+ * - `too_large`: 413, as the API answers a body over its 32 MB; no wire record (a body that big
+ *   was never a model call ctxshed could record).
+ * - `timed_out`: 408, the body stalled; `refused: "body_timeout"` in the wire record.
+ * - `over_budget`: 429 with `retry-after`, the bodies in flight across connections were at the
+ *   cap; the SDKs retry a 429 by themselves. `refused: "body_budget"` in the wire record.
+ */
+import { modelRouteOf } from '../core/model-route.js';
+import type { RefusalReason } from '../core/refusal-reasons.js';
+import { errorShapeOf, sendErrorBody, shapedErrorBody, type ShapedError } from './api-error.js';
+import type { EdgeRequest } from './edge.js';
+import type { EdgeResponseSink } from './edge-response-sink.js';
+import type { BodyRefusal } from './read-body.js';
+import { recordRefusal, type RefusalDeps } from './refuse-client.js';
+
+/** What the refused body's limits were, for the message. */
+export interface BodyLimitFacts {
+  readonly maxRequestBytes: number;
+  readonly idleTimeoutMs: number;
+  readonly maxBytesInFlight: number | undefined;
+}
+
+/** Seconds a client is asked to wait before sending a body again after a 429. */
+export const BODY_BUDGET_RETRY_AFTER_S = 1;
+
+/** Answers a refused body, counts it and (but for a 413) records it. Never rejects. */
+export async function refuseBody(deps: RefusalDeps, request: EdgeRequest, sink: EdgeResponseSink, refusal: BodyRefusal, limits: BodyLimitFacts): Promise<void> {
+  const started = performance.now();
+  const answer = answerOf(refusal, limits);
+  sink.setHeader('connection', 'close');
+  if (refusal === 'over_budget') sink.setHeader('retry-after', String(BODY_BUDGET_RETRY_AFTER_S));
+  const body = shapedErrorBody(errorShapeOf(request.url), answer.error);
+  const sent = sendErrorBody(sink, answer.status, body);
+  if (answer.reason === undefined) {
+    deps.metrics.requestDone(modelRouteOf(request.method, request.url), answer.status);
+    return;
+  }
+  await recordRefusal(deps, request, { status: answer.status, reason: answer.reason, responseBytes: sent ? body.length : 0, started });
+}
+
+interface BodyAnswer {
+  readonly status: 408 | 413 | 429;
+  readonly reason: RefusalReason | undefined;
+  readonly error: ShapedError;
+}
+
+function answerOf(refusal: BodyRefusal, limits: BodyLimitFacts): BodyAnswer {
+  if (refusal === 'too_large') {
+    const message = `the request body is over ${limits.maxRequestBytes} bytes`;
+    return {
+      status: 413,
+      reason: undefined,
+      error: { anthropicType: 'request_too_large', openAiType: 'invalid_request_error', code: 'request_too_large', message },
+    };
+  }
+  if (refusal === 'timed_out') {
+    const message = `the request body stalled: no byte for ${limits.idleTimeoutMs} ms. Nothing was forwarded.`;
+    return {
+      status: 408,
+      reason: 'body_timeout',
+      error: { anthropicType: 'timeout_error', openAiType: 'invalid_request_error', code: 'body_timeout', message },
+    };
+  }
+  const message = `the request bodies in flight reached ctxshed's cap of ${limits.maxBytesInFlight ?? '?'} bytes; retry shortly. Nothing was forwarded.`;
+  return { status: 429, reason: 'body_budget', error: { anthropicType: 'rate_limit_error', openAiType: 'rate_limit_error', code: 'body_budget', message } };
+}
