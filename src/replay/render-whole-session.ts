@@ -54,16 +54,16 @@ export function wholeSessionIntro(report: WholeSessionReport): string[] {
   ];
 }
 
-/** The table as HTML (cells escaped by `escape`), its intro and legend around it. */
-export function wholeSessionHtml(report: WholeSessionReport, labels: Record<StrategyName, string>, escape: (s: string) => string): string {
-  const head = WHOLE_SESSION_HEADER.map((h) => `<th>${escape(h)}</th>`).join('');
+/** The table as HTML (cells escaped by `escapeText`), its intro and legend around it. */
+export function wholeSessionHtml(report: WholeSessionReport, labels: Record<StrategyName, string>, escapeText: (s: string) => string): string {
+  const head = WHOLE_SESSION_HEADER.map((h) => `<th>${escapeText(h)}</th>`).join('');
   const rows = wholeSessionRows(report, labels)
-    .map((r) => `<tr>${r.map((cell) => `<td>${escape(cell)}</td>`).join('')}</tr>`)
+    .map((r) => `<tr>${r.map((cell) => `<td>${escapeText(cell)}</td>`).join('')}</tr>`)
     .join('');
   const intro = wholeSessionIntro(report)
-    .map((l) => `<p>${escape(l)}</p>`)
+    .map((l) => `<p>${escapeText(l)}</p>`)
     .join('');
-  return `<h3>Whole session</h3>${intro}<table><tr>${head}</tr>${rows}</table><p class="legend-note">${escape(WHOLE_SESSION_LEGEND)}</p><h3>Up to the first compaction (the earlier basis)</h3>`;
+  return `<h3>Whole session</h3>${intro}<table><tr>${head}</tr>${rows}</table><p class="legend-note">${escapeText(WHOLE_SESSION_LEGEND)}</p><h3>Up to the first compaction (the earlier basis)</h3>`;
 }
 
 /** The legend under the table. */
