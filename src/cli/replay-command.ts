@@ -9,7 +9,8 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { LATCH_AT_CHOICES, type LatchAt } from '../core/index.js';
 import { PRICED_MODELS, priceOf } from '../core/price-table.js';
 import { DEFAULT_ENGINE_SETTINGS } from '../rescue/index.js';
-import { readSessions } from '../replay/read-sessions.js';
+import { readSessions, TranscriptInputError } from '../replay/read-sessions.js';
+import { dayRange, DEFAULT_PROJECTS_HINT, defaultProjectsFolder, inDays } from './replay-input.js';
 import { renderHtml } from '../replay/render-html.js';
 import { FIGURE_WINDOWS, renderFigures } from '../replay/render-figures.js';
 import { renderTable } from '../replay/render-table.js';
@@ -22,7 +23,9 @@ import { errorText } from '../errors.js';
 import { runTtlBacktest } from './replay-ttl.js';
 
 interface ReplayArgs {
-  transcripts: string[];
+  transcripts: string[] | undefined;
+  since: string | undefined;
+  until: string | undefined;
   rescuePct: number;
   rescueTokens: number | undefined;
   keepRecent: number;
@@ -40,16 +43,17 @@ interface ReplayArgs {
 }
 
 export const replayCommand: CommandModule<object, ReplayArgs> = {
-  command: 'replay <transcripts..>',
+  command: 'replay [transcripts..]',
   describe: 'Replay Claude Code transcripts through rescue and shed mode and price them against the alternatives',
   builder: (yargs) =>
     (yargs as Argv<object>)
       .positional('transcripts', {
         type: 'string',
         array: true,
-        demandOption: true,
-        describe: 'Session .jsonl files, or folders of them (~/.claude/projects/<project>; with --ttl, ~/.claude/projects)',
+        describe: `Session .jsonl files, or folders of them (default: Claude Code's projects folder, ${DEFAULT_PROJECTS_HINT})`,
       })
+      .option('since', { type: 'string', describe: 'Only sessions with a request on or after this day (YYYY-MM-DD or YYYYMMDD, UTC)' })
+      .option('until', { type: 'string', describe: 'Only sessions with a request on or before this day (YYYY-MM-DD or YYYYMMDD, UTC)' })
       .option('rescue-pct', { type: 'number', default: DEFAULT_RESCUE_PCT, describe: 'Latch an epoch when a conversation is this full (% of the window)' })
       .option('rescue-tokens', { type: 'number', describe: RESCUE_TOKENS_DESCRIPTION })
       .option('keep-recent', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.keepRecent, describe: 'Never elide the N newest tool results' })
@@ -92,9 +96,11 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       .example('$0 replay --ttl ~/.claude/projects', 'Every session of every project: did the cache TTL foresee each cold turn?')
       .example('$0 replay --ttl test/fixtures/transcripts', 'The TTL back-test on the real sessions the tests use') as unknown as Argv<ReplayArgs>,
   handler: async (args: ArgumentsCamelCase<ReplayArgs>) => {
+    const transcripts = args.transcripts !== undefined && args.transcripts.length > 0 ? args.transcripts : [defaultProjectsFolder()];
+    const days = dayRange(args.since, args.until);
     if (args.ttl) {
       if (args.html !== undefined) throw new CliError('--html draws the replay; the --ttl back-test has no page', 2);
-      await runTtlBacktest(args.transcripts, args.json);
+      await runTtlBacktest(transcripts, args.json);
       return;
     }
     if (!(args.rescuePct > 0 && args.rescuePct <= 100)) throw new CliError(`--rescue-pct takes a number above 0 and at most 100, not ${args.rescuePct}`, 2);
@@ -112,9 +118,16 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       throw new CliError(`--horizon takes a whole number, not ${args.horizon}`, 2);
     if (args.priceAs !== undefined && priceOf(args.priceAs) === undefined)
       throw new CliError(`--price-as: no price for ${JSON.stringify(args.priceAs)}; the table knows ${PRICED_MODELS.join(', ')}`, 2);
-    const sessions = await readSessions(args.transcripts).catch((error: unknown) => {
+    const read = await readSessions(transcripts, (message) => process.stderr.write(`ctxshed: skipped ${message}\n`)).catch((error: unknown) => {
+      // Not a transcript, or no such path: the arguments' fault (exit 2); anything else is I/O (exit 1).
+      if (error instanceof TranscriptInputError) throw new CliError(error.message, 2);
       throw new CliError(`cannot read transcripts: ${errorText(error)}`);
     });
+    const sessions = read.filter((s) => inDays(s, days));
+    if (sessions.length === 0) {
+      await writeStdout(`no session has a request between ${args.since ?? 'the first day'} and ${args.until ?? 'today'} (UTC days)\n`);
+      return;
+    }
     if (args.figures) {
       if (args.json || args.html !== undefined) throw new CliError('--figures prints one Markdown table; it takes neither --json nor --html', 2);
       const windows = args.figureWindows ?? [...FIGURE_WINDOWS];
@@ -137,7 +150,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
 
 /** The command line that makes the same table again: the files by name, and every option not at its default. */
 function figuresCommand(args: ReplayArgs, windows: readonly number[]): string {
-  const parts = ['ctxshed replay --figures', ...args.transcripts.map((t) => path.basename(t))];
+  const parts = ['ctxshed replay --figures', ...(args.transcripts ?? []).map((t) => path.basename(t))];
   if (args.figureWindows !== undefined) parts.push('--figure-windows', ...windows.map(String));
   if (args.rescuePct !== DEFAULT_RESCUE_PCT) parts.push('--rescue-pct', String(args.rescuePct));
   if (args.keepRecent !== DEFAULT_ENGINE_SETTINGS.policy.keepRecent) parts.push('--keep-recent', String(args.keepRecent));
@@ -163,7 +176,7 @@ async function replayAll(sessions: Awaited<ReturnType<typeof readSessions>>, arg
       replayWholeSession(session.file, session.stitched.conversations, replayOptions(args, dirs), report.compactionPoint),
     );
     const estimated = session.stitched.conversations.reduce((n, c) => n + c.requests.filter((r) => r.estimated === true).length, 0);
-    reports.push(withWholeSession(report, whole, { compactions: session.stitched.boundaries.length, estimated }));
+    reports.push({ ...withWholeSession(report, whole, { compactions: session.stitched.boundaries.length, estimated }), skippedLines: session.skippedLines });
   }
   return reports;
 }

@@ -1,6 +1,6 @@
 /** `ctxshed replay --ttl FILES-OR-DIRS...`: the cache-TTL back-test over real transcripts. */
 import path from 'node:path';
-import { listSessionFiles, readSession } from '../replay/read-sessions.js';
+import { listSessionFiles, readSession, TranscriptInputError } from '../replay/read-sessions.js';
 import { renderTtl } from '../replay/render-ttl.js';
 import { backtestTtl } from '../replay/ttl-backtest.js';
 import { toTtlConversations } from '../replay/ttl-input.js';
@@ -21,8 +21,14 @@ export async function runTtlBacktest(paths: readonly string[], json: boolean): P
     for (const [i, file] of files.entries()) {
       // Messages are dropped as soon as a session is read: a whole ~/.claude/projects stays small.
       const session = await readSession(file).catch((error: unknown) => {
+        // A file in the folders that is not a transcript is named and left out; anything else stops the test.
+        if (error instanceof TranscriptInputError) {
+          process.stderr.write(`ctxshed: skipped ${error.message}\n`);
+          return undefined;
+        }
         throw new CliError(`cannot read ${file}: ${errorText(error)}`);
       });
+      if (session === undefined) continue;
       const light = toTtlConversations(path.resolve(file), session.conversations);
       for (const c of light) requests += c.requests.length;
       conversations.push(...light);

@@ -6,6 +6,8 @@
 import type { SessionReport } from './replay-session.js';
 import type { ShedEpochFigure } from './shed-epochs.js';
 import { dollarCell, unknownModelsLine } from './cost-cell.js';
+import { wholeSessionHtml } from './render-whole-session.js';
+import type { WholeSessionReport } from './whole-session-figures.js';
 import { compactionLine, runwayCell, STRATEGY_LABELS } from './render-table.js';
 import { STRATEGIES, type StrategyName } from './strategy-tally.js';
 
@@ -59,6 +61,7 @@ function renderSession(report: SessionReport): string {
 <p>${escapeHtml(compactionLine(report))}; cost ${escapeHtml(report.costBasis.basis)}.</p>${unknownModelsLine(report.unpricedModels) === undefined ? '' : `<p class="warn">${escapeHtml(unknownModelsLine(report.unpricedModels) ?? '')}</p>`}
 <p>${report.requests} requests; calibration: cache read ${signed(c.cacheReadError)}, cache write ${signed(c.cacheWriteError)}, context ${signed(c.contextError)}; dashed lines: rescue epochs (blue) and shed epochs (purple).</p>
 <p class="legend">${legend}</p>
+${'wholeSession' in report ? wholeSessionHtml(report as WholeSessionReport, STRATEGY_LABELS, escapeHtml) : ''}
 ${fullness}
 ${cost}
 <table><tr><th>strategy</th><th>peak</th><th>at compaction</th><th>final</th><th>runway</th><th>x recorded</th><th>refused</th><th>rescued</th><th>cache read</th><th>cache write</th><th>hit</th><th>cost</th><th>epochs</th></tr>${rows}</table>

@@ -4,6 +4,8 @@ import type { MissTally, SessionReport } from './replay-session.js';
 import type { ShedEpochFigure } from './shed-epochs.js';
 import { costCell, dollarCell, unknownModelsLine } from './cost-cell.js';
 import { sparkline } from './sparkline.js';
+import { WHOLE_SESSION_HEADER, WHOLE_SESSION_LEGEND, wholeSessionIntro, wholeSessionRows } from './render-whole-session.js';
+import type { WholeSessionReport } from './whole-session-figures.js';
 import type { Runway } from './runway.js';
 import { STRATEGIES, type StrategyName } from './strategy-tally.js';
 
@@ -19,13 +21,37 @@ export const STRATEGY_LABELS: Record<StrategyName, string> = {
 const SPARK_WIDTH = 40;
 
 /** Renders every session's table. */
-export function renderTable(reports: readonly SessionReport[]): string {
+export function renderTable(reports: readonly (SessionReport | WholeSessionReport)[]): string {
   return reports.map(renderSession).join('\n');
 }
 
-/** One session: its head, the strategies' table, then the notes under it. */
-function renderSession(report: SessionReport): string {
-  return [...headLines(report), '', ...strategyTable(report), ...footLines(report), ''].join('\n');
+/** One session: its head, the whole-session table, the first-compaction table, then the notes under it. */
+function renderSession(report: SessionReport | WholeSessionReport): string {
+  const whole = 'wholeSession' in report ? wholeSessionBlock(report) : [];
+  return [
+    ...headLines(report),
+    ...whole,
+    '',
+    "  up to the first compaction (the earlier basis, kept to compare; '~' runways are estimates past the data):",
+    ...strategyTable(report),
+    ...footLines(report),
+    '',
+  ].join('\n');
+}
+
+/** The whole-session table with its intro and legend. */
+function wholeSessionBlock(report: WholeSessionReport): string[] {
+  const header = [...WHOLE_SESSION_HEADER];
+  const rows = wholeSessionRows(report, STRATEGY_LABELS);
+  return ['', ...wholeSessionIntro(report).map((l) => `  ${l}`), ...alignRows(header, rows), `  ${WHOLE_SESSION_LEGEND}`];
+}
+
+/** Columns aligned: the first left, the rest right. */
+function alignRows(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const fmt = (cells: readonly string[]): string =>
+    `  ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ')}`.trimEnd();
+  return [fmt(header), ...rows.map(fmt)];
 }
 
 /** The session's file, size, compaction point, cost basis and calibration. */
@@ -43,6 +69,9 @@ function headLines(report: SessionReport): string[] {
     `  calibration (model vs recorded usage): cache read ${signed(c.cacheReadError)}, cache write ${signed(c.cacheWriteError)}, ` +
       `context ${signed(c.contextError)} (per request ±${pct(c.meanAbsRequestError, 1)}); recorded bill ${dollarCell(c.recorded.costUsd, report.unpricedModels)}, peak ${pct(c.recorded.peakFullness)}`,
     ...missLines(c.misses),
+    ...(report.skippedLines === undefined || report.skippedLines.lines === 0
+      ? []
+      : [`  skipped ${report.skippedLines.lines} line(s) that are not JSON records (the first: line ${report.skippedLines.firstLine ?? '?'})`]),
     ...(report.priceAs === undefined ? [] : [`  priced as ${report.priceAs} (--price-as), whatever model each request ran on`]),
     ...(unknown === undefined ? [] : [`  ${unknown}`]),
   ];

@@ -85,6 +85,8 @@ export interface SessionReport {
    * the strategies are, the compaction calls from their own usage records. Absent on a stitched replay.
    */
   readonly recordedWithCompaction?: RecordedWithCompaction;
+  /** Lines of the session file that were not JSON records, and the first (read-sessions.ts). */
+  readonly skippedLines?: { readonly lines: number; readonly firstLine?: number };
 }
 
 /** The baseline of what the user paid (session-run.ts `RecordedWhole`, rounded). */

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCtxshed } from '../support/cli-process.js';
+import { REPO_ROOT } from './cli-run.js';
 import { tempStateDir } from '../support/test-proxy.js';
 
 describe('ctxshed usage errors', () => {
@@ -35,8 +36,9 @@ describe('ctxshed usage errors', () => {
 
   it('should report a path it cannot write in one line, without a stack', async () => {
     const dir = await tempStateDir();
-    const transcript = path.join(dir, 'empty.jsonl');
-    await fs.writeFile(transcript, '');
+    // A real transcript (an empty file is refused as no transcript before the page is written).
+    const transcript = path.join(dir, 'short.jsonl');
+    await fs.copyFile(path.join(REPO_ROOT, 'test', 'fixtures', 'transcripts', 'short.jsonl'), transcript);
 
     const result = await runCtxshed(['replay', transcript, '--html', dir]);
 

@@ -200,4 +200,66 @@ describe('replayCommand', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--price-as');
   });
+
+  it('should refuse what is not a transcript with exit 2, naming the file and the line', async () => {
+    // Arrange
+    const bad = path.join(dir, 'not-transcripts');
+    await fs.mkdir(path.join(bad, 'empty-folder'), { recursive: true });
+    const cases: Array<[string, string, string]> = [
+      ['not-json.jsonl', 'hello\n', 'line 1 is not JSON'],
+      ['empty.jsonl', '', 'it is empty'],
+      ['foo.jsonl', '{"foo":1}\n', 'line 1 is JSON but not a Claude Code record'],
+      ['readme.jsonl', await fs.readFile(path.join(REPO_ROOT, 'README.md'), 'utf8'), 'line 1 is not JSON'],
+    ];
+    for (const [name, text] of cases) await fs.writeFile(path.join(bad, name), text);
+
+    // Act
+    const results = await Promise.all(cases.map(([name]) => runCli(['replay', path.join(bad, name)])));
+    const folder = await runCli(['replay', path.join(bad, 'empty-folder')]);
+
+    // Assert
+    for (const [i, [name, , why]] of cases.entries()) {
+      expect(results[i]?.code).toBe(2);
+      expect(results[i]?.stderr).toContain(`${name} is not a Claude Code transcript: ${why}`);
+    }
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toContain('empty-folder holds no .jsonl transcript');
+  });
+
+  it('should count and report the lines it skipped inside a real transcript', async () => {
+    // Arrange
+    const file = path.join(dir, 'torn.jsonl');
+    await fs.writeFile(file, `${await fs.readFile(fixturePath('short.jsonl'), 'utf8')}garbage\n{"torn":`);
+
+    // Act
+    const table = await runCli(['replay', file]);
+    const json = await runCli(['replay', file, '--json']);
+
+    // Assert
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/skipped 2 line\(s\) that are not JSON records \(the first: line \d+\)/);
+    const [session] = (JSON.parse(json.stdout) as { sessions: Array<{ skippedLines: { lines: number } }> }).sessions;
+    expect(session?.skippedLines.lines).toBe(2);
+  });
+
+  it("should read Claude Code's projects folder under CLAUDE_CONFIG_DIR with no path, within --since and --until", async () => {
+    // Arrange: short.jsonl's requests are on 2026-02-10
+    const config = path.join(dir, 'claude-config');
+    await fs.mkdir(path.join(config, 'projects', '-home-me-p'), { recursive: true });
+    await fs.copyFile(fixturePath('short.jsonl'), path.join(config, 'projects', '-home-me-p', 's.jsonl'));
+    const env = { ...process.env, CLAUDE_CONFIG_DIR: config };
+
+    // Act
+    const found = await runCli(['replay', '--json', '--since', '2026-02-01', '--until', '20260228'], { env });
+    const none = await runCli(['replay', '--since', '2026-03-01'], { env });
+    const badDay = await runCli(['replay', '--until', '2026-02-30'], { env });
+
+    // Assert
+    expect(found.code).toBe(0);
+    expect((JSON.parse(found.stdout) as { sessions: Array<{ file: string }> }).sessions.map((s) => path.basename(s.file))).toEqual(['s.jsonl']);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toContain('no session has a request between 2026-03-01');
+    expect(badDay.code).toBe(2);
+    expect(badDay.stderr).toContain('--until takes a day');
+  });
 });

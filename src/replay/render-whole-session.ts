@@ -1,0 +1,82 @@
+/**
+ * The whole-session table (whole-session-figures.ts), the replay's default basis: each strategy
+ * over the whole session against what the user paid and against a client that never compacted.
+ * A runway is measured where the data reaches, a floor (`>=`) where it ran out; a cost with
+ * refusals is marked, for the API never billed what it refused. Pure.
+ */
+import { costCell } from './cost-cell.js';
+import { STRATEGIES, type StrategyName } from './strategy-tally.js';
+import type { WholeSessionFigure, WholeSessionReport } from './whole-session-figures.js';
+
+/** Column names, in plain words. */
+export const WHOLE_SESSION_HEADER = [
+  'strategy',
+  'runway (requests)',
+  'vs recorded',
+  'cost $',
+  'vs paid',
+  'vs never compacting',
+  'cache writes vs paid',
+  'refused',
+] as const;
+
+/** The rows' cells, one row per strategy. */
+export function wholeSessionRows(report: WholeSessionReport, labels: Record<StrategyName, string>): string[][] {
+  return STRATEGIES.map((name) => {
+    const w: WholeSessionFigure = report.strategies[name].wholeSession;
+    return [
+      name === 'recorded' ? 'never compacting' : labels[name],
+      `${w.runway.measured ? '' : '>='}${w.runway.requests}`,
+      w.runway.ratio === null ? '-' : `${w.runway.measured ? '' : '>='}${w.runway.ratio.toFixed(2)}x`,
+      costCell(w.costUsd, report.unpricedModels),
+      vsCell(w.vs.recordedWithCompaction, w.refused),
+      name === 'recorded' ? 'baseline' : vsCell(w.vs.recordedWithoutCompaction, w.refused),
+      w.cacheWriteRatio === null ? '-' : `${w.cacheWriteRatio.toFixed(2)}x`,
+      String(w.refused),
+    ];
+  });
+}
+
+/** The lines above the table: what it is, and the two baselines in dollars. */
+export function wholeSessionIntro(report: WholeSessionReport): string[] {
+  const ws = report.wholeSession;
+  const paid = ws.baselines.recordedWithCompaction;
+  const never = ws.baselines.recordedWithoutCompaction;
+  const estimate =
+    ws.compactionsStitched === 0
+      ? 'the session never compacted'
+      : `${ws.compactionsStitched} compaction(s) stitched over; the prompts of ${ws.estimatedRequests} request(s) past it are estimates (from bytes)`;
+  return [
+    `whole session (the default basis: what a user pays over the session): ${estimate}`,
+    `baselines: paid (as recorded, with its compaction) ${dollars(paid.costUsd, report.unpricedModels)}, the compaction call ${dollars(paid.compactionCalls.costUsd, report.unpricedModels)} from its own record, ` +
+      `${paid.cacheWriteTokens.toLocaleString('en-US')} cache-write tokens; never compacting ${dollars(never.costUsd, report.unpricedModels)}` +
+      `${never.refused > 0 ? ` (${never.refused} prompt(s) over the window refused, not billed)` : ''}`,
+  ];
+}
+
+/** The table as HTML (cells escaped by `escapeText`), its intro and legend around it. */
+export function wholeSessionHtml(report: WholeSessionReport, labels: Record<StrategyName, string>, escapeText: (s: string) => string): string {
+  const head = WHOLE_SESSION_HEADER.map((h) => `<th>${escapeText(h)}</th>`).join('');
+  const rows = wholeSessionRows(report, labels)
+    .map((r) => `<tr>${r.map((cell) => `<td>${escapeText(cell)}</td>`).join('')}</tr>`)
+    .join('');
+  const intro = wholeSessionIntro(report)
+    .map((l) => `<p>${escapeText(l)}</p>`)
+    .join('');
+  return `<h3>Whole session</h3>${intro}<table><tr>${head}</tr>${rows}</table><p class="legend-note">${escapeText(WHOLE_SESSION_LEGEND)}</p><h3>Up to the first compaction (the earlier basis)</h3>`;
+}
+
+/** The legend under the table. */
+export const WHOLE_SESSION_LEGEND =
+  "runway: requests answered before the client would compact, measured on the data; '>=' the data ran out first (at least that many). vs: the cost above (+) or below (-) the baseline; '(refusals)': some prompts were refused and not billed, so the cost is not comparable";
+
+function vsCell(fraction: number | null, refused: number): string {
+  if (fraction === null) return '-';
+  const pct = `${fraction >= 0 ? '+' : ''}${(fraction * 100).toFixed(1)}%`;
+  return refused > 0 ? `${pct} (refusals)` : pct;
+}
+
+function dollars(cost: number, unknown: readonly string[]): string {
+  const cell = costCell(cost, unknown);
+  return /^\d/.test(cell) ? `$${cell}` : cell;
+}
