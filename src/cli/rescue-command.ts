@@ -11,6 +11,7 @@ import { CliError } from './cli-error.js';
 import { bannerLine, proxyConfigFrom, withProxyOptions, type ProxyArgs } from './proxy-options.js';
 import { stateDirFrom } from './state-option.js';
 import { errorText } from '../errors.js';
+import { codexWindowLine } from './codex-window.js';
 import { codexLaunch, type CodexLaunch } from './codex-launch.js';
 import { CODEX_GRANT_LINE, CODEX_SHED_LINE } from './codex-target.js';
 
@@ -62,7 +63,8 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
     if (proxy !== undefined && state !== undefined && codex !== undefined) {
       // Codex: its base URL on its command line; the environment and its sandbox as they are.
       const shed = config.engine.mode === 'shed' ? `${CODEX_SHED_LINE}\n` : '';
-      process.stderr.write(`${bannerLine(config, proxy.url, state)}\n${CODEX_GRANT_LINE}\n${shed}`);
+      const windowLine = codexWindowLine(codex.model, config.engine.window);
+      process.stderr.write(`${bannerLine(config, proxy.url, state)}\n${CODEX_GRANT_LINE}\n${shed}${windowLine}\n`);
       child = { command, args: codex.argsFor(proxy.url), env: process.env };
     } else if (proxy !== undefined && state !== undefined) {
       const launch = await planChildLaunch([command, ...commandArgs], {
