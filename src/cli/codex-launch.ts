@@ -5,6 +5,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { codexModelArg } from './codex-window.js';
 import { baseUrlFromConfigToml, CODEX_DEFAULT_UPSTREAM, codexPosition, takeBaseUrlArg, withBaseUrl } from './codex-target.js';
 
 /** A Codex command line, ready to be pointed at the proxy. */
@@ -13,6 +14,8 @@ export interface CodexLaunch {
   readonly upstream: string;
   /** The child's arguments with the proxy as Codex's base URL (and the user's own base URL taken out). */
   argsFor(proxyUrl: string): string[];
+  /** The model named on Codex's command line (codex-window.ts), else undefined. */
+  readonly model: string | undefined;
 }
 
 /** The launch when the command runs Codex, else undefined. */
@@ -27,7 +30,7 @@ export async function codexLaunch(
   const head = args.slice(0, position + 1);
   const { baseUrl, rest } = takeBaseUrlArg(args.slice(position + 1));
   const upstream = upstreamFlag ?? baseUrl ?? (await configuredBaseUrl(env)) ?? CODEX_DEFAULT_UPSTREAM;
-  return { upstream, argsFor: (proxyUrl) => withBaseUrl([...head, ...rest], position, proxyUrl) };
+  return { upstream, argsFor: (proxyUrl) => withBaseUrl([...head, ...rest], position, proxyUrl), model: codexModelArg(rest) };
 }
 
 /** `openai_base_url` from `$CODEX_HOME/config.toml` (default `~/.codex`); undefined when unreadable. */

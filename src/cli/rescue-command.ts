@@ -14,6 +14,7 @@ import { stateDirFrom } from './state-option.js';
 import { errorText, outwardMessage } from '../errors.js';
 import type { ProxySettings } from '../proxy/transport-settings.js';
 import { PROXY_UNAVAILABLE_EXIT, proxyFailureLine, unproxiedChild, type ChildCommand } from './unproxied-launch.js';
+import { codexWindowLine } from './codex-window.js';
 import { codexLaunch, type CodexLaunch } from './codex-launch.js';
 import { CODEX_GRANT_LINE, CODEX_SHED_LINE } from './codex-target.js';
 
@@ -103,7 +104,8 @@ async function proxiedChild(
   if (options.codex !== undefined) {
     // Codex: its base URL on its command line; the environment and its sandbox as they are.
     const shed = options.config.engine.mode === 'shed' ? `${CODEX_SHED_LINE}\n` : '';
-    process.stderr.write(`${banner}\n${CODEX_GRANT_LINE}\n${shed}`);
+    const windowLine = codexWindowLine(options.codex.model, options.config.engine.window);
+    process.stderr.write(`${banner}\n${CODEX_GRANT_LINE}\n${shed}${windowLine}\n`);
     return { ...plain, args: options.codex.argsFor(proxy.url) };
   }
   const launch = await planChildLaunch([plain.command, ...plain.args], {

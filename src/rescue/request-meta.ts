@@ -2,8 +2,10 @@
 import {
   CODEX_SESSION_HEADER,
   COMPACTION_HEADER,
+  DEFAULT_CONTEXT_WINDOW,
   effectiveCompactWindow,
   modelRouteOf,
+  openAiModelWindow,
   readHeadModel,
   readRequestClass,
   REQUEST_CLASS_HEADER,
@@ -52,12 +54,15 @@ export function readRequestMeta(request: EngineRequest, settings: EngineSettings
 /**
  * The window without `--window`: the model's (a scan of the body's head), or the beta header's;
  * for a Messages call, no more than `CLAUDE_CODE_AUTO_COMPACT_WINDOW`, where Claude Code compacts.
+ * The scan costs a read of the body's head, done only when no `--window` decides.
  */
 function windowOf(request: EngineRequest, settings: EngineSettings, openAi: boolean): number {
+  const model = readHeadModel(request.body);
+  // An OpenAI model's window is Codex's (core/openai/model-windows.ts); one it does not list, 200,000.
+  if (openAi) return (model === undefined ? undefined : openAiModelWindow(model)) ?? DEFAULT_CONTEXT_WINDOW;
   const beta = request.headers['anthropic-beta'];
   const betas = typeof beta === 'string' ? beta : Array.isArray(beta) ? beta.filter(isString) : undefined;
-  const window = contextWindowFor(undefined, betas, readHeadModel(request.body));
-  return openAi ? window : effectiveCompactWindow(window, settings.autoCompactWindow);
+  return effectiveCompactWindow(contextWindowFor(undefined, betas, model), settings.autoCompactWindow);
 }
 
 /** A header's first value; repeated headers arrive as an array. */

@@ -60,6 +60,14 @@ describe('ctxshed rescue -- codex', () => {
     expect(plain.stderr).not.toContain(CODEX_SHED_LINE);
   });
 
+  it("should say at launch which window Codex's model is measured against, and name a model it does not know as unknown", async () => {
+    const known = await rescueCodex(['exec', '-m', 'gpt-6.2-sol', 'hello']);
+    const unknown = await rescueCodex(['exec', '-m', 'gpt-7-nova', 'hello']);
+
+    expect(known.stderr).toContain('ctxshed: codex model gpt-6.2-sol: fullness against its 500,000-token window');
+    expect(unknown.stderr).toContain('ctxshed: codex model "gpt-7-nova" is unknown to ctxshed');
+  });
+
   it("should take the user's own -c openai_base_url as the upstream, and drop it from Codex's arguments", async () => {
     // Arrange: the user's gateway.
 

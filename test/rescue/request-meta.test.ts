@@ -92,3 +92,25 @@ describe('readRequestMeta, Claude Code 2.1.332 headers', () => {
     expect(meta.requestClass).toBeUndefined();
   });
 });
+
+describe('readRequestMeta, an OpenAI model', () => {
+  const responses = (model: string) => new TextEncoder().encode(`{"model":${JSON.stringify(model)},"input":[]}`);
+
+  it("should measure a Responses call against its model's window from Codex's list, and an unknown model against 200,000", () => {
+    const sol = readRequestMeta({ method: 'POST', target: '/v1/responses', headers: {}, body: responses('gpt-6.2-sol') }, DEFAULT_ENGINE_SETTINGS);
+    const astra = readRequestMeta({ method: 'POST', target: '/responses', headers: {}, body: responses('gpt-6.2-astra') }, DEFAULT_ENGINE_SETTINGS);
+    const unknown = readRequestMeta({ method: 'POST', target: '/v1/responses', headers: {}, body: responses('gpt-9') }, DEFAULT_ENGINE_SETTINGS);
+
+    expect([sol.window, astra.window, unknown.window]).toEqual([500_000, 272_000, 200_000]);
+  });
+
+  it('should let --window win over the table, and ignore CLAUDE_CODE_AUTO_COMPACT_WINDOW', () => {
+    const body = responses('gpt-6.2-sol');
+    expect(readRequestMeta({ method: 'POST', target: '/v1/responses', headers: {}, body }, { ...DEFAULT_ENGINE_SETTINGS, window: 128_000 }).window).toBe(
+      128_000,
+    );
+    expect(
+      readRequestMeta({ method: 'POST', target: '/v1/responses', headers: {}, body }, { ...DEFAULT_ENGINE_SETTINGS, autoCompactWindow: 100_000 }).window,
+    ).toBe(500_000);
+  });
+});

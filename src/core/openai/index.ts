@@ -7,3 +7,4 @@ export * from './conversation-key.js';
 export * from './openai-usage.js';
 export * from './read-openai-calls.js';
 export * from './context-length-exceeded.js';
+export * from './model-windows.js';
