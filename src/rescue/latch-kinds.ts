@@ -13,6 +13,7 @@ import {
   type ToolResultsLatch,
 } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
+import type { ConversationEntry } from './conversation-table.js';
 import type { LatchContext } from './latch-conversation.js';
 
 /** The tool-result kind's planner, set as the engine is. */
@@ -34,4 +35,11 @@ export function spansOf(ctx: LatchContext): EpochPlanner<SpanLatchChoice> {
 /** The kind a conversation of `mode` latches: shed mode sheds spans, rescue mode freezes tool results. */
 export function kindOfMode(mode: EpochMode): PlannerKind {
   return mode === 'shed' ? 'span' : 'tool_results';
+}
+
+/** What the conversation's latest epoch froze (its blocks' or its span's sha256): the working set keeps their read-backs. */
+export function latestFrozen(entry: ConversationEntry): string[] {
+  const latest = entry.record?.epochs.at(-1);
+  if (latest === undefined) return [];
+  return [...latest.blocks.map((b) => b.sha256), ...(latest.span === undefined ? [] : [latest.span.sha256])];
 }

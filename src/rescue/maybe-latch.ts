@@ -30,7 +30,7 @@ import { errorText } from '../errors.js';
 import type { ConversationEntry } from './conversation-table.js';
 import type { ClassifierReport, EngineRequest } from './engine-types.js';
 import { latchWith, type LatchContext } from './latch-conversation.js';
-import { spansOf, toolResultsOf } from './latch-kinds.js';
+import { latestFrozen, spansOf, toolResultsOf } from './latch-kinds.js';
 import { decideOnSizes, labelAndGate, type Decide, type EligibilitySlot } from './tool-results-steps.js';
 
 export type { EligibilitySlot } from './tool-results-steps.js';
@@ -96,7 +96,7 @@ export async function maybeLatch(ctx: LatchContext, kind: PlannerKind, ask: Latc
   const { reading } = entry;
   if (reading === undefined) return {};
   const decide = deciderOf(ctx, entry, index, reading);
-  const epochAsk: EpochAsk = { body, index, reading, frozen: entry.frozen, spans: entry.spans };
+  const epochAsk: EpochAsk = { body, index, reading, frozen: entry.frozen, spans: entry.spans, latest: latestFrozen(entry) };
   if (kind === 'span') return latchChosen(ctx, ask, reading, spansOf(ctx), chooseOn(spansOf(ctx), epochAsk, decide));
   const planner = toolResultsOf(ctx);
   const cheap = decideOnSizes(ctx, planner, epochAsk, ask, decide);

@@ -19,7 +19,7 @@ import {
 } from '../core/index.js';
 import type { ConversationEntry } from './conversation-table.js';
 import { latchWith, type LatchContext } from './latch-conversation.js';
-import { spansOf, toolResultsOf } from './latch-kinds.js';
+import { latestFrozen, spansOf, toolResultsOf } from './latch-kinds.js';
 
 /** The refused request, as the latch needs it. */
 export interface RefusedRequest {
@@ -63,7 +63,17 @@ async function latchKindOnOverflow<C>(
   const { body, index, overflow, window } = refused;
   // Without a maximum in the message, the window is the best guess of it.
   const limit = overflow.limit ?? window;
-  const ask = { body, index, frozen: entry.frozen, spans: entry.spans, tokens: overflow.tokens, limit, window, sentBytes: refused.sentBytes };
+  const ask = {
+    body,
+    index,
+    frozen: entry.frozen,
+    spans: entry.spans,
+    latest: latestFrozen(entry),
+    tokens: overflow.tokens,
+    limit,
+    window,
+    sentBytes: refused.sentBytes,
+  };
   const decision = decideOverflow({ tokens: overflow.tokens, limit, take: planner.takeOnOverflow(ask) });
   if (!decision.latch) return { kind: 'declined', why: decision.why, ...(decision.detail === undefined ? {} : { detail: decision.detail }) };
   const part = planner.epochOf(decision.choice, decision.gate);

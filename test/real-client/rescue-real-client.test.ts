@@ -75,6 +75,8 @@ for (const client of CLIENTS)
       expect(obs.resumeExit, obs.resumeOutput).toBe(0);
       expect(obs.connectAttempts).toBe(0);
       expect(obs.strayUpstream).toBe(0);
+      // Requests sent over the window (the scripted API refuses them as the real one does): 0.
+      expect(obs.overWindow).toBe(0);
       expect(seen.every((s) => s.upstreamFile !== undefined)).toBe(true);
       expect(of('side').length).toBeGreaterThan(0);
       expect(of('subagent').length).toBeGreaterThan(0);

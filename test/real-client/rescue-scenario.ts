@@ -74,6 +74,8 @@ export interface Observations {
   /** Upstream requests no hop forwarded: should be none. */
   strayUpstream: number;
   connectAttempts: number;
+  /** Model calls the scripted API refused as over the window (its model's): ctxshed sent none. */
+  overWindow: number;
   /** The stub the scripted model took a path from, and asked the client to Read. */
   recall?: { path: string; sha256: string; seenInSeq: number };
   /** `claude -p` exit codes, each without and with ctxshed in between. */
@@ -419,6 +421,7 @@ async function main(): Promise<void> {
     exchanges,
     strayUpstream,
     connectAttempts: upstream.requests.filter((r) => r.method === 'CONNECT').length,
+    overWindow: upstream.refusedForSize(),
     ...(model.recall === undefined ? {} : { recall: model.recall }),
     exitCodes,
     mainStderr: main.stderr.slice(-4000),

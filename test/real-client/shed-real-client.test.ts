@@ -101,6 +101,8 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
     expect(obs.exit, obs.stderr).toBe(0);
     expect(obs.connectAttempts).toBe(0);
     expect(obs.strayUpstream).toBe(0);
+    // Requests sent over the window (the scripted API refuses them as the real one does): 0.
+    expect(obs.overWindow).toBe(0);
     expect(seen.filter((s) => s.kind !== 'other').every((s) => s.upstreamFile !== undefined)).toBe(true);
     expect(obs.argv).toContain('-p');
     expect(obs.argv).not.toContain('--dangerously-skip-permissions');

@@ -122,6 +122,8 @@ export interface PagesRun {
   pageIds: string[];
   /** The last main-thread request the client sent, under `<root>/bodies`. */
   lastFile: string;
+  /** Model calls the scripted API refused as over the window. */
+  overWindow: number;
 }
 
 export interface ShedObservations {
@@ -137,6 +139,8 @@ export interface ShedObservations {
   sweep?: Sweep;
   strayUpstream: number;
   connectAttempts: number;
+  /** Model calls the scripted API refused as over the window (its model's), the pages run's included: ctxshed sent none. */
+  overWindow: number;
   pages: PagesRun;
 }
 
@@ -297,7 +301,7 @@ async function runPages(root: string, env: Record<string, string>, projectDir: s
     const last = upstream.requests.filter((r) => classify(r) === 'main').at(-1);
     const lastFile = 'pages-last.json';
     writeFileSync(join(root, 'bodies', lastFile), last?.body ?? Buffer.alloc(0));
-    return { exit: run.code, stderr: run.stderr.slice(-4000), stateDir, sha256, pageIds, lastFile };
+    return { exit: run.code, stderr: run.stderr.slice(-4000), stateDir, sha256, pageIds, lastFile, overWindow: upstream.refusedForSize() };
   } finally {
     await upstream.close();
   }
@@ -396,6 +400,7 @@ async function main(): Promise<void> {
     ...(observed.sweep === undefined ? {} : { sweep: observed.sweep }),
     strayUpstream,
     connectAttempts: upstream.requests.filter((r) => r.method === 'CONNECT').length,
+    overWindow: upstream.refusedForSize() + pages.overWindow,
     pages,
   };
   writeFileSync(join(root, 'observations.json'), JSON.stringify(observations, null, 2));

@@ -26,6 +26,8 @@ export interface EpochAsk {
   /** What the conversation's epochs froze so far, of each kind. */
   readonly frozen: readonly FrozenBlock[];
   readonly spans: readonly FrozenSpan[];
+  /** The sha256s the latest epoch froze (its blocks', or its span's): their read-backs are in the working set (working-set.ts). */
+  readonly latest?: readonly string[];
 }
 
 /** A request the API refused as too long, as a planner weighs it. */
@@ -35,6 +37,8 @@ export interface OverflowAsk {
   readonly index: TranscriptIndex;
   readonly frozen: readonly FrozenBlock[];
   readonly spans: readonly FrozenSpan[];
+  /** As EpochAsk's. */
+  readonly latest?: readonly string[];
   /** The prompt's tokens as the API's error counted them. */
   readonly tokens: number;
   /** The most tokens the retry may carry: the maximum the error named, else the window. */

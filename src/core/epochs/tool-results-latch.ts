@@ -9,12 +9,12 @@ import type { ElisionPolicy, FrozenBlock } from '../epoch-types.js';
 import { encodeJsonString } from '../json-string.js';
 import { freezeLabelled } from '../labels/freeze-labelled.js';
 import { LABELS_POLICY_VERSION, type BlockLabel } from '../labels/label-types.js';
-import { DEFAULT_TOKENS_PER_BYTE, type DecidedBlock } from '../latch-decision.js';
+import { DEFAULT_TOKENS_PER_BYTE, fullnessOf, type DecidedBlock } from '../latch-decision.js';
 import type { OverflowTake } from '../overflow-decision.js';
 import { freezeBlock, planElision, POLICY_NAME, POLICY_VERSION, type PlannedBlock } from '../plan-elision.js';
 import type { PlannedFile, ToolResultsPart } from '../plan-record.js';
 import type { Sha256 } from '../ports.js';
-import type { GateDecision, GateInput } from '../shed/break-even.js';
+import { GATE_CEILING, type GateDecision, type GateInput } from '../shed/break-even.js';
 import { renderStub } from '../stub.js';
 import type { EpochAsk, EpochPlanner, OverflowAsk } from './epoch-planner.js';
 import { workingSetOfAsk, workingSetOrdinals } from './working-set.js';
@@ -42,8 +42,10 @@ export interface ToolResultsLatch extends EpochPlanner<ToolResultsChoice> {
 export function toolResultsLatch(settings: ToolResultsSettings): ToolResultsLatch {
   const { policy, elidedDir, sha256 } = settings;
   const takeBlocks = <B extends DecidedBlock>(ask: EpochAsk, blocks: () => readonly B[], gate?: (added: readonly B[]) => GateInput): EpochTake<B> => {
-    // The working set's answers stay (core/epochs/working-set.ts): the epoch plans around them.
-    const keep = workingSetOrdinals(ask.index, workingSetOfAsk(ask));
+    // The working set's answers stay (core/epochs/working-set.ts): the epoch plans around them,
+    // unless the window is at the gate's ceiling, where the window forces them out.
+    const nearWindow = fullnessOf(ask.reading) >= GATE_CEILING;
+    const keep = nearWindow ? new Set<number>() : workingSetOrdinals(ask.index, workingSetOfAsk(ask));
     const all = blocks();
     const plan = keep.size === 0 ? all : all.filter((b) => !keep.has(b.ordinal));
     const kept = all.length - plan.length;

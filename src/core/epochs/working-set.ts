@@ -6,6 +6,9 @@
  * - the answer of every call that brought stored text back (a `restore` over MCP, a Read of a
  *   span's `.md`/`.json` or of an elided file: core/shed/restore-call.ts) made since the person's
  *   latest prompt (the newest user message with a text of their own, core/shed/message-facts.ts);
+ * - the answer of every call that brought back what the latest epoch took out: it came back since
+ *   that epoch, so the next epoch taking it again would be a thrash (the same text out twice by two
+ *   epochs in a row);
  * - and, for the rest of the conversation, the newest answer that brought back a block or span the
  *   transcript reads back twice or more (its refault count), so a text that refaults stays.
  *
@@ -49,9 +52,16 @@ export const NO_WORKING_SET: WorkingSet = { calls: new Set(), firstMessage: -1, 
 
 /**
  * The working set of a body. `stored` is every sha256 the conversation's epochs froze (blocks'
- * and spans'), against which read-backs are counted; `facts` when the caller has read them.
+ * and spans'), against which read-backs are counted; `latest` those its latest epoch froze;
+ * `facts` when the caller has read them.
  */
-export function workingSetOf(body: Uint8Array, index: TranscriptIndex, stored: ReadonlySet<string>, facts?: readonly MessageFacts[]): WorkingSet {
+export function workingSetOf(
+  body: Uint8Array,
+  index: TranscriptIndex,
+  stored: ReadonlySet<string>,
+  latest: ReadonlySet<string> = new Set(),
+  facts?: readonly MessageFacts[],
+): WorkingSet {
   const calls = [...readToolCalls(body, index).values()].filter(isRestoreCall);
   if (calls.length === 0) return NO_WORKING_SET;
   const promptAt = (facts ?? readMessageFacts(body, index)).findLastIndex((f) => f.prompt);
@@ -63,7 +73,10 @@ export function workingSetOf(body: Uint8Array, index: TranscriptIndex, stored: R
     const at = answerAt.get(call.id);
     if (at === undefined) continue;
     if (at.message > promptAt) kept.add(call.id);
-    for (const sha of shasReadBack(call, stored)) newestOf.set(sha, { id: call.id, count: (newestOf.get(sha)?.count ?? 0) + 1 });
+    for (const sha of shasReadBack(call, stored)) {
+      if (latest.has(sha)) kept.add(call.id);
+      newestOf.set(sha, { id: call.id, count: (newestOf.get(sha)?.count ?? 0) + 1 });
+    }
   }
   for (const { id, count } of newestOf.values()) if (count >= PINNING_REFAULTS) kept.add(id);
   let firstMessage = -1;
@@ -87,6 +100,8 @@ export interface WorkingSetAsk {
   readonly index: TranscriptIndex;
   readonly frozen: readonly { readonly sha256: string }[];
   readonly spans: readonly { readonly sha256: string }[];
+  /** What the latest epoch froze (its blocks' or its span's sha256); absent: the last span's, if any. */
+  readonly latest?: readonly string[];
 }
 
 const ASKED = new WeakMap<WorkingSetAsk, WorkingSet>();
@@ -99,7 +114,8 @@ export function workingSetOfAsk(ask: WorkingSetAsk): WorkingSet {
   let set = ASKED.get(ask);
   if (set === undefined) {
     try {
-      set = workingSetOf(ask.body, ask.index, storedShas(ask.frozen, ask.spans));
+      const latest = ask.latest ?? (ask.spans.length === 0 ? [] : [ask.spans[ask.spans.length - 1]!.sha256]);
+      set = workingSetOf(ask.body, ask.index, storedShas(ask.frozen, ask.spans), new Set(latest));
     } catch {
       set = NO_WORKING_SET;
     }
