@@ -44,7 +44,7 @@ export interface WireRecord {
   /** Over the threshold and no epoch latched: why (docs/reasons.md, "Why no epoch latched"). */
   readonly hold?: HoldReason;
   readonly reason?: PassthroughReason;
-  /** ctxshed refused the request itself (403, never forwarded): why (docs/reasons.md, "Refused requests"). */
+  /** ctxshed refused the request itself (403 a web page, 408 or 429 a body it would not hold; never forwarded): why (docs/reasons.md, "Refused requests"). */
   readonly refused?: RefusalReason;
   readonly skipped?: Readonly<Record<string, number>>;
   /**

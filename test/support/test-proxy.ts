@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_MAX_REQUEST_BYTES, type ProxySettings, type TransportSettings } from '../../src/proxy/transport-settings.js';
 import type { EngineSettings } from '../../src/rescue/index.js';
-import { startProxy, type RunningProxy } from '../../src/proxy/start-proxy.js';
+import { startProxy, type ProxyOptions, type RunningProxy } from '../../src/proxy/start-proxy.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 
 /** A fresh temporary state directory. */
@@ -28,9 +28,13 @@ export function testConfig(upstream: string, overrides: Partial<Omit<TransportSe
   };
 }
 
-/** Starts a proxy on 127.0.0.1:0 over the state directory `dir`. */
-export async function startTestProxy(dir: string, config: ProxySettings): Promise<RunningProxy> {
-  return startProxy(config, await openStateDir(dir), 0);
+/**
+ * Starts a proxy on 127.0.0.1:0 over the state directory `dir`. Its lines for a person (a failed
+ * upstream request, the state's health) go nowhere unless `options.log` takes them: the fault and
+ * load tests fail thousands of upstream requests on purpose.
+ */
+export async function startTestProxy(dir: string, config: ProxySettings, options: ProxyOptions = {}): Promise<RunningProxy> {
+  return startProxy(config, await openStateDir(dir), 0, { log: () => undefined, ...options });
 }
 
 /** The wire log's records. */
