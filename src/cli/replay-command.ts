@@ -14,6 +14,7 @@ import { dayRange, DEFAULT_PROJECTS_HINT, defaultProjectsFolder, inDays } from '
 import { renderHtml } from '../replay/render-html.js';
 import { FIGURE_WINDOWS, renderFigures } from '../replay/render-figures.js';
 import { renderTable } from '../replay/render-table.js';
+import { renderWholeFigures, WHOLE_FIGURE_WINDOWS, wholeFigureRows } from '../replay/render-whole-figures.js';
 import { type ReplayOptions, replaySession, replayWholeSession } from '../replay/replay-session.js';
 import { withWholeSession, type WholeSessionReport } from '../replay/whole-session-figures.js';
 import { CliError } from './cli-error.js';
@@ -36,6 +37,7 @@ interface ReplayArgs {
   html: string | undefined;
   ttl: boolean;
   figures: boolean;
+  wholeFigures: boolean;
   figureWindows: number[] | undefined;
   prefixCheck: boolean;
   latchAt: LatchAt | undefined;
@@ -82,6 +84,11 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         default: false,
         describe: `Print one Markdown table of the replay at several windows (default ${FIGURE_WINDOWS.join(', ')}): the table the docs quote`,
       })
+      .option('whole-figures', {
+        type: 'boolean',
+        default: false,
+        describe: `Print the whole-session figures as one Markdown table at several windows (default ${WHOLE_FIGURE_WINDOWS.join(', ')}), the table docs/economics.md quotes; with --json, its rows`,
+      })
       .option('figure-windows', { type: 'number', array: true, describe: 'With --figures: the windows to replay at' })
       .option('ttl', {
         type: 'boolean',
@@ -126,6 +133,18 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
     const sessions = read.filter((s) => inDays(s, days));
     if (sessions.length === 0) {
       await writeStdout(`no session has a request between ${args.since ?? 'the first day'} and ${args.until ?? 'today'} (UTC days)\n`);
+      return;
+    }
+    if (args.wholeFigures) {
+      if (args.figures || args.html !== undefined) throw new CliError('--whole-figures prints one Markdown table (its rows with --json); it takes neither --figures nor --html', 2);
+      const windows = args.figureWindows ?? [...WHOLE_FIGURE_WINDOWS];
+      for (const w of windows)
+        if (!(Number.isInteger(w) && w >= 1000)) throw new CliError(`--figure-windows takes whole numbers of at least 1000, not ${w}`, 2);
+      const runs = [];
+      for (const window of windows) runs.push({ window, reports: await replayAll(sessions, { ...args, window }) });
+      const rows = wholeFigureRows(runs);
+      const command = figuresCommand(args, windows).replace('--figures', '--whole-figures');
+      await writeStdout(args.json ? `${JSON.stringify({ command, rows }, null, 2)}\n` : renderWholeFigures(rows, command));
       return;
     }
     if (args.figures) {

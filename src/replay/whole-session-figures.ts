@@ -26,6 +26,10 @@ export interface WholeSessionFigure {
   readonly vs: { readonly recordedWithCompaction: number | null; readonly recordedWithoutCompaction: number | null };
   /** Cache writes over the recorded session's with its compaction; null when that is 0. */
   readonly cacheWriteRatio: number | null;
+  /** Epochs latched (rescue, shed) or elided sets changed (the rewrites), over the whole session. */
+  readonly epochs: number;
+  /** Thinking blocks the main thread's requests sent, and those removed from the client's body. */
+  readonly thinking: { readonly sent: number; readonly removed: number };
 }
 
 /** The session-level facts of the whole-session replay. */
@@ -66,6 +70,8 @@ export function withWholeSession(report: SessionReport, whole: SessionReport, st
       runway: { requests: w.runway.requests, ratio: base > 0 ? round2(w.runway.requests / base) : null, measured: MEASURED.has(w.runway.end) },
       vs: { recordedWithCompaction: fraction(w.costUsd, paid.costUsd), recordedWithoutCompaction: fraction(w.costUsd, never.costUsd) },
       cacheWriteRatio: paid.cacheWriteTokens > 0 ? round2(w.cacheWriteTokens / paid.cacheWriteTokens) : null,
+      epochs: w.epochs,
+      thinking: { sent: w.thinking.sent, removed: w.thinking.removed },
     };
   };
   const strategies = Object.fromEntries(STRATEGIES.map((s) => [s, { ...report.strategies[s], wholeSession: figure(s) }])) as WholeSessionReport['strategies'];

@@ -157,7 +157,8 @@ describe('replayCommand', () => {
 
   it('should give the shed and rescue figures docs/shed.md quotes for the long shared transcripts', async () => {
     // Act
-    const result = await runCli(['replay', ...LONG_SESSIONS.map((f) => path.join(SHARED_TRANSCRIPTS, f)), '--json']);
+    // Each session is replayed twice (up to its first compaction, and whole): minutes on a busy machine.
+    const result = await runCli(['replay', ...LONG_SESSIONS.map((f) => path.join(SHARED_TRANSCRIPTS, f)), '--json'], { timeoutMs: 280_000 });
 
     // Assert: peak / fullness at the recorded compaction / cost / epochs, as the docs' table has them
     type Summary = { peakFullness: number; atCompaction: number[]; costUsd: number; epochs: number };
@@ -171,7 +172,19 @@ describe('replayCommand', () => {
       ['71% / 71% / $1.63 / 0', '71% / 54% / $1.71 / 1', '71% / 29% / $1.65 / 1'],
     ]);
     expect(sessions.map((s) => s.shedEpochs.map((e) => e.payback.paidBack))).toEqual([[true], [false]]);
-  });
+    // The whole session (docs/economics.md): cost against what the user paid, cache writes against its, runway floor or measured.
+    type Whole = { wholeSession: { vs: { recordedWithCompaction: number }; cacheWriteRatio: number; runway: { requests: number; measured: boolean } } };
+    const wholeRow = (s: Whole): string => {
+      const w = s.wholeSession;
+      // Whole percents and tenths: the rescue's cost moves by a cent from run to run (its latch is asynchronous).
+      return `${Math.round(w.vs.recordedWithCompaction * 100)}% / ${w.cacheWriteRatio.toFixed(1)}x / ${w.runway.measured ? '' : '>='}${w.runway.requests}`;
+    };
+    const wholeSessions = sessions as unknown as Array<{ strategies: Record<string, Whole> }>;
+    expect(wholeSessions.map((s) => ['rescue', 'shed'].map((k) => wholeRow(s.strategies[k]!)))).toEqual([
+      ['5% / 1.2x / >=152', '-10% / 1.0x / >=152'],
+      ['45% / 1.4x / >=217', '0% / 0.9x / >=217'],
+    ]);
+  }, 300_000);
 
   it('should name an unknown model and price none of it, nor as another model; --price-as prices it', async () => {
     // Arrange: a real session, its model renamed to one the table does not know
