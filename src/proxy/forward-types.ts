@@ -42,7 +42,16 @@ export interface ForwardArgs {
    * 400 is retried, docs/rescue.md). A body over `maxBytes` is relayed as usual after all.
    * Every other status is relayed as it arrives.
    */
-  readonly holdBack?: { readonly status: number; readonly maxBytes: number };
+  readonly holdBack?: {
+    readonly status: number;
+    readonly maxBytes: number;
+    /**
+     * Also hold the head of a 200 event stream until its first event after `response.created` and
+     * `response.in_progress` (core/openai/stream-head.ts): a `response.failed` is then held back
+     * whole like the status above; anything else is relayed from its first byte, and streams on.
+     */
+    readonly streamHead?: boolean;
+  };
 }
 
 /** A response held back whole, ready to relay byte for byte. */

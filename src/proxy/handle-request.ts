@@ -14,7 +14,7 @@ import { countRequest } from './count-request.js';
 import type { EdgeRequest, EdgeResponse } from './edge.js';
 import { EdgeResponseSink, type EdgeHead } from './edge-response-sink.js';
 import { forwarderFor } from './forward-prepared.js';
-import { answerHeld, OVERFLOW_HOLD_BACK, type FinalExchange } from './overflow-retry.js';
+import { answerHeld, overflowHoldBack, type FinalExchange } from './overflow-retry.js';
 import { answerOwnRoute, ownPathOf } from './own-routes.js';
 import type { ProxyDeps } from './proxy-deps.js';
 import { readBody } from './read-body.js';
@@ -81,7 +81,7 @@ async function serveBody(deps: ProxyDeps, request: EdgeRequest, sink: EdgeRespon
   if (prepared.rescued > 0) crashPoint('first-rewritten-in-flight');
   // 3. Forward it, the usage reaching the engine before the client sees the end (forward-prepared.ts).
   const forward = forwarderFor(deps, request, sink);
-  const first = await forward(prepared, engine.canRescueOverflow(prepared) ? OVERFLOW_HOLD_BACK : undefined);
+  const first = await forward(prepared, engine.canRescueOverflow(prepared) ? overflowHoldBack(prepared) : undefined);
   // 4. A refusal as too long, held back, is rescued and sent once more, or relayed (overflow-retry.ts).
   const final: FinalExchange =
     first.held === undefined

@@ -4,7 +4,7 @@
  * bounded, before the core reads it (core/prompt-too-long.ts).
  */
 import zlib from 'node:zlib';
-import { readPrefixMismatch, type ApiDialect, type PrefixMismatch, type TooLongRefusal } from '../core/index.js';
+import { readPrefixMismatch, streamedFailureBody, type ApiDialect, type PrefixMismatch, type TooLongRefusal } from '../core/index.js';
 import { contentCoding } from './copy-decompressor.js';
 import type { HeldResponse } from './forward.js';
 
@@ -16,6 +16,11 @@ export const HELD_BODY_MAX_BYTES = 1024 * 1024;
  * request's API's words (its dialect's `tooLong`); undefined for anything else.
  */
 export function readHeldOverflow(held: HeldResponse, api: Pick<ApiDialect, 'tooLong'>): TooLongRefusal | undefined {
+  if (held.status === 200) {
+    // A streamed refusal (a Responses stream's `response.failed`), held uncompressed: its error, as the 400 gives it.
+    const failure = streamedFailureBody(held.body.toString('utf8'));
+    return failure === undefined ? undefined : api.tooLong(failure);
+  }
   if (held.status !== 400) return undefined;
   const encoding = held.headers['content-encoding'];
   const text = decodeBody(held.body, typeof encoding === 'string' ? encoding : undefined);

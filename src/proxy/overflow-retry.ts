@@ -13,6 +13,14 @@ import { HELD_BODY_MAX_BYTES, readHeldOverflow, readHeldPrefixMismatch } from '.
 /** What forward.ts holds back for a possible rescue: the API's 400, whose body is small JSON. */
 export const OVERFLOW_HOLD_BACK: NonNullable<ForwardArgs['holdBack']> = { status: 400, maxBytes: HELD_BODY_MAX_BYTES };
 
+/**
+ * What to hold back for a request that may be rescued: the 400, and for a Responses request also
+ * the head of its stream, where that API refuses a streamed request (docs/openai.md).
+ */
+export function overflowHoldBack(prepared: Prepared): NonNullable<ForwardArgs['holdBack']> {
+  return prepared.route === 'responses' ? { ...OVERFLOW_HOLD_BACK, streamHead: true } : OVERFLOW_HOLD_BACK;
+}
+
 /** What every retry record says: whether the rewritten request went out, and how it ended. */
 interface RetryOutcomeFacts {
   /** The status of the refused attempt (always 400). */
@@ -87,7 +95,7 @@ export async function answerHeld(a: HeldAnswer): Promise<FinalExchange> {
   if (outcome.kind === 'declined') return original({ ...facts, sent: false, why: outcome.why });
   // Once only. A 400 again is held back too: the client then gets its own request's refusal, not
   // one for bytes it never sent. Any other answer (a 200, an overload) is the client's to see.
-  const result = await a.forward(outcome.prepared, OVERFLOW_HOLD_BACK);
+  const result = await a.forward(outcome.prepared, overflowHoldBack(outcome.prepared));
   const retried = { prepared: outcome.prepared, result };
   if (result.held !== undefined) return original({ ...facts, sent: true, status: result.held.status }, retried);
   return { ...retried, status: result.status, responseBytes: result.bytesOut, retry: { ...facts, sent: true, status: result.status } };
@@ -120,7 +128,7 @@ async function answerPrefixMismatch(
   const facts = { reason: 'prefix_check' as const, firstStatus: a.first.held.status, at: `messages.${mismatch.messageIndex}.content.${mismatch.blockIndex}` };
   const outcome = await a.engine.prepareAfterPrefixMismatch(a.request, a.prepared);
   if (outcome.kind === 'declined') return original({ ...facts, sent: false, why: outcome.why });
-  const result = await a.forward(outcome.prepared, OVERFLOW_HOLD_BACK);
+  const result = await a.forward(outcome.prepared, overflowHoldBack(outcome.prepared));
   const retried = { prepared: outcome.prepared, result };
   if (result.held !== undefined) return original({ ...facts, sent: true, status: result.held.status }, retried);
   return { ...retried, status: result.status, responseBytes: result.bytesOut, retry: { ...facts, sent: true, status: result.status } };

@@ -5,6 +5,7 @@
  * and handed back instead (overflow-retry.ts).
  */
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import { decideStreamHead } from '../core/index.js';
 import { errorText } from '../errors.js';
 import type { ForwardArgs } from './forward-types.js';
 import { forwardableHeaders } from './hop-by-hop.js';
@@ -30,6 +31,8 @@ class ResponseRelay {
   /** The body collected so far while held back; undefined once (or if never) relayed. */
   #held: Buffer[] | undefined;
   #heldBytes = 0;
+  /** A Responses stream's head, held until its first event after the head events (stream-head.ts). */
+  #head: Buffer[] | undefined;
 
   constructor(
     readonly x: UpstreamExchange,
@@ -43,11 +46,12 @@ class ResponseRelay {
     this.#headers = forwardableHeaders(res.rawHeaders, { keepContentLength: true });
     // A held-back response is collected whole; one that turns out large is relayed after all.
     this.#held = holdsBack(args, this.#status, res.headers) ? [] : undefined;
+    this.#head = holdsStreamHead(args, this.#status, res.headers) ? [] : undefined;
   }
 
   start(): void {
     runHook(() => this.x.args.onResponseStart?.(this.#status, this.res.headers));
-    if (this.#held === undefined && !this.#relayHead()) return;
+    if (this.#held === undefined && this.#head === undefined && !this.#relayHead()) return;
     this.x.armIdle();
     this.res.on('data', (chunk: Buffer) => this.#onData(chunk));
     this.res.on('end', () => this.#onEnd());
@@ -76,6 +80,11 @@ class ResponseRelay {
     const x = this.x;
     if (x.done) return;
     x.refreshIdle();
+    if (this.#head !== undefined) {
+      const released = this.#holdHead(chunk);
+      if (released === undefined) return;
+      chunk = released;
+    }
     if (this.#held !== undefined) {
       this.#held.push(chunk);
       this.#heldBytes += chunk.length;
@@ -88,6 +97,28 @@ class ResponseRelay {
     const flushed = x.args.clientRes.write(chunk);
     this.#tap.write(chunk); // after the client's write: the copy never holds up the original
     if (!flushed) this.#waitForDrain();
+  }
+
+  /**
+   * Holds `chunk` with the stream's head. Undefined while the head is still held (or turned out to
+   * be a refusal, now held whole as a held-back response is); else the head's bytes to relay, after
+   * its status line and headers went out.
+   */
+  #holdHead(chunk: Buffer): Buffer | undefined {
+    const head = this.#head!;
+    head.push(chunk);
+    this.#heldBytes += chunk.length;
+    const bytes = Buffer.concat(head);
+    const decision = decideStreamHead(bytes.toString('utf8'));
+    if (decision === 'failed') {
+      this.#held = head; // the rest is collected; one that turns out large is relayed after all
+      this.#head = undefined;
+      return undefined;
+    }
+    if (decision === 'wait' && this.#heldBytes <= (this.x.args.holdBack?.maxBytes ?? 0)) return undefined;
+    this.#head = undefined;
+    this.#heldBytes = 0;
+    return this.#relayHead() ? bytes : undefined;
   }
 
   // Backpressure: stop reading the upstream while the client's buffer is full, so memory stays
@@ -108,6 +139,15 @@ class ResponseRelay {
     const x = this.x;
     if (x.done) return;
     x.stopIdle();
+    if (this.#head !== undefined) {
+      // The stream ended before its head decided anything: it goes to the client as it came.
+      const bytes = Buffer.concat(this.#head);
+      this.#head = undefined;
+      if (!this.#relayHead()) return;
+      x.facts.bytesOut += bytes.length;
+      x.args.clientRes.write(bytes);
+      this.#tap.write(bytes);
+    }
     if (this.#held !== undefined) {
       x.facts.held = { status: this.#status, statusMessage: this.res.statusMessage, headers: this.#headers, body: Buffer.concat(this.#held) };
       x.finish();
@@ -135,4 +175,12 @@ function holdsBack(args: ForwardArgs, status: number, headers: IncomingHttpHeade
   if (hold === undefined || status !== hold.status) return false;
   const length = headers['content-length'];
   return length === undefined || Number(length) <= hold.maxBytes;
+}
+
+/** A 200 event stream of a caller that asked for its head (a Responses request that may be rescued), uncompressed. */
+function holdsStreamHead(args: ForwardArgs, status: number, headers: IncomingHttpHeaders): boolean {
+  if (args.holdBack?.streamHead !== true || status !== 200) return false;
+  const type = headers['content-type'] ?? '';
+  const coding = headers['content-encoding'];
+  return type.toLowerCase().startsWith('text/event-stream') && (coding === undefined || coding.toLowerCase() === 'identity');
 }

@@ -1,8 +1,10 @@
 /**
  * Rescue on overflow for the OpenAI APIs, end to end: the real proxy on port 0 in front of the
- * scripted OpenAI upstream with a context window, which refuses a model call over it with the
- * API's own 400 `context_length_exceeded` (docs/openai.md, "Rescue on overflow"). The Responses
- * refusal names no count, so ctxshed estimates one; the chat refusal names both.
+ * scripted OpenAI upstream with a context window, which refuses a model call over it as the API
+ * does (docs/openai.md, "Rescue on overflow"): a streamed Responses request inside its 200 stream
+ * (`response.failed`, `context_length_exceeded`), held at its head and rescued by one retry; a
+ * chat request with a 400. The Responses refusal names no count, so ctxshed estimates one; the
+ * chat refusal names both.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningProxy } from '../../src/proxy/start-proxy.js';
@@ -62,10 +64,11 @@ async function setUp(limit = LIMIT): Promise<{ dir: string; upstream: OpenAiUpst
   return { dir, upstream, proxy };
 }
 
+// A streamed Responses request is refused inside its 200 stream (response.failed); chat gets a 400.
 describe.each([
-  ['Responses', 'responses' as const, isResponsesRequest, true],
-  ['chat', 'chat' as const, isChatRequest, false],
-])('rescue on overflow, a scripted %s session', (_name, api, isModelCall, estimated) => {
+  ['Responses', 'responses' as const, isResponsesRequest, true, 200],
+  ['chat', 'chat' as const, isChatRequest, false, 400],
+])('rescue on overflow, a scripted %s session', (_name, api, isModelCall, estimated, refusalStatus) => {
   it("should latch at once on the API's refusal and retry once: the client sees only 200s", async () => {
     // Arrange
     const { dir, upstream, proxy } = await setUp();
@@ -83,7 +86,7 @@ describe.each([
     for (const r of retried) {
       expect(r['retry']).toMatchObject({
         reason: 'overflow',
-        firstStatus: 400,
+        firstStatus: refusalStatus,
         sent: true,
         status: 200,
         ...(estimated ? { estimated: true } : { limit: LIMIT }),
@@ -122,11 +125,12 @@ describe.each([
     });
 
     // Assert
-    expect(got.status).toBe(400);
+    expect(got.status).toBe(refusalStatus);
+    expect(direct.status).toBe(refusalStatus);
     expect(got.body).toBe(direct.body.toString('utf8'));
     expect(upstream.requests.filter(isModelCall)).toHaveLength(2); // ours, then the direct one
     const [record] = await waitForWire(dir, 1);
-    expect(record).toMatchObject({ status: 400, retry: { reason: 'overflow', firstStatus: 400, sent: false, why: 'nothing_new' } });
+    expect(record).toMatchObject({ status: refusalStatus, retry: { reason: 'overflow', firstStatus: refusalStatus, sent: false, why: 'nothing_new' } });
   });
 });
 

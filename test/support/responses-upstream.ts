@@ -4,13 +4,15 @@
  * test-supplied responder, as SSE when the body asks for `stream: true`, as JSON otherwise.
  *
  * With `contextWindow`, a model call whose body is over the window (its tokens counted as its bytes
- * over a fixed ratio) is refused as the API refuses it, with a 400 `context_length_exceeded` in each
- * API's own words (docs/openai.md, "Rescue on overflow"), before the responder is asked.
+ * over a fixed ratio) is refused as the API refuses it, before the responder is asked: a streamed
+ * Responses request inside its 200 stream (`response.failed`, `context_length_exceeded`), anything
+ * else with a 400 `context_length_exceeded` in each API's own words (docs/openai.md, "Rescue on overflow").
  *
  * A WebSocket upgrade (Codex 0.169.0 tries `ws://<base>/responses` first) is refused with
  * `426 Upgrade Required`, which makes Codex fall back to HTTP at once; a 404 costs it five
  * retries (about six seconds) before it does.
  */
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -20,7 +22,8 @@ import { parseRequestBody, pathnameOf, type ReceivedRequest } from '../../src/sc
 export type OpenAiReply =
   | { readonly kind: 'response'; readonly output: readonly object[]; readonly usage: ResponsesUsage; readonly model?: string }
   | { readonly kind: 'chat'; readonly message: object; readonly usage: ChatUsage; readonly finishReason?: string; readonly model?: string }
-  | { readonly kind: 'raw'; readonly status: number; readonly headers?: Record<string, string>; readonly body: string };
+  | { readonly kind: 'raw'; readonly status: number; readonly headers?: Record<string, string>; readonly body: string }
+  | { readonly kind: 'too_long'; readonly tokens: number; readonly limit: number };
 
 /** Answers one model call; `undefined` declines (the upstream then answers 500). */
 export type OpenAiResponder = (req: ReceivedRequest) => OpenAiReply | undefined | Promise<OpenAiReply | undefined>;
@@ -126,7 +129,7 @@ function withWindow(responder: OpenAiResponder, options: OpenAiUpstreamOptions):
   return (req) => {
     const tokens = Math.ceil(req.body.length / window.bytesPerToken);
     if (tokens <= window.tokens) return responder(req);
-    return { kind: 'raw', status: 400, body: contextLengthExceededBody(isChatRequest(req) ? 'chat' : 'responses', tokens, window.tokens) };
+    return { kind: 'too_long', tokens, limit: window.tokens };
   };
 }
 
@@ -175,6 +178,12 @@ async function answer(req: ReceivedRequest, responder: OpenAiResponder, res: Ser
   switch (reply.kind) {
     case 'raw':
       send(res, reply.status, { 'content-type': 'application/json', ...reply.headers }, reply.body);
+      return;
+    case 'too_long':
+      // The Responses API refuses a streamed request inside its 200 stream; anything else gets the 400.
+      if (stream && isResponsesRequest(req)) sendSse(res, failedEvents(req), true);
+      else
+        send(res, 400, { 'content-type': 'application/json' }, contextLengthExceededBody(isChatRequest(req) ? 'chat' : 'responses', reply.tokens, reply.limit));
       return;
     case 'response': {
       const response = responseObject(req, reply);
@@ -227,6 +236,24 @@ function responseObject(req: ReceivedRequest, reply: Extract<OpenAiReply, { kind
     output: reply.output,
     usage: reply.usage,
   };
+}
+
+/**
+ * A streamed refusal as too long, in the order Codex's own test of it has
+ * (`context_window_error_is_fatal`, codex-rs/codex-api/src/sse/responses.rs): `response.created`,
+ * `response.in_progress`, then `response.failed` whose `response.error` has the code.
+ */
+export function failedEvents(req: ReceivedRequest): Record<string, unknown>[] {
+  // Named by the request's bytes, so the same request is refused in the same bytes (a test compares them).
+  const body = parseRequestBody(req);
+  const model = isRecord(body) && typeof body['model'] === 'string' ? body['model'] : DEFAULT_MODEL;
+  const head = { id: `resp_${createHash('sha256').update(req.body).digest('hex').slice(0, 24)}`, object: 'response', created_at: 1_796_000_000, model };
+  const error = { code: 'context_length_exceeded', message: 'Your input exceeds the context window of this model. Please adjust your input and try again.' };
+  return [
+    { type: 'response.created', response: { ...head, status: 'in_progress', output: [] }, sequence_number: 0 },
+    { type: 'response.in_progress', response: { ...head, status: 'in_progress', output: [] }, sequence_number: 1 },
+    { type: 'response.failed', response: { ...head, status: 'failed', output: [], error, usage: null }, sequence_number: 2 },
+  ];
 }
 
 /** The events of a streamed response, in the API's order; usage comes with `response.completed`. */

@@ -8,3 +8,4 @@ export * from './openai-usage.js';
 export * from './read-openai-calls.js';
 export * from './context-length-exceeded.js';
 export * from './model-windows.js';
+export * from './stream-head.js';
