@@ -59,6 +59,6 @@ export const elideCommand: CommandModule<object, ElideArgs> = {
 };
 
 function nonNegative(value: number, flag: string): number {
-  if (!Number.isInteger(value) || value < 0) throw new CliError(`${flag} takes a whole number >= 0, not ${String(value)}`);
+  if (!Number.isInteger(value) || value < 0) throw new CliError(`${flag} takes a whole number >= 0, not ${String(value)}`, 2);
   return value;
 }

@@ -36,7 +36,11 @@ export const RESCUE_TOKENS_DESCRIPTION = `Also latch an epoch once a conversatio
 /** Adds the shared flags to a command. */
 export function withProxyOptions<T>(yargs: Argv<T>): Argv<T & ProxyArgs> {
   return yargs
-    .option('mode', { type: 'string', default: 'rescue', describe: 'What an epoch freezes: old tool results (rescue) or a span of whole old messages (shed)' })
+    .option('mode', {
+      type: 'string',
+      default: 'rescue',
+      describe: 'What an epoch freezes: old tool results (rescue) or a span of whole old messages (shed); choices: rescue, shed',
+    })
     .option('horizon', {
       type: 'number',
       describe: 'Turns a cache re-write must pay back within (default: as many as the conversation has had); from 85% full an epoch latches anyway',
@@ -64,40 +68,42 @@ export function withProxyOptions<T>(yargs: Argv<T>): Argv<T & ProxyArgs> {
     .option('labels', {
       type: 'string',
       default: DEFAULT_ENGINE_SETTINGS.labels,
-      describe: "Who labels each old tool result keep, pointer or drop: local rules, or also the conversation's own model (docs/labels.md)",
+      describe:
+        "Who labels each old tool result keep, pointer or drop: local rules, or also the conversation's own model (docs/labels.md); choices: local, model",
     })
     .option('latch-at', {
       type: 'string',
       default: DEFAULT_LATCH_AT,
       describe:
-        "On models that run the thinking prefix check: latch wherever the threshold says (anywhere), or only at a person's prompt until 85% full (prompt; keeps the current turn's thinking, costs runway: docs/rescue.md)",
+        "On models that run the thinking prefix check: latch wherever the threshold says (anywhere), or only at a person's prompt until 85% full (prompt; keeps the current turn's thinking, costs runway: docs/rescue.md); choices: anywhere, prompt",
     }) as unknown as Argv<T & ProxyArgs>;
 }
 
 /** The proxy settings the flags and environment name; a CliError for a bad value. */
 export function proxyConfigFrom(args: ProxyArgs, env: NodeJS.ProcessEnv): ProxySettings {
   const mode = args.mode ?? 'rescue';
-  if (mode !== 'rescue' && mode !== 'shed') throw new CliError(`--mode takes rescue or shed, not ${JSON.stringify(mode)}`);
+  if (mode !== 'rescue' && mode !== 'shed') throw new CliError(`--mode takes rescue or shed, not ${JSON.stringify(mode)}`, 2);
   if (args.horizon !== undefined) wholeNumber(args.horizon, '--horizon', 0);
-  if (!(args.rescuePct > 0 && args.rescuePct <= 100)) throw new CliError(`--rescue-pct takes a number above 0 and at most 100, not ${args.rescuePct}`);
+  if (!(args.rescuePct > 0 && args.rescuePct <= 100)) throw new CliError(`--rescue-pct takes a number above 0 and at most 100, not ${args.rescuePct}`, 2);
   if (args.rescueTokens !== undefined) wholeNumber(args.rescueTokens, '--rescue-tokens', 0);
   wholeNumber(args.keepRecent, '--keep-recent', 0);
   wholeNumber(args.minBytes, '--min-bytes', 0);
   if (args.window !== undefined) wholeNumber(args.window, '--window', 1000);
   wholeNumber(args.port, '--port', 0);
-  if (args.port > 65535) throw new CliError(`--port takes 0 to 65535, not ${args.port}`);
+  if (args.port > 65535) throw new CliError(`--port takes 0 to 65535, not ${args.port}`, 2);
   const labels = args.labels ?? DEFAULT_ENGINE_SETTINGS.labels;
-  if (labels !== 'local' && labels !== 'model') throw new CliError(`--labels takes local or model, not ${JSON.stringify(labels)}`);
+  if (labels !== 'local' && labels !== 'model') throw new CliError(`--labels takes local or model, not ${JSON.stringify(labels)}`, 2);
   const latchAt = args.latchAt ?? DEFAULT_LATCH_AT;
-  if (latchAt !== 'prompt' && latchAt !== 'anywhere') throw new CliError(`--latch-at takes prompt or anywhere, not ${JSON.stringify(latchAt)}`);
+  if (latchAt !== 'prompt' && latchAt !== 'anywhere') throw new CliError(`--latch-at takes prompt or anywhere, not ${JSON.stringify(latchAt)}`, 2);
   const upstreamText = args.upstream ?? nonEmpty(env['ANTHROPIC_BASE_URL']) ?? DEFAULT_UPSTREAM;
   let upstream: URL;
   try {
     upstream = new URL(upstreamText);
   } catch {
-    throw new CliError(`the upstream ${JSON.stringify(upstreamText)} is not a URL`);
+    throw new CliError(`the upstream ${JSON.stringify(upstreamText)} is not a URL`, 2);
   }
-  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') throw new CliError(`the upstream must be http:// or https://, not ${upstream.protocol}`);
+  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:')
+    throw new CliError(`the upstream must be http:// or https://, not ${upstream.protocol}`, 2);
   return {
     transport: defaultTransport(upstream),
     engine: {
@@ -151,7 +157,7 @@ function tokensClause(rescueTokens: number | undefined, window: number | undefin
 }
 
 function wholeNumber(value: number, flag: string, min: number): void {
-  if (!Number.isInteger(value) || value < min) throw new CliError(`${flag} takes a whole number >= ${min}, not ${String(value)}`);
+  if (!Number.isInteger(value) || value < min) throw new CliError(`${flag} takes a whole number >= ${min}, not ${String(value)}`, 2);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

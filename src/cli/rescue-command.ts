@@ -13,6 +13,7 @@ import { bannerLine, proxyConfigFrom, withProxyOptions, type ProxyArgs } from '.
 import { stateDirFrom } from './state-option.js';
 import { errorText, outwardMessage } from '../errors.js';
 import type { ProxySettings } from '../proxy/transport-settings.js';
+import { announceProxy, metricsLine } from './proxy-announce.js';
 import { PROXY_UNAVAILABLE_EXIT, proxyFailureLine, unproxiedChild, type ChildCommand } from './unproxied-launch.js';
 import { codexWindowLine } from './codex-window.js';
 import { codexLaunch, type CodexLaunch } from './codex-launch.js';
@@ -70,7 +71,10 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
         ? unproxiedChild(plain, args.upstream, codex)
         : await proxiedChild(plain, started, { config, codex, grant: args.grant, statusline: args.statusline });
     const outcome = await runChild(child.command, child.args, { env: child.env });
-    if (started !== undefined) await Promise.race([started.proxy.close(), delay(SHUTDOWN_GRACE_MS)]);
+    if (started !== undefined) {
+      await Promise.race([started.proxy.close(), delay(SHUTDOWN_GRACE_MS)]);
+      await started.forget();
+    }
     exitLike(outcome);
   },
 };
@@ -78,13 +82,16 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
 interface Started {
   readonly proxy: RunningProxy;
   readonly state: StateDir;
+  /** Removes the proxy's file from the state directory (proxy-announce.ts). */
+  readonly forget: () => Promise<void>;
 }
 
 /** The proxy, running; or, with --allow-unproxied, undefined after one line saying why not; else a CliError. */
 async function startOrExplain(config: ProxySettings, args: RescueArgs, command: string): Promise<Started | undefined> {
   try {
     const state = await openStateDir(stateDirFrom(args.state));
-    return { state, proxy: await startProxy(config, state, args.port) };
+    const proxy = await startProxy(config, state, args.port);
+    return { state, proxy, forget: await announceProxy(state, proxy.url, 'rescue') };
   } catch (error) {
     const where = { port: args.port, upstream: config.transport.upstream.href, command };
     const line = proxyFailureLine(errorText(error), where, args.allowUnproxied);
@@ -100,7 +107,7 @@ async function proxiedChild(
   { proxy, state }: Started,
   options: { readonly config: ProxySettings; readonly codex: CodexLaunch | undefined; readonly grant: boolean; readonly statusline: boolean },
 ): Promise<ChildCommand> {
-  const banner = bannerLine(options.config, proxy.url, state);
+  const banner = `${bannerLine(options.config, proxy.url, state)}\n${metricsLine(proxy.url)}`;
   if (options.codex !== undefined) {
     // Codex: its base URL on its command line; the environment and its sandbox as they are.
     const shed = options.config.engine.mode === 'shed' ? `${CODEX_SHED_LINE}\n` : '';

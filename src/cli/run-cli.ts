@@ -43,14 +43,16 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .example('$0 show cbf84ec36c85 --state state.example', 'One conversation: its epochs, when, why, and each block')
     .example('$0 stats --state state.example', 'Requests, pass-throughs by reason, bytes and tokens elided')
     .demandCommand(1, 'Name a command (see ctxshed --help).')
+    .recommendCommands()
     .strict()
     .help()
+    .alias('h', 'help')
     .version()
     .wrap(Math.min(100, process.stdout.columns ?? 100))
     // Throw, never just record: yargs would otherwise go on and run the command it just refused.
     .fail((message, error) => {
       if (error !== undefined && error !== null) throw error;
-      throw new CliError(message, 2);
+      throw new CliError(`${message}${dashDashHint(argv, message)}`, 2);
     })
     .exitProcess(false);
   try {
@@ -74,4 +76,16 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 
 function isSystemError(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && typeof (error as NodeJS.ErrnoException).syscall === 'string';
+}
+
+/**
+ * `ctxshed rescue true`: yargs reads `true` as an argument of rescue's own. Name the fix: the
+ * command goes after `--`.
+ */
+export function dashDashHint(argv: readonly string[], message: string): string {
+  if (argv[0] !== 'rescue' || argv.includes('--') || !/^Unknown arguments?: /.test(message)) return '';
+  // The words yargs did not know, in the order given: the command the user meant to run.
+  const unknown = new Set(message.replace(/^Unknown arguments?: /, '').split(', '));
+  const words = argv.slice(1).filter((word) => unknown.has(word));
+  return `; put the command after --, e.g. ctxshed rescue -- ${words.length === 0 ? 'claude' : words.join(' ')}`;
 }

@@ -1,11 +1,11 @@
 /** `ctxshed serve`: the proxy alone, until SIGINT or SIGTERM. */
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { METRICS_PATH } from '../proxy/own-routes.js';
 import { startProxy } from '../proxy/start-proxy.js';
 import { CliError } from './cli-error.js';
 import { bannerLine, proxyConfigFrom, withProxyOptions, type ProxyArgs } from './proxy-options.js';
 import { writeStdout } from './read-input.js';
 import { serveHint } from './serve-hint.js';
+import { announceProxy, metricsLine } from './proxy-announce.js';
 import { openStateOrFail } from './state-option.js';
 
 export const serveCommand: CommandModule<object, ProxyArgs> = {
@@ -28,7 +28,8 @@ export const serveCommand: CommandModule<object, ProxyArgs> = {
     } catch (error) {
       throw new CliError(`cannot listen on 127.0.0.1:${args.port}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
-    process.stderr.write(`${bannerLine(config, proxy.url, state)}\nctxshed: Prometheus metrics at ${proxy.url}${METRICS_PATH}\n`);
+    process.stderr.write(`${bannerLine(config, proxy.url, state)}\n${metricsLine(proxy.url)}\n`);
+    const forget = await announceProxy(state, proxy.url, 'serve');
     await writeStdout(`${serveHint(proxy.url, state).join('\n')}\n`);
     await new Promise<void>((resolve) => {
       const stop = (): void => {
@@ -41,5 +42,6 @@ export const serveCommand: CommandModule<object, ProxyArgs> = {
     });
     // In-flight requests finish; the wire log is flushed.
     await proxy.close();
+    await forget();
   },
 };

@@ -12,6 +12,8 @@ import { DEFAULT_RESCUE_PCT } from './proxy-options.js';
 import { readReportInput, JSON_OPTION, stateForReport, warn } from './report-input.js';
 import { writeStdout } from './read-input.js';
 import { STATE_OPTION } from './state-option.js';
+import { runningProxies } from './proxy-announce.js';
+import type { ProxyFile } from '../state/proxy-file.js';
 
 interface StatusArgs {
   state: string | undefined;
@@ -57,31 +59,39 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
       throw new CliError(`--rescue-tokens takes a whole number >= 0, not ${args.rescueTokens}`, 2);
     const state = await stateForReport(args.state);
     const reader = new WireLogReader(state.wirePath);
-    const look = async (): Promise<{ report: StatusReport; warnings: readonly string[] }> => {
+    const look = async (): Promise<Look> => {
       const tally = await reader.catchUp();
+      const proxies = await runningProxies(state);
       const input = await readReportInput(state, tally);
       const report = buildStatusReport(tally, input.summaries, {
         recentMs: args.recent * 60_000,
         defaultThreshold: args.rescuePct / 100,
         ...(args.rescueTokens === undefined ? {} : { defaultRescueTokens: args.rescueTokens }),
       });
-      return { report, warnings: input.warnings };
+      return { report, warnings: input.warnings, proxies };
     };
     if (!args.follow) {
-      const { report, warnings } = await look();
+      const { report, warnings, proxies } = await look();
       if (args.json) {
-        await writeStdout(`${JSON.stringify({ state: state.root, now: new Date().toISOString(), ...report, warnings }, null, 2)}\n`);
+        await writeStdout(`${JSON.stringify({ state: state.root, now: new Date().toISOString(), proxies, ...report, warnings }, null, 2)}\n`);
         return;
       }
       warn(warnings);
-      await writeStdout(renderStatus(report, state.root, Date.now()));
+      await writeStdout(renderStatus(report, state.root, Date.now(), proxies));
       return;
     }
     await follow(state, look, args);
   },
 };
 
-async function follow(state: StateDir, look: () => Promise<{ report: StatusReport; warnings: readonly string[] }>, args: StatusArgs): Promise<void> {
+/** One look at the state directory: the report, its warnings, and the proxies running over it. */
+interface Look {
+  readonly report: StatusReport;
+  readonly warnings: readonly string[];
+  readonly proxies: readonly ProxyFile[];
+}
+
+async function follow(state: StateDir, look: () => Promise<Look>, args: StatusArgs): Promise<void> {
   const tty = process.stdout.isTTY === true && !args.json;
   let stop: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
@@ -91,12 +101,12 @@ async function follow(state: StateDir, look: () => Promise<{ report: StatusRepor
   let timer: NodeJS.Timeout | undefined;
   try {
     for (let first = true; ; first = false) {
-      const { report, warnings } = await look();
+      const { report, warnings, proxies } = await look();
       const now = Date.now();
       if (args.json) {
-        await writeStdout(`${JSON.stringify({ state: state.root, now: new Date(now).toISOString(), ...report, warnings })}\n`);
+        await writeStdout(`${JSON.stringify({ state: state.root, now: new Date(now).toISOString(), proxies, ...report, warnings })}\n`);
       } else {
-        const text = renderStatus(report, state.root, now) + warnings.map((w) => `note: ${w}\n`).join('');
+        const text = renderStatus(report, state.root, now, proxies) + warnings.map((w) => `note: ${w}\n`).join('');
         // A terminal gets the view redrawn in place; a pipe or file gets one block per interval.
         await writeStdout(tty ? `${HOME_AND_CLEAR}${text}` : `${first ? '' : '\n'}${text}`);
       }

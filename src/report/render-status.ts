@@ -6,9 +6,17 @@ import { formatBytes, formatCount, formatPercent, plural } from './format-units.
 import { NO_PROMPT } from './render-ls.js';
 import { shortId } from './resolve-id.js';
 
-/** The status block: a header, the table, and what needs a look. */
-export function renderStatus(report: StatusReport, stateDir: string, nowMs: number): string {
+/** A proxy running over the state directory, as its file in proxies/ says. */
+export interface RunningProxyInfo {
+  readonly pid: number;
+  readonly command: string;
+  readonly metricsUrl: string;
+}
+
+/** The status block: a header, the running proxies, the table, and what needs a look. */
+export function renderStatus(report: StatusReport, stateDir: string, nowMs: number, proxies: readonly RunningProxyInfo[] = []): string {
   const lines = [`ctxshed status  ${stateDir}  ${formatLocalTime(new Date(nowMs).toISOString())}`];
+  for (const p of proxies) lines.push(`${p.command} (pid ${p.pid}) running: metrics at ${p.metricsUrl}`);
   if (report.stateUnavailable !== null) {
     const { since, detail } = report.stateUnavailable;
     lines.push(`! the proxy could not use the state directory since ${formatWhen(since, nowMs)}: ${oneLine(detail)}`);

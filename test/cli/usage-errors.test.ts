@@ -6,6 +6,41 @@ import { REPO_ROOT } from './cli-run.js';
 import { tempStateDir } from '../support/test-proxy.js';
 
 describe('ctxshed usage errors', () => {
+  it('should hint at -- when rescue is given the command without it, exit 2, and run nothing', async () => {
+    const result = await runCtxshed(['rescue', 'true']);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('ctxshed: Unknown argument: true; put the command after --, e.g. ctxshed rescue -- true\n');
+  });
+
+  it('should suggest the command a typo meant, and exit 2', async () => {
+    const result = await runCtxshed(['resuce', '--', 'claude']);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Did you mean rescue?');
+  });
+
+  it('should take -h for --help on every command', async () => {
+    for (const command of [[], ['ls'], ['rescue'], ['statusline']]) {
+      const result = await runCtxshed([...command, '-h']);
+
+      expect({ command, code: result.code }).toEqual({ command, code: 0 });
+      expect(result.stdout).toMatch(/^ctxshed/);
+    }
+  });
+
+  it('should exit 2 on a flag value it refuses, and list --mode, --labels and --latch-at choices in --help', async () => {
+    const bad = await runCtxshed(['rescue', '--mode', 'fast', '--', 'sh', '-c', 'echo CHILD RAN']);
+    const help = await runCtxshed(['rescue', '--help']);
+
+    expect([bad.code, bad.stdout]).toEqual([2, '']);
+    expect(bad.stderr).toBe('ctxshed: --mode takes rescue or shed, not "fast"\n');
+    const flat = help.stdout.replace(/\s+/g, ' ');
+    expect(flat).toContain('choices: rescue, shed');
+    expect(flat).toContain('choices: local, model');
+    expect(flat).toContain('choices: anywhere, prompt');
+  });
+
   it('should refuse a mistyped flag of rescue with exit 2 and never run the command', async () => {
     const result = await runCtxshed(['rescue', '--rescue-pc', '50', '--', 'sh', '-c', 'echo CHILD RAN']);
 
@@ -17,7 +52,7 @@ describe('ctxshed usage errors', () => {
   it('should refuse a --labels mode it does not know, in one line, and never run the command', async () => {
     const result = await runCtxshed(['rescue', '--labels', 'vibes', '--', 'sh', '-c', 'echo CHILD RAN']);
 
-    expect(result.code).not.toBe(0);
+    expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr.trim()).toBe('ctxshed: --labels takes local or model, not "vibes"');
   });

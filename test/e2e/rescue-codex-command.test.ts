@@ -43,7 +43,7 @@ describe('ctxshed rescue -- codex', () => {
     expect(lines.slice(2)).toEqual(['exec', 'hello', 'ANTHROPIC_BASE_URL=']);
     expect(result.stderr).toMatch(/^ctxshed: rescue on at http:\/\/127\.0\.0\.1:\d+ -> https:\/\/api\.openai\.com\/v1; /);
     // No sandbox setting is added: Codex's defaults already read the state directory.
-    expect(result.stderr.split('\n')[1]).toBe(CODEX_GRANT_LINE);
+    expect(result.stderr.split('\n')[2]).toBe(CODEX_GRANT_LINE);
     expect(lines.some((l) => /sandbox|approval|add-dir/.test(l))).toBe(false);
   });
 
@@ -56,7 +56,7 @@ describe('ctxshed rescue -- codex', () => {
 
     // Assert
     expect(shed.code).toBe(0);
-    expect(shed.stderr.split('\n')[2]).toBe(CODEX_SHED_LINE);
+    expect(shed.stderr.split('\n')[3]).toBe(CODEX_SHED_LINE);
     expect(plain.stderr).not.toContain(CODEX_SHED_LINE);
   });
 

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCtxshed } from '../support/cli-process.js';
+import { CLI_PATH, runCtxshed } from '../support/cli-process.js';
 import { tempStateDir } from '../support/test-proxy.js';
 import { PROXY_UNAVAILABLE_EXIT } from '../../src/cli/unproxied-launch.js';
 
@@ -58,9 +58,35 @@ describe('ctxshed rescue, the wrapper', () => {
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const lines = result.stderr.trim().split('\n');
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^ctxshed: rescue on at http:\/\/127\.0\.0\.1:\d+ .*70% .*changes request bytes.*originals kept in /);
-    expect(lines[1]).toBe('ctxshed: no read grant: sh is not Claude Code, so reading an elided file back may ask for permission');
+    expect(lines[1]).toBe(`ctxshed: Prometheus metrics at ${result.stdout.trim()}/_ctxshed/metrics`);
+    expect(lines[2]).toBe('ctxshed: no read grant: sh is not Claude Code, so reading an elided file back may ask for permission');
+  });
+
+  it('should write where its metrics are to the state directory, for status to show while it runs, and take it away after', async () => {
+    const state = await tempStateDir();
+    const status = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI_PATH)} status --json --state ${JSON.stringify(state)}`;
+
+    const result = await runCtxshed([
+      'rescue',
+      '--state',
+      state,
+      '--upstream',
+      'http://127.0.0.1:9',
+      '--',
+      'sh',
+      '-c',
+      `echo "$ANTHROPIC_BASE_URL"; ${status}`,
+    ]);
+
+    expect(result.code).toBe(0);
+    const [url, ...json] = result.stdout.split('\n');
+    const { proxies } = JSON.parse(json.join('\n')) as { proxies: Array<Record<string, unknown>> };
+    expect(proxies).toEqual([
+      { pid: expect.any(Number) as number, command: 'rescue', url, metricsUrl: `${url}/_ctxshed/metrics`, startedAt: expect.any(String) as string },
+    ]);
+    expect(await fs.readdir(path.join(state, 'proxies'))).toEqual([]);
   });
 
   it('should run a claude on PATH with the grant first and every user word after it, and tool search on unless the user set it', async () => {
@@ -84,7 +110,7 @@ describe('ctxshed rescue, the wrapper', () => {
       statusLine: { type: 'command', command: expect.stringMatching(/dist\/src\/cli\/main\.js statusline --state /) as string, padding: 0 },
     });
     expect(rest).toEqual(user);
-    expect(result.stderr.trim().split('\n')[1]).toMatch(/^ctxshed: Claude Code \(the claude executable\) may read .*\/elided\/ and spans\//);
+    expect(result.stderr.trim().split('\n')[2]).toMatch(/^ctxshed: Claude Code \(the claude executable\) may read .*\/elided\/ and spans\//);
 
     const own = await runCtxshed(['rescue', '--no-grant', '--no-statusline', '--state', state, '--upstream', 'http://127.0.0.1:9', '--', 'claude', '-p', 'x'], {
       ...env,
