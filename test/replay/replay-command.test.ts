@@ -38,6 +38,7 @@ describe('replayCommand', () => {
 
     // Assert
     expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`wrote the page to ${page}`);
     const out = JSON.parse(result.stdout) as { sessions: Array<Record<string, unknown>> };
     expect(out.sessions).toHaveLength(2);
     const [session] = out.sessions as Array<{
