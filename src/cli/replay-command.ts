@@ -136,7 +136,8 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       return;
     }
     if (args.wholeFigures) {
-      if (args.figures || args.html !== undefined) throw new CliError('--whole-figures prints one Markdown table (its rows with --json); it takes neither --figures nor --html', 2);
+      if (args.figures || args.html !== undefined)
+        throw new CliError('--whole-figures prints one Markdown table (its rows with --json); it takes neither --figures nor --html', 2);
       const windows = args.figureWindows ?? [...WHOLE_FIGURE_WINDOWS];
       for (const w of windows)
         if (!(Number.isInteger(w) && w >= 1000)) throw new CliError(`--figure-windows takes whole numbers of at least 1000, not ${w}`, 2);
@@ -158,7 +159,11 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       return;
     }
     const reports = await replayAll(sessions, args);
-    if (args.html !== undefined) await fs.writeFile(args.html, renderHtml(reports));
+    if (args.html !== undefined) {
+      await fs.writeFile(args.html, renderHtml(reports));
+      // On stderr: stdout may be the JSON a script reads.
+      process.stderr.write(`ctxshed: wrote the page to ${path.resolve(args.html)}\n`);
+    }
     if (args.json) {
       await writeStdout(`${JSON.stringify({ sessions: reports }, null, 2)}\n`);
     } else {

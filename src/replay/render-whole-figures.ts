@@ -60,7 +60,21 @@ export function wholeFigureRows(runs: ReadonlyArray<{ readonly window: number; r
 
 /** The Markdown table of the rows, with the command that made them. */
 export function renderWholeFigures(rows: readonly WholeFigureRow[], command: string): string {
-  const header = ['session', 'window', 'strategy', 'runway', 'x rec', 'cost', 'vs paid', 'vs never compacting', 'cache writes vs paid', 'refused', 'epochs', 'thinking kept', 'goals'];
+  const header = [
+    'session',
+    'window',
+    'strategy',
+    'runway',
+    'x rec',
+    'cost',
+    'vs paid',
+    'vs never compacting',
+    'cache writes vs paid',
+    'refused',
+    'epochs',
+    'thinking kept',
+    'goals',
+  ];
   const lines = rows.map((r) => {
     const floor = r.runway.measured ? '' : '>=';
     return [
@@ -94,7 +108,14 @@ function goals(r: WholeFigureRow): string {
   if (r.strategy === 'recorded') return '';
   if (r.refused > 0) return 'n/a (refusals)';
   const met = (ok: boolean): string => (ok ? 'met' : 'not met');
-  const runway = r.runway.ratio === null ? 'runway n/a' : r.runway.ratio >= WHOLE_GOALS.runwayRatio ? 'runway met' : r.runway.measured ? 'runway not met' : 'runway: data ran out';
+  const runway =
+    r.runway.ratio === null
+      ? 'runway n/a'
+      : r.runway.ratio >= WHOLE_GOALS.runwayRatio
+        ? 'runway met'
+        : r.runway.measured
+          ? 'runway not met'
+          : 'runway: data ran out';
   if (r.window <= 200_000) {
     const cost = r.vsPaid === null ? 'n/a' : met(r.vsPaid <= WHOLE_GOALS.costBelowPaid);
     const writes = r.cacheWriteRatio === null ? 'n/a' : met(r.cacheWriteRatio <= WHOLE_GOALS.cacheWriteRatio);

@@ -60,7 +60,10 @@ export function withWholeSession(report: SessionReport, whole: SessionReport, st
     compactionCalls: { requests: 0, costUsd: 0 },
   };
   const never = whole.strategies.recorded;
-  const base = report.strategies.recorded.runway.requests;
+  // The ratio's base is the recorded runway only where the data measured it (the client compacted,
+  // or reached the point): at a window the session never filled it would be an extrapolation.
+  const recordedRunway = report.strategies.recorded.runway;
+  const base = MEASURED.has(recordedRunway.end) ? recordedRunway.requests : 0;
   const figure = (s: StrategyName): WholeSessionFigure => {
     const w = whole.strategies[s];
     return {
