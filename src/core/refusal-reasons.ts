@@ -13,6 +13,8 @@ export const REFUSAL_REASONS = {
   body_timeout: 'The request body stalled: no byte came for the body idle timeout (60 s by default). Answered 408, and the connection closed.',
   body_budget:
     "The request bodies in flight across connections would have passed ctxshed's cap (128 MiB by default). Answered 429 with retry-after, the bytes dropped, and the connection closed.",
+  websocket_upgrade:
+    'A WebSocket upgrade (Codex tries ws://<base>/responses first): ctxshed relays HTTP only and answers 426 Upgrade Required, on which Codex uses HTTP; nothing is forwarded.',
 } as const;
 
 /** Why a request was refused without being forwarded. */

@@ -6,7 +6,9 @@ import type { ServedMetrics } from '../metrics/metrics.js';
 import type { StateDir } from '../state/layout.js';
 import { WIRE_FLUSH_DELAY_MS, WireLog } from '../state/wire-log.js';
 import { EpochEngine } from '../rescue/index.js';
+import { buildWireRecord } from '../state/wire-record.js';
 import { createUpstreamAgents } from './agents.js';
+import { appendWireRecord, type WireDeps } from './append-wire-record.js';
 import { createClassifierCall } from './classifier-call.js';
 import { createProxyHandler, type ProxyHandler } from './handler.js';
 import { BodyBudget } from './body-budget.js';
@@ -78,7 +80,7 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
   const bodyBudget = new BodyBudget(settings.transport.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT);
   const handler = createProxyHandler({ transport: settings.transport, engine, wire, health, agents, now, metrics, describeHealth, log, bodyBudget });
   const inFlight = new Set<Promise<void>>();
-  const server = createServer(handler, inFlight);
+  const server = createServer(handler, inFlight, (req) => recordUpgrade({ wire, health }, req, now));
   await listen(server, port);
   server.on('error', () => undefined);
   // unref: the pruning alone never keeps the process alive.
@@ -122,7 +124,7 @@ function writeStderrLine(line: string): void {
 }
 
 /** The HTTP server: each request to the handler, kept in `inFlight` until it is done. */
-function createServer(handler: ProxyHandler, inFlight: Set<Promise<void>>): http.Server {
+function createServer(handler: ProxyHandler, inFlight: Set<Promise<void>>, onUpgrade: (req: http.IncomingMessage) => void): http.Server {
   const server = http.createServer((req, res) => {
     const job = handler(req, res);
     inFlight.add(job);
@@ -131,9 +133,10 @@ function createServer(handler: ProxyHandler, inFlight: Set<Promise<void>>): http
   // The proxy relays HTTP only. A client that asks for a WebSocket first (Codex tries
   // `ws://<base>/responses`) gets 426 Upgrade Required and falls back to HTTP at once; without
   // this, Node would pass the request on as a plain GET and the client retry it for seconds.
-  server.on('upgrade', (_req, socket: Duplex) => {
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex) => {
     socket.on('error', () => undefined);
     socket.end(UPGRADE_REFUSED);
+    onUpgrade(req);
   });
   // Long SSE streams and slow uploads are normal for this API; the upstream timeouts govern.
   server.requestTimeout = 0;
@@ -150,4 +153,28 @@ function listen(server: http.Server, port: number): Promise<void> {
       resolve();
     });
   });
+}
+
+/** The wire record of a WebSocket upgrade: answered 426, never forwarded (`refused: websocket_upgrade`). */
+function recordUpgrade(deps: WireDeps, req: http.IncomingMessage, now: () => Date): void {
+  const record = buildWireRecord({
+    t: now().toISOString(),
+    method: req.method ?? 'GET',
+    target: req.url ?? '/',
+    route: undefined,
+    key: undefined,
+    agentId: undefined,
+    window: 0,
+    bytesIn: 0,
+    bytesOut: 0,
+    rescued: 0,
+    bytesElided: 0,
+    epochs: 0,
+    refused: 'websocket_upgrade',
+    status: 426,
+    responseBytes: 0,
+    usage: undefined,
+    ms: { total: 0, prepare: 0 },
+  });
+  void appendWireRecord(deps, record, false);
 }

@@ -37,18 +37,21 @@ function startUpstream(): Promise<http.Server> {
 function firstToken(port: number, path: string, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', 'session-id': 'bench' } }, (res) => {
-      let seen = '';
-      let done = false;
-      res.on('data', (c: Buffer) => {
-        seen += c.toString('utf8');
-        if (!done && seen.includes('response.output_text.delta')) {
-          done = true;
-          resolve(performance.now() - started);
-        }
-      });
-      res.on('end', () => (done ? undefined : reject(new Error('no delta'))));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', 'session-id': 'bench' } },
+      (res) => {
+        let seen = '';
+        let done = false;
+        res.on('data', (c: Buffer) => {
+          seen += c.toString('utf8');
+          if (!done && seen.includes('response.output_text.delta')) {
+            done = true;
+            resolve(performance.now() - started);
+          }
+        });
+        res.on('end', () => (done ? undefined : reject(new Error('no delta'))));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

@@ -127,9 +127,9 @@ describe.each([
 });
 
 describe('rescue proxy, a WebSocket upgrade', () => {
-  it('should answer 426 Upgrade Required without reaching the upstream', async () => {
+  it('should answer 426 Upgrade Required without reaching the upstream, and record it with its closed reason', async () => {
     // Arrange
-    const { upstream, proxy } = await setUp();
+    const { dir, upstream, proxy } = await setUp();
     const socket = net.connect(proxy.port, '127.0.0.1');
     const reply = new Promise<string>((resolve) => {
       let text = '';
@@ -145,5 +145,7 @@ describe('rescue proxy, a WebSocket upgrade', () => {
     // Assert
     expect(await reply).toMatch(/^HTTP\/1\.1 426 Upgrade Required\r\n/);
     expect(upstream.requests).toEqual([]);
+    const [record] = await waitForWire(dir, 1);
+    expect(record).toMatchObject({ method: 'GET', path: '/v1/responses', route: null, status: 426, refused: 'websocket_upgrade' });
   });
 });

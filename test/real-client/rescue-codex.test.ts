@@ -40,6 +40,7 @@ interface WireLine {
   latched?: number;
   fullness?: number;
   refaulted?: Array<{ via: string }>;
+  refused?: string;
 }
 
 function mustIndex(body: Buffer): OpenAiIndex {
@@ -75,7 +76,8 @@ describe.each(CLIENTS)('Codex %s', (client) => {
         .split('\n')
         .filter((l) => l.length > 0)
         .map((l) => JSON.parse(l) as WireLine)
-        .filter((l) => l.route !== undefined);
+        // Requests only: not notes, and not the WebSocket upgrades ctxshed answered itself (`refused`).
+        .filter((l) => l.route !== undefined && l.refused === undefined);
     }, SCENARIO_TIMEOUT_MS);
 
     afterAll(() => {

@@ -39,14 +39,18 @@ interface WireLine {
   readonly key: string | null;
   readonly latched?: number;
   readonly refaulted?: ReadonlyArray<{ readonly via: string }>;
+  readonly refused?: string;
 }
 
 function wireOf(stateDir: string): WireLine[] {
-  return readFileSync(join(stateDir, 'wire.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l.length > 0)
-    .map((l) => JSON.parse(l) as WireLine)
-    .filter((l) => l.route !== undefined);
+  return (
+    readFileSync(join(stateDir, 'wire.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.length > 0)
+      .map((l) => JSON.parse(l) as WireLine)
+      // Requests only: not notes, and not the WebSocket upgrades ctxshed answered itself (`refused`).
+      .filter((l) => l.route !== undefined && l.refused === undefined)
+  );
 }
 
 function mustIndex(body: Buffer): OpenAiIndex {
