@@ -9,7 +9,8 @@ import { renderConversation } from '../report/render-show.js';
 import { showConversationJson, spanUsagesOf, usagesOf } from '../report/report-json.js';
 import { renderSpanMarkdown } from '../core/index.js';
 import { checkHexId, resolveId, type IdCandidate } from '../report/resolve-id.js';
-import { elidedPath, spanPath, type StateDir } from '../state/layout.js';
+import { elidedPath, parseSealRecordName, spanPath, type StateDir } from '../state/layout.js';
+import fs from 'node:fs/promises';
 import { readContainedFile, type ContainedRead } from '../state/read-contained.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { CliError } from './cli-error.js';
@@ -58,7 +59,14 @@ export const showCommand: CommandModule<object, ShowArgs> = {
       ...input.summaries.map((s) => ({ id: s.key, kind: 'conversation' as const })),
     ];
     const found = resolveId(args.id, candidates);
-    if (found.kind === 'none') throw new CliError(`show: no elided file, span or conversation in ${state.root} has an id starting ${args.id}`);
+    if (found.kind === 'none') {
+      const sealed = await sealedStartingWith(state, args.id);
+      if (sealed !== undefined)
+        throw new CliError(
+          `show: ${sealed} is sealed (ctxshed seal): its text is kept in sealed/ and not shown; ctxshed unseal ${sealed.slice(0, 12)} gives it back`,
+        );
+      throw new CliError(`show: no elided file, span or conversation in ${state.root} has an id starting ${args.id}`);
+    }
     if (found.kind === 'ambiguous') {
       const list = found.matches.slice(0, 20).map((m) => `  ${KIND_NAMES[m.kind]}${m.id}`);
       const more = found.matches.length > 20 ? [`  ... and ${found.matches.length - 20} more`] : [];
@@ -156,4 +164,16 @@ async function readShown(state: StateDir, file: string): Promise<Buffer> {
   if (read.kind === 'missing') throw new CliError(`show: cannot read ${file}: ENOENT`);
   if (read.kind === 'refused') throw new CliError(`show: refusing to read it: ${read.why} (see ctxshed verify)`);
   return read.bytes;
+}
+
+/** The sealed block whose sha256 starts with `prefix`, when exactly one does. */
+async function sealedStartingWith(state: StateDir, prefix: string): Promise<string | undefined> {
+  const names = await fs.readdir(state.sealedDir).catch(() => [] as string[]);
+  const shas = new Set(
+    names.flatMap((name) => {
+      const sha = parseSealRecordName(name);
+      return sha !== undefined && sha.startsWith(prefix.toLowerCase()) ? [sha] : [];
+    }),
+  );
+  return shas.size === 1 ? [...shas][0] : undefined;
 }

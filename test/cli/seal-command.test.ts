@@ -35,6 +35,12 @@ describe('ctxshed seal and unseal', () => {
     expect(record).toMatchObject({ sha256: SHA, bytes: 1512, reason: 'holds a token' });
     expect(await runCli(['verify', '--state', state])).toMatchObject({ code: 0 });
 
+    const shown = await runCli(['show', SHA.slice(0, 12), '--state', state]);
+    expect(shown.code).toBe(1);
+    expect(shown.stderr).toBe(
+      `ctxshed: show: ${SHA} is sealed (ctxshed seal): its text is kept in sealed/ and not shown; ctxshed unseal ${SHA.slice(0, 12)} gives it back\n`,
+    );
+
     const again = await runCli(['seal', SHA.slice(0, 12), '--state', state]);
     expect(again.stdout).toMatch(/^already sealed since /);
 
