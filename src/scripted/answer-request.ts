@@ -14,7 +14,7 @@ import {
   pathnameOf,
   type ReceivedRequest,
 } from './received-request.js';
-import { decideContextWindow } from '../core/context-window.js';
+import { scriptedModelWindow } from './model-window.js';
 import type { ScriptedReply, WireReply } from './reply.js';
 
 /** Output tokens of the API's own Read call. */
@@ -51,7 +51,7 @@ function promptLimitOf(option: number | false | undefined, req: ReceivedRequest)
   if (option !== undefined) return option;
   const body = parseRequestBody(req);
   const model = typeof body === 'object' && body !== null && 'model' in body && typeof body.model === 'string' ? body.model : undefined;
-  return decideContextWindow({ model, betas: req.headers['anthropic-beta'] });
+  return scriptedModelWindow(model, req.headers['anthropic-beta']);
 }
 
 /** What the API answers when no responder does. */

@@ -18,8 +18,8 @@ export interface MessagesApiOptions {
   /**
    * The context window in scripted tokens: a model call whose prompt counts more gets the API's
    * 400 `invalid_request_error` "prompt is too long: N tokens > M maximum", before any responder.
-   * Default: the window of the request's model and betas, from the table the proxy uses
-   * (core/context-window.ts), as the real API refuses; `false` answers whatever the size (only for
+   * Default: the window of the request's model and betas, from the scripted API's own table
+   * (model-window.ts, apart from the proxy's), as the real API refuses; `false` answers whatever the size (only for
    * a test of the scripted API itself).
    */
   readonly maxPromptTokens?: number | false;

@@ -2,7 +2,7 @@
  * The scripted Anthropic Messages API, shared by `ctxshed demo` and the tests: a real `node:http`
  * server on 127.0.0.1 (any free port) that records every request byte for byte and answers
  *
- * - `POST /v1/messages`: over the window (the model's, from the proxy's table, or
+ * - `POST /v1/messages`: over the window (the model's, from its own table, or
  *   `maxPromptTokens`), the API's 400 "prompt is too long: N tokens > M maximum", counted in
  *   `refusedForSize`; else the responder's reply, else a Read tool call; a model's message is priced
  *   with a prompt-cache model (cache-pricing.ts) for its usage, and sent as SSE when the body says
