@@ -172,7 +172,7 @@ async function sealedStartingWith(state: StateDir, prefix: string): Promise<stri
   const shas = new Set(
     names.flatMap((name) => {
       const sha = parseSealRecordName(name);
-      return sha !== undefined && sha.startsWith(prefix.toLowerCase()) ? [sha] : [];
+      return sha?.startsWith(prefix.toLowerCase()) === true ? [sha] : [];
     }),
   );
   return shas.size === 1 ? [...shas][0] : undefined;
