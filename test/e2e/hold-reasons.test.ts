@@ -9,7 +9,7 @@ import { HOLD_REASONS } from '../../src/core/hold-reasons.js';
 import type { EpochMode } from '../../src/core/index.js';
 import type { EngineSettings } from '../../src/rescue/index.js';
 import { ScriptedClient, type ScriptedClientOptions } from '../../src/scripted/client.js';
-import { startMessagesApi } from '../../src/scripted/messages-api.js';
+import { startTestApi } from '../support/scripted-api.js';
 import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
 
 const THRESHOLD = 0.7;
@@ -26,7 +26,7 @@ async function session(
   options: ScriptedClientOptions = {},
 ): Promise<Array<{ record: Record<string, unknown>; judgedOn: number | undefined }>> {
   const dir = await tempStateDir(`ctxshed-hold-${mode}-`);
-  const upstream = await startMessagesApi();
+  const upstream = await startTestApi();
   const proxy = await startTestProxy(dir, testConfig(upstream.url, { ...settings, mode, threshold: THRESHOLD }));
   cleanups.push(
     () => upstream.close(),

@@ -7,7 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHUNK_HEAD_MAX_CHARS, CLASSIFIER_LABELS, checkEpochLedger } from '../../src/core/index.js';
 import { ScriptedClient } from '../../src/scripted/client.js';
-import { startMessagesApi, type MessagesApi } from '../../src/scripted/messages-api.js';
+import type { MessagesApi } from '../../src/scripted/messages-api.js';
+import { startTestApi } from '../support/scripted-api.js';
 import { isMessagesRequest, parseRequestBody, type ReceivedRequest } from '../../src/scripted/received-request.js';
 import { toolOutput } from '../../src/scripted/tool-output.js';
 import { layoutPaths } from '../../src/state/layout.js';
@@ -39,7 +40,7 @@ function questionOf(req: ReceivedRequest): Question {
 
 /** The upstream: the scripted API, whose classifier calls `classify` answers. */
 function startUpstream(classify: (req: ReceivedRequest) => Promise<object> | object): Promise<MessagesApi> {
-  return startMessagesApi({
+  return startTestApi({
     respond: async (req) => (isMessagesRequest(req) && isClassifierCall(req) ? { kind: 'json', body: await classify(req) } : undefined),
   });
 }

@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PASSTHROUGH_REASONS } from '../../src/core/passthrough-reasons.js';
 import { ScriptedClient } from '../../src/scripted/client.js';
-import { startMessagesApi } from '../../src/scripted/messages-api.js';
+import { startTestApi } from '../support/scripted-api.js';
 import { postRaw } from '../../src/scripted/post-raw.js';
 import { runCli } from '../cli/cli-run.js';
 import { parseScrape, sumOf } from '../support/prom-text.js';
@@ -37,7 +37,7 @@ interface StatusJson {
 describe('/_ctxshed/metrics and status --json', () => {
   it('should count the same requests, rewrites, pass-throughs by reason, epochs and elided blocks and bytes', async () => {
     const dir = await tempStateDir();
-    const upstream = await startMessagesApi({ conversationOf: (req) => String(req.headers['x-claude-code-agent-id'] ?? 'main') });
+    const upstream = await startTestApi({ conversationOf: (req) => String(req.headers['x-claude-code-agent-id'] ?? 'main') });
     const proxy = await startTestProxy(dir, testConfig(upstream.url));
     cleanups.push(
       () => upstream.close(),
@@ -93,7 +93,7 @@ describe('/_ctxshed/metrics and status --json', () => {
 
   it("should count shed epochs apart from rescue's: each span's bytes one observation of mode shed, no blocks", async () => {
     const dir = await tempStateDir();
-    const upstream = await startMessagesApi();
+    const upstream = await startTestApi();
     const proxy = await startTestProxy(dir, testConfig(upstream.url, { mode: 'shed' }));
     cleanups.push(
       () => upstream.close(),
@@ -125,7 +125,7 @@ describe('/_ctxshed/metrics and status --json', () => {
 
   it("should sum the provider's reported cache reads, cache writes and input as the wire log has them", async () => {
     const dir = await tempStateDir();
-    const upstream = await startMessagesApi();
+    const upstream = await startTestApi();
     const proxy = await startTestProxy(dir, testConfig(upstream.url));
     cleanups.push(
       () => upstream.close(),

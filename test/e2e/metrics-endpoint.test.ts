@@ -8,7 +8,8 @@ import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningProxy } from '../../src/proxy/start-proxy.js';
 import { ScriptedClient } from '../../src/scripted/client.js';
-import { startMessagesApi, type MessagesApi } from '../../src/scripted/messages-api.js';
+import type { MessagesApi } from '../../src/scripted/messages-api.js';
+import { startTestApi } from '../support/scripted-api.js';
 import { parseScrape, sumOf } from '../support/prom-text.js';
 import { readWire, startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
 
@@ -19,7 +20,7 @@ afterEach(async () => {
 
 async function setUp(): Promise<{ dir: string; upstream: MessagesApi; proxy: RunningProxy }> {
   const dir = await tempStateDir();
-  const upstream = await startMessagesApi();
+  const upstream = await startTestApi();
   const proxy = await startTestProxy(dir, testConfig(upstream.url));
   cleanups.push(
     () => upstream.close(),
@@ -147,7 +148,7 @@ describe('GET /_ctxshed/metrics', () => {
 
   it('should count a body refused as too large by its route and 413, though the wire log has no line for it', async () => {
     const dir = await tempStateDir();
-    const upstream = await startMessagesApi();
+    const upstream = await startTestApi();
     const proxy = await startTestProxy(dir, testConfig(upstream.url, { maxRequestBytes: 1000 }));
     cleanups.push(
       () => upstream.close(),

@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMessagesApi, type MessagesApi } from '../../src/scripted/messages-api.js';
+import type { MessagesApi } from '../../src/scripted/messages-api.js';
+import { startTestApi } from '../support/scripted-api.js';
 import { postRaw } from '../../src/scripted/post-raw.js';
 import { isMessagesRequest } from '../../src/scripted/received-request.js';
 import type { ScriptedReply } from '../../src/scripted/reply.js';
@@ -25,7 +26,7 @@ const SSE_EVENTS = [
 async function setUp(reply: (path: string) => ScriptedReply): Promise<{ dir: string; upstream: MessagesApi; proxy: RunningProxy }> {
   const dir = await tempStateDir();
   // Model calls get the scripted reply; any other path the API's own answer (a 404 for most).
-  const upstream = await startMessagesApi({ respond: (req) => (isMessagesRequest(req) ? reply(req.path) : undefined) });
+  const upstream = await startTestApi({ respond: (req) => (isMessagesRequest(req) ? reply(req.path) : undefined) });
   const proxy = await startTestProxy(dir, testConfig(upstream.url));
   cleanups.push(
     () => upstream.close(),
@@ -126,7 +127,7 @@ describe('rescue proxy, faithful forwarding', () => {
 
   it('should refuse a body over the limit with a 413 in the API error shape', async () => {
     const dir = await tempStateDir();
-    const upstream = await startMessagesApi({ respond: () => ({ kind: 'json', body: {} }) });
+    const upstream = await startTestApi({ respond: () => ({ kind: 'json', body: {} }) });
     const proxy = await startTestProxy(dir, testConfig(upstream.url, { maxRequestBytes: 1000 }));
     cleanups.push(
       () => upstream.close(),

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ScriptedClient } from '../../src/scripted/client.js';
 import { toolUse } from '../../src/scripted/message.js';
-import { startMessagesApi } from '../../src/scripted/messages-api.js';
+import { startTestApi } from '../support/scripted-api.js';
 import { isMessagesRequest } from '../../src/scripted/received-request.js';
 import { runCli } from '../cli/cli-run.js';
 import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
@@ -26,7 +26,7 @@ describe('refaults through the proxy', () => {
     const dir = await tempStateDir();
     let readBack: string | undefined;
     // The first time the model sees a stub it asks for that file; else it reads the next source file.
-    const api = await startMessagesApi({
+    const api = await startTestApi({
       respond: (req) => {
         if (!isMessagesRequest(req)) return undefined;
         const stubbed = readBack === undefined ? elidedFileIn(req.body) : undefined;

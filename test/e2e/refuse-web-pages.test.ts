@@ -9,7 +9,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningProxy } from '../../src/proxy/start-proxy.js';
 import { ScriptedClient } from '../../src/scripted/client.js';
-import { startMessagesApi, type MessagesApi } from '../../src/scripted/messages-api.js';
+import type { MessagesApi } from '../../src/scripted/messages-api.js';
+import { startTestApi } from '../support/scripted-api.js';
 import { postRaw, type RawResponse } from '../../src/scripted/post-raw.js';
 import { readWire, startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
 
@@ -22,7 +23,7 @@ const TURNS = 20;
 
 async function setUp(): Promise<{ dir: string; upstream: MessagesApi; proxy: RunningProxy }> {
   const dir = await tempStateDir();
-  const upstream = await startMessagesApi();
+  const upstream = await startTestApi();
   const proxy = await startTestProxy(dir, testConfig(upstream.url));
   cleanups.push(
     () => upstream.close(),
@@ -33,7 +34,7 @@ async function setUp(): Promise<{ dir: string; upstream: MessagesApi; proxy: Run
 
 /** The bodies of a scripted session of `TURNS` turns, played straight against an upstream of its own. */
 async function sessionBodies(): Promise<Buffer[]> {
-  const upstream = await startMessagesApi();
+  const upstream = await startTestApi();
   const client = new ScriptedClient(upstream.url);
   cleanups.push(
     () => upstream.close(),

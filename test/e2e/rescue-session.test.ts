@@ -8,7 +8,8 @@ import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { readConversation } from '../../src/state/read-conversation.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { commonPrefixLength } from '../../src/scripted/cache-pricing.js';
-import { startMessagesApi, type MessagesApi } from '../../src/scripted/messages-api.js';
+import type { MessagesApi } from '../../src/scripted/messages-api.js';
+import { startTestApi } from '../support/scripted-api.js';
 import { isMessagesRequest } from '../../src/scripted/received-request.js';
 import { ScriptedClient } from '../../src/scripted/client.js';
 import { startTestProxy, waitForWire, tempStateDir, testConfig } from '../support/test-proxy.js';
@@ -31,7 +32,7 @@ async function setUp(): Promise<{ dir: string; upstream: MessagesApi; proxy: Run
   const dir = await tempStateDir();
   stateDirOf.current = dir;
   const missing: string[] = [];
-  const upstream = await startMessagesApi({
+  const upstream = await startTestApi({
     onRequest: (req) => {
       if (isMessagesRequest(req)) missing.push(...stubFilesMissing(req.body));
     },

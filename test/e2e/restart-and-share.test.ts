@@ -3,7 +3,8 @@ import type { RunningProxy } from '../../src/proxy/start-proxy.js';
 import { listConversations } from '../../src/state/read-conversation.js';
 import { layoutPaths } from '../../src/state/layout.js';
 import { verifyState } from '../../src/state/verify-state.js';
-import { startMessagesApi, type MessagesApi } from '../../src/scripted/messages-api.js';
+import type { MessagesApi } from '../../src/scripted/messages-api.js';
+import { startTestApi } from '../support/scripted-api.js';
 import { isMessagesRequest } from '../../src/scripted/received-request.js';
 import { ScriptedClient } from '../../src/scripted/client.js';
 import { postRaw } from '../../src/scripted/post-raw.js';
@@ -16,7 +17,7 @@ afterEach(async () => {
 });
 
 async function upstreamFor(): Promise<MessagesApi> {
-  const upstream = await startMessagesApi();
+  const upstream = await startTestApi();
   cleanups.push(() => upstream.close());
   return upstream;
 }

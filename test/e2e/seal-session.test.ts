@@ -13,7 +13,7 @@ import { layoutPaths } from '../../src/state/layout.js';
 import { sealBlock, unsealBlock } from '../../src/state/seal-block.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { textBlock } from '../../src/scripted/message.js';
-import { startMessagesApi } from '../../src/scripted/messages-api.js';
+import { startTestApi } from '../support/scripted-api.js';
 import { postRaw } from '../../src/scripted/post-raw.js';
 import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
 
@@ -49,7 +49,7 @@ afterEach(async () => {
 describe('a sealed block in a live conversation', () => {
   it('should keep its stub, byte for byte, in a running and in a restarted proxy', async () => {
     const dir = await tempStateDir();
-    const upstream = await startMessagesApi({ respond: () => ({ kind: 'message', content: [textBlock('ok')], usage: NEAR_FULL }) });
+    const upstream = await startTestApi({ respond: () => ({ kind: 'message', content: [textBlock('ok')], usage: NEAR_FULL }) });
     cleanups.push(() => upstream.close());
     const config = testConfig(upstream.url, { policy: { keepRecent: 2, minBytes: 1024 } });
     let proxy: RunningProxy = await startTestProxy(dir, config);

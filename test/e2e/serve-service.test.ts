@@ -3,7 +3,7 @@
  * failed upstream request leaves exactly one line on its stderr, with no query string or key.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMessagesApi } from '../../src/scripted/messages-api.js';
+import { startTestApi } from '../support/scripted-api.js';
 import { postRaw } from '../../src/scripted/post-raw.js';
 import { serve, type Served } from '../reliability/serve-session.js';
 import { tempStateDir } from '../support/test-proxy.js';
@@ -21,7 +21,7 @@ async function served(upstream: string): Promise<Served> {
 
 describe('ctxshed serve as a service', () => {
   it('should write one stderr line per failed upstream request, without its query string or its key', async () => {
-    const gone = await startMessagesApi();
+    const gone = await startTestApi();
     const url = gone.url;
     await gone.close(); // nothing listens there now: connection refused
     const proxy = await served(url);
@@ -42,7 +42,7 @@ describe('ctxshed serve as a service', () => {
   });
 
   it('should answer GET /_ctxshed/health with ok, and write nothing to stderr for a request the upstream answered', async () => {
-    const upstream = await startMessagesApi();
+    const upstream = await startTestApi();
     cleanups.push(() => upstream.close());
     const proxy = await served(upstream.url);
 

@@ -8,7 +8,8 @@ import { readConversation } from '../../src/state/read-conversation.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { commonPrefixLength } from '../../src/scripted/cache-pricing.js';
 import { ScriptedClient } from '../../src/scripted/client.js';
-import { startMessagesApi, type MessagesApi } from '../../src/scripted/messages-api.js';
+import type { MessagesApi } from '../../src/scripted/messages-api.js';
+import { startTestApi } from '../support/scripted-api.js';
 import { isMessagesRequest } from '../../src/scripted/received-request.js';
 import { validateMessagesRequest } from '../support/messages-validator.js';
 import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
@@ -20,7 +21,7 @@ afterEach(async () => {
 
 async function setUp(): Promise<{ dir: string; upstream: MessagesApi; proxy: RunningProxy }> {
   const dir = await tempStateDir('ctxshed-shed-e2e-');
-  const upstream = await startMessagesApi();
+  const upstream = await startTestApi();
   const proxy = await startTestProxy(dir, testConfig(upstream.url, { mode: 'shed' }));
   cleanups.push(
     () => upstream.close(),

@@ -6,7 +6,8 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningProxy } from '../../src/proxy/start-proxy.js';
-import { startMessagesApi, type MessagesApi } from '../../src/scripted/messages-api.js';
+import type { MessagesApi } from '../../src/scripted/messages-api.js';
+import { startTestApi } from '../support/scripted-api.js';
 import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -16,7 +17,7 @@ afterEach(async () => {
 
 async function setUp(overrides: Parameters<typeof testConfig>[1]): Promise<{ dir: string; upstream: MessagesApi; proxy: RunningProxy }> {
   const dir = await tempStateDir();
-  const upstream = await startMessagesApi();
+  const upstream = await startTestApi();
   const proxy = await startTestProxy(dir, testConfig(upstream.url, overrides));
   cleanups.push(
     () => upstream.close(),

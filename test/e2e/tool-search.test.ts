@@ -10,7 +10,8 @@ import type { RunningProxy } from '../../src/proxy/start-proxy.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { layoutPaths } from '../../src/state/layout.js';
 import { textBlock } from '../../src/scripted/message.js';
-import { startMessagesApi, type MessagesApi } from '../../src/scripted/messages-api.js';
+import type { MessagesApi } from '../../src/scripted/messages-api.js';
+import { startTestApi } from '../support/scripted-api.js';
 import { postRaw } from '../../src/scripted/post-raw.js';
 import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
 
@@ -60,7 +61,7 @@ afterEach(async () => {
 describe('tool search through the proxy', () => {
   it('should forward deferred tools, tool_reference results and the tool-search beta untouched, before and after an epoch', async () => {
     const dir = await tempStateDir();
-    const upstream: MessagesApi = await startMessagesApi({ respond: () => ({ kind: 'message', content: [textBlock('ok')], usage: NEAR_FULL }) });
+    const upstream: MessagesApi = await startTestApi({ respond: () => ({ kind: 'message', content: [textBlock('ok')], usage: NEAR_FULL }) });
     const proxy: RunningProxy = await startTestProxy(dir, testConfig(upstream.url, { policy: { keepRecent: 2, minBytes: 1024 } }));
     cleanups.push(
       () => upstream.close(),

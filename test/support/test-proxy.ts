@@ -12,6 +12,9 @@ export async function tempStateDir(prefix = 'ctxshed-test-'): Promise<string> {
   return fs.mkdtemp(path.join(os.tmpdir(), prefix));
 }
 
+/** The window the test proxy measures fullness against, and the scripted API refuses over (scripted-api.ts). */
+export const TEST_WINDOW_TOKENS = 20_000;
+
 /** The settings tests use unless they say otherwise; `overrides` may name fields of either half. */
 export function testConfig(upstream: string, overrides: Partial<Omit<TransportSettings, 'upstream'> & EngineSettings> = {}): ProxySettings {
   const {
@@ -24,7 +27,7 @@ export function testConfig(upstream: string, overrides: Partial<Omit<TransportSe
   const body = { ...(bodyIdleTimeoutMs === undefined ? {} : { bodyIdleTimeoutMs }), ...(maxBodyBytesInFlight === undefined ? {} : { maxBodyBytesInFlight }) };
   return {
     transport: { upstream: new URL(upstream), maxRequestBytes, timeouts, ...body },
-    engine: { threshold: 0.7, policy: { keepRecent: 6, minBytes: 1024 }, window: 20_000, ...engine },
+    engine: { threshold: 0.7, policy: { keepRecent: 6, minBytes: 1024 }, window: TEST_WINDOW_TOKENS, ...engine },
   };
 }
 
