@@ -63,7 +63,7 @@ describe('demoCommand', () => {
   it('should refuse a mode that is neither rescue nor shed, as rescue does', async () => {
     const result = await runCtxshed(['demo', '--mode', 'trim']);
 
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--mode takes rescue or shed/);
   });
 
