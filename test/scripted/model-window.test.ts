@@ -3,7 +3,15 @@ import { scriptedModelWindow } from '../../src/scripted/model-window.js';
 
 describe('scriptedModelWindow (the scripted API refuses over the window the real API documents)', () => {
   it('should give the 1M models 1,000,000, dated or not', () => {
-    for (const model of ['claude-opus-5-5', 'claude-opus-5', 'claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-fable-5-1', 'claude-opus-4-6', 'claude-sonnet-4-6-20260301']) {
+    for (const model of [
+      'claude-opus-5-5',
+      'claude-opus-5',
+      'claude-sonnet-5-5',
+      'claude-haiku-5-5',
+      'claude-fable-5-1',
+      'claude-opus-4-6',
+      'claude-sonnet-4-6-20260301',
+    ]) {
       expect(scriptedModelWindow(model, undefined), model).toBe(1_000_000);
     }
   });
