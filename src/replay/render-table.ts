@@ -7,6 +7,7 @@ import { sparkline } from './sparkline.js';
 import { WHOLE_SESSION_HEADER, WHOLE_SESSION_LEGEND, wholeSessionIntro, wholeSessionRows } from './render-whole-session.js';
 import type { WholeSessionReport } from './whole-session-figures.js';
 import type { Runway } from './runway.js';
+import { workingSetNote } from './working-set-tally.js';
 import { STRATEGIES, type StrategyName } from './strategy-tally.js';
 
 /** How each strategy is named on screen. */
@@ -130,7 +131,7 @@ function strategyTable(report: SessionReport): string[] {
 function footLines(report: SessionReport): string[] {
   const lines: string[] = [];
   lines.push(`  runway: requests answered before the client's first compaction (${RUNWAY_LEGEND}); at compact '*': that request was refused`);
-  lines.push(...shedLines(report.shedEpochs), ...heldLines(report.shedHeld));
+  lines.push(...shedLines(report.shedEpochs), ...heldLines(report.shedHeld), ...workingSetNote(report.workingSet));
   const r = report.refaults;
   if (r.rate !== null) {
     lines.push(

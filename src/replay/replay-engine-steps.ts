@@ -15,6 +15,7 @@ export async function replayRescue(run: SessionRun, frame: StepFrame): Promise<v
   run.refaults.observe(c.id, request.messages);
   const rescued = await sendWithinWindow(run.rescue, windowRequest(run, frame));
   const prepared = rescued.prepared;
+  run.workingSets.rescue.add(frame.body, prepared, frame.tokensPerByte);
   if (prepared.reason === undefined && prepared.conversation !== undefined) {
     const skipped = new Set((prepared.skipped ?? []).flatMap((s) => ('ordinal' in s ? [s.ordinal] : [])));
     run.refaults.elide(
@@ -39,6 +40,7 @@ export async function replayShed(run: SessionRun, frame: StepFrame, recorded: Pr
   shedAccount.beforeSend(c.id, request);
   const shedOut = await sendWithinWindow(run.shed, windowRequest(run, frame));
   const shedPrepared = shedOut.prepared;
+  run.workingSets.shed.add(body, shedPrepared, r);
   if (shedPrepared.reason !== undefined && shedPrepared.reason !== 'no_epoch') countPassthrough(run, `shed:${shedPrepared.reason}`);
   for (const s of shedPrepared.skipped ?? []) countPassthrough(run, `shed-span:${s.reason}`);
   if (shedOut.kind === 'answered' && shedOut.rescued) tallies.shed.rescued++;

@@ -5,6 +5,7 @@ import type { RefaultFigure } from './replay-refaults.js';
 import type { ShedHeld } from './shed-account.js';
 import type { ShedEpochFigure } from './shed-epochs.js';
 import type { StrategyName, StrategySummary } from './strategy-tally.js';
+import type { WorkingSetFigure } from './working-set-tally.js';
 
 /**
  * What every strategy is priced on (docs/economics.md): the session up to the main thread's
@@ -80,6 +81,11 @@ export interface SessionReport {
   readonly refaults: RefaultFigure;
   /** The same for shed mode: tool results in its spans whose file the session read again later. */
   readonly shedRefaults: RefaultFigure;
+  /**
+   * Each engine strategy's working set (working-set-tally.ts): the requests held for it, by its two
+   * hold reasons, and its size (the largest, and how many requests had one).
+   */
+  readonly workingSet: Record<'rescue' | 'shed', WorkingSetFigure>;
   /**
    * The recorded session whole, as the user paid for it: every request priced by the model as
    * the strategies are, the compaction calls from their own usage records. Absent on a stitched replay.

@@ -18,6 +18,7 @@ import { RunwayCounter } from './runway.js';
 import { ShedAccount } from './shed-account.js';
 import { STRATEGIES, StrategyTally, type StrategyName } from './strategy-tally.js';
 import { conversationTtls, type CacheTtl } from './ttl-rules.js';
+import { WorkingSetTally } from './working-set-tally.js';
 
 /** The conversation the rescue engine last reported for a conversation (its record and frozen blocks). */
 export type ConversationEntry = NonNullable<Awaited<ReturnType<RescueReplay['send']>>['conversation']>;
@@ -68,6 +69,8 @@ export interface SessionRun {
   readonly refaults: ReplayRefaults;
   readonly calibration: CalibrationTally;
   readonly ttls: ReadonlyMap<string, readonly CacheTtl[]>;
+  /** Each engine strategy's working set: its holds and its size (working-set-tally.ts). */
+  readonly workingSets: Record<'rescue' | 'shed', WorkingSetTally>;
 }
 
 /** Opens the replay of a session: fits its model, finds its compaction point, opens both engines. */
@@ -115,6 +118,7 @@ export async function openSessionRun(
     refaults: new ReplayRefaults(),
     calibration: new CalibrationTally(),
     ttls: new Map(conversations.map((c) => [c.id, conversationTtls(c.requests.map((r) => r.usage))])),
+    workingSets: { rescue: new WorkingSetTally(), shed: new WorkingSetTally() },
   };
 }
 

@@ -1,0 +1,90 @@
+/**
+ * The working set per engine strategy of a replay (docs/shed.md and docs/rescue.md, "The working
+ * set"): how many requests the engine held for it (its own `Prepared.hold`, never re-decided
+ * here), and how large it grew. Its size is read with the engine's rule (core/epochs/working-set.ts)
+ * from the body as the client sent it and the conversation's frozen texts; a body that names no
+ * call bringing stored text back is skipped without indexing, so most requests cost one byte scan.
+ */
+import { indexTranscript, NO_WORKING_SET, RESTORE_TOOL_NAME, storedShas, workingSetOf, type WorkingSet } from '../core/index.js';
+import type { Prepared } from '../rescue/index.js';
+
+/** One engine strategy's working set over a session (the report's `workingSet.rescue` and `.shed`). */
+export interface WorkingSetFigure {
+  /** Requests held as a thrash (`working_set_thrash`). */
+  readonly thrashHolds: number;
+  /** Requests held because the working set did not fit the window (`working_set_exceeds_window`). */
+  readonly exceedsWindowHolds: number;
+  /** The largest working set of a request: its answers' bytes, and those in estimated tokens. */
+  readonly peakBytes: number;
+  readonly peakTokens: number;
+  /** Requests whose working set held at least one answer. */
+  readonly requestsWithWorkingSet: number;
+}
+
+/** The file names a call that brings stored text back reads (core/shed/restore-call.ts), or the restore tool's name. */
+const MAY_RESTORE = new RegExp(`${RESTORE_TOOL_NAME}|[0-9a-fA-F]{64}\\.(?:txt|md|json)`);
+
+/** Adds one strategy's working set up, request by request. */
+export class WorkingSetTally {
+  #thrash = 0;
+  #exceeds = 0;
+  #peakBytes = 0;
+  #peakTokens = 0;
+  #requests = 0;
+
+  /** Counts one prepared request: its hold, and its working set, at `tokensPerByte`. */
+  add(body: Uint8Array, prepared: Prepared, tokensPerByte: number): void {
+    if (prepared.hold?.reason === 'working_set_thrash') this.#thrash++;
+    if (prepared.hold?.reason === 'working_set_exceeds_window') this.#exceeds++;
+    const set = workingSetOfBody(body, prepared);
+    if (set.calls.size === 0) return;
+    this.#requests++;
+    if (set.bytes > this.#peakBytes) {
+      this.#peakBytes = set.bytes;
+      this.#peakTokens = Math.round(set.bytes * tokensPerByte);
+    }
+  }
+
+  figure(): WorkingSetFigure {
+    return {
+      thrashHolds: this.#thrash,
+      exceedsWindowHolds: this.#exceeds,
+      peakBytes: this.#peakBytes,
+      peakTokens: this.#peakTokens,
+      requestsWithWorkingSet: this.#requests,
+    };
+  }
+}
+
+/** Whether a figure has anything to say. */
+function hasWorkingSet(figure: WorkingSetFigure): boolean {
+  return figure.thrashHolds > 0 || figure.exceedsWindowHolds > 0 || figure.requestsWithWorkingSet > 0;
+}
+
+/** The text report's one note on both engines' working sets, when either held for it or had one; none otherwise. */
+export function workingSetNote(sets: Readonly<Record<'rescue' | 'shed', WorkingSetFigure>> | undefined): string[] {
+  if (sets === undefined || !(hasWorkingSet(sets.rescue) || hasWorkingSet(sets.shed))) return [];
+  const one = (name: string, f: WorkingSetFigure): string =>
+    `${name} ${f.thrashHolds} thrash / ${f.exceedsWindowHolds} over-window hold(s), peak ${(f.peakBytes / 1024).toFixed(0)} KB (~${f.peakTokens.toLocaleString('en-US')} tokens) on ${f.requestsWithWorkingSet} request(s) with one`;
+  return [`  working set: ${one('rescue', sets.rescue)}; ${one('shed', sets.shed)}`];
+}
+
+/**
+ * The working set of the body the client sent, against what the conversation froze (after this
+ * request: an epoch latched on it froze nothing the body could have read back yet).
+ */
+function workingSetOfBody(body: Uint8Array, prepared: Prepared): WorkingSet {
+  if (!MAY_RESTORE.test(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1'))) return NO_WORKING_SET;
+  const indexed = indexTranscript(body);
+  if (indexed.kind !== 'indexed') return NO_WORKING_SET;
+  const entry = prepared.conversation;
+  const frozen = entry?.frozen ?? [];
+  const spans = entry?.spans ?? [];
+  const latest = entry?.record?.epochs.at(-1);
+  const latestShas = latest === undefined ? [] : [...latest.blocks.map((b) => b.sha256), ...(latest.span === undefined ? [] : [latest.span.sha256])];
+  try {
+    return workingSetOf(body, indexed.index, storedShas(frozen, spans), new Set(latestShas));
+  } catch {
+    return NO_WORKING_SET;
+  }
+}
