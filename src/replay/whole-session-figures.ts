@@ -42,6 +42,8 @@ export interface WholeSessionSummary {
     readonly recordedWithCompaction: RecordedWithCompaction;
     readonly recordedWithoutCompaction: { readonly costUsd: number; readonly cacheWriteTokens: number; readonly refused: number };
   };
+  /** Each engine strategy's working set over the whole session (the report's `workingSet` is up to the first compaction). */
+  readonly workingSet: SessionReport['workingSet'];
 }
 
 /** A report whose strategies carry `wholeSession`. */
@@ -89,6 +91,7 @@ export function withWholeSession(report: SessionReport, whole: SessionReport, st
         recordedWithCompaction: paid,
         recordedWithoutCompaction: { costUsd: never.costUsd, cacheWriteTokens: never.cacheWriteTokens, refused: never.refused },
       },
+      workingSet: whole.workingSet,
     },
   };
 }

@@ -83,6 +83,8 @@ describe('the whole session', () => {
     expect(whole.costBasis.replayedRequests).toBe(3);
     expect(figures.strategies.rescue.wholeSession.vs.recordedWithCompaction).not.toBeNull();
     expect(figures.wholeSession.baselines.recordedWithCompaction.costUsd).toBe(report.recordedWithCompaction?.costUsd);
+    // The whole session's working set is the stitched replay's, not the one up to the compaction.
+    expect(figures.wholeSession.workingSet).toBe(whole.workingSet);
     // The data ends far below the point: the runway is a floor, never an extrapolation.
     // Against the recorded runway: one request answered before the client compacted.
     expect(report.strategies.recorded.runway.requests).toBe(1);
