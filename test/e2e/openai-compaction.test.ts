@@ -107,6 +107,10 @@ describe('rescue proxy, a Responses session that compacts remotely', () => {
     expect(compaction).toBeDefined();
     const wire = await waitForWire(dir, client.sent.length);
     expect(new Set(wire.map((r) => r['key'])).size).toBe(1);
+    // The trigger request is a compaction request: through the epochs, never latching one.
+    expect(wire[at]).toMatchObject({ requestClass: 'compaction' });
+    expect(wire[at]!['latched']).toBeUndefined();
+    expect(wire.filter((r) => r['requestClass'] === 'compaction')).toHaveLength(1);
     expect(wire.slice(at + 1).some((r) => r['latched'] !== undefined)).toBe(true);
     await expectLossless(dir, received, client.sent);
   });
