@@ -14,6 +14,7 @@ import {
   indexIncrementally,
   isSideCall,
   mayLatchOnThreshold,
+  requestClassOfBody,
   MemoCache,
   readsFullness,
   type EpochMode,
@@ -317,7 +318,8 @@ export class EpochEngine {
   }
 
   // One straight line, in request order; each step either returns a pass-through or goes on.
-  async #prepare(body: Uint8Array, meta: RequestMeta, headers: EngineRequest['headers']): Promise<Prepared> {
+  async #prepare(body: Uint8Array, given: RequestMeta, headers: EngineRequest['headers']): Promise<Prepared> {
+    let meta = given;
     const pass = (reason: PassthroughReason, detail: string, extra: Partial<Prepared> = {}): Prepared => passthroughOf(body, meta, reason, detail, extra);
     // 1. Only model calls with a readable body are ours.
     if (meta.route === undefined) return pass('not_a_model_call', 'not a model call');
@@ -329,6 +331,9 @@ export class EpochEngine {
     const lookup = conversationKeyFor(body, api, meta);
     if (lookup.kind === 'none') return pass(lookup.reason, lookup.detail);
     const { key } = lookup;
+    //    A Responses body that ends in compaction_trigger is a compaction request (core/openai/remote-compaction.ts).
+    const requestClass = requestClassOfBody(meta.requestClass, api.name, lookup.index);
+    if (requestClass !== meta.requestClass) meta = { ...meta, ...(requestClass === undefined ? {} : { requestClass }) };
     const found = await this.#entryOf(key, meta);
     if (found.kind === 'failed') return pass('state_unavailable', found.detail, { key, stateFailed: true });
     if (found.kind === 'side_call') return pass('side_call', `a ${String(meta.requestClass)} request of a conversation without epochs`);

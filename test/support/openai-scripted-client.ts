@@ -53,11 +53,49 @@ export class OpenAiScriptedClient {
     return reply;
   }
 
+  /**
+   * Compacts remotely as Codex does (docs/openai.md, "Remote compaction"): `POST /responses/compact`
+   * with the transcript, then the transcript is the developer message and the compacted output
+   * (the user messages, then the `compaction` item), which later requests send back.
+   */
+  async compactRemotely(): Promise<Exchange> {
+    const bytes = Buffer.from(JSON.stringify({ model: 'gpt-test', input: this.#items, instructions: 'You are a coding agent.', parallel_tool_calls: false }));
+    this.sent.push(bytes);
+    const reply = await post(`${this.baseUrl}/v1/responses/compact`, bytes);
+    if (reply.status === 200) this.#replaceWith((JSON.parse(reply.body) as { output: unknown[] }).output);
+    return reply;
+  }
+
+  /**
+   * Compacts with a streamed request whose last input item is `{"type":"compaction_trigger"}`: its
+   * one `compaction` output item follows the developer and user messages, as after `compactRemotely`.
+   */
+  async triggerCompaction(): Promise<Exchange> {
+    const body = { model: 'gpt-test', stream: true, input: [...this.#items, { type: 'compaction_trigger' }], store: false, prompt_cache_key: THREAD };
+    const bytes = Buffer.from(JSON.stringify(body));
+    this.sent.push(bytes);
+    const reply = await post(`${this.baseUrl}/v1/responses`, bytes);
+    if (reply.status === 200) {
+      const done = parseEvents(reply.body).find((e) => e['type'] === 'response.completed') as { response: { output: unknown[] } } | undefined;
+      const users = this.#items.filter((i) => (i as Record<string, unknown>)['role'] === 'user');
+      this.#replaceWith([...users, ...(done?.response.output ?? [])]);
+    }
+    return reply;
+  }
+
+  /** The transcript as it is now. */
+  get items(): readonly unknown[] {
+    return this.#items;
+  }
+
+  #replaceWith(compacted: readonly unknown[]): void {
+    const developer = this.#items[0];
+    this.#items.length = 0;
+    this.#items.push(developer, ...compacted);
+  }
+
   #absorb(stream: string): void {
-    const events = stream
-      .split('\n')
-      .filter((l) => l.startsWith('data: ') && l !== 'data: [DONE]')
-      .map((l) => JSON.parse(l.slice(6)) as Record<string, unknown>);
+    const events = parseEvents(stream);
     if (this.api === 'responses') {
       const done = events.find((e) => e['type'] === 'response.completed') as { response: { output: Array<Record<string, unknown>> } } | undefined;
       for (const item of done?.response.output ?? []) {
@@ -74,6 +112,13 @@ export class OpenAiScriptedClient {
     const calls = (message['tool_calls'] ?? []) as Array<{ id: string }>;
     for (const call of calls) this.#items.push({ role: 'tool', tool_call_id: call.id, content: toolText(this.#turn, this.outputBytes(this.#turn)) });
   }
+}
+
+function parseEvents(stream: string): Record<string, unknown>[] {
+  return stream
+    .split('\n')
+    .filter((l) => l.startsWith('data: ') && l !== 'data: [DONE]')
+    .map((l) => JSON.parse(l.slice(6)) as Record<string, unknown>);
 }
 
 /** The session header Codex sends with every request of a thread. */

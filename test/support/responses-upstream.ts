@@ -8,6 +8,12 @@
  * Responses request inside its 200 stream (`response.failed`, `context_length_exceeded`), anything
  * else with a 400 `context_length_exceeded` in each API's own words (docs/openai.md, "Rescue on overflow").
  *
+ * Remote compaction, as documented (docs/openai.md, "Remote compaction"), is answered by the
+ * upstream itself, never by the responder: `POST /v1/responses/compact` with a JSON `response.compaction`
+ * object whose `output` keeps the input's user messages verbatim and ends in one `compaction` item;
+ * a streamed `POST /v1/responses` whose last input item is `{"type":"compaction_trigger"}` with exactly
+ * one `compaction` output item. Either refuses (400) an `input` that is not an array of objects.
+ *
  * A WebSocket upgrade (Codex 0.169.0 tries `ws://<base>/responses` first) is refused with
  * `426 Upgrade Required`, which makes Codex fall back to HTTP at once; a 404 costs it five
  * retries (about six seconds) before it does.
@@ -17,6 +23,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { parseRequestBody, pathnameOf, type ReceivedRequest } from '../../src/scripted/received-request.js';
+import { compactedObject, withCompaction } from './responses-compaction.js';
 
 /** What a responder answers: a Responses `response` object's output items and usage, or a raw reply. */
 export type OpenAiReply =
@@ -62,11 +69,17 @@ export interface OpenAiUpstreamOptions {
 
 export const RESPONSES_PATH = '/v1/responses';
 export const CHAT_PATH = '/v1/chat/completions';
+export const COMPACT_PATH = '/v1/responses/compact';
 const DEFAULT_MODEL = 'gpt-test';
 
 /** True for `POST /v1/responses`. */
 export function isResponsesRequest(req: ReceivedRequest): boolean {
   return req.method === 'POST' && pathnameOf(req) === RESPONSES_PATH;
+}
+
+/** True for `POST /v1/responses/compact`. */
+export function isCompactRequest(req: ReceivedRequest): boolean {
+  return req.method === 'POST' && pathnameOf(req) === COMPACT_PATH;
 }
 
 /** True for `POST /v1/chat/completions`. */
@@ -91,7 +104,7 @@ export async function startOpenAiUpstream(responder: OpenAiResponder, options: O
   };
   const server = createServer((req, res) => {
     readBody(req)
-      .then(async (body) => answer(record(req, body), withWindow(responder, options), res))
+      .then(async (body) => answer(record(req, body), withWindow(withCompaction(responder, isCompactRequest), options), res))
       .catch(() => res.destroy());
   });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex) => {
@@ -162,7 +175,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 async function answer(req: ReceivedRequest, responder: OpenAiResponder, res: ServerResponse): Promise<void> {
-  if (!isResponsesRequest(req) && !isChatRequest(req)) {
+  if (!isResponsesRequest(req) && !isChatRequest(req) && !isCompactRequest(req)) {
     send(res, 404, { 'content-type': 'application/json' }, errorBody('not_found', `${req.method} ${pathnameOf(req)} is not scripted`));
     return;
   }
@@ -187,7 +200,8 @@ async function answer(req: ReceivedRequest, responder: OpenAiResponder, res: Ser
       return;
     case 'response': {
       const response = responseObject(req, reply);
-      if (!stream) send(res, 200, { 'content-type': 'application/json' }, JSON.stringify(response));
+      if (isCompactRequest(req)) send(res, 200, { 'content-type': 'application/json' }, JSON.stringify(compactedObject(response)));
+      else if (!stream) send(res, 200, { 'content-type': 'application/json' }, JSON.stringify(response));
       else sendSse(res, responseEvents(response, reply.output), true);
       return;
     }

@@ -13,7 +13,9 @@
  *   id, unchanged across `codex exec resume`, so a resumed thread finds its epochs again).
  *
  * A compaction that rewrites the leading items starts a new conversation, as `/compact` does for
- * Claude Code.
+ * Claude Code. Codex's remote compaction keeps them (its developer message and first user message
+ * come before the `compaction` item), so the conversation goes on under the same key
+ * (core/openai/remote-compaction.ts).
  */
 import type { ApiName } from '../api-dialect.js';
 import type { Sha256 } from '../ports.js';

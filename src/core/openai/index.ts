@@ -9,3 +9,4 @@ export * from './read-openai-calls.js';
 export * from './context-length-exceeded.js';
 export * from './model-windows.js';
 export * from './stream-head.js';
+export * from './remote-compaction.js';
