@@ -49,7 +49,7 @@ export function formatDemoSummary(report: DemoReport): string[] {
   return [
     '',
     'summary',
-    `  requests      ${s.requests}, every one through the proxy, logged in ${report.stateDir}/wire.jsonl`,
+    `  requests      ${s.requests}, every one through the proxy, logged in ${report.state}/wire.jsonl`,
     `  epochs        ${s.epochs}${latchTurns.length === 0 ? '' : ` (latched at turn${latchTurns.length === 1 ? '' : 's'} ${latchTurns.join(', ')})`}`,
     `  last request  the client sent ${num(s.lastBytesIn)} bytes, the model got ${num(s.lastBytesOut)}: ${num(s.bytesSaved)} bytes kept out of the window`,
     `  fullness      ${pct(s.lastFullness)} of the window at the end; about ${pct(s.fullnessWithout)} without ctxshed` +

@@ -69,7 +69,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
   const verified = await verifyState(dir);
   const { turns, epochs, readBack } = progress;
   return {
-    stateDir: dir,
+    state: dir,
     conversationKey: key,
     turns,
     epochs,

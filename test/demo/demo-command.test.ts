@@ -14,7 +14,7 @@ describe('demoCommand', () => {
 
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout) as DemoReport;
-    expect(report.stateDir).toBe(state);
+    expect(report.state).toBe(state);
     expect(report.epochs.length).toBeGreaterThanOrEqual(1);
     expect(report.summary.bytesSaved).toBeGreaterThan(0);
     expect(report.verify.ok).toBe(true);
@@ -42,9 +42,9 @@ describe('demoCommand', () => {
 
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout) as DemoReport;
-    expect(path.dirname(report.stateDir)).toBe(path.resolve(os.tmpdir()));
-    expect(path.basename(report.stateDir)).toMatch(/^ctxshed-demo-/);
-    await fs.rm(report.stateDir, { recursive: true });
+    expect(path.dirname(report.state)).toBe(path.resolve(os.tmpdir()));
+    expect(path.basename(report.state)).toMatch(/^ctxshed-demo-/);
+    await fs.rm(report.state, { recursive: true });
   });
 
   it('should run in shed mode with --mode shed: each latch sheds a span, named by its readable file', async () => {

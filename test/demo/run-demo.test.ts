@@ -30,7 +30,7 @@ describe('runDemo', () => {
 
     const report = await runDemo({ turns: 24, config: demoConfig(), stateDir: dir });
 
-    expect(report.stateDir).toBe(dir);
+    expect(report.state).toBe(dir);
     expect(report.turns).toHaveLength(24);
     expect(report.epochs.length).toBeGreaterThanOrEqual(1);
     expect(report.summary.bytesSaved).toBeGreaterThan(0);
@@ -58,7 +58,7 @@ describe('runDemo', () => {
     expect(readBack.askedAtTurn).toBe(report.epochs[0]!.turn);
     expect(readBack.answeredAtTurn).toBe(readBack.askedAtTurn + 1);
     expect(readBack.matched).toBe(true);
-    expect(readBack.path).toBe(path.join(report.stateDir, 'elided', `${readBack.expectedSha256}.txt`));
+    expect(readBack.path).toBe(path.join(report.state, 'elided', `${readBack.expectedSha256}.txt`));
     expect(sha256Hex(await fs.readFile(readBack.path))).toBe(readBack.expectedSha256);
   });
 
