@@ -29,7 +29,14 @@ describe('demoCommand', () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.split('\n');
     expect(lines.filter((l) => /^ {2,4}\d+ {2}\[[#.|]+\]/.test(l))).toHaveLength(20);
-    expect(result.stdout).toMatch(new RegExp(`epoch 1 latched at \\d+\\.\\d%: elided \\d+ tool results \\([\\d,]+ bytes\\) -> ${state}/elided/`));
+    expect(result.stdout).toMatch(
+      new RegExp(`epoch 1 latched at turn \\d+ \\(turn \\d+ was \\d+\\.\\d% full\\): elided \\d+ tool results \\([\\d,]+ bytes\\) -> ${state}/elided/`),
+    );
+    // The epoch's line sits under the turn it names, and the summary counts the same turn.
+    const at = lines.findIndex((l) => l.includes('epoch 1 latched at turn '));
+    const turn = /latched at turn (\d+)/.exec(lines[at] ?? '')?.[1] ?? 'none';
+    expect(lines[at - 1]?.trimStart().startsWith(`${turn}  [`)).toBe(true);
+    expect(result.stdout).toMatch(new RegExp(`epochs {8}\\d+ \\(latched at turns? ${turn}[,)]`));
     expect(result.stdout).toContain('the text came back intact');
     expect(result.stdout).toMatch(/verify {8}ok: 1 conversation, /);
     expect(result.stdout).toContain(`ctxshed verify --state ${state}\n`);
@@ -55,7 +62,9 @@ describe('demoCommand', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/shed at 70\.0% of a 40,000-token window when the cache re-write pays back/);
     expect(result.stdout).toMatch(
-      new RegExp(`epoch 1 latched at \\d+\\.\\d%: shed \\d+ messages \\(1\\.\\.\\d+, [\\d,]+ bytes\\) -> ${state}/spans/[0-9a-f]{64}\\.md`),
+      new RegExp(
+        `epoch 1 latched at turn \\d+ \\(turn \\d+ was \\d+\\.\\d% full\\): shed \\d+ messages \\(1\\.\\.\\d+, [\\d,]+ bytes\\) -> ${state}/spans/[0-9a-f]{64}\\.md`,
+      ),
     );
     expect(result.stdout).toMatch(/verify {8}ok: 1 conversation, \d+ epochs?, 0 blocks, 0 elided files, \d+ spans?, 0 problems/);
   });
