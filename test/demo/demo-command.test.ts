@@ -1,9 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DemoReport } from '../../src/demo/demo-report.js';
-import { runCtxshed } from '../support/cli-process.js';
+import { CLI_PATH, runCtxshed } from '../support/cli-process.js';
 import { tempStateDir } from '../support/test-proxy.js';
 
 describe('demoCommand', () => {
@@ -39,9 +40,19 @@ describe('demoCommand', () => {
     expect(result.stdout).toMatch(new RegExp(`epochs {8}\\d+ \\(latched at turns? ${turn}[,)]`));
     expect(result.stdout).toContain('the text came back intact');
     expect(result.stdout).toMatch(/verify {8}ok: 1 conversation, /);
-    expect(result.stdout).toContain(`ctxshed verify --state ${state}\n`);
-    expect(result.stdout).toContain(`ctxshed ls --state ${state}\n`);
-    expect(result.stdout).toMatch(new RegExp(`ctxshed show [0-9a-f]{64} --state ${state}\\n`));
+    // Run from the checkout with node (the README's way), it says node and the script, not a
+    // ctxshed that may not be on the PATH; and each command works when pasted into a shell.
+    const cli = `node ${path.relative(process.cwd(), CLI_PATH)}`;
+    const further = lines.slice(lines.findIndex((l) => l.startsWith('look further'))).slice(1, 4);
+    expect(further).toEqual([
+      `  ${cli} verify --state ${state}`,
+      `  ${cli} ls --state ${state}`,
+      expect.stringMatching(new RegExp(`^  ${cli} show [0-9a-f]{64} --state ${state}$`)),
+    ]);
+    for (const line of further) {
+      const pasted = spawnSync('sh', ['-c', line.trim()], { encoding: 'utf8' });
+      expect({ line, code: pasted.status, stderr: pasted.stderr }).toEqual({ line, code: 0, stderr: '' });
+    }
   });
 
   it('should use a fresh directory under the temp dir when --state is not given', async () => {
