@@ -4,6 +4,7 @@ import { DEFAULT_ENGINE_SETTINGS } from '../rescue/index.js';
 import { formatDemoEvent, formatDemoSummary } from '../demo/format-demo.js';
 import { DEFAULT_DEMO_TURNS, DEFAULT_DEMO_WINDOW, runDemo } from '../demo/run-demo.js';
 import { StateError } from '../state/state-error.js';
+import { currentSelfCommand } from './self-command.js';
 import { CliError } from './cli-error.js';
 import { DEFAULT_RESCUE_PCT, proxyConfigFrom } from './proxy-options.js';
 import { writeStdout } from './read-input.js';
@@ -54,6 +55,7 @@ export const demoCommand: CommandModule<object, DemoArgs> = {
         config,
         ...(args.state === undefined ? {} : { stateDir: args.state }),
         onEvent: (event) => print(formatDemoEvent(event)),
+        cli: currentSelfCommand(),
       });
     } catch (error) {
       if (error instanceof StateError) throw new CliError(error.message);

@@ -8,7 +8,8 @@ import { readWireTally } from '../report/read-wire-log.js';
 import { renderConversation } from '../report/render-show.js';
 import { showConversationJson, spanUsagesOf, usagesOf } from '../report/report-json.js';
 import { renderSpanMarkdown } from '../core/index.js';
-import { checkHexId, resolveId, type IdCandidate } from '../report/resolve-id.js';
+import { resolveId, type IdCandidate } from '../report/resolve-id.js';
+import { parseHandle } from '../restore/restore-handle.js';
 import { elidedPath, parseSealRecordName, spanPath, type StateDir } from '../state/layout.js';
 import fs from 'node:fs/promises';
 import { readContainedFile, type ContainedRead } from '../state/read-contained.js';
@@ -33,10 +34,10 @@ const KIND_NAMES: Record<IdCandidate['kind'], string> = {
 
 export const showCommand: CommandModule<object, ShowArgs> = {
   command: 'show <id>',
-  describe: "Print an elided original (by sha256), a shed span (by its handle) or a conversation's epochs (by key); 6+ hex digits will do",
+  describe: "Print an elided original (by sha256), a shed span (by its handle) or a conversation's epochs (by key); 12+ hex digits will do",
   builder: (yargs) =>
     (yargs as Argv<object>)
-      .positional('id', { type: 'string', demandOption: true, describe: 'A sha256, a span handle or a conversation key, full or its first 6+ hex digits' })
+      .positional('id', { type: 'string', demandOption: true, describe: 'A sha256, a span handle or a conversation key, full or its first 12+ hex digits' })
       .option('state', STATE_OPTION)
       .option('json', JSON_OPTION)
       .example('$0 show cbf84ec36c85 --state state.example', 'A conversation: each epoch, when and why, and its blocks')
@@ -47,9 +48,11 @@ export const showCommand: CommandModule<object, ShowArgs> = {
         'A shed span by its handle: who said what, tool calls and their results',
       ) as unknown as Argv<ShowArgs>,
   handler: async (args: ArgumentsCamelCase<ShowArgs>) => {
-    // Checked before anything touches the disk: only hex, so no path can sneak in.
-    const problem = checkHexId(args.id);
-    if (problem !== undefined) throw new CliError(`show: ${problem}`, 2);
+    // Checked before anything touches the disk: only hex, so no path can sneak in; the same
+    // 12+ digits and the same words as seal, unseal and the restore tool (restore-handle.ts).
+    const parsed = parseHandle(args.id);
+    if (parsed.kind === 'invalid') throw new CliError(`show: ${parsed.why}`, 2);
+    const id = parsed.prefix;
     const state = await stateForReport(args.state);
     const tally = await readWireTally(state.wirePath);
     const input = await readReportInput(state, tally);
@@ -58,19 +61,19 @@ export const showCommand: CommandModule<object, ShowArgs> = {
       ...(await listSpanFiles(state)),
       ...input.summaries.map((s) => ({ id: s.key, kind: 'conversation' as const })),
     ];
-    const found = resolveId(args.id, candidates);
+    const found = resolveId(id, candidates);
     if (found.kind === 'none') {
-      const sealed = await sealedStartingWith(state, args.id);
+      const sealed = await sealedStartingWith(state, id);
       if (sealed !== undefined)
         throw new CliError(
           `show: ${sealed} is sealed (ctxshed seal): its text is kept in sealed/ and not shown; ctxshed unseal ${sealed.slice(0, 12)} gives it back`,
         );
-      throw new CliError(`show: no elided file, span or conversation in ${state.root} has an id starting ${args.id}`);
+      throw new CliError(`show: no elided file, span or conversation in ${state.root} has an id starting ${id}`);
     }
     if (found.kind === 'ambiguous') {
       const list = found.matches.slice(0, 20).map((m) => `  ${KIND_NAMES[m.kind]}${m.id}`);
       const more = found.matches.length > 20 ? [`  ... and ${found.matches.length - 20} more`] : [];
-      throw new CliError(`show: ${args.id} could be any of these; give more digits:\n${[...list, ...more].join('\n')}`);
+      throw new CliError(`show: ${id} could be any of these; give more digits:\n${[...list, ...more].join('\n')}`);
     }
     const { match } = found;
     if (match.kind === 'conversation') await showConversation(state, input, match.id, args.json);

@@ -21,7 +21,7 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
     const dir = stateDirFrom(args.state);
     const report = await verifyState(dir);
     if (args.json) {
-      await writeStdout(`${JSON.stringify({ dir, ok: report.problems.length === 0, ...report }, null, 2)}\n`);
+      await writeStdout(`${JSON.stringify({ state: dir, ok: report.problems.length === 0, ...report }, null, 2)}\n`);
     } else {
       const lines = [
         ...report.problems.map((p) => `problem: ${p}`),

@@ -77,7 +77,8 @@ export interface DemoSummary {
 
 /** The whole run. */
 export interface DemoReport {
-  readonly stateDir: string;
+  /** The state directory: `state`, as in every command's `--json`. */
+  readonly state: string;
   readonly conversationKey: string;
   /** What the epochs froze: tool results (`rescue`) or spans of whole messages (`shed`). */
   readonly mode: 'rescue' | 'shed';

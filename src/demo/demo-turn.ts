@@ -35,6 +35,9 @@ export async function playTurn(run: DemoRun, progress: DemoProgress, turn: numbe
     throw new Error(`turn ${turn}: the request failed with status ${sent.status}${record.error === undefined ? '' : ` (${record.error})`}`);
   const report = turnReport(turn, record);
   const before = progress.turns[progress.turns.length - 1];
+  progress.turns.push(report);
+  // The turn's line first, then the epoch its request latched, so the epoch shows under its own turn.
+  run.emit({ kind: 'turn', turn: report, threshold: run.threshold });
   if (report.latched !== undefined) {
     const epoch: EpochReport = {
       epoch: report.latched,
@@ -48,8 +51,6 @@ export async function playTurn(run: DemoRun, progress: DemoProgress, turn: numbe
     progress.epochs.push(epoch);
     run.emit({ kind: 'epoch', epoch });
   }
-  progress.turns.push(report);
-  run.emit({ kind: 'turn', turn: report, threshold: run.threshold });
   const seen = readBackOf(run.model);
   if (seen !== undefined && (seen.askedAtTurn === turn || seen.answeredAtTurn === turn)) {
     progress.readBack = seen;

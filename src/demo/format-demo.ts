@@ -22,13 +22,14 @@ export function formatDemoEvent(event: DemoEvent): string[] {
       return [turnLine(event.turn, event.threshold)];
     case 'epoch': {
       const e = event.epoch;
+      // The turn whose request latched it, as the summary counts it; the reading is the turn before's.
+      const before = e.turn > 1 ? ` (turn ${e.turn - 1} was ${pct(e.fullness)} full)` : '';
+      const latched = `${INDENT}epoch ${e.epoch} latched at turn ${e.turn}${before}`;
       if (e.span !== undefined) {
         const s = e.span;
-        return [
-          `${INDENT}epoch ${e.epoch} latched at ${pct(e.fullness)}: shed ${s.messages} messages (${s.first}..${s.last}, ${num(s.bytes)} bytes) -> ${s.path}`,
-        ];
+        return [`${latched}: shed ${s.messages} messages (${s.first}..${s.last}, ${num(s.bytes)} bytes) -> ${s.path}`];
       }
-      return [`${INDENT}epoch ${e.epoch} latched at ${pct(e.fullness)}: elided ${e.toolResults} tool results (${num(e.bytes)} bytes) -> ${e.elidedDir}/`];
+      return [`${latched}: elided ${e.toolResults} tool results (${num(e.bytes)} bytes) -> ${e.elidedDir}/`];
     }
     case 'read-back': {
       const r = event.readBack;
@@ -49,7 +50,7 @@ export function formatDemoSummary(report: DemoReport): string[] {
   return [
     '',
     'summary',
-    `  requests      ${s.requests}, every one through the proxy, logged in ${report.stateDir}/wire.jsonl`,
+    `  requests      ${s.requests}, every one through the proxy, logged in ${report.state}/wire.jsonl`,
     `  epochs        ${s.epochs}${latchTurns.length === 0 ? '' : ` (latched at turn${latchTurns.length === 1 ? '' : 's'} ${latchTurns.join(', ')})`}`,
     `  last request  the client sent ${num(s.lastBytesIn)} bytes, the model got ${num(s.lastBytesOut)}: ${num(s.bytesSaved)} bytes kept out of the window`,
     `  fullness      ${pct(s.lastFullness)} of the window at the end; about ${pct(s.fullnessWithout)} without ctxshed` +
@@ -72,7 +73,7 @@ function readBackLine(report: DemoReport): string {
     return 'none: the demo model reads tool-result stubs back, not spans (read a span at the path its epoch line gives)';
   if (r === undefined) return 'no stub was read back (no epoch latched early enough; try more --turns)';
   if (r.answeredAtTurn === undefined) return `asked at turn ${r.askedAtTurn}, not answered before the last turn`;
-  return `turn ${r.askedAtTurn} read ${r.path}: ${r.matched ? 'sha256 matches, intact' : 'sha256 MISMATCH'}`;
+  return `asked at turn ${r.askedAtTurn}, read back at turn ${r.answeredAtTurn}: ${r.path}: ${r.matched ? 'sha256 matches, intact' : 'sha256 MISMATCH'}`;
 }
 
 function turnLine(t: TurnReport, threshold: number): string {

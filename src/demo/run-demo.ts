@@ -31,6 +31,8 @@ export interface DemoOptions {
   /** Default: a fresh directory under the system's temp dir, so a demo never mixes into real state. */
   readonly stateDir?: string;
   readonly onEvent?: (event: DemoEvent) => void;
+  /** How to run ctxshed in the printed commands, shell-quoted (default `ctxshed`). */
+  readonly cli?: string;
 }
 
 /** Runs the demo session and reports it; rejects when a request fails. */
@@ -67,9 +69,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     for (const cleanup of cleanups.reverse()) await cleanup();
   }
   const verified = await verifyState(dir);
+  const cli = options.cli ?? 'ctxshed';
   const { turns, epochs, readBack } = progress;
   return {
-    stateDir: dir,
+    state: dir,
     conversationKey: key,
     turns,
     epochs,
@@ -77,12 +80,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     mode: options.config.engine.mode ?? 'rescue',
     summary: summarize(turns, options.config.engine.threshold),
     verify: { ok: verified.problems.length === 0, ...verified },
-    commands: [`ctxshed verify --state ${shellWord(dir)}`, `ctxshed ls --state ${shellWord(dir)}`, `ctxshed show ${key} --state ${shellWord(dir)}`],
+    commands: [`${cli} verify --state ${shellWord(dir)}`, `${cli} ls --state ${shellWord(dir)}`, `${cli} show ${key} --state ${shellWord(dir)}`],
   };
 }
 
 /** `word` as one shell word, so a printed command can be pasted as is. */
-function shellWord(word: string): string {
+export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 

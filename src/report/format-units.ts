@@ -2,12 +2,12 @@
 
 const KIB = 1024;
 
-/** `812 B`, `18.4 KB`, `312 KB`, `3.2 MB`, `1.1 GB` (1 KB = 1024 bytes). */
+/** `812 B`, `18.4 KiB`, `312 KiB`, `3.2 MiB`, `1.1 GiB`: powers of 1024, so named KiB, MiB, GiB, TiB. */
 export function formatBytes(bytes: number): string {
   const sign = bytes < 0 ? '-' : '';
   const n = Math.abs(bytes);
   if (n < KIB) return `${sign}${Math.round(n)} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
   let value = n / KIB;
   let unit = 0;
   while (value >= KIB && unit < units.length - 1) {

@@ -49,7 +49,7 @@ export function renderConversation(summary: ConversationSummary, recordEpochs: r
   if (recordEpochs.length > 0 && s.mode === 'shed') {
     lines.push('', `Originals: ${dirs.spansDir}/<HANDLE>.md (readable) and <HANDLE>.json (the exact bytes)`);
   } else if (recordEpochs.length > 0) {
-    lines.push('', `Originals: ${dirs.elidedDir}/<SHA256>.txt`, 'One original: ctxshed show SHA256 (its first 6+ digits will do)');
+    lines.push('', `Originals: ${dirs.elidedDir}/<SHA256>.txt`, 'One original: ctxshed show SHA256 (its first 12+ digits will do)');
   } else if (s.epochs.length > 0) {
     lines.push('', 'No record of these epochs in the state directory: figures are estimated from the wire log.');
   }

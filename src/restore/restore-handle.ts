@@ -1,7 +1,15 @@
-/** What `restore` accepts as a handle: a sha256, or a prefix of it long enough to mean one thing. */
+/**
+ * What `restore` accepts as a handle: a sha256, or a prefix of it long enough to mean one thing.
+ * Every command that takes a handle or a key (`show`, `seal`, `unseal`) reads it here, so they
+ * all take the same digits and say the same thing about what they refuse.
+ */
+import { MIN_RESTORE_PREFIX_HEX } from '../core/index.js';
 
-/** The fewest hex digits a handle may have: 48 bits, so a prefix names one block in any real state directory. */
-export const MIN_HANDLE_HEX_DIGITS = 12;
+/**
+ * The fewest hex digits a handle may have: 48 bits, so a prefix names one block in any real state
+ * directory, and the count of a read-back (detect-refaults.ts) takes exactly what restore takes.
+ */
+export const MIN_HANDLE_HEX_DIGITS = MIN_RESTORE_PREFIX_HEX;
 
 /** A handle read from input: lowercase hex, 12 to 64 digits, or why it is not one. */
 export type ParsedHandle = { readonly kind: 'handle'; readonly prefix: string } | { readonly kind: 'invalid'; readonly why: string };

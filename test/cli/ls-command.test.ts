@@ -30,7 +30,7 @@ describe('ctxshed ls', () => {
 
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^KEY +PROMPT +LAST SEEN +FULL +EPOCHS +BLOCKS +ELIDED +REFAULTS +SPANS +REQS\n/);
-    expect(result.stdout).toMatch(/\ncbf84ec36c85  Read the files.*ago +68\.4% +1 +11 +18\.4 KB +0\.0% +- +24\n/);
+    expect(result.stdout).toMatch(/\ncbf84ec36c85  Read the files.*ago +68\.4% +1 +11 +18\.4 KiB +0\.0% +- +24\n/);
     expect(result.stdout).toMatch(/\n145a183e78ba  Have a look around.*ago +38\.1% +1 +- +- +- +1 +16\n/);
     expect(result.stdout).toContain("\nShed: 1 span of 16 whole messages; each epoch's bytes, tokens and per-turn price: ctxshed stats.\n");
     expect(widest(result.stdout)).toBeLessThanOrEqual(100);
@@ -108,7 +108,7 @@ describe('ctxshed ls', () => {
 
     expect(result.code).toBe(0);
     // The subagent never latched: its prompt comes from its preview (previews/).
-    expect(result.stdout).toContain('Find every caller of readC');
+    expect(result.stdout).toContain('Find every caller of read');
     expect(result.stdout).not.toContain('(prompt unknown)');
     expect(result.stdout).toMatch(/2 conversations, \d+ epochs, \d+ blocks elided/);
     expect(widest(result.stdout)).toBeLessThanOrEqual(100);

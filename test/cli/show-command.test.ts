@@ -24,9 +24,9 @@ interface ShowConversation {
   }>;
 }
 
-// Two elided files whose names share 7 digits; neither text hashes to its name.
-const ONE = `abcdef01${'0'.repeat(56)}`;
-const TWO = `abcdef02${'0'.repeat(56)}`;
+// Two elided files whose names share 12 digits; neither text hashes to its name.
+const ONE = `abcdef0123451${'0'.repeat(51)}`;
+const TWO = `abcdef0123452${'0'.repeat(51)}`;
 
 let session: SessionState;
 let scratch: string;
@@ -98,26 +98,28 @@ describe('ctxshed show', () => {
 
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toContain('is not a hex id');
+      expect(result.stderr).toBe('ctxshed: show: a handle is hex digits only (a sha256, or its first 12 or more digits)\n');
     }
   });
 
-  it('should refuse a prefix shorter than 6 hex digits', async () => {
-    const result = await runCli(['show', 'cbf84', '--state', STATE_EXAMPLE]);
+  it('should refuse a prefix shorter than 12 hex digits, in the words seal and unseal use', async () => {
+    const result = await runCli(['show', 'cbf84ec36c8', '--state', STATE_EXAMPLE]);
+    const seal = await runCli(['seal', 'cbf84ec36c8', '--state', STATE_EXAMPLE]);
 
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('too short');
+    expect(result.stderr).toBe('ctxshed: show: a handle needs at least 12 hex digits, not 11\n');
+    expect(seal.stderr).toBe(result.stderr.replace('show:', 'seal:'));
   });
 
   it('should refuse an ambiguous prefix, listing what it could mean, and say when nothing matches', async () => {
-    const ambiguous = await runCli(['show', 'abcdef', '--state', scratch]);
-    const none = await runCli(['show', '999999', '--state', scratch]);
+    const ambiguous = await runCli(['show', 'abcdef012345', '--state', scratch]);
+    const none = await runCli(['show', '999999999999', '--state', scratch]);
 
     expect(ambiguous.code).toBe(1);
     expect(ambiguous.stderr).toContain(`elided text  ${ONE}`);
     expect(ambiguous.stderr).toContain(`elided text  ${TWO}`);
     expect(none.code).toBe(1);
-    expect(none.stderr).toContain('has an id starting 999999');
+    expect(none.stderr).toContain('has an id starting 999999999999');
   });
 
   it('should print a shed span by its handle as its rendering, made from its exact bytes', async () => {
@@ -152,7 +154,7 @@ describe('ctxshed show', () => {
     await fs.mkdir(path.join(copy, 'spans'), { recursive: true });
     await fs.writeFile(path.join(copy, 'spans', `${sha}.json`), bytes);
 
-    const result = await runCli(['show', sha.slice(0, 8), '--state', copy]);
+    const result = await runCli(['show', sha.slice(0, 12), '--state', copy]);
 
     expect(result.stdout).toContain('shed me');
     expect(result.stderr).toContain(`${sha}.json does not hash to its name`);
@@ -172,7 +174,7 @@ describe('ctxshed show', () => {
   });
 
   it('should print a changed original but say it no longer hashes to its name, and exit 1', async () => {
-    const result = await runCli(['show', 'abcdef01', '--state', scratch]);
+    const result = await runCli(['show', 'abcdef0123451', '--state', scratch]);
 
     expect(result.stdout).toBe('one');
     expect(result.stderr).toContain(`${ONE}.txt does not hash to its name`);

@@ -73,9 +73,9 @@ describe('ctxshed stats', () => {
     const result = await runCli(['stats', '--state', STATE_EXAMPLE]);
 
     expect(result.stdout).toMatch(/passed through +31: no_epoch 31/);
-    expect(result.stdout).toMatch(/elided in total +18\.4 KB, ~[\d.]+k tokens \(each epoch's shed counted once\)/);
+    expect(result.stdout).toMatch(/elided in total +18\.4 KiB, ~[\d.]+k tokens \(each epoch's shed counted once\)/);
     expect(result.stdout).toMatch(/\nshed +1 span, 16 messages in 1 shed epoch \(each one's figures below, never summed\)\n/);
-    expect(result.stdout).toMatch(/\n145a183e78ba +1 +71\.3% +16 \(1\.\.16\) +70\.3 KB +~18k +~1\.8k +cache_read_marginal\n/);
+    expect(result.stdout).toMatch(/\n145a183e78ba +1 +71\.3% +16 \(1\.\.16\) +70\.3 KiB +~18k +~1\.8k +cache_read_marginal\n/);
     expect(result.stdout).toMatch(/\nno_epoch +31 +The conversation has no epoch yet/);
     expect(widest(result.stdout)).toBeLessThanOrEqual(100);
   });

@@ -31,8 +31,8 @@ describe('ctxshed status', () => {
     const result = await runCli(['status', '--state', STATE_EXAMPLE]);
 
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/\n145a183e78ba +38\.1% \/ 70\.0% +#1 .*ago +1 +16 +69\.8 KB +.*ago +Have a look around/);
-    expect(result.stdout).toContain('145a183e78ba: shed mode: epoch #1 shed 16 messages (70.3 KB); RESCUED counts span stubs');
+    expect(result.stdout).toMatch(/\n145a183e78ba +38\.1% \/ 70\.0% +#1 .*ago +1 +16 +69\.8 KiB +.*ago +Have a look around/);
+    expect(result.stdout).toContain('145a183e78ba: shed mode: epoch #1 shed 16 messages (70.3 KiB); RESCUED counts span stubs');
     expect(result.stdout).not.toContain('cbf84ec36c85');
     expect(widest(result.stdout)).toBeLessThanOrEqual(100);
   });

@@ -40,7 +40,7 @@ describe('ctxshed statusline', () => {
 
     expect(lines[0]).toBe('ctxshed on · no request yet\n');
     expect(lines[1]).toMatch(/^ctxshed on · \d+\.\d% of 20k · no epoch yet\n$/);
-    expect(lines[2]).toMatch(/^ctxshed · epoch [1-9]\d* · \d+\.\d% of 20k · \d+(\.\d)? KB kept out\n$/);
+    expect(lines[2]).toMatch(/^ctxshed · epoch [1-9]\d* · \d+\.\d% of 20k · \d+(\.\d)? KiB kept out\n$/);
     expect(statusline(dir, undefined)).toBe('ctxshed on\n');
   });
 

@@ -2,20 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { formatBytes, formatCount, formatPercent, formatTokens, plural } from '../../src/report/format-units.js';
 
 describe('formatBytes', () => {
-  it('should show bytes, KB, MB and GB at 1024 a step', () => {
+  it('should show bytes, KiB, MiB and GiB at 1024 a step', () => {
     expect([0, 812, 1024, 18_864, 320 * 1024, 3.25 * 1024 * 1024, 1.5 * 1024 ** 3].map(formatBytes)).toEqual([
       '0 B',
       '812 B',
-      '1.0 KB',
-      '18.4 KB',
-      '320 KB',
-      '3.3 MB',
-      '1.5 GB',
+      '1.0 KiB',
+      '18.4 KiB',
+      '320 KiB',
+      '3.3 MiB',
+      '1.5 GiB',
     ]);
   });
 
   it('should keep the sign of a negative size', () => {
-    expect(formatBytes(-2048)).toBe('-2.0 KB');
+    expect(formatBytes(-2048)).toBe('-2.0 KiB');
   });
 });
 

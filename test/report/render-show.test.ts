@@ -63,7 +63,7 @@ describe('renderConversation', () => {
     expect(text).toContain("  shed      2 spans, 14 whole messages in 2 epochs (each epoch's figures below, never summed)\n");
     expect(text).not.toContain('  elided    ');
     expect(text).toContain('policy    shed-stale-middle v1: between the head and the messages of the 6 newest tool results');
-    expect(text).toMatch(new RegExp(`shed      8 messages \\(1\\.\\.8\\), 30\\.8 KB \\(~[\\d.]+k tokens\\)\\n  handle    ${SPAN_1.sha256}`));
+    expect(text).toMatch(new RegExp(`shed      8 messages \\(1\\.\\.8\\), 30\\.8 KiB \\(~[\\d.]+k tokens\\)\\n  handle    ${SPAN_1.sha256}`));
     expect(text).toContain('pins      1 text\n');
     expect(text).toContain('pins      none; the first prompt is in it');
     expect(text).toContain(

@@ -11,8 +11,8 @@ describe('renderStats', () => {
 
     expect(text).toMatch(/requests +6 \(1 in no conversation\)/);
     expect(text).toMatch(/passed through +4: no_epoch 2, epoch_mismatch 1, not_a_model_call 1/);
-    expect(text).toMatch(/elided in total +61\.7 KB, ~\d+(\.\d)?k tokens \(each epoch's shed counted once\)/);
-    expect(text).toMatch(/\naaaaaaaaaaaa +1 +\d\d\d\d-\d\d-\d\d \d\d:00:00 +72\.6% +2 +50\.0 KB +~\d+(\.\d)?k +2 \(100\.0%\)/);
+    expect(text).toMatch(/elided in total +61\.7 KiB, ~\d+(\.\d)?k tokens \(each epoch's shed counted once\)/);
+    expect(text).toMatch(/\naaaaaaaaaaaa +1 +\d\d\d\d-\d\d-\d\d \d\d:00:00 +72\.6% +2 +50\.0 KiB +~\d+(\.\d)?k +2 \(100\.0%\)/);
     expect(text).toMatch(/\nrefaults +2 of 3 blocks read back \(66\.7%\), 3 reads\n/);
     expect(text).toMatch(/\nepoch_mismatch +1 +The conversation has epochs/);
     expect(widest(text)).toBeLessThanOrEqual(100);
@@ -70,12 +70,12 @@ describe('renderStats, shed mode', () => {
     const text = renderStats(buildStatsReport(tally, summaries), '/st');
 
     expect(text).toMatch(/epochs +4, 3 blocks\nshed +2 spans, 14 messages in 2 shed epochs \(each one's figures below, never summed\)\n/);
-    expect(text).toMatch(/\nper rescue request +55\.9 KB, ~14k tokens elided; 55\.2 KB smaller \(mean of rewritten requests\)\n/);
+    expect(text).toMatch(/\nper rescue request +55\.9 KiB, ~14k tokens elided; 55\.2 KiB smaller \(mean of rewritten requests\)\n/);
     expect(text).toMatch(/\ncccccccccccc +\d+ +\d+ +\d+ +2 +- +- +- +Port the parser/);
     expect(text).toContain('Shed per epoch (spans of whole messages, each epoch on its own, never summed)');
     expect(text).toMatch(/KEY +EPOCH +AT +MESSAGES +SHED +TOKENS +PER TURN +BASIS\n/);
-    expect(text).toMatch(/\ncccccccccccc +1 +72\.0% +8 \(1\.\.8\) +30\.8 KB +~[\d.]+k +~774 +cache_read_marginal\n/);
-    expect(text).toMatch(/\ncccccccccccc +2 +75\.0% +6 \(10\.\.15\) +19\.5 KB +~[\d.]+k +~3\.2k +blended\n/);
+    expect(text).toMatch(/\ncccccccccccc +1 +72\.0% +8 \(1\.\.8\) +30\.8 KiB +~[\d.]+k +~774 +cache_read_marginal\n/);
+    expect(text).toMatch(/\ncccccccccccc +2 +75\.0% +6 \(10\.\.15\) +19\.5 KiB +~[\d.]+k +~3\.2k +blended\n/);
     expect(text).toContain('Spans restored (refaults of a span): none.');
     // The rescue per-epoch table keeps rescue's epochs only.
     const rescueTable = text.split('Per epoch (what each one shed, counted once)\n')[1]!.split('\n\n')[0]!;
@@ -112,7 +112,7 @@ describe('renderStats, a shed epoch with no reading before it', () => {
 
     const text = renderStats(buildStatsReport(newWireTally(), [summary]), '/st');
 
-    expect(text).toMatch(/\ncccccccccccc +1 +72\.0% +8 \(1\.\.8\) +30\.8 KB +~7\.9k +- +-\n/);
+    expect(text).toMatch(/\ncccccccccccc +1 +72\.0% +8 \(1\.\.8\) +30\.8 KiB +~7\.9k +- +-\n/);
   });
 });
 

@@ -53,7 +53,7 @@ describe('renderStatus, shed mode', () => {
 
     const text = renderStatus(buildStatusReport(tally, summaries, { recentMs: 30 * 60_000, defaultThreshold: 0.7 }), '/st', NOW);
 
-    expect(text).toContain('cccccccccccc: shed mode: epoch #2 shed 6 messages (19.5 KB); RESCUED counts span stubs');
+    expect(text).toContain('cccccccccccc: shed mode: epoch #2 shed 6 messages (19.5 KiB); RESCUED counts span stubs');
     expect(text).not.toContain('aaaaaaaaaaaa: shed mode');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkHexId, resolveId, shortId, type IdCandidate } from '../../src/report/resolve-id.js';
+import { resolveId, shortId, type IdCandidate } from '../../src/report/resolve-id.js';
 
 const SHA_1 = `abcdef01${'0'.repeat(56)}`;
 const SHA_2 = `abcdef02${'0'.repeat(56)}`;
@@ -9,25 +9,6 @@ const CANDIDATES: IdCandidate[] = [
   { id: SHA_2, kind: 'elided' },
   { id: KEY, kind: 'conversation' },
 ];
-
-describe('checkHexId', () => {
-  it('should refuse paths and anything else that is not hex', () => {
-    for (const id of ['../x', '../../etc/passwd', '/etc/passwd', 'abcdef/..', 'abcdeg', 'abc def', '', 'abcdef\n']) {
-      expect(checkHexId(id)).toMatch(/not a hex id/);
-    }
-  });
-
-  it('should refuse fewer than 6 or more than 64 hex digits', () => {
-    expect(checkHexId('abcde')).toMatch(/too short/);
-    expect(checkHexId('a'.repeat(65))).toMatch(/longer than a sha256/);
-  });
-
-  it('should take 6 to 64 hex digits in either case', () => {
-    expect(checkHexId('abcdef')).toBeUndefined();
-    expect(checkHexId('ABCDEF01')).toBeUndefined();
-    expect(checkHexId(SHA_1)).toBeUndefined();
-  });
-});
 
 describe('resolveId', () => {
   it('should find the one candidate a full id or an unambiguous prefix names, in any case', () => {

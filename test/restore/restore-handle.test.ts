@@ -13,4 +13,10 @@ describe('parseHandle', () => {
     expect(parseHandle('../../etc/passwd').kind).toBe('invalid');
     expect(parseHandle('').kind).toBe('invalid');
   });
+
+  it('should refuse every path and anything else that is not hex, so none reaches the disk', () => {
+    for (const id of ['../x', '/etc/passwd', `${'a'.repeat(12)}/..`, 'abcdef01234g', 'abcdef 012345', `${'a'.repeat(64)}.txt`]) {
+      expect(parseHandle(id)).toEqual({ kind: 'invalid', why: 'a handle is hex digits only (a sha256, or its first 12 or more digits)' });
+    }
+  });
 });
