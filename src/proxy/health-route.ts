@@ -15,8 +15,8 @@ export interface HealthReport {
   readonly version: string;
   /** Seconds since the proxy started listening. */
   readonly uptimeSeconds: number;
-  /** The state directory's path. */
-  readonly stateDir: string;
+  /** The state directory's path (`state`, as every command's `--json` names it). */
+  readonly state: string;
   /** Whether it can be written: the last write there worked, and the directory is writable. */
   readonly stateWritable: boolean;
 }
@@ -41,7 +41,7 @@ export function healthDescriber(sources: HealthSources): DescribeHealth {
       ok: writable,
       version: sources.version,
       uptimeSeconds: Math.round(performance.now() - sources.startedAt) / 1000,
-      stateDir: sources.stateDir,
+      state: sources.stateDir,
       stateWritable: writable,
     };
   };

@@ -15,7 +15,7 @@ describe('healthDescriber', () => {
     const report = await describe();
 
     // Assert
-    expect(report).toMatchObject({ ok: true, version: '1.2.3', stateDir: dir, stateWritable: true });
+    expect(report).toMatchObject({ ok: true, version: '1.2.3', state: dir, stateWritable: true });
   });
 
   it('should report not ok while the state health says a write failed (a full disk still lets access() pass)', async () => {
