@@ -9,8 +9,11 @@
  * (b) nothing is taken out twice by two epochs in a row (no prompt between them);
  * (c) the epochs are bounded by how often the conversation really filled: at most one more than
  *     the tokens the model added, over the minimum gain;
- * (d) the request an epoch latched on fits the window with it (every step adds less than the
- *     headroom the threshold leaves, so some plan always could).
+ * (d) the request an epoch latched on fits the window with it, when the reading it latched on was
+ *     within the window (every step adds less than the headroom the threshold leaves, so some plan
+ *     could). A reading already over the window is a request the API refused; the engine then
+ *     latches on the refusal (overflow-latch.ts), which this model of the core does not run, so such
+ *     a latch is not held to (d).
  *
  * (a) and (b) are checked below the gate's ceiling (85% of the window): from there on, the window
  * itself may force the working set out.
@@ -183,8 +186,8 @@ function runSession(kind: 'span' | 'tool_results', steps: readonly Step[]): Run 
         ? applyEpochs(SPANS, body, spans, { sha256, spansDir: SPANS_DIR })
         : applyEpochs(TOOL_RESULTS, body, blocks, { sha256, elidedDir: ELIDED_DIR });
     const tokens = Math.ceil(sent.body.length / BYTES_PER_TOKEN);
-    // (d): the request an epoch latched on, with that epoch applied.
-    if (latchedHere && tokens > WINDOW) over++;
+    // (d): the request an epoch latched on, with that epoch applied, on a reading within the window.
+    if (latchedHere && tokens > WINDOW && (reading?.contextTokens ?? 0) <= WINDOW) over++;
     reading = { contextTokens: tokens, window: WINDOW, epochsApplied: epochs, requestBytes: sent.body.length };
   }
   return { over, epochs, added, violations };
