@@ -38,7 +38,8 @@ beforeEach(async () => {
   state = await openStateDir(await tempStateDir('ctxshed-latch-timing-'));
 });
 afterEach(async () => {
-  await fs.rm(state.root, { recursive: true, force: true });
+  // Engines made in a test write previews off the request's path: retry while one lands.
+  await fs.rm(state.root, { recursive: true, force: true, maxRetries: 5 });
 });
 
 describe.each([

@@ -27,7 +27,9 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await fs.rm(state.root, { recursive: true, force: true });
+  // A conversation's first call writes its preview off the request's path: let it land first.
+  await engine.settle();
+  await fs.rm(state.root, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** The stubs in a body, by its API's index (a stub's words depend on its label). */

@@ -36,7 +36,9 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await fs.rm(state.root, { recursive: true, force: true });
+  // A conversation's first call writes its preview off the request's path: let it land first.
+  await engine.settle();
+  await fs.rm(state.root, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** A main turn read at 90% of the window, then the next main request, which latches. */

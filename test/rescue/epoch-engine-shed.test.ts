@@ -31,7 +31,8 @@ beforeEach(async () => {
   failures = [];
 });
 afterEach(async () => {
-  await fs.rm(state.root, { recursive: true, force: true });
+  // Engines made in a test write previews off the request's path: retry while one lands.
+  await fs.rm(state.root, { recursive: true, force: true, maxRetries: 5 });
 });
 
 function engineWith(settings: EngineSettings): EpochEngine {

@@ -28,7 +28,8 @@ beforeEach(async () => {
   state = await openStateDir(await tempStateDir('ctxshed-engine-thinking-'));
 });
 afterEach(async () => {
-  await fs.rm(state.root, { recursive: true, force: true });
+  // Engines made in a test write previews off the request's path: retry while one lands.
+  await fs.rm(state.root, { recursive: true, force: true, maxRetries: 5 });
 });
 
 async function latchOn(settings: EngineSettings, model?: string): Promise<{ engine: EpochEngine; latched: Prepared }> {

@@ -35,7 +35,9 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await fs.rm(state.root, { recursive: true, force: true });
+  // A conversation's first call writes its preview off the request's path: let it land first.
+  await engine.settle();
+  await fs.rm(state.root, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** The first request, then its response's reading at 90% of the window. */
