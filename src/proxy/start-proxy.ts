@@ -6,14 +6,13 @@ import type { ServedMetrics } from '../metrics/metrics.js';
 import type { StateDir } from '../state/layout.js';
 import { WIRE_FLUSH_DELAY_MS, WireLog } from '../state/wire-log.js';
 import { EpochEngine } from '../rescue/index.js';
-import { buildWireRecord } from '../state/wire-record.js';
 import { createUpstreamAgents } from './agents.js';
-import { appendWireRecord, type WireDeps } from './append-wire-record.js';
 import { createClassifierCall } from './classifier-call.js';
 import { createProxyHandler, type ProxyHandler } from './handler.js';
 import { BodyBudget } from './body-budget.js';
 import { healthDescriber } from './health-route.js';
 import { packageVersion } from './package-version.js';
+import { recordRefusal, type RefusalDeps } from './refuse-client.js';
 import { StateHealth } from './state-health.js';
 import { DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, type ProxySettings } from './transport-settings.js';
 
@@ -80,7 +79,8 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
   const bodyBudget = new BodyBudget(settings.transport.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT);
   const handler = createProxyHandler({ transport: settings.transport, engine, wire, health, agents, now, metrics, describeHealth, log, bodyBudget });
   const inFlight = new Set<Promise<void>>();
-  const server = createServer(handler, inFlight, (req) => recordUpgrade({ wire, health }, req, now));
+  const refusalDeps = { wire, health, now, metrics };
+  const server = createServer(handler, inFlight, (req) => recordUpgradeRefused(refusalDeps, req));
   await listen(server, port);
   server.on('error', () => undefined);
   // unref: the pruning alone never keeps the process alive.
@@ -155,26 +155,11 @@ function listen(server: http.Server, port: number): Promise<void> {
   });
 }
 
-/** The wire record of a WebSocket upgrade: answered 426, never forwarded (`refused: websocket_upgrade`). */
-function recordUpgrade(deps: WireDeps, req: http.IncomingMessage, now: () => Date): void {
-  const record = buildWireRecord({
-    t: now().toISOString(),
-    method: req.method ?? 'GET',
-    target: req.url ?? '/',
-    route: undefined,
-    key: undefined,
-    agentId: undefined,
-    window: 0,
-    bytesIn: 0,
-    bytesOut: 0,
-    rescued: 0,
-    bytesElided: 0,
-    epochs: 0,
-    refused: 'websocket_upgrade',
-    status: 426,
-    responseBytes: 0,
-    usage: undefined,
-    ms: { total: 0, prepare: 0 },
-  });
-  void appendWireRecord(deps, record, false);
+/** The size of UPGRADE_REFUSED, the bytes every upgrade is answered with. */
+const UPGRADE_REFUSED_BYTES = Buffer.byteLength(UPGRADE_REFUSED);
+
+/** Counts a WebSocket upgrade and writes its wire record: answered 426, never forwarded (`refused: websocket_upgrade`). */
+function recordUpgradeRefused(deps: RefusalDeps, req: http.IncomingMessage): void {
+  const request = { method: req.method ?? 'GET', url: req.url ?? '/' };
+  void recordRefusal(deps, request, { status: 426, reason: 'websocket_upgrade', responseBytes: UPGRADE_REFUSED_BYTES, started: performance.now() });
 }

@@ -12,6 +12,7 @@ import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { readConversation } from '../../src/state/read-conversation.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { OpenAiScriptedClient } from '../support/openai-scripted-client.js';
+import { parseScrape, sumOf } from '../support/prom-text.js';
 import {
   chatUsage,
   functionCall,
@@ -127,7 +128,7 @@ describe.each([
 });
 
 describe('rescue proxy, a WebSocket upgrade', () => {
-  it('should answer 426 Upgrade Required without reaching the upstream, and record it with its closed reason', async () => {
+  it('should answer 426 Upgrade Required without reaching the upstream, and record and count it with its closed reason', async () => {
     // Arrange
     const { dir, upstream, proxy } = await setUp();
     const socket = net.connect(proxy.port, '127.0.0.1');
@@ -147,5 +148,7 @@ describe('rescue proxy, a WebSocket upgrade', () => {
     expect(upstream.requests).toEqual([]);
     const [record] = await waitForWire(dir, 1);
     expect(record).toMatchObject({ method: 'GET', path: '/v1/responses', route: null, status: 426, refused: 'websocket_upgrade' });
+    const scrape = parseScrape(await (await fetch(`${proxy.url}/_ctxshed/metrics`)).text());
+    expect(sumOf(scrape, 'ctxshed_requests_total', { status: '426' })).toBe(1);
   });
 });
