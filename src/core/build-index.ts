@@ -1,6 +1,8 @@
 /**
  * The top-level scan of a request body (transcript-index.ts): its members, `model` and
- * `messages`, from the start or resumed at a message boundary of an earlier index.
+ * `messages`, from the start or resumed at a message boundary of an earlier index. A second
+ * `model` or `messages` key is refused (`duplicate_key`): the API takes the last, and ctxshed reads
+ * the window from the first (head-model.ts), so it would measure against the wrong model.
  */
 import {
   continueArray,
@@ -36,12 +38,19 @@ export function buildIndex(b: Uint8Array, resume: IndexResume | undefined): Resu
   let messagesSpan: Span | undefined;
   let model: string | undefined;
   let modelBeforeMessages: string | undefined;
+  // A second `model` is refused as a second `messages` is: the API reads the last, a head read the first.
+  let modelKeySeen = false;
+  let modelKeyBeforeMessages = false;
   let messages: MessageInfo[] = [];
   let toolResults: ToolResultInfo[] = [];
   const visitMessage: ElementVisitor = (start, index, d) => indexMessage(b, start, index, d, messages, toolResults);
   // One visitor for the body's members, used by the full scan and by a resumed one alike.
   const visitMember: MemberVisitor = (keyStart, keyEnd, valueStart, depth) => {
     const key = readKey(b, keyStart, keyEnd);
+    if (key === 'model') {
+      if (modelKeySeen) throw new ShapeError('duplicate_key', 'two "model" keys');
+      modelKeySeen = true;
+    }
     if (key === 'model' && b[valueStart] === 0x22) {
       const end = scanString(b, valueStart);
       model = decodeShortString(b, valueStart, end);
@@ -51,6 +60,7 @@ export function buildIndex(b: Uint8Array, resume: IndexResume | undefined): Resu
     if (messagesSpan !== undefined) throw new ShapeError('duplicate_key', 'two "messages" keys');
     if (b[valueStart] !== 0x5b) throw new ShapeError('not_messages_body', '"messages" is not an array');
     modelBeforeMessages = model;
+    modelKeyBeforeMessages = modelKeySeen;
     const end = scanArray(b, valueStart, depth + 1, visitMessage);
     messagesSpan = { start: valueStart, end };
     return end;
@@ -71,6 +81,7 @@ export function buildIndex(b: Uint8Array, resume: IndexResume | undefined): Resu
     messages = was.messages.slice(0, messageCount);
     toolResults = was.toolResults.slice(0, toolResultsBefore(was, messageCount));
     model = modelBeforeMessages = from.modelBeforeMessages;
+    modelKeySeen = modelKeyBeforeMessages = from.modelKeyBeforeMessages;
     const offset = resumeOffset(was, messageCount);
     const arrayEnd =
       messageCount === 0 ? scanArray(b, offset, MESSAGES_DEPTH, visitMessage) : continueArray(b, offset, MESSAGES_DEPTH, messageCount, visitMessage);
@@ -79,5 +90,5 @@ export function buildIndex(b: Uint8Array, resume: IndexResume | undefined): Resu
   }
   if (skipWhitespace(b, end) !== b.length) throw new JsonSyntaxError(end, 'trailing bytes');
   if (messagesSpan === undefined) throw new ShapeError('not_messages_body', 'no "messages" key');
-  return { index: { byteLength: b.length, messagesSpan, messages, toolResults, model }, modelBeforeMessages };
+  return { index: { byteLength: b.length, messagesSpan, messages, toolResults, model }, modelBeforeMessages, modelKeyBeforeMessages };
 }

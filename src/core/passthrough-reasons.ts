@@ -8,7 +8,7 @@ export const PASSTHROUGH_REASONS = {
   not_messages_body:
     'The body is JSON but not a request of its API: not an object, no "messages" array (Messages, chat) or "input" (Responses), or a message without role or content.',
   duplicate_key:
-    'A key that decides meaning ("messages", "role", "content", "type", "tool_use_id", ...) appears twice; parsers disagree on which wins, so ctxshed does not guess.',
+    'A key that decides meaning ("messages", "model", "role", "content", "type", "tool_use_id", ...) appears twice; parsers disagree on which wins, so ctxshed does not guess.',
   unknown_shape:
     'A message, item or content block has a shape ctxshed does not know (content neither string nor array, a block or item without type, a tool result without a string id, a Responses body that keeps its transcript upstream with previous_response_id).',
   epoch_mismatch:

@@ -65,6 +65,8 @@ export type IndexOutcome =
 /** An index, plus what it takes to resume indexing at one of its message boundaries. */
 export interface ResumableIndex {
   readonly index: TranscriptIndex;
-  /** The top-level `model` as it stood when `messages` began (a `model` key after it may change it). */
+  /** The top-level `model` as it stood when `messages` began (a first `model` key after it may set it). */
   readonly modelBeforeMessages: string | undefined;
+  /** Whether a `model` key, string or not, came before `messages`: a resumed scan then refuses another. */
+  readonly modelKeyBeforeMessages: boolean;
 }

@@ -175,7 +175,7 @@ describe('indexTranscript', () => {
   it('should accept duplicates of keys that decide nothing for the rewrite', () => {
     // Arrange
     const bytes = utf8(
-      '{"model":"a","model":"b","messages":[{"role":"user","content":[{"type":"tool_use","id":"t","name":"A","name":"B","input":{}}],"x":1,"x":2}]}',
+      '{"model":"a","messages":[{"role":"user","content":[{"type":"tool_use","id":"t","name":"A","name":"B","input":{}}],"x":1,"x":2}],"y":1,"y":2}',
     );
 
     // Act
@@ -485,7 +485,7 @@ const GROWN = [
 describe('indexResumable', () => {
   it('should give the index indexTranscript gives, and the model seen before "messages"', () => {
     // Arrange
-    const bytes = body({ model: 'first', messages: GROWN, model_after: 1, tools: [] });
+    const bytes = body({ model: 'first', messages: GROWN, max_tokens: 1, tools: [] });
 
     // Act
     const outcome = indexResumable(bytes);
@@ -495,16 +495,30 @@ describe('indexResumable', () => {
     expect(outcome.kind === 'indexed' && outcome.resumable.modelBeforeMessages).toBe('first');
   });
 
-  it('should tell a model given before "messages" from one given after', () => {
-    // Arrange: a second "model" key after "messages" wins, but is not the one a resume starts from.
-    const bytes = utf8('{"model":"a","messages":[],"model":"b"}');
+  it('should take a model given only after "messages" as the body\'s model, but not as the one a resume starts from', () => {
+    // Arrange
+    const bytes = utf8('{"messages":[],"model":"b"}');
 
     // Act
-    const { index, modelBeforeMessages } = resumable(bytes);
+    const { index, modelBeforeMessages, modelKeyBeforeMessages } = resumable(bytes);
 
     // Assert
     expect(index.model).toBe('b');
-    expect(modelBeforeMessages).toBe('a');
+    expect(modelBeforeMessages).toBeUndefined();
+    expect(modelKeyBeforeMessages).toBe(false);
+  });
+
+  it.each([
+    ['before and after "messages"', '{"model":"a","messages":[],"model":"b"}'],
+    ['twice before "messages"', '{"model":"a","model":"b","messages":[]}'],
+    ['the same twice', '{"model":"a","messages":[],"model":"a"}'],
+    ['a string and a number', '{"model":7,"messages":[],"model":"b"}'],
+  ])('should refuse a second "model" key (%s): the API reads the last, the window the first', (_name, text) => {
+    // Act
+    const outcome = indexTranscript(utf8(text));
+
+    // Assert
+    expect(outcome).toMatchObject({ kind: 'failed', reason: 'duplicate_key' });
   });
 
   it('should fail as indexTranscript fails', () => {
@@ -542,14 +556,30 @@ describe('resumeIndex', () => {
 
   it('should find a model key after "messages" on the resumed part', () => {
     // Arrange
-    const earlier = resumable(utf8('{"model":"a","messages":[{"role":"user","content":"x"}]}'));
-    const next = utf8('{"model":"a","messages":[{"role":"user","content":"x"}],"model":"b"}');
+    const earlier = resumable(utf8('{"messages":[{"role":"user","content":"x"}]}'));
+    const next = utf8('{"messages":[{"role":"user","content":"x"}],"model":"b"}');
 
     // Act
     const resumed = resumeIndex(next, earlier, 1);
 
     // Assert
     expect(resumed?.index.model).toBe('b');
+  });
+
+  it.each([
+    ['string', '{"model":"a","messages":[{"role":"user","content":"x"}]}'],
+    ['number', '{"model":7,"messages":[{"role":"user","content":"x"}]}'],
+  ])('should give up on a second "model" key after "messages" where a %s model came before, as the full scan does', (_name, first) => {
+    // Arrange
+    const earlier = resumable(utf8(first));
+    const next = utf8(`${first.slice(0, -1)},"model":"b"}`);
+
+    // Act
+    const resumed = resumeIndex(next, earlier, 1);
+
+    // Assert
+    expect(resumed).toBeUndefined();
+    expect(indexTranscript(next)).toMatchObject({ kind: 'failed', reason: 'duplicate_key' });
   });
 
   it.each([
