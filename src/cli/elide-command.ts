@@ -3,8 +3,8 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { freezeLabelled, indexAnyApi, labelBlocks, planElision, rewriteRequest } from '../core/index.js';
 import { layoutPaths } from '../state/layout.js';
 import { sha256Hex } from '../state/sha256-hex.js';
-import { writeElidedFile } from '../state/elided-file.js';
 import { CliError } from './cli-error.js';
+import { recordElide } from './record-elide.js';
 import { readInput, writeStdout } from './read-input.js';
 import { openStateOrFail, STATE_OPTION, stateDirFrom } from './state-option.js';
 import { DEFAULT_ENGINE_SETTINGS } from '../rescue/index.js';
@@ -19,7 +19,7 @@ interface ElideArgs {
 
 export const elideCommand: CommandModule<object, ElideArgs> = {
   command: 'elide <body>',
-  describe: 'Elide the old tool results of one request body, as an epoch latched now would',
+  describe: 'Elide the old tool results of one request body, as an epoch latched now would, and record that epoch',
   builder: (yargs) =>
     (yargs as Argv<object>)
       .positional('body', { type: 'string', demandOption: true, describe: 'A request body: Messages, Responses or chat (JSON file, or - for stdin)' })
@@ -36,16 +36,13 @@ export const elideCommand: CommandModule<object, ElideArgs> = {
     if (indexed.kind === 'failed') throw new CliError(`${args.body}: not a Messages API body (${indexed.reason}: ${indexed.detail})`);
     const plan = planElision(body, indexed.index, policy, sha256Hex);
     // Labelled by the local rules, as a new epoch is (docs/labels.md).
-    const { blocks: frozen } = freezeLabelled(plan, labelBlocks({ body, index: indexed.index, candidates: plan, sha256: sha256Hex }));
+    const { blocks: frozen, ledger } = freezeLabelled(plan, labelBlocks({ body, index: indexed.index, candidates: plan, sha256: sha256Hex }));
     const state = args.dryRun ? layoutPaths(stateDirFrom(args.state)) : await openStateOrFail(args.state);
-    // Files first, then the stubs that name them (the order the proxy keeps too).
-    if (!args.dryRun) {
-      for (const block of plan) {
-        await writeElidedFile(state, block.sha256, block.text, 'txt');
-        if (block.rawSha256 !== undefined && block.raw !== undefined) await writeElidedFile(state, block.rawSha256, block.raw, 'json');
-      }
-    }
-    const outcome = rewriteRequest(body, frozen, { elidedDir: state.elidedDir, sha256: sha256Hex, index: indexed.index, api });
+    // Files, then the record naming them (as a latch writes them), then the stubs that name both.
+    const stubbed = args.dryRun
+      ? frozen
+      : await recordElide(state, { body, api, index: indexed.index, plan, blocks: frozen, ledger, policy, source: args.body }, new Date());
+    const outcome = rewriteRequest(body, stubbed, { elidedDir: state.elidedDir, sha256: sha256Hex, index: indexed.index, api });
     if (outcome.kind === 'passthrough' && outcome.reason !== 'no_epoch') {
       throw new CliError(`${args.body}: the rewrite fell back to the original (${outcome.reason}: ${outcome.detail})`);
     }

@@ -59,13 +59,14 @@ export const EPOCH_MODES: readonly EpochMode[] = ['rescue', 'shed'];
  * What made an epoch latch: `threshold`, a usage reading at or over `--rescue-pct`; `overflow`,
  * the API refusing a request as too long (docs/rescue.md); `prefix_check`, the API refusing a
  * request ctxshed changed because a thinking block failed its prefix check (a correction epoch
- * that only removes thinking blocks, docs/rescue.md "Preserved thinking"). Records written before
- * the field existed have none and latched on the threshold (see `triggerOf`).
+ * that only removes thinking blocks, docs/rescue.md "Preserved thinking"); `command`, a person running
+ * `ctxshed elide` on a body (its reading is an estimate from the body's bytes). Records written
+ * before the field existed have none and latched on the threshold (see `triggerOf`).
  */
-export type EpochTrigger = 'threshold' | 'overflow' | 'prefix_check';
+export type EpochTrigger = 'threshold' | 'overflow' | 'prefix_check' | 'command';
 
 /** Every trigger, for checkers. */
-export const EPOCH_TRIGGERS: readonly EpochTrigger[] = ['threshold', 'overflow', 'prefix_check'];
+export const EPOCH_TRIGGERS: readonly EpochTrigger[] = ['threshold', 'overflow', 'prefix_check', 'command'];
 
 /** Why an epoch latched: the reading that caused it. */
 export interface LatchReason {
@@ -132,7 +133,7 @@ export interface ToolResultEpoch extends EpochBase {
   /** Absent in every record written before modes: they are all tool-result epochs. */
   readonly mode?: 'rescue';
   /** Absent in records written before triggers were recorded: those latched on the threshold. */
-  readonly trigger?: 'threshold' | 'overflow';
+  readonly trigger?: 'threshold' | 'overflow' | 'command';
   /** The blocks this epoch adds (earlier epochs' blocks stay elided). */
   readonly blocks: readonly FrozenBlock[];
   readonly span?: never;
@@ -141,7 +142,8 @@ export interface ToolResultEpoch extends EpochBase {
 /** A numbered, frozen decision: "this span of whole messages is shed from now on" (shed mode, docs/shed.md). */
 export interface SpanEpoch extends EpochBase {
   readonly mode: 'shed';
-  readonly trigger?: 'threshold' | 'overflow';
+  /** `command` only on a tool-result epoch (`ctxshed elide`); the record checker refuses it here. */
+  readonly trigger?: 'threshold' | 'overflow' | 'command';
   /** A span epoch freezes no tool result of its own. */
   readonly blocks: readonly [];
   readonly span: FrozenSpan;

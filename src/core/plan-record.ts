@@ -77,8 +77,11 @@ export type EpochPart = ToolResultsPart | SpanPart;
 export interface LatchFacts {
   /** The reading that caused the latch: a usage reading over the threshold, or the API's count of an overflow. */
   readonly reading: FullnessReading;
-  /** What caused it; `threshold` when not given (a `prefix_check` correction is planned by core/thinking/freeze-in-plan.ts). */
-  readonly trigger?: 'threshold' | 'overflow';
+  /**
+   * What caused it; `threshold` when not given (a `prefix_check` correction is planned by
+   * core/thinking/freeze-in-plan.ts). `command` is a tool-result epoch of `ctxshed elide`.
+   */
+  readonly trigger?: 'threshold' | 'overflow' | 'command';
   /** Overflow only: the maximum the API's error named. */
   readonly limit?: number;
   /** A threshold latch: which threshold fired, when a token threshold was in force. */

@@ -138,6 +138,7 @@ function renderSpan(span: SpanSummary, gate: GateDecision | undefined): string[]
 function describeReading(e: EpochSummary, fullness: number, threshold: number, window: number): string {
   const tokens = e.contextTokens === null ? '' : ` (${formatCount(e.contextTokens)} tokens)`;
   const ofWindow = `of a ${formatCount(window)}-token window`;
+  if (e.trigger === 'command') return `ctxshed elide (no reading: ~${formatCount(e.contextTokens ?? 0)} tokens estimated from the body's bytes, ${ofWindow})`;
   if (e.trigger !== 'overflow' && e.contextTokens !== null && e.fired?.crossed === 'tokens') {
     return `${formatCount(e.contextTokens)} tokens >= token threshold ${formatCount(e.fired.thresholdTokens)} (fullness ${formatPercent(fullness)} ${ofWindow})`;
   }

@@ -8,6 +8,8 @@ import type { Metrics } from '../metrics/metrics.js';
 
 /** Reports `epoch` to `metrics`: a shed epoch's bytes are its span's. */
 export function countLatch(metrics: Metrics, epoch: Epoch): void {
+  // `ctxshed elide` writes the only `command` epochs, and no proxy counts them.
+  if (epoch.trigger === 'command') return;
   let bytes = epoch.span?.bytes ?? 0;
   for (const block of epoch.blocks) bytes += block.bytes;
   // Records written before mode and trigger existed are rescue epochs latched on the threshold.

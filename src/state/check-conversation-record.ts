@@ -46,6 +46,7 @@ export function checkConversationRecord(value: unknown, key: string): string[] {
     const toolResults = mode !== 'shed' && epoch['trigger'] !== 'prefix_check';
     if (!toolResults && Array.isArray(epoch['blocks']) && epoch['blocks'].length > 0)
       problems.push(`${at}: only a tool-result epoch has blocks (not a shed or prefix_check one)`);
+    if (mode === 'shed' && epoch['trigger'] === 'command') problems.push(`${at}: only a tool-result epoch is latched by a command (ctxshed elide)`);
     if (span === undefined) return;
     problems.push(...checkFrozenSpan(span, at, shedThrough));
     shedThrough = spanEnd(span, shedThrough);

@@ -1,12 +1,29 @@
 /**
- * Inflate at the edge: find every kind's stubs, read each stub's files, check their hashes, and
- * splice the originals back in one plan. A span's stub message and a tool result's stub never
- * overlap (a span's bytes are the client's own, so they hold no stub); the plan refuses any that do.
+ * Inflate at the edge: find every kind's stubs, keep those the conversation records say ctxshed
+ * put there, read each one's files, check their hashes, and splice the originals back in one plan.
+ * A span's stub message and a tool result's stub never overlap (a span's bytes are the client's
+ * own, so they hold no stub); the plan refuses any that do.
+ *
+ * Text that only looks like a stub is the client's own (an agent that read a captured request has
+ * stub text in its transcript), and the proxy rightly left it alone: a tool result's stub is put
+ * back only when some epoch froze that tool call's result with that sha256, and a span's only when
+ * some epoch shed that span, once (a later copy of the same stub message is the client's).
  */
 import fs from 'node:fs/promises';
-import { applyInflate, indexAnyApi, restoredContent, SPANS, TOOL_RESULTS, type FoundStub, type IndexOutcome } from '../core/index.js';
+import {
+  applyInflate,
+  indexAnyApi,
+  restoredContent,
+  SPANS,
+  TOOL_RESULTS,
+  type ConversationRecord,
+  type FoundSpanStub,
+  type FoundStub,
+  type IndexOutcome,
+} from '../core/index.js';
 import { inflateThinking } from './inflate-thinking.js';
 import { spanPath, type StateDir } from './layout.js';
+import { listConversations } from './read-conversation.js';
 import { sha256Hex } from './sha256-hex.js';
 import { locateStoredFile } from './stored-file.js';
 
@@ -21,8 +38,12 @@ export class InflateError extends Error {
  */
 export async function inflateFromState(state: StateDir, body: Uint8Array): Promise<{ body: Uint8Array; stubs: number; spans: number; thinking: number }> {
   const { index } = indexOf(body);
-  const spans = SPANS.findStubs(body, index);
-  const found = TOOL_RESULTS.findStubs(body, index);
+  const frozen = frozenItems(await listConversations(state));
+  const spans = firstOfEach(SPANS.findStubs(body, index).filter((f) => frozen.spans.has(f.stub.sha256)));
+  const found = TOOL_RESULTS.findStubs(body, index).filter((f) => {
+    const toolUseId = index.toolResults[f.ordinal]?.toolUseId;
+    return toolUseId !== undefined && frozen.blocks.has(blockKey(toolUseId, f.stub.sha256));
+  });
   const restored = await Promise.all([
     ...spans.map(async (f) => ({ found: f, content: await readSpan(state, f.stub.sha256, f.stub.bytes) })),
     ...found.map(async (f) => ({ found: f, content: await readOriginal(state, f) })),
@@ -31,6 +52,27 @@ export async function inflateFromState(state: StateDir, body: Uint8Array): Promi
   // Last: the removed thinking blocks' positions are those of the client's body, spans and all.
   const withThinking = await inflateThinking(state, inflated);
   return { body: withThinking.body, stubs: found.length, spans: spans.length, thinking: withThinking.thinking };
+}
+
+/** What the records say ctxshed replaced: tool results by call id and sha256, spans by sha256. */
+function frozenItems(records: readonly ConversationRecord[]): { blocks: Set<string>; spans: Set<string> } {
+  const blocks = new Set<string>();
+  const spans = new Set<string>();
+  for (const epoch of records.flatMap((r) => r.epochs)) {
+    for (const block of epoch.blocks) blocks.add(blockKey(block.toolUseId, block.sha256));
+    if (epoch.span !== undefined) spans.add(epoch.span.sha256);
+  }
+  return { blocks, spans };
+}
+
+function blockKey(toolUseId: string, sha256: string): string {
+  return `${sha256} ${toolUseId}`;
+}
+
+/** Each span's first stub message: a span is shed once, so a later copy is the client's own text. */
+function firstOfEach(found: readonly FoundSpanStub[]): FoundSpanStub[] {
+  const seen = new Set<string>();
+  return found.filter((f) => !seen.has(f.stub.sha256) && seen.add(f.stub.sha256) !== undefined);
 }
 
 function indexOf(body: Uint8Array): Extract<IndexOutcome, { kind: 'indexed' }> {

@@ -53,6 +53,9 @@ describe('ctxshed elide and inflate on a real Claude Code request body', () => {
     expect(inflated.code).toBe(0);
     expect(inflated.stdout.equals(original)).toBe(true);
     expect((await runCtxshed(['verify', '--state', state])).code).toBe(0);
+    // The epoch is recorded, as a latch records it: inflate puts back what records name.
+    const shown = JSON.parse((await runCtxshed(['ls', '--state', state, '--json'])).stdout) as { conversations: { epochs: number }[] };
+    expect(shown.conversations.map((c) => c.epochs)).toEqual([1]);
   });
 
   it.each([
@@ -73,12 +76,16 @@ describe('ctxshed inflate on a shed body', () => {
     const { openStateDir } = await import('../../src/state/open-state-dir.js');
     const { sha256Hex } = await import('../../src/state/sha256-hex.js');
     const { writeSpanFiles } = await import('../../src/state/span-file.js');
+    const { latchEpoch } = await import('../../src/state/latch-epoch.js');
+    const { keyOf, recordOf, shedEpochOf } = await import('../state/fixtures/state-fixtures.js');
     const dir = await tempStateDir();
     const state = await openStateDir(dir);
     const original = await fs.readFile(REAL);
     const plan = planShed(original, [], { sha256: sha256Hex });
     if (plan.kind !== 'planned') throw new Error(plan.reason);
     await writeSpanFiles(state, plan.span.sha256, plan.span.text);
+    // inflate puts back what a record names: the span's epoch, as the proxy would have written it.
+    await latchEpoch(state, keyOf('real'), () => ({ record: recordOf(keyOf('real'), [shedEpochOf(1, freezeSpan(plan.span))]), files: [] }));
     const shed = applyEpochs(SPANS, original, [freezeSpan(plan.span)], { spansDir: state.spansDir, sha256: sha256Hex });
     if (shed.kind !== 'applied') throw new Error(shed.reason);
     const file = path.join(dir, 'shed.json');

@@ -1,13 +1,14 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { freezeSpan, planShed, applyEpochs, SPANS } from '../../src/core/index.js';
+import { freezeSpan, planShed, applyEpochs, indexTranscript, renderStub, SPAN_STUB_PREFIX, SPANS, type TranscriptIndex } from '../../src/core/index.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
+import { latchEpoch } from '../../src/state/latch-epoch.js';
 import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { writeSpanFiles } from '../../src/state/span-file.js';
 import { SMALL_RECENT_TOKENS, bodyOf, session } from '../core/shed/shed-bodies.js';
-import { makeTempDir, removeTempDir } from './fixtures/state-fixtures.js';
+import { appendEpochPlan, keyOf, makeTempDir, recordOf, removeTempDir, shedEpochOf } from './fixtures/state-fixtures.js';
 
 let tmp: string;
 let state: StateDir;
@@ -19,15 +20,32 @@ afterEach(async () => {
   await removeTempDir(tmp);
 });
 
-/** A shed body of a 12-turn session, with its span's files written. */
+/** A shed body of a 12-turn session, with its span's files written and its epoch recorded. */
 async function shedBody(): Promise<{ original: Uint8Array; shed: Uint8Array; sha: string }> {
   const original = bodyOf(session(12));
   const plan = planShed(original, [], { sha256: sha256Hex, recentTokens: SMALL_RECENT_TOKENS });
   if (plan.kind !== 'planned') throw new Error(plan.reason);
   await writeSpanFiles(state, plan.span.sha256, plan.span.text);
+  const key = keyOf('shed');
+  await latchEpoch(state, key, () => ({ record: recordOf(key, [shedEpochOf(1, freezeSpan(plan.span))]), files: [] }));
   const out = applyEpochs(SPANS, original, [freezeSpan(plan.span)], { spansDir: state.spansDir, sha256: sha256Hex });
   if (out.kind !== 'applied') throw new Error(out.reason);
   return { original, shed: out.body, sha: plan.span.sha256 };
+}
+
+function mustIndex(body: Uint8Array): TranscriptIndex {
+  const outcome = indexTranscript(body);
+  if (outcome.kind !== 'indexed') throw new Error(outcome.detail);
+  return outcome.index;
+}
+
+/** A Messages body whose tool results (ids toolu_0, toolu_1, ...) hold `contents`. */
+function toolResultsBody(contents: readonly string[]): Uint8Array {
+  const messages = contents.flatMap((content, i) => [
+    { role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${i}`, name: 'Read', input: { file_path: `/f${i}` } }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content }] },
+  ]);
+  return Buffer.from(JSON.stringify({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'go' }, ...messages] }));
 }
 
 describe('inflateFromState', () => {
@@ -48,6 +66,62 @@ describe('inflateFromState', () => {
     await expect(inflateFromState(state, shed)).rejects.toThrow(/does not match its sha256 name/);
     await fs.unlink(file);
     await expect(inflateFromState(state, shed)).rejects.toThrow(/cannot read span file .*ENOENT/);
+  });
+
+  it('should put back only the stubs the records say ctxshed wrote, never text of the client that reads like one', async () => {
+    // Arrange: the epoch froze toolu_0's result; toolu_1's result is the same stub text, which the
+    // client itself holds (an agent that read a captured request), and no record names.
+    const original = 'the original output of the first tool call';
+    const key = keyOf('rescue');
+    const plan = appendEpochPlan(key, undefined, original, 0);
+    await latchEpoch(state, key, () => plan);
+    const stub = renderStub(plan.record.epochs[0]!.blocks[0]!, state.elidedDir);
+    const body = toolResultsBody([stub, stub]);
+
+    // Act
+    const inflated = await inflateFromState(state, body);
+
+    // Assert
+    expect(Buffer.from(inflated.body).toString()).toBe(Buffer.from(toolResultsBody([original, stub])).toString());
+    expect(inflated.stubs).toBe(1);
+  });
+
+  it('should leave every stub alone where no record names it', async () => {
+    // Arrange: the elided file is there, but no conversation record froze the block.
+    const { shed } = await shedBody();
+    await fs.rm(state.conversationsDir, { recursive: true });
+    await fs.mkdir(state.conversationsDir);
+
+    // Act
+    const inflated = await inflateFromState(state, shed);
+
+    // Assert
+    expect(inflated).toEqual({ body: shed, stubs: 0, spans: 0, thinking: 0 });
+  });
+
+  it("should put a span back once: a later copy of its stub message is the client's", async () => {
+    // Arrange
+    const { original, shed } = await shedBody();
+    const text = Buffer.from(shed).toString();
+    const stubMessage = JSON.stringify(
+      JSON.parse(text).messages.find((m: { content: unknown }) => typeof m.content === 'string' && m.content.startsWith(SPAN_STUB_PREFIX)),
+    );
+    // The copy goes last in `messages`, just before its closing bracket.
+    const withCopy = (body: string): string => {
+      const index = mustIndex(Buffer.from(body));
+      const at = Buffer.from(body)
+        .subarray(0, index.messagesSpan.end - 1)
+        .toString().length;
+      return `${body.slice(0, at)},${stubMessage}${body.slice(at)}`;
+    };
+    expect(withCopy(text)).not.toBe(text);
+
+    // Act
+    const inflated = await inflateFromState(state, Buffer.from(withCopy(text)));
+
+    // Assert
+    expect(Buffer.from(inflated.body).toString()).toBe(withCopy(Buffer.from(original).toString()));
+    expect(inflated.spans).toBe(1);
   });
 
   it('should give back a body without stubs unchanged, and refuse one that is no request', async () => {

@@ -1,0 +1,98 @@
+/**
+ * `ctxshed elide` acts as if an epoch latched now, so it writes one as the proxy would: the elided
+ * files first, then the conversation's record naming every block it replaced (trigger `command`).
+ * `inflate` puts back exactly what records name (state/inflate-from-state.ts), so a body `elide`
+ * wrote inflates, and text that merely reads like a stub is never touched.
+ */
+import {
+  DEFAULT_CONTEXT_WINDOW,
+  DEFAULT_TOKENS_PER_BYTE,
+  LABELS_POLICY_VERSION,
+  modelContextWindow,
+  openAiModelWindow,
+  planRecord,
+  POLICY_NAME,
+  type ApiDialect,
+  type ElisionPolicy,
+  type FrozenBlock,
+  type LedgerRow,
+  type PlannedBlock,
+  type PlannedFile,
+  type TranscriptIndex,
+} from '../core/index.js';
+import { conversationKeyFor } from '../rescue/conversation-key-of.js';
+import { latchEpoch } from '../state/latch-epoch.js';
+import type { StateDir } from '../state/layout.js';
+import { CliError } from './cli-error.js';
+
+/** What `elide` decided for one body. */
+export interface ElideChoice {
+  readonly body: Uint8Array;
+  readonly api: ApiDialect;
+  readonly index: TranscriptIndex;
+  readonly plan: readonly PlannedBlock[];
+  readonly blocks: readonly FrozenBlock[];
+  readonly ledger: readonly LedgerRow[];
+  readonly policy: ElisionPolicy;
+  /** Where the body came from, for an error. */
+  readonly source: string;
+}
+
+/**
+ * Latches the blocks no earlier epoch of the body's conversation froze, and returns every block
+ * the conversation's epochs now freeze: what the rewrite stubs.
+ */
+export async function recordElide(state: StateDir, choice: ElideChoice, now: Date): Promise<readonly FrozenBlock[]> {
+  const { body, api, index, blocks } = choice;
+  const lookup = conversationKeyFor(body, api, { route: undefined, window: 0, agentId: undefined, sessionId: undefined, encoding: undefined });
+  if (lookup.kind !== 'found') throw new CliError(`${choice.source}: no conversation to record the epoch under (${lookup.reason}: ${lookup.detail})`);
+  const key = lookup.key;
+  const record = await latchEpoch(state, key, (current) => {
+    const earlier = new Set((current?.epochs ?? []).flatMap((e) => e.blocks.map((b) => b.ordinal)));
+    const added = blocks.filter((b) => !earlier.has(b.ordinal));
+    if (added.length === 0) return undefined;
+    return planRecord({
+      key,
+      current,
+      facts: {
+        reading: {
+          contextTokens: Math.round(body.length * DEFAULT_TOKENS_PER_BYTE),
+          window: windowOf(index.model),
+          epochsApplied: 0,
+          requestBytes: body.length,
+        },
+        trigger: 'command',
+        firstPrompt: api.firstPrompt(body, index),
+        model: index.model ?? '',
+        agentId: undefined,
+      },
+      threshold: 0,
+      part: {
+        kind: 'tool_results',
+        policy: { name: POLICY_NAME, version: LABELS_POLICY_VERSION, ...choice.policy },
+        blocks: added,
+        ledger: choice.ledger.filter((row) => !earlier.has(row.ordinal)),
+        files: filesOf(choice.plan, added),
+      },
+      now: now.toISOString(),
+    });
+  });
+  return (record?.epochs ?? []).flatMap((e) => e.blocks);
+}
+
+/** The model's window, as the proxy would take it with no `--window` and no beta header. */
+function windowOf(model: string | undefined): number {
+  if (model === undefined) return DEFAULT_CONTEXT_WINDOW;
+  return modelContextWindow(model) ?? openAiModelWindow(model) ?? DEFAULT_CONTEXT_WINDOW;
+}
+
+/** The elided files of the frozen blocks: the text, and the exact JSON where it is kept. */
+function filesOf(plan: readonly PlannedBlock[], frozen: readonly FrozenBlock[]): PlannedFile[] {
+  const ordinals = new Set(frozen.map((b) => b.ordinal));
+  return plan
+    .filter((b) => ordinals.has(b.ordinal))
+    .flatMap((b) => [
+      { sha256: b.sha256, bytes: b.text, ext: 'txt' as const },
+      ...(b.rawSha256 === undefined || b.raw === undefined ? [] : [{ sha256: b.rawSha256, bytes: b.raw, ext: 'json' as const }]),
+    ]);
+}
