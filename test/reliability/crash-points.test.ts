@@ -81,7 +81,10 @@ async function crashAndRecover(point: (typeof POINTS)[number], cleanups: Cleanup
     served = await startWith(cleanups, args, { CTXSHED_TEST_CRASH_AT: point });
     client = new ScriptedClient(served.url);
   }
-  const crashedOn = await turnUntilKilled(client, served, 40, point === 'wire-mid-append' ? 300 : 0);
+  // The first wire line is appended about WIRE_FLUSH_DELAY_MS after the first answer, and the
+  // crash is armed for it: wait for the death as long as a loaded machine may take, or the next
+  // turn's request goes out first and the body cut is not the one the upstream saw last.
+  const crashedOn = await turnUntilKilled(client, served, 40, point === 'wire-mid-append' ? 2_000 : 0);
   const exit = await served.exited;
   const beforeRestart = modelBodies(upstream);
 
