@@ -1,17 +1,19 @@
 /**
  * The real-client scenario behind burst-real-client.test.ts: Claude Code in print mode and its
- * DEFAULT permission mode (no bypass, no grant by hand) through `ctxshed rescue` (rescue mode),
- * against a scripted upstream on 127.0.0.1 that refuses a prompt over the window ctxshed is given,
- * as the real API refuses one over the model's. Writes what it saw to `--root` (observations.json
- * and every main-thread body as the upstream got it).
+ * DEFAULT permission mode (no bypass, no grant by hand) through `ctxshed rescue`, against a
+ * scripted upstream on 127.0.0.1 that refuses a prompt over the window ctxshed is given, as the
+ * real API refuses one over the model's. Writes what it saw to `--root` (observations.json and
+ * every main-thread body as the upstream got it).
  *
- *   node_modules/.bin/tsx test/real-client/burst-scenario.ts --root /tmp/some-empty-dir [--client older]
+ *   node_modules/.bin/tsx test/real-client/burst-scenario.ts --root /tmp/some-empty-dir [--client older] [--mode shed]
  *
  * One prompt. The scripted model reads f1.txt .. f8.txt, one a turn (12 KB each, a planted fact
- * halfway through), so rescue epochs elide the older Reads; then, in a burst, it Reads back the
- * elided file of every stub the request shows, all in one turn, and again for any stub a later
- * request shows that it has not read back, then ends. What it brings back is well over the recent
- * budget (`--keep-recent 2`, two Reads) and, with the rest, under the window.
+ * halfway through), so epochs take the older Reads out; then, in a burst, it reads back what every
+ * stub the request shows names, all in one turn (rescue mode: the elided file; shed mode: the
+ * span's `.md`), Reads a small notes file, and reads back again any stub a later request shows
+ * that it has not read back; then ends. What it brings back is well over the recent budget
+ * (rescue: `--keep-recent 2`, two Reads; shed: 7% of the window, about one) and, with the rest,
+ * under the window.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -24,10 +26,12 @@ import { CLI_PATH } from '../support/cli-process.js';
 import { CLAUDE_BIN, CLAUDE_CLIENTS, CLIENT, clientEnv, isInNetns, MODEL, reexecInNetns, type ClaudeClient } from './client-env.js';
 import { mainThread, stubsIn, type SeenStub } from './grant-models.js';
 import { classify } from './rescue-scenario.js';
-import { factOf } from './shed-scenario.js';
+import { factOf, spanStubsIn } from './shed-scenario.js';
 import { linesOf } from './scratch-text.js';
 
 const CLIENT_TIMEOUT_MS = 150_000;
+/** The mode under test: `--mode shed` on the scenario's command line runs the shed burst. */
+export type BurstMode = 'rescue' | 'shed';
 export const BURST_FILES = 8;
 const FILE_BYTES = 12 * 1024;
 /** A small file the model reads after the burst. */
@@ -42,11 +46,22 @@ const MAX_ROUNDS = 4;
 export function burstWindow(client: ClaudeClient): number {
   return client === CLAUDE_CLIENTS.older ? 60_000 : 52_000;
 }
-/** The rescue flags of a run on `client`. */
-export function burstFlags(client: ClaudeClient): string[] {
+/**
+ * Shed's window: 50% of it sheds the Reads before the recent window (7% of it, about one Read)
+ * twice while the model reads, and everything back stays under 85% of it.
+ */
+const SHED_WINDOW = 70_000;
+/** The flags of a run on `client` in `mode`. */
+export function burstFlags(client: ClaudeClient, mode: BurstMode = 'rescue'): string[] {
+  if (mode === 'shed') return ['--mode', 'shed', '--window', String(SHED_WINDOW), '--rescue-pct', '50', '--horizon', '100'];
   return ['--window', String(burstWindow(client)), '--rescue-pct', '70', '--keep-recent', '2', '--min-bytes', '1024'];
 }
-export const BURST_PROMPT = `Read f1.txt to f${BURST_FILES}.txt one at a time, then bring back everything that was moved out of the context and check every fact.`;
+/** The window of `burstFlags`. */
+export function windowOf(flags: readonly string[]): number {
+  return Number(flags[flags.indexOf('--window') + 1]);
+}
+const MODE: BurstMode = process.argv.includes('--mode') && process.argv[process.argv.indexOf('--mode') + 1] === 'shed' ? 'shed' : 'rescue';
+const PROMPT = 'Read the scratch files one at a time, then bring back everything that was moved out of the context and check every fact.';
 
 /** What the model asked for, by tool_use id. */
 export interface BurstPlan {
@@ -61,6 +76,7 @@ export interface BurstPlan {
 
 export interface BurstObservations {
   client: string;
+  mode: BurstMode;
   isolated: boolean;
   stateDir: string;
   argv: string[];
@@ -76,7 +92,10 @@ export interface BurstObservations {
 }
 
 /** Reads the files one a turn; then reads back every stub not read back yet, all at once, round after round, with one small Read after the first burst; then ends. */
-export function burstModel(projectDir: string): { respond: (req: ReceivedRequest) => ReturnType<ReturnType<typeof mainThread>>; plan: BurstPlan } {
+export function burstModel(
+  projectDir: string,
+  mode: BurstMode,
+): { respond: (req: ReceivedRequest) => ReturnType<ReturnType<typeof mainThread>>; plan: BurstPlan } {
   const plan: BurstPlan = { fileReads: {}, readBacks: {}, rounds: 0 };
   const readBack = new Set<string>();
   let nextFile = 1;
@@ -86,7 +105,7 @@ export function burstModel(projectDir: string): { respond: (req: ReceivedRequest
       plan.fileReads[id] = `f${nextFile}.txt`;
       return [toolUse('Read', { file_path: join(projectDir, `f${nextFile++}.txt`) }, id)];
     }
-    const fresh = stubsIn(req).filter((s) => !readBack.has(s.sha256));
+    const fresh = (mode === 'shed' ? spanStubsOf(req) : stubsIn(req)).filter((s) => !readBack.has(s.sha256));
     if (fresh.length === 0 || plan.rounds >= MAX_ROUNDS) {
       if (plan.checkId !== undefined) return [textBlock('Every fact is back.')];
       // One small call after the burst: the request that answers it is the first an epoch
@@ -103,6 +122,14 @@ export function burstModel(projectDir: string): { respond: (req: ReceivedRequest
     });
   });
   return { respond, plan };
+}
+
+/** The span stubs of a shed request, each with the `.md` rendering it names (what a Read brings back). */
+function spanStubsOf(req: ReceivedRequest): SeenStub[] {
+  return spanStubsIn(req).flatMap((f) => {
+    const md = /or read (\/\S+\.md) \(the exact JSON/.exec(f.text)?.[1];
+    return md === undefined ? [] : [{ sha256: f.sha256, path: md }];
+  });
 }
 
 function runToEnd(argv: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -123,7 +150,7 @@ function runToEnd(argv: string[], cwd: string, env: Record<string, string>): Pro
 async function main(): Promise<void> {
   const i = process.argv.indexOf('--root');
   const rootArg = i === -1 ? undefined : process.argv[i + 1];
-  if (rootArg === undefined) throw new Error('usage: burst-scenario.ts --root <empty dir> [--client older]');
+  if (rootArg === undefined) throw new Error('usage: burst-scenario.ts --root <empty dir> [--client older] [--mode shed]');
   const relaunched = reexecInNetns();
   if (relaunched !== undefined) process.exit(await relaunched);
   const root = resolve(rootArg);
@@ -135,14 +162,15 @@ async function main(): Promise<void> {
     writeFileSync(join(projectDir, `f${n}.txt`), lines.join('\n'));
   }
   writeFileSync(join(projectDir, NOTES), 'Notes: every file holds one fact.\n');
-  const model = burstModel(projectDir);
+  const model = burstModel(projectDir, MODE);
+  const flags = burstFlags(CLIENT, MODE);
   // The scripted API refuses over ctxshed's window, as the real one refuses over the model's.
-  const upstream = await startMessagesApi({ respond: model.respond, maxPromptTokens: burstWindow(CLIENT), conversationOf: (req) => classify(req) });
+  const upstream = await startMessagesApi({ respond: model.respond, maxPromptTokens: windowOf(flags), conversationOf: (req) => classify(req) });
   const isolated = isInNetns();
   // A person's environment: no IS_SANDBOX, no permission flag of any kind.
   const env = clientEnv(upstream.url, home, isolated);
   delete env['IS_SANDBOX'];
-  const argv = [CLI_PATH, 'rescue', ...burstFlags(CLIENT), '--state', stateDir, '--upstream', upstream.url, '--', CLAUDE_BIN, '-p', BURST_PROMPT];
+  const argv = [CLI_PATH, 'rescue', ...flags, '--state', stateDir, '--upstream', upstream.url, '--', CLAUDE_BIN, '-p', PROMPT];
   argv.push('--model', MODEL, '--output-format', 'json');
   let run: Awaited<ReturnType<typeof runToEnd>>;
   try {
@@ -158,6 +186,7 @@ async function main(): Promise<void> {
   });
   const observations: BurstObservations = {
     client: CLIENT.version,
+    mode: MODE,
     isolated,
     stateDir,
     argv,
