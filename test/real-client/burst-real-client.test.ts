@@ -1,7 +1,9 @@
 /**
  * The burst restore with the real Claude Code in print mode and its DEFAULT permission mode: the
- * model reads eight files, then brings back everything the epochs took out, at once. See
- * burst-scenario.ts for the run.
+ * model reads eight files, then brings back everything the epochs took out, at once (rescue mode:
+ * with the restore tool; shed mode: a Read of each span's `.md`). See burst-scenario.ts for the run.
+ * With the working set turned off, the rescue run on 2.1.332 fails: its second epoch elides five
+ * of the burst's restore answers, and the model restores 13 times.
  *
  * - Rescue mode, on 2.1.332 (its default model) and 2.1.197: always.
  * - Shed mode on 2.1.197 (the shed suite runs 2.1.332): only with CTXSHED_REAL_CLIENT_SHED_BURST=1,
@@ -94,6 +96,10 @@ for (const { client, mode, skip } of RUNS) {
       // Few: no epoch for each read-back, as a thrashing policy would latch.
       expect(epochs.length).toBeLessThanOrEqual(3);
       for (const e of epochs) expect(e.mode ?? 'rescue').toBe(mode);
+      // Rescue mode brings the blocks back with the restore tool, which only the working set keeps
+      // from the next epoch (a Read of an elided file the block policy keeps by itself).
+      const via = Object.values(obs.plan.readBacks).map((r) => r.via);
+      expect(new Set(via)).toEqual(new Set([mode === 'rescue' ? 'restore' : 'read']));
       for (const [id, stub] of Object.entries(obs.plan.readBacks)) {
         const answer = toolResultsOf(bodies.at(-1)!).get(id);
         expect(answer?.isError, answer?.text.slice(0, 300)).toBe(false);

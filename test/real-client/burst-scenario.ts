@@ -8,9 +8,9 @@
  *   node_modules/.bin/tsx test/real-client/burst-scenario.ts --root /tmp/some-empty-dir [--client older] [--mode shed]
  *
  * One prompt. The scripted model reads f1.txt .. f8.txt, one a turn (12 KB each, a planted fact
- * halfway through), so epochs take the older Reads out; then, in a burst, it reads back what every
- * stub the request shows names, all in one turn (rescue mode: the elided file; shed mode: the
- * span's `.md`), Reads a small notes file, and reads back again any stub a later request shows
+ * halfway through), so epochs take the older Reads out; then, in a burst, it brings back what every
+ * stub the request shows names, all in one turn (rescue mode: the restore tool, loaded with
+ * ToolSearch first; shed mode: a Read of the span's `.md`), Reads a small notes file, and reads back again any stub a later request shows
  * that it has not read back; then ends. What it brings back is well over the recent budget
  * (rescue: `--keep-recent 2`, two Reads; shed: 7% of the window, about one) and, with the rest,
  * under the window.
@@ -21,7 +21,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { textBlock, toolUse, type ReplyBlock } from '../../src/scripted/message.js';
 import { startMessagesApi } from '../../src/scripted/messages-api.js';
-import type { ReceivedRequest } from '../../src/scripted/received-request.js';
+import { parseRequestBody, type ReceivedRequest } from '../../src/scripted/received-request.js';
 import { CLI_PATH } from '../support/cli-process.js';
 import { CLAUDE_BIN, CLAUDE_CLIENTS, CLIENT, clientEnv, isInNetns, MODEL, reexecInNetns, type ClaudeClient } from './client-env.js';
 import { mainThread, stubsIn, type SeenStub } from './grant-models.js';
@@ -36,6 +36,7 @@ export const BURST_FILES = 8;
 const FILE_BYTES = 12 * 1024;
 /** A small file the model reads after the burst. */
 const NOTES = 'notes.txt';
+const RESTORE_TOOL = 'mcp__ctxshed__restore';
 /** Rounds of read-back after the first burst, for stubs a later epoch adds: a loop would hit this bound. */
 const MAX_ROUNDS = 4;
 /**
@@ -67,8 +68,10 @@ const PROMPT = 'Read the scratch files one at a time, then bring back everything
 export interface BurstPlan {
   /** The project's files, read once each: id -> file name. */
   readonly fileReads: Record<string, string>;
-  /** The read-backs: id -> the stub whose elided file it read, and the round (0 = the burst). */
-  readonly readBacks: Record<string, SeenStub & { round: number }>;
+  /** The read-backs: id -> the stub whose text it brought back, the round (0 = the burst), and how. */
+  readonly readBacks: Record<string, SeenStub & { round: number; via: 'restore' | 'read' }>;
+  /** The ToolSearch call that loaded the restore tool. */
+  loadId?: string;
   rounds: number;
   /** The small Read after the burst. */
   checkId?: string;
@@ -91,7 +94,17 @@ export interface BurstObservations {
   connectAttempts: number;
 }
 
-/** Reads the files one a turn; then reads back every stub not read back yet, all at once, round after round, with one small Read after the first burst; then ends. */
+/** The names of the tools a request offers. */
+function toolNames(req: ReceivedRequest): Set<string> {
+  return new Set(((parseRequestBody(req) as { tools?: Array<{ name?: string }> } | undefined)?.tools ?? []).map((t) => t.name ?? ''));
+}
+
+/**
+ * Reads the files one a turn; then reads back every stub not read back yet, all at once, round
+ * after round, with one small Read after the first burst; then ends. In rescue mode the read-back
+ * is the restore tool (loaded with ToolSearch first, as the client defers MCP tools), which only
+ * the working set keeps from the next epoch; a Read where the client offers no restore tool.
+ */
 export function burstModel(
   projectDir: string,
   mode: BurstMode,
@@ -105,6 +118,11 @@ export function burstModel(
       plan.fileReads[id] = `f${nextFile}.txt`;
       return [toolUse('Read', { file_path: join(projectDir, `f${nextFile++}.txt`) }, id)];
     }
+    const tools = toolNames(req);
+    if (mode === 'rescue' && plan.loadId === undefined && tools.has('ToolSearch') && !tools.has(RESTORE_TOOL)) {
+      plan.loadId = 'toolu_01BurstLoadRestore000000';
+      return [toolUse('ToolSearch', { query: `select:${RESTORE_TOOL}`, max_results: 5 }, plan.loadId)];
+    }
     const fresh = (mode === 'shed' ? spanStubsOf(req) : stubsIn(req)).filter((s) => !readBack.has(s.sha256));
     if (fresh.length === 0 || plan.rounds >= MAX_ROUNDS) {
       if (plan.checkId !== undefined) return [textBlock('Every fact is back.')];
@@ -114,11 +132,12 @@ export function burstModel(
       return [toolUse('Read', { file_path: join(projectDir, NOTES) }, plan.checkId)];
     }
     const round = plan.rounds++;
+    const via = mode === 'rescue' && tools.has(RESTORE_TOOL) ? 'restore' : 'read';
     return fresh.map((stub, i) => {
       readBack.add(stub.sha256);
       const id = `toolu_01BurstBack${round}x${String(i).padStart(2, '0')}000000`;
-      plan.readBacks[id] = { ...stub, round };
-      return toolUse('Read', { file_path: stub.path }, id);
+      plan.readBacks[id] = { ...stub, round, via };
+      return via === 'restore' ? toolUse(RESTORE_TOOL, { handle: stub.sha256 }, id) : toolUse('Read', { file_path: stub.path }, id);
     });
   });
   return { respond, plan };
