@@ -3,10 +3,15 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** A Codex release the real-client suites run, and where its launcher is installed. */
+/** A Codex release the real-client suites run, where its launcher is installed, and its default model. */
 export interface CodexClient {
   readonly version: string;
   readonly bin: string;
+  /**
+   * The model its runs pin with `-m`, so a thread and its resumes send the same bodies: the
+   * release's own default (its bundled model list), so the requests are the ones its users send.
+   */
+  readonly model: string;
 }
 
 /**
@@ -14,8 +19,8 @@ export interface CodexClient {
  * beside it under an npm alias (`codex-0-169-0`), its platform package nested under the alias.
  */
 export const CODEX_CLIENTS = {
-  current: { version: '0.171.0', bin: fileURLToPath(new URL('../../node_modules/.bin/codex', import.meta.url)) },
-  older: { version: '0.169.0', bin: fileURLToPath(new URL('../../node_modules/codex-0-169-0/bin/codex.js', import.meta.url)) },
+  current: { version: '0.171.0', bin: fileURLToPath(new URL('../../node_modules/.bin/codex', import.meta.url)), model: 'gpt-6.2-sol' },
+  older: { version: '0.169.0', bin: fileURLToPath(new URL('../../node_modules/codex-0-169-0/bin/codex.js', import.meta.url)), model: 'gpt-6.1-sol' },
 } as const satisfies Record<string, CodexClient>;
 
 export type CodexName = keyof typeof CODEX_CLIENTS;
@@ -35,11 +40,8 @@ export function codexFromArgv(argv: readonly string[]): CodexClient {
 /** The Codex this process drives: a scenario reads it from its own arguments; everything else gets the current one. */
 export const CODEX_CLIENT = codexFromArgv(process.argv);
 export const CODEX_BIN = CODEX_CLIENT.bin;
-/**
- * The model every run pins, so runs send the same bodies: 0.169.0's default. 0.171.0's default is
- * `gpt-6.2-sol` (its bundled model list); the suites keep one model across both releases.
- */
-export const CODEX_MODEL = 'gpt-6.1-sol';
+/** The model this process's runs pin: its release's default (0.171.0: `gpt-6.2-sol`, 500,000 tokens; 0.169.0: `gpt-6.1-sol`). */
+export const CODEX_MODEL = CODEX_CLIENT.model;
 /**
  * A fake key, given as `CODEX_API_KEY`: with it `codex exec` sends `authorization: Bearer <key>`
  * (checked; with `OPENAI_API_KEY` alone and no `codex login`, 0.169.0 sends no authorization at all).

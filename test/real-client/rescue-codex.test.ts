@@ -8,6 +8,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findStubs, indexResponses, type OpenAiIndex } from '../../src/core/index.js';
+import { openAiModelWindow } from '../../src/core/openai/model-windows.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { layoutPaths } from '../../src/state/layout.js';
 import { readConversation } from '../../src/state/read-conversation.js';
@@ -93,6 +94,15 @@ describe.each(CLIENTS)('Codex %s', (client) => {
       expect(model().length).toBeGreaterThanOrEqual(14);
       expect(seen.every((s) => s.upstreamFile !== undefined)).toBe(true);
       expect(obs.strayUpstream).toBe(0);
+    });
+
+    it("should send the release's default model, whose window ctxshed's table knows (no --window needed)", ({ skip }) => {
+      if (skipped !== '') skip();
+      const { model: expected } = CODEX_CLIENTS[client];
+      for (const s of model()) expect((JSON.parse(s.client.toString('utf8')) as { model?: string }).model, `request ${s.seq}`).toBe(expected);
+      // 0.171.0's default, gpt-6.2-sol, has a 500,000-token window in its bundled model list.
+      if (client === 'current') expect([expected, openAiModelWindow(expected)]).toEqual(['gpt-6.2-sol', 500_000]);
+      else expect(openAiModelWindow(expected)).toBeDefined();
     });
 
     it('should run Codex in its default mode, as users do: the read-only sandbox (bubblewrap, then seccomp), approvals never asked', ({ skip }) => {
