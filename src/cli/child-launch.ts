@@ -12,6 +12,13 @@ import { statusLineWord } from '../wrapper/claude-statusline.js';
 /** Claude Code keeps its tool search off behind a proxy that is not a first-party host unless this says it may. */
 export const TOOL_SEARCH_VAR = 'ENABLE_TOOL_SEARCH';
 
+/**
+ * Claude Code 2.1.332 sends `x-claude-code-request-class` only when this is set (or on a flag its
+ * own servers turn on): without it, a session behind ctxshed names no request class at all
+ * (checked against the binary and a local server: unset, no header; `1`, `main`).
+ */
+export const REQUEST_CLASS_VAR = 'CLAUDE_CODE_GATEWAY_HINT_HEADERS';
+
 /** `ctxshed mcp` as this very ctxshed would run it: the same node, the same entry point. */
 export const SELF_MCP: McpLaunch = { node: process.execPath, entry: fileURLToPath(new URL('./main.js', import.meta.url)) };
 
@@ -40,6 +47,8 @@ export async function planChildLaunch(
   const env: NodeJS.ProcessEnv = { ...options.env, ANTHROPIC_BASE_URL: options.url };
   // The user's own setting wins, whatever it is; ctxshed forwards tool_reference blocks untouched.
   if (env[TOOL_SEARCH_VAR] === undefined) env[TOOL_SEARCH_VAR] = 'true';
+  // So is this: ctxshed reads the class (core/request-class.ts), the API ignores the hint headers.
+  if (env[REQUEST_CLASS_VAR] === undefined) env[REQUEST_CLASS_VAR] = '1';
   const [command] = argv;
   const recognized = await recognizeClaudeCode(argv, options.lookup);
   if (recognized.kind === 'other') {

@@ -14,7 +14,7 @@ describe('planChildLaunch', () => {
     expect(plan.args[0]).toMatch(/^--allowedTools=Read\(\/\/var\/st\/elided\/\*\*\),/);
     expect(plan.args[1]).toMatch(/^--mcp-config=\{/);
     expect(plan.args.slice(2)).toEqual(['-p', 'hi']);
-    expect(plan.env).toEqual({ PATH: '/bin', ANTHROPIC_BASE_URL: 'http://127.0.0.1:5', ENABLE_TOOL_SEARCH: 'true' });
+    expect(plan.env).toEqual({ PATH: '/bin', ANTHROPIC_BASE_URL: 'http://127.0.0.1:5', ENABLE_TOOL_SEARCH: 'true', CLAUDE_CODE_GATEWAY_HINT_HEADERS: '1' });
     expect(plan.grantLine).toBe(
       'ctxshed: Claude Code (the claude executable) may read /var/st/elided/ and spans/ and call the restore and spans tools without asking (--no-grant: not)',
     );
@@ -23,6 +23,13 @@ describe('planChildLaunch', () => {
   it("should keep the user's own ENABLE_TOOL_SEARCH, whatever it says", async () => {
     for (const value of ['false', 'auto:5', '']) {
       expect((await planChildLaunch(['claude'], { ...base, env: { ENABLE_TOOL_SEARCH: value } })).env['ENABLE_TOOL_SEARCH']).toBe(value);
+    }
+  });
+
+  it("should keep the user's own CLAUDE_CODE_GATEWAY_HINT_HEADERS, whatever it says", async () => {
+    for (const value of ['0', 'false', '']) {
+      const plan = await planChildLaunch(['claude'], { ...base, env: { CLAUDE_CODE_GATEWAY_HINT_HEADERS: value } });
+      expect(plan.env['CLAUDE_CODE_GATEWAY_HINT_HEADERS']).toBe(value);
     }
   });
 
