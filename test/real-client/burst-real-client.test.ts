@@ -136,6 +136,18 @@ for (const { client, mode, skip } of RUNS) {
     it('should leave a state directory that verifies', async () => {
       expect((await verifyState(run.obs.stateDir)).problems).toEqual([]);
     });
+
+    it.skipIf(client !== 'current')("should read every model call's request class, which rescue has the client send", () => {
+      // rescue sets CLAUDE_CODE_GATEWAY_HINT_HEADERS=1 for the child: without it 2.1.332 sends none.
+      const wire = readFileSync(join(run.obs.stateDir, 'wire.jsonl'), 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { route?: string; requestClass?: string });
+      const calls = wire.filter((r) => r.route === 'messages');
+      expect(calls.length).toBeGreaterThanOrEqual(run.bodies.length);
+      expect(calls.filter((r) => r.requestClass === undefined)).toEqual([]);
+      expect(calls.filter((r) => r.requestClass === 'main').length).toBeGreaterThanOrEqual(run.bodies.length);
+    });
   });
 }
 
