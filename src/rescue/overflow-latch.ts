@@ -69,6 +69,7 @@ async function latchKindOnOverflow<C>(
     frozen: entry.frozen,
     spans: entry.spans,
     latest: latestFrozen(entry),
+    ...(entry.record?.bringBacks === undefined ? {} : { bringBacks: entry.record.bringBacks }),
     tokens: overflow.tokens,
     limit,
     window,

@@ -28,6 +28,8 @@ export interface EpochAsk {
   readonly spans: readonly FrozenSpan[];
   /** The sha256s the latest epoch froze (its blocks', or its span's): their read-backs are in the working set (working-set.ts). */
   readonly latest?: readonly string[];
+  /** The conversation record's bring-back counts (ConversationRecord.bringBacks), for the working set. */
+  readonly bringBacks?: Readonly<Record<string, number>>;
 }
 
 /** A request the API refused as too long, as a planner weighs it. */
@@ -39,6 +41,7 @@ export interface OverflowAsk {
   readonly spans: readonly FrozenSpan[];
   /** As EpochAsk's. */
   readonly latest?: readonly string[];
+  readonly bringBacks?: Readonly<Record<string, number>>;
   /** The prompt's tokens as the API's error counted them. */
   readonly tokens: number;
   /** The most tokens the retry may carry: the maximum the error named, else the window. */
