@@ -70,6 +70,7 @@ async function latchKindOnOverflow<C>(
     spans: entry.spans,
     latest: latestFrozen(entry),
     ...(entry.record?.bringBacks === undefined ? {} : { bringBacks: entry.record.bringBacks }),
+    ...(refused.api === undefined ? {} : { readCalls: refused.api.calls }),
     tokens: overflow.tokens,
     limit,
     window,

@@ -18,10 +18,13 @@
  * first of them. Only the window takes it out (core/shed/plan-to-fit.ts, an overflow latch).
  */
 import { shasReadBack } from '../detect-refaults.js';
-import { readToolCalls } from '../read-tool-calls.js';
+import { readToolCalls, type ToolCall } from '../read-tool-calls.js';
 import { readMessageFacts, type MessageFacts } from '../shed/message-facts.js';
 import { isRestoreCall } from '../shed/restore-call.js';
 import type { TranscriptIndex } from '../transcript-index.js';
+
+/** Reads every tool call of a body by its id: the API dialect's `calls` (core/api-dialect.ts). */
+export type CallReader = (body: Uint8Array, index: TranscriptIndex) => ReadonlyMap<string, ToolCall>;
 
 /** Reads back this many times or more: in the working set for the rest of the conversation. */
 export const PINNING_REFAULTS = 2;
@@ -65,8 +68,9 @@ export function workingSetOf(
   latest: ReadonlySet<string> = new Set(),
   facts?: readonly MessageFacts[],
   counted: Readonly<Record<string, number>> = {},
+  readCalls: CallReader = readToolCalls,
 ): WorkingSet {
-  const calls = [...readToolCalls(body, index).values()].filter(isRestoreCall);
+  const calls = [...readCalls(body, index).values()].filter(isRestoreCall);
   if (calls.length === 0) return NO_WORKING_SET;
   const promptAt = (facts ?? readMessageFacts(body, index)).findLastIndex((f) => f.prompt);
   const answerAt = new Map<string, { message: number; bytes: number }>();
@@ -108,6 +112,8 @@ export interface WorkingSetAsk {
   readonly latest?: readonly string[];
   /** The record's bring-back counts (ConversationRecord.bringBacks); absent: the body's calls alone count. */
   readonly bringBacks?: Readonly<Record<string, number>>;
+  /** How the body's calls are read (the API dialect's `calls`); absent: as the Messages API lists them. */
+  readonly readCalls?: CallReader;
 }
 
 const ASKED = new WeakMap<WorkingSetAsk, WorkingSet>();
@@ -121,7 +127,7 @@ export function workingSetOfAsk(ask: WorkingSetAsk): WorkingSet {
   if (set === undefined) {
     try {
       const latest = ask.latest ?? (ask.spans.length === 0 ? [] : [ask.spans[ask.spans.length - 1]!.sha256]);
-      set = workingSetOf(ask.body, ask.index, storedShas(ask.frozen, ask.spans), new Set(latest), undefined, ask.bringBacks);
+      set = workingSetOf(ask.body, ask.index, storedShas(ask.frozen, ask.spans), new Set(latest), undefined, ask.bringBacks, ask.readCalls);
     } catch {
       set = NO_WORKING_SET;
     }
