@@ -9,14 +9,13 @@
  * (b) nothing is taken out twice by two epochs in a row (no prompt between them);
  * (c) the epochs are bounded by how often the conversation really filled: at most one more than
  *     the tokens the model added, over the minimum gain;
- * (d) the request an epoch latched on fits the window with it, when the reading it latched on was
- *     within the window (every step adds less than the headroom the threshold leaves, so some plan
- *     could). A reading already over the window is a request the API refused; the engine then
- *     latches on the refusal (overflow-latch.ts), which this model of the core does not run, so such
- *     a latch is not held to (d).
+ * (d) the request after any epoch, with that epoch applied, fits the window whenever some plan of the
+ *     frozen and eligible items could make it fit (the longest span the policy allows, or every
+ *     eligible block stubbed, whatever the working set). The decision reads the last reading; the
+ *     request it latches on grew since, and the core weighs that growth (core/epochs/request-tokens.ts).
  *
- * (a) and (b) are checked below the gate's ceiling (85% of the window): from there on, the window
- * itself may force the working set out.
+ * (a) and (b) are checked while the request carries less than the gate's ceiling (85% of the
+ * window): from there on, the window itself may force the working set out.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -29,6 +28,8 @@ import {
   freezeSpan,
   GATE_CEILING,
   indexTranscript,
+  planElision,
+  planShed,
   SPANS,
   spansLatch,
   TOOL_RESULTS,
@@ -148,6 +149,10 @@ function runSession(kind: 'span' | 'tool_results', steps: readonly Step[]): Run 
     const body = encode(messages);
     messages.pop();
     const index = mustIndex(body);
+    // What the request carries before this step's decision, and the least any plan of the frozen and eligible items leaves.
+    const before = { spans: [...spans], blocks: [...blocks] };
+    const carried = () => sentTokens(kind, body, before.spans, before.blocks);
+    const least = () => leastTokens(kind, body, index, before.spans, before.blocks);
     let latchedHere = false;
     // The next request decides on the last reading (decide-epoch.ts), and carries what latched.
     if (reading !== undefined) {
@@ -161,8 +166,9 @@ function runSession(kind: 'span' | 'tool_results', steps: readonly Step[]): Run 
           decision.span !== undefined
             ? restoresIn(messages, (i) => i >= decision.span!.first && i <= decision.span!.last)
             : restoresIn(messages, (_, id) => decision.added.some((b) => index.toolResults[b.ordinal]?.toolUseId === id));
-        // At the gate's ceiling the window forces the working set out (core/shed/plan-to-fit.ts): (a) and (b) hold below it.
-        const forced = reading.contextTokens >= GATE_CEILING * WINDOW;
+        // From the gate's ceiling on, the window forces the working set out (core/shed/plan-to-fit.ts): (a) and (b) hold
+        // below it. The core weighs what the request carries, the last reading grown since (core/epochs/request-tokens.ts).
+        const forced = carried() >= GATE_CEILING * WINDOW;
         for (const id of forced ? [] : taken) {
           if (sincePrompt.has(id)) violations.push(`(a) epoch ${epochs} took ${id}, brought back since the latest prompt`);
           if (latest.includes(restoredBy.get(id) ?? '')) violations.push(`(b) epoch ${epochs} took ${id}, which brought back what epoch ${epochs - 1} took`);
@@ -181,19 +187,67 @@ function runSession(kind: 'span' | 'tool_results', steps: readonly Step[]): Run 
         }
       }
     }
-    const sent =
-      kind === 'span'
-        ? applyEpochs(SPANS, body, spans, { sha256, spansDir: SPANS_DIR })
-        : applyEpochs(TOOL_RESULTS, body, blocks, { sha256, elidedDir: ELIDED_DIR });
-    const tokens = Math.ceil(sent.body.length / BYTES_PER_TOKEN);
-    // (d): the request an epoch latched on, with that epoch applied, on a reading within the window.
-    if (latchedHere && tokens > WINDOW && (reading?.contextTokens ?? 0) <= WINDOW) over++;
-    reading = { contextTokens: tokens, window: WINDOW, epochsApplied: epochs, requestBytes: sent.body.length };
+    const tokens = sentTokens(kind, body, spans, blocks);
+    // (d): the request after an epoch, with that epoch applied, fits the window whenever some plan could make it fit.
+    if (latchedHere && tokens > WINDOW && least() <= WINDOW) over++;
+    if (process.env['WS_TRACE'] && !latchedHere && tokens > WINDOW) console.log('unlatched over', kind, tokens, least());
+    reading = { contextTokens: tokens, window: WINDOW, epochsApplied: epochs, requestBytes: tokens * BYTES_PER_TOKEN };
   }
   return { over, epochs, added, violations };
 }
 
+/** The tokens of the request as sent: the body with the frozen items applied, at 4 bytes a token. */
+function sentTokens(kind: 'span' | 'tool_results', body: Uint8Array, spans: readonly FrozenSpan[], blocks: readonly FrozenBlock[]): number {
+  const sent =
+    kind === 'span'
+      ? applyEpochs(SPANS, body, spans, { sha256, spansDir: SPANS_DIR })
+      : applyEpochs(TOOL_RESULTS, body, blocks, { sha256, elidedDir: ELIDED_DIR });
+  return Math.ceil(sent.body.length / BYTES_PER_TOKEN);
+}
+
+/**
+ * The least a plan of the frozen and eligible items can leave the request at, whatever the working
+ * set: the longest span the policy allows (the recent window at its floor, nothing kept for the
+ * working set) after the frozen ones, or every eligible block stubbed.
+ */
+function leastTokens(
+  kind: 'span' | 'tool_results',
+  body: Uint8Array,
+  index: TranscriptIndex,
+  spans: readonly FrozenSpan[],
+  blocks: readonly FrozenBlock[],
+): number {
+  if (kind === 'span') {
+    const plan = planShed(body, spans, { sha256, recentTokens: DEFAULT_SHED_POLICY.recentFloorTokens, index, keepFrom: -1 });
+    return sentTokens(kind, body, plan.kind === 'planned' ? [...spans, freezeSpan(plan.span)] : spans, blocks);
+  }
+  const frozen = new Set(blocks.map((b) => b.ordinal));
+  const eligible = planElision(body, index, DEFAULT_POLICY, sha256, { elidedDir: ELIDED_DIR }).filter((b) => !frozen.has(b.ordinal));
+  const all = [...blocks, ...eligible.map(freezeBlock)].sort((x, y) => x.ordinal - y.ordinal);
+  return sentTokens(kind, body, spans, all);
+}
+
+// FC_RUNS raises the count for a longer local run (test/support/fast-check-setup.ts).
+const RUNS = Number(process.env['FC_RUNS'] ?? 15);
 const stepsArb = fc.array(stepArb, { minLength: 40, maxLength: 100 });
+
+/**
+ * A counterexample fast-check found (FC_SEED=-1945701878, shed kind), kept as a fixed example: a
+ * gate hold at 84% of the window let a burst carry the request past it, and the epoch latched on
+ * that reading planned its span to fit the reading, not the request, leaving it at 22,119 of 20,000
+ * tokens. `rN` reads a file of N bytes, `bN` brings back the N latest stored texts, `p` is a prompt.
+ */
+const PAST_THE_WINDOW =
+  'r1301 b4 r4546 b4 r3777 r3916 r3309 b4 b3 r4789 r655 r1528 r1080 r4686 b4 b4 r3254 r1567 r2636 r4013 ' +
+  'r2624 r3031 b4 p p r3508 r3374 r4897 p r2073 r1337 b3 r1645 r2607 r3533 b4 b3 b1 r2095 p b3 r3672 b2 ' +
+  'p r913 r2623 b4 r2172 b2 b2 b2 b4 b4 r841 b1 p r1472 b2 p b1 r3059 r4183 r520 r819';
+
+function stepsOf(script: string): Step[] {
+  return script.split(' ').map((word): Step => {
+    const n = Number(word.slice(1));
+    return word[0] === 'r' ? { kind: 'read', bytes: n } : word[0] === 'b' ? { kind: 'burst', size: n } : { kind: 'prompt' };
+  });
+}
 
 describe('the working set, over sessions that bring stored texts back in bursts', () => {
   for (const kind of ['span', 'tool_results'] as const) {
@@ -208,9 +262,16 @@ describe('the working set, over sessions that bring stored texts back in bursts'
           expect(run.epochs).toBeLessThanOrEqual(1 + Math.floor(run.added / (0.1 * WINDOW)));
           expect(run.over).toBe(0);
         }),
-        { numRuns: 15, endOnFailure: true },
+        { numRuns: RUNS, endOnFailure: true },
       );
       expect(latched).toBeGreaterThan(0);
     });
   }
+
+  it('should bring the request an epoch latched on under the window when the last reading was under it and the request is not (fixed example)', () => {
+    const run = runSession('span', stepsOf(PAST_THE_WINDOW));
+    expect(run.epochs).toBeGreaterThan(0);
+    expect(run.over).toBe(0);
+    expect(run.violations).toEqual([]);
+  });
 });

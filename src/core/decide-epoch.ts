@@ -29,12 +29,22 @@ export type EpochTake<B extends DecidedBlock> =
       readonly plan: readonly B[];
       readonly gate?: (added: readonly B[]) => GateInput;
       readonly keptByWorkingSet?: number;
+      /** The reading pressed up to this request (core/epochs/request-tokens.ts); absent: the last reading. */
+      readonly reading?: FullnessReading;
     }
   /**
    * Shed mode: the span, the gate's input for it (the gate always weighs a span), the recent
    * window's budget it was planned with, and near the window what it expects the request to weigh.
    */
-  | { readonly kind: 'span'; readonly span: PlannedSpan; readonly gate: GateInput; readonly recentTokens: number; readonly fit?: ShedFit };
+  | {
+      readonly kind: 'span';
+      readonly span: PlannedSpan;
+      readonly gate: GateInput;
+      readonly recentTokens: number;
+      readonly fit?: ShedFit;
+      /** As the blocks' take's. */
+      readonly reading?: FullnessReading;
+    };
 
 /** Everything the decision reads. */
 export interface EpochInput<B extends DecidedBlock> {
@@ -108,6 +118,8 @@ function decideAnywhere<B extends DecidedBlock>(input: EpochInput<B>): EpochDeci
   }
   const take = input.take();
   const minGain = gainFloorTokens(reading, settings, input.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION);
+  // The gate and the window weigh what this request carries, which grew since the last reading.
+  const pressed = take.kind === 'none' ? reading : (take.reading ?? reading);
   switch (take.kind) {
     case 'none':
       return { kind: 'hold', reason: take.reason, detail: take.detail };
@@ -116,7 +128,7 @@ function decideAnywhere<B extends DecidedBlock>(input: EpochInput<B>): EpochDeci
     case 'span': {
       const freed = take.gate.droppedCachedTokens;
       // Within the minimum gain of the window any gain counts: the next turn may grow past it.
-      if (freed < minGain && reading.contextTokens + minGain <= reading.window) {
+      if (freed < minGain && pressed.contextTokens + minGain <= pressed.window) {
         return {
           kind: 'hold',
           // Planned around the working set, what is left is too small: taking the working set would be a thrash.
@@ -125,7 +137,7 @@ function decideAnywhere<B extends DecidedBlock>(input: EpochInput<B>): EpochDeci
           span: take.span,
         };
       }
-      const decided = gated(reading, freed, [], take.gate, take.span);
+      const decided = gated(pressed, freed, [], take.gate, take.span);
       if (decided.kind !== 'latch') return decided;
       return { ...decided, recentTokens: take.recentTokens, ...(take.fit === undefined ? {} : { fit: take.fit }) };
     }
@@ -147,7 +159,7 @@ function decideBlocks<B extends DecidedBlock>(
     plan: take.plan,
     ...(input.minGainFraction === undefined ? {} : { minGainFraction: input.minGainFraction }),
   });
-  if (decision.latch) return gated(reading, decision.estimatedTokensFreed, decision.added, take.gate?.(decision.added));
+  if (decision.latch) return gated(take.reading ?? reading, decision.estimatedTokensFreed, decision.added, take.gate?.(decision.added));
   const kept = take.keptByWorkingSet ?? 0;
   if (kept > 0 && (decision.why === 'nothing_new' || decision.why === 'gain_too_small')) {
     return { kind: 'hold', reason: 'working_set_thrash', detail: `${kept} eligible blocks are in the working set; the rest would free too little` };

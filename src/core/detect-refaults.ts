@@ -96,6 +96,8 @@ function viaOf(name: string): RefaultVia | undefined {
   if (name === 'Read') return 'read';
   if (name === 'Bash') return 'bash';
   if (name === RESTORE_TOOL_NAME) return 'restore';
+  // A Codex shell call (core/shed/restore-call.ts's SHELL_TOOL_NAMES) names what it reads anywhere in its command.
+  if (['shell', 'exec', 'exec_command', 'local_shell', 'container.exec'].includes(name)) return 'shell';
   return undefined;
 }
 

@@ -201,6 +201,13 @@ export interface ConversationRecord {
    * prefix check: from then on the conversation is treated as running it, whatever its model.
    */
   readonly prefixCheck?: PrefixCheckLearned;
+  /**
+   * How many calls brought each stored text (a block's or span's sha256) back, counted as the
+   * requests carrying them arrived (rescue/count-bring-backs.ts): the working set's refault count
+   * (core/epochs/working-set.ts), which survives the calls themselves being shed. Absent in records
+   * from before it, and until something is brought back.
+   */
+  readonly bringBacks?: Readonly<Record<string, number>>;
 }
 
 /** When and on which model a conversation was seen running the prefix check. */

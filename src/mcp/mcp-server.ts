@@ -12,6 +12,7 @@ import { listRestorable } from '../restore/list-restorable.js';
 import { restoreText } from '../restore/restore-text.js';
 import type { StateDir } from '../state/layout.js';
 import { renderRestore, RESTORE_TOOL, RESTORE_TOOL_NAME } from './restore-tool.js';
+import { windowRoomOf } from './window-room.js';
 import { DEFAULT_SPANS_LIMIT, MAX_SPANS_LIMIT, renderSpans, SPANS_TOOL, SPANS_TOOL_NAME } from './spans-tool.js';
 import { errorResult, type ToolText } from './tool-result.js';
 
@@ -43,7 +44,10 @@ export async function callTool(state: StateDir, name: string, args: Record<strin
         if (typeof handle !== 'string') return errorResult('ctxshed: restore needs a handle: the sha256 from the stub, or its first 12+ hex digits');
         const offset = args['offset'] ?? 0;
         if (!Number.isInteger(offset) || (offset as number) < 0) return errorResult('ctxshed: offset is a whole number of characters, 0 or more');
-        return renderRestore(await restoreText(state, handle), offset as number);
+        const outcome = await restoreText(state, handle);
+        // The room the conversation's window had at its last request, as the proxy wrote it (window-room.ts).
+        const room = outcome.kind === 'restored' ? await windowRoomOf(state, outcome.handle) : undefined;
+        return renderRestore(outcome, offset as number, room);
       }
       case SPANS_TOOL_NAME: {
         const limit = args['limit'] ?? DEFAULT_SPANS_LIMIT;

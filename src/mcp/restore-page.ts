@@ -19,14 +19,15 @@ export interface Page {
 }
 
 /**
- * The page of `text` that starts at `offset`, or undefined when `offset` is past its end. A page
+ * The page of `text` that starts at `offset`, of at most `maxChars` characters (the page limit
+ * unless the caller leaves room in the window), or undefined when `offset` is past its end. A page
  * that is not the last ends after a line break when one lies in its second half, and never
  * between the two halves of a surrogate pair, so the pages join back to the text exactly.
  */
-export function pageOf(text: string, offset: number): Page | undefined {
+export function pageOf(text: string, offset: number, maxChars: number = RESTORE_PAGE_CHARS): Page | undefined {
   const total = text.length;
   if (!Number.isInteger(offset) || offset < 0 || offset > total) return undefined;
-  let end = Math.min(total, offset + RESTORE_PAGE_CHARS);
+  let end = Math.min(total, offset + Math.max(1, Math.min(maxChars, RESTORE_PAGE_CHARS)));
   for (let escaped = jsonLength(text.slice(offset, end)); escaped > RESTORE_PAGE_JSON_CHARS; escaped = jsonLength(text.slice(offset, end))) {
     end = offset + Math.max(1, Math.floor(((end - offset) * RESTORE_PAGE_JSON_CHARS) / escaped) - 1);
   }

@@ -2,6 +2,8 @@
 import { MIN_HANDLE_HEX_DIGITS } from '../restore/restore-handle.js';
 import type { RestoreOutcome } from '../restore/restore-text.js';
 import { pageOf, RESTORE_PAGE_CHARS, type Page } from './restore-page.js';
+import { pageLimitOf, whyItStops } from './restore-why.js';
+import type { WindowRoom } from './window-room.js';
 import { errorResult, textResult, type ToolText } from './tool-result.js';
 
 export const RESTORE_TOOL_NAME = 'restore';
@@ -14,8 +16,9 @@ export const RESTORE_TOOL = {
     'Gives back what ctxshed moved out of the context to save space: a tool result, or a span of earlier messages (shed mode). ' +
     `Its stub names a sha256 (a span's stub calls it the handle); pass that, or its first ${MIN_HANDLE_HEX_DIGITS} or more hex digits. ` +
     "The answer is one header line (bytes, sha256, verified) and then a tool result's text exactly as it was, or a span rendered for reading " +
-    `(who said what, tool calls and their results). A text longer than ${RESTORE_PAGE_CHARS} characters comes in pages: the header says which ` +
-    'characters follow and the offset to call restore with for the rest. Sealed blocks are refused.',
+    `(who said what, tool calls and their results). A text longer than ${RESTORE_PAGE_CHARS} characters comes in pages (shorter ones when the ` +
+    "conversation's window has little room left): the header says which characters follow, why the page stops there, and the offset to call " +
+    'restore with for the rest. Sealed blocks are refused.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -29,15 +32,19 @@ export const RESTORE_TOOL = {
 } as const;
 
 /**
- * The tool's answer to an outcome, the page of its text from `offset` (characters). Only a
- * restored text is a success; everything else, and an offset past the text's end, is `isError`.
+ * The tool's answer to an outcome, the page of its text from `offset` (characters), no longer than
+ * the room `room` says the conversation's window has left (restore-why.ts). Only a restored text
+ * is a success; everything else, and an offset past the text's end, is `isError`.
  */
-export function renderRestore(outcome: RestoreOutcome, offset = 0): ToolText {
+export function renderRestore(outcome: RestoreOutcome, offset = 0, room?: WindowRoom): ToolText {
   switch (outcome.kind) {
     case 'restored': {
       // A span's exact JSON is for inflate; the model gets who said what, made from the verified bytes.
       const text = outcome.rendering ?? new TextDecoder().decode(outcome.bytes);
-      const page = pageOf(text, offset);
+      const limit = pageLimitOf(room);
+      const page = pageOf(text, offset, limit.maxChars);
+      const next = (p: Page): string =>
+        p.end < p.total ? `; for the rest, call restore again with offset ${p.end}. ${whyItStops(limit, room)}` : ' (the last page)';
       if (page === undefined) return errorResult(`ctxshed: offset ${offset} is past the end of the text of ${outcome.handle} (${text.length} characters)`);
       const body = text.slice(page.start, page.end);
       if (outcome.rendering !== undefined) {
@@ -88,8 +95,4 @@ function whole(page: Page): boolean {
 
 function part(page: Page): string {
   return `characters ${page.start} to ${page.end} of ${page.total}`;
-}
-
-function next(page: Page): string {
-  return page.end < page.total ? `; for the rest, call restore again with offset ${page.end}` : ' (the last page)';
 }

@@ -59,7 +59,7 @@ function mainConversation(tally: WireTally): string | undefined {
 }
 
 /** The complete lines of the wire log's last `WIRE_TAIL_BYTES`, folded, for the conversations `keys` only. */
-async function readWireTail(file: string, keys: ReadonlySet<string>): Promise<WireTally> {
+export async function readWireTail(file: string, keys: ReadonlySet<string>): Promise<WireTally> {
   const tally = newWireTally();
   let handle: fs.FileHandle;
   try {

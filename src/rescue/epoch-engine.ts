@@ -36,6 +36,7 @@ import { conversationKeyFor } from './conversation-key-of.js';
 import { PreviewWriter } from './preview-writer.js';
 import { ConversationTable, type ConversationEntry } from './conversation-table.js';
 import type { EngineSettings } from './engine-settings.js';
+import { countBringBacks } from './count-bring-backs.js';
 import { countRefaults } from './count-refaults.js';
 import type {
   ClassifierCall,
@@ -361,6 +362,8 @@ export class EpochEngine {
     const { index } = indexed.outcome;
     // 4. Refaults: the model's new calls that read an elided block back (only model turns count).
     const refaults: Refault[] = readsFullness(meta.route) ? countRefaults(entry, body, index, api) : [];
+    //    And what it brought back, counted in the record for the working set (count-bring-backs.ts).
+    if (readsFullness(meta.route)) await countBringBacks(this.#latch.table, entry, { body, index, api }, this.#onStateFailure);
     // 5. The latch: files durable, then the record, before any stub names them.
     let stateFailed = false;
     const onLatchFailure = (error: unknown): void => {

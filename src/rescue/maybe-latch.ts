@@ -96,7 +96,17 @@ export async function maybeLatch(ctx: LatchContext, kind: PlannerKind, ask: Latc
   const { reading } = entry;
   if (reading === undefined) return {};
   const decide = deciderOf(ctx, entry, index, reading);
-  const epochAsk: EpochAsk = { body, index, reading, frozen: entry.frozen, spans: entry.spans, latest: latestFrozen(entry) };
+  const bringBacks = entry.record?.bringBacks === undefined ? {} : { bringBacks: entry.record.bringBacks };
+  const epochAsk: EpochAsk = {
+    body,
+    index,
+    reading,
+    frozen: entry.frozen,
+    spans: entry.spans,
+    latest: latestFrozen(entry),
+    ...bringBacks,
+    readCalls: ask.api.calls,
+  };
   if (kind === 'span') return latchChosen(ctx, ask, reading, spansOf(ctx), chooseOn(spansOf(ctx), epochAsk, decide));
   const planner = toolResultsOf(ctx);
   const cheap = decideOnSizes(ctx, planner, epochAsk, ask, decide);

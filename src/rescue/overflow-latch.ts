@@ -69,6 +69,8 @@ async function latchKindOnOverflow<C>(
     frozen: entry.frozen,
     spans: entry.spans,
     latest: latestFrozen(entry),
+    ...(entry.record?.bringBacks === undefined ? {} : { bringBacks: entry.record.bringBacks }),
+    ...(refused.api === undefined ? {} : { readCalls: refused.api.calls }),
     tokens: overflow.tokens,
     limit,
     window,

@@ -24,6 +24,7 @@ export function checkConversationRecord(value: unknown, key: string): string[] {
   need(typeof value['model'] === 'string', 'model is not a string');
   need(isIsoTime(value['createdAt']), 'createdAt is not an ISO-8601 time');
   problems.push(...checkPrefixCheck(value['prefixCheck']));
+  problems.push(...checkBringBacks(value['bringBacks']));
   const epochs = value['epochs'];
   if (!Array.isArray(epochs)) return [...problems, 'epochs is not an array'];
   const seen = new Set<number>();
@@ -52,6 +53,16 @@ export function checkConversationRecord(value: unknown, key: string): string[] {
     shedThrough = spanEnd(span, shedThrough);
   });
   return problems;
+}
+
+/** What is wrong with a record's `bringBacks` (absent is fine): a count of at least 1 per stored text's sha256. */
+function checkBringBacks(value: unknown): string[] {
+  if (value === undefined) return [];
+  if (!isObject(value)) return ['bringBacks is not an object'];
+  return Object.entries(value).flatMap(([sha, count]) => {
+    if (!isHex64(sha)) return [`bringBacks key ${show(sha)} is not a sha256`];
+    return Number.isInteger(count) && (count as number) >= 1 ? [] : [`bringBacks[${sha.slice(0, 12)}] is not a positive integer`];
+  });
 }
 
 // Epochs only latch forwards, so the i-th epoch in the file is epoch i; an ordinal is elided once.

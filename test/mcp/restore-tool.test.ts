@@ -34,7 +34,7 @@ describe('renderRestore', () => {
     const [header, ...rest] = first.split('\n');
     const end = rest.join('\n').length;
     expect(header).toBe(
-      `[ctxshed restore: ${text.length} bytes, sha256 ${SHA}; verified: re-hashed just now and it matches; characters 0 to ${end} of ${text.length} of the text follow this line verbatim; for the rest, call restore again with offset ${end}]`,
+      `[ctxshed restore: ${text.length} bytes, sha256 ${SHA}; verified: re-hashed just now and it matches; characters 0 to ${end} of ${text.length} of the text follow this line verbatim; for the rest, call restore again with offset ${end}. It stops there at the page limit: one answer carries at most 40,000 characters.]`,
     );
     const second = renderRestore(outcome, end).content[0]!.text;
     expect(second.split('\n')[0]).toContain(`characters ${end} to ${text.length} of ${text.length} of the text follow this line verbatim (the last page)]`);
@@ -46,6 +46,46 @@ describe('renderRestore', () => {
     expect(renderRestore(outcome, text.length + 1)).toMatchObject({
       isError: true,
       content: [{ text: `ctxshed: offset ${text.length + 1} is past the end of the text of ${SHA} (${text.length} characters)` }],
+    });
+  });
+
+  describe('why a page stops where it does', () => {
+    const text = Array.from({ length: 1500 }, (_, i) => `line ${i} ${'y'.repeat(30)}`).join('\n');
+    const outcome = { kind: 'restored', handle: SHA, source: 'elided tool result', bytes: Buffer.from(text) } as const;
+    const headerOf = (room?: { fullness: number; window: number; leftTokens: number }): string =>
+      renderRestore(outcome, 0, room).content[0]!.text.split('\n')[0]!;
+    const bodyOf = (room?: { fullness: number; window: number; leftTokens: number }): string =>
+      renderRestore(outcome, 0, room).content[0]!.text.split('\n').slice(1).join('\n');
+
+    it('should say the page limit stopped it, and how much room the window had when the state says', () => {
+      const header = headerOf({ fullness: 0.62, window: 200_000, leftTokens: 76_000 });
+
+      expect(header).toMatch(
+        /offset \d+\. It stops there at the page limit: one answer carries at most 40,000 characters; the conversation had about 76,000 of its 200,000 tokens left at its last request \(62% full\)\.\]$/,
+      );
+      expect(bodyOf({ fullness: 0.62, window: 200_000, leftTokens: 76_000 }).length).toBe(bodyOf().length);
+    });
+
+    it('should give a shorter page when the window has less room than a page, and say so', () => {
+      const room = { fullness: 0.95, window: 200_000, leftTokens: 10_000 };
+      const body = bodyOf(room);
+
+      // Half the 10,000 tokens left, at 4 characters a token: 20,000 characters at most.
+      expect(body.length).toBeLessThanOrEqual(20_000);
+      expect(body.length).toBeGreaterThan(19_000);
+      expect(headerOf(room)).toContain(
+        `characters 0 to ${body.length} of ${text.length} of the text follow this line verbatim; for the rest, call restore again with offset ${body.length}. It stops there to leave room in the window: the conversation had about 10,000 of its 200,000 tokens left at its last request (95% full), and one page takes at most half of what is left.]`,
+      );
+    });
+
+    it('should still give a page of the floor when the window is nearly full, so paging moves on', () => {
+      const room = { fullness: 1.02, window: 200_000, leftTokens: 0 };
+
+      expect(bodyOf(room).length).toBeLessThanOrEqual(2_000);
+      expect(bodyOf(room).length).toBeGreaterThan(1_900);
+      expect(headerOf(room)).toContain(
+        'It stops there because the window is nearly full: the conversation had about 0 of its 200,000 tokens left at its last request (102% full); pages are cut to 2,000 characters until there is more room.]',
+      );
     });
   });
 

@@ -79,7 +79,7 @@ export function sameText(got: string, want: string): boolean {
 }
 
 const SPAN_PAGE =
-  /^\[ctxshed restore: shed span, (\d+) bytes, sha256 ([0-9a-f]{64}); verified: its exact bytes re-hashed just now and they match; their readable rendering, made from those bytes(?:, follows this line|: characters 0 to (\d+) of (\d+) follow this line; for the rest, call restore again with offset \3)\]$/;
+  /^\[ctxshed restore: shed span, (\d+) bytes, sha256 ([0-9a-f]{64}); verified: its exact bytes re-hashed just now and they match; their readable rendering, made from those bytes(?:, follows this line|: characters 0 to (\d+) of (\d+) follow this line; for the rest, call restore again with offset \3\. It stops there [^\]]*)\]$/;
 
 /**
  * Why the first page of a span's restore is not that span's verified rendering, or `undefined`

@@ -13,6 +13,7 @@ import type { EpochPart } from '../plan-record.js';
 import type { GateDecision } from '../shed/break-even.js';
 import type { FrozenSpan } from '../shed/shed-types.js';
 import type { TranscriptIndex } from '../transcript-index.js';
+import type { CallReader } from './working-set.js';
 
 /** Which kind a planner latches: tool_result contents, or a span of whole messages. */
 export type PlannerKind = 'tool_results' | 'span';
@@ -28,6 +29,10 @@ export interface EpochAsk {
   readonly spans: readonly FrozenSpan[];
   /** The sha256s the latest epoch froze (its blocks', or its span's): their read-backs are in the working set (working-set.ts). */
   readonly latest?: readonly string[];
+  /** The conversation record's bring-back counts (ConversationRecord.bringBacks), for the working set. */
+  readonly bringBacks?: Readonly<Record<string, number>>;
+  /** How the body's calls are read (the API dialect's `calls`), for the working set; absent: the Messages API's way. */
+  readonly readCalls?: CallReader;
 }
 
 /** A request the API refused as too long, as a planner weighs it. */
@@ -39,6 +44,8 @@ export interface OverflowAsk {
   readonly spans: readonly FrozenSpan[];
   /** As EpochAsk's. */
   readonly latest?: readonly string[];
+  readonly bringBacks?: Readonly<Record<string, number>>;
+  readonly readCalls?: CallReader;
   /** The prompt's tokens as the API's error counted them. */
   readonly tokens: number;
   /** The most tokens the retry may carry: the maximum the error named, else the window. */

@@ -18,3 +18,4 @@ export * from './find-span-stubs.js';
 export * from './tool-results.js';
 export * from './spans.js';
 export * from './working-set.js';
+export * from './request-tokens.js';

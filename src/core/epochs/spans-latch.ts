@@ -12,6 +12,7 @@ import { planShedToFit, shedFitOf } from '../shed/plan-to-fit.js';
 import { recentBudgetTokens, SHED_POLICY_NAME, SHED_POLICY_VERSION, type ShedFit, type ShedPolicy } from '../shed/shed-types.js';
 import { gateInputOf, weighSpan } from '../shed/weigh-span.js';
 import type { EpochPlanner, OverflowAsk } from './epoch-planner.js';
+import { bytesWithSpans, pressedReading } from './request-tokens.js';
 import { workingSetOfAsk } from './working-set.js';
 
 /** What a span epoch freezes: the span, the recent window's budget it was planned with, and near the window its fit. */
@@ -41,7 +42,8 @@ export function spansLatch(settings: SpansSettings): EpochPlanner<SpanLatchChoic
         body: ask.body,
         index: ask.index,
         spans: ask.spans,
-        reading: ask.reading,
+        // What this request carries: the last reading grew by what was added since (request-tokens.ts).
+        reading: pressedReading(ask.reading, bytesWithSpans(ask.body, ask.spans, spansDir)),
         sha256,
         policy,
         spansDir,

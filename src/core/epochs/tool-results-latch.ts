@@ -17,6 +17,7 @@ import type { Sha256 } from '../ports.js';
 import { GATE_CEILING, type GateDecision, type GateInput } from '../shed/break-even.js';
 import { renderStub } from '../stub.js';
 import type { EpochAsk, EpochPlanner, OverflowAsk } from './epoch-planner.js';
+import { bytesWithBlocks, pressedReading } from './request-tokens.js';
 import { workingSetOfAsk, workingSetOrdinals } from './working-set.js';
 
 /** What a tool-result epoch freezes: the blocks it adds and, from policy version 3, their labels. */
@@ -43,13 +44,15 @@ export function toolResultsLatch(settings: ToolResultsSettings): ToolResultsLatc
   const { policy, elidedDir, sha256 } = settings;
   const takeBlocks = <B extends DecidedBlock>(ask: EpochAsk, blocks: () => readonly B[], gate?: (added: readonly B[]) => GateInput): EpochTake<B> => {
     // The working set's answers stay (core/epochs/working-set.ts): the epoch plans around them,
-    // unless the window is at the gate's ceiling, where the window forces them out.
-    const nearWindow = fullnessOf(ask.reading) >= GATE_CEILING;
+    // unless this request (the last reading grown by what was added since: request-tokens.ts)
+    // is at the gate's ceiling, where the window forces them out.
+    const reading = pressedReading(ask.reading, bytesWithBlocks(ask.body, ask.frozen, elidedDir));
+    const nearWindow = fullnessOf(reading) >= GATE_CEILING;
     const keep = nearWindow ? new Set<number>() : workingSetOrdinals(ask.index, workingSetOfAsk(ask));
     const all = blocks();
     const plan = keep.size === 0 ? all : all.filter((b) => !keep.has(b.ordinal));
     const kept = all.length - plan.length;
-    return { kind: 'blocks', frozen: ask.frozen, plan, ...(gate === undefined ? {} : { gate }), ...(kept > 0 ? { keptByWorkingSet: kept } : {}) };
+    return { kind: 'blocks', frozen: ask.frozen, plan, reading, ...(gate === undefined ? {} : { gate }), ...(kept > 0 ? { keptByWorkingSet: kept } : {}) };
   };
   return {
     kind: 'tool_results',

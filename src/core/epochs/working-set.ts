@@ -9,17 +9,22 @@
  * - the answer of every call that brought back what the latest epoch took out: it came back since
  *   that epoch, so the next epoch taking it again would be a thrash (the same text out twice by two
  *   epochs in a row);
- * - and, for the rest of the conversation, the newest answer that brought back a block or span the
- *   transcript reads back twice or more (its refault count), so a text that refaults stays.
+ * - and, for the rest of the conversation, the newest answer that brought back a block or span
+ *   brought back twice or more (its refault count: the calls in the body, or the conversation
+ *   record's `bringBacks` when it counted more, since the calls themselves may have been shed), so
+ *   a text that refaults stays.
  *
  * An epoch plans around it: a tool-result epoch leaves those answers alone, a span ends before the
  * first of them. Only the window takes it out (core/shed/plan-to-fit.ts, an overflow latch).
  */
 import { shasReadBack } from '../detect-refaults.js';
-import { readToolCalls } from '../read-tool-calls.js';
+import { readToolCalls, type ToolCall } from '../read-tool-calls.js';
 import { readMessageFacts, type MessageFacts } from '../shed/message-facts.js';
 import { isRestoreCall } from '../shed/restore-call.js';
 import type { TranscriptIndex } from '../transcript-index.js';
+
+/** Reads every tool call of a body by its id: the API dialect's `calls` (core/api-dialect.ts). */
+export type CallReader = (body: Uint8Array, index: TranscriptIndex) => ReadonlyMap<string, ToolCall>;
 
 /** Reads back this many times or more: in the working set for the rest of the conversation. */
 export const PINNING_REFAULTS = 2;
@@ -53,7 +58,8 @@ export const NO_WORKING_SET: WorkingSet = { calls: new Set(), firstMessage: -1, 
 /**
  * The working set of a body. `stored` is every sha256 the conversation's epochs froze (blocks'
  * and spans'), against which read-backs are counted; `latest` those its latest epoch froze;
- * `facts` when the caller has read them.
+ * `counted` the record's bring-back counts (ConversationRecord.bringBacks); `facts` when the
+ * caller has read them.
  */
 export function workingSetOf(
   body: Uint8Array,
@@ -61,8 +67,10 @@ export function workingSetOf(
   stored: ReadonlySet<string>,
   latest: ReadonlySet<string> = new Set(),
   facts?: readonly MessageFacts[],
+  counted: Readonly<Record<string, number>> = {},
+  readCalls: CallReader = readToolCalls,
 ): WorkingSet {
-  const calls = [...readToolCalls(body, index).values()].filter(isRestoreCall);
+  const calls = [...readCalls(body, index).values()].filter(isRestoreCall);
   if (calls.length === 0) return NO_WORKING_SET;
   const promptAt = (facts ?? readMessageFacts(body, index)).findLastIndex((f) => f.prompt);
   const answerAt = new Map<string, { message: number; bytes: number }>();
@@ -78,7 +86,7 @@ export function workingSetOf(
       newestOf.set(sha, { id: call.id, count: (newestOf.get(sha)?.count ?? 0) + 1 });
     }
   }
-  for (const { id, count } of newestOf.values()) if (count >= PINNING_REFAULTS) kept.add(id);
+  for (const [sha, { id, count }] of newestOf) if (Math.max(count, counted[sha] ?? 0) >= PINNING_REFAULTS) kept.add(id);
   let firstMessage = -1;
   let bytes = 0;
   for (const id of kept) {
@@ -102,6 +110,10 @@ export interface WorkingSetAsk {
   readonly spans: readonly { readonly sha256: string }[];
   /** What the latest epoch froze (its blocks' or its span's sha256); absent: the last span's, if any. */
   readonly latest?: readonly string[];
+  /** The record's bring-back counts (ConversationRecord.bringBacks); absent: the body's calls alone count. */
+  readonly bringBacks?: Readonly<Record<string, number>>;
+  /** How the body's calls are read (the API dialect's `calls`); absent: as the Messages API lists them. */
+  readonly readCalls?: CallReader;
 }
 
 const ASKED = new WeakMap<WorkingSetAsk, WorkingSet>();
@@ -115,7 +127,7 @@ export function workingSetOfAsk(ask: WorkingSetAsk): WorkingSet {
   if (set === undefined) {
     try {
       const latest = ask.latest ?? (ask.spans.length === 0 ? [] : [ask.spans[ask.spans.length - 1]!.sha256]);
-      set = workingSetOf(ask.body, ask.index, storedShas(ask.frozen, ask.spans), new Set(latest));
+      set = workingSetOf(ask.body, ask.index, storedShas(ask.frozen, ask.spans), new Set(latest), undefined, ask.bringBacks, ask.readCalls);
     } catch {
       set = NO_WORKING_SET;
     }

@@ -42,9 +42,10 @@ export type FittedPlan =
 /**
  * Plans with `options.recentTokens`, then, when `target` is given and the request would stay over
  * its limit, with the floor. Both plans end before the working set (`options.keepFrom`); when
- * neither fits and a span that takes the working set would bring the request under the limit,
- * that one is taken: the window forces the working set out (core/epochs/working-set.ts). Pure;
- * never throws (planShed does not).
+ * neither fits, a span that takes the working set is planned too, and taken when it brings the
+ * request under the limit or, failing that, nearer it than the span around the working set: the
+ * window forces the working set out (core/epochs/working-set.ts). Pure; never throws (planShed
+ * does not).
  */
 export function planShedToFit(
   body: Uint8Array,
@@ -56,7 +57,9 @@ export function planShedToFit(
   if (target === undefined || (options.keepFrom ?? -1) < 0) return around;
   if (around.kind === 'planned' && around.short === undefined) return around;
   const forced = planAround(body, frozen, { ...options, keepFrom: -1 }, target);
-  if (forced.kind !== 'planned' || forced.short !== undefined) return around;
+  if (forced.kind !== 'planned') return around;
+  // Neither fits: the one that comes nearer the limit, since the request is over it either way.
+  if (forced.short !== undefined && around.kind === 'planned' && around.estimatedTokens <= forced.estimatedTokens) return around;
   return { ...forced, forcedWorkingSet: true };
 }
 

@@ -23,6 +23,7 @@ export interface SpanWeighing {
   readonly body: Uint8Array;
   readonly index: TranscriptIndex;
   readonly spans: readonly FrozenSpan[];
+  /** The reading pressed up to this request (core/epochs/request-tokens.ts), or the last one. */
   readonly reading: FullnessReading;
   readonly sha256: Sha256;
   readonly policy: ShedPolicy;
@@ -48,7 +49,8 @@ export function weighSpan(input: SpanWeighing): SpanTake {
   const plan = planShedToFit(body, input.spans, budget, nearWindow ? target : undefined);
   if (plan.kind === 'none') return heldByWorkingSet(plan.plan, keepFrom, nearWindow);
   const gate = gateInputOf(body, index, plan.span, { tokensPerByte, spansDir, ...(input.horizon === undefined ? {} : { horizon: input.horizon }) });
-  return { kind: 'span', span: plan.span, gate, recentTokens: plan.recentTokens, ...(nearWindow ? { fit: shedFitOf(plan, reading.window) } : {}) };
+  const fit = nearWindow ? { fit: shedFitOf(plan, reading.window) } : {};
+  return { kind: 'span', span: plan.span, gate, recentTokens: plan.recentTokens, ...fit, reading };
 }
 
 /** A refusal the working set caused says so (core/epochs/working-set.ts): a thrash, or near the window a working set that does not fit. */

@@ -5,6 +5,7 @@ import {
   DEFAULT_SHED_POLICY,
   planShed,
   planShedToFit,
+  pressedReading,
   spansLatch,
   toolResultsLatch,
   workingSetOf,
@@ -98,6 +99,54 @@ describe('a span planned around the working set', () => {
     expect(roomy).not.toHaveProperty('forcedWorkingSet');
     expect(tight).toMatchObject({ kind: 'planned', forcedWorkingSet: true });
     expect(tight.kind === 'planned' && tight.span.last).toBeGreaterThanOrEqual(set.firstMessage);
+  });
+
+  it('should take the span with the working set when neither fits but it comes nearer the limit', () => {
+    const options = { sha256, recentTokens: 3000, index, keepFrom: set.firstMessage };
+    const hopeless = planShedToFit(b, [], options, { contextTokens: b.length / 4, limit: 1_000, tokensPerByte: 0.25, floorTokens: 3000, spansDir: '/s' });
+
+    expect(hopeless).toMatchObject({ kind: 'planned', forcedWorkingSet: true, short: 'kept_over_window' });
+    expect(hopeless.kind === 'planned' && hopeless.span.last).toBeGreaterThanOrEqual(set.firstMessage);
+  });
+});
+
+describe('a request that grew past the window since the last reading', () => {
+  // The last reading measured 80% of the window; since then the model brought back 240 KB, and
+  // the request now carries 105% of it: only taking the working set brings it under (the six
+  // newest tool results stay in rescue mode).
+  const b = body([...reads(3, 2_000), { prompt: 'check' }, ...STORED.map((restore) => ({ restore, bytes: 60_000 })), ...reads(6, 100)]);
+  const window = Math.round(b.length / 4 / 1.05);
+  const reading = { contextTokens: Math.round(0.8 * window), window, epochsApplied: 0, requestBytes: Math.round(0.8 * window) * 4 };
+  const ask: EpochAsk = { body: b, index: mustIndex(b), reading, frozen: [], spans: [] };
+  const decide = (take: () => ReturnType<ReturnType<typeof toolResultsLatch>['take']>) => decideEpoch({ reading, threshold: 0.7, epochCount: 0, take });
+
+  it('should weigh the request as it now is: the last reading grown by the bytes added since, at its tokens per byte', () => {
+    expect(pressedReading(reading, b.length).contextTokens).toBe(Math.round(reading.contextTokens + (b.length - reading.requestBytes) / 4));
+    expect(pressedReading(reading, reading.requestBytes - 10)).toBe(reading);
+  });
+
+  it('should shed a span that takes the working set and brings the request under the window, and latch it past the gate', () => {
+    const planner = spansLatch({ policy: DEFAULT_SHED_POLICY, spansDir: '/state/spans', sha256 });
+
+    const take = planner.take(ask);
+    const decision = decide(() => take);
+
+    expect(take).toMatchObject({ kind: 'span', fit: { limit: window } });
+    expect(take.kind === 'span' && take.fit!.estimatedTokens).toBeLessThanOrEqual(window);
+    expect(decision).toMatchObject({ kind: 'latch' });
+    expect(decision.kind === 'latch' && decision.fullness).toBeGreaterThan(1);
+  });
+
+  it('should take the working set out of a tool-result epoch', () => {
+    const planner = toolResultsLatch({ policy: DEFAULT_POLICY, elidedDir: '/state/elided', sha256 });
+    const kept = workingSetOrdinals(ask.index, workingSetOf(b, ask.index, new Set(STORED)));
+
+    const take = planner.take(ask);
+
+    expect(kept.size).toBe(4);
+    expect(take).not.toHaveProperty('keptByWorkingSet');
+    expect(take.kind === 'blocks' && take.plan.filter((block) => kept.has(block.ordinal)).length).toBe(4);
+    expect(decide(() => take)).toMatchObject({ kind: 'latch' });
   });
 });
 

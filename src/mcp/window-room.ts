@@ -1,0 +1,42 @@
+/**
+ * How much room the window of the conversation a text was taken from had left, as the proxy wrote
+ * it into the state directory: the conversation whose record froze the text (its newest, if
+ * several did), and that conversation's last reading in the wire log (its fullness and window,
+ * written by the proxy for each model call: docs/state.md). Read, never guessed: unknown when
+ * either is missing, and a restore then says nothing of the window.
+ */
+import { readWireTail } from '../report/statusline.js';
+import { listConversations } from '../state/read-conversation.js';
+import type { StateDir } from '../state/layout.js';
+import type { ConversationRecord } from '../core/epoch-types.js';
+
+/** A conversation's window at its last request. */
+export interface WindowRoom {
+  /** Context over window at the last request, 0..1 (or over 1). */
+  readonly fullness: number;
+  /** The window, in tokens. */
+  readonly window: number;
+  /** The tokens left: the window less what the last request carried, never below 0. */
+  readonly leftTokens: number;
+}
+
+/** The room of the window of the conversation that froze `handle`, or undefined when the state does not say. Never throws. */
+export async function windowRoomOf(state: StateDir, handle: string): Promise<WindowRoom | undefined> {
+  try {
+    const records = await listConversations(state);
+    const record = records.filter((r) => froze(r, handle)).at(-1);
+    if (record === undefined) return undefined;
+    const tally = await readWireTail(state.wirePath, new Set([record.key]));
+    const reading = tally.conversations.get(record.key)?.lastReading;
+    const fullness = reading?.fullness ?? null;
+    const window = reading?.window ?? null;
+    if (fullness === null || window === null || !(window > 0)) return undefined;
+    return { fullness, window, leftTokens: Math.max(0, Math.round(window * (1 - fullness))) };
+  } catch {
+    return undefined;
+  }
+}
+
+function froze(record: ConversationRecord, handle: string): boolean {
+  return record.epochs.some((e) => e.span?.sha256 === handle || e.blocks.some((b) => b.sha256 === handle || b.rawSha256 === handle));
+}
