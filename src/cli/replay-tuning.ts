@@ -8,6 +8,7 @@ import { DEFAULT_SHED_POLICY } from '../core/index.js';
 import { DEFAULT_ENGINE_SETTINGS } from '../rescue/index.js';
 import type { ReplayTuning } from '../replay/replay-options.js';
 import { CliError } from './cli-error.js';
+import { COLD_RESCUE_PCT_DESCRIPTION } from './proxy-options.js';
 
 /** The parsed tuning flags. */
 export interface TuningArgs {
@@ -36,10 +37,7 @@ export function withTuningOptions<T>(yargs: Argv<T>): Argv<T & TuningArgs> {
       type: 'number',
       describe: `Shed's recent budget is at most N tokens (default ${DEFAULT_SHED_POLICY.recentCeilingTokens.toLocaleString('en-US')})`,
     })
-    .option('cold-rescue-pct', {
-      type: 'number',
-      describe: `Latch from this fullness (%) on a request whose cache the TTL says is cold anyway (default ${pct(DEFAULT_ENGINE_SETTINGS.coldThreshold)})`,
-    }) as unknown as Argv<T & TuningArgs>;
+    .option('cold-rescue-pct', { type: 'number', describe: COLD_RESCUE_PCT_DESCRIPTION }) as unknown as Argv<T & TuningArgs>;
 }
 
 /** The tuning the flags ask for; a usage error (exit 2) for a value out of range. */
