@@ -63,6 +63,12 @@ export interface LatchAsk {
 /** The thresholds in force for one request (core/cache-cold.ts): `cold` when the cold one is. */
 type Thresholds = ReturnType<typeof thresholdsFor>;
 
+/** The reading the decision was taken on, and the thresholds it was taken with: the epoch records both. */
+interface Decided {
+  readonly reading: FullnessReading;
+  readonly thresholds: Thresholds;
+}
+
 /** Cheap test first: planning hashes every eligible block, so only plan when a latch is possible. */
 export function isOverThreshold(entry: ConversationEntry, settings: ThresholdSettings): boolean {
   const { reading } = entry;
@@ -104,7 +110,8 @@ export async function maybeLatch(ctx: LatchContext, kind: PlannerKind, ask: Latc
   const thresholds = thresholdsFor(ctx.settings, ask.cold === true);
   const decide = deciderOf(ctx, entry, index, reading, thresholds);
   const epochAsk: EpochAsk = { body, index, reading, frozen: entry.frozen, spans: entry.spans, latest: latestFrozen(entry) };
-  if (kind === 'span') return latchChosen(ctx, ask, thresholds, spansOf(ctx), chooseOn(spansOf(ctx), epochAsk, decide));
+  const decided: Decided = { reading, thresholds };
+  if (kind === 'span') return latchChosen(ctx, ask, decided, spansOf(ctx), chooseOn(spansOf(ctx), epochAsk, decide));
   const planner = toolResultsOf(ctx);
   const cheap = decideOnSizes(ctx, planner, epochAsk, ask, decide);
   if (cheap.kind !== 'latch') return holdOf(cheap);
@@ -114,7 +121,7 @@ export async function maybeLatch(ctx: LatchContext, kind: PlannerKind, ask: Latc
   const steps = await labelAndGate(ctx, planner, epochAsk, ask, chosen.choice.added, decide);
   const by = steps.classifier === undefined ? {} : { classifier: steps.classifier };
   if (steps.kind === 'hold') return { ...holdOf(steps.decision), ...by };
-  return latchChosen(ctx, ask, thresholds, planner, { ...chosen, choice: steps.choice, gate: steps.gate, ...by });
+  return latchChosen(ctx, ask, decided, planner, { ...chosen, choice: steps.choice, gate: steps.gate, ...by });
 }
 
 /** The kind's take, decided; what it chose when that latches. */
@@ -125,11 +132,10 @@ function chooseOn<C>(planner: EpochPlanner<C>, ask: EpochAsk, decide: Decide): C
 }
 
 /** Writes the chosen epoch: one record for both kinds, and a hold reason when none is written. */
-async function latchChosen<C>(ctx: LatchContext, ask: LatchAsk, thresholds: Thresholds, planner: EpochPlanner<C>, chosen: Chosen<C>): Promise<LatchOutcome> {
+async function latchChosen<C>(ctx: LatchContext, ask: LatchAsk, decided: Decided, planner: EpochPlanner<C>, chosen: Chosen<C>): Promise<LatchOutcome> {
   if (chosen.kind === 'hold') return chosen.outcome;
   const { entry, body, index, api } = ask;
-  const reading = entry.reading;
-  if (reading === undefined) return {};
+  const { reading, thresholds } = decided;
   const by = chosen.classifier === undefined ? {} : { classifier: chosen.classifier };
   const part = planner.epochOf(chosen.choice, chosen.gate);
   const facts = {
