@@ -323,8 +323,8 @@ export class EpochEngine {
   /**
    * Whether this model call of the conversation comes back to a cold cache (core/cache-cold.ts):
    * the gap since its last one, on the engine's clock, passes the TTL the body asks for. Notes
-   * the call's time for the next. Asked only when a cold threshold is configured; the body is
-   * read for its TTL only after a gap over five minutes.
+   * the call's time for the next, always; says cold only when a cold threshold is configured, and
+   * reads the body for its TTL only after a gap over five minutes.
    */
   #comesBackCold(entry: ConversationEntry, body: Uint8Array, nowMs: number): boolean {
     const gapMs = entry.lastRequestMs === undefined ? undefined : nowMs - entry.lastRequestMs;
