@@ -25,6 +25,8 @@ export interface ProxyArgs {
   labels?: string | undefined;
   /** `--latch-at`; absent (the demo) means the default. */
   latchAt?: string | undefined;
+  /** `--cold-rescue-pct`; absent: a cold request has the usual threshold. */
+  coldRescuePct?: number | undefined;
 }
 
 /** `--rescue-pct`'s default: the engine's threshold, as a percentage. */
@@ -32,6 +34,10 @@ export const DEFAULT_RESCUE_PCT = Math.round(DEFAULT_ENGINE_SETTINGS.threshold *
 
 /** `--rescue-tokens`'s help, shared with `replay`. */
 export const RESCUE_TOKENS_DESCRIPTION = `Also latch an epoch once a conversation's prompt reaches N tokens, whichever comes first with --rescue-pct (default: ${DEFAULT_LONG_WINDOW_RESCUE_TOKENS.toLocaleString('en-US')} on windows over 200,000, none on others; 0: none)`;
+
+/** `--cold-rescue-pct`'s help, shared with `replay`. */
+export const COLD_RESCUE_PCT_DESCRIPTION =
+  "Also latch from this fullness (%) on a request that comes back after a gap past its cache's TTL (5 minutes, or 1 hour when asked), whose prefix is re-written anyway (default: none)";
 
 /** Adds the shared flags to a command. */
 export function withProxyOptions<T>(yargs: Argv<T>): Argv<T & ProxyArgs> {
@@ -52,6 +58,7 @@ export function withProxyOptions<T>(yargs: Argv<T>): Argv<T & ProxyArgs> {
     })
     .option('rescue-pct', { type: 'number', default: DEFAULT_RESCUE_PCT, describe: 'Latch an epoch when a conversation is this full (% of the window)' })
     .option('rescue-tokens', { type: 'number', describe: RESCUE_TOKENS_DESCRIPTION })
+    .option('cold-rescue-pct', { type: 'number', describe: COLD_RESCUE_PCT_DESCRIPTION })
     .option('keep-recent', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.keepRecent, describe: 'Never elide the N newest tool results' })
     .option('min-bytes', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.minBytes, describe: 'Elide only tool results whose text is over N bytes' })
     .option('window', {
@@ -86,6 +93,8 @@ export function proxyConfigFrom(args: ProxyArgs, env: NodeJS.ProcessEnv): ProxyS
   if (args.horizon !== undefined) wholeNumber(args.horizon, '--horizon', 0);
   if (!(args.rescuePct > 0 && args.rescuePct <= 100)) throw new CliError(`--rescue-pct takes a number above 0 and at most 100, not ${args.rescuePct}`, 2);
   if (args.rescueTokens !== undefined) wholeNumber(args.rescueTokens, '--rescue-tokens', 0);
+  const cold = args.coldRescuePct;
+  if (cold !== undefined && !(cold > 0 && cold <= 100)) throw new CliError(`--cold-rescue-pct takes a number above 0 and at most 100, not ${cold}`, 2);
   wholeNumber(args.keepRecent, '--keep-recent', 0);
   wholeNumber(args.minBytes, '--min-bytes', 0);
   if (args.window !== undefined) wholeNumber(args.window, '--window', 1000);
@@ -110,6 +119,7 @@ export function proxyConfigFrom(args: ProxyArgs, env: NodeJS.ProcessEnv): ProxyS
       ...DEFAULT_ENGINE_SETTINGS,
       threshold: args.rescuePct / 100,
       ...(args.rescueTokens === undefined ? {} : { rescueTokens: args.rescueTokens }),
+      ...(cold === undefined ? {} : { coldThreshold: cold / 100 }),
       policy: { keepRecent: args.keepRecent, minBytes: args.minBytes },
       mode,
       gate: args.gate ?? false,

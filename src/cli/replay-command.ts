@@ -22,8 +22,9 @@ import { DEFAULT_RESCUE_PCT, RESCUE_TOKENS_DESCRIPTION } from './proxy-options.j
 import { writeStdout } from './read-input.js';
 import { errorText } from '../errors.js';
 import { runTtlBacktest } from './replay-ttl.js';
+import { tuningOf, tuningParts, withTuningOptions, type TuningArgs } from './replay-tuning.js';
 
-interface ReplayArgs {
+interface ReplayArgs extends TuningArgs {
   transcripts: string[] | undefined;
   since: string | undefined;
   until: string | undefined;
@@ -48,7 +49,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
   command: 'replay [transcripts..]',
   describe: 'Replay Claude Code transcripts through rescue and shed mode and price them against the alternatives',
   builder: (yargs) =>
-    (yargs as Argv<object>)
+    withTuningOptions(yargs as Argv<object>)
       .positional('transcripts', {
         type: 'string',
         array: true,
@@ -123,6 +124,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       throw new CliError(`--window takes a whole number of at least 1000, not ${args.window}`, 2);
     if (args.horizon !== undefined && !(Number.isInteger(args.horizon) && args.horizon >= 0))
       throw new CliError(`--horizon takes a whole number, not ${args.horizon}`, 2);
+    tuningOf(args);
     if (args.priceAs !== undefined && priceOf(args.priceAs) === undefined)
       throw new CliError(`--price-as: no price for ${JSON.stringify(args.priceAs)}; the table knows ${PRICED_MODELS.join(', ')}`, 2);
     const read = await readSessions(transcripts, (message) => process.stderr.write(`ctxshed: skipped ${message}\n`)).catch((error: unknown) => {
@@ -184,11 +186,12 @@ function figuresCommand(args: ReplayArgs, windows: readonly number[]): string {
   if (args.prefixCheck) parts.push('--prefix-check');
   if (args.latchAt !== undefined) parts.push('--latch-at', args.latchAt);
   if (args.priceAs !== undefined) parts.push('--price-as', args.priceAs);
-  return parts.join(' ');
+  return [...parts, ...tuningParts(args)].join(' ');
 }
 
 /** The replay's options as the command's arguments give them. */
-type ReplayArgsUsed = Pick<ReplayArgs, 'rescuePct' | 'rescueTokens' | 'keepRecent' | 'minBytes' | 'window' | 'horizon' | 'prefixCheck' | 'latchAt' | 'priceAs'>;
+type ReplayArgsUsed = TuningArgs &
+  Pick<ReplayArgs, 'rescuePct' | 'rescueTokens' | 'keepRecent' | 'minBytes' | 'window' | 'horizon' | 'prefixCheck' | 'latchAt' | 'priceAs'>;
 
 /** Replays every session up to its first compaction and whole (stitched), each over fresh state directories removed after. */
 async function replayAll(sessions: Awaited<ReturnType<typeof readSessions>>, args: ReplayArgsUsed): Promise<WholeSessionReport[]> {
@@ -228,5 +231,6 @@ function replayOptions(args: ReplayArgsUsed, dirs: { stateDir: string; shedState
     ...(args.prefixCheck ? { prefixCheck: true } : {}),
     ...(args.latchAt === undefined ? {} : { latchAt: args.latchAt }),
     ...(args.priceAs === undefined ? {} : { priceAs: args.priceAs }),
+    tuning: tuningOf(args),
   };
 }

@@ -90,6 +90,11 @@ export interface LatchReason {
   readonly crossed?: ThresholdCrossed;
   /** The token threshold in force when the epoch latched (docs/rescue.md "Thresholds"). */
   readonly thresholdTokens?: number;
+  /**
+   * The request came back after a gap past its cache TTL, so the cold threshold (`--cold-rescue-pct`,
+   * core/cache-cold.ts) was in force: `threshold` is that one. Absent: the usual threshold.
+   */
+  readonly cold?: true;
 }
 
 /** What every epoch records, whatever it freezes. */

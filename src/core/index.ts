@@ -40,6 +40,7 @@ export * from './api-dialect.js';
 export * from './openai/index.js';
 export * from './index-any-api.js';
 export * from './latch-threshold.js';
+export * from './cache-cold.js';
 export * from './last-turn.js';
 export * from './thinking/index.js';
 export * from './request-class.js';

@@ -86,6 +86,8 @@ export interface LatchFacts {
   readonly limit?: number;
   /** A threshold latch: which threshold fired, when a token threshold was in force. */
   readonly fired?: ThresholdFired;
+  /** A threshold latch on a request predicted cold, under the cold threshold (core/cache-cold.ts). */
+  readonly cold?: true;
   readonly firstPrompt: string;
   readonly model: string;
   readonly agentId: string | undefined;
@@ -115,6 +117,7 @@ export function planRecord(input: PlanRecordInput): LatchPlan {
     contextTokens,
     ...(facts.limit === undefined ? {} : { limit: facts.limit }),
     ...(facts.fired === undefined ? {} : { crossed: facts.fired.crossed, thresholdTokens: facts.fired.thresholdTokens }),
+    ...(facts.cold === true ? { cold: true as const } : {}),
   };
   const n = (current?.epochs.length ?? 0) + 1;
   // Every new epoch says what made it latch (its lineage); only old records lack the field.

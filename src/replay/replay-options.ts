@@ -1,5 +1,12 @@
 /** How to replay a session (replay-session.ts), as the `replay` command's options give it. */
 import type { ElisionPolicy, LatchAt } from '../core/index.js';
+import type { EngineSettings } from '../rescue/index.js';
+
+/**
+ * The engine's levers a replay may vary (`replay --gate`, `--min-gain-pct`, `--recent-pct`,
+ * `--recent-max`, `--cold-rescue-pct`); each absent one is the engine's default.
+ */
+export type ReplayTuning = Pick<EngineSettings, 'gate' | 'minGainFraction' | 'shedPolicy' | 'coldThreshold'>;
 
 /** How to replay. */
 export interface ReplayOptions {
@@ -21,6 +28,8 @@ export interface ReplayOptions {
   readonly prefixCheck?: boolean;
   /** The engine's `latchAt` on a prefix-check model (core/thinking/turn-place.ts); absent: its default. */
   readonly latchAt?: LatchAt;
+  /** The engine's levers, when a replay varies them. */
+  readonly tuning?: ReplayTuning;
   /** `--price-as MODEL`: bill every request at this model's prices instead of the recorded model's (bodies unchanged). */
   readonly priceAs?: string;
 }

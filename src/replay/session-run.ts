@@ -130,8 +130,13 @@ async function openEngines(options: ReplayOptions, window: number): Promise<{ re
     window,
     ...(options.rescueTokens === undefined ? {} : { rescueTokens: options.rescueTokens }),
     ...(options.latchAt === undefined ? {} : { latchAt: options.latchAt }),
+    ...options.tuning,
   };
-  const rescue = await RescueReplay.open(options.stateDir, settings);
+  // With the gate on, rescue's epochs weigh their re-write over the same horizon as shed's.
+  const rescue = await RescueReplay.open(options.stateDir, {
+    ...settings,
+    ...(options.horizon === undefined || options.tuning?.gate !== true ? {} : { horizon: options.horizon }),
+  });
   // Shed mode is the proxy's own too: the same engine in `--mode shed`, its gate and frozen spans.
   const shed = await RescueReplay.open(options.shedStateDir, {
     ...settings,

@@ -28,6 +28,11 @@ export interface ConversationEntry {
   latching: Promise<unknown>;
   /** The record file's identity when last read, to notice another process's writes. */
   fileStamp: string;
+  /**
+   * When this process last prepared a model call of the conversation (the engine's clock, ms): the
+   * gap since then says whether the cache is cold anyway (core/cache-cold.ts). Absent: none yet.
+   */
+  lastRequestMs?: number;
   /** Tool calls already counted as refaults, so a resent or retried request never counts one twice. */
   readonly refaulted: Set<string>;
 }

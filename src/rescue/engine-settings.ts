@@ -34,6 +34,12 @@ export interface EngineSettings {
   readonly shedPolicy?: ShedPolicy;
   /** `--gate`: rescue epochs latch only when the burst gate says they pay back (shed epochs always do). */
   readonly gate?: boolean;
+  /**
+   * `--cold-rescue-pct` as a fraction: the threshold for a request the cache TTL says comes back
+   * cold (core/cache-cold.ts), where an epoch re-writes nothing the request would not re-write
+   * anyway. Absent: the same threshold as any request.
+   */
+  readonly coldThreshold?: number;
   /** `--horizon N`: the turns a burst must pay back within (default: as many as the conversation has had). */
   readonly horizon?: number;
   /**

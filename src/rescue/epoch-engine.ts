@@ -8,8 +8,11 @@
  * (core/passthrough-reasons.ts). docs/request-path.md walks through it.
  */
 import {
+  asksOneHourCache,
   contextTokensOf,
   DEFAULT_MEMO_LIMITS,
+  isPredictedCold,
+  thresholdsFor,
   dialectOfRoute,
   indexIncrementally,
   isSideCall,
@@ -318,6 +321,19 @@ export class EpochEngine {
     }
   }
 
+  /**
+   * Whether this model call of the conversation comes back to a cold cache (core/cache-cold.ts):
+   * the gap since its last one, on the engine's clock, passes the TTL the body asks for. Notes
+   * the call's time for the next, always; says cold only when a cold threshold is configured, and
+   * reads the body for its TTL only after a gap over five minutes.
+   */
+  #comesBackCold(entry: ConversationEntry, body: Uint8Array, nowMs: number): boolean {
+    const gapMs = entry.lastRequestMs === undefined ? undefined : nowMs - entry.lastRequestMs;
+    entry.lastRequestMs = nowMs;
+    if (this.settings.coldThreshold === undefined || !isPredictedCold(gapMs, false)) return false;
+    return isPredictedCold(gapMs, asksOneHourCache(body));
+  }
+
   // One straight line, in request order; each step either returns a pass-through or goes on.
   async #prepare(body: Uint8Array, given: RequestMeta, headers: EngineRequest['headers']): Promise<Prepared> {
     let meta = given;
@@ -346,7 +362,8 @@ export class EpochEngine {
     const nowMs = this.#now().getTime();
     this.#memos.prune(nowMs);
     this.#eligibility.prune(nowMs);
-    const mayLatch = readsFullness(meta.route) && mayLatchOnThreshold(meta.requestClass) && isOverThreshold(entry, this.settings);
+    const cold = readsFullness(meta.route) && !isSideCall(meta.requestClass) && this.#comesBackCold(entry, body, nowMs);
+    const mayLatch = readsFullness(meta.route) && mayLatchOnThreshold(meta.requestClass) && isOverThreshold(entry, thresholdsFor(this.settings, cold));
     if (!hasEpochs(entry) && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: entry, key });
     //    The index resumes where this body stops being the one the conversation's last rewrite
     //    read: the index a scan from scratch gives, for the cost of what is new.
@@ -384,6 +401,7 @@ export class EpochEngine {
         agentId: meta.agentId,
         onStateFailure: onLatchFailure,
         eligibility,
+        cold,
       }));
     }
     // Over the threshold with no epoch latched: the wire record says why (core/hold-reasons.ts).

@@ -25,6 +25,7 @@ import {
   type ThresholdFired,
   type ThresholdSettings,
   type TranscriptIndex,
+  thresholdsFor,
 } from '../core/index.js';
 import { errorText } from '../errors.js';
 import type { ConversationEntry } from './conversation-table.js';
@@ -55,6 +56,17 @@ export interface LatchAsk {
   readonly agentId: string | undefined;
   readonly onStateFailure: (error: unknown) => void;
   readonly eligibility: EligibilitySlot;
+  /** The request came back after a gap past its cache TTL (core/cache-cold.ts): the cold threshold applies. */
+  readonly cold?: boolean;
+}
+
+/** The thresholds in force for one request (core/cache-cold.ts): `cold` when the cold one is. */
+type Thresholds = ReturnType<typeof thresholdsFor>;
+
+/** The reading the decision was taken on, and the thresholds it was taken with: the epoch records both. */
+interface Decided {
+  readonly reading: FullnessReading;
+  readonly thresholds: Thresholds;
 }
 
 /** Cheap test first: planning hashes every eligible block, so only plan when a latch is possible. */
@@ -95,7 +107,8 @@ export async function maybeLatch(ctx: LatchContext, kind: PlannerKind, ask: Latc
   const { entry, body, index } = ask;
   const { reading } = entry;
   if (reading === undefined) return {};
-  const decide = deciderOf(ctx, entry, index, reading);
+  const thresholds = thresholdsFor(ctx.settings, ask.cold === true);
+  const decide = deciderOf(ctx, entry, index, reading, thresholds);
   const bringBacks = entry.record?.bringBacks === undefined ? {} : { bringBacks: entry.record.bringBacks };
   const epochAsk: EpochAsk = {
     body,
@@ -107,7 +120,8 @@ export async function maybeLatch(ctx: LatchContext, kind: PlannerKind, ask: Latc
     ...bringBacks,
     readCalls: ask.api.calls,
   };
-  if (kind === 'span') return latchChosen(ctx, ask, reading, spansOf(ctx), chooseOn(spansOf(ctx), epochAsk, decide));
+  const decided: Decided = { reading, thresholds };
+  if (kind === 'span') return latchChosen(ctx, ask, decided, spansOf(ctx), chooseOn(spansOf(ctx), epochAsk, decide));
   const planner = toolResultsOf(ctx);
   const cheap = decideOnSizes(ctx, planner, epochAsk, ask, decide);
   if (cheap.kind !== 'latch') return holdOf(cheap);
@@ -117,7 +131,7 @@ export async function maybeLatch(ctx: LatchContext, kind: PlannerKind, ask: Latc
   const steps = await labelAndGate(ctx, planner, epochAsk, ask, chosen.choice.added, decide);
   const by = steps.classifier === undefined ? {} : { classifier: steps.classifier };
   if (steps.kind === 'hold') return { ...holdOf(steps.decision), ...by };
-  return latchChosen(ctx, ask, reading, planner, { ...chosen, choice: steps.choice, gate: steps.gate, ...by });
+  return latchChosen(ctx, ask, decided, planner, { ...chosen, choice: steps.choice, gate: steps.gate, ...by });
 }
 
 /** The kind's take, decided; what it chose when that latches. */
@@ -128,9 +142,10 @@ function chooseOn<C>(planner: EpochPlanner<C>, ask: EpochAsk, decide: Decide): C
 }
 
 /** Writes the chosen epoch: one record for both kinds, and a hold reason when none is written. */
-async function latchChosen<C>(ctx: LatchContext, ask: LatchAsk, reading: FullnessReading, planner: EpochPlanner<C>, chosen: Chosen<C>): Promise<LatchOutcome> {
+async function latchChosen<C>(ctx: LatchContext, ask: LatchAsk, decided: Decided, planner: EpochPlanner<C>, chosen: Chosen<C>): Promise<LatchOutcome> {
   if (chosen.kind === 'hold') return chosen.outcome;
   const { entry, body, index, api } = ask;
+  const { reading, thresholds } = decided;
   const by = chosen.classifier === undefined ? {} : { classifier: chosen.classifier };
   const part = planner.epochOf(chosen.choice, chosen.gate);
   const facts = {
@@ -138,7 +153,8 @@ async function latchChosen<C>(ctx: LatchContext, ask: LatchAsk, reading: Fullnes
     firstPrompt: api.firstPrompt(body, index),
     model: index.model ?? '',
     agentId: ask.agentId,
-    ...firedOf(reading, ctx.settings),
+    ...firedOf(reading, thresholds),
+    ...(thresholds.cold === true ? { cold: true as const } : {}),
   };
   // Only an API with thinking blocks has thinking for the epoch to freeze (core/thinking/freeze-in-plan.ts).
   const from = api.supports.thinking ? { body, index, ...(chosen.midTurn ? { midTurn: true } : {}) } : undefined;
@@ -146,7 +162,7 @@ async function latchChosen<C>(ctx: LatchContext, ask: LatchAsk, reading: Fullnes
     const write = await latchWith(
       ctx,
       entry,
-      (current) => planRecord({ key: entry.key, current, facts, threshold: ctx.settings.threshold, part, now: ctx.now() }),
+      (current) => planRecord({ key: entry.key, current, facts, threshold: thresholds.threshold, part, now: ctx.now() }),
       from,
     );
     if (write.kind === 'latched') return { latched: write.n, ...by };
@@ -160,8 +176,9 @@ async function latchChosen<C>(ctx: LatchContext, ask: LatchAsk, reading: Fullnes
 }
 
 /** The engine's decision with this request's reading, thresholds and place in the turn. */
-function deciderOf(ctx: LatchContext, entry: ConversationEntry, index: TranscriptIndex, reading: FullnessReading): Decide {
-  const { threshold, rescueTokens, minGainFraction } = ctx.settings;
+function deciderOf(ctx: LatchContext, entry: ConversationEntry, index: TranscriptIndex, reading: FullnessReading, thresholds: Thresholds): Decide {
+  const { minGainFraction } = ctx.settings;
+  const { threshold, rescueTokens } = thresholds;
   const turn = turnPlaceOf(index, entry.record?.prefixCheck !== undefined, ctx.settings.latchAt ?? DEFAULT_LATCH_AT);
   return (take) =>
     decideEpoch({

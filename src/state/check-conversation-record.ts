@@ -91,6 +91,7 @@ function checkEpoch(epoch: unknown, n: number, seen: Set<number>): string[] {
     `reason.crossed ${show(reason['crossed'])} is not fullness or tokens`,
   );
   need(reason['thresholdTokens'] === undefined || isCount(reason['thresholdTokens']), 'reason.thresholdTokens is not a non-negative integer');
+  need(reason['cold'] === undefined || reason['cold'] === true, `reason.cold ${show(reason['cold'])}: only true`);
   problems.push(...checkNumbers(epoch['policy'], ['keepRecent', 'minBytes', 'version'], `${at}: policy`));
   need(!isObject(epoch['policy']) || typeof epoch['policy']['name'] === 'string', 'policy.name is not a string');
   const blocks = epoch['blocks'];

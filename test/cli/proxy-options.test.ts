@@ -23,6 +23,12 @@ describe('proxyConfigFrom', () => {
     expect(() => proxyConfigFrom({ ...ARGS, latchAt: 'later' }, {})).toThrow('--latch-at takes prompt or anywhere, not "later"');
   });
 
+  it('should take --cold-rescue-pct as the cold threshold, none by default, and refuse one out of range', () => {
+    expect(proxyConfigFrom({ ...ARGS, coldRescuePct: 40 }, {}).engine.coldThreshold).toBe(0.4);
+    expect(proxyConfigFrom(ARGS, {}).engine.coldThreshold).toBeUndefined();
+    expect(() => proxyConfigFrom({ ...ARGS, coldRescuePct: 0 }, {})).toThrow('--cold-rescue-pct takes a number above 0 and at most 100, not 0');
+  });
+
   it('should refuse an unknown mode and a horizon that is no whole number, in one line', () => {
     expect(() => proxyConfigFrom({ ...ARGS, mode: 'trim' }, {})).toThrow('--mode takes rescue or shed, not "trim"');
     expect(() => proxyConfigFrom({ ...ARGS, horizon: -1 }, {})).toThrow('--horizon takes a whole number >= 0, not -1');

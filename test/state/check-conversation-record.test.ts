@@ -198,6 +198,7 @@ describe('checkConversationRecord', () => {
       'reason.crossed "bytes" is not fullness or tokens',
     ],
     ['a token threshold that is not a count', () => edited((r) => (r['epochs'][0].reason.thresholdTokens = -1)), 'reason.thresholdTokens is not'],
+    ['a cold flag that is not true', () => edited((r) => (r['epochs'][0].reason.cold = false)), 'reason.cold false: only true'],
     ['not an object', () => [1, 2], 'not a JSON object'],
     ['a wrong format', () => edited((r) => (r['format'] = 'ctxshed.conversation/2')), 'format is not'],
     ['a key that is not the file name', () => edited((r) => (r['key'] = keyOf('b'))), 'does not match its file name'],
