@@ -83,7 +83,7 @@ function shedTable(epochs: readonly ShedEpochFigure[]): string {
             ? `${e.gate.breakEvenTurns ?? 'never'} &le; ${e.gate.expectedRemainingTurns}`
             : `${e.gate.breakEvenTurns ?? 'never'} &gt; ${e.gate.expectedRemainingTurns}, forced at ${pct(e.gate.forcedAt)}`;
       return (
-        `<tr><td>${escapeHtml(e.conversation.slice(e.conversation.lastIndexOf('/') + 1))} #${e.epoch}</td><td>${e.request + 1}</td><td>${pct(e.fullness)}</td><td>${e.span.first}..${e.span.last}</td><td>${(e.span.bytes / 1024).toFixed(0)} KB</td><td>${gate}</td><td>${e.turnsAfter}</td>` +
+        `<tr><td>${escapeHtml(e.conversation.slice(e.conversation.lastIndexOf('/') + 1))} #${e.epoch}</td><td>${e.request + 1}</td><td>${pct(e.fullness)}</td><td>${e.span.first}..${e.span.last}</td><td>${(e.span.bytes / 1024).toFixed(0)} KiB</td><td>${gate}</td><td>${e.turnsAfter}</td>` +
         `<td>${t.shedTokens.toLocaleString('en-US')} (${t.warmTokens.toLocaleString('en-US')} warm)</td><td>$${t.usd.toFixed(4)} <small>${t.basis}</small></td><td>$${e.rewrite.usd.toFixed(4)} <small>${e.rewrite.basis}</small></td><td>${e.payback.turnsNeeded ?? 'never'} (${e.payback.paidBack ? 'paid back' : 'not paid back'})</td></tr>`
       );
     })

@@ -34,7 +34,7 @@ afterAll(async () => {
 describe('renderTable', () => {
   it('should show one row per strategy with the calibration above', () => {
     // Act
-    const text = renderTable([report]);
+    const text = renderTable([report], { width: 1000, compact: false });
 
     // Assert
     expect(text).toContain('calibration (model vs recorded usage): cache read');
@@ -43,7 +43,7 @@ describe('renderTable', () => {
 
   it('should show each shed epoch on its own line with its basis, never a sum', () => {
     // Act
-    const text = renderTable([report]);
+    const text = renderTable([report], { width: 1000, compact: false });
 
     // Assert: the shed row has no bytes column of its own; the epoch line carries the basis
     expect(text).toMatch(/ctxshed shed .* per epoch /);

@@ -99,10 +99,10 @@ describe('replay: the working set', () => {
     expect(shed.requestsWithWorkingSet).toBe(9);
     expect(rescue).toMatchObject({ peakBytes: shed.peakBytes, requestsWithWorkingSet: 9 });
     // One note line in the text report.
-    const notes = renderTable([report])
+    const notes = renderTable([report], { width: 1000, compact: false })
       .split('\n')
       .filter((l) => l.includes('working set:'));
-    expect(notes).toEqual([expect.stringContaining(`shed ${shed.thrashHolds} thrash / 0 over-window hold(s), peak 78 KB`)]);
+    expect(notes).toEqual([expect.stringContaining(`shed ${shed.thrashHolds} thrash / 0 over-window hold(s), peak 78 KiB`)]);
   });
 
   it('should report an empty working set where nothing was brought back', async () => {
