@@ -51,9 +51,17 @@ const MEANINGS: Readonly<Record<number, string>> = {
   15: "thinking kept/removed: thinking blocks the main-thread requests sent, and took out of the client's body, in all and (in the last request)",
 };
 
+/** Every column's meaning, for the page (which shows every column). */
+export const STRATEGY_TABLE_LEGEND = Object.values(MEANINGS).join('; ');
+
+/** The table's header and cells, one row per strategy (the page shows them too). */
+export function strategyTable(report: SessionReport, labels: Record<StrategyName, string>): TextTable {
+  return { header: HEADER, rows: STRATEGIES.map((name) => strategyRow(report, name, labels[name])) };
+}
+
 /** The table's lines, laid out to `layout`, the legend under it. */
 export function strategyTableLines(report: SessionReport, labels: Record<StrategyName, string>, layout: TextLayout): string[] {
-  const table: TextTable = { header: HEADER, rows: STRATEGIES.map((name) => strategyRow(report, name, labels[name])) };
+  const table = strategyTable(report, labels);
   const { lines, columns } = fitTable(table, COMPACT, layout);
   return [...withSparklines(lines, report, layout.width), legendLine(MEANINGS, columns)];
 }

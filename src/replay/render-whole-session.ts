@@ -73,7 +73,7 @@ export function wholeSessionHtml(report: WholeSessionReport, labels: Record<Stra
   const intro = wholeSessionIntro(report)
     .map((l) => `<p>${escapeText(l)}</p>`)
     .join('');
-  return `<h3>Whole session</h3>${intro}<table><tr>${head}</tr>${rows}</table><p class="legend-note">${escapeText(WHOLE_SESSION_LEGEND)}</p><h3>Up to the first compaction (the earlier basis)</h3>`;
+  return `<h3>Whole session</h3>${intro}<div class="scroll"><table><tr>${head}</tr>${rows}</table></div><p class="legend-note">${escapeText(WHOLE_SESSION_LEGEND)}</p><h3>Up to the first compaction (the earlier basis)</h3>`;
 }
 
 /** What each column means (the terminal's legend says those shown). */
