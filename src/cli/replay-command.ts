@@ -18,7 +18,7 @@ import { renderWholeFigures, WHOLE_FIGURE_WINDOWS, wholeFigureRows } from '../re
 import { type ReplayOptions, replaySession, replayWholeSession } from '../replay/replay-session.js';
 import { withWholeSession, type WholeSessionReport } from '../replay/whole-session-figures.js';
 import { CliError } from './cli-error.js';
-import { DEFAULT_RESCUE_PCT, RESCUE_TOKENS_DESCRIPTION } from './proxy-options.js';
+import { autoCompactWindowOf, DEFAULT_RESCUE_PCT, RESCUE_TOKENS_DESCRIPTION } from './proxy-options.js';
 import { writeStdout } from './read-input.js';
 import { errorText } from '../errors.js';
 import { runTtlBacktest } from './replay-ttl.js';
@@ -237,5 +237,6 @@ function replayOptions(args: ReplayArgsUsed, dirs: { stateDir: string; shedState
     ...(args.prefixCheck ? { prefixCheck: true } : {}),
     ...(args.latchAt === undefined ? {} : { latchAt: args.latchAt }),
     ...(args.priceAs === undefined ? {} : { priceAs: args.priceAs }),
+    ...autoCompactWindowOf(process.env),
   };
 }

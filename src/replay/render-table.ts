@@ -71,7 +71,8 @@ function headLines(report: SessionReport): string[] {
 /** Where the client compacts, where that came from, and the recorded compaction. */
 export function compactionLine(report: SessionReport): string {
   const p = report.compactionPoint;
-  const at = `compaction point ${p.tokens.toLocaleString('en-US')} tokens (${pct(report.autoCompactAt)} of the window, ${p.marginTokens.toLocaleString('en-US')} below it)`;
+  const below = p.autoCompactWindow === undefined ? 'it' : `the ${p.autoCompactWindow.toLocaleString('en-US')} of CLAUDE_CODE_AUTO_COMPACT_WINDOW`;
+  const at = `compaction point ${p.tokens.toLocaleString('en-US')} tokens (${pct(report.autoCompactAt)} of the window, ${p.marginTokens.toLocaleString('en-US')} below ${below})`;
   const from =
     p.source === 'transcript'
       ? "the margin of the transcript's auto compact_boundary"
@@ -81,7 +82,11 @@ export function compactionLine(report: SessionReport): string {
     rec === undefined
       ? 'the session never compacted'
       : `recorded: ${rec.trigger} at ${rec.preTokens === undefined ? 'an unknown count' : rec.preTokens.toLocaleString('en-US')} tokens`;
-  return `${at}, from ${from}; ${recorded}`;
+  const estimate =
+    report.runwayEstimateTokens === undefined
+      ? ''
+      : `; '~' runway estimates run to ${report.runwayEstimateTokens.toLocaleString('en-US')} tokens, the recorded conversation's last count, where the client compacted`;
+  return `${at}, from ${from}; ${recorded}${estimate}`;
 }
 
 function pct(x: number, digits = 0): string {

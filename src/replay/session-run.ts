@@ -84,7 +84,7 @@ export async function openSessionRun(
   const hasMain = conversations.some((c) => c.kind === 'main');
   // Transcripts carry no beta header: the session ran at the default window (1M sessions are rare).
   // A stitched session has no boundary left: its point is the recorded session's, with no cut.
-  const point = whole?.point ?? findCompactionPoint(conversations, window, DEFAULT_CONTEXT_WINDOW);
+  const point = whole?.point ?? findCompactionPoint(conversations, window, DEFAULT_CONTEXT_WINDOW, options.autoCompactWindow);
   const tallies = Object.fromEntries(STRATEGIES.map((s) => [s, new StrategyTally()])) as Record<StrategyName, StrategyTally>;
   tallies.shed.perEpoch = true;
   const { rescue, shed } = await openEngines(options, window);

@@ -140,6 +140,11 @@ describe('replaySession runway and cost basis', () => {
     expect(report.compactionPoint).toMatchObject({ tokens: 167_094, source: 'transcript' });
     expect(report.strategies.recorded.runway).toEqual({ requests: 3, end: 'recorded_compaction', ratio: 1 });
     expect(report.strategies.rescue.runway).toEqual({ requests: 3, end: 'compaction_point', ratio: 1 });
+    // The estimates run to the last recorded count (166,010), not the point: the table prints the one used
+    expect(report.runwayEstimateTokens).toBe(166_010);
+    expect(renderTable([report], { width: 1000, compact: false })).toContain(
+      "'~' runway estimates run to 166,010 tokens, the recorded conversation's last count, where the client compacted",
+    );
   });
 
   it('should end every runway at the first count reaching a lower point at a smaller window', async () => {
