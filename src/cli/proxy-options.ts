@@ -174,8 +174,8 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
-/** `CLAUDE_CODE_AUTO_COMPACT_WINDOW`, the client's and so the proxy's (rescue passes its environment on), when usable. */
-function autoCompactWindowOf(env: NodeJS.ProcessEnv): { readonly autoCompactWindow?: number } {
+/** `CLAUDE_CODE_AUTO_COMPACT_WINDOW`, the client's and so the proxy's (rescue passes its environment on) and replay's, when usable. */
+export function autoCompactWindowOf(env: NodeJS.ProcessEnv): { readonly autoCompactWindow?: number } {
   const tokens = parseAutoCompactWindow(env['CLAUDE_CODE_AUTO_COMPACT_WINDOW']);
   return tokens === undefined ? {} : { autoCompactWindow: tokens };
 }

@@ -10,7 +10,7 @@ import { LATCH_AT_CHOICES, type LatchAt } from '../core/index.js';
 import { PRICED_MODELS, priceOf } from '../core/price-table.js';
 import { DEFAULT_ENGINE_SETTINGS } from '../rescue/index.js';
 import { readSessions, TranscriptInputError } from '../replay/read-sessions.js';
-import { dayRange, DEFAULT_PROJECTS_HINT, defaultProjectsFolder, inDays } from './replay-input.js';
+import { dayRange, DEFAULT_PROJECTS_HINT, defaultProjectsFolder, inDays, textWidth } from './replay-input.js';
 import { renderHtml } from '../replay/render-html.js';
 import { FIGURE_WINDOWS, renderFigures } from '../replay/render-figures.js';
 import { renderTable } from '../replay/render-table.js';
@@ -18,7 +18,7 @@ import { renderWholeFigures, WHOLE_FIGURE_WINDOWS, wholeFigureRows } from '../re
 import { type ReplayOptions, replaySession, replayWholeSession } from '../replay/replay-session.js';
 import { withWholeSession, type WholeSessionReport } from '../replay/whole-session-figures.js';
 import { CliError } from './cli-error.js';
-import { DEFAULT_RESCUE_PCT, RESCUE_TOKENS_DESCRIPTION } from './proxy-options.js';
+import { autoCompactWindowOf, DEFAULT_RESCUE_PCT, RESCUE_TOKENS_DESCRIPTION } from './proxy-options.js';
 import { writeStdout } from './read-input.js';
 import { errorText } from '../errors.js';
 import { runTtlBacktest } from './replay-ttl.js';
@@ -35,6 +35,7 @@ interface ReplayArgs extends TuningArgs {
   window: number | undefined;
   horizon: number | undefined;
   json: boolean;
+  compact: boolean;
   html: string | undefined;
   ttl: boolean;
   figures: boolean;
@@ -79,6 +80,11 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         describe: `Price every request as if it ran on MODEL (one of: ${PRICED_MODELS.join(', ')}); the bodies are replayed as recorded`,
       })
       .option('json', { type: 'boolean', default: false, describe: 'Print the reports as JSON' })
+      .option('compact', {
+        type: 'boolean',
+        default: false,
+        describe: "Print each table's compact form (chosen by itself where the full one is wider than the terminal, or COLUMNS, or 120 off a terminal)",
+      })
       .option('html', { type: 'string', describe: 'Also write a self-contained page with charts to FILE' })
       .option('figures', {
         type: 'boolean',
@@ -99,6 +105,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       .example('$0 replay ~/.claude/projects/-home-me-proj', 'Every session of a project')
       .example('$0 replay test/fixtures/transcripts/subagent.jsonl --window 60000', 'A real session, replayed as if its window were 60,000 tokens')
       .example('$0 replay session.jsonl --json --html replay.html', 'One session, as JSON and as a page')
+      .example('$0 replay session.jsonl --compact', 'The compact tables, for a narrow terminal')
       .example('$0 replay session.jsonl --horizon 10', 'Shed only where a re-write pays back within 10 more turns')
       .example('$0 replay --figures a.jsonl b.jsonl', "The docs' table: peak, runway, cost and cache writes at 200,000, 100,000 and 60,000 tokens")
       .example('$0 replay --ttl ~/.claude/projects', 'Every session of every project: did the cache TTL foresee each cold turn?')
@@ -169,7 +176,9 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
     if (args.json) {
       await writeStdout(`${JSON.stringify({ sessions: reports }, null, 2)}\n`);
     } else {
-      await writeStdout(reports.length === 0 ? 'no requests found in those transcripts\n' : renderTable(reports));
+      await writeStdout(
+        reports.length === 0 ? 'no requests found in those transcripts\n' : renderTable(reports, { width: textWidth(process.stdout), compact: args.compact }),
+      );
     }
   },
 };
@@ -232,5 +241,6 @@ function replayOptions(args: ReplayArgsUsed, dirs: { stateDir: string; shedState
     ...(args.latchAt === undefined ? {} : { latchAt: args.latchAt }),
     ...(args.priceAs === undefined ? {} : { priceAs: args.priceAs }),
     tuning: tuningOf(args),
+    ...autoCompactWindowOf(process.env),
   };
 }

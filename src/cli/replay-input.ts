@@ -1,11 +1,12 @@
 /**
  * Where `ctxshed replay` reads from with no path (Claude Code's projects folder, under
  * `CLAUDE_CONFIG_DIR` when set: https://code.claude.com/docs/en/claude-directory), and its
- * `--since`/`--until` days.
+ * `--since`/`--until` days, and the width its text is laid out to.
  */
 import os from 'node:os';
 import path from 'node:path';
 import type { SessionInput } from '../replay/read-sessions.js';
+import { DEFAULT_TEXT_WIDTH, MIN_TEXT_WIDTH } from '../replay/text-layout.js';
 import { CliError } from './cli-error.js';
 
 export const DEFAULT_PROJECTS_HINT = '$CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects';
@@ -36,4 +37,20 @@ function dayStart(text: string, flag: string): number {
   if (m === null || Number.isNaN(ms) || new Date(ms).getUTCDate() !== Number(m[3]))
     throw new CliError(`${flag} takes a day as YYYY-MM-DD or YYYYMMDD, not ${text}`, 2);
   return ms;
+}
+
+/**
+ * The width the replay's text is laid out to: the terminal's when stdout is one, else `COLUMNS`
+ * when it is a number, else a fixed width (a pipe or a file has no width of its own); never
+ * narrower than `MIN_TEXT_WIDTH`.
+ */
+export function textWidth(stdout: { readonly isTTY?: boolean; readonly columns?: number }, env: NodeJS.ProcessEnv = process.env): number {
+  const fromEnv = Number.parseInt(env['COLUMNS'] ?? '', 10);
+  const width =
+    stdout.isTTY === true && stdout.columns !== undefined && stdout.columns > 0
+      ? stdout.columns
+      : Number.isInteger(fromEnv) && fromEnv > 0
+        ? fromEnv
+        : DEFAULT_TEXT_WIDTH;
+  return Math.max(MIN_TEXT_WIDTH, width);
 }

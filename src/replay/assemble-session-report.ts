@@ -1,6 +1,6 @@
 /** The report of a session's replay (replay-session.ts), assembled once every step has run. */
 import { round4 } from './calibration-tally.js';
-import { finishRunways } from './finish-runways.js';
+import { estimateTarget, finishRunways } from './finish-runways.js';
 import type { RebuiltConversation } from './rebuild-conversations.js';
 import { COST_BASIS, type SessionReport } from './session-report.js';
 import type { SessionRun } from './session-run.js';
@@ -41,6 +41,7 @@ export function assembleSessionReport(file: string, conversations: readonly Rebu
     ...(run.options.priceAs === undefined ? {} : { priceAs: run.options.priceAs }),
     autoCompactAt: round4(point.tokens / window),
     compactionPoint: point,
+    ...estimateTargetOf(run),
     costBasis: { basis: COST_BASIS, replayedRequests: counts.replayed, afterCompactionRequests: counts.afterCompaction },
     refaults: run.refaults.figure(
       conversations.reduce((n, c) => n + (run.entries.get(c.id)?.record?.epochs ?? []).reduce((k, e) => k + e.blocks.length, 0), 0),
@@ -68,4 +69,11 @@ function addFinalFigures(run: SessionRun, conversations: readonly RebuiltConvers
     if (finalBytes === undefined) continue;
     for (const s of STRATEGIES) tallies[s].finalBytesSaved += (finalBytes.recorded ?? 0) - (finalBytes[s] ?? 0);
   }
+}
+
+/** The count the runway estimates run to, where it is not the compaction point (none on a whole-session replay, which never estimates). */
+function estimateTargetOf(run: SessionRun): { runwayEstimateTokens?: number } {
+  if (run.basis !== 'firstCompaction') return {};
+  const target = estimateTarget(run.runwayOf, run.point, run.window);
+  return target === undefined || target === run.point.tokens ? {} : { runwayEstimateTokens: target };
 }

@@ -3,17 +3,14 @@
  * and output tokens): from the session's first `compact_boundary` when the client's threshold
  * fired it (`trigger: auto`, its `preTokens`), else from the client's rule. Pure.
  *
- * The rule: Claude Code compacts at the effective window (the window less the output it reserves,
- * at most 20,000 tokens) less a buffer of 13,000 tokens, so window − 33,000 (167,000 of 200,000).
- * An auto boundary says the same: one at 200,000 reads `preTokens: 167094`. At another window the
- * margin below it is kept, so a session replayed at 60,000 compacts at 27,000.
+ * The rule is the client's own, `clientCompactionPoint` (core/client-compaction.ts): the effective
+ * window (the window, or `CLAUDE_CODE_AUTO_COMPACT_WINDOW` when smaller) less 20,000 reserved
+ * output tokens and a 13,000 buffer (167,000 of 200,000). An auto boundary says the same: one at
+ * 200,000 reads `preTokens: 167094`. At another window the margin below it is kept, so a session
+ * replayed at 60,000 compacts at 27,000.
  */
+import { AUTOCOMPACT_BUFFER_TOKENS, CLIENT_OUTPUT_RESERVE_TOKENS, clientCompactionPoint } from '../core/index.js';
 import type { CompactionFacts, RebuiltConversation } from './rebuild-conversations.js';
-
-/** The output tokens Claude Code reserves below the window (its cap on the summary's output). */
-export const CLIENT_OUTPUT_RESERVE_TOKENS = 20_000;
-/** The buffer below the effective window at which Claude Code's auto-compaction fires. */
-export const AUTOCOMPACT_BUFFER_TOKENS = 13_000;
 
 /** The compaction point of a replay. */
 export interface CompactionPoint {
@@ -23,15 +20,23 @@ export interface CompactionPoint {
   readonly marginTokens: number;
   /** `transcript`: an auto boundary's `preTokens` set the margin; `rule`: the client's rule did. */
   readonly source: 'transcript' | 'rule';
+  /** `CLAUDE_CODE_AUTO_COMPACT_WINDOW` in tokens, when it moved the point (it was under the window). */
+  readonly autoCompactWindow?: number;
   /** The main thread's first compaction as recorded (any trigger), and the conversation it ended. */
   readonly recorded?: CompactionFacts & { readonly conversation: string };
 }
 
 /**
  * The point for a replay at `window` of a session that ran at `recordedWindow`: the margin the
- * session's own first auto boundary shows, else the rule's.
+ * session's own first auto boundary shows, else the rule's, below the effective window
+ * (`autoCompactWindow`: `CLAUDE_CODE_AUTO_COMPACT_WINDOW` in tokens, as the client reads it).
  */
-export function findCompactionPoint(conversations: readonly RebuiltConversation[], window: number, recordedWindow: number): CompactionPoint {
+export function findCompactionPoint(
+  conversations: readonly RebuiltConversation[],
+  window: number,
+  recordedWindow: number,
+  autoCompactWindow?: number,
+): CompactionPoint {
   const first = firstCompaction(conversations);
   const facts = first?.compaction;
   const recorded = first === undefined || facts === undefined ? {} : { recorded: { ...facts, conversation: first.id } };
@@ -39,7 +44,9 @@ export function findCompactionPoint(conversations: readonly RebuiltConversation[
   const source = measured !== undefined && measured > 0 ? 'transcript' : 'rule';
   const marginTokens = source === 'transcript' && measured !== undefined ? measured : CLIENT_OUTPUT_RESERVE_TOKENS + AUTOCOMPACT_BUFFER_TOKENS;
   // A margin as wide as the window leaves the client compacting at once; never below one token.
-  return { tokens: Math.max(1, window - marginTokens), marginTokens, source, ...recorded };
+  const tokens = clientCompactionPoint(window, autoCompactWindow, marginTokens);
+  const moved = autoCompactWindow !== undefined && autoCompactWindow < window ? { autoCompactWindow } : {};
+  return { tokens, marginTokens, source, ...moved, ...recorded };
 }
 
 /** The conversation whose runway is measured: the main thread's first, else the session's first. */

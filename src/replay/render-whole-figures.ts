@@ -65,7 +65,7 @@ export function renderWholeFigures(rows: readonly WholeFigureRow[], command: str
     'window',
     'strategy',
     'runway',
-    'x rec',
+    'runway vs recorded',
     'cost',
     'vs paid',
     'vs never compacting',

@@ -6,19 +6,29 @@
  */
 import { costCell } from './cost-cell.js';
 import { STRATEGIES, type StrategyName } from './strategy-tally.js';
+import { fitTable, legendLine, type TextLayout } from './text-layout.js';
 import type { WholeSessionFigure, WholeSessionReport } from './whole-session-figures.js';
 
 /** Column names, in plain words. */
 export const WHOLE_SESSION_HEADER = [
   'strategy',
   'runway (requests)',
-  'vs recorded',
+  'runway vs recorded',
   'cost $',
   'vs paid',
   'vs never compacting',
   'cache writes vs paid',
   'refused',
 ] as const;
+
+/** The compact form: strategy, runway, cost, both vs, refused, under shorter names. */
+const WHOLE_SESSION_COMPACT = { columns: [0, 1, 3, 4, 5, 7], header: ['strategy', 'runway', 'cost $', 'vs paid', 'vs never', 'refused'] };
+
+/** The table's lines laid out to `layout` (full where it fits), its legend under it. */
+export function wholeSessionTable(report: WholeSessionReport, labels: Record<StrategyName, string>, layout: TextLayout): string[] {
+  const { lines, columns } = fitTable({ header: WHOLE_SESSION_HEADER, rows: wholeSessionRows(report, labels) }, WHOLE_SESSION_COMPACT, layout);
+  return [...lines, legendLine(MEANINGS, columns)];
+}
 
 /** The rows' cells, one row per strategy. */
 export function wholeSessionRows(report: WholeSessionReport, labels: Record<StrategyName, string>): string[][] {
@@ -28,7 +38,7 @@ export function wholeSessionRows(report: WholeSessionReport, labels: Record<Stra
       name === 'recorded' ? 'never compacting' : labels[name],
       `${w.runway.measured ? '' : '>='}${w.runway.requests}`,
       w.runway.ratio === null ? '-' : `${w.runway.measured ? '' : '>='}${w.runway.ratio.toFixed(2)}x`,
-      costCell(w.costUsd, report.unpricedModels),
+      `${costCell(w.costUsd, report.unpricedModels)}${w.refused > 0 ? '!' : ''}`,
       vsCell(w.vs.recordedWithCompaction, w.refused),
       name === 'recorded' ? 'baseline' : vsCell(w.vs.recordedWithoutCompaction, w.refused),
       w.cacheWriteRatio === null ? '-' : `${w.cacheWriteRatio.toFixed(2)}x`,
@@ -63,17 +73,25 @@ export function wholeSessionHtml(report: WholeSessionReport, labels: Record<Stra
   const intro = wholeSessionIntro(report)
     .map((l) => `<p>${escapeText(l)}</p>`)
     .join('');
-  return `<h3>Whole session</h3>${intro}<table><tr>${head}</tr>${rows}</table><p class="legend-note">${escapeText(WHOLE_SESSION_LEGEND)}</p><h3>Up to the first compaction (the earlier basis)</h3>`;
+  return `<h3>Whole session</h3>${intro}<div class="scroll"><table><tr>${head}</tr>${rows}</table></div><p class="legend-note">${escapeText(WHOLE_SESSION_LEGEND)}</p><h3>Up to the first compaction (the earlier basis)</h3>`;
 }
 
-/** The legend under the table. */
-export const WHOLE_SESSION_LEGEND =
-  "runway: requests answered before the client would compact, measured on the data; '>=' the data ran out first (at least that many). vs: the cost above (+) or below (-) the baseline; '(refusals)': some prompts were refused and not billed, so the cost is not comparable";
+/** What each column means (the terminal's legend says those shown). */
+const MEANINGS: Readonly<Record<number, string>> = {
+  1: "runway: requests answered before the client would compact, measured on the data ('>=': the data ran out first, at least that many)",
+  2: "runway vs recorded: over the recorded session's runway",
+  4: "vs paid: the cost above (+) or below (-) what the user paid (the recorded session with its compaction); '!': some prompts were refused as too long and never billed, so the cost is not comparable",
+  5: 'vs never (compacting): the same against the whole history sent whole',
+  6: "cache writes vs paid: cache-write tokens over the paid session's",
+};
+
+/** The legend under the page's table: every column's meaning. */
+export const WHOLE_SESSION_LEGEND = Object.values(MEANINGS).join('; ');
 
 function vsCell(fraction: number | null, refused: number): string {
   if (fraction === null) return '-';
   const pct = `${fraction >= 0 ? '+' : ''}${(fraction * 100).toFixed(1)}%`;
-  return refused > 0 ? `${pct} (refusals)` : pct;
+  return refused > 0 ? `${pct}!` : pct;
 }
 
 function dollars(cost: number, unknown: readonly string[]): string {

@@ -32,6 +32,11 @@ export interface ReplayOptions {
   readonly tuning?: ReplayTuning;
   /** `--price-as MODEL`: bill every request at this model's prices instead of the recorded model's (bodies unchanged). */
   readonly priceAs?: string;
+  /**
+   * `CLAUDE_CODE_AUTO_COMPACT_WINDOW` in tokens (core/client-compaction.ts): the client compacts
+   * below it when it is under the window, so the runway ends there (compaction-point.ts).
+   */
+  readonly autoCompactWindow?: number;
 }
 
 /** The model a `prefixCheck` replay's bodies name (core/thinking/prefix-check-models.ts). */

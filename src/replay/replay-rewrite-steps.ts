@@ -3,7 +3,7 @@ import { sha256Hex } from '../state/sha256-hex.js';
 import { clearToolUses } from './clear-tool-uses.js';
 import { BodyBuilder } from './request-body.js';
 import { rewriteEveryRequest } from './rewrite-every-request.js';
-import { countPassthrough, type SessionRun } from './session-run.js';
+import { countPassthrough, prefixThinkingOf, type SessionRun } from './session-run.js';
 import { byWindow, settle } from './settle-strategy.js';
 import type { StepFrame } from './step-frame.js';
 
@@ -16,7 +16,8 @@ export function replayPerRequest(run: SessionRun, frame: StepFrame, lastKey: str
   const every = rewriteEveryRequest(frame.body, options.policy, `${options.stateDir}/elided`, sha256Hex);
   if (every.reason !== undefined && every.reason !== 'no_epoch') countPassthrough(run, `perRequest:${every.reason}`);
   const key = [...every.stubbed.keys()].join(',');
-  settle(run, frame, { strategy: 'perRequest', sent: every.body, epochHere: key !== lastKey, outcome: byWindow(run, frame, every.body) });
+  const thinkingInvalid = invalidThinking(run, frame, 'perRequest', every.stubbed);
+  settle(run, frame, { strategy: 'perRequest', sent: every.body, epochHere: key !== lastKey, outcome: byWindow(run, frame, every.body), thinkingInvalid });
   for (const [id, bytes] of every.stubbed) run.tallies.perRequest.addShed(`${frame.conversation.id}/${id}`, bytes);
   return key;
 }
@@ -27,7 +28,17 @@ export function replayClearing(run: SessionRun, frame: StepFrame, lastKey: strin
   const clearing = clearToolUses(frame.request.messages, originalTokens);
   const clearedBody = clearing.cleared.size === 0 ? frame.body : new BodyBuilder().build(frame.sentModel, clearing.messages);
   const key = [...clearing.cleared.keys()].join(',');
-  settle(run, frame, { strategy: 'clearToolUses', sent: clearedBody, epochHere: key !== lastKey, outcome: byWindow(run, frame, clearedBody) });
+  const thinkingInvalid = invalidThinking(run, frame, 'clearToolUses', clearing.cleared);
+  settle(run, frame, { strategy: 'clearToolUses', sent: clearedBody, epochHere: key !== lastKey, outcome: byWindow(run, frame, clearedBody), thinkingInvalid });
   for (const [id, bytes] of clearing.cleared) run.tallies.clearToolUses.addShed(`${frame.conversation.id}/${id}`, bytes);
   return key;
+}
+
+/**
+ * On a `--prefix-check` replay, the main thread's thinking blocks this strategy's stubs
+ * invalidate (prefix-thinking.ts); none otherwise: a model without the check takes them all.
+ */
+function invalidThinking(run: SessionRun, frame: StepFrame, strategy: 'perRequest' | 'clearToolUses', stubbed: ReadonlyMap<string, number>): number {
+  if (run.options.prefixCheck !== true || !frame.main) return 0;
+  return prefixThinkingOf(run, frame.conversation.id)[strategy].invalidThinking(frame.request.messages, new Set(stubbed.keys()));
 }

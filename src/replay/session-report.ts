@@ -75,6 +75,12 @@ export interface SessionReport {
   readonly autoCompactAt: number;
   /** The compaction point in tokens, where it came from, and the recorded first compaction. */
   readonly compactionPoint: CompactionPoint;
+  /**
+   * The count the runway estimates ('~') run to where it is not `compactionPoint.tokens`: the
+   * recorded conversation's last count, where the client compacted short of the point by its own
+   * reckoning (finish-runways.ts `estimateTarget`).
+   */
+  readonly runwayEstimateTokens?: number;
   /** What cost is priced on (`COST_BASIS`), and the requests left out under it. */
   readonly costBasis: { readonly basis: string; readonly replayedRequests: number; readonly afterCompactionRequests: number };
   /** Rescue's refaults: elided blocks whose file the session read again later (replay-refaults.ts). */

@@ -15,6 +15,7 @@ import type { ReplayOptions } from './replay-options.js';
 import { ReplayRefaults } from './replay-refaults.js';
 import { RescueReplay } from './rescue-replay.js';
 import { RunwayCounter } from './runway.js';
+import { PrefixThinking } from './prefix-thinking.js';
 import { ShedAccount } from './shed-account.js';
 import { STRATEGIES, StrategyTally, type StrategyName } from './strategy-tally.js';
 import { conversationTtls, type CacheTtl } from './ttl-rules.js';
@@ -71,6 +72,17 @@ export interface SessionRun {
   readonly ttls: ReadonlyMap<string, readonly CacheTtl[]>;
   /** Each engine strategy's working set: its holds and its size (working-set-tally.ts). */
   readonly workingSets: Record<'rescue' | 'shed', WorkingSetTally>;
+  /** `--prefix-check`: the rewriting strategies' thinking blocks against the check, per conversation (prefix-thinking.ts). */
+  readonly prefixThinking: Map<string, Record<'perRequest' | 'clearToolUses', PrefixThinking>>;
+}
+
+/** A conversation's prefix-check trackers for the rewriting strategies, opened on its first request. */
+export function prefixThinkingOf(run: SessionRun, conversation: string): Record<'perRequest' | 'clearToolUses', PrefixThinking> {
+  const known = run.prefixThinking.get(conversation);
+  if (known !== undefined) return known;
+  const fresh = { perRequest: new PrefixThinking(), clearToolUses: new PrefixThinking() };
+  run.prefixThinking.set(conversation, fresh);
+  return fresh;
 }
 
 /** Opens the replay of a session: fits its model, finds its compaction point, opens both engines. */
@@ -84,7 +96,7 @@ export async function openSessionRun(
   const hasMain = conversations.some((c) => c.kind === 'main');
   // Transcripts carry no beta header: the session ran at the default window (1M sessions are rare).
   // A stitched session has no boundary left: its point is the recorded session's, with no cut.
-  const point = whole?.point ?? findCompactionPoint(conversations, window, DEFAULT_CONTEXT_WINDOW);
+  const point = whole?.point ?? findCompactionPoint(conversations, window, DEFAULT_CONTEXT_WINDOW, options.autoCompactWindow);
   const tallies = Object.fromEntries(STRATEGIES.map((s) => [s, new StrategyTally()])) as Record<StrategyName, StrategyTally>;
   tallies.shed.perEpoch = true;
   const { rescue, shed } = await openEngines(options, window);
@@ -119,6 +131,7 @@ export async function openSessionRun(
     calibration: new CalibrationTally(),
     ttls: new Map(conversations.map((c) => [c.id, conversationTtls(c.requests.map((r) => r.usage))])),
     workingSets: { rescue: new WorkingSetTally(), shed: new WorkingSetTally() },
+    prefixThinking: new Map(),
   };
 }
 

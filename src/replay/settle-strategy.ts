@@ -15,15 +15,21 @@ export interface StrategySend {
   readonly sent: Uint8Array;
   readonly epochHere: boolean;
   readonly outcome: Settled;
+  /** Thinking blocks sent that fail the prefix check (`--prefix-check`, prefix-thinking.ts): counted as removed. */
+  readonly thinkingInvalid?: number;
 }
 
 /** Prices an answered request, or counts a refused one: never both. */
-export function settle(run: SessionRun, frame: StepFrame, { strategy: s, sent, epochHere, outcome }: StrategySend): PricedRequest | undefined {
+export function settle(
+  run: SessionRun,
+  frame: StepFrame,
+  { strategy: s, sent, epochHere, outcome, thinkingInvalid = 0 }: StrategySend,
+): PricedRequest | undefined {
   const { request, main } = frame;
   const tally = run.tallies[s];
   const t = tokensOf(frame, sent);
   frame.sentBytes[s] = sent.length;
-  if (main) tally.addThinking(frame.thinkingIn, countThinking(sent));
+  if (main) tally.addThinking(frame.thinkingIn, Math.max(0, countThinking(sent) - thinkingInvalid));
   if (outcome.refused) {
     tally.refuse(t, run.window, main, epochHere, outcome.why);
     if (frame.inRunway) run.runways[s].add({ refused: true });

@@ -13,7 +13,9 @@ export type StrategyName = (typeof STRATEGIES)[number];
 
 /** One strategy's figures for a session (fractions of the window; tokens; dollars). */
 export interface StrategySummary {
+  /** The fullest answered main-thread request: a refused prompt is never counted here (see `refused`). */
   readonly peakFullness: number;
+  /** The last answered main-thread request's fullness, on the same footing as `peakFullness` (0 when none was answered). */
   readonly finalFullness: number;
   /** Requests answered before the client's first compaction, and the ratio to recorded (runway.ts). */
   readonly runway: Runway;
@@ -91,8 +93,9 @@ export class StrategyTally {
   readonly cumulativeCost: number[] = [];
   readonly epochAt: number[] = [];
   readonly refusedAt: number[] = [];
-  /** The highest fullness of an answered main-thread request. */
+  /** The highest fullness of an answered main-thread request, and the last one's. */
   #peak = 0;
+  #lastAnswered = 0;
   #thinking: ThinkingFigure = { sent: 0, removed: 0, finalSent: 0, finalRemoved: 0 };
 
   /**
@@ -109,6 +112,7 @@ export class StrategyTally {
     if (!main) return;
     if (epochHere) this.epochAt.push(this.fullness.length);
     this.#peak = Math.max(this.#peak, tokens / window);
+    this.#lastAnswered = tokens / window;
     this.fullness.push(tokens / window);
     this.cumulativeCost.push(this.cost);
   }
@@ -152,7 +156,7 @@ export class StrategyTally {
     const all = read + write + uncached;
     return {
       peakFullness: round4(this.#peak),
-      finalFullness: round4(this.fullness.at(-1) ?? 0),
+      finalFullness: round4(this.#lastAnswered),
       runway,
       refused: this.refused,
       refusedWhy: { ...this.refusedWhy },

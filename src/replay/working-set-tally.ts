@@ -65,7 +65,7 @@ function hasWorkingSet(figure: WorkingSetFigure): boolean {
 export function workingSetNote(sets: Readonly<Record<'rescue' | 'shed', WorkingSetFigure>> | undefined): string[] {
   if (sets === undefined || !(hasWorkingSet(sets.rescue) || hasWorkingSet(sets.shed))) return [];
   const one = (name: string, f: WorkingSetFigure): string =>
-    `${name} ${f.thrashHolds} thrash / ${f.exceedsWindowHolds} over-window hold(s), peak ${(f.peakBytes / 1024).toFixed(0)} KB (~${f.peakTokens.toLocaleString('en-US')} tokens) on ${f.requestsWithWorkingSet} request(s) with one`;
+    `${name} ${f.thrashHolds} thrash / ${f.exceedsWindowHolds} over-window hold(s), peak ${(f.peakBytes / 1024).toFixed(0)} KiB (~${f.peakTokens.toLocaleString('en-US')} tokens) on ${f.requestsWithWorkingSet} request(s) with one`;
   return [`  working set: ${one('rescue', sets.rescue)}; ${one('shed', sets.shed)}`];
 }
 

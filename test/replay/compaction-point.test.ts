@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AUTOCOMPACT_BUFFER_TOKENS, CLIENT_OUTPUT_RESERVE_TOKENS, findCompactionPoint, runwayConversation } from '../../src/replay/compaction-point.js';
+import { AUTOCOMPACT_BUFFER_TOKENS, CLIENT_OUTPUT_RESERVE_TOKENS } from '../../src/core/index.js';
+import { findCompactionPoint, runwayConversation } from '../../src/replay/compaction-point.js';
 import { rebuildConversations } from '../../src/replay/rebuild-conversations.js';
 import { assistant, line, user } from './fixtures.js';
 
@@ -58,6 +59,24 @@ describe('findCompactionPoint', () => {
 
     // Assert
     expect(point).toEqual({ tokens: 1, marginTokens: 33_000, source: 'rule' });
+  });
+});
+
+describe('findCompactionPoint under CLAUDE_CODE_AUTO_COMPACT_WINDOW', () => {
+  it("should compact below the variable's window where it is under the replay's, keeping the margin", () => {
+    // Arrange
+    const auto = rebuildConversations(compacted('auto', 167_094), 'x.jsonl');
+    const never = rebuildConversations([user('q'), assistant('msg_1', { type: 'text', text: 'a' })], 'x.jsonl');
+
+    // Act
+    const ruled = findCompactionPoint(never, 1_000_000, 200_000, 400_000);
+    const measured = findCompactionPoint(auto, 1_000_000, 200_000, 400_000);
+    const over = findCompactionPoint(never, 200_000, 200_000, 400_000);
+
+    // Assert: 400,000 less the margin; a variable over the window changes nothing and is not named
+    expect(ruled).toEqual({ tokens: 367_000, marginTokens: 33_000, source: 'rule', autoCompactWindow: 400_000 });
+    expect(measured).toMatchObject({ tokens: 367_094, marginTokens: 32_906, source: 'transcript', autoCompactWindow: 400_000 });
+    expect(over).toEqual({ tokens: 167_000, marginTokens: 33_000, source: 'rule' });
   });
 });
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildConversations } from '../../src/replay/rebuild-conversations.js';
+import { niceTicks } from '../../src/replay/nice-ticks.js';
 import { renderHtml } from '../../src/replay/render-html.js';
 import { renderTable } from '../../src/replay/render-table.js';
 import { replaySession, type SessionReport } from '../../src/replay/replay-session.js';
@@ -34,7 +35,7 @@ afterAll(async () => {
 describe('renderTable', () => {
   it('should show one row per strategy with the calibration above', () => {
     // Act
-    const text = renderTable([report]);
+    const text = renderTable([report], { width: 1000, compact: false });
 
     // Assert
     expect(text).toContain('calibration (model vs recorded usage): cache read');
@@ -43,7 +44,7 @@ describe('renderTable', () => {
 
   it('should show each shed epoch on its own line with its basis, never a sum', () => {
     // Act
-    const text = renderTable([report]);
+    const text = renderTable([report], { width: 1000, compact: false });
 
     // Assert: the shed row has no bytes column of its own; the epoch line carries the basis
     expect(text).toMatch(/ctxshed shed .* per epoch /);
@@ -68,6 +69,36 @@ describe('renderHtml', () => {
     expect(html).toContain('<small>cache_read_marginal</small>');
     expect(html).toMatch(/<p class="shed-held">Shed held back on requests over the threshold: (none|.*&times;\d+)\./);
     expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
+  });
+
+  it('should open with a summary, draw responsive charts with numbers on both axes, tooltips and round cost ticks', () => {
+    // Act
+    const html = renderHtml([report]);
+
+    // Assert: the summary comes before the first session, each strategy's headline in it
+    const summary = html.indexOf('<section class="summary">');
+    expect(summary).toBeGreaterThan(0);
+    expect(summary).toBeLessThan(html.indexOf('<h2>subagent.jsonl</h2>'));
+    expect(html).toMatch(/<td>ctxshed shed<\/td><td>\$\d+\.\d\d<\/td><td>[+-]\d+\.\d%<\/td>/);
+    // Charts scale to the page: a viewBox and width 100%, never a fixed pixel width
+    for (const svg of html.match(/<svg class="chart"[^>]*>/g) ?? []) expect(svg).toMatch(/viewBox="0 0 \d+ \d+" width="100%"/);
+    // Numbers on the x axis (request 1 and the last), a tooltip on every point
+    expect(html).toMatch(/text-anchor="middle" font-size="12">1<\/text>/);
+    expect(html).toContain('<title>ctxshed rescue, request 12: ');
+    // Cost ticks on a round step: every tick a multiple of 1, 2, 2.5 or 5 times a power of ten
+    const cost = html.slice(html.indexOf('data-chart="cost"'));
+    const ticks = [...cost.matchAll(/text-anchor="end" font-size="12">\$([\d.]+)<\/text>/g)].map((m) => Number(m[1]));
+    expect(ticks.length).toBeGreaterThanOrEqual(3);
+    const step = (ticks[1] ?? 0) - (ticks[0] ?? 0);
+    expect(niceTicks(ticks.at(-1) ?? 0, ticks.length - 1)).toEqual(ticks);
+    expect(ticks.every((t, i) => Math.abs(t - i * step) < 1e-9)).toBe(true);
+  });
+
+  it('should put axis ticks on round numbers', () => {
+    expect(niceTicks(14.54, 4)).toEqual([0, 5, 10, 15]);
+    expect(niceTicks(7.27, 4)).toEqual([0, 2, 4, 6, 8]);
+    expect(niceTicks(1, 4)).toEqual([0, 0.25, 0.5, 0.75, 1]);
+    expect(niceTicks(0.3, 3)).toEqual([0, 0.1, 0.2, 0.3]);
   });
 
   it.skipIf(!fs.existsSync(CHROMIUM))('should render in headless Chromium with the charts visible', async () => {
@@ -98,6 +129,36 @@ describe('renderHtml', () => {
     const png = await fsp.readFile(shot);
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
     expect(png.length).toBeGreaterThan(10_000);
+  });
+
+  it.skipIf(!fs.existsSync(CHROMIUM))('should not overflow an 800 px window sideways', async () => {
+    // Arrange: the page, and a copy that writes its scroll width into the DOM Chromium dumps
+    const page = path.join(dir, 'narrow.html');
+    const probe = '<script>document.body.dataset.scrollWidth = String(document.documentElement.scrollWidth)</script>';
+    await fsp.writeFile(page, renderHtml([report]).replace('</body>', `${probe}</body>`));
+    const flags = [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ];
+
+    // Act
+    const { stdout } = await run(
+      CHROMIUM,
+      [...flags, `--user-data-dir=${path.join(dir, 'profile-narrow')}`, '--window-size=800,900', '--dump-dom', `file://${page}`],
+      {
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
+
+    // Assert: the page is no wider than the window (wide tables scroll in their own box)
+    const width = Number(/data-scroll-width="(\d+)"/.exec(stdout)?.[1]);
+    expect(width).toBeGreaterThan(0);
+    expect(width).toBeLessThanOrEqual(800);
   });
 });
 

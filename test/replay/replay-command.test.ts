@@ -114,6 +114,17 @@ describe('replayCommand', () => {
     expect(session?.shedHeld.requests['gate']).toBeGreaterThan(0);
   });
 
+  it('should end the runway where CLAUDE_CODE_AUTO_COMPACT_WINDOW has the client compact', async () => {
+    // Act
+    const env = { ...process.env, CLAUDE_CODE_AUTO_COMPACT_WINDOW: '400k' };
+    const result = await runCli(['replay', fixturePath('short.jsonl'), '--window', '1000000', '--json'], { env });
+
+    // Assert: 400,000 less the rule's 33,000, not 1,000,000 less it
+    expect(result.code).toBe(0);
+    const [session] = (JSON.parse(result.stdout) as { sessions: Array<{ compactionPoint: { tokens: number; autoCompactWindow?: number } }> }).sessions;
+    expect(session?.compactionPoint).toMatchObject({ tokens: 367_000, autoCompactWindow: 400_000 });
+  });
+
   it('should refuse a bad --horizon with exit 2', async () => {
     // Act
     const result = await runCli(['replay', fixturePath('short.jsonl'), '--horizon', '-1']);

@@ -1,31 +1,15 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GATE_CEILING } from '../../src/core/index.js';
 import { rebuildConversations } from '../../src/replay/rebuild-conversations.js';
 import { replaySession, type ReplayOptions } from '../../src/replay/replay-session.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { assistant, fixtureLines, line, user } from './fixtures.js';
+import { useReplayDirs } from './replay-dirs.js';
 
-let dir: string;
-let shedDir: string;
-beforeEach(async () => {
-  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'replay-session-'));
-  shedDir = await fs.mkdtemp(path.join(os.tmpdir(), 'replay-session-shed-'));
-});
-afterEach(async () => {
-  await fs.rm(dir, { recursive: true, force: true });
-  await fs.rm(shedDir, { recursive: true, force: true });
-});
-
-const options = (over: Partial<ReplayOptions> = {}): ReplayOptions => ({
-  threshold: 0.7,
-  policy: { keepRecent: 6, minBytes: 1024 },
-  stateDir: dir,
-  shedStateDir: shedDir,
-  ...over,
-});
+const dirs = useReplayDirs('replay-session');
+const options = dirs.options;
 
 describe('replaySession', () => {
   it('should match the recorded context within a few percent when nothing is rewritten', async () => {
@@ -58,8 +42,8 @@ describe('replaySession', () => {
     expect(rescue.peakFullness).toBeLessThan(report.strategies.recorded.peakFullness);
     expect(rescue.bytesShed).toBeGreaterThan(0);
     expect(rescue.bytesShed).toBeLessThanOrEqual(report.strategies.perRequest.bytesShed ?? 0);
-    expect(await fs.readdir(path.join(dir, 'conversations'))).toHaveLength(1);
-    expect((await fs.readdir(path.join(dir, 'elided'))).length).toBeGreaterThan(0);
+    expect(await fs.readdir(path.join(dirs.dir(), 'conversations'))).toHaveLength(1);
+    expect((await fs.readdir(path.join(dirs.dir(), 'elided'))).length).toBeGreaterThan(0);
     expect(report.stateFailures).toEqual([]);
     expect(report.passthrough).toEqual({});
     expect(report.refaults.blocksElided).toBeGreaterThan(0);
@@ -189,10 +173,10 @@ describe('replaySession', () => {
       expect(shed.series.epochAt).toEqual([epoch?.mainIndex]);
       expect(shed.finalFullness).toBeLessThan(recorded.finalFullness / 2);
       expect(shed.bytesShed).toBeNull();
-      expect((await fs.readdir(path.join(shedDir, 'spans'))).filter((f) => f.endsWith('.json'))).toEqual([`${epoch?.span.sha256}.json`]);
+      expect((await fs.readdir(path.join(dirs.shedDir(), 'spans'))).filter((f) => f.endsWith('.json'))).toEqual([`${epoch?.span.sha256}.json`]);
       // Both state directories are ones `ctxshed verify` passes.
-      expect((await verifyState(dir)).problems).toEqual([]);
-      expect(await verifyState(shedDir)).toMatchObject({ problems: [], checked: { epochs: 1, spans: 1 } });
+      expect((await verifyState(dirs.dir())).problems).toEqual([]);
+      expect(await verifyState(dirs.shedDir())).toMatchObject({ problems: [], checked: { epochs: 1, spans: 1 } });
       expect(report.stateFailures).toEqual([]);
       expect(report.passthrough).toEqual({});
     });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countThinking } from '../../src/replay/count-thinking.js';
+import { PrefixThinking } from '../../src/replay/prefix-thinking.js';
 import { rebuildConversations } from '../../src/replay/rebuild-conversations.js';
 import { BodyBuilder } from '../../src/replay/request-body.js';
 import { replaySession, type ReplayOptions } from '../../src/replay/replay-session.js';
@@ -54,6 +55,28 @@ function session(sizes: readonly number[]): string[] {
 const STALE = [20_000, 20_000, 20_000, 20_000, ...Array<number>(10).fill(400)];
 const replay = (over: Partial<ReplayOptions> = {}) => replaySession('x.jsonl', rebuildConversations(session(STALE), 'x.jsonl'), options(over));
 
+describe('PrefixThinking', () => {
+  it('should fail a thinking block once a stub before it changes since the model produced it, and keep one produced after', () => {
+    // Arrange: prompt, assistant (thinking) + tool_use 0, result 0, assistant (thinking) + tool_use 1, result 1
+    const a = (i: number) => ({ role: 'assistant' as const, content: [thinking(i), { type: 'tool_use', id: `t${i}`, name: 'Read', input: {} }] });
+    const r = (i: number) => ({ role: 'user' as const, content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: 'x' }] });
+    const prompt = { role: 'user' as const, content: [{ type: 'text', text: 'go' }] };
+    const check = new PrefixThinking();
+
+    // Act: nothing stubbed, then result 0 stubbed (before the second block), then the same again
+    const first = check.invalidThinking([prompt, a(0), r(0)], new Set());
+    const stubbed = check.invalidThinking([prompt, a(0), r(0), a(1), r(1)], new Set(['t0']));
+    const a2 = { role: 'assistant' as const, content: [thinking(2), { type: 'text', text: 'done' }] };
+    const later = check.invalidThinking([prompt, a(0), r(0), a(1), r(1), a2, { role: 'user', content: [{ type: 'text', text: 'next' }] }], new Set(['t0']));
+
+    // Assert: the first block lies before the stub and stays valid; the second was produced on the
+    // unstubbed result 0 and fails; the third was produced on the stubbed prefix and is valid
+    expect(first).toBe(0);
+    expect(stubbed).toBe(1);
+    expect(later).toBe(1);
+  });
+});
+
 describe('countThinking', () => {
   it('should count thinking and redacted_thinking blocks, and never the words inside a string', () => {
     const body = new BodyBuilder().build('claude-opus-5-5', [
@@ -92,6 +115,17 @@ describe('replaySession thinking figures', () => {
     expect(t.finalSent + t.finalRemoved).toBe(STALE.length - 1);
     expect(t.sent + t.removed).toBe(report.strategies.recorded.thinking.sent);
     expect(report.stateFailures).toEqual([]);
+  });
+
+  it('should count the thinking that per-request rewriting invalidates under the prefix check, and none without it', async () => {
+    const checked = await replay({ prefixCheck: true });
+    const unchecked = await replayAgain({});
+    const t = checked.strategies.perRequest.thinking;
+
+    expect(checked.strategies.perRequest.epochs).toBeGreaterThan(0);
+    expect(t.removed).toBeGreaterThan(0);
+    expect(t.sent + t.removed).toBe(checked.strategies.recorded.thinking.sent);
+    expect(unchecked.strategies.perRequest.thinking.removed).toBe(0);
   });
 
   it('should hold shed mid_turn with latchAt prompt in a tool loop under the ceiling', async () => {

@@ -1,40 +1,16 @@
-/**
- * Replay reports the working set per engine strategy (issue 25): the requests held as a thrash or
- * because it exceeds the window, and its size, from a session whose model brings stored text back
- * in a burst after the person's prompt.
- */
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RESTORE_TOOL_NAME } from '../../src/core/index.js';
 import { rebuildConversations } from '../../src/replay/rebuild-conversations.js';
-import { replaySession, type ReplayOptions } from '../../src/replay/replay-session.js';
+import { replaySession } from '../../src/replay/replay-session.js';
 import { renderTable } from '../../src/replay/render-table.js';
 import { WorkingSetTally } from '../../src/replay/working-set-tally.js';
 import type { Prepared } from '../../src/rescue/index.js';
 import { assistant, user } from './fixtures.js';
+import { useReplayDirs } from './replay-dirs.js';
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 
-let dir: string;
-let shedDir: string;
-beforeEach(async () => {
-  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'replay-ws-'));
-  shedDir = await fs.mkdtemp(path.join(os.tmpdir(), 'replay-ws-shed-'));
-});
-afterEach(async () => {
-  await fs.rm(dir, { recursive: true, force: true });
-  await fs.rm(shedDir, { recursive: true, force: true });
-});
-
-const options = (over: Partial<ReplayOptions> = {}): ReplayOptions => ({
-  threshold: 0.7,
-  policy: { keepRecent: 6, minBytes: 1024 },
-  stateDir: dir,
-  shedStateDir: shedDir,
-  ...over,
-});
+const options = useReplayDirs('replay-ws').options;
 
 /** A step of the session: the person's prompt, a Read of a project file, or a restore of a stored text; each with its answer's size. */
 type Step = { readonly prompt: string } | { readonly read: string; readonly bytes: number } | { readonly restore: string; readonly bytes: number };
@@ -99,10 +75,10 @@ describe('replay: the working set', () => {
     expect(shed.requestsWithWorkingSet).toBe(9);
     expect(rescue).toMatchObject({ peakBytes: shed.peakBytes, requestsWithWorkingSet: 9 });
     // One note line in the text report.
-    const notes = renderTable([report])
+    const notes = renderTable([report], { width: 1000, compact: false })
       .split('\n')
       .filter((l) => l.includes('working set:'));
-    expect(notes).toEqual([expect.stringContaining(`shed ${shed.thrashHolds} thrash / 0 over-window hold(s), peak 78 KB`)]);
+    expect(notes).toEqual([expect.stringContaining(`shed ${shed.thrashHolds} thrash / 0 over-window hold(s), peak 78 KiB`)]);
   });
 
   it('should report an empty working set where nothing was brought back', async () => {

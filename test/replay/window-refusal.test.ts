@@ -69,12 +69,18 @@ describe('replaySession against the window', () => {
     expect(rescue.rescued).toBe(1);
     expect(rescue.epochs).toBe(1);
     expect(rescue.series.epochAt).toEqual([3]);
+    // The row with a refusal warns that its cost is not comparable; rescue's has none
+    const table = renderTable([report], { width: 200, compact: true });
+    expect(table).toMatch(/ {2}as recorded .* \d+\.\d\d! /);
+    expect(table).toMatch(/ {2}ctxshed rescue .* \d+\.\d\d /);
     const records = await fs.readdir(path.join(dir, 'conversations'));
     const record = await fs.readFile(path.join(dir, 'conversations', records[0] ?? ''), 'utf8');
     expect((JSON.parse(record) as { epochs: Array<{ trigger: string }> }).epochs.map((e) => e.trigger)).toEqual(['overflow']);
-    // Never an answered request past the window, whatever the strategy
+    // Never an answered request past the window, whatever the strategy; "last" on the footing of "peak"
+    expect(recorded.finalFullness).toBe(recorded.series.fullness[2]);
     for (const s of Object.values(report.strategies)) {
       expect(s.peakFullness).toBeLessThanOrEqual(1);
+      expect(s.finalFullness).toBeLessThanOrEqual(s.peakFullness);
       for (const [i, f] of s.series.fullness.entries()) expect(f <= 1 || s.series.refusedAt.includes(i)).toBe(true);
     }
   });
@@ -134,6 +140,11 @@ describe('replaySession runway and cost basis', () => {
     expect(report.compactionPoint).toMatchObject({ tokens: 167_094, source: 'transcript' });
     expect(report.strategies.recorded.runway).toEqual({ requests: 3, end: 'recorded_compaction', ratio: 1 });
     expect(report.strategies.rescue.runway).toEqual({ requests: 3, end: 'compaction_point', ratio: 1 });
+    // The estimates run to the last recorded count (166,010), not the point: the table prints the one used
+    expect(report.runwayEstimateTokens).toBe(166_010);
+    expect(renderTable([report], { width: 1000, compact: false })).toContain(
+      "'~' runway estimates run to 166,010 tokens, the recorded conversation's last count, where the client compacted",
+    );
   });
 
   it('should end every runway at the first count reaching a lower point at a smaller window', async () => {
@@ -154,7 +165,7 @@ describe('replaySession runway and cost basis', () => {
     expect(report.requests).toBe(5);
     expect(report.strategies.recorded.series.fullness).toHaveLength(3);
     expect(report.strategies.shed.series.fullness).toHaveLength(3);
-    const table = renderTable([report]);
+    const table = renderTable([report], { width: 1000, compact: false });
     expect(table).toContain(`cost: ${COST_BASIS}: 3 of 5 requests priced`);
     expect(table).toContain(
       "compaction point 167,094 tokens (84% of the window, 32,906 below it), from the margin of the transcript's auto compact_boundary; recorded: auto at 167,094 tokens",
