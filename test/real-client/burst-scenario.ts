@@ -15,7 +15,7 @@
  * (rescue: `--keep-recent 2`, two Reads; shed: 7% of the window, about one) and, with the rest,
  * under the window.
  */
-import { spawn } from 'node:child_process';
+import { runToEnd } from './run-to-end.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -151,21 +151,6 @@ function spanStubsOf(req: ReceivedRequest): SeenStub[] {
   });
 }
 
-function runToEnd(argv: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const timer = setTimeout(() => child.kill('SIGKILL'), CLIENT_TIMEOUT_MS);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
-}
-
 async function main(): Promise<void> {
   const i = process.argv.indexOf('--root');
   const rootArg = i === -1 ? undefined : process.argv[i + 1];
@@ -193,7 +178,7 @@ async function main(): Promise<void> {
   argv.push('--model', MODEL, '--output-format', 'json');
   let run: Awaited<ReturnType<typeof runToEnd>>;
   try {
-    run = await runToEnd(argv, projectDir, env);
+    run = await runToEnd(process.execPath, argv, projectDir, env, CLIENT_TIMEOUT_MS);
   } finally {
     await upstream.close();
   }

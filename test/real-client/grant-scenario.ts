@@ -19,6 +19,7 @@
  *              through rescue with ENABLE_TOOL_SEARCH=false (the control)
  *   version, mcp-list   `claude --version` and `claude mcp list`, with and without rescue
  */
+import { runToEnd } from './run-to-end.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -85,32 +86,11 @@ function userEnv(ctx: Ctx, baseUrl: string, extra: Record<string, string> = {}):
   return { ...env, ...extra };
 }
 
-function runToEnd(
-  cmd: string,
-  args: readonly string[],
-  cwd: string,
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolveRun) => {
-    const child = spawn(cmd, [...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const timer = setTimeout(() => child.kill('SIGKILL'), CLIENT_TIMEOUT_MS);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('error', (e) => (stderr += String(e)));
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolveRun({ code, stdout, stderr });
-    });
-  });
-}
-
 /** One run: `model` answers while `cmd args` runs; its requests are saved as `<name>-<seq>.json`. */
 async function run(ctx: Ctx, name: string, model: Responder, cmd: string, args: readonly string[], env: Record<string, string>): Promise<RunObservation> {
   ctx.setModel(model);
   const first = ctx.upstream.requests.length;
-  const result = await runToEnd(cmd, args, ctx.projectDir, env);
+  const result = await runToEnd(cmd, args, ctx.projectDir, env, CLIENT_TIMEOUT_MS);
   const requests = ctx.upstream.requests
     .slice(first)
     .filter((r) => r.method === 'POST')

@@ -15,7 +15,7 @@
  * `rescue` gives Codex `-c openai_base_url="<proxy>"`; the `codex` it runs is a wrapper that hands
  * that URL to the hop and points the real Codex at the hop instead.
  */
-import { spawn } from 'node:child_process';
+import { runToEnd } from './run-to-end.js';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseStub, STUB_PREFIX } from '../../src/core/index.js';
@@ -200,21 +200,6 @@ function writeWrapper(binDir: string, targetFile: string, hopUrl: string): strin
   return file;
 }
 
-function runRescue(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolveRun) => {
-    const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const timer = setTimeout(() => child.kill('SIGKILL'), CLIENT_TIMEOUT_MS);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolveRun({ code, stdout, stderr });
-    });
-  });
-}
-
 // ---- main -------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -253,11 +238,8 @@ async function main(): Promise<void> {
   try {
     for (const [run, prompt] of PROMPTS.entries()) {
       const codexArgs = run === 0 ? ['exec', ...execFlags, prompt] : ['exec', ...execFlags, 'resume', threadId, prompt];
-      const result = await runRescue(
-        ['rescue', ...RESCUE_FLAGS, '--state', stateDir, '--upstream', upstream.baseUrl, '--', wrapper, ...codexArgs],
-        projectDir,
-        env,
-      );
+      const rescueArgs = ['rescue', ...RESCUE_FLAGS, '--state', stateDir, '--upstream', upstream.baseUrl, '--', wrapper, ...codexArgs];
+      const result = await runToEnd(process.execPath, [CLI_PATH, ...rescueArgs], projectDir, env, CLIENT_TIMEOUT_MS);
       exits.push({ code: result.code, stderr: result.stderr });
       hopCount.push(hop.requests.length);
       if (run === 0) {
