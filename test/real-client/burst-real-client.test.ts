@@ -5,9 +5,10 @@
  * With the working set turned off, the rescue run on 2.1.332 fails: its second epoch elides five
  * of the burst's restore answers, and the model restores 13 times.
  *
- * - Rescue mode, on 2.1.332 (its default model) and 2.1.197: always.
- * - Shed mode on 2.1.197 (the shed suite runs 2.1.332): only with CTXSHED_REAL_CLIENT_SHED_BURST=1,
- *   as it takes about 25 s, over the 20 s a real-client scenario may add to CI.
+ * - Rescue mode, on 2.1.332 (its default model) and 2.1.197.
+ * - Shed mode on 2.1.197 (the shed suite's sweep runs 2.1.332). On 2.1.332 this burst does not yet
+ *   pass in shed mode: one epoch, and its span's `.md` read back with one Read, which 2.1.332 cuts
+ *   after 1,268 of its 1,581 lines, so 6 of the 8 facts come back (docs/shed.md, "The working set").
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,11 +27,10 @@ import { factOf, spanStubsIn } from './shed-scenario.js';
 
 const SCENARIO = new URL('./burst-scenario.ts', import.meta.url).pathname;
 const SCENARIO_TIMEOUT_MS = 200_000;
-const SHED_BURST = process.env['CTXSHED_REAL_CLIENT_SHED_BURST'] === '1';
 const RUNS: ReadonlyArray<{ client: ClientName; mode: BurstMode; skip?: string }> = [
   { client: 'current', mode: 'rescue' },
   { client: 'older', mode: 'rescue' },
-  { client: 'older', mode: 'shed', ...(SHED_BURST ? {} : { skip: 'set CTXSHED_REAL_CLIENT_SHED_BURST=1 to run it' }) },
+  { client: 'older', mode: 'shed' },
 ];
 const FACTS = Array.from({ length: BURST_FILES }, (_, i) => factOf(i + 1));
 
