@@ -1,34 +1,16 @@
 /** Replay's thinking figures, and `prefixCheck` replaying a session as if its model ran the prefix check. */
 import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { countThinking } from '../../src/replay/count-thinking.js';
 import { PrefixThinking } from '../../src/replay/prefix-thinking.js';
 import { rebuildConversations } from '../../src/replay/rebuild-conversations.js';
 import { BodyBuilder } from '../../src/replay/request-body.js';
 import { replaySession, type ReplayOptions } from '../../src/replay/replay-session.js';
+import { useReplayDirs } from './replay-dirs.js';
 import { assistant, user } from './fixtures.js';
 
-let dir: string;
-let shedDir: string;
-beforeEach(async () => {
-  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'replay-thinking-'));
-  shedDir = await fs.mkdtemp(path.join(os.tmpdir(), 'replay-thinking-shed-'));
-});
-afterEach(async () => {
-  await fs.rm(dir, { recursive: true, force: true });
-  await fs.rm(shedDir, { recursive: true, force: true });
-});
-
-const options = (over: Partial<ReplayOptions> = {}): ReplayOptions => ({
-  threshold: 0.7,
-  policy: { keepRecent: 2, minBytes: 1024 },
-  stateDir: dir,
-  shedStateDir: shedDir,
-  window: 30_000,
-  ...over,
-});
+const dirs = useReplayDirs('replay-thinking');
+const options = (over: Partial<ReplayOptions> = {}): ReplayOptions => dirs.options({ policy: { keepRecent: 2, minBytes: 1024 }, window: 30_000, ...over });
 const thinking = (i: number) => ({ type: 'thinking', thinking: '', signature: `Sig${i}${'x'.repeat(40)}==` });
 
 /**
@@ -137,9 +119,9 @@ describe('replaySession thinking figures', () => {
 });
 
 async function replayAgain(over: Partial<ReplayOptions>) {
-  await fs.rm(dir, { recursive: true, force: true });
-  await fs.rm(shedDir, { recursive: true, force: true });
-  await fs.mkdir(dir);
-  await fs.mkdir(shedDir);
+  await fs.rm(dirs.dir(), { recursive: true, force: true });
+  await fs.rm(dirs.shedDir(), { recursive: true, force: true });
+  await fs.mkdir(dirs.dir());
+  await fs.mkdir(dirs.shedDir());
   return replay(over);
 }
