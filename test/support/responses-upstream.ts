@@ -24,6 +24,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { parseRequestBody, pathnameOf, type ReceivedRequest } from '../../src/scripted/received-request.js';
 import { compactedObject, withCompaction } from './responses-compaction.js';
+import { refusalBody, validateResponsesInput } from './responses-validator.js';
 
 /** What a responder answers: a Responses `response` object's output items and usage, or a raw reply. */
 export type OpenAiReply =
@@ -65,6 +66,11 @@ export interface OpenAiUpstream {
 export interface OpenAiUpstreamOptions {
   /** Refuse a model call over this many tokens, counting `bytesPerToken` bytes of body as one token. */
   readonly contextWindow?: { readonly tokens: number; readonly bytesPerToken: number };
+  /**
+   * Refuse a Responses or compact request whose `input` breaks the API's pairing rules
+   * (responses-validator.ts), as the real API does with a 400. On unless `false`.
+   */
+  readonly pairing?: boolean;
 }
 
 export const RESPONSES_PATH = '/v1/responses';
@@ -90,6 +96,7 @@ export function isChatRequest(req: ReceivedRequest): boolean {
 /** Starts the upstream on 127.0.0.1, port 0. */
 export async function startOpenAiUpstream(responder: OpenAiResponder, options: OpenAiUpstreamOptions = {}): Promise<OpenAiUpstream> {
   const requests: ReceivedRequest[] = [];
+  const answering = withPairing(withWindow(withCompaction(responder, isCompactRequest), options), options);
   const record = (req: IncomingMessage, body: Buffer): ReceivedRequest => {
     const received: ReceivedRequest = {
       method: req.method ?? 'GET',
@@ -104,7 +111,7 @@ export async function startOpenAiUpstream(responder: OpenAiResponder, options: O
   };
   const server = createServer((req, res) => {
     readBody(req)
-      .then(async (body) => answer(record(req, body), withWindow(withCompaction(responder, isCompactRequest), options), res))
+      .then(async (body) => answer(record(req, body), answering, res))
       .catch(() => res.destroy());
   });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex) => {
@@ -144,6 +151,33 @@ function withWindow(responder: OpenAiResponder, options: OpenAiUpstreamOptions):
     if (tokens <= window.tokens) return responder(req);
     return { kind: 'too_long', tokens, limit: window.tokens };
   };
+}
+
+/**
+ * The pairing rules are checked first, as the API reads the input before the model runs. The
+ * reasoning items this upstream wrote are remembered with the item that followed each, so that a
+ * request sending one back without it is refused by id, as the real API refuses it.
+ */
+function withPairing(responder: OpenAiResponder, options: OpenAiUpstreamOptions): OpenAiResponder {
+  if (options.pairing === false) return responder;
+  const written = new Map<string, string>();
+  return async (req) => {
+    if (isResponsesRequest(req) || isCompactRequest(req)) {
+      const refusal = refusalBody(validateResponsesInput(req.body, written));
+      if (refusal !== undefined) return { kind: 'raw', status: 400, body: refusal };
+    }
+    const reply = await responder(req);
+    if (reply?.kind === 'response') rememberReasoning(reply.output, written);
+    return reply;
+  };
+}
+
+function rememberReasoning(output: readonly object[], written: Map<string, string>): void {
+  output.forEach((item, i) => {
+    const next = output[i + 1] as Record<string, unknown> | undefined;
+    const it = item as Record<string, unknown>;
+    if (it['type'] === 'reasoning' && typeof it['id'] === 'string' && typeof next?.['id'] === 'string') written.set(it['id'], next['id']);
+  });
 }
 
 /**
