@@ -16,13 +16,6 @@
 export const CODEX_GRANT_LINE =
   'ctxshed: codex gets the proxy as -c openai_base_url; no read grant needed: its default sandbox lets its shell read elided files back';
 
-/**
- * Said when Codex starts under `--mode shed`: the Responses API has no spans, so its conversations
- * are rescued instead (docs/openai.md, "Shed mode").
- */
-export const CODEX_SHED_LINE =
-  'ctxshed: --mode shed: codex speaks the Responses API, which has no spans (docs/openai.md "Shed mode"); its conversations are rescued (old tool outputs stubbed) instead';
-
 /** Codex's own default for API-key sign-in: where its requests go when nothing else is named. */
 export const CODEX_DEFAULT_UPSTREAM = 'https://api.openai.com/v1';
 

@@ -17,7 +17,7 @@ import { announceProxy, metricsLine } from './proxy-announce.js';
 import { PROXY_UNAVAILABLE_EXIT, proxyFailureLine, unproxiedChild, type ChildCommand } from './unproxied-launch.js';
 import { codexWindowLine } from './codex-window.js';
 import { codexLaunch, type CodexLaunch } from './codex-launch.js';
-import { CODEX_GRANT_LINE, CODEX_SHED_LINE } from './codex-target.js';
+import { CODEX_GRANT_LINE } from './codex-target.js';
 
 interface RescueArgs extends ProxyArgs {
   allowUnproxied: boolean;
@@ -110,9 +110,8 @@ async function proxiedChild(
   const banner = `${bannerLine(options.config, proxy.url, state)}\n${metricsLine(proxy.url)}`;
   if (options.codex !== undefined) {
     // Codex: its base URL on its command line; the environment and its sandbox as they are.
-    const shed = options.config.engine.mode === 'shed' ? `${CODEX_SHED_LINE}\n` : '';
     const windowLine = codexWindowLine(options.codex.model, options.config.engine.window);
-    process.stderr.write(`${banner}\n${CODEX_GRANT_LINE}\n${shed}${windowLine}\n`);
+    process.stderr.write(`${banner}\n${CODEX_GRANT_LINE}\n${windowLine}\n`);
     return { ...plain, args: options.codex.argsFor(proxy.url) };
   }
   const launch = await planChildLaunch([plain.command, ...plain.args], {

@@ -418,8 +418,8 @@ export class EpochEngine {
 
 /**
  * The kind of epoch a conversation latches: its first epoch's mode, else the engine's. Shed mode
- * on an API without spans rescues its tool results instead, the one kind of epoch its rules allow
- * (docs/openai.md, "Shed mode"); `ctxshed rescue --mode shed -- codex` says so when it starts.
+ * on an API without spans (Chat Completions) rescues its tool results instead, the one kind of
+ * epoch its rules allow there (docs/openai.md, "Shed mode").
  */
 function modeFor(entry: ConversationEntry, settings: EngineSettings, api: ApiDialect): EpochMode {
   const wanted: EpochMode = entry.mode ?? settings.mode ?? 'rescue';

@@ -8,7 +8,9 @@ import { openStateDir } from '../../src/state/open-state-dir.js';
 import { readConversation } from '../../src/state/read-conversation.js';
 import { filler, fromUtf8 } from '../core/bodies.js';
 import { chatBody, responsesBody } from '../core/openai/openai-bodies.js';
+import { validateResponsesInput } from '../support/responses-validator.js';
 import { tempStateDir } from '../support/test-proxy.js';
+import { inflateFromState } from '../../src/state/inflate-from-state.js';
 
 const SETTINGS: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, window: 10_000 };
 const OUTPUTS = Array.from({ length: 10 }, (_, i) => filler(4000, i));
@@ -106,7 +108,7 @@ describe.each([
     expect(prepared).toMatchObject({ reason: 'no_epoch', rescued: 0 });
   });
 
-  it('should rescue tool outputs under --mode shed: the API has no spans', async () => {
+  it('should shed a span under --mode shed on Responses, and rescue tool outputs on chat, which has no spans', async () => {
     // Arrange: an engine in shed mode, the reading over the threshold.
     const shed = new EpochEngine(state, { ...SETTINGS, mode: 'shed' }, { now: () => new Date('2026-02-03T04:05:06.000Z') });
     const first = await shed.prepare(request(build(OUTPUTS)));
@@ -114,14 +116,24 @@ describe.each([
 
     // Act
     const prepared = await shed.prepare(request(build(OUTPUTS)));
+    await shed.settle();
 
-    // Assert: a tool-result epoch, no span, the outputs stubbed.
+    // Assert
     expect(prepared).toMatchObject({ latched: 1, epochs: 1 });
-    expect(prepared.rescued).toBeGreaterThan(0);
     expect(prepared.hold).toBeUndefined();
     const record = await readConversation(state, prepared.key!);
-    expect(record?.epochs[0]?.mode ?? 'rescue').toBe('rescue');
-    expect(record?.epochs[0]?.blocks.length).toBeGreaterThan(0);
+    if (api.supports.spans) {
+      // A span epoch: one stub item in place of whole items, and the scripted API's rules hold.
+      expect(record?.epochs[0]?.mode).toBe('shed');
+      expect(record?.epochs[0]?.span).toBeDefined();
+      expect(fromUtf8(prepared.body)).toContain('[ctxshed: shed ');
+      expect(validateResponsesInput(prepared.body)).toEqual([]);
+      expect((await inflateFromState(state, prepared.body)).body).toEqual(build(OUTPUTS));
+    } else {
+      expect(prepared.rescued).toBeGreaterThan(0);
+      expect(record?.epochs[0]?.mode ?? 'rescue').toBe('rescue');
+      expect(record?.epochs[0]?.blocks.length).toBeGreaterThan(0);
+    }
   });
 
   it('should latch at once on a refusal as too long and prepare the request again, smaller', async () => {

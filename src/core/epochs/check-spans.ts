@@ -2,12 +2,14 @@
  * The shed splice's check of its own output (docs/design.md invariant 6): the output is re-indexed
  * from its bytes and must be the input with each applied span's messages replaced by exactly one
  * stub message, every other message byte for byte, the bytes outside `messages` unchanged, and
- * the roles and tool pairs around each stub as the API requires.
+ * the roles and tool pairs around each stub as the API requires. The output is re-indexed by the
+ * body's own API (`reindex`): a Responses stub is followed by an item only the model writes.
  */
 import { bytesEqual } from '../block-text.js';
 import { applySplices, planSplices } from '../splices.js';
 import type { ThinkingSplice } from '../thinking/remove-thinking.js';
-import { indexTranscript, type TranscriptIndex } from '../transcript-index.js';
+import { isModelTurnRole } from '../shed/responses-facts.js';
+import { indexTranscript, type IndexOutcome, type TranscriptIndex } from '../transcript-index.js';
 import { checkOutsideMessages } from './check-outside.js';
 
 /** A span the splice replaced, and the stub message it put in its place. */
@@ -28,8 +30,9 @@ export function checkShed(
   output: Uint8Array,
   applied: readonly AppliedSpan[],
   removed: readonly ThinkingSplice[] = [],
+  reindex: (body: Uint8Array) => IndexOutcome = indexTranscript,
 ): string | undefined {
-  const outcome = indexTranscript(output);
+  const outcome = reindex(output);
   if (outcome.kind !== 'indexed') return `output does not index: ${outcome.reason}: ${outcome.detail}`;
   const after = outcome.index;
   const outside = checkOutsideMessages(input, before, output, after);
@@ -47,7 +50,7 @@ export function checkShed(
       // Contiguous spans give consecutive stubs (user turns, combined by the API); the last of
       // them is followed by an assistant turn.
       const nextIsStub = applied[k + 1]?.first === span.last + 1;
-      if (!nextIsStub && after.messages[o + 1]?.role !== 'assistant') return `message ${o + 1} after a stub is not an assistant message`;
+      if (!nextIsStub && !isModelTurnRole(after.messages[o + 1]?.role ?? '')) return `message ${o + 1} after a stub is not an assistant message`;
       i = span.last;
       k++;
       continue;

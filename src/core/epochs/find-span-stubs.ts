@@ -4,7 +4,9 @@
  */
 import { decodeJsonString } from '../json-string.js';
 import { parseSpanStub, SPAN_STUB_PREFIX, type ParsedSpanStub } from '../shed/span-stub.js';
-import type { TranscriptIndex } from '../transcript-index.js';
+import { scanObject, scanString, scanValue } from '../json-scan.js';
+import { isItemMessage } from '../shed/responses-facts.js';
+import type { Span, TranscriptIndex } from '../transcript-index.js';
 
 /** A span stub found in a shed body. */
 export interface FoundSpanStub {
@@ -19,12 +21,17 @@ export interface FoundSpanStub {
 const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
 const PREFIX = new TextEncoder().encode(SPAN_STUB_PREFIX);
 
-/** Every user message whose content is a span stub, in order. */
+/**
+ * Every user message whose content is a span stub, in order. A Responses item stands for itself
+ * in its index (core/shed/responses-facts.ts), so its `content` string is looked up in it.
+ */
 export function findSpanStubs(body: Uint8Array, index: TranscriptIndex): FoundSpanStub[] {
   const found: FoundSpanStub[] = [];
   for (const [messageIndex, message] of index.messages.entries()) {
-    if (message.role !== 'user' || message.content.kind !== 'string' || !startsLikeStub(body, message.content.start)) continue;
-    const text = decodeJsonString(body, message.content.start, message.content.end);
+    if (message.role !== 'user') continue;
+    const content = message.content.kind === 'string' ? message.content : isItemMessage(message) ? contentString(body, message.start) : undefined;
+    if (content === undefined || !startsLikeStub(body, content.start)) continue;
+    const text = decodeJsonString(body, content.start, content.end);
     const stub = text === undefined ? undefined : parseSpanStub(UTF8.decode(text));
     if (stub !== undefined) found.push({ messageIndex, start: message.start, end: message.end, stub });
   }
@@ -35,4 +42,18 @@ export function findSpanStubs(body: Uint8Array, index: TranscriptIndex): FoundSp
 function startsLikeStub(body: Uint8Array, token: number): boolean {
   for (let i = 0; i < PREFIX.length; i++) if (body[token + 1 + i] !== PREFIX[i]) return false;
   return true;
+}
+
+const CONTENT = new TextEncoder().encode('"content"');
+
+/** The string token of an item's `content` member, when it is a string (the stub's is, unescaped). */
+function contentString(body: Uint8Array, start: number): Span | undefined {
+  let found: Span | undefined;
+  scanObject(body, start, 3, (keyStart, keyEnd, valueStart, d) => {
+    const isContent = keyEnd - keyStart === CONTENT.length && CONTENT.every((c, i) => body[keyStart + i] === c);
+    if (!isContent || body[valueStart] !== 0x22) return scanValue(body, valueStart, d);
+    found = { start: valueStart, end: scanString(body, valueStart) };
+    return found.end;
+  });
+  return found;
 }

@@ -6,6 +6,7 @@
  */
 import type { TranscriptIndex } from '../transcript-index.js';
 import type { FrozenSpan, SkippedSpan, SpanSkipReason, SpanVerdict } from '../shed/shed-types.js';
+import { isModelTurnRole } from '../shed/responses-facts.js';
 import { spanStubMessage } from '../shed/span-stub.js';
 import type { EpochOutcome } from './apply.js';
 import { checkShed, type AppliedSpan } from './check-spans.js';
@@ -58,7 +59,7 @@ function checkFrozenSpan(body: Uint8Array, index: TranscriptIndex, span: FrozenS
   // Length first: it costs nothing. Then the hash of the bytes as they lie in the body.
   if (lastMessage.end - firstMessage.start !== span.bytes) return 'span_hash_mismatch';
   if (options.sha256(body.subarray(firstMessage.start, lastMessage.end)) !== span.sha256) return 'span_hash_mismatch';
-  if (index.messages[span.last + 1]!.role !== 'assistant') return 'span_boundary_changed';
+  if (!isModelTurnRole(index.messages[span.last + 1]!.role)) return 'span_boundary_changed';
   if (options.isAvailable !== undefined && !options.isAvailable(span)) return 'span_file_missing';
   return undefined;
 }
@@ -71,8 +72,8 @@ export const SPANS: EpochApplier<FrozenSpan, AppliedSpan, SkippedSpan, SpanVerdi
   judge: judgeSpans,
   // A thinking block inside an applied span goes with the span's bytes: only those after it are spliced out.
   inSpan: (judged) => (m) => judged.applied.some((a) => a.first <= m && m <= a.last),
-  check(body, index, out, judged, thinking) {
-    const failure = checkShed(body, index, out, judged.applied, thinking.splices);
+  check(body, index, out, judged, thinking, options) {
+    const failure = checkShed(body, index, out, judged.applied, thinking.splices, options.api?.index);
     return failure === undefined ? { ok: true } : { ok: false, failure };
   },
   findStubs: findSpanStubs,

@@ -9,7 +9,8 @@ import { indexResponses } from './responses-index.js';
 
 // What neither OpenAI API supports, and why (docs/openai.md, "What each API supports"): no
 // thinking blocks are sent back; the classifier speaks the Messages API; a conversation's key
-// takes its index. Spans: see docs/openai.md, "Shed mode".
+// takes its index. Spans: the Responses API's pairs are planned around (core/shed/responses-facts.ts);
+// chat's are not, so chat has none (docs/openai.md, "Shed mode").
 const OPENAI_SUPPORTS = { spans: false, thinking: false, modelLabels: false, keyFromHead: false } as const;
 
 // What both OpenAI APIs read alike: a call after the person's last message is the current turn's
@@ -24,7 +25,7 @@ const OPENAI_READERS = {
 } as const;
 
 /** The Responses API (`POST /v1/responses`): what Codex speaks. */
-export const RESPONSES_API: ApiDialect = { name: 'responses', index: indexResponses, ...OPENAI_READERS };
+export const RESPONSES_API: ApiDialect = { name: 'responses', index: indexResponses, ...OPENAI_READERS, supports: { ...OPENAI_SUPPORTS, spans: true } };
 
 /** Chat Completions (`POST /v1/chat/completions`). */
 export const CHAT_API: ApiDialect = { name: 'chat', index: indexChat, ...OPENAI_READERS };

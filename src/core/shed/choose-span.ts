@@ -55,15 +55,23 @@ export function chooseSpan(
 
 function chooseBefore(facts: readonly MessageFacts[], afterLast: number, windowStart: number): SpanChoice {
   if (windowStart <= afterLast) return none('too_few_messages', `the window starts at message ${windowStart}, the span would start at ${afterLast}`);
-  const lastLoad = facts.findLastIndex((f, i) => i < windowStart && f.loadsTool);
-  const first = Math.max(afterLast, lastLoad + 1);
-  if (windowStart <= first) return none('loaded_tool', `message ${lastLoad} loads a deferred tool and the window starts at message ${windowStart}`);
+  const lastLoad = facts.findLastIndex((f, i) => i < windowStart && (f.loadsTool || f.barrier === true));
+  const open = openPairs(facts);
+  // A span starts where no pair is open: a call answered later, a reasoning item and its next.
+  let first = Math.max(afterLast, lastLoad + 1);
+  while (first < windowStart && open[first]! > 0) first++;
+  if (windowStart <= first) {
+    if (lastLoad < afterLast) return none('split_tool_pair', `a pair stays open from message ${afterLast} to the window at message ${windowStart}`);
+    const what = facts[lastLoad]!.loadsTool ? 'loads a deferred tool' : 'is one no span crosses';
+    return none('loaded_tool', `message ${lastLoad} ${what} and the window starts at message ${windowStart}`);
+  }
   const partners = partnerRanges(facts);
   const firstCached = facts.findIndex((f, i) => i >= first && f.cacheControl);
   let sawCandidate = false;
   let blockedByCache = true;
   // Grow the span one message at a time: it stays closed under tool pairs when no message in it
-  // names a partner outside it (prefix minimum and maximum of the partners' positions).
+  // names a partner outside it (prefix minimum and maximum of the partners' positions), and no
+  // pair from before it is still open after it.
   let low = Number.POSITIVE_INFINITY;
   let high = Number.NEGATIVE_INFINITY;
   let best: number | undefined;
@@ -75,15 +83,23 @@ function chooseBefore(facts: readonly MessageFacts[], afterLast: number, windowS
     sawCandidate = true;
     if (firstCached >= 0 && firstCached <= last) continue;
     blockedByCache = false;
-    if (low >= first && high <= last) best = last;
+    if (low >= first && high <= last && open[last + 1] === 0) best = last;
   }
   if (best === undefined) {
-    if (first > afterLast) return none('loaded_tool', `message ${lastLoad} loads a deferred tool, and no span after it ends before message ${windowStart}`);
+    if (first > afterLast && lastLoad >= afterLast)
+      return none('loaded_tool', `${keptBefore(facts, lastLoad)}no span after it ends before message ${windowStart}`);
     if (!sawCandidate) return none('too_few_messages', `no assistant message between ${first + 1} and ${windowStart} to follow a stub`);
     if (blockedByCache) return none('cached_span', `message ${firstCached} carries cache_control`);
     return none('split_tool_pair', `every boundary before message ${windowStart} separates a tool_use from its tool_result`);
   }
   return { kind: 'span', first, last: best, windowStart };
+}
+
+function keptBefore(facts: readonly MessageFacts[], at: number): string {
+  if (at < 0) return '';
+  return facts[at]!.loadsTool
+    ? `message ${at} loads a deferred tool, and `
+    : `message ${at} is one no span crosses (a compaction, the tools, the leading items), and `;
 }
 
 function none(reason: ShedRefusal, detail: string): SpanChoice {
@@ -103,8 +119,9 @@ function partnerRanges(facts: readonly MessageFacts[]): Array<{ low: number; hig
     for (const id of f.toolResultIds) resultsAt.set(id, [...(resultsAt.get(id) ?? []), i]);
   });
   return facts.map((f, i) => {
-    let low = i;
-    let high = i;
+    // A reasoning item and the item after it go together.
+    let low = facts[i - 1]?.pairsWithNext ? i - 1 : i;
+    let high = f.pairsWithNext && i + 1 < facts.length ? i + 1 : i;
     for (const id of f.toolUseIds) {
       for (const j of resultsAt.get(id) ?? []) {
         low = Math.min(low, j);
@@ -118,4 +135,35 @@ function partnerRanges(facts: readonly MessageFacts[]): Array<{ low: number; hig
     }
     return { low, high };
   });
+}
+
+/**
+ * For each position p, how many pairs are open across the boundary before message p: a call at
+ * a < p answered at b >= p, or a reasoning item at p - 1. A span may start at p, or end right
+ * before p, only where none is. (A tool_result whose tool_use is nowhere opens nothing here; the
+ * partner ranges keep it out of every span.)
+ */
+function openPairs(facts: readonly MessageFacts[]): number[] {
+  const delta = new Array<number>(facts.length + 2).fill(0);
+  const useAt = new Map<string, number>();
+  facts.forEach((f, i) => {
+    for (const id of f.toolUseIds) if (!useAt.has(id)) useAt.set(id, i);
+  });
+  const open = (a: number, b: number): void => {
+    if (a >= 0 && b > a) {
+      delta[a + 1]! += 1;
+      delta[b + 1]! -= 1;
+    }
+  };
+  facts.forEach((f, i) => {
+    for (const id of f.toolResultIds) open(useAt.get(id) ?? -1, i);
+    if (f.pairsWithNext && i + 1 < facts.length) open(i, i + 1);
+  });
+  const out: number[] = [];
+  let running = 0;
+  for (let p = 0; p <= facts.length; p++) {
+    running += delta[p]!;
+    out.push(running);
+  }
+  return out;
 }

@@ -5,6 +5,17 @@
  */
 import type { TranscriptIndex } from '../transcript-index.js';
 import type { GateInput } from './break-even.js';
+import { isItemMessage, isModelTurnRole } from './responses-facts.js';
+
+/**
+ * How many model calls the transcript records: its assistant messages, or for a Responses body
+ * its runs of items only the model writes (one answer may be reasoning, a message and calls).
+ */
+export function modelCalls(index: TranscriptIndex): number {
+  const messages = index.messages;
+  if (!messages.every(isItemMessage)) return messages.filter((m) => m.role === 'assistant').length;
+  return messages.filter((m, i) => isModelTurnRole(m.role) && !isModelTurnRole(messages[i - 1]?.role ?? '')).length;
+}
 
 /** What the estimate needs besides the body's index. */
 export interface GateEstimate {
@@ -24,7 +35,7 @@ export function shedGateInput(index: TranscriptIndex, span: { readonly first: nu
   const spanBytes = messages[span.last]!.end - messages[span.first]!.start;
   const after = messages[span.last + 1];
   const suffixBytes = after === undefined ? 0 : messages[messages.length - 1]!.end - after.start;
-  const turnsSoFar = messages.filter((m) => m.role === 'assistant').length;
+  const turnsSoFar = modelCalls(index);
   const input = {
     invalidatedSuffixTokens: Math.round(suffixBytes * estimate.tokensPerByte),
     droppedCachedTokens: Math.max(0, Math.round((spanBytes - estimate.stubBytes) * estimate.tokensPerByte)),
@@ -50,7 +61,7 @@ export function rescueGateInput(
   const input = {
     invalidatedSuffixTokens: Math.round(suffixBytes * estimate.tokensPerByte),
     droppedCachedTokens: Math.max(0, Math.round(droppedBytes * estimate.tokensPerByte)),
-    turnsSoFar: index.messages.filter((m) => m.role === 'assistant').length,
+    turnsSoFar: modelCalls(index),
     oneHourCache: estimate.oneHourCache,
   };
   return withOptional(input, estimate);

@@ -5,40 +5,15 @@
  */
 import { scanArray, scanObject, scanString, scanValue } from '../json-scan.js';
 import { decodeJsonString } from '../json-string.js';
+import { readOpenAiCalls } from '../openai/read-openai-calls.js';
 import { readToolCalls } from '../read-tool-calls.js';
 import type { MessageInfo, Span, TranscriptIndex } from '../transcript-index.js';
+import type { MessageFacts } from './message-facts-type.js';
+import { isItemMessage, responsesItemFacts } from './responses-facts.js';
 import { isRestoreCall } from './restore-call.js';
 import { exactText, lenientText } from './text-of.js';
 
-/** The facts of one message. */
-export interface MessageFacts {
-  readonly role: string;
-  /** The message, one of its blocks, or a block inside a tool_result's content carries cache_control. */
-  readonly cacheControl: boolean;
-  /** It holds a `thinking` or `redacted_thinking` block. */
-  readonly thinking: boolean;
-  /** The ids of its tool_use blocks, in order. */
-  readonly toolUseIds: readonly string[];
-  /** The tool_use_ids of its tool_result blocks, in order. */
-  readonly toolResultIds: readonly string[];
-  /**
-   * One of its tool_results holds a `tool_reference` block: a tool search's answer, which loads
-   * a deferred tool's definition for the rest of the conversation (tool search is on).
-   */
-  readonly loadsTool: boolean;
-  /**
-   * The string tokens of its own texts: a string content, or the `text` of each top-level text
-   * block. Never tool_result contents, tool inputs or thinking.
-   */
-  readonly texts: readonly Span[];
-  /**
-   * A user message with a prompt the person wrote: a text that is not the client's own
-   * (`<system-reminder>`, `<task-notification>`), whether or not tool_results come with it.
-   */
-  readonly prompt: boolean;
-  /** One of its tool_results answers a call that reads ctxshed's stored text back (restore-call.ts). */
-  readonly restores: boolean;
-}
+export type { MessageFacts } from './message-facts-type.js';
 
 /** A user message with a text prompt of its own: not a tool_result message. */
 export function isPersonTurn(facts: MessageFacts): boolean {
@@ -65,13 +40,22 @@ export function isPersonText(text: string): boolean {
   return start.length > 0 && !CLIENT_TEXT_TAGS.some((tag) => start.startsWith(tag));
 }
 
-/** The facts of every message of an indexed body. The body must be the one `index` was built from. */
+/**
+ * The facts of every message of an indexed body. The body must be the one `index` was built from.
+ * An OpenAI index (each item its own message, responses-facts.ts) is read item by item, and its
+ * leading items, up to the first user message, are a barrier no span crosses.
+ */
 export function readMessageFacts(body: Uint8Array, index: TranscriptIndex): MessageFacts[] {
+  const items = index.messages.length > 0 && index.messages.every(isItemMessage);
   const nestedCache = new Set<number>();
   for (const result of index.toolResults) if (result.hasCacheControl) nestedCache.add(result.start);
   const restoring = new Set<string>();
-  for (const [id, call] of readToolCalls(body, index)) if (isRestoreCall(call)) restoring.add(id);
-  return index.messages.map((message) => factsOf(body, message, nestedCache, restoring));
+  for (const [id, call] of (items ? readOpenAiCalls : readToolCalls)(body, index)) if (isRestoreCall(call)) restoring.add(id);
+  if (!items) return index.messages.map((message) => factsOf(body, message, nestedCache, restoring));
+  const facts = index.messages.map((message) => responsesItemFacts(body, message, restoring));
+  const head = facts.findIndex((f) => f.role === 'user' && f.toolResultIds.length === 0);
+  if (head >= 0) facts[head] = { ...facts[head]!, barrier: true };
+  return facts;
 }
 
 /** The person's texts of a message (isPersonText), exact where they can be. */

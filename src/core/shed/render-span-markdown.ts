@@ -27,6 +27,7 @@ export function renderSpanMarkdown(span: Uint8Array, sha256: string): string {
 }
 
 function renderMessage(message: unknown, n: number): string {
+  if (isRecord(message) && typeof message['type'] === 'string' && message['type'] !== 'message') return `## ${n}. ${message['type']}\n\n${renderItem(message)}`;
   const role = isRecord(message) && typeof message['role'] === 'string' ? message['role'] : 'unknown role';
   const content = isRecord(message) ? message['content'] : undefined;
   const body = typeof content === 'string' ? [fenced(content)] : Array.isArray(content) ? content.map(renderBlock) : [fenced(JSON.stringify(content) ?? '')];
@@ -38,6 +39,8 @@ function renderBlock(block: unknown): string {
   const type = typeof block['type'] === 'string' ? block['type'] : 'unknown';
   switch (type) {
     case 'text':
+    case 'input_text':
+    case 'output_text':
       return fenced(String(block['text'] ?? ''));
     case 'thinking':
       return `thinking:\n\n${fenced(String(block['thinking'] ?? ''))}`;
@@ -53,6 +56,31 @@ function renderBlock(block: unknown): string {
       return `(${type}${describeSource(block['source'])})\n`;
     default:
       return `${type} block:\n\n${fenced(JSON.stringify(block, null, 2), 'json')}`;
+  }
+}
+
+/**
+ * A Responses API input item that is not a message: a call with its arguments or input, a tool's
+ * output, a reasoning item's summary; anything else as its JSON.
+ */
+function renderItem(item: Record<string, unknown>): string {
+  const callId = typeof item['call_id'] === 'string' ? ` (call_id ${item['call_id']})` : '';
+  switch (item['type']) {
+    case 'function_call':
+      return `tool call \`${String(item['name'] ?? '?')}\`${callId}, arguments:\n\n${fenced(String(item['arguments'] ?? ''), 'json')}`;
+    case 'custom_tool_call':
+      return `tool call \`${String(item['name'] ?? '?')}\`${callId}, input:\n\n${fenced(String(item['input'] ?? ''))}`;
+    case 'function_call_output':
+    case 'custom_tool_call_output': {
+      const output = item['output'];
+      return `tool output${callId}:\n\n${Array.isArray(output) ? output.map(renderBlock).join('\n') : renderResultContent(output)}`;
+    }
+    case 'reasoning': {
+      const summary = Array.isArray(item['summary']) ? item['summary'].map((p) => (isRecord(p) ? String(p['text'] ?? '') : '')).join('\n\n') : '';
+      return `reasoning summary:\n\n${fenced(summary)}`;
+    }
+    default:
+      return fenced(JSON.stringify(item, null, 2), 'json');
   }
 }
 

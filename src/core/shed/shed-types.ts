@@ -136,7 +136,8 @@ export interface ShedFit {
 export const SPAN_SKIP_REASONS = {
   missing_span: "The transcript no longer has messages at the span's ordinals (it got shorter: a rewind or an edit).",
   span_hash_mismatch: 'The messages at those ordinals are not byte for byte what the epoch froze.',
-  span_boundary_changed: 'The message after the span is no longer an assistant message, so the stub would not sit where the API accepts it.',
+  span_boundary_changed:
+    'The message after the span is no longer an assistant message (for the Responses API, an item only the model writes), so the stub would not sit where the API accepts it.',
   span_file_missing: "The span's files are not in the state directory, so no stub may name them.",
   span_out_of_order: 'The span does not start after the one before it (a damaged record); it is never applied.',
 } as const;
