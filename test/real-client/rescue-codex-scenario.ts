@@ -184,7 +184,7 @@ function makeModel(): { respond: (req: ReceivedRequest) => OpenAiReply | undefin
 // ---- running the client -----------------------------------------------------------------
 
 /** A `codex` for rescue to run: it hands rescue's base URL to the hop and points the real Codex at the hop. */
-function writeWrapper(binDir: string, targetFile: string, hopUrl: string): string {
+export function writeWrapper(binDir: string, targetFile: string, hopUrl: string): string {
   mkdirSync(binDir, { recursive: true });
   const file = join(binDir, 'codex');
   const script = [
