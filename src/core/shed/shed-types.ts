@@ -99,7 +99,7 @@ export const SHED_REFUSALS = {
   too_few_messages: 'Between the head (or the last shed span) and the recent window there is no whole message to shed.',
   cached_span: 'Every span that could be shed holds a message carrying cache_control (the provider-warm part); ctxshed never drops one.',
   loaded_tool:
-    "Every message between the head (or the last shed span) and the recent window comes before a message that loads a deferred tool (a tool search answer holding a tool_reference): a span never takes a tool's load with it, so it starts after the last one.",
+    'Every message between the head (or the last shed span) and the recent window comes before a message that loads a deferred tool (a tool search answer holding a tool_reference), or on the Responses API a compaction or additional_tools item: a span never takes one with it, so it starts after the last one.',
   split_tool_pair: 'Every boundary that could end the span would separate a tool_result from the tool_use it answers.',
   unreadable_pin: 'A text carrying the goal marker is not valid Unicode, so it cannot be hoisted verbatim; nothing is shed rather than lose it.',
   unreadable_body: 'The body could not be read as a Messages request (it does not index).',
