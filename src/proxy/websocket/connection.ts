@@ -41,12 +41,15 @@ export class WebSocketConnection {
     options: ConnectionOptions = {},
   ) {
     this.parser = new FrameParser({ masked: true, ...(options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes }) });
-    socket.on('data', (chunk: Buffer) => {
-      for (const event of this.parser.push(chunk)) this.take(event);
-    });
+    socket.on('data', (chunk: Buffer) => this.feed(chunk));
     socket.on('error', () => this.finish(1006, 'the socket failed'));
     socket.on('close', () => this.finish(1006, 'the socket closed'));
     socket.on('end', () => this.finish(1006, 'the client ended the connection without a close frame'));
+  }
+
+  /** Takes bytes read off the socket (and those node read past the upgrade request's head). */
+  feed(chunk: Buffer): void {
+    for (const event of this.parser.push(chunk)) this.take(event);
   }
 
   /** Whether messages can still be sent. */
