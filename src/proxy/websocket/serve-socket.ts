@@ -91,6 +91,23 @@ async function serveMessage(ctx: MessageContext, data: Buffer, binary: boolean):
 /** One message as a POST on the request path, its answer relayed; the session remembers a completed response. */
 async function forwardMessage(ctx: MessageContext, plan: Extract<CreatePlan, { kind: 'forward' }>): Promise<void> {
   const { headers, rawHeaders } = postHeadersOf(ctx.upgrade.rawHeaders, plan.body.length);
+  // One signal per message, cut when the socket goes: the socket's own would gather a listener per message.
+  const cut = new AbortController();
+  const onGone = (): void => cut.abort();
+  ctx.signal.addEventListener('abort', onGone, { once: true });
+  try {
+    await sendMessage(ctx, plan, { headers, rawHeaders, signal: cut.signal });
+  } finally {
+    ctx.signal.removeEventListener('abort', onGone);
+  }
+}
+
+async function sendMessage(
+  ctx: MessageContext,
+  plan: Extract<CreatePlan, { kind: 'forward' }>,
+  made: { readonly headers: EdgeRequest['headers']; readonly rawHeaders: readonly string[]; readonly signal: AbortSignal },
+): Promise<void> {
+  const { headers, rawHeaders, signal } = made;
   const request: EdgeRequest = {
     method: 'POST',
     url: ctx.upgrade.url,
@@ -99,7 +116,7 @@ async function forwardMessage(ctx: MessageContext, plan: Extract<CreatePlan, { k
     localPort: ctx.upgrade.localPort,
     remoteAddress: ctx.upgrade.remoteAddress,
     body: plan.body,
-    signal: ctx.signal,
+    signal,
     transport: 'websocket',
     ...(plan.foreign
       ? { passthrough: { reason: 'previous_response_foreign', detail: 'previous_response_id does not name the response last completed on this WebSocket' } }
