@@ -4,6 +4,7 @@
  * refuses any `previous_response_id` (it stores nothing), so every accepted turn proves ctxshed
  * sent the whole input. Errors come back as `error` events, bad frames close the socket.
  */
+import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findStubs, RESPONSES_API, type TranscriptIndex } from '../../src/core/index.js';
@@ -187,5 +188,32 @@ describe('rescue proxy, a Responses session over the WebSocket', () => {
         expect.objectContaining({ path: '/v1/responses', status: 403, refused: 'browser_origin' }),
       ]),
     );
+  });
+
+  it('should close the socket with 1011 when the upstream drops mid-answer, and record the request', async () => {
+    // Arrange: an upstream that starts a stream, sends one event, then drops the connection.
+    const dropping = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('event: response.created\ndata: {"type":"response.created","response":{"id":"resp_1","status":"in_progress","output":[]}}\n\n');
+      setImmediate(() => res.socket?.destroy());
+    });
+    await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', () => resolve()));
+    const dir = await tempStateDir('ctxshed-websocket-e2e-');
+    const proxy = await startTestProxy(dir, testConfig(`http://127.0.0.1:${(dropping.address() as net.AddressInfo).port}`));
+    cleanups.push(
+      () => new Promise<void>((resolve) => dropping.close(() => resolve())),
+      () => proxy.close(),
+    );
+    const socket = await openWebSocket(`${proxy.url}/v1/responses`);
+
+    // Act
+    socket.send(JSON.stringify({ type: 'response.create', model: 'gpt-test', stream: true, input: [] }));
+
+    // Assert
+    expect(JSON.parse((await socket.next())!)).toMatchObject({ type: 'response.created' });
+    expect(await socket.closed).toBe(1011);
+    const [record] = await waitForWire(dir, 1);
+    expect(record).toMatchObject({ method: 'POST', path: '/v1/responses', transport: 'websocket' });
   });
 });
