@@ -22,6 +22,8 @@ export const PASSTHROUGH_REASONS = {
   internal_error: 'An unexpected error in ctxshed; the original is sent and the error is recorded.',
   side_call:
     "A side call (Claude Code's request class auxiliary or side_reply) of a conversation without epochs: it never becomes a conversation of its own, never latches and gives no reading.",
+  previous_response_foreign:
+    'A response.create message of a Responses WebSocket whose previous_response_id does not name the response last completed on that socket: ctxshed cannot rebuild its whole input, so it is forwarded as sent and the upstream answers it.',
 } as const;
 
 /** Why a request went upstream unchanged. */

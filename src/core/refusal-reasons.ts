@@ -14,7 +14,9 @@ export const REFUSAL_REASONS = {
   body_budget:
     "The request bodies in flight across connections would have passed ctxshed's cap (128 MiB by default). Answered 429 with retry-after, the bytes dropped, and the connection closed.",
   websocket_upgrade:
-    'A WebSocket upgrade (Codex tries ws://<base>/responses first): ctxshed relays HTTP only and answers 426 Upgrade Required, on which Codex uses HTTP; nothing is forwarded.',
+    'A WebSocket upgrade on a path other than the Responses API (.../responses), a Messages route included: only the Responses API has a WebSocket mode, so ctxshed answers 426 Upgrade Required; nothing is forwarded.',
+  websocket_handshake:
+    'A WebSocket upgrade on the Responses path whose handshake is not valid (not a GET, no Upgrade: websocket or Connection: Upgrade, a version other than 13, a key that is not 16 bytes): answered 400; nothing is forwarded.',
 } as const;
 
 /** Why a request was refused without being forwarded. */

@@ -3,6 +3,8 @@
  * (handler.ts) reads off a socket, and what it writes back. A test builds them by hand.
  */
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import type { PassthroughReason } from '../core/passthrough-reasons.js';
+import type { WireTransport } from '../state/wire-record.js';
 
 /** One request as the proxy sees it. */
 export interface EdgeRequest {
@@ -23,6 +25,13 @@ export interface EdgeRequest {
   readonly body: Uint8Array | AsyncIterable<Uint8Array>;
   /** Aborted when the client goes away before its response is complete: the upstream request is then cut. */
   readonly signal?: AbortSignal;
+  /** `websocket`: a message of a Responses WebSocket made into this request (websocket/serve-socket.ts); absent: plain HTTP. */
+  readonly transport?: WireTransport;
+  /**
+   * Why this body goes upstream unchanged, when its maker knows better than the engine: the engine
+   * passes the body through (it cannot index it), and the record names this reason instead of its own.
+   */
+  readonly passthrough?: { readonly reason: PassthroughReason; readonly detail: string };
 }
 
 /** The answer, ready to write: status line and headers at once, the body as it comes. */

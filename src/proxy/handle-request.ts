@@ -6,7 +6,7 @@
  * (docs/request-path.md). handler.ts puts it on node's req/res.
  */
 import { errorText } from '../errors.js';
-import type { EngineRequest } from '../rescue/index.js';
+import type { EngineRequest, Prepared } from '../rescue/index.js';
 import { crashPoint } from '../state/crash-point.js';
 import { sendApiError } from './api-error.js';
 import { decideClientAccess } from './client-guard.js';
@@ -76,7 +76,7 @@ async function serveBody(deps: ProxyDeps, request: EdgeRequest, sink: EdgeRespon
   // 2. What to send: the body itself, or its rewrite by the conversation's epochs (src/rescue).
   const engineRequest: EngineRequest = { method: request.method, target: request.url, headers: request.headers, body };
   const prepareStartedAt = performance.now();
-  const prepared = await engine.prepare(engineRequest);
+  const prepared = givenReason(await engine.prepare(engineRequest), request.passthrough);
   const preparedAt = performance.now();
   if (prepared.rescued > 0) crashPoint('first-rewritten-in-flight');
   // 3. Forward it, the usage reaching the engine before the client sees the end (forward-prepared.ts).
@@ -97,7 +97,13 @@ async function serveBody(deps: ProxyDeps, request: EdgeRequest, sink: EdgeRespon
     ms: performance.now() - startedAt,
   });
   if (failure !== undefined) deps.log?.(failure);
-  await recordRequest(deps, { request: engineRequest, prepared, final, startedAt, preparedAt });
+  await recordRequest(deps, { request: engineRequest, prepared, final, startedAt, preparedAt, transport: request.transport });
+}
+
+/** A pass-through named by the request's maker (EdgeRequest.passthrough); a body the engine did change keeps its own facts. */
+function givenReason(prepared: Prepared, given: EdgeRequest['passthrough']): Prepared {
+  if (given === undefined || prepared.reason === undefined) return prepared;
+  return { ...prepared, reason: given.reason, detail: given.detail };
 }
 
 /** The response of a request that ended with no head: its client is gone, so whatever is sent is cut off. */

@@ -1,6 +1,6 @@
 /** The wire record of one forwarded request (state/wire-record.ts), written after its response. */
 import type { EngineRequest, Prepared } from '../rescue/index.js';
-import { buildWireRecord } from '../state/wire-record.js';
+import { buildWireRecord, type WireTransport } from '../state/wire-record.js';
 import { appendWireRecord, type WireDeps } from './append-wire-record.js';
 import type { FinalExchange } from './overflow-retry.js';
 
@@ -14,6 +14,8 @@ export interface RequestFacts {
   /** `performance.now()` when the request came in, and when the engine had prepared it. */
   readonly startedAt: number;
   readonly preparedAt: number;
+  /** How the request reached the proxy, when not as plain HTTP. */
+  readonly transport?: WireTransport | undefined;
 }
 
 /** Builds and appends the record. Never rejects. */
@@ -53,6 +55,7 @@ export async function recordRequest(deps: WireDeps & { readonly now: () => Date 
     error: result.error?.code,
     streamError: result.streamError?.type,
     classifier: prepared.classifier,
+    transport: facts.transport,
   });
   // An epoch latched, by the first preparation or a retry's, and nothing failed: the store took its files and record.
   const stored = (prepared.latched !== undefined || last.latched !== undefined) && prepared.stateFailed !== true && last.stateFailed !== true;

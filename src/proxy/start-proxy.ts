@@ -12,15 +12,13 @@ import { createProxyHandler, type ProxyHandler } from './handler.js';
 import { BodyBudget } from './body-budget.js';
 import { healthDescriber } from './health-route.js';
 import { packageVersion } from './package-version.js';
-import { recordRefusal, type RefusalDeps } from './refuse-client.js';
 import { StateHealth } from './state-health.js';
 import { DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, type ProxySettings } from './transport-settings.js';
+import { answerUpgrade } from './websocket/answer-upgrade.js';
+import type { OpenSocket } from './websocket/serve-socket.js';
 
 /** How often an idle proxy drops the rewrite memos of idle conversations (requests prune too). */
 export const MEMO_PRUNE_INTERVAL_MS = 60_000;
-
-/** The answer to every WebSocket upgrade request. */
-const UPGRADE_REFUSED = 'HTTP/1.1 426 Upgrade Required\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
 
 /** The loopback address, the only one the proxy ever binds (docs/design.md "The proxy's contract with the client"). */
 export const LOOPBACK = '127.0.0.1';
@@ -77,10 +75,11 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
     ...(classify === undefined ? {} : { classify }),
   });
   const bodyBudget = new BodyBudget(settings.transport.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT);
-  const handler = createProxyHandler({ transport: settings.transport, engine, wire, health, agents, now, metrics, describeHealth, log, bodyBudget });
+  const deps = { transport: settings.transport, engine, wire, health, agents, now, metrics, describeHealth, log, bodyBudget };
+  const handler = createProxyHandler(deps);
   const inFlight = new Set<Promise<void>>();
-  const refusalDeps = { wire, health, now, metrics };
-  const server = createServer(handler, inFlight, (req) => recordUpgradeRefused(refusalDeps, req));
+  const sockets = new Set<OpenSocket>();
+  const server = createServer(handler, inFlight, (req, socket, head) => answerUpgrade(deps, req, socket, head, sockets));
   await listen(server, port);
   server.on('error', () => undefined);
   // unref: the pruning alone never keeps the process alive.
@@ -98,7 +97,7 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
         clearInterval(pruner);
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-        await Promise.allSettled([...inFlight]);
+        await Promise.allSettled([...inFlight, ...[...sockets].map((s) => s.shutDown())]);
         server.closeAllConnections();
         await stopped;
         await wire.close().catch(() => undefined);
@@ -124,20 +123,19 @@ function writeStderrLine(line: string): void {
 }
 
 /** The HTTP server: each request to the handler, kept in `inFlight` until it is done. */
-function createServer(handler: ProxyHandler, inFlight: Set<Promise<void>>, onUpgrade: (req: http.IncomingMessage) => void): http.Server {
+function createServer(
+  handler: ProxyHandler,
+  inFlight: Set<Promise<void>>,
+  onUpgrade: (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void,
+): http.Server {
   const server = http.createServer((req, res) => {
     const job = handler(req, res);
     inFlight.add(job);
     void job.finally(() => inFlight.delete(job));
   });
-  // The proxy relays HTTP only. A client that asks for a WebSocket first (Codex tries
-  // `ws://<base>/responses`) gets 426 Upgrade Required and falls back to HTTP at once; without
-  // this, Node would pass the request on as a plain GET and the client retry it for seconds.
-  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex) => {
-    socket.on('error', () => undefined);
-    socket.end(UPGRADE_REFUSED);
-    onUpgrade(req);
-  });
+  // Codex tries `ws://<base>/responses` first: the Responses WebSocket is served, each message
+  // sent on the request path as a POST; any other upgrade is answered 426 (websocket/answer-upgrade.ts).
+  server.on('upgrade', onUpgrade);
   // Long SSE streams and slow uploads are normal for this API; the upstream timeouts govern.
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;
@@ -153,13 +151,4 @@ function listen(server: http.Server, port: number): Promise<void> {
       resolve();
     });
   });
-}
-
-/** The size of UPGRADE_REFUSED, the bytes every upgrade is answered with. */
-const UPGRADE_REFUSED_BYTES = Buffer.byteLength(UPGRADE_REFUSED);
-
-/** Counts a WebSocket upgrade and writes its wire record: answered 426, never forwarded (`refused: websocket_upgrade`). */
-function recordUpgradeRefused(deps: RefusalDeps, req: http.IncomingMessage): void {
-  const request = { method: req.method ?? 'GET', url: req.url ?? '/' };
-  void recordRefusal(deps, request, { status: 426, reason: 'websocket_upgrade', responseBytes: UPGRADE_REFUSED_BYTES, started: performance.now() });
 }

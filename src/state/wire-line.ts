@@ -55,6 +55,8 @@ function hasRecordFields(fields: Record<string, unknown>): boolean {
   if (!optional('refaults', 'number') || !optional('refaulted', 'object') || !optional('retry', 'object')) return false;
   if (!optional('thinkingRemoved', 'number') || !optional('thinkingSkipped', 'object')) return false;
   if (!optional('thinkingDropped', 'number') || !optional('thinkingDroppedBy', 'object')) return false;
+  // A Responses WebSocket's records (docs/openai.md "WebSockets").
+  if (!optional('transport', 'string') || !optional('closeCode', 'number') || (fields['warmup'] !== undefined && fields['warmup'] !== true)) return false;
   const usage = fields['usage'] as Record<string, unknown> | undefined;
   return usage === undefined || ['input', 'cacheCreation', 'cacheRead'].every((name) => typeof usage[name] === 'number');
 }

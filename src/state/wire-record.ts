@@ -85,7 +85,16 @@ export interface WireRecord {
    * usage and cost (docs/labels.md). Its tokens are not this request's `usage`.
    */
   readonly classifier?: WireClassifier;
+  /** `websocket`: a `response.create` message of a Responses WebSocket (docs/openai.md "WebSockets"); absent: plain HTTP. */
+  readonly transport?: WireTransport;
+  /** A WebSocket warm-up (`generate: false`) ctxshed answered itself: nothing was forwarded. */
+  readonly warmup?: true;
+  /** The close code a WebSocket was closed with on the client's bad frame (1002, 1007, 1009). */
+  readonly closeCode?: number;
 }
+
+/** How a request reached the proxy, when not as plain HTTP. */
+export type WireTransport = 'websocket';
 
 /** How a rescue mode rewrite ran (core/incremental-rewrite.ts). */
 export type RewritePath = 'incremental' | 'full';
@@ -191,6 +200,9 @@ export interface WireRecordInput {
   readonly error?: string | undefined;
   readonly streamError?: string | undefined;
   readonly classifier?: WireClassifier | undefined;
+  readonly transport?: WireTransport | undefined;
+  readonly warmup?: true | undefined;
+  readonly closeCode?: number | undefined;
 }
 
 /** The record for one request: the query string, headers and bodies never make it in. */
@@ -243,6 +255,9 @@ export function buildWireRecord(r: WireRecordInput): WireRecord {
     ...(r.error === undefined ? {} : { error: r.error }),
     ...(r.streamError === undefined ? {} : { streamError: r.streamError }),
     ...(r.classifier === undefined ? {} : { classifier: r.classifier }),
+    ...(r.transport === undefined ? {} : { transport: r.transport }),
+    ...(r.warmup === undefined ? {} : { warmup: r.warmup }),
+    ...(r.closeCode === undefined ? {} : { closeCode: r.closeCode }),
   };
 }
 

@@ -138,3 +138,29 @@ describe.each([
 async function inflateOrSelf(dir: string, body: Buffer): Promise<Buffer> {
   return Buffer.from((await inflateFromState(layoutPaths(dir), body)).body);
 }
+
+describe('rescue on overflow, a scripted Responses session over the WebSocket', () => {
+  it('should hold the in-stream refusal of a message, latch and retry once: the socket sees only completed responses', async () => {
+    // Arrange
+    const { dir, upstream, proxy } = await setUp();
+    const client = new OpenAiScriptedClient(proxy.url, 'responses', () => 3000, 'websocket');
+    cleanups.push(() => client.closeSocket());
+
+    // Act
+    const answers: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const answer = await client.turnOnce();
+      expect(answer.status).toBe(200);
+      answers.push(answer.body);
+    }
+
+    // Assert
+    expect(answers.every((a) => a.includes('"type":"response.completed"') && !a.includes('response.failed'))).toBe(true);
+    const wire = (await waitForWire(dir, 31)).filter((r) => r['route'] === 'responses' && r['warmup'] === undefined);
+    expect(wire.every((r) => r['transport'] === 'websocket')).toBe(true);
+    const retried = wire.filter((r) => r['retry'] !== undefined);
+    expect(retried.length).toBeGreaterThan(0);
+    for (const r of retried) expect(r['retry']).toMatchObject({ reason: 'overflow', firstStatus: 200, sent: true, status: 200, estimated: true });
+    expect(upstream.requests.filter(isResponsesRequest)).toHaveLength(30 + retried.length);
+  });
+});

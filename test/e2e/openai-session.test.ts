@@ -128,7 +128,7 @@ describe.each([
 });
 
 describe('rescue proxy, a WebSocket upgrade', () => {
-  it('should answer 426 Upgrade Required without reaching the upstream, and record and count it with its closed reason', async () => {
+  it('should answer 400 to a broken handshake on the Responses path without reaching the upstream, and record and count it with its closed reason', async () => {
     // Arrange
     const { dir, upstream, proxy } = await setUp();
     const socket = net.connect(proxy.port, '127.0.0.1');
@@ -138,17 +138,17 @@ describe('rescue proxy, a WebSocket upgrade', () => {
       socket.on('close', () => resolve(text));
     });
 
-    // Act
+    // Act: version 8, which RFC 6455 does not speak.
     socket.end(
-      'GET /v1/responses HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+      `GET /v1/responses HTTP/1.1\r\nHost: 127.0.0.1:${proxy.port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 8\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
     );
 
     // Assert
-    expect(await reply).toMatch(/^HTTP\/1\.1 426 Upgrade Required\r\n/);
+    expect(await reply).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(upstream.requests).toEqual([]);
     const [record] = await waitForWire(dir, 1);
-    expect(record).toMatchObject({ method: 'GET', path: '/v1/responses', route: null, status: 426, refused: 'websocket_upgrade' });
+    expect(record).toMatchObject({ method: 'GET', path: '/v1/responses', route: null, status: 400, refused: 'websocket_handshake' });
     const scrape = parseScrape(await (await fetch(`${proxy.url}/_ctxshed/metrics`)).text());
-    expect(sumOf(scrape, 'ctxshed_requests_total', { status: '426' })).toBe(1);
+    expect(sumOf(scrape, 'ctxshed_requests_total', { status: '400' })).toBe(1);
   });
 });

@@ -62,6 +62,8 @@ export interface Exchange {
   /** Files under `<root>/bodies`: what the client sent, and what the upstream got (absent if it never arrived). */
   readonly clientFile: string;
   readonly upstreamFile?: string;
+  /** Sent as a `response.create` on the WebSocket (`clientFile` then holds the whole body it stands for). */
+  readonly ws?: true;
 }
 
 export interface Observations {
@@ -70,7 +72,7 @@ export interface Observations {
   readonly exits: Array<{ code: number | null; stderr: string }>;
   readonly threadId: string;
   readonly exchanges: Exchange[];
-  readonly upgrades: Array<{ path: string; reply: string }>;
+  readonly upgrades: Array<{ path: string; reply: string; warmups: number }>;
   /** The `<permissions instructions>` of the first model call: sandbox mode and approval policy in Codex's words. */
   readonly permissions?: string;
   /** Upstream requests that no hop forwarded: should be none. */
@@ -258,11 +260,14 @@ async function main(): Promise<void> {
   }
 
   const bySeq = new Map(upstream.requests.map((r) => [Number(r.headers[SEQ_HEADER]), r]));
+  // A WebSocket message's POST carries no hop header: the upstream got them in the order Codex sent them.
+  const overSocket = upstream.requests.filter((r) => Number.isNaN(Number(r.headers[SEQ_HEADER])));
+  let nextOverSocket = 0;
   const exchanges: Exchange[] = hop.requests.map((req) => {
     const run = hopCount.findIndex((n) => req.index < n);
     const clientFile = `${String(req.index).padStart(3, '0')}-client.json`;
     writeFileSync(join(bodiesDir, clientFile), req.body);
-    const got = bySeq.get(req.index);
+    const got = req.ws === true ? overSocket[nextOverSocket++] : bySeq.get(req.index);
     const upstreamFile = got === undefined ? undefined : `${String(req.index).padStart(3, '0')}-upstream.json`;
     if (got !== undefined && upstreamFile !== undefined) writeFileSync(join(bodiesDir, upstreamFile), got.body);
     const sessionId = req.headers['session-id'];
@@ -273,6 +278,7 @@ async function main(): Promise<void> {
       path: req.path,
       ...(typeof sessionId === 'string' ? { sessionId } : {}),
       turn: codexTurnMetaOf(req.headers),
+      ...(req.ws === true ? { ws: true as const } : {}),
       clientFile,
       ...(upstreamFile === undefined ? {} : { upstreamFile }),
     };
@@ -287,7 +293,7 @@ async function main(): Promise<void> {
     threadId,
     exchanges,
     upgrades: hop.upgrades,
-    strayUpstream: upstream.requests.filter((r) => Number.isNaN(Number(r.headers[SEQ_HEADER]))).length,
+    strayUpstream: overSocket.length - nextOverSocket,
     ...(recall === undefined ? {} : { recall }),
     ...(permissions === undefined ? {} : { permissions }),
   };

@@ -40,6 +40,8 @@ interface WireLine {
   readonly latched?: number;
   readonly refaulted?: ReadonlyArray<{ readonly via: string }>;
   readonly refused?: string;
+  readonly transport?: string;
+  readonly warmup?: true;
 }
 
 function wireOf(stateDir: string): WireLine[] {
@@ -48,8 +50,8 @@ function wireOf(stateDir: string): WireLine[] {
       .split('\n')
       .filter((l) => l.length > 0)
       .map((l) => JSON.parse(l) as WireLine)
-      // Requests only: not notes, and not the WebSocket upgrades ctxshed answered itself (`refused`).
-      .filter((l) => l.route !== undefined && l.refused === undefined)
+      // Requests only: not notes, not upgrades ctxshed refused (`refused`), not the warm-ups it answered itself.
+      .filter((l) => l.route !== undefined && l.refused === undefined && l.warmup === undefined)
   );
 }
 
@@ -102,6 +104,14 @@ describe.skipIf(whyNot !== undefined)('the interactive Codex TUI through ctxshed
     // The TUI's side call that names the thread runs read-only, as a conversation of its own.
     expect(titles.length).toBeGreaterThan(0);
     for (const c of titles) expect(c.sandboxMode).toBe('read-only');
+  });
+
+  it('should make every model call over the Responses WebSocket ctxshed serves, with no ERROR on the screen', ({ skip }) => {
+    if (skipped !== '') skip();
+    const wire = wireOf(obs.stateDir);
+    expect(wire.length).toBe(main.length + titles.length);
+    expect(wire.every((l) => l.transport === 'websocket')).toBe(true);
+    for (const screen of [obs.ready, obs.atApproval, obs.final, obs.closing]) expect(screen).not.toMatch(/ERROR|Responses WebSocket/);
   });
 
   it('should latch an epoch in the TUI session: the last request carries exactly the frozen outputs as stubs', async ({ skip }) => {

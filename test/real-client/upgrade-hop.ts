@@ -1,30 +1,39 @@
 /**
  * The recording hop for Codex (recording-hop.ts's job, plus one thing): it records every request
  * byte-exact and forwards it, and it passes a WebSocket upgrade through as raw bytes, so Codex sees
- * what is behind the hop answer its WebSocket try (ctxshed's 426). The recording hop rides on the
- * scripted Messages API, which has no upgrade path.
+ * what is behind the hop answer its WebSocket try. A socket ctxshed accepts is tapped
+ * (websocket-tap.ts): each `response.create` Codex sends on it is recorded among the requests as
+ * the whole body it stands for, with `ws: true`; no header can ride on it, so the scenario pairs
+ * those with the upstream's requests by order. The recording hop rides on the scripted Messages
+ * API, which has no upgrade path.
  */
 import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ReceivedRequest } from '../../src/scripted/received-request.js';
 import { SEQ_HEADER } from './recording-hop.js';
+import { WebSocketTap } from './websocket-tap.js';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1): not forwarded. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'content-length']);
 
+/** A request the hop saw: an HTTP one, or a WebSocket message (its whole body, the upgrade's headers). */
+export interface HopRequest extends ReceivedRequest {
+  readonly ws?: true;
+}
+
 export interface UpgradeHop {
   readonly url: string;
-  /** Every HTTP request, `index` being the value of its SEQ_HEADER. */
-  readonly requests: ReceivedRequest[];
-  /** Every upgrade request, with the status line that came back. */
-  readonly upgrades: Array<{ path: string; reply: string }>;
+  /** Every HTTP request, `index` being the value of its SEQ_HEADER, and every WebSocket message made whole (`ws`). */
+  readonly requests: HopRequest[];
+  /** Every upgrade request, with the status line that came back, and the warm-ups sent on it. */
+  readonly upgrades: Array<{ path: string; reply: string; warmups: number }>;
   close(): Promise<void>;
 }
 
 /** Starts the hop; `target()` says where to forward (`http://127.0.0.1:N`), asked at each request. */
 export async function startUpgradeHop(target: () => string): Promise<UpgradeHop> {
-  const requests: ReceivedRequest[] = [];
+  const requests: HopRequest[] = [];
   const upgrades: UpgradeHop['upgrades'] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -53,19 +62,38 @@ export async function startUpgradeHop(target: () => string): Promise<UpgradeHop>
     });
   });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const seen = { path: req.url ?? '/', reply: '' };
+    const seen = { path: req.url ?? '/', reply: '', warmups: 0 };
     upgrades.push(seen);
+    const tap = new WebSocketTap((create) => {
+      requests.push({ method: 'POST', path: seen.path, headers: req.headers, rawHeaders: req.rawHeaders, body: create.body, index: requests.length, ws: true });
+    });
+    let replyHead = Buffer.alloc(0);
     const to = new URL(target());
     const up = connect(Number(to.port), to.hostname, () => {
       const lines = [`${req.method ?? 'GET'} ${req.url ?? '/'} HTTP/1.1`];
       for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
       up.write(`${lines.join('\r\n')}\r\n\r\n`);
       up.write(head);
-      socket.pipe(up);
+      tap.fromClient(head);
+      socket.on('data', (d: Buffer) => {
+        tap.fromClient(d);
+        seen.warmups = tap.warmups.length;
+        up.write(d);
+      });
+      socket.on('end', () => up.end());
     });
     up.on('data', (d: Buffer) => {
-      if (seen.reply === '') seen.reply = d.toString('latin1').split('\r\n')[0] ?? '';
       socket.write(d);
+      if (!seen.reply.startsWith('HTTP/1.1 101')) {
+        // The answer's head first; what follows it, once it is a 101, is frames.
+        replyHead = Buffer.concat([replyHead, d]);
+        const end = replyHead.indexOf('\r\n\r\n');
+        if (end === -1) return;
+        seen.reply = replyHead.toString('latin1').split('\r\n')[0] ?? '';
+        if (seen.reply.startsWith('HTTP/1.1 101')) tap.fromServer(replyHead.subarray(end + 4));
+        return;
+      }
+      tap.fromServer(d);
     });
     up.on('end', () => socket.end());
     up.on('error', () => socket.destroy());

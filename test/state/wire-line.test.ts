@@ -73,4 +73,13 @@ describe('classifyWireLine, thinking dropped', () => {
     expect(classifyWireLine(line({ thinkingDropped: '2' })).kind).toBe('unreadable');
     expect(classifyWireLine(line({ thinkingDropped: 2, thinkingDroppedBy: 2 })).kind).toBe('unreadable');
   });
+
+  it("should read a Responses WebSocket's records (transport, warmup, closeCode), and refuse ones of the wrong type", () => {
+    expect(classifyWireLine(line({ transport: 'websocket' })).kind).toBe('record');
+    expect(classifyWireLine(line({ transport: 'websocket', warmup: true })).kind).toBe('record');
+    expect(classifyWireLine(line({ transport: 'websocket', closeCode: 1002 })).kind).toBe('record');
+    expect(classifyWireLine(line({ transport: 1 })).kind).toBe('unreadable');
+    expect(classifyWireLine(line({ warmup: 'yes' })).kind).toBe('unreadable');
+    expect(classifyWireLine(line({ closeCode: '1002' })).kind).toBe('unreadable');
+  });
 });

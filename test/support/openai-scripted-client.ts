@@ -2,9 +2,14 @@
  * A scripted OpenAI client for end-to-end tests: it keeps a transcript the way Codex does
  * (test/fixtures/real-openai/README.md: every request resends all of it, items only appended, a
  * session header and prompt_cache_key naming the thread) and runs one tool per model call, whose
- * output is a deterministic text of a given size. Speaks the Responses API or chat.
+ * output is a deterministic text of a given size. Speaks the Responses API or chat; the Responses
+ * API over HTTP, or over its WebSocket as Codex 0.171.0 does (test/fixtures/real-openai-websocket):
+ * one socket, a warm-up (`generate: false`), then each turn's new items only, with
+ * `previous_response_id` naming the last response. Its `sent` holds, either way, the whole body
+ * the HTTP transport sends for the turn.
  */
 import { request } from 'node:http';
+import { openWebSocket, type TestSocket } from './websocket-client.js';
 
 /** One exchange: what was sent, and the status that came back. */
 export interface Exchange {
@@ -20,11 +25,15 @@ export class OpenAiScriptedClient {
   readonly sent: Buffer[] = [];
   readonly #items: unknown[];
   #turn = 0;
+  #socket: TestSocket | undefined;
+  /** The id of the response last completed on the socket, and how many items the upstream then had. */
+  #last: { id: string; known: number } | undefined;
 
   constructor(
     readonly baseUrl: string,
     readonly api: 'responses' | 'chat',
     readonly outputBytes: (turn: number) => number = () => 3000,
+    readonly transport: 'http' | 'websocket' = 'http',
   ) {
     this.#items =
       api === 'responses'
@@ -47,10 +56,61 @@ export class OpenAiScriptedClient {
     const bytes = Buffer.from(JSON.stringify(body));
     this.sent.push(bytes);
     const path = this.api === 'responses' ? '/v1/responses' : '/v1/chat/completions';
-    const reply = await post(`${this.baseUrl}${path}`, bytes);
-    if (reply.status === 200) this.#absorb(reply.body);
+    const sentItems = this.#items.length;
+    const reply = this.transport === 'websocket' ? await this.#overSocket() : await post(`${this.baseUrl}${path}`, bytes);
+    if (reply.status === 200) this.#absorb(reply.body, sentItems);
     this.#turn += 1;
     return reply;
+  }
+
+  /**
+   * One turn over the socket: the new items since the last completed response, which it names.
+   * The reply is the events as an SSE body, and 200 when it completed (else the `error` event's
+   * status, or 502 when the socket closed first).
+   */
+  async #overSocket(): Promise<Exchange> {
+    const socket = await this.#openSocket();
+    const { id, known } = this.#last ?? { id: undefined, known: 0 };
+    const metadata = { turn: this.#turn };
+    socket.send(
+      JSON.stringify({
+        type: 'response.create',
+        model: 'gpt-test',
+        stream: true,
+        ...(id === undefined ? {} : { previous_response_id: id }),
+        input: this.#items.slice(known),
+        store: false,
+        prompt_cache_key: THREAD,
+        client_metadata: metadata,
+      }),
+    );
+    return readAnswer(socket);
+  }
+
+  async #openSocket(): Promise<TestSocket> {
+    if (this.#socket !== undefined) return this.#socket;
+    const socket = await openWebSocket(`${this.baseUrl}/v1/responses`, { 'session-id': THREAD, authorization: 'Bearer sk-test-000' });
+    this.#socket = socket;
+    socket.send(
+      JSON.stringify({ type: 'response.create', model: 'gpt-test', stream: true, input: [], store: false, prompt_cache_key: THREAD, generate: false }),
+    );
+    const warm = await readAnswer(socket);
+    const done = parseEvents(warm.body).find((e) => e['type'] === 'response.completed') as { response: { id: string } } | undefined;
+    if (done !== undefined) this.#last = { id: done.response.id, known: 0 };
+    return socket;
+  }
+
+  /** The socket, once open (a test sends its own messages on it). */
+  get socket(): TestSocket | undefined {
+    return this.#socket;
+  }
+
+  /** Closes the socket, if one is open. */
+  async closeSocket(): Promise<void> {
+    if (this.#socket === undefined) return;
+    this.#socket.close();
+    await this.#socket.closed;
+    this.#socket = undefined;
   }
 
   /**
@@ -94,10 +154,13 @@ export class OpenAiScriptedClient {
     this.#items.push(developer, ...compacted);
   }
 
-  #absorb(stream: string): void {
+  #absorb(stream: string, sentItems: number): void {
     const events = parseEvents(stream);
     if (this.api === 'responses') {
-      const done = events.find((e) => e['type'] === 'response.completed') as { response: { output: Array<Record<string, unknown>> } } | undefined;
+      const done = events.find((e) => e['type'] === 'response.completed') as { response: { id: string; output: Array<Record<string, unknown>> } } | undefined;
+      // The upstream now has the input and the output items: with one call a response (as this
+      // client's models answer), the items appended after the call are the next turn's new input.
+      if (done !== undefined) this.#last = { id: done.response.id, known: sentItems + done.response.output.length };
       for (const item of done?.response.output ?? []) {
         this.#items.push(item);
         if (item['type'] === 'function_call')
@@ -119,6 +182,20 @@ function parseEvents(stream: string): Record<string, unknown>[] {
     .split('\n')
     .filter((l) => l.startsWith('data: ') && l !== 'data: [DONE]')
     .map((l) => JSON.parse(l.slice(6)) as Record<string, unknown>);
+}
+
+/** Reads events off the socket to the end of one answer, as an SSE body: 200 when it completed, else the error's status (502: the socket closed). */
+export async function readAnswer(socket: TestSocket): Promise<Exchange> {
+  const lines: string[] = [];
+  for (;;) {
+    const text = await socket.next();
+    if (text === undefined) return { status: 502, body: lines.join('') };
+    lines.push(`data: ${text}\n\n`);
+    const event = JSON.parse(text) as { type?: string; status?: number };
+    if (event.type === 'response.completed') return { status: 200, body: lines.join('') };
+    if (event.type === 'response.failed' || event.type === 'response.incomplete') return { status: 200, body: lines.join('') };
+    if (event.type === 'error') return { status: event.status ?? 500, body: lines.join('') };
+  }
 }
 
 /** The session header Codex sends with every request of a thread. */

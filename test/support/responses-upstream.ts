@@ -14,9 +14,11 @@
  * a streamed `POST /v1/responses` whose last input item is `{"type":"compaction_trigger"}` with exactly
  * one `compaction` output item. Either refuses (400) an `input` that is not an array of objects.
  *
- * A WebSocket upgrade (Codex 0.169.0 tries `ws://<base>/responses` first) is refused with
- * `426 Upgrade Required`, which makes Codex fall back to HTTP at once; a 404 costs it five
- * retries (about six seconds) before it does.
+ * A WebSocket upgrade (Codex tries `ws://<base>/responses` first) is refused with `426 Upgrade
+ * Required`: this upstream speaks HTTP only, as ctxshed does to its upstream (a 404 would cost
+ * Codex five retries, about six seconds, before it fell back). A request naming a
+ * `previous_response_id` is refused with the API's 400 `previous_response_not_found`: nothing is
+ * stored here, so a test proves ctxshed sent the whole input instead.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -213,6 +215,11 @@ async function answer(req: ReceivedRequest, responder: OpenAiResponder, res: Ser
     send(res, 404, { 'content-type': 'application/json' }, errorBody('not_found', `${req.method} ${pathnameOf(req)} is not scripted`));
     return;
   }
+  const unknownPrevious = previousResponseIdOf(req);
+  if (unknownPrevious !== undefined) {
+    send(res, 400, { 'content-type': 'application/json' }, previousResponseNotFoundBody(unknownPrevious));
+    return;
+  }
   let reply: OpenAiReply | undefined;
   try {
     reply = await responder(req);
@@ -245,6 +252,29 @@ async function answer(req: ReceivedRequest, responder: OpenAiResponder, res: Ser
       return;
     }
   }
+}
+
+/**
+ * The `previous_response_id` of a Responses request, if it names one. This upstream stores no
+ * response (Codex sends `store: false`), so any it names is unknown.
+ */
+function previousResponseIdOf(req: ReceivedRequest): string | undefined {
+  if (!isResponsesRequest(req)) return undefined;
+  const body = parseRequestBody(req);
+  const id = isRecord(body) ? body['previous_response_id'] : undefined;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** The API's 400 for a `previous_response_id` it does not know (its WebSocket mode sends the same error in an `error` event). */
+export function previousResponseNotFoundBody(id: string): string {
+  return JSON.stringify({
+    error: {
+      message: `Previous response with id '${id}' not found.`,
+      type: 'invalid_request_error',
+      param: 'previous_response_id',
+      code: 'previous_response_not_found',
+    },
+  });
 }
 
 /** An OpenAI-shaped error body. */
