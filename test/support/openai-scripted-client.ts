@@ -9,7 +9,9 @@
  * the HTTP transport sends for the turn.
  */
 import { request } from 'node:http';
-import { openWebSocket, type TestSocket } from './websocket-client.js';
+import { openWebSocket, readAnswer, type TestSocket } from './websocket-client.js';
+
+export { readAnswer } from './websocket-client.js';
 
 /** One exchange: what was sent, and the status that came back. */
 export interface Exchange {
@@ -182,20 +184,6 @@ function parseEvents(stream: string): Record<string, unknown>[] {
     .split('\n')
     .filter((l) => l.startsWith('data: ') && l !== 'data: [DONE]')
     .map((l) => JSON.parse(l.slice(6)) as Record<string, unknown>);
-}
-
-/** Reads events off the socket to the end of one answer, as an SSE body: 200 when it completed, else the error's status (502: the socket closed). */
-export async function readAnswer(socket: TestSocket): Promise<Exchange> {
-  const lines: string[] = [];
-  for (;;) {
-    const text = await socket.next();
-    if (text === undefined) return { status: 502, body: lines.join('') };
-    lines.push(`data: ${text}\n\n`);
-    const event = JSON.parse(text) as { type?: string; status?: number };
-    if (event.type === 'response.completed') return { status: 200, body: lines.join('') };
-    if (event.type === 'response.failed' || event.type === 'response.incomplete') return { status: 200, body: lines.join('') };
-    if (event.type === 'error') return { status: event.status ?? 500, body: lines.join('') };
-  }
 }
 
 /** The session header Codex sends with every request of a thread. */

@@ -95,3 +95,17 @@ function clientSocket(socket: net.Socket, rest: Buffer): TestSocket {
     closed,
   };
 }
+
+/** Reads events off the socket to the end of one answer, as an SSE body: 200 when it completed, else the error's status (502: the socket closed). */
+export async function readAnswer(socket: TestSocket): Promise<{ status: number; body: string }> {
+  const lines: string[] = [];
+  for (;;) {
+    const text = await socket.next();
+    if (text === undefined) return { status: 502, body: lines.join('') };
+    lines.push(`data: ${text}\n\n`);
+    const event = JSON.parse(text) as { type?: string; status?: number };
+    if (event.type === 'response.completed') return { status: 200, body: lines.join('') };
+    if (event.type === 'response.failed' || event.type === 'response.incomplete') return { status: 200, body: lines.join('') };
+    if (event.type === 'error') return { status: event.status ?? 500, body: lines.join('') };
+  }
+}
