@@ -34,6 +34,7 @@ import {
 import { errorText } from '../errors.js';
 import { NO_METRICS, type Metrics } from '../metrics/metrics.js';
 import type { StateDir } from '../state/layout.js';
+import { fsStore, type ConversationStore } from '../store/index.js';
 import { commonPrefixLength } from './common-prefix-length.js';
 import { conversationKeyFor } from './conversation-key-of.js';
 import { PreviewWriter } from './preview-writer.js';
@@ -81,6 +82,8 @@ export interface EngineOptions {
    * `stat` per request: the proxy's choice; `close()` stops it.
    */
   readonly watchRecords?: boolean;
+  /** Where records and originals are kept (src/store/): the state directory itself by default. */
+  readonly store?: ConversationStore;
 }
 
 /** One engine per state directory and process; its conversations live as long as it does. */
@@ -114,8 +117,11 @@ export class EpochEngine {
     this.#now = now;
     this.#memos = new MemoCache(options.memoLimits ?? DEFAULT_MEMO_LIMITS);
     this.#eligibility = new MemoCache<EligibilityMemo>(options.eligibilityLimits ?? options.memoLimits ?? DEFAULT_MEMO_LIMITS);
-    this.#table = new ConversationTable(state, options.watchRecords === true ? watchRecords(state) : undefined);
-    this.#applyDeps = { state, files: new FileAvailability(state), memos: this.#memos };
+    const store = options.store ?? fsStore(state);
+    // The watch sees a state directory's records; a Postgres store is asked for each record's version.
+    const watch = options.watchRecords === true && store.kind === 'fs' ? watchRecords(state) : undefined;
+    this.#table = new ConversationTable(state, watch, store);
+    this.#applyDeps = { state, stubDirs: store.stubDirs, files: new FileAvailability(state, store), memos: this.#memos };
     this.#latch = {
       table: this.#table,
       settings,

@@ -4,15 +4,18 @@
  * file a person deletes by hand is noticed after a restart, or by `ctxshed verify`. A file
  * `ctxshed seal` moved to sealed/ still counts (docs/rescue.md, "Sealing").
  */
-import fs from 'node:fs/promises';
 import type { FrozenBlock, FrozenSpan, FrozenThinking } from '../core/index.js';
-import { spanPath, thinkingPath, type StateDir } from '../state/layout.js';
-import { locateStoredFile } from '../state/stored-file.js';
+import type { StateDir } from '../state/layout.js';
+import { fsStore, type ConversationStore } from '../store/index.js';
 
 export class FileAvailability {
   readonly #seen = new Set<string>();
 
-  constructor(readonly state: StateDir) {}
+  constructor(
+    readonly state: StateDir,
+    /** Where the originals are asked for: the state directory itself by default. */
+    private readonly store: ConversationStore = fsStore(state),
+  ) {}
 
   /** Looks up, once each, the files of blocks not yet known to exist. */
   async check(blocks: readonly FrozenBlock[]): Promise<void> {
@@ -26,7 +29,7 @@ export class FileAvailability {
         try {
           // A sealed block's text is in sealed/: its stub keeps being sent, byte for byte, so the
           // cache holds and the text stays out of the window; only its read-back is refused.
-          if ((await locateStoredFile(this.state, sha, ext)) !== undefined) this.#seen.add(`${sha}.${ext}`);
+          if ((await this.store.originalSize('elided', sha, ext)) !== undefined) this.#seen.add(`${sha}.${ext}`);
         } catch {
           // Unreadable counts as missing: the rewrite leaves this block alone (reason file_missing).
         }
@@ -42,8 +45,7 @@ export class FileAvailability {
     await Promise.all(
       unknown.map(async ([sha, ext]) => {
         try {
-          const stat = await fs.stat(spanPath(this.state, sha, ext));
-          if (stat.isFile()) this.#seen.add(`span:${sha}.${ext}`);
+          if ((await this.store.originalSize('span', sha, ext)) !== undefined) this.#seen.add(`span:${sha}.${ext}`);
         } catch {
           // Missing: the splice leaves this span alone (reason span_file_missing).
         }
@@ -57,8 +59,7 @@ export class FileAvailability {
     await Promise.all(
       unknown.map(async (b) => {
         try {
-          const stat = await fs.stat(thinkingPath(this.state, b.sha256));
-          if (stat.isFile() && stat.size === b.jsonBytes) this.#seen.add(`thinking:${b.sha256}`);
+          if ((await this.store.originalSize('thinking', b.sha256, 'json')) === b.jsonBytes) this.#seen.add(`thinking:${b.sha256}`);
         } catch {
           // Missing: the block stays in the request (reason thinking_file_missing).
         }
