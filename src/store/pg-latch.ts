@@ -26,7 +26,7 @@ interface OriginalRow {
 
 /** Takes the transaction-scoped lock of conversation `key` of `owner` (released by COMMIT or ROLLBACK). */
 export async function lockConversation(client: pg.ClientBase, owner: string, key: string): Promise<void> {
-  await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`ctxshed.conversation\u0000${owner}\u0000${key}`]);
+  await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`ctxshed.conversation/${owner}/${key}`]);
 }
 
 /** Inside a transaction: latches as latch-epoch.ts does, and returns the record now committed (once the caller commits). */
