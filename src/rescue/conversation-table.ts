@@ -33,6 +33,8 @@ export interface ConversationEntry {
    * gap since then says whether the cache is cold anyway (core/cache-cold.ts). Absent: none yet.
    */
   lastRequestMs?: number;
+  /** This process's write of the last reading to a shared store, awaited before the next read (so it reads its own). */
+  readingWrite?: Promise<void>;
   /** Tool calls already counted as refaults, so a resent or retried request never counts one twice. */
   readonly refaulted: Set<string>;
 }
@@ -85,9 +87,18 @@ export class ConversationTable {
     // Records change only by a latch's rename into conversations/, which the watch reports: while
     // it vouches for this one, the record in hand is the one on disk.
     if (this.watch?.take(entry.key) === true) return;
+    if (entry.readingWrite !== undefined) await entry.readingWrite;
     const read = await this.store.readIfChanged(entry.key, entry.fileStamp);
-    if (read === 'unchanged') return;
-    this.adopt(entry, read.record, read.stamp);
+    // A shared store's reading is the conversation's latest, whichever replica took it.
+    if (read.reading !== undefined) entry.reading = read.reading;
+    if (read.changed !== undefined) this.adopt(entry, read.changed.record, read.changed.stamp);
+  }
+
+  /** Keeps a reading in a shared store (a failure only leaves the other replicas on the older one). */
+  shareReading(entry: ConversationEntry): void {
+    const { noteReading } = this.store;
+    if (noteReading === undefined || entry.reading === undefined) return;
+    entry.readingWrite = noteReading(entry.key, entry.reading).catch(() => undefined);
   }
 
   /** Takes a record as the entry's own (after a latch, or a read). */

@@ -14,7 +14,7 @@ import { listConversations, readConversation } from '../state/read-conversation.
 import { hasErrnoCode } from '../state/state-error.js';
 import { locateStoredFile } from '../state/stored-file.js';
 import { checkOwnerId } from './owner-id.js';
-import type { ConversationStore, OriginalExt, OriginalKind, StampedRecord } from './store-types.js';
+import type { ConversationStore, OriginalExt, OriginalKind, RecordRead } from './store-types.js';
 
 /** The folder below a state root that holds the other owners' state directories. */
 export const OWNERS_DIR_NAME = 'owners';
@@ -41,10 +41,10 @@ export class FsStore implements ConversationStore {
     return readConversation(this.state, key);
   }
 
-  async readIfChanged(key: string, stamp: string): Promise<StampedRecord | 'unchanged'> {
+  async readIfChanged(key: string, stamp: string): Promise<RecordRead> {
     const now = await statStamp(conversationPath(this.state, key));
-    if (now === stamp) return 'unchanged';
-    return { stamp: now, record: await readConversation(this.state, key) };
+    if (now === stamp) return {};
+    return { changed: { stamp: now, record: await readConversation(this.state, key) } };
   }
 
   listRecords(): Promise<ConversationRecord[]> {

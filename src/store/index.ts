@@ -1,5 +1,5 @@
 /** The store (store-types.ts): the state directory or Postgres behind one interface. */
-export type { ConversationStore, LatchDecision, OriginalExt, OriginalKind, StampedRecord, StubDirs } from './store-types.js';
+export type { ConversationStore, LatchDecision, OriginalExt, OriginalKind, RecordRead, StampedRecord, StubDirs } from './store-types.js';
 export { FsStore, fsStore, OWNERS_DIR_NAME } from './fs-store.js';
 export { checkOwnerId } from './owner-id.js';
 export { openPgStore, openStore } from './open-store.js';
@@ -8,3 +8,4 @@ export { DEFAULT_STUB_ROOT, PgStore } from './pg-store.js';
 export { SCHEMA_VERSION } from './pg-schema.js';
 export { isPostgresUrl, redactUrl } from './pg-url.js';
 export { StoreError } from './store-error.js';
+export { verifyPgStore } from './verify-pg.js';

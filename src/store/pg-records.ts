@@ -4,12 +4,14 @@ import type { ConversationRecord } from '../core/epoch-types.js';
 import { parseConversationRecord } from '../state/conversation-record.js';
 import { isHex64 } from '../state/layout.js';
 import { StateError } from '../state/state-error.js';
-import type { StampedRecord } from './store-types.js';
+import type { FullnessReading } from '../core/latch-decision.js';
+import type { RecordRead } from './store-types.js';
 
 interface RecordRow {
   readonly key: string;
-  readonly version: string;
+  readonly version: string | null;
   readonly record: Buffer | null;
+  readonly reading?: FullnessReading | null;
 }
 
 /** Where a record is, for messages: `postgres:<owner>/<key>` (owner `''` shows as `-`). */
@@ -31,17 +33,29 @@ export async function readRecordIn(client: pg.ClientBase, owner: string, key: st
 }
 
 /** The record and its stamp (its row's version), or `'unchanged'`: the bytes are sent only when the version moved. */
-export async function readIfChangedIn(client: pg.ClientBase, owner: string, key: string, stamp: string): Promise<StampedRecord | 'unchanged'> {
+export async function readIfChangedIn(client: pg.ClientBase, owner: string, key: string, stamp: string): Promise<RecordRead> {
   const result = await client.query<RecordRow>(
-    `SELECT key, version::text AS version, CASE WHEN version::text = $3 THEN NULL ELSE record END AS record
-     FROM ctxshed_conversations WHERE owner = $1 AND key = $2`,
+    `SELECT q.k AS key, c.version::text AS version, CASE WHEN c.version::text = $3 THEN NULL ELSE c.record END AS record, r.reading
+     FROM (SELECT $1::text AS o, $2::text AS k) q
+     LEFT JOIN ctxshed_conversations c ON c.owner = q.o AND c.key = q.k
+     LEFT JOIN ctxshed_readings r ON r.owner = q.o AND r.key = q.k`,
     [owner, checkKey(key), stamp],
   );
   const row = result.rows[0];
+  const reading = row?.reading == null ? {} : { reading: row.reading };
   const now = row?.version ?? '';
-  if (now === stamp) return 'unchanged';
+  if (now === stamp) return reading;
   const record = row?.record == null ? undefined : parseConversationRecord(row.record.toString('utf8'), key, recordWhere(owner, key));
-  return { stamp: now, record };
+  return { changed: { stamp: now, record }, ...reading };
+}
+
+/** Keeps the conversation's last usage reading (any replica's latest write wins). */
+export async function writeReadingIn(client: pg.ClientBase, owner: string, key: string, reading: FullnessReading): Promise<void> {
+  await client.query(
+    `INSERT INTO ctxshed_readings (owner, key, reading) VALUES ($1, $2, $3)
+     ON CONFLICT (owner, key) DO UPDATE SET reading = $3`,
+    [owner, checkKey(key), JSON.stringify(reading)],
+  );
 }
 
 /** Writes the record's exact bytes, its version one more than before. */

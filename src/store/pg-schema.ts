@@ -24,6 +24,12 @@ const MIGRATIONS: readonly string[] = [
      ext text NOT NULL CHECK (ext IN ('txt', 'json', 'md')),
      bytes bytea NOT NULL,
      PRIMARY KEY (owner, kind, sha256, ext)
+   );
+   CREATE TABLE ctxshed_readings (
+     owner text NOT NULL,
+     key text NOT NULL,
+     reading jsonb NOT NULL,
+     PRIMARY KEY (owner, key)
    );`,
 ];
 

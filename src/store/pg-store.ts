@@ -15,8 +15,9 @@ import { OWNERS_DIR_NAME } from './fs-store.js';
 import { checkOwnerId } from './owner-id.js';
 import type { PgDb } from './pg-db.js';
 import { latchIn, lockConversation } from './pg-latch.js';
-import { listRecordsIn, readIfChangedIn, readRecordIn, writeRecordIn } from './pg-records.js';
-import type { ConversationStore, OriginalExt, OriginalKind, StampedRecord, StubDirs } from './store-types.js';
+import { listRecordsIn, readIfChangedIn, readRecordIn, writeReadingIn, writeRecordIn } from './pg-records.js';
+import type { FullnessReading } from '../core/latch-decision.js';
+import type { ConversationStore, OriginalExt, OriginalKind, RecordRead, StubDirs } from './store-types.js';
 
 /** Where a Postgres store's stubs say its originals are, unless told otherwise. */
 export const DEFAULT_STUB_ROOT = '/ctxshed-store';
@@ -43,9 +44,11 @@ export class PgStore implements ConversationStore {
     return this.db.withClient((c) => readRecordIn(c, this.owner, key));
   }
 
-  readIfChanged(key: string, stamp: string): Promise<StampedRecord | 'unchanged'> {
+  readIfChanged(key: string, stamp: string): Promise<RecordRead> {
     return this.db.withClient((c) => readIfChangedIn(c, this.owner, key, stamp));
   }
+
+  readonly noteReading = (key: string, reading: FullnessReading): Promise<void> => this.db.withClient((c) => writeReadingIn(c, this.owner, key, reading));
 
   listRecords(): Promise<ConversationRecord[]> {
     return this.db.withClient((c) => listRecordsIn(c, this.owner));

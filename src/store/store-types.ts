@@ -6,6 +6,7 @@
  * and proxy files stay local to each process: they are not part of the store.
  */
 import type { ConversationRecord } from '../core/epoch-types.js';
+import type { FullnessReading } from '../core/latch-decision.js';
 import type { LatchDecision } from '../state/latch-epoch.js';
 
 export type { LatchDecision } from '../state/latch-epoch.js';
@@ -19,6 +20,13 @@ export type OriginalExt = 'txt' | 'json' | 'md';
 export interface StampedRecord {
   readonly stamp: string;
   readonly record: ConversationRecord | undefined;
+}
+
+/** What `readIfChanged` answers: the record when its stamp moved, and the shared reading, if the store keeps one. */
+export interface RecordRead {
+  readonly changed?: StampedRecord;
+  /** The conversation's last usage reading from any replica (a shared store only). */
+  readonly reading?: FullnessReading;
 }
 
 /** Where stubs say the originals are: the same strings on every process sharing the store. */
@@ -37,8 +45,13 @@ export interface ConversationStore {
   describe(): string;
   /** The record of conversation `key`, or undefined; throws STATE_BAD_RECORD for one that does not check. */
   readRecord(key: string): Promise<ConversationRecord | undefined>;
-  /** The record with its stamp, or `'unchanged'` when its stamp is still `stamp`. */
-  readIfChanged(key: string, stamp: string): Promise<StampedRecord | 'unchanged'>;
+  /** The record with its stamp unless its stamp is still `stamp`; with a shared store, the last reading too. */
+  readIfChanged(key: string, stamp: string): Promise<RecordRead>;
+  /**
+   * A shared store only (Postgres): keeps the conversation's last usage reading, so the replica
+   * that takes its next request judges it on the same reading as any other would.
+   */
+  readonly noteReading?: (key: string, reading: FullnessReading) => Promise<void>;
   /** Every record, oldest first. */
   listRecords(): Promise<ConversationRecord[]>;
   /**

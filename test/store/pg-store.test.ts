@@ -44,13 +44,15 @@ describe.skipIf(!postgresAvailable())('the Postgres store', () => {
   it('should say a record is unchanged until its version moves', async () => {
     const key = keyOf('stamps');
     const none = await store.readIfChanged(key, 'x');
-    expect(none).toEqual({ stamp: '', record: undefined });
-    expect(await store.readIfChanged(key, '')).toBe('unchanged');
+    expect(none).toEqual({ changed: { stamp: '', record: undefined } });
+    expect(await store.readIfChanged(key, '')).toEqual({});
     await store.latch(key, () => appendEpochPlan(key, undefined, TEXT, 1));
-    const first = await store.readIfChanged(key, '');
-    if (first === 'unchanged') throw new Error('expected a record');
-    expect(first.record?.epochs).toHaveLength(1);
-    expect(await store.readIfChanged(key, first.stamp)).toBe('unchanged');
+    const first = (await store.readIfChanged(key, '')).changed;
+    expect(first?.record?.epochs).toHaveLength(1);
+    expect(await store.readIfChanged(key, first?.stamp ?? '')).toEqual({});
+    const reading = { contextTokens: 9000, window: 20000, epochsApplied: 1, requestBytes: 40000 };
+    await store.noteReading(key, reading);
+    expect(await store.readIfChanged(key, first?.stamp ?? '')).toEqual({ reading });
   });
 
   it("should store a span's exact bytes and its rendering before the record names them", async () => {
