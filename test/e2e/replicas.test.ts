@@ -96,7 +96,7 @@ describe.skipIf(!postgresAvailable())('replicas on one Postgres', () => {
     await freshUpstream();
     const three = await runScript(url, 3);
     expect(three.length).toBe(TURNS);
-    three.forEach((body, i) => expect(body.equals(single[i] as Buffer), `request ${i + 1}`).toBe(true));
+    expectSameBodies(three, single);
     const verify = await runCtxshed(['verify', '--store', url]);
     expect(verify.stdout).toMatch(/^ok: postgres:\/\/postgres@127\.0\.0\.1:\d+\/three: 1 conversation, [1-9]\d* epochs?/m);
     expect(verify.code).toBe(0);
@@ -118,7 +118,7 @@ describe.skipIf(!postgresAvailable())('replicas on one Postgres', () => {
     await balancer.close();
     expect((await served[0]?.exited)?.signal).toBe('SIGKILL');
     const bodies = modelBodies();
-    bodies.forEach((body, i) => expect(body.equals(single[i] as Buffer), `request ${i + 1}`).toBe(true));
+    expectSameBodies(bodies, single);
     expect(new Set(balancer.answeredBy.slice(-4))).toEqual(new Set([1, 2]));
     expect((await runCtxshed(['verify', '--store', url])).code).toBe(0);
   }, 120_000);
@@ -151,3 +151,8 @@ describe.skipIf(!postgresAvailable())('replicas on one Postgres', () => {
     expect(wire).toContain('store_unavailable');
   }, 120_000);
 });
+
+function expectSameBodies(bodies: readonly Buffer[], expected: readonly Buffer[]): void {
+  expect(bodies.length).toBe(expected.length);
+  for (const [i, body] of bodies.entries()) expect(body.equals(expected[i] as Buffer), `request ${i + 1}`).toBe(true);
+}
