@@ -1,9 +1,13 @@
 /** The `--state DIR` option every command shares, and opening the directory with a clear error. */
+import { rmSync } from 'node:fs';
+import fs from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
+import { layoutPaths } from '../state/layout.js';
 import { openStateDir, type StateDir } from '../state/open-state-dir.js';
 import { resolveStateDir } from '../state/resolve-state-dir.js';
 import { StateError } from '../state/state-error.js';
-import { openPgStore, StoreError, type ConversationStore, fsStore } from '../store/index.js';
+import { exportStore, fsStore, openPgStore, StoreError, type ConversationStore } from '../store/index.js';
 import { CliError } from './cli-error.js';
 
 export const STATE_OPTION = {
@@ -41,5 +45,24 @@ export async function openStateOrFail(flag: string | undefined): Promise<StateDi
   } catch (error) {
     if (error instanceof StateError) throw new CliError(error.message);
     throw error;
+  }
+}
+
+/**
+ * For a read-only command given `--store`: the store's records and originals in a private
+ * temporary state directory (removed when the process exits), with this machine's wire log from
+ * `--state` when there is one. Without `--store`: undefined (the command reads `--state`).
+ */
+export async function exportedStoreFor(storeFlag: string | undefined, stateFlag: string | undefined): Promise<StateDir | undefined> {
+  if (storeFlag === undefined) return undefined;
+  const store = await openStoreOrFail(storeFlag, layoutPaths(stateDirFrom(stateFlag)));
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-store-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  try {
+    const state = await exportStore(store, dir);
+    await fs.copyFile(layoutPaths(stateDirFrom(stateFlag)).wirePath, state.wirePath).catch(() => undefined);
+    return state;
+  } finally {
+    await store.close();
   }
 }

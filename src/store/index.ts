@@ -9,3 +9,4 @@ export { SCHEMA_VERSION } from './pg-schema.js';
 export { isPostgresUrl, redactUrl } from './pg-url.js';
 export { StoreError } from './store-error.js';
 export { verifyPgStore } from './verify-pg.js';
+export { exportStore } from './export-store.js';

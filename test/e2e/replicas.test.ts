@@ -68,13 +68,14 @@ describe.skipIf(!postgresAvailable())('replicas on one Postgres', () => {
   }
 
   /** The script through `count` replicas round-robin; the model bodies the upstream received. */
-  async function runScript(url: string, count: number): Promise<Buffer[]> {
+  async function runScript(url: string, count: number, sent: Buffer[] = []): Promise<Buffer[]> {
     const served = await replicas(url, count);
     const balancer = await startRoundRobin(served.map((s) => s.url));
     modelBodies();
     const client = new ScriptedClient(balancer.url);
     for (let i = 0; i < TURNS; i++) expect((await client.turnOnce()).status).toBe(200);
     client.close();
+    sent.push(...client.sent);
     await balancer.close();
     for (const s of served) await s.stop();
     return modelBodies();
@@ -94,12 +95,23 @@ describe.skipIf(!postgresAvailable())('replicas on one Postgres', () => {
     expect(single.some((b) => b.includes('[ctxshed'))).toBe(true);
     const url = await migrated('three');
     await freshUpstream();
-    const three = await runScript(url, 3);
+    const sent: Buffer[] = [];
+    const three = await runScript(url, 3, sent);
     expect(three.length).toBe(TURNS);
     expectSameBodies(three, single);
     const verify = await runCtxshed(['verify', '--store', url]);
     expect(verify.stdout).toMatch(/^ok: postgres:\/\/postgres@127\.0\.0\.1:\d+\/three: 1 conversation, [1-9]\d* epochs?/m);
     expect(verify.code).toBe(0);
+    // The read-only commands read the database as they read a directory.
+    const ls = await runCtxshed(['ls', '--store', url, '--json']);
+    const listed = JSON.parse(ls.stdout) as { conversations: Array<{ key: string }> };
+    expect(listed.conversations).toHaveLength(1);
+    const key = listed.conversations[0]?.key ?? '';
+    expect((await runCtxshed(['show', key.slice(0, 12), '--store', url])).stdout).toContain(key);
+    const dir = await tempStateDir('ctxshed-inflate-');
+    await fs.writeFile(path.join(dir, 'body.json'), three.at(-1) as Buffer);
+    const inflated = await runCtxshed(['inflate', path.join(dir, 'body.json'), '--store', url]);
+    expect(Buffer.from(inflated.stdout, 'utf8').equals(sent.at(-1) as Buffer)).toBe(true);
   }, 120_000);
 
   it('should lose nothing when a replica is killed -9 in the middle of a latch', async () => {
@@ -131,6 +143,10 @@ describe.skipIf(!postgresAvailable())('replicas on one Postgres', () => {
     const client = new ScriptedClient(replica.url);
     for (let i = 0; i < TURNS; i++) await client.turnOnce();
     const rewritten = modelBodies().at(-1) as Buffer;
+    // Its metrics carry its name, and nothing of the store's URL.
+    const metrics = await (await fetch(`${replica.url}/_ctxshed/metrics`)).text();
+    expect(metrics).toMatch(/^ctxshed_requests_total\{[^}]*replica="r0"/m);
+    expect(metrics).not.toContain('postgres://');
     expect(rewritten.length).toBeLessThan((client.sent.at(-1) as Buffer).length);
     await cluster.stopServer();
     try {
