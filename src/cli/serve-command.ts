@@ -6,7 +6,7 @@ import { bannerLine, proxyConfigFrom, withProxyOptions, type ProxyArgs } from '.
 import { writeStdout } from './read-input.js';
 import { serveHint } from './serve-hint.js';
 import { announceProxy, metricsLine } from './proxy-announce.js';
-import { openStateOrFail, openStoreOrFail } from './state-option.js';
+import { checkStoreFlag, openStateOrFail, openStoreOrFail } from './state-option.js';
 import os from 'node:os';
 
 /** `serve`'s own flags besides the shared ones. */
@@ -35,6 +35,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       ) as unknown as Argv<ServeArgs>,
   handler: async (args: ArgumentsCamelCase<ServeArgs>) => {
     const config = proxyConfigFrom(args, process.env);
+    checkStoreFlag(args.store);
     const state = await openStateOrFail(args.state);
     const store = await openStoreOrFail(args.store, state);
     const named = args.replicaName ?? (args.store === undefined ? undefined : `${os.hostname()}`);

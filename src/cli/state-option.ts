@@ -7,7 +7,7 @@ import { layoutPaths } from '../state/layout.js';
 import { openStateDir, type StateDir } from '../state/open-state-dir.js';
 import { resolveStateDir } from '../state/resolve-state-dir.js';
 import { StateError } from '../state/state-error.js';
-import { exportStore, fsStore, openPgStore, StoreError, type ConversationStore } from '../store/index.js';
+import { exportStore, fsStore, isPostgresUrl, openPgStore, redactUrl, StoreError, type ConversationStore } from '../store/index.js';
 import { CliError } from './cli-error.js';
 
 export const STATE_OPTION = {
@@ -24,12 +24,18 @@ export const STORE_OPTION = {
 /** The store `--store` names (its schema checked), else the state directory; a CliError naming why not. */
 export async function openStoreOrFail(flag: string | undefined, state: StateDir): Promise<ConversationStore> {
   if (flag === undefined) return fsStore(state);
+  checkStoreFlag(flag);
   try {
     return await openPgStore(flag);
   } catch (error) {
     if (error instanceof StoreError) throw new CliError(error.message, error.code === 'STORE_BAD_URL' ? 2 : 1);
     throw error;
   }
+}
+
+/** Exit 2 for a `--store` that is not a Postgres URL (shown without its password), before anything is opened. */
+export function checkStoreFlag(flag: string | undefined): void {
+  if (flag !== undefined && !isPostgresUrl(flag)) throw new CliError(`--store takes a postgres:// or postgresql:// URL, got ${redactUrl(flag)}`, 2);
 }
 
 /** The absolute state directory the flags and environment name. */
