@@ -1,8 +1,9 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serializeConversationRecord } from '../../src/state/conversation-record.js';
-import { openPgStore, PgDb, type PgStore, SCHEMA_VERSION } from '../../src/store/index.js';
+import { openPgStore, PgDb, type PgStore, SCHEMA_VERSION, verifyPgStore } from '../../src/store/index.js';
 import { postgresAvailable, startPgCluster, type PgCluster } from '../support/pg-cluster.js';
-import { appendEpochPlan, keyOf, recordOf, shedEpochOf, spanFor } from '../state/fixtures/state-fixtures.js';
+import { appendEpochPlan, epochOf, keyOf, recordOf, shedEpochOf, spanFor } from '../state/fixtures/state-fixtures.js';
 
 const KEY = keyOf('pg conversation');
 const TEXT = 'a tool result kept in postgres\n'.repeat(60);
@@ -119,6 +120,36 @@ describe.skipIf(!postgresAvailable())('the Postgres store', () => {
     expect((await alice.listRecords()).map((r) => r.key)).toEqual([key]);
     expect(alice.stubDirs.elidedDir).toBe('/ctxshed-store/owners/alice/elided');
     await expect(store.forOwner('../x')).rejects.toThrow(/owner id/);
+  });
+
+  it('should prune as docs/team.md says: old conversations, then the originals no record names, and verify stays clean', async () => {
+    const team = fs.readFileSync(new URL('../../docs/team.md', import.meta.url), 'utf8');
+    const sql = /```sql\n([\s\S]*?)```/.exec(team)?.[1] ?? '';
+    const url = await cluster.createDatabase('prune');
+    const migrating = new PgDb(url);
+    await migrating.migrate();
+    await migrating.close();
+    const pruned = await openPgStore(url);
+    const [oldKey, newKey] = [keyOf('old'), keyOf('new')];
+    const shared = 'shared by both\n'.repeat(40);
+    const oldPlan = appendEpochPlan(oldKey, undefined, 'only the old one\n'.repeat(40), 1);
+    const sharedPlan = appendEpochPlan(oldKey, undefined, shared, 2);
+    await pruned.latch(oldKey, () => ({
+      record: {
+        ...recordOf(oldKey, [epochOf(1, [...(oldPlan.record.epochs[0]?.blocks ?? []), ...(sharedPlan.record.epochs[0]?.blocks ?? [])])]),
+        createdAt: '2026-09-01T00:00:00.000Z',
+      },
+      files: [...oldPlan.files, ...sharedPlan.files],
+    }));
+    const newPlan = appendEpochPlan(newKey, undefined, shared, 2);
+    await pruned.latch(newKey, () => ({ record: { ...newPlan.record, createdAt: '2026-11-01T00:00:00.000Z' }, files: newPlan.files }));
+    await pruned.db.withClient((c) => c.query(sql));
+    expect(await pruned.readRecord(oldKey)).toBeUndefined();
+    expect(await pruned.readRecord(newKey)).toBeDefined();
+    expect(await pruned.originalSize('elided', oldPlan.files[0]?.sha256 ?? '', 'txt')).toBeUndefined();
+    expect(await pruned.originalSize('elided', newPlan.files[0]?.sha256 ?? '', 'txt')).toBeDefined();
+    expect((await verifyPgStore(pruned.db)).problems).toEqual([]);
+    await pruned.close();
   });
 
   it('should never show the password of an unreachable store', async () => {
