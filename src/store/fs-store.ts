@@ -14,7 +14,7 @@ import { listConversations, readConversation } from '../state/read-conversation.
 import { hasErrnoCode } from '../state/state-error.js';
 import { locateStoredFile } from '../state/stored-file.js';
 import { checkOwnerId } from './owner-id.js';
-import type { ConversationStore, OriginalExt, OriginalKind, RecordRead } from './store-types.js';
+import { originalKey, type ConversationStore, type OriginalExt, type OriginalId, type OriginalKind, type RecordRead } from './store-types.js';
 
 /** The folder below a state root that holds the other owners' state directories. */
 export const OWNERS_DIR_NAME = 'owners';
@@ -64,6 +64,17 @@ export class FsStore implements ConversationStore {
     // As the engine always looked: a stat (a span or thinking file is only ever ctxshed's own).
     const stat = await fs.stat(this.#pathOf(kind, sha256, ext)).catch(() => undefined);
     return stat?.isFile() === true ? stat.size : undefined;
+  }
+
+  async originalSizes(ids: readonly OriginalId[]): Promise<Map<string, number>> {
+    const sizes = new Map<string, number>();
+    await Promise.all(
+      ids.map(async (id) => {
+        const size = await this.originalSize(id.kind, id.sha256, id.ext).catch(() => undefined);
+        if (size !== undefined) sizes.set(originalKey(id), size);
+      }),
+    );
+    return sizes;
   }
 
   async readOriginal(kind: OriginalKind, sha256: string, ext: OriginalExt): Promise<Uint8Array | undefined> {

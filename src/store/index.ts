@@ -1,5 +1,6 @@
 /** The store (store-types.ts): the state directory or Postgres behind one interface. */
-export type { ConversationStore, LatchDecision, OriginalExt, OriginalKind, RecordRead, StampedRecord, StubDirs } from './store-types.js';
+export { originalKey } from './store-types.js';
+export type { ConversationStore, LatchDecision, OriginalExt, OriginalId, OriginalKind, RecordRead, StampedRecord, StubDirs } from './store-types.js';
 export { FsStore, fsStore, OWNERS_DIR_NAME } from './fs-store.js';
 export { checkOwnerId } from './owner-id.js';
 export { openPgStore, openStore } from './open-store.js';

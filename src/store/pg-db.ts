@@ -3,7 +3,7 @@
  * is only ever shown redacted; a connection lost while idle is noted, never thrown (the next
  * query fails, and the proxy forwards untouched until one works again).
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { errorText } from '../errors.js';
 import { checkSchema, migrateSchema, schemaVersion } from './pg-schema.js';
 import { redactUrl, scrubPassword } from './pg-url.js';
@@ -15,28 +15,32 @@ const QUERY_TIMEOUT_MS = 15_000;
 
 export class PgDb {
   readonly shown: string;
-  readonly #pool: pg.Pool;
+  // The client is loaded on first use: every other command would pay for it at start.
+  readonly #pool: Promise<pg.Pool>;
   readonly #url: string;
 
   constructor(url: string, options: { readonly max?: number } = {}) {
     this.#url = url;
     this.shown = redactUrl(url);
-    this.#pool = new pg.Pool({
-      connectionString: url,
-      max: options.max ?? 8,
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      query_timeout: QUERY_TIMEOUT_MS,
-      idleTimeoutMillis: 30_000,
+    this.#pool = import('pg').then(({ default: client }) => {
+      const pool = new client.Pool({
+        connectionString: url,
+        max: options.max ?? 8,
+        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        query_timeout: QUERY_TIMEOUT_MS,
+        idleTimeoutMillis: 30_000,
+      });
+      // An idle client whose server went away emits here; unhandled, it would end the process.
+      pool.on('error', () => undefined);
+      return pool;
     });
-    // An idle client whose server went away emits here; unhandled, it would end the process.
-    this.#pool.on('error', () => undefined);
   }
 
   /** Runs `work` on one connection, and gives it back (dropped, if `work` failed). */
   async withClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     let client: pg.PoolClient;
     try {
-      client = await this.#pool.connect();
+      client = await (await this.#pool).connect();
     } catch (error) {
       throw this.unavailable(error);
     }
@@ -82,7 +86,7 @@ export class PgDb {
   }
 
   async close(): Promise<void> {
-    await this.#pool.end().catch(() => undefined);
+    await (await this.#pool).end().catch(() => undefined);
   }
 
   /** A STORE_UNAVAILABLE naming the store (redacted) and why, without its password. */

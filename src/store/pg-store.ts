@@ -17,7 +17,7 @@ import type { PgDb } from './pg-db.js';
 import { latchIn, lockConversation } from './pg-latch.js';
 import { listRecordsIn, readIfChangedIn, readRecordIn, writeReadingIn, writeRecordIn } from './pg-records.js';
 import type { FullnessReading } from '../core/latch-decision.js';
-import type { ConversationStore, OriginalExt, OriginalKind, RecordRead, StubDirs } from './store-types.js';
+import { originalKey, type ConversationStore, type OriginalExt, type OriginalId, type OriginalKind, type RecordRead, type StubDirs } from './store-types.js';
 
 /** Where a Postgres store's stubs say its originals are, unless told otherwise. */
 export const DEFAULT_STUB_ROOT = '/ctxshed-store';
@@ -85,6 +85,18 @@ export class PgStore implements ConversationStore {
     );
     const size = result.rows[0]?.size;
     return size === undefined ? undefined : Number(size);
+  }
+
+  async originalSizes(ids: readonly OriginalId[]): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const result = await this.db.withClient((c) =>
+      c.query<{ id: string; size: number }>(
+        `SELECT kind || ':' || sha256 || '.' || ext AS id, octet_length(bytes) AS size FROM ctxshed_originals
+         WHERE owner = $1 AND kind || ':' || sha256 || '.' || ext = ANY($2::text[])`,
+        [this.owner, ids.map(originalKey)],
+      ),
+    );
+    return new Map(result.rows.map((r) => [r.id, Number(r.size)]));
   }
 
   async readOriginal(kind: OriginalKind, sha256: string, ext: OriginalExt): Promise<Uint8Array | undefined> {

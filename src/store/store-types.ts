@@ -16,6 +16,18 @@ export type OriginalKind = 'elided' | 'span' | 'thinking';
 /** The extensions each kind has: elided `txt`/`json`, span `json`/`md`, thinking `json`. */
 export type OriginalExt = 'txt' | 'json' | 'md';
 
+/** One original, by kind, sha256 and extension; `originalKey` names it in a map. */
+export interface OriginalId {
+  readonly kind: OriginalKind;
+  readonly sha256: string;
+  readonly ext: OriginalExt;
+}
+
+/** `kind:sha256.ext`: the key of an original in `originalSizes`'s answer. */
+export function originalKey(id: OriginalId): string {
+  return `${id.kind}:${id.sha256}.${id.ext}`;
+}
+
 /** A record read with the stamp that names its version (empty stamp: no record). */
 export interface StampedRecord {
   readonly stamp: string;
@@ -64,6 +76,11 @@ export interface ConversationStore {
   noteBringBacks(key: string, shas: readonly string[]): Promise<ConversationRecord | undefined>;
   /** The size of an original, or undefined when it is not kept (a sealed one counts as kept). */
   originalSize(kind: OriginalKind, sha256: string, ext: OriginalExt): Promise<number | undefined>;
+  /**
+   * The sizes of the originals of `ids` that are kept, by `originalKey` (one round trip in
+   * Postgres); one that cannot be read counts as not kept.
+   */
+  originalSizes(ids: readonly OriginalId[]): Promise<Map<string, number>>;
   /** The bytes of an original, or undefined when it is not kept. */
   readOriginal(kind: OriginalKind, sha256: string, ext: OriginalExt): Promise<Uint8Array | undefined>;
   /** The namespace of another owner in the same store. */

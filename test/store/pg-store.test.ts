@@ -38,6 +38,11 @@ describe.skipIf(!postgresAvailable())('the Postgres store', () => {
     expect(await store.readRecord(KEY)).toEqual(plan.record);
     const file = plan.files[0];
     expect(Buffer.from((await store.readOriginal('elided', file?.sha256 ?? '', 'txt')) ?? []).toString()).toBe(TEXT);
+    const sizes = await store.originalSizes([
+      { kind: 'elided', sha256: file?.sha256 ?? '', ext: 'txt' },
+      { kind: 'elided', sha256: 'f'.repeat(64), ext: 'txt' },
+    ]);
+    expect([...sizes]).toEqual([[`elided:${file?.sha256}.txt`, Buffer.byteLength(TEXT)]]);
     const raw = await store.db.withClient((c) => c.query<{ record: Buffer }>('SELECT record FROM ctxshed_conversations WHERE key = $1', [KEY]));
     expect(raw.rows[0]?.record.equals(Buffer.from(serializeConversationRecord(plan.record)))).toBe(true);
   });
