@@ -4,11 +4,12 @@ import { layoutPaths } from '../state/layout.js';
 import { InflateError, inflateFromState } from '../state/inflate-from-state.js';
 import { CliError } from './cli-error.js';
 import { readInput, writeStdout } from './read-input.js';
-import { STATE_OPTION, stateDirFrom } from './state-option.js';
+import { exportedStoreFor, STATE_OPTION, STORE_OPTION, stateDirFrom } from './state-option.js';
 
 interface InflateArgs {
   body: string;
   state: string | undefined;
+  store?: string | undefined;
 }
 
 export const inflateCommand: CommandModule<object, InflateArgs> = {
@@ -18,11 +19,13 @@ export const inflateCommand: CommandModule<object, InflateArgs> = {
     (yargs as Argv<object>)
       .positional('body', { type: 'string', demandOption: true, describe: 'A rewritten request body (JSON file, or - for stdin)' })
       .option('state', STATE_OPTION)
+      .option('store', STORE_OPTION)
       .example('$0 inflate small.json --state /tmp/st > original.json', 'Put every elided tool result back') as unknown as Argv<InflateArgs>,
   handler: async (args: ArgumentsCamelCase<InflateArgs>) => {
     const body = await readInput(args.body);
     try {
-      const inflated = await inflateFromState(layoutPaths(stateDirFrom(args.state)), body);
+      const state = (await exportedStoreFor(args.store, args.state)) ?? layoutPaths(stateDirFrom(args.state));
+      const inflated = await inflateFromState(state, body);
       await writeStdout(inflated.body);
     } catch (error) {
       if (error instanceof InflateError) throw new CliError(`${args.body}: ${error.message}`);

@@ -4,7 +4,7 @@ import { defaultTransport, DEFAULT_UPSTREAM, type ProxySettings } from '../proxy
 import { DEFAULT_LATCH_AT, DEFAULT_LONG_WINDOW_RESCUE_TOKENS, parseAutoCompactWindow, tokenThresholdFor } from '../core/index.js';
 import { DEFAULT_ENGINE_SETTINGS } from '../rescue/index.js';
 import { CliError } from './cli-error.js';
-import { STATE_OPTION } from './state-option.js';
+import { STATE_OPTION, STORE_OPTION } from './state-option.js';
 
 /** The parsed shared flags. */
 export interface ProxyArgs {
@@ -19,6 +19,8 @@ export interface ProxyArgs {
   minBytes: number;
   window: number | undefined;
   state: string | undefined;
+  /** `--store postgres://…`; absent: the state directory. */
+  store?: string | undefined;
   upstream: string | undefined;
   port: number;
   /** `--labels`; absent (the demo) means the default. */
@@ -66,6 +68,7 @@ export function withProxyOptions<T>(yargs: Argv<T>): Argv<T & ProxyArgs> {
       describe: "Context window in tokens (default: the model's, e.g. 1,000,000 for Opus 5 and 5.5; else 1,000,000 with the context-1m beta; else 200,000)",
     })
     .option('state', STATE_OPTION)
+    .option('store', STORE_OPTION)
     .option('upstream', {
       type: 'string',
       describe:

@@ -61,6 +61,9 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
   handler: async (args: ArgumentsCamelCase<RescueArgs>) => {
     const [command, ...commandArgs] = (args['--'] ?? []).map(String);
     if (command === undefined) throw new CliError('name the command to run after --, e.g. ctxshed rescue -- claude', 2);
+    // The restore tool rescue registers would need the store's URL (and password) on the client's command line.
+    if (args.store !== undefined)
+      throw new CliError("rescue keeps one person's session in its state directory; for a shared Postgres store run ctxshed serve --store (docs/team.md)", 2);
     // Codex reads its base URL from a config key, not the environment: see codex-launch.ts.
     const codex: CodexLaunch | undefined = await codexLaunch(command, commandArgs, args.upstream, process.env);
     const config = proxyConfigFrom(codex === undefined ? args : { ...args, upstream: codex.upstream }, process.env);

@@ -6,6 +6,7 @@ import { elideCommand } from './elide-command.js';
 import { inflateCommand } from './inflate-command.js';
 import { lsCommand } from './ls-command.js';
 import { mcpCommand } from './mcp-command.js';
+import { migrateCommand } from './migrate-command.js';
 import { replayCommand } from './replay-command.js';
 import { rescueCommand } from './rescue-command.js';
 import { sealCommand, unsealCommand } from './seal-command.js';
@@ -28,6 +29,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .command(elideCommand)
     .command(inflateCommand)
     .command(verifyCommand)
+    .command(migrateCommand)
     .command(replayCommand)
     .command(lsCommand)
     .command(showCommand)

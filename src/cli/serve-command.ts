@@ -6,29 +6,49 @@ import { bannerLine, proxyConfigFrom, withProxyOptions, type ProxyArgs } from '.
 import { writeStdout } from './read-input.js';
 import { serveHint } from './serve-hint.js';
 import { announceProxy, metricsLine } from './proxy-announce.js';
-import { openStateOrFail } from './state-option.js';
+import { checkStoreFlag, openStateOrFail, openStoreOrFail } from './state-option.js';
+import os from 'node:os';
 
-export const serveCommand: CommandModule<object, ProxyArgs> = {
+/** `serve`'s own flags besides the shared ones. */
+interface ServeArgs extends ProxyArgs {
+  replicaName?: string | undefined;
+}
+
+export const serveCommand: CommandModule<object, ServeArgs> = {
   command: 'serve',
   describe: 'Run the proxy alone; print the ANTHROPIC_BASE_URL and ENABLE_TOOL_SEARCH to set, and the Claude Code flags rescue would add',
   builder: (yargs) =>
     withProxyOptions(yargs as Argv<object>)
+      .option('replica-name', {
+        type: 'string',
+        describe: "This replica's name, a label `replica` on every metric (default with --store: <hostname>:<port>; without: none)",
+      })
       .example(
         '$0 serve --port 8787',
         'Then: ANTHROPIC_BASE_URL=http://127.0.0.1:8787 ENABLE_TOOL_SEARCH=true claude (plus the flags it prints); metrics at http://127.0.0.1:8787/_ctxshed/metrics',
       )
       .example('$0 serve --upstream http://127.0.0.1:9000 --state /tmp/st', 'Chain to another local proxy')
-      .example('$0 serve --gate --horizon 40', 'Rescue only when the cache re-write pays back within 40 more turns') as unknown as Argv<ProxyArgs>,
-  handler: async (args: ArgumentsCamelCase<ProxyArgs>) => {
+      .example('$0 serve --gate --horizon 40', 'Rescue only when the cache re-write pays back within 40 more turns')
+      .example(
+        '$0 serve --store postgres://ctxshed@db/ctxshed --replica-name gw-1',
+        'One of several replicas sharing one Postgres (docs/team.md)',
+      ) as unknown as Argv<ServeArgs>,
+  handler: async (args: ArgumentsCamelCase<ServeArgs>) => {
     const config = proxyConfigFrom(args, process.env);
+    checkStoreFlag(args.store);
     const state = await openStateOrFail(args.state);
+    const store = await openStoreOrFail(args.store, state);
+    const named = args.replicaName ?? (args.store === undefined ? undefined : `${os.hostname()}`);
     let proxy: Awaited<ReturnType<typeof startProxy>>;
     try {
-      proxy = await startProxy(config, state, args.port);
+      const replicaName = named === undefined ? {} : { replicaName: (port: number) => (args.replicaName === undefined ? `${named}:${port}` : named) };
+      proxy = await startProxy(config, state, args.port, { store, ...replicaName });
     } catch (error) {
+      await store.close();
       throw new CliError(`cannot listen on 127.0.0.1:${args.port}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
-    process.stderr.write(`${bannerLine(config, proxy.url, state)}\n${metricsLine(proxy.url)}\n`);
+    const where = store.kind === 'postgres' ? `; store ${store.describe()}` : '';
+    process.stderr.write(`${bannerLine(config, proxy.url, store.stubDirs)}${where}\n${metricsLine(proxy.url)}\n`);
     const forget = await announceProxy(state, proxy.url, 'serve');
     await writeStdout(`${serveHint(proxy.url, state).join('\n')}\n`);
     await new Promise<void>((resolve) => {
@@ -42,6 +62,7 @@ export const serveCommand: CommandModule<object, ProxyArgs> = {
     });
     // In-flight requests finish; the wire log is flushed.
     await proxy.close();
+    await store.close();
     await forget();
   },
 };

@@ -1,14 +1,42 @@
 /** The `--state DIR` option every command shares, and opening the directory with a clear error. */
+import { rmSync } from 'node:fs';
+import fs from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
+import { layoutPaths } from '../state/layout.js';
 import { openStateDir, type StateDir } from '../state/open-state-dir.js';
 import { resolveStateDir } from '../state/resolve-state-dir.js';
 import { StateError } from '../state/state-error.js';
+import { exportStore, fsStore, isPostgresUrl, openPgStore, redactUrl, StoreError, type ConversationStore } from '../store/index.js';
 import { CliError } from './cli-error.js';
 
 export const STATE_OPTION = {
   type: 'string',
   describe: 'State directory (default: $CTXSHED_STATE, else $XDG_STATE_HOME/ctxshed, else ~/.local/state/ctxshed)',
 } as const;
+
+export const STORE_OPTION = {
+  type: 'string',
+  describe:
+    'Keep conversations and originals in Postgres (postgres://user@host/db, migrated by ctxshed migrate) instead of the state directory; the wire log stays in --state',
+} as const;
+
+/** The store `--store` names (its schema checked), else the state directory; a CliError naming why not. */
+export async function openStoreOrFail(flag: string | undefined, state: StateDir): Promise<ConversationStore> {
+  if (flag === undefined) return fsStore(state);
+  checkStoreFlag(flag);
+  try {
+    return await openPgStore(flag);
+  } catch (error) {
+    if (error instanceof StoreError) throw new CliError(error.message, error.code === 'STORE_BAD_URL' ? 2 : 1);
+    throw error;
+  }
+}
+
+/** Exit 2 for a `--store` that is not a Postgres URL (shown without its password), before anything is opened. */
+export function checkStoreFlag(flag: string | undefined): void {
+  if (flag !== undefined && !isPostgresUrl(flag)) throw new CliError(`--store takes a postgres:// or postgresql:// URL, got ${redactUrl(flag)}`, 2);
+}
 
 /** The absolute state directory the flags and environment name. */
 export function stateDirFrom(flag: string | undefined): string {
@@ -23,5 +51,24 @@ export async function openStateOrFail(flag: string | undefined): Promise<StateDi
   } catch (error) {
     if (error instanceof StateError) throw new CliError(error.message);
     throw error;
+  }
+}
+
+/**
+ * For a read-only command given `--store`: the store's records and originals in a private
+ * temporary state directory (removed when the process exits), with this machine's wire log from
+ * `--state` when there is one. Without `--store`: undefined (the command reads `--state`).
+ */
+export async function exportedStoreFor(storeFlag: string | undefined, stateFlag: string | undefined): Promise<StateDir | undefined> {
+  if (storeFlag === undefined) return undefined;
+  const store = await openStoreOrFail(storeFlag, layoutPaths(stateDirFrom(stateFlag)));
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-store-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  try {
+    const state = await exportStore(store, dir);
+    await fs.copyFile(layoutPaths(stateDirFrom(stateFlag)).wirePath, state.wirePath).catch(() => undefined);
+    return state;
+  } finally {
+    await store.close();
   }
 }

@@ -2,10 +2,14 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { verifyState } from '../state/verify-state.js';
 import { writeStdout } from './read-input.js';
-import { STATE_OPTION, stateDirFrom } from './state-option.js';
+import { STATE_OPTION, STORE_OPTION, stateDirFrom } from './state-option.js';
+import { openPgStore, StoreError, verifyPgStore } from '../store/index.js';
+import type { VerifyReport } from '../state/verify-state.js';
+import { CliError } from './cli-error.js';
 
 interface VerifyArgs {
   state: string | undefined;
+  store: string | undefined;
   json: boolean;
 }
 
@@ -15,18 +19,21 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
   builder: (yargs) =>
     (yargs as Argv<object>)
       .option('state', STATE_OPTION)
+      .option('store', STORE_OPTION)
       .option('json', { type: 'boolean', default: false, describe: 'Print the report as JSON' })
       .example('$0 verify --state state.example', 'Check the example state directory') as unknown as Argv<VerifyArgs>,
   handler: async (args: ArgumentsCamelCase<VerifyArgs>) => {
-    const dir = stateDirFrom(args.state);
-    const report = await verifyState(dir);
+    const dir = args.store === undefined ? stateDirFrom(args.state) : undefined;
+    const [report, shown] = dir === undefined ? await verifyStore(args.store as string) : [await verifyState(dir), dir];
     if (args.json) {
-      await writeStdout(`${JSON.stringify({ state: dir, ok: report.problems.length === 0, ...report }, null, 2)}\n`);
+      await writeStdout(
+        `${JSON.stringify({ ...(dir === undefined ? { store: shown } : { state: dir }), ok: report.problems.length === 0, ...report }, null, 2)}\n`,
+      );
     } else {
       const lines = [
         ...report.problems.map((p) => `problem: ${p}`),
         ...report.notes.map((n) => `note: ${n}`),
-        `${report.problems.length === 0 ? 'ok' : 'FAILED'}: ${dir}: ${count(report.checked.conversations, 'conversation')}, ` +
+        `${report.problems.length === 0 ? 'ok' : 'FAILED'}: ${shown}: ${count(report.checked.conversations, 'conversation')}, ` +
           `${count(report.checked.epochs, 'epoch')}, ${count(report.checked.blocks, 'block')}, ` +
           `${count(report.checked.elided, 'elided file')}, ` +
           `${report.checked.spans > 0 ? `${count(report.checked.spans, 'span')}, ` : ''}${count(report.problems.length, 'problem')}`,
@@ -36,6 +43,22 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
     if (report.problems.length > 0) process.exitCode = 1;
   },
 };
+
+/** Verifies a Postgres store; its URL is only ever shown without its password. */
+async function verifyStore(url: string): Promise<[VerifyReport, string]> {
+  let store: Awaited<ReturnType<typeof openPgStore>>;
+  try {
+    store = await openPgStore(url);
+  } catch (error) {
+    if (error instanceof StoreError) throw new CliError(error.message, error.code === 'STORE_BAD_URL' ? 2 : 1);
+    throw error;
+  }
+  try {
+    return [await verifyPgStore(store.db), store.describe()];
+  } finally {
+    await store.close();
+  }
+}
 
 function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;

@@ -19,6 +19,7 @@ export const PASSTHROUGH_REASONS = {
   encoded_body: 'The request body has a content-encoding; ctxshed rewrites only plain JSON bodies.',
   not_a_model_call: 'The request is not a POST to /v1/messages, /v1/messages/count_tokens, .../responses or .../chat/completions.',
   state_unavailable: 'The state directory could not be read or written; requests pass through and no epoch latches until it can.',
+  store_unavailable: 'The Postgres store (--store) could not be reached; requests pass through untouched and no epoch latches until it can.',
   internal_error: 'An unexpected error in ctxshed; the original is sent and the error is recorded.',
   side_call:
     "A side call (Claude Code's request class auxiliary or side_reply) of a conversation without epochs: it never becomes a conversation of its own, never latches and gives no reading.",

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ServedMetrics } from '../metrics/metrics.js';
 import type { StateDir } from '../state/layout.js';
+import type { ConversationStore } from '../store/index.js';
+import type { PromMetrics } from '../metrics/prom-metrics.js';
 import { WIRE_FLUSH_DELAY_MS, WireLog } from '../state/wire-log.js';
 import { EpochEngine } from '../rescue/index.js';
 import { createUpstreamAgents } from './agents.js';
@@ -48,13 +50,18 @@ export interface ProxyOptions {
   readonly watchRecords?: boolean;
   /** Where its lines for a person go (a failed upstream request, the state's health); stderr by default. */
   readonly log?: (line: string) => void;
+  /** Where records and originals are kept (src/store/); the state directory by default. */
+  readonly store?: ConversationStore;
+  /** This replica's name, a const label `replica` on every metric; none by default. */
+  readonly replicaName?: (port: number) => string;
 }
 
 /** Starts a proxy on 127.0.0.1:`port` (0 picks a free one). Rejects when it cannot listen. */
 export async function startProxy(settings: ProxySettings, state: StateDir, port: number, options: ProxyOptions = {}): Promise<RunningProxy> {
   const now = options.now ?? (() => new Date());
   const startedAt = performance.now();
-  const metrics = options.metrics ?? (await loadPromMetrics());
+  const prom = options.metrics === undefined ? await loadPromMetrics() : undefined;
+  const metrics = options.metrics ?? (prom as ServedMetrics);
   const log = options.log ?? writeStderrLine;
   const wire = new WireLog(state.wirePath, options.wireFlushDelayMs ?? WIRE_FLUSH_DELAY_MS);
   const agents = createUpstreamAgents();
@@ -72,6 +79,7 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
     onStateFailure: (error) => health.failed(error),
     metrics,
     watchRecords: options.watchRecords ?? true,
+    ...(options.store === undefined ? {} : { store: options.store }),
     ...(classify === undefined ? {} : { classify }),
   });
   const bodyBudget = new BodyBudget(settings.transport.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT);
@@ -86,6 +94,7 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
   const pruner = setInterval(() => engine.pruneMemos(), MEMO_PRUNE_INTERVAL_MS);
   pruner.unref();
   const bound = (server.address() as AddressInfo).port;
+  if (options.replicaName !== undefined) prom?.registry.setDefaultLabels({ replica: options.replicaName(bound) });
   let closing: Promise<void> | undefined;
   return {
     url: `http://${LOOPBACK}:${bound}`,
@@ -113,7 +122,7 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
 
 // prom-client takes a noticeable while to load; only a command that starts a proxy pays for it,
 // not `ls`, `status` or `stats`.
-async function loadPromMetrics(): Promise<ServedMetrics> {
+async function loadPromMetrics(): Promise<PromMetrics> {
   const { PromMetrics } = await import('../metrics/prom-metrics.js');
   return new PromMetrics({ processMetrics: true });
 }

@@ -1,14 +1,14 @@
 /**
  * What the engine knows of each conversation: its record (epochs) as on disk, and its last usage
- * reading. Records are re-read whenever their file changes, so several proxies sharing one state
- * directory apply each other's epochs. A change is noticed by a `stat` of the record on each
- * request, or, with a watch (record-watch.ts, the proxy's), only when the watch says it changed.
+ * reading. Records are re-read whenever their stamp changes, so several proxies sharing one store
+ * apply each other's epochs. A change is noticed by the store's stamp of the record on each
+ * request (a `stat` of its file, or its row's version in Postgres), or, with a watch
+ * (record-watch.ts, the proxy's, on a state directory), only when the watch says it changed.
  */
-import fs from 'node:fs/promises';
 import type { EpochMode, FrozenBlock, FrozenSpan, FrozenThinking, FullnessReading } from '../core/index.js';
 import type { ConversationRecord } from '../core/epoch-types.js';
-import { conversationPath, type StateDir } from '../state/layout.js';
-import { readConversation } from '../state/read-conversation.js';
+import type { StateDir } from '../state/layout.js';
+import { fsStore, type ConversationStore } from '../store/index.js';
 import type { RecordWatch } from './record-watch.js';
 
 /** One conversation as the engine holds it. */
@@ -33,6 +33,8 @@ export interface ConversationEntry {
    * gap since then says whether the cache is cold anyway (core/cache-cold.ts). Absent: none yet.
    */
   lastRequestMs?: number;
+  /** This process's write of the last reading to a shared store, awaited before the next read (so it reads its own). */
+  readingWrite?: Promise<void>;
   /** Tool calls already counted as refaults, so a resent or retried request never counts one twice. */
   readonly refaulted: Set<string>;
 }
@@ -44,6 +46,8 @@ export class ConversationTable {
   constructor(
     readonly state: StateDir,
     private readonly watch?: RecordWatch,
+    /** Where records are read and latched: the state directory itself by default. */
+    readonly store: ConversationStore = fsStore(state),
   ) {}
 
   /** Whether `key` was seen before in this process. */
@@ -83,10 +87,18 @@ export class ConversationTable {
     // Records change only by a latch's rename into conversations/, which the watch reports: while
     // it vouches for this one, the record in hand is the one on disk.
     if (this.watch?.take(entry.key) === true) return;
-    const stamp = await statStamp(conversationPath(this.state, entry.key));
-    if (stamp === entry.fileStamp) return;
-    const record = await readConversation(this.state, entry.key);
-    this.adopt(entry, record, stamp);
+    if (entry.readingWrite !== undefined) await entry.readingWrite;
+    const read = await this.store.readIfChanged(entry.key, entry.fileStamp);
+    // A shared store's reading is the conversation's latest, whichever replica took it.
+    if (read.reading !== undefined) entry.reading = read.reading;
+    if (read.changed !== undefined) this.adopt(entry, read.changed.record, read.changed.stamp);
+  }
+
+  /** Keeps a reading in a shared store (a failure only leaves the other replicas on the older one). */
+  shareReading(entry: ConversationEntry): void {
+    const { noteReading } = this.store;
+    if (noteReading === undefined || entry.reading === undefined) return;
+    entry.readingWrite = noteReading(entry.key, entry.reading).catch(() => undefined);
   }
 
   /** Takes a record as the entry's own (after a latch, or a read). */
@@ -116,14 +128,5 @@ export class ConversationTable {
   /** All entries (for status and tests). */
   entries(): IterableIterator<ConversationEntry> {
     return this.#entries.values();
-  }
-}
-
-async function statStamp(file: string): Promise<string> {
-  try {
-    const s = await fs.stat(file);
-    return `${s.ino}:${s.size}:${s.mtimeMs}`;
-  } catch {
-    return '';
   }
 }

@@ -7,7 +7,6 @@
  * (count-refaults.ts), only the newest calls are read, each counted once per process.
  */
 import { isRestoreCall, shasReadBack, storedShas, type ApiDialect, type TranscriptIndex } from '../core/index.js';
-import { noteBringBacks } from '../state/note-bring-backs.js';
 import type { ConversationEntry, ConversationTable } from './conversation-table.js';
 
 /** The calls already counted, per conversation entry, so a resent or retried request counts none twice. */
@@ -38,7 +37,7 @@ export async function countBringBacks(
   const shas = newBringBacks(entry, request.body, request.index, request.api);
   if (shas.length === 0) return;
   try {
-    table.adopt(entry, await noteBringBacks(table.state, entry.key, shas));
+    table.adopt(entry, await table.store.noteBringBacks(entry.key, shas));
   } catch (error) {
     onStateFailure(error);
   }

@@ -34,6 +34,7 @@ import {
 import { errorText } from '../errors.js';
 import { NO_METRICS, type Metrics } from '../metrics/metrics.js';
 import type { StateDir } from '../state/layout.js';
+import { fsStore, StoreError, type ConversationStore } from '../store/index.js';
 import { commonPrefixLength } from './common-prefix-length.js';
 import { conversationKeyFor } from './conversation-key-of.js';
 import { PreviewWriter } from './preview-writer.js';
@@ -81,6 +82,8 @@ export interface EngineOptions {
    * `stat` per request: the proxy's choice; `close()` stops it.
    */
   readonly watchRecords?: boolean;
+  /** Where records and originals are kept (src/store/): the state directory itself by default. */
+  readonly store?: ConversationStore;
 }
 
 /** One engine per state directory and process; its conversations live as long as it does. */
@@ -114,8 +117,11 @@ export class EpochEngine {
     this.#now = now;
     this.#memos = new MemoCache(options.memoLimits ?? DEFAULT_MEMO_LIMITS);
     this.#eligibility = new MemoCache<EligibilityMemo>(options.eligibilityLimits ?? options.memoLimits ?? DEFAULT_MEMO_LIMITS);
-    this.#table = new ConversationTable(state, options.watchRecords === true ? watchRecords(state) : undefined);
-    this.#applyDeps = { state, files: new FileAvailability(state), memos: this.#memos };
+    const store = options.store ?? fsStore(state);
+    // The watch sees a state directory's records; a Postgres store is asked for each record's version.
+    const watch = options.watchRecords === true && store.kind === 'fs' ? watchRecords(state) : undefined;
+    this.#table = new ConversationTable(state, watch, store);
+    this.#applyDeps = { state, stubDirs: store.stubDirs, files: new FileAvailability(state, store), memos: this.#memos };
     this.#latch = {
       table: this.#table,
       settings,
@@ -271,6 +277,7 @@ export class EpochEngine {
       epochsApplied: prepared.epochs,
       requestBytes: response.requestBytes ?? prepared.body.length,
     };
+    this.#table.shareReading(conversation);
   }
 
   /**
@@ -317,7 +324,11 @@ export class EpochEngine {
       return { kind: 'side_call' };
     } catch (error) {
       this.#onStateFailure(error);
-      return { kind: 'failed', detail: errorText(error) };
+      return {
+        kind: 'failed',
+        detail: errorText(error),
+        reason: error instanceof StoreError && error.code === 'STORE_UNAVAILABLE' ? 'store_unavailable' : 'state_unavailable',
+      };
     }
   }
 
@@ -352,7 +363,7 @@ export class EpochEngine {
     const requestClass = requestClassOfBody(meta.requestClass, api.name, lookup.index);
     if (requestClass !== meta.requestClass) meta = { ...meta, ...(requestClass === undefined ? {} : { requestClass }) };
     const found = await this.#entryOf(key, meta);
-    if (found.kind === 'failed') return pass('state_unavailable', found.detail, { key, stateFailed: true });
+    if (found.kind === 'failed') return pass(found.reason, found.detail, { key, stateFailed: true });
     if (found.kind === 'side_call') return pass('side_call', `a ${String(meta.requestClass)} request of a conversation without epochs`);
     const { entry } = found;
     if (readsFullness(meta.route)) this.#previews.note(key, body, api, lookup.index, meta);
@@ -430,7 +441,7 @@ function modeFor(entry: ConversationEntry, settings: EngineSettings, api: ApiDia
 type EntryLookup =
   | { readonly kind: 'found'; readonly entry: ConversationEntry }
   | { readonly kind: 'side_call' }
-  | { readonly kind: 'failed'; readonly detail: string };
+  | { readonly kind: 'failed'; readonly detail: string; readonly reason: 'state_unavailable' | 'store_unavailable' };
 
 /** Whether the conversation has any epoch in force (frozen blocks, spans or thinking). */
 function hasEpochs(entry: ConversationEntry): boolean {

@@ -4,15 +4,18 @@
  * file a person deletes by hand is noticed after a restart, or by `ctxshed verify`. A file
  * `ctxshed seal` moved to sealed/ still counts (docs/rescue.md, "Sealing").
  */
-import fs from 'node:fs/promises';
 import type { FrozenBlock, FrozenSpan, FrozenThinking } from '../core/index.js';
-import { spanPath, thinkingPath, type StateDir } from '../state/layout.js';
-import { locateStoredFile } from '../state/stored-file.js';
+import type { StateDir } from '../state/layout.js';
+import { fsStore, type ConversationStore, type OriginalId } from '../store/index.js';
 
 export class FileAvailability {
   readonly #seen = new Set<string>();
 
-  constructor(readonly state: StateDir) {}
+  constructor(
+    readonly state: StateDir,
+    /** Where the originals are asked for: the state directory itself by default. */
+    private readonly store: ConversationStore = fsStore(state),
+  ) {}
 
   /** Looks up, once each, the files of blocks not yet known to exist. */
   async check(blocks: readonly FrozenBlock[]): Promise<void> {
@@ -21,17 +24,10 @@ export class FileAvailability {
       if (!this.#seen.has(`${b.sha256}.txt`)) unknown.push([b.sha256, 'txt']);
       if (b.rawSha256 !== undefined && !this.#seen.has(`${b.rawSha256}.json`)) unknown.push([b.rawSha256, 'json']);
     }
-    await Promise.all(
-      unknown.map(async ([sha, ext]) => {
-        try {
-          // A sealed block's text is in sealed/: its stub keeps being sent, byte for byte, so the
-          // cache holds and the text stays out of the window; only its read-back is refused.
-          if ((await locateStoredFile(this.state, sha, ext)) !== undefined) this.#seen.add(`${sha}.${ext}`);
-        } catch {
-          // Unreadable counts as missing: the rewrite leaves this block alone (reason file_missing).
-        }
-      }),
-    );
+    // A sealed block's text is in sealed/: its stub keeps being sent, byte for byte, so the
+    // cache holds and the text stays out of the window; only its read-back is refused.
+    const found = await this.#sizes(unknown.map(([sha256, ext]) => ({ kind: 'elided', sha256, ext })));
+    for (const [sha, ext] of unknown) if (found.has(`elided:${sha}.${ext}`)) this.#seen.add(`${sha}.${ext}`);
   }
 
   /** Looks up, once each, the files (`.json`, `.md`) of spans not yet known to exist. */
@@ -39,31 +35,23 @@ export class FileAvailability {
     const unknown = spans.flatMap((s) =>
       (['json', 'md'] as const).filter((ext) => !this.#seen.has(`span:${s.sha256}.${ext}`)).map((ext) => [s.sha256, ext] as const),
     );
-    await Promise.all(
-      unknown.map(async ([sha, ext]) => {
-        try {
-          const stat = await fs.stat(spanPath(this.state, sha, ext));
-          if (stat.isFile()) this.#seen.add(`span:${sha}.${ext}`);
-        } catch {
-          // Missing: the splice leaves this span alone (reason span_file_missing).
-        }
-      }),
-    );
+    // Missing: the splice leaves this span alone (reason span_file_missing).
+    const found = await this.#sizes(unknown.map(([sha256, ext]) => ({ kind: 'span', sha256, ext })));
+    for (const [sha, ext] of unknown) if (found.has(`span:${sha}.${ext}`)) this.#seen.add(`span:${sha}.${ext}`);
   }
 
   /** Looks up, once each, the files of removed thinking blocks not yet known to exist. */
   async checkThinking(blocks: readonly FrozenThinking[]): Promise<void> {
     const unknown = blocks.filter((b) => !this.#seen.has(`thinking:${b.sha256}`));
-    await Promise.all(
-      unknown.map(async (b) => {
-        try {
-          const stat = await fs.stat(thinkingPath(this.state, b.sha256));
-          if (stat.isFile() && stat.size === b.jsonBytes) this.#seen.add(`thinking:${b.sha256}`);
-        } catch {
-          // Missing: the block stays in the request (reason thinking_file_missing).
-        }
-      }),
-    );
+    // Missing: the block stays in the request (reason thinking_file_missing).
+    const found = await this.#sizes(unknown.map((b) => ({ kind: 'thinking', sha256: b.sha256, ext: 'json' })));
+    for (const b of unknown) if (found.get(`thinking:${b.sha256}.json`) === b.jsonBytes) this.#seen.add(`thinking:${b.sha256}`);
+  }
+
+  /** The sizes of those of `ids` the store keeps, in one ask; unreadable counts as missing (reason file_missing). */
+  async #sizes(ids: readonly OriginalId[]): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    return this.store.originalSizes(ids).catch(() => new Map<string, number>());
   }
 
   /** Whether a removed thinking block's file is known to exist. */

@@ -1,13 +1,13 @@
 /**
  * Latching an epoch for one conversation. The order is the safety (docs/design.md invariants 5, 8):
  * elided files durable, then the record written atomically, and only then may the first
- * rewritten request leave. state/latch-epoch.ts keeps that order under the state lock; the
- * record itself is planned by the core (core/plan-record.ts, with the kind's part from core/epochs/).
+ * rewritten request leave. The table's store (src/store/) keeps that order under the
+ * conversation's lock, in a state directory (state/latch-epoch.ts) or in Postgres; the record
+ * itself is planned by the core (core/plan-record.ts, with the kind's part from core/epochs/).
  */
 import { freezeThinkingInPlan, type ConversationRecord, type LabelScores, type LatchPlan, type TranscriptIndex } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { latchEpoch } from '../state/latch-epoch.js';
 import type { ConversationEntry, ConversationTable } from './conversation-table.js';
 import type { EngineSettings } from './engine-settings.js';
 import type { ClassifierCall } from './engine-types.js';
@@ -57,7 +57,7 @@ export function latchWith(
   const expected = entry.record?.epochs.length ?? 0;
   const run = async (): Promise<LatchWrite> => {
     let why: LatchVoid | undefined;
-    const record = await latchEpoch(ctx.table.state, entry.key, (current) => {
+    const record = await ctx.table.store.latch(entry.key, (current) => {
       // Someone (this process or another) latched since the decision: theirs stands, ours is void.
       if ((current?.epochs.length ?? 0) !== expected) {
         why = 'concurrent_latch';

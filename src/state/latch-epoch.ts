@@ -81,7 +81,7 @@ async function holdsBytes(file: string, bytes: Uint8Array): Promise<boolean> {
 }
 
 // Epochs only latch forwards: a plan may append epochs, never drop or rewrite a latched one.
-function checkPlanRecord(key: string, current: ConversationRecord | undefined, onDisk: unknown): ConversationRecord {
+export function checkPlanRecord(key: string, current: ConversationRecord | undefined, onDisk: unknown): ConversationRecord {
   const problems = checkConversationRecord(onDisk, key);
   if (problems.length === 0) {
     const kept = current?.epochs ?? [];

@@ -23,18 +23,20 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   // What is counted is named in core's words; the engine and the proxy call it, never the reverse.
   metrics: ['core'],
   state: ['core'],
+  // The store puts the state directory and Postgres behind one interface (src/store/store-types.ts).
+  store: ['core', 'state'],
   // The scripted API stands in for the upstream: it shares pure parsing with the proxy, never the proxy.
   scripted: ['core'],
-  restore: ['core', 'state'],
-  report: ['core', 'state'],
-  rescue: ['core', 'metrics', 'state'],
+  restore: ['core', 'state', 'store'],
+  report: ['core', 'state', 'store'],
+  rescue: ['core', 'metrics', 'state', 'store'],
   // Replay runs the engine offline: no proxy, no socket.
-  replay: ['core', 'rescue', 'scripted', 'state'],
-  proxy: ['core', 'metrics', 'rescue', 'state'],
-  mcp: ['core', 'report', 'restore', 'state'],
-  demo: ['core', 'proxy', 'rescue', 'scripted', 'state'],
+  replay: ['core', 'rescue', 'scripted', 'state', 'store'],
+  proxy: ['core', 'metrics', 'rescue', 'state', 'store'],
+  mcp: ['core', 'report', 'restore', 'state', 'store'],
+  demo: ['core', 'proxy', 'rescue', 'scripted', 'state', 'store'],
   wrapper: ['core'],
-  cli: ['core', 'demo', 'mcp', 'metrics', 'proxy', 'replay', 'report', 'rescue', 'restore', 'scripted', 'state', 'wrapper'],
+  cli: ['core', 'demo', 'mcp', 'metrics', 'proxy', 'replay', 'report', 'rescue', 'restore', 'scripted', 'state', 'store', 'wrapper'],
 };
 
 /** Files besides src/core/ that must be as pure as the core (the core imports them). */

@@ -7,6 +7,7 @@ import { runIncrementalBench } from './incremental-bench.js';
 import { runMetricsBench } from './metrics-bench.js';
 import { runProxyBench } from './proxy-bench.js';
 import { runRefusedBench } from './refused-bench.js';
+import { runStoreBench } from './store-bench.js';
 
 const SECTIONS: Readonly<Record<string, () => unknown>> = {
   core: () => runCoreBench(),
@@ -14,6 +15,7 @@ const SECTIONS: Readonly<Record<string, () => unknown>> = {
   refused: () => runRefusedBench(),
   proxy: () => runProxyBench(),
   metrics: () => runMetricsBench(),
+  store: () => runStoreBench(),
 };
 
 const wanted = process.argv.slice(2);

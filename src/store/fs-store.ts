@@ -1,0 +1,123 @@
+/**
+ * The state directory as a store: each call is the existing src/state function. Owner `''` is the
+ * state root exactly as always; any other owner is `<root>/owners/<ownerId>/`, a complete state
+ * directory of its own (0700).
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { ConversationRecord } from '../core/epoch-types.js';
+import { latchEpoch, type LatchDecision } from '../state/latch-epoch.js';
+import { conversationPath, spanPath, thinkingPath, type StateDir } from '../state/layout.js';
+import { noteBringBacks } from '../state/note-bring-backs.js';
+import { openStateDir } from '../state/open-state-dir.js';
+import { listConversations, readConversation } from '../state/read-conversation.js';
+import { hasErrnoCode } from '../state/state-error.js';
+import { locateStoredFile } from '../state/stored-file.js';
+import { checkOwnerId } from './owner-id.js';
+import { originalKey, type ConversationStore, type OriginalExt, type OriginalId, type OriginalKind, type RecordRead } from './store-types.js';
+
+/** The folder below a state root that holds the other owners' state directories. */
+export const OWNERS_DIR_NAME = 'owners';
+
+export class FsStore implements ConversationStore {
+  readonly kind = 'fs';
+
+  constructor(
+    readonly state: StateDir,
+    readonly owner = '',
+    /** The root of owner `''`, under which the other owners live. */
+    private readonly baseRoot = state.root,
+  ) {}
+
+  get stubDirs(): { elidedDir: string; spansDir: string } {
+    return { elidedDir: this.state.elidedDir, spansDir: this.state.spansDir };
+  }
+
+  describe(): string {
+    return this.state.root;
+  }
+
+  readRecord(key: string): Promise<ConversationRecord | undefined> {
+    return readConversation(this.state, key);
+  }
+
+  async readIfChanged(key: string, stamp: string): Promise<RecordRead> {
+    const now = await statStamp(conversationPath(this.state, key));
+    if (now === stamp) return {};
+    return { changed: { stamp: now, record: await readConversation(this.state, key) } };
+  }
+
+  listRecords(): Promise<ConversationRecord[]> {
+    return listConversations(this.state);
+  }
+
+  latch(key: string, decide: LatchDecision): Promise<ConversationRecord | undefined> {
+    return latchEpoch(this.state, key, decide);
+  }
+
+  noteBringBacks(key: string, shas: readonly string[]): Promise<ConversationRecord | undefined> {
+    return noteBringBacks(this.state, key, shas);
+  }
+
+  async originalSize(kind: OriginalKind, sha256: string, ext: OriginalExt): Promise<number | undefined> {
+    if (kind === 'elided') return ext === 'md' ? undefined : (await locateStoredFile(this.state, sha256, ext))?.size;
+    // As the engine always looked: a stat (a span or thinking file is only ever ctxshed's own).
+    const stat = await fs.stat(this.#pathOf(kind, sha256, ext)).catch(() => undefined);
+    return stat?.isFile() === true ? stat.size : undefined;
+  }
+
+  async originalSizes(ids: readonly OriginalId[]): Promise<Map<string, number>> {
+    const sizes = new Map<string, number>();
+    await Promise.all(
+      ids.map(async (id) => {
+        const size = await this.originalSize(id.kind, id.sha256, id.ext).catch(() => undefined);
+        if (size !== undefined) sizes.set(originalKey(id), size);
+      }),
+    );
+    return sizes;
+  }
+
+  async readOriginal(kind: OriginalKind, sha256: string, ext: OriginalExt): Promise<Uint8Array | undefined> {
+    const file = kind === 'elided' ? (ext === 'md' ? undefined : (await locateStoredFile(this.state, sha256, ext))?.path) : this.#pathOf(kind, sha256, ext);
+    if (file === undefined || (await regularSize(file)) === undefined) return undefined;
+    return fs.readFile(file);
+  }
+
+  async forOwner(owner: string): Promise<ConversationStore> {
+    if (checkOwnerId(owner) === '') return owner === this.owner ? this : new FsStore(await openStateDir(this.baseRoot), '', this.baseRoot);
+    const state = await openStateDir(path.join(this.baseRoot, OWNERS_DIR_NAME, owner));
+    return new FsStore(state, owner, this.baseRoot);
+  }
+
+  async close(): Promise<void> {}
+
+  #pathOf(kind: 'span' | 'thinking', sha256: string, ext: OriginalExt): string {
+    if (kind === 'thinking') return thinkingPath(this.state, sha256);
+    return spanPath(this.state, sha256, ext === 'md' ? 'md' : 'json');
+  }
+}
+
+/** A store on an opened state directory (owner `''`). */
+export function fsStore(state: StateDir): FsStore {
+  return new FsStore(state);
+}
+
+/** A record file's identity: inode, size and mtime; empty when there is none. */
+export async function statStamp(file: string): Promise<string> {
+  try {
+    const s = await fs.stat(file);
+    return `${s.ino}:${s.size}:${s.mtimeMs}`;
+  } catch {
+    return '';
+  }
+}
+
+async function regularSize(file: string): Promise<number | undefined> {
+  try {
+    const stat = await fs.lstat(file);
+    return stat.isFile() ? stat.size : undefined;
+  } catch (error) {
+    if (hasErrnoCode(error, 'ENOENT') || hasErrnoCode(error, 'ENOTDIR')) return undefined;
+    throw error;
+  }
+}

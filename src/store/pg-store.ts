@@ -1,0 +1,122 @@
+/**
+ * Postgres as a store (store-types.ts), for gateway replicas: every replica on one database sees
+ * the same records and latches each epoch once. Owner `''` is the single-user default; every
+ * row is keyed by its owner. Stubs name the originals under a fixed root (`stubRoot`), the same
+ * string on every replica, so every replica sends the same bytes.
+ */
+import path from 'node:path';
+import type { ConversationRecord } from '../core/epoch-types.js';
+import { serializeConversationRecord } from '../state/conversation-record.js';
+import { checkConversationRecord } from '../state/check-conversation-record.js';
+import type { LatchDecision } from '../state/latch-epoch.js';
+import { layoutPaths } from '../state/layout.js';
+import { StateError } from '../state/state-error.js';
+import { OWNERS_DIR_NAME } from './fs-store.js';
+import { checkOwnerId } from './owner-id.js';
+import type { PgDb } from './pg-db.js';
+import { latchIn, lockConversation } from './pg-latch.js';
+import { listRecordsIn, readIfChangedIn, readRecordIn, writeReadingIn, writeRecordIn } from './pg-records.js';
+import type { FullnessReading } from '../core/latch-decision.js';
+import { originalKey, type ConversationStore, type OriginalExt, type OriginalId, type OriginalKind, type RecordRead, type StubDirs } from './store-types.js';
+
+/** Where a Postgres store's stubs say its originals are, unless told otherwise. */
+export const DEFAULT_STUB_ROOT = '/ctxshed-store';
+
+export class PgStore implements ConversationStore {
+  readonly kind = 'postgres';
+  readonly stubDirs: StubDirs;
+
+  constructor(
+    readonly db: PgDb,
+    readonly owner = '',
+    private readonly stubRoot = DEFAULT_STUB_ROOT,
+  ) {
+    const root = owner === '' ? stubRoot : path.posix.join(stubRoot, OWNERS_DIR_NAME, owner);
+    const layout = layoutPaths(root);
+    this.stubDirs = { elidedDir: layout.elidedDir, spansDir: layout.spansDir };
+  }
+
+  describe(): string {
+    return this.db.shown;
+  }
+
+  readRecord(key: string): Promise<ConversationRecord | undefined> {
+    return this.db.withClient((c) => readRecordIn(c, this.owner, key));
+  }
+
+  readIfChanged(key: string, stamp: string): Promise<RecordRead> {
+    return this.db.withClient((c) => readIfChangedIn(c, this.owner, key, stamp));
+  }
+
+  readonly noteReading = (key: string, reading: FullnessReading): Promise<void> => this.db.withClient((c) => writeReadingIn(c, this.owner, key, reading));
+
+  listRecords(): Promise<ConversationRecord[]> {
+    return this.db.withClient((c) => listRecordsIn(c, this.owner));
+  }
+
+  latch(key: string, decide: LatchDecision): Promise<ConversationRecord | undefined> {
+    return this.db.transaction((c) => latchIn(c, this.owner, key, decide));
+  }
+
+  noteBringBacks(key: string, shas: readonly string[]): Promise<ConversationRecord | undefined> {
+    return this.db.transaction(async (c) => {
+      await lockConversation(c, this.owner, key);
+      const current = await readRecordIn(c, this.owner, key);
+      if (current === undefined || shas.length === 0) return current;
+      const counts: Record<string, number> = { ...(current.bringBacks ?? {}) };
+      for (const sha of shas) counts[sha] = (counts[sha] ?? 0) + 1;
+      const next: ConversationRecord = { ...current, bringBacks: counts };
+      const bytes = serializeConversationRecord(next);
+      const problems = checkConversationRecord(JSON.parse(Buffer.from(bytes).toString('utf8')), key);
+      if (problems.length > 0) throw new StateError('STATE_BAD_RECORD', `refusing to write the bring-backs of ${key}: ${problems.join('; ')}`);
+      await writeRecordIn(c, this.owner, key, next, bytes);
+      return next;
+    });
+  }
+
+  async originalSize(kind: OriginalKind, sha256: string, ext: OriginalExt): Promise<number | undefined> {
+    const result = await this.db.withClient((c) =>
+      c.query<{ size: number }>('SELECT octet_length(bytes) AS size FROM ctxshed_originals WHERE owner = $1 AND kind = $2 AND sha256 = $3 AND ext = $4', [
+        this.owner,
+        kind,
+        sha256,
+        ext,
+      ]),
+    );
+    const size = result.rows[0]?.size;
+    return size === undefined ? undefined : Number(size);
+  }
+
+  async originalSizes(ids: readonly OriginalId[]): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const result = await this.db.withClient((c) =>
+      c.query<{ id: string; size: number }>(
+        `SELECT kind || ':' || sha256 || '.' || ext AS id, octet_length(bytes) AS size FROM ctxshed_originals
+         WHERE owner = $1 AND kind || ':' || sha256 || '.' || ext = ANY($2::text[])`,
+        [this.owner, ids.map(originalKey)],
+      ),
+    );
+    return new Map(result.rows.map((r) => [r.id, Number(r.size)]));
+  }
+
+  async readOriginal(kind: OriginalKind, sha256: string, ext: OriginalExt): Promise<Uint8Array | undefined> {
+    const result = await this.db.withClient((c) =>
+      c.query<{ bytes: Buffer }>('SELECT bytes FROM ctxshed_originals WHERE owner = $1 AND kind = $2 AND sha256 = $3 AND ext = $4', [
+        this.owner,
+        kind,
+        sha256,
+        ext,
+      ]),
+    );
+    return result.rows[0]?.bytes;
+  }
+
+  async forOwner(owner: string): Promise<ConversationStore> {
+    return checkOwnerId(owner) === this.owner ? this : new PgStore(this.db, owner, this.stubRoot);
+  }
+
+  /** Ends the pool: every namespace of this database shares it. */
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}
