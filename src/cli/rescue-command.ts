@@ -9,6 +9,7 @@ import { runChild } from '../wrapper/run-child.js';
 import { settingsFilesFor, userStatusLine } from '../wrapper/claude-statusline.js';
 import { planChildLaunch } from './child-launch.js';
 import { CliError } from './cli-error.js';
+import { bindFrom } from './owner-options.js';
 import { bannerLine, proxyConfigFrom, withProxyOptions, type ProxyArgs } from './proxy-options.js';
 import { stateDirFrom } from './state-option.js';
 import { errorText, outwardMessage } from '../errors.js';
@@ -88,9 +89,11 @@ interface Started {
 
 /** The proxy, running; or, with --allow-unproxied, undefined after one line saying why not; else a CliError. */
 async function startOrExplain(config: ProxySettings, args: RescueArgs, command: string): Promise<Started | undefined> {
+  // A bind refused is a usage error, before anything starts (owner-options.ts).
+  const bind = bindFrom(args);
   try {
     const state = await openStateDir(stateDirFrom(args.state));
-    const proxy = await startProxy(config, state, args.port);
+    const proxy = await startProxy(config, state, args.port, bind);
     return { state, proxy, forget: await announceProxy(state, proxy.url, 'rescue') };
   } catch (error) {
     const where = { port: args.port, upstream: config.transport.upstream.href, command };

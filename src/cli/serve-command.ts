@@ -2,6 +2,7 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { startProxy } from '../proxy/start-proxy.js';
 import { CliError } from './cli-error.js';
+import { bindFrom } from './owner-options.js';
 import { bannerLine, proxyConfigFrom, withProxyOptions, type ProxyArgs } from './proxy-options.js';
 import { writeStdout } from './read-input.js';
 import { serveHint } from './serve-hint.js';
@@ -21,12 +22,13 @@ export const serveCommand: CommandModule<object, ProxyArgs> = {
       .example('$0 serve --gate --horizon 40', 'Rescue only when the cache re-write pays back within 40 more turns') as unknown as Argv<ProxyArgs>,
   handler: async (args: ArgumentsCamelCase<ProxyArgs>) => {
     const config = proxyConfigFrom(args, process.env);
+    const bind = bindFrom(args);
     const state = await openStateOrFail(args.state);
     let proxy: Awaited<ReturnType<typeof startProxy>>;
     try {
-      proxy = await startProxy(config, state, args.port);
+      proxy = await startProxy(config, state, args.port, bind);
     } catch (error) {
-      throw new CliError(`cannot listen on 127.0.0.1:${args.port}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      throw new CliError(`cannot listen on ${bind.host}:${args.port}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
     process.stderr.write(`${bannerLine(config, proxy.url, state)}\n${metricsLine(proxy.url)}\n`);
     const forget = await announceProxy(state, proxy.url, 'serve');

@@ -11,6 +11,9 @@ import { createClassifierCall } from './classifier-call.js';
 import { createProxyHandler, type ProxyHandler } from './handler.js';
 import { BodyBudget } from './body-budget.js';
 import { healthDescriber } from './health-route.js';
+import { isLoopbackBind } from './loopback.js';
+import { OwnerEngines } from './owner-engines.js';
+import { hasOwnerRule, type OwnerRule } from './owner-rule.js';
 import { packageVersion } from './package-version.js';
 import { recordRefusal, type RefusalDeps } from './refuse-client.js';
 import { StateHealth } from './state-health.js';
@@ -50,10 +53,18 @@ export interface ProxyOptions {
   readonly watchRecords?: boolean;
   /** Where its lines for a person go (a failed upstream request, the state's health); stderr by default. */
   readonly log?: (line: string) => void;
+  /** The address to bind; 127.0.0.1 by default. Anything but loopback needs `ownerRule` (docs/team.md "The bind rule"). */
+  readonly host?: string;
+  /** Who owns a request (owner-rule.ts); absent: one user, owner `''`. */
+  readonly ownerRule?: OwnerRule;
 }
 
 /** Starts a proxy on 127.0.0.1:`port` (0 picks a free one). Rejects when it cannot listen. */
 export async function startProxy(settings: ProxySettings, state: StateDir, port: number, options: ProxyOptions = {}): Promise<RunningProxy> {
+  const host = options.host ?? LOOPBACK;
+  if (!isLoopbackBind(host) && !hasOwnerRule(options.ownerRule)) {
+    throw new Error(`refusing to bind ${host}: beyond loopback, an owner rule (--owner-from credential or --owner-header) must be on`);
+  }
   const now = options.now ?? (() => new Date());
   const startedAt = performance.now();
   const metrics = options.metrics ?? (await loadPromMetrics());
@@ -69,27 +80,45 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
   // `--labels model` gets ctxshed's own call to the same upstream; local labels need none.
   const classify = settings.engine.labels === 'model' ? createClassifierCall(settings.transport.upstream, agents) : undefined;
   // The proxy learns of other proxies' epochs from a watch on the records, not a stat per request.
-  const engine = new EpochEngine(state, settings.engine, {
+  const engineOptions = {
     now,
-    onStateFailure: (error) => health.failed(error),
+    onStateFailure: (error: unknown) => health.failed(error),
     metrics,
     watchRecords: options.watchRecords ?? true,
     ...(classify === undefined ? {} : { classify }),
-  });
+  };
+  const engine = new EpochEngine(state, settings.engine, engineOptions);
+  const ownerRule = options.ownerRule;
+  const owners = hasOwnerRule(ownerRule) ? new OwnerEngines(state, engine, (own) => new EpochEngine(own, settings.engine, engineOptions)) : undefined;
   const bodyBudget = new BodyBudget(settings.transport.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT);
-  const handler = createProxyHandler({ transport: settings.transport, engine, wire, health, agents, now, metrics, describeHealth, log, bodyBudget });
+  const handler = createProxyHandler({
+    transport: settings.transport,
+    engine,
+    wire,
+    health,
+    agents,
+    now,
+    metrics,
+    describeHealth,
+    log,
+    bodyBudget,
+    ...(owners === undefined || ownerRule === undefined ? {} : { owners, ownerRule }),
+  });
   const inFlight = new Set<Promise<void>>();
   const refusalDeps = { wire, health, now, metrics };
   const server = createServer(handler, inFlight, (req) => recordUpgradeRefused(refusalDeps, req));
-  await listen(server, port);
+  await listen(server, port, host);
   server.on('error', () => undefined);
   // unref: the pruning alone never keeps the process alive.
-  const pruner = setInterval(() => engine.pruneMemos(), MEMO_PRUNE_INTERVAL_MS);
+  const engines = (): EpochEngine[] => owners?.all() ?? [engine];
+  const pruner = setInterval(() => {
+    for (const one of engines()) one.pruneMemos();
+  }, MEMO_PRUNE_INTERVAL_MS);
   pruner.unref();
   const bound = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${LOOPBACK}:${bound}`,
+    url: `http://${urlHost(host)}:${bound}`,
     port: bound,
     engine,
     metrics,
@@ -102,8 +131,10 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
         server.closeAllConnections();
         await stopped;
         await wire.close().catch(() => undefined);
-        await engine.settle();
-        engine.close();
+        for (const one of engines()) {
+          await one.settle();
+          one.close();
+        }
         agents.http.destroy();
         agents.https.destroy();
       })();
@@ -145,10 +176,16 @@ function createServer(handler: ProxyHandler, inFlight: Set<Promise<void>>, onUpg
   return server;
 }
 
-function listen(server: http.Server, port: number): Promise<void> {
+/** The host part of the proxy's URL: loopback as ever; an IPv6 address in brackets; a wildcard bind is reached on loopback from here. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return LOOPBACK;
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, LOOPBACK, () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
