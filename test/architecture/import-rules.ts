@@ -30,7 +30,8 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   rescue: ['core', 'metrics', 'state'],
   // Replay runs the engine offline: no proxy, no socket.
   replay: ['core', 'rescue', 'scripted', 'state'],
-  proxy: ['core', 'metrics', 'rescue', 'state'],
+  // The proxy's restore routes read through restore/, as `restore` and `spans` do (docs/team.md).
+  proxy: ['core', 'metrics', 'rescue', 'restore', 'state'],
   mcp: ['core', 'report', 'restore', 'state'],
   demo: ['core', 'proxy', 'rescue', 'scripted', 'state'],
   wrapper: ['core'],
