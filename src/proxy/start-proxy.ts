@@ -87,9 +87,11 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
     watchRecords: options.watchRecords ?? true,
     ...(classify === undefined ? {} : { classify }),
   };
-  const engine = new EpochEngine(state, settings.engine, engineOptions);
   const ownerRule = options.ownerRule;
-  const owners = hasOwnerRule(ownerRule) ? new OwnerEngines(state, engine, (own) => new EpochEngine(own, settings.engine, engineOptions)) : undefined;
+  // A team's gateway: its stubs name the restore tool, not a path on its disk (docs/team.md).
+  const engineSettings = hasOwnerRule(ownerRule) ? { ...settings.engine, gatewayStubs: true } : settings.engine;
+  const engine = new EpochEngine(state, engineSettings, engineOptions);
+  const owners = hasOwnerRule(ownerRule) ? new OwnerEngines(state, engine, (own) => new EpochEngine(own, engineSettings, engineOptions)) : undefined;
   const bodyBudget = new BodyBudget(settings.transport.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT);
   const handler = createProxyHandler({
     transport: settings.transport,

@@ -61,6 +61,7 @@ import { latchOnOverflow, type OverflowLatch } from './overflow-latch.js';
 import { latchOnPrefixMismatch } from './prefix-check-latch.js';
 import { watchRecords } from './record-watch.js';
 import { readRequestMeta, type RequestMeta } from './request-meta.js';
+import { stubDirsOf } from './stub-dirs.js';
 
 /** What the engine may be handed besides its state and settings. */
 export interface EngineOptions {
@@ -115,7 +116,7 @@ export class EpochEngine {
     this.#memos = new MemoCache(options.memoLimits ?? DEFAULT_MEMO_LIMITS);
     this.#eligibility = new MemoCache<EligibilityMemo>(options.eligibilityLimits ?? options.memoLimits ?? DEFAULT_MEMO_LIMITS);
     this.#table = new ConversationTable(state, options.watchRecords === true ? watchRecords(state) : undefined);
-    this.#applyDeps = { state, files: new FileAvailability(state), memos: this.#memos };
+    this.#applyDeps = { state, files: new FileAvailability(state), memos: this.#memos, stubs: stubDirsOf(state, settings) };
     this.#latch = {
       table: this.#table,
       settings,

@@ -59,15 +59,15 @@ describe('owners: --owner-from credential', () => {
     expect(names(path.join(ownerB, 'conversations'))).toEqual(names(path.join(ownerA, 'conversations')));
     expect(fs.statSync(ownerA).mode & 0o777).toBe(0o700);
     expect(fs.statSync(path.join(dir, 'owners')).mode & 0o777).toBe(0o700);
-    // Each owner's stubs name its own state, and every file they name is there.
+    // A gateway's stubs name the restore tool, never a path on its disk; every text they name is in its owner's state.
     const bodies = upstream.requests.filter(isMessagesRequest);
     const ofA = bodies.filter((r) => r.headers['x-api-key'] === KEY_A).map((r) => r.body);
     const ofB = bodies.filter((r) => r.headers['x-api-key'] === KEY_B).map((r) => r.body);
     const lastA = ofA.at(-1)!.toString('utf8');
     expect(stubShas(ofA.at(-1)!).length).toBeGreaterThan(0);
-    expect(lastA).toContain(ownerA);
-    expect(lastA).not.toContain(ownerB);
-    expect(ofB.at(-1)!.toString('utf8')).not.toContain(ownerA);
+    expect(lastA).toContain("call ctxshed's restore tool with this sha256");
+    expect(lastA).not.toContain(dir);
+    for (const sha of stubShas(ofA.at(-1)!)) expect(fs.existsSync(path.join(ownerA, 'elided', `${sha}.txt`))).toBe(true);
     for (const sha of stubShas(ofB.at(-1)!)) expect(fs.existsSync(path.join(ownerB, 'elided', `${sha}.txt`))).toBe(true);
     // The owner id is a hash: the credential is nowhere in the state.
     expect(JSON.stringify(names(path.join(dir, 'owners')))).not.toContain(KEY_A);
@@ -107,12 +107,16 @@ describe('owners: --owner-header', () => {
 
 describe('owners: off by default', () => {
   it('should keep the single-user layout: conversations in the root, no owners folder', async () => {
-    const { dir, proxy } = await setUp({ kind: 'none' });
+    const { dir, upstream, proxy } = await setUp({ kind: 'none' });
     const a = new ScriptedClient(proxy.url, { headers: { 'x-api-key': KEY_A } });
     for (let i = 0; i < 30; i++) await a.turnOnce();
     await waitForWire(dir, 30);
     expect(names(path.join(dir, 'conversations')).length).toBe(1);
     expect(fs.existsSync(path.join(dir, 'owners'))).toBe(false);
+    // The single-user stubs name the file, as they always did.
+    const last = upstream.requests.filter(isMessagesRequest).at(-1)!.body.toString('utf8');
+    expect(last).toContain(`${path.join(fs.realpathSync(dir), 'elided')}/`);
+    expect(last).not.toContain('ctxshed gateway');
   });
 });
 
