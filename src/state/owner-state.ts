@@ -6,13 +6,12 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { layoutPaths, type StateDir } from './layout.js';
+import { layoutPaths, OWNERS_DIR_NAME, type StateDir } from './layout.js';
 import { openStateDir } from './open-state-dir.js';
 import { openPrivateSubdir } from './private-subdir.js';
 import { hasErrnoCode, StateError } from './state-error.js';
 
-/** The folder under the root that holds every other owner's state directory. */
-export const OWNERS_DIR_NAME = 'owners';
+export { OWNERS_DIR_NAME } from './layout.js';
 
 /** An owner id is a safe path segment: what owner-rule.ts makes (32 hex digits), or anything as tame. */
 const OWNER_ID = /^[A-Za-z0-9_-]{1,64}$/;
