@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import type { ServedMetrics } from '../metrics/metrics.js';
 import type { StateDir } from '../state/layout.js';
 import { WIRE_FLUSH_DELAY_MS, WireLog } from '../state/wire-log.js';
-import { EpochEngine } from '../rescue/index.js';
+import { EpochEngine, type EngineOptions } from '../rescue/index.js';
 import { createUpstreamAgents } from './agents.js';
 import { createClassifierCall } from './classifier-call.js';
 import { createProxyHandler, type ProxyHandler } from './handler.js';
@@ -79,19 +79,14 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
   const describeHealth = healthDescriber({ version: await packageVersion(), startedAt, stateDir: state.root, health });
   // `--labels model` gets ctxshed's own call to the same upstream; local labels need none.
   const classify = settings.engine.labels === 'model' ? createClassifierCall(settings.transport.upstream, agents) : undefined;
-  // The proxy learns of other proxies' epochs from a watch on the records, not a stat per request.
-  const engineOptions = {
+  const ownerRule = options.ownerRule;
+  const { engine, owners } = makeEngines(settings, state, ownerRule, {
     now,
     onStateFailure: (error: unknown) => health.failed(error),
     metrics,
     watchRecords: options.watchRecords ?? true,
     ...(classify === undefined ? {} : { classify }),
-  };
-  const ownerRule = options.ownerRule;
-  // A team's gateway: its stubs name the restore tool, not a path on its disk (docs/team.md).
-  const engineSettings = hasOwnerRule(ownerRule) ? { ...settings.engine, gatewayStubs: true } : settings.engine;
-  const engine = new EpochEngine(state, engineSettings, engineOptions);
-  const owners = hasOwnerRule(ownerRule) ? new OwnerEngines(state, engine, (own) => new EpochEngine(own, engineSettings, engineOptions)) : undefined;
+  });
   const bodyBudget = new BodyBudget(settings.transport.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT);
   const handler = createProxyHandler({
     transport: settings.transport,
@@ -143,6 +138,24 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
       return closing;
     },
   };
+}
+
+/**
+ * The single-user engine, and under an owner rule one per owner (owner-engines.ts), each told to
+ * write a gateway's stubs, which name the restore tool, not a path on the gateway's disk
+ * (docs/team.md). The proxy learns of other proxies' epochs from a watch on the records.
+ */
+function makeEngines(
+  settings: ProxySettings,
+  state: StateDir,
+  ownerRule: OwnerRule | undefined,
+  options: EngineOptions,
+): { readonly engine: EpochEngine; readonly owners: OwnerEngines | undefined } {
+  const gateway = hasOwnerRule(ownerRule);
+  const engineSettings = gateway ? { ...settings.engine, gatewayStubs: true } : settings.engine;
+  const engine = new EpochEngine(state, engineSettings, options);
+  const owners = gateway ? new OwnerEngines(state, engine, (own) => new EpochEngine(own, engineSettings, options)) : undefined;
+  return { engine, owners };
 }
 
 // prom-client takes a noticeable while to load; only a command that starts a proxy pays for it,
