@@ -70,7 +70,13 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
     const child =
       started === undefined
         ? unproxiedChild(plain, args.upstream, codex)
-        : await proxiedChild(plain, started, { config, codex, grant: args.grant, statusline: args.statusline });
+        : await proxiedChild(plain, started, {
+            config,
+            codex,
+            grant: args.grant,
+            statusline: args.statusline,
+            gateway: bindFrom(args).ownerRule.kind !== 'none',
+          });
     const outcome = await runChild(child.command, child.args, { env: child.env });
     if (started !== undefined) {
       await Promise.race([started.proxy.close(), delay(SHUTDOWN_GRACE_MS)]);
@@ -108,7 +114,14 @@ async function startOrExplain(config: ProxySettings, args: RescueArgs, command: 
 async function proxiedChild(
   plain: ChildCommand,
   { proxy, state }: Started,
-  options: { readonly config: ProxySettings; readonly codex: CodexLaunch | undefined; readonly grant: boolean; readonly statusline: boolean },
+  options: {
+    readonly config: ProxySettings;
+    readonly codex: CodexLaunch | undefined;
+    readonly grant: boolean;
+    readonly statusline: boolean;
+    /** An owner rule is on: the restore tools read through the proxy (docs/team.md). */
+    readonly gateway: boolean;
+  },
 ): Promise<ChildCommand> {
   const banner = `${bannerLine(options.config, proxy.url, state)}\n${metricsLine(proxy.url)}`;
   if (options.codex !== undefined) {
@@ -122,6 +135,7 @@ async function proxiedChild(
     url: proxy.url,
     state,
     grant: options.grant,
+    gateway: options.gateway,
     env: plain.env,
     lookup: systemLookup(plain.env['PATH']),
     ...(options.statusline ? { statusLine: { theirs: () => userStatusLine(settingsFilesFor(process.cwd(), plain.env)) } } : {}),

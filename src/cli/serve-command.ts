@@ -32,7 +32,7 @@ export const serveCommand: CommandModule<object, ProxyArgs> = {
     }
     process.stderr.write(`${bannerLine(config, proxy.url, state)}\n${metricsLine(proxy.url)}\n`);
     const forget = await announceProxy(state, proxy.url, 'serve');
-    await writeStdout(`${serveHint(proxy.url, state).join('\n')}\n`);
+    await writeStdout(`${serveHint(proxy.url, state, undefined, bind.ownerRule.kind !== 'none').join('\n')}\n`);
     await new Promise<void>((resolve) => {
       const stop = (): void => {
         process.off('SIGINT', stop);
