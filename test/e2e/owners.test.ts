@@ -8,6 +8,7 @@ import type { RunningProxy } from '../../src/proxy/start-proxy.js';
 import { ScriptedClient } from '../../src/scripted/client.js';
 import type { MessagesApi } from '../../src/scripted/messages-api.js';
 import { isMessagesRequest } from '../../src/scripted/received-request.js';
+import { verifyState } from '../../src/state/verify-state.js';
 import { startTestApi } from '../support/scripted-api.js';
 import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
 
@@ -72,6 +73,9 @@ describe('owners: --owner-from credential', () => {
     // The owner id is a hash: the credential is nowhere in the state.
     expect(JSON.stringify(names(path.join(dir, 'owners')))).not.toContain(KEY_A);
     expect(fs.readFileSync(path.join(dir, 'wire.jsonl'), 'utf8')).not.toContain(KEY_A);
+    // owners/ is no stray in the root, and each owner's directory verifies as a state directory of its own.
+    expect((await verifyState(dir)).problems).toEqual([]);
+    expect((await verifyState(ownerA)).problems).toEqual([]);
   });
 
   it('should refuse a request with no credential with a 401, forward nothing, and record why', async () => {
