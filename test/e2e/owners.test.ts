@@ -8,6 +8,8 @@ import type { RunningProxy } from '../../src/proxy/start-proxy.js';
 import { ScriptedClient } from '../../src/scripted/client.js';
 import type { MessagesApi } from '../../src/scripted/messages-api.js';
 import { isMessagesRequest } from '../../src/scripted/received-request.js';
+import { inflateFromState } from '../../src/state/inflate-from-state.js';
+import { layoutPaths } from '../../src/state/layout.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { startTestApi } from '../support/scripted-api.js';
 import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
@@ -73,6 +75,11 @@ describe('owners: --owner-from credential', () => {
     // The owner id is a hash: the credential is nowhere in the state.
     expect(JSON.stringify(names(path.join(dir, 'owners')))).not.toContain(KEY_A);
     expect(fs.readFileSync(path.join(dir, 'wire.jsonl'), 'utf8')).not.toContain(KEY_A);
+    // Lossless behind a gateway too: every body A's upstream got inflates from A's state to what A sent.
+    for (const [i, body] of ofA.entries()) {
+      const inflated = await inflateFromState(layoutPaths(ownerA), body);
+      expect(Buffer.from(inflated.body).equals(a.sent[i]!)).toBe(true);
+    }
     // owners/ is no stray in the root, and each owner's directory verifies as a state directory of its own.
     expect((await verifyState(dir)).problems).toEqual([]);
     expect((await verifyState(ownerA)).problems).toEqual([]);
