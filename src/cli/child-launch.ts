@@ -40,6 +40,8 @@ export async function planChildLaunch(
     readonly env: NodeJS.ProcessEnv;
     readonly lookup: CommandLookup;
     readonly mcp?: McpLaunch;
+    /** Under an owner rule the restore tools read through the proxy's routes (docs/team.md); absent: the state directory. */
+    readonly gateway?: boolean;
     /** Claude Code's status line: ours, composed with the user's own command when they have one; absent: none. */
     readonly statusLine?: { readonly theirs: () => Promise<string | undefined> };
   },
@@ -62,13 +64,16 @@ export async function planChildLaunch(
     return { command: first, args: rest, env, grantLine };
   };
   if (!options.grant) return plain('ctxshed: no read grant (--no-grant): reading an elided file back may ask for permission');
-  const grant: Grant = claudeGrant(options.state.root, self);
+  const grant: Grant = claudeGrant(options.state.root, self, options.gateway === true ? options.url : undefined);
   if (grant.kind === 'none') return plain(`ctxshed: no read grant: ${grant.why}`);
   const [first, ...rest] = insertArgs(argv, recognized.argsStart, [...grant.words, ...statusWords]) as [string, ...string[]];
   return {
     command: first,
     args: rest,
     env,
-    grantLine: `ctxshed: Claude Code (${recognized.how}) may read ${options.state.root}/elided/ and spans/ and call the restore and spans tools without asking (--no-grant: not)`,
+    grantLine:
+      options.gateway === true
+        ? `ctxshed: Claude Code (${recognized.how}) may call the restore and spans tools, read through this gateway, without asking (--no-grant: not)`
+        : `ctxshed: Claude Code (${recognized.how}) may read ${options.state.root}/elided/ and spans/ and call the restore and spans tools without asking (--no-grant: not)`,
   };
 }

@@ -4,10 +4,11 @@ import { defaultTransport, DEFAULT_UPSTREAM, type ProxySettings } from '../proxy
 import { DEFAULT_LATCH_AT, DEFAULT_LONG_WINDOW_RESCUE_TOKENS, parseAutoCompactWindow, tokenThresholdFor } from '../core/index.js';
 import { DEFAULT_ENGINE_SETTINGS } from '../rescue/index.js';
 import { CliError } from './cli-error.js';
+import { withOwnerOptions, type OwnerArgs } from './owner-options.js';
 import { STATE_OPTION, STORE_OPTION } from './state-option.js';
 
 /** The parsed shared flags. */
-export interface ProxyArgs {
+export interface ProxyArgs extends OwnerArgs {
   /** Absent (the demo, tests): rescue, no gate. */
   mode?: string;
   horizon?: number | undefined;
@@ -43,7 +44,7 @@ export const COLD_RESCUE_PCT_DESCRIPTION =
 
 /** Adds the shared flags to a command. */
 export function withProxyOptions<T>(yargs: Argv<T>): Argv<T & ProxyArgs> {
-  return yargs
+  return withOwnerOptions(yargs)
     .option('mode', {
       type: 'string',
       default: 'rescue',
@@ -74,7 +75,7 @@ export function withProxyOptions<T>(yargs: Argv<T>): Argv<T & ProxyArgs> {
       describe:
         'Where to send requests (default: $ANTHROPIC_BASE_URL as it was, else https://api.anthropic.com; for codex, its openai_base_url, else https://api.openai.com/v1)',
     })
-    .option('port', { type: 'number', default: 0, describe: 'Port on 127.0.0.1 (0: any free port)' })
+    .option('port', { type: 'number', default: 0, describe: 'Port to listen on, on 127.0.0.1 unless --host (0: any free port)' })
     .option('labels', {
       type: 'string',
       default: DEFAULT_ENGINE_SETTINGS.labels,

@@ -9,6 +9,7 @@ import { runChild } from '../wrapper/run-child.js';
 import { settingsFilesFor, userStatusLine } from '../wrapper/claude-statusline.js';
 import { planChildLaunch } from './child-launch.js';
 import { CliError } from './cli-error.js';
+import { bindFrom } from './owner-options.js';
 import { bannerLine, proxyConfigFrom, withProxyOptions, type ProxyArgs } from './proxy-options.js';
 import { stateDirFrom } from './state-option.js';
 import { errorText, outwardMessage } from '../errors.js';
@@ -72,7 +73,13 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
     const child =
       started === undefined
         ? unproxiedChild(plain, args.upstream, codex)
-        : await proxiedChild(plain, started, { config, codex, grant: args.grant, statusline: args.statusline });
+        : await proxiedChild(plain, started, {
+            config,
+            codex,
+            grant: args.grant,
+            statusline: args.statusline,
+            gateway: bindFrom(args).ownerRule.kind !== 'none',
+          });
     const outcome = await runChild(child.command, child.args, { env: child.env });
     if (started !== undefined) {
       await Promise.race([started.proxy.close(), delay(SHUTDOWN_GRACE_MS)]);
@@ -91,9 +98,11 @@ interface Started {
 
 /** The proxy, running; or, with --allow-unproxied, undefined after one line saying why not; else a CliError. */
 async function startOrExplain(config: ProxySettings, args: RescueArgs, command: string): Promise<Started | undefined> {
+  // A bind refused is a usage error, before anything starts (owner-options.ts).
+  const bind = bindFrom(args);
   try {
     const state = await openStateDir(stateDirFrom(args.state));
-    const proxy = await startProxy(config, state, args.port);
+    const proxy = await startProxy(config, state, args.port, bind);
     return { state, proxy, forget: await announceProxy(state, proxy.url, 'rescue') };
   } catch (error) {
     const where = { port: args.port, upstream: config.transport.upstream.href, command };
@@ -108,7 +117,14 @@ async function startOrExplain(config: ProxySettings, args: RescueArgs, command: 
 async function proxiedChild(
   plain: ChildCommand,
   { proxy, state }: Started,
-  options: { readonly config: ProxySettings; readonly codex: CodexLaunch | undefined; readonly grant: boolean; readonly statusline: boolean },
+  options: {
+    readonly config: ProxySettings;
+    readonly codex: CodexLaunch | undefined;
+    readonly grant: boolean;
+    readonly statusline: boolean;
+    /** An owner rule is on: the restore tools read through the proxy (docs/team.md). */
+    readonly gateway: boolean;
+  },
 ): Promise<ChildCommand> {
   const banner = `${bannerLine(options.config, proxy.url, state)}\n${metricsLine(proxy.url)}`;
   if (options.codex !== undefined) {
@@ -121,6 +137,7 @@ async function proxiedChild(
     url: proxy.url,
     state,
     grant: options.grant,
+    gateway: options.gateway,
     env: plain.env,
     lookup: systemLookup(plain.env['PATH']),
     ...(options.statusline ? { statusLine: { theirs: () => userStatusLine(settingsFilesFor(process.cwd(), plain.env)) } } : {}),

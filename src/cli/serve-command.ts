@@ -1,7 +1,8 @@
 /** `ctxshed serve`: the proxy alone, until SIGINT or SIGTERM. */
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { startProxy } from '../proxy/start-proxy.js';
+import { OWNERS_WITH_STORE, startProxy } from '../proxy/start-proxy.js';
 import { CliError } from './cli-error.js';
+import { bindFrom } from './owner-options.js';
 import { bannerLine, proxyConfigFrom, withProxyOptions, type ProxyArgs } from './proxy-options.js';
 import { writeStdout } from './read-input.js';
 import { serveHint } from './serve-hint.js';
@@ -36,21 +37,23 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
   handler: async (args: ArgumentsCamelCase<ServeArgs>) => {
     const config = proxyConfigFrom(args, process.env);
     checkStoreFlag(args.store);
+    const bind = bindFrom(args);
+    if (args.store !== undefined && bind.ownerRule.kind !== 'none') throw new CliError(OWNERS_WITH_STORE, 2);
     const state = await openStateOrFail(args.state);
     const store = await openStoreOrFail(args.store, state);
     const named = args.replicaName ?? (args.store === undefined ? undefined : `${os.hostname()}`);
     let proxy: Awaited<ReturnType<typeof startProxy>>;
     try {
       const replicaName = named === undefined ? {} : { replicaName: (port: number) => (args.replicaName === undefined ? `${named}:${port}` : named) };
-      proxy = await startProxy(config, state, args.port, { store, ...replicaName });
+      proxy = await startProxy(config, state, args.port, { ...bind, store, ...replicaName });
     } catch (error) {
       await store.close();
-      throw new CliError(`cannot listen on 127.0.0.1:${args.port}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      throw new CliError(`cannot listen on ${bind.host}:${args.port}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
     const where = store.kind === 'postgres' ? `; store ${store.describe()}` : '';
     process.stderr.write(`${bannerLine(config, proxy.url, store.stubDirs)}${where}\n${metricsLine(proxy.url)}\n`);
     const forget = await announceProxy(state, proxy.url, 'serve');
-    await writeStdout(`${serveHint(proxy.url, state).join('\n')}\n`);
+    await writeStdout(`${serveHint(proxy.url, state, undefined, bind.ownerRule.kind !== 'none').join('\n')}\n`);
     await new Promise<void>((resolve) => {
       const stop = (): void => {
         process.off('SIGINT', stop);

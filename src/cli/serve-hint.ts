@@ -10,9 +10,10 @@ export { shellQuote } from '../wrapper/shell-quote.js';
  * Lines for stdout: `NAME=value` lines a shell can source (the `#` line is a comment to it), then
  * the same grant `rescue` gives, as a command a person can paste.
  */
-export function serveHint(url: string, state: StateDir, mcp: McpLaunch = SELF_MCP): string[] {
+export function serveHint(url: string, state: StateDir, mcp: McpLaunch = SELF_MCP, gateway = false): string[] {
   const env = [`ANTHROPIC_BASE_URL=${url}`, `${TOOL_SEARCH_VAR}=true`];
-  const grant = claudeGrant(state.root, mcp);
+  // Behind a gateway the restore tools read through its routes (docs/team.md).
+  const grant = claudeGrant(state.root, mcp, gateway ? url : undefined);
   const claude =
     grant.kind === 'grant'
       ? `# Claude Code with the read grant and the restore tools: ${env.join(' ')} claude ${grant.words.map(shellQuote).join(' ')}`

@@ -10,6 +10,8 @@ export const REFUSAL_REASONS = {
     'The request carries an Origin header, whatever its value (null included): only a web browser sends one, and no agent ctxshed serves is a web page.',
   browser_fetch_site:
     'The request carries Sec-Fetch-Site cross-site or same-site (anything but same-origin or none): a web page of another site made it, an <img> or a link followed, which sends no Origin.',
+  no_owner:
+    "An owner rule is on (--owner-from credential or --owner-header) and the request names no owner: no credential, or no such header. Answered 401; never forwarded with anyone else's state.",
   body_timeout: 'The request body stalled: no byte came for the body idle timeout (60 s by default). Answered 408, and the connection closed.',
   body_budget:
     "The request bodies in flight across connections would have passed ctxshed's cap (128 MiB by default). Answered 429 with retry-after, the bytes dropped, and the connection closed.",

@@ -4,7 +4,7 @@
  */
 import type { FrozenBlock } from './epoch-types.js';
 import { parseLabelStub, renderLabelStub, type LabelledBlock, type ParsedLabelStub } from './labels/label-stub.js';
-import { DROP_STUB_PREFIX, elidedRawPath, elidedTextPath, escapeRegExp, STUB_PREFIX } from './stub-paths.js';
+import { DROP_STUB_PREFIX, elidedTextPath, escapeRegExp, GATEWAY_KEPT, isGatewayDir, rawSuffix, STUB_PREFIX } from './stub-paths.js';
 
 export { DROP_STUB_PREFIX, elidedRawPath, elidedTextPath, STUB_PREFIX } from './stub-paths.js';
 
@@ -15,9 +15,8 @@ export { DROP_STUB_PREFIX, elidedRawPath, elidedTextPath, STUB_PREFIX } from './
  */
 export function renderStub(block: FrozenBlock, elidedDir: string): string {
   if (isLabelled(block)) return renderLabelStub(block, elidedDir);
-  const main = `${STUB_PREFIX}${block.bytes} bytes, sha256 ${block.sha256}; the full text is in ${elidedTextPath(elidedDir, block.sha256)}, read that file to see it`;
-  if (block.rawSha256 === undefined) return `${main}]`;
-  return `${main}; exact original JSON in ${elidedRawPath(elidedDir, block.rawSha256)}]`;
+  const where = isGatewayDir(elidedDir) ? GATEWAY_KEPT : `the full text is in ${elidedTextPath(elidedDir, block.sha256)}, read that file to see it`;
+  return `${STUB_PREFIX}${block.bytes} bytes, sha256 ${block.sha256}; ${where}${rawSuffix(elidedDir, block.rawSha256)}]`;
 }
 
 function isLabelled(block: FrozenBlock): block is LabelledBlock {
@@ -31,8 +30,8 @@ function isLabelled(block: FrozenBlock): block is LabelledBlock {
 export type ParsedStub = { readonly bytes: number; readonly sha256: string; readonly rawSha256?: string; readonly label?: undefined } | ParsedLabelStub;
 
 const STUB_PATTERN = new RegExp(
-  `^${escapeRegExp(STUB_PREFIX)}(\\d+) bytes, sha256 ([0-9a-f]{64}); the full text is in .*/\\2\\.txt, read that file to see it` +
-    `(?:; exact original JSON in .*/([0-9a-f]{64})\\.json)?\\]$`,
+  `^${escapeRegExp(STUB_PREFIX)}(\\d+) bytes, sha256 ([0-9a-f]{64}); (?:the full text is in .*/\\2\\.txt, read that file to see it|${escapeRegExp(GATEWAY_KEPT)})` +
+    `(?:; exact original JSON (?:in .*/([0-9a-f]{64})\\.json|kept as sha256 ([0-9a-f]{64})))?\\]$`,
   's',
 );
 
@@ -41,7 +40,8 @@ export function parseStub(text: string): ParsedStub | undefined {
   if (!text.startsWith(STUB_PREFIX)) return text.startsWith(DROP_STUB_PREFIX) ? parseLabelStub(text) : undefined;
   const m = STUB_PATTERN.exec(text);
   if (m === null) return parseLabelStub(text);
-  const [, bytes, sha256, rawSha256] = m;
+  const [, bytes, sha256, pathRaw, gatewayRaw] = m;
+  const rawSha256 = pathRaw ?? gatewayRaw;
   if (bytes === undefined || sha256 === undefined) return undefined;
   return rawSha256 === undefined ? { bytes: Number(bytes), sha256 } : { bytes: Number(bytes), sha256, rawSha256 };
 }

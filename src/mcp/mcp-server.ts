@@ -8,19 +8,18 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { errorText, outwardMessage } from '../errors.js';
-import { listRestorable } from '../restore/list-restorable.js';
-import { restoreText } from '../restore/restore-text.js';
 import type { StateDir } from '../state/layout.js';
 import { renderRestore, RESTORE_TOOL, RESTORE_TOOL_NAME } from './restore-tool.js';
-import { windowRoomOf } from './window-room.js';
+import { stateSource, type ToolSource } from './tool-source.js';
 import { DEFAULT_SPANS_LIMIT, MAX_SPANS_LIMIT, renderSpans, SPANS_TOOL, SPANS_TOOL_NAME } from './spans-tool.js';
 import { errorResult, type ToolText } from './tool-result.js';
 
 /** The server's name: Claude Code calls its tools `mcp__ctxshed__restore` and `mcp__ctxshed__spans`. */
 export const MCP_SERVER_NAME = 'ctxshed';
 
-/** A server answering tools/list and tools/call for `state`; connect it to a transport to run it. */
-export function createMcpServer(state: StateDir, version: string): Server {
+/** A server answering tools/list and tools/call for `state` (or a gateway's routes); connect it to a transport to run it. */
+export function createMcpServer(from: StateDir | ToolSource, version: string): Server {
+  const source = 'root' in from ? stateSource(from) : from;
   const server = new Server(
     { name: MCP_SERVER_NAME, version },
     {
@@ -31,12 +30,13 @@ export function createMcpServer(state: StateDir, version: string): Server {
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [RESTORE_TOOL, SPANS_TOOL] }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(state, request.params.name, request.params.arguments ?? {}));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(source, request.params.name, request.params.arguments ?? {}));
   return server;
 }
 
 /** One tools/call. Never throws: a failure is a tool-level error the model can read. */
-export async function callTool(state: StateDir, name: string, args: Record<string, unknown>): Promise<ToolText> {
+export async function callTool(from: StateDir | ToolSource, name: string, args: Record<string, unknown>): Promise<ToolText> {
+  const source = 'root' in from ? stateSource(from) : from;
   try {
     switch (name) {
       case RESTORE_TOOL_NAME: {
@@ -44,9 +44,9 @@ export async function callTool(state: StateDir, name: string, args: Record<strin
         if (typeof handle !== 'string') return errorResult('ctxshed: restore needs a handle: the sha256 from the stub, or its first 12+ hex digits');
         const offset = args['offset'] ?? 0;
         if (!Number.isInteger(offset) || (offset as number) < 0) return errorResult('ctxshed: offset is a whole number of characters, 0 or more');
-        const outcome = await restoreText(state, handle);
+        const outcome = await source.restore(handle);
         // The room the conversation's window had at its last request, as the proxy wrote it (window-room.ts).
-        const room = outcome.kind === 'restored' ? await windowRoomOf(state, outcome.handle) : undefined;
+        const room = outcome.kind === 'restored' ? await source.room(outcome.handle) : undefined;
         return renderRestore(outcome, offset as number, room);
       }
       case SPANS_TOOL_NAME: {
@@ -54,7 +54,7 @@ export async function callTool(state: StateDir, name: string, args: Record<strin
         if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_SPANS_LIMIT) {
           return errorResult(`ctxshed: limit is a whole number from 1 to ${MAX_SPANS_LIMIT}`);
         }
-        return renderSpans(await listRestorable(state), limit as number);
+        return renderSpans(await source.list(), limit as number);
       }
       default:
         return errorResult(`ctxshed: no tool named ${JSON.stringify(name)} (there are ${RESTORE_TOOL_NAME} and ${SPANS_TOOL_NAME})`);

@@ -32,6 +32,11 @@ export interface ClientFacts {
   readonly origin: string | undefined;
   /** The `Sec-Fetch-Site` header, if any. */
   readonly fetchSite?: string | undefined;
+  /**
+   * An owner rule is on (owner-rule.ts): the proxy may be bound beyond loopback and named by any
+   * host, and each request is served only its owner's state; Origin and Sec-Fetch-Site still refuse.
+   */
+  readonly anyHost?: boolean;
 }
 
 /** Served, or refused with a closed reason and a message for the client. */
@@ -42,7 +47,7 @@ const OWN_FETCH_SITES = new Set(['same-origin', 'none']);
 
 /** Decides whether a request may be served: a loopback Host on any port, no Origin, and no cross-site fetch. */
 export function decideClientAccess(facts: ClientFacts): ClientAccess {
-  if (!namesLoopback(facts.host)) {
+  if (facts.anyHost !== true && !namesLoopback(facts.host)) {
     const message = `refused: Host ${JSON.stringify(facts.host ?? '')} does not name this machine's loopback (localhost, 127.0.0.1, [::1]); a web page reaching it through DNS rebinding arrives so. ${REFUSAL_HINT}`;
     return { kind: 'refused', reason: 'foreign_host', message };
   }

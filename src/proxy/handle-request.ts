@@ -16,6 +16,8 @@ import { EdgeResponseSink, type EdgeHead } from './edge-response-sink.js';
 import { forwarderFor } from './forward-prepared.js';
 import { answerHeld, overflowHoldBack, type FinalExchange } from './overflow-retry.js';
 import { answerOwnRoute, ownPathOf } from './own-routes.js';
+import { depsForOwner, requestOwner, withoutOwnerHeader } from './owner-request.js';
+import { hasOwnerRule } from './owner-rule.js';
 import type { ProxyDeps } from './proxy-deps.js';
 import { readBody } from './read-body.js';
 import { recordRequest } from './record-request.js';
@@ -46,10 +48,22 @@ export async function handleProxyRequest(deps: ProxyDeps, request: EdgeRequest):
 async function routeRequest(deps: ProxyDeps, request: EdgeRequest, sink: EdgeResponseSink): Promise<void> {
   const own = ownPathOf(request.url);
   // Before anything else, on every route: a web page is never served (client-guard.ts).
-  const access = decideClientAccess({ host: request.headers.host, origin: request.headers.origin, fetchSite: headerOf(request.headers['sec-fetch-site']) });
+  const access = decideClientAccess({
+    host: request.headers.host,
+    origin: request.headers.origin,
+    fetchSite: headerOf(request.headers['sec-fetch-site']),
+    anyHost: hasOwnerRule(deps.ownerRule),
+  });
   if (access.kind === 'refused') await refuseClient(deps, request, sink, access, own !== undefined);
   else if (own !== undefined) await answerOwnRoute(request, sink, own, deps);
-  else await serveRequest(deps, request, sink);
+  else await serveOwnedRequest(deps, request, sink);
+}
+
+/** Under an owner rule, a request is served with its owner's state only, and one with no owner is refused (owner-rule.ts). */
+async function serveOwnedRequest(deps: ProxyDeps, request: EdgeRequest, sink: EdgeResponseSink): Promise<void> {
+  const owner = requestOwner(deps, request);
+  if (owner.kind === 'missing') return refuseClient(deps, request, sink, { reason: 'no_owner', message: owner.message, status: 401 }, false);
+  await serveRequest(await depsForOwner(deps, owner.ownerId), withoutOwnerHeader(deps, request), sink);
 }
 
 /** The request path: read, prepare, forward, answer a held refusal, count, record. */

@@ -49,3 +49,8 @@ function isLoopbackIPv4(address: string): boolean {
   if (parts.length !== 4 || parts[0] !== '127') return false;
   return parts.every((p) => /^[0-9]{1,3}$/.test(p) && Number(p) <= 255);
 }
+
+/** Whether a bind address keeps the proxy on this machine: a loopback address, or `localhost`. */
+export function isLoopbackBind(host: string): boolean {
+  return host.toLowerCase() === 'localhost' || isLoopbackAddress(host);
+}

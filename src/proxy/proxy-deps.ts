@@ -4,13 +4,20 @@ import type { EpochEngine } from '../rescue/index.js';
 import type { UpstreamAgents } from './agents.js';
 import type { BodyBudget } from './body-budget.js';
 import type { DescribeHealth } from './health-route.js';
+import type { OwnerEngines } from './owner-engines.js';
+import type { OwnerRule } from './owner-rule.js';
 import type { StateHealth } from './state-health.js';
 import type { TransportSettings } from './transport-settings.js';
 
 /** The proxy's dependencies, one set per process (start-proxy.ts). */
 export interface ProxyDeps {
   readonly transport: TransportSettings;
+  /** The single-user owner's engine (owner `''`), over the state root. */
   readonly engine: EpochEngine;
+  /** Who owns a request (owner-rule.ts); absent or `none`: one user, owner `''`. */
+  readonly ownerRule?: OwnerRule;
+  /** Each owner's engine (owner-engines.ts); absent, every request is owner `''`'s. */
+  readonly owners?: OwnerEngines;
   readonly wire: { append(record: object): Promise<void> };
   readonly health: StateHealth;
   /** The upstream's node:http and node:https agents (agents.ts): every forward goes through them. */

@@ -17,6 +17,8 @@ import type { StateHealth } from './state-health.js';
 export interface Refusal {
   readonly reason: RefusalReason;
   readonly message: string;
+  /** 401 for a request with no owner under an owner rule (owner-rule.ts); 403 otherwise. */
+  readonly status?: 401 | 403;
 }
 
 /** What a refusal is counted and logged with: the handler's own dependencies. */
@@ -38,15 +40,16 @@ export async function refuseClient(deps: RefusalDeps, req: EdgeRequest, res: Err
   const started = performance.now();
   dropBody(req);
   const target = req.url;
+  const status = refusal.status ?? REFUSED_STATUS;
   const body = shapedErrorBody(errorShapeOf(target), {
-    anthropicType: 'permission_error',
+    anthropicType: status === 401 ? 'authentication_error' : 'permission_error',
     openAiType: 'invalid_request_error',
     code: refusal.reason,
     message: refusal.message,
   });
-  const sent = sendErrorBody(res, REFUSED_STATUS, body);
+  const sent = sendErrorBody(res, status, body);
   if (own) return;
-  await recordRefusal(deps, req, { status: REFUSED_STATUS, reason: refusal.reason, responseBytes: sent ? body.length : 0, started });
+  await recordRefusal(deps, req, { status, reason: refusal.reason, responseBytes: sent ? body.length : 0, started });
 }
 
 /** How a refused request ended, for its count and wire record. */

@@ -7,12 +7,15 @@ import type { StateDir } from '../state/layout.js';
 import type { ConversationStore } from '../store/index.js';
 import type { PromMetrics } from '../metrics/prom-metrics.js';
 import { WIRE_FLUSH_DELAY_MS, WireLog } from '../state/wire-log.js';
-import { EpochEngine } from '../rescue/index.js';
+import { EpochEngine, type EngineOptions } from '../rescue/index.js';
 import { createUpstreamAgents } from './agents.js';
 import { createClassifierCall } from './classifier-call.js';
 import { createProxyHandler, type ProxyHandler } from './handler.js';
 import { BodyBudget } from './body-budget.js';
 import { healthDescriber } from './health-route.js';
+import { isLoopbackBind } from './loopback.js';
+import { OwnerEngines } from './owner-engines.js';
+import { hasOwnerRule, type OwnerRule } from './owner-rule.js';
 import { packageVersion } from './package-version.js';
 import { StateHealth } from './state-health.js';
 import { DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, type ProxySettings } from './transport-settings.js';
@@ -22,7 +25,11 @@ import type { OpenSocket } from './websocket/serve-socket.js';
 /** How often an idle proxy drops the rewrite memos of idle conversations (requests prune too). */
 export const MEMO_PRUNE_INTERVAL_MS = 60_000;
 
-/** The loopback address, the only one the proxy ever binds (docs/design.md "The proxy's contract with the client"). */
+/** Why an owner rule and a Postgres store are not taken together (docs/team.md "Not built yet"). */
+export const OWNERS_WITH_STORE =
+  'an owner rule (--owner-from, --owner-header) works with the state directory only for now: with --store postgres://… the owners would share one namespace';
+
+/** The loopback address, the proxy's default bind (docs/design.md "The proxy's contract with the client"). */
 export const LOOPBACK = '127.0.0.1';
 
 /** A running proxy. */
@@ -54,10 +61,22 @@ export interface ProxyOptions {
   readonly store?: ConversationStore;
   /** This replica's name, a const label `replica` on every metric; none by default. */
   readonly replicaName?: (port: number) => string;
+  /** The address to bind; 127.0.0.1 by default. Anything but loopback needs `ownerRule` (docs/team.md "The bind rule"). */
+  readonly host?: string;
+  /** Who owns a request (owner-rule.ts); absent: one user, owner `''`. */
+  readonly ownerRule?: OwnerRule;
 }
 
 /** Starts a proxy on 127.0.0.1:`port` (0 picks a free one). Rejects when it cannot listen. */
 export async function startProxy(settings: ProxySettings, state: StateDir, port: number, options: ProxyOptions = {}): Promise<RunningProxy> {
+  const host = options.host ?? LOOPBACK;
+  if (!isLoopbackBind(host) && !hasOwnerRule(options.ownerRule)) {
+    throw new Error(`refusing to bind ${host}: beyond loopback, an owner rule (--owner-from credential or --owner-header) must be on`);
+  }
+  // Owners' state and the restore routes live in the state directory; a shared store keeps one namespace.
+  if (options.store !== undefined && options.store.kind !== 'fs' && hasOwnerRule(options.ownerRule)) {
+    throw new Error(OWNERS_WITH_STORE);
+  }
   const now = options.now ?? (() => new Date());
   const startedAt = performance.now();
   const prom = options.metrics === undefined ? await loadPromMetrics() : undefined;
@@ -73,31 +92,46 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
   const describeHealth = healthDescriber({ version: await packageVersion(), startedAt, stateDir: state.root, health });
   // `--labels model` gets ctxshed's own call to the same upstream; local labels need none.
   const classify = settings.engine.labels === 'model' ? createClassifierCall(settings.transport.upstream, agents) : undefined;
-  // The proxy learns of other proxies' epochs from a watch on the records, not a stat per request.
-  const engine = new EpochEngine(state, settings.engine, {
+  const ownerRule = options.ownerRule;
+  const { engine, owners } = makeEngines(settings, state, ownerRule, {
     now,
-    onStateFailure: (error) => health.failed(error),
+    onStateFailure: (error: unknown) => health.failed(error),
     metrics,
     watchRecords: options.watchRecords ?? true,
     ...(options.store === undefined ? {} : { store: options.store }),
     ...(classify === undefined ? {} : { classify }),
   });
   const bodyBudget = new BodyBudget(settings.transport.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT);
-  const deps = { transport: settings.transport, engine, wire, health, agents, now, metrics, describeHealth, log, bodyBudget };
+  const deps = {
+    transport: settings.transport,
+    engine,
+    wire,
+    health,
+    agents,
+    now,
+    metrics,
+    describeHealth,
+    log,
+    bodyBudget,
+    ...(owners === undefined || ownerRule === undefined ? {} : { owners, ownerRule }),
+  };
   const handler = createProxyHandler(deps);
   const inFlight = new Set<Promise<void>>();
   const sockets = new Set<OpenSocket>();
   const server = createServer(handler, inFlight, (req, socket, head) => answerUpgrade(deps, req, socket, head, sockets));
-  await listen(server, port);
+  await listen(server, port, host);
   server.on('error', () => undefined);
   // unref: the pruning alone never keeps the process alive.
-  const pruner = setInterval(() => engine.pruneMemos(), MEMO_PRUNE_INTERVAL_MS);
+  const engines = (): EpochEngine[] => owners?.all() ?? [engine];
+  const pruner = setInterval(() => {
+    for (const one of engines()) one.pruneMemos();
+  }, MEMO_PRUNE_INTERVAL_MS);
   pruner.unref();
   const bound = (server.address() as AddressInfo).port;
   if (options.replicaName !== undefined) prom?.registry.setDefaultLabels({ replica: options.replicaName(bound) });
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${LOOPBACK}:${bound}`,
+    url: `http://${urlHost(host)}:${bound}`,
     port: bound,
     engine,
     metrics,
@@ -110,14 +144,34 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
         server.closeAllConnections();
         await stopped;
         await wire.close().catch(() => undefined);
-        await engine.settle();
-        engine.close();
+        for (const one of engines()) {
+          await one.settle();
+          one.close();
+        }
         agents.http.destroy();
         agents.https.destroy();
       })();
       return closing;
     },
   };
+}
+
+/**
+ * The single-user engine, and under an owner rule one per owner (owner-engines.ts), each told to
+ * write a gateway's stubs, which name the restore tool, not a path on the gateway's disk
+ * (docs/team.md). The proxy learns of other proxies' epochs from a watch on the records.
+ */
+function makeEngines(
+  settings: ProxySettings,
+  state: StateDir,
+  ownerRule: OwnerRule | undefined,
+  options: EngineOptions,
+): { readonly engine: EpochEngine; readonly owners: OwnerEngines | undefined } {
+  const gateway = hasOwnerRule(ownerRule);
+  const engineSettings = gateway ? { ...settings.engine, gatewayStubs: true } : settings.engine;
+  const engine = new EpochEngine(state, engineSettings, options);
+  const owners = gateway ? new OwnerEngines(state, engine, (own) => new EpochEngine(own, engineSettings, options)) : undefined;
+  return { engine, owners };
 }
 
 // prom-client takes a noticeable while to load; only a command that starts a proxy pays for it,
@@ -152,10 +206,16 @@ function createServer(
   return server;
 }
 
-function listen(server: http.Server, port: number): Promise<void> {
+/** The host part of the proxy's URL: loopback as ever; an IPv6 address in brackets; a wildcard bind is reached on loopback from here. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return LOOPBACK;
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, LOOPBACK, () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });

@@ -18,21 +18,21 @@ import {
   type SkippedSpan,
 } from '../core/index.js';
 import type { StateDir } from '../state/layout.js';
-import type { StubDirs } from '../store/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { ConversationEntry } from './conversation-table.js';
 import type { Prepared } from './engine-types.js';
 import type { FileAvailability } from './file-availability.js';
 import { passthroughOf, preparedOf, thinkingFacts } from './prepared-of.js';
 import type { RequestMeta } from './request-meta.js';
+import type { StubDirs } from './stub-dirs.js';
 
 /** What the apply reads and keeps besides the request: the engine's state, file checks and rewrite memos. */
 export interface ApplyDeps {
   readonly state: StateDir;
-  /** Where stubs say the originals are (the store's; the state directory's by default). */
-  readonly stubDirs?: StubDirs;
   readonly files: FileAvailability;
   readonly memos: MemoCache;
+  /** What the stubs name (stub-dirs.ts): the state's folders, or a gateway's restore tool. */
+  readonly stubs: StubDirs;
 }
 
 /** One request of a conversation, indexed, as the apply needs it. */
@@ -99,14 +99,10 @@ function applySnapshot(
   };
   if (ask.mode === 'shed') {
     const index = indexed.outcome.kind === 'indexed' ? { index: indexed.outcome.index } : {};
-    const spansDir = deps.stubDirs?.spansDir ?? deps.state.spansDir;
+    const spansDir = deps.stubs.spansDir;
     return { outcome: applyEpochs(SPANS, body, snap.spans, { ...shared, ...index, spansDir, isAvailable: (s) => deps.files.hasSpan(s) }), how: {} };
   }
-  const options = {
-    ...shared,
-    elidedDir: deps.stubDirs?.elidedDir ?? deps.state.elidedDir,
-    isAvailable: (b: Parameters<FileAvailability['has']>[0]) => deps.files.has(b),
-  };
+  const options = { ...shared, elidedDir: deps.stubs.elidedDir, isAvailable: (b: Parameters<FileAvailability['has']>[0]) => deps.files.has(b) };
   const rewrite = rewriteIncrementally(body, snap.frozen, options, indexed);
   if (rewrite.memo !== undefined) deps.memos.set(key, rewrite.memo, nowMs);
   return { outcome: rewrite.outcome, how: { rewritePath: rewrite.path } };

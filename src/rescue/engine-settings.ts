@@ -47,6 +47,11 @@ export interface EngineSettings {
    * optional `model` classifier. Either latches policy version 3.
    */
   readonly labels?: LabelMode;
+  /**
+   * The proxy is a team's gateway (an owner rule is on, docs/team.md): stubs name ctxshed's restore
+   * tool and the handle, not a path on the gateway's disk. Absent: the single-user stubs, unchanged.
+   */
+  readonly gatewayStubs?: boolean;
   /** ctxshed's MCP `restore` tool is offered to the client, so a stub may name it as the way back. */
   readonly restoreTool?: boolean;
   /** `--labels model`: how long the classifier may take before the local rules decide instead. */

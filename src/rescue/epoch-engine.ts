@@ -62,6 +62,7 @@ import { latchOnOverflow, type OverflowLatch } from './overflow-latch.js';
 import { latchOnPrefixMismatch } from './prefix-check-latch.js';
 import { watchRecords } from './record-watch.js';
 import { readRequestMeta, type RequestMeta } from './request-meta.js';
+import { stubDirsOf } from './stub-dirs.js';
 
 /** What the engine may be handed besides its state and settings. */
 export interface EngineOptions {
@@ -121,7 +122,7 @@ export class EpochEngine {
     // The watch sees a state directory's records; a Postgres store is asked for each record's version.
     const watch = options.watchRecords === true && store.kind === 'fs' ? watchRecords(state) : undefined;
     this.#table = new ConversationTable(state, watch, store);
-    this.#applyDeps = { state, stubDirs: store.stubDirs, files: new FileAvailability(state, store), memos: this.#memos };
+    this.#applyDeps = { state, files: new FileAvailability(state, store), memos: this.#memos, stubs: stubDirsOf(store.stubDirs, settings) };
     this.#latch = {
       table: this.#table,
       settings,

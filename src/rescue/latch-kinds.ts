@@ -15,10 +15,11 @@ import {
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { ConversationEntry } from './conversation-table.js';
 import type { LatchContext } from './latch-conversation.js';
+import { stubDirsOf } from './stub-dirs.js';
 
 /** The tool-result kind's planner, set as the engine is. */
 export function toolResultsOf(ctx: LatchContext): ToolResultsLatch {
-  return toolResultsLatch({ policy: ctx.settings.policy, elidedDir: ctx.table.state.elidedDir, sha256: sha256Hex });
+  return toolResultsLatch({ policy: ctx.settings.policy, elidedDir: stubDirsOf(ctx.table.store.stubDirs, ctx.settings).elidedDir, sha256: sha256Hex });
 }
 
 /** The span kind's planner, set as the engine is. */
@@ -26,7 +27,7 @@ export function spansOf(ctx: LatchContext): EpochPlanner<SpanLatchChoice> {
   const { horizon } = ctx.settings;
   return spansLatch({
     policy: ctx.settings.shedPolicy ?? DEFAULT_SHED_POLICY,
-    spansDir: ctx.table.state.spansDir,
+    spansDir: stubDirsOf(ctx.table.store.stubDirs, ctx.settings).spansDir,
     sha256: sha256Hex,
     ...(horizon === undefined ? {} : { horizon }),
   });

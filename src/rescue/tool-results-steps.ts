@@ -28,6 +28,7 @@ import {
 } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { commonPrefixLength } from './common-prefix-length.js';
+import { stubDirsOf } from './stub-dirs.js';
 import type { ConversationEntry } from './conversation-table.js';
 import { DEFAULT_CLASSIFIER_TIMEOUT_MS } from './engine-settings.js';
 import type { ClassifierReport, EngineRequest } from './engine-types.js';
@@ -74,7 +75,14 @@ export function decideOnSizes(
   const { eligibility } = request;
   return decide(() =>
     planner.takeBlocks(ask, () => {
-      const eligible = findEligible(ask.body, ask.index, ctx.settings.policy, { elidedDir: ctx.table.state.elidedDir }, eligibility.memo, commonPrefixLength);
+      const eligible = findEligible(
+        ask.body,
+        ask.index,
+        ctx.settings.policy,
+        { elidedDir: stubDirsOf(ctx.table.store.stubDirs, ctx.settings).elidedDir },
+        eligibility.memo,
+        commonPrefixLength,
+      );
       eligibility.keep(eligible.memo);
       return eligible.blocks;
     }),
@@ -140,7 +148,10 @@ function rescueGate(
   // The epoch as it will be frozen: labelled stubs, and no block the classifier kept.
   const { blocks } = freezeLabelled(added, labels);
   const stubbed = new Set(blocks.map((b) => b.ordinal));
-  const stubBytes = blocks.reduce((sum, b) => sum + encodeJsonString(encoder.encode(renderStub(b, ctx.table.state.elidedDir))).length, 0);
+  const stubBytes = blocks.reduce(
+    (sum, b) => sum + encodeJsonString(encoder.encode(renderStub(b, stubDirsOf(ctx.table.store.stubDirs, ctx.settings).elidedDir))).length,
+    0,
+  );
   const { horizon } = ctx.settings;
   return rescueGateInput(
     index,

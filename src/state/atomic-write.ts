@@ -1,4 +1,5 @@
 /** Durable, atomic replacement of one file in the state directory, around write-file-atomic. */
+import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -41,6 +42,33 @@ export async function writeFileDurable(target: string, bytes: Uint8Array): Promi
   // write-file-atomic fsyncs the file but not the directory, so the rename itself could still be
   // lost in a power cut; a record must never outlive the elided file it names.
   await fsyncDir(path.dirname(target));
+}
+
+/**
+ * Creates `target` holding `bytes` (mode 0600): a fresh staged name written and fsynced, its size
+ * checked, then renamed into place (which replaces a symlink planted there rather than writing
+ * through it). Its folder is not fsynced: a batch does that once for all its files
+ * (write-elided-batch.ts), before anything names them.
+ */
+export async function writeFileStaged(target: string, bytes: Uint8Array): Promise<void> {
+  const staged = `${target}.${STAGE_PREFIX}${process.pid}${(stageCounter++).toString().padStart(4, '0')}`;
+  try {
+    const handle = await fs.open(staged, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, FILE_MODE);
+    try {
+      // The mode given to open is filtered by the umask: set it explicitly.
+      await handle.chmod(FILE_MODE);
+      await handle.writeFile(bytes);
+      await handle.sync();
+      const size = (await handle.stat()).size;
+      if (size !== bytes.byteLength) throw new Error(`short write: ${size} of ${bytes.byteLength} bytes (disk full?)`);
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(staged, target);
+  } catch (error) {
+    await fs.unlink(staged).catch(() => undefined);
+    throw new StateError('STATE_WRITE_FAILED', `could not write ${target}: ${errorText(error)}`, { cause: error });
+  }
 }
 
 // Digits only, so the staging name matches the `<name>.<digits>` leftovers readers skip.

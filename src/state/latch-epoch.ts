@@ -1,18 +1,20 @@
-/** Latching an epoch: the one read-decide-write of the state directory, under its lock. */
+/** Latching an epoch: the one read-decide-write of a conversation's record, under that conversation's lock. */
 import fs from 'node:fs/promises';
 import { writeFileDurable } from './atomic-write.js';
 import { checkConversationRecord } from './check-conversation-record.js';
 import { crashPoint } from './crash-point.js';
 import { serializeConversationRecord, type ConversationRecord } from './conversation-record.js';
-import { writeElidedFile } from './elided-file.js';
-import { conversationPath, elidedPath, spanPath, thinkingPath, type StateDir } from './layout.js';
+import { withConversationLock } from './conversation-lock.js';
+import { conversationPath, spanPath, thinkingPath, type StateDir } from './layout.js';
+import { exclusively, sharedLatch } from './latch-gate.js';
 import { checkPlanFiles } from './check-plan-files.js';
 import { readConversation } from './read-conversation.js';
-import { noteCreated, reclaimOrphans, reclaimPending } from './reclaim-orphans.js';
+import { noteCreated, pendingOrphans, reclaimOrphans, reclaimPending } from './reclaim-orphans.js';
 import { writeSpanFiles } from './span-file.js';
 import { StateError } from './state-error.js';
 import { writeThinkingFile } from './thinking-file.js';
-import { withStateLock } from './state-lock.js';
+import type { HeldLock } from './state-lock.js';
+import { writeElidedBatch } from './write-elided-batch.js';
 import type { LatchPlan } from '../core/plan-record.js';
 
 export type { LatchPlan, PlannedFile, PlannedSpanFile, PlannedThinkingFile } from '../core/plan-record.js';
@@ -21,48 +23,59 @@ export type { LatchPlan, PlannedFile, PlannedSpanFile, PlannedThinkingFile } fro
 export type LatchDecision = (current: ConversationRecord | undefined) => Promise<LatchPlan | undefined> | LatchPlan | undefined;
 
 /**
- * Under the state lock, re-reads conversation `key`, asks `decide`, and if it returns a plan
- * writes its files durably and then the record atomically. Returns the record now on disk.
+ * Under conversation `key`'s lock (conversation-lock.ts), re-reads its record, asks `decide`, and
+ * if it returns a plan writes its files durably (elided ones as one batch, write-elided-batch.ts)
+ * and then the record atomically. Returns the record now on disk. Latches of other conversations
+ * run meanwhile; what a failed latch leaves is removed once none is in flight (latch-gate.ts).
  */
 export async function latchEpoch(state: StateDir, key: string, decide: LatchDecision): Promise<ConversationRecord | undefined> {
-  const target = conversationPath(state, key);
-  return withStateLock(state, async (lock) => {
-    // Another process may have latched since the caller last looked: decide on what is on disk.
-    const current = await readConversation(state, key);
-    const plan = await decide(current);
-    if (plan === undefined) return current;
-    const bytes = serializeConversationRecord(plan.record);
-    // Checked as it will be read back, so nothing is written that readConversation would refuse.
-    const onDisk: unknown = JSON.parse(Buffer.from(bytes).toString('utf8'));
-    const next = checkPlanRecord(key, current, onDisk);
-    const created: string[] = [];
+  return withConversationLock(state, key, async (lock) => {
+    const orphans: string[] = [];
+    let written: ConversationRecord | undefined;
     try {
-      await writePlanFiles(state, plan, created);
-      await checkPlanFiles(state, next.epochs.slice(current?.epochs.length ?? 0));
-      lock.assertHeld();
-      await writeFileDurable(target, bytes);
+      written = await sharedLatch(() => latchLocked(state, key, decide, lock, orphans));
     } catch (error) {
-      // A record that did land names its files: they stay. Otherwise the ones this latch made are orphans.
-      if (!(await holdsBytes(target, bytes))) await reclaimOrphans(state, created);
+      if (orphans.length > 0) await exclusively(() => reclaimOrphans(state, orphans)).catch(() => undefined);
       throw error;
     }
-    crashPoint('latch-after-record');
-    await reclaimPending(state);
-    return next;
+    if (pendingOrphans(state) > 0) await exclusively(() => reclaimPending(state));
+    return written;
   });
 }
 
+/** The read-decide-write; on a failure whose record did not land, `orphans` gets the files it created. */
+async function latchLocked(state: StateDir, key: string, decide: LatchDecision, lock: HeldLock, orphans: string[]): Promise<ConversationRecord | undefined> {
+  const target = conversationPath(state, key);
+  // Another process may have latched since the caller last looked: decide on what is on disk.
+  const current = await readConversation(state, key);
+  const plan = await decide(current);
+  if (plan === undefined) return current;
+  const bytes = serializeConversationRecord(plan.record);
+  // Checked as it will be read back, so nothing is written that readConversation would refuse.
+  const onDisk: unknown = JSON.parse(Buffer.from(bytes).toString('utf8'));
+  const next = checkPlanRecord(key, current, onDisk);
+  const created: string[] = [];
+  try {
+    await writePlanFiles(state, plan, created);
+    await checkPlanFiles(state, next.epochs.slice(current?.epochs.length ?? 0));
+    lock.assertHeld();
+    await writeFileDurable(target, bytes);
+  } catch (error) {
+    // A record that did land names its files: they stay. Otherwise the ones this latch made are orphans.
+    if (!(await holdsBytes(target, bytes))) orphans.push(...created);
+    throw error;
+  }
+  crashPoint('latch-after-record');
+  return next;
+}
+
 /**
- * Files first, each durable before the next step: a record must never name a file that a crash
- * could still take away (docs/design.md invariants 5 and 8). Each file this write creates is noted
- * in `created` first.
+ * Files first, all durable before the record: a record must never name a file that a crash could
+ * still take away (docs/design.md invariants 5 and 8). Each file this write creates is noted in
+ * `created` first.
  */
 async function writePlanFiles(state: StateDir, plan: LatchPlan, created: string[]): Promise<void> {
-  for (const [i, file] of plan.files.entries()) {
-    await noteCreated(created, elidedPath(state, file.sha256, file.ext));
-    await writeElidedFile(state, file.sha256, file.bytes, file.ext);
-    if (i === 0) crashPoint('latch-after-first-file');
-  }
+  await writeElidedBatch(state, plan.files, created, () => crashPoint('latch-after-first-file'));
   for (const span of plan.spans ?? []) {
     await noteCreated(created, spanPath(state, span.sha256, 'json'), spanPath(state, span.sha256, 'md'));
     await writeSpanFiles(state, span.sha256, span.bytes);

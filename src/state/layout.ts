@@ -17,7 +17,9 @@
  *   previews/<s16>-<key>.json   0600  a conversation's first prompt, from its first model call
  *                                     (s16: its session id's hash; preview-file.ts)
  *   proxies/<pid>.json          0600  a running proxy's URL and metrics URL (proxy-file.ts)
- *   .lock                             proper-lockfile's lock directory for the whole state dir
+ *   .lock                             proper-lockfile's lock directory for the whole state dir (seal, unseal)
+ *   .locks/<key>                      the same, one per conversation while it latches (conversation-lock.ts)
+ *   owners/<ownerId>/           0700  another owner's complete state directory, under an owner rule (owner-state.ts)
  * ```
  *
  * Conversation records and elided files are written with write-file-atomic, which after a
@@ -41,6 +43,10 @@ export const THINKING_DIR_NAME = 'thinking';
 export const SEALED_DIR_NAME = 'sealed';
 export const WIRE_FILE_NAME = 'wire.jsonl';
 export const LOCK_DIR_NAME = '.lock';
+/** Under an owner rule, each other owner's state directory (owner-state.ts). */
+export const OWNERS_DIR_NAME = 'owners';
+/** One lock directory per conversation that is latching (conversation-lock.ts). */
+export const LOCKS_DIR_NAME = '.locks';
 /** Each conversation's first prompt, from its first model call (preview-file.ts). */
 export const PREVIEWS_DIR_NAME = 'previews';
 /** Where a running `rescue` or `serve` says its metrics are (proxy-file.ts). */

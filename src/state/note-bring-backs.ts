@@ -1,6 +1,6 @@
 /**
  * Counting what the model brought back in a conversation's record (`bringBacks`, core/epoch-types.ts):
- * the same read-modify-write as a latch (latch-epoch.ts), under the state lock and written
+ * the same read-modify-write as a latch (latch-epoch.ts), under the conversation's lock and written
  * atomically, so the count survives the calls that made it being shed and the proxy restarting.
  */
 import { writeFileDurable } from './atomic-write.js';
@@ -9,7 +9,7 @@ import { serializeConversationRecord, type ConversationRecord } from './conversa
 import { conversationPath, type StateDir } from './layout.js';
 import { readConversation } from './read-conversation.js';
 import { StateError } from './state-error.js';
-import { withStateLock } from './state-lock.js';
+import { withConversationLock } from './conversation-lock.js';
 
 /**
  * Adds one to the count of each sha256 in `shas` (one per call that brought it back) in conversation
@@ -17,7 +17,7 @@ import { withStateLock } from './state-lock.js';
  * nothing, so nothing of it can come back: it is left alone.
  */
 export async function noteBringBacks(state: StateDir, key: string, shas: readonly string[]): Promise<ConversationRecord | undefined> {
-  return withStateLock(state, async (lock) => {
+  return withConversationLock(state, key, async (lock) => {
     const current = await readConversation(state, key);
     if (current === undefined || shas.length === 0) return current;
     const counts: Record<string, number> = { ...(current.bringBacks ?? {}) };

@@ -2,8 +2,8 @@
  * The files a failed latch leaves behind. A latch writes its content files (elided/, spans/,
  * thinking/) before its record; when a later write fails (a full disk), the files it created are
  * named by no record and never will be: they are orphans, and on a full disk they hold the very
- * room the next latch needs. So the latch removes the ones it created (still under the state lock,
- * so no other latch can have come to rely on them); one it cannot remove is kept in mind and
+ * room the next latch needs. So the latch removes the ones it created that no record names, once no
+ * other latch of this process is in flight (latch-gate.ts), so none can be about to name them; one it cannot remove is kept in mind and
  * removed after the next successful latch, unless a record names it by then (another latch may
  * have found the same bytes in place and kept them).
  */
@@ -28,7 +28,10 @@ export async function noteCreated(created: string[], ...targets: string[]): Prom
 
 /** Removes `files`, a failed latch's own; those that cannot be removed wait for the next successful latch. */
 export async function reclaimOrphans(state: StateDir, files: readonly string[]): Promise<void> {
+  // Another conversation's latch may have found these bytes in place and named them since.
+  const named = await recordsText(state);
   for (const file of files) {
+    if (named.includes(path.basename(file).slice(0, 64))) continue;
     const removed = await removeFile(file);
     if (removed) continue;
     let waiting = pending.get(state.root);

@@ -6,6 +6,8 @@ import {
   ELIDED_DIR_NAME,
   layoutPaths,
   LOCK_DIR_NAME,
+  LOCKS_DIR_NAME,
+  OWNERS_DIR_NAME,
   PREVIEWS_DIR_NAME,
   PROXIES_DIR_NAME,
   SEALED_DIR_NAME,
@@ -51,6 +53,8 @@ export async function verifyState(dir: string): Promise<VerifyReport> {
         SEALED_DIR_NAME,
         WIRE_FILE_NAME,
         LOCK_DIR_NAME,
+        LOCKS_DIR_NAME,
+        OWNERS_DIR_NAME,
         PREVIEWS_DIR_NAME,
         PROXIES_DIR_NAME,
       ].includes(name)

@@ -27,8 +27,16 @@ export type Grant =
 // eslint-disable-next-line no-control-regex
 const UNSAFE_IN_RULE = /[()*?[\]{}\\\u0000-\u001f\u007f]/;
 
-/** The grant for the state directory `root` (absolute, real path). */
-export function claudeGrant(root: string, mcp: McpLaunch): Grant {
+/**
+ * The grant for the state directory `root` (absolute, real path). Behind a gateway (`gateway`, the
+ * proxy's URL under an owner rule, docs/team.md) the stubs name no file: the grant is the restore
+ * tools alone, read through the gateway's routes (`ctxshed mcp --gateway`).
+ */
+export function claudeGrant(root: string, mcp: McpLaunch, gateway?: string): Grant {
+  if (gateway !== undefined) {
+    const config = { mcpServers: { ctxshed: { type: 'stdio', command: mcp.node, args: [mcp.entry, 'mcp', '--gateway', gateway] } } };
+    return { kind: 'grant', rules: [...MCP_TOOL_RULES], words: [`--allowedTools=${MCP_TOOL_RULES.join(',')}`, `--mcp-config=${JSON.stringify(config)}`] };
+  }
   if (!root.startsWith('/')) return { kind: 'none', why: `the state directory ${root} is not an absolute path` };
   if (UNSAFE_IN_RULE.test(root)) return { kind: 'none', why: `the state directory's path ${JSON.stringify(root)} holds a character a permission rule cannot` };
   const base = root.replace(/\/+$/, '');

@@ -32,7 +32,8 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   rescue: ['core', 'metrics', 'state', 'store'],
   // Replay runs the engine offline: no proxy, no socket.
   replay: ['core', 'rescue', 'scripted', 'state', 'store'],
-  proxy: ['core', 'metrics', 'rescue', 'state', 'store'],
+  // The proxy's restore routes read through restore/, as `restore` and `spans` do (docs/team.md).
+  proxy: ['core', 'metrics', 'rescue', 'restore', 'state', 'store'],
   mcp: ['core', 'report', 'restore', 'state', 'store'],
   demo: ['core', 'proxy', 'rescue', 'scripted', 'state', 'store'],
   wrapper: ['core'],

@@ -1,6 +1,6 @@
 /**
  * A latch that fails part-way on a full disk (ENOSPC injected through the state layer's write port,
- * writeFileDurable; the real disk is never filled) leaves no orphaned file behind, and one it could
+ * writeFileDurable and writeFileStaged; the real disk is never filled) leaves no orphaned file behind, and one it could
  * not remove is reclaimed by the next successful latch.
  */
 import fs from 'node:fs/promises';
@@ -21,6 +21,11 @@ vi.mock('../../src/state/atomic-write.js', async (original) => {
     writeFileDurable: async (target: string, bytes: Uint8Array): Promise<void> => {
       if (port.failWhen(target)) throw Object.assign(new Error(`could not write ${target}: ENOSPC: no space left on device, write`), { code: 'ENOSPC' });
       return real.writeFileDurable(target, bytes);
+    },
+    // A latch's elided files go through the batch's staged write.
+    writeFileStaged: async (target: string, bytes: Uint8Array): Promise<void> => {
+      if (port.failWhen(target)) throw Object.assign(new Error(`could not write ${target}: ENOSPC: no space left on device, write`), { code: 'ENOSPC' });
+      return real.writeFileStaged(target, bytes);
     },
   };
 });

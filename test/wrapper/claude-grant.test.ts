@@ -21,6 +21,18 @@ describe('claudeGrant', () => {
     });
   });
 
+  it('should behind a gateway allow the two MCP tools alone, read through the gateway, and no Read of its disk', () => {
+    const grant = claudeGrant('/srv/ctxshed', MCP, 'http://10.0.0.5:8787');
+    expect(grant).toEqual({
+      kind: 'grant',
+      rules: ['mcp__ctxshed__restore', 'mcp__ctxshed__spans'],
+      words: [
+        '--allowedTools=mcp__ctxshed__restore,mcp__ctxshed__spans',
+        '--mcp-config={"mcpServers":{"ctxshed":{"type":"stdio","command":"/usr/bin/node","args":["/opt/ctxshed/dist/src/cli/main.js","mcp","--gateway","http://10.0.0.5:8787"]}}}',
+      ],
+    });
+  });
+
   it('should give no grant for a path a rule cannot hold, saying why', () => {
     expect(claudeGrant('/tmp/a(b)', MCP)).toMatchObject({ kind: 'none', why: expect.stringContaining('a character a permission rule cannot') });
     expect(claudeGrant('/tmp/*', MCP).kind).toBe('none');

@@ -3,6 +3,7 @@
  * span and the state directory's spans path, so every request of every run carries the same bytes.
  */
 import { encodeJsonString } from '../json-string.js';
+import { isGatewayDir } from '../stub-paths.js';
 import type { FrozenSpan } from './shed-types.js';
 
 /** How every span stub's text begins. */
@@ -26,10 +27,12 @@ export function renderSpanStub(span: FrozenSpan, spansDir: string): string {
   const messages = count === 1 ? 'message' : 'messages';
   const md = spanFilePath(spansDir, span.sha256, 'md');
   const json = spanFilePath(spansDir, span.sha256, 'json');
+  // A gateway's span stub names the restore tool alone: its files are on the gateway's disk (docs/team.md).
+  const orRead = isGatewayDir(spansDir) ? GATEWAY_SPAN_KEPT : `, or read ${md} (the exact JSON is in ${json})`;
   let text =
     `${SPAN_STUB_PREFIX}${count} earlier ${messages} of this conversation to save context: ${span.bytes} bytes, ` +
     `about ${estimateSpanTokens(span.bytes)} tokens. Handle: ${span.sha256}. To see them again, call the ctxshed ` +
-    `restore tool with this handle, or read ${md} (the exact JSON is in ${json}).]`;
+    `restore tool with this handle${orRead}.]`;
   if (span.pins.length > 0) text += `\n\nGoals pinned in the shed messages, verbatim:\n\n${span.pins.join('\n\n')}`;
   if (span.notices !== undefined && span.notices.length > 0)
     text += `\n\nNotices from the shed messages, still in force, verbatim:\n\n${span.notices.join('\n\n')}`;
@@ -37,6 +40,8 @@ export function renderSpanStub(span: FrozenSpan, spansDir: string): string {
   if (span.tombstone !== undefined) text += `\n\nOriginating task (shed with them): "${span.tombstone}" (handle ${span.sha256})`;
   return text;
 }
+
+const GATEWAY_SPAN_KEPT = ' (the ctxshed gateway keeps them)';
 
 const ENCODER = new TextEncoder();
 const MESSAGE_HEAD = ENCODER.encode('{"role":"user","content":');
@@ -60,8 +65,8 @@ export interface ParsedSpanStub {
 
 const STUB_PATTERN = new RegExp(
   `^${escapeRegExp(SPAN_STUB_PREFIX)}(\\d+) earlier messages? of this conversation to save context: (\\d+) bytes, ` +
-    'about \\d+ tokens\\. Handle: ([0-9a-f]{64})\\. To see them again, call the ctxshed restore tool with this handle, ' +
-    'or read .*/\\3\\.md \\(the exact JSON is in .*/\\3\\.json\\)\\.\\]',
+    'about \\d+ tokens\\. Handle: ([0-9a-f]{64})\\. To see them again, call the ctxshed restore tool with this handle' +
+    `(?:, or read .*/\\3\\.md \\(the exact JSON is in .*/\\3\\.json\\)|${escapeRegExp(GATEWAY_SPAN_KEPT)})\\.\\]`,
   's',
 );
 
