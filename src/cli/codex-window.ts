@@ -37,5 +37,7 @@ export function codexWindowLine(model: string | undefined, window: number | unde
   }
   const known = openAiModelWindow(model);
   if (known === undefined) return `ctxshed: codex model ${JSON.stringify(model)} is unknown to ctxshed: its fullness is measured against ${unknownFallback}`;
-  return `ctxshed: codex model ${model}: fullness against its ${fmt(known)}-token window (Codex 0.171.0's model list)`;
+  const earlier = openAiModelWindow(model, [0, 169, 0]);
+  const before = earlier === known ? '' : `; ${fmt(earlier ?? known)} from a Codex before 0.171.0, whose list differs`;
+  return `ctxshed: codex model ${model}: fullness against its ${fmt(known)}-token window (Codex 0.171.0's model list${before})`;
 }

@@ -1,6 +1,7 @@
 /** What the engine reads from a request's line and headers, before its body. */
 import {
   CODEX_SESSION_HEADER,
+  codexReleaseOf,
   COMPACTION_HEADER,
   DEFAULT_CONTEXT_WINDOW,
   effectiveCompactWindow,
@@ -58,8 +59,11 @@ export function readRequestMeta(request: EngineRequest, settings: EngineSettings
  */
 function windowOf(request: EngineRequest, settings: EngineSettings, openAi: boolean): number {
   const model = readHeadModel(request.body);
-  // An OpenAI model's window is Codex's (core/openai/model-windows.ts); one it does not list, 200,000.
-  if (openAi) return (model === undefined ? undefined : openAiModelWindow(model)) ?? DEFAULT_CONTEXT_WINDOW;
+  // An OpenAI model's window is the sending Codex release's (core/openai/model-windows.ts); one it does not list, 200,000.
+  if (openAi) {
+    const release = codexReleaseOf(headerValue(request.headers['user-agent']));
+    return (model === undefined ? undefined : openAiModelWindow(model, release)) ?? DEFAULT_CONTEXT_WINDOW;
+  }
   const beta = request.headers['anthropic-beta'];
   const betas = typeof beta === 'string' ? beta : Array.isArray(beta) ? beta.filter(isString) : undefined;
   return effectiveCompactWindow(contextWindowFor(undefined, betas, model), settings.autoCompactWindow);

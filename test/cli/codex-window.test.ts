@@ -14,6 +14,8 @@ describe('codexModelArg', () => {
 describe('codexWindowLine', () => {
   it("should name a listed model's window, and an unlisted model as unknown with the assumption it is measured against", () => {
     expect(codexWindowLine('gpt-6.2-sol', undefined)).toContain('gpt-6.2-sol: fullness against its 500,000-token window');
+    expect(codexWindowLine('gpt-6.2-sol', undefined)).not.toContain('before 0.171.0');
+    expect(codexWindowLine('gpt-6.1-sol', undefined)).toContain("500,000-token window (Codex 0.171.0's model list; 272,000 from a Codex before 0.171.0");
     const unknown = codexWindowLine('gpt-7-nova', undefined);
     expect(unknown).toContain('"gpt-7-nova" is unknown to ctxshed');
     expect(unknown).toContain('200,000 tokens, an assumption: pass --window');

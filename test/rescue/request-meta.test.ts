@@ -104,6 +104,15 @@ describe('readRequestMeta, an OpenAI model', () => {
     expect([sol.window, astra.window, unknown.window]).toEqual([500_000, 272_000, 200_000]);
   });
 
+  it('should measure gpt-6.1-sol against 272,000 for a Codex before 0.171.0, read from its user-agent, and 500,000 for 0.171.0', () => {
+    const from = (agent: string) =>
+      readRequestMeta({ method: 'POST', target: '/v1/responses', headers: { 'user-agent': agent }, body: responses('gpt-6.1-sol') }, DEFAULT_ENGINE_SETTINGS)
+        .window;
+    expect(from('codex_exec/0.169.0 (Debian 12.0.0; x86_64) unknown (codex_exec; 0.169.0)')).toBe(272_000);
+    expect(from('codex_exec/0.171.0 (Debian 12.0.0; x86_64) unknown (codex_exec; 0.171.0)')).toBe(500_000);
+    expect(from('some-other-client/1.0')).toBe(500_000);
+  });
+
   it('should let --window win over the table, and ignore CLAUDE_CODE_AUTO_COMPACT_WINDOW', () => {
     const body = responses('gpt-6.2-sol');
     expect(readRequestMeta({ method: 'POST', target: '/v1/responses', headers: {}, body }, { ...DEFAULT_ENGINE_SETTINGS, window: 128_000 }).window).toBe(
