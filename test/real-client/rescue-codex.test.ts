@@ -102,9 +102,10 @@ describe.each(CLIENTS)('Codex %s', (client) => {
       if (skipped !== '') skip();
       const { model: expected } = CODEX_CLIENTS[client];
       for (const s of model()) expect((JSON.parse(s.client.toString('utf8')) as { model?: string }).model, `request ${s.seq}`).toBe(expected);
-      // 0.171.0's default, gpt-6.2-sol, has a 500,000-token window in its bundled model list.
+      // 0.171.0's default, gpt-6.2-sol, has a 500,000-token window in its bundled model list;
+      // 0.169.0's, gpt-6.1-sol, 272,000 in its own list (where that release compacts).
       if (client === 'current') expect([expected, openAiModelWindow(expected)]).toEqual(['gpt-6.2-sol', 500_000]);
-      else expect(openAiModelWindow(expected)).toBeDefined();
+      else expect([expected, openAiModelWindow(expected, [0, 169, 0])]).toEqual(['gpt-6.1-sol', 272_000]);
     });
 
     it('should run Codex in its default mode, as users do: the read-only sandbox (bubblewrap, then seccomp), approvals never asked', ({ skip }) => {
