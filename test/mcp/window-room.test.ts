@@ -1,26 +1,17 @@
 import fs from 'node:fs/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { windowRoomOf } from '../../src/mcp/window-room.js';
 import { serializeConversationRecord } from '../../src/state/conversation-record.js';
-import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';
-import { makeTempDir, removeTempDir } from '../state/fixtures/state-fixtures.js';
+import { useStateDir } from '../state/fixtures/state-fixtures.js';
 import { block, epoch, KEY_A, KEY_B, record, wire } from '../report/report-fixtures.js';
 
 const SHA = '7'.repeat(64);
 
-let tmp: string;
-let state: StateDir;
-beforeEach(async () => {
-  tmp = await makeTempDir();
-  state = await openStateDir(tmp);
-});
-afterEach(async () => {
-  await removeTempDir(tmp);
-});
+const dirs = useStateDir();
 
 async function writeRecord(key: string, sha: string): Promise<void> {
   const r = record([epoch(1, '2026-01-01T00:00:00.000Z', [block(3, 5000, sha)])], key);
-  await fs.writeFile(`${state.conversationsDir}/${key}.json`, serializeConversationRecord(r), { mode: 0o600 });
+  await fs.writeFile(`${dirs.state.conversationsDir}/${key}.json`, serializeConversationRecord(r), { mode: 0o600 });
 }
 
 describe('windowRoomOf', () => {
@@ -32,15 +23,15 @@ describe('windowRoomOf', () => {
       wire({ t: '2026-01-01T00:00:02.000Z', fullness: 0.9, window: 200_000 }, KEY_B),
       wire({ t: '2026-01-01T00:00:03.000Z', fullness: 0.62, window: 200_000 }),
     ];
-    await fs.writeFile(state.wirePath, lines.map((l) => `${JSON.stringify(l)}\n`).join(''), { mode: 0o600 });
+    await fs.writeFile(dirs.state.wirePath, lines.map((l) => `${JSON.stringify(l)}\n`).join(''), { mode: 0o600 });
 
-    expect(await windowRoomOf(state, SHA)).toEqual({ fullness: 0.62, window: 200_000, leftTokens: 76_000 });
+    expect(await windowRoomOf(dirs.state, SHA)).toEqual({ fullness: 0.62, window: 200_000, leftTokens: 76_000 });
   });
 
   it('should know nothing when no record froze the text, or the log has no reading of its conversation', async () => {
     await writeRecord(KEY_A, SHA);
 
-    expect(await windowRoomOf(state, SHA)).toBeUndefined();
-    expect(await windowRoomOf(state, '9'.repeat(64))).toBeUndefined();
+    expect(await windowRoomOf(dirs.state, SHA)).toBeUndefined();
+    expect(await windowRoomOf(dirs.state, '9'.repeat(64))).toBeUndefined();
   });
 });

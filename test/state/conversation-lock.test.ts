@@ -5,22 +5,13 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { latchEpoch } from '../../src/state/latch-epoch.js';
-import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';
 import { readConversation } from '../../src/state/read-conversation.js';
 import { verifyState } from '../../src/state/verify-state.js';
-import { appendEpochPlan, blockFor, epochOf, keyOf, makeTempDir, recordOf, removeTempDir } from './fixtures/state-fixtures.js';
+import { appendEpochPlan, blockFor, epochOf, keyOf, recordOf, useStateDir } from './fixtures/state-fixtures.js';
 
-let tmp: string;
-let state: StateDir;
-beforeEach(async () => {
-  tmp = await makeTempDir();
-  state = await openStateDir(tmp);
-});
-afterEach(async () => {
-  await removeTempDir(tmp);
-});
+const dirs = useStateDir();
 
 function gate(): { opened: Promise<void>; open: () => void } {
   let open: () => void = () => undefined;
@@ -33,37 +24,37 @@ describe('the conversation lock', () => {
     const [a, b] = [keyOf('a'), keyOf('b')];
     const held = gate();
     const entered = gate();
-    const first = latchEpoch(state, a, async () => {
+    const first = latchEpoch(dirs.state, a, async () => {
       entered.open();
       await held.opened;
       return appendEpochPlan(a, undefined, 'a text\n'.repeat(50), 1);
     });
     await entered.opened;
     // Under one lock for the whole directory this would wait for `first`, which waits for it: a hang.
-    const second = await latchEpoch(state, b, () => appendEpochPlan(b, undefined, 'b text\n'.repeat(50), 1));
+    const second = await latchEpoch(dirs.state, b, () => appendEpochPlan(b, undefined, 'b text\n'.repeat(50), 1));
     expect(second?.epochs.length).toBe(1);
     held.open();
     expect((await first)?.epochs.length).toBe(1);
-    expect((await verifyState(tmp)).problems).toEqual([]);
+    expect((await verifyState(dirs.tmp)).problems).toEqual([]);
   });
 
   it('should make two latches of one conversation take turns, the second deciding on what the first wrote', async () => {
     const key = keyOf('one');
     const seen: number[] = [];
     const latch = (text: string) =>
-      latchEpoch(state, key, (current) => {
+      latchEpoch(dirs.state, key, (current) => {
         seen.push(current?.epochs.length ?? 0);
         return appendEpochPlan(key, current, text, 10 + seen.length);
       });
     await Promise.all([latch('first\n'.repeat(40)), latch('second\n'.repeat(40))]);
     expect(seen).toEqual([0, 1]);
-    expect((await readConversation(state, key))?.epochs.length).toBe(2);
+    expect((await readConversation(dirs.state, key))?.epochs.length).toBe(2);
   });
 
   it('should write a latch of many blocks with every file in place and no staging file left', async () => {
     const key = keyOf('many');
     const made = Array.from({ length: 300 }, (_, i) => blockFor(`block ${i}\n${'y'.repeat(2000)}`, i + 1));
-    await latchEpoch(state, key, () => ({
+    await latchEpoch(dirs.state, key, () => ({
       record: recordOf(key, [
         epochOf(
           1,
@@ -72,9 +63,9 @@ describe('the conversation lock', () => {
       ]),
       files: made.map((m) => m.file),
     }));
-    const names = await fs.readdir(state.elidedDir);
+    const names = await fs.readdir(dirs.state.elidedDir);
     expect(names.sort()).toEqual(made.map((m) => `${m.block.sha256}.txt`).sort());
-    for (const name of names.slice(0, 5)) expect((await fs.stat(path.join(state.elidedDir, name))).mode & 0o777).toBe(0o600);
-    expect((await verifyState(tmp)).problems).toEqual([]);
+    for (const name of names.slice(0, 5)) expect((await fs.stat(path.join(dirs.state.elidedDir, name))).mode & 0o777).toBe(0o600);
+    expect((await verifyState(dirs.tmp)).problems).toEqual([]);
   });
 });

@@ -1,34 +1,25 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { freezeSpan, planShed, applyEpochs, indexTranscript, renderStub, SPAN_STUB_PREFIX, SPANS, type TranscriptIndex } from '../../src/core/index.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { latchEpoch } from '../../src/state/latch-epoch.js';
-import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { writeSpanFiles } from '../../src/state/span-file.js';
 import { SMALL_RECENT_TOKENS, bodyOf, session } from '../core/shed/shed-bodies.js';
-import { appendEpochPlan, keyOf, makeTempDir, recordOf, removeTempDir, shedEpochOf } from './fixtures/state-fixtures.js';
+import { appendEpochPlan, keyOf, recordOf, shedEpochOf, useStateDir } from './fixtures/state-fixtures.js';
 
-let tmp: string;
-let state: StateDir;
-beforeEach(async () => {
-  tmp = await makeTempDir();
-  state = await openStateDir(tmp);
-});
-afterEach(async () => {
-  await removeTempDir(tmp);
-});
+const dirs = useStateDir();
 
 /** A shed body of a 12-turn session, with its span's files written and its epoch recorded. */
 async function shedBody(): Promise<{ original: Uint8Array; shed: Uint8Array; sha: string }> {
   const original = bodyOf(session(12));
   const plan = planShed(original, [], { sha256: sha256Hex, recentTokens: SMALL_RECENT_TOKENS });
   if (plan.kind !== 'planned') throw new Error(plan.reason);
-  await writeSpanFiles(state, plan.span.sha256, plan.span.text);
+  await writeSpanFiles(dirs.state, plan.span.sha256, plan.span.text);
   const key = keyOf('shed');
-  await latchEpoch(state, key, () => ({ record: recordOf(key, [shedEpochOf(1, freezeSpan(plan.span))]), files: [] }));
-  const out = applyEpochs(SPANS, original, [freezeSpan(plan.span)], { spansDir: state.spansDir, sha256: sha256Hex });
+  await latchEpoch(dirs.state, key, () => ({ record: recordOf(key, [shedEpochOf(1, freezeSpan(plan.span))]), files: [] }));
+  const out = applyEpochs(SPANS, original, [freezeSpan(plan.span)], { spansDir: dirs.state.spansDir, sha256: sha256Hex });
   if (out.kind !== 'applied') throw new Error(out.reason);
   return { original, shed: out.body, sha: plan.span.sha256 };
 }
@@ -52,7 +43,7 @@ describe('inflateFromState', () => {
   it('should rebuild a shed body byte for byte from spans/<sha256>.json', async () => {
     const { original, shed } = await shedBody();
 
-    const inflated = await inflateFromState(state, shed);
+    const inflated = await inflateFromState(dirs.state, shed);
 
     expect(Buffer.from(inflated.body).equals(Buffer.from(original))).toBe(true);
     expect(inflated).toMatchObject({ spans: 1, stubs: 0 });
@@ -60,12 +51,12 @@ describe('inflateFromState', () => {
 
   it('should refuse a span file that is missing or no longer matches its name', async () => {
     const { shed, sha } = await shedBody();
-    const file = path.join(state.spansDir, `${sha}.json`);
+    const file = path.join(dirs.state.spansDir, `${sha}.json`);
 
     await fs.writeFile(file, 'changed');
-    await expect(inflateFromState(state, shed)).rejects.toThrow(/does not match its sha256 name/);
+    await expect(inflateFromState(dirs.state, shed)).rejects.toThrow(/does not match its sha256 name/);
     await fs.unlink(file);
-    await expect(inflateFromState(state, shed)).rejects.toThrow(/cannot read span file .*ENOENT/);
+    await expect(inflateFromState(dirs.state, shed)).rejects.toThrow(/cannot read span file .*ENOENT/);
   });
 
   it('should put back only the stubs the records say ctxshed wrote, never text of the client that reads like one', async () => {
@@ -74,12 +65,12 @@ describe('inflateFromState', () => {
     const original = 'the original output of the first tool call';
     const key = keyOf('rescue');
     const plan = appendEpochPlan(key, undefined, original, 0);
-    await latchEpoch(state, key, () => plan);
-    const stub = renderStub(plan.record.epochs[0]!.blocks[0]!, state.elidedDir);
+    await latchEpoch(dirs.state, key, () => plan);
+    const stub = renderStub(plan.record.epochs[0]!.blocks[0]!, dirs.state.elidedDir);
     const body = toolResultsBody([stub, stub]);
 
     // Act
-    const inflated = await inflateFromState(state, body);
+    const inflated = await inflateFromState(dirs.state, body);
 
     // Assert
     expect(Buffer.from(inflated.body).toString()).toBe(Buffer.from(toolResultsBody([original, stub])).toString());
@@ -89,11 +80,11 @@ describe('inflateFromState', () => {
   it('should leave every stub alone where no record names it', async () => {
     // Arrange: the elided file is there, but no conversation record froze the block.
     const { shed } = await shedBody();
-    await fs.rm(state.conversationsDir, { recursive: true });
-    await fs.mkdir(state.conversationsDir);
+    await fs.rm(dirs.state.conversationsDir, { recursive: true });
+    await fs.mkdir(dirs.state.conversationsDir);
 
     // Act
-    const inflated = await inflateFromState(state, shed);
+    const inflated = await inflateFromState(dirs.state, shed);
 
     // Assert
     expect(inflated).toEqual({ body: shed, stubs: 0, spans: 0, thinking: 0 });
@@ -117,7 +108,7 @@ describe('inflateFromState', () => {
     expect(withCopy(text)).not.toBe(text);
 
     // Act
-    const inflated = await inflateFromState(state, Buffer.from(withCopy(text)));
+    const inflated = await inflateFromState(dirs.state, Buffer.from(withCopy(text)));
 
     // Assert
     expect(Buffer.from(inflated.body).toString()).toBe(withCopy(Buffer.from(original).toString()));
@@ -127,7 +118,7 @@ describe('inflateFromState', () => {
   it('should give back a body without stubs unchanged, and refuse one that is no request', async () => {
     const body = bodyOf(session(3));
 
-    expect(await inflateFromState(state, body)).toEqual({ body, stubs: 0, spans: 0, thinking: 0 });
-    await expect(inflateFromState(state, Buffer.from('nope'))).rejects.toThrow(/not a Messages API body/);
+    expect(await inflateFromState(dirs.state, body)).toEqual({ body, stubs: 0, spans: 0, thinking: 0 });
+    await expect(inflateFromState(dirs.state, Buffer.from('nope'))).rejects.toThrow(/not a Messages API body/);
   });
 });

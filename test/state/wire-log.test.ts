@@ -1,53 +1,44 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { verifyState } from '../../src/state/verify-state.js';
 import { appendWireRecord, WIRE_DISK_FULL_MARKER, WIRE_TORN_MARKER, WireLog } from '../../src/state/wire-log.js';
 import { spawnFixture, waitFixture } from './fixtures/run-tsx.js';
-import { makeTempDir, modeOf, removeTempDir, withUmask } from './fixtures/state-fixtures.js';
+import { modeOf, withUmask, useStateDir } from './fixtures/state-fixtures.js';
 
-let tmp: string;
-let state: StateDir;
-beforeEach(async () => {
-  tmp = await makeTempDir();
-  state = await openStateDir(tmp);
-});
-afterEach(async () => {
-  await removeTempDir(tmp);
-});
+const dirs = useStateDir();
 
-const wireText = (): Promise<string> => fs.readFile(state.wirePath, 'utf8');
+const wireText = (): Promise<string> => fs.readFile(dirs.state.wirePath, 'utf8');
 
 describe('appendWireRecord', () => {
   it('should append one JSON line per record to a 0600 wire.jsonl, even under umask 000', async () => {
     await withUmask(0o000, async () => {
-      await appendWireRecord(state, { path: '/v1/messages', status: 200 });
-      await appendWireRecord(state, { path: '/v1/messages', status: 529 });
+      await appendWireRecord(dirs.state, { path: '/v1/messages', status: 200 });
+      await appendWireRecord(dirs.state, { path: '/v1/messages', status: 529 });
     });
     expect(await wireText()).toBe('{"path":"/v1/messages","status":200}\n{"path":"/v1/messages","status":529}\n');
-    expect(await modeOf(state.wirePath)).toBe(0o600);
+    expect(await modeOf(dirs.state.wirePath)).toBe(0o600);
   });
 
   it('should tighten a wire.jsonl that an older run left readable by others', async () => {
-    await fs.writeFile(state.wirePath, '', { mode: 0o644 });
-    await fs.chmod(state.wirePath, 0o644);
-    await appendWireRecord(state, { a: 1 });
-    expect(await modeOf(state.wirePath)).toBe(0o600);
+    await fs.writeFile(dirs.state.wirePath, '', { mode: 0o644 });
+    await fs.chmod(dirs.state.wirePath, 0o644);
+    await appendWireRecord(dirs.state, { a: 1 });
+    expect(await modeOf(dirs.state.wirePath)).toBe(0o600);
   });
 
   it('should refuse to append through a symlink planted at wire.jsonl', async () => {
-    const outside = path.join(tmp, 'outside.log');
+    const outside = path.join(dirs.tmp, 'outside.log');
     await fs.writeFile(outside, 'precious\n');
-    await fs.symlink(outside, state.wirePath);
-    await expect(appendWireRecord(state, { a: 1 })).rejects.toMatchObject({ code: 'STATE_WIRE_FAILED' });
+    await fs.symlink(outside, dirs.state.wirePath);
+    await expect(appendWireRecord(dirs.state, { a: 1 })).rejects.toMatchObject({ code: 'STATE_WIRE_FAILED' });
     expect(await fs.readFile(outside, 'utf8')).toBe('precious\n');
   });
 });
 
 describe('WireLog', () => {
   it('should keep the order of appends made without awaiting each', async () => {
-    const log = new WireLog(state.wirePath);
+    const log = new WireLog(dirs.state.wirePath);
     await Promise.all(Array.from({ length: 50 }, (_, i) => log.append({ i })));
     await log.close();
     const lines = (await wireText()).trimEnd().split('\n');
@@ -56,11 +47,11 @@ describe('WireLog', () => {
 
   it('should write the lines of many appends in one batch, and those still waiting when closed', async () => {
     // Arrange: a delay no test waits for.
-    const log = new WireLog(state.wirePath, 60_000);
+    const log = new WireLog(dirs.state.wirePath, 60_000);
     const appended = [log.append({ n: 1 }), log.append({ n: 2 })];
 
     // Act
-    const before = await fs.readFile(state.wirePath, 'utf8').catch(() => '');
+    const before = await fs.readFile(dirs.state.wirePath, 'utf8').catch(() => '');
     await log.close();
 
     // Assert
@@ -71,7 +62,7 @@ describe('WireLog', () => {
 
   it('should write a batch at once when it reaches its size cap', async () => {
     // Arrange
-    const log = new WireLog(state.wirePath, 60_000);
+    const log = new WireLog(dirs.state.wirePath, 60_000);
 
     // Act: two records of 40 KB pass the 64 KB cap.
     await Promise.all([log.append({ a: 'x'.repeat(40_000) }), log.append({ b: 'y'.repeat(40_000) })]);
@@ -82,7 +73,7 @@ describe('WireLog', () => {
   });
 
   it('should reject a failed append with a catchable STATE_WIRE_FAILED and keep going', async () => {
-    const log = new WireLog(state.wirePath);
+    const log = new WireLog(dirs.state.wirePath);
     await expect(log.append({ big: 1n } as object)).rejects.toMatchObject({ code: 'STATE_WIRE_FAILED' });
     await log.append({ ok: true });
     await log.close();
@@ -90,17 +81,17 @@ describe('WireLog', () => {
   });
 
   it('should reject when the disk write fails, then recover once it can write', async () => {
-    await fs.mkdir(state.wirePath); // open() fails: EISDIR
-    const log = new WireLog(state.wirePath);
+    await fs.mkdir(dirs.state.wirePath); // open() fails: EISDIR
+    const log = new WireLog(dirs.state.wirePath);
     await expect(log.append({ n: 1 })).rejects.toMatchObject({ code: 'STATE_WIRE_FAILED' });
-    await fs.rmdir(state.wirePath);
+    await fs.rmdir(dirs.state.wirePath);
     await log.append({ n: 2 });
     await log.close();
     expect(await wireText()).toBe('{"n":2}\n');
   });
 
   it('should open the file again when used after close', async () => {
-    const log = new WireLog(state.wirePath);
+    const log = new WireLog(dirs.state.wirePath);
     await log.append({ n: 1 });
     await log.close();
     await log.append({ n: 2 });
@@ -109,23 +100,23 @@ describe('WireLog', () => {
   });
 
   it('should close a line torn by a crash before appending, so verify still passes', async () => {
-    await fs.writeFile(state.wirePath, '{"n":1}\n{"n":2,"pa', { mode: 0o600 });
-    const log = new WireLog(state.wirePath);
+    await fs.writeFile(dirs.state.wirePath, '{"n":1}\n{"n":2,"pa', { mode: 0o600 });
+    const log = new WireLog(dirs.state.wirePath);
     await log.append({ n: 3 });
     await log.append({ n: 4 });
     await log.close();
     const marker = JSON.stringify(WIRE_TORN_MARKER);
     expect(await wireText()).toBe(`{"n":1}\n{"n":2,"pa\n${marker}\n{"n":3}\n{"n":4}\n`);
-    const report = await verifyState(tmp);
+    const report = await verifyState(dirs.tmp);
     expect(report.problems).toEqual([]);
     expect(report.notes.join('\n')).toContain('line 2 was cut short by a crash');
   });
 
   it("should not take the tail of another process's append still being written for a torn line", async () => {
     // Another writer's line shows its first bytes, and finishes a moment later (before the recheck).
-    await fs.writeFile(state.wirePath, '{"n":1}\n{"n":2,"pa', { mode: 0o600 });
-    const log = new WireLog(state.wirePath, 0);
-    const finishing = new Promise<void>((resolve) => setTimeout(() => void fs.appendFile(state.wirePath, 'd":1}\n').then(() => resolve()), 2));
+    await fs.writeFile(dirs.state.wirePath, '{"n":1}\n{"n":2,"pa', { mode: 0o600 });
+    const log = new WireLog(dirs.state.wirePath, 0);
+    const finishing = new Promise<void>((resolve) => setTimeout(() => void fs.appendFile(dirs.state.wirePath, 'd":1}\n').then(() => resolve()), 2));
 
     await log.append({ n: 3 });
     await finishing;
@@ -137,7 +128,7 @@ describe('WireLog', () => {
   it('should never interleave lines from two processes appending at once', async () => {
     const count = 300;
     const startAt = String(Date.now() + 1_500);
-    const results = await Promise.all(['x', 'y'].map((worker) => waitFixture(spawnFixture('wire-worker.ts', [tmp, worker, String(count), startAt]))));
+    const results = await Promise.all(['x', 'y'].map((worker) => waitFixture(spawnFixture('wire-worker.ts', [dirs.tmp, worker, String(count), startAt]))));
     for (const result of results) expect(result, result.stderr).toMatchObject({ code: 0, signal: null });
     const lines = (await wireText()).split('\n');
     expect(lines.pop()).toBe('');
@@ -153,7 +144,7 @@ describe('WireLog', () => {
 describe('WireLog on a full disk', () => {
   /** FileHandle.prototype, whose write the tests make fail as a full disk does. */
   async function handlePrototype(): Promise<{ write: (...args: unknown[]) => Promise<{ bytesWritten: number }> }> {
-    const probe = path.join(tmp, 'probe');
+    const probe = path.join(dirs.tmp, 'probe');
     const handle = await fs.open(probe, 'w');
     await handle.close();
     await fs.rm(probe);
@@ -169,7 +160,7 @@ describe('WireLog on a full disk', () => {
   });
 
   it('should close a line the disk cut short with the disk-full marker, and verify should say the disk was full', async () => {
-    const log = new WireLog(state.wirePath, 0);
+    const log = new WireLog(dirs.state.wirePath, 0);
     await log.append({ n: 1 });
     const proto = await handlePrototype();
     const write = proto.write;
@@ -189,15 +180,15 @@ describe('WireLog on a full disk', () => {
     await log.close();
 
     expect(await wireText()).toBe(`{"n":1}\n{"n":2\n${JSON.stringify(WIRE_DISK_FULL_MARKER)}\n{"n":3}\n`);
-    const report = await verifyState(tmp);
+    const report = await verifyState(dirs.tmp);
     expect(report.problems).toEqual([]);
     expect(report.notes).toContain('wire.jsonl: line 2 was cut short because the disk was full, and closed later');
     expect(report.notes.join('\n')).not.toContain('crash');
   });
 
   it("should still call a torn tail a crash when this log's own failed write put nothing in the file", async () => {
-    await fs.writeFile(state.wirePath, '{"n":1}\n{"n":2,"pa', { mode: 0o600 });
-    const log = new WireLog(state.wirePath, 0);
+    await fs.writeFile(dirs.state.wirePath, '{"n":1}\n{"n":2,"pa', { mode: 0o600 });
+    const log = new WireLog(dirs.state.wirePath, 0);
     const proto = await handlePrototype();
     vi.spyOn(proto, 'write').mockImplementationOnce(async () => {
       throw enospc();
@@ -209,11 +200,11 @@ describe('WireLog on a full disk', () => {
     await log.close();
 
     expect(await wireText()).toBe(`{"n":1}\n{"n":2,"pa\n${JSON.stringify(WIRE_TORN_MARKER)}\n{"n":4}\n`);
-    expect((await verifyState(tmp)).notes).toContain('wire.jsonl: line 2 was cut short by a crash and closed later');
+    expect((await verifyState(dirs.tmp)).notes).toContain('wire.jsonl: line 2 was cut short by a crash and closed later');
   });
 
   it('should write the rest of a write a signal cut short, leaving no torn line at all', async () => {
-    const log = new WireLog(state.wirePath, 0);
+    const log = new WireLog(dirs.state.wirePath, 0);
     const proto = await handlePrototype();
     const write = proto.write;
     vi.spyOn(proto, 'write').mockImplementationOnce(async function (this: unknown, ...args: unknown[]) {
