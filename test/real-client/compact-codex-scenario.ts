@@ -11,10 +11,9 @@
  * One `codex exec` run (makeModel has its phases). Rescue epochs latch before the compaction and
  * after it. Same path of each request as rescue-codex-scenario.ts.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ReceivedRequest } from '../../src/scripted/received-request.js';
-import { CLI_PATH } from '../support/cli-process.js';
 import {
   functionCall,
   isResponsesRequest,
@@ -25,14 +24,11 @@ import {
   type OpenAiReply,
 } from '../support/responses-upstream.js';
 import { isInNetns, reexecInNetns } from './client-env.js';
-import { CODEX_MODEL, codexEnv } from './codex-env.js';
-import { SEQ_HEADER } from './recording-hop.js';
-import { CANNOT_ISOLATE, type Exchange, writeWrapper } from './rescue-codex-scenario.js';
-import { runToEnd } from './run-to-end.js';
+import { CODEX_MODEL } from './codex-env.js';
+import { CANNOT_ISOLATE, type CodexRuns, type Exchange, pairExchanges, runCodexPrompts, scenarioDirs } from './codex-runs.js';
 import { linesOf } from './scratch-text.js';
-import { startUpgradeHop } from './upgrade-hop.js';
 
-const CLIENT_TIMEOUT_MS = 180_000;
+const _CLIENT_TIMEOUT_MS = 180_000;
 const BYTES_PER_TOKEN = 4;
 /** Rescue mode: epochs latch at 50% of a 60,000-token window, keeping the two newest outputs. */
 export const COMPACT_RESCUE_FLAGS = ['--window', '60000', '--rescue-pct', '50', '--keep-recent', '2', '--min-bytes', '1024'];
@@ -93,54 +89,22 @@ async function main(): Promise<void> {
   if (relaunched !== undefined) process.exit(await relaunched);
   if (!isInNetns()) process.exit(CANNOT_ISOLATE);
 
-  const root = resolve(rootArg);
-  const [home, projectDir, stateDir, bodiesDir] = ['home', 'project', 'state', 'bodies'].map((d) => join(root, d)) as [string, string, string, string];
-  const targetFile = join(root, 'proxy-url');
-  for (const dir of [home, projectDir, bodiesDir]) mkdirSync(dir, { recursive: true });
+  const dirs = scenarioDirs(resolve(rootArg));
+  const { root, projectDir, stateDir, bodiesDir } = dirs;
   for (let n = 1; n <= 5; n++) writeFileSync(join(projectDir, `f${n}.txt`), linesOf(`f${n}`, FILE_BYTES));
   for (let n = 1; n <= 5; n++) writeFileSync(join(projectDir, `s${n}.txt`), linesOf(`s${n}`, 1536));
   for (let n = 1; n <= 4; n++) writeFileSync(join(projectDir, `g${n}.txt`), linesOf(`g${n}`, FILE_BYTES));
 
   const upstream = await startOpenAiUpstream(makeModel());
-  const hop = await startUpgradeHop(() => /"(http:\/\/127\.0\.0\.1:\d+)"/.exec(readFileSync(targetFile, 'utf8'))?.[1] ?? 'http://127.0.0.1:9');
-  const wrapper = writeWrapper(join(root, 'bin'), targetFile, hop.url);
-  const codexArgs = [
-    'exec',
-    '--skip-git-repo-check',
-    '--json',
-    '-m',
-    CODEX_MODEL,
-    '-C',
-    projectDir,
-    '-c',
-    `model_auto_compact_token_limit=${COMPACT_LIMIT}`,
-    COMPACT_PROMPT,
-  ];
-  const exits: CompactObservations['exits'] = [];
+  const execFlags = ['--skip-git-repo-check', '--json', '-m', CODEX_MODEL, '-C', projectDir, '-c', `model_auto_compact_token_limit=${COMPACT_LIMIT}`];
+  let runs: CodexRuns;
   try {
-    const rescueArgs = ['rescue', ...COMPACT_RESCUE_FLAGS, '--state', stateDir, '--upstream', upstream.baseUrl, '--', wrapper, ...codexArgs];
-    const result = await runToEnd(process.execPath, [CLI_PATH, ...rescueArgs], projectDir, codexEnv(home), CLIENT_TIMEOUT_MS);
-    exits.push({ code: result.code, stderr: result.stderr });
+    runs = await runCodexPrompts({ dirs, upstreamUrl: upstream.baseUrl, rescueFlags: COMPACT_RESCUE_FLAGS, execFlags, prompts: [COMPACT_PROMPT] });
   } finally {
-    await hop.close();
     await upstream.close();
   }
-
-  const bySeq = new Map(upstream.requests.map((r) => [Number(r.headers[SEQ_HEADER]), r]));
-  const exchanges: Exchange[] = hop.requests.map((req) => {
-    const clientFile = `${String(req.index).padStart(3, '0')}-client.json`;
-    writeFileSync(join(bodiesDir, clientFile), req.body);
-    const got = bySeq.get(req.index);
-    const upstreamFile = got === undefined ? undefined : `${String(req.index).padStart(3, '0')}-upstream.json`;
-    if (got !== undefined && upstreamFile !== undefined) writeFileSync(join(bodiesDir, upstreamFile), got.body);
-    return { run: 0, seq: req.index, method: req.method, path: req.path, clientFile, ...(upstreamFile === undefined ? {} : { upstreamFile }) };
-  });
-  const observations: CompactObservations = {
-    stateDir,
-    exits,
-    exchanges,
-    strayUpstream: upstream.requests.filter((r) => Number.isNaN(Number(r.headers[SEQ_HEADER]))).length,
-  };
+  const { exchanges, strayUpstream } = pairExchanges(runs, upstream.requests, bodiesDir);
+  const observations: CompactObservations = { stateDir, exits: runs.exits, exchanges, strayUpstream };
   writeFileSync(join(root, 'observations.json'), JSON.stringify(observations, null, 2));
 }
 

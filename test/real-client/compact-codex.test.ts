@@ -15,7 +15,7 @@ import { verifyState } from '../../src/state/verify-state.js';
 import { compactionItem } from '../support/responses-compaction.js';
 import { CODEX_CLIENTS, CODEX_FLAG, whyCodexCannotRun, whyCodexSandboxCannotRun } from './codex-env.js';
 import type { CompactObservations } from './compact-codex-scenario.js';
-import { CANNOT_ISOLATE, type Exchange } from './rescue-codex-scenario.js';
+import { CANNOT_ISOLATE, type Exchange } from './codex-runs.js';
 import { readBody, readObservations, runScenario } from './run-scenario.js';
 
 const SCENARIO = new URL('./compact-codex-scenario.ts', import.meta.url).pathname;
@@ -36,6 +36,8 @@ interface WireLine {
   latched?: number;
   requestClass?: string;
   refused?: string;
+  /** A warm-up on the WebSocket, answered by ctxshed (docs/openai.md "WebSockets"): no model call. */
+  warmup?: true;
 }
 
 describe.skipIf(why !== undefined)(`remote compaction with the real Codex CLI ${CODEX_CLIENTS.current.version} through ctxshed rescue`, () => {
@@ -68,7 +70,7 @@ describe.skipIf(why !== undefined)(`remote compaction with the real Codex CLI ${
       .split('\n')
       .filter((l) => l.length > 0)
       .map((l) => JSON.parse(l) as WireLine)
-      .filter((l) => l.route !== undefined && l.refused === undefined);
+      .filter((l) => l.route !== undefined && l.refused === undefined && l.warmup === undefined);
     at = model.findIndex((s) => s.input.at(-1)?.['type'] === 'compaction_trigger');
   }, SCENARIO_TIMEOUT_MS);
 

@@ -15,11 +15,9 @@
  * `rescue` gives Codex `-c openai_base_url="<proxy>"`; the `codex` it runs is a wrapper that hands
  * that URL to the hop and points the real Codex at the hop instead.
  */
-import { runToEnd } from './run-to-end.js';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseStub, STUB_PREFIX } from '../../src/core/index.js';
-import { CLI_PATH } from '../support/cli-process.js';
 import type { ReceivedRequest } from '../../src/scripted/received-request.js';
 import {
   customToolCall,
@@ -31,14 +29,12 @@ import {
   type OpenAiReply,
 } from '../support/responses-upstream.js';
 import { isInNetns, reexecInNetns } from './client-env.js';
-import { CODEX_BIN, CODEX_MODEL, codexEnv, codexTurnMetaOf, permissionsInstructionsOf, type CodexTurnMeta } from './codex-env.js';
+import { CODEX_MODEL, permissionsInstructionsOf } from './codex-env.js';
 import { SEQ_HEADER } from './recording-hop.js';
-import { startUpgradeHop } from './upgrade-hop.js';
+import { CANNOT_ISOLATE, type CodexRuns, type Exchange, pairExchanges, runCodexPrompts, scenarioDirs } from './codex-runs.js';
 import { linesOf } from './scratch-text.js';
 
-/** Exit code when the network cannot be isolated: the test is skipped, not failed. */
-export const CANNOT_ISOLATE = 3;
-const CLIENT_TIMEOUT_MS = 180_000;
+const _CLIENT_TIMEOUT_MS = 180_000;
 const BYTES_PER_TOKEN = 4;
 /** A window Codex's 68 KB opening body fills to about a quarter, so the files read push it over 70%. */
 export const RESCUE_FLAGS = ['--window', '60000', '--rescue-pct', '70', '--keep-recent', '2', '--min-bytes', '1024'];
@@ -50,21 +46,6 @@ export const CONTROL_CALL_ID = 'call_sandbox_control';
 /** The file the control tries to create. */
 export const CONTROL_FILE = 'sandbox-control.txt';
 export const PROMPTS = ['Read the first half of the notes.', 'Read the second half of the notes.', 'Now count the lines of every file.'] as const;
-
-export interface Exchange {
-  readonly run: number;
-  readonly seq: number;
-  readonly method: string;
-  readonly path: string;
-  readonly sessionId?: string;
-  /** What Codex said it ran this turn's commands under (its x-codex-turn-metadata header). */
-  readonly turn?: CodexTurnMeta;
-  /** Files under `<root>/bodies`: what the client sent, and what the upstream got (absent if it never arrived). */
-  readonly clientFile: string;
-  readonly upstreamFile?: string;
-  /** Sent as a `response.create` on the WebSocket (`clientFile` then holds the whole body it stands for). */
-  readonly ws?: true;
-}
 
 export interface Observations {
   readonly stateDir: string;
@@ -183,25 +164,6 @@ function makeModel(): { respond: (req: ReceivedRequest) => OpenAiReply | undefin
   return { respond, recall: () => recall };
 }
 
-// ---- running the client -----------------------------------------------------------------
-
-/** A `codex` for rescue to run: it hands rescue's base URL to the hop and points the real Codex at the hop. */
-export function writeWrapper(binDir: string, targetFile: string, hopUrl: string): string {
-  mkdirSync(binDir, { recursive: true });
-  const file = join(binDir, 'codex');
-  const script = [
-    '#!/bin/sh',
-    '# rescue put -c openai_base_url="<proxy>" first: keep it for the hop.',
-    `printf '%s' "$2" > '${targetFile}'`,
-    'shift 2',
-    `exec '${CODEX_BIN}' -c 'openai_base_url="${hopUrl}"' "$@"`,
-    '',
-  ].join('\n');
-  writeFileSync(file, script);
-  chmodSync(file, 0o755);
-  return file;
-}
-
 // ---- main -------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -213,78 +175,26 @@ async function main(): Promise<void> {
   // Codex talks to more than its base URL (model discovery, sign-in): never run it with a network.
   if (!isInNetns()) process.exit(CANNOT_ISOLATE);
 
-  const root = resolve(rootArg);
-  const home = join(root, 'home');
-  const projectDir = join(root, 'project');
-  const stateDir = join(root, 'state');
-  const bodiesDir = join(root, 'bodies');
-  const targetFile = join(root, 'proxy-url');
-  for (const dir of [home, projectDir, bodiesDir]) mkdirSync(dir, { recursive: true });
+  const dirs = scenarioDirs(resolve(rootArg));
+  const { root, projectDir, stateDir, bodiesDir } = dirs;
   for (const name of FILE_NAMES) writeFileSync(join(projectDir, name), linesOf(name.replace('.txt', ''), FILE_BYTES));
 
   const model = makeModel();
   const upstream = await startOpenAiUpstream(model.respond);
-  const hop = await startUpgradeHop(() => {
-    const arg = readFileSync(targetFile, 'utf8'); // openai_base_url="http://127.0.0.1:<port>"
-    return /"(http:\/\/127\.0\.0\.1:\d+)"/.exec(arg)?.[1] ?? 'http://127.0.0.1:9';
-  });
-  const wrapper = writeWrapper(join(root, 'bin'), targetFile, hop.url);
-  const env = codexEnv(home);
   // Codex's default mode, as a user runs it: no --sandbox, no approval setting, no bypass. For
   // `codex exec` 0.169.0 that is the read-only sandbox (bubblewrap, then seccomp) with approvals
   // never asked; it reads anywhere, so `cat <state>/elided/<sha>.txt` needs no grant.
   const execFlags = ['--skip-git-repo-check', '--json', '-m', CODEX_MODEL, '-C', projectDir];
-  const exits: Observations['exits'] = [];
-  const hopCount: number[] = [];
-  let threadId = '';
+  let runs: CodexRuns;
   try {
-    for (const [run, prompt] of PROMPTS.entries()) {
-      const codexArgs = run === 0 ? ['exec', ...execFlags, prompt] : ['exec', ...execFlags, 'resume', threadId, prompt];
-      const rescueArgs = ['rescue', ...RESCUE_FLAGS, '--state', stateDir, '--upstream', upstream.baseUrl, '--', wrapper, ...codexArgs];
-      const result = await runToEnd(process.execPath, [CLI_PATH, ...rescueArgs], projectDir, env, CLIENT_TIMEOUT_MS);
-      exits.push({ code: result.code, stderr: result.stderr });
-      hopCount.push(hop.requests.length);
-      if (run === 0) {
-        const started = result.stdout
-          .split('\n')
-          .filter((l) => l.startsWith('{'))
-          .map((l) => JSON.parse(l) as { type?: string; thread_id?: string })
-          .find((e) => e.type === 'thread.started');
-        threadId = started?.thread_id ?? '';
-        if (threadId === '') break;
-      }
-    }
+    runs = await runCodexPrompts({ dirs, upstreamUrl: upstream.baseUrl, rescueFlags: RESCUE_FLAGS, execFlags, prompts: PROMPTS });
   } finally {
-    await hop.close();
     await upstream.close();
   }
-
-  const bySeq = new Map(upstream.requests.map((r) => [Number(r.headers[SEQ_HEADER]), r]));
-  // A WebSocket message's POST carries no hop header: the upstream got them in the order Codex sent them.
-  const overSocket = upstream.requests.filter((r) => Number.isNaN(Number(r.headers[SEQ_HEADER])));
-  let nextOverSocket = 0;
-  const exchanges: Exchange[] = hop.requests.map((req) => {
-    const run = hopCount.findIndex((n) => req.index < n);
-    const clientFile = `${String(req.index).padStart(3, '0')}-client.json`;
-    writeFileSync(join(bodiesDir, clientFile), req.body);
-    const got = req.ws === true ? overSocket[nextOverSocket++] : bySeq.get(req.index);
-    const upstreamFile = got === undefined ? undefined : `${String(req.index).padStart(3, '0')}-upstream.json`;
-    if (got !== undefined && upstreamFile !== undefined) writeFileSync(join(bodiesDir, upstreamFile), got.body);
-    const sessionId = req.headers['session-id'];
-    return {
-      run,
-      seq: req.index,
-      method: req.method,
-      path: req.path,
-      ...(typeof sessionId === 'string' ? { sessionId } : {}),
-      turn: codexTurnMetaOf(req.headers),
-      ...(req.ws === true ? { ws: true as const } : {}),
-      clientFile,
-      ...(upstreamFile === undefined ? {} : { upstreamFile }),
-    };
-  });
+  const { exits, threadId, upgrades } = runs;
+  const { exchanges, strayUpstream } = pairExchanges(runs, upstream.requests, bodiesDir);
   const recall = model.recall();
-  const firstCall = hop.requests.find((r) => r.method === 'POST' && r.path.endsWith('/responses'));
+  const firstCall = runs.hopRequests.find((r) => r.method === 'POST' && r.path.endsWith('/responses'));
   const permissions = firstCall === undefined ? undefined : permissionsInstructionsOf(firstCall.body);
   const observations: Observations = {
     stateDir,
@@ -292,8 +202,8 @@ async function main(): Promise<void> {
     exits,
     threadId,
     exchanges,
-    upgrades: hop.upgrades,
-    strayUpstream: overSocket.length - nextOverSocket,
+    upgrades,
+    strayUpstream,
     ...(recall === undefined ? {} : { recall }),
     ...(permissions === undefined ? {} : { permissions }),
   };

@@ -15,7 +15,8 @@ import { readConversation } from '../../src/state/read-conversation.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { CODEX_CLIENTS, CODEX_FLAG, type CodexName, whyCodexCannotRun, whyCodexSandboxCannotRun } from './codex-env.js';
-import { CANNOT_ISOLATE, CONTROL_CALL_ID, CONTROL_FILE, RECALL_CALL_ID, type Exchange, type Observations } from './rescue-codex-scenario.js';
+import { CANNOT_ISOLATE, type Exchange } from './codex-runs.js';
+import { CONTROL_CALL_ID, CONTROL_FILE, RECALL_CALL_ID, type Observations } from './rescue-codex-scenario.js';
 import { readBody, readObservations, runScenario } from './run-scenario.js';
 
 const SCENARIO = new URL('./rescue-codex-scenario.ts', import.meta.url).pathname;

@@ -17,10 +17,9 @@
  * Same path of each request as rescue-codex-scenario.ts: codex ──► upgrade hop ──► ctxshed ──► upstream.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ReceivedRequest } from '../../src/scripted/received-request.js';
-import { CLI_PATH } from '../support/cli-process.js';
 import {
   functionCall,
   isResponsesRequest,
@@ -31,14 +30,11 @@ import {
   type OpenAiReply,
 } from '../support/responses-upstream.js';
 import { isInNetns, reexecInNetns } from './client-env.js';
-import { CODEX_MODEL, codexEnv } from './codex-env.js';
-import { SEQ_HEADER } from './recording-hop.js';
-import { CANNOT_ISOLATE, type Exchange, writeWrapper } from './rescue-codex-scenario.js';
-import { runToEnd } from './run-to-end.js';
+import { CODEX_MODEL } from './codex-env.js';
+import { CANNOT_ISOLATE, type CodexRuns, type Exchange, pairExchanges, runCodexPrompts, scenarioDirs } from './codex-runs.js';
 import { linesOf } from './scratch-text.js';
-import { startUpgradeHop } from './upgrade-hop.js';
 
-const CLIENT_TIMEOUT_MS = 180_000;
+const _CLIENT_TIMEOUT_MS = 180_000;
 const BYTES_PER_TOKEN = 4;
 /** Shed mode, a window Codex's opening body fills to about a quarter, a threshold the first run crosses, a horizon for the gate. */
 export const SHED_CODEX_FLAGS = ['--mode', 'shed', '--window', '60000', '--rescue-pct', '50', '--horizon', '100'];
@@ -147,10 +143,8 @@ async function main(): Promise<void> {
   if (relaunched !== undefined) process.exit(await relaunched);
   if (!isInNetns()) process.exit(CANNOT_ISOLATE);
 
-  const root = resolve(rootArg);
-  const [home, projectDir, stateDir, bodiesDir] = ['home', 'project', 'state', 'bodies'].map((d) => join(root, d)) as [string, string, string, string];
-  const targetFile = join(root, 'proxy-url');
-  for (const dir of [home, projectDir, bodiesDir]) mkdirSync(dir, { recursive: true });
+  const dirs = scenarioDirs(resolve(rootArg));
+  const { root, projectDir, stateDir, bodiesDir } = dirs;
   for (let n = 1; n <= SHED_FILE_COUNT; n++) {
     const half = linesOf(`f${n}`, FILE_BYTES / 2);
     writeFileSync(join(projectDir, `f${n}.txt`), `${half}${shedFactOf(n)}\n${half}`);
@@ -158,53 +152,15 @@ async function main(): Promise<void> {
 
   const model = makeModel();
   const upstream = await startOpenAiUpstream(model.respond);
-  const hop = await startUpgradeHop(() => /"(http:\/\/127\.0\.0\.1:\d+)"/.exec(readFileSync(targetFile, 'utf8'))?.[1] ?? 'http://127.0.0.1:9');
-  const wrapper = writeWrapper(join(root, 'bin'), targetFile, hop.url);
-  const env = codexEnv(home);
   const execFlags = ['--skip-git-repo-check', '--json', '-m', CODEX_MODEL, '-C', projectDir];
-  const exits: ShedObservations['exits'] = [];
-  const hopCount: number[] = [];
-  let threadId = '';
+  let runs: CodexRuns;
   try {
-    for (const [run, prompt] of SHED_PROMPTS.entries()) {
-      const codexArgs = run === 0 ? ['exec', ...execFlags, prompt] : ['exec', ...execFlags, 'resume', threadId, prompt];
-      const rescueArgs = ['rescue', ...SHED_CODEX_FLAGS, '--state', stateDir, '--upstream', upstream.baseUrl, '--', wrapper, ...codexArgs];
-      const result = await runToEnd(process.execPath, [CLI_PATH, ...rescueArgs], projectDir, env, CLIENT_TIMEOUT_MS);
-      exits.push({ code: result.code, stderr: result.stderr });
-      hopCount.push(hop.requests.length);
-      if (run === 0) {
-        const started = result.stdout
-          .split('\n')
-          .filter((l) => l.startsWith('{'))
-          .map((l) => JSON.parse(l) as { type?: string; thread_id?: string })
-          .find((e) => e.type === 'thread.started');
-        threadId = started?.thread_id ?? '';
-        if (threadId === '') break;
-      }
-    }
+    runs = await runCodexPrompts({ dirs, upstreamUrl: upstream.baseUrl, rescueFlags: SHED_CODEX_FLAGS, execFlags, prompts: SHED_PROMPTS });
   } finally {
-    await hop.close();
     await upstream.close();
   }
-
-  const bySeq = new Map(upstream.requests.map((r) => [Number(r.headers[SEQ_HEADER]), r]));
-  const exchanges: Exchange[] = hop.requests.map((req) => {
-    const clientFile = `${String(req.index).padStart(3, '0')}-client.json`;
-    writeFileSync(join(bodiesDir, clientFile), req.body);
-    const got = bySeq.get(req.index);
-    const upstreamFile = got === undefined ? undefined : `${String(req.index).padStart(3, '0')}-upstream.json`;
-    if (got !== undefined && upstreamFile !== undefined) writeFileSync(join(bodiesDir, upstreamFile), got.body);
-    const run = hopCount.findIndex((n) => req.index < n);
-    return { run, seq: req.index, method: req.method, path: req.path, clientFile, ...(upstreamFile === undefined ? {} : { upstreamFile }) };
-  });
-  const observations: ShedObservations = {
-    stateDir,
-    exits,
-    threadId,
-    exchanges,
-    readBack: model.readBack,
-    strayUpstream: upstream.requests.filter((r) => Number.isNaN(Number(r.headers[SEQ_HEADER]))).length,
-  };
+  const { exchanges, strayUpstream } = pairExchanges(runs, upstream.requests, bodiesDir);
+  const observations: ShedObservations = { stateDir, exits: runs.exits, threadId: runs.threadId, exchanges, readBack: model.readBack, strayUpstream };
   writeFileSync(join(root, 'observations.json'), JSON.stringify(observations, null, 2));
 }
 

@@ -28,7 +28,8 @@ import { CLI_PATH } from '../support/cli-process.js';
 import { functionCall, isResponsesRequest, messageItem, responsesUsage, startOpenAiUpstream, type OpenAiReply } from '../support/responses-upstream.js';
 import { isInNetns, reexecInNetns } from './client-env.js';
 import { CODEX_BIN, CODEX_MODEL, CODEX_TEST_KEY, codexEnv, codexTurnMetaOf, type CodexTurnMeta } from './codex-env.js';
-import { CANNOT_ISOLATE, firstStub } from './rescue-codex-scenario.js';
+import { CANNOT_ISOLATE } from './codex-runs.js';
+import { firstStub } from './rescue-codex-scenario.js';
 import { linesOf } from './scratch-text.js';
 import { tmuxVersion } from './tui-scenario.js';
 

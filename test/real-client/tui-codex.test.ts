@@ -16,7 +16,7 @@ import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { CODEX_GRANT_LINE } from '../../src/cli/codex-target.js';
 import { permissionsInstructionsOf, whyCodexCannotRun, whyCodexSandboxCannotRun } from './codex-env.js';
-import { CANNOT_ISOLATE } from './rescue-codex-scenario.js';
+import { CANNOT_ISOLATE } from './codex-runs.js';
 import { APPROVAL_TEXT, CONTROL_CALL_ID, DONE_TEXT, RECALL_CALL_ID, type CodexTuiObservations } from './tui-codex-scenario.js';
 import { tmuxVersion } from './tui-scenario.js';
 import { readBody, readObservations, runScenario } from './run-scenario.js';
