@@ -23,24 +23,34 @@ const queues = new Map<string, Promise<unknown>>();
 
 /** Runs `critical` while holding `<state>/.lock`; throws STATE_LOCK_FAILED if it cannot be had. */
 export async function withStateLock<T>(state: StateDir, critical: (lock: HeldLock) => Promise<T>): Promise<T> {
-  const before = queues.get(state.lockPath) ?? Promise.resolve();
-  const run = before.catch(() => undefined).then(() => lockAndRun(state, critical));
+  return withLockAt(state.lockPath, critical);
+}
+
+/**
+ * Runs `critical` while holding the lock directory `lockPath` (its parent must exist, or `prepare`
+ * makes it), after the callers of this process queued on the same lock.
+ */
+export async function withLockAt<T>(lockPath: string, critical: (lock: HeldLock) => Promise<T>, prepare?: () => Promise<unknown>): Promise<T> {
+  const before = queues.get(lockPath) ?? Promise.resolve();
+  const run = before.catch(() => undefined).then(() => lockAndRun(lockPath, critical, prepare));
   const tail = run.catch(() => undefined);
-  queues.set(state.lockPath, tail);
+  queues.set(lockPath, tail);
   void tail.then(() => {
-    if (queues.get(state.lockPath) === tail) queues.delete(state.lockPath);
+    if (queues.get(lockPath) === tail) queues.delete(lockPath);
   });
   return run;
 }
 
-async function lockAndRun<T>(state: StateDir, critical: (lock: HeldLock) => Promise<T>): Promise<T> {
+async function lockAndRun<T>(lockPath: string, critical: (lock: HeldLock) => Promise<T>, prepare?: () => Promise<unknown>): Promise<T> {
   let compromised: Error | undefined;
   let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(state.root, {
-      // lockfilePath alone names the lock (a directory that mkdir creates atomically); the
-      // default realpath: true would add a realpath() of the state dir that fails if it is gone.
-      lockfilePath: state.lockPath,
+    await prepare?.();
+    // proper-lockfile keeps its locks by the file named first, not by lockfilePath (which alone
+    // names the lock: a directory mkdir creates atomically): one name per lock. realpath: false,
+    // or it would realpath() a state directory that may be gone.
+    release = await lockfile.lock(lockPath, {
+      lockfilePath: lockPath,
       realpath: false,
       stale: LOCK_STALE_MS,
       update: LOCK_UPDATE_MS,
@@ -51,15 +61,12 @@ async function lockAndRun<T>(state: StateDir, critical: (lock: HeldLock) => Prom
       },
     });
   } catch (error) {
-    throw new StateError('STATE_LOCK_FAILED', `could not lock ${state.lockPath}: ${String(error)}`, {
-      cause: error,
-    });
+    throw new StateError('STATE_LOCK_FAILED', `could not lock ${lockPath}: ${String(error)}`, { cause: error });
   }
   const held: HeldLock = {
     assertHeld() {
       if (compromised === undefined) return;
-      const message = `lost the lock ${state.lockPath}: ${compromised.message}`;
-      throw new StateError('STATE_LOCK_COMPROMISED', message, { cause: compromised });
+      throw new StateError('STATE_LOCK_COMPROMISED', `lost the lock ${lockPath}: ${compromised.message}`, { cause: compromised });
     },
   };
   try {
