@@ -6,7 +6,7 @@
 import { modelRouteOf } from '../core/model-route.js';
 import type { RefusalReason } from '../core/refusal-reasons.js';
 import type { ServedMetrics } from '../metrics/metrics.js';
-import { buildWireRecord } from '../state/wire-record.js';
+import { buildWireRecord, NOTHING_FORWARDED } from '../state/wire-record.js';
 import { errorShapeOf, sendErrorBody, shapedErrorBody, type ErrorSink } from './api-error.js';
 import { appendWireRecord } from './append-wire-record.js';
 import type { EdgeRequest } from './edge.js';
@@ -71,17 +71,9 @@ export async function recordRefusal(deps: RefusalDeps, req: Pick<EdgeRequest, 'm
     method: req.method,
     target,
     route,
-    key: undefined,
-    agentId: undefined,
-    window: 0,
-    bytesIn: 0,
-    bytesOut: 0,
-    rescued: 0,
-    bytesElided: 0,
-    epochs: 0,
+    ...NOTHING_FORWARDED,
     status: outcome.status,
     responseBytes: outcome.responseBytes,
-    usage: undefined,
     ms: { total: performance.now() - outcome.started, prepare: 0 },
     refused: outcome.reason,
   });

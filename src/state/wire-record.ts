@@ -205,6 +205,20 @@ export interface WireRecordInput {
   readonly closeCode?: number | undefined;
 }
 
+/** The fields of a record for a request that sent nothing upstream (a refusal, a warm-up ctxshed answered, a socket's close). */
+export const NOTHING_FORWARDED = {
+  key: undefined,
+  agentId: undefined,
+  window: 0,
+  bytesIn: 0,
+  bytesOut: 0,
+  rescued: 0,
+  bytesElided: 0,
+  epochs: 0,
+  responseBytes: 0,
+  usage: undefined,
+} as const;
+
 /** The record for one request: the query string, headers and bodies never make it in. */
 export function buildWireRecord(r: WireRecordInput): WireRecord {
   const q = r.target.indexOf('?');

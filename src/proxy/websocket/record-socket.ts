@@ -3,7 +3,7 @@
  * path writes, with `transport: 'websocket'`): a warm-up ctxshed answered itself, and a socket
  * closed on a bad frame. Never headers, never bodies.
  */
-import { buildWireRecord } from '../../state/wire-record.js';
+import { buildWireRecord, NOTHING_FORWARDED } from '../../state/wire-record.js';
 import { appendWireRecord, type WireDeps } from '../append-wire-record.js';
 import type { ServedMetrics } from '../../metrics/metrics.js';
 
@@ -17,7 +17,7 @@ export interface SocketRecordDeps extends WireDeps {
 export async function recordWarmup(deps: SocketRecordDeps, target: string, facts: { bytesIn: number; started: number }): Promise<void> {
   deps.metrics.requestDone('responses', 200);
   const record = buildWireRecord({
-    ...EMPTY,
+    ...NOTHING_FORWARDED,
     t: deps.now().toISOString(),
     method: 'POST',
     target,
@@ -34,7 +34,7 @@ export async function recordWarmup(deps: SocketRecordDeps, target: string, facts
 /** Records a socket closed on a client's bad frame (`closeCode` 1002, 1007 or 1009). Never rejects. */
 export async function recordSocketEvent(deps: SocketRecordDeps, target: string, facts: { closeCode: number }): Promise<void> {
   const record = buildWireRecord({
-    ...EMPTY,
+    ...NOTHING_FORWARDED,
     t: deps.now().toISOString(),
     method: 'GET',
     target,
@@ -46,16 +46,3 @@ export async function recordSocketEvent(deps: SocketRecordDeps, target: string, 
   });
   await appendWireRecord(deps, record, false);
 }
-
-const EMPTY = {
-  key: undefined,
-  agentId: undefined,
-  window: 0,
-  bytesIn: 0,
-  bytesOut: 0,
-  rescued: 0,
-  bytesElided: 0,
-  epochs: 0,
-  responseBytes: 0,
-  usage: undefined,
-} as const;
