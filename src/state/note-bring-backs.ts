@@ -19,15 +19,29 @@ import { withConversationLock } from './conversation-lock.js';
 export async function noteBringBacks(state: StateDir, key: string, shas: readonly string[]): Promise<ConversationRecord | undefined> {
   return withConversationLock(state, key, async (lock) => {
     const current = await readConversation(state, key);
-    if (current === undefined || shas.length === 0) return current;
-    const counts: Record<string, number> = { ...(current.bringBacks ?? {}) };
-    for (const sha of shas) counts[sha] = (counts[sha] ?? 0) + 1;
-    const next: ConversationRecord = { ...current, bringBacks: counts };
-    const bytes = serializeConversationRecord(next);
-    const problems = checkConversationRecord(JSON.parse(Buffer.from(bytes).toString('utf8')), key);
-    if (problems.length > 0) throw new StateError('STATE_BAD_RECORD', `refusing to write the bring-backs of ${key}: ${problems.join('; ')}`);
+    const counted = countedIn(current, key, shas);
+    if (counted === undefined) return current;
     lock.assertHeld();
-    await writeFileDurable(conversationPath(state, key), bytes);
-    return next;
+    await writeFileDurable(conversationPath(state, key), counted.bytes);
+    return counted.next;
   });
+}
+
+/**
+ * `current` with one more bring-back for each sha256 in `shas`, and its bytes, checked as they will
+ * be read back (every store writes these); undefined when there is nothing to write.
+ */
+export function countedIn(
+  current: ConversationRecord | undefined,
+  key: string,
+  shas: readonly string[],
+): { readonly next: ConversationRecord; readonly bytes: Uint8Array } | undefined {
+  if (current === undefined || shas.length === 0) return undefined;
+  const counts: Record<string, number> = { ...(current.bringBacks ?? {}) };
+  for (const sha of shas) counts[sha] = (counts[sha] ?? 0) + 1;
+  const next: ConversationRecord = { ...current, bringBacks: counts };
+  const bytes = serializeConversationRecord(next);
+  const problems = checkConversationRecord(JSON.parse(Buffer.from(bytes).toString('utf8')), key);
+  if (problems.length > 0) throw new StateError('STATE_BAD_RECORD', `refusing to write the bring-backs of ${key}: ${problems.join('; ')}`);
+  return { next, bytes };
 }

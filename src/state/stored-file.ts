@@ -29,7 +29,8 @@ export async function locateStoredFile(state: StateDir, sha256: string, ext: Eli
   return undefined;
 }
 
-async function regularFileSize(file: string): Promise<number | undefined> {
+/** The size of `file` if it is a regular file (not followed through a link), else undefined when it is not there. */
+export async function regularFileSize(file: string): Promise<number | undefined> {
   try {
     const stat = await fs.lstat(file);
     return stat.isFile() ? stat.size : undefined;

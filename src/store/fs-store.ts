@@ -11,8 +11,7 @@ import { conversationPath, spanPath, thinkingPath, type StateDir } from '../stat
 import { noteBringBacks } from '../state/note-bring-backs.js';
 import { openStateDir } from '../state/open-state-dir.js';
 import { listConversations, readConversation } from '../state/read-conversation.js';
-import { hasErrnoCode } from '../state/state-error.js';
-import { locateStoredFile } from '../state/stored-file.js';
+import { locateStoredFile, regularFileSize } from '../state/stored-file.js';
 import { checkOwnerId } from './owner-id.js';
 import { originalKey, type ConversationStore, type OriginalExt, type OriginalId, type OriginalKind, type RecordRead } from './store-types.js';
 
@@ -79,7 +78,7 @@ export class FsStore implements ConversationStore {
 
   async readOriginal(kind: OriginalKind, sha256: string, ext: OriginalExt): Promise<Uint8Array | undefined> {
     const file = kind === 'elided' ? (ext === 'md' ? undefined : (await locateStoredFile(this.state, sha256, ext))?.path) : this.#pathOf(kind, sha256, ext);
-    if (file === undefined || (await regularSize(file)) === undefined) return undefined;
+    if (file === undefined || (await regularFileSize(file)) === undefined) return undefined;
     return fs.readFile(file);
   }
 
@@ -109,15 +108,5 @@ export async function statStamp(file: string): Promise<string> {
     return `${s.ino}:${s.size}:${s.mtimeMs}`;
   } catch {
     return '';
-  }
-}
-
-async function regularSize(file: string): Promise<number | undefined> {
-  try {
-    const stat = await fs.lstat(file);
-    return stat.isFile() ? stat.size : undefined;
-  } catch (error) {
-    if (hasErrnoCode(error, 'ENOENT') || hasErrnoCode(error, 'ENOTDIR')) return undefined;
-    throw error;
   }
 }

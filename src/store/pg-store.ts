@@ -6,11 +6,9 @@
  */
 import path from 'node:path';
 import type { ConversationRecord } from '../core/epoch-types.js';
-import { serializeConversationRecord } from '../state/conversation-record.js';
-import { checkConversationRecord } from '../state/check-conversation-record.js';
 import type { LatchDecision } from '../state/latch-epoch.js';
+import { countedIn } from '../state/note-bring-backs.js';
 import { layoutPaths } from '../state/layout.js';
-import { StateError } from '../state/state-error.js';
 import { OWNERS_DIR_NAME } from './fs-store.js';
 import { checkOwnerId } from './owner-id.js';
 import type { PgDb } from './pg-db.js';
@@ -62,15 +60,10 @@ export class PgStore implements ConversationStore {
     return this.db.transaction(async (c) => {
       await lockConversation(c, this.owner, key);
       const current = await readRecordIn(c, this.owner, key);
-      if (current === undefined || shas.length === 0) return current;
-      const counts: Record<string, number> = { ...(current.bringBacks ?? {}) };
-      for (const sha of shas) counts[sha] = (counts[sha] ?? 0) + 1;
-      const next: ConversationRecord = { ...current, bringBacks: counts };
-      const bytes = serializeConversationRecord(next);
-      const problems = checkConversationRecord(JSON.parse(Buffer.from(bytes).toString('utf8')), key);
-      if (problems.length > 0) throw new StateError('STATE_BAD_RECORD', `refusing to write the bring-backs of ${key}: ${problems.join('; ')}`);
-      await writeRecordIn(c, this.owner, key, next, bytes);
-      return next;
+      const counted = countedIn(current, key, shas);
+      if (counted === undefined) return current;
+      await writeRecordIn(c, this.owner, key, counted.next, counted.bytes);
+      return counted.next;
     });
   }
 
