@@ -157,6 +157,42 @@ describe('rescue proxy, a Responses session over the WebSocket', () => {
     expect((await client.turnOnce()).status).toBe(200);
   });
 
+  it('should accept an upgrade that names the gateway by another host under an owner rule, and refuse it without one', async () => {
+    // Arrange
+    const dir = await tempStateDir('ctxshed-websocket-e2e-');
+    const upstream = await startModel();
+    const open = (proxy: RunningProxy): Promise<string> => {
+      const socket = net.connect(proxy.port, '127.0.0.1');
+      return new Promise<string>((resolve) => {
+        let text = '';
+        socket.on('data', (d: Buffer) => {
+          text += d.toString();
+          if (text.includes('\r\n\r\n')) socket.destroy();
+        });
+        socket.on('close', () => resolve(text));
+        socket.write(
+          'GET /v1/responses HTTP/1.1\r\nHost: gateway.team.example:8787\r\nAuthorization: Bearer sk-owner-a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+        );
+      });
+    };
+    const config = testConfig(upstream.baseUrl.replace(/\/v1$/, ''));
+    const gateway = await startTestProxy(dir, config, { ownerRule: { kind: 'credential' } });
+    const single = await startTestProxy(await tempStateDir('ctxshed-websocket-e2e-'), config);
+    cleanups.push(
+      () => upstream.close(),
+      () => gateway.close(),
+      () => single.close(),
+    );
+
+    // Act
+    const accepted = await open(gateway);
+    const refused = await open(single);
+
+    // Assert
+    expect(accepted).toMatch(/^HTTP\/1\.1 101 /);
+    expect(refused).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+  });
+
   it('should answer 426 to an upgrade on a Messages route, and 403 to one from a web page, recording each', async () => {
     // Arrange
     const { dir, upstream, proxy } = await setUp();

@@ -10,6 +10,7 @@ import type { Duplex } from 'node:stream';
 import { modelRouteOf } from '../../core/model-route.js';
 import type { RefusalReason } from '../../core/refusal-reasons.js';
 import { decideClientAccess } from '../client-guard.js';
+import { hasOwnerRule } from '../owner-rule.js';
 import type { ProxyDeps } from '../proxy-deps.js';
 import { recordRefusal } from '../refuse-client.js';
 import { checkUpgrade, switchingProtocols } from './handshake.js';
@@ -26,7 +27,13 @@ export function answerUpgrade(deps: ProxyDeps, req: IncomingMessage, socket: Dup
   const started = performance.now();
   socket.on('error', () => undefined);
   const url = req.url ?? '/';
-  const access = decideClientAccess({ host: req.headers.host, origin: req.headers.origin, fetchSite: headerOf(req.headers['sec-fetch-site']) });
+  // As for every request (handle-request.ts): under an owner rule the gateway may be named by any host.
+  const access = decideClientAccess({
+    host: req.headers.host,
+    origin: req.headers.origin,
+    fetchSite: headerOf(req.headers['sec-fetch-site']),
+    anyHost: hasOwnerRule(deps.ownerRule),
+  });
   if (access.kind === 'refused') {
     refuse(deps, req, socket, access.reason, started, [403, 'Forbidden']);
     return;
