@@ -40,13 +40,12 @@ export async function startTestProxy(dir: string, config: ProxySettings, options
   return startProxy(config, await openStateDir(dir), 0, { log: () => undefined, ...options });
 }
 
-/** The wire log's records. */
+/** The wire log's records: its whole lines only, as one being appended may be read half-written. */
 export async function readWire(dir: string): Promise<Array<Record<string, unknown>>> {
   const text = await fs.readFile(path.join(dir, 'wire.jsonl'), 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = text.split('\n');
+  lines.pop(); // '' after the last newline, or a line still being written
+  return lines.filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 /** The wire log once it holds at least `count` records (the proxy writes each after its response). */
