@@ -15,6 +15,7 @@ import type { ReceivedRequest } from '../../src/scripted/received-request.js';
 import { CLI_PATH } from '../support/cli-process.js';
 import { CODEX_BIN, codexEnv, codexTurnMetaOf, type CodexTurnMeta } from './codex-env.js';
 import { SEQ_HEADER } from './recording-hop.js';
+import { readBody } from './run-scenario.js';
 import { runToEnd } from './run-to-end.js';
 import { type HopRequest, startUpgradeHop } from './upgrade-hop.js';
 
@@ -160,4 +161,22 @@ export function writeWrapper(binDir: string, targetFile: string, hopUrl: string)
   writeFileSync(file, script);
   chmodSync(file, 0o755);
   return file;
+}
+
+/** Each exchange with the bodies it names: what the client sent, and what the upstream got (empty if it never arrived). */
+export function withBodies<E extends Exchange>(root: string, exchanges: readonly E[]): Array<E & { client: Buffer; upstream: Buffer }> {
+  return exchanges.map((e) => ({
+    ...e,
+    client: readBody(root, e.clientFile),
+    upstream: e.upstreamFile === undefined ? Buffer.alloc(0) : readBody(root, e.upstreamFile),
+  }));
+}
+
+/** The wire log's model calls: not notes, not upgrades ctxshed refused (`refused`), not the warm-ups it answered itself. */
+export function readModelCalls<T extends { route?: string; refused?: string; warmup?: true }>(stateDir: string): T[] {
+  return readFileSync(join(stateDir, 'wire.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => JSON.parse(l) as T)
+    .filter((l) => l.route !== undefined && l.refused === undefined && l.warmup === undefined);
 }

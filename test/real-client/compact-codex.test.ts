@@ -6,8 +6,7 @@
  * it did not write, and refuses a broken pair. Skipped where Codex or its sandbox cannot run, or
  * the network cannot be isolated with `unshare -n`.
  */
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { layoutPaths } from '../../src/state/layout.js';
@@ -15,8 +14,8 @@ import { verifyState } from '../../src/state/verify-state.js';
 import { compactionItem } from '../support/responses-compaction.js';
 import { CODEX_CLIENTS, CODEX_FLAG, whyCodexCannotRun, whyCodexSandboxCannotRun } from './codex-env.js';
 import type { CompactObservations } from './compact-codex-scenario.js';
-import { CANNOT_ISOLATE, type Exchange } from './codex-runs.js';
-import { readBody, readObservations, runScenario } from './run-scenario.js';
+import { CANNOT_ISOLATE, type Exchange, readModelCalls, withBodies } from './codex-runs.js';
+import { readObservations, runScenario } from './run-scenario.js';
 
 const SCENARIO = new URL('./compact-codex-scenario.ts', import.meta.url).pathname;
 const SCENARIO_TIMEOUT_MS = 300_000;
@@ -59,18 +58,11 @@ describe.skipIf(why !== undefined)(`remote compaction with the real Codex CLI ${
     }
     obs = readObservations<CompactObservations>(run);
     console.log(`real Codex compaction suite: the scenario took ${Math.round((Date.now() - started) / 1000)} s`);
-    model = obs.exchanges
-      .filter((e) => e.method === 'POST' && e.path.endsWith('/responses'))
-      .map((e) => {
-        const client = readBody(root, e.clientFile);
-        const input = (JSON.parse(client.toString('utf8')) as { input: Array<Record<string, unknown>> }).input;
-        return { ...e, client, upstream: e.upstreamFile === undefined ? Buffer.alloc(0) : readBody(root, e.upstreamFile), input };
-      });
-    wire = readFileSync(join(obs.stateDir, 'wire.jsonl'), 'utf8')
-      .split('\n')
-      .filter((l) => l.length > 0)
-      .map((l) => JSON.parse(l) as WireLine)
-      .filter((l) => l.route !== undefined && l.refused === undefined && l.warmup === undefined);
+    model = withBodies(
+      root,
+      obs.exchanges.filter((e) => e.method === 'POST' && e.path.endsWith('/responses')),
+    ).map((e) => ({ ...e, input: (JSON.parse(e.client.toString('utf8')) as { input: Array<Record<string, unknown>> }).input }));
+    wire = readModelCalls<WireLine>(obs.stateDir);
     at = model.findIndex((s) => s.input.at(-1)?.['type'] === 'compaction_trigger');
   }, SCENARIO_TIMEOUT_MS);
 

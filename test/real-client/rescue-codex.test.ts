@@ -15,9 +15,9 @@ import { readConversation } from '../../src/state/read-conversation.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { CODEX_CLIENTS, CODEX_FLAG, type CodexName, whyCodexCannotRun, whyCodexSandboxCannotRun } from './codex-env.js';
-import { CANNOT_ISOLATE, type Exchange } from './codex-runs.js';
+import { CANNOT_ISOLATE, type Exchange, readModelCalls, withBodies } from './codex-runs.js';
 import { CONTROL_CALL_ID, CONTROL_FILE, RECALL_CALL_ID, type Observations } from './rescue-codex-scenario.js';
-import { readBody, readObservations, runScenario } from './run-scenario.js';
+import { readObservations, runScenario } from './run-scenario.js';
 
 const SCENARIO = new URL('./rescue-codex-scenario.ts', import.meta.url).pathname;
 const SCENARIO_TIMEOUT_MS = 400_000;
@@ -71,17 +71,8 @@ describe.each(CLIENTS)('Codex %s', (client) => {
         return;
       }
       obs = readObservations<Observations>(run);
-      seen = obs.exchanges.map((e) => ({
-        ...e,
-        client: readBody(root, e.clientFile),
-        upstream: e.upstreamFile === undefined ? Buffer.alloc(0) : readBody(root, e.upstreamFile),
-      }));
-      wire = readFileSync(join(obs.stateDir, 'wire.jsonl'), 'utf8')
-        .split('\n')
-        .filter((l) => l.length > 0)
-        .map((l) => JSON.parse(l) as WireLine)
-        // Requests only: not notes, not upgrades ctxshed refused (`refused`), not the warm-ups it answered itself.
-        .filter((l) => l.route !== undefined && l.refused === undefined && l.warmup === undefined);
+      seen = withBodies(root, obs.exchanges);
+      wire = readModelCalls<WireLine>(obs.stateDir);
     }, SCENARIO_TIMEOUT_MS);
 
     afterAll(() => {

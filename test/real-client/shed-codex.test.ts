@@ -6,8 +6,7 @@
  * planted fact a span took is read back by the model through Codex's shell. Skipped where Codex
  * or its sandbox cannot run, or the network cannot be isolated with `unshare -n`.
  */
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexResponses } from '../../src/core/index.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
@@ -15,8 +14,8 @@ import { layoutPaths } from '../../src/state/layout.js';
 import { listConversations } from '../../src/state/read-conversation.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { CODEX_CLIENTS, CODEX_FLAG, whyCodexCannotRun, whyCodexSandboxCannotRun } from './codex-env.js';
-import { CANNOT_ISOLATE, type Exchange } from './codex-runs.js';
-import { readBody, readObservations, runScenario } from './run-scenario.js';
+import { CANNOT_ISOLATE, type Exchange, readModelCalls, withBodies } from './codex-runs.js';
+import { readObservations, runScenario } from './run-scenario.js';
 import { SHED_FILE_COUNT, shedFactOf, type ShedObservations } from './shed-codex-scenario.js';
 
 const SCENARIO = new URL('./shed-codex-scenario.ts', import.meta.url).pathname;
@@ -57,16 +56,8 @@ describe.skipIf(why !== undefined)(`ctxshed rescue --mode shed with the real Cod
     }
     obs = readObservations<ShedObservations>(run);
     console.log(`real Codex shed suite: the scenario took ${Math.round((Date.now() - started) / 1000)} s`);
-    seen = obs.exchanges.map((e) => ({
-      ...e,
-      client: readBody(root, e.clientFile),
-      upstream: e.upstreamFile === undefined ? Buffer.alloc(0) : readBody(root, e.upstreamFile),
-    }));
-    wire = readFileSync(join(obs.stateDir, 'wire.jsonl'), 'utf8')
-      .split('\n')
-      .filter((l) => l.length > 0)
-      .map((l) => JSON.parse(l) as WireLine)
-      .filter((l) => l.route !== undefined && l.refused === undefined && l.warmup === undefined);
+    seen = withBodies(root, obs.exchanges);
+    wire = readModelCalls<WireLine>(obs.stateDir);
   }, SCENARIO_TIMEOUT_MS);
 
   afterAll(() => {
