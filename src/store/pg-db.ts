@@ -7,25 +7,33 @@ import type pg from 'pg';
 import { errorText } from '../errors.js';
 import { checkSchema, migrateSchema, schemaVersion } from './pg-schema.js';
 import { redactUrl, scrubPassword } from './pg-url.js';
+import { Slots } from './slots.js';
 import { StoreError } from './store-error.js';
 
 /** How long a connection attempt or a query may take before the store counts as unavailable. */
 const CONNECT_TIMEOUT_MS = 5_000;
 const QUERY_TIMEOUT_MS = 15_000;
+/** Connections a pool has; transactions may hold all but READ_RESERVE of them at once. */
+const POOL_SIZE = 8;
+/** Connections kept for reads: a crowd of latches never makes a plain read wait for a connection. */
+const READ_RESERVE = 2;
 
 export class PgDb {
   readonly shown: string;
   // The client is loaded on first use: every other command would pay for it at start.
   readonly #pool: Promise<pg.Pool>;
   readonly #url: string;
+  readonly #transactions: Slots;
 
   constructor(url: string, options: { readonly max?: number } = {}) {
     this.#url = url;
     this.shown = redactUrl(url);
+    const max = options.max ?? POOL_SIZE;
+    this.#transactions = new Slots(Math.max(1, max - READ_RESERVE));
     this.#pool = import('pg').then(({ default: client }) => {
       const pool = new client.Pool({
         connectionString: url,
-        max: options.max ?? 8,
+        max,
         connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
         query_timeout: QUERY_TIMEOUT_MS,
         idleTimeoutMillis: 30_000,
@@ -55,8 +63,16 @@ export class PgDb {
     }
   }
 
-  /** Runs `work` in one transaction: committed if it resolves, rolled back if it throws. */
+  /**
+   * Runs `work` in one transaction: committed if it resolves, rolled back if it throws. At most
+   * the pool's size less READ_RESERVE transactions hold a connection at once; the rest wait here,
+   * not for a connection, so reads (and a transaction's own reads) always find one.
+   */
   transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.#transactions.run(() => this.#inTransaction(work));
+  }
+
+  #inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     return this.withClient(async (client) => {
       await client.query('BEGIN');
       try {

@@ -164,4 +164,19 @@ describe.skipIf(!postgresAvailable())('the Postgres store', () => {
     expect(String((error as Error).message)).not.toContain('s3cretpass');
     expect(String((error as Error).message)).toContain('***');
   });
+  it('should answer a read while every latch it can hold is in flight: transactions never take the last connections', async () => {
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // Twelve latches, each holding its transaction open until released: more than the pool's 8.
+    const latches = Array.from({ length: 12 }, (_, i) =>
+      store.latch(keyOf(`crowd ${i}`), async () => {
+        await held;
+        return undefined;
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await store.readRecord(KEY)).toBeDefined();
+    release();
+    await Promise.all(latches);
+  });
 });

@@ -39,8 +39,11 @@ export function postgresAvailable(): boolean {
   return false;
 }
 
-/** Starts a cluster; call `stop()` in afterAll. */
-export async function startPgCluster(): Promise<PgCluster> {
+/**
+ * Starts a cluster; call `stop()` in afterAll. Tests run it with `fsync=off` (nothing they check
+ * needs the disk); a benchmark passes `{ durable: true }` so commits are flushed as in production.
+ */
+export async function startPgCluster(options: { readonly durable?: boolean } = {}): Promise<PgCluster> {
   const bin = postgresBin();
   if (bin === undefined) throw new Error('Postgres is not installed');
   const asRoot = process.getuid?.() === 0;
@@ -53,9 +56,10 @@ export async function startPgCluster(): Promise<PgCluster> {
   const data = path.join(dir, 'data');
   await pg('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
   const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`;
+  const fsync = options.durable === true ? '' : ' -c fsync=off';
+  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${fsync} -c max_connections=100`;
   const startServer = async (): Promise<void> => {
-    await pg('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start']);
+    await pg('pg_ctl', ['-D', data, '-o', serverOptions, '-l', path.join(dir, 'log'), '-w', 'start']);
   };
   const stopServer = async (): Promise<void> => {
     await pg('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
