@@ -4,8 +4,11 @@
  * the built CLI) on one throwaway Postgres, in one run. Each configuration runs the same scripted
  * conversations (CONVERSATIONS at once, TURNS turns each, a 20,000-token window so epochs latch)
  * against one scripted upstream, requests spread round-robin over the replicas; a direct run
- * (client -> upstream) gives the floor the added latency is measured from. Only meaningful on a
- * quiet machine: every process shares its cores. Without Postgres it says so and stops.
+ * (client -> upstream) gives the floor the added latency is measured from. Postgres runs with
+ * fsync on, as in production. Two balancers: round-robin (each request of a conversation on the
+ * next replica: the case the replicas must agree on) and sticky (a conversation stays on one
+ * replica while it lives, as a balancer with session affinity keeps it). Only meaningful on a quiet
+ * machine: every process shares its cores. Without Postgres it says so and stops.
  */
 import { performance } from 'node:perf_hooks';
 import { startMessagesApi } from '../../src/scripted/messages-api.js';
@@ -14,6 +17,7 @@ import { postgresBin, startPgCluster } from '../support/pg-cluster.js';
 import { startRoundRobin } from '../support/round-robin.js';
 import { tempStateDir } from '../support/test-proxy.js';
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { PgDb } from '../../src/store/index.js';
 import { formatTable, ms, quantile } from './measure.js';
@@ -34,17 +38,20 @@ export async function runStoreBench(): Promise<void> {
     console.log('store bench: skipped (Postgres is not installed: /usr/lib/postgresql/*/bin/initdb)');
     return;
   }
-  const cluster = await startPgCluster();
+  const cluster = await startPgCluster({ durable: true });
   const runs: RunStats[] = [];
   try {
     runs.push(await runThrough('direct', async (upstreamUrl) => ({ url: upstreamUrl, stop: async () => undefined })));
     runs.push(await runThrough('state directory', (upstreamUrl) => replicasOn(upstreamUrl, undefined, 1)));
     for (const count of [1, 2, 3]) {
-      const url = await cluster.createDatabase(`bench${count}`);
-      const db = new PgDb(url);
-      await db.migrate();
-      await db.close();
-      runs.push(await runThrough(`postgres, ${count} replica${count === 1 ? '' : 's'}`, (upstreamUrl) => replicasOn(upstreamUrl, url, count)));
+      for (const balance of count === 1 ? (['round-robin'] as const) : BALANCERS) {
+        const url = await cluster.createDatabase(`bench${count}${balance === 'sticky' ? 's' : ''}`);
+        const db = new PgDb(url);
+        await db.migrate();
+        await db.close();
+        const name = `postgres, ${count} replica${count === 1 ? '' : `s, ${balance}`}`;
+        runs.push(await runThrough(name, (upstreamUrl) => replicasOn(upstreamUrl, url, count, balance)));
+      }
     }
   } finally {
     await cluster.stop();
@@ -52,15 +59,29 @@ export async function runStoreBench(): Promise<void> {
   printTable(runs);
 }
 
-/** `count` serve processes (on `store`, or each on its own state directory) behind a round-robin balancer. */
-async function replicasOn(upstreamUrl: string, store: string | undefined, count: number): Promise<{ url: string; stop: () => Promise<void> }> {
+const BALANCERS = ['round-robin', 'sticky'] as const;
+type Balance = (typeof BALANCERS)[number];
+/** The header each bench conversation sends, that the sticky balancer picks a replica by. */
+const CONVERSATION_HEADER = 'x-bench-conversation';
+
+/** `count` serve processes (on `store`, or each on its own state directory) behind a balancer. */
+async function replicasOn(
+  upstreamUrl: string,
+  store: string | undefined,
+  count: number,
+  balance: Balance = 'round-robin',
+): Promise<{ url: string; stop: () => Promise<void> }> {
   const served: Array<{ url: string; stop: () => Promise<void> }> = [];
   for (let i = 0; i < count; i++) {
     const state = await tempStateDir('ctxshed-store-bench-');
     const args = ['--state', state, '--upstream', upstreamUrl, '--window', '20000', ...(store === undefined ? [] : ['--store', store])];
     served.push(await serve(args));
   }
-  const balancer = await startRoundRobin(served.map((s) => s.url));
+  const sticky = (_n: number, headers: Record<string, unknown>): number => Number(headers[CONVERSATION_HEADER] ?? 0) % count;
+  const balancer = await startRoundRobin(
+    served.map((s) => s.url),
+    balance === 'sticky' ? sticky : undefined,
+  );
   return {
     url: balancer.url,
     stop: async () => {
@@ -78,7 +99,10 @@ async function runThrough(name: string, start: (upstreamUrl: string) => Promise<
   const began = performance.now();
   await Promise.all(
     Array.from({ length: CONVERSATIONS }, async (_, c) => {
-      const client = new ScriptedClient(front.url, { prompt: `conversation ${c}: please read the project files.` });
+      const client = new ScriptedClient(front.url, {
+        prompt: `conversation ${c}: please read the project files.`,
+        headers: { [CONVERSATION_HEADER]: String(c) },
+      });
       for (let t = 0; t < TURNS; t++) {
         const sent = performance.now();
         const turn = await client.turnOnce();
@@ -117,7 +141,7 @@ function serve(args: readonly string[]): Promise<{ url: string; stop: () => Prom
 function printTable(runs: readonly RunStats[]): void {
   const direct = runs[0];
   const floor = direct === undefined ? 0 : quantile(direct.latencies, 0.5);
-  console.log(`store: ${CONVERSATIONS} conversations at once, ${TURNS} turns each, requests round-robin over the replicas`);
+  console.log(`store: ${CONVERSATIONS} conversations at once, ${TURNS} turns each; Postgres with fsync on; load ${os.loadavg()[0]?.toFixed(1)}`);
   const rows = runs.map((r) => [
     r.name,
     (r.requests / r.seconds).toFixed(1),

@@ -13,8 +13,14 @@ export interface Balancer {
   close(): Promise<void>;
 }
 
-/** Starts the balancer on 127.0.0.1; `pick(n)` chooses the first target of request n (round-robin by default). */
-export async function startRoundRobin(targets: readonly string[], pick: (n: number) => number = (n) => n % targets.length): Promise<Balancer> {
+/**
+ * Starts the balancer on 127.0.0.1; `pick(n, headers)` chooses the first target of request n
+ * (round-robin by default; a sticky balancer picks by a header).
+ */
+export async function startRoundRobin(
+  targets: readonly string[],
+  pick: (n: number, headers: http.IncomingHttpHeaders) => number = (n) => n % targets.length,
+): Promise<Balancer> {
   const answeredBy: number[] = [];
   let n = 0;
   const server = http.createServer((req, res) => {
@@ -22,7 +28,7 @@ export async function startRoundRobin(targets: readonly string[], pick: (n: numb
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const first = pick(n++);
+      const first = pick(n++, req.headers);
       const attempt = (tries: number): void => {
         const i = (first + tries) % targets.length;
         const out = http.request(`${targets[i]}${req.url ?? '/'}`, { method: req.method, headers: req.headers, agent: false }, (answer) => {
