@@ -4,7 +4,7 @@
  * that goes away aborts the request's signal, which cuts the upstream request.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { errorText } from '../errors.js';
 import { apiErrorBody } from './api-error.js';
 import type { EdgeRequest } from './edge.js';
@@ -71,5 +71,19 @@ export function writeResponse(response: EdgeHead, res: ServerResponse): void {
   res.flushHeaders();
   // Small SSE writes go out at once instead of waiting on Nagle's algorithm.
   res.socket?.setNoDelay(true);
-  pipeline(response.body, res, () => undefined);
+  pipeBody(response.body, res);
+}
+
+/**
+ * `body.pipe(res)`, both ends cut together: a body that breaks cuts the client off, and a client
+ * gone destroys the body. What `pipeline` does, without the AbortController (and the DOMException
+ * its abort makes) it spends on every response.
+ */
+function pipeBody(body: Readable, res: ServerResponse): void {
+  const onClose = (): void => {
+    if (!res.writableFinished) body.destroy();
+  };
+  body.once('error', () => res.destroy());
+  res.once('close', onClose);
+  body.pipe(res);
 }
