@@ -99,7 +99,7 @@ async function serveBody(deps: ProxyDeps, request: EdgeRequest, reply: Reply, bo
   const final: FinalExchange =
     first.held === undefined
       ? { prepared, result: first, status: first.status, responseBytes: first.bytesOut }
-      : await answerHeld({ engine, request: engineRequest, prepared, first: { ...first, held: first.held }, reply: reply, forward });
+      : await answerHeld({ engine, request: engineRequest, prepared, first: { ...first, held: first.held }, reply, forward });
   // 5. The counts, then the wire record, after the response: the client never waits for either.
   countRequest(deps.metrics, final.prepared, { ...final.result, status: final.status }, (preparedAt - prepareStartedAt) / 1000, final.retry);
   const failure = upstreamFailureLine({

@@ -2,8 +2,9 @@
  * The upstream's response, relayed to the client as it arrives (status line, headers minus
  * hop-by-hop ones, the body chunk by chunk, compressed bytes untouched) with a copy into the usage
  * tap: the reply's body is a `Readable` fed from the upstream's chunks as they come, the upstream
- * paused while the client's side is full (backpressure, no hop per chunk); or, when the caller asked to hold its status back and the body is small, collected whole
- * and handed back instead (overflow-retry.ts).
+ * paused while the client's side is full (backpressure, no hop per chunk); or, when the caller
+ * asked to hold its status back and the body is small, collected whole and handed back instead
+ * (overflow-retry.ts).
  */
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { decideStreamHead } from '../core/index.js';
