@@ -1,9 +1,10 @@
 /** Proxy-side failures, answered in the error shape of the API the client speaks. */
 import { outwardMessage } from '../errors.js';
-import type { ClientSink } from './client-sink.js';
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { Reply } from './reply.js';
 
-/** What an error answer needs of the response: a node `ServerResponse` or the edge's in-memory one. */
-export type ErrorSink = Pick<ClientSink, 'headersSent' | 'writableEnded' | 'destroyed' | 'writeHead' | 'end'>;
+/** What an error answer needs of the response: the request's reply (reply.ts). */
+export type ErrorSink = Pick<Reply, 'answerBytes'>;
 
 /**
  * Which error shape a client parses: the Anthropic Messages API's (the default everywhere) or
@@ -59,15 +60,9 @@ export function shapedErrorBody(shape: ErrorShape, error: ShapedError): Buffer {
 }
 
 /**
- * Answers `status` with `body` as JSON. Returns false, sending nothing, when the response
- * already started or is gone.
+ * Answers `status` with `body` as JSON (and `extra` headers). Returns false, sending nothing,
+ * when the response already started or is gone.
  */
-export function sendErrorBody(res: ErrorSink, status: number, body: Buffer): boolean {
-  if (res.headersSent || res.writableEnded || res.destroyed) return false;
-  res.writeHead(status, undefined, {
-    'content-type': 'application/json',
-    'content-length': String(body.length),
-  });
-  res.end(body);
-  return true;
+export function sendErrorBody(res: ErrorSink, status: number, body: Buffer, extra?: OutgoingHttpHeaders): boolean {
+  return res.answerBytes(status, { ...extra, 'content-type': 'application/json', 'content-length': String(body.length) }, body);
 }

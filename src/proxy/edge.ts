@@ -1,10 +1,11 @@
 /**
  * The proxy's request and response as plain values (handle-request.ts): what the node adapter
- * (handler.ts) reads off a socket, and what it writes back. A test builds them by hand.
+ * (handler.ts) reads off a socket, and what it pipes back. A test builds them by hand.
  */
-import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { PassthroughReason } from '../core/passthrough-reasons.js';
 import type { WireTransport } from '../state/wire-record.js';
+import type { EdgeHead } from './reply.js';
 
 /** One request as the proxy sees it. */
 export interface EdgeRequest {
@@ -34,18 +35,11 @@ export interface EdgeRequest {
   readonly passthrough?: { readonly reason: PassthroughReason; readonly detail: string };
 }
 
-/** The answer, ready to write: status line and headers at once, the body as it comes. */
-export interface EdgeResponse {
-  readonly status: number;
-  /** The reason phrase the upstream sent, relayed as it was; absent: the standard one. */
-  readonly statusMessage: string | undefined;
-  readonly headers: OutgoingHttpHeaders;
-  /**
-   * The body, in the chunks the upstream sent. A pull is what lets the next chunk in
-   * (backpressure); it throws when the response is cut off mid-way, and the client must then be
-   * cut off too (RFC 9112 §8).
-   */
-  readonly body: AsyncIterable<Uint8Array>;
+/**
+ * The answer, ready to write: status line and headers at once, the body as a stream the node
+ * adapter pipes (reply.ts says what a body promises).
+ */
+export interface EdgeResponse extends EdgeHead {
   /**
    * Settles once the request is all done: counted, and its wire record written, after the
    * response (the client never waits for either). Never rejects.

@@ -5,17 +5,17 @@
  */
 import { dialectOfRoute } from '../core/model-route.js';
 import type { Prepared } from '../rescue/index.js';
-import type { ClientSink } from './client-sink.js';
 import type { EdgeRequest } from './edge.js';
 import { forwardToUpstream, type ForwardArgs, type ForwardResult } from './forward.js';
 import { forwardableHeaders } from './hop-by-hop.js';
 import type { ProxyDeps } from './proxy-deps.js';
+import type { Reply } from './reply.js';
 
 /** Sends one prepared body, holding back the status `holdBack` names, and resolves once the exchange is over. */
 export type Forwarder = (prepared: Prepared, holdBack: ForwardArgs['holdBack']) => Promise<ForwardResult>;
 
-/** The forwarder of `request` into `sink`: called once, and once more for an overflow's retry (overflow-retry.ts). */
-export function forwarderFor(deps: ProxyDeps, request: EdgeRequest, sink: ClientSink): Forwarder {
+/** The forwarder of `request`, answering `reply`: called once, and once more for an overflow's retry (overflow-retry.ts). */
+export function forwarderFor(deps: ProxyDeps, request: EdgeRequest, reply: Reply): Forwarder {
   const { transport, engine } = deps;
   const bodyless = request.method === 'GET' || request.method === 'HEAD';
   return (p, holdBack) => {
@@ -26,7 +26,7 @@ export function forwarderFor(deps: ProxyDeps, request: EdgeRequest, sink: Client
       path: request.url,
       headers: forwardableHeaders(request.rawHeaders ?? request.headers),
       body: bodyless && sent.length === 0 ? undefined : sent,
-      clientRes: sink,
+      reply,
       agents: deps.agents,
       timeouts: transport.timeouts,
       api: p.route === undefined ? undefined : dialectOfRoute(p.route).name,

@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { ApiName } from '../core/api-dialect.js';
 import type { ThinkingDropped } from '../core/thinking/thinking-dropped.js';
 import type { UpstreamAgents } from './agents.js';
-import type { ClientSink } from './client-sink.js';
+import type { Reply } from './reply.js';
 import type { ForwardError } from './upstream-errors.js';
 import type { StreamError, Usage, UsageTap } from './usage-tap.js';
 
@@ -13,7 +13,7 @@ export interface UsageMeta {
   readonly streamError?: StreamError;
 }
 
-/** Everything `forwardToUpstream` needs; the caller owns the agents and the client response. */
+/** Everything `forwardToUpstream` needs; the caller owns the agents and the reply. */
 export interface ForwardArgs {
   readonly upstream: URL;
   readonly method: string;
@@ -22,8 +22,8 @@ export interface ForwardArgs {
   /** Forwardable request headers (see `forwardableHeaders`); content-length is recomputed. */
   readonly headers: OutgoingHttpHeaders;
   readonly body: Buffer | undefined;
-  /** Where the response goes: the edge's in-memory response, or a node `ServerResponse`. */
-  readonly clientRes: ClientSink;
+  /** Where the response goes: the request's one answer (reply.ts), its signal the client going away. */
+  readonly reply: Reply;
   readonly agents: UpstreamAgents;
   /** Aborting cancels the exchange: 502 if nothing was sent yet, else the client is cut off. */
   readonly signal?: AbortSignal;

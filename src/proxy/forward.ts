@@ -5,8 +5,8 @@
  * (upstream-exchange.ts). Everything that decides what to send lives elsewhere.
  */
 import type { ExchangeFacts, ForwardArgs, ForwardResult, HeldResponse } from './forward-types.js';
-import type { ClientSink } from './client-sink.js';
 import { openUpstream } from './open-upstream.js';
+import type { Reply } from './reply.js';
 import { relayResponse } from './relay-response.js';
 import { UpstreamExchange } from './upstream-exchange.js';
 
@@ -54,14 +54,10 @@ function resultOf(facts: ExchangeFacts, usage: Pick<ForwardResult, 'usage'>, tot
  * Relays a held-back response to the client, byte for byte as `forwardToUpstream` would have:
  * status, reason phrase, headers and body. Returns the body bytes written (0 if the client left).
  */
-export function sendHeldResponse(clientRes: ClientSink, held: HeldResponse): number {
-  if (clientRes.headersSent || clientRes.destroyed || clientRes.writableEnded) return 0;
+export function sendHeldResponse(reply: Reply, held: HeldResponse): number {
   try {
-    clientRes.writeHead(held.status, held.statusMessage, held.headers);
-    clientRes.end(held.body);
-    return held.body.length;
+    return reply.answerBytes(held.status, held.headers, held.body, held.statusMessage) ? held.body.length : 0;
   } catch {
-    clientRes.destroy();
     return 0;
   }
 }

@@ -1,15 +1,16 @@
 /**
- * The thin node adapter around the proxy's per-request logic (handle-request.ts): node's req/res
- * become an `EdgeRequest`, and the `EdgeResponse` is written back with backpressure. A client
+ * The thin node adapter around the proxy's per-request logic (handle-request.ts): node's req
+ * becomes an `EdgeRequest`, and the `EdgeResponse` it returns is piped to node's res. A client
  * that goes away aborts the request's signal, which cuts the upstream request.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { once } from 'node:events';
+import type { Readable } from 'node:stream';
 import { errorText } from '../errors.js';
-import { sendApiError } from './api-error.js';
-import type { EdgeRequest, EdgeResponse } from './edge.js';
+import { apiErrorBody } from './api-error.js';
+import type { EdgeRequest } from './edge.js';
 import { handleProxyRequest } from './handle-request.js';
 import type { ProxyDeps } from './proxy-deps.js';
+import type { EdgeHead } from './reply.js';
 
 export type { ProxyDeps } from './proxy-deps.js';
 
@@ -28,11 +29,11 @@ export function createProxyHandler(deps: ProxyDeps): ProxyHandler {
     try {
       const response = await handleProxyRequest(deps, edgeRequestOf(req, gone.signal));
       finished = response.finished;
-      await writeResponse(response, res);
+      writeResponse(response, res);
     } catch (error) {
       // Last resort: the proxy must never die on a request.
-      sendApiError(res, 500, 'api_error', `internal error: ${errorText(error)}`);
-      if (!res.writableEnded) res.destroy();
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(apiErrorBody('api_error', `internal error: ${errorText(error)}`));
+      else res.destroy();
       // A response that could not be written is one nobody reads: its upstream request is cut.
       gone.abort();
     }
@@ -57,30 +58,32 @@ function edgeRequestOf(req: IncomingMessage, signal: AbortSignal): EdgeRequest {
 
 /**
  * Writes `response` to the client: the status line and headers at once (an SSE body may take a
- * while to begin, and the client's stream handling starts on headers), then each chunk, pulling
- * the next only once the socket takes more. A body cut off mid-way cuts the client off
- * (RFC 9112 §8).
+ * while to begin, and the client's stream handling starts on headers), then the body piped, with
+ * the socket's backpressure. A body cut off mid-way cuts the client off (RFC 9112 §8), and a
+ * client gone destroys the body (the upstream request is then cut).
  */
-async function writeResponse(response: EdgeResponse, res: ServerResponse): Promise<void> {
-  if (res.destroyed) return;
+export function writeResponse(response: EdgeHead, res: ServerResponse): void {
+  if (res.destroyed) {
+    response.body.destroy();
+    return;
+  }
   res.writeHead(response.status, response.statusMessage, response.headers);
   res.flushHeaders();
   // Small SSE writes go out at once instead of waiting on Nagle's algorithm.
   res.socket?.setNoDelay(true);
-  try {
-    for await (const chunk of response.body) {
-      if (!res.write(chunk)) await drainedOrClosed(res);
-    }
-    res.end();
-  } catch {
-    res.destroy();
-  }
+  pipeBody(response.body, res);
 }
 
-function drainedOrClosed(res: ServerResponse): Promise<unknown> {
-  if (res.destroyed) return Promise.resolve();
-  const closed = new AbortController();
-  return Promise.race([once(res, 'drain', { signal: closed.signal }), once(res, 'close', { signal: closed.signal })])
-    .catch(() => undefined)
-    .finally(() => closed.abort());
+/**
+ * `body.pipe(res)`, both ends cut together: a body that breaks cuts the client off, and a client
+ * gone destroys the body. What `pipeline` does, without the AbortController (and the DOMException
+ * its abort makes) it spends on every response.
+ */
+function pipeBody(body: Readable, res: ServerResponse): void {
+  const onClose = (): void => {
+    if (!res.writableFinished) body.destroy();
+  };
+  body.once('error', () => res.destroy());
+  res.once('close', onClose);
+  body.pipe(res);
 }

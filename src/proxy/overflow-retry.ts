@@ -6,9 +6,9 @@
  */
 import { dialectOfRoute, overflowReadingOf, type OverflowReading } from '../core/index.js';
 import type { EngineRequest, EpochEngine, OverflowDeclined, Prepared } from '../rescue/index.js';
-import type { ClientSink } from './client-sink.js';
 import { sendHeldResponse, type ForwardArgs, type ForwardResult, type HeldResponse } from './forward.js';
 import { HELD_BODY_MAX_BYTES, readHeldOverflow, readHeldPrefixMismatch } from './held-overflow.js';
+import type { Reply } from './reply.js';
 
 /** What forward.ts holds back for a possible rescue: the API's 400, whose body is small JSON. */
 export const OVERFLOW_HOLD_BACK: NonNullable<ForwardArgs['holdBack']> = { status: 400, maxBytes: HELD_BODY_MAX_BYTES };
@@ -70,7 +70,7 @@ export interface HeldAnswer {
   readonly request: EngineRequest;
   readonly prepared: Prepared;
   readonly first: ForwardResult & { readonly held: HeldResponse };
-  readonly clientRes: ClientSink;
+  readonly reply: Reply;
   /** Forwards one prepared body (with the hold-back given) and returns its result. */
   readonly forward: (prepared: Prepared, holdBack: ForwardArgs['holdBack']) => Promise<ForwardResult>;
 }
@@ -79,7 +79,7 @@ export interface HeldAnswer {
 export async function answerHeld(a: HeldAnswer): Promise<FinalExchange> {
   const held = a.first.held;
   const original = (retry?: RetryFacts, last: { prepared: Prepared; result: ForwardResult } = { prepared: a.prepared, result: a.first }): FinalExchange => {
-    const responseBytes = sendHeldResponse(a.clientRes, held);
+    const responseBytes = sendHeldResponse(a.reply, held);
     return { prepared: last.prepared, result: last.result, status: held.status, responseBytes, ...(retry === undefined ? {} : { retry }) };
   };
   const overflow = overflowOf(a);

@@ -8,11 +8,11 @@ import { GATEWAY_RESTORE_PATH, GATEWAY_SPANS_PATH } from '../core/gateway-routes
 import { errorText } from '../errors.js';
 import type { ServedMetrics } from '../metrics/metrics.js';
 import { sendApiError } from './api-error.js';
-import type { ClientSink } from './client-sink.js';
 import type { EdgeRequest } from './edge.js';
 import type { DescribeHealth, HealthReport } from './health-route.js';
 import { dropBody } from './read-body.js';
 import { isLoopbackAddress, isLoopbackHost } from './loopback.js';
+import type { Reply } from './reply.js';
 import { answerGatewayRoute, type GatewayRouteDeps } from './restore-route.js';
 
 /** The prefix of every path the proxy answers itself. */
@@ -96,7 +96,7 @@ export interface OwnRouteDeps extends GatewayRouteDeps {
 }
 
 /** Answers a request for one of the proxy's own paths. Never rejects. */
-export async function answerOwnRoute(req: EdgeRequest, res: ClientSink, path: string, deps: OwnRouteDeps): Promise<void> {
+export async function answerOwnRoute(req: EdgeRequest, res: Reply, path: string, deps: OwnRouteDeps): Promise<void> {
   // No own route takes a body: whatever came is read and dropped, never buffered.
   dropBody(req);
   const ownerRule = deps.ownerRule !== undefined && deps.ownerRule.kind !== 'none';
@@ -113,11 +113,9 @@ export async function answerOwnRoute(req: EdgeRequest, res: ClientSink, path: st
     sendApiError(res, 500, 'api_error', `cannot answer ${path}: ${errorText(error)}`);
     return;
   }
-  if (res.headersSent || res.destroyed) return;
   const body = Buffer.from(text, 'utf8');
   const type = answer.kind === 'metrics' ? deps.metrics.contentType : 'application/json';
-  res.writeHead(200, undefined, { 'content-type': type, 'content-length': String(body.length), 'cache-control': 'no-store' });
-  res.end(body);
+  res.answerBytes(200, { 'content-type': type, 'content-length': String(body.length), 'cache-control': 'no-store' }, body);
 }
 
 async function healthOf(deps: OwnRouteDeps): Promise<HealthReport | { readonly ok: true }> {

@@ -1,4 +1,5 @@
 /** Reads a request body into memory, within its limits; or drops one nobody reads. */
+import { Readable } from 'node:stream';
 import type { BodyBudget } from './body-budget.js';
 import type { EdgeRequest } from './edge.js';
 
@@ -34,9 +35,15 @@ export async function readBody(request: Pick<EdgeRequest, 'body' | 'headers'>, l
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  const iterator = source[Symbol.asyncIterator]();
   try {
-    refusal = await readChunks(iterator, limits, refusal, chunks, (n) => (size = n));
+    const sized = (n: number): void => {
+      size = n;
+    };
+    // A socket's body is read by its events, one idle timer for the whole body; any other by pulls.
+    refusal =
+      source instanceof Readable
+        ? await readStream(source, limits, refusal, chunks, sized)
+        : await readChunks(source[Symbol.asyncIterator](), limits, refusal, chunks, sized);
   } catch (error) {
     // The client went away mid-upload: what it had sent is given back, and dropped.
     if (chunks.length > 0) budget?.give(size);
@@ -50,6 +57,65 @@ export async function readBody(request: Pick<EdgeRequest, 'body' | 'headers'>, l
 }
 
 /** Pulls the chunks into `chunks` (their total to `sized`) until the end, a refusal, or a stall. */
+/** What to do with one chunk: keep it, or refuse the body (its rest is then read and dropped). */
+function takeChunk(chunk: Buffer, limits: BodyLimits, size: number): BodyRefusal | undefined {
+  const { max, budget } = limits;
+  if (size + chunk.length > max) return 'too_large';
+  return budget !== undefined && !budget.take(chunk.length) ? 'over_budget' : undefined;
+}
+
+/**
+ * `readChunks` for a node stream (a socket's request), with no promise or timer per chunk: the
+ * chunks come as events, and the one idle timer is refreshed by each. A stalled body leaves the
+ * stream paused; one whose client goes away rejects.
+ */
+function readStream(
+  source: Readable,
+  limits: BodyLimits,
+  declared: BodyRefusal | undefined,
+  chunks: Buffer[],
+  sized: (n: number) => void,
+): Promise<BodyRefusal | undefined> {
+  return new Promise((resolve, reject) => {
+    let refusal = declared;
+    let size = 0;
+    const ms = limits.idleTimeoutMs;
+    const settle = (then: () => void): void => {
+      clearTimeout(timer);
+      source.off('data', onData).off('end', onEnd).off('error', onGone).off('close', onGone);
+      then();
+    };
+    const timer =
+      ms === undefined || ms <= 0
+        ? undefined
+        : setTimeout(
+            () =>
+              settle(() => {
+                source.pause();
+                resolve(refusal ?? 'timed_out');
+              }),
+            ms,
+          );
+    const onData = (chunk: Buffer): void => {
+      timer?.refresh();
+      if (refusal !== undefined) return; // dropped
+      refusal = takeChunk(chunk, limits, size);
+      if (refusal !== undefined) {
+        limits.budget?.give(size);
+        chunks.length = 0;
+        size = 0;
+      } else {
+        size += chunk.length;
+        chunks.push(bufferOf(chunk));
+      }
+      sized(size);
+    };
+    const onEnd = (): void => settle(() => resolve(refusal));
+    const onGone = (error?: Error): void => settle(() => reject(error ?? new Error('the client closed the connection mid-upload')));
+    source.on('data', onData).on('end', onEnd).on('error', onGone).on('close', onGone);
+  });
+}
+
 async function readChunks(
   iterator: AsyncIterator<Uint8Array>,
   limits: BodyLimits,

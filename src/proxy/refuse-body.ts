@@ -13,9 +13,9 @@ import { modelRouteOf } from '../core/model-route.js';
 import type { RefusalReason } from '../core/refusal-reasons.js';
 import { errorShapeOf, sendErrorBody, shapedErrorBody, type ShapedError } from './api-error.js';
 import type { EdgeRequest } from './edge.js';
-import type { EdgeResponseSink } from './edge-response-sink.js';
 import type { BodyRefusal } from './read-body.js';
 import { recordRefusal, type RefusalDeps } from './refuse-client.js';
+import type { Reply } from './reply.js';
 
 /** What the refused body's limits were, for the message. */
 export interface BodyLimitFacts {
@@ -28,13 +28,12 @@ export interface BodyLimitFacts {
 export const BODY_BUDGET_RETRY_AFTER_S = 1;
 
 /** Answers a refused body, counts it and (but for a 413) records it. Never rejects. */
-export async function refuseBody(deps: RefusalDeps, request: EdgeRequest, sink: EdgeResponseSink, refusal: BodyRefusal, limits: BodyLimitFacts): Promise<void> {
+export async function refuseBody(deps: RefusalDeps, request: EdgeRequest, reply: Reply, refusal: BodyRefusal, limits: BodyLimitFacts): Promise<void> {
   const started = performance.now();
   const answer = answerOf(refusal, limits);
-  sink.setHeader('connection', 'close');
-  if (refusal === 'over_budget') sink.setHeader('retry-after', String(BODY_BUDGET_RETRY_AFTER_S));
+  const extra = refusal === 'over_budget' ? { connection: 'close', 'retry-after': String(BODY_BUDGET_RETRY_AFTER_S) } : { connection: 'close' };
   const body = shapedErrorBody(errorShapeOf(request.url), answer.error);
-  const sent = sendErrorBody(sink, answer.status, body);
+  const sent = sendErrorBody(reply, answer.status, body, extra);
   if (answer.reason === undefined) {
     deps.metrics.requestDone(modelRouteOf(request.method, request.url), answer.status);
     return;

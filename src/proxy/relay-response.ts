@@ -1,11 +1,14 @@
 /**
  * The upstream's response, relayed to the client as it arrives (status line, headers minus
  * hop-by-hop ones, the body chunk by chunk, compressed bytes untouched) with a copy into the usage
- * tap; or, when the caller asked to hold its status back and the body is small, collected whole
- * and handed back instead (overflow-retry.ts).
+ * tap: the reply's body is a `Readable` fed from the upstream's chunks as they come, the upstream
+ * paused while the client's side is full (backpressure, no hop per chunk); or, when the caller
+ * asked to hold its status back and the body is small, collected whole and handed back instead
+ * (overflow-retry.ts).
  */
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { decideStreamHead } from '../core/index.js';
+import { Readable } from 'node:stream';
 import { errorText } from '../errors.js';
 import type { ForwardArgs } from './forward-types.js';
 import { forwardableHeaders } from './hop-by-hop.js';
@@ -23,6 +26,9 @@ export function relayResponse(x: UpstreamExchange, res: IncomingMessage): void {
   new ResponseRelay(x, res).start();
 }
 
+/** Bytes the reply's body holds unread before the upstream is paused. */
+export const RELAY_HIGH_WATER_MARK_BYTES = 64 * 1024;
+
 /** One response on its way: held back, or streamed with backpressure. */
 class ResponseRelay {
   readonly #status: number;
@@ -33,6 +39,10 @@ class ResponseRelay {
   #heldBytes = 0;
   /** A Responses stream's head, held until its first event after the head events (stream-head.ts). */
   #head: Buffer[] | undefined;
+  /** The body the client reads, once relayed. */
+  #body: Readable | undefined;
+  /** The upstream is paused until the client reads more. */
+  #paused = false;
 
   constructor(
     readonly x: UpstreamExchange,
@@ -59,21 +69,56 @@ class ResponseRelay {
     this.res.on('close', () => this.#onBroken());
   }
 
+  // The status line and headers go to the client now, not with the first body chunk: the client's
+  // stream handling starts on headers, and an SSE body may take a while to begin.
   #relayHead(): boolean {
     const { x, res } = this;
-    const clientRes = x.args.clientRes;
+    const body = new Readable({
+      highWaterMark: RELAY_HIGH_WATER_MARK_BYTES,
+      read: () => this.#onRead(),
+      destroy: (err, callback) => {
+        // Destroyed before its end: the client went away, or the exchange failed (already done).
+        if (!body.readableEnded) x.onClientClose();
+        callback(err);
+      },
+    });
+    let answered: boolean;
     try {
-      clientRes.writeHead(this.#status, res.statusMessage, this.#headers);
-      // Send the status line and headers now, not with the first body chunk: the client's
-      // stream handling starts on headers, and an SSE body may take a while to begin.
-      clientRes.flushHeaders();
+      answered = x.args.reply.answer({ status: this.#status, statusMessage: res.statusMessage, headers: this.#headers, body });
     } catch (err) {
       const what = `upstream ${x.origin} sent a response that cannot be relayed`;
       x.fail({ code: 'UPSTREAM_BAD_RESPONSE', status: 502, message: `${what}: ${errorText(err)}` });
       return false;
     }
+    if (!answered) {
+      x.onClientClose();
+      return false;
+    }
+    // The client has read the last byte: the exchange is over.
+    body.once('end', () => x.finish());
+    this.#body = body;
     x.facts.status = this.#status;
     return true;
+  }
+
+  /** Hands the client `chunk`, pausing the upstream while the client's side is full. */
+  #relay(chunk: Buffer): void {
+    this.x.facts.bytesOut += chunk.length;
+    const more = this.#body!.push(chunk);
+    this.#tap.write(chunk); // after the client's copy: the tap never holds up the original
+    if (more || this.#paused) return;
+    // Backpressure: memory stays bounded by high-water marks, not the response size. A slow
+    // reader is not a silent upstream, so the idle clock stops meanwhile.
+    this.#paused = true;
+    this.res.pause();
+    this.x.stopIdle();
+  }
+
+  #onRead(): void {
+    if (!this.#paused || this.x.done) return;
+    this.#paused = false;
+    this.x.armIdle();
+    this.res.resume();
   }
 
   #onData(chunk: Buffer): void {
@@ -93,10 +138,7 @@ class ResponseRelay {
       this.#held = undefined;
       if (!this.#relayHead()) return;
     }
-    x.facts.bytesOut += chunk.length;
-    const flushed = x.args.clientRes.write(chunk);
-    this.#tap.write(chunk); // after the client's write: the copy never holds up the original
-    if (!flushed) this.#waitForDrain();
+    this.#relay(chunk);
   }
 
   /**
@@ -121,20 +163,6 @@ class ResponseRelay {
     return this.#relayHead() ? bytes : undefined;
   }
 
-  // Backpressure: stop reading the upstream while the client's buffer is full, so memory stays
-  // bounded by high-water marks, not the response size. A slow reader is not a silent upstream,
-  // so the idle clock stops meanwhile.
-  #waitForDrain(): void {
-    const x = this.x;
-    this.res.pause();
-    x.stopIdle();
-    x.args.clientRes.once('drain', () => {
-      if (x.done) return;
-      x.armIdle();
-      this.res.resume();
-    });
-  }
-
   #onEnd(): void {
     const x = this.x;
     if (x.done) return;
@@ -144,9 +172,7 @@ class ResponseRelay {
       const bytes = Buffer.concat(this.#head);
       this.#head = undefined;
       if (!this.#relayHead()) return;
-      x.facts.bytesOut += bytes.length;
-      x.args.clientRes.write(bytes);
-      this.#tap.write(bytes);
+      this.#relay(bytes);
     }
     if (this.#held !== undefined) {
       x.facts.held = { status: this.#status, statusMessage: this.res.statusMessage, headers: this.#headers, body: Buffer.concat(this.#held) };
@@ -158,7 +184,7 @@ class ResponseRelay {
     void this.#tap
       .end()
       .then((usage) => x.reportUsage(usage))
-      .finally(() => x.args.clientRes.end(() => x.finish()));
+      .finally(() => this.#body?.push(null));
   }
 
   #onBroken(err?: Error): void {

@@ -13,10 +13,10 @@ import { restoreText } from '../restore/restore-text.js';
 import { encodeOutcome } from '../restore/restore-wire.js';
 import type { StateDir } from '../state/layout.js';
 import { sendApiError } from './api-error.js';
-import type { ClientSink } from './client-sink.js';
 import type { EdgeRequest } from './edge.js';
 import type { OwnerEngines } from './owner-engines.js';
 import { ownerOf, type OwnerRule } from './owner-rule.js';
+import type { Reply } from './reply.js';
 
 /** What the routes read: the owner rule, and each owner's state. */
 export interface GatewayRouteDeps {
@@ -26,7 +26,7 @@ export interface GatewayRouteDeps {
 }
 
 /** Answers one restore route. Never rejects. */
-export async function answerGatewayRoute(req: EdgeRequest, res: ClientSink, path: string, deps: GatewayRouteDeps): Promise<void> {
+export async function answerGatewayRoute(req: EdgeRequest, res: Reply, path: string, deps: GatewayRouteDeps): Promise<void> {
   const owner = ownerOf(req.headers, deps.ownerRule);
   if (owner.kind === 'missing') {
     sendApiError(res, 401, 'authentication_error', owner.message);
@@ -57,9 +57,7 @@ async function stateOf(deps: GatewayRouteDeps, ownerId: string): Promise<StateDi
   return deps.owners?.stateFor(ownerId);
 }
 
-function sendJson(res: ClientSink, status: number, text: string): void {
-  if (res.headersSent || res.destroyed) return;
+function sendJson(res: Reply, status: number, text: string): void {
   const body = Buffer.from(text, 'utf8');
-  res.writeHead(status, undefined, { 'content-type': 'application/json', 'content-length': String(body.length), 'cache-control': 'no-store' });
-  res.end(body);
+  res.answerBytes(status, { 'content-type': 'application/json', 'content-length': String(body.length), 'cache-control': 'no-store' }, body);
 }

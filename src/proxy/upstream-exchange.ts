@@ -38,12 +38,12 @@ export class UpstreamExchange {
 
   /** Starts the exchange with `send`, unless the client is already gone or the caller cancelled. */
   start(send: () => void): void {
-    const { clientRes, signal, timeouts } = this.args;
-    if (clientRes.destroyed || clientRes.writableEnded) {
+    const { reply, signal, timeouts } = this.args;
+    if (reply.gone || reply.answered) {
       this.finish({ code: 'CLIENT_CLOSED', message: 'the client closed the connection before the request was sent' });
       return;
     }
-    clientRes.on('close', this.#onClientClose);
+    reply.signal?.addEventListener('abort', this.onClientClose, { once: true });
     this.#headersTimer = setTimeout(() => {
       const message = `upstream ${this.origin} sent no response headers: timed out after ${timeouts.headersMs} ms`;
       this.fail({ code: 'UPSTREAM_HEADERS_TIMEOUT', status: 504, message });
@@ -88,7 +88,7 @@ export class UpstreamExchange {
     this.done = true;
     clearTimeout(this.#headersTimer);
     clearTimeout(this.#idleTimer);
-    this.args.clientRes.off('close', this.#onClientClose);
+    this.args.reply.signal?.removeEventListener('abort', this.onClientClose);
     this.args.signal?.removeEventListener('abort', this.#onAbort);
     if (error !== undefined) {
       this.facts.error = error;
@@ -105,10 +105,12 @@ export class UpstreamExchange {
    */
   fail(failure: UpstreamFailure): void {
     if (this.done) return;
-    const clientRes = this.args.clientRes;
-    if (clientRes.headersSent) clientRes.destroy();
-    else if (sendApiError(clientRes, failure.status, 'api_error', failure.message)) this.facts.status = failure.status;
+    const reply = this.args.reply;
+    const cut = reply.answered;
+    if (!cut && sendApiError(reply, failure.status, 'api_error', failure.message)) this.facts.status = failure.status;
     this.finish({ code: failure.code, message: failure.message });
+    // After finish: the body's end is then the failure's, not a client gone.
+    if (cut) reply.cut(failure.message);
   }
 
   /** Hands the usage to `onUsage`, once per exchange (at the response's end, or when it broke off). */
@@ -120,8 +122,8 @@ export class UpstreamExchange {
     runHook(() => this.args.onUsage?.(usage, meta));
   }
 
-  readonly #onClientClose = (): void => {
-    if (this.args.clientRes.writableFinished) return;
+  /** The client went away (the reply's body destroyed, or its signal): the upstream request is cut. */
+  readonly onClientClose = (): void => {
     this.finish({ code: 'CLIENT_CLOSED', message: 'the client closed the connection before the response was complete' });
   };
 

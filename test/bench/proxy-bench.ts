@@ -1,19 +1,16 @@
 /**
  * The proxy benchmark: for Claude Code-shaped conversations of about 0.3, 1 and 4 MB that grow by
- * one turn per request (as the client sends them: the breakpoint moves, a turn is added), non-
- * streaming and streaming, the latency each path adds over a direct connection to a local
- * upstream, measured interleaved in one run:
+ * one turn per request (as the client sends them: the breakpoint moves, a turn is added), JSON and
+ * SSE responses, the latency each path adds over a direct connection to a local upstream,
+ * measured interleaved in one run:
  *   - direct: client -> upstream
  *   - pipe:   client -> a bare node:http pass-through (no parsing: the floor) -> upstream
  *   - ctxshed, no epoch: the real proxy; the conversation is named and the body passes through
  *   - ctxshed, epoch: the real proxy with an epoch latched for this conversation: each request is
  *     rewritten from the conversation's last rewrite (core/incremental-rewrite.ts)
- *   - ctxshed as before, without and with an epoch: a second proxy over the same state directory
- *     that stats each conversation's record per request and writes each wire line at once (what
- *     every request paid before the record watch and the batched wire log), sent the same bodies
  * Each round sends the next request of one of several conversations per size (in turn), so the
  * bodies stay near their size over the run; the table says what sizes were sent.
- * Goals (issue 10): with an epoch, ctxshed adds at most 1.25x what the pipe adds; without, 1.1x.
+ * Goals (issue 26): with an epoch, ctxshed adds at most 1.25x what the pipe adds; without, 1.1x.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -38,6 +35,8 @@ const SIZES = [300_000, 1_000_000, 4_000_000];
 const CONVERSATIONS: Readonly<Record<number, number>> = { 300_000: 24, 1_000_000: 12, 4_000_000: 4 };
 let seed = 100;
 const SSE_EVENTS = 40;
+/** The bench's servers keep idle sockets open this long, past any gap between two rounds (node's 5 s default is not). */
+const KEEP_ALIVE_MS = 120_000;
 
 /** When a response's first and last bytes arrived, in ms after the request started. */
 export interface Timing {
@@ -49,6 +48,10 @@ export interface Timing {
    */
   cpu: number;
 }
+
+/** The paths measured, in the order of `targetsOf`. */
+const TARGETS = ['direct', 'pipe', 'ctxshed', 'ctxshed+epoch', 'direct(epoch body)'] as const;
+const [DIRECT, PIPE, CTXSHED, EPOCH, DIRECT_EPOCH] = [0, 1, 2, 3, 4] as const;
 
 /** Runs the proxy benchmark and prints its table. */
 export async function runProxyBench(): Promise<void> {
@@ -68,27 +71,9 @@ export async function runProxyBench(): Promise<void> {
     state,
     0,
   );
-  const before = await startProxy(
-    {
-      transport: {
-        upstream: new URL(`http://127.0.0.1:${upstream.port}`),
-        maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES,
-        timeouts: { headersMs: 60_000, idleMs: 60_000 },
-      },
-      engine: { threshold: 0.7, policy: { keepRecent: 6, minBytes: 1024 } },
-    },
-    state,
-    0,
-    { watchRecords: false, wireFlushDelayMs: 0 },
-  );
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   console.log('proxy: latency added over a direct connection to a local upstream (median / p90, ms), interleaved');
-  console.log(
-    `(${os.availableParallelism()} CPUs, load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')} at start)`,
-  );
+  console.log(`(${os.availableParallelism()} CPUs, load average ${loadAverage()} at start)`);
   const rows: string[][] = [];
   const cpuRows: string[][] = [];
   try {
@@ -97,84 +82,11 @@ export async function runProxyBench(): Promise<void> {
       const plain = Array.from({ length: count }, () => new GrowingConversation(size, seed++));
       const epoch = Array.from({ length: count }, () => new GrowingConversation(size, seed++));
       for (const c of epoch) await latchFor(state, c.first);
-      const sent: number[] = [];
       for (const stream of [false, true]) {
-        const bodyOf = (b: Buffer): Buffer => (stream ? b : Buffer.from(b.toString('utf8').replace(/"stream":true}$/, '"stream":false}')));
-        const rounds = size >= 4_000_000 ? 25 : 60;
-        // Every conversation's first request (a rewrite from scratch: no memo yet) falls in the warm-up.
-        const warmup = stream ? 5 : Math.max(5, count);
-        const samples = TARGETS.map(() => [] as Timing[]);
-        for (let round = -warmup; round < rounds; round++) {
-          const c = (round + warmup) % count;
-          const plainBody = bodyOf(plain[c]!.next());
-          const epochBody = bodyOf(epoch[c]!.next());
-          if (round >= 0) sent.push(plainBody.length, epochBody.length);
-          const targets = [
-            { port: upstream.port, body: plainBody },
-            { port: pipe.port, body: plainBody },
-            { port: proxy.port, body: plainBody },
-            { port: proxy.port, body: epochBody },
-            { port: upstream.port, body: epochBody },
-            { port: before.port, body: plainBody },
-            { port: before.port, body: epochBody },
-          ];
-          for (let k = 0; k < targets.length; k++) {
-            const t = (k + Math.max(round, 0)) % targets.length;
-            const target = targets[t]!;
-            const timing = await post(agent, target.port, target.body);
-            if (round >= 0) samples[t]!.push(timing);
-          }
-        }
-        const stat = (t: number, field: keyof Timing, q: number): number =>
-          quantile(
-            samples[t]!.map((s) => s[field]).sort((a, b) => a - b),
-            q,
-          );
-        {
-          const pipeCpu = stat(1, 'cpu', 0.5) - stat(0, 'cpu', 0.5);
-          const ctxCpu = stat(2, 'cpu', 0.5) - stat(0, 'cpu', 0.5);
-          const epochCpu = stat(3, 'cpu', 0.5) - stat(4, 'cpu', 0.5);
-          const beforeCpu = stat(5, 'cpu', 0.5) - stat(0, 'cpu', 0.5);
-          const beforeEpochCpu = stat(6, 'cpu', 0.5) - stat(4, 'cpu', 0.5);
-          cpuRows.push([
-            `${mb(size)}`,
-            stream ? 'sse' : 'json',
-            ms(stat(0, 'cpu', 0.5)),
-            ms(pipeCpu),
-            ms(ctxCpu),
-            ms(epochCpu),
-            (ctxCpu / pipeCpu).toFixed(2),
-            (epochCpu / pipeCpu).toFixed(2),
-            ms(beforeCpu),
-            ms(beforeEpochCpu),
-            (beforeCpu / pipeCpu).toFixed(2),
-            (beforeEpochCpu / pipeCpu).toFixed(2),
-          ]);
-        }
-        for (const field of stream ? (['firstByte', 'lastByte'] as const) : (['lastByte'] as const)) {
-          const added = (t: number, base: number): string =>
-            `${ms(stat(t, field, 0.5) - stat(base, field, 0.5))} / ${ms(stat(t, field, 0.9) - stat(base, field, 0.9))}`;
-          const pipeAdded = stat(1, field, 0.5) - stat(0, field, 0.5);
-          const ctxAdded = stat(2, field, 0.5) - stat(0, field, 0.5);
-          const epochAdded = stat(3, field, 0.5) - stat(4, field, 0.5);
-          const beforeAdded = stat(5, field, 0.5) - stat(0, field, 0.5);
-          const beforeEpochAdded = stat(6, field, 0.5) - stat(4, field, 0.5);
-          const sorted = [...sent].sort((a, b) => a - b);
-          rows.push([
-            `${mb(size)} (${mb(sorted[0]!)}-${mb(sorted.at(-1)!)})`,
-            stream ? `sse ${field === 'firstByte' ? 'first byte' : 'last byte'}` : 'json',
-            ms(stat(0, field, 0.5)),
-            added(1, 0),
-            added(2, 0),
-            added(3, 4),
-            (ctxAdded / pipeAdded).toFixed(2),
-            (epochAdded / pipeAdded).toFixed(2),
-            added(5, 0),
-            added(6, 4),
-            (beforeAdded / pipeAdded).toFixed(2),
-            (beforeEpochAdded / pipeAdded).toFixed(2),
-          ]);
-        }
+        const ports = { upstream: upstream.port, pipe: pipe.port, proxy: proxy.port };
+        const { samples, sent } = await measureSize({ size, count, stream, plain, epoch, ports, agent });
+        rows.push(...wallRows(size, stream, samples, sent));
+        cpuRows.push(cpuRow(size, stream, samples));
       }
     }
     const memos = proxy.engine.memoUsage();
@@ -182,26 +94,117 @@ export async function runProxyBench(): Promise<void> {
   } finally {
     agent.destroy();
     await proxy.close();
-    await before.close();
     pipe.server.close();
     upstream.server.close();
     await fs.rm(stateDir, { recursive: true, force: true });
   }
-  const asBefore = ['+before', '+before epoch', 'before x pipe', 'before epoch x pipe'];
-  console.log(formatTable(['body (sent)', 'response', 'direct', '+pipe', '+ctxshed', '+ctxshed epoch', 'x pipe', 'epoch x pipe', ...asBefore], rows));
+  console.log(formatTable(['body (sent)', 'response', 'direct', '+pipe', '+ctxshed', 'x pipe', '+ctxshed epoch', 'epoch x pipe'], rows));
   console.log('\nthe same requests by process CPU time (median ms; client, pipe, proxy and upstream share this process)');
-  console.log(formatTable(['body', 'response', 'direct', '+pipe', '+ctxshed', '+ctxshed epoch', 'x pipe', 'epoch x pipe', ...asBefore], cpuRows));
-  console.log('"before": the same proxy with a stat of the record per request and each wire line written at once');
+  console.log(formatTable(['body', 'response', 'direct', '+pipe', '+ctxshed', 'x pipe', '+ctxshed epoch', 'epoch x pipe'], cpuRows));
   console.log(`goals: without an epoch ctxshed adds at most 1.1x what the bare pipe adds (x pipe <= 1.1), with one 1.25x (epoch x pipe <= 1.25)`);
   console.log(
-    `each round sends the next request (one more turn) of one of ${Object.values(CONVERSATIONS).join('/')} conversations per size; sse: ${SSE_EVENTS} events per response`,
+    `each round sends the next request (one more turn) of one of ${Object.values(CONVERSATIONS).join('/')} conversations per size; sse: ${SSE_EVENTS} events per response; load average ${loadAverage()} at the end`,
   );
 }
 
-const TARGETS = ['direct', 'pipe', 'ctxshed', 'ctxshed+epoch', 'direct(epoch body)', 'before', 'before+epoch'] as const;
+interface SizeRun {
+  readonly size: number;
+  readonly count: number;
+  readonly stream: boolean;
+  readonly plain: readonly GrowingConversation[];
+  readonly epoch: readonly GrowingConversation[];
+  readonly ports: { readonly upstream: number; readonly pipe: number; readonly proxy: number };
+  readonly agent: http.Agent;
+}
+
+/** The rounds of one size and response kind: every target once a round, in a rotating order. */
+async function measureSize(run: SizeRun): Promise<{ samples: Timing[][]; sent: number[] }> {
+  const { size, count, stream, ports } = run;
+  const bodyOf = (b: Buffer): Buffer => (stream ? b : Buffer.from(b.toString('utf8').replace(/"stream":true}$/, '"stream":false}')));
+  const rounds = size >= 4_000_000 ? 25 : 60;
+  // Every conversation's first request (a rewrite from scratch: no memo yet) falls in the warm-up.
+  const warmup = stream ? 5 : Math.max(5, count);
+  const samples = TARGETS.map(() => [] as Timing[]);
+  const sent: number[] = [];
+  for (let round = -warmup; round < rounds; round++) {
+    const c = (round + warmup) % count;
+    const plainBody = bodyOf(run.plain[c]!.next());
+    const epochBody = bodyOf(run.epoch[c]!.next());
+    if (round >= 0) sent.push(plainBody.length, epochBody.length);
+    const targets = [
+      { port: ports.upstream, body: plainBody },
+      { port: ports.pipe, body: plainBody },
+      { port: ports.proxy, body: plainBody },
+      { port: ports.proxy, body: epochBody },
+      { port: ports.upstream, body: epochBody },
+    ];
+    for (let k = 0; k < targets.length; k++) {
+      const t = (k + Math.max(round, 0)) % targets.length;
+      const target = targets[t]!;
+      const timing = await post(run.agent, target.port, target.body);
+      if (round >= 0) samples[t]!.push(timing);
+    }
+  }
+  return { samples, sent };
+}
+
+function statOf(samples: readonly Timing[][], t: number, field: keyof Timing, q: number): number {
+  return quantile(
+    samples[t]!.map((s) => s[field]).sort((a, b) => a - b),
+    q,
+  );
+}
+
+/** The wall-time rows of one size and response kind: JSON's last byte, SSE's first and last. */
+function wallRows(size: number, stream: boolean, samples: readonly Timing[][], sent: readonly number[]): string[][] {
+  const stat = (t: number, field: keyof Timing, q: number): number => statOf(samples, t, field, q);
+  const sorted = [...sent].sort((a, b) => a - b);
+  return (stream ? (['firstByte', 'lastByte'] as const) : (['lastByte'] as const)).map((field) => {
+    const added = (t: number, base: number): string =>
+      `${ms(stat(t, field, 0.5) - stat(base, field, 0.5))} / ${ms(stat(t, field, 0.9) - stat(base, field, 0.9))}`;
+    const pipeAdded = stat(PIPE, field, 0.5) - stat(DIRECT, field, 0.5);
+    const ctxAdded = stat(CTXSHED, field, 0.5) - stat(DIRECT, field, 0.5);
+    const epochAdded = stat(EPOCH, field, 0.5) - stat(DIRECT_EPOCH, field, 0.5);
+    return [
+      `${mb(size)} (${mb(sorted[0]!)}-${mb(sorted.at(-1)!)})`,
+      stream ? `sse ${field === 'firstByte' ? 'first byte' : 'last byte'}` : 'json',
+      ms(stat(DIRECT, field, 0.5)),
+      added(PIPE, DIRECT),
+      added(CTXSHED, DIRECT),
+      (ctxAdded / pipeAdded).toFixed(2),
+      added(EPOCH, DIRECT_EPOCH),
+      (epochAdded / pipeAdded).toFixed(2),
+    ];
+  });
+}
+
+/** The CPU row of one size and response kind. */
+function cpuRow(size: number, stream: boolean, samples: readonly Timing[][]): string[] {
+  const stat = (t: number): number => statOf(samples, t, 'cpu', 0.5);
+  const pipeCpu = stat(PIPE) - stat(DIRECT);
+  const ctxCpu = stat(CTXSHED) - stat(DIRECT);
+  const epochCpu = stat(EPOCH) - stat(DIRECT_EPOCH);
+  return [
+    mb(size),
+    stream ? 'sse' : 'json',
+    ms(stat(DIRECT)),
+    ms(pipeCpu),
+    ms(ctxCpu),
+    (ctxCpu / pipeCpu).toFixed(2),
+    ms(epochCpu),
+    (epochCpu / pipeCpu).toFixed(2),
+  ];
+}
+
+function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+}
 
 /** A conversation whose first request is known before it is sent (to latch an epoch on it). */
-class GrowingConversation {
+export class GrowingConversation {
   readonly first: Buffer;
   readonly #conversation: ClaudeCodeConversation;
   #sent = 0;
@@ -222,7 +225,7 @@ function mb(bytes: number): string {
 }
 
 /** Latches one epoch for the body's conversation, as the proxy would have. */
-async function latchFor(state: Awaited<ReturnType<typeof openStateDir>>, body: Buffer): Promise<void> {
+export async function latchFor(state: Awaited<ReturnType<typeof openStateDir>>, body: Buffer): Promise<void> {
   const indexed = indexTranscript(body);
   if (indexed.kind !== 'indexed') throw new Error('bench body does not index');
   const key = conversationKey(body, indexed.index, undefined, sha256Hex)!;
@@ -286,6 +289,7 @@ export async function startUpstream(): Promise<{ server: http.Server; port: numb
       res.end();
     });
   });
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, port: (server.address() as AddressInfo).port };
 }
@@ -298,8 +302,10 @@ async function startBarePipe(upstreamPort: number): Promise<{ server: http.Serve
       res.writeHead(upRes.statusCode ?? 502, upRes.headers);
       upRes.pipe(res);
     });
+    up.on('error', () => res.destroy());
     req.pipe(up);
   });
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, port: (server.address() as AddressInfo).port };
 }

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiErrorBody, errorShapeOf, openAiErrorBody, sendApiError, shapedErrorBody } from '../../src/proxy/api-error.js';
-import { closeServer, listen, send } from './harness.js';
+import { closeServer, listen, replyOn, send } from './harness.js';
 
 describe('apiErrorBody', () => {
   it("should build the Messages API's error shape", () => {
@@ -63,7 +63,7 @@ describe('sendApiError', () => {
   it('should answer with the status, a JSON content-type and an exact content-length', async () => {
     const returned: boolean[] = [];
     server = http.createServer((_req, res) => {
-      returned.push(sendApiError(res, 502, 'api_error', 'ctxshed: x: y'));
+      returned.push(sendApiError(replyOn(res), 502, 'api_error', 'ctxshed: x: y'));
     });
     const url = await listen(server);
 
@@ -76,13 +76,12 @@ describe('sendApiError', () => {
     expect(returned).toEqual([true]);
   });
 
-  it('should send nothing and return false once headers are out', async () => {
+  it('should send nothing and return false once an answer was given', async () => {
     const returned: boolean[] = [];
     server = http.createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/plain' });
-      res.write('partial');
-      returned.push(sendApiError(res, 502, 'api_error', 'too late'));
-      res.end();
+      const reply = replyOn(res);
+      reply.answerBytes(200, { 'content-type': 'text/plain' }, Buffer.from('partial'));
+      returned.push(sendApiError(reply, 502, 'api_error', 'too late'));
     });
     const url = await listen(server);
 

@@ -10,7 +10,7 @@ import { joinUpstreamPath } from '../../src/proxy/upstream-request.js';
 import type { ForwardResult } from '../../src/proxy/forward.js';
 import { startMessagesApi, type MessagesApi, type Responder } from '../../src/scripted/messages-api.js';
 import { encodeSseEvent } from '../../src/scripted/sse-encode.js';
-import { closeServer, headerNames, listen, MESSAGE_STREAM_USAGE, messageStream, PING, send, startProxy, within } from './harness.js';
+import { closeServer, headerNames, listen, MESSAGE_STREAM_USAGE, messageStream, PING, replyOn, send, startProxy, within } from './harness.js';
 import type { Proxy as TestProxy } from './harness.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -554,7 +554,7 @@ describe('forwardToUpstream', () => {
         path: '/',
         headers: {},
         body: undefined,
-        clientRes: res,
+        reply: replyOn(res),
         agents,
         signal: AbortSignal.abort(new Error('shutting down')),
         timeouts: { headersMs: 10_000, idleMs: 10_000 },
@@ -586,7 +586,7 @@ describe('forwardToUpstream', () => {
         path: '/',
         headers: {},
         body: undefined,
-        clientRes: res,
+        reply: replyOn(res),
         agents,
         timeouts: { headersMs: 10_000, idleMs: 10_000 },
         onResponseStart: (status, headers) => {

@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IncomingHttpHeaders } from 'node:http';
+import { Readable } from 'node:stream';
 import { PromMetrics } from '../../src/metrics/prom-metrics.js';
 import { createUpstreamAgents } from '../../src/proxy/agents.js';
 import type { EdgeRequest, EdgeResponse } from '../../src/proxy/edge.js';
@@ -267,6 +268,34 @@ describe('handleProxyRequest', () => {
         retry: expect.objectContaining({ reason: 'overflow', firstStatus: 400, sent: true, status: 200 }),
       }),
     ]);
+  });
+
+  it('should hand back the body as a stream, and cut the upstream when its reader destroys it (the client gone)', async () => {
+    let upstreamClosed = (): void => undefined;
+    const closed = new Promise<void>((resolve) => {
+      upstreamClosed = resolve;
+    });
+    // The upstream sends one event and then keeps the stream open.
+    const { deps, records } = await setUp({
+      respond: () => ({
+        kind: 'custom',
+        write: (res) => {
+          res.on('close', () => upstreamClosed());
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write('event: ping\ndata: {"type":"ping"}\n\n');
+        },
+      }),
+    });
+
+    const response = await handleProxyRequest(deps, request(conversation(1, 100)));
+    const first = await new Promise<Buffer>((resolve) => response.body.once('data', resolve));
+    response.body.destroy();
+    await closed; // never settles, and the test times out, while the upstream request stays open
+    await response.finished;
+
+    expect(response.body).toBeInstanceOf(Readable);
+    expect(first.toString()).toContain('"ping"');
+    expect(records).toEqual([expect.objectContaining({ status: 200, responseBytes: first.length, error: 'CLIENT_CLOSED' })]);
   });
 
   it('should cut the upstream request when the client goes away, and record why', async () => {

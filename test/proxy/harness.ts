@@ -3,15 +3,31 @@
  * talk to is the scripted Messages API (src/scripted/messages-api.ts).
  */
 import http from 'node:http';
-import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, Server } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createUpstreamAgents } from '../../src/proxy/agents.js';
 import type { UpstreamAgents } from '../../src/proxy/agents.js';
 import { forwardToUpstream, sendHeldResponse } from '../../src/proxy/forward.js';
 import type { ForwardArgs, ForwardResult } from '../../src/proxy/forward.js';
+import { writeResponse } from '../../src/proxy/handler.js';
 import { forwardableHeaders } from '../../src/proxy/hop-by-hop.js';
+import { Reply } from '../../src/proxy/reply.js';
 import { assistantMessage } from '../../src/scripted/message.js';
 import { encodeSseEvent, messageEvents } from '../../src/scripted/sse-encode.js';
+
+/**
+ * A reply whose answer is written to `res` as the proxy's node adapter writes it (handler.ts),
+ * and whose signal aborts when the client goes away first.
+ */
+export function replyOn(res: ServerResponse): Reply {
+  const gone = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  const reply = new Reply(gone.signal);
+  void reply.head.then((head) => writeResponse(head, res));
+  return reply;
+}
 
 /** Starts `server` on an ephemeral loopback port and returns its base URL. */
 export async function listen(server: Server): Promise<URL> {
@@ -64,6 +80,7 @@ export async function startProxy(upstream: URL, opts: ProxyOptions = {}): Promis
   let count = 0;
   const server = http.createServer((req, res) => {
     const n = count++;
+    const reply = replyOn(res);
     void (async (): Promise<void> => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -75,12 +92,12 @@ export async function startProxy(upstream: URL, opts: ProxyOptions = {}): Promis
         path: req.url ?? '/',
         headers: opts.headers === undefined ? forwardableHeaders(req.rawHeaders) : opts.headers(req),
         body,
-        clientRes: res,
+        reply,
         agents,
         timeouts: opts.timeouts ?? { headersMs: 10_000, idleMs: 10_000 },
         ...(opts.holdBack === undefined ? {} : { holdBack: opts.holdBack }),
       });
-      if (result.held !== undefined) sendHeldResponse(res, result.held);
+      if (result.held !== undefined) sendHeldResponse(reply, result.held);
       slot(n).resolve(result);
     })();
   });

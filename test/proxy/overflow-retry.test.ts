@@ -8,7 +8,8 @@ import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { conversation, filler } from '../core/bodies.js';
 import { tempStateDir } from '../support/test-proxy.js';
-import { closeServer, listen, send, type Received } from './harness.js';
+import { closeServer, listen, replyOn, send, type Received } from './harness.js';
+import type { Reply } from '../../src/proxy/reply.js';
 
 const BODY = conversation(Array.from({ length: 10 }, (_, i) => filler(4000, i)));
 const REQUEST: EngineRequest = { method: 'POST', target: '/v1/messages', headers: {}, body: BODY };
@@ -45,23 +46,24 @@ afterEach(async () => {
  */
 async function run(
   first: HeldResponse,
-  retry: (res: http.ServerResponse) => ForwardResult,
+  retry: (reply: Reply) => ForwardResult,
 ): Promise<{ got: Received; final: FinalExchange; forwarded: Array<[Prepared, ForwardArgs['holdBack']]> }> {
   const forwarded: Array<[Prepared, ForwardArgs['holdBack']]> = [];
   let final: Promise<FinalExchange> | undefined;
   const server = http.createServer((_req, res) => {
+    const reply = replyOn(res);
     final = (async () => {
       const prepared = await engine.prepare(REQUEST);
       const forward = async (p: Prepared, holdBack: ForwardArgs['holdBack']): Promise<ForwardResult> => {
         forwarded.push([p, holdBack]);
-        return retry(res);
+        return retry(reply);
       };
       return answerHeld({
         engine,
         request: REQUEST,
         prepared,
         first: { status: 0, bytesOut: 0, timings: { totalMs: 1 }, held: first },
-        clientRes: res,
+        reply,
         forward,
       });
     })();
@@ -75,9 +77,8 @@ async function run(
   }
 }
 
-const answered = (res: http.ServerResponse): ForwardResult => {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end('{"ok":true}');
+const answered = (reply: Reply): ForwardResult => {
+  reply.answerBytes(200, { 'content-type': 'application/json' }, Buffer.from('{"ok":true}'));
   return { status: 200, bytesOut: 11, timings: { totalMs: 1 } };
 };
 

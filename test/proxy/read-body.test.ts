@@ -1,17 +1,40 @@
 import { describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
 import { BodyBudget } from '../../src/proxy/body-budget.js';
 import { readBody } from '../../src/proxy/read-body.js';
 
-async function* chunks(...parts: Array<Buffer | Error>): AsyncIterable<Uint8Array> {
-  for (const part of parts) {
-    if (part instanceof Error) throw part;
-    yield part;
-  }
-}
+/** A body's parts: bytes, an error (the client gone), or `stall` (no byte ever again). */
+type Part = Buffer | Error | 'stall';
 
 const never: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => ({ next: () => new Promise(() => undefined) }) };
 
-describe('readBody', () => {
+/** The body as an async iterable, pulled. */
+async function* pulled(...parts: Part[]): AsyncIterable<Uint8Array> {
+  for (const part of parts) {
+    if (part === 'stall') yield* never;
+    else if (part instanceof Error) throw part;
+    else yield part;
+  }
+}
+
+/** The body as a node stream, as a socket's request is: read by its events. */
+function streamed(...parts: Part[]): Readable {
+  const body = new Readable({ read: () => undefined });
+  setImmediate(() => {
+    for (const part of parts) {
+      if (part === 'stall') return;
+      if (part instanceof Error) return void body.destroy(part);
+      body.push(part);
+    }
+    body.push(null);
+  });
+  return body;
+}
+
+describe.each([
+  ['pulled', pulled],
+  ['a stream', streamed],
+])('readBody, the body %s', (_, chunks) => {
   it('should read a body whole and keep its bytes taken from the budget until the caller gives them back', async () => {
     const budget = new BodyBudget(100);
 
@@ -51,12 +74,7 @@ describe('readBody', () => {
 
   it('should time out a body that stalls, give back what it took, and leave the stalled pull unheard', async () => {
     const budget = new BodyBudget(1000);
-    async function* stalls(): AsyncIterable<Uint8Array> {
-      yield Buffer.alloc(50);
-      yield* never;
-    }
-
-    const body = await readBody({ headers: {}, body: stalls() }, { max: 1000, budget, idleTimeoutMs: 5 });
+    const body = await readBody({ headers: {}, body: chunks(Buffer.alloc(50), 'stall') }, { max: 1000, budget, idleTimeoutMs: 5 });
 
     expect(body).toBe('timed_out');
     expect(budget.held).toBe(0);
