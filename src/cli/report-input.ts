@@ -1,6 +1,7 @@
 /** What the report commands (ls, show, status, stats) read, and the flags they share. */
 import fs from 'node:fs/promises';
-import { layoutPaths, type StateDir } from '../state/layout.js';
+import path from 'node:path';
+import { layoutPaths, OWNERS_DIR_NAME, type StateDir } from '../state/layout.js';
 import { summarizeConversations, type ConversationSummary } from '../report/conversation-summary.js';
 import { readRecordsForReport } from '../report/read-report-state.js';
 import type { WireTally } from '../report/wire-tally.js';
@@ -16,11 +17,12 @@ export const JSON_OPTION = { type: 'boolean', default: false, describe: 'Print J
  * The state directory the flags name, which must exist. A report never creates it: a typo in
  * --state should say so, not show an empty directory it just made.
  */
-export async function stateForReport(flag: string | undefined, storeFlag?: string): Promise<StateDir> {
+export async function stateForReport(flag: string | undefined, storeFlag?: string, owner = ''): Promise<StateDir> {
   // --store: the store's records and originals, written out as a state directory (store/export-store.ts).
-  const exported = await exportedStoreFor(storeFlag, flag);
+  const exported = await exportedStoreFor(storeFlag, flag, owner);
   if (exported !== undefined) return exported;
-  const dir = stateDirFrom(flag);
+  // --owner on a state directory: that owner's own state directory below it (docs/team.md "Owners").
+  const dir = owner === '' ? stateDirFrom(flag) : path.join(stateDirFrom(flag), OWNERS_DIR_NAME, owner);
   let stat: Awaited<ReturnType<typeof fs.stat>>;
   try {
     stat = await fs.stat(dir);
