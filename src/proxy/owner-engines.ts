@@ -34,8 +34,9 @@ export class OwnerEngines {
     if (ownerId === '') return Promise.resolve(this.defaultEngine);
     let engine = this.#engines.get(ownerId);
     if (engine === undefined) {
-      engine = Promise.all([ownerState(this.root, ownerId), this.store.forOwner(ownerId)]).then(([state, store]) => {
-        const made = this.make(state, store);
+      // The owner's folder first (owners/ is made private here), then its namespace of the store.
+      engine = ownerState(this.root, ownerId).then(async (state) => {
+        const made = this.make(state, await this.store.forOwner(ownerId));
         this.#made.push(made);
         return made;
       });
