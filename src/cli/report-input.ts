@@ -1,7 +1,6 @@
 /** What the report commands (ls, show, status, stats) read, and the flags they share. */
 import fs from 'node:fs/promises';
-import path from 'node:path';
-import { layoutPaths, OWNERS_DIR_NAME, type StateDir } from '../state/layout.js';
+import { layoutPaths, type StateDir } from '../state/layout.js';
 import { summarizeConversations, type ConversationSummary } from '../report/conversation-summary.js';
 import { readRecordsForReport } from '../report/read-report-state.js';
 import type { WireTally } from '../report/wire-tally.js';
@@ -9,7 +8,7 @@ import type { ConversationRecord } from '../state/conversation-record.js';
 import { hasErrnoCode } from '../state/state-error.js';
 import { readPreviews } from '../state/preview-file.js';
 import { CliError } from './cli-error.js';
-import { exportedStoreFor, stateDirFrom } from './state-option.js';
+import { exportedStoreFor, ownerDirFrom } from './state-option.js';
 
 export const JSON_OPTION = { type: 'boolean', default: false, describe: 'Print JSON for scripts (docs/commands.md has the shape)' } as const;
 
@@ -22,7 +21,7 @@ export async function stateForReport(flag: string | undefined, storeFlag?: strin
   const exported = await exportedStoreFor(storeFlag, flag, owner);
   if (exported !== undefined) return exported;
   // --owner on a state directory: that owner's own state directory below it (docs/team.md "Owners").
-  const dir = owner === '' ? stateDirFrom(flag) : path.join(stateDirFrom(flag), OWNERS_DIR_NAME, owner);
+  const dir = ownerDirFrom(flag, owner);
   let stat: Awaited<ReturnType<typeof fs.stat>>;
   try {
     stat = await fs.stat(dir);

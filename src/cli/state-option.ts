@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { layoutPaths } from '../state/layout.js';
+import { layoutPaths, OWNERS_DIR_NAME } from '../state/layout.js';
 import { openStateDir, type StateDir } from '../state/open-state-dir.js';
 import { resolveStateDir } from '../state/resolve-state-dir.js';
 import { StateError } from '../state/state-error.js';
@@ -57,6 +57,11 @@ export function checkStoreFlag(flag: string | undefined): void {
 /** The absolute state directory the flags and environment name. */
 export function stateDirFrom(flag: string | undefined): string {
   return resolveStateDir(process.env, os.homedir(), flag);
+}
+
+/** The state directory of `owner` (`--owner`): the one the flags name for `''`, else its `owners/<owner>/`. */
+export function ownerDirFrom(flag: string | undefined, owner: string): string {
+  return owner === '' ? stateDirFrom(flag) : path.join(stateDirFrom(flag), OWNERS_DIR_NAME, owner);
 }
 
 /** Opens (creating) the state directory, or a CliError naming why not. */

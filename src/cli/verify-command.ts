@@ -2,9 +2,7 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { verifyState } from '../state/verify-state.js';
 import { writeStdout } from './read-input.js';
-import { OWNER_OPTION, ownerFrom, STATE_OPTION, STORE_OPTION, stateDirFrom } from './state-option.js';
-import { OWNERS_DIR_NAME } from '../state/layout.js';
-import path from 'node:path';
+import { OWNER_OPTION, ownerDirFrom, ownerFrom, STATE_OPTION, STORE_OPTION } from './state-option.js';
 import { openPgStore, StoreError, verifyPgStore } from '../store/index.js';
 import type { VerifyReport } from '../state/verify-state.js';
 import { CliError } from './cli-error.js';
@@ -31,8 +29,7 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
       .example('$0 verify --state state.example', 'Check the example state directory') as unknown as Argv<VerifyArgs>,
   handler: async (args: ArgumentsCamelCase<VerifyArgs>) => {
     const owner = args.owner === undefined ? undefined : ownerFrom(args.owner);
-    const root = stateDirFrom(args.state);
-    const dir = args.store !== undefined ? undefined : owner === undefined || owner === '' ? root : path.join(root, OWNERS_DIR_NAME, owner);
+    const dir = args.store !== undefined ? undefined : ownerDirFrom(args.state, owner ?? '');
     const [report, shown] = dir === undefined ? await verifyStore(args.store as string, owner) : [await verifyState(dir), dir];
     if (args.json) {
       await writeStdout(
