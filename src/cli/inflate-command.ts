@@ -4,12 +4,13 @@ import { layoutPaths } from '../state/layout.js';
 import { InflateError, inflateFromState } from '../state/inflate-from-state.js';
 import { CliError } from './cli-error.js';
 import { readInput, writeStdout } from './read-input.js';
-import { exportedStoreFor, STATE_OPTION, STORE_OPTION, stateDirFrom } from './state-option.js';
+import { exportedStoreFor, OWNER_OPTION, ownerDirFrom, ownerFrom, STATE_OPTION, STORE_OPTION } from './state-option.js';
 
 interface InflateArgs {
   body: string;
   state: string | undefined;
   store?: string | undefined;
+  owner?: string | undefined;
 }
 
 export const inflateCommand: CommandModule<object, InflateArgs> = {
@@ -20,11 +21,13 @@ export const inflateCommand: CommandModule<object, InflateArgs> = {
       .positional('body', { type: 'string', demandOption: true, describe: 'A rewritten request body (JSON file, or - for stdin)' })
       .option('state', STATE_OPTION)
       .option('store', STORE_OPTION)
+      .option('owner', OWNER_OPTION)
       .example('$0 inflate small.json --state /tmp/st > original.json', 'Put every elided tool result back') as unknown as Argv<InflateArgs>,
   handler: async (args: ArgumentsCamelCase<InflateArgs>) => {
     const body = await readInput(args.body);
     try {
-      const state = (await exportedStoreFor(args.store, args.state)) ?? layoutPaths(stateDirFrom(args.state));
+      const owner = ownerFrom(args.owner);
+      const state = (await exportedStoreFor(args.store, args.state, owner)) ?? layoutPaths(ownerDirFrom(args.state, owner));
       const inflated = await inflateFromState(state, body);
       await writeStdout(inflated.body);
     } catch (error) {

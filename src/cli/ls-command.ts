@@ -5,11 +5,12 @@ import { renderLs } from '../report/render-ls.js';
 import { conversationJson } from '../report/report-json.js';
 import { readReportInput, JSON_OPTION, stateForReport, warn } from './report-input.js';
 import { writeStdout } from './read-input.js';
-import { STATE_OPTION, STORE_OPTION } from './state-option.js';
+import { OWNER_OPTION, ownerFrom, STATE_OPTION, STORE_OPTION } from './state-option.js';
 
 interface LsArgs {
   state: string | undefined;
   store?: string | undefined;
+  owner?: string | undefined;
   json: boolean;
 }
 
@@ -20,11 +21,12 @@ export const lsCommand: CommandModule<object, LsArgs> = {
     (yargs as Argv<object>)
       .option('state', STATE_OPTION)
       .option('store', STORE_OPTION)
+      .option('owner', OWNER_OPTION)
       .option('json', JSON_OPTION)
       .example('$0 ls --state state.example', 'The example state directory, most recently seen first')
       .example('$0 ls --state state.example --json', 'The same as JSON') as unknown as Argv<LsArgs>,
   handler: async (args: ArgumentsCamelCase<LsArgs>) => {
-    const state = await stateForReport(args.state, args.store);
+    const state = await stateForReport(args.state, args.store, ownerFrom(args.owner));
     const tally = await readWireTally(state.wirePath);
     const input = await readReportInput(state, tally);
     if (args.json) {

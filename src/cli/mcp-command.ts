@@ -6,11 +6,12 @@ import type { ToolSource } from '../mcp/tool-source.js';
 import { layoutPaths, type StateDir } from '../state/layout.js';
 import { CliError } from './cli-error.js';
 import { packageVersion } from './package-version.js';
-import { exportedStoreFor, STATE_OPTION, STORE_OPTION, stateDirFrom } from './state-option.js';
+import { exportedStoreFor, OWNER_OPTION, ownerDirFrom, ownerFrom, STATE_OPTION, STORE_OPTION } from './state-option.js';
 
 interface McpArgs {
   state: string | undefined;
   store?: string | undefined;
+  owner?: string | undefined;
   gateway: string | undefined;
   gatewayHeader: string[] | undefined;
 }
@@ -25,6 +26,7 @@ export const mcpCommand: CommandModule<object, McpArgs> = {
         ...STORE_OPTION,
         describe: 'Serve what a Postgres store holds (as of the start: a snapshot written to a private temporary directory)',
       })
+      .option('owner', { ...OWNER_OPTION, describe: "With --state or --store: serve one owner's texts (the owner id an owner rule gave them, docs/team.md)" })
       .option('gateway', {
         type: 'string',
         describe:
@@ -42,17 +44,20 @@ export const mcpCommand: CommandModule<object, McpArgs> = {
       ) as unknown as Argv<McpArgs>,
   handler: async (args: ArgumentsCamelCase<McpArgs>) => {
     if (args.gateway !== undefined && args.store !== undefined) throw new CliError('give --gateway or --store, not both', 2);
-    const source = args.gateway === undefined ? await localState(args.state, args.store) : gatewayOf(args.gateway, args.gatewayHeader ?? []);
+    if (args.gateway !== undefined && args.owner !== undefined)
+      throw new CliError('--owner reads a state directory or a store; over --gateway the owner is your credential', 2);
+    const source =
+      args.gateway === undefined ? await localState(args.state, args.store, ownerFrom(args.owner)) : gatewayOf(args.gateway, args.gatewayHeader ?? []);
     // Loaded here, not at the top: every other command would pay for the SDK at start.
     const [{ createMcpServer }, { serveStdio }] = await Promise.all([import('../mcp/mcp-server.js'), import('../mcp/serve-stdio.js')]);
     await serveStdio(createMcpServer(source, await packageVersion()));
   },
 };
 
-async function localState(flag: string | undefined, store: string | undefined): Promise<StateDir> {
-  const exported = await exportedStoreFor(store, flag);
+async function localState(flag: string | undefined, store: string | undefined, owner: string): Promise<StateDir> {
+  const exported = await exportedStoreFor(store, flag, owner);
   if (exported !== undefined) return exported;
-  const dir = stateDirFrom(flag);
+  const dir = ownerDirFrom(flag, owner);
   // Read-only: nothing is created. Stubs name the real path, so look there.
   return layoutPaths(await fs.realpath(dir).catch(() => dir));
 }

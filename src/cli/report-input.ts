@@ -8,7 +8,7 @@ import type { ConversationRecord } from '../state/conversation-record.js';
 import { hasErrnoCode } from '../state/state-error.js';
 import { readPreviews } from '../state/preview-file.js';
 import { CliError } from './cli-error.js';
-import { exportedStoreFor, stateDirFrom } from './state-option.js';
+import { exportedStoreFor, ownerDirFrom } from './state-option.js';
 
 export const JSON_OPTION = { type: 'boolean', default: false, describe: 'Print JSON for scripts (docs/commands.md has the shape)' } as const;
 
@@ -16,11 +16,12 @@ export const JSON_OPTION = { type: 'boolean', default: false, describe: 'Print J
  * The state directory the flags name, which must exist. A report never creates it: a typo in
  * --state should say so, not show an empty directory it just made.
  */
-export async function stateForReport(flag: string | undefined, storeFlag?: string): Promise<StateDir> {
+export async function stateForReport(flag: string | undefined, storeFlag?: string, owner = ''): Promise<StateDir> {
   // --store: the store's records and originals, written out as a state directory (store/export-store.ts).
-  const exported = await exportedStoreFor(storeFlag, flag);
+  const exported = await exportedStoreFor(storeFlag, flag, owner);
   if (exported !== undefined) return exported;
-  const dir = stateDirFrom(flag);
+  // --owner on a state directory: that owner's own state directory below it (docs/team.md "Owners").
+  const dir = ownerDirFrom(flag, owner);
   let stat: Awaited<ReturnType<typeof fs.stat>>;
   try {
     stat = await fs.stat(dir);

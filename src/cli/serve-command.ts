@@ -1,6 +1,6 @@
 /** `ctxshed serve`: the proxy alone, until SIGINT or SIGTERM. */
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { OWNERS_WITH_STORE, startProxy } from '../proxy/start-proxy.js';
+import { startProxy } from '../proxy/start-proxy.js';
 import { CliError } from './cli-error.js';
 import { bindFrom } from './owner-options.js';
 import { bannerLine, proxyConfigFrom, withProxyOptions, type ProxyArgs } from './proxy-options.js';
@@ -38,7 +38,6 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     const config = proxyConfigFrom(args, process.env);
     checkStoreFlag(args.store);
     const bind = bindFrom(args);
-    if (args.store !== undefined && bind.ownerRule.kind !== 'none') throw new CliError(OWNERS_WITH_STORE, 2);
     const state = await openStateOrFail(args.state);
     const store = await openStoreOrFail(args.store, state);
     const named = args.replicaName ?? (args.store === undefined ? undefined : `${os.hostname()}`);

@@ -17,12 +17,13 @@ import { sha256Hex } from '../state/sha256-hex.js';
 import { CliError } from './cli-error.js';
 import { readReportInput, JSON_OPTION, stateForReport, warn, type ReportInput } from './report-input.js';
 import { writeStdout } from './read-input.js';
-import { STATE_OPTION, STORE_OPTION } from './state-option.js';
+import { OWNER_OPTION, ownerFrom, STATE_OPTION, STORE_OPTION } from './state-option.js';
 
 interface ShowArgs {
   id: string;
   state: string | undefined;
   store?: string | undefined;
+  owner?: string | undefined;
   json: boolean;
 }
 
@@ -41,6 +42,7 @@ export const showCommand: CommandModule<object, ShowArgs> = {
       .positional('id', { type: 'string', demandOption: true, describe: 'A sha256, a span handle or a conversation key, full or its first 12+ hex digits' })
       .option('state', STATE_OPTION)
       .option('store', STORE_OPTION)
+      .option('owner', OWNER_OPTION)
       .option('json', JSON_OPTION)
       .example('$0 show cbf84ec36c85 --state state.example', 'A conversation: each epoch, when and why, and its blocks')
       .example('$0 show 8370b47dccff --state state.example', 'The text of one elided tool result, exactly as the model saw it')
@@ -55,7 +57,7 @@ export const showCommand: CommandModule<object, ShowArgs> = {
     const parsed = parseHandle(args.id);
     if (parsed.kind === 'invalid') throw new CliError(`show: ${parsed.why}`, 2);
     const id = parsed.prefix;
-    const state = await stateForReport(args.state, args.store);
+    const state = await stateForReport(args.state, args.store, ownerFrom(args.owner));
     const tally = await readWireTally(state.wirePath);
     const input = await readReportInput(state, tally);
     const candidates: IdCandidate[] = [

@@ -3,11 +3,11 @@ import { rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { layoutPaths } from '../state/layout.js';
+import { layoutPaths, OWNERS_DIR_NAME } from '../state/layout.js';
 import { openStateDir, type StateDir } from '../state/open-state-dir.js';
 import { resolveStateDir } from '../state/resolve-state-dir.js';
 import { StateError } from '../state/state-error.js';
-import { exportStore, fsStore, isPostgresUrl, openPgStore, redactUrl, StoreError, type ConversationStore } from '../store/index.js';
+import { checkOwnerId, exportStore, fsStore, isPostgresUrl, openPgStore, redactUrl, StoreError, type ConversationStore } from '../store/index.js';
 import { CliError } from './cli-error.js';
 
 export const STATE_OPTION = {
@@ -20,6 +20,22 @@ export const STORE_OPTION = {
   describe:
     'Keep conversations and originals in Postgres (postgres://user@host/db, migrated by ctxshed migrate) instead of the state directory; the wire log stays in --state',
 } as const;
+
+export const OWNER_OPTION = {
+  type: 'string',
+  describe: "One owner's conversations (the owner id an owner rule gave them, docs/team.md) instead of the single-user owner's",
+} as const;
+
+/** The owner `--owner` names (`''` without it); a usage error for anything that is no owner id. */
+export function ownerFrom(flag: string | undefined): string {
+  if (flag === undefined) return '';
+  try {
+    return checkOwnerId(flag);
+  } catch (error) {
+    if (error instanceof StateError) throw new CliError(`--owner: ${error.message}`, 2);
+    throw error;
+  }
+}
 
 /** The store `--store` names (its schema checked), else the state directory; a CliError naming why not. */
 export async function openStoreOrFail(flag: string | undefined, state: StateDir): Promise<ConversationStore> {
@@ -43,6 +59,11 @@ export function stateDirFrom(flag: string | undefined): string {
   return resolveStateDir(process.env, os.homedir(), flag);
 }
 
+/** The state directory of `owner` (`--owner`): the one the flags name for `''`, else its `owners/<owner>/`. */
+export function ownerDirFrom(flag: string | undefined, owner: string): string {
+  return owner === '' ? stateDirFrom(flag) : path.join(stateDirFrom(flag), OWNERS_DIR_NAME, owner);
+}
+
 /** Opens (creating) the state directory, or a CliError naming why not. */
 export async function openStateOrFail(flag: string | undefined): Promise<StateDir> {
   const dir = stateDirFrom(flag);
@@ -59,13 +80,15 @@ export async function openStateOrFail(flag: string | undefined): Promise<StateDi
  * temporary state directory (removed when the process exits), with this machine's wire log from
  * `--state` when there is one. Without `--store`: undefined (the command reads `--state`).
  */
-export async function exportedStoreFor(storeFlag: string | undefined, stateFlag: string | undefined): Promise<StateDir | undefined> {
+export async function exportedStoreFor(storeFlag: string | undefined, stateFlag: string | undefined, owner = ''): Promise<StateDir | undefined> {
   if (storeFlag === undefined) return undefined;
   const store = await openStoreOrFail(storeFlag, layoutPaths(stateDirFrom(stateFlag)));
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-store-'));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   try {
-    const state = await exportStore(store, dir);
+    // One owner's namespace (`--owner`); reading it creates nothing, and an owner with none lists nothing.
+    const namespace = await store.existingOwner(owner);
+    const state = namespace === undefined ? await openStateDir(dir) : await exportStore(namespace, dir);
     await fs.copyFile(layoutPaths(stateDirFrom(stateFlag)).wirePath, state.wirePath).catch(() => undefined);
     return state;
   } finally {

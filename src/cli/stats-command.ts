@@ -5,11 +5,12 @@ import { renderStats } from '../report/render-stats.js';
 import { buildStatsReport } from '../report/stats-report.js';
 import { readReportInput, JSON_OPTION, stateForReport, warn } from './report-input.js';
 import { writeStdout } from './read-input.js';
-import { STATE_OPTION, STORE_OPTION } from './state-option.js';
+import { OWNER_OPTION, ownerFrom, STATE_OPTION, STORE_OPTION } from './state-option.js';
 
 interface StatsArgs {
   state: string | undefined;
   store?: string | undefined;
+  owner?: string | undefined;
   json: boolean;
 }
 
@@ -20,11 +21,12 @@ export const statsCommand: CommandModule<object, StatsArgs> = {
     (yargs as Argv<object>)
       .option('state', STATE_OPTION)
       .option('store', STORE_OPTION)
+      .option('owner', OWNER_OPTION)
       .option('json', JSON_OPTION)
       .example('$0 stats --state state.example', 'Totals of the example state directory')
       .example('$0 stats --state state.example --json', 'The same as JSON') as unknown as Argv<StatsArgs>,
   handler: async (args: ArgumentsCamelCase<StatsArgs>) => {
-    const state = await stateForReport(args.state, args.store);
+    const state = await stateForReport(args.state, args.store, ownerFrom(args.owner));
     const tally = await readWireTally(state.wirePath);
     const input = await readReportInput(state, tally);
     const report = buildStatsReport(tally, input.summaries);

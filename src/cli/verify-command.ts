@@ -2,7 +2,7 @@
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { verifyState } from '../state/verify-state.js';
 import { writeStdout } from './read-input.js';
-import { STATE_OPTION, STORE_OPTION, stateDirFrom } from './state-option.js';
+import { OWNER_OPTION, ownerDirFrom, ownerFrom, STATE_OPTION, STORE_OPTION } from './state-option.js';
 import { openPgStore, StoreError, verifyPgStore } from '../store/index.js';
 import type { VerifyReport } from '../state/verify-state.js';
 import { CliError } from './cli-error.js';
@@ -10,6 +10,7 @@ import { CliError } from './cli-error.js';
 interface VerifyArgs {
   state: string | undefined;
   store: string | undefined;
+  owner?: string | undefined;
   json: boolean;
 }
 
@@ -20,11 +21,16 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
     (yargs as Argv<object>)
       .option('state', STATE_OPTION)
       .option('store', STORE_OPTION)
+      .option('owner', {
+        ...OWNER_OPTION,
+        describe: "Check one owner's conversations and originals only (the owner id an owner rule gave them, docs/team.md); default: every owner",
+      })
       .option('json', { type: 'boolean', default: false, describe: 'Print the report as JSON' })
       .example('$0 verify --state state.example', 'Check the example state directory') as unknown as Argv<VerifyArgs>,
   handler: async (args: ArgumentsCamelCase<VerifyArgs>) => {
-    const dir = args.store === undefined ? stateDirFrom(args.state) : undefined;
-    const [report, shown] = dir === undefined ? await verifyStore(args.store as string) : [await verifyState(dir), dir];
+    const owner = args.owner === undefined ? undefined : ownerFrom(args.owner);
+    const dir = args.store !== undefined ? undefined : ownerDirFrom(args.state, owner ?? '');
+    const [report, shown] = dir === undefined ? await verifyStore(args.store as string, owner) : [await verifyState(dir), dir];
     if (args.json) {
       await writeStdout(
         `${JSON.stringify({ ...(dir === undefined ? { store: shown } : { state: dir }), ok: report.problems.length === 0, ...report }, null, 2)}\n`,
@@ -45,7 +51,7 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
 };
 
 /** Verifies a Postgres store; its URL is only ever shown without its password. */
-async function verifyStore(url: string): Promise<[VerifyReport, string]> {
+async function verifyStore(url: string, owner: string | undefined): Promise<[VerifyReport, string]> {
   let store: Awaited<ReturnType<typeof openPgStore>>;
   try {
     store = await openPgStore(url);
@@ -54,7 +60,8 @@ async function verifyStore(url: string): Promise<[VerifyReport, string]> {
     throw error;
   }
   try {
-    return [await verifyPgStore(store.db), store.describe()];
+    const shown = owner === undefined ? store.describe() : `${store.describe()} (owner ${owner === '' ? "''" : owner})`;
+    return [await verifyPgStore(store.db, owner), shown];
   } finally {
     await store.close();
   }

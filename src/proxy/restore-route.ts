@@ -1,24 +1,24 @@
 /**
  * The restore routes (docs/team.md "Restores over the gateway"): `GET /_ctxshed/v1/restore` and
  * `GET /_ctxshed/v1/spans`, what `ctxshed mcp --gateway URL` reads through. Each serves the
- * asking owner's state only, the owner found by the same rule as a model request
+ * asking owner's namespace of the store only (the state directory or Postgres,
+ * restore/store-restore.ts), the owner found by the same rule as a model request
  * (owner-rule.ts). A handle that owner has nothing under gets one fixed 404, whether the handle
  * exists for no one or for another owner: the answer names nothing.
  */
 import { GATEWAY_RESTORE_PATH, GATEWAY_UNKNOWN_HANDLE } from '../core/gateway-routes.js';
 import { errorText } from '../errors.js';
 import type { EpochEngine } from '../rescue/index.js';
-import { listRestorable } from '../restore/list-restorable.js';
-import { restoreText } from '../restore/restore-text.js';
 import { encodeOutcome } from '../restore/restore-wire.js';
-import type { StateDir } from '../state/layout.js';
+import { listFromStore, restoreFromStore } from '../restore/store-restore.js';
+import type { ConversationStore } from '../store/index.js';
 import { sendApiError } from './api-error.js';
 import type { EdgeRequest } from './edge.js';
 import type { OwnerEngines } from './owner-engines.js';
 import { ownerOf, type OwnerRule } from './owner-rule.js';
 import type { Reply } from './reply.js';
 
-/** What the routes read: the owner rule, and each owner's state. */
+/** What the routes read: the owner rule, and each owner's namespace of the store. */
 export interface GatewayRouteDeps {
   readonly engine?: EpochEngine;
   readonly ownerRule?: OwnerRule;
@@ -33,10 +33,10 @@ export async function answerGatewayRoute(req: EdgeRequest, res: Reply, path: str
     return;
   }
   try {
-    const state = await stateOf(deps, owner.ownerId);
+    const store = await storeOf(deps, owner.ownerId);
     const query = new URL(req.url, 'http://gateway.invalid').searchParams;
     if (path === GATEWAY_RESTORE_PATH) {
-      const outcome = state === undefined ? undefined : await restoreText(state, query.get('handle') ?? '');
+      const outcome = store === undefined ? undefined : await restoreFromStore(store, query.get('handle') ?? '');
       if (outcome === undefined || outcome.kind === 'unknown') {
         sendApiError(res, 404, 'not_found_error', GATEWAY_UNKNOWN_HANDLE);
         return;
@@ -44,17 +44,17 @@ export async function answerGatewayRoute(req: EdgeRequest, res: Reply, path: str
       sendJson(res, outcome.kind === 'invalid' ? 400 : 200, encodeOutcome(outcome));
       return;
     }
-    const list = state === undefined ? { conversations: [], unreadable: [] } : await listRestorable(state);
+    const list = store === undefined ? { conversations: [], unreadable: [] } : await listFromStore(store);
     sendJson(res, 200, JSON.stringify(list));
   } catch (error) {
     sendApiError(res, 500, 'api_error', `cannot answer ${path}: ${errorText(error)}`);
   }
 }
 
-/** The owner's state: the root for `''`, else its own folder if it has one (a read never makes one). */
-async function stateOf(deps: GatewayRouteDeps, ownerId: string): Promise<StateDir | undefined> {
-  if (ownerId === '') return deps.engine?.state;
-  return deps.owners?.stateFor(ownerId);
+/** The owner's namespace of the store: the default engine's for `''`, else the owner's if it has one (a read never makes one). */
+async function storeOf(deps: GatewayRouteDeps, ownerId: string): Promise<ConversationStore | undefined> {
+  if (ownerId === '') return deps.engine?.store;
+  return deps.owners?.storeFor(ownerId);
 }
 
 function sendJson(res: Reply, status: number, text: string): void {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ServedMetrics } from '../metrics/metrics.js';
 import type { StateDir } from '../state/layout.js';
-import type { ConversationStore } from '../store/index.js';
+import { fsStore, type ConversationStore } from '../store/index.js';
 import type { PromMetrics } from '../metrics/prom-metrics.js';
 import { WIRE_FLUSH_DELAY_MS, WireLog } from '../state/wire-log.js';
 import { EpochEngine, type EngineOptions } from '../rescue/index.js';
@@ -24,10 +24,6 @@ import type { OpenSocket } from './websocket/serve-socket.js';
 
 /** How often an idle proxy drops the rewrite memos of idle conversations (requests prune too). */
 export const MEMO_PRUNE_INTERVAL_MS = 60_000;
-
-/** Why an owner rule and a Postgres store are not taken together (docs/team.md "Not built yet"). */
-export const OWNERS_WITH_STORE =
-  'an owner rule (--owner-from, --owner-header) works with the state directory only for now: with --store postgres://… the owners would share one namespace';
 
 /** The loopback address, the proxy's default bind (docs/design.md "The proxy's contract with the client"). */
 export const LOOPBACK = '127.0.0.1';
@@ -73,10 +69,6 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
   if (!isLoopbackBind(host) && !hasOwnerRule(options.ownerRule)) {
     throw new Error(`refusing to bind ${host}: beyond loopback, an owner rule (--owner-from credential or --owner-header) must be on`);
   }
-  // Owners' state and the restore routes live in the state directory; a shared store keeps one namespace.
-  if (options.store !== undefined && options.store.kind !== 'fs' && hasOwnerRule(options.ownerRule)) {
-    throw new Error(OWNERS_WITH_STORE);
-  }
   const now = options.now ?? (() => new Date());
   const startedAt = performance.now();
   const prom = options.metrics === undefined ? await loadPromMetrics() : undefined;
@@ -98,7 +90,7 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
     onStateFailure: (error: unknown) => health.failed(error),
     metrics,
     watchRecords: options.watchRecords ?? true,
-    ...(options.store === undefined ? {} : { store: options.store }),
+    store: options.store ?? fsStore(state),
     ...(classify === undefined ? {} : { classify }),
   });
   const bodyBudget = new BodyBudget(settings.transport.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT);
@@ -157,9 +149,10 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
 }
 
 /**
- * The single-user engine, and under an owner rule one per owner (owner-engines.ts), each told to
- * write a gateway's stubs, which name the restore tool, not a path on the gateway's disk
- * (docs/team.md). The proxy learns of other proxies' epochs from a watch on the records.
+ * The single-user engine, and under an owner rule one per owner (owner-engines.ts) over that
+ * owner's namespace of the store, each told to write a gateway's stubs, which name the restore
+ * tool, not a path on the gateway's disk (docs/team.md). The proxy learns of other proxies'
+ * epochs from a watch on the records (a state directory) or the record's version (Postgres).
  */
 function makeEngines(
   settings: ProxySettings,
@@ -170,7 +163,7 @@ function makeEngines(
   const gateway = hasOwnerRule(ownerRule);
   const engineSettings = gateway ? { ...settings.engine, gatewayStubs: true } : settings.engine;
   const engine = new EpochEngine(state, engineSettings, options);
-  const owners = gateway ? new OwnerEngines(state, engine, (own) => new EpochEngine(own, engineSettings, options)) : undefined;
+  const owners = gateway ? new OwnerEngines(state, engine, (own, store) => new EpochEngine(own, engineSettings, { ...options, store })) : undefined;
   return { engine, owners };
 }
 

@@ -9,6 +9,7 @@
  */
 import type { WireNote } from '../state/wire-record.js';
 import { errorText, outwardMessage } from '../errors.js';
+import { StoreError } from '../store/index.js';
 
 /** What a write to the state directory was: an epoch's files and record, or a wire-log line. */
 export type StateWrite = 'store' | 'wire';
@@ -21,8 +22,13 @@ export interface HealthOutlets {
   readonly countFailure?: () => void;
 }
 
+/** What failed, in a person's words: the state directory, or the database of `--store`. */
+type Failing = 'directory' | 'database';
+
 export class StateHealth {
   readonly #unavailable = new Set<StateWrite>();
+  /** What the last failure that made the state unavailable was, for the line that says it is back. */
+  #failing: Failing = 'directory';
   /** Failures so far, so that a success learned late (a batched wire line) cannot undo a newer failure. */
   #failures = 0;
 
@@ -40,7 +46,13 @@ export class StateHealth {
     this.#unavailable.add(what);
     if (was) return;
     const text = errorText(error);
-    this.outlets.log?.(`ctxshed: the state directory cannot be written (${text}); requests pass through unchanged until it can`);
+    // A store that cannot be reached is not a directory that cannot be written: say which it is.
+    this.#failing = error instanceof StoreError && error.code === 'STORE_UNAVAILABLE' ? 'database' : 'directory';
+    this.outlets.log?.(
+      this.#failing === 'database'
+        ? `ctxshed: ${text}; requests pass through unchanged until it answers`
+        : `ctxshed: the state directory cannot be written (${text}); requests pass through unchanged until it can`,
+    );
     const detail = outwardMessage(text); // the wire log is where it leaves the program
     this.note({ t: this.now(), note: 'state_unavailable', detail }).catch(() => undefined);
   }
@@ -58,8 +70,9 @@ export class StateHealth {
     if (!this.#unavailable.has(what) || (since !== undefined && since !== this.#failures)) return;
     this.#unavailable.delete(what);
     if (this.failing) return;
-    this.outlets.log?.('ctxshed: the state directory is writable again');
-    this.note({ t: this.now(), note: 'state_recovered', detail: 'the state directory is writable again' }).catch(() => undefined);
+    const back = this.#failing === 'database' ? 'the store answers again' : 'the state directory is writable again';
+    this.outlets.log?.(`ctxshed: ${back}`);
+    this.note({ t: this.now(), note: 'state_recovered', detail: back }).catch(() => undefined);
   }
 
   get failing(): boolean {

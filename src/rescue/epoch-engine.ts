@@ -108,6 +108,8 @@ export class EpochEngine {
   readonly #eligibility: MemoCache<EligibilityMemo>;
   /** Each conversation's first prompt, for the reports (preview-writer.ts). */
   readonly #previews: PreviewWriter;
+  /** Where its records and originals are kept: what the restore routes read (proxy/restore-route.ts). */
+  readonly store: ConversationStore;
 
   constructor(
     readonly state: StateDir,
@@ -119,6 +121,7 @@ export class EpochEngine {
     this.#memos = new MemoCache(options.memoLimits ?? DEFAULT_MEMO_LIMITS);
     this.#eligibility = new MemoCache<EligibilityMemo>(options.eligibilityLimits ?? options.memoLimits ?? DEFAULT_MEMO_LIMITS);
     const store = options.store ?? fsStore(state);
+    this.store = store;
     // The watch sees a state directory's records; a Postgres store is asked for each record's version.
     const watch = options.watchRecords === true && store.kind === 'fs' ? watchRecords(state) : undefined;
     this.#table = new ConversationTable(state, watch, store);

@@ -55,6 +55,13 @@ export interface RestorableList {
   readonly unreadable: readonly string[];
 }
 
+/** Whether each text a record names is kept, and which blocks are sealed: what a listing says of them. */
+export interface Presence {
+  readonly span: (sha256: string) => Promise<boolean>;
+  readonly block: (sha256: string) => Promise<boolean>;
+  readonly sealed: ReadonlySet<string>;
+}
+
 /** Lists every elided block and shed span the records name, newest conversation first. Read-only. */
 export async function listRestorable(state: StateDir): Promise<RestorableList> {
   const sealed = await listSealedShas(state);
@@ -70,41 +77,45 @@ export async function listRestorable(state: StateDir): Promise<RestorableList> {
     });
     if (record !== undefined && record.epochs.length > 0) records.push(record);
   }
+  const presence: Presence = {
+    span: (sha256) => isRegularFile(spanPath(state, sha256, 'json')),
+    block: async (sha256) => (await locateStoredFile(state, sha256, 'txt').catch(() => undefined)) !== undefined,
+    sealed,
+  };
   const conversations: RestorableConversation[] = [];
-  for (const record of records) {
-    const blocks: RestorableBlock[] = [];
-    const spans: RestorableSpan[] = [];
-    for (const epoch of record.epochs) {
-      if (epoch.span !== undefined) {
-        const { sha256, bytes, first, last, pins } = epoch.span;
-        spans.push({
-          sha256,
-          bytes,
-          epoch: epoch.n,
-          messages: last - first + 1,
-          first,
-          last,
-          pins: pins.length,
-          present: await isRegularFile(spanPath(state, sha256, 'json')),
-        });
-      }
-      for (const block of epoch.blocks) {
-        const present = (await locateStoredFile(state, block.sha256, 'txt').catch(() => undefined)) !== undefined;
-        blocks.push({
-          sha256: block.sha256,
-          bytes: block.bytes,
-          epoch: epoch.n,
-          ordinal: block.ordinal,
-          toolUseId: block.toolUseId,
-          ...blockOrigin(block),
-          sealed: sealed.has(block.sha256),
-          present,
-        });
-      }
+  for (const record of records) conversations.push(await restorableOf(record, presence));
+  return sortedList(conversations, unreadable);
+}
+
+/** The blocks and spans of one record, in epoch order. */
+export async function restorableOf(record: ConversationRecord, presence: Presence): Promise<RestorableConversation> {
+  const blocks: RestorableBlock[] = [];
+  const spans: RestorableSpan[] = [];
+  for (const epoch of record.epochs) {
+    if (epoch.span !== undefined) {
+      const { sha256, bytes, first, last, pins } = epoch.span;
+      spans.push({ sha256, bytes, epoch: epoch.n, messages: last - first + 1, first, last, pins: pins.length, present: await presence.span(sha256) });
     }
-    const lastLatchedAt = record.epochs.at(-1)?.latchedAt ?? record.createdAt;
-    conversations.push({ key: record.key, agentId: record.agentId, firstPrompt: record.firstPrompt, lastLatchedAt, blocks, spans });
+    for (const block of epoch.blocks) {
+      const present = await presence.block(block.sha256);
+      blocks.push({
+        sha256: block.sha256,
+        bytes: block.bytes,
+        epoch: epoch.n,
+        ordinal: block.ordinal,
+        toolUseId: block.toolUseId,
+        ...blockOrigin(block),
+        sealed: presence.sealed.has(block.sha256),
+        present,
+      });
+    }
   }
+  const lastLatchedAt = record.epochs.at(-1)?.latchedAt ?? record.createdAt;
+  return { key: record.key, agentId: record.agentId, firstPrompt: record.firstPrompt, lastLatchedAt, blocks, spans };
+}
+
+/** The listing: newest conversation first, the unreadable records' names sorted. */
+export function sortedList(conversations: RestorableConversation[], unreadable: string[]): RestorableList {
   conversations.sort((a, b) => b.lastLatchedAt.localeCompare(a.lastLatchedAt) || a.key.localeCompare(b.key));
   return { conversations, unreadable: unreadable.sort() };
 }

@@ -1,8 +1,9 @@
 /**
  * The state of one owner (docs/team.md "Owners"): `''`, the single-user default, is the state
  * root exactly as it always was; any other owner is `<root>/owners/<ownerId>/`, a complete state
- * directory of its own (0700). Every per-request state access of the proxy goes through here, so
- * the store that replaces the directory (`store.forOwner`) is swapped in at this one place.
+ * directory of its own (0700). The proxy makes an owner's folder here on its first request (its
+ * previews; on the state directory store, its records and originals too: `store.forOwner`), and
+ * the restore routes look for it here without making it (`FsStore.existingOwner`).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';

@@ -7,13 +7,15 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ConversationRecord } from '../core/epoch-types.js';
 import { latchEpoch, type LatchDecision } from '../state/latch-epoch.js';
-import { conversationPath, spanPath, thinkingPath, type StateDir } from '../state/layout.js';
+import { conversationPath, layoutPaths, parseElidedName, parseSpanName, parseThinkingName, spanPath, thinkingPath, type StateDir } from '../state/layout.js';
 import { noteBringBacks } from '../state/note-bring-backs.js';
 import { openStateDir } from '../state/open-state-dir.js';
+import { existingOwnerState } from '../state/owner-state.js';
+import { hasErrnoCode } from '../state/state-error.js';
 import { listConversations, readConversation } from '../state/read-conversation.js';
 import { locateStoredFile, regularFileSize } from '../state/stored-file.js';
 import { checkOwnerId } from './owner-id.js';
-import { originalKey, type ConversationStore, type OriginalExt, type OriginalId, type OriginalKind, type RecordRead } from './store-types.js';
+import { checkShaPrefix, originalKey, type ConversationStore, type OriginalExt, type OriginalId, type OriginalKind, type RecordRead } from './store-types.js';
 
 /** The folder below a state root that holds the other owners' state directories. */
 export const OWNERS_DIR_NAME = 'owners';
@@ -82,6 +84,26 @@ export class FsStore implements ConversationStore {
     return fs.readFile(file);
   }
 
+  async findOriginals(kind: OriginalKind, ext: OriginalExt, prefix: string): Promise<string[]> {
+    checkShaPrefix(prefix);
+    const folder = kind === 'elided' ? this.state.elidedDir : kind === 'span' ? this.state.spansDir : this.state.thinkingDir;
+    const names = await fs.readdir(folder).catch((error: unknown) => {
+      if (hasErrnoCode(error, 'ENOENT')) return [];
+      throw error;
+    });
+    const found = names.flatMap((name) => {
+      const sha = shaOfName(kind, name, ext);
+      return sha?.startsWith(prefix) === true ? [sha] : [];
+    });
+    return found.sort();
+  }
+
+  async existingOwner(owner: string): Promise<ConversationStore | undefined> {
+    if (checkOwnerId(owner) === this.owner) return this;
+    const state = await existingOwnerState(layoutPaths(this.baseRoot), owner);
+    return state === undefined ? undefined : new FsStore(state, owner, this.baseRoot);
+  }
+
   async forOwner(owner: string): Promise<ConversationStore> {
     if (checkOwnerId(owner) === '') return owner === this.owner ? this : new FsStore(await openStateDir(this.baseRoot), '', this.baseRoot);
     const state = await openStateDir(path.join(this.baseRoot, OWNERS_DIR_NAME, owner));
@@ -94,6 +116,13 @@ export class FsStore implements ConversationStore {
     if (kind === 'thinking') return thinkingPath(this.state, sha256);
     return spanPath(this.state, sha256, ext === 'md' ? 'md' : 'json');
   }
+}
+
+/** The sha256 a file name in `kind`'s folder names with extension `ext`, or undefined. */
+function shaOfName(kind: OriginalKind, name: string, ext: OriginalExt): string | undefined {
+  if (kind === 'thinking') return ext === 'json' ? parseThinkingName(name) : undefined;
+  const parsed = kind === 'elided' ? parseElidedName(name) : parseSpanName(name);
+  return parsed?.ext === ext ? parsed.sha256 : undefined;
 }
 
 /** A store on an opened state directory (owner `''`). */

@@ -105,9 +105,18 @@ export class PgDb {
     await (await this.#pool).end().catch(() => undefined);
   }
 
-  /** A STORE_UNAVAILABLE naming the store (redacted) and why, without its password. */
+  /** A STORE_UNAVAILABLE naming the store (redacted) and why, in words, without its password. */
   unavailable(error: unknown): StoreError {
     const why = scrubPassword(errorText(error), this.#url);
-    return new StoreError('STORE_UNAVAILABLE', `the store ${this.shown} is unavailable: ${why}`, { cause: error });
+    return new StoreError('STORE_UNAVAILABLE', `the store ${this.shown} is unavailable: ${explainFailure(why)}`, { cause: error });
   }
+}
+
+/** A connection's or a query's failure in words a person reads, the client's own text after them. */
+export function explainFailure(why: string): string {
+  if (/ECONNREFUSED/.test(why)) return `nothing accepts connections at its address (${why})`;
+  if (/ENOTFOUND|EAI_AGAIN/.test(why)) return `its host name does not resolve (${why})`;
+  if (/timeout|timed out/i.test(why)) return `it did not answer in time (${why})`;
+  if (/ECONNRESET|Connection terminated|terminating connection/i.test(why)) return `the connection to it was lost (${why})`;
+  return why;
 }

@@ -15,7 +15,16 @@ import type { PgDb } from './pg-db.js';
 import { latchIn, lockConversation } from './pg-latch.js';
 import { listRecordsIn, readIfChangedIn, readRecordIn, writeReadingIn, writeRecordIn } from './pg-records.js';
 import type { FullnessReading } from '../core/latch-decision.js';
-import { originalKey, type ConversationStore, type OriginalExt, type OriginalId, type OriginalKind, type RecordRead, type StubDirs } from './store-types.js';
+import {
+  checkShaPrefix,
+  originalKey,
+  type ConversationStore,
+  type OriginalExt,
+  type OriginalId,
+  type OriginalKind,
+  type RecordRead,
+  type StubDirs,
+} from './store-types.js';
 
 /** Where a Postgres store's stubs say its originals are, unless told otherwise. */
 export const DEFAULT_STUB_ROOT = '/ctxshed-store';
@@ -102,6 +111,21 @@ export class PgStore implements ConversationStore {
       ]),
     );
     return result.rows[0]?.bytes;
+  }
+
+  async findOriginals(kind: OriginalKind, ext: OriginalExt, prefix: string): Promise<string[]> {
+    const result = await this.db.withClient((c) =>
+      c.query<{ sha256: string }>(
+        'SELECT sha256 FROM ctxshed_originals WHERE owner = $1 AND kind = $2 AND ext = $3 AND left(sha256, length($4)) = $4 ORDER BY sha256 COLLATE "C"',
+        [this.owner, kind, ext, checkShaPrefix(prefix)],
+      ),
+    );
+    return result.rows.map((r) => r.sha256);
+  }
+
+  /** An owner's rows are only ever written by a latch: a namespace costs nothing, and reading it creates nothing. */
+  existingOwner(owner: string): Promise<ConversationStore | undefined> {
+    return this.forOwner(owner);
   }
 
   async forOwner(owner: string): Promise<ConversationStore> {

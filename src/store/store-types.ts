@@ -8,6 +8,7 @@
 import type { ConversationRecord } from '../core/epoch-types.js';
 import type { FullnessReading } from '../core/latch-decision.js';
 import type { LatchDecision } from '../state/latch-epoch.js';
+import { StateError } from '../state/state-error.js';
 
 export type { LatchDecision } from '../state/latch-epoch.js';
 
@@ -15,6 +16,12 @@ export type { LatchDecision } from '../state/latch-epoch.js';
 export type OriginalKind = 'elided' | 'span' | 'thinking';
 /** The extensions each kind has: elided `txt`/`json`, span `json`/`md`, thinking `json`. */
 export type OriginalExt = 'txt' | 'json' | 'md';
+
+/** Throws STATE_BAD_NAME unless `prefix` is lowercase hex of at most 64 digits (findOriginals' prefix). */
+export function checkShaPrefix(prefix: string): string {
+  if (/^[0-9a-f]{0,64}$/.test(prefix)) return prefix;
+  throw new StateError('STATE_BAD_NAME', `a sha256 prefix is at most 64 lowercase hex digits, got ${JSON.stringify(prefix.slice(0, 80))}`);
+}
 
 /** One original, by kind, sha256 and extension; `originalKey` names it in a map. */
 export interface OriginalId {
@@ -83,8 +90,15 @@ export interface ConversationStore {
   originalSizes(ids: readonly OriginalId[]): Promise<Map<string, number>>;
   /** The bytes of an original, or undefined when it is not kept. */
   readOriginal(kind: OriginalKind, sha256: string, ext: OriginalExt): Promise<Uint8Array | undefined>;
-  /** The namespace of another owner in the same store. */
+  /**
+   * The sha256s of the originals of `kind` and `ext` kept whose sha256 starts with `prefix`
+   * (lowercase hex, at most 64 digits), sorted: what a restore handle can name.
+   */
+  findOriginals(kind: OriginalKind, ext: OriginalExt, prefix: string): Promise<string[]>;
+  /** The namespace of another owner in the same store (made, for the state directory, when missing). */
   forOwner(owner: string): Promise<ConversationStore>;
+  /** The namespace of `owner` if it has one, else undefined: a read (restore, spans) never creates an owner. */
+  existingOwner(owner: string): Promise<ConversationStore | undefined>;
   /** Lets go of connections (a no-op for the state directory). */
   close(): Promise<void>;
 }

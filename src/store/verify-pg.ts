@@ -20,13 +20,16 @@ interface OriginalRow {
   readonly bytes: Buffer;
 }
 
-/** Checks every owner's records and originals in the store. */
-export async function verifyPgStore(db: PgDb): Promise<VerifyReport> {
+/** Checks every owner's records and originals in the store, or `owner`'s only. */
+export async function verifyPgStore(db: PgDb, owner?: string): Promise<VerifyReport> {
   const checked = { elided: 0, conversations: 0, epochs: 0, blocks: 0, spans: 0 };
   const report: VerifyReport = { problems: [], notes: [], checked };
   const sizes = new Map<string, number>();
   await db.withClient(async (c) => {
-    const originals = await c.query<OriginalRow>('SELECT owner, kind, sha256, ext, bytes FROM ctxshed_originals ORDER BY owner, kind, sha256, ext');
+    const originals = await c.query<OriginalRow>(
+      'SELECT owner, kind, sha256, ext, bytes FROM ctxshed_originals WHERE $1::text IS NULL OR owner = $1 ORDER BY owner, kind, sha256, ext',
+      [owner ?? null],
+    );
     const spans = new Map<string, Buffer>();
     for (const row of originals.rows) {
       sizes.set(`${row.owner}/${row.kind}:${row.sha256}.${row.ext}`, row.bytes.byteLength);
@@ -42,7 +45,10 @@ export async function verifyPgStore(db: PgDb): Promise<VerifyReport> {
         report.problems.push(`${where(row)}: is not the rendering of its span`);
       }
     }
-    const records = await c.query<{ owner: string; key: string; record: Buffer }>('SELECT owner, key, record FROM ctxshed_conversations ORDER BY owner, key');
+    const records = await c.query<{ owner: string; key: string; record: Buffer }>(
+      'SELECT owner, key, record FROM ctxshed_conversations WHERE $1::text IS NULL OR owner = $1 ORDER BY owner, key',
+      [owner ?? null],
+    );
     for (const row of records.rows) checkRecord(row, sizes, report);
   });
   return report;

@@ -3,10 +3,7 @@
  * A's text by every route and tool and gets nothing, and no refusal names any content.
  */
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GATEWAY_UNKNOWN_HANDLE } from '../../src/core/gateway-routes.js';
 import { ownerIdOf } from '../../src/proxy/owner-rule.js';
@@ -15,7 +12,7 @@ import { ScriptedClient } from '../../src/scripted/client.js';
 import type { MessagesApi } from '../../src/scripted/messages-api.js';
 import { isMessagesRequest } from '../../src/scripted/received-request.js';
 import { toolOutput } from '../../src/scripted/tool-output.js';
-import { CLI_PATH } from '../support/cli-process.js';
+import { get, mcpCall } from '../support/gateway-calls.js';
 import { startTestApi } from '../support/scripted-api.js';
 import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
 
@@ -147,30 +144,3 @@ describe('ctxshed mcp --gateway', () => {
     expect(asBob.content[0]!.text).not.toContain(MARK);
   });
 });
-
-type TextResult = { content: Array<{ type: string; text: string }>; isError?: boolean };
-
-async function mcpCall(gateway: string, env: Record<string, string>, name: string, args: Record<string, unknown>, extra: string[] = []): Promise<TextResult> {
-  const client = new Client({ name: 'test', version: '1' });
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(ANTHROPIC|OPENAI)_/.test(k))) as Record<string, string>;
-  await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [CLI_PATH, 'mcp', '--gateway', gateway, ...extra], env: { ...clean, ...env }, stderr: 'pipe' }),
-  );
-  try {
-    return (await client.callTool({ name, arguments: args })) as TextResult;
-  } finally {
-    await client.close();
-  }
-}
-
-function get(base: string, target: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(new URL(target, base), { method: 'GET', headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}

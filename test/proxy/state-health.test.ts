@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StateHealth } from '../../src/proxy/state-health.js';
+import { StoreError } from '../../src/store/index.js';
 
 function recording(): { health: StateHealth; notes: string[]; lines: string[]; failures: () => number } {
   const notes: string[] = [];
@@ -18,6 +19,26 @@ function recording(): { health: StateHealth; notes: string[]; lines: string[]; f
 const ENOSPC = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
 
 describe('StateHealth', () => {
+  it('should say the database cannot be reached, not that a directory cannot be written, when the store is unavailable', () => {
+    // Arrange
+    const { health, notes, lines } = recording();
+    const lost = new StoreError(
+      'STORE_UNAVAILABLE',
+      'the store postgres://gw@db/ctxshed is unavailable: nothing accepts connections at its address (connect ECONNREFUSED)',
+    );
+
+    // Act
+    health.failed(lost);
+    health.succeeded('store');
+
+    // Assert
+    expect(notes).toEqual(['state_unavailable', 'state_recovered']);
+    expect(lines).toEqual([
+      'ctxshed: the store postgres://gw@db/ctxshed is unavailable: nothing accepts connections at its address (connect ECONNREFUSED); requests pass through unchanged until it answers',
+      'ctxshed: the store answers again',
+    ]);
+  });
+
   it('should note a failure once and the recovery once, each with one stderr line, and count every failure', () => {
     // Arrange
     const { health, notes, lines, failures } = recording();

@@ -37,7 +37,8 @@ export interface GatewayObservations {
   readonly seconds: number;
 }
 
-interface Seen {
+/** What the scripted model saw: each stub by its sha256, each other tool result by its tool_use id. */
+export interface Seen {
   readonly stubs: Map<string, string>;
   readonly results: Record<string, string>;
 }
@@ -58,7 +59,7 @@ function look(req: ReceivedRequest, seen: Seen): void {
 }
 
 /** Reads the files, then loads restore with ToolSearch, then restores every stub seen, then ends. */
-function gatewayModel(files: readonly string[], seen: Seen, restores: Record<string, string>): Responder {
+export function gatewayModel(files: readonly string[], seen: Seen, restores: Record<string, string>): Responder {
   let next = 0;
   let phase: 'files' | 'search' | 'restore' | 'end' = 'files';
   return mainThread((req) => {
