@@ -17,7 +17,7 @@
  * come before the `compaction` item), so the conversation goes on under the same key
  * (core/openai/remote-compaction.ts).
  */
-import type { ApiName } from '../api-dialect.js';
+import type { ApiName } from '../dialects/dialect.js';
 import type { Sha256 } from '../ports.js';
 import type { TranscriptIndex } from '../transcript-index.js';
 import type { OpenAiIndex } from './openai-index.js';
@@ -27,9 +27,6 @@ import { isRecord } from '../../errors.js';
 const KEY_FORMAT = 'ctxshed.conversation.openai/1';
 const UTF8_DECODER = new TextDecoder('utf-8');
 const UTF8_ENCODER = new TextEncoder();
-
-/** The request header Codex names its thread with. */
-export const CODEX_SESSION_HEADER = 'session-id';
 
 /** The key of the conversation an OpenAI request belongs to; `undefined` when it has no (readable) leading item. */
 export function openAiConversationKey(body: Uint8Array, index: OpenAiIndex, api: ApiName, sha256: Sha256, sessionId?: string): string | undefined {
