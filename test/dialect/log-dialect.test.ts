@@ -23,7 +23,7 @@ const ENCODER = new TextEncoder();
 /** A log body: the prompt, then one call and its output per item of `outputs`. */
 function logBody(outputs: readonly string[]): Uint8Array {
   const turns: unknown[] = [{ role: 'user', text: 'Tour the project.' }];
-  outputs.forEach((text, i) => turns.push({ role: 'assistant', text: `reading ${i}` }, { role: 'tool', id: `c${i}`, text }));
+  for (const [i, text] of outputs.entries()) turns.push({ role: 'assistant', text: `reading ${i}` }, { role: 'tool', id: `c${i}`, text });
   return ENCODER.encode(JSON.stringify({ model: 'log-1', turns }));
 }
 
