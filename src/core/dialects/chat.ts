@@ -1,6 +1,6 @@
 /** Chat Completions (`POST .../chat/completions`), matched on the path's end as the Responses API is. */
-import { OPENAI_PARTS, openAiKeyLookup } from '../openai/openai-dialect-parts.js';
-import { CHAT_USAGE } from '../openai/openai-usage-events.js';
+import { OPENAI_PARTS, openAiKeyLookup } from './openai-dialect-parts.js';
+import { CHAT_USAGE } from './openai-usage-events.js';
 import { indexChat } from '../openai/chat-index.js';
 import type { ApiDialect } from './dialect.js';
 

@@ -4,10 +4,10 @@
  * API, then chat). A body is taken as the first one whose index reads it; a body none reads gets
  * the Messages index's failure.
  */
-import type { ApiDialect } from './dialects/dialect.js';
-import { MESSAGES_API } from './dialects/messages.js';
-import { allDialects } from './dialects/registry.js';
-import type { IndexOutcome } from './transcript-index.js';
+import type { ApiDialect } from './dialect.js';
+import { MESSAGES_API } from './messages.js';
+import { allDialects } from './registry.js';
+import type { IndexOutcome } from '../transcript-index.js';
 
 /** The API that reads the body and its index, or the Messages failure. Never throws. */
 export function indexAnyApi(body: Uint8Array): { readonly api: ApiDialect; readonly outcome: IndexOutcome } {

@@ -5,3 +5,6 @@ export * from './messages-usage.js';
 export * from './responses.js';
 export * from './chat.js';
 export * from './registry.js';
+export * from './index-any-api.js';
+export * from './openai-dialect-parts.js';
+export * from './openai-usage-events.js';

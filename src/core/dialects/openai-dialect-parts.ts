@@ -5,16 +5,16 @@
  */
 import { outwardMessage } from '../../errors.js';
 import { detectShellRefaults } from '../detect-refaults.js';
-import type { ApiName, DialectRequest, KeyInput, KeyLookup, ShapedError } from '../dialects/dialect.js';
+import type { ApiName, DialectRequest, KeyInput, KeyLookup, ShapedError } from './dialect.js';
 import { DEFAULT_CONTEXT_WINDOW } from '../context-window.js';
 import { readBodyModel } from '../head-model.js';
 import type { Sha256 } from '../ports.js';
 import type { IndexOutcome } from '../transcript-index.js';
-import { readContextLengthExceeded } from './context-length-exceeded.js';
-import { openAiConversationKey, openAiFirstPrompt } from './conversation-key.js';
-import { codexReleaseOf, openAiModelWindow } from './model-windows.js';
-import { isOpenAiIndex } from './openai-index.js';
-import { readNewestOpenAiCalls, readOpenAiCalls } from './read-openai-calls.js';
+import { readContextLengthExceeded } from '../openai/context-length-exceeded.js';
+import { openAiConversationKey, openAiFirstPrompt } from '../openai/conversation-key.js';
+import { codexReleaseOf, openAiModelWindow } from '../openai/model-windows.js';
+import { isOpenAiIndex } from '../openai/openai-index.js';
+import { readNewestOpenAiCalls, readOpenAiCalls } from '../openai/read-openai-calls.js';
 
 /** The request header Codex names its thread with (0.169.0 on: `session-id`). */
 export const CODEX_SESSION_HEADER = 'session-id';

@@ -7,10 +7,10 @@
  * input total. Pure: the proxy parses the bytes and hands the events in.
  */
 import { isRecord } from '../../errors.js';
-import type { DialectUsage, StreamError, UsageEvents, UsageNote } from '../dialects/dialect.js';
+import type { DialectUsage, StreamError, UsageEvents, UsageNote } from './dialect.js';
 import type { SseEvent } from '../sse-parser.js';
 import type { Usage } from '../usage.js';
-import { parseEventData, readChatUsage, readResponsesUsage, type OpenAiUsage } from './openai-usage.js';
+import { parseEventData, readChatUsage, readResponsesUsage, type OpenAiUsage } from '../openai/openai-usage.js';
 
 /** The Responses stream events that carry the final usage; the rest (deltas, mostly) are never parsed. */
 const RESPONSES_USAGE_EVENTS: ReadonlySet<string> = new Set(['response.completed', 'response.incomplete', 'response.failed']);

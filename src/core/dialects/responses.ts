@@ -2,8 +2,8 @@
  * The Responses API (`POST .../responses`): what Codex speaks. Matched on the path's end, since an
  * OpenAI base URL carries its own prefix (`https://api.openai.com/v1`, a gateway's `/openai/v1`).
  */
-import { OPENAI_PARTS, openAiKeyLookup } from '../openai/openai-dialect-parts.js';
-import { RESPONSES_USAGE } from '../openai/openai-usage-events.js';
+import { OPENAI_PARTS, openAiKeyLookup } from './openai-dialect-parts.js';
+import { RESPONSES_USAGE } from './openai-usage-events.js';
 import { isCompactionTrigger } from '../openai/remote-compaction.js';
 import { indexResponses } from '../openai/responses-index.js';
 import type { ApiDialect } from './dialect.js';

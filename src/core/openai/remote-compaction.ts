@@ -8,7 +8,6 @@
  * or across one. A trigger request is the request class `compaction`: like Claude Code's, it goes
  * through the conversation's epochs but never latches one on the threshold (core/request-class.ts).
  */
-import type { ApiDialect } from '../dialects/dialect.js';
 import type { RequestClass } from '../request-class.js';
 import type { TranscriptIndex } from '../transcript-index.js';
 
@@ -28,7 +27,7 @@ export function isCompactionTrigger(index: TranscriptIndex | undefined): boolean
 /** The request's class: the client's when it names one, else the one its dialect reads from the body. */
 export function requestClassOfBody(
   given: RequestClass | undefined,
-  api: Pick<ApiDialect, 'requestClass'>,
+  api: { readonly requestClass: (index: TranscriptIndex | undefined) => RequestClass | undefined },
   index: TranscriptIndex | undefined,
 ): RequestClass | undefined {
   return given ?? api.requestClass(index);
