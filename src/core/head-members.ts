@@ -18,13 +18,15 @@ export type HeadStop<T> = { readonly answer: T } | undefined;
  * Visits the members of the body's top-level object in order, with each key (`undefined` when it
  * is long or not valid UTF-8) and the offset of its value, until a visit stops the walk. The
  * answer of that visit, or `undefined` when the body's head is not such an object, the walk ends,
- * or the bytes are not JSON (a visit may scan and throw too). Never throws on any bytes.
+ * or the bytes are not JSON (a visit may scan and throw too). `onClose` is called when the walk
+ * reached the object's closing brace (every member visited). Never throws on any bytes.
  */
-export function walkHeadMembers<T>(b: Uint8Array, visit: (key: string | undefined, valueStart: number) => HeadStop<T>): T | undefined {
+export function walkHeadMembers<T>(b: Uint8Array, visit: (key: string | undefined, valueStart: number) => HeadStop<T>, onClose?: () => void): T | undefined {
   try {
     let i = skipWhitespace(b, 0);
     if (b[i] !== 0x7b) return undefined;
     i = skipWhitespace(b, i + 1);
+    let afterComma = false;
     while (b[i] === 0x22) {
       const keyEnd = scanString(b, i);
       const key = shortText(b, i, keyEnd);
@@ -34,9 +36,11 @@ export function walkHeadMembers<T>(b: Uint8Array, visit: (key: string | undefine
       const stop = visit(key, i);
       if (stop !== undefined) return stop.answer;
       i = skipWhitespace(b, scanValue(b, i, 1));
-      if (b[i] !== 0x2c) return undefined;
+      afterComma = b[i] === 0x2c;
+      if (!afterComma) break;
       i = skipWhitespace(b, i + 1);
     }
+    if (b[i] === 0x7d && !afterComma) onClose?.();
     return undefined;
   } catch (error) {
     if (error instanceof JsonSyntaxError || error instanceof RangeError) return undefined;

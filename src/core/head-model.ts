@@ -1,8 +1,9 @@
 /**
- * The body's top-level `model`, read from the head of the body only: the window a request is
- * measured against depends on it (context-window.ts), and most requests go through without their
- * body being indexed (first-message.ts). Claude Code and the SDKs put `model` before `messages`;
- * a `model` after `messages` is not looked for, so the answer never costs a scan of the transcript.
+ * The body's top-level `model`, read as the API reads keys: when `model` appears more than once,
+ * the last one wins (issue 26, item 6: a `model` after `messages` is the one the API runs, so it is
+ * the one the window and the thinking check must follow). Claude Code and the SDKs put `model`
+ * before `messages`, but the walk goes on to the body's end to see whether another follows: the
+ * members are skipped structurally (no decoding), so the cost is one scan of the body's bytes.
  */
 import { scanValue } from './json-scan.js';
 import { shortText, walkHeadMembers } from './head-members.js';
@@ -10,11 +11,22 @@ import { shortText, walkHeadMembers } from './head-members.js';
 /** A model id is short; anything longer is not one we would find in the table. */
 const MAX_MODEL_BYTES = 256;
 
-/** The string value of a top-level `model` key that comes before `messages`; `undefined` otherwise. Never throws. */
-export function readHeadModel(b: Uint8Array): string | undefined {
-  return walkHeadMembers(b, (key, at) => {
-    if (key === 'messages') return { answer: undefined };
-    if (key !== 'model') return undefined;
-    return { answer: b[at] === 0x22 ? shortText(b, at, scanValue(b, at, 1), MAX_MODEL_BYTES) : undefined };
-  });
+/**
+ * The value of the body's last top-level `model` key when it is a short string; `undefined`
+ * otherwise (no `model`, the last one not a string, or the body not a JSON object). Never throws.
+ */
+export function readBodyModel(b: Uint8Array): string | undefined {
+  let model: string | undefined;
+  let complete = false;
+  walkHeadMembers(
+    b,
+    (key, at) => {
+      if (key === 'model') model = b[at] === 0x22 ? shortText(b, at, scanValue(b, at, 1), MAX_MODEL_BYTES) : undefined;
+      return undefined;
+    },
+    () => {
+      complete = true;
+    },
+  );
+  return complete ? model : undefined;
 }

@@ -3,7 +3,7 @@
  * and the state directory, so every request of every run carries the same bytes for it.
  */
 import type { FrozenBlock } from './epoch-types.js';
-import { parseLabelStub, renderLabelStub, type LabelledBlock, type ParsedLabelStub } from './labels/label-stub.js';
+import { parseLabelStub, renderLabelStub, type LabelledBlock, type ParsedLabelStub } from './label-stub.js';
 import { DROP_STUB_PREFIX, elidedTextPath, escapeRegExp, GATEWAY_KEPT, isGatewayDir, rawSuffix, STUB_PREFIX } from './stub-paths.js';
 
 export { DROP_STUB_PREFIX, elidedRawPath, elidedTextPath, STUB_PREFIX } from './stub-paths.js';

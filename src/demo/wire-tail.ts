@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import type { WireRecord } from '../state/wire-record.js';
+import { readsFullness } from '../core/index.js';
 
 /** How often to look for the next record: the proxy appends it just after the response ends. */
 const POLL_MS = 5;
@@ -36,7 +37,7 @@ export class WireTail {
   async next(key: string): Promise<WireRecord> {
     const deadline = Date.now() + GIVE_UP_MS;
     for (;;) {
-      const at = this.#pending.findIndex((r) => r.key === key && r.route === 'messages');
+      const at = this.#pending.findIndex((r) => r.key === key && readsFullness(r.route));
       if (at >= 0) return this.#pending.splice(at, 1)[0]!;
       if (!(await this.#readMore())) {
         if (Date.now() > deadline) throw new Error(`no wire record for the demo's request in ${this.file} after ${GIVE_UP_MS / 1000} s`);

@@ -5,7 +5,7 @@
  * that count nothing use NO_METRICS.
  */
 import type { HoldReason } from '../core/hold-reasons.js';
-import type { ModelRoute } from '../core/model-route.js';
+import type { ModelRoute } from '../core/dialects/index.js';
 import type { PassthroughReason } from '../core/passthrough-reasons.js';
 import type { ThinkingDropReason } from '../core/thinking/thinking-dropped.js';
 

@@ -8,7 +8,7 @@
  */
 import { collectDefaultMetrics, Registry, type Counter, type Histogram } from 'prom-client';
 import type { HoldReason } from '../core/hold-reasons.js';
-import type { ModelRoute } from '../core/model-route.js';
+import type { ModelRoute } from '../core/dialects/index.js';
 import { PASSTHROUGH_REASONS, type PassthroughReason } from '../core/passthrough-reasons.js';
 import type { ThinkingDropReason } from '../core/thinking/thinking-dropped.js';
 import {

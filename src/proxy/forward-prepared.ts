@@ -3,7 +3,7 @@
  * target and forwardable headers, the engine's bytes. forward.ts sets accept-encoding and
  * content-length, once each (upstream-request.ts).
  */
-import { dialectOfRoute } from '../core/model-route.js';
+import { dialectOf } from '../core/dialects/index.js';
 import type { Prepared } from '../rescue/index.js';
 import type { EdgeRequest } from './edge.js';
 import { forwardToUpstream, type ForwardArgs, type ForwardResult } from './forward.js';
@@ -29,7 +29,7 @@ export function forwarderFor(deps: ProxyDeps, request: EdgeRequest, reply: Reply
       reply,
       agents: deps.agents,
       timeouts: transport.timeouts,
-      api: p.route === undefined ? undefined : dialectOfRoute(p.route).name,
+      api: p.route === undefined ? undefined : dialectOf(p.route).name,
       // The reading, taken before the client sees the response end, so its next request meets it.
       onUsage: (usage, meta) => engine.observe(p, { status: meta.status, usage }),
       ...(holdBack === undefined ? {} : { holdBack }),

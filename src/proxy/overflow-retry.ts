@@ -4,7 +4,7 @@
  * once and the rewritten request goes out once more. The client sees only the retry's response,
  * or, when nothing could be freed or the retry was refused too, the original answer byte for byte.
  */
-import { dialectOfRoute, overflowReadingOf, type OverflowReading } from '../core/index.js';
+import { dialectOf, overflowReadingOf, type OverflowReading } from '../core/index.js';
 import type { EngineRequest, EpochEngine, OverflowDeclined, Prepared } from '../rescue/index.js';
 import { sendHeldResponse, type ForwardArgs, type ForwardResult, type HeldResponse } from './forward.js';
 import { HELD_BODY_MAX_BYTES, readHeldOverflow, readHeldPrefixMismatch } from './held-overflow.js';
@@ -15,10 +15,12 @@ export const OVERFLOW_HOLD_BACK: NonNullable<ForwardArgs['holdBack']> = { status
 
 /**
  * What to hold back for a request that may be rescued: the 400, and for a Responses request also
- * the head of its stream, where that API refuses a streamed request (docs/openai.md).
+ * the head of its stream when its dialect may refuse inside a 200 stream (the Responses API's,
+ * docs/openai.md).
  */
 export function overflowHoldBack(prepared: Prepared): NonNullable<ForwardArgs['holdBack']> {
-  return prepared.route === 'responses' ? { ...OVERFLOW_HOLD_BACK, streamHead: true } : OVERFLOW_HOLD_BACK;
+  const streamed = prepared.route !== undefined && dialectOf(prepared.route).supports.streamedRefusal;
+  return streamed ? { ...OVERFLOW_HOLD_BACK, streamHead: true } : OVERFLOW_HOLD_BACK;
 }
 
 /** What every retry record says: whether the rewritten request went out, and how it ended. */
@@ -109,7 +111,7 @@ export async function answerHeld(a: HeldAnswer): Promise<FinalExchange> {
 function overflowOf(a: HeldAnswer): OverflowReading | undefined {
   const { prepared } = a;
   if (prepared.route === undefined) return undefined;
-  const refusal = readHeldOverflow(a.first.held, dialectOfRoute(prepared.route));
+  const refusal = readHeldOverflow(a.first.held, dialectOf(prepared.route));
   if (refusal === undefined) return undefined;
   return overflowReadingOf(refusal, { window: prepared.window, sentBytes: prepared.body.length, last: prepared.conversation?.reading });
 }

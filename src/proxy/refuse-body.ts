@@ -9,7 +9,7 @@
  * - `over_budget`: 429 with `retry-after`, the bodies in flight across connections were at the
  *   cap; the SDKs retry a 429 by themselves. `refused: "body_budget"` in the wire record.
  */
-import { modelRouteOf } from '../core/model-route.js';
+import { modelRouteOf } from '../core/dialects/index.js';
 import type { RefusalReason } from '../core/refusal-reasons.js';
 import { errorShapeOf, sendErrorBody, shapedErrorBody, type ShapedError } from './api-error.js';
 import type { EdgeRequest } from './edge.js';

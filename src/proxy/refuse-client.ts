@@ -3,7 +3,7 @@
  * speaks, and a wire record naming the reason. Nothing is forwarded and the epoch engine never
  * sees it; the body is read and dropped, never kept.
  */
-import { modelRouteOf } from '../core/model-route.js';
+import { modelRouteOf } from '../core/dialects/index.js';
 import type { RefusalReason } from '../core/refusal-reasons.js';
 import type { ServedMetrics } from '../metrics/metrics.js';
 import { buildWireRecord, NOTHING_FORWARDED } from '../state/wire-record.js';

@@ -1,4 +1,5 @@
 /** One conversation of the wire log (wire-tally.ts): its requests' counts, its last readings, its latches and refaults. */
+import { readsFullness } from '../core/index.js';
 import type { WireRecord } from '../state/wire-record.js';
 import type { RequestCounts } from './request-counts.js';
 import { newRequestCounts } from './request-counts.js';
@@ -101,8 +102,8 @@ export function foldConversation(c: ConversationTally, record: WireRecord, facts
   if (record.t < c.firstSeen) c.firstSeen = record.t;
   if (record.t > c.lastSeen) c.lastSeen = record.t;
   c.last = facts;
-  // Every model call's reading counts, Messages or OpenAI; count_tokens' never does.
-  const measured = record.route === 'messages' || record.route === 'responses' || record.route === 'chat';
+  // Every model call's reading counts, whatever its dialect; count_tokens' never does.
+  const measured = readsFullness(record.route);
   if (measured && record.fullness !== undefined) c.lastReading = facts;
   // Taken before this request's own usage: the reading an epoch latches on is the call before it.
   const cacheReadBefore = c.lastCacheRead;

@@ -3,6 +3,7 @@
  * is read in one pass and `status --follow` can fold in just the lines appended since its last
  * look. Pure: plain data in, plain data out; the fold updates the tally it is given.
  */
+import { readsFullness } from '../core/index.js';
 import type { WireNote, WireRecord } from '../state/wire-record.js';
 import type { WireEntry } from '../state/wire-line.js';
 import { factsOf, foldConversation, newConversationTally, type ConversationTally } from './conversation-tally.js';
@@ -95,5 +96,6 @@ function addWireRecord(tally: WireTally, record: WireRecord): void {
 
 /** Whether a keyed request may be a side call (see `WireTally.sideCalls`): it never makes a conversation. */
 export function isSideCall(record: WireRecord): boolean {
-  return record.route === 'count_tokens';
+  // A model route that gives no reading (count_tokens) is its dialect's side call.
+  return record.route !== null && record.route !== undefined && !readsFullness(record.route);
 }

@@ -13,7 +13,7 @@ import {
   DEFAULT_MEMO_LIMITS,
   isPredictedCold,
   thresholdsFor,
-  dialectOfRoute,
+  dialectOf,
   indexIncrementally,
   isSideCall,
   mayLatchOnThreshold,
@@ -174,7 +174,7 @@ export class EpochEngine {
       const entry = prepared.conversation;
       const key = prepared.key;
       if (!this.canRescueOverflow(prepared) || entry === undefined || key === undefined) return declined('not_rescuable');
-      const api = dialectOfRoute(prepared.route ?? 'messages');
+      const api = dialectOf(prepared.route ?? 'messages');
       const mode = modeFor(entry, this.settings, api);
       const outcome = await this.#latchAndPrepareAgain(request, prepared, entry, key, mode, (index, meta, onFailure) => {
         const refused = { body: request.body, index, agentId: meta.agentId, window: prepared.window, sentBytes: prepared.body.length, overflow, api };
@@ -234,7 +234,7 @@ export class EpochEngine {
     latch: (index: TranscriptIndex, meta: RequestMeta, onFailure: (error: unknown) => void) => Promise<OverflowLatch>,
   ): Promise<RetryOutcome> {
     const meta = readRequestMeta(request, this.settings);
-    const api = dialectOfRoute(meta.route ?? 'messages');
+    const api = dialectOf(meta.route ?? 'messages');
     // An API whose key takes its index has no resumable index: its own index, from scratch.
     const indexed: IncrementalIndex = api.supports.keyFromHead
       ? indexIncrementally(request.body, undefined, commonPrefixLength)
@@ -359,12 +359,12 @@ export class EpochEngine {
     // 2. The conversation, by the key of the API the route speaks. A Messages call is named by
     //    its first message alone: most requests belong to one without epochs and go through
     //    without their whole body being indexed. An OpenAI call's key takes its index.
-    const api = dialectOfRoute(meta.route);
+    const api = dialectOf(meta.route);
     const lookup = conversationKeyFor(body, api, meta);
     if (lookup.kind === 'none') return pass(lookup.reason, lookup.detail);
     const { key } = lookup;
     //    A Responses body that ends in compaction_trigger is a compaction request (core/openai/remote-compaction.ts).
-    const requestClass = requestClassOfBody(meta.requestClass, api.name, lookup.index);
+    const requestClass = requestClassOfBody(meta.requestClass, api, lookup.index);
     if (requestClass !== meta.requestClass) meta = { ...meta, ...(requestClass === undefined ? {} : { requestClass }) };
     const found = await this.#entryOf(key, meta);
     if (found.kind === 'failed') return pass(found.reason, found.detail, { key, stateFailed: true });

@@ -3,7 +3,7 @@
  * This file owns its shape and how one is built; wire-log.ts appends lines and wire-line.ts reads
  * them back.
  */
-import { readsFullness, type ModelRoute } from '../core/model-route.js';
+import { readsFullness, type ModelRoute } from '../core/dialects/index.js';
 import type { RefaultVia, Refault } from '../core/detect-refaults.js';
 import type { HoldReason } from '../core/hold-reasons.js';
 import type { PassthroughReason } from '../core/passthrough-reasons.js';

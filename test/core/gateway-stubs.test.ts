@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FrozenBlock } from '../../src/core/epoch-types.js';
-import { renderLabelStub, type LabelledBlock } from '../../src/core/labels/label-stub.js';
+import { renderLabelStub, type LabelledBlock } from '../../src/core/label-stub.js';
 import { parseSpanStub, renderSpanStub } from '../../src/core/shed/span-stub.js';
 import { parseStub, renderStub } from '../../src/core/stub.js';
 import { GATEWAY_STUB_DIR } from '../../src/core/stub-paths.js';

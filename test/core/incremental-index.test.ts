@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { commonPrefixLengthLoop } from '../../src/core/common-prefix.js';
 import type { FrozenBlock } from '../../src/core/epoch-types.js';
-import { indexIncrementally, sharedMessages } from '../../src/core/incremental-index.js';
-import { rewriteIncrementally } from '../../src/core/incremental-rewrite.js';
+import { indexIncrementally, sharedMessages } from '../../src/core/rewrite/incremental-index.js';
+import { rewriteIncrementally } from '../../src/core/rewrite/incremental-rewrite.js';
 import { freezeBlock, planElision } from '../../src/core/plan-elision.js';
-import type { RewriteMemo } from '../../src/core/rewrite-memo.js';
+import type { RewriteMemo } from '../../src/core/rewrite/rewrite-memo.js';
 import { indexTranscript } from '../../src/core/transcript-index.js';
 import { conversation, filler, mustIndex, sha256, utf8 } from './bodies.js';
 

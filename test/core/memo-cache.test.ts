@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { commonPrefixLengthLoop } from '../../src/core/common-prefix.js';
-import { indexIncrementally } from '../../src/core/incremental-index.js';
-import { rewriteIncrementally } from '../../src/core/incremental-rewrite.js';
-import { DEFAULT_MEMO_LIMITS, MemoCache } from '../../src/core/memo-cache.js';
+import { indexIncrementally } from '../../src/core/rewrite/incremental-index.js';
+import { rewriteIncrementally } from '../../src/core/rewrite/incremental-rewrite.js';
+import { DEFAULT_MEMO_LIMITS, MemoCache } from '../../src/core/rewrite/memo-cache.js';
 import { freezeBlock, planElision } from '../../src/core/plan-elision.js';
-import type { RewriteMemo } from '../../src/core/rewrite-memo.js';
+import type { RewriteMemo } from '../../src/core/rewrite/rewrite-memo.js';
 import { conversation, filler, mustIndex, sha256 } from './bodies.js';
 
 /** A real memo, with its size set to `bytes` (the cache reads nothing else). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHAT_API, dialectOfRoute, MESSAGES_API, modelRouteOf, readsFullness, RESPONSES_API } from '../../src/core/index.js';
+import { CHAT_API, dialectOf, MESSAGES_API, modelRouteOf, readsFullness, RESPONSES_API } from '../../src/core/index.js';
 
 describe('modelRouteOf', () => {
   it.each([
@@ -41,18 +41,20 @@ describe('modelRouteOf', () => {
   });
 });
 
-describe('readsFullness and dialectOfRoute', () => {
+describe('readsFullness and dialectOf', () => {
   it('should read fullness on every model call but count_tokens, in the API of its route', () => {
     // Arrange
     const routes = ['messages', 'count_tokens', 'responses', 'chat'] as const;
 
     // Act
     const reads = routes.map(readsFullness);
-    const dialects = routes.map(dialectOfRoute);
+    const dialects = routes.map(dialectOf);
 
     // Assert
     expect(reads).toEqual([true, false, true, true]);
     expect(dialects).toEqual([MESSAGES_API, MESSAGES_API, RESPONSES_API, CHAT_API]);
     expect(readsFullness(undefined)).toBe(false);
+    expect(readsFullness(null)).toBe(false);
+    expect(readsFullness('anything-else')).toBe(false);
   });
 });

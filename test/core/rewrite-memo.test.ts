@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { commonPrefixLengthLoop } from '../../src/core/common-prefix.js';
 import type { FrozenBlock } from '../../src/core/epoch-types.js';
-import { indexIncrementally } from '../../src/core/incremental-index.js';
-import { rewriteIncrementally } from '../../src/core/incremental-rewrite.js';
+import { indexIncrementally } from '../../src/core/rewrite/incremental-index.js';
+import { rewriteIncrementally } from '../../src/core/rewrite/incremental-rewrite.js';
 import { freezeBlock, planElision } from '../../src/core/plan-elision.js';
-import { createMemo, INDEX_ENTRY_BYTES, memoServes, type RewriteMemo } from '../../src/core/rewrite-memo.js';
+import { createMemo, INDEX_ENTRY_BYTES, memoServes, type RewriteMemo } from '../../src/core/rewrite/rewrite-memo.js';
 import { conversation, filler, mustIndex, sha256 } from './bodies.js';
 
 const DIR = '/state/elided';

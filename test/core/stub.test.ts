@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FrozenBlock } from '../../src/core/epoch-types.js';
 import { CLIENT_CLEARED_PLACEHOLDER } from '../../src/core/plan-elision.js';
-import { renderLabelStub, type LabelledBlock } from '../../src/core/labels/label-stub.js';
+import { renderLabelStub, type LabelledBlock } from '../../src/core/label-stub.js';
 import { elidedRawPath, elidedTextPath, looksLikeStub, parseStub, renderStub } from '../../src/core/stub.js';
 import { utf8 } from './bodies.js';
 

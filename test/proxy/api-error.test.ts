@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiErrorBody, errorShapeOf, openAiErrorBody, sendApiError, shapedErrorBody } from '../../src/proxy/api-error.js';
+import { CHAT_API, MESSAGES_API, RESPONSES_API } from '../../src/core/index.js';
+import { apiErrorBody, errorShapeOf, sendApiError, shapedErrorBody } from '../../src/proxy/api-error.js';
 import { closeServer, listen, replyOn, send } from './harness.js';
 
 describe('apiErrorBody', () => {
@@ -14,9 +15,10 @@ describe('apiErrorBody', () => {
   });
 });
 
-describe('openAiErrorBody', () => {
+describe("the OpenAI dialects' error body", () => {
   it("should build the OpenAI APIs' error shape, saying ctxshed once", () => {
-    const body = openAiErrorBody('invalid_request_error', 'refused: x', 'foreign_host');
+    const error = { anthropicType: 'invalid_request_error', openAiType: 'invalid_request_error', code: 'foreign_host', message: 'refused: x' };
+    const body = shapedErrorBody(RESPONSES_API, error);
 
     expect(JSON.parse(body.toString('utf8'))).toEqual({
       error: { message: 'ctxshed: refused: x', type: 'invalid_request_error', param: null, code: 'foreign_host' },
@@ -26,16 +28,16 @@ describe('openAiErrorBody', () => {
 
 describe('errorShapeOf', () => {
   it.each([
-    ['/v1/messages?beta=true', 'anthropic'],
-    ['/v1/messages/count_tokens', 'anthropic'],
-    ['/v1/models', 'anthropic'],
-    ['/', 'anthropic'],
-    ['/v1/responses', 'openai'],
-    ['/openai/v1/responses?x=1', 'openai'],
-    ['/v1/responses/resp_1/input_items', 'openai'],
-    ['/v1/chat/completions', 'openai'],
-  ])('should give %s the %s shape', (target, shape) => {
-    expect(errorShapeOf(target)).toBe(shape);
+    ['/v1/messages?beta=true', MESSAGES_API],
+    ['/v1/messages/count_tokens', MESSAGES_API],
+    ['/v1/models', MESSAGES_API],
+    ['/', MESSAGES_API],
+    ['/v1/responses', RESPONSES_API],
+    ['/openai/v1/responses?x=1', RESPONSES_API],
+    ['/v1/responses/resp_1/input_items', RESPONSES_API],
+    ['/v1/chat/completions', CHAT_API],
+  ])("should give %s its dialect's shape", (target, dialect) => {
+    expect(errorShapeOf(target)).toBe(dialect);
   });
 });
 
@@ -43,11 +45,11 @@ describe('shapedErrorBody', () => {
   const error = { anthropicType: 'permission_error', openAiType: 'invalid_request_error', code: 'browser_origin', message: 'refused' };
 
   it('should use the Messages type in the Anthropic shape and the OpenAI type and code in the OpenAI one', () => {
-    expect(JSON.parse(shapedErrorBody('anthropic', error).toString('utf8'))).toEqual({
+    expect(JSON.parse(shapedErrorBody(MESSAGES_API, error).toString('utf8'))).toEqual({
       type: 'error',
       error: { type: 'permission_error', message: 'ctxshed: refused' },
     });
-    expect(JSON.parse(shapedErrorBody('openai', error).toString('utf8'))).toEqual({
+    expect(JSON.parse(shapedErrorBody(CHAT_API, error).toString('utf8'))).toEqual({
       error: { message: 'ctxshed: refused', type: 'invalid_request_error', param: null, code: 'browser_origin' },
     });
   });

@@ -68,6 +68,16 @@ describe('readRequestMeta window', () => {
     expect(readRequestMeta(request('claude-sonnet-4-5', 'context-1m-2025-08-07'), DEFAULT_ENGINE_SETTINGS).window).toBe(1_000_000);
     expect(readRequestMeta(request('claude-opus-5-5'), { ...DEFAULT_ENGINE_SETTINGS, window: 200_000 }).window).toBe(200_000);
   });
+
+  it('should measure against the model the API runs: the last `model` key, after `messages` too (issue 26, item 6)', () => {
+    const twice = (first: string, last: string): Uint8Array =>
+      new TextEncoder().encode(`{"model":${JSON.stringify(first)},"messages":[{"role":"user","content":"hi"}],"model":${JSON.stringify(last)}}`);
+    const meta = (b: Uint8Array, target: string) => readRequestMeta({ method: 'POST', target, headers: {}, body: b }, DEFAULT_ENGINE_SETTINGS);
+
+    expect(meta(twice('claude-sonnet-4-5', 'claude-opus-5-5'), '/v1/messages').window).toBe(1_000_000);
+    expect(meta(twice('claude-opus-5-5', 'claude-sonnet-4-5'), '/v1/messages').window).toBe(200_000);
+    expect(meta(new TextEncoder().encode('{"input":[],"model":"gpt-9","model":"gpt-6.2-sol"}'), '/v1/responses').window).toBe(500_000);
+  });
 });
 
 describe('readRequestMeta, Claude Code 2.1.332 headers', () => {

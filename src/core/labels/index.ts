@@ -9,7 +9,6 @@ export * from './rule-superseded.js';
 export * from './rule-duplicate.js';
 export * from './rule-retried.js';
 export * from './label-blocks.js';
-export * from './label-stub.js';
 export * from './ledger.js';
 export * from './freeze-labelled.js';
 export * from './current-task.js';

@@ -17,7 +17,6 @@
  * come before the `compaction` item), so the conversation goes on under the same key
  * (core/openai/remote-compaction.ts).
  */
-import type { ApiName } from '../api-dialect.js';
 import type { Sha256 } from '../ports.js';
 import type { TranscriptIndex } from '../transcript-index.js';
 import type { OpenAiIndex } from './openai-index.js';
@@ -28,11 +27,8 @@ const KEY_FORMAT = 'ctxshed.conversation.openai/1';
 const UTF8_DECODER = new TextDecoder('utf-8');
 const UTF8_ENCODER = new TextEncoder();
 
-/** The request header Codex names its thread with. */
-export const CODEX_SESSION_HEADER = 'session-id';
-
 /** The key of the conversation an OpenAI request belongs to; `undefined` when it has no (readable) leading item. */
-export function openAiConversationKey(body: Uint8Array, index: OpenAiIndex, api: ApiName, sha256: Sha256, sessionId?: string): string | undefined {
+export function openAiConversationKey(body: Uint8Array, index: OpenAiIndex, api: string, sha256: Sha256, sessionId?: string): string | undefined {
   try {
     const leading = leadingItems(body, index);
     if (leading === undefined) return undefined;

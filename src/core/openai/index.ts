@@ -2,7 +2,6 @@
 export * from './openai-index.js';
 export * from './responses-index.js';
 export * from './chat-index.js';
-export * from './dialects.js';
 export * from './conversation-key.js';
 export * from './openai-usage.js';
 export * from './read-openai-calls.js';

@@ -8,7 +8,6 @@
  * or across one. A trigger request is the request class `compaction`: like Claude Code's, it goes
  * through the conversation's epochs but never latches one on the threshold (core/request-class.ts).
  */
-import type { ApiName } from '../api-dialect.js';
 import type { RequestClass } from '../request-class.js';
 import type { TranscriptIndex } from '../transcript-index.js';
 
@@ -17,14 +16,19 @@ export const COMPACTION_TRIGGER_TYPE = 'compaction_trigger';
 /** The item the API compacts into. */
 export const COMPACTION_ITEM_TYPE = 'compaction';
 
-/** Whether a Responses body asks the API to compact: its last input item is a `compaction_trigger`. */
-export function isCompactionTrigger(api: ApiName, index: TranscriptIndex | undefined): boolean {
-  if (api !== 'responses' || index === undefined) return false;
-  return index.messages.at(-1)?.blocks[0]?.type === COMPACTION_TRIGGER_TYPE;
+/**
+ * Whether a Responses body asks the API to compact: its last input item is a `compaction_trigger`
+ * (the Responses dialect's `requestClass` asks; no other index has such an item).
+ */
+export function isCompactionTrigger(index: TranscriptIndex | undefined): boolean {
+  return index?.messages.at(-1)?.blocks[0]?.type === COMPACTION_TRIGGER_TYPE;
 }
 
-/** The request's class: the client's when it names one, else `compaction` for a trigger request. */
-export function requestClassOfBody(given: RequestClass | undefined, api: ApiName, index: TranscriptIndex | undefined): RequestClass | undefined {
-  if (given !== undefined) return given;
-  return isCompactionTrigger(api, index) ? 'compaction' : undefined;
+/** The request's class: the client's when it names one, else the one its dialect reads from the body. */
+export function requestClassOfBody(
+  given: RequestClass | undefined,
+  api: { readonly requestClass: (index: TranscriptIndex | undefined) => RequestClass | undefined },
+  index: TranscriptIndex | undefined,
+): RequestClass | undefined {
+  return given ?? api.requestClass(index);
 }

@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { modelRouteOf } from '../../core/model-route.js';
+import { dialectOf, modelRouteOf } from '../../core/dialects/index.js';
 import type { RefusalReason } from '../../core/refusal-reasons.js';
 import { decideClientAccess } from '../client-guard.js';
 import { hasOwnerRule } from '../owner-rule.js';
@@ -38,8 +38,10 @@ export function answerUpgrade(deps: ProxyDeps, req: IncomingMessage, socket: Dup
     refuse(deps, req, socket, access.reason, started, [403, 'Forbidden']);
     return;
   }
-  // Only the Responses API has a WebSocket mode; a Messages route, or any other path, keeps its 426.
-  if (modelRouteOf('POST', url) !== 'responses') {
+  // Only a dialect whose WebSocket ctxshed serves (the Responses API's) is let in; any other
+  // route, or any other path, keeps its 426.
+  const route = modelRouteOf('POST', url);
+  if (route === undefined || !dialectOf(route).supports.websocket) {
     refuse(deps, req, socket, 'websocket_upgrade', started);
     return;
   }

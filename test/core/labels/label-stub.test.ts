@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FrozenBlock } from '../../../src/core/epoch-types.js';
-import { parseLabelStub, renderLabelStub, type LabelledBlock } from '../../../src/core/labels/label-stub.js';
+import { parseLabelStub, renderLabelStub, type LabelledBlock } from '../../../src/core/label-stub.js';
 
 const SHA = 'e8428025c464'.padEnd(64, '0');
 const RAW = 'ab'.repeat(32);

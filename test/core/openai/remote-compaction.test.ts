@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHAT_API, indexResponses, isCompactionTrigger, planElision, requestClassOfBody, type OpenAiIndex } from '../../../src/core/index.js';
+import { CHAT_API, RESPONSES_API, indexResponses, isCompactionTrigger, planElision, requestClassOfBody, type OpenAiIndex } from '../../../src/core/index.js';
 import { sha256, utf8 } from '../bodies.js';
 
 function mustIndex(value: unknown): { bytes: Uint8Array; index: OpenAiIndex } {
@@ -49,19 +49,19 @@ describe('remote compaction items', () => {
     const after = mustIndex({ model: 'm', input: [developer, user, compaction, ...pair(1)] }).index;
     const earlier = mustIndex({ model: 'm', input: [developer, { type: 'compaction_trigger' }, user] }).index;
 
-    expect(isCompactionTrigger('responses', trigger)).toBe(true);
-    expect(isCompactionTrigger('responses', after)).toBe(false);
-    expect(isCompactionTrigger('responses', earlier)).toBe(false);
-    expect(isCompactionTrigger(CHAT_API.name, trigger)).toBe(false);
-    expect(isCompactionTrigger('responses', undefined)).toBe(false);
+    expect(isCompactionTrigger(trigger)).toBe(true);
+    expect(isCompactionTrigger(after)).toBe(false);
+    expect(isCompactionTrigger(earlier)).toBe(false);
+    expect(CHAT_API.requestClass(trigger)).toBeUndefined();
+    expect(isCompactionTrigger(undefined)).toBe(false);
   });
 
   it('should keep the class the client named, and class a trigger request compaction only when it names none', () => {
     const trigger = mustIndex({ model: 'm', input: [developer, user, { type: 'compaction_trigger' }] }).index;
     const plain = mustIndex({ model: 'm', input: [developer, user] }).index;
 
-    expect(requestClassOfBody(undefined, 'responses', trigger)).toBe('compaction');
-    expect(requestClassOfBody('main', 'responses', trigger)).toBe('main');
-    expect(requestClassOfBody(undefined, 'responses', plain)).toBeUndefined();
+    expect(requestClassOfBody(undefined, RESPONSES_API, trigger)).toBe('compaction');
+    expect(requestClassOfBody('main', RESPONSES_API, trigger)).toBe('main');
+    expect(requestClassOfBody(undefined, RESPONSES_API, plain)).toBeUndefined();
   });
 });

@@ -3,11 +3,11 @@
  * is new (incremental-rewrite.ts): the bytes it read and wrote, both indexes, and what each
  * frozen block came to. A memo is made only from an output that passed the rewrite's check.
  */
-import type { FrozenBlock } from './epoch-types.js';
-import type { Sha256 } from './ports.js';
-import type { BlockVerdict } from './epochs/tool-results.js';
-import type { FrozenThinking, ThinkingVerdict } from './thinking/thinking-types.js';
-import type { ResumableIndex, TranscriptIndex } from './transcript-index.js';
+import type { FrozenBlock } from '../epoch-types.js';
+import type { Sha256 } from '../ports.js';
+import type { BlockVerdict } from '../epochs/tool-results.js';
+import type { FrozenThinking, ThinkingVerdict } from '../thinking/thinking-types.js';
+import type { ResumableIndex, TranscriptIndex } from '../transcript-index.js';
 
 /** One conversation's last rewrite. Plain data; it owns its two bodies: nobody may change them. */
 export interface RewriteMemo {

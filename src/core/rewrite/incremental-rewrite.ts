@@ -15,15 +15,15 @@
  * after `messages`) is scanned and checked as the full check would; the checks of messages before
  * k compare exactly what they compared for O, and passed.
  */
-import { appliedOf, applyEpochs, applyIndexed, judgeThinkingOf, noneApplied, passthroughOf, thinkingOf, type IndexedApply } from './epochs/apply.js';
-import { checkIndexedRewrite } from './epochs/check-tool-results.js';
-import { TOOL_RESULTS, type BlockVerdict, type RewriteOptions, type RewriteOutcome, type SkippedBlock } from './epochs/tool-results.js';
-import type { FrozenBlock } from './epoch-types.js';
+import { appliedOf, applyEpochs, applyIndexed, judgeThinkingOf, noneApplied, passthroughOf, thinkingOf, type IndexedApply } from '../epochs/apply.js';
+import { checkIndexedRewrite } from '../epochs/check-tool-results.js';
+import { TOOL_RESULTS, type BlockVerdict, type RewriteOptions, type RewriteOutcome, type SkippedBlock } from '../epochs/tool-results.js';
+import type { FrozenBlock } from '../epoch-types.js';
 import type { IncrementalIndex } from './incremental-index.js';
 import { createMemo, memoServes, type RewriteMemo } from './rewrite-memo.js';
-import { applySplicesAfter, planSplices } from './splices.js';
-import { resumeIndex, resumeOffset, toolResultsBefore, type TranscriptIndex } from './transcript-index.js';
-import type { ThinkingVerdict } from './thinking/thinking-types.js';
+import { applySplicesAfter, planSplices } from '../splices.js';
+import { resumeIndex, resumeOffset, toolResultsBefore, type TranscriptIndex } from '../transcript-index.js';
+import type { ThinkingVerdict } from '../thinking/thinking-types.js';
 
 /** The tool-result apply of one body, with what an incremental rewrite may reuse of it. */
 type IndexedRewrite = IndexedApply<SkippedBlock, BlockVerdict>;

@@ -5,9 +5,9 @@
  * breakpoint off the previous last message, so that message is scanned again; so is everything
  * after `messages` (system, tools, ...), on every request.
  */
-import type { CommonPrefixLength } from './ports.js';
+import type { CommonPrefixLength } from '../ports.js';
 import type { RewriteMemo } from './rewrite-memo.js';
-import { indexResumable, resumeIndex, type IndexOutcome, type ResumableIndex, type TranscriptIndex } from './transcript-index.js';
+import { indexResumable, resumeIndex, type IndexOutcome, type ResumableIndex, type TranscriptIndex } from '../transcript-index.js';
 
 /** A body's index, and whether it was resumed from a memo. */
 export interface IncrementalIndex {

@@ -1,6 +1,5 @@
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { createOpenAiSseReader, readOpenAiJsonUsage, toMessagesUsage } from '../../src/proxy/openai-usage-readers.js';
 import { createUsageTap, type UsageTapOptions } from '../../src/proxy/usage-tap.js';
 
 const RESPONSES_USAGE = {
@@ -36,80 +35,6 @@ async function tap(opts: UsageTapOptions, body: Buffer): Promise<{ usage: unknow
   const usage = await t.end();
   return { usage, streamError: t.streamError, error: t.error };
 }
-
-describe('toMessagesUsage', () => {
-  it('should put the cached part of the input total as the cache read, so the sum is the total', () => {
-    // Arrange
-    const reading = { contextTokens: 1000, cachedTokens: 900, outputTokens: 7 };
-
-    // Act
-    const usage = toMessagesUsage(reading);
-
-    // Assert
-    expect(usage).toEqual({ inputTokens: 100, cacheCreationInputTokens: 0, cacheReadInputTokens: 900, outputTokens: 7 });
-  });
-});
-
-describe('readOpenAiJsonUsage', () => {
-  it('should read a response body and a chat completion body', () => {
-    // Arrange
-    const response = { object: 'response', model: 'gpt-x', usage: RESPONSES_USAGE };
-    const completion = { object: 'chat.completion', usage: CHAT_USAGE };
-
-    // Act
-    const readings = [readOpenAiJsonUsage('responses', response), readOpenAiJsonUsage('chat', completion), readOpenAiJsonUsage('responses', completion)];
-
-    // Assert
-    expect(readings).toEqual([READ_RESPONSES, { inputTokens: 27, cacheCreationInputTokens: 0, cacheReadInputTokens: 98, outputTokens: 48 }, undefined]);
-  });
-});
-
-describe('createOpenAiSseReader', () => {
-  it('should report an error event of a Responses stream and a chat stream', () => {
-    // Arrange
-    const errors: unknown[] = [];
-    const responses = createOpenAiSseReader(
-      'responses',
-      1e6,
-      (e) => errors.push(e),
-      () => undefined,
-    );
-    const chat = createOpenAiSseReader(
-      'chat',
-      1e6,
-      (e) => errors.push(e),
-      () => undefined,
-    );
-
-    // Act
-    responses.push(Buffer.from('event: error\ndata: {"type":"error","code":"server_error","message":"boom"}\n\n'));
-    chat.push(Buffer.from('data: {"error":{"type":"rate_limit_exceeded","message":"slow down"}}\n\n'));
-
-    // Assert
-    expect(errors).toEqual([
-      { type: 'server_error', message: 'boom' },
-      { type: 'rate_limit_exceeded', message: 'slow down' },
-    ]);
-    expect(responses.finish(false)).toBeUndefined();
-  });
-
-  it('should stop reading a stream whose event grows over the cap', () => {
-    // Arrange
-    const failures: string[] = [];
-    const reader = createOpenAiSseReader(
-      'chat',
-      10,
-      () => undefined,
-      (why) => failures.push(why),
-    );
-
-    // Act
-    reader.push(Buffer.from(`data: ${'x'.repeat(50)}`));
-
-    // Assert
-    expect(failures).toHaveLength(1);
-  });
-});
 
 describe('createUsageTap with an OpenAI api', () => {
   it.each([
@@ -149,5 +74,20 @@ describe('createUsageTap with an OpenAI api', () => {
 
     // Assert
     expect(got.usage).toBeUndefined();
+  });
+});
+
+describe('createUsageTap with an OpenAI api, over its cap', () => {
+  it('should stop reading a stream whose event grows over the cap', async () => {
+    // Arrange
+    const t = createUsageTap({ api: 'chat', contentType: 'text/event-stream', maxSsePendingChars: 10 });
+
+    // Act
+    t.write(Buffer.from(`data: ${'x'.repeat(50)}`));
+    const usage = await t.end();
+
+    // Assert
+    expect(usage).toBeUndefined();
+    expect(t.error).toMatch(/over 10 characters/);
   });
 });

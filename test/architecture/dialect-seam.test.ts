@@ -1,0 +1,65 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { checkDialectSeam } from './dialect-rules.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+async function sourceFiles(): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const entry of await fs.readdir(path.join(ROOT, 'src'), { recursive: true })) {
+    if (!entry.endsWith('.ts')) continue;
+    const file = `src/${entry.split(path.sep).join('/')}`;
+    files.set(file, await fs.readFile(path.join(ROOT, file), 'utf8'));
+  }
+  return files;
+}
+
+describe('the dialect seam of src/', () => {
+  it('should ask which API a request is only inside src/core/dialects/', async () => {
+    const files = await sourceFiles();
+
+    const violations = checkDialectSeam(files);
+
+    expect(files.size).toBeGreaterThan(100);
+    expect(violations).toEqual([]);
+  });
+});
+
+describe('checkDialectSeam', () => {
+  const rulesOf = (files: Record<string, string>): string[] => checkDialectSeam(new Map(Object.entries(files))).map((v) => `${v.file}: ${v.rule}`);
+
+  it('should let the dialect records ask, and a JSON key be compared, a comment name an API', () => {
+    expect(
+      rulesOf({
+        'src/core/dialects/responses.ts': "if (route === 'responses') x();",
+        'src/core/build-index.ts': "if (key !== 'messages') return;",
+        'src/proxy/a.ts': "// was: route === 'responses'\nconst streamed = dialectOf(route).supports.streamedRefusal;",
+      }),
+    ).toEqual([]);
+  });
+
+  it('should fail on each planted question of which API a request is', () => {
+    expect(
+      rulesOf({
+        'src/proxy/overflow-retry.ts': "return prepared.route === 'responses' ? a : b;",
+        'src/rescue/request-meta.ts': "const openAi = route === 'responses' || route === 'chat';",
+        'src/report/tally.ts': "const measured = 'messages' === record.route;",
+        'src/proxy/api-error.ts': "return shape === 'openai' ? x : y;",
+        'src/core/openai/x.ts': "if (api !== 'responses') return false;",
+        'src/proxy/usage-tap.ts': 'const READERS: Readonly<Record<ApiName, R>> = {};',
+        'src/proxy/s.ts': "switch (route) {\n  case 'chat':\n}",
+      }),
+    ).toEqual([
+      'src/proxy/overflow-retry.ts: only a dialect compares a route or API to a name',
+      'src/rescue/request-meta.ts: only a dialect compares a route or API to a name',
+      'src/rescue/request-meta.ts: only a dialect keeps a flag of which API it is',
+      'src/report/tally.ts: only a dialect compares a route or API to a name',
+      'src/proxy/api-error.ts: only a dialect compares a route or API to a name',
+      'src/core/openai/x.ts: only a dialect compares a route or API to a name',
+      'src/proxy/usage-tap.ts: only a dialect keeps a table by API name',
+      'src/proxy/s.ts: only a dialect switches on a route or API name',
+    ]);
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * A small test dialect, written from docs/adding-a-dialect.md alone: the "log" API, whose body is
+ * `{"model": "...", "turns": [{"role": "user", "text": "..."}, {"role": "tool", "id": "c1", "text": "..."}]}`
+ * and whose route is `POST /v1/log`. Each turn is a message whose one block is itself; a `tool`
+ * turn is a tool result, its `text` value what a stub replaces. Nothing in src/ knows it: the test
+ * registers it with `registerDialectForTest`.
+ */
+import {
+  detectShellRefaults,
+  readOpenAiCalls,
+  readNewestOpenAiCalls,
+  scanArray,
+  scanObject,
+  scanString,
+  scanValue,
+  type ApiDialect,
+  type KeyLookup,
+  type MessageInfo,
+  type Span,
+  type ToolResultInfo,
+  type TranscriptIndex,
+} from '../../src/core/index.js';
+import { indexOrFailure, readStringValue, readToken, scanTopLevel, ShapeError } from '../../src/core/openai/index-support.js';
+import { indexToolOutput, ABSENT_OUTPUT, type IndexedToolOutput } from '../../src/core/openai/tool-output.js';
+
+const UTF8 = new TextDecoder('utf-8');
+const ENCODER = new TextEncoder();
+
+/** The log API as a dialect: one record. */
+export const LOG_API: ApiDialect = {
+  name: 'log',
+  routes: [{ route: 'log', matches: (pathname) => pathname === '/v1/log', readsFullness: true }],
+  ownsPath: (pathname) => pathname.startsWith('/v1/log'),
+  index: (body) => indexOrFailure(body, buildIndex),
+  supports: { spans: false, thinking: false, modelLabels: false, keyFromHead: false, websocket: false, streamedRefusal: false },
+  sessionHeader: 'x-log-session',
+  key: logKey,
+  window: () => 100_000,
+  requestClass: () => undefined,
+  usage: {
+    json: (body) => {
+      const tokens = (body as { usage?: { context_tokens?: unknown } } | null)?.usage?.context_tokens;
+      return typeof tokens === 'number' ? { usage: { inputTokens: tokens, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens: 0 } } : {};
+    },
+    events: () => ({ take: () => undefined, read: () => ({}) }),
+  },
+  errorBody: (error) => JSON.stringify({ log_error: { code: error.code, message: error.message } }),
+  tooLong: (text) => (/^too long: (\d+)$/.exec(text) === null ? undefined : { tokens: Number(/\d+/.exec(text)?.[0]) }),
+  calls: readOpenAiCalls,
+  newestCalls: readNewestOpenAiCalls,
+  refaults: detectShellRefaults,
+  firstPrompt: (body, index) => {
+    const first = index.messages[0];
+    return first === undefined ? '' : String((JSON.parse(UTF8.decode(body.subarray(first.start, first.end))) as { text?: unknown }).text ?? '');
+  },
+};
+
+/** The key: the first turn's bytes and the session header, hashed. */
+function logKey(body: Uint8Array, input: { readonly sessionId: string | undefined }, sha256: (b: Uint8Array) => string): KeyLookup {
+  const indexed = LOG_API.index(body);
+  if (indexed.kind === 'failed') return { kind: 'none', reason: indexed.reason, detail: indexed.detail };
+  const first = indexed.index.messages[0];
+  if (first === undefined) return { kind: 'none', reason: 'no_epoch', detail: 'no turns' };
+  const parts = ['log/1', UTF8.decode(body.subarray(first.start, first.end)), input.sessionId ?? null];
+  return { kind: 'found', key: sha256(ENCODER.encode(JSON.stringify(parts))), index: indexed.index };
+}
+
+function buildIndex(b: Uint8Array): TranscriptIndex {
+  let messagesSpan: Span | undefined;
+  const messages: MessageInfo[] = [];
+  const toolResults: ToolResultInfo[] = [];
+  const { model } = scanTopLevel(b, ['turns', 'model'], (key, valueStart, depth) => {
+    if (key !== 'turns') return undefined;
+    if (b[valueStart] !== 0x5b) throw new ShapeError('not_messages_body', '"turns" is not an array');
+    const end = scanArray(b, valueStart, depth + 1, (start, i, d) => indexTurn(b, start, i, d, messages, toolResults));
+    messagesSpan = { start: valueStart, end };
+    return end;
+  });
+  if (messagesSpan === undefined) throw new ShapeError('not_messages_body', 'no "turns" key');
+  return { byteLength: b.length, messagesSpan, messages, toolResults, model };
+}
+
+function indexTurn(b: Uint8Array, start: number, index: number, depth: number, messages: MessageInfo[], toolResults: ToolResultInfo[]): number {
+  if (b[start] !== 0x7b) throw new ShapeError('not_messages_body', `turn ${index} is not an object`);
+  let role: string | undefined;
+  let id: string | undefined;
+  let text: IndexedToolOutput = ABSENT_OUTPUT;
+  const end = scanObject(b, start, depth + 1, (keyStart, keyEnd, valueStart, d) => {
+    const key = readToken(b, keyStart, keyEnd);
+    if (key === 'role') role = readStringValue(b, valueStart, `turn ${index} role`);
+    else if (key === 'id') id = readStringValue(b, valueStart, `turn ${index} id`);
+    else if (key === 'text') {
+      text = indexToolOutput(b, valueStart, d, 'text');
+      return text.content.end;
+    }
+    return b[valueStart] === 0x22 ? scanString(b, valueStart) : scanValue(b, valueStart, d);
+  });
+  if (role === undefined) throw new ShapeError('not_messages_body', `turn ${index} has no role`);
+  const isTool = role === 'tool' && id !== undefined;
+  if (isTool) {
+    const { content, textOnly, hasCacheMark } = text;
+    toolResults.push({
+      start,
+      end,
+      ordinal: toolResults.length,
+      messageIndex: index,
+      blockIndex: 0,
+      toolUseId: id as string,
+      content,
+      isError: false,
+      hasCacheControl: hasCacheMark,
+      textOnly,
+    });
+  }
+  messages.push({ start, end, role, content: { start, end, kind: 'array' }, blocks: [{ start, end, type: isTool ? 'tool_result' : 'message', id: id ?? '' }] });
+  return end;
+}
