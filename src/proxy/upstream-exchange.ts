@@ -6,7 +6,7 @@
  */
 import type { ClientRequest } from 'node:http';
 import { errorText } from '../errors.js';
-import { sendApiError } from './api-error.js';
+import { errorShapeOf, sendErrorBody, shapedErrorBody } from './api-error.js';
 import type { ExchangeFacts, ForwardArgs, UsageMeta } from './forward-types.js';
 import type { ForwardError, UpstreamFailure } from './upstream-errors.js';
 import type { Usage } from './usage-tap.js';
@@ -100,14 +100,15 @@ export class UpstreamExchange {
   }
 
   /**
-   * A proxy-side failure: before response headers the client gets a 502/504 in the API's error
-   * shape; after them the status cannot change, so the client is cut off (RFC 9112 §8).
+   * A proxy-side failure: before response headers the client gets a 502/504 in the error shape of
+   * the API its path speaks (a Codex request gets the OpenAI shape); after them the status cannot change, so the client is cut off (RFC 9112 §8).
    */
   fail(failure: UpstreamFailure): void {
     if (this.done) return;
     const reply = this.args.reply;
     const cut = reply.answered;
-    if (!cut && sendApiError(reply, failure.status, 'api_error', failure.message)) this.facts.status = failure.status;
+    const error = { anthropicType: 'api_error', openAiType: 'server_error', code: failure.code.toLowerCase(), message: failure.message };
+    if (!cut && sendErrorBody(reply, failure.status, shapedErrorBody(errorShapeOf(this.args.path), error))) this.facts.status = failure.status;
     this.finish({ code: failure.code, message: failure.message });
     // After finish: the body's end is then the failure's, not a client gone.
     if (cut) reply.cut(failure.message);

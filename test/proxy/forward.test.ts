@@ -357,6 +357,22 @@ describe('forwardToUpstream', () => {
     expect(result).toMatchObject({ status: 502, error: { code: 'UPSTREAM_CONNECT_FAILED' } });
   });
 
+  it("should answer a Codex request's 502 in the OpenAI error shape its client parses", async () => {
+    const closed = http.createServer();
+    const url = await listen(closed);
+    await closeServer(closed);
+    const proxy = await startProxy(url);
+    cleanups.push(() => proxy.close());
+
+    const got = await send(proxy.url, { method: 'POST', path: '/v1/responses', body: Buffer.from('{}') });
+
+    expect(got.status).toBe(502);
+    const parsed = JSON.parse(got.body.toString()) as { type?: string; error: { type: string; code: string; message: string } };
+    expect(parsed.type).toBeUndefined();
+    expect(parsed.error).toMatchObject({ type: 'server_error', code: 'upstream_connect_failed' });
+    expect(parsed.error.message).toMatch(/^ctxshed: could not connect to upstream/);
+  });
+
   it('should answer 502 naming TLS when the upstream does not speak TLS', async () => {
     const plain = await startMessagesApi({ respond: () => ({ kind: 'raw', chunks: ['plain http'] }) });
     cleanups.push(() => plain.close());
