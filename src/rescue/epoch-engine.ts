@@ -20,6 +20,7 @@ import {
   requestClassOfBody,
   MemoCache,
   readsFullness,
+  type DecideEpoch,
   type EpochMode,
   type EligibilityMemo,
   type IncrementalIndex,
@@ -85,6 +86,8 @@ export interface EngineOptions {
   readonly watchRecords?: boolean;
   /** Where records and originals are kept (src/store/): the state directory itself by default. */
   readonly store?: ConversationStore;
+  /** The threshold latch's one decision per request (core/decide-epoch.ts); a test hands in a spy to count them. */
+  readonly decide?: DecideEpoch;
 }
 
 /** One engine per state directory and process; its conversations live as long as it does. */
@@ -129,6 +132,7 @@ export class EpochEngine {
       now: () => now().toISOString(),
       metrics: options.metrics ?? NO_METRICS,
       ...(options.classify === undefined ? {} : { classifier: { call: options.classify, memory: new Map() } }),
+      ...(options.decide === undefined ? {} : { decide: options.decide }),
     };
     this.#onStateFailure = options.onStateFailure ?? (() => undefined);
     this.#previews = new PreviewWriter(state, now);

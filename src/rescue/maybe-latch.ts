@@ -17,6 +17,7 @@ import {
   type DecidedBlock,
   type EpochAsk,
   type EpochDecision,
+  type EpochTake,
   type EpochPlanner,
   type FullnessReading,
   type GateDecision,
@@ -32,7 +33,10 @@ import type { ConversationEntry } from './conversation-table.js';
 import type { ClassifierReport, EngineRequest } from './engine-types.js';
 import { latchWith, type LatchContext } from './latch-conversation.js';
 import { latestFrozen, spansOf, toolResultsOf } from './latch-kinds.js';
-import { decideOnSizes, labelAndGate, type Decide, type EligibilitySlot } from './tool-results-steps.js';
+import { afterDecision, takeOnSizes, type EligibilitySlot } from './tool-results-steps.js';
+
+/** The engine's one decision (core/decide-epoch.ts) with this request's reading, thresholds and turn. */
+type Decide = <B extends DecidedBlock>(take: () => EpochTake<B>) => EpochDecision<B>;
 
 export type { EligibilitySlot } from './tool-results-steps.js';
 
@@ -122,16 +126,14 @@ export async function maybeLatch(ctx: LatchContext, kind: PlannerKind, ask: Latc
   };
   const decided: Decided = { reading, thresholds };
   if (kind === 'span') return latchChosen(ctx, ask, decided, spansOf(ctx), chooseOn(spansOf(ctx), epochAsk, decide));
+  // One decision, on the blocks' sizes; the kind's steps after it (hashes, labels, the gate) decide nothing again.
   const planner = toolResultsOf(ctx);
-  const cheap = decideOnSizes(ctx, planner, epochAsk, ask, decide);
-  if (cheap.kind !== 'latch') return holdOf(cheap);
-  // The same blocks, hashed (properties/eligible-blocks.test.ts): the plan the epoch freezes.
-  const chosen = chooseOn(planner, epochAsk, decide);
-  if (chosen.kind === 'hold') return chosen.outcome;
-  const steps = await labelAndGate(ctx, planner, epochAsk, ask, chosen.choice.added, decide);
+  const decision = decide(() => takeOnSizes(ctx, planner, epochAsk, ask.eligibility));
+  if (decision.kind !== 'latch') return holdOf(decision);
+  const steps = await afterDecision(ctx, planner, epochAsk, ask, { decision, thresholds });
   const by = steps.classifier === undefined ? {} : { classifier: steps.classifier };
   if (steps.kind === 'hold') return { ...holdOf(steps.decision), ...by };
-  return latchChosen(ctx, ask, decided, planner, { ...chosen, choice: steps.choice, gate: steps.gate, ...by });
+  return latchChosen(ctx, ask, decided, planner, { kind: 'latch', choice: steps.choice, gate: steps.gate, midTurn: decision.midTurn === true, ...by });
 }
 
 /** The kind's take, decided; what it chose when that latches. */
@@ -180,8 +182,9 @@ function deciderOf(ctx: LatchContext, entry: ConversationEntry, index: Transcrip
   const { minGainFraction } = ctx.settings;
   const { threshold, rescueTokens } = thresholds;
   const turn = turnPlaceOf(index, entry.record?.prefixCheck !== undefined, ctx.settings.latchAt ?? DEFAULT_LATCH_AT);
+  const decideWith = ctx.decide ?? decideEpoch;
   return (take) =>
-    decideEpoch({
+    decideWith({
       reading,
       threshold,
       ...(rescueTokens === undefined ? {} : { rescueTokens }),
