@@ -30,7 +30,6 @@ import {
   type PassthroughReason,
   type Refault,
   type TranscriptIndex,
-  type ApiDialect,
 } from '../core/index.js';
 import { errorText } from '../errors.js';
 import { NO_METRICS, type Metrics } from '../metrics/metrics.js';
@@ -57,7 +56,7 @@ import { applyConversation, type ApplyDeps } from './apply-conversation.js';
 import { FileAvailability } from './file-availability.js';
 import { passthroughOf } from './prepared-of.js';
 import type { LatchContext } from './latch-conversation.js';
-import { kindOfMode } from './latch-kinds.js';
+import { kindFor } from './latch-kinds.js';
 import { isOverThreshold, maybeLatch } from './maybe-latch.js';
 import { latchOnOverflow, type OverflowLatch } from './overflow-latch.js';
 import { latchOnPrefixMismatch } from './prefix-check-latch.js';
@@ -176,10 +175,10 @@ export class EpochEngine {
       const key = prepared.key;
       if (!this.canRescueOverflow(prepared) || entry === undefined || key === undefined) return declined('not_rescuable');
       const api = dialectOfRoute(prepared.route ?? 'messages');
-      const mode = modeFor(entry, this.settings, api);
-      const outcome = await this.#latchAndPrepareAgain(request, prepared, entry, key, mode, (index, meta, onFailure) => {
+      const kind = kindFor(entry, this.settings.mode, api);
+      const outcome = await this.#latchAndPrepareAgain(request, prepared, entry, key, kind.mode, (index, meta, onFailure) => {
         const refused = { body: request.body, index, agentId: meta.agentId, window: prepared.window, sentBytes: prepared.body.length, overflow, api };
-        return latchOnOverflow(this.#latch, kindOfMode(mode), entry, refused, onFailure);
+        return latchOnOverflow(this.#latch, kind, entry, refused, onFailure);
       });
       if (outcome.kind === 'declined') return declined(outcome.why, outcome.detail);
       const retry = outcome.prepared;
@@ -206,7 +205,7 @@ export class EpochEngine {
       const key = prepared.key;
       // Only a request ctxshed changed: a refusal of the client's own bytes is the client's.
       if (!this.canRescueOverflow(prepared) || prepared.reason !== undefined || entry === undefined || key === undefined) return declined('not_rescuable');
-      const mode: EpochMode = entry.mode ?? 'rescue';
+      const { mode } = kindFor(entry, this.settings.mode, dialectOfRoute(prepared.route ?? 'messages'));
       const outcome = await this.#latchAndPrepareAgain(request, prepared, entry, key, mode, (index, _meta, onFailure) =>
         latchOnPrefixMismatch(this.#latch, entry, { body: request.body, index, mode }, onFailure),
       );
@@ -374,7 +373,8 @@ export class EpochEngine {
     if (readsFullness(meta.route)) this.#previews.note(key, body, api, lookup.index, meta);
     // 3. Nothing to do for a conversation without epochs that cannot latch one now. A
     //    conversation keeps the mode of its first epoch; a new one takes the engine's.
-    const mode = modeFor(entry, this.settings, api);
+    const kind = kindFor(entry, this.settings.mode, api);
+    const { mode } = kind;
     const nowMs = this.#now().getTime();
     this.#memos.prune(nowMs);
     this.#eligibility.prune(nowMs);
@@ -408,7 +408,7 @@ export class EpochEngine {
     let hold: LatchHold | undefined;
     if (mayLatch) {
       const eligibility = { memo: this.#eligibility.get(key, nowMs), keep: (memo: EligibilityMemo): void => this.#eligibility.set(key, memo, nowMs) };
-      ({ latched, classifier, hold } = await maybeLatch(this.#latch, kindOfMode(mode), {
+      ({ latched, classifier, hold } = await maybeLatch(this.#latch, kind, {
         entry,
         body,
         index,
@@ -430,16 +430,6 @@ export class EpochEngine {
     };
     return withHold(await applyConversation(this.#applyDeps, { mode, body, meta, entry, key, indexed, api, nowMs, extra }));
   }
-}
-
-/**
- * The kind of epoch a conversation latches: its first epoch's mode, else the engine's. Shed mode
- * on an API without spans (Chat Completions) rescues its tool results instead, the one kind of
- * epoch its rules allow there (docs/openai.md, "Shed mode").
- */
-function modeFor(entry: ConversationEntry, settings: EngineSettings, api: ApiDialect): EpochMode {
-  const wanted: EpochMode = entry.mode ?? settings.mode ?? 'rescue';
-  return wanted === 'shed' && !api.supports.spans ? 'rescue' : wanted;
 }
 
 /** A conversation's entry as #entryOf finds it. */

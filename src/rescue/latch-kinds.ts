@@ -1,29 +1,51 @@
 /**
- * The two epoch kinds' planners (core/epochs/) as the engine's settings and state directory set
- * them, and which kind a conversation latches.
+ * The registry of epoch kinds the engine latches (latch-kind.ts): one line per kind. The
+ * threshold latch and the overflow latch loop over it; a conversation latches the kind of its
+ * first epoch, a new one the engine's `--mode`, and an API that cannot carry that kind the first
+ * kind here that it can (shed mode on Chat Completions rescues tool results: docs/openai.md).
+ * docs/adding-a-kind.md says what a new kind adds.
  */
-import {
-  DEFAULT_SHED_POLICY,
-  spansLatch,
-  toolResultsLatch,
-  type EpochMode,
-  type EpochPlanner,
-  type PlannerKind,
-  type SpanLatchChoice,
-  type ToolResultsLatch,
-} from '../core/index.js';
+import { DEFAULT_SHED_POLICY, spansLatch, type ApiDialect, type EpochMode } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { ConversationEntry } from './conversation-table.js';
 import type { LatchContext } from './latch-conversation.js';
+import { plannedKind, type LatchKind } from './latch-kind.js';
 import { stubDirsOf } from './stub-dirs.js';
+import { TOOL_RESULTS_KIND } from './tool-results-steps.js';
 
-/** The tool-result kind's planner, set as the engine is. */
-export function toolResultsOf(ctx: LatchContext): ToolResultsLatch {
-  return toolResultsLatch({ policy: ctx.settings.policy, elidedDir: stubDirsOf(ctx.table.store.stubDirs, ctx.settings).elidedDir, sha256: sha256Hex });
+/** The span kind (shed mode, docs/shed.md): its planner's take is its whole latch; the burst gate is inside it. */
+const SPANS_KIND: LatchKind = plannedKind('span', 'shed', (api) => api.supports.spans, spansOf);
+
+/** Every kind, the default (the one every API carries) first. */
+const KINDS: LatchKind[] = [TOOL_RESULTS_KIND, SPANS_KIND];
+
+/** The kinds in the registry, in order. */
+export function latchKinds(): readonly LatchKind[] {
+  return KINDS;
+}
+
+/** Adds a kind to the registry, for a test of a kind of its own (docs/adding-a-kind.md); returns its removal. */
+export function registerKindForTest(kind: LatchKind): () => void {
+  KINDS.push(kind);
+  return () => {
+    const at = KINDS.indexOf(kind);
+    if (at >= 0) KINDS.splice(at, 1);
+  };
+}
+
+/**
+ * The kind a conversation latches: its first epoch's, else the engine's mode's; an API that cannot
+ * carry it gets the first kind that it can.
+ */
+export function kindFor(entry: ConversationEntry, mode: EpochMode | undefined, api: ApiDialect): LatchKind {
+  const wanted = entry.mode ?? mode ?? 'rescue';
+  const kind = KINDS.find((k) => k.mode === wanted);
+  if (kind?.carries(api) === true) return kind;
+  return KINDS.find((k) => k.carries(api)) ?? TOOL_RESULTS_KIND;
 }
 
 /** The span kind's planner, set as the engine is. */
-export function spansOf(ctx: LatchContext): EpochPlanner<SpanLatchChoice> {
+function spansOf(ctx: LatchContext) {
   const { horizon } = ctx.settings;
   return spansLatch({
     policy: ctx.settings.shedPolicy ?? DEFAULT_SHED_POLICY,
@@ -31,11 +53,6 @@ export function spansOf(ctx: LatchContext): EpochPlanner<SpanLatchChoice> {
     sha256: sha256Hex,
     ...(horizon === undefined ? {} : { horizon }),
   });
-}
-
-/** The kind a conversation of `mode` latches: shed mode sheds spans, rescue mode freezes tool results. */
-export function kindOfMode(mode: EpochMode): PlannerKind {
-  return mode === 'shed' ? 'span' : 'tool_results';
 }
 
 /** What the conversation's latest epoch froze (its blocks' or its span's sha256): the working set keeps their read-backs. */

@@ -1,7 +1,8 @@
 /**
- * The steps of a threshold latch that only the tool-result kind takes (rescue/maybe-latch.ts runs
- * them): the cheap decision on the blocks' sizes before any hashing, then the labels
- * (docs/labels.md), `--labels model`'s classifier call, and `--gate`'s burst gate.
+ * The tool-result kind as the engine latches it (rescue mode, docs/rescue.md; its record for the
+ * registry, latch-kinds.ts): the one decision on the blocks' sizes before any hashing, then the
+ * kind's own steps, which decide nothing again: the hashes, the labels (docs/labels.md),
+ * `--labels model`'s classifier call, and `--gate`'s burst gate.
  */
 import {
   asksOneHourCache,
@@ -12,9 +13,9 @@ import {
   renderStub,
   rescueGateInput,
   tokensPerByteOf,
+  toolResultsLatch,
   type ApiDialect,
   type DecidedBlock,
-  type EligibilityMemo,
   type EpochAsk,
   type EpochDecision,
   type EpochTake,
@@ -36,16 +37,8 @@ import type { ConversationEntry } from './conversation-table.js';
 import { DEFAULT_CLASSIFIER_TIMEOUT_MS } from './engine-settings.js';
 import type { ClassifierReport, EngineRequest } from './engine-types.js';
 import type { LatchContext } from './latch-conversation.js';
+import { holdOf, plannedKind, type EligibilitySlot, type LatchKind } from './latch-kind.js';
 import { labelByModel } from './model-labels.js';
-
-/**
- * The conversation's eligibility memo (core/eligible-blocks.ts): what its last request over the
- * threshold judged, and where to keep what this one judges.
- */
-export interface EligibilitySlot {
-  readonly memo: EligibilityMemo | undefined;
-  keep(memo: EligibilityMemo): void;
-}
 
 /** What a tool-result step needs of the request. */
 export interface ToolResultsRequest {
@@ -53,6 +46,29 @@ export interface ToolResultsRequest {
   readonly api: ApiDialect;
   readonly headers: EngineRequest['headers'];
   readonly eligibility: EligibilitySlot;
+}
+
+/** The tool-result kind's record for the registry (latch-kinds.ts). */
+export const TOOL_RESULTS_KIND: LatchKind = {
+  tag: 'tool_results',
+  mode: 'rescue',
+  carries: () => true,
+  choose: async (ctx, ask, decide) => {
+    const planner = toolResultsOf(ctx);
+    // One decision, on the blocks' sizes; the steps after it (hashes, labels, the gate) decide nothing again.
+    const decision = decide(() => takeOnSizes(ctx, planner, ask.epoch, ask.eligibility));
+    if (decision.kind !== 'latch') return { kind: 'hold', outcome: holdOf(decision) };
+    const steps = await afterDecision(ctx, planner, ask.epoch, ask, { decision, thresholds: ask.thresholds });
+    const by = steps.classifier === undefined ? {} : { classifier: steps.classifier };
+    if (steps.kind === 'hold') return { kind: 'hold', outcome: { ...holdOf(steps.decision), ...by } };
+    return { kind: 'latch', part: planner.epochOf(steps.choice, steps.gate), midTurn: decision.midTurn === true, ...by };
+  },
+  chooseOnOverflow: (ctx, ask) => plannedKind('tool_results', 'rescue', () => true, toolResultsOf).chooseOnOverflow(ctx, ask),
+};
+
+/** The tool-result kind's planner, set as the engine is. */
+export function toolResultsOf(ctx: LatchContext): ToolResultsLatch {
+  return toolResultsLatch({ policy: ctx.settings.policy, elidedDir: stubDirsOf(ctx.table.store.stubDirs, ctx.settings).elidedDir, sha256: sha256Hex });
 }
 
 /** What the steps after the decision settled: the choice and gate to latch, or the hold they made. */
