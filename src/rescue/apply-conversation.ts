@@ -6,11 +6,14 @@
  */
 import {
   applyEpochs,
+  hasFrozenItems,
+  NO_ITEMS,
   rewriteIncrementally,
   SPANS,
   type ApiDialect,
   type EpochMode,
   type EpochOutcome,
+  type FrozenItems,
   type FrozenThinking,
   type IncrementalIndex,
   type MemoCache,
@@ -61,13 +64,13 @@ export async function applyConversation(deps: ApplyDeps, ask: ApplyAsk): Promise
     await checkFiles(deps.files, snap);
   }
   // No await from here to the apply: the lists and `epochs` are one snapshot of the record.
-  const { frozen, spans, thinking } = snap;
+  const { tool_results: frozen, thinking_only: thinking } = snap;
   const common: Partial<Prepared> = { conversation: entry, key, epochs: entry.record?.epochs.length ?? 0, ...ask.extra };
   // A memo serves one epoch's frozen lists only: a new epoch makes it useless.
   const memo = indexed.resumed?.memo ?? deps.memos.get(key, nowMs);
   if (memo !== undefined && (memo.frozen !== frozen || (memo.thinking !== thinking && memo.thinking.length + thinking.length > 0)))
     deps.memos.delete(key, memo);
-  if ((mode === 'shed' ? spans : frozen).length === 0 && thinking.length === 0) return passthroughOf(body, meta, 'no_epoch', 'no epoch yet', common);
+  if (!hasFrozenItems(snap)) return passthroughOf(body, meta, 'no_epoch', 'no epoch yet', common);
   // 7. The apply, checked on its own output by the core.
   const { outcome, how } = applySnapshot(deps, ask, snap);
   if (outcome.kind === 'passthrough') return passthroughOf(body, meta, outcome.reason, outcome.detail, { ...common, ...how, skipped: outcome.skipped });
@@ -94,44 +97,39 @@ function applySnapshot(
     // A Buffer, not a plain Uint8Array: the self-check's scan leans on Buffer's fast indexOf.
     allocate: (n: number) => Buffer.allocUnsafe(n),
     api,
-    thinking: snap.thinking,
+    thinking: snap.thinking_only,
     isThinkingAvailable: (t: FrozenThinking) => deps.files.hasThinking(t),
   };
   if (ask.mode === 'shed') {
     const index = indexed.outcome.kind === 'indexed' ? { index: indexed.outcome.index } : {};
     const spansDir = deps.stubs.spansDir;
-    return { outcome: applyEpochs(SPANS, body, snap.spans, { ...shared, ...index, spansDir, isAvailable: (s) => deps.files.hasSpan(s) }), how: {} };
+    return { outcome: applyEpochs(SPANS, body, snap.span, { ...shared, ...index, spansDir, isAvailable: (s) => deps.files.hasSpan(s) }), how: {} };
   }
   const options = { ...shared, elidedDir: deps.stubs.elidedDir, isAvailable: (b: Parameters<FileAvailability['has']>[0]) => deps.files.has(b) };
-  const rewrite = rewriteIncrementally(body, snap.frozen, options, indexed);
+  const rewrite = rewriteIncrementally(body, snap.tool_results, options, indexed);
   if (rewrite.memo !== undefined) deps.memos.set(key, rewrite.memo, nowMs);
   return { outcome: rewrite.outcome, how: { rewritePath: rewrite.path } };
 }
 
-const NONE: readonly never[] = [];
+/** One snapshot of a conversation's frozen items, taken between awaits: the kinds the mode applies. */
+type Snapshot = FrozenItems;
 
-/** One snapshot of a conversation's frozen lists, taken between awaits. */
-interface Snapshot {
-  readonly frozen: ConversationEntry['frozen'];
-  readonly spans: ConversationEntry['spans'];
-  readonly thinking: ConversationEntry['thinking'];
-}
-
-// The mode's frozen lists as the conversation holds them now (thinking only where the API has it).
-// NONE, not a fresh [], so that an unchanged conversation compares equal and the loop above ends.
+// The mode's kind's items as the conversation holds them now (thinking only where the API has it).
+// NO_ITEMS' empty lists, not fresh ones, so that an unchanged conversation compares equal and the loop above ends.
 function snapshotOf(mode: EpochMode, entry: ConversationEntry, api: ApiDialect): Snapshot {
+  const { items } = entry;
   return {
-    frozen: mode === 'shed' ? NONE : entry.frozen,
-    spans: mode === 'shed' ? entry.spans : NONE,
-    thinking: api.supports.thinking ? entry.thinking : NONE,
+    tool_results: mode === 'shed' ? NO_ITEMS.tool_results : items.tool_results,
+    span: mode === 'shed' ? items.span : NO_ITEMS.span,
+    thinking_only: api.supports.thinking ? items.thinking_only : NO_ITEMS.thinking_only,
   };
 }
 
 function sameSnapshot(a: Snapshot, b: Snapshot): boolean {
-  return a.frozen === b.frozen && a.spans === b.spans && a.thinking === b.thinking;
+  return (Object.keys(a) as (keyof Snapshot)[]).every((kind) => a[kind] === b[kind]);
 }
 
 // No stub may name a file that is not there, and no thinking block goes whose file is not there.
 async function checkFiles(files: FileAvailability, snap: Snapshot): Promise<void> {
-  await Promise.all([files.check(snap.frozen), files.checkSpans(snap.spans), files.checkThinking(snap.thinking)]);
+  await Promise.all([files.check(snap.tool_results), files.checkSpans(snap.span), files.checkThinking(snap.thinking_only)]);
 }

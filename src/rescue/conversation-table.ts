@@ -5,7 +5,7 @@
  * request (a `stat` of its file, or its row's version in Postgres), or, with a watch
  * (record-watch.ts, the proxy's, on a state directory), only when the watch says it changed.
  */
-import type { EpochMode, FrozenBlock, FrozenSpan, FrozenThinking, FullnessReading } from '../core/index.js';
+import { frozenItemsOf, NO_ITEMS, type EpochMode, type FrozenItems, type FullnessReading } from '../core/index.js';
 import type { ConversationRecord } from '../core/epoch-types.js';
 import type { StateDir } from '../state/layout.js';
 import { fsStore, type ConversationStore } from '../store/index.js';
@@ -15,12 +15,11 @@ import type { RecordWatch } from './record-watch.js';
 export interface ConversationEntry {
   readonly key: string;
   record: ConversationRecord | undefined;
-  /** Every block frozen by the record's epochs, in ordinal order. */
-  frozen: readonly FrozenBlock[];
-  /** Every span shed by the record's epochs, in latch (and message) order. */
-  spans: readonly FrozenSpan[];
-  /** Every thinking block the record's epochs removed, in ordinal order (prefix-check models only). */
-  thinking: readonly FrozenThinking[];
+  /**
+   * What the record's epochs froze, by kind (core/epochs/frozen-items.ts): blocks and thinking
+   * blocks in ordinal order, spans in latch (and message) order.
+   */
+  items: FrozenItems;
   /** The mode of the conversation's first epoch (absent in the record: rescue); undefined without epochs. */
   mode: EpochMode | undefined;
   reading: FullnessReading | undefined;
@@ -67,9 +66,7 @@ export class ConversationTable {
       entry = {
         key,
         record: undefined,
-        frozen: [],
-        spans: [],
-        thinking: [],
+        items: NO_ITEMS,
         mode: undefined,
         reading: undefined,
         latching: Promise.resolve(),
@@ -109,11 +106,7 @@ export class ConversationTable {
       // frozen list: the rewrite's memo and stub tokens are kept per list and per block.
       const same = entry.record !== undefined && JSON.stringify(record.epochs) === JSON.stringify(entry.record.epochs);
       entry.record = record;
-      if (!same) {
-        entry.frozen = record.epochs.flatMap((e) => e.blocks).sort((a, b) => a.ordinal - b.ordinal);
-        entry.spans = record.epochs.flatMap((e) => (e.span === undefined ? [] : [e.span]));
-        entry.thinking = record.epochs.flatMap((e) => e.thinking ?? []).sort((a, b) => a.ordinal - b.ordinal);
-      }
+      if (!same) entry.items = frozenItemsOf(record);
       const first = record.epochs[0];
       entry.mode = first === undefined ? undefined : (first.mode ?? 'rescue');
     }

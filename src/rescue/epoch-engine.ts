@@ -11,6 +11,7 @@ import {
   asksOneHourCache,
   contextTokensOf,
   DEFAULT_MEMO_LIMITS,
+  hasFrozenItems,
   isPredictedCold,
   thresholdsFor,
   dialectOfRoute,
@@ -323,7 +324,7 @@ export class EpochEngine {
     const known = this.#table.has(key);
     try {
       const entry = await this.#table.get(key);
-      if (!isSideCall(meta.requestClass) || hasEpochs(entry)) return { kind: 'found', entry };
+      if (!isSideCall(meta.requestClass) || hasFrozenItems(entry.items)) return { kind: 'found', entry };
       if (!known) this.#table.forget(key);
       return { kind: 'side_call' };
     } catch (error) {
@@ -380,7 +381,7 @@ export class EpochEngine {
     this.#eligibility.prune(nowMs);
     const cold = readsFullness(meta.route) && !isSideCall(meta.requestClass) && this.#comesBackCold(entry, body, nowMs);
     const mayLatch = readsFullness(meta.route) && mayLatchOnThreshold(meta.requestClass) && isOverThreshold(entry, thresholdsFor(this.settings, cold));
-    if (!hasEpochs(entry) && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: entry, key });
+    if (!hasFrozenItems(entry.items) && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: entry, key });
     //    The index resumes where this body stops being the one the conversation's last rewrite
     //    read: the index a scan from scratch gives, for the cost of what is new.
     //    An OpenAI body comes indexed already, from scratch: no memo resumes it.
@@ -437,8 +438,3 @@ type EntryLookup =
   | { readonly kind: 'found'; readonly entry: ConversationEntry }
   | { readonly kind: 'side_call' }
   | { readonly kind: 'failed'; readonly detail: string; readonly reason: 'state_unavailable' | 'store_unavailable' };
-
-/** Whether the conversation has any epoch in force (frozen blocks, spans or thinking). */
-function hasEpochs(entry: ConversationEntry): boolean {
-  return entry.frozen.length > 0 || entry.spans.length > 0 || entry.thinking.length > 0;
-}

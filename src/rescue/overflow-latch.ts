@@ -45,8 +45,8 @@ export async function latchOnOverflow(
   const ask = {
     body,
     index,
-    frozen: entry.frozen,
-    spans: entry.spans,
+    frozen: entry.items.tool_results,
+    spans: entry.items.span,
     latest: latestFrozen(entry),
     ...(entry.record?.bringBacks === undefined ? {} : { bringBacks: entry.record.bringBacks }),
     ...(refused.api === undefined ? {} : { readCalls: refused.api.calls }),
