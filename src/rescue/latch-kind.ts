@@ -14,13 +14,13 @@ import {
   type EligibilityMemo,
   type EpochAsk,
   type EpochDecision,
+  type EpochKind,
   type EpochMode,
   type EpochPart,
   type EpochPlanner,
   type EpochTake,
   type LatchHold,
   type OverflowAsk,
-  type PlannerKind,
   type ThresholdSettings,
   type TranscriptIndex,
 } from '../core/index.js';
@@ -73,8 +73,8 @@ export type OverflowChosen =
 
 /** One kind, as the engine's latches loop over it. */
 export interface LatchKind {
-  /** The kind's tag (core/epochs/epoch-planner.ts): what its epochs freeze. */
-  readonly tag: PlannerKind;
+  /** The kind's tag (core/epoch-types.ts `EpochKind`): what its epochs freeze, and its key in a conversation's items. */
+  readonly tag: EpochKind;
   /** The `mode` its epochs carry in a record, and `--mode` names it by (absent in a record: rescue). */
   readonly mode: EpochMode;
   /** Whether a body of this API can carry the kind's epochs (spans: not Chat Completions). */
@@ -87,7 +87,7 @@ export interface LatchKind {
 
 /** A kind whose latch is its planner's alone: decided once on its take, its choice made into its part. */
 export function plannedKind<C>(
-  tag: PlannerKind,
+  tag: EpochKind,
   mode: EpochMode,
   carries: (api: ApiDialect) => boolean,
   plannerOf: (ctx: LatchContext) => EpochPlanner<C>,
