@@ -22,7 +22,7 @@ import {
 } from '../core/index.js';
 import type { StateDir } from '../state/layout.js';
 import { sha256Hex } from '../state/sha256-hex.js';
-import type { ConversationEntry } from './conversation-table.js';
+import { viewOf, type ConversationEntry } from './conversation-table.js';
 import type { Prepared } from './engine-types.js';
 import type { FileAvailability } from './file-availability.js';
 import { passthroughOf, preparedOf, thinkingFacts } from './prepared-of.js';
@@ -65,7 +65,7 @@ export async function applyConversation(deps: ApplyDeps, ask: ApplyAsk): Promise
   }
   // No await from here to the apply: the lists and `epochs` are one snapshot of the record.
   const { tool_results: frozen, thinking_only: thinking } = snap;
-  const common: Partial<Prepared> = { conversation: entry, key, epochs: entry.record?.epochs.length ?? 0, ...ask.extra };
+  const common: Partial<Prepared> = { conversation: viewOf(entry), key, epochs: entry.record?.epochs.length ?? 0, ...ask.extra };
   // A memo serves one epoch's frozen lists only: a new epoch makes it useless.
   const memo = indexed.resumed?.memo ?? deps.memos.get(key, nowMs);
   if (memo !== undefined && (memo.frozen !== frozen || (memo.thinking !== thinking && memo.thinking.length + thinking.length > 0)))

@@ -38,6 +38,18 @@ export interface ConversationEntry {
   readonly refaulted: Set<string>;
 }
 
+/** A conversation as one request saw it: values only, so nothing outside the engine holds its live entry. */
+export interface ConversationView {
+  readonly record: ConversationRecord | undefined;
+  readonly items: FrozenItems;
+  readonly reading: FullnessReading | undefined;
+}
+
+/** The entry's record, items and reading as they are now (each replaced, never changed, when they change). */
+export function viewOf(entry: ConversationEntry): ConversationView {
+  return { record: entry.record, items: entry.items, reading: entry.reading };
+}
+
 /** The engine's conversations, loaded from the state directory on first sight. */
 export class ConversationTable {
   readonly #entries = new Map<string, ConversationEntry>();
@@ -52,6 +64,11 @@ export class ConversationTable {
   /** Whether `key` was seen before in this process. */
   has(key: string): boolean {
     return this.#entries.has(key);
+  }
+
+  /** The entry for `key` as this process holds it, without reading the store; undefined when never seen. */
+  peek(key: string): ConversationEntry | undefined {
+    return this.#entries.get(key);
   }
 
   /** Lets go of an entry this process made and does not keep (a side call's: core/request-class.ts). */

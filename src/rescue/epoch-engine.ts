@@ -39,7 +39,7 @@ import { fsStore, StoreError, type ConversationStore } from '../store/index.js';
 import { commonPrefixLength } from './common-prefix-length.js';
 import { conversationKeyFor } from './conversation-key-of.js';
 import { PreviewWriter } from './preview-writer.js';
-import { ConversationTable, type ConversationEntry } from './conversation-table.js';
+import { ConversationTable, viewOf, type ConversationEntry } from './conversation-table.js';
 import type { EngineSettings } from './engine-settings.js';
 import { countBringBacks } from './count-bring-backs.js';
 import { countRefaults } from './count-refaults.js';
@@ -172,8 +172,8 @@ export class EpochEngine {
     const declined = (why: OverflowDeclined, detail?: string): OverflowOutcome =>
       detail === undefined ? { kind: 'declined', why, overflow } : { kind: 'declined', why, overflow, detail };
     try {
-      const entry = prepared.conversation;
       const key = prepared.key;
+      const entry = key === undefined ? undefined : this.#table.peek(key);
       if (!this.canRescueOverflow(prepared) || entry === undefined || key === undefined) return declined('not_rescuable');
       const api = dialectOfRoute(prepared.route ?? 'messages');
       const kind = kindFor(entry, this.settings.mode, api);
@@ -202,8 +202,8 @@ export class EpochEngine {
     const declined = (why: OverflowDeclined, detail?: string): RetryOutcome =>
       detail === undefined ? { kind: 'declined', why } : { kind: 'declined', why, detail };
     try {
-      const entry = prepared.conversation;
       const key = prepared.key;
+      const entry = key === undefined ? undefined : this.#table.peek(key);
       // Only a request ctxshed changed: a refusal of the client's own bytes is the client's.
       if (!this.canRescueOverflow(prepared) || prepared.reason !== undefined || entry === undefined || key === undefined) return declined('not_rescuable');
       const { mode } = kindFor(entry, this.settings.mode, dialectOfRoute(prepared.route ?? 'messages'));
@@ -272,7 +272,7 @@ export class EpochEngine {
    * never latches.
    */
   observe(prepared: Prepared, response: ObservedResponse): void {
-    const { conversation } = prepared;
+    const conversation = prepared.conversation === undefined || prepared.key === undefined ? undefined : this.#table.peek(prepared.key);
     if (!readsFullness(prepared.route) || response.status !== 200 || response.usage === undefined || conversation === undefined) return;
     // A side call's context is not its conversation's next turn.
     if (isSideCall(prepared.requestClass)) return;
@@ -381,7 +381,7 @@ export class EpochEngine {
     this.#eligibility.prune(nowMs);
     const cold = readsFullness(meta.route) && !isSideCall(meta.requestClass) && this.#comesBackCold(entry, body, nowMs);
     const mayLatch = readsFullness(meta.route) && mayLatchOnThreshold(meta.requestClass) && isOverThreshold(entry, thresholdsFor(this.settings, cold));
-    if (!hasFrozenItems(entry.items) && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: entry, key });
+    if (!hasFrozenItems(entry.items) && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: viewOf(entry), key });
     //    The index resumes where this body stops being the one the conversation's last rewrite
     //    read: the index a scan from scratch gives, for the cost of what is new.
     //    An OpenAI body comes indexed already, from scratch: no memo resumes it.
@@ -391,7 +391,7 @@ export class EpochEngine {
         : { outcome: { kind: 'indexed', index: lookup.index } };
     if (indexed.outcome.kind === 'failed') {
       const unread = mayLatch ? { hold: { reason: 'unreadable_body' as const, detail: indexed.outcome.detail } } : {};
-      return pass(indexed.outcome.reason, indexed.outcome.detail, { conversation: entry, key, epochs: entry.record?.epochs.length ?? 0, ...unread });
+      return pass(indexed.outcome.reason, indexed.outcome.detail, { conversation: viewOf(entry), key, epochs: entry.record?.epochs.length ?? 0, ...unread });
     }
     const { index } = indexed.outcome;
     // 4. Refaults: the model's new calls that read an elided block back (only model turns count).
