@@ -22,7 +22,6 @@ import {
   MemoCache,
   readsFullness,
   type DecideEpoch,
-  type EpochMode,
   type EligibilityMemo,
   type IncrementalIndex,
   type LatchHold,
@@ -57,6 +56,7 @@ import { applyConversation, type ApplyDeps } from './apply-conversation.js';
 import { FileAvailability } from './file-availability.js';
 import { passthroughOf } from './prepared-of.js';
 import type { LatchContext } from './latch-conversation.js';
+import type { LatchKind } from './latch-kind.js';
 import { kindFor } from './latch-kinds.js';
 import { isOverThreshold, maybeLatch } from './maybe-latch.js';
 import { latchOnOverflow, type OverflowLatch } from './overflow-latch.js';
@@ -177,7 +177,7 @@ export class EpochEngine {
       if (!this.canRescueOverflow(prepared) || entry === undefined || key === undefined) return declined('not_rescuable');
       const api = dialectOfRoute(prepared.route ?? 'messages');
       const kind = kindFor(entry, this.settings.mode, api);
-      const outcome = await this.#latchAndPrepareAgain(request, prepared, entry, key, kind.mode, (index, meta, onFailure) => {
+      const outcome = await this.#latchAndPrepareAgain(request, prepared, entry, key, kind, (index, meta, onFailure) => {
         const refused = { body: request.body, index, agentId: meta.agentId, window: prepared.window, sentBytes: prepared.body.length, overflow, api };
         return latchOnOverflow(this.#latch, kind, entry, refused, onFailure);
       });
@@ -206,9 +206,9 @@ export class EpochEngine {
       const entry = key === undefined ? undefined : this.#table.peek(key);
       // Only a request ctxshed changed: a refusal of the client's own bytes is the client's.
       if (!this.canRescueOverflow(prepared) || prepared.reason !== undefined || entry === undefined || key === undefined) return declined('not_rescuable');
-      const { mode } = kindFor(entry, this.settings.mode, dialectOfRoute(prepared.route ?? 'messages'));
-      const outcome = await this.#latchAndPrepareAgain(request, prepared, entry, key, mode, (index, _meta, onFailure) =>
-        latchOnPrefixMismatch(this.#latch, entry, { body: request.body, index, mode }, onFailure),
+      const kind = kindFor(entry, this.settings.mode, dialectOfRoute(prepared.route ?? 'messages'));
+      const outcome = await this.#latchAndPrepareAgain(request, prepared, entry, key, kind, (index, _meta, onFailure) =>
+        latchOnPrefixMismatch(this.#latch, entry, { body: request.body, index, mode: kind.mode }, onFailure),
       );
       if (outcome.kind === 'declined') return declined(outcome.why, outcome.detail);
       const retry = outcome.prepared;
@@ -231,7 +231,7 @@ export class EpochEngine {
     prepared: Prepared,
     entry: ConversationEntry,
     key: string,
-    mode: EpochMode,
+    kind: LatchKind,
     latch: (index: TranscriptIndex, meta: RequestMeta, onFailure: (error: unknown) => void) => Promise<OverflowLatch>,
   ): Promise<RetryOutcome> {
     const meta = readRequestMeta(request, this.settings);
@@ -249,7 +249,7 @@ export class EpochEngine {
     });
     if (latched.kind === 'declined') return latched;
     const retry = await applyConversation(this.#applyDeps, {
-      mode,
+      kind,
       body: request.body,
       meta,
       entry,
@@ -260,7 +260,7 @@ export class EpochEngine {
       extra: {
         ...(latched.n === undefined ? {} : { latched: latched.n }),
         ...(stateFailed ? { stateFailed: true as const } : {}),
-        ...(mode === 'shed' || prepared.refaults === undefined ? {} : { refaults: prepared.refaults }),
+        ...(!kind.refaults || prepared.refaults === undefined ? {} : { refaults: prepared.refaults }),
       },
     });
     return { kind: 'retry', prepared: retry };
@@ -375,7 +375,6 @@ export class EpochEngine {
     // 3. Nothing to do for a conversation without epochs that cannot latch one now. A
     //    conversation keeps the mode of its first epoch; a new one takes the engine's.
     const kind = kindFor(entry, this.settings.mode, api);
-    const { mode } = kind;
     const nowMs = this.#now().getTime();
     this.#memos.prune(nowMs);
     this.#eligibility.prune(nowMs);
@@ -427,9 +426,9 @@ export class EpochEngine {
       ...(latched === undefined ? {} : { latched }),
       ...(classifier === undefined ? {} : { classifier }),
       ...(stateFailed ? { stateFailed: true as const } : {}),
-      ...(mode === 'shed' || refaults.length === 0 ? {} : { refaults }),
+      ...(!kind.refaults || refaults.length === 0 ? {} : { refaults }),
     };
-    return withHold(await applyConversation(this.#applyDeps, { mode, body, meta, entry, key, indexed, api, nowMs, extra }));
+    return withHold(await applyConversation(this.#applyDeps, { kind, body, meta, entry, key, indexed, api, nowMs, extra }));
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * One epoch kind as the engine latches it: the record each kind gives the registry
+ * One epoch kind as the engine latches and applies it: the record each kind gives the registry
  * (latch-kinds.ts), so that the threshold latch and the overflow latch (maybe-latch.ts,
  * overflow-latch.ts) loop over the kinds instead of asking which one they hold. A kind whose latch
  * is its planner's take alone (core/epochs/epoch-planner.ts) is made by `plannedKind`; a kind with
@@ -26,6 +26,7 @@ import {
 } from '../core/index.js';
 import type { ClassifierReport, EngineRequest } from './engine-types.js';
 import type { ConversationEntry } from './conversation-table.js';
+import type { KindApply } from './kind-apply.js';
 import type { LatchContext } from './latch-conversation.js';
 
 /**
@@ -83,19 +84,31 @@ export interface LatchKind {
   choose(ctx: LatchContext, ask: KindAsk, decide: Decide): Promise<Chosen>;
   /** The overflow latch: the kind's take on a refused request, weighed by core/overflow-decision.ts. */
   chooseOnOverflow(ctx: LatchContext, ask: OverflowAsk): OverflowChosen;
+  /** The apply step: the body with the kind's frozen items (and the thinking removed) applied (kind-apply.ts). */
+  readonly apply: KindApply;
+  /** Whether the model's reads of the kind's items back count as refaults (count-refaults.ts): elided tool results do. */
+  readonly refaults: boolean;
+}
+
+/** A kind whose latch is its planner's alone (`plannedKind`): its record, less what that makes. */
+export interface PlannedKindSpec<C> {
+  readonly tag: EpochKind;
+  readonly mode: EpochMode;
+  readonly carries: (api: ApiDialect) => boolean;
+  readonly plannerOf: (ctx: LatchContext) => EpochPlanner<C>;
+  readonly apply: KindApply;
+  readonly refaults?: boolean;
 }
 
 /** A kind whose latch is its planner's alone: decided once on its take, its choice made into its part. */
-export function plannedKind<C>(
-  tag: EpochKind,
-  mode: EpochMode,
-  carries: (api: ApiDialect) => boolean,
-  plannerOf: (ctx: LatchContext) => EpochPlanner<C>,
-): LatchKind {
+export function plannedKind<C>(spec: PlannedKindSpec<C>): LatchKind {
+  const { tag, mode, carries, plannerOf, apply } = spec;
   return {
     tag,
     mode,
     carries,
+    apply,
+    refaults: spec.refaults === true,
     choose: async (ctx, ask, decide) => {
       const planner = plannerOf(ctx);
       const decision = decide(() => planner.take(ask.epoch));

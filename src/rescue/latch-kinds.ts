@@ -5,16 +5,30 @@
  * kind here that it can (shed mode on Chat Completions rescues tool results: docs/openai.md).
  * docs/adding-a-kind.md says what a new kind adds.
  */
-import { DEFAULT_SHED_POLICY, spansLatch, type ApiDialect, type EpochMode } from '../core/index.js';
+import { applyEpochs, DEFAULT_SHED_POLICY, SPANS, spansLatch, type ApiDialect, type EpochMode, type FrozenItems, type FrozenSpan } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { ConversationEntry } from './conversation-table.js';
 import type { LatchContext } from './latch-conversation.js';
+import { sharedApplyOptions, type ApplyDeps, type KindApplied, type KindApplyAsk } from './kind-apply.js';
 import { plannedKind, type LatchKind } from './latch-kind.js';
 import { stubDirsOf } from './stub-dirs.js';
 import { TOOL_RESULTS_KIND } from './tool-results-steps.js';
 
 /** The span kind (shed mode, docs/shed.md): its planner's take is its whole latch; the burst gate is inside it. */
-const SPANS_KIND: LatchKind = plannedKind('span', 'shed', (api) => api.supports.spans, spansOf);
+const SPANS_KIND: LatchKind = plannedKind({ tag: 'span', mode: 'shed', carries: (api) => api.supports.spans, plannerOf: spansOf, apply: applySpans });
+
+/** One stub message per shed span (core/epochs/spans.ts). */
+function applySpans(deps: ApplyDeps, ask: KindApplyAsk, snap: FrozenItems): KindApplied {
+  const { indexed } = ask;
+  const index = indexed.outcome.kind === 'indexed' ? { index: indexed.outcome.index } : {};
+  const options = {
+    ...sharedApplyOptions(deps, ask.api, snap),
+    ...index,
+    spansDir: deps.stubs.spansDir,
+    isAvailable: (s: FrozenSpan) => deps.files.hasSpan(s),
+  };
+  return { outcome: applyEpochs(SPANS, ask.body, snap.span, options), how: {} };
+}
 
 /** Every kind, the default (the one every API carries) first. */
 const KINDS: LatchKind[] = [TOOL_RESULTS_KIND, SPANS_KIND];

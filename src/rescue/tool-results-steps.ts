@@ -11,6 +11,7 @@ import {
   freezeLabelled,
   labelBlocks,
   renderStub,
+  rewriteIncrementally,
   rescueGateInput,
   tokensPerByteOf,
   toolResultsLatch,
@@ -19,6 +20,8 @@ import {
   type EpochAsk,
   type EpochDecision,
   type EpochTake,
+  type FrozenBlock,
+  type FrozenItems,
   type FullnessReading,
   type GateDecision,
   type GateInput,
@@ -37,6 +40,7 @@ import type { ConversationEntry } from './conversation-table.js';
 import { DEFAULT_CLASSIFIER_TIMEOUT_MS } from './engine-settings.js';
 import type { ClassifierReport, EngineRequest } from './engine-types.js';
 import type { LatchContext } from './latch-conversation.js';
+import { sharedApplyOptions, type ApplyDeps, type KindApplied, type KindApplyAsk } from './kind-apply.js';
 import { holdOf, plannedKind, type EligibilitySlot, type LatchKind } from './latch-kind.js';
 import { labelByModel } from './model-labels.js';
 
@@ -63,8 +67,19 @@ export const TOOL_RESULTS_KIND: LatchKind = {
     if (steps.kind === 'hold') return { kind: 'hold', outcome: { ...holdOf(steps.decision), ...by } };
     return { kind: 'latch', part: planner.epochOf(steps.choice, steps.gate), midTurn: decision.midTurn === true, ...by };
   },
-  chooseOnOverflow: (ctx, ask) => plannedKind('tool_results', 'rescue', () => true, toolResultsOf).chooseOnOverflow(ctx, ask),
+  chooseOnOverflow: (ctx, ask) =>
+    plannedKind({ tag: 'tool_results', mode: 'rescue', carries: () => true, plannerOf: toolResultsOf, apply: applyToolResults }).chooseOnOverflow(ctx, ask),
+  apply: applyToolResults,
+  refaults: true,
 };
+
+/** Tool results go from the conversation's last rewrite when it serves, with exactly the outcome of a rewrite from scratch. */
+function applyToolResults(deps: ApplyDeps, ask: KindApplyAsk, snap: FrozenItems): KindApplied {
+  const options = { ...sharedApplyOptions(deps, ask.api, snap), elidedDir: deps.stubs.elidedDir, isAvailable: (b: FrozenBlock) => deps.files.has(b) };
+  const rewrite = rewriteIncrementally(ask.body, snap.tool_results, options, ask.indexed);
+  if (rewrite.memo !== undefined) deps.memos.set(ask.key, rewrite.memo, ask.nowMs);
+  return { outcome: rewrite.outcome, how: { rewritePath: rewrite.path } };
+}
 
 /** The tool-result kind's planner, set as the engine is. */
 export function toolResultsOf(ctx: LatchContext): ToolResultsLatch {
