@@ -38,9 +38,12 @@ export function latchKinds(): readonly LatchKind[] {
   return KINDS;
 }
 
-/** Adds a kind to the registry, for a test of a kind of its own (docs/adding-a-kind.md); returns its removal. */
+/**
+ * Puts a kind first in the registry, for a test of a kind of its own (docs/adding-a-kind.md): it
+ * takes the conversations of its mode from the kind there before it. Returns its removal.
+ */
 export function registerKindForTest(kind: LatchKind): () => void {
-  KINDS.push(kind);
+  KINDS.unshift(kind);
   return () => {
     const at = KINDS.indexOf(kind);
     if (at >= 0) KINDS.splice(at, 1);
