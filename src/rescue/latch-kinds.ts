@@ -17,8 +17,8 @@ import { TOOL_RESULTS_KIND } from './tool-results-steps.js';
 /** The span kind (shed mode, docs/shed.md): its planner's take is its whole latch; the burst gate is inside it. */
 const SPANS_KIND: LatchKind = plannedKind({ tag: 'span', mode: 'shed', carries: (api) => api.supports.spans, plannerOf: spansOf, apply: applySpans });
 
-/** One stub message per shed span (core/epochs/spans.ts). */
-function applySpans(deps: ApplyDeps, ask: KindApplyAsk, snap: FrozenItems): KindApplied {
+/** One stub message per shed span (core/epochs/spans.ts): the span kind's apply, and any kind's that stubs spans alike. */
+export function applySpans(deps: ApplyDeps, ask: KindApplyAsk, snap: FrozenItems): KindApplied {
   const { indexed } = ask;
   const index = indexed.outcome.kind === 'indexed' ? { index: indexed.outcome.index } : {};
   const options = {

@@ -4,10 +4,10 @@
  * stubs. Its whole record is this file; it is registered by `registerKindForTest`, not by a line in
  * src/rescue/latch-kinds.ts.
  */
-import { applyEpochs, fixedRecentBudget, SPANS, spansLatch, type FrozenItems, type FrozenSpan } from '../../../../src/core/index.js';
-import { sharedApplyOptions, type ApplyDeps, type KindApplied, type KindApplyAsk } from '../../../../src/rescue/kind-apply.js';
+import { fixedRecentBudget, spansLatch } from '../../../../src/core/index.js';
 import type { LatchContext } from '../../../../src/rescue/latch-conversation.js';
 import { plannedKind, type LatchKind } from '../../../../src/rescue/latch-kind.js';
+import { applySpans } from '../../../../src/rescue/latch-kinds.js';
 import { stubDirsOf } from '../../../../src/rescue/stub-dirs.js';
 import { sha256Hex } from '../../../../src/state/sha256-hex.js';
 
@@ -19,18 +19,7 @@ function plannerOf(ctx: LatchContext) {
   return spansLatch({ policy: fixedRecentBudget(0), spansDir, sha256: sha256Hex, horizon: 1e9 });
 }
 
-function apply(deps: ApplyDeps, ask: KindApplyAsk, snap: FrozenItems): KindApplied {
-  const index = ask.indexed.outcome.kind === 'indexed' ? { index: ask.indexed.outcome.index } : {};
-  const options = {
-    ...sharedApplyOptions(deps, ask.api, snap),
-    ...index,
-    spansDir: deps.stubs.spansDir,
-    isAvailable: (s: FrozenSpan) => deps.files.hasSpan(s),
-  };
-  return { outcome: applyEpochs(SPANS, ask.body, snap.span, options), how: {} };
-}
-
-const planned = plannedKind({ tag: 'span', mode: 'shed', carries: (api) => api.supports.spans, plannerOf, apply });
+const planned = plannedKind({ tag: 'span', mode: 'shed', carries: (api) => api.supports.spans, plannerOf, apply: applySpans });
 
 /** The kind's record. */
 export const NARROW_SPANS_KIND: LatchKind = {
