@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { layoutPaths } from '../../src/state/layout.js';
 import { verifyState } from '../../src/state/verify-state.js';
+import { runCtxshed } from '../support/cli-process.js';
 import { tempStateDir } from '../support/test-proxy.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/state-v1/', import.meta.url));
@@ -37,5 +38,17 @@ describe('a state directory of the v1 record format', () => {
 
     expect(Buffer.from(inflated.body).equals(sent)).toBe(true);
     expect(inflated.stubs + inflated.spans).toBeGreaterThan(0);
+  });
+
+  it('should pass ctxshed verify and ctxshed inflate, the commands a person runs', async () => {
+    const dir = await copyOfFixture();
+
+    const verified = await runCtxshed(['verify', '--state', dir, '--json']);
+    const inflated = await runCtxshed(['inflate', path.join(FIXTURE, 'shed-received.json'), '--state', dir]);
+
+    expect(verified.code).toBe(0);
+    expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, problems: [] });
+    expect(inflated.code).toBe(0);
+    expect(inflated.stdout).toBe(await fs.readFile(path.join(FIXTURE, 'shed-sent.json'), 'utf8'));
   });
 });
