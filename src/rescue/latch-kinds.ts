@@ -12,7 +12,7 @@ import type { LatchContext } from './latch-conversation.js';
 import { sharedApplyOptions, type ApplyDeps, type KindApplied, type KindApplyAsk } from './kind-apply.js';
 import { plannedKind, type LatchKind } from './latch-kind.js';
 import { stubDirsOf } from './stub-dirs.js';
-import { TOOL_RESULTS_KIND } from './tool-results-steps.js';
+import { TOOL_RESULTS_KIND } from './tool-results-kind.js';
 
 /** The span kind (shed mode, docs/shed.md): its planner's take is its whole latch; the burst gate is inside it. */
 const SPANS_KIND: LatchKind = plannedKind({ tag: 'span', mode: 'shed', carries: (api) => api.supports.spans, plannerOf: spansOf, apply: applySpans });

@@ -1,8 +1,8 @@
 /**
- * The tool-result kind as the engine latches it (rescue mode, docs/rescue.md; its record for the
- * registry, latch-kinds.ts): the one decision on the blocks' sizes before any hashing, then the
- * kind's own steps, which decide nothing again: the hashes, the labels (docs/labels.md),
- * `--labels model`'s classifier call, and `--gate`'s burst gate.
+ * The tool-result kind's steps (its record is tool-results-kind.ts): the take the one decision
+ * weighs, on the blocks' sizes before any hashing, then the steps after it, which decide nothing
+ * again: the hashes, the labels (docs/labels.md), `--labels model`'s classifier call, and
+ * `--gate`'s burst gate.
  */
 import {
   asksOneHourCache,
@@ -11,17 +11,13 @@ import {
   freezeLabelled,
   labelBlocks,
   renderStub,
-  rewriteIncrementally,
   rescueGateInput,
   tokensPerByteOf,
-  toolResultsLatch,
   type ApiDialect,
   type DecidedBlock,
   type EpochAsk,
   type EpochDecision,
   type EpochTake,
-  type FrozenBlock,
-  type FrozenItems,
   type FullnessReading,
   type GateDecision,
   type GateInput,
@@ -40,8 +36,7 @@ import type { ConversationEntry } from './conversation-table.js';
 import { DEFAULT_CLASSIFIER_TIMEOUT_MS } from './engine-settings.js';
 import type { ClassifierReport, EngineRequest } from './engine-types.js';
 import type { LatchContext } from './latch-conversation.js';
-import { sharedApplyOptions, type ApplyDeps, type KindApplied, type KindApplyAsk } from './kind-apply.js';
-import { holdOf, plannedKind, type EligibilitySlot, type LatchKind } from './latch-kind.js';
+import type { EligibilitySlot } from './latch-kind.js';
 import { labelByModel } from './model-labels.js';
 
 /** What a tool-result step needs of the request. */
@@ -50,40 +45,6 @@ export interface ToolResultsRequest {
   readonly api: ApiDialect;
   readonly headers: EngineRequest['headers'];
   readonly eligibility: EligibilitySlot;
-}
-
-/** The tool-result kind's record for the registry (latch-kinds.ts). */
-export const TOOL_RESULTS_KIND: LatchKind = {
-  tag: 'tool_results',
-  mode: 'rescue',
-  carries: () => true,
-  choose: async (ctx, ask, decide) => {
-    const planner = toolResultsOf(ctx);
-    // One decision, on the blocks' sizes; the steps after it (hashes, labels, the gate) decide nothing again.
-    const decision = decide(() => takeOnSizes(ctx, planner, ask.epoch, ask.eligibility));
-    if (decision.kind !== 'latch') return { kind: 'hold', outcome: holdOf(decision) };
-    const steps = await afterDecision(ctx, planner, ask.epoch, ask, { decision, thresholds: ask.thresholds });
-    const by = steps.classifier === undefined ? {} : { classifier: steps.classifier };
-    if (steps.kind === 'hold') return { kind: 'hold', outcome: { ...holdOf(steps.decision), ...by } };
-    return { kind: 'latch', part: planner.epochOf(steps.choice, steps.gate), midTurn: decision.midTurn === true, ...by };
-  },
-  chooseOnOverflow: (ctx, ask) =>
-    plannedKind({ tag: 'tool_results', mode: 'rescue', carries: () => true, plannerOf: toolResultsOf, apply: applyToolResults }).chooseOnOverflow(ctx, ask),
-  apply: applyToolResults,
-  refaults: true,
-};
-
-/** Tool results go from the conversation's last rewrite when it serves, with exactly the outcome of a rewrite from scratch. */
-function applyToolResults(deps: ApplyDeps, ask: KindApplyAsk, snap: FrozenItems): KindApplied {
-  const options = { ...sharedApplyOptions(deps, ask.api, snap), elidedDir: deps.stubs.elidedDir, isAvailable: (b: FrozenBlock) => deps.files.has(b) };
-  const rewrite = rewriteIncrementally(ask.body, snap.tool_results, options, ask.indexed);
-  if (rewrite.memo !== undefined) deps.memos.set(ask.key, rewrite.memo, ask.nowMs);
-  return { outcome: rewrite.outcome, how: { rewritePath: rewrite.path } };
-}
-
-/** The tool-result kind's planner, set as the engine is. */
-export function toolResultsOf(ctx: LatchContext): ToolResultsLatch {
-  return toolResultsLatch({ policy: ctx.settings.policy, elidedDir: stubDirsOf(ctx.table.store.stubDirs, ctx.settings).elidedDir, sha256: sha256Hex });
 }
 
 /** What the steps after the decision settled: the choice and gate to latch, or the hold they made. */
