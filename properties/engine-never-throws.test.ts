@@ -113,7 +113,7 @@ describe('EpochEngine.prepare', () => {
       }),
     );
     // Not vacuous: spans did latch along the way.
-    expect([...engine.conversations()].some((c) => c.spans.length > 0)).toBe(true);
+    expect([...engine.conversations()].some((c) => c.items.span.length > 0)).toBe(true);
   });
 });
 

@@ -7,7 +7,7 @@
  */
 import type { FrozenBlock } from './epoch-types.js';
 import type { HoldReason } from './hold-reasons.js';
-import { decideLatch, DEFAULT_MIN_GAIN_FRACTION, fullnessOf, type DecidedBlock, type FullnessReading } from './latch-decision.js';
+import { DEFAULT_MIN_GAIN_FRACTION, fullnessOf, weighAdded, type DecidedBlock, type FullnessReading } from './latch-decision.js';
 import { crossedThreshold, gainFloorTokens, type ThresholdSettings } from './latch-threshold.js';
 import { decideBurst, GATE_CEILING, type GateDecision, type GateInput } from './shed/break-even.js';
 import type { TurnPlace } from './thinking/turn-place.js';
@@ -86,6 +86,9 @@ export function decideEpoch<B extends DecidedBlock>(input: EpochInput<B>): Epoch
   return timed(decideAnywhere(input), input.turn);
 }
 
+/** The decision's own type, for a caller that is handed it (a test's spy). */
+export type DecideEpoch = typeof decideEpoch;
+
 /**
  * On a prefix-check model a latch mid tool loop also removes the current turn's thinking; with
  * `latchAt: 'prompt'` it waits for the person's next prompt, unless the window is at the gate's
@@ -150,35 +153,22 @@ function decideBlocks<B extends DecidedBlock>(
   take: Extract<EpochTake<B>, { kind: 'blocks' }>,
   minGain: number,
 ): EpochDecision<B> {
-  const decision = decideLatch<B>({
-    reading,
-    threshold: input.threshold,
-    ...(input.rescueTokens === undefined ? {} : { rescueTokens: input.rescueTokens }),
-    frozen: take.frozen,
-    epochCount: input.epochCount,
-    plan: take.plan,
-    ...(input.minGainFraction === undefined ? {} : { minGainFraction: input.minGainFraction }),
-  });
-  if (decision.latch) return gated(take.reading ?? reading, decision.estimatedTokensFreed, decision.added, take.gate?.(decision.added));
+  // The threshold and the reading's freshness are asked already (decideAnywhere): the gain alone is left.
+  const weighed = weighAdded(reading, thresholdsOf(input), take.frozen, take.plan, input.minGainFraction);
+  if (weighed.kind === 'enough') return gated(take.reading ?? reading, weighed.estimatedTokensFreed, weighed.added, take.gate?.(weighed.added));
   const kept = take.keptByWorkingSet ?? 0;
-  if (kept > 0 && (decision.why === 'nothing_new' || decision.why === 'gain_too_small')) {
+  if (kept > 0) {
     return { kind: 'hold', reason: 'working_set_thrash', detail: `${kept} eligible blocks are in the working set; the rest would free too little` };
   }
-  switch (decision.why) {
-    case 'no_reading':
-    case 'below_threshold':
-      return { kind: 'idle' };
-    case 'stale_reading':
-      return { kind: 'hold', reason: 'stale_reading', detail: 'the reading predates the last epoch' };
-    case 'nothing_new':
-      return { kind: 'hold', reason: 'nothing_new', detail: `${take.plan.length} eligible, ${take.frozen.length} frozen already` };
-    case 'gain_too_small': {
-      const frozen = new Set(take.frozen.map((b) => b.ordinal));
-      const added = take.plan.filter((b) => !frozen.has(b.ordinal));
-      const bytes = added.reduce((sum, b) => sum + b.bytes, 0);
-      return { kind: 'hold', reason: 'gain_too_small', detail: `${added.length} new blocks of ${bytes} bytes, under the ${Math.round(minGain)} tokens asked` };
-    }
+  if (weighed.kind === 'nothing_new') {
+    return { kind: 'hold', reason: 'nothing_new', detail: `${take.plan.length} eligible, ${take.frozen.length} frozen already` };
   }
+  const bytes = weighed.added.reduce((sum, b) => sum + b.bytes, 0);
+  return {
+    kind: 'hold',
+    reason: 'gain_too_small',
+    detail: `${weighed.added.length} new blocks of ${bytes} bytes, under the ${Math.round(minGain)} tokens asked`,
+  };
 }
 
 function thresholdsOf(input: Pick<EpochInput<DecidedBlock>, 'threshold' | 'rescueTokens'>): ThresholdSettings {
@@ -196,10 +186,24 @@ function gated<B extends DecidedBlock>(
   const fullness = fullnessOf(reading);
   const withSpan = span === undefined ? {} : { span };
   if (gateInput === undefined) return { kind: 'latch', fullness, estimatedTokensFreed: freed, added, ...withSpan };
+  const weighed = weighGate(gateInput, fullness);
+  if (weighed.kind === 'hold') return { ...weighed, ...withSpan };
+  return { kind: 'latch', fullness, estimatedTokensFreed: freed, added, gate: weighed.gate, ...withSpan };
+}
+
+/**
+ * The burst gate (core/shed/break-even.ts) on a re-write at `fullness`: its decision, or the hold
+ * it makes. A kind whose gate is a step after the decision (the tool-result kind's `--gate`) asks
+ * it with the decision's fullness, as the decision itself would.
+ */
+export function weighGate(
+  gateInput: GateInput,
+  fullness: number,
+):
+  | { readonly kind: 'pass'; readonly gate: GateDecision }
+  | { readonly kind: 'hold'; readonly reason: 'gate'; readonly detail: string; readonly gate: GateDecision } {
   const gate = decideBurst({ ...gateInput, fullness });
-  if (!gate.latch) {
-    const turns = gate.breakEvenTurns === null ? 'never' : `after ${gate.breakEvenTurns} turns`;
-    return { kind: 'hold', reason: 'gate', detail: `the re-write pays back ${turns}, ${gate.expectedRemainingTurns} expected`, gate, ...withSpan };
-  }
-  return { kind: 'latch', fullness, estimatedTokensFreed: freed, added, gate, ...withSpan };
+  if (gate.latch) return { kind: 'pass', gate };
+  const turns = gate.breakEvenTurns === null ? 'never' : `after ${gate.breakEvenTurns} turns`;
+  return { kind: 'hold', reason: 'gate', detail: `the re-write pays back ${turns}, ${gate.expectedRemainingTurns} expected`, gate };
 }

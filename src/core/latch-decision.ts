@@ -11,7 +11,7 @@
  *    gain would buy a cache re-write and bring the next crossing back within a turn or two.
  */
 import type { FrozenBlock } from './epoch-types.js';
-import { crossedThreshold, gainFloorTokens, tokenThresholdFor, type ThresholdCrossed } from './latch-threshold.js';
+import { crossedThreshold, gainFloorTokens, tokenThresholdFor, type ThresholdCrossed, type ThresholdSettings } from './latch-threshold.js';
 import type { PlannedBlock } from './plan-elision.js';
 
 /** Each epoch must free at least this fraction of the window. */
@@ -74,15 +74,33 @@ export function decideLatch<B extends DecidedBlock = PlannedBlock>(input: LatchI
   const crossed = crossedThreshold(reading, settings);
   if (crossed === undefined) return { latch: false, why: 'below_threshold' };
   if (reading.epochsApplied < input.epochCount) return { latch: false, why: 'stale_reading' };
-  const frozen = new Set(input.frozen.map((b) => b.ordinal));
-  const added = input.plan.filter((b) => !frozen.has(b.ordinal));
-  if (added.length === 0) return { latch: false, why: 'nothing_new' };
-  const estimatedTokensFreed = Math.round(added.reduce((sum, b) => sum + b.bytes, 0) * tokensPerByteOf(reading));
-  if (estimatedTokensFreed < gainFloorTokens(reading, settings, input.minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION)) {
-    return { latch: false, why: 'gain_too_small' };
-  }
+  const weighed = weighAdded(reading, settings, input.frozen, input.plan, input.minGainFraction);
+  if (weighed.kind !== 'enough') return { latch: false, why: weighed.kind };
+  const { added, estimatedTokensFreed } = weighed;
   const thresholdTokens = tokenThresholdFor(settings, reading.window);
   return { latch: true, fullness, added, estimatedTokensFreed, crossed, ...(thresholdTokens === undefined ? {} : { thresholdTokens }) };
+}
+
+/** What the blocks not frozen yet would free, weighed against the minimum gain: rule 3 alone, the threshold asked already. */
+export type WeighedBlocks<B extends DecidedBlock> =
+  | { readonly kind: 'nothing_new' }
+  | { readonly kind: 'gain_too_small'; readonly added: readonly B[]; readonly estimatedTokensFreed: number; readonly floorTokens: number }
+  | { readonly kind: 'enough'; readonly added: readonly B[]; readonly estimatedTokensFreed: number; readonly floorTokens: number };
+
+/** Weighs the plan's blocks not frozen yet against the minimum gain of the reading's window (rule 3). */
+export function weighAdded<B extends DecidedBlock>(
+  reading: FullnessReading,
+  settings: ThresholdSettings,
+  frozen: readonly FrozenBlock[],
+  plan: readonly B[],
+  minGainFraction: number | undefined,
+): WeighedBlocks<B> {
+  const ordinals = new Set(frozen.map((b) => b.ordinal));
+  const added = plan.filter((b) => !ordinals.has(b.ordinal));
+  if (added.length === 0) return { kind: 'nothing_new' };
+  const estimatedTokensFreed = Math.round(added.reduce((sum, b) => sum + b.bytes, 0) * tokensPerByteOf(reading));
+  const floorTokens = gainFloorTokens(reading, settings, minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION);
+  return { kind: estimatedTokensFreed < floorTokens ? 'gain_too_small' : 'enough', added, estimatedTokensFreed, floorTokens };
 }
 
 /** The conversation's tokens per body byte, from its last reading. */

@@ -22,7 +22,7 @@ export async function replayRescue(run: SessionRun, frame: StepFrame): Promise<v
       c.id,
       prepared.epochs,
       request.messages,
-      prepared.conversation.frozen.filter((b) => !skipped.has(b.ordinal)),
+      prepared.conversation.items.tool_results.filter((b) => !skipped.has(b.ordinal)),
     );
   }
   if (prepared.reason !== undefined && prepared.reason !== 'no_epoch') countPassthrough(run, `rescue:${prepared.reason}`);

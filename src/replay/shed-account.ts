@@ -71,7 +71,7 @@ export class ShedAccount {
     const entry = prepared.conversation;
     if (prepared.reason === undefined && entry !== undefined) {
       const skipped = new Set((prepared.skipped ?? []).flatMap((s) => ('sha256' in s ? [s.sha256] : [])));
-      const taken = entry.spans.filter((sp) => !skipped.has(sp.sha256)).flatMap((sp) => spanToolResults(request.messages, sp.first, sp.last));
+      const taken = entry.items.span.filter((sp) => !skipped.has(sp.sha256)).flatMap((sp) => spanToolResults(request.messages, sp.first, sp.last));
       this.#refaults.elide(c, prepared.epochs, request.messages, taken);
       const ids = this.#results.get(c) ?? new Set<string>();
       for (const t of taken) ids.add(t.toolUseId);

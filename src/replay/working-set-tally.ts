@@ -78,8 +78,8 @@ function workingSetOfBody(body: Uint8Array, prepared: Prepared): WorkingSet {
   const indexed = indexTranscript(body);
   if (indexed.kind !== 'indexed') return NO_WORKING_SET;
   const entry = prepared.conversation;
-  const frozen = entry?.frozen ?? [];
-  const spans = entry?.spans ?? [];
+  const frozen = entry?.items.tool_results ?? [];
+  const spans = entry?.items.span ?? [];
   const latest = entry?.record?.epochs.at(-1);
   const latestShas = latest === undefined ? [] : [...latest.blocks.map((b) => b.sha256), ...(latest.span === undefined ? [] : [latest.span.sha256])];
   try {

@@ -1,43 +1,25 @@
 /**
- * Steps 6 and 7 of the engine's request path, for either kind of epoch, also on the retry after a
- * refusal: the conversation's frozen lists snapshotted with their files checked, then the body
- * with its epochs applied (core/epochs/: stubs for tool results, from the conversation's last
- * rewrite when it serves; one stub message per span), checked on its own output by the core.
+ * Steps 6 and 7 of the engine's request path, for the conversation's kind of epoch (latch-kinds.ts),
+ * also on the retry after a refusal: the conversation's frozen items snapshotted with their files
+ * checked, then the body with its epochs applied by the kind's `apply` (kind-apply.ts; core/epochs/:
+ * stubs for tool results, from the conversation's last rewrite when it serves; one stub message
+ * per span), checked on its own output by the core.
  */
-import {
-  applyEpochs,
-  rewriteIncrementally,
-  SPANS,
-  type ApiDialect,
-  type EpochMode,
-  type EpochOutcome,
-  type FrozenThinking,
-  type IncrementalIndex,
-  type MemoCache,
-  type SkippedBlock,
-  type SkippedSpan,
-} from '../core/index.js';
-import type { StateDir } from '../state/layout.js';
-import { sha256Hex } from '../state/sha256-hex.js';
-import type { ConversationEntry } from './conversation-table.js';
+import { hasFrozenItems, NO_ITEMS, type ApiDialect, type FrozenItems, type IncrementalIndex } from '../core/index.js';
+import { viewOf, type ConversationEntry } from './conversation-table.js';
 import type { Prepared } from './engine-types.js';
 import type { FileAvailability } from './file-availability.js';
+import type { ApplyDeps } from './kind-apply.js';
+import type { LatchKind } from './latch-kind.js';
 import { passthroughOf, preparedOf, thinkingFacts } from './prepared-of.js';
 import type { RequestMeta } from './request-meta.js';
-import type { StubDirs } from './stub-dirs.js';
 
-/** What the apply reads and keeps besides the request: the engine's state, file checks and rewrite memos. */
-export interface ApplyDeps {
-  readonly state: StateDir;
-  readonly files: FileAvailability;
-  readonly memos: MemoCache;
-  /** What the stubs name (stub-dirs.ts): the state's folders, or a gateway's restore tool. */
-  readonly stubs: StubDirs;
-}
+export type { ApplyDeps } from './kind-apply.js';
 
 /** One request of a conversation, indexed, as the apply needs it. */
 export interface ApplyAsk {
-  readonly mode: EpochMode;
+  /** The conversation's kind (latch-kinds.ts `kindFor`): its items are applied, and the thinking any epoch removed. */
+  readonly kind: LatchKind;
   readonly body: Uint8Array;
   readonly meta: RequestMeta;
   readonly entry: ConversationEntry;
@@ -51,25 +33,25 @@ export interface ApplyAsk {
 
 /** The body with the conversation's epochs applied as they are now, or a pass-through with its reason. */
 export async function applyConversation(deps: ApplyDeps, ask: ApplyAsk): Promise<Prepared> {
-  const { mode, body, meta, entry, key, indexed, api, nowMs } = ask;
+  const { kind, body, meta, entry, key, indexed, api, nowMs } = ask;
   // 6. Files checked (an await: another request may latch meanwhile), then one snapshot of the
   //    epochs for both the apply and what the record and the next reading say it carried.
-  let snap = snapshotOf(mode, entry, api);
+  let snap = snapshotOf(kind, entry, api);
   await checkFiles(deps.files, snap);
-  while (!sameSnapshot(snap, snapshotOf(mode, entry, api))) {
-    snap = snapshotOf(mode, entry, api);
+  while (!sameSnapshot(snap, snapshotOf(kind, entry, api))) {
+    snap = snapshotOf(kind, entry, api);
     await checkFiles(deps.files, snap);
   }
-  // No await from here to the apply: the lists and `epochs` are one snapshot of the record.
-  const { frozen, spans, thinking } = snap;
-  const common: Partial<Prepared> = { conversation: entry, key, epochs: entry.record?.epochs.length ?? 0, ...ask.extra };
+  // No await from here to the apply: the items and `epochs` are one snapshot of the record.
+  const common: Partial<Prepared> = { conversation: viewOf(entry), key, epochs: entry.record?.epochs.length ?? 0, ...ask.extra };
   // A memo serves one epoch's frozen lists only: a new epoch makes it useless.
+  const { tool_results: frozen, thinking_only: thinking } = snap;
   const memo = indexed.resumed?.memo ?? deps.memos.get(key, nowMs);
   if (memo !== undefined && (memo.frozen !== frozen || (memo.thinking !== thinking && memo.thinking.length + thinking.length > 0)))
     deps.memos.delete(key, memo);
-  if ((mode === 'shed' ? spans : frozen).length === 0 && thinking.length === 0) return passthroughOf(body, meta, 'no_epoch', 'no epoch yet', common);
-  // 7. The apply, checked on its own output by the core.
-  const { outcome, how } = applySnapshot(deps, ask, snap);
+  if (!hasFrozenItems(snap)) return passthroughOf(body, meta, 'no_epoch', 'no epoch yet', common);
+  // 7. The apply, the kind's, checked on its own output by the core.
+  const { outcome, how } = kind.apply(deps, { body, indexed, api, key, nowMs }, snap);
   if (outcome.kind === 'passthrough') return passthroughOf(body, meta, outcome.reason, outcome.detail, { ...common, ...how, skipped: outcome.skipped });
   return {
     ...preparedOf(outcome.body, meta),
@@ -82,56 +64,26 @@ export async function applyConversation(deps: ApplyDeps, ask: ApplyAsk): Promise
   };
 }
 
-// Tool results go from the memo when it serves, with exactly the outcome of a rewrite from scratch.
-function applySnapshot(
-  deps: ApplyDeps,
-  ask: ApplyAsk,
-  snap: Snapshot,
-): { readonly outcome: EpochOutcome<SkippedBlock | SkippedSpan>; readonly how: Partial<Prepared> } {
-  const { body, indexed, api, key, nowMs } = ask;
-  const shared = {
-    sha256: sha256Hex,
-    // A Buffer, not a plain Uint8Array: the self-check's scan leans on Buffer's fast indexOf.
-    allocate: (n: number) => Buffer.allocUnsafe(n),
-    api,
-    thinking: snap.thinking,
-    isThinkingAvailable: (t: FrozenThinking) => deps.files.hasThinking(t),
-  };
-  if (ask.mode === 'shed') {
-    const index = indexed.outcome.kind === 'indexed' ? { index: indexed.outcome.index } : {};
-    const spansDir = deps.stubs.spansDir;
-    return { outcome: applyEpochs(SPANS, body, snap.spans, { ...shared, ...index, spansDir, isAvailable: (s) => deps.files.hasSpan(s) }), how: {} };
-  }
-  const options = { ...shared, elidedDir: deps.stubs.elidedDir, isAvailable: (b: Parameters<FileAvailability['has']>[0]) => deps.files.has(b) };
-  const rewrite = rewriteIncrementally(body, snap.frozen, options, indexed);
-  if (rewrite.memo !== undefined) deps.memos.set(key, rewrite.memo, nowMs);
-  return { outcome: rewrite.outcome, how: { rewritePath: rewrite.path } };
-}
+/** One snapshot of a conversation's frozen items, taken between awaits: the kind's own, and thinking. */
+type Snapshot = FrozenItems;
 
-const NONE: readonly never[] = [];
-
-/** One snapshot of a conversation's frozen lists, taken between awaits. */
-interface Snapshot {
-  readonly frozen: ConversationEntry['frozen'];
-  readonly spans: ConversationEntry['spans'];
-  readonly thinking: ConversationEntry['thinking'];
-}
-
-// The mode's frozen lists as the conversation holds them now (thinking only where the API has it).
-// NONE, not a fresh [], so that an unchanged conversation compares equal and the loop above ends.
-function snapshotOf(mode: EpochMode, entry: ConversationEntry, api: ApiDialect): Snapshot {
+// The kind's items as the conversation holds them now, and the thinking any epoch removed where the
+// API has thinking. NO_ITEMS' empty lists, not fresh ones, so that an unchanged conversation
+// compares equal and the loop above ends.
+function snapshotOf(kind: LatchKind, entry: ConversationEntry, api: ApiDialect): Snapshot {
+  const { items } = entry;
   return {
-    frozen: mode === 'shed' ? NONE : entry.frozen,
-    spans: mode === 'shed' ? entry.spans : NONE,
-    thinking: api.supports.thinking ? entry.thinking : NONE,
+    ...NO_ITEMS,
+    [kind.tag]: items[kind.tag],
+    thinking_only: api.supports.thinking ? items.thinking_only : NO_ITEMS.thinking_only,
   };
 }
 
 function sameSnapshot(a: Snapshot, b: Snapshot): boolean {
-  return a.frozen === b.frozen && a.spans === b.spans && a.thinking === b.thinking;
+  return (Object.keys(a) as (keyof Snapshot)[]).every((kind) => a[kind] === b[kind]);
 }
 
 // No stub may name a file that is not there, and no thinking block goes whose file is not there.
 async function checkFiles(files: FileAvailability, snap: Snapshot): Promise<void> {
-  await Promise.all([files.check(snap.frozen), files.checkSpans(snap.spans), files.checkThinking(snap.thinking)]);
+  await Promise.all([files.check(snap.tool_results), files.checkSpans(snap.span), files.checkThinking(snap.thinking_only)]);
 }

@@ -5,7 +5,7 @@
  * request (a `stat` of its file, or its row's version in Postgres), or, with a watch
  * (record-watch.ts, the proxy's, on a state directory), only when the watch says it changed.
  */
-import type { EpochMode, FrozenBlock, FrozenSpan, FrozenThinking, FullnessReading } from '../core/index.js';
+import { frozenItemsOf, NO_ITEMS, type EpochMode, type FrozenItems, type FullnessReading } from '../core/index.js';
 import type { ConversationRecord } from '../core/epoch-types.js';
 import type { StateDir } from '../state/layout.js';
 import { fsStore, type ConversationStore } from '../store/index.js';
@@ -15,12 +15,11 @@ import type { RecordWatch } from './record-watch.js';
 export interface ConversationEntry {
   readonly key: string;
   record: ConversationRecord | undefined;
-  /** Every block frozen by the record's epochs, in ordinal order. */
-  frozen: readonly FrozenBlock[];
-  /** Every span shed by the record's epochs, in latch (and message) order. */
-  spans: readonly FrozenSpan[];
-  /** Every thinking block the record's epochs removed, in ordinal order (prefix-check models only). */
-  thinking: readonly FrozenThinking[];
+  /**
+   * What the record's epochs froze, by kind (core/epochs/frozen-items.ts): blocks and thinking
+   * blocks in ordinal order, spans in latch (and message) order.
+   */
+  items: FrozenItems;
   /** The mode of the conversation's first epoch (absent in the record: rescue); undefined without epochs. */
   mode: EpochMode | undefined;
   reading: FullnessReading | undefined;
@@ -39,6 +38,18 @@ export interface ConversationEntry {
   readonly refaulted: Set<string>;
 }
 
+/** A conversation as one request saw it: values only, so nothing outside the engine holds its live entry. */
+export interface ConversationView {
+  readonly record: ConversationRecord | undefined;
+  readonly items: FrozenItems;
+  readonly reading: FullnessReading | undefined;
+}
+
+/** The entry's record, items and reading as they are now (each replaced, never changed, when they change). */
+export function viewOf(entry: ConversationEntry): ConversationView {
+  return { record: entry.record, items: entry.items, reading: entry.reading };
+}
+
 /** The engine's conversations, loaded from the state directory on first sight. */
 export class ConversationTable {
   readonly #entries = new Map<string, ConversationEntry>();
@@ -55,6 +66,11 @@ export class ConversationTable {
     return this.#entries.has(key);
   }
 
+  /** The entry for `key` as this process holds it, without reading the store; undefined when never seen. */
+  peek(key: string): ConversationEntry | undefined {
+    return this.#entries.get(key);
+  }
+
   /** Lets go of an entry this process made and does not keep (a side call's: core/request-class.ts). */
   forget(key: string): void {
     this.#entries.delete(key);
@@ -67,9 +83,7 @@ export class ConversationTable {
       entry = {
         key,
         record: undefined,
-        frozen: [],
-        spans: [],
-        thinking: [],
+        items: NO_ITEMS,
         mode: undefined,
         reading: undefined,
         latching: Promise.resolve(),
@@ -109,11 +123,7 @@ export class ConversationTable {
       // frozen list: the rewrite's memo and stub tokens are kept per list and per block.
       const same = entry.record !== undefined && JSON.stringify(record.epochs) === JSON.stringify(entry.record.epochs);
       entry.record = record;
-      if (!same) {
-        entry.frozen = record.epochs.flatMap((e) => e.blocks).sort((a, b) => a.ordinal - b.ordinal);
-        entry.spans = record.epochs.flatMap((e) => (e.span === undefined ? [] : [e.span]));
-        entry.thinking = record.epochs.flatMap((e) => e.thinking ?? []).sort((a, b) => a.ordinal - b.ordinal);
-      }
+      if (!same) entry.items = frozenItemsOf(record);
       const first = record.epochs[0];
       entry.mode = first === undefined ? undefined : (first.mode ?? 'rescue');
     }

@@ -6,7 +6,7 @@
  * in it even after an epoch shed the calls that brought it back. As with refaults
  * (count-refaults.ts), only the newest calls are read, each counted once per process.
  */
-import { isRestoreCall, shasReadBack, storedShas, type ApiDialect, type TranscriptIndex } from '../core/index.js';
+import { hasFrozenItems, isRestoreCall, shasReadBack, storedShas, type ApiDialect, type TranscriptIndex } from '../core/index.js';
 import type { ConversationEntry, ConversationTable } from './conversation-table.js';
 
 /** The calls already counted, per conversation entry, so a resent or retried request counts none twice. */
@@ -14,10 +14,10 @@ const COUNTED = new WeakMap<ConversationEntry, Set<string>>();
 
 /** The sha256 of each stored text this request's newest calls bring back, once per call not counted before; marks them counted. */
 export function newBringBacks(entry: ConversationEntry, body: Uint8Array, index: TranscriptIndex, api: ApiDialect): string[] {
-  if (entry.frozen.length === 0 && entry.spans.length === 0) return [];
+  if (!hasFrozenItems(entry.items)) return [];
   const counted = COUNTED.get(entry) ?? new Set<string>();
   COUNTED.set(entry, counted);
-  const stored = storedShas(entry.frozen, entry.spans);
+  const stored = storedShas(entry.items.tool_results, entry.items.span);
   const shas: string[] = [];
   for (const call of api.newestCalls(body, index)) {
     if (counted.has(call.id) || !isRestoreCall(call)) continue;

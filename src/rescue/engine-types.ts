@@ -11,7 +11,7 @@ import type {
   SkippedThinking,
   Usage,
 } from '../core/index.js';
-import type { ConversationEntry } from './conversation-table.js';
+import type { ConversationView } from './conversation-table.js';
 import type { WireClassifier } from '../state/wire-record.js';
 
 /** One request as the client sent it. Header names in lower case, as `node:http` gives them. */
@@ -35,8 +35,11 @@ export interface Prepared {
   readonly requestClass?: RequestClass;
   /** Conversation key (64 hex), once the first message was read. */
   readonly key?: string;
-  /** The conversation, for `observe`. */
-  readonly conversation?: ConversationEntry;
+  /**
+   * The conversation as it was when this request was prepared: plain values (its record, its
+   * frozen items, its last reading), never the engine's live entry; `observe` finds that by `key`.
+   */
+  readonly conversation?: ConversationView;
   /** Stubs in the body sent (the wire record's `rescued`): tool-result stubs, or span stubs in shed mode. */
   readonly rescued: number;
   /** Bytes those stubs stand for: the elided texts, or the shed spans. */

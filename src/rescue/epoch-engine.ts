@@ -11,6 +11,7 @@ import {
   asksOneHourCache,
   contextTokensOf,
   DEFAULT_MEMO_LIMITS,
+  hasFrozenItems,
   isPredictedCold,
   thresholdsFor,
   dialectOf,
@@ -20,7 +21,7 @@ import {
   requestClassOfBody,
   MemoCache,
   readsFullness,
-  type EpochMode,
+  type DecideEpoch,
   type EligibilityMemo,
   type IncrementalIndex,
   type LatchHold,
@@ -29,7 +30,6 @@ import {
   type PassthroughReason,
   type Refault,
   type TranscriptIndex,
-  type ApiDialect,
 } from '../core/index.js';
 import { errorText } from '../errors.js';
 import { NO_METRICS, type Metrics } from '../metrics/metrics.js';
@@ -38,7 +38,7 @@ import { fsStore, StoreError, type ConversationStore } from '../store/index.js';
 import { commonPrefixLength } from './common-prefix-length.js';
 import { conversationKeyFor } from './conversation-key-of.js';
 import { PreviewWriter } from './preview-writer.js';
-import { ConversationTable, type ConversationEntry } from './conversation-table.js';
+import { ConversationTable, viewOf, type ConversationEntry } from './conversation-table.js';
 import type { EngineSettings } from './engine-settings.js';
 import { countBringBacks } from './count-bring-backs.js';
 import { countRefaults } from './count-refaults.js';
@@ -56,7 +56,8 @@ import { applyConversation, type ApplyDeps } from './apply-conversation.js';
 import { FileAvailability } from './file-availability.js';
 import { passthroughOf } from './prepared-of.js';
 import type { LatchContext } from './latch-conversation.js';
-import { kindOfMode } from './latch-kinds.js';
+import type { LatchKind } from './latch-kind.js';
+import { kindFor } from './latch-kinds.js';
 import { isOverThreshold, maybeLatch } from './maybe-latch.js';
 import { latchOnOverflow, type OverflowLatch } from './overflow-latch.js';
 import { latchOnPrefixMismatch } from './prefix-check-latch.js';
@@ -85,6 +86,8 @@ export interface EngineOptions {
   readonly watchRecords?: boolean;
   /** Where records and originals are kept (src/store/): the state directory itself by default. */
   readonly store?: ConversationStore;
+  /** The threshold latch's one decision per request (core/decide-epoch.ts); a test hands in a spy to count them. */
+  readonly decide?: DecideEpoch;
 }
 
 /** One engine per state directory and process; its conversations live as long as it does. */
@@ -132,6 +135,7 @@ export class EpochEngine {
       now: () => now().toISOString(),
       metrics: options.metrics ?? NO_METRICS,
       ...(options.classify === undefined ? {} : { classifier: { call: options.classify, memory: new Map() } }),
+      ...(options.decide === undefined ? {} : { decide: options.decide }),
     };
     this.#onStateFailure = options.onStateFailure ?? (() => undefined);
     this.#previews = new PreviewWriter(state, now);
@@ -171,14 +175,14 @@ export class EpochEngine {
     const declined = (why: OverflowDeclined, detail?: string): OverflowOutcome =>
       detail === undefined ? { kind: 'declined', why, overflow } : { kind: 'declined', why, overflow, detail };
     try {
-      const entry = prepared.conversation;
       const key = prepared.key;
+      const entry = key === undefined ? undefined : this.#table.peek(key);
       if (!this.canRescueOverflow(prepared) || entry === undefined || key === undefined) return declined('not_rescuable');
       const api = dialectOf(prepared.route ?? 'messages');
-      const mode = modeFor(entry, this.settings, api);
-      const outcome = await this.#latchAndPrepareAgain(request, prepared, entry, key, mode, (index, meta, onFailure) => {
+      const kind = kindFor(entry, this.settings.mode, api);
+      const outcome = await this.#latchAndPrepareAgain(request, prepared, entry, key, kind, (index, meta, onFailure) => {
         const refused = { body: request.body, index, agentId: meta.agentId, window: prepared.window, sentBytes: prepared.body.length, overflow, api };
-        return latchOnOverflow(this.#latch, kindOfMode(mode), entry, refused, onFailure);
+        return latchOnOverflow(this.#latch, kind, entry, refused, onFailure);
       });
       if (outcome.kind === 'declined') return declined(outcome.why, outcome.detail);
       const retry = outcome.prepared;
@@ -201,13 +205,13 @@ export class EpochEngine {
     const declined = (why: OverflowDeclined, detail?: string): RetryOutcome =>
       detail === undefined ? { kind: 'declined', why } : { kind: 'declined', why, detail };
     try {
-      const entry = prepared.conversation;
       const key = prepared.key;
+      const entry = key === undefined ? undefined : this.#table.peek(key);
       // Only a request ctxshed changed: a refusal of the client's own bytes is the client's.
       if (!this.canRescueOverflow(prepared) || prepared.reason !== undefined || entry === undefined || key === undefined) return declined('not_rescuable');
-      const mode: EpochMode = entry.mode ?? 'rescue';
-      const outcome = await this.#latchAndPrepareAgain(request, prepared, entry, key, mode, (index, _meta, onFailure) =>
-        latchOnPrefixMismatch(this.#latch, entry, { body: request.body, index, mode }, onFailure),
+      const kind = kindFor(entry, this.settings.mode, dialectOf(prepared.route ?? 'messages'));
+      const outcome = await this.#latchAndPrepareAgain(request, prepared, entry, key, kind, (index, _meta, onFailure) =>
+        latchOnPrefixMismatch(this.#latch, entry, { body: request.body, index, mode: kind.mode }, onFailure),
       );
       if (outcome.kind === 'declined') return declined(outcome.why, outcome.detail);
       const retry = outcome.prepared;
@@ -230,7 +234,7 @@ export class EpochEngine {
     prepared: Prepared,
     entry: ConversationEntry,
     key: string,
-    mode: EpochMode,
+    kind: LatchKind,
     latch: (index: TranscriptIndex, meta: RequestMeta, onFailure: (error: unknown) => void) => Promise<OverflowLatch>,
   ): Promise<RetryOutcome> {
     const meta = readRequestMeta(request, this.settings);
@@ -248,7 +252,7 @@ export class EpochEngine {
     });
     if (latched.kind === 'declined') return latched;
     const retry = await applyConversation(this.#applyDeps, {
-      mode,
+      kind,
       body: request.body,
       meta,
       entry,
@@ -259,7 +263,7 @@ export class EpochEngine {
       extra: {
         ...(latched.n === undefined ? {} : { latched: latched.n }),
         ...(stateFailed ? { stateFailed: true as const } : {}),
-        ...(mode === 'shed' || prepared.refaults === undefined ? {} : { refaults: prepared.refaults }),
+        ...(!kind.refaults || prepared.refaults === undefined ? {} : { refaults: prepared.refaults }),
       },
     });
     return { kind: 'retry', prepared: retry };
@@ -271,7 +275,7 @@ export class EpochEngine {
    * never latches.
    */
   observe(prepared: Prepared, response: ObservedResponse): void {
-    const { conversation } = prepared;
+    const conversation = prepared.conversation === undefined || prepared.key === undefined ? undefined : this.#table.peek(prepared.key);
     if (!readsFullness(prepared.route) || response.status !== 200 || response.usage === undefined || conversation === undefined) return;
     // A side call's context is not its conversation's next turn.
     if (isSideCall(prepared.requestClass)) return;
@@ -323,7 +327,7 @@ export class EpochEngine {
     const known = this.#table.has(key);
     try {
       const entry = await this.#table.get(key);
-      if (!isSideCall(meta.requestClass) || hasEpochs(entry)) return { kind: 'found', entry };
+      if (!isSideCall(meta.requestClass) || hasFrozenItems(entry.items)) return { kind: 'found', entry };
       if (!known) this.#table.forget(key);
       return { kind: 'side_call' };
     } catch (error) {
@@ -373,13 +377,13 @@ export class EpochEngine {
     if (readsFullness(meta.route)) this.#previews.note(key, body, api, lookup.index, meta);
     // 3. Nothing to do for a conversation without epochs that cannot latch one now. A
     //    conversation keeps the mode of its first epoch; a new one takes the engine's.
-    const mode = modeFor(entry, this.settings, api);
+    const kind = kindFor(entry, this.settings.mode, api);
     const nowMs = this.#now().getTime();
     this.#memos.prune(nowMs);
     this.#eligibility.prune(nowMs);
     const cold = readsFullness(meta.route) && !isSideCall(meta.requestClass) && this.#comesBackCold(entry, body, nowMs);
     const mayLatch = readsFullness(meta.route) && mayLatchOnThreshold(meta.requestClass) && isOverThreshold(entry, thresholdsFor(this.settings, cold));
-    if (!hasEpochs(entry) && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: entry, key });
+    if (!hasFrozenItems(entry.items) && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: viewOf(entry), key });
     //    The index resumes where this body stops being the one the conversation's last rewrite
     //    read: the index a scan from scratch gives, for the cost of what is new.
     //    An OpenAI body comes indexed already, from scratch: no memo resumes it.
@@ -389,7 +393,7 @@ export class EpochEngine {
         : { outcome: { kind: 'indexed', index: lookup.index } };
     if (indexed.outcome.kind === 'failed') {
       const unread = mayLatch ? { hold: { reason: 'unreadable_body' as const, detail: indexed.outcome.detail } } : {};
-      return pass(indexed.outcome.reason, indexed.outcome.detail, { conversation: entry, key, epochs: entry.record?.epochs.length ?? 0, ...unread });
+      return pass(indexed.outcome.reason, indexed.outcome.detail, { conversation: viewOf(entry), key, epochs: entry.record?.epochs.length ?? 0, ...unread });
     }
     const { index } = indexed.outcome;
     // 4. Refaults: the model's new calls that read an elided block back (only model turns count).
@@ -407,7 +411,7 @@ export class EpochEngine {
     let hold: LatchHold | undefined;
     if (mayLatch) {
       const eligibility = { memo: this.#eligibility.get(key, nowMs), keep: (memo: EligibilityMemo): void => this.#eligibility.set(key, memo, nowMs) };
-      ({ latched, classifier, hold } = await maybeLatch(this.#latch, kindOfMode(mode), {
+      ({ latched, classifier, hold } = await maybeLatch(this.#latch, kind, {
         entry,
         body,
         index,
@@ -425,20 +429,10 @@ export class EpochEngine {
       ...(latched === undefined ? {} : { latched }),
       ...(classifier === undefined ? {} : { classifier }),
       ...(stateFailed ? { stateFailed: true as const } : {}),
-      ...(mode === 'shed' || refaults.length === 0 ? {} : { refaults }),
+      ...(!kind.refaults || refaults.length === 0 ? {} : { refaults }),
     };
-    return withHold(await applyConversation(this.#applyDeps, { mode, body, meta, entry, key, indexed, api, nowMs, extra }));
+    return withHold(await applyConversation(this.#applyDeps, { kind, body, meta, entry, key, indexed, api, nowMs, extra }));
   }
-}
-
-/**
- * The kind of epoch a conversation latches: its first epoch's mode, else the engine's. Shed mode
- * on an API without spans (Chat Completions) rescues its tool results instead, the one kind of
- * epoch its rules allow there (docs/openai.md, "Shed mode").
- */
-function modeFor(entry: ConversationEntry, settings: EngineSettings, api: ApiDialect): EpochMode {
-  const wanted: EpochMode = entry.mode ?? settings.mode ?? 'rescue';
-  return wanted === 'shed' && !api.supports.spans ? 'rescue' : wanted;
 }
 
 /** A conversation's entry as #entryOf finds it. */
@@ -446,8 +440,3 @@ type EntryLookup =
   | { readonly kind: 'found'; readonly entry: ConversationEntry }
   | { readonly kind: 'side_call' }
   | { readonly kind: 'failed'; readonly detail: string; readonly reason: 'state_unavailable' | 'store_unavailable' };
-
-/** Whether the conversation has any epoch in force (frozen blocks, spans or thinking). */
-function hasEpochs(entry: ConversationEntry): boolean {
-  return entry.frozen.length > 0 || entry.spans.length > 0 || entry.thinking.length > 0;
-}

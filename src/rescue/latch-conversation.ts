@@ -5,7 +5,7 @@
  * conversation's lock, in a state directory (state/latch-epoch.ts) or in Postgres; the record
  * itself is planned by the core (core/plan-record.ts, with the kind's part from core/epochs/).
  */
-import { freezeThinkingInPlan, type ConversationRecord, type LabelScores, type LatchPlan, type TranscriptIndex } from '../core/index.js';
+import { freezeThinkingInPlan, type ConversationRecord, type DecideEpoch, type LabelScores, type LatchPlan, type TranscriptIndex } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { ConversationEntry, ConversationTable } from './conversation-table.js';
@@ -23,6 +23,8 @@ export interface LatchContext {
   readonly metrics: Metrics;
   /** `--labels model`: the call, and the scores it gave so far (one question per block). */
   readonly classifier?: { readonly call: ClassifierCall; readonly memory: Map<string, LabelScores> };
+  /** The one decision of a threshold latch (core/decide-epoch.ts); a test hands in a spy to count them. */
+  readonly decide?: DecideEpoch;
 }
 
 /**

@@ -1,29 +1,68 @@
 /**
- * The two epoch kinds' planners (core/epochs/) as the engine's settings and state directory set
- * them, and which kind a conversation latches.
+ * The registry of epoch kinds the engine latches (latch-kind.ts): one line per kind. The
+ * threshold latch and the overflow latch loop over it; a conversation latches the kind of its
+ * first epoch, a new one the engine's `--mode`, and an API that cannot carry that kind the first
+ * kind here that it can (shed mode on Chat Completions rescues tool results: docs/openai.md).
+ * docs/adding-a-kind.md says what a new kind adds.
  */
-import {
-  DEFAULT_SHED_POLICY,
-  spansLatch,
-  toolResultsLatch,
-  type EpochMode,
-  type EpochPlanner,
-  type PlannerKind,
-  type SpanLatchChoice,
-  type ToolResultsLatch,
-} from '../core/index.js';
+import { applyEpochs, DEFAULT_SHED_POLICY, SPANS, spansLatch, type ApiDialect, type EpochMode, type FrozenItems, type FrozenSpan } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { ConversationEntry } from './conversation-table.js';
 import type { LatchContext } from './latch-conversation.js';
+import { sharedApplyOptions, type ApplyDeps, type KindApplied, type KindApplyAsk } from './kind-apply.js';
+import { plannedKind, type LatchKind } from './latch-kind.js';
 import { stubDirsOf } from './stub-dirs.js';
+import { TOOL_RESULTS_KIND } from './tool-results-kind.js';
 
-/** The tool-result kind's planner, set as the engine is. */
-export function toolResultsOf(ctx: LatchContext): ToolResultsLatch {
-  return toolResultsLatch({ policy: ctx.settings.policy, elidedDir: stubDirsOf(ctx.table.store.stubDirs, ctx.settings).elidedDir, sha256: sha256Hex });
+/** The span kind (shed mode, docs/shed.md): its planner's take is its whole latch; the burst gate is inside it. */
+const SPANS_KIND: LatchKind = plannedKind({ tag: 'span', mode: 'shed', carries: (api) => api.supports.spans, plannerOf: spansOf, apply: applySpans });
+
+/** One stub message per shed span (core/epochs/spans.ts): the span kind's apply, and any kind's that stubs spans alike. */
+export function applySpans(deps: ApplyDeps, ask: KindApplyAsk, snap: FrozenItems): KindApplied {
+  const { indexed } = ask;
+  const index = indexed.outcome.kind === 'indexed' ? { index: indexed.outcome.index } : {};
+  const options = {
+    ...sharedApplyOptions(deps, ask.api, snap),
+    ...index,
+    spansDir: deps.stubs.spansDir,
+    isAvailable: (s: FrozenSpan) => deps.files.hasSpan(s),
+  };
+  return { outcome: applyEpochs(SPANS, ask.body, snap.span, options), how: {} };
+}
+
+/** Every kind, the default (the one every API carries) first. */
+const KINDS: LatchKind[] = [TOOL_RESULTS_KIND, SPANS_KIND];
+
+/** The kinds in the registry, in order. */
+export function latchKinds(): readonly LatchKind[] {
+  return KINDS;
+}
+
+/**
+ * Puts a kind first in the registry, for a test of a kind of its own (docs/adding-a-kind.md): it
+ * takes the conversations of its mode from the kind there before it. Returns its removal.
+ */
+export function registerKindForTest(kind: LatchKind): () => void {
+  KINDS.unshift(kind);
+  return () => {
+    const at = KINDS.indexOf(kind);
+    if (at >= 0) KINDS.splice(at, 1);
+  };
+}
+
+/**
+ * The kind a conversation latches: its first epoch's, else the engine's mode's; an API that cannot
+ * carry it gets the first kind that it can.
+ */
+export function kindFor(entry: ConversationEntry, mode: EpochMode | undefined, api: ApiDialect): LatchKind {
+  const wanted = entry.mode ?? mode ?? 'rescue';
+  const kind = KINDS.find((k) => k.mode === wanted);
+  if (kind?.carries(api) === true) return kind;
+  return KINDS.find((k) => k.carries(api)) ?? TOOL_RESULTS_KIND;
 }
 
 /** The span kind's planner, set as the engine is. */
-export function spansOf(ctx: LatchContext): EpochPlanner<SpanLatchChoice> {
+function spansOf(ctx: LatchContext) {
   const { horizon } = ctx.settings;
   return spansLatch({
     policy: ctx.settings.shedPolicy ?? DEFAULT_SHED_POLICY,
@@ -31,11 +70,6 @@ export function spansOf(ctx: LatchContext): EpochPlanner<SpanLatchChoice> {
     sha256: sha256Hex,
     ...(horizon === undefined ? {} : { horizon }),
   });
-}
-
-/** The kind a conversation of `mode` latches: shed mode sheds spans, rescue mode freezes tool results. */
-export function kindOfMode(mode: EpochMode): PlannerKind {
-  return mode === 'shed' ? 'span' : 'tool_results';
 }
 
 /** What the conversation's latest epoch froze (its blocks' or its span's sha256): the working set keeps their read-backs. */

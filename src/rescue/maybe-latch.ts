@@ -1,9 +1,8 @@
 /**
  * Whether this request latches a new epoch of its conversation's kind, and latching it when it
- * does: one path for both kinds (core/epochs/). The decision is core/decide-epoch.ts's on what the
- * kind would take out; the tool-result kind first decides on the blocks' sizes, and after the plan
- * takes its own steps (labels, the classifier, `--gate`: tool-results-steps.ts); the span kind
- * weighs the burst gate inside its take. The record is core/plan-record.ts's, the write
+ * does: one path for every kind in the registry (latch-kinds.ts). The decision is
+ * core/decide-epoch.ts's, made once, on what the kind would take out; the kind's `choose` takes
+ * its own steps after it (latch-kind.ts). The record is core/plan-record.ts's, the write
  * latch-conversation.ts's (files durable first, then the record).
  */
 import {
@@ -14,14 +13,8 @@ import {
   planRecord,
   turnPlaceOf,
   type ApiDialect,
-  type DecidedBlock,
   type EpochAsk,
-  type EpochDecision,
-  type EpochPlanner,
   type FullnessReading,
-  type GateDecision,
-  type LatchHold,
-  type PlannerKind,
   type ThresholdFired,
   type ThresholdSettings,
   type TranscriptIndex,
@@ -29,22 +22,14 @@ import {
 } from '../core/index.js';
 import { errorText } from '../errors.js';
 import type { ConversationEntry } from './conversation-table.js';
-import type { ClassifierReport, EngineRequest } from './engine-types.js';
+import type { EngineRequest } from './engine-types.js';
 import { latchWith, type LatchContext } from './latch-conversation.js';
-import { latestFrozen, spansOf, toolResultsOf } from './latch-kinds.js';
-import { decideOnSizes, labelAndGate, type Decide, type EligibilitySlot } from './tool-results-steps.js';
+import type { Chosen, Decide, EligibilitySlot, LatchKind, LatchOutcome } from './latch-kind.js';
+import { latestFrozen } from './latch-kinds.js';
 
-export type { EligibilitySlot } from './tool-results-steps.js';
-
-/**
- * The epoch this request latched, or why it held (every request over the threshold gets one of
- * the two), and ctxshed's own classifier call, if it made one.
- */
-export interface LatchOutcome {
-  readonly latched?: number;
-  readonly hold?: LatchHold;
-  readonly classifier?: ClassifierReport;
-}
+export type { LatchOutcome } from './latch-kind.js';
+export { holdOf } from './latch-kind.js';
+export type { EligibilitySlot } from './latch-kind.js';
 
 /** One request, as the latch needs it. */
 export interface LatchAsk {
@@ -76,78 +61,37 @@ export function isOverThreshold(entry: ConversationEntry, settings: ThresholdSet
 }
 
 /**
- * A decision that did not latch, as the outcome says it: its hold, with the gate's figures and
- * the span's sizes when it weighed one (replay's account of shed reads them), or nothing under
- * the threshold.
- */
-export function holdOf(decision: EpochDecision<DecidedBlock>, index?: TranscriptIndex): LatchOutcome {
-  if (decision.kind !== 'hold') return {};
-  const { reason, detail, gate, span } = decision;
-  const sizes = span === undefined || index === undefined ? {} : spanSizesOf(span, index);
-  return { hold: { reason, detail, ...(gate === undefined ? {} : { gate }), ...sizes } };
-}
-
-/** A span's bytes, and the bytes from the message after it to the end of the last message. */
-function spanSizesOf(span: { readonly last: number; readonly bytes: number }, index: TranscriptIndex): { spanBytes: number; windowBytes: number } {
-  const last = index.messages[index.messages.length - 1];
-  const after = index.messages[span.last + 1];
-  return { spanBytes: span.bytes, windowBytes: after === undefined || last === undefined ? 0 : last.end - after.start };
-}
-
-/** What the kind chose to latch, or the outcome that held. */
-type Chosen<C> =
-  | { readonly kind: 'latch'; readonly choice: C; readonly gate: GateDecision | undefined; readonly midTurn: boolean; readonly classifier?: ClassifierReport }
-  | { readonly kind: 'hold'; readonly outcome: LatchOutcome };
-
-/**
  * Decides and, when that says latch, plans and latches an epoch of `kind`. A state failure is
  * reported through `onStateFailure`, never thrown.
  */
-export async function maybeLatch(ctx: LatchContext, kind: PlannerKind, ask: LatchAsk): Promise<LatchOutcome> {
+export async function maybeLatch(ctx: LatchContext, kind: LatchKind, ask: LatchAsk): Promise<LatchOutcome> {
   const { entry, body, index } = ask;
   const { reading } = entry;
   if (reading === undefined) return {};
   const thresholds = thresholdsFor(ctx.settings, ask.cold === true);
   const decide = deciderOf(ctx, entry, index, reading, thresholds);
   const bringBacks = entry.record?.bringBacks === undefined ? {} : { bringBacks: entry.record.bringBacks };
-  const epochAsk: EpochAsk = {
+  const epoch: EpochAsk = {
     body,
     index,
     reading,
-    frozen: entry.frozen,
-    spans: entry.spans,
+    frozen: entry.items.tool_results,
+    spans: entry.items.span,
     latest: latestFrozen(entry),
     ...bringBacks,
     readCalls: ask.api.calls,
   };
-  const decided: Decided = { reading, thresholds };
-  if (kind === 'span') return latchChosen(ctx, ask, decided, spansOf(ctx), chooseOn(spansOf(ctx), epochAsk, decide));
-  const planner = toolResultsOf(ctx);
-  const cheap = decideOnSizes(ctx, planner, epochAsk, ask, decide);
-  if (cheap.kind !== 'latch') return holdOf(cheap);
-  // The same blocks, hashed (properties/eligible-blocks.test.ts): the plan the epoch freezes.
-  const chosen = chooseOn(planner, epochAsk, decide);
-  if (chosen.kind === 'hold') return chosen.outcome;
-  const steps = await labelAndGate(ctx, planner, epochAsk, ask, chosen.choice.added, decide);
-  const by = steps.classifier === undefined ? {} : { classifier: steps.classifier };
-  if (steps.kind === 'hold') return { ...holdOf(steps.decision), ...by };
-  return latchChosen(ctx, ask, decided, planner, { ...chosen, choice: steps.choice, gate: steps.gate, ...by });
+  const chosen = await kind.choose(ctx, { epoch, entry, api: ask.api, headers: ask.headers, eligibility: ask.eligibility, thresholds }, decide);
+  return latchChosen(ctx, ask, { reading, thresholds }, chosen);
 }
 
-/** The kind's take, decided; what it chose when that latches. */
-function chooseOn<C>(planner: EpochPlanner<C>, ask: EpochAsk, decide: Decide): Chosen<C> {
-  const decision = decide(() => planner.take(ask));
-  if (decision.kind !== 'latch') return { kind: 'hold', outcome: holdOf(decision, ask.index) };
-  return { kind: 'latch', choice: planner.chosen(decision), gate: decision.gate, midTurn: decision.midTurn === true };
-}
-
-/** Writes the chosen epoch: one record for both kinds, and a hold reason when none is written. */
-async function latchChosen<C>(ctx: LatchContext, ask: LatchAsk, decided: Decided, planner: EpochPlanner<C>, chosen: Chosen<C>): Promise<LatchOutcome> {
+/** Writes the chosen epoch: one record for every kind, and a hold reason when none is written. */
+async function latchChosen(ctx: LatchContext, ask: LatchAsk, decided: Decided, chosen: Chosen): Promise<LatchOutcome> {
   if (chosen.kind === 'hold') return chosen.outcome;
   const { entry, body, index, api } = ask;
   const { reading, thresholds } = decided;
+  const { part } = chosen;
   const by = chosen.classifier === undefined ? {} : { classifier: chosen.classifier };
-  const part = planner.epochOf(chosen.choice, chosen.gate);
   const facts = {
     reading,
     firstPrompt: api.firstPrompt(body, index),
@@ -180,8 +124,9 @@ function deciderOf(ctx: LatchContext, entry: ConversationEntry, index: Transcrip
   const { minGainFraction } = ctx.settings;
   const { threshold, rescueTokens } = thresholds;
   const turn = turnPlaceOf(index, entry.record?.prefixCheck !== undefined, ctx.settings.latchAt ?? DEFAULT_LATCH_AT);
+  const decideWith = ctx.decide ?? decideEpoch;
   return (take) =>
-    decideEpoch({
+    decideWith({
       reading,
       threshold,
       ...(rescueTokens === undefined ? {} : { rescueTokens }),

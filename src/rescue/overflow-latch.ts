@@ -1,25 +1,16 @@
 /**
  * Latching an epoch at once when the API refused a conversation's request as too long
- * (docs/rescue.md and docs/shed.md, "Rescue on overflow"), of the conversation's kind: the kind
- * says what it would take out (core/epochs/), the decision is the core's, one for both kinds
+ * (docs/rescue.md and docs/shed.md, "Rescue on overflow"), of the conversation's kind (latch-kinds.ts): the kind
+ * says what it would take out (latch-kind.ts), the decision is the core's, one for every kind
  * (core/overflow-decision.ts), and the latch is the same as a threshold latch
  * (latch-conversation.ts: files durable first, then the record), with the trigger `overflow` and
  * the API's count as its reading.
  */
-import {
-  decideOverflow,
-  MESSAGES_API,
-  type ApiDialect,
-  type CorrectionDeclined,
-  planRecord,
-  type EpochPlanner,
-  type OverflowReading,
-  type PlannerKind,
-  type TranscriptIndex,
-} from '../core/index.js';
+import { MESSAGES_API, planRecord, type ApiDialect, type CorrectionDeclined, type OverflowReading, type TranscriptIndex } from '../core/index.js';
 import type { ConversationEntry } from './conversation-table.js';
 import { latchWith, type LatchContext } from './latch-conversation.js';
-import { latestFrozen, spansOf, toolResultsOf } from './latch-kinds.js';
+import type { LatchKind } from './latch-kind.js';
+import { latestFrozen } from './latch-kinds.js';
 
 /** The refused request, as the latch needs it. */
 export interface RefusedRequest {
@@ -41,21 +32,9 @@ export type OverflowLatch =
   | { readonly kind: 'declined'; readonly why: 'nothing_new' | 'not_enough' | 'state_unavailable' | CorrectionDeclined; readonly detail?: string };
 
 /** Plans, decides and latches an epoch of `kind`. A state failure is reported through `onStateFailure`, never thrown. */
-export function latchOnOverflow(
+export async function latchOnOverflow(
   ctx: LatchContext,
-  kind: PlannerKind,
-  entry: ConversationEntry,
-  refused: RefusedRequest,
-  onStateFailure: (error: unknown) => void,
-): Promise<OverflowLatch> {
-  return kind === 'span'
-    ? latchKindOnOverflow(ctx, spansOf(ctx), entry, refused, onStateFailure)
-    : latchKindOnOverflow(ctx, toolResultsOf(ctx), entry, refused, onStateFailure);
-}
-
-async function latchKindOnOverflow<C>(
-  ctx: LatchContext,
-  planner: EpochPlanner<C>,
+  kind: LatchKind,
   entry: ConversationEntry,
   refused: RefusedRequest,
   onStateFailure: (error: unknown) => void,
@@ -66,8 +45,8 @@ async function latchKindOnOverflow<C>(
   const ask = {
     body,
     index,
-    frozen: entry.frozen,
-    spans: entry.spans,
+    frozen: entry.items.tool_results,
+    spans: entry.items.span,
     latest: latestFrozen(entry),
     ...(entry.record?.bringBacks === undefined ? {} : { bringBacks: entry.record.bringBacks }),
     ...(refused.api === undefined ? {} : { readCalls: refused.api.calls }),
@@ -76,9 +55,9 @@ async function latchKindOnOverflow<C>(
     window,
     sentBytes: refused.sentBytes,
   };
-  const decision = decideOverflow({ tokens: overflow.tokens, limit, take: planner.takeOnOverflow(ask) });
-  if (!decision.latch) return { kind: 'declined', why: decision.why, ...(decision.detail === undefined ? {} : { detail: decision.detail }) };
-  const part = planner.epochOf(decision.choice, decision.gate);
+  const chosen = kind.chooseOnOverflow(ctx, ask);
+  if (!chosen.latch) return { kind: 'declined', why: chosen.why, ...(chosen.detail === undefined ? {} : { detail: chosen.detail }) };
+  const { part } = chosen;
   const facts = overflowLatchFacts(entry, refused);
   try {
     const write = await latchWith(

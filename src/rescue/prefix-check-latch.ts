@@ -19,7 +19,7 @@ export async function latchOnPrefixMismatch(
   onStateFailure: (error: unknown) => void,
 ): Promise<OverflowLatch> {
   const { body, index, mode } = refused;
-  const from = firstChangeInRequest(index, entry.frozen, entry.spans, entry.thinking);
+  const from = firstChangeInRequest(index, entry.items.tool_results, entry.items.span, entry.items.thinking_only);
   if (from === undefined) return { kind: 'declined', why: 'nothing_new', detail: 'no change of ctxshed in the request' };
   let declined: CorrectionDeclined | undefined;
   try {

@@ -1,7 +1,8 @@
 /**
- * The steps of a threshold latch that only the tool-result kind takes (rescue/maybe-latch.ts runs
- * them): the cheap decision on the blocks' sizes before any hashing, then the labels
- * (docs/labels.md), `--labels model`'s classifier call, and `--gate`'s burst gate.
+ * The tool-result kind's steps (its record is tool-results-kind.ts): the take the one decision
+ * weighs, on the blocks' sizes before any hashing, then the steps after it, which decide nothing
+ * again: the hashes, the labels (docs/labels.md), `--labels model`'s classifier call, and
+ * `--gate`'s burst gate.
  */
 import {
   asksOneHourCache,
@@ -14,7 +15,6 @@ import {
   tokensPerByteOf,
   type ApiDialect,
   type DecidedBlock,
-  type EligibilityMemo,
   type EpochAsk,
   type EpochDecision,
   type EpochTake,
@@ -22,6 +22,9 @@ import {
   type GateDecision,
   type GateInput,
   type PlannedBlock,
+  type ThresholdSettings,
+  weighAdded,
+  weighGate,
   type ToolResultsChoice,
   type ToolResultsLatch,
   type TranscriptIndex,
@@ -33,19 +36,8 @@ import type { ConversationEntry } from './conversation-table.js';
 import { DEFAULT_CLASSIFIER_TIMEOUT_MS } from './engine-settings.js';
 import type { ClassifierReport, EngineRequest } from './engine-types.js';
 import type { LatchContext } from './latch-conversation.js';
+import type { EligibilitySlot } from './latch-kind.js';
 import { labelByModel } from './model-labels.js';
-
-/**
- * The conversation's eligibility memo (core/eligible-blocks.ts): what its last request over the
- * threshold judged, and where to keep what this one judges.
- */
-export interface EligibilitySlot {
-  readonly memo: EligibilityMemo | undefined;
-  keep(memo: EligibilityMemo): void;
-}
-
-/** The engine's decision (core/decide-epoch.ts) with this request's reading, thresholds and turn. */
-export type Decide = <B extends DecidedBlock>(take: () => EpochTake<B>) => EpochDecision<B>;
 
 /** What a tool-result step needs of the request. */
 export interface ToolResultsRequest {
@@ -55,50 +47,51 @@ export interface ToolResultsRequest {
   readonly eligibility: EligibilitySlot;
 }
 
-/** What the steps after the plan settled: the choice and gate to latch, or the decision that held. */
+/** What the steps after the decision settled: the choice and gate to latch, or the hold they made. */
 export type StepsOutcome =
   | { readonly kind: 'latch'; readonly choice: ToolResultsChoice; readonly gate?: GateDecision; readonly classifier?: ClassifierReport }
   | { readonly kind: 'hold'; readonly decision: EpochDecision<DecidedBlock>; readonly classifier?: ClassifierReport };
 
+/** A decision that latched the blocks' sizes: the engine decides once, on this (core/decide-epoch.ts). */
+export type LatchedOnSizes = Extract<EpochDecision<DecidedBlock>, { readonly kind: 'latch' }>;
+
 /**
- * Most requests over the threshold are refused (a gain too small, a stale reading): a refusal
- * needs the blocks' sizes, not their hashes, and blocks the last request judged keep their
- * verdict. The decision on the same blocks unhashed (properties/eligible-blocks.test.ts).
+ * What the one decision weighs: the eligible blocks' sizes, not their hashes. Most requests over
+ * the threshold are refused (a gain too small, a stale reading), and a refusal needs no hash;
+ * blocks the last request judged keep their verdict. The same blocks as the hashed plan
+ * (properties/eligible-blocks.test.ts).
  */
-export function decideOnSizes(
-  ctx: LatchContext,
-  planner: ToolResultsLatch,
-  ask: EpochAsk,
-  request: ToolResultsRequest,
-  decide: Decide,
-): EpochDecision<DecidedBlock> {
-  const { eligibility } = request;
-  return decide(() =>
-    planner.takeBlocks(ask, () => {
-      const eligible = findEligible(
-        ask.body,
-        ask.index,
-        ctx.settings.policy,
-        { elidedDir: stubDirsOf(ctx.table.store.stubDirs, ctx.settings).elidedDir },
-        eligibility.memo,
-        commonPrefixLength,
-      );
-      eligibility.keep(eligible.memo);
-      return eligible.blocks;
-    }),
-  );
+export function takeOnSizes(ctx: LatchContext, planner: ToolResultsLatch, ask: EpochAsk, eligibility: EligibilitySlot): EpochTake<DecidedBlock> {
+  return planner.takeBlocks<DecidedBlock>(ask, () => {
+    const eligible = findEligible(
+      ask.body,
+      ask.index,
+      ctx.settings.policy,
+      { elidedDir: stubDirsOf(ctx.table.store.stubDirs, ctx.settings).elidedDir },
+      eligibility.memo,
+      commonPrefixLength,
+    );
+    eligibility.keep(eligible.memo);
+    return eligible.blocks;
+  });
 }
 
-/** Labels the added blocks (and asks the classifier with `--labels model`), then weighs `--gate`. */
-export async function labelAndGate(
+/**
+ * The kind's own steps after a decision that latched, none of which decides again: the added
+ * blocks hashed (the plan the epoch freezes), labelled (and, with `--labels model`, asked of the
+ * classifier: what it keeps frees nothing, so the rest must still be worth the re-write), then
+ * `--gate`'s burst gate at the decision's fullness.
+ */
+export async function afterDecision(
   ctx: LatchContext,
   planner: ToolResultsLatch,
   ask: EpochAsk,
   request: ToolResultsRequest,
-  added: readonly PlannedBlock[],
-  decide: Decide,
+  decided: { readonly decision: LatchedOnSizes; readonly thresholds: ThresholdSettings },
 ): Promise<StepsOutcome> {
   const { body, index, reading } = ask;
+  const { decision, thresholds } = decided;
+  const added = hashedOf(planner, ask, decision.added);
   // Labels are decided once, here, and frozen with the epoch (docs/labels.md).
   let labels = labelBlocks({ body, index, candidates: added, sha256: sha256Hex, restoreTool: ctx.settings.restoreTool === true, readCalls: request.api.calls });
   let classifier: ClassifierReport | undefined;
@@ -118,22 +111,37 @@ export async function labelAndGate(
     });
     labels = byModel.labels;
     classifier = byModel.report;
-    // A block the model keeps frees nothing: the rest must still be worth a cache re-write.
-    const unkept = decide(() => planner.takeBlocks(ask, () => added.filter((_, i) => labels[i]?.label !== 'keep')));
-    if (unkept.kind === 'hold') return { kind: 'hold', decision: { ...unkept, reason: 'labels_kept' }, ...by() };
+    const kept = labelsKept(reading, thresholds, ctx.settings.minGainFraction, added, labels);
+    if (kept !== undefined) return { kind: 'hold', decision: kept, ...by() };
   }
   const choice = { added, labels };
   // --gate: the epoch must also pay back its cache re-write within the turns left (docs/shed.md).
   if (ctx.settings.gate !== true) return { kind: 'latch', choice, ...by() };
-  const gated = decide(() =>
-    planner.takeBlocks(
-      ask,
-      () => added,
-      (blocks) => rescueGate(ctx, body, index, reading, blocks, labels),
-    ),
-  );
-  if (gated.kind !== 'latch') return { kind: 'hold', decision: gated, ...by() };
-  return { kind: 'latch', choice, ...(gated.gate === undefined ? {} : { gate: gated.gate }), ...by() };
+  const gated = weighGate(rescueGate(ctx, body, index, reading, added, labels), decision.fullness);
+  if (gated.kind === 'hold') return { kind: 'hold', decision: gated, ...by() };
+  return { kind: 'latch', choice, gate: gated.gate, ...by() };
+}
+
+/** The decided blocks as the hashed plan has them (the same blocks: properties/eligible-blocks.test.ts). */
+function hashedOf(planner: ToolResultsLatch, ask: EpochAsk, decided: readonly DecidedBlock[]): PlannedBlock[] {
+  const ordinals = new Set(decided.map((b) => b.ordinal));
+  const take = planner.take(ask);
+  return take.kind === 'blocks' ? take.plan.filter((b) => ordinals.has(b.ordinal)) : [];
+}
+
+/** The hold `labels_kept` when the blocks the classifier did not keep would free too little. */
+function labelsKept(
+  reading: FullnessReading,
+  thresholds: ThresholdSettings,
+  minGainFraction: number | undefined,
+  added: readonly PlannedBlock[],
+  labels: ToolResultsChoice['labels'] & {},
+): EpochDecision<DecidedBlock> | undefined {
+  const unkept = added.filter((_, i) => labels[i]?.label !== 'keep');
+  const weighed = weighAdded(reading, thresholds, [], unkept, minGainFraction);
+  if (weighed.kind === 'enough') return undefined;
+  const freed = weighed.kind === 'nothing_new' ? 0 : weighed.estimatedTokensFreed;
+  return { kind: 'hold', reason: 'labels_kept', detail: `the ${unkept.length} blocks the classifier did not keep free about ${freed} tokens` };
 }
 
 function rescueGate(

@@ -60,9 +60,7 @@ function prepared(latched: boolean, hold?: LatchHold): Prepared {
   const conversation = {
     key: 'k',
     record,
-    frozen: [],
-    thinking: [],
-    spans: latched ? [span] : [],
+    items: { tool_results: [], thinking_only: [], span: latched ? [span] : [] },
     mode: 'shed',
     reading,
     latching: Promise.resolve(),

@@ -10,9 +10,7 @@ function entry(): ConversationEntry {
   return {
     key: 'k'.repeat(64),
     record: undefined,
-    frozen: [],
-    spans: [SPAN],
-    thinking: [],
+    items: { tool_results: [], span: [SPAN], thinking_only: [] },
     mode: 'shed',
     reading: undefined,
     latching: Promise.resolve(),

@@ -28,9 +28,7 @@ function entry(record: ConversationRecord | undefined): ConversationEntry {
   return {
     key: RECORD.key,
     record,
-    frozen: record?.epochs.flatMap((e) => e.blocks) ?? [],
-    spans: [],
-    thinking: [],
+    items: { tool_results: record?.epochs.flatMap((e) => e.blocks) ?? [], span: [], thinking_only: [] },
     mode: record === undefined ? undefined : 'rescue',
     reading: undefined,
     latching: Promise.resolve(),

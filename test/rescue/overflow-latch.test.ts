@@ -5,6 +5,7 @@ import { NO_METRICS } from '../../src/metrics/metrics.js';
 import { ConversationTable } from '../../src/rescue/conversation-table.js';
 import { DEFAULT_ENGINE_SETTINGS } from '../../src/rescue/engine-settings.js';
 import type { LatchContext } from '../../src/rescue/latch-conversation.js';
+import { latchKinds } from '../../src/rescue/latch-kinds.js';
 import { latchOnOverflow } from '../../src/rescue/overflow-latch.js';
 import { spanPath, type StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
@@ -22,6 +23,8 @@ function mustIndex(body: Uint8Array): TranscriptIndex {
   if (outcome.kind !== 'indexed') throw new Error(outcome.detail);
   return outcome.index;
 }
+
+const kindNamed = (tag: string) => latchKinds().find((k) => k.tag === tag)!;
 
 let state: StateDir;
 let ctx: LatchContext;
@@ -48,7 +51,7 @@ describe('latchOnOverflow of the tool-result kind', () => {
   it("should write an overflow epoch with the API's count as its reading", async () => {
     const entry = await ctx.table.get(KEY);
 
-    const latch = await latchOnOverflow(ctx, 'tool_results', entry, refused(12_000, 10_000), () => undefined);
+    const latch = await latchOnOverflow(ctx, kindNamed('tool_results'), entry, refused(12_000, 10_000), () => undefined);
 
     expect(latch).toEqual({ kind: 'latched', n: 1 });
     const record = await readConversation(state, KEY);
@@ -64,7 +67,7 @@ describe('latchOnOverflow of the tool-result kind', () => {
   it('should measure against the window when the error named no maximum, and record none', async () => {
     const entry = await ctx.table.get(KEY);
 
-    const latch = await latchOnOverflow(ctx, 'tool_results', entry, refused(12_000), () => undefined);
+    const latch = await latchOnOverflow(ctx, kindNamed('tool_results'), entry, refused(12_000), () => undefined);
 
     expect(latch.kind).toBe('latched');
     expect((await readConversation(state, KEY))?.epochs[0]?.reason.limit).toBeUndefined();
@@ -73,7 +76,7 @@ describe('latchOnOverflow of the tool-result kind', () => {
   it('should decline, writing nothing, when too little can be freed', async () => {
     const entry = await ctx.table.get(KEY);
 
-    const latch = await latchOnOverflow(ctx, 'tool_results', entry, refused(50_000, 10_000), () => undefined);
+    const latch = await latchOnOverflow(ctx, kindNamed('tool_results'), entry, refused(50_000, 10_000), () => undefined);
 
     expect(latch).toEqual({ kind: 'declined', why: 'not_enough' });
     expect(await readConversation(state, KEY)).toBeUndefined();
@@ -93,7 +96,7 @@ describe('latchOnOverflow of the span kind', () => {
   it("should write a shed epoch with the overflow trigger, the API's count as its reading, and its span file first", async () => {
     const entry = await ctx.table.get(KEY);
 
-    const latch = await latchOnOverflow(ctx, 'span', entry, shedRefused(12_000, 10_000), () => undefined);
+    const latch = await latchOnOverflow(ctx, kindNamed('span'), entry, shedRefused(12_000, 10_000), () => undefined);
 
     expect(latch).toEqual({ kind: 'latched', n: 1 });
     const epoch = (await readConversation(state, KEY))!.epochs[0]!;
@@ -112,7 +115,7 @@ describe('latchOnOverflow of the span kind', () => {
   it('should decline, writing nothing, when the span cannot bring the request under the maximum', async () => {
     const entry = await ctx.table.get(KEY);
 
-    const latch = await latchOnOverflow(ctx, 'span', entry, shedRefused(12_000, 100), () => undefined);
+    const latch = await latchOnOverflow(ctx, kindNamed('span'), entry, shedRefused(12_000, 100), () => undefined);
 
     expect(latch).toEqual({ kind: 'declined', why: 'not_enough' });
     expect(await readConversation(state, KEY)).toBeUndefined();
@@ -124,7 +127,7 @@ describe('latchOnOverflow of the span kind', () => {
 
     const latch = await latchOnOverflow(
       ctx,
-      'span',
+      kindNamed('span'),
       entry,
       { ...shedRefused(12_000, 10_000), body: short, index: mustIndex(short), sentBytes: short.length },
       () => undefined,

@@ -5,7 +5,7 @@
  * serve both. Pure: the sha256 function and the state's directories are handed in.
  */
 import type { EpochDecision, EpochTake } from '../decide-epoch.js';
-import type { FrozenBlock } from '../epoch-types.js';
+import type { EpochKind, FrozenBlock } from '../epoch-types.js';
 import type { FullnessReading } from '../latch-decision.js';
 import type { OverflowTake } from '../overflow-decision.js';
 import type { PlannedBlock } from '../plan-elision.js';
@@ -14,9 +14,6 @@ import type { GateDecision } from '../shed/break-even.js';
 import type { FrozenSpan } from '../shed/shed-types.js';
 import type { TranscriptIndex } from '../transcript-index.js';
 import type { CallReader } from './working-set.js';
-
-/** Which kind a planner latches: tool_result contents, or a span of whole messages. */
-export type PlannerKind = 'tool_results' | 'span';
 
 /** One request over the threshold, as a planner weighs it. */
 export interface EpochAsk {
@@ -61,7 +58,8 @@ export type LatchingDecision = Extract<EpochDecision<PlannedBlock>, { readonly k
 
 /** One kind's latch side. `C` is what the kind chose to freeze, handed back to it to make the epoch. */
 export interface EpochPlanner<C> {
-  readonly kind: PlannerKind;
+  /** The kind's tag (core/epoch-types.ts `EpochKind`): what its epochs freeze. */
+  readonly kind: EpochKind;
   /** What a threshold latch would take out (core/decide-epoch.ts weighs it): the plan the epoch freezes. */
   take(ask: EpochAsk): EpochTake<PlannedBlock>;
   /** What a latching threshold decision chose. */

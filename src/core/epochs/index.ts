@@ -19,3 +19,4 @@ export * from './tool-results.js';
 export * from './spans.js';
 export * from './working-set.js';
 export * from './request-tokens.js';
+export * from './frozen-items.js';

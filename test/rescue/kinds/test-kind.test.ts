@@ -1,0 +1,95 @@
+/**
+ * A kind added by its own folder and one registry line made through the test hook
+ * (docs/adding-a-kind.md): the engine latches and applies it, and the properties hold through the
+ * engine: the same transcript gives the same bytes, and a grown transcript keeps the prefix of what
+ * was sent up to the first message where it differs.
+ */
+import fs from 'node:fs/promises';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FrozenSpan, TranscriptIndex } from '../../../src/core/index.js';
+import { registerKindForTest } from '../../../src/rescue/latch-kinds.js';
+import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../../src/rescue/index.js';
+import { openStateDir } from '../../../src/state/open-state-dir.js';
+import { conversationArb } from '../../../properties/arbitraries/index.js';
+import { commonPrefixLength, sameBytes } from '../../../properties/support/bytes.js';
+import { indexOf } from '../../../properties/support/rewrite-support.js';
+import { tempStateDir } from '../../support/test-proxy.js';
+import { NARROW_SPANS_KIND, NARROW_SPANS_USE } from './narrow-spans/narrow-spans-kind.js';
+
+const SETTINGS: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, mode: 'shed', window: 1000, minGainFraction: 0 };
+const FULL = { inputTokens: 900, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens: 1 };
+const request = (body: Uint8Array): EngineRequest => ({ method: 'POST', target: '/v1/messages', headers: {}, body });
+
+let unregister: () => void;
+beforeAll(() => {
+  unregister = registerKindForTest(NARROW_SPANS_KIND);
+});
+afterAll(() => unregister());
+
+/** Every request of the conversation through one engine, each read at 90% of the window. */
+async function run(requests: readonly { readonly bytes: Uint8Array }[]): Promise<{ dir: string; sent: Prepared[] }> {
+  const dir = await tempStateDir('ctxshed-test-kind-');
+  const engine = new EpochEngine(await openStateDir(dir), SETTINGS);
+  const sent: Prepared[] = [];
+  for (const r of requests) {
+    const prepared = await engine.prepare(request(r.bytes));
+    engine.observe(prepared, { status: 200, usage: FULL });
+    sent.push(prepared);
+  }
+  await engine.settle();
+  return { dir, sent };
+}
+
+/** The output offset where the output message standing for input message k-1 ends. */
+function outputCut(out: TranscriptIndex, spans: readonly FrozenSpan[], k: number): number {
+  const m = k - spans.reduce((n, s) => n + (s.last - s.first), 0);
+  return m === 0 ? out.messagesSpan.start : out.messages[m - 1]!.end;
+}
+
+describe('a kind registered by the test hook', () => {
+  it('should latch through the engine and give the same bytes for the same transcript, from a fresh engine too', async () => {
+    let latched = 0;
+    await fc.assert(
+      fc.asyncProperty(conversationArb(8, 3), async (requests) => {
+        const { dir, sent } = await run(requests);
+        latched += sent.filter((p) => p.latched !== undefined).length;
+        const last = requests[requests.length - 1]!.bytes;
+        const again = new EpochEngine(await openStateDir(dir), SETTINGS);
+        const [a, b] = [await again.prepare(request(last)), await again.prepare(request(last.slice()))];
+        expect(sameBytes(a.body, b.body)).toBe(true);
+        expect(sameBytes(a.body, sent[sent.length - 1]!.body) || a.epochs !== sent[sent.length - 1]!.epochs).toBe(true);
+        await again.settle();
+        await fs.rm(dir, { recursive: true, force: true, maxRetries: 5 });
+      }),
+      { numRuns: 30 },
+    );
+    expect(NARROW_SPANS_USE.choices).toBeGreaterThan(0);
+    expect(latched).toBeGreaterThan(0);
+  });
+
+  it('should keep what was sent up to the first message where a grown transcript differs, within an epoch', async () => {
+    let compared = 0;
+    await fc.assert(
+      fc.asyncProperty(conversationArb(8, 3), async (requests) => {
+        const { dir, sent } = await run(requests);
+        for (let i = 1; i < sent.length; i++) {
+          const [a, b] = [sent[i - 1]!, sent[i]!];
+          const spans = b.conversation?.items.span ?? [];
+          if (a.epochs !== b.epochs || a.reason !== undefined || b.reason !== undefined || spans.length === 0) continue;
+          const inA = indexOf(requests[i - 1]!.bytes);
+          const c = commonPrefixLength(requests[i - 1]!.bytes, requests[i]!.bytes);
+          let k = 0;
+          while (k < inA.messages.length && inA.messages[k]!.end <= c) k++;
+          if (spans[spans.length - 1]!.last >= k) continue;
+          const cut = outputCut(indexOf(a.body), spans, k);
+          expect(commonPrefixLength(a.body, b.body)).toBeGreaterThanOrEqual(cut);
+          compared += 1;
+        }
+        await fs.rm(dir, { recursive: true, force: true, maxRetries: 5 });
+      }),
+      { numRuns: 30 },
+    );
+    expect(compared).toBeGreaterThan(0);
+  });
+});
