@@ -55,6 +55,7 @@ export class Reply {
   answer(head: EdgeHead): boolean {
     if (this.answered || this.gone) return false;
     checkHead(head);
+    keepErrorsHandled(head.body);
     this.#given = head;
     this.#resolve(head);
     return true;
@@ -83,9 +84,24 @@ export function bytesBody(bytes: Buffer): Readable {
 
 /** A body that was cut off before its first byte. */
 export function cutBody(why: string): Readable {
-  const body = new Readable({ read: () => undefined });
+  const body = keepErrorsHandled(new Readable({ read: () => undefined }));
   body.destroy(new Error(why));
   return body;
+}
+
+/**
+ * Gives `body` a listener for its `error` event, so a body cut off before the adapter pipes it
+ * (or after the client went and nobody reads it) is never an uncaught exception, which would end
+ * the proxy. What the cut means is the exchange's to record; the adapter adds its own listener to
+ * cut the client off.
+ */
+function keepErrorsHandled(body: Readable): Readable {
+  if (!body.listeners('error').includes(ignoreError)) body.on('error', ignoreError);
+  return body;
+}
+
+function ignoreError(): void {
+  // Recorded by whoever cut the body (upstream-exchange.ts, handle-request.ts).
 }
 
 function checkHead(head: EdgeHead): void {

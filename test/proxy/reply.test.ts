@@ -54,4 +54,24 @@ describe('Reply', () => {
     expect(await read(bytesBody(Buffer.alloc(0)))).toBe('');
     await expect(read(cutBody('gone'))).rejects.toThrow(/gone/);
   });
+
+  it('should never make an uncaught exception of a body cut before anyone reads it (the proxy would die)', async () => {
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown): void => {
+      uncaught.push(error);
+    };
+    process.on('uncaughtException', onUncaught);
+    try {
+      const early = cutBody('the request ended without a response');
+      const reply = new Reply();
+      reply.answer({ status: 200, statusMessage: undefined, headers: {}, body: new Readable({ read: () => undefined }) });
+      reply.cut('upstream broke off');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(early.destroyed).toBe(true);
+      expect((await reply.head).body.destroyed).toBe(true);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+    expect(uncaught).toEqual([]);
+  });
 });
