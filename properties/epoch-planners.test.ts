@@ -13,6 +13,7 @@ import {
   freezeBlock,
   freezeSpan,
   indexTranscript,
+  NO_ITEMS,
   spansLatch,
   toolResultsLatch,
   type EpochAsk,
@@ -41,7 +42,7 @@ function askOf(request: ClientRequest, judge: Judge): { ask: EpochAsk; reading: 
   if (outcome.kind !== 'indexed') return undefined;
   const window = Math.max(1, Math.round(request.bytes.length * judge.tokensPerByte));
   const reading = { contextTokens: Math.round(judge.fullness * window), window, epochsApplied: 0, requestBytes: request.bytes.length };
-  return { ask: { body: request.bytes, index: outcome.index, reading, frozen: [], spans: [] }, reading };
+  return { ask: { body: request.bytes, index: outcome.index, reading, items: NO_ITEMS }, reading };
 }
 
 /** The threshold decision on the planner's take, and the overflow decision on its overflow take. */

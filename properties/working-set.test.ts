@@ -28,6 +28,7 @@ import {
   freezeSpan,
   GATE_CEILING,
   indexTranscript,
+  NO_ITEMS,
   planElision,
   planShed,
   SPANS,
@@ -156,7 +157,7 @@ function runSession(kind: 'span' | 'tool_results', steps: readonly Step[]): Run 
     let latchedHere = false;
     // The next request decides on the last reading (decide-epoch.ts), and carries what latched.
     if (reading !== undefined) {
-      const ask: EpochAsk = { body, index, reading, frozen: blocks, spans, latest };
+      const ask: EpochAsk = { body, index, reading, items: { ...NO_ITEMS, tool_results: blocks, span: spans }, latest };
       const take = () => (kind === 'span' ? spansPlanner.take(ask) : blocksPlanner.take(ask));
       const decision = decideEpoch({ reading, threshold: 0.7, epochCount: epochs, take });
       latchedHere = decision.kind === 'latch';

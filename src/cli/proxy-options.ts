@@ -1,7 +1,7 @@
 /** The flags `serve` and `rescue` share, and the proxy settings they make (engine and transport). */
 import type { Argv } from 'yargs';
 import { defaultTransport, DEFAULT_UPSTREAM, type ProxySettings } from '../proxy/transport-settings.js';
-import { DEFAULT_LATCH_AT, DEFAULT_LONG_WINDOW_RESCUE_TOKENS, parseAutoCompactWindow, tokenThresholdFor } from '../core/index.js';
+import { DEFAULT_LATCH_AT, DEFAULT_LONG_WINDOW_RESCUE_TOKENS, kindOfMode, parseAutoCompactWindow, tokenThresholdFor } from '../core/index.js';
 import { DEFAULT_ENGINE_SETTINGS } from '../rescue/index.js';
 import { CliError } from './cli-error.js';
 import { withOwnerOptions, type OwnerArgs } from './owner-options.js';
@@ -147,10 +147,11 @@ export function bannerLine(settings: ProxySettings, url: string, dirs: { readonl
     config.window === undefined
       ? "the model's window (1M for Opus 5 and 5.5, or with the context-1m beta; else 200,000)"
       : `a ${config.window.toLocaleString('en-US')}-token window`;
+  const kind = kindOfMode(config.mode);
   const start =
-    `ctxshed: ${config.mode === 'shed' ? 'shed' : 'rescue'} on at ${url} -> ${upstream.origin}${upstream.pathname === '/' ? '' : upstream.pathname}; ` +
+    `ctxshed: ${kind.mode} on at ${url} -> ${upstream.origin}${upstream.pathname === '/' ? '' : upstream.pathname}; ` +
     `epochs latch at ${Math.round(config.threshold * 1000) / 10}% of ${window}${tokensClause(config.rescueTokens, config.window)}`;
-  if (config.mode === 'shed') {
+  if (kind.counts === 'spans') {
     return `${start} when the cache re-write pays back; this mode changes request bytes: a span of old messages becomes one stub, originals kept in ${spansDir}`;
   }
   const gated = config.gate === true ? ' when the cache re-write pays back' : '';

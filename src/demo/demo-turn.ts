@@ -1,4 +1,6 @@
 /** One turn of `ctxshed demo` (run-demo.ts): the client's request, the proxy's wire record of it, and what the demo reports. */
+import { kindOfMode } from '../core/index.js';
+
 import type { WireRecord } from '../state/wire-record.js';
 import { spanPath, type StateDir } from '../state/layout.js';
 import { readConversation } from '../state/read-conversation.js';
@@ -46,7 +48,7 @@ export async function playTurn(run: DemoRun, progress: DemoProgress, turn: numbe
       toolResults: report.rescued - (before?.rescued ?? 0),
       bytes: report.bytesElided - (before?.bytesElided ?? 0),
       elidedDir: run.state.elidedDir,
-      ...(run.mode === 'shed' ? { span: await spanOf(run.state, run.key, report.latched) } : {}),
+      ...(kindOfMode(run.mode).counts === 'spans' ? { span: await spanOf(run.state, run.key, report.latched) } : {}),
     };
     progress.epochs.push(epoch);
     run.emit({ kind: 'epoch', epoch });

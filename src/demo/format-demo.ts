@@ -1,12 +1,17 @@
 /** The demo's human-readable output: a line per turn while it runs, a summary at the end. Pure. */
+import { kindOfMode } from '../core/index.js';
+
 import type { DemoEvent, DemoReport, TurnReport } from './demo-report.js';
 
 const BAR_CELLS = 30;
 // In shed mode the stubs column counts span stubs, one per shed epoch.
 const header = (mode: 'rescue' | 'shed'): string =>
   ` turn  ${'window fullness (| = threshold)'.padEnd(BAR_CELLS + 2)}  ${'%'.padStart(6)}  ` +
-  `${'client sent'.padStart(11)} -> ${'model got'.padEnd(11)}  ${(mode === 'shed' ? 'stubs' : 'rescued').padStart(7)}  cache read / write (tokens)`;
+  `${'client sent'.padStart(11)} -> ${'model got'.padEnd(11)}  ${(spansOf(mode) ? 'stubs' : 'rescued').padStart(7)}  cache read / write (tokens)`;
 const INDENT = '       ';
+
+/** Whether a mode's kind counts spans (its stubs stand for whole messages), not tool results. */
+const spansOf = (mode: 'rescue' | 'shed'): boolean => kindOfMode(mode).counts === 'spans';
 
 /** The lines to print for one event of a running demo. */
 export function formatDemoEvent(event: DemoEvent): string[] {
@@ -14,7 +19,7 @@ export function formatDemoEvent(event: DemoEvent): string[] {
     case 'start':
       return [
         `ctxshed demo: a scripted client and a scripted model (no network, no API key) through the real proxy,`,
-        `${event.mode} at ${pct(event.threshold)} of a ${num(event.window)}-token window${event.mode === 'shed' ? ' when the cache re-write pays back' : ''}; state directory ${event.stateDir}`,
+        `${event.mode} at ${pct(event.threshold)} of a ${num(event.window)}-token window${spansOf(event.mode) ? ' when the cache re-write pays back' : ''}; state directory ${event.stateDir}`,
         '',
         header(event.mode),
       ];
@@ -69,7 +74,7 @@ export function formatDemoSummary(report: DemoReport): string[] {
 
 function readBackLine(report: DemoReport): string {
   const r = report.readBack;
-  if (r === undefined && report.mode === 'shed')
+  if (r === undefined && spansOf(report.mode))
     return 'none: the demo model reads tool-result stubs back, not spans (read a span at the path its epoch line gives)';
   if (r === undefined) return 'no stub was read back (no epoch latched early enough; try more --turns)';
   if (r.answeredAtTurn === undefined) return `asked at turn ${r.askedAtTurn}, not answered before the last turn`;

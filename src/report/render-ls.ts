@@ -1,4 +1,5 @@
 /** `ctxshed ls` as text: one line per conversation. Pure. */
+import { kindOfMode } from '../core/index.js';
 import { refaultRateOf, type ConversationSummary } from './conversation-summary.js';
 import { promptForDisplay, renderTable } from './format-table.js';
 import { formatAgo } from './format-time.js';
@@ -15,7 +16,7 @@ export const NO_PROMPT = '(prompt unknown)';
 export function renderLs(summaries: readonly ConversationSummary[], nowMs: number, sideCalls = 0): string {
   if (summaries.length === 0) return 'No conversations yet: nothing has gone through a ctxshed proxy with this state directory.\n';
   // The SPANS column only when some conversation sheds, so rescue's table stays as it was.
-  const anyShed = summaries.some((s) => s.mode === 'shed');
+  const anyShed = summaries.some((s) => kindOfMode(s.mode).counts === 'spans');
   const columns = [
     { header: 'KEY' },
     { header: 'PROMPT', flex: true },
@@ -29,7 +30,7 @@ export function renderLs(summaries: readonly ConversationSummary[], nowMs: numbe
     { header: 'REQS', align: 'right' },
   ] as const;
   const rows = summaries.map((s) => {
-    const shed = s.mode === 'shed';
+    const shed = kindOfMode(s.mode).counts === 'spans';
     return [
       shortId(s.key),
       s.firstPrompt === null ? NO_PROMPT : promptForDisplay(s.firstPrompt),

@@ -1,6 +1,6 @@
 /** `ctxshed show KEY` as text: a conversation, its epochs and every block they elided. Pure. */
 import type { Epoch } from '../core/epoch-types.js';
-import { GATE_CEILING, renderLedgerLine, type GateDecision } from '../core/index.js';
+import { GATE_CEILING, kindOfMode, renderLedgerLine, type GateDecision } from '../core/index.js';
 import { refaultRateOf, type ConversationSummary, type EpochSummary, type SpanSummary } from './conversation-summary.js';
 import { oneLine, renderTable, REPORT_WIDTH, wrapText } from './format-table.js';
 import { formatWhen } from './format-time.js';
@@ -18,8 +18,9 @@ export interface OriginalDirs {
 export function renderConversation(summary: ConversationSummary, recordEpochs: readonly Epoch[], dirs: OriginalDirs, nowMs: number): string {
   const s = summary;
   // A shed conversation elides no blocks: it says what it shed instead, counted, never summed.
+  const kind = kindOfMode(s.mode);
   const shed =
-    s.mode === 'shed'
+    kind.counts === 'spans'
       ? [
           `  shed      ${plural(s.spansShed, 'span')}, ${plural(s.messagesShed, 'whole message')} in ${plural(s.epochs.length, 'epoch')} (each epoch's figures below, never summed)`,
         ]
@@ -46,7 +47,7 @@ export function renderConversation(summary: ConversationSummary, recordEpochs: r
       ),
     );
   }
-  if (recordEpochs.length > 0 && s.mode === 'shed') {
+  if (recordEpochs.length > 0 && kind.render !== undefined) {
     lines.push('', `Originals: ${dirs.spansDir}/<HANDLE>.md (readable) and <HANDLE>.json (the exact bytes)`);
   } else if (recordEpochs.length > 0) {
     lines.push('', `Originals: ${dirs.elidedDir}/<SHA256>.txt`, 'One original: ctxshed show SHA256 (its first 12+ digits will do)');

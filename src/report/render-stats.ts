@@ -1,4 +1,5 @@
 /** `ctxshed stats` as text: overall totals, then per conversation, per epoch, and the reasons. Pure. */
+import { kindOfMode } from '../core/index.js';
 import { HOLD_REASONS } from '../core/hold-reasons.js';
 import { PASSTHROUGH_REASONS } from '../core/passthrough-reasons.js';
 import type { StatsReport, StatsTotals } from './stats-report.js';
@@ -177,18 +178,21 @@ function conversationTable(report: StatsReport): string[] {
     { header: 'PER REQ', align: 'right' },
     { header: 'PROMPT', flex: true },
   ] as const;
-  const rows = report.conversations.map((c) => [
-    shortId(c.key),
-    formatCount(c.totals.requests),
-    formatCount(c.totals.rewritten),
-    formatCount(c.totals.passedThrough),
-    formatCount(c.totals.epochs),
-    // A shed conversation elides no blocks: its spans are in the shed table, per epoch.
-    c.mode === 'shed' ? '-' : formatBytes(c.totals.bytesElided),
-    c.mode === 'shed' ? '-' : formatTokens(c.totals.tokensElided),
-    c.mode === 'shed' ? '-' : formatBytes(c.totals.perRequest.meanBytesElided),
-    c.firstPrompt === null ? NO_PROMPT : promptForDisplay(c.firstPrompt),
-  ]);
+  const rows = report.conversations.map((c) => {
+    const spans = kindOfMode(c.mode).counts === 'spans';
+    return [
+      shortId(c.key),
+      formatCount(c.totals.requests),
+      formatCount(c.totals.rewritten),
+      formatCount(c.totals.passedThrough),
+      formatCount(c.totals.epochs),
+      // A shed conversation elides no blocks: its spans are in the shed table, per epoch.
+      spans ? '-' : formatBytes(c.totals.bytesElided),
+      spans ? '-' : formatTokens(c.totals.tokensElided),
+      spans ? '-' : formatBytes(c.totals.perRequest.meanBytesElided),
+      c.firstPrompt === null ? NO_PROMPT : promptForDisplay(c.firstPrompt),
+    ];
+  });
   return renderTable(columns, rows);
 }
 

@@ -4,7 +4,7 @@
  * Requests are counted from the wire log. Sheds are counted once per epoch (see
  * conversation-summary.ts); per-request figures are means over the rewritten requests, never sums.
  */
-import type { Label } from '../core/index.js';
+import { kindOfMode, type Label } from '../core/index.js';
 import { refaultRateOf, type ConversationSummary, type EpochSummary } from './conversation-summary.js';
 import { shortId } from './resolve-id.js';
 import { addRequestCounts, newRequestCounts, type RequestCounts, type WireTally } from './wire-tally.js';
@@ -106,7 +106,7 @@ export function buildStatsReport(tally: WireTally, summaries: readonly Conversat
   for (const s of summaries) {
     if (s.tally === null) continue;
     addRequestCounts(counts, s.tally);
-    if (s.mode === 'shed') continue;
+    if (kindOfMode(s.mode).counts !== 'blocks') continue;
     addRequestCounts(rescueRequests, s.tally);
     requestTokens += s.tally.rewrittenBytesElided * s.tokensPerByte;
   }

@@ -211,7 +211,7 @@ export class EpochEngine {
       if (!this.canRescueOverflow(prepared) || prepared.reason !== undefined || entry === undefined || key === undefined) return declined('not_rescuable');
       const kind = kindFor(entry, this.settings.mode, dialectOf(prepared.route ?? 'messages'));
       const outcome = await this.#latchAndPrepareAgain(request, prepared, entry, key, kind, (index, _meta, onFailure) =>
-        latchOnPrefixMismatch(this.#latch, entry, { body: request.body, index, mode: kind.mode }, onFailure),
+        latchOnPrefixMismatch(this.#latch, entry, { body: request.body, index, kind: kind.tag }, onFailure),
       );
       if (outcome.kind === 'declined') return declined(outcome.why, outcome.detail);
       const retry = outcome.prepared;

@@ -15,7 +15,6 @@ import {
   type EpochAsk,
   type EpochDecision,
   type EpochKind,
-  type EpochMode,
   type EpochPart,
   type EpochPlanner,
   type EpochTake,
@@ -76,8 +75,6 @@ export type OverflowChosen =
 export interface LatchKind {
   /** The kind's tag (core/epoch-types.ts `EpochKind`): what its epochs freeze, and its key in a conversation's items. */
   readonly tag: EpochKind;
-  /** The `mode` its epochs carry in a record, and `--mode` names it by (absent in a record: rescue). */
-  readonly mode: EpochMode;
   /** Whether a body of this API can carry the kind's epochs (spans: not Chat Completions). */
   carries(api: ApiDialect): boolean;
   /** The threshold latch: the one decision on the kind's take, then the kind's own steps after it. */
@@ -93,7 +90,6 @@ export interface LatchKind {
 /** A kind whose latch is its planner's alone (`plannedKind`): its record, less what that makes. */
 export interface PlannedKindSpec<C> {
   readonly tag: EpochKind;
-  readonly mode: EpochMode;
   readonly carries: (api: ApiDialect) => boolean;
   readonly plannerOf: (ctx: LatchContext) => EpochPlanner<C>;
   readonly apply: KindApply;
@@ -102,10 +98,9 @@ export interface PlannedKindSpec<C> {
 
 /** A kind whose latch is its planner's alone: decided once on its take, its choice made into its part. */
 export function plannedKind<C>(spec: PlannedKindSpec<C>): LatchKind {
-  const { tag, mode, carries, plannerOf, apply } = spec;
+  const { tag, carries, plannerOf, apply } = spec;
   return {
     tag,
-    mode,
     carries,
     apply,
     refaults: spec.refaults === true,

@@ -5,7 +5,17 @@
  * kind here that it can (shed mode on Chat Completions rescues tool results: docs/openai.md).
  * docs/adding-a-kind.md says what a new kind adds.
  */
-import { applyEpochs, DEFAULT_SHED_POLICY, SPANS, spansLatch, type ApiDialect, type EpochMode, type FrozenItems, type FrozenSpan } from '../core/index.js';
+import {
+  applyEpochs,
+  DEFAULT_SHED_POLICY,
+  SPANS,
+  spansLatch,
+  type ApiDialect,
+  type EpochMode,
+  kindOfMode,
+  type FrozenItems,
+  type FrozenSpan,
+} from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { ConversationEntry } from './conversation-table.js';
 import type { LatchContext } from './latch-conversation.js';
@@ -15,7 +25,7 @@ import { stubDirsOf } from './stub-dirs.js';
 import { TOOL_RESULTS_KIND } from './tool-results-kind.js';
 
 /** The span kind (shed mode, docs/shed.md): its planner's take is its whole latch; the burst gate is inside it. */
-const SPANS_KIND: LatchKind = plannedKind({ tag: 'span', mode: 'shed', carries: (api) => api.supports.spans, plannerOf: spansOf, apply: applySpans });
+const SPANS_KIND: LatchKind = plannedKind({ tag: 'span', carries: (api) => api.supports.spans, plannerOf: spansOf, apply: applySpans });
 
 /** One stub message per shed span (core/epochs/spans.ts): the span kind's apply, and any kind's that stubs spans alike. */
 export function applySpans(deps: ApplyDeps, ask: KindApplyAsk, snap: FrozenItems): KindApplied {
@@ -40,7 +50,7 @@ export function latchKinds(): readonly LatchKind[] {
 
 /**
  * Puts a kind first in the registry, for a test of a kind of its own (docs/adding-a-kind.md): it
- * takes the conversations of its mode from the kind there before it. Returns its removal.
+ * takes the conversations of its tag from the kind there before it. Returns its removal.
  */
 export function registerKindForTest(kind: LatchKind): () => void {
   KINDS.unshift(kind);
@@ -51,12 +61,13 @@ export function registerKindForTest(kind: LatchKind): () => void {
 }
 
 /**
- * The kind a conversation latches: its first epoch's, else the engine's mode's; an API that cannot
+ * The kind a conversation latches: its first epoch's, else the one the engine's `--mode` names; an API that cannot
  * carry it gets the first kind that it can.
  */
 export function kindFor(entry: ConversationEntry, mode: EpochMode | undefined, api: ApiDialect): LatchKind {
-  const wanted = entry.mode ?? mode ?? 'rescue';
-  const kind = KINDS.find((k) => k.mode === wanted);
+  // The `--mode` word becomes a kind here, once (core/epochs/kind-info.ts); past this, the tag.
+  const wanted = entry.kind ?? kindOfMode(mode).tag;
+  const kind = KINDS.find((k) => k.tag === wanted);
   if (kind?.carries(api) === true) return kind;
   return KINDS.find((k) => k.carries(api)) ?? TOOL_RESULTS_KIND;
 }

@@ -45,8 +45,7 @@ export async function latchOnOverflow(
   const ask = {
     body,
     index,
-    frozen: entry.items.tool_results,
-    spans: entry.items.span,
+    items: entry.items,
     latest: latestFrozen(entry),
     ...(entry.record?.bringBacks === undefined ? {} : { bringBacks: entry.record.bringBacks }),
     ...(refused.api === undefined ? {} : { readCalls: refused.api.calls }),

@@ -5,7 +5,7 @@
  * from the request's first change on that no epoch removed yet. Same latch as every other
  * (latch-conversation.ts: files durable first, then the record).
  */
-import { firstChangeInRequest, planCorrection, type CorrectionDeclined, type EpochMode, type TranscriptIndex } from '../core/index.js';
+import { firstChangeInRequest, planCorrection, type CorrectionDeclined, EPOCH_KIND_INFO, type EpochKind, type TranscriptIndex } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { ConversationEntry } from './conversation-table.js';
 import { latchWith, type LatchContext } from './latch-conversation.js';
@@ -15,10 +15,10 @@ import type { OverflowLatch } from './overflow-latch.js';
 export async function latchOnPrefixMismatch(
   ctx: LatchContext,
   entry: ConversationEntry,
-  refused: { readonly body: Uint8Array; readonly index: TranscriptIndex; readonly mode: EpochMode },
+  refused: { readonly body: Uint8Array; readonly index: TranscriptIndex; readonly kind: EpochKind },
   onStateFailure: (error: unknown) => void,
 ): Promise<OverflowLatch> {
-  const { body, index, mode } = refused;
+  const { body, index, kind } = refused;
   const from = firstChangeInRequest(index, entry.items.tool_results, entry.items.span, entry.items.thinking_only);
   if (from === undefined) return { kind: 'declined', why: 'nothing_new', detail: 'no change of ctxshed in the request' };
   let declined: CorrectionDeclined | undefined;
@@ -29,7 +29,8 @@ export async function latchOnPrefixMismatch(
         current,
         model: index.model ?? '',
         now: ctx.now(),
-        mode,
+        // The record's word for the conversation's kind: a correction epoch carries it.
+        mode: EPOCH_KIND_INFO[kind].mode ?? 'rescue',
         source: { body, index, sha256: sha256Hex, from },
       });
       if (planned.kind === 'planned') return planned.plan;

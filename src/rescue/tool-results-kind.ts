@@ -14,7 +14,6 @@ import { afterDecision, takeOnSizes } from './tool-results-steps.js';
 /** The tool-result kind's record for the registry (latch-kinds.ts). */
 export const TOOL_RESULTS_KIND: LatchKind = {
   tag: 'tool_results',
-  mode: 'rescue',
   carries: () => true,
   choose: async (ctx, ask, decide) => {
     const planner = toolResultsOf(ctx);
@@ -27,7 +26,7 @@ export const TOOL_RESULTS_KIND: LatchKind = {
     return { kind: 'latch', part: planner.epochOf(steps.choice, steps.gate), midTurn: decision.midTurn === true, ...by };
   },
   chooseOnOverflow: (ctx, ask) =>
-    plannedKind({ tag: 'tool_results', mode: 'rescue', carries: () => true, plannerOf: toolResultsOf, apply: applyToolResults }).chooseOnOverflow(ctx, ask),
+    plannedKind({ tag: 'tool_results', carries: () => true, plannerOf: toolResultsOf, apply: applyToolResults }).chooseOnOverflow(ctx, ask),
   apply: applyToolResults,
   refaults: true,
 };

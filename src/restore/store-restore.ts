@@ -5,7 +5,7 @@
  * entry that is no regular file), so its answers stay exactly what they were; any other store
  * (Postgres) is read by its originals and records, each text re-hashed against its handle.
  */
-import { renderSpanMarkdown } from '../core/index.js';
+import { renderingOf } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { FsStore, originalKey, type ConversationStore, type OriginalExt, type OriginalId, type OriginalKind } from '../store/index.js';
 import { listRestorable, restorableOf, sortedList, type Presence, type RestorableList } from './list-restorable.js';
@@ -50,8 +50,8 @@ export async function restoreOriginal(store: ConversationStore, input: string): 
   if (bytes === undefined) return { kind: 'missing', handle };
   const actual = sha256Hex(bytes);
   if (actual !== handle) return { kind: 'corrupt', handle, actual };
-  const rendering = kind.kind === 'span' ? { rendering: renderSpanMarkdown(bytes, handle) } : {};
-  return { kind: 'restored', handle, source: kind.name, bytes: new Uint8Array(bytes), ...rendering };
+  const rendering = renderingOf(kind.kind, bytes, handle);
+  return { kind: 'restored', handle, source: kind.name, bytes: new Uint8Array(bytes), ...(rendering === undefined ? {} : { rendering }) };
 }
 
 /** Lists through the store's own reads: its records, and whether each original is kept (one call for all). */

@@ -1,6 +1,6 @@
 /** The shape a conversation record must have, checked field by field so verify can list every fault. */
-import { CONVERSATION_FORMAT, EPOCH_MODES, EPOCH_TRIGGERS, FIRST_PROMPT_MAX_CHARS, type EpochTrigger } from '../core/epoch-types.js';
-import { LABEL_RULES, LEDGER_SHA_HEX, REFETCH_ROUTES } from '../core/index.js';
+import { CONVERSATION_FORMAT, EPOCH_MODES, EPOCH_TRIGGERS, FIRST_PROMPT_MAX_CHARS, type EpochMode, type EpochTrigger } from '../core/epoch-types.js';
+import { EPOCH_KIND_INFO, kindOfMode, LABEL_RULES, LEDGER_SHA_HEX, REFETCH_ROUTES } from '../core/index.js';
 import { checkFrozenSpan, spanEnd } from './check-frozen-span.js';
 import { checkFrozenThinking, checkPrefixCheck } from './check-frozen-thinking.js';
 import { isHex64 } from './layout.js';
@@ -41,13 +41,14 @@ export function checkConversationRecord(value: unknown, key: string): string[] {
     // Shed mode: each epoch's span starts after the last one (message 0, the head, is never shed).
     // A prefix_check correction epoch only removes thinking blocks: it has no span in either mode.
     const span = epoch['span'];
-    const spanned = mode === 'shed' && epoch['trigger'] !== 'prefix_check';
-    if (spanned !== (span !== undefined)) problems.push(`${at}: a shed epoch has a span, and only a shed epoch (not a prefix_check one)`);
-    // The record is one of three kinds (core/epoch-types.ts): only a tool-result epoch freezes blocks.
-    const toolResults = mode !== 'shed' && epoch['trigger'] !== 'prefix_check';
-    if (!toolResults && Array.isArray(epoch['blocks']) && epoch['blocks'].length > 0)
+    // The record is one of three kinds (core/epoch-types.ts), each checked by its record
+    // (core/epochs/kind-info.ts): its mode names it, and a correction is one in either mode.
+    const kind =
+      epoch['trigger'] === 'prefix_check' ? EPOCH_KIND_INFO.thinking_only : kindOfMode(EPOCH_MODES.includes(mode as never) ? (mode as EpochMode) : undefined);
+    if ((kind.counts === 'spans') !== (span !== undefined)) problems.push(`${at}: a shed epoch has a span, and only a shed epoch (not a prefix_check one)`);
+    if (kind.counts !== 'blocks' && Array.isArray(epoch['blocks']) && epoch['blocks'].length > 0)
       problems.push(`${at}: only a tool-result epoch has blocks (not a shed or prefix_check one)`);
-    if (mode === 'shed' && epoch['trigger'] === 'command') problems.push(`${at}: only a tool-result epoch is latched by a command (ctxshed elide)`);
+    if (!kind.byCommand && epoch['trigger'] === 'command') problems.push(`${at}: only a tool-result epoch is latched by a command (ctxshed elide)`);
     if (span === undefined) return;
     problems.push(...checkFrozenSpan(span, at, shedThrough));
     shedThrough = spanEnd(span, shedThrough);

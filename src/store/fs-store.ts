@@ -86,7 +86,7 @@ export class FsStore implements ConversationStore {
 
   async findOriginals(kind: OriginalKind, ext: OriginalExt, prefix: string): Promise<string[]> {
     checkShaPrefix(prefix);
-    const folder = kind === 'elided' ? this.state.elidedDir : kind === 'span' ? this.state.spansDir : this.state.thinkingDir;
+    const folder = { elided: this.state.elidedDir, span: this.state.spansDir, thinking: this.state.thinkingDir }[kind];
     const names = await fs.readdir(folder).catch((error: unknown) => {
       if (hasErrnoCode(error, 'ENOENT')) return [];
       throw error;

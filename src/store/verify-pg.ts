@@ -3,7 +3,7 @@
  * record parses and checks; every original it names is there, at the size it says; every
  * original's bytes hash to its name (a span's `.md` is its `.json` rendered). Reads only.
  */
-import { renderSpanMarkdown } from '../core/index.js';
+import { renderingOf } from '../core/index.js';
 import { checkConversationRecord } from '../state/check-conversation-record.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
 import { sha256Hex } from '../state/sha256-hex.js';
@@ -30,19 +30,21 @@ export async function verifyPgStore(db: PgDb, owner?: string): Promise<VerifyRep
       'SELECT owner, kind, sha256, ext, bytes FROM ctxshed_originals WHERE $1::text IS NULL OR owner = $1 ORDER BY owner, kind, sha256, ext',
       [owner ?? null],
     );
-    const spans = new Map<string, Buffer>();
+    // The exact bytes of each original, by owner, folder and name: a `.md` is checked as their rendering.
+    const exact = new Map<string, Buffer>();
     for (const row of originals.rows) {
       sizes.set(`${row.owner}/${row.kind}:${row.sha256}.${row.ext}`, row.bytes.byteLength);
       if (row.kind === 'elided') checked.elided++;
       if (row.ext === 'md') continue;
-      if (row.kind === 'span') spans.set(`${row.owner}/${row.sha256}`, row.bytes);
+      exact.set(`${row.owner}/${row.kind}:${row.sha256}`, row.bytes);
       const actual = sha256Hex(row.bytes);
       if (actual !== row.sha256) report.problems.push(`${where(row)}: its bytes hash to ${actual}`);
     }
     for (const row of originals.rows.filter((r) => r.ext === 'md')) {
-      const json = spans.get(`${row.owner}/${row.sha256}`);
-      if (json !== undefined && !Buffer.from(renderSpanMarkdown(json, row.sha256), 'utf8').equals(row.bytes)) {
-        report.problems.push(`${where(row)}: is not the rendering of its span`);
+      const bytes = exact.get(`${row.owner}/${row.kind}:${row.sha256}`);
+      const rendering = bytes === undefined ? undefined : renderingOf(row.kind, bytes, row.sha256);
+      if (rendering !== undefined && !Buffer.from(rendering, 'utf8').equals(row.bytes)) {
+        report.problems.push(`${where(row)}: is not the rendering of its ${row.kind}`);
       }
     }
     const records = await c.query<{ owner: string; key: string; record: Buffer }>(

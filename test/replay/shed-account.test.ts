@@ -61,7 +61,7 @@ function prepared(latched: boolean, hold?: LatchHold): Prepared {
     key: 'k',
     record,
     items: { tool_results: [], thinking_only: [], span: latched ? [span] : [] },
-    mode: 'shed',
+    kind: 'span',
     reading,
     latching: Promise.resolve(),
     fileStamp: '',

@@ -11,7 +11,7 @@ function entry(): ConversationEntry {
     key: 'k'.repeat(64),
     record: undefined,
     items: { tool_results: [], span: [SPAN], thinking_only: [] },
-    mode: 'shed',
+    kind: 'span',
     reading: undefined,
     latching: Promise.resolve(),
     fileStamp: '',

@@ -29,7 +29,7 @@ function entry(record: ConversationRecord | undefined): ConversationEntry {
     key: RECORD.key,
     record,
     items: { tool_results: record?.epochs.flatMap((e) => e.blocks) ?? [], span: [], thinking_only: [] },
-    mode: record === undefined ? undefined : 'rescue',
+    kind: record === undefined ? undefined : 'tool_results',
     reading: undefined,
     latching: Promise.resolve(),
     fileStamp: '',

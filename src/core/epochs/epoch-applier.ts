@@ -5,7 +5,6 @@
  * they splice in and how they check the output; apply.ts runs the one skeleton over either.
  */
 import type { ApiDialect } from '../api-dialect.js';
-import type { EpochMode } from '../epoch-types.js';
 import type { PassthroughReason } from '../passthrough-reasons.js';
 import type { Sha256 } from '../ports.js';
 import type { Allocate, Splice } from '../splices.js';
@@ -66,7 +65,6 @@ export interface FoundAt {
 
 /** One kind of epoch's apply side. Every method may throw; apply.ts catches and fails open. */
 export interface EpochApplier<Frozen, Applied, S extends Skip, Verdict, Options extends ApplyOptions, Found extends FoundAt> {
-  readonly mode: EpochMode;
   /** What the kind's items are called in a pass-through's detail ("blocks", "spans"). */
   readonly noun: string;
   /** The skip reason of an item whose file is missing, and the pass-through when every skip is one. */

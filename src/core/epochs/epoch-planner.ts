@@ -5,14 +5,14 @@
  * serve both. Pure: the sha256 function and the state's directories are handed in.
  */
 import type { EpochDecision, EpochTake } from '../decide-epoch.js';
-import type { EpochKind, FrozenBlock } from '../epoch-types.js';
+import type { EpochKind } from '../epoch-types.js';
 import type { FullnessReading } from '../latch-decision.js';
 import type { OverflowTake } from '../overflow-decision.js';
 import type { PlannedBlock } from '../plan-elision.js';
 import type { EpochPart } from '../plan-record.js';
 import type { GateDecision } from '../shed/break-even.js';
-import type { FrozenSpan } from '../shed/shed-types.js';
 import type { TranscriptIndex } from '../transcript-index.js';
+import type { FrozenItems } from './frozen-items.js';
 import type { CallReader } from './working-set.js';
 
 /** One request over the threshold, as a planner weighs it. */
@@ -21,9 +21,8 @@ export interface EpochAsk {
   readonly index: TranscriptIndex;
   /** The conversation's last reading, which is over the threshold. */
   readonly reading: FullnessReading;
-  /** What the conversation's epochs froze so far, of each kind. */
-  readonly frozen: readonly FrozenBlock[];
-  readonly spans: readonly FrozenSpan[];
+  /** What the conversation's epochs froze so far, by kind (frozen-items.ts): each kind reads its own. */
+  readonly items: FrozenItems;
   /** The sha256s the latest epoch froze (its blocks', or its span's): their read-backs are in the working set (working-set.ts). */
   readonly latest?: readonly string[];
   /** The conversation record's bring-back counts (ConversationRecord.bringBacks), for the working set. */
@@ -37,9 +36,8 @@ export interface OverflowAsk {
   /** The body as the client sent it (the plan reads the original bytes). */
   readonly body: Uint8Array;
   readonly index: TranscriptIndex;
-  readonly frozen: readonly FrozenBlock[];
-  readonly spans: readonly FrozenSpan[];
   /** As EpochAsk's. */
+  readonly items: FrozenItems;
   readonly latest?: readonly string[];
   readonly bringBacks?: Readonly<Record<string, number>>;
   readonly readCalls?: CallReader;

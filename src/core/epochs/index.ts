@@ -20,3 +20,4 @@ export * from './spans.js';
 export * from './working-set.js';
 export * from './request-tokens.js';
 export * from './frozen-items.js';
+export * from './kind-info.js';

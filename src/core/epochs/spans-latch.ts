@@ -41,9 +41,9 @@ export function spansLatch(settings: SpansSettings): EpochPlanner<SpanLatchChoic
       weighSpan({
         body: ask.body,
         index: ask.index,
-        spans: ask.spans,
+        spans: ask.items.span,
         // What this request carries: the last reading grew by what was added since (request-tokens.ts).
-        reading: pressedReading(ask.reading, bytesWithSpans(ask.body, ask.spans, spansDir)),
+        reading: pressedReading(ask.reading, bytesWithSpans(ask.body, ask.items.span, spansDir)),
         sha256,
         policy,
         spansDir,
@@ -74,7 +74,7 @@ function spansOverflowTake(ask: OverflowAsk, settings: SpansSettings): OverflowT
   // The span may grow into the recent window down to its floor to bring the retry under the limit.
   // Around the working set, unless only a span that takes it brings the retry under the limit.
   const keepFrom = workingSetOfAsk(ask).firstMessage;
-  const plan = planShedToFit(body, ask.spans, { sha256, recentTokens: recentBudgetTokens(policy, ask.window), index, keepFrom }, target);
+  const plan = planShedToFit(body, ask.items.span, { sha256, recentTokens: recentBudgetTokens(policy, ask.window), index, keepFrom }, target);
   // No span to shed: every message that could go is shed already, or none may go (docs/reasons.md).
   if (plan.kind === 'none') return { kind: 'none', detail: `${plan.plan.reason}: ${plan.plan.detail}` };
   const gate = gateInputOf(body, index, plan.span, { tokensPerByte, spansDir, ...(horizon === undefined ? {} : { horizon }) });

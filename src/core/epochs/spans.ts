@@ -66,7 +66,6 @@ function checkFrozenSpan(body: Uint8Array, index: TranscriptIndex, span: FrozenS
 
 /** Spans: one stub message in place of each frozen span's messages. */
 export const SPANS: EpochApplier<FrozenSpan, AppliedSpan, SkippedSpan, SpanVerdict, ShedOptions, FoundSpanStub> = {
-  mode: 'shed',
   noun: 'spans',
   fileMissing: { skip: 'span_file_missing', reason: 'span_file_missing' },
   judge: judgeSpans,

@@ -46,13 +46,20 @@ export function toolResultsLatch(settings: ToolResultsSettings): ToolResultsLatc
     // The working set's answers stay (core/epochs/working-set.ts): the epoch plans around them,
     // unless this request (the last reading grown by what was added since: request-tokens.ts)
     // is at the gate's ceiling, where the window forces them out.
-    const reading = pressedReading(ask.reading, bytesWithBlocks(ask.body, ask.frozen, elidedDir));
+    const reading = pressedReading(ask.reading, bytesWithBlocks(ask.body, ask.items.tool_results, elidedDir));
     const nearWindow = fullnessOf(reading) >= GATE_CEILING;
     const keep = nearWindow ? new Set<number>() : workingSetOrdinals(ask.index, workingSetOfAsk(ask));
     const all = blocks();
     const plan = keep.size === 0 ? all : all.filter((b) => !keep.has(b.ordinal));
     const kept = all.length - plan.length;
-    return { kind: 'blocks', frozen: ask.frozen, plan, reading, ...(gate === undefined ? {} : { gate }), ...(kept > 0 ? { keptByWorkingSet: kept } : {}) };
+    return {
+      kind: 'blocks',
+      frozen: ask.items.tool_results,
+      plan,
+      reading,
+      ...(gate === undefined ? {} : { gate }),
+      ...(kept > 0 ? { keptByWorkingSet: kept } : {}),
+    };
   };
   return {
     kind: 'tool_results',
@@ -65,7 +72,9 @@ export function toolResultsLatch(settings: ToolResultsSettings): ToolResultsLatc
 }
 
 /** What the overflow take reads: the refusal's count, the bytes sent, the blocks frozen, and the plan with where its stubs point. */
-export type ToolResultsOverflow = Pick<OverflowAsk, 'tokens' | 'frozen' | 'sentBytes'> & {
+export type ToolResultsOverflow = Pick<OverflowAsk, 'tokens' | 'sentBytes'> & {
+  /** The conversation's frozen blocks (the ask's `items.tool_results`). */
+  readonly frozen: readonly FrozenBlock[];
   readonly plan: readonly PlannedBlock[];
   /** Where the stubs point: their length counts against what they free. */
   readonly elidedDir: string;
@@ -88,9 +97,10 @@ export function toolResultsOverflowTake(input: ToolResultsOverflow): OverflowTak
  */
 function overflowAroundWorkingSet(ask: OverflowAsk, plan: readonly PlannedBlock[], elidedDir: string): OverflowTake<ToolResultsChoice> {
   const keep = workingSetOrdinals(ask.index, workingSetOfAsk(ask));
-  const all = toolResultsOverflowTake({ ...ask, plan, elidedDir });
+  const frozen = ask.items.tool_results;
+  const all = toolResultsOverflowTake({ ...ask, frozen, plan, elidedDir });
   if (keep.size === 0) return all;
-  const around = toolResultsOverflowTake({ ...ask, plan: plan.filter((b) => !keep.has(b.ordinal)), elidedDir });
+  const around = toolResultsOverflowTake({ ...ask, frozen, plan: plan.filter((b) => !keep.has(b.ordinal)), elidedDir });
   if (around.kind === 'some' && ask.tokens - around.freedTokens <= ask.limit) return around;
   return all;
 }

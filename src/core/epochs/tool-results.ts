@@ -79,7 +79,6 @@ function checkFrozenBlock(body: Uint8Array, target: ToolResultInfo | undefined, 
 
 /** Tool results: a stub in place of each frozen block's `content` value. */
 export const TOOL_RESULTS: EpochApplier<FrozenBlock, StubbedBlock, SkippedBlock, BlockVerdict, RewriteOptions, FoundStub> = {
-  mode: 'rescue',
   noun: 'blocks',
   fileMissing: { skip: 'file_missing', reason: 'elided_file_missing' },
   judge: judgeBlocks,

@@ -22,6 +22,7 @@ import { readToolCalls, type ToolCall } from '../read-tool-calls.js';
 import { readMessageFacts, type MessageFacts } from '../shed/message-facts.js';
 import { isRestoreCall } from '../shed/restore-call.js';
 import type { TranscriptIndex } from '../transcript-index.js';
+import type { FrozenItems } from './frozen-items.js';
 
 /** Reads every tool call of a body by its id: the API dialect's `calls` (core/api-dialect.ts). */
 export type CallReader = (body: Uint8Array, index: TranscriptIndex) => ReadonlyMap<string, ToolCall>;
@@ -106,8 +107,8 @@ export function storedShas(blocks: readonly { readonly sha256: string }[], spans
 export interface WorkingSetAsk {
   readonly body: Uint8Array;
   readonly index: TranscriptIndex;
-  readonly frozen: readonly { readonly sha256: string }[];
-  readonly spans: readonly { readonly sha256: string }[];
+  /** What the conversation's epochs froze, by kind (frozen-items.ts). */
+  readonly items: FrozenItems;
   /** What the latest epoch froze (its blocks' or its span's sha256); absent: the last span's, if any. */
   readonly latest?: readonly string[];
   /** The record's bring-back counts (ConversationRecord.bringBacks); absent: the body's calls alone count. */
@@ -126,8 +127,9 @@ export function workingSetOfAsk(ask: WorkingSetAsk): WorkingSet {
   let set = ASKED.get(ask);
   if (set === undefined) {
     try {
-      const latest = ask.latest ?? (ask.spans.length === 0 ? [] : [ask.spans[ask.spans.length - 1]!.sha256]);
-      set = workingSetOf(ask.body, ask.index, storedShas(ask.frozen, ask.spans), new Set(latest), undefined, ask.bringBacks, ask.readCalls);
+      const { tool_results: blocks, span: spans } = ask.items;
+      const latest = ask.latest ?? (spans.length === 0 ? [] : [spans[spans.length - 1]!.sha256]);
+      set = workingSetOf(ask.body, ask.index, storedShas(blocks, spans), new Set(latest), undefined, ask.bringBacks, ask.readCalls);
     } catch {
       set = NO_WORKING_SET;
     }

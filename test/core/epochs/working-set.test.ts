@@ -3,6 +3,7 @@ import {
   decideEpoch,
   DEFAULT_POLICY,
   DEFAULT_SHED_POLICY,
+  NO_ITEMS,
   planShed,
   planShedToFit,
   pressedReading,
@@ -117,7 +118,7 @@ describe('a request that grew past the window since the last reading', () => {
   const b = body([...reads(3, 2_000), { prompt: 'check' }, ...STORED.map((restore) => ({ restore, bytes: 60_000 })), ...reads(6, 100)]);
   const window = Math.round(b.length / 4 / 1.05);
   const reading = { contextTokens: Math.round(0.8 * window), window, epochsApplied: 0, requestBytes: Math.round(0.8 * window) * 4 };
-  const ask: EpochAsk = { body: b, index: mustIndex(b), reading, frozen: [], spans: [] };
+  const ask: EpochAsk = { body: b, index: mustIndex(b), reading, items: NO_ITEMS };
   const decide = (take: () => ReturnType<ReturnType<typeof toolResultsLatch>['take']>) => decideEpoch({ reading, threshold: 0.7, epochCount: 0, take });
 
   it('should weigh the request as it now is: the last reading grown by the bytes added since, at its tokens per byte', () => {
@@ -158,7 +159,7 @@ describe('the epoch kinds and the working set', () => {
     const b = body([...reads(3, 2_000), { prompt: 'check' }, ...STORED.map((restore) => ({ restore, bytes: 20_000 })), ...reads(6, 100)]);
     const index = mustIndex(b);
     const frozen: FrozenBlock[] = STORED.map((sha, ordinal) => ({ ordinal, toolUseId: `x${ordinal}`, bytes: 10, sha256: sha, jsonBytes: 12, jsonSha256: sha }));
-    const ask: EpochAsk = { body: b, index, reading, frozen, spans: [] };
+    const ask: EpochAsk = { body: b, index, reading, items: { ...NO_ITEMS, tool_results: frozen } };
     const planner = toolResultsLatch({ policy: DEFAULT_POLICY, elidedDir: '/state/elided', sha256 });
 
     const take = planner.take(ask);
@@ -172,7 +173,7 @@ describe('the epoch kinds and the working set', () => {
   it('should hold a span epoch as a thrash when only the working set would be worth shedding', () => {
     const b = body([...reads(2, 500), { prompt: 'check' }, ...STORED.map((restore) => ({ restore, bytes: 60_000 })), ...reads(1, 100)]);
     const spans: FrozenSpan[] = [];
-    const ask: EpochAsk = { body: b, index: mustIndex(b), reading: { ...reading, requestBytes: b.length }, frozen: [], spans };
+    const ask: EpochAsk = { body: b, index: mustIndex(b), reading: { ...reading, requestBytes: b.length }, items: { ...NO_ITEMS, span: spans } };
     const planner = spansLatch({ policy: DEFAULT_SHED_POLICY, spansDir: '/state/spans', sha256 });
 
     const decision = decide(() => planner.take(ask));

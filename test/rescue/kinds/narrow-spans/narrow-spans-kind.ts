@@ -19,7 +19,7 @@ function plannerOf(ctx: LatchContext) {
   return spansLatch({ policy: fixedRecentBudget(0), spansDir, sha256: sha256Hex, horizon: 1e9 });
 }
 
-const planned = plannedKind({ tag: 'span', mode: 'shed', carries: (api) => api.supports.spans, plannerOf, apply: applySpans });
+const planned = plannedKind({ tag: 'span', carries: (api) => api.supports.spans, plannerOf, apply: applySpans });
 
 /** The kind's record. */
 export const NARROW_SPANS_KIND: LatchKind = {

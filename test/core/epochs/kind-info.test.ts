@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { EPOCH_MODES, type EpochKind } from '../../../src/core/epoch-types.js';
+import { EPOCH_KIND_INFO, EPOCH_KIND_INFOS, kindOfMode, kindOfOriginals, renderingOf } from '../../../src/core/epochs/kind-info.js';
+import { NO_ITEMS } from '../../../src/core/epochs/frozen-items.js';
+import { renderSpanMarkdown } from '../../../src/core/shed/render-span-markdown.js';
+import { utf8 } from '../bodies.js';
+
+const SPAN_JSON = utf8('{"role":"user","content":"hello"},{"role":"assistant","content":"hi"}');
+
+describe('the epoch kinds as the record, report and verify code see them', () => {
+  it('should key each kind by its own tag, one record per tag the items are kept by', () => {
+    for (const [tag, info] of Object.entries(EPOCH_KIND_INFO)) expect(info.tag).toBe(tag);
+    expect(EPOCH_KIND_INFOS.map((k) => k.tag).sort()).toEqual(Object.keys(NO_ITEMS).sort());
+  });
+
+  it('should map each --mode word to exactly one kind, and an absent mode (an old record) to the tool-result kind', () => {
+    expect(kindOfMode(undefined).tag).toBe<EpochKind>('tool_results');
+    expect(kindOfMode('rescue').tag).toBe<EpochKind>('tool_results');
+    expect(kindOfMode('shed').tag).toBe<EpochKind>('span');
+    for (const mode of EPOCH_MODES) expect(EPOCH_KIND_INFOS.filter((k) => k.mode === mode)).toHaveLength(1);
+  });
+
+  it('should refuse a mode no kind runs in with a clear error', () => {
+    expect(() => kindOfMode('compact' as never)).toThrow(/no epoch kind runs in mode compact/);
+  });
+
+  it('should count tool results as blocks and spans as spans, and let only the tool-result kind latch by command', () => {
+    expect(kindOfMode('rescue').counts).toBe('blocks');
+    expect(kindOfMode('shed').counts).toBe('spans');
+    expect(EPOCH_KIND_INFO.thinking_only.counts).toBe('thinking');
+    expect(EPOCH_KIND_INFOS.filter((k) => k.byCommand).map((k) => k.tag)).toEqual(['tool_results']);
+  });
+
+  it("should render an original by its folder's kind: a span as its markdown, an elided text not at all", () => {
+    expect(kindOfOriginals('span')?.tag).toBe('span');
+    expect(kindOfOriginals('nowhere')).toBeUndefined();
+    expect(renderingOf('span', SPAN_JSON, 'ab'.repeat(32))).toBe(renderSpanMarkdown(SPAN_JSON, 'ab'.repeat(32)));
+    expect(renderingOf('elided', SPAN_JSON, 'ab'.repeat(32))).toBeUndefined();
+    expect(renderingOf('thinking', SPAN_JSON, 'ab'.repeat(32))).toBeUndefined();
+  });
+});
