@@ -69,6 +69,21 @@ describe.skipIf(!postgresAvailable())('the Postgres store', () => {
     expect(await store.originalSize('span', span.sha256, 'md')).toBeGreaterThan(0);
   });
 
+  it("should verify a span's rendering by its kind, and name one that is not its span's", async () => {
+    const url = await cluster.createDatabase('rendering');
+    const db = new PgDb(url);
+    await db.migrate();
+    const own = await openPgStore(url);
+    const key = keyOf('rendered span');
+    const { span, file } = spanFor('middle', 1, 8);
+    await own.latch(key, () => ({ record: recordOf(key, [shedEpochOf(1, span)]), files: [], spans: [file] }));
+    expect((await verifyPgStore(db)).problems).toEqual([]);
+    await db.withClient((c) => c.query("UPDATE ctxshed_originals SET bytes = $1 WHERE kind = 'span' AND ext = 'md'", [Buffer.from('# not the span\n')]));
+    expect((await verifyPgStore(db)).problems.join('\n')).toMatch(/is not the rendering of its span/);
+    await own.close();
+    await db.close();
+  });
+
   it('should latch an epoch once when many replicas latch one conversation at once', async () => {
     const key = keyOf('contended');
     const replicas = await Promise.all([1, 2, 3].map(() => openPgStore(cluster.url)));
