@@ -44,7 +44,6 @@ export const PLACED: Readonly<Record<string, { readonly layer: number; readonly 
   'src/core/thinking/thinking-types.ts': { layer: 0, why: 'named by epoch-types.ts: to move into the base with it' },
   'src/core/decide-epoch.ts': { layer: 6, why: 'the decision: to move to decide/' },
   'src/core/hold-reasons.ts': { layer: 6, why: 'the decision: to move to decide/ with decide-epoch.ts' },
-  'src/core/api-dialect.ts': { layer: 4, why: 'an old path of dialects/: to go once epochs/ imports dialects/ itself' },
 };
 
 /**

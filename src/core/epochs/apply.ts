@@ -4,7 +4,7 @@
  * pass through when nothing applies, plan and apply the splices in one copy, check the output,
  * and otherwise fail open. Pure; never throws.
  */
-import { MESSAGES_API } from '../api-dialect.js';
+import { MESSAGES_API } from '../dialects/messages.js';
 import type { PassthroughReason } from '../passthrough-reasons.js';
 import { applySplices, planSplices } from '../splices.js';
 import { judgeThinking, NO_THINKING, type JudgedThinking, type SkippedThinking } from '../thinking/remove-thinking.js';

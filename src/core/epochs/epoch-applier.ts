@@ -4,7 +4,7 @@
  * whole messages (shed mode, spans.ts) differ only in what they find, how they judge it, what
  * they splice in and how they check the output; apply.ts runs the one skeleton over either.
  */
-import type { ApiDialect } from '../api-dialect.js';
+import type { ApiDialect } from '../dialects/dialect.js';
 import type { EpochMode } from '../epoch-types.js';
 import type { PassthroughReason } from '../passthrough-reasons.js';
 import type { Sha256 } from '../ports.js';

@@ -23,7 +23,7 @@ import { readMessageFacts, type MessageFacts } from '../shed/message-facts.js';
 import { isRestoreCall } from '../shed/restore-call.js';
 import type { TranscriptIndex } from '../transcript-index.js';
 
-/** Reads every tool call of a body by its id: the API dialect's `calls` (core/api-dialect.ts). */
+/** Reads every tool call of a body by its id: the API dialect's `calls` (core/dialects/dialect.ts). */
 export type CallReader = (body: Uint8Array, index: TranscriptIndex) => ReadonlyMap<string, ToolCall>;
 
 /** Reads back this many times or more: in the working set for the rest of the conversation. */
