@@ -2,7 +2,7 @@
 import type { ThresholdCrossed } from './latch-threshold.js';
 import type { GateDecision } from './shed/break-even.js';
 import type { FrozenSpan, ShedFit } from './shed/shed-types.js';
-import type { LabelRule, LedgerRow, Refetch, StubLabel } from './labels/label-types.js';
+import type { LabelRule, LedgerRow, Refetch, StubLabel } from './label-types.js';
 import type { FrozenThinking } from './thinking/thinking-types.js';
 
 /** One tool_result frozen by an epoch: where it was and what it held. */

@@ -8,7 +8,7 @@ import type { EpochTake } from '../decide-epoch.js';
 import type { ElisionPolicy, FrozenBlock } from '../epoch-types.js';
 import { encodeJsonString } from '../json-string.js';
 import { freezeLabelled } from '../labels/freeze-labelled.js';
-import { LABELS_POLICY_VERSION, type BlockLabel } from '../labels/label-types.js';
+import { LABELS_POLICY_VERSION, type BlockLabel } from '../label-types.js';
 import { DEFAULT_TOKENS_PER_BYTE, fullnessOf, type DecidedBlock } from '../latch-decision.js';
 import type { OverflowTake } from '../overflow-decision.js';
 import { freezeBlock, planElision, POLICY_NAME, POLICY_VERSION, type PlannedBlock } from '../plan-elision.js';
