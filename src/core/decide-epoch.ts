@@ -12,7 +12,7 @@ import { crossedThreshold, gainFloorTokens, type ThresholdSettings } from './lat
 import { decideBurst, GATE_CEILING, type GateDecision, type GateInput } from './shed/break-even.js';
 import type { TurnPlace } from './thinking/turn-place.js';
 import type { PlannedSpan } from './shed/plan-span.js';
-import type { ShedFit, ShedRefusal } from './shed/shed-types.js';
+import type { ShedFit, ShedRefusal } from './shed-types.js';
 import type { WorkingSetHold } from './epochs/working-set.js';
 
 /** What this request's epoch would take out, as each mode plans it. */

@@ -11,7 +11,7 @@ import type { OverflowTake } from '../overflow-decision.js';
 import type { PlannedBlock } from '../plan-elision.js';
 import type { EpochPart } from '../plan-record.js';
 import type { GateDecision } from '../shed/break-even.js';
-import type { FrozenSpan } from '../shed/shed-types.js';
+import type { FrozenSpan } from '../shed-types.js';
 import type { TranscriptIndex } from '../transcript-index.js';
 import type { CallReader } from './working-set.js';
 

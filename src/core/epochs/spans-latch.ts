@@ -9,7 +9,7 @@ import type { GateDecision } from '../shed/break-even.js';
 import type { Sha256 } from '../ports.js';
 import { freezeSpan, type PlannedSpan } from '../shed/plan-span.js';
 import { planShedToFit, shedFitOf } from '../shed/plan-to-fit.js';
-import { recentBudgetTokens, SHED_POLICY_NAME, SHED_POLICY_VERSION, type ShedFit, type ShedPolicy } from '../shed/shed-types.js';
+import { recentBudgetTokens, SHED_POLICY_NAME, SHED_POLICY_VERSION, type ShedFit, type ShedPolicy } from '../shed-types.js';
 import { gateInputOf, weighSpan } from '../shed/weigh-span.js';
 import type { EpochPlanner, OverflowAsk } from './epoch-planner.js';
 import { bytesWithSpans, pressedReading } from './request-tokens.js';

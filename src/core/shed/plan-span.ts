@@ -8,7 +8,7 @@ import { chooseSpan } from './choose-span.js';
 import { isPersonTurn, personTexts, readMessageFacts, type MessageFacts } from './message-facts.js';
 import { isClientNotice } from './client-notice.js';
 import { latestPrompt, promptExcerpt } from './prompt-excerpt.js';
-import { DEFAULT_SHED_POLICY, GOAL_MARKER, recentBudgetTokens, type FrozenSpan, type ShedPolicy, type ShedRefusal } from './shed-types.js';
+import { DEFAULT_SHED_POLICY, GOAL_MARKER, recentBudgetTokens, type FrozenSpan, type ShedPolicy, type ShedRefusal } from '../shed-types.js';
 import { exactText, lenientText } from './text-of.js';
 
 /** A span the plan would freeze, with the bytes its files must hold. */

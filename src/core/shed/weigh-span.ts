@@ -12,7 +12,7 @@ import { asksOneHourCache } from './one-hour-cache.js';
 import { GATE_CEILING, type GateInput } from './break-even.js';
 import { freezeSpan, type PlannedSpan, type ShedPlan } from './plan-span.js';
 import { planShedToFit, shedFitOf } from './plan-to-fit.js';
-import { recentBudgetTokens, type FrozenSpan, type ShedPolicy } from './shed-types.js';
+import { recentBudgetTokens, type FrozenSpan, type ShedPolicy } from '../shed-types.js';
 import { spanStubMessage } from './span-stub.js';
 
 /** A shed take: a span with its gate input, or the refusal. */
