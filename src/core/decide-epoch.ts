@@ -9,7 +9,7 @@ import type { FrozenBlock } from './epoch-types.js';
 import type { HoldReason } from './hold-reasons.js';
 import { DEFAULT_MIN_GAIN_FRACTION, fullnessOf, weighAdded, type DecidedBlock, type FullnessReading } from './latch-decision.js';
 import { crossedThreshold, gainFloorTokens, type ThresholdSettings } from './latch-threshold.js';
-import { decideBurst, GATE_CEILING, type GateDecision, type GateInput } from './shed/break-even.js';
+import { decideBurst, GATE_CEILING, type GateDecision, type GateInput } from './break-even.js';
 import type { TurnPlace } from './thinking/turn-place.js';
 import type { PlannedSpan } from './shed/plan-span.js';
 import type { ShedFit, ShedRefusal } from './shed-types.js';
@@ -192,7 +192,7 @@ function gated<B extends DecidedBlock>(
 }
 
 /**
- * The burst gate (core/shed/break-even.ts) on a re-write at `fullness`: its decision, or the hold
+ * The burst gate (core/break-even.ts) on a re-write at `fullness`: its decision, or the hold
  * it makes. A kind whose gate is a step after the decision (the tool-result kind's `--gate`) asks
  * it with the decision's fullness, as the decision itself would.
  */

@@ -1,6 +1,6 @@
 /** The shapes an epoch record is made of. Plain data: written by src/state, decided by the core. */
 import type { ThresholdCrossed } from './latch-threshold.js';
-import type { GateDecision } from './shed/break-even.js';
+import type { GateDecision } from './break-even.js';
 import type { FrozenSpan, ShedFit } from './shed-types.js';
 import type { LabelRule, LedgerRow, Refetch, StubLabel } from './label-types.js';
 import type { FrozenThinking } from './thinking/thinking-types.js';

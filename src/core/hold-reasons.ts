@@ -4,7 +4,7 @@
  * earlier epochs. Each request that latched nothing while over the threshold names one in its
  * wire record's `hold`, so no refusal goes unexplained.
  */
-import type { GateDecision } from './shed/break-even.js';
+import type { GateDecision } from './break-even.js';
 import { SHED_REFUSALS } from './shed-types.js';
 import { WORKING_SET_HOLDS } from './epochs/working-set.js';
 

@@ -9,7 +9,7 @@ import { CONVERSATION_FORMAT, type ConversationRecord, type Epoch, type FrozenBl
 import type { LedgerRow } from './label-types.js';
 import type { FullnessReading } from './latch-decision.js';
 import type { ThresholdFired } from './latch-threshold.js';
-import type { GateDecision } from './shed/break-even.js';
+import type { GateDecision } from './break-even.js';
 import type { FrozenSpan, ShedFit } from './shed-types.js';
 
 /** One elided file a latch must make durable before its record may name it. */

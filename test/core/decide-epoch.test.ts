@@ -3,7 +3,7 @@ import { decideEpoch, type EpochInput, type EpochTake } from '../../src/core/dec
 import type { FrozenBlock } from '../../src/core/epoch-types.js';
 import { HOLD_REASONS } from '../../src/core/hold-reasons.js';
 import type { DecidedBlock, FullnessReading } from '../../src/core/latch-decision.js';
-import type { GateInput } from '../../src/core/shed/break-even.js';
+import type { GateInput } from '../../src/core/break-even.js';
 import type { PlannedSpan } from '../../src/core/shed/plan-span.js';
 
 // 150k of a 200k window (75%), measured on a 600 KB request: 0.25 tokens per byte.

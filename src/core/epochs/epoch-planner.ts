@@ -10,7 +10,7 @@ import type { FullnessReading } from '../latch-decision.js';
 import type { OverflowTake } from '../overflow-decision.js';
 import type { PlannedBlock } from '../plan-elision.js';
 import type { EpochPart } from '../plan-record.js';
-import type { GateDecision } from '../shed/break-even.js';
+import type { GateDecision } from '../break-even.js';
 import type { FrozenSpan } from '../shed-types.js';
 import type { TranscriptIndex } from '../transcript-index.js';
 import type { CallReader } from './working-set.js';

@@ -5,7 +5,7 @@
  */
 import type { OverflowTake } from '../overflow-decision.js';
 import type { SpanPart } from '../plan-record.js';
-import type { GateDecision } from '../shed/break-even.js';
+import type { GateDecision } from '../break-even.js';
 import type { Sha256 } from '../ports.js';
 import { freezeSpan, type PlannedSpan } from '../shed/plan-span.js';
 import { planShedToFit, shedFitOf } from '../shed/plan-to-fit.js';

@@ -14,7 +14,7 @@ import type { OverflowTake } from '../overflow-decision.js';
 import { freezeBlock, planElision, POLICY_NAME, POLICY_VERSION, type PlannedBlock } from '../plan-elision.js';
 import type { PlannedFile, ToolResultsPart } from '../plan-record.js';
 import type { Sha256 } from '../ports.js';
-import { GATE_CEILING, type GateDecision, type GateInput } from '../shed/break-even.js';
+import { GATE_CEILING, type GateDecision, type GateInput } from '../break-even.js';
 import { renderStub } from '../stub.js';
 import type { EpochAsk, EpochPlanner, OverflowAsk } from './epoch-planner.js';
 import { bytesWithBlocks, pressedReading } from './request-tokens.js';

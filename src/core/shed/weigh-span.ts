@@ -9,7 +9,7 @@ import type { Sha256 } from '../ports.js';
 import type { TranscriptIndex } from '../transcript-index.js';
 import { shedGateInput } from './gate-input.js';
 import { asksOneHourCache } from './one-hour-cache.js';
-import { GATE_CEILING, type GateInput } from './break-even.js';
+import { GATE_CEILING, type GateInput } from '../break-even.js';
 import { freezeSpan, type PlannedSpan, type ShedPlan } from './plan-span.js';
 import { planShedToFit, shedFitOf } from './plan-to-fit.js';
 import { recentBudgetTokens, type FrozenSpan, type ShedPolicy } from '../shed-types.js';
