@@ -38,7 +38,6 @@ export const CORE_ENTRY = 'src/core/index.ts';
  * `epochs/`; these moves are left to land after it.
  */
 export const PLACED: Readonly<Record<string, { readonly layer: number; readonly why: string }>> = {
-  'src/core/thinking/thinking-types.ts': { layer: 0, why: 'named by epoch-types.ts: to move into the base with it' },
   'src/core/decide-epoch.ts': { layer: 6, why: 'the decision: to move to decide/' },
   'src/core/hold-reasons.ts': { layer: 6, why: 'the decision: to move to decide/ with decide-epoch.ts' },
 };

@@ -6,7 +6,7 @@
  */
 import type { ConversationRecord, Epoch, EpochKind, FrozenBlock } from '../epoch-types.js';
 import type { FrozenSpan } from '../shed-types.js';
-import type { FrozenThinking } from '../thinking/thinking-types.js';
+import type { FrozenThinking } from '../thinking-types.js';
 
 /** What each kind freezes, by its tag. */
 export interface ItemsByKind {
