@@ -11,8 +11,7 @@ import { DEFAULT_MIN_GAIN_FRACTION, fullnessOf, weighAdded, type DecidedBlock, t
 import { crossedThreshold, gainFloorTokens, type ThresholdSettings } from './latch-threshold.js';
 import { decideBurst, GATE_CEILING, type GateDecision, type GateInput } from './break-even.js';
 import type { TurnPlace } from './thinking/turn-place.js';
-import type { PlannedSpan } from './shed/plan-span.js';
-import type { ShedFit, ShedRefusal } from './shed-types.js';
+import type { PlannedSpan, ShedFit, ShedRefusal } from './shed-types.js';
 import type { WorkingSetHold } from './epochs/working-set.js';
 
 /** What this request's epoch would take out, as each mode plans it. */

@@ -4,7 +4,7 @@ import type { FrozenBlock } from '../../src/core/epoch-types.js';
 import { HOLD_REASONS } from '../../src/core/hold-reasons.js';
 import type { DecidedBlock, FullnessReading } from '../../src/core/latch-decision.js';
 import type { GateInput } from '../../src/core/break-even.js';
-import type { PlannedSpan } from '../../src/core/shed/plan-span.js';
+import type { PlannedSpan } from '../../src/core/shed-types.js';
 
 // 150k of a 200k window (75%), measured on a 600 KB request: 0.25 tokens per byte.
 const READING: FullnessReading = { contextTokens: 150_000, window: 200_000, epochsApplied: 0, requestBytes: 600_000 };

@@ -10,9 +10,9 @@ import type { TranscriptIndex } from '../transcript-index.js';
 import { shedGateInput } from './gate-input.js';
 import { asksOneHourCache } from './one-hour-cache.js';
 import { GATE_CEILING, type GateInput } from '../break-even.js';
-import { freezeSpan, type PlannedSpan, type ShedPlan } from './plan-span.js';
+import { freezeSpan, type ShedPlan } from './plan-span.js';
 import { planShedToFit, shedFitOf } from './plan-to-fit.js';
-import { recentBudgetTokens, type FrozenSpan, type ShedPolicy } from '../shed-types.js';
+import { recentBudgetTokens, type FrozenSpan, type PlannedSpan, type ShedPolicy } from '../shed-types.js';
 import { spanStubMessage } from './span-stub.js';
 
 /** A shed take: a span with its gate input, or the refusal. */
