@@ -12,7 +12,7 @@ import { crossedThreshold, gainFloorTokens, type ThresholdSettings } from './lat
 import { decideBurst, GATE_CEILING, type GateDecision, type GateInput } from './break-even.js';
 import type { TurnPlace } from './thinking/turn-place.js';
 import type { PlannedSpan, ShedFit, ShedRefusal } from './shed-types.js';
-import type { WorkingSetHold } from './epochs/working-set.js';
+import type { WorkingSetHold } from './working-set-holds.js';
 
 /** What this request's epoch would take out, as each mode plans it. */
 export type EpochTake<B extends DecidedBlock> =

@@ -6,7 +6,7 @@
  */
 import type { GateDecision } from './break-even.js';
 import { SHED_REFUSALS } from './shed-types.js';
-import { WORKING_SET_HOLDS } from './epochs/working-set.js';
+import { WORKING_SET_HOLDS } from './working-set-holds.js';
 
 /** Reasons of either mode, then shed mode's span refusals (core/shed-types.ts). */
 export const HOLD_REASONS = {

@@ -19,6 +19,7 @@ export * from './first-message.js';
 export * from './head-model.js';
 export * from './context-window.js';
 export * from './latch-decision.js';
+export * from './working-set-holds.js';
 export * from './hold-reasons.js';
 export * from './decide-epoch.js';
 export * from './plan-record.js';
