@@ -21,6 +21,7 @@ export * from './context-window.js';
 export * from './latch-decision.js';
 export * from './working-set-holds.js';
 export * from './hold-reasons.js';
+export * from './epoch-take.js';
 export * from './decide-epoch.js';
 export * from './plan-record.js';
 export * from './usage.js';

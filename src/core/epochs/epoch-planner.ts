@@ -4,7 +4,7 @@
  * latch and one record (rescue/maybe-latch.ts, rescue/overflow-latch.ts, core/plan-record.ts)
  * serve both. Pure: the sha256 function and the state's directories are handed in.
  */
-import type { EpochDecision, EpochTake } from '../decide-epoch.js';
+import type { EpochLatch, EpochTake } from '../epoch-take.js';
 import type { EpochKind, FrozenBlock } from '../epoch-types.js';
 import type { FullnessReading } from '../latch-decision.js';
 import type { OverflowTake } from '../overflow-decision.js';
@@ -54,7 +54,7 @@ export interface OverflowAsk {
 }
 
 /** A decision that latches, of the kind decide-epoch.ts gives. */
-export type LatchingDecision = Extract<EpochDecision<PlannedBlock>, { readonly kind: 'latch' }>;
+export type LatchingDecision = EpochLatch<PlannedBlock>;
 
 /** One kind's latch side. `C` is what the kind chose to freeze, handed back to it to make the epoch. */
 export interface EpochPlanner<C> {

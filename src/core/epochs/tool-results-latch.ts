@@ -4,7 +4,7 @@
  * its elided file. Labels (docs/labels.md), the classifier and `--gate` are steps of this kind
  * only; the engine takes them (rescue/tool-results-steps.ts) and hands their outcome back here.
  */
-import type { EpochTake } from '../decide-epoch.js';
+import type { EpochTake } from '../epoch-take.js';
 import type { ElisionPolicy, FrozenBlock } from '../epoch-types.js';
 import { encodeJsonString } from '../json-string.js';
 import { freezeLabelled } from '../labels/freeze-labelled.js';

@@ -3,7 +3,7 @@
  * the span (or why there is none) and the burst gate's input for it, estimated with the
  * conversation's own tokens per byte. The engine and replay both ask here, so they weigh alike.
  */
-import type { EpochTake } from '../decide-epoch.js';
+import type { EpochTake } from '../epoch-take.js';
 import { fullnessOf, tokensPerByteOf, type FullnessReading } from '../latch-decision.js';
 import type { Sha256 } from '../ports.js';
 import type { TranscriptIndex } from '../transcript-index.js';
