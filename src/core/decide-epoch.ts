@@ -2,11 +2,11 @@
  * Whether a request over the threshold latches an epoch, of either kind: one pure decision that
  * the engine's one latch path (rescue/maybe-latch.ts) calls on what the kind would take out
  * (core/epochs/), and that replay reads back from the engine's hold. It ends in a latch or in a hold with a reason from the closed
- * list (core/hold-reasons.ts). The order is the cost: the reading is checked before anything is
+ * list (core/decide/hold-reasons.ts). The order is the cost: the reading is checked before anything is
  * planned, and `take` (which may hash every eligible block) is asked only when it is fresh.
  */
 import type { EpochLatch, EpochTake } from './epoch-take.js';
-import type { HoldReason } from './hold-reasons.js';
+import type { HoldReason } from './decide/hold-reasons.js';
 import { DEFAULT_MIN_GAIN_FRACTION, fullnessOf, weighAdded, type DecidedBlock, type FullnessReading } from './latch-decision.js';
 import { crossedThreshold, gainFloorTokens, type ThresholdSettings } from './latch-threshold.js';
 import { decideBurst, GATE_CEILING, type GateDecision, type GateInput } from './break-even.js';

@@ -20,7 +20,7 @@ export * from './head-model.js';
 export * from './context-window.js';
 export * from './latch-decision.js';
 export * from './working-set-holds.js';
-export * from './hold-reasons.js';
+export * from './decide/hold-reasons.js';
 export * from './epoch-take.js';
 export * from './decide-epoch.js';
 export * from './plan-record.js';

@@ -39,7 +39,6 @@ export const CORE_ENTRY = 'src/core/index.ts';
  */
 export const PLACED: Readonly<Record<string, { readonly layer: number; readonly why: string }>> = {
   'src/core/decide-epoch.ts': { layer: 6, why: 'the decision: to move to decide/' },
-  'src/core/hold-reasons.ts': { layer: 6, why: 'the decision: to move to decide/ with decide-epoch.ts' },
 };
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decideEpoch, type EpochInput } from '../../src/core/decide-epoch.js';
 import type { EpochTake } from '../../src/core/epoch-take.js';
 import type { FrozenBlock } from '../../src/core/epoch-types.js';
-import { HOLD_REASONS } from '../../src/core/hold-reasons.js';
+import { HOLD_REASONS } from '../../src/core/decide/hold-reasons.js';
 import type { DecidedBlock, FullnessReading } from '../../src/core/latch-decision.js';
 import type { GateInput } from '../../src/core/break-even.js';
 import type { PlannedSpan } from '../../src/core/shed-types.js';

@@ -4,9 +4,9 @@
  * earlier epochs. Each request that latched nothing while over the threshold names one in its
  * wire record's `hold`, so no refusal goes unexplained.
  */
-import type { GateDecision } from './break-even.js';
-import { SHED_REFUSALS } from './shed-types.js';
-import { WORKING_SET_HOLDS } from './working-set-holds.js';
+import type { GateDecision } from '../break-even.js';
+import { SHED_REFUSALS } from '../shed-types.js';
+import { WORKING_SET_HOLDS } from '../working-set-holds.js';
 
 /** Reasons of either mode, then shed mode's span refusals (core/shed-types.ts). */
 export const HOLD_REASONS = {
