@@ -22,7 +22,7 @@ export * from './latch-decision.js';
 export * from './working-set-holds.js';
 export * from './decide/hold-reasons.js';
 export * from './epoch-take.js';
-export * from './decide-epoch.js';
+export * from './decide/decide-epoch.js';
 export * from './plan-record.js';
 export * from './usage.js';
 export * from './shed/index.js';

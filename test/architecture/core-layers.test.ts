@@ -48,7 +48,7 @@ describe('checkCoreLayers', () => {
         'src/core/dialects/chat.ts': "import { indexChat } from '../openai/chat-index.js';",
         'src/core/thinking/freeze-in-plan.ts': "import type { SpanPlan } from '../shed/shed-types.js';",
         'src/core/epoch-types.ts': "import type { StubLabel } from './label-types.js';",
-        'src/core/decide-epoch.ts': "import { workingSet } from './epochs/working-set.js';",
+        'src/core/decide/decide-epoch.ts': "import { workingSet } from '../epochs/working-set.js';",
       }),
     ).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideEpoch, type EpochInput } from '../../src/core/decide-epoch.js';
+import { decideEpoch, type EpochInput } from '../../src/core/decide/decide-epoch.js';
 import type { EpochTake } from '../../src/core/epoch-take.js';
 import type { FrozenBlock } from '../../src/core/epoch-types.js';
 import { HOLD_REASONS } from '../../src/core/decide/hold-reasons.js';

@@ -1,5 +1,5 @@
 /**
- * What a shed epoch latched on this request would take out, as core/decide-epoch.ts weighs it:
+ * What a shed epoch latched on this request would take out, as core/decide/decide-epoch.ts weighs it:
  * the span (or why there is none) and the burst gate's input for it, estimated with the
  * conversation's own tokens per byte. The engine and replay both ask here, so they weigh alike.
  */

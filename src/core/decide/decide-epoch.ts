@@ -5,13 +5,13 @@
  * list (core/decide/hold-reasons.ts). The order is the cost: the reading is checked before anything is
  * planned, and `take` (which may hash every eligible block) is asked only when it is fresh.
  */
-import type { EpochLatch, EpochTake } from './epoch-take.js';
-import type { HoldReason } from './decide/hold-reasons.js';
-import { DEFAULT_MIN_GAIN_FRACTION, fullnessOf, weighAdded, type DecidedBlock, type FullnessReading } from './latch-decision.js';
-import { crossedThreshold, gainFloorTokens, type ThresholdSettings } from './latch-threshold.js';
-import { decideBurst, GATE_CEILING, type GateDecision, type GateInput } from './break-even.js';
-import type { TurnPlace } from './thinking/turn-place.js';
-import type { PlannedSpan } from './shed-types.js';
+import type { EpochLatch, EpochTake } from '../epoch-take.js';
+import type { HoldReason } from './hold-reasons.js';
+import { DEFAULT_MIN_GAIN_FRACTION, fullnessOf, weighAdded, type DecidedBlock, type FullnessReading } from '../latch-decision.js';
+import { crossedThreshold, gainFloorTokens, type ThresholdSettings } from '../latch-threshold.js';
+import { decideBurst, GATE_CEILING, type GateDecision, type GateInput } from '../break-even.js';
+import type { TurnPlace } from '../thinking/turn-place.js';
+import type { PlannedSpan } from '../shed-types.js';
 
 /** Everything the decision reads. */
 export interface EpochInput<B extends DecidedBlock> {
