@@ -60,7 +60,7 @@ export type LatchingDecision = EpochLatch<PlannedBlock>;
 export interface EpochPlanner<C> {
   /** The kind's tag (core/epoch-types.ts `EpochKind`): what its epochs freeze. */
   readonly kind: EpochKind;
-  /** What a threshold latch would take out (core/decide-epoch.ts weighs it): the plan the epoch freezes. */
+  /** What a threshold latch would take out (core/decide/decide-epoch.ts weighs it): the plan the epoch freezes. */
   take(ask: EpochAsk): EpochTake<PlannedBlock>;
   /** What a latching threshold decision chose. */
   chosen(decision: LatchingDecision): C;

@@ -51,7 +51,7 @@ export function spansLatch(settings: SpansSettings): EpochPlanner<SpanLatchChoic
         keepFrom: workingSetOfAsk(ask).firstMessage,
       }),
     chosen: (decision) => ({
-      // A latching decision on a span take always carries its span (core/decide-epoch.ts).
+      // A latching decision on a span take always carries its span (core/decide/decide-epoch.ts).
       span: decision.span!,
       recentTokens: decision.recentTokens ?? 0,
       ...(decision.fit === undefined ? {} : { fit: decision.fit }),
