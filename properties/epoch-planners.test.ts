@@ -1,6 +1,6 @@
 /**
  * Both epoch kinds behind one interface (core/epochs/): over generated conversations and any
- * reading, the threshold decision (core/decide-epoch.ts) on a kind's take latches exactly what the
+ * reading, the threshold decision (core/decide/decide-epoch.ts) on a kind's take latches exactly what the
  * kind planned, and the epoch it makes (`epochOf`) freezes that and names its files; the overflow
  * decision (core/overflow-decision.ts) latches exactly when the take's tokens bring the refused
  * request under the limit.

@@ -15,7 +15,7 @@
  *    the gate latches, and records `forcedAt` exactly when the burst would not have paid back. The
  *    gate does not hold it back: its alternative, reading the cache on, is gone once the API refuses.
  */
-import { decideBurst, type GateDecision, type GateInput } from './shed/break-even.js';
+import { decideBurst, type GateDecision, type GateInput } from './break-even.js';
 
 /** What an epoch of one kind would take out of a refused request, or why it has nothing. */
 export type OverflowTake<C> =

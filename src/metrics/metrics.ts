@@ -4,7 +4,7 @@
  * `/_ctxshed/metrics`). docs/metrics.md lists every metric and when it moves. Replay and tests
  * that count nothing use NO_METRICS.
  */
-import type { HoldReason } from '../core/hold-reasons.js';
+import type { HoldReason } from '../core/decide/hold-reasons.js';
 import type { ModelRoute } from '../core/dialects/index.js';
 import type { PassthroughReason } from '../core/passthrough-reasons.js';
 import type { ThinkingDropReason } from '../core/thinking/thinking-dropped.js';

@@ -4,7 +4,7 @@
  * the order below, which is the order docs/metrics.md gives them.
  */
 import { Counter, Histogram, type Registry } from 'prom-client';
-import { HOLD_REASONS } from '../core/hold-reasons.js';
+import { HOLD_REASONS } from '../core/decide/hold-reasons.js';
 import { THINKING_DROP_REASONS } from '../core/thinking/thinking-dropped.js';
 
 /** The engine's time per model call: a few ms without a latch, up to seconds when a latch fsyncs. */

@@ -7,7 +7,7 @@
  * lists at start, a route or status on its first sight) and looked up without building a string.
  */
 import { collectDefaultMetrics, Registry, type Counter, type Histogram } from 'prom-client';
-import type { HoldReason } from '../core/hold-reasons.js';
+import type { HoldReason } from '../core/decide/hold-reasons.js';
 import type { ModelRoute } from '../core/dialects/index.js';
 import { PASSTHROUGH_REASONS, type PassthroughReason } from '../core/passthrough-reasons.js';
 import type { ThinkingDropReason } from '../core/thinking/thinking-dropped.js';

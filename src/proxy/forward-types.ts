@@ -1,6 +1,6 @@
 /** The shapes of one forward (forward.ts): what it is given, what it holds back, what it returns. */
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import type { ApiName } from '../core/api-dialect.js';
+import type { ApiName } from '../core/dialects/dialect.js';
 import type { ThinkingDropped } from '../core/thinking/thinking-dropped.js';
 import type { UpstreamAgents } from './agents.js';
 import type { Reply } from './reply.js';

@@ -1,6 +1,6 @@
 /** `ctxshed stats` as text: overall totals, then per conversation, per epoch, and the reasons. Pure. */
 import { kindOfMode } from '../core/index.js';
-import { HOLD_REASONS } from '../core/hold-reasons.js';
+import { HOLD_REASONS } from '../core/decide/hold-reasons.js';
 import { PASSTHROUGH_REASONS } from '../core/passthrough-reasons.js';
 import type { StatsReport, StatsTotals } from './stats-report.js';
 import { promptForDisplay, REPORT_WIDTH, renderTable, truncate } from './format-table.js';

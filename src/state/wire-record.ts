@@ -5,7 +5,7 @@
  */
 import { readsFullness, type ModelRoute } from '../core/dialects/index.js';
 import type { RefaultVia, Refault } from '../core/detect-refaults.js';
-import type { HoldReason } from '../core/hold-reasons.js';
+import type { HoldReason } from '../core/decide/hold-reasons.js';
 import type { PassthroughReason } from '../core/passthrough-reasons.js';
 import type { RefusalReason } from '../core/refusal-reasons.js';
 import type { RequestClass } from '../core/request-class.js';

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { countImports } from './core-counts.js';
 import { checkCoreLayers, CORE_LAYERS, KNOWN_UP, PLACED } from './core-layers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -26,6 +27,10 @@ describe('the layers of src/core/', () => {
     expect(violations).toEqual([]);
   });
 
+  it('should have no two folders of the core import each other, folders on one layer included', () => {
+    expect(countImports().bothWays).toEqual([]);
+  });
+
   it('should give every folder of the core a layer, and place only files that exist', async () => {
     const folders = (await fs.readdir(path.join(ROOT, 'src/core'), { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
     const files = await coreFiles();
@@ -46,9 +51,9 @@ describe('checkCoreLayers', () => {
         'src/core/index.ts': "export * from './epochs/index.js';\nexport * from './stub.js';",
         'src/core/epochs/apply.ts': "import { MESSAGES_API } from '../dialects/messages.js';\nimport { x } from '../stub.js';",
         'src/core/dialects/chat.ts': "import { indexChat } from '../openai/chat-index.js';",
-        'src/core/thinking/freeze-in-plan.ts': "import type { SpanPlan } from '../shed/shed-types.js';",
-        'src/core/epoch-types.ts': "import type { StubLabel } from './labels/label-types.js';",
-        'src/core/decide-epoch.ts': "import { workingSet } from './epochs/working-set.js';",
+        'src/core/thinking/freeze-in-plan.ts': "import type { ShedPlan } from '../shed/plan-span.js';",
+        'src/core/epoch-types.ts': "import type { StubLabel } from './label-types.js';",
+        'src/core/decide/decide-epoch.ts': "import { workingSet } from '../epochs/working-set.js';",
       }),
     ).toEqual([]);
   });
@@ -60,7 +65,7 @@ describe('checkCoreLayers', () => {
         'src/core/shed/plan-span.ts': "import { listThinking } from '../thinking/list-thinking.js';",
         'src/core/dialects/messages.ts': "import type { Epoch } from '../epochs/index.js';",
         'src/core/epochs/apply.ts': "import { createMemo } from '../rewrite/rewrite-memo.js';",
-        'src/core/labels/label-types.ts': "import { rule } from './rule-duplicate.js';",
+        'src/core/label-types.ts': "import { rule } from './labels/rule-duplicate.js';",
         'src/core/openai/chat-index.ts': "import { CHAT_API } from '../dialects/chat.js';",
         'src/core/labels/ledger.ts': "import { x } from '../index.js';",
         'src/core/newfolder/a.ts': "import { x } from '../stub.js';",
@@ -70,7 +75,7 @@ describe('checkCoreLayers', () => {
       'src/core/shed/plan-span.ts: the core imports one way: down its layers',
       'src/core/dialects/messages.ts: the core imports one way: down its layers',
       'src/core/epochs/apply.ts: the core imports one way: down its layers',
-      'src/core/labels/label-types.ts: the core imports one way: down its layers',
+      'src/core/label-types.ts: the core imports one way: down its layers',
       'src/core/openai/chat-index.ts: the core imports one way: down its layers',
       'src/core/labels/ledger.ts: the core imports no entry point',
       'src/core/newfolder/a.ts: every folder of the core has a layer',

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { decideEpoch, type EpochInput, type EpochTake } from '../../src/core/decide-epoch.js';
+import { decideEpoch, type EpochInput } from '../../src/core/decide/decide-epoch.js';
+import type { EpochTake } from '../../src/core/epoch-take.js';
 import type { FrozenBlock } from '../../src/core/epoch-types.js';
-import { HOLD_REASONS } from '../../src/core/hold-reasons.js';
+import { HOLD_REASONS } from '../../src/core/decide/hold-reasons.js';
 import type { DecidedBlock, FullnessReading } from '../../src/core/latch-decision.js';
-import type { GateInput } from '../../src/core/shed/break-even.js';
-import type { PlannedSpan } from '../../src/core/shed/plan-span.js';
+import type { GateInput } from '../../src/core/break-even.js';
+import type { PlannedSpan } from '../../src/core/shed-types.js';
 
 // 150k of a 200k window (75%), measured on a 600 KB request: 0.25 tokens per byte.
 const READING: FullnessReading = { contextTokens: 150_000, window: 200_000, epochsApplied: 0, requestBytes: 600_000 };

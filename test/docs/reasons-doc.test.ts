@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { HOLD_REASONS } from '../../src/core/hold-reasons.js';
+import { HOLD_REASONS } from '../../src/core/decide/hold-reasons.js';
 import { PASSTHROUGH_REASONS } from '../../src/core/passthrough-reasons.js';
 import { REFUSAL_REASONS } from '../../src/core/refusal-reasons.js';
-import { SHED_REFUSALS, SHED_SHORT_REASONS, SPAN_SKIP_REASONS } from '../../src/core/shed/shed-types.js';
-import { THINKING_SKIP_REASONS } from '../../src/core/thinking/thinking-types.js';
+import { SHED_REFUSALS, SHED_SHORT_REASONS, SPAN_SKIP_REASONS } from '../../src/core/shed-types.js';
+import { THINKING_SKIP_REASONS } from '../../src/core/thinking-types.js';
 
 describe('docs/reasons.md', () => {
   it('should list exactly the pass-through reasons the code has', () => {

@@ -5,7 +5,7 @@
  * nothing.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { HOLD_REASONS } from '../../src/core/hold-reasons.js';
+import { HOLD_REASONS } from '../../src/core/decide/hold-reasons.js';
 import type { EpochMode } from '../../src/core/index.js';
 import type { EngineSettings } from '../../src/rescue/index.js';
 import { ScriptedClient, type ScriptedClientOptions } from '../../src/scripted/client.js';

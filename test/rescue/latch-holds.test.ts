@@ -1,4 +1,4 @@
-/** The engine says why a request over the threshold latched nothing (`Prepared.hold`, core/hold-reasons.ts). */
+/** The engine says why a request over the threshold latched nothing (`Prepared.hold`, core/decide/hold-reasons.ts). */
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Usage } from '../../src/core/index.js';

@@ -1,4 +1,4 @@
-/** One latching request is decided once (core/decide-epoch.ts): the kind's steps after it decide nothing again. */
+/** One latching request is decided once (core/decide/decide-epoch.ts): the kind's steps after it decide nothing again. */
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decideEpoch, type DecideEpoch, type Usage } from '../../src/core/index.js';

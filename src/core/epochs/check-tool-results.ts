@@ -3,7 +3,7 @@
  * its bytes, and must have the same messages, blocks, tool_use/tool_result pairs and thinking
  * blocks as the input, the same bytes outside `messages`, and a stub exactly where one was put.
  */
-import type { ApiDialect } from '../api-dialect.js';
+import type { ApiDialect } from '../dialects/dialect.js';
 import { bytesEqual } from '../block-text.js';
 import type { Splice } from '../splices.js';
 import { indexResumable, type ResumableIndex, type TranscriptIndex } from '../transcript-index.js';

@@ -4,12 +4,12 @@
  * whole messages (shed mode, spans.ts) differ only in what they find, how they judge it, what
  * they splice in and how they check the output; apply.ts runs the one skeleton over either.
  */
-import type { ApiDialect } from '../api-dialect.js';
+import type { ApiDialect } from '../dialects/dialect.js';
 import type { PassthroughReason } from '../passthrough-reasons.js';
 import type { Sha256 } from '../ports.js';
 import type { Allocate, Splice } from '../splices.js';
 import type { JudgedThinking } from '../thinking/remove-thinking.js';
-import type { FrozenThinking } from '../thinking/thinking-types.js';
+import type { FrozenThinking } from '../thinking-types.js';
 import type { ResumableIndex, TranscriptIndex } from '../transcript-index.js';
 
 /** What applying needs from outside, whatever the kind. */

@@ -4,13 +4,13 @@
  * latch and one record (rescue/maybe-latch.ts, rescue/overflow-latch.ts, core/plan-record.ts)
  * serve both. Pure: the sha256 function and the state's directories are handed in.
  */
-import type { EpochDecision, EpochTake } from '../decide-epoch.js';
+import type { EpochLatch, EpochTake } from '../epoch-take.js';
 import type { EpochKind } from '../epoch-types.js';
 import type { FullnessReading } from '../latch-decision.js';
 import type { OverflowTake } from '../overflow-decision.js';
 import type { PlannedBlock } from '../plan-elision.js';
 import type { EpochPart } from '../plan-record.js';
-import type { GateDecision } from '../shed/break-even.js';
+import type { GateDecision } from '../break-even.js';
 import type { TranscriptIndex } from '../transcript-index.js';
 import type { FrozenItems } from './frozen-items.js';
 import type { CallReader } from './working-set.js';
@@ -52,13 +52,13 @@ export interface OverflowAsk {
 }
 
 /** A decision that latches, of the kind decide-epoch.ts gives. */
-export type LatchingDecision = Extract<EpochDecision<PlannedBlock>, { readonly kind: 'latch' }>;
+export type LatchingDecision = EpochLatch<PlannedBlock>;
 
 /** One kind's latch side. `C` is what the kind chose to freeze, handed back to it to make the epoch. */
 export interface EpochPlanner<C> {
   /** The kind's tag (core/epoch-types.ts `EpochKind`): what its epochs freeze. */
   readonly kind: EpochKind;
-  /** What a threshold latch would take out (core/decide-epoch.ts weighs it): the plan the epoch freezes. */
+  /** What a threshold latch would take out (core/decide/decide-epoch.ts weighs it): the plan the epoch freezes. */
   take(ask: EpochAsk): EpochTake<PlannedBlock>;
   /** What a latching threshold decision chose. */
   chosen(decision: LatchingDecision): C;

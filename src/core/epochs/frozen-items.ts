@@ -5,8 +5,8 @@
  * per kind. A new kind adds its line to `ITEM_READERS` (docs/adding-a-kind.md).
  */
 import type { ConversationRecord, Epoch, EpochKind, FrozenBlock } from '../epoch-types.js';
-import type { FrozenSpan } from '../shed/shed-types.js';
-import type { FrozenThinking } from '../thinking/thinking-types.js';
+import type { FrozenSpan } from '../shed-types.js';
+import type { FrozenThinking } from '../thinking-types.js';
 
 /** What each kind freezes, by its tag. */
 export interface ItemsByKind {

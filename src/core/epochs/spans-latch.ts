@@ -5,11 +5,11 @@
  */
 import type { OverflowTake } from '../overflow-decision.js';
 import type { SpanPart } from '../plan-record.js';
-import type { GateDecision } from '../shed/break-even.js';
+import type { GateDecision } from '../break-even.js';
 import type { Sha256 } from '../ports.js';
-import { freezeSpan, type PlannedSpan } from '../shed/plan-span.js';
+import { freezeSpan } from '../shed/plan-span.js';
 import { planShedToFit, shedFitOf } from '../shed/plan-to-fit.js';
-import { recentBudgetTokens, SHED_POLICY_NAME, SHED_POLICY_VERSION, type ShedFit, type ShedPolicy } from '../shed/shed-types.js';
+import { recentBudgetTokens, SHED_POLICY_NAME, SHED_POLICY_VERSION, type PlannedSpan, type ShedFit, type ShedPolicy } from '../shed-types.js';
 import { gateInputOf, weighSpan } from '../shed/weigh-span.js';
 import type { EpochPlanner, OverflowAsk } from './epoch-planner.js';
 import { bytesWithSpans, pressedReading } from './request-tokens.js';
@@ -51,7 +51,7 @@ export function spansLatch(settings: SpansSettings): EpochPlanner<SpanLatchChoic
         keepFrom: workingSetOfAsk(ask).firstMessage,
       }),
     chosen: (decision) => ({
-      // A latching decision on a span take always carries its span (core/decide-epoch.ts).
+      // A latching decision on a span take always carries its span (core/decide/decide-epoch.ts).
       span: decision.span!,
       recentTokens: decision.recentTokens ?? 0,
       ...(decision.fit === undefined ? {} : { fit: decision.fit }),

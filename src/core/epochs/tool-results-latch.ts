@@ -4,17 +4,17 @@
  * its elided file. Labels (docs/labels.md), the classifier and `--gate` are steps of this kind
  * only; the engine takes them (rescue/tool-results-steps.ts) and hands their outcome back here.
  */
-import type { EpochTake } from '../decide-epoch.js';
+import type { EpochTake } from '../epoch-take.js';
 import type { ElisionPolicy, FrozenBlock } from '../epoch-types.js';
 import { encodeJsonString } from '../json-string.js';
 import { freezeLabelled } from '../labels/freeze-labelled.js';
-import { LABELS_POLICY_VERSION, type BlockLabel } from '../labels/label-types.js';
+import { LABELS_POLICY_VERSION, type BlockLabel } from '../label-types.js';
 import { DEFAULT_TOKENS_PER_BYTE, fullnessOf, type DecidedBlock } from '../latch-decision.js';
 import type { OverflowTake } from '../overflow-decision.js';
 import { freezeBlock, planElision, POLICY_NAME, POLICY_VERSION, type PlannedBlock } from '../plan-elision.js';
 import type { PlannedFile, ToolResultsPart } from '../plan-record.js';
 import type { Sha256 } from '../ports.js';
-import { GATE_CEILING, type GateDecision, type GateInput } from '../shed/break-even.js';
+import { GATE_CEILING, type GateDecision, type GateInput } from '../break-even.js';
 import { renderStub } from '../stub.js';
 import type { EpochAsk, EpochPlanner, OverflowAsk } from './epoch-planner.js';
 import { bytesWithBlocks, pressedReading } from './request-tokens.js';

@@ -24,22 +24,11 @@ import { isRestoreCall } from '../shed/restore-call.js';
 import type { TranscriptIndex } from '../transcript-index.js';
 import type { FrozenItems } from './frozen-items.js';
 
-/** Reads every tool call of a body by its id: the API dialect's `calls` (core/api-dialect.ts). */
+/** Reads every tool call of a body by its id: the API dialect's `calls` (core/dialects/dialect.ts). */
 export type CallReader = (body: Uint8Array, index: TranscriptIndex) => ReadonlyMap<string, ToolCall>;
 
 /** Reads back this many times or more: in the working set for the rest of the conversation. */
 export const PINNING_REFAULTS = 2;
-
-/** The closed hold reasons of the working set (core/hold-reasons.ts, docs/reasons.md). */
-export const WORKING_SET_HOLDS = {
-  working_set_thrash:
-    'A thrash: the epoch would take out what the model brought back since the last epoch (its working set). Planned around it, what is left is not worth a cache re-write, so nothing latched.',
-  working_set_exceeds_window:
-    "Near the window, the working set (what the model brought back since the person's latest prompt, and what it brought back twice) does not fit with what must stay; an epoch around it would leave the request over the window.",
-} as const;
-
-/** Why the working set held an epoch. */
-export type WorkingSetHold = keyof typeof WORKING_SET_HOLDS;
 
 /** The answers that stay in front of the model. */
 export interface WorkingSet {

@@ -4,7 +4,7 @@
  * has had (its assistant messages: one per model call).
  */
 import type { TranscriptIndex } from '../transcript-index.js';
-import type { GateInput } from './break-even.js';
+import type { GateInput } from '../break-even.js';
 import { isItemMessage, isModelTurnRole } from './responses-facts.js';
 
 /**

@@ -1,5 +1,5 @@
 /** Shed mode's pure core: the span choice, its stub, rendering, the gate, the pricing. */
-export * from './shed-types.js';
+export * from '../shed-types.js';
 export * from './message-facts.js';
 export * from './choose-span.js';
 export * from './recent-window.js';
@@ -10,7 +10,7 @@ export * from './plan-span.js';
 export * from './plan-to-fit.js';
 export * from './span-stub.js';
 export * from './render-span-markdown.js';
-export * from './break-even.js';
+export * from '../break-even.js';
 export * from './price-shed.js';
 export * from './one-hour-cache.js';
 export * from './gate-input.js';

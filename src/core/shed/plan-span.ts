@@ -8,18 +8,8 @@ import { chooseSpan } from './choose-span.js';
 import { isPersonTurn, personTexts, readMessageFacts, type MessageFacts } from './message-facts.js';
 import { isClientNotice } from './client-notice.js';
 import { latestPrompt, promptExcerpt } from './prompt-excerpt.js';
-import { DEFAULT_SHED_POLICY, GOAL_MARKER, recentBudgetTokens, type FrozenSpan, type ShedPolicy, type ShedRefusal } from './shed-types.js';
+import { DEFAULT_SHED_POLICY, GOAL_MARKER, recentBudgetTokens, type FrozenSpan, type PlannedSpan, type ShedPolicy, type ShedRefusal } from '../shed-types.js';
 import { exactText, lenientText } from './text-of.js';
-
-/** A span the plan would freeze, with the bytes its files must hold. */
-export interface PlannedSpan extends FrozenSpan {
-  /** The span's exact bytes: the content of `<sha256>.json`. */
-  readonly text: Uint8Array;
-  /** Where the recent window began (for the record and the gate). */
-  readonly windowStart: number;
-  /** Present when the working set ended the span earlier than the recent window would have. */
-  readonly cutByWorkingSet?: true;
-}
 
 /** The plan, or why nothing would be shed. */
 export type ShedPlan =

@@ -1,18 +1,18 @@
 /**
- * What a shed epoch latched on this request would take out, as core/decide-epoch.ts weighs it:
+ * What a shed epoch latched on this request would take out, as core/decide/decide-epoch.ts weighs it:
  * the span (or why there is none) and the burst gate's input for it, estimated with the
  * conversation's own tokens per byte. The engine and replay both ask here, so they weigh alike.
  */
-import type { EpochTake } from '../decide-epoch.js';
+import type { EpochTake } from '../epoch-take.js';
 import { fullnessOf, tokensPerByteOf, type FullnessReading } from '../latch-decision.js';
 import type { Sha256 } from '../ports.js';
 import type { TranscriptIndex } from '../transcript-index.js';
 import { shedGateInput } from './gate-input.js';
 import { asksOneHourCache } from './one-hour-cache.js';
-import { GATE_CEILING, type GateInput } from './break-even.js';
-import { freezeSpan, type PlannedSpan, type ShedPlan } from './plan-span.js';
+import { GATE_CEILING, type GateInput } from '../break-even.js';
+import { freezeSpan, type ShedPlan } from './plan-span.js';
 import { planShedToFit, shedFitOf } from './plan-to-fit.js';
-import { recentBudgetTokens, type FrozenSpan, type ShedPolicy } from './shed-types.js';
+import { recentBudgetTokens, type FrozenSpan, type PlannedSpan, type ShedPolicy } from '../shed-types.js';
 import { spanStubMessage } from './span-stub.js';
 
 /** A shed take: a span with its gate input, or the refusal. */

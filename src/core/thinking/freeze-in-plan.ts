@@ -5,9 +5,9 @@
  */
 import type { ConversationRecord, Epoch, EpochMode } from '../epoch-types.js';
 import { appendEpoch } from '../plan-record.js';
-import type { FrozenSpan } from '../shed/shed-types.js';
+import type { FrozenSpan } from '../shed-types.js';
 import type { FrozenBlock } from '../epoch-types.js';
-import type { FrozenThinking } from './thinking-types.js';
+import type { FrozenThinking } from '../thinking-types.js';
 import type { LatchPlan } from '../plan-record.js';
 import type { Sha256 } from '../ports.js';
 import type { TranscriptIndex } from '../transcript-index.js';

@@ -2,49 +2,16 @@
  * Whether a request over the threshold latches an epoch, of either kind: one pure decision that
  * the engine's one latch path (rescue/maybe-latch.ts) calls on what the kind would take out
  * (core/epochs/), and that replay reads back from the engine's hold. It ends in a latch or in a hold with a reason from the closed
- * list (core/hold-reasons.ts). The order is the cost: the reading is checked before anything is
+ * list (core/decide/hold-reasons.ts). The order is the cost: the reading is checked before anything is
  * planned, and `take` (which may hash every eligible block) is asked only when it is fresh.
  */
-import type { FrozenBlock } from './epoch-types.js';
+import type { EpochLatch, EpochTake } from '../epoch-take.js';
 import type { HoldReason } from './hold-reasons.js';
-import { DEFAULT_MIN_GAIN_FRACTION, fullnessOf, weighAdded, type DecidedBlock, type FullnessReading } from './latch-decision.js';
-import { crossedThreshold, gainFloorTokens, type ThresholdSettings } from './latch-threshold.js';
-import { decideBurst, GATE_CEILING, type GateDecision, type GateInput } from './shed/break-even.js';
-import type { TurnPlace } from './thinking/turn-place.js';
-import type { PlannedSpan } from './shed/plan-span.js';
-import type { ShedFit, ShedRefusal } from './shed/shed-types.js';
-import type { WorkingSetHold } from './epochs/working-set.js';
-
-/** What this request's epoch would take out, as each mode plans it. */
-export type EpochTake<B extends DecidedBlock> =
-  /** Shed mode found no span to shed (or the working set held it: core/epochs/working-set.ts). */
-  | { readonly kind: 'none'; readonly reason: ShedRefusal | WorkingSetHold; readonly detail: string }
-  /**
-   * Rescue mode: the plan's blocks (those frozen already are left out) and, with `--gate`, the
-   * gate's input for the blocks added; `keptByWorkingSet`, the eligible blocks the working set kept out of it.
-   */
-  | {
-      readonly kind: 'blocks';
-      readonly frozen: readonly FrozenBlock[];
-      readonly plan: readonly B[];
-      readonly gate?: (added: readonly B[]) => GateInput;
-      readonly keptByWorkingSet?: number;
-      /** The reading pressed up to this request (core/epochs/request-tokens.ts); absent: the last reading. */
-      readonly reading?: FullnessReading;
-    }
-  /**
-   * Shed mode: the span, the gate's input for it (the gate always weighs a span), the recent
-   * window's budget it was planned with, and near the window what it expects the request to weigh.
-   */
-  | {
-      readonly kind: 'span';
-      readonly span: PlannedSpan;
-      readonly gate: GateInput;
-      readonly recentTokens: number;
-      readonly fit?: ShedFit;
-      /** As the blocks' take's. */
-      readonly reading?: FullnessReading;
-    };
+import { DEFAULT_MIN_GAIN_FRACTION, fullnessOf, weighAdded, type DecidedBlock, type FullnessReading } from '../latch-decision.js';
+import { crossedThreshold, gainFloorTokens, type ThresholdSettings } from '../latch-threshold.js';
+import { decideBurst, GATE_CEILING, type GateDecision, type GateInput } from '../break-even.js';
+import type { TurnPlace } from '../thinking/turn-place.js';
+import type { PlannedSpan } from '../shed-types.js';
 
 /** Everything the decision reads. */
 export interface EpochInput<B extends DecidedBlock> {
@@ -65,20 +32,7 @@ export interface EpochInput<B extends DecidedBlock> {
 /** The decision: under the threshold nothing is decided; over it, a latch or a hold with its reason. */
 export type EpochDecision<B extends DecidedBlock> =
   | { readonly kind: 'idle' }
-  | {
-      readonly kind: 'latch';
-      readonly fullness: number;
-      readonly estimatedTokensFreed: number;
-      /** Rescue mode: the blocks the epoch adds. */
-      readonly added: readonly B[];
-      /** Shed mode: the span the epoch freezes, its recent window's budget and fit. */
-      readonly span?: PlannedSpan;
-      readonly recentTokens?: number;
-      readonly fit?: ShedFit;
-      readonly gate?: GateDecision;
-      /** On a prefix-check model: latched while the newest message was not a person's prompt. */
-      readonly midTurn?: true;
-    }
+  | EpochLatch<B>
   | { readonly kind: 'hold'; readonly reason: HoldReason; readonly detail: string; readonly gate?: GateDecision; readonly span?: PlannedSpan };
 
 /** Decides whether this request latches an epoch, and if not, why. */
@@ -192,7 +146,7 @@ function gated<B extends DecidedBlock>(
 }
 
 /**
- * The burst gate (core/shed/break-even.ts) on a re-write at `fullness`: its decision, or the hold
+ * The burst gate (core/break-even.ts) on a re-write at `fullness`: its decision, or the hold
  * it makes. A kind whose gate is a step after the decision (the tool-result kind's `--gate`) asks
  * it with the decision's fullness, as the decision itself would.
  */

@@ -37,6 +37,16 @@ export interface FrozenSpan {
   readonly tombstone?: string;
 }
 
+/** A span the plan would freeze, with the bytes its files must hold. */
+export interface PlannedSpan extends FrozenSpan {
+  /** The span's exact bytes: the content of `<sha256>.json`. */
+  readonly text: Uint8Array;
+  /** Where the recent window began (for the record and the gate). */
+  readonly windowStart: number;
+  /** Present when the working set ended the span earlier than the recent window would have. */
+  readonly cutByWorkingSet?: true;
+}
+
 /**
  * What decides the recent window a span must leave alone: a budget of tokens counted back from
  * the newest message (recent-window.ts), a fraction of the context window between a floor and a

@@ -1,0 +1,57 @@
+/**
+ * What a kind would take out on a request over the threshold, and the decision that latches it:
+ * the types the kinds (shed/, epochs/) hand to the decision (core/decide/decide-epoch.ts) and take
+ * back from it. In the base, so that the kinds below the decision name them without importing it.
+ */
+import type { GateDecision, GateInput } from './break-even.js';
+import type { FrozenBlock } from './epoch-types.js';
+import type { DecidedBlock, FullnessReading } from './latch-decision.js';
+import type { PlannedSpan, ShedFit, ShedRefusal } from './shed-types.js';
+import type { WorkingSetHold } from './working-set-holds.js';
+
+/** What this request's epoch would take out, as each mode plans it. */
+export type EpochTake<B extends DecidedBlock> =
+  /** Shed mode found no span to shed (or the working set held it: core/epochs/working-set.ts). */
+  | { readonly kind: 'none'; readonly reason: ShedRefusal | WorkingSetHold; readonly detail: string }
+  /**
+   * Rescue mode: the plan's blocks (those frozen already are left out) and, with `--gate`, the
+   * gate's input for the blocks added; `keptByWorkingSet`, the eligible blocks the working set kept out of it.
+   */
+  | {
+      readonly kind: 'blocks';
+      readonly frozen: readonly FrozenBlock[];
+      readonly plan: readonly B[];
+      readonly gate?: (added: readonly B[]) => GateInput;
+      readonly keptByWorkingSet?: number;
+      /** The reading pressed up to this request (core/epochs/request-tokens.ts); absent: the last reading. */
+      readonly reading?: FullnessReading;
+    }
+  /**
+   * Shed mode: the span, the gate's input for it (the gate always weighs a span), the recent
+   * window's budget it was planned with, and near the window what it expects the request to weigh.
+   */
+  | {
+      readonly kind: 'span';
+      readonly span: PlannedSpan;
+      readonly gate: GateInput;
+      readonly recentTokens: number;
+      readonly fit?: ShedFit;
+      /** As the blocks' take's. */
+      readonly reading?: FullnessReading;
+    };
+
+/** A decision that latches: what the epoch adds, and what it was weighed at. */
+export interface EpochLatch<B extends DecidedBlock> {
+  readonly kind: 'latch';
+  readonly fullness: number;
+  readonly estimatedTokensFreed: number;
+  /** Rescue mode: the blocks the epoch adds. */
+  readonly added: readonly B[];
+  /** Shed mode: the span the epoch freezes, its recent window's budget and fit. */
+  readonly span?: PlannedSpan;
+  readonly recentTokens?: number;
+  readonly fit?: ShedFit;
+  readonly gate?: GateDecision;
+  /** On a prefix-check model: latched while the newest message was not a person's prompt. */
+  readonly midTurn?: true;
+}
