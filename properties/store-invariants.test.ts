@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineSettings } from '../src/rescue/index.js';
+import { latchedOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineSettings } from '../src/rescue/index.js';
 import { openStateDir } from '../src/state/open-state-dir.js';
 import { fsStore, PgDb, PgStore, type ConversationStore } from '../src/store/index.js';
 import { postgresAvailable, startPgCluster, type PgCluster } from '../test/support/pg-cluster.js';
@@ -150,7 +150,7 @@ describe.skipIf(!postgresAvailable())('the engine on both stores', () => {
           }
           const request = { method: 'POST', target: '/v1/messages', headers: {}, body: last.bytes };
           const outcomes = await Promise.all([one.prepare(request), two.prepare(request)]);
-          const latched = outcomes.filter((p) => p.latched !== undefined).length;
+          const latched = outcomes.filter((p) => latchedOf(p) !== undefined).length;
           const conversation = outcomes[0]?.key === undefined ? undefined : await store.readRecord(outcomes[0].key);
           expect(latched).toBe(conversation?.epochs.length ?? 0);
           expect(latched).toBeLessThanOrEqual(1);

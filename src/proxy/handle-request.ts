@@ -91,7 +91,7 @@ async function serveBody(deps: ProxyDeps, request: EdgeRequest, reply: Reply, bo
   const prepareStartedAt = performance.now();
   const prepared = givenReason(await engine.prepare(engineRequest), request.passthrough);
   const preparedAt = performance.now();
-  if (prepared.rescued > 0) crashPoint('first-rewritten-in-flight');
+  if (prepared.outcome === 'rewritten' && prepared.rescued > 0) crashPoint('first-rewritten-in-flight');
   // 3. Forward it, the usage reaching the engine before the client sees the end (forward-prepared.ts).
   const forward = forwarderFor(deps, request, reply);
   const first = await forward(prepared, engine.canRescueOverflow(prepared) ? overflowHoldBack(prepared) : undefined);
@@ -115,7 +115,7 @@ async function serveBody(deps: ProxyDeps, request: EdgeRequest, reply: Reply, bo
 
 /** A pass-through named by the request's maker (EdgeRequest.passthrough); a body the engine did change keeps its own facts. */
 function givenReason(prepared: Prepared, given: EdgeRequest['passthrough']): Prepared {
-  if (given === undefined || prepared.reason === undefined) return prepared;
+  if (given === undefined || prepared.outcome === 'rewritten') return prepared;
   return { ...prepared, reason: given.reason, detail: given.detail };
 }
 

@@ -126,7 +126,7 @@ async function answerPrefixMismatch(
   original: (retry?: RetryFacts, last?: { prepared: Prepared; result: ForwardResult }) => FinalExchange,
 ): Promise<FinalExchange> {
   const mismatch = readHeldPrefixMismatch(a.first.held);
-  if (mismatch === undefined || a.prepared.reason !== undefined) return original();
+  if (mismatch === undefined || a.prepared.outcome !== 'rewritten') return original();
   const facts = { reason: 'prefix_check' as const, firstStatus: a.first.held.status, at: `messages.${mismatch.messageIndex}.content.${mismatch.blockIndex}` };
   const outcome = await a.engine.prepareAfterPrefixMismatch(a.request, a.prepared);
   if (outcome.kind === 'declined') return original({ ...facts, sent: false, why: outcome.why });

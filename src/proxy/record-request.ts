@@ -1,6 +1,6 @@
 /** The wire record of one forwarded request (state/wire-record.ts), written after its response. */
-import type { EngineRequest, Prepared } from '../rescue/index.js';
-import { buildWireRecord, type WireTransport } from '../state/wire-record.js';
+import { latchedOf, latchHoldOf, unreachable, type EngineRequest, type Prepared } from '../rescue/index.js';
+import { buildWireRecord, type WireRecordInput, type WireTransport } from '../state/wire-record.js';
 import { appendWireRecord, type WireDeps } from './append-wire-record.js';
 import type { FinalExchange } from './overflow-retry.js';
 
@@ -34,19 +34,13 @@ export async function recordRequest(deps: WireDeps & { readonly now: () => Date 
     window: last.window,
     bytesIn: request.body.length,
     bytesOut: last.body.length,
-    rescued: last.rescued,
-    bytesElided: last.bytesElided,
     epochs: last.epochs,
-    latched: last.latched,
+    ...outcomeFacts(last),
     // The first preparation weighed the latch; a retry that latched on overflow leaves no hold.
-    hold: last.latched === undefined ? prepared.hold?.reason : undefined,
-    reason: last.reason,
-    skipped: last.skipped,
+    hold: latchedOf(last) === undefined ? latchHoldOf(prepared)?.reason : undefined,
     rewritePath: last.rewritePath,
     refaults: last.refaults,
     retry: final.retry,
-    thinkingRemoved: last.thinkingRemoved,
-    thinkingSkipped: last.thinkingSkipped,
     thinkingDropped: result.thinkingDropped,
     status: final.status,
     responseBytes: final.responseBytes,
@@ -58,6 +52,29 @@ export async function recordRequest(deps: WireDeps & { readonly now: () => Date 
     transport: facts.transport,
   });
   // An epoch latched, by the first preparation or a retry's, and nothing failed: the store took its files and record.
-  const stored = (prepared.latched !== undefined || last.latched !== undefined) && prepared.stateFailed !== true && last.stateFailed !== true;
+  const stored = (latchedOf(prepared) !== undefined || latchedOf(last) !== undefined) && prepared.stateFailed !== true && last.stateFailed !== true;
   await appendWireRecord(deps, record, stored);
+}
+
+/** What the record says of the request's outcome: the stubs and thinking of a rewrite, the reason of the input bytes sent unchanged. */
+function outcomeFacts(
+  prepared: Prepared,
+): Pick<WireRecordInput, 'rescued' | 'bytesElided' | 'latched' | 'reason' | 'skipped' | 'thinkingRemoved' | 'thinkingSkipped'> {
+  switch (prepared.outcome) {
+    case 'rewritten':
+      return {
+        rescued: prepared.rescued,
+        bytesElided: prepared.bytesElided,
+        latched: prepared.latched,
+        skipped: prepared.skipped,
+        thinkingRemoved: prepared.thinkingRemoved,
+        thinkingSkipped: prepared.thinkingSkipped,
+      };
+    case 'passthrough':
+      return { rescued: 0, bytesElided: 0, latched: prepared.latched, reason: prepared.reason, skipped: prepared.skipped };
+    case 'held':
+      return { rescued: 0, bytesElided: 0, reason: prepared.reason, skipped: prepared.skipped };
+    default:
+      return unreachable(prepared);
+  }
 }

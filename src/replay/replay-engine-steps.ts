@@ -2,7 +2,7 @@
  * The two strategies of a session replay that run ctxshed's own engine (replay-step.ts): rescue,
  * and rescue in shed mode, each fed back the reading the proxy's handler would take.
  */
-import type { Prepared } from '../rescue/index.js';
+import { latchedOf, passthroughReasonOf, type Prepared } from '../rescue/index.js';
 import type { PricedRequest } from './prompt-cache.js';
 import { countPassthrough, type SessionRun } from './session-run.js';
 import { settle, type Settled } from './settle-strategy.js';
@@ -16,8 +16,8 @@ export async function replayRescue(run: SessionRun, frame: StepFrame): Promise<v
   const rescued = await sendWithinWindow(run.rescue, windowRequest(run, frame));
   const prepared = rescued.prepared;
   run.workingSets.rescue.add(frame.body, prepared, frame.tokensPerByte);
-  if (prepared.reason === undefined && prepared.conversation !== undefined) {
-    const skipped = new Set((prepared.skipped ?? []).flatMap((s) => ('ordinal' in s ? [s.ordinal] : [])));
+  if (prepared.outcome === 'rewritten' && prepared.conversation !== undefined) {
+    const skipped = new Set(prepared.skipped.flatMap((s) => ('ordinal' in s ? [s.ordinal] : [])));
     run.refaults.elide(
       c.id,
       prepared.epochs,
@@ -25,11 +25,12 @@ export async function replayRescue(run: SessionRun, frame: StepFrame): Promise<v
       prepared.conversation.items.tool_results.filter((b) => !skipped.has(b.ordinal)),
     );
   }
-  if (prepared.reason !== undefined && prepared.reason !== 'no_epoch') countPassthrough(run, `rescue:${prepared.reason}`);
+  const reason = passthroughReasonOf(prepared);
+  if (reason !== undefined && reason !== 'no_epoch') countPassthrough(run, `rescue:${reason}`);
   for (const s of prepared.skipped ?? []) countPassthrough(run, `rescue-block:${s.reason}`);
   if (prepared.conversation !== undefined) run.entries.set(c.id, prepared.conversation);
   if (rescued.kind === 'answered' && rescued.rescued) run.tallies.rescue.rescued++;
-  settle(run, frame, { strategy: 'rescue', sent: prepared.body, epochHere: prepared.latched !== undefined, outcome: settledOf(rescued) });
+  settle(run, frame, { strategy: 'rescue', sent: prepared.body, epochHere: latchedOf(prepared) !== undefined, outcome: settledOf(rescued) });
   if (rescued.kind === 'answered') run.rescue.observe(prepared, readingOf(frame, rescued.tokens, prepared));
 }
 
@@ -41,14 +42,15 @@ export async function replayShed(run: SessionRun, frame: StepFrame, recorded: Pr
   const shedOut = await sendWithinWindow(run.shed, windowRequest(run, frame));
   const shedPrepared = shedOut.prepared;
   run.workingSets.shed.add(body, shedPrepared, r);
-  if (shedPrepared.reason !== undefined && shedPrepared.reason !== 'no_epoch') countPassthrough(run, `shed:${shedPrepared.reason}`);
+  const reason = passthroughReasonOf(shedPrepared);
+  if (reason !== undefined && reason !== 'no_epoch') countPassthrough(run, `shed:${reason}`);
   for (const s of shedPrepared.skipped ?? []) countPassthrough(run, `shed-span:${s.reason}`);
   if (shedOut.kind === 'answered' && shedOut.rescued) tallies.shed.rescued++;
   const mainIndex = tallies.shed.fullness.length;
   const shedPriced = settle(run, frame, {
     strategy: 'shed',
     sent: shedPrepared.body,
-    epochHere: shedPrepared.latched !== undefined,
+    epochHere: latchedOf(shedPrepared) !== undefined,
     outcome: settledOf(shedOut),
   });
   if (shedPriced !== undefined) {

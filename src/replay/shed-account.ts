@@ -6,7 +6,7 @@
  * engine prepared it and the cache model priced it.
  */
 import type { GateDecision, HoldReason } from '../core/index.js';
-import type { Prepared } from '../rescue/index.js';
+import { latchedOf, latchHoldOf, type Prepared } from '../rescue/index.js';
 import type { PricedRequest } from './prompt-cache.js';
 import type { RebuiltRequest } from './rebuild-conversations.js';
 import { ReplayRefaults, spanToolResults, type RefaultFigure } from './replay-refaults.js';
@@ -69,8 +69,8 @@ export class ShedAccount {
   afterSend(step: ShedStep): number {
     const { prepared, conversation: c, request } = step;
     const entry = prepared.conversation;
-    if (prepared.reason === undefined && entry !== undefined) {
-      const skipped = new Set((prepared.skipped ?? []).flatMap((s) => ('sha256' in s ? [s.sha256] : [])));
+    if (prepared.outcome === 'rewritten' && entry !== undefined) {
+      const skipped = new Set(prepared.skipped.flatMap((s) => ('sha256' in s ? [s.sha256] : [])));
       const taken = entry.items.span.filter((sp) => !skipped.has(sp.sha256)).flatMap((sp) => spanToolResults(request.messages, sp.first, sp.last));
       this.#refaults.elide(c, prepared.epochs, request.messages, taken);
       const ids = this.#results.get(c) ?? new Set<string>();
@@ -80,7 +80,9 @@ export class ShedAccount {
     const savedNow = step.body.length - prepared.body.length;
     const savedBefore = this.#saved.get(c) ?? 0;
     this.#saved.set(c, savedNow);
-    const epoch = entry?.record?.epochs.find((e) => e.n === prepared.latched);
+    const latched = latchedOf(prepared);
+    const hold = latchHoldOf(prepared);
+    const epoch = latched === undefined ? undefined : entry?.record?.epochs.find((e) => e.n === latched);
     if (epoch !== undefined) {
       this.epochs.push(
         shedEpochFigure({
@@ -100,9 +102,9 @@ export class ShedAccount {
           turnsAfter: step.requests - 1 - step.n,
         }),
       );
-    } else if (prepared.hold !== undefined) {
+    } else if (hold !== undefined) {
       // Over the threshold and nothing latched: the engine's own hold says why, with its figures.
-      const { reason, gate, spanBytes, windowBytes } = prepared.hold;
+      const { reason, gate, spanBytes, windowBytes } = hold;
       this.#hold(reason, step, gate, spanBytes, windowBytes);
     }
     return savedNow;

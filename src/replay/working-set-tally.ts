@@ -6,7 +6,7 @@
  * call bringing stored text back is skipped without indexing, so most requests cost one byte scan.
  */
 import { indexTranscript, NO_WORKING_SET, RESTORE_TOOL_NAME, storedShas, workingSetOf, type WorkingSet } from '../core/index.js';
-import type { Prepared } from '../rescue/index.js';
+import { latchHoldOf, type Prepared } from '../rescue/index.js';
 
 /** One engine strategy's working set over a session (the report's `workingSet.rescue` and `.shed`). */
 export interface WorkingSetFigure {
@@ -34,8 +34,9 @@ export class WorkingSetTally {
 
   /** Counts one prepared request: its hold, and its working set, at `tokensPerByte`. */
   add(body: Uint8Array, prepared: Prepared, tokensPerByte: number): void {
-    if (prepared.hold?.reason === 'working_set_thrash') this.#thrash++;
-    if (prepared.hold?.reason === 'working_set_exceeds_window') this.#exceeds++;
+    const hold = latchHoldOf(prepared);
+    if (hold?.reason === 'working_set_thrash') this.#thrash++;
+    if (hold?.reason === 'working_set_exceeds_window') this.#exceeds++;
     const set = workingSetOfBody(body, prepared);
     if (set.calls.size === 0) return;
     this.#requests++;

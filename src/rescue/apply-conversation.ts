@@ -11,7 +11,7 @@ import type { Prepared } from './engine-types.js';
 import type { FileAvailability } from './file-availability.js';
 import type { ApplyDeps } from './kind-apply.js';
 import type { LatchKind } from './latch-kind.js';
-import { passthroughOf, preparedOf, thinkingFacts } from './prepared-of.js';
+import { passthroughOf, rewrittenOf, type StepFacts } from './prepared-of.js';
 import type { RequestMeta } from './request-meta.js';
 
 export type { ApplyDeps } from './kind-apply.js';
@@ -27,8 +27,8 @@ export interface ApplyAsk {
   readonly indexed: IncrementalIndex;
   readonly api: ApiDialect;
   readonly nowMs: number;
-  /** What the earlier steps found (the latch, the hold, refaults), carried into the answer. */
-  readonly extra: Partial<Prepared>;
+  /** What the earlier steps found (the latch or the hold, refaults), carried into the answer. */
+  readonly found: StepFacts;
 }
 
 /** The body with the conversation's epochs applied as they are now, or a pass-through with its reason. */
@@ -43,25 +43,18 @@ export async function applyConversation(deps: ApplyDeps, ask: ApplyAsk): Promise
     await checkFiles(deps.files, snap);
   }
   // No await from here to the apply: the items and `epochs` are one snapshot of the record.
-  const common: Partial<Prepared> = { conversation: viewOf(entry), key, epochs: entry.record?.epochs.length ?? 0, ...ask.extra };
+  const facts: StepFacts = { ...ask.found, conversation: viewOf(entry), key, epochs: entry.record?.epochs.length ?? 0 };
   // A memo serves one epoch's frozen lists only: a new epoch makes it useless.
   const { tool_results: frozen, thinking_only: thinking } = snap;
   const memo = indexed.resumed?.memo ?? deps.memos.get(key, nowMs);
   if (memo !== undefined && (memo.frozen !== frozen || (memo.thinking !== thinking && memo.thinking.length + thinking.length > 0)))
     deps.memos.delete(key, memo);
-  if (!hasFrozenItems(snap)) return passthroughOf(body, meta, 'no_epoch', 'no epoch yet', common);
+  if (!hasFrozenItems(snap)) return passthroughOf(body, meta, 'no_epoch', 'no epoch yet', facts);
   // 7. The apply, the kind's, checked on its own output by the core.
   const { outcome, how } = kind.apply(deps, { body, indexed, api, key, nowMs }, snap);
-  if (outcome.kind === 'passthrough') return passthroughOf(body, meta, outcome.reason, outcome.detail, { ...common, ...how, skipped: outcome.skipped });
-  return {
-    ...preparedOf(outcome.body, meta),
-    ...common,
-    ...how,
-    rescued: outcome.stubs,
-    bytesElided: outcome.bytesTaken,
-    skipped: outcome.skipped,
-    ...thinkingFacts(outcome),
-  };
+  const applied: StepFacts = { ...facts, ...(how.rewritePath === undefined ? {} : { rewritePath: how.rewritePath }) };
+  if (outcome.kind === 'passthrough') return passthroughOf(body, meta, outcome.reason, outcome.detail, { ...applied, skipped: outcome.skipped });
+  return rewrittenOf(outcome, meta, applied);
 }
 
 /** One snapshot of a conversation's frozen items, taken between awaits: the kind's own, and thinking. */

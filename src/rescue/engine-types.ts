@@ -23,9 +23,26 @@ export interface EngineRequest {
   readonly body: Uint8Array;
 }
 
-/** What to send upstream, and everything the wire record and the next reading need of it. */
-export interface Prepared {
-  /** The bytes to send: the input itself on a pass-through, else the rewrite. */
+/**
+ * What to send upstream, and everything the wire record and the next reading need of it: a closed
+ * union on `outcome`, each variant with only the fields that can occur in it.
+ *
+ * - `passthrough`: the input bytes unchanged, with the reason from the closed list
+ *   (core/passthrough-reasons.ts). A request that latched and whose apply then failed says which
+ *   epoch it latched.
+ * - `held`: over the threshold, no epoch latched (`hold` says why, core/hold-reasons.ts), and the
+ *   input bytes went unchanged (`reason`: no epoch to apply yet, or the apply failed).
+ * - `rewritten`: the body with the conversation's epochs applied. It may have latched one, or been
+ *   held: a request over the threshold whose latch was held is still rewritten by the epochs the
+ *   conversation already has, and says why it latched nothing (never both `latched` and `hold`).
+ *
+ * The engine builds them with prepared-of.ts; a consumer switches on `outcome`.
+ */
+export type Prepared = PassedThrough | Held | Rewritten;
+
+/** What every answer carries, whatever its outcome. */
+export interface PreparedFacts {
+  /** The bytes to send: the input itself on a pass-through or a hold, else the rewrite. */
   readonly body: Uint8Array;
   readonly route: ModelRoute | undefined;
   /** The window this request is measured against (`--window`, else the beta header's). */
@@ -40,34 +57,61 @@ export interface Prepared {
    * frozen items, its last reading), never the engine's live entry; `observe` finds that by `key`.
    */
   readonly conversation?: ConversationView;
-  /** Stubs in the body sent (the wire record's `rescued`): tool-result stubs, or span stubs in shed mode. */
-  readonly rescued: number;
-  /** Bytes those stubs stand for: the elided texts, or the shed spans. */
-  readonly bytesElided: number;
   /** How many epochs the conversation had when this request was sent. */
   readonly epochs: number;
-  /** The epoch this request latched, if it did. */
-  readonly latched?: number;
-  /** Over the threshold and no epoch latched: why (core/hold-reasons.ts). */
-  readonly hold?: LatchHold;
-  /** Why the input bytes went through unchanged; absent when rewritten. */
-  readonly reason?: PassthroughReason;
-  readonly detail?: string;
-  /** Frozen blocks (or, in shed mode, spans) the rewrite left alone, each with why. */
-  readonly skipped?: readonly (SkippedBlock | SkippedSpan)[];
-  /** Frozen thinking blocks this request went without (docs/rescue.md, "Preserved thinking"); absent: none. */
-  readonly thinkingRemoved?: number;
-  /** Frozen thinking blocks left in it, each with why; absent: none. */
-  readonly thinkingSkipped?: readonly SkippedThinking[];
   /** The state directory failed during this request (its wire record must not report it healthy). */
   readonly stateFailed?: true;
-  /** Whether the rewrite ran from the conversation's last rewrite or from scratch (same bytes either way). */
-  readonly rewritePath?: 'incremental' | 'full';
   /** `--labels model`: ctxshed's own call to the classifier while latching, for the wire record. */
   readonly classifier?: ClassifierReport;
   /** Elided blocks the request's new tool calls read back (counted once per call and conversation). */
   readonly refaults?: readonly Refault[];
+  /** Whether the apply ran from the conversation's last rewrite or from scratch (same bytes either way). */
+  readonly rewritePath?: RewritePath;
 }
+
+/** The input bytes unchanged, for a reason. */
+export interface PassedThrough extends PreparedFacts {
+  readonly outcome: 'passthrough';
+  readonly reason: PassthroughReason;
+  readonly detail: string;
+  /** The epoch this request latched before its apply failed, if it did. */
+  readonly latched?: number;
+  /** Frozen blocks (or spans) the failed apply left alone, each with why. */
+  readonly skipped?: readonly (SkippedBlock | SkippedSpan)[];
+}
+
+/** Over the threshold, no epoch latched, and the input bytes unchanged. */
+export interface Held extends PreparedFacts {
+  readonly outcome: 'held';
+  /** Why no epoch latched (core/hold-reasons.ts). */
+  readonly hold: LatchHold;
+  /** Why the input bytes went through unchanged (`no_epoch`: nothing frozen yet). */
+  readonly reason: PassthroughReason;
+  readonly detail: string;
+  readonly skipped?: readonly (SkippedBlock | SkippedSpan)[];
+}
+
+/** The body with the conversation's epochs applied. */
+export interface Rewritten extends PreparedFacts {
+  readonly outcome: 'rewritten';
+  /** Stubs in the body sent (the wire record's `rescued`): tool-result stubs, or span stubs in shed mode. */
+  readonly rescued: number;
+  /** Bytes those stubs stand for: the elided texts, or the shed spans. */
+  readonly bytesElided: number;
+  /** Frozen blocks (or, in shed mode, spans) the rewrite left alone, each with why. */
+  readonly skipped: readonly (SkippedBlock | SkippedSpan)[];
+  /** The epoch this request latched, if it did. */
+  readonly latched?: number;
+  /** Over the threshold and no epoch latched: why (the epochs it had still applied). */
+  readonly hold?: LatchHold;
+  /** Frozen thinking blocks this request went without (docs/rescue.md, "Preserved thinking"); absent: none. */
+  readonly thinkingRemoved?: number;
+  /** Frozen thinking blocks left in it, each with why; absent: none. */
+  readonly thinkingSkipped?: readonly SkippedThinking[];
+}
+
+/** Whether the apply ran from the conversation's last rewrite or from scratch. */
+export type RewritePath = 'incremental' | 'full';
 
 /**
  * ctxshed's own call for `--labels model` (docs/labels.md): a Messages API request body to send

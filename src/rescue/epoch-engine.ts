@@ -54,7 +54,7 @@ import type {
 } from './engine-types.js';
 import { applyConversation, type ApplyDeps } from './apply-conversation.js';
 import { FileAvailability } from './file-availability.js';
-import { passthroughOf } from './prepared-of.js';
+import { passthroughOf, stubsOf, type StepFacts } from './prepared-of.js';
 import type { LatchContext } from './latch-conversation.js';
 import type { LatchKind } from './latch-kind.js';
 import { kindFor } from './latch-kinds.js';
@@ -160,7 +160,7 @@ export class EpochEngine {
   canRescueOverflow(prepared: Prepared): boolean {
     // Every API that gives a reading has a refusal as too long (its dialect's `tooLong`); count_tokens does not.
     if (!readsFullness(prepared.route) || prepared.conversation === undefined || isSideCall(prepared.requestClass)) return false;
-    return prepared.reason === undefined || prepared.reason === 'no_epoch';
+    return prepared.outcome === 'rewritten' || prepared.reason === 'no_epoch';
   }
 
   /**
@@ -187,8 +187,8 @@ export class EpochEngine {
       if (outcome.kind === 'declined') return declined(outcome.why, outcome.detail);
       const retry = outcome.prepared;
       // A retry no smaller than the refused request would be refused again.
-      if (retry.reason !== undefined || retry.rescued <= prepared.rescued || retry.body.length >= prepared.body.length)
-        return declined('no_smaller_body', retry.detail);
+      if (retry.outcome !== 'rewritten') return declined('no_smaller_body', retry.detail);
+      if (retry.rescued <= stubsOf(prepared).rescued || retry.body.length >= prepared.body.length) return declined('no_smaller_body');
       return { kind: 'retry', prepared: retry, overflow };
     } catch (error) {
       return declined('internal_error', errorText(error));
@@ -208,7 +208,7 @@ export class EpochEngine {
       const key = prepared.key;
       const entry = key === undefined ? undefined : this.#table.peek(key);
       // Only a request ctxshed changed: a refusal of the client's own bytes is the client's.
-      if (!this.canRescueOverflow(prepared) || prepared.reason !== undefined || entry === undefined || key === undefined) return declined('not_rescuable');
+      if (!this.canRescueOverflow(prepared) || prepared.outcome !== 'rewritten' || entry === undefined || key === undefined) return declined('not_rescuable');
       const kind = kindFor(entry, this.settings.mode, dialectOf(prepared.route ?? 'messages'));
       const outcome = await this.#latchAndPrepareAgain(request, prepared, entry, key, kind, (index, _meta, onFailure) =>
         latchOnPrefixMismatch(this.#latch, entry, { body: request.body, index, kind: kind.tag }, onFailure),
@@ -216,7 +216,8 @@ export class EpochEngine {
       if (outcome.kind === 'declined') return declined(outcome.why, outcome.detail);
       const retry = outcome.prepared;
       // The retry must go without more thinking than the refused request did.
-      if (retry.reason !== undefined || (retry.thinkingRemoved ?? 0) <= (prepared.thinkingRemoved ?? 0)) return declined('no_smaller_body', retry.detail);
+      if (retry.outcome !== 'rewritten') return declined('no_smaller_body', retry.detail);
+      if ((retry.thinkingRemoved ?? 0) <= (prepared.thinkingRemoved ?? 0)) return declined('no_smaller_body');
       return { kind: 'retry', prepared: retry };
     } catch (error) {
       return declined('internal_error', errorText(error));
@@ -260,7 +261,7 @@ export class EpochEngine {
       indexed,
       api,
       nowMs: this.#now().getTime(),
-      extra: {
+      found: {
         ...(latched.n === undefined ? {} : { latched: latched.n }),
         ...(stateFailed ? { stateFailed: true as const } : {}),
         ...(!kind.refaults || prepared.refaults === undefined ? {} : { refaults: prepared.refaults }),
@@ -356,7 +357,7 @@ export class EpochEngine {
   // One straight line, in request order; each step either returns a pass-through or goes on.
   async #prepare(body: Uint8Array, given: RequestMeta, headers: EngineRequest['headers']): Promise<Prepared> {
     let meta = given;
-    const pass = (reason: PassthroughReason, detail: string, extra: Partial<Prepared> = {}): Prepared => passthroughOf(body, meta, reason, detail, extra);
+    const pass = (reason: PassthroughReason, detail: string, found: StepFacts = {}): Prepared => passthroughOf(body, meta, reason, detail, found);
     // 1. Only model calls with a readable body are ours.
     if (meta.route === undefined) return pass('not_a_model_call', 'not a model call');
     if (meta.encoding !== undefined) return pass('encoded_body', meta.encoding);
@@ -423,15 +424,15 @@ export class EpochEngine {
         cold,
       }));
     }
-    // Over the threshold with no epoch latched: the wire record says why (core/hold-reasons.ts).
-    const withHold = (prepared: Prepared): Prepared => (hold === undefined ? prepared : { ...prepared, hold });
-    const extra: Partial<Prepared> = {
+    // Over the threshold with no epoch latched: the answer is held, or rewritten by the epochs it has, and says why (core/hold-reasons.ts).
+    const weighed: StepFacts = {
       ...(latched === undefined ? {} : { latched }),
+      ...(hold === undefined ? {} : { hold }),
       ...(classifier === undefined ? {} : { classifier }),
       ...(stateFailed ? { stateFailed: true as const } : {}),
       ...(!kind.refaults || refaults.length === 0 ? {} : { refaults }),
     };
-    return withHold(await applyConversation(this.#applyDeps, { kind, body, meta, entry, key, indexed, api, nowMs, extra }));
+    return applyConversation(this.#applyDeps, { kind, body, meta, entry, key, indexed, api, nowMs, found: weighed });
   }
 }
 

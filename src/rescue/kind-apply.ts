@@ -7,7 +7,7 @@
 import type { ApiDialect, EpochOutcome, FrozenItems, FrozenThinking, IncrementalIndex, MemoCache, SkippedBlock, SkippedSpan } from '../core/index.js';
 import type { StateDir } from '../state/layout.js';
 import { sha256Hex } from '../state/sha256-hex.js';
-import type { Prepared } from './engine-types.js';
+import type { RewritePath } from './engine-types.js';
 import type { FileAvailability } from './file-availability.js';
 import type { StubDirs } from './stub-dirs.js';
 
@@ -32,7 +32,7 @@ export interface KindApplyAsk {
 /** The applied body's outcome, and how it was made (the tool-result kind says whether from its memo). */
 export interface KindApplied {
   readonly outcome: EpochOutcome<SkippedBlock | SkippedSpan>;
-  readonly how: Partial<Prepared>;
+  readonly how: { readonly rewritePath?: RewritePath };
 }
 
 /** One kind's apply step. */

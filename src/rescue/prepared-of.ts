@@ -1,31 +1,127 @@
-/** The engine's answers (`Prepared`) as every step builds them: a body to send, or a pass-through with its reason. */
-import type { PassthroughReason, SkippedThinking } from '../core/index.js';
-import type { Prepared } from './engine-types.js';
+/**
+ * The engine's answers (`Prepared`, engine-types.ts) as every step builds them: one constructor per
+ * outcome, from what the steps before it found; and the few facts a consumer reads of any outcome,
+ * each a switch the compiler proves exhaustive.
+ */
+import type { EpochOutcome, LatchHold, PassthroughReason, Refault, SkippedBlock, SkippedSpan } from '../core/index.js';
+import type { ConversationView } from './conversation-table.js';
+import type { ClassifierReport, Held, PassedThrough, Prepared, PreparedFacts, Rewritten, RewritePath } from './engine-types.js';
 import type { RequestMeta } from './request-meta.js';
 
-/** The body to send, with the request's facts and nothing done yet. */
-export function preparedOf(body: Uint8Array, meta: RequestMeta): Prepared {
+/** What the steps before the answer found, each once it ran: the conversation, the latch, the apply. */
+export interface StepFacts {
+  readonly key?: string;
+  readonly conversation?: ConversationView;
+  readonly epochs?: number;
+  readonly stateFailed?: true;
+  /** The latch step's outcome: the epoch it latched, or why it held; never both. */
+  readonly latched?: number;
+  readonly hold?: LatchHold;
+  readonly classifier?: ClassifierReport;
+  readonly refaults?: readonly Refault[];
+  readonly rewritePath?: RewritePath;
+  readonly skipped?: readonly (SkippedBlock | SkippedSpan)[];
+}
+
+/** An apply's body, as the core's outcome gives it. */
+type AppliedBody = Extract<EpochOutcome<SkippedBlock | SkippedSpan>, { kind: 'applied' }>;
+
+/**
+ * The input bytes unchanged, with a reason from the closed list (core/passthrough-reasons.ts): held
+ * when the latch step said why it latched nothing, else a pass-through.
+ */
+export function passthroughOf(body: Uint8Array, meta: RequestMeta, reason: PassthroughReason, detail: string, facts: StepFacts = {}): PassedThrough | Held {
+  const shared = { ...factsOf(body, meta, facts), reason, detail, ...(facts.skipped === undefined ? {} : { skipped: facts.skipped }) };
+  if (facts.hold !== undefined) return { outcome: 'held', ...shared, hold: facts.hold };
+  return { outcome: 'passthrough', ...shared, ...(facts.latched === undefined ? {} : { latched: facts.latched }) };
+}
+
+/** The body with the conversation's epochs applied; only a request that removed or kept a frozen thinking block says so. */
+export function rewrittenOf(applied: AppliedBody, meta: RequestMeta, facts: StepFacts): Rewritten {
+  return {
+    outcome: 'rewritten',
+    ...factsOf(applied.body, meta, facts),
+    rescued: applied.stubs,
+    bytesElided: applied.bytesTaken,
+    skipped: applied.skipped,
+    ...(facts.latched === undefined ? {} : { latched: facts.latched }),
+    ...(facts.hold === undefined ? {} : { hold: facts.hold }),
+    ...(applied.thinkingRemoved === 0 ? {} : { thinkingRemoved: applied.thinkingRemoved }),
+    ...(applied.thinkingSkipped.length === 0 ? {} : { thinkingSkipped: applied.thinkingSkipped }),
+  };
+}
+
+// What every outcome carries: the request's facts, and what the steps found of its conversation.
+function factsOf(body: Uint8Array, meta: RequestMeta, facts: StepFacts): PreparedFacts {
   return {
     body,
     route: meta.route,
     window: meta.window,
     agentId: meta.agentId,
-    rescued: 0,
-    bytesElided: 0,
-    epochs: 0,
     ...(meta.requestClass === undefined ? {} : { requestClass: meta.requestClass }),
+    ...(facts.key === undefined ? {} : { key: facts.key }),
+    ...(facts.conversation === undefined ? {} : { conversation: facts.conversation }),
+    epochs: facts.epochs ?? 0,
+    ...(facts.stateFailed === undefined ? {} : { stateFailed: facts.stateFailed }),
+    ...(facts.classifier === undefined ? {} : { classifier: facts.classifier }),
+    ...(facts.refaults === undefined ? {} : { refaults: facts.refaults }),
+    ...(facts.rewritePath === undefined ? {} : { rewritePath: facts.rewritePath }),
   };
 }
 
-/** The input bytes unchanged, with a reason from the closed list (core/passthrough-reasons.ts). */
-export function passthroughOf(body: Uint8Array, meta: RequestMeta, reason: PassthroughReason, detail: string, extra: Partial<Prepared> = {}): Prepared {
-  return { ...preparedOf(body, meta), reason, detail, ...extra };
+/** The epoch the request latched: a pass-through (whose apply failed after) or a rewrite may have one. */
+export function latchedOf(prepared: Prepared): number | undefined {
+  switch (prepared.outcome) {
+    case 'passthrough':
+    case 'rewritten':
+      return prepared.latched;
+    case 'held':
+      return undefined;
+    default:
+      return unreachable(prepared);
+  }
 }
 
-/** Only a request that removed or kept a frozen thinking block says so: other records stay as they were. */
-export function thinkingFacts(outcome: { readonly thinkingRemoved: number; readonly thinkingSkipped: readonly SkippedThinking[] }): Partial<Prepared> {
-  return {
-    ...(outcome.thinkingRemoved === 0 ? {} : { thinkingRemoved: outcome.thinkingRemoved }),
-    ...(outcome.thinkingSkipped.length === 0 ? {} : { thinkingSkipped: outcome.thinkingSkipped }),
-  };
+/** Why a request over the threshold latched nothing: a hold says, and a rewrite may. */
+export function latchHoldOf(prepared: Prepared): LatchHold | undefined {
+  switch (prepared.outcome) {
+    case 'held':
+    case 'rewritten':
+      return prepared.hold;
+    case 'passthrough':
+      return undefined;
+    default:
+      return unreachable(prepared);
+  }
+}
+
+/** Why the input bytes went through unchanged; `undefined` for a rewrite. */
+export function passthroughReasonOf(prepared: Prepared): PassthroughReason | undefined {
+  switch (prepared.outcome) {
+    case 'passthrough':
+    case 'held':
+      return prepared.reason;
+    case 'rewritten':
+      return undefined;
+    default:
+      return unreachable(prepared);
+  }
+}
+
+/** The stubs in the body sent and the bytes they stand for: none unless rewritten. */
+export function stubsOf(prepared: Prepared): { readonly rescued: number; readonly bytesElided: number } {
+  switch (prepared.outcome) {
+    case 'rewritten':
+      return { rescued: prepared.rescued, bytesElided: prepared.bytesElided };
+    case 'passthrough':
+    case 'held':
+      return { rescued: 0, bytesElided: 0 };
+    default:
+      return unreachable(prepared);
+  }
+}
+
+/** The compiler's proof that a switch on `outcome` took every variant. */
+export function unreachable(prepared: never): never {
+  throw new Error(`unknown outcome of a prepared request: ${String((prepared as { outcome?: unknown }).outcome)}`);
 }

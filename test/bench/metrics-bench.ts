@@ -33,7 +33,7 @@ function countingCalls(): void {
   const body = new Uint8Array(2);
   const kinds: Array<[Prepared, ForwardResult]> = [
     [
-      { body, route: 'messages', window: 200_000, agentId: undefined, rescued: 4, bytesElided: 16_000, epochs: 1 },
+      { outcome: 'rewritten', body, route: 'messages', window: 200_000, agentId: undefined, rescued: 4, bytesElided: 16_000, skipped: [], epochs: 1 },
       {
         status: 200,
         bytesOut: 900,
@@ -42,7 +42,7 @@ function countingCalls(): void {
       },
     ],
     [
-      { body, route: 'messages', window: 200_000, agentId: undefined, rescued: 0, bytesElided: 0, epochs: 0, reason: 'no_epoch' },
+      { outcome: 'passthrough', body, route: 'messages', window: 200_000, agentId: undefined, epochs: 0, reason: 'no_epoch', detail: '' },
       {
         status: 200,
         bytesOut: 900,
@@ -51,7 +51,7 @@ function countingCalls(): void {
       },
     ],
     [
-      { body, route: 'count_tokens', window: 200_000, agentId: undefined, rescued: 0, bytesElided: 0, epochs: 0, reason: 'no_epoch' },
+      { outcome: 'passthrough', body, route: 'count_tokens', window: 200_000, agentId: undefined, epochs: 0, reason: 'no_epoch', detail: '' },
       { status: 200, bytesOut: 30, timings: { headersMs: 90, totalMs: 95 } },
     ],
   ];

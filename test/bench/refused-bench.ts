@@ -26,7 +26,7 @@ import {
   type Usage,
 } from '../../src/core/index.js';
 import { commonPrefixLength } from '../../src/rescue/common-prefix-length.js';
-import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type Prepared } from '../../src/rescue/index.js';
+import { DEFAULT_ENGINE_SETTINGS, EpochEngine, latchedOf, passthroughReasonOf, type EngineRequest, type Prepared } from '../../src/rescue/index.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { ClaudeCodeConversation } from './claude-code-body.js';
 import { formatTable, ms, quantile } from './measure.js';
@@ -69,7 +69,7 @@ export async function runRefusedBench(): Promise<void> {
     const first = await setup.prepare(messages(conversation.next()));
     setup.observe(first, { status: 200, usage: usageAt(0.9) });
     const latched = await setup.prepare(messages(conversation.next()));
-    if (latched.latched !== 1) throw new Error(`the bench conversation did not latch (${latched.reason ?? 'no reason'})`);
+    if (latchedOf(latched) !== 1) throw new Error(`the bench conversation did not latch (${passthroughReasonOf(latched) ?? 'no reason'})`);
     // No epoch can free the whole window: every later decision is "gain too small".
     const refusing = { ...settings, minGainFraction: 1 };
     const engines: Record<'engine' | 'engine, memos off', EpochEngine> = {
@@ -104,8 +104,8 @@ export async function runRefusedBench(): Promise<void> {
         const result = task.run();
         if (result instanceof Promise) {
           const prepared = (await result) as Prepared;
-          if (prepared.latched !== undefined || prepared.reason !== undefined)
-            throw new Error(`${task.name}: expected a rewrite without a latch, got ${prepared.reason ?? `epoch ${prepared.latched}`}`);
+          if (prepared.outcome !== 'rewritten') throw new Error(`${task.name}: expected a rewrite without a latch, got ${prepared.reason}`);
+          if (prepared.latched !== undefined) throw new Error(`${task.name}: expected a rewrite without a latch, got epoch ${prepared.latched}`);
         }
         const wall = performance.now() - t0;
         const c = process.cpuUsage(c0);

@@ -1,13 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import type { ForwardResult } from '../../src/proxy/forward.js';
 import { countRequest } from '../../src/proxy/count-request.js';
-import type { Prepared } from '../../src/rescue/index.js';
+import type { PassedThrough, Rewritten } from '../../src/rescue/index.js';
 import { recordingMetrics } from '../support/recording-metrics.js';
 
 const BODY = new Uint8Array([123, 125]);
 
-function prepared(extra: Partial<Prepared> = {}): Prepared {
-  return { body: BODY, route: 'messages', window: 200_000, agentId: undefined, rescued: 0, bytesElided: 0, epochs: 0, ...extra };
+function rewritten(extra: Partial<Rewritten> = {}): Rewritten {
+  return {
+    outcome: 'rewritten',
+    body: BODY,
+    route: 'messages',
+    window: 200_000,
+    agentId: undefined,
+    rescued: 0,
+    bytesElided: 0,
+    skipped: [],
+    epochs: 0,
+    ...extra,
+  };
+}
+
+function passedThrough(extra: Partial<PassedThrough> = {}): PassedThrough {
+  return { outcome: 'passthrough', body: BODY, route: 'messages', window: 200_000, agentId: undefined, epochs: 0, reason: 'no_epoch', detail: '', ...extra };
 }
 
 function result(extra: Partial<ForwardResult> = {}): ForwardResult {
@@ -19,7 +34,7 @@ describe('countRequest', () => {
     const metrics = recordingMetrics();
     const usage = { inputTokens: 12, cacheCreationInputTokens: 3000, cacheReadInputTokens: 90_000, outputTokens: 40 };
 
-    countRequest(metrics, prepared({ rescued: 4, bytesElided: 16_000, epochs: 1 }), result({ usage }), 0.002);
+    countRequest(metrics, rewritten({ rescued: 4, bytesElided: 16_000, epochs: 1 }), result({ usage }), 0.002);
 
     expect(metrics.calls).toEqual([
       ['requestDone', 'messages', 200],
@@ -33,7 +48,7 @@ describe('countRequest', () => {
   it('should count a pass-through by its reason, and no engine time for a request that is not a model call', () => {
     const metrics = recordingMetrics();
 
-    countRequest(metrics, prepared({ route: undefined, reason: 'not_a_model_call' }), result({ status: 404 }), 0.0001);
+    countRequest(metrics, passedThrough({ route: undefined, reason: 'not_a_model_call' }), result({ status: 404 }), 0.0001);
 
     expect(metrics.calls).toEqual([
       ['requestDone', undefined, 404],
@@ -46,15 +61,29 @@ describe('countRequest', () => {
     const metrics = recordingMetrics();
     const hold = { reason: 'working_set_thrash' as const, detail: '3 eligible blocks are in the working set; the rest would free too little' };
 
-    countRequest(metrics, prepared({ epochs: 2, hold }), result({ timings: { totalMs: 5 } }), 0.001);
+    countRequest(metrics, rewritten({ epochs: 2, hold }), result({ timings: { totalMs: 5 } }), 0.001);
 
     expect(metrics.calls).toEqual([['requestDone', 'messages', 200], ['held', 'working_set_thrash'], ['rewritten'], ['rewriteSeconds', 0.001]]);
+  });
+
+  it('should count a held request, sent unchanged, by its hold and by why it went unchanged', () => {
+    const metrics = recordingMetrics();
+    const hold = { reason: 'gain_too_small' as const, detail: 'too little to free' };
+
+    countRequest(metrics, { ...passedThrough({ epochs: 0 }), outcome: 'held', hold }, result({ timings: { totalMs: 5 } }), 0.001);
+
+    expect(metrics.calls).toEqual([
+      ['requestDone', 'messages', 200],
+      ['held', 'gain_too_small'],
+      ['passthrough', 'no_epoch'],
+      ['rewriteSeconds', 0.001],
+    ]);
   });
 
   it('should count a request the upstream never answered, with no time to headers and no usage', () => {
     const metrics = recordingMetrics();
 
-    countRequest(metrics, prepared({ reason: 'no_epoch' }), result({ status: 502, timings: { totalMs: 5 } }), 0.001);
+    countRequest(metrics, passedThrough({ reason: 'no_epoch' }), result({ status: 502, timings: { totalMs: 5 } }), 0.001);
 
     expect(metrics.calls).toEqual([
       ['requestDone', 'messages', 502],
@@ -75,7 +104,7 @@ describe('countRequest', () => {
 
     for (const [retry, outcome] of outcomes) {
       const metrics = recordingMetrics();
-      countRequest(metrics, prepared({ rescued: 4, refaults: [refault, { ...refault, ordinal: 1 }] }), result(), 0.001, retry);
+      countRequest(metrics, rewritten({ rescued: 4, refaults: [refault, { ...refault, ordinal: 1 }] }), result(), 0.001, retry);
 
       expect(metrics.calls.slice(0, 3)).toEqual([
         ['requestDone', 'messages', 200],
@@ -92,7 +121,7 @@ describe('countRequest, thinking dropped by the API', () => {
 
     countRequest(
       metrics,
-      prepared({ reason: 'no_epoch' }),
+      passedThrough({ reason: 'no_epoch' }),
       result({ thinkingDropped: { count: 3, byReason: { prefix_binding_mismatch: 2, model_binding_mismatch: 1 } } }),
       0.001,
     );

@@ -120,7 +120,7 @@ describe('answerHeld', () => {
     expect(got.status).toBe(400);
     expect(got.body.toString()).toBe(body);
     expect(final).toMatchObject({ status: 400, retry: { sent: true, status: 400 } });
-    expect(final.prepared.latched).toBe(1);
+    expect(final.prepared).toMatchObject({ outcome: 'rewritten', latched: 1 });
   });
 
   it('should relay any other held 400 as it was, with no retry', async () => {

@@ -95,7 +95,13 @@ describe('replay: the working set', () => {
     // Arrange: the engine's own holds, as Prepared carries them
     const tally = new WorkingSetTally();
     const prepared = (reason?: string): Prepared =>
-      ({ body: new Uint8Array(), rescued: 0, bytesElided: 0, epochs: 0, ...(reason === undefined ? {} : { hold: { reason } }) }) as unknown as Prepared;
+      ({
+        body: new Uint8Array(),
+        epochs: 0,
+        reason: 'no_epoch',
+        detail: '',
+        ...(reason === undefined ? { outcome: 'passthrough' } : { outcome: 'held', hold: { reason } }),
+      }) as unknown as Prepared;
 
     // Act
     for (const reason of ['working_set_exceeds_window', 'working_set_exceeds_window', 'working_set_thrash', 'gate', undefined])

@@ -67,10 +67,20 @@ function prepared(latched: boolean, hold?: LatchHold): Prepared {
     fileStamp: '',
     refaulted: new Set(),
   } as ConversationEntry;
-  const base = { route: 'messages' as const, window: 100_000, agentId: undefined, conversation, rescued: 0, bytesElided: 0 };
-  return latched
-    ? { ...base, body: body.subarray(0, body.length - 120_000), epochs: 1, latched: 1, rescued: 1, bytesElided: span.bytes }
-    : { ...base, body, epochs: 0, reason: 'no_epoch', detail: 'no epoch yet', ...(hold === undefined ? {} : { hold }) };
+  const base = { route: 'messages' as const, window: 100_000, agentId: undefined, conversation };
+  if (latched)
+    return {
+      ...base,
+      outcome: 'rewritten',
+      body: body.subarray(0, body.length - 120_000),
+      epochs: 1,
+      latched: 1,
+      rescued: 1,
+      bytesElided: span.bytes,
+      skipped: [],
+    };
+  const unchanged = { ...base, body, epochs: 0, reason: 'no_epoch' as const, detail: 'no epoch yet' };
+  return hold === undefined ? { ...unchanged, outcome: 'passthrough' } : { ...unchanged, outcome: 'held', hold };
 }
 
 const step = (over: Partial<ShedStep>): ShedStep => ({

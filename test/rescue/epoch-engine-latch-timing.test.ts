@@ -7,7 +7,7 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Usage } from '../../src/core/index.js';
-import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
+import { latchedOf, latchHoldOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { readConversation } from '../../src/state/read-conversation.js';
@@ -52,8 +52,8 @@ describe.each([
     engine.observe(first, { status: 200, usage: usage(7_500) });
 
     const held = await engine.prepare(messages(loop()));
-    expect(held.latched).toBeUndefined();
-    expect(held.hold).toMatchObject({ reason: 'mid_turn' });
+    expect(latchedOf(held)).toBeUndefined();
+    expect(latchHoldOf(held)).toMatchObject({ reason: 'mid_turn' });
     engine.observe(held, { status: 200, usage: usage(7_600) });
 
     const latched = await engine.prepare(messages(atPrompt()));

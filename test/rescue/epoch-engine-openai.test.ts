@@ -2,7 +2,7 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHAT_API, findStubs, RESPONSES_API, type ApiDialect, type Usage } from '../../src/core/index.js';
-import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
+import { latchedOf, latchHoldOf, stubsOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { readConversation } from '../../src/state/read-conversation.js';
@@ -56,7 +56,7 @@ describe.each([
 
     // Assert
     expect(prepared.body).toBe(body);
-    expect(prepared).toMatchObject({ reason: 'no_epoch', rescued: 0, epochs: 0 });
+    expect(prepared).toMatchObject({ outcome: 'passthrough', reason: 'no_epoch', epochs: 0 });
     expect(prepared.key).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -90,7 +90,7 @@ describe.each([
 
     // Assert
     expect(grown).toMatchObject({ rescued: 4, epochs: 1 });
-    expect(grown.latched).toBeUndefined();
+    expect(latchedOf(grown)).toBeUndefined();
     const before = fromUtf8(latched.body);
     const cut = before.indexOf(filler(4000, 9));
     expect(fromUtf8(grown.body).slice(0, cut)).toBe(before.slice(0, cut));
@@ -105,7 +105,7 @@ describe.each([
     const prepared = await engine.prepare(request(build(OUTPUTS)));
 
     // Assert
-    expect(prepared).toMatchObject({ reason: 'no_epoch', rescued: 0 });
+    expect(prepared).toMatchObject({ outcome: 'passthrough', reason: 'no_epoch' });
   });
 
   it('should shed a span under --mode shed on Responses, and rescue tool outputs on chat, which has no spans', async () => {
@@ -120,7 +120,7 @@ describe.each([
 
     // Assert
     expect(prepared).toMatchObject({ latched: 1, epochs: 1 });
-    expect(prepared.hold).toBeUndefined();
+    expect(latchHoldOf(prepared)).toBeUndefined();
     const record = await readConversation(state, prepared.key!);
     if (api.supports.spans) {
       // A span epoch: one stub item in place of whole items, and the scripted API's rules hold.
@@ -130,7 +130,7 @@ describe.each([
       expect(validateResponsesInput(prepared.body)).toEqual([]);
       expect((await inflateFromState(state, prepared.body)).body).toEqual(build(OUTPUTS));
     } else {
-      expect(prepared.rescued).toBeGreaterThan(0);
+      expect(stubsOf(prepared).rescued).toBeGreaterThan(0);
       expect(record?.epochs[0]?.mode ?? 'rescue').toBe('rescue');
       expect(record?.epochs[0]?.blocks.length).toBeGreaterThan(0);
     }

@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Usage } from '../../src/core/index.js';
-import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
+import { latchedOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { conversation, filler, replaceNth } from '../core/bodies.js';
@@ -68,8 +68,8 @@ describe('side calls', () => {
     engine.observe(side, { status: 200, usage: usage(9_999) });
 
     expect(side).toMatchObject({ rescued: 4, epochs: 1, requestClass: 'side_reply' });
-    expect(side.latched).toBeUndefined();
-    expect(side.reason).toBeUndefined();
+    expect(latchedOf(side)).toBeUndefined();
+    expect(side.outcome).toBe('rewritten');
     expect(main.reading).toBe(readingBefore);
   });
 
@@ -93,7 +93,7 @@ describe('a compaction request', () => {
     const compaction = await engine.prepare(messages(COMPACT_BODY, 'compaction'));
 
     expect(compaction).toMatchObject({ key: main.key, rescued: 4, epochs: 1, requestClass: 'compaction' });
-    expect(compaction.reason).toBeUndefined();
+    expect(compaction.outcome).toBe('rewritten');
     expect(compaction.body.length).toBeLessThan(COMPACT_BODY.length - 10_000);
   });
 

@@ -2,7 +2,7 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DROP_STUB_PREFIX, indexTranscript, SPAN_STUB_PREFIX, STUB_PREFIX, type Usage } from '../../src/core/index.js';
-import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';
+import { latchedOf, stubsOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';
 import { spanPath, type StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { readConversation } from '../../src/state/read-conversation.js';
@@ -53,11 +53,11 @@ describe('EpochEngine in shed mode', () => {
     const prepared = await engine.prepare(messages(BODY));
 
     expect(prepared).toMatchObject({ latched: 1, epochs: 1, rescued: 1 });
-    expect(prepared.reason).toBeUndefined();
+    expect(prepared.outcome).toBe('rewritten');
     const record = await readConversation(state, prepared.key!);
     const epoch = record!.epochs[0]!;
     expect(epoch).toMatchObject({ n: 1, mode: 'shed', trigger: 'threshold', blocks: [], span: { first: 1, last: 6 }, gate: { latch: true } });
-    expect(prepared.bytesElided).toBe(epoch.span!.bytes);
+    expect(stubsOf(prepared).bytesElided).toBe(epoch.span!.bytes);
     const exact = await fs.readFile(spanPath(state, epoch.span!.sha256, 'json'));
     expect(sha256(exact)).toBe(epoch.span!.sha256);
     expect(await fs.readFile(spanPath(state, epoch.span!.sha256, 'md'), 'utf8')).toContain('## 1. assistant');
@@ -77,7 +77,7 @@ describe('EpochEngine in shed mode', () => {
     const later = await engine.prepare(messages(conversation(contents(12))));
 
     expect(later).toMatchObject({ epochs: 1, rescued: 1 });
-    expect(later.latched).toBeUndefined();
+    expect(latchedOf(later)).toBeUndefined();
     const stubEnd = fromUtf8(latched.body).indexOf('small 4');
     expect(fromUtf8(later.body).slice(0, stubEnd)).toBe(fromUtf8(latched.body).slice(0, stubEnd));
   });
@@ -89,7 +89,7 @@ describe('EpochEngine in shed mode', () => {
     const prepared = await engine.prepare(messages(BODY));
 
     expect(prepared).toMatchObject({ reason: 'no_epoch', epochs: 0 });
-    expect(prepared.latched).toBeUndefined();
+    expect(latchedOf(prepared)).toBeUndefined();
   });
 
   it("should burst anyway from the gate's ceiling on, where the client would compact, and record why", async () => {
@@ -114,7 +114,7 @@ describe('EpochEngine in shed mode', () => {
     const after = await engineWith(SHED).prepare(request);
 
     expect(record).toBeDefined();
-    expect(after).toMatchObject({ reason: 'span_file_missing', rescued: 0, epochs: 1 });
+    expect(after).toMatchObject({ outcome: 'passthrough', reason: 'span_file_missing', epochs: 1 });
     expect(after.body).toBe(request.body);
   });
 
@@ -161,7 +161,7 @@ describe('EpochEngine in shed mode, rescue on overflow', () => {
     expect(outcome.kind).toBe('retry');
     const retry = outcome.kind === 'retry' ? outcome.prepared : first;
     expect(retry).toMatchObject({ latched: 1, epochs: 1, rescued: 1 });
-    expect(retry.reason).toBeUndefined();
+    expect(retry.outcome).toBe('rewritten');
     expect(retry.body.length).toBeLessThan(BODY.length);
     expect(fromUtf8(retry.body).split(SPAN_STUB_PREFIX).length - 1).toBe(1);
     expect(headOf(retry.body)).toBe(headOf(BODY));

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { checkEpochLedger, DROP_STUB_PREFIX, elidedTextPath, LABELS_POLICY_VERSION, RESTORE_TOOL_NAME, STUB_PREFIX, type Usage } from '../../src/core/index.js';
-import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';
+import { latchedOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';
 import { elidedPath, type StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { readConversation } from '../../src/state/read-conversation.js';
@@ -54,7 +54,7 @@ describe('EpochEngine.prepare', () => {
     const prepared = await engine.prepare(request);
 
     expect(prepared.body).toBe(request.body);
-    expect(prepared).toMatchObject({ route: 'messages', reason: 'no_epoch', rescued: 0, epochs: 0, window: 10_000 });
+    expect(prepared).toMatchObject({ route: 'messages', outcome: 'passthrough', reason: 'no_epoch', epochs: 0, window: 10_000 });
     expect(prepared.key).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -73,7 +73,7 @@ describe('EpochEngine.prepare', () => {
     const prepared = await engine.prepare(messages(BODY));
 
     expect(prepared).toMatchObject({ latched: 1, epochs: 1, rescued: 4, bytesElided: 16_000 });
-    expect(prepared.reason).toBeUndefined();
+    expect(prepared.outcome).toBe('rewritten');
     const text = fromUtf8(prepared.body);
     // Version 3 stubs: this filler is random enough to count as key material, so they are drops.
     expect(text.split(STUB_PREFIX).length - 1 + text.split(DROP_STUB_PREFIX).length - 1).toBe(4);
@@ -126,9 +126,9 @@ describe('EpochEngine.prepare', () => {
     const after = await engine.prepare(count());
 
     expect(before).toMatchObject({ route: 'count_tokens', reason: 'no_epoch', epochs: 0 });
-    expect(before.latched).toBeUndefined();
+    expect(latchedOf(before)).toBeUndefined();
     expect(after).toMatchObject({ route: 'count_tokens', epochs: 1, rescued: 4 });
-    expect(after.latched).toBeUndefined();
+    expect(latchedOf(after)).toBeUndefined();
   });
 
   it('should count an epoch once, when it latches, with its blocks and text bytes, and not on the requests that carry it', async () => {
@@ -140,7 +140,7 @@ describe('EpochEngine.prepare', () => {
     const latching = await counted.prepare(messages(BODY));
     const carrying = await counted.prepare(messages(BODY));
 
-    expect(latching.latched).toBe(1);
+    expect(latchedOf(latching)).toBe(1);
     expect(carrying).toMatchObject({ epochs: 1, rescued: 4 });
     expect(metrics.calls).toEqual([['epochLatched', 'rescue', 'threshold', 4, 16_000]]);
   });
@@ -207,7 +207,7 @@ describe('EpochEngine.prepare', () => {
     const prepared = await engine.prepare(messages(bytes));
 
     expect(prepared.body).toBe(bytes);
-    expect(prepared.reason).toBeDefined();
+    expect(prepared.outcome).not.toBe('rewritten');
     expect(failures).toEqual([]);
   });
 });
@@ -374,7 +374,7 @@ describe('EpochEngine.prepareAfterOverflow', () => {
 
     const outcome = await engine.prepareAfterOverflow(request, latched, { tokens: 12_000, limit: 10_000 });
 
-    expect(latched.latched).toBe(1);
+    expect(latchedOf(latched)).toBe(1);
     expect(outcome).toMatchObject({ kind: 'declined', why: 'nothing_new' });
   });
 

@@ -2,7 +2,7 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Usage } from '../../src/core/index.js';
-import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
+import { latchedOf, latchHoldOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { conversation, filler, fromUtf8, utf8 } from '../core/bodies.js';
@@ -45,9 +45,9 @@ describe('EpochEngine.prepare, holds', () => {
     engine.observe(under, { status: 200, usage: usage(9_000) });
     const latching = await engine.prepare(request());
 
-    expect(under.hold).toBeUndefined();
+    expect(latchHoldOf(under)).toBeUndefined();
     expect(latching).toMatchObject({ latched: 1 });
-    expect(latching.hold).toBeUndefined();
+    expect(latchHoldOf(latching)).toBeUndefined();
   });
 
   it('should hold with gain_too_small when the blocks free less than the minimum gain', async () => {
@@ -56,8 +56,8 @@ describe('EpochEngine.prepare, holds', () => {
 
     const prepared = await engine.prepare(request());
 
-    expect(prepared.latched).toBeUndefined();
-    expect(prepared.hold).toMatchObject({ reason: 'gain_too_small' });
+    expect(latchedOf(prepared)).toBeUndefined();
+    expect(latchHoldOf(prepared)).toMatchObject({ reason: 'gain_too_small' });
   });
 
   it('should hold with nothing_new once every eligible block is frozen, and stale_reading on a reading older than the epoch', async () => {
@@ -71,9 +71,9 @@ describe('EpochEngine.prepare, holds', () => {
     engine.observe(latching, { status: 200, usage: usage(9_000) });
     const fresh = await engine.prepare(request());
 
-    expect(latching.latched).toBe(1);
-    expect(stale.hold).toMatchObject({ reason: 'stale_reading' });
-    expect(fresh.hold).toMatchObject({ reason: 'nothing_new' });
+    expect(latchedOf(latching)).toBe(1);
+    expect(latchHoldOf(stale)).toMatchObject({ reason: 'stale_reading' });
+    expect(latchHoldOf(fresh)).toMatchObject({ reason: 'nothing_new' });
   });
 
   it('should hold with state_unavailable when the latch cannot write its files, and report the failure', async () => {
@@ -84,7 +84,7 @@ describe('EpochEngine.prepare, holds', () => {
 
     const prepared = await engine.prepare(request());
 
-    expect(prepared.hold).toMatchObject({ reason: 'state_unavailable' });
+    expect(latchHoldOf(prepared)).toMatchObject({ reason: 'state_unavailable' });
     expect(prepared.stateFailed).toBe(true);
     expect(failures.length).toBeGreaterThan(0);
   });
@@ -95,8 +95,8 @@ describe('EpochEngine.prepare, holds', () => {
 
     const [a, b] = await Promise.all([engine.prepare(request()), engine.prepare(request())]);
 
-    expect([a.latched, b.latched].filter((n) => n !== undefined)).toEqual([1]);
-    expect([a.hold?.reason, b.hold?.reason].filter((r) => r !== undefined)).toEqual(['concurrent_latch']);
+    expect([latchedOf(a), latchedOf(b)].filter((n) => n !== undefined)).toEqual([1]);
+    expect([latchHoldOf(a)?.reason, latchHoldOf(b)?.reason].filter((r) => r !== undefined)).toEqual(['concurrent_latch']);
   });
 });
 
@@ -112,10 +112,10 @@ describe('EpochEngine.prepare, holds of the span kind', () => {
     const prepared = await engine.prepare(request(body));
 
     // Assert
-    expect(prepared.latched).toBeUndefined();
-    expect(prepared.hold).toMatchObject({ reason: 'gate', gate: { latch: false, expectedRemainingTurns: 0 } });
-    expect(prepared.hold?.spanBytes).toBeGreaterThan(8000);
-    expect(prepared.hold?.windowBytes).toBeGreaterThan(0);
+    expect(latchedOf(prepared)).toBeUndefined();
+    expect(latchHoldOf(prepared)).toMatchObject({ reason: 'gate', gate: { latch: false, expectedRemainingTurns: 0 } });
+    expect(latchHoldOf(prepared)?.spanBytes).toBeGreaterThan(8000);
+    expect(latchHoldOf(prepared)?.windowBytes).toBeGreaterThan(0);
   });
 });
 
@@ -132,7 +132,7 @@ describe.each(['rescue', 'shed'] as const)('EpochEngine.prepare, a hold on a pre
     const prepared = await engine.prepare(request(body));
 
     // Assert
-    expect(prepared.latched).toBeUndefined();
-    expect(prepared.hold?.reason).toBe('empty_message');
+    expect(latchedOf(prepared)).toBeUndefined();
+    expect(latchHoldOf(prepared)?.reason).toBe('empty_message');
   });
 });

@@ -2,7 +2,7 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decideEpoch, type DecideEpoch, type Usage } from '../../src/core/index.js';
-import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
+import { latchedOf, latchHoldOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { conversation, filler } from '../core/bodies.js';
@@ -47,8 +47,8 @@ describe('EpochEngine.prepare, one decision per request', () => {
 
     const latching = await engine.prepare(request());
 
-    expect(latching.hold).toBeUndefined();
-    expect(latching.latched).toBe(1);
+    expect(latchHoldOf(latching)).toBeUndefined();
+    expect(latchedOf(latching)).toBe(1);
     expect(decisions() - before).toBe(1);
   });
 
@@ -60,7 +60,7 @@ describe('EpochEngine.prepare, one decision per request', () => {
 
     const held = await engine.prepare(request());
 
-    expect(held.hold).toMatchObject({ reason: 'gate' });
+    expect(latchHoldOf(held)).toMatchObject({ reason: 'gate' });
     expect(decisions() - before).toBe(1);
   });
 });

@@ -1,8 +1,12 @@
-/** The engine's answer is a value: the conversation it names is a snapshot, and `observe` finds the live entry by key. */
+/**
+ * The engine's answer is a value: a closed union on `outcome` (passthrough, held, rewritten), each
+ * variant with only its own fields; the conversation it names is a snapshot, and `observe` finds the
+ * live entry by key.
+ */
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Usage } from '../../src/core/index.js';
-import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest } from '../../src/rescue/index.js';
+import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { conversation, filler } from '../core/bodies.js';
@@ -35,7 +39,75 @@ describe('EpochEngine.prepare, its answer as a value', () => {
     // The snapshot stays what it was: the latch after it changed the live entry only.
     expect(first.conversation!.reading).toBeUndefined();
     expect(first.conversation!.items.tool_results).toEqual([]);
-    expect(latching.latched).toBe(1);
+    expect(latching).toMatchObject({ outcome: 'rewritten', latched: 1 });
     expect(latching.conversation!.items.tool_results.length).toBeGreaterThan(0);
+  });
+});
+
+/** The engine after one request whose response read 90% of the window; its first answer. */
+async function overThreshold(settings: Partial<EngineSettings> = {}): Promise<{ engine: EpochEngine; first: Prepared }> {
+  const engine = new EpochEngine(state, { ...DEFAULT_ENGINE_SETTINGS, window: 10_000, ...settings });
+  const first = await engine.prepare(request());
+  engine.observe(first, { status: 200, usage: usage(9_000) });
+  return { engine, first };
+}
+
+describe('EpochEngine.prepare, one outcome per answer', () => {
+  it('should pass a request that is not a model call through with its reason, and nothing a rewrite or a hold has', async () => {
+    const engine = new EpochEngine(state, DEFAULT_ENGINE_SETTINGS);
+    const body = new TextEncoder().encode('{}');
+
+    const prepared = await engine.prepare({ method: 'GET', target: '/v1/models', headers: {}, body });
+
+    expect(prepared).toMatchObject({ outcome: 'passthrough', reason: 'not_a_model_call', epochs: 0 });
+    expect(prepared.body).toBe(body);
+    expect(prepared).not.toHaveProperty('rescued');
+    expect(prepared).not.toHaveProperty('hold');
+    expect(prepared).not.toHaveProperty('bytesElided');
+  });
+
+  it('should pass a conversation without epochs under the threshold through with no_epoch', async () => {
+    const { first } = await overThreshold();
+
+    expect(first).toMatchObject({ outcome: 'passthrough', reason: 'no_epoch', detail: 'no epoch yet' });
+    expect(first.body).toBe(BODY);
+    expect(first.key).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('should answer held, with the hold and why the bytes went unchanged, when a conversation without epochs latches nothing', async () => {
+    const { engine } = await overThreshold({ minGainFraction: 0.99 });
+
+    const held = await engine.prepare(request());
+
+    expect(held).toMatchObject({ outcome: 'held', reason: 'no_epoch', hold: { reason: 'gain_too_small' } });
+    expect(held.body).toBe(BODY);
+    expect(held).not.toHaveProperty('latched');
+    expect(held).not.toHaveProperty('rescued');
+  });
+
+  it('should answer rewritten, with its stubs and the epoch it latched, and no reason', async () => {
+    const { engine } = await overThreshold();
+
+    const latching = await engine.prepare(request());
+
+    expect(latching).toMatchObject({ outcome: 'rewritten', latched: 1, epochs: 1 });
+    if (latching.outcome !== 'rewritten') throw new Error('not rewritten');
+    expect(latching.rescued).toBeGreaterThan(0);
+    expect(latching.bytesElided).toBeGreaterThan(0);
+    expect(latching.body.length).toBeLessThan(BODY.length);
+    expect(latching).not.toHaveProperty('reason');
+    expect(latching).not.toHaveProperty('hold');
+  });
+
+  it('should answer rewritten with the hold when a conversation with an epoch is over the threshold and latches nothing new', async () => {
+    const { engine } = await overThreshold();
+    const latching = await engine.prepare(request());
+    engine.observe(latching, { status: 200, usage: usage(9_000) });
+
+    const again = await engine.prepare(request());
+
+    expect(again).toMatchObject({ outcome: 'rewritten', epochs: 1, hold: { reason: 'nothing_new' } });
+    expect(again).not.toHaveProperty('latched');
+    expect(again.body.length).toBeLessThan(BODY.length);
   });
 });

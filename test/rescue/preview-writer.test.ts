@@ -41,7 +41,7 @@ describe('the previews the engine keeps', () => {
     await engine.prepare(request('/v1/messages', 'Fix the flaky test.', { 'x-claude-code-session-id': SESSION }));
     await engine.settle();
 
-    expect(first.reason).toBe('no_epoch');
+    expect(first).toMatchObject({ reason: 'no_epoch' });
     expect(names).toEqual([`${sessionHashOf(SESSION)}-${first.key}.json`]);
     expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
     expect((await fs.stat(previewsDir(state))).mode & 0o777).toBe(0o700);

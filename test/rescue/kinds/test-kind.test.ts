@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FrozenSpan, TranscriptIndex } from '../../../src/core/index.js';
 import { registerKindForTest } from '../../../src/rescue/latch-kinds.js';
-import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../../src/rescue/index.js';
+import { latchedOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../../src/rescue/index.js';
 import { openStateDir } from '../../../src/state/open-state-dir.js';
 import { conversationArb } from '../../../properties/arbitraries/index.js';
 import { commonPrefixLength, sameBytes } from '../../../properties/support/bytes.js';
@@ -53,7 +53,7 @@ describe('a kind registered by the test hook', () => {
     await fc.assert(
       fc.asyncProperty(conversationArb(8, 3), async (requests) => {
         const { dir, sent } = await run(requests);
-        latched += sent.filter((p) => p.latched !== undefined).length;
+        latched += sent.filter((p) => latchedOf(p) !== undefined).length;
         const last = requests[requests.length - 1]!.bytes;
         const again = new EpochEngine(await openStateDir(dir), SETTINGS);
         const [a, b] = [await again.prepare(request(last)), await again.prepare(request(last.slice()))];
@@ -76,7 +76,7 @@ describe('a kind registered by the test hook', () => {
         for (let i = 1; i < sent.length; i++) {
           const [a, b] = [sent[i - 1]!, sent[i]!];
           const spans = b.conversation?.items.span ?? [];
-          if (a.epochs !== b.epochs || a.reason !== undefined || b.reason !== undefined || spans.length === 0) continue;
+          if (a.epochs !== b.epochs || a.outcome !== 'rewritten' || b.outcome !== 'rewritten' || spans.length === 0) continue;
           const inA = indexOf(requests[i - 1]!.bytes);
           const c = commonPrefixLength(requests[i - 1]!.bytes, requests[i]!.bytes);
           let k = 0;
