@@ -48,7 +48,7 @@ export interface Prepared {
   readonly epochs: number;
   /** The epoch this request latched, if it did. */
   readonly latched?: number;
-  /** Over the threshold and no epoch latched: why (core/hold-reasons.ts). */
+  /** Over the threshold and no epoch latched: why (core/decide/hold-reasons.ts). */
   readonly hold?: LatchHold;
   /** Why the input bytes went through unchanged; absent when rewritten. */
   readonly reason?: PassthroughReason;

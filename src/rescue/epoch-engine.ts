@@ -86,7 +86,7 @@ export interface EngineOptions {
   readonly watchRecords?: boolean;
   /** Where records and originals are kept (src/store/): the state directory itself by default. */
   readonly store?: ConversationStore;
-  /** The threshold latch's one decision per request (core/decide-epoch.ts); a test hands in a spy to count them. */
+  /** The threshold latch's one decision per request (core/decide/decide-epoch.ts); a test hands in a spy to count them. */
   readonly decide?: DecideEpoch;
 }
 
@@ -423,7 +423,7 @@ export class EpochEngine {
         cold,
       }));
     }
-    // Over the threshold with no epoch latched: the wire record says why (core/hold-reasons.ts).
+    // Over the threshold with no epoch latched: the wire record says why (core/decide/hold-reasons.ts).
     const withHold = (prepared: Prepared): Prepared => (hold === undefined ? prepared : { ...prepared, hold });
     const extra: Partial<Prepared> = {
       ...(latched === undefined ? {} : { latched }),
