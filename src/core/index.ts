@@ -1,48 +1,259 @@
 /** ctxshed's pure core: no I/O, no clock, no `node:` imports. The edges import from here. */
-export * from './epoch-types.js';
-export * from './epoch-trigger.js';
-export * from './ports.js';
-export * from './json-scan.js';
-export * from './json-string.js';
-export * from './transcript-index.js';
-export * from './block-text.js';
-export * from './stub.js';
-export * from './label-stub.js';
-export * from './splices.js';
-export * from './plan-elision.js';
-export * from './eligible-blocks.js';
-export * from './passthrough-reasons.js';
-export * from './refusal-reasons.js';
-export * from './epochs/index.js';
-export * from './conversation-key.js';
-export * from './first-message.js';
-export * from './head-model.js';
-export * from './context-window.js';
-export * from './latch-decision.js';
-export * from './working-set-holds.js';
-export * from './decide/hold-reasons.js';
-export * from './epoch-take.js';
-export * from './decide/decide-epoch.js';
-export * from './plan-record.js';
-export * from './usage.js';
-export * from './shed/index.js';
-export * from './common-prefix.js';
-export * from './rewrite/rewrite-memo.js';
-export * from './rewrite/incremental-index.js';
-export * from './rewrite/incremental-rewrite.js';
-export * from './rewrite/memo-cache.js';
-export * from './labels/index.js';
-export * from './prompt-too-long.js';
-export * from './estimate-overflow.js';
-export * from './overflow-decision.js';
-export * from './epochs/index.js';
-export * from './read-tool-calls.js';
-export * from './detect-refaults.js';
-export * from './dialects/index.js';
-export * from './openai/index.js';
-export * from './latch-threshold.js';
-export * from './cache-cold.js';
-export * from './last-turn.js';
-export * from './thinking/index.js';
-export * from './request-class.js';
-export * from './client-compaction.js';
+export {
+  CONVERSATION_FORMAT,
+  type ConversationRecord,
+  type ElisionPolicy,
+  type Epoch,
+  type EpochKind,
+  type EpochMode,
+  type FrozenBlock,
+  type ToolResultEpoch,
+} from './epoch-types.js';
+export { triggerOf } from './epoch-trigger.js';
+export type { CommonPrefixLength, Sha256 } from './ports.js';
+export { MAX_JSON_DEPTH, scanArray, scanDocument, scanObject, scanString, scanValue } from './json-scan.js';
+export { encodeJsonString } from './json-string.js';
+export { type IndexOutcome, indexTranscript, type MessageInfo, type Span, type ToolResultInfo, type TranscriptIndex } from './transcript-index.js';
+export { DROP_STUB_PREFIX, elidedTextPath, parseStub, renderStub, STUB_PREFIX } from './stub.js';
+export { type LabelledBlock, renderLabelStub } from './label-stub.js';
+export { applySplices, planSplices } from './splices.js';
+export {
+  CLIENT_CLEARED_PLACEHOLDER,
+  DEFAULT_KEEP_RECENT,
+  DEFAULT_MIN_ELIDE_BYTES,
+  DEFAULT_POLICY,
+  freezeBlock,
+  planElision,
+  type PlannedBlock,
+  POLICY_NAME,
+  POLICY_VERSION,
+} from './plan-elision.js';
+export { type EligibilityMemo, findEligible } from './eligible-blocks.js';
+export { PASSTHROUGH_REASONS, type PassthroughReason } from './passthrough-reasons.js';
+export {
+  type AppliedSpan,
+  applyEpochs,
+  applyInflate,
+  checkRewrite,
+  checkShed,
+  type EpochAsk,
+  type EpochOutcome,
+  type EpochPlanner,
+  EPOCH_KIND_INFO,
+  type EpochKindInfo,
+  findSpanStubs,
+  findStubs,
+  type FoundSpanStub,
+  type FoundStub,
+  type FrozenItems,
+  frozenItemsOf,
+  hasFrozenItems,
+  kindOfMode,
+  NO_ITEMS,
+  NO_WORKING_SET,
+  type OverflowAsk,
+  pressedReading,
+  renderingOf,
+  restoredContent,
+  type RewriteOptions,
+  type RewriteOutcome,
+  rewriteRequest,
+  type ShedOptions,
+  type SkippedBlock,
+  SPANS,
+  spansLatch,
+  storedShas,
+  type StubbedBlock,
+  TOOL_RESULTS,
+  type ToolResultsChoice,
+  toolResultsLatch,
+  type ToolResultsLatch,
+  type ToolResultsOverflow,
+  toolResultsOverflowTake,
+  type WorkingSet,
+  workingSetOf,
+  workingSetOrdinals,
+} from './epochs/index.js';
+export { conversationKey, conversationKeyOf, firstPromptExcerpt, promptOfFirstMessage } from './conversation-key.js';
+export { findFirstMessage } from './first-message.js';
+export { decideContextWindow, DEFAULT_CONTEXT_WINDOW, LONG_CONTEXT_WINDOW, modelContextWindow } from './context-window.js';
+export {
+  type DecidedBlock,
+  decideLatch,
+  DEFAULT_MIN_GAIN_FRACTION,
+  DEFAULT_TOKENS_PER_BYTE,
+  type FullnessReading,
+  type LatchDecision,
+  type LatchInput,
+  tokensPerByteOf,
+  weighAdded,
+} from './latch-decision.js';
+export type { HoldReason, LatchHold } from './decide/hold-reasons.js';
+export type { EpochTake } from './epoch-take.js';
+export { decideEpoch, type DecideEpoch, type EpochDecision, weighGate } from './decide/decide-epoch.js';
+export { type EpochPart, type LatchPlan, type PlannedFile, planRecord } from './plan-record.js';
+export { contextTokensOf, type Usage } from './usage.js';
+export {
+  asksOneHourCache,
+  chooseSpan,
+  decideBurst,
+  DEFAULT_SHED_POLICY,
+  estimateSpanTokens,
+  fixedRecentBudget,
+  freezeSpan,
+  type FrozenSpan,
+  GATE_CEILING,
+  type GateDecision,
+  type GateInput,
+  GOAL_MARKER,
+  isClientNotice,
+  isPersonTurn,
+  isRestoreCall,
+  latestPrompt,
+  type MessageFacts,
+  parseSpanStub,
+  type PlannedSpan,
+  planShed,
+  planShedToFit,
+  priceShed,
+  promptExcerpt,
+  readMessageFacts,
+  renderSpanMarkdown,
+  renderSpanStub,
+  rescueGateInput,
+  SHED_POLICY_NAME,
+  SHED_POLICY_VERSION,
+  SHED_REFUSALS,
+  type ShedBasis,
+  shedGateInput,
+  type ShedPolicy,
+  type ShedPrice,
+  type SkippedSpan,
+  SPAN_STUB_PREFIX,
+  SPAN_STUB_TOKENS_PER_BYTE,
+  spanFilePath,
+  spanStubMessage,
+  TOMBSTONE_MAX_CHARS,
+  wellFormed,
+} from './shed/index.js';
+export { commonPrefixLengthLoop } from './common-prefix.js';
+export type { RewriteMemo } from './rewrite/rewrite-memo.js';
+export { type IncrementalIndex, indexIncrementally } from './rewrite/incremental-index.js';
+export { rewriteIncrementally } from './rewrite/incremental-rewrite.js';
+export { DEFAULT_MEMO_LIMITS, MemoCache, type MemoLimits } from './rewrite/memo-cache.js';
+export {
+  applyClassifierScores,
+  type BlockLabel,
+  buildClassifierRequest,
+  checkEpochLedger,
+  CHUNK_HEAD_MAX_CHARS,
+  CLASSIFIER_LABELS,
+  countVerdicts,
+  currentTask,
+  describeInput,
+  freezeLabelled,
+  type Label,
+  LABEL_RULES,
+  labelBlocks,
+  LABELS_POLICY_VERSION,
+  type LabelScores,
+  LEDGER_SHA_HEX,
+  type LedgerRow,
+  mainInputOf,
+  parseClassifierResponse,
+  REFETCH_ROUTES,
+  renderLedgerLine,
+  selectClassifierChunks,
+} from './labels/index.js';
+export { type OverflowReading, readPromptTooLong, type TooLongRefusal } from './prompt-too-long.js';
+export { overflowReadingOf } from './estimate-overflow.js';
+export { decideOverflow } from './overflow-decision.js';
+export type { ToolCall } from './read-tool-calls.js';
+export { detectRefaults, detectShellRefaults, MIN_RESTORE_PREFIX_HEX, type Refault, RESTORE_TOOL_NAME, shasReadBack } from './detect-refaults.js';
+export {
+  type ApiDialect,
+  CHAT_API,
+  CODEX_SESSION_HEADER,
+  dialectOf,
+  dialectOfTarget,
+  indexAnyApi,
+  type KeyLookup,
+  MESSAGES_API,
+  type ModelRoute,
+  modelRouteOf,
+  readsFullness,
+  registerDialectForTest,
+  RESPONSES_API,
+  type ShapedError,
+  toMessagesUsage,
+} from './dialects/index.js';
+export {
+  codexReleaseOf,
+  decideStreamHead,
+  indexChat,
+  indexResponses,
+  isCompactionTrigger,
+  OPENAI_MODEL_WINDOWS,
+  openAiConversationKey,
+  openAiFirstPrompt,
+  type OpenAiIndex,
+  type OpenAiIndexOutcome,
+  openAiModelWindow,
+  parseEventData,
+  readChatUsage,
+  readContextLengthExceeded,
+  readNewestOpenAiCalls,
+  readOpenAiCalls,
+  readResponsesUsage,
+  requestClassOfBody,
+  shellLine,
+  streamedFailureBody,
+} from './openai/index.js';
+export {
+  crossedThreshold,
+  DEFAULT_LONG_WINDOW_RESCUE_TOKENS,
+  firedThreshold,
+  gainFloorTokens,
+  type ThresholdFired,
+  type ThresholdSettings,
+  tokenThresholdFor,
+} from './latch-threshold.js';
+export { CACHE_TTL_1H_MS, CACHE_TTL_5M_MS, isPredictedCold, thresholdsFor } from './cache-cold.js';
+export {
+  type CorrectionDeclined,
+  DEFAULT_LATCH_AT,
+  firstChangeInRequest,
+  firstChangeOf,
+  freezeThinking,
+  freezeThinkingInPlan,
+  type FrozenThinking,
+  judgeThinking,
+  LATCH_AT_CHOICES,
+  type LatchAt,
+  listThinking,
+  planCorrection,
+  type PlannedThinking,
+  planThinking,
+  type PrefixMismatch,
+  readPrefixMismatch,
+  reinsertThinking,
+  type RestoredThinking,
+  type SkippedThinking,
+  turnPlaceOf,
+} from './thinking/index.js';
+export {
+  COMPACTION_HEADER,
+  isSideCall,
+  mayLatchOnThreshold,
+  readRequestClass,
+  REQUEST_CLASS_HEADER,
+  REQUEST_CLASSES,
+  type RequestClass,
+} from './request-class.js';
+export {
+  AUTOCOMPACT_BUFFER_TOKENS,
+  CLIENT_OUTPUT_RESERVE_TOKENS,
+  clientCompactionPoint,
+  effectiveCompactWindow,
+  parseAutoCompactWindow,
+} from './client-compaction.js';

@@ -30,7 +30,7 @@ export interface EngineRequest {
  * - `passthrough`: the input bytes unchanged, with the reason from the closed list
  *   (core/passthrough-reasons.ts). A request that latched and whose apply then failed says which
  *   epoch it latched.
- * - `held`: over the threshold, no epoch latched (`hold` says why, core/hold-reasons.ts), and the
+ * - `held`: over the threshold, no epoch latched (`hold` says why, core/decide/hold-reasons.ts), and the
  *   input bytes went unchanged (`reason`: no epoch to apply yet, or the apply failed).
  * - `rewritten`: the body with the conversation's epochs applied. It may have latched one, or been
  *   held: a request over the threshold whose latch was held is still rewritten by the epochs the
@@ -83,7 +83,7 @@ export interface PassedThrough extends PreparedFacts {
 /** Over the threshold, no epoch latched, and the input bytes unchanged. */
 export interface Held extends PreparedFacts {
   readonly outcome: 'held';
-  /** Why no epoch latched (core/hold-reasons.ts). */
+  /** Why no epoch latched (core/decide/hold-reasons.ts). */
   readonly hold: LatchHold;
   /** Why the input bytes went through unchanged (`no_epoch`: nothing frozen yet). */
   readonly reason: PassthroughReason;

@@ -86,7 +86,7 @@ export interface EngineOptions {
   readonly watchRecords?: boolean;
   /** Where records and originals are kept (src/store/): the state directory itself by default. */
   readonly store?: ConversationStore;
-  /** The threshold latch's one decision per request (core/decide-epoch.ts); a test hands in a spy to count them. */
+  /** The threshold latch's one decision per request (core/decide/decide-epoch.ts); a test hands in a spy to count them. */
   readonly decide?: DecideEpoch;
 }
 
@@ -424,7 +424,7 @@ export class EpochEngine {
         cold,
       }));
     }
-    // Over the threshold with no epoch latched: the answer is held, or rewritten by the epochs it has, and says why (core/hold-reasons.ts).
+    // Over the threshold with no epoch latched: the answer is held, or rewritten by the epochs it has, and says why (core/decide/hold-reasons.ts).
     const weighed: StepFacts = {
       ...(latched === undefined ? {} : { latched }),
       ...(hold === undefined ? {} : { hold }),

@@ -23,7 +23,7 @@ export interface LatchContext {
   readonly metrics: Metrics;
   /** `--labels model`: the call, and the scores it gave so far (one question per block). */
   readonly classifier?: { readonly call: ClassifierCall; readonly memory: Map<string, LabelScores> };
-  /** The one decision of a threshold latch (core/decide-epoch.ts); a test hands in a spy to count them. */
+  /** The one decision of a threshold latch (core/decide/decide-epoch.ts); a test hands in a spy to count them. */
   readonly decide?: DecideEpoch;
 }
 
@@ -35,7 +35,7 @@ export interface LatchContext {
 export interface LatchBody {
   readonly body: Uint8Array;
   readonly index: TranscriptIndex;
-  /** The decision latched mid-turn on a prefix-check model (core/decide-epoch.ts): the epoch says so. */
+  /** The decision latched mid-turn on a prefix-check model (core/decide/decide-epoch.ts): the epoch says so. */
   readonly midTurn?: boolean;
 }
 

@@ -37,7 +37,7 @@ export interface EligibilitySlot {
   keep(memo: EligibilityMemo): void;
 }
 
-/** The engine's one decision (core/decide-epoch.ts) with this request's reading, thresholds and turn. */
+/** The engine's one decision (core/decide/decide-epoch.ts) with this request's reading, thresholds and turn. */
 export type Decide = <B extends DecidedBlock>(take: () => EpochTake<B>) => EpochDecision<B>;
 
 /**

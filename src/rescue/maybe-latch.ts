@@ -1,7 +1,7 @@
 /**
  * Whether this request latches a new epoch of its conversation's kind, and latching it when it
  * does: one path for every kind in the registry (latch-kinds.ts). The decision is
- * core/decide-epoch.ts's, made once, on what the kind would take out; the kind's `choose` takes
+ * core/decide/decide-epoch.ts's, made once, on what the kind would take out; the kind's `choose` takes
  * its own steps after it (latch-kind.ts). The record is core/plan-record.ts's, the write
  * latch-conversation.ts's (files durable first, then the record).
  */

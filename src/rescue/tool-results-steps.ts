@@ -52,7 +52,7 @@ export type StepsOutcome =
   | { readonly kind: 'latch'; readonly choice: ToolResultsChoice; readonly gate?: GateDecision; readonly classifier?: ClassifierReport }
   | { readonly kind: 'hold'; readonly decision: EpochDecision<DecidedBlock>; readonly classifier?: ClassifierReport };
 
-/** A decision that latched the blocks' sizes: the engine decides once, on this (core/decide-epoch.ts). */
+/** A decision that latched the blocks' sizes: the engine decides once, on this (core/decide/decide-epoch.ts). */
 export type LatchedOnSizes = Extract<EpochDecision<DecidedBlock>, { readonly kind: 'latch' }>;
 
 /**
