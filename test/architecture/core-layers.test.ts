@@ -1,25 +1,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ROOT, sourceFiles } from './source-files.js';
 import { countImports } from './core-counts.js';
 import { checkCoreLayers, CORE_LAYERS, KNOWN_UP, PLACED } from './core-layers.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-async function coreFiles(): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const entry of await fs.readdir(path.join(ROOT, 'src/core'), { recursive: true })) {
-    if (!entry.endsWith('.ts')) continue;
-    const file = `src/core/${entry.split(path.sep).join('/')}`;
-    files.set(file, await fs.readFile(path.join(ROOT, file), 'utf8'));
-  }
-  return files;
-}
-
 describe('the layers of src/core/', () => {
   it('should have every import run down the layers', async () => {
-    const files = await coreFiles();
+    const files = await sourceFiles('src/core');
 
     const violations = checkCoreLayers(files);
 
@@ -33,7 +21,7 @@ describe('the layers of src/core/', () => {
 
   it('should give every folder of the core a layer, and place only files that exist', async () => {
     const folders = (await fs.readdir(path.join(ROOT, 'src/core'), { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
-    const files = await coreFiles();
+    const files = await sourceFiles('src/core');
 
     expect(folders.filter((f) => !Object.hasOwn(CORE_LAYERS, f))).toEqual([]);
     expect(Object.keys(PLACED).filter((f) => !files.has(f))).toEqual([]);

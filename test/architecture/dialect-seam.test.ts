@@ -1,24 +1,10 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from './source-files.js';
 import { checkDialectSeam } from './dialect-rules.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-async function sourceFiles(): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const entry of await fs.readdir(path.join(ROOT, 'src'), { recursive: true })) {
-    if (!entry.endsWith('.ts')) continue;
-    const file = `src/${entry.split(path.sep).join('/')}`;
-    files.set(file, await fs.readFile(path.join(ROOT, file), 'utf8'));
-  }
-  return files;
-}
 
 describe('the dialect seam of src/', () => {
   it('should ask which API a request is only inside src/core/dialects/', async () => {
-    const files = await sourceFiles();
+    const files = await sourceFiles('src');
 
     const violations = checkDialectSeam(files);
 

@@ -1,16 +1,7 @@
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createUsageTap, type UsageTapOptions } from '../../src/proxy/usage-tap.js';
-
-const RESPONSES_USAGE = {
-  input_tokens: 12033,
-  input_tokens_details: { cached_tokens: 11904 },
-  output_tokens: 44,
-  output_tokens_details: { reasoning_tokens: 0 },
-  total_tokens: 12077,
-};
-const CHAT_USAGE = { prompt_tokens: 125, completion_tokens: 48, total_tokens: 173, prompt_tokens_details: { cached_tokens: 98 } };
-const READ_RESPONSES = { inputTokens: 129, cacheCreationInputTokens: 0, cacheReadInputTokens: 11904, outputTokens: 44, model: 'gpt-x' };
+import { CHAT_USAGE, READ_RESPONSES, RESPONSES_USAGE } from '../support/openai-usage-fixtures.js';
 
 function responsesStream(): string {
   const events = [

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHAT_API, RESPONSES_API, toMessagesUsage } from '../../../src/core/index.js';
 import type { SseEvent } from '../../../src/core/sse-parser.js';
-
-const RESPONSES_USAGE = {
-  input_tokens: 12033,
-  input_tokens_details: { cached_tokens: 11904 },
-  output_tokens: 44,
-  output_tokens_details: { reasoning_tokens: 0 },
-  total_tokens: 12077,
-};
-const CHAT_USAGE = { prompt_tokens: 125, completion_tokens: 48, total_tokens: 173, prompt_tokens_details: { cached_tokens: 98 } };
-const READ_RESPONSES = { inputTokens: 129, cacheCreationInputTokens: 0, cacheReadInputTokens: 11904, outputTokens: 44, model: 'gpt-x' };
+import { CHAT_USAGE, READ_RESPONSES, RESPONSES_USAGE } from '../../support/openai-usage-fixtures.js';
 
 const event = (name: string, data: unknown): SseEvent => ({ event: name, data: typeof data === 'string' ? data : JSON.stringify(data) });
 
