@@ -1,44 +1,16 @@
 /** The `ctxshed` command line, callable in-process (main.ts is the executable around it). */
-import yargs from 'yargs';
+import yargs, { type CommandModule } from 'yargs';
 import { CliError } from './cli-error.js';
-import { demoCommand } from './demo-command.js';
-import { elideCommand } from './elide-command.js';
-import { inflateCommand } from './inflate-command.js';
-import { lsCommand } from './ls-command.js';
-import { mcpCommand } from './mcp-command.js';
-import { migrateCommand } from './migrate-command.js';
-import { replayCommand } from './replay-command.js';
-import { rescueCommand } from './rescue-command.js';
-import { sealCommand, unsealCommand } from './seal-command.js';
-import { serveCommand } from './serve-command.js';
-import { showCommand } from './show-command.js';
-import { statsCommand } from './stats-command.js';
-import { statusCommand } from './status-command.js';
-import { statuslineCommand } from './statusline-command.js';
-import { verifyCommand } from './verify-command.js';
+import { commandsFor } from './command-table.js';
 import { outwardMessage } from '../errors.js';
 
 /** Runs the CLI with these arguments; resolves to the exit code. */
 export async function runCli(argv: readonly string[]): Promise<number> {
-  const parser = yargs([...argv])
-    .scriptName('ctxshed')
+  const parser = yargs([...argv]).scriptName('ctxshed');
+  // Only the command named is loaded (command-table.ts); help and a mistyped name load them all.
+  for (const command of await commandsFor(argv)) parser.command(command as CommandModule);
+  parser
     .usage('$0 <command> [options]\n\nKeeps long agent sessions out of their own compaction: old tool results move to files, stubs stay in place.')
-    .command(rescueCommand)
-    .command(serveCommand)
-    .command(demoCommand)
-    .command(elideCommand)
-    .command(inflateCommand)
-    .command(verifyCommand)
-    .command(migrateCommand)
-    .command(replayCommand)
-    .command(lsCommand)
-    .command(showCommand)
-    .command(statusCommand)
-    .command(statsCommand)
-    .command(statuslineCommand)
-    .command(mcpCommand)
-    .command(sealCommand)
-    .command(unsealCommand)
     .example('$0 rescue --rescue-pct 70 -- claude', 'Run Claude Code through the proxy')
     .example('$0 status --follow', 'In a second terminal: the live conversations, updated until Ctrl-C')
     .example('$0 ls --state state.example', 'What the example session did, one line per conversation')
