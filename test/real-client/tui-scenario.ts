@@ -232,9 +232,11 @@ async function driveTui(session: TuiSession): Promise<TuiScreens> {
       tmux('send-keys', '-t', 't', '3');
       await waitFor((s) => !PROMPT_TEXT.test(s), 20_000);
     }
+    // The second Ctrl-C counts only while the client shows "Press Ctrl-C again to exit" (about a
+    // second): on a loaded machine a fixed pause could land after it, so wait for that line.
     for (let i = 0; i < 3 && !screen().includes(EXITED); i++) {
       tmux('send-keys', '-t', 't', 'C-c');
-      await sleep(POLL_MS);
+      for (let waited = 0; waited < 5000 && !/again to exit/.test(screen()); waited += 50) await sleep(50);
       tmux('send-keys', '-t', 't', 'C-c');
       await waitFor((s) => s.includes(EXITED), 20_000);
     }
