@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMMAND_NAMES, commandsFor } from '../../src/cli/command-table.js';
 
-const nameOf = (command: { command?: string | readonly string[] }): string => String(command.command).split(' ')[0]!;
+const nameOf = (command: { command?: string | readonly string[] | undefined }): string => String(command.command).split(' ')[0]!;
 
 describe('commandsFor', () => {
   it('should load only the command its first word names', async () => {
