@@ -21,8 +21,26 @@ export interface WorkingSetFigure {
   readonly requestsWithWorkingSet: number;
 }
 
-/** The file names a call that brings stored text back reads (core/shed/restore-call.ts), or the restore tool's name. */
-const MAY_RESTORE = new RegExp(`${RESTORE_TOOL_NAME}|[0-9a-fA-F]{64}\\.(?:txt|md|json)`);
+/** The endings of the file names a call that brings stored text back reads (core/shed/restore-call.ts): `<sha256>.txt`, `.md`, `.json`. */
+const STORED_EXTS = ['.txt', '.md', '.json'] as const;
+const HEX = /^[0-9a-fA-F]{64}$/;
+
+/**
+ * Whether the body names the restore tool or a stored file (64 hex digits and a stored
+ * extension). Byte searches for the fixed strings, then a look at the 64 bytes before each
+ * extension: a regular expression over the whole body tried its hex class at every offset, a
+ * fifth of a long replay's time.
+ */
+export function mayRestore(body: Uint8Array): boolean {
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  if (bytes.includes(RESTORE_TOOL_NAME)) return true;
+  for (const ext of STORED_EXTS) {
+    for (let at = bytes.indexOf(ext, 64); at >= 0; at = bytes.indexOf(ext, at + 1)) {
+      if (HEX.test(bytes.toString('latin1', at - 64, at))) return true;
+    }
+  }
+  return false;
+}
 
 /** Adds one strategy's working set up, request by request. */
 export class WorkingSetTally {
@@ -75,7 +93,7 @@ export function workingSetNote(sets: Readonly<Record<'rescue' | 'shed', WorkingS
  * request: an epoch latched on it froze nothing the body could have read back yet).
  */
 function workingSetOfBody(body: Uint8Array, prepared: Prepared): WorkingSet {
-  if (!MAY_RESTORE.test(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1'))) return NO_WORKING_SET;
+  if (!mayRestore(body)) return NO_WORKING_SET;
   const indexed = indexTranscript(body);
   if (indexed.kind !== 'indexed') return NO_WORKING_SET;
   const entry = prepared.conversation;
