@@ -30,7 +30,8 @@ export function forwarderFor(deps: ProxyDeps, request: EdgeRequest, reply: Reply
       agents: deps.agents,
       timeouts: transport.timeouts,
       api: p.route === undefined ? undefined : dialectOf(p.route).name,
-      // The reading, taken before the client sees the response end, so its next request meets it.
+      // The reading, taken (and, on a shared store, written) before the client sees the response
+      // end, so its next request meets it on any replica.
       onUsage: (usage, meta) => engine.observe(p, { status: meta.status, usage }),
       ...(holdBack === undefined ? {} : { holdBack }),
     });

@@ -34,8 +34,12 @@ export interface ForwardArgs {
   readonly now?: () => number;
   /** Called once upstream headers arrive, before they are relayed. Exceptions are swallowed. */
   onResponseStart?(status: number, headers: IncomingHttpHeaders): void;
-  /** Called with the usage read from the response copy, if any. Exceptions are swallowed. */
-  onUsage?(usage: Usage, meta: UsageMeta): void;
+  /**
+   * Called with the usage read from the response copy, if any, before the client sees the
+   * response end. A promise it returns (a replica's shared reading being written) holds the end
+   * back until it settles, for at most `USAGE_HOOK_WAIT_MS`. Exceptions are swallowed.
+   */
+  onUsage?(usage: Usage, meta: UsageMeta): void | Promise<void>;
   /**
    * Hold back a response with this status instead of relaying it, when its body is small: the
    * caller reads it, then relays it with `sendHeldResponse` or answers otherwise (an overflow's

@@ -114,13 +114,23 @@ export class UpstreamExchange {
     if (cut) reply.cut(failure.message);
   }
 
-  /** Hands the usage to `onUsage`, once per exchange (at the response's end, or when it broke off). */
-  reportUsage(usage: Usage | undefined): void {
-    if (usage === undefined || this.facts.usageReported === true) return;
+  /**
+   * Hands the usage to `onUsage`, once per exchange (at the response's end, or when it broke off).
+   * Resolves when what the hook started has settled, or after `USAGE_HOOK_WAIT_MS`, whichever is
+   * first: the relay ends the client's body after it, so the conversation's next request, on this
+   * replica or another, meets this reading.
+   */
+  reportUsage(usage: Usage | undefined): Promise<void> {
+    if (usage === undefined || this.facts.usageReported === true) return Promise.resolve();
     this.facts.usageReported = true;
     const streamError = this.facts.tap?.streamError;
     const meta: UsageMeta = { status: this.facts.status, ...(streamError === undefined ? {} : { streamError }) };
-    runHook(() => this.args.onUsage?.(usage, meta));
+    let pending: Promise<void> | undefined;
+    runHook(() => {
+      const started = this.args.onUsage?.(usage, meta);
+      if (started instanceof Promise) pending = started;
+    });
+    return pending === undefined ? Promise.resolve() : settledWithin(pending, USAGE_HOOK_WAIT_MS);
   }
 
   /** The client went away (the reply's body destroyed, or its signal): the upstream request is cut. */
@@ -131,6 +141,30 @@ export class UpstreamExchange {
   readonly #onAbort = (): void => {
     this.fail({ code: 'ABORTED', status: 502, message: `request cancelled by the proxy: ${errorText(this.args.signal?.reason)}` });
   };
+}
+
+/**
+ * The longest the end of a response waits on its usage hook: a shared store that answers slowly
+ * delays no client by more, and the reading then lands after the end, as it did before.
+ */
+export const USAGE_HOOK_WAIT_MS = 1000;
+
+/** Resolves when `work` settles (either way), or after `ms`. */
+function settledWithin(work: Promise<void>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref();
+    work.then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+    );
+  });
 }
 
 /** A hook's bug must not break the client's response or the proxy. */

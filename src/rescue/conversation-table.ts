@@ -108,11 +108,15 @@ export class ConversationTable {
     if (read.changed !== undefined) this.adopt(entry, read.changed.record, read.changed.stamp);
   }
 
-  /** Keeps a reading in a shared store (a failure only leaves the other replicas on the older one). */
-  shareReading(entry: ConversationEntry): void {
+  /**
+   * Keeps a reading in a shared store (a failure only leaves the other replicas on the older one);
+   * returns the write, which never rejects, or undefined when the store keeps no readings.
+   */
+  shareReading(entry: ConversationEntry): Promise<void> | undefined {
     const { noteReading } = this.store;
-    if (noteReading === undefined || entry.reading === undefined) return;
+    if (noteReading === undefined || entry.reading === undefined) return undefined;
     entry.readingWrite = noteReading(entry.key, entry.reading).catch(() => undefined);
+    return entry.readingWrite;
   }
 
   /** Takes a record as the entry's own (after a latch, or a read). */

@@ -275,18 +275,19 @@ export class EpochEngine {
    * is judged on it. Only a 200 of a model call counts (Messages, Responses, chat): count_tokens
    * never latches.
    */
-  observe(prepared: Prepared, response: ObservedResponse): void {
+  observe(prepared: Prepared, response: ObservedResponse): Promise<void> | undefined {
     const conversation = prepared.conversation === undefined || prepared.key === undefined ? undefined : this.#table.peek(prepared.key);
-    if (!readsFullness(prepared.route) || response.status !== 200 || response.usage === undefined || conversation === undefined) return;
+    if (!readsFullness(prepared.route) || response.status !== 200 || response.usage === undefined || conversation === undefined) return undefined;
     // A side call's context is not its conversation's next turn.
-    if (isSideCall(prepared.requestClass)) return;
+    if (isSideCall(prepared.requestClass)) return undefined;
     conversation.reading = {
       contextTokens: contextTokensOf(response.usage),
       window: prepared.window,
       epochsApplied: prepared.epochs,
       requestBytes: response.requestBytes ?? prepared.body.length,
     };
-    this.#table.shareReading(conversation);
+    // On a shared store, the write of the reading (never rejects): the proxy ends the response after it.
+    return this.#table.shareReading(conversation);
   }
 
   /**

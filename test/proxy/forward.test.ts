@@ -624,6 +624,49 @@ describe('forwardToUpstream', () => {
     expect((await result)?.usage).toEqual(JSON_USAGE);
     expect(calls).toEqual(['start 200 application/json', 'usage 640 200']);
   });
+
+  it("should end the client's response only after the promise onUsage returns settles (a replica's shared reading), and not wait forever on one that never does", async () => {
+    const upstream = await startMessagesApi({ respond: () => ({ kind: 'json', body: JSON_REPLY }) });
+    cleanups.push(() => upstream.close());
+    const agents = createUpstreamAgents();
+    cleanups.push(() => agents.http.destroy());
+    const events: string[] = [];
+    let settle = true;
+    const server = http.createServer((_req, res) => {
+      void forwardToUpstream({
+        upstream: new URL(upstream.url),
+        method: 'GET',
+        path: '/',
+        headers: {},
+        body: undefined,
+        reply: replyOn(res),
+        agents,
+        timeouts: { headersMs: 10_000, idleMs: 10_000 },
+        onUsage: () => {
+          events.push('usage');
+          if (!settle) return new Promise<void>(() => undefined);
+          return new Promise<void>((resolve) =>
+            setTimeout(() => {
+              events.push('written');
+              resolve();
+            }, 200),
+          );
+        },
+      });
+    });
+    const url = await listen(server);
+    cleanups.push(() => closeServer(server));
+
+    const got = await send(url);
+    events.push('client has the end');
+    settle = false;
+    const stuck = await send(url);
+
+    expect(got.status).toBe(200);
+    expect(events).toEqual(['usage', 'written', 'client has the end']);
+    expect(stuck.status).toBe(200);
+    expect(stuck.body).toBe(got.body);
+  });
 });
 
 describe('forwardToUpstream with holdBack', () => {
