@@ -33,6 +33,7 @@ export function forwarderFor(deps: ProxyDeps, request: EdgeRequest, reply: Reply
       // The reading, taken (and, on a shared store, written) before the client sees the response
       // end, so its next request meets it on any replica.
       onUsage: (usage, meta) => engine.observe(p, { status: meta.status, usage }),
+      holdEndForUsage: engine.sharesReadings(),
       ...(holdBack === undefined ? {} : { holdBack }),
     });
   };

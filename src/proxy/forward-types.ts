@@ -41,6 +41,12 @@ export interface ForwardArgs {
    */
   onUsage?(usage: Usage, meta: UsageMeta): void | Promise<void>;
   /**
+   * Hold the last chunk of a body of known length until `onUsage`'s promise settles: with a
+   * content-length the client has the response at its last byte, not at the body's end. Set when
+   * the reading is shared with other replicas; otherwise nothing waits on it.
+   */
+  readonly holdEndForUsage?: boolean;
+  /**
    * Hold back a response with this status instead of relaying it, when its body is small: the
    * caller reads it, then relays it with `sendHeldResponse` or answers otherwise (an overflow's
    * 400 is retried, docs/rescue.md). A body over `maxBytes` is relayed as usual after all.

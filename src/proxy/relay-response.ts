@@ -43,6 +43,10 @@ class ResponseRelay {
   #body: Readable | undefined;
   /** The upstream is paused until the client reads more. */
   #paused = false;
+  /** The body's announced length, when its last chunk waits for the shared reading (`holdEndForUsage`). */
+  readonly #holdLastAt: number | undefined;
+  /** That last chunk, relayed after the reading is written. */
+  #last: Buffer | undefined;
 
   constructor(
     readonly x: UpstreamExchange,
@@ -57,6 +61,8 @@ class ResponseRelay {
     // A held-back response is collected whole; one that turns out large is relayed after all.
     this.#held = holdsBack(args, this.#status, res.headers) ? [] : undefined;
     this.#head = holdsStreamHead(args, this.#status, res.headers) ? [] : undefined;
+    const length = Number(res.headers['content-length']);
+    this.#holdLastAt = args.holdEndForUsage === true && Number.isSafeInteger(length) && length > 0 ? length : undefined;
   }
 
   start(): void {
@@ -103,6 +109,12 @@ class ResponseRelay {
 
   /** Hands the client `chunk`, pausing the upstream while the client's side is full. */
   #relay(chunk: Buffer): void {
+    if (this.#holdLastAt !== undefined && this.x.facts.bytesOut + chunk.length >= this.#holdLastAt) {
+      // The body's last bytes: the client has the response when they arrive, so they wait for the reading (#onEnd).
+      this.#last = chunk;
+      this.#tap.write(chunk);
+      return;
+    }
     this.x.facts.bytesOut += chunk.length;
     const more = this.#body!.push(chunk);
     this.#tap.write(chunk); // after the client's copy: the tap never holds up the original
@@ -184,7 +196,15 @@ class ResponseRelay {
     void this.#tap
       .end()
       .then((usage) => x.reportUsage(usage))
-      .finally(() => this.#body?.push(null));
+      .finally(() => {
+        const last = this.#last;
+        this.#last = undefined;
+        if (last !== undefined && this.#body !== undefined) {
+          x.facts.bytesOut += last.length;
+          this.#body.push(last);
+        }
+        this.#body?.push(null);
+      });
   }
 
   #onBroken(err?: Error): void {

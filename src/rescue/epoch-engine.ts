@@ -295,6 +295,11 @@ export class EpochEngine {
    * many rewrite memos. Each request prunes too; the proxy also calls this on a timer, so an idle
    * proxy lets them go.
    */
+  /** Whether a reading is written to a store other replicas read (observe then returns its write). */
+  sharesReadings(): boolean {
+    return this.#table.store.noteReading !== undefined;
+  }
+
   pruneMemos(): number {
     const nowMs = this.#now().getTime();
     this.#eligibility.prune(nowMs);
