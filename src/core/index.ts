@@ -186,6 +186,8 @@ export {
   RESPONSES_API,
   type ShapedError,
   toMessagesUsage,
+  type UsageEvents,
+  type UsageNote,
 } from './dialects/index.js';
 export {
   codexReleaseOf,
