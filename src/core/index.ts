@@ -40,7 +40,6 @@ export {
   type EpochOutcome,
   type EpochPlanner,
   EPOCH_KIND_INFO,
-  type EpochKindInfo,
   findSpanStubs,
   findStubs,
   type FoundSpanStub,
