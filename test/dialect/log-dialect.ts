@@ -16,6 +16,7 @@ import {
   scanValue,
   type ApiDialect,
   type KeyLookup,
+  type MessageFacts,
   type MessageInfo,
   type Span,
   type ToolResultInfo,
@@ -46,6 +47,7 @@ export const LOG_API: ApiDialect = {
   calls: readOpenAiCalls,
   newestCalls: readNewestOpenAiCalls,
   refaults: detectShellRefaults,
+  messageFacts: readLogFacts,
   firstPrompt: (body, index) => {
     const first = index.messages[0];
     return first === undefined ? '' : String((JSON.parse(UTF8.decode(body.subarray(first.start, first.end))) as { text?: unknown }).text ?? '');
@@ -73,6 +75,31 @@ function logUsageEvents(): UsageEvents {
     },
     read: () => note,
   };
+}
+
+/** What shed mode and the working set read of each turn: its role, its `text` token, a tool turn's id; a user turn is a prompt. */
+function readLogFacts(body: Uint8Array, index: TranscriptIndex): MessageFacts[] {
+  return index.messages.map((message) => {
+    const isTool = message.blocks[0]?.type === 'tool_result';
+    const texts: Span[] = [];
+    scanObject(body, message.start, 2, (keyStart, keyEnd, valueStart, d) => {
+      const end = scanValue(body, valueStart, d);
+      if (!isTool && readToken(body, keyStart, keyEnd) === 'text' && body[valueStart] === 0x22) texts.push({ start: valueStart, end });
+      return end;
+    });
+    const role = message.role;
+    return {
+      role,
+      cacheControl: false,
+      thinking: false,
+      toolUseIds: [],
+      toolResultIds: isTool ? [message.blocks[0]!.id] : [],
+      loadsTool: false,
+      texts,
+      prompt: role === 'user' && texts.length > 0,
+      restores: false,
+    };
+  });
 }
 
 /** The key: the first turn's bytes and the session header, hashed. */
