@@ -17,8 +17,8 @@ import { readConversation } from '../../src/state/read-conversation.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { filler } from '../core/bodies.js';
 import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
-import { LOG_API } from './log-dialect.js';
-import { startLogUpstream, tokensOf, type LogUpstream } from './log-upstream.js';
+import { LOG_API } from '../dialect/log-dialect.js';
+import { startLogUpstream, tokensOf, type LogUpstream } from '../dialect/log-upstream.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 beforeEach(() => {
