@@ -19,6 +19,7 @@ import {
   type EpochAsk,
   type EpochPlanner,
   type FullnessReading,
+  readMessagesFacts,
 } from '../src/core/index.js';
 import { conversationArb, type ClientRequest } from './arbitraries/index.js';
 import { elidedDirArb, policyArb } from './support/rewrite-support.js';
@@ -42,7 +43,7 @@ function askOf(request: ClientRequest, judge: Judge): { ask: EpochAsk; reading: 
   if (outcome.kind !== 'indexed') return undefined;
   const window = Math.max(1, Math.round(request.bytes.length * judge.tokensPerByte));
   const reading = { contextTokens: Math.round(judge.fullness * window), window, epochsApplied: 0, requestBytes: request.bytes.length };
-  return { ask: { body: request.bytes, index: outcome.index, reading, items: NO_ITEMS }, reading };
+  return { ask: { readFacts: readMessagesFacts, body: request.bytes, index: outcome.index, reading, items: NO_ITEMS }, reading };
 }
 
 /** The threshold decision on the planner's take, and the overflow decision on its overflow take. */

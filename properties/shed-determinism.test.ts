@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { planShed, applyEpochs, SPANS } from '../src/core/index.js';
+import { planShed, applyEpochs, SPANS, readMessagesFacts } from '../src/core/index.js';
 import { conversationArb } from './arbitraries/index.js';
 import { sameBytes } from './support/bytes.js';
 import { frozenSpans, latchPointsArb, latchSpans, shedPolicyArb, spansDirArb } from './support/shed-support.js';
@@ -24,7 +24,9 @@ describe('planShed and applyEpochs(SPANS)', () => {
         expect(a.kind).toBe(b.kind);
         expect(sameBytes(a.body, b.body)).toBe(true);
         expect(frozenSpans(again)).toEqual(frozenSpans(planned));
-        expect(planShed(request.bytes, [], { sha256, policy })).toEqual(planShed(request.bytes.slice(), [], { sha256, policy }));
+        expect(planShed(request.bytes, [], { readFacts: readMessagesFacts, sha256, policy })).toEqual(
+          planShed(request.bytes.slice(), [], { readFacts: readMessagesFacts, sha256, policy }),
+        );
       }),
     );
   });

@@ -16,6 +16,7 @@ import {
   applyEpochs,
   SPANS,
   type FrozenSpan,
+  readMessagesFacts,
 } from '../src/core/index.js';
 import { requestBodyArb } from './arbitraries/index.js';
 import { applyByteEdit, byteEditArb } from './arbitraries/mutations.js';
@@ -28,7 +29,7 @@ const NOWHERE: FrozenSpan = { first: 1, last: 2, sha256: '0'.repeat(64), bytes: 
 
 function everythingOn(bytes: Uint8Array, spans: readonly FrozenSpan[], spansDir: string): void {
   const copy = bytes.slice();
-  const plan = planShed(bytes, [], { sha256 });
+  const plan = planShed(bytes, [], { readFacts: readMessagesFacts, sha256 });
   if (plan.kind === 'none') expect(Object.keys(SHED_REFUSALS)).toContain(plan.reason);
   const out = applyEpochs(SPANS, bytes, spans, { spansDir, sha256 });
   if (out.kind === 'passthrough') {

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GOAL_MARKER, indexTranscript, planShed, planShedToFit, readMessageFacts, SPAN_STUB_TOKENS_PER_BYTE, type PlannedSpan } from '../src/core/index.js';
+import { GOAL_MARKER, indexTranscript, planShed, planShedToFit, readMessagesFacts, SPAN_STUB_TOKENS_PER_BYTE, type PlannedSpan } from '../src/core/index.js';
 import { sha256 } from './support/sha256.js';
 
 type Message = { readonly role: string; readonly content: unknown };
@@ -54,7 +54,7 @@ const bodyOf = (messages: readonly Message[]): Uint8Array => new TextEncoder().e
 function facts(body: Uint8Array) {
   const indexed = indexTranscript(body);
   if (indexed.kind === 'failed') throw new Error(indexed.reason);
-  return { index: indexed.index, facts: readMessageFacts(body, indexed.index) };
+  return { index: indexed.index, facts: readMessagesFacts(body, indexed.index) };
 }
 
 const arb = fc.record({ steps: fc.array(stepArb, { minLength: 1, maxLength: 30 }), budget: fc.integer({ min: 0, max: 8000 }) });
@@ -65,7 +65,7 @@ describe('planShed with a recent window by token budget', () => {
     fc.assert(
       fc.property(arb, ({ steps, budget }) => {
         const body = bodyOf(sessionOf(steps));
-        const plan = planShed(body, [], { sha256, recentTokens: budget });
+        const plan = planShed(body, [], { readFacts: readMessagesFacts, sha256, recentTokens: budget });
         if (plan.kind === 'none') return;
         planned++;
         const span: PlannedSpan = plan.span;
@@ -97,8 +97,8 @@ describe('planShed with a recent window by token budget', () => {
         const body = bodyOf(sessionOf(steps));
         const contextTokens = Math.round(body.length * 0.3) + 1000;
         const target = { contextTokens, limit, tokensPerByte: 0.3, floorTokens: Math.min(floor, budget), spansDir: '/s' };
-        const fitted = planShedToFit(body, [], { sha256, recentTokens: budget }, target);
-        const tight = planShedToFit(body, [], { sha256, recentTokens: target.floorTokens }, target);
+        const fitted = planShedToFit(body, [], { readFacts: readMessagesFacts, sha256, recentTokens: budget }, target);
+        const tight = planShedToFit(body, [], { readFacts: readMessagesFacts, sha256, recentTokens: target.floorTokens }, target);
         const couldFit = tight.kind === 'planned' && tight.estimatedTokens <= limit;
         if (couldFit) {
           expect(fitted.kind).toBe('planned');

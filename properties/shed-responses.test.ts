@@ -12,7 +12,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyEpochs, applyInflate, freezeSpan, planShed, RESPONSES_API, SPANS, type PlannedSpan } from '../src/core/index.js';
+import { applyEpochs, applyInflate, freezeSpan, planShed, RESPONSES_API, SPANS, type PlannedSpan, readItemFacts } from '../src/core/index.js';
 import { validateResponsesInput } from '../test/support/responses-validator.js';
 import { openAiConversationArb, type OpenAiRequest } from './arbitraries/openai-transcript.js';
 import { sameBytes } from './support/bytes.js';
@@ -27,7 +27,7 @@ function latchResponsesSpans(requests: readonly OpenAiRequest[], points: readonl
   const at: number[] = [];
   for (const p of [...points].map((x) => x % requests.length).sort((a, b) => a - b)) {
     const bytes = requests[p]!.bytes;
-    const plan = planShed(bytes, planned.map(freezeSpan), { sha256, policy, index: openAiIndexOf('responses', bytes) });
+    const plan = planShed(bytes, planned.map(freezeSpan), { readFacts: readItemFacts, sha256, policy, index: openAiIndexOf('responses', bytes) });
     if (plan.kind === 'planned') {
       planned.push(plan.span);
       at.push(p);

@@ -40,6 +40,7 @@ import {
   type FrozenSpan,
   type FullnessReading,
   type TranscriptIndex,
+  readMessagesFacts,
 } from '../src/core/index.js';
 import { sha256 } from './support/sha256.js';
 
@@ -157,7 +158,7 @@ function runSession(kind: 'span' | 'tool_results', steps: readonly Step[]): Run 
     let latchedHere = false;
     // The next request decides on the last reading (decide-epoch.ts), and carries what latched.
     if (reading !== undefined) {
-      const ask: EpochAsk = { body, index, reading, items: { ...NO_ITEMS, tool_results: blocks, span: spans }, latest };
+      const ask: EpochAsk = { readFacts: readMessagesFacts, body, index, reading, items: { ...NO_ITEMS, tool_results: blocks, span: spans }, latest };
       const take = () => (kind === 'span' ? spansPlanner.take(ask) : blocksPlanner.take(ask));
       const decision = decideEpoch({ reading, threshold: 0.7, epochCount: epochs, take });
       latchedHere = decision.kind === 'latch';
@@ -219,7 +220,7 @@ function leastTokens(
   blocks: readonly FrozenBlock[],
 ): number {
   if (kind === 'span') {
-    const plan = planShed(body, spans, { sha256, recentTokens: DEFAULT_SHED_POLICY.recentFloorTokens, index, keepFrom: -1 });
+    const plan = planShed(body, spans, { readFacts: readMessagesFacts, sha256, recentTokens: DEFAULT_SHED_POLICY.recentFloorTokens, index, keepFrom: -1 });
     return sentTokens(kind, body, plan.kind === 'planned' ? [...spans, freezeSpan(plan.span)] : spans, blocks);
   }
   const frozen = new Set(blocks.map((b) => b.ordinal));

@@ -9,6 +9,7 @@ import {
   type FrozenSpan,
   type PlannedSpan,
   type ShedPolicy,
+  readMessagesFacts,
 } from '../../src/core/index.js';
 import { conversationSpecArb, growConversation, type ClientRequest, type ConversationSpec, type TurnSpec } from '../arbitraries/index.js';
 import { sha256 } from './sha256.js';
@@ -33,7 +34,7 @@ export function latchSpans(requests: readonly ClientRequest[], points: readonly 
   const planned: PlannedSpan[] = [];
   const at: number[] = [];
   for (const p of [...points].map((x) => x % requests.length).sort((a, b) => a - b)) {
-    const plan = planShed(requests[p]!.bytes, planned.map(freezeSpan), { sha256, policy });
+    const plan = planShed(requests[p]!.bytes, planned.map(freezeSpan), { readFacts: readMessagesFacts, sha256, policy });
     if (plan.kind === 'planned') {
       planned.push(plan.span);
       at.push(p);

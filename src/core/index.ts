@@ -40,7 +40,6 @@ export {
   type EpochOutcome,
   type EpochPlanner,
   EPOCH_KIND_INFO,
-  type EpochKindInfo,
   findSpanStubs,
   findStubs,
   type FoundSpanStub,
@@ -117,7 +116,8 @@ export {
   planShedToFit,
   priceShed,
   promptExcerpt,
-  readMessageFacts,
+  readItemFacts,
+  readMessagesFacts,
   renderSpanMarkdown,
   renderSpanStub,
   rescueGateInput,
@@ -186,6 +186,8 @@ export {
   RESPONSES_API,
   type ShapedError,
   toMessagesUsage,
+  type UsageEvents,
+  type UsageNote,
 } from './dialects/index.js';
 export {
   codexReleaseOf,

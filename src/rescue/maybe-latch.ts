@@ -79,6 +79,7 @@ export async function maybeLatch(ctx: LatchContext, kind: LatchKind, ask: LatchA
     latest: latestFrozen(entry),
     ...bringBacks,
     readCalls: ask.api.calls,
+    readFacts: ask.api.messageFacts,
   };
   const chosen = await kind.choose(ctx, { epoch, entry, api: ask.api, headers: ask.headers, eligibility: ask.eligibility, thresholds }, decide);
   return latchChosen(ctx, ask, { reading, thresholds }, chosen);

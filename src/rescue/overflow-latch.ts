@@ -49,6 +49,7 @@ export async function latchOnOverflow(
     latest: latestFrozen(entry),
     ...(entry.record?.bringBacks === undefined ? {} : { bringBacks: entry.record.bringBacks }),
     ...(refused.api === undefined ? {} : { readCalls: refused.api.calls }),
+    readFacts: (refused.api ?? MESSAGES_API).messageFacts,
     tokens: overflow.tokens,
     limit,
     window,

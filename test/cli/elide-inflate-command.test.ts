@@ -72,7 +72,7 @@ describe('ctxshed elide and inflate on a real Claude Code request body', () => {
 
 describe('ctxshed inflate on a shed body', () => {
   it('should rebuild a real Claude Code request byte for byte from the span file its stub names', async () => {
-    const { freezeSpan, planShed, applyEpochs, SPANS } = await import('../../src/core/index.js');
+    const { freezeSpan, planShed, applyEpochs, SPANS, readMessagesFacts } = await import('../../src/core/index.js');
     const { openStateDir } = await import('../../src/state/open-state-dir.js');
     const { sha256Hex } = await import('../../src/state/sha256-hex.js');
     const { writeSpanFiles } = await import('../../src/state/span-file.js');
@@ -81,7 +81,7 @@ describe('ctxshed inflate on a shed body', () => {
     const dir = await tempStateDir();
     const state = await openStateDir(dir);
     const original = await fs.readFile(REAL);
-    const plan = planShed(original, [], { sha256: sha256Hex });
+    const plan = planShed(original, [], { readFacts: readMessagesFacts, sha256: sha256Hex });
     if (plan.kind !== 'planned') throw new Error(plan.reason);
     await writeSpanFiles(state, plan.span.sha256, plan.span.text);
     // inflate puts back what a record names: the span's epoch, as the proxy would have written it.

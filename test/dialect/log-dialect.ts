@@ -1,7 +1,8 @@
 /**
  * A small test dialect, written from docs/adding-a-dialect.md alone: the "log" API, whose body is
  * `{"model": "...", "turns": [{"role": "user", "text": "..."}, {"role": "tool", "id": "c1", "text": "..."}]}`
- * and whose route is `POST /v1/log`. Each turn is a message whose one block is itself; a `tool`
+ * and whose route is `POST /v1/log`; it answers JSON `{"turn": ..., "usage": {"context_tokens": N}}`, or SSE
+ * ending in a `log.done` event with that usage, and refuses a body over the window with a 400 `too long: N`. Each turn is a message whose one block is itself; a `tool`
  * turn is a tool result, its `text` value what a stub replaces. Nothing in src/ knows it: the test
  * registers it with `registerDialectForTest`.
  */
@@ -15,10 +16,13 @@ import {
   scanValue,
   type ApiDialect,
   type KeyLookup,
+  type MessageFacts,
   type MessageInfo,
   type Span,
   type ToolResultInfo,
   type TranscriptIndex,
+  type UsageEvents,
+  type UsageNote,
 } from '../../src/core/index.js';
 import { indexOrFailure, readStringValue, readToken, scanTopLevel, ShapeError } from '../../src/core/openai/index-support.js';
 import { indexToolOutput, ABSENT_OUTPUT, type IndexedToolOutput } from '../../src/core/openai/tool-output.js';
@@ -37,23 +41,66 @@ export const LOG_API: ApiDialect = {
   key: logKey,
   window: () => 100_000,
   requestClass: () => undefined,
-  usage: {
-    json: (body) => {
-      const tokens = (body as { usage?: { context_tokens?: unknown } } | null)?.usage?.context_tokens;
-      return typeof tokens === 'number' ? { usage: { inputTokens: tokens, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens: 0 } } : {};
-    },
-    events: () => ({ take: () => undefined, read: () => ({}) }),
-  },
+  usage: { json: readLogUsage, events: logUsageEvents },
   errorBody: (error) => JSON.stringify({ log_error: { code: error.code, message: error.message } }),
   tooLong: (text) => (/^too long: (\d+)$/.exec(text) === null ? undefined : { tokens: Number(/\d+/.exec(text)?.[0]) }),
   calls: readOpenAiCalls,
   newestCalls: readNewestOpenAiCalls,
   refaults: detectShellRefaults,
+  messageFacts: readLogFacts,
   firstPrompt: (body, index) => {
     const first = index.messages[0];
     return first === undefined ? '' : String((JSON.parse(UTF8.decode(body.subarray(first.start, first.end))) as { text?: unknown }).text ?? '');
   },
 };
+
+/** A JSON answer's usage: `{"usage": {"context_tokens": N}}`, the whole context as input. */
+function readLogUsage(body: unknown): UsageNote {
+  const tokens = (body as { usage?: { context_tokens?: unknown } } | null)?.usage?.context_tokens;
+  return typeof tokens === 'number' ? { usage: { inputTokens: tokens, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens: 0 } } : {};
+}
+
+/** A stream's usage: the `log.done` event's data, read as a JSON answer is. */
+function logUsageEvents(): UsageEvents {
+  let note: UsageNote = {};
+  return {
+    take: (event) => {
+      if (event.event !== 'log.done') return undefined;
+      try {
+        note = readLogUsage(JSON.parse(event.data));
+        return undefined;
+      } catch {
+        return 'log.done event data is not JSON';
+      }
+    },
+    read: () => note,
+  };
+}
+
+/** What shed mode and the working set read of each turn: its role, its `text` token, a tool turn's id; a user turn is a prompt. */
+function readLogFacts(body: Uint8Array, index: TranscriptIndex): MessageFacts[] {
+  return index.messages.map((message) => {
+    const isTool = message.blocks[0]?.type === 'tool_result';
+    const texts: Span[] = [];
+    scanObject(body, message.start, 2, (keyStart, keyEnd, valueStart, d) => {
+      const end = scanValue(body, valueStart, d);
+      if (!isTool && readToken(body, keyStart, keyEnd) === 'text' && body[valueStart] === 0x22) texts.push({ start: valueStart, end });
+      return end;
+    });
+    const role = message.role;
+    return {
+      role,
+      cacheControl: false,
+      thinking: false,
+      toolUseIds: [],
+      toolResultIds: isTool ? [message.blocks[0]!.id] : [],
+      loadsTool: false,
+      texts,
+      prompt: role === 'user' && texts.length > 0,
+      restores: false,
+    };
+  });
+}
 
 /** The key: the first turn's bytes and the session header, hashed. */
 function logKey(body: Uint8Array, input: { readonly sessionId: string | undefined }, sha256: (b: Uint8Array) => string): KeyLookup {

@@ -1,7 +1,17 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freezeSpan, planShed, applyEpochs, indexTranscript, renderStub, SPAN_STUB_PREFIX, SPANS, type TranscriptIndex } from '../../src/core/index.js';
+import {
+  freezeSpan,
+  planShed,
+  applyEpochs,
+  indexTranscript,
+  renderStub,
+  SPAN_STUB_PREFIX,
+  SPANS,
+  type TranscriptIndex,
+  readMessagesFacts,
+} from '../../src/core/index.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { latchEpoch } from '../../src/state/latch-epoch.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
@@ -14,7 +24,7 @@ const dirs = useStateDir();
 /** A shed body of a 12-turn session, with its span's files written and its epoch recorded. */
 async function shedBody(): Promise<{ original: Uint8Array; shed: Uint8Array; sha: string }> {
   const original = bodyOf(session(12));
-  const plan = planShed(original, [], { sha256: sha256Hex, recentTokens: SMALL_RECENT_TOKENS });
+  const plan = planShed(original, [], { readFacts: readMessagesFacts, sha256: sha256Hex, recentTokens: SMALL_RECENT_TOKENS });
   if (plan.kind !== 'planned') throw new Error(plan.reason);
   await writeSpanFiles(dirs.state, plan.span.sha256, plan.span.text);
   const key = keyOf('shed');

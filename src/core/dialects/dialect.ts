@@ -13,6 +13,7 @@ import type { Sha256 } from '../ports.js';
 import type { TooLongRefusal } from '../prompt-too-long.js';
 import type { ToolCall } from '../read-tool-calls.js';
 import type { RequestClass } from '../request-class.js';
+import type { MessageFactsReader } from '../shed/message-facts-type.js';
 import type { SseEvent } from '../sse-parser.js';
 import type { ThinkingDropped } from '../thinking/thinking-dropped.js';
 import type { IndexOutcome, TranscriptIndex } from '../transcript-index.js';
@@ -161,4 +162,10 @@ export interface ApiDialect {
   readonly refaults: (calls: readonly ToolCall[], epochs: readonly Epoch[]) => Refault[];
   /** The person's first prompt, shortened, for the epoch record. */
   readonly firstPrompt: (body: Uint8Array, index: TranscriptIndex) => string;
+  /**
+   * What shed mode and the working set read of each message (core/shed/message-facts-type.ts):
+   * its role, its calls and their answers, its texts, whether it is a prompt of the person's, and
+   * what no span may take or split. Never throws on a body its `index` accepted.
+   */
+  readonly messageFacts: MessageFactsReader;
 }

@@ -12,6 +12,7 @@ import { readBodyModel } from '../head-model.js';
 import type { Sha256 } from '../ports.js';
 import { readPromptTooLong } from '../prompt-too-long.js';
 import { readNewestToolCalls, readToolCalls } from '../read-tool-calls.js';
+import { readMessagesFacts } from '../shed/message-facts.js';
 import { indexTranscript } from '../transcript-index.js';
 import type { ApiDialect, DialectRequest, KeyInput, KeyLookup, ShapedError, WindowSettings } from './dialect.js';
 import { MESSAGES_USAGE } from './messages-usage.js';
@@ -35,6 +36,7 @@ export const MESSAGES_API: ApiDialect = {
   errorBody: messagesErrorText,
   tooLong: readPromptTooLong,
   calls: readToolCalls,
+  messageFacts: readMessagesFacts,
   newestCalls: readNewestToolCalls,
   refaults: detectRefaults,
   firstPrompt: (body, index) => firstPromptExcerpt(body, index),

@@ -15,6 +15,7 @@ import { openAiConversationKey, openAiFirstPrompt } from '../openai/conversation
 import { codexReleaseOf, openAiModelWindow } from '../openai/model-windows.js';
 import { isOpenAiIndex } from '../openai/openai-index.js';
 import { readNewestOpenAiCalls, readOpenAiCalls } from '../openai/read-openai-calls.js';
+import { readItemFacts } from '../shed/message-facts.js';
 
 /** The request header Codex names its thread with (0.169.0 on: `session-id`). */
 export const CODEX_SESSION_HEADER = 'session-id';
@@ -51,7 +52,8 @@ const OPENAI_SUPPORTS = { spans: false, thinking: false, modelLabels: false, key
 
 /**
  * What both OpenAI dialects read alike: a call after the person's last message is the current turn's
- * (a turn spans many items); a read-back is a shell command or code naming the elided file.
+ * (a turn spans many items); a read-back is a shell command or code naming the elided file; each
+ * item (or chat message) is its own message to shed mode and the working set (`readItemFacts`).
  */
 export const OPENAI_PARTS = {
   supports: OPENAI_SUPPORTS,
@@ -60,6 +62,7 @@ export const OPENAI_PARTS = {
   errorBody: openAiErrorText,
   tooLong: readContextLengthExceeded,
   calls: readOpenAiCalls,
+  messageFacts: readItemFacts,
   newestCalls: readNewestOpenAiCalls,
   refaults: detectShellRefaults,
   firstPrompt: openAiFirstPrompt,

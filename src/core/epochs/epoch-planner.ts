@@ -14,6 +14,7 @@ import type { GateDecision } from '../break-even.js';
 import type { TranscriptIndex } from '../transcript-index.js';
 import type { FrozenItems } from './frozen-items.js';
 import type { CallReader } from './working-set.js';
+import type { MessageFactsReader } from '../shed/message-facts-type.js';
 
 /** One request over the threshold, as a planner weighs it. */
 export interface EpochAsk {
@@ -29,6 +30,8 @@ export interface EpochAsk {
   readonly bringBacks?: Readonly<Record<string, number>>;
   /** How the body's calls are read (the API dialect's `calls`), for the working set; absent: the Messages API's way. */
   readonly readCalls?: CallReader;
+  /** How the body's messages are read (the API dialect's `messageFacts`), for spans and the working set. */
+  readonly readFacts: MessageFactsReader;
 }
 
 /** A request the API refused as too long, as a planner weighs it. */
@@ -41,6 +44,7 @@ export interface OverflowAsk {
   readonly latest?: readonly string[];
   readonly bringBacks?: Readonly<Record<string, number>>;
   readonly readCalls?: CallReader;
+  readonly readFacts: MessageFactsReader;
   /** The prompt's tokens as the API's error counted them. */
   readonly tokens: number;
   /** The most tokens the retry may carry: the maximum the error named, else the window. */

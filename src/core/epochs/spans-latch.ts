@@ -45,6 +45,7 @@ export function spansLatch(settings: SpansSettings): EpochPlanner<SpanLatchChoic
         // What this request carries: the last reading grew by what was added since (request-tokens.ts).
         reading: pressedReading(ask.reading, bytesWithSpans(ask.body, ask.items.span, spansDir)),
         sha256,
+        readFacts: ask.readFacts,
         policy,
         spansDir,
         ...(horizon === undefined ? {} : { horizon }),
@@ -74,7 +75,12 @@ function spansOverflowTake(ask: OverflowAsk, settings: SpansSettings): OverflowT
   // The span may grow into the recent window down to its floor to bring the retry under the limit.
   // Around the working set, unless only a span that takes it brings the retry under the limit.
   const keepFrom = workingSetOfAsk(ask).firstMessage;
-  const plan = planShedToFit(body, ask.items.span, { sha256, recentTokens: recentBudgetTokens(policy, ask.window), index, keepFrom }, target);
+  const plan = planShedToFit(
+    body,
+    ask.items.span,
+    { sha256, readFacts: ask.readFacts, recentTokens: recentBudgetTokens(policy, ask.window), index, keepFrom },
+    target,
+  );
   // No span to shed: every message that could go is shed already, or none may go (docs/reasons.md).
   if (plan.kind === 'none') return { kind: 'none', detail: `${plan.plan.reason}: ${plan.plan.detail}` };
   const gate = gateInputOf(body, index, plan.span, { tokensPerByte, spansDir, ...(horizon === undefined ? {} : { horizon }) });

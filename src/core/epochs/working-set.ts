@@ -19,7 +19,7 @@
  */
 import { shasReadBack } from '../detect-refaults.js';
 import { readToolCalls, type ToolCall } from '../read-tool-calls.js';
-import { readMessageFacts, type MessageFacts } from '../shed/message-facts.js';
+import { readMessagesFacts, type MessageFactsReader } from '../shed/message-facts.js';
 import { isRestoreCall } from '../shed/restore-call.js';
 import type { TranscriptIndex } from '../transcript-index.js';
 import type { FrozenItems } from './frozen-items.js';
@@ -48,21 +48,21 @@ export const NO_WORKING_SET: WorkingSet = { calls: new Set(), firstMessage: -1, 
 /**
  * The working set of a body. `stored` is every sha256 the conversation's epochs froze (blocks'
  * and spans'), against which read-backs are counted; `latest` those its latest epoch froze;
- * `counted` the record's bring-back counts (ConversationRecord.bringBacks); `facts` when the
- * caller has read them.
+ * `counted` the record's bring-back counts (ConversationRecord.bringBacks); `readFacts` and
+ * `readCalls` read the body's messages and calls as its dialect does (the Messages API's by default).
  */
 export function workingSetOf(
   body: Uint8Array,
   index: TranscriptIndex,
   stored: ReadonlySet<string>,
   latest: ReadonlySet<string> = new Set(),
-  facts?: readonly MessageFacts[],
+  readFacts: MessageFactsReader = readMessagesFacts,
   counted: Readonly<Record<string, number>> = {},
   readCalls: CallReader = readToolCalls,
 ): WorkingSet {
   const calls = [...readCalls(body, index).values()].filter(isRestoreCall);
   if (calls.length === 0) return NO_WORKING_SET;
-  const promptAt = (facts ?? readMessageFacts(body, index)).findLastIndex((f) => f.prompt);
+  const promptAt = readFacts(body, index).findLastIndex((f) => f.prompt);
   const answerAt = new Map<string, { message: number; bytes: number }>();
   for (const result of index.toolResults) answerAt.set(result.toolUseId, { message: result.messageIndex, bytes: result.end - result.start });
   const kept = new Set<string>();
@@ -104,6 +104,8 @@ export interface WorkingSetAsk {
   readonly bringBacks?: Readonly<Record<string, number>>;
   /** How the body's calls are read (the API dialect's `calls`); absent: as the Messages API lists them. */
   readonly readCalls?: CallReader;
+  /** How the body's messages are read (the API dialect's `messageFacts`); absent: as the Messages API reads them. */
+  readonly readFacts?: MessageFactsReader;
 }
 
 const ASKED = new WeakMap<WorkingSetAsk, WorkingSet>();
@@ -118,7 +120,7 @@ export function workingSetOfAsk(ask: WorkingSetAsk): WorkingSet {
     try {
       const { tool_results: blocks, span: spans } = ask.items;
       const latest = ask.latest ?? (spans.length === 0 ? [] : [spans[spans.length - 1]!.sha256]);
-      set = workingSetOf(ask.body, ask.index, storedShas(blocks, spans), new Set(latest), undefined, ask.bringBacks, ask.readCalls);
+      set = workingSetOf(ask.body, ask.index, storedShas(blocks, spans), new Set(latest), ask.readFacts, ask.bringBacks, ask.readCalls);
     } catch {
       set = NO_WORKING_SET;
     }

@@ -1,5 +1,11 @@
 /** The facts shed mode reads of each message (message-facts.ts for the Messages API, responses-facts.ts for Responses items). */
-import type { Span } from '../transcript-index.js';
+import type { Span, TranscriptIndex } from '../transcript-index.js';
+
+/**
+ * Reads the facts of every message of an indexed body, in the body's API's words: the dialect's
+ * `messageFacts` (core/dialects/dialect.ts). The body must be the one `index` was built from.
+ */
+export type MessageFactsReader = (body: Uint8Array, index: TranscriptIndex) => MessageFacts[];
 
 /** The facts of one message. */
 export interface MessageFacts {

@@ -6,14 +6,14 @@
 import { scanArray, scanObject, scanString, scanValue } from '../json-scan.js';
 import { decodeJsonString } from '../json-string.js';
 import { readOpenAiCalls } from '../openai/read-openai-calls.js';
-import { readToolCalls } from '../read-tool-calls.js';
+import { readToolCalls, type ToolCall } from '../read-tool-calls.js';
 import type { MessageInfo, Span, TranscriptIndex } from '../transcript-index.js';
 import type { MessageFacts } from './message-facts-type.js';
-import { isItemMessage, responsesItemFacts } from './responses-facts.js';
+import { responsesItemFacts } from './responses-facts.js';
 import { isRestoreCall } from './restore-call.js';
 import { exactText, lenientText } from './text-of.js';
 
-export type { MessageFacts } from './message-facts-type.js';
+export type { MessageFacts, MessageFactsReader } from './message-facts-type.js';
 
 /** A user message with a text prompt of its own: not a tool_result message. */
 export function isPersonTurn(facts: MessageFacts): boolean {
@@ -41,21 +41,34 @@ export function isPersonText(text: string): boolean {
 }
 
 /**
- * The facts of every message of an indexed body. The body must be the one `index` was built from.
- * An OpenAI index (each item its own message, responses-facts.ts) is read item by item, and its
- * leading items, up to the first user message, are a barrier no span crosses.
+ * The facts of every message of a Messages API body (the Messages dialect's `messageFacts`): each
+ * message read block by block. The body must be the one `index` was built from.
  */
-export function readMessageFacts(body: Uint8Array, index: TranscriptIndex): MessageFacts[] {
-  const items = index.messages.length > 0 && index.messages.every(isItemMessage);
+export function readMessagesFacts(body: Uint8Array, index: TranscriptIndex): MessageFacts[] {
   const nestedCache = new Set<number>();
   for (const result of index.toolResults) if (result.hasCacheControl) nestedCache.add(result.start);
-  const restoring = new Set<string>();
-  for (const [id, call] of (items ? readOpenAiCalls : readToolCalls)(body, index)) if (isRestoreCall(call)) restoring.add(id);
-  if (!items) return index.messages.map((message) => factsOf(body, message, nestedCache, restoring));
+  const restoring = restoringCalls(readToolCalls(body, index));
+  return index.messages.map((message) => factsOf(body, message, nestedCache, restoring));
+}
+
+/**
+ * The facts of every item of an OpenAI body (the Responses and chat dialects' `messageFacts`):
+ * each item its own message (responses-facts.ts), and the leading items, up to the first user
+ * message, a barrier no span crosses. The body must be the one `index` was built from.
+ */
+export function readItemFacts(body: Uint8Array, index: TranscriptIndex): MessageFacts[] {
+  const restoring = restoringCalls(readOpenAiCalls(body, index));
   const facts = index.messages.map((message) => responsesItemFacts(body, message, restoring));
   const head = facts.findIndex((f) => f.role === 'user' && f.toolResultIds.length === 0);
   if (head >= 0) facts[head] = { ...facts[head]!, barrier: true };
   return facts;
+}
+
+/** The ids of the calls that read ctxshed's stored text back (restore-call.ts). */
+function restoringCalls(calls: ReadonlyMap<string, ToolCall>): Set<string> {
+  const restoring = new Set<string>();
+  for (const [id, call] of calls) if (isRestoreCall(call)) restoring.add(id);
+  return restoring;
 }
 
 /** The person's texts of a message (isPersonText), exact where they can be. */

@@ -5,7 +5,7 @@
 import type { Sha256 } from '../ports.js';
 import { indexTranscript, type TranscriptIndex } from '../transcript-index.js';
 import { chooseSpan } from './choose-span.js';
-import { isPersonTurn, personTexts, readMessageFacts, type MessageFacts } from './message-facts.js';
+import { isPersonTurn, personTexts, type MessageFacts, type MessageFactsReader } from './message-facts.js';
 import { isClientNotice } from './client-notice.js';
 import { latestPrompt, promptExcerpt } from './prompt-excerpt.js';
 import { DEFAULT_SHED_POLICY, GOAL_MARKER, recentBudgetTokens, type FrozenSpan, type PlannedSpan, type ShedPolicy, type ShedRefusal } from '../shed-types.js';
@@ -19,6 +19,8 @@ export type ShedPlan =
 /** What the plan may be handed besides the body. */
 export interface ShedPlanOptions {
   readonly sha256: Sha256;
+  /** How the body's messages are read: its dialect's `messageFacts` (core/dialects/dialect.ts). */
+  readonly readFacts: MessageFactsReader;
   readonly policy?: ShedPolicy;
   /** The context window in tokens, which sizes the recent window (none: the policy's floor). */
   readonly window?: number;
@@ -39,7 +41,7 @@ export function planShed(body: Uint8Array, frozen: readonly FrozenSpan[], option
       if (indexed.kind === 'failed') return { kind: 'none', reason: 'unreadable_body', detail: `${indexed.reason}: ${indexed.detail}` };
       index = indexed.index;
     }
-    const facts = readMessageFacts(body, index);
+    const facts = options.readFacts(body, index);
     const recentTokens = options.recentTokens ?? recentBudgetTokens(options.policy ?? DEFAULT_SHED_POLICY, options.window);
     const choice = chooseSpan(index, facts, frozen, recentTokens, options.keepFrom ?? -1);
     if (choice.kind === 'none') return choice;

@@ -7,6 +7,7 @@ import type { EpochTake } from '../epoch-take.js';
 import { fullnessOf, tokensPerByteOf, type FullnessReading } from '../latch-decision.js';
 import type { Sha256 } from '../ports.js';
 import type { TranscriptIndex } from '../transcript-index.js';
+import type { MessageFactsReader } from './message-facts-type.js';
 import { shedGateInput } from './gate-input.js';
 import { asksOneHourCache } from './one-hour-cache.js';
 import { GATE_CEILING, type GateInput } from '../break-even.js';
@@ -26,6 +27,8 @@ export interface SpanWeighing {
   /** The reading pressed up to this request (core/epochs/request-tokens.ts), or the last one. */
   readonly reading: FullnessReading;
   readonly sha256: Sha256;
+  /** How the body's messages are read: its dialect's `messageFacts`. */
+  readonly readFacts: MessageFactsReader;
   readonly policy: ShedPolicy;
   /** Where the span's files go: the stub names them, and its size counts against the gain. */
   readonly spansDir: string;
@@ -45,7 +48,7 @@ export function weighSpan(input: SpanWeighing): SpanTake {
   const nearWindow = fullnessOf(reading) >= GATE_CEILING;
   const target = { contextTokens: reading.contextTokens, limit: reading.window, tokensPerByte, floorTokens: policy.recentFloorTokens, spansDir };
   const keepFrom = input.keepFrom ?? -1;
-  const budget = { sha256: input.sha256, recentTokens: recentBudgetTokens(policy, reading.window), index, keepFrom };
+  const budget = { sha256: input.sha256, readFacts: input.readFacts, recentTokens: recentBudgetTokens(policy, reading.window), index, keepFrom };
   const plan = planShedToFit(body, input.spans, budget, nearWindow ? target : undefined);
   if (plan.kind === 'none') return heldByWorkingSet(plan.plan, keepFrom, nearWindow);
   const gate = gateInputOf(body, index, plan.span, { tokensPerByte, spansDir, ...(input.horizon === undefined ? {} : { horizon: input.horizon }) });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { applyInflate, findSpanStubs, freezeSpan, planShed, applyEpochs, SPANS, type PlannedSpan } from '../../../src/core/index.js';
+import { applyInflate, findSpanStubs, freezeSpan, planShed, applyEpochs, SPANS, type PlannedSpan, readMessagesFacts } from '../../../src/core/index.js';
 import { SMALL_RECENT_TOKENS, bodyOf, fromUtf8, mustIndex, prompt, session, sha256, utf8 } from '../shed/shed-bodies.js';
 
 const DIR = '/state/spans';
 
 function planned(body: Uint8Array, before: readonly PlannedSpan[] = []): PlannedSpan {
-  const plan = planShed(body, before.map(freezeSpan), { sha256, recentTokens: SMALL_RECENT_TOKENS });
+  const plan = planShed(body, before.map(freezeSpan), { readFacts: readMessagesFacts, sha256, recentTokens: SMALL_RECENT_TOKENS });
   if (plan.kind !== 'planned') throw new Error(plan.reason);
   return plan.span;
 }

@@ -10,6 +10,7 @@ import {
   spansLatch,
   type ConversationRecord,
   type PlannedSpan,
+  readMessagesFacts,
 } from '../../../src/core/index.js';
 import { SMALL_RECENT_TOKENS, bodyOf, session, sha256 } from '../shed/shed-bodies.js';
 
@@ -17,7 +18,7 @@ const hex = (n: number): string => n.toString(16).padStart(64, '0');
 const GATE = decideBurst({ invalidatedSuffixTokens: 10, droppedCachedTokens: 100, turnsSoFar: 5, oneHourCache: false });
 
 function spanOf(turns: number): PlannedSpan {
-  const plan = planShed(bodyOf(session(turns)), [], { sha256, recentTokens: SMALL_RECENT_TOKENS });
+  const plan = planShed(bodyOf(session(turns)), [], { readFacts: readMessagesFacts, sha256, recentTokens: SMALL_RECENT_TOKENS });
   if (plan.kind !== 'planned') throw new Error(plan.reason);
   return plan.span;
 }

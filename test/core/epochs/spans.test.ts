@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freezeSpan, planShed, applyEpochs, SPANS, spanStubMessage, type FrozenSpan, type ShedOptions } from '../../../src/core/index.js';
+import { freezeSpan, planShed, applyEpochs, SPANS, spanStubMessage, type FrozenSpan, type ShedOptions, readMessagesFacts } from '../../../src/core/index.js';
 import { validateMessagesRequest } from '../../support/messages-validator.js';
 import { SMALL_RECENT_TOKENS, bodyOf, fromUtf8, mustIndex, session, sha256, utf8, withBreakpoint, type Message } from '../shed/shed-bodies.js';
 
@@ -7,7 +7,7 @@ const DIR = '/state/spans';
 const OPTIONS: ShedOptions = { spansDir: DIR, sha256 };
 
 function frozenFor(messages: readonly Message[], before: readonly FrozenSpan[] = []): FrozenSpan {
-  const plan = planShed(bodyOf(messages), before, { sha256, recentTokens: SMALL_RECENT_TOKENS });
+  const plan = planShed(bodyOf(messages), before, { readFacts: readMessagesFacts, sha256, recentTokens: SMALL_RECENT_TOKENS });
   if (plan.kind !== 'planned') throw new Error(`expected a span: ${plan.reason}`);
   return freezeSpan(plan.span);
 }

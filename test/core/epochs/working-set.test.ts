@@ -14,6 +14,7 @@ import {
   type EpochAsk,
   type FrozenBlock,
   type FrozenSpan,
+  readMessagesFacts,
 } from '../../../src/core/index.js';
 import { filler, mustIndex, sha256, utf8 } from '../bodies.js';
 
@@ -80,8 +81,8 @@ describe('a span planned around the working set', () => {
   const set = workingSetOf(b, index, new Set(STORED));
 
   it('should end before the first restore answer since the prompt, where the recent window alone would take some', () => {
-    const alone = planShed(b, [], { sha256, recentTokens: 3000, index });
-    const around = planShed(b, [], { sha256, recentTokens: 3000, index, keepFrom: set.firstMessage });
+    const alone = planShed(b, [], { readFacts: readMessagesFacts, sha256, recentTokens: 3000, index });
+    const around = planShed(b, [], { readFacts: readMessagesFacts, sha256, recentTokens: 3000, index, keepFrom: set.firstMessage });
 
     expect(alone.kind === 'planned' && alone.span.last).toBeGreaterThanOrEqual(set.firstMessage);
     expect(around).toMatchObject({ kind: 'planned', span: { cutByWorkingSet: true } });
@@ -89,7 +90,7 @@ describe('a span planned around the working set', () => {
   });
 
   it('should take the working set only when nothing around it brings the request under the limit (the window forces it out)', () => {
-    const options = { sha256, recentTokens: 3000, index, keepFrom: set.firstMessage };
+    const options = { readFacts: readMessagesFacts, sha256, recentTokens: 3000, index, keepFrom: set.firstMessage };
     const target = (limit: number) => ({ contextTokens: b.length / 4, limit, tokensPerByte: 0.25, floorTokens: 3000, spansDir: '/s' });
 
     const roomy = planShedToFit(b, [], options, target(b.length / 4));
@@ -103,7 +104,7 @@ describe('a span planned around the working set', () => {
   });
 
   it('should take the span with the working set when neither fits but it comes nearer the limit', () => {
-    const options = { sha256, recentTokens: 3000, index, keepFrom: set.firstMessage };
+    const options = { readFacts: readMessagesFacts, sha256, recentTokens: 3000, index, keepFrom: set.firstMessage };
     const hopeless = planShedToFit(b, [], options, { contextTokens: b.length / 4, limit: 1_000, tokensPerByte: 0.25, floorTokens: 3000, spansDir: '/s' });
 
     expect(hopeless).toMatchObject({ kind: 'planned', forcedWorkingSet: true, short: 'kept_over_window' });
@@ -118,7 +119,7 @@ describe('a request that grew past the window since the last reading', () => {
   const b = body([...reads(3, 2_000), { prompt: 'check' }, ...STORED.map((restore) => ({ restore, bytes: 60_000 })), ...reads(6, 100)]);
   const window = Math.round(b.length / 4 / 1.05);
   const reading = { contextTokens: Math.round(0.8 * window), window, epochsApplied: 0, requestBytes: Math.round(0.8 * window) * 4 };
-  const ask: EpochAsk = { body: b, index: mustIndex(b), reading, items: NO_ITEMS };
+  const ask: EpochAsk = { readFacts: readMessagesFacts, body: b, index: mustIndex(b), reading, items: NO_ITEMS };
   const decide = (take: () => ReturnType<ReturnType<typeof toolResultsLatch>['take']>) => decideEpoch({ reading, threshold: 0.7, epochCount: 0, take });
 
   it('should weigh the request as it now is: the last reading grown by the bytes added since, at its tokens per byte', () => {
@@ -159,7 +160,7 @@ describe('the epoch kinds and the working set', () => {
     const b = body([...reads(3, 2_000), { prompt: 'check' }, ...STORED.map((restore) => ({ restore, bytes: 20_000 })), ...reads(6, 100)]);
     const index = mustIndex(b);
     const frozen: FrozenBlock[] = STORED.map((sha, ordinal) => ({ ordinal, toolUseId: `x${ordinal}`, bytes: 10, sha256: sha, jsonBytes: 12, jsonSha256: sha }));
-    const ask: EpochAsk = { body: b, index, reading, items: { ...NO_ITEMS, tool_results: frozen } };
+    const ask: EpochAsk = { readFacts: readMessagesFacts, body: b, index, reading, items: { ...NO_ITEMS, tool_results: frozen } };
     const planner = toolResultsLatch({ policy: DEFAULT_POLICY, elidedDir: '/state/elided', sha256 });
 
     const take = planner.take(ask);
@@ -173,7 +174,13 @@ describe('the epoch kinds and the working set', () => {
   it('should hold a span epoch as a thrash when only the working set would be worth shedding', () => {
     const b = body([...reads(2, 500), { prompt: 'check' }, ...STORED.map((restore) => ({ restore, bytes: 60_000 })), ...reads(1, 100)]);
     const spans: FrozenSpan[] = [];
-    const ask: EpochAsk = { body: b, index: mustIndex(b), reading: { ...reading, requestBytes: b.length }, items: { ...NO_ITEMS, span: spans } };
+    const ask: EpochAsk = {
+      readFacts: readMessagesFacts,
+      body: b,
+      index: mustIndex(b),
+      reading: { ...reading, requestBytes: b.length },
+      items: { ...NO_ITEMS, span: spans },
+    };
     const planner = spansLatch({ policy: DEFAULT_SHED_POLICY, spansDir: '/state/spans', sha256 });
 
     const decision = decide(() => planner.take(ask));

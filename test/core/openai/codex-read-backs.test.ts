@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { indexResponses, readOpenAiCalls, workingSetOf, workingSetOrdinals } from '../../../src/core/index.js';
+import { indexResponses, readItemFacts, readOpenAiCalls, workingSetOf, workingSetOrdinals } from '../../../src/core/index.js';
 import { utf8 } from '../bodies.js';
 
 const SHA = 'cd'.repeat(32);
@@ -24,7 +24,7 @@ describe('a Codex read-back of an elided file', () => {
     if (indexed.kind !== 'indexed') throw new Error(indexed.detail);
     const { index } = indexed;
 
-    const set = workingSetOf(b, index, new Set([SHA]), new Set(), undefined, {}, readOpenAiCalls);
+    const set = workingSetOf(b, index, new Set([SHA]), new Set(), readItemFacts, {}, readOpenAiCalls);
 
     expect([...set.calls]).toEqual(['call_2']);
     expect([...workingSetOrdinals(index, set)]).toEqual([1]);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isPersonTurn } from '../../../src/core/index.js';
 import { bodyOf, calls, factsOf, fromUtf8, prompt, results } from './shed-bodies.js';
 
-describe('readMessageFacts', () => {
+describe('readMessagesFacts', () => {
   it("should read roles, tool ids, thinking and the spans of each message's own texts", () => {
     const body = bodyOf([
       prompt('fix it'),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freezeSpan, GOAL_MARKER, planShed, SPAN_STUB_TOKENS_PER_BYTE, type PlannedSpan } from '../../../src/core/index.js';
+import { freezeSpan, GOAL_MARKER, planShed, SPAN_STUB_TOKENS_PER_BYTE, type PlannedSpan, readMessagesFacts } from '../../../src/core/index.js';
 import { bodyOf, calls, fromUtf8, mustIndex, prompt, results, session, sha256, utf8, type Message } from './shed-bodies.js';
 
 /** Two later turns of the person, so the window does not reach back to an early prompt. */
@@ -13,7 +13,7 @@ const RECENT_TOKENS = (() => {
 
 function planned(messages: readonly Message[], recentTokens = RECENT_TOKENS): { body: Uint8Array; span: PlannedSpan } {
   const body = bodyOf(messages);
-  const plan = planShed(body, [], { sha256, recentTokens });
+  const plan = planShed(body, [], { readFacts: readMessagesFacts, sha256, recentTokens });
   if (plan.kind !== 'planned') throw new Error(`expected a span: ${plan.reason}`);
   return { body, span: plan.span };
 }
@@ -132,7 +132,7 @@ describe('planShed', () => {
     const messages = [prompt('a'), { role: 'assistant', content: 'b' }, prompt('PIN_HERE'), ...session(10).slice(1), ...LATER];
     const body = utf8(JSON.stringify({ messages }).replace('"PIN_HERE"', '"\\u005bctxshed:goal] y"'));
 
-    const plan = planShed(body, [], { sha256, recentTokens: RECENT_TOKENS });
+    const plan = planShed(body, [], { readFacts: readMessagesFacts, sha256, recentTokens: RECENT_TOKENS });
 
     expect(plan.kind === 'planned' ? plan.span.pins : plan).toEqual([`${GOAL_MARKER} y`]);
   });
@@ -145,7 +145,7 @@ describe('planShed', () => {
       ),
     );
 
-    expect(planShed(body, [], { sha256, recentTokens: RECENT_TOKENS })).toMatchObject({ kind: 'none', reason: 'unreadable_pin' });
+    expect(planShed(body, [], { readFacts: readMessagesFacts, sha256, recentTokens: RECENT_TOKENS })).toMatchObject({ kind: 'none', reason: 'unreadable_pin' });
   });
 
   it("should leave a tombstone of the person's first prompt when it falls in the span", () => {
@@ -164,10 +164,14 @@ describe('planShed', () => {
   });
 
   it('should say why when nothing can be shed, and never throw', () => {
-    expect(planShed(bodyOf(session(2)), [], { sha256, recentTokens: RECENT_TOKENS })).toMatchObject({ kind: 'none', reason: 'too_few_messages' });
-    expect(planShed(utf8('{"messages":'), [], { sha256 })).toMatchObject({ kind: 'none', reason: 'unreadable_body' });
+    expect(planShed(bodyOf(session(2)), [], { readFacts: readMessagesFacts, sha256, recentTokens: RECENT_TOKENS })).toMatchObject({
+      kind: 'none',
+      reason: 'too_few_messages',
+    });
+    expect(planShed(utf8('{"messages":'), [], { readFacts: readMessagesFacts, sha256 })).toMatchObject({ kind: 'none', reason: 'unreadable_body' });
     expect(
       planShed(bodyOf(session(10)), [], {
+        readFacts: readMessagesFacts,
         recentTokens: RECENT_TOKENS,
         sha256: () => {
           throw new Error('boom');
@@ -179,7 +183,7 @@ describe('planShed', () => {
   it('should plan the next span after a frozen one', () => {
     const first = planned(session(10)).span;
 
-    const next = planShed(bodyOf(session(20)), [freezeSpan(first)], { sha256, recentTokens: RECENT_TOKENS });
+    const next = planShed(bodyOf(session(20)), [freezeSpan(first)], { readFacts: readMessagesFacts, sha256, recentTokens: RECENT_TOKENS });
 
     expect(next).toMatchObject({ kind: 'planned', span: { first: 9 } });
   });

@@ -11,6 +11,7 @@ import {
   applyEpochs,
   SPANS,
   type ShedPolicy,
+  readMessagesFacts,
 } from '../../../src/core/index.js';
 import { validateMessagesRequest } from '../../support/messages-validator.js';
 import { fromUtf8, mustIndex, sha256 } from './shed-bodies.js';
@@ -27,7 +28,7 @@ describe('shed mode on real Claude Code bodies', () => {
     let shed = 0;
     for (const { name, body } of BODIES) {
       for (const policy of POLICIES) {
-        const plan = planShed(body, [], { sha256, policy });
+        const plan = planShed(body, [], { readFacts: readMessagesFacts, sha256, policy });
         if (plan.kind === 'none') {
           expect({ name, reason: plan.reason }).toMatchObject({ reason: 'too_few_messages' });
           continue;
@@ -73,7 +74,7 @@ describe('shed mode on a real body with the client\'s role "system" message', ()
     const body = new Uint8Array([...real.subarray(0, at), ...new TextEncoder().encode(`,${JSON.stringify(system)}`), ...real.subarray(at)]);
     expect(validateMessagesRequest(body)).toEqual([]);
 
-    const plan = planShed(body, [], { sha256, policy: fixedRecentBudget(4_000) });
+    const plan = planShed(body, [], { readFacts: readMessagesFacts, sha256, policy: fixedRecentBudget(4_000) });
 
     if (plan.kind !== 'planned') throw new Error(plan.reason);
     expect(plan.span.first).toBe(1);

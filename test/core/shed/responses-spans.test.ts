@@ -9,7 +9,7 @@ import {
   freezeSpan,
   indexResponses,
   planShed,
-  readMessageFacts,
+  readItemFacts,
   renderSpanMarkdown,
   RESPONSES_API,
   SPANS,
@@ -42,7 +42,7 @@ const said = (text: string): object => ({ type: 'message', role: 'assistant', co
 const turn = (n: number): object[] => [reasoning(n), call(n), output(n)];
 
 function shed(body: Uint8Array, budget = 0): { first: number; last: number; out: Uint8Array } {
-  const plan = planShed(body, [], { sha256, policy: fixedRecentBudget(budget), index: indexOf(body) });
+  const plan = planShed(body, [], { readFacts: readItemFacts, sha256, policy: fixedRecentBudget(budget), index: indexOf(body) });
   if (plan.kind !== 'planned') throw new Error(`${plan.reason}: ${plan.detail}`);
   const out = applyEpochs(SPANS, body, [freezeSpan(plan.span)], { spansDir: SPANS_DIR, sha256, api: RESPONSES_API });
   if (out.kind !== 'applied') throw new Error(`${out.reason}: ${out.detail}`);
@@ -96,7 +96,7 @@ describe('shed spans on the Responses API', () => {
     const compaction = { type: 'compaction', id: 'cmp_1', encrypted_content: 'gAAAAAcompaction.x' };
     const body = bodyOf([developer, environment, prompt('go'), ...turn(1), compaction, ...turn(2)]);
 
-    const plan = planShed(body, [], { sha256, policy: fixedRecentBudget(0), index: indexOf(body) });
+    const plan = planShed(body, [], { readFacts: readItemFacts, sha256, policy: fixedRecentBudget(0), index: indexOf(body) });
 
     expect(plan).toMatchObject({ kind: 'none', reason: 'loaded_tool' });
   });
@@ -117,7 +117,7 @@ describe('shed spans on the Responses API', () => {
     const tools = { type: 'additional_tools', id: 'at_1', role: 'developer', tools: [] };
     const body = bodyOf([tools, developer, environment, prompt('go'), reasoning(1), call(1), output(1)]);
 
-    const facts = readMessageFacts(body, indexOf(body));
+    const facts = readItemFacts(body, indexOf(body));
 
     expect(facts.map((f) => f.role)).toEqual(['additional_tools', 'system', 'user', 'user', 'assistant', 'assistant', 'user']);
     expect(facts.map((f) => f.prompt)).toEqual([false, false, false, true, false, false, false]);

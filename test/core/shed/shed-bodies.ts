@@ -1,5 +1,5 @@
 /** Small shed-mode request bodies with known answers: a session built turn by turn. */
-import { readMessageFacts, type MessageFacts } from '../../../src/core/index.js';
+import { readMessagesFacts, type MessageFacts } from '../../../src/core/index.js';
 import { mustIndex, utf8 } from '../bodies.js';
 
 export { sha256, mustIndex, utf8, fromUtf8 } from '../bodies.js';
@@ -45,7 +45,7 @@ export function session(turns: number, promptEvery = 0, thinking = false): Messa
 
 /** The message facts of a body. */
 export function factsOf(body: Uint8Array): MessageFacts[] {
-  return readMessageFacts(body, mustIndex(body));
+  return readMessagesFacts(body, mustIndex(body));
 }
 
 /** The body with a breakpoint on the last block of the last message, as Claude Code sends it. */
