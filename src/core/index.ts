@@ -4,9 +4,13 @@ export {
   type ConversationRecord,
   type ElisionPolicy,
   type Epoch,
+  type EpochItems,
   type EpochKind,
+  epochKindOf,
   type EpochMode,
   type FrozenBlock,
+  type ItemsEpoch,
+  type KindTag,
   type ToolResultEpoch,
 } from './epoch-types.js';
 export { triggerOf } from './epoch-trigger.js';
@@ -41,6 +45,8 @@ export {
   type EpochPlanner,
   EPOCH_KIND_INFO,
   type EpochKindInfo,
+  epochKindInfo,
+  epochKindInfos,
   findSpanStubs,
   findStubs,
   type FoundSpanStub,
@@ -48,11 +54,20 @@ export {
   type FrozenItems,
   frozenItemsOf,
   hasFrozenItems,
+  type InflateSite,
+  itemsOfKind,
+  itemsUnder,
+  kindOfFirstEpoch,
   kindOfMode,
+  type NamedOriginal,
   NO_ITEMS,
+  type OriginalFileExt,
+  originalsNamedBy,
   NO_WORKING_SET,
   type OverflowAsk,
   pressedReading,
+  registerEpochKind,
+  registeredKinds,
   renderingOf,
   restoredContent,
   type RewriteOptions,
@@ -91,7 +106,7 @@ export {
 export type { HoldReason, LatchHold } from './decide/hold-reasons.js';
 export type { EpochTake } from './epoch-take.js';
 export { decideEpoch, type DecideEpoch, type EpochDecision, weighGate } from './decide/decide-epoch.js';
-export { type EpochPart, type LatchPlan, type PlannedFile, planRecord } from './plan-record.js';
+export { type EpochPart, type ItemsPart, type LatchPlan, type PlannedFile, type PlannedOriginal, planRecord } from './plan-record.js';
 export { contextTokensOf, type Usage } from './usage.js';
 export {
   asksOneHourCache,
