@@ -74,6 +74,12 @@ export interface EpochKindInfo<Item = any> {
    * beside them as `<sha256>.md`; absent when the exact bytes are what a reader is shown.
    */
   readonly render?: (bytes: Uint8Array, sha256: string) => string;
+  /**
+   * Restore hook, registered kinds: what `restore` and the restore route give back by handle (the
+   * sha256 of one of its files with extension `ext`), and the name the tools print for it; absent:
+   * none. The built-in kinds' are src/restore/restorable-kinds.ts's.
+   */
+  readonly restorable?: { readonly name: string; readonly ext: OriginalFileExt };
   /** Items hook: the kind's items of one epoch (a registered kind's: `epoch.items[tag]`). */
   readonly itemsOf: (epoch: Epoch) => readonly Item[];
   /** Items hook: the order its items are kept in across epochs; absent: latch order. */
