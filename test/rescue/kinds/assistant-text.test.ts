@@ -168,6 +168,7 @@ describe('a kind with a new tag, registered by one call', () => {
       const { code, out } = await ctxshed([...args, '--state', dir]);
       expect([args[0], code]).toEqual([args[0], 0]);
       expect(out.length).toBeGreaterThan(0);
+      if (args[0] === 'show') expect(out).toMatch(/froze {5}\d+ assistant_text items?/);
     }
     const file = path.join(dir, 'sent.json');
     await fs.writeFile(file, sent[sent.length - 1]!.body);
