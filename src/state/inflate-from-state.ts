@@ -44,7 +44,7 @@ export class InflateError extends Error {
 export async function inflateFromState(
   state: StateDir,
   body: Uint8Array,
-): Promise<{ body: Uint8Array; stubs: number; spans: number; thinking: number; items: number }> {
+): Promise<{ body: Uint8Array; stubs: number; spans: number; thinking: number; items?: number }> {
   const { index } = indexOf(body);
   const records = await listConversations(state);
   const frozen = frozenItems(records);
@@ -65,7 +65,7 @@ export async function inflateFromState(
   const inflated = applyInflate(body, restored);
   // Last: the removed thinking blocks' positions are those of the client's body, spans and all.
   const withThinking = await inflateThinking(state, inflated);
-  return { body: withThinking.body, stubs: found.length, spans: spans.length, thinking: withThinking.thinking, items: sites.length };
+  return { body: withThinking.body, stubs: found.length, spans: spans.length, thinking: withThinking.thinking, ...(sites.length === 0 ? {} : { items: sites.length }) };
 }
 
 /** Each registered kind's stubs that its records' items say ctxshed put there (the kind's `inflate` hook). */
