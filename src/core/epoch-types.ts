@@ -133,6 +133,13 @@ interface EpochBase {
   readonly ledger?: readonly LedgerRow[];
 }
 
+/**
+ * A registered kind's items, under its tag (core/epochs/kind-info.ts `registerEpochKind`): the one
+ * generic field of a kind that has no field of its own. The built-in kinds keep theirs (`blocks`,
+ * `span`, `thinking`), byte for byte as before, and never write this one.
+ */
+export type EpochItems = Readonly<Record<string, readonly unknown[]>>;
+
 /** A numbered, frozen decision: "these tool results are elided from now on" (rescue mode). */
 export interface ToolResultEpoch extends EpochBase {
   /** Absent in every record written before modes: they are all tool-result epochs. */
@@ -142,6 +149,7 @@ export interface ToolResultEpoch extends EpochBase {
   /** The blocks this epoch adds (earlier epochs' blocks stay elided). */
   readonly blocks: readonly FrozenBlock[];
   readonly span?: never;
+  readonly items?: never;
 }
 
 /** A numbered, frozen decision: "this span of whole messages is shed from now on" (shed mode, docs/shed.md). */
@@ -152,6 +160,7 @@ export interface SpanEpoch extends EpochBase {
   /** A span epoch freezes no tool result of its own. */
   readonly blocks: readonly [];
   readonly span: FrozenSpan;
+  readonly items?: never;
 }
 
 /**
@@ -164,20 +173,41 @@ export interface CorrectionEpoch extends EpochBase {
   readonly trigger: 'prefix_check';
   readonly blocks: readonly [];
   readonly span?: never;
+  readonly items?: never;
 }
 
-/** An epoch of a conversation record: one of the three, as `epochKindOf` tells them apart. */
-export type Epoch = ToolResultEpoch | SpanEpoch | CorrectionEpoch;
+/**
+ * An epoch of a registered kind (core/epochs/kind-info.ts): its items under its tag in `items`,
+ * one key. It freezes no tool result and sheds no span of the built-in kinds'.
+ */
+export interface ItemsEpoch extends EpochBase {
+  readonly mode?: EpochMode;
+  readonly trigger?: 'threshold' | 'overflow' | 'command';
+  readonly blocks: readonly [];
+  readonly span?: never;
+  readonly items: EpochItems;
+}
 
-/** What an epoch freezes: tool results, a span of whole messages, or only thinking blocks (a correction). */
+/** An epoch of a conversation record: one of the four, as `epochKindOf` tells them apart. */
+export type Epoch = ToolResultEpoch | SpanEpoch | CorrectionEpoch | ItemsEpoch;
+
+/** The built-in kinds: tool results, a span of whole messages, or only thinking blocks (a correction). */
 export type EpochKind = 'tool_results' | 'span' | 'thinking_only';
 
 /**
- * The kind of an epoch, the one test readers use instead of asking `mode` or `span`: a correction
- * epoch is `thinking_only` in either mode; a record written before modes is `tool_results`.
+ * Any kind's tag: a built-in's, or one a kind registered (core/epochs/kind-info.ts
+ * `registerEpochKind`, checked there: lowercase letters, digits and `_`).
  */
-export function epochKindOf(epoch: Epoch): EpochKind {
+export type KindTag = EpochKind | (string & {});
+
+/**
+ * The kind of an epoch, the one test readers use instead of asking `mode` or `span`: a correction
+ * epoch is `thinking_only` in either mode; a record written before modes is `tool_results`; an
+ * epoch with `items` is its one tag's.
+ */
+export function epochKindOf(epoch: Epoch): KindTag {
   if (epoch.trigger === 'prefix_check') return 'thinking_only';
+  if (epoch.items !== undefined) return Object.keys(epoch.items)[0] ?? 'tool_results';
   return epoch.span === undefined ? 'tool_results' : 'span';
 }
 

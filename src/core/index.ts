@@ -7,6 +7,7 @@ export {
   type EpochKind,
   type EpochMode,
   type FrozenBlock,
+  type KindTag,
   type ToolResultEpoch,
 } from './epoch-types.js';
 export { triggerOf } from './epoch-trigger.js';
@@ -40,6 +41,9 @@ export {
   type EpochOutcome,
   type EpochPlanner,
   EPOCH_KIND_INFO,
+  type EpochKindInfo,
+  epochKindInfo,
+  epochKindInfos,
   findSpanStubs,
   findStubs,
   type FoundSpanStub,
@@ -47,11 +51,21 @@ export {
   type FrozenItems,
   frozenItemsOf,
   hasFrozenItems,
+  type InflateSite,
+  itemsOfKind,
+  itemsUnder,
+  KIND_NAME,
+  kindOfFirstEpoch,
   kindOfMode,
+  kindOfOriginals,
   NO_ITEMS,
+  type OriginalFileExt,
+  originalsNamedBy,
   NO_WORKING_SET,
   type OverflowAsk,
   pressedReading,
+  registerEpochKind,
+  registeredKinds,
   renderingOf,
   restoredContent,
   type RewriteOptions,
@@ -90,7 +104,7 @@ export {
 export type { HoldReason, LatchHold } from './decide/hold-reasons.js';
 export type { EpochTake } from './epoch-take.js';
 export { decideEpoch, type DecideEpoch, type EpochDecision, weighGate } from './decide/decide-epoch.js';
-export { type EpochPart, type LatchPlan, type PlannedFile, planRecord } from './plan-record.js';
+export { type EpochPart, type ItemsPart, type LatchPlan, type PlannedFile, type PlannedOriginal, planRecord } from './plan-record.js';
 export { contextTokensOf, type Usage } from './usage.js';
 export {
   asksOneHourCache,

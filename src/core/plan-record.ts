@@ -34,6 +34,19 @@ export interface PlannedThinkingFile {
   readonly bytes: Uint8Array;
 }
 
+/**
+ * One original of a registered kind a latch must make durable (`<state>/<folder>/<sha256>.<ext>`,
+ * or its row in Postgres) before its record may name it.
+ */
+export interface PlannedOriginal {
+  /** The kind's `originals` folder (core/epochs/kind-info.ts). */
+  readonly folder: string;
+  readonly sha256: string;
+  readonly ext: 'txt' | 'json' | 'md';
+  /** The exact bytes; they hash to `sha256`, except a rendering's (`md`). */
+  readonly bytes: Uint8Array;
+}
+
 /** What a latch wants on disk: the whole new record and the files its new epoch names. */
 export interface LatchPlan {
   readonly record: ConversationRecord;
@@ -42,6 +55,8 @@ export interface LatchPlan {
   readonly spans?: readonly PlannedSpanFile[];
   /** On a model that runs the prefix check: the thinking blocks its new epoch removes. */
   readonly thinking?: readonly PlannedThinkingFile[];
+  /** A registered kind: the originals its new epoch's items name. */
+  readonly originals?: readonly PlannedOriginal[];
 }
 
 /** The files an epoch's part names, to be durable before its record. */
@@ -70,8 +85,24 @@ export interface SpanPart extends PartFiles {
   readonly fit?: ShedFit;
 }
 
+/**
+ * A registered kind's part (core/epochs/kind-info.ts `registerEpochKind`): its items, kept under
+ * its tag in the epoch's `items`, and the originals they name.
+ */
+export interface ItemsPart {
+  readonly kind: 'items';
+  readonly tag: string;
+  readonly policy: Epoch['policy'];
+  readonly items: readonly unknown[];
+  readonly originals: readonly PlannedOriginal[];
+  readonly gate?: GateDecision;
+}
+
+/** A built-in kind's part: the record fields of its own (`blocks`, `span`) and the files they name. */
+export type FieldsPart = ToolResultsPart | SpanPart;
+
 /** The kind's part of the next epoch (core/epochs/), with the files it names; planRecord adds what every epoch shares. */
-export type EpochPart = ToolResultsPart | SpanPart;
+export type EpochPart = FieldsPart | ItemsPart;
 
 /** What every latch records besides the kind's part: the reading, the trigger and who the conversation is. */
 export interface LatchFacts {
@@ -123,32 +154,52 @@ export function planRecord(input: PlanRecordInput): LatchPlan {
   // Every new epoch says what made it latch (its lineage); only old records lack the field.
   const trigger = facts.trigger ?? 'threshold';
   // The key order is the records' on disk: a record planned again is the same bytes.
-  const epoch: Epoch =
-    part.kind === 'span'
-      ? {
-          n,
-          latchedAt: now,
-          mode: 'shed',
-          trigger,
-          reason,
-          policy: part.policy,
-          blocks: [],
-          span: part.span,
-          ...(part.gate === undefined ? {} : { gate: part.gate }),
-          ...(part.fit === undefined ? {} : { fit: part.fit }),
-        }
-      : {
-          n,
-          latchedAt: now,
-          trigger,
-          reason,
-          policy: part.policy,
-          blocks: part.blocks,
-          ...(part.gate === undefined ? {} : { gate: part.gate }),
-          ...(part.ledger === undefined ? {} : { ledger: part.ledger }),
-        };
+  const epoch = epochOfPart(part, { n, latchedAt: now, trigger, reason });
   const record = appendEpoch(key, current, epoch, facts, now);
+  if (part.kind === 'items') return { record, files: [], originals: part.originals };
   return { record, files: part.files, ...(part.spans === undefined ? {} : { spans: part.spans }) };
+}
+
+/** What every epoch starts with, in its key order. */
+interface EpochHead {
+  readonly n: number;
+  readonly latchedAt: string;
+  readonly trigger: 'threshold' | 'overflow' | 'command';
+  readonly reason: LatchReason;
+}
+
+/** The epoch of a kind's part: the shared head, then the kind's fields, in the order records on disk have them. */
+function epochOfPart(part: EpochPart, head: EpochHead): Epoch {
+  const { n, latchedAt, trigger, reason } = head;
+  const gate = part.gate === undefined ? {} : { gate: part.gate };
+  switch (part.kind) {
+    case 'span':
+      return {
+        n,
+        latchedAt,
+        mode: 'shed',
+        trigger,
+        reason,
+        policy: part.policy,
+        blocks: [],
+        span: part.span,
+        ...gate,
+        ...(part.fit === undefined ? {} : { fit: part.fit }),
+      };
+    case 'tool_results':
+      return {
+        n,
+        latchedAt,
+        trigger,
+        reason,
+        policy: part.policy,
+        blocks: part.blocks,
+        ...gate,
+        ...(part.ledger === undefined ? {} : { ledger: part.ledger }),
+      };
+    case 'items':
+      return { n, latchedAt, trigger, reason, policy: part.policy, blocks: [], items: { [part.tag]: part.items }, ...gate };
+  }
 }
 
 /** The record with `epoch` appended, or a new record holding it (the conversation's first epoch). */

@@ -5,7 +5,7 @@
  */
 import { countVerdicts, priceShed, type Label, type ShedPrice } from '../core/index.js';
 import { triggerOf } from '../core/epoch-trigger.js';
-import { epochKindOf, type Epoch, type EpochKind, type EpochMode, type EpochTrigger } from '../core/epoch-types.js';
+import { epochKindOf, type Epoch, type EpochMode, type KindTag, type EpochTrigger } from '../core/epoch-types.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
 import type { ConversationTally } from './wire-tally.js';
 
@@ -43,7 +43,7 @@ export interface EpochSummary {
   /** `rescue` (tool results, `blocks`) or `shed` (a span of whole messages, `span`). */
   readonly mode: EpochMode;
   /** What it froze (core/epoch-types.ts `epochKindOf`): a correction epoch is `thinking_only` in either mode. */
-  readonly kind: EpochKind;
+  readonly kind: KindTag;
   readonly latchedAt: string | null;
   /** What made it latch; a record from before triggers were recorded reads `threshold`. */
   readonly trigger: EpochTrigger | null;

@@ -1,6 +1,6 @@
 /** `ctxshed show KEY` as text: a conversation, its epochs and every block they elided. Pure. */
 import type { Epoch } from '../core/epoch-types.js';
-import { GATE_CEILING, kindOfMode, renderLedgerLine, type GateDecision } from '../core/index.js';
+import { epochKindInfo, GATE_CEILING, kindOfMode, renderLedgerLine, type GateDecision } from '../core/index.js';
 import { refaultRateOf, type ConversationSummary, type EpochSummary, type SpanSummary } from './conversation-summary.js';
 import { oneLine, renderTable, REPORT_WIDTH, wrapText } from './format-table.js';
 import { formatWhen } from './format-time.js';
@@ -82,7 +82,10 @@ function renderEpoch(e: EpochSummary, recorded: Epoch | undefined, nowMs: number
       span === undefined ? `older than the ${p.keepRecent} newest tool results, over ${formatCount(p.minBytes)} bytes` : `between the head and ${shedWindow}`;
     lines.push(`  policy    ${p.name} v${p.version}: ${window}`);
   }
-  if (span === undefined) {
+  // A registered kind counts its items (core/epochs/kind-info.ts `counts`), from its record.
+  const kind = epochKindInfo(e.kind);
+  if (kind?.counts === 'items' && recorded !== undefined) lines.push(`  froze     ${plural(kind.itemsOf(recorded).length, `${kind.tag} item`)}`);
+  else if (span === undefined) {
     lines.push(`  shed      ${plural(e.blocks, 'block')}, ${formatBytes(e.bytes)} (${formatTokens(e.tokens)} tokens)`);
     lines.push(`  refaults  ${describeRefaults(e.refaults, e.blocksRefaulted, e.blocks)}`);
   } else lines.push(...renderSpan(span, recorded?.gate), ...renderFit(recorded));

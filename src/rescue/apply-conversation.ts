@@ -5,7 +5,7 @@
  * stubs for tool results, from the conversation's last rewrite when it serves; one stub message
  * per span), checked on its own output by the core.
  */
-import { hasFrozenItems, NO_ITEMS, type ApiDialect, type FrozenItems, type IncrementalIndex } from '../core/index.js';
+import { hasFrozenItems, itemsOfKind, NO_ITEMS, registeredKinds, type ApiDialect, type FrozenItems, type IncrementalIndex } from '../core/index.js';
 import { viewOf, type ConversationEntry } from './conversation-table.js';
 import type { Prepared } from './engine-types.js';
 import type { FileAvailability } from './file-availability.js';
@@ -78,5 +78,6 @@ function sameSnapshot(a: Snapshot, b: Snapshot): boolean {
 
 // No stub may name a file that is not there, and no thinking block goes whose file is not there.
 async function checkFiles(files: FileAvailability, snap: Snapshot): Promise<void> {
-  await Promise.all([files.check(snap.tool_results), files.checkSpans(snap.span), files.checkThinking(snap.thinking_only)]);
+  const registered = registeredKinds().map((kind) => files.checkItems(kind, itemsOfKind(snap, kind.tag)));
+  await Promise.all([files.check(snap.tool_results), files.checkSpans(snap.span), files.checkThinking(snap.thinking_only), ...registered]);
 }

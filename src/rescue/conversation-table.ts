@@ -5,7 +5,7 @@
  * request (a `stat` of its file, or its row's version in Postgres), or, with a watch
  * (record-watch.ts, the proxy's, on a state directory), only when the watch says it changed.
  */
-import { frozenItemsOf, kindOfMode, NO_ITEMS, type EpochKind, type FrozenItems, type FullnessReading } from '../core/index.js';
+import { frozenItemsOf, kindOfFirstEpoch, NO_ITEMS, type KindTag, type FrozenItems, type FullnessReading } from '../core/index.js';
 import type { ConversationRecord } from '../core/epoch-types.js';
 import type { StateDir } from '../state/layout.js';
 import { fsStore, type ConversationStore } from '../store/index.js';
@@ -20,8 +20,8 @@ export interface ConversationEntry {
    * blocks in ordinal order, spans in latch (and message) order.
    */
   items: FrozenItems;
-  /** The kind of the conversation's first epoch (its record's `mode`, absent: rescue, named the kind); undefined without epochs. */
-  kind: EpochKind | undefined;
+  /** The kind of the conversation's first epoch (a registered kind's by its `items`, else its record's `mode`, absent: rescue, named the kind); undefined without epochs. */
+  kind: KindTag | undefined;
   reading: FullnessReading | undefined;
   /** Latches of this conversation run one at a time in this process (the lock covers others). */
   latching: Promise<unknown>;
@@ -129,7 +129,7 @@ export class ConversationTable {
       entry.record = record;
       if (!same) entry.items = frozenItemsOf(record);
       const first = record.epochs[0];
-      entry.kind = first === undefined ? undefined : kindOfMode(first.mode).tag;
+      entry.kind = first === undefined ? undefined : kindOfFirstEpoch(first).tag;
     }
     if (stamp !== undefined) entry.fileStamp = stamp;
   }

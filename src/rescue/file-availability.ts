@@ -4,9 +4,9 @@
  * file a person deletes by hand is noticed after a restart, or by `ctxshed verify`. A file
  * `ctxshed seal` moved to sealed/ still counts (docs/rescue.md, "Sealing").
  */
-import type { FrozenBlock, FrozenSpan, FrozenThinking } from '../core/index.js';
+import type { EpochKindInfo, FrozenBlock, FrozenSpan, FrozenThinking } from '../core/index.js';
 import type { StateDir } from '../state/layout.js';
-import { fsStore, type ConversationStore, type OriginalId } from '../store/index.js';
+import { fsStore, originalKey, type ConversationStore, type OriginalId } from '../store/index.js';
 
 export class FileAvailability {
   readonly #seen = new Set<string>();
@@ -46,6 +46,23 @@ export class FileAvailability {
     // Missing: the block stays in the request (reason thinking_file_missing).
     const found = await this.#sizes(unknown.map((b) => ({ kind: 'thinking', sha256: b.sha256, ext: 'json' })));
     for (const b of unknown) if (found.get(`thinking:${b.sha256}.json`) === b.jsonBytes) this.#seen.add(`thinking:${b.sha256}`);
+  }
+
+  /** A registered kind (core/epochs/kind-info.ts): looks up, once each, the files its items name, at the sizes they say. */
+  async checkItems(kind: EpochKindInfo, items: readonly unknown[]): Promise<void> {
+    const wanted = items.flatMap((item) => kind.filesOf(item)).map((f) => ({ id: { kind: kind.originals, sha256: f.sha256, ext: f.ext }, bytes: f.bytes }));
+    const unknown = wanted.filter((w) => !this.#seen.has(originalKey(w.id)));
+    // Missing: the kind's apply leaves the item alone (its `isAvailable` says no).
+    const found = await this.#sizes(unknown.map((w) => w.id));
+    for (const w of unknown) {
+      const size = found.get(originalKey(w.id));
+      if (size !== undefined && (w.bytes === undefined || size === w.bytes)) this.#seen.add(originalKey(w.id));
+    }
+  }
+
+  /** Whether every file a registered kind's item names is known to exist. */
+  hasItem(kind: EpochKindInfo, item: unknown): boolean {
+    return kind.filesOf(item).every((f) => this.#seen.has(originalKey({ kind: kind.originals, sha256: f.sha256, ext: f.ext })));
   }
 
   /** The sizes of those of `ids` the store keeps, in one ask; unreadable counts as missing (reason file_missing). */

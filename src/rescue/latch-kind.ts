@@ -14,7 +14,9 @@ import {
   type EligibilityMemo,
   type EpochAsk,
   type EpochDecision,
-  type EpochKind,
+  type EpochKindInfo,
+  type EpochMode,
+  type KindTag,
   type EpochPart,
   type EpochPlanner,
   type EpochTake,
@@ -73,8 +75,18 @@ export type OverflowChosen =
 
 /** One kind, as the engine's latches loop over it. */
 export interface LatchKind {
-  /** The kind's tag (core/epoch-types.ts `EpochKind`): what its epochs freeze, and its key in a conversation's items. */
-  readonly tag: EpochKind;
+  /** The kind's tag (core/epoch-types.ts `KindTag`): what its epochs freeze, and its key in a conversation's items. */
+  readonly tag: KindTag;
+  /**
+   * A registered kind (core/epochs/kind-info.ts) that a `--mode` word opens new conversations in,
+   * in place of the word's built-in kind, while it is registered (a test's kind); absent: none.
+   */
+  readonly opensMode?: EpochMode;
+  /**
+   * A kind with a new tag: its readers' half (core/epochs/kind-info.ts), registered with it by
+   * `registerKind` (latch-kinds.ts). A built-in kind's is a line of `EPOCH_KIND_INFO`.
+   */
+  readonly info?: EpochKindInfo;
   /** Whether a body of this API can carry the kind's epochs (spans: not Chat Completions). */
   carries(api: ApiDialect): boolean;
   /** The threshold latch: the one decision on the kind's take, then the kind's own steps after it. */
@@ -89,9 +101,10 @@ export interface LatchKind {
 
 /** A kind whose latch is its planner's alone (`plannedKind`): its record, less what that makes. */
 export interface PlannedKindSpec<C> {
-  readonly tag: EpochKind;
+  readonly tag: KindTag;
+  readonly opensMode?: EpochMode;
   readonly carries: (api: ApiDialect) => boolean;
-  readonly plannerOf: (ctx: LatchContext) => EpochPlanner<C>;
+  readonly plannerOf: (ctx: LatchContext) => EpochPlanner<C, EpochPart>;
   readonly apply: KindApply;
   readonly refaults?: boolean;
 }
@@ -101,6 +114,7 @@ export function plannedKind<C>(spec: PlannedKindSpec<C>): LatchKind {
   const { tag, carries, plannerOf, apply } = spec;
   return {
     tag,
+    ...(spec.opensMode === undefined ? {} : { opensMode: spec.opensMode }),
     carries,
     apply,
     refaults: spec.refaults === true,

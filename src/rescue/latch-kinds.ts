@@ -13,6 +13,7 @@ import {
   type ApiDialect,
   type EpochMode,
   kindOfMode,
+  registerEpochKind,
   type FrozenItems,
   type FrozenSpan,
 } from '../core/index.js';
@@ -41,24 +42,35 @@ export function applySpans(deps: ApplyDeps, ask: KindApplyAsk, snap: FrozenItems
 }
 
 /** Every kind, the default (the one every API carries) first. */
-const KINDS: LatchKind[] = [TOOL_RESULTS_KIND, SPANS_KIND];
+const KINDS: LatchKind[] = [];
+
+/**
+ * Registers a kind, both halves in one call (docs/adding-a-kind.md): its engine record first in
+ * the registry, where it takes the conversations of its tag from a kind there before it, and its
+ * readers' record (`kind.info`, core/epochs/kind-info.ts `registerEpochKind`) when it has one, a
+ * kind with a new tag. Returns its removal (a test's kind is registered for the test alone).
+ */
+export function registerKind(kind: LatchKind): () => void {
+  const unregisterInfo = kind.info === undefined ? () => undefined : registerEpochKind(kind.info);
+  KINDS.unshift(kind);
+  return () => {
+    const at = KINDS.indexOf(kind);
+    if (at >= 0) KINDS.splice(at, 1);
+    unregisterInfo();
+  };
+}
+
+// The built-in lines: registered last first, so the default (the one every API carries) leads.
+registerKind(SPANS_KIND);
+registerKind(TOOL_RESULTS_KIND);
 
 /** The kinds in the registry, in order. */
 export function latchKinds(): readonly LatchKind[] {
   return KINDS;
 }
 
-/**
- * Puts a kind first in the registry, for a test of a kind of its own (docs/adding-a-kind.md): it
- * takes the conversations of its tag from the kind there before it. Returns its removal.
- */
-export function registerKindForTest(kind: LatchKind): () => void {
-  KINDS.unshift(kind);
-  return () => {
-    const at = KINDS.indexOf(kind);
-    if (at >= 0) KINDS.splice(at, 1);
-  };
-}
+/** `registerKind`, by the name the tests of a kind of their own call it. */
+export const registerKindForTest = registerKind;
 
 /**
  * The kind a conversation latches: its first epoch's, else the one the engine's `--mode` names; an API that cannot
@@ -66,7 +78,9 @@ export function registerKindForTest(kind: LatchKind): () => void {
  */
 export function kindFor(entry: ConversationEntry, mode: EpochMode | undefined, api: ApiDialect): LatchKind {
   // The `--mode` word becomes a kind here, once (core/epochs/kind-info.ts); past this, the tag.
-  const wanted = entry.kind ?? kindOfMode(mode).tag;
+  // A registered kind that opens the mode's new conversations comes before the word's built-in one.
+  const opens = entry.kind === undefined ? KINDS.find((k) => k.opensMode === (mode ?? 'rescue')) : undefined;
+  const wanted = entry.kind ?? opens?.tag ?? kindOfMode(mode).tag;
   const kind = KINDS.find((k) => k.tag === wanted);
   if (kind?.carries(api) === true) return kind;
   return KINDS.find((k) => k.carries(api)) ?? TOOL_RESULTS_KIND;

@@ -5,7 +5,7 @@
  * from the request's first change on that no epoch removed yet. Same latch as every other
  * (latch-conversation.ts: files durable first, then the record).
  */
-import { firstChangeInRequest, planCorrection, type CorrectionDeclined, EPOCH_KIND_INFO, type EpochKind, type TranscriptIndex } from '../core/index.js';
+import { firstChangeInRequest, planCorrection, type CorrectionDeclined, epochKindInfo, type KindTag, type TranscriptIndex } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { ConversationEntry } from './conversation-table.js';
 import { latchWith, type LatchContext } from './latch-conversation.js';
@@ -15,7 +15,7 @@ import type { OverflowLatch } from './overflow-latch.js';
 export async function latchOnPrefixMismatch(
   ctx: LatchContext,
   entry: ConversationEntry,
-  refused: { readonly body: Uint8Array; readonly index: TranscriptIndex; readonly kind: EpochKind },
+  refused: { readonly body: Uint8Array; readonly index: TranscriptIndex; readonly kind: KindTag },
   onStateFailure: (error: unknown) => void,
 ): Promise<OverflowLatch> {
   const { body, index, kind } = refused;
@@ -29,8 +29,8 @@ export async function latchOnPrefixMismatch(
         current,
         model: index.model ?? '',
         now: ctx.now(),
-        // The record's word for the conversation's kind: a correction epoch carries it.
-        mode: EPOCH_KIND_INFO[kind].mode ?? 'rescue',
+        // The record's word for the conversation's kind: a correction epoch carries it (a registered kind has none).
+        mode: epochKindInfo(kind)?.mode ?? 'rescue',
         source: { body, index, sha256: sha256Hex, from },
       });
       if (planned.kind === 'planned') return planned.plan;

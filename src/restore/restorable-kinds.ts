@@ -1,10 +1,12 @@
 /**
  * The kinds of text a state directory can give back by handle: an elided tool result
  * (`elided/<sha256>.txt`) and, in shed mode, a shed span (`spans/<sha256>.json`). The resolver
- * and the tools work over the list, so a kind is added here and nowhere else.
+ * and the tools work over the list; a registered epoch kind (core/epochs/kind-info.ts) that says
+ * `restorable` joins it by `restorableKinds`.
  */
 import fs from 'node:fs/promises';
-import { renderSpanMarkdown } from '../core/index.js';
+import { type EpochKindInfo, registeredKinds, renderSpanMarkdown } from '../core/index.js';
+import { kindFolderPath, kindOriginalPath, parseKindOriginalName } from '../state/kind-original.js';
 import { elidedPath, parseElidedName, parseSpanName, spanPath, type StateDir } from '../state/layout.js';
 import { readContainedFile } from '../state/read-contained.js';
 import { sha256Hex } from '../state/sha256-hex.js';
@@ -69,6 +71,37 @@ export const SPAN_KIND: RestorableKind = {
 
 /** The kinds `restore` and `spans` look through, in order. */
 export const RESTORABLE_KINDS: readonly RestorableKind[] = [ELIDED_KIND, SPAN_KIND];
+
+/**
+ * A registered epoch kind's originals by handle (core/epochs/kind-info.ts `restorable`):
+ * `<state>/<folder>/<sha256>.<ext>`, the exact bytes, checked against the handle, rendered when
+ * the kind renders them.
+ */
+export function registeredRestorable(kind: EpochKindInfo): RestorableKind | undefined {
+  const { restorable } = kind;
+  if (restorable === undefined) return undefined;
+  return {
+    name: restorable.name,
+    async handles(state) {
+      return (await namesIn(kindFolderPath(state, kind.originals)))
+        .map(parseKindOriginalName)
+        .flatMap((p) => (p !== undefined && p.ext === restorable.ext ? [p.sha256] : []));
+    },
+    async read(state, handle) {
+      const read = await readContainedFile(state.root, kindOriginalPath(state, kind.originals, handle, restorable.ext));
+      if (read.kind !== 'ok') return read;
+      const actual = sha256Hex(read.bytes);
+      if (actual !== handle) return { kind: 'corrupt', actual };
+      const rendering = kind.render?.(read.bytes, handle);
+      return { kind: 'ok', bytes: read.bytes, ...(rendering === undefined ? {} : { rendering }) };
+    },
+  };
+}
+
+/** The kinds `restore` looks through now: the built-ins, then each registered kind that gives its originals back. */
+export function restorableKinds(): readonly RestorableKind[] {
+  return [...RESTORABLE_KINDS, ...registeredKinds().flatMap((k) => registeredRestorable(k) ?? [])];
+}
 
 /** The names in a folder; none when it does not exist (spans/ appears with the first shed epoch). */
 async function namesIn(dir: string): Promise<string[]> {

@@ -2,7 +2,7 @@
 import type { StateDir } from '../state/layout.js';
 import type { SealRecord } from '../state/seal-record.js';
 import { readSeal } from '../state/seal-block.js';
-import { RESTORABLE_KINDS, type RestorableKind } from './restorable-kinds.js';
+import { restorableKinds, type RestorableKind } from './restorable-kinds.js';
 import { parseHandle } from './restore-handle.js';
 import { resolveHandle } from './resolve-handle.js';
 
@@ -21,7 +21,7 @@ export type RestoreOutcome =
   | { readonly kind: 'refused'; readonly handle: string; readonly why: string };
 
 /** Restores the text `input` names (a sha256 or its first 12+ hex digits). */
-export async function restoreText(state: StateDir, input: string, kinds: readonly RestorableKind[] = RESTORABLE_KINDS): Promise<RestoreOutcome> {
+export async function restoreText(state: StateDir, input: string, kinds: readonly RestorableKind[] = restorableKinds()): Promise<RestoreOutcome> {
   const parsed = parseHandle(input);
   if (parsed.kind === 'invalid') return parsed;
   const resolved = await resolveHandle(state, parsed.prefix, kinds);

@@ -5,7 +5,7 @@
  * entry that is no regular file), so its answers stay exactly what they were; any other store
  * (Postgres) is read by its originals and records, each text re-hashed against its handle.
  */
-import { renderingOf } from '../core/index.js';
+import { registeredKinds, renderingOf } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { FsStore, originalKey, type ConversationStore, type OriginalExt, type OriginalId, type OriginalKind } from '../store/index.js';
 import { listRestorable, restorableOf, sortedList, type Presence, type RestorableList } from './list-restorable.js';
@@ -25,6 +25,14 @@ const STORED_KINDS: readonly StoredKind[] = [
   { name: SPAN_KIND.name, kind: 'span', ext: 'json' },
 ];
 
+/** The built-ins, then each registered epoch kind that gives its originals back (core/epochs/kind-info.ts `restorable`). */
+function storedKinds(): readonly StoredKind[] {
+  const registered = registeredKinds().flatMap((k) =>
+    k.restorable === undefined ? [] : [{ name: k.restorable.name, kind: k.originals, ext: k.restorable.ext }],
+  );
+  return [...STORED_KINDS, ...registered];
+}
+
 /** Restores the text `input` names from `store` (a sha256 or its first 12+ hex digits). */
 export function restoreFromStore(store: ConversationStore, input: string): Promise<RestoreOutcome> {
   return store instanceof FsStore ? restoreText(store.state, input) : restoreOriginal(store, input);
@@ -40,7 +48,7 @@ export async function restoreOriginal(store: ConversationStore, input: string): 
   const parsed = parseHandle(input);
   if (parsed.kind === 'invalid') return parsed;
   const found = new Map<string, StoredKind>();
-  for (const kind of STORED_KINDS) {
+  for (const kind of storedKinds()) {
     for (const handle of await store.findOriginals(kind.kind, kind.ext, parsed.prefix)) if (!found.has(handle)) found.set(handle, kind);
   }
   if (found.size === 0) return { kind: 'unknown', prefix: parsed.prefix };

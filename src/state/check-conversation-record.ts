@@ -2,6 +2,7 @@
 import { CONVERSATION_FORMAT, EPOCH_MODES, EPOCH_TRIGGERS, FIRST_PROMPT_MAX_CHARS, type EpochMode, type EpochTrigger } from '../core/epoch-types.js';
 import { EPOCH_KIND_INFO, kindOfMode, LABEL_RULES, LEDGER_SHA_HEX, REFETCH_ROUTES } from '../core/index.js';
 import { checkFrozenSpan, spanEnd } from './check-frozen-span.js';
+import { checkKindItems } from './check-kind-items.js';
 import { checkFrozenThinking, checkPrefixCheck } from './check-frozen-thinking.js';
 import { isHex64 } from './layout.js';
 
@@ -43,8 +44,13 @@ export function checkConversationRecord(value: unknown, key: string): string[] {
     const span = epoch['span'];
     // The record is one of three kinds (core/epoch-types.ts), each checked by its record
     // (core/epochs/kind-info.ts): its mode names it, and a correction is one in either mode.
+    // A registered kind's epoch names it by its `items` (check-kind-items.ts).
+    const registered = checkKindItems(epoch['items'], at);
+    problems.push(...registered.problems);
     const kind =
-      epoch['trigger'] === 'prefix_check' ? EPOCH_KIND_INFO.thinking_only : kindOfMode(EPOCH_MODES.includes(mode as never) ? (mode as EpochMode) : undefined);
+      epoch['trigger'] === 'prefix_check'
+        ? EPOCH_KIND_INFO.thinking_only
+        : (registered.kind ?? kindOfMode(EPOCH_MODES.includes(mode as never) ? (mode as EpochMode) : undefined));
     if ((kind.counts === 'spans') !== (span !== undefined)) problems.push(`${at}: a shed epoch has a span, and only a shed epoch (not a prefix_check one)`);
     if (kind.counts !== 'blocks' && Array.isArray(epoch['blocks']) && epoch['blocks'].length > 0)
       problems.push(`${at}: only a tool-result epoch has blocks (not a shed or prefix_check one)`);

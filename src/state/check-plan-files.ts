@@ -4,12 +4,14 @@ import fs from 'node:fs/promises';
 import { spanPath, thinkingPath, type StateDir } from './layout.js';
 import { hasErrnoCode, StateError } from './state-error.js';
 import { locateStoredFile } from './stored-file.js';
+import { missingKindFiles } from './kind-original.js';
 
 /**
  * Throws STATE_BAD_PLAN unless each block of `epochs` has its `.txt` (of exactly `bytes` bytes)
  * and, when `rawSha256` is set, its `.json`, in elided/ or (sealed) in sealed/; each span its
  * `spans/<sha256>.json` (of exactly `bytes` bytes) and `.md`; each removed thinking block its
- * `thinking/<sha256>.json` (of exactly `jsonBytes` bytes). Files found here were put by
+ * `thinking/<sha256>.json` (of exactly `jsonBytes` bytes); each registered kind's item the files its
+ * kind's `filesOf` names (kind-original.ts). Files found here were put by
  * writeElidedFile, by this latch or an earlier one, and so are durable; re-hashing them all would
  * cost a read of each.
  */
@@ -34,6 +36,7 @@ export async function checkPlanFiles(state: StateDir, epochs: readonly Epoch[]):
     if (exact !== span.bytes) missing.push(`spans/${span.sha256}.json (${describe(exact, span.bytes)})`);
     if ((await sizeOf(spanPath(state, span.sha256, 'md'))) === undefined) missing.push(`spans/${span.sha256}.md (missing)`);
   }
+  missing.push(...(await missingKindFiles(state, epochs)));
   if (missing.length > 0) {
     throw new StateError('STATE_BAD_PLAN', `refusing to write a record that names files not on disk: ${missing.join(', ')}`);
   }

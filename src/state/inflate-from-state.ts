@@ -7,7 +7,8 @@
  * Text that only looks like a stub is the client's own (an agent that read a captured request has
  * stub text in its transcript), and the proxy rightly left it alone: a tool result's stub is put
  * back only when some epoch froze that tool call's result with that sha256, and a span's only when
- * some epoch shed that span, once (a later copy of the same stub message is the client's).
+ * some epoch shed that span, once (a later copy of the same stub message is the client's); a
+ * registered kind's only where its `inflate` hook, given its records' items, says it stands.
  */
 import fs from 'node:fs/promises';
 import {
@@ -20,7 +21,11 @@ import {
   type FoundSpanStub,
   type FoundStub,
   type IndexOutcome,
+  type InflateSite,
+  registeredKinds,
+  type TranscriptIndex,
 } from '../core/index.js';
+import { kindOriginalPath } from './kind-original.js';
 import { inflateThinking } from './inflate-thinking.js';
 import { spanPath, type StateDir } from './layout.js';
 import { listConversations } from './read-conversation.js';
@@ -36,22 +41,40 @@ export class InflateError extends Error {
  * The original request bytes of a rewritten body (Messages, Responses or chat: the first API that
  * reads it); a body without stubs comes back unchanged.
  */
-export async function inflateFromState(state: StateDir, body: Uint8Array): Promise<{ body: Uint8Array; stubs: number; spans: number; thinking: number }> {
+export async function inflateFromState(
+  state: StateDir,
+  body: Uint8Array,
+): Promise<{ body: Uint8Array; stubs: number; spans: number; thinking: number; items?: number }> {
   const { index } = indexOf(body);
-  const frozen = frozenItems(await listConversations(state));
+  const records = await listConversations(state);
+  const frozen = frozenItems(records);
   const spans = firstOfEach(SPANS.findStubs(body, index).filter((f) => frozen.spans.has(f.stub.sha256)));
   const found = TOOL_RESULTS.findStubs(body, index).filter((f) => {
     const toolUseId = index.toolResults[f.ordinal]?.toolUseId;
     return toolUseId !== undefined && frozen.blocks.has(blockKey(toolUseId, f.stub.sha256));
   });
+  const sites = kindSites(records, body, index);
   const restored = await Promise.all([
     ...spans.map(async (f) => ({ found: f, content: await readSpan(state, f.stub.sha256, f.stub.bytes) })),
     ...found.map(async (f) => ({ found: f, content: await readOriginal(state, f) })),
+    ...sites.map(async ({ folder, site }) => ({
+      found: site,
+      content: await readChecked(kindOriginalPath(state, folder, site.sha256, site.ext), site.sha256, `${folder} file`),
+    })),
   ]);
   const inflated = applyInflate(body, restored);
   // Last: the removed thinking blocks' positions are those of the client's body, spans and all.
   const withThinking = await inflateThinking(state, inflated);
-  return { body: withThinking.body, stubs: found.length, spans: spans.length, thinking: withThinking.thinking };
+  return { body: withThinking.body, stubs: found.length, spans: spans.length, thinking: withThinking.thinking, ...(sites.length === 0 ? {} : { items: sites.length }) };
+}
+
+/** Each registered kind's stubs that its records' items say ctxshed put there (the kind's `inflate` hook). */
+function kindSites(records: readonly ConversationRecord[], body: Uint8Array, index: TranscriptIndex): { folder: string; site: InflateSite }[] {
+  return registeredKinds().flatMap((kind) => {
+    if (kind.inflate === undefined) return [];
+    const items = records.flatMap((r) => r.epochs.flatMap((e) => kind.itemsOf(e)));
+    return items.length === 0 ? [] : kind.inflate(body, index, items).map((site) => ({ folder: kind.originals, site }));
+  });
 }
 
 /** What the records say ctxshed replaced: tool results by call id and sha256, spans by sha256. */

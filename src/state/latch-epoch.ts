@@ -15,6 +15,7 @@ import { StateError } from './state-error.js';
 import { writeThinkingFile } from './thinking-file.js';
 import type { HeldLock } from './state-lock.js';
 import { writeElidedBatch } from './write-elided-batch.js';
+import { kindOriginalPath, writeKindOriginal } from './kind-original.js';
 import type { LatchPlan } from '../core/plan-record.js';
 
 export type { LatchPlan, PlannedFile, PlannedSpanFile, PlannedThinkingFile } from '../core/plan-record.js';
@@ -83,6 +84,11 @@ async function writePlanFiles(state: StateDir, plan: LatchPlan, created: string[
   for (const block of plan.thinking ?? []) {
     await noteCreated(created, thinkingPath(state, block.sha256));
     await writeThinkingFile(state, block.sha256, block.bytes);
+  }
+  // A registered kind's originals, in its own folder (kind-original.ts).
+  for (const original of plan.originals ?? []) {
+    await noteCreated(created, kindOriginalPath(state, original.folder, original.sha256, original.ext));
+    await writeKindOriginal(state, original);
   }
   crashPoint('latch-after-all-files');
 }

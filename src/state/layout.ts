@@ -10,6 +10,7 @@
  *   spans/<sha256>.json         0600  (shed mode) a shed span's exact bytes, named by their sha256
  *   spans/<sha256>.md           0600  (shed mode) the same span, readable: who said what
  *   thinking/<sha256>.json      0600  (prefix-check models) a removed thinking block's exact bytes
+ *   <folder>/<sha256>.<ext>     0600  a registered epoch kind's originals (0700 folder, kind-original.ts)
  *   sealed/<sha256>.txt         0600  a sealed block's text, moved out of elided/ (seal-block.ts)
  *   sealed/<sha256>.json        0600  a sealed block's original JSON bytes, when it has some
  *   sealed/<sha256>.seal.json   0600  the record of the move: why and when

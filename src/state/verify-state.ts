@@ -15,6 +15,8 @@ import {
   THINKING_DIR_NAME,
   WIRE_FILE_NAME,
 } from './layout.js';
+import { isKindFolder } from './kind-original.js';
+import { verifyKindFiles } from './verify-kinds.js';
 import { verifyConversations } from './verify-conversations.js';
 import { verifyElided } from './verify-elided.js';
 import { verifySealed } from './verify-sealed.js';
@@ -57,7 +59,8 @@ export async function verifyState(dir: string): Promise<VerifyReport> {
         OWNERS_DIR_NAME,
         PREVIEWS_DIR_NAME,
         PROXIES_DIR_NAME,
-      ].includes(name)
+      ].includes(name) &&
+      !isKindFolder(name)
     ) {
       report.problems.push(`${name}: stray file in the state directory`);
     }
@@ -97,6 +100,7 @@ export async function verifyState(dir: string): Promise<VerifyReport> {
   let thinking = new Map<string, number>();
   if (names.has(THINKING_DIR_NAME) && (await isPrivateDir(state.thinkingDir, THINKING_DIR_NAME, report))) thinking = await verifyThinkingFiles(state, report);
   await verifyThinkingRecords(state, thinking, report);
+  await verifyKindFiles(state, names, report);
   if (names.has(WIRE_FILE_NAME)) await verifyWire(state, report);
   return report;
 }

@@ -12,7 +12,8 @@ import { openStateDir, type StateDir } from '../state/open-state-dir.js';
 import { namedOriginals } from './pg-latch.js';
 import type { ConversationStore, OriginalExt, OriginalKind } from './store-types.js';
 
-const FOLDER: Readonly<Record<OriginalKind, string>> = { elided: 'elided', span: 'spans', thinking: 'thinking' };
+/** The built-in kinds' folders; a registered kind's originals go in a folder of its own name (state/kind-original.ts). */
+const FOLDER: Readonly<Record<string, string>> = { elided: 'elided', span: 'spans', thinking: 'thinking' };
 
 /** Writes `store`'s records and originals into the new state directory `dir`; returns it opened. */
 export async function exportStore(store: ConversationStore, dir: string): Promise<StateDir> {
@@ -23,12 +24,12 @@ export async function exportStore(store: ConversationStore, dir: string): Promis
     for (const id of namedOriginals(record.epochs).keys()) wanted.add(id);
   }
   for (const id of wanted) {
-    const match = /^(elided|span|thinking):([0-9a-f]{64})\.(txt|json|md)$/.exec(id);
+    const match = /^([a-z][a-z0-9_]*):([0-9a-f]{64})\.(txt|json|md)$/.exec(id);
     if (match === null) continue;
     const [, kind, sha, ext] = match as unknown as [string, OriginalKind, string, OriginalExt];
     const bytes = await store.readOriginal(kind, sha, ext);
     if (bytes === undefined) continue; // verify --store names it; the reports show what there is
-    const folder = path.join(state.root, FOLDER[kind]);
+    const folder = path.join(state.root, FOLDER[kind] ?? kind);
     await fs.mkdir(folder, { recursive: true, mode: DIR_MODE });
     await writePrivate(path.join(folder, `${sha}.${ext}`), bytes);
   }

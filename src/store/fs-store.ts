@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { ConversationRecord } from '../core/epoch-types.js';
 import { latchEpoch, type LatchDecision } from '../state/latch-epoch.js';
 import { conversationPath, layoutPaths, parseElidedName, parseSpanName, parseThinkingName, spanPath, thinkingPath, type StateDir } from '../state/layout.js';
+import { kindFolderPath, kindOriginalPath, parseKindOriginalName } from '../state/kind-original.js';
 import { noteBringBacks } from '../state/note-bring-backs.js';
 import { openStateDir } from '../state/open-state-dir.js';
 import { existingOwnerState } from '../state/owner-state.js';
@@ -15,7 +16,16 @@ import { hasErrnoCode } from '../state/state-error.js';
 import { listConversations, readConversation } from '../state/read-conversation.js';
 import { locateStoredFile, regularFileSize } from '../state/stored-file.js';
 import { checkOwnerId } from './owner-id.js';
-import { checkShaPrefix, originalKey, type ConversationStore, type OriginalExt, type OriginalId, type OriginalKind, type RecordRead } from './store-types.js';
+import {
+  checkOriginalKind,
+  checkShaPrefix,
+  originalKey,
+  type ConversationStore,
+  type OriginalExt,
+  type OriginalId,
+  type OriginalKind,
+  type RecordRead,
+} from './store-types.js';
 
 /** The folder below a state root that holds the other owners' state directories. */
 export const OWNERS_DIR_NAME = 'owners';
@@ -86,7 +96,8 @@ export class FsStore implements ConversationStore {
 
   async findOriginals(kind: OriginalKind, ext: OriginalExt, prefix: string): Promise<string[]> {
     checkShaPrefix(prefix);
-    const folder = { elided: this.state.elidedDir, span: this.state.spansDir, thinking: this.state.thinkingDir }[kind];
+    const builtIn: Record<string, string> = { elided: this.state.elidedDir, span: this.state.spansDir, thinking: this.state.thinkingDir };
+    const folder = builtIn[kind] ?? kindFolderPath(this.state, checkOriginalKind(kind));
     const names = await fs.readdir(folder).catch((error: unknown) => {
       if (hasErrnoCode(error, 'ENOENT')) return [];
       throw error;
@@ -112,16 +123,18 @@ export class FsStore implements ConversationStore {
 
   async close(): Promise<void> {}
 
-  #pathOf(kind: 'span' | 'thinking', sha256: string, ext: OriginalExt): string {
+  #pathOf(kind: OriginalKind, sha256: string, ext: OriginalExt): string {
     if (kind === 'thinking') return thinkingPath(this.state, sha256);
-    return spanPath(this.state, sha256, ext === 'md' ? 'md' : 'json');
+    if (kind === 'span') return spanPath(this.state, sha256, ext === 'md' ? 'md' : 'json');
+    // A registered kind's folder (state/kind-original.ts).
+    return kindOriginalPath(this.state, checkOriginalKind(kind), sha256, ext);
   }
 }
 
 /** The sha256 a file name in `kind`'s folder names with extension `ext`, or undefined. */
 function shaOfName(kind: OriginalKind, name: string, ext: OriginalExt): string | undefined {
   if (kind === 'thinking') return ext === 'json' ? parseThinkingName(name) : undefined;
-  const parsed = kind === 'elided' ? parseElidedName(name) : parseSpanName(name);
+  const parsed = kind === 'elided' ? parseElidedName(name) : kind === 'span' ? parseSpanName(name) : parseKindOriginalName(name);
   return parsed?.ext === ext ? parsed.sha256 : undefined;
 }
 

@@ -6,7 +6,7 @@
  * killed before COMMIT leaves nothing: no original, no record.
  */
 import type pg from 'pg';
-import { renderSpanMarkdown } from '../core/index.js';
+import { originalsNamedBy, renderSpanMarkdown } from '../core/index.js';
 import type { ConversationRecord, Epoch } from '../core/epoch-types.js';
 import { serializeConversationRecord } from '../state/conversation-record.js';
 import { crashPoint } from '../state/crash-point.js';
@@ -14,7 +14,7 @@ import { checkPlanRecord, type LatchDecision, type LatchPlan } from '../state/la
 import { sha256Hex } from '../state/sha256-hex.js';
 import { StateError } from '../state/state-error.js';
 import { readRecordIn, writeRecordIn } from './pg-records.js';
-import type { OriginalExt, OriginalKind } from './store-types.js';
+import { checkOriginalKind, type OriginalExt, type OriginalKind } from './store-types.js';
 
 /** One original row to insert. */
 interface OriginalRow {
@@ -50,6 +50,8 @@ function rowsOf(plan: LatchPlan): OriginalRow[] {
   const rows: OriginalRow[] = [
     ...plan.files.map((f) => ({ kind: 'elided' as const, sha256: f.sha256, ext: f.ext, bytes: f.bytes })),
     ...(plan.thinking ?? []).map((t) => ({ kind: 'thinking' as const, sha256: t.sha256, ext: 'json' as const, bytes: t.bytes })),
+    // A registered kind's, under its folder (checked registered: the store's kind is a kind's folder).
+    ...(plan.originals ?? []).map((o) => ({ kind: checkOriginalKind(o.folder), sha256: o.sha256, ext: o.ext, bytes: o.bytes })),
   ];
   for (const span of plan.spans ?? []) {
     rows.push({ kind: 'span', sha256: span.sha256, ext: 'json', bytes: span.bytes });
@@ -90,19 +92,7 @@ async function checkNamedOriginals(client: pg.ClientBase, owner: string, epochs:
   }
 }
 
-/** `kind:sha256.ext` of each original the epochs name, with the size it must have (undefined: any). */
+/** `kind:sha256.ext` of each original the epochs name, with the size it must have (undefined: any): each kind's record says. */
 export function namedOriginals(epochs: readonly Epoch[]): Map<string, number | undefined> {
-  const wanted = new Map<string, number | undefined>();
-  for (const epoch of epochs) {
-    for (const block of epoch.blocks) {
-      wanted.set(`elided:${block.sha256}.txt`, block.bytes);
-      if (block.rawSha256 !== undefined) wanted.set(`elided:${block.rawSha256}.json`, undefined);
-    }
-    for (const t of epoch.thinking ?? []) wanted.set(`thinking:${t.sha256}.json`, t.jsonBytes);
-    if (epoch.span !== undefined) {
-      wanted.set(`span:${epoch.span.sha256}.json`, epoch.span.bytes);
-      wanted.set(`span:${epoch.span.sha256}.md`, undefined);
-    }
-  }
-  return wanted;
+  return originalsNamedBy(epochs);
 }

@@ -31,6 +31,10 @@ const MIGRATIONS: readonly string[] = [
      reading jsonb NOT NULL,
      PRIMARY KEY (owner, key)
    );`,
+  // A registered epoch kind keeps its originals under its own folder name (core/epochs/kind-info.ts):
+  // the kind column takes any such name, checked against the registry by the store before it writes.
+  `ALTER TABLE ctxshed_originals DROP CONSTRAINT ctxshed_originals_kind_check;
+   ALTER TABLE ctxshed_originals ADD CONSTRAINT ctxshed_originals_kind_check CHECK (kind ~ '^[a-z][a-z0-9_]*$');`,
 ];
 
 /** The version this ctxshed reads and writes. */

@@ -6,16 +6,27 @@
  * and proxy files stay local to each process: they are not part of the store.
  */
 import type { ConversationRecord } from '../core/epoch-types.js';
+import { KIND_NAME, kindOfOriginals } from '../core/index.js';
 import type { FullnessReading } from '../core/latch-decision.js';
 import type { LatchDecision } from '../state/latch-epoch.js';
 import { StateError } from '../state/state-error.js';
 
 export type { LatchDecision } from '../state/latch-epoch.js';
 
-/** The kinds of content-addressed original: a block's text or JSON, a span, a thinking block. */
-export type OriginalKind = 'elided' | 'span' | 'thinking';
+/**
+ * The kinds of content-addressed original, by the folder of the epoch kind that keeps them
+ * (core/epochs/kind-info.ts `originals`): `elided` (a block's text or JSON), `span`, `thinking`,
+ * or a registered kind's folder (`checkOriginalKind`).
+ */
+export type OriginalKind = string;
 /** The extensions each kind has: elided `txt`/`json`, span `json`/`md`, thinking `json`. */
 export type OriginalExt = 'txt' | 'json' | 'md';
+
+/** Throws STATE_BAD_NAME unless `kind` is the folder of a kind in the registry (`KIND_NAME`, and registered). */
+export function checkOriginalKind(kind: string): OriginalKind {
+  if (KIND_NAME.test(kind) && kindOfOriginals(kind) !== undefined) return kind;
+  throw new StateError('STATE_BAD_NAME', `no epoch kind keeps its originals in ${JSON.stringify(kind.slice(0, 80))}`);
+}
 
 /** Throws STATE_BAD_NAME unless `prefix` is lowercase hex of at most 64 digits (findOriginals' prefix). */
 export function checkShaPrefix(prefix: string): string {

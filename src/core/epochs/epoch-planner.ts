@@ -5,11 +5,11 @@
  * serve both. Pure: the sha256 function and the state's directories are handed in.
  */
 import type { EpochLatch, EpochTake } from '../epoch-take.js';
-import type { EpochKind } from '../epoch-types.js';
+import type { KindTag } from '../epoch-types.js';
 import type { FullnessReading } from '../latch-decision.js';
 import type { OverflowTake } from '../overflow-decision.js';
 import type { PlannedBlock } from '../plan-elision.js';
-import type { EpochPart } from '../plan-record.js';
+import type { EpochPart, FieldsPart } from '../plan-record.js';
 import type { GateDecision } from '../break-even.js';
 import type { TranscriptIndex } from '../transcript-index.js';
 import type { FrozenItems } from './frozen-items.js';
@@ -59,9 +59,9 @@ export interface OverflowAsk {
 export type LatchingDecision = EpochLatch<PlannedBlock>;
 
 /** One kind's latch side. `C` is what the kind chose to freeze, handed back to it to make the epoch. */
-export interface EpochPlanner<C> {
-  /** The kind's tag (core/epoch-types.ts `EpochKind`): what its epochs freeze. */
-  readonly kind: EpochKind;
+export interface EpochPlanner<C, P extends EpochPart = FieldsPart> {
+  /** The kind's tag (core/epoch-types.ts `KindTag`): what its epochs freeze. */
+  readonly kind: KindTag;
   /** What a threshold latch would take out (core/decide/decide-epoch.ts weighs it): the plan the epoch freezes. */
   take(ask: EpochAsk): EpochTake<PlannedBlock>;
   /** What a latching threshold decision chose. */
@@ -69,5 +69,5 @@ export interface EpochPlanner<C> {
   /** What an overflow latch would take out (core/overflow-decision.ts weighs it), or why nothing. */
   takeOnOverflow(ask: OverflowAsk): OverflowTake<C>;
   /** The kind's part of the epoch and the files it names, with the gate's figures when the epoch was gated. */
-  epochOf(choice: C, gate: GateDecision | undefined): EpochPart;
+  epochOf(choice: C, gate: GateDecision | undefined): P;
 }

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { EPOCH_MODES, type EpochKind } from '../../../src/core/epoch-types.js';
-import { EPOCH_KIND_INFO, EPOCH_KIND_INFOS, kindOfMode, kindOfOriginals, renderingOf } from '../../../src/core/epochs/kind-info.js';
+import { EPOCH_MODES, epochKindOf, type EpochKind } from '../../../src/core/epoch-types.js';
+import {
+  EPOCH_KIND_INFO,
+  EPOCH_KIND_INFOS,
+  epochKindInfo,
+  itemsUnder,
+  kindOfMode,
+  kindOfOriginals,
+  originalsNamedBy,
+  registerEpochKind,
+  registeredKinds,
+  renderingOf,
+} from '../../../src/core/epochs/kind-info.js';
 import { NO_ITEMS } from '../../../src/core/epochs/frozen-items.js';
 import { renderSpanMarkdown } from '../../../src/core/shed/render-span-markdown.js';
 import { utf8 } from '../bodies.js';
@@ -37,5 +48,57 @@ describe('the epoch kinds as the record, report and verify code see them', () =>
     expect(renderingOf('span', SPAN_JSON, 'ab'.repeat(32))).toBe(renderSpanMarkdown(SPAN_JSON, 'ab'.repeat(32)));
     expect(renderingOf('elided', SPAN_JSON, 'ab'.repeat(32))).toBeUndefined();
     expect(renderingOf('thinking', SPAN_JSON, 'ab'.repeat(32))).toBeUndefined();
+  });
+});
+
+describe('the registry of epoch kinds', () => {
+  const info = (tag: string, originals: string) => ({
+    tag,
+    mode: undefined,
+    counts: 'items' as const,
+    byCommand: false,
+    originals,
+    itemsOf: itemsUnder(tag),
+    filesOf: () => [],
+  });
+
+  it('should add a kind with a new tag, find it by its tag and folder, and take it out again', () => {
+    const remove = registerEpochKind(info('quotes', 'quotes'));
+    expect(epochKindInfo('quotes')?.originals).toBe('quotes');
+    expect(kindOfOriginals('quotes')?.tag).toBe('quotes');
+    expect(registeredKinds().map((k) => k.tag)).toEqual(['quotes']);
+    remove();
+    expect(epochKindInfo('quotes')).toBeUndefined();
+    expect(registeredKinds()).toEqual([]);
+  });
+
+  it('should refuse a tag or folder of another shape, a tag registered already and a folder the state directory or another kind uses', () => {
+    expect(() => registerEpochKind(info('Quotes', 'quotes'))).toThrow(/tag is lowercase/);
+    expect(() => registerEpochKind(info('quotes', '../x'))).toThrow(/folder is lowercase/);
+    expect(() => registerEpochKind(info('span', 'quotes'))).toThrow(/registered already/);
+    expect(() => registerEpochKind(info('quotes', 'conversations'))).toThrow(/taken/);
+    expect(() => registerEpochKind(info('quotes', 'elided'))).toThrow(/taken/);
+    expect(() => registerEpochKind({ ...info('quotes', 'quotes'), mode: 'shed' })).toThrow(/no --mode word/);
+  });
+
+  it("should read a registered kind's items from an epoch's items under its tag, and name its files by its record", () => {
+    const remove = registerEpochKind({
+      ...info('quotes', 'quotes'),
+      filesOf: (q: { sha256: string }) => [{ sha256: q.sha256, ext: 'json' as const, bytes: 3 }],
+    });
+    try {
+      const epoch = {
+        n: 1,
+        latchedAt: '',
+        reason: { fullness: 1, threshold: 1, window: 1, contextTokens: 1 },
+        policy: { name: '', version: 1, keepRecent: 0, minBytes: 0 },
+        blocks: [] as [],
+        items: { quotes: [{ sha256: 'ab'.repeat(32) }] },
+      };
+      expect(epochKindOf(epoch)).toBe('quotes');
+      expect(originalsNamedBy([epoch])).toEqual(new Map([[`quotes:${'ab'.repeat(32)}.json`, 3]]));
+    } finally {
+      remove();
+    }
   });
 });

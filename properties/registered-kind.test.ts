@@ -1,0 +1,87 @@
+/**
+ * The properties through the engine for a kind with a new tag, registered by one call
+ * (test/rescue/kinds/assistant-text/, docs/adding-a-kind.md): the same transcript gives the same
+ * bytes, from a fresh engine on the same state too; and within an epoch a grown transcript keeps
+ * what was sent up to the first message where it differs.
+ */
+import fs from 'node:fs/promises';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerKind } from '../src/rescue/latch-kinds.js';
+import { latchedOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../src/rescue/index.js';
+import { openStateDir } from '../src/state/open-state-dir.js';
+import { tempStateDir } from '../test/support/test-proxy.js';
+import { ASSISTANT_TEXT_KIND } from '../test/rescue/kinds/assistant-text/kind-record.js';
+import { conversationArb } from './arbitraries/index.js';
+import { commonPrefixLength, sameBytes } from './support/bytes.js';
+import { indexOf } from './support/rewrite-support.js';
+
+const SETTINGS: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, mode: 'rescue', window: 1000, minGainFraction: 0 };
+const FULL = { inputTokens: 900, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens: 1 };
+const request = (body: Uint8Array): EngineRequest => ({ method: 'POST', target: '/v1/messages', headers: {}, body });
+
+let unregister: () => void;
+beforeAll(() => {
+  unregister = registerKind(ASSISTANT_TEXT_KIND);
+});
+afterAll(() => unregister());
+
+/** Every request of the conversation through one engine, each read at 90% of the window. */
+async function run(requests: readonly { readonly bytes: Uint8Array }[]): Promise<{ dir: string; sent: Prepared[] }> {
+  const dir = await tempStateDir('ctxshed-registered-kind-');
+  const engine = new EpochEngine(await openStateDir(dir), SETTINGS);
+  const sent: Prepared[] = [];
+  for (const r of requests) {
+    const prepared = await engine.prepare(request(r.bytes));
+    engine.observe(prepared, { status: 200, usage: FULL });
+    sent.push(prepared);
+  }
+  await engine.settle();
+  return { dir, sent };
+}
+
+describe('a kind with a new tag, through the engine', () => {
+  it('should give the same bytes for the same transcript, from a fresh engine on the same state too', async () => {
+    let latched = 0;
+    await fc.assert(
+      fc.asyncProperty(conversationArb(8, 3), async (requests) => {
+        const { dir, sent } = await run(requests);
+        latched += sent.filter((p) => latchedOf(p) !== undefined).length;
+        const last = requests[requests.length - 1]!.bytes;
+        const again = new EpochEngine(await openStateDir(dir), SETTINGS);
+        const [a, b] = [await again.prepare(request(last)), await again.prepare(request(last.slice()))];
+        expect(sameBytes(a.body, b.body)).toBe(true);
+        expect(sameBytes(a.body, sent[sent.length - 1]!.body) || a.epochs !== sent[sent.length - 1]!.epochs).toBe(true);
+        await again.settle();
+        await fs.rm(dir, { recursive: true, force: true, maxRetries: 5 });
+      }),
+      { numRuns: 30 },
+    );
+    expect(latched).toBeGreaterThan(0);
+  });
+
+  it('should keep what was sent up to the first message where a grown transcript differs, within an epoch', async () => {
+    let compared = 0;
+    await fc.assert(
+      fc.asyncProperty(conversationArb(8, 3), async (requests) => {
+        const { dir, sent } = await run(requests);
+        for (let i = 1; i < sent.length; i++) {
+          const [a, b] = [sent[i - 1]!, sent[i]!];
+          if (a.epochs !== b.epochs || a.outcome !== 'rewritten' || b.outcome !== 'rewritten') continue;
+          const inA = indexOf(requests[i - 1]!.bytes);
+          const c = commonPrefixLength(requests[i - 1]!.bytes, requests[i]!.bytes);
+          let k = 0;
+          while (k < inA.messages.length && inA.messages[k]!.end <= c) k++;
+          // The kind stubs blocks in place: message k-1 of the output stands for message k-1 of the input.
+          const out = indexOf(a.body);
+          const cut = k === 0 ? out.messagesSpan.start : out.messages[k - 1]!.end;
+          expect(commonPrefixLength(a.body, b.body)).toBeGreaterThanOrEqual(cut);
+          compared += 1;
+        }
+        await fs.rm(dir, { recursive: true, force: true, maxRetries: 5 });
+      }),
+      { numRuns: 30 },
+    );
+    expect(compared).toBeGreaterThan(0);
+  });
+});

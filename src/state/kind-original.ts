@@ -1,0 +1,79 @@
+/**
+ * A registered epoch kind's originals in the state directory (core/epochs/kind-info.ts
+ * `registerEpochKind`): `<state>/<folder>/<sha256>.<ext>`, the folder the kind's record names,
+ * made 0700 with its first file, each file 0600 and durable before a record names it, named by the
+ * sha256 of its exact bytes. The built-in kinds keep their own paths (layout.ts).
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { epochKindInfos, registeredKinds, type Epoch, type OriginalFileExt, type PlannedOriginal } from '../core/index.js';
+import { writeContentFile } from './elided-file.js';
+import { isHex64, type StateDir } from './layout.js';
+import { hasErrnoCode, StateError } from './state-error.js';
+
+const ORIGINAL_NAME = /^([0-9a-f]{64})\.(txt|json|md)$/;
+
+/** Whether `folder` is a registered kind's (not a built-in's: those have paths of their own). */
+export function isKindFolder(folder: string): boolean {
+  return registeredKinds().some((k) => k.originals === folder);
+}
+
+/** `<state>/<folder>`; throws STATE_BAD_NAME unless a registered kind keeps its originals there. */
+export function kindFolderPath(state: StateDir, folder: string): string {
+  if (!isKindFolder(folder)) throw new StateError('STATE_BAD_NAME', `no registered epoch kind keeps its originals in ${JSON.stringify(folder.slice(0, 80))}`);
+  return path.join(state.root, folder);
+}
+
+/** `<state>/<folder>/<sha256>.<ext>`; refuses a folder no registered kind has and a name that is not a sha256. */
+export function kindOriginalPath(state: StateDir, folder: string, sha256: string, ext: OriginalFileExt): string {
+  if (!isHex64(sha256)) throw new StateError('STATE_BAD_NAME', `sha256 must be 64 lowercase hex digits, got ${JSON.stringify(sha256.slice(0, 80))}`);
+  return path.join(kindFolderPath(state, folder), `${sha256}.${ext}`);
+}
+
+/** The sha256 and extension of a file name in a kind's folder, or undefined for any other name. */
+export function parseKindOriginalName(name: string): { sha256: string; ext: OriginalFileExt } | undefined {
+  const match = ORIGINAL_NAME.exec(name);
+  return match === null ? undefined : { sha256: match[1] as string, ext: match[2] as OriginalFileExt };
+}
+
+/**
+ * Makes one planned original durable, its folder created (0700) with the first. Throws
+ * STATE_HASH_MISMATCH when its bytes do not hash to its name: a registered kind's files are all
+ * exact bytes.
+ */
+export async function writeKindOriginal(state: StateDir, original: PlannedOriginal): Promise<string> {
+  const target = kindOriginalPath(state, original.folder, original.sha256, original.ext);
+  const dir = kindFolderPath(state, original.folder);
+  await writeContentFile(
+    { dir, target, what: `${epochKindInfos().find((k) => k.originals === original.folder)?.tag ?? original.folder} original` },
+    original.sha256,
+    original.bytes,
+    { createDir: true },
+  );
+  return target;
+}
+
+/** Each file the registered kinds' items of `epochs` name that is missing or of another size than it says. */
+export async function missingKindFiles(state: StateDir, epochs: readonly Epoch[]): Promise<string[]> {
+  const missing: string[] = [];
+  for (const kind of registeredKinds()) {
+    for (const file of epochs.flatMap((e) => kind.itemsOf(e)).flatMap((item) => kind.filesOf(item))) {
+      const size = await regularSize(kindOriginalPath(state, kind.originals, file.sha256, file.ext));
+      if (size === undefined || (file.bytes !== undefined && size !== file.bytes)) {
+        missing.push(`${kind.originals}/${file.sha256}.${file.ext} (${size === undefined ? 'missing' : `${size} bytes, the item says ${file.bytes}`})`);
+      }
+    }
+  }
+  return missing;
+}
+
+/** The size of a regular file, or undefined when there is none (a symlink does not count). */
+export async function regularSize(file: string): Promise<number | undefined> {
+  try {
+    const stat = await fs.lstat(file);
+    return stat.isFile() ? stat.size : undefined;
+  } catch (error) {
+    if (hasErrnoCode(error, 'ENOENT')) return undefined;
+    throw error;
+  }
+}

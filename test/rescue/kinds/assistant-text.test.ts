@@ -1,0 +1,179 @@
+/**
+ * A kind with a NEW tag, `assistant_text`, added by its folder (assistant-text/) and one
+ * registration call (docs/adding-a-kind.md). Through the engine over a state directory: it
+ * latches; its originals are in its own folder, private, before a record may name them; verify
+ * passes; inflate gives the client's bytes back; restore gives an original back by its handle; and
+ * ls, show, stats and verify run on the state. The property suites over it are
+ * properties/registered-kind.test.ts.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runCli } from '../../../src/cli/run-cli.js';
+import { registerKind } from '../../../src/rescue/latch-kinds.js';
+import { latchedOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../../src/rescue/index.js';
+import { restoreText } from '../../../src/restore/restore-text.js';
+import { inflateFromState } from '../../../src/state/inflate-from-state.js';
+import { latchEpoch } from '../../../src/state/latch-epoch.js';
+import { openStateDir } from '../../../src/state/open-state-dir.js';
+import { verifyState } from '../../../src/state/verify-state.js';
+import { readConversation } from '../../../src/state/read-conversation.js';
+import { tempStateDir } from '../../support/test-proxy.js';
+import { ASSISTANT_TEXT_KIND, ASSISTANT_TEXT_USE } from './assistant-text/kind-record.js';
+import type { FrozenText } from './assistant-text/frozen-text.js';
+
+const SETTINGS: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, mode: 'rescue', window: 1000, minGainFraction: 0 };
+const FULL = { inputTokens: 900, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens: 1 };
+const ENCODER = new TextEncoder();
+const request = (body: Uint8Array): EngineRequest => ({ method: 'POST', target: '/v1/messages', headers: {}, body });
+const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+/** A conversation of `turns` turns, as the client sends it at each turn: long assistant texts, one with thinking. */
+function requestsOf(turns: number): Uint8Array[] {
+  const messages: unknown[] = [];
+  const bodies: Uint8Array[] = [];
+  for (let t = 0; t < turns; t++) {
+    messages.push({ role: 'user', content: `question ${t}: what does part ${t} of the program do?` });
+    bodies.push(ENCODER.encode(JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 100, messages })));
+    const text = { type: 'text', text: `Part ${t} reads the input, ${'and explains it at some length '.repeat(4 + t)}then stops.` };
+    const content = t === 1 ? [{ type: 'thinking', thinking: 'hm', signature: 'c2ln' }, text] : [text];
+    messages.push({ role: 'assistant', content });
+  }
+  return bodies;
+}
+
+let unregister: () => void;
+beforeAll(() => {
+  unregister = registerKind(ASSISTANT_TEXT_KIND);
+});
+afterAll(() => unregister());
+
+/** Every request through one engine, each read at 90% of the window. */
+async function run(bodies: readonly Uint8Array[]): Promise<{ dir: string; sent: Prepared[] }> {
+  const dir = await tempStateDir('ctxshed-assistant-text-');
+  const engine = new EpochEngine(await openStateDir(dir), SETTINGS);
+  const sent: Prepared[] = [];
+  for (const body of bodies) {
+    const prepared = await engine.prepare(request(body));
+    engine.observe(prepared, { status: 200, usage: FULL });
+    sent.push(prepared);
+  }
+  await engine.settle();
+  return { dir, sent };
+}
+
+/** What `ctxshed <args>` prints, run in this process (where the kind is registered), and its exit code. */
+async function ctxshed(args: readonly string[]): Promise<{ code: number; out: string }> {
+  let out = '';
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    out += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+    done?.();
+    return true;
+  });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  try {
+    return { code: await runCli(args), out };
+  } finally {
+    write.mockRestore();
+    err.mockRestore();
+  }
+}
+
+describe('a kind with a new tag, registered by one call', () => {
+  it('should latch through the engine, its originals private in its own folder, and verify, inflate and restore', async () => {
+    const bodies = requestsOf(6);
+    const { dir, sent } = await run(bodies);
+    const state = await openStateDir(dir);
+
+    expect(ASSISTANT_TEXT_USE.choices).toBeGreaterThan(0);
+    expect(sent.some((p) => latchedOf(p) !== undefined)).toBe(true);
+    const key = sent.find((p) => p.key !== undefined)!.key!;
+    const record = (await readConversation(state, key))!;
+    const items = record.epochs.flatMap((e) => (e.items?.['assistant_text'] ?? []) as FrozenText[]);
+    expect(items.length).toBeGreaterThan(0);
+    expect(record.epochs[0]).toMatchObject({ blocks: [] });
+    expect(record.epochs[0]).not.toHaveProperty('mode');
+    // The message with a thinking block is never touched.
+    expect(items.some((i) => i.messageIndex === 3)).toBe(false);
+    const folder = path.join(dir, 'assistant_text');
+    expect((await fs.stat(folder)).mode & 0o777).toBe(0o700);
+    for (const item of items) {
+      const file = path.join(folder, `${item.sha256}.json`);
+      expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
+      const bytes = await fs.readFile(file);
+      expect([sha256(bytes), bytes.length]).toEqual([item.sha256, item.bytes]);
+    }
+    const last = sent[sent.length - 1]!;
+    expect(last.outcome).toBe('rewritten');
+    expect(Buffer.from(last.body).toString()).toContain('ctxshed restore');
+
+    expect((await verifyState(dir)).problems).toEqual([]);
+    const inflated = await inflateFromState(state, last.body);
+    expect(Buffer.from(inflated.body).equals(Buffer.from(bodies[bodies.length - 1]!))).toBe(true);
+    expect(inflated.items).toBeGreaterThan(0);
+    const restored = await restoreText(state, items[0]!.sha256.slice(0, 12));
+    expect(restored).toMatchObject({ kind: 'restored', handle: items[0]!.sha256, source: 'frozen assistant text' });
+    expect(sha256((restored as { bytes: Uint8Array }).bytes)).toBe(items[0]!.sha256);
+  });
+
+  it('should leave alone text that only looks like its stub: inflate puts back what the records say, and nothing else', async () => {
+    const bodies = requestsOf(6);
+    const { dir, sent } = await run(bodies);
+    const state = await openStateDir(dir);
+    const last = sent[sent.length - 1]!.body;
+    // The client quotes a stub of its own at a place no epoch froze: an assistant text as the last message.
+    const stub = JSON.parse(Buffer.from(last).toString()).messages[1].content[0];
+    expect(stub.text).toContain('ctxshed restore');
+    const quoted = JSON.parse(Buffer.from(bodies[5]!).toString());
+    quoted.messages.push({ role: 'assistant', content: [stub] }, { role: 'user', content: 'go on' });
+    const body = ENCODER.encode(JSON.stringify(quoted));
+    expect((await inflateFromState(state, body)).body).toEqual(body);
+  });
+
+  it('should refuse a record whose items name an original that is not on disk', async () => {
+    const state = await openStateDir(await tempStateDir('ctxshed-assistant-text-plan-'));
+    const item = { messageIndex: 1, blockIndex: 0, sha256: 'ab'.repeat(32), bytes: 10 };
+    const reason = { fullness: 0.9, threshold: 0.7, window: 1000, contextTokens: 900 };
+    const epoch = {
+      n: 1,
+      latchedAt: '2026-01-01T00:00:00.000Z',
+      trigger: 'threshold' as const,
+      reason,
+      policy: { name: 'x', version: 1, keepRecent: 0, minBytes: 0 },
+      blocks: [] as [],
+      items: { assistant_text: [item] },
+    };
+    const record = {
+      format: 'ctxshed.conversation/1' as const,
+      key: 'cd'.repeat(32),
+      agentId: null,
+      firstPrompt: '',
+      model: 'm',
+      createdAt: epoch.latchedAt,
+      epochs: [epoch],
+    };
+    await expect(latchEpoch(state, record.key, () => ({ record, files: [] }))).rejects.toMatchObject({ code: 'STATE_BAD_PLAN' });
+    await expect(
+      latchEpoch(state, record.key, () => ({ record: { ...record, epochs: [{ ...epoch, items: { nobody: [item] } }] }, files: [] })),
+    ).rejects.toThrow(/not a registered epoch kind/);
+  });
+
+  it('should let ls, show, stats, verify and inflate run on its state, counting it by its record', async () => {
+    const bodies = requestsOf(6);
+    const { dir, sent } = await run(bodies);
+    const key = sent.find((p) => p.key !== undefined)!.key!;
+    for (const args of [['ls'], ['stats'], ['show', key.slice(0, 12)], ['verify']]) {
+      const { code, out } = await ctxshed([...args, '--state', dir]);
+      expect([args[0], code]).toEqual([args[0], 0]);
+      expect(out.length).toBeGreaterThan(0);
+      if (args[0] === 'show') expect(out).toMatch(/froze {5}\d+ assistant_text items?/);
+    }
+    const file = path.join(dir, 'sent.json');
+    await fs.writeFile(file, sent[sent.length - 1]!.body);
+    const inflated = await ctxshed(['inflate', file, '--state', dir]);
+    expect(inflated.code).toBe(0);
+    expect(inflated.out).toBe(Buffer.from(bodies[bodies.length - 1]!).toString());
+  });
+});

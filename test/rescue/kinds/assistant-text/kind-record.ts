@@ -1,0 +1,88 @@
+/**
+ * The test kind `assistant_text` as ONE record, both halves (docs/adding-a-kind.md): the readers'
+ * (`info`, what the record checker, verify, inflate, restore, the store and the reports ask) and
+ * the engine's (its latch and apply). A test registers it by one call, `registerKind(ASSISTANT_TEXT_KIND)`;
+ * no file under src names it.
+ */
+import { applySplices, type EpochKindInfo, indexTranscript, itemsOfKind, itemsUnder, type ItemsPart, planSplices } from '../../../../src/core/index.js';
+import type { ApplyDeps, KindApplied, KindApplyAsk } from '../../../../src/rescue/kind-apply.js';
+import { holdOf, type LatchKind } from '../../../../src/rescue/latch-kind.js';
+import type { FrozenItems } from '../../../../src/core/index.js';
+import { candidatesOf, checkText, type FrozenText, inflateSites, KEEP_RECENT, MIN_BYTES, splicesOf, TAG, type TextCandidate } from './frozen-text.js';
+
+/** How many times the engine asked the kind to choose, for a test to see it went through it. */
+export const ASSISTANT_TEXT_USE = { choices: 0 };
+
+/** The readers' half. */
+export const ASSISTANT_TEXT_INFO: EpochKindInfo<FrozenText> = {
+  tag: TAG,
+  mode: undefined,
+  counts: 'items',
+  byCommand: false,
+  originals: 'assistant_text',
+  restorable: { name: 'frozen assistant text', ext: 'json' },
+  itemsOf: itemsUnder(TAG) as EpochKindInfo<FrozenText>['itemsOf'],
+  order: (a, b) => a.messageIndex - b.messageIndex || a.blockIndex - b.blockIndex,
+  filesOf: (t) => [{ sha256: t.sha256, ext: 'json', bytes: t.bytes }],
+  checkItem: checkText,
+  inflate: inflateSites,
+};
+
+const frozenOf = (items: FrozenItems): readonly FrozenText[] => itemsOfKind(items, TAG) as readonly FrozenText[];
+/** A candidate's number for the decision (its `ordinal`): unique per place. */
+const placeOf = (c: FrozenText): number => c.messageIndex * 10_000 + c.blockIndex;
+
+/** The epoch's part: the chosen blocks as items, and their exact bytes as originals. */
+function partOf(chosen: readonly TextCandidate[]): ItemsPart {
+  return {
+    kind: 'items',
+    tag: TAG,
+    policy: { name: 'assistant-text', version: 1, keepRecent: KEEP_RECENT, minBytes: MIN_BYTES },
+    items: chosen.map(({ messageIndex, blockIndex, sha256, bytes }) => ({ messageIndex, blockIndex, sha256, bytes })),
+    originals: chosen.map((c) => ({ folder: ASSISTANT_TEXT_INFO.originals, sha256: c.sha256, ext: 'json', bytes: c.original })),
+  };
+}
+
+/** The apply: each frozen block still there, with its file known to exist, becomes its stub; the output must index. */
+function applyTexts(deps: ApplyDeps, ask: KindApplyAsk, snap: FrozenItems): KindApplied {
+  const { body } = ask;
+  const pass = (reason: 'no_epoch' | 'elided_file_missing' | 'unknown_shape' | 'self_check_failed', detail: string): KindApplied => ({
+    outcome: { kind: 'passthrough', body, reason, detail, skipped: [] },
+    how: {},
+  });
+  const { outcome } = ask.indexed;
+  if (outcome.kind !== 'indexed') return pass('unknown_shape', 'the body does not index');
+  const { splices, missing } = splicesOf(body, outcome.index, frozenOf(snap), (item) => deps.files.hasItem(ASSISTANT_TEXT_INFO, item));
+  if (splices.length === 0)
+    return missing > 0 ? pass('elided_file_missing', `${missing} frozen texts' files missing`) : pass('no_epoch', 'no frozen text in this request');
+  const planned = planSplices(splices, body.length);
+  if (planned === undefined) return pass('self_check_failed', 'frozen texts overlap');
+  const out = applySplices(body, planned);
+  const check = indexTranscript(out);
+  if (check.kind !== 'indexed' || check.index.messages.length !== outcome.index.messages.length) return pass('self_check_failed', 'the output lost its shape');
+  const bytesTaken = splices.reduce((n, s) => n + (s.end - s.start), 0);
+  return {
+    outcome: { kind: 'applied', body: out, stubs: splices.length, bytesTaken, messagesTaken: 0, skipped: [], thinkingRemoved: 0, thinkingSkipped: [] },
+    how: {},
+  };
+}
+
+/** The whole record: the engine's half, with the readers' half as its `info`. */
+export const ASSISTANT_TEXT_KIND: LatchKind = {
+  tag: TAG,
+  opensMode: 'rescue',
+  info: ASSISTANT_TEXT_INFO,
+  carries: (api) => api.name === 'messages',
+  refaults: false,
+  apply: applyTexts,
+  choose: async (_ctx, ask, decide) => {
+    ASSISTANT_TEXT_USE.choices += 1;
+    const { body, index, items } = ask.epoch;
+    const candidates = candidatesOf(body, index, frozenOf(items));
+    const decision = decide(() => ({ kind: 'blocks', frozen: [], plan: candidates.map((c) => ({ ordinal: placeOf(c), bytes: c.bytes })) }));
+    if (decision.kind !== 'latch') return { kind: 'hold', outcome: holdOf(decision, index) };
+    const added = new Set(decision.added.map((b) => b.ordinal));
+    return { kind: 'latch', part: partOf(candidates.filter((c) => added.has(placeOf(c)))), midTurn: decision.midTurn === true };
+  },
+  chooseOnOverflow: () => ({ latch: false, why: 'nothing_new' }),
+};
