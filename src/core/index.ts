@@ -4,7 +4,6 @@ export {
   type ConversationRecord,
   type ElisionPolicy,
   type Epoch,
-  type EpochKind,
   type EpochMode,
   type FrozenBlock,
   type KindTag,

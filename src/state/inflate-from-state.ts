@@ -65,7 +65,13 @@ export async function inflateFromState(
   const inflated = applyInflate(body, restored);
   // Last: the removed thinking blocks' positions are those of the client's body, spans and all.
   const withThinking = await inflateThinking(state, inflated);
-  return { body: withThinking.body, stubs: found.length, spans: spans.length, thinking: withThinking.thinking, ...(sites.length === 0 ? {} : { items: sites.length }) };
+  return {
+    body: withThinking.body,
+    stubs: found.length,
+    spans: spans.length,
+    thinking: withThinking.thinking,
+    ...(sites.length === 0 ? {} : { items: sites.length }),
+  };
 }
 
 /** Each registered kind's stubs that its records' items say ctxshed put there (the kind's `inflate` hook). */
