@@ -37,6 +37,9 @@ export const COMMAND_NAMES: readonly string[] = COMMANDS.map(([name]) => name);
  * else every command.
  */
 export async function commandsFor(argv: readonly string[]): Promise<AnyCommand[]> {
+  // Every epoch kind registers itself there, readers' half and engine's half at once
+  // (docs/adding-a-kind.md): verify, inflate, ls and show read records of every kind the proxy latches.
+  await import('../rescue/latch-kinds.js');
   const first = argv.find((a) => !a.startsWith('-'));
   const named = COMMANDS.find(([name]) => name === first);
   const wanted = named === undefined ? COMMANDS : [named];
