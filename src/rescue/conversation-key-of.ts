@@ -4,11 +4,11 @@
  */
 import type { ApiDialect, KeyLookup } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
-import type { RequestMeta } from './request-meta.js';
+import type { RequestHead } from './request-meta.js';
 
 export type { KeyLookup } from '../core/index.js';
 
 /** Finds the request's conversation key. Never throws. */
-export function conversationKeyFor(body: Uint8Array, api: ApiDialect, meta: RequestMeta): KeyLookup {
+export function conversationKeyFor(body: Uint8Array, api: ApiDialect, meta: RequestHead): KeyLookup {
   return api.key(body, meta, sha256Hex);
 }

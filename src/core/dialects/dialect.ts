@@ -68,6 +68,8 @@ export interface DialectCapabilities {
 export interface DialectRequest {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly body: Uint8Array;
+  /** The body's `model`, when read already (core/head-model-memo.ts); absent: the window reads it from the body. */
+  readonly model?: { readonly value: string | undefined };
 }
 
 /** The settings a window reads: `CLAUDE_CODE_AUTO_COMPACT_WINDOW` in tokens, where Claude Code compacts. */

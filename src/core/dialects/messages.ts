@@ -8,7 +8,7 @@ import { effectiveCompactWindow } from '../client-compaction.js';
 import { conversationKeyOf, firstPromptExcerpt } from '../conversation-key.js';
 import { detectRefaults } from '../detect-refaults.js';
 import { findFirstMessage } from '../first-message.js';
-import { readBodyModel } from '../head-model.js';
+import { modelOfRequest } from '../head-model.js';
 import type { Sha256 } from '../ports.js';
 import { readPromptTooLong } from '../prompt-too-long.js';
 import { readNewestToolCalls, readToolCalls } from '../read-tool-calls.js';
@@ -66,7 +66,7 @@ function messagesKey(body: Uint8Array, input: KeyInput, sha256: Sha256): KeyLook
  */
 function messagesWindow(request: DialectRequest, settings: WindowSettings): number {
   const beta = request.headers['anthropic-beta'];
-  return effectiveCompactWindow(decideContextWindow({ model: readBodyModel(request.body), betas: beta }), settings.autoCompactWindow);
+  return effectiveCompactWindow(decideContextWindow({ model: modelOfRequest(request), betas: beta }), settings.autoCompactWindow);
 }
 
 /**
