@@ -19,6 +19,7 @@ import {
   isSideCall,
   mayLatchOnThreshold,
   requestClassOfBody,
+  KeyMemo,
   MemoCache,
   readsFullness,
   type DecideEpoch,
@@ -110,6 +111,8 @@ export class EpochEngine {
    * threshold whose latch is refused judges only the blocks that are new (core/eligible-blocks.ts).
    */
   readonly #eligibility: MemoCache<EligibilityMemo>;
+  /** The conversation keys made so far, by their first message's bytes (core/key-memo.ts). */
+  readonly #keys = new KeyMemo();
   /** Each conversation's last walk for its `model`, so that a request's window costs what is new (request-window.ts). */
   readonly #windows: RequestWindows;
   /** Each conversation's first prompt, for the reports (preview-writer.ts). */
@@ -383,7 +386,7 @@ export class EpochEngine {
     //    its first message alone: most requests belong to one without epochs and go through
     //    without their whole body being indexed. An OpenAI call's key takes its index.
     const api = dialectOf(head.route);
-    const lookup = conversationKeyFor(body, api, head);
+    const lookup = conversationKeyFor(body, api, head, this.#keys);
     if (lookup.kind === 'none') return pass(lookup.reason, lookup.detail);
     const { key } = lookup;
     //    A Responses body that ends in compaction_trigger is a compaction request (core/openai/remote-compaction.ts).

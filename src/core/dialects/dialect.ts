@@ -6,6 +6,7 @@
  * span of the value a stub replaces), its tool calls as tool_use blocks. Nothing outside
  * `core/dialects/` asks which API a request is: it asks the request's dialect (registry.ts).
  */
+import type { KeyMemo } from '../key-memo.js';
 import type { Refault } from '../detect-refaults.js';
 import type { Epoch } from '../epoch-types.js';
 import type { PassthroughReason } from '../passthrough-reasons.js';
@@ -83,6 +84,8 @@ export interface KeyInput {
   readonly agentId: string | undefined;
   /** The client's session header (the dialect's `sessionHeader`). */
   readonly sessionId: string | undefined;
+  /** The keys made so far, by their first message's bytes (key-memo.ts); absent: every key is made. */
+  readonly keys?: KeyMemo | undefined;
 }
 
 /** The key, with the body's index when finding it took one; or why the request goes through as it is. */

@@ -49,7 +49,8 @@ function messagesKey(body: Uint8Array, input: KeyInput, sha256: Sha256): KeyLook
   if (first === null) return { kind: 'none', reason: 'no_epoch', detail: 'no messages' };
   if (first !== undefined) {
     try {
-      return { kind: 'found', key: conversationKeyOf(body, first, input.agentId, sha256, input.sessionId) };
+      const make = (): string => conversationKeyOf(body, first, input.agentId, sha256, input.sessionId);
+      return { kind: 'found', key: input.keys === undefined ? make() : input.keys.keyOf(body, first, input, sha256, make) };
     } catch {
       // the first message is not valid JSON: the full index names the reason
     }
