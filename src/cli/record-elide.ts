@@ -44,7 +44,7 @@ export interface ElideChoice {
  */
 export async function recordElide(state: StateDir, choice: ElideChoice, now: Date): Promise<readonly FrozenBlock[]> {
   const { body, api, index, blocks } = choice;
-  const lookup = conversationKeyFor(body, api, { route: undefined, window: 0, agentId: undefined, sessionId: undefined, encoding: undefined });
+  const lookup = conversationKeyFor(body, api, { route: undefined, agentId: undefined, sessionId: undefined, encoding: undefined });
   if (lookup.kind !== 'found') throw new CliError(`${choice.source}: no conversation to record the epoch under (${lookup.reason}: ${lookup.detail})`);
   const key = lookup.key;
   const record = await latchEpoch(state, key, (current) => {

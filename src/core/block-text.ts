@@ -42,9 +42,26 @@ export function isCanonicalContent(body: Uint8Array, block: ToolResultInfo, text
   return bytesEqual(raw, encodeJsonString(text));
 }
 
-/** Byte-wise equality. */
+/** Below this many bytes a plain loop is as quick as setting up word views. */
+const WORD_COMPARE_MIN_BYTES = 64;
+
+/**
+ * Byte-wise equality. Long arrays that sit alike against a 4-byte boundary are compared a word at
+ * a time: the output check compares the bytes around `messages` (the system prompt and tools, tens
+ * of kilobytes) on every rewritten request (epochs/check-outside.ts).
+ */
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  const n = a.length;
+  if (n !== b.length) return false;
+  let i = 0;
+  if (n >= WORD_COMPARE_MIN_BYTES && (a.byteOffset & 3) === (b.byteOffset & 3)) {
+    for (; ((a.byteOffset + i) & 3) !== 0; i++) if (a[i] !== b[i]) return false;
+    const words = (n - i) >>> 2;
+    const x = new Int32Array(a.buffer, a.byteOffset + i, words);
+    const y = new Int32Array(b.buffer, b.byteOffset + i, words);
+    for (let w = 0; w < words; w++) if (x[w] !== y[w]) return false;
+    i += words * 4;
+  }
+  for (; i < n; i++) if (a[i] !== b[i]) return false;
   return true;
 }

@@ -30,3 +30,8 @@ export function readBodyModel(b: Uint8Array): string | undefined {
   );
   return complete ? model : undefined;
 }
+
+/** The request's model: the one read already (`model`), else the body's (`readBodyModel`). */
+export function modelOfRequest(request: { readonly body: Uint8Array; readonly model?: { readonly value: string | undefined } }): string | undefined {
+  return request.model === undefined ? readBodyModel(request.body) : request.model.value;
+}

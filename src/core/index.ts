@@ -88,6 +88,8 @@ export {
 } from './epochs/index.js';
 export { conversationKey, conversationKeyOf, firstPromptExcerpt, promptOfFirstMessage } from './conversation-key.js';
 export { findFirstMessage } from './first-message.js';
+export { readBodyModelResumed, type ModelMemo } from './head-model-memo.js';
+export { KeyMemo } from './key-memo.js';
 export { decideContextWindow, DEFAULT_CONTEXT_WINDOW, LONG_CONTEXT_WINDOW, modelContextWindow } from './context-window.js';
 export {
   type DecidedBlock,

@@ -19,6 +19,7 @@ import {
   isSideCall,
   mayLatchOnThreshold,
   requestClassOfBody,
+  KeyMemo,
   MemoCache,
   readsFullness,
   type DecideEpoch,
@@ -62,7 +63,8 @@ import { isOverThreshold, maybeLatch } from './maybe-latch.js';
 import { latchOnOverflow, type OverflowLatch } from './overflow-latch.js';
 import { latchOnPrefixMismatch } from './prefix-check-latch.js';
 import { watchRecords } from './record-watch.js';
-import { readRequestMeta, type RequestMeta } from './request-meta.js';
+import { readRequestHead, readRequestMeta, withWindow, type RequestHead, type RequestMeta } from './request-meta.js';
+import { RequestWindows } from './request-window.js';
 import { stubDirsOf } from './stub-dirs.js';
 
 /** What the engine may be handed besides its state and settings. */
@@ -109,6 +111,10 @@ export class EpochEngine {
    * threshold whose latch is refused judges only the blocks that are new (core/eligible-blocks.ts).
    */
   readonly #eligibility: MemoCache<EligibilityMemo>;
+  /** The conversation keys made so far, by their first message's bytes (core/key-memo.ts). */
+  readonly #keys = new KeyMemo();
+  /** Each conversation's last walk for its `model`, so that a request's window costs what is new (request-window.ts). */
+  readonly #windows: RequestWindows;
   /** Each conversation's first prompt, for the reports (preview-writer.ts). */
   readonly #previews: PreviewWriter;
   /** Where its records and originals are kept: what the restore routes read (proxy/restore-route.ts). */
@@ -123,6 +129,7 @@ export class EpochEngine {
     this.#now = now;
     this.#memos = new MemoCache(options.memoLimits ?? DEFAULT_MEMO_LIMITS);
     this.#eligibility = new MemoCache<EligibilityMemo>(options.eligibilityLimits ?? options.memoLimits ?? DEFAULT_MEMO_LIMITS);
+    this.#windows = new RequestWindows(settings, options.memoLimits ?? DEFAULT_MEMO_LIMITS);
     const store = options.store ?? fsStore(state);
     this.store = store;
     // The watch sees a state directory's records; a Postgres store is asked for each record's version.
@@ -143,12 +150,12 @@ export class EpochEngine {
 
   /** Prepares one request. Never rejects, for any bytes and headers: a failure is a pass-through. */
   async prepare(request: EngineRequest): Promise<Prepared> {
-    let meta: RequestMeta = { route: undefined, window: 0, agentId: undefined, sessionId: undefined, encoding: undefined };
+    let head: RequestHead = { route: undefined, agentId: undefined, sessionId: undefined, encoding: undefined };
     try {
-      meta = readRequestMeta(request, this.settings);
-      return await this.#prepare(request.body, meta, request.headers);
+      head = readRequestHead(request);
+      return await this.#prepare(request, head);
     } catch (error) {
-      return passthroughOf(request.body, meta, 'internal_error', errorText(error));
+      return passthroughOf(request.body, { ...head, window: this.#windowAfterFault(request, head) }, 'internal_error', errorText(error));
     }
   }
 
@@ -303,6 +310,7 @@ export class EpochEngine {
   pruneMemos(): number {
     const nowMs = this.#now().getTime();
     this.#eligibility.prune(nowMs);
+    this.#windows.prune(nowMs);
     return this.#memos.prune(nowMs);
   }
 
@@ -360,23 +368,37 @@ export class EpochEngine {
     return isPredictedCold(gapMs, asksOneHourCache(body));
   }
 
+  /** The window of a request whose preparation failed: as read from its body, or 0 when that fails too. */
+  #windowAfterFault(request: EngineRequest, head: RequestHead): number {
+    try {
+      return withWindow(head, request, this.settings).window;
+    } catch {
+      return 0;
+    }
+  }
+
   // One straight line, in request order; each step either returns a pass-through or goes on.
-  async #prepare(body: Uint8Array, given: RequestMeta, headers: EngineRequest['headers']): Promise<Prepared> {
-    let meta = given;
-    const pass = (reason: PassthroughReason, detail: string, found: StepFacts = {}): Prepared => passthroughOf(body, meta, reason, detail, found);
+  async #prepare(request: EngineRequest, given: RequestHead): Promise<Prepared> {
+    const { body, headers } = request;
+    let head = given;
+    // Until the conversation is known, the window is read from the whole body; then, from what is new.
+    let meta: RequestMeta | undefined;
+    const pass = (reason: PassthroughReason, detail: string, found: StepFacts = {}): Prepared =>
+      passthroughOf(body, meta ?? withWindow(head, request, this.settings), reason, detail, found);
     // 1. Only model calls with a readable body are ours.
-    if (meta.route === undefined) return pass('not_a_model_call', 'not a model call');
-    if (meta.encoding !== undefined) return pass('encoded_body', meta.encoding);
+    if (head.route === undefined) return pass('not_a_model_call', 'not a model call');
+    if (head.encoding !== undefined) return pass('encoded_body', head.encoding);
     // 2. The conversation, by the key of the API the route speaks. A Messages call is named by
     //    its first message alone: most requests belong to one without epochs and go through
     //    without their whole body being indexed. An OpenAI call's key takes its index.
-    const api = dialectOf(meta.route);
-    const lookup = conversationKeyFor(body, api, meta);
+    const api = dialectOf(head.route);
+    const lookup = conversationKeyFor(body, api, head, this.#keys);
     if (lookup.kind === 'none') return pass(lookup.reason, lookup.detail);
     const { key } = lookup;
     //    A Responses body that ends in compaction_trigger is a compaction request (core/openai/remote-compaction.ts).
-    const requestClass = requestClassOfBody(meta.requestClass, api, lookup.index);
-    if (requestClass !== meta.requestClass) meta = { ...meta, ...(requestClass === undefined ? {} : { requestClass }) };
+    const requestClass = requestClassOfBody(head.requestClass, api, lookup.index);
+    if (requestClass !== head.requestClass) head = { ...head, ...(requestClass === undefined ? {} : { requestClass }) };
+    meta = this.#windows.metaOf(request, head, key, api, this.#now().getTime());
     const found = await this.#entryOf(key, meta);
     if (found.kind === 'failed') return pass(found.reason, found.detail, { key, stateFailed: true });
     if (found.kind === 'side_call') return pass('side_call', `a ${String(meta.requestClass)} request of a conversation without epochs`);

@@ -20,8 +20,16 @@ export interface RequestMeta {
   readonly requestClass?: RequestClass;
 }
 
+/** The metadata but the window: what the engine reads before it knows the request's conversation. */
+export type RequestHead = Omit<RequestMeta, 'window'>;
+
 /** Reads the request's metadata. Never throws: a header of an unexpected type counts as absent. */
 export function readRequestMeta(request: EngineRequest, settings: EngineSettings): RequestMeta {
+  return withWindow(readRequestHead(request), request, settings);
+}
+
+/** The metadata but the window, which alone may scan the body. Never throws. */
+export function readRequestHead(request: EngineRequest): RequestHead {
   const { headers } = request;
   const encoding = headerValue(headers['content-encoding']);
   const route = modelRouteOf(request.method, request.target);
@@ -30,13 +38,21 @@ export function readRequestMeta(request: EngineRequest, settings: EngineSettings
   const requestClass = readRequestClass(headerValue(headers[REQUEST_CLASS_HEADER]), headerValue(headers[COMPACTION_HEADER]));
   return {
     route,
-    // The scan of the body for its model is done only when no `--window` decides.
-    window: settings.window ?? api.window(request, settings),
     agentId: headerValue(headers['x-claude-code-agent-id']),
     sessionId: headerValue(headers[api.sessionHeader]),
     encoding: encoding === undefined || encoding.toLowerCase() === 'identity' ? undefined : encoding,
     ...(requestClass === undefined ? {} : { requestClass }),
   };
+}
+
+/**
+ * `head` with the request's window: `--window`, else the dialect's, from the body's `model` (read
+ * here, unless `model` gives it read already: core/head-model-memo.ts) and the headers.
+ */
+export function withWindow(head: RequestHead, request: EngineRequest, settings: EngineSettings, model?: { readonly value: string | undefined }): RequestMeta {
+  // The scan of the body for its model is done only when no `--window` decides.
+  const window = settings.window ?? dialectOf(head.route ?? 'messages').window(model === undefined ? request : { ...request, model }, settings);
+  return { ...head, window };
 }
 
 /** A header's first value; repeated headers arrive as an array. */

@@ -140,4 +140,27 @@ describe('bytesEqual', () => {
     // Assert
     expect(results).toEqual([true, false, false, true]);
   });
+
+  it('should find a single differing byte anywhere in long arrays, whatever their offsets', () => {
+    const buffer = new Uint8Array(300).map((_, i) => (i * 7) % 251);
+    const other = buffer.slice();
+    for (const [from, to] of [
+      [0, 0],
+      [1, 1],
+      [3, 3],
+      [2, 5],
+      [0, 1],
+    ] as const) {
+      const n = 200 + from;
+      const a = buffer.subarray(from, from + n);
+      const b = other.subarray(to, to + n);
+      b.set(a);
+      expect(bytesEqual(a, b), `offsets ${from}/${to}`).toBe(true);
+      for (let at = 0; at < n; at++) {
+        b[at] = a[at]! ^ 1;
+        expect(bytesEqual(a, b), `offsets ${from}/${to}, byte ${at}`).toBe(false);
+        b[at] = a[at]!;
+      }
+    }
+  });
 });

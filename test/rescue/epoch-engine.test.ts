@@ -164,6 +164,20 @@ describe('EpochEngine.prepare', () => {
     expect(forced.window).toBe(10_000);
   });
 
+  it('should read each turn of a conversation for its last model, from where the turn before it stops agreeing', async () => {
+    const wide = new EpochEngine(state, DEFAULT_ENGINE_SETTINGS);
+    const text = fromUtf8(BODY);
+    const withModelLast = (model: string): Uint8Array => new TextEncoder().encode(`${text.slice(0, -1)},"model":"${model}"}`);
+
+    const first = await wide.prepare(messages(BODY));
+    const late = await wide.prepare(messages(withModelLast('claude-opus-5-5')));
+    const again = await wide.prepare(messages(withModelLast('claude-opus-5-5')));
+    const back = await wide.prepare(messages(BODY));
+
+    expect([first.window, late.window, again.window, back.window]).toEqual([200_000, 1_000_000, 1_000_000, 200_000]);
+    expect(new Set([first.key, late.key, again.key, back.key]).size).toBe(1);
+  });
+
   it('should latch on --rescue-tokens under the percentage, and record that the token threshold fired', async () => {
     const byTokens = new EpochEngine(state, { ...SETTINGS, rescueTokens: 3_000 }, { now: () => LATCH_TIME });
     const first = await byTokens.prepare(messages(BODY));

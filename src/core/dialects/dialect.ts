@@ -6,6 +6,7 @@
  * span of the value a stub replaces), its tool calls as tool_use blocks. Nothing outside
  * `core/dialects/` asks which API a request is: it asks the request's dialect (registry.ts).
  */
+import type { KeyMemo } from '../key-memo.js';
 import type { Refault } from '../detect-refaults.js';
 import type { Epoch } from '../epoch-types.js';
 import type { PassthroughReason } from '../passthrough-reasons.js';
@@ -69,6 +70,8 @@ export interface DialectCapabilities {
 export interface DialectRequest {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly body: Uint8Array;
+  /** The body's `model`, when read already (core/head-model-memo.ts); absent: the window reads it from the body. */
+  readonly model?: { readonly value: string | undefined };
 }
 
 /** The settings a window reads: `CLAUDE_CODE_AUTO_COMPACT_WINDOW` in tokens, where Claude Code compacts. */
@@ -82,6 +85,8 @@ export interface KeyInput {
   readonly agentId: string | undefined;
   /** The client's session header (the dialect's `sessionHeader`). */
   readonly sessionId: string | undefined;
+  /** The keys made so far, by their first message's bytes (key-memo.ts); absent: every key is made. */
+  readonly keys?: KeyMemo | undefined;
 }
 
 /** The key, with the body's index when finding it took one; or why the request goes through as it is. */

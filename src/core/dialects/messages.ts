@@ -8,7 +8,7 @@ import { effectiveCompactWindow } from '../client-compaction.js';
 import { conversationKeyOf, firstPromptExcerpt } from '../conversation-key.js';
 import { detectRefaults } from '../detect-refaults.js';
 import { findFirstMessage } from '../first-message.js';
-import { readBodyModel } from '../head-model.js';
+import { modelOfRequest } from '../head-model.js';
 import type { Sha256 } from '../ports.js';
 import { readPromptTooLong } from '../prompt-too-long.js';
 import { readNewestToolCalls, readToolCalls } from '../read-tool-calls.js';
@@ -51,7 +51,8 @@ function messagesKey(body: Uint8Array, input: KeyInput, sha256: Sha256): KeyLook
   if (first === null) return { kind: 'none', reason: 'no_epoch', detail: 'no messages' };
   if (first !== undefined) {
     try {
-      return { kind: 'found', key: conversationKeyOf(body, first, input.agentId, sha256, input.sessionId) };
+      const make = (): string => conversationKeyOf(body, first, input.agentId, sha256, input.sessionId);
+      return { kind: 'found', key: input.keys === undefined ? make() : input.keys.keyOf(body, first, input, sha256, make) };
     } catch {
       // the first message is not valid JSON: the full index names the reason
     }
@@ -68,7 +69,7 @@ function messagesKey(body: Uint8Array, input: KeyInput, sha256: Sha256): KeyLook
  */
 function messagesWindow(request: DialectRequest, settings: WindowSettings): number {
   const beta = request.headers['anthropic-beta'];
-  return effectiveCompactWindow(decideContextWindow({ model: readBodyModel(request.body), betas: beta }), settings.autoCompactWindow);
+  return effectiveCompactWindow(decideContextWindow({ model: modelOfRequest(request), betas: beta }), settings.autoCompactWindow);
 }
 
 /**

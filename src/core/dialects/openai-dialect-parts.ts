@@ -7,7 +7,7 @@ import { outwardMessage } from '../../errors.js';
 import { detectShellRefaults } from '../detect-refaults.js';
 import type { ApiName, DialectRequest, KeyInput, KeyLookup, ShapedError } from './dialect.js';
 import { DEFAULT_CONTEXT_WINDOW } from '../context-window.js';
-import { readBodyModel } from '../head-model.js';
+import { modelOfRequest } from '../head-model.js';
 import type { Sha256 } from '../ports.js';
 import type { IndexOutcome } from '../transcript-index.js';
 import { readContextLengthExceeded } from '../openai/context-length-exceeded.js';
@@ -35,7 +35,7 @@ export function openAiKeyLookup(name: ApiName, indexed: IndexOutcome, body: Uint
 
 /** The window: the model's as the sending Codex release lists it (model-windows.ts); one it does not list, 200,000. */
 export function openAiWindow(request: DialectRequest): number {
-  const model = readBodyModel(request.body);
+  const model = modelOfRequest(request);
   const release = codexReleaseOf(firstValue(request.headers['user-agent']));
   return (model === undefined ? undefined : openAiModelWindow(model, release)) ?? DEFAULT_CONTEXT_WINDOW;
 }
