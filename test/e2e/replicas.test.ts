@@ -45,7 +45,7 @@ describe.skipIf(!postgresAvailable())('replicas on one Postgres', () => {
   async function migrated(name: string): Promise<string> {
     const url = await cluster.createDatabase(name);
     const out = await runCtxshed(['migrate', '--store', url]);
-    expect(out.stdout).toMatch(/migrated from 0 to schema version 1/);
+    expect(out.stdout).toMatch(/migrated from 0 to schema version 2/);
     return url;
   }
 
