@@ -60,6 +60,7 @@ describe.skipIf(whyNot !== undefined)('the interactive Claude Code client throug
   });
 
   it('should end both clients with Ctrl-C, as a person would', () => {
-    for (const run of obs.runs) expect(run.exited, String(run.grant)).toBe(true);
+    // On a failure, the pane as it was last seen says what the client was doing.
+    for (const run of obs.runs) expect(run.exited, `grant ${String(run.grant)}; the pane:\n${run.closing}`).toBe(true);
   });
 });

@@ -195,7 +195,8 @@ async function driveTui(session: TuiSession): Promise<TuiScreens> {
     const exports = Object.entries(env)
       .map(([k, v]) => `${k}=${shellQuote(v)}`)
       .join(' ');
-    // The marker says rescue (and so the client) has exited; `exec sleep` keeps the pane open.
+    // The marker says rescue (and so the client) has exited; `exec sleep` keeps the pane open, deaf
+    // to a Ctrl-C sent as the client exits.
     tmux(
       'new-session',
       '-d',
@@ -207,7 +208,7 @@ async function driveTui(session: TuiSession): Promise<TuiScreens> {
       '50',
       '-c',
       project,
-      `cd ${shellQuote(project)} && env -i ${exports} ${argv.map(shellQuote).join(' ')}; echo ${EXITED}; exec sleep 600`,
+      `cd ${shellQuote(project)} && env -i ${exports} ${argv.map(shellQuote).join(' ')}; echo ${EXITED}; trap '' INT; exec sleep 600`,
     );
     const first = session.beforePrompt;
     const ready = await waitFor((s) => READY_TEXT.test(s) || first?.test(s) === true).then((s) =>
@@ -232,14 +233,15 @@ async function driveTui(session: TuiSession): Promise<TuiScreens> {
       tmux('send-keys', '-t', 't', '3');
       await waitFor((s) => !PROMPT_TEXT.test(s), 20_000);
     }
-    // The second Ctrl-C counts only while the client shows "Press Ctrl-C again to exit" (about a
-    // second): on a loaded machine a fixed pause could land after it, so wait for that line.
-    for (let i = 0; i < 3 && !screen().includes(EXITED); i++) {
+    // Ctrl-C as a person presses it when a client does not stop: again and again until it exits.
+    // The first may only interrupt a turn still running, and the next two within the client's
+    // double-press window (about a second) end it. A pause between two presses of a fixed length
+    // was outrun on a loaded machine.
+    for (let pressed = 0; pressed < 60 && !screen().includes(EXITED); pressed++) {
       tmux('send-keys', '-t', 't', 'C-c');
-      for (let waited = 0; waited < 5000 && !/again to exit/.test(screen()); waited += 50) await sleep(50);
-      tmux('send-keys', '-t', 't', 'C-c');
-      await waitFor((s) => s.includes(EXITED), 20_000);
+      await sleep(250);
     }
+    await waitFor((s) => s.includes(EXITED), 20_000);
     const closing = screen();
     return { ready, final, closing, exited: closing.includes(EXITED), sawPrompt, enters, ...(after === undefined ? {} : { after }) };
   } finally {
