@@ -9,18 +9,17 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexTranscript } from '../src/core/index.js';
 import { registerKind } from '../src/rescue/latch-kinds.js';
-import { latchedOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../src/rescue/index.js';
+import { latchedOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineSettings } from '../src/rescue/index.js';
 import { openStateDir } from '../src/state/open-state-dir.js';
-import { tempStateDir } from '../test/support/test-proxy.js';
 import { ASSISTANT_TEXT_KIND } from '../test/rescue/kinds/assistant-text/kind-record.js';
 import { candidatesOf } from '../test/rescue/kinds/assistant-text/frozen-text.js';
+import { messagesRequest, runThroughEngine } from './support/engine-run.js';
 import { conversationArb } from './arbitraries/index.js';
 import { commonPrefixLength, sameBytes } from './support/bytes.js';
 import { indexOf } from './support/rewrite-support.js';
 
 const SETTINGS: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, mode: 'rescue', window: 1000, minGainFraction: 0 };
-const FULL = { inputTokens: 900, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens: 1 };
-const request = (body: Uint8Array): EngineRequest => ({ method: 'POST', target: '/v1/messages', headers: {}, body });
+const request = messagesRequest;
 
 /**
  * Conversations with something for the kind to take in some request: about one generated
@@ -40,19 +39,7 @@ beforeAll(() => {
 });
 afterAll(() => unregister());
 
-/** Every request of the conversation through one engine, each read at 90% of the window. */
-async function run(requests: readonly { readonly bytes: Uint8Array }[]): Promise<{ dir: string; sent: Prepared[] }> {
-  const dir = await tempStateDir('ctxshed-registered-kind-');
-  const engine = new EpochEngine(await openStateDir(dir), SETTINGS);
-  const sent: Prepared[] = [];
-  for (const r of requests) {
-    const prepared = await engine.prepare(request(r.bytes));
-    engine.observe(prepared, { status: 200, usage: FULL });
-    sent.push(prepared);
-  }
-  await engine.settle();
-  return { dir, sent };
-}
+const run = (requests: readonly { readonly bytes: Uint8Array }[]) => runThroughEngine(requests, SETTINGS, 'ctxshed-registered-kind-');
 
 describe('a kind with a new tag, through the engine', () => {
   it('should give the same bytes for the same transcript, from a fresh engine on the same state too', async () => {

@@ -1,10 +1,9 @@
 /** Before a record is written: every file its new epochs name is already on disk. */
 import type { Epoch } from '../core/epoch-types.js';
-import fs from 'node:fs/promises';
 import { spanPath, thinkingPath, type StateDir } from './layout.js';
-import { hasErrnoCode, StateError } from './state-error.js';
+import { StateError } from './state-error.js';
 import { locateStoredFile } from './stored-file.js';
-import { missingKindFiles } from './kind-original.js';
+import { missingKindFiles, regularSize } from './kind-original.js';
 
 /**
  * Throws STATE_BAD_PLAN unless each block of `epochs` has its `.txt` (of exactly `bytes` bytes)
@@ -27,29 +26,18 @@ export async function checkPlanFiles(state: StateDir, epochs: readonly Epoch[]):
       }
     }
     for (const block of epoch.thinking ?? []) {
-      const size = await sizeOf(thinkingPath(state, block.sha256));
+      const size = await regularSize(thinkingPath(state, block.sha256));
       if (size !== block.jsonBytes) missing.push(`thinking/${block.sha256}.json (${describe(size, block.jsonBytes)})`);
     }
     const span = epoch.span;
     if (span === undefined) continue;
-    const exact = await sizeOf(spanPath(state, span.sha256, 'json'));
+    const exact = await regularSize(spanPath(state, span.sha256, 'json'));
     if (exact !== span.bytes) missing.push(`spans/${span.sha256}.json (${describe(exact, span.bytes)})`);
-    if ((await sizeOf(spanPath(state, span.sha256, 'md'))) === undefined) missing.push(`spans/${span.sha256}.md (missing)`);
+    if ((await regularSize(spanPath(state, span.sha256, 'md'))) === undefined) missing.push(`spans/${span.sha256}.md (missing)`);
   }
   missing.push(...(await missingKindFiles(state, epochs)));
   if (missing.length > 0) {
     throw new StateError('STATE_BAD_PLAN', `refusing to write a record that names files not on disk: ${missing.join(', ')}`);
-  }
-}
-
-/** The size of a regular file, or undefined when there is none (a symlink does not count). */
-async function sizeOf(file: string): Promise<number | undefined> {
-  try {
-    const stat = await fs.lstat(file);
-    return stat.isFile() ? stat.size : undefined;
-  } catch (error) {
-    if (hasErrnoCode(error, 'ENOENT')) return undefined;
-    throw error;
   }
 }
 

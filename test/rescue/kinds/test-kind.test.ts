@@ -9,17 +9,16 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FrozenSpan, TranscriptIndex } from '../../../src/core/index.js';
 import { registerKindForTest } from '../../../src/rescue/latch-kinds.js';
-import { latchedOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../../src/rescue/index.js';
+import { latchedOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineSettings } from '../../../src/rescue/index.js';
 import { openStateDir } from '../../../src/state/open-state-dir.js';
+import { messagesRequest, runThroughEngine } from '../../../properties/support/engine-run.js';
 import { conversationArb } from '../../../properties/arbitraries/index.js';
 import { commonPrefixLength, sameBytes } from '../../../properties/support/bytes.js';
 import { indexOf } from '../../../properties/support/rewrite-support.js';
-import { tempStateDir } from '../../support/test-proxy.js';
 import { NARROW_SPANS_KIND, NARROW_SPANS_USE } from './narrow-spans/narrow-spans-kind.js';
 
 const SETTINGS: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, mode: 'shed', window: 1000, minGainFraction: 0 };
-const FULL = { inputTokens: 900, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens: 1 };
-const request = (body: Uint8Array): EngineRequest => ({ method: 'POST', target: '/v1/messages', headers: {}, body });
+const request = messagesRequest;
 
 let unregister: () => void;
 beforeAll(() => {
@@ -27,19 +26,7 @@ beforeAll(() => {
 });
 afterAll(() => unregister());
 
-/** Every request of the conversation through one engine, each read at 90% of the window. */
-async function run(requests: readonly { readonly bytes: Uint8Array }[]): Promise<{ dir: string; sent: Prepared[] }> {
-  const dir = await tempStateDir('ctxshed-test-kind-');
-  const engine = new EpochEngine(await openStateDir(dir), SETTINGS);
-  const sent: Prepared[] = [];
-  for (const r of requests) {
-    const prepared = await engine.prepare(request(r.bytes));
-    engine.observe(prepared, { status: 200, usage: FULL });
-    sent.push(prepared);
-  }
-  await engine.settle();
-  return { dir, sent };
-}
+const run = (requests: readonly { readonly bytes: Uint8Array }[]) => runThroughEngine(requests, SETTINGS, 'ctxshed-test-kind-');
 
 /** The output offset where the output message standing for input message k-1 ends. */
 function outputCut(out: TranscriptIndex, spans: readonly FrozenSpan[], k: number): number {
