@@ -9,17 +9,16 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexTranscript } from '../src/core/index.js';
 import { registerKind } from '../src/rescue/latch-kinds.js';
-import { latchedOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineSettings } from '../src/rescue/index.js';
-import { openStateDir } from '../src/state/open-state-dir.js';
+import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../src/rescue/index.js';
 import { ASSISTANT_TEXT_KIND } from '../test/rescue/kinds/assistant-text/kind-record.js';
 import { candidatesOf } from '../test/rescue/kinds/assistant-text/frozen-text.js';
-import { messagesRequest, runThroughEngine } from './support/engine-run.js';
+import { checkSameBytesFromFreshEngine, messagesRequest, runThroughEngine } from './support/engine-run.js';
 import { conversationArb } from './arbitraries/index.js';
-import { commonPrefixLength, sameBytes } from './support/bytes.js';
+import { commonPrefixLength } from './support/bytes.js';
 import { indexOf } from './support/rewrite-support.js';
 
 const SETTINGS: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, mode: 'rescue', window: 1000, minGainFraction: 0 };
-const request = messagesRequest;
+const _request = messagesRequest;
 
 /**
  * Conversations with something for the kind to take in some request: about one generated
@@ -46,15 +45,7 @@ describe('a kind with a new tag, through the engine', () => {
     let latched = 0;
     await fc.assert(
       fc.asyncProperty(takeableArb, async (requests) => {
-        const { dir, sent } = await run(requests);
-        latched += sent.filter((p) => latchedOf(p) !== undefined).length;
-        const last = requests[requests.length - 1]!.bytes;
-        const again = new EpochEngine(await openStateDir(dir), SETTINGS);
-        const [a, b] = [await again.prepare(request(last)), await again.prepare(request(last.slice()))];
-        expect(sameBytes(a.body, b.body)).toBe(true);
-        expect(sameBytes(a.body, sent[sent.length - 1]!.body) || a.epochs !== sent[sent.length - 1]!.epochs).toBe(true);
-        await again.settle();
-        await fs.rm(dir, { recursive: true, force: true, maxRetries: 5 });
+        latched += await checkSameBytesFromFreshEngine(requests, SETTINGS, 'ctxshed-registered-kind-');
       }),
       { numRuns: 30 },
     );

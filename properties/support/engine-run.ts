@@ -1,7 +1,10 @@
 /** A generated conversation sent through one engine over a fresh state directory, request by request. */
-import { EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';
+import fs from 'node:fs/promises';
+import { expect } from 'vitest';
+import { EpochEngine, latchedOf, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { tempStateDir } from '../../test/support/test-proxy.js';
+import { sameBytes } from './bytes.js';
 
 /** A reading at 90% of a 1,000-token window: every request's response pushes the next over the threshold. */
 export const FULL_READING = { inputTokens: 900, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens: 1 };
@@ -25,4 +28,26 @@ export async function runThroughEngine(
   }
   await engine.settle();
   return { dir, sent };
+}
+
+/**
+ * The same-bytes property of one conversation through the engine: a fresh engine over the state its
+ * run left gives the same bytes for the last transcript twice, and the bytes the run sent unless an
+ * epoch latched since. Returns how many requests of the run latched, for the caller to see the kind
+ * at work.
+ */
+export async function checkSameBytesFromFreshEngine(
+  requests: readonly { readonly bytes: Uint8Array }[],
+  settings: EngineSettings,
+  dirPrefix: string,
+): Promise<number> {
+  const { dir, sent } = await runThroughEngine(requests, settings, dirPrefix);
+  const last = requests[requests.length - 1]!.bytes;
+  const again = new EpochEngine(await openStateDir(dir), settings);
+  const [a, b] = [await again.prepare(messagesRequest(last)), await again.prepare(messagesRequest(last.slice()))];
+  expect(sameBytes(a.body, b.body)).toBe(true);
+  expect(sameBytes(a.body, sent[sent.length - 1]!.body) || a.epochs !== sent[sent.length - 1]!.epochs).toBe(true);
+  await again.settle();
+  await fs.rm(dir, { recursive: true, force: true, maxRetries: 5 });
+  return sent.filter((p) => latchedOf(p) !== undefined).length;
 }

@@ -9,16 +9,15 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FrozenSpan, TranscriptIndex } from '../../../src/core/index.js';
 import { registerKindForTest } from '../../../src/rescue/latch-kinds.js';
-import { latchedOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineSettings } from '../../../src/rescue/index.js';
-import { openStateDir } from '../../../src/state/open-state-dir.js';
-import { messagesRequest, runThroughEngine } from '../../../properties/support/engine-run.js';
+import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../../../src/rescue/index.js';
+import { checkSameBytesFromFreshEngine, messagesRequest, runThroughEngine } from '../../../properties/support/engine-run.js';
 import { conversationArb } from '../../../properties/arbitraries/index.js';
-import { commonPrefixLength, sameBytes } from '../../../properties/support/bytes.js';
+import { commonPrefixLength } from '../../../properties/support/bytes.js';
 import { indexOf } from '../../../properties/support/rewrite-support.js';
 import { NARROW_SPANS_KIND, NARROW_SPANS_USE } from './narrow-spans/narrow-spans-kind.js';
 
 const SETTINGS: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, mode: 'shed', window: 1000, minGainFraction: 0 };
-const request = messagesRequest;
+const _request = messagesRequest;
 
 let unregister: () => void;
 beforeAll(() => {
@@ -39,15 +38,7 @@ describe('a kind registered by the test hook', () => {
     let latched = 0;
     await fc.assert(
       fc.asyncProperty(conversationArb(8, 3), async (requests) => {
-        const { dir, sent } = await run(requests);
-        latched += sent.filter((p) => latchedOf(p) !== undefined).length;
-        const last = requests[requests.length - 1]!.bytes;
-        const again = new EpochEngine(await openStateDir(dir), SETTINGS);
-        const [a, b] = [await again.prepare(request(last)), await again.prepare(request(last.slice()))];
-        expect(sameBytes(a.body, b.body)).toBe(true);
-        expect(sameBytes(a.body, sent[sent.length - 1]!.body) || a.epochs !== sent[sent.length - 1]!.epochs).toBe(true);
-        await again.settle();
-        await fs.rm(dir, { recursive: true, force: true, maxRetries: 5 });
+        latched += await checkSameBytesFromFreshEngine(requests, SETTINGS, 'ctxshed-test-kind-');
       }),
       { numRuns: 30 },
     );
