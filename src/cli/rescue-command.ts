@@ -6,6 +6,7 @@ import { openStateDir } from '../state/open-state-dir.js';
 import { exitLike } from '../wrapper/exit-like.js';
 import { systemLookup } from '../wrapper/command-lookup.js';
 import { runChild } from '../wrapper/run-child.js';
+import { holdTerminalSignals } from '../wrapper/hold-terminal-signals.js';
 import { settingsFilesFor, userStatusLine } from '../wrapper/claude-statusline.js';
 import { planChildLaunch } from './child-launch.js';
 import { CliError } from './cli-error.js';
@@ -80,11 +81,14 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
             statusline: args.statusline,
             gateway: bindFrom(args).ownerRule.kind !== 'none',
           });
+    // ^C and ^\ are the child's to take; one that lands after it exits must not cut the shutdown short.
+    const releaseTerminalSignals = holdTerminalSignals();
     const outcome = await runChild(child.command, child.args, { env: child.env });
     if (started !== undefined) {
       await Promise.race([started.proxy.close(), delay(SHUTDOWN_GRACE_MS)]);
       await started.forget();
     }
+    releaseTerminalSignals();
     exitLike(outcome);
   },
 };

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import net from 'node:net';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI_PATH, runCtxshed } from '../support/cli-process.js';
@@ -17,6 +17,12 @@ async function withTakenPort(body: (port: number) => Promise<void>): Promise<voi
     await new Promise((resolve) => server.close(resolve));
   }
 }
+
+const exists = (file: string): Promise<boolean> =>
+  fs.stat(file).then(
+    () => true,
+    () => false,
+  );
 
 async function rescue(command: readonly string[], extra: readonly string[] = []): Promise<Awaited<ReturnType<typeof runCtxshed>>> {
   const state = await tempStateDir();
@@ -198,4 +204,42 @@ describe('ctxshed rescue, the wrapper', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/name the command to run after --/);
   });
+
+  it('should, after the client exits, finish its shutdown and exit like the client through a ^C pressed while a request is still in flight', async () => {
+    // Arrange: an upstream that takes a request and never answers, so the proxy drains for the
+    // whole grace; a client that leaves such a request behind and exits 7, deaf to ^C itself.
+    const held: net.Socket[] = [];
+    const upstream = net.createServer((socket) => held.push(socket));
+    const connected = new Promise<void>((resolve) => upstream.once('connection', () => resolve()));
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const state = await tempStateDir();
+    const marker = path.join(state, 'client-done');
+    const request = `fetch(process.env.ANTHROPIC_BASE_URL + '/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }) }).catch(() => {})`;
+    const client = `trap '' INT; ${JSON.stringify(process.execPath)} -e ${JSON.stringify(request)} >/dev/null 2>&1 & while [ ! -e ${JSON.stringify(`${marker}.go`)} ]; do sleep 0.05; done; : > ${JSON.stringify(marker)}; exit 7`;
+    const { port } = upstream.address() as net.AddressInfo;
+    const ctxshed = spawn(process.execPath, [CLI_PATH, 'rescue', '--state', state, '--upstream', `http://127.0.0.1:${port}`, '--', 'sh', '-c', client], {
+      stdio: 'ignore',
+    });
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      ctxshed.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+
+    try {
+      // Act: the request is in flight; the client exits; a ^C lands while the proxy drains.
+      await connected;
+      await fs.writeFile(`${marker}.go`, '');
+      while (!(await exists(marker))) await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      ctxshed.kill('SIGINT');
+      const result = await ended;
+
+      // Assert
+      expect(result).toEqual({ code: 7, signal: null });
+      expect(await fs.readdir(path.join(state, 'proxies'))).toEqual([]);
+    } finally {
+      ctxshed.kill('SIGKILL');
+      upstream.close();
+      for (const socket of held) socket.destroy();
+    }
+  }, 20_000);
 });

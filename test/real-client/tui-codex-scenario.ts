@@ -230,7 +230,10 @@ async function main(): Promise<void> {
       '50',
       '-c',
       project,
-      `cd ${shellQuote(project)} && env -i ${exports} ${argv.map(shellQuote).join(' ')}; echo ${EXITED}; exec sleep 600`,
+      // The pane's shell lives through every ^C: one that lands while the client runs or while ctxshed
+      // shuts down must not end it (trap with a command: the client still gets ^C's default action),
+      // and one after it must not cut the closing lines short.
+      `trap : INT; cd ${shellQuote(project)} && env -i ${exports} ${argv.map(shellQuote).join(' ')}; trap '' INT; echo ${EXITED}; exec sleep 600`,
     );
     // Ready once the footer names the session's folder, not at the first hint line.
     ready = await waitFor((s) => s.includes(READY) && s.includes(`· ${project}`));

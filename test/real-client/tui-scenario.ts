@@ -208,7 +208,10 @@ async function driveTui(session: TuiSession): Promise<TuiScreens> {
       '50',
       '-c',
       project,
-      `cd ${shellQuote(project)} && env -i ${exports} ${argv.map(shellQuote).join(' ')}; echo ${EXITED}; trap '' INT; exec sleep 600`,
+      // The pane's shell lives through every ^C: one that lands while the client runs or while ctxshed
+      // shuts down must not end it (trap with a command: the client still gets ^C's default action),
+      // and one after it must not cut the closing lines short.
+      `trap : INT; cd ${shellQuote(project)} && env -i ${exports} ${argv.map(shellQuote).join(' ')}; trap '' INT; echo ${EXITED}; exec sleep 600`,
     );
     const first = session.beforePrompt;
     const ready = await waitFor((s) => READY_TEXT.test(s) || first?.test(s) === true).then((s) =>
