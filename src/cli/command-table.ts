@@ -33,10 +33,12 @@ const COMMANDS: ReadonlyArray<readonly [string, () => Promise<readonly AnyComman
 export const COMMAND_NAMES: readonly string[] = COMMANDS.map(([name]) => name);
 
 /**
- * The command modules `argv` needs: the one its first word names (a word not starting with `-`),
- * else every command.
+ * The command modules `argv` needs: none for `--version` alone, the one its first word names (a
+ * word not starting with `-`), else every command.
  */
 export async function commandsFor(argv: readonly string[]): Promise<AnyCommand[]> {
+  // `ctxshed --version` prints one word, as a status line or an install check asks it often.
+  if (argv.length === 1 && argv[0] === '--version') return [];
   // Every epoch kind registers itself there, readers' half and engine's half at once
   // (docs/adding-a-kind.md): verify, inflate, ls and show read records of every kind the proxy latches.
   await import('../rescue/latch-kinds.js');

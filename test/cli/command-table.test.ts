@@ -16,6 +16,12 @@ describe('commandsFor', () => {
     }
   });
 
+  it('should load no command for --version alone, and the named command for --version after one', async () => {
+    expect(await commandsFor(['--version'])).toEqual([]);
+    expect((await commandsFor(['ls', '--version'])).map(nameOf)).toEqual(['ls']);
+    expect((await commandsFor(['--version', '--help'])).map(nameOf)).toEqual(COMMAND_NAMES);
+  });
+
   it('should name each command as its module does', async () => {
     const all = await commandsFor([]);
     expect(all).toHaveLength(COMMAND_NAMES.length);
