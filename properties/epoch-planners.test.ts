@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  MESSAGES_API,
   decideEpoch,
   decideOverflow,
   freezeBlock,
@@ -43,7 +44,17 @@ function askOf(request: ClientRequest, judge: Judge): { ask: EpochAsk; reading: 
   if (outcome.kind !== 'indexed') return undefined;
   const window = Math.max(1, Math.round(request.bytes.length * judge.tokensPerByte));
   const reading = { contextTokens: Math.round(judge.fullness * window), window, epochsApplied: 0, requestBytes: request.bytes.length };
-  return { ask: { readFacts: readMessagesFacts, body: request.bytes, index: outcome.index, reading, items: NO_ITEMS }, reading };
+  return {
+    ask: {
+      readFacts: readMessagesFacts,
+      modelCalls: MESSAGES_API.modelCalls(outcome.index),
+      body: request.bytes,
+      index: outcome.index,
+      reading,
+      items: NO_ITEMS,
+    },
+    reading,
+  };
 }
 
 /** The threshold decision on the planner's take, and the overflow decision on its overflow take. */

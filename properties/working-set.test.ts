@@ -20,6 +20,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  MESSAGES_API,
   applyEpochs,
   decideEpoch,
   DEFAULT_POLICY,
@@ -158,7 +159,15 @@ function runSession(kind: 'span' | 'tool_results', steps: readonly Step[]): Run 
     let latchedHere = false;
     // The next request decides on the last reading (decide-epoch.ts), and carries what latched.
     if (reading !== undefined) {
-      const ask: EpochAsk = { readFacts: readMessagesFacts, body, index, reading, items: { ...NO_ITEMS, tool_results: blocks, span: spans }, latest };
+      const ask: EpochAsk = {
+        readFacts: readMessagesFacts,
+        modelCalls: MESSAGES_API.modelCalls(index),
+        body,
+        index,
+        reading,
+        items: { ...NO_ITEMS, tool_results: blocks, span: spans },
+        latest,
+      };
       const take = () => (kind === 'span' ? spansPlanner.take(ask) : blocksPlanner.take(ask));
       const decision = decideEpoch({ reading, threshold: 0.7, epochCount: epochs, take });
       latchedHere = decision.kind === 'latch';

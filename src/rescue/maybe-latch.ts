@@ -80,6 +80,7 @@ export async function maybeLatch(ctx: LatchContext, kind: LatchKind, ask: LatchA
     ...bringBacks,
     readCalls: ask.api.calls,
     readFacts: ask.api.messageFacts,
+    modelCalls: ask.api.modelCalls(index),
   };
   const chosen = await kind.choose(ctx, { epoch, entry, api: ask.api, headers: ask.headers, eligibility: ask.eligibility, thresholds }, decide);
   return latchChosen(ctx, ask, { reading, thresholds }, chosen);

@@ -50,6 +50,7 @@ export async function latchOnOverflow(
     ...(entry.record?.bringBacks === undefined ? {} : { bringBacks: entry.record.bringBacks }),
     ...(refused.api === undefined ? {} : { readCalls: refused.api.calls }),
     readFacts: (refused.api ?? MESSAGES_API).messageFacts,
+    modelCalls: (refused.api ?? MESSAGES_API).modelCalls(index),
     tokens: overflow.tokens,
     limit,
     window,

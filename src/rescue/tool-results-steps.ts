@@ -27,7 +27,6 @@ import {
   weighGate,
   type ToolResultsChoice,
   type ToolResultsLatch,
-  type TranscriptIndex,
 } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { commonPrefixLength } from './common-prefix-length.js';
@@ -117,7 +116,7 @@ export async function afterDecision(
   const choice = { added, labels };
   // --gate: the epoch must also pay back its cache re-write within the turns left (docs/shed.md).
   if (ctx.settings.gate !== true) return { kind: 'latch', choice, ...by() };
-  const gated = weighGate(rescueGate(ctx, body, index, reading, added, labels), decision.fullness);
+  const gated = weighGate(rescueGate(ctx, ask, added, labels), decision.fullness);
   if (gated.kind === 'hold') return { kind: 'hold', decision: gated, ...by() };
   return { kind: 'latch', choice, gate: gated.gate, ...by() };
 }
@@ -144,14 +143,8 @@ function labelsKept(
   return { kind: 'hold', reason: 'labels_kept', detail: `the ${unkept.length} blocks the classifier did not keep free about ${freed} tokens` };
 }
 
-function rescueGate(
-  ctx: LatchContext,
-  body: Uint8Array,
-  index: TranscriptIndex,
-  reading: FullnessReading,
-  added: readonly PlannedBlock[],
-  labels: ToolResultsChoice['labels'] & {},
-): GateInput {
+function rescueGate(ctx: LatchContext, ask: EpochAsk, added: readonly PlannedBlock[], labels: ToolResultsChoice['labels'] & {}): GateInput {
+  const { body, index, reading } = ask;
   const encoder = new TextEncoder();
   // The epoch as it will be frozen: labelled stubs, and no block the classifier kept.
   const { blocks } = freezeLabelled(added, labels);
@@ -167,6 +160,7 @@ function rescueGate(
     {
       tokensPerByte: tokensPerByteOf(reading),
       stubBytes,
+      turnsSoFar: ask.modelCalls,
       oneHourCache: asksOneHourCache(body),
       ...(horizon === undefined ? {} : { horizon }),
     },

@@ -48,6 +48,8 @@ export const LOG_API: ApiDialect = {
   newestCalls: readNewestOpenAiCalls,
   refaults: detectShellRefaults,
   messageFacts: readLogFacts,
+  // Each assistant turn is one model call.
+  modelCalls: (index) => index.messages.filter((m) => m.role === 'assistant').length,
   firstPrompt: (body, index) => {
     const first = index.messages[0];
     return first === undefined ? '' : String((JSON.parse(UTF8.decode(body.subarray(first.start, first.end))) as { text?: unknown }).text ?? '');

@@ -165,6 +165,8 @@ export interface ApiDialect {
   readonly newestCalls: (body: Uint8Array, index: TranscriptIndex) => ToolCall[];
   /** Which of those calls read an elided block back (docs/design.md "Refault"). */
   readonly refaults: (calls: readonly ToolCall[], epochs: readonly Epoch[]) => Refault[];
+  /** How many model calls the transcript records (core/dialects/model-calls.ts): the burst gate's turns so far. */
+  readonly modelCalls: (index: TranscriptIndex) => number;
   /** The person's first prompt, shortened, for the epoch record. */
   readonly firstPrompt: (body: Uint8Array, index: TranscriptIndex) => string;
   /**

@@ -2,6 +2,7 @@
 export * from './dialect.js';
 export * from './messages.js';
 export * from './messages-usage.js';
+export * from './model-calls.js';
 export * from './responses.js';
 export * from './chat.js';
 export * from './registry.js';

@@ -16,6 +16,7 @@ import { readMessagesFacts } from '../shed/message-facts.js';
 import { indexTranscript } from '../transcript-index.js';
 import type { ApiDialect, DialectRequest, KeyInput, KeyLookup, ShapedError, WindowSettings } from './dialect.js';
 import { MESSAGES_USAGE } from './messages-usage.js';
+import { assistantMessages } from './model-calls.js';
 
 /** The Messages API. */
 export const MESSAGES_API: ApiDialect = {
@@ -40,6 +41,7 @@ export const MESSAGES_API: ApiDialect = {
   newestCalls: readNewestToolCalls,
   refaults: detectRefaults,
   firstPrompt: (body, index) => firstPromptExcerpt(body, index),
+  modelCalls: assistantMessages,
 };
 
 /**

@@ -16,6 +16,7 @@ import { codexReleaseOf, openAiModelWindow } from '../openai/model-windows.js';
 import { isOpenAiIndex } from '../openai/openai-index.js';
 import { readNewestOpenAiCalls, readOpenAiCalls } from '../openai/read-openai-calls.js';
 import { readItemFacts } from '../shed/message-facts.js';
+import { modelItemRuns } from './model-calls.js';
 
 /** The request header Codex names its thread with (0.169.0 on: `session-id`). */
 export const CODEX_SESSION_HEADER = 'session-id';
@@ -53,7 +54,8 @@ const OPENAI_SUPPORTS = { spans: false, thinking: false, modelLabels: false, key
 /**
  * What both OpenAI dialects read alike: a call after the person's last message is the current turn's
  * (a turn spans many items); a read-back is a shell command or code naming the elided file; each
- * item (or chat message) is its own message to shed mode and the working set (`readItemFacts`).
+ * item (or chat message) is its own message to shed mode and the working set (`readItemFacts`); a
+ * model call is a run of the model's items (`modelItemRuns`).
  */
 export const OPENAI_PARTS = {
   supports: OPENAI_SUPPORTS,
@@ -66,6 +68,7 @@ export const OPENAI_PARTS = {
   newestCalls: readNewestOpenAiCalls,
   refaults: detectShellRefaults,
   firstPrompt: openAiFirstPrompt,
+  modelCalls: modelItemRuns,
 } as const;
 
 /** A header's first value; repeated headers arrive as an array. */

@@ -32,6 +32,8 @@ export interface EpochAsk {
   readonly readCalls?: CallReader;
   /** How the body's messages are read (the API dialect's `messageFacts`), for spans and the working set. */
   readonly readFacts: MessageFactsReader;
+  /** The model calls the body records (the API dialect's `modelCalls`): the burst gate's turns so far. */
+  readonly modelCalls: number;
 }
 
 /** A request the API refused as too long, as a planner weighs it. */
@@ -45,6 +47,7 @@ export interface OverflowAsk {
   readonly bringBacks?: Readonly<Record<string, number>>;
   readonly readCalls?: CallReader;
   readonly readFacts: MessageFactsReader;
+  readonly modelCalls: number;
   /** The prompt's tokens as the API's error counted them. */
   readonly tokens: number;
   /** The most tokens the retry may carry: the maximum the error named, else the window. */

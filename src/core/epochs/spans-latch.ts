@@ -46,6 +46,7 @@ export function spansLatch(settings: SpansSettings): EpochPlanner<SpanLatchChoic
         reading: pressedReading(ask.reading, bytesWithSpans(ask.body, ask.items.span, spansDir)),
         sha256,
         readFacts: ask.readFacts,
+        modelCalls: ask.modelCalls,
         policy,
         spansDir,
         ...(horizon === undefined ? {} : { horizon }),
@@ -83,7 +84,7 @@ function spansOverflowTake(ask: OverflowAsk, settings: SpansSettings): OverflowT
   );
   // No span to shed: every message that could go is shed already, or none may go (docs/reasons.md).
   if (plan.kind === 'none') return { kind: 'none', detail: `${plan.plan.reason}: ${plan.plan.detail}` };
-  const gate = gateInputOf(body, index, plan.span, { tokensPerByte, spansDir, ...(horizon === undefined ? {} : { horizon }) });
+  const gate = gateInputOf(body, index, plan.span, { tokensPerByte, spansDir, turnsSoFar: ask.modelCalls, ...(horizon === undefined ? {} : { horizon }) });
   const choice: SpanLatchChoice = { span: plan.span, recentTokens: plan.recentTokens, fit: shedFitOf(plan, limit) };
   return { kind: 'some', choice, freedTokens: gate.droppedCachedTokens, gate };
 }

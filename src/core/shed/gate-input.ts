@@ -1,21 +1,10 @@
 /**
- * The gate's inputs for a planned shed span, estimated from the body: what the span stops
- * sending, what a burst re-writes (every message after it), and how many turns the conversation
- * has had (its assistant messages: one per model call).
+ * The gate's inputs for a planned shed span or a rescue epoch, estimated from the body: what the
+ * epoch stops sending, what a burst re-writes, and how many turns the conversation has had (its
+ * model calls, as its dialect counts them: core/dialects/model-calls.ts).
  */
 import type { TranscriptIndex } from '../transcript-index.js';
 import type { GateInput } from '../break-even.js';
-import { isItemMessage, isModelTurnRole } from './responses-facts.js';
-
-/**
- * How many model calls the transcript records: its assistant messages, or for a Responses body
- * its runs of items only the model writes (one answer may be reasoning, a message and calls).
- */
-export function modelCalls(index: TranscriptIndex): number {
-  const messages = index.messages;
-  if (!messages.every(isItemMessage)) return messages.filter((m) => m.role === 'assistant').length;
-  return messages.filter((m, i) => isModelTurnRole(m.role) && !isModelTurnRole(messages[i - 1]?.role ?? '')).length;
-}
 
 /** What the estimate needs besides the body's index. */
 export interface GateEstimate {
@@ -23,6 +12,8 @@ export interface GateEstimate {
   readonly tokensPerByte: number;
   /** Bytes of what is sent instead: the stub message of a span, or all the stubs of a rescue epoch. */
   readonly stubBytes: number;
+  /** The model calls the transcript records: its dialect's `modelCalls`. */
+  readonly turnsSoFar: number;
   readonly horizon?: number;
   readonly oneHourCache: boolean;
   /** The reading's fullness, which lets the gate give way near the window (GATE_CEILING). */
@@ -35,11 +26,10 @@ export function shedGateInput(index: TranscriptIndex, span: { readonly first: nu
   const spanBytes = messages[span.last]!.end - messages[span.first]!.start;
   const after = messages[span.last + 1];
   const suffixBytes = after === undefined ? 0 : messages[messages.length - 1]!.end - after.start;
-  const turnsSoFar = modelCalls(index);
   const input = {
     invalidatedSuffixTokens: Math.round(suffixBytes * estimate.tokensPerByte),
     droppedCachedTokens: Math.max(0, Math.round((spanBytes - estimate.stubBytes) * estimate.tokensPerByte)),
-    turnsSoFar,
+    turnsSoFar: estimate.turnsSoFar,
     oneHourCache: estimate.oneHourCache,
   };
   return withOptional(input, estimate);
@@ -61,7 +51,7 @@ export function rescueGateInput(
   const input = {
     invalidatedSuffixTokens: Math.round(suffixBytes * estimate.tokensPerByte),
     droppedCachedTokens: Math.max(0, Math.round(droppedBytes * estimate.tokensPerByte)),
-    turnsSoFar: modelCalls(index),
+    turnsSoFar: estimate.turnsSoFar,
     oneHourCache: estimate.oneHourCache,
   };
   return withOptional(input, estimate);

@@ -33,6 +33,8 @@ export interface SpanWeighing {
   /** Where the span's files go: the stub names them, and its size counts against the gain. */
   readonly spansDir: string;
   readonly horizon?: number;
+  /** The model calls the body records (its dialect's `modelCalls`): the gate's turns so far. */
+  readonly modelCalls: number;
   /** The first message of the working set, which the span ends before unless the window forces it out (-1 or absent: none). */
   readonly keepFrom?: number;
 }
@@ -51,7 +53,8 @@ export function weighSpan(input: SpanWeighing): SpanTake {
   const budget = { sha256: input.sha256, readFacts: input.readFacts, recentTokens: recentBudgetTokens(policy, reading.window), index, keepFrom };
   const plan = planShedToFit(body, input.spans, budget, nearWindow ? target : undefined);
   if (plan.kind === 'none') return heldByWorkingSet(plan.plan, keepFrom, nearWindow);
-  const gate = gateInputOf(body, index, plan.span, { tokensPerByte, spansDir, ...(input.horizon === undefined ? {} : { horizon: input.horizon }) });
+  const estimate = { tokensPerByte, spansDir, turnsSoFar: input.modelCalls, ...(input.horizon === undefined ? {} : { horizon: input.horizon }) };
+  const gate = gateInputOf(body, index, plan.span, estimate);
   const fit = nearWindow ? { fit: shedFitOf(plan, reading.window) } : {};
   return { kind: 'span', span: plan.span, gate, recentTokens: plan.recentTokens, ...fit, reading };
 }
@@ -71,12 +74,13 @@ export function gateInputOf(
   body: Uint8Array,
   index: TranscriptIndex,
   span: PlannedSpan,
-  estimate: { readonly tokensPerByte: number; readonly spansDir: string; readonly horizon?: number },
+  estimate: { readonly tokensPerByte: number; readonly spansDir: string; readonly turnsSoFar: number; readonly horizon?: number },
 ): GateInput {
   const stub = spanStubMessage(freezeSpan(span), estimate.spansDir);
   return shedGateInput(index, span, {
     tokensPerByte: estimate.tokensPerByte,
     stubBytes: stub.length,
+    turnsSoFar: estimate.turnsSoFar,
     oneHourCache: asksOneHourCache(body),
     ...(estimate.horizon === undefined ? {} : { horizon: estimate.horizon }),
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  MESSAGES_API,
   decideEpoch,
   DEFAULT_POLICY,
   DEFAULT_SHED_POLICY,
@@ -119,7 +120,14 @@ describe('a request that grew past the window since the last reading', () => {
   const b = body([...reads(3, 2_000), { prompt: 'check' }, ...STORED.map((restore) => ({ restore, bytes: 60_000 })), ...reads(6, 100)]);
   const window = Math.round(b.length / 4 / 1.05);
   const reading = { contextTokens: Math.round(0.8 * window), window, epochsApplied: 0, requestBytes: Math.round(0.8 * window) * 4 };
-  const ask: EpochAsk = { readFacts: readMessagesFacts, body: b, index: mustIndex(b), reading, items: NO_ITEMS };
+  const ask: EpochAsk = {
+    readFacts: readMessagesFacts,
+    modelCalls: MESSAGES_API.modelCalls(mustIndex(b)),
+    body: b,
+    index: mustIndex(b),
+    reading,
+    items: NO_ITEMS,
+  };
   const decide = (take: () => ReturnType<ReturnType<typeof toolResultsLatch>['take']>) => decideEpoch({ reading, threshold: 0.7, epochCount: 0, take });
 
   it('should weigh the request as it now is: the last reading grown by the bytes added since, at its tokens per byte', () => {
@@ -160,7 +168,14 @@ describe('the epoch kinds and the working set', () => {
     const b = body([...reads(3, 2_000), { prompt: 'check' }, ...STORED.map((restore) => ({ restore, bytes: 20_000 })), ...reads(6, 100)]);
     const index = mustIndex(b);
     const frozen: FrozenBlock[] = STORED.map((sha, ordinal) => ({ ordinal, toolUseId: `x${ordinal}`, bytes: 10, sha256: sha, jsonBytes: 12, jsonSha256: sha }));
-    const ask: EpochAsk = { readFacts: readMessagesFacts, body: b, index, reading, items: { ...NO_ITEMS, tool_results: frozen } };
+    const ask: EpochAsk = {
+      readFacts: readMessagesFacts,
+      modelCalls: MESSAGES_API.modelCalls(index),
+      body: b,
+      index,
+      reading,
+      items: { ...NO_ITEMS, tool_results: frozen },
+    };
     const planner = toolResultsLatch({ policy: DEFAULT_POLICY, elidedDir: '/state/elided', sha256 });
 
     const take = planner.take(ask);
@@ -176,6 +191,7 @@ describe('the epoch kinds and the working set', () => {
     const spans: FrozenSpan[] = [];
     const ask: EpochAsk = {
       readFacts: readMessagesFacts,
+      modelCalls: MESSAGES_API.modelCalls(mustIndex(b)),
       body: b,
       index: mustIndex(b),
       reading: { ...reading, requestBytes: b.length },

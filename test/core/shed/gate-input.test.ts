@@ -3,12 +3,12 @@ import { decideBurst, rescueGateInput, shedGateInput } from '../../../src/core/i
 import { bodyOf, mustIndex, session } from './shed-bodies.js';
 
 describe('shedGateInput', () => {
-  it('should weigh the span against every message after it, and count the turns so far', () => {
+  it('should weigh the span against every message after it, with the turns so far it is given', () => {
     const index = mustIndex(bodyOf(session(10)));
     const spanBytes = index.messages[8]!.end - index.messages[1]!.start;
     const suffixBytes = index.messages[20]!.end - index.messages[9]!.start;
 
-    const input = shedGateInput(index, { first: 1, last: 8 }, { tokensPerByte: 0.5, stubBytes: 100, oneHourCache: false });
+    const input = shedGateInput(index, { first: 1, last: 8 }, { tokensPerByte: 0.5, stubBytes: 100, turnsSoFar: 10, oneHourCache: false });
 
     expect(input).toEqual({
       invalidatedSuffixTokens: Math.round(suffixBytes * 0.5),
@@ -22,7 +22,7 @@ describe('shedGateInput', () => {
   it('should pass the horizon on, and never drop a negative count', () => {
     const index = mustIndex(bodyOf(session(10)));
 
-    const input = shedGateInput(index, { first: 1, last: 2 }, { tokensPerByte: 1, stubBytes: 1e9, horizon: 500, oneHourCache: true });
+    const input = shedGateInput(index, { first: 1, last: 2 }, { tokensPerByte: 1, stubBytes: 1e9, turnsSoFar: 10, horizon: 500, oneHourCache: true });
 
     expect(input).toMatchObject({ droppedCachedTokens: 0, horizon: 500, oneHourCache: true });
   });
@@ -37,12 +37,12 @@ describe('rescueGateInput', () => {
       { ordinal: 4, jsonBytes: 500 },
     ];
 
-    const input = rescueGateInput(index, added, { tokensPerByte: 1, stubBytes: 200, oneHourCache: false });
+    const input = rescueGateInput(index, added, { tokensPerByte: 1, stubBytes: 200, turnsSoFar: 7, oneHourCache: false });
 
     expect(input).toEqual({
       invalidatedSuffixTokens: index.messagesSpan.end - first.content.start,
       droppedCachedTokens: 600,
-      turnsSoFar: 10,
+      turnsSoFar: 7,
       oneHourCache: false,
     });
   });
