@@ -60,6 +60,9 @@ export {
   NO_ITEMS,
   type OriginalFileExt,
   originalsNamedBy,
+  frozenShas,
+  firstChangeOfItems,
+  shasFrozenBy,
   NO_WORKING_SET,
   type OverflowAsk,
   pressedReading,
@@ -74,7 +77,6 @@ export {
   type SkippedBlock,
   SPANS,
   spansLatch,
-  storedShas,
   type StubbedBlock,
   TOOL_RESULTS,
   type ToolResultsChoice,
@@ -84,6 +86,7 @@ export {
   toolResultsOverflowTake,
   type WorkingSet,
   workingSetOf,
+  workingSetOfAsk,
   workingSetOrdinals,
 } from './epochs/index.js';
 export { conversationKey, conversationKeyOf, firstPromptExcerpt, promptOfFirstMessage } from './conversation-key.js';
@@ -239,7 +242,6 @@ export { CACHE_TTL_1H_MS, CACHE_TTL_5M_MS, isPredictedCold, thresholdsFor } from
 export {
   type CorrectionDeclined,
   DEFAULT_LATCH_AT,
-  firstChangeInRequest,
   firstChangeOf,
   freezeThinking,
   freezeThinkingInPlan,

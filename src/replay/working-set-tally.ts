@@ -5,7 +5,7 @@
  * from the body as the client sent it and the conversation's frozen texts; a body that names no
  * call bringing stored text back is skipped without indexing, so most requests cost one byte scan.
  */
-import { indexTranscript, NO_WORKING_SET, RESTORE_TOOL_NAME, storedShas, workingSetOf, type WorkingSet } from '../core/index.js';
+import { frozenShas, indexTranscript, NO_ITEMS, NO_WORKING_SET, RESTORE_TOOL_NAME, shasFrozenBy, workingSetOf, type WorkingSet } from '../core/index.js';
 import { latchHoldOf, type Prepared } from '../rescue/index.js';
 
 /** One engine strategy's working set over a session (the report's `workingSet.rescue` and `.shed`). */
@@ -97,12 +97,9 @@ function workingSetOfBody(body: Uint8Array, prepared: Prepared): WorkingSet {
   const indexed = indexTranscript(body);
   if (indexed.kind !== 'indexed') return NO_WORKING_SET;
   const entry = prepared.conversation;
-  const frozen = entry?.items.tool_results ?? [];
-  const spans = entry?.items.span ?? [];
   const latest = entry?.record?.epochs.at(-1);
-  const latestShas = latest === undefined ? [] : [...latest.blocks.map((b) => b.sha256), ...(latest.span === undefined ? [] : [latest.span.sha256])];
   try {
-    return workingSetOf(body, indexed.index, storedShas(frozen, spans), new Set(latestShas));
+    return workingSetOf(body, indexed.index, frozenShas(entry?.items ?? NO_ITEMS), new Set(latest === undefined ? [] : shasFrozenBy(latest)));
   } catch {
     return NO_WORKING_SET;
   }

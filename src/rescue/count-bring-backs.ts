@@ -6,7 +6,7 @@
  * in it even after an epoch shed the calls that brought it back. As with refaults
  * (count-refaults.ts), only the newest calls are read, each counted once per process.
  */
-import { hasFrozenItems, isRestoreCall, shasReadBack, storedShas, type ApiDialect, type TranscriptIndex } from '../core/index.js';
+import { frozenShas, hasFrozenItems, isRestoreCall, shasReadBack, type ApiDialect, type TranscriptIndex } from '../core/index.js';
 import type { ConversationEntry, ConversationTable } from './conversation-table.js';
 
 /** The calls already counted, per conversation entry, so a resent or retried request counts none twice. */
@@ -17,7 +17,7 @@ export function newBringBacks(entry: ConversationEntry, body: Uint8Array, index:
   if (!hasFrozenItems(entry.items)) return [];
   const counted = COUNTED.get(entry) ?? new Set<string>();
   COUNTED.set(entry, counted);
-  const stored = storedShas(entry.items.tool_results, entry.items.span);
+  const stored = frozenShas(entry.items);
   const shas: string[] = [];
   for (const call of api.newestCalls(body, index)) {
     if (counted.has(call.id) || !isRestoreCall(call)) continue;

@@ -16,6 +16,7 @@ import {
   registerEpochKind,
   type FrozenItems,
   type FrozenSpan,
+  shasFrozenBy,
 } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { ConversationEntry } from './conversation-table.js';
@@ -97,9 +98,8 @@ function spansOf(ctx: LatchContext) {
   });
 }
 
-/** What the conversation's latest epoch froze (its blocks' or its span's sha256): the working set keeps their read-backs. */
+/** What the conversation's latest epoch froze, of every kind (`shasFrozenBy`): the working set keeps their read-backs. */
 export function latestFrozen(entry: ConversationEntry): string[] {
   const latest = entry.record?.epochs.at(-1);
-  if (latest === undefined) return [];
-  return [...latest.blocks.map((b) => b.sha256), ...(latest.span === undefined ? [] : [latest.span.sha256])];
+  return latest === undefined ? [] : shasFrozenBy(latest);
 }

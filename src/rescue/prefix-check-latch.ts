@@ -5,7 +5,7 @@
  * from the request's first change on that no epoch removed yet. Same latch as every other
  * (latch-conversation.ts: files durable first, then the record).
  */
-import { firstChangeInRequest, planCorrection, type CorrectionDeclined, epochKindInfo, type KindTag, type TranscriptIndex } from '../core/index.js';
+import { firstChangeOfItems, planCorrection, type CorrectionDeclined, epochKindInfo, type KindTag, type TranscriptIndex } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { ConversationEntry } from './conversation-table.js';
 import { latchWith, type LatchContext } from './latch-conversation.js';
@@ -19,7 +19,7 @@ export async function latchOnPrefixMismatch(
   onStateFailure: (error: unknown) => void,
 ): Promise<OverflowLatch> {
   const { body, index, kind } = refused;
-  const from = firstChangeInRequest(index, entry.items.tool_results, entry.items.span, entry.items.thinking_only);
+  const from = firstChangeOfItems(index, entry.items);
   if (from === undefined) return { kind: 'declined', why: 'nothing_new', detail: 'no change of ctxshed in the request' };
   let declined: CorrectionDeclined | undefined;
   try {

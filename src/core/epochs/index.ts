@@ -21,3 +21,4 @@ export * from './working-set.js';
 export * from './request-tokens.js';
 export * from './frozen-items.js';
 export * from './kind-info.js';
+export * from './first-change.js';

@@ -16,6 +16,7 @@ import type { Epoch, EpochKind, EpochMode, FrozenBlock, KindTag } from '../epoch
 import type { FrozenSpan } from '../shed-types.js';
 import { renderSpanMarkdown } from '../shed/render-span-markdown.js';
 import type { FrozenThinking } from '../thinking-types.js';
+import type { BlockPosition } from '../thinking/list-thinking.js';
 import type { TranscriptIndex } from '../transcript-index-types.js';
 
 /**
@@ -94,6 +95,15 @@ export interface EpochKindInfo<Item = any> {
    * stub is the client's own).
    */
   readonly inflate?: (body: Uint8Array, index: TranscriptIndex, items: readonly Item[]) => readonly InflateSite[];
+  /**
+   * Correction hook: the first place one item changes a body of `index`, as the first position a
+   * thinking block it invalidated may lie at (after a stubbed block; a shed span's first message),
+   * or undefined when the item is not in this body. A correction epoch removes every thinking
+   * block from the earliest such place on (docs/rescue.md, "Preserved thinking"). Absent: the
+   * kind changes no body a thinking block could follow (a kind that, as the test kind, touches no
+   * message with thinking).
+   */
+  readonly changesAt?: (item: Item, index: TranscriptIndex) => BlockPosition | undefined;
 }
 
 const byOrdinal = (a: { readonly ordinal: number }, b: { readonly ordinal: number }): number => a.ordinal - b.ordinal;
@@ -109,6 +119,11 @@ export const EPOCH_KIND_INFO: { readonly [K in EpochKind]: EpochKindInfo<ItemsBy
     itemsOf: (e) => e.blocks,
     order: byOrdinal,
     filesOf: (b) => [{ sha256: b.sha256, ext: 'txt', bytes: b.bytes }, ...(b.rawSha256 === undefined ? [] : [{ sha256: b.rawSha256, ext: 'json' as const }])],
+    // Just after the stubbed tool_result, when the block at its ordinal is still the same call's.
+    changesAt: (b, index) => {
+      const at = index.toolResults[b.ordinal];
+      return at !== undefined && at.toolUseId === b.toolUseId ? { messageIndex: at.messageIndex, blockIndex: at.blockIndex + 1 } : undefined;
+    },
   },
   span: {
     tag: 'span',
@@ -122,6 +137,8 @@ export const EPOCH_KIND_INFO: { readonly [K in EpochKind]: EpochKindInfo<ItemsBy
       { sha256: s.sha256, ext: 'json', bytes: s.bytes },
       { sha256: s.sha256, ext: 'md' },
     ],
+    // The span's first message: its blocks go with the span's bytes.
+    changesAt: (s, index) => (s.first < index.messages.length ? { messageIndex: s.first, blockIndex: 0 } : undefined),
   },
   // A thinking block goes with any epoch on a prefix-check model, not only a correction's.
   thinking_only: {
@@ -133,6 +150,7 @@ export const EPOCH_KIND_INFO: { readonly [K in EpochKind]: EpochKindInfo<ItemsBy
     itemsOf: (e) => e.thinking ?? [],
     order: byOrdinal,
     filesOf: (t) => [{ sha256: t.sha256, ext: 'json', bytes: t.jsonBytes }],
+    changesAt: (t, index) => (t.messageIndex < index.messages.length ? { messageIndex: t.messageIndex, blockIndex: t.blockIndex + 1 } : undefined),
   },
 };
 

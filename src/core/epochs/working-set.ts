@@ -22,7 +22,9 @@ import { readToolCalls, type ToolCall } from '../read-tool-calls.js';
 import { readMessagesFacts, type MessageFactsReader } from '../shed/message-facts.js';
 import { isRestoreCall } from '../shed/restore-call.js';
 import type { TranscriptIndex } from '../transcript-index.js';
-import type { FrozenItems } from './frozen-items.js';
+import type { Epoch } from '../epoch-types.js';
+import { itemsOfKind, type FrozenItems } from './frozen-items.js';
+import { epochKindInfos } from './kind-info.js';
 
 /** Reads every tool call of a body by its id: the API dialect's `calls` (core/dialects/dialect.ts). */
 export type CallReader = (body: Uint8Array, index: TranscriptIndex) => ReadonlyMap<string, ToolCall>;
@@ -46,8 +48,8 @@ export interface WorkingSet {
 export const NO_WORKING_SET: WorkingSet = { calls: new Set(), firstMessage: -1, bytes: 0, promptAt: -1 };
 
 /**
- * The working set of a body. `stored` is every sha256 the conversation's epochs froze (blocks'
- * and spans'), against which read-backs are counted; `latest` those its latest epoch froze;
+ * The working set of a body. `stored` is every sha256 the conversation's epochs froze, of every
+ * kind (`frozenShas`), against which read-backs are counted; `latest` those its latest epoch froze;
  * `counted` the record's bring-back counts (ConversationRecord.bringBacks); `readFacts` and
  * `readCalls` read the body's messages and calls as its dialect does (the Messages API's by default).
  */
@@ -87,9 +89,26 @@ export function workingSetOf(
   return { calls: kept, firstMessage, bytes, promptAt };
 }
 
-/** Every sha256 the frozen blocks and spans name. */
-export function storedShas(blocks: readonly { readonly sha256: string }[], spans: readonly { readonly sha256: string }[]): Set<string> {
-  return new Set([...blocks.map((b) => b.sha256), ...spans.map((s) => s.sha256)]);
+/**
+ * Every sha256 a conversation's frozen items name, of every kind (kind-info.ts `filesOf`): the
+ * built-ins' blocks and spans and a registered kind's originals alike, so a read-back of any of
+ * them is counted.
+ */
+export function frozenShas(items: FrozenItems): Set<string> {
+  const shas = new Set<string>();
+  for (const kind of epochKindInfos()) {
+    for (const item of itemsOfKind(items, kind.tag)) for (const file of kind.filesOf(item)) shas.add(file.sha256);
+  }
+  return shas;
+}
+
+/** The sha256s one epoch froze, of every kind: the latest epoch's are the working set's `latest`. */
+export function shasFrozenBy(epoch: Epoch): string[] {
+  const shas = new Set<string>();
+  for (const kind of epochKindInfos()) {
+    for (const item of kind.itemsOf(epoch)) for (const file of kind.filesOf(item)) shas.add(file.sha256);
+  }
+  return [...shas];
 }
 
 /** What the working set is read from: a body, its index, what the conversation froze. */
@@ -98,7 +117,7 @@ export interface WorkingSetAsk {
   readonly index: TranscriptIndex;
   /** What the conversation's epochs froze, by kind (frozen-items.ts). */
   readonly items: FrozenItems;
-  /** What the latest epoch froze (its blocks' or its span's sha256); absent: the last span's, if any. */
+  /** What the latest epoch froze, of every kind (`shasFrozenBy`); absent: the last span's, if any. */
   readonly latest?: readonly string[];
   /** The record's bring-back counts (ConversationRecord.bringBacks); absent: the body's calls alone count. */
   readonly bringBacks?: Readonly<Record<string, number>>;
@@ -118,9 +137,9 @@ export function workingSetOfAsk(ask: WorkingSetAsk): WorkingSet {
   let set = ASKED.get(ask);
   if (set === undefined) {
     try {
-      const { tool_results: blocks, span: spans } = ask.items;
+      const spans = ask.items.span;
       const latest = ask.latest ?? (spans.length === 0 ? [] : [spans[spans.length - 1]!.sha256]);
-      set = workingSetOf(ask.body, ask.index, storedShas(blocks, spans), new Set(latest), ask.readFacts, ask.bringBacks, ask.readCalls);
+      set = workingSetOf(ask.body, ask.index, frozenShas(ask.items), new Set(latest), ask.readFacts, ask.bringBacks, ask.readCalls);
     } catch {
       set = NO_WORKING_SET;
     }

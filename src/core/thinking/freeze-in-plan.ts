@@ -5,9 +5,6 @@
  */
 import type { ConversationRecord, Epoch, EpochMode } from '../epoch-types.js';
 import { appendEpoch } from '../plan-record.js';
-import type { FrozenSpan } from '../shed-types.js';
-import type { FrozenBlock } from '../epoch-types.js';
-import type { FrozenThinking } from '../thinking-types.js';
 import type { LatchPlan } from '../plan-record.js';
 import type { Sha256 } from '../ports.js';
 import type { TranscriptIndex } from '../transcript-index.js';
@@ -68,28 +65,6 @@ export function firstChangeOf(epoch: Epoch, index: TranscriptIndex): BlockPositi
     }
   }
   return first;
-}
-
-/**
- * The first place a request was changed by the conversation's epochs, as the first position a
- * thinking block it invalidated may lie at: after a stubbed tool_result or a removed thinking
- * block, or at a shed span's first message. Undefined when none of them is in the body.
- */
-export function firstChangeInRequest(
-  index: TranscriptIndex,
-  frozen: readonly FrozenBlock[],
-  spans: readonly FrozenSpan[],
-  thinking: readonly FrozenThinking[],
-): BlockPosition | undefined {
-  const places: BlockPosition[] = [];
-  for (const block of frozen) {
-    const at = index.toolResults[block.ordinal];
-    if (at !== undefined && at.toolUseId === block.toolUseId) places.push({ messageIndex: at.messageIndex, blockIndex: at.blockIndex + 1 });
-  }
-  for (const span of spans) if (span.first < index.messages.length) places.push({ messageIndex: span.first, blockIndex: 0 });
-  for (const t of thinking) if (t.messageIndex < index.messages.length) places.push({ messageIndex: t.messageIndex, blockIndex: t.blockIndex + 1 });
-  places.sort((a, b) => a.messageIndex - b.messageIndex || a.blockIndex - b.blockIndex);
-  return places[0];
 }
 
 /** What a `prefix_check` correction epoch is planned from. */

@@ -1,6 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   MESSAGES_API,
+  frozenShas,
+  itemsUnder,
+  registerEpochKind,
+  shasFrozenBy,
+  workingSetOfAsk,
+  type Epoch,
   decideEpoch,
   DEFAULT_POLICY,
   DEFAULT_SHED_POLICY,
@@ -202,5 +208,60 @@ describe('the epoch kinds and the working set', () => {
     const decision = decide(() => planner.take(ask));
 
     expect(decision).toMatchObject({ kind: 'hold', reason: 'working_set_thrash' });
+  });
+});
+
+describe('the working set over every kind, a registered one too', () => {
+  // A kind with a tag of its own: its items name one original each, kept in its own folder.
+  const TAG = 'probe_text';
+  let unregister: () => void = () => undefined;
+  beforeAll(() => {
+    unregister = registerEpochKind({
+      tag: TAG,
+      mode: undefined,
+      counts: 'items',
+      byCommand: false,
+      originals: TAG,
+      itemsOf: itemsUnder(TAG),
+      filesOf: (item: { sha256: string }) => [{ sha256: item.sha256, ext: 'json' }],
+    });
+  });
+  afterAll(() => unregister());
+  const [block, span, registered] = STORED as [string, string, string];
+  const raw = 'e'.repeat(64);
+  const epoch: Epoch = {
+    n: 1,
+    latchedAt: '2026-12-03T00:00:00.000Z',
+    reason: { fullness: 0.75, threshold: 0.7, window: 200_000, contextTokens: 150_000 },
+    policy: { name: TAG, version: 1, keepRecent: 0, minBytes: 0 },
+    blocks: [],
+    items: { [TAG]: [{ sha256: registered }] },
+  };
+
+  it("should name every kind's originals among the frozen sha256s, and the latest epoch's own", () => {
+    const frozen: FrozenBlock = { ordinal: 0, toolUseId: 't0', bytes: 10, sha256: block, jsonBytes: 12, jsonSha256: block, rawSha256: raw };
+    const items = { ...NO_ITEMS, tool_results: [frozen], span: [{ sha256: span } as FrozenSpan], [TAG]: [{ sha256: registered }] };
+
+    expect([...frozenShas(items)].sort()).toEqual([block, span, registered, raw].sort());
+    expect(shasFrozenBy(epoch)).toEqual([registered]);
+  });
+
+  it("should keep the answer of a restore of what a registered kind's latest epoch froze, once the person has spoken since", () => {
+    // The restore came before the person's latest prompt: only its being the latest epoch's keeps it.
+    const b = body([...reads(2), { restore: registered, bytes: 3000 }, { prompt: 'go on' }, ...reads(2)]);
+    const index = mustIndex(b);
+    const reading = { contextTokens: 150_000, window: 200_000, epochsApplied: 0, requestBytes: 600_000 };
+    const ask = (latest: readonly string[]): EpochAsk => ({
+      readFacts: readMessagesFacts,
+      modelCalls: MESSAGES_API.modelCalls(index),
+      body: b,
+      index,
+      reading,
+      items: { ...NO_ITEMS, [TAG]: [{ sha256: registered }] },
+      latest,
+    });
+
+    expect([...workingSetOfAsk(ask(shasFrozenBy(epoch))).calls]).toEqual(['t2']);
+    expect(workingSetOfAsk(ask([])).calls.size).toBe(0);
   });
 });

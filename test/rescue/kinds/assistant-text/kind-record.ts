@@ -26,6 +26,8 @@ export const ASSISTANT_TEXT_INFO: EpochKindInfo<FrozenText> = {
   filesOf: (t) => [{ sha256: t.sha256, ext: 'json', bytes: t.bytes }],
   checkItem: checkText,
   inflate: inflateSites,
+  // A stub replaces the text block itself: a thinking block it could invalidate lies after it.
+  changesAt: (t, index) => (t.messageIndex < index.messages.length ? { messageIndex: t.messageIndex, blockIndex: t.blockIndex + 1 } : undefined),
 };
 
 const frozenOf = (items: FrozenItems): readonly FrozenText[] => itemsOfKind(items, TAG) as readonly FrozenText[];
