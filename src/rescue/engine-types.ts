@@ -91,8 +91,20 @@ export interface Held extends PreparedFacts {
   readonly skipped?: readonly (SkippedBlock | SkippedSpan)[];
 }
 
-/** The body with the conversation's epochs applied. */
-export interface Rewritten extends PreparedFacts {
+/**
+ * What one request's latch step came to: the epoch it latched, or why it held, or neither (under
+ * the threshold, or no latch asked). Never both: the type says so, not a convention.
+ */
+export type LatchNote =
+  | { readonly latched: number; readonly hold?: never }
+  | { readonly hold: LatchHold; readonly latched?: never }
+  | { readonly latched?: never; readonly hold?: never };
+
+/** The body with the conversation's epochs applied, and what its latch step came to. */
+export type Rewritten = RewrittenFields & LatchNote;
+
+/** A rewritten answer's own fields. */
+export interface RewrittenFields extends PreparedFacts {
   readonly outcome: 'rewritten';
   /** Stubs in the body sent (the wire record's `rescued`): tool-result stubs, or span stubs in shed mode. */
   readonly rescued: number;
@@ -100,10 +112,6 @@ export interface Rewritten extends PreparedFacts {
   readonly bytesElided: number;
   /** Frozen blocks (or, in shed mode, spans) the rewrite left alone, each with why. */
   readonly skipped: readonly (SkippedBlock | SkippedSpan)[];
-  /** The epoch this request latched, if it did. */
-  readonly latched?: number;
-  /** Over the threshold and no epoch latched: why (the epochs it had still applied). */
-  readonly hold?: LatchHold;
   /** Frozen thinking blocks this request went without (docs/rescue.md, "Preserved thinking"); absent: none. */
   readonly thinkingRemoved?: number;
   /** Frozen thinking blocks left in it, each with why; absent: none. */

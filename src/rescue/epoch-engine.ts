@@ -25,7 +25,6 @@ import {
   type DecideEpoch,
   type EligibilityMemo,
   type IncrementalIndex,
-  type LatchHold,
   type MemoLimits,
   type OverflowReading,
   type PassthroughReason,
@@ -43,23 +42,14 @@ import { ConversationTable, viewOf, type ConversationEntry } from './conversatio
 import type { EngineSettings } from './engine-settings.js';
 import { countBringBacks } from './count-bring-backs.js';
 import { countRefaults } from './count-refaults.js';
-import type {
-  ClassifierCall,
-  ClassifierReport,
-  EngineRequest,
-  ObservedResponse,
-  OverflowDeclined,
-  OverflowOutcome,
-  Prepared,
-  RetryOutcome,
-} from './engine-types.js';
+import type { ClassifierCall, EngineRequest, ObservedResponse, OverflowDeclined, OverflowOutcome, Prepared, RetryOutcome } from './engine-types.js';
 import { applyConversation, type ApplyDeps } from './apply-conversation.js';
 import { FileAvailability } from './file-availability.js';
 import { passthroughOf, stubsOf, type StepFacts } from './prepared-of.js';
 import type { LatchContext } from './latch-conversation.js';
 import type { LatchKind } from './latch-kind.js';
 import { kindFor } from './latch-kinds.js';
-import { isOverThreshold, maybeLatch } from './maybe-latch.js';
+import { isOverThreshold, maybeLatch, type LatchOutcome } from './maybe-latch.js';
 import { latchOnOverflow, type OverflowLatch } from './overflow-latch.js';
 import { latchOnPrefixMismatch } from './prefix-check-latch.js';
 import { watchRecords } from './record-watch.js';
@@ -435,12 +425,10 @@ export class EpochEngine {
       stateFailed = true;
       this.#onStateFailure(error);
     };
-    let latched: number | undefined;
-    let classifier: ClassifierReport | undefined;
-    let hold: LatchHold | undefined;
+    let latch: LatchOutcome = {};
     if (mayLatch) {
       const eligibility = { memo: this.#eligibility.get(key, nowMs), keep: (memo: EligibilityMemo): void => this.#eligibility.set(key, memo, nowMs) };
-      ({ latched, classifier, hold } = await maybeLatch(this.#latch, kind, {
+      latch = await maybeLatch(this.#latch, kind, {
         entry,
         body,
         index,
@@ -450,13 +438,11 @@ export class EpochEngine {
         onStateFailure: onLatchFailure,
         eligibility,
         cold,
-      }));
+      });
     }
     // Over the threshold with no epoch latched: the answer is held, or rewritten by the epochs it has, and says why (core/decide/hold-reasons.ts).
     const weighed: StepFacts = {
-      ...(latched === undefined ? {} : { latched }),
-      ...(hold === undefined ? {} : { hold }),
-      ...(classifier === undefined ? {} : { classifier }),
+      ...latch,
       ...(stateFailed ? { stateFailed: true as const } : {}),
       ...(!kind.refaults || refaults.length === 0 ? {} : { refaults }),
     };

@@ -20,12 +20,11 @@ import {
   type EpochPart,
   type EpochPlanner,
   type EpochTake,
-  type LatchHold,
   type OverflowAsk,
   type ThresholdSettings,
   type TranscriptIndex,
 } from '../core/index.js';
-import type { ClassifierReport, EngineRequest } from './engine-types.js';
+import type { ClassifierReport, EngineRequest, LatchNote } from './engine-types.js';
 import type { ConversationEntry } from './conversation-table.js';
 import type { KindApply } from './kind-apply.js';
 import type { LatchContext } from './latch-conversation.js';
@@ -46,11 +45,7 @@ export type Decide = <B extends DecidedBlock>(take: () => EpochTake<B>) => Epoch
  * The epoch this request latched, or why it held (every request over the threshold gets one of
  * the two), and ctxshed's own classifier call, if it made one.
  */
-export interface LatchOutcome {
-  readonly latched?: number;
-  readonly hold?: LatchHold;
-  readonly classifier?: ClassifierReport;
-}
+export type LatchOutcome = LatchNote & { readonly classifier?: ClassifierReport };
 
 /** One request over the threshold, as a kind's `choose` reads it. */
 export interface KindAsk {

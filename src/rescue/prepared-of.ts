@@ -5,18 +5,18 @@
  */
 import type { EpochOutcome, LatchHold, PassthroughReason, Refault, SkippedBlock, SkippedSpan } from '../core/index.js';
 import type { ConversationView } from './conversation-table.js';
-import type { ClassifierReport, Held, PassedThrough, Prepared, PreparedFacts, Rewritten, RewritePath } from './engine-types.js';
+import type { ClassifierReport, Held, LatchNote, PassedThrough, Prepared, PreparedFacts, Rewritten, RewritePath } from './engine-types.js';
 import type { RequestMeta } from './request-meta.js';
 
-/** What the steps before the answer found, each once it ran: the conversation, the latch, the apply. */
-export interface StepFacts {
+/** What the steps before the answer found, each once it ran: the conversation, the latch (its note), the apply. */
+export type StepFacts = StepFields & LatchNote;
+
+/** The steps' findings besides the latch's note. */
+export interface StepFields {
   readonly key?: string;
   readonly conversation?: ConversationView;
   readonly epochs?: number;
   readonly stateFailed?: true;
-  /** The latch step's outcome: the epoch it latched, or why it held; never both. */
-  readonly latched?: number;
-  readonly hold?: LatchHold;
   readonly classifier?: ClassifierReport;
   readonly refaults?: readonly Refault[];
   readonly rewritePath?: RewritePath;
@@ -44,11 +44,16 @@ export function rewrittenOf(applied: AppliedBody, meta: RequestMeta, facts: Step
     rescued: applied.stubs,
     bytesElided: applied.bytesTaken,
     skipped: applied.skipped,
-    ...(facts.latched === undefined ? {} : { latched: facts.latched }),
-    ...(facts.hold === undefined ? {} : { hold: facts.hold }),
+    ...noteOf(facts),
     ...(applied.thinkingRemoved === 0 ? {} : { thinkingRemoved: applied.thinkingRemoved }),
     ...(applied.thinkingSkipped.length === 0 ? {} : { thinkingSkipped: applied.thinkingSkipped }),
   };
+}
+
+// The latch's note alone, as the step gave it: one of the two, or neither.
+function noteOf(facts: LatchNote): LatchNote {
+  if (facts.latched !== undefined) return { latched: facts.latched };
+  return facts.hold === undefined ? {} : { hold: facts.hold };
 }
 
 // What every outcome carries: the request's facts, and what the steps found of its conversation.

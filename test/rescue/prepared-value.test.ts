@@ -7,6 +7,7 @@ import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Usage } from '../../src/core/index.js';
 import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';
+import type { LatchNote } from '../../src/rescue/engine-types.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { conversation, filler } from '../core/bodies.js';
@@ -109,5 +110,17 @@ describe('EpochEngine.prepare, one outcome per answer', () => {
     expect(again).toMatchObject({ outcome: 'rewritten', epochs: 1, hold: { reason: 'nothing_new' } });
     expect(again).not.toHaveProperty('latched');
     expect(again.body.length).toBeLessThan(BODY.length);
+  });
+});
+
+describe("a rewritten answer's latch note", () => {
+  it('should hold one of an epoch latched and a hold, or neither, and the type refuse both (tsc checks the line marked)', () => {
+    const hold = { reason: 'gain_too_small' as const, detail: 'not worth the re-write' };
+    const notes: LatchNote[] = [{ latched: 2 }, { hold }, {}];
+    // @ts-expect-error: both at once is not a LatchNote.
+    const both: LatchNote = { latched: 2, hold };
+
+    expect(notes.every((n) => n.latched === undefined || n.hold === undefined)).toBe(true);
+    expect(both.latched !== undefined && both.hold !== undefined).toBe(true);
   });
 });
