@@ -64,17 +64,21 @@ async function run(bodies: readonly Uint8Array[]): Promise<{ dir: string; sent: 
 }
 
 /** What `ctxshed <args>` prints, run in this process (where the kind is registered), and its exit code. */
-async function ctxshed(args: readonly string[]): Promise<{ code: number; out: string }> {
+async function ctxshed(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
+  let errText = '';
   const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
     out += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
     const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
     done?.();
     return true;
   });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    errText += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    return true;
+  });
   try {
-    return { code: await runCli(args), out };
+    return { code: await runCli(args), out, err: errText };
   } finally {
     write.mockRestore();
     err.mockRestore();
@@ -175,5 +179,55 @@ describe('a kind with a new tag, registered by one call', () => {
     const inflated = await ctxshed(['inflate', file, '--state', dir]);
     expect(inflated.code).toBe(0);
     expect(inflated.out).toBe(Buffer.from(bodies[bodies.length - 1]!).toString());
+  });
+});
+
+describe("a registered kind's originals outside its folder: show, ls and the restore listing", () => {
+  let dir: string;
+  let key: string;
+  let items: FrozenText[];
+  beforeAll(async () => {
+    const { dir: latched, sent } = await run(requestsOf(6));
+    dir = latched;
+    key = sent.find((p) => p.key !== undefined)!.key!;
+    const record = (await readConversation(await openStateDir(dir), key))!;
+    items = record.epochs.flatMap((e) => (e.items?.['assistant_text'] ?? []) as FrozenText[]);
+    expect(items.length).toBeGreaterThan(1);
+  });
+
+  it('should show an original by its sha256 (or 12 digits of it): its exact bytes, exit 0; --json says whose it is', async () => {
+    const item = items[0]!;
+    const bytes = await fs.readFile(path.join(dir, 'assistant_text', `${item.sha256}.json`));
+    for (const id of [item.sha256, item.sha256.slice(0, 12)]) {
+      const shown = await ctxshed(['show', id, '--state', dir]);
+      expect(shown.code).toBe(0);
+      expect(shown.out).toBe(bytes.toString('utf8'));
+    }
+    const json = await ctxshed(['show', item.sha256.slice(0, 12), '--state', dir, '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.out)).toMatchObject({
+      kind: 'assistant_text',
+      sha256: item.sha256,
+      path: path.join(dir, 'assistant_text', `${item.sha256}.json`),
+      bytes: item.bytes,
+      intact: true,
+      usedBy: [{ key, epoch: expect.any(Number) }],
+      text: bytes.toString('utf8'),
+    });
+  });
+
+  it('should keep its clear errors: a prefix an elided file shares lists both, an unknown id says none', async () => {
+    const copy = await tempStateDir('ctxshed-assistant-text-show-');
+    await fs.cp(dir, copy, { recursive: true });
+    const prefix = items[0]!.sha256.slice(0, 12);
+    await fs.mkdir(path.join(copy, 'elided'), { recursive: true });
+    await fs.writeFile(path.join(copy, 'elided', `${prefix}${'0'.repeat(52)}.txt`), 'other');
+    const ambiguous = await ctxshed(['show', prefix, '--state', copy]);
+    expect(ambiguous.code).not.toBe(0);
+    expect(ambiguous.err).toContain(`  assistant_text ${items[0]!.sha256}`);
+    expect(ambiguous.err).toContain(`  elided text  ${prefix}${'0'.repeat(52)}`);
+    const unknown = await ctxshed(['show', 'f'.repeat(12), '--state', copy]);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.err).toContain('has an id starting ffffffffffff');
   });
 });
