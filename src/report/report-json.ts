@@ -36,6 +36,8 @@ export interface ConversationJson {
   readonly messagesShed: number;
   /** Each shed epoch's span with its own bytes, tokens and per-turn price; empty in rescue mode. */
   readonly spans: readonly SpanJson[];
+  /** The items each registered epoch kind froze, by its tag; only when some did. */
+  readonly itemsFrozen?: Readonly<Record<string, number>>;
 }
 
 /** A shed epoch's span as `ls --json` and `show KEY --json` list it. */
@@ -85,6 +87,7 @@ export function conversationJson(s: ConversationSummary): ConversationJson {
     spansShed: s.spansShed,
     messagesShed: s.messagesShed,
     spans: s.epochs.flatMap((e) => (e.span === null ? [] : [{ epoch: e.n, ...e.span }])),
+    ...(Object.keys(s.itemsFrozen).length === 0 ? {} : { itemsFrozen: s.itemsFrozen }),
   };
 }
 

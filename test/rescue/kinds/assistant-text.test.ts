@@ -230,4 +230,14 @@ describe("a registered kind's originals outside its folder: show, ls and the res
     expect(unknown.code).not.toBe(0);
     expect(unknown.err).toContain('has an id starting ffffffffffff');
   });
+
+  it('should count its items in ls: itemsFrozen in --json, and a line of its own in the text', async () => {
+    const json = await ctxshed(['ls', '--state', dir, '--json']);
+    expect(json.code).toBe(0);
+    const conversations = JSON.parse(json.out).conversations as Array<{ key: string; itemsFrozen?: Record<string, number> }>;
+    expect(conversations.find((c) => c.key === key)?.itemsFrozen).toEqual({ assistant_text: items.length });
+    const text = await ctxshed(['ls', '--state', dir]);
+    expect(text.code).toBe(0);
+    expect(text.out).toContain(`Other kinds: ${items.length} assistant_text items frozen.`);
+  });
 });
