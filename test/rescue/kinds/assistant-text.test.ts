@@ -13,7 +13,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../../src/cli/run-cli.js';
 import { registerKind } from '../../../src/rescue/latch-kinds.js';
 import { latchedOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../../src/rescue/index.js';
+import { listRestorable } from '../../../src/restore/list-restorable.js';
 import { restoreText } from '../../../src/restore/restore-text.js';
+import { listOriginals } from '../../../src/restore/store-restore.js';
+import { FsStore } from '../../../src/store/index.js';
+import { decodeList } from '../../../src/restore/restore-wire.js';
+import { renderSpans } from '../../../src/mcp/spans-tool.js';
 import { inflateFromState } from '../../../src/state/inflate-from-state.js';
 import { latchEpoch } from '../../../src/state/latch-epoch.js';
 import { openStateDir } from '../../../src/state/open-state-dir.js';
@@ -239,5 +244,26 @@ describe("a registered kind's originals outside its folder: show, ls and the res
     const text = await ctxshed(['ls', '--state', dir]);
     expect(text.code).toBe(0);
     expect(text.out).toContain(`Other kinds: ${items.length} assistant_text items frozen.`);
+  });
+
+  it('should list its originals for restore, and say which is gone', async () => {
+    const [gone, ...kept] = items;
+    const copy = await tempStateDir('ctxshed-assistant-text-list-');
+    await fs.cp(dir, copy, { recursive: true });
+    await fs.rm(path.join(copy, 'assistant_text', `${gone!.sha256}.json`));
+    const list = await listRestorable(await openStateDir(copy));
+    const conversation = list.conversations.find((c) => c.key === key)!;
+    expect(conversation.originals).toEqual(
+      items.map((i) => ({ sha256: i.sha256, kind: 'frozen assistant text', bytes: i.bytes, epoch: expect.any(Number), present: i !== gone })),
+    );
+    // The same through a store's own reads (what a Postgres gateway lists by).
+    expect(await listOriginals(new FsStore(await openStateDir(copy)))).toEqual(list);
+    const text = renderSpans(list, 100).content[0]!.text;
+    for (const item of kept) expect(text).toMatch(new RegExp(`\\n  ${item.sha256}  ${item.bytes} bytes  epoch \\d+  frozen assistant text\\n`));
+    expect(text).toMatch(new RegExp(`\\n  ${gone!.sha256}  ${gone!.bytes} bytes  epoch \\d+  frozen assistant text  MISSING: not in the state directory\\n`));
+    expect(text).toContain(`${items.length} other originals`);
+    // An older gateway's listing, without originals, still reads.
+    const old = { ...list, conversations: list.conversations.map(({ originals: _, ...c }) => c) };
+    expect(decodeList(JSON.stringify(old)).conversations[0]!.originals).toEqual([]);
   });
 });
