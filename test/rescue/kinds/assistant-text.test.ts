@@ -2,9 +2,10 @@
  * A kind with a NEW tag, `assistant_text`, added by its folder (assistant-text/) and one
  * registration call (docs/adding-a-kind.md). Through the engine over a state directory: it
  * latches; its originals are in its own folder, private, before a record may name them; verify
- * passes; inflate gives the client's bytes back; restore gives an original back by its handle; and
- * ls, show, stats and verify run on the state. The property suites over it are
- * properties/registered-kind.test.ts.
+ * passes; inflate gives the client's bytes back; restore gives an original back by its handle;
+ * ls, show, stats and verify run on the state; and the places outside its folder that know it by
+ * the registry alone: show of one original, ls's itemsFrozen and the restore listing. The property
+ * suites over it are properties/registered-kind.test.ts.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
