@@ -23,7 +23,12 @@ export const SPANS_TOOL = {
   inputSchema: {
     type: 'object',
     properties: {
-      limit: { type: 'integer', minimum: 1, maximum: MAX_SPANS_LIMIT, description: `List at most this many blocks, spans and other originals (default ${DEFAULT_SPANS_LIMIT})` },
+      limit: {
+        type: 'integer',
+        minimum: 1,
+        maximum: MAX_SPANS_LIMIT,
+        description: `List at most this many blocks, spans and other originals (default ${DEFAULT_SPANS_LIMIT})`,
+      },
     },
     additionalProperties: false,
   },
