@@ -1,15 +1,16 @@
 /**
- * `ctxshed show ID`: an elided original by its sha256, a shed span by its handle, or a
- * conversation's epochs by its key.
+ * `ctxshed show ID`: an elided original by its sha256, a shed span by its handle, a registered
+ * epoch kind's original by its sha256 (core/epochs/kind-info.ts), or a conversation's epochs by its key.
  */
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { listElidedFiles, listSpanFiles } from '../report/read-report-state.js';
+import { listElidedFiles, listKindOriginals, listSpanFiles } from '../report/read-report-state.js';
 import { readWireTally } from '../report/read-wire-log.js';
 import { renderConversation } from '../report/render-show.js';
-import { showConversationJson, spanUsagesOf, usagesOf } from '../report/report-json.js';
-import { renderSpanMarkdown } from '../core/index.js';
+import { itemUsagesOf, showConversationJson, spanUsagesOf, usagesOf } from '../report/report-json.js';
+import { epochKindInfo, renderSpanMarkdown } from '../core/index.js';
 import { resolveId, type IdCandidate } from '../report/resolve-id.js';
 import { parseHandle } from '../restore/restore-handle.js';
+import { kindOriginalPath } from '../state/kind-original.js';
 import { elidedPath, parseSealRecordName, spanPath, type StateDir } from '../state/layout.js';
 import fs from 'node:fs/promises';
 import { readContainedFile, type ContainedRead } from '../state/read-contained.js';
@@ -27,16 +28,20 @@ interface ShowArgs {
   json: boolean;
 }
 
+/** What an ambiguous prefix's list calls each match; a registered kind's original by its tag. */
 const KIND_NAMES: Record<IdCandidate['kind'], string> = {
-  elided: 'elided text  ',
-  'elided-json': 'elided JSON  ',
-  conversation: 'conversation ',
-  span: 'shed span    ',
+  elided: 'elided text',
+  'elided-json': 'elided JSON',
+  conversation: 'conversation',
+  span: 'shed span',
+  original: 'original',
 };
+const KIND_NAME_WIDTH = 12;
 
 export const showCommand: CommandModule<object, ShowArgs> = {
   command: 'show <id>',
-  describe: "Print an elided original (by sha256), a shed span (by its handle) or a conversation's epochs (by key); 12+ hex digits will do",
+  describe:
+    "Print an elided original (by sha256), a shed span (by its handle), a registered kind's original (by sha256) or a conversation's epochs (by key); 12+ hex digits will do",
   builder: (yargs) =>
     (yargs as Argv<object>)
       .positional('id', { type: 'string', demandOption: true, describe: 'A sha256, a span handle or a conversation key, full or its first 12+ hex digits' })
@@ -63,6 +68,7 @@ export const showCommand: CommandModule<object, ShowArgs> = {
     const candidates: IdCandidate[] = [
       ...(await listElidedFiles(state)),
       ...(await listSpanFiles(state)),
+      ...(await listKindOriginals(state, input.records)),
       ...input.summaries.map((s) => ({ id: s.key, kind: 'conversation' as const })),
     ];
     const found = resolveId(id, candidates);
@@ -72,17 +78,16 @@ export const showCommand: CommandModule<object, ShowArgs> = {
         throw new CliError(
           `show: ${sealed} is sealed (ctxshed seal): its text is kept in sealed/ and not shown; ctxshed unseal ${sealed.slice(0, 12)} gives it back`,
         );
-      throw new CliError(`show: no elided file, span or conversation in ${state.root} has an id starting ${id}`);
+      throw new CliError(`show: no elided file, span, registered kind's original or conversation in ${state.root} has an id starting ${id}`);
     }
     if (found.kind === 'ambiguous') {
-      const list = found.matches.slice(0, 20).map((m) => `  ${KIND_NAMES[m.kind]}${m.id}`);
+      const list = found.matches.slice(0, 20).map((m) => `  ${(m.of?.tag ?? KIND_NAMES[m.kind]).padEnd(KIND_NAME_WIDTH)} ${m.id}`);
       const more = found.matches.length > 20 ? [`  ... and ${found.matches.length - 20} more`] : [];
       throw new CliError(`show: ${id} could be any of these; give more digits:\n${[...list, ...more].join('\n')}`);
     }
     const { match } = found;
     if (match.kind === 'conversation') await showConversation(state, input, match.id, args.json);
-    else if (match.kind === 'span') await showSpan(state, input, match.id, args.json);
-    else await showElided(state, input, match.id, match.kind, args.json);
+    else await showFile(state, input, shownFile(state, input.records, match), args.json);
   },
 };
 
@@ -104,55 +109,63 @@ async function showConversation(state: StateDir, input: ReportInput, key: string
   await writeStdout(renderConversation(summary, recordEpochs, state, Date.now()));
 }
 
-// A span is shown as restore gives it (docs/shed.md, "Getting a span back"): rendered from its
-// exact bytes just read, so what is printed is checked against the handle, unlike the `.md`.
-async function showSpan(state: StateDir, input: ReportInput, sha256: string, json: boolean): Promise<void> {
-  const file = spanPath(state, sha256, 'json');
-  const bytes = await readShown(state, file);
-  const intact = sha256Hex(bytes) === sha256;
-  const text = renderSpanMarkdown(bytes, sha256);
-  if (json) {
-    const report = {
-      state: state.root,
-      kind: 'span',
-      sha256,
-      path: file,
-      readable: spanPath(state, sha256, 'md'),
-      bytes: bytes.length,
-      intact,
-      usedBy: spanUsagesOf(sha256, input.records),
-      text,
-      warnings: input.warnings,
-    };
-    await writeStdout(`${JSON.stringify(report, null, 2)}\n`);
-  } else {
-    await writeStdout(text);
-  }
-  if (!intact) {
-    process.stderr.write(`ctxshed: ${file} does not hash to its name: it was changed after ctxshed wrote it (see ctxshed verify)\n`);
-    process.exitCode = 1;
-  }
+/** One original file as `show` prints it: where it is, who used it, and how it is read. */
+interface ShownFile {
+  /** `elided`, `elided-json`, `span`, or a registered kind's tag. */
+  readonly kind: string;
+  readonly sha256: string;
+  readonly path: string;
+  /** Where its readable rendering is kept beside it (a span's `.md`). */
+  readonly readable?: string;
+  readonly usedBy: readonly object[];
+  /** Its readable rendering, made from its exact bytes; absent: the exact bytes are printed. */
+  readonly render?: (bytes: Uint8Array, sha256: string) => string;
 }
 
-async function showElided(state: StateDir, input: ReportInput, sha256: string, kind: 'elided' | 'elided-json', json: boolean): Promise<void> {
-  const file = elidedPath(state, sha256, kind === 'elided' ? 'txt' : 'json');
+/** What the id names, as a file to print: an elided file, a span, or a registered kind's original. */
+function shownFile(state: StateDir, records: ReportInput['records'], match: IdCandidate): ShownFile {
+  const sha256 = match.id;
+  if (match.kind === 'span') {
+    // A span is shown as restore gives it (docs/shed.md, "Getting a span back"): rendered from its
+    // exact bytes just read, so what is printed is checked against the handle, unlike the `.md`.
+    const usedBy = spanUsagesOf(sha256, records);
+    return { kind: 'span', sha256, path: spanPath(state, sha256, 'json'), readable: spanPath(state, sha256, 'md'), usedBy, render: renderSpanMarkdown };
+  }
+  if (match.kind === 'elided' || match.kind === 'elided-json') {
+    const file = elidedPath(state, sha256, match.kind === 'elided' ? 'txt' : 'json');
+    return { kind: match.kind, sha256, path: file, usedBy: usagesOf(sha256, match.kind, records) };
+  }
+  const info = match.of === undefined ? undefined : epochKindInfo(match.of.tag);
+  if (match.kind !== 'original' || match.of === undefined || info === undefined) throw new CliError(`show: ${sha256} names no file`);
+  const file = kindOriginalPath(state, info.originals, sha256, match.of.ext);
+  return { kind: info.tag, sha256, path: file, usedBy: itemUsagesOf(info, sha256, records), ...(info.render === undefined ? {} : { render: info.render }) };
+}
+
+/**
+ * Prints one original: its exact bytes, or the rendering made from them just now when its kind
+ * renders them; with `json`, its path, size, whether it hashes to its name and who used it.
+ */
+async function showFile(state: StateDir, input: ReportInput, shown: ShownFile, json: boolean): Promise<void> {
+  const { kind, sha256, path: file, readable, usedBy, render } = shown;
   const bytes = await readShown(state, file);
   const intact = sha256Hex(bytes) === sha256;
+  const text = render === undefined ? undefined : render(bytes, sha256);
   if (json) {
     const report = {
       state: state.root,
       kind,
       sha256,
       path: file,
+      ...(readable === undefined ? {} : { readable }),
       bytes: bytes.length,
       intact,
-      usedBy: usagesOf(sha256, kind, input.records),
-      text: bytes.toString('utf8'),
+      usedBy,
+      text: text ?? bytes.toString('utf8'),
       warnings: input.warnings,
     };
     await writeStdout(`${JSON.stringify(report, null, 2)}\n`);
   } else {
-    await writeStdout(bytes);
+    await writeStdout(text ?? bytes);
   }
   if (!intact) {
     process.stderr.write(`ctxshed: ${file} does not hash to its name: it was changed after ctxshed wrote it (see ctxshed verify)\n`);

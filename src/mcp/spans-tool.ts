@@ -1,5 +1,5 @@
 /** The `spans` tool: what can be restored, newest conversations first, as plain lines. */
-import type { RestorableBlock, RestorableList, RestorableSpan } from '../restore/list-restorable.js';
+import type { RestorableBlock, RestorableList, RestorableOriginal, RestorableSpan } from '../restore/list-restorable.js';
 import { MIN_HANDLE_HEX_DIGITS } from '../restore/restore-handle.js';
 import { oneLine, promptForDisplay } from '../report/format-table.js';
 import { textResult, type ToolText } from './tool-result.js';
@@ -18,24 +18,35 @@ export const SPANS_TOOL = {
   description:
     'Lists what ctxshed moved out of the context and can give back with restore, newest conversation first: ' +
     "for each tool result, its sha256, bytes, the tool that produced it and that tool's main input when known, the epoch, and whether it is sealed " +
-    '(sealed ones are not given back); for each shed span of earlier messages (shed mode), its handle, bytes, epoch and how many messages it holds.',
+    '(sealed ones are not given back); for each shed span of earlier messages (shed mode), its handle, bytes, epoch and how many messages it holds; ' +
+    'for each original of another kind, its handle, bytes, epoch and what it is.',
   inputSchema: {
     type: 'object',
     properties: {
-      limit: { type: 'integer', minimum: 1, maximum: MAX_SPANS_LIMIT, description: `List at most this many blocks and spans (default ${DEFAULT_SPANS_LIMIT})` },
+      limit: {
+        type: 'integer',
+        minimum: 1,
+        maximum: MAX_SPANS_LIMIT,
+        description: `List at most this many blocks, spans and other originals (default ${DEFAULT_SPANS_LIMIT})`,
+      },
     },
     additionalProperties: false,
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 } as const;
 
-/** The listing, at most `limit` blocks and spans, saying how many more there are. */
+/** The listing, at most `limit` blocks, spans and other originals, saying how many more there are. */
 export function renderSpans(list: RestorableList, limit: number): ToolText {
   const blocks = list.conversations.reduce((n, c) => n + c.blocks.length, 0);
   const spans = list.conversations.reduce((n, c) => n + c.spans.length, 0);
-  const total = blocks + spans;
+  const originals = list.conversations.reduce((n, c) => n + c.originals.length, 0);
+  const total = blocks + spans + originals;
   const sealed = list.conversations.reduce((n, c) => n + c.blocks.filter((b) => b.sealed).length, 0);
-  const counted = [...(blocks > 0 || spans === 0 ? [plural(blocks, 'block')] : []), ...(spans > 0 ? [plural(spans, 'shed span')] : [])].join(' and ');
+  const counted = [
+    ...(blocks > 0 || spans + originals === 0 ? [plural(blocks, 'block')] : []),
+    ...(spans > 0 ? [plural(spans, 'shed span')] : []),
+    ...(originals > 0 ? [plural(originals, 'other original')] : []),
+  ].join(' and ');
   const lines = [
     `ctxshed: ${counted} in ${plural(list.conversations.length, 'conversation')}${sealed > 0 ? ` (${sealed} sealed)` : ''}, newest conversation first. ` +
       `restore takes a sha256 or its first ${MIN_HANDLE_HEX_DIGITS}+ hex digits.`,
@@ -48,7 +59,7 @@ export function renderSpans(list: RestorableList, limit: number): ToolText {
       '',
       `conversation ${c.key.slice(0, 12)}${c.agentId === null ? '' : ` (subagent ${oneLine(c.agentId)})`}: "${prompt}", last epoch ${c.lastLatchedAt}`,
     );
-    for (const line of [...c.blocks.map(blockLine), ...c.spans.map(spanLine)]) {
+    for (const line of [...c.blocks.map(blockLine), ...c.spans.map(spanLine), ...c.originals.map(originalLine)]) {
       if (shown >= limit) break;
       lines.push(`  ${line}`);
       shown += 1;
@@ -69,6 +80,12 @@ function spanLine(s: RestorableSpan): string {
   const pins = s.pins === 0 ? '' : `, ${plural(s.pins, 'goal pin')}`;
   const state = s.present ? '' : '  MISSING: not in the state directory';
   return `${s.sha256}  ${s.bytes} bytes  epoch ${s.epoch}  shed span: ${plural(s.messages, 'message')} (${s.first}..${s.last})${pins}${state}`;
+}
+
+/** A registered kind's original (docs/adding-a-kind.md): its handle, size, epoch and the kind's name. */
+function originalLine(o: RestorableOriginal): string {
+  const state = o.present ? '' : '  MISSING: not in the state directory';
+  return `${o.sha256}  ${o.bytes === null ? 'size unknown' : `${o.bytes} bytes`}  epoch ${o.epoch}  ${oneLine(o.kind)}${state}`;
 }
 
 function cut(text: string): string {

@@ -8,6 +8,7 @@
  */
 import type { ConversationRecord } from '../state/conversation-record.js';
 import type { EpochMode } from '../core/epoch-types.js';
+import { registeredKinds } from '../core/index.js';
 import { epochsFromRecord, type EpochSummary } from './epoch-summary.js';
 import { epochsFromWire } from './wire-epochs.js';
 import type { ConversationTally, WireTally } from './wire-tally.js';
@@ -49,6 +50,12 @@ export interface ConversationSummary {
   readonly refaultRate: number | null;
   readonly tokensPerByte: number;
   readonly tally: ConversationTally | null;
+  /**
+   * The items each registered epoch kind froze (core/epochs/kind-info.ts `itemsOf`) over the
+   * record's epochs, by its tag; a kind with none is absent, so a conversation of the built-in
+   * kinds alone has `{}`.
+   */
+  readonly itemsFrozen: Readonly<Record<string, number>>;
 }
 
 /** Every conversation the records or the wire log know, the most recently seen first. */
@@ -99,7 +106,18 @@ export function summarizeConversation(
     refaultRate: refaultRateOf(blocksRefaulted, blocksElided),
     tokensPerByte,
     tally,
+    itemsFrozen: itemsFrozenOf(record),
   };
+}
+
+/** The items each registered kind froze over the record's epochs, by its tag; none: absent. */
+function itemsFrozenOf(record: ConversationRecord | undefined): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const kind of registeredKinds()) {
+    const n = (record?.epochs ?? []).reduce((total, epoch) => total + kind.itemsOf(epoch).length, 0);
+    if (n > 0) counts[kind.tag] = n;
+  }
+  return counts;
 }
 
 /** A conversation's own context tokens per byte sent, measured over its requests with usage. */

@@ -4,7 +4,9 @@
  * `ctxshed verify` says what is wrong.
  */
 import fs from 'node:fs/promises';
+import { registeredKinds, type EpochKindInfo, type OriginalFileExt } from '../core/index.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
+import { kindFolderPath, parseKindOriginalName } from '../state/kind-original.js';
 import { parseConversationName, parseElidedName, parseSpanName, type StateDir } from '../state/layout.js';
 import { readConversation } from '../state/read-conversation.js';
 import { hasErrnoCode } from '../state/state-error.js';
@@ -44,6 +46,33 @@ export async function listElidedFiles(state: StateDir): Promise<IdCandidate[]> {
     if (parsed === undefined) return [];
     return [{ id: parsed.sha256, kind: parsed.ext === 'txt' ? ('elided' as const) : ('elided-json' as const) }];
   });
+}
+
+/**
+ * The originals in each registered kind's folder, by the sha256 their names carry: the files of the
+ * extension the kind gives back (`restorable.ext`), else of the extensions its items in `records`
+ * name with a size (exact bytes, not a rendering). One per sha256 and kind.
+ */
+export async function listKindOriginals(state: StateDir, records: readonly ConversationRecord[]): Promise<IdCandidate[]> {
+  const found: IdCandidate[] = [];
+  for (const kind of registeredKinds()) {
+    const exts = exactExtsOf(kind, records);
+    const seen = new Set<string>();
+    for (const name of await namesIn(kindFolderPath(state, kind.originals))) {
+      const parsed = parseKindOriginalName(name);
+      if (parsed === undefined || !exts.has(parsed.ext) || seen.has(parsed.sha256)) continue;
+      seen.add(parsed.sha256);
+      found.push({ id: parsed.sha256, kind: 'original', of: { tag: kind.tag, ext: parsed.ext } });
+    }
+  }
+  return found;
+}
+
+/** The extensions of a kind's files that hold exact bytes: the one it restores, else those its items name with a size. */
+function exactExtsOf(kind: EpochKindInfo, records: readonly ConversationRecord[]): ReadonlySet<OriginalFileExt> {
+  if (kind.restorable !== undefined) return new Set([kind.restorable.ext]);
+  const items = records.flatMap((r) => r.epochs.flatMap((e) => kind.itemsOf(e)));
+  return new Set(items.flatMap((item) => kind.filesOf(item).flatMap((f) => (f.bytes === undefined ? [] : [f.ext]))));
 }
 
 async function namesIn(dir: string): Promise<string[]> {

@@ -59,8 +59,21 @@ export function renderLs(summaries: readonly ConversationSummary[], nowMs: numbe
     const messages = summaries.reduce((n, s) => n + s.messagesShed, 0);
     lines.push(`Shed: ${plural(spans, 'span')} of ${plural(messages, 'whole message')}; each epoch's bytes, tokens and per-turn price: ctxshed stats.`);
   }
+  const other = otherKindsLine(summaries);
+  if (other !== undefined) lines.push(other);
   lines.push(misses, 'One conversation in full: ctxshed show KEY');
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The items the registered epoch kinds froze over all conversations, one figure per kind
+ * (`Other kinds: 3 assistant_text items frozen.`); undefined when none did.
+ */
+function otherKindsLine(summaries: readonly ConversationSummary[]): string | undefined {
+  const totals = new Map<string, number>();
+  for (const s of summaries) for (const [tag, n] of Object.entries(s.itemsFrozen)) totals.set(tag, (totals.get(tag) ?? 0) + n);
+  if (totals.size === 0) return undefined;
+  return `Other kinds: ${[...totals].map(([tag, n]) => plural(n, `${tag} item`)).join(', ')} frozen.`;
 }
 
 /** Blocks read back and their share of the blocks elided: `1 (9.1%)`, or `-` with none elided. */

@@ -3,6 +3,7 @@
  * so fields are only ever added). `stats` and `status` print their report types as they are. Pure.
  */
 import type { Epoch } from '../core/epoch-types.js';
+import type { EpochKindInfo } from '../core/index.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
 import type { ConversationSummary, EpochSummary, SpanSummary } from './conversation-summary.js';
 import { shortId } from './resolve-id.js';
@@ -35,6 +36,8 @@ export interface ConversationJson {
   readonly messagesShed: number;
   /** Each shed epoch's span with its own bytes, tokens and per-turn price; empty in rescue mode. */
   readonly spans: readonly SpanJson[];
+  /** The items each registered epoch kind froze, by its tag; only when some did. */
+  readonly itemsFrozen?: Readonly<Record<string, number>>;
 }
 
 /** A shed epoch's span as `ls --json` and `show KEY --json` list it. */
@@ -84,6 +87,7 @@ export function conversationJson(s: ConversationSummary): ConversationJson {
     spansShed: s.spansShed,
     messagesShed: s.messagesShed,
     spans: s.epochs.flatMap((e) => (e.span === null ? [] : [{ epoch: e.n, ...e.span }])),
+    ...(Object.keys(s.itemsFrozen).length === 0 ? {} : { itemsFrozen: s.itemsFrozen }),
   };
 }
 
@@ -160,6 +164,21 @@ export function usagesOf(sha256: string, kind: 'elided' | 'elided-json', records
       epoch.blocks
         .filter((b) => (kind === 'elided' ? b.sha256 === sha256 : b.rawSha256 === sha256))
         .map((b) => ({ key: record.key, epoch: epoch.n, ordinal: b.ordinal, toolUseId: b.toolUseId })),
+    ),
+  );
+}
+
+/** Where a registered kind's original is used: which conversation and epoch (where its item stood is the kind's own). */
+export interface ItemUsageJson {
+  readonly key: string;
+  readonly epoch: number;
+}
+
+/** Every epoch of every record with an item of `kind` that names the original `sha256`. */
+export function itemUsagesOf(kind: EpochKindInfo, sha256: string, records: readonly ConversationRecord[]): ItemUsageJson[] {
+  return records.flatMap((record) =>
+    record.epochs.flatMap((epoch) =>
+      kind.itemsOf(epoch).some((item) => kind.filesOf(item).some((f) => f.sha256 === sha256)) ? [{ key: record.key, epoch: epoch.n }] : [],
     ),
   );
 }

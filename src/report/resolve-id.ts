@@ -1,16 +1,25 @@
 /** Short ids, and finding what a full or short hex id names. Pure. */
+import type { OriginalFileExt } from '../core/index.js';
 
 /** How many hex digits a short id shows. */
 export const SHORT_ID_CHARS = 12;
 
-/** What an id can name: an elided file, a conversation, or a shed span (by its handle). */
-export type IdKind = 'elided' | 'elided-json' | 'conversation' | 'span';
+/**
+ * What an id can name: an elided file, a conversation, a shed span (by its handle), or an original
+ * in a registered epoch kind's folder (core/epochs/kind-info.ts).
+ */
+export type IdKind = 'elided' | 'elided-json' | 'conversation' | 'span' | 'original';
 
-/** Something an id can name: an elided file (`.txt` or `.json`), a conversation key or a span's handle. */
+/**
+ * Something an id can name: an elided file (`.txt` or `.json`), a conversation key, a span's
+ * handle, or a registered kind's original (`of`: the kind's tag and the file's extension).
+ */
 export interface IdCandidate {
   /** 64 lowercase hex digits. */
   readonly id: string;
   readonly kind: IdKind;
+  /** An original's kind (its tag) and its file's extension; only for `original`. */
+  readonly of?: { readonly tag: string; readonly ext: OriginalFileExt };
 }
 
 /** What an id names. */
@@ -29,7 +38,7 @@ export function resolveId(id: string, candidates: readonly IdCandidate[]): IdRes
   const prefix = id.toLowerCase();
   const seen = new Set<string>();
   const matches = candidates.filter((c) => {
-    const tag = `${c.kind}:${c.id}`;
+    const tag = `${c.kind}:${c.of?.tag ?? ''}:${c.id}`;
     if (!c.id.startsWith(prefix) || seen.has(tag)) return false;
     seen.add(tag);
     return true;

@@ -1,6 +1,8 @@
 /** `spans`: what a state directory can give back, newest conversations first. */
 import fs from 'node:fs/promises';
+import { registeredKinds, type Epoch, type OriginalFileExt } from '../core/index.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
+import { kindOriginalPath } from '../state/kind-original.js';
 import { parseConversationName, spanPath, type StateDir } from '../state/layout.js';
 import { readConversation } from '../state/read-conversation.js';
 import { listSealedShas } from '../state/seal-block.js';
@@ -38,7 +40,22 @@ export interface RestorableSpan {
   readonly present: boolean;
 }
 
-/** A conversation with epochs, and its blocks and spans, each in epoch order. */
+/**
+ * One original of a registered epoch kind that gives its originals back (core/epochs/kind-info.ts
+ * `restorable`): the file of the kind's `ext` an item of the conversation names.
+ */
+export interface RestorableOriginal {
+  readonly sha256: string;
+  /** The kind's name as the tools print it (`restorable.name`). */
+  readonly kind: string;
+  /** Its size as the item says it; null when the item says none. */
+  readonly bytes: number | null;
+  readonly epoch: number;
+  /** False when the file is not kept (verify says more). */
+  readonly present: boolean;
+}
+
+/** A conversation with epochs, and its blocks, spans and registered kinds' originals, each in epoch order. */
 export interface RestorableConversation {
   readonly key: string;
   readonly agentId: string | null;
@@ -47,6 +64,8 @@ export interface RestorableConversation {
   readonly lastLatchedAt: string;
   readonly blocks: readonly RestorableBlock[];
   readonly spans: readonly RestorableSpan[];
+  /** Empty in a listing from a gateway that predates registered kinds (restore-wire.ts `decodeList`). */
+  readonly originals: readonly RestorableOriginal[];
 }
 
 /** Everything restorable, and the record files that did not read. */
@@ -59,10 +78,12 @@ export interface RestorableList {
 export interface Presence {
   readonly span: (sha256: string) => Promise<boolean>;
   readonly block: (sha256: string) => Promise<boolean>;
+  /** Whether a registered kind's original is kept: the kind's folder, the file's sha256 and extension. */
+  readonly original: (folder: string, sha256: string, ext: OriginalFileExt) => Promise<boolean>;
   readonly sealed: ReadonlySet<string>;
 }
 
-/** Lists every elided block and shed span the records name, newest conversation first. Read-only. */
+/** Lists every elided block, shed span and registered kind's original the records name, newest conversation first. Read-only. */
 export async function listRestorable(state: StateDir): Promise<RestorableList> {
   const sealed = await listSealedShas(state);
   const unreadable: string[] = [];
@@ -80,6 +101,7 @@ export async function listRestorable(state: StateDir): Promise<RestorableList> {
   const presence: Presence = {
     span: (sha256) => isRegularFile(spanPath(state, sha256, 'json')),
     block: async (sha256) => (await locateStoredFile(state, sha256, 'txt').catch(() => undefined)) !== undefined,
+    original: (folder, sha256, ext) => isRegularFile(kindOriginalPath(state, folder, sha256, ext)),
     sealed,
   };
   const conversations: RestorableConversation[] = [];
@@ -87,7 +109,7 @@ export async function listRestorable(state: StateDir): Promise<RestorableList> {
   return sortedList(conversations, unreadable);
 }
 
-/** The blocks and spans of one record, in epoch order. */
+/** The blocks, spans and registered kinds' originals of one record, in epoch order. */
 export async function restorableOf(record: ConversationRecord, presence: Presence): Promise<RestorableConversation> {
   const blocks: RestorableBlock[] = [];
   const spans: RestorableSpan[] = [];
@@ -110,8 +132,37 @@ export async function restorableOf(record: ConversationRecord, presence: Presenc
       });
     }
   }
+  const originals: RestorableOriginal[] = [];
+  for (const epoch of record.epochs) {
+    for (const file of restorableFilesOf(epoch)) {
+      const present = await presence.original(file.folder, file.sha256, file.ext);
+      originals.push({ sha256: file.sha256, kind: file.name, bytes: file.bytes ?? null, epoch: epoch.n, present });
+    }
+  }
   const lastLatchedAt = record.epochs.at(-1)?.latchedAt ?? record.createdAt;
-  return { key: record.key, agentId: record.agentId, firstPrompt: record.firstPrompt, lastLatchedAt, blocks, spans };
+  return { key: record.key, agentId: record.agentId, firstPrompt: record.firstPrompt, lastLatchedAt, blocks, spans, originals };
+}
+
+/** A file a registered kind's item names that `restore` gives back: of the kind's `restorable.ext`, in its folder. */
+export interface RestorableFile {
+  /** The kind's `restorable.name`. */
+  readonly name: string;
+  readonly folder: string;
+  readonly sha256: string;
+  readonly ext: OriginalFileExt;
+  readonly bytes: number | undefined;
+}
+
+/** The files of `epoch`'s items, of each registered kind that gives its originals back, that restore gives back. */
+export function restorableFilesOf(epoch: Epoch): RestorableFile[] {
+  return registeredKinds().flatMap((kind) => {
+    const { restorable } = kind;
+    if (restorable === undefined) return [];
+    return kind
+      .itemsOf(epoch)
+      .flatMap((item) => kind.filesOf(item).filter((f) => f.ext === restorable.ext))
+      .map((f) => ({ name: restorable.name, folder: kind.originals, sha256: f.sha256, ext: f.ext, bytes: f.bytes }));
+  });
 }
 
 /** The listing: newest conversation first, the unreadable records' names sorted. */

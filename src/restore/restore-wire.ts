@@ -3,7 +3,7 @@
  * `ctxshed mcp --gateway` (docs/team.md): the gateway reads its state, the agent's machine
  * renders the same tool answers it would from a local directory.
  */
-import type { RestorableList } from './list-restorable.js';
+import type { RestorableConversation, RestorableList } from './list-restorable.js';
 import type { RestoreOutcome } from './restore-text.js';
 
 /** An outcome as JSON: a restored text's bytes in base64. */
@@ -25,9 +25,13 @@ export function decodeOutcome(text: string): RestoreOutcome {
   return { ...(value as unknown as RestoreOutcome), bytes: new Uint8Array(Buffer.from(value['bytes'], 'base64')) } as RestoreOutcome;
 }
 
-/** A listing read back; throws on anything that is not one. */
+/**
+ * A listing read back; throws on anything that is not one. A conversation without `originals` (a
+ * gateway from before registered kinds were listed) reads as having none.
+ */
 export function decodeList(text: string): RestorableList {
   const value = JSON.parse(text) as Partial<RestorableList>;
   if (!Array.isArray(value.conversations) || !Array.isArray(value.unreadable)) throw new Error('the gateway answered something that is not a spans listing');
-  return value as RestorableList;
+  const conversations = value.conversations.map((c: Partial<RestorableConversation>) => ({ ...c, originals: c.originals ?? [] }) as RestorableConversation);
+  return { ...value, conversations } as RestorableList;
 }

@@ -8,7 +8,7 @@
 import { registeredKinds, renderingOf } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { FsStore, originalKey, type ConversationStore, type OriginalExt, type OriginalId, type OriginalKind } from '../store/index.js';
-import { listRestorable, restorableOf, sortedList, type Presence, type RestorableList } from './list-restorable.js';
+import { listRestorable, restorableFilesOf, restorableOf, sortedList, type Presence, type RestorableList } from './list-restorable.js';
 import { ELIDED_KIND, SPAN_KIND } from './restorable-kinds.js';
 import { parseHandle } from './restore-handle.js';
 import { restoreText, type RestoreOutcome } from './restore-text.js';
@@ -69,12 +69,14 @@ export async function listOriginals(store: ConversationStore): Promise<Restorabl
     r.epochs.flatMap((e) => [
       ...e.blocks.map((b) => ({ kind: 'elided' as const, sha256: b.sha256, ext: 'txt' as const })),
       ...(e.span === undefined ? [] : [{ kind: 'span' as const, sha256: e.span.sha256, ext: 'json' as const }]),
+      ...restorableFilesOf(e).map((f) => ({ kind: f.folder, sha256: f.sha256, ext: f.ext })),
     ]),
   );
   const kept = await store.originalSizes(ids);
   const presence: Presence = {
     span: async (sha256) => kept.has(originalKey({ kind: 'span', sha256, ext: 'json' })),
     block: async (sha256) => kept.has(originalKey({ kind: 'elided', sha256, ext: 'txt' })),
+    original: async (folder, sha256, ext) => kept.has(originalKey({ kind: folder, sha256, ext })),
     sealed: new Set(),
   };
   const conversations = await Promise.all(records.map((r) => restorableOf(r, presence)));

@@ -21,6 +21,7 @@ const LIST: RestorableList = {
       lastLatchedAt: '2026-01-02T00:00:00.000Z',
       blocks: [block(1, { tool: 'Read', input: '/src/a.ts' }), block(2, { sealed: true })],
       spans: [],
+      originals: [],
     },
     {
       key: 'd'.repeat(64),
@@ -29,6 +30,7 @@ const LIST: RestorableList = {
       lastLatchedAt: '2026-01-01T00:00:00.000Z',
       blocks: [block(3, { present: false })],
       spans: [],
+      originals: [],
     },
   ],
   unreadable: ['e.json'],
@@ -80,6 +82,7 @@ describe('renderSpans', () => {
           lastLatchedAt: '2026-01-03T00:00:00.000Z',
           blocks: [],
           spans: [span(1), span(2, { first: 5, last: 6, messages: 2, pins: 1, present: false })],
+          originals: [],
         },
       ],
       unreadable: [],

@@ -2,9 +2,10 @@
  * A kind with a NEW tag, `assistant_text`, added by its folder (assistant-text/) and one
  * registration call (docs/adding-a-kind.md). Through the engine over a state directory: it
  * latches; its originals are in its own folder, private, before a record may name them; verify
- * passes; inflate gives the client's bytes back; restore gives an original back by its handle; and
- * ls, show, stats and verify run on the state. The property suites over it are
- * properties/registered-kind.test.ts.
+ * passes; inflate gives the client's bytes back; restore gives an original back by its handle;
+ * ls, show, stats and verify run on the state; and the places outside its folder that know it by
+ * the registry alone: show of one original, ls's itemsFrozen and the restore listing. The property
+ * suites over it are properties/registered-kind.test.ts.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -13,7 +14,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../../src/cli/run-cli.js';
 import { registerKind } from '../../../src/rescue/latch-kinds.js';
 import { latchedOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../../src/rescue/index.js';
+import { listRestorable } from '../../../src/restore/list-restorable.js';
 import { restoreText } from '../../../src/restore/restore-text.js';
+import { listOriginals } from '../../../src/restore/store-restore.js';
+import { FsStore } from '../../../src/store/index.js';
+import { decodeList } from '../../../src/restore/restore-wire.js';
+import { renderSpans } from '../../../src/mcp/spans-tool.js';
 import { inflateFromState } from '../../../src/state/inflate-from-state.js';
 import { latchEpoch } from '../../../src/state/latch-epoch.js';
 import { openStateDir } from '../../../src/state/open-state-dir.js';
@@ -64,17 +70,21 @@ async function run(bodies: readonly Uint8Array[]): Promise<{ dir: string; sent: 
 }
 
 /** What `ctxshed <args>` prints, run in this process (where the kind is registered), and its exit code. */
-async function ctxshed(args: readonly string[]): Promise<{ code: number; out: string }> {
+async function ctxshed(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
+  let errText = '';
   const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
     out += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
     const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
     done?.();
     return true;
   });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    errText += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    return true;
+  });
   try {
-    return { code: await runCli(args), out };
+    return { code: await runCli(args), out, err: errText };
   } finally {
     write.mockRestore();
     err.mockRestore();
@@ -175,5 +185,86 @@ describe('a kind with a new tag, registered by one call', () => {
     const inflated = await ctxshed(['inflate', file, '--state', dir]);
     expect(inflated.code).toBe(0);
     expect(inflated.out).toBe(Buffer.from(bodies[bodies.length - 1]!).toString());
+  });
+});
+
+describe("a registered kind's originals outside its folder: show, ls and the restore listing", () => {
+  let dir: string;
+  let key: string;
+  let items: FrozenText[];
+  beforeAll(async () => {
+    const { dir: latched, sent } = await run(requestsOf(6));
+    dir = latched;
+    key = sent.find((p) => p.key !== undefined)!.key!;
+    const record = (await readConversation(await openStateDir(dir), key))!;
+    items = record.epochs.flatMap((e) => (e.items?.['assistant_text'] ?? []) as FrozenText[]);
+    expect(items.length).toBeGreaterThan(1);
+  });
+
+  it('should show an original by its sha256 (or 12 digits of it): its exact bytes, exit 0; --json says whose it is', async () => {
+    const item = items[0]!;
+    const bytes = await fs.readFile(path.join(dir, 'assistant_text', `${item.sha256}.json`));
+    for (const id of [item.sha256, item.sha256.slice(0, 12)]) {
+      const shown = await ctxshed(['show', id, '--state', dir]);
+      expect(shown.code).toBe(0);
+      expect(shown.out).toBe(bytes.toString('utf8'));
+    }
+    const json = await ctxshed(['show', item.sha256.slice(0, 12), '--state', dir, '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.out)).toMatchObject({
+      kind: 'assistant_text',
+      sha256: item.sha256,
+      path: path.join(dir, 'assistant_text', `${item.sha256}.json`),
+      bytes: item.bytes,
+      intact: true,
+      usedBy: [{ key, epoch: expect.any(Number) }],
+      text: bytes.toString('utf8'),
+    });
+  });
+
+  it('should keep its clear errors: a prefix an elided file shares lists both, an unknown id says none', async () => {
+    const copy = await tempStateDir('ctxshed-assistant-text-show-');
+    await fs.cp(dir, copy, { recursive: true });
+    const prefix = items[0]!.sha256.slice(0, 12);
+    await fs.mkdir(path.join(copy, 'elided'), { recursive: true });
+    await fs.writeFile(path.join(copy, 'elided', `${prefix}${'0'.repeat(52)}.txt`), 'other');
+    const ambiguous = await ctxshed(['show', prefix, '--state', copy]);
+    expect(ambiguous.code).not.toBe(0);
+    expect(ambiguous.err).toContain(`  assistant_text ${items[0]!.sha256}`);
+    expect(ambiguous.err).toContain(`  elided text  ${prefix}${'0'.repeat(52)}`);
+    const unknown = await ctxshed(['show', 'f'.repeat(12), '--state', copy]);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.err).toContain('has an id starting ffffffffffff');
+  });
+
+  it('should count its items in ls: itemsFrozen in --json, and a line of its own in the text', async () => {
+    const json = await ctxshed(['ls', '--state', dir, '--json']);
+    expect(json.code).toBe(0);
+    const conversations = JSON.parse(json.out).conversations as Array<{ key: string; itemsFrozen?: Record<string, number> }>;
+    expect(conversations.find((c) => c.key === key)?.itemsFrozen).toEqual({ assistant_text: items.length });
+    const text = await ctxshed(['ls', '--state', dir]);
+    expect(text.code).toBe(0);
+    expect(text.out).toContain(`Other kinds: ${items.length} assistant_text items frozen.`);
+  });
+
+  it('should list its originals for restore, and say which is gone', async () => {
+    const [gone, ...kept] = items;
+    const copy = await tempStateDir('ctxshed-assistant-text-list-');
+    await fs.cp(dir, copy, { recursive: true });
+    await fs.rm(path.join(copy, 'assistant_text', `${gone!.sha256}.json`));
+    const list = await listRestorable(await openStateDir(copy));
+    const conversation = list.conversations.find((c) => c.key === key)!;
+    expect(conversation.originals).toEqual(
+      items.map((i) => ({ sha256: i.sha256, kind: 'frozen assistant text', bytes: i.bytes, epoch: expect.any(Number), present: i !== gone })),
+    );
+    // The same through a store's own reads (what a Postgres gateway lists by).
+    expect(await listOriginals(new FsStore(await openStateDir(copy)))).toEqual(list);
+    const text = renderSpans(list, 100).content[0]!.text;
+    for (const item of kept) expect(text).toMatch(new RegExp(`\\n  ${item.sha256}  ${item.bytes} bytes  epoch \\d+  frozen assistant text\\n`));
+    expect(text).toMatch(new RegExp(`\\n  ${gone!.sha256}  ${gone!.bytes} bytes  epoch \\d+  frozen assistant text  MISSING: not in the state directory\\n`));
+    expect(text).toContain(`${items.length} other originals`);
+    // An older gateway's listing, without originals, still reads.
+    const old = { ...list, conversations: list.conversations.map(({ originals: _, ...c }) => c) };
+    expect(decodeList(JSON.stringify(old)).conversations[0]!.originals).toEqual([]);
   });
 });
