@@ -165,7 +165,7 @@ export class EpochEngine {
    * at once (trigger `overflow`, the API's count as its reading) when what it takes out would
    * bring the request under the maximum, and prepares the request once more. In rescue mode the
    * epoch freezes the blocks not yet frozen; in shed mode it sheds a span, whatever the burst
-   * gate says (overflow-latch.ts, core/epochs/spans-latch.ts). Never rejects: anything that stops the rescue is
+   * gate says (overflow-latch.ts, core/epochs/spans/spans-latch.ts). Never rejects: anything that stops the rescue is
    * `declined`, and the client then gets the refusal as it was.
    */
   async prepareAfterOverflow(request: EngineRequest, prepared: Prepared, overflow: OverflowReading): Promise<OverflowOutcome> {

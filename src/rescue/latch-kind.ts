@@ -4,7 +4,7 @@
  * overflow-latch.ts) loop over the kinds instead of asking which one they hold. A kind whose latch
  * is its planner's take alone (core/epochs/epoch-planner.ts) is made by `plannedKind`; a kind with
  * steps of its own after the decision (the tool-result kind's labels, classifier and gate:
- * tool-results-steps.ts) writes `choose` itself.
+ * kinds/tool-results/tool-results-steps.ts) writes `choose` itself.
  */
 import {
   decideOverflow,

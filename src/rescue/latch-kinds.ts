@@ -5,42 +5,11 @@
  * kind here that it can (shed mode on Chat Completions rescues tool results: docs/openai.md).
  * docs/adding-a-kind.md says what a new kind adds.
  */
-import {
-  applyEpochs,
-  DEFAULT_SHED_POLICY,
-  SPANS,
-  spansLatch,
-  type ApiDialect,
-  type EpochMode,
-  kindOfMode,
-  registerEpochKind,
-  type FrozenItems,
-  type FrozenSpan,
-  shasFrozenBy,
-} from '../core/index.js';
-import { sha256Hex } from '../state/sha256-hex.js';
+import { type ApiDialect, type EpochMode, kindOfMode, registerEpochKind, shasFrozenBy } from '../core/index.js';
 import type { ConversationEntry } from './conversation-table.js';
-import type { LatchContext } from './latch-conversation.js';
-import { sharedApplyOptions, type ApplyDeps, type KindApplied, type KindApplyAsk } from './kind-apply.js';
-import { plannedKind, type LatchKind } from './latch-kind.js';
-import { stubDirsOf } from './stub-dirs.js';
-import { TOOL_RESULTS_KIND } from './tool-results-kind.js';
-
-/** The span kind (shed mode, docs/shed.md): its planner's take is its whole latch; the burst gate is inside it. */
-const SPANS_KIND: LatchKind = plannedKind({ tag: 'span', carries: (api) => api.supports.spans, plannerOf: spansOf, apply: applySpans });
-
-/** One stub message per shed span (core/epochs/spans.ts): the span kind's apply, and any kind's that stubs spans alike. */
-export function applySpans(deps: ApplyDeps, ask: KindApplyAsk, snap: FrozenItems): KindApplied {
-  const { indexed } = ask;
-  const index = indexed.outcome.kind === 'indexed' ? { index: indexed.outcome.index } : {};
-  const options = {
-    ...sharedApplyOptions(deps, ask.api, snap),
-    ...index,
-    spansDir: deps.stubs.spansDir,
-    isAvailable: (s: FrozenSpan) => deps.files.hasSpan(s),
-  };
-  return { outcome: applyEpochs(SPANS, ask.body, snap.span, options), how: {} };
-}
+import type { LatchKind } from './latch-kind.js';
+import { SPANS_KIND } from './kinds/spans/span-kind.js';
+import { TOOL_RESULTS_KIND } from './kinds/tool-results/tool-results-kind.js';
 
 /** Every kind, the default (the one every API carries) first. */
 const KINDS: LatchKind[] = [];
@@ -85,17 +54,6 @@ export function kindFor(entry: ConversationEntry, mode: EpochMode | undefined, a
   const kind = KINDS.find((k) => k.tag === wanted);
   if (kind?.carries(api) === true) return kind;
   return KINDS.find((k) => k.carries(api)) ?? TOOL_RESULTS_KIND;
-}
-
-/** The span kind's planner, set as the engine is. */
-function spansOf(ctx: LatchContext) {
-  const { horizon } = ctx.settings;
-  return spansLatch({
-    policy: ctx.settings.shedPolicy ?? DEFAULT_SHED_POLICY,
-    spansDir: stubDirsOf(ctx.table.store.stubDirs, ctx.settings).spansDir,
-    sha256: sha256Hex,
-    ...(horizon === undefined ? {} : { horizon }),
-  });
 }
 
 /** What the conversation's latest epoch froze, of every kind (`shasFrozenBy`): the working set keeps their read-backs. */

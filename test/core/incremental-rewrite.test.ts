@@ -4,7 +4,7 @@ import type { FrozenBlock } from '../../src/core/epoch-types.js';
 import { indexIncrementally } from '../../src/core/rewrite/incremental-index.js';
 import { rewriteIncrementally, type IncrementalRewrite } from '../../src/core/rewrite/incremental-rewrite.js';
 import { freezeBlock, planElision } from '../../src/core/plan-elision.js';
-import { rewriteRequest, type RewriteOptions } from '../../src/core/epochs/tool-results.js';
+import { rewriteRequest, type RewriteOptions } from '../../src/core/epochs/tool-results/tool-results.js';
 import type { RewriteMemo } from '../../src/core/rewrite/rewrite-memo.js';
 import { conversation, filler, fromUtf8, mustIndex, plain, sha256, utf8 } from './bodies.js';
 

@@ -15,7 +15,7 @@ import { currentTask } from '../../src/core/labels/current-task.js';
 import { lastTurnIndex } from '../../src/core/last-turn.js';
 import { freezeBlock, planElision } from '../../src/core/plan-elision.js';
 import { readNewestToolCalls } from '../../src/core/read-tool-calls.js';
-import { rewriteRequest } from '../../src/core/epochs/tool-results.js';
+import { rewriteRequest } from '../../src/core/epochs/tool-results/tool-results.js';
 import { filler, mustIndex, sha256, utf8 } from './bodies.js';
 
 const PROMPT = 'Find why the build fails and fix it.';

@@ -4,19 +4,19 @@
  * two implementations, tool results and spans.
  */
 export * from './epoch-planner.js';
-export * from './tool-results-latch.js';
-export * from './spans-latch.js';
+export * from './tool-results/tool-results-latch.js';
+export * from './spans/spans-latch.js';
 export * from './epoch-applier.js';
 export * from './apply.js';
 export * from './check-outside.js';
-export * from './check-tool-results.js';
-export * from './check-spans.js';
+export * from './tool-results/check-tool-results.js';
+export * from './spans/check-spans.js';
 export * from './inflate.js';
 export * from './stub-cache.js';
 export * from './judge-items.js';
-export * from './find-span-stubs.js';
-export * from './tool-results.js';
-export * from './spans.js';
+export * from './spans/find-span-stubs.js';
+export * from './tool-results/tool-results.js';
+export * from './spans/spans.js';
 export * from './working-set.js';
 export * from './request-tokens.js';
 export * from './frozen-items.js';

@@ -1,6 +1,6 @@
 /**
  * Inflate: rebuild the original request from a rewritten one (docs/design.md invariant 5). The core
- * finds the stubs of every kind (tool results here, spans in find-span-stubs.ts) and splices the
+ * finds the stubs of every kind (tool results here, spans in spans/find-span-stubs.ts) and splices the
  * originals back in one plan; the edge reads the files.
  */
 import { decodeJsonString, encodeJsonString } from '../json-string.js';

@@ -1,7 +1,7 @@
 /**
  * The working set (docs/shed.md and docs/rescue.md, "The working set"): what the model brought
- * back stays in front of it. One rule that both kinds of epoch ask (tool-results-latch.ts and
- * spans-latch.ts), decided from the body and what the epochs froze, so replay and the proxy agree:
+ * back stays in front of it. One rule that both kinds of epoch ask (tool-results/tool-results-latch.ts and
+ * spans/spans-latch.ts), decided from the body and what the epochs froze, so replay and the proxy agree:
  *
  * - the answer of every call that brought stored text back (a `restore` over MCP, a Read of a
  *   span's `.md`/`.json` or of an elided file: core/shed/restore-call.ts) made since the person's

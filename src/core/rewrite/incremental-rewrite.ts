@@ -16,8 +16,8 @@
  * k compare exactly what they compared for O, and passed.
  */
 import { appliedOf, applyEpochs, applyIndexed, judgeThinkingOf, noneApplied, passthroughOf, thinkingOf, type IndexedApply } from '../epochs/apply.js';
-import { checkIndexedRewrite } from '../epochs/check-tool-results.js';
-import { TOOL_RESULTS, type BlockVerdict, type RewriteOptions, type RewriteOutcome, type SkippedBlock } from '../epochs/tool-results.js';
+import { checkIndexedRewrite } from '../epochs/tool-results/check-tool-results.js';
+import { TOOL_RESULTS, type BlockVerdict, type RewriteOptions, type RewriteOutcome, type SkippedBlock } from '../epochs/tool-results/tool-results.js';
 import type { FrozenBlock } from '../epoch-types.js';
 import type { IncrementalIndex } from './incremental-index.js';
 import { createMemo, memoServes, type RewriteMemo } from './rewrite-memo.js';

@@ -5,7 +5,7 @@
  */
 import type { FrozenBlock } from '../epoch-types.js';
 import type { Sha256 } from '../ports.js';
-import type { BlockVerdict } from '../epochs/tool-results.js';
+import type { BlockVerdict } from '../epochs/tool-results/tool-results.js';
 import type { FrozenThinking, ThinkingVerdict } from '../thinking-types.js';
 import type { ResumableIndex, TranscriptIndex } from '../transcript-index.js';
 

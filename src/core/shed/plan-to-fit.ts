@@ -90,7 +90,7 @@ function short(fitted: FittedPlan): FittedPlan {
   return fitted.kind === 'none' ? fitted : { ...fitted, short: 'kept_over_window' };
 }
 
-/** The figures an epoch records of a fitted plan (core/epochs/spans-latch.ts). */
+/** The figures an epoch records of a fitted plan (core/epochs/spans/spans-latch.ts). */
 export function shedFitOf(fitted: Extract<FittedPlan, { kind: 'planned' }>, limit: number): ShedFit {
   return { recentTokens: fitted.recentTokens, estimatedTokens: fitted.estimatedTokens, limit, ...(fitted.short === undefined ? {} : { short: fitted.short }) };
 }

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { ApiDialect } from '../../../src/core/dialects/dialect.js';
 import { MESSAGES_API } from '../../../src/core/dialects/messages.js';
 import { applyEpochs, noneApplied, thinkingOf } from '../../../src/core/epochs/apply.js';
-import { SPANS } from '../../../src/core/epochs/spans.js';
-import { TOOL_RESULTS } from '../../../src/core/epochs/tool-results.js';
+import { SPANS } from '../../../src/core/epochs/spans/spans.js';
+import { TOOL_RESULTS } from '../../../src/core/epochs/tool-results/tool-results.js';
 import type { FrozenThinking } from '../../../src/core/thinking-types.js';
 import { sha256, utf8 } from '../bodies.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyInflate, findStubs, restoredContent } from '../../../src/core/epochs/inflate.js';
 import { encodeJsonString } from '../../../src/core/json-string.js';
 import { freezeBlock, planElision } from '../../../src/core/plan-elision.js';
-import { rewriteRequest } from '../../../src/core/epochs/tool-results.js';
+import { rewriteRequest } from '../../../src/core/epochs/tool-results/tool-results.js';
 import { renderStub } from '../../../src/core/stub.js';
 import { conversation, filler, fromUtf8, mustIndex, plain, replaceNth, sha256, utf8 } from '../bodies.js';
 

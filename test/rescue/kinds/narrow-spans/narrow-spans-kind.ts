@@ -7,7 +7,7 @@
 import { fixedRecentBudget, spansLatch } from '../../../../src/core/index.js';
 import type { LatchContext } from '../../../../src/rescue/latch-conversation.js';
 import { plannedKind, type LatchKind } from '../../../../src/rescue/latch-kind.js';
-import { applySpans } from '../../../../src/rescue/latch-kinds.js';
+import { applySpans } from '../../../../src/rescue/kinds/spans/span-kind.js';
 import { stubDirsOf } from '../../../../src/rescue/stub-dirs.js';
 import { sha256Hex } from '../../../../src/state/sha256-hex.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyInflate, findSpanStubs, freezeSpan, planShed, applyEpochs, SPANS, type PlannedSpan, readMessagesFacts } from '../../../src/core/index.js';
-import { SMALL_RECENT_TOKENS, bodyOf, fromUtf8, mustIndex, prompt, session, sha256, utf8 } from '../shed/shed-bodies.js';
+import { applyInflate, findSpanStubs, freezeSpan, planShed, applyEpochs, SPANS, type PlannedSpan, readMessagesFacts } from '../../../../src/core/index.js';
+import { SMALL_RECENT_TOKENS, bodyOf, fromUtf8, mustIndex, prompt, session, sha256, utf8 } from '../../shed/shed-bodies.js';
 
 const DIR = '/state/spans';
 

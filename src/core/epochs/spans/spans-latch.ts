@@ -3,17 +3,17 @@
  * replaced by one stub message that names its files. The span is weighed by the burst gate always,
  * on a threshold latch (core/shed/weigh-span.ts) and on an overflow (at the refusal's fullness).
  */
-import type { OverflowTake } from '../overflow-decision.js';
-import type { SpanPart } from '../plan-record.js';
-import type { GateDecision } from '../break-even.js';
-import type { Sha256 } from '../ports.js';
-import { freezeSpan } from '../shed/plan-span.js';
-import { planShedToFit, shedFitOf } from '../shed/plan-to-fit.js';
-import { recentBudgetTokens, SHED_POLICY_NAME, SHED_POLICY_VERSION, type PlannedSpan, type ShedFit, type ShedPolicy } from '../shed-types.js';
-import { gateInputOf, weighSpan } from '../shed/weigh-span.js';
-import type { EpochPlanner, OverflowAsk } from './epoch-planner.js';
-import { bytesWithSpans, pressedReading } from './request-tokens.js';
-import { workingSetOfAsk } from './working-set.js';
+import type { OverflowTake } from '../../overflow-decision.js';
+import type { SpanPart } from '../../plan-record.js';
+import type { GateDecision } from '../../break-even.js';
+import type { Sha256 } from '../../ports.js';
+import { freezeSpan } from '../../shed/plan-span.js';
+import { planShedToFit, shedFitOf } from '../../shed/plan-to-fit.js';
+import { recentBudgetTokens, SHED_POLICY_NAME, SHED_POLICY_VERSION, type PlannedSpan, type ShedFit, type ShedPolicy } from '../../shed-types.js';
+import { gateInputOf, weighSpan } from '../../shed/weigh-span.js';
+import type { EpochPlanner, OverflowAsk } from '../epoch-planner.js';
+import { bytesWithSpans, pressedReading } from '../request-tokens.js';
+import { workingSetOfAsk } from '../working-set.js';
 
 /** What a span epoch freezes: the span, the recent window's budget it was planned with, and near the window its fit. */
 export interface SpanLatchChoice {

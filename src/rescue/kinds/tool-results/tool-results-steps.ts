@@ -27,16 +27,16 @@ import {
   weighGate,
   type ToolResultsChoice,
   type ToolResultsLatch,
-} from '../core/index.js';
-import { sha256Hex } from '../state/sha256-hex.js';
-import { commonPrefixLength } from './common-prefix-length.js';
-import { stubDirsOf } from './stub-dirs.js';
-import type { ConversationEntry } from './conversation-table.js';
-import { DEFAULT_CLASSIFIER_TIMEOUT_MS } from './engine-settings.js';
-import type { ClassifierReport, EngineRequest } from './engine-types.js';
-import type { LatchContext } from './latch-conversation.js';
-import type { EligibilitySlot } from './latch-kind.js';
-import { labelByModel } from './model-labels.js';
+} from '../../../core/index.js';
+import { sha256Hex } from '../../../state/sha256-hex.js';
+import { commonPrefixLength } from '../../common-prefix-length.js';
+import { stubDirsOf } from '../../stub-dirs.js';
+import type { ConversationEntry } from '../../conversation-table.js';
+import { DEFAULT_CLASSIFIER_TIMEOUT_MS } from '../../engine-settings.js';
+import type { ClassifierReport, EngineRequest } from '../../engine-types.js';
+import type { LatchContext } from '../../latch-conversation.js';
+import type { EligibilitySlot } from '../../latch-kind.js';
+import { labelByModel } from '../../model-labels.js';
 
 /** What a tool-result step needs of the request. */
 export interface ToolResultsRequest {

@@ -3,12 +3,12 @@
  * the one decision on the blocks' sizes, then the kind's own steps after it
  * (tool-results-steps.ts), and its apply, from the conversation's last rewrite when it serves.
  */
-import { rewriteIncrementally, toolResultsLatch, type FrozenBlock, type FrozenItems, type ToolResultsLatch } from '../core/index.js';
-import { sha256Hex } from '../state/sha256-hex.js';
-import { sharedApplyOptions, type ApplyDeps, type KindApplied, type KindApplyAsk } from './kind-apply.js';
-import type { LatchContext } from './latch-conversation.js';
-import { holdOf, plannedKind, type LatchKind } from './latch-kind.js';
-import { stubDirsOf } from './stub-dirs.js';
+import { rewriteIncrementally, toolResultsLatch, type FrozenBlock, type FrozenItems, type ToolResultsLatch } from '../../../core/index.js';
+import { sha256Hex } from '../../../state/sha256-hex.js';
+import { sharedApplyOptions, type ApplyDeps, type KindApplied, type KindApplyAsk } from '../../kind-apply.js';
+import type { LatchContext } from '../../latch-conversation.js';
+import { holdOf, plannedKind, type LatchKind } from '../../latch-kind.js';
+import { stubDirsOf } from '../../stub-dirs.js';
 import { afterDecision, takeOnSizes } from './tool-results-steps.js';
 
 /** The tool-result kind's record for the registry (latch-kinds.ts). */

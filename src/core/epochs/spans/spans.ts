@@ -4,16 +4,16 @@
  * The separators around a span lie outside it and stay, so one message in place of many keeps
  * the array's commas right. apply.ts runs the rest.
  */
-import type { TranscriptIndex } from '../transcript-index.js';
-import type { FrozenSpan, SkippedSpan, SpanSkipReason, SpanVerdict } from '../shed-types.js';
-import { isModelTurnRole } from '../shed/responses-facts.js';
-import { spanStubMessage } from '../shed/span-stub.js';
-import type { EpochOutcome } from './apply.js';
+import type { TranscriptIndex } from '../../transcript-index.js';
+import type { FrozenSpan, SkippedSpan, SpanSkipReason, SpanVerdict } from '../../shed-types.js';
+import { isModelTurnRole } from '../../shed/responses-facts.js';
+import { spanStubMessage } from '../../shed/span-stub.js';
+import type { EpochOutcome } from '../apply.js';
 import { checkShed, type AppliedSpan } from './check-spans.js';
-import type { EpochApplier, ItemOptions, JudgedItems } from './epoch-applier.js';
+import type { EpochApplier, ItemOptions, JudgedItems } from '../epoch-applier.js';
 import { findSpanStubs, type FoundSpanStub } from './find-span-stubs.js';
-import { judgeItems, type Taken } from './judge-items.js';
-import { cachedStubs } from './stub-cache.js';
+import { judgeItems, type Taken } from '../judge-items.js';
+import { cachedStubs } from '../stub-cache.js';
 
 /** What the splice needs from outside. */
 export interface ShedOptions extends ItemOptions<FrozenSpan> {

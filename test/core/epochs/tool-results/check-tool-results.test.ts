@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { checkIndexedRewrite, checkOutput, checkRewrite, type StubbedBlock } from '../../../src/core/epochs/check-tool-results.js';
-import { encodeJsonString } from '../../../src/core/json-string.js';
-import { applySplices } from '../../../src/core/splices.js';
-import { renderStub } from '../../../src/core/stub.js';
-import { filler, fromUtf8, mustIndex, utf8 } from '../bodies.js';
+import { checkIndexedRewrite, checkOutput, checkRewrite, type StubbedBlock } from '../../../../src/core/epochs/tool-results/check-tool-results.js';
+import { encodeJsonString } from '../../../../src/core/json-string.js';
+import { applySplices } from '../../../../src/core/splices.js';
+import { renderStub } from '../../../../src/core/stub.js';
+import { filler, fromUtf8, mustIndex, utf8 } from '../../bodies.js';
 
 const INPUT = utf8(
   JSON.stringify({

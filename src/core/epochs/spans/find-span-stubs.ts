@@ -2,11 +2,11 @@
  * Inflate for shed spans: find the stub messages in a shed body; inflate.ts splices each span's
  * exact bytes back in its place. The edge reads `<state>/spans/<sha256>.json` and checks its hash.
  */
-import { decodeJsonString } from '../json-string.js';
-import { parseSpanStub, SPAN_STUB_PREFIX, type ParsedSpanStub } from '../shed/span-stub.js';
-import { scanObject, scanString, scanValue } from '../json-scan.js';
-import { isItemMessage } from '../shed/responses-facts.js';
-import type { Span, TranscriptIndex } from '../transcript-index.js';
+import { decodeJsonString } from '../../json-string.js';
+import { parseSpanStub, SPAN_STUB_PREFIX, type ParsedSpanStub } from '../../shed/span-stub.js';
+import { scanObject, scanString, scanValue } from '../../json-scan.js';
+import { isItemMessage } from '../../shed/responses-facts.js';
+import type { Span, TranscriptIndex } from '../../transcript-index.js';
 
 /** A span stub found in a shed body. */
 export interface FoundSpanStub {

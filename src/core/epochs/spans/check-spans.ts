@@ -5,12 +5,12 @@
  * the roles and tool pairs around each stub as the API requires. The output is re-indexed by the
  * body's own API (`reindex`): a Responses stub is followed by an item only the model writes.
  */
-import { bytesEqual } from '../block-text.js';
-import { applySplices, planSplices } from '../splices.js';
-import type { ThinkingSplice } from '../thinking/remove-thinking.js';
-import { isModelTurnRole } from '../shed/responses-facts.js';
-import { indexTranscript, type IndexOutcome, type TranscriptIndex } from '../transcript-index.js';
-import { checkOutsideMessages } from './check-outside.js';
+import { bytesEqual } from '../../block-text.js';
+import { applySplices, planSplices } from '../../splices.js';
+import type { ThinkingSplice } from '../../thinking/remove-thinking.js';
+import { isModelTurnRole } from '../../shed/responses-facts.js';
+import { indexTranscript, type IndexOutcome, type TranscriptIndex } from '../../transcript-index.js';
+import { checkOutsideMessages } from '../check-outside.js';
 
 /** A span the splice replaced, and the stub message it put in its place. */
 export interface AppliedSpan {

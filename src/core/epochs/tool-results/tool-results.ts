@@ -3,17 +3,17 @@
  * checked to be still the block the epoch froze, and its `content` value replaced by a stub
  * (docs/core.md, "The rewrite"). apply.ts runs the rest.
  */
-import type { FrozenBlock } from '../epoch-types.js';
-import { encodeJsonString } from '../json-string.js';
-import type { BlockSkipReason } from '../passthrough-reasons.js';
-import { renderStub } from '../stub.js';
-import type { ToolResultInfo, TranscriptIndex } from '../transcript-index.js';
-import { applyEpochs, type EpochOutcome } from './apply.js';
+import type { FrozenBlock } from '../../epoch-types.js';
+import { encodeJsonString } from '../../json-string.js';
+import type { BlockSkipReason } from '../../passthrough-reasons.js';
+import { renderStub } from '../../stub.js';
+import type { ToolResultInfo, TranscriptIndex } from '../../transcript-index.js';
+import { applyEpochs, type EpochOutcome } from '../apply.js';
 import { checkOutput, checkRewrite, type StubbedBlock } from './check-tool-results.js';
-import type { EpochApplier, ItemOptions, JudgedItems } from './epoch-applier.js';
-import { findStubs, type FoundStub } from './inflate.js';
-import { judgeItems } from './judge-items.js';
-import { cachedStubs } from './stub-cache.js';
+import type { EpochApplier, ItemOptions, JudgedItems } from '../epoch-applier.js';
+import { findStubs, type FoundStub } from '../inflate.js';
+import { judgeItems } from '../judge-items.js';
+import { cachedStubs } from '../stub-cache.js';
 
 /** A frozen block left alone in this request, and why. */
 export interface SkippedBlock {

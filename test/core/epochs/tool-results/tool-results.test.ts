@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { FrozenBlock } from '../../../src/core/epoch-types.js';
-import { encodeJsonString } from '../../../src/core/json-string.js';
-import { freezeBlock, planElision } from '../../../src/core/plan-elision.js';
-import { applyIndexed, noneApplied } from '../../../src/core/epochs/apply.js';
-import { rewriteRequest, TOOL_RESULTS, type RewriteOptions } from '../../../src/core/epochs/tool-results.js';
-import { applySplices } from '../../../src/core/splices.js';
-import { renderStub } from '../../../src/core/stub.js';
-import { conversation, filler, fromUtf8, mustIndex, plain, rawBytes, replaceNth, sha256, utf8 } from '../bodies.js';
+import type { FrozenBlock } from '../../../../src/core/epoch-types.js';
+import { encodeJsonString } from '../../../../src/core/json-string.js';
+import { freezeBlock, planElision } from '../../../../src/core/plan-elision.js';
+import { applyIndexed, noneApplied } from '../../../../src/core/epochs/apply.js';
+import { rewriteRequest, TOOL_RESULTS, type RewriteOptions } from '../../../../src/core/epochs/tool-results/tool-results.js';
+import { applySplices } from '../../../../src/core/splices.js';
+import { renderStub } from '../../../../src/core/stub.js';
+import { conversation, filler, fromUtf8, mustIndex, plain, rawBytes, replaceNth, sha256, utf8 } from '../../bodies.js';
 
 const DIR = '/state/elided';
 const OPTIONS: RewriteOptions = { elidedDir: DIR, sha256 };

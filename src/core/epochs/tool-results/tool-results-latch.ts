@@ -2,23 +2,23 @@
  * The tool-result kind's latch side (rescue mode, docs/rescue.md): an epoch freezes the eligible
  * tool_result contents not frozen yet (core/plan-elision.ts), each replaced by a stub that names
  * its elided file. Labels (docs/labels.md), the classifier and `--gate` are steps of this kind
- * only; the engine takes them (rescue/tool-results-steps.ts) and hands their outcome back here.
+ * only; the engine takes them (rescue/kinds/tool-results/tool-results-steps.ts) and hands their outcome back here.
  */
-import type { EpochTake } from '../epoch-take.js';
-import type { ElisionPolicy, FrozenBlock } from '../epoch-types.js';
-import { encodeJsonString } from '../json-string.js';
-import { freezeLabelled } from '../labels/freeze-labelled.js';
-import { LABELS_POLICY_VERSION, type BlockLabel } from '../label-types.js';
-import { DEFAULT_TOKENS_PER_BYTE, fullnessOf, type DecidedBlock } from '../latch-decision.js';
-import type { OverflowTake } from '../overflow-decision.js';
-import { freezeBlock, planElision, POLICY_NAME, POLICY_VERSION, type PlannedBlock } from '../plan-elision.js';
-import type { PlannedFile, ToolResultsPart } from '../plan-record.js';
-import type { Sha256 } from '../ports.js';
-import { GATE_CEILING, type GateDecision, type GateInput } from '../break-even.js';
-import { renderStub } from '../stub.js';
-import type { EpochAsk, EpochPlanner, OverflowAsk } from './epoch-planner.js';
-import { bytesWithBlocks, pressedReading } from './request-tokens.js';
-import { workingSetOfAsk, workingSetOrdinals } from './working-set.js';
+import type { EpochTake } from '../../epoch-take.js';
+import type { ElisionPolicy, FrozenBlock } from '../../epoch-types.js';
+import { encodeJsonString } from '../../json-string.js';
+import { freezeLabelled } from '../../labels/freeze-labelled.js';
+import { LABELS_POLICY_VERSION, type BlockLabel } from '../../label-types.js';
+import { DEFAULT_TOKENS_PER_BYTE, fullnessOf, type DecidedBlock } from '../../latch-decision.js';
+import type { OverflowTake } from '../../overflow-decision.js';
+import { freezeBlock, planElision, POLICY_NAME, POLICY_VERSION, type PlannedBlock } from '../../plan-elision.js';
+import type { PlannedFile, ToolResultsPart } from '../../plan-record.js';
+import type { Sha256 } from '../../ports.js';
+import { GATE_CEILING, type GateDecision, type GateInput } from '../../break-even.js';
+import { renderStub } from '../../stub.js';
+import type { EpochAsk, EpochPlanner, OverflowAsk } from '../epoch-planner.js';
+import { bytesWithBlocks, pressedReading } from '../request-tokens.js';
+import { workingSetOfAsk, workingSetOrdinals } from '../working-set.js';
 
 /** What a tool-result epoch freezes: the blocks it adds and, from policy version 3, their labels. */
 export interface ToolResultsChoice {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { freezeSpan, planShed, applyEpochs, SPANS, spanStubMessage, type FrozenSpan, type ShedOptions, readMessagesFacts } from '../../../src/core/index.js';
-import { validateMessagesRequest } from '../../support/messages-validator.js';
-import { SMALL_RECENT_TOKENS, bodyOf, fromUtf8, mustIndex, session, sha256, utf8, withBreakpoint, type Message } from '../shed/shed-bodies.js';
+import { freezeSpan, planShed, applyEpochs, SPANS, spanStubMessage, type FrozenSpan, type ShedOptions, readMessagesFacts } from '../../../../src/core/index.js';
+import { validateMessagesRequest } from '../../../support/messages-validator.js';
+import { SMALL_RECENT_TOKENS, bodyOf, fromUtf8, mustIndex, session, sha256, utf8, withBreakpoint, type Message } from '../../shed/shed-bodies.js';
 
 const DIR = '/state/spans';
 const OPTIONS: ShedOptions = { spansDir: DIR, sha256 };

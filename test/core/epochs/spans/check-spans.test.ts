@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applySplices, checkShed, type AppliedSpan } from '../../../src/core/index.js';
-import { bodyOf, mustIndex, prompt, session, utf8 } from '../shed/shed-bodies.js';
+import { applySplices, checkShed, type AppliedSpan } from '../../../../src/core/index.js';
+import { bodyOf, mustIndex, prompt, session, utf8 } from '../../shed/shed-bodies.js';
 
 const STUB = utf8('{"role":"user","content":"stub"}');
 

@@ -3,11 +3,11 @@
  * its bytes, and must have the same messages, blocks, tool_use/tool_result pairs and thinking
  * blocks as the input, the same bytes outside `messages`, and a stub exactly where one was put.
  */
-import type { ApiDialect } from '../dialects/dialect.js';
-import { bytesEqual } from '../block-text.js';
-import type { Splice } from '../splices.js';
-import { indexResumable, type ResumableIndex, type TranscriptIndex } from '../transcript-index.js';
-import { checkOutsideMessages } from './check-outside.js';
+import type { ApiDialect } from '../../dialects/dialect.js';
+import { bytesEqual } from '../../block-text.js';
+import type { Splice } from '../../splices.js';
+import { indexResumable, type ResumableIndex, type TranscriptIndex } from '../../transcript-index.js';
+import { checkOutsideMessages } from '../check-outside.js';
 
 /** A spliced tool_result: its ordinal and the splice that replaced its content. */
 export interface StubbedBlock {

@@ -11,8 +11,8 @@ import {
   type ConversationRecord,
   type PlannedSpan,
   readMessagesFacts,
-} from '../../../src/core/index.js';
-import { SMALL_RECENT_TOKENS, bodyOf, session, sha256 } from '../shed/shed-bodies.js';
+} from '../../../../src/core/index.js';
+import { SMALL_RECENT_TOKENS, bodyOf, session, sha256 } from '../../shed/shed-bodies.js';
 
 const hex = (n: number): string => n.toString(16).padStart(64, '0');
 const GATE = decideBurst({ invalidatedSuffixTokens: 10, droppedCachedTokens: 100, turnsSoFar: 5, oneHourCache: false });

@@ -1,0 +1,100 @@
+/**
+ * An epoch kind's readers' record (`EpochKindInfo`) and what its hooks name: the type each kind's
+ * folder fills in (core/epochs/tool-results/, spans/, thinking-only/, a registered kind's own), and
+ * the registry (kind-info.ts) keeps by tag.
+ */
+import type { Epoch, EpochMode, FrozenBlock, KindTag } from '../epoch-types.js';
+import type { FrozenSpan } from '../shed-types.js';
+import type { FrozenThinking } from '../thinking-types.js';
+import type { BlockPosition } from '../thinking/list-thinking.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
+
+/**
+ * Where a kind's originals are kept (the store's `OriginalKind`): `elided`, `span` (the state's
+ * `spans/`), `thinking`, or a registered kind's own folder (`<state>/<folder>/`).
+ */
+export type OriginalFolder = string;
+/** The extensions an original file may have. */
+export type OriginalFileExt = 'txt' | 'json' | 'md';
+
+/** What each built-in kind freezes, by its tag. A registered kind's items are its own type. */
+export interface ItemsByKind {
+  readonly tool_results: FrozenBlock;
+  readonly span: FrozenSpan;
+  readonly thinking_only: FrozenThinking;
+}
+
+/** One original an item names, in its kind's folder: `<sha256>.<ext>`, of `bytes` bytes when it says. */
+export interface NamedOriginal {
+  readonly sha256: string;
+  readonly ext: OriginalFileExt;
+  /** The size the file must have; absent: any (a rendering). */
+  readonly bytes?: number;
+}
+
+/** Where inflate puts one original back: the bytes [start, end) of the body become the file's exact bytes. */
+export interface InflateSite {
+  readonly start: number;
+  readonly end: number;
+  readonly sha256: string;
+  readonly ext: OriginalFileExt;
+}
+
+/** One kind as the record, report, verify, restore and inflate code see it. */
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds kinds of any item type; each kind's hooks agree on its own
+export interface EpochKindInfo<Item = any> {
+  readonly tag: KindTag;
+  /**
+   * The `--mode` word for a built-in kind a conversation runs in, the `mode` its epochs carry in a
+   * record (absent there means `rescue`); undefined for a kind that goes with either mode (a
+   * correction) and for every registered kind.
+   */
+  readonly mode: EpochMode | undefined;
+  /**
+   * Report hook: what the reports count of the kind. `blocks`: tool results, summed in bytes and
+   * tokens, with refaults; `spans`: whole messages, counted per epoch and never summed; `thinking`:
+   * blocks removed, not counted as elided; `items`: a registered kind's items, counted.
+   */
+  readonly counts: 'blocks' | 'spans' | 'thinking' | 'items';
+  /** Record hook: whether `ctxshed elide` (trigger `command`) may latch an epoch of the kind. */
+  readonly byCommand: boolean;
+  /** Verify, show, restore and store hook: the folder its originals are kept in. */
+  readonly originals: OriginalFolder;
+  /**
+   * Verify, show and restore hook: the readable rendering of one original's exact bytes, kept
+   * beside them as `<sha256>.md`; absent when the exact bytes are what a reader is shown.
+   */
+  readonly render?: (bytes: Uint8Array, sha256: string) => string;
+  /**
+   * Restore hook, registered kinds: what `restore` and the restore route give back by handle (the
+   * sha256 of one of its files with extension `ext`), and the name the tools print for it; absent:
+   * none. The built-in kinds' are src/restore/restorable-kinds.ts's.
+   */
+  readonly restorable?: { readonly name: string; readonly ext: OriginalFileExt };
+  /** Items hook: the kind's items of one epoch (a registered kind's: `epoch.items[tag]`). */
+  readonly itemsOf: (epoch: Epoch) => readonly Item[];
+  /** Items hook: the order its items are kept in across epochs; absent: latch order. */
+  readonly order?: (a: Item, b: Item) => number;
+  /** Files hook: the originals one item names in `originals`, each durable before a record names it. */
+  readonly filesOf: (item: Item) => readonly NamedOriginal[];
+  /** Record hook, registered kinds: what is wrong with one item as read from a record (`at` names it). */
+  readonly checkItem?: (item: unknown, at: string) => string[];
+  /**
+   * Inflate hook, registered kinds: where in a body the kind's stubs of `items` (every record's)
+   * stand, each put back as the original file it names; nothing else (text that only looks like a
+   * stub is the client's own).
+   */
+  readonly inflate?: (body: Uint8Array, index: TranscriptIndex, items: readonly Item[]) => readonly InflateSite[];
+  /**
+   * Correction hook: the first place one item changes a body of `index`, as the first position a
+   * thinking block it invalidated may lie at (after a stubbed block; a shed span's first message),
+   * or undefined when the item is not in this body. A correction epoch removes every thinking
+   * block from the earliest such place on (docs/rescue.md, "Preserved thinking"). Absent: the
+   * kind changes no body a thinking block could follow (a kind that, as the test kind, touches no
+   * message with thinking).
+   */
+  readonly changesAt?: (item: Item, index: TranscriptIndex) => BlockPosition | undefined;
+}
+
+/** The order of items kept by ordinal (tool results, thinking blocks). */
+export const byOrdinal = (a: { readonly ordinal: number }, b: { readonly ordinal: number }): number => a.ordinal - b.ordinal;

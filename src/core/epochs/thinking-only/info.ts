@@ -1,0 +1,20 @@
+/**
+ * The thinking kind's readers' record: the thinking blocks an epoch removes on a model that runs
+ * the prefix check, their originals in `thinking/` (docs/rescue.md, "Preserved thinking"). A
+ * thinking block goes with any epoch on such a model, not only a correction's.
+ */
+import type { FrozenThinking } from '../../thinking-types.js';
+import { byOrdinal, type EpochKindInfo } from '../kind-record.js';
+
+/** The thinking kind, as the record, report, verify, restore and inflate code see it. */
+export const THINKING_ONLY_INFO: EpochKindInfo<FrozenThinking> & { readonly tag: 'thinking_only' } = {
+  tag: 'thinking_only',
+  mode: undefined,
+  counts: 'thinking',
+  byCommand: false,
+  originals: 'thinking',
+  itemsOf: (e) => e.thinking ?? [],
+  order: byOrdinal,
+  filesOf: (t) => [{ sha256: t.sha256, ext: 'json', bytes: t.jsonBytes }],
+  changesAt: (t, index) => (t.messageIndex < index.messages.length ? { messageIndex: t.messageIndex, blockIndex: t.blockIndex + 1 } : undefined),
+};

@@ -1,0 +1,38 @@
+/**
+ * The span kind's engine half (shed mode, docs/shed.md): its latch is its planner's take
+ * (core/epochs/spans/spans-latch.ts, the burst gate inside it), its apply one stub message per
+ * shed span. Its readers' half is core/epochs/spans/info.ts.
+ */
+import { applyEpochs, DEFAULT_SHED_POLICY, SPANS, spansLatch, type FrozenItems, type FrozenSpan } from '../../../core/index.js';
+import { sha256Hex } from '../../../state/sha256-hex.js';
+import { sharedApplyOptions, type ApplyDeps, type KindApplied, type KindApplyAsk } from '../../kind-apply.js';
+import type { LatchContext } from '../../latch-conversation.js';
+import { plannedKind, type LatchKind } from '../../latch-kind.js';
+import { stubDirsOf } from '../../stub-dirs.js';
+
+/** The span kind (shed mode, docs/shed.md): its planner's take is its whole latch; the burst gate is inside it. */
+export const SPANS_KIND: LatchKind = plannedKind({ tag: 'span', carries: (api) => api.supports.spans, plannerOf: spansOf, apply: applySpans });
+
+/** One stub message per shed span (core/epochs/spans/spans.ts): the span kind's apply, and any kind's that stubs spans alike. */
+export function applySpans(deps: ApplyDeps, ask: KindApplyAsk, snap: FrozenItems): KindApplied {
+  const { indexed } = ask;
+  const index = indexed.outcome.kind === 'indexed' ? { index: indexed.outcome.index } : {};
+  const options = {
+    ...sharedApplyOptions(deps, ask.api, snap),
+    ...index,
+    spansDir: deps.stubs.spansDir,
+    isAvailable: (s: FrozenSpan) => deps.files.hasSpan(s),
+  };
+  return { outcome: applyEpochs(SPANS, ask.body, snap.span, options), how: {} };
+}
+
+/** The span kind's planner, set as the engine is. */
+function spansOf(ctx: LatchContext) {
+  const { horizon } = ctx.settings;
+  return spansLatch({
+    policy: ctx.settings.shedPolicy ?? DEFAULT_SHED_POLICY,
+    spansDir: stubDirsOf(ctx.table.store.stubDirs, ctx.settings).spansDir,
+    sha256: sha256Hex,
+    ...(horizon === undefined ? {} : { horizon }),
+  });
+}
