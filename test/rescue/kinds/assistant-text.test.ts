@@ -268,3 +268,31 @@ describe("a registered kind's originals outside its folder: show, ls and the res
     expect(decodeList(JSON.stringify(old)).conversations[0]!.originals).toEqual([]);
   });
 });
+
+describe("a registered kind's originals in the working set", () => {
+  it('should count a restore of one of its originals as a bring-back in the record, as a block or span is counted', async () => {
+    const latching = requestsOf(6);
+    const dir = await tempStateDir('ctxshed-assistant-text-');
+    const engine = new EpochEngine(await openStateDir(dir), SETTINGS);
+    let key: string | undefined;
+    for (const body of latching) {
+      const prepared = await engine.prepare(request(body));
+      engine.observe(prepared, { status: 200, usage: FULL });
+      key ??= prepared.key;
+    }
+    await engine.settle();
+    const state = await openStateDir(dir);
+    const [item] = (await readConversation(state, key!))!.epochs.flatMap((e) => (e.items?.['assistant_text'] ?? []) as FrozenText[]);
+    // The client's next request: the model called the restore tool on that text, and has its answer.
+    const next = JSON.parse(Buffer.from(requestsOf(7).at(-1)!).toString('utf8')) as { messages: unknown[] };
+    next.messages.push(
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_r1', name: 'mcp__ctxshed__restore', input: { handle: item!.sha256 } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_r1', content: 'the text, back' }] },
+    );
+
+    await engine.prepare(request(ENCODER.encode(JSON.stringify(next))));
+    await engine.settle();
+
+    expect((await readConversation(state, key!))!.bringBacks).toEqual({ [item!.sha256]: 1 });
+  });
+});
