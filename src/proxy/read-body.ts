@@ -56,7 +56,6 @@ export async function readBody(request: Pick<EdgeRequest, 'body' | 'headers'>, l
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
 }
 
-/** Pulls the chunks into `chunks` (their total to `sized`) until the end, a refusal, or a stall. */
 /** What to do with one chunk: keep it, or refuse the body (its rest is then read and dropped). */
 function takeChunk(chunk: Buffer, limits: BodyLimits, size: number): BodyRefusal | undefined {
   const { max, budget } = limits;
@@ -116,6 +115,7 @@ function readStream(
   });
 }
 
+/** Pulls the chunks into `chunks` (their total to `sized`) until the end, a refusal, or a stall. */
 async function readChunks(
   iterator: AsyncIterator<Uint8Array>,
   limits: BodyLimits,
