@@ -17,11 +17,13 @@ export function newBringBacks(entry: ConversationEntry, body: Uint8Array, index:
   if (!hasFrozenItems(entry.items)) return [];
   const counted = COUNTED.get(entry) ?? new Set<string>();
   COUNTED.set(entry, counted);
-  const stored = frozenShas(entry.items);
+  // Every frozen item's sha256, read only once a call brings something back: most requests have none.
+  let stored: Set<string> | undefined;
   const shas: string[] = [];
   for (const call of api.newestCalls(body, index)) {
     if (counted.has(call.id) || !isRestoreCall(call)) continue;
     counted.add(call.id);
+    stored ??= frozenShas(entry.items);
     shas.push(...new Set(shasReadBack(call, stored)));
   }
   return shas;
