@@ -5,6 +5,9 @@
  * measured interleaved in one run:
  *   - direct: client -> upstream
  *   - pipe:   client -> a bare node:http pass-through (no parsing: the floor) -> upstream
+ *   - held pipe: the same pass-through, but it reads the whole body before it sends it on: the
+ *     floor of any proxy that must see the body whole before it forwards (ctxshed names the
+ *     conversation and may rewrite any byte, so it does)
  *   - ctxshed, no epoch: the real proxy; the conversation is named and the body passes through
  *   - ctxshed, epoch: the real proxy with an epoch latched for this conversation: each request is
  *     rewritten from the conversation's last rewrite (core/incremental-rewrite.ts)
@@ -53,13 +56,14 @@ export interface Timing {
 }
 
 /** The paths measured, in the order of `targetsOf`. */
-const TARGETS = ['direct', 'pipe', 'ctxshed', 'ctxshed+epoch', 'direct(epoch body)'] as const;
-const [DIRECT, PIPE, CTXSHED, EPOCH, DIRECT_EPOCH] = [0, 1, 2, 3, 4] as const;
+const TARGETS = ['direct', 'pipe', 'ctxshed', 'ctxshed+epoch', 'direct(epoch body)', 'held pipe'] as const;
+const [DIRECT, PIPE, CTXSHED, EPOCH, DIRECT_EPOCH, HELD] = [0, 1, 2, 3, 4, 5] as const;
 
 /** Runs the proxy benchmark and prints its table. */
 export async function runProxyBench(): Promise<void> {
   const upstream = await startUpstream();
   const pipe = await startBarePipe(upstream.port);
+  const held = await startBarePipe(upstream.port, true);
   const stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-bench-'));
   const state = await openStateDir(stateDir);
   const proxy = await startProxy(
@@ -86,7 +90,7 @@ export async function runProxyBench(): Promise<void> {
       const epoch = Array.from({ length: count }, () => new GrowingConversation(size, seed++));
       for (const c of epoch) await latchFor(state, c.first);
       for (const stream of [false, true]) {
-        const ports = { upstream: upstream.port, pipe: pipe.port, proxy: proxy.port };
+        const ports = { upstream: upstream.port, pipe: pipe.port, held: held.port, proxy: proxy.port };
         const { samples, sent } = await measureSize({ size, count, stream, plain, epoch, ports, agent });
         rows.push(...wallRows(size, stream, samples, sent));
         cpuRows.push(cpuRow(size, stream, samples));
@@ -98,15 +102,18 @@ export async function runProxyBench(): Promise<void> {
     agent.destroy();
     await proxy.close();
     pipe.server.close();
+    held.server.close();
     upstream.server.close();
     await fs.rm(stateDir, { recursive: true, force: true });
   }
-  console.log(formatTable(['body (sent)', 'response', 'direct', '+pipe', '+ctxshed', 'x pipe', 'goal', '+ctxshed epoch', 'epoch x pipe', 'goal'], rows));
-  console.log('\nthe same requests by process CPU time (median ms; client, pipe, proxy and upstream share this process)');
-  console.log(formatTable(['body', 'response', 'direct', '+pipe', '+ctxshed', 'x pipe', 'goal', '+ctxshed epoch', 'epoch x pipe', 'goal'], cpuRows));
+  const heads = ['+ctxshed', 'x pipe', 'goal', '+ctxshed epoch', 'epoch x pipe', 'goal', '+held pipe', 'x held', 'epoch x held'];
+  console.log(formatTable(['body (sent)', 'response', 'direct', '+pipe', ...heads], rows));
+  console.log('\nthe same requests by process CPU time (median ms; client, pipes, proxy and upstream share this process)');
+  console.log(formatTable(['body', 'response', 'direct', '+pipe', ...heads], cpuRows));
   console.log(
     `goals: without an epoch ctxshed adds at most ${GOAL_X_PIPE}x what the bare pipe adds, with one ${GOAL_EPOCH_X_PIPE}x; a ratio over its goal is marked *`,
   );
+  console.log('held pipe: the bare pipe reading the whole body before it sends it on; x held: what ctxshed adds over what it adds');
   console.log(
     `each round sends the next request (one more turn) of one of ${Object.values(CONVERSATIONS).join('/')} conversations per size; sse: ${SSE_EVENTS} events per response; load average ${loadAverage()} at the end`,
   );
@@ -118,7 +125,7 @@ interface SizeRun {
   readonly stream: boolean;
   readonly plain: readonly GrowingConversation[];
   readonly epoch: readonly GrowingConversation[];
-  readonly ports: { readonly upstream: number; readonly pipe: number; readonly proxy: number };
+  readonly ports: { readonly upstream: number; readonly pipe: number; readonly held: number; readonly proxy: number };
   readonly agent: http.Agent;
 }
 
@@ -142,6 +149,7 @@ async function measureSize(run: SizeRun): Promise<{ samples: Timing[][]; sent: n
       { port: ports.proxy, body: plainBody },
       { port: ports.proxy, body: epochBody },
       { port: ports.upstream, body: epochBody },
+      { port: ports.held, body: plainBody },
     ];
     for (let k = 0; k < targets.length; k++) {
       const t = (k + Math.max(round, 0)) % targets.length;
@@ -170,6 +178,7 @@ function wallRows(size: number, stream: boolean, samples: readonly Timing[][], s
     const pipeAdded = stat(PIPE, field, 0.5) - stat(DIRECT, field, 0.5);
     const ctxAdded = stat(CTXSHED, field, 0.5) - stat(DIRECT, field, 0.5);
     const epochAdded = stat(EPOCH, field, 0.5) - stat(DIRECT_EPOCH, field, 0.5);
+    const heldAdded = stat(HELD, field, 0.5) - stat(DIRECT, field, 0.5);
     return [
       `${mb(size)} (${mb(sorted[0]!)}-${mb(sorted.at(-1)!)})`,
       stream ? `sse ${field === 'firstByte' ? 'first byte' : 'last byte'}` : 'json',
@@ -181,6 +190,9 @@ function wallRows(size: number, stream: boolean, samples: readonly Timing[][], s
       added(EPOCH, DIRECT_EPOCH),
       ratio(epochAdded / pipeAdded, GOAL_EPOCH_X_PIPE),
       goal(GOAL_EPOCH_X_PIPE),
+      added(HELD, DIRECT),
+      (ctxAdded / heldAdded).toFixed(2),
+      (epochAdded / heldAdded).toFixed(2),
     ];
   });
 }
@@ -191,6 +203,7 @@ function cpuRow(size: number, stream: boolean, samples: readonly Timing[][]): st
   const pipeCpu = stat(PIPE) - stat(DIRECT);
   const ctxCpu = stat(CTXSHED) - stat(DIRECT);
   const epochCpu = stat(EPOCH) - stat(DIRECT_EPOCH);
+  const heldCpu = stat(HELD) - stat(DIRECT);
   return [
     mb(size),
     stream ? 'sse' : 'json',
@@ -202,6 +215,9 @@ function cpuRow(size: number, stream: boolean, samples: readonly Timing[][]): st
     ms(epochCpu),
     ratio(epochCpu / pipeCpu, GOAL_EPOCH_X_PIPE),
     goal(GOAL_EPOCH_X_PIPE),
+    ms(heldCpu),
+    (ctxCpu / heldCpu).toFixed(2),
+    (epochCpu / heldCpu).toFixed(2),
   ];
 }
 
@@ -312,8 +328,11 @@ export async function startUpstream(): Promise<{ server: http.Server; port: numb
   return { server, port: (server.address() as AddressInfo).port };
 }
 
-/** The floor: a pass-through proxy of a dozen lines, no parsing, no buffering. */
-async function startBarePipe(upstreamPort: number): Promise<{ server: http.Server; port: number }> {
+/**
+ * The floor: a pass-through proxy of a dozen lines, no parsing, no buffering. `held`: the same, but
+ * it reads the whole body first and sends it on in one write, as a proxy that must see it whole does.
+ */
+async function startBarePipe(upstreamPort: number, held = false): Promise<{ server: http.Server; port: number }> {
   const agent = new http.Agent({ keepAlive: true });
   const server = http.createServer((req, res) => {
     const up = http.request({ host: '127.0.0.1', port: upstreamPort, method: req.method, path: req.url, headers: req.headers, agent }, (upRes) => {
@@ -321,7 +340,13 @@ async function startBarePipe(upstreamPort: number): Promise<{ server: http.Serve
       upRes.pipe(res);
     });
     up.on('error', () => res.destroy());
-    req.pipe(up);
+    if (!held) {
+      req.pipe(up);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => up.end(Buffer.concat(chunks)));
   });
   server.keepAliveTimeout = KEEP_ALIVE_MS;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
