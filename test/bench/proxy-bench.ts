@@ -12,11 +12,13 @@
  *   - ctxshed, epoch: the real proxy with an epoch latched for this conversation: each request is
  *     rewritten from the conversation's last rewrite (core/incremental-rewrite.ts)
  * Each round sends the next request of one of several conversations per size (in turn), so the
- * bodies stay near their size over the run; the table says what sizes were sent.
+ * bodies stay near their size over the run; the table says what sizes were sent. The client runs in
+ * a thread of its own (bench-client.ts), as an agent is a process of its own.
  * Goals (issue 26): with an epoch, ctxshed adds at most 1.25x what the pipe adds; without, 1.1x.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -78,7 +80,7 @@ export async function runProxyBench(): Promise<void> {
     state,
     0,
   );
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const client = await startBenchClient();
   console.log('proxy: latency added over a direct connection to a local upstream (median / p90, ms), interleaved');
   console.log(`(${os.availableParallelism()} CPUs, load average ${loadAverage()} at start)`);
   const rows: string[][] = [];
@@ -91,7 +93,7 @@ export async function runProxyBench(): Promise<void> {
       for (const c of epoch) await latchFor(state, c.first);
       for (const stream of [false, true]) {
         const ports = { upstream: upstream.port, pipe: pipe.port, held: held.port, proxy: proxy.port };
-        const { samples, sent } = await measureSize({ size, count, stream, plain, epoch, ports, agent });
+        const { samples, sent } = await measureSize({ size, count, stream, plain, epoch, ports, client });
         rows.push(...wallRows(size, stream, samples, sent));
         cpuRows.push(cpuRow(size, stream, samples));
       }
@@ -99,7 +101,7 @@ export async function runProxyBench(): Promise<void> {
     const memos = proxy.engine.memoUsage();
     console.log(`rewrite memos the proxy holds at the end: ${memos.memos} (${(memos.bytes / 1e6).toFixed(1)} MB)`);
   } finally {
-    agent.destroy();
+    await client.close();
     await proxy.close();
     pipe.server.close();
     held.server.close();
@@ -126,7 +128,7 @@ interface SizeRun {
   readonly plain: readonly GrowingConversation[];
   readonly epoch: readonly GrowingConversation[];
   readonly ports: { readonly upstream: number; readonly pipe: number; readonly held: number; readonly proxy: number };
-  readonly agent: http.Agent;
+  readonly client: BenchClient;
 }
 
 /** The rounds of one size and response kind: every target once a round, in a rotating order. */
@@ -154,7 +156,7 @@ async function measureSize(run: SizeRun): Promise<{ samples: Timing[][]; sent: n
     for (let k = 0; k < targets.length; k++) {
       const t = (k + Math.max(round, 0)) % targets.length;
       const target = targets[t]!;
-      const timing = await post(run.agent, target.port, target.body);
+      const timing = await run.client.post(target.port, target.body);
       if (round >= 0) samples[t]!.push(timing);
     }
   }
@@ -351,6 +353,49 @@ async function startBarePipe(upstreamPort: number, held = false): Promise<{ serv
   server.keepAliveTimeout = KEEP_ALIVE_MS;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, port: (server.address() as AddressInfo).port };
+}
+
+/** The client thread (bench-client.ts): one request at a time, its timing back. */
+export interface BenchClient {
+  post(port: number, body: Buffer): Promise<Timing>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the client thread. The CPU time of a request is the whole process's over it (every
+ * thread's), as it was with the client in this thread; copying the body to the client is the same
+ * for every path, so it falls out of what a path adds.
+ */
+export async function startBenchClient(): Promise<BenchClient> {
+  const worker = new Worker(new URL('./bench-client.js', import.meta.url));
+  await new Promise<void>((resolve, reject) => worker.once('online', resolve).once('error', reject));
+  let next = 0;
+  const waiting = new Map<number, { resolve: (t: Timing) => void; reject: (e: Error) => void }>();
+  worker.on('message', (m: { id: number; timing?: Timing; error?: string }) => {
+    const w = waiting.get(m.id);
+    waiting.delete(m.id);
+    if (m.timing !== undefined) w?.resolve(m.timing);
+    else w?.reject(new Error(m.error ?? 'the bench client failed'));
+  });
+  return {
+    post: (port, body) =>
+      new Promise<Timing>((resolve, reject) => {
+        const id = next++;
+        waiting.set(id, { resolve, reject });
+        const c0 = process.cpuUsage();
+        worker.postMessage({ id, port, body });
+        waiting.set(id, {
+          resolve: (timing) => {
+            const c = process.cpuUsage(c0);
+            resolve({ ...timing, cpu: (c.user + c.system) / 1000 });
+          },
+          reject,
+        });
+      }),
+    close: async () => {
+      await worker.terminate();
+    },
+  };
 }
 
 /** POSTs `body` to /v1/messages on `port`; the times to the first and last response byte, in ms. */
