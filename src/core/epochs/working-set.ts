@@ -24,7 +24,7 @@ import { isRestoreCall } from '../shed/restore-call.js';
 import type { TranscriptIndex } from '../transcript-index.js';
 import type { Epoch } from '../epoch-types.js';
 import { itemsOfKind, type FrozenItems } from './frozen-items.js';
-import { epochKindInfos } from './kind-info.js';
+import { epochKindInfos, type EpochKindInfo } from './kind-info.js';
 
 /** Reads every tool call of a body by its id: the API dialect's `calls` (core/dialects/dialect.ts). */
 export type CallReader = (body: Uint8Array, index: TranscriptIndex) => ReadonlyMap<string, ToolCall>;
@@ -95,20 +95,21 @@ export function workingSetOf(
  * them is counted.
  */
 export function frozenShas(items: FrozenItems): Set<string> {
-  const shas = new Set<string>();
-  for (const kind of epochKindInfos()) {
-    for (const item of itemsOfKind(items, kind.tag)) for (const file of kind.filesOf(item)) shas.add(file.sha256);
-  }
-  return shas;
+  return shasNamed((kind) => itemsOfKind(items, kind.tag));
 }
 
 /** The sha256s one epoch froze, of every kind: the latest epoch's are the working set's `latest`. */
 export function shasFrozenBy(epoch: Epoch): string[] {
+  return [...shasNamed((kind) => kind.itemsOf(epoch))];
+}
+
+/** The sha256s every kind's files name, for the items `itemsOf` gives of each kind. */
+function shasNamed(itemsOf: (kind: EpochKindInfo) => readonly unknown[]): Set<string> {
   const shas = new Set<string>();
   for (const kind of epochKindInfos()) {
-    for (const item of kind.itemsOf(epoch)) for (const file of kind.filesOf(item)) shas.add(file.sha256);
+    for (const item of itemsOf(kind)) for (const file of kind.filesOf(item)) shas.add(file.sha256);
   }
-  return [...shas];
+  return shas;
 }
 
 /** What the working set is read from: a body, its index, what the conversation froze. */
