@@ -67,10 +67,10 @@ function megabytes(dir: string): number {
   return Number(du.stdout.split('\t')[0]) / 1024;
 }
 
-/** npx's link to `clone` in npm's npx cache (`<cache>/../_npx/<hash>/`), which npx keeps after the run. */
+/** npx's link to `clone` in npm's npx cache (`<cache>/_npx/<hash>/`), which npx keeps after the run. */
 function removeNpxLink(clone: string): void {
   const cache = spawnSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8', env: freshEnv() }).stdout.trim();
-  const npx = path.join(path.dirname(cache), '_npx');
+  const npx = path.join(cache, '_npx');
   for (const entry of existsSync(npx) ? readdirSync(npx) : []) {
     const manifest = path.join(npx, entry, 'package.json');
     if (existsSync(manifest) && readFileSync(manifest, 'utf8').includes(JSON.stringify(clone))) rmSync(path.join(npx, entry), { recursive: true, force: true });
