@@ -3,7 +3,7 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { readWireTally } from '../report/read-wire-log.js';
 import { renderLs } from '../report/render-ls.js';
 import { conversationJson } from '../report/report-json.js';
-import { readReportInput, JSON_OPTION, stateForReport, warn } from './report-input.js';
+import { readReportInput, JSON_OPTION, reportWidth, stateForReport, warn } from './report-input.js';
 import { writeStdout } from './read-input.js';
 import { OWNER_OPTION, ownerFrom, STATE_OPTION, STORE_OPTION } from './state-option.js';
 
@@ -35,6 +35,6 @@ export const lsCommand: CommandModule<object, LsArgs> = {
       return;
     }
     warn(input.warnings);
-    await writeStdout(renderLs(input.summaries, Date.now(), tally.sideCalls.requests));
+    await writeStdout(renderLs(input.summaries, Date.now(), { sideCalls: tally.sideCalls.requests, unreadableLines: tally.unreadable, width: reportWidth() }));
   },
 };

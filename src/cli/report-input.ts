@@ -8,6 +8,7 @@ import type { ConversationRecord } from '../state/conversation-record.js';
 import { hasErrnoCode } from '../state/state-error.js';
 import { readPreviews } from '../state/preview-file.js';
 import { CliError } from './cli-error.js';
+import { textWidth } from './replay-input.js';
 import { exportedStoreFor, ownerDirFrom } from './state-option.js';
 
 export const JSON_OPTION = { type: 'boolean', default: false, describe: 'Print JSON for scripts (docs/commands.md has the shape)' } as const;
@@ -51,4 +52,12 @@ export async function readReportInput(state: StateDir, tally: WireTally): Promis
 /** Warnings go to stderr, one line each, so stdout stays the report. */
 export function warn(warnings: readonly string[]): void {
   for (const line of warnings) process.stderr.write(`ctxshed: note: ${line}\n`);
+}
+
+/**
+ * The width the text reports are laid out to, as `replay`'s are: the terminal's when stdout is
+ * one, else `COLUMNS`, else 120; never under 60 (docs/commands.md).
+ */
+export function reportWidth(): number {
+  return textWidth(process.stdout);
 }

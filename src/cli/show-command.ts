@@ -16,7 +16,7 @@ import fs from 'node:fs/promises';
 import { readContainedFile, type ContainedRead } from '../state/read-contained.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { CliError } from './cli-error.js';
-import { readReportInput, JSON_OPTION, stateForReport, warn, type ReportInput } from './report-input.js';
+import { readReportInput, JSON_OPTION, reportWidth, stateForReport, warn, type ReportInput } from './report-input.js';
 import { writeStdout } from './read-input.js';
 import { OWNER_OPTION, ownerFrom, STATE_OPTION, STORE_OPTION } from './state-option.js';
 
@@ -106,7 +106,7 @@ async function showConversation(state: StateDir, input: ReportInput, key: string
     return;
   }
   warn(input.warnings);
-  await writeStdout(renderConversation(summary, recordEpochs, state, Date.now()));
+  await writeStdout(renderConversation(summary, recordEpochs, state, Date.now(), reportWidth()));
 }
 
 /** One original file as `show` prints it: where it is, who used it, and how it is read. */

@@ -3,7 +3,7 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { readWireTally } from '../report/read-wire-log.js';
 import { renderStats } from '../report/render-stats.js';
 import { buildStatsReport } from '../report/stats-report.js';
-import { readReportInput, JSON_OPTION, stateForReport, warn } from './report-input.js';
+import { readReportInput, JSON_OPTION, reportWidth, stateForReport, warn } from './report-input.js';
 import { writeStdout } from './read-input.js';
 import { OWNER_OPTION, ownerFrom, STATE_OPTION, STORE_OPTION } from './state-option.js';
 
@@ -35,6 +35,6 @@ export const statsCommand: CommandModule<object, StatsArgs> = {
       return;
     }
     warn(input.warnings);
-    await writeStdout(renderStats(report, state.root));
+    await writeStdout(renderStats(report, state.root, reportWidth()));
   },
 };

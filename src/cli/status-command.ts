@@ -9,7 +9,7 @@ import { buildStatusReport, type StatusReport } from '../report/status-report.js
 import type { StateDir } from '../state/layout.js';
 import { CliError } from './cli-error.js';
 import { DEFAULT_RESCUE_PCT } from './proxy-options.js';
-import { readReportInput, JSON_OPTION, stateForReport, warn } from './report-input.js';
+import { readReportInput, JSON_OPTION, reportWidth, stateForReport, warn } from './report-input.js';
 import { writeStdout } from './read-input.js';
 import { STATE_OPTION } from './state-option.js';
 import { runningProxies } from './proxy-announce.js';
@@ -77,7 +77,7 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
         return;
       }
       warn(warnings);
-      await writeStdout(renderStatus(report, state.root, Date.now(), proxies));
+      await writeStdout(renderStatus(report, state.root, Date.now(), proxies, reportWidth()));
       return;
     }
     await follow(state, look, args);
@@ -106,7 +106,7 @@ async function follow(state: StateDir, look: () => Promise<Look>, args: StatusAr
       if (args.json) {
         await writeStdout(`${JSON.stringify({ state: state.root, now: new Date(now).toISOString(), proxies, ...report, warnings })}\n`);
       } else {
-        const text = renderStatus(report, state.root, now, proxies) + warnings.map((w) => `note: ${w}\n`).join('');
+        const text = renderStatus(report, state.root, now, proxies, reportWidth()) + warnings.map((w) => `note: ${w}\n`).join('');
         // A terminal gets the view redrawn in place; a pipe or file gets one block per interval.
         await writeStdout(tty ? `${HOME_AND_CLEAR}${text}` : `${first ? '' : '\n'}${text}`);
       }

@@ -1,42 +1,108 @@
 /** Aligned plain-text tables that fit a width, and text made safe to print in one cell. Pure. */
 
-/** The widest a report line gets. */
-export const REPORT_WIDTH = 100;
+/**
+ * The width a report is laid out to when none is given: the CLI gives the terminal's, else
+ * `COLUMNS`, else this (as `replay` does, src/cli/replay-input.ts `textWidth`).
+ */
+export const REPORT_WIDTH = 120;
 
-/** A column: its header, which side it aligns to, and whether it takes the room left over. */
+/** A column: its header, which side it aligns to, whether it takes the room left over, and when it gives way. */
 export interface Column {
   readonly header: string;
   readonly align?: 'left' | 'right';
-  /** The one column that shrinks (truncated with `…`) so the table fits. */
+  /** The one column that takes the room left over: its text is cut with `…` (after `wrap` lines) so the table fits. */
   readonly flex?: boolean;
+  /** The flex column's narrowest: a table that would squeeze it more leaves out a `drop` column instead (default 8). */
+  readonly min?: number;
+  /** The flex column's text goes on over at most this many lines, broken at spaces, before it is cut (default 1). */
+  readonly wrap?: number;
+  /** While the table is wider than the width, the shown column with the highest `drop` is left out; one without never is. */
+  readonly drop?: number;
+}
+
+/** A table laid out to a width: its lines, and the headers of the columns left out for want of room. */
+export interface FittedTable {
+  readonly lines: string[];
+  readonly dropped: string[];
 }
 
 const GAP = '  ';
 const MIN_FLEX_WIDTH = 8;
 
 /**
- * The table as lines: a header row, then one line per row, columns separated by two spaces and
- * trailing spaces trimmed. The flex column gets what is left of `width` (at least 8 characters).
+ * The table as lines: a header row, then each row (more than one line where the flex column
+ * wraps), columns separated by two spaces and trailing spaces trimmed. While it is wider than
+ * `width` with the flex column at its narrowest, the `drop` columns give way, highest first; the
+ * flex column then gets what is left of `width`.
  */
-export function renderTable(columns: readonly Column[], rows: readonly (readonly string[])[], width = REPORT_WIDTH): string[] {
-  const cells = [columns.map((c) => c.header), ...rows.map((row) => columns.map((_, i) => oneLine(row[i] ?? '')))];
-  const widths = columns.map((_, i) => Math.max(...cells.map((row) => charLength(row[i] ?? ''))));
+export function fitTable(columns: readonly Column[], rows: readonly (readonly string[])[], width = REPORT_WIDTH): FittedTable {
+  const cells = rows.map((row) => columns.map((_, i) => oneLine(row[i] ?? '')));
+  const natural = columns.map((c, i) => Math.max(charLength(c.header), ...cells.map((row) => charLength(row[i] ?? ''))));
   const flex = columns.findIndex((c) => c.flex === true);
-  if (flex >= 0) {
-    const others = widths.reduce((total, w, i) => (i === flex ? total : total + w), 0) + GAP.length * (columns.length - 1);
-    widths[flex] = Math.min(widths[flex] ?? 0, Math.max(MIN_FLEX_WIDTH, width - others));
+  const narrowest = (i: number): number => (i === flex ? Math.min(natural[i] ?? 0, columns[i]?.min ?? MIN_FLEX_WIDTH) : (natural[i] ?? 0));
+  const needs = (shown: readonly number[]): number => shown.reduce((total, i) => total + narrowest(i), 0) + GAP.length * (shown.length - 1);
+  let shown = columns.map((_, i) => i);
+  while (needs(shown) > width) {
+    const victim = shown.filter((i) => columns[i]?.drop !== undefined).sort((a, b) => (columns[b]?.drop ?? 0) - (columns[a]?.drop ?? 0))[0];
+    if (victim === undefined) break;
+    shown = shown.filter((i) => i !== victim);
   }
-  return cells.map((row) =>
-    row
-      .map((cell, i) => {
-        const w = widths[i] ?? 0;
-        const text = truncate(cell, w);
-        const pad = ' '.repeat(Math.max(0, w - charLength(text)));
-        return columns[i]?.align === 'right' ? pad + text : text + pad;
+  const widths = shown.map((i) => natural[i] ?? 0);
+  const at = shown.indexOf(flex);
+  if (at >= 0) widths[at] = Math.min(natural[flex] ?? 0, Math.max(narrowest(flex), width - (needs(shown) - narrowest(flex))));
+  const line = (texts: readonly string[]): string =>
+    texts
+      .map((text, k) => {
+        const pad = ' '.repeat(Math.max(0, (widths[k] ?? 0) - charLength(text)));
+        return columns[shown[k]!]?.align === 'right' ? pad + text : text + pad;
       })
       .join(GAP)
-      .trimEnd(),
-  );
+      .trimEnd();
+  const header = line(shown.map((i, k) => truncate(columns[i]?.header ?? '', widths[k] ?? 0)));
+  const body = cells.flatMap((row) => {
+    const flowed = at < 0 ? [] : flowCell(row[flex] ?? '', widths[at] ?? 0, columns[flex]?.wrap ?? 1);
+    const first = line(shown.map((i, k) => (k === at ? (flowed[0] ?? '') : truncate(row[i] ?? '', widths[k] ?? 0))));
+    return [first, ...flowed.slice(1).map((more) => line(shown.map((_, k) => (k === at ? more : ''))))];
+  });
+  return { lines: [header, ...body], dropped: columns.filter((_, i) => !shown.includes(i)).map((c) => c.header) };
+}
+
+/** The table's lines, laid out as `fitTable` does. */
+export function renderTable(columns: readonly Column[], rows: readonly (readonly string[])[], width = REPORT_WIDTH): string[] {
+  return fitTable(columns, rows, width).lines;
+}
+
+/** A line naming the columns a table left out for want of room, or none when it left none out. */
+export function droppedNote(dropped: readonly string[]): string[] {
+  if (dropped.length === 0) return [];
+  return [`(left out at this width: ${dropped.join(', ')}; --json has every column)`];
+}
+
+/**
+ * A cell's one-line text over at most `lines` lines of `width`, broken at spaces; what is left
+ * after the last line is cut with `…`, and so is a word longer than a line.
+ */
+function flowCell(text: string, width: number, lines: number): string[] {
+  if (charLength(text) <= width || lines <= 1) return [truncate(text, width)];
+  const out: string[] = [];
+  let line = '';
+  const words = text.split(' ');
+  for (let w = 0; w < words.length; w += 1) {
+    const word = words[w]!;
+    const next = line === '' ? word : `${line} ${word}`;
+    if (charLength(next) <= width) {
+      line = next;
+      continue;
+    }
+    if (line !== '') out.push(line);
+    if (out.length === lines - 1) {
+      out.push(truncate(words.slice(w).join(' '), width));
+      return out;
+    }
+    line = truncate(word, width);
+  }
+  out.push(line);
+  return out;
 }
 
 /** `text` cut to `max` characters, ending in `…` when it was longer. */

@@ -2,7 +2,8 @@
 import type { Epoch } from '../core/epoch-types.js';
 import { epochKindInfo, GATE_CEILING, kindOfMode, renderLedgerLine, type GateDecision } from '../core/index.js';
 import { refaultRateOf, type ConversationSummary, type EpochSummary, type SpanSummary } from './conversation-summary.js';
-import { oneLine, renderTable, REPORT_WIDTH, wrapText } from './format-table.js';
+import { fitLines } from './fit-lines.js';
+import { droppedNote, fitTable, oneLine, REPORT_WIDTH, wrapText } from './format-table.js';
 import { formatWhen } from './format-time.js';
 import { formatBytes, formatCount, formatPercent, formatTokens, plural } from './format-units.js';
 import { NO_PROMPT } from './render-ls.js';
@@ -14,8 +15,14 @@ export interface OriginalDirs {
   readonly spansDir: string;
 }
 
-/** The conversation's particulars, then each epoch: when, why, the policy, and its blocks or span. */
-export function renderConversation(summary: ConversationSummary, recordEpochs: readonly Epoch[], dirs: OriginalDirs, nowMs: number): string {
+/** The conversation's particulars, then each epoch: when, why, the policy, and its blocks or span; laid out to `width`. */
+export function renderConversation(
+  summary: ConversationSummary,
+  recordEpochs: readonly Epoch[],
+  dirs: OriginalDirs,
+  nowMs: number,
+  width = REPORT_WIDTH,
+): string {
   const s = summary;
   // A shed conversation elides no blocks: it says what it shed instead, counted, never summed.
   const kind = kindOfMode(s.mode);
@@ -30,7 +37,7 @@ export function renderConversation(summary: ConversationSummary, recordEpochs: r
         ];
   const lines = [
     `conversation ${s.key}`,
-    ...wrapText(s.firstPrompt ?? NO_PROMPT, REPORT_WIDTH, '  prompt    ', '            '),
+    ...wrapText(s.firstPrompt ?? NO_PROMPT, width, '  prompt    ', '            '),
     `  model     ${s.model ?? '-'}${s.agentId === null ? '' : `, agent ${oneLine(s.agentId)}`}`,
     `  seen      ${plural(s.requests, 'request')}, first ${formatWhen(s.firstSeen, nowMs)}, last ${formatWhen(s.lastSeen, nowMs)}`,
     `  fullness  ${formatPercent(s.fullness)}${s.window === null ? '' : ` of a ${formatCount(s.window)}-token window`} (the last reading)`,
@@ -44,6 +51,7 @@ export function renderConversation(summary: ConversationSummary, recordEpochs: r
         epoch,
         recordEpochs.find((e) => e.n === epoch.n),
         nowMs,
+        width,
       ),
     );
   }
@@ -54,7 +62,7 @@ export function renderConversation(summary: ConversationSummary, recordEpochs: r
   } else if (s.epochs.length > 0) {
     lines.push('', 'No record of these epochs in the state directory: figures are estimated from the wire log.');
   }
-  return `${lines.join('\n')}\n`;
+  return `${fitLines(lines, width).join('\n')}\n`;
 }
 
 /**
@@ -69,7 +77,7 @@ function holdsLine(holds: Readonly<Record<string, number>>): string[] {
   return [`  holds     ${rows.map(([reason, n]) => `${reason} ${formatCount(n)}`).join(', ')} (over the threshold, no epoch latched)`];
 }
 
-function renderEpoch(e: EpochSummary, recorded: Epoch | undefined, nowMs: number): string[] {
+function renderEpoch(e: EpochSummary, recorded: Epoch | undefined, nowMs: number, width: number): string[] {
   const lines = [`epoch ${e.n}  latched ${formatWhen(e.latchedAt, nowMs)}`];
   if (e.trigger !== null) lines.push(`  trigger   ${e.trigger}`);
   if (e.fullness !== null && e.threshold !== null && e.window !== null) lines.push(`  why       ${describeReading(e, e.fullness, e.threshold, e.window)}`);
@@ -93,12 +101,13 @@ function renderEpoch(e: EpochSummary, recorded: Epoch | undefined, nowMs: number
   if (recorded !== undefined && recorded.blocks.length > 0) {
     const columns = [
       { header: 'ORDINAL', align: 'right' },
-      { header: 'TOOL_USE_ID', flex: true },
+      { header: 'TOOL_USE_ID', flex: true, min: 12 },
       { header: 'BYTES', align: 'right' },
       { header: 'SHA256' },
     ] as const;
     const rows = recorded.blocks.map((b) => [String(b.ordinal), b.toolUseId, formatCount(b.bytes), shortId(b.sha256)]);
-    lines.push(...renderTable(columns, rows, 98).map((line) => `  ${line}`));
+    const table = fitTable(columns, rows, width - 2);
+    lines.push(...table.lines.map((line) => `  ${line}`), ...droppedNote(table.dropped));
   }
   if (recorded?.ledger !== undefined && recorded.ledger.length > 0) {
     lines.push(`  ledger    one row per block considered: tool#ordinal, sha256, verdict, score (docs/labels.md)`);

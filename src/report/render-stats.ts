@@ -3,24 +3,25 @@ import { kindOfMode } from '../core/index.js';
 import { HOLD_REASONS } from '../core/decide/hold-reasons.js';
 import { PASSTHROUGH_REASONS } from '../core/passthrough-reasons.js';
 import type { StatsReport, StatsTotals } from './stats-report.js';
-import { promptForDisplay, REPORT_WIDTH, renderTable, truncate } from './format-table.js';
+import { fitLines } from './fit-lines.js';
+import { droppedNote, fitTable, promptForDisplay, REPORT_WIDTH, renderTable, type Column } from './format-table.js';
 import { formatLocalTime } from './format-time.js';
 import { formatBytes, formatCount, formatPercent, formatTokens, plural } from './format-units.js';
 import { formatRefaults, NO_PROMPT } from './render-ls.js';
 import { refaultRateOf } from './conversation-summary.js';
 import { shortId } from './resolve-id.js';
 
-/** The stats report as text. */
-export function renderStats(report: StatsReport, stateDir: string): string {
+/** The stats report as text, laid out to `width`. */
+export function renderStats(report: StatsReport, stateDir: string, width = REPORT_WIDTH): string {
   const { wire, overall } = report;
   const lines = [`ctxshed stats  ${stateDir}`];
   if (wire.records === 0 && report.conversations.length === 0) {
     lines.push('No requests in the wire log yet.');
-    return `${lines.join('\n')}\n`;
+    return `${fitLines(lines, width).join('\n')}\n`;
   }
   lines.push(`wire.jsonl: ${plural(wire.records, 'request')}, ${formatLocalTime(wire.firstAt)} to ${formatLocalTime(wire.lastAt)}${skippedLines(report)}`);
   lines.push('', ...renderTotals(overall, report.unkeyed.requests, report.sideCalls.requests));
-  lines.push('', 'Per conversation', ...conversationTable(report));
+  lines.push('', 'Per conversation', ...conversationTable(report, width));
   const epochRows = report.conversations.flatMap((c) =>
     c.epochs
       .filter((e) => e.kind === 'tool_results')
@@ -36,24 +37,25 @@ export function renderStats(report: StatsReport, stateDir: string): string {
       ]),
   );
   if (epochRows.length > 0) {
+    // On a narrow terminal LATCHED gives way first (ctxshed show KEY has it), then TOKENS.
     const columns = [
       { header: 'KEY' },
       { header: 'EPOCH', align: 'right' },
-      { header: 'LATCHED' },
+      { header: 'LATCHED', drop: 2 },
       { header: 'AT', align: 'right' },
       { header: 'BLOCKS', align: 'right' },
       { header: 'ELIDED', align: 'right' },
-      { header: 'TOKENS', align: 'right' },
+      { header: 'TOKENS', align: 'right', drop: 1 },
       { header: 'REFAULTS', align: 'right' },
     ] as const;
-    lines.push('', 'Per epoch (what each one shed, counted once)', ...renderTable(columns, epochRows));
+    lines.push('', 'Per epoch (what each one shed, counted once)', ...tableLines(columns, epochRows, width));
   }
-  lines.push(...shedTable(report));
+  lines.push(...shedTable(report, width));
   const reasons = byCount(overall.passthrough);
   if (reasons.length > 0) {
     const rows = reasons.map(([reason, n]) => [reason, formatCount(n), describeReason(reason)]);
     lines.push('', 'Passed through unchanged, by reason (docs/reasons.md)');
-    lines.push(...renderTable([{ header: 'REASON' }, { header: 'REQS', align: 'right' }, { header: 'WHAT IT MEANS', flex: true }], rows));
+    lines.push(...renderTable(REASON_COLUMNS, rows, width));
   }
   const classes = byCount(overall.classes);
   if (classes.length > 0) {
@@ -69,9 +71,22 @@ export function renderStats(report: StatsReport, stateDir: string): string {
   if (holds.length > 0) {
     const rows = holds.map(([reason, n]) => [reason, formatCount(n), describeHold(reason)]);
     lines.push('', 'Over the threshold, no epoch latched, by reason (docs/reasons.md)');
-    lines.push(...renderTable([{ header: 'REASON' }, { header: 'REQS', align: 'right' }, { header: 'WHAT IT MEANS', flex: true }], rows));
+    lines.push(...renderTable(REASON_COLUMNS, rows, width));
   }
-  return `${lines.join('\n')}\n`;
+  return `${fitLines(lines, width).join('\n')}\n`;
+}
+
+/** A reasons table: each meaning whole, wrapped in the room left, never cut. */
+const REASON_COLUMNS: readonly Column[] = [
+  { header: 'REASON' },
+  { header: 'REQS', align: 'right' },
+  { header: 'WHAT IT MEANS', flex: true, min: 20, wrap: Number.POSITIVE_INFINITY },
+];
+
+/** A table laid out to `width`, and a line naming the columns it left out. */
+function tableLines(columns: readonly Column[], rows: readonly (readonly string[])[], width: number): string[] {
+  const table = fitTable(columns, rows, width);
+  return [...table.lines, ...droppedNote(table.dropped)];
 }
 
 function renderTotals(t: StatsTotals, unkeyed: number, sideCalls: number): string[] {
@@ -83,11 +98,11 @@ function renderTotals(t: StatsTotals, unkeyed: number, sideCalls: number): strin
   const lines = [
     `${label('requests')}${formatCount(t.requests)}${apart(unkeyed, sideCalls)}${t.errors > 0 ? `, ${formatCount(t.errors)} with an error status` : ''}`,
     `${label('rewritten')}${formatCount(t.rewritten)}`,
-    truncate(`${label('passed through')}${formatCount(t.passedThrough)}${reasons === '' ? '' : `: ${reasons}`}`, REPORT_WIDTH),
+    `${label('passed through')}${formatCount(t.passedThrough)}${reasons === '' ? '' : `: ${reasons}`}`,
   ];
-  if (skipped.length > 0) lines.push(truncate(`${label('blocks left alone')}${skipped.join(', ')}`, REPORT_WIDTH));
+  if (skipped.length > 0) lines.push(`${label('blocks left alone')}${skipped.join(', ')}`);
   const overflow = overflowLine(t.overflow);
-  if (overflow !== undefined) lines.push(truncate(`${label('too long')}${overflow}`, REPORT_WIDTH));
+  if (overflow !== undefined) lines.push(`${label('too long')}${overflow}`);
   if (t.thinkingRemoved > 0)
     lines.push(
       `${label('thinking removed')}${plural(t.thinkingRemoved, 'block')} over ${plural(t.thinkingRequests, 'request')} (docs/rescue.md, "Preserved thinking")`,
@@ -95,10 +110,7 @@ function renderTotals(t: StatsTotals, unkeyed: number, sideCalls: number): strin
   if (t.thinkingDropped > 0) {
     const by = byCount(t.thinkingDroppedBy).map(([reason, n]) => `${reason} ${formatCount(n)}`);
     lines.push(
-      truncate(
-        `${label('thinking dropped')}${plural(t.thinkingDropped, 'block')} in ${plural(t.thinkingDroppedRequests, 'request')}${by.length === 0 ? '' : `: ${by.join(', ')}`}`,
-        REPORT_WIDTH,
-      ),
+      `${label('thinking dropped')}${plural(t.thinkingDropped, 'block')} in ${plural(t.thinkingDroppedRequests, 'request')}${by.length === 0 ? '' : `: ${by.join(', ')}`}`,
     );
   }
   const corrected = t.corrections === 0 ? '' : `, ${plural(t.corrections, 'correction')} (thinking only)`;
@@ -125,7 +137,7 @@ function renderTotals(t: StatsTotals, unkeyed: number, sideCalls: number): strin
 
 // Shed mode (docs/shed.md): one row per epoch, its span and what a later turn no longer pays,
 // priced as the provider would have billed it and stamped with the basis. No total row.
-function shedTable(report: StatsReport): string[] {
+function shedTable(report: StatsReport, width: number): string[] {
   const rows = report.conversations.flatMap((c) =>
     c.epochs.flatMap((e) => {
       if (e.span === null) return [];
@@ -145,38 +157,40 @@ function shedTable(report: StatsReport): string[] {
     }),
   );
   if (rows.length === 0) return [];
+  // No LATCHED column: the basis needs the width (ctxshed show KEY has the time). On a narrow
+  // terminal TOKENS gives way first, then MESSAGES and AT: PER TURN and its BASIS stay.
   const columns = [
     { header: 'KEY' },
-    // No LATCHED column: the basis needs the width (ctxshed show KEY has the time).
     { header: 'EPOCH', align: 'right' },
-    { header: 'AT', align: 'right' },
-    { header: 'MESSAGES', align: 'right' },
+    { header: 'AT', align: 'right', drop: 1 },
+    { header: 'MESSAGES', align: 'right', drop: 2 },
     { header: 'SHED', align: 'right' },
-    { header: 'TOKENS', align: 'right' },
+    { header: 'TOKENS', align: 'right', drop: 3 },
     { header: 'PER TURN', align: 'right' },
     { header: 'BASIS' },
   ] as const;
   return [
     '',
     'Shed per epoch (spans of whole messages, each epoch on its own, never summed)',
-    ...renderTable(columns, rows),
-    'PER TURN: input-token equivalents a later turn no longer pays: the warm part at the cache-read',
-    'marginal (0.1), the cold part at full input; BASIS says which (docs/shed.md, "Honest accounting").',
+    ...tableLines(columns, rows, width),
+    'PER TURN: input-token equivalents a later turn no longer pays: the warm part at the cache-read marginal (0.1), the cold part at full input; BASIS says which (docs/shed.md, "Honest accounting").',
     restoredLine(report),
   ];
 }
 
-function conversationTable(report: StatsReport): string[] {
+function conversationTable(report: StatsReport, width: number): string[] {
+  // The prompt takes the room left (two lines of it, then cut); on a narrow terminal the columns
+  // give way, first to last: PER REQ, TOKENS, PASSED, REWRITTEN.
   const columns = [
     { header: 'KEY' },
     { header: 'REQS', align: 'right' },
-    { header: 'REWRITTEN', align: 'right' },
-    { header: 'PASSED', align: 'right' },
+    { header: 'REWRITTEN', align: 'right', drop: 1 },
+    { header: 'PASSED', align: 'right', drop: 2 },
     { header: 'EPOCHS', align: 'right' },
     { header: 'ELIDED', align: 'right' },
-    { header: 'TOKENS', align: 'right' },
-    { header: 'PER REQ', align: 'right' },
-    { header: 'PROMPT', flex: true },
+    { header: 'TOKENS', align: 'right', drop: 3 },
+    { header: 'PER REQ', align: 'right', drop: 4 },
+    { header: 'PROMPT', flex: true, min: 20, wrap: 2 },
   ] as const;
   const rows = report.conversations.map((c) => {
     const spans = kindOfMode(c.mode).counts === 'spans';
@@ -193,7 +207,7 @@ function conversationTable(report: StatsReport): string[] {
       c.firstPrompt === null ? NO_PROMPT : promptForDisplay(c.firstPrompt),
     ];
   });
-  return renderTable(columns, rows);
+  return tableLines(columns, rows, width);
 }
 
 function skippedLines(report: StatsReport): string {

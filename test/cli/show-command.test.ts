@@ -44,7 +44,7 @@ afterAll(async () => {
 
 describe('ctxshed show', () => {
   it("should print a conversation's epochs by its short key: when, why, the policy, each block", async () => {
-    const result = await runCli(['show', 'cbf84ec36c85', '--state', STATE_EXAMPLE]);
+    const result = await runCli(['show', 'cbf84ec36c85', '--state', STATE_EXAMPLE], { env: { ...process.env, COLUMNS: '100' } });
 
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`conversation ${EXAMPLE_KEY}`);

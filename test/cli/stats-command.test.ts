@@ -70,7 +70,7 @@ describe('ctxshed stats', () => {
   });
 
   it('should print the example as text that fits 100 columns', async () => {
-    const result = await runCli(['stats', '--state', STATE_EXAMPLE]);
+    const result = await runCli(['stats', '--state', STATE_EXAMPLE], { env: { ...process.env, COLUMNS: '100' } });
 
     expect(result.stdout).toMatch(/passed through +31: no_epoch 31/);
     expect(result.stdout).toMatch(/elided in total +18\.4 KiB, ~[\d.]+k tokens \(each epoch's shed counted once\)/);
@@ -101,7 +101,7 @@ describe('ctxshed stats', () => {
   });
 
   it('should print the session as text with a line per epoch', async () => {
-    const result = await runCli(['stats', '--state', session.dir]);
+    const result = await runCli(['stats', '--state', session.dir], { env: { ...process.env, COLUMNS: '100' } });
     const report = await statsOf(session.dir);
 
     const epochLines = result.stdout.split('Per epoch')[1]!.split('\n\n')[0]!.split('\n').slice(2);

@@ -28,7 +28,7 @@ describe('ctxshed status', () => {
   // The example's last requests are its shed conversation's, hours after the rescue one: status
   // shows the conversations seen within 30 minutes of the last request, so the shed one alone.
   it('should show the example session as it was at its last request', async () => {
-    const result = await runCli(['status', '--state', STATE_EXAMPLE]);
+    const result = await runCli(['status', '--state', STATE_EXAMPLE], { env: { ...process.env, COLUMNS: '100' } });
 
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/\n145a183e78ba +38\.1% \/ 70\.0% +#1 .*ago +1 +16 +69\.8 KiB +.*ago +Have a look around/);

@@ -40,8 +40,8 @@ describe('demoCommand', () => {
     expect(result.stdout).toMatch(new RegExp(`epochs {8}\\d+ \\(latched at turns? ${turn}[,)]`));
     expect(result.stdout).toContain('the text came back intact');
     expect(result.stdout).toMatch(/verify {8}ok: 1 conversation, /);
-    // Run from the checkout with node (the README's way), it says node and the script, not a
-    // ctxshed that may not be on the PATH; and each command works when pasted into a shell.
+    // Run from the checkout by its path with node, it says node and the script, not a ctxshed
+    // that may not be on the PATH (npx: self-command.test.ts); each command works when pasted.
     const cli = `node ${path.relative(process.cwd(), CLI_PATH)}`;
     const further = lines.slice(lines.findIndex((l) => l.startsWith('look further'))).slice(1, 4);
     expect(further).toEqual([

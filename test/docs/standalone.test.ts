@@ -24,7 +24,11 @@ async function filesUnder(entry: string): Promise<string[]> {
   if (stat === undefined) return [];
   if (stat.isFile()) return [entry];
   const names = await fs.readdir(full, { recursive: true, withFileTypes: true });
-  return names.filter((d) => d.isFile()).map((d) => path.relative(ROOT, path.join(d.parentPath, d.name)));
+  // Installed packages are not the repository's (test/clients installs the real clients there).
+  return names
+    .filter((d) => d.isFile())
+    .map((d) => path.relative(ROOT, path.join(d.parentPath, d.name)))
+    .filter((f) => !f.split(path.sep).includes('node_modules'));
 }
 
 async function repositoryText(): Promise<Map<string, string>> {

@@ -2,6 +2,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { CLAUDE_CURRENT_BIN, CLAUDE_OLDER_BIN } from '../clients/client-paths.js';
 
 export const TSX_BIN = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 
@@ -17,17 +18,12 @@ export interface ClaudeClient {
 }
 
 /**
- * The releases installed as dev dependencies: the current one under its own name, the older one
- * side by side under an npm alias (its postinstall links its own platform binary, nested under
- * the alias's node_modules).
+ * The releases the test-only install puts in test/clients (`npm test` installs it): the current
+ * one under its own name, the older one side by side under an npm alias (test/clients/client-paths.ts).
  */
 export const CLAUDE_CLIENTS = {
-  current: { version: '2.1.332', bin: fileURLToPath(new URL('../../node_modules/.bin/claude', import.meta.url)), model: 'claude-opus-5-5' },
-  older: {
-    version: '2.1.197',
-    bin: fileURLToPath(new URL('../../node_modules/claude-code-2-1-197/bin/claude.exe', import.meta.url)),
-    model: 'claude-sonnet-4-5',
-  },
+  current: { version: '2.1.332', bin: CLAUDE_CURRENT_BIN, model: 'claude-opus-5-5' },
+  older: { version: '2.1.197', bin: CLAUDE_OLDER_BIN, model: 'claude-sonnet-4-5' },
 } as const satisfies Record<string, ClaudeClient>;
 
 export type ClientName = keyof typeof CLAUDE_CLIENTS;
@@ -55,7 +51,7 @@ export const MODEL = CLIENT.model;
 /** `undefined` when the client runs here (and is the release it should be), else why not. */
 export function whyClientCannotRun(client: ClaudeClient = CLAUDE_CLIENTS.current): string | undefined {
   const bin = client.bin;
-  if (!existsSync(bin)) return `${bin} is missing: run npm install`;
+  if (!existsSync(bin)) return `${bin} is missing: run npm run test:clients (npm test does)`;
   const probe = spawnSync(bin, ['--version'], {
     encoding: 'utf8',
     timeout: 60_000,
@@ -65,7 +61,7 @@ export function whyClientCannotRun(client: ClaudeClient = CLAUDE_CLIENTS.current
   if (probe.status !== 0 || !/Claude Code/.test(probe.stdout)) {
     return `${bin} --version exited ${String(probe.status)}: ${(probe.stderr || probe.stdout).trim().slice(0, 200)}`;
   }
-  if (!probe.stdout.startsWith(`${client.version} `)) return `${bin} is ${probe.stdout.trim()}, not ${client.version}: run npm ci`;
+  if (!probe.stdout.startsWith(`${client.version} `)) return `${bin} is ${probe.stdout.trim()}, not ${client.version}: run npm run test:clients`;
   return undefined;
 }
 

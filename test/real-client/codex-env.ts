@@ -1,7 +1,7 @@
 /** Where the real Codex CLI is, whether it runs here, and how to point it at a base URL offline. */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { CODEX_CURRENT_BIN, CODEX_OLDER_BIN } from '../clients/client-paths.js';
 
 /** A Codex release the real-client suites run, where its launcher is installed, and its default model. */
 export interface CodexClient {
@@ -15,12 +15,13 @@ export interface CodexClient {
 }
 
 /**
- * The releases installed as dev dependencies: the current one under its own name, the older one
- * beside it under an npm alias (`codex-0-169-0`), its platform package nested under the alias.
+ * The releases the test-only install puts in test/clients (`npm test` installs it): the current
+ * one under its own name, the older one beside it under an npm alias (`codex-0-169-0`), its
+ * platform package nested under the alias (test/clients/client-paths.ts).
  */
 export const CODEX_CLIENTS = {
-  current: { version: '0.171.0', bin: fileURLToPath(new URL('../../node_modules/.bin/codex', import.meta.url)), model: 'gpt-6.2-sol' },
-  older: { version: '0.169.0', bin: fileURLToPath(new URL('../../node_modules/codex-0-169-0/bin/codex.js', import.meta.url)), model: 'gpt-6.1-sol' },
+  current: { version: '0.171.0', bin: CODEX_CURRENT_BIN, model: 'gpt-6.2-sol' },
+  older: { version: '0.169.0', bin: CODEX_OLDER_BIN, model: 'gpt-6.1-sol' },
 } as const satisfies Record<string, CodexClient>;
 
 export type CodexName = keyof typeof CODEX_CLIENTS;
@@ -51,7 +52,7 @@ export const CODEX_TEST_KEY = 'sk-test-000';
 /** `undefined` when the Codex CLI runs here, else why not. */
 export function whyCodexCannotRun(client: CodexClient = CODEX_CLIENT): string | undefined {
   const bin = client.bin;
-  if (!existsSync(bin)) return `${bin} is missing: run npm install`;
+  if (!existsSync(bin)) return `${bin} is missing: run npm run test:clients (npm test does)`;
   const probe = spawnSync(bin, ['--version'], {
     encoding: 'utf8',
     timeout: 60_000,
@@ -61,7 +62,7 @@ export function whyCodexCannotRun(client: CodexClient = CODEX_CLIENT): string | 
   if (probe.status !== 0 || !/codex-cli/.test(probe.stdout)) {
     return `${bin} --version exited ${String(probe.status)}: ${(probe.stderr || probe.stdout).trim().slice(0, 200)}`;
   }
-  if (probe.stdout.trim() !== `codex-cli ${client.version}`) return `${bin} is ${probe.stdout.trim()}, not ${client.version}: run npm ci`;
+  if (probe.stdout.trim() !== `codex-cli ${client.version}`) return `${bin} is ${probe.stdout.trim()}, not ${client.version}: run npm run test:clients`;
   return undefined;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The real Codex CLI (the `@openai/codex` dev dependency) through `ctxshed rescue`, end to end,
+ * The real Codex CLI (the `@openai/codex` the test-only install pins, test/clients) through `ctxshed rescue`, end to end,
  * offline, in a long scripted session, in Codex's default sandbox and approval mode: see
  * rescue-codex-scenario.ts for the run itself. Skipped where Codex or its sandbox cannot run, or
  * the network cannot be isolated with `unshare -n`.

@@ -1,5 +1,5 @@
 /**
- * The real Claude Code client (the `@anthropic-ai/claude-code` dev dependency) through
+ * The real Claude Code client (the `@anthropic-ai/claude-code` the test-only install pins, test/clients) through
  * `ctxshed rescue`, end to end, offline: see rescue-scenario.ts for the run itself.
  */
 import { readFileSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The real Claude Code client (the `@anthropic-ai/claude-code` dev dependency) through
+ * The real Claude Code client (the `@anthropic-ai/claude-code` the test-only install pins, test/clients) through
  * `ctxshed rescue --mode shed`, offline, in print mode and its DEFAULT permission mode: see
  * shed-scenario.ts for the session itself.
  */

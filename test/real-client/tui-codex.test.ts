@@ -1,5 +1,5 @@
 /**
- * The interactive Codex TUI (the `@openai/codex` dev dependency) through `ctxshed rescue -- codex`,
+ * The interactive Codex TUI (the `@openai/codex` the test-only install pins, test/clients) through `ctxshed rescue -- codex`,
  * in Codex's default sandbox and approval mode, on a pseudo-terminal (tmux), offline: an epoch
  * latches, the model reads a stub back with Codex's shell tool and no approval prompt shows for it,
  * while a command that asks to leave the sandbox (the control) does stop at the prompt. See

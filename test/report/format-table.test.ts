@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { oneLine, promptForDisplay, renderTable, truncate, wrapText } from '../../src/report/format-table.js';
+import { droppedNote, fitTable, oneLine, promptForDisplay, renderTable, truncate, wrapText, type Column } from '../../src/report/format-table.js';
 
 describe('renderTable', () => {
   it('should align columns left or right under their headers', () => {
@@ -64,5 +64,38 @@ describe('promptForDisplay', () => {
   it('should keep a prompt that is nothing but reminders, or a reminder cut short', () => {
     expect(promptForDisplay('<system-reminder>only</system-reminder>')).toBe('<system-reminder>only</system-reminder>');
     expect(promptForDisplay('<system-reminder>Available agent types for…')).toBe('<system-reminder>Available agent types for…');
+  });
+});
+
+describe('fitTable', () => {
+  const columns: Column[] = [
+    { header: 'KEY' },
+    { header: 'SEEN', align: 'right', drop: 1 },
+    { header: 'BLOCKS', align: 'right', drop: 2 },
+    { header: 'PROMPT', flex: true, min: 10, wrap: 2 },
+  ];
+  const rows = [['k1', '3m ago', '11', 'Read the files under src/ and explain the cache module to me']];
+
+  it('should show every column where the table fits, the prompt whole', () => {
+    const { lines, dropped } = fitTable(columns, rows, 200);
+
+    expect(lines).toEqual(['KEY    SEEN  BLOCKS  PROMPT', 'k1   3m ago      11  Read the files under src/ and explain the cache module to me']);
+    expect(dropped).toEqual([]);
+  });
+
+  it('should leave out the highest drop first while the prompt would get less than its least', () => {
+    expect(fitTable(columns, rows, 30)).toEqual({
+      lines: ['KEY    SEEN  PROMPT', 'k1   3m ago  Read the files', '             under src/ and e…'],
+      dropped: ['BLOCKS'],
+    });
+    expect(fitTable(columns, rows, 20).dropped).toEqual(['SEEN', 'BLOCKS']);
+  });
+
+  it('should wrap the flex column at spaces onto its lines, then cut it', () => {
+    const { lines } = fitTable(columns, rows, 50);
+
+    expect(lines.slice(1)).toEqual(['k1   3m ago      11  Read the files under src/ and', '                     explain the cache module to …']);
+    expect(droppedNote(['SEEN', 'BLOCKS'])).toEqual(['(left out at this width: SEEN, BLOCKS; --json has every column)']);
+    expect(droppedNote([])).toEqual([]);
   });
 });

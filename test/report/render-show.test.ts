@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { REPORT_WIDTH } from '../../src/report/format-table.js';
 import { renderConversation } from '../../src/report/render-show.js';
 import { summarizeConversation } from '../../src/report/conversation-summary.js';
 import { block, epoch, KEY_A, record } from './report-fixtures.js';
@@ -21,7 +22,7 @@ describe('renderConversation', () => {
     expect(text).toContain('  refaults  2 of 2 blocks read back (100.0%), 3 reads\n');
     expect(text).toContain('  refaults  none read back\n');
     expect(text).toContain('Originals: /st/elided/<SHA256>.txt');
-    expect(widest(text)).toBeLessThanOrEqual(100);
+    expect(widest(text)).toBeLessThanOrEqual(REPORT_WIDTH);
   });
 
   it("should count the conversation's holds by reason, the working set's thrashes among them, and say none when there are none", () => {
@@ -74,7 +75,7 @@ describe('renderConversation', () => {
       'gate      pays back in 15 turns, within the 40 turns left (--horizon)\n            (1.25 - 0.1) x 10,071 re-written / (0.1 x 7,744 dropped)',
     );
     expect(text).toContain('Originals: /st/spans/<HANDLE>.md (readable) and <HANDLE>.json (the exact bytes)');
-    expect(widest(text)).toBeLessThanOrEqual(100);
+    expect(widest(text)).toBeLessThanOrEqual(REPORT_WIDTH);
   });
 
   it('should count a span read back by its handle as a refault of the span, and say when it was restored twice', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { REPORT_WIDTH } from '../../src/report/format-table.js';
 import { renderStats } from '../../src/report/render-stats.js';
 import { buildStatsReport } from '../../src/report/stats-report.js';
 import { labelledSession, session, widest } from './render-fixtures.js';
@@ -15,7 +16,7 @@ describe('renderStats', () => {
     expect(text).toMatch(/\naaaaaaaaaaaa +1 +\d\d\d\d-\d\d-\d\d \d\d:00:00 +72\.6% +2 +50\.0 KiB +~\d+(\.\d)?k +2 \(100\.0%\)/);
     expect(text).toMatch(/\nrefaults +2 of 3 blocks read back \(66\.7%\), 3 reads\n/);
     expect(text).toMatch(/\nepoch_mismatch +1 +The conversation has epochs/);
-    expect(widest(text)).toBeLessThanOrEqual(100);
+    expect(widest(text)).toBeLessThanOrEqual(REPORT_WIDTH);
   });
 
   it('should count ledger rows per label over the epochs that keep a ledger, and say nothing of labels without one', () => {
@@ -44,7 +45,7 @@ describe('renderStats, holds', () => {
     expect(text).toMatch(/\ngain_too_small +5 +What the epoch would take out/);
     expect(text.indexOf('gain_too_small')).toBeLessThan(text.indexOf('\ngate '));
     expect(without).not.toContain('no epoch latched');
-    expect(widest(text)).toBeLessThanOrEqual(100);
+    expect(widest(text)).toBeLessThanOrEqual(REPORT_WIDTH);
   });
 });
 
@@ -80,7 +81,7 @@ describe('renderStats, shed mode', () => {
     // The rescue per-epoch table keeps rescue's epochs only.
     const rescueTable = text.split('Per epoch (what each one shed, counted once)\n')[1]!.split('\n\n')[0]!;
     expect(rescueTable).not.toContain('cccccccccccc');
-    expect(widest(text)).toBeLessThanOrEqual(100);
+    expect(widest(text)).toBeLessThanOrEqual(REPORT_WIDTH);
   });
 
   it("should leave out rescue's elided lines when every epoch is a shed one", async () => {
@@ -133,7 +134,7 @@ describe('renderStats, thinking dropped by the API', () => {
     const text = renderStats(withDropped, '/st');
 
     expect(text).toMatch(/\nthinking dropped +5 blocks in 2 requests: prefix_binding_mismatch 4, model_binding_mismatch 1\n/);
-    expect(widest(text)).toBeLessThanOrEqual(100);
+    expect(widest(text)).toBeLessThanOrEqual(REPORT_WIDTH);
     expect(renderStats(report, '/st')).not.toContain('thinking dropped');
     expect(report.overall.thinkingDropped).toBe(0);
   });

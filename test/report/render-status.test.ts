@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { REPORT_WIDTH } from '../../src/report/format-table.js';
 import { renderStatus } from '../../src/report/render-status.js';
 import { buildStatusReport } from '../../src/report/status-report.js';
 import { NOW, session, widest } from './render-fixtures.js';
@@ -17,7 +18,7 @@ describe('renderStatus', () => {
     expect(text).toMatch(/\nbbbbbbbbbbbb +20\.0% \/ 70\.0%\* +- +0 +1 +0 B +3m ago/);
     expect(text).toContain('aaaaaaaaaaaa: the last request went through unchanged: epoch_mismatch');
     expect(text).toContain('*: no epoch yet');
-    expect(widest(text)).toBeLessThanOrEqual(100);
+    expect(widest(text)).toBeLessThanOrEqual(REPORT_WIDTH);
   });
 
   it('should say when the log is empty', () => {

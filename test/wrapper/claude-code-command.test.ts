@@ -1,18 +1,21 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recognizeClaudeCode, type CommandLookup } from '../../src/wrapper/claude-code-command.js';
 import { systemLookup } from '../../src/wrapper/command-lookup.js';
 
-const REAL_CLAUDE = fileURLToPath(new URL('../../node_modules/.bin/claude', import.meta.url));
 const none: CommandLookup = { which: async () => undefined, realpath: async () => undefined, readHead: async () => undefined };
 
 let tmp: string;
 beforeAll(async () => {
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-claude-cmd-'));
-  await fs.symlink(REAL_CLAUDE, path.join(tmp, 'cc'));
+  // The package as npm installs it, its entry point (cli.js, as releases before the native binary had) a stand-in:
+  // only its real path inside the package can tell it is Claude Code.
+  const installed = path.join(tmp, 'node_modules', '@anthropic-ai', 'claude-code', 'cli.js');
+  await fs.mkdir(path.dirname(installed), { recursive: true });
+  await fs.writeFile(installed, '#!/bin/sh\necho 2.1.332\n', { mode: 0o755 });
+  await fs.symlink(installed, path.join(tmp, 'cc'));
   await fs.writeFile(path.join(tmp, 'launcher'), '#!/bin/sh\nexec node "$HOME/.npm-global/lib/node_modules/@anthropic-ai/claude-code/cli.js" "$@"\n', {
     mode: 0o755,
   });

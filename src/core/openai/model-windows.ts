@@ -2,7 +2,7 @@
  * Context windows of OpenAI models, as Codex measures them (docs/openai.md, "The window"). Pure.
  *
  * Source: the model list bundled in the Codex 0.171.0 binary (`strings` on
- * node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex: each model's
+ * test/clients/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex: each model's
  * `slug` and `context_window`), checked 2026-12-02. Codex compacts against this window, so it is
  * the window a Codex conversation's fullness is read against. OpenAI's model pages give the API's
  * own limits, larger: gpt-6.2-sol and gpt-6.2-astra 1,050,000 context, 922,000 max input
