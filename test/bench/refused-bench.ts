@@ -6,7 +6,7 @@
  * have piled up). Measured interleaved in one run, each round on the conversation's next request:
  *   - the engine's whole `prepare`, with the eligibility memo (core/eligible-blocks.ts) and with
  *     memos off (every old block judged again, still without hashing);
- *   - the latch step alone: `planElision` + `decideLatch`, what every such request ran before
+ *   - the latch step alone: `planElision` + the decision on its plan, what every such request ran before
  *     (every eligible block decoded and hashed twice), against `findEligible` from scratch and
  *     from the previous request's memo.
  */
@@ -15,7 +15,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  decideLatch,
+  decideEpoch,
   DEFAULT_POLICY,
   findEligible,
   indexTranscript,
@@ -171,13 +171,12 @@ async function prepareAndObserve(engine: EpochEngine, body: Uint8Array): Promise
 
 /** The old latch step's decision, on a plan: what maybeLatch ran before it judged without hashing. */
 function decideOn(plan: readonly PlannedBlock[], index: TranscriptIndex): unknown {
-  return decideLatch({
+  return decideEpoch({
     reading: { contextTokens: 0.9 * WINDOW, window: WINDOW, epochsApplied: 1, requestBytes: index.byteLength },
     threshold: 0.7,
-    frozen: [],
     epochCount: 1,
-    plan,
     minGainFraction: 1,
+    take: () => ({ kind: 'blocks', frozen: [], plan }),
   });
 }
 

@@ -7,7 +7,8 @@
  */
 import type { EpochLatch, EpochTake } from '../epoch-take.js';
 import type { HoldReason } from './hold-reasons.js';
-import { DEFAULT_MIN_GAIN_FRACTION, fullnessOf, weighAdded, type DecidedBlock, type FullnessReading } from '../latch-decision.js';
+import { fullnessOf, type FullnessReading } from '../fullness-reading.js';
+import { DEFAULT_MIN_GAIN_FRACTION, weighAdded, type DecidedBlock } from '../weigh-added.js';
 import { crossedThreshold, gainFloorTokens, type ThresholdSettings } from '../latch-threshold.js';
 import { decideBurst, GATE_CEILING, type GateDecision, type GateInput } from '../break-even.js';
 import type { TurnPlace } from '../thinking/turn-place.js';
