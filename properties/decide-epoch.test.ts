@@ -30,8 +30,14 @@ interface LatchInput {
 
 /** The decision on `input`, its take the plan with the frozen blocks. */
 function decide(input: LatchInput): EpochDecision<PlannedBlock> {
-  const { frozen, plan, ...rest } = input;
-  return decideEpoch({ ...rest, take: () => ({ kind: 'blocks', frozen, plan }) });
+  const { frozen, plan, reading, threshold, rescueTokens, epochCount, minGainFraction } = input;
+  return decideEpoch({
+    reading,
+    thresholds: { threshold, ...(rescueTokens === undefined ? {} : { rescueTokens }) },
+    epochCount,
+    ...(minGainFraction === undefined ? {} : { minGainFraction }),
+    take: () => ({ kind: 'blocks', frozen, plan }),
+  });
 }
 
 const hex = (n: number): string => n.toString(16).padStart(64, '0');

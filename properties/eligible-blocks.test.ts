@@ -193,7 +193,7 @@ describe('findEligible', () => {
             const window = Math.max(1, Math.round(body.length * judge.tokensPerByte));
             const input = {
               reading: { contextTokens: Math.round(judge.fullness * window), window, epochsApplied: judge.epochsApplied, requestBytes: body.length },
-              threshold: judge.threshold,
+              thresholds: { threshold: judge.threshold },
               frozen,
               epochCount: judge.epochCount,
               minGainFraction: judge.minGainFraction,

@@ -65,8 +65,7 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
       const input = await readReportInput(state, tally);
       const report = buildStatusReport(tally, input.summaries, {
         recentMs: args.recent * 60_000,
-        defaultThreshold: args.rescuePct / 100,
-        ...(args.rescueTokens === undefined ? {} : { defaultRescueTokens: args.rescueTokens }),
+        thresholds: { threshold: args.rescuePct / 100, ...(args.rescueTokens === undefined ? {} : { rescueTokens: args.rescueTokens }) },
       });
       return { report, warnings: input.warnings, proxies };
     };

@@ -229,7 +229,7 @@ export {
   type ThresholdSettings,
   tokenThresholdFor,
 } from './latch-threshold.js';
-export { CACHE_TTL_1H_MS, CACHE_TTL_5M_MS, isPredictedCold, thresholdsFor } from './cache-cold.js';
+export { CACHE_TTL_1H_MS, CACHE_TTL_5M_MS, type ColdThresholds, isPredictedCold, type RequestThresholds, thresholdsFor } from './cache-cold.js';
 export {
   type CorrectionDeclined,
   DEFAULT_LATCH_AT,

@@ -173,7 +173,7 @@ async function prepareAndObserve(engine: EpochEngine, body: Uint8Array): Promise
 function decideOn(plan: readonly PlannedBlock[], index: TranscriptIndex): unknown {
   return decideEpoch({
     reading: { contextTokens: 0.9 * WINDOW, window: WINDOW, epochsApplied: 1, requestBytes: index.byteLength },
-    threshold: 0.7,
+    thresholds: { threshold: 0.7 },
     epochCount: 1,
     minGainFraction: 1,
     take: () => ({ kind: 'blocks', frozen: [], plan }),

@@ -27,7 +27,7 @@ const NEVER: GateInput = { ...PAYS, horizon: 0 };
 
 const input = (take: EpochTake<DecidedBlock>, over: Partial<EpochInput<DecidedBlock>> = {}): EpochInput<DecidedBlock> => ({
   reading: READING,
-  threshold: 0.7,
+  thresholds: { threshold: 0.7 },
   epochCount: 0,
   take: () => take,
   ...over,
@@ -54,8 +54,8 @@ describe('decideEpoch', () => {
       throw new Error('asked');
     };
 
-    expect(decideEpoch({ reading: READING, threshold: 0.8, epochCount: 0, take })).toEqual({ kind: 'idle' });
-    expect(decideEpoch({ reading: undefined, threshold: 0.8, epochCount: 0, take })).toEqual({ kind: 'idle' });
+    expect(decideEpoch({ reading: READING, thresholds: { threshold: 0.8 }, epochCount: 0, take })).toEqual({ kind: 'idle' });
+    expect(decideEpoch({ reading: undefined, thresholds: { threshold: 0.8 }, epochCount: 0, take })).toEqual({ kind: 'idle' });
   });
 
   it('should hold a stale reading before it plans anything', () => {
@@ -63,7 +63,7 @@ describe('decideEpoch', () => {
       throw new Error('asked');
     };
 
-    expect(decideEpoch({ reading: READING, threshold: 0.7, epochCount: 1, take })).toMatchObject({ kind: 'hold', reason: 'stale_reading' });
+    expect(decideEpoch({ reading: READING, thresholds: { threshold: 0.7 }, epochCount: 1, take })).toMatchObject({ kind: 'hold', reason: 'stale_reading' });
   });
 
   it.each([
@@ -169,7 +169,7 @@ describe('decideEpoch, the thresholds', () => {
     // 130k of a 1M window is 13%, far under 70%, but over a 120k token threshold.
     const reading = { ...READING, contextTokens: 130_000, window: 1_000_000, requestBytes: 520_000 };
 
-    expect(decideEpoch(input(latching, { reading, rescueTokens: 120_000 }))).toMatchObject({ kind: 'latch', fullness: 0.13 });
+    expect(decideEpoch(input(latching, { reading, thresholds: { threshold: 0.7, rescueTokens: 120_000 } }))).toMatchObject({ kind: 'latch', fullness: 0.13 });
   });
 
   it('should take the default token threshold at a 1M window, and none when told 0', () => {
@@ -178,6 +178,6 @@ describe('decideEpoch, the thresholds', () => {
 
     expect(decideEpoch(input(latching, { reading: under }))).toEqual({ kind: 'idle' });
     expect(decideEpoch(input(latching, { reading: at }))).toMatchObject({ kind: 'latch' });
-    expect(decideEpoch(input(latching, { reading: at, rescueTokens: 0 }))).toEqual({ kind: 'idle' });
+    expect(decideEpoch(input(latching, { reading: at, thresholds: { threshold: 0.7, rescueTokens: 0 } }))).toEqual({ kind: 'idle' });
   });
 });
