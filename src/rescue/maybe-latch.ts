@@ -8,7 +8,6 @@
 import {
   crossedThreshold,
   decideEpoch,
-  DEFAULT_LATCH_AT,
   firedThreshold,
   planRecord,
   turnPlaceOf,
@@ -122,15 +121,15 @@ async function latchChosen(ctx: LatchContext, ask: LatchAsk, decided: Decided, c
 
 /** The engine's decision with this request's reading, thresholds and place in the turn. */
 function deciderOf(ctx: LatchContext, entry: ConversationEntry, index: TranscriptIndex, reading: FullnessReading, thresholds: RequestThresholds): Decide {
-  const { minGainFraction } = ctx.settings;
-  const turn = turnPlaceOf(index, entry.record?.prefixCheck !== undefined, ctx.settings.latchAt ?? DEFAULT_LATCH_AT);
+  const { minGainFraction, latchAt } = ctx.settings.latch;
+  const turn = turnPlaceOf(index, entry.record?.prefixCheck !== undefined, latchAt);
   const decideWith = ctx.decide ?? decideEpoch;
   return (take) =>
     decideWith({
       reading,
       thresholds,
       epochCount: entry.record?.epochs.length ?? 0,
-      ...(minGainFraction === undefined ? {} : { minGainFraction }),
+      minGainFraction,
       turn,
       take,
     });

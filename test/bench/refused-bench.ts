@@ -26,7 +26,7 @@ import {
   type Usage,
 } from '../../src/core/index.js';
 import { commonPrefixLength } from '../../src/rescue/common-prefix-length.js';
-import { DEFAULT_ENGINE_SETTINGS, EpochEngine, latchedOf, passthroughReasonOf, type EngineRequest, type Prepared } from '../../src/rescue/index.js';
+import { engineSettingsOf, EpochEngine, latchedOf, passthroughReasonOf, type EngineRequest, type Prepared } from '../../src/rescue/index.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { ClaudeCodeConversation } from './claude-code-body.js';
 import { formatTable, ms, quantile } from './measure.js';
@@ -62,7 +62,7 @@ export async function runRefusedBench(): Promise<void> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-refused-'));
   try {
     const state = await openStateDir(root);
-    const settings = { ...DEFAULT_ENGINE_SETTINGS, window: WINDOW };
+    const settings = engineSettingsOf({ window: WINDOW });
     const conversation = new ClaudeCodeConversation({ targetBytes: BODY_BYTES, seed: 20_261_130 });
     // One epoch, latched the usual way: a reading at 90%, then the next request.
     const setup = new EpochEngine(state, settings);
