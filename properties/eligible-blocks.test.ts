@@ -3,7 +3,7 @@
  * never changes a latch decision: over a generated conversation sent request after request, with
  * what may happen between two requests (a rewind, the client clearing an old result, byte and
  * letter edits, a truncation, another elided directory or policy), every request's eligible
- * blocks equal `planElision`'s, minus the hashes, and `decideLatch` decides the same on both, for
+ * blocks equal `planElision`'s, minus the hashes, and `decideEpoch` decides the same on both, for
  * any reading, threshold and frozen set.
  */
 import fc from 'fast-check';
@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CLIENT_CLEARED_PLACEHOLDER,
   commonPrefixLengthLoop,
-  decideLatch,
+  decideEpoch,
   findEligible,
   indexTranscript,
   planElision,
@@ -20,8 +20,9 @@ import {
   type ElisionPolicy,
   type EligibilityMemo,
   type FrozenBlock,
-  type LatchDecision,
+  type EpochDecision,
 } from '../src/core/index.js';
+import type { EpochInput } from '../src/core/decide/decide-epoch.js';
 import { commonPrefixLength as nativeCommonPrefixLength } from '../src/rescue/common-prefix-length.js';
 import { conversationArb, type ClientRequest } from './arbitraries/index.js';
 import { applyByteEdit, byteEditArb, type ByteEdit } from './arbitraries/mutations.js';
@@ -146,10 +147,24 @@ function bodyOf(step: Step, requests: readonly ClientRequest[], s: Session): Uin
 }
 
 /** A decision as far as a request or the wire log can tell (the blocks added, by ordinal). */
-function summary<B extends DecidedBlock>(decision: LatchDecision<B>): object {
-  return decision.latch
-    ? { latch: true, fullness: decision.fullness, added: decision.added.map((b) => [b.ordinal, b.bytes]), freed: decision.estimatedTokensFreed }
-    : { latch: false, why: decision.why };
+function summary<B extends DecidedBlock>(decision: EpochDecision<B>): object {
+  switch (decision.kind) {
+    case 'latch':
+      return { latch: true, fullness: decision.fullness, added: decision.added.map((b) => [b.ordinal, b.bytes]), freed: decision.estimatedTokensFreed };
+    case 'hold':
+      return { latch: false, why: decision.reason, detail: decision.detail };
+    case 'idle':
+      return { latch: false };
+  }
+}
+
+/** The decision on a rescue take of `plan` (the frozen blocks left out by the decision itself). */
+function decideOn<B extends DecidedBlock>(
+  input: Omit<EpochInput<B>, 'take'> & { readonly frozen: readonly FrozenBlock[] },
+  plan: readonly B[],
+): EpochDecision<B> {
+  const { frozen, ...rest } = input;
+  return decideEpoch({ ...rest, take: () => ({ kind: 'blocks', frozen, plan }) });
 }
 
 describe('findEligible', () => {
@@ -178,12 +193,12 @@ describe('findEligible', () => {
             const window = Math.max(1, Math.round(body.length * judge.tokensPerByte));
             const input = {
               reading: { contextTokens: Math.round(judge.fullness * window), window, epochsApplied: judge.epochsApplied, requestBytes: body.length },
-              threshold: judge.threshold,
+              thresholds: { threshold: judge.threshold },
               frozen,
               epochCount: judge.epochCount,
               minGainFraction: judge.minGainFraction,
             };
-            expect(summary(decideLatch({ ...input, plan: eligible.blocks }))).toEqual(summary(decideLatch({ ...input, plan })));
+            expect(summary(decideOn(input, eligible.blocks))).toEqual(summary(decideOn(input, plan)));
             s.memo = eligible.memo;
           }
         },

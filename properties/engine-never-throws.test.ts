@@ -10,7 +10,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedRecentBudget, PASSTHROUGH_REASONS } from '../src/core/index.js';
-import { DEFAULT_ENGINE_SETTINGS, EpochEngine, stubsOf, type EngineRequest } from '../src/rescue/index.js';
+import { DEFAULT_ENGINE_SETTINGS, engineSettingsOf, EpochEngine, stubsOf, type EngineRequest } from '../src/rescue/index.js';
 import type { StateDir } from '../src/state/layout.js';
 import { openStateDir } from '../src/state/open-state-dir.js';
 import { requestBodyArb } from './arbitraries/index.js';
@@ -89,7 +89,7 @@ describe('EpochEngine.prepare', () => {
 
   it('should never reject over a conversation past its threshold, where the latch and the rewrite run', async () => {
     // A tiny window and no minimum gain: any eligible block latches.
-    const engine = new EpochEngine(state, { ...DEFAULT_ENGINE_SETTINGS, window: 1000, minGainFraction: 0, policy: { keepRecent: 1, minBytes: 1 } });
+    const engine = new EpochEngine(state, engineSettingsOf({ window: 1000, minGainFraction: 0, keepRecent: 1, minBytes: 1 }));
     await fc.assert(
       fc.asyncProperty(requestArb, async (request) => {
         const first = await engine.prepare(request);
@@ -102,7 +102,7 @@ describe('EpochEngine.prepare', () => {
 
   it('should never reject in shed mode over a conversation past its threshold, where the span latch and the splice run', async () => {
     // A tiny window, no minimum gain, the smallest recent window and a long horizon: any span latches.
-    const settings = { ...DEFAULT_ENGINE_SETTINGS, mode: 'shed' as const, window: 1000, minGainFraction: 0, horizon: 1e9, shedPolicy: fixedRecentBudget(0) };
+    const settings = engineSettingsOf({ mode: 'shed' as const, window: 1000, minGainFraction: 0, horizon: 1e9, shedPolicy: fixedRecentBudget(0) });
     const engine = new EpochEngine(state, settings);
     await fc.assert(
       fc.asyncProperty(requestArb, async (request) => {
@@ -119,7 +119,7 @@ describe('EpochEngine.prepare', () => {
 
 describe('EpochEngine.prepareAfterOverflow', () => {
   it('should never reject on arbitrary requests, and retry only with a rewrite carrying more stubs', async () => {
-    const engine = new EpochEngine(state, { ...DEFAULT_ENGINE_SETTINGS, window: 1000, policy: { keepRecent: 1, minBytes: 1 } });
+    const engine = new EpochEngine(state, engineSettingsOf({ window: 1000, keepRecent: 1, minBytes: 1 }));
     const overflowArb = fc.record({ tokens: fc.integer({ min: 1, max: 5000 }), limit: fc.integer({ min: 1, max: 2000 }) });
     await fc.assert(
       fc.asyncProperty(requestArb, overflowArb, async (request, overflow) => {

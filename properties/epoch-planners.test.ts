@@ -60,7 +60,13 @@ function askOf(request: ClientRequest, judge: Judge): { ask: EpochAsk; reading: 
 /** The threshold decision on the planner's take, and the overflow decision on its overflow take. */
 function decideBoth<C>(planner: EpochPlanner<C>, ask: EpochAsk, reading: FullnessReading, judge: Judge) {
   const take = planner.take(ask);
-  const decision = decideEpoch({ reading, threshold: judge.threshold, epochCount: 0, minGainFraction: judge.minGainFraction, take: () => take });
+  const decision = decideEpoch({
+    reading,
+    thresholds: { threshold: judge.threshold },
+    epochCount: 0,
+    minGainFraction: judge.minGainFraction,
+    take: () => take,
+  });
   const tokens = Math.round(reading.window * judge.over);
   const overflowAsk = { ...ask, tokens, limit: reading.window, window: reading.window, sentBytes: reading.requestBytes };
   const overflowTake = planner.takeOnOverflow(overflowAsk);

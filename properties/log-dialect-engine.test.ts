@@ -13,7 +13,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerDialectForTest, type Usage } from '../src/core/index.js';
-import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings } from '../src/rescue/index.js';
+import { engineSettingsOf, EpochEngine, type EngineRequest, type EngineSettings } from '../src/rescue/index.js';
 import { inflateFromState } from '../src/state/inflate-from-state.js';
 import type { StateDir } from '../src/state/layout.js';
 import { openStateDir } from '../src/state/open-state-dir.js';
@@ -21,7 +21,7 @@ import { LOG_API } from '../test/dialect/log-dialect.js';
 import { shortTextArb, toolTextArb } from './arbitraries/text.js';
 import { sameBytes } from './support/bytes.js';
 
-const SETTINGS: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, threshold: 0.5, window: 10_000, policy: { keepRecent: 1, minBytes: 1024 } };
+const SETTINGS: EngineSettings = engineSettingsOf({ threshold: 0.5, window: 10_000, keepRecent: 1, minBytes: 1024 });
 const ENCODER = new TextEncoder();
 
 const reading = (tokens: number): { status: number; usage: Usage } => ({

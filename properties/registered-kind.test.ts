@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexTranscript } from '../src/core/index.js';
 import { registerKind } from '../src/rescue/latch-kinds.js';
-import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../src/rescue/index.js';
+import { engineSettingsOf, type EngineSettings } from '../src/rescue/index.js';
 import { ASSISTANT_TEXT_KIND } from '../test/rescue/kinds/assistant-text/kind-record.js';
 import { candidatesOf } from '../test/rescue/kinds/assistant-text/frozen-text.js';
 import { checkSameBytesFromFreshEngine, messagesRequest, runThroughEngine } from './support/engine-run.js';
@@ -17,7 +17,7 @@ import { conversationArb } from './arbitraries/index.js';
 import { commonPrefixLength } from './support/bytes.js';
 import { indexOf } from './support/rewrite-support.js';
 
-const SETTINGS: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, mode: 'rescue', window: 1000, minGainFraction: 0 };
+const SETTINGS: EngineSettings = engineSettingsOf({ mode: 'rescue', window: 1000, minGainFraction: 0 });
 const _request = messagesRequest;
 
 /**

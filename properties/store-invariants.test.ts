@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { latchedOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineSettings } from '../src/rescue/index.js';
+import { latchedOf, engineSettingsOf, EpochEngine, type EngineSettings, type SettingsGiven } from '../src/rescue/index.js';
 import { openStateDir } from '../src/state/open-state-dir.js';
 import { fsStore, PgDb, PgStore, type ConversationStore } from '../src/store/index.js';
 import { postgresAvailable, startPgCluster, type PgCluster } from '../test/support/pg-cluster.js';
@@ -21,8 +21,9 @@ import { commonPrefixLength } from './support/bytes.js';
 import { indexOf } from './support/rewrite-support.js';
 
 // A tiny window and no minimum gain: any eligible block latches, so epochs latch often.
-const SETTINGS: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, window: 1000, minGainFraction: 0, policy: { keepRecent: 1, minBytes: 1 } };
-const NEVER_LATCH: EngineSettings = { ...SETTINGS, threshold: 1e9 };
+const GIVEN: SettingsGiven = { window: 1000, minGainFraction: 0, keepRecent: 1, minBytes: 1 };
+const SETTINGS: EngineSettings = engineSettingsOf(GIVEN);
+const NEVER_LATCH: EngineSettings = engineSettingsOf({ ...GIVEN, threshold: 1e9 });
 const FULL = { inputTokens: 990, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens: 1 };
 const STUB_NAME = /\/(elided|spans)\/([0-9a-f]{64})\.(txt|json|md)/g;
 

@@ -15,7 +15,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EpochMode } from '../src/core/index.js';
-import { latchedOf, passthroughReasonOf, DEFAULT_ENGINE_SETTINGS, EpochEngine } from '../src/rescue/index.js';
+import { latchedOf, passthroughReasonOf, engineSettingsOf, EpochEngine } from '../src/rescue/index.js';
 import type { ReplyBlock } from '../src/scripted/message.js';
 import { checkThinking } from '../src/scripted/preserved-thinking/check-thinking.js';
 import { signReplyContent } from '../src/scripted/preserved-thinking/sign-thinking.js';
@@ -89,7 +89,7 @@ describe.each(['rescue', 'shed'] as const)('preserved thinking through the engin
     await fc.assert(
       fc.asyncProperty(thinkingConversationSpecArb(8), fc.array(fc.boolean(), { minLength: 10, maxLength: 10 }), async (spec, overs) => {
         const state = await openStateDir(path.join(root, `${mode}-${run++}`));
-        const engine = new EpochEngine(state, { ...DEFAULT_ENGINE_SETTINGS, mode, threshold: 0.5, window: WINDOW, policy: { keepRecent: 1, minBytes: 1024 } });
+        const engine = new EpochEngine(state, engineSettingsOf({ mode, threshold: 0.5, window: WINDOW, keepRecent: 1, minBytes: 1024 }));
         const system = systemOf(spec);
         const kept: ThinkingMessage[] = [{ role: 'user', content: 'Read the project files and fix the bug.' }];
         const producedAt = new Map<string, number>();

@@ -169,7 +169,7 @@ function runSession(kind: 'span' | 'tool_results', steps: readonly Step[]): Run 
         latest,
       };
       const take = () => (kind === 'span' ? spansPlanner.take(ask) : blocksPlanner.take(ask));
-      const decision = decideEpoch({ reading, threshold: 0.7, epochCount: epochs, take });
+      const decision = decideEpoch({ reading, thresholds: { threshold: 0.7 }, epochCount: epochs, take });
       latchedHere = decision.kind === 'latch';
       if (decision.kind === 'latch') {
         epochs++;

@@ -7,13 +7,13 @@ import { CliError } from './cli-error.js';
 import { recordElide } from './record-elide.js';
 import { readInput, writeStdout } from './read-input.js';
 import { openStateOrFail, STATE_OPTION, stateDirFrom } from './state-option.js';
-import { DEFAULT_ENGINE_SETTINGS } from '../rescue/index.js';
+import { engineSettingsOf } from '../rescue/index.js';
+import { policyFrom, withPolicyOptions, type PolicyArgs } from './settings-options.js';
+import { wholeExamples } from './help-examples.js';
 
-interface ElideArgs {
+interface ElideArgs extends PolicyArgs {
   body: string;
   state: string | undefined;
-  keepRecent: number;
-  minBytes: number;
   dryRun: boolean;
 }
 
@@ -21,16 +21,19 @@ export const elideCommand: CommandModule<object, ElideArgs> = {
   command: 'elide <body>',
   describe: 'Elide the old tool results of one request body, as an epoch latched now would, and record that epoch',
   builder: (yargs) =>
-    (yargs as Argv<object>)
+    withPolicyOptions(yargs as Argv<object>)
       .positional('body', { type: 'string', demandOption: true, describe: 'A request body: Messages, Responses or chat (JSON file, or - for stdin)' })
       .option('state', STATE_OPTION)
-      .option('keep-recent', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.keepRecent, describe: 'Never elide the N newest tool results' })
-      .option('min-bytes', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.minBytes, describe: 'Elide only tool results whose text is over N bytes' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Print the plan as JSON; write nothing' })
-      .example('$0 elide body.json --dry-run', 'Show which tool results would be elided')
-      .example('$0 elide body.json --state /tmp/st > small.json', 'Write the elided files and the rewritten body') as unknown as Argv<ElideArgs>,
+      .example(
+        wholeExamples([
+          ['$0 elide body.json --dry-run', 'Show which tool results would be elided'],
+          ['$0 elide body.json --state /tmp/st > small.json', 'Write the elided files and the rewritten body'],
+        ]),
+      ) as unknown as Argv<ElideArgs>,
   handler: async (args: ArgumentsCamelCase<ElideArgs>) => {
-    const policy = { keepRecent: nonNegative(args.keepRecent, '--keep-recent'), minBytes: nonNegative(args.minBytes, '--min-bytes') };
+    // The policy a rescue epoch latched now would take: the flags given, else rescue mode's defaults.
+    const { policy } = engineSettingsOf(policyFrom(args)).rescue;
     const body = await readInput(args.body);
     const { api, outcome: indexed } = indexAnyApi(body);
     if (indexed.kind === 'failed') throw new CliError(`${args.body}: not a Messages API body (${indexed.reason}: ${indexed.detail})`);
@@ -54,8 +57,3 @@ export const elideCommand: CommandModule<object, ElideArgs> = {
     await writeStdout(outcome.body);
   },
 };
-
-function nonNegative(value: number, flag: string): number {
-  if (!Number.isInteger(value) || value < 0) throw new CliError(`${flag} takes a whole number >= 0, not ${String(value)}`, 2);
-  return value;
-}

@@ -5,6 +5,7 @@ import { InflateError, inflateFromState } from '../state/inflate-from-state.js';
 import { CliError } from './cli-error.js';
 import { readInput, writeStdout } from './read-input.js';
 import { exportedStoreFor, OWNER_OPTION, ownerDirFrom, ownerFrom, STATE_OPTION, STORE_OPTION } from './state-option.js';
+import { wholeExamples } from './help-examples.js';
 
 interface InflateArgs {
   body: string;
@@ -22,7 +23,7 @@ export const inflateCommand: CommandModule<object, InflateArgs> = {
       .option('state', STATE_OPTION)
       .option('store', STORE_OPTION)
       .option('owner', OWNER_OPTION)
-      .example('$0 inflate small.json --state /tmp/st > original.json', 'Put every elided tool result back') as unknown as Argv<InflateArgs>,
+      .example(wholeExamples([['$0 inflate small.json --state /tmp/st > original.json', 'Put every elided tool result back']])) as unknown as Argv<InflateArgs>,
   handler: async (args: ArgumentsCamelCase<InflateArgs>) => {
     const body = await readInput(args.body);
     try {

@@ -6,6 +6,7 @@ import { conversationJson } from '../report/report-json.js';
 import { readReportInput, JSON_OPTION, reportWidth, stateForReport, warn } from './report-input.js';
 import { writeStdout } from './read-input.js';
 import { OWNER_OPTION, ownerFrom, STATE_OPTION, STORE_OPTION } from './state-option.js';
+import { wholeExamples } from './help-examples.js';
 
 interface LsArgs {
   state: string | undefined;
@@ -23,8 +24,12 @@ export const lsCommand: CommandModule<object, LsArgs> = {
       .option('store', STORE_OPTION)
       .option('owner', OWNER_OPTION)
       .option('json', JSON_OPTION)
-      .example('$0 ls --state state.example', 'The example state directory, most recently seen first')
-      .example('$0 ls --state state.example --json', 'The same as JSON') as unknown as Argv<LsArgs>,
+      .example(
+        wholeExamples([
+          ['$0 ls --state state.example', 'The example state directory, most recently seen first'],
+          ['$0 ls --state state.example --json', 'The same as JSON'],
+        ]),
+      ) as unknown as Argv<LsArgs>,
   handler: async (args: ArgumentsCamelCase<LsArgs>) => {
     const state = await stateForReport(args.state, args.store, ownerFrom(args.owner));
     const tally = await readWireTally(state.wirePath);

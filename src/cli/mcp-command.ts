@@ -7,6 +7,7 @@ import { layoutPaths, type StateDir } from '../state/layout.js';
 import { CliError } from './cli-error.js';
 import { packageVersion } from './package-version.js';
 import { exportedStoreFor, OWNER_OPTION, ownerDirFrom, ownerFrom, STATE_OPTION, STORE_OPTION } from './state-option.js';
+import { wholeExamples } from './help-examples.js';
 
 interface McpArgs {
   state: string | undefined;
@@ -37,10 +38,11 @@ export const mcpCommand: CommandModule<object, McpArgs> = {
         array: true,
         describe: 'With --gateway: send header NAME with the value of environment variable ENV (NAME=ENV), for a gateway run with --owner-header',
       })
-      .example('$0 mcp --state state.example', 'Serve restore and spans on stdin and stdout until stdin ends (an MCP client starts it)')
       .example(
-        '$0 mcp --gateway https://ctxshed.team.example',
-        'Serve restore and spans from the team gateway, as the owner of $ANTHROPIC_API_KEY',
+        wholeExamples([
+          ['$0 mcp --state state.example', 'Serve restore and spans on stdin and stdout until stdin ends (an MCP client starts it)'],
+          ['$0 mcp --gateway https://ctxshed.team.example', 'Serve restore and spans from the team gateway, as the owner of $ANTHROPIC_API_KEY'],
+        ]),
       ) as unknown as Argv<McpArgs>,
   handler: async (args: ArgumentsCamelCase<McpArgs>) => {
     if (args.gateway !== undefined && args.store !== undefined) throw new CliError('give --gateway or --store, not both', 2);

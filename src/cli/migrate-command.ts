@@ -4,6 +4,7 @@ import { isPostgresUrl, PgDb, redactUrl, StoreError } from '../store/index.js';
 import { CliError } from './cli-error.js';
 import { writeStdout } from './read-input.js';
 import { STORE_OPTION } from './state-option.js';
+import { wholeExamples } from './help-examples.js';
 
 interface MigrateArgs {
   store: string | undefined;
@@ -15,7 +16,9 @@ export const migrateCommand: CommandModule<object, MigrateArgs> = {
   builder: (yargs) =>
     (yargs as Argv<object>)
       .option('store', { ...STORE_OPTION, describe: 'The Postgres store to migrate: postgres://user@host/db' })
-      .example('$0 migrate --store postgres://ctxshed@db/ctxshed', 'Then every replica: ctxshed serve --store <the same URL>') as unknown as Argv<MigrateArgs>,
+      .example(
+        wholeExamples([['$0 migrate --store postgres://ctxshed@db/ctxshed', 'Then every replica: ctxshed serve --store <the same URL>']]),
+      ) as unknown as Argv<MigrateArgs>,
   handler: async (args: ArgumentsCamelCase<MigrateArgs>) => {
     const url = args.store;
     if (url === undefined) throw new CliError('migrate needs --store postgres://…', 2);

@@ -6,9 +6,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { LATCH_AT_CHOICES, type LatchAt } from '../core/index.js';
 import { PRICED_MODELS, priceOf } from '../core/price-table.js';
-import { DEFAULT_ENGINE_SETTINGS } from '../rescue/index.js';
+import type { SettingsGiven } from '../rescue/index.js';
 import { readSessions, TranscriptInputError } from '../replay/read-sessions.js';
 import { dayRange, DEFAULT_PROJECTS_HINT, defaultProjectsFolder, inDays, textWidth } from './replay-input.js';
 import { renderHtml } from '../replay/render-html.js';
@@ -18,22 +17,18 @@ import { renderWholeFigures, WHOLE_FIGURE_WINDOWS, wholeFigureRows } from '../re
 import { type ReplayOptions, replaySession, replayWholeSession } from '../replay/replay-session.js';
 import { withWholeSession, type WholeSessionReport } from '../replay/whole-session-figures.js';
 import { CliError } from './cli-error.js';
-import { autoCompactWindowOf, DEFAULT_RESCUE_PCT, RESCUE_TOKENS_DESCRIPTION } from './proxy-options.js';
+import { autoCompactWindowOf } from './proxy-options.js';
+import { settingsFrom, withSettingsOptions, type SettingsArgs } from './settings-options.js';
 import { writeStdout } from './read-input.js';
 import { errorText } from '../errors.js';
 import { runTtlBacktest } from './replay-ttl.js';
 import { tuningOf, tuningParts, withTuningOptions, type TuningArgs } from './replay-tuning.js';
+import { wholeExamples } from './help-examples.js';
 
-interface ReplayArgs extends TuningArgs {
+interface ReplayArgs extends TuningArgs, SettingsArgs {
   transcripts: string[] | undefined;
   since: string | undefined;
   until: string | undefined;
-  rescuePct: number;
-  rescueTokens: number | undefined;
-  keepRecent: number;
-  minBytes: number;
-  window: number | undefined;
-  horizon: number | undefined;
   json: boolean;
   compact: boolean;
   html: string | undefined;
@@ -42,7 +37,6 @@ interface ReplayArgs extends TuningArgs {
   wholeFigures: boolean;
   figureWindows: number[] | undefined;
   prefixCheck: boolean;
-  latchAt: LatchAt | undefined;
   priceAs: string | undefined;
 }
 
@@ -50,7 +44,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
   command: 'replay [transcripts..]',
   describe: 'Replay Claude Code transcripts through rescue and shed mode and price them against the alternatives',
   builder: (yargs) =>
-    withTuningOptions(yargs as Argv<object>)
+    withTuningOptions(withSettingsOptions(yargs as Argv<object>, { mode: false, window: { describe: 'Context window in tokens (default 200,000)' } }))
       .positional('transcripts', {
         type: 'string',
         array: true,
@@ -58,22 +52,11 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       })
       .option('since', { type: 'string', describe: 'Only sessions with a request on or after this day (YYYY-MM-DD or YYYYMMDD, UTC)' })
       .option('until', { type: 'string', describe: 'Only sessions with a request on or before this day (YYYY-MM-DD or YYYYMMDD, UTC)' })
-      .option('rescue-pct', { type: 'number', default: DEFAULT_RESCUE_PCT, describe: 'Latch an epoch when a conversation is this full (% of the window)' })
-      .option('rescue-tokens', { type: 'number', describe: RESCUE_TOKENS_DESCRIPTION })
-      .option('keep-recent', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.keepRecent, describe: 'Never elide the N newest tool results' })
-      .option('min-bytes', { type: 'number', default: DEFAULT_ENGINE_SETTINGS.policy.minBytes, describe: 'Elide only tool results whose text is over N bytes' })
-      .option('window', { type: 'number', describe: 'Context window in tokens (default 200,000)' })
-      .option('horizon', { type: 'number', describe: 'Shed: turns a cache re-write must pay back within (default: as many as the conversation has had)' })
       .option('prefix-check', {
         type: 'boolean',
         default: false,
         describe:
           "Replay as if the sessions' model ran the prefix check on thinking blocks (claude-opus-5-5 and the other current models): epochs then remove the thinking they invalidate",
-      })
-      .option('latch-at', {
-        choices: [...LATCH_AT_CHOICES],
-        describe:
-          "On a prefix-check model (--prefix-check): latch only at a person's prompt below 85% (prompt), or wherever the threshold says (anywhere, the proxy's default)",
       })
       .option('price-as', {
         type: 'string',
@@ -102,14 +85,18 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         default: false,
         describe: 'Back-test the cache TTL instead: warm or cold predicted from each gap, against what was billed (folders walked recursively)',
       })
-      .example('$0 replay ~/.claude/projects/-home-me-proj', 'Every session of a project')
-      .example('$0 replay test/fixtures/transcripts/subagent.jsonl --window 60000', 'A real session, replayed as if its window were 60,000 tokens')
-      .example('$0 replay session.jsonl --json --html replay.html', 'One session, as JSON and as a page')
-      .example('$0 replay session.jsonl --compact', 'The compact tables, for a narrow terminal')
-      .example('$0 replay session.jsonl --horizon 10', 'Shed only where a re-write pays back within 10 more turns')
-      .example('$0 replay --figures a.jsonl b.jsonl', "The docs' table: peak, runway, cost and cache writes at 200,000, 100,000 and 60,000 tokens")
-      .example('$0 replay --ttl ~/.claude/projects', 'Every session of every project: did the cache TTL foresee each cold turn?')
-      .example('$0 replay --ttl test/fixtures/transcripts', 'The TTL back-test on the real sessions the tests use') as unknown as Argv<ReplayArgs>,
+      .example(
+        wholeExamples([
+          ['$0 replay ~/.claude/projects/-home-me-proj', 'Every session of a project'],
+          ['$0 replay test/fixtures/transcripts/subagent.jsonl --window 60000', 'A real session, replayed as if its window were 60,000 tokens'],
+          ['$0 replay session.jsonl --json --html replay.html', 'One session, as JSON and as a page'],
+          ['$0 replay session.jsonl --compact', 'The compact tables, for a narrow terminal'],
+          ['$0 replay session.jsonl --horizon 10', 'Shed only where a re-write pays back within 10 more turns'],
+          ['$0 replay --figures a.jsonl b.jsonl', "The docs' table: peak, runway, cost and cache writes at 200,000, 100,000 and 60,000 tokens"],
+          ['$0 replay --ttl ~/.claude/projects', 'Every session of every project: did the cache TTL foresee each cold turn?'],
+          ['$0 replay --ttl test/fixtures/transcripts', 'The TTL back-test on the real sessions the tests use'],
+        ]),
+      ) as unknown as Argv<ReplayArgs>,
   handler: async (args: ArgumentsCamelCase<ReplayArgs>) => {
     const transcripts = args.transcripts !== undefined && args.transcripts.length > 0 ? args.transcripts : [defaultProjectsFolder()];
     const days = dayRange(args.since, args.until);
@@ -118,20 +105,9 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       await runTtlBacktest(transcripts, args.json);
       return;
     }
-    if (!(args.rescuePct > 0 && args.rescuePct <= 100)) throw new CliError(`--rescue-pct takes a number above 0 and at most 100, not ${args.rescuePct}`, 2);
-    for (const [flag, v] of [
-      ['--keep-recent', args.keepRecent],
-      ['--min-bytes', args.minBytes],
-    ] as const) {
-      if (!Number.isInteger(v) || v < 0) throw new CliError(`${flag} takes a whole number, not ${v}`, 2);
-    }
-    if (args.rescueTokens !== undefined && !(Number.isInteger(args.rescueTokens) && args.rescueTokens >= 0))
-      throw new CliError(`--rescue-tokens takes a whole number >= 0, not ${args.rescueTokens}`, 2);
-    if (args.window !== undefined && !(Number.isInteger(args.window) && args.window >= 1000))
-      throw new CliError(`--window takes a whole number of at least 1000, not ${args.window}`, 2);
-    if (args.horizon !== undefined && !(Number.isInteger(args.horizon) && args.horizon >= 0))
-      throw new CliError(`--horizon takes a whole number, not ${args.horizon}`, 2);
-    tuningOf(args);
+    // The one settings value the proxy's engine takes, and replay's own beside it.
+    const settings: SettingsGiven = { ...settingsFrom(args), ...tuningOf(args), ...autoCompactWindowOf(process.env) };
+    const own: ReplayOwn = { prefixCheck: args.prefixCheck, priceAs: args.priceAs };
     if (args.priceAs !== undefined && priceOf(args.priceAs) === undefined)
       throw new CliError(`--price-as: no price for ${JSON.stringify(args.priceAs)}; the table knows ${PRICED_MODELS.join(', ')}`, 2);
     const read = await readSessions(transcripts, (message) => process.stderr.write(`ctxshed: skipped ${message}\n`)).catch((error: unknown) => {
@@ -151,7 +127,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       for (const w of windows)
         if (!(Number.isInteger(w) && w >= 1000)) throw new CliError(`--figure-windows takes whole numbers of at least 1000, not ${w}`, 2);
       const runs = [];
-      for (const window of windows) runs.push({ window, reports: await replayAll(sessions, { ...args, window }) });
+      for (const window of windows) runs.push({ window, reports: await replayAll(sessions, { ...settings, window }, own) });
       const rows = wholeFigureRows(runs);
       const command = figuresCommand(args, windows).replace('--figures', '--whole-figures');
       await writeStdout(args.json ? `${JSON.stringify({ command, rows }, null, 2)}\n` : renderWholeFigures(rows, command));
@@ -163,11 +139,11 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       for (const w of windows)
         if (!(Number.isInteger(w) && w >= 1000)) throw new CliError(`--figure-windows takes whole numbers of at least 1000, not ${w}`, 2);
       const runs = [];
-      for (const window of windows) runs.push({ window, reports: await replayAll(sessions, { ...args, window }) });
+      for (const window of windows) runs.push({ window, reports: await replayAll(sessions, { ...settings, window }, own) });
       await writeStdout(renderFigures(runs, figuresCommand(args, windows)));
       return;
     }
-    const reports = await replayAll(sessions, args);
+    const reports = await replayAll(sessions, settings, own);
     if (args.html !== undefined) {
       await fs.writeFile(args.html, renderHtml(reports));
       // On stderr: stdout may be the JSON a script reads.
@@ -187,9 +163,9 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
 function figuresCommand(args: ReplayArgs, windows: readonly number[]): string {
   const parts = ['ctxshed replay --figures', ...(args.transcripts ?? []).map((t) => path.basename(t))];
   if (args.figureWindows !== undefined) parts.push('--figure-windows', ...windows.map(String));
-  if (args.rescuePct !== DEFAULT_RESCUE_PCT) parts.push('--rescue-pct', String(args.rescuePct));
-  if (args.keepRecent !== DEFAULT_ENGINE_SETTINGS.policy.keepRecent) parts.push('--keep-recent', String(args.keepRecent));
-  if (args.minBytes !== DEFAULT_ENGINE_SETTINGS.policy.minBytes) parts.push('--min-bytes', String(args.minBytes));
+  if (args.rescuePct !== undefined) parts.push('--rescue-pct', String(args.rescuePct));
+  if (args.keepRecent !== undefined) parts.push('--keep-recent', String(args.keepRecent));
+  if (args.minBytes !== undefined) parts.push('--min-bytes', String(args.minBytes));
   if (args.horizon !== undefined) parts.push('--horizon', String(args.horizon));
   if (args.rescueTokens !== undefined) parts.push('--rescue-tokens', String(args.rescueTokens));
   if (args.prefixCheck) parts.push('--prefix-check');
@@ -198,18 +174,17 @@ function figuresCommand(args: ReplayArgs, windows: readonly number[]): string {
   return [...parts, ...tuningParts(args)].join(' ');
 }
 
-/** The replay's options as the command's arguments give them. */
-type ReplayArgsUsed = TuningArgs &
-  Pick<ReplayArgs, 'rescuePct' | 'rescueTokens' | 'keepRecent' | 'minBytes' | 'window' | 'horizon' | 'prefixCheck' | 'latchAt' | 'priceAs'>;
+/** What a replay takes besides the settings: its own options (replay-options.ts), less the state directories it makes. */
+type ReplayOwn = { readonly prefixCheck: boolean; readonly priceAs: string | undefined };
 
 /** Replays every session up to its first compaction and whole (stitched), each over fresh state directories removed after. */
-async function replayAll(sessions: Awaited<ReturnType<typeof readSessions>>, args: ReplayArgsUsed): Promise<WholeSessionReport[]> {
+async function replayAll(sessions: Awaited<ReturnType<typeof readSessions>>, settings: SettingsGiven, own: ReplayOwn): Promise<WholeSessionReport[]> {
   const reports: WholeSessionReport[] = [];
   for (const session of sessions) {
     if (session.conversations.length === 0) continue;
-    const report = await withStateDirs((dirs) => replaySession(session.file, session.conversations, replayOptions(args, dirs)));
+    const report = await withStateDirs((dirs) => replaySession(session.file, session.conversations, replayOptions(settings, own, dirs)));
     const whole = await withStateDirs((dirs) =>
-      replayWholeSession(session.file, session.stitched.conversations, replayOptions(args, dirs), report.compactionPoint),
+      replayWholeSession(session.file, session.stitched.conversations, replayOptions(settings, own, dirs), report.compactionPoint),
     );
     const estimated = session.stitched.conversations.reduce((n, c) => n + c.requests.filter((r) => r.estimated === true).length, 0);
     reports.push({ ...withWholeSession(report, whole, { compactions: session.stitched.boundaries.length, estimated }), skippedLines: session.skippedLines });
@@ -229,18 +204,11 @@ async function withStateDirs<T>(run: (dirs: { stateDir: string; shedStateDir: st
   }
 }
 
-function replayOptions(args: ReplayArgsUsed, dirs: { stateDir: string; shedStateDir: string }): ReplayOptions {
+function replayOptions(settings: SettingsGiven, own: ReplayOwn, dirs: { stateDir: string; shedStateDir: string }): ReplayOptions {
   return {
-    threshold: args.rescuePct / 100,
-    ...(args.rescueTokens === undefined ? {} : { rescueTokens: args.rescueTokens }),
-    policy: { keepRecent: args.keepRecent, minBytes: args.minBytes },
-    ...(args.window === undefined ? {} : { window: args.window }),
-    ...(args.horizon === undefined ? {} : { horizon: args.horizon }),
+    settings,
     ...dirs,
-    ...(args.prefixCheck ? { prefixCheck: true } : {}),
-    ...(args.latchAt === undefined ? {} : { latchAt: args.latchAt }),
-    ...(args.priceAs === undefined ? {} : { priceAs: args.priceAs }),
-    tuning: tuningOf(args),
-    ...autoCompactWindowOf(process.env),
+    ...(own.prefixCheck ? { prefixCheck: true } : {}),
+    ...(own.priceAs === undefined ? {} : { priceAs: own.priceAs }),
   };
 }

@@ -5,13 +5,15 @@ import type { StateDir } from '../state/layout.js';
 import { openStateDir } from '../state/open-state-dir.js';
 import { exitLike } from '../wrapper/exit-like.js';
 import { systemLookup } from '../wrapper/command-lookup.js';
+import { commandFailure } from '../wrapper/find-command.js';
 import { runChild } from '../wrapper/run-child.js';
 import { holdTerminalSignals } from '../wrapper/hold-terminal-signals.js';
 import { settingsFilesFor, userStatusLine } from '../wrapper/claude-statusline.js';
 import { planChildLaunch } from './child-launch.js';
 import { CliError } from './cli-error.js';
 import { bindFrom } from './owner-options.js';
-import { bannerLine, proxyConfigFrom, withProxyOptions, type ProxyArgs } from './proxy-options.js';
+import { bannerLines, portFrom, proxyConfigFrom, withProxyOptions, type ProxyArgs } from './proxy-options.js';
+import { wrapLines } from './wrap-words.js';
 import { stateDirFrom } from './state-option.js';
 import { errorText, outwardMessage } from '../errors.js';
 import type { ProxySettings } from '../proxy/transport-settings.js';
@@ -20,6 +22,7 @@ import { PROXY_UNAVAILABLE_EXIT, proxyFailureLine, unproxiedChild, type ChildCom
 import { codexWindowLine } from './codex-window.js';
 import { codexLaunch, type CodexLaunch } from './codex-launch.js';
 import { CODEX_GRANT_LINE } from './codex-target.js';
+import { wholeExamples } from './help-examples.js';
 
 interface RescueArgs extends ProxyArgs {
   allowUnproxied: boolean;
@@ -54,12 +57,16 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
       })
       .parserConfiguration({ 'populate--': true })
       .usage('$0 rescue [options] -- COMMAND [ARGS...]')
-      .example('$0 rescue -- claude', 'Claude Code with rescue at 70% of the window')
-      .example('$0 rescue --no-grant -- claude', 'The same, without the read grant: Claude Code asks before reading elided text back')
-      .example('$0 rescue --rescue-pct 60 --state ~/ctx -- claude --resume', 'Resume a session; its epochs come back from the state directory')
-      .example('$0 rescue --mode shed -- claude', 'Shed spans of old messages instead, when the cache re-write pays back (docs/shed.md)')
-      .example('$0 rescue --labels model -- claude', "Also ask the conversation's own model what to keep, point at or drop")
-      .example('$0 rescue --window 272000 -- codex', 'The Codex CLI (OpenAI Responses API) with rescue at 70% of a 272k window') as unknown as Argv<RescueArgs>,
+      .example(
+        wholeExamples([
+          ['$0 rescue -- claude', 'Claude Code with rescue at 70% of the window'],
+          ['$0 rescue --no-grant -- claude', 'The same, without the read grant: Claude Code asks before reading elided text back'],
+          ['$0 rescue --rescue-pct 60 --state ~/ctx -- claude --resume', 'Resume a session; its epochs come back from the state directory'],
+          ['$0 rescue --mode shed -- claude', 'Shed spans of old messages instead, when the cache re-write pays back (docs/shed.md)'],
+          ['$0 rescue --labels model -- claude', "Also ask the conversation's own model what to keep, point at or drop"],
+          ['$0 rescue --window 272000 -- codex', 'The Codex CLI (OpenAI Responses API) with rescue at 70% of a 272k window'],
+        ]),
+      ) as unknown as Argv<RescueArgs>,
   handler: async (args: ArgumentsCamelCase<RescueArgs>) => {
     const [command, ...commandArgs] = (args['--'] ?? []).map(String);
     if (command === undefined) throw new CliError('name the command to run after --, e.g. ctxshed rescue -- claude', 2);
@@ -69,6 +76,9 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
     // Codex reads its base URL from a config key, not the environment: see codex-launch.ts.
     const codex: CodexLaunch | undefined = await codexLaunch(command, commandArgs, args.upstream, process.env);
     const config = proxyConfigFrom(codex === undefined ? args : { ...args, upstream: codex.upstream }, process.env);
+    // Found first, as a shell would: a command that is not there gets one line, no banner and no proxy.
+    const missing = await commandFailure(command, process.env['PATH']);
+    if (missing !== undefined) throw new CliError(missing.message, missing.code);
     const plain: ChildCommand = { command, args: commandArgs, env: process.env };
     const started = await startOrExplain(config, args, command);
     const child =
@@ -106,10 +116,10 @@ async function startOrExplain(config: ProxySettings, args: RescueArgs, command: 
   const bind = bindFrom(args);
   try {
     const state = await openStateDir(stateDirFrom(args.state));
-    const proxy = await startProxy(config, state, args.port, bind);
+    const proxy = await startProxy(config, state, portFrom(args), bind);
     return { state, proxy, forget: await announceProxy(state, proxy.url, 'rescue') };
   } catch (error) {
-    const where = { port: args.port, upstream: config.transport.upstream.href, command };
+    const where = { port: portFrom(args), upstream: config.transport.upstream.href, command };
     const line = proxyFailureLine(errorText(error), where, args.allowUnproxied);
     if (!args.allowUnproxied) throw new CliError(line, PROXY_UNAVAILABLE_EXIT);
     process.stderr.write(`${outwardMessage(line)}\n`);
@@ -130,11 +140,11 @@ async function proxiedChild(
     readonly gateway: boolean;
   },
 ): Promise<ChildCommand> {
-  const banner = `${bannerLine(options.config, proxy.url, state)}\n${metricsLine(proxy.url)}`;
+  const banner = [...bannerLines(options.config, proxy.url, state), metricsLine(proxy.url)];
   if (options.codex !== undefined) {
     // Codex: its base URL on its command line; the environment and its sandbox as they are.
-    const windowLine = codexWindowLine(options.codex.model, options.config.engine.window);
-    process.stderr.write(`${banner}\n${CODEX_GRANT_LINE}\n${windowLine}\n`);
+    const windowLine = codexWindowLine(options.codex.model, options.config.engine.window.given);
+    process.stderr.write(`${wrapLines([...banner, CODEX_GRANT_LINE, windowLine])}\n`);
     return { ...plain, args: options.codex.argsFor(proxy.url) };
   }
   const launch = await planChildLaunch([plain.command, ...plain.args], {
@@ -146,7 +156,7 @@ async function proxiedChild(
     lookup: systemLookup(plain.env['PATH']),
     ...(options.statusline ? { statusLine: { theirs: () => userStatusLine(settingsFilesFor(process.cwd(), plain.env)) } } : {}),
   });
-  process.stderr.write(`${banner}\n${launch.grantLine}\n`);
+  process.stderr.write(`${wrapLines([...banner, launch.grantLine])}\n`);
   return launch;
 }
 

@@ -9,6 +9,7 @@ import { CliError } from './cli-error.js';
 import { writeStdout } from './read-input.js';
 import { stateForReport } from './report-input.js';
 import { STATE_OPTION } from './state-option.js';
+import { wholeExamples } from './help-examples.js';
 
 interface SealArgs {
   sha: string;
@@ -24,7 +25,9 @@ export const sealCommand: CommandModule<object, SealArgs> = {
       .positional('sha', { type: 'string', demandOption: true, describe: 'The sha256 of the block (its stub names it), or its first 12+ hex digits' })
       .option('reason', { type: 'string', describe: 'Why, kept in the seal record' })
       .option('state', STATE_OPTION)
-      .example('$0 seal 8370b47dccff --reason token', 'Refuse restore and Read of that block from now on, saying why') as unknown as Argv<SealArgs>,
+      .example(
+        wholeExamples([['$0 seal 8370b47dccff --reason token', 'Refuse restore and Read of that block from now on, saying why']]),
+      ) as unknown as Argv<SealArgs>,
   handler: async (args: ArgumentsCamelCase<SealArgs>) => {
     const state = await stateForReport(args.state);
     const sha = await resolveOne(state, args.sha, 'seal');
@@ -46,7 +49,7 @@ export const unsealCommand: CommandModule<object, Omit<SealArgs, 'reason'>> = {
     (yargs as Argv<object>)
       .positional('sha', { type: 'string', demandOption: true, describe: 'The sha256 of a sealed block, or its first 12+ hex digits' })
       .option('state', STATE_OPTION)
-      .example('$0 unseal 8370b47dccff', 'Let the agent restore or Read that block again') as unknown as Argv<Omit<SealArgs, 'reason'>>,
+      .example(wholeExamples([['$0 unseal 8370b47dccff', 'Let the agent restore or Read that block again']])) as unknown as Argv<Omit<SealArgs, 'reason'>>,
   handler: async (args: ArgumentsCamelCase<Omit<SealArgs, 'reason'>>) => {
     const state = await stateForReport(args.state);
     const sha = await resolveOne(state, args.sha, 'unseal');

@@ -3,12 +3,14 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { startProxy } from '../proxy/start-proxy.js';
 import { CliError } from './cli-error.js';
 import { bindFrom } from './owner-options.js';
-import { bannerLine, proxyConfigFrom, withProxyOptions, type ProxyArgs } from './proxy-options.js';
+import { bannerLines, portFrom, proxyConfigFrom, withProxyOptions, type ProxyArgs } from './proxy-options.js';
+import { wrapLines } from './wrap-words.js';
 import { writeStdout } from './read-input.js';
 import { serveHint } from './serve-hint.js';
 import { announceProxy, metricsLine } from './proxy-announce.js';
 import { checkStoreFlag, openStateOrFail, openStoreOrFail } from './state-option.js';
 import os from 'node:os';
+import { wholeExamples } from './help-examples.js';
 
 /** `serve`'s own flags besides the shared ones. */
 interface ServeArgs extends ProxyArgs {
@@ -25,17 +27,19 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         describe: "This replica's name, a label `replica` on every metric (default with --store: <hostname>:<port>; without: none)",
       })
       .example(
-        '$0 serve --port 8787',
-        'Then: ANTHROPIC_BASE_URL=http://127.0.0.1:8787 ENABLE_TOOL_SEARCH=true claude (plus the flags it prints); metrics at http://127.0.0.1:8787/_ctxshed/metrics',
-      )
-      .example('$0 serve --upstream http://127.0.0.1:9000 --state /tmp/st', 'Chain to another local proxy')
-      .example('$0 serve --gate --horizon 40', 'Rescue only when the cache re-write pays back within 40 more turns')
-      .example(
-        '$0 serve --store postgres://ctxshed@db/ctxshed --replica-name gw-1',
-        'One of several replicas sharing one Postgres (docs/team.md)',
+        wholeExamples([
+          [
+            '$0 serve --port 8787',
+            'Then: ANTHROPIC_BASE_URL=http://127.0.0.1:8787 ENABLE_TOOL_SEARCH=true claude (plus the flags it prints); metrics at http://127.0.0.1:8787/_ctxshed/metrics',
+          ],
+          ['$0 serve --upstream http://127.0.0.1:9000 --state /tmp/st', 'Chain to another local proxy'],
+          ['$0 serve --gate --horizon 40', 'Rescue only when the cache re-write pays back within 40 more turns'],
+          ['$0 serve --store postgres://ctxshed@db/ctxshed --replica-name gw-1', 'One of several replicas sharing one Postgres (docs/team.md)'],
+        ]),
       ) as unknown as Argv<ServeArgs>,
   handler: async (args: ArgumentsCamelCase<ServeArgs>) => {
     const config = proxyConfigFrom(args, process.env);
+    const port = portFrom(args);
     checkStoreFlag(args.store);
     const bind = bindFrom(args);
     const state = await openStateOrFail(args.state);
@@ -43,14 +47,14 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     const named = args.replicaName ?? (args.store === undefined ? undefined : `${os.hostname()}`);
     let proxy: Awaited<ReturnType<typeof startProxy>>;
     try {
-      const replicaName = named === undefined ? {} : { replicaName: (port: number) => (args.replicaName === undefined ? `${named}:${port}` : named) };
-      proxy = await startProxy(config, state, args.port, { ...bind, store, ...replicaName });
+      const replicaName = named === undefined ? {} : { replicaName: (bound: number) => (args.replicaName === undefined ? `${named}:${bound}` : named) };
+      proxy = await startProxy(config, state, port, { ...bind, store, ...replicaName });
     } catch (error) {
       await store.close();
-      throw new CliError(`cannot listen on ${bind.host}:${args.port}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      throw new CliError(`cannot listen on ${bind.host}:${port}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
-    const where = store.kind === 'postgres' ? `; store ${store.describe()}` : '';
-    process.stderr.write(`${bannerLine(config, proxy.url, store.stubDirs)}${where}\n${metricsLine(proxy.url)}\n`);
+    const where = store.kind === 'postgres' ? [`ctxshed: store ${store.describe()}`] : [];
+    process.stderr.write(`${wrapLines([...bannerLines(config, proxy.url, store.stubDirs), ...where, metricsLine(proxy.url)])}\n`);
     const forget = await announceProxy(state, proxy.url, 'serve');
     await writeStdout(`${serveHint(proxy.url, state, undefined, bind.ownerRule.kind !== 'none').join('\n')}\n`);
     await new Promise<void>((resolve) => {

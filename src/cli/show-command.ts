@@ -19,6 +19,7 @@ import { CliError } from './cli-error.js';
 import { readReportInput, JSON_OPTION, reportWidth, stateForReport, warn, type ReportInput } from './report-input.js';
 import { writeStdout } from './read-input.js';
 import { OWNER_OPTION, ownerFrom, STATE_OPTION, STORE_OPTION } from './state-option.js';
+import { wholeExamples } from './help-examples.js';
 
 interface ShowArgs {
   id: string;
@@ -49,12 +50,13 @@ export const showCommand: CommandModule<object, ShowArgs> = {
       .option('store', STORE_OPTION)
       .option('owner', OWNER_OPTION)
       .option('json', JSON_OPTION)
-      .example('$0 show cbf84ec36c85 --state state.example', 'A conversation: each epoch, when and why, and its blocks')
-      .example('$0 show 8370b47dccff --state state.example', 'The text of one elided tool result, exactly as the model saw it')
-      .example('$0 show 8370b47dccff --state state.example --json', 'The same with its path and where it was elided')
       .example(
-        '$0 show a79312205cab --state state.example',
-        'A shed span by its handle: who said what, tool calls and their results',
+        wholeExamples([
+          ['$0 show cbf84ec36c85 --state state.example', 'A conversation: each epoch, when and why, and its blocks'],
+          ['$0 show 8370b47dccff --state state.example', 'The text of one elided tool result, exactly as the model saw it'],
+          ['$0 show 8370b47dccff --state state.example --json', 'The same with its path and where it was elided'],
+          ['$0 show a79312205cab --state state.example', 'A shed span by its handle: who said what, tool calls and their results'],
+        ]),
       ) as unknown as Argv<ShowArgs>,
   handler: async (args: ArgumentsCamelCase<ShowArgs>) => {
     // Checked before anything touches the disk: only hex, so no path can sneak in; the same

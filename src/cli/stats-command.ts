@@ -6,6 +6,7 @@ import { buildStatsReport } from '../report/stats-report.js';
 import { readReportInput, JSON_OPTION, reportWidth, stateForReport, warn } from './report-input.js';
 import { writeStdout } from './read-input.js';
 import { OWNER_OPTION, ownerFrom, STATE_OPTION, STORE_OPTION } from './state-option.js';
+import { wholeExamples } from './help-examples.js';
 
 interface StatsArgs {
   state: string | undefined;
@@ -23,8 +24,12 @@ export const statsCommand: CommandModule<object, StatsArgs> = {
       .option('store', STORE_OPTION)
       .option('owner', OWNER_OPTION)
       .option('json', JSON_OPTION)
-      .example('$0 stats --state state.example', 'Totals of the example state directory')
-      .example('$0 stats --state state.example --json', 'The same as JSON') as unknown as Argv<StatsArgs>,
+      .example(
+        wholeExamples([
+          ['$0 stats --state state.example', 'Totals of the example state directory'],
+          ['$0 stats --state state.example --json', 'The same as JSON'],
+        ]),
+      ) as unknown as Argv<StatsArgs>,
   handler: async (args: ArgumentsCamelCase<StatsArgs>) => {
     const state = await stateForReport(args.state, args.store, ownerFrom(args.owner));
     const tally = await readWireTally(state.wirePath);

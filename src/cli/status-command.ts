@@ -8,21 +8,21 @@ import { renderStatus } from '../report/render-status.js';
 import { buildStatusReport, type StatusReport } from '../report/status-report.js';
 import type { StateDir } from '../state/layout.js';
 import { CliError } from './cli-error.js';
-import { DEFAULT_RESCUE_PCT } from './proxy-options.js';
+import { engineSettingsOf } from '../rescue/index.js';
+import { thresholdsFrom, withThresholdOptions, type ThresholdArgs } from './settings-options.js';
 import { readReportInput, JSON_OPTION, reportWidth, stateForReport, warn } from './report-input.js';
 import { writeStdout } from './read-input.js';
 import { STATE_OPTION } from './state-option.js';
 import { runningProxies } from './proxy-announce.js';
 import type { ProxyFile } from '../state/proxy-file.js';
+import { wholeExamples } from './help-examples.js';
 
-interface StatusArgs {
+interface StatusArgs extends ThresholdArgs {
   state: string | undefined;
   json: boolean;
   follow: boolean;
   interval: number;
   recent: number;
-  rescuePct: number;
-  rescueTokens: number | undefined;
 }
 
 /** ANSI: cursor to the top left, then clear the screen (only ever sent to a terminal). */
@@ -32,31 +32,28 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
   command: 'status',
   describe: 'The conversations active lately: fullness against the threshold, last epoch, stubs, bytes saved',
   builder: (yargs) =>
-    (yargs as Argv<object>)
+    withThresholdOptions(yargs as Argv<object>, {
+      rescuePct: 'The threshold to show for conversations without an epoch (one with an epoch shows the one it latched at)',
+      rescueTokens:
+        "The token threshold of --rescue-pct's conversations, shown as the fullness it stands for on their window (default: 120,000 on windows over 200,000)",
+    })
       .option('state', STATE_OPTION)
       .option('json', JSON_OPTION)
       .option('follow', { alias: 'f', type: 'boolean', default: false, describe: 'Keep updating until Ctrl-C' })
       .option('interval', { type: 'number', default: 2, describe: 'Seconds between updates with --follow' })
       .option('recent', { type: 'number', default: 30, describe: 'Show conversations seen within this many minutes of the last request' })
-      .option('rescue-pct', {
-        type: 'number',
-        default: DEFAULT_RESCUE_PCT,
-        describe: 'The threshold to show for conversations without an epoch (one with an epoch shows the one it latched at)',
-      })
-      .option('rescue-tokens', {
-        type: 'number',
-        describe:
-          "The token threshold of --rescue-pct's conversations, shown as the fullness it stands for on their window (default: 120,000 on windows over 200,000)",
-      })
-      .example('$0 status --state state.example', 'What the example session looked like at its last request')
-      .example('$0 status --follow', 'In a second terminal while `ctxshed rescue -- claude` runs; Ctrl-C to stop')
-      .example('$0 status --state state.example --json', 'The same as JSON') as unknown as Argv<StatusArgs>,
+      .example(
+        wholeExamples([
+          ['$0 status --state state.example', 'What the example session looked like at its last request'],
+          ['$0 status --follow', 'In a second terminal while `ctxshed rescue -- claude` runs; Ctrl-C to stop'],
+          ['$0 status --state state.example --json', 'The same as JSON'],
+        ]),
+      ) as unknown as Argv<StatusArgs>,
   handler: async (args: ArgumentsCamelCase<StatusArgs>) => {
     if (!(args.interval > 0 && args.interval <= 3600)) throw new CliError(`--interval takes seconds above 0 and at most 3600, not ${args.interval}`, 2);
     if (!(args.recent > 0)) throw new CliError(`--recent takes minutes above 0, not ${args.recent}`, 2);
-    if (!(args.rescuePct > 0 && args.rescuePct <= 100)) throw new CliError(`--rescue-pct takes a number above 0 and at most 100, not ${args.rescuePct}`, 2);
-    if (args.rescueTokens !== undefined && !(Number.isInteger(args.rescueTokens) && args.rescueTokens >= 0))
-      throw new CliError(`--rescue-tokens takes a whole number >= 0, not ${args.rescueTokens}`, 2);
+    // The thresholds a proxy started with these flags latches at (its mode's defaults for those left out).
+    const { thresholds } = engineSettingsOf(thresholdsFrom(args)).latch;
     const state = await stateForReport(args.state);
     const reader = new WireLogReader(state.wirePath);
     const look = async (): Promise<Look> => {
@@ -65,8 +62,7 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
       const input = await readReportInput(state, tally);
       const report = buildStatusReport(tally, input.summaries, {
         recentMs: args.recent * 60_000,
-        defaultThreshold: args.rescuePct / 100,
-        ...(args.rescueTokens === undefined ? {} : { defaultRescueTokens: args.rescueTokens }),
+        thresholds,
       });
       return { report, warnings: input.warnings, proxies };
     };

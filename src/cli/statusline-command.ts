@@ -11,6 +11,7 @@ import { statusLineFor } from '../report/statusline.js';
 import { errorText, isRecord } from '../errors.js';
 import { writeStdout } from './read-input.js';
 import { STATE_OPTION, stateDirFrom } from './state-option.js';
+import { wholeExamples } from './help-examples.js';
 
 interface StatuslineArgs {
   state: string | undefined;
@@ -30,8 +31,9 @@ export const statuslineCommand: CommandModule<object, StatuslineArgs> = {
       .option('state', STATE_OPTION)
       .option('compose', { type: 'string', describe: 'Run this status line command first (the one the user had) and append ours to its first line' })
       .example(
-        'echo \'{"session_id":"x"}\' | $0 statusline --state state.example',
-        'What Claude Code shows for a session this state directory has not seen',
+        wholeExamples([
+          ['echo \'{"session_id":"x"}\' | $0 statusline --state state.example', 'What Claude Code shows for a session this state directory has not seen'],
+        ]),
       ) as unknown as Argv<StatuslineArgs>,
   handler: async (args: ArgumentsCamelCase<StatuslineArgs>) => {
     const input = await readStdin();

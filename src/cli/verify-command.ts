@@ -6,6 +6,7 @@ import { OWNER_OPTION, ownerDirFrom, ownerFrom, STATE_OPTION, STORE_OPTION } fro
 import { openPgStore, StoreError, verifyPgStore } from '../store/index.js';
 import type { VerifyReport } from '../state/verify-state.js';
 import { CliError } from './cli-error.js';
+import { wholeExamples } from './help-examples.js';
 
 interface VerifyArgs {
   state: string | undefined;
@@ -26,7 +27,7 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
         describe: "Check one owner's conversations and originals only (the owner id an owner rule gave them, docs/team.md); default: every owner",
       })
       .option('json', { type: 'boolean', default: false, describe: 'Print the report as JSON' })
-      .example('$0 verify --state state.example', 'Check the example state directory') as unknown as Argv<VerifyArgs>,
+      .example(wholeExamples([['$0 verify --state state.example', 'Check the example state directory']])) as unknown as Argv<VerifyArgs>,
   handler: async (args: ArgumentsCamelCase<VerifyArgs>) => {
     const owner = args.owner === undefined ? undefined : ownerFrom(args.owner);
     const dir = args.store !== undefined ? undefined : ownerDirFrom(args.state, owner ?? '');

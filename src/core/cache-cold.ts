@@ -21,20 +21,22 @@ export function isPredictedCold(gapMs: number | undefined, oneHourCache: boolean
   return gapMs > (oneHourCache ? CACHE_TTL_1H_MS : CACHE_TTL_5M_MS);
 }
 
-/** Thresholds with the cold one the engine may apply, and whether this request is predicted cold. */
+/** The thresholds as configured, with the cold one the engine may apply on a request predicted cold. */
 export interface ColdThresholds extends ThresholdSettings {
   /** `--cold-rescue-pct` as a fraction; absent: a cold request has the usual threshold. */
   readonly coldThreshold?: number;
 }
 
+/** The thresholds in force for one request; `cold` when the cold threshold is the one in force (the epoch's reason records it). */
+export type RequestThresholds = ThresholdSettings & { readonly cold?: true };
+
 /**
  * The thresholds in force for one request: on a request predicted cold, the fraction is the cold
- * threshold when that is the lower; otherwise the settings as they are. `cold` in the answer says
- * the cold threshold is the one in force (the epoch's reason records it).
+ * threshold when that is the lower; otherwise the settings as they are (the same value, not a
+ * copy). The engine asks it once per request and hands the answer to every step after.
  */
-export function thresholdsFor(settings: ColdThresholds, cold: boolean): ThresholdSettings & { readonly cold?: true } {
-  const base: ThresholdSettings = { threshold: settings.threshold, ...(settings.rescueTokens === undefined ? {} : { rescueTokens: settings.rescueTokens }) };
+export function thresholdsFor(settings: ColdThresholds, cold: boolean): RequestThresholds {
   const { coldThreshold } = settings;
-  if (!cold || coldThreshold === undefined || !(coldThreshold > 0) || coldThreshold >= settings.threshold) return base;
-  return { ...base, threshold: coldThreshold, cold: true };
+  if (!cold || coldThreshold === undefined || !(coldThreshold > 0) || coldThreshold >= settings.threshold) return settings;
+  return { ...settings, threshold: coldThreshold, cold: true };
 }

@@ -5,7 +5,8 @@
  */
 import type { GateDecision, GateInput } from './break-even.js';
 import type { FrozenBlock } from './epoch-types.js';
-import type { DecidedBlock, FullnessReading } from './latch-decision.js';
+import type { FullnessReading } from './fullness-reading.js';
+import type { DecidedBlock } from './weigh-added.js';
 import type { PlannedSpan, ShedFit, ShedRefusal } from './shed-types.js';
 import type { WorkingSetHold } from './working-set-holds.js';
 

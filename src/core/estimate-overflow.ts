@@ -6,7 +6,7 @@
  * default ratio), and never less than the limit plus one, since the API said the request is over
  * it. The limit is the one the refusal named, else the window (docs/openai.md, "Rescue on overflow").
  */
-import { DEFAULT_TOKENS_PER_BYTE } from './latch-decision.js';
+import { DEFAULT_TOKENS_PER_BYTE } from './fullness-reading.js';
 import type { OverflowReading, TooLongRefusal } from './prompt-too-long.js';
 
 /** What the estimate may lean on besides the refusal. */

@@ -94,17 +94,8 @@ export { findFirstMessage } from './first-message.js';
 export { readBodyModelResumed, type ModelMemo } from './head-model-memo.js';
 export { KeyMemo } from './key-memo.js';
 export { decideContextWindow, DEFAULT_CONTEXT_WINDOW, LONG_CONTEXT_WINDOW, modelContextWindow } from './context-window.js';
-export {
-  type DecidedBlock,
-  decideLatch,
-  DEFAULT_MIN_GAIN_FRACTION,
-  DEFAULT_TOKENS_PER_BYTE,
-  type FullnessReading,
-  type LatchDecision,
-  type LatchInput,
-  tokensPerByteOf,
-  weighAdded,
-} from './latch-decision.js';
+export { DEFAULT_TOKENS_PER_BYTE, type FullnessReading, tokensPerByteOf } from './fullness-reading.js';
+export { type DecidedBlock, DEFAULT_MIN_GAIN_FRACTION, weighAdded } from './weigh-added.js';
 export type { HoldReason, LatchHold } from './decide/hold-reasons.js';
 export type { EpochTake } from './epoch-take.js';
 export { decideEpoch, type DecideEpoch, type EpochDecision, weighGate } from './decide/decide-epoch.js';
@@ -238,7 +229,7 @@ export {
   type ThresholdSettings,
   tokenThresholdFor,
 } from './latch-threshold.js';
-export { CACHE_TTL_1H_MS, CACHE_TTL_5M_MS, isPredictedCold, thresholdsFor } from './cache-cold.js';
+export { CACHE_TTL_1H_MS, CACHE_TTL_5M_MS, type ColdThresholds, isPredictedCold, type RequestThresholds, thresholdsFor } from './cache-cold.js';
 export {
   type CorrectionDeclined,
   DEFAULT_LATCH_AT,

@@ -7,7 +7,7 @@
  */
 import { CONVERSATION_FORMAT, type ConversationRecord, type Epoch, type FrozenBlock, type LatchReason } from './epoch-types.js';
 import type { LedgerRow } from './label-types.js';
-import type { FullnessReading } from './latch-decision.js';
+import type { FullnessReading } from './fullness-reading.js';
 import type { ThresholdFired } from './latch-threshold.js';
 import type { GateDecision } from './break-even.js';
 import type { FrozenSpan, ShedFit } from './shed-types.js';

@@ -49,20 +49,21 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     const { engine, transport } = options.config;
     const proxy = await startProxy({ engine, transport: { ...transport, upstream: new URL(model.url) } }, state, 0);
     cleanups.push(() => proxy.close());
-    const mode = engine.mode ?? 'rescue';
+    const { mode } = engine;
+    const { threshold } = engine.latch.thresholds;
     emit({
       kind: 'start',
       stateDir: dir,
       proxyUrl: proxy.url,
       modelUrl: model.url,
-      window: contextWindowFor(engine.window, undefined),
-      threshold: engine.threshold,
+      window: contextWindowFor(engine.window.given, undefined),
+      threshold,
       mode,
     });
     const client = createDemoClient(proxy.url, randomUUID().slice(0, 8));
     cleanups.push(() => client.close());
     key = keyOf(client.body());
-    const run: DemoRun = { state, tail, model, client, key, mode, threshold: engine.threshold, emit };
+    const run: DemoRun = { state, tail, model, client, key, mode, threshold, emit };
     for (let turn = 1; turn <= options.turns; turn++) await playTurn(run, progress, turn);
   } finally {
     // In reverse: the client lets go of the proxy, the proxy flushes its log, then the model stops.
@@ -77,8 +78,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     turns,
     epochs,
     readBack,
-    mode: options.config.engine.mode ?? 'rescue',
-    summary: summarize(turns, options.config.engine.threshold),
+    mode: options.config.engine.mode,
+    summary: summarize(turns, options.config.engine.latch.thresholds.threshold),
     verify: { ok: verified.problems.length === 0, ...verified },
     commands: [`${cli} verify --state ${shellWord(dir)}`, `${cli} ls --state ${shellWord(dir)}`, `${cli} show ${key} --state ${shellWord(dir)}`],
   };

@@ -1,6 +1,7 @@
 /** The wire record of one forwarded request (state/wire-record.ts), written after its response. */
+import type { HoldReason } from '../core/index.js';
 import { latchedOf, latchHoldOf, unreachable, type EngineRequest, type Prepared } from '../rescue/index.js';
-import { buildWireRecord, type WireRecordInput, type WireTransport } from '../state/wire-record.js';
+import { buildWireRecord, type WireEngineInput, type WireTransport } from '../state/wire-record.js';
 import { appendWireRecord, type WireDeps } from './append-wire-record.js';
 import type { FinalExchange } from './overflow-retry.js';
 
@@ -23,57 +24,66 @@ export async function recordRequest(deps: WireDeps & { readonly now: () => Date 
   const { request, prepared, final } = facts;
   const { result } = final;
   const last = final.prepared;
+  // The first preparation weighed the latch; a retry that latched on overflow leaves no hold.
+  const hold = latchedOf(last) === undefined ? latchHoldOf(prepared)?.reason : undefined;
   const record = buildWireRecord({
     t: deps.now().toISOString(),
     method: request.method,
     target: request.target,
     route: last.route,
-    key: last.key,
-    agentId: last.agentId,
-    requestClass: prepared.requestClass,
-    window: last.window,
-    bytesIn: request.body.length,
-    bytesOut: last.body.length,
-    epochs: last.epochs,
-    ...outcomeFacts(last),
-    // The first preparation weighed the latch; a retry that latched on overflow leaves no hold.
-    hold: latchedOf(last) === undefined ? latchHoldOf(prepared)?.reason : undefined,
-    rewritePath: last.rewritePath,
-    refaults: last.refaults,
-    retry: final.retry,
-    thinkingDropped: result.thinkingDropped,
     status: final.status,
     responseBytes: final.responseBytes,
-    usage: result.usage,
     ms: { total: performance.now() - facts.startedAt, prepare: facts.preparedAt - facts.startedAt, headers: result.timings.headersMs },
-    error: result.error?.code,
-    streamError: result.streamError?.type,
-    classifier: prepared.classifier,
-    transport: facts.transport,
+    outcome: {
+      kind: 'sent',
+      key: last.key,
+      agentId: last.agentId,
+      requestClass: prepared.requestClass,
+      window: last.window,
+      bytesIn: request.body.length,
+      bytesOut: last.body.length,
+      epochs: last.epochs,
+      usage: result.usage,
+      rewritePath: last.rewritePath,
+      refaults: last.refaults,
+      retry: final.retry,
+      thinkingDropped: result.thinkingDropped,
+      error: result.error?.code,
+      streamError: result.streamError?.type,
+      classifier: prepared.classifier,
+      transport: facts.transport,
+      engine: engineOutcomeOf(last, hold),
+    },
   });
   // An epoch latched, by the first preparation or a retry's, and nothing failed: the store took its files and record.
   const stored = (latchedOf(prepared) !== undefined || latchedOf(last) !== undefined) && prepared.stateFailed !== true && last.stateFailed !== true;
   await appendWireRecord(deps, record, stored);
 }
 
-/** What the record says of the request's outcome: the stubs and thinking of a rewrite, the reason of the input bytes sent unchanged. */
-function outcomeFacts(
-  prepared: Prepared,
-): Pick<WireRecordInput, 'rescued' | 'bytesElided' | 'latched' | 'reason' | 'skipped' | 'thinkingRemoved' | 'thinkingSkipped'> {
+/**
+ * What the record says the engine made of the request: the stubs and thinking of a rewrite, the
+ * reason of the input bytes sent unchanged, and `hold` (the first preparation's) when it latched
+ * none over the threshold: a request sent unchanged with a hold is a held one.
+ */
+function engineOutcomeOf(prepared: Prepared, hold: HoldReason | undefined): WireEngineInput {
   switch (prepared.outcome) {
     case 'rewritten':
       return {
+        kind: 'rewritten',
         rescued: prepared.rescued,
         bytesElided: prepared.bytesElided,
         latched: prepared.latched,
+        hold,
         skipped: prepared.skipped,
         thinkingRemoved: prepared.thinkingRemoved,
         thinkingSkipped: prepared.thinkingSkipped,
       };
     case 'passthrough':
-      return { rescued: 0, bytesElided: 0, latched: prepared.latched, reason: prepared.reason, skipped: prepared.skipped };
+      if (hold !== undefined) return { kind: 'held', reason: prepared.reason, hold, skipped: prepared.skipped };
+      return { kind: 'passthrough', reason: prepared.reason, latched: prepared.latched, skipped: prepared.skipped };
     case 'held':
-      return { rescued: 0, bytesElided: 0, reason: prepared.reason, skipped: prepared.skipped };
+      if (hold !== undefined) return { kind: 'held', reason: prepared.reason, hold, skipped: prepared.skipped };
+      return { kind: 'passthrough', reason: prepared.reason, skipped: prepared.skipped };
     default:
       return unreachable(prepared);
   }

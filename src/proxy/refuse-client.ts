@@ -6,7 +6,7 @@
 import { modelRouteOf } from '../core/dialects/index.js';
 import type { RefusalReason } from '../core/refusal-reasons.js';
 import type { ServedMetrics } from '../metrics/metrics.js';
-import { buildWireRecord, NOTHING_FORWARDED } from '../state/wire-record.js';
+import { buildWireRecord } from '../state/wire-record.js';
 import { errorShapeOf, sendErrorBody, shapedErrorBody, type ErrorSink } from './api-error.js';
 import { appendWireRecord } from './append-wire-record.js';
 import type { EdgeRequest } from './edge.js';
@@ -71,11 +71,10 @@ export async function recordRefusal(deps: RefusalDeps, req: Pick<EdgeRequest, 'm
     method: req.method,
     target,
     route,
-    ...NOTHING_FORWARDED,
     status: outcome.status,
     responseBytes: outcome.responseBytes,
     ms: { total: performance.now() - outcome.started, prepare: 0 },
-    refused: outcome.reason,
+    outcome: { kind: 'refused', refused: outcome.reason },
   });
   await appendWireRecord(deps, record, false);
 }

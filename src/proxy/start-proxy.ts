@@ -83,7 +83,7 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
   );
   const describeHealth = healthDescriber({ version: await packageVersion(), startedAt, stateDir: state.root, health });
   // `--labels model` gets ctxshed's own call to the same upstream; local labels need none.
-  const classify = settings.engine.labels === 'model' ? createClassifierCall(settings.transport.upstream, agents) : undefined;
+  const classify = settings.engine.rescue.labels === 'model' ? createClassifierCall(settings.transport.upstream, agents) : undefined;
   const ownerRule = options.ownerRule;
   const { engine, owners } = makeEngines(settings, state, ownerRule, {
     now,
@@ -161,7 +161,7 @@ function makeEngines(
   options: EngineOptions,
 ): { readonly engine: EpochEngine; readonly owners: OwnerEngines | undefined } {
   const gateway = hasOwnerRule(ownerRule);
-  const engineSettings = gateway ? { ...settings.engine, gatewayStubs: true } : settings.engine;
+  const engineSettings = gateway ? { ...settings.engine, stubs: { ...settings.engine.stubs, gateway: true } } : settings.engine;
   const engine = new EpochEngine(state, engineSettings, options);
   const owners = gateway ? new OwnerEngines(state, engine, (own, store) => new EpochEngine(own, engineSettings, { ...options, store })) : undefined;
   return { engine, owners };

@@ -13,7 +13,7 @@ import type { StepFrame } from './step-frame.js';
  */
 export function replayPerRequest(run: SessionRun, frame: StepFrame, lastKey: string): string {
   const { options } = run;
-  const every = rewriteEveryRequest(frame.body, options.policy, `${options.stateDir}/elided`, sha256Hex);
+  const every = rewriteEveryRequest(frame.body, run.rescueSettings.rescue.policy, `${options.stateDir}/elided`, sha256Hex);
   if (every.reason !== undefined && every.reason !== 'no_epoch') countPassthrough(run, `perRequest:${every.reason}`);
   const key = [...every.stubbed.keys()].join(',');
   const thinkingInvalid = invalidThinking(run, frame, 'perRequest', every.stubbed);

@@ -3,7 +3,7 @@
  * per-strategy caches, tallies and runways, and the counts that every step adds to.
  */
 import { tokenThresholdFor } from '../core/index.js';
-import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from '../rescue/index.js';
+import { contextWindowFor, DEFAULT_CONTEXT_WINDOW, engineSettingsOf, type EngineSettings } from '../rescue/index.js';
 import { CalibrationTally } from './calibration-tally.js';
 import { findCompactionPoint, runwayConversation, type CompactionPoint } from './compaction-point.js';
 import { fitSessionModel } from './fit-session-model.js';
@@ -47,6 +47,8 @@ export interface SessionRun {
   readonly recordedWhole: RecordedWhole;
   readonly options: ReplayOptions;
   readonly window: number;
+  /** The rescue engine's settings at the replay's window: its policy is the per-request strategy's too. */
+  readonly rescueSettings: EngineSettings;
   /** The token threshold in force; absent: none. */
   readonly tokenThreshold: number | undefined;
   readonly builders: ReadonlyMap<string, BodyBuilder>;
@@ -91,26 +93,28 @@ export async function openSessionRun(
   options: ReplayOptions,
   whole?: { readonly point: CompactionPoint },
 ): Promise<SessionRun> {
-  const window = contextWindowFor(options.window, undefined);
+  const window = contextWindowFor(options.settings.window, undefined);
+  // The engine measures against the replay's window, never the recorded model's: the sessions
+  // were compacted by a client that counted 200,000 unless told otherwise (--window).
+  const settings = {
+    rescue: engineSettingsOf({ ...options.settings, mode: 'rescue', window }),
+    shed: engineSettingsOf({ ...options.settings, mode: 'shed', window }),
+  };
   const builders = new Map(conversations.map((c) => [c.id, new BodyBuilder()]));
   const hasMain = conversations.some((c) => c.kind === 'main');
   // Transcripts carry no beta header: the session ran at the default window (1M sessions are rare).
   // A stitched session has no boundary left: its point is the recorded session's, with no cut.
-  const point = whole?.point ?? findCompactionPoint(conversations, window, DEFAULT_CONTEXT_WINDOW, options.autoCompactWindow);
+  const point = whole?.point ?? findCompactionPoint(conversations, window, DEFAULT_CONTEXT_WINDOW, options.settings.autoCompactWindow);
   const tallies = Object.fromEntries(STRATEGIES.map((s) => [s, new StrategyTally()])) as Record<StrategyName, StrategyTally>;
   tallies.shed.perEpoch = true;
-  const { rescue, shed } = await openEngines(options, window);
+  const { rescue, shed } = await openEngines(options, settings);
   return {
     basis: whole === undefined ? 'firstCompaction' : 'wholeSession',
     recordedWhole: { costUsd: 0, cacheWriteTokens: 0, compactionCalls: { requests: 0, costUsd: 0 } },
     options,
     window,
-    // The engine measures against the replay's window, never the recorded model's: the sessions
-    // were compacted by a client that counted 200,000 unless told otherwise (--window).
-    tokenThreshold: tokenThresholdFor(
-      { threshold: options.threshold, ...(options.rescueTokens === undefined ? {} : { rescueTokens: options.rescueTokens }) },
-      window,
-    ),
+    rescueSettings: settings.rescue,
+    tokenThreshold: tokenThresholdFor(settings.rescue.latch.thresholds, window),
     builders,
     model: fitSessionModel(conversations, builders),
     isMain: (c) => !hasMain || c.kind === 'main',
@@ -135,27 +139,17 @@ export async function openSessionRun(
   };
 }
 
-/** The rescue engine and shed mode's, each on its own state directory, with the replay's settings. */
-async function openEngines(options: ReplayOptions, window: number): Promise<{ rescue: RescueReplay; shed: RescueReplay }> {
-  const settings = {
-    threshold: options.threshold,
-    policy: options.policy,
-    window,
-    ...(options.rescueTokens === undefined ? {} : { rescueTokens: options.rescueTokens }),
-    ...(options.latchAt === undefined ? {} : { latchAt: options.latchAt }),
-    ...options.tuning,
-  };
-  // With the gate on, rescue's epochs weigh their re-write over the same horizon as shed's.
-  const rescue = await RescueReplay.open(options.stateDir, {
-    ...settings,
-    ...(options.horizon === undefined || options.tuning?.gate !== true ? {} : { horizon: options.horizon }),
-  });
-  // Shed mode is the proxy's own too: the same engine in `--mode shed`, its gate and frozen spans.
-  const shed = await RescueReplay.open(options.shedStateDir, {
-    ...settings,
-    mode: 'shed',
-    ...(options.horizon === undefined ? {} : { horizon: options.horizon }),
-  });
+/**
+ * The rescue engine and shed mode's, each on its own state directory, with the replay's settings
+ * in its mode. Shed mode is the proxy's own too: the same engine in `--mode shed`, its gate and
+ * frozen spans; with `--gate`, rescue's epochs weigh their re-write over the same horizon as shed's.
+ */
+async function openEngines(
+  options: ReplayOptions,
+  settings: { readonly rescue: EngineSettings; readonly shed: EngineSettings },
+): Promise<{ rescue: RescueReplay; shed: RescueReplay }> {
+  const rescue = await RescueReplay.open(options.stateDir, settings.rescue);
+  const shed = await RescueReplay.open(options.shedStateDir, settings.shed);
   return { rescue, shed };
 }
 

@@ -1,5 +1,5 @@
 /** Request counts of the wire log (wire-tally.ts): what a set of requests did, in figures that add up across conversations. */
-import type { WireRecord } from '../state/wire-record.js';
+import { wireOutcomeOf, type WireRecord } from '../state/wire-record.js';
 
 /** Request counts that add up across conversations. */
 export interface RequestCounts {
@@ -84,8 +84,9 @@ export function addRequestCounts(into: RequestCounts, from: RequestCounts): void
 export function countRequest(counts: RequestCounts, record: WireRecord): void {
   counts.requests += 1;
   if (record.status >= 400) counts.errors += 1;
-  // Refused by ctxshed itself (a web page): an error, neither forwarded nor rewritten.
-  if (record.refused !== undefined) return;
+  const outcome = wireOutcomeOf(record);
+  // Refused by ctxshed, or answered by it (a WebSocket warm-up, a socket closed): nothing forwarded, nothing rewritten.
+  if (outcome === 'refused' || outcome === 'own') return;
   if (record.reason === undefined) {
     counts.rewritten += 1;
     counts.rewrittenBytesElided += record.bytesElided;
@@ -106,8 +107,8 @@ export function countRequest(counts: RequestCounts, record: WireRecord): void {
   if (typeof hold === 'string' && /^[a-z_]{1,40}$/.test(hold)) counts.holds[hold] = (counts.holds[hold] ?? 0) + 1;
   const cls = record.requestClass as unknown;
   if (typeof cls === 'string' && /^[a-z_]{1,40}$/.test(cls)) counts.classes[cls] = (counts.classes[cls] ?? 0) + 1;
-  const outcome = overflowOutcomeOf(record);
-  if (outcome !== undefined) counts.overflow[outcome] = (counts.overflow[outcome] ?? 0) + 1;
+  const overflow = overflowOutcomeOf(record);
+  if (overflow !== undefined) counts.overflow[overflow] = (counts.overflow[overflow] ?? 0) + 1;
 }
 
 // A line from elsewhere may hold anything: only a plausible retry record counts.

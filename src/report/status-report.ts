@@ -3,7 +3,7 @@
  * tell them (never a running proxy's memory, so it reads the same during a session and after).
  * Pure.
  */
-import { tokenThresholdFor } from '../core/index.js';
+import { tokenThresholdFor, type ThresholdSettings } from '../core/index.js';
 import type { ConversationSummary } from './conversation-summary.js';
 import { shortId } from './resolve-id.js';
 import { addRequestCounts, newRequestCounts, type WireTally } from './wire-tally.js';
@@ -12,10 +12,11 @@ import { addRequestCounts, newRequestCounts, type WireTally } from './wire-tally
 export interface StatusOptions {
   /** Show conversations seen within this long of the newest request in the log. */
   readonly recentMs: number;
-  /** The threshold (0..1) for conversations that have no epoch to say which one their proxy used. */
-  readonly defaultThreshold: number;
-  /** `--rescue-tokens` for those conversations (absent: the default for their window; 0: none). */
-  readonly defaultRescueTokens?: number;
+  /**
+   * The thresholds for conversations that have no epoch to say which one their proxy used: the
+   * fraction (0..1) and `--rescue-tokens` (absent: the default for their window; 0: none).
+   */
+  readonly thresholds: ThresholdSettings;
 }
 
 /** One conversation's line. */
@@ -114,7 +115,7 @@ export function buildStatusReport(tally: WireTally, summaries: readonly Conversa
   return {
     lastRequestAt: tally.lastAt,
     recentMinutes: options.recentMs / 60_000,
-    defaultThreshold: options.defaultThreshold,
+    defaultThreshold: options.thresholds.threshold,
     conversations,
     stateUnavailable: note !== null && note.note === 'state_unavailable' ? { since: note.t, detail: note.detail } : null,
     wire: { lines: tally.lines, records: tally.records },
@@ -198,7 +199,7 @@ function effectiveThreshold(threshold: number, tokens: number | undefined, windo
 }
 
 function defaultThresholdFor(options: StatusOptions, window: number | null): number {
-  if (window === null) return options.defaultThreshold;
-  const settings = { threshold: options.defaultThreshold, ...(options.defaultRescueTokens === undefined ? {} : { rescueTokens: options.defaultRescueTokens }) };
-  return effectiveThreshold(options.defaultThreshold, tokenThresholdFor(settings, window), window);
+  const { thresholds } = options;
+  if (window === null) return thresholds.threshold;
+  return effectiveThreshold(thresholds.threshold, tokenThresholdFor(thresholds, window), window);
 }

@@ -1,73 +1,91 @@
-/** What the epoch engine is configured with, and its defaults: the one place they live. */
-import {
-  DEFAULT_KEEP_RECENT,
-  DEFAULT_MIN_ELIDE_BYTES,
-  DEFAULT_MIN_GAIN_FRACTION,
-  DEFAULT_SHED_POLICY,
-  type ElisionPolicy,
-  type EpochMode,
-  type LatchAt,
-  type ShedPolicy,
-} from '../core/index.js';
+/**
+ * What the epoch engine is configured with: one value, grouped by what each part is for, so a
+ * reader of one part never checks fields another part has. Built by `engineSettingsOf` from what a
+ * command line (or a test) gives, each lever it leaves out taken from its mode's row
+ * (mode-defaults.ts). The proxy, `demo` and `replay` all take it.
+ */
+import { type ColdThresholds, DEFAULT_LATCH_AT, type ElisionPolicy, type EpochMode, type LatchAt, type ShedPolicy } from '../core/index.js';
+import { DEFAULT_MODE, modeDefaultsOf } from './mode-defaults.js';
 
 /** The engine's settings (the transport's live in proxy/transport-settings.ts). */
 export interface EngineSettings {
-  /** `--rescue-pct` as a fraction, e.g. 0.7: the fullness at which an epoch may latch. */
-  readonly threshold: number;
-  /**
-   * `--rescue-tokens`: a prompt of this many tokens may latch too, whichever comes first (core
-   * latch-threshold.ts). Absent: the default for windows over 200,000; 0: none.
-   */
-  readonly rescueTokens?: number;
-  /** Which tool results an epoch elides. */
-  readonly policy: ElisionPolicy;
-  /** `--window`, when given; else the request's own (see context-window.ts). */
-  readonly window?: number;
-  /** Each epoch must free at least this fraction of the window. */
-  readonly minGainFraction?: number;
   /**
    * `--mode`: what a new conversation's epochs freeze, tool results (`rescue`) or spans of whole
    * messages (`shed`, docs/shed.md). A conversation with epochs keeps its first epoch's mode.
    */
-  readonly mode?: EpochMode;
-  /** The recent window a shed epoch leaves alone. */
-  readonly shedPolicy?: ShedPolicy;
-  /** `--gate`: rescue epochs latch only when the burst gate says they pay back (shed epochs always do). */
-  readonly gate?: boolean;
+  readonly mode: EpochMode;
+  /** When an epoch may latch, of any kind. */
+  readonly latch: LatchSettings;
+  /** What a rescue (tool-result) epoch takes, whether it asks the burst gate, and who labels its blocks. */
+  readonly rescue: RescueSettings;
+  /** What a shed epoch leaves in view. */
+  readonly shed: ShedSettings;
+  /** How a request's window is read. */
+  readonly window: WindowSettings;
+  /** What a stub names as the way back. */
+  readonly stubs: StubSettings;
+}
+
+/** When an epoch may latch (docs/rescue.md "When an epoch latches"). */
+export interface LatchSettings {
   /**
-   * `--cold-rescue-pct` as a fraction: the threshold for a request the cache TTL says comes back
-   * cold (core/cache-cold.ts), where an epoch re-writes nothing the request would not re-write
-   * anyway. Absent: the same threshold as any request.
+   * `--rescue-pct` as a fraction, `--rescue-tokens` (absent: the default for windows over 200,000;
+   * 0: none) and `--cold-rescue-pct` (absent: a cold request has the usual threshold): core
+   * latch-threshold.ts and cache-cold.ts.
    */
-  readonly coldThreshold?: number;
-  /** `--horizon N`: the turns a burst must pay back within (default: as many as the conversation has had). */
+  readonly thresholds: ColdThresholds;
+  /** Each epoch must free at least this fraction of the window. */
+  readonly minGainFraction: number;
+  /** `--horizon N`: the turns a burst must pay back within; absent: as many as the conversation has had. */
   readonly horizon?: number;
+  /**
+   * On a model that runs the prefix check: latch only while the newest message is a person's
+   * prompt (`prompt`, below the gate's ceiling) or wherever the threshold says (`anywhere`).
+   */
+  readonly latchAt: LatchAt;
+}
+
+/** A rescue epoch's own settings. */
+export interface RescueSettings {
+  /** Which tool results an epoch elides. */
+  readonly policy: ElisionPolicy;
+  /** `--gate`: rescue epochs latch only when the burst gate says they pay back (shed epochs always do). */
+  readonly gate: boolean;
   /**
    * How a new epoch labels its blocks (docs/labels.md): `local` rules, the default, or the
    * optional `model` classifier. Either latches policy version 3.
    */
-  readonly labels?: LabelMode;
-  /**
-   * The proxy is a team's gateway (an owner rule is on, docs/team.md): stubs name ctxshed's restore
-   * tool and the handle, not a path on the gateway's disk. Absent: the single-user stubs, unchanged.
-   */
-  readonly gatewayStubs?: boolean;
-  /** ctxshed's MCP `restore` tool is offered to the client, so a stub may name it as the way back. */
-  readonly restoreTool?: boolean;
+  readonly labels: LabelMode;
   /** `--labels model`: how long the classifier may take before the local rules decide instead. */
-  readonly classifierTimeoutMs?: number;
-  /**
-   * On a model that runs the prefix check: latch only while the newest message is a person's
-   * prompt (`prompt`, below the gate's ceiling) or wherever the threshold says (`anywhere`).
-   * Absent: `DEFAULT_LATCH_AT` (core/thinking/turn-place.ts), `anywhere`.
-   */
-  readonly latchAt?: LatchAt;
+  readonly classifierTimeoutMs: number;
+}
+
+/** A shed epoch's own settings. */
+export interface ShedSettings {
+  /** The recent window a shed epoch leaves alone. */
+  readonly policy: ShedPolicy;
+}
+
+/** How a request's window is read (request-meta.ts). */
+export interface WindowSettings {
+  /** `--window`, when given: it wins; absent: the request's own (the model's, or the beta header's). */
+  readonly given?: number;
   /**
    * `CLAUDE_CODE_AUTO_COMPACT_WINDOW` in tokens (core/client-compaction.ts), as the proxy's
    * environment had it: a Messages conversation's window is the model's or this, the smaller.
-   * `--window` still wins.
    */
-  readonly autoCompactWindow?: number;
+  readonly autoCompact?: number;
+}
+
+/** What a stub names as the way back (stub-dirs.ts). */
+export interface StubSettings {
+  /**
+   * The proxy is a team's gateway (an owner rule is on, docs/team.md): stubs name ctxshed's restore
+   * tool and the handle, not a path on the gateway's disk. Off: the single-user stubs, unchanged.
+   */
+  readonly gateway: boolean;
+  /** ctxshed's MCP `restore` tool is offered to the client, so a stub may name it as the way back. */
+  readonly restoreTool: boolean;
 }
 
 /** The classifier's time limit: a latching request never waits longer for it than this. */
@@ -76,14 +94,77 @@ export const DEFAULT_CLASSIFIER_TIMEOUT_MS = 10_000;
 /** `--labels`: who decides keep, pointer or drop. */
 export type LabelMode = 'local' | 'model';
 
-/** Latch at 70% of the window, eliding tool results older than the 6 newest and over 1 KiB; no gate. */
-export const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
-  threshold: 0.7,
-  policy: { keepRecent: DEFAULT_KEEP_RECENT, minBytes: DEFAULT_MIN_ELIDE_BYTES },
-  minGainFraction: DEFAULT_MIN_GAIN_FRACTION,
-  mode: 'rescue',
-  shedPolicy: DEFAULT_SHED_POLICY,
-  gate: false,
-  labels: 'local',
-  classifierTimeoutMs: DEFAULT_CLASSIFIER_TIMEOUT_MS,
-};
+/** `--labels`' default. */
+export const DEFAULT_LABELS: LabelMode = 'local';
+
+/**
+ * What a command line (or a test) gives: each lever it names, already checked (cli/settings-options.ts
+ * checks the flags). Everything left out is the mode's default (mode-defaults.ts) or the engine's.
+ */
+export interface SettingsGiven {
+  readonly mode?: EpochMode;
+  /** `--rescue-pct` as a fraction. */
+  readonly threshold?: number;
+  readonly rescueTokens?: number;
+  /** `--cold-rescue-pct` as a fraction. */
+  readonly coldThreshold?: number;
+  readonly minGainFraction?: number;
+  readonly keepRecent?: number;
+  readonly minBytes?: number;
+  /** The shed recent budget's fraction of the window and its ceiling, over the mode's (`replay --recent-pct`, `--recent-max`). */
+  readonly recentFraction?: number;
+  readonly recentCeilingTokens?: number;
+  /** The whole shed policy, for a test that fixes the budget (core `fixedRecentBudget`). */
+  readonly shedPolicy?: ShedPolicy;
+  readonly gate?: boolean;
+  readonly horizon?: number;
+  readonly latchAt?: LatchAt;
+  readonly labels?: LabelMode;
+  readonly classifierTimeoutMs?: number;
+  /** `--window`. */
+  readonly window?: number;
+  readonly autoCompactWindow?: number;
+  readonly gatewayStubs?: boolean;
+  readonly restoreTool?: boolean;
+}
+
+/** The engine's settings for what was given, in its mode (absent: rescue), each lever left out at its default. */
+export function engineSettingsOf(given: SettingsGiven = {}): EngineSettings {
+  const mode = given.mode ?? DEFAULT_MODE;
+  const row = modeDefaultsOf(mode);
+  const shedPolicy = given.shedPolicy ?? row.shedPolicy;
+  return {
+    mode,
+    latch: {
+      thresholds: {
+        threshold: given.threshold ?? row.threshold,
+        ...(given.rescueTokens === undefined ? {} : { rescueTokens: given.rescueTokens }),
+        ...(given.coldThreshold === undefined ? {} : { coldThreshold: given.coldThreshold }),
+      },
+      minGainFraction: given.minGainFraction ?? row.minGainFraction,
+      ...(given.horizon === undefined ? {} : { horizon: given.horizon }),
+      latchAt: given.latchAt ?? DEFAULT_LATCH_AT,
+    },
+    rescue: {
+      policy: { keepRecent: given.keepRecent ?? row.keepRecent, minBytes: given.minBytes ?? row.minBytes },
+      gate: given.gate ?? row.gate,
+      labels: given.labels ?? DEFAULT_LABELS,
+      classifierTimeoutMs: given.classifierTimeoutMs ?? DEFAULT_CLASSIFIER_TIMEOUT_MS,
+    },
+    shed: {
+      policy: {
+        ...shedPolicy,
+        ...(given.recentFraction === undefined ? {} : { recentFraction: given.recentFraction }),
+        ...(given.recentCeilingTokens === undefined ? {} : { recentCeilingTokens: given.recentCeilingTokens }),
+      },
+    },
+    window: {
+      ...(given.window === undefined ? {} : { given: given.window }),
+      ...(given.autoCompactWindow === undefined ? {} : { autoCompact: given.autoCompactWindow }),
+    },
+    stubs: { gateway: given.gatewayStubs ?? false, restoreTool: given.restoreTool ?? false },
+  };
+}
+
+/** The engine's defaults: rescue mode, every lever at its default. */
+export const DEFAULT_ENGINE_SETTINGS: EngineSettings = engineSettingsOf();

@@ -354,7 +354,7 @@ export class EpochEngine {
   #comesBackCold(entry: ConversationEntry, body: Uint8Array, nowMs: number): boolean {
     const gapMs = entry.lastRequestMs === undefined ? undefined : nowMs - entry.lastRequestMs;
     entry.lastRequestMs = nowMs;
-    if (this.settings.coldThreshold === undefined || !isPredictedCold(gapMs, false)) return false;
+    if (this.settings.latch.thresholds.coldThreshold === undefined || !isPredictedCold(gapMs, false)) return false;
     return isPredictedCold(gapMs, asksOneHourCache(body));
   }
 
@@ -401,7 +401,9 @@ export class EpochEngine {
     this.#memos.prune(nowMs);
     this.#eligibility.prune(nowMs);
     const cold = readsFullness(meta.route) && !isSideCall(meta.requestClass) && this.#comesBackCold(entry, body, nowMs);
-    const mayLatch = readsFullness(meta.route) && mayLatchOnThreshold(meta.requestClass) && isOverThreshold(entry, thresholdsFor(this.settings, cold));
+    //    The thresholds in force for this request, asked once: the latch decides with the same.
+    const thresholds = thresholdsFor(this.settings.latch.thresholds, cold);
+    const mayLatch = readsFullness(meta.route) && mayLatchOnThreshold(meta.requestClass) && isOverThreshold(entry, thresholds);
     if (!hasFrozenItems(entry.items) && !mayLatch) return pass('no_epoch', 'no epoch yet', { conversation: viewOf(entry), key });
     //    The index resumes where this body stops being the one the conversation's last rewrite
     //    read: the index a scan from scratch gives, for the cost of what is new.
@@ -437,7 +439,7 @@ export class EpochEngine {
         agentId: meta.agentId,
         onStateFailure: onLatchFailure,
         eligibility,
-        cold,
+        thresholds,
       });
     }
     // Over the threshold with no epoch latched: the answer is held, or rewritten by the epochs it has, and says why (core/decide/hold-reasons.ts).

@@ -1,5 +1,14 @@
 /** The socket-free epoch engine: what the proxy, `replay` and tests call. */
-export { DEFAULT_CLASSIFIER_TIMEOUT_MS, DEFAULT_ENGINE_SETTINGS, type EngineSettings, type LabelMode } from './engine-settings.js';
+export {
+  DEFAULT_CLASSIFIER_TIMEOUT_MS,
+  DEFAULT_ENGINE_SETTINGS,
+  DEFAULT_LABELS,
+  engineSettingsOf,
+  type EngineSettings,
+  type LabelMode,
+  type SettingsGiven,
+} from './engine-settings.js';
+export { DEFAULT_MODE, defaultByMode, MODE_DEFAULTS, type ModeDefaults, modeDefaultsOf } from './mode-defaults.js';
 export type {
   ClassifierCall,
   ClassifierReport,

@@ -8,17 +8,16 @@
 import {
   crossedThreshold,
   decideEpoch,
-  DEFAULT_LATCH_AT,
   firedThreshold,
   planRecord,
   turnPlaceOf,
   type ApiDialect,
   type EpochAsk,
   type FullnessReading,
+  type RequestThresholds,
   type ThresholdFired,
   type ThresholdSettings,
   type TranscriptIndex,
-  thresholdsFor,
 } from '../core/index.js';
 import { errorText } from '../errors.js';
 import type { ConversationEntry } from './conversation-table.js';
@@ -41,17 +40,17 @@ export interface LatchAsk {
   readonly agentId: string | undefined;
   readonly onStateFailure: (error: unknown) => void;
   readonly eligibility: EligibilitySlot;
-  /** The request came back after a gap past its cache TTL (core/cache-cold.ts): the cold threshold applies. */
-  readonly cold?: boolean;
+  /**
+   * The thresholds in force for this request (core/cache-cold.ts `thresholdsFor`, asked once by the
+   * engine): `cold` when the request came back after a gap past its cache TTL and the cold one is.
+   */
+  readonly thresholds: RequestThresholds;
 }
-
-/** The thresholds in force for one request (core/cache-cold.ts): `cold` when the cold one is. */
-type Thresholds = ReturnType<typeof thresholdsFor>;
 
 /** The reading the decision was taken on, and the thresholds it was taken with: the epoch records both. */
 interface Decided {
   readonly reading: FullnessReading;
-  readonly thresholds: Thresholds;
+  readonly thresholds: RequestThresholds;
 }
 
 /** Cheap test first: planning hashes every eligible block, so only plan when a latch is possible. */
@@ -68,7 +67,7 @@ export async function maybeLatch(ctx: LatchContext, kind: LatchKind, ask: LatchA
   const { entry, body, index } = ask;
   const { reading } = entry;
   if (reading === undefined) return {};
-  const thresholds = thresholdsFor(ctx.settings, ask.cold === true);
+  const { thresholds } = ask;
   const decide = deciderOf(ctx, entry, index, reading, thresholds);
   const bringBacks = entry.record?.bringBacks === undefined ? {} : { bringBacks: entry.record.bringBacks };
   const epoch: EpochAsk = {
@@ -121,18 +120,16 @@ async function latchChosen(ctx: LatchContext, ask: LatchAsk, decided: Decided, c
 }
 
 /** The engine's decision with this request's reading, thresholds and place in the turn. */
-function deciderOf(ctx: LatchContext, entry: ConversationEntry, index: TranscriptIndex, reading: FullnessReading, thresholds: Thresholds): Decide {
-  const { minGainFraction } = ctx.settings;
-  const { threshold, rescueTokens } = thresholds;
-  const turn = turnPlaceOf(index, entry.record?.prefixCheck !== undefined, ctx.settings.latchAt ?? DEFAULT_LATCH_AT);
+function deciderOf(ctx: LatchContext, entry: ConversationEntry, index: TranscriptIndex, reading: FullnessReading, thresholds: RequestThresholds): Decide {
+  const { minGainFraction, latchAt } = ctx.settings.latch;
+  const turn = turnPlaceOf(index, entry.record?.prefixCheck !== undefined, latchAt);
   const decideWith = ctx.decide ?? decideEpoch;
   return (take) =>
     decideWith({
       reading,
-      threshold,
-      ...(rescueTokens === undefined ? {} : { rescueTokens }),
+      thresholds,
       epochCount: entry.record?.epochs.length ?? 0,
-      ...(minGainFraction === undefined ? {} : { minGainFraction }),
+      minGainFraction,
       turn,
       take,
     });

@@ -64,7 +64,7 @@ export async function latchOnOverflow(
     const write = await latchWith(
       ctx,
       entry,
-      (current) => planRecord({ key: entry.key, current, facts, threshold: ctx.settings.threshold, part, now: ctx.now() }),
+      (current) => planRecord({ key: entry.key, current, facts, threshold: ctx.settings.latch.thresholds.threshold, part, now: ctx.now() }),
       // Only an API with thinking blocks has thinking for the epoch to freeze.
       (refused.api ?? MESSAGES_API).supports.thinking ? { body, index } : undefined,
     );

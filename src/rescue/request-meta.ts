@@ -51,7 +51,8 @@ export function readRequestHead(request: EngineRequest): RequestHead {
  */
 export function withWindow(head: RequestHead, request: EngineRequest, settings: EngineSettings, model?: { readonly value: string | undefined }): RequestMeta {
   // The scan of the body for its model is done only when no `--window` decides.
-  const window = settings.window ?? dialectOf(head.route ?? 'messages').window(model === undefined ? request : { ...request, model }, settings);
+  const { given, autoCompact } = settings.window;
+  const window = given ?? dialectOf(head.route ?? 'messages').window(model === undefined ? request : { ...request, model }, { autoCompactWindow: autoCompact });
   return { ...head, window };
 }
 

@@ -26,7 +26,7 @@ export class RequestWindows {
    * from the body's head resumes a walk; an OpenAI body's model is read from the whole body.
    */
   metaOf(request: EngineRequest, head: RequestHead, key: string, api: ApiDialect, nowMs: number): RequestMeta {
-    if (this.settings.window !== undefined || !api.supports.keyFromHead) return withWindow(head, request, this.settings);
+    if (this.settings.window.given !== undefined || !api.supports.keyFromHead) return withWindow(head, request, this.settings);
     this.#walks.prune(nowMs);
     const read = readBodyModelResumed(request.body, this.#walks.get(key, nowMs), commonPrefixLength);
     // A side call's body is not its conversation's next turn: it would only push out the walk that is.

@@ -13,8 +13,18 @@ import type { ThinkingDropped } from '../core/thinking/thinking-dropped.js';
 import { contextTokensOf, type Usage } from '../core/usage.js';
 import { sha256Hex } from './sha256-hex.js';
 
-/** Never headers, never bodies: only what a person needs to see what ctxshed did. */
-export interface WireRecord {
+/**
+ * One request's line: never headers, never bodies, only what a person needs to see what ctxshed
+ * did. A union by what came of the request (`wireOutcomeOf` names it): a request the engine sent
+ * upstream unchanged (`WirePassthrough`), held (`WireHeld`) or rewritten (`WireRewritten`); one
+ * ctxshed refused (`WireRefused`); one ctxshed answered itself (`WireOwnAnswer`). Each declares the
+ * others' own fields as `never`, so a reader may ask any field of any line and the type says
+ * which can be there. The format on disk is one flat JSON object, as it always was.
+ */
+export type WireRecord = WirePassthrough | WireHeld | WireRewritten | WireRefused | WireOwnAnswer;
+
+/** What every line carries, whatever came of its request. */
+export interface WireLine {
   readonly t: string;
   readonly method: string;
   /** The path without its query string (a query could carry anything). */
@@ -22,10 +32,6 @@ export interface WireRecord {
   readonly route: ModelRoute | null;
   /** Conversation key (64 hex), when the request was a model call with messages. */
   readonly key: string | null;
-  readonly agentId?: string;
-  /** Claude Code's `x-claude-code-request-class` (main, subagent, workflow, compaction, auxiliary, side_reply, unknown), when it sent one. */
-  readonly requestClass?: RequestClass;
-  readonly model?: string;
   readonly status: number;
   /** Request bytes as received from the client. */
   readonly bytesIn: number;
@@ -39,14 +45,15 @@ export interface WireRecord {
   readonly bytesElided: number;
   /** Epochs of the conversation when the request was sent. */
   readonly epochs: number;
-  /** The epoch this request latched. */
-  readonly latched?: number;
-  /** Over the threshold and no epoch latched: why (docs/reasons.md, "Why no epoch latched"). */
-  readonly hold?: HoldReason;
-  readonly reason?: PassthroughReason;
-  /** ctxshed refused the request itself (403 a web page, 408 or 429 a body it would not hold; never forwarded): why (docs/reasons.md, "Refused requests"). */
-  readonly refused?: RefusalReason;
-  readonly skipped?: Readonly<Record<string, number>>;
+  readonly ms: { readonly total: number; readonly prepare: number; readonly headers?: number };
+}
+
+/** What a request the engine sent upstream may carry besides, whatever the engine made of it. */
+export interface WireSentFacts {
+  readonly agentId?: string;
+  /** Claude Code's `x-claude-code-request-class` (main, subagent, workflow, compaction, auxiliary, side_reply, unknown), when it sent one. */
+  readonly requestClass?: RequestClass;
+  readonly model?: string;
   /**
    * How the rewrite ran, when one ran: from the conversation's last rewrite (`incremental`) or from
    * scratch (`full`); the bytes are the same either way, only the cost differs (docs/core.md).
@@ -58,10 +65,6 @@ export interface WireRecord {
   readonly refaulted?: readonly WireRefault[];
   /** The API refused the request as too long: what the proxy did about it. */
   readonly retry?: WireRetry;
-  /** Frozen thinking blocks this request went without (docs/rescue.md, "Preserved thinking"); absent: none. */
-  readonly thinkingRemoved?: number;
-  /** Frozen thinking blocks left in it, counted by reason (docs/reasons.md); absent: none. */
-  readonly thinkingSkipped?: Readonly<Record<string, number>>;
   /** Thinking blocks the API dropped from the request, as its response's `input_transformations` listed them; absent: none. */
   readonly thinkingDropped?: number;
   /** The same, counted by the API's reason (`prefix_binding_mismatch`, `model_binding_mismatch`, `other`). */
@@ -75,7 +78,6 @@ export interface WireRecord {
   readonly window?: number;
   /** Context tokens of this request over the window. */
   readonly fullness?: number;
-  readonly ms: { readonly total: number; readonly prepare: number; readonly headers?: number };
   /** A proxy-side failure's stable code. */
   readonly error?: string;
   /** The API's `event: error` type, when the stream carried one. */
@@ -87,10 +89,79 @@ export interface WireRecord {
   readonly classifier?: WireClassifier;
   /** `websocket`: a `response.create` message of a Responses WebSocket (docs/openai.md "WebSockets"); absent: plain HTTP. */
   readonly transport?: WireTransport;
+}
+
+/** Each outcome's own fields, as the variant that has them types them. */
+export interface WireOutcomeFields {
+  /** Why the request went upstream unchanged (docs/reasons.md). */
+  readonly reason: PassthroughReason;
+  /** Over the threshold and no epoch latched: why (docs/reasons.md, "Why no epoch latched"). */
+  readonly hold: HoldReason;
+  /** The epoch this request latched. */
+  readonly latched: number;
+  /** Frozen blocks the rewrite (or a failed apply) left alone, counted by reason. */
+  readonly skipped: Readonly<Record<string, number>>;
+  /** Frozen thinking blocks this request went without (docs/rescue.md, "Preserved thinking"); absent: none. */
+  readonly thinkingRemoved: number;
+  /** Frozen thinking blocks left in it, counted by reason (docs/reasons.md); absent: none. */
+  readonly thinkingSkipped: Readonly<Record<string, number>>;
+  /** ctxshed refused the request itself (403 a web page, 408 or 429 a body it would not hold; never forwarded): why (docs/reasons.md, "Refused requests"). */
+  readonly refused: RefusalReason;
   /** A WebSocket warm-up (`generate: false`) ctxshed answered itself: nothing was forwarded. */
-  readonly warmup?: true;
+  readonly warmup: true;
   /** The close code a WebSocket was closed with on the client's bad frame (1002, 1007, 1009). */
-  readonly closeCode?: number;
+  readonly closeCode: number;
+}
+
+/** Fields a line cannot have: declared, so a reader may ask them, and `never`, so none is written. */
+type Without<T> = { readonly [K in keyof T]?: never };
+
+/** The fields of the outcomes of a request ctxshed did not forward. */
+type OwnFields = Pick<WireOutcomeFields, 'refused' | 'warmup' | 'closeCode'>;
+
+/** The input bytes went upstream unchanged, for a `reason`; a request whose apply failed after it latched says which epoch. */
+export type WirePassthrough = WireLine &
+  WireSentFacts &
+  Pick<WireOutcomeFields, 'reason'> &
+  Partial<Pick<WireOutcomeFields, 'latched' | 'skipped'>> &
+  Without<Pick<WireOutcomeFields, 'hold' | 'thinkingRemoved' | 'thinkingSkipped'> & OwnFields>;
+
+/** Over the threshold, no epoch latched (`hold` says why), and the input bytes went upstream unchanged (`reason`). */
+export type WireHeld = WireLine &
+  WireSentFacts &
+  Pick<WireOutcomeFields, 'reason' | 'hold'> &
+  Partial<Pick<WireOutcomeFields, 'skipped'>> &
+  Without<Pick<WireOutcomeFields, 'latched' | 'thinkingRemoved' | 'thinkingSkipped'> & OwnFields>;
+
+/** The request went upstream with the conversation's epochs applied: it may have latched one, or been held (never both). */
+export type WireRewritten = WireLine &
+  WireSentFacts &
+  (
+    | (Partial<Pick<WireOutcomeFields, 'latched'>> & Without<Pick<WireOutcomeFields, 'hold'>>)
+    | (Pick<WireOutcomeFields, 'hold'> & Without<Pick<WireOutcomeFields, 'latched'>>)
+  ) &
+  Partial<Pick<WireOutcomeFields, 'skipped' | 'thinkingRemoved' | 'thinkingSkipped'>> &
+  Without<Pick<WireOutcomeFields, 'reason'> & OwnFields>;
+
+/** ctxshed refused the request itself: nothing forwarded, the body dropped, `refused` says why. */
+export type WireRefused = WireLine & Pick<WireOutcomeFields, 'refused'> & Without<WireSentFacts & Omit<WireOutcomeFields, 'refused'>>;
+
+/** ctxshed answered a Responses WebSocket itself: a warm-up, or a socket it closed on a bad frame; nothing forwarded. */
+export type WireOwnAnswer = WireLine &
+  Without<Omit<WireSentFacts, 'transport'> & Omit<WireOutcomeFields, 'warmup' | 'closeCode'>> & { readonly transport: WireTransport } & (
+    | (Pick<WireOutcomeFields, 'warmup'> & Without<Pick<WireOutcomeFields, 'closeCode'>>)
+    | (Pick<WireOutcomeFields, 'closeCode'> & Without<Pick<WireOutcomeFields, 'warmup'>>)
+  );
+
+/** What came of a request, as its line says: the union's variant, by the fields only it has. */
+export type WireOutcome = 'passthrough' | 'held' | 'rewritten' | 'refused' | 'own';
+
+/** The variant a line is (a line read from disk is trusted this far: wire-line.ts checks its fields' types). */
+export function wireOutcomeOf(record: WireRecord): WireOutcome {
+  if (record.refused !== undefined) return 'refused';
+  if (record.warmup !== undefined || record.closeCode !== undefined) return 'own';
+  if (record.reason === undefined) return 'rewritten';
+  return record.hold === undefined ? 'passthrough' : 'held';
 }
 
 /** How a request reached the proxy, when not as plain HTTP. */
@@ -170,6 +241,26 @@ export interface WireRecordInput {
   /** The request-target as the client sent it; the record keeps its path only. */
   readonly target: string;
   readonly route: ModelRoute | undefined;
+  readonly status: number;
+  readonly responseBytes: number;
+  /** Milliseconds, unrounded. */
+  readonly ms: { readonly total: number; readonly prepare: number; readonly headers?: number | undefined };
+  /** What came of the request. */
+  readonly outcome: WireOutcomeInput;
+}
+
+/** What came of a request, as the proxy knows it: sent upstream by the engine, refused, or answered by ctxshed. */
+export type WireOutcomeInput =
+  | WireSentInput
+  | { readonly kind: 'refused'; readonly refused: RefusalReason }
+  /** A WebSocket warm-up ctxshed answered itself; `bytesIn` its message's. */
+  | { readonly kind: 'warmup'; readonly bytesIn: number }
+  /** A WebSocket ctxshed closed on the client's bad frame. */
+  | { readonly kind: 'closed'; readonly closeCode: number };
+
+/** A request the engine sent upstream: the request's and the response's facts, and what the engine made of it. */
+export interface WireSentInput {
+  readonly kind: 'sent';
   readonly key: string | undefined;
   readonly agentId: string | undefined;
   readonly requestClass?: RequestClass | undefined;
@@ -177,102 +268,150 @@ export interface WireRecordInput {
   readonly window: number;
   readonly bytesIn: number;
   readonly bytesOut: number;
-  readonly rescued: number;
-  readonly bytesElided: number;
   readonly epochs: number;
-  readonly latched?: number | undefined;
-  readonly hold?: HoldReason | undefined;
-  readonly reason?: PassthroughReason | undefined;
-  readonly refused?: RefusalReason | undefined;
-  /** Frozen blocks the rewrite left alone, each with why; counted by reason. */
-  readonly skipped?: readonly { readonly reason: string }[] | undefined;
+  readonly usage: Usage | undefined;
   readonly rewritePath?: RewritePath | undefined;
   readonly refaults?: readonly Refault[] | undefined;
   readonly retry?: WireRetry | undefined;
-  readonly thinkingRemoved?: number | undefined;
-  readonly thinkingSkipped?: readonly { readonly reason: string }[] | undefined;
   readonly thinkingDropped?: ThinkingDropped | undefined;
-  readonly status: number;
-  readonly responseBytes: number;
-  readonly usage: Usage | undefined;
-  /** Milliseconds, unrounded. */
-  readonly ms: { readonly total: number; readonly prepare: number; readonly headers?: number | undefined };
   readonly error?: string | undefined;
   readonly streamError?: string | undefined;
   readonly classifier?: WireClassifier | undefined;
   readonly transport?: WireTransport | undefined;
-  readonly warmup?: true | undefined;
-  readonly closeCode?: number | undefined;
+  readonly engine: WireEngineInput;
 }
 
-/** The fields of a record for a request that sent nothing upstream (a refusal, a warm-up ctxshed answered, a socket's close). */
-export const NOTHING_FORWARDED = {
-  key: undefined,
-  agentId: undefined,
-  window: 0,
-  bytesIn: 0,
-  bytesOut: 0,
-  rescued: 0,
-  bytesElided: 0,
-  epochs: 0,
-  responseBytes: 0,
-  usage: undefined,
-} as const;
+/** Frozen items left alone, each with why; counted by reason in the record. */
+type Skips = readonly { readonly reason: string }[] | undefined;
 
-/** The record for one request: the query string, headers and bodies never make it in. */
+/** What the engine made of a request it sent upstream (rescue/engine-types.ts `Prepared`, as the record keeps it). */
+export type WireEngineInput =
+  | { readonly kind: 'passthrough'; readonly reason: PassthroughReason; readonly latched?: number | undefined; readonly skipped?: Skips }
+  | { readonly kind: 'held'; readonly reason: PassthroughReason; readonly hold: HoldReason; readonly skipped?: Skips }
+  | {
+      readonly kind: 'rewritten';
+      readonly rescued: number;
+      readonly bytesElided: number;
+      /** The epoch it latched, or why it latched none over the threshold: never both. */
+      readonly latched?: number | undefined;
+      readonly hold?: HoldReason | undefined;
+      readonly skipped?: Skips;
+      readonly thinkingRemoved?: number | undefined;
+      readonly thinkingSkipped?: Skips;
+    };
+
+/** The record for one request: the query string, headers and bodies never make it in. Its fields keep the order they always had. */
 export function buildWireRecord(r: WireRecordInput): WireRecord {
-  const q = r.target.indexOf('?');
-  const skipped: Record<string, number> = {};
-  for (const s of r.skipped ?? []) skipped[s.reason] = (skipped[s.reason] ?? 0) + 1;
-  const { usage } = r;
+  const { outcome } = r;
+  switch (outcome.kind) {
+    case 'sent':
+      return sentRecord(r, outcome);
+    case 'refused':
+      return { ...unsentLine(r, 0), refused: outcome.refused, ms: msOf(r.ms) };
+    case 'warmup':
+      return { ...unsentLine(r, outcome.bytesIn), ms: msOf(r.ms), transport: 'websocket', warmup: true };
+    case 'closed':
+      return { ...unsentLine(r, 0), ms: msOf(r.ms), transport: 'websocket', closeCode: outcome.closeCode };
+  }
+}
+
+// A sent request's line: the request, the engine's outcome, the response.
+function sentRecord(r: WireRecordInput, o: WireSentInput): WirePassthrough | WireHeld | WireRewritten {
+  const { usage, engine } = o;
   const model = usage?.model;
-  return {
+  const head = {
     t: r.t,
     method: r.method,
-    path: q < 0 ? r.target : r.target.slice(0, q),
+    path: pathOf(r.target),
     route: r.route ?? null,
-    key: r.key ?? null,
-    ...(r.agentId === undefined ? {} : { agentId: r.agentId }),
-    ...(r.requestClass === undefined ? {} : { requestClass: r.requestClass }),
+    key: o.key ?? null,
+    ...(o.agentId === undefined ? {} : { agentId: o.agentId }),
+    ...(o.requestClass === undefined ? {} : { requestClass: o.requestClass }),
     ...(model === undefined ? {} : { model }),
     status: r.status,
-    bytesIn: r.bytesIn,
-    bytesOut: r.bytesOut,
+    bytesIn: o.bytesIn,
+    bytesOut: o.bytesOut,
     responseBytes: r.responseBytes,
-    rescued: r.rescued,
-    bytesElided: r.bytesElided,
-    epochs: r.epochs,
-    ...(r.latched === undefined ? {} : { latched: r.latched }),
-    ...(r.hold === undefined ? {} : { hold: r.hold }),
-    ...(r.reason === undefined ? {} : { reason: r.reason }),
-    ...(r.refused === undefined ? {} : { refused: r.refused }),
-    ...(Object.keys(skipped).length === 0 ? {} : { skipped }),
-    ...(r.rewritePath === undefined ? {} : { rewritePath: r.rewritePath }),
-    ...(r.refaults === undefined || r.refaults.length === 0 ? {} : { refaults: r.refaults.length, refaulted: r.refaults.map(wireRefaultOf) }),
-    ...(r.retry === undefined ? {} : { retry: r.retry }),
-    ...(r.thinkingRemoved === undefined || r.thinkingRemoved === 0 ? {} : { thinkingRemoved: r.thinkingRemoved }),
-    ...(r.thinkingSkipped === undefined || r.thinkingSkipped.length === 0 ? {} : { thinkingSkipped: countByReason(r.thinkingSkipped) }),
-    ...(r.thinkingDropped === undefined || r.thinkingDropped.count === 0
+  };
+  const skipped = engine.skipped === undefined || engine.skipped.length === 0 ? {} : { skipped: countByReason(engine.skipped) };
+  const middle = {
+    ...(o.rewritePath === undefined ? {} : { rewritePath: o.rewritePath }),
+    ...(o.refaults === undefined || o.refaults.length === 0 ? {} : { refaults: o.refaults.length, refaulted: o.refaults.map(wireRefaultOf) }),
+    ...(o.retry === undefined ? {} : { retry: o.retry }),
+  };
+  const response = {
+    ...(o.thinkingDropped === undefined || o.thinkingDropped.count === 0
       ? {}
-      : { thinkingDropped: r.thinkingDropped.count, thinkingDroppedBy: { ...r.thinkingDropped.byReason } }),
+      : { thinkingDropped: o.thinkingDropped.count, thinkingDroppedBy: { ...o.thinkingDropped.byReason } }),
     ...(usage === undefined
       ? {}
       : {
           usage: { input: usage.inputTokens, cacheCreation: usage.cacheCreationInputTokens, cacheRead: usage.cacheReadInputTokens, output: usage.outputTokens },
-          ...(readsFullness(r.route) ? { window: r.window, fullness: round4(contextTokensOf(usage) / r.window) } : {}),
+          ...(readsFullness(r.route) ? { window: o.window, fullness: round4(contextTokensOf(usage) / o.window) } : {}),
         }),
-    ms: {
-      total: round1(r.ms.total),
-      prepare: round1(r.ms.prepare),
-      ...(r.ms.headers === undefined ? {} : { headers: round1(r.ms.headers) }),
-    },
-    ...(r.error === undefined ? {} : { error: r.error }),
-    ...(r.streamError === undefined ? {} : { streamError: r.streamError }),
-    ...(r.classifier === undefined ? {} : { classifier: r.classifier }),
-    ...(r.transport === undefined ? {} : { transport: r.transport }),
-    ...(r.warmup === undefined ? {} : { warmup: r.warmup }),
-    ...(r.closeCode === undefined ? {} : { closeCode: r.closeCode }),
+    ms: msOf(r.ms),
+    ...(o.error === undefined ? {} : { error: o.error }),
+    ...(o.streamError === undefined ? {} : { streamError: o.streamError }),
+    ...(o.classifier === undefined ? {} : { classifier: o.classifier }),
+    ...(o.transport === undefined ? {} : { transport: o.transport }),
   };
+  switch (engine.kind) {
+    case 'passthrough':
+      return {
+        ...head,
+        rescued: 0,
+        bytesElided: 0,
+        epochs: o.epochs,
+        ...(engine.latched === undefined ? {} : { latched: engine.latched }),
+        reason: engine.reason,
+        ...skipped,
+        ...middle,
+        ...response,
+      };
+    case 'held':
+      return { ...head, rescued: 0, bytesElided: 0, epochs: o.epochs, hold: engine.hold, reason: engine.reason, ...skipped, ...middle, ...response };
+    case 'rewritten':
+      return {
+        ...head,
+        rescued: engine.rescued,
+        bytesElided: engine.bytesElided,
+        epochs: o.epochs,
+        ...(engine.latched !== undefined ? { latched: engine.latched } : engine.hold !== undefined ? { hold: engine.hold } : {}),
+        ...skipped,
+        ...middle,
+        ...(engine.thinkingRemoved === undefined || engine.thinkingRemoved === 0 ? {} : { thinkingRemoved: engine.thinkingRemoved }),
+        ...(engine.thinkingSkipped === undefined || engine.thinkingSkipped.length === 0 ? {} : { thinkingSkipped: countByReason(engine.thinkingSkipped) }),
+        ...response,
+      };
+  }
+}
+
+// The line of a request nothing was sent upstream for: no conversation, nothing rewritten.
+function unsentLine(r: WireRecordInput, bytesIn: number): Omit<WireLine, 'ms'> {
+  return {
+    t: r.t,
+    method: r.method,
+    path: pathOf(r.target),
+    route: r.route ?? null,
+    key: null,
+    status: r.status,
+    bytesIn,
+    bytesOut: 0,
+    responseBytes: r.responseBytes,
+    rescued: 0,
+    bytesElided: 0,
+    epochs: 0,
+  };
+}
+
+// The path without its query string.
+function pathOf(target: string): string {
+  const q = target.indexOf('?');
+  return q < 0 ? target : target.slice(0, q);
+}
+
+function msOf(ms: WireRecordInput['ms']): WireLine['ms'] {
+  return { total: round1(ms.total), prepare: round1(ms.prepare), ...(ms.headers === undefined ? {} : { headers: round1(ms.headers) }) };
 }
 
 function countByReason(items: readonly { readonly reason: string }[]): Record<string, number> {

@@ -4,7 +4,7 @@ import type { ConversationRecord } from '../core/epoch-types.js';
 import { parseConversationRecord } from '../state/conversation-record.js';
 import { isHex64 } from '../state/layout.js';
 import { StateError } from '../state/state-error.js';
-import type { FullnessReading } from '../core/latch-decision.js';
+import type { FullnessReading } from '../core/fullness-reading.js';
 import type { RecordRead } from './store-types.js';
 
 interface RecordRow {

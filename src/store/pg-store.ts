@@ -14,7 +14,7 @@ import { checkOwnerId } from './owner-id.js';
 import type { PgDb } from './pg-db.js';
 import { latchIn, lockConversation } from './pg-latch.js';
 import { listRecordsIn, readIfChangedIn, readRecordIn, writeReadingIn, writeRecordIn } from './pg-records.js';
-import type { FullnessReading } from '../core/latch-decision.js';
+import type { FullnessReading } from '../core/fullness-reading.js';
 import {
   checkShaPrefix,
   originalKey,

@@ -7,7 +7,7 @@
  */
 import type { ConversationRecord } from '../core/epoch-types.js';
 import { KIND_NAME, kindOfOriginals } from '../core/index.js';
-import type { FullnessReading } from '../core/latch-decision.js';
+import type { FullnessReading } from '../core/fullness-reading.js';
 import type { LatchDecision } from '../state/latch-epoch.js';
 import { StateError } from '../state/state-error.js';
 

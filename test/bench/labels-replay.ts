@@ -16,7 +16,6 @@ import { describeInput, mainInputOf, renderStub, type ConversationRecord, type F
 import { readSessions } from '../../src/replay/read-sessions.js';
 import type { RebuiltConversation } from '../../src/replay/rebuild-conversations.js';
 import { replaySession } from '../../src/replay/replay-session.js';
-import { DEFAULT_ENGINE_SETTINGS } from '../../src/rescue/index.js';
 
 interface Tally {
   rows: Record<string, number>;
@@ -49,9 +48,7 @@ for (const session of await readSessions(args)) {
   const shedStateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-labels-replay-shed-'));
   try {
     await replaySession(session.file, session.conversations, {
-      threshold: DEFAULT_ENGINE_SETTINGS.threshold,
-      policy: DEFAULT_ENGINE_SETTINGS.policy,
-      ...(window === undefined ? {} : { window }),
+      settings: window === undefined ? {} : { window },
       stateDir,
       shedStateDir,
     });

@@ -13,7 +13,7 @@ import { countRequest } from '../../src/proxy/count-request.js';
 import type { ForwardResult } from '../../src/proxy/forward.js';
 import { startProxy } from '../../src/proxy/start-proxy.js';
 import { DEFAULT_MAX_REQUEST_BYTES } from '../../src/proxy/transport-settings.js';
-import type { Prepared } from '../../src/rescue/index.js';
+import { engineSettingsOf, type Prepared } from '../../src/rescue/index.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { buildClaudeCodeBody } from './claude-code-body.js';
 import { formatTable, measureInterleaved, ms, quantile } from './measure.js';
@@ -93,7 +93,7 @@ async function proxyWithAndWithout(): Promise<void> {
       maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES,
       timeouts: { headersMs: 60_000, idleMs: 60_000 },
     },
-    engine: { threshold: 0.7, policy: { keepRecent: 6, minBytes: 1024 } },
+    engine: engineSettingsOf({ threshold: 0.7, keepRecent: 6, minBytes: 1024 }),
   };
   const silent: ServedMetrics = { ...NO_METRICS, contentType: 'text/plain', render: async () => '' };
   const counted = await startProxy(settings, state, 0);

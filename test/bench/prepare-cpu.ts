@@ -8,7 +8,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_ENGINE_SETTINGS, EpochEngine } from '../../src/rescue/index.js';
+import { engineSettingsOf, EpochEngine } from '../../src/rescue/index.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { quantile } from './measure.js';
 import { GrowingConversation, latchFor } from './proxy-bench.js';
@@ -23,7 +23,7 @@ if (!['plain', 'epoch'].includes(mode) || !(Number(bytesArg) > 0) || !(Number(co
 }
 const stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-prepare-'));
 const state = await openStateDir(stateDir);
-const engine = new EpochEngine(state, { ...DEFAULT_ENGINE_SETTINGS, threshold: 0.7, policy: { keepRecent: 6, minBytes: 1024 } });
+const engine = new EpochEngine(state, engineSettingsOf({ threshold: 0.7, keepRecent: 6, minBytes: 1024 }));
 const conversations = Array.from({ length: 8 }, (_, i) => new GrowingConversation(Number(bytesArg), 900 + i));
 if (mode === 'epoch') for (const c of conversations) await latchFor(state, c.first);
 const bodies = Array.from({ length: Number(countArg) }, (_, i) => conversations[i % conversations.length]!.next());

@@ -9,6 +9,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { engineSettingsOf } from '../../src/rescue/index.js';
 import { DEFAULT_MAX_REQUEST_BYTES } from '../../src/proxy/transport-settings.js';
 import { startProxy } from '../../src/proxy/start-proxy.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
@@ -28,7 +29,7 @@ const transport = {
   maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES,
   timeouts: { headersMs: 60_000, idleMs: 60_000 },
 };
-const proxy = await startProxy({ transport, engine: { threshold: 0.7, policy: { keepRecent: 6, minBytes: 1024 } } }, state, 0);
+const proxy = await startProxy({ transport, engine: engineSettingsOf({ threshold: 0.7, keepRecent: 6, minBytes: 1024 }) }, state, 0);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 const conversations = Array.from({ length: 8 }, (_, i) => new GrowingConversation(Number(bytesArg), 500 + i));
 if (mode === 'epoch') for (const c of conversations) await latchFor(state, c.first);

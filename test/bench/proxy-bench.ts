@@ -22,6 +22,7 @@ import { Worker } from 'node:worker_threads';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { engineSettingsOf } from '../../src/rescue/index.js';
 import { conversationKey, indexTranscript, planElision, POLICY_NAME, POLICY_VERSION, freezeBlock } from '../../src/core/index.js';
 import { DEFAULT_MAX_REQUEST_BYTES } from '../../src/proxy/transport-settings.js';
 import { startProxy } from '../../src/proxy/start-proxy.js';
@@ -75,7 +76,7 @@ export async function runProxyBench(): Promise<void> {
         maxRequestBytes: DEFAULT_MAX_REQUEST_BYTES,
         timeouts: { headersMs: 60_000, idleMs: 60_000 },
       },
-      engine: { threshold: 0.7, policy: { keepRecent: 6, minBytes: 1024 } },
+      engine: engineSettingsOf({ threshold: 0.7, keepRecent: 6, minBytes: 1024 }),
     },
     state,
     0,

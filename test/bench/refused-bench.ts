@@ -6,7 +6,7 @@
  * have piled up). Measured interleaved in one run, each round on the conversation's next request:
  *   - the engine's whole `prepare`, with the eligibility memo (core/eligible-blocks.ts) and with
  *     memos off (every old block judged again, still without hashing);
- *   - the latch step alone: `planElision` + `decideLatch`, what every such request ran before
+ *   - the latch step alone: `planElision` + the decision on its plan, what every such request ran before
  *     (every eligible block decoded and hashed twice), against `findEligible` from scratch and
  *     from the previous request's memo.
  */
@@ -15,7 +15,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  decideLatch,
+  decideEpoch,
   DEFAULT_POLICY,
   findEligible,
   indexTranscript,
@@ -26,7 +26,7 @@ import {
   type Usage,
 } from '../../src/core/index.js';
 import { commonPrefixLength } from '../../src/rescue/common-prefix-length.js';
-import { DEFAULT_ENGINE_SETTINGS, EpochEngine, latchedOf, passthroughReasonOf, type EngineRequest, type Prepared } from '../../src/rescue/index.js';
+import { engineSettingsOf, EpochEngine, latchedOf, passthroughReasonOf, type EngineRequest, type Prepared } from '../../src/rescue/index.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { ClaudeCodeConversation } from './claude-code-body.js';
 import { formatTable, ms, quantile } from './measure.js';
@@ -62,7 +62,7 @@ export async function runRefusedBench(): Promise<void> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-refused-'));
   try {
     const state = await openStateDir(root);
-    const settings = { ...DEFAULT_ENGINE_SETTINGS, window: WINDOW };
+    const settings = engineSettingsOf({ window: WINDOW });
     const conversation = new ClaudeCodeConversation({ targetBytes: BODY_BYTES, seed: 20_261_130 });
     // One epoch, latched the usual way: a reading at 90%, then the next request.
     const setup = new EpochEngine(state, settings);
@@ -171,13 +171,12 @@ async function prepareAndObserve(engine: EpochEngine, body: Uint8Array): Promise
 
 /** The old latch step's decision, on a plan: what maybeLatch ran before it judged without hashing. */
 function decideOn(plan: readonly PlannedBlock[], index: TranscriptIndex): unknown {
-  return decideLatch({
+  return decideEpoch({
     reading: { contextTokens: 0.9 * WINDOW, window: WINDOW, epochsApplied: 1, requestBytes: index.byteLength },
-    threshold: 0.7,
-    frozen: [],
+    thresholds: { threshold: 0.7 },
     epochCount: 1,
-    plan,
     minGainFraction: 1,
+    take: () => ({ kind: 'blocks', frozen: [], plan }),
   });
 }
 

@@ -41,12 +41,30 @@ describe('ctxshed usage errors', () => {
     expect(flat).toContain('choices: anywhere, prompt');
   });
 
-  it('should refuse a mistyped flag of rescue with exit 2 and never run the command', async () => {
-    const result = await runCtxshed(['rescue', '--rescue-pc', '50', '--', 'sh', '-c', 'echo CHILD RAN']);
+  it('should refuse a mistyped flag of rescue with exit 2, name it once as typed with the flag it meant, and never run the command', async () => {
+    const result = await runCtxshed(['rescue', '--rescue-pcnt', '50', '--', 'sh', '-c', 'echo CHILD RAN']);
 
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^ctxshed: Unknown arguments?: rescue-pc/);
+    expect(result.stderr).toBe('ctxshed: unknown flag --rescue-pcnt; did you mean --rescue-pct?\n');
+  });
+
+  it('should refuse a flag value that is no number saying what it was given and what it takes, on every command that shares it', async () => {
+    for (const command of [['serve'], ['demo'], ['replay', 'test/fixtures/transcripts/short.jsonl'], ['status', '--state', 'state.example']]) {
+      const result = await runCtxshed([...command, '--rescue-pct', 'abc']);
+
+      expect({ command, code: result.code, stderr: result.stderr }).toEqual({
+        command,
+        code: 2,
+        stderr: 'ctxshed: --rescue-pct takes a percentage above 0 and at most 100 (e.g. 70), not "abc"\n',
+      });
+    }
+  });
+
+  it('should say a flag given without its value needs one', async () => {
+    const result = await runCtxshed(['serve', '--window']);
+
+    expect([result.code, result.stderr]).toEqual([2, 'ctxshed: --window needs a value\n']);
   });
 
   it('should refuse a --labels mode it does not know, in one line, and never run the command', async () => {

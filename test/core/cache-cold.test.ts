@@ -19,16 +19,19 @@ describe('thresholdsFor', () => {
   const settings = { threshold: 0.7, coldThreshold: 0.4 };
 
   it('should lower the threshold to the cold one on a cold request, and say so', () => {
-    expect(thresholdsFor(settings, true)).toEqual({ threshold: 0.4, cold: true });
+    expect(thresholdsFor(settings, true)).toEqual({ threshold: 0.4, coldThreshold: 0.4, cold: true });
   });
 
-  it('should keep the usual threshold on a warm request, or with no cold threshold, or one not lower', () => {
-    expect(thresholdsFor(settings, false)).toEqual({ threshold: 0.7 });
-    expect(thresholdsFor({ threshold: 0.7 }, true)).toEqual({ threshold: 0.7 });
-    expect(thresholdsFor({ threshold: 0.7, coldThreshold: 0.8 }, true)).toEqual({ threshold: 0.7 });
+  it('should keep the settings as they are, the same value, on a warm request, or with no cold threshold, or one not lower', () => {
+    const plain = { threshold: 0.7 };
+    const higher = { threshold: 0.7, coldThreshold: 0.8 };
+
+    expect(thresholdsFor(settings, false)).toBe(settings);
+    expect(thresholdsFor(plain, true)).toBe(plain);
+    expect(thresholdsFor(higher, true)).toBe(higher);
   });
 
   it('should keep the token threshold as configured', () => {
-    expect(thresholdsFor({ ...settings, rescueTokens: 5_000 }, true)).toEqual({ threshold: 0.4, rescueTokens: 5_000, cold: true });
+    expect(thresholdsFor({ ...settings, rescueTokens: 5_000 }, true)).toEqual({ threshold: 0.4, coldThreshold: 0.4, rescueTokens: 5_000, cold: true });
   });
 });

@@ -3,7 +3,9 @@ import { decideEpoch, type EpochInput } from '../../src/core/decide/decide-epoch
 import type { EpochTake } from '../../src/core/epoch-take.js';
 import type { FrozenBlock } from '../../src/core/epoch-types.js';
 import { HOLD_REASONS } from '../../src/core/decide/hold-reasons.js';
-import type { DecidedBlock, FullnessReading } from '../../src/core/latch-decision.js';
+import type { FullnessReading } from '../../src/core/fullness-reading.js';
+import { DEFAULT_LONG_WINDOW_RESCUE_TOKENS } from '../../src/core/latch-threshold.js';
+import type { DecidedBlock } from '../../src/core/weigh-added.js';
 import type { GateInput } from '../../src/core/break-even.js';
 import type { PlannedSpan } from '../../src/core/shed-types.js';
 
@@ -25,7 +27,7 @@ const NEVER: GateInput = { ...PAYS, horizon: 0 };
 
 const input = (take: EpochTake<DecidedBlock>, over: Partial<EpochInput<DecidedBlock>> = {}): EpochInput<DecidedBlock> => ({
   reading: READING,
-  threshold: 0.7,
+  thresholds: { threshold: 0.7 },
   epochCount: 0,
   take: () => take,
   ...over,
@@ -52,8 +54,8 @@ describe('decideEpoch', () => {
       throw new Error('asked');
     };
 
-    expect(decideEpoch({ reading: READING, threshold: 0.8, epochCount: 0, take })).toEqual({ kind: 'idle' });
-    expect(decideEpoch({ reading: undefined, threshold: 0.8, epochCount: 0, take })).toEqual({ kind: 'idle' });
+    expect(decideEpoch({ reading: READING, thresholds: { threshold: 0.8 }, epochCount: 0, take })).toEqual({ kind: 'idle' });
+    expect(decideEpoch({ reading: undefined, thresholds: { threshold: 0.8 }, epochCount: 0, take })).toEqual({ kind: 'idle' });
   });
 
   it('should hold a stale reading before it plans anything', () => {
@@ -61,7 +63,7 @@ describe('decideEpoch', () => {
       throw new Error('asked');
     };
 
-    expect(decideEpoch({ reading: READING, threshold: 0.7, epochCount: 1, take })).toMatchObject({ kind: 'hold', reason: 'stale_reading' });
+    expect(decideEpoch({ reading: READING, thresholds: { threshold: 0.7 }, epochCount: 1, take })).toMatchObject({ kind: 'hold', reason: 'stale_reading' });
   });
 
   it.each([
@@ -152,5 +154,30 @@ describe('decideEpoch', () => {
     it('should name the hold that came first, not mid_turn, when the epoch would not latch anyway', () => {
       expect(decideEpoch(input(blocks([block(0, 1000)]), { turn: midTurn }))).toMatchObject({ kind: 'hold', reason: 'gain_too_small' });
     });
+  });
+});
+
+describe('decideEpoch, the thresholds', () => {
+  const latching = blocks([block(0, 200_000)]);
+
+  it('should be idle just under the threshold, and latch exactly at it', () => {
+    expect(decideEpoch(input(latching, { reading: { ...READING, contextTokens: 139_999 } }))).toEqual({ kind: 'idle' });
+    expect(decideEpoch(input(latching, { reading: { ...READING, contextTokens: 140_000 } }))).toMatchObject({ kind: 'latch', fullness: 0.7 });
+  });
+
+  it('should latch on the token threshold before the percentage, at a 1M window', () => {
+    // 130k of a 1M window is 13%, far under 70%, but over a 120k token threshold.
+    const reading = { ...READING, contextTokens: 130_000, window: 1_000_000, requestBytes: 520_000 };
+
+    expect(decideEpoch(input(latching, { reading, thresholds: { threshold: 0.7, rescueTokens: 120_000 } }))).toMatchObject({ kind: 'latch', fullness: 0.13 });
+  });
+
+  it('should take the default token threshold at a 1M window, and none when told 0', () => {
+    const at = { ...READING, contextTokens: DEFAULT_LONG_WINDOW_RESCUE_TOKENS, window: 1_000_000 };
+    const under = { ...at, contextTokens: DEFAULT_LONG_WINDOW_RESCUE_TOKENS - 1 };
+
+    expect(decideEpoch(input(latching, { reading: under }))).toEqual({ kind: 'idle' });
+    expect(decideEpoch(input(latching, { reading: at }))).toMatchObject({ kind: 'latch' });
+    expect(decideEpoch(input(latching, { reading: at, thresholds: { threshold: 0.7, rescueTokens: 0 } }))).toEqual({ kind: 'idle' });
   });
 });

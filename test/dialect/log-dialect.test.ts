@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dialectOf, dialectOfTarget, modelRouteOf, readsFullness, registerDialectForTest, type Usage } from '../../src/core/index.js';
 import { errorShapeOf, shapedErrorBody } from '../../src/proxy/api-error.js';
 import { createUsageTap } from '../../src/proxy/usage-tap.js';
-import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
+import { engineSettingsOf, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
@@ -17,7 +17,7 @@ import { filler, fromUtf8 } from '../core/bodies.js';
 import { tempStateDir } from '../support/test-proxy.js';
 import { LOG_API } from './log-dialect.js';
 
-const SETTINGS: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, window: 10_000 };
+const SETTINGS: EngineSettings = engineSettingsOf({ window: 10_000 });
 const ENCODER = new TextEncoder();
 
 /** A log body: the prompt, then one call and its output per item of `outputs`. */

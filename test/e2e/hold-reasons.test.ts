@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOLD_REASONS } from '../../src/core/decide/hold-reasons.js';
 import type { EpochMode } from '../../src/core/index.js';
-import type { EngineSettings } from '../../src/rescue/index.js';
+import type { SettingsGiven } from '../../src/rescue/index.js';
 import { ScriptedClient, type ScriptedClientOptions } from '../../src/scripted/client.js';
 import { startTestApi } from '../support/scripted-api.js';
 import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
@@ -22,7 +22,7 @@ afterEach(async () => {
 async function session(
   mode: EpochMode,
   turns: number,
-  settings: Partial<EngineSettings>,
+  settings: SettingsGiven,
   options: ScriptedClientOptions = {},
 ): Promise<Array<{ record: Record<string, unknown>; judgedOn: number | undefined }>> {
   const dir = await tempStateDir(`ctxshed-hold-${mode}-`);
@@ -57,7 +57,7 @@ describe.each([
   // test/rescue/latch-holds.test.ts holds the engine's span holds to their figures.
 ] as const)('the proxy in %s mode (%o, client %o), over its threshold', (mode, settings, expected, options) => {
   it('should name a closed hold reason on every request that latched nothing, and none under the threshold or on a latch', async () => {
-    const calls = await session(mode, 40, settings as Partial<EngineSettings>, options);
+    const calls = await session(mode, 40, settings as SettingsGiven, options);
 
     const over = calls.filter((c) => c.judgedOn !== undefined && c.judgedOn >= THRESHOLD);
     const held = over.filter((c) => c.record['latched'] === undefined);

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { CODEX_GRANT_LINE } from '../../src/cli/codex-target.js';
 import { runCtxshed } from '../support/cli-process.js';
 import { tempStateDir } from '../support/test-proxy.js';
+import { bannerLinesOf } from '../support/banner-lines.js';
 
 /** A directory holding an executable `codex` that prints its arguments and ANTHROPIC_BASE_URL, one per line. */
 async function fakeCodexDir(): Promise<string> {
@@ -41,9 +42,9 @@ describe('ctxshed rescue -- codex', () => {
     expect(lines[0]).toBe('-c');
     expect(lines[1]).toMatch(/^openai_base_url="http:\/\/127\.0\.0\.1:\d+"$/);
     expect(lines.slice(2)).toEqual(['exec', 'hello', 'ANTHROPIC_BASE_URL=']);
-    expect(result.stderr).toMatch(/^ctxshed: rescue on at http:\/\/127\.0\.0\.1:\d+ -> https:\/\/api\.openai\.com\/v1; /);
+    expect(result.stderr).toMatch(/^ctxshed: rescue on at http:\/\/127\.0\.0\.1:\d+ -> https:\/\/api\.openai\.com\/v1\n/);
     // No sandbox setting is added: Codex's defaults already read the state directory.
-    expect(result.stderr.split('\n')[2]).toBe(CODEX_GRANT_LINE);
+    expect(bannerLinesOf(result.stderr)[3]).toBe(CODEX_GRANT_LINE);
     expect(lines.some((l) => /sandbox|approval|add-dir/.test(l))).toBe(false);
   });
 
@@ -57,7 +58,8 @@ describe('ctxshed rescue -- codex', () => {
     // Assert: shed mode is on for Codex's conversations; nothing says they are rescued instead.
     expect(shed.code).toBe(0);
     expect(shed.stderr).toMatch(/^ctxshed: shed on at /);
-    expect(shed.stderr.split('\n').slice(2)).toEqual(plain.stderr.split('\n').slice(2));
+    // After the mode's two lines and the metrics line (its port differs): the same launch lines.
+    expect(bannerLinesOf(shed.stderr).slice(3)).toEqual(bannerLinesOf(plain.stderr).slice(3));
     expect(shed.stderr).not.toMatch(/instead|no spans/);
   });
 
@@ -78,7 +80,7 @@ describe('ctxshed rescue -- codex', () => {
     // Assert
     expect(result.code).toBe(0);
     expect(result.stdout.trim().split('\n').slice(2)).toEqual(['exec', 'hello', 'ANTHROPIC_BASE_URL=']);
-    expect(result.stderr).toMatch(/ -> https:\/\/gw\.example\/openai\/v1; /);
+    expect(result.stderr).toMatch(/ -> https:\/\/gw\.example\/openai\/v1\n/);
   });
 
   it("should take openai_base_url from Codex's config.toml, and let --upstream win over both", async () => {
@@ -91,7 +93,7 @@ describe('ctxshed rescue -- codex', () => {
     const fromFlag = await rescueCodex(['exec', 'x'], { CODEX_HOME: home }, ['--upstream', 'https://flag.example/v1']);
 
     // Assert
-    expect(fromConfig.stderr).toMatch(/ -> https:\/\/from-config\.example\/v1; /);
-    expect(fromFlag.stderr).toMatch(/ -> https:\/\/flag\.example\/v1; /);
+    expect(fromConfig.stderr).toMatch(/ -> https:\/\/from-config\.example\/v1\n/);
+    expect(fromFlag.stderr).toMatch(/ -> https:\/\/flag\.example\/v1\n/);
   });
 });

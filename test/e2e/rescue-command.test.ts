@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { CLI_PATH, runCtxshed } from '../support/cli-process.js';
 import { tempStateDir } from '../support/test-proxy.js';
 import { PROXY_UNAVAILABLE_EXIT } from '../../src/cli/unproxied-launch.js';
+import { bannerLinesOf } from '../support/banner-lines.js';
 
 /** Runs `body` with a port on 127.0.0.1 held by another listener. */
 async function withTakenPort(body: (port: number) => Promise<void>): Promise<void> {
@@ -41,11 +42,11 @@ describe('ctxshed rescue, the wrapper', () => {
     expect({ code: result.code, signal: result.signal }).toEqual({ code, signal });
   });
 
-  it('should exit 127 with one clear line when the command is not found', async () => {
+  it('should exit 127 with one clear line when the command is not found, before any banner or proxy', async () => {
     const result = await rescue(['ctxshed-no-such-command-here']);
 
     expect(result.code).toBe(127);
-    expect(result.stderr.trim().split('\n').at(-1)).toMatch(/not found.*ctxshed-no-such-command-here|ctxshed-no-such-command-here.*not found/);
+    expect(result.stderr).toBe('ctxshed: command not found: ctxshed-no-such-command-here\n');
   });
 
   it('should exit 126 when the command is not executable', async () => {
@@ -63,11 +64,14 @@ describe('ctxshed rescue, the wrapper', () => {
 
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const lines = result.stderr.trim().split('\n');
-    expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^ctxshed: rescue on at http:\/\/127\.0\.0\.1:\d+ .*70% .*changes request bytes.*originals kept in /);
-    expect(lines[1]).toBe(`ctxshed: Prometheus metrics at ${result.stdout.trim()}/_ctxshed/metrics`);
-    expect(lines[2]).toBe('ctxshed: no read grant: sh is not Claude Code, so reading an elided file back may ask for permission');
+    const lines = bannerLinesOf(result.stderr);
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(/^ctxshed: rescue on at http:\/\/127\.0\.0\.1:\d+ -> /);
+    expect(lines[1]).toMatch(/^ctxshed: epochs latch at 70% .*old tool results over 1024 bytes become stubs, originals kept in /);
+    expect(lines[2]).toBe(`ctxshed: Prometheus metrics at ${result.stdout.trim()}/_ctxshed/metrics`);
+    expect(lines[3]).toBe('ctxshed: no read grant: sh is not Claude Code, so reading an elided file back may ask for permission');
+    // It fits an 80-column terminal: a line is wider only when it is one word (a long path).
+    for (const line of result.stderr.trimEnd().split('\n')) expect(line.length <= 80 || !line.trim().includes(' ')).toBe(true);
   });
 
   it('should write where its metrics are to the state directory, for status to show while it runs, and take it away after', async () => {
@@ -116,7 +120,7 @@ describe('ctxshed rescue, the wrapper', () => {
       statusLine: { type: 'command', command: expect.stringMatching(/dist\/src\/cli\/main\.js statusline --state /) as string, padding: 0 },
     });
     expect(rest).toEqual(user);
-    expect(result.stderr.trim().split('\n')[2]).toMatch(/^ctxshed: Claude Code \(the claude executable\) may read .*\/elided\/ and spans\//);
+    expect(bannerLinesOf(result.stderr)[3]).toMatch(/^ctxshed: Claude Code \(the claude executable\) may read .*\/elided\/ and spans\//);
 
     const own = await runCtxshed(['rescue', '--no-grant', '--no-statusline', '--state', state, '--upstream', 'http://127.0.0.1:9', '--', 'claude', '-p', 'x'], {
       ...env,

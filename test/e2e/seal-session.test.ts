@@ -51,7 +51,7 @@ describe('a sealed block in a live conversation', () => {
     const dir = await tempStateDir();
     const upstream = await startTestApi({ respond: () => ({ kind: 'message', content: [textBlock('ok')], usage: NEAR_FULL }) });
     cleanups.push(() => upstream.close());
-    const config = testConfig(upstream.url, { policy: { keepRecent: 2, minBytes: 1024 } });
+    const config = testConfig(upstream.url, { keepRecent: 2, minBytes: 1024 });
     let proxy: RunningProxy = await startTestProxy(dir, config);
     const send = async (turns: number): Promise<Buffer> => {
       expect((await postRaw(proxy.url, '/v1/messages', body(turns))).status).toBe(200);

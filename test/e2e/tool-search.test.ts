@@ -62,7 +62,7 @@ describe('tool search through the proxy', () => {
   it('should forward deferred tools, tool_reference results and the tool-search beta untouched, before and after an epoch', async () => {
     const dir = await tempStateDir();
     const upstream: MessagesApi = await startTestApi({ respond: () => ({ kind: 'message', content: [textBlock('ok')], usage: NEAR_FULL }) });
-    const proxy: RunningProxy = await startTestProxy(dir, testConfig(upstream.url, { policy: { keepRecent: 2, minBytes: 1024 } }));
+    const proxy: RunningProxy = await startTestProxy(dir, testConfig(upstream.url, { keepRecent: 2, minBytes: 1024 }));
     cleanups.push(
       () => upstream.close(),
       () => proxy.close(),

@@ -3,7 +3,7 @@ import http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ForwardArgs, ForwardResult, HeldResponse } from '../../src/proxy/forward.js';
 import { answerHeld, OVERFLOW_HOLD_BACK, type FinalExchange } from '../../src/proxy/overflow-retry.js';
-import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type Prepared } from '../../src/rescue/index.js';
+import { engineSettingsOf, EpochEngine, type EngineRequest, type Prepared } from '../../src/rescue/index.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { conversation, filler } from '../core/bodies.js';
@@ -31,7 +31,7 @@ let engine: EpochEngine;
 
 beforeEach(async () => {
   state = await openStateDir(await tempStateDir('ctxshed-retry-'));
-  engine = new EpochEngine(state, { ...DEFAULT_ENGINE_SETTINGS, window: 10_000 });
+  engine = new EpochEngine(state, engineSettingsOf({ window: 10_000 }));
 });
 
 afterEach(async () => {

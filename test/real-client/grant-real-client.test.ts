@@ -15,6 +15,7 @@ import { whyClientCannotRun } from './client-env.js';
 import { PROMPTS, type GrantObservations, type RunObservation } from './grant-scenario.js';
 import { toolResultsOf, withoutLineNumbers, type SentToolResult } from './request-bytes.js';
 import { readBody, readObservations, runScenario } from './run-scenario.js';
+import { bannerLinesOf } from '../support/banner-lines.js';
 
 const SCENARIO = new URL('./grant-scenario.ts', import.meta.url).pathname;
 const SCENARIO_TIMEOUT_MS = 400_000;
@@ -89,7 +90,7 @@ describe.skipIf(whyNot !== undefined)('Claude Code in its default permission mod
     }
     const readback = obs.runs['readback']!;
     expect(readback.argv.some((a) => a.includes('elided'))).toBe(false);
-    expect(readback.stderr).toContain('ctxshed: Claude Code (the claude executable) may read');
+    expect(bannerLinesOf(readback.stderr).join('\n')).toContain('ctxshed: Claude Code (the claude executable) may read');
   });
 
   it('should Read back every elided block it is shown, without a prompt, and get its original text', async () => {

@@ -40,6 +40,7 @@ import {
   type ShedObservations,
 } from './shed-scenario.js';
 import { readBody, readObservations, runScenario } from './run-scenario.js';
+import { bannerLinesOf } from '../support/banner-lines.js';
 
 const SCENARIO = new URL('./shed-scenario.ts', import.meta.url).pathname;
 const SCENARIO_TIMEOUT_MS = 200_000;
@@ -108,7 +109,7 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
     expect(obs.argv).not.toContain('--dangerously-skip-permissions');
     expect(obs.argv.some((a) => a.startsWith('--permission-mode') || a.startsWith('--allowedTools') || a.startsWith('--mcp-config'))).toBe(false);
     expect(obs.argv.join(' ')).toContain(SHED_FLAGS.join(' '));
-    expect(obs.stderr).toContain(`may read ${obs.stateDir}/elided/ and spans/ and call the restore and spans tools`);
+    expect(bannerLinesOf(obs.stderr).join('\n')).toContain(`may read ${obs.stateDir}/elided/ and spans/ and call the restore and spans tools`);
     expect(obs.results).toHaveLength(PROMPTS.length);
     for (const r of obs.results) expect(r).toMatchObject({ subtype: 'success', is_error: false, permission_denials: [] });
   });

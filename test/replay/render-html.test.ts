@@ -21,9 +21,7 @@ beforeAll(async () => {
   dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'replay-html-'));
   const conversations = rebuildConversations(fixtureLines('subagent.jsonl'), 'subagent.jsonl');
   report = await replaySession('subagent.jsonl', conversations, {
-    threshold: 0.7,
-    policy: { keepRecent: 2, minBytes: 1024 },
-    window: 60_000,
+    settings: { threshold: 0.7, keepRecent: 2, minBytes: 1024, window: 60_000 },
     stateDir: path.join(dir, 'state'),
     shedStateDir: path.join(dir, 'shed'),
   });

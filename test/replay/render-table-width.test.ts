@@ -23,9 +23,7 @@ beforeAll(async () => {
   reports = [];
   for (const name of ['subagent.jsonl', 'tool_heavy.jsonl']) {
     const report = await replaySession(name, rebuildConversations(fixtureLines(name), name), {
-      threshold: 0.7,
-      policy: { keepRecent: 2, minBytes: 1024 },
-      window: 60_000,
+      settings: { threshold: 0.7, keepRecent: 2, minBytes: 1024, window: 60_000 },
       stateDir: path.join(dir, name, 'state'),
       shedStateDir: path.join(dir, name, 'shed'),
     });

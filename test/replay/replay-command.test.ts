@@ -89,7 +89,7 @@ describe('replayCommand', () => {
     const result = await runCli(['replay', fixturePath('subagent.jsonl'), '--rescue-tokens', '-5']);
 
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--rescue-tokens takes a whole number >= 0, not -5');
+    expect(result.stderr).toContain('--rescue-tokens takes a whole number of tokens >= 0, not -5');
   });
 
   it('should print a table with a sparkline per strategy', async () => {

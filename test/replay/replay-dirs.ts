@@ -7,6 +7,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import type { ReplayOptions } from '../../src/replay/replay-session.js';
+import type { SettingsGiven } from '../../src/rescue/index.js';
+
+/** What a test lays on the default options: settings as a command line gives them, and replay's own options. */
+export type ReplayOver = SettingsGiven & Partial<Omit<ReplayOptions, 'settings'>>;
+
+/** `over` on top of `base`, split into the settings and replay's own options. */
+export function replayOptionsOf(base: ReplayOver & Pick<ReplayOptions, 'stateDir' | 'shedStateDir'>, over: ReplayOver = {}): ReplayOptions {
+  const { stateDir, shedStateDir, prefixCheck, priceAs, ...settings } = { ...base, ...over };
+  return { settings, stateDir, shedStateDir, ...(prefixCheck === undefined ? {} : { prefixCheck }), ...(priceAs === undefined ? {} : { priceAs }) };
+}
 
 /** The current test's directories and an options builder; call once at the top of a test file. */
 export interface ReplayDirs {
@@ -15,7 +25,7 @@ export interface ReplayDirs {
   /** Shed mode's. */
   readonly shedDir: () => string;
   /** The default replay options on the current test's directories, `over` laid on top. */
-  readonly options: (over?: Partial<ReplayOptions>) => ReplayOptions;
+  readonly options: (over?: ReplayOver) => ReplayOptions;
 }
 
 /** Registers the per-test directories (named `<prefix>-…` in the temp folder). */
@@ -33,6 +43,6 @@ export function useReplayDirs(prefix: string): ReplayDirs {
   return {
     dir: () => dir,
     shedDir: () => shedDir,
-    options: (over = {}) => ({ threshold: 0.7, policy: { keepRecent: 6, minBytes: 1024 }, stateDir: dir, shedStateDir: shedDir, ...over }),
+    options: (over = {}) => replayOptionsOf({ threshold: 0.7, keepRecent: 6, minBytes: 1024, stateDir: dir, shedStateDir: shedDir }, over),
   };
 }

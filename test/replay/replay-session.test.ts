@@ -3,10 +3,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GATE_CEILING } from '../../src/core/index.js';
 import { rebuildConversations } from '../../src/replay/rebuild-conversations.js';
-import { replaySession, type ReplayOptions } from '../../src/replay/replay-session.js';
+import { replaySession } from '../../src/replay/replay-session.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { assistant, fixtureLines, line, user } from './fixtures.js';
-import { useReplayDirs } from './replay-dirs.js';
+import { type ReplayOver, useReplayDirs } from './replay-dirs.js';
 
 const dirs = useReplayDirs('replay-session');
 const options = dirs.options;
@@ -33,7 +33,7 @@ describe('replaySession', () => {
     const conversations = rebuildConversations(fixtureLines('subagent.jsonl'), 'subagent.jsonl');
 
     // Act
-    const report = await replaySession('subagent.jsonl', conversations, options({ window: 60_000, policy: { keepRecent: 2, minBytes: 1024 } }));
+    const report = await replaySession('subagent.jsonl', conversations, options({ window: 60_000, keepRecent: 2, minBytes: 1024 }));
 
     // Assert: the epoch record is on disk, as the proxy writes it
     const rescue = report.strategies.rescue;
@@ -56,7 +56,7 @@ describe('replaySession', () => {
     const conversations = rebuildConversations(fixtureLines('subagent.jsonl'), 'subagent.jsonl');
 
     // Act
-    const report = await replaySession('subagent.jsonl', conversations, options({ window: 60_000, policy: { keepRecent: 2, minBytes: 1024 } }));
+    const report = await replaySession('subagent.jsonl', conversations, options({ window: 60_000, keepRecent: 2, minBytes: 1024 }));
 
     // Assert
     const { perRequest, rescue } = report.strategies;
@@ -148,11 +148,8 @@ describe('replaySession', () => {
       });
       return lines;
     };
-    const replay = async (
-      sizes: readonly number[],
-      over: Partial<ReplayOptions>,
-      paths?: Record<number, string>,
-    ): Promise<Awaited<ReturnType<typeof replaySession>>> => replaySession('x.jsonl', rebuildConversations(session(sizes, paths), 'x.jsonl'), options(over));
+    const replay = async (sizes: readonly number[], over: ReplayOver, paths?: Record<number, string>): Promise<Awaited<ReturnType<typeof replaySession>>> =>
+      replaySession('x.jsonl', rebuildConversations(session(sizes, paths), 'x.jsonl'), options(over));
     // Four large early reads, then small ones: the stale middle holds most of the bytes.
     const stale = [20_000, 20_000, 20_000, 20_000, ...Array<number>(10).fill(400)];
 

@@ -6,11 +6,11 @@ import { PrefixThinking } from '../../src/replay/prefix-thinking.js';
 import { rebuildConversations } from '../../src/replay/rebuild-conversations.js';
 import { BodyBuilder } from '../../src/replay/request-body.js';
 import { replaySession, type ReplayOptions } from '../../src/replay/replay-session.js';
-import { useReplayDirs } from './replay-dirs.js';
+import { type ReplayOver, useReplayDirs } from './replay-dirs.js';
 import { assistant, user } from './fixtures.js';
 
 const dirs = useReplayDirs('replay-thinking');
-const options = (over: Partial<ReplayOptions> = {}): ReplayOptions => dirs.options({ policy: { keepRecent: 2, minBytes: 1024 }, window: 30_000, ...over });
+const options = (over: ReplayOver = {}): ReplayOptions => dirs.options({ keepRecent: 2, minBytes: 1024, window: 30_000, ...over });
 const thinking = (i: number) => ({ type: 'thinking', thinking: '', signature: `Sig${i}${'x'.repeat(40)}==` });
 
 /**
@@ -35,7 +35,7 @@ function session(sizes: readonly number[]): string[] {
   return lines;
 }
 const STALE = [20_000, 20_000, 20_000, 20_000, ...Array<number>(10).fill(400)];
-const replay = (over: Partial<ReplayOptions> = {}) => replaySession('x.jsonl', rebuildConversations(session(STALE), 'x.jsonl'), options(over));
+const replay = (over: ReplayOver = {}) => replaySession('x.jsonl', rebuildConversations(session(STALE), 'x.jsonl'), options(over));
 
 describe('PrefixThinking', () => {
   it('should fail a thinking block once a stub before it changes since the model produced it, and keep one produced after', () => {
@@ -118,7 +118,7 @@ describe('replaySession thinking figures', () => {
   });
 });
 
-async function replayAgain(over: Partial<ReplayOptions>) {
+async function replayAgain(over: ReplayOver) {
   await fs.rm(dirs.dir(), { recursive: true, force: true });
   await fs.rm(dirs.shedDir(), { recursive: true, force: true });
   await fs.mkdir(dirs.dir());

@@ -2,12 +2,12 @@ import fs from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { rebuildConversations } from '../../src/replay/rebuild-conversations.js';
 import { replaySession, type ReplayOptions } from '../../src/replay/replay-session.js';
-import { useReplayDirs } from './replay-dirs.js';
+import { type ReplayOver, useReplayDirs } from './replay-dirs.js';
 import { fixtureLines } from './fixtures.js';
 
 const replay = useReplayDirs('replay-tuning');
 /** A small window puts the session over the threshold (as replay-session.test.ts does). */
-const options = (over: Partial<ReplayOptions> = {}): ReplayOptions => replay.options({ policy: { keepRecent: 2, minBytes: 1024 }, window: 60_000, ...over });
+const options = (over: ReplayOver = {}): ReplayOptions => replay.options({ keepRecent: 2, minBytes: 1024, window: 60_000, ...over });
 
 describe('replaySession with the engine levers varied', () => {
   it('should hand the tuning to the engines: a gain floor of 90% of the window holds the epoch the default latches', async () => {
@@ -20,7 +20,7 @@ describe('replaySession with the engine levers varied', () => {
     await fs.rm(replay.shedDir(), { recursive: true, force: true });
     await fs.mkdir(replay.dir());
     await fs.mkdir(replay.shedDir());
-    const tuned = await replaySession('subagent.jsonl', conversations, options({ tuning: { minGainFraction: 0.9 } }));
+    const tuned = await replaySession('subagent.jsonl', conversations, options({ minGainFraction: 0.9 }));
 
     // Assert
     expect(usual.strategies.rescue.epochs).toBe(1);

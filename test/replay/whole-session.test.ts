@@ -20,7 +20,7 @@ afterEach(async () => {
   await fs.rm(shedDir, { recursive: true, force: true });
 });
 
-const options: () => ReplayOptions = () => ({ threshold: 0.7, policy: { keepRecent: 6, minBytes: 1024 }, stateDir: dir, shedStateDir: shedDir });
+const options: () => ReplayOptions = () => ({ settings: { threshold: 0.7, keepRecent: 6, minBytes: 1024 }, stateDir: dir, shedStateDir: shedDir });
 
 /** The compaction call's usage: what its own record says the provider billed. */
 const COMPACTION_USAGE = { input_tokens: 7, cache_read_input_tokens: 9_000, cache_creation_input_tokens: 1_234, output_tokens: 2_500 };

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rebuildConversations, type RebuiltConversation } from '../../src/replay/rebuild-conversations.js';
 import { renderTable } from '../../src/replay/render-table.js';
 import { COST_BASIS, replaySession, type ReplayOptions } from '../../src/replay/replay-session.js';
+import { replayOptionsOf, type ReplayOver } from './replay-dirs.js';
 import { BodyBuilder, cacheRegion } from '../../src/replay/request-body.js';
 import { assistant, line, user } from './fixtures.js';
 
@@ -20,13 +21,8 @@ afterEach(async () => {
 });
 
 /** A threshold no request reaches: any epoch is the overflow's own. */
-const options = (over: Partial<ReplayOptions> = {}): ReplayOptions => ({
-  threshold: 0.99,
-  policy: { keepRecent: 1, minBytes: 1024 },
-  stateDir: dir,
-  shedStateDir: shedDir,
-  ...over,
-});
+const options = (over: ReplayOver = {}): ReplayOptions =>
+  replayOptionsOf({ threshold: 0.99, keepRecent: 1, minBytes: 1024, stateDir: dir, shedStateDir: shedDir }, over);
 
 const PREFIX_TOKENS = 1000;
 const TOKENS_PER_BYTE = 0.25;

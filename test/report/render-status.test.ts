@@ -4,7 +4,7 @@ import { renderStatus } from '../../src/report/render-status.js';
 import { buildStatusReport } from '../../src/report/status-report.js';
 import { NOW, session, widest } from './render-fixtures.js';
 
-function statusText(options = { recentMs: 30 * 60_000, defaultThreshold: 0.7 }): string {
+function statusText(options = { recentMs: 30 * 60_000, thresholds: { threshold: 0.7 } }): string {
   const { tally, summaries } = session();
   return renderStatus(buildStatusReport(tally, summaries, options), '/st', NOW);
 }
@@ -52,7 +52,7 @@ describe('renderStatus, shed mode', () => {
     const { buildStatusReport } = await import('../../src/report/status-report.js');
     const { tally, summaries } = shedSession();
 
-    const text = renderStatus(buildStatusReport(tally, summaries, { recentMs: 30 * 60_000, defaultThreshold: 0.7 }), '/st', NOW);
+    const text = renderStatus(buildStatusReport(tally, summaries, { recentMs: 30 * 60_000, thresholds: { threshold: 0.7 } }), '/st', NOW);
 
     expect(text).toContain('cccccccccccc: shed mode: epoch #2 shed 6 messages (19.5 KiB); RESCUED counts span stubs');
     expect(text).not.toContain('aaaaaaaaaaaa: shed mode');

@@ -1,7 +1,10 @@
 /** Small wire records and conversation records to build report inputs from, in tests. */
 import type { Epoch, FrozenBlock, ToolResultEpoch } from '../../src/core/epoch-types.js';
 import type { FrozenSpan, GateDecision } from '../../src/core/index.js';
-import type { WireRecord } from '../../src/state/wire-record.js';
+import type { WireLine, WireOutcomeFields, WireRecord, WireSentFacts } from '../../src/state/wire-record.js';
+
+/** Any field a line may hold: a fixture lays some on a default line, as a log read back may have them. */
+export type WireFields = Partial<WireLine & WireSentFacts & WireOutcomeFields>;
 import type { ConversationRecord } from '../../src/state/conversation-record.js';
 
 export const KEY_A = `${'a'.repeat(63)}1`;
@@ -9,7 +12,8 @@ export const KEY_B = `${'b'.repeat(63)}2`;
 export const KEY_C = `${'c'.repeat(63)}3`;
 
 /** A messages-route wire record of conversation `key`, passed through as `no_epoch` unless told otherwise. */
-export function wire(overrides: Partial<WireRecord> & { t: string }, key: string | null = KEY_A): WireRecord {
+export function wire(overrides: WireFields & { t: string }, key: string | null = KEY_A): WireRecord {
+  // Read as the reports read a line (report/read-wire-log.ts): its fields' types checked, not its outcome's shape.
   return {
     method: 'POST',
     path: '/v1/messages',
@@ -29,13 +33,13 @@ export function wire(overrides: Partial<WireRecord> & { t: string }, key: string
     fullness: 0.125,
     ms: { total: 3, prepare: 1 },
     ...overrides,
-  };
+  } as WireRecord;
 }
 
 /** A rewritten request carrying `epochs` epochs and `rescued` stubs for `bytesElided` text bytes. */
-export function rewritten(t: string, epochs: number, rescued: number, bytesElided: number, extra: Partial<WireRecord> = {}, key = KEY_A): WireRecord {
+export function rewritten(t: string, epochs: number, rescued: number, bytesElided: number, extra: WireFields = {}, key = KEY_A): WireRecord {
   const { reason: _dropped, ...base } = wire({ t }, key);
-  return { ...base, epochs, rescued, bytesElided, bytesIn: 40_000, bytesOut: 40_000 - bytesElided + rescued * 270, ...extra };
+  return { ...base, epochs, rescued, bytesElided, bytesIn: 40_000, bytesOut: 40_000 - bytesElided + rescued * 270, ...extra } as WireRecord;
 }
 
 /** A frozen block of `bytes` text bytes at `ordinal`. */

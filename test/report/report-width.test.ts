@@ -23,7 +23,7 @@ const REPORTS: Record<string, (width: number) => string> = {
   ls: (width) => renderLs(shedSession().summaries, NOW, { sideCalls: 2, unreadableLines: 1, width }),
   status: (width) => {
     const { tally, summaries } = shedSession();
-    return renderStatus(buildStatusReport(tally, summaries, { recentMs: 30 * 60_000, defaultThreshold: 0.7 }), '/st', NOW, [], width);
+    return renderStatus(buildStatusReport(tally, summaries, { recentMs: 30 * 60_000, thresholds: { threshold: 0.7 } }), '/st', NOW, [], width);
   },
   stats: (width) => {
     const { tally, summaries } = shedSession();

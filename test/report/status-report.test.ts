@@ -6,7 +6,7 @@ import { addWireEntry, newWireTally } from '../../src/report/wire-tally.js';
 import type { ConversationRecord } from '../../src/state/conversation-record.js';
 import { block, epoch, KEY_A, KEY_B, record, rewritten, wire } from './report-fixtures.js';
 
-const OPTIONS = { recentMs: 30 * 60_000, defaultThreshold: 0.7 };
+const OPTIONS = { recentMs: 30 * 60_000, thresholds: { threshold: 0.7 } };
 
 function statusOf(records: WireRecord[], recs: ConversationRecord[] = [], notes: object[] = []) {
   const tally = newWireTally();

@@ -90,11 +90,24 @@ describe('addWireEntry', () => {
 
   it('should count a request ctxshed refused (a web page) as an error, neither rewritten nor passed through', () => {
     const { reason: _none, ...refused } = wire({ t: '2026-01-01T00:00:01.000Z', status: 403, bytesIn: 0, bytesOut: 0 }, null);
-    const tally = fold([{ ...refused, refused: 'foreign_host' }]);
+    const tally = fold([{ ...refused, refused: 'foreign_host' } as WireRecord]);
 
     expect(tally.unkeyed.requests).toBe(1);
     expect(tally.unkeyed.errors).toBe(1);
     expect(tally.unkeyed.rewritten).toBe(0);
+    expect({ ...tally.unkeyed.passthrough }).toEqual({});
+  });
+
+  it('should count what ctxshed answered itself (a WebSocket warm-up, a socket it closed) as requests, neither rewritten nor passed through', () => {
+    const line = { t: '2026-01-01T00:00:01.000Z', method: 'POST', path: '/v1/responses', key: null, responseBytes: 0, rescued: 0, bytesElided: 0, epochs: 0 };
+    const ms = { total: 1, prepare: 0 };
+    const warmup: WireRecord = { ...line, route: 'responses', status: 200, bytesIn: 55, bytesOut: 0, ms, transport: 'websocket', warmup: true };
+    const closed: WireRecord = { ...line, method: 'GET', route: null, status: 101, bytesIn: 0, bytesOut: 0, ms, transport: 'websocket', closeCode: 1009 };
+    const tally = fold([warmup, closed]);
+
+    expect(tally.unkeyed.requests).toBe(2);
+    expect(tally.unkeyed.rewritten).toBe(0);
+    expect(tally.unkeyed.rewrittenBytesSaved).toBe(0);
     expect({ ...tally.unkeyed.passthrough }).toEqual({});
   });
 

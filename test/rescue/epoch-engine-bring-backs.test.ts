@@ -2,14 +2,14 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Usage } from '../../src/core/index.js';
-import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
+import { engineSettingsOf, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { readConversation } from '../../src/state/read-conversation.js';
 import { conversation, filler, fromUtf8, utf8 } from '../core/bodies.js';
 import { tempStateDir } from '../support/test-proxy.js';
 
-const SHED: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, window: 10_000, mode: 'shed' };
+const SHED: EngineSettings = engineSettingsOf({ window: 10_000, mode: 'shed' });
 const contents = (n = 10): string[] => Array.from({ length: n }, (_, i) => (i < 4 ? filler(8000, i) : `small ${i}`));
 const BODY = conversation(contents());
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Usage } from '../../src/core/index.js';
-import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
+import { engineSettingsOf, EpochEngine, type EngineRequest, type EngineSettings, type SettingsGiven } from '../../src/rescue/index.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { readConversation } from '../../src/state/read-conversation.js';
@@ -9,7 +9,8 @@ import { conversation, filler } from '../core/bodies.js';
 import { tempStateDir } from '../support/test-proxy.js';
 
 /** A small window; the cold threshold at 40%, under the usual 70%. */
-const SETTINGS: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, window: 10_000, coldThreshold: 0.4 };
+const GIVEN: SettingsGiven = { window: 10_000, coldThreshold: 0.4 };
+const SETTINGS: EngineSettings = engineSettingsOf(GIVEN);
 const START = Date.parse('2026-02-03T04:05:06.000Z');
 const MINUTE = 60_000;
 
@@ -69,9 +70,9 @@ describe('EpochEngine.prepare, where the cache is cold anyway', () => {
   });
 
   it('should not latch there without a cold threshold, whatever the gap', async () => {
-    const { coldThreshold: _, ...usual } = SETTINGS;
+    const { coldThreshold: _, ...usual } = GIVEN;
 
-    const prepared = await secondAfter(engineWith(usual), 6 * MINUTE);
+    const prepared = await secondAfter(engineWith(engineSettingsOf(usual)), 6 * MINUTE);
 
     expect(prepared).toMatchObject({ reason: 'no_epoch', epochs: 0 });
   });

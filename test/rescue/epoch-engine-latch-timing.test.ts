@@ -7,7 +7,7 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Usage } from '../../src/core/index.js';
-import { latchedOf, latchHoldOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
+import { latchedOf, latchHoldOf, engineSettingsOf, EpochEngine, type EngineRequest, type SettingsGiven } from '../../src/rescue/index.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { readConversation } from '../../src/state/read-conversation.js';
@@ -18,8 +18,8 @@ import { tempStateDir } from '../support/test-proxy.js';
 
 const NOW = new Date('2026-02-03T04:05:06.000Z');
 /** `--latch-at prompt`: the default latches anywhere (docs/rescue.md, "Preserved thinking"). */
-const RESCUE: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, window: 10_000, latchAt: 'prompt' };
-const SHED: EngineSettings = { ...RESCUE, mode: 'shed' };
+const RESCUE: SettingsGiven = { window: 10_000, latchAt: 'prompt' };
+const SHED: SettingsGiven = { ...RESCUE, mode: 'shed' };
 /** Ten turns; the 4 oldest tool results are big. */
 const loop = (model?: string): Uint8Array => thinkingLoop(10, model, (t) => (t < 4 ? 8000 : 40));
 
@@ -45,7 +45,8 @@ afterEach(async () => {
 describe.each([
   ['rescue', RESCUE],
   ['shed', SHED],
-] as const)('EpochEngine latch timing on claude-opus-5-5, %s mode', (_mode, settings) => {
+] as const)('EpochEngine latch timing on claude-opus-5-5, %s mode', (_mode, given) => {
+  const settings = engineSettingsOf(given);
   it('should hold mid_turn in the tool loop at 75%, then latch at the next prompt without midTurn', async () => {
     const engine = new EpochEngine(state, settings, { now: () => NOW });
     const first = await engine.prepare(messages(loop()));
@@ -76,8 +77,8 @@ describe.each([
   });
 
   it('should latch mid-turn at 75% by default (anywhere), and record it', async () => {
-    const { latchAt: _, ...defaults } = settings;
-    const engine = new EpochEngine(state, defaults, { now: () => NOW });
+    const { latchAt: _, ...defaults } = given;
+    const engine = new EpochEngine(state, engineSettingsOf(defaults), { now: () => NOW });
     const first = await engine.prepare(messages(loop()));
     engine.observe(first, { status: 200, usage: usage(7_500) });
 

@@ -2,7 +2,7 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHAT_API, findStubs, RESPONSES_API, type ApiDialect, type Usage } from '../../src/core/index.js';
-import { latchedOf, latchHoldOf, stubsOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
+import { latchedOf, latchHoldOf, stubsOf, engineSettingsOf, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { readConversation } from '../../src/state/read-conversation.js';
@@ -12,7 +12,7 @@ import { validateResponsesInput } from '../support/responses-validator.js';
 import { tempStateDir } from '../support/test-proxy.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
 
-const SETTINGS: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, window: 10_000 };
+const SETTINGS: EngineSettings = engineSettingsOf({ window: 10_000 });
 const OUTPUTS = Array.from({ length: 10 }, (_, i) => filler(4000, i));
 
 /** An OpenAI reading in the shape the usage tap hands on: cached tokens as the cache read. */

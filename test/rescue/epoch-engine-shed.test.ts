@@ -2,7 +2,16 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DROP_STUB_PREFIX, indexTranscript, SPAN_STUB_PREFIX, STUB_PREFIX, type Usage } from '../../src/core/index.js';
-import { latchedOf, stubsOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';
+import {
+  latchedOf,
+  stubsOf,
+  engineSettingsOf,
+  EpochEngine,
+  type EngineRequest,
+  type EngineSettings,
+  type SettingsGiven,
+  type Prepared,
+} from '../../src/rescue/index.js';
 import { spanPath, type StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { readConversation } from '../../src/state/read-conversation.js';
@@ -10,7 +19,8 @@ import { conversation, filler, fromUtf8, sha256 } from '../core/bodies.js';
 import { validateMessagesRequest } from '../support/messages-validator.js';
 import { tempStateDir } from '../support/test-proxy.js';
 
-const SHED: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, window: 10_000, mode: 'shed' };
+const SHED_GIVEN: SettingsGiven = { window: 10_000, mode: 'shed' };
+const SHED: EngineSettings = engineSettingsOf(SHED_GIVEN);
 const LATCH_TIME = new Date('2026-02-03T04:05:06.000Z');
 
 /**
@@ -83,7 +93,7 @@ describe('EpochEngine in shed mode', () => {
   });
 
   it('should not burst the cache when the turns left cannot pay it back', async () => {
-    const engine = engineWith({ ...SHED, horizon: 0 });
+    const engine = engineWith(engineSettingsOf({ ...SHED_GIVEN, horizon: 0 }));
     await firstTurnAt90(engine, BODY, 8_000);
 
     const prepared = await engine.prepare(messages(BODY));
@@ -93,7 +103,7 @@ describe('EpochEngine in shed mode', () => {
   });
 
   it("should burst anyway from the gate's ceiling on, where the client would compact, and record why", async () => {
-    const engine = engineWith({ ...SHED, horizon: 0 });
+    const engine = engineWith(engineSettingsOf({ ...SHED_GIVEN, horizon: 0 }));
     await firstTurnAt90(engine);
 
     const prepared = await engine.prepare(messages(BODY));
@@ -119,7 +129,7 @@ describe('EpochEngine in shed mode', () => {
   });
 
   it("should keep rescuing a conversation whose epochs are rescue epochs, whatever the engine's mode", async () => {
-    const rescue = engineWith({ ...DEFAULT_ENGINE_SETTINGS, window: 10_000 });
+    const rescue = engineWith(engineSettingsOf({ window: 10_000 }));
     await firstTurnAt90(rescue);
     await rescue.prepare(messages(BODY));
 
@@ -182,7 +192,7 @@ describe('EpochEngine in shed mode, rescue on overflow', () => {
   });
 
   it("should latch past a gate that would hold the burst back, and record it as forced at the refusal's fullness", async () => {
-    const engine = engineWith({ ...SHED, horizon: 0 });
+    const engine = engineWith(engineSettingsOf({ ...SHED_GIVEN, horizon: 0 }));
     const request = messages(BODY);
     const first = await engine.prepare(request);
 
@@ -259,7 +269,7 @@ describe('EpochEngine in shed mode, rescue on overflow', () => {
     await firstTurnAt90(shed);
     await shed.prepare(messages(BODY));
     const grown = conversation([...contents(), ...Array.from({ length: 10 }, (_, i) => (i < 4 ? filler(8000, 10 + i) : `small ${10 + i}`))]);
-    const rescue = engineWith({ ...DEFAULT_ENGINE_SETTINGS, window: 10_000 });
+    const rescue = engineWith(engineSettingsOf({ window: 10_000 }));
     const request = messages(grown);
     const first = await rescue.prepare(request);
 
@@ -273,11 +283,11 @@ describe('EpochEngine in shed mode, rescue on overflow', () => {
 
 describe('EpochEngine in rescue mode with --gate', () => {
   it('should latch only when the gate says the epoch pays back, and record the gate', async () => {
-    const closed = engineWith({ ...DEFAULT_ENGINE_SETTINGS, window: 10_000, gate: true, horizon: 0 });
+    const closed = engineWith(engineSettingsOf({ window: 10_000, gate: true, horizon: 0 }));
     await firstTurnAt90(closed, BODY, 8_000);
     expect(await closed.prepare(messages(BODY))).toMatchObject({ reason: 'no_epoch', epochs: 0 });
 
-    const open = engineWith({ ...DEFAULT_ENGINE_SETTINGS, window: 10_000, gate: true, horizon: 1000 });
+    const open = engineWith(engineSettingsOf({ window: 10_000, gate: true, horizon: 1000 }));
     await firstTurnAt90(open);
     const prepared = await open.prepare(messages(BODY));
 

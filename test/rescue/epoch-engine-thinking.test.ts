@@ -2,7 +2,7 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listThinking, type Usage } from '../../src/core/index.js';
-import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';
+import { engineSettingsOf, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';
 import { thinkingPath, type StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
@@ -14,8 +14,8 @@ import { validateMessagesRequest } from '../support/messages-validator.js';
 import { tempStateDir } from '../support/test-proxy.js';
 
 const LATCH_TIME = new Date('2026-02-03T04:05:06.000Z');
-const RESCUE: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, window: 10_000 };
-const SHED: EngineSettings = { ...RESCUE, mode: 'shed' };
+const RESCUE: EngineSettings = engineSettingsOf({ window: 10_000 });
+const SHED: EngineSettings = engineSettingsOf({ window: 10_000, mode: 'shed' });
 /** Ten turns; the 4 oldest tool results are big. */
 const big = (t: number): number => (t < 4 ? 8000 : 40);
 const body = (turns: number, model?: string): Uint8Array => thinkingLoop(turns, model, big);

@@ -1,7 +1,15 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { checkEpochLedger, DROP_STUB_PREFIX, elidedTextPath, LABELS_POLICY_VERSION, RESTORE_TOOL_NAME, STUB_PREFIX, type Usage } from '../../src/core/index.js';
-import { latchedOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';
+import {
+  latchedOf,
+  DEFAULT_ENGINE_SETTINGS,
+  engineSettingsOf,
+  EpochEngine,
+  type EngineRequest,
+  type EngineSettings,
+  type Prepared,
+} from '../../src/rescue/index.js';
 import { elidedPath, type StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { readConversation } from '../../src/state/read-conversation.js';
@@ -10,7 +18,7 @@ import { recordingMetrics } from '../support/recording-metrics.js';
 import { tempStateDir } from '../support/test-proxy.js';
 
 /** A small window, so a reading of a few thousand tokens crosses 70% of it. */
-const SETTINGS: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, window: 10_000 };
+const SETTINGS: EngineSettings = engineSettingsOf({ window: 10_000 });
 const LATCH_TIME = new Date('2026-02-03T04:05:06.000Z');
 
 /** Ten tool results of 4,000 bytes: the 4 older than the newest 6 are eligible. */
@@ -179,7 +187,7 @@ describe('EpochEngine.prepare', () => {
   });
 
   it('should latch on --rescue-tokens under the percentage, and record that the token threshold fired', async () => {
-    const byTokens = new EpochEngine(state, { ...SETTINGS, rescueTokens: 3_000 }, { now: () => LATCH_TIME });
+    const byTokens = new EpochEngine(state, engineSettingsOf({ window: 10_000, rescueTokens: 3_000 }), { now: () => LATCH_TIME });
     const first = await byTokens.prepare(messages(BODY));
     byTokens.observe(first, { status: 200, usage: usage(4_000) });
 
@@ -198,7 +206,7 @@ describe('EpochEngine.prepare', () => {
   });
 
   it('should not latch under both thresholds', async () => {
-    const byTokens = new EpochEngine(state, { ...SETTINGS, rescueTokens: 5_000 }, { now: () => LATCH_TIME });
+    const byTokens = new EpochEngine(state, engineSettingsOf({ window: 10_000, rescueTokens: 5_000 }), { now: () => LATCH_TIME });
     const first = await byTokens.prepare(messages(BODY));
     byTokens.observe(first, { status: 200, usage: usage(4_999) });
 

@@ -2,7 +2,7 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Usage } from '../../src/core/index.js';
-import { latchedOf, latchHoldOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
+import { latchedOf, latchHoldOf, engineSettingsOf, EpochEngine, type EngineRequest, type SettingsGiven } from '../../src/rescue/index.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { conversation, filler, fromUtf8, utf8 } from '../core/bodies.js';
@@ -10,7 +10,7 @@ import { thinkingBlock, thinkingLoop } from '../core/thinking/thinking-bodies.js
 import { tempStateDir } from '../support/test-proxy.js';
 
 /** A small window, so a reading of a few thousand tokens crosses 70% of it. */
-const SETTINGS: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, window: 10_000 };
+const GIVEN: SettingsGiven = { window: 10_000 };
 /** Ten tool results of 4,000 bytes: the 4 older than the newest 6 are eligible. */
 const BODY = conversation(Array.from({ length: 10 }, (_, i) => filler(4000, i)));
 const request = (body: Uint8Array = BODY): EngineRequest => ({ method: 'POST', target: '/v1/messages', headers: {}, body });
@@ -27,8 +27,8 @@ afterEach(async () => {
   await fs.rm(state.root, { recursive: true, force: true, maxRetries: 5 });
 });
 
-function engineWith(settings: Partial<EngineSettings> = {}): EpochEngine {
-  return new EpochEngine(state, { ...SETTINGS, ...settings }, { onStateFailure: (e) => failures.push(e) });
+function engineWith(settings: SettingsGiven = {}): EpochEngine {
+  return new EpochEngine(state, engineSettingsOf({ ...GIVEN, ...settings }), { onStateFailure: (e) => failures.push(e) });
 }
 
 /** The engine after one request whose response read 90% of the window. */

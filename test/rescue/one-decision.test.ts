@@ -2,13 +2,13 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decideEpoch, type DecideEpoch, type Usage } from '../../src/core/index.js';
-import { latchedOf, latchHoldOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
+import { latchedOf, latchHoldOf, engineSettingsOf, EpochEngine, type EngineRequest, type SettingsGiven } from '../../src/rescue/index.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { conversation, filler } from '../core/bodies.js';
 import { tempStateDir } from '../support/test-proxy.js';
 
-const SETTINGS: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, window: 10_000 };
+const GIVEN: SettingsGiven = { window: 10_000 };
 /** Ten tool results of 4,000 bytes: the 4 older than the newest 6 are eligible. */
 const BODY = conversation(Array.from({ length: 10 }, (_, i) => filler(4000, i)));
 const request = (): EngineRequest => ({ method: 'POST', target: '/v1/messages', headers: {}, body: BODY });
@@ -23,13 +23,13 @@ afterEach(async () => {
 });
 
 /** The engine with a spy on its decision, and how many decisions the spy saw. */
-function countingEngine(settings: Partial<EngineSettings>, classify?: () => Promise<undefined>): { engine: EpochEngine; decisions: () => number } {
+function countingEngine(settings: SettingsGiven, classify?: () => Promise<undefined>): { engine: EpochEngine; decisions: () => number } {
   let n = 0;
   const decide: DecideEpoch = (input) => {
     n += 1;
     return decideEpoch(input);
   };
-  const engine = new EpochEngine(state, { ...SETTINGS, ...settings }, { decide, ...(classify === undefined ? {} : { classify }) });
+  const engine = new EpochEngine(state, engineSettingsOf({ ...GIVEN, ...settings }), { decide, ...(classify === undefined ? {} : { classify }) });
   return { engine, decisions: () => n };
 }
 
@@ -62,5 +62,24 @@ describe('EpochEngine.prepare, one decision per request', () => {
 
     expect(latchHoldOf(held)).toMatchObject({ reason: 'gate' });
     expect(decisions() - before).toBe(1);
+  });
+});
+
+describe('EpochEngine.prepare, the thresholds asked once', () => {
+  it('should decide with the thresholds as configured, the same value and not a copy, on a warm request', async () => {
+    const settings = engineSettingsOf(GIVEN);
+    const seen: unknown[] = [];
+    const decide: DecideEpoch = (input) => {
+      seen.push(input.thresholds);
+      return decideEpoch(input);
+    };
+    const engine = new EpochEngine(state, settings, { decide });
+    const first = await engine.prepare(request());
+    engine.observe(first, { status: 200, usage: usage(9_000) });
+
+    await engine.prepare(request());
+
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBe(settings.latch.thresholds);
   });
 });

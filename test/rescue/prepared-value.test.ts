@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Usage } from '../../src/core/index.js';
-import { DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';
+import { DEFAULT_ENGINE_SETTINGS, engineSettingsOf, EpochEngine, type EngineRequest, type SettingsGiven, type Prepared } from '../../src/rescue/index.js';
 import type { LatchNote } from '../../src/rescue/engine-types.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
@@ -27,7 +27,7 @@ afterEach(async () => {
 
 describe('EpochEngine.prepare, its answer as a value', () => {
   it('should name the conversation by a snapshot of values, not the live entry, and still take the reading by key', async () => {
-    const engine = new EpochEngine(state, { ...DEFAULT_ENGINE_SETTINGS, window: 10_000 });
+    const engine = new EpochEngine(state, engineSettingsOf({ window: 10_000 }));
 
     const first = await engine.prepare(request());
     engine.observe(first, { status: 200, usage: usage(9_000) });
@@ -46,8 +46,8 @@ describe('EpochEngine.prepare, its answer as a value', () => {
 });
 
 /** The engine after one request whose response read 90% of the window; its first answer. */
-async function overThreshold(settings: Partial<EngineSettings> = {}): Promise<{ engine: EpochEngine; first: Prepared }> {
-  const engine = new EpochEngine(state, { ...DEFAULT_ENGINE_SETTINGS, window: 10_000, ...settings });
+async function overThreshold(settings: SettingsGiven = {}): Promise<{ engine: EpochEngine; first: Prepared }> {
+  const engine = new EpochEngine(state, engineSettingsOf({ window: 10_000, ...settings }));
   const first = await engine.prepare(request());
   engine.observe(first, { status: 200, usage: usage(9_000) });
   return { engine, first };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ENGINE_SETTINGS } from '../../src/rescue/index.js';
+import { DEFAULT_ENGINE_SETTINGS, engineSettingsOf } from '../../src/rescue/index.js';
 import { readRequestMeta } from '../../src/rescue/request-meta.js';
 
 const body = new Uint8Array(0);
@@ -27,7 +27,7 @@ describe('readRequestMeta', () => {
   it('should take --window over the beta header, and count identity as no encoding', () => {
     const meta = readRequestMeta(
       { method: 'POST', target: '/v1/messages/count_tokens', headers: { 'anthropic-beta': 'context-1m-2025-08-07', 'content-encoding': 'Identity' }, body },
-      { ...DEFAULT_ENGINE_SETTINGS, window: 50_000 },
+      engineSettingsOf({ window: 50_000 }),
     );
 
     expect(meta).toMatchObject({ route: 'count_tokens', window: 50_000, encoding: undefined });
@@ -66,7 +66,7 @@ describe('readRequestMeta window', () => {
     expect(readRequestMeta(request('claude-opus-5-5'), DEFAULT_ENGINE_SETTINGS).window).toBe(1_000_000);
     expect(readRequestMeta(request('claude-sonnet-4-5'), DEFAULT_ENGINE_SETTINGS).window).toBe(200_000);
     expect(readRequestMeta(request('claude-sonnet-4-5', 'context-1m-2025-08-07'), DEFAULT_ENGINE_SETTINGS).window).toBe(1_000_000);
-    expect(readRequestMeta(request('claude-opus-5-5'), { ...DEFAULT_ENGINE_SETTINGS, window: 200_000 }).window).toBe(200_000);
+    expect(readRequestMeta(request('claude-opus-5-5'), engineSettingsOf({ window: 200_000 })).window).toBe(200_000);
   });
 
   it('should measure against the model the API runs: the last `model` key, after `messages` too (issue 26, item 6)', () => {
@@ -86,7 +86,7 @@ describe('readRequestMeta, Claude Code 2.1.332 headers', () => {
   it("should read the request class, and measure a Messages call against CLAUDE_CODE_AUTO_COMPACT_WINDOW when it is under the model's window", () => {
     const meta = readRequestMeta(
       { method: 'POST', target: '/v1/messages', headers: { 'x-claude-code-request-class': 'side_reply' }, body: opus },
-      { ...DEFAULT_ENGINE_SETTINGS, autoCompactWindow: 400_000 },
+      engineSettingsOf({ autoCompactWindow: 400_000 }),
     );
 
     expect(meta).toMatchObject({ route: 'messages', window: 400_000, requestClass: 'side_reply' });
@@ -95,7 +95,7 @@ describe('readRequestMeta, Claude Code 2.1.332 headers', () => {
   it('should let --window win over the variable, and leave a request without the header unclassed', () => {
     const meta = readRequestMeta(
       { method: 'POST', target: '/v1/messages', headers: {}, body: opus },
-      { ...DEFAULT_ENGINE_SETTINGS, window: 900_000, autoCompactWindow: 400_000 },
+      engineSettingsOf({ window: 900_000, autoCompactWindow: 400_000 }),
     );
 
     expect(meta.window).toBe(900_000);
@@ -125,11 +125,9 @@ describe('readRequestMeta, an OpenAI model', () => {
 
   it('should let --window win over the table, and ignore CLAUDE_CODE_AUTO_COMPACT_WINDOW', () => {
     const body = responses('gpt-6.2-sol');
-    expect(readRequestMeta({ method: 'POST', target: '/v1/responses', headers: {}, body }, { ...DEFAULT_ENGINE_SETTINGS, window: 128_000 }).window).toBe(
-      128_000,
+    expect(readRequestMeta({ method: 'POST', target: '/v1/responses', headers: {}, body }, engineSettingsOf({ window: 128_000 })).window).toBe(128_000);
+    expect(readRequestMeta({ method: 'POST', target: '/v1/responses', headers: {}, body }, engineSettingsOf({ autoCompactWindow: 100_000 })).window).toBe(
+      500_000,
     );
-    expect(
-      readRequestMeta({ method: 'POST', target: '/v1/responses', headers: {}, body }, { ...DEFAULT_ENGINE_SETTINGS, autoCompactWindow: 100_000 }).window,
-    ).toBe(500_000);
   });
 });

@@ -1,41 +1,56 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { buildWireRecord, type WireRecordInput } from '../../src/state/wire-record.js';
+import { buildWireRecord, wireOutcomeOf, type WireEngineInput, type WireRecordInput, type WireSentInput } from '../../src/state/wire-record.js';
+
+const REWRITTEN: WireEngineInput = {
+  kind: 'rewritten',
+  rescued: 2,
+  bytesElided: 400,
+  latched: 1,
+  skipped: [{ reason: 'file_missing' }, { reason: 'file_missing' }, { reason: 'hash_mismatch' }],
+};
+
+const SENT: WireSentInput = {
+  kind: 'sent',
+  key: 'a'.repeat(64),
+  agentId: undefined,
+  window: 200_000,
+  bytesIn: 1000,
+  bytesOut: 600,
+  epochs: 1,
+  usage: { inputTokens: 10, cacheCreationInputTokens: 20_000, cacheReadInputTokens: 120_190, outputTokens: 7, model: 'claude-test' },
+  engine: REWRITTEN,
+};
 
 const INPUT: WireRecordInput = {
   t: '2026-01-01T00:00:00.000Z',
   method: 'POST',
   target: '/v1/messages?beta=true&secret=x',
   route: 'messages',
-  key: 'a'.repeat(64),
-  agentId: undefined,
-  window: 200_000,
-  bytesIn: 1000,
-  bytesOut: 600,
-  rescued: 2,
-  bytesElided: 400,
-  epochs: 1,
-  latched: 1,
-  reason: undefined,
-  skipped: [{ reason: 'file_missing' }, { reason: 'file_missing' }, { reason: 'hash_mismatch' }],
   status: 200,
   responseBytes: 321,
-  usage: { inputTokens: 10, cacheCreationInputTokens: 20_000, cacheReadInputTokens: 120_190, outputTokens: 7, model: 'claude-test' },
   ms: { total: 12.345, prepare: 1.26, headers: undefined },
+  outcome: SENT,
 };
+
+/** INPUT with the sent request's facts (and what the engine made of it) changed. */
+const sent = (over: Partial<WireSentInput>): WireRecordInput => ({ ...INPUT, outcome: { ...SENT, ...over } });
 
 describe('buildWireRecord, request class', () => {
   it("should keep Claude Code's request class when it sent one, and say nothing without one", () => {
-    expect(buildWireRecord({ ...INPUT, requestClass: 'compaction' }).requestClass).toBe('compaction');
+    expect(buildWireRecord(sent({ requestClass: 'compaction' })).requestClass).toBe('compaction');
     expect('requestClass' in buildWireRecord(INPUT)).toBe(false);
   });
 });
 
 describe('buildWireRecord, hold', () => {
   it('should keep the hold reason of a request that latched nothing over the threshold, and say nothing without one', () => {
-    const held = buildWireRecord({ ...INPUT, latched: undefined, hold: 'stale_reading' });
+    const held = buildWireRecord(sent({ engine: { ...REWRITTEN, latched: undefined, hold: 'stale_reading' } }));
+    const unchanged = buildWireRecord(sent({ engine: { kind: 'held', reason: 'no_epoch', hold: 'gain_too_small' } }));
 
     expect(held.hold).toBe('stale_reading');
+    expect([wireOutcomeOf(held), wireOutcomeOf(unchanged)]).toEqual(['rewritten', 'held']);
+    expect(unchanged).toMatchObject({ hold: 'gain_too_small', reason: 'no_epoch', rescued: 0, bytesElided: 0 });
     expect('hold' in buildWireRecord(INPUT)).toBe(false);
   });
 });
@@ -69,14 +84,8 @@ describe('buildWireRecord', () => {
 
   it('should say null for a request in no conversation, and give no fullness outside messages', () => {
     const record = buildWireRecord({
-      ...INPUT,
+      ...sent({ key: undefined, engine: { kind: 'passthrough', reason: 'no_epoch' }, error: 'UPSTREAM_ABORTED', streamError: 'overloaded_error' }),
       route: 'count_tokens',
-      key: undefined,
-      latched: undefined,
-      skipped: undefined,
-      reason: 'no_epoch',
-      error: 'UPSTREAM_ABORTED',
-      streamError: 'overloaded_error',
     });
 
     expect(record.key).toBeNull();
@@ -86,13 +95,31 @@ describe('buildWireRecord', () => {
   });
 
   it('should name why ctxshed refused a request, and leave the field out otherwise', () => {
-    expect(buildWireRecord({ ...INPUT, status: 403, refused: 'browser_origin' }).refused).toBe('browser_origin');
+    const refused = buildWireRecord({ ...INPUT, status: 403, outcome: { kind: 'refused', refused: 'browser_origin' } });
+
+    expect(refused).toEqual({
+      t: INPUT.t,
+      method: 'POST',
+      path: '/v1/messages',
+      route: 'messages',
+      key: null,
+      status: 403,
+      bytesIn: 0,
+      bytesOut: 0,
+      responseBytes: 321,
+      rescued: 0,
+      bytesElided: 0,
+      epochs: 0,
+      refused: 'browser_origin',
+      ms: { total: 12.3, prepare: 1.3 },
+    });
+    expect(wireOutcomeOf(refused)).toBe('refused');
     expect('refused' in buildWireRecord(INPUT)).toBe(false);
   });
 
   it('should say how the rewrite ran when one ran, and leave the field out otherwise', () => {
-    const incremental = buildWireRecord({ ...INPUT, rewritePath: 'incremental' });
-    const full = buildWireRecord({ ...INPUT, rewritePath: 'full' });
+    const incremental = buildWireRecord(sent({ rewritePath: 'incremental' }));
+    const full = buildWireRecord(sent({ rewritePath: 'full' }));
     const none = buildWireRecord(INPUT);
 
     expect([incremental.rewritePath, full.rewritePath]).toEqual(['incremental', 'full']);
@@ -111,7 +138,7 @@ describe('buildWireRecord', () => {
       costUsd: 0.0056,
     };
 
-    const withCall = buildWireRecord({ ...INPUT, classifier });
+    const withCall = buildWireRecord(sent({ classifier }));
     const without = buildWireRecord(INPUT);
 
     expect(withCall.classifier).toEqual(classifier);
@@ -125,8 +152,8 @@ describe('buildWireRecord', () => {
     ];
     const retry = { reason: 'overflow' as const, firstStatus: 400, tokens: 215_000, limit: 200_000, sent: true, status: 200 };
 
-    const record = buildWireRecord({ ...INPUT, refaults, retry });
-    const none = buildWireRecord({ ...INPUT, refaults: [] });
+    const record = buildWireRecord(sent({ refaults, retry }));
+    const none = buildWireRecord(sent({ refaults: [] }));
 
     expect(record).toMatchObject({
       refaults: 2,
@@ -146,11 +173,52 @@ describe('buildWireRecord', () => {
 
 describe('buildWireRecord, thinking dropped by the API', () => {
   it('should keep how many thinking blocks the API dropped, by reason, and say nothing when none', () => {
-    const record = buildWireRecord({ ...INPUT, thinkingDropped: { count: 3, byReason: { prefix_binding_mismatch: 2, model_binding_mismatch: 1 } } });
+    const record = buildWireRecord(sent({ thinkingDropped: { count: 3, byReason: { prefix_binding_mismatch: 2, model_binding_mismatch: 1 } } }));
 
     expect(record.thinkingDropped).toBe(3);
     expect(record.thinkingDroppedBy).toEqual({ prefix_binding_mismatch: 2, model_binding_mismatch: 1 });
     expect('thinkingDropped' in buildWireRecord(INPUT)).toBe(false);
-    expect('thinkingDroppedBy' in buildWireRecord({ ...INPUT, thinkingDropped: { count: 0, byReason: {} } })).toBe(false);
+    expect('thinkingDroppedBy' in buildWireRecord(sent({ thinkingDropped: { count: 0, byReason: {} } }))).toBe(false);
+  });
+});
+
+describe('buildWireRecord, the lines ctxshed answers itself', () => {
+  it('should write a WebSocket warm-up and a closed socket with nothing forwarded, their fields in the order they always had', () => {
+    const warmup = buildWireRecord({ ...INPUT, target: '/v1/responses', route: 'responses', responseBytes: 0, outcome: { kind: 'warmup', bytesIn: 55 } });
+    const closed = buildWireRecord({ ...INPUT, method: 'GET', route: undefined, status: 101, responseBytes: 0, outcome: { kind: 'closed', closeCode: 1009 } });
+
+    expect(JSON.stringify(warmup)).toBe(
+      '{"t":"2026-01-01T00:00:00.000Z","method":"POST","path":"/v1/responses","route":"responses","key":null,"status":200,"bytesIn":55,"bytesOut":0,"responseBytes":0,"rescued":0,"bytesElided":0,"epochs":0,"ms":{"total":12.3,"prepare":1.3},"transport":"websocket","warmup":true}',
+    );
+    expect(closed).toMatchObject({ route: null, status: 101, bytesIn: 0, transport: 'websocket', closeCode: 1009 });
+    expect([wireOutcomeOf(warmup), wireOutcomeOf(closed)]).toEqual(['own', 'own']);
+  });
+
+  it("should keep a sent request's fields in the order the log always had them", () => {
+    const line = buildWireRecord(sent({ agentId: 'agent-1', engine: { kind: 'passthrough', reason: 'no_epoch' }, transport: 'websocket' }));
+
+    expect(Object.keys(line)).toEqual([
+      't',
+      'method',
+      'path',
+      'route',
+      'key',
+      'agentId',
+      'model',
+      'status',
+      'bytesIn',
+      'bytesOut',
+      'responseBytes',
+      'rescued',
+      'bytesElided',
+      'epochs',
+      'reason',
+      'usage',
+      'window',
+      'fullness',
+      'ms',
+      'transport',
+    ]);
+    expect(wireOutcomeOf(line)).toBe('passthrough');
   });
 });

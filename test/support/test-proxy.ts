@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_MAX_REQUEST_BYTES, type ProxySettings, type TransportSettings } from '../../src/proxy/transport-settings.js';
-import type { EngineSettings } from '../../src/rescue/index.js';
+import { engineSettingsOf, type SettingsGiven } from '../../src/rescue/index.js';
 import { startProxy, type ProxyOptions, type RunningProxy } from '../../src/proxy/start-proxy.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 
@@ -16,7 +16,7 @@ export async function tempStateDir(prefix = 'ctxshed-test-'): Promise<string> {
 export const TEST_WINDOW_TOKENS = 20_000;
 
 /** The settings tests use unless they say otherwise; `overrides` may name fields of either half. */
-export function testConfig(upstream: string, overrides: Partial<Omit<TransportSettings, 'upstream'> & EngineSettings> = {}): ProxySettings {
+export function testConfig(upstream: string, overrides: Partial<Omit<TransportSettings, 'upstream'>> & SettingsGiven = {}): ProxySettings {
   const {
     maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES,
     timeouts = { headersMs: 10_000, idleMs: 10_000 },
@@ -27,7 +27,7 @@ export function testConfig(upstream: string, overrides: Partial<Omit<TransportSe
   const body = { ...(bodyIdleTimeoutMs === undefined ? {} : { bodyIdleTimeoutMs }), ...(maxBodyBytesInFlight === undefined ? {} : { maxBodyBytesInFlight }) };
   return {
     transport: { upstream: new URL(upstream), maxRequestBytes, timeouts, ...body },
-    engine: { threshold: 0.7, policy: { keepRecent: 6, minBytes: 1024 }, window: TEST_WINDOW_TOKENS, ...engine },
+    engine: engineSettingsOf({ threshold: 0.7, keepRecent: 6, minBytes: 1024, window: TEST_WINDOW_TOKENS, ...engine }),
   };
 }
 

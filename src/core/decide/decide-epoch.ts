@@ -7,7 +7,8 @@
  */
 import type { EpochLatch, EpochTake } from '../epoch-take.js';
 import type { HoldReason } from './hold-reasons.js';
-import { DEFAULT_MIN_GAIN_FRACTION, fullnessOf, weighAdded, type DecidedBlock, type FullnessReading } from '../latch-decision.js';
+import { fullnessOf, type FullnessReading } from '../fullness-reading.js';
+import { DEFAULT_MIN_GAIN_FRACTION, weighAdded, type DecidedBlock } from '../weigh-added.js';
 import { crossedThreshold, gainFloorTokens, type ThresholdSettings } from '../latch-threshold.js';
 import { decideBurst, GATE_CEILING, type GateDecision, type GateInput } from '../break-even.js';
 import type { TurnPlace } from '../thinking/turn-place.js';
@@ -16,10 +17,8 @@ import type { PlannedSpan } from '../shed-types.js';
 /** Everything the decision reads. */
 export interface EpochInput<B extends DecidedBlock> {
   readonly reading: FullnessReading | undefined;
-  /** e.g. 0.7 for `--rescue-pct 70`. */
-  readonly threshold: number;
-  /** `--rescue-tokens` (core/latch-threshold.ts): absent, the default for the reading's window; 0, none. */
-  readonly rescueTokens?: number;
+  /** The thresholds in force for this request (core/latch-threshold.ts): e.g. 0.7 for `--rescue-pct 70`, and `--rescue-tokens`. */
+  readonly thresholds: ThresholdSettings;
   /** The conversation's epochs so far. */
   readonly epochCount: number;
   readonly minGainFraction?: number;
@@ -63,8 +62,7 @@ function timed<B extends DecidedBlock>(decision: EpochDecision<B>, turn: TurnPla
 }
 
 function decideAnywhere<B extends DecidedBlock>(input: EpochInput<B>): EpochDecision<B> {
-  const { reading } = input;
-  const settings = thresholdsOf(input);
+  const { reading, thresholds: settings } = input;
   if (reading === undefined || crossedThreshold(reading, settings) === undefined) return { kind: 'idle' };
   if (reading.epochsApplied < input.epochCount) {
     return {
@@ -108,7 +106,7 @@ function decideBlocks<B extends DecidedBlock>(
   minGain: number,
 ): EpochDecision<B> {
   // The threshold and the reading's freshness are asked already (decideAnywhere): the gain alone is left.
-  const weighed = weighAdded(reading, thresholdsOf(input), take.frozen, take.plan, input.minGainFraction);
+  const weighed = weighAdded(reading, input.thresholds, take.frozen, take.plan, input.minGainFraction);
   if (weighed.kind === 'enough') return gated(take.reading ?? reading, weighed.estimatedTokensFreed, weighed.added, take.gate?.(weighed.added));
   const kept = take.keptByWorkingSet ?? 0;
   if (kept > 0) {
@@ -123,10 +121,6 @@ function decideBlocks<B extends DecidedBlock>(
     reason: 'gain_too_small',
     detail: `${weighed.added.length} new blocks of ${bytes} bytes, under the ${Math.round(minGain)} tokens asked`,
   };
-}
-
-function thresholdsOf(input: Pick<EpochInput<DecidedBlock>, 'threshold' | 'rescueTokens'>): ThresholdSettings {
-  return { threshold: input.threshold, ...(input.rescueTokens === undefined ? {} : { rescueTokens: input.rescueTokens }) };
 }
 
 // The gate weighs the burst at the reading's fullness, so every caller gives way at the ceiling alike.

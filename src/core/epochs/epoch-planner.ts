@@ -6,7 +6,7 @@
  */
 import type { EpochLatch, EpochTake } from '../epoch-take.js';
 import type { KindTag } from '../epoch-types.js';
-import type { FullnessReading } from '../latch-decision.js';
+import type { FullnessReading } from '../fullness-reading.js';
 import type { OverflowTake } from '../overflow-decision.js';
 import type { PlannedBlock } from '../plan-elision.js';
 import type { EpochPart, FieldsPart } from '../plan-record.js';

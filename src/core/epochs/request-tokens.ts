@@ -7,7 +7,7 @@
  * applied (every frozen item in place of its stub), counted with the reading's own tokens per byte.
  */
 import { encodeJsonString } from '../json-string.js';
-import { tokensPerByteOf, type FullnessReading } from '../latch-decision.js';
+import { tokensPerByteOf, type FullnessReading } from '../fullness-reading.js';
 import type { FrozenBlock } from '../epoch-types.js';
 import type { FrozenSpan } from '../shed-types.js';
 import { spanStubMessage } from '../shed/span-stub.js';

@@ -4,7 +4,7 @@
  * conversation's own tokens per byte. The engine and replay both ask here, so they weigh alike.
  */
 import type { EpochTake } from '../epoch-take.js';
-import { fullnessOf, tokensPerByteOf, type FullnessReading } from '../latch-decision.js';
+import { fullnessOf, tokensPerByteOf, type FullnessReading } from '../fullness-reading.js';
 import type { Sha256 } from '../ports.js';
 import type { TranscriptIndex } from '../transcript-index.js';
 import type { MessageFactsReader } from './message-facts-type.js';

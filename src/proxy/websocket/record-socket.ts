@@ -3,7 +3,7 @@
  * path writes, with `transport: 'websocket'`): a warm-up ctxshed answered itself, and a socket
  * closed on a bad frame. Never headers, never bodies.
  */
-import { buildWireRecord, NOTHING_FORWARDED } from '../../state/wire-record.js';
+import { buildWireRecord } from '../../state/wire-record.js';
 import { appendWireRecord, type WireDeps } from '../append-wire-record.js';
 import type { ServedMetrics } from '../../metrics/metrics.js';
 
@@ -17,16 +17,14 @@ export interface SocketRecordDeps extends WireDeps {
 export async function recordWarmup(deps: SocketRecordDeps, target: string, facts: { bytesIn: number; started: number }): Promise<void> {
   deps.metrics.requestDone('responses', 200);
   const record = buildWireRecord({
-    ...NOTHING_FORWARDED,
     t: deps.now().toISOString(),
     method: 'POST',
     target,
     route: 'responses',
-    bytesIn: facts.bytesIn,
     status: 200,
+    responseBytes: 0,
     ms: { total: performance.now() - facts.started, prepare: 0 },
-    transport: 'websocket',
-    warmup: true,
+    outcome: { kind: 'warmup', bytesIn: facts.bytesIn },
   });
   await appendWireRecord(deps, record, false);
 }
@@ -34,15 +32,14 @@ export async function recordWarmup(deps: SocketRecordDeps, target: string, facts
 /** Records a socket closed on a client's bad frame (`closeCode` 1002, 1007 or 1009). Never rejects. */
 export async function recordSocketEvent(deps: SocketRecordDeps, target: string, facts: { closeCode: number }): Promise<void> {
   const record = buildWireRecord({
-    ...NOTHING_FORWARDED,
     t: deps.now().toISOString(),
     method: 'GET',
     target,
     route: undefined,
     status: 101,
+    responseBytes: 0,
     ms: { total: 0, prepare: 0 },
-    transport: 'websocket',
-    closeCode: facts.closeCode,
+    outcome: { kind: 'closed', closeCode: facts.closeCode },
   });
   await appendWireRecord(deps, record, false);
 }

@@ -134,7 +134,8 @@ describe('a request that grew past the window since the last reading', () => {
     reading,
     items: NO_ITEMS,
   };
-  const decide = (take: () => ReturnType<ReturnType<typeof toolResultsLatch>['take']>) => decideEpoch({ reading, threshold: 0.7, epochCount: 0, take });
+  const decide = (take: () => ReturnType<ReturnType<typeof toolResultsLatch>['take']>) =>
+    decideEpoch({ reading, thresholds: { threshold: 0.7 }, epochCount: 0, take });
 
   it('should weigh the request as it now is: the last reading grown by the bytes added since, at its tokens per byte', () => {
     expect(pressedReading(reading, b.length).contextTokens).toBe(Math.round(reading.contextTokens + (b.length - reading.requestBytes) / 4));
@@ -168,7 +169,8 @@ describe('a request that grew past the window since the last reading', () => {
 
 describe('the epoch kinds and the working set', () => {
   const reading = { contextTokens: 150_000, window: 200_000, epochsApplied: 0, requestBytes: 600_000 };
-  const decide = (take: () => ReturnType<ReturnType<typeof toolResultsLatch>['take']>) => decideEpoch({ reading, threshold: 0.7, epochCount: 0, take });
+  const decide = (take: () => ReturnType<ReturnType<typeof toolResultsLatch>['take']>) =>
+    decideEpoch({ reading, thresholds: { threshold: 0.7 }, epochCount: 0, take });
 
   it('should leave the working set out of a tool-result epoch, and hold a thrash when the rest is not worth it', () => {
     const b = body([...reads(3, 2_000), { prompt: 'check' }, ...STORED.map((restore) => ({ restore, bytes: 20_000 })), ...reads(6, 100)]);

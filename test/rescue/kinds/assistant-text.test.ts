@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../../src/cli/run-cli.js';
 import { registerKind } from '../../../src/rescue/latch-kinds.js';
-import { latchedOf, DEFAULT_ENGINE_SETTINGS, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../../src/rescue/index.js';
+import { latchedOf, engineSettingsOf, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../../src/rescue/index.js';
 import { listRestorable } from '../../../src/restore/list-restorable.js';
 import { restoreText } from '../../../src/restore/restore-text.js';
 import { listOriginals } from '../../../src/restore/store-restore.js';
@@ -29,7 +29,7 @@ import { tempStateDir } from '../../support/test-proxy.js';
 import { ASSISTANT_TEXT_KIND, ASSISTANT_TEXT_USE } from './assistant-text/kind-record.js';
 import type { FrozenText } from './assistant-text/frozen-text.js';
 
-const SETTINGS: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, mode: 'rescue', window: 1000, minGainFraction: 0 };
+const SETTINGS: EngineSettings = engineSettingsOf({ mode: 'rescue', window: 1000, minGainFraction: 0 });
 const FULL = { inputTokens: 900, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens: 1 };
 const ENCODER = new TextEncoder();
 const request = (body: Uint8Array): EngineRequest => ({ method: 'POST', target: '/v1/messages', headers: {}, body });

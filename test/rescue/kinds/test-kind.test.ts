@@ -9,14 +9,14 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FrozenSpan, TranscriptIndex } from '../../../src/core/index.js';
 import { registerKindForTest } from '../../../src/rescue/latch-kinds.js';
-import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../../../src/rescue/index.js';
+import { engineSettingsOf, type EngineSettings } from '../../../src/rescue/index.js';
 import { checkSameBytesFromFreshEngine, messagesRequest, runThroughEngine } from '../../../properties/support/engine-run.js';
 import { conversationArb } from '../../../properties/arbitraries/index.js';
 import { commonPrefixLength } from '../../../properties/support/bytes.js';
 import { indexOf } from '../../../properties/support/rewrite-support.js';
 import { NARROW_SPANS_KIND, NARROW_SPANS_USE } from './narrow-spans/narrow-spans-kind.js';
 
-const SETTINGS: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, mode: 'shed', window: 1000, minGainFraction: 0 };
+const SETTINGS: EngineSettings = engineSettingsOf({ mode: 'shed', window: 1000, minGainFraction: 0 });
 const _request = messagesRequest;
 
 let unregister: () => void;

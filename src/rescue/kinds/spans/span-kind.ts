@@ -3,7 +3,7 @@
  * (core/epochs/spans/spans-latch.ts, the burst gate inside it), its apply one stub message per
  * shed span. Its readers' half is core/epochs/spans/info.ts.
  */
-import { applyEpochs, DEFAULT_SHED_POLICY, SPANS, spansLatch, type FrozenItems, type FrozenSpan } from '../../../core/index.js';
+import { applyEpochs, SPANS, spansLatch, type FrozenItems, type FrozenSpan } from '../../../core/index.js';
 import { sha256Hex } from '../../../state/sha256-hex.js';
 import { sharedApplyOptions, type ApplyDeps, type KindApplied, type KindApplyAsk } from '../../kind-apply.js';
 import type { LatchContext } from '../../latch-conversation.js';
@@ -28,9 +28,9 @@ export function applySpans(deps: ApplyDeps, ask: KindApplyAsk, snap: FrozenItems
 
 /** The span kind's planner, set as the engine is. */
 function spansOf(ctx: LatchContext) {
-  const { horizon } = ctx.settings;
+  const { horizon } = ctx.settings.latch;
   return spansLatch({
-    policy: ctx.settings.shedPolicy ?? DEFAULT_SHED_POLICY,
+    policy: ctx.settings.shed.policy,
     spansDir: stubDirsOf(ctx.table.store.stubDirs, ctx.settings).spansDir,
     sha256: sha256Hex,
     ...(horizon === undefined ? {} : { horizon }),

@@ -32,7 +32,6 @@ import { sha256Hex } from '../../../state/sha256-hex.js';
 import { commonPrefixLength } from '../../common-prefix-length.js';
 import { stubDirsOf } from '../../stub-dirs.js';
 import type { ConversationEntry } from '../../conversation-table.js';
-import { DEFAULT_CLASSIFIER_TIMEOUT_MS } from '../../engine-settings.js';
 import type { ClassifierReport, EngineRequest } from '../../engine-types.js';
 import type { LatchContext } from '../../latch-conversation.js';
 import type { EligibilitySlot } from '../../latch-kind.js';
@@ -65,7 +64,7 @@ export function takeOnSizes(ctx: LatchContext, planner: ToolResultsLatch, ask: E
     const eligible = findEligible(
       ask.body,
       ask.index,
-      ctx.settings.policy,
+      ctx.settings.rescue.policy,
       { elidedDir: stubDirsOf(ctx.table.store.stubDirs, ctx.settings).elidedDir },
       eligibility.memo,
       commonPrefixLength,
@@ -92,11 +91,11 @@ export async function afterDecision(
   const { decision, thresholds } = decided;
   const added = hashedOf(planner, ask, decision.added);
   // Labels are decided once, here, and frozen with the epoch (docs/labels.md).
-  let labels = labelBlocks({ body, index, candidates: added, sha256: sha256Hex, restoreTool: ctx.settings.restoreTool === true, readCalls: request.api.calls });
+  let labels = labelBlocks({ body, index, candidates: added, sha256: sha256Hex, restoreTool: ctx.settings.stubs.restoreTool, readCalls: request.api.calls });
   let classifier: ClassifierReport | undefined;
   const by = (): { classifier?: ClassifierReport } => (classifier === undefined ? {} : { classifier });
   // The classifier speaks its API to the proxy's upstream: a conversation of another API keeps the local rules' labels.
-  if (ctx.settings.labels === 'model' && ctx.classifier !== undefined && request.api.supports.modelLabels) {
+  if (ctx.settings.rescue.labels === 'model' && ctx.classifier !== undefined && request.api.supports.modelLabels) {
     const byModel = await labelByModel({
       ...ctx.classifier,
       key: request.entry.key,
@@ -106,16 +105,16 @@ export async function afterDecision(
       labels,
       headers: request.headers,
       model: index.model ?? '',
-      timeoutMs: ctx.settings.classifierTimeoutMs ?? DEFAULT_CLASSIFIER_TIMEOUT_MS,
+      timeoutMs: ctx.settings.rescue.classifierTimeoutMs,
     });
     labels = byModel.labels;
     classifier = byModel.report;
-    const kept = labelsKept(reading, thresholds, ctx.settings.minGainFraction, added, labels);
+    const kept = labelsKept(reading, thresholds, ctx.settings.latch.minGainFraction, added, labels);
     if (kept !== undefined) return { kind: 'hold', decision: kept, ...by() };
   }
   const choice = { added, labels };
   // --gate: the epoch must also pay back its cache re-write within the turns left (docs/shed.md).
-  if (ctx.settings.gate !== true) return { kind: 'latch', choice, ...by() };
+  if (!ctx.settings.rescue.gate) return { kind: 'latch', choice, ...by() };
   const gated = weighGate(rescueGate(ctx, ask, added, labels), decision.fullness);
   if (gated.kind === 'hold') return { kind: 'hold', decision: gated, ...by() };
   return { kind: 'latch', choice, gate: gated.gate, ...by() };
@@ -153,7 +152,7 @@ function rescueGate(ctx: LatchContext, ask: EpochAsk, added: readonly PlannedBlo
     (sum, b) => sum + encodeJsonString(encoder.encode(renderStub(b, stubDirsOf(ctx.table.store.stubDirs, ctx.settings).elidedDir))).length,
     0,
   );
-  const { horizon } = ctx.settings;
+  const { horizon } = ctx.settings.latch;
   return rescueGateInput(
     index,
     added.filter((b) => stubbed.has(b.ordinal)),

@@ -1,20 +1,44 @@
 /**
- * The latch decision (docs/design.md "Epoch"): an epoch latches only at or above a threshold (the
- * fraction of the window, or the token threshold in force: core/latch-threshold.ts), only
- * on a reading taken with every current epoch applied, only when there is something new, and
- * what it adds is never a block already frozen.
+ * The latch decision (docs/design.md "Epoch", core/decide/decide-epoch.ts) on a rescue take: an
+ * epoch latches only at or above a threshold (the fraction of the window, or the token threshold
+ * in force: core/latch-threshold.ts), only on a reading taken with every current epoch applied,
+ * only when there is something new, and what it adds is never a block already frozen.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  decideLatch,
+  decideEpoch,
   DEFAULT_MIN_GAIN_FRACTION,
   gainFloorTokens,
   tokenThresholdFor,
+  type EpochDecision,
   type FrozenBlock,
-  type LatchInput,
+  type FullnessReading,
   type PlannedBlock,
 } from '../src/core/index.js';
+
+/** What one decision on a rescue take is given: the reading, the thresholds, the frozen blocks and the plan. */
+interface LatchInput {
+  readonly reading: FullnessReading | undefined;
+  readonly threshold: number;
+  readonly rescueTokens?: number;
+  readonly frozen: readonly FrozenBlock[];
+  readonly epochCount: number;
+  readonly plan: readonly PlannedBlock[];
+  readonly minGainFraction?: number;
+}
+
+/** The decision on `input`, its take the plan with the frozen blocks. */
+function decide(input: LatchInput): EpochDecision<PlannedBlock> {
+  const { frozen, plan, reading, threshold, rescueTokens, epochCount, minGainFraction } = input;
+  return decideEpoch({
+    reading,
+    thresholds: { threshold, ...(rescueTokens === undefined ? {} : { rescueTokens }) },
+    epochCount,
+    ...(minGainFraction === undefined ? {} : { minGainFraction }),
+    take: () => ({ kind: 'blocks', frozen, plan }),
+  });
+}
 
 const hex = (n: number): string => n.toString(16).padStart(64, '0');
 
@@ -75,13 +99,13 @@ function isOver(input: LatchInput): boolean {
   return reading.contextTokens / reading.window >= input.threshold || (tokens !== undefined && reading.contextTokens >= tokens);
 }
 
-describe('decideLatch', () => {
+describe('decideEpoch on a rescue take', () => {
   it('should latch only at or above the threshold, on a fresh reading, with new blocks worth the re-write', () => {
     fc.assert(
       fc.property(latchInputArb, (input) => {
-        const decision = decideLatch(input);
+        const decision = decide(input);
 
-        if (!decision.latch) return;
+        if (decision.kind !== 'latch') return;
         const reading = input.reading!;
         expect(isOver(input)).toBe(true);
         expect(decision.fullness).toBe(reading.contextTokens / reading.window);
@@ -97,9 +121,9 @@ describe('decideLatch', () => {
   it('should add only planned blocks that no epoch froze yet, in plan order', () => {
     fc.assert(
       fc.property(latchInputArb, (input) => {
-        const decision = decideLatch(input);
+        const decision = decide(input);
 
-        if (!decision.latch) return;
+        if (decision.kind !== 'latch') return;
         const frozen = new Set(input.frozen.map((b) => b.ordinal));
         expect(decision.added).toEqual(input.plan.filter((b) => !frozen.has(b.ordinal)));
       }),
@@ -109,17 +133,19 @@ describe('decideLatch', () => {
   it('should say why it does not latch, in the order of the rule', () => {
     fc.assert(
       fc.property(latchInputArb, (input) => {
-        const decision = decideLatch(input);
+        const decision = decide(input);
 
         const { reading } = input;
         const frozen = new Set(input.frozen.map((b) => b.ordinal));
+        if (reading === undefined || !isOver(input)) {
+          expect(decision).toEqual({ kind: 'idle' });
+          return;
+        }
         let why: string | undefined;
-        if (reading === undefined) why = 'no_reading';
-        else if (!isOver(input)) why = 'below_threshold';
-        else if (reading.epochsApplied < input.epochCount) why = 'stale_reading';
+        if (reading.epochsApplied < input.epochCount) why = 'stale_reading';
         else if (input.plan.every((b) => frozen.has(b.ordinal))) why = 'nothing_new';
-        if (why !== undefined) expect(decision).toEqual({ latch: false, why });
-        else expect(decision.latch || decision.why === 'gain_too_small').toBe(true);
+        if (why !== undefined) expect(decision).toMatchObject({ kind: 'hold', reason: why });
+        else expect(decision.kind === 'latch' || (decision.kind === 'hold' && decision.reason === 'gain_too_small')).toBe(true);
       }),
     );
   });
@@ -127,15 +153,15 @@ describe('decideLatch', () => {
   it('should never latch twice on the same reading once the new epoch is counted', () => {
     fc.assert(
       fc.property(latchInputArb, (input) => {
-        const first = decideLatch(input);
-        if (!first.latch) return;
+        const first = decide(input);
+        if (first.kind !== 'latch') return;
         const frozen = [...input.frozen, ...first.added];
         // The next request, before a reading that carried the new epoch: stale, never a churn.
-        const next = decideLatch({ ...input, frozen, epochCount: input.epochCount + 1, reading: { ...input.reading!, epochsApplied: input.epochCount } });
-        expect(next).toEqual({ latch: false, why: 'stale_reading' });
+        const next = decide({ ...input, frozen, epochCount: input.epochCount + 1, reading: { ...input.reading!, epochsApplied: input.epochCount } });
+        expect(next).toMatchObject({ kind: 'hold', reason: 'stale_reading' });
         // Even with a fresh reading, the same plan has nothing new to add.
-        const same = decideLatch({ ...input, frozen, epochCount: input.epochCount + 1, reading: { ...input.reading!, epochsApplied: input.epochCount + 1 } });
-        expect(same).toEqual({ latch: false, why: 'nothing_new' });
+        const same = decide({ ...input, frozen, epochCount: input.epochCount + 1, reading: { ...input.reading!, epochsApplied: input.epochCount + 1 } });
+        expect(same).toMatchObject({ kind: 'hold', reason: 'nothing_new' });
       }),
     );
   });

@@ -1,0 +1,65 @@
+/**
+ * The defaults of the levers a mode may set apart from another, one row per `--mode` word: the
+ * one table, so that a mode's threshold or recent budget is chosen in one line (docs/rescue.md
+ * "Flags and environment", docs/economics.md "Choosing the defaults"). A lever a command line
+ * gives overrides the row (engine-settings.ts `engineSettingsOf`); `replay` reads a row for each
+ * mode it replays.
+ */
+import {
+  DEFAULT_KEEP_RECENT,
+  DEFAULT_MIN_ELIDE_BYTES,
+  DEFAULT_MIN_GAIN_FRACTION,
+  DEFAULT_SHED_POLICY,
+  type EpochMode,
+  type ShedPolicy,
+} from '../core/index.js';
+
+/** What a mode sets by default. */
+export interface ModeDefaults {
+  /** `--rescue-pct` as a fraction: the fullness at which an epoch may latch. */
+  readonly threshold: number;
+  /** Each epoch must free at least this fraction of the window (`replay --min-gain-pct`). */
+  readonly minGainFraction: number;
+  /** `--keep-recent`: a rescue epoch never takes the N newest tool results. */
+  readonly keepRecent: number;
+  /** `--min-bytes`: a rescue epoch takes only tool results over N bytes. */
+  readonly minBytes: number;
+  /** The recent window a shed epoch leaves alone (`replay --recent-pct`, `--recent-max`). */
+  readonly shedPolicy: ShedPolicy;
+  /** `--gate`: rescue epochs latch only when the burst gate says they pay back (shed epochs always ask it). */
+  readonly gate: boolean;
+}
+
+/** The levers both modes share today: latch at 70%, rescue the tool results older than the 6 newest and over 1 KiB, no gate. */
+const SHARED: ModeDefaults = {
+  threshold: 0.7,
+  minGainFraction: DEFAULT_MIN_GAIN_FRACTION,
+  keepRecent: DEFAULT_KEEP_RECENT,
+  minBytes: DEFAULT_MIN_ELIDE_BYTES,
+  shedPolicy: DEFAULT_SHED_POLICY,
+  gate: false,
+};
+
+/** Each mode's row. */
+export const MODE_DEFAULTS: { readonly [M in EpochMode]: ModeDefaults } = {
+  rescue: SHARED,
+  shed: SHARED,
+};
+
+/** The mode a command runs in when none is named. */
+export const DEFAULT_MODE: EpochMode = 'rescue';
+
+/** The row of `mode`. */
+export function modeDefaultsOf(mode: EpochMode): ModeDefaults {
+  return MODE_DEFAULTS[mode];
+}
+
+/**
+ * A lever's default as help text: the value when every mode has the same, else each mode's
+ * (`rescue 40, shed 50`), so `--help` follows the table.
+ */
+export function defaultByMode(text: (row: ModeDefaults) => string): string {
+  const byMode = Object.entries(MODE_DEFAULTS).map(([mode, row]) => [mode, text(row)] as const);
+  const values = new Set(byMode.map(([, value]) => value));
+  return values.size === 1 ? byMode[0]![1] : byMode.map(([mode, value]) => `${mode} ${value}`).join(', ');
+}
