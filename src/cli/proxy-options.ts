@@ -5,10 +5,11 @@ import { DEFAULT_LATCH_AT, DEFAULT_LONG_WINDOW_RESCUE_TOKENS, kindOfMode, parseA
 import { DEFAULT_ENGINE_SETTINGS } from '../rescue/index.js';
 import { CliError } from './cli-error.js';
 import { withOwnerOptions, type OwnerArgs } from './owner-options.js';
+import { deepCutOf, withDeepOptions, type DeepArgs } from './deep-options.js';
 import { STATE_OPTION, STORE_OPTION } from './state-option.js';
 
 /** The parsed shared flags. */
-export interface ProxyArgs extends OwnerArgs {
+export interface ProxyArgs extends OwnerArgs, DeepArgs {
   /** Absent (the demo, tests): rescue, no gate. */
   mode?: string;
   horizon?: number | undefined;
@@ -44,7 +45,7 @@ export const COLD_RESCUE_PCT_DESCRIPTION =
 
 /** Adds the shared flags to a command. */
 export function withProxyOptions<T>(yargs: Argv<T>): Argv<T & ProxyArgs> {
-  return withOwnerOptions(yargs)
+  return withDeepOptions(withOwnerOptions(yargs))
     .option('mode', {
       type: 'string',
       default: 'rescue',
@@ -108,6 +109,7 @@ export function proxyConfigFrom(args: ProxyArgs, env: NodeJS.ProcessEnv): ProxyS
   if (labels !== 'local' && labels !== 'model') throw new CliError(`--labels takes local or model, not ${JSON.stringify(labels)}`, 2);
   const latchAt = args.latchAt ?? DEFAULT_LATCH_AT;
   if (latchAt !== 'prompt' && latchAt !== 'anywhere') throw new CliError(`--latch-at takes prompt or anywhere, not ${JSON.stringify(latchAt)}`, 2);
+  const deep = deepCutOf(args);
   const upstreamText = args.upstream ?? nonEmpty(env['ANTHROPIC_BASE_URL']) ?? DEFAULT_UPSTREAM;
   let upstream: URL;
   try {
@@ -124,7 +126,7 @@ export function proxyConfigFrom(args: ProxyArgs, env: NodeJS.ProcessEnv): ProxyS
       threshold: args.rescuePct / 100,
       ...(args.rescueTokens === undefined ? {} : { rescueTokens: args.rescueTokens }),
       ...(cold === undefined ? {} : { coldThreshold: cold / 100 }),
-      policy: { keepRecent: args.keepRecent, minBytes: args.minBytes },
+      policy: { keepRecent: args.keepRecent, minBytes: args.minBytes, ...(deep === undefined ? {} : { deep }) },
       mode,
       gate: args.gate ?? false,
       ...(args.horizon === undefined ? {} : { horizon: args.horizon }),

@@ -23,8 +23,9 @@ import { writeStdout } from './read-input.js';
 import { errorText } from '../errors.js';
 import { runTtlBacktest } from './replay-ttl.js';
 import { tuningOf, tuningParts, withTuningOptions, type TuningArgs } from './replay-tuning.js';
+import { deepCutOf, deepParts, withDeepOptions, type DeepArgs } from './deep-options.js';
 
-interface ReplayArgs extends TuningArgs {
+interface ReplayArgs extends TuningArgs, DeepArgs {
   transcripts: string[] | undefined;
   since: string | undefined;
   until: string | undefined;
@@ -50,7 +51,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
   command: 'replay [transcripts..]',
   describe: 'Replay Claude Code transcripts through rescue and shed mode and price them against the alternatives',
   builder: (yargs) =>
-    withTuningOptions(yargs as Argv<object>)
+    withDeepOptions(withTuningOptions(yargs as Argv<object>))
       .positional('transcripts', {
         type: 'string',
         array: true,
@@ -132,6 +133,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
     if (args.horizon !== undefined && !(Number.isInteger(args.horizon) && args.horizon >= 0))
       throw new CliError(`--horizon takes a whole number, not ${args.horizon}`, 2);
     tuningOf(args);
+    deepCutOf(args);
     if (args.priceAs !== undefined && priceOf(args.priceAs) === undefined)
       throw new CliError(`--price-as: no price for ${JSON.stringify(args.priceAs)}; the table knows ${PRICED_MODELS.join(', ')}`, 2);
     const read = await readSessions(transcripts, (message) => process.stderr.write(`ctxshed: skipped ${message}\n`)).catch((error: unknown) => {
@@ -195,11 +197,12 @@ function figuresCommand(args: ReplayArgs, windows: readonly number[]): string {
   if (args.prefixCheck) parts.push('--prefix-check');
   if (args.latchAt !== undefined) parts.push('--latch-at', args.latchAt);
   if (args.priceAs !== undefined) parts.push('--price-as', args.priceAs);
-  return [...parts, ...tuningParts(args)].join(' ');
+  return [...parts, ...tuningParts(args), ...deepParts(args)].join(' ');
 }
 
 /** The replay's options as the command's arguments give them. */
 type ReplayArgsUsed = TuningArgs &
+  DeepArgs &
   Pick<ReplayArgs, 'rescuePct' | 'rescueTokens' | 'keepRecent' | 'minBytes' | 'window' | 'horizon' | 'prefixCheck' | 'latchAt' | 'priceAs'>;
 
 /** Replays every session up to its first compaction and whole (stitched), each over fresh state directories removed after. */
@@ -230,10 +233,11 @@ async function withStateDirs<T>(run: (dirs: { stateDir: string; shedStateDir: st
 }
 
 function replayOptions(args: ReplayArgsUsed, dirs: { stateDir: string; shedStateDir: string }): ReplayOptions {
+  const deep = deepCutOf(args);
   return {
     threshold: args.rescuePct / 100,
     ...(args.rescueTokens === undefined ? {} : { rescueTokens: args.rescueTokens }),
-    policy: { keepRecent: args.keepRecent, minBytes: args.minBytes },
+    policy: { keepRecent: args.keepRecent, minBytes: args.minBytes, ...(deep === undefined ? {} : { deep }) },
     ...(args.window === undefined ? {} : { window: args.window }),
     ...(args.horizon === undefined ? {} : { horizon: args.horizon }),
     ...dirs,

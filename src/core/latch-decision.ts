@@ -10,6 +10,7 @@
  *    tokens; of N ÷ threshold when the token threshold fired). Each epoch re-writes the provider's cache from its first new block onwards; a small
  *    gain would buy a cache re-write and bring the next crossing back within a turn or two.
  */
+import { blockKeyOf, blockKeys, type KeyedBlock } from './block-key.js';
 import type { FrozenBlock } from './epoch-types.js';
 import { crossedThreshold, gainFloorTokens, tokenThresholdFor, type ThresholdCrossed, type ThresholdSettings } from './latch-threshold.js';
 import type { PlannedBlock } from './plan-elision.js';
@@ -30,9 +31,11 @@ export interface FullnessReading {
   readonly requestBytes: number;
 }
 
-/** What the decision reads of a planned block (`PlannedBlock`, or core/eligible-blocks.ts's `EligibleBlock`). */
-export interface DecidedBlock {
-  readonly ordinal: number;
+/**
+ * What the decision reads of a planned block (`PlannedBlock`, or core/eligible-blocks.ts's
+ * `EligibleBlock`): its name (an ordinal, or a part and its place: block-key.ts) and its bytes.
+ */
+export interface DecidedBlock extends KeyedBlock {
   readonly bytes: number;
 }
 
@@ -95,8 +98,8 @@ export function weighAdded<B extends DecidedBlock>(
   plan: readonly B[],
   minGainFraction: number | undefined,
 ): WeighedBlocks<B> {
-  const ordinals = new Set(frozen.map((b) => b.ordinal));
-  const added = plan.filter((b) => !ordinals.has(b.ordinal));
+  const frozenKeys = blockKeys(frozen);
+  const added = plan.filter((b) => !frozenKeys.has(blockKeyOf(b)));
   if (added.length === 0) return { kind: 'nothing_new' };
   const estimatedTokensFreed = Math.round(added.reduce((sum, b) => sum + b.bytes, 0) * tokensPerByteOf(reading));
   const floorTokens = gainFloorTokens(reading, settings, minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION);

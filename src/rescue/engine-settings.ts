@@ -4,6 +4,7 @@ import {
   DEFAULT_MIN_ELIDE_BYTES,
   DEFAULT_MIN_GAIN_FRACTION,
   DEFAULT_SHED_POLICY,
+  type DeepCut,
   type ElisionPolicy,
   type EpochMode,
   type LatchAt,
@@ -70,6 +71,12 @@ export interface EngineSettings {
   readonly autoCompactWindow?: number;
 }
 
+/**
+ * The deeper cut a rescue epoch takes by default (docs/rescue.md "The deeper cut", chosen on whole
+ * sessions: docs/economics.md); undefined: tool results only.
+ */
+export const DEFAULT_DEEP_CUT: DeepCut | undefined = undefined;
+
 /** The classifier's time limit: a latching request never waits longer for it than this. */
 export const DEFAULT_CLASSIFIER_TIMEOUT_MS = 10_000;
 
@@ -79,7 +86,7 @@ export type LabelMode = 'local' | 'model';
 /** Latch at 70% of the window, eliding tool results older than the 6 newest and over 1 KiB; no gate. */
 export const DEFAULT_ENGINE_SETTINGS: EngineSettings = {
   threshold: 0.7,
-  policy: { keepRecent: DEFAULT_KEEP_RECENT, minBytes: DEFAULT_MIN_ELIDE_BYTES },
+  policy: { keepRecent: DEFAULT_KEEP_RECENT, minBytes: DEFAULT_MIN_ELIDE_BYTES, ...(DEFAULT_DEEP_CUT === undefined ? {} : { deep: DEFAULT_DEEP_CUT }) },
   minGainFraction: DEFAULT_MIN_GAIN_FRACTION,
   mode: 'rescue',
   shedPolicy: DEFAULT_SHED_POLICY,

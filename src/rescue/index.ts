@@ -1,5 +1,5 @@
 /** The socket-free epoch engine: what the proxy, `replay` and tests call. */
-export { DEFAULT_CLASSIFIER_TIMEOUT_MS, DEFAULT_ENGINE_SETTINGS, type EngineSettings, type LabelMode } from './engine-settings.js';
+export { DEFAULT_CLASSIFIER_TIMEOUT_MS, DEFAULT_DEEP_CUT, DEFAULT_ENGINE_SETTINGS, type EngineSettings, type LabelMode } from './engine-settings.js';
 export type {
   ClassifierCall,
   ClassifierReport,
