@@ -77,8 +77,18 @@ function judgeBlocks(
 function checkFrozenPart(body: Uint8Array, index: TranscriptIndex, part: FrozenPart, options: RewriteOptions): BlockSkipReason | undefined {
   const at = locatePart(body, index, part, options.sha256);
   if (typeof at === 'string') return at;
+  const block = index.messages[part.messageIndex]!.blocks[part.blockIndex]!;
+  LOCATED.set(part, { start: block.start, end: block.end, value: at });
   return options.isAvailable !== undefined && !options.isAvailable(part) ? 'file_missing' : undefined;
 }
+
+/**
+ * Where each part's string was last found, with its block's span. A part judged `stubbed` in the
+ * same judging has just been found there; one whose verdict an incremental rewrite reused lies in
+ * a prefix whose bytes are those of the request it was found in (and its splice there is the
+ * memo's output's, not made again: incremental-rewrite.ts). Either way the scan is not repeated.
+ */
+const LOCATED = new WeakMap<FrozenPart, { readonly start: number; readonly end: number; readonly value: { start: number; end: number } }>();
 
 const PART_TOKENS = new WeakMap<FrozenPart, { readonly dir: string; readonly bytes: Uint8Array }>();
 
@@ -98,7 +108,8 @@ function partTokenOf(body: Uint8Array, value: { start: number; end: number }, pa
 /** A part judged `stubbed` (its bytes checked, or those of a prefix already checked): its splice. */
 function takePart(body: Uint8Array, index: TranscriptIndex, part: FrozenPart, elidedDir: string): Taken<StubbedBlock> {
   const block = index.messages[part.messageIndex]!.blocks[part.blockIndex]!;
-  const value = valueAtPath(body, block.start, part.path);
+  const known = LOCATED.get(part);
+  const value = known !== undefined && known.start === block.start && known.end === block.end ? known.value : valueAtPath(body, block.start, part.path);
   if (value === undefined) throw new Error(`part ${part.part} ${part.ordinal}: its string is gone`);
   const bytes = partTokenOf(body, value, part, elidedDir);
   const splice = { start: value.start, end: value.end, bytes };
