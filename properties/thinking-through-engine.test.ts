@@ -7,14 +7,15 @@
  * passes every request ctxshed sends, with the account default that refuses; and the number of
  * thinking blocks ctxshed keeps equals the ideal: every block of the client's request that no
  * shed span took, unless an epoch latched after the block was produced and changed something
- * before it.
+ * before it. With the deeper cut on (docs/rescue.md "The deeper cut"), the model's answers carry
+ * texts and Write inputs an epoch takes too, and a part changes just after its own block.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EpochMode } from '../src/core/index.js';
+import type { DeepCut, EpochMode } from '../src/core/index.js';
 import { latchedOf, passthroughReasonOf, engineSettingsOf, EpochEngine } from '../src/rescue/index.js';
 import type { ReplyBlock } from '../src/scripted/message.js';
 import { checkThinking } from '../src/scripted/preserved-thinking/check-thinking.js';
@@ -82,14 +83,24 @@ afterAll(async () => {
   await fs.rm(root, { recursive: true, force: true });
 });
 
-describe.each(['rescue', 'shed'] as const)('preserved thinking through the engine, %s mode', (mode: EpochMode) => {
+/** The deeper cut of the third run: every part over 100 bytes. */
+const DEEP: DeepCut = { parts: ['tool_input', 'assistant_text'], inputMinBytes: 100, textMinBytes: 100 };
+
+describe.each([
+  ['rescue', undefined],
+  ['shed', undefined],
+  ['rescue', DEEP],
+] as const)('preserved thinking through the engine, %s mode (deeper cut: %o)', (mode: EpochMode, deep: DeepCut | undefined) => {
   it('should send only requests the independent checker accepts, keeping exactly the ideal thinking blocks', async () => {
     let run = 0;
     let latched = 0;
+    let latchedParts = 0;
     await fc.assert(
       fc.asyncProperty(thinkingConversationSpecArb(8), fc.array(fc.boolean(), { minLength: 10, maxLength: 10 }), async (spec, overs) => {
-        const state = await openStateDir(path.join(root, `${mode}-${run++}`));
-        const engine = new EpochEngine(state, engineSettingsOf({ mode, threshold: 0.5, window: WINDOW, keepRecent: 1, minBytes: 1024 }));
+        const state = await openStateDir(path.join(root, `${mode}-${deep === undefined ? '' : 'deep-'}${run++}`));
+        // With the deeper cut, no tool result is large enough: the parts alone make each change.
+        const policy = deep === undefined ? { keepRecent: 1, minBytes: 1024, deep: 'none' as const } : { keepRecent: 1, minBytes: 1_000_000, deep };
+        const engine = new EpochEngine(state, engineSettingsOf({ mode, threshold: 0.5, window: WINDOW, ...policy }));
         const system = systemOf(spec);
         const kept: ThinkingMessage[] = [{ role: 'user', content: 'Read the project files and fix the bug.' }];
         const producedAt = new Map<string, number>();
@@ -112,8 +123,12 @@ describe.each(['rescue', 'shed'] as const)('preserved thinking through the engin
           if (n !== undefined && record !== undefined) {
             const epoch = record.epochs[n - 1]!;
             const results = toolResultsOf(client.messages);
+            // A tool result changes its content (the thinking after it may lie in its message); a
+            // part, its own block (the thinking after it in its message too).
+            const changeOf = (b: (typeof epoch.blocks)[number]): Position => (b.part === undefined ? results[b.ordinal]! : [b.messageIndex!, b.blockIndex!]);
             const firstChange: Position =
-              epoch.span !== undefined ? [epoch.span.first, 0] : epoch.blocks.map((b) => results[b.ordinal]!).reduce((a, b) => (before(a, b) ? a : b));
+              epoch.span !== undefined ? [epoch.span.first, 0] : epoch.blocks.map(changeOf).reduce((a, b) => (before(a, b) ? a : b));
+            if (epoch.blocks.some((b) => b.part !== undefined)) latchedParts++;
             edits.push({ latchedAt: turn, firstChange, ...(epoch.span === undefined ? {} : { span: [epoch.span.first, epoch.span.last] as const }) });
             latched++;
           }
@@ -133,7 +148,10 @@ describe.each(['rescue', 'shed'] as const)('preserved thinking through the engin
         };
         for (const [t, bytes] of spec.toolResultBytes.entries()) {
           const id = `toolu_01${String(t).padStart(22, '0')}`;
-          await exchange([{ type: 'tool_use', id, name: 'Read', input: { file_path: `/src/file-${t}.ts` } }]);
+          // With the deeper cut, the model says something and writes a file: parts an epoch takes.
+          const said: ReplyBlock[] = deep === undefined ? [] : [{ type: 'text', text: cycleText(FILE_WORDS, 150 + 10 * t) }];
+          const input = deep === undefined ? { file_path: `/src/file-${t}.ts` } : { file_path: `/src/file-${t}.ts`, content: cycleText(FILE_WORDS, 400 + t) };
+          await exchange([...said, { type: 'tool_use', id, name: deep === undefined ? 'Read' : 'Write', input }]);
           kept.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: cycleText(FILE_WORDS, bytes) }] });
         }
         await exchange([{ type: 'text', text: spec.finalText }]);
@@ -145,5 +163,6 @@ describe.each(['rescue', 'shed'] as const)('preserved thinking through the engin
     );
     // The property means something only if epochs latched in some runs.
     expect(latched).toBeGreaterThan(0);
+    if (deep !== undefined) expect(latchedParts).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -7,6 +7,7 @@ import {
   CHAT_API,
   parseStub,
   planElision,
+  planParts,
   RESPONSES_API,
   type ApiDialect,
   type ElisionPolicy,
@@ -31,9 +32,13 @@ export function openAiIndexOf(api: OpenAiApiName, body: Uint8Array): TranscriptI
   return outcome.index;
 }
 
-/** The elision plan of a generated request. */
+/** The elision plan of a generated request: its tool outputs, and its parts when the policy has a deeper cut. */
 export function openAiPlanOf(request: OpenAiRequest, policy: ElisionPolicy): PlannedBlock[] {
-  return planElision(request.bytes, openAiIndexOf(request.api, request.bytes), policy, sha256);
+  const index = openAiIndexOf(request.api, request.bytes);
+  const results = planElision(request.bytes, index, policy, sha256);
+  if (policy.deep === undefined) return results;
+  const api = dialectOf(request.api);
+  return [...results, ...planParts({ body: request.bytes, index, policy, readSites: api.partSites, readCalls: api.calls }, sha256)];
 }
 
 /** A tool output found by walking parsed JSON. */

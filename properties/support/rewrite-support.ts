@@ -1,7 +1,10 @@
 /** Shared arbitraries and expectations for the rewrite properties. */
 import fc from 'fast-check';
 import {
+  BLOCK_PARTS,
   DEFAULT_POLICY,
+  MESSAGES_API,
+  planParts,
   freezeBlock,
   indexTranscript,
   planElision,
@@ -23,6 +26,20 @@ export const policyArb: fc.Arbitrary<ElisionPolicy> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ keepRecent: fc.integer({ min: 0, max: 6 }), minBytes: fc.integer({ min: 40, max: 1500 }) }) },
 );
 
+/**
+ * A policy with the deeper cut on (docs/rescue.md): low floors, so that the generated tool inputs'
+ * strings and assistant texts are taken too, and either part or both.
+ */
+export const deepPolicyArb: fc.Arbitrary<ElisionPolicy> = fc.record({
+  keepRecent: fc.integer({ min: 0, max: 3 }),
+  minBytes: fc.integer({ min: 0, max: 1500 }),
+  deep: fc.record({
+    parts: fc.subarray([...BLOCK_PARTS], { minLength: 1 }),
+    inputMinBytes: fc.integer({ min: 0, max: 40 }),
+    textMinBytes: fc.integer({ min: 0, max: 40 }),
+  }),
+});
+
 /** Which planned blocks an epoch takes (a missing mask entry means "taken"; most are). */
 export const maskArb: fc.Arbitrary<boolean[]> = fc.array(
   fc.integer({ min: 0, max: 3 }).map((n) => n !== 0),
@@ -41,14 +58,19 @@ export function indexOf(body: Uint8Array): TranscriptIndex {
   return outcome.index;
 }
 
-/** The elision plan of a generated body. */
+/** The elision plan of a generated body: its tool results, and its parts when the policy has a deeper cut. */
 export function planOf(body: Uint8Array, policy: ElisionPolicy): PlannedBlock[] {
-  return planElision(body, indexOf(body), policy, sha256);
+  const index = indexOf(body);
+  const results = planElision(body, index, policy, sha256);
+  if (policy.deep === undefined) return results;
+  return [...results, ...planParts({ body, index, policy, readSites: MESSAGES_API.partSites, readCalls: MESSAGES_API.calls }, sha256)];
 }
 
-/** The frozen record of a planned block, as an epoch stores it. */
+/** The frozen record of a planned block, as an epoch stores it (a part keeps its place and fields). */
 export function frozenOf(block: PlannedBlock): FrozenBlock {
-  return freezeBlock(block);
+  if (block.part === undefined) return freezeBlock(block);
+  const { text: _text, raw: _raw, ...frozen } = block;
+  return frozen;
 }
 
 /** The stub token for a block, written independently of the core: `JSON.stringify(renderStub(...))`. */

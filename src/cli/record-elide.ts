@@ -5,6 +5,9 @@
  * wrote inflates, and text that merely reads like a stub is never touched.
  */
 import {
+  blockKeyOf,
+  blockKeys,
+  isPart,
   DEFAULT_CONTEXT_WINDOW,
   DEFAULT_TOKENS_PER_BYTE,
   LABELS_POLICY_VERSION,
@@ -48,8 +51,11 @@ export async function recordElide(state: StateDir, choice: ElideChoice, now: Dat
   if (lookup.kind !== 'found') throw new CliError(`${choice.source}: no conversation to record the epoch under (${lookup.reason}: ${lookup.detail})`);
   const key = lookup.key;
   const record = await latchEpoch(state, key, (current) => {
-    const earlier = new Set((current?.epochs ?? []).flatMap((e) => e.blocks.map((b) => b.ordinal)));
-    const added = blocks.filter((b) => !earlier.has(b.ordinal));
+    // The proxy's epochs may hold the deeper cut's parts too: a block is named by its key, not its ordinal alone.
+    const earlierBlocks = (current?.epochs ?? []).flatMap((e) => e.blocks);
+    const earlier = new Set(earlierBlocks.filter((b) => !isPart(b)).map((b) => b.ordinal));
+    const earlierKeys = blockKeys(earlierBlocks);
+    const added = blocks.filter((b) => !earlierKeys.has(blockKeyOf(b)));
     if (added.length === 0) return undefined;
     return planRecord({
       key,
@@ -88,9 +94,9 @@ function windowOf(model: string | undefined): number {
 
 /** The elided files of the frozen blocks: the text, and the exact JSON where it is kept. */
 function filesOf(plan: readonly PlannedBlock[], frozen: readonly FrozenBlock[]): PlannedFile[] {
-  const ordinals = new Set(frozen.map((b) => b.ordinal));
+  const keys = blockKeys(frozen);
   return plan
-    .filter((b) => ordinals.has(b.ordinal))
+    .filter((b) => keys.has(blockKeyOf(b)))
     .flatMap((b) => [
       { sha256: b.sha256, bytes: b.text, ext: 'txt' as const },
       ...(b.rawSha256 === undefined || b.raw === undefined ? [] : [{ sha256: b.rawSha256, bytes: b.raw, ext: 'json' as const }]),

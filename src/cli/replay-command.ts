@@ -23,6 +23,7 @@ import { writeStdout } from './read-input.js';
 import { errorText } from '../errors.js';
 import { runTtlBacktest } from './replay-ttl.js';
 import { tuningOf, tuningParts, withTuningOptions, type TuningArgs } from './replay-tuning.js';
+import { deepParts } from './deep-options.js';
 import { wholeExamples } from './help-examples.js';
 
 interface ReplayArgs extends TuningArgs, SettingsArgs {
@@ -171,7 +172,7 @@ function figuresCommand(args: ReplayArgs, windows: readonly number[]): string {
   if (args.prefixCheck) parts.push('--prefix-check');
   if (args.latchAt !== undefined) parts.push('--latch-at', args.latchAt);
   if (args.priceAs !== undefined) parts.push('--price-as', args.priceAs);
-  return [...parts, ...tuningParts(args)].join(' ');
+  return [...parts, ...tuningParts(args), ...deepParts(args)].join(' ');
 }
 
 /** What a replay takes besides the settings: its own options (replay-options.ts), less the state directories it makes. */

@@ -9,6 +9,7 @@ import type { Argv } from 'yargs';
 import { DEFAULT_LATCH_AT, DEFAULT_LONG_WINDOW_RESCUE_TOKENS, type EpochMode, type LatchAt } from '../core/index.js';
 import { DEFAULT_MODE, defaultByMode, type SettingsGiven } from '../rescue/index.js';
 import { CliError } from './cli-error.js';
+import { deepCutOf, withDeepOptions, type DeepArgs } from './deep-options.js';
 import { numberFlag, PERCENT_ABOVE_0, wholeNumber } from './flag-value.js';
 
 /** `--mode`'s words. */
@@ -29,7 +30,7 @@ export interface PolicyArgs {
 }
 
 /** Every shared flag as yargs gives it. */
-export interface SettingsArgs extends ThresholdArgs, PolicyArgs {
+export interface SettingsArgs extends ThresholdArgs, PolicyArgs, DeepArgs {
   /** Absent: the command takes no `--mode` (replay runs every mode), or it was left out. */
   mode?: string | undefined;
   coldRescuePct?: unknown;
@@ -86,7 +87,7 @@ export function withSettingsOptions<T>(yargs: Argv<T>, spec: SettingsFlagsSpec):
         describe: `What an epoch freezes: old tool results (rescue) or a span of whole old messages (shed); choices: ${MODES.join(', ')}`,
       })
     : yargs;
-  return withPolicyOptions(withThresholdOptions(withMode))
+  return withDeepOptions(withPolicyOptions(withThresholdOptions(withMode)))
     .option('cold-rescue-pct', {
       requiresArg: true,
       describe:
@@ -136,6 +137,7 @@ export function settingsFrom(args: SettingsArgs): SettingsGiven {
     ...thresholdsFrom(args),
     ...(cold === undefined ? {} : { coldThreshold: cold / 100 }),
     ...policyFrom(args),
+    deep: deepCutOf(args) ?? 'none',
     ...(window === undefined ? {} : { window }),
     ...(horizon === undefined ? {} : { horizon }),
     ...(args.gate === undefined ? {} : { gate: args.gate }),

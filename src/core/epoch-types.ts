@@ -5,10 +5,31 @@ import type { FrozenSpan, ShedFit } from './shed-types.js';
 import type { LabelRule, LedgerRow, Refetch, StubLabel } from './label-types.js';
 import type { FrozenThinking } from './thinking-types.js';
 
-/** One tool_result frozen by an epoch: where it was and what it held. */
+/**
+ * What a frozen block stands for besides a tool result's content (docs/rescue.md "The deeper cut"):
+ * `tool_input`, a string inside a tool call's input (a Write's content, a long command; an OpenAI
+ * call's `arguments` or a custom call's `input`); `assistant_text`, an old text of the model's.
+ * A block without one is a tool result's content, as every block of a record before parts.
+ */
+export type BlockPart = 'tool_input' | 'assistant_text';
+
+/** Every part, for checkers and the command line. */
+export const BLOCK_PARTS: readonly BlockPart[] = ['tool_input', 'assistant_text'];
+
+/** One step of a path inside a JSON value: an object's key, or a position in an array. */
+export type PathStep = string | number;
+
+/**
+ * One block frozen by an epoch: a tool_result's content (no `part`), or one part of the deeper cut,
+ * a string inside a tool call's input or an assistant text (`part`): where it was and what it held.
+ */
 export interface FrozenBlock {
-  /** 0-based position among all tool_result blocks of `messages`, in document order. */
+  /**
+   * A tool result: its 0-based position among all tool_result blocks of `messages`, in document
+   * order. A part: its position among the request's places of that part (core/part-sites.ts).
+   */
   readonly ordinal: number;
+  /** A tool result's `tool_use_id`; a tool input's call id; empty for an assistant text. */
   readonly toolUseId: string;
   /** UTF-8 byte count of the block's text (the elided file's size). */
   readonly bytes: number;
@@ -38,12 +59,54 @@ export interface FrozenBlock {
   /** The call's main input, redacted, at most 160 characters (empty when it has none). */
   readonly input?: string;
   readonly refetch?: Refetch;
+  /** What the block stands for besides a tool result's content; absent: a tool result's. */
+  readonly part?: BlockPart;
+  /** A part's message and block in the request's index (a tool result is found by its ordinal). */
+  readonly messageIndex?: number;
+  readonly blockIndex?: number;
+  /** A part's string value inside its block object: the keys and array positions that lead to it. */
+  readonly path?: readonly PathStep[];
+  /**
+   * A part whose value is JSON text (an OpenAI call's `arguments`): the strings inside that text its
+   * stub replaces, each by its path; every key and every other value of the text stays.
+   */
+  readonly within?: readonly (readonly PathStep[])[];
+}
+
+/** What names a part's place: its part, its message and block, and its path inside the block. */
+export interface PartPlaceFields {
+  readonly part: BlockPart;
+  readonly messageIndex: number;
+  readonly blockIndex: number;
+  readonly path: readonly PathStep[];
+}
+
+/** A frozen part of the deeper cut: a block with its part and its place. */
+export type FrozenPart = FrozenBlock & PartPlaceFields;
+
+/** Whether a frozen (or planned, or decided) block is a part of the deeper cut rather than a tool result's content. */
+export function isPart<B extends { readonly part?: BlockPart | undefined }>(block: B): block is B & PartPlaceFields {
+  return block.part !== undefined;
+}
+
+/**
+ * The deeper cut (docs/rescue.md): which parts besides tool results an epoch may take, and the
+ * floor of each; absent from a policy, an epoch takes tool results only, as before.
+ */
+export interface DeepCut {
+  readonly parts: readonly BlockPart[];
+  /** A tool input's string (an OpenAI call's whole arguments) is taken only when its text is over this many UTF-8 bytes. */
+  readonly inputMinBytes: number;
+  /** An assistant text only when over this many. */
+  readonly textMinBytes: number;
 }
 
 /** The policy that chose the blocks, recorded with each epoch (its lineage). */
 export interface ElisionPolicy {
   readonly keepRecent: number;
   readonly minBytes: number;
+  /** The deeper cut, when an epoch may take parts besides tool results (policy version 4). */
+  readonly deep?: DeepCut;
 }
 
 /**

@@ -1,14 +1,20 @@
 /** ctxshed's pure core: no I/O, no clock, no `node:` imports. The edges import from here. */
 export {
+  BLOCK_PARTS,
+  type BlockPart,
   CONVERSATION_FORMAT,
   type ConversationRecord,
+  type DeepCut,
   type ElisionPolicy,
   type Epoch,
   type EpochMode,
   type FrozenBlock,
+  isPart,
   type KindTag,
   type ToolResultEpoch,
 } from './epoch-types.js';
+export { blockKeyOf, blockKeys } from './block-key.js';
+export type { PartSiteReader } from './part-sites.js';
 export { triggerOf } from './epoch-trigger.js';
 export type { CommonPrefixLength, Sha256 } from './ports.js';
 export { MAX_JSON_DEPTH, scanArray, scanDocument, scanObject, scanString, scanValue } from './json-scan.js';
@@ -43,8 +49,10 @@ export {
   type EpochKindInfo,
   epochKindInfo,
   epochKindInfos,
+  findPartStubs,
   findSpanStubs,
   findStubs,
+  type FoundPartStub,
   type FoundSpanStub,
   type FoundStub,
   type FrozenItems,
@@ -84,6 +92,10 @@ export {
   type ToolResultsLatch,
   type ToolResultsOverflow,
   toolResultsOverflowTake,
+  type EligiblePart,
+  eligibleParts,
+  partsInput,
+  planParts,
   type WorkingSet,
   workingSetOf,
   workingSetOfAsk,

@@ -2,18 +2,23 @@
  * The stub that replaces an elided block's `content` value. It is a pure function of the block
  * and the state directory, so every request of every run carries the same bytes for it.
  */
-import type { FrozenBlock } from './epoch-types.js';
+import { isPart, type FrozenBlock } from './epoch-types.js';
+import { renderPartStub } from './part-stub.js';
 import { parseLabelStub, renderLabelStub, type LabelledBlock, type ParsedLabelStub } from './label-stub.js';
 import { DROP_STUB_PREFIX, elidedTextPath, escapeRegExp, GATEWAY_KEPT, isGatewayDir, rawSuffix, STUB_PREFIX } from './stub-paths.js';
 
 export { DROP_STUB_PREFIX, elidedRawPath, elidedTextPath, STUB_PREFIX } from './stub-paths.js';
 
 /**
- * The stub text for a frozen block (the text, not yet JSON-encoded). A block that carries a
- * label (policy version 3+) gets the stub that says what it points at; any other gets the
- * version 2 stub, whose bytes must never change (old epochs keep re-writing them).
+ * The stub text for a frozen block (the text, not yet JSON-encoded). A part of the deeper cut gets
+ * its own (part-stub.ts); a block that carries a label (policy version 3+) gets the stub that says
+ * what it points at; any other gets the version 2 stub, whose bytes must never change (old epochs
+ * keep re-writing them). For a part whose value is JSON text (an OpenAI call's arguments) this is
+ * the text each of its strings becomes.
  */
 export function renderStub(block: FrozenBlock, elidedDir: string): string {
+  // A part of the deeper cut (a tool input's string, an assistant text) has stubs of its own.
+  if (isPart(block)) return renderPartStub(block, elidedDir);
   if (isLabelled(block)) return renderLabelStub(block, elidedDir);
   const where = isGatewayDir(elidedDir) ? GATEWAY_KEPT : `the full text is in ${elidedTextPath(elidedDir, block.sha256)}, read that file to see it`;
   return `${STUB_PREFIX}${block.bytes} bytes, sha256 ${block.sha256}; ${where}${rawSuffix(elidedDir, block.rawSha256)}]`;

@@ -5,6 +5,7 @@
  * turn or two. The decision (core/decide/decide-epoch.ts) asks it once the threshold and the
  * reading's freshness are settled. In the base, so the kinds below the decision name its types. Pure.
  */
+import { blockKeyOf, blockKeys, type KeyedBlock } from './block-key.js';
 import type { FrozenBlock } from './epoch-types.js';
 import { tokensPerByteOf, type FullnessReading } from './fullness-reading.js';
 import { gainFloorTokens, type ThresholdSettings } from './latch-threshold.js';
@@ -12,9 +13,11 @@ import { gainFloorTokens, type ThresholdSettings } from './latch-threshold.js';
 /** Each epoch must free at least this fraction of the window. */
 export const DEFAULT_MIN_GAIN_FRACTION = 0.1;
 
-/** What the decision reads of a planned block (`PlannedBlock`, or core/eligible-blocks.ts's `EligibleBlock`). */
-export interface DecidedBlock {
-  readonly ordinal: number;
+/**
+ * What the decision reads of a planned block (`PlannedBlock`, or core/eligible-blocks.ts's
+ * `EligibleBlock`): its name (an ordinal, or a part and its place: block-key.ts) and its bytes.
+ */
+export interface DecidedBlock extends KeyedBlock {
   readonly bytes: number;
 }
 
@@ -32,8 +35,8 @@ export function weighAdded<B extends DecidedBlock>(
   plan: readonly B[],
   minGainFraction: number | undefined,
 ): WeighedBlocks<B> {
-  const ordinals = new Set(frozen.map((b) => b.ordinal));
-  const added = plan.filter((b) => !ordinals.has(b.ordinal));
+  const frozenKeys = blockKeys(frozen);
+  const added = plan.filter((b) => !frozenKeys.has(blockKeyOf(b)));
   if (added.length === 0) return { kind: 'nothing_new' };
   const estimatedTokensFreed = Math.round(added.reduce((sum, b) => sum + b.bytes, 0) * tokensPerByteOf(reading));
   const floorTokens = gainFloorTokens(reading, settings, minGainFraction ?? DEFAULT_MIN_GAIN_FRACTION);

@@ -2,6 +2,7 @@
  * The two strategies of a session replay that run ctxshed's own engine (replay-step.ts): rescue,
  * and rescue in shed mode, each fed back the reading the proxy's handler would take.
  */
+import { isPart } from '../core/index.js';
 import { latchedOf, passthroughReasonOf, type Prepared } from '../rescue/index.js';
 import type { PricedRequest } from './prompt-cache.js';
 import { countPassthrough, type SessionRun } from './session-run.js';
@@ -17,12 +18,13 @@ export async function replayRescue(run: SessionRun, frame: StepFrame): Promise<v
   const prepared = rescued.prepared;
   run.workingSets.rescue.add(frame.body, prepared, frame.tokensPerByte);
   if (prepared.outcome === 'rewritten' && prepared.conversation !== undefined) {
-    const skipped = new Set(prepared.skipped.flatMap((s) => ('ordinal' in s ? [s.ordinal] : [])));
+    // The replay's refaults are re-reads of the files whose Read results were elided: tool results only.
+    const skipped = new Set(prepared.skipped.flatMap((s) => ('ordinal' in s && s.part === undefined ? [s.ordinal] : [])));
     run.refaults.elide(
       c.id,
       prepared.epochs,
       request.messages,
-      prepared.conversation.items.tool_results.filter((b) => !skipped.has(b.ordinal)),
+      prepared.conversation.items.tool_results.filter((b) => !isPart(b) && !skipped.has(b.ordinal)),
     );
   }
   const reason = passthroughReasonOf(prepared);

@@ -1,6 +1,6 @@
 /** `ctxshed show KEY` as text: a conversation, its epochs and every block they elided. Pure. */
 import type { Epoch } from '../core/epoch-types.js';
-import { epochKindInfo, GATE_CEILING, kindOfMode, renderLedgerLine, type GateDecision } from '../core/index.js';
+import { epochKindInfo, GATE_CEILING, kindOfMode, renderLedgerLine, type FrozenBlock, type GateDecision } from '../core/index.js';
 import { refaultRateOf, type ConversationSummary, type EpochSummary, type SpanSummary } from './conversation-summary.js';
 import { fitLines } from './fit-lines.js';
 import { droppedNote, fitTable, oneLine, REPORT_WIDTH, wrapText } from './format-table.js';
@@ -105,7 +105,9 @@ function renderEpoch(e: EpochSummary, recorded: Epoch | undefined, nowMs: number
       { header: 'BYTES', align: 'right' },
       { header: 'SHA256' },
     ] as const;
-    const rows = recorded.blocks.map((b) => [String(b.ordinal), b.toolUseId, formatCount(b.bytes), shortId(b.sha256)]);
+    // A part of the deeper cut is named by its part: its ordinal counts that part's places.
+    const ordinalOf = (b: FrozenBlock): string => (b.part === undefined ? String(b.ordinal) : `${b.part === 'tool_input' ? 'input' : 'text'} ${b.ordinal}`);
+    const rows = recorded.blocks.map((b) => [ordinalOf(b), b.toolUseId === '' ? '-' : b.toolUseId, formatCount(b.bytes), shortId(b.sha256)]);
     const table = fitTable(columns, rows, width - 2);
     lines.push(...table.lines.map((line) => `  ${line}`), ...droppedNote(table.dropped));
   }

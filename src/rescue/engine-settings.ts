@@ -4,7 +4,7 @@
  * command line (or a test) gives, each lever it leaves out taken from its mode's row
  * (mode-defaults.ts). The proxy, `demo` and `replay` all take it.
  */
-import { type ColdThresholds, DEFAULT_LATCH_AT, type ElisionPolicy, type EpochMode, type LatchAt, type ShedPolicy } from '../core/index.js';
+import { type ColdThresholds, type DeepCut, DEFAULT_LATCH_AT, type ElisionPolicy, type EpochMode, type LatchAt, type ShedPolicy } from '../core/index.js';
 import { DEFAULT_MODE, modeDefaultsOf } from './mode-defaults.js';
 
 /** The engine's settings (the transport's live in proxy/transport-settings.ts). */
@@ -111,6 +111,8 @@ export interface SettingsGiven {
   readonly minGainFraction?: number;
   readonly keepRecent?: number;
   readonly minBytes?: number;
+  /** `--deep` and its floors: the deeper cut a rescue epoch takes (`none`: tool results only); absent: the mode's. */
+  readonly deep?: DeepCut | 'none';
   /** The shed recent budget's fraction of the window and its ceiling, over the mode's (`replay --recent-pct`, `--recent-max`). */
   readonly recentFraction?: number;
   readonly recentCeilingTokens?: number;
@@ -146,7 +148,7 @@ export function engineSettingsOf(given: SettingsGiven = {}): EngineSettings {
       latchAt: given.latchAt ?? DEFAULT_LATCH_AT,
     },
     rescue: {
-      policy: { keepRecent: given.keepRecent ?? row.keepRecent, minBytes: given.minBytes ?? row.minBytes },
+      policy: { keepRecent: given.keepRecent ?? row.keepRecent, minBytes: given.minBytes ?? row.minBytes, ...deepOf(given.deep ?? row.deep) },
       gate: given.gate ?? row.gate,
       labels: given.labels ?? DEFAULT_LABELS,
       classifierTimeoutMs: given.classifierTimeoutMs ?? DEFAULT_CLASSIFIER_TIMEOUT_MS,
@@ -164,6 +166,11 @@ export function engineSettingsOf(given: SettingsGiven = {}): EngineSettings {
     },
     stubs: { gateway: given.gatewayStubs ?? false, restoreTool: given.restoreTool ?? false },
   };
+}
+
+/** The policy's `deep`, when there is a cut to take. */
+function deepOf(deep: DeepCut | 'none' | undefined): { deep?: DeepCut } {
+  return deep === undefined || deep === 'none' ? {} : { deep };
 }
 
 /** The engine's defaults: rescue mode, every lever at its default. */

@@ -8,7 +8,7 @@ export {
   type LabelMode,
   type SettingsGiven,
 } from './engine-settings.js';
-export { DEFAULT_MODE, defaultByMode, MODE_DEFAULTS, type ModeDefaults, modeDefaultsOf } from './mode-defaults.js';
+export { DEFAULT_DEEP_CUT, DEFAULT_MODE, defaultByMode, MODE_DEFAULTS, type ModeDefaults, modeDefaultsOf } from './mode-defaults.js';
 export type {
   ClassifierCall,
   ClassifierReport,

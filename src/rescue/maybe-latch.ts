@@ -80,6 +80,7 @@ export async function maybeLatch(ctx: LatchContext, kind: LatchKind, ask: LatchA
     readCalls: ask.api.calls,
     readFacts: ask.api.messageFacts,
     modelCalls: ask.api.modelCalls(index),
+    ...(ask.api.partSites === undefined ? {} : { readParts: ask.api.partSites }),
   };
   const chosen = await kind.choose(ctx, { epoch, entry, api: ask.api, headers: ask.headers, eligibility: ask.eligibility, thresholds }, decide);
   return latchChosen(ctx, ask, { reading, thresholds }, chosen);

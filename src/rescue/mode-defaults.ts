@@ -10,6 +10,7 @@ import {
   DEFAULT_MIN_ELIDE_BYTES,
   DEFAULT_MIN_GAIN_FRACTION,
   DEFAULT_SHED_POLICY,
+  type DeepCut,
   type EpochMode,
   type ShedPolicy,
 } from '../core/index.js';
@@ -24,11 +25,19 @@ export interface ModeDefaults {
   readonly keepRecent: number;
   /** `--min-bytes`: a rescue epoch takes only tool results over N bytes. */
   readonly minBytes: number;
+  /** `--deep`: the deeper cut a rescue epoch takes besides tool results (docs/rescue.md "The deeper cut"); undefined: tool results only. */
+  readonly deep: DeepCut | undefined;
   /** The recent window a shed epoch leaves alone (`replay --recent-pct`, `--recent-max`). */
   readonly shedPolicy: ShedPolicy;
   /** `--gate`: rescue epochs latch only when the burst gate says they pay back (shed epochs always ask it). */
   readonly gate: boolean;
 }
+
+/**
+ * The deeper cut a rescue epoch takes by default (docs/rescue.md "The deeper cut", chosen on whole
+ * sessions: docs/economics.md); undefined: tool results only.
+ */
+export const DEFAULT_DEEP_CUT: DeepCut | undefined = undefined;
 
 /** The levers both modes share today: latch at 70%, rescue the tool results older than the 6 newest and over 1 KiB, no gate. */
 const SHARED: ModeDefaults = {
@@ -36,6 +45,7 @@ const SHARED: ModeDefaults = {
   minGainFraction: DEFAULT_MIN_GAIN_FRACTION,
   keepRecent: DEFAULT_KEEP_RECENT,
   minBytes: DEFAULT_MIN_ELIDE_BYTES,
+  deep: DEFAULT_DEEP_CUT,
   shedPolicy: DEFAULT_SHED_POLICY,
   gate: false,
 };

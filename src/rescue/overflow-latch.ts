@@ -6,7 +6,15 @@
  * (latch-conversation.ts: files durable first, then the record), with the trigger `overflow` and
  * the API's count as its reading.
  */
-import { MESSAGES_API, planRecord, type ApiDialect, type CorrectionDeclined, type OverflowReading, type TranscriptIndex } from '../core/index.js';
+import {
+  MESSAGES_API,
+  planRecord,
+  type ApiDialect,
+  type PartSiteReader,
+  type CorrectionDeclined,
+  type OverflowReading,
+  type TranscriptIndex,
+} from '../core/index.js';
 import type { ConversationEntry } from './conversation-table.js';
 import { latchWith, type LatchContext } from './latch-conversation.js';
 import type { LatchKind } from './latch-kind.js';
@@ -51,6 +59,7 @@ export async function latchOnOverflow(
     ...(refused.api === undefined ? {} : { readCalls: refused.api.calls }),
     readFacts: (refused.api ?? MESSAGES_API).messageFacts,
     modelCalls: (refused.api ?? MESSAGES_API).modelCalls(index),
+    ...partSitesOf(refused.api ?? MESSAGES_API),
     tokens: overflow.tokens,
     limit,
     window,
@@ -89,4 +98,9 @@ export function overflowLatchFacts(entry: ConversationEntry, refused: RefusedReq
     model: index.model ?? '',
     agentId: refused.agentId,
   };
+}
+
+/** The API's part sites for the deeper cut, when it has any. */
+function partSitesOf(api: ApiDialect): { readParts?: PartSiteReader } {
+  return api.partSites === undefined ? {} : { readParts: api.partSites };
 }

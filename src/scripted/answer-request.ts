@@ -15,6 +15,7 @@ import {
   type ReceivedRequest,
 } from './received-request.js';
 import { scriptedModelWindow } from './model-window.js';
+import { shapeRefusal } from './request-shape.js';
 import type { ScriptedReply, WireReply } from './reply.js';
 
 /** Output tokens of the API's own Read call. */
@@ -26,6 +27,9 @@ export async function answerRequest(state: ApiState, req: ReceivedRequest): Prom
   // The API refuses a bound block before anything else runs, token counts included.
   const thinking = checkThinkingOf(state, req);
   if (thinking?.message !== undefined) return errorReply(400, 'invalid_request_error', thinking.message, requestIdOf(req.index));
+  // A tool_use input that is not an object, an empty text block: refused as the API refuses them.
+  const shape = isMessagesRequest(req) || isCountTokensRequest(req) ? shapeRefusal(parseRequestBody(req)) : undefined;
+  if (shape !== undefined) return errorReply(400, 'invalid_request_error', shape, requestIdOf(req.index));
   const limit = isMessagesRequest(req) ? promptLimitOf(options.maxPromptTokens, req) : undefined;
   if (limit !== undefined) {
     const tokens = countTokens(req.body);

@@ -3,6 +3,7 @@ import { CONVERSATION_FORMAT, EPOCH_MODES, EPOCH_TRIGGERS, FIRST_PROMPT_MAX_CHAR
 import { EPOCH_KIND_INFO, kindOfMode, LABEL_RULES, LEDGER_SHA_HEX, REFETCH_ROUTES } from '../core/index.js';
 import { checkFrozenSpan, spanEnd } from './check-frozen-span.js';
 import { checkKindItems } from './check-kind-items.js';
+import { blockNameOf, checkDeepCut, checkPartFields } from './check-frozen-part.js';
 import { checkFrozenThinking, checkPrefixCheck } from './check-frozen-thinking.js';
 import { isHex64 } from './layout.js';
 
@@ -28,7 +29,7 @@ export function checkConversationRecord(value: unknown, key: string): string[] {
   problems.push(...checkBringBacks(value['bringBacks']));
   const epochs = value['epochs'];
   if (!Array.isArray(epochs)) return [...problems, 'epochs is not an array'];
-  const seen = new Set<number>();
+  const seen = new Set<string>();
   const thinkingSeen = new Set<number>();
   let shedThrough = 0;
   epochs.forEach((epoch: unknown, index) => {
@@ -73,7 +74,7 @@ function checkBringBacks(value: unknown): string[] {
 }
 
 // Epochs only latch forwards, so the i-th epoch in the file is epoch i; an ordinal is elided once.
-function checkEpoch(epoch: unknown, n: number, seen: Set<number>): string[] {
+function checkEpoch(epoch: unknown, n: number, seen: Set<string>): string[] {
   const at = `epoch #${n}`;
   if (!isObject(epoch)) return [`${at} is not an object`];
   const problems: string[] = [];
@@ -101,6 +102,7 @@ function checkEpoch(epoch: unknown, n: number, seen: Set<number>): string[] {
   need(reason['cold'] === undefined || reason['cold'] === true, `reason.cold ${show(reason['cold'])}: only true`);
   problems.push(...checkNumbers(epoch['policy'], ['keepRecent', 'minBytes', 'version'], `${at}: policy`));
   need(!isObject(epoch['policy']) || typeof epoch['policy']['name'] === 'string', 'policy.name is not a string');
+  problems.push(...checkDeepCut(epoch['policy'], at));
   const blocks = epoch['blocks'];
   if (!Array.isArray(blocks)) return [...problems, `${at}: blocks is not an array`];
   for (const [index, block] of (blocks as unknown[]).entries()) problems.push(...checkBlock(block, `${at} block ${index}`, seen));
@@ -143,14 +145,17 @@ function checkLedgerRow(row: unknown, at: string): string[] {
   return problems;
 }
 
-function checkBlock(block: unknown, at: string, seen: Set<number>): string[] {
+function checkBlock(block: unknown, at: string, seen: Set<string>): string[] {
   if (!isObject(block)) return [`${at} is not an object`];
   const problems: string[] = [];
   const need = (ok: boolean, problem: string): void => void (ok || problems.push(`${at}: ${problem}`));
   const ordinal = block['ordinal'];
   need(isCount(ordinal), 'ordinal is not a non-negative integer');
-  need(!isCount(ordinal) || !seen.has(ordinal), `ordinal ${show(ordinal)} is already elided by an earlier block`);
-  if (isCount(ordinal)) seen.add(ordinal);
+  // A tool result is elided once by its ordinal; a part of the deeper cut once by its place.
+  const name = isCount(ordinal) ? blockNameOf(block) : undefined;
+  const what = block['part'] === undefined ? `ordinal ${show(ordinal)}` : `${show(block['part'])} at ${show(name)}`;
+  need(name === undefined || !seen.has(name), `${what} is already elided by an earlier block`);
+  if (name !== undefined) seen.add(name);
   need(typeof block['toolUseId'] === 'string', 'toolUseId is not a string');
   need(isCount(block['bytes']), 'bytes is not a non-negative integer');
   need(isSha256(block['sha256']), 'sha256 is not 64 lowercase hex digits');
@@ -158,7 +163,7 @@ function checkBlock(block: unknown, at: string, seen: Set<number>): string[] {
   need(isSha256(block['jsonSha256']), 'jsonSha256 is not 64 lowercase hex digits');
   const raw = block['rawSha256'];
   need(raw === undefined || isSha256(raw), 'rawSha256 is not 64 lowercase hex digits');
-  return [...problems, ...checkLabelFields(block, at)];
+  return [...problems, ...(block['part'] === undefined ? checkLabelFields(block, at) : []), ...checkPartFields(block, at)];
 }
 
 function checkNumbers(value: unknown, names: readonly string[], at: string): string[] {

@@ -13,7 +13,10 @@
 import fs from 'node:fs/promises';
 import {
   applyInflate,
+  findPartStubs,
+  type FoundPartStub,
   indexAnyApi,
+  isPart,
   restoredContent,
   SPANS,
   TOOL_RESULTS,
@@ -53,10 +56,17 @@ export async function inflateFromState(
     const toolUseId = index.toolResults[f.ordinal]?.toolUseId;
     return toolUseId !== undefined && frozen.blocks.has(blockKey(toolUseId, f.stub.sha256));
   });
+  // The deeper cut's parts, each where its record places it (core/epochs/inflate.ts).
+  const parts = findPartStubs(
+    body,
+    index,
+    records.flatMap((r) => r.epochs.flatMap((e) => e.blocks.filter(isPart))),
+  );
   const sites = kindSites(records, body, index);
   const restored = await Promise.all([
     ...spans.map(async (f) => ({ found: f, content: await readSpan(state, f.stub.sha256, f.stub.bytes) })),
     ...found.map(async (f) => ({ found: f, content: await readOriginal(state, f) })),
+    ...parts.map(async (f) => ({ found: f, content: await readPart(state, f) })),
     ...sites.map(async ({ folder, site }) => ({
       found: site,
       content: await readChecked(kindOriginalPath(state, folder, site.sha256, site.ext), site.sha256, `${folder} file`),
@@ -67,7 +77,7 @@ export async function inflateFromState(
   const withThinking = await inflateThinking(state, inflated);
   return {
     body: withThinking.body,
-    stubs: found.length,
+    stubs: found.length + parts.length,
     spans: spans.length,
     thinking: withThinking.thinking,
     ...(sites.length === 0 ? {} : { items: sites.length }),
@@ -88,7 +98,7 @@ function frozenItems(records: readonly ConversationRecord[]): { blocks: Set<stri
   const blocks = new Set<string>();
   const spans = new Set<string>();
   for (const epoch of records.flatMap((r) => r.epochs)) {
-    for (const block of epoch.blocks) blocks.add(blockKey(block.toolUseId, block.sha256));
+    for (const block of epoch.blocks) if (!isPart(block)) blocks.add(blockKey(block.toolUseId, block.sha256));
     if (epoch.span !== undefined) spans.add(epoch.span.sha256);
   }
   return { blocks, spans };
@@ -125,6 +135,14 @@ async function readOriginal(state: StateDir, found: FoundStub): Promise<Uint8Arr
   }
   const raw = stub.rawSha256 === undefined ? undefined : await readVerified(state, stub.rawSha256, 'json');
   return restoredContent(stub, text, raw);
+}
+
+async function readPart(state: StateDir, found: FoundPartStub): Promise<Uint8Array> {
+  const { part } = found;
+  const text = await readVerified(state, part.sha256, 'txt');
+  if (text.length !== part.bytes) throw new InflateError(`elided file ${part.sha256}.txt holds ${text.length} bytes, the record says ${part.bytes}`);
+  const raw = part.rawSha256 === undefined ? undefined : await readVerified(state, part.rawSha256, 'json');
+  return restoredContent(part, text, raw);
 }
 
 async function readVerified(state: StateDir, sha256: string, ext: 'txt' | 'json'): Promise<Uint8Array> {

@@ -57,7 +57,7 @@ function checkBlockFiles(
     checked.epochs += 1;
     for (const block of epoch.blocks) {
       checked.blocks += 1;
-      const at = `${where}: epoch #${epoch.n} ordinal ${block.ordinal}`;
+      const at = `${where}: epoch #${epoch.n} ${block.part === undefined ? 'ordinal' : block.part} ${block.ordinal}`;
       const text = `${block.sha256}.txt`;
       const size = elided.get(text);
       used.add(text);

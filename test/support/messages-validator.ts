@@ -22,6 +22,9 @@
  * - `tool_use_role`, `tool_result_role`: tool_use blocks come from the assistant, tool_result
  *   blocks from the user (Handle tool calls, platform.claude.com).
  * - `unique_ids`: tool_use ids are unique in a request ("tool_use ids must be unique").
+ * - `tool_use_input`: a tool_use block's `input` is an object ("messages.N.content.M.tool_use.input:
+ *   Input should be a valid dictionary", anthropics/claude-code#6696); its keys and types are not
+ *   checked against the tool's schema.
  * Consecutive user or assistant messages are allowed: "Consecutive user or assistant turns in
  * your request will be combined into a single turn" (the Messages API reference, `messages`).
  */
@@ -78,6 +81,8 @@ export function validateMessagesRequest(body: Uint8Array | string): RuleViolatio
 
 function checkTexts(blocks: readonly JsonRecord[], at: string, add: (rule: string, at: string, detail: string) => void): void {
   for (const [k, block] of blocks.entries()) {
+    if (block['type'] === 'tool_use' && !isRecord(block['input']))
+      add('tool_use_input', `${at}.content.${k}`, 'tool_use.input: Input should be a valid dictionary');
     if (block['type'] === 'text') {
       const text = block['text'];
       if (typeof text !== 'string' || text.trim() === '') add('text', `${at}.content.${k}`, 'text block without non-whitespace text');

@@ -27,6 +27,7 @@ import type { Duplex } from 'node:stream';
 import { parseRequestBody, pathnameOf, type ReceivedRequest } from '../../src/scripted/received-request.js';
 import { compactedObject, withCompaction } from './responses-compaction.js';
 import { refusalBody, validateResponsesInput } from './responses-validator.js';
+import { chatRefusalBody, validateChatMessages } from './chat-validator.js';
 
 /** What a responder answers: a Responses `response` object's output items and usage, or a raw reply. */
 export type OpenAiReply =
@@ -69,8 +70,10 @@ export interface OpenAiUpstreamOptions {
   /** Refuse a model call over this many tokens, counting `bytesPerToken` bytes of body as one token. */
   readonly contextWindow?: { readonly tokens: number; readonly bytesPerToken: number };
   /**
-   * Refuse a Responses or compact request whose `input` breaks the API's pairing rules
-   * (responses-validator.ts), as the real API does with a 400. On unless `false`.
+   * Refuse a Responses or compact request whose `input` breaks the API's pairing rules or types a
+   * call's arguments wrong (responses-validator.ts), and a chat request whose tool arguments or
+   * assistant contents the API would refuse (chat-validator.ts), as the real API does with a 400.
+   * On unless `false`.
    */
   readonly pairing?: boolean;
 }
@@ -166,6 +169,11 @@ function withPairing(responder: OpenAiResponder, options: OpenAiUpstreamOptions)
   return async (req) => {
     if (isResponsesRequest(req) || isCompactRequest(req)) {
       const refusal = refusalBody(validateResponsesInput(req.body, written));
+      if (refusal !== undefined) return { kind: 'raw', status: 400, body: refusal };
+    }
+    // A chat call's tool arguments and assistant contents, as the API types them (chat-validator.ts).
+    if (isChatRequest(req)) {
+      const refusal = chatRefusalBody(validateChatMessages(req.body));
       if (refusal !== undefined) return { kind: 'raw', status: 400, body: refusal };
     }
     const reply = await responder(req);

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { messageItem, reasoningItem, responsesUsage, startOpenAiUpstream, type OpenAiUpstream } from './responses-upstream.js';
-import { validateResponsesInput } from './responses-validator.js';
+import { refusalBody, validateResponsesInput } from './responses-validator.js';
 
 const user = { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Look around.' }] };
 const call = { type: 'function_call', id: 'fc_1', name: 'exec_command', arguments: '{}', call_id: 'c1' };
@@ -97,5 +97,35 @@ describe('the scripted Responses API', () => {
     });
     const compact = await post(`${u.baseUrl}/responses/compact`, { model: 'm', input: [user, output] });
     expect(compact.status).toBe(400);
+  });
+});
+
+describe('validateResponsesInput, the fields a stub may change', () => {
+  const body = (call: Record<string, unknown>) =>
+    JSON.stringify({
+      input: [
+        { ...call, call_id: 'c1' },
+        { type: `${String(call['type'])}_output`, call_id: 'c1', output: 'ok' },
+      ],
+    });
+
+  it("should refuse a function_call's arguments that are not a string, or not the JSON text of an object", () => {
+    // Act
+    const object = validateResponsesInput(body({ type: 'function_call', name: 'x', arguments: { cmd: 'ls' } }));
+    const text = validateResponsesInput(body({ type: 'function_call', name: 'x', arguments: '[ctxshed: moved]' }));
+
+    // Assert
+    expect(object.map((v) => [v.rule, v.message])).toEqual([
+      ['arguments', "Invalid type for 'input[0].arguments': expected a string, but got an object instead."],
+    ]);
+    expect(text.map((v) => v.rule)).toEqual(['arguments']);
+    expect(JSON.parse(refusalBody(object)!).error).toMatchObject({ param: 'input[0].arguments', code: 'invalid_type' });
+  });
+
+  it("should refuse a custom_tool_call's input that is not a string, and take JSON arguments and any string input", () => {
+    // Act / Assert
+    expect(validateResponsesInput(body({ type: 'custom_tool_call', name: 'x', input: 3 })).map((v) => v.rule)).toEqual(['custom_input']);
+    expect(validateResponsesInput(body({ type: 'custom_tool_call', name: 'x', input: '[ctxshed: moved]' }))).toEqual([]);
+    expect(validateResponsesInput(body({ type: 'function_call', name: 'x', arguments: '{"cmd":"[ctxshed: moved]"}' }))).toEqual([]);
   });
 });

@@ -26,13 +26,22 @@
  * - `reasoning_required`: an item the model produced right after a reasoning item must come with
  *   it: "Item 'msg_…' of type 'message' was provided without its required 'reasoning' item."
  *   (continuedev/continue#12620). Only for ids this API wrote, since only those it can tie.
+ * - `arguments`: a `function_call`'s `arguments` is a string, "Invalid type for 'input[N].arguments':
+ *   expected a string, but got an object instead." (the API's `invalid_type` wording, param
+ *   `input[N].arguments`); and since the API may parse it as the function's arguments, this check
+ *   holds it to the stricter reading: a string that is not a JSON object is refused too (the real
+ *   API's wording for that case was not found; the message below is ours).
+ * - `custom_input`: a `custom_tool_call`'s `input` is a string, in the same `invalid_type` words.
  */
 
 /** One broken rule: which, where, and the API's message for it. */
 export interface ResponsesViolation {
-  readonly rule: 'input' | 'output_paired' | 'call_answered' | 'reasoning_following' | 'reasoning_required';
+  readonly rule: 'input' | 'output_paired' | 'call_answered' | 'reasoning_following' | 'reasoning_required' | 'arguments' | 'custom_input';
   readonly at: string;
   readonly message: string;
+  /** The error's `param` and `code` where they are not `input` and null (a field's type). */
+  readonly param?: string;
+  readonly code?: string;
 }
 
 /** What the API remembers of its own answers: each reasoning item's id and the id of the item it wrote after it. */
@@ -71,14 +80,42 @@ export function validateResponsesInput(body: Uint8Array | string, written: Reaso
   if (typeof input === 'string') return [];
   if (!Array.isArray(input)) return [{ rule: 'input', at: 'input', message: "Missing required parameter: 'input'." }];
   const items = input.map((i) => (isRecord(i) ? i : {}));
-  return [...pairingViolations(items), ...reasoningViolations(items, written)].sort((a, b) => indexOf(a) - indexOf(b));
+  return [...pairingViolations(items), ...reasoningViolations(items, written), ...fieldViolations(items)].sort((a, b) => indexOf(a) - indexOf(b));
 }
 
 /** The first violation's 400 body, as the API writes it; undefined when there is none. */
 export function refusalBody(violations: readonly ResponsesViolation[]): string | undefined {
   const first = violations[0];
   if (first === undefined) return undefined;
-  return JSON.stringify({ error: { message: first.message, type: 'invalid_request_error', param: 'input', code: null } });
+  return JSON.stringify({ error: { message: first.message, type: 'invalid_request_error', param: first.param ?? 'input', code: first.code ?? null } });
+}
+
+/** A call's `arguments` and a custom call's `input`: strings, the arguments a JSON object's text. */
+function fieldViolations(items: readonly Item[]): ResponsesViolation[] {
+  const out: ResponsesViolation[] = [];
+  for (const [i, item] of items.entries()) {
+    const type = typeOf(item);
+    const field = type === 'function_call' ? 'arguments' : type === 'custom_tool_call' ? 'input' : undefined;
+    if (field === undefined) continue;
+    const value = item[field];
+    const param = `input[${i}].${field}`;
+    const rule = field === 'arguments' ? 'arguments' : 'custom_input';
+    if (typeof value !== 'string') {
+      const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `${typeof value === 'object' ? 'an' : 'a'} ${typeof value}`;
+      out.push({ rule, at: `input[${i}]`, message: `Invalid type for '${param}': expected a string, but got ${got} instead.`, param, code: 'invalid_type' });
+    } else if (field === 'arguments' && !isJsonObjectText(value)) {
+      out.push({ rule, at: `input[${i}]`, message: `Invalid '${param}': not the JSON text of an object.`, param, code: 'invalid_value' });
+    }
+  }
+  return out;
+}
+
+function isJsonObjectText(text: string): boolean {
+  try {
+    return isRecord(JSON.parse(text));
+  } catch {
+    return false;
+  }
 }
 
 function pairingViolations(items: readonly Item[]): ResponsesViolation[] {

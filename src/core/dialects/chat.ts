@@ -2,6 +2,7 @@
 import { OPENAI_PARTS, openAiKeyLookup } from './openai-dialect-parts.js';
 import { CHAT_USAGE } from './openai-usage-events.js';
 import { indexChat } from '../openai/chat-index.js';
+import { chatPartSites } from '../openai/part-sites.js';
 import type { ApiDialect } from './dialect.js';
 
 /** Chat Completions: no spans (its pairs are not planned around; docs/openai.md, "Shed mode"). */
@@ -14,4 +15,5 @@ export const CHAT_API: ApiDialect = {
   key: (body, input, sha256) => openAiKeyLookup('chat', indexChat(body), body, input, sha256),
   requestClass: () => undefined,
   usage: CHAT_USAGE,
+  partSites: chatPartSites,
 };

@@ -15,6 +15,7 @@ import type { TooLongRefusal } from '../prompt-too-long.js';
 import type { ToolCall } from '../read-tool-calls.js';
 import type { RequestClass } from '../request-class.js';
 import type { MessageFactsReader } from '../shed/message-facts-type.js';
+import type { PartSiteReader } from '../part-sites.js';
 import type { SseEvent } from '../sse-parser.js';
 import type { ThinkingDropped } from '../thinking/thinking-dropped.js';
 import type { IndexOutcome, TranscriptIndex } from '../transcript-index.js';
@@ -175,4 +176,10 @@ export interface ApiDialect {
    * what no span may take or split. Never throws on a body its `index` accepted.
    */
   readonly messageFacts: MessageFactsReader;
+  /**
+   * Where the deeper cut may take parts besides tool results (core/part-sites.ts): the strings of
+   * its tool calls' inputs and the model's texts. Absent: the API offers none, and its epochs take
+   * tool results only.
+   */
+  readonly partSites?: PartSiteReader;
 }

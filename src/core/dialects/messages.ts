@@ -13,6 +13,7 @@ import type { Sha256 } from '../ports.js';
 import { readPromptTooLong } from '../prompt-too-long.js';
 import { readNewestToolCalls, readToolCalls } from '../read-tool-calls.js';
 import { readMessagesFacts } from '../shed/message-facts.js';
+import { messagesPartSites } from '../part-sites.js';
 import { indexTranscript } from '../transcript-index.js';
 import type { ApiDialect, DialectRequest, KeyInput, KeyLookup, ShapedError, WindowSettings } from './dialect.js';
 import { MESSAGES_USAGE } from './messages-usage.js';
@@ -42,6 +43,7 @@ export const MESSAGES_API: ApiDialect = {
   refaults: detectRefaults,
   firstPrompt: (body, index) => firstPromptExcerpt(body, index),
   modelCalls: assistantMessages,
+  partSites: messagesPartSites,
 };
 
 /**

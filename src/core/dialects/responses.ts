@@ -6,6 +6,7 @@ import { OPENAI_PARTS, openAiKeyLookup } from './openai-dialect-parts.js';
 import { RESPONSES_USAGE } from './openai-usage-events.js';
 import { isCompactionTrigger } from '../openai/remote-compaction.js';
 import { indexResponses } from '../openai/responses-index.js';
+import { responsesPartSites } from '../openai/part-sites.js';
 import type { ApiDialect } from './dialect.js';
 
 /** The Responses API. */
@@ -23,4 +24,5 @@ export const RESPONSES_API: ApiDialect = {
   // A body whose last input item is `compaction_trigger` asks the API to compact (docs/openai.md, "Remote compaction").
   requestClass: (index) => (isCompactionTrigger(index) ? 'compaction' : undefined),
   usage: RESPONSES_USAGE,
+  partSites: responsesPartSites,
 };

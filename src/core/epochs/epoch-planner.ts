@@ -15,6 +15,7 @@ import type { TranscriptIndex } from '../transcript-index.js';
 import type { FrozenItems } from './frozen-items.js';
 import type { CallReader } from './working-set.js';
 import type { MessageFactsReader } from '../shed/message-facts-type.js';
+import type { PartSiteReader } from '../part-sites.js';
 
 /** One request over the threshold, as a planner weighs it. */
 export interface EpochAsk {
@@ -34,6 +35,8 @@ export interface EpochAsk {
   readonly readFacts: MessageFactsReader;
   /** The model calls the body records (the API dialect's `modelCalls`): the burst gate's turns so far. */
   readonly modelCalls: number;
+  /** Where the deeper cut may take parts (the API dialect's `partSites`); absent: tool results only. */
+  readonly readParts?: PartSiteReader;
 }
 
 /** A request the API refused as too long, as a planner weighs it. */
@@ -48,6 +51,7 @@ export interface OverflowAsk {
   readonly readCalls?: CallReader;
   readonly readFacts: MessageFactsReader;
   readonly modelCalls: number;
+  readonly readParts?: PartSiteReader;
   /** The prompt's tokens as the API's error counted them. */
   readonly tokens: number;
   /** The most tokens the retry may carry: the maximum the error named, else the window. */

@@ -5,6 +5,7 @@
  */
 export * from './epoch-planner.js';
 export * from './tool-results/tool-results-latch.js';
+export * from './tool-results/plan-parts.js';
 export * from './spans/spans-latch.js';
 export * from './epoch-applier.js';
 export * from './apply.js';

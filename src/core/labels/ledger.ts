@@ -2,7 +2,7 @@
  * The ledger: one row per block an epoch considered, with its checksum, so a block that went
  * missing between the plan and the record is an error (`verify`), not a silence.
  */
-import type { Epoch } from '../epoch-types.js';
+import { isPart, type Epoch } from '../epoch-types.js';
 import { LABELS_POLICY_VERSION, type BlockLabel, type Label, type LedgerRow } from '../label-types.js';
 
 /** Hex digits of the sha256 a ledger row keeps: enough to tell blocks apart, short to read. */
@@ -54,8 +54,10 @@ export function checkEpochLedger(epoch: Epoch): string[] {
   const at = `epoch #${epoch.n}`;
   // Labels are rescue mode's: a shed epoch freezes a span of messages, with its own policy.
   if (epoch.mode !== undefined && epoch.mode !== 'rescue') return [];
+  // Labels and the ledger are the tool results'; the deeper cut's parts carry none (the record check says so).
+  const results = epoch.blocks.filter((b) => !isPart(b));
   if (epoch.policy.version < LABELS_POLICY_VERSION) {
-    return epoch.blocks.filter((b) => b.label !== undefined).map((b) => `${at} ordinal ${b.ordinal}: a label in a version ${epoch.policy.version} epoch`);
+    return results.filter((b) => b.label !== undefined).map((b) => `${at} ordinal ${b.ordinal}: a label in a version ${epoch.policy.version} epoch`);
   }
   if (epoch.ledger === undefined) return [`${at}: no ledger (policy version ${epoch.policy.version} keeps one)`];
   const problems: string[] = [];
@@ -65,7 +67,7 @@ export function checkEpochLedger(epoch: Epoch): string[] {
     rows.set(row.ordinal, row);
   }
   const frozen = new Set<number>();
-  for (const block of epoch.blocks) {
+  for (const block of results) {
     frozen.add(block.ordinal);
     const where = `${at} ordinal ${block.ordinal}`;
     const row = rows.get(block.ordinal);

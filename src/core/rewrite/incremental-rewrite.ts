@@ -18,7 +18,7 @@
 import { appliedOf, applyEpochs, applyIndexed, judgeThinkingOf, noneApplied, passthroughOf, thinkingOf, type IndexedApply } from '../epochs/apply.js';
 import { checkIndexedRewrite } from '../epochs/tool-results/check-tool-results.js';
 import { TOOL_RESULTS, type BlockVerdict, type RewriteOptions, type RewriteOutcome, type SkippedBlock } from '../epochs/tool-results/tool-results.js';
-import type { FrozenBlock } from '../epoch-types.js';
+import { isPart, type FrozenBlock } from '../epoch-types.js';
 import type { IncrementalIndex } from './incremental-index.js';
 import { createMemo, memoServes, type RewriteMemo } from './rewrite-memo.js';
 import { applySplicesAfter, planSplices } from '../splices.js';
@@ -115,9 +115,11 @@ function rewriteFromMemo(
   let prefixChanged = false;
   // A block in the shared prefix keeps its verdict: its bytes are the memo's. Only whether its
   // files exist can change; if that changes a verdict, the memo's output prefix is not ours.
+  // A part of the deeper cut lies in the prefix when its message does (its place names it).
+  const inPrefix = (b: FrozenBlock): boolean => (isPart(b) ? b.messageIndex < messageCount : b.ordinal < sharedResults);
   const reuse = (i: number): BlockVerdict | undefined => {
     const block = frozen[i]!;
-    if (!(block.ordinal < sharedResults)) return undefined;
+    if (!inPrefix(block)) return undefined;
     const was = memo.verdicts[i]!;
     if (was !== 'stubbed' && was !== 'file_missing') return was;
     const now: BlockVerdict = options.isAvailable === undefined || options.isAvailable(block) ? 'stubbed' : 'file_missing';
@@ -144,7 +146,7 @@ function rewriteFromMemo(
   const from = resumeOffset(index, messageCount);
   const splices = planSplices(
     [
-      ...judged.applied.filter((s) => s.ordinal >= sharedResults).map((s) => s.splice),
+      ...judged.applied.filter((s) => (s.at === undefined ? s.ordinal >= sharedResults : s.at.messageIndex >= messageCount)).map((s) => s.splice),
       ...thinking.splices.filter((t) => t.messageIndex >= messageCount).map((t) => t.splice),
     ],
     body.length,

@@ -5,6 +5,8 @@
  */
 import type { TranscriptIndex } from '../transcript-index.js';
 import type { GateInput } from '../break-even.js';
+import type { FrozenBlock } from '../epoch-types.js';
+import { partPlaceOf, type PlacedBlock } from '../part-place.js';
 
 /** What the estimate needs besides the body's index. */
 export interface GateEstimate {
@@ -42,10 +44,12 @@ export function shedGateInput(index: TranscriptIndex, span: { readonly first: nu
  */
 export function rescueGateInput(
   index: TranscriptIndex,
-  added: ReadonlyArray<{ readonly ordinal: number; readonly jsonBytes: number }>,
+  added: ReadonlyArray<Pick<FrozenBlock, 'ordinal' | 'jsonBytes'> & PlacedBlock>,
   estimate: GateEstimate,
 ): GateInput {
-  const firstChanged = Math.min(...added.map((b) => index.toolResults[b.ordinal]?.content.start ?? index.messagesSpan.end));
+  // A part of the deeper cut changes its own block; a tool result, its content.
+  const startOf = (b: (typeof added)[number]): number => partPlaceOf(b, index)?.start ?? index.toolResults[b.ordinal]?.content.start ?? index.messagesSpan.end;
+  const firstChanged = Math.min(...added.map(startOf));
   const suffixBytes = Math.max(0, index.messagesSpan.end - firstChanged);
   const droppedBytes = added.reduce((sum, b) => sum + b.jsonBytes, 0) - estimate.stubBytes;
   const input = {

@@ -11,6 +11,7 @@ import type { TranscriptIndex } from '../transcript-index.js';
 import type { BlockPosition } from './list-thinking.js';
 import { freezeThinking, planThinking } from './plan-thinking.js';
 import { runsPrefixCheck } from './prefix-check-models.js';
+import { partPlaceOf } from '../part-place.js';
 
 /** The body a latch planned on, for the thinking blocks after its edit. */
 export interface ThinkingSource {
@@ -58,13 +59,20 @@ export function firstChangeOf(epoch: Epoch, index: TranscriptIndex): BlockPositi
   if (epoch.span !== undefined) return { messageIndex: epoch.span.last + 1, blockIndex: 0 };
   let first: BlockPosition | undefined;
   for (const block of epoch.blocks) {
-    const at = index.toolResults[block.ordinal];
+    const at = changeOf(block, index);
     if (at === undefined) continue;
-    if (first === undefined || at.messageIndex < first.messageIndex || (at.messageIndex === first.messageIndex && at.blockIndex + 1 < first.blockIndex)) {
-      first = { messageIndex: at.messageIndex, blockIndex: at.blockIndex + 1 };
-    }
+    if (first === undefined || at.messageIndex < first.messageIndex || (at.messageIndex === first.messageIndex && at.blockIndex < first.blockIndex)) first = at;
   }
   return first;
+}
+
+// Just after a stubbed tool_result, or after a part's own block (a tool input's call, a text).
+function changeOf(block: Epoch['blocks'][number], index: TranscriptIndex): BlockPosition | undefined {
+  const place = partPlaceOf(block, index);
+  if (place !== undefined) return { messageIndex: place.messageIndex, blockIndex: place.blockIndex };
+  if (block.part !== undefined) return undefined;
+  const at = index.toolResults[block.ordinal];
+  return at === undefined ? undefined : { messageIndex: at.messageIndex, blockIndex: at.blockIndex + 1 };
 }
 
 /** What a `prefix_check` correction epoch is planned from. */

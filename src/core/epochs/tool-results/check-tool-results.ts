@@ -9,10 +9,14 @@ import type { Splice } from '../../splices.js';
 import { indexResumable, type ResumableIndex, type TranscriptIndex } from '../../transcript-index.js';
 import { checkOutsideMessages } from '../check-outside.js';
 
-/** A spliced tool_result: its ordinal and the splice that replaced its content. */
+/**
+ * A spliced block: a tool_result's ordinal and the splice that replaced its content, or a part of
+ * the deeper cut's (`at`: its message and block) and the splice that replaced its string.
+ */
 export interface StubbedBlock {
   readonly ordinal: number;
   readonly splice: Splice;
+  readonly at?: { readonly messageIndex: number; readonly blockIndex: number };
 }
 
 /** The output's own index when the output passes (a memo keeps it), else what failed. */
@@ -81,10 +85,31 @@ export function checkIndexedRewrite(
 ): string | undefined {
   const outside = checkOutsideMessages(input, before, output, after);
   if (outside !== undefined) return outside;
-  return checkMessages(before, after, from.message, removed) ?? checkToolResults(before, after, output, stubbed, from.toolResult);
+  const results = stubbed.filter((s) => s.at === undefined);
+  const parts = partSplicesByMessage(stubbed);
+  return checkMessages({ input, output }, before, after, from.message, removed, parts) ?? checkToolResults(before, after, output, results, from.toolResult);
 }
 
-function checkMessages(before: TranscriptIndex, after: TranscriptIndex, first: number, removed: RemovedBlocks): string | undefined {
+/** The parts' splices, by the message they lie in. */
+function partSplicesByMessage(stubbed: readonly StubbedBlock[]): Map<number, Splice[]> {
+  const byMessage = new Map<number, Splice[]>();
+  for (const s of stubbed) {
+    if (s.at === undefined) continue;
+    const list = byMessage.get(s.at.messageIndex) ?? [];
+    list.push(s.splice);
+    byMessage.set(s.at.messageIndex, list);
+  }
+  return byMessage;
+}
+
+function checkMessages(
+  bodies: { readonly input: Uint8Array; readonly output: Uint8Array },
+  before: TranscriptIndex,
+  after: TranscriptIndex,
+  first: number,
+  removed: RemovedBlocks,
+  parts: ReadonlyMap<number, readonly Splice[]>,
+): string | undefined {
   if (after.messages.length !== before.messages.length) return 'message count changed';
   for (const m of removed.keys()) if (m < first) return `thinking removed from message ${m}, before the checked part`;
   for (let m = first; m < before.messages.length; m++) {
@@ -98,12 +123,17 @@ function checkMessages(before: TranscriptIndex, after: TranscriptIndex, first: n
       return `message ${m} changed shape`;
     }
     if (now.content.kind === 'array' && now.blocks.length === 0 && was.blocks.length > 0) return `message ${m} lost all its content`;
+    const spliced = parts.get(m) ?? [];
     for (const [k, block] of kept.entries()) {
       const nowBlock = now.blocks[k]!;
       if (nowBlock.type !== block.type || nowBlock.id !== block.id) return `message ${m} block ${k} changed`;
-      // Only tool_result content may change; every other block (thinking and its signature
-      // included) must keep its exact length, and lies wholly outside every splice.
-      if (block.type !== 'tool_result' && nowBlock.end - nowBlock.start !== block.end - block.start) {
+      // Only tool_result content and the deeper cut's strings may change; every other block
+      // (thinking and its signature included) must keep its exact length, and lies wholly outside
+      // every splice. A block holding a part's string is its old bytes with exactly that stub in.
+      const inside = spliced.filter((s) => s.start >= block.start && s.end <= block.end);
+      if (inside.length > 0) {
+        if (!holdsSplices(bodies, block, nowBlock, inside)) return `message ${m} block ${k} (${block.type}) is not its bytes with its stubs`;
+      } else if (block.type !== 'tool_result' && nowBlock.end - nowBlock.start !== block.end - block.start) {
         return `message ${m} block ${k} (${block.type}) changed length`;
       }
     }
@@ -135,4 +165,26 @@ function checkToolResults(
     }
   }
   return undefined;
+}
+
+/** Whether the output's block is the input's with exactly `splices` (in it, sorted or not) applied. */
+function holdsSplices(
+  bodies: { readonly input: Uint8Array; readonly output: Uint8Array },
+  was: { readonly start: number; readonly end: number },
+  now: { readonly start: number; readonly end: number },
+  splices: readonly Splice[],
+): boolean {
+  const { input, output } = bodies;
+  let i = was.start;
+  let o = now.start;
+  for (const s of [...splices].sort((a, b) => a.start - b.start)) {
+    if (s.start < i) return false;
+    const kept = s.start - i;
+    if (!bytesEqual(input.subarray(i, s.start), output.subarray(o, o + kept))) return false;
+    o += kept;
+    if (!bytesEqual(s.bytes, output.subarray(o, o + s.bytes.length))) return false;
+    o += s.bytes.length;
+    i = s.end;
+  }
+  return now.end - o === was.end - i && bytesEqual(input.subarray(i, was.end), output.subarray(o, now.end));
 }

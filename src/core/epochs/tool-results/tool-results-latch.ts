@@ -4,8 +4,9 @@
  * its elided file. Labels (docs/labels.md), the classifier and `--gate` are steps of this kind
  * only; the engine takes them (rescue/kinds/tool-results/tool-results-steps.ts) and hands their outcome back here.
  */
+import { blockKeys, blockKeyOf } from '../../block-key.js';
 import type { EpochTake } from '../../epoch-take.js';
-import type { ElisionPolicy, FrozenBlock } from '../../epoch-types.js';
+import { isPart, type ElisionPolicy, type FrozenBlock } from '../../epoch-types.js';
 import { encodeJsonString } from '../../json-string.js';
 import { freezeLabelled } from '../../labels/freeze-labelled.js';
 import { LABELS_POLICY_VERSION, type BlockLabel } from '../../label-types.js';
@@ -20,6 +21,7 @@ import { renderStub } from '../../stub.js';
 import type { EpochAsk, EpochPlanner, OverflowAsk } from '../epoch-planner.js';
 import { bytesWithBlocks, pressedReading } from '../request-tokens.js';
 import { workingSetOfAsk, workingSetOrdinals } from '../working-set.js';
+import { planParts, type PartsPlanInput } from './plan-parts.js';
 
 /** What a tool-result epoch freezes: the blocks it adds and, from policy version 3, their labels. */
 export interface ToolResultsChoice {
@@ -33,6 +35,8 @@ export interface ToolResultsSettings {
   readonly policy: ElisionPolicy;
   readonly elidedDir: string;
   readonly sha256: Sha256;
+  /** ctxshed's `restore` tool is offered: a part's stub names it as the way back (a tool result's label does). */
+  readonly restoreTool?: boolean;
 }
 
 /** The tool-result kind, with `takeBlocks` for a take on blocks the caller found (sizes only, or a memo's). */
@@ -51,7 +55,8 @@ export function toolResultsLatch(settings: ToolResultsSettings): ToolResultsLatc
     const nearWindow = fullnessOf(reading) >= GATE_CEILING;
     const keep = nearWindow ? new Set<number>() : workingSetOrdinals(ask.index, workingSetOfAsk(ask));
     const all = blocks();
-    const plan = keep.size === 0 ? all : all.filter((b) => !keep.has(b.ordinal));
+    // The working set is answers: tool results. A part is never one.
+    const plan = keep.size === 0 ? all : all.filter((b) => isPart(b) || !keep.has(b.ordinal));
     const kept = all.length - plan.length;
     return {
       kind: 'blocks',
@@ -62,13 +67,31 @@ export function toolResultsLatch(settings: ToolResultsSettings): ToolResultsLatc
       ...(kept > 0 ? { keptByWorkingSet: kept } : {}),
     };
   };
+  // Tool results first, then the deeper cut's parts (plan-parts.ts), when the policy takes any.
+  const planOf = (ask: EpochAsk | OverflowAsk): PlannedBlock[] => [
+    ...planElision(ask.body, ask.index, policy, sha256, { elidedDir }),
+    ...planParts({ ...partsInput(ask, settings) }, sha256),
+  ];
   return {
     kind: 'tool_results',
     takeBlocks,
-    take: (ask) => takeBlocks(ask, () => planElision(ask.body, ask.index, policy, sha256, { elidedDir })),
+    take: (ask) => takeBlocks(ask, () => planOf(ask)),
     chosen: (decision) => ({ added: decision.added }),
-    takeOnOverflow: (ask) => overflowAroundWorkingSet(ask, planElision(ask.body, ask.index, policy, sha256, { elidedDir }), elidedDir),
+    takeOnOverflow: (ask) => overflowAroundWorkingSet(ask, planOf(ask), elidedDir),
     epochOf: (choice, gate) => toolResultsPart(choice, policy, gate),
+  };
+}
+
+/** What the parts' plan reads of an ask and the kind's settings. */
+export function partsInput(ask: EpochAsk | OverflowAsk, settings: ToolResultsSettings): PartsPlanInput {
+  return {
+    body: ask.body,
+    index: ask.index,
+    policy: settings.policy,
+    readSites: ask.readParts,
+    readCalls: ask.readCalls,
+    elidedDir: settings.elidedDir,
+    restoreTool: settings.restoreTool,
   };
 }
 
@@ -83,8 +106,8 @@ export type ToolResultsOverflow = Pick<OverflowAsk, 'tokens' | 'sentBytes'> & {
 
 /** The blocks not yet frozen and the tokens their stubs free, estimated with the refused request's tokens per byte. */
 export function toolResultsOverflowTake(input: ToolResultsOverflow): OverflowTake<ToolResultsChoice> {
-  const frozen = new Set(input.frozen.map((b) => b.ordinal));
-  const added = input.plan.filter((b) => !frozen.has(b.ordinal));
+  const frozen = blockKeys(input.frozen);
+  const added = input.plan.filter((b) => !frozen.has(blockKeyOf(b)));
   if (added.length === 0) return { kind: 'none' };
   const tokensPerByte = input.sentBytes > 0 ? input.tokens / input.sentBytes : DEFAULT_TOKENS_PER_BYTE;
   // Only the content value changes: the block's JSON goes, its stub's JSON comes.
@@ -101,31 +124,50 @@ function overflowAroundWorkingSet(ask: OverflowAsk, plan: readonly PlannedBlock[
   const frozen = ask.items.tool_results;
   const all = toolResultsOverflowTake({ ...ask, frozen, plan, elidedDir });
   if (keep.size === 0) return all;
-  const around = toolResultsOverflowTake({ ...ask, frozen, plan: plan.filter((b) => !keep.has(b.ordinal)), elidedDir });
+  const around = toolResultsOverflowTake({ ...ask, frozen, plan: plan.filter((b) => isPart(b) || !keep.has(b.ordinal)), elidedDir });
   if (around.kind === 'some' && ask.tokens - around.freedTokens <= ask.limit) return around;
   return all;
 }
 
-/** The epoch's blocks, policy and ledger, and a file for each frozen block (a block kept has no stub to name one). */
+/**
+ * The epoch's blocks, policy and ledger, and a file for each frozen block (a block kept has no stub
+ * to name one). Tool results are labelled (docs/labels.md); the deeper cut's parts carry no label
+ * and no ledger row: their stubs say what they are (core/part-stub.ts). The policy records the
+ * deeper cut it planned with, when it had one.
+ */
 function toolResultsPart(choice: ToolResultsChoice, policy: ElisionPolicy, gate: GateDecision | undefined): ToolResultsPart {
-  const labelled = choice.labels === undefined ? undefined : freezeLabelled(choice.added, choice.labels);
-  const blocks: FrozenBlock[] = labelled?.blocks ?? choice.added.map(freezeBlock);
+  const results = choice.added.filter((b) => !isPart(b));
+  const parts = choice.added.filter(isPart).map(freezePart);
+  const labelled = choice.labels === undefined ? undefined : freezeLabelled(results, choice.labels);
+  const blocks: FrozenBlock[] = [...(labelled?.blocks ?? results.map(freezeBlock)), ...parts];
   const version = labelled === undefined ? POLICY_VERSION : LABELS_POLICY_VERSION;
-  const frozen = new Set(blocks.map((b) => b.ordinal));
+  const frozen = blockKeys(blocks);
   const files: PlannedFile[] = [];
   for (const block of choice.added) {
-    if (!frozen.has(block.ordinal)) continue;
+    if (!frozen.has(blockKeyOf(block))) continue;
     files.push({ sha256: block.sha256, bytes: block.text, ext: 'txt' });
     if (block.rawSha256 !== undefined && block.raw !== undefined) files.push({ sha256: block.rawSha256, bytes: block.raw, ext: 'json' });
   }
   return {
     kind: 'tool_results',
-    policy: { name: POLICY_NAME, version, keepRecent: policy.keepRecent, minBytes: policy.minBytes },
+    policy: {
+      name: POLICY_NAME,
+      version,
+      keepRecent: policy.keepRecent,
+      minBytes: policy.minBytes,
+      ...(policy.deep === undefined ? {} : { deep: policy.deep }),
+    },
     blocks,
     ...(gate === undefined ? {} : { gate }),
     ...(labelled === undefined ? {} : { ledger: labelled.ledger }),
     files,
   };
+}
+
+/** A planned part as the record keeps it: every field but its text and exact bytes. */
+function freezePart(block: PlannedBlock): FrozenBlock {
+  const { text: _text, raw: _raw, ...frozen } = block;
+  return frozen;
 }
 
 const UTF8 = new TextEncoder();

@@ -3,22 +3,25 @@
  * checked to be still the block the epoch froze, and its `content` value replaced by a stub
  * (docs/core.md, "The rewrite"). apply.ts runs the rest.
  */
-import type { FrozenBlock } from '../../epoch-types.js';
+import { isPart, type FrozenBlock, type FrozenPart } from '../../epoch-types.js';
 import { encodeJsonString } from '../../json-string.js';
 import type { BlockSkipReason } from '../../passthrough-reasons.js';
+import { locatePart, partStubToken } from '../../part-value.js';
+import { valueAtPath } from '../../json-paths.js';
 import { renderStub } from '../../stub.js';
 import type { ToolResultInfo, TranscriptIndex } from '../../transcript-index.js';
 import { applyEpochs, type EpochOutcome } from '../apply.js';
 import { checkOutput, checkRewrite, type StubbedBlock } from './check-tool-results.js';
 import type { EpochApplier, ItemOptions, JudgedItems } from '../epoch-applier.js';
 import { findStubs, type FoundStub } from '../inflate.js';
-import { judgeItems } from '../judge-items.js';
+import { judgeItems, type Taken } from '../judge-items.js';
 import { cachedStubs } from '../stub-cache.js';
 
-/** A frozen block left alone in this request, and why. */
+/** A frozen block left alone in this request, and why (a part of the deeper cut says which part). */
 export interface SkippedBlock {
   readonly ordinal: number;
   readonly reason: BlockSkipReason;
+  readonly part?: FrozenBlock['part'];
 }
 
 /** What one frozen block came to in a request: stubbed, or left alone and why. */
@@ -56,14 +59,66 @@ function judgeBlocks(
   return judgeItems(
     frozen,
     'stubbed',
-    (block, i) => reuse?.(i) ?? checkFrozenBlock(body, index.toolResults[block.ordinal], block, options) ?? 'stubbed',
+    (block, i) =>
+      reuse?.(i) ??
+      (isPart(block) ? checkFrozenPart(body, index, block, options) : checkFrozenBlock(body, index.toolResults[block.ordinal], block, options)) ??
+      'stubbed',
     (block) => {
+      if (isPart(block)) return takePart(body, index, block, options.elidedDir);
       const { content } = index.toolResults[block.ordinal]!;
       const splice = { start: content.start, end: content.end, bytes: stubToken(block, options.elidedDir) };
       return { applied: { ordinal: block.ordinal, splice }, splice, bytes: block.bytes, messages: 0 };
     },
-    (block, reason) => ({ ordinal: block.ordinal, reason }),
+    (block, reason) => (isPart(block) ? { ordinal: block.ordinal, reason, part: block.part } : { ordinal: block.ordinal, reason }),
   );
+}
+
+/** A frozen part still holding the bytes its epoch froze, with its files: `undefined`; else why it stays. */
+function checkFrozenPart(body: Uint8Array, index: TranscriptIndex, part: FrozenPart, options: RewriteOptions): BlockSkipReason | undefined {
+  const at = locatePart(body, index, part, options.sha256);
+  if (typeof at === 'string') return at;
+  const block = index.messages[part.messageIndex]!.blocks[part.blockIndex]!;
+  LOCATED.set(part, { start: block.start, end: block.end, value: at });
+  return options.isAvailable !== undefined && !options.isAvailable(part) ? 'file_missing' : undefined;
+}
+
+/**
+ * Where each part's string was last found, with its block's span. A part judged `stubbed` in the
+ * same judging has just been found there; one whose verdict an incremental rewrite reused lies in
+ * a prefix whose bytes are those of the request it was found in (and its splice there is the
+ * memo's output's, not made again: incremental-rewrite.ts). Either way the scan is not repeated.
+ */
+const LOCATED = new WeakMap<FrozenPart, { readonly start: number; readonly end: number; readonly value: { start: number; end: number } }>();
+
+const PART_TOKENS = new WeakMap<FrozenPart, { readonly dir: string; readonly bytes: Uint8Array }>();
+
+/**
+ * The stub token of a part, remembered per part as a tool result's is (stub-cache.ts): a part whose
+ * value is JSON text is made from the body's bytes, the same wherever its sha256 matched.
+ */
+function partTokenOf(body: Uint8Array, value: { start: number; end: number }, part: FrozenPart, dir: string): Uint8Array {
+  const known = PART_TOKENS.get(part);
+  if (known !== undefined && known.dir === dir) return known.bytes;
+  const bytes = partStubToken(body, value, part, dir);
+  if (bytes === undefined) throw new Error(`part ${part.part} ${part.ordinal}: its JSON text does not hold the strings it froze`);
+  PART_TOKENS.set(part, { dir, bytes });
+  return bytes;
+}
+
+/** A part judged `stubbed` (its bytes checked, or those of a prefix already checked): its splice. */
+function takePart(body: Uint8Array, index: TranscriptIndex, part: FrozenPart, elidedDir: string): Taken<StubbedBlock> {
+  const block = index.messages[part.messageIndex]!.blocks[part.blockIndex]!;
+  const known = LOCATED.get(part);
+  const value = known !== undefined && known.start === block.start && known.end === block.end ? known.value : valueAtPath(body, block.start, part.path);
+  if (value === undefined) throw new Error(`part ${part.part} ${part.ordinal}: its string is gone`);
+  const bytes = partTokenOf(body, value, part, elidedDir);
+  const splice = { start: value.start, end: value.end, bytes };
+  return {
+    applied: { ordinal: part.ordinal, splice, at: { messageIndex: part.messageIndex, blockIndex: part.blockIndex } },
+    splice,
+    bytes: part.bytes,
+    messages: 0,
+  };
 }
 
 function checkFrozenBlock(body: Uint8Array, target: ToolResultInfo | undefined, block: FrozenBlock, options: RewriteOptions): BlockSkipReason | undefined {

@@ -41,5 +41,10 @@ function applyToolResults(deps: ApplyDeps, ask: KindApplyAsk, snap: FrozenItems)
 
 /** The tool-result kind's planner, set as the engine is. */
 export function toolResultsOf(ctx: LatchContext): ToolResultsLatch {
-  return toolResultsLatch({ policy: ctx.settings.rescue.policy, elidedDir: stubDirsOf(ctx.table.store.stubDirs, ctx.settings).elidedDir, sha256: sha256Hex });
+  return toolResultsLatch({
+    policy: ctx.settings.rescue.policy,
+    elidedDir: stubDirsOf(ctx.table.store.stubDirs, ctx.settings).elidedDir,
+    sha256: sha256Hex,
+    restoreTool: ctx.settings.stubs.restoreTool,
+  });
 }

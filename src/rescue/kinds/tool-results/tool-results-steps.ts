@@ -6,6 +6,12 @@
  */
 import {
   asksOneHourCache,
+  blockKeyOf,
+  blockKeys,
+  eligibleParts,
+  type EligiblePart,
+  isPart,
+  partsInput,
   encodeJsonString,
   findEligible,
   freezeLabelled,
@@ -61,17 +67,19 @@ export type LatchedOnSizes = Extract<EpochDecision<DecidedBlock>, { readonly kin
  */
 export function takeOnSizes(ctx: LatchContext, planner: ToolResultsLatch, ask: EpochAsk, eligibility: EligibilitySlot): EpochTake<DecidedBlock> {
   return planner.takeBlocks<DecidedBlock>(ask, () => {
-    const eligible = findEligible(
-      ask.body,
-      ask.index,
-      ctx.settings.rescue.policy,
-      { elidedDir: stubDirsOf(ctx.table.store.stubDirs, ctx.settings).elidedDir },
-      eligibility.memo,
-      commonPrefixLength,
-    );
+    const { elidedDir } = stubDirsOf(ctx.table.store.stubDirs, ctx.settings);
+    const eligible = findEligible(ask.body, ask.index, ctx.settings.rescue.policy, { elidedDir }, eligibility.memo, commonPrefixLength);
     eligibility.keep(eligible.memo);
-    return eligible.blocks;
+    // The deeper cut's parts, by the same rules as the hashed plan's (plan-parts.ts), unhashed.
+    const parts = eligibleParts(partsInput(ask, { policy: ctx.settings.rescue.policy, elidedDir, sha256: sha256Hex }));
+    return parts.length === 0 ? eligible.blocks : [...eligible.blocks, ...parts.map(decidedOf)];
   });
+}
+
+/** What the decision reads of an eligible part: its name and size. */
+function decidedOf(part: EligiblePart): DecidedBlock {
+  const { ordinal, bytes, part: kind, messageIndex, blockIndex, path } = part;
+  return { ordinal, bytes, part: kind, messageIndex, blockIndex, path };
 }
 
 /**
@@ -90,8 +98,17 @@ export async function afterDecision(
   const { body, index, reading } = ask;
   const { decision, thresholds } = decided;
   const added = hashedOf(planner, ask, decision.added);
-  // Labels are decided once, here, and frozen with the epoch (docs/labels.md).
-  let labels = labelBlocks({ body, index, candidates: added, sha256: sha256Hex, restoreTool: ctx.settings.stubs.restoreTool, readCalls: request.api.calls });
+  // Labels are decided once, here, and frozen with the epoch (docs/labels.md); the deeper cut's
+  // parts carry none (their stubs say what they are).
+  const results = added.filter((b) => !isPart(b));
+  let labels = labelBlocks({
+    body,
+    index,
+    candidates: results,
+    sha256: sha256Hex,
+    restoreTool: ctx.settings.stubs.restoreTool,
+    readCalls: request.api.calls,
+  });
   let classifier: ClassifierReport | undefined;
   const by = (): { classifier?: ClassifierReport } => (classifier === undefined ? {} : { classifier });
   // The classifier speaks its API to the proxy's upstream: a conversation of another API keeps the local rules' labels.
@@ -101,7 +118,7 @@ export async function afterDecision(
       key: request.entry.key,
       body,
       index,
-      added,
+      added: results,
       labels,
       headers: request.headers,
       model: index.model ?? '',
@@ -122,9 +139,9 @@ export async function afterDecision(
 
 /** The decided blocks as the hashed plan has them (the same blocks: properties/eligible-blocks.test.ts). */
 function hashedOf(planner: ToolResultsLatch, ask: EpochAsk, decided: readonly DecidedBlock[]): PlannedBlock[] {
-  const ordinals = new Set(decided.map((b) => b.ordinal));
+  const keys = blockKeys(decided);
   const take = planner.take(ask);
-  return take.kind === 'blocks' ? take.plan.filter((b) => ordinals.has(b.ordinal)) : [];
+  return take.kind === 'blocks' ? take.plan.filter((b) => keys.has(blockKeyOf(b))) : [];
 }
 
 /** The hold `labels_kept` when the blocks the classifier did not keep would free too little. */
@@ -135,7 +152,9 @@ function labelsKept(
   added: readonly PlannedBlock[],
   labels: ToolResultsChoice['labels'] & {},
 ): EpochDecision<DecidedBlock> | undefined {
-  const unkept = added.filter((_, i) => labels[i]?.label !== 'keep');
+  // Labels are the tool results' (in their order); the deeper cut's parts are never kept.
+  const results = added.filter((b) => !isPart(b));
+  const unkept = [...results.filter((_, i) => labels[i]?.label !== 'keep'), ...added.filter(isPart)];
   const weighed = weighAdded(reading, thresholds, [], unkept, minGainFraction);
   if (weighed.kind === 'enough') return undefined;
   const freed = weighed.kind === 'nothing_new' ? 0 : weighed.estimatedTokensFreed;
@@ -145,9 +164,13 @@ function labelsKept(
 function rescueGate(ctx: LatchContext, ask: EpochAsk, added: readonly PlannedBlock[], labels: ToolResultsChoice['labels'] & {}): GateInput {
   const { body, index, reading } = ask;
   const encoder = new TextEncoder();
-  // The epoch as it will be frozen: labelled stubs, and no block the classifier kept.
-  const { blocks } = freezeLabelled(added, labels);
-  const stubbed = new Set(blocks.map((b) => b.ordinal));
+  // The epoch as it will be frozen: labelled stubs, no block the classifier kept, and the parts.
+  const labelled = freezeLabelled(
+    added.filter((b) => !isPart(b)),
+    labels,
+  );
+  const blocks = [...labelled.blocks, ...added.filter(isPart)];
+  const stubbed = blockKeys(blocks);
   const stubBytes = blocks.reduce(
     (sum, b) => sum + encodeJsonString(encoder.encode(renderStub(b, stubDirsOf(ctx.table.store.stubDirs, ctx.settings).elidedDir))).length,
     0,
@@ -155,7 +178,7 @@ function rescueGate(ctx: LatchContext, ask: EpochAsk, added: readonly PlannedBlo
   const { horizon } = ctx.settings.latch;
   return rescueGateInput(
     index,
-    added.filter((b) => stubbed.has(b.ordinal)),
+    added.filter((b) => stubbed.has(blockKeyOf(b))),
     {
       tokensPerByte: tokensPerByteOf(reading),
       stubBytes,
