@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   applyInflate,
   CHAT_API,
+  checkRewrite,
   findPartStubs,
   findStubs,
   MESSAGES_API,
@@ -13,6 +14,7 @@ import {
   restoredContent,
   RESPONSES_API,
   rewriteRequest,
+  TOOL_RESULTS,
 } from '../../../../src/core/index.js';
 import { fromUtf8, sha256, utf8 } from '../../bodies.js';
 import { chatDeepBody, DEEP_POLICY, messagesDeepBody, responsesDeepBody } from '../../deep-bodies.js';
@@ -121,5 +123,28 @@ describe('the deeper cut in a rewrite', () => {
     // Assert
     expect(changed.skipped).toEqual([{ ordinal: 0, reason: 'hash_mismatch', part: 'assistant_text' }]);
     expect(missing.skipped).toEqual([{ ordinal: 4, reason: 'file_missing', part: 'tool_input' }]);
+  });
+});
+
+describe('the output check of a rewrite with parts', () => {
+  it('should pass the output, and fail it when a byte of a part’s block outside its stub changed, or a stub is not the one put there', () => {
+    // Arrange
+    const body = messagesDeepBody();
+    const plan = planned(MESSAGES_API, body);
+    const outcome = rewriteRequest(body, frozenOf(plan), { elidedDir: DIR, sha256 });
+    if (outcome.kind !== 'applied') throw new Error(outcome.reason);
+    const index = indexed(MESSAGES_API, body);
+    const judged = TOOL_RESULTS.judge(body, index, frozenOf(plan), { elidedDir: DIR, sha256 });
+    const tamper = (from: string, to: string): Uint8Array => utf8(fromUtf8(outcome.body).replace(from, to));
+
+    // Act
+    const passes = checkRewrite(body, index, outcome.body, judged.applied);
+    const pathChanged = checkRewrite(body, index, tamper('"file_path":"/p/a.ts","content"', '"file_path":"/p/b.ts","content"'), judged.applied);
+    const stubChanged = checkRewrite(body, index, tamper('the content of Write', 'the contents of Write'), judged.applied);
+
+    // Assert
+    expect(passes).toBeUndefined();
+    expect(pathChanged).toMatch(/message 1 block 2 \(tool_use\) is not its bytes with its stubs/);
+    expect(stubChanged).toMatch(/message 1 block 2 \(tool_use\) is not its bytes with its stubs/);
   });
 });
