@@ -1,14 +1,28 @@
 /**
- * Test-only crash injection. `crashPoint(name)` kills this process with SIGKILL when the
- * environment variable CTXSHED_TEST_CRASH_AT equals `name`, and does nothing otherwise. Only the
- * reliability tests (test/reliability/crash-points.test.ts) set that variable; see
- * docs/reliability.md for the named points.
+ * Where a test may kill this process mid-step (docs/reliability.md, "Crash points"): one port, as
+ * the clock is one. A normal build installs none, so every point does nothing and no environment
+ * variable is read. The crash-point test starts the CLI through its own entry
+ * (test/support/crash-cli.ts), which installs a port that names one point before the CLI runs.
  */
-export function crashPoint(name: string): void {
-  if (process.env['CTXSHED_TEST_CRASH_AT'] === name) process.kill(process.pid, 'SIGKILL');
+
+/** Which named point, if any, should kill the process. */
+export interface CrashPort {
+  armed(name: string): boolean;
 }
 
-/** Whether CTXSHED_TEST_CRASH_AT names `name`: for a point that must do something before it dies. */
+let port: CrashPort | undefined;
+
+/** Installs the port; only a test's entry calls it, before anything else runs. */
+export function installCrashPort(crashes: CrashPort): void {
+  port = crashes;
+}
+
+/** Kills this process with SIGKILL when the installed port arms `name`; nothing otherwise. */
+export function crashPoint(name: string): void {
+  if (crashArmed(name)) process.kill(process.pid, 'SIGKILL');
+}
+
+/** Whether the installed port arms `name`: for a point that must do something before it dies. */
 export function crashArmed(name: string): boolean {
-  return process.env['CTXSHED_TEST_CRASH_AT'] === name;
+  return port?.armed(name) === true;
 }

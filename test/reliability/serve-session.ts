@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { startMessagesApi, type MessagesApi } from '../../src/scripted/messages-api.js';
 import { ScriptedClient } from '../../src/scripted/client.js';
-import { CLI_PATH, type CliResult } from '../support/cli-process.js';
+import { CLI_PATH, CRASH_CLI_PATH, type CliResult } from '../support/cli-process.js';
 import { tempStateDir } from '../support/test-proxy.js';
 
 export interface Served {
@@ -17,10 +17,14 @@ export interface Served {
   stop(): Promise<CliResult>;
 }
 
-/** Like test/support's startServe, but with extra environment variables (crash points). */
+/**
+ * Like test/support's startServe, but with extra environment variables; one that names a crash
+ * point (`CTXSHED_TEST_CRASH_AT`) starts the CLI through the entry that arms it (crash-cli.ts).
+ */
 export function serve(args: readonly string[], env: Record<string, string> = {}): Promise<Served> {
+  const entry = env['CTXSHED_TEST_CRASH_AT'] === undefined ? CLI_PATH : CRASH_CLI_PATH;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_PATH, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [entry, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     const exited = new Promise<CliResult>((done) => child.on('close', (code, signal) => done({ code, signal, stdout, stderr })));

@@ -4,6 +4,9 @@ import { fileURLToPath } from 'node:url';
 
 export const CLI_PATH = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
 
+/** The same CLI with crash points armed by `CTXSHED_TEST_CRASH_AT` (crash-cli.ts): the product's entry never reads it. */
+export const CRASH_CLI_PATH = fileURLToPath(new URL('../../dist/test/support/crash-cli.js', import.meta.url));
+
 export interface CliResult {
   code: number | null;
   signal: NodeJS.Signals | null;
