@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerDialectForTest, type Usage } from '../src/core/index.js';
+import { registerDialect, type Usage } from '../src/core/index.js';
 import { engineSettingsOf, EpochEngine, type EngineRequest, type EngineSettings } from '../src/rescue/index.js';
 import { inflateFromState } from '../src/state/inflate-from-state.js';
 import type { StateDir } from '../src/state/layout.js';
@@ -47,7 +47,7 @@ let root = '';
 let unregister: () => void = () => undefined;
 beforeAll(async () => {
   root = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-log-engine-'));
-  unregister = registerDialectForTest(LOG_API);
+  unregister = registerDialect(LOG_API);
 });
 afterAll(async () => {
   unregister();

@@ -203,7 +203,7 @@ export {
   type ModelRoute,
   modelRouteOf,
   readsFullness,
-  registerDialectForTest,
+  registerDialect,
   RESPONSES_API,
   type ShapedError,
   toMessagesUsage,

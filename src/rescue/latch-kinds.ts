@@ -39,9 +39,6 @@ export function latchKinds(): readonly LatchKind[] {
   return KINDS;
 }
 
-/** `registerKind`, by the name the tests of a kind of their own call it. */
-export const registerKindForTest = registerKind;
-
 /**
  * The kind a conversation latches: its first epoch's, else the one the engine's `--mode` names; an API that cannot
  * carry it gets the first kind that it can.

@@ -1,12 +1,12 @@
 /**
  * A dialect added from docs/adding-a-dialect.md alone: one file (log-dialect.ts) and one registry
- * line (`registerDialectForTest`). Its requests go through the engine as any API's do: the same
+ * line (`registerDialect`). Its requests go through the engine as any API's do: the same
  * transcript gives the same bytes, a grown one keeps its prefix, the stubs inflate back, and its
  * usage and errors are read and written in its own words.
  */
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dialectOf, dialectOfTarget, modelRouteOf, readsFullness, registerDialectForTest, type Usage } from '../../src/core/index.js';
+import { dialectOf, dialectOfTarget, modelRouteOf, readsFullness, registerDialect, type Usage } from '../../src/core/index.js';
 import { errorShapeOf, shapedErrorBody } from '../../src/proxy/api-error.js';
 import { createUsageTap } from '../../src/proxy/usage-tap.js';
 import { engineSettingsOf, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
@@ -39,7 +39,7 @@ let state: StateDir;
 let engine: EpochEngine;
 
 beforeEach(async () => {
-  unregister = registerDialectForTest(LOG_API);
+  unregister = registerDialect(LOG_API);
   state = await openStateDir(await tempStateDir('ctxshed-log-dialect-'));
   engine = new EpochEngine(state, SETTINGS, { now: () => new Date('2026-02-03T04:05:06.000Z') });
 });
@@ -67,7 +67,7 @@ describe('a test dialect in the registry', () => {
 
     expect(modelRouteOf('POST', '/v1/log')).toBeUndefined();
     expect(readsFullness('log')).toBe(false);
-    unregister = registerDialectForTest(LOG_API);
+    unregister = registerDialect(LOG_API);
   });
 
   it("should have the usage tap read a response's usage by the dialect's reader", async () => {

@@ -4,7 +4,7 @@
  * and whose route is `POST /v1/log`; it answers JSON `{"turn": ..., "usage": {"context_tokens": N}}`, or SSE
  * ending in a `log.done` event with that usage, and refuses a body over the window with a 400 `too long: N`. Each turn is a message whose one block is itself; a `tool`
  * turn is a tool result, its `text` value what a stub replaces. Nothing in src/ knows it: the test
- * registers it with `registerDialectForTest`.
+ * registers it with `registerDialect`.
  */
 import {
   detectShellRefaults,

@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { elidedTextPath, registerDialectForTest } from '../../src/core/index.js';
+import { elidedTextPath, registerDialect } from '../../src/core/index.js';
 import { postRaw, type RawResponse } from '../../src/scripted/post-raw.js';
 import { restoreText } from '../../src/restore/restore-text.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
@@ -22,7 +22,7 @@ import { startLogUpstream, tokensOf, type LogUpstream } from '../dialect/log-ups
 
 const cleanups: Array<() => Promise<void> | void> = [];
 beforeEach(() => {
-  cleanups.push(registerDialectForTest(LOG_API));
+  cleanups.push(registerDialect(LOG_API));
 });
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();

@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FrozenSpan, TranscriptIndex } from '../../../src/core/index.js';
-import { registerKindForTest } from '../../../src/rescue/latch-kinds.js';
+import { registerKind } from '../../../src/rescue/latch-kinds.js';
 import { engineSettingsOf, type EngineSettings } from '../../../src/rescue/index.js';
 import { checkSameBytesFromFreshEngine, messagesRequest, runThroughEngine } from '../../../properties/support/engine-run.js';
 import { conversationArb } from '../../../properties/arbitraries/index.js';
@@ -21,7 +21,7 @@ const _request = messagesRequest;
 
 let unregister: () => void;
 beforeAll(() => {
-  unregister = registerKindForTest(NARROW_SPANS_KIND);
+  unregister = registerKind(NARROW_SPANS_KIND);
 });
 afterAll(() => unregister());
 

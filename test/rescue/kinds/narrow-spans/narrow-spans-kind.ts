@@ -1,7 +1,7 @@
 /**
  * A small kind for the registry's test (docs/adding-a-kind.md): spans of whole messages, planned
  * with no recent window at all (whatever `--mode shed`'s policy says), applied as the span kind's
- * stubs. Its whole record is this file; it is registered by `registerKindForTest`, not by a line in
+ * stubs. Its whole record is this file; it is registered by `registerKind`, not by a line in
  * src/rescue/latch-kinds.ts.
  */
 import { fixedRecentBudget, spansLatch } from '../../../../src/core/index.js';
