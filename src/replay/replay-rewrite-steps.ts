@@ -1,8 +1,8 @@
 /** The two strategies of a session replay that rewrite each request afresh (replay-step.ts): per-request rewriting and server-side clearing. */
 import { sha256Hex } from '../state/sha256-hex.js';
-import { clearToolUses } from './clear-tool-uses.js';
+import { ClearingMemo, clearToolUses } from './clear-tool-uses.js';
+import { PerRequestRewriter } from './per-request-rewriter.js';
 import { BodyBuilder } from './request-body.js';
-import { rewriteEveryRequest } from './rewrite-every-request.js';
 import { countPassthrough, prefixThinkingOf, type SessionRun } from './session-run.js';
 import { byWindow, settle } from './settle-strategy.js';
 import type { StepFrame } from './step-frame.js';
@@ -12,8 +12,7 @@ import type { StepFrame } from './step-frame.js';
  * request whose set differs from `lastKey` rewrote the cached prefix.
  */
 export function replayPerRequest(run: SessionRun, frame: StepFrame, lastKey: string): string {
-  const { options } = run;
-  const every = rewriteEveryRequest(frame.body, options.policy, `${options.stateDir}/elided`, sha256Hex);
+  const every = rewritersOf(run, frame.conversation.id).perRequest.rewrite(frame.body);
   if (every.reason !== undefined && every.reason !== 'no_epoch') countPassthrough(run, `perRequest:${every.reason}`);
   const key = [...every.stubbed.keys()].join(',');
   const thinkingInvalid = invalidThinking(run, frame, 'perRequest', every.stubbed);
@@ -25,13 +24,35 @@ export function replayPerRequest(run: SessionRun, frame: StepFrame, lastKey: str
 /** Server-side clearing: decided on the full prompt the client sends. Returns the cleared set's key, as above. */
 export function replayClearing(run: SessionRun, frame: StepFrame, lastKey: string): string {
   const originalTokens = frame.prefix + frame.tokensPerByte * frame.region.length;
-  const clearing = clearToolUses(frame.request.messages, originalTokens);
-  const clearedBody = clearing.cleared.size === 0 ? frame.body : new BodyBuilder().build(frame.sentModel, clearing.messages);
+  const state = rewritersOf(run, frame.conversation.id);
+  const clearing = clearToolUses(frame.request.messages, originalTokens, state.clearingMemo);
+  const clearedBody = clearing.cleared.size === 0 ? frame.body : state.clearingBuilder.build(frame.sentModel, clearing.messages);
   const key = [...clearing.cleared.keys()].join(',');
   const thinkingInvalid = invalidThinking(run, frame, 'clearToolUses', clearing.cleared);
   settle(run, frame, { strategy: 'clearToolUses', sent: clearedBody, epochHere: key !== lastKey, outcome: byWindow(run, frame, clearedBody), thinkingInvalid });
   for (const [id, bytes] of clearing.cleared) run.tallies.clearToolUses.addShed(`${frame.conversation.id}/${id}`, bytes);
   return key;
+}
+
+/** What the two rewriting strategies keep of a conversation between its requests, made on its first. */
+export interface ConversationRewriters {
+  readonly perRequest: PerRequestRewriter;
+  readonly clearingMemo: ClearingMemo;
+  /** Clearing's own builder: its bodies share their prefix with its last one, not with the client's. */
+  readonly clearingBuilder: BodyBuilder;
+}
+
+function rewritersOf(run: SessionRun, conversation: string): ConversationRewriters {
+  let rewriters = run.rewriters.get(conversation);
+  if (rewriters === undefined) {
+    rewriters = {
+      perRequest: new PerRequestRewriter(run.options.policy, `${run.options.stateDir}/elided`, sha256Hex),
+      clearingMemo: new ClearingMemo(),
+      clearingBuilder: new BodyBuilder(),
+    };
+    run.rewriters.set(conversation, rewriters);
+  }
+  return rewriters;
 }
 
 /**

@@ -15,6 +15,7 @@ import type { ReplayOptions } from './replay-options.js';
 import { ReplayRefaults } from './replay-refaults.js';
 import { RescueReplay } from './rescue-replay.js';
 import { RunwayCounter } from './runway.js';
+import type { ConversationRewriters } from './replay-rewrite-steps.js';
 import { PrefixThinking } from './prefix-thinking.js';
 import { ShedAccount } from './shed-account.js';
 import { STRATEGIES, StrategyTally, type StrategyName } from './strategy-tally.js';
@@ -74,6 +75,8 @@ export interface SessionRun {
   readonly workingSets: Record<'rescue' | 'shed', WorkingSetTally>;
   /** `--prefix-check`: the rewriting strategies' thinking blocks against the check, per conversation (prefix-thinking.ts). */
   readonly prefixThinking: Map<string, Record<'perRequest' | 'clearToolUses', PrefixThinking>>;
+  /** What per-request rewriting and clearing keep of each conversation (replay-rewrite-steps.ts). */
+  readonly rewriters: Map<string, ConversationRewriters>;
 }
 
 /** A conversation's prefix-check trackers for the rewriting strategies, opened on its first request. */
@@ -132,6 +135,7 @@ export async function openSessionRun(
     ttls: new Map(conversations.map((c) => [c.id, conversationTtls(c.requests.map((r) => r.usage))])),
     workingSets: { rescue: new WorkingSetTally(), shed: new WorkingSetTally() },
     prefixThinking: new Map(),
+    rewriters: new Map(),
   };
 }
 

@@ -7,7 +7,7 @@
  */
 import { fitSessionModel } from './fit-session-model.js';
 import type { RebuiltConversation } from './rebuild-conversations.js';
-import { BodyBuilder, cacheRegion } from './request-body.js';
+import { BodyBuilder, cacheRegionLength } from './request-body.js';
 
 /** The conversations with every estimated request's prompt re-estimated from its bytes. */
 export function reestimateUsage(conversations: readonly RebuiltConversation[]): RebuiltConversation[] {
@@ -20,7 +20,7 @@ export function reestimateUsage(conversations: readonly RebuiltConversation[]): 
     const prefix = model.prefixTokens.get(c.id) ?? 0;
     const requests = c.requests.map((r) => {
       if (r.estimated !== true) return r;
-      const prompt = Math.round(prefix + model.tokensPerByte * cacheRegion(builder.build(r.model, r.messages)).length);
+      const prompt = Math.round(prefix + model.tokensPerByte * cacheRegionLength(builder.build(r.model, r.messages)));
       return { ...r, usage: { ...r.usage, cacheRead: Math.max(0, prompt - r.usage.input - r.usage.cacheWrite) } };
     });
     return { ...c, requests };
