@@ -3,7 +3,6 @@
  * sessions, in window and in money; with `--ttl`, the cache-TTL back-test over them instead.
  */
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { LATCH_AT_CHOICES, type LatchAt } from '../core/index.js';
@@ -15,12 +14,13 @@ import { renderHtml } from '../replay/render-html.js';
 import { FIGURE_WINDOWS, renderFigures } from '../replay/render-figures.js';
 import { renderTable } from '../replay/render-table.js';
 import { renderWholeFigures, WHOLE_FIGURE_WINDOWS, wholeFigureRows } from '../replay/render-whole-figures.js';
-import { type ReplayOptions, replaySession, replayWholeSession } from '../replay/replay-session.js';
-import { withWholeSession, type WholeSessionReport } from '../replay/whole-session-figures.js';
+import type { JobOptions } from '../replay/replay-job.js';
 import { CliError } from './cli-error.js';
 import { autoCompactWindowOf, DEFAULT_RESCUE_PCT, RESCUE_TOKENS_DESCRIPTION } from './proxy-options.js';
 import { writeStdout } from './read-input.js';
 import { errorText } from '../errors.js';
+import { ReplayProgress } from './replay-progress.js';
+import { replayRuns } from './replay-runs.js';
 import { runTtlBacktest } from './replay-ttl.js';
 import { tuningOf, tuningParts, withTuningOptions, type TuningArgs } from './replay-tuning.js';
 
@@ -150,9 +150,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       const windows = args.figureWindows ?? [...WHOLE_FIGURE_WINDOWS];
       for (const w of windows)
         if (!(Number.isInteger(w) && w >= 1000)) throw new CliError(`--figure-windows takes whole numbers of at least 1000, not ${w}`, 2);
-      const runs = [];
-      for (const window of windows) runs.push({ window, reports: await replayAll(sessions, { ...args, window }) });
-      const rows = wholeFigureRows(runs);
+      const rows = wholeFigureRows(await replayAtWindows(sessions, args, windows));
       const command = figuresCommand(args, windows).replace('--figures', '--whole-figures');
       await writeStdout(args.json ? `${JSON.stringify({ command, rows }, null, 2)}\n` : renderWholeFigures(rows, command));
       return;
@@ -162,12 +160,10 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       const windows = args.figureWindows ?? [...FIGURE_WINDOWS];
       for (const w of windows)
         if (!(Number.isInteger(w) && w >= 1000)) throw new CliError(`--figure-windows takes whole numbers of at least 1000, not ${w}`, 2);
-      const runs = [];
-      for (const window of windows) runs.push({ window, reports: await replayAll(sessions, { ...args, window }) });
-      await writeStdout(renderFigures(runs, figuresCommand(args, windows)));
+      await writeStdout(renderFigures(await replayAtWindows(sessions, args, windows), figuresCommand(args, windows)));
       return;
     }
-    const reports = await replayAll(sessions, args);
+    const [reports = []] = await replayRuns(sessions, [replayOptions(args)], new ReplayProgress(process.stderr));
     if (args.html !== undefined) {
       await fs.writeFile(args.html, renderHtml(reports));
       // On stderr: stdout may be the JSON a script reads.
@@ -202,41 +198,24 @@ function figuresCommand(args: ReplayArgs, windows: readonly number[]): string {
 type ReplayArgsUsed = TuningArgs &
   Pick<ReplayArgs, 'rescuePct' | 'rescueTokens' | 'keepRecent' | 'minBytes' | 'window' | 'horizon' | 'prefixCheck' | 'latchAt' | 'priceAs'>;
 
-/** Replays every session up to its first compaction and whole (stitched), each over fresh state directories removed after. */
-async function replayAll(sessions: Awaited<ReturnType<typeof readSessions>>, args: ReplayArgsUsed): Promise<WholeSessionReport[]> {
-  const reports: WholeSessionReport[] = [];
-  for (const session of sessions) {
-    if (session.conversations.length === 0) continue;
-    const report = await withStateDirs((dirs) => replaySession(session.file, session.conversations, replayOptions(args, dirs)));
-    const whole = await withStateDirs((dirs) =>
-      replayWholeSession(session.file, session.stitched.conversations, replayOptions(args, dirs), report.compactionPoint),
-    );
-    const estimated = session.stitched.conversations.reduce((n, c) => n + c.requests.filter((r) => r.estimated === true).length, 0);
-    reports.push({ ...withWholeSession(report, whole, { compactions: session.stitched.boundaries.length, estimated }), skippedLines: session.skippedLines });
-  }
-  return reports;
+/** Every session replayed at each window (each run's reports beside its window). */
+async function replayAtWindows(sessions: Awaited<ReturnType<typeof readSessions>>, args: ReplayArgsUsed, windows: readonly number[]) {
+  const runs = await replayRuns(
+    sessions,
+    windows.map((window) => replayOptions({ ...args, window })),
+    new ReplayProgress(process.stderr),
+  );
+  return windows.map((window, i) => ({ window, reports: runs[i] ?? [] }));
 }
 
-/** Runs a replay over two fresh state directories (rescue's and shed's), removed after: replays never touch the user's real one. */
-async function withStateDirs<T>(run: (dirs: { stateDir: string; shedStateDir: string }) => Promise<T>): Promise<T> {
-  const stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-replay-'));
-  const shedStateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-replay-shed-'));
-  try {
-    return await run({ stateDir, shedStateDir });
-  } finally {
-    await fs.rm(stateDir, { recursive: true, force: true });
-    await fs.rm(shedStateDir, { recursive: true, force: true });
-  }
-}
-
-function replayOptions(args: ReplayArgsUsed, dirs: { stateDir: string; shedStateDir: string }): ReplayOptions {
+/** The replay's options as the arguments give them (each job makes its own state directories: src/replay/replay-job.ts). */
+function replayOptions(args: ReplayArgsUsed): JobOptions {
   return {
     threshold: args.rescuePct / 100,
     ...(args.rescueTokens === undefined ? {} : { rescueTokens: args.rescueTokens }),
     policy: { keepRecent: args.keepRecent, minBytes: args.minBytes },
     ...(args.window === undefined ? {} : { window: args.window }),
     ...(args.horizon === undefined ? {} : { horizon: args.horizon }),
-    ...dirs,
     ...(args.prefixCheck ? { prefixCheck: true } : {}),
     ...(args.latchAt === undefined ? {} : { latchAt: args.latchAt }),
     ...(args.priceAs === undefined ? {} : { priceAs: args.priceAs }),

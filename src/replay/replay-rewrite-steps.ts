@@ -1,8 +1,6 @@
 /** The two strategies of a session replay that rewrite each request afresh (replay-step.ts): per-request rewriting and server-side clearing. */
-import { sha256Hex } from '../state/sha256-hex.js';
-import { ClearingMemo, clearToolUses } from './clear-tool-uses.js';
-import { PerRequestRewriter } from './per-request-rewriter.js';
-import { BodyBuilder } from './request-body.js';
+import { clearToolUses } from './clear-tool-uses.js';
+import { type ConversationRewriters, openRewriters } from './conversation-rewriters.js';
 import { countPassthrough, prefixThinkingOf, type SessionRun } from './session-run.js';
 import { byWindow, settle } from './settle-strategy.js';
 import type { StepFrame } from './step-frame.js';
@@ -34,22 +32,11 @@ export function replayClearing(run: SessionRun, frame: StepFrame, lastKey: strin
   return key;
 }
 
-/** What the two rewriting strategies keep of a conversation between its requests, made on its first. */
-export interface ConversationRewriters {
-  readonly perRequest: PerRequestRewriter;
-  readonly clearingMemo: ClearingMemo;
-  /** Clearing's own builder: its bodies share their prefix with its last one, not with the client's. */
-  readonly clearingBuilder: BodyBuilder;
-}
-
+/** A conversation's rewriters, opened on its first request. */
 function rewritersOf(run: SessionRun, conversation: string): ConversationRewriters {
   let rewriters = run.rewriters.get(conversation);
   if (rewriters === undefined) {
-    rewriters = {
-      perRequest: new PerRequestRewriter(run.options.policy, `${run.options.stateDir}/elided`, sha256Hex),
-      clearingMemo: new ClearingMemo(),
-      clearingBuilder: new BodyBuilder(),
-    };
+    rewriters = openRewriters(run.options.policy, `${run.options.stateDir}/elided`);
     run.rewriters.set(conversation, rewriters);
   }
   return rewriters;

@@ -20,8 +20,16 @@ export type { MissTally } from './miss-counter.js';
 export { PREFIX_CHECK_STAND_IN, type ReplayOptions } from './replay-options.js';
 export { COST_BASIS, type Calibration, type SessionReport } from './session-report.js';
 
+/** Told after each request replayed: long replays show their progress by it. */
+export type OnStep = () => void;
+
 /** Replays a session's conversations up to its first compaction; the recorded session is also priced whole, as the baseline. */
-export async function replaySession(file: string, conversations: readonly RebuiltConversation[], options: ReplayOptions): Promise<SessionReport> {
+export async function replaySession(
+  file: string,
+  conversations: readonly RebuiltConversation[],
+  options: ReplayOptions,
+  onStep: OnStep = () => {},
+): Promise<SessionReport> {
   const run = await openSessionRun(conversations, options);
   const allSteps = inTimeOrder(conversations);
   let replayed = 0;
@@ -33,6 +41,7 @@ export async function replaySession(file: string, conversations: readonly Rebuil
     } else {
       priceRecordedTail(run, step);
     }
+    onStep();
   }
   return assembleSessionReport(file, conversations, run, { replayed, afterCompaction: allSteps.length - replayed });
 }
@@ -47,11 +56,15 @@ export async function replayWholeSession(
   stitched: readonly RebuiltConversation[],
   options: ReplayOptions,
   point: CompactionPoint,
+  onStep: OnStep = () => {},
 ): Promise<SessionReport> {
   const conversations = reestimateUsage(stitched);
   const { recorded: _cut, ...uncut } = point;
   const run = await openSessionRun(conversations, options, { point: uncut });
   const steps = inTimeOrder(conversations).filter((step) => !isCompactionCall(step));
-  for (const step of steps) await replayStep(run, step);
+  for (const step of steps) {
+    await replayStep(run, step);
+    onStep();
+  }
   return assembleSessionReport(file, conversations, run, { replayed: steps.length, afterCompaction: 0 });
 }

@@ -15,7 +15,7 @@ import type { ReplayOptions } from './replay-options.js';
 import { ReplayRefaults } from './replay-refaults.js';
 import { RescueReplay } from './rescue-replay.js';
 import { RunwayCounter } from './runway.js';
-import type { ConversationRewriters } from './replay-rewrite-steps.js';
+import type { ConversationRewriters } from './conversation-rewriters.js';
 import { PrefixThinking } from './prefix-thinking.js';
 import { ShedAccount } from './shed-account.js';
 import { STRATEGIES, StrategyTally, type StrategyName } from './strategy-tally.js';
@@ -97,9 +97,8 @@ export async function openSessionRun(
   const window = contextWindowFor(options.window, undefined);
   const builders = new Map(conversations.map((c) => [c.id, new BodyBuilder()]));
   const hasMain = conversations.some((c) => c.kind === 'main');
-  // Transcripts carry no beta header: the session ran at the default window (1M sessions are rare).
   // A stitched session has no boundary left: its point is the recorded session's, with no cut.
-  const point = whole?.point ?? findCompactionPoint(conversations, window, DEFAULT_CONTEXT_WINDOW, options.autoCompactWindow);
+  const point = whole?.point ?? compactionPointFor(conversations, options);
   const tallies = Object.fromEntries(STRATEGIES.map((s) => [s, new StrategyTally()])) as Record<StrategyName, StrategyTally>;
   tallies.shed.perEpoch = true;
   const { rescue, shed } = await openEngines(options, window);
@@ -137,6 +136,18 @@ export async function openSessionRun(
     prefixThinking: new Map(),
     rewriters: new Map(),
   };
+}
+
+/**
+ * Where the client compacts a session replayed with `options` (compaction-point.ts), from its
+ * conversations as recorded: the point a whole-session replay of the same session runs at.
+ */
+export function compactionPointFor(
+  conversations: readonly RebuiltConversation[],
+  options: Pick<ReplayOptions, 'window' | 'autoCompactWindow'>,
+): CompactionPoint {
+  // Transcripts carry no beta header: the session ran at the default window (1M sessions are rare).
+  return findCompactionPoint(conversations, contextWindowFor(options.window, undefined), DEFAULT_CONTEXT_WINDOW, options.autoCompactWindow);
 }
 
 /** The rescue engine and shed mode's, each on its own state directory, with the replay's settings. */
