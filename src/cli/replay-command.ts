@@ -3,6 +3,7 @@
  * sessions, in window and in money; with `--ttl`, the cache-TTL back-test over them instead.
  */
 import fs from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { LATCH_AT_CHOICES, type LatchAt } from '../core/index.js';
@@ -15,6 +16,7 @@ import { FIGURE_WINDOWS, renderFigures } from '../replay/render-figures.js';
 import { renderTable } from '../replay/render-table.js';
 import { renderWholeFigures, WHOLE_FIGURE_WINDOWS, wholeFigureRows } from '../replay/render-whole-figures.js';
 import type { JobOptions } from '../replay/replay-job.js';
+import { ReplayPool } from '../replay/replay-pool.js';
 import { CliError } from './cli-error.js';
 import { autoCompactWindowOf, DEFAULT_RESCUE_PCT, RESCUE_TOKENS_DESCRIPTION } from './proxy-options.js';
 import { writeStdout } from './read-input.js';
@@ -134,6 +136,8 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
     tuningOf(args);
     if (args.priceAs !== undefined && priceOf(args.priceAs) === undefined)
       throw new CliError(`--price-as: no price for ${JSON.stringify(args.priceAs)}; the table knows ${PRICED_MODELS.join(', ')}`, 2);
+    // The workers load while this thread reads the sessions; one core stays this thread's.
+    const pool = ReplayPool.open(availableParallelism() - 1);
     const read = await readSessions(transcripts, (message) => process.stderr.write(`ctxshed: skipped ${message}\n`)).catch((error: unknown) => {
       // Not a transcript, or no such path: the arguments' fault (exit 2); anything else is I/O (exit 1).
       if (error instanceof TranscriptInputError) throw new CliError(error.message, 2);
@@ -150,7 +154,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       const windows = args.figureWindows ?? [...WHOLE_FIGURE_WINDOWS];
       for (const w of windows)
         if (!(Number.isInteger(w) && w >= 1000)) throw new CliError(`--figure-windows takes whole numbers of at least 1000, not ${w}`, 2);
-      const rows = wholeFigureRows(await replayAtWindows(sessions, args, windows));
+      const rows = wholeFigureRows(await replayAtWindows(sessions, args, windows, pool));
       const command = figuresCommand(args, windows).replace('--figures', '--whole-figures');
       await writeStdout(args.json ? `${JSON.stringify({ command, rows }, null, 2)}\n` : renderWholeFigures(rows, command));
       return;
@@ -160,10 +164,10 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       const windows = args.figureWindows ?? [...FIGURE_WINDOWS];
       for (const w of windows)
         if (!(Number.isInteger(w) && w >= 1000)) throw new CliError(`--figure-windows takes whole numbers of at least 1000, not ${w}`, 2);
-      await writeStdout(renderFigures(await replayAtWindows(sessions, args, windows), figuresCommand(args, windows)));
+      await writeStdout(renderFigures(await replayAtWindows(sessions, args, windows, pool), figuresCommand(args, windows)));
       return;
     }
-    const [reports = []] = await replayRuns(sessions, [replayOptions(args)], new ReplayProgress(process.stderr));
+    const [reports = []] = await replayRuns(sessions, [replayOptions(args)], pool, new ReplayProgress(process.stderr));
     if (args.html !== undefined) {
       await fs.writeFile(args.html, renderHtml(reports));
       // On stderr: stdout may be the JSON a script reads.
@@ -199,10 +203,11 @@ type ReplayArgsUsed = TuningArgs &
   Pick<ReplayArgs, 'rescuePct' | 'rescueTokens' | 'keepRecent' | 'minBytes' | 'window' | 'horizon' | 'prefixCheck' | 'latchAt' | 'priceAs'>;
 
 /** Every session replayed at each window (each run's reports beside its window). */
-async function replayAtWindows(sessions: Awaited<ReturnType<typeof readSessions>>, args: ReplayArgsUsed, windows: readonly number[]) {
+async function replayAtWindows(sessions: Awaited<ReturnType<typeof readSessions>>, args: ReplayArgsUsed, windows: readonly number[], pool: ReplayPool) {
   const runs = await replayRuns(
     sessions,
     windows.map((window) => replayOptions({ ...args, window })),
+    pool,
     new ReplayProgress(process.stderr),
   );
   return windows.map((window, i) => ({ window, reports: runs[i] ?? [] }));

@@ -4,15 +4,19 @@
  * all of them as one list of jobs on the replay pool (src/replay/replay-pool.ts), then each session's
  * two reports joined into one. Progress goes to `progress` as the jobs run.
  */
-import { availableParallelism } from 'node:os';
 import type { SessionInput } from '../replay/read-sessions.js';
 import { jobSize, type JobOptions, type ReplayJob } from '../replay/replay-job.js';
-import { runReplayJobs } from '../replay/replay-pool.js';
+import type { ReplayPool } from '../replay/replay-pool.js';
 import { withWholeSession, type WholeSessionReport } from '../replay/whole-session-figures.js';
 import type { ReplayProgress } from './replay-progress.js';
 
-/** The reports of every session with requests, for each options set, in the order given. */
-export async function replayRuns(sessions: readonly SessionInput[], runs: readonly JobOptions[], progress?: ReplayProgress): Promise<WholeSessionReport[][]> {
+/** The reports of every session with requests, for each options set, in the order given, replayed on `pool`. */
+export async function replayRuns(
+  sessions: readonly SessionInput[],
+  runs: readonly JobOptions[],
+  pool: ReplayPool,
+  progress?: ReplayProgress,
+): Promise<WholeSessionReport[][]> {
   const replayed = sessions.filter((s) => s.conversations.length > 0);
   const jobs: ReplayJob[] = runs.flatMap((options) =>
     replayed.flatMap((s) => [
@@ -21,10 +25,12 @@ export async function replayRuns(sessions: readonly SessionInput[], runs: readon
     ]),
   );
   progress?.start(jobs.map((job, i) => jobSize(job, replayed[Math.floor(i / 2) % replayed.length]!)));
-  const reports = await runReplayJobs(jobs, {
-    workers: availableParallelism(),
-    ...(progress === undefined ? {} : { onStep: (job: number) => progress.step(job), onDone: (job: number) => progress.done(job) }),
-  }).finally(() => progress?.finish());
+  const reports = await pool
+    .run(jobs, {
+      sessions: new Map(replayed.map((s) => [s.file, s])),
+      ...(progress === undefined ? {} : { onStep: (job: number) => progress.step(job), onDone: (job: number) => progress.done(job) }),
+    })
+    .finally(() => progress?.finish());
   return runs.map((_, r) =>
     replayed.map((session, s) => {
       const at = (r * replayed.length + s) * 2;

@@ -31,9 +31,12 @@ export function jobSize(job: ReplayJob, session: SessionInput): number {
   return session.stitched.conversations.reduce((n, c) => n + (isCompactionConversation(c) ? 0 : c.requests.length), 0);
 }
 
-/** Runs one job. A session that is not a transcript throws (read-sessions.ts `TranscriptInputError`). */
-export async function runReplayJob(job: ReplayJob, onStep: OnStep = () => {}): Promise<SessionReport> {
-  const session = await readSession(job.file);
+/**
+ * Runs one job, on `read` when the session was read already (else it reads `job.file`). A session
+ * that is not a transcript throws (read-sessions.ts `TranscriptInputError`).
+ */
+export async function runReplayJob(job: ReplayJob, onStep: OnStep = () => {}, read?: SessionInput): Promise<SessionReport> {
+  const session = read ?? (await readSession(job.file));
   return withStateDirs(async (dirs) => {
     const options: ReplayOptions = { ...job.options, ...dirs };
     if (job.basis === 'firstCompaction') return replaySession(session.file, session.conversations, options, onStep);

@@ -12,9 +12,10 @@ import { priceRecordedTail } from './recorded-tail.js';
 import type { ReplayOptions } from './replay-options.js';
 import { replayStep } from './replay-step.js';
 import type { SessionReport } from './session-report.js';
-import { openSessionRun } from './session-run.js';
+import { closeSessionRun, openSessionRun } from './session-run.js';
 import { inTimeOrder, isCompactionCall, isPriced } from './session-steps.js';
-import { reestimateUsage } from './whole-session.js';
+import type { BodyBuilder } from './request-body.js';
+import { reestimateWithModel } from './whole-session.js';
 
 export type { MissTally } from './miss-counter.js';
 export { PREFIX_CHECK_STAND_IN, type ReplayOptions } from './replay-options.js';
@@ -34,14 +35,18 @@ export async function replaySession(
   const allSteps = inTimeOrder(conversations);
   let replayed = 0;
   // One request at a time, in the session's order: each strategy's cache and engine carry state from the last.
-  for (const step of allSteps) {
-    if (isPriced(step, run.point)) {
-      await replayStep(run, step);
-      replayed++;
-    } else {
-      priceRecordedTail(run, step);
+  try {
+    for (const step of allSteps) {
+      if (isPriced(step, run.point)) {
+        await replayStep(run, step);
+        replayed++;
+      } else {
+        priceRecordedTail(run, step);
+      }
+      onStep();
     }
-    onStep();
+  } finally {
+    closeSessionRun(run);
   }
   return assembleSessionReport(file, conversations, run, { replayed, afterCompaction: allSteps.length - replayed });
 }
@@ -58,13 +63,19 @@ export async function replayWholeSession(
   point: CompactionPoint,
   onStep: OnStep = () => {},
 ): Promise<SessionReport> {
-  const conversations = reestimateUsage(stitched);
+  // One builder per conversation for the estimate and the replay: each message is encoded once.
+  const builders = new Map<string, BodyBuilder>();
+  const { conversations, model } = reestimateWithModel(stitched, builders);
   const { recorded: _cut, ...uncut } = point;
-  const run = await openSessionRun(conversations, options, { point: uncut });
+  const run = await openSessionRun(conversations, options, { point: uncut }, { builders, ...(model === undefined ? {} : { model }) });
   const steps = inTimeOrder(conversations).filter((step) => !isCompactionCall(step));
-  for (const step of steps) {
-    await replayStep(run, step);
-    onStep();
+  try {
+    for (const step of steps) {
+      await replayStep(run, step);
+      onStep();
+    }
+  } finally {
+    closeSessionRun(run);
   }
   return assembleSessionReport(file, conversations, run, { replayed: steps.length, afterCompaction: 0 });
 }

@@ -81,6 +81,26 @@ export class BodyBuilder {
     return out;
   }
 
+  /**
+   * `cacheRegionLength(this.build(model, messages))` without building the body where it can: when
+   * the client's marker goes on the last block (one with keys of its own), the region is every
+   * message in its kept form, so its length is theirs and the commas between them.
+   */
+  regionLength(model: string, messages: readonly ApiMessage[]): number {
+    const last = messages.at(-1);
+    const lastBlock = last?.content.at(-1);
+    const marked =
+      last !== undefined &&
+      typeof lastBlock === 'object' &&
+      lastBlock !== null &&
+      Object.keys(lastBlock).length > 0 &&
+      markLastMessage({ role: last.role, content: last.content }).edit === 'drop-cache-control';
+    if (!marked) return cacheRegionLength(this.build(model, messages));
+    let length = messages.length - 1;
+    for (const m of messages) length += this.#message(m).length;
+    return length;
+  }
+
   /** How many of `messages`, from the first, are the last body's own (the same objects). */
   #sharedMessages(messages: readonly ApiMessage[]): number {
     const last = this.#last?.messages;

@@ -88,14 +88,18 @@ export function prefixThinkingOf(run: SessionRun, conversation: string): Record<
   return fresh;
 }
 
-/** Opens the replay of a session: fits its model, finds its compaction point, opens both engines. */
+/**
+ * Opens the replay of a session: fits its model (or takes the one `made` fitted on the same
+ * requests, with its builders), finds its compaction point, opens both engines.
+ */
 export async function openSessionRun(
   conversations: readonly RebuiltConversation[],
   options: ReplayOptions,
   whole?: { readonly point: CompactionPoint },
+  made?: { readonly builders: ReadonlyMap<string, BodyBuilder>; readonly model?: TokenModel },
 ): Promise<SessionRun> {
   const window = contextWindowFor(options.window, undefined);
-  const builders = new Map(conversations.map((c) => [c.id, new BodyBuilder()]));
+  const builders = new Map(conversations.map((c) => [c.id, made?.builders.get(c.id) ?? new BodyBuilder()]));
   const hasMain = conversations.some((c) => c.kind === 'main');
   // A stitched session has no boundary left: its point is the recorded session's, with no cut.
   const point = whole?.point ?? compactionPointFor(conversations, options);
@@ -114,7 +118,7 @@ export async function openSessionRun(
       window,
     ),
     builders,
-    model: fitSessionModel(conversations, builders),
+    model: made?.model ?? fitSessionModel(conversations, builders),
     isMain: (c) => !hasMain || c.kind === 'main',
     point,
     runwayOf: runwayConversation(conversations),
@@ -172,6 +176,12 @@ async function openEngines(options: ReplayOptions, window: number): Promise<{ re
     ...(options.horizon === undefined ? {} : { horizon: options.horizon }),
   });
   return { rescue, shed };
+}
+
+/** Ends the replay's use of its engines (their watches on the records). */
+export function closeSessionRun(run: SessionRun): void {
+  run.rescue.close();
+  run.shed.close();
 }
 
 /** Counts one pass-through, hold or skip reason of the replay. */

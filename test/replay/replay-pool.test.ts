@@ -17,15 +17,15 @@ const jobs: ReplayJob[] = ['subagent.jsonl', 'tool_heavy.jsonl', 'short.jsonl'].
 ]);
 
 describe('runReplayJobs', () => {
-  it.skipIf(!fs.existsSync(built))('should give on worker threads the reports the jobs give one by one in this thread, in order', async () => {
+  it.skipIf(!fs.existsSync(built))('should give on worker threads and this one the reports the jobs give one by one in this thread, in order', async () => {
     // Arrange
     const { runReplayJobs } = (await import(built.href)) as Pool;
     const steps: number[] = jobs.map(() => 0);
     const done: number[] = [];
 
     // Act
-    const onThreads = await runReplayJobs(jobs, { workers: 2, onStep: (job) => steps[job]!++, onDone: (job) => done.push(job) });
-    const here = await runReplayJobs(jobs, { workers: 1 });
+    const onThreads = await runReplayJobs(jobs, 2, { onStep: (job) => steps[job]!++, onDone: (job) => done.push(job) });
+    const here = await runReplayJobs(jobs, 0);
 
     // Assert
     expect(onThreads).toEqual(here);
@@ -40,6 +40,6 @@ describe('runReplayJobs', () => {
     const missing: ReplayJob = { file: fixturePath('no-such-session.jsonl'), basis: 'firstCompaction', options };
 
     // Act / Assert
-    await expect(runReplayJobs([jobs[0]!, missing, jobs[1]!], { workers: 2 })).rejects.toThrow('no-such-session.jsonl');
+    await expect(runReplayJobs([jobs[0]!, missing, jobs[1]!], 2)).rejects.toThrow('no-such-session.jsonl');
   });
 });

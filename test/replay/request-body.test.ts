@@ -97,6 +97,13 @@ describe('regionOfBody', () => {
     );
 
     // Act / Assert
+    for (const r of requests) expect(builder.regionLength(r.model, r.messages)).toBe(cacheRegion(builder.build(r.model, r.messages)).length);
+    const unmarked: ApiMessage[] = [
+      { role: 'user', content: [{ type: 'text', text: 'a' }] },
+      { role: 'assistant', content: [{}] },
+    ];
+    expect(builder.regionLength('m', unmarked)).toBe(cacheRegion(builder.build('m', unmarked)).length);
+    expect(builder.regionLength('m', [{ role: 'user', content: [{}] }])).toBe(cacheRegion(builder.build('m', [{ role: 'user', content: [{}] }])).length);
     for (const a of bodies) {
       expect(cacheRegionLength(a)).toBe(cacheRegion(a).length);
       for (const b of bodies) expect(regionStartsWith(regionOfBody(a), regionOfBody(b))).toBe(startsWith(cacheRegion(a), cacheRegion(b)));
