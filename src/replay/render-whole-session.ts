@@ -5,6 +5,7 @@
  * refusals is marked, for the API never billed what it refused. Pure.
  */
 import { costCell } from './cost-cell.js';
+import { htmlTable } from './html-table.js';
 import { STRATEGIES, type StrategyName } from './strategy-tally.js';
 import { fitTable, legendLine, type TextLayout } from './text-layout.js';
 import type { WholeSessionFigure, WholeSessionReport } from './whole-session-figures.js';
@@ -66,14 +67,15 @@ export function wholeSessionIntro(report: WholeSessionReport): string[] {
 
 /** The table as HTML (cells escaped by `escapeText`), its intro and legend around it. */
 export function wholeSessionHtml(report: WholeSessionReport, labels: Record<StrategyName, string>, escapeText: (s: string) => string): string {
-  const head = WHOLE_SESSION_HEADER.map((h) => `<th>${escapeText(h)}</th>`).join('');
-  const rows = wholeSessionRows(report, labels)
-    .map((r) => `<tr>${r.map((cell) => `<td>${escapeText(cell)}</td>`).join('')}</tr>`)
-    .join('');
+  const table = htmlTable({
+    header: WHOLE_SESSION_HEADER.map(escapeText),
+    rows: wholeSessionRows(report, labels).map((r) => r.map(escapeText)),
+    narrow: WHOLE_SESSION_COMPACT.columns,
+  });
   const intro = wholeSessionIntro(report)
     .map((l) => `<p>${escapeText(l)}</p>`)
     .join('');
-  return `<h3>Whole session</h3>${intro}<div class="scroll"><table><tr>${head}</tr>${rows}</table></div><p class="legend-note">${escapeText(WHOLE_SESSION_LEGEND)}</p><h3>Up to the first compaction (the earlier basis)</h3>`;
+  return `<h3>Whole session</h3>${intro}${table}<p class="legend-note">${escapeText(WHOLE_SESSION_LEGEND)}</p><h3>Up to the first compaction (the earlier basis)</h3>`;
 }
 
 /** What each column means (the terminal's legend says those shown). */
