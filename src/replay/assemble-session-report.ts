@@ -1,6 +1,7 @@
 /** The report of a session's replay (replay-session.ts), assembled once every step has run. */
 import { round4 } from './calibration-tally.js';
 import { estimateTarget, finishRunways } from './finish-runways.js';
+import { billOf } from './recorded-bill.js';
 import type { RebuiltConversation } from './rebuild-conversations.js';
 import { COST_BASIS, type SessionReport } from './session-report.js';
 import type { SessionRun } from './session-run.js';
@@ -55,7 +56,9 @@ export function assembleSessionReport(file: string, conversations: readonly Rebu
             costUsd: round4(recordedSummary.costUsd + whole.costUsd),
             cacheWriteTokens: Math.round(recordedSummary.cacheWriteTokens + whole.cacheWriteTokens),
             compactionCalls: { requests: whole.compactionCalls.requests, costUsd: round4(whole.compactionCalls.costUsd) },
+            unpricedModels: [...new Set([...run.unpriced, ...whole.unpriced])].sort(),
           },
+          paid: billOf(conversations, run.options.priceAs),
         }),
   };
 }

@@ -100,10 +100,13 @@ export class PromptCache {
   }
 }
 
-/** The bill for what the provider actually reported (the calibration's reference). */
-export function priceRecorded(model: string, usage: { input: number; cacheRead: number; cacheWrite: number; cacheWrite1h: number; output: number }): number {
+/** The bill for what the provider actually reported (the calibration's reference); `undefined` for a model the price table does not know. */
+export function priceRecorded(
+  model: string,
+  usage: { input: number; cacheRead: number; cacheWrite: number; cacheWrite1h: number; output: number },
+): number | undefined {
   const price = priceOf(model, usage.input + usage.cacheRead + usage.cacheWrite);
-  if (price === undefined) return 0;
+  if (price === undefined) return undefined;
   const write1h = usage.cacheWrite1h;
   return costOf(price, { input: usage.input, cacheRead: usage.cacheRead, write5m: usage.cacheWrite - write1h, write1h, output: usage.output });
 }

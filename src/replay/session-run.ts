@@ -40,6 +40,8 @@ export interface RecordedWhole {
   costUsd: number;
   cacheWriteTokens: number;
   compactionCalls: { requests: number; costUsd: number };
+  /** Models of the requests past the strategies' span (the compaction calls' included) the table does not know. */
+  readonly unpriced: Set<string>;
 }
 
 /** Everything a session's replay keeps between its steps. */
@@ -108,7 +110,7 @@ export async function openSessionRun(
   const { rescue, shed } = await openEngines(options, window);
   return {
     basis: whole === undefined ? 'firstCompaction' : 'wholeSession',
-    recordedWhole: { costUsd: 0, cacheWriteTokens: 0, compactionCalls: { requests: 0, costUsd: 0 } },
+    recordedWhole: { costUsd: 0, cacheWriteTokens: 0, compactionCalls: { requests: 0, costUsd: 0 }, unpriced: new Set() },
     options,
     window,
     // The engine measures against the replay's window, never the recorded model's: the sessions
