@@ -48,6 +48,10 @@ export function assembleSessionReport(file: string, conversations: readonly Rebu
       conversations.reduce((n, c) => n + (run.entries.get(c.id)?.record?.epochs ?? []).reduce((k, e) => k + e.blocks.length, 0), 0),
     ),
     shedRefaults: shedAccount.refaults(),
+    rewriteRefaults: {
+      perRequest: run.rewriteRefaults.perRequest.figure(tallies.perRequest.shed.size),
+      clearToolUses: run.rewriteRefaults.clearToolUses.figure(tallies.clearToolUses.shed.size),
+    },
     workingSet: { rescue: run.workingSets.rescue.figure(), shed: run.workingSets.shed.figure() },
     ...(run.basis === 'wholeSession'
       ? {}

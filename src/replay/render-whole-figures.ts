@@ -7,6 +7,7 @@
  * model's name. Pure.
  */
 import { dollarCell } from './cost-cell.js';
+import type { RefaultFigure } from './replay-refaults.js';
 import type { StrategyName } from './strategy-tally.js';
 import type { WholeSessionReport } from './whole-session-figures.js';
 
@@ -39,6 +40,8 @@ export interface WholeFigureRow {
   readonly refused: number;
   readonly epochs: number;
   readonly thinking: { readonly sent: number; readonly removed: number };
+  /** Blocks the strategy took out that the session read back later, over the whole session; null for the recorded session. */
+  readonly refaults: RefaultFigure | null;
   /** What was paid for the session (its recorded usage billed: recorded-bill.ts), and the models it could not bill. */
   readonly paid: { readonly costUsd: number; readonly unpricedModels: readonly string[] };
   /** The recorded session with its compaction, modelled as the strategies are, and its cost over what was paid. */
@@ -69,6 +72,7 @@ export function wholeFigureRows(runs: ReadonlyArray<{ readonly window: number; r
           refused: w.refused,
           epochs: w.epochs,
           thinking: w.thinking,
+          refaults: w.refaults,
           paid: { costUsd: paid.costUsd, unpricedModels: paid.unpricedModels },
           recorded: { costUsd: recorded.costUsd, unpricedModels: recorded.unpricedModels, ratioToPaid: recorded.ratioToPaid },
         });

@@ -8,6 +8,7 @@
  */
 import { costCell, dollarCell } from './cost-cell.js';
 import { htmlTable } from './html-table.js';
+import type { RefaultFigure } from './replay-refaults.js';
 import { STRATEGIES, type StrategyName } from './strategy-tally.js';
 import { fitTable, legendLine, type TextLayout } from './text-layout.js';
 import type { WholeSessionFigure, WholeSessionReport } from './whole-session-figures.js';
@@ -30,7 +31,7 @@ const WHOLE_SESSION_COMPACT = { columns: [0, 1, 3, 4, 5, 7], header: ['strategy'
 /** The table's lines laid out to `layout` (full where it fits), its legend under it. */
 export function wholeSessionTable(report: WholeSessionReport, labels: Record<StrategyName, string>, layout: TextLayout): string[] {
   const { lines, columns } = fitTable({ header: WHOLE_SESSION_HEADER, rows: wholeSessionRows(report, labels) }, WHOLE_SESSION_COMPACT, layout);
-  return [...lines, legendLine(MEANINGS, columns)];
+  return [...lines, legendLine(MEANINGS, columns), ...refaultLines(report, labels)];
 }
 
 /** The rows' cells, one row per strategy. */
@@ -79,6 +80,15 @@ export function paidLine(paid: WholeSessionReport['wholeSession']['baselines']['
   );
 }
 
+/** Each strategy's refaults over the whole session: the blocks it took out that the session read back later. */
+export function refaultLines(report: WholeSessionReport, labels: Record<StrategyName, string>): string[] {
+  const parts = STRATEGIES.flatMap((name) => {
+    const r: RefaultFigure | null = report.strategies[name].wholeSession.refaults;
+    return r === null ? [] : [`${labels[name]} ${r.blocksRefaulted} of ${r.blocksElided}${r.rate === null ? '' : ` (${(r.rate * 100).toFixed(1)}%)`}`];
+  });
+  return [`  read back later (refaults over the whole session, blocks): ${parts.join(', ')}`];
+}
+
 /** The table as HTML (cells escaped by `escapeText`), its intro and legend around it. */
 export function wholeSessionHtml(report: WholeSessionReport, labels: Record<StrategyName, string>, escapeText: (s: string) => string): string {
   const table = htmlTable({
@@ -89,7 +99,10 @@ export function wholeSessionHtml(report: WholeSessionReport, labels: Record<Stra
   const intro = wholeSessionIntro(report)
     .map((l) => `<p>${escapeText(l)}</p>`)
     .join('');
-  return `<h3>Whole session</h3>${intro}${table}<p class="legend-note">${escapeText(WHOLE_SESSION_LEGEND)}</p><h3>Up to the first compaction (the earlier basis)</h3>`;
+  const refaults = refaultLines(report, labels)
+    .map((l) => `<p>${escapeText(l.trim())}</p>`)
+    .join('');
+  return `<h3>Whole session</h3>${intro}${table}<p class="legend-note">${escapeText(WHOLE_SESSION_LEGEND)}</p>${refaults}<h3>Up to the first compaction (the earlier basis)</h3>`;
 }
 
 /** What each column means (the terminal's legend says those shown). */

@@ -10,17 +10,20 @@ import type { StepFrame } from './step-frame.js';
  * request whose set differs from `lastKey` rewrote the cached prefix.
  */
 export function replayPerRequest(run: SessionRun, frame: StepFrame, lastKey: string): string {
+  run.rewriteRefaults.perRequest.observe(frame.conversation.id, frame.request.messages);
   const every = rewritersOf(run, frame.conversation.id).perRequest.rewrite(frame.body);
   if (every.reason !== undefined && every.reason !== 'no_epoch') countPassthrough(run, `perRequest:${every.reason}`);
   const key = [...every.stubbed.keys()].join(',');
   const thinkingInvalid = invalidThinking(run, frame, 'perRequest', every.stubbed);
   settle(run, frame, { strategy: 'perRequest', sent: every.body, epochHere: key !== lastKey, outcome: byWindow(run, frame, every.body), thinkingInvalid });
   for (const [id, bytes] of every.stubbed) run.tallies.perRequest.addShed(`${frame.conversation.id}/${id}`, bytes);
+  noteElided(run, frame, 'perRequest', key !== lastKey, every.stubbed);
   return key;
 }
 
 /** Server-side clearing: decided on the full prompt the client sends. Returns the cleared set's key, as above. */
 export function replayClearing(run: SessionRun, frame: StepFrame, lastKey: string): string {
+  run.rewriteRefaults.clearToolUses.observe(frame.conversation.id, frame.request.messages);
   const originalTokens = frame.prefix + frame.tokensPerByte * frame.region.length;
   const state = rewritersOf(run, frame.conversation.id);
   const clearing = clearToolUses(frame.request.messages, originalTokens, state.clearingMemo);
@@ -29,7 +32,18 @@ export function replayClearing(run: SessionRun, frame: StepFrame, lastKey: strin
   const thinkingInvalid = invalidThinking(run, frame, 'clearToolUses', clearing.cleared);
   settle(run, frame, { strategy: 'clearToolUses', sent: clearedBody, epochHere: key !== lastKey, outcome: byWindow(run, frame, clearedBody), thinkingInvalid });
   for (const [id, bytes] of clearing.cleared) run.tallies.clearToolUses.addShed(`${frame.conversation.id}/${id}`, bytes);
+  noteElided(run, frame, 'clearToolUses', key !== lastKey, clearing.cleared);
   return key;
+}
+
+/**
+ * Notes for the refaults what a rewriting strategy took out of this request when its set changed:
+ * the strategy's count of changes (its `epochs`, which only grows) orders the notes as an engine's epochs do.
+ */
+function noteElided(run: SessionRun, frame: StepFrame, strategy: 'perRequest' | 'clearToolUses', changed: boolean, taken: ReadonlyMap<string, number>): void {
+  if (!changed || taken.size === 0) return;
+  const blocks = [...taken.keys()].map((toolUseId) => ({ toolUseId }));
+  run.rewriteRefaults[strategy].elide(frame.conversation.id, run.tallies[strategy].epochs, frame.request.messages, blocks);
 }
 
 /** A conversation's rewriters, opened on its first request. */

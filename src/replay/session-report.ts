@@ -88,6 +88,8 @@ export interface SessionReport {
   readonly refaults: RefaultFigure;
   /** The same for shed mode: tool results in its spans whose file the session read again later. */
   readonly shedRefaults: RefaultFigure;
+  /** The same for the rewriting strategies: blocks stubbed (per-request) or cleared (clear_tool_uses) whose file the session read again later. */
+  readonly rewriteRefaults: Record<'perRequest' | 'clearToolUses', RefaultFigure>;
   /**
    * Each engine strategy's working set (working-set-tally.ts): the requests held for it, by its two
    * hold reasons, and its size (the largest, and how many requests had one).

@@ -71,6 +71,8 @@ export interface SessionRun {
   readonly shedAccount: ShedAccount;
   readonly entries: Map<string, ConversationEntry>;
   readonly refaults: ReplayRefaults;
+  /** The same for the two rewriting strategies: the blocks each stubbed or cleared, read again later. */
+  readonly rewriteRefaults: Record<'perRequest' | 'clearToolUses', ReplayRefaults>;
   readonly calibration: CalibrationTally;
   readonly ttls: ReadonlyMap<string, readonly CacheTtl[]>;
   /** Each engine strategy's working set: its holds and its size (working-set-tally.ts). */
@@ -136,6 +138,7 @@ export async function openSessionRun(
     shedAccount: new ShedAccount(),
     entries: new Map(),
     refaults: new ReplayRefaults(),
+    rewriteRefaults: { perRequest: new ReplayRefaults(), clearToolUses: new ReplayRefaults() },
     calibration: new CalibrationTally(),
     ttls: new Map(conversations.map((c) => [c.id, conversationTtls(c.requests.map((r) => r.usage))])),
     workingSets: { rescue: new WorkingSetTally(), shed: new WorkingSetTally() },

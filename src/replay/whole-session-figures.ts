@@ -4,6 +4,7 @@
  * compacting (the whole history sent whole, refused once it outgrows the window). Pure.
  */
 import type { RecordedBill } from './recorded-bill.js';
+import type { RefaultFigure } from './replay-refaults.js';
 import type { RunwayEnd } from './runway.js';
 import type { RecordedWithCompaction, SessionReport } from './session-report.js';
 import { STRATEGIES, type StrategyName, type StrategySummary } from './strategy-tally.js';
@@ -36,6 +37,11 @@ export interface WholeSessionFigure {
   readonly epochs: number;
   /** Thinking blocks the main thread's requests sent, and those removed from the client's body. */
   readonly thinking: { readonly sent: number; readonly removed: number };
+  /**
+   * Blocks the strategy took out that the session read back later, over the whole session (after
+   * the first compaction point too): replay-refaults.ts. Null for the recorded session, which takes nothing out.
+   */
+  readonly refaults: RefaultFigure | null;
 }
 
 /** The session-level facts of the whole-session replay. */
@@ -97,6 +103,7 @@ export function withWholeSession(report: SessionReport, whole: SessionReport, st
       cacheWriteRatio: modelled.cacheWriteTokens > 0 ? round2(w.cacheWriteTokens / modelled.cacheWriteTokens) : null,
       epochs: w.epochs,
       thinking: { sent: w.thinking.sent, removed: w.thinking.removed },
+      refaults: refaultsOf(whole, s),
     };
   };
   const strategies = Object.fromEntries(STRATEGIES.map((s) => [s, { ...report.strategies[s], wholeSession: figure(s) }])) as WholeSessionReport['strategies'];
@@ -120,6 +127,20 @@ export function withWholeSession(report: SessionReport, whole: SessionReport, st
       workingSet: whole.workingSet,
     },
   };
+}
+
+/** A strategy's refaults in a report: rescue's, shed's, the rewriting strategies'; none for the recorded session. */
+function refaultsOf(report: SessionReport, s: StrategyName): RefaultFigure | null {
+  switch (s) {
+    case 'recorded':
+      return null;
+    case 'rescue':
+      return report.refaults;
+    case 'shed':
+      return report.shedRefaults;
+    default:
+      return report.rewriteRefaults[s];
+  }
 }
 
 /** A report without a bill (a stitched replay's): nothing paid that it knows of. */
