@@ -250,7 +250,6 @@ export {
   freezeThinkingInPlan,
   type FrozenThinking,
   judgeThinking,
-  LATCH_AT_CHOICES,
   type LatchAt,
   listThinking,
   planCorrection,
