@@ -88,6 +88,8 @@ export {
   workingSetOf,
   workingSetOfAsk,
   workingSetOrdinals,
+  repeatGroupsOfAsk,
+  wholeGroups,
 } from './epochs/index.js';
 export { conversationKey, conversationKeyOf, firstPromptExcerpt, promptOfFirstMessage } from './conversation-key.js';
 export { findFirstMessage } from './first-message.js';
@@ -136,6 +138,8 @@ export {
   promptExcerpt,
   readItemFacts,
   readMessagesFacts,
+  READ_PAGE_CHARS,
+  readPagesOf,
   renderSpanMarkdown,
   renderSpanStub,
   rescueGateInput,
@@ -276,3 +280,14 @@ export {
   effectiveCompactWindow,
   parseAutoCompactWindow,
 } from './client-compaction.js';
+export {
+  applyRepeats,
+  findRepeatPointers,
+  findRepeats,
+  type FoundRepeat,
+  parseRepeatPointer,
+  planRepeats,
+  renderRepeatPointer,
+  repeatContent,
+  REPEAT_MIN_CHARS,
+} from './repeats/index.js';

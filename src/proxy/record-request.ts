@@ -59,7 +59,7 @@ export async function recordRequest(deps: WireDeps & { readonly now: () => Date 
 /** What the record says of the request's outcome: the stubs and thinking of a rewrite, the reason of the input bytes sent unchanged. */
 function outcomeFacts(
   prepared: Prepared,
-): Pick<WireRecordInput, 'rescued' | 'bytesElided' | 'latched' | 'reason' | 'skipped' | 'thinkingRemoved' | 'thinkingSkipped'> {
+): Pick<WireRecordInput, 'rescued' | 'bytesElided' | 'latched' | 'reason' | 'skipped' | 'repeats' | 'thinkingRemoved' | 'thinkingSkipped'> {
   switch (prepared.outcome) {
     case 'rewritten':
       return {
@@ -67,6 +67,7 @@ function outcomeFacts(
         bytesElided: prepared.bytesElided,
         latched: prepared.latched,
         skipped: prepared.skipped,
+        repeats: prepared.repeats,
         thinkingRemoved: prepared.thinkingRemoved,
         thinkingSkipped: prepared.thinkingSkipped,
       };

@@ -58,6 +58,8 @@ export interface WireRecord {
   readonly refaulted?: readonly WireRefault[];
   /** The API refused the request as too long: what the proxy did about it. */
   readonly retry?: WireRetry;
+  /** Answers sent as a pointer to an earlier copy of the text they brought back (docs/shed.md, "A text is carried once"); absent: none. */
+  readonly repeats?: number;
   /** Frozen thinking blocks this request went without (docs/rescue.md, "Preserved thinking"); absent: none. */
   readonly thinkingRemoved?: number;
   /** Frozen thinking blocks left in it, counted by reason (docs/reasons.md); absent: none. */
@@ -189,6 +191,7 @@ export interface WireRecordInput {
   readonly rewritePath?: RewritePath | undefined;
   readonly refaults?: readonly Refault[] | undefined;
   readonly retry?: WireRetry | undefined;
+  readonly repeats?: number | undefined;
   readonly thinkingRemoved?: number | undefined;
   readonly thinkingSkipped?: readonly { readonly reason: string }[] | undefined;
   readonly thinkingDropped?: ThinkingDropped | undefined;
@@ -250,6 +253,7 @@ export function buildWireRecord(r: WireRecordInput): WireRecord {
     ...(r.rewritePath === undefined ? {} : { rewritePath: r.rewritePath }),
     ...(r.refaults === undefined || r.refaults.length === 0 ? {} : { refaults: r.refaults.length, refaulted: r.refaults.map(wireRefaultOf) }),
     ...(r.retry === undefined ? {} : { retry: r.retry }),
+    ...(r.repeats === undefined || r.repeats === 0 ? {} : { repeats: r.repeats }),
     ...(r.thinkingRemoved === undefined || r.thinkingRemoved === 0 ? {} : { thinkingRemoved: r.thinkingRemoved }),
     ...(r.thinkingSkipped === undefined || r.thinkingSkipped.length === 0 ? {} : { thinkingSkipped: countByReason(r.thinkingSkipped) }),
     ...(r.thinkingDropped === undefined || r.thinkingDropped.count === 0
