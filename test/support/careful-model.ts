@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseSpanStub, parseStub, RESTORE_TOOL_NAME } from '../../src/core/index.js';
 import { callTool } from '../../src/mcp/mcp-server.js';
+import { RoomLedger } from '../../src/mcp/room-ledger.js';
 import type { Block } from '../../src/scripted/client.js';
 import { textBlock, toolUse, type ReplyBlock } from '../../src/scripted/message.js';
 import { readAsClaudeCode, UNCHANGED_READ, type ReadStyle } from '../../src/scripted/read-tool.js';
@@ -62,6 +63,8 @@ const STUB_PAGES = /offset (\d+) limit (\d+)/g;
 /** The careful model and its tools over the state directory `dir`. */
 export function carefulAgent(dir: string, project: CarefulProject, style: ReadStyle) {
   const state = layoutPaths(dir);
+  // One client session, one MCP server: its restore counts what it gave since each request (mcp/room-ledger.ts).
+  const ledger = new RoomLedger();
   const log: CarefulLog = { restores: [], reads: [], bringBackIds: new Set(), done: false };
   const calls = new Map<string, Call>();
   const asked = new Set<string>();
@@ -125,7 +128,7 @@ export function carefulAgent(dir: string, project: CarefulProject, style: ReadSt
       const handle = String(input['handle']);
       const offset = Number(input['offset'] ?? 0);
       log.restores.push({ handle, offset });
-      const result = await callTool(state, 'restore', { handle, ...(offset === 0 ? {} : { offset }) });
+      const result = await callTool(state, 'restore', { handle, ...(offset === 0 ? {} : { offset }) }, ledger);
       return result.content.map((c) => c.text).join('\n');
     }
     const file = String(input['file_path']);
