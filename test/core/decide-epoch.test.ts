@@ -183,6 +183,15 @@ describe('decideEpoch: epochs only for new weight (issue 39)', () => {
     expect(decideEpoch(input(span({ broughtBackBytes: 150_000, forcedWorkingSet: true })))).toMatchObject({ kind: 'latch' });
   });
 
+  it("should let the window force out the older working set from the gate's ceiling on", () => {
+    // 86% full: a span that is mostly what was brought back (before the latest prompt: no take holds what came back since) latches.
+    const ceiling = { ...READING, contextTokens: 172_000 };
+    expect(decideEpoch(input(span({ broughtBackBytes: 150_000 }), { reading: ceiling }))).toMatchObject({ kind: 'latch', estimatedTokensFreed: 50_000 });
+    // The request being decided weighs, not only the last reading: one grown past the ceiling since.
+    expect(decideEpoch(input(span({ broughtBackBytes: 150_000, reading: ceiling })))).toMatchObject({ kind: 'latch' });
+    expect(decideEpoch(input(span({ broughtBackBytes: 150_000 })))).toMatchObject({ kind: 'hold', reason: 'working_set_thrash' });
+  });
+
   it('should not take any gain within a tenth of the window while the model works from what it brought back', () => {
     const near = { ...READING, contextTokens: 185_000 };
     const small = { gate: { ...PAYS, droppedCachedTokens: 5_000 } };

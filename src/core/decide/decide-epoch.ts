@@ -85,8 +85,9 @@ function decideAnywhere<B extends DecidedBlock>(input: EpochInput<B>): EpochDeci
     case 'span': {
       const all = take.gate.droppedCachedTokens;
       // An epoch is for new weight (issue 39): what the span holds that was brought back does not pay
-      // for it, unless the window forces it out (what came back since the latest epoch, or twice).
-      const back = take.forcedWorkingSet === true ? 0 : (take.broughtBackBytes ?? 0);
+      // for it, unless the window forces it out: from the gate's ceiling on, or what came back since
+      // the latest epoch, or twice (never what came back since the person's latest prompt: no take holds it).
+      const back = take.forcedWorkingSet === true || fullnessOf(pressed) >= GATE_CEILING ? 0 : (take.broughtBackBytes ?? 0);
       if (back * 2 > take.span.bytes) {
         const detail = `${back} of the span's ${take.span.bytes} bytes were brought back: it would take out mostly what the model asked to see again`;
         return { kind: 'hold', reason: 'working_set_thrash', detail, span: take.span };

@@ -45,6 +45,12 @@ export interface SpanKeep {
    * first and last message they lie in: a span holds all of such a group or none of it.
    */
   readonly together?: ReadonlyArray<{ readonly from: number; readonly to: number }>;
+  /**
+   * The bytes of messages `first` to `last` that answer a call that brought stored text back: a
+   * span before the working set and one after it are compared on what else they take (their new
+   * weight), since an epoch is for new weight (core/decide/decide-epoch.ts). Absent: on their bytes.
+   */
+  readonly broughtBack?: (first: number, last: number) => number;
 }
 
 /**
@@ -52,7 +58,8 @@ export interface SpanKeep {
  * `recentTokens` (recentBudgetTokens) and what `keep` names. A span never holds a message of the
  * working set: it ends before its first message, or starts after its last one (the messages
  * between the last span and the working set then stay in front of the model for good, like those
- * before a tool's load); of the two, the larger. Pure; never throws on an indexed body.
+ * before a tool's load); of the two, the one that takes more new weight. Pure; never throws on an
+ * indexed body.
  */
 export function chooseSpan(
   index: TranscriptIndex,
@@ -72,11 +79,13 @@ export function chooseSpan(
   const after: SpanChoice = { ...chooseBefore(facts, Math.max(afterLast, keepTo + 1), recentStart, together), cutByWorkingSet: true };
   if (after.kind !== 'span') return before;
   if (before.kind !== 'span') return after;
-  return spanBytes(index, after) > spanBytes(index, before) ? after : before;
+  return newWeight(index, after, keep) > newWeight(index, before, keep) ? after : before;
 }
 
-function spanBytes(index: TranscriptIndex, span: Extract<SpanChoice, { kind: 'span' }>): number {
-  return index.messages[span.last]!.end - index.messages[span.first]!.start;
+/** A span's bytes, less what of them answers a bring-back when `keep` says. */
+function newWeight(index: TranscriptIndex, span: Extract<SpanChoice, { kind: 'span' }>, keep: SpanKeep): number {
+  const bytes = index.messages[span.last]!.end - index.messages[span.first]!.start;
+  return bytes - (keep.broughtBack?.(span.first, span.last) ?? 0);
 }
 
 function chooseBefore(facts: readonly MessageFacts[], afterLast: number, windowStart: number, together: SpanKeep['together'] & {}): SpanChoice {

@@ -35,6 +35,8 @@ export interface ShedPlanOptions {
   readonly keepTo?: number;
   /** Answers that go together, by the messages they lie in: a span holds all of a group or none (choose-span.ts). */
   readonly together?: SpanKeep['together'];
+  /** The bring-back bytes of a run of messages, to weigh a span on its new weight (choose-span.ts). */
+  readonly broughtBack?: SpanKeep['broughtBack'];
 }
 
 /** Plans the span a new shed epoch would freeze, after the conversation's `frozen` spans. Never throws. */
@@ -48,7 +50,12 @@ export function planShed(body: Uint8Array, frozen: readonly FrozenSpan[], option
     }
     const facts = options.readFacts(body, index);
     const recentTokens = options.recentTokens ?? recentBudgetTokens(options.policy ?? DEFAULT_SHED_POLICY, options.window);
-    const keep = { keepFrom: options.keepFrom ?? -1, keepTo: options.keepTo ?? -1, ...(options.together === undefined ? {} : { together: options.together }) };
+    const keep = {
+      keepFrom: options.keepFrom ?? -1,
+      keepTo: options.keepTo ?? -1,
+      ...(options.together === undefined ? {} : { together: options.together }),
+      ...(options.broughtBack === undefined ? {} : { broughtBack: options.broughtBack }),
+    };
     const choice = chooseSpan(index, facts, frozen, recentTokens, keep);
     if (choice.kind === 'none') return choice;
     const plan = freezeChoice(body, index, facts, choice.first, choice.last, choice.windowStart, options.sha256);

@@ -44,6 +44,8 @@ export interface SpanWeighing {
   readonly held?: HeldMessages;
   /** Answers a span takes all of or none of (core/epochs/repeat-groups.ts). */
   readonly together?: SpanKeep['together'];
+  /** The bring-back bytes of a run of messages (core/epochs/working-set.ts `broughtBackIn`). */
+  readonly broughtBack?: SpanKeep['broughtBack'];
 }
 
 /**
@@ -66,6 +68,7 @@ export function weighSpan(input: SpanWeighing): SpanTake {
     keepTo: input.keepTo ?? -1,
     ...(input.held === undefined ? {} : { held: input.held }),
     ...(input.together === undefined ? {} : { together: input.together }),
+    ...(input.broughtBack === undefined ? {} : { broughtBack: input.broughtBack }),
   };
   const plan = planShedToFit(body, input.spans, budget, nearWindow ? target : undefined);
   if (plan.kind === 'none') return heldByWorkingSet(plan.plan, keepFrom, nearWindow);

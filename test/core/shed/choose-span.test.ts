@@ -213,6 +213,15 @@ describe('chooseSpan around what was brought back (issue 39)', () => {
     expect(chooseSpan(index, factsOf(body), [], small, { keepFrom: 14 })).toMatchObject({ kind: 'span', first: 1, last: 12 });
   });
 
+  it('should weigh the span before the working set and the one after it on their new weight, not their bytes', () => {
+    // After the working set is larger, but all of it was brought back (an older restore's pages, say): the span before it takes more new weight.
+    const allBack = (first: number, last: number): number => (first >= 15 ? index.messages[last]!.end - index.messages[first]!.start : 0);
+    const choice = chooseSpan(index, factsOf(body), [], small, { keepFrom: 14, keepTo: 14, broughtBack: allBack });
+    expect(choice).toMatchObject({ kind: 'span', first: 1, last: 12, cutByWorkingSet: true });
+    // Nothing brought back after it: the larger one, as on bytes.
+    expect(chooseSpan(index, factsOf(body), [], small, { keepFrom: 14, keepTo: 14, broughtBack: () => 0 })).toMatchObject({ kind: 'span', first: 15 });
+  });
+
   it('should never end a span between a pointer and the copies it points to, nor start one inside them', () => {
     const free = chooseSpan(index, factsOf(body), [], small);
     expect(free.kind === 'span' && free.last).toBeGreaterThan(20);

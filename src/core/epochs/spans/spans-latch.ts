@@ -66,6 +66,7 @@ export function spansLatch(settings: SpansSettings): EpochPlanner<SpanLatchChoic
         ...(horizon === undefined ? {} : { horizon }),
         ...keptOf(set),
         together,
+        broughtBack: (first, last) => broughtBackIn(set, first, last),
       });
       if (take.kind !== 'span') return take;
       // What of the span was brought back: an epoch is for new weight (core/decide/decide-epoch.ts).
