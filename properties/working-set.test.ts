@@ -227,8 +227,6 @@ function runSession(kind: 'span' | 'tool_results', steps: readonly Step[]): Run 
           if (sincePrompt.has(id)) violations.push(`(a) epoch ${epochs} took ${id}, brought back since the latest prompt`);
           if (!forced && latest.includes(restoredBy.get(id) ?? ''))
             violations.push(`(b) epoch ${epochs} took ${id}, which brought back what epoch ${epochs - 1} took`);
-          if (process.env['WS_TRACE'] && !forced && latest.includes(restoredBy.get(id) ?? ''))
-            console.log('TRACE', kind, carried(), JSON.stringify({ ...take(), plan: undefined, frozen: undefined, span: undefined, gate: undefined }), reading);
         }
         latest = [];
         if (decision.span !== undefined) {
@@ -251,7 +249,6 @@ function runSession(kind: 'span' | 'tool_results', steps: readonly Step[]): Run 
     const tokens = Math.ceil(sent.length / BYTES_PER_TOKEN);
     // (d): the request after an epoch, with that epoch applied, fits the window whenever some plan could make it fit.
     if (latchedHere && tokens > WINDOW && least() <= WINDOW) over++;
-    if (process.env['WS_TRACE'] && !latchedHere && tokens > WINDOW) console.log('unlatched over', kind, tokens, least());
     reading = { contextTokens: tokens, window: WINDOW, epochsApplied: epochs, requestBytes: tokens * BYTES_PER_TOKEN };
   }
   return { over, epochs, added, violations };
