@@ -52,7 +52,10 @@ export function repeatGroupsOfAsk(ask: RepeatGroupsAsk): readonly RepeatGroup[] 
 }
 
 /** `plan` less every block of a group that `plan` holds only part of: an epoch takes a group whole or not at all. */
-export function wholeGroups<B extends { readonly ordinal: number; readonly part?: string | undefined }>(plan: readonly B[], groups: readonly RepeatGroup[]): readonly B[] {
+export function wholeGroups<B extends { readonly ordinal: number; readonly part?: string | undefined }>(
+  plan: readonly B[],
+  groups: readonly RepeatGroup[],
+): readonly B[] {
   if (groups.length === 0) return plan;
   // A group is of tool results; a part of the deeper cut counts its ordinals apart, and is never in one.
   const inPlan = new Set(plan.filter((b) => b.part === undefined).map((b) => b.ordinal));
