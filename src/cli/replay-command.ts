@@ -3,7 +3,7 @@
  * sessions, in window and in money; with `--ttl`, the cache-TTL back-test over them instead.
  */
 import fs from 'node:fs/promises';
-import os from 'node:os';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { PRICED_MODELS, priceOf } from '../core/price-table.js';
@@ -14,13 +14,15 @@ import { renderHtml } from '../replay/render-html.js';
 import { FIGURE_WINDOWS, renderFigures } from '../replay/render-figures.js';
 import { renderTable } from '../replay/render-table.js';
 import { renderWholeFigures, WHOLE_FIGURE_WINDOWS, wholeFigureRows } from '../replay/render-whole-figures.js';
-import { type ReplayOptions, replaySession, replayWholeSession } from '../replay/replay-session.js';
-import { withWholeSession, type WholeSessionReport } from '../replay/whole-session-figures.js';
+import type { JobOptions } from '../replay/replay-job.js';
+import { ReplayPool } from '../replay/replay-pool.js';
 import { CliError } from './cli-error.js';
 import { autoCompactWindowOf } from './proxy-options.js';
 import { settingsFrom, withSettingsOptions, type SettingsArgs } from './settings-options.js';
 import { writeStdout } from './read-input.js';
 import { errorText } from '../errors.js';
+import { ReplayProgress } from './replay-progress.js';
+import { replayRuns } from './replay-runs.js';
 import { runTtlBacktest } from './replay-ttl.js';
 import { tuningOf, tuningParts, withTuningOptions, type TuningArgs } from './replay-tuning.js';
 import { deepParts } from './deep-options.js';
@@ -111,6 +113,8 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
     const own: ReplayOwn = { prefixCheck: args.prefixCheck, priceAs: args.priceAs };
     if (args.priceAs !== undefined && priceOf(args.priceAs) === undefined)
       throw new CliError(`--price-as: no price for ${JSON.stringify(args.priceAs)}; the table knows ${PRICED_MODELS.join(', ')}`, 2);
+    // The workers load while this thread reads the sessions; one core stays this thread's.
+    const pool = ReplayPool.open(availableParallelism() - 1);
     const read = await readSessions(transcripts, (message) => process.stderr.write(`ctxshed: skipped ${message}\n`)).catch((error: unknown) => {
       // Not a transcript, or no such path: the arguments' fault (exit 2); anything else is I/O (exit 1).
       if (error instanceof TranscriptInputError) throw new CliError(error.message, 2);
@@ -127,9 +131,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       const windows = args.figureWindows ?? [...WHOLE_FIGURE_WINDOWS];
       for (const w of windows)
         if (!(Number.isInteger(w) && w >= 1000)) throw new CliError(`--figure-windows takes whole numbers of at least 1000, not ${w}`, 2);
-      const runs = [];
-      for (const window of windows) runs.push({ window, reports: await replayAll(sessions, { ...settings, window }, own) });
-      const rows = wholeFigureRows(runs);
+      const rows = wholeFigureRows(await replayAtWindows(sessions, settings, own, windows, pool));
       const command = figuresCommand(args, windows).replace('--figures', '--whole-figures');
       await writeStdout(args.json ? `${JSON.stringify({ command, rows }, null, 2)}\n` : renderWholeFigures(rows, command));
       return;
@@ -139,12 +141,10 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       const windows = args.figureWindows ?? [...FIGURE_WINDOWS];
       for (const w of windows)
         if (!(Number.isInteger(w) && w >= 1000)) throw new CliError(`--figure-windows takes whole numbers of at least 1000, not ${w}`, 2);
-      const runs = [];
-      for (const window of windows) runs.push({ window, reports: await replayAll(sessions, { ...settings, window }, own) });
-      await writeStdout(renderFigures(runs, figuresCommand(args, windows)));
+      await writeStdout(renderFigures(await replayAtWindows(sessions, settings, own, windows, pool), figuresCommand(args, windows)));
       return;
     }
-    const reports = await replayAll(sessions, settings, own);
+    const [reports = []] = await replayRuns(sessions, [replayOptions(settings, own)], pool, new ReplayProgress(process.stderr));
     if (args.html !== undefined) {
       await fs.writeFile(args.html, renderHtml(reports));
       // On stderr: stdout may be the JSON a script reads.
@@ -178,37 +178,27 @@ function figuresCommand(args: ReplayArgs, windows: readonly number[]): string {
 /** What a replay takes besides the settings: its own options (replay-options.ts), less the state directories it makes. */
 type ReplayOwn = { readonly prefixCheck: boolean; readonly priceAs: string | undefined };
 
-/** Replays every session up to its first compaction and whole (stitched), each over fresh state directories removed after. */
-async function replayAll(sessions: Awaited<ReturnType<typeof readSessions>>, settings: SettingsGiven, own: ReplayOwn): Promise<WholeSessionReport[]> {
-  const reports: WholeSessionReport[] = [];
-  for (const session of sessions) {
-    if (session.conversations.length === 0) continue;
-    const report = await withStateDirs((dirs) => replaySession(session.file, session.conversations, replayOptions(settings, own, dirs)));
-    const whole = await withStateDirs((dirs) =>
-      replayWholeSession(session.file, session.stitched.conversations, replayOptions(settings, own, dirs), report.compactionPoint),
-    );
-    const estimated = session.stitched.conversations.reduce((n, c) => n + c.requests.filter((r) => r.estimated === true).length, 0);
-    reports.push({ ...withWholeSession(report, whole, { compactions: session.stitched.boundaries.length, estimated }), skippedLines: session.skippedLines });
-  }
-  return reports;
+/** Every session replayed at each window (each run's reports beside its window). */
+async function replayAtWindows(
+  sessions: Awaited<ReturnType<typeof readSessions>>,
+  settings: SettingsGiven,
+  own: ReplayOwn,
+  windows: readonly number[],
+  pool: ReplayPool,
+) {
+  const runs = await replayRuns(
+    sessions,
+    windows.map((window) => replayOptions({ ...settings, window }, own)),
+    pool,
+    new ReplayProgress(process.stderr),
+  );
+  return windows.map((window, i) => ({ window, reports: runs[i] ?? [] }));
 }
 
-/** Runs a replay over two fresh state directories (rescue's and shed's), removed after: replays never touch the user's real one. */
-async function withStateDirs<T>(run: (dirs: { stateDir: string; shedStateDir: string }) => Promise<T>): Promise<T> {
-  const stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-replay-'));
-  const shedStateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ctxshed-replay-shed-'));
-  try {
-    return await run({ stateDir, shedStateDir });
-  } finally {
-    await fs.rm(stateDir, { recursive: true, force: true });
-    await fs.rm(shedStateDir, { recursive: true, force: true });
-  }
-}
-
-function replayOptions(settings: SettingsGiven, own: ReplayOwn, dirs: { stateDir: string; shedStateDir: string }): ReplayOptions {
+/** The replay's options (each job makes its own state directories: src/replay/replay-job.ts). */
+function replayOptions(settings: SettingsGiven, own: ReplayOwn): JobOptions {
   return {
     settings,
-    ...dirs,
     ...(own.prefixCheck ? { prefixCheck: true } : {}),
     ...(own.priceAs === undefined ? {} : { priceAs: own.priceAs }),
   };

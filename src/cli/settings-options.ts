@@ -122,6 +122,13 @@ export function policyFrom(args: PolicyArgs): Pick<SettingsGiven, 'keepRecent' |
   return { ...(keepRecent === undefined ? {} : { keepRecent }), ...(minBytes === undefined ? {} : { minBytes }) };
 }
 
+/** The deeper cut's flags, checked: absent when none was given (the mode's row decides), `none` for no cut. */
+function deepFrom(args: DeepArgs): Pick<SettingsGiven, 'deep'> {
+  const cut = deepCutOf(args);
+  if (args.deep === undefined && args.deepMinBytes === undefined && args.textMinBytes === undefined) return {};
+  return { deep: cut ?? 'none' };
+}
+
 /** The shared flags, checked once: the settings they give; a CliError (exit 2) for the first value refused. */
 export function settingsFrom(args: SettingsArgs): SettingsGiven {
   const mode = args.mode;
@@ -137,7 +144,7 @@ export function settingsFrom(args: SettingsArgs): SettingsGiven {
     ...thresholdsFrom(args),
     ...(cold === undefined ? {} : { coldThreshold: cold / 100 }),
     ...policyFrom(args),
-    deep: deepCutOf(args) ?? 'none',
+    ...deepFrom(args),
     ...(window === undefined ? {} : { window }),
     ...(horizon === undefined ? {} : { horizon }),
     ...(args.gate === undefined ? {} : { gate: args.gate }),

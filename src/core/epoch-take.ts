@@ -24,6 +24,10 @@ export type EpochTake<B extends DecidedBlock> =
       readonly plan: readonly B[];
       readonly gate?: (added: readonly B[]) => GateInput;
       readonly keptByWorkingSet?: number;
+      /** With `keptByWorkingSet`: whether the request is at the gate's ceiling, where what stays is what the window cannot take. */
+      readonly nearWindow?: boolean;
+      /** The ordinals of the plan's blocks that answer a call that brought stored text back: no new weight (issue 39). */
+      readonly broughtBack?: ReadonlySet<number>;
       /** The reading pressed up to this request (core/epochs/request-tokens.ts); absent: the last reading. */
       readonly reading?: FullnessReading;
     }
@@ -37,6 +41,12 @@ export type EpochTake<B extends DecidedBlock> =
       readonly gate: GateInput;
       readonly recentTokens: number;
       readonly fit?: ShedFit;
+      /** Bytes of the span's tool_results that answer a call that brought stored text back. */
+      readonly broughtBackBytes?: number;
+      /** Whether a working set is in front of the model since the person's latest prompt (what no epoch takes). */
+      readonly holdsWorkingSet?: boolean;
+      /** Near the window: the span takes what the window forces out of the working set (core/shed/plan-to-fit.ts). */
+      readonly forcedWorkingSet?: true;
       /** As the blocks' take's. */
       readonly reading?: FullnessReading;
     };

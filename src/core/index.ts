@@ -100,6 +100,8 @@ export {
   workingSetOf,
   workingSetOfAsk,
   workingSetOrdinals,
+  repeatGroupsOfAsk,
+  wholeGroups,
 } from './epochs/index.js';
 export { conversationKey, conversationKeyOf, firstPromptExcerpt, promptOfFirstMessage } from './conversation-key.js';
 export { findFirstMessage } from './first-message.js';
@@ -139,6 +141,8 @@ export {
   promptExcerpt,
   readItemFacts,
   readMessagesFacts,
+  READ_PAGE_CHARS,
+  readPagesOf,
   renderSpanMarkdown,
   renderSpanStub,
   rescueGateInput,
@@ -250,7 +254,6 @@ export {
   freezeThinkingInPlan,
   type FrozenThinking,
   judgeThinking,
-  LATCH_AT_CHOICES,
   type LatchAt,
   listThinking,
   planCorrection,
@@ -279,3 +282,14 @@ export {
   effectiveCompactWindow,
   parseAutoCompactWindow,
 } from './client-compaction.js';
+export {
+  applyRepeats,
+  findRepeatPointers,
+  findRepeats,
+  type FoundRepeat,
+  parseRepeatPointer,
+  planRepeats,
+  renderRepeatPointer,
+  repeatContent,
+  REPEAT_MIN_CHARS,
+} from './repeats/index.js';

@@ -35,6 +35,12 @@ export interface FrozenSpan {
   readonly prompt?: string;
   /** A one-line excerpt of the person's first prompt, present when that prompt is in the span. */
   readonly tombstone?: string;
+  /**
+   * The pages the span's `.md` is read in with the client's Read, `[offset, limit]` each
+   * (core/shed/read-pages.ts), named in the stub; absent when one Read gives it whole, and in
+   * epochs from before issue 39.
+   */
+  readonly readPages?: ReadonlyArray<readonly [number, number]>;
 }
 
 /** A span the plan would freeze, with the bytes its files must hold. */

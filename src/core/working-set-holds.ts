@@ -4,9 +4,9 @@
  */
 export const WORKING_SET_HOLDS = {
   working_set_thrash:
-    'A thrash: the epoch would take out what the model brought back since the last epoch (its working set). Planned around it, what is left is not worth a cache re-write, so nothing latched.',
+    'A thrash: the epoch would take out what the model brought back (its working set), or mostly that. Planned around it, the new weight left is not worth a cache re-write, so nothing latched.',
   working_set_exceeds_window:
-    "Near the window, the working set (what the model brought back since the person's latest prompt, and what it brought back twice) does not fit with what must stay; an epoch around it would leave the request over the window.",
+    "Near the window, what the model brought back since the person's latest prompt, which no epoch takes, does not fit with what must stay: no epoch around it brings the request under the window, so nothing latched and the request went on as it was.",
 } as const;
 
 /** Why the working set held an epoch. */

@@ -10,6 +10,8 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { errorText, outwardMessage } from '../errors.js';
 import type { StateDir } from '../state/layout.js';
 import { renderRestore, RESTORE_TOOL, RESTORE_TOOL_NAME } from './restore-tool.js';
+import { RoomLedger } from './room-ledger.js';
+import { CHARS_PER_TOKEN } from './restore-why.js';
 import { stateSource, type ToolSource } from './tool-source.js';
 import { DEFAULT_SPANS_LIMIT, MAX_SPANS_LIMIT, renderSpans, SPANS_TOOL, SPANS_TOOL_NAME } from './spans-tool.js';
 import { errorResult, type ToolText } from './tool-result.js';
@@ -30,12 +32,17 @@ export function createMcpServer(from: StateDir | ToolSource, version: string): S
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [RESTORE_TOOL, SPANS_TOOL] }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(source, request.params.name, request.params.arguments ?? {}));
+  // One ledger a server, that is a client session: what restore gave since each conversation's last request (room-ledger.ts).
+  const ledger = new RoomLedger();
+  server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(source, request.params.name, request.params.arguments ?? {}, ledger));
   return server;
 }
 
-/** One tools/call. Never throws: a failure is a tool-level error the model can read. */
-export async function callTool(from: StateDir | ToolSource, name: string, args: Record<string, unknown>): Promise<ToolText> {
+/**
+ * One tools/call; `ledger` is what restore gave since each conversation's last request (a fresh one
+ * knows of nothing given). Never throws: a failure is a tool-level error the model can read.
+ */
+export async function callTool(from: StateDir | ToolSource, name: string, args: Record<string, unknown>, ledger = new RoomLedger()): Promise<ToolText> {
   const source = 'root' in from ? stateSource(from) : from;
   try {
     switch (name) {
@@ -45,9 +52,12 @@ export async function callTool(from: StateDir | ToolSource, name: string, args: 
         const offset = args['offset'] ?? 0;
         if (!Number.isInteger(offset) || (offset as number) < 0) return errorResult('ctxshed: offset is a whole number of characters, 0 or more');
         const outcome = await source.restore(handle);
-        // The room the conversation's window had at its last request, as the proxy wrote it (window-room.ts).
-        const room = outcome.kind === 'restored' ? await source.room(outcome.handle) : undefined;
-        return renderRestore(outcome, offset as number, room);
+        // The room the conversation's window had at its last request, as the proxy wrote it
+        // (window-room.ts), less what this tool gave since (room-ledger.ts).
+        const room = outcome.kind === 'restored' ? ledger.left(await source.room(outcome.handle)) : undefined;
+        const answer = renderRestore(outcome, offset as number, room);
+        if (answer.isError !== true) ledger.note(room, Math.ceil(answer.content.reduce((n, c) => n + c.text.length, 0) / CHARS_PER_TOKEN));
+        return answer;
       }
       case SPANS_TOOL_NAME: {
         const limit = args['limit'] ?? DEFAULT_SPANS_LIMIT;

@@ -21,16 +21,21 @@ export interface Page {
 /**
  * The page of `text` that starts at `offset`, of at most `maxChars` characters (the page limit
  * unless the caller leaves room in the window), or undefined when `offset` is past its end. A page
- * that is not the last ends after a line break when one lies in its second half, and never
- * between the two halves of a surrogate pair, so the pages join back to the text exactly.
+ * that is not the last ends at the last of `stops` (character offsets) it reaches, else after a
+ * line break when one lies in its second half, and never between the two halves of a surrogate
+ * pair, so the pages join back to the text exactly.
  */
-export function pageOf(text: string, offset: number, maxChars: number = RESTORE_PAGE_CHARS): Page | undefined {
+export function pageOf(text: string, offset: number, maxChars: number = RESTORE_PAGE_CHARS, stops: readonly number[] = []): Page | undefined {
   const total = text.length;
   if (!Number.isInteger(offset) || offset < 0 || offset > total) return undefined;
   let end = Math.min(total, offset + Math.max(1, Math.min(maxChars, RESTORE_PAGE_CHARS)));
   for (let escaped = jsonLength(text.slice(offset, end)); escaped > RESTORE_PAGE_JSON_CHARS; escaped = jsonLength(text.slice(offset, end))) {
     end = offset + Math.max(1, Math.floor(((end - offset) * RESTORE_PAGE_JSON_CHARS) / escaped) - 1);
   }
+  // Where a page of Read stops (a span's `.md` pages, core/shed/read-pages.ts), a page of restore
+  // stops too: the two give the same text, and the later is carried once (core/repeats/).
+  const stop = end < total ? stops.findLast((at) => at > offset && at <= end) : undefined;
+  if (stop !== undefined) return { start: offset, end: stop, total };
   if (end < total) {
     const lineBreak = text.lastIndexOf('\n', end - 1);
     if (lineBreak >= offset + (end - offset) / 2) end = lineBreak + 1;

@@ -12,6 +12,9 @@ import type { ConversationRecord } from '../core/epoch-types.js';
 
 /** A conversation's window at its last request. */
 export interface WindowRoom {
+  /** The conversation's key, and the time of the request the reading is of: what this tool gave since counts against it (room-ledger.ts). */
+  readonly key: string;
+  readonly at: string;
   /** Context over window at the last request, 0..1 (or over 1). */
   readonly fullness: number;
   /** The window, in tokens. */
@@ -31,7 +34,7 @@ export async function windowRoomOf(state: StateDir, handle: string): Promise<Win
     const fullness = reading?.fullness ?? null;
     const window = reading?.window ?? null;
     if (fullness === null || window === null || !(window > 0)) return undefined;
-    return { fullness, window, leftTokens: Math.max(0, Math.round(window * (1 - fullness))) };
+    return { key: record.key, at: reading?.t ?? '', fullness, window, leftTokens: Math.max(0, Math.round(window * (1 - fullness))) };
   } catch {
     return undefined;
   }

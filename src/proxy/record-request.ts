@@ -75,6 +75,7 @@ function engineOutcomeOf(prepared: Prepared, hold: HoldReason | undefined): Wire
         latched: prepared.latched,
         hold,
         skipped: prepared.skipped,
+        repeats: prepared.repeats,
         thinkingRemoved: prepared.thinkingRemoved,
         thinkingSkipped: prepared.thinkingSkipped,
       };

@@ -1,6 +1,7 @@
 /** The report of a session's replay (replay-session.ts), assembled once every step has run. */
 import { round4 } from './calibration-tally.js';
 import { estimateTarget, finishRunways } from './finish-runways.js';
+import { billOf } from './recorded-bill.js';
 import type { RebuiltConversation } from './rebuild-conversations.js';
 import { COST_BASIS, type SessionReport } from './session-report.js';
 import type { SessionRun } from './session-run.js';
@@ -47,6 +48,10 @@ export function assembleSessionReport(file: string, conversations: readonly Rebu
       conversations.reduce((n, c) => n + (run.entries.get(c.id)?.record?.epochs ?? []).reduce((k, e) => k + e.blocks.length, 0), 0),
     ),
     shedRefaults: shedAccount.refaults(),
+    rewriteRefaults: {
+      perRequest: run.rewriteRefaults.perRequest.figure(tallies.perRequest.shed.size),
+      clearToolUses: run.rewriteRefaults.clearToolUses.figure(tallies.clearToolUses.shed.size),
+    },
     workingSet: { rescue: run.workingSets.rescue.figure(), shed: run.workingSets.shed.figure() },
     ...(run.basis === 'wholeSession'
       ? {}
@@ -55,7 +60,9 @@ export function assembleSessionReport(file: string, conversations: readonly Rebu
             costUsd: round4(recordedSummary.costUsd + whole.costUsd),
             cacheWriteTokens: Math.round(recordedSummary.cacheWriteTokens + whole.cacheWriteTokens),
             compactionCalls: { requests: whole.compactionCalls.requests, costUsd: round4(whole.compactionCalls.costUsd) },
+            unpricedModels: [...new Set([...run.unpriced, ...whole.unpriced])].sort(),
           },
+          paid: billOf(conversations, run.options.priceAs),
         }),
   };
 }

@@ -58,7 +58,8 @@ export class CalibrationTally {
     this.#recordedRead += u.cacheRead;
     this.#recordedWrite += u.cacheWrite;
     this.#recordedUncached += u.input;
-    this.#recordedCost += priceRecorded(sample.priceModel ?? request.model, u);
+    // A model the table does not know adds nothing here; the report names it (its unpricedModels).
+    this.#recordedCost += priceRecorded(sample.priceModel ?? request.model, u) ?? 0;
     if (sample.main) this.#recordedPeak = Math.max(this.#recordedPeak, recordedTotal / sample.window);
     if (recordedTotal > 0) {
       this.#modelContext += modelled.contextTokens;

@@ -21,8 +21,19 @@ export interface ClearOutcome {
   readonly cleared: ReadonlyMap<string, number>;
 }
 
-/** Clears old tool results when `promptTokens` is over the trigger. */
-export function clearToolUses(messages: readonly ApiMessage[], promptTokens: number): ClearOutcome {
+/**
+ * What clearing made for a conversation's earlier requests, so that each request costs what is
+ * new: a message cleared as far as last time is the same object again (its bytes are made once:
+ * request-body.ts), and a block's text is measured once.
+ */
+export class ClearingMemo {
+  /** Per original message: how many of its tool results were cleared -> the message sent. */
+  readonly messages = new WeakMap<ApiMessage, Map<number, ApiMessage>>();
+  readonly textBytes = new WeakMap<object, number>();
+}
+
+/** Clears old tool results when `promptTokens` is over the trigger; with `memo`, reusing what it made before. */
+export function clearToolUses(messages: readonly ApiMessage[], promptTokens: number, memo: ClearingMemo = new ClearingMemo()): ClearOutcome {
   if (promptTokens <= CLEAR_TRIGGER_TOKENS) return { messages, cleared: new Map() };
   let total = 0;
   for (const m of messages) for (const b of m.content) if (isToolResult(b)) total++;
@@ -31,17 +42,43 @@ export function clearToolUses(messages: readonly ApiMessage[], promptTokens: num
   const cleared = new Map<string, number>();
   let ordinal = 0;
   const out = messages.map((m): ApiMessage => {
-    let changed = false;
-    const content = m.content.map((b) => {
-      if (!isToolResult(b)) return b;
-      if (ordinal++ >= clearBelow) return b;
-      changed = true;
-      cleared.set(String(b['tool_use_id']), ENCODER.encode(textOf(b['content'])).length);
-      return { ...b, content: CLEAR_PLACEHOLDER };
-    });
-    return changed ? { role: m.role, content } : m;
+    const first = ordinal;
+    let count = 0;
+    for (const b of m.content) {
+      if (!isToolResult(b)) continue;
+      if (ordinal++ >= clearBelow) continue;
+      count++;
+      cleared.set(String(b['tool_use_id']), textBytesOf(b, memo));
+    }
+    if (count === 0) return m;
+    return clearedMessage(m, clearBelow - first, count, memo);
   });
   return { messages: out, cleared };
+}
+
+/** `m` with its tool results before ordinal `clearBelow` (counted from its first) cleared: `count` of them. */
+function clearedMessage(m: ApiMessage, clearBelow: number, count: number, memo: ClearingMemo): ApiMessage {
+  let known = memo.messages.get(m);
+  const was = known?.get(count);
+  if (was !== undefined) return was;
+  let ordinal = 0;
+  const content = m.content.map((b) => (isToolResult(b) && ordinal++ < clearBelow ? { ...b, content: CLEAR_PLACEHOLDER } : b));
+  const message: ApiMessage = { role: m.role, content };
+  if (known === undefined) {
+    known = new Map();
+    memo.messages.set(m, known);
+  }
+  known.set(count, message);
+  return message;
+}
+
+function textBytesOf(b: Record<string, unknown>, memo: ClearingMemo): number {
+  let bytes = memo.textBytes.get(b);
+  if (bytes === undefined) {
+    bytes = ENCODER.encode(textOf(b['content'])).length;
+    memo.textBytes.set(b, bytes);
+  }
+  return bytes;
 }
 
 function isToolResult(b: unknown): b is Record<string, unknown> {

@@ -2,7 +2,7 @@
 import { DEFAULT_TOKENS_PER_BYTE } from '../core/index.js';
 import { fitTokens, type TokenModel } from './fit-tokens.js';
 import type { RebuiltConversation } from './rebuild-conversations.js';
-import { BodyBuilder, cacheRegion } from './request-body.js';
+import { BodyBuilder } from './request-body.js';
 
 /** First pass: every request's message bytes against its recorded context, fitted. */
 export function fitSessionModel(conversations: readonly RebuiltConversation[], builders: ReadonlyMap<string, BodyBuilder>): TokenModel {
@@ -12,7 +12,7 @@ export function fitSessionModel(conversations: readonly RebuiltConversation[], b
     for (const r of c.requests) {
       if (r.estimated === true) continue; // its usage counted another (compacted) prompt
       const tokens = r.usage.input + r.usage.cacheRead + r.usage.cacheWrite;
-      if (tokens > 0) samples.push({ conversation: c.id, bytes: cacheRegion(builder.build(r.model, r.messages)).length, tokens });
+      if (tokens > 0) samples.push({ conversation: c.id, bytes: builder.regionLength(r.model, r.messages), tokens });
     }
   }
   const fitted = fitTokens(samples);

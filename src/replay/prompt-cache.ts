@@ -11,7 +11,7 @@
  * - An entry lives for its TTL after its last write or read (reads refresh it).
  */
 import { costOf, priceOf } from '../core/price-table.js';
-import { startsWith } from './request-body.js';
+import { regionStartsWith, type CacheRegion } from './request-body.js';
 
 /** The provider checks for hits at most this many blocks before a breakpoint. */
 export const CACHE_LOOKBACK_BLOCKS = 20;
@@ -22,8 +22,8 @@ const MAX_ENTRIES = 32;
 
 /** One request as sent, as far as the cache is concerned. */
 export interface CachedRequest {
-  /** cache-region bytes (request-body.ts `cacheRegion`). */
-  readonly region: Uint8Array;
+  /** cache-region bytes (request-body.ts `regionOfBody`). */
+  readonly region: CacheRegion;
   readonly blocks: number;
   readonly model: string;
   readonly timeMs: number;
@@ -48,7 +48,7 @@ export interface PricedRequest {
 }
 
 interface Entry {
-  readonly region: Uint8Array;
+  readonly region: CacheRegion;
   readonly blocks: number;
   readonly model: string;
   expiresMs: number;
@@ -83,7 +83,7 @@ export class PromptCache {
       const e = this.#entries[i];
       if (e === undefined || e.model !== model || !isAlive(e.expiresMs, timeMs)) continue;
       if (request.blocks - e.blocks > CACHE_LOOKBACK_BLOCKS || e.region.length <= hitBytes) continue;
-      if (startsWith(request.region, e.region)) {
+      if (regionStartsWith(request.region, e.region)) {
         hitBytes = e.region.length;
         e.expiresMs = expiry(timeMs, ttlMs);
       }
@@ -100,10 +100,13 @@ export class PromptCache {
   }
 }
 
-/** The bill for what the provider actually reported (the calibration's reference). */
-export function priceRecorded(model: string, usage: { input: number; cacheRead: number; cacheWrite: number; cacheWrite1h: number; output: number }): number {
+/** The bill for what the provider actually reported (the calibration's reference); `undefined` for a model the price table does not know. */
+export function priceRecorded(
+  model: string,
+  usage: { input: number; cacheRead: number; cacheWrite: number; cacheWrite1h: number; output: number },
+): number | undefined {
   const price = priceOf(model, usage.input + usage.cacheRead + usage.cacheWrite);
-  if (price === undefined) return 0;
+  if (price === undefined) return undefined;
   const write1h = usage.cacheWrite1h;
   return costOf(price, { input: usage.input, cacheRead: usage.cacheRead, write5m: usage.cacheWrite - write1h, write1h, output: usage.output });
 }

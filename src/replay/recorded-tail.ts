@@ -15,16 +15,19 @@ export function priceRecordedTail(run: SessionRun, step: Step): void {
   const whole = run.recordedWhole;
   const { request } = step;
   if (isCompactionCall(step)) {
-    const cost = priceRecorded(run.options.priceAs ?? request.model, request.usage);
+    const model = run.options.priceAs ?? request.model;
+    const cost = priceRecorded(model, request.usage);
+    // Never a silent $0: a call on a model the table does not know is named, and the baseline is a floor.
+    if (cost === undefined) whole.unpriced.add(model);
     whole.compactionCalls.requests++;
-    whole.compactionCalls.costUsd += cost;
-    whole.costUsd += cost;
+    whole.compactionCalls.costUsd += cost ?? 0;
+    whole.costUsd += cost ?? 0;
     whole.cacheWriteTokens += request.usage.cacheWrite;
     return;
   }
   const frame = openStepFrame(run, step);
   const priced = frame.caches.recorded.send({ ...cachedRequest(frame, frame.body, request.blocks), region: frame.region });
-  if (!priced.priced) run.unpriced.add(frame.priceModel);
+  if (!priced.priced) whole.unpriced.add(frame.priceModel);
   whole.costUsd += priced.costUsd;
   whole.cacheWriteTokens += priced.cacheWriteTokens;
 }

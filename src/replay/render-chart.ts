@@ -1,7 +1,9 @@
 /**
  * One chart of the replay page (render-html.ts): a line per strategy over the main thread's
  * requests, as inline SVG that scales to its container (a viewBox, width 100%), numbers on both
- * axes at round steps, epochs marked, and a tooltip (`<title>`) on every line, point and mark. Pure.
+ * axes at round steps, epochs marked, and a tooltip (`<title>`) on every line, point and mark.
+ * Each line has its own dash pattern and width (chart-styles.ts): lines are told apart without
+ * colour, and one drawn over another keeps it in view. Pure.
  */
 import { niceTicks } from './nice-ticks.js';
 
@@ -15,6 +17,9 @@ export interface ChartLine {
   readonly key: string;
   readonly label: string;
   readonly color: string;
+  /** An SVG `stroke-dasharray`, `none` for solid. */
+  readonly dash: string;
+  readonly width: number;
   readonly values: readonly number[];
 }
 
@@ -91,7 +96,8 @@ function lineOf(
         `<circle cx="${f(x(i))}" cy="${f(y(v))}" r="3" fill="${l.color}" fill-opacity="${dotOpacity}"><title>${escapeText(`${l.label}, request ${i + 1}: ${label(v)}`)}</title></circle>`,
     )
     .join('');
-  return `<g class="series" data-strategy="${l.key}"><polyline class="strategy" data-strategy="${l.key}" fill="none" stroke="${l.color}" stroke-width="2" points="${points}"><title>${escapeText(l.label)}</title></polyline>${dots}</g>`;
+  const dash = l.dash === 'none' ? '' : ` stroke-dasharray="${l.dash}"`;
+  return `<g class="series" data-strategy="${l.key}"><polyline class="strategy" data-strategy="${l.key}" fill="none" stroke="${l.color}" stroke-width="${l.width}"${dash} stroke-linejoin="round" points="${points}"><title>${escapeText(l.label)}</title></polyline>${dots}</g>`;
 }
 
 function f(v: number): string {

@@ -9,13 +9,13 @@ import type { ShedEpochFigure } from './shed-epochs.js';
 import { unknownModelsLine } from './cost-cell.js';
 import { wholeSessionHtml } from './render-whole-session.js';
 import type { WholeSessionReport } from './whole-session-figures.js';
-import { strategyTable, STRATEGY_TABLE_LEGEND } from './render-strategy-table.js';
+import { strategyTable, STRATEGY_TABLE_LEGEND, STRATEGY_TABLE_NARROW } from './render-strategy-table.js';
 import { compactionLine, STRATEGY_LABELS } from './render-table.js';
 import { STRATEGIES, type StrategyName } from './strategy-tally.js';
 import { renderChart } from './render-chart.js';
 import { summaryHtml } from './render-html-summary.js';
-
-const COLORS: Record<StrategyName, string> = { recorded: '#555555', rescue: '#1f77b4', shed: '#9467bd', perRequest: '#d62728', clearToolUses: '#2ca02c' };
+import { LINE_STYLES, lineSample } from './chart-styles.js';
+import { htmlTable, TABLE_CSS } from './html-table.js';
 
 /** The page for these reports. */
 export function renderHtml(reports: readonly SessionReport[]): string {
@@ -23,7 +23,7 @@ export function renderHtml(reports: readonly SessionReport[]): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>ctxshed replay</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{font-family:system-ui,sans-serif;margin:24px auto;padding:0 16px;max-width:1360px;color:#222;line-height:1.4}h1,h2,h3,p{overflow-wrap:anywhere}table{border-collapse:collapse;margin:8px 0;font-size:88%}td,th{padding:3px 8px;text-align:right;border-bottom:1px solid #ddd}td{white-space:nowrap}th{vertical-align:bottom}td:first-child,th:first-child{text-align:left}.scroll{overflow-x:auto;max-width:100%}.legend span{margin-right:18px;display:inline-block}svg.chart{display:block;width:100%;max-width:1100px;height:auto;margin:6px 0 18px}.summary{background:#f6f8fa;border:1px solid #e1e4e8;border-radius:6px;padding:4px 16px 12px}.legend-note{font-size:90%;color:#555}section{margin-bottom:32px}</style>
+<style>body{font-family:system-ui,sans-serif;margin:24px auto;padding:0 16px;max-width:1360px;color:#222;line-height:1.4}h1,h2,h3,p{overflow-wrap:anywhere}${TABLE_CSS}.legend span{margin-right:18px;display:inline-block;white-space:nowrap}.legend svg.sample{vertical-align:middle;margin-right:4px}svg.chart{display:block;width:100%;max-width:1100px;height:auto;margin:6px 0 18px}.summary{background:#f6f8fa;border:1px solid #e1e4e8;border-radius:6px;padding:4px 16px 12px}.legend-note{font-size:90%;color:#555}section{margin-bottom:32px}</style>
 </head><body>
 <h1>ctxshed replay</h1>
 ${reports.length === 0 ? '' : summaryHtml(reports, STRATEGY_LABELS, escapeHtml)}
@@ -34,12 +34,10 @@ ${sections}
 
 function renderSession(report: SessionReport): string {
   const c = report.calibration;
-  const legend = STRATEGIES.map((s) => `<span style="color:${COLORS[s]}">&#9632; ${STRATEGY_LABELS[s]}</span>`).join('');
+  const legend = STRATEGIES.map((s) => `<span style="color:${LINE_STYLES[s].color}">${lineSample(LINE_STYLES[s])}${STRATEGY_LABELS[s]}</span>`).join('');
   const table = strategyTable(report, STRATEGY_LABELS);
-  const rows = table.rows.map((r) => `<tr>${r.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`).join('');
-  const head = table.header.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
   const lines = (values: (s: StrategyName) => readonly number[]) =>
-    STRATEGIES.map((s) => ({ key: s, label: STRATEGY_LABELS[s], color: COLORS[s], values: values(s) }));
+    STRATEGIES.map((s) => ({ key: s, label: STRATEGY_LABELS[s], ...LINE_STYLES[s], values: values(s) }));
   const chartMarks = { rescue: report.strategies.rescue.series.epochAt, shed: report.strategies.shed.series.epochAt };
   const fullness = renderChart(
     {
@@ -49,7 +47,7 @@ function renderSession(report: SessionReport): string {
       yMax: 1,
       yLabel: (v) => pct(v),
       marks: chartMarks,
-      markColor: (k) => COLORS[k as StrategyName],
+      markColor: (k) => LINE_STYLES[k as StrategyName].color,
       limit: { value: report.autoCompactAt, label: `client auto-compaction (${pct(report.autoCompactAt)})` },
     },
     escapeHtml,
@@ -63,19 +61,19 @@ function renderSession(report: SessionReport): string {
       yMax: maxCost,
       yLabel: dollarTick,
       marks: chartMarks,
-      markColor: (k) => COLORS[k as StrategyName],
+      markColor: (k) => LINE_STYLES[k as StrategyName].color,
     },
     escapeHtml,
   );
   return `<section>
 <h2>${escapeHtml(report.file)}</h2>
 <p>${escapeHtml(compactionLine(report))}; cost ${escapeHtml(report.costBasis.basis)}.</p>${unknownModelsLine(report.unpricedModels) === undefined ? '' : `<p class="warn">${escapeHtml(unknownModelsLine(report.unpricedModels) ?? '')}</p>`}
-<p>${report.requests} requests; calibration: cache read ${signed(c.cacheReadError)}, cache write ${signed(c.cacheWriteError)}, context ${signed(c.contextError)}; dashed lines: rescue epochs (blue) and shed epochs (purple).</p>
+<p>${report.requests} requests; calibration: cache read ${signed(c.cacheReadError)}, cache write ${signed(c.cacheWriteError)}, context ${signed(c.contextError)}; thin vertical dashes: rescue epochs (blue) and shed epochs (purple).</p>
 <p class="legend">${legend}</p>
 ${'wholeSession' in report ? wholeSessionHtml(report as WholeSessionReport, STRATEGY_LABELS, escapeHtml) : ''}
 ${fullness}
 ${cost}
-<div class="scroll"><table><tr>${head}</tr>${rows}</table></div><p class="legend-note">${escapeHtml(STRATEGY_TABLE_LEGEND)}</p>
+${htmlTable({ header: table.header.map(escapeHtml), rows: table.rows.map((r) => r.map(escapeHtml)), narrow: STRATEGY_TABLE_NARROW })}<p class="legend-note">${escapeHtml(STRATEGY_TABLE_LEGEND)}</p>
 ${shedTable(report.shedEpochs)}
 ${heldLine(report)}
 </section>`;
@@ -84,23 +82,51 @@ ${heldLine(report)}
 /** Shed mode's epochs, one row each, every figure with its basis: never a session sum. */
 function shedTable(epochs: readonly ShedEpochFigure[]): string {
   if (epochs.length === 0) return '<p>Shed epochs: none latched.</p>';
-  const rows = epochs
-    .map((e) => {
-      const t = e.perLaterTurn;
-      const gate =
-        e.gate === undefined
-          ? '-'
-          : e.gate.forcedAt === undefined
-            ? `${e.gate.breakEvenTurns ?? 'never'} &le; ${e.gate.expectedRemainingTurns}`
-            : `${e.gate.breakEvenTurns ?? 'never'} &gt; ${e.gate.expectedRemainingTurns}, forced at ${pct(e.gate.forcedAt)}`;
-      return (
-        `<tr><td>${escapeHtml(e.conversation.slice(e.conversation.lastIndexOf('/') + 1))} #${e.epoch}</td><td>${e.request + 1}</td><td>${pct(e.fullness)}</td><td>${e.span.first}..${e.span.last}</td><td>${(e.span.bytes / 1024).toFixed(0)} KiB</td><td>${gate}</td><td>${e.turnsAfter}</td>` +
-        `<td>${t.shedTokens.toLocaleString('en-US')} (${t.warmTokens.toLocaleString('en-US')} warm)</td><td>$${t.usd.toFixed(4)} <small>${t.basis}</small></td><td>$${e.rewrite.usd.toFixed(4)} <small>${e.rewrite.basis}</small></td><td>${e.payback.turnsNeeded ?? 'never'} (${e.payback.paidBack ? 'paid back' : 'not paid back'})</td></tr>`
-      );
-    })
-    .join('');
+  const rows = epochs.map((e) => {
+    const t = e.perLaterTurn;
+    const gate =
+      e.gate === undefined
+        ? '-'
+        : e.gate.forcedAt === undefined
+          ? `${e.gate.breakEvenTurns ?? 'never'} &le; ${e.gate.expectedRemainingTurns}`
+          : `${e.gate.breakEvenTurns ?? 'never'} &gt; ${e.gate.expectedRemainingTurns}, forced at ${pct(e.gate.forcedAt)}`;
+    return [
+      `${escapeHtml(conversationName(e.conversation))} #${e.epoch}`,
+      String(e.request + 1),
+      pct(e.fullness),
+      `${e.span.first}..${e.span.last}`,
+      `${(e.span.bytes / 1024).toFixed(0)} KiB`,
+      gate,
+      String(e.turnsAfter),
+      `${t.shedTokens.toLocaleString('en-US')} (${t.warmTokens.toLocaleString('en-US')} warm)`,
+      `$${t.usd.toFixed(4)} <small>${t.basis}</small>`,
+      `$${e.rewrite.usd.toFixed(4)} <small>${e.rewrite.basis}</small>`,
+      `${e.payback.turnsNeeded ?? 'never'} (${e.payback.paidBack ? 'paid back' : 'not paid back'})`,
+    ];
+  });
+  const header = [
+    'epoch',
+    'request',
+    'fullness',
+    'messages',
+    'span',
+    'break-even &le; expected turns',
+    'turns after',
+    'tokens not sent per later turn',
+    'worth per later turn',
+    're-write at the latch',
+    'turns to pay back',
+  ];
   return `<p>Shed epochs, each on its own (never summed, never set against cache reads):</p>
-<div class="scroll"><table class="shed-epochs"><tr><th>epoch</th><th>request</th><th>fullness</th><th>messages</th><th>span</th><th>break-even &le; expected turns</th><th>turns after</th><th>tokens not sent per later turn</th><th>worth per later turn</th><th>re-write at the latch</th><th>turns to pay back</th></tr>${rows}</table></div>`;
+${htmlTable({ header, rows, narrow: [0, 1, 2, 4, 8, 9, 10], className: 'shed-epochs' })}`;
+}
+
+/** A conversation's name on the page: its file's first eight characters (a session id's own), then its number there. */
+function conversationName(id: string): string {
+  const file = id.slice(id.lastIndexOf('/') + 1);
+  const [name = file, n] = file.split('#');
+  const base = name.replace(/\.jsonl$/, '');
+  return `${base.length > 14 ? base.slice(0, 8) : base}${n === undefined ? '' : `#${n}`}`;
 }
 
 /** Where shed latched nothing over the threshold, and why; its refaults. */

@@ -51,6 +51,9 @@ const MEANINGS: Readonly<Record<number, string>> = {
   15: "thinking kept/removed: thinking blocks the main-thread requests sent, and took out of the client's body, in all and (in the last request)",
 };
 
+/** The columns the page shows on a narrow window: the compact form's. */
+export const STRATEGY_TABLE_NARROW: readonly number[] = COMPACT.columns;
+
 /** Every column's meaning, for the page (which shows every column). */
 export const STRATEGY_TABLE_LEGEND = Object.values(MEANINGS).join('; ');
 

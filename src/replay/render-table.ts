@@ -58,7 +58,8 @@ function headLines(report: SessionReport): string[] {
     `  cost: ${report.costBasis.basis}: ${report.costBasis.replayedRequests} of ${report.costBasis.replayedRequests + report.costBasis.afterCompactionRequests} requests priced; ` +
       'a prompt over the window is refused (not billed), rescue and shed retry it once as the proxy does',
     `  calibration (model vs recorded usage): cache read ${signed(c.cacheReadError)}, cache write ${signed(c.cacheWriteError)}, ` +
-      `context ${signed(c.contextError)} (per request ±${pct(c.meanAbsRequestError, 1)}); recorded bill ${dollarCell(c.recorded.costUsd, report.unpricedModels)}, peak ${pct(c.recorded.peakFullness)}`,
+      `context ${signed(c.contextError)} (per request ±${pct(c.meanAbsRequestError, 1)}); these requests' recorded usage billed ${dollarCell(c.recorded.costUsd, report.unpricedModels)} ` +
+      `(what was paid for the whole session is below), peak ${pct(c.recorded.peakFullness)}`,
     ...missLines(c.misses),
     ...(report.skippedLines === undefined || report.skippedLines.lines === 0
       ? []

@@ -1,28 +1,36 @@
 /**
  * The sessions of a replay side by side and their total (render-table.ts), in the manner of
- * ccusage's daily table: one row per file, the whole-session cost as paid, never compacting,
- * and under rescue and shed, then a total row across the files. Pure.
+ * ccusage's daily table: one row per file, what was paid (the recorded usage billed), the recorded
+ * session modelled with its compaction, never compacting, and rescue and shed against the modelled
+ * recorded session (like for like), then a total row across the files. A figure with requests on
+ * a model the price table does not know carries `>=` and the model's name. Pure.
  */
 import { costCell } from './cost-cell.js';
 import { fitTable, type TextLayout } from './text-layout.js';
 import type { WholeSessionReport } from './whole-session-figures.js';
 
-const HEADER = ['session', 'requests', 'paid $', 'never compacting $', 'rescue $', 'rescue vs paid', 'shed $', 'shed vs paid', 'refused'];
-const COMPACT = { columns: [0, 2, 4, 5, 6, 7], header: ['session', 'paid $', 'rescue $', 'vs paid', 'shed $', 'vs paid'] };
+const HEADER = ['session', 'requests', 'paid $', 'recorded $', 'never compacting $', 'rescue $', 'rescue vs recorded', 'shed $', 'shed vs recorded', 'refused'];
+const COMPACT = { columns: [0, 2, 3, 5, 6, 7, 8], header: ['session', 'paid $', 'recorded $', 'rescue $', 'vs rec.', 'shed $', 'vs rec.'] };
 
 /** The longest session name shown; a longer file name is cut, its start kept. */
 const NAME_MAX = 20;
+
+/** A cost and the models it could not price. */
+interface Cost {
+  readonly usd: number;
+  readonly unknown: readonly string[];
+}
 
 /** The figures a row is made of: one session's, or the sum over all. */
 interface TotalFigures {
   readonly name: string;
   readonly requests: number;
-  readonly paid: number;
-  readonly never: number;
-  readonly rescue: number;
-  readonly shed: number;
+  readonly paid: Cost;
+  readonly recorded: Cost;
+  readonly never: Cost;
+  readonly rescue: Cost;
+  readonly shed: Cost;
   readonly refused: number;
-  readonly unknown: readonly string[];
 }
 
 /** The table's lines (a title above, a legend under), or none when no report has whole-session figures. */
@@ -30,64 +38,68 @@ export function totalsLines(reports: readonly object[], layout: TextLayout): str
   const whole = reports.filter((r): r is WholeSessionReport => 'wholeSession' in r);
   if (whole.length === 0) return [];
   const figures = whole.map(figuresOf);
+  const zero: Cost = { usd: 0, unknown: [] };
   const total = figures.reduce(sum, {
     name: `total (${figures.length} file${figures.length === 1 ? '' : 's'})`,
     requests: 0,
-    paid: 0,
-    never: 0,
-    rescue: 0,
-    shed: 0,
+    paid: zero,
+    recorded: zero,
+    never: zero,
+    rescue: zero,
+    shed: zero,
     refused: 0,
-    unknown: [],
   });
   const rows = [...figures, total].map(row);
   return [
     'all sessions, whole (what the user paid, and what each strategy would have cost):',
     ...fitTable({ header: HEADER, rows }, COMPACT, layout).lines,
-    "  vs paid: above (+) or below (-) what the user paid; '!': some prompts were refused as too long and never billed, so the cost is not comparable; refused: rescue's and shed's refusals",
+    "  paid: the recorded usage of every request billed at the price table; recorded: the recorded session with its compaction, modelled as the strategies are; vs recorded: above (+) or below (-) it, like for like; '!': some prompts were refused as too long and never billed, so the cost is not comparable; refused: rescue's and shed's refusals",
   ];
 }
 
 function figuresOf(r: WholeSessionReport): TotalFigures {
   const base = r.file.slice(r.file.lastIndexOf('/') + 1).replace(/\.jsonl$/, '');
   const s = r.strategies;
+  const { paid, recordedWithCompaction: recorded } = r.wholeSession.baselines;
   return {
     name: base.length > NAME_MAX ? `${base.slice(0, NAME_MAX - 1)}~` : base,
     requests: r.requests,
-    paid: r.wholeSession.baselines.recordedWithCompaction.costUsd,
-    never: s.recorded.wholeSession.costUsd,
-    rescue: s.rescue.wholeSession.costUsd,
-    shed: s.shed.wholeSession.costUsd,
+    paid: { usd: paid.costUsd, unknown: paid.unpricedModels },
+    recorded: { usd: recorded.costUsd, unknown: recorded.unpricedModels },
+    never: { usd: s.recorded.wholeSession.costUsd, unknown: s.recorded.wholeSession.unpricedModels },
+    rescue: { usd: s.rescue.wholeSession.costUsd, unknown: s.rescue.wholeSession.unpricedModels },
+    shed: { usd: s.shed.wholeSession.costUsd, unknown: s.shed.wholeSession.unpricedModels },
     refused: s.rescue.wholeSession.refused + s.shed.wholeSession.refused,
-    unknown: r.unpricedModels,
   };
 }
 
 function sum(a: TotalFigures, b: TotalFigures): TotalFigures {
+  const add = (x: Cost, y: Cost): Cost => ({ usd: x.usd + y.usd, unknown: [...new Set([...x.unknown, ...y.unknown])].sort() });
   return {
     name: a.name,
     requests: a.requests + b.requests,
-    paid: a.paid + b.paid,
-    never: a.never + b.never,
-    rescue: a.rescue + b.rescue,
-    shed: a.shed + b.shed,
+    paid: add(a.paid, b.paid),
+    recorded: add(a.recorded, b.recorded),
+    never: add(a.never, b.never),
+    rescue: add(a.rescue, b.rescue),
+    shed: add(a.shed, b.shed),
     refused: a.refused + b.refused,
-    unknown: [...new Set([...a.unknown, ...b.unknown])],
   };
 }
 
 function row(f: TotalFigures): string[] {
-  const cost = (usd: number): string => costCell(usd, f.unknown);
+  const cost = (c: Cost): string => costCell(c.usd, c.unknown);
   const mark = f.refused > 0 ? '!' : '';
   return [
     f.name,
     f.requests.toLocaleString('en-US'),
     cost(f.paid),
+    cost(f.recorded),
     cost(f.never),
     cost(f.rescue),
-    `${vs(f.rescue, f.paid)}${mark}`,
+    `${vs(f.rescue.usd, f.recorded.usd)}${mark}`,
     cost(f.shed),
-    `${vs(f.shed, f.paid)}${mark}`,
+    `${vs(f.shed.usd, f.recorded.usd)}${mark}`,
     String(f.refused),
   ];
 }

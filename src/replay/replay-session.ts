@@ -12,27 +12,41 @@ import { priceRecordedTail } from './recorded-tail.js';
 import type { ReplayOptions } from './replay-options.js';
 import { replayStep } from './replay-step.js';
 import type { SessionReport } from './session-report.js';
-import { openSessionRun } from './session-run.js';
+import { closeSessionRun, openSessionRun } from './session-run.js';
 import { inTimeOrder, isCompactionCall, isPriced } from './session-steps.js';
-import { reestimateUsage } from './whole-session.js';
+import type { BodyBuilder } from './request-body.js';
+import { reestimateWithModel } from './whole-session.js';
 
 export type { MissTally } from './miss-counter.js';
 export { PREFIX_CHECK_STAND_IN, type ReplayOptions } from './replay-options.js';
 export { COST_BASIS, type Calibration, type SessionReport } from './session-report.js';
 
+/** Told after each request replayed: long replays show their progress by it. */
+export type OnStep = () => void;
+
 /** Replays a session's conversations up to its first compaction; the recorded session is also priced whole, as the baseline. */
-export async function replaySession(file: string, conversations: readonly RebuiltConversation[], options: ReplayOptions): Promise<SessionReport> {
+export async function replaySession(
+  file: string,
+  conversations: readonly RebuiltConversation[],
+  options: ReplayOptions,
+  onStep: OnStep = () => {},
+): Promise<SessionReport> {
   const run = await openSessionRun(conversations, options);
   const allSteps = inTimeOrder(conversations);
   let replayed = 0;
   // One request at a time, in the session's order: each strategy's cache and engine carry state from the last.
-  for (const step of allSteps) {
-    if (isPriced(step, run.point)) {
-      await replayStep(run, step);
-      replayed++;
-    } else {
-      priceRecordedTail(run, step);
+  try {
+    for (const step of allSteps) {
+      if (isPriced(step, run.point)) {
+        await replayStep(run, step);
+        replayed++;
+      } else {
+        priceRecordedTail(run, step);
+      }
+      onStep();
     }
+  } finally {
+    closeSessionRun(run);
   }
   return assembleSessionReport(file, conversations, run, { replayed, afterCompaction: allSteps.length - replayed });
 }
@@ -47,11 +61,21 @@ export async function replayWholeSession(
   stitched: readonly RebuiltConversation[],
   options: ReplayOptions,
   point: CompactionPoint,
+  onStep: OnStep = () => {},
 ): Promise<SessionReport> {
-  const conversations = reestimateUsage(stitched);
+  // One builder per conversation for the estimate and the replay: each message is encoded once.
+  const builders = new Map<string, BodyBuilder>();
+  const { conversations, model } = reestimateWithModel(stitched, builders);
   const { recorded: _cut, ...uncut } = point;
-  const run = await openSessionRun(conversations, options, { point: uncut });
+  const run = await openSessionRun(conversations, options, { point: uncut }, { builders, ...(model === undefined ? {} : { model }) });
   const steps = inTimeOrder(conversations).filter((step) => !isCompactionCall(step));
-  for (const step of steps) await replayStep(run, step);
+  try {
+    for (const step of steps) {
+      await replayStep(run, step);
+      onStep();
+    }
+  } finally {
+    closeSessionRun(run);
+  }
   return assembleSessionReport(file, conversations, run, { replayed: steps.length, afterCompaction: 0 });
 }

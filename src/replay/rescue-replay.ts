@@ -27,6 +27,8 @@ export class RescueReplay {
     this.#engine = new EpochEngine(state, settings, {
       now: () => this.#now,
       onStateFailure: (error) => this.failures.push(errorText(error)),
+      // The replay is the state directory's only writer: a watch on its records, not a stat per request.
+      watchRecords: true,
     });
   }
 
@@ -48,6 +50,11 @@ export class RescueReplay {
    */
   async retryAfterOverflow(body: Uint8Array, prepared: Prepared, agentId: string | undefined, overflow: OverflowReading): Promise<OverflowOutcome> {
     return this.#engine.prepareAfterOverflow(messagesCall(body, agentId), prepared, overflow);
+  }
+
+  /** Stops the engine's watch on the records (the replay is over). */
+  close(): void {
+    this.#engine.close();
   }
 
   /**

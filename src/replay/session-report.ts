@@ -1,5 +1,6 @@
 /** What replaying one session reports (replay-session.ts): the calibration, each strategy's figures, and the cost basis. */
 import type { CompactionPoint } from './compaction-point.js';
+import type { RecordedBill } from './recorded-bill.js';
 import type { MissTally } from './miss-counter.js';
 import type { RefaultFigure } from './replay-refaults.js';
 import type { ShedHeld } from './shed-account.js';
@@ -87,6 +88,8 @@ export interface SessionReport {
   readonly refaults: RefaultFigure;
   /** The same for shed mode: tool results in its spans whose file the session read again later. */
   readonly shedRefaults: RefaultFigure;
+  /** The same for the rewriting strategies: blocks stubbed (per-request) or cleared (clear_tool_uses) whose file the session read again later. */
+  readonly rewriteRefaults: Record<'perRequest' | 'clearToolUses', RefaultFigure>;
   /**
    * Each engine strategy's working set (working-set-tally.ts): the requests held for it, by its two
    * hold reasons, and its size (the largest, and how many requests had one).
@@ -97,13 +100,24 @@ export interface SessionReport {
    * the strategies are, the compaction calls from their own usage records. Absent on a stitched replay.
    */
   readonly recordedWithCompaction?: RecordedWithCompaction;
+  /**
+   * What was paid: every request of the session as recorded, billed from its recorded usage at the
+   * price table (recorded-bill.ts). Absent on a stitched replay, whose usage past a compaction is estimated.
+   */
+  readonly paid?: RecordedBill;
   /** Lines of the session file that were not JSON records, and the first (read-sessions.ts). */
   readonly skippedLines?: { readonly lines: number; readonly firstLine?: number };
 }
 
-/** The baseline of what the user paid (session-run.ts `RecordedWhole`, rounded). */
+/**
+ * The recorded session with its compaction, modelled as the strategies are (session-run.ts
+ * `RecordedWhole`, rounded): the like-for-like baseline the strategies' whole-session costs are
+ * set against. What was paid is `SessionReport.paid`.
+ */
 export interface RecordedWithCompaction {
   readonly costUsd: number;
   readonly cacheWriteTokens: number;
   readonly compactionCalls: { readonly requests: number; readonly costUsd: number };
+  /** Models the price table does not know among its requests: the cost is then a floor. */
+  readonly unpricedModels: readonly string[];
 }

@@ -15,6 +15,7 @@ import type { ReplayOptions } from './replay-options.js';
 import { ReplayRefaults } from './replay-refaults.js';
 import { RescueReplay } from './rescue-replay.js';
 import { RunwayCounter } from './runway.js';
+import type { ConversationRewriters } from './conversation-rewriters.js';
 import { PrefixThinking } from './prefix-thinking.js';
 import { ShedAccount } from './shed-account.js';
 import { STRATEGIES, StrategyTally, type StrategyName } from './strategy-tally.js';
@@ -39,6 +40,8 @@ export interface RecordedWhole {
   costUsd: number;
   cacheWriteTokens: number;
   compactionCalls: { requests: number; costUsd: number };
+  /** Models of the requests past the strategies' span (the compaction calls' included) the table does not know. */
+  readonly unpriced: Set<string>;
 }
 
 /** Everything a session's replay keeps between its steps. */
@@ -70,12 +73,16 @@ export interface SessionRun {
   readonly shedAccount: ShedAccount;
   readonly entries: Map<string, ConversationEntry>;
   readonly refaults: ReplayRefaults;
+  /** The same for the two rewriting strategies: the blocks each stubbed or cleared, read again later. */
+  readonly rewriteRefaults: Record<'perRequest' | 'clearToolUses', ReplayRefaults>;
   readonly calibration: CalibrationTally;
   readonly ttls: ReadonlyMap<string, readonly CacheTtl[]>;
   /** Each engine strategy's working set: its holds and its size (working-set-tally.ts). */
   readonly workingSets: Record<'rescue' | 'shed', WorkingSetTally>;
   /** `--prefix-check`: the rewriting strategies' thinking blocks against the check, per conversation (prefix-thinking.ts). */
   readonly prefixThinking: Map<string, Record<'perRequest' | 'clearToolUses', PrefixThinking>>;
+  /** What per-request rewriting and clearing keep of each conversation (replay-rewrite-steps.ts). */
+  readonly rewriters: Map<string, ConversationRewriters>;
 }
 
 /** A conversation's prefix-check trackers for the rewriting strategies, opened on its first request. */
@@ -87,11 +94,15 @@ export function prefixThinkingOf(run: SessionRun, conversation: string): Record<
   return fresh;
 }
 
-/** Opens the replay of a session: fits its model, finds its compaction point, opens both engines. */
+/**
+ * Opens the replay of a session: fits its model (or takes the one `made` fitted on the same
+ * requests, with its builders), finds its compaction point, opens both engines.
+ */
 export async function openSessionRun(
   conversations: readonly RebuiltConversation[],
   options: ReplayOptions,
   whole?: { readonly point: CompactionPoint },
+  made?: { readonly builders: ReadonlyMap<string, BodyBuilder>; readonly model?: TokenModel },
 ): Promise<SessionRun> {
   const window = contextWindowFor(options.settings.window, undefined);
   // The engine measures against the replay's window, never the recorded model's: the sessions
@@ -100,23 +111,22 @@ export async function openSessionRun(
     rescue: engineSettingsOf({ ...options.settings, mode: 'rescue', window }),
     shed: engineSettingsOf({ ...options.settings, mode: 'shed', window }),
   };
-  const builders = new Map(conversations.map((c) => [c.id, new BodyBuilder()]));
+  const builders = new Map(conversations.map((c) => [c.id, made?.builders.get(c.id) ?? new BodyBuilder()]));
   const hasMain = conversations.some((c) => c.kind === 'main');
-  // Transcripts carry no beta header: the session ran at the default window (1M sessions are rare).
   // A stitched session has no boundary left: its point is the recorded session's, with no cut.
-  const point = whole?.point ?? findCompactionPoint(conversations, window, DEFAULT_CONTEXT_WINDOW, options.settings.autoCompactWindow);
+  const point = whole?.point ?? compactionPointFor(conversations, options);
   const tallies = Object.fromEntries(STRATEGIES.map((s) => [s, new StrategyTally()])) as Record<StrategyName, StrategyTally>;
   tallies.shed.perEpoch = true;
   const { rescue, shed } = await openEngines(options, settings);
   return {
     basis: whole === undefined ? 'firstCompaction' : 'wholeSession',
-    recordedWhole: { costUsd: 0, cacheWriteTokens: 0, compactionCalls: { requests: 0, costUsd: 0 } },
+    recordedWhole: { costUsd: 0, cacheWriteTokens: 0, compactionCalls: { requests: 0, costUsd: 0 }, unpriced: new Set() },
     options,
     window,
     rescueSettings: settings.rescue,
     tokenThreshold: tokenThresholdFor(settings.rescue.latch.thresholds, window),
     builders,
-    model: fitSessionModel(conversations, builders),
+    model: made?.model ?? fitSessionModel(conversations, builders),
     isMain: (c) => !hasMain || c.kind === 'main',
     point,
     runwayOf: runwayConversation(conversations),
@@ -132,11 +142,23 @@ export async function openSessionRun(
     shedAccount: new ShedAccount(),
     entries: new Map(),
     refaults: new ReplayRefaults(),
+    rewriteRefaults: { perRequest: new ReplayRefaults(), clearToolUses: new ReplayRefaults() },
     calibration: new CalibrationTally(),
     ttls: new Map(conversations.map((c) => [c.id, conversationTtls(c.requests.map((r) => r.usage))])),
     workingSets: { rescue: new WorkingSetTally(), shed: new WorkingSetTally() },
     prefixThinking: new Map(),
+    rewriters: new Map(),
   };
+}
+
+/**
+ * Where the client compacts a session replayed with `options` (compaction-point.ts), from its
+ * conversations as recorded: the point a whole-session replay of the same session runs at.
+ */
+export function compactionPointFor(conversations: readonly RebuiltConversation[], options: Pick<ReplayOptions, 'settings'>): CompactionPoint {
+  // Transcripts carry no beta header: the session ran at the default window (1M sessions are rare).
+  const window = contextWindowFor(options.settings.window, undefined);
+  return findCompactionPoint(conversations, window, DEFAULT_CONTEXT_WINDOW, options.settings.autoCompactWindow);
 }
 
 /**
@@ -151,6 +173,12 @@ async function openEngines(
   const rescue = await RescueReplay.open(options.stateDir, settings.rescue);
   const shed = await RescueReplay.open(options.shedStateDir, settings.shed);
   return { rescue, shed };
+}
+
+/** Ends the replay's use of its engines (their watches on the records). */
+export function closeSessionRun(run: SessionRun): void {
+  run.rescue.close();
+  run.shed.close();
 }
 
 /** Counts one pass-through, hold or skip reason of the replay. */

@@ -24,7 +24,11 @@ export function isPriced(step: Step, point: CompactionPoint): boolean {
 
 /** Whether a request is the client's compaction call (its `acompact-` agent): it summarises, it does not work. */
 export function isCompactionCall(step: Step): boolean {
-  const c = step.conversation;
+  return isCompactionConversation(step.conversation);
+}
+
+/** Whether a conversation is the client's compaction call (its `acompact-` agent). */
+export function isCompactionConversation(c: RebuiltConversation): boolean {
   return c.kind === 'subagent' && (c.agentId?.startsWith(COMPACTION_AGENT_PREFIX) ?? false);
 }
 

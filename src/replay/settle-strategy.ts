@@ -1,8 +1,7 @@
 /** How one strategy's body for a replayed request is counted (replay-session.ts): priced if answered, tallied if refused. */
-import { countThinking } from './count-thinking.js';
 import type { PricedRequest } from './prompt-cache.js';
 import type { SessionRun } from './session-run.js';
-import { cachedRequest, tokensOf, type StepFrame } from './step-frame.js';
+import { cachedRequest, thinkingOf, tokensOf, type StepFrame } from './step-frame.js';
 import type { StrategyName } from './strategy-tally.js';
 import { refusedOverWindow, type RefusedWhy } from './window-refusal.js';
 
@@ -29,7 +28,7 @@ export function settle(
   const tally = run.tallies[s];
   const t = tokensOf(frame, sent);
   frame.sentBytes[s] = sent.length;
-  if (main) tally.addThinking(frame.thinkingIn, Math.max(0, countThinking(sent) - thinkingInvalid));
+  if (main) tally.addThinking(frame.thinkingIn, Math.max(0, thinkingOf(frame, sent) - thinkingInvalid));
   if (outcome.refused) {
     tally.refuse(t, run.window, main, epochHere, outcome.why);
     if (frame.inRunway) run.runways[s].add({ refused: true });

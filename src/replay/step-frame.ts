@@ -6,7 +6,7 @@
 import type { CachedRequest } from './prompt-cache.js';
 import { PromptCache } from './prompt-cache.js';
 import type { RebuiltConversation, RebuiltRequest } from './rebuild-conversations.js';
-import { cacheRegion } from './request-body.js';
+import { regionOfBody, type CacheRegion } from './request-body.js';
 import { PREFIX_CHECK_STAND_IN } from './replay-options.js';
 import type { Step } from './session-steps.js';
 import type { ConversationCaches, SessionRun } from './session-run.js';
@@ -31,13 +31,17 @@ export interface StepFrame {
   readonly priceModel: string;
   /** The body as the client sent it, its cached region, and its thinking blocks (main thread only). */
   readonly body: Uint8Array;
-  readonly region: Uint8Array;
+  readonly region: CacheRegion;
   readonly thinkingIn: number;
   /** The recorded prompt: input, cache reads and cache writes. */
   readonly recordedTotal: number;
   readonly inRunway: boolean;
   /** The bytes each strategy sent for this request, filled in as each is settled. */
   readonly sentBytes: Partial<Record<StrategyName, number>>;
+  /** The cache region of each body priced for this step, made once per body (strategies that change nothing send the client's). */
+  readonly regions: Map<Uint8Array, CacheRegion>;
+  /** The thinking blocks of each main-thread body priced for this step, counted once per body. */
+  readonly thinking: Map<Uint8Array, number>;
 }
 
 /** Rebuilds a step's body and opens its conversation's caches on its first request. */
@@ -48,6 +52,8 @@ export function openStepFrame(run: SessionRun, { conversation: c, request, n }: 
   const sentModel = run.options.prefixCheck === true ? PREFIX_CHECK_STAND_IN : request.model;
   const body = run.builders.get(c.id)?.build(sentModel, request.messages, ttl) ?? new Uint8Array(0);
   const u = request.usage;
+  const region = regionOfBody(body);
+  const thinkingIn = main ? countThinking(body) : 0;
   return {
     conversation: c,
     request,
@@ -60,11 +66,13 @@ export function openStepFrame(run: SessionRun, { conversation: c, request, n }: 
     sentModel,
     priceModel: run.options.priceAs ?? request.model,
     body,
-    region: cacheRegion(body),
-    thinkingIn: main ? countThinking(body) : 0,
+    region,
+    thinkingIn,
     recordedTotal: u.input + u.cacheRead + u.cacheWrite,
     inRunway: c === run.runwayOf,
     sentBytes: {},
+    regions: new Map([[body, region]]),
+    thinking: new Map([[body, thinkingIn]]),
   };
 }
 
@@ -85,7 +93,7 @@ function cachesOf(run: SessionRun, id: string, request: RebuiltRequest, prefix: 
 export function cachedRequest(frame: StepFrame, bytes: Uint8Array, blocks: number): CachedRequest {
   const { request } = frame;
   return {
-    region: cacheRegion(bytes),
+    region: regionOf(frame, bytes),
     blocks,
     model: request.model,
     timeMs: request.sentMs,
@@ -96,11 +104,31 @@ export function cachedRequest(frame: StepFrame, bytes: Uint8Array, blocks: numbe
   };
 }
 
+/** The thinking blocks of a body sent for the step, counted once per body. */
+export function thinkingOf(frame: StepFrame, bytes: Uint8Array): number {
+  let n = frame.thinking.get(bytes);
+  if (n === undefined) {
+    n = countThinking(bytes);
+    frame.thinking.set(bytes, n);
+  }
+  return n;
+}
+
+/** The cache region of a body sent for the step, made once per body. */
+function regionOf(frame: StepFrame, bytes: Uint8Array): CacheRegion {
+  let region = frame.regions.get(bytes);
+  if (region === undefined) {
+    region = regionOfBody(bytes);
+    frame.regions.set(bytes, region);
+  }
+  return region;
+}
+
 /**
  * The prompt the API would count for a body sent in place of the client's: the recorded count,
  * less what the strategy took out (the same reading the engines are handed after a 200).
  */
 export function tokensOf(frame: StepFrame, sent: Uint8Array): number {
   const r = frame.tokensPerByte;
-  return frame.recordedTotal > 0 ? frame.recordedTotal - r * (frame.body.length - sent.length) : frame.prefix + r * cacheRegion(sent).length;
+  return frame.recordedTotal > 0 ? frame.recordedTotal - r * (frame.body.length - sent.length) : frame.prefix + r * regionOf(frame, sent).length;
 }

@@ -3,13 +3,15 @@
  * also on the retry after a refusal: the conversation's frozen items snapshotted with their files
  * checked, then the body with its epochs applied by the kind's `apply` (kind-apply.ts; core/epochs/:
  * stubs for tool results, from the conversation's last rewrite when it serves; one stub message
- * per span), checked on its own output by the core.
+ * per span), checked on its own output by the core; then a text brought back twice goes once
+ * (apply-repeats.ts).
  */
 import { hasFrozenItems, itemsOfKind, NO_ITEMS, registeredKinds, type ApiDialect, type FrozenItems, type IncrementalIndex } from '../core/index.js';
 import { viewOf, type ConversationEntry } from './conversation-table.js';
 import type { Prepared } from './engine-types.js';
 import type { FileAvailability } from './file-availability.js';
 import type { ApplyDeps } from './kind-apply.js';
+import { withRepeats } from './apply-repeats.js';
 import type { LatchKind } from './latch-kind.js';
 import { passthroughOf, rewrittenOf, type StepFacts } from './prepared-of.js';
 import type { RequestMeta } from './request-meta.js';
@@ -54,7 +56,10 @@ export async function applyConversation(deps: ApplyDeps, ask: ApplyAsk): Promise
   const { outcome, how } = kind.apply(deps, { body, indexed, api, key, nowMs }, snap);
   const applied: StepFacts = { ...facts, ...(how.rewritePath === undefined ? {} : { rewritePath: how.rewritePath }) };
   if (outcome.kind === 'passthrough') return passthroughOf(body, meta, outcome.reason, outcome.detail, { ...applied, skipped: outcome.skipped });
-  return rewrittenOf(outcome, meta, applied);
+  // 8. A text brought back twice goes once: the later copy as a pointer to the earlier (apply-repeats.ts).
+  const repeated = await withRepeats(deps, { body: outcome.body, api, items: entry.items, record: entry.record });
+  const sent = repeated.repeats === 0 ? outcome : { ...outcome, body: repeated.body };
+  return rewrittenOf(sent, meta, { ...applied, ...(repeated.repeats === 0 ? {} : { repeats: repeated.repeats }) });
 }
 
 /** One snapshot of a conversation's frozen items, taken between awaits: the kind's own, and thinking. */

@@ -116,6 +116,8 @@ export interface RewrittenFields extends PreparedFacts {
   readonly thinkingRemoved?: number;
   /** Frozen thinking blocks left in it, each with why; absent: none. */
   readonly thinkingSkipped?: readonly SkippedThinking[];
+  /** Answers sent as a pointer to an earlier copy of the text they brought back (docs/shed.md, "A text is carried once"); absent: none. */
+  readonly repeats?: number;
 }
 
 /** Whether the apply ran from the conversation's last rewrite or from scratch. */

@@ -4,7 +4,8 @@
  * file a person deletes by hand is noticed after a restart, or by `ctxshed verify`. A file
  * `ctxshed seal` moved to sealed/ still counts (docs/rescue.md, "Sealing").
  */
-import type { EpochKindInfo, FrozenBlock, FrozenSpan, FrozenThinking } from '../core/index.js';
+import type { EpochKindInfo, FrozenBlock, FrozenSpan, FrozenThinking, PlannedFile } from '../core/index.js';
+import { writeElidedBatch } from '../state/write-elided-batch.js';
 import type { StateDir } from '../state/layout.js';
 import { fsStore, originalKey, type ConversationStore, type OriginalId } from '../store/index.js';
 
@@ -69,6 +70,24 @@ export class FileAvailability {
   async #sizes(ids: readonly OriginalId[]): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
     return this.store.originalSizes(ids).catch(() => new Map<string, number>());
+  }
+
+  /**
+   * Makes the files of repeats' pointers durable in elided/ (rescue/apply-repeats.ts), once each:
+   * true once every one exists. Only the state directory keeps them; another store answers false,
+   * and the answers then go as they are.
+   */
+  async keepRepeats(files: readonly PlannedFile[]): Promise<boolean> {
+    if (this.store.kind !== 'fs') return false;
+    const unknown = files.filter((f) => !this.#seen.has(`${f.sha256}.${f.ext}`));
+    if (unknown.length === 0) return true;
+    try {
+      await writeElidedBatch(this.state, unknown, []);
+    } catch {
+      return false;
+    }
+    for (const f of unknown) this.#seen.add(`${f.sha256}.${f.ext}`);
+    return true;
   }
 
   /** Whether a removed thinking block's file is known to exist. */

@@ -21,6 +21,8 @@ export interface StepFields {
   readonly refaults?: readonly Refault[];
   readonly rewritePath?: RewritePath;
   readonly skipped?: readonly (SkippedBlock | SkippedSpan)[];
+  /** Answers sent as a pointer to an earlier copy of their text (rescue/apply-repeats.ts). */
+  readonly repeats?: number;
 }
 
 /** An apply's body, as the core's outcome gives it. */
@@ -44,6 +46,7 @@ export function rewrittenOf(applied: AppliedBody, meta: RequestMeta, facts: Step
     rescued: applied.stubs,
     bytesElided: applied.bytesTaken,
     skipped: applied.skipped,
+    ...(facts.repeats === undefined ? {} : { repeats: facts.repeats }),
     ...noteOf(facts),
     ...(applied.thinkingRemoved === 0 ? {} : { thinkingRemoved: applied.thinkingRemoved }),
     ...(applied.thinkingSkipped.length === 0 ? {} : { thinkingSkipped: applied.thinkingSkipped }),

@@ -42,6 +42,11 @@ export interface ScriptedClientOptions {
   readonly runTool?: (use: Block, turn: number) => string | Promise<string>;
   /** What the user says when a reply calls no tool. */
   readonly nextPrompt?: (turn: number) => string;
+  /**
+   * Compact when the API refuses a request as too long, as Claude Code 2.1.332 does in print mode
+   * (`compact`); off by default: the turn just returns the refusal.
+   */
+  readonly compactOnRefusal?: boolean;
 }
 
 /** One exchange: the bytes sent, the response as it arrived, and the reply read from it (on a 200). */
@@ -122,11 +127,32 @@ export class ScriptedClient {
     this.messages.push({ role: 'user', content: results.length > 0 ? results : (this.options.nextPrompt?.(turn) ?? `turn ${turn}: go on`) });
   }
 
-  /** One whole turn: send, read the reply (SSE or JSON, as it came) and, on a 200, answer it. */
+  /**
+   * Claude Code's compaction after a refusal as too long (2.1.332 in print mode, measured against
+   * the scripted API): a new history that opens with a summary of the old one, then its last turn
+   * again; when that is refused too, the summary alone. Its first message is new, so ctxshed sees a
+   * new conversation, as it does after the real client's compaction.
+   */
+  compact(): void {
+    const again = this.#compacted;
+    const lastTurn = again || this.messages.length < 3 ? [] : this.messages.slice(-2);
+    const summary = `This session is being continued from a previous conversation that ran out of context. The task: ${this.options.prompt ?? 'Please read the project files.'}`;
+    this.messages.splice(0, this.messages.length, { role: 'user', content: summary }, ...lastTurn);
+    this.#compacted = true;
+  }
+
+  #compacted = false;
+
+  /**
+   * One whole turn: send, read the reply (SSE or JSON, as it came) and, on a 200, answer it. A
+   * refusal as too long compacts first when `compactOnRefusal` says so.
+   */
   async turnOnce(): Promise<ClientTurn> {
     const res = await this.send();
     const sent = this.sent[this.sent.length - 1]!;
+    if (res.status === 400 && this.options.compactOnRefusal === true && res.body.toString('utf8').includes('prompt is too long')) this.compact();
     if (res.status !== 200) return { ...res, sent, reply: undefined };
+    this.#compacted = false;
     const reply = readReply(res);
     await this.answer(reply);
     return { ...res, sent, reply };

@@ -32,7 +32,20 @@ export function checkFrozenSpan(span: unknown, at: string, after: number): strin
     tombstone === undefined || (typeof tombstone === 'string' && Array.from(tombstone).length <= TOMBSTONE_MAX_CHARS),
     `tombstone is not a string of at most ${TOMBSTONE_MAX_CHARS} characters`,
   );
+  const pages = fields['readPages'];
+  need(pages === undefined || isReadPages(pages), 'readPages is not a run of [offset, limit] pages from line 1, each starting where the last ended');
   return problems;
+}
+
+/** `[[1, a], [1 + a, b], ...]`: two or more pages of whole lines, each after the last (core/shed/read-pages.ts). */
+function isReadPages(pages: unknown): boolean {
+  if (!Array.isArray(pages) || pages.length < 2) return false;
+  let next = 1;
+  for (const page of pages) {
+    if (!Array.isArray(page) || page.length !== 2 || page[0] !== next || !isCount(page[1]) || page[1] < 1) return false;
+    next += page[1] as number;
+  }
+  return true;
 }
 
 /** The last message ordinal a well-formed span covers, else `after` unchanged. */

@@ -1,5 +1,6 @@
 /**
- * Inflate at the edge: find every kind's stubs, keep those the conversation records say ctxshed
+ * Inflate at the edge: first the answers ctxshed sent as a pointer to an earlier copy of their text
+ * (inflate-repeats.ts); then find every kind's stubs, keep those the conversation records say ctxshed
  * put there, read each one's files, check their hashes, and splice the originals back in one plan.
  * A span's stub message and a tool result's stub never overlap (a span's bytes are the client's
  * own, so they hold no stub); the plan refuses any that do.
@@ -30,6 +31,7 @@ import {
 } from '../core/index.js';
 import { kindOriginalPath } from './kind-original.js';
 import { inflateThinking } from './inflate-thinking.js';
+import { inflateRepeats } from './inflate-repeats.js';
 import { spanPath, type StateDir } from './layout.js';
 import { listConversations } from './read-conversation.js';
 import { sha256Hex } from './sha256-hex.js';
@@ -47,9 +49,20 @@ export class InflateError extends Error {
 export async function inflateFromState(
   state: StateDir,
   body: Uint8Array,
+): Promise<{ body: Uint8Array; stubs: number; spans: number; thinking: number; items?: number; repeats?: number }> {
+  const records = await listConversations(state);
+  // First the answers sent as pointers to an earlier copy (inflate-repeats.ts): they lie outside every stub.
+  const repeated = await inflateRepeats(state, body, indexOf(body).index, records, (sha256, ext) => readVerified(state, sha256, ext));
+  return { ...(await inflateStubs(state, repeated.body, records)), ...(repeated.repeats === 0 ? {} : { repeats: repeated.repeats }) };
+}
+
+/** Every kind's stubs put back, then the removed thinking blocks. */
+async function inflateStubs(
+  state: StateDir,
+  body: Uint8Array,
+  records: readonly ConversationRecord[],
 ): Promise<{ body: Uint8Array; stubs: number; spans: number; thinking: number; items?: number }> {
   const { index } = indexOf(body);
-  const records = await listConversations(state);
   const frozen = frozenItems(records);
   const spans = firstOfEach(SPANS.findStubs(body, index).filter((f) => frozen.spans.has(f.stub.sha256)));
   const found = TOOL_RESULTS.findStubs(body, index).filter((f) => {

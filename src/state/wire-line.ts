@@ -53,7 +53,7 @@ function hasRecordFields(fields: Record<string, unknown>): boolean {
     return false;
   if (!optional('usage', 'object') || !optional('skipped', 'object')) return false;
   if (!optional('refaults', 'number') || !optional('refaulted', 'object') || !optional('retry', 'object')) return false;
-  if (!optional('thinkingRemoved', 'number') || !optional('thinkingSkipped', 'object')) return false;
+  if (!optional('thinkingRemoved', 'number') || !optional('thinkingSkipped', 'object') || !optional('repeats', 'number')) return false;
   if (!optional('thinkingDropped', 'number') || !optional('thinkingDroppedBy', 'object')) return false;
   // A Responses WebSocket's records (docs/openai.md "WebSockets").
   if (!optional('transport', 'string') || !optional('closeCode', 'number') || (fields['warmup'] !== undefined && fields['warmup'] !== true)) return false;

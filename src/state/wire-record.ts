@@ -101,6 +101,8 @@ export interface WireOutcomeFields {
   readonly latched: number;
   /** Frozen blocks the rewrite (or a failed apply) left alone, counted by reason. */
   readonly skipped: Readonly<Record<string, number>>;
+  /** Answers sent as a pointer to an earlier copy of the text they brought back (docs/shed.md, "A text is carried once"); absent: none. */
+  readonly repeats: number;
   /** Frozen thinking blocks this request went without (docs/rescue.md, "Preserved thinking"); absent: none. */
   readonly thinkingRemoved: number;
   /** Frozen thinking blocks left in it, counted by reason (docs/reasons.md); absent: none. */
@@ -124,14 +126,14 @@ export type WirePassthrough = WireLine &
   WireSentFacts &
   Pick<WireOutcomeFields, 'reason'> &
   Partial<Pick<WireOutcomeFields, 'latched' | 'skipped'>> &
-  Without<Pick<WireOutcomeFields, 'hold' | 'thinkingRemoved' | 'thinkingSkipped'> & OwnFields>;
+  Without<Pick<WireOutcomeFields, 'hold' | 'repeats' | 'thinkingRemoved' | 'thinkingSkipped'> & OwnFields>;
 
 /** Over the threshold, no epoch latched (`hold` says why), and the input bytes went upstream unchanged (`reason`). */
 export type WireHeld = WireLine &
   WireSentFacts &
   Pick<WireOutcomeFields, 'reason' | 'hold'> &
   Partial<Pick<WireOutcomeFields, 'skipped'>> &
-  Without<Pick<WireOutcomeFields, 'latched' | 'thinkingRemoved' | 'thinkingSkipped'> & OwnFields>;
+  Without<Pick<WireOutcomeFields, 'latched' | 'repeats' | 'thinkingRemoved' | 'thinkingSkipped'> & OwnFields>;
 
 /** The request went upstream with the conversation's epochs applied: it may have latched one, or been held (never both). */
 export type WireRewritten = WireLine &
@@ -140,7 +142,7 @@ export type WireRewritten = WireLine &
     | (Partial<Pick<WireOutcomeFields, 'latched'>> & Without<Pick<WireOutcomeFields, 'hold'>>)
     | (Pick<WireOutcomeFields, 'hold'> & Without<Pick<WireOutcomeFields, 'latched'>>)
   ) &
-  Partial<Pick<WireOutcomeFields, 'skipped' | 'thinkingRemoved' | 'thinkingSkipped'>> &
+  Partial<Pick<WireOutcomeFields, 'skipped' | 'repeats' | 'thinkingRemoved' | 'thinkingSkipped'>> &
   Without<Pick<WireOutcomeFields, 'reason'> & OwnFields>;
 
 /** ctxshed refused the request itself: nothing forwarded, the body dropped, `refused` says why. */
@@ -296,6 +298,8 @@ export type WireEngineInput =
       readonly latched?: number | undefined;
       readonly hold?: HoldReason | undefined;
       readonly skipped?: Skips;
+      /** Answers sent as a pointer to an earlier copy (core/repeats/). */
+      readonly repeats?: number | undefined;
       readonly thinkingRemoved?: number | undefined;
       readonly thinkingSkipped?: Skips;
     };
@@ -379,6 +383,7 @@ function sentRecord(r: WireRecordInput, o: WireSentInput): WirePassthrough | Wir
         ...(engine.latched !== undefined ? { latched: engine.latched } : engine.hold !== undefined ? { hold: engine.hold } : {}),
         ...skipped,
         ...middle,
+        ...(engine.repeats === undefined || engine.repeats === 0 ? {} : { repeats: engine.repeats }),
         ...(engine.thinkingRemoved === undefined || engine.thinkingRemoved === 0 ? {} : { thinkingRemoved: engine.thinkingRemoved }),
         ...(engine.thinkingSkipped === undefined || engine.thinkingSkipped.length === 0 ? {} : { thinkingSkipped: countByReason(engine.thinkingSkipped) }),
         ...response,

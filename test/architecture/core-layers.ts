@@ -11,7 +11,8 @@ import { importsOf, type Violation } from './import-rules.js';
  * 0. the base: the scanner, the index, stubs, the plan, the key, the readings;
  * 1. `openai/` (the OpenAI indexes and readers) and `labels/`;
  * 2. `shed/` (spans);
- * 3. `thinking/` (thinking blocks; it reads the shed's types);
+ * 3. `thinking/` (thinking blocks; it reads the shed's types) and `repeats/` (a text carried once;
+ *    it reads which calls bring stored text back);
  * 4. `dialects/` (one record per API, over the indexes and readers below it);
  * 5. `epochs/` (the kinds of epoch, over all of the above);
  * 6. `rewrite/` (the incremental rewrite and its memo) and `decide/` (the decision).
@@ -23,6 +24,7 @@ export const CORE_LAYERS: Readonly<Record<string, number>> = {
   labels: 1,
   shed: 2,
   thinking: 3,
+  repeats: 3,
   dialects: 4,
   epochs: 5,
   rewrite: 6,

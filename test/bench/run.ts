@@ -7,6 +7,7 @@ import { runIncrementalBench } from './incremental-bench.js';
 import { runMetricsBench } from './metrics-bench.js';
 import { runProxyBench } from './proxy-bench.js';
 import { runRefusedBench } from './refused-bench.js';
+import { runReplayBench } from './replay-bench.js';
 import { runStoreBench } from './store-bench.js';
 
 const SECTIONS: Readonly<Record<string, () => unknown>> = {
@@ -16,6 +17,7 @@ const SECTIONS: Readonly<Record<string, () => unknown>> = {
   proxy: () => runProxyBench(),
   metrics: () => runMetricsBench(),
   store: () => runStoreBench(),
+  replay: () => runReplayBench(),
 };
 
 const wanted = process.argv.slice(2);

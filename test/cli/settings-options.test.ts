@@ -6,6 +6,12 @@ describe('settingsFrom', () => {
     expect(settingsFrom({})).toEqual({});
   });
 
+  it('should give the deeper cut only when one of its flags is given, none as none', () => {
+    expect(settingsFrom({ deep: 'none' })).toEqual({ deep: 'none' });
+    expect(settingsFrom({ deep: 'inputs', deepMinBytes: 512 }).deep).toEqual({ parts: ['tool_input'], inputMinBytes: 512, textMinBytes: expect.any(Number) });
+    expect(() => settingsFrom({ deep: 'thinking' })).toThrow(/--deep takes inputs, text, inputs,text or none, not "thinking"/);
+  });
+
   it('should turn each flag given into its setting', () => {
     const given = settingsFrom({
       mode: 'shed',

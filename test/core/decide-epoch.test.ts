@@ -181,3 +181,68 @@ describe('decideEpoch, the thresholds', () => {
     expect(decideEpoch(input(latching, { reading: at, thresholds: { threshold: 0.7, rescueTokens: 0 } }))).toEqual({ kind: 'idle' });
   });
 });
+
+describe('decideEpoch: epochs only for new weight (issue 39)', () => {
+  const span = (more: Partial<Extract<EpochTake<DecidedBlock>, { kind: 'span' }>>): EpochTake<DecidedBlock> => ({
+    kind: 'span',
+    span: SPAN,
+    gate: PAYS,
+    recentTokens: 14_000,
+    ...more,
+  });
+
+  it('should hold as a thrash a span that would take out mostly what was brought back', () => {
+    expect(decideEpoch(input(span({ broughtBackBytes: 100_001 })))).toMatchObject({ kind: 'hold', reason: 'working_set_thrash' });
+    expect(decideEpoch(input(span({ broughtBackBytes: 100_000 })))).toMatchObject({ kind: 'latch', estimatedTokensFreed: 50_000 });
+  });
+
+  it('should weigh the gain on what was not brought back', () => {
+    // 40% of the span brought back leaves 30,000 tokens of new weight: over the 20,000 asked.
+    expect(decideEpoch(input(span({ broughtBackBytes: 80_000 })))).toMatchObject({ kind: 'latch' });
+    // 30,000 tokens freed, 55% of them new: 16,500 of new weight, under the 20,000 asked: held as a thrash.
+    expect(decideEpoch(input(span({ broughtBackBytes: 90_000, gate: { ...PAYS, droppedCachedTokens: 30_000 } })))).toMatchObject({
+      kind: 'hold',
+      reason: 'working_set_thrash',
+    });
+  });
+
+  it('should let the window force out what it may, near the window', () => {
+    expect(decideEpoch(input(span({ broughtBackBytes: 150_000, forcedWorkingSet: true })))).toMatchObject({ kind: 'latch' });
+  });
+
+  it("should let the window force out the older working set from the gate's ceiling on", () => {
+    // 86% full: a span that is mostly what was brought back (before the latest prompt: no take holds what came back since) latches.
+    const ceiling = { ...READING, contextTokens: 172_000 };
+    expect(decideEpoch(input(span({ broughtBackBytes: 150_000 }), { reading: ceiling }))).toMatchObject({ kind: 'latch', estimatedTokensFreed: 50_000 });
+    // The request being decided weighs, not only the last reading: one grown past the ceiling since.
+    expect(decideEpoch(input(span({ broughtBackBytes: 150_000, reading: ceiling })))).toMatchObject({ kind: 'latch' });
+    expect(decideEpoch(input(span({ broughtBackBytes: 150_000 })))).toMatchObject({ kind: 'hold', reason: 'working_set_thrash' });
+  });
+
+  it('should not take any gain within a tenth of the window while the model works from what it brought back', () => {
+    const near = { ...READING, contextTokens: 185_000 };
+    const small = { gate: { ...PAYS, droppedCachedTokens: 5_000 } };
+    expect(decideEpoch(input(span(small), { reading: near }))).toMatchObject({ kind: 'latch' });
+    expect(decideEpoch(input(span({ ...small, holdsWorkingSet: true }), { reading: near }))).toMatchObject({ kind: 'hold', reason: 'gain_too_small' });
+  });
+
+  it('should hold blocks that are mostly brought back, and weigh the rest alone', () => {
+    const back = new Set([1]);
+    expect(decideEpoch(input(blocks([block(0, 90_000), block(1, 110_000)], { broughtBack: back })))).toMatchObject({
+      kind: 'hold',
+      reason: 'working_set_thrash',
+    });
+    expect(decideEpoch(input(blocks([block(0, 110_000), block(1, 90_000)], { broughtBack: back })))).toMatchObject({ kind: 'latch' });
+    expect(decideEpoch(input(blocks([block(0, 60_000), block(1, 50_000)], { broughtBack: back })))).toMatchObject({
+      kind: 'hold',
+      reason: 'working_set_thrash',
+    });
+  });
+
+  it('should hold near the window as over it when the working set kept the blocks out', () => {
+    expect(decideEpoch(input(blocks([block(0, 1_000)], { keptByWorkingSet: 3, nearWindow: true })))).toMatchObject({
+      kind: 'hold',
+      reason: 'working_set_exceeds_window',
+    });
+  });
+});

@@ -52,39 +52,56 @@ describe('renderRestore', () => {
   describe('why a page stops where it does', () => {
     const text = Array.from({ length: 1500 }, (_, i) => `line ${i} ${'y'.repeat(30)}`).join('\n');
     const outcome = { kind: 'restored', handle: SHA, source: 'elided tool result', bytes: Buffer.from(text) } as const;
-    const headerOf = (room?: { fullness: number; window: number; leftTokens: number }): string =>
-      renderRestore(outcome, 0, room).content[0]!.text.split('\n')[0]!;
-    const bodyOf = (room?: { fullness: number; window: number; leftTokens: number }): string =>
-      renderRestore(outcome, 0, room).content[0]!.text.split('\n').slice(1).join('\n');
+    const roomOf = (fullness: number, leftTokens: number, given = 0) => ({ key: 'k'.repeat(64), at: 't', fullness, window: 200_000, leftTokens, given });
+    const headerOf = (room?: ReturnType<typeof roomOf>): string => renderRestore(outcome, 0, room).content[0]!.text.split('\n')[0]!;
+    const bodyOf = (room?: ReturnType<typeof roomOf>): string => renderRestore(outcome, 0, room).content[0]!.text.split('\n').slice(1).join('\n');
 
     it('should say the page limit stopped it, and how much room the window had when the state says', () => {
-      const header = headerOf({ fullness: 0.62, window: 200_000, leftTokens: 76_000 });
+      const header = headerOf(roomOf(0.62, 76_000));
 
       expect(header).toMatch(
-        /offset \d+\. It stops there at the page limit: one answer carries at most 40,000 characters; the conversation had about 76,000 of its 200,000 tokens left at its last request \(62% full\)\.\]$/,
+        /offset \d+\. It stops there at the page limit: one answer carries at most 40,000 characters; the conversation had about 76,000 of its 200,000 tokens left \(62% full at its last request\)\.\]$/,
       );
-      expect(bodyOf({ fullness: 0.62, window: 200_000, leftTokens: 76_000 }).length).toBe(bodyOf().length);
+      expect(bodyOf(roomOf(0.62, 76_000)).length).toBe(bodyOf().length);
     });
 
     it('should give a shorter page when the window has less room than a page, and say so', () => {
-      const room = { fullness: 0.95, window: 200_000, leftTokens: 10_000 };
+      const room = roomOf(0.95, 10_000);
       const body = bodyOf(room);
 
       // Half the 10,000 tokens left, at 4 characters a token: 20,000 characters at most.
       expect(body.length).toBeLessThanOrEqual(20_000);
       expect(body.length).toBeGreaterThan(19_000);
       expect(headerOf(room)).toContain(
-        `characters 0 to ${body.length} of ${text.length} of the text follow this line verbatim; for the rest, call restore again with offset ${body.length}. It stops there to leave room in the window: the conversation had about 10,000 of its 200,000 tokens left at its last request (95% full), and one page takes at most half of what is left.]`,
+        `characters 0 to ${body.length} of ${text.length} of the text follow this line verbatim; for the rest, call restore again with offset ${body.length}. It stops there to leave room in the window: the conversation had about 10,000 of its 200,000 tokens left (95% full at its last request), and one page takes at most half of what is left.]`,
       );
     });
 
-    it('should still give a page of the floor when the window is nearly full, so paging moves on', () => {
-      const room = { fullness: 1.02, window: 200_000, leftTokens: 0 };
+    it('should count what it gave since the last request against the room (room-ledger.ts)', () => {
+      expect(headerOf(roomOf(0.9, 6_000, 4_000))).toContain(
+        'about 6,000 of its 200,000 tokens left (90% full at its last request, less about 4,000 this restore tool gave back since)',
+      );
+    });
 
-      expect(bodyOf(room).length).toBeLessThanOrEqual(2_000);
-      expect(bodyOf(room).length).toBeGreaterThan(1_900);
-      expect(headerOf(room)).toContain(
-        'It stops there because the window is nearly full: the conversation had about 0 of its 200,000 tokens left at its last request (102% full); pages are cut to 2,000 characters until there is more room.]',
+    it('should give nothing when the window is full, and say plainly that the model works from what it has (issue 39)', () => {
+      const room = roomOf(1.02, 0);
+      const answer = renderRestore(outcome, 40, room);
+
+      expect(answer.isError).toBeUndefined();
+      expect(answer.content[0]!.text).toBe(
+        `[ctxshed restore: ${text.length} bytes, sha256 ${SHA}, ${text.length} characters from offset 0; nothing of it follows: the conversation's window is full ` +
+          '(the conversation had about 0 of its 200,000 tokens left (102% full at its last request)). ' +
+          "What was brought back since the person's latest prompt stays in the window (ctxshed never takes it out), and there is no room for more: " +
+          'work from what is already in front of you. After the next prompt, or once the client compacts, there may be room again: call restore with offset 40 then.]',
+      );
+      // Under the floor of a page, nothing either: the model must not page on a few characters at a time.
+      expect(bodyOf(roomOf(0.99, 900))).toBe('');
+    });
+
+    it('should say how much room is left on a whole text too', () => {
+      const short = { kind: 'restored', handle: SHA, source: 'elided tool result', bytes: Buffer.from('short text') } as const;
+      expect(renderRestore(short, 0, roomOf(0.5, 100_000)).content[0]!.text.split('\n')[0]).toContain(
+        'the text follows this line verbatim; the conversation had about 100,000 of its 200,000 tokens left (50% full at its last request)]',
       );
     });
   });

@@ -25,7 +25,7 @@ describe('windowRoomOf', () => {
     ];
     await fs.writeFile(dirs.state.wirePath, lines.map((l) => `${JSON.stringify(l)}\n`).join(''), { mode: 0o600 });
 
-    expect(await windowRoomOf(dirs.state, SHA)).toEqual({ fullness: 0.62, window: 200_000, leftTokens: 76_000 });
+    expect(await windowRoomOf(dirs.state, SHA)).toEqual({ key: KEY_A, at: '2026-01-01T00:00:03.000Z', fullness: 0.62, window: 200_000, leftTokens: 76_000 });
   });
 
   it('should know nothing when no record froze the text, or the log has no reading of its conversation', async () => {

@@ -10,7 +10,7 @@
  * One prompt. The scripted model reads f1.txt .. f8.txt, one a turn (12 KB each, a planted fact
  * halfway through), so epochs take the older Reads out; then, in a burst, it brings back what every
  * stub the request shows names, all in one turn (rescue mode: the restore tool, loaded with
- * ToolSearch first; shed mode: a Read of the span's `.md`), Reads a small notes file, and reads back again any stub a later request shows
+ * ToolSearch first; shed mode: a Read of the span's `.md`, in the pages its stub names), Reads a small notes file, and reads back again any stub a later request shows
  * that it has not read back; then ends. What it brings back is well over the recent budget
  * (rescue: `--keep-recent 2`, two Reads; shed: 7% of the window, about one) and, with the rest,
  * under the window.
@@ -68,8 +68,8 @@ const PROMPT = 'Read the scratch files one at a time, then bring back everything
 export interface BurstPlan {
   /** The project's files, read once each: id -> file name. */
   readonly fileReads: Record<string, string>;
-  /** The read-backs: id -> the stub whose text it brought back, the round (0 = the burst), and how. */
-  readonly readBacks: Record<string, SeenStub & { round: number; via: 'restore' | 'read' }>;
+  /** The read-backs: id -> the stub whose text it brought back, the round (0 = the burst), how, and the page a Read asked for. */
+  readonly readBacks: Record<string, SeenStub & { round: number; via: 'restore' | 'read'; page?: readonly [number, number] }>;
   /** The ToolSearch call that loaded the restore tool. */
   loadId?: string;
   rounds: number;
@@ -123,7 +123,7 @@ export function burstModel(
       plan.loadId = 'toolu_01BurstLoadRestore000000';
       return [toolUse('ToolSearch', { query: `select:${RESTORE_TOOL}`, max_results: 5 }, plan.loadId)];
     }
-    const fresh = (mode === 'shed' ? spanStubsOf(req) : stubsIn(req)).filter((s) => !readBack.has(s.sha256));
+    const fresh = (mode === 'shed' ? spanStubsOf(req) : stubsIn(req).map((s) => ({ ...s, pages: [] }))).filter((s) => !readBack.has(s.sha256));
     if (fresh.length === 0 || plan.rounds >= MAX_ROUNDS) {
       if (plan.checkId !== undefined) return [textBlock('Every fact is back.')];
       // One small call after the burst: the request that answers it is the first an epoch
@@ -133,21 +133,30 @@ export function burstModel(
     }
     const round = plan.rounds++;
     const via = mode === 'rescue' && tools.has(RESTORE_TOOL) ? 'restore' : 'read';
-    return fresh.map((stub, i) => {
+    // Every stub, whole: a span's .md in the pages its stub names, so no Read stops short (issue 39).
+    const wanted = fresh.flatMap(
+      (stub): Array<{ stub: SeenStub; page: readonly [number, number] | undefined }> =>
+        stub.pages.length === 0 ? [{ stub, page: undefined }] : stub.pages.map((page) => ({ stub, page })),
+    );
+    return wanted.map(({ stub, page }, i) => {
       readBack.add(stub.sha256);
       const id = `toolu_01BurstBack${round}x${String(i).padStart(2, '0')}000000`;
-      plan.readBacks[id] = { ...stub, round, via };
-      return via === 'restore' ? toolUse(RESTORE_TOOL, { handle: stub.sha256 }, id) : toolUse('Read', { file_path: stub.path }, id);
+      const seen = { sha256: stub.sha256, path: stub.path };
+      plan.readBacks[id] = { ...seen, round, via, ...(page === undefined ? {} : { page }) };
+      if (via === 'restore') return toolUse(RESTORE_TOOL, { handle: stub.sha256 }, id);
+      return toolUse('Read', { file_path: stub.path, ...(page === undefined ? {} : { offset: page[0], limit: page[1] }) }, id);
     });
   });
   return { respond, plan };
 }
 
-/** The span stubs of a shed request, each with the `.md` rendering it names (what a Read brings back). */
-function spanStubsOf(req: ReceivedRequest): SeenStub[] {
+/** The span stubs of a shed request, each with the `.md` rendering it names (what a Read brings back) and the pages it names for Read. */
+function spanStubsOf(req: ReceivedRequest): Array<SeenStub & { pages: Array<readonly [number, number]> }> {
   return spanStubsIn(req).flatMap((f) => {
-    const md = /or read (\/\S+\.md) \(the exact JSON/.exec(f.text)?.[1];
-    return md === undefined ? [] : [{ sha256: f.sha256, path: md }];
+    const head = f.text.split('\n', 1)[0] ?? '';
+    const md = /or read (\/\S+\.md)[ ,]/.exec(head)?.[1];
+    const pages = [...head.matchAll(/offset (\d+) limit (\d+)/g)].map((m) => [Number(m[1]), Number(m[2])] as const);
+    return md === undefined ? [] : [{ sha256: f.sha256, path: md, pages }];
   });
 }
 

@@ -62,7 +62,8 @@ for (const client of CLIENTS)
         .filter((l) => l.length > 0)
         .map((l) => JSON.parse(l) as WireLine);
       console.info(
-        `real-client suite, Claude Code ${CLAUDE_CLIENTS[client].version}: network ${obs.isolated ? 'isolated by unshare -n' : 'HTTPS_PROXY to a CONNECT-refusing hop'}; ${seen.length} requests`,
+        `real-client suite, Claude Code ${CLAUDE_CLIENTS[client].version}: network ${obs.isolated ? 'isolated by unshare -n' : 'HTTPS_PROXY to a CONNECT-refusing hop'}; ${seen.length} requests; ` +
+          `${wire.filter((l) => l.latched !== undefined).length} epochs; requests over the window ${obs.overWindow}`,
       );
     }, SCENARIO_TIMEOUT_MS);
 

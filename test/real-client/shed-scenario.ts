@@ -60,6 +60,10 @@ export const SHED_MODEL = CLAUDE_CLIENTS.current.model;
 export const GOAL = '[ctxshed:goal] Keep a running total of the lines of every scratch file, f1.txt to f10.txt, and report it at the end.';
 export const RESTORE_ID = 'toolu_01RestoreFirstSpan0000';
 export const READ_MD_ID = 'toolu_01ReadFirstSpanMd00000';
+/** The id of the Read of page `i` of the first span's `.md` (page 0 is READ_MD_ID). */
+export function readMdId(i: number): string {
+  return i === 0 ? READ_MD_ID : `toolu_01ReadFirstSpanMd${String(i).padStart(5, '0')}`;
+}
 export const LOAD_ID = 'toolu_01LoadRestore00000000';
 /**
  * The message answering the ToolSearch call that loads restore, in a request that carries it:
@@ -135,7 +139,8 @@ export interface ShedObservations {
   results: unknown[];
   exchanges: Exchange[];
   /** The first span's handle and `.md` path as the model read them from its stub, and the request it was in. */
-  restore?: { handle: string; seenInSeq: number; mdPath?: string };
+  /** The first span brought back: its handle, the request that showed it, its `.md` and the Read pages its stub names (`[offset, limit]`; none: one Read). */
+  restore?: { handle: string; seenInSeq: number; mdPath?: string; pages?: Array<readonly [number, number]> };
   sweep?: Sweep;
   strayUpstream: number;
   connectAttempts: number;
@@ -180,12 +185,21 @@ function makeModel(
     (req) => {
       const [first] = spanStubsIn(req);
       if (first === undefined) return [textBlock('No span was shed.')];
-      const md = /or read (\/\S+\.md) \(the exact JSON/.exec(first.text)?.[1];
-      observed.restore = { handle: first.sha256, seenInSeq: Number(req.headers[SEQ_HEADER]), ...(md === undefined ? {} : { mdPath: md }) };
+      const head = first.text.split('\n', 1)[0] ?? '';
+      const md = /or read (\/\S+\.md)[ ,]/.exec(head)?.[1];
+      // The pages the stub names for Read (issue 39), each Read whole: the first is READ_MD_ID.
+      const pages = [...head.matchAll(/offset (\d+) limit (\d+)/g)].map((m) => [Number(m[1]), Number(m[2])] as const);
+      observed.restore = { handle: first.sha256, seenInSeq: Number(req.headers[SEQ_HEADER]), ...(md === undefined ? {} : { mdPath: md, pages }) };
+      const reads =
+        md === undefined
+          ? []
+          : pages.length === 0
+            ? [toolUse('Read', { file_path: md }, READ_MD_ID)]
+            : pages.map(([offset, limit], i) => toolUse('Read', { file_path: md, offset, limit }, readMdId(i)));
       return [
         textBlock('Part of the conversation was shed; bringing it back both ways the stub names.'),
         toolUse('mcp__ctxshed__restore', { handle: first.sha256 }, RESTORE_ID),
-        ...(md === undefined ? [] : [toolUse('Read', { file_path: md }, READ_MD_ID)]),
+        ...reads,
       ];
     },
     () => [textBlock('Done.')],

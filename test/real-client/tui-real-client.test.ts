@@ -50,6 +50,9 @@ describe.skipIf(whyNot !== undefined)('the interactive Claude Code client throug
 
   it("should show ctxshed in Claude Code's status line after the user's own, and the line should change after an epoch", () => {
     const run = obs.statusLine;
+    console.info(`real-client TUI suite (rescue mode, the status line session): ${run.latched} epoch(s); requests over the window ${run.overWindow}`);
+    // Requests sent over the window (the scripted API refuses them as the real one does): 0.
+    expect(run.overWindow).toBe(0);
     expect(run.ready).toMatch(IDLE_STATUS);
     expect(run.ready).toMatch(/USER-LINE {2}ctxshed on/);
     expect(run.final).toContain(STATUS_DONE_TEXT);

@@ -82,6 +82,8 @@ export interface TuiStatusLineRun {
   readonly exited: boolean;
   /** The wire log's latches, to tell an epoch happened. */
   readonly latched: number;
+  /** Model calls the scripted API refused as over ctxshed's window, as the real API refuses one over the model's. */
+  readonly overWindow: number;
 }
 
 export interface TuiObservations {
@@ -108,6 +110,8 @@ export interface TuiShedRun {
   readonly exchanges: Exchange[];
   /** The handle the model took from the first span stub it was shown (absent when none was). */
   readonly handle?: string;
+  /** Model calls the scripted API refused as over ctxshed's window. */
+  readonly overWindow: number;
 }
 
 export interface TuiShedObservations {
@@ -298,6 +302,8 @@ export const EPOCH_STATUS = /ctxshed · epoch \d+ · \d+\.\d% of \d+k/;
 /** Its line before any request of the session. */
 export const IDLE_STATUS = /ctxshed on · no request yet/;
 const STATUS_FILES = 8;
+/** The status line session's window (`--window`). */
+const STATUS_WINDOW = 40_000;
 
 /**
  * `rescue -- claude` on a small window: the model Reads the project's files one per step, an epoch
@@ -313,6 +319,8 @@ async function runStatusLineTui(root: string): Promise<TuiStatusLineRun> {
   for (let n = 1; n <= STATUS_FILES; n += 1) writeFileSync(join(projectDir, `f${n}.txt`), linesOf(`f${n}`, SHED_FILE_BYTES));
   let nextFile = 1;
   const upstream = await startMessagesApi({
+    // The scripted API refuses a prompt over ctxshed's window, as the real one refuses one over the model's.
+    maxPromptTokens: STATUS_WINDOW,
     conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`,
     respond: mainThread(() => {
       if (nextFile > STATUS_FILES) return [textBlock(STATUS_DONE_TEXT)];
@@ -326,7 +334,7 @@ async function runStatusLineTui(root: string): Promise<TuiStatusLineRun> {
       name,
       root,
       upstream,
-      rescueArgs: ['--state', stateDir, '--window', '40000', '--keep-recent', '2'],
+      rescueArgs: ['--state', stateDir, '--window', String(STATUS_WINDOW), '--keep-recent', '2'],
       command: [CLAUDE_BIN, '--model', MODEL],
       prompt: 'Read the scratch files one by one.',
       endings: [STATUS_DONE_TEXT],
@@ -335,7 +343,7 @@ async function runStatusLineTui(root: string): Promise<TuiStatusLineRun> {
     });
     const wire = readFileSync(join(stateDir, 'wire.jsonl'), 'utf8');
     const latched = wire.split('\n').filter((line) => line.includes('"latched":')).length;
-    return { ready: screens.ready, final: screens.final, after: screens.after ?? '', exited: screens.exited, latched };
+    return { ready: screens.ready, final: screens.final, after: screens.after ?? '', exited: screens.exited, latched, overWindow: upstream.refusedForSize() };
   } finally {
     await upstream.close();
   }
@@ -358,7 +366,7 @@ function shedModel(projectDir: string, viaRead: boolean, seen: { handle?: string
     const [first] = spanStubsIn(req);
     if (first !== undefined) {
       seen.handle = first.sha256;
-      const md = /or read (\/\S+\.md) \(the exact JSON/.exec(first.text)?.[1] ?? '';
+      const md = /or read (\/\S+\.md)[ ,]/.exec(first.text)?.[1] ?? '';
       const back = viaRead ? toolUse('Read', { file_path: md }, READ_MD_ID) : toolUse('mcp__ctxshed__restore', { handle: first.sha256 }, RESTORE_ID);
       return [textBlock('Part of the conversation was shed; bringing it back.'), back];
     }
@@ -382,6 +390,7 @@ async function runShedTui(root: string, grant: boolean): Promise<TuiShedRun> {
   for (let n = 1; n <= SHED_FILE_COUNT; n += 1) writeFileSync(join(projectDir, `f${n}.txt`), linesOf(`f${n}`, SHED_FILE_BYTES));
   const seen: { handle?: string } = {};
   const upstream = await startMessagesApi({
+    maxPromptTokens: Number(SHED_FLAGS[SHED_FLAGS.indexOf('--window') + 1]),
     conversationOf: (req) => `${classify(req)} ${String(req.headers['x-claude-code-agent-id'] ?? '')}`,
     respond: shedModel(projectDir, !grant, seen),
   });
@@ -405,7 +414,8 @@ async function runShedTui(root: string, grant: boolean): Promise<TuiShedRun> {
     await upstream.close();
   }
   const { exchanges } = saveExchanges(hop.requests, upstream.requests, bodiesDir);
-  return { grant, ...screens, stateDir, bodiesDir, exchanges, ...(seen.handle === undefined ? {} : { handle: seen.handle }) };
+  const overWindow = upstream.refusedForSize();
+  return { grant, ...screens, stateDir, bodiesDir, exchanges, overWindow, ...(seen.handle === undefined ? {} : { handle: seen.handle }) };
 }
 
 function shellQuote(word: string): string {

@@ -58,7 +58,8 @@ describe.skipIf(whyNot !== undefined)('the interactive Claude Code client throug
     const span = record.epochs[0]?.span;
     console.info(
       `real-client TUI shed suite: ${obs.tmux}, network ${obs.isolated ? 'isolated by unshare -n' : 'not isolated'}; ${mains.length} requests of the main thread; ` +
-        `Enter pressed ${obs.shed.enters} time(s); ${record.epochs.length} epoch(s), the first shedding messages ${span?.first}..${span?.last} (${span?.bytes} bytes)`,
+        `Enter pressed ${obs.shed.enters} time(s); ${record.epochs.length} epoch(s), the first shedding messages ${span?.first}..${span?.last} (${span?.bytes} bytes); ` +
+        `requests over the window ${obs.shed.overWindow}`,
     );
   }, SCENARIO_TIMEOUT_MS);
 
@@ -78,6 +79,8 @@ describe.skipIf(whyNot !== undefined)('the interactive Claude Code client throug
     );
     expect(shed.final).toContain(SHED_DONE_TEXT);
     expect(shed.final).not.toContain(NO_SPAN_TEXT);
+    // Requests sent over the window (the scripted API refuses them as the real one does): 0.
+    expect(shed.overWindow).toBe(0);
     expect(shed.exited).toBe(true);
   });
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { priceRecorded, PromptCache, TTL_5M_MS, type CachedRequest } from '../../src/replay/prompt-cache.js';
+import { wholeRegion } from '../../src/replay/request-body.js';
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 const request = (region: string, timeMs: number, blocks = 1, ttl: '5m' | '1h' = '5m'): CachedRequest => ({
-  region: bytes(region),
+  region: wholeRegion(bytes(region)),
   blocks,
   model: 'claude-opus-4-6',
   timeMs,

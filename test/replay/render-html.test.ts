@@ -92,6 +92,25 @@ describe('renderHtml', () => {
     expect(ticks.every((t, i) => Math.abs(t - i * step) < 1e-9)).toBe(true);
   });
 
+  it('should tell the lines apart without colour: a dash pattern each, and each narrower than the one drawn before it', () => {
+    // Act
+    const html = renderHtml([report]);
+
+    // Assert: per chart, five lines; four dash patterns and one solid line, all different
+    for (const chart of html.split('<svg class="chart"').slice(1)) {
+      const lines = [...chart.matchAll(/<polyline class="strategy" [^>]*>/g)].map((m) => m[0]);
+      expect(lines).toHaveLength(5);
+      const dashes = lines.map((l) => /stroke-dasharray="([^"]+)"/.exec(l)?.[1] ?? 'none');
+      expect(new Set(dashes).size).toBe(5);
+      // A line drawn over one that runs the same course leaves it showing at both edges
+      const widths = lines.map((l) => Number(/stroke-width="([\d.]+)"/.exec(l)?.[1]));
+      for (let i = 1; i < widths.length; i++) expect(widths[i]!).toBeLessThan(widths[i - 1]!);
+    }
+    // The legend shows each line as drawn, not a coloured square
+    expect(html.match(/<svg class="sample"/g)).toHaveLength(5);
+    expect(html).not.toContain('&#9632;');
+  });
+
   it('should put axis ticks on round numbers', () => {
     expect(niceTicks(14.54, 4)).toEqual([0, 5, 10, 15]);
     expect(niceTicks(7.27, 4)).toEqual([0, 2, 4, 6, 8]);
@@ -129,38 +148,69 @@ describe('renderHtml', () => {
     expect(png.length).toBeGreaterThan(10_000);
   });
 
-  it.skipIf(!fs.existsSync(CHROMIUM))('should not overflow an 800 px window sideways', async () => {
-    // Arrange: the page, and a copy that writes its scroll width into the DOM Chromium dumps
-    const page = path.join(dir, 'narrow.html');
-    const probe = '<script>document.body.dataset.scrollWidth = String(document.documentElement.scrollWidth)</script>';
-    await fsp.writeFile(page, renderHtml([report]).replace('</body>', `${probe}</body>`));
-    const flags = [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ];
+  for (const width of [1280, 800]) {
+    it.skipIf(!fs.existsSync(CHROMIUM))(`should fit a ${width} px window: no table cut, nothing wider than the window`, async () => {
+      // Arrange: the page of figures as wide as a long session's (eight-digit token counts, long names),
+      // and a copy that writes each table box's widths and the page's into the DOM Chromium dumps
+      const page = path.join(dir, `fit-${width}.html`);
+      const probe =
+        '<script>document.body.dataset.fit = [document.documentElement.scrollWidth, ...[...document.querySelectorAll(".scroll")].map((d) => d.scrollWidth - d.clientWidth)].join(" ")</script>';
+      const html = renderHtml([widestReport(report)]);
+      await fsp.writeFile(page, html.replace('</body>', `${probe}</body>`));
+      const flags = [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ];
 
-    // Act
-    const { stdout } = await run(
-      CHROMIUM,
-      [...flags, `--user-data-dir=${path.join(dir, 'profile-narrow')}`, '--window-size=800,900', '--dump-dom', `file://${page}`],
-      {
-        maxBuffer: 16 * 1024 * 1024,
-      },
-    );
+      // Act
+      const { stdout } = await run(
+        CHROMIUM,
+        [...flags, `--user-data-dir=${path.join(dir, `profile-${width}`)}`, `--window-size=${width},900`, '--dump-dom', `file://${page}`],
+        { maxBuffer: 16 * 1024 * 1024 },
+      );
 
-    // Assert: the page is no wider than the window (wide tables scroll in their own box)
-    const width = Number(/data-scroll-width="(\d+)"/.exec(stdout)?.[1]);
-    expect(width).toBeGreaterThan(0);
-    expect(width).toBeLessThanOrEqual(800);
-  });
+      // Assert: the page is no wider than the window, and no table (summary, strategies, shed epochs) is wider than its box
+      const [pageWidth, ...overflows] = (/data-fit="([\d -]+)"/.exec(stdout)?.[1] ?? '').split(' ').map(Number);
+      expect(pageWidth).toBeGreaterThan(0);
+      expect(pageWidth).toBeLessThanOrEqual(width);
+      expect(overflows).toHaveLength(html.match(/<div class="scroll">/g)?.length ?? 0);
+      expect(overflows.length).toBeGreaterThanOrEqual(3);
+      for (const overflow of overflows) expect(overflow).toBeLessThanOrEqual(0);
+    });
+  }
 });
 
 if (!fs.existsSync(CHROMIUM)) {
   // Say so plainly: the page check needs Debian's chromium (CI installs it in .ci/run).
   process.stderr.write(`test/replay/render-html.test.ts: ${CHROMIUM} is absent; the headless Chromium check is skipped\n`);
+}
+
+/**
+ * The report with every figure the page shows as wide as a long real session makes it: a session
+ * named by its 36-character id, token counts of eight digits, costs in hundreds of dollars.
+ */
+function widestReport(base: SessionReport): SessionReport {
+  const name = '258c7280-ae70-4798-800f-63464d01a85d.jsonl';
+  const strategies = Object.fromEntries(
+    Object.entries(base.strategies).map(([k, s]) => [
+      k,
+      {
+        ...s,
+        cacheReadTokens: 12_013_898,
+        cacheWriteTokens: 2_667_948,
+        uncachedTokens: 12_345,
+        outputTokens: 123_456,
+        costUsd: 123.45,
+        epochs: 77,
+        bytesShed: s.bytesShed === null ? null : 287_000,
+      },
+    ]),
+  ) as unknown as SessionReport['strategies'];
+  const shedEpochs = base.shedEpochs.map((e) => ({ ...e, conversation: `${name}#1` }));
+  return { ...base, file: `/home/someone/.claude/projects/-home-someone-src-project/${name}`, strategies, shedEpochs };
 }

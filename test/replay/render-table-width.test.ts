@@ -46,9 +46,9 @@ describe('renderTable at a width', () => {
 
     // Assert
     expect(longest(text)).toBeLessThanOrEqual(80);
-    expect(text).toMatch(/ {2}strategy +runway +cost \$ +vs paid +vs never +refused\n/);
+    expect(text).toMatch(/ {2}strategy +runway +cost \$ +vs recorded +vs never +refused\n/);
     expect(text).toMatch(/ {2}strategy +peak +last +runway +vs recorded +refused +cost \$ +epochs\n/);
-    expect(text).toMatch(/ {2}total \(2 files\) +\d+\.\d\d +\d+\.\d\d +[+-]\d+\.\d%/);
+    expect(text).toMatch(/ {2}total \(2 files\) +\d+\.\d\d +\d+\.\d\d +\d+\.\d\d +[+-]\d+\.\d%/);
     expect(text).toContain('runway: requests answered before the client would compact');
   });
 
@@ -61,7 +61,7 @@ describe('renderTable at a width', () => {
     expect(text).toContain('vs never compacting');
     expect(text).toContain('thinking kept/removed (last)');
     expect(text).toMatch(/ctxshed rescue .*[▁▂▃▄▅▆▇█]/);
-    expect(text).toMatch(/ {2}session +requests +paid \$ +never compacting \$/);
+    expect(text).toMatch(/ {2}session +requests +paid \$ +recorded \$ +never compacting \$/);
   });
 
   it('should print the compact form at any width when asked', () => {
@@ -69,8 +69,8 @@ describe('renderTable at a width', () => {
     const text = renderTable(reports, { width: 200, compact: true });
 
     // Assert
-    expect(text).not.toContain('vs never compacting  cache writes vs paid');
-    expect(text).toMatch(/ {2}strategy +runway +cost \$ +vs paid +vs never +refused\n/);
+    expect(text).not.toContain('vs never compacting  cache writes vs recorded');
+    expect(text).toMatch(/ {2}strategy +runway +cost \$ +vs recorded +vs never +refused\n/);
   });
 
   it('should use plain words: no jargon column, KiB where 1024 is meant', () => {

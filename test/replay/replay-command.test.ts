@@ -215,25 +215,51 @@ describe('replayCommand', () => {
 
     // Act
     const table = await runCli(['replay', file]);
-    const json = await runCli(['replay', file, '--json']);
+    const page = path.join(dir, 'unknown-model.html');
+    const json = await runCli(['replay', file, '--json', '--html', page]);
+    const figures = await runCli(['replay', '--whole-figures', file, '--figure-windows', '200000']);
+    const figureRows = await runCli(['replay', '--whole-figures', file, '--figure-windows', '200000', '--json']);
     const priced = await runCli(['replay', file, '--json', '--price-as', 'claude-opus-5-5']);
     const bad = await runCli(['replay', file, '--price-as', 'claude-opus-9-9']);
 
-    // Assert
+    // Assert: every figure of the table, the totals, --whole-figures and --json names the model
     expect(table.code).toBe(0);
     expect(table.stdout).toContain('unknown model claude-opus-9-9: not in the price table');
-    expect(table.stdout).toContain('recorded bill unknown');
+    expect(table.stdout).toContain("these requests' recorded usage billed unknown (no price: claude-opus-9-9)");
+    expect(table.stdout).toContain('paid unknown (no price: claude-opus-9-9)');
+    expect(table.stdout).toMatch(/total \(1 file\) .*unknown \(no price: claude-opus-9-9\)/);
     expect(table.stdout).not.toMatch(/as recorded .* 0\.00 /);
-    type Out = { sessions: Array<{ unpricedModels: string[]; priceAs?: string; strategies: Record<string, { costUsd: number }> }> };
+    const html = await fs.readFile(page, 'utf8');
+    expect(html).toMatch(/<td>ctxshed shed<\/td><td>unknown \(no price: claude-opus-9-9\)<\/td>/);
+    expect(html).toContain('Paid: unknown (no price: claude-opus-9-9)');
+    expect(figures.code).toBe(0);
+    expect(figures.stdout).toMatch(/\| recorded, never compacting \| [^|]+ \| [^|]+ \| unknown \(no price: claude-opus-9-9\) \|/);
+    expect(figures.stdout).toContain('paid unknown (no price: claude-opus-9-9)');
+    type Rows = { rows: Array<{ unpricedModels: string[]; paid: { unpricedModels: string[] } }> };
+    for (const row of (JSON.parse(figureRows.stdout) as Rows).rows) {
+      expect(row.unpricedModels).toEqual(['claude-opus-9-9']);
+      expect(row.paid.unpricedModels).toEqual(['claude-opus-9-9']);
+    }
+    type Out = {
+      sessions: Array<{
+        unpricedModels: string[];
+        priceAs?: string;
+        strategies: Record<string, { costUsd: number; wholeSession: { unpricedModels: string[] } }>;
+        paid: { unpricedModels: string[]; unpricedRequests: number };
+      }>;
+    };
     const [unknown] = (JSON.parse(json.stdout) as Out).sessions;
     expect(unknown?.unpricedModels).toEqual(['claude-opus-9-9']);
+    expect(unknown?.strategies['shed']?.wholeSession.unpricedModels).toEqual(['claude-opus-9-9']);
+    expect(unknown?.paid.unpricedModels).toEqual(['claude-opus-9-9']);
+    expect(unknown?.paid.unpricedRequests).toBeGreaterThan(0);
     const [asOpus] = (JSON.parse(priced.stdout) as Out).sessions;
     expect(asOpus?.unpricedModels).toEqual([]);
     expect(asOpus?.priceAs).toBe('claude-opus-5-5');
     expect(asOpus?.strategies['recorded']?.costUsd).toBeGreaterThan(0);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--price-as');
-  });
+  }, 120_000);
 
   it('should refuse what is not a transcript with exit 2, naming the file and the line', async () => {
     // Arrange

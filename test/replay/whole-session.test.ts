@@ -74,7 +74,7 @@ describe('the whole session', () => {
     const figures = withWholeSession(report, whole, { compactions: 1, estimated: 2 });
 
     // Assert
-    const billed = priceRecorded('claude-opus-4-6', { input: 7, cacheRead: 9_000, cacheWrite: 1_234, cacheWrite1h: 0, output: 2_500 });
+    const billed = priceRecorded('claude-opus-4-6', { input: 7, cacheRead: 9_000, cacheWrite: 1_234, cacheWrite1h: 0, output: 2_500 }) ?? Number.NaN;
     expect(report.recordedWithCompaction?.compactionCalls.requests).toBe(1);
     expect(report.recordedWithCompaction?.compactionCalls.costUsd).toBeCloseTo(billed, 4);
     // The baseline is the strategies' recorded cost up to the compaction, the call, and the turns after it.

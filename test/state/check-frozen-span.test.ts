@@ -8,6 +8,19 @@ describe('checkFrozenSpan', () => {
     expect(checkFrozenSpan(GOOD, 'epoch #1', 0)).toEqual([]);
     expect(checkFrozenSpan({ ...GOOD, tombstone: undefined, first: 9, last: 9 }, 'epoch #2', 8)).toEqual([]);
     expect(checkFrozenSpan({ ...GOOD, notices: ['<system-reminder>\n# MCP Server Instructions\n</system-reminder>'] }, 'epoch #1', 0)).toEqual([]);
+    expect(
+      checkFrozenSpan(
+        {
+          ...GOOD,
+          readPages: [
+            [1, 600],
+            [601, 12],
+          ],
+        },
+        'epoch #1',
+        0,
+      ),
+    ).toEqual([]);
   });
 
   it.each([
@@ -21,6 +34,29 @@ describe('checkFrozenSpan', () => {
     ['notices that are not strings', { ...GOOD, notices: [1] }, 'notices is not a non-empty array of strings'],
     ['empty notices', { ...GOOD, notices: [] }, 'notices is not a non-empty array of strings'],
     ['a long tombstone', { ...GOOD, tombstone: 'x'.repeat(201) }, 'tombstone is not a string of at most 200'],
+    ['one read page', { ...GOOD, readPages: [[1, 600]] }, 'readPages is not a run of [offset, limit] pages'],
+    [
+      'read pages with a gap',
+      {
+        ...GOOD,
+        readPages: [
+          [1, 600],
+          [602, 3],
+        ],
+      },
+      'readPages is not a run of [offset, limit] pages',
+    ],
+    [
+      'read pages not from line 1',
+      {
+        ...GOOD,
+        readPages: [
+          [2, 600],
+          [602, 3],
+        ],
+      },
+      'readPages is not a run of [offset, limit] pages',
+    ],
   ])('should report %s', (_name, span, problem) => {
     const after = (span as { first?: number }).first === 8 ? 8 : 0;
 

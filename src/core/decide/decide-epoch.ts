@@ -81,18 +81,30 @@ function decideAnywhere<B extends DecidedBlock>(input: EpochInput<B>): EpochDeci
     case 'blocks':
       return decideBlocks(input, reading, take, minGain);
     case 'span': {
-      const freed = take.gate.droppedCachedTokens;
-      // Within the minimum gain of the window any gain counts: the next turn may grow past it.
-      if (freed < minGain && pressed.contextTokens + minGain <= pressed.window) {
+      const all = take.gate.droppedCachedTokens;
+      // An epoch is for new weight (issue 39): what the span holds that was brought back does not pay
+      // for it, unless the window forces it out: from the gate's ceiling on, or what came back since
+      // the latest epoch, or twice (never what came back since the person's latest prompt: no take holds it).
+      const back = take.forcedWorkingSet === true || fullnessOf(pressed) >= GATE_CEILING ? 0 : (take.broughtBackBytes ?? 0);
+      if (back * 2 > take.span.bytes) {
+        const detail = `${back} of the span's ${take.span.bytes} bytes were brought back: it would take out mostly what the model asked to see again`;
+        return { kind: 'hold', reason: 'working_set_thrash', detail, span: take.span };
+      }
+      const freed = back === 0 ? all : Math.round((all * (take.span.bytes - back)) / take.span.bytes);
+      // Within the minimum gain of the window any gain counts: the next turn may grow past it. Not
+      // while the model works from what it brought back: that stays whatever the window, and only
+      // new weight worth an epoch pays for one.
+      const anyGain = pressed.contextTokens + minGain > pressed.window && take.holdsWorkingSet !== true;
+      if (freed < minGain && !anyGain) {
         return {
           kind: 'hold',
           // Planned around the working set, what is left is too small: taking the working set would be a thrash.
-          reason: take.span.cutByWorkingSet === true ? 'working_set_thrash' : 'gain_too_small',
-          detail: `the span frees about ${freed} tokens, under the ${Math.round(minGain)} asked`,
+          reason: take.span.cutByWorkingSet === true || back > 0 ? 'working_set_thrash' : 'gain_too_small',
+          detail: `the span frees about ${freed} tokens${back > 0 ? ' of new weight' : ''}, under the ${Math.round(minGain)} asked`,
           span: take.span,
         };
       }
-      const decided = gated(pressed, freed, [], take.gate, take.span);
+      const decided = gated(pressed, all, [], take.gate, take.span);
       if (decided.kind !== 'latch') return decided;
       return { ...decided, recentTokens: take.recentTokens, ...(take.fit === undefined ? {} : { fit: take.fit }) };
     }
@@ -107,10 +119,24 @@ function decideBlocks<B extends DecidedBlock>(
 ): EpochDecision<B> {
   // The threshold and the reading's freshness are asked already (decideAnywhere): the gain alone is left.
   const weighed = weighAdded(reading, input.thresholds, take.frozen, take.plan, input.minGainFraction);
-  if (weighed.kind === 'enough') return gated(take.reading ?? reading, weighed.estimatedTokensFreed, weighed.added, take.gate?.(weighed.added));
+  if (weighed.kind === 'enough') {
+    // An epoch is for new weight (issue 39): the blocks that were brought back do not pay for it.
+    const back = take.broughtBack;
+    const fresh = back === undefined ? weighed.added : weighed.added.filter((b) => b.part !== undefined || !back.has(b.ordinal));
+    const freshBytes = fresh.reduce((sum, b) => sum + b.bytes, 0);
+    const allBytes = weighed.added.reduce((sum, b) => sum + b.bytes, 0);
+    const freshTokens = Math.round((weighed.estimatedTokensFreed * freshBytes) / Math.max(1, allBytes));
+    if (fresh.length === weighed.added.length || (freshBytes * 2 >= allBytes && freshTokens >= weighed.floorTokens)) {
+      return gated(take.reading ?? reading, weighed.estimatedTokensFreed, weighed.added, take.gate?.(weighed.added));
+    }
+    const detail = `${weighed.added.length - fresh.length} of the ${weighed.added.length} blocks were brought back; the rest would free about ${freshTokens} tokens, under the ${Math.round(minGain)} asked`;
+    return { kind: 'hold', reason: 'working_set_thrash', detail };
+  }
   const kept = take.keptByWorkingSet ?? 0;
   if (kept > 0) {
-    return { kind: 'hold', reason: 'working_set_thrash', detail: `${kept} eligible blocks are in the working set; the rest would free too little` };
+    // At the gate's ceiling what stays is what no epoch takes: it does not fit with the rest.
+    const reason = take.nearWindow === true ? 'working_set_exceeds_window' : 'working_set_thrash';
+    return { kind: 'hold', reason, detail: `${kept} eligible blocks are in the working set; the rest would free too little` };
   }
   if (weighed.kind === 'nothing_new') {
     return { kind: 'hold', reason: 'nothing_new', detail: `${take.plan.length} eligible, ${take.frozen.length} frozen already` };

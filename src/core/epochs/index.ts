@@ -19,6 +19,7 @@ export * from './spans/find-span-stubs.js';
 export * from './tool-results/tool-results.js';
 export * from './spans/spans.js';
 export * from './working-set.js';
+export * from './repeat-groups.js';
 export * from './request-tokens.js';
 export * from './frozen-items.js';
 export * from './kind-info.js';

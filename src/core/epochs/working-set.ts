@@ -38,14 +38,40 @@ export interface WorkingSet {
   readonly calls: ReadonlySet<string>;
   /** The first message holding one of those answers; -1 when none. */
   readonly firstMessage: number;
+  /** The last message holding one of those answers; -1 when none. */
+  readonly lastMessage: number;
   /** The bytes of those answers (their tool_result blocks). */
   readonly bytes: number;
   /** The person's latest prompt, by message; -1 when none. */
   readonly promptAt: number;
+  /**
+   * The part no epoch ever takes (issue 39): the answers of the calls made since the person's
+   * latest prompt. The rest of `calls` (brought back since the latest epoch, or twice) the
+   * window may still force out.
+   */
+  readonly sincePrompt: WorkingSetPart;
+  /** Every answer that brought stored text back, in or out of the set, by tool_use id: what an epoch's take is weighed against. */
+  readonly answers: ReadonlyMap<string, AnswerAt>;
 }
 
+/** Where a bring-back's answer lies: its message and the bytes of its tool_result block. */
+export interface AnswerAt {
+  readonly message: number;
+  readonly bytes: number;
+}
+
+/** Some of the working set's answers: their ids, first and last message (-1 when none) and bytes. */
+export interface WorkingSetPart {
+  readonly calls: ReadonlySet<string>;
+  readonly firstMessage: number;
+  readonly lastMessage: number;
+  readonly bytes: number;
+}
+
+const NO_PART: WorkingSetPart = { calls: new Set(), firstMessage: -1, lastMessage: -1, bytes: 0 };
+
 /** An empty working set. */
-export const NO_WORKING_SET: WorkingSet = { calls: new Set(), firstMessage: -1, bytes: 0, promptAt: -1 };
+export const NO_WORKING_SET: WorkingSet = { ...NO_PART, promptAt: -1, sincePrompt: NO_PART, answers: new Map() };
 
 /**
  * The working set of a body. `stored` is every sha256 the conversation's epochs froze, of every
@@ -65,28 +91,47 @@ export function workingSetOf(
   const calls = [...readCalls(body, index).values()].filter(isRestoreCall);
   if (calls.length === 0) return NO_WORKING_SET;
   const promptAt = readFacts(body, index).findLastIndex((f) => f.prompt);
-  const answerAt = new Map<string, { message: number; bytes: number }>();
+  const answerAt = new Map<string, AnswerAt>();
   for (const result of index.toolResults) answerAt.set(result.toolUseId, { message: result.messageIndex, bytes: result.end - result.start });
   const kept = new Set<string>();
+  const sincePrompt = new Set<string>();
+  const answers = new Map<string, AnswerAt>();
   const newestOf = new Map<string, { id: string; count: number }>();
   for (const call of calls) {
     const at = answerAt.get(call.id);
     if (at === undefined) continue;
-    if (at.message > promptAt) kept.add(call.id);
+    answers.set(call.id, at);
+    if (at.message > promptAt) {
+      kept.add(call.id);
+      sincePrompt.add(call.id);
+    }
     for (const sha of shasReadBack(call, stored)) {
       if (latest.has(sha)) kept.add(call.id);
       newestOf.set(sha, { id: call.id, count: (newestOf.get(sha)?.count ?? 0) + 1 });
     }
   }
   for (const [sha, { id, count }] of newestOf) if (Math.max(count, counted[sha] ?? 0) >= PINNING_REFAULTS) kept.add(id);
+  return { ...partOf(kept, answerAt), promptAt, sincePrompt: partOf(sincePrompt, answerAt), answers };
+}
+
+function partOf(calls: ReadonlySet<string>, answerAt: ReadonlyMap<string, AnswerAt>): WorkingSetPart {
   let firstMessage = -1;
+  let lastMessage = -1;
   let bytes = 0;
-  for (const id of kept) {
+  for (const id of calls) {
     const at = answerAt.get(id)!;
     bytes += at.bytes;
     if (firstMessage < 0 || at.message < firstMessage) firstMessage = at.message;
+    lastMessage = Math.max(lastMessage, at.message);
   }
-  return { calls: kept, firstMessage, bytes, promptAt };
+  return { calls, firstMessage, lastMessage, bytes };
+}
+
+/** The bytes of the bring-back answers (any, in the set or not) lying in messages `first` to `last`. */
+export function broughtBackIn(set: WorkingSet, first: number, last: number): number {
+  let bytes = 0;
+  for (const at of set.answers.values()) if (at.message >= first && at.message <= last) bytes += at.bytes;
+  return bytes;
 }
 
 /**
@@ -149,10 +194,18 @@ export function workingSetOfAsk(ask: WorkingSetAsk): WorkingSet {
   return set;
 }
 
-/** The ordinals of the tool_results in the working set. */
-export function workingSetOrdinals(index: TranscriptIndex, set: WorkingSet): Set<number> {
+/** The ordinals of the tool_results in the working set (or in one part of it). */
+export function workingSetOrdinals(index: TranscriptIndex, set: Pick<WorkingSetPart, 'calls'>): Set<number> {
   const ordinals = new Set<number>();
   if (set.calls.size === 0) return ordinals;
   for (const result of index.toolResults) if (set.calls.has(result.toolUseId)) ordinals.add(result.ordinal);
+  return ordinals;
+}
+
+/** The ordinals of the tool_results that answer a bring-back (any, in the set or not). */
+export function broughtBackOrdinals(index: TranscriptIndex, set: WorkingSet): Set<number> {
+  const ordinals = new Set<number>();
+  if (set.answers.size === 0) return ordinals;
+  for (const result of index.toolResults) if (set.answers.has(result.toolUseId)) ordinals.add(result.ordinal);
   return ordinals;
 }

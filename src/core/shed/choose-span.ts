@@ -34,32 +34,77 @@ export type SpanChoice =
     }
   | { readonly kind: 'none'; readonly reason: ShedRefusal; readonly detail: string; readonly cutByWorkingSet?: true };
 
+/** What a span must leave alone besides the recent window. */
+export interface SpanKeep {
+  /** The first message of the working set (-1: none): no span holds it or what follows it up to `keepTo`. */
+  readonly keepFrom?: number;
+  /** Its last message: a span may start after it (-1: spans end before `keepFrom`). */
+  readonly keepTo?: number;
+  /**
+   * Answers that go together (core/repeats/: a pointer and the earlier copies it points to), as the
+   * first and last message they lie in: a span holds all of such a group or none of it.
+   */
+  readonly together?: ReadonlyArray<{ readonly from: number; readonly to: number }>;
+  /**
+   * The bytes of messages `first` to `last` that answer a call that brought stored text back: a
+   * span before the working set and one after it are compared on what else they take (their new
+   * weight), since an epoch is for new weight (core/decide/decide-epoch.ts). Absent: on their bytes.
+   */
+  readonly broughtBack?: (first: number, last: number) => number;
+}
+
 /**
  * Chooses the span a new epoch would shed from this request, leaving a recent window of
- * `recentTokens` (recentBudgetTokens) and, from `keepFrom` on, the working set (-1: none). Pure;
- * never throws on an indexed body.
+ * `recentTokens` (recentBudgetTokens) and what `keep` names. A span never holds a message of the
+ * working set: it ends before its first message, or starts after its last one (the messages
+ * between the last span and the working set then stay in front of the model for good, like those
+ * before a tool's load); of the two, the one that takes more new weight. Pure; never throws on an
+ * indexed body.
  */
 export function chooseSpan(
   index: TranscriptIndex,
   facts: readonly MessageFacts[],
   frozen: readonly FrozenSpan[],
   recentTokens: number = recentBudgetTokens(DEFAULT_SHED_POLICY, undefined),
-  keepFrom = -1,
+  keep: SpanKeep = {},
 ): SpanChoice {
+  const { keepFrom = -1, keepTo = -1, together = [] } = keep;
   const recentStart = recentWindowStart(index, facts, recentTokens);
   const afterLast = (frozen[frozen.length - 1]?.last ?? 0) + 1;
   const cut = keepFrom >= 0 && keepFrom < recentStart && recentStart > afterLast;
-  const choice = chooseBefore(facts, afterLast, cut ? keepFrom : recentStart);
-  return cut ? { ...choice, cutByWorkingSet: true } : choice;
+  if (!cut) return chooseBefore(facts, afterLast, recentStart, together);
+  const before: SpanChoice = { ...chooseBefore(facts, afterLast, keepFrom, together), cutByWorkingSet: true };
+  // After the working set: only when it ends before the recent window.
+  if (keepTo < keepFrom || keepTo + 1 >= recentStart) return before;
+  const after: SpanChoice = { ...chooseBefore(facts, Math.max(afterLast, keepTo + 1), recentStart, together), cutByWorkingSet: true };
+  if (after.kind !== 'span') return before;
+  if (before.kind !== 'span') return after;
+  return newWeight(index, after, keep) > newWeight(index, before, keep) ? after : before;
 }
 
-function chooseBefore(facts: readonly MessageFacts[], afterLast: number, windowStart: number): SpanChoice {
+/** A span's bytes, less what of them answers a bring-back when `keep` says. */
+function newWeight(index: TranscriptIndex, span: Extract<SpanChoice, { kind: 'span' }>, keep: SpanKeep): number {
+  const bytes = index.messages[span.last]!.end - index.messages[span.first]!.start;
+  return bytes - (keep.broughtBack?.(span.first, span.last) ?? 0);
+}
+
+function chooseBefore(facts: readonly MessageFacts[], afterLast: number, windowStart: number, together: SpanKeep['together'] & {}): SpanChoice {
   if (windowStart <= afterLast) return none('too_few_messages', `the window starts at message ${windowStart}, the span would start at ${afterLast}`);
   const lastLoad = facts.findLastIndex((f, i) => i < windowStart && (f.loadsTool || f.barrier === true));
   const open = openPairs(facts);
-  // A span starts where no pair is open: a call answered later, a reasoning item and its next.
+  // A span starts where no pair is open (a call answered later, a reasoning item and its next),
+  // and not inside a group that goes together.
   let first = Math.max(afterLast, lastLoad + 1);
-  while (first < windowStart && open[first]! > 0) first++;
+  for (let moved = true; moved; ) {
+    moved = false;
+    while (first < windowStart && open[first]! > 0) first++;
+    for (const g of together) {
+      if (g.from < first && first <= g.to) {
+        first = g.to + 1;
+        moved = true;
+      }
+    }
+  }
   if (windowStart <= first) {
     if (lastLoad < afterLast) return none('split_tool_pair', `a pair stays open from message ${afterLast} to the window at message ${windowStart}`);
     const what = facts[lastLoad]!.loadsTool ? 'loads a deferred tool' : 'is one no span crosses';
@@ -80,6 +125,8 @@ function chooseBefore(facts: readonly MessageFacts[], afterLast: number, windowS
     low = Math.min(low, range.low);
     high = Math.max(high, range.high);
     if (facts[last + 1]?.role !== 'assistant') continue;
+    // Never between a pointer and the earlier copies it points to.
+    if (together.some((g) => g.from <= last && last < g.to)) continue;
     sawCandidate = true;
     if (firstCached >= 0 && firstCached <= last) continue;
     blockedByCache = false;

@@ -9,6 +9,7 @@ export * from './client-notice.js';
 export * from './plan-span.js';
 export * from './plan-to-fit.js';
 export * from './span-stub.js';
+export * from './read-pages.js';
 export * from './render-span-markdown.js';
 export * from '../break-even.js';
 export * from './price-shed.js';

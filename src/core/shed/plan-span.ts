@@ -4,12 +4,13 @@
  */
 import type { Sha256 } from '../ports.js';
 import { indexTranscript, type TranscriptIndex } from '../transcript-index.js';
-import { chooseSpan } from './choose-span.js';
+import { chooseSpan, type SpanKeep } from './choose-span.js';
 import { isPersonTurn, personTexts, type MessageFacts, type MessageFactsReader } from './message-facts.js';
 import { isClientNotice } from './client-notice.js';
 import { latestPrompt, promptExcerpt } from './prompt-excerpt.js';
 import { DEFAULT_SHED_POLICY, GOAL_MARKER, recentBudgetTokens, type FrozenSpan, type PlannedSpan, type ShedPolicy, type ShedRefusal } from '../shed-types.js';
 import { exactText, lenientText } from './text-of.js';
+import type { ReadPage } from './read-pages.js';
 
 /** The plan, or why nothing would be shed. */
 export type ShedPlan =
@@ -28,8 +29,14 @@ export interface ShedPlanOptions {
   readonly recentTokens?: number;
   /** The body's index, when the caller already built it. */
   readonly index?: TranscriptIndex;
-  /** The first message of the working set, which the span must end before (-1 or absent: none; core/epochs/working-set.ts). */
+  /** The first message of the working set, which the span must not hold (-1 or absent: none; core/epochs/working-set.ts). */
   readonly keepFrom?: number;
+  /** The last message of the working set: a span may also start after it (-1 or absent: it ends before `keepFrom`). */
+  readonly keepTo?: number;
+  /** Answers that go together, by the messages they lie in: a span holds all of a group or none (choose-span.ts). */
+  readonly together?: SpanKeep['together'];
+  /** The bring-back bytes of a run of messages, to weigh a span on its new weight (choose-span.ts). */
+  readonly broughtBack?: SpanKeep['broughtBack'];
 }
 
 /** Plans the span a new shed epoch would freeze, after the conversation's `frozen` spans. Never throws. */
@@ -43,7 +50,13 @@ export function planShed(body: Uint8Array, frozen: readonly FrozenSpan[], option
     }
     const facts = options.readFacts(body, index);
     const recentTokens = options.recentTokens ?? recentBudgetTokens(options.policy ?? DEFAULT_SHED_POLICY, options.window);
-    const choice = chooseSpan(index, facts, frozen, recentTokens, options.keepFrom ?? -1);
+    const keep = {
+      keepFrom: options.keepFrom ?? -1,
+      keepTo: options.keepTo ?? -1,
+      ...(options.together === undefined ? {} : { together: options.together }),
+      ...(options.broughtBack === undefined ? {} : { broughtBack: options.broughtBack }),
+    };
+    const choice = chooseSpan(index, facts, frozen, recentTokens, keep);
     if (choice.kind === 'none') return choice;
     const plan = freezeChoice(body, index, facts, choice.first, choice.last, choice.windowStart, options.sha256);
     return plan.kind === 'planned' && choice.cutByWorkingSet ? { kind: 'planned', span: { ...plan.span, cutByWorkingSet: true } } : plan;
@@ -122,4 +135,13 @@ export function freezeSpan(span: PlannedSpan): FrozenSpan {
     ...(prompt === undefined ? {} : { prompt }),
   };
   return tombstone === undefined ? frozen : { ...frozen, tombstone };
+}
+
+/**
+ * The frozen record a latch keeps: with the pages its `.md` is read in (read-pages.ts), which the
+ * stub names. The estimates before a latch use `freezeSpan`: a few dozen bytes of stub less.
+ */
+export function freezeSpanAtLatch(span: PlannedSpan, readPages: readonly ReadPage[]): FrozenSpan {
+  const frozen = freezeSpan(span);
+  return readPages.length === 0 ? frozen : { ...frozen, readPages: readPages.map(([offset, limit]) => [offset, limit] as const) };
 }

@@ -35,32 +35,53 @@ export type FittedPlan =
       readonly recentTokens: number;
       readonly estimatedTokens: number;
       readonly short?: ShedShortReason;
-      /** Present when the span takes the working set out because nothing around it fit (the window forces it out). */
+      /** Present when the span takes out what the window forces out of the working set (brought back since the latest epoch, or twice). */
       readonly forcedWorkingSet?: true;
+      /**
+       * Present when the plan is short of the limit and what was brought back since the person's
+       * latest prompt, which no epoch takes, is what stays: the epoch holds (`working_set_exceeds_window`).
+       */
+      readonly heldByWorkingSet?: true;
     };
+
+/** The messages an epoch never takes (what was brought back since the person's latest prompt): first and last, -1 when none. */
+export interface HeldMessages {
+  readonly from: number;
+  readonly to: number;
+}
 
 /**
  * Plans with `options.recentTokens`, then, when `target` is given and the request would stay over
- * its limit, with the floor. Both plans end before the working set (`options.keepFrom`); when
- * neither fits, a span that takes the working set is planned too, and taken when it brings the
- * request under the limit or, failing that, nearer it than the span around the working set: the
- * window forces the working set out (core/epochs/working-set.ts). Pure; never throws (planShed
- * does not).
+ * its limit, with the floor. Both plans leave the working set (`options.keepFrom` to `keepTo`)
+ * alone; when neither fits, a span that leaves only `held` alone (what was brought back since the
+ * person's latest prompt, which no epoch takes: issue 39) is planned too, and taken when it brings
+ * the request under the limit or, failing that, nearer it than the span around the whole working
+ * set: the window forces the rest of the working set out (core/epochs/working-set.ts). A plan
+ * still short of the limit while something is held says so (`heldByWorkingSet`). Pure; never
+ * throws (planShed does not).
  */
 export function planShedToFit(
   body: Uint8Array,
   frozen: readonly FrozenSpan[],
-  options: ShedPlanOptions & { readonly recentTokens: number },
+  options: ShedPlanOptions & { readonly recentTokens: number; readonly held?: HeldMessages },
   target?: FitTarget,
 ): FittedPlan {
   const around = planAround(body, frozen, options, target);
   if (target === undefined || (options.keepFrom ?? -1) < 0) return around;
+  const held = options.held ?? NOTHING_HELD;
   if (around.kind === 'planned' && around.short === undefined) return around;
-  const forced = planAround(body, frozen, { ...options, keepFrom: -1 }, target);
-  if (forced.kind !== 'planned') return around;
+  const sameAsAround = held.from === options.keepFrom && held.to === (options.keepTo ?? -1);
+  const forced = sameAsAround ? around : planAround(body, frozen, { ...options, keepFrom: held.from, keepTo: held.to }, target);
+  if (sameAsAround || forced.kind !== 'planned') return heldIfShort(around, held);
   // Neither fits: the one that comes nearer the limit, since the request is over it either way.
-  if (forced.short !== undefined && around.kind === 'planned' && around.estimatedTokens <= forced.estimatedTokens) return around;
-  return { ...forced, forcedWorkingSet: true };
+  if (forced.short !== undefined && around.kind === 'planned' && around.estimatedTokens <= forced.estimatedTokens) return heldIfShort(around, held);
+  return heldIfShort({ ...forced, forcedWorkingSet: true }, held);
+}
+
+const NOTHING_HELD: HeldMessages = { from: -1, to: -1 };
+
+function heldIfShort(fitted: FittedPlan, held: HeldMessages): FittedPlan {
+  return fitted.kind === 'planned' && fitted.short !== undefined && held.from >= 0 ? { ...fitted, heldByWorkingSet: true } : fitted;
 }
 
 function planAround(

@@ -28,7 +28,7 @@ export function renderSpanStub(span: FrozenSpan, spansDir: string): string {
   const md = spanFilePath(spansDir, span.sha256, 'md');
   const json = spanFilePath(spansDir, span.sha256, 'json');
   // A gateway's span stub names the restore tool alone: its files are on the gateway's disk (docs/team.md).
-  const orRead = isGatewayDir(spansDir) ? GATEWAY_SPAN_KEPT : `, or read ${md} (the exact JSON is in ${json})`;
+  const orRead = isGatewayDir(spansDir) ? GATEWAY_SPAN_KEPT : `, or read ${md}${pagesOf(span)} (the exact JSON is in ${json})`;
   let text =
     `${SPAN_STUB_PREFIX}${count} earlier ${messages} of this conversation to save context: ${span.bytes} bytes, ` +
     `about ${estimateSpanTokens(span.bytes)} tokens. Handle: ${span.sha256}. To see them again, call the ctxshed ` +
@@ -42,6 +42,15 @@ export function renderSpanStub(span: FrozenSpan, spansDir: string): string {
 }
 
 const GATEWAY_SPAN_KEPT = ' (the ctxshed gateway keeps them)';
+
+/** The pages a `.md` longer than one Read names (read-pages.ts): `offset` and `limit` of each. */
+function pagesOf(span: FrozenSpan): string {
+  const pages = span.readPages ?? [];
+  if (pages.length === 0) return '';
+  const [lastOffset, lastLimit] = pages[pages.length - 1]!;
+  const list = pages.map(([offset, limit]) => `offset ${offset} limit ${limit}`).join(', ');
+  return ` (${lastOffset + lastLimit - 1} lines) in ${pages.length} Reads, since one Read stops at the client's cap: ${list}`;
+}
 
 const ENCODER = new TextEncoder();
 const MESSAGE_HEAD = ENCODER.encode('{"role":"user","content":');
@@ -66,7 +75,7 @@ export interface ParsedSpanStub {
 const STUB_PATTERN = new RegExp(
   `^${escapeRegExp(SPAN_STUB_PREFIX)}(\\d+) earlier messages? of this conversation to save context: (\\d+) bytes, ` +
     'about \\d+ tokens\\. Handle: ([0-9a-f]{64})\\. To see them again, call the ctxshed restore tool with this handle' +
-    `(?:, or read .*/\\3\\.md \\(the exact JSON is in .*/\\3\\.json\\)|${escapeRegExp(GATEWAY_SPAN_KEPT)})\\.\\]`,
+    `(?:, or read .*/\\3\\.md(?: \\(\\d+ lines\\) in \\d+ Reads, since one Read stops at the client's cap: (?:offset \\d+ limit \\d+(?:, )?)+)? \\(the exact JSON is in .*/\\3\\.json\\)|${escapeRegExp(GATEWAY_SPAN_KEPT)})\\.\\]`,
   's',
 );
 

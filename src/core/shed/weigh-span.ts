@@ -12,7 +12,8 @@ import { shedGateInput } from './gate-input.js';
 import { asksOneHourCache } from './one-hour-cache.js';
 import { GATE_CEILING, type GateInput } from '../break-even.js';
 import { freezeSpan, type ShedPlan } from './plan-span.js';
-import { planShedToFit, shedFitOf } from './plan-to-fit.js';
+import type { SpanKeep } from './choose-span.js';
+import { planShedToFit, shedFitOf, type HeldMessages } from './plan-to-fit.js';
 import { recentBudgetTokens, type FrozenSpan, type PlannedSpan, type ShedPolicy } from '../shed-types.js';
 import { spanStubMessage } from './span-stub.js';
 
@@ -35,8 +36,16 @@ export interface SpanWeighing {
   readonly horizon?: number;
   /** The model calls the body records (its dialect's `modelCalls`): the gate's turns so far. */
   readonly modelCalls: number;
-  /** The first message of the working set, which the span ends before unless the window forces it out (-1 or absent: none). */
+  /** The first message of the working set, which no span holds unless the window forces it out (-1 or absent: none). */
   readonly keepFrom?: number;
+  /** Its last message: a span may start after it (-1 or absent: spans end before `keepFrom`). */
+  readonly keepTo?: number;
+  /** What was brought back since the person's latest prompt, by message: never taken, even near the window (absent: nothing). */
+  readonly held?: HeldMessages;
+  /** Answers a span takes all of or none of (core/epochs/repeat-groups.ts). */
+  readonly together?: SpanKeep['together'];
+  /** The bring-back bytes of a run of messages (core/epochs/working-set.ts `broughtBackIn`). */
+  readonly broughtBack?: SpanKeep['broughtBack'];
 }
 
 /**
@@ -50,13 +59,29 @@ export function weighSpan(input: SpanWeighing): SpanTake {
   const nearWindow = fullnessOf(reading) >= GATE_CEILING;
   const target = { contextTokens: reading.contextTokens, limit: reading.window, tokensPerByte, floorTokens: policy.recentFloorTokens, spansDir };
   const keepFrom = input.keepFrom ?? -1;
-  const budget = { sha256: input.sha256, readFacts: input.readFacts, recentTokens: recentBudgetTokens(policy, reading.window), index, keepFrom };
+  const budget = {
+    sha256: input.sha256,
+    readFacts: input.readFacts,
+    recentTokens: recentBudgetTokens(policy, reading.window),
+    index,
+    keepFrom,
+    keepTo: input.keepTo ?? -1,
+    ...(input.held === undefined ? {} : { held: input.held }),
+    ...(input.together === undefined ? {} : { together: input.together }),
+    ...(input.broughtBack === undefined ? {} : { broughtBack: input.broughtBack }),
+  };
   const plan = planShedToFit(body, input.spans, budget, nearWindow ? target : undefined);
   if (plan.kind === 'none') return heldByWorkingSet(plan.plan, keepFrom, nearWindow);
+  if (plan.heldByWorkingSet === true) {
+    // Issue 39: what the model brought back since the person's latest prompt is never taken; the request goes on as it is.
+    const detail = `what was brought back since the person's latest prompt (from message ${input.held?.from}) stays, and no span around it brings the request under the window (about ${plan.estimatedTokens} of ${reading.window} tokens)`;
+    return { kind: 'none', reason: 'working_set_exceeds_window', detail };
+  }
   const estimate = { tokensPerByte, spansDir, turnsSoFar: input.modelCalls, ...(input.horizon === undefined ? {} : { horizon: input.horizon }) };
   const gate = gateInputOf(body, index, plan.span, estimate);
   const fit = nearWindow ? { fit: shedFitOf(plan, reading.window) } : {};
-  return { kind: 'span', span: plan.span, gate, recentTokens: plan.recentTokens, ...fit, reading };
+  const forced = plan.forcedWorkingSet === true ? { forcedWorkingSet: true as const } : {};
+  return { kind: 'span', span: plan.span, gate, recentTokens: plan.recentTokens, ...fit, ...forced, reading };
 }
 
 /** A refusal the working set caused says so (core/epochs/working-set.ts): a thrash, or near the window a working set that does not fit. */

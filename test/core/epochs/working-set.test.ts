@@ -142,27 +142,64 @@ describe('a request that grew past the window since the last reading', () => {
     expect(pressedReading(reading, reading.requestBytes - 10)).toBe(reading);
   });
 
-  it('should shed a span that takes the working set and brings the request under the window, and latch it past the gate', () => {
+  it('should never shed what was brought back since the latest prompt: the epoch holds as over the window (issue 39)', () => {
     const planner = spansLatch({ policy: DEFAULT_SHED_POLICY, spansDir: '/state/spans', sha256 });
 
     const take = planner.take(ask);
-    const decision = decide(() => take);
 
-    expect(take).toMatchObject({ kind: 'span', fit: { limit: window } });
-    expect(take.kind === 'span' && take.fit!.estimatedTokens).toBeLessThanOrEqual(window);
-    expect(decision).toMatchObject({ kind: 'latch' });
-    expect(decision.kind === 'latch' && decision.fullness).toBeGreaterThan(1);
+    expect(take).toMatchObject({ kind: 'none', reason: 'working_set_exceeds_window' });
+    expect(decide(() => take)).toMatchObject({ kind: 'hold', reason: 'working_set_exceeds_window' });
   });
 
-  it('should take the working set out of a tool-result epoch', () => {
+  it('should never take what was brought back since the latest prompt out of a tool-result epoch (issue 39)', () => {
     const planner = toolResultsLatch({ policy: DEFAULT_POLICY, elidedDir: '/state/elided', sha256 });
     const kept = workingSetOrdinals(ask.index, workingSetOf(b, ask.index, new Set(STORED)));
 
     const take = planner.take(ask);
 
     expect(kept.size).toBe(4);
+    expect(take).toMatchObject({ kind: 'blocks', keptByWorkingSet: 4, nearWindow: true });
+    expect(take.kind === 'blocks' && take.plan.filter((block) => kept.has(block.ordinal)).length).toBe(0);
+    expect(decide(() => take)).toMatchObject({ kind: 'hold', reason: 'working_set_exceeds_window' });
+  });
+
+  // The same bring-backs before the person's latest prompt, kept only because they brought back
+  // what the latest epoch took: near the window, the window forces them out.
+  const before = body([...reads(3, 2_000), ...STORED.map((restore) => ({ restore, bytes: 60_000 })), { prompt: 'check' }, ...reads(6, 100)]);
+  // The stored texts as a latest epoch froze them (ordinals past the body's: only their sha256s count here).
+  const stored: FrozenBlock[] = STORED.map((sha, i) => ({ ordinal: 1000 + i, toolUseId: `x${i}`, bytes: 10, sha256: sha, jsonBytes: 12, jsonSha256: sha }));
+  const beforeAsk: EpochAsk = {
+    ...ask,
+    body: before,
+    index: mustIndex(before),
+    items: { ...NO_ITEMS, tool_results: stored },
+    latest: STORED,
+    modelCalls: MESSAGES_API.modelCalls(mustIndex(before)),
+  };
+
+  it('should shed a span that takes what the window may force out and brings the request under it, and latch it past the gate', () => {
+    const planner = spansLatch({ policy: DEFAULT_SHED_POLICY, spansDir: '/state/spans', sha256 });
+
+    const take = planner.take(beforeAsk);
+    const decision = decide(() => take);
+
+    expect(take).toMatchObject({ kind: 'span', fit: { limit: window } });
+    expect(take.kind === 'span' && take.fit!.estimatedTokens).toBeLessThanOrEqual(window);
+    expect(take).toMatchObject({ forcedWorkingSet: true });
+    expect(decision).toMatchObject({ kind: 'latch' });
+    expect(decision.kind === 'latch' && decision.fullness).toBeGreaterThan(1);
+  });
+
+  it('should take what the window may force out of a tool-result epoch', () => {
+    const planner = toolResultsLatch({ policy: DEFAULT_POLICY, elidedDir: '/state/elided', sha256 });
+    const set = workingSetOf(before, beforeAsk.index, new Set(STORED), new Set(STORED));
+
+    const take = planner.take(beforeAsk);
+
+    expect(set.calls.size).toBe(4);
+    expect(set.sincePrompt.calls.size).toBe(0);
     expect(take).not.toHaveProperty('keptByWorkingSet');
-    expect(take.kind === 'blocks' && take.plan.filter((block) => kept.has(block.ordinal)).length).toBe(4);
+    expect(take.kind === 'blocks' && take.plan.length).toBeGreaterThan(0);
     expect(decide(() => take)).toMatchObject({ kind: 'latch' });
   });
 });

@@ -187,3 +187,56 @@ function rename(m: Message): Message {
     : m.content;
   return { ...m, content };
 }
+
+describe('chooseSpan around what was brought back (issue 39)', () => {
+  // 0: prompt, 1..12: six reads, 13..14: a restore, 15..34: ten reads, 35: a reply.
+  const messages = [...session(6), restoreCall('r0'), restoreAnswer('r0', 3_000), ...session(10).slice(1).map(renameFrom('n')), reply('ok')];
+  const small = 200;
+  const body = bodyOf(messages);
+  const index = mustIndex(body);
+
+  it('should end before the working set, or start after it, whichever takes more', () => {
+    const before = chooseSpan(index, factsOf(body), [], small, { keepFrom: 14, keepTo: 14 });
+    expect(before).toMatchObject({ kind: 'span', first: 15, cutByWorkingSet: true });
+    // With the working set right after message 2, only a span after it takes anything.
+    const early = bodyOf([
+      prompt('a'),
+      calls(['t0']),
+      results(['t0']),
+      restoreCall('r0'),
+      restoreAnswer('r0', 3_000),
+      ...session(10).slice(1).map(renameFrom('n')),
+      reply('ok'),
+    ]);
+    expect(chooseSpan(mustIndex(early), factsOf(early), [], small, { keepFrom: 4, keepTo: 4 })).toMatchObject({ kind: 'span', first: 5 });
+    // Ending before it only: the span before it.
+    expect(chooseSpan(index, factsOf(body), [], small, { keepFrom: 14 })).toMatchObject({ kind: 'span', first: 1, last: 12 });
+  });
+
+  it('should weigh the span before the working set and the one after it on their new weight, not their bytes', () => {
+    // After the working set is larger, but all of it was brought back (an older restore's pages, say): the span before it takes more new weight.
+    const allBack = (first: number, last: number): number => (first >= 15 ? index.messages[last]!.end - index.messages[first]!.start : 0);
+    const choice = chooseSpan(index, factsOf(body), [], small, { keepFrom: 14, keepTo: 14, broughtBack: allBack });
+    expect(choice).toMatchObject({ kind: 'span', first: 1, last: 12, cutByWorkingSet: true });
+    // Nothing brought back after it: the larger one, as on bytes.
+    expect(chooseSpan(index, factsOf(body), [], small, { keepFrom: 14, keepTo: 14, broughtBack: () => 0 })).toMatchObject({ kind: 'span', first: 15 });
+  });
+
+  it('should never end a span between a pointer and the copies it points to, nor start one inside them', () => {
+    const free = chooseSpan(index, factsOf(body), [], small);
+    expect(free.kind === 'span' && free.last).toBeGreaterThan(20);
+    // A group reaching into the recent window: the span ends before it; one inside the span's reach goes whole.
+    const windowStart = free.kind === 'span' ? free.windowStart : 0;
+    const apart = chooseSpan(index, factsOf(body), [], small, { together: [{ from: 4, to: windowStart + 1 }] });
+    expect(apart).toMatchObject({ kind: 'span', first: 1 });
+    expect(apart.kind === 'span' && apart.last).toBeLessThan(4);
+    const whole = chooseSpan(index, factsOf(body), [], small, { together: [{ from: 4, to: 10 }] });
+    expect(whole).toEqual(free);
+    const inside = chooseSpan(index, factsOf(body), [span(1, 2)], small, { together: [{ from: 2, to: 6 }] });
+    expect(inside).toMatchObject({ kind: 'span', first: 7 });
+  });
+});
+
+function renameFrom(prefix: string): (m: Message) => Message {
+  return (m) => JSON.parse(JSON.stringify(m).replace(/"(t\d+)"/g, `"${prefix}$1"`)) as Message;
+}

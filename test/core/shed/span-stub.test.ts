@@ -16,6 +16,20 @@ describe('renderSpanStub', () => {
     );
   });
 
+  it('should name the pages its .md is read in when one Read would stop short, and read back the same (issue 39)', () => {
+    const readPages = [
+      [1, 612],
+      [613, 590],
+      [1203, 380],
+    ] as const;
+    const text = renderSpanStub({ ...SPAN, readPages }, DIR);
+
+    expect(text).toContain(
+      `or read ${DIR}/${SHA}.md (1582 lines) in 3 Reads, since one Read stops at the client's cap: offset 1 limit 612, offset 613 limit 590, offset 1203 limit 380 (the exact JSON is in ${DIR}/${SHA}.json).]`,
+    );
+    expect(parseSpanStub(text)).toEqual({ messages: 12, bytes: 48213, sha256: SHA });
+  });
+
   it('should hoist the pins verbatim, in order, then the tombstone with its handle', () => {
     const pins = [`${GOAL_MARKER} keep parse() backward-compatible`, `line one\n${GOAL_MARKER} "quoted" \\ and more`];
 

@@ -20,7 +20,8 @@ import { GATE_CEILING, type GateDecision, type GateInput } from '../../break-eve
 import { renderStub } from '../../stub.js';
 import type { EpochAsk, EpochPlanner, OverflowAsk } from '../epoch-planner.js';
 import { bytesWithBlocks, pressedReading } from '../request-tokens.js';
-import { workingSetOfAsk, workingSetOrdinals } from '../working-set.js';
+import { repeatGroupsOfAsk, repeatSavings, wholeGroups } from '../repeat-groups.js';
+import { broughtBackOrdinals, workingSetOfAsk, workingSetOrdinals } from '../working-set.js';
 import { planParts, type PartsPlanInput } from './plan-parts.js';
 
 /** What a tool-result epoch freezes: the blocks it adds and, from policy version 3, their labels. */
@@ -48,23 +49,33 @@ export interface ToolResultsLatch extends EpochPlanner<ToolResultsChoice> {
 export function toolResultsLatch(settings: ToolResultsSettings): ToolResultsLatch {
   const { policy, elidedDir, sha256 } = settings;
   const takeBlocks = <B extends DecidedBlock>(ask: EpochAsk, blocks: () => readonly B[], gate?: (added: readonly B[]) => GateInput): EpochTake<B> => {
-    // The working set's answers stay (core/epochs/working-set.ts): the epoch plans around them,
-    // unless this request (the last reading grown by what was added since: request-tokens.ts)
-    // is at the gate's ceiling, where the window forces them out.
-    const reading = pressedReading(ask.reading, bytesWithBlocks(ask.body, ask.items.tool_results, elidedDir));
+    // The working set's answers stay (core/epochs/working-set.ts): the epoch plans around them.
+    // When this request (the last reading grown by what was added since: request-tokens.ts) is
+    // at the gate's ceiling, the window forces out all but what was brought back since the
+    // person's latest prompt, which no epoch takes (issue 39).
+    const groups = repeatGroupsOfAsk(ask);
+    const stubbed = new Set(ask.items.tool_results.map((b) => b.ordinal));
+    const repeats = repeatSavings(groups, (g) => g.ordinals.some((o) => stubbed.has(o)), elidedDir);
+    const reading = pressedReading(ask.reading, bytesWithBlocks(ask.body, ask.items.tool_results, elidedDir) - repeats);
     const nearWindow = fullnessOf(reading) >= GATE_CEILING;
-    const keep = nearWindow ? new Set<number>() : workingSetOrdinals(ask.index, workingSetOfAsk(ask));
+    const set = workingSetOfAsk(ask);
+    const keep = workingSetOrdinals(ask.index, nearWindow ? set.sincePrompt : set);
     const all = blocks();
+    // A repeat's pointer and the copies it points to go together, or not at all (repeat-groups.ts).
     // The working set is answers: tool results. A part is never one.
-    const plan = keep.size === 0 ? all : all.filter((b) => isPart(b) || !keep.has(b.ordinal));
+    const plan = wholeGroups(keep.size === 0 ? all : all.filter((b) => isPart(b) || !keep.has(b.ordinal)), groups);
     const kept = all.length - plan.length;
+    // What was brought back pays for no epoch (issue 39), unless the window forces it out.
+    const back = broughtBackOrdinals(ask.index, set);
+    const broughtBack = !nearWindow && plan.some((b) => !isPart(b) && back.has(b.ordinal));
     return {
       kind: 'blocks',
       frozen: ask.items.tool_results,
       plan,
       reading,
       ...(gate === undefined ? {} : { gate }),
-      ...(kept > 0 ? { keptByWorkingSet: kept } : {}),
+      ...(kept > 0 ? { keptByWorkingSet: kept, nearWindow } : {}),
+      ...(broughtBack ? { broughtBack: back } : {}),
     };
   };
   // Tool results first, then the deeper cut's parts (plan-parts.ts), when the policy takes any.
@@ -117,14 +128,32 @@ export function toolResultsOverflowTake(input: ToolResultsOverflow): OverflowTak
 
 /**
  * The overflow take around the working set; when that cannot bring the retry under the limit, the
- * take with it: the window forces the working set out (core/epochs/working-set.ts).
+ * take with the part the window may force out (core/epochs/working-set.ts): never what was brought
+ * back since the person's latest prompt.
  */
 function overflowAroundWorkingSet(ask: OverflowAsk, plan: readonly PlannedBlock[], elidedDir: string): OverflowTake<ToolResultsChoice> {
-  const keep = workingSetOrdinals(ask.index, workingSetOfAsk(ask));
+  const set = workingSetOfAsk(ask);
+  const keep = workingSetOrdinals(ask.index, set);
   const frozen = ask.items.tool_results;
-  const all = toolResultsOverflowTake({ ...ask, frozen, plan, elidedDir });
-  if (keep.size === 0) return all;
-  const around = toolResultsOverflowTake({ ...ask, frozen, plan: plan.filter((b) => isPart(b) || !keep.has(b.ordinal)), elidedDir });
+  // What was brought back since the person's latest prompt is never taken, not even on an overflow (issue 39).
+  const held = workingSetOrdinals(ask.index, set.sincePrompt);
+  const groups = repeatGroupsOfAsk(ask);
+  const all = toolResultsOverflowTake({
+    ...ask,
+    frozen,
+    plan: wholeGroups(held.size === 0 ? plan : plan.filter((b) => isPart(b) || !held.has(b.ordinal)), groups),
+    elidedDir,
+  });
+  if (keep.size === held.size) return all;
+  const around = toolResultsOverflowTake({
+    ...ask,
+    frozen,
+    plan: wholeGroups(
+      plan.filter((b) => isPart(b) || !keep.has(b.ordinal)),
+      groups,
+    ),
+    elidedDir,
+  });
   if (around.kind === 'some' && ask.tokens - around.freedTokens <= ask.limit) return around;
   return all;
 }

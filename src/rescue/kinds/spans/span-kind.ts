@@ -29,9 +29,11 @@ export function applySpans(deps: ApplyDeps, ask: KindApplyAsk, snap: FrozenItems
 /** The span kind's planner, set as the engine is. */
 function spansOf(ctx: LatchContext) {
   const { horizon } = ctx.settings.latch;
+  const dirs = stubDirsOf(ctx.table.store.stubDirs, ctx.settings);
   return spansLatch({
     policy: ctx.settings.shed.policy,
-    spansDir: stubDirsOf(ctx.table.store.stubDirs, ctx.settings).spansDir,
+    spansDir: dirs.spansDir,
+    elidedDir: dirs.elidedDir,
     sha256: sha256Hex,
     ...(horizon === undefined ? {} : { horizon }),
   });
