@@ -30,7 +30,7 @@ export const demoCommand: CommandModule<object, DemoArgs> = {
       .option('json', { type: 'boolean', default: false, describe: 'Print one JSON report at the end instead of the running display' })
       .example(
         wholeExamples([
-          ['$0 demo', '40 turns, rescue at 70% of a 40,000-token window'],
+          ['$0 demo', '40 turns, rescue at 55% of a 40,000-token window'],
           ['$0 demo --mode shed', 'The same session in shed mode: a span of whole old messages becomes one stub'],
           ['$0 demo --turns 80 --rescue-pct 60 --state /tmp/demo-state', 'Longer, earlier, and keep the state where you say'],
         ]),

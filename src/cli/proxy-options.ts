@@ -1,7 +1,7 @@
 /** The flags `serve` and `rescue` share, and the proxy settings they make (engine and transport). */
 import type { Argv } from 'yargs';
 import { defaultTransport, DEFAULT_UPSTREAM, type ProxySettings } from '../proxy/transport-settings.js';
-import { DEFAULT_LONG_WINDOW_RESCUE_TOKENS, kindOfMode, parseAutoCompactWindow, tokenThresholdFor } from '../core/index.js';
+import { DEFAULT_LONG_WINDOW_RESCUE_TOKENS, type ElisionPolicy, kindOfMode, parseAutoCompactWindow, tokenThresholdFor } from '../core/index.js';
 import { DEFAULT_LABELS, engineSettingsOf, type LabelMode } from '../rescue/index.js';
 import { CliError } from './cli-error.js';
 import { numberFlag, wholeNumber } from './flag-value.js';
@@ -96,7 +96,7 @@ export function bannerLines(settings: ProxySettings, url: string, dirs: { readon
   if (kind.counts === 'spans')
     return [on, `${latch} when the cache re-write pays back; a span of old messages becomes one stub, originals kept in ${spansDir}`];
   const gated = config.rescue.gate ? ' when the cache re-write pays back' : '';
-  const lines = [on, `${latch}${gated}; old tool results over ${config.rescue.policy.minBytes} bytes become stubs, originals kept in ${elidedDir}`];
+  const lines = [on, `${latch}${gated}; ${whatBecomesStubs(config.rescue.policy)} become stubs, originals kept in ${elidedDir}`];
   // The model mode sends redacted heads of old tool results upstream: say so before it starts.
   if (config.rescue.labels === 'model')
     lines.push("ctxshed: --labels model: at each latch, redacted heads of those results go to the upstream's model to be labelled");
@@ -122,4 +122,16 @@ function nonEmpty(value: string | undefined): string | undefined {
 export function autoCompactWindowOf(env: NodeJS.ProcessEnv): { readonly autoCompactWindow?: number } {
   const tokens = parseAutoCompactWindow(env['CLAUDE_CODE_AUTO_COMPACT_WINDOW']);
   return tokens === undefined ? {} : { autoCompactWindow: tokens };
+}
+
+/** What a rescue epoch stubs, as the banner says it: tool results, and the deeper cut's parts when it takes any. */
+function whatBecomesStubs(policy: ElisionPolicy): string {
+  const results = `old tool results over ${policy.minBytes} bytes`;
+  const deep = policy.deep;
+  if (deep === undefined || deep.parts.length === 0) return results;
+  const parts = [
+    ...(deep.parts.includes('tool_input') ? [`old tool inputs over ${deep.inputMinBytes}`] : []),
+    ...(deep.parts.includes('assistant_text') ? [`old assistant texts over ${deep.textMinBytes}`] : []),
+  ];
+  return `${results}, ${parts.join(' and ')} bytes`;
 }

@@ -59,12 +59,12 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
       .usage('$0 rescue [options] -- COMMAND [ARGS...]')
       .example(
         wholeExamples([
-          ['$0 rescue -- claude', 'Claude Code with rescue at 70% of the window'],
+          ['$0 rescue -- claude', 'Claude Code with rescue at 55% of the window'],
           ['$0 rescue --no-grant -- claude', 'The same, without the read grant: Claude Code asks before reading elided text back'],
           ['$0 rescue --rescue-pct 60 --state ~/ctx -- claude --resume', 'Resume a session; its epochs come back from the state directory'],
           ['$0 rescue --mode shed -- claude', 'Shed spans of old messages instead, when the cache re-write pays back (docs/shed.md)'],
           ['$0 rescue --labels model -- claude', "Also ask the conversation's own model what to keep, point at or drop"],
-          ['$0 rescue --window 272000 -- codex', 'The Codex CLI (OpenAI Responses API) with rescue at 70% of a 272k window'],
+          ['$0 rescue --window 272000 -- codex', 'The Codex CLI (OpenAI Responses API) with rescue at 55% of a 272k window'],
         ]),
       ) as unknown as Argv<RescueArgs>,
   handler: async (args: ArgumentsCamelCase<RescueArgs>) => {

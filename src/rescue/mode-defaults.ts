@@ -34,26 +34,38 @@ export interface ModeDefaults {
 }
 
 /**
- * The deeper cut a rescue epoch takes by default (docs/rescue.md "The deeper cut", chosen on whole
- * sessions: docs/economics.md); undefined: tool results only.
+ * The deeper cut a rescue epoch takes by default (docs/rescue.md "The deeper cut"): old tool
+ * inputs' strings and old assistant texts over 256 bytes, chosen on whole sessions
+ * (docs/economics.md "Choosing the defaults").
  */
-export const DEFAULT_DEEP_CUT: DeepCut | undefined = undefined;
+export const DEFAULT_DEEP_CUT: DeepCut | undefined = { parts: ['tool_input', 'assistant_text'], inputMinBytes: 256, textMinBytes: 256 };
 
-/** The levers both modes share today: latch at 70%, rescue the tool results older than the 6 newest and over 1 KiB, no gate. */
-const SHARED: ModeDefaults = {
-  threshold: 0.7,
-  minGainFraction: DEFAULT_MIN_GAIN_FRACTION,
-  keepRecent: DEFAULT_KEEP_RECENT,
-  minBytes: DEFAULT_MIN_ELIDE_BYTES,
-  deep: DEFAULT_DEEP_CUT,
-  shedPolicy: DEFAULT_SHED_POLICY,
-  gate: false,
-};
-
-/** Each mode's row. */
+/**
+ * Each mode's row, chosen with `replay --whole-figures` on the two shared sessions at 200k and 1M
+ * (docs/economics.md "Choosing the defaults", where the grid is). Rescue latches at 55% with the
+ * deeper cut and one recent tool result kept: within 1% of the cheapest cell (40%) at 200k with
+ * half its epochs and cache writes of 1.19x rather than 1.41x. Shed latches at 40%: 12% under 70%
+ * at 200k with cache writes at most 1.04x, and the same at 1M (where `--rescue-tokens` fires first).
+ */
 export const MODE_DEFAULTS: { readonly [M in EpochMode]: ModeDefaults } = {
-  rescue: SHARED,
-  shed: SHARED,
+  rescue: {
+    threshold: 0.55,
+    minGainFraction: DEFAULT_MIN_GAIN_FRACTION,
+    keepRecent: 1,
+    minBytes: DEFAULT_MIN_ELIDE_BYTES,
+    deep: DEFAULT_DEEP_CUT,
+    shedPolicy: DEFAULT_SHED_POLICY,
+    gate: false,
+  },
+  shed: {
+    threshold: 0.4,
+    minGainFraction: DEFAULT_MIN_GAIN_FRACTION,
+    keepRecent: DEFAULT_KEEP_RECENT,
+    minBytes: DEFAULT_MIN_ELIDE_BYTES,
+    deep: undefined,
+    shedPolicy: DEFAULT_SHED_POLICY,
+    gate: false,
+  },
 };
 
 /** The mode a command runs in when none is named. */

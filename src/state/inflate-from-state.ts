@@ -50,9 +50,11 @@ export async function inflateFromState(
   state: StateDir,
   body: Uint8Array,
 ): Promise<{ body: Uint8Array; stubs: number; spans: number; thinking: number; items?: number; repeats?: number }> {
+  // A body no API reads is refused before the state is read (a missing state directory is no excuse).
+  const { index } = indexOf(body);
   const records = await listConversations(state);
   // First the answers sent as pointers to an earlier copy (inflate-repeats.ts): they lie outside every stub.
-  const repeated = await inflateRepeats(state, body, indexOf(body).index, records, (sha256, ext) => readVerified(state, sha256, ext));
+  const repeated = await inflateRepeats(state, body, index, records, (sha256, ext) => readVerified(state, sha256, ext));
   return { ...(await inflateStubs(state, repeated.body, records)), ...(repeated.repeats === 0 ? {} : { repeats: repeated.repeats }) };
 }
 

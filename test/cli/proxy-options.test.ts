@@ -6,10 +6,10 @@ const ARGS: ProxyArgs = { state: undefined, upstream: 'http://127.0.0.1:9', port
 const DIRS = { elidedDir: '/s/elided', spansDir: '/s/spans' };
 
 describe('proxyConfigFrom', () => {
-  it('should default to rescue mode at 70% without a gate or a horizon', () => {
+  it('should default to rescue mode at 55% with the deeper cut, without a gate or a horizon', () => {
     const { engine } = proxyConfigFrom(ARGS, {});
 
-    expect(engine).toMatchObject({ mode: 'rescue', rescue: { gate: false, labels: 'local' }, latch: { thresholds: { threshold: 0.7 } } });
+    expect(engine).toMatchObject({ mode: 'rescue', rescue: { gate: false, labels: 'local' }, latch: { thresholds: { threshold: 0.55 } } });
     expect(engine.latch.horizon).toBeUndefined();
   });
 
@@ -53,12 +53,13 @@ describe('bannerLines', () => {
   it('should say what each mode changes and where the originals are kept', () => {
     expect(banner()).toEqual([
       'ctxshed: rescue on at http://127.0.0.1:1 -> http://127.0.0.1:9',
-      "ctxshed: epochs latch at 70% of the model's window or, on a window over 200,000, at 120,000 tokens; old tool results over 1024 bytes become stubs, originals kept in /s/elided",
+      "ctxshed: epochs latch at 55% of the model's window or, on a window over 200,000, at 120,000 tokens; old tool results over 1024 bytes, old tool inputs over 256 and old assistant texts over 256 bytes become stubs, originals kept in /s/elided",
     ]);
     expect(banner({ gate: true })[1]).toContain('at 120,000 tokens when the cache re-write pays back; ');
+    expect(banner({ deep: 'none' })[1]).toContain('; old tool results over 1024 bytes become stubs, ');
     expect(banner({ mode: 'shed' })).toEqual([
       'ctxshed: shed on at http://127.0.0.1:1 -> http://127.0.0.1:9',
-      "ctxshed: epochs latch at 70% of the model's window or, on a window over 200,000, at 120,000 tokens when the cache re-write pays back; a span of old messages becomes one stub, originals kept in /s/spans",
+      "ctxshed: epochs latch at 40% of the model's window or, on a window over 200,000, at 120,000 tokens when the cache re-write pays back; a span of old messages becomes one stub, originals kept in /s/spans",
     ]);
     expect(banner({ labels: 'model' })[2]).toBe(
       "ctxshed: --labels model: at each latch, redacted heads of those results go to the upstream's model to be labelled",
@@ -86,8 +87,8 @@ describe('--rescue-tokens', () => {
   it('should be in the banner where it is in force', () => {
     const at = (extra: Partial<ProxyArgs>): string => bannerLines(proxyConfigFrom({ ...ARGS, ...extra }, {}), 'http://127.0.0.1:1', DIRS)[1]!;
 
-    expect(at({ window: 1_000_000 })).toContain('epochs latch at 70% of a 1,000,000-token window or at 120,000 tokens, whichever comes first; ');
-    expect(at({ window: 200_000 })).toContain('epochs latch at 70% of a 200,000-token window; ');
+    expect(at({ window: 1_000_000 })).toContain('epochs latch at 55% of a 1,000,000-token window or at 120,000 tokens, whichever comes first; ');
+    expect(at({ window: 200_000 })).toContain('epochs latch at 55% of a 200,000-token window; ');
     expect(at({ rescueTokens: 90_000 })).toContain(' or at 90,000 tokens, whichever comes first; ');
     expect(at({ rescueTokens: 0 })).toContain("of the model's window; ");
   });

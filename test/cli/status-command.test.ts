@@ -119,7 +119,7 @@ describe('ctxshed status --follow', () => {
     expect(result.signal).toBeNull();
     expect(result.code).toBe(0);
     expect(result.stdout.match(/^ctxshed status /gm)!.length).toBeGreaterThanOrEqual(2);
-    expect(result.stdout).toMatch(/\ndddddddddddd +30\.0% \/ 70\.0%\*/);
+    expect(result.stdout).toMatch(/\ndddddddddddd +30\.0% \/ 55\.0%\*/);
     expect(result.stdout).not.toContain('\u001b[');
   });
 

@@ -71,7 +71,7 @@ describe('demoCommand', () => {
     const result = await runCtxshed(['demo', '--mode', 'shed', '--turns', '20', '--state', state]);
 
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/shed at 70\.0% of a 40,000-token window when the cache re-write pays back/);
+    expect(result.stdout).toMatch(/shed at 40\.0% of a 40,000-token window when the cache re-write pays back/);
     expect(result.stdout).toMatch(
       new RegExp(
         `epoch 1 latched at turn \\d+ \\(turn \\d+ was \\d+\\.\\d% full\\): shed \\d+ messages \\(1\\.\\.\\d+, [\\d,]+ bytes\\) -> ${state}/spans/[0-9a-f]{64}\\.md`,

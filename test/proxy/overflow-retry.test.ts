@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ForwardArgs, ForwardResult, HeldResponse } from '../../src/proxy/forward.js';
 import { answerHeld, OVERFLOW_HOLD_BACK, type FinalExchange } from '../../src/proxy/overflow-retry.js';
 import { engineSettingsOf, EpochEngine, type EngineRequest, type Prepared } from '../../src/rescue/index.js';
+import { CLASSIC } from '../support/classic-settings.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { conversation, filler } from '../core/bodies.js';
@@ -31,7 +32,7 @@ let engine: EpochEngine;
 
 beforeEach(async () => {
   state = await openStateDir(await tempStateDir('ctxshed-retry-'));
-  engine = new EpochEngine(state, engineSettingsOf({ window: 10_000 }));
+  engine = new EpochEngine(state, engineSettingsOf({ ...CLASSIC, window: 10_000 }));
 });
 
 afterEach(async () => {

@@ -73,7 +73,8 @@ describe.skipIf(whyNot !== undefined)('the interactive Claude Code client throug
     expect(shed.ready).toMatch(READY_TEXT);
     // (The pane wraps long lines at 160 columns.) 2.1.197 draws below the notice; 2.1.328 draws on
     // the terminal's alternate screen, so the notice shows again once it has exited.
-    const notice = (screen: string): string => screen.replace(/\n/g, '');
+    // ctxshed wraps its banner at words to 80 columns, indenting what follows: read it as one line.
+    const notice = (screen: string): string => screen.replace(/\n/g, '').replace(/ {2,}/g, ' ');
     expect([notice(shed.ready), notice(shed.closing)].join('\n')).toContain(
       `may read ${shed.stateDir}/elided/ and spans/ and call the restore and spans tools without asking`,
     );

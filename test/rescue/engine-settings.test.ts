@@ -12,7 +12,7 @@ describe('engineSettingsOf', () => {
         mode,
         latch: { thresholds: { threshold: row.threshold }, minGainFraction: row.minGainFraction, latchAt: DEFAULT_LATCH_AT },
         rescue: {
-          policy: { keepRecent: row.keepRecent, minBytes: row.minBytes },
+          policy: { keepRecent: row.keepRecent, minBytes: row.minBytes, ...(row.deep === undefined ? {} : { deep: row.deep }) },
           gate: row.gate,
           labels: 'local',
           classifierTimeoutMs: DEFAULT_CLASSIFIER_TIMEOUT_MS,
@@ -47,11 +47,16 @@ describe('engineSettingsOf', () => {
     expect(settings).toEqual({
       mode: 'rescue',
       latch: { thresholds: { threshold: 0.4, rescueTokens: 90_000, coldThreshold: 0.3 }, minGainFraction: 0, horizon: 5, latchAt: 'prompt' },
-      rescue: { policy: { keepRecent: 1, minBytes: 2 }, gate: true, labels: 'model', classifierTimeoutMs: 5 },
+      rescue: { policy: { keepRecent: 1, minBytes: 2, deep: MODE_DEFAULTS.rescue.deep }, gate: true, labels: 'model', classifierTimeoutMs: 5 },
       shed: { policy: { ...DEFAULT_SHED_POLICY, recentFraction: 0.1 } },
       window: { given: 60_000, autoCompact: 50_000 },
       stubs: { gateway: true, restoreTool: false },
     });
+  });
+
+  it('should take the deeper cut from the row, or none when told none', () => {
+    expect(engineSettingsOf({ mode: 'rescue' }).rescue.policy.deep).toEqual(MODE_DEFAULTS.rescue.deep);
+    expect(engineSettingsOf({ mode: 'rescue', deep: 'none' }).rescue.policy.deep).toBeUndefined();
   });
 
   it('should take a whole shed policy, and the recent budget given over it', () => {

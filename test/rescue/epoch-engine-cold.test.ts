@@ -7,9 +7,10 @@ import { openStateDir } from '../../src/state/open-state-dir.js';
 import { readConversation } from '../../src/state/read-conversation.js';
 import { conversation, filler } from '../core/bodies.js';
 import { tempStateDir } from '../support/test-proxy.js';
+import { CLASSIC } from '../support/classic-settings.js';
 
 /** A small window; the cold threshold at 40%, under the usual 70%. */
-const GIVEN: SettingsGiven = { window: 10_000, coldThreshold: 0.4 };
+const GIVEN: SettingsGiven = { ...CLASSIC, window: 10_000, coldThreshold: 0.4 };
 const SETTINGS: EngineSettings = engineSettingsOf(GIVEN);
 const START = Date.parse('2026-02-03T04:05:06.000Z');
 const MINUTE = 60_000;

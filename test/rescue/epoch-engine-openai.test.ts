@@ -11,8 +11,9 @@ import { chatBody, responsesBody } from '../core/openai/openai-bodies.js';
 import { validateResponsesInput } from '../support/responses-validator.js';
 import { tempStateDir } from '../support/test-proxy.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
+import { CLASSIC } from '../support/classic-settings.js';
 
-const SETTINGS: EngineSettings = engineSettingsOf({ window: 10_000 });
+const SETTINGS: EngineSettings = engineSettingsOf({ ...CLASSIC, window: 10_000 });
 const OUTPUTS = Array.from({ length: 10 }, (_, i) => filler(4000, i));
 
 /** An OpenAI reading in the shape the usage tap hands on: cached tokens as the cache read. */

@@ -11,8 +11,9 @@ import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { conversation, filler, replaceNth } from '../core/bodies.js';
 import { tempStateDir } from '../support/test-proxy.js';
+import { CLASSIC } from '../support/classic-settings.js';
 
-const SETTINGS: EngineSettings = engineSettingsOf({ window: 10_000 });
+const SETTINGS: EngineSettings = engineSettingsOf({ ...CLASSIC, window: 10_000 });
 const BODY = conversation(Array.from({ length: 10 }, (_, i) => filler(4000, i)));
 /** What Claude Code sends to compact: the whole transcript, then its instructions as the last user message. */
 const COMPACT_BODY = replaceNth(BODY, 'Go on.', 'Your task is to create a detailed summary of the conversation so far.');

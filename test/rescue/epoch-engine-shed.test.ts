@@ -18,8 +18,9 @@ import { readConversation } from '../../src/state/read-conversation.js';
 import { conversation, filler, fromUtf8, sha256 } from '../core/bodies.js';
 import { validateMessagesRequest } from '../support/messages-validator.js';
 import { tempStateDir } from '../support/test-proxy.js';
+import { CLASSIC } from '../support/classic-settings.js';
 
-const SHED_GIVEN: SettingsGiven = { window: 10_000, mode: 'shed' };
+const SHED_GIVEN: SettingsGiven = { window: 10_000, mode: 'shed', threshold: 0.7 };
 const SHED: EngineSettings = engineSettingsOf(SHED_GIVEN);
 const LATCH_TIME = new Date('2026-02-03T04:05:06.000Z');
 
@@ -129,7 +130,7 @@ describe('EpochEngine in shed mode', () => {
   });
 
   it("should keep rescuing a conversation whose epochs are rescue epochs, whatever the engine's mode", async () => {
-    const rescue = engineWith(engineSettingsOf({ window: 10_000 }));
+    const rescue = engineWith(engineSettingsOf({ ...CLASSIC, window: 10_000 }));
     await firstTurnAt90(rescue);
     await rescue.prepare(messages(BODY));
 
@@ -269,7 +270,7 @@ describe('EpochEngine in shed mode, rescue on overflow', () => {
     await firstTurnAt90(shed);
     await shed.prepare(messages(BODY));
     const grown = conversation([...contents(), ...Array.from({ length: 10 }, (_, i) => (i < 4 ? filler(8000, 10 + i) : `small ${10 + i}`))]);
-    const rescue = engineWith(engineSettingsOf({ window: 10_000 }));
+    const rescue = engineWith(engineSettingsOf({ ...CLASSIC, window: 10_000 }));
     const request = messages(grown);
     const first = await rescue.prepare(request);
 
@@ -283,11 +284,11 @@ describe('EpochEngine in shed mode, rescue on overflow', () => {
 
 describe('EpochEngine in rescue mode with --gate', () => {
   it('should latch only when the gate says the epoch pays back, and record the gate', async () => {
-    const closed = engineWith(engineSettingsOf({ window: 10_000, gate: true, horizon: 0 }));
+    const closed = engineWith(engineSettingsOf({ ...CLASSIC, window: 10_000, gate: true, horizon: 0 }));
     await firstTurnAt90(closed, BODY, 8_000);
     expect(await closed.prepare(messages(BODY))).toMatchObject({ reason: 'no_epoch', epochs: 0 });
 
-    const open = engineWith(engineSettingsOf({ window: 10_000, gate: true, horizon: 1000 }));
+    const open = engineWith(engineSettingsOf({ ...CLASSIC, window: 10_000, gate: true, horizon: 1000 }));
     await firstTurnAt90(open);
     const prepared = await open.prepare(messages(BODY));
 

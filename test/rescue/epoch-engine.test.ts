@@ -3,7 +3,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { checkEpochLedger, DROP_STUB_PREFIX, elidedTextPath, LABELS_POLICY_VERSION, RESTORE_TOOL_NAME, STUB_PREFIX, type Usage } from '../../src/core/index.js';
 import {
   latchedOf,
-  DEFAULT_ENGINE_SETTINGS,
   engineSettingsOf,
   EpochEngine,
   type EngineRequest,
@@ -16,9 +15,10 @@ import { readConversation } from '../../src/state/read-conversation.js';
 import { conversation, filler, fromUtf8, sha256 } from '../core/bodies.js';
 import { recordingMetrics } from '../support/recording-metrics.js';
 import { tempStateDir } from '../support/test-proxy.js';
+import { CLASSIC } from '../support/classic-settings.js';
 
 /** A small window, so a reading of a few thousand tokens crosses 70% of it. */
-const SETTINGS: EngineSettings = engineSettingsOf({ window: 10_000 });
+const SETTINGS: EngineSettings = engineSettingsOf({ ...CLASSIC, window: 10_000 });
 const LATCH_TIME = new Date('2026-02-03T04:05:06.000Z');
 
 /** Ten tool results of 4,000 bytes: the 4 older than the newest 6 are eligible. */
@@ -154,7 +154,7 @@ describe('EpochEngine.prepare', () => {
   });
 
   it('should measure against the 1M window when the request asks for the context-1m beta', async () => {
-    const wide = new EpochEngine(state, DEFAULT_ENGINE_SETTINGS);
+    const wide = new EpochEngine(state, engineSettingsOf(CLASSIC));
 
     const prepared = await wide.prepare(messages(BODY, { 'anthropic-beta': 'context-1m-2025-08-07' }));
 
@@ -163,7 +163,7 @@ describe('EpochEngine.prepare', () => {
 
   it('should measure Opus 5.5 against its 1M window with no beta, and --window over the model', async () => {
     const opus = new TextEncoder().encode(fromUtf8(BODY).replace('"model":"claude-test"', '"model":"claude-opus-5-5"'));
-    const wide = new EpochEngine(state, DEFAULT_ENGINE_SETTINGS);
+    const wide = new EpochEngine(state, engineSettingsOf(CLASSIC));
 
     const prepared = await wide.prepare(messages(opus));
     const forced = await engine.prepare(messages(opus));
@@ -173,7 +173,7 @@ describe('EpochEngine.prepare', () => {
   });
 
   it('should read each turn of a conversation for its last model, from where the turn before it stops agreeing', async () => {
-    const wide = new EpochEngine(state, DEFAULT_ENGINE_SETTINGS);
+    const wide = new EpochEngine(state, engineSettingsOf(CLASSIC));
     const text = fromUtf8(BODY);
     const withModelLast = (model: string): Uint8Array => new TextEncoder().encode(`${text.slice(0, -1)},"model":"${model}"}`);
 
@@ -187,7 +187,7 @@ describe('EpochEngine.prepare', () => {
   });
 
   it('should latch on --rescue-tokens under the percentage, and record that the token threshold fired', async () => {
-    const byTokens = new EpochEngine(state, engineSettingsOf({ window: 10_000, rescueTokens: 3_000 }), { now: () => LATCH_TIME });
+    const byTokens = new EpochEngine(state, engineSettingsOf({ ...CLASSIC, window: 10_000, rescueTokens: 3_000 }), { now: () => LATCH_TIME });
     const first = await byTokens.prepare(messages(BODY));
     byTokens.observe(first, { status: 200, usage: usage(4_000) });
 
@@ -206,7 +206,7 @@ describe('EpochEngine.prepare', () => {
   });
 
   it('should not latch under both thresholds', async () => {
-    const byTokens = new EpochEngine(state, engineSettingsOf({ window: 10_000, rescueTokens: 5_000 }), { now: () => LATCH_TIME });
+    const byTokens = new EpochEngine(state, engineSettingsOf({ ...CLASSIC, window: 10_000, rescueTokens: 5_000 }), { now: () => LATCH_TIME });
     const first = await byTokens.prepare(messages(BODY));
     byTokens.observe(first, { status: 200, usage: usage(4_999) });
 

@@ -10,7 +10,8 @@ describe('MODE_DEFAULTS', () => {
 
 describe('defaultByMode', () => {
   it('should say one value when every mode has the same, and each mode its own otherwise', () => {
-    expect(defaultByMode((row) => String(row.threshold * 100))).toBe('70');
+    expect(defaultByMode((row) => String(row.minBytes))).toBe('1024');
+    expect(defaultByMode((row) => String(Math.round(row.threshold * 100)))).toBe('rescue 55, shed 40');
     expect(defaultByMode((row) => (row === MODE_DEFAULTS.shed ? 'b' : 'a'))).toBe(MODE_DEFAULTS.shed === MODE_DEFAULTS.rescue ? 'b' : 'rescue a, shed b');
   });
 });

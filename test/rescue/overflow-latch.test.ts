@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { indexTranscript, type TranscriptIndex } from '../../src/core/index.js';
 import { NO_METRICS } from '../../src/metrics/metrics.js';
 import { ConversationTable } from '../../src/rescue/conversation-table.js';
-import { DEFAULT_ENGINE_SETTINGS } from '../../src/rescue/engine-settings.js';
+import { engineSettingsOf } from '../../src/rescue/engine-settings.js';
 import type { LatchContext } from '../../src/rescue/latch-conversation.js';
 import { latchKinds } from '../../src/rescue/latch-kinds.js';
 import { latchOnOverflow } from '../../src/rescue/overflow-latch.js';
@@ -12,6 +12,7 @@ import { openStateDir } from '../../src/state/open-state-dir.js';
 import { readConversation } from '../../src/state/read-conversation.js';
 import { conversation, filler, sha256 } from '../core/bodies.js';
 import { tempStateDir } from '../support/test-proxy.js';
+import { CLASSIC } from '../support/classic-settings.js';
 
 const BODY = conversation(Array.from({ length: 10 }, (_, i) => filler(4000, i)));
 const KEY = '1'.repeat(64);
@@ -31,7 +32,7 @@ let ctx: LatchContext;
 
 beforeEach(async () => {
   state = await openStateDir(await tempStateDir('ctxshed-overflow-'));
-  ctx = { table: new ConversationTable(state), settings: DEFAULT_ENGINE_SETTINGS, now: () => '2026-03-04T05:06:07.000Z', metrics: NO_METRICS };
+  ctx = { table: new ConversationTable(state), settings: engineSettingsOf(CLASSIC), now: () => '2026-03-04T05:06:07.000Z', metrics: NO_METRICS };
 });
 
 afterEach(async () => {
