@@ -85,7 +85,7 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
     const releaseTerminalSignals = holdTerminalSignals();
     const outcome = await runChild(child.command, child.args, { env: child.env });
     if (started !== undefined) {
-      await Promise.race([started.proxy.close(), delay(SHUTDOWN_GRACE_MS)]);
+      await closeWithin(started.proxy, SHUTDOWN_GRACE_MS);
       await started.forget();
     }
     releaseTerminalSignals();
@@ -150,6 +150,19 @@ async function proxiedChild(
   return launch;
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+/**
+ * Closes the proxy, or gives up after `ms`. The timer is not unref'd: a close that waits on
+ * something nothing keeps alive would otherwise leave the process with an empty event loop and
+ * this await unsettled, and Node would exit with its own code (13, or 0) instead of the child's.
+ */
+async function closeWithin(proxy: RunningProxy, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([proxy.close(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
