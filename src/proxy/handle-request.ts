@@ -13,6 +13,7 @@ import { decideClientAccess } from './client-guard.js';
 import { countRequest } from './count-request.js';
 import type { EdgeRequest, EdgeResponse } from './edge.js';
 import { forwarderFor } from './forward-prepared.js';
+import { headerLines } from './header-lines.js';
 import { answerHeld, overflowHoldBack, type FinalExchange } from './overflow-retry.js';
 import { answerOwnRoute, ownPathOf } from './own-routes.js';
 import { depsForOwner, requestOwner, withoutOwnerHeader } from './owner-request.js';
@@ -49,6 +50,8 @@ async function routeRequest(deps: ProxyDeps, request: EdgeRequest, reply: Reply)
   // Before anything else, on every route: a web page is never served (client-guard.ts).
   const access = decideClientAccess({
     host: request.headers.host,
+    hostLines: headerLines('host', request.headers, request.rawHeaders),
+    target: request.url,
     origin: request.headers.origin,
     fetchSite: headerOf(request.headers['sec-fetch-site']),
     anyHost: hasOwnerRule(deps.ownerRule),

@@ -27,7 +27,7 @@ export interface GatewayRouteDeps {
 
 /** Answers one restore route. Never rejects. */
 export async function answerGatewayRoute(req: EdgeRequest, res: Reply, path: string, deps: GatewayRouteDeps): Promise<void> {
-  const owner = ownerOf(req.headers, deps.ownerRule);
+  const owner = ownerOf(req.headers, deps.ownerRule, req.rawHeaders);
   if (owner.kind === 'missing') {
     sendApiError(res, 401, 'authentication_error', owner.message);
     return;
