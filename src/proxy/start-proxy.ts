@@ -18,6 +18,7 @@ import { OwnerEngines } from './owner-engines.js';
 import { hasOwnerRule, type OwnerRule } from './owner-rule.js';
 import { packageVersion } from './package-version.js';
 import { StateHealth } from './state-health.js';
+import { ensureOwnerKey } from '../state/owner-key.js';
 import { DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, type ProxySettings } from './transport-settings.js';
 import { answerUpgrade } from './websocket/answer-upgrade.js';
 import type { OpenSocket } from './websocket/serve-socket.js';
@@ -94,7 +95,10 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
     ...(classify === undefined ? {} : { classify }),
   });
   const bodyBudget = new BodyBudget(settings.transport.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT);
+  // Made with the state directory, read by whoever may read its files: the restore routes' key when no owner rule is on.
+  const ownerKey = await ensureOwnerKey(state.root);
   const deps = {
+    ownerKey,
     transport: settings.transport,
     engine,
     wire,

@@ -18,6 +18,7 @@
  *   previews/<s16>-<key>.json   0600  a conversation's first prompt, from its first model call
  *                                     (s16: its session id's hash; preview-file.ts)
  *   proxies/<pid>.json          0600  a running proxy's URL and metrics URL (proxy-file.ts)
+ *   owner.key                   0600  the restore routes' key with no owner rule (owner-key.ts)
  *   .lock                             proper-lockfile's lock directory for the whole state dir (seal, unseal)
  *   .locks/<key>                      the same, one per conversation while it latches (conversation-lock.ts)
  *   owners/<ownerId>/           0700  another owner's complete state directory, under an owner rule (owner-state.ts)
