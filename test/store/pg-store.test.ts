@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GATEWAY_STUB_DIR } from '../../src/core/stub-paths.js';
 import { serializeConversationRecord } from '../../src/state/conversation-record.js';
 import { openPgStore, PgDb, type PgStore, SCHEMA_VERSION, verifyPgStore } from '../../src/store/index.js';
 import { postgresAvailable, startPgCluster, type PgCluster } from '../support/pg-cluster.js';
@@ -138,7 +139,8 @@ describe.skipIf(!postgresAvailable())('the Postgres store', () => {
     expect(await bob.originalSize('elided', plan.files[0]?.sha256 ?? '', 'txt')).toBeUndefined();
     expect((await bob.listRecords()).map((r) => r.key)).not.toContain(key);
     expect((await alice.listRecords()).map((r) => r.key)).toEqual([key]);
-    expect(alice.stubDirs.elidedDir).toBe('/ctxshed-store/owners/alice/elided');
+    // The originals are on no disk the agent reads: the stubs name the restore tool (issue 41).
+    expect(alice.stubDirs.elidedDir).toBe(GATEWAY_STUB_DIR);
     await expect(store.forOwner('../x')).rejects.toThrow(/owner id/);
   });
 
