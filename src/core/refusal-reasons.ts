@@ -16,9 +16,12 @@ export const REFUSAL_REASONS = {
     'The request carries Sec-Fetch-Site cross-site or same-site (anything but same-origin or none): a web page of another site made it, an <img> or a link followed, which sends no Origin.',
   no_owner:
     "An owner rule is on (--owner-from credential or --owner-header) and the request names no owner: no credential, no such header, or one of them twice. Answered 401; never forwarded with anyone else's state.",
-  body_timeout: 'The request body stalled: no byte came for the body idle timeout (60 s by default). Answered 408, and the connection closed.',
+  body_timeout:
+    'The request body stalled (no byte for the body idle timeout, 60 s by default) or did not arrive whole within the body deadline (300 s by default). Answered 408, and the connection closed.',
+  body_too_slow:
+    'The request body came at under the minimum rate (32 KiB a second by default) over a whole rate window (10 s by default): a drip-feed that would hold its bytes of the body budget for as long as it lasts. Answered 408, and the connection closed.',
   body_budget:
-    "The request bodies in flight across connections would have passed ctxshed's cap (128 MiB by default). Answered 429 with retry-after, the bytes dropped, and the connection closed.",
+    "The request bodies in flight across connections would have passed ctxshed's cap (128 MiB by default), or a body past its share (8 MiB by default) would have eaten the reserve kept for the others. Answered 429 with retry-after, the bytes dropped, and the connection closed.",
   websocket_upgrade:
     'A WebSocket upgrade on a path other than the Responses API (.../responses), a Messages route included: only the Responses API has a WebSocket mode, so ctxshed answers 426 Upgrade Required; nothing is forwarded.',
   websocket_handshake:

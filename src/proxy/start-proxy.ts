@@ -19,7 +19,7 @@ import { hasOwnerRule, type OwnerRule } from './owner-rule.js';
 import { packageVersion } from './package-version.js';
 import { StateHealth } from './state-health.js';
 import { ensureOwnerKey } from '../state/owner-key.js';
-import { DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, type ProxySettings } from './transport-settings.js';
+import { DEFAULT_BODY_SHARE_BYTES, DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, type ProxySettings } from './transport-settings.js';
 import { answerUpgrade } from './websocket/answer-upgrade.js';
 import type { OpenSocket } from './websocket/serve-socket.js';
 
@@ -94,7 +94,8 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
     store: options.store ?? fsStore(state),
     ...(classify === undefined ? {} : { classify }),
   });
-  const bodyBudget = new BodyBudget(settings.transport.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT);
+  const { maxBodyBytesInFlight, bodyShareBytes } = settings.transport;
+  const bodyBudget = new BodyBudget(maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, bodyShareBytes ?? DEFAULT_BODY_SHARE_BYTES);
   // Made with the state directory, read by whoever may read its files: the restore routes' key when no owner rule is on.
   const ownerKey = await ensureOwnerKey(state.root);
   const deps = {
