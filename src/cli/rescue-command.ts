@@ -7,6 +7,7 @@ import { exitLike } from '../wrapper/exit-like.js';
 import { systemLookup } from '../wrapper/command-lookup.js';
 import { runChild } from '../wrapper/run-child.js';
 import { holdTerminalSignals } from '../wrapper/hold-terminal-signals.js';
+import { quietLog, silenceProcessWarnings } from '../wrapper/quiet-terminal.js';
 import { settingsFilesFor, userStatusLine } from '../wrapper/claude-statusline.js';
 import { planChildLaunch } from './child-launch.js';
 import { CliError } from './cli-error.js';
@@ -83,6 +84,7 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
           });
     // ^C and ^\ are the child's to take; one that lands after it exits must not cut the shutdown short.
     const releaseTerminalSignals = holdTerminalSignals();
+    if (started !== undefined) silenceProcessWarnings();
     const outcome = await runChild(child.command, child.args, { env: child.env });
     if (started !== undefined) {
       await closeWithin(started.proxy, SHUTDOWN_GRACE_MS);
@@ -106,7 +108,8 @@ async function startOrExplain(config: ProxySettings, args: RescueArgs, command: 
   const bind = bindFrom(args);
   try {
     const state = await openStateDir(stateDirFrom(args.state));
-    const proxy = await startProxy(config, state, args.port, bind);
+    // After the banner the terminal is the child's: the proxy's lines for a person stay in the state directory.
+    const proxy = await startProxy(config, state, args.port, { ...bind, log: quietLog });
     return { state, proxy, forget: await announceProxy(state, proxy.url, 'rescue') };
   } catch (error) {
     const where = { port: args.port, upstream: config.transport.upstream.href, command };

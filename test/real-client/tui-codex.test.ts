@@ -189,4 +189,9 @@ describe.skipIf(whyNot !== undefined)('the interactive Codex TUI through ctxshed
     expect(obs.closing).toContain('ctxshed: rescue on at');
     expect(obs.closing).toContain(CODEX_GRANT_LINE);
   });
+
+  it("should show nothing of ctxshed's on any screen after its banner, through the whole session", ({ skip }) => {
+    if (skipped !== '') skip();
+    expect(obs.stray).toEqual([]);
+  });
 });
