@@ -21,11 +21,13 @@ import {
   checkShaPrefix,
   originalKey,
   type ConversationStore,
+  type OriginalDigest,
   type OriginalExt,
   type OriginalId,
   type OriginalKind,
   type RecordRead,
 } from './store-types.js';
+import { sha256Hex } from '../state/sha256-hex.js';
 
 /** The folder below a state root that holds the other owners' state directories. */
 export const OWNERS_DIR_NAME = 'owners';
@@ -86,6 +88,17 @@ export class FsStore implements ConversationStore {
       }),
     );
     return sizes;
+  }
+
+  async originalDigests(ids: readonly OriginalId[]): Promise<Map<string, OriginalDigest>> {
+    const digests = new Map<string, OriginalDigest>();
+    await Promise.all(
+      ids.map(async (id) => {
+        const bytes = await this.readOriginal(id.kind, id.sha256, id.ext).catch(() => undefined);
+        if (bytes !== undefined) digests.set(originalKey(id), { size: bytes.byteLength, sha256: sha256Hex(bytes) });
+      }),
+    );
+    return digests;
   }
 
   async readOriginal(kind: OriginalKind, sha256: string, ext: OriginalExt): Promise<Uint8Array | undefined> {

@@ -1,6 +1,16 @@
 /** The store (store-types.ts): the state directory or Postgres behind one interface. */
 export { originalKey } from './store-types.js';
-export type { ConversationStore, LatchDecision, OriginalExt, OriginalId, OriginalKind, RecordRead, StampedRecord, StubDirs } from './store-types.js';
+export type {
+  ConversationStore,
+  LatchDecision,
+  OriginalDigest,
+  OriginalExt,
+  OriginalId,
+  OriginalKind,
+  RecordRead,
+  StampedRecord,
+  StubDirs,
+} from './store-types.js';
 export { FsStore, fsStore, OWNERS_DIR_NAME } from './fs-store.js';
 export { checkOwnerId } from './owner-id.js';
 export { openPgStore, openStore } from './open-store.js';

@@ -20,6 +20,7 @@ import {
   checkShaPrefix,
   originalKey,
   type ConversationStore,
+  type OriginalDigest,
   type OriginalExt,
   type OriginalId,
   type OriginalKind,
@@ -101,6 +102,18 @@ export class PgStore implements ConversationStore {
       ),
     );
     return new Map(result.rows.map((r) => [r.id, Number(r.size)]));
+  }
+
+  async originalDigests(ids: readonly OriginalId[]): Promise<Map<string, OriginalDigest>> {
+    if (ids.length === 0) return new Map();
+    const result = await this.db.withClient((c) =>
+      c.query<{ id: string; size: number; digest: string }>(
+        `SELECT kind || ':' || sha256 || '.' || ext AS id, octet_length(bytes) AS size, encode(sha256(bytes), 'hex') AS digest
+         FROM ctxshed_originals WHERE owner = $1 AND kind || ':' || sha256 || '.' || ext = ANY($2::text[])`,
+        [this.owner, ids.map(originalKey)],
+      ),
+    );
+    return new Map(result.rows.map((r) => [r.id, { size: Number(r.size), sha256: r.digest }]));
   }
 
   async readOriginal(kind: OriginalKind, sha256: string, ext: OriginalExt): Promise<Uint8Array | undefined> {

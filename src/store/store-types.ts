@@ -41,6 +41,12 @@ export interface OriginalId {
   readonly ext: OriginalExt;
 }
 
+/** What an original's bytes are: their length and their sha256 (hex). */
+export interface OriginalDigest {
+  readonly size: number;
+  readonly sha256: string;
+}
+
 /** `kind:sha256.ext`: the key of an original in `originalSizes`'s answer. */
 export function originalKey(id: OriginalId): string {
   return `${id.kind}:${id.sha256}.${id.ext}`;
@@ -99,6 +105,12 @@ export interface ConversationStore {
    * Postgres); one that cannot be read counts as not kept.
    */
   originalSizes(ids: readonly OriginalId[]): Promise<Map<string, number>>;
+  /**
+   * The size and the sha256 of the bytes of each original of `ids` that is kept, by `originalKey`
+   * (one round trip in Postgres, which hashes them itself): what an original must be before a stub
+   * names it (rescue/original-check.ts). One that cannot be read counts as not kept.
+   */
+  originalDigests(ids: readonly OriginalId[]): Promise<Map<string, OriginalDigest>>;
   /** The bytes of an original, or undefined when it is not kept. */
   readOriginal(kind: OriginalKind, sha256: string, ext: OriginalExt): Promise<Uint8Array | undefined>;
   /**
