@@ -7,7 +7,7 @@ import type { StateDir } from '../state/layout.js';
 import { fsStore, type ConversationStore } from '../store/index.js';
 import type { PromMetrics } from '../metrics/prom-metrics.js';
 import { WIRE_FLUSH_DELAY_MS, WireLog } from '../state/wire-log.js';
-import { EpochEngine, type EngineOptions } from '../rescue/index.js';
+import { EpochEngine, type EngineOptions, type OriginalChange } from '../rescue/index.js';
 import { createUpstreamAgents } from './agents.js';
 import { createClassifierCall } from './classifier-call.js';
 import { createProxyHandler, type ProxyHandler } from './handler.js';
@@ -89,6 +89,7 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
   const { engine, owners } = makeEngines(settings, state, ownerRule, {
     now,
     onStateFailure: (error: unknown) => health.failed(error),
+    onOriginalChanged: (change) => noteOriginalChanged(change, { wire, log, now }),
     metrics,
     watchRecords: options.watchRecords ?? true,
     store: options.store ?? fsStore(state),
@@ -177,6 +178,16 @@ function makeEngines(
 async function loadPromMetrics(): Promise<PromMetrics> {
   const { PromMetrics } = await import('../metrics/prom-metrics.js');
   return new PromMetrics({ processMetrics: true });
+}
+
+/**
+ * An original that is not what its name says: a note in the wire log (`status` and `verify` show
+ * it) and a line for a person (stderr under `serve`, nowhere under `rescue`). Never rejects.
+ */
+function noteOriginalChanged(change: OriginalChange, out: { wire: WireLog; log: (line: string) => void; now: () => Date }): void {
+  const detail = `${change.problem}: ${change.detail}; no stub names it while it stays so (ctxshed verify)`;
+  out.wire.append({ t: out.now().toISOString(), note: 'original_changed', detail }).catch(() => undefined);
+  out.log(`ctxshed: an original is not what its name says: ${detail}`);
 }
 
 function writeStderrLine(line: string): void {
