@@ -53,6 +53,8 @@ export const LOCKS_DIR_NAME = '.locks';
 export const PREVIEWS_DIR_NAME = 'previews';
 /** Where a running `rescue` or `serve` says its metrics are (proxy-file.ts). */
 export const PROXIES_DIR_NAME = 'proxies';
+/** Each conversation's last usage reading, shared by the processes on the directory (reading-file.ts). */
+export const READINGS_DIR_NAME = 'readings';
 
 /** An elided file holds either the block's text or the original JSON bytes of its content. */
 export type ElidedExt = 'txt' | 'json';

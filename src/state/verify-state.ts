@@ -10,6 +10,7 @@ import {
   OWNERS_DIR_NAME,
   PREVIEWS_DIR_NAME,
   PROXIES_DIR_NAME,
+  READINGS_DIR_NAME,
   SEALED_DIR_NAME,
   SPANS_DIR_NAME,
   THINKING_DIR_NAME,
@@ -60,6 +61,7 @@ export async function verifyState(dir: string): Promise<VerifyReport> {
         OWNERS_DIR_NAME,
         PREVIEWS_DIR_NAME,
         PROXIES_DIR_NAME,
+        READINGS_DIR_NAME,
         OWNER_KEY_FILE_NAME,
       ].includes(name) &&
       !isKindFolder(name)

@@ -28,12 +28,15 @@ import {
   type RecordRead,
 } from './store-types.js';
 import { sha256Hex } from '../state/sha256-hex.js';
+import { openReadingsDir, readReading, writeReading } from '../state/reading-file.js';
+import type { FullnessReading } from '../core/index.js';
 
 /** The folder below a state root that holds the other owners' state directories. */
 export const OWNERS_DIR_NAME = 'owners';
 
 export class FsStore implements ConversationStore {
   readonly kind = 'fs';
+  #readingsOpened: Promise<void> | undefined;
 
   constructor(
     readonly state: StateDir,
@@ -55,10 +58,24 @@ export class FsStore implements ConversationStore {
   }
 
   async readIfChanged(key: string, stamp: string): Promise<RecordRead> {
-    const now = await statStamp(conversationPath(this.state, key));
-    if (now === stamp) return {};
-    return { changed: { stamp: now, record: await readConversation(this.state, key) } };
+    const [now, reading] = await Promise.all([statStamp(conversationPath(this.state, key)), this.readReading(key)]);
+    const shared = reading === undefined ? {} : { reading };
+    if (now === stamp) return shared;
+    return { changed: { stamp: now, record: await readConversation(this.state, key) }, ...shared };
   }
+
+  /** The conversation's last reading, whichever process on the directory took it (state/reading-file.ts). */
+  readonly readReading = (key: string): Promise<FullnessReading | undefined> => readReading(this.state, key);
+
+  /** Keeps the conversation's last reading for every process on the directory (state/reading-file.ts). */
+  readonly noteReading = async (key: string, reading: FullnessReading): Promise<void> => {
+    this.#readingsOpened ??= openReadingsDir(this.state).catch((error: unknown) => {
+      this.#readingsOpened = undefined;
+      throw error;
+    });
+    await this.#readingsOpened;
+    await writeReading(this.state, key, reading);
+  };
 
   listRecords(): Promise<ConversationRecord[]> {
     return listConversations(this.state);

@@ -81,13 +81,18 @@ export interface ConversationStore {
   describe(): string;
   /** The record of conversation `key`, or undefined; throws STATE_BAD_RECORD for one that does not check. */
   readRecord(key: string): Promise<ConversationRecord | undefined>;
-  /** The record with its stamp unless its stamp is still `stamp`; with a shared store, the last reading too. */
+  /** The record with its stamp unless its stamp is still `stamp`; with a store that keeps readings, the last reading too. */
   readIfChanged(key: string, stamp: string): Promise<RecordRead>;
   /**
-   * A shared store only (Postgres): keeps the conversation's last usage reading, so the replica
-   * that takes its next request judges it on the same reading as any other would.
+   * Keeps the conversation's last usage reading (Postgres, and the state directory since issue 41),
+   * so the process that takes its next request judges it on the same reading as any other would.
    */
   readonly noteReading?: (key: string, reading: FullnessReading) => Promise<void>;
+  /**
+   * The last reading alone, for a store whose records a watch vouches for (the state directory):
+   * the engine asks it when the watch says the record has not changed.
+   */
+  readonly readReading?: (key: string) => Promise<FullnessReading | undefined>;
   /** Every record, oldest first. */
   listRecords(): Promise<ConversationRecord[]>;
   /**
