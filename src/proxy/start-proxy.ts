@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ServedMetrics } from '../metrics/metrics.js';
 import type { StateDir } from '../state/layout.js';
-import { fsStore, type ConversationStore } from '../store/index.js';
+import { FsStore, fsStore, type ConversationStore } from '../store/index.js';
 import type { PromMetrics } from '../metrics/prom-metrics.js';
 import { WIRE_FLUSH_DELAY_MS, WireLog } from '../state/wire-log.js';
 import { EpochEngine, type EngineOptions, type OriginalChange } from '../rescue/index.js';
@@ -92,7 +92,8 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
     onOriginalChanged: (change) => noteOriginalChanged(change, { wire, log, now }),
     metrics,
     watchRecords: options.watchRecords ?? true,
-    store: options.store ?? fsStore(state),
+    // A proxy's directory store shares each conversation's reading with the other proxies on it.
+    store: sharingReadings(options.store ?? fsStore(state)),
     ...(classify === undefined ? {} : { classify }),
   });
   const { maxBodyBytesInFlight, bodyShareBytes } = settings.transport;
@@ -188,6 +189,11 @@ function noteOriginalChanged(change: OriginalChange, out: { wire: WireLog; log: 
   const detail = `${change.problem}: ${change.detail}; no stub names it while it stays so (ctxshed verify)`;
   out.wire.append({ t: out.now().toISOString(), note: 'original_changed', detail }).catch(() => undefined);
   out.log(`ctxshed: an original is not what its name says: ${detail}`);
+}
+
+/** The store a proxy runs on: a directory store sharing readings (Postgres shares them already). */
+function sharingReadings(store: ConversationStore): ConversationStore {
+  return store instanceof FsStore ? store.withSharedReadings() : store;
 }
 
 function writeStderrLine(line: string): void {

@@ -107,8 +107,6 @@ describe('EpochEngine in shed mode', () => {
     const engine = engineWith(SHED);
     await firstTurnAt90(engine);
     const latched = await engine.prepare(messages(BODY));
-    // The reading after the latch, which the next process reads from the state directory.
-    engine.observe(latched, { status: 200, usage: usage(5_000) });
     const record = await readConversation(state, latched.key!);
     await fs.rm(state.spansDir, { recursive: true });
 
@@ -279,8 +277,8 @@ describe('EpochEngine in rescue mode with --gate', () => {
     await firstTurnAt90(closed, BODY, 8_000);
     expect(await closed.prepare(messages(BODY))).toMatchObject({ reason: 'no_epoch', epochs: 0 });
 
-    // The same conversation on the same directory: the reading (80%) is the one the closed gate saw.
     const open = engineWith({ ...DEFAULT_ENGINE_SETTINGS, window: 10_000, gate: true, horizon: 1000 });
+    await firstTurnAt90(open);
     const prepared = await open.prepare(messages(BODY));
 
     expect(prepared).toMatchObject({ latched: 1, rescued: 4 });
