@@ -6,7 +6,9 @@ import type { ToolSource } from '../mcp/tool-source.js';
 import { layoutPaths, type StateDir } from '../state/layout.js';
 import { CliError } from './cli-error.js';
 import { packageVersion } from './package-version.js';
-import { exportedStoreFor, OWNER_OPTION, ownerDirFrom, ownerFrom, STATE_OPTION, STORE_OPTION } from './state-option.js';
+import { exportedStoreFor, OWNER_OPTION, ownerDirFrom, ownerFrom, STATE_OPTION, stateDirFrom, STORE_OPTION } from './state-option.js';
+import { isLoopbackHost } from '../proxy/loopback.js';
+import { OWNER_KEY_HEADER, readOwnerKey } from '../state/owner-key.js';
 import { wholeExamples } from './help-examples.js';
 
 interface McpArgs {
@@ -31,7 +33,7 @@ export const mcpCommand: CommandModule<object, McpArgs> = {
       .option('gateway', {
         type: 'string',
         describe:
-          "Read through a ctxshed gateway's restore routes instead of a state directory, as the owner of this agent's credential ($ANTHROPIC_API_KEY, $ANTHROPIC_AUTH_TOKEN or $OPENAI_API_KEY) (docs/team.md)",
+          "Read through a ctxshed gateway's restore routes instead of a state directory, as the owner of this agent's credential ($ANTHROPIC_API_KEY, $ANTHROPIC_AUTH_TOKEN or $OPENAI_API_KEY); to a ctxshed on this machine, with the owner key of --state's directory too (docs/team.md)",
       })
       .option('gateway-header', {
         type: 'string',
@@ -49,7 +51,9 @@ export const mcpCommand: CommandModule<object, McpArgs> = {
     if (args.gateway !== undefined && args.owner !== undefined)
       throw new CliError('--owner reads a state directory or a store; over --gateway the owner is your credential', 2);
     const source =
-      args.gateway === undefined ? await localState(args.state, args.store, ownerFrom(args.owner)) : gatewayOf(args.gateway, args.gatewayHeader ?? []);
+      args.gateway === undefined
+        ? await localState(args.state, args.store, ownerFrom(args.owner))
+        : gatewayOf(args.gateway, args.gatewayHeader ?? [], await ownerKeyFor(args.gateway, args.state));
     // Loaded here, not at the top: every other command would pay for the SDK at start.
     const [{ createMcpServer }, { serveStdio }] = await Promise.all([import('../mcp/mcp-server.js'), import('../mcp/serve-stdio.js')]);
     await serveStdio(createMcpServer(source, await packageVersion()));
@@ -64,8 +68,24 @@ async function localState(flag: string | undefined, store: string | undefined, o
   return layoutPaths(await fs.realpath(dir).catch(() => dir));
 }
 
+/**
+ * The owner key to send a ctxshed on this machine (docs/team.md "Who may restore"): the one in
+ * the state directory (`--state`, else the default), for a gateway URL on loopback only; a key
+ * never leaves the machine. Undefined when there is none, or it cannot be read (another user's).
+ */
+async function ownerKeyFor(gateway: string, flag: string | undefined): Promise<string | undefined> {
+  let host: string;
+  try {
+    host = new URL(gateway).host;
+  } catch {
+    return undefined; // gatewayOf names the bad URL
+  }
+  if (!isLoopbackHost(host)) return undefined;
+  return readOwnerKey(stateDirFrom(flag)).catch(() => undefined);
+}
+
 /** The tools over a gateway; a usage error for a bad URL, a bad NAME=ENV or an unset variable. */
-function gatewayOf(gateway: string, headerFlags: readonly string[]): ToolSource {
+function gatewayOf(gateway: string, headerFlags: readonly string[], ownerKey: string | undefined): ToolSource {
   let url: URL;
   try {
     url = new URL(gateway);
@@ -82,7 +102,8 @@ function gatewayOf(gateway: string, headerFlags: readonly string[]): ToolSource 
     return { name: m[1] as string, env: m[2] as string };
   });
   try {
-    return gatewaySource({ url, headers: gatewayHeaders(process.env, fromEnv) });
+    const headers = gatewayHeaders(process.env, fromEnv);
+    return gatewaySource({ url, headers: ownerKey === undefined ? headers : { ...headers, [OWNER_KEY_HEADER]: ownerKey } });
   } catch (error) {
     throw new CliError((error as Error).message, 2);
   }

@@ -8,6 +8,7 @@ import { systemLookup } from '../wrapper/command-lookup.js';
 import { commandFailure } from '../wrapper/find-command.js';
 import { runChild } from '../wrapper/run-child.js';
 import { holdTerminalSignals } from '../wrapper/hold-terminal-signals.js';
+import { quietLog, silenceProcessWarnings } from '../wrapper/quiet-terminal.js';
 import { settingsFilesFor, userStatusLine } from '../wrapper/claude-statusline.js';
 import { planChildLaunch } from './child-launch.js';
 import { CliError } from './cli-error.js';
@@ -93,9 +94,10 @@ export const rescueCommand: CommandModule<object, RescueArgs> = {
           });
     // ^C and ^\ are the child's to take; one that lands after it exits must not cut the shutdown short.
     const releaseTerminalSignals = holdTerminalSignals();
+    if (started !== undefined) silenceProcessWarnings();
     const outcome = await runChild(child.command, child.args, { env: child.env });
     if (started !== undefined) {
-      await Promise.race([started.proxy.close(), delay(SHUTDOWN_GRACE_MS)]);
+      await closeWithin(started.proxy, SHUTDOWN_GRACE_MS);
       await started.forget();
     }
     releaseTerminalSignals();
@@ -116,7 +118,8 @@ async function startOrExplain(config: ProxySettings, args: RescueArgs, command: 
   const bind = bindFrom(args);
   try {
     const state = await openStateDir(stateDirFrom(args.state));
-    const proxy = await startProxy(config, state, portFrom(args), bind);
+    // After the banner the terminal is the child's: the proxy's lines for a person stay in the state directory.
+    const proxy = await startProxy(config, state, portFrom(args), { ...bind, log: quietLog });
     return { state, proxy, forget: await announceProxy(state, proxy.url, 'rescue') };
   } catch (error) {
     const where = { port: portFrom(args), upstream: config.transport.upstream.href, command };
@@ -160,6 +163,19 @@ async function proxiedChild(
   return launch;
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+/**
+ * Closes the proxy, or gives up after `ms`. The timer is not unref'd: a close that waits on
+ * something nothing keeps alive would otherwise leave the process with an empty event loop and
+ * this await unsettled, and Node would exit with its own code (13, or 0) instead of the child's.
+ */
+async function closeWithin(proxy: RunningProxy, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([proxy.close(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

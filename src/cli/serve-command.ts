@@ -53,10 +53,14 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       await store.close();
       throw new CliError(`cannot listen on ${bind.host}:${port}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
-    const where = store.kind === 'postgres' ? [`ctxshed: store ${store.describe()}`] : [];
-    process.stderr.write(`${wrapLines([...bannerLines(config, proxy.url, store.stubDirs), ...where, metricsLine(proxy.url)])}\n`);
+    const postgres = store.kind === 'postgres';
+    const where = postgres ? [`ctxshed: store ${store.describe()}`] : [];
+    const kept = postgres ? { elidedDir: 'the store', spansDir: 'the store' } : store.stubDirs;
+    process.stderr.write(`${wrapLines([...bannerLines(config, proxy.url, kept), ...where, metricsLine(proxy.url)])}\n`);
     const forget = await announceProxy(state, proxy.url, 'serve');
-    await writeStdout(`${serveHint(proxy.url, state, undefined, bind.ownerRule.kind !== 'none').join('\n')}\n`);
+    // Postgres keeps the originals on no disk the agent reads: its restore tool asks this proxy, with the owner key.
+    const way = bind.ownerRule.kind !== 'none' ? 'owner-rule' : postgres ? 'owner-key' : 'files';
+    await writeStdout(`${serveHint(proxy.url, state, undefined, way).join('\n')}\n`);
     await new Promise<void>((resolve) => {
       const stop = (): void => {
         process.off('SIGINT', stop);

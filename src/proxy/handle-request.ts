@@ -13,6 +13,7 @@ import { decideClientAccess } from './client-guard.js';
 import { countRequest } from './count-request.js';
 import type { EdgeRequest, EdgeResponse } from './edge.js';
 import { forwarderFor } from './forward-prepared.js';
+import { headerLines } from './header-lines.js';
 import { answerHeld, overflowHoldBack, type FinalExchange } from './overflow-retry.js';
 import { answerOwnRoute, ownPathOf } from './own-routes.js';
 import { depsForOwner, requestOwner, withoutOwnerHeader } from './owner-request.js';
@@ -23,7 +24,7 @@ import { recordRequest } from './record-request.js';
 import { refuseBody } from './refuse-body.js';
 import { refuseClient } from './refuse-client.js';
 import { cutBody, Reply, type EdgeHead } from './reply.js';
-import { DEFAULT_BODY_IDLE_TIMEOUT_MS } from './transport-settings.js';
+import { bodyPaceOf } from './transport-settings.js';
 import { upstreamFailureLine } from './upstream-failure-line.js';
 
 export type { ProxyDeps } from './proxy-deps.js';
@@ -49,6 +50,8 @@ async function routeRequest(deps: ProxyDeps, request: EdgeRequest, reply: Reply)
   // Before anything else, on every route: a web page is never served (client-guard.ts).
   const access = decideClientAccess({
     host: request.headers.host,
+    hostLines: headerLines('host', request.headers, request.rawHeaders),
+    target: request.url,
     origin: request.headers.origin,
     fetchSite: headerOf(request.headers['sec-fetch-site']),
     anyHost: hasOwnerRule(deps.ownerRule),
@@ -70,10 +73,10 @@ async function serveRequest(deps: ProxyDeps, request: EdgeRequest, reply: Reply)
   const { transport } = deps;
   const startedAt = performance.now();
   // 1. The body, whole: the engine reads the first message and may rewrite any byte after it.
-  const idleTimeoutMs = transport.bodyIdleTimeoutMs ?? DEFAULT_BODY_IDLE_TIMEOUT_MS;
-  const body = await readBody(request, { max: transport.maxRequestBytes, idleTimeoutMs, budget: deps.bodyBudget });
+  const pace = bodyPaceOf(transport);
+  const body = await readBody(request, { max: transport.maxRequestBytes, ...pace, budget: deps.bodyBudget });
   if (typeof body === 'string') {
-    const limits = { maxRequestBytes: transport.maxRequestBytes, idleTimeoutMs, maxBytesInFlight: deps.bodyBudget?.max };
+    const limits = { maxRequestBytes: transport.maxRequestBytes, ...pace, maxBytesInFlight: deps.bodyBudget?.max };
     return refuseBody(deps, request, reply, body, limits);
   }
   try {

@@ -2,7 +2,8 @@
  * `GET /_ctxshed/health`: whether a running proxy serves, for a service manager or a probe. It is
  * answered like the metrics (own-routes.ts: loopback only, never forwarded, never in the wire log).
  * `ok` is false while the state directory cannot be written: requests then still pass through,
- * unchanged, but nothing is rescued (docs/reliability.md).
+ * unchanged, but nothing is rescued (docs/reliability.md). It names no path: any local user can
+ * ask it, and where a person keeps their state is theirs (issue 41).
  */
 import fs from 'node:fs/promises';
 import type { StateHealth } from './state-health.js';
@@ -15,8 +16,6 @@ export interface HealthReport {
   readonly version: string;
   /** Seconds since the proxy started listening. */
   readonly uptimeSeconds: number;
-  /** The state directory's path (`state`, as every command's `--json` names it). */
-  readonly state: string;
   /** Whether it can be written: the last write there worked, and the directory is writable. */
   readonly stateWritable: boolean;
 }
@@ -41,7 +40,6 @@ export function healthDescriber(sources: HealthSources): DescribeHealth {
       ok: writable,
       version: sources.version,
       uptimeSeconds: Math.round(performance.now() - sources.startedAt) / 1000,
-      state: sources.stateDir,
       stateWritable: writable,
     };
   };

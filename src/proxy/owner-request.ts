@@ -8,7 +8,7 @@ import type { ProxyDeps } from './proxy-deps.js';
 
 /** The owner of `request` under the proxy's rule. */
 export function requestOwner(deps: ProxyDeps, request: EdgeRequest): OwnerOf {
-  return ownerOf(request.headers, deps.ownerRule);
+  return ownerOf(request.headers, deps.ownerRule, request.rawHeaders);
 }
 
 /** The dependencies of a request of `ownerId`: the same, with that owner's engine. */

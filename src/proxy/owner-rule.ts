@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { headerLines } from './header-lines.js';
 
 /** How a request's owner is found. */
 export type OwnerRule = { readonly kind: 'none' } | { readonly kind: 'credential' } | { readonly kind: 'header'; readonly name: string };
@@ -25,9 +26,18 @@ export function hasOwnerRule(rule: OwnerRule | undefined): boolean {
   return rule !== undefined && rule.kind !== 'none';
 }
 
-/** The owner of a request with these headers under `rule`. */
-export function ownerOf(headers: IncomingHttpHeaders, rule: OwnerRule | undefined): OwnerOf {
+/**
+ * The owner of a request with these headers under `rule`. `rawHeaders`, the lines as received, say
+ * whether a header came twice: node joins a repeated `x-api-key` or owner header into one value
+ * (`bob, alice`) and keeps the first `authorization`, so only the lines tell (header-lines.ts).
+ */
+export function ownerOf(headers: IncomingHttpHeaders, rule: OwnerRule | undefined, rawHeaders?: readonly string[]): OwnerOf {
   if (rule === undefined || rule.kind === 'none') return { kind: 'owner', ownerId: '' };
+  const names = rule.kind === 'credential' ? ['x-api-key', 'authorization'] : [rule.name];
+  const repeated = names.find((name) => headerLines(name, headers, rawHeaders) > 1);
+  if (repeated !== undefined) {
+    return { kind: 'missing', message: `refused: the request carries ${repeated} more than once, so it names no one owner. Nothing was forwarded.` };
+  }
   const secret = rule.kind === 'credential' ? credentialOf(headers) : single(headers[rule.name.toLowerCase()]);
   if (secret === undefined || secret.trim() === '') {
     const what = rule.kind === 'credential' ? 'no credential (x-api-key or Authorization: Bearer)' : `no ${rule.name} header`;

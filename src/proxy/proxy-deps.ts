@@ -18,6 +18,8 @@ export interface ProxyDeps {
   readonly ownerRule?: OwnerRule;
   /** Each owner's engine (owner-engines.ts); absent, every request is owner `''`'s. */
   readonly owners?: OwnerEngines;
+  /** The state directory's owner key (state/owner-key.ts): with no owner rule, the restore routes ask for it; absent, they answer no one. */
+  readonly ownerKey?: string;
   readonly wire: { append(record: object): Promise<void> };
   readonly health: StateHealth;
   /** The upstream's node:http and node:https agents (agents.ts): every forward goes through them. */

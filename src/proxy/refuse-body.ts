@@ -5,7 +5,8 @@
  *
  * - `too_large`: 413, as the API answers a body over its 32 MB; no wire record (a body that big
  *   was never a model call ctxshed could record).
- * - `timed_out`: 408, the body stalled; `refused: "body_timeout"` in the wire record.
+ * - `timed_out`, `deadline`: 408, the body stalled or was not whole in time; `refused: "body_timeout"`.
+ * - `too_slow`: 408, the body came at under the minimum rate; `refused: "body_too_slow"`.
  * - `over_budget`: 429 with `retry-after`, the bodies in flight across connections were at the
  *   cap; the SDKs retry a 429 by themselves. `refused: "body_budget"` in the wire record.
  */
@@ -21,6 +22,9 @@ import type { Reply } from './reply.js';
 export interface BodyLimitFacts {
   readonly maxRequestBytes: number;
   readonly idleTimeoutMs: number;
+  readonly deadlineMs: number;
+  readonly minBytesPerSecond: number;
+  readonly rateWindowMs: number;
   readonly maxBytesInFlight: number | undefined;
 }
 
@@ -56,14 +60,23 @@ function answerOf(refusal: BodyRefusal, limits: BodyLimitFacts): BodyAnswer {
       error: { anthropicType: 'request_too_large', openAiType: 'invalid_request_error', code: 'request_too_large', message },
     };
   }
-  if (refusal === 'timed_out') {
-    const message = `the request body stalled: no byte for ${limits.idleTimeoutMs} ms. Nothing was forwarded.`;
-    return {
-      status: 408,
-      reason: 'body_timeout',
-      error: { anthropicType: 'timeout_error', openAiType: 'invalid_request_error', code: 'body_timeout', message },
-    };
-  }
+  if (refusal === 'timed_out' || refusal === 'deadline' || refusal === 'too_slow') return paceAnswer(refusal, limits);
   const message = `the request bodies in flight reached ctxshed's cap of ${limits.maxBytesInFlight ?? '?'} bytes; retry shortly. Nothing was forwarded.`;
   return { status: 429, reason: 'body_budget', error: { anthropicType: 'rate_limit_error', openAiType: 'rate_limit_error', code: 'body_budget', message } };
+}
+
+/** A 408 for a body that broke its pace (body-pace.ts): stalled, too long in coming, or too slow. */
+function paceAnswer(refusal: 'timed_out' | 'deadline' | 'too_slow', limits: BodyLimitFacts): BodyAnswer {
+  const why =
+    refusal === 'timed_out'
+      ? `the request body stalled: no byte for ${limits.idleTimeoutMs} ms`
+      : refusal === 'deadline'
+        ? `the request body did not arrive whole within ${limits.deadlineMs} ms`
+        : `the request body arrived at under ${limits.minBytesPerSecond} bytes a second over ${limits.rateWindowMs} ms`;
+  const reason = refusal === 'too_slow' ? 'body_too_slow' : 'body_timeout';
+  return {
+    status: 408,
+    reason,
+    error: { anthropicType: 'timeout_error', openAiType: 'invalid_request_error', code: reason, message: `${why}. Nothing was forwarded.` },
+  };
 }

@@ -17,8 +17,11 @@ import type { StateHealth } from './state-health.js';
 export interface Refusal {
   readonly reason: RefusalReason;
   readonly message: string;
-  /** 401 for a request with no owner under an owner rule (owner-rule.ts); 403 otherwise. */
-  readonly status?: 401 | 403;
+  /**
+   * 401 for a request with no owner under an owner rule (owner-rule.ts); 400 or 421 for a Host or
+   * request-target the proxy will not read (client-guard.ts); 403 otherwise.
+   */
+  readonly status?: 400 | 401 | 403 | 421;
 }
 
 /** What a refusal is counted and logged with: the handler's own dependencies. */
@@ -42,7 +45,7 @@ export async function refuseClient(deps: RefusalDeps, req: EdgeRequest, res: Err
   const target = req.url;
   const status = refusal.status ?? REFUSED_STATUS;
   const body = shapedErrorBody(errorShapeOf(target), {
-    anthropicType: status === 401 ? 'authentication_error' : 'permission_error',
+    anthropicType: status === 401 ? 'authentication_error' : status === 403 ? 'permission_error' : 'invalid_request_error',
     openAiType: 'invalid_request_error',
     code: refusal.reason,
     message: refusal.message,

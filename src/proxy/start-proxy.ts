@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ServedMetrics } from '../metrics/metrics.js';
 import type { StateDir } from '../state/layout.js';
-import { fsStore, type ConversationStore } from '../store/index.js';
+import { FsStore, fsStore, type ConversationStore } from '../store/index.js';
 import type { PromMetrics } from '../metrics/prom-metrics.js';
 import { WIRE_FLUSH_DELAY_MS, WireLog } from '../state/wire-log.js';
-import { EpochEngine, type EngineOptions } from '../rescue/index.js';
+import { EpochEngine, type EngineOptions, type OriginalChange } from '../rescue/index.js';
 import { createUpstreamAgents } from './agents.js';
 import { createClassifierCall } from './classifier-call.js';
 import { createProxyHandler, type ProxyHandler } from './handler.js';
@@ -18,7 +18,8 @@ import { OwnerEngines } from './owner-engines.js';
 import { hasOwnerRule, type OwnerRule } from './owner-rule.js';
 import { packageVersion } from './package-version.js';
 import { StateHealth } from './state-health.js';
-import { DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, type ProxySettings } from './transport-settings.js';
+import { ensureOwnerKey } from '../state/owner-key.js';
+import { DEFAULT_BODY_SHARE_BYTES, DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, type ProxySettings } from './transport-settings.js';
 import { answerUpgrade } from './websocket/answer-upgrade.js';
 import type { OpenSocket } from './websocket/serve-socket.js';
 
@@ -88,13 +89,19 @@ export async function startProxy(settings: ProxySettings, state: StateDir, port:
   const { engine, owners } = makeEngines(settings, state, ownerRule, {
     now,
     onStateFailure: (error: unknown) => health.failed(error),
+    onOriginalChanged: (change) => noteOriginalChanged(change, { wire, log, now }),
     metrics,
     watchRecords: options.watchRecords ?? true,
-    store: options.store ?? fsStore(state),
+    // A proxy's directory store shares each conversation's reading with the other proxies on it.
+    store: sharingReadings(options.store ?? fsStore(state)),
     ...(classify === undefined ? {} : { classify }),
   });
-  const bodyBudget = new BodyBudget(settings.transport.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT);
+  const { maxBodyBytesInFlight, bodyShareBytes } = settings.transport;
+  const bodyBudget = new BodyBudget(maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, bodyShareBytes ?? DEFAULT_BODY_SHARE_BYTES);
+  // Made with the state directory, read by whoever may read its files: the restore routes' key when no owner rule is on.
+  const ownerKey = await ensureOwnerKey(state.root);
   const deps = {
+    ownerKey,
     transport: settings.transport,
     engine,
     wire,
@@ -172,6 +179,21 @@ function makeEngines(
 async function loadPromMetrics(): Promise<PromMetrics> {
   const { PromMetrics } = await import('../metrics/prom-metrics.js');
   return new PromMetrics({ processMetrics: true });
+}
+
+/**
+ * An original that is not what its name says: a note in the wire log (`status` and `verify` show
+ * it) and a line for a person (stderr under `serve`, nowhere under `rescue`). Never rejects.
+ */
+function noteOriginalChanged(change: OriginalChange, out: { wire: WireLog; log: (line: string) => void; now: () => Date }): void {
+  const detail = `${change.problem}: ${change.detail}; no stub names it while it stays so (ctxshed verify)`;
+  out.wire.append({ t: out.now().toISOString(), note: 'original_changed', detail }).catch(() => undefined);
+  out.log(`ctxshed: an original is not what its name says: ${detail}`);
+}
+
+/** The store a proxy runs on: a directory store sharing readings (Postgres shares them already). */
+function sharingReadings(store: ConversationStore): ConversationStore {
+  return store instanceof FsStore ? store.withSharedReadings() : store;
 }
 
 function writeStderrLine(line: string): void {

@@ -22,6 +22,12 @@ export function renderStatus(report: StatusReport, stateDir: string, nowMs: numb
     const { since, detail } = report.stateUnavailable;
     lines.push(`! the proxy could not use the state directory since ${formatWhen(since, nowMs)}: ${oneLine(detail)}`);
   }
+  if (report.originalsChanged !== undefined && report.originalsChanged !== null) {
+    const { count, last, at } = report.originalsChanged;
+    lines.push(
+      `! ${count} original${count === 1 ? ' was' : 's were'} not what ${count === 1 ? 'its name says' : 'their names say'} (run ctxshed verify); the last, ${formatWhen(at, nowMs)}: ${oneLine(last)}`,
+    );
+  }
   if (report.lastRequestAt === null) {
     lines.push('No requests in the wire log yet.');
     return `${fitLines(lines, width).join('\n')}\n`;

@@ -100,6 +100,8 @@ export interface StatusReport {
   readonly conversations: readonly StatusConversation[];
   /** Set while the proxy's last note says the state directory is unavailable. */
   readonly stateUnavailable: { readonly since: string; readonly detail: string } | null;
+  /** Originals the proxy found not to be what their names say (no stub named them), and the last one's note; null when none. */
+  readonly originalsChanged?: { readonly count: number; readonly last: string; readonly at: string } | null;
   readonly wire: { readonly lines: number; readonly records: number };
   readonly totals: StatusTotals;
 }
@@ -118,6 +120,8 @@ export function buildStatusReport(tally: WireTally, summaries: readonly Conversa
     defaultThreshold: options.thresholds.threshold,
     conversations,
     stateUnavailable: note !== null && note.note === 'state_unavailable' ? { since: note.t, detail: note.detail } : null,
+    originalsChanged:
+      tally.lastOriginalChanged === null ? null : { count: tally.originalsChanged, last: tally.lastOriginalChanged.detail, at: tally.lastOriginalChanged.t },
     wire: { lines: tally.lines, records: tally.records },
     totals: totalsOf(tally, summaries),
   };

@@ -30,7 +30,21 @@ export async function statusLineFor(state: StateDir, sessionId: string | undefin
   const main = mainConversation(tally);
   if (main === undefined) return 'ctxshed on · no request yet';
   const record = await readConversation(state, main).catch(() => undefined);
-  return renderStatusLine(summarizeConversation(record, tally.conversations.get(main) ?? null, main));
+  const line = renderStatusLine(summarizeConversation(record, tally.conversations.get(main) ?? null, main));
+  return `${line}${failureNote(tally.conversations.get(main)?.last.status, tally.lastNote?.note)}`;
+}
+
+/**
+ * What went wrong last, for the line: `rescue` writes nothing to the terminal after its banner
+ * (wrapper/quiet-terminal.ts), so a failed upstream and a state directory that cannot be written
+ * are told here (and in `ctxshed status`). The upstream's own errors reach the agent as they
+ * came; 5xx and none at all (ctxshed's 502 and 504 among them) are the ones a person must know.
+ */
+export function failureNote(lastStatus: number | undefined, lastNote: string | undefined): string {
+  const upstream =
+    lastStatus !== undefined && (lastStatus === 0 || lastStatus >= 500) ? ` · upstream failed (${lastStatus === 0 ? 'no answer' : lastStatus})` : '';
+  const state = lastNote === 'state_unavailable' ? ' · state not writable' : '';
+  return `${upstream}${state}`;
 }
 
 /** The line for one conversation: its epoch, how full the model saw its window, what is kept out. */

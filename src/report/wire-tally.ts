@@ -17,7 +17,11 @@ export interface WireTally {
   lines: number;
   records: number;
   notes: number;
+  /** The last note about the state directory (unavailable, recovered). */
   lastNote: WireNote | null;
+  /** Notes of originals that were not what their names say (`original_changed`), and the last of them. */
+  originalsChanged: number;
+  lastOriginalChanged: WireNote | null;
   tornMarkers: number;
   /** Lines that are not JSON or not a known shape (torn lines among them). */
   unreadable: number;
@@ -42,6 +46,8 @@ export function newWireTally(): WireTally {
     records: 0,
     notes: 0,
     lastNote: null,
+    originalsChanged: 0,
+    lastOriginalChanged: null,
     tornMarkers: 0,
     unreadable: 0,
     firstAt: null,
@@ -61,7 +67,11 @@ export function addWireEntry(tally: WireTally, entry: WireEntry): void {
       return;
     case 'note':
       tally.notes += 1;
-      tally.lastNote = entry.note;
+      // An original's note must not hide whether the state directory can be written.
+      if (entry.note.note === 'original_changed') {
+        tally.originalsChanged += 1;
+        tally.lastOriginalChanged = entry.note;
+      } else tally.lastNote = entry.note;
       return;
     case 'torn-marker':
       tally.tornMarkers += 1;

@@ -98,18 +98,21 @@ export class ConversationTable {
 
   /** Re-reads the record when its file changed since the last read. */
   async refresh(entry: ConversationEntry): Promise<void> {
-    // Records change only by a latch's rename into conversations/, which the watch reports: while
-    // it vouches for this one, the record in hand is the one on disk.
-    if (this.watch?.take(entry.key) === true) return;
     if (entry.readingWrite !== undefined) await entry.readingWrite;
+    // Records change only by a latch's rename into conversations/, which the watch reports: while
+    // it vouches for this one, the record in hand is the one on disk; the reading another process
+    // on the directory took is read on its own.
+    if (this.watch?.take(entry.key) === true) {
+      takeReading(entry, await this.store.readReading?.(entry.key).catch(() => undefined));
+      return;
+    }
     const read = await this.store.readIfChanged(entry.key, entry.fileStamp);
-    // A shared store's reading is the conversation's latest, whichever replica took it.
-    if (read.reading !== undefined) entry.reading = read.reading;
+    takeReading(entry, read.reading);
     if (read.changed !== undefined) this.adopt(entry, read.changed.record, read.changed.stamp);
   }
 
   /**
-   * Keeps a reading in a shared store (a failure only leaves the other replicas on the older one);
+   * Keeps a reading in the store, for the other processes on it (a failure only leaves them on the older one);
    * returns the write, which never rejects, or undefined when the store keeps no readings.
    */
   shareReading(entry: ConversationEntry): Promise<void> | undefined {
@@ -143,4 +146,17 @@ export class ConversationTable {
   entries(): IterableIterator<ConversationEntry> {
     return this.#entries.values();
   }
+}
+
+/** The store's reading is the conversation's latest, whichever process took it; the one in hand is kept when it is the same. */
+function takeReading(entry: ConversationEntry, reading: FullnessReading | undefined): void {
+  const now = entry.reading;
+  if (reading === undefined) return;
+  const same =
+    now !== undefined &&
+    now.contextTokens === reading.contextTokens &&
+    now.window === reading.window &&
+    now.epochsApplied === reading.epochsApplied &&
+    now.requestBytes === reading.requestBytes;
+  if (!same) entry.reading = reading;
 }

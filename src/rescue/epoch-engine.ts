@@ -44,7 +44,7 @@ import { countBringBacks } from './count-bring-backs.js';
 import { countRefaults } from './count-refaults.js';
 import type { ClassifierCall, EngineRequest, ObservedResponse, OverflowDeclined, OverflowOutcome, Prepared, RetryOutcome } from './engine-types.js';
 import { applyConversation, type ApplyDeps } from './apply-conversation.js';
-import { FileAvailability } from './file-availability.js';
+import { FileAvailability, type OriginalChange } from './file-availability.js';
 import { passthroughOf, stubsOf, type StepFacts } from './prepared-of.js';
 import type { LatchContext } from './latch-conversation.js';
 import type { LatchKind } from './latch-kind.js';
@@ -63,6 +63,8 @@ export interface EngineOptions {
   readonly now?: () => Date;
   /** Called when the state directory fails (the request still goes out, see `Prepared.stateFailed`). */
   readonly onStateFailure?: (error: unknown) => void;
+  /** Told of each original found not to be what its name says (original-check.ts): no stub names it; the proxy notes it. */
+  readonly onOriginalChanged?: (change: OriginalChange) => void;
   /** Where latches are counted (the proxy's /_ctxshed/metrics); nowhere by default. */
   readonly metrics?: Metrics;
   /** How much the rewrite memos may hold (core/memo-cache.ts); the defaults by default. */
@@ -125,7 +127,8 @@ export class EpochEngine {
     // The watch sees a state directory's records; a Postgres store is asked for each record's version.
     const watch = options.watchRecords === true && store.kind === 'fs' ? watchRecords(state) : undefined;
     this.#table = new ConversationTable(state, watch, store);
-    this.#applyDeps = { state, files: new FileAvailability(state, store), memos: this.#memos, stubs: stubDirsOf(store.stubDirs, settings) };
+    const files = new FileAvailability(state, store, options.onOriginalChanged);
+    this.#applyDeps = { state, files, memos: this.#memos, stubs: stubDirsOf(store.stubDirs, settings) };
     this.#latch = {
       table: this.#table,
       settings,

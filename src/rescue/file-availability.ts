@@ -1,75 +1,109 @@
 /**
- * Which elided files are known to exist, so no stub ever names a missing one (invariant 5).
- * Files are content-addressed and never removed by ctxshed, so once seen they stay known; a
- * file a person deletes by hand is noticed after a restart, or by `ctxshed verify`. A file
- * `ctxshed seal` moved to sealed/ still counts (docs/rescue.md, "Sealing").
+ * Which originals are known to be there and to be what their names say, so no stub ever names a
+ * missing or changed one (invariant 5; original-check.ts). Originals are content-addressed and
+ * never rewritten by ctxshed, so once found good they stay known; a file a person deletes by hand
+ * is noticed after a restart, or by `ctxshed verify`, and one found changed is asked again on the
+ * next request (put back, it is good again). A file `ctxshed seal` moved to sealed/ still counts
+ * (docs/rescue.md, "Sealing").
  */
 import type { EpochKindInfo, FrozenBlock, FrozenSpan, FrozenThinking, PlannedFile } from '../core/index.js';
+import type { OriginalProblem } from '../core/original-problems.js';
 import { writeElidedBatch } from '../state/write-elided-batch.js';
 import type { StateDir } from '../state/layout.js';
-import { fsStore, originalKey, type ConversationStore, type OriginalId } from '../store/index.js';
+import { fsStore, originalKey, type ConversationStore } from '../store/index.js';
+import { checkOriginals, type WantedOriginal } from './original-check.js';
+
+/** An original found not to be what its name says: no stub names it (the engine reports it). */
+export interface OriginalChange {
+  readonly problem: OriginalProblem;
+  /** Which original, and what is off: its size or its hash against what its name and epoch say. */
+  readonly detail: string;
+}
 
 export class FileAvailability {
   readonly #seen = new Set<string>();
+  /** Changed originals already reported by this process, so each is told once while it stays changed. */
+  readonly #reported = new Set<string>();
 
   constructor(
     readonly state: StateDir,
     /** Where the originals are asked for: the state directory itself by default. */
     private readonly store: ConversationStore = fsStore(state),
+    /** Told of each original found changed, once while it stays so. */
+    private readonly onChanged: (change: OriginalChange) => void = () => undefined,
   ) {}
 
-  /** Looks up, once each, the files of blocks not yet known to exist. */
+  /** Checks, once each, the files of blocks not yet known good: the text at its `bytes`, the exact JSON at its `jsonBytes`. */
   async check(blocks: readonly FrozenBlock[]): Promise<void> {
-    const unknown: Array<[string, 'txt' | 'json']> = [];
+    const wanted: Array<[string, WantedOriginal]> = [];
     for (const b of blocks) {
-      if (!this.#seen.has(`${b.sha256}.txt`)) unknown.push([b.sha256, 'txt']);
-      if (b.rawSha256 !== undefined && !this.#seen.has(`${b.rawSha256}.json`)) unknown.push([b.rawSha256, 'json']);
+      if (!this.#seen.has(`${b.sha256}.txt`)) wanted.push([`${b.sha256}.txt`, { id: { kind: 'elided', sha256: b.sha256, ext: 'txt' }, bytes: b.bytes }]);
+      if (b.rawSha256 !== undefined && !this.#seen.has(`${b.rawSha256}.json`))
+        wanted.push([`${b.rawSha256}.json`, { id: { kind: 'elided', sha256: b.rawSha256, ext: 'json' }, bytes: b.jsonBytes }]);
     }
     // A sealed block's text is in sealed/: its stub keeps being sent, byte for byte, so the
     // cache holds and the text stays out of the window; only its read-back is refused.
-    const found = await this.#sizes(unknown.map(([sha256, ext]) => ({ kind: 'elided', sha256, ext })));
-    for (const [sha, ext] of unknown) if (found.has(`elided:${sha}.${ext}`)) this.#seen.add(`${sha}.${ext}`);
+    await this.#verify(wanted);
   }
 
-  /** Looks up, once each, the files (`.json`, `.md`) of spans not yet known to exist. */
+  /** Checks, once each, the files (`.json` at the span's `bytes`, and its `.md`) of spans not yet known good. */
   async checkSpans(spans: readonly FrozenSpan[]): Promise<void> {
-    const unknown = spans.flatMap((s) =>
-      (['json', 'md'] as const).filter((ext) => !this.#seen.has(`span:${s.sha256}.${ext}`)).map((ext) => [s.sha256, ext] as const),
+    const wanted = spans.flatMap((s) =>
+      (['json', 'md'] as const)
+        .filter((ext) => !this.#seen.has(`span:${s.sha256}.${ext}`))
+        .map((ext): [string, WantedOriginal] => [
+          `span:${s.sha256}.${ext}`,
+          { id: { kind: 'span', sha256: s.sha256, ext }, bytes: ext === 'json' ? s.bytes : undefined },
+        ]),
     );
-    // Missing: the splice leaves this span alone (reason span_file_missing).
-    const found = await this.#sizes(unknown.map(([sha256, ext]) => ({ kind: 'span', sha256, ext })));
-    for (const [sha, ext] of unknown) if (found.has(`span:${sha}.${ext}`)) this.#seen.add(`span:${sha}.${ext}`);
+    // Missing or changed: the splice leaves this span alone (reason span_file_missing).
+    await this.#verify(wanted);
   }
 
-  /** Looks up, once each, the files of removed thinking blocks not yet known to exist. */
+  /** Checks, once each, the files of removed thinking blocks not yet known good. */
   async checkThinking(blocks: readonly FrozenThinking[]): Promise<void> {
-    const unknown = blocks.filter((b) => !this.#seen.has(`thinking:${b.sha256}`));
-    // Missing: the block stays in the request (reason thinking_file_missing).
-    const found = await this.#sizes(unknown.map((b) => ({ kind: 'thinking', sha256: b.sha256, ext: 'json' })));
-    for (const b of unknown) if (found.get(`thinking:${b.sha256}.json`) === b.jsonBytes) this.#seen.add(`thinking:${b.sha256}`);
+    const wanted = blocks
+      .filter((b) => !this.#seen.has(`thinking:${b.sha256}`))
+      .map((b): [string, WantedOriginal] => [`thinking:${b.sha256}`, { id: { kind: 'thinking', sha256: b.sha256, ext: 'json' }, bytes: b.jsonBytes }]);
+    // Missing or changed: the block stays in the request (reason thinking_file_missing).
+    await this.#verify(wanted);
   }
 
-  /** A registered kind (core/epochs/kind-info.ts): looks up, once each, the files its items name, at the sizes they say. */
+  /** A registered kind (core/epochs/kind-info.ts): checks, once each, the files its items name, at the sizes they say. */
   async checkItems(kind: EpochKindInfo, items: readonly unknown[]): Promise<void> {
-    const wanted = items.flatMap((item) => kind.filesOf(item)).map((f) => ({ id: { kind: kind.originals, sha256: f.sha256, ext: f.ext }, bytes: f.bytes }));
-    const unknown = wanted.filter((w) => !this.#seen.has(originalKey(w.id)));
-    // Missing: the kind's apply leaves the item alone (its `isAvailable` says no).
-    const found = await this.#sizes(unknown.map((w) => w.id));
-    for (const w of unknown) {
-      const size = found.get(originalKey(w.id));
-      if (size !== undefined && (w.bytes === undefined || size === w.bytes)) this.#seen.add(originalKey(w.id));
-    }
+    const wanted = items
+      .flatMap((item) => kind.filesOf(item))
+      .map((f): [string, WantedOriginal] => {
+        const id = { kind: kind.originals, sha256: f.sha256, ext: f.ext };
+        return [originalKey(id), { id, bytes: f.bytes }];
+      })
+      .filter(([seen]) => !this.#seen.has(seen));
+    // Missing or changed: the kind's apply leaves the item alone (its `isAvailable` says no).
+    await this.#verify(wanted);
   }
 
-  /** Whether every file a registered kind's item names is known to exist. */
+  /** Whether every file a registered kind's item names is known good. */
   hasItem(kind: EpochKindInfo, item: unknown): boolean {
     return kind.filesOf(item).every((f) => this.#seen.has(originalKey({ kind: kind.originals, sha256: f.sha256, ext: f.ext })));
   }
 
-  /** The sizes of those of `ids` the store keeps, in one ask; unreadable counts as missing (reason file_missing). */
-  async #sizes(ids: readonly OriginalId[]): Promise<Map<string, number>> {
-    if (ids.length === 0) return new Map();
-    return this.store.originalSizes(ids).catch(() => new Map<string, number>());
+  /** Asks for `wanted` (each under the key `#seen` knows it by) in one check; the good become known, the changed are told once. */
+  async #verify(wanted: ReadonlyArray<readonly [string, WantedOriginal]>): Promise<void> {
+    if (wanted.length === 0) return;
+    const verdicts = await checkOriginals(
+      this.store,
+      wanted.map(([, w]) => w),
+    );
+    for (const [seen, w] of wanted) {
+      const verdict = verdicts.get(originalKey(w.id));
+      if (verdict?.kind === 'good') {
+        this.#seen.add(seen);
+        this.#reported.delete(seen);
+      } else if (verdict?.kind === 'changed' && !this.#reported.has(seen)) {
+        this.#reported.add(seen);
+        this.onChanged({ problem: verdict.problem, detail: verdict.detail });
+      }
+    }
   }
 
   /**

@@ -24,4 +24,5 @@ export type {
 export { latchedOf, latchHoldOf, passthroughReasonOf, stubsOf, unreachable } from './prepared-of.js';
 export { EpochEngine, type EngineOptions } from './epoch-engine.js';
 export type { ConversationEntry } from './conversation-table.js';
+export type { OriginalChange } from './file-availability.js';
 export { contextWindowFor, DEFAULT_CONTEXT_WINDOW, LONG_CONTEXT_WINDOW } from './context-window.js';

@@ -16,5 +16,6 @@ import { type HeldLock, withLockAt } from './state-lock.js';
 export async function withConversationLock<T>(state: StateDir, key: string, critical: (lock: HeldLock) => Promise<T>): Promise<T> {
   conversationPath(state, key); // refuses a key that is not 64 hex digits, before any path is made of it
   const lockPath = path.join(state.root, LOCKS_DIR_NAME, key);
-  return withLockAt(lockPath, critical, () => openPrivateSubdir(path.dirname(lockPath)));
+  // Owned: a lock a killed proxy left mid-latch is taken over at once, not after it goes stale.
+  return withLockAt(lockPath, critical, () => openPrivateSubdir(path.dirname(lockPath)), true);
 }

@@ -18,6 +18,7 @@
  *   previews/<s16>-<key>.json   0600  a conversation's first prompt, from its first model call
  *                                     (s16: its session id's hash; preview-file.ts)
  *   proxies/<pid>.json          0600  a running proxy's URL and metrics URL (proxy-file.ts)
+ *   owner.key                   0600  the restore routes' key with no owner rule (owner-key.ts)
  *   .lock                             proper-lockfile's lock directory for the whole state dir (seal, unseal)
  *   .locks/<key>                      the same, one per conversation while it latches (conversation-lock.ts)
  *   owners/<ownerId>/           0700  another owner's complete state directory, under an owner rule (owner-state.ts)
@@ -52,6 +53,8 @@ export const LOCKS_DIR_NAME = '.locks';
 export const PREVIEWS_DIR_NAME = 'previews';
 /** Where a running `rescue` or `serve` says its metrics are (proxy-file.ts). */
 export const PROXIES_DIR_NAME = 'proxies';
+/** Each conversation's last usage reading, shared by the processes on the directory (reading-file.ts). */
+export const READINGS_DIR_NAME = 'readings';
 
 /** An elided file holds either the block's text or the original JSON bytes of its content. */
 export type ElidedExt = 'txt' | 'json';

@@ -2,6 +2,7 @@
 import lockfile from 'proper-lockfile';
 import type { StateDir } from './layout.js';
 import { StateError } from './state-error.js';
+import { expireDeadOwner, removeLockOwner, writeLockOwner } from './lock-owner.js';
 
 /** A lock older than this is taken to belong to a dead process (proper-lockfile's minimum is 2 s). */
 export const LOCK_STALE_MS = 10_000;
@@ -30,9 +31,15 @@ export async function withStateLock<T>(state: StateDir, critical: (lock: HeldLoc
  * Runs `critical` while holding the lock directory `lockPath` (its parent must exist, or `prepare`
  * makes it), after the callers of this process queued on the same lock.
  */
-export async function withLockAt<T>(lockPath: string, critical: (lock: HeldLock) => Promise<T>, prepare?: () => Promise<unknown>): Promise<T> {
+export async function withLockAt<T>(
+  lockPath: string,
+  critical: (lock: HeldLock) => Promise<T>,
+  prepare?: () => Promise<unknown>,
+  /** Keep an owner file beside the lock (lock-owner.ts), so a lock a dead process left is taken over at once. */
+  owned = false,
+): Promise<T> {
   const before = queues.get(lockPath) ?? Promise.resolve();
-  const run = before.catch(() => undefined).then(() => lockAndRun(lockPath, critical, prepare));
+  const run = before.catch(() => undefined).then(() => lockAndRun(lockPath, critical, prepare, owned));
   const tail = run.catch(() => undefined);
   queues.set(lockPath, tail);
   void tail.then(() => {
@@ -41,11 +48,17 @@ export async function withLockAt<T>(lockPath: string, critical: (lock: HeldLock)
   return run;
 }
 
-async function lockAndRun<T>(lockPath: string, critical: (lock: HeldLock) => Promise<T>, prepare?: () => Promise<unknown>): Promise<T> {
+async function lockAndRun<T>(
+  lockPath: string,
+  critical: (lock: HeldLock) => Promise<T>,
+  prepare: (() => Promise<unknown>) | undefined,
+  owned: boolean,
+): Promise<T> {
   let compromised: Error | undefined;
   let release: () => Promise<void>;
   try {
     await prepare?.();
+    if (owned) await expireDeadOwner(lockPath);
     // proper-lockfile keeps its locks by the file named first, not by lockfilePath (which alone
     // names the lock: a directory mkdir creates atomically): one name per lock. realpath: false,
     // or it would realpath() a state directory that may be gone.
@@ -69,9 +82,11 @@ async function lockAndRun<T>(lockPath: string, critical: (lock: HeldLock) => Pro
       throw new StateError('STATE_LOCK_COMPROMISED', `lost the lock ${lockPath}: ${compromised.message}`, { cause: compromised });
     },
   };
+  if (owned) await writeLockOwner(lockPath);
   try {
     return await critical(held);
   } finally {
+    if (owned && compromised === undefined) await removeLockOwner(lockPath);
     // After a compromise release() rejects with ERELEASED and, rightly, leaves the lock directory
     // alone: it may be another process's by now.
     await release().catch(() => undefined);

@@ -10,6 +10,7 @@ import {
   OWNERS_DIR_NAME,
   PREVIEWS_DIR_NAME,
   PROXIES_DIR_NAME,
+  READINGS_DIR_NAME,
   SEALED_DIR_NAME,
   SPANS_DIR_NAME,
   THINKING_DIR_NAME,
@@ -24,6 +25,7 @@ import { verifyThinkingFiles, verifyThinkingRecords } from './verify-thinking.js
 import { verifySpans, type SpanFiles } from './verify-spans.js';
 import { checkKind, checkPrivate, type VerifyCounts } from './verify-findings.js';
 import { verifyWire } from './verify-wire.js';
+import { OWNER_KEY_FILE_NAME, ownerKeyPath, readOwnerKey } from './owner-key.js';
 
 /** What verify found: it passes when `problems` is empty, whatever `notes` says. */
 export interface VerifyReport {
@@ -59,12 +61,17 @@ export async function verifyState(dir: string): Promise<VerifyReport> {
         OWNERS_DIR_NAME,
         PREVIEWS_DIR_NAME,
         PROXIES_DIR_NAME,
+        READINGS_DIR_NAME,
+        OWNER_KEY_FILE_NAME,
       ].includes(name) &&
       !isKindFolder(name)
     ) {
-      report.problems.push(`${name}: stray file in the state directory`);
+      // A key being made when its process was killed: the next start makes it again.
+      if (name.startsWith(`${OWNER_KEY_FILE_NAME}.`)) report.notes.push(`${name}: an owner key left half made by a killed process; it can be deleted`);
+      else report.problems.push(`${name}: stray file in the state directory`);
     }
   }
+  if (names.has(OWNER_KEY_FILE_NAME)) await verifyOwnerKey(state.root, report);
   if (names.has(LOCK_DIR_NAME)) {
     report.notes.push(`${LOCK_DIR_NAME}: held by a running ctxshed, or left by a killed one (taken over when stale)`);
   }
@@ -114,4 +121,12 @@ async function isPrivateDir(dir: string, where: string, report: VerifyReport): P
   if (!checkKind(stat, 'dir', `${where}/`, report)) return false;
   checkPrivate(stat, `${where}/`, report);
   return true;
+}
+
+/** The owner key is a regular file, private, holding a key (docs/state.md). */
+async function verifyOwnerKey(root: string, report: VerifyReport): Promise<void> {
+  const stat = await fs.lstat(ownerKeyPath(root));
+  if (!checkKind(stat, 'file', OWNER_KEY_FILE_NAME, report)) return;
+  checkPrivate(stat, OWNER_KEY_FILE_NAME, report);
+  if ((await readOwnerKey(root).catch(() => undefined)) === undefined) report.problems.push(`${OWNER_KEY_FILE_NAME}: does not hold a key (64 hex digits)`);
 }

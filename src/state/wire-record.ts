@@ -228,10 +228,14 @@ export type WireRetry =
       readonly status?: number;
     };
 
-/** A note in the wire log that is not about one request (e.g. the state directory failed). */
+/**
+ * A note in the wire log that is not about one request: the state directory failed, or can be
+ * written again; or an original is not what its name says (`original_changed`: its problem, a
+ * reason of core/original-problems.ts, begins its detail).
+ */
 export interface WireNote {
   readonly t: string;
-  readonly note: 'state_unavailable' | 'state_recovered';
+  readonly note: 'state_unavailable' | 'state_recovered' | 'original_changed';
   readonly detail: string;
 }
 

@@ -21,24 +21,45 @@ import {
   checkShaPrefix,
   originalKey,
   type ConversationStore,
+  type OriginalDigest,
   type OriginalExt,
   type OriginalId,
   type OriginalKind,
   type RecordRead,
 } from './store-types.js';
+import { sha256Hex } from '../state/sha256-hex.js';
+import { openReadingsDir, readReading, writeReading } from '../state/reading-file.js';
+import type { FullnessReading } from '../core/index.js';
 
 /** The folder below a state root that holds the other owners' state directories. */
 export const OWNERS_DIR_NAME = 'owners';
 
 export class FsStore implements ConversationStore {
   readonly kind = 'fs';
+  #readingsOpened: Promise<void> | undefined;
+
+  /** Keeps each conversation's last reading for the other processes on the directory: a proxy's store only (`withSharedReadings`). */
+  readonly noteReading?: (key: string, reading: FullnessReading) => Promise<void>;
+  /** The conversation's last reading, whichever process on the directory took it: a proxy's store only. */
+  readonly readReading?: (key: string) => Promise<FullnessReading | undefined>;
 
   constructor(
     readonly state: StateDir,
     readonly owner = '',
     /** The root of owner `''`, under which the other owners live. */
     private readonly baseRoot = state.root,
-  ) {}
+    /** Whether readings are shared through `readings/` (state/reading-file.ts); a replay's or a command's engine needs none. */
+    readonly sharesReadings = false,
+  ) {
+    if (!sharesReadings) return;
+    this.readReading = (key) => readReading(this.state, key);
+    this.noteReading = (key, reading) => this.#writeReading(key, reading);
+  }
+
+  /** This store, sharing each conversation's reading with the other processes on the directory (what a proxy runs on). */
+  withSharedReadings(): FsStore {
+    return this.sharesReadings ? this : new FsStore(this.state, this.owner, this.baseRoot, true);
+  }
 
   get stubDirs(): { elidedDir: string; spansDir: string } {
     return { elidedDir: this.state.elidedDir, spansDir: this.state.spansDir };
@@ -53,9 +74,19 @@ export class FsStore implements ConversationStore {
   }
 
   async readIfChanged(key: string, stamp: string): Promise<RecordRead> {
-    const now = await statStamp(conversationPath(this.state, key));
-    if (now === stamp) return {};
-    return { changed: { stamp: now, record: await readConversation(this.state, key) } };
+    const [now, reading] = await Promise.all([statStamp(conversationPath(this.state, key)), this.readReading?.(key)]);
+    const shared = reading === undefined ? {} : { reading };
+    if (now === stamp) return shared;
+    return { changed: { stamp: now, record: await readConversation(this.state, key) }, ...shared };
+  }
+
+  async #writeReading(key: string, reading: FullnessReading): Promise<void> {
+    this.#readingsOpened ??= openReadingsDir(this.state).catch((error: unknown) => {
+      this.#readingsOpened = undefined;
+      throw error;
+    });
+    await this.#readingsOpened;
+    await writeReading(this.state, key, reading);
   }
 
   listRecords(): Promise<ConversationRecord[]> {
@@ -88,6 +119,17 @@ export class FsStore implements ConversationStore {
     return sizes;
   }
 
+  async originalDigests(ids: readonly OriginalId[]): Promise<Map<string, OriginalDigest>> {
+    const digests = new Map<string, OriginalDigest>();
+    await Promise.all(
+      ids.map(async (id) => {
+        const bytes = await this.readOriginal(id.kind, id.sha256, id.ext).catch(() => undefined);
+        if (bytes !== undefined) digests.set(originalKey(id), { size: bytes.byteLength, sha256: sha256Hex(bytes) });
+      }),
+    );
+    return digests;
+  }
+
   async readOriginal(kind: OriginalKind, sha256: string, ext: OriginalExt): Promise<Uint8Array | undefined> {
     const file = kind === 'elided' ? (ext === 'md' ? undefined : (await locateStoredFile(this.state, sha256, ext))?.path) : this.#pathOf(kind, sha256, ext);
     if (file === undefined || (await regularFileSize(file)) === undefined) return undefined;
@@ -112,13 +154,13 @@ export class FsStore implements ConversationStore {
   async existingOwner(owner: string): Promise<ConversationStore | undefined> {
     if (checkOwnerId(owner) === this.owner) return this;
     const state = await existingOwnerState(layoutPaths(this.baseRoot), owner);
-    return state === undefined ? undefined : new FsStore(state, owner, this.baseRoot);
+    return state === undefined ? undefined : new FsStore(state, owner, this.baseRoot, this.sharesReadings);
   }
 
   async forOwner(owner: string): Promise<ConversationStore> {
-    if (checkOwnerId(owner) === '') return owner === this.owner ? this : new FsStore(await openStateDir(this.baseRoot), '', this.baseRoot);
+    if (checkOwnerId(owner) === '') return owner === this.owner ? this : new FsStore(await openStateDir(this.baseRoot), '', this.baseRoot, this.sharesReadings);
     const state = await openStateDir(path.join(this.baseRoot, OWNERS_DIR_NAME, owner));
-    return new FsStore(state, owner, this.baseRoot);
+    return new FsStore(state, owner, this.baseRoot, this.sharesReadings);
   }
 
   async close(): Promise<void> {}

@@ -1,8 +1,8 @@
 /**
  * Postgres as a store (store-types.ts), for gateway replicas: every replica on one database sees
  * the same records and latches each epoch once. Owner `''` is the single-user default; every
- * row is keyed by its owner. Stubs name the originals under a fixed root (`stubRoot`), the same
- * string on every replica, so every replica sends the same bytes.
+ * row is keyed by its owner. Stubs name the restore tool and the handle (the originals are on no
+ * disk the agent reads), the same string on every replica, so every replica sends the same bytes.
  */
 import path from 'node:path';
 import type { ConversationRecord } from '../core/epoch-types.js';
@@ -11,6 +11,7 @@ import { countedIn } from '../state/note-bring-backs.js';
 import { layoutPaths } from '../state/layout.js';
 import { OWNERS_DIR_NAME } from './fs-store.js';
 import { checkOwnerId } from './owner-id.js';
+import { GATEWAY_STUB_DIR } from '../core/stub-paths.js';
 import type { PgDb } from './pg-db.js';
 import { latchIn, lockConversation } from './pg-latch.js';
 import { listRecordsIn, readIfChangedIn, readRecordIn, writeReadingIn, writeRecordIn } from './pg-records.js';
@@ -19,6 +20,7 @@ import {
   checkShaPrefix,
   originalKey,
   type ConversationStore,
+  type OriginalDigest,
   type OriginalExt,
   type OriginalId,
   type OriginalKind,
@@ -26,21 +28,22 @@ import {
   type StubDirs,
 } from './store-types.js';
 
-/** Where a Postgres store's stubs say its originals are, unless told otherwise. */
-export const DEFAULT_STUB_ROOT = '/ctxshed-store';
-
 export class PgStore implements ConversationStore {
   readonly kind = 'postgres';
   readonly stubDirs: StubDirs;
 
+  /**
+   * `stubRoot`: a directory whose layout holds the originals on the agent's disk (a test's state
+   * directory), for stubs to name. Without one, the originals are on no disk the agent can read,
+   * so the stubs name the restore tool and the handle (issue 41: they named
+   * `/ctxshed-store/elided/<sha>.txt`, a path on no machine), the same string on every replica.
+   */
   constructor(
     readonly db: PgDb,
     readonly owner = '',
-    private readonly stubRoot = DEFAULT_STUB_ROOT,
+    private readonly stubRoot?: string,
   ) {
-    const root = owner === '' ? stubRoot : path.posix.join(stubRoot, OWNERS_DIR_NAME, owner);
-    const layout = layoutPaths(root);
-    this.stubDirs = { elidedDir: layout.elidedDir, spansDir: layout.spansDir };
+    this.stubDirs = stubRoot === undefined ? { elidedDir: GATEWAY_STUB_DIR, spansDir: GATEWAY_STUB_DIR } : stubDirsUnder(stubRoot, owner);
   }
 
   describe(): string {
@@ -101,6 +104,18 @@ export class PgStore implements ConversationStore {
     return new Map(result.rows.map((r) => [r.id, Number(r.size)]));
   }
 
+  async originalDigests(ids: readonly OriginalId[]): Promise<Map<string, OriginalDigest>> {
+    if (ids.length === 0) return new Map();
+    const result = await this.db.withClient((c) =>
+      c.query<{ id: string; size: number; digest: string }>(
+        `SELECT kind || ':' || sha256 || '.' || ext AS id, octet_length(bytes) AS size, encode(sha256(bytes), 'hex') AS digest
+         FROM ctxshed_originals WHERE owner = $1 AND kind || ':' || sha256 || '.' || ext = ANY($2::text[])`,
+        [this.owner, ids.map(originalKey)],
+      ),
+    );
+    return new Map(result.rows.map((r) => [r.id, { size: Number(r.size), sha256: r.digest }]));
+  }
+
   async readOriginal(kind: OriginalKind, sha256: string, ext: OriginalExt): Promise<Uint8Array | undefined> {
     const result = await this.db.withClient((c) =>
       c.query<{ bytes: Buffer }>('SELECT bytes FROM ctxshed_originals WHERE owner = $1 AND kind = $2 AND sha256 = $3 AND ext = $4', [
@@ -136,4 +151,10 @@ export class PgStore implements ConversationStore {
   close(): Promise<void> {
     return this.db.close();
   }
+}
+
+/** The folders of `owner`'s originals under a state directory at `root`, as the directory store lays them out. */
+function stubDirsUnder(root: string, owner: string): StubDirs {
+  const layout = layoutPaths(owner === '' ? root : path.posix.join(root, OWNERS_DIR_NAME, owner));
+  return { elidedDir: layout.elidedDir, spansDir: layout.spansDir };
 }

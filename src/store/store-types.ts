@@ -41,6 +41,12 @@ export interface OriginalId {
   readonly ext: OriginalExt;
 }
 
+/** What an original's bytes are: their length and their sha256 (hex). */
+export interface OriginalDigest {
+  readonly size: number;
+  readonly sha256: string;
+}
+
 /** `kind:sha256.ext`: the key of an original in `originalSizes`'s answer. */
 export function originalKey(id: OriginalId): string {
   return `${id.kind}:${id.sha256}.${id.ext}`;
@@ -75,13 +81,18 @@ export interface ConversationStore {
   describe(): string;
   /** The record of conversation `key`, or undefined; throws STATE_BAD_RECORD for one that does not check. */
   readRecord(key: string): Promise<ConversationRecord | undefined>;
-  /** The record with its stamp unless its stamp is still `stamp`; with a shared store, the last reading too. */
+  /** The record with its stamp unless its stamp is still `stamp`; with a store that keeps readings, the last reading too. */
   readIfChanged(key: string, stamp: string): Promise<RecordRead>;
   /**
-   * A shared store only (Postgres): keeps the conversation's last usage reading, so the replica
-   * that takes its next request judges it on the same reading as any other would.
+   * Keeps the conversation's last usage reading (Postgres, and the state directory since issue 41),
+   * so the process that takes its next request judges it on the same reading as any other would.
    */
   readonly noteReading?: (key: string, reading: FullnessReading) => Promise<void>;
+  /**
+   * The last reading alone, for a store whose records a watch vouches for (the state directory):
+   * the engine asks it when the watch says the record has not changed.
+   */
+  readonly readReading?: (key: string) => Promise<FullnessReading | undefined>;
   /** Every record, oldest first. */
   listRecords(): Promise<ConversationRecord[]>;
   /**
@@ -99,6 +110,12 @@ export interface ConversationStore {
    * Postgres); one that cannot be read counts as not kept.
    */
   originalSizes(ids: readonly OriginalId[]): Promise<Map<string, number>>;
+  /**
+   * The size and the sha256 of the bytes of each original of `ids` that is kept, by `originalKey`
+   * (one round trip in Postgres, which hashes them itself): what an original must be before a stub
+   * names it (rescue/original-check.ts). One that cannot be read counts as not kept.
+   */
+  originalDigests(ids: readonly OriginalId[]): Promise<Map<string, OriginalDigest>>;
   /** The bytes of an original, or undefined when it is not kept. */
   readOriginal(kind: OriginalKind, sha256: string, ext: OriginalExt): Promise<Uint8Array | undefined>;
   /**

@@ -29,12 +29,15 @@ const UNSAFE_IN_RULE = /[()*?[\]{}\\\u0000-\u001f\u007f]/;
 
 /**
  * The grant for the state directory `root` (absolute, real path). Behind a gateway (`gateway`, the
- * proxy's URL under an owner rule, docs/team.md) the stubs name no file: the grant is the restore
- * tools alone, read through the gateway's routes (`ctxshed mcp --gateway`).
+ * proxy's URL under an owner rule, or a proxy on a store with no path the agent can read,
+ * docs/team.md) the stubs name no file: the grant is the restore tools alone, read through the
+ * proxy's routes (`ctxshed mcp --gateway`); with `withKey`, as the holder of `root`'s owner key
+ * (`--state root`: a proxy with no owner rule asks for it, docs/team.md "Who may restore").
  */
-export function claudeGrant(root: string, mcp: McpLaunch, gateway?: string): Grant {
+export function claudeGrant(root: string, mcp: McpLaunch, gateway?: string, withKey = false): Grant {
   if (gateway !== undefined) {
-    const config = { mcpServers: { ctxshed: { type: 'stdio', command: mcp.node, args: [mcp.entry, 'mcp', '--gateway', gateway] } } };
+    const args = [mcp.entry, 'mcp', '--gateway', gateway, ...(withKey ? ['--state', root] : [])];
+    const config = { mcpServers: { ctxshed: { type: 'stdio', command: mcp.node, args } } };
     return { kind: 'grant', rules: [...MCP_TOOL_RULES], words: [`--allowedTools=${MCP_TOOL_RULES.join(',')}`, `--mcp-config=${JSON.stringify(config)}`] };
   }
   if (!root.startsWith('/')) return { kind: 'none', why: `the state directory ${root} is not an absolute path` };

@@ -67,7 +67,9 @@ describe('ctxshed rescue, the wrapper', () => {
     const lines = bannerLinesOf(result.stderr);
     expect(lines).toHaveLength(4);
     expect(lines[0]).toMatch(/^ctxshed: rescue on at http:\/\/127\.0\.0\.1:\d+ -> /);
-    expect(lines[1]).toMatch(/^ctxshed: epochs latch at 55% .*old tool results over 1024 bytes, old tool inputs over 256 and old assistant texts over 256 bytes become stubs, originals kept in /);
+    expect(lines[1]).toMatch(
+      /^ctxshed: epochs latch at 55% .*old tool results over 1024 bytes, old tool inputs over 256 and old assistant texts over 256 bytes become stubs, originals kept in /,
+    );
     expect(lines[2]).toBe(`ctxshed: Prometheus metrics at ${result.stdout.trim()}/_ctxshed/metrics`);
     expect(lines[3]).toBe('ctxshed: no read grant: sh is not Claude Code, so reading an elided file back may ask for permission');
     // It fits an 80-column terminal: a line is wider only when it is one word (a long path).

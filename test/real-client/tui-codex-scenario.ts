@@ -32,6 +32,7 @@ import { CANNOT_ISOLATE } from './codex-runs.js';
 import { firstStub } from './rescue-codex-scenario.js';
 import { linesOf } from './scratch-text.js';
 import { tmuxVersion } from './tui-scenario.js';
+import { StrayWatch } from './pane-stray.js';
 
 /** The two prompts typed into the TUI: the session, and one more turn after the declined control. */
 export const PROMPTS = ['Read the notes one by one.', 'Carry on.'] as const;
@@ -82,6 +83,8 @@ export interface CodexTuiObservations {
   readonly approvals: string[];
   readonly closing: string;
   readonly exited: boolean;
+  /** ctxshed's lines other than its banner on any screen the run looked at, its history at the end included (pane-stray.ts). */
+  readonly stray: string[];
   readonly calls: UpstreamCall[];
   readonly recall?: { readonly path: string; readonly sha256: string };
 }
@@ -174,7 +177,8 @@ async function main(): Promise<void> {
   const upstream = await startOpenAiUpstream(model.respond);
   const socket = `ctxshed-codex-tui-${process.pid}`;
   const tmux = (...args: string[]): string => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' }).stdout;
-  const screen = (): string => tmux('capture-pane', '-p', '-t', 't');
+  const stray = new StrayWatch();
+  const screen = (): string => stray.look(tmux('capture-pane', '-p', '-t', 't'));
   const approvals: string[] = [];
   const waitFor = async (test: (s: string) => boolean, maxMs = MAX_WAIT_MS): Promise<string> => {
     for (let waited = 0; ; waited += POLL_MS) {
@@ -252,6 +256,8 @@ async function main(): Promise<void> {
       await waitFor((s) => s.includes(EXITED), 10_000);
     }
     closing = screen();
+    // The whole history too: a line written and scrolled away since the last look.
+    stray.look(tmux('capture-pane', '-p', '-t', 't', '-S', '-'));
   } finally {
     tmux('kill-server');
     await upstream.close();
@@ -275,6 +281,7 @@ async function main(): Promise<void> {
     approvals,
     closing,
     exited: closing.includes(EXITED),
+    stray: stray.lines,
     calls,
     ...(recall === undefined ? {} : { recall }),
   };

@@ -191,4 +191,9 @@ describe.skipIf(whyNot !== undefined)('the interactive Codex TUI through ctxshed
     const flat = (text: string): string => text.replace(/\s+/g, ' ');
     expect(flat(obs.closing)).toContain(flat(CODEX_GRANT_LINE));
   });
+
+  it("should show nothing of ctxshed's on any screen after its banner, through the whole session", ({ skip }) => {
+    if (skipped !== '') skip();
+    expect(obs.stray).toEqual([]);
+  });
 });

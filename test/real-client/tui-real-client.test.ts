@@ -62,6 +62,18 @@ describe.skipIf(whyNot !== undefined)('the interactive Claude Code client throug
     expect(run.exited).toBe(true);
   });
 
+  it("should show nothing of ctxshed's on any screen after its banner, in every session", () => {
+    expect(obs.runs.map((r) => r.stray)).toEqual([[], []]);
+    expect(obs.statusLine.stray).toEqual([]);
+  });
+
+  it("should show nothing of ctxshed's after its banner while the upstream cannot be reached, the failures in the wire log instead", () => {
+    const run = obs.unreachable;
+    expect(run.failed).toBeGreaterThanOrEqual(3);
+    expect(run.stray, run.final).toEqual([]);
+    expect(run.exited, run.final).toBe(true);
+  });
+
   it('should end both clients with Ctrl-C, as a person would', () => {
     // On a failure, the pane as it was last seen says what the client was doing.
     for (const run of obs.runs) expect(run.exited, `grant ${String(run.grant)}; the pane:\n${run.closing}`).toBe(true);

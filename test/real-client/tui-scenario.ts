@@ -36,6 +36,7 @@ import { startRecordingHop } from './recording-hop.js';
 import { classify } from './rescue-scenario.js';
 import { LOAD_ID, READ_MD_ID, RESTORE_ID, saveExchanges, SHED_FLAGS, spanStubsIn, writeClaudeShim, type Exchange } from './shed-scenario.js';
 import { linesOf } from './scratch-text.js';
+import { StrayWatch } from './pane-stray.js';
 
 export const DONE_TEXT = 'READ-BACK-DONE';
 /**
@@ -72,6 +73,8 @@ export interface TuiRun {
   /** The screen when the pane was closed, and whether rescue (and so the client) had exited by then. */
   readonly closing: string;
   readonly exited: boolean;
+  /** ctxshed's lines other than its banner on any screen the run looked at, its history at the end included (pane-stray.ts). */
+  readonly stray: string[];
 }
 
 /** The status line session: the screen before the first request, and after an epoch latched. */
@@ -84,10 +87,25 @@ export interface TuiStatusLineRun {
   readonly latched: number;
   /** Model calls the scripted API refused as over ctxshed's window, as the real API refuses one over the model's. */
   readonly overWindow: number;
+  readonly stray: string[];
+}
+
+/**
+ * The session with an unreachable upstream: the prompt's requests fail (ctxshed answers 502) and
+ * Claude Code retries; before issue 41 each failure printed a line of ctxshed's into its input box.
+ */
+export interface TuiUnreachableRun {
+  /** The screen once the wire log held the failed requests, and the stray lines of every screen. */
+  readonly final: string;
+  readonly stray: string[];
+  /** The wire log's 502s: the failures, each recorded there instead. */
+  readonly failed: number;
+  readonly exited: boolean;
 }
 
 export interface TuiObservations {
   readonly statusLine: TuiStatusLineRun;
+  readonly unreachable: TuiUnreachableRun;
   readonly isolated: boolean;
   readonly elidedPath: string;
   readonly elidedText: string;
@@ -112,6 +130,7 @@ export interface TuiShedRun {
   readonly handle?: string;
   /** Model calls the scripted API refused as over ctxshed's window. */
   readonly overWindow: number;
+  readonly stray: string[];
 }
 
 export interface TuiShedObservations {
@@ -144,6 +163,12 @@ interface TuiSession {
   readonly afterEnding?: RegExp;
   /** Before typing the prompt: wait for the screen to match this too (the status line's first run). */
   readonly beforePrompt?: RegExp;
+  /** Where rescue sends the requests, when not to `upstream` (an unreachable one). */
+  readonly upstreamUrl?: string;
+  /** Whether a request carried the prompt, when the upstream cannot tell (it never gets one). */
+  readonly sent?: () => boolean;
+  /** An end of the turn the screen does not show (the wire log's failures). */
+  readonly done?: () => boolean;
 }
 
 /** What the screen showed in one session. */
@@ -158,6 +183,7 @@ interface TuiScreens {
   readonly enters: number;
   /** The screen once `afterEnding` matched (or it stopped waiting); absent without one. */
   readonly after?: string;
+  readonly stray: string[];
 }
 
 /**
@@ -181,7 +207,8 @@ async function driveTui(session: TuiSession): Promise<TuiScreens> {
   );
   const socket = `ctxshed-tui-${process.pid}-${session.name}`;
   const tmux = (...args: string[]): string => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' }).stdout;
-  const screen = (): string => tmux('capture-pane', '-p', '-t', 't');
+  const stray = new StrayWatch();
+  const screen = (): string => stray.look(tmux('capture-pane', '-p', '-t', 't'));
   let sawPrompt = false;
   const waitFor = async (test: (s: string) => boolean, maxMs = MAX_WAIT_MS): Promise<string> => {
     for (let waited = 0; waited < maxMs; waited += POLL_MS) {
@@ -195,7 +222,16 @@ async function driveTui(session: TuiSession): Promise<TuiScreens> {
   try {
     const env: Record<string, string> = { ...clientEnv(session.upstream.url, home, isInNetns()), ANTHROPIC_API_KEY: API_KEY };
     delete env['IS_SANDBOX'];
-    const argv = [process.execPath, CLI_PATH, 'rescue', ...session.rescueArgs, '--upstream', session.upstream.url, '--', ...session.command];
+    const argv = [
+      process.execPath,
+      CLI_PATH,
+      'rescue',
+      ...session.rescueArgs,
+      '--upstream',
+      session.upstreamUrl ?? session.upstream.url,
+      '--',
+      ...session.command,
+    ];
     const exports = Object.entries(env)
       .map(([k, v]) => `${k}=${shellQuote(v)}`)
       .join(' ');
@@ -225,13 +261,13 @@ async function driveTui(session: TuiSession): Promise<TuiScreens> {
     // Typed this fast, the text arrives as a paste, and an Enter sent with it can be taken into the
     // paste: wait for the text on the screen, and press Enter again while no request carries it.
     await waitFor((s) => s.includes(session.prompt), 20_000);
-    const sent = (): boolean => session.upstream.requests.some((r) => r.body.includes(session.prompt));
+    const sent = session.sent ?? ((): boolean => session.upstream.requests.some((r) => r.body.includes(session.prompt)));
     let enters = 0;
     for (; enters < ENTER_TRIES && !sent(); enters++) {
       tmux('send-keys', '-t', 't', 'Enter');
       for (let waited = 0; waited < ENTER_WAIT_MS && !sent(); waited += POLL_MS) await sleep(POLL_MS);
     }
-    const final = await waitFor((s) => session.endings.some((e) => s.includes(e)) || PROMPT_TEXT.test(s));
+    const final = await waitFor((s) => session.endings.some((e) => s.includes(e)) || PROMPT_TEXT.test(s) || session.done?.() === true);
     const pattern = session.afterEnding;
     const after = pattern === undefined ? undefined : await waitFor((s) => pattern.test(s), 30_000);
     // Answer a permission prompt "No" (it takes no Ctrl-C), then two Ctrl-C end the client as a
@@ -250,7 +286,9 @@ async function driveTui(session: TuiSession): Promise<TuiScreens> {
     }
     await waitFor((s) => s.includes(EXITED), 20_000);
     const closing = screen();
-    return { ready, final, closing, exited: closing.includes(EXITED), sawPrompt, enters, ...(after === undefined ? {} : { after }) };
+    // The whole history too: a line written and scrolled away since the last look.
+    stray.look(tmux('capture-pane', '-p', '-t', 't', '-S', '-'));
+    return { ready, final, closing, exited: closing.includes(EXITED), sawPrompt, enters, ...(after === undefined ? {} : { after }), stray: stray.lines };
   } finally {
     tmux('kill-server');
   }
@@ -343,10 +381,57 @@ async function runStatusLineTui(root: string): Promise<TuiStatusLineRun> {
     });
     const wire = readFileSync(join(stateDir, 'wire.jsonl'), 'utf8');
     const latched = wire.split('\n').filter((line) => line.includes('"latched":')).length;
-    return { ready: screens.ready, final: screens.final, after: screens.after ?? '', exited: screens.exited, latched, overWindow: upstream.refusedForSize() };
+    return {
+      ready: screens.ready,
+      final: screens.final,
+      after: screens.after ?? '',
+      exited: screens.exited,
+      latched,
+      overWindow: upstream.refusedForSize(),
+      stray: screens.stray,
+    };
   } finally {
     await upstream.close();
   }
+}
+
+/** How many failed requests the unreachable session waits for: Claude Code retries each at once, then backs off. */
+const UNREACHABLE_FAILURES = 3;
+
+/**
+ * `rescue -- claude` with an upstream nobody listens on: the prompt's request and Claude Code's
+ * retries each get ctxshed's 502, recorded in the wire log; the screens are watched for any line of
+ * ctxshed's after the banner until the wire log holds `UNREACHABLE_FAILURES` of them.
+ */
+async function runUnreachableTui(root: string): Promise<TuiUnreachableRun> {
+  const name = 'unreachable';
+  const stateDir = join(root, name, 'state');
+  // A port that was just listened on and is closed again: nothing answers there.
+  const closed = await startMessagesApi();
+  const upstreamUrl = closed.url;
+  await closed.close();
+  const failed = (): number => {
+    try {
+      return readFileSync(join(stateDir, 'wire.jsonl'), 'utf8')
+        .split('\n')
+        .filter((line) => line.includes('"status":502')).length;
+    } catch {
+      return 0;
+    }
+  };
+  const screens = await driveTui({
+    name,
+    root,
+    upstream: closed,
+    upstreamUrl,
+    rescueArgs: ['--state', stateDir],
+    command: [CLAUDE_BIN, '--model', MODEL],
+    prompt: 'Say hello.',
+    endings: [],
+    sent: () => failed() > 0,
+    done: () => failed() >= UNREACHABLE_FAILURES,
+  });
+  return { final: screens.final, stray: screens.stray, failed: failed(), exited: screens.exited };
 }
 
 /**
@@ -446,7 +531,8 @@ async function main(): Promise<void> {
   const elidedPath = join(state.elidedDir, `${sha}.txt`);
   const runs = [await runTui(true, root, state.root, elidedPath), await runTui(false, root, state.root, elidedPath)];
   const statusLine = await runStatusLineTui(root);
-  const observations: TuiObservations = { isolated: isInNetns(), elidedPath, elidedText: text, tmux: tmuxVersion() ?? '', runs, statusLine };
+  const unreachable = await runUnreachableTui(root);
+  const observations: TuiObservations = { isolated: isInNetns(), elidedPath, elidedText: text, tmux: tmuxVersion() ?? '', runs, statusLine, unreachable };
   writeFileSync(join(root, 'observations.json'), JSON.stringify(observations, null, 2));
 }
 

@@ -142,4 +142,8 @@ describe.skipIf(whyNot !== undefined)('the interactive Claude Code client throug
     expect(control.final).not.toContain(SHED_DONE_TEXT);
     expect(control.exited).toBe(true);
   });
+
+  it("should show nothing of ctxshed's on any screen after its banner, in either session", () => {
+    expect([obs.shed.stray, obs.control.stray]).toEqual([[], []]);
+  });
 });

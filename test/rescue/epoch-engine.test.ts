@@ -1,14 +1,7 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { checkEpochLedger, DROP_STUB_PREFIX, elidedTextPath, LABELS_POLICY_VERSION, RESTORE_TOOL_NAME, STUB_PREFIX, type Usage } from '../../src/core/index.js';
-import {
-  latchedOf,
-  engineSettingsOf,
-  EpochEngine,
-  type EngineRequest,
-  type EngineSettings,
-  type Prepared,
-} from '../../src/rescue/index.js';
+import { latchedOf, engineSettingsOf, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';
 import { elidedPath, type StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { readConversation } from '../../src/state/read-conversation.js';

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GATEWAY_STUB_DIR } from '../../src/core/stub-paths.js';
 import { serializeConversationRecord } from '../../src/state/conversation-record.js';
+import { checkOriginals } from '../../src/rescue/original-check.js';
 import { openPgStore, PgDb, type PgStore, SCHEMA_VERSION, verifyPgStore } from '../../src/store/index.js';
 import { postgresAvailable, startPgCluster, type PgCluster } from '../support/pg-cluster.js';
 import { appendEpochPlan, epochOf, keyOf, recordOf, shedEpochOf, spanFor } from '../state/fixtures/state-fixtures.js';
@@ -45,6 +47,22 @@ describe.skipIf(!postgresAvailable())('the Postgres store', () => {
     expect([...sizes]).toEqual([[`elided:${file?.sha256}.txt`, Buffer.byteLength(TEXT)]]);
     const raw = await store.db.withClient((c) => c.query<{ record: Buffer }>('SELECT record FROM ctxshed_conversations WHERE key = $1', [KEY]));
     expect(raw.rows[0]?.record.equals(Buffer.from(serializeConversationRecord(plan.record)))).toBe(true);
+  });
+
+  it('should give the size and the sha256 Postgres computes of each original kept, so one changed in place is found', async () => {
+    const key = keyOf('digests');
+    const text = 'an original only this test changes\n'.repeat(30);
+    const plan = appendEpochPlan(key, undefined, text, 1);
+    await store.latch(key, () => plan);
+    const sha = plan.files[0]?.sha256 ?? '';
+    const id = { kind: 'elided', sha256: sha, ext: 'txt' } as const;
+    expect([...(await store.originalDigests([id, { ...id, sha256: 'f'.repeat(64) }]))]).toEqual([
+      [`elided:${sha}.txt`, { size: Buffer.byteLength(text), sha256: sha }],
+    ]);
+    await store.db.withClient((c) => c.query("UPDATE ctxshed_originals SET bytes = overlay(bytes placing 'X'::bytea from 1 for 1) WHERE sha256 = $1", [sha]));
+    expect(await checkOriginals(store, [{ id, bytes: Buffer.byteLength(text) }])).toEqual(
+      new Map([[`elided:${sha}.txt`, { kind: 'changed', problem: 'original_hash', detail: expect.stringContaining('not to its name') }]]),
+    );
   });
 
   it('should say a record is unchanged until its version moves', async () => {
@@ -138,7 +156,8 @@ describe.skipIf(!postgresAvailable())('the Postgres store', () => {
     expect(await bob.originalSize('elided', plan.files[0]?.sha256 ?? '', 'txt')).toBeUndefined();
     expect((await bob.listRecords()).map((r) => r.key)).not.toContain(key);
     expect((await alice.listRecords()).map((r) => r.key)).toEqual([key]);
-    expect(alice.stubDirs.elidedDir).toBe('/ctxshed-store/owners/alice/elided');
+    // The originals are on no disk the agent reads: the stubs name the restore tool (issue 41).
+    expect(alice.stubDirs.elidedDir).toBe(GATEWAY_STUB_DIR);
     await expect(store.forOwner('../x')).rejects.toThrow(/owner id/);
   });
 

@@ -21,10 +21,15 @@ export function testConfig(upstream: string, overrides: Partial<Omit<TransportSe
     maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES,
     timeouts = { headersMs: 10_000, idleMs: 10_000 },
     bodyIdleTimeoutMs,
+    bodyDeadlineMs,
+    bodyMinBytesPerSecond,
+    bodyRateWindowMs,
     maxBodyBytesInFlight,
+    bodyShareBytes,
     ...engine
   } = overrides;
-  const body = { ...(bodyIdleTimeoutMs === undefined ? {} : { bodyIdleTimeoutMs }), ...(maxBodyBytesInFlight === undefined ? {} : { maxBodyBytesInFlight }) };
+  const given = { bodyIdleTimeoutMs, bodyDeadlineMs, bodyMinBytesPerSecond, bodyRateWindowMs, maxBodyBytesInFlight, bodyShareBytes };
+  const body = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as Partial<TransportSettings>;
   return {
     transport: { upstream: new URL(upstream), maxRequestBytes, timeouts, ...body },
     engine: engineSettingsOf({ threshold: 0.7, keepRecent: 6, minBytes: 1024, window: TEST_WINDOW_TOKENS, ...engine }),

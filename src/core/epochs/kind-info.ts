@@ -40,7 +40,7 @@ export const KIND_NAME = /^[a-z][a-z0-9_]*$/;
  * The names a state directory uses already (src/state/layout.ts): no registered kind's folder may
  * be one of them, so its originals never mix with another's files.
  */
-const TAKEN_FOLDERS: readonly string[] = ['conversations', 'elided', 'span', 'spans', 'thinking', 'sealed', 'owners', 'previews', 'proxies'];
+const TAKEN_FOLDERS: readonly string[] = ['conversations', 'elided', 'span', 'spans', 'thinking', 'sealed', 'owners', 'previews', 'proxies', 'readings'];
 
 /** The registered kind's generic items of an epoch: `epoch.items[tag]`, or none. */
 export function itemsUnder(tag: string): (epoch: Epoch) => readonly unknown[] {

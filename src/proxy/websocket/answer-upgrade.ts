@@ -10,11 +10,15 @@ import type { Duplex } from 'node:stream';
 import { dialectOf, modelRouteOf } from '../../core/dialects/index.js';
 import type { RefusalReason } from '../../core/refusal-reasons.js';
 import { decideClientAccess } from '../client-guard.js';
+import { headerLines } from '../header-lines.js';
 import { hasOwnerRule } from '../owner-rule.js';
 import type { ProxyDeps } from '../proxy-deps.js';
 import { recordRefusal } from '../refuse-client.js';
 import { checkUpgrade, switchingProtocols } from './handshake.js';
 import { type OpenSocket, serveResponsesSocket } from './serve-socket.js';
+
+/** The status line of each status the client guard refuses with. */
+const REFUSED_LINE = { 400: [400, 'Bad Request'], 403: [403, 'Forbidden'], 421: [421, 'Misdirected Request'] } as const;
 
 /** The status lines an upgrade is refused with, by reason. */
 const REFUSED_STATUS: Readonly<Partial<Record<RefusalReason, readonly [number, string]>>> = {
@@ -30,12 +34,14 @@ export function answerUpgrade(deps: ProxyDeps, req: IncomingMessage, socket: Dup
   // As for every request (handle-request.ts): under an owner rule the gateway may be named by any host.
   const access = decideClientAccess({
     host: req.headers.host,
+    hostLines: headerLines('host', req.headers, req.rawHeaders),
+    target: url,
     origin: req.headers.origin,
     fetchSite: headerOf(req.headers['sec-fetch-site']),
     anyHost: hasOwnerRule(deps.ownerRule),
   });
   if (access.kind === 'refused') {
-    refuse(deps, req, socket, access.reason, started, [403, 'Forbidden']);
+    refuse(deps, req, socket, access.reason, started, REFUSED_LINE[access.status ?? 403]);
     return;
   }
   // Only a dialect whose WebSocket ctxshed serves (the Responses API's) is let in; any other

@@ -44,7 +44,26 @@ export class WebSocketConnection {
     socket.on('data', (chunk: Buffer) => this.feed(chunk));
     socket.on('error', () => this.finish(1006, 'the socket failed'));
     socket.on('close', () => this.finish(1006, 'the socket closed'));
-    socket.on('end', () => this.finish(1006, 'the client ended the connection without a close frame'));
+    // The client's half of the TCP connection is gone (a client that exits sends no close frame):
+    // end ours at once (§7.1.1: the server closes the connection). Left half-open, the socket
+    // reads nothing and so keeps no process alive, yet it keeps the server from closing: a
+    // `rescue` whose child had exited waited on it forever (issue 41).
+    socket.on('end', () => this.end(1006, 'the client ended the connection without a close frame'));
+  }
+
+  /**
+   * Resolves once the socket is closed; one still open after `graceMs` is destroyed. The timer
+   * holds the process open, so a caller awaiting this always goes on.
+   */
+  gone(graceMs: number): Promise<void> {
+    if (this.socket.destroyed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.socket.destroy(), graceMs);
+      this.socket.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   /** Takes bytes read off the socket (and those node read past the upgrade request's head). */

@@ -12,7 +12,7 @@ import { errorText } from '../../errors.js';
 import type { EdgeRequest } from '../edge.js';
 import { handleProxyRequest } from '../handle-request.js';
 import type { ProxyDeps } from '../proxy-deps.js';
-import { WebSocketConnection } from './connection.js';
+import { CLOSE_GRACE_MS, WebSocketConnection } from './connection.js';
 import { CLOSE_CODE } from './frame-writer.js';
 import { relayEvents } from './relay-events.js';
 import { type CreatePlan, ResponsesSession } from './responses-session.js';
@@ -49,6 +49,8 @@ export function serveResponsesSocket(deps: ProxyDeps, req: IncomingMessage, sock
     shutDown: async () => {
       connection.close(CLOSE_CODE.goingAway, 'ctxshed is stopping');
       await queue;
+      // The server closes only once every connection has: wait for this one, destroying it if the client never answers.
+      await connection.gone(CLOSE_GRACE_MS);
     },
   };
 }

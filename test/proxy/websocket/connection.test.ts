@@ -7,7 +7,13 @@ import { closePayload, encodeFrame, OPCODE } from '../../../src/proxy/websocket/
 const MASK = Buffer.from([9, 8, 7, 6]);
 
 /** A connection over an in-memory socket: what the client writes in, and what the server wrote, parsed. */
-function harness(): { toServer: PassThrough; fromServer: () => ReturnType<FrameParser['push']>; closed: Promise<number>; messages: string[] } {
+function harness(): {
+  toServer: PassThrough;
+  fromServer: () => ReturnType<FrameParser['push']>;
+  closed: Promise<number>;
+  messages: string[];
+  ended: Promise<void>;
+} {
   const toServer = new PassThrough();
   const written = new PassThrough();
   const socket = Duplex.from({ readable: toServer, writable: written });
@@ -18,7 +24,8 @@ function harness(): { toServer: PassThrough; fromServer: () => ReturnType<FrameP
   const closed = new Promise<number>((resolve) => {
     new WebSocketConnection(socket, { onMessage: (data) => messages.push(data.toString('utf8')), onClosed: (code) => resolve(code) });
   });
-  return { toServer, fromServer: () => parser.push(Buffer.concat(chunks.splice(0))), closed, messages };
+  const ended = new Promise<void>((resolve) => written.on('finish', () => resolve()));
+  return { toServer, fromServer: () => parser.push(Buffer.concat(chunks.splice(0))), closed, messages, ended };
 }
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -46,5 +53,13 @@ describe('WebSocketConnection', () => {
     await tick();
     expect(h.fromServer()).toEqual([expect.objectContaining({ kind: 'close', code: 1002 })]);
     expect(h.messages).toEqual([]);
+  });
+
+  it("should end its side at once when the client's side ends without a close frame (a client that exits)", async () => {
+    const h = harness();
+    h.toServer.end();
+    expect(await h.closed).toBe(1006);
+    // Bounded by the test's timeout: left half-open, the socket kept the server from closing (issue 41).
+    await h.ended;
   });
 });
