@@ -38,10 +38,11 @@ describe('ctxshed rescue, after its banner', () => {
 
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('502\n502\n502\n');
-    // The banner's three lines, and not one more.
+    // The banner's four lines (the proxy, when epochs latch, the metrics, no grant for this client), and not one more.
+    // Each is wrapped at words to 80 columns, what follows indented.
     const lines = result.stderr.trimEnd().split('\n');
-    expect(lines, result.stderr).toHaveLength(3);
-    expect(lines.every((l) => l.startsWith('ctxshed: '))).toBe(true);
+    expect(lines.filter((l) => l.startsWith('ctxshed: ')), result.stderr).toHaveLength(4);
+    expect(lines.every((l) => l.startsWith('ctxshed: ') || l.startsWith('  ')), result.stderr).toBe(true);
     expect(result.stderr).not.toContain('upstream request failed');
     const wire = fs
       .readFileSync(path.join(state, 'wire.jsonl'), 'utf8')

@@ -55,7 +55,10 @@ const SHED_WINDOW = 70_000;
 /** The flags of a run on `client` in `mode`. */
 export function burstFlags(client: ClaudeClient, mode: BurstMode = 'rescue'): string[] {
   if (mode === 'shed') return ['--mode', 'shed', '--window', String(SHED_WINDOW), '--rescue-pct', '50', '--horizon', '100'];
-  return ['--window', String(burstWindow(client)), '--rescue-pct', '70', '--keep-recent', '2', '--min-bytes', '1024'];
+  // Tool results only: this model restores every stub a request shows, and the deeper cut's stubs of
+  // its own texts would be brought back too, past the window's room (e2e/deep-cut-session.test.ts
+  // reads a part back through the real proxy).
+  return ['--window', String(burstWindow(client)), '--rescue-pct', '70', '--keep-recent', '2', '--min-bytes', '1024', '--deep', 'none'];
 }
 /** The window of `burstFlags`. */
 export function windowOf(flags: readonly string[]): number {

@@ -70,7 +70,25 @@ async function runSession(root: string): Promise<ExitRun> {
   const previous = { tokens: 0 };
   const upstream = await startOpenAiUpstream((req) => respondTo(req, previous), { contextWindow: { tokens: WINDOW, bytesPerToken: BYTES_PER_TOKEN } });
   try {
-    const args = [CLI_PATH, 'rescue', '--window', String(WINDOW), '--state', state, '--upstream', upstream.baseUrl, '--', wrapper];
+    // The levers that make its last turn refused as too long (70%, six recent results, tool results only).
+    const args = [
+      CLI_PATH,
+      'rescue',
+      '--window',
+      String(WINDOW),
+      '--rescue-pct',
+      '70',
+      '--keep-recent',
+      '6',
+      '--deep',
+      'none',
+      '--state',
+      state,
+      '--upstream',
+      upstream.baseUrl,
+      '--',
+      wrapper,
+    ];
     const exec = ['exec', '--skip-git-repo-check', '--json', '-m', CODEX_MODEL, '-C', project, 'Read every file.'];
     const result = await runToEnd(process.execPath, [...args, ...exec], project, codexEnv(home), CLIENT_TIMEOUT_MS);
     const wire = readFileSync(join(state, 'wire.jsonl'), 'utf8')

@@ -34,8 +34,8 @@ import { classify, FILE_NAMES } from './rescue-scenario.js';
 import { linesOf } from './scratch-text.js';
 
 const CLIENT_TIMEOUT_MS = 120_000;
-/** A window small enough that six 12 KB files latch an epoch (the system prompt and tools are about 40 KB). */
-export const GRANT_RESCUE_FLAGS = ['--window', '30000', '--rescue-pct', '70', '--keep-recent', '2', '--min-bytes', '1024'];
+/** A window with room to restore into, latching early enough that six 12 KB files latch an epoch (the system prompt and tools are about 40 KB). */
+export const GRANT_RESCUE_FLAGS = ['--window', '60000', '--rescue-pct', '35', '--keep-recent', '2', '--min-bytes', '1024'];
 const ECHO_SERVER = fileURLToPath(new URL('./fixtures/echo-mcp-server.mjs', import.meta.url));
 export const ECHO_CONFIG = JSON.stringify({ mcpServers: { user: { type: 'stdio', command: process.execPath, args: [ECHO_SERVER] } } });
 export const PROMPTS = {

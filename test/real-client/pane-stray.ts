@@ -5,8 +5,8 @@
  * the client drew (inside its input box too), is a stray.
  */
 
-/** How each banner line begins: the proxy's line, the metrics, the grant or its absence, Codex's lines. */
-const BANNER = /^ctxshed: (?:\S+ on at |Prometheus metrics at |no read grant|Claude Code \(|codex )/;
+/** How each banner line begins: the proxy's line, when epochs latch, the metrics, the grant or its absence, Codex's lines. */
+const BANNER = /^ctxshed: (?:\S+ on at |epochs latch at |Prometheus metrics at |no read grant|Claude Code \(|codex )/;
 
 /**
  * The client showing an error answer of ctxshed's (a failure of the proxy is answered in the API's

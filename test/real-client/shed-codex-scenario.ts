@@ -91,13 +91,19 @@ function positionOf(input: readonly Item[]): { run: number; outputs: number } {
 class ReadBack {
   readonly paths: string[] = [];
   readonly #commands: Array<{ cmd: string; countsLinesOf?: string }> = [];
+  /** The files whose pages are queued. */
+  readonly #paged = new Set<string>();
 
   /** The next command once `done` have outputs (the last of them `lastOutput`), or undefined: all read. */
   next(body: Buffer, done: number, lastOutput: string): string | undefined {
     const counted = this.#commands[done - 1]?.countsLinesOf;
     const lines = Number(/(\d+) \/\S+\.md/.exec(lastOutput)?.[1] ?? 0);
-    if (counted !== undefined && done === this.#commands.length) {
-      for (let from = 1; from <= lines; from += PAGE_LINES) this.#commands.push({ cmd: `sed -n '${from},${from + PAGE_LINES - 1}p' ${counted}` });
+    // The pages of the file just counted come next, before any other file's count already queued.
+    if (counted !== undefined && !this.#paged.has(counted)) {
+      this.#paged.add(counted);
+      const pages: Array<{ cmd: string }> = [];
+      for (let from = 1; from <= lines; from += PAGE_LINES) pages.push({ cmd: `sed -n '${from},${from + PAGE_LINES - 1}p' ${counted}` });
+      this.#commands.splice(done, 0, ...pages);
     }
     for (const path of spanMdPaths(body)) {
       if (this.paths.includes(path)) continue;

@@ -33,7 +33,8 @@ describe('status, originals that are not what their name says', () => {
   it('should say so on a line of its own that names verify', () => {
     const report = statusOf([changed('2026-01-01T10:01:00.000Z', `original_size: elided/${SHA}.txt holds 20 bytes where its epoch recorded 10`)]);
 
-    const text = renderStatus(report, '/st', Date.parse('2026-01-01T10:03:00.000Z'));
+    // Wide enough that the line is laid out whole (status fits the terminal's width).
+    const text = renderStatus(report, '/st', Date.parse('2026-01-01T10:03:00.000Z'), [], 400);
 
     expect(text).toContain(
       `! 1 original was not what its name says (run ctxshed verify); the last, 2026-01-01 10:01:00 (2m ago): original_size: elided/${SHA}.txt holds 20`,
