@@ -41,8 +41,14 @@ describe('ctxshed rescue, after its banner', () => {
     // The banner's four lines (the proxy, when epochs latch, the metrics, no grant for this client), and not one more.
     // Each is wrapped at words to 80 columns, what follows indented.
     const lines = result.stderr.trimEnd().split('\n');
-    expect(lines.filter((l) => l.startsWith('ctxshed: ')), result.stderr).toHaveLength(4);
-    expect(lines.every((l) => l.startsWith('ctxshed: ') || l.startsWith('  ')), result.stderr).toBe(true);
+    expect(
+      lines.filter((l) => l.startsWith('ctxshed: ')),
+      result.stderr,
+    ).toHaveLength(4);
+    expect(
+      lines.every((l) => l.startsWith('ctxshed: ') || l.startsWith('  ')),
+      result.stderr,
+    ).toBe(true);
     expect(result.stderr).not.toContain('upstream request failed');
     const wire = fs
       .readFileSync(path.join(state, 'wire.jsonl'), 'utf8')
