@@ -52,8 +52,9 @@ export function countVerdicts(rows: readonly LedgerRow[]): Record<Label, number>
  */
 export function checkEpochLedger(epoch: Epoch): string[] {
   const at = `epoch #${epoch.n}`;
-  // Labels are rescue mode's: a shed epoch freezes a span of messages, with its own policy.
-  if (epoch.mode !== undefined && epoch.mode !== 'rescue') return [];
+  // Labels are rescue mode's: a shed epoch freezes a span of messages, with its own policy; a
+  // correction epoch (prefix_check) keeps the last epoch's policy but freezes no block to label.
+  if ((epoch.mode !== undefined && epoch.mode !== 'rescue') || epoch.trigger === 'prefix_check') return [];
   // Labels and the ledger are the tool results'; the deeper cut's parts carry none (the record check says so).
   const results = epoch.blocks.filter((b) => !isPart(b));
   if (epoch.policy.version < LABELS_POLICY_VERSION) {

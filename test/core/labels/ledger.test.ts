@@ -97,6 +97,10 @@ describe('checkEpochLedger', () => {
     );
   });
 
+  it("should leave a correction epoch alone: it keeps the last epoch's policy, and freezes no block to label", () => {
+    expect(checkEpochLedger({ ...epoch(3, []), trigger: 'prefix_check', blocks: [] })).toEqual([]);
+  });
+
   it('should pass a version 2 epoch without labels or ledger', () => {
     const { label: _l, rule: _r, tool: _t, input: _i, refetch: _f, ...plain } = block();
     expect(checkEpochLedger(epoch(2, [plain]))).toEqual([]);
