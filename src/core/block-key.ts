@@ -19,3 +19,12 @@ export function blockKeyOf(block: KeyedBlock): string {
 export function blockKeys(blocks: readonly KeyedBlock[]): Set<string> {
   return new Set(blocks.map(blockKeyOf));
 }
+
+/**
+ * Whether `block` is the tool result of one of `ordinals`. The sets the working set and the repeat
+ * groups keep are of tool results' ordinals; a part of the deeper cut counts its ordinals among its
+ * own places, so it is never in one.
+ */
+export function isResultIn(block: { readonly ordinal: number; readonly part?: string | undefined }, ordinals: ReadonlySet<number>): boolean {
+  return block.part === undefined && ordinals.has(block.ordinal);
+}

@@ -5,6 +5,7 @@
  * list (core/decide/hold-reasons.ts). The order is the cost: the reading is checked before anything is
  * planned, and `take` (which may hash every eligible block) is asked only when it is fresh.
  */
+import { isResultIn } from '../block-key.js';
 import type { EpochLatch, EpochTake } from '../epoch-take.js';
 import type { HoldReason } from './hold-reasons.js';
 import { fullnessOf, type FullnessReading } from '../fullness-reading.js';
@@ -122,7 +123,7 @@ function decideBlocks<B extends DecidedBlock>(
   if (weighed.kind === 'enough') {
     // An epoch is for new weight (issue 39): the blocks that were brought back do not pay for it.
     const back = take.broughtBack;
-    const fresh = back === undefined ? weighed.added : weighed.added.filter((b) => b.part !== undefined || !back.has(b.ordinal));
+    const fresh = back === undefined ? weighed.added : weighed.added.filter((b) => !isResultIn(b, back));
     const freshBytes = fresh.reduce((sum, b) => sum + b.bytes, 0);
     const allBytes = weighed.added.reduce((sum, b) => sum + b.bytes, 0);
     const freshTokens = Math.round((weighed.estimatedTokensFreed * freshBytes) / Math.max(1, allBytes));

@@ -4,6 +4,7 @@
  * pointer never points at text an epoch took out (core/repeats/). Read from the client's body and
  * what the conversation froze, once per ask, as the working set is.
  */
+import { isResultIn } from '../block-key.js';
 import { encodeJsonString } from '../json-string.js';
 import { findRepeats } from '../repeats/find-repeats.js';
 import { renderRepeatPointer, type RepeatPointer } from '../repeats/repeat-pointer.js';
@@ -64,7 +65,7 @@ export function wholeGroups<B extends { readonly ordinal: number; readonly part?
     const taken = g.ordinals.filter((o) => inPlan.has(o)).length;
     if (taken > 0 && taken < g.ordinals.length) for (const o of g.ordinals) split.add(o);
   }
-  return split.size === 0 ? plan : plan.filter((b) => b.part !== undefined || !split.has(b.ordinal));
+  return split.size === 0 ? plan : plan.filter((b) => !isResultIn(b, split));
 }
 
 /**

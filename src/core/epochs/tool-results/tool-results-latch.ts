@@ -4,7 +4,7 @@
  * its elided file. Labels (docs/labels.md), the classifier and `--gate` are steps of this kind
  * only; the engine takes them (rescue/kinds/tool-results/tool-results-steps.ts) and hands their outcome back here.
  */
-import { blockKeys, blockKeyOf } from '../../block-key.js';
+import { blockKeys, blockKeyOf, isResultIn } from '../../block-key.js';
 import type { EpochTake } from '../../epoch-take.js';
 import { isPart, type ElisionPolicy, type FrozenBlock } from '../../epoch-types.js';
 import { encodeJsonString } from '../../json-string.js';
@@ -63,11 +63,11 @@ export function toolResultsLatch(settings: ToolResultsSettings): ToolResultsLatc
     const all = blocks();
     // A repeat's pointer and the copies it points to go together, or not at all (repeat-groups.ts).
     // The working set is answers: tool results. A part is never one.
-    const plan = wholeGroups(keep.size === 0 ? all : all.filter((b) => isPart(b) || !keep.has(b.ordinal)), groups);
+    const plan = wholeGroups(keep.size === 0 ? all : all.filter((b) => !isResultIn(b, keep)), groups);
     const kept = all.length - plan.length;
     // What was brought back pays for no epoch (issue 39), unless the window forces it out.
     const back = broughtBackOrdinals(ask.index, set);
-    const broughtBack = !nearWindow && plan.some((b) => !isPart(b) && back.has(b.ordinal));
+    const broughtBack = !nearWindow && plan.some((b) => isResultIn(b, back));
     return {
       kind: 'blocks',
       frozen: ask.items.tool_results,
@@ -141,7 +141,7 @@ function overflowAroundWorkingSet(ask: OverflowAsk, plan: readonly PlannedBlock[
   const all = toolResultsOverflowTake({
     ...ask,
     frozen,
-    plan: wholeGroups(held.size === 0 ? plan : plan.filter((b) => isPart(b) || !held.has(b.ordinal)), groups),
+    plan: wholeGroups(held.size === 0 ? plan : plan.filter((b) => !isResultIn(b, held)), groups),
     elidedDir,
   });
   if (keep.size === held.size) return all;
@@ -149,7 +149,7 @@ function overflowAroundWorkingSet(ask: OverflowAsk, plan: readonly PlannedBlock[
     ...ask,
     frozen,
     plan: wholeGroups(
-      plan.filter((b) => isPart(b) || !keep.has(b.ordinal)),
+      plan.filter((b) => !isResultIn(b, keep)),
       groups,
     ),
     elidedDir,
