@@ -11,7 +11,7 @@
  */
 import { spawn } from 'node:child_process';
 import net from 'node:net';
-import { ScriptedClient } from '../../src/scripted/client.js';
+import { agentBody } from '../support/agent-body.js';
 import { startMessagesApi } from '../../src/scripted/messages-api.js';
 import { CLI_PATH } from '../support/cli-process.js';
 import { tempStateDir } from '../support/test-proxy.js';
@@ -53,16 +53,6 @@ function dripFeed(port: number, started: number): Promise<string> {
     });
     setTimeout(() => socket.destroy(), (seconds + 5) * 1000).unref();
   });
-}
-
-function agentBody(): Buffer {
-  const client = new ScriptedClient('http://127.0.0.1:9');
-  for (let i = 0; i < 100; i++) {
-    const id = `toolu_${String(i).padStart(4, '0')}`;
-    client.messages.push({ role: 'assistant', content: [{ type: 'tool_use', id, name: 'Read', input: { file_path: `/src/f${i}.ts` } }] });
-    client.messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `file ${i}\n${'x'.repeat(5000)}` }] });
-  }
-  return client.body();
 }
 
 const api = await startMessagesApi();

@@ -15,7 +15,7 @@ import type { EdgeRequest, EdgeResponse } from '../../src/proxy/edge.js';
 import { handleProxyRequest, type ProxyDeps } from '../../src/proxy/handle-request.js';
 import { StateHealth } from '../../src/proxy/state-health.js';
 import { EpochEngine } from '../../src/rescue/index.js';
-import { ScriptedClient } from '../../src/scripted/client.js';
+import { agentBody } from '../support/agent-body.js';
 import { startMessagesApi, type MessagesApi } from '../../src/scripted/messages-api.js';
 import { isMessagesRequest } from '../../src/scripted/received-request.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
@@ -75,17 +75,6 @@ function dripFeed(): { request: EdgeRequest; sent: Promise<void> } {
     body: body(),
   };
   return { request, sent: fast };
-}
-
-/** An agent's request of about 500 KB: a conversation of Read results. */
-function agentBody(): Buffer {
-  const client = new ScriptedClient('http://127.0.0.1:9');
-  for (let i = 0; i < 100; i++) {
-    const id = `toolu_${String(i).padStart(4, '0')}`;
-    client.messages.push({ role: 'assistant', content: [{ type: 'tool_use', id, name: 'Read', input: { file_path: `/src/f${i}.ts` } }] });
-    client.messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `file ${i}\n${'x'.repeat(5000)}` }] });
-  }
-  return client.body();
 }
 
 async function settle(response: EdgeResponse): Promise<number> {
