@@ -12,17 +12,13 @@ import {
   PROXIES_DIR_NAME,
   READINGS_DIR_NAME,
   SEALED_DIR_NAME,
-  SPANS_DIR_NAME,
-  THINKING_DIR_NAME,
   WIRE_FILE_NAME,
 } from './layout.js';
-import { isKindFolder } from './kind-original.js';
-import { verifyKindFiles } from './verify-kinds.js';
+import { epochKindInfos } from '../core/index.js';
+import { originalsFolderOf } from './originals-folder.js';
 import { verifyConversations } from './verify-conversations.js';
-import { verifyElided } from './verify-elided.js';
+import { checkRecordedOriginals, walkOriginals, type CheckedRecord } from './verify-originals.js';
 import { verifySealed } from './verify-sealed.js';
-import { verifyThinkingFiles, verifyThinkingRecords } from './verify-thinking.js';
-import { verifySpans, type SpanFiles } from './verify-spans.js';
 import { checkKind, checkPrivate, type VerifyCounts } from './verify-findings.js';
 import { verifyWire } from './verify-wire.js';
 import { OWNER_KEY_FILE_NAME, ownerKeyPath, readOwnerKey } from './owner-key.js';
@@ -47,13 +43,12 @@ export async function verifyState(dir: string): Promise<VerifyReport> {
   }
   checkPrivate(rootStat, state.root, report);
   const names = new Set(await fs.readdir(state.root));
+  // Every kind's folder (originals-folder.ts) and the layout's other parts.
+  const kindFolders = new Set(epochKindInfos().map((kind) => originalsFolderOf(state, kind.originals).label));
   for (const name of [...names].sort()) {
     if (
       ![
         CONVERSATIONS_DIR_NAME,
-        ELIDED_DIR_NAME,
-        SPANS_DIR_NAME,
-        THINKING_DIR_NAME,
         SEALED_DIR_NAME,
         WIRE_FILE_NAME,
         LOCK_DIR_NAME,
@@ -64,7 +59,7 @@ export async function verifyState(dir: string): Promise<VerifyReport> {
         READINGS_DIR_NAME,
         OWNER_KEY_FILE_NAME,
       ].includes(name) &&
-      !isKindFolder(name)
+      !kindFolders.has(name)
     ) {
       // A key being made when its process was killed: the next start makes it again.
       if (name.startsWith(`${OWNER_KEY_FILE_NAME}.`)) report.notes.push(`${name}: an owner key left half made by a killed process; it can be deleted`);
@@ -75,39 +70,25 @@ export async function verifyState(dir: string): Promise<VerifyReport> {
   if (names.has(LOCK_DIR_NAME)) {
     report.notes.push(`${LOCK_DIR_NAME}: held by a running ctxshed, or left by a killed one (taken over when stale)`);
   }
-  let elided = new Map<string, number>();
-  if (await isPrivateDir(state.elidedDir, ELIDED_DIR_NAME, report)) elided = await verifyElided(state, report);
-  report.checked.elided = elided.size;
-  // spans/ appears with the first shed epoch: its absence is no fault.
-  let spans: SpanFiles = { exact: new Map(), readable: new Set() };
-  if (names.has(SPANS_DIR_NAME) && (await isPrivateDir(state.spansDir, SPANS_DIR_NAME, report))) spans = await verifySpans(state, report);
-  report.checked.spans = spans.exact.size;
+  const folders = await walkOriginals(state, names, report);
   // A sealed block's files moved to sealed/: the records that name them are still whole.
-  let stored: ReadonlyMap<string, number> = elided;
-  if (names.has(SEALED_DIR_NAME) && (await isPrivateDir(state.sealedDir, SEALED_DIR_NAME, report))) {
-    const sealed = await verifySealed(state, elided, report);
-    stored = new Map([...elided, ...sealed.files]);
+  const elided = folders.find((folder) => folder.label === ELIDED_DIR_NAME);
+  if (elided !== undefined && names.has(SEALED_DIR_NAME) && (await isPrivateDir(state.sealedDir, SEALED_DIR_NAME, report))) {
+    const sealed = await verifySealed(state, elided.sizes, report);
+    for (const [name, size] of sealed.files) elided.also.set(name, size);
     if (sealed.records.length > 0) {
       const n = sealed.records.length;
       report.notes.push(`sealed/: ${n} sealed block${n === 1 ? '' : 's'} (kept, not restorable; ctxshed unseal SHA gives one back)`);
     }
   }
-  let used = new Set<string>();
-  if (await isPrivateDir(state.conversationsDir, CONVERSATIONS_DIR_NAME, report)) {
-    used = await verifyConversations(state, stored, report, report.checked, spans);
+  let records: CheckedRecord[] = [];
+  if (await isPrivateDir(state.conversationsDir, CONVERSATIONS_DIR_NAME, report)) records = await verifyConversations(state, report, report.checked);
+  checkRecordedOriginals(records, folders, report);
+  for (const folder of folders) {
+    // What `verify` prints it checked: the tool results' files, and the spans' exact files.
+    if (folder.kind.counts === 'blocks') report.checked.elided += folder.sizes.size;
+    if (folder.kind.counts === 'spans') report.checked.spans += [...folder.sizes.keys()].filter((name) => !name.endsWith('.md')).length;
   }
-  const unused = [...elided.keys()].filter((name) => !used.has(name)).length;
-  // Files are written before the record that names them, so a killed latch leaves some behind.
-  if (unused > 0) report.notes.push(`elided/: ${unused} file(s) named by no record (harmless)`);
-  const unusedSpans = [...spans.exact.keys()].filter((sha) => !used.has(`span:${sha}`)).length;
-  if (unusedSpans > 0) report.notes.push(`spans/: ${unusedSpans} span(s) named by no record (harmless)`);
-  const lonely = [...spans.readable].filter((sha) => !spans.exact.has(sha)).length;
-  if (lonely > 0) report.notes.push(`spans/: ${lonely} rendering(s) without their exact .json beside them`);
-  // thinking/ appears with the first epoch that removes a thinking block: its absence is no fault.
-  let thinking = new Map<string, number>();
-  if (names.has(THINKING_DIR_NAME) && (await isPrivateDir(state.thinkingDir, THINKING_DIR_NAME, report))) thinking = await verifyThinkingFiles(state, report);
-  await verifyThinkingRecords(state, thinking, report);
-  await verifyKindFiles(state, names, report);
   if (names.has(WIRE_FILE_NAME)) await verifyWire(state, report);
   return report;
 }

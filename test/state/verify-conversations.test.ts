@@ -11,11 +11,6 @@ const KEY = keyOf('a');
 const one = blockFor('first', 0).block;
 const two = { ...blockFor('second', 1).block, rawSha256: 'c'.repeat(64) };
 const RECORD = recordOf(KEY, [epochOf(1, [one]), epochOf(2, [two])]);
-const ALL_FILES = new Map([
-  [`${one.sha256}.txt`, one.bytes],
-  [`${two.sha256}.txt`, two.bytes],
-  [`${'c'.repeat(64)}.json`, 9],
-]);
 
 let tmp: string;
 let state: StateDir;
@@ -36,30 +31,19 @@ async function put(name: string, content: string | Uint8Array): Promise<void> {
 }
 
 describe('verifyConversations', () => {
-  it('should accept a record whose files all exist, count it, and return the names it uses', async () => {
+  it('should accept a record, count it with its epochs and blocks, and return it for the file checks', async () => {
     await put(`${KEY}.json`, serializeConversationRecord(RECORD));
-    const used = await verifyConversations(state, ALL_FILES, findings, checked);
+    const records = await verifyConversations(state, findings, checked);
     expect(findings).toEqual({ problems: [], notes: [] });
     expect(checked).toEqual({ elided: 0, conversations: 1, epochs: 2, blocks: 2, spans: 0 });
-    expect(used).toEqual(new Set(ALL_FILES.keys()));
-  });
-
-  it('should report a missing .txt, a missing .json and a .txt of the wrong size', async () => {
-    await put(`${KEY}.json`, serializeConversationRecord(RECORD));
-    const files = new Map([[`${one.sha256}.txt`, one.bytes + 1]]);
-    await verifyConversations(state, files, findings, checked);
-    expect(findings.problems).toEqual([
-      `conversations/${KEY}.json: epoch #1 ordinal 0: elided/${one.sha256}.txt has ${one.bytes + 1} bytes, the block says ${one.bytes}`,
-      `conversations/${KEY}.json: epoch #2 ordinal 1: elided/${two.sha256}.txt is missing`,
-      `conversations/${KEY}.json: epoch #2 ordinal 1: elided/${'c'.repeat(64)}.json is missing`,
-    ]);
+    expect(records).toEqual([{ record: RECORD, where: `conversations/${KEY}.json` }]);
   });
 
   it('should report a record that is not JSON, one with a bad shape and one under another key', async () => {
     await put(`${keyOf('x')}.json`, '{"format": "ctxshed.conv');
     await put(`${keyOf('y')}.json`, JSON.stringify({ ...RECORD, key: keyOf('y'), epochs: [epochOf(2, [])] }));
     await put(`${keyOf('z')}.json`, JSON.stringify(RECORD));
-    await verifyConversations(state, ALL_FILES, findings, checked);
+    await verifyConversations(state, findings, checked);
     const text = findings.problems.join('\n');
     expect(text).toContain(`conversations/${keyOf('x')}.json: not valid JSON`);
     expect(text).toContain(`conversations/${keyOf('y')}.json: epoch #1: numbered 2`);
@@ -72,7 +56,7 @@ describe('verifyConversations', () => {
     await put('todo.txt', 'stray');
     await put(`${KEY}.json`, serializeConversationRecord(RECORD));
     await fs.chmod(path.join(state.conversationsDir, `${KEY}.json`), 0o664);
-    await verifyConversations(state, ALL_FILES, findings, checked);
+    await verifyConversations(state, findings, checked);
     expect(findings.problems).toEqual(['conversations/todo.txt: stray file (not <64 hex key>.json)']);
     expect(findings.notes).toEqual([
       `warning: conversations/${KEY}.json: mode 0664 is wider than 0600 (chmod 600 it)`,
@@ -87,7 +71,7 @@ describe('verifyConversations', () => {
     await put(`${KEY}.json`, serializeConversationRecord(recordOf(KEY, [epochOf(1, [one]), v3])));
 
     // Act
-    await verifyConversations(state, ALL_FILES, findings, checked);
+    await verifyConversations(state, findings, checked);
 
     // Assert
     expect(findings.problems).toEqual([`conversations/${KEY}.json: epoch #2 ordinal 1: no ledger row`]);
@@ -110,7 +94,7 @@ describe('verifyConversations', () => {
     await put(`${KEY}.json`, serializeConversationRecord(recordOf(KEY, [epochOf(1, [one]), v3])));
 
     // Act
-    await verifyConversations(state, ALL_FILES, findings, checked);
+    await verifyConversations(state, findings, checked);
 
     // Assert
     expect(findings.problems).toEqual([]);

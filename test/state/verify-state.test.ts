@@ -173,7 +173,7 @@ describe('verifyState, shed mode', () => {
     const report = await verifyState(tmp);
 
     expect(report.problems).toEqual([]);
-    expect(report.notes).toContain('spans/: 1 span(s) named by no record (harmless)');
+    expect(report.notes).toContain('spans/: 1 file(s) named by no record (harmless)');
   });
 
   it('should fail a spans/ that is a file, not a directory', async () => {

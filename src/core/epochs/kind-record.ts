@@ -75,6 +75,17 @@ export interface EpochKindInfo<Item = any> {
   readonly itemsOf: (epoch: Epoch) => readonly Item[];
   /** Items hook: the order its items are kept in across epochs; absent: latch order. */
   readonly order?: (a: Item, b: Item) => number;
+  /**
+   * Verify hook: the extensions its folder holds (a name with any other is a stray file); absent:
+   * `txt`, `json` and `md`.
+   */
+  readonly exts?: readonly OriginalFileExt[];
+  /**
+   * Verify hook: how a finding names one item of an epoch (`ordinal 3`, `span 1..6`); absent: the
+   * kind's tag. `says`: what a size a file does not match is said by (`the block says`); absent: `item`.
+   */
+  readonly describe?: (item: Item) => string;
+  readonly says?: string;
   /** Files hook: the originals one item names in `originals`, each durable before a record names it. */
   readonly filesOf: (item: Item) => readonly NamedOriginal[];
   /** Record hook, registered kinds: what is wrong with one item as read from a record (`at` names it). */

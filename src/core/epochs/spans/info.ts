@@ -12,6 +12,9 @@ export const SPAN_INFO: EpochKindInfo<FrozenSpan> & { readonly tag: 'span' } = {
   originals: 'span',
   render: renderSpanMarkdown,
   itemsOf: (e) => (e.span === undefined ? [] : [e.span]),
+  exts: ['json', 'md'],
+  describe: (s) => `span ${s.first}..${s.last}`,
+  says: 'span',
   filesOf: (s) => [
     { sha256: s.sha256, ext: 'json', bytes: s.bytes },
     { sha256: s.sha256, ext: 'md' },

@@ -15,6 +15,9 @@ export const THINKING_ONLY_INFO: EpochKindInfo<FrozenThinking> & { readonly tag:
   originals: 'thinking',
   itemsOf: (e) => e.thinking ?? [],
   order: byOrdinal,
+  exts: ['json'],
+  describe: (t) => `thinking ${t.ordinal}`,
+  says: 'record',
   filesOf: (t) => [{ sha256: t.sha256, ext: 'json', bytes: t.jsonBytes }],
   changesAt: (t, index) => (t.messageIndex < index.messages.length ? { messageIndex: t.messageIndex, blockIndex: t.blockIndex + 1 } : undefined),
 };

@@ -27,6 +27,9 @@ export const TOOL_RESULTS_INFO: EpochKindInfo<FrozenBlock> & { readonly tag: 'to
   originals: 'elided',
   itemsOf: (e) => e.blocks,
   order: byBlockOrder,
+  exts: ['txt', 'json'],
+  describe: (b) => `${b.part === undefined ? 'ordinal' : b.part} ${b.ordinal}`,
+  says: 'block',
   filesOf: (b) => [{ sha256: b.sha256, ext: 'txt', bytes: b.bytes }, ...(b.rawSha256 === undefined ? [] : [{ sha256: b.rawSha256, ext: 'json' as const }])],
   // Just after the stubbed tool_result, when the block at its ordinal is still the same call's; a
   // part, just after its own block.

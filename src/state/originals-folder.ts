@@ -1,0 +1,33 @@
+/**
+ * Where each epoch kind keeps its originals in a state directory (docs/state.md): the built-in
+ * kinds' folders are the layout's (`elided/`, `spans/`, `thinking/`), a registered kind's its own
+ * (kind-original.ts). The one table verify and the store ask, so neither branches on a kind.
+ */
+import path from 'node:path';
+import type { OriginalFileExt } from '../core/index.js';
+import { kindFolderPath } from './kind-original.js';
+import { ELIDED_DIR_NAME, isHex64, SPANS_DIR_NAME, THINKING_DIR_NAME, type StateDir } from './layout.js';
+
+/** A kind's folder on disk: its path, and how findings name it (`spans` for the span kind's `span`). */
+export interface OriginalsFolder {
+  readonly dir: string;
+  readonly label: string;
+}
+
+/** The layout's folders of the built-in kinds, by the folder their records name (`EpochKindInfo.originals`). */
+const LAYOUT_FOLDERS: Readonly<Record<string, string>> = { elided: ELIDED_DIR_NAME, span: SPANS_DIR_NAME, thinking: THINKING_DIR_NAME };
+
+/** Where `folder`'s originals lie; throws STATE_BAD_NAME for a folder no kind keeps (kind-original.ts). */
+export function originalsFolderOf(state: StateDir, folder: string): OriginalsFolder {
+  const label = LAYOUT_FOLDERS[folder];
+  if (label !== undefined) return { dir: path.join(state.root, label), label };
+  return { dir: kindFolderPath(state, folder), label: folder };
+}
+
+/** A file name of `exts` in a kind's folder: its sha256 and extension, or undefined for any other name. */
+export function parseOriginalName(name: string, exts: readonly OriginalFileExt[]): { readonly sha256: string; readonly ext: OriginalFileExt } | undefined {
+  const dot = name.indexOf('.');
+  const sha256 = name.slice(0, dot);
+  const ext = name.slice(dot + 1) as OriginalFileExt;
+  return dot === 64 && isHex64(sha256) && exts.includes(ext) ? { sha256, ext } : undefined;
+}
