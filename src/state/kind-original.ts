@@ -4,12 +4,11 @@
  * made 0700 with its first file, each file 0600 and durable before a record names it, named by the
  * sha256 of its exact bytes. The built-in kinds keep their own paths (layout.ts).
  */
-import fs from 'node:fs/promises';
 import path from 'node:path';
-import { epochKindInfos, registeredKinds, type Epoch, type OriginalFileExt, type PlannedOriginal } from '../core/index.js';
+import { epochKindInfos, registeredKinds, type OriginalFileExt, type PlannedOriginal } from '../core/index.js';
 import { writeContentFile } from './elided-file.js';
 import { isHex64, type StateDir } from './layout.js';
-import { hasErrnoCode, StateError } from './state-error.js';
+import { StateError } from './state-error.js';
 
 const ORIGINAL_NAME = /^([0-9a-f]{64})\.(txt|json|md)$/;
 
@@ -51,29 +50,4 @@ export async function writeKindOriginal(state: StateDir, original: PlannedOrigin
     { createDir: true },
   );
   return target;
-}
-
-/** Each file the registered kinds' items of `epochs` name that is missing or of another size than it says. */
-export async function missingKindFiles(state: StateDir, epochs: readonly Epoch[]): Promise<string[]> {
-  const missing: string[] = [];
-  for (const kind of registeredKinds()) {
-    for (const file of epochs.flatMap((e) => kind.itemsOf(e)).flatMap((item) => kind.filesOf(item))) {
-      const size = await regularSize(kindOriginalPath(state, kind.originals, file.sha256, file.ext));
-      if (size === undefined || (file.bytes !== undefined && size !== file.bytes)) {
-        missing.push(`${kind.originals}/${file.sha256}.${file.ext} (${size === undefined ? 'missing' : `${size} bytes, the item says ${file.bytes}`})`);
-      }
-    }
-  }
-  return missing;
-}
-
-/** The size of a regular file, or undefined when there is none (a symlink does not count). */
-export async function regularSize(file: string): Promise<number | undefined> {
-  try {
-    const stat = await fs.lstat(file);
-    return stat.isFile() ? stat.size : undefined;
-  } catch (error) {
-    if (hasErrnoCode(error, 'ENOENT')) return undefined;
-    throw error;
-  }
 }

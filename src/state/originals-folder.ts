@@ -7,6 +7,8 @@ import path from 'node:path';
 import type { OriginalFileExt } from '../core/index.js';
 import { kindFolderPath } from './kind-original.js';
 import { ELIDED_DIR_NAME, isHex64, SPANS_DIR_NAME, THINKING_DIR_NAME, type StateDir } from './layout.js';
+import { StateError } from './state-error.js';
+import { locateStoredFile, regularFileSize } from './stored-file.js';
 
 /** A kind's folder on disk: its path, and how findings name it (`spans` for the span kind's `span`). */
 export interface OriginalsFolder {
@@ -30,4 +32,15 @@ export function parseOriginalName(name: string, exts: readonly OriginalFileExt[]
   const sha256 = name.slice(0, dot);
   const ext = name.slice(dot + 1) as OriginalFileExt;
   return dot === 64 && isHex64(sha256) && exts.includes(ext) ? { sha256, ext } : undefined;
+}
+
+/**
+ * The size of one of a kind's originals, `<sha256>.<ext>` in its folder, as a regular file (a
+ * symlink does not count), or undefined when it is not there. A file of `elided/` that
+ * `ctxshed seal` moved to `sealed/` is kept, so it counts as there (docs/rescue.md "Sealing").
+ */
+export async function sizeOfOriginal(state: StateDir, folder: string, sha256: string, ext: OriginalFileExt): Promise<number | undefined> {
+  if (!isHex64(sha256)) throw new StateError('STATE_BAD_NAME', `sha256 must be 64 lowercase hex digits, got ${JSON.stringify(sha256.slice(0, 80))}`);
+  if (folder === ELIDED_DIR_NAME && ext !== 'md') return (await locateStoredFile(state, sha256, ext))?.size;
+  return regularFileSize(path.join(originalsFolderOf(state, folder).dir, `${sha256}.${ext}`));
 }
