@@ -5,13 +5,12 @@
  * (the kind's `filesOf`) is there at the size it says. A file named by no record is a note: a
  * latch writes its files before the record, so a killed one leaves some behind.
  */
-import fs from 'node:fs/promises';
 import { epochKindInfos, type ConversationRecord, type EpochKindInfo, type OriginalFileExt } from '../core/index.js';
 import { ELIDED_DIR_NAME } from './layout.js';
 import { originalsFolderOf, parseOriginalName } from './originals-folder.js';
 import type { StateDir } from './layout.js';
-import { checkKind, checkPrivate, type Findings } from './verify-findings.js';
-import { checkFileHash, walkStore } from './verify-store.js';
+import type { Findings } from './verify-findings.js';
+import { checkFileHash, isPrivateDir, walkStore } from './verify-store.js';
 
 /** What verify found in one kind's folder. */
 export interface FolderFiles {
@@ -98,15 +97,4 @@ const ALL_EXTS: readonly OriginalFileExt[] = ['txt', 'json', 'md'];
 function namesOf(exts: readonly OriginalFileExt[]): string {
   const each = exts.map((ext) => `<sha256>.${ext}`);
   return each.length === 1 ? (each[0] as string) : `${each.slice(0, -1).join(', ')} or ${each.at(-1) as string}`;
-}
-
-async function isPrivateDir(dir: string, where: string, findings: Findings): Promise<boolean> {
-  const stat = await fs.lstat(dir).catch(() => undefined);
-  if (stat === undefined) {
-    findings.problems.push(`${where}/: missing`);
-    return false;
-  }
-  if (!checkKind(stat, 'dir', `${where}/`, findings)) return false;
-  checkPrivate(stat, `${where}/`, findings);
-  return true;
 }

@@ -19,6 +19,7 @@ import { originalsFolderOf } from './originals-folder.js';
 import { verifyConversations } from './verify-conversations.js';
 import { checkRecordedOriginals, walkOriginals, type CheckedRecord } from './verify-originals.js';
 import { verifySealed } from './verify-sealed.js';
+import { isPrivateDir } from './verify-store.js';
 import { checkKind, checkPrivate, type VerifyCounts } from './verify-findings.js';
 import { verifyWire } from './verify-wire.js';
 import { OWNER_KEY_FILE_NAME, ownerKeyPath, readOwnerKey } from './owner-key.js';
@@ -91,17 +92,6 @@ export async function verifyState(dir: string): Promise<VerifyReport> {
   }
   if (names.has(WIRE_FILE_NAME)) await verifyWire(state, report);
   return report;
-}
-
-async function isPrivateDir(dir: string, where: string, report: VerifyReport): Promise<boolean> {
-  const stat = await fs.lstat(dir).catch(() => undefined);
-  if (stat === undefined) {
-    report.problems.push(`${where}/: missing`);
-    return false;
-  }
-  if (!checkKind(stat, 'dir', `${where}/`, report)) return false;
-  checkPrivate(stat, `${where}/`, report);
-  return true;
 }
 
 /** The owner key is a regular file, private, holding a key (docs/state.md). */

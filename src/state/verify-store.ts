@@ -64,3 +64,15 @@ export function checkHashName(bytes: Uint8Array, sha256: string, where: string, 
 export async function checkFileHash(entry: StoreEntry<unknown>, sha256: string, findings: Findings): Promise<void> {
   checkHashName(await fs.readFile(entry.file), sha256, entry.where, findings);
 }
+
+/** Whether `dir` is a directory to walk: a problem when it is missing or not a directory, a warning when it is not private. */
+export async function isPrivateDir(dir: string, where: string, findings: Findings): Promise<boolean> {
+  const stat = await fs.lstat(dir).catch(() => undefined);
+  if (stat === undefined) {
+    findings.problems.push(`${where}/: missing`);
+    return false;
+  }
+  if (!checkKind(stat, 'dir', `${where}/`, findings)) return false;
+  checkPrivate(stat, `${where}/`, findings);
+  return true;
+}
