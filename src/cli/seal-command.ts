@@ -1,9 +1,9 @@
 /** `ctxshed seal SHA` and `ctxshed unseal SHA`: refuse, or allow again, giving a block's text back to the agent. */
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { RESTORABLE_KINDS, SPAN_KIND } from '../restore/restorable-kinds.js';
+import { restorableKinds } from '../restore/restorable-kinds.js';
 import { parseHandle } from '../restore/restore-handle.js';
 import { resolveHandle } from '../restore/resolve-handle.js';
-import type { StateDir } from '../state/layout.js';
+import { ELIDED_DIR_NAME, type StateDir } from '../state/layout.js';
 import { sealBlock, unsealBlock } from '../state/seal-block.js';
 import { CliError } from './cli-error.js';
 import { writeStdout } from './read-input.js';
@@ -74,13 +74,16 @@ export const unsealCommand: CommandModule<object, Omit<SealArgs, 'reason'>> = {
 async function resolveOne(state: StateDir, input: string, command: string): Promise<string> {
   const parsed = parseHandle(input);
   if (parsed.kind === 'invalid') throw new CliError(`${command}: ${parsed.why}`, 2);
-  const resolved = await resolveHandle(state, parsed.prefix, RESTORABLE_KINDS);
+  const resolved = await resolveHandle(state, parsed.prefix, restorableKinds());
   if (resolved.kind === 'none') throw new CliError(`${command}: no elided or sealed block in ${state.root} has a sha256 starting ${parsed.prefix}`);
   if (resolved.kind === 'ambiguous')
     throw new CliError(`${command}: ${parsed.prefix} starts ${resolved.handles.length} sha256s (${resolved.handles.join(', ')}); give more digits`);
-  // A span's stub keeps naming spans/, and the engine sends a span whose files are gone in full
-  // again (span_file_missing): moving them would undo the very thing a seal is for.
-  if (resolved.source === SPAN_KIND)
-    throw new CliError(`${command}: ${resolved.handle} is a shed span; ctxshed seals elided tool results only, not spans (docs/shed.md)`);
+  // Only elided/'s files move to sealed/. A span's stub keeps naming spans/, and the engine sends a
+  // span whose files are gone in full again (span_file_missing): moving them would undo the very
+  // thing a seal is for; so for any other kind's original.
+  if (resolved.source !== undefined && resolved.source.folder !== ELIDED_DIR_NAME)
+    throw new CliError(
+      `${command}: ${resolved.handle} is a ${resolved.source.name}; ctxshed seals elided tool results only, not ${resolved.source.name}s (docs/shed.md)`,
+    );
   return resolved.handle;
 }

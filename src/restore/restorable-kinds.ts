@@ -1,16 +1,17 @@
 /**
- * The kinds of text a state directory can give back by handle: an elided tool result
- * (`elided/<sha256>.txt`) and, in shed mode, a shed span (`spans/<sha256>.json`). The resolver
- * and the tools work over the list; a registered epoch kind (core/epochs/kind-info.ts) that says
- * `restorable` joins it by `restorableKinds`.
+ * The kinds of text a state directory can give back by handle: every epoch kind whose record says
+ * `restorable` (core/epochs/kind-info.ts), by one path: an elided tool result
+ * (`elided/<sha256>.txt`), in shed mode a shed span (`spans/<sha256>.json`, rendered), and a
+ * registered kind's originals in its folder. The resolver and the tools work over the list.
  */
 import fs from 'node:fs/promises';
-import { type EpochKindInfo, registeredKinds, renderSpanMarkdown } from '../core/index.js';
-import { kindFolderPath, kindOriginalPath, parseKindOriginalName } from '../state/kind-original.js';
-import { elidedPath, parseElidedName, parseSpanName, spanPath, type StateDir } from '../state/layout.js';
+import path from 'node:path';
+import { epochKindInfos, type EpochKindInfo } from '../core/index.js';
+import { isHex64, type StateDir } from '../state/layout.js';
+import { originalsFolderOf, parseOriginalName } from '../state/originals-folder.js';
 import { readContainedFile } from '../state/read-contained.js';
 import { sha256Hex } from '../state/sha256-hex.js';
-import { hasErrnoCode } from '../state/state-error.js';
+import { hasErrnoCode, StateError } from '../state/state-error.js';
 
 /** What reading a handle's text gave. */
 export type KindRead =
@@ -29,66 +30,36 @@ export type KindRead =
 export interface RestorableKind {
   /** Its name, as the tools print it. */
   readonly name: string;
+  /** The folder its originals are kept in (the kind's `originals`: `elided`, `span`, a registered kind's own). */
+  readonly folder: string;
   /** Every handle (64 lowercase hex) this kind holds now. */
   handles(state: StateDir): Promise<string[]>;
   /** The text of `handle`, re-hashed against it. */
   read(state: StateDir, handle: string): Promise<KindRead>;
 }
 
-/** Elided tool results: `elided/<sha256>.txt`, the text exactly as the model saw it. */
-export const ELIDED_KIND: RestorableKind = {
-  name: 'elided tool result',
-  async handles(state) {
-    return (await namesIn(state.elidedDir)).map(parseElidedName).flatMap((p) => (p !== undefined && p.ext === 'txt' ? [p.sha256] : []));
-  },
-  async read(state, handle) {
-    const read = await readContainedFile(state.root, elidedPath(state, handle, 'txt'));
-    if (read.kind !== 'ok') return read;
-    const actual = sha256Hex(read.bytes);
-    return actual === handle ? { kind: 'ok', bytes: read.bytes } : { kind: 'corrupt', actual };
-  },
-};
-
 /**
- * Shed spans: `spans/<sha256>.json`, the messages' exact bytes, checked against the handle; the
- * model is given their readable rendering (docs/shed.md, "Getting a span back"). The rendering is
- * made from the verified `.json` just now rather than read from `spans/<sha256>.md`: the `.md` is
- * not named by its own hash, so only re-rendering could check it, and then the re-rendering is the
- * answer. It is the same pure function that wrote the `.md`, so the two agree while the `.md` is intact.
+ * An epoch kind's originals by handle (its record's `restorable`): `<sha256>.<ext>` in its folder,
+ * the exact bytes, checked against the handle, and rendered when the kind renders them. A span's
+ * rendering is made from the verified `.json` just now rather than read from its `.md`: the `.md`
+ * is not named by its own hash, so only re-rendering could check it, and then the re-rendering is
+ * the answer (docs/shed.md, "Getting a span back").
  */
-export const SPAN_KIND: RestorableKind = {
-  name: 'shed span',
-  async handles(state) {
-    return (await namesIn(state.spansDir)).map(parseSpanName).flatMap((p) => (p !== undefined && p.ext === 'json' ? [p.sha256] : []));
-  },
-  async read(state, handle) {
-    const read = await readContainedFile(state.root, spanPath(state, handle, 'json'));
-    if (read.kind !== 'ok') return read;
-    const actual = sha256Hex(read.bytes);
-    return actual === handle ? { kind: 'ok', bytes: read.bytes, rendering: renderSpanMarkdown(read.bytes, handle) } : { kind: 'corrupt', actual };
-  },
-};
-
-/** The kinds `restore` and `spans` look through, in order. */
-export const RESTORABLE_KINDS: readonly RestorableKind[] = [ELIDED_KIND, SPAN_KIND];
-
-/**
- * A registered epoch kind's originals by handle (core/epochs/kind-info.ts `restorable`):
- * `<state>/<folder>/<sha256>.<ext>`, the exact bytes, checked against the handle, rendered when
- * the kind renders them.
- */
-export function registeredRestorable(kind: EpochKindInfo): RestorableKind | undefined {
+export function restorableOf(kind: EpochKindInfo): RestorableKind | undefined {
   const { restorable } = kind;
   if (restorable === undefined) return undefined;
   return {
     name: restorable.name,
+    folder: kind.originals,
     async handles(state) {
-      return (await namesIn(kindFolderPath(state, kind.originals)))
-        .map(parseKindOriginalName)
-        .flatMap((p) => (p !== undefined && p.ext === restorable.ext ? [p.sha256] : []));
+      return (await namesIn(originalsFolderOf(state, kind.originals).dir)).flatMap((name) => {
+        const parsed = parseOriginalName(name, [restorable.ext]);
+        return parsed === undefined ? [] : [parsed.sha256];
+      });
     },
     async read(state, handle) {
-      const read = await readContainedFile(state.root, kindOriginalPath(state, kind.originals, handle, restorable.ext));
+      if (!isHex64(handle)) throw new StateError('STATE_BAD_NAME', `sha256 must be 64 lowercase hex digits, got ${JSON.stringify(handle.slice(0, 80))}`);
+      const read = await readContainedFile(state.root, path.join(originalsFolderOf(state, kind.originals).dir, `${handle}.${restorable.ext}`));
       if (read.kind !== 'ok') return read;
       const actual = sha256Hex(read.bytes);
       if (actual !== handle) return { kind: 'corrupt', actual };
@@ -98,15 +69,15 @@ export function registeredRestorable(kind: EpochKindInfo): RestorableKind | unde
   };
 }
 
-/** The kinds `restore` looks through now: the built-ins, then each registered kind that gives its originals back. */
+/** The kinds `restore` and `spans` look through now, in the registry's order: the built-ins, then each registered kind that gives its originals back. */
 export function restorableKinds(): readonly RestorableKind[] {
-  return [...RESTORABLE_KINDS, ...registeredKinds().flatMap((k) => registeredRestorable(k) ?? [])];
+  return epochKindInfos().flatMap((kind) => restorableOf(kind) ?? []);
 }
 
 /** The names in a folder; none when it does not exist (spans/ appears with the first shed epoch). */
 async function namesIn(dir: string): Promise<string[]> {
   return fs.readdir(dir).catch((error: unknown) => {
-    if (hasErrnoCode(error, 'ENOENT')) return [];
+    if (hasErrnoCode(error, 'ENOENT') || hasErrnoCode(error, 'ENOTDIR')) return [];
     throw error;
   });
 }

@@ -5,32 +5,23 @@
  * entry that is no regular file), so its answers stay exactly what they were; any other store
  * (Postgres) is read by its originals and records, each text re-hashed against its handle.
  */
-import { registeredKinds, renderingOf } from '../core/index.js';
+import { epochKindInfos, renderingOf } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { FsStore, originalKey, type ConversationStore, type OriginalExt, type OriginalId, type OriginalKind } from '../store/index.js';
 import { listRestorable, restorableFilesOf, restorableOf, sortedList, type Presence, type RestorableList } from './list-restorable.js';
-import { ELIDED_KIND, SPAN_KIND } from './restorable-kinds.js';
 import { parseHandle } from './restore-handle.js';
 import { restoreText, type RestoreOutcome } from './restore-text.js';
 
-/** A kind of restorable text as a store keeps it: elided `txt`, span `json` (rendered for the model). */
+/** A kind of restorable text as a store keeps it: its name, its folder and the extension it gives back. */
 interface StoredKind {
   readonly name: string;
   readonly kind: OriginalKind;
   readonly ext: OriginalExt;
 }
 
-const STORED_KINDS: readonly StoredKind[] = [
-  { name: ELIDED_KIND.name, kind: 'elided', ext: 'txt' },
-  { name: SPAN_KIND.name, kind: 'span', ext: 'json' },
-];
-
-/** The built-ins, then each registered epoch kind that gives its originals back (core/epochs/kind-info.ts `restorable`). */
+/** Every epoch kind that gives its originals back (core/epochs/kind-info.ts `restorable`), in the registry's order. */
 function storedKinds(): readonly StoredKind[] {
-  const registered = registeredKinds().flatMap((k) =>
-    k.restorable === undefined ? [] : [{ name: k.restorable.name, kind: k.originals, ext: k.restorable.ext }],
-  );
-  return [...STORED_KINDS, ...registered];
+  return epochKindInfos().flatMap((k) => (k.restorable === undefined ? [] : [{ name: k.restorable.name, kind: k.originals, ext: k.restorable.ext }]));
 }
 
 /** Restores the text `input` names from `store` (a sha256 or its first 12+ hex digits). */

@@ -76,7 +76,7 @@ describe('ctxshed seal and unseal', () => {
     const refused = await runCli(['seal', sha.slice(0, 12), '--state', state]);
     expect(refused).toMatchObject({
       code: 1,
-      stderr: `ctxshed: seal: ${sha} is a shed span; ctxshed seals elided tool results only, not spans (docs/shed.md)\n`,
+      stderr: `ctxshed: seal: ${sha} is a shed span; ctxshed seals elided tool results only, not shed spans (docs/shed.md)\n`,
     });
     expect(await fs.readFile(path.join(state, 'spans', `${sha}.json`))).toEqual(span);
     expect(await exists(path.join(state, 'sealed', `${sha}.seal.json`))).toBe(false);

@@ -66,9 +66,9 @@ export interface EpochKindInfo<Item = any> {
    */
   readonly render?: (bytes: Uint8Array, sha256: string) => string;
   /**
-   * Restore hook, registered kinds: what `restore` and the restore route give back by handle (the
-   * sha256 of one of its files with extension `ext`), and the name the tools print for it; absent:
-   * none. The built-in kinds' are src/restore/restorable-kinds.ts's.
+   * Restore hook: what `restore`, the restore route and the MCP tool give back by handle (the
+   * sha256 of one of its files with extension `ext`, rendered by `render` when the kind has one),
+   * and the name the tools print for it; absent: none (src/restore/restorable-kinds.ts).
    */
   readonly restorable?: { readonly name: string; readonly ext: OriginalFileExt };
   /** Items hook: the kind's items of one epoch (a registered kind's: `epoch.items[tag]`). */

@@ -10,6 +10,7 @@ export const SPAN_INFO: EpochKindInfo<FrozenSpan> & { readonly tag: 'span' } = {
   counts: 'spans',
   byCommand: false,
   originals: 'span',
+  restorable: { name: 'shed span', ext: 'json' },
   render: renderSpanMarkdown,
   itemsOf: (e) => (e.span === undefined ? [] : [e.span]),
   exts: ['json', 'md'],

@@ -25,6 +25,7 @@ export const TOOL_RESULTS_INFO: EpochKindInfo<FrozenBlock> & { readonly tag: 'to
   counts: 'blocks',
   byCommand: true,
   originals: 'elided',
+  restorable: { name: 'elided tool result', ext: 'txt' },
   itemsOf: (e) => e.blocks,
   order: byBlockOrder,
   exts: ['txt', 'json'],
