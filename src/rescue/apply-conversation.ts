@@ -6,7 +6,7 @@
  * per span), checked on its own output by the core; then a text brought back twice goes once
  * (apply-repeats.ts).
  */
-import { hasFrozenItems, itemsOfKind, NO_ITEMS, registeredKinds, type ApiDialect, type FrozenItems, type IncrementalIndex } from '../core/index.js';
+import { epochKindInfos, hasFrozenItems, itemsOfKind, NO_ITEMS, type ApiDialect, type FrozenItems, type IncrementalIndex } from '../core/index.js';
 import { viewOf, type ConversationEntry } from './conversation-table.js';
 import type { Prepared } from './engine-types.js';
 import type { FileAvailability } from './file-availability.js';
@@ -83,6 +83,5 @@ function sameSnapshot(a: Snapshot, b: Snapshot): boolean {
 
 // No stub may name a file that is not there, and no thinking block goes whose file is not there.
 async function checkFiles(files: FileAvailability, snap: Snapshot): Promise<void> {
-  const registered = registeredKinds().map((kind) => files.checkItems(kind, itemsOfKind(snap, kind.tag)));
-  await Promise.all([files.check(snap.tool_results), files.checkSpans(snap.span), files.checkThinking(snap.thinking_only), ...registered]);
+  await Promise.all(epochKindInfos().map((kind) => files.checkItems(kind, itemsOfKind(snap, kind.tag))));
 }

@@ -6,7 +6,7 @@
  * next request (put back, it is good again). A file `ctxshed seal` moved to sealed/ still counts
  * (docs/rescue.md, "Sealing").
  */
-import type { EpochKindInfo, FrozenBlock, FrozenSpan, FrozenThinking, PlannedFile } from '../core/index.js';
+import type { EpochKindInfo, PlannedFile } from '../core/index.js';
 import type { OriginalProblem } from '../core/original-problems.js';
 import { writeElidedBatch } from '../state/write-elided-batch.js';
 import type { StateDir } from '../state/layout.js';
@@ -33,43 +33,13 @@ export class FileAvailability {
     private readonly onChanged: (change: OriginalChange) => void = () => undefined,
   ) {}
 
-  /** Checks, once each, the files of blocks not yet known good: the text at its `bytes`, the exact JSON at its `jsonBytes`. */
-  async check(blocks: readonly FrozenBlock[]): Promise<void> {
-    const wanted: Array<[string, WantedOriginal]> = [];
-    for (const b of blocks) {
-      if (!this.#seen.has(`${b.sha256}.txt`)) wanted.push([`${b.sha256}.txt`, { id: { kind: 'elided', sha256: b.sha256, ext: 'txt' }, bytes: b.bytes }]);
-      if (b.rawSha256 !== undefined && !this.#seen.has(`${b.rawSha256}.json`))
-        wanted.push([`${b.rawSha256}.json`, { id: { kind: 'elided', sha256: b.rawSha256, ext: 'json' }, bytes: b.jsonBytes }]);
-    }
-    // A sealed block's text is in sealed/: its stub keeps being sent, byte for byte, so the
-    // cache holds and the text stays out of the window; only its read-back is refused.
-    await this.#verify(wanted);
-  }
-
-  /** Checks, once each, the files (`.json` at the span's `bytes`, and its `.md`) of spans not yet known good. */
-  async checkSpans(spans: readonly FrozenSpan[]): Promise<void> {
-    const wanted = spans.flatMap((s) =>
-      (['json', 'md'] as const)
-        .filter((ext) => !this.#seen.has(`span:${s.sha256}.${ext}`))
-        .map((ext): [string, WantedOriginal] => [
-          `span:${s.sha256}.${ext}`,
-          { id: { kind: 'span', sha256: s.sha256, ext }, bytes: ext === 'json' ? s.bytes : undefined },
-        ]),
-    );
-    // Missing or changed: the splice leaves this span alone (reason span_file_missing).
-    await this.#verify(wanted);
-  }
-
-  /** Checks, once each, the files of removed thinking blocks not yet known good. */
-  async checkThinking(blocks: readonly FrozenThinking[]): Promise<void> {
-    const wanted = blocks
-      .filter((b) => !this.#seen.has(`thinking:${b.sha256}`))
-      .map((b): [string, WantedOriginal] => [`thinking:${b.sha256}`, { id: { kind: 'thinking', sha256: b.sha256, ext: 'json' }, bytes: b.jsonBytes }]);
-    // Missing or changed: the block stays in the request (reason thinking_file_missing).
-    await this.#verify(wanted);
-  }
-
-  /** A registered kind (core/epochs/kind-info.ts): checks, once each, the files its items name, at the sizes they say. */
+  /**
+   * Checks, once each, the files a kind's items name (its `filesOf`: a tool result's text at its
+   * `bytes` and exact JSON, a span's `.json` at its `bytes` and its `.md`, a removed thinking
+   * block's `.json`, a registered kind's own), at the sizes they say. A sealed block's text is in
+   * sealed/: its stub keeps being sent, byte for byte, so the cache holds and the text stays out of
+   * the window; only its read-back is refused.
+   */
   async checkItems(kind: EpochKindInfo, items: readonly unknown[]): Promise<void> {
     const wanted = items
       .flatMap((item) => kind.filesOf(item))
@@ -78,11 +48,12 @@ export class FileAvailability {
         return [originalKey(id), { id, bytes: f.bytes }];
       })
       .filter(([seen]) => !this.#seen.has(seen));
-    // Missing or changed: the kind's apply leaves the item alone (its `isAvailable` says no).
+    // Missing or changed: the kind's apply leaves the item alone (its `isAvailable` says no): a
+    // block or a span is sent whole (span_file_missing), a thinking block stays (thinking_file_missing).
     await this.#verify(wanted);
   }
 
-  /** Whether every file a registered kind's item names is known good. */
+  /** Whether every file a kind's item names is known good. */
   hasItem(kind: EpochKindInfo, item: unknown): boolean {
     return kind.filesOf(item).every((f) => this.#seen.has(originalKey({ kind: kind.originals, sha256: f.sha256, ext: f.ext })));
   }
@@ -113,29 +84,19 @@ export class FileAvailability {
    */
   async keepRepeats(files: readonly PlannedFile[]): Promise<boolean> {
     if (this.store.kind !== 'fs') return false;
-    const unknown = files.filter((f) => !this.#seen.has(`${f.sha256}.${f.ext}`));
+    const unknown = files.filter((f) => !this.#seen.has(elidedKey(f)));
     if (unknown.length === 0) return true;
     try {
       await writeElidedBatch(this.state, unknown, []);
     } catch {
       return false;
     }
-    for (const f of unknown) this.#seen.add(`${f.sha256}.${f.ext}`);
+    for (const f of unknown) this.#seen.add(elidedKey(f));
     return true;
   }
+}
 
-  /** Whether a removed thinking block's file is known to exist. */
-  hasThinking(block: FrozenThinking): boolean {
-    return this.#seen.has(`thinking:${block.sha256}`);
-  }
-
-  /** Whether both files a span's stub names are known to exist. */
-  hasSpan(span: FrozenSpan): boolean {
-    return this.#seen.has(`span:${span.sha256}.json`) && this.#seen.has(`span:${span.sha256}.md`);
-  }
-
-  /** Whether every file the block's stub would name is known to exist. */
-  has(block: FrozenBlock): boolean {
-    return this.#seen.has(`${block.sha256}.txt`) && (block.rawSha256 === undefined || this.#seen.has(`${block.rawSha256}.json`));
-  }
+// A repeat pointer's file is an elided file: known by the key a tool result's file is.
+function elidedKey(file: PlannedFile): string {
+  return originalKey({ kind: 'elided', sha256: file.sha256, ext: file.ext });
 }

@@ -4,7 +4,17 @@
  * body with the kind's epochs applied (and the thinking the snapshot names removed), checked on its
  * own output by the core (core/epochs/). apply-conversation.ts runs it for the conversation's kind.
  */
-import type { ApiDialect, EpochOutcome, FrozenItems, FrozenThinking, IncrementalIndex, MemoCache, SkippedBlock, SkippedSpan } from '../core/index.js';
+import {
+  EPOCH_KIND_INFO,
+  type ApiDialect,
+  type EpochOutcome,
+  type FrozenItems,
+  type FrozenThinking,
+  type IncrementalIndex,
+  type MemoCache,
+  type SkippedBlock,
+  type SkippedSpan,
+} from '../core/index.js';
 import type { StateDir } from '../state/layout.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { RewritePath } from './engine-types.js';
@@ -46,6 +56,6 @@ export function sharedApplyOptions(deps: ApplyDeps, api: ApiDialect, snap: Froze
     allocate: (n: number) => Buffer.allocUnsafe(n),
     api,
     thinking: snap.thinking_only,
-    isThinkingAvailable: (t: FrozenThinking) => deps.files.hasThinking(t),
+    isThinkingAvailable: (t: FrozenThinking) => deps.files.hasItem(EPOCH_KIND_INFO.thinking_only, t),
   };
 }

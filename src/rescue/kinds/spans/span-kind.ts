@@ -3,7 +3,7 @@
  * (core/epochs/spans/spans-latch.ts, the burst gate inside it), its apply one stub message per
  * shed span. Its readers' half is core/epochs/spans/info.ts.
  */
-import { applyEpochs, SPANS, spansLatch, type FrozenItems, type FrozenSpan } from '../../../core/index.js';
+import { applyEpochs, EPOCH_KIND_INFO, SPANS, spansLatch, type FrozenItems, type FrozenSpan } from '../../../core/index.js';
 import { sha256Hex } from '../../../state/sha256-hex.js';
 import { sharedApplyOptions, type ApplyDeps, type KindApplied, type KindApplyAsk } from '../../kind-apply.js';
 import type { LatchContext } from '../../latch-conversation.js';
@@ -21,7 +21,7 @@ export function applySpans(deps: ApplyDeps, ask: KindApplyAsk, snap: FrozenItems
     ...sharedApplyOptions(deps, ask.api, snap),
     ...index,
     spansDir: deps.stubs.spansDir,
-    isAvailable: (s: FrozenSpan) => deps.files.hasSpan(s),
+    isAvailable: (s: FrozenSpan) => deps.files.hasItem(EPOCH_KIND_INFO.span, s),
   };
   return { outcome: applyEpochs(SPANS, ask.body, snap.span, options), how: {} };
 }

@@ -3,7 +3,7 @@
  * the one decision on the blocks' sizes, then the kind's own steps after it
  * (tool-results-steps.ts), and its apply, from the conversation's last rewrite when it serves.
  */
-import { rewriteIncrementally, toolResultsLatch, type FrozenBlock, type FrozenItems, type ToolResultsLatch } from '../../../core/index.js';
+import { EPOCH_KIND_INFO, rewriteIncrementally, toolResultsLatch, type FrozenBlock, type FrozenItems, type ToolResultsLatch } from '../../../core/index.js';
 import { sha256Hex } from '../../../state/sha256-hex.js';
 import { sharedApplyOptions, type ApplyDeps, type KindApplied, type KindApplyAsk } from '../../kind-apply.js';
 import type { LatchContext } from '../../latch-conversation.js';
@@ -33,7 +33,11 @@ export const TOOL_RESULTS_KIND: LatchKind = {
 
 /** Tool results go from the conversation's last rewrite when it serves, with exactly the outcome of a rewrite from scratch. */
 function applyToolResults(deps: ApplyDeps, ask: KindApplyAsk, snap: FrozenItems): KindApplied {
-  const options = { ...sharedApplyOptions(deps, ask.api, snap), elidedDir: deps.stubs.elidedDir, isAvailable: (b: FrozenBlock) => deps.files.has(b) };
+  const options = {
+    ...sharedApplyOptions(deps, ask.api, snap),
+    elidedDir: deps.stubs.elidedDir,
+    isAvailable: (b: FrozenBlock) => deps.files.hasItem(EPOCH_KIND_INFO.tool_results, b),
+  };
   const rewrite = rewriteIncrementally(ask.body, snap.tool_results, options, ask.indexed);
   if (rewrite.memo !== undefined) deps.memos.set(ask.key, rewrite.memo, ask.nowMs);
   return { outcome: rewrite.outcome, how: { rewritePath: rewrite.path } };
