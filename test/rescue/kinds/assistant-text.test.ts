@@ -29,7 +29,8 @@ import { tempStateDir } from '../../support/test-proxy.js';
 import { ASSISTANT_TEXT_KIND, ASSISTANT_TEXT_USE } from './assistant-text/kind-record.js';
 import type { FrozenText } from './assistant-text/frozen-text.js';
 
-const SETTINGS: EngineSettings = engineSettingsOf({ mode: 'rescue', window: 1000, minGainFraction: 0 });
+/** The kind's own `--mode` word selects it; the word is known once the kind is registered (`beforeAll`). */
+let SETTINGS: EngineSettings;
 const FULL = { inputTokens: 900, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens: 1 };
 const ENCODER = new TextEncoder();
 const request = (body: Uint8Array): EngineRequest => ({ method: 'POST', target: '/v1/messages', headers: {}, body });
@@ -52,6 +53,7 @@ function requestsOf(turns: number): Uint8Array[] {
 let unregister: () => void;
 beforeAll(() => {
   unregister = registerKind(ASSISTANT_TEXT_KIND);
+  SETTINGS = engineSettingsOf({ mode: 'assistant-text', window: 1000, minGainFraction: 0 });
 });
 afterAll(() => unregister());
 

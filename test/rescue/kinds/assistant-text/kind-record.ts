@@ -72,7 +72,7 @@ function applyTexts(deps: ApplyDeps, ask: KindApplyAsk, snap: FrozenItems): Kind
 /** The whole record: the engine's half, with the readers' half as its `info`. */
 export const ASSISTANT_TEXT_KIND: LatchKind = {
   tag: TAG,
-  opensMode: 'rescue',
+  mode: { word: 'assistant-text' },
   info: ASSISTANT_TEXT_INFO,
   carries: (api) => api.name === 'messages',
   refaults: false,
