@@ -298,3 +298,39 @@ describe("a registered kind's originals in the working set", () => {
     expect((await readConversation(state, key!))!.bringBacks).toEqual({ [item!.sha256]: 1 });
   });
 });
+
+describe("a registered kind's own --mode word", () => {
+  it('should be selected by --mode through the CLI: the demo latches its epochs through the real proxy, and its state verifies', async () => {
+    const dir = await tempStateDir('ctxshed-assistant-text-mode-');
+    const { code, out } = await ctxshed(['demo', '--mode', 'assistant-text', '--turns', '16', '--json', '--state', dir]);
+    expect(code).toBe(0);
+    const report = JSON.parse(out) as { mode: string; conversationKey: string; epochs: unknown[]; verify: { ok: boolean } };
+    expect(report.mode).toBe('assistant-text');
+    expect(report.verify.ok).toBe(true);
+    const record = (await readConversation(await openStateDir(dir), report.conversationKey))!;
+    expect(record.epochs.length).toBeGreaterThan(0);
+    expect(record.epochs.every((e) => (e.items?.['assistant_text']?.length ?? 0) > 0)).toBe(true);
+    expect((await verifyState(dir)).problems).toEqual([]);
+    expect((await ctxshed(['verify', '--state', dir])).code).toBe(0);
+  });
+
+  it('should refuse a word no kind registered, naming every word, exit 2', async () => {
+    const { code, err } = await ctxshed(['demo', '--mode', 'assistant_texts', '--turns', '1', '--json']);
+    expect(code).toBe(2);
+    expect(err).toContain('--mode takes rescue, shed or assistant-text, not "assistant_texts"');
+  });
+
+  it("should list the word in --mode's help while the kind is registered", async () => {
+    // yargs prints help with console.log.
+    let help = '';
+    const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => {
+      help += parts.join(' ');
+    });
+    try {
+      expect((await ctxshed(['serve', '--help'])).code).toBe(0);
+    } finally {
+      log.mockRestore();
+    }
+    expect(help.replace(/\s+/g, ' ')).toContain('choices: rescue, shed, assistant-text');
+  });
+});
