@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { bannerLines, proxyConfigFrom } from '../../../src/cli/proxy-options.js';
 import { runCli } from '../../../src/cli/run-cli.js';
 import { registerKind } from '../../../src/rescue/latch-kinds.js';
 import { latchedOf, engineSettingsOf, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../../src/rescue/index.js';
@@ -318,6 +319,14 @@ describe("a registered kind's own --mode word", () => {
     const { code, err } = await ctxshed(['demo', '--mode', 'assistant_texts', '--turns', '1', '--json']);
     expect(code).toBe(2);
     expect(err).toContain('--mode takes rescue, shed or assistant-text, not "assistant_texts"');
+  });
+
+  it("should say in the banner that its mode is on, and what becomes stubs, from the kind's record", () => {
+    const config = proxyConfigFrom({ state: undefined, upstream: 'http://127.0.0.1:9', port: 0, mode: 'assistant-text' }, {});
+    expect(bannerLines(config, 'http://127.0.0.1:1', { elidedDir: '/s/elided', spansDir: '/s/spans' })).toEqual([
+      'ctxshed: assistant-text on at http://127.0.0.1:1 -> http://127.0.0.1:9',
+      "ctxshed: epochs latch at 55% of the model's window or, on a window over 200,000, at 120,000 tokens; old assistant_text items become stubs, originals kept in <state>/assistant_text",
+    ]);
   });
 
   it("should list the word in --mode's help while the kind is registered", async () => {
