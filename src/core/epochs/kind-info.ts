@@ -51,7 +51,7 @@ export function itemsUnder(tag: string): (epoch: Epoch) => readonly unknown[] {
 /**
  * Registers a kind by its record (docs/adding-a-kind.md); returns its removal, for a test. Throws
  * for a tag or folder that is not `KIND_NAME`, a tag registered already, or a folder another kind
- * or the state directory uses. A registered kind has no `--mode` word, and its items are read from
+ * or the state directory uses. A registered kind writes no record `mode` (its epochs are named by their `items`; its `--mode` word is its engine record's mode row, src/rescue/kind-mode.ts), and its items are read from
  * `items[tag]` unless its `itemsOf` says otherwise.
  */
 export function registerEpochKind(info: EpochKindInfo): () => void {
@@ -60,7 +60,8 @@ export function registerEpochKind(info: EpochKindInfo): () => void {
   if (!KIND_NAME.test(originals)) throw new Error(`an epoch kind's folder is lowercase letters, digits and _, got ${JSON.stringify(originals)}`);
   if (REGISTRY.has(tag)) throw new Error(`an epoch kind ${tag} is registered already`);
   if (TAKEN_FOLDERS.includes(originals) || kindOfOriginals(originals) !== undefined) throw new Error(`the folder ${originals} is taken`);
-  if (info.mode !== undefined) throw new Error(`a registered epoch kind has no --mode word (${tag} says ${info.mode})`);
+  if (info.mode !== undefined)
+    throw new Error(`a registered epoch kind writes no record mode (${tag} says ${info.mode}); its --mode word is its LatchKind's mode row`);
   REGISTRY.set(tag, info);
   return () => {
     if (REGISTRY.get(tag) === info) REGISTRY.delete(tag);

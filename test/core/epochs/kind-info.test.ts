@@ -89,7 +89,7 @@ describe('the registry of epoch kinds', () => {
     expect(() => registerEpochKind(info('span', 'quotes'))).toThrow(/registered already/);
     expect(() => registerEpochKind(info('quotes', 'conversations'))).toThrow(/taken/);
     expect(() => registerEpochKind(info('quotes', 'elided'))).toThrow(/taken/);
-    expect(() => registerEpochKind({ ...info('quotes', 'quotes'), mode: 'shed' })).toThrow(/no --mode word/);
+    expect(() => registerEpochKind({ ...info('quotes', 'quotes'), mode: 'shed' })).toThrow(/writes no record mode/);
   });
 
   it("should read a registered kind's items from an epoch's items under its tag, and name its files by its record", () => {
