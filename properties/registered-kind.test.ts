@@ -17,7 +17,8 @@ import { conversationArb } from './arbitraries/index.js';
 import { commonPrefixLength } from './support/bytes.js';
 import { indexOf } from './support/rewrite-support.js';
 
-const SETTINGS: EngineSettings = engineSettingsOf({ mode: 'rescue', window: 1000, minGainFraction: 0 });
+/** The kind's own `--mode` word selects it; the word is known once the kind is registered (`beforeAll`). */
+let SETTINGS: EngineSettings;
 const _request = messagesRequest;
 
 /**
@@ -35,6 +36,7 @@ const takeableArb = conversationArb(8, 3).filter((requests) =>
 let unregister: () => void;
 beforeAll(() => {
   unregister = registerKind(ASSISTANT_TEXT_KIND);
+  SETTINGS = engineSettingsOf({ mode: 'assistant-text', window: 1000, minGainFraction: 0 });
 });
 afterAll(() => unregister());
 

@@ -1,8 +1,8 @@
 /** The flags `serve` and `rescue` share, and the proxy settings they make (engine and transport). */
 import type { Argv } from 'yargs';
 import { defaultTransport, DEFAULT_UPSTREAM, type ProxySettings } from '../proxy/transport-settings.js';
-import { DEFAULT_LONG_WINDOW_RESCUE_TOKENS, type ElisionPolicy, kindOfMode, parseAutoCompactWindow, tokenThresholdFor } from '../core/index.js';
-import { DEFAULT_LABELS, engineSettingsOf, type LabelMode } from '../rescue/index.js';
+import { DEFAULT_LONG_WINDOW_RESCUE_TOKENS, type ElisionPolicy, parseAutoCompactWindow, tokenThresholdFor } from '../core/index.js';
+import { DEFAULT_LABELS, engineSettingsOf, infoOfModeWord, type LabelMode } from '../rescue/index.js';
 import { CliError } from './cli-error.js';
 import { numberFlag, wholeNumber } from './flag-value.js';
 import { withOwnerOptions, type OwnerArgs } from './owner-options.js';
@@ -90,11 +90,13 @@ export function bannerLines(settings: ProxySettings, url: string, dirs: { readon
   const given = config.window.given;
   const window = given === undefined ? "the model's window" : `a ${given.toLocaleString('en-US')}-token window`;
   const { thresholds } = config.latch;
-  const kind = kindOfMode(config.mode);
-  const on = `ctxshed: ${kind.mode} on at ${url} -> ${upstream.origin}${upstream.pathname === '/' ? '' : upstream.pathname}`;
+  const kind = infoOfModeWord(config.mode);
+  const on = `ctxshed: ${config.mode} on at ${url} -> ${upstream.origin}${upstream.pathname === '/' ? '' : upstream.pathname}`;
   const latch = `ctxshed: epochs latch at ${Math.round(thresholds.threshold * 1000) / 10}% of ${window}${tokensClause(thresholds.rescueTokens, given)}`;
-  if (kind.counts === 'spans')
+  if (kind?.counts === 'spans')
     return [on, `${latch} when the cache re-write pays back; a span of old messages becomes one stub, originals kept in ${spansDir}`];
+  // A registered kind's mode: its items, in its own folder of the state directory (docs/adding-a-kind.md).
+  if (kind !== undefined && kind.counts === 'items') return [on, `${latch}; old ${kind.tag} items become stubs, originals kept in <state>/${kind.originals}`];
   const gated = config.rescue.gate ? ' when the cache re-write pays back' : '';
   const lines = [on, `${latch}${gated}; ${whatBecomesStubs(config.rescue.policy)} become stubs, originals kept in ${elidedDir}`];
   // The model mode sends redacted heads of old tool results upstream: say so before it starts.

@@ -6,14 +6,12 @@
  * stays out, and the mode's row decides. `status` takes the threshold flags, `elide` the policy's.
  */
 import type { Argv } from 'yargs';
-import { DEFAULT_LATCH_AT, DEFAULT_LONG_WINDOW_RESCUE_TOKENS, type EpochMode, type LatchAt } from '../core/index.js';
-import { DEFAULT_MODE, defaultByMode, type SettingsGiven } from '../rescue/index.js';
+import { DEFAULT_LATCH_AT, DEFAULT_LONG_WINDOW_RESCUE_TOKENS, type LatchAt } from '../core/index.js';
+import { DEFAULT_MODE, defaultByMode, lookUpMode, modeRows, modeWords, type SettingsGiven } from '../rescue/index.js';
 import { CliError } from './cli-error.js';
 import { deepCutOf, withDeepOptions, type DeepArgs } from './deep-options.js';
 import { numberFlag, PERCENT_ABOVE_0, wholeNumber } from './flag-value.js';
 
-/** `--mode`'s words. */
-const MODES: readonly EpochMode[] = ['rescue', 'shed'];
 /** `--latch-at`'s words. */
 const LATCH_AT: readonly LatchAt[] = ['anywhere', 'prompt'];
 
@@ -84,7 +82,7 @@ export function withSettingsOptions<T>(yargs: Argv<T>, spec: SettingsFlagsSpec):
     ? yargs.option('mode', {
         type: 'string',
         default: DEFAULT_MODE,
-        describe: `What an epoch freezes: old tool results (rescue) or a span of whole old messages (shed); choices: ${MODES.join(', ')}`,
+        describe: modeHelp(),
       })
     : yargs;
   return withDeepOptions(withPolicyOptions(withThresholdOptions(withMode)))
@@ -106,6 +104,15 @@ export function withSettingsOptions<T>(yargs: Argv<T>, spec: SettingsFlagsSpec):
       type: 'string',
       describe: `On models that run the thinking prefix check: latch wherever the threshold says (anywhere), or only at a person's prompt until 85% full (prompt; keeps the current turn's thinking, costs runway: docs/rescue.md); default ${DEFAULT_LATCH_AT}; choices: ${LATCH_AT.join(', ')}`,
     }) as unknown as Argv<T & SettingsArgs>;
+}
+
+/**
+ * `--mode`'s help, from the registry's rows (rescue/mode-defaults.ts): what each mode's epochs
+ * freeze, and every word, a registered kind's too (cli/command-table.ts loads the registry first).
+ */
+function modeHelp(): string {
+  const said = modeRows().flatMap((m) => (m.freezes === undefined ? [] : [`${m.freezes} (${m.word})`]));
+  return `What an epoch freezes: ${said.join(' or ')}; choices: ${modeWords().join(', ')}`;
 }
 
 /** The threshold flags, checked: the fraction and the token threshold as given, each absent when left out. */
@@ -132,7 +139,8 @@ function deepFrom(args: DeepArgs): Pick<SettingsGiven, 'deep'> {
 /** The shared flags, checked once: the settings they give; a CliError (exit 2) for the first value refused. */
 export function settingsFrom(args: SettingsArgs): SettingsGiven {
   const mode = args.mode;
-  if (mode !== undefined && !MODES.includes(mode as EpochMode)) throw new CliError(`--mode takes ${MODES.join(' or ')}, not ${JSON.stringify(mode)}`, 2);
+  const known = mode === undefined ? undefined : lookUpMode(mode);
+  if (known?.kind === 'unknown') throw new CliError(known.message, 2);
   const latchAt = args.latchAt;
   if (latchAt !== undefined && !LATCH_AT.includes(latchAt as LatchAt))
     throw new CliError(`--latch-at takes ${[...LATCH_AT].reverse().join(' or ')}, not ${JSON.stringify(latchAt)}`, 2);
@@ -140,7 +148,7 @@ export function settingsFrom(args: SettingsArgs): SettingsGiven {
   const window = numberFlag('--window', args.window, wholeNumber(1000, 'tokens'));
   const horizon = numberFlag('--horizon', args.horizon, wholeNumber(0, 'turns'));
   return {
-    ...(mode === undefined ? {} : { mode: mode as EpochMode }),
+    ...(mode === undefined ? {} : { mode }),
     ...thresholdsFrom(args),
     ...(cold === undefined ? {} : { coldThreshold: cold / 100 }),
     ...policyFrom(args),

@@ -64,6 +64,8 @@ export {
   KIND_NAME,
   kindOfFirstEpoch,
   kindOfMode,
+  modeFieldOf,
+  modeOfEpoch,
   kindOfOriginals,
   NO_ITEMS,
   type OriginalFileExt,

@@ -1,5 +1,6 @@
 /** What a demo run found, turn by turn and in sum; `--json` prints it as is. */
 import type { VerifyReport } from '../state/verify-state.js';
+import type { ModeWord } from '../rescue/index.js';
 
 /** One request as the proxy's wire record tells it. */
 export interface TurnReport {
@@ -80,8 +81,8 @@ export interface DemoReport {
   /** The state directory: `state`, as in every command's `--json`. */
   readonly state: string;
   readonly conversationKey: string;
-  /** What the epochs froze: tool results (`rescue`) or spans of whole messages (`shed`). */
-  readonly mode: 'rescue' | 'shed';
+  /** What the epochs froze: the `--mode` word, tool results (`rescue`), spans of whole messages (`shed`) or a registered kind's. */
+  readonly mode: ModeWord;
   readonly turns: TurnReport[];
   readonly epochs: EpochReport[];
   readonly readBack: ReadBackReport | undefined;
@@ -100,7 +101,7 @@ export type DemoEvent =
       readonly modelUrl: string;
       readonly window: number;
       readonly threshold: number;
-      readonly mode: 'rescue' | 'shed';
+      readonly mode: ModeWord;
     }
   | { readonly kind: 'turn'; readonly turn: TurnReport; readonly threshold: number }
   | { readonly kind: 'epoch'; readonly epoch: EpochReport }

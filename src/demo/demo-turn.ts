@@ -1,11 +1,11 @@
 /** One turn of `ctxshed demo` (run-demo.ts): the client's request, the proxy's wire record of it, and what the demo reports. */
-import { kindOfMode } from '../core/index.js';
-
+import type { ModeWord } from '../rescue/index.js';
 import type { WireRecord } from '../state/wire-record.js';
 import { spanPath, type StateDir } from '../state/layout.js';
 import { readConversation } from '../state/read-conversation.js';
 import type { ScriptedClient } from '../scripted/client.js';
 import type { DemoModel } from './demo-model.js';
+import { spansOf } from './format-demo.js';
 import type { DemoEvent, DemoSpan, EpochReport, ReadBackReport, TurnReport } from './demo-report.js';
 import type { WireTail } from './wire-tail.js';
 
@@ -17,7 +17,7 @@ export interface DemoRun {
   readonly client: ScriptedClient;
   /** The conversation key the proxy logs the demo's requests under. */
   readonly key: string;
-  readonly mode: 'rescue' | 'shed';
+  readonly mode: ModeWord;
   readonly threshold: number;
   readonly emit: (event: DemoEvent) => void;
 }
@@ -48,7 +48,7 @@ export async function playTurn(run: DemoRun, progress: DemoProgress, turn: numbe
       toolResults: report.rescued - (before?.rescued ?? 0),
       bytes: report.bytesElided - (before?.bytesElided ?? 0),
       elidedDir: run.state.elidedDir,
-      ...(kindOfMode(run.mode).counts === 'spans' ? { span: await spanOf(run.state, run.key, report.latched) } : {}),
+      ...(spansOf(run.mode) ? { span: await spanOf(run.state, run.key, report.latched) } : {}),
     };
     progress.epochs.push(epoch);
     run.emit({ kind: 'epoch', epoch });

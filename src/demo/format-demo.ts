@@ -1,17 +1,17 @@
 /** The demo's human-readable output: a line per turn while it runs, a summary at the end. Pure. */
-import { kindOfMode } from '../core/index.js';
+import { infoOfModeWord, type ModeWord } from '../rescue/index.js';
 
 import type { DemoEvent, DemoReport, TurnReport } from './demo-report.js';
 
 const BAR_CELLS = 30;
 // In shed mode the stubs column counts span stubs, one per shed epoch.
-const header = (mode: 'rescue' | 'shed'): string =>
+const header = (mode: ModeWord): string =>
   ` turn  ${'window fullness (| = threshold)'.padEnd(BAR_CELLS + 2)}  ${'%'.padStart(6)}  ` +
   `${'client sent'.padStart(11)} -> ${'model got'.padEnd(11)}  ${(spansOf(mode) ? 'stubs' : 'rescued').padStart(7)}  cache read / write (tokens)`;
 const INDENT = '       ';
 
 /** Whether a mode's kind counts spans (its stubs stand for whole messages), not tool results. */
-const spansOf = (mode: 'rescue' | 'shed'): boolean => kindOfMode(mode).counts === 'spans';
+export const spansOf = (mode: ModeWord): boolean => infoOfModeWord(mode)?.counts === 'spans';
 
 /** The lines to print for one event of a running demo. */
 export function formatDemoEvent(event: DemoEvent): string[] {

@@ -8,9 +8,10 @@ import type { HoldReason } from '../core/decide/hold-reasons.js';
 import type { ModelRoute } from '../core/dialects/index.js';
 import type { PassthroughReason } from '../core/passthrough-reasons.js';
 import type { ThinkingDropReason } from '../core/thinking/thinking-dropped.js';
+import type { EpochMode } from '../core/epoch-types.js';
 
-/** What an epoch freezes (docs/design.md "Mode"): tool results (`rescue`) or a span of messages (`shed`). */
-export type EpochMode = 'rescue' | 'shed';
+/** What an epoch freezes, by its record's `mode` (docs/design.md "Mode"): the core's closed list, one label each. */
+export type { EpochMode };
 
 /**
  * Why an epoch latched: the fullness crossed the threshold, the upstream said the prompt is too
@@ -19,7 +20,7 @@ export type EpochMode = 'rescue' | 'shed';
 export type EpochTrigger = 'threshold' | 'overflow' | 'prefix_check';
 
 /** Every mode and trigger, so each count exists (at zero) before the first epoch latches. */
-export const EPOCH_MODES: readonly EpochMode[] = ['rescue', 'shed'];
+export { EPOCH_MODES } from '../core/epoch-types.js';
 export const EPOCH_TRIGGERS: readonly EpochTrigger[] = ['threshold', 'overflow', 'prefix_check'];
 
 /**

@@ -8,7 +8,7 @@
  */
 import type { ConversationRecord } from '../state/conversation-record.js';
 import type { EpochMode } from '../core/epoch-types.js';
-import { registeredKinds } from '../core/index.js';
+import { modeOfEpoch, registeredKinds } from '../core/index.js';
 import { epochsFromRecord, type EpochSummary } from './epoch-summary.js';
 import { epochsFromWire } from './wire-epochs.js';
 import type { ConversationTally, WireTally } from './wire-tally.js';
@@ -95,7 +95,8 @@ export function summarizeConversation(
     fullness: tally?.lastReading?.fullness ?? null,
     window: tally?.lastReading?.window ?? null,
     epochs,
-    mode: spans.length > 0 ? 'shed' : 'rescue',
+    // A conversation keeps its first epoch's kind, and every epoch of it carries that kind's mode.
+    mode: modeOfEpoch(epochs[0] ?? {}),
     spansShed: spans.length,
     messagesShed: spans.reduce((total, span) => total + span.messages, 0),
     blocksElided,

@@ -3,7 +3,7 @@
  * conversation's record: when and why it latched, what it shed, and how often that was read back.
  * A shed epoch's span is priced per later turn here (docs/shed.md).
  */
-import { countVerdicts, priceShed, type Label, type ShedPrice } from '../core/index.js';
+import { countVerdicts, modeOfEpoch, priceShed, type Label, type ShedPrice } from '../core/index.js';
 import { triggerOf } from '../core/epoch-trigger.js';
 import { epochKindOf, type Epoch, type EpochMode, type KindTag, type EpochTrigger } from '../core/epoch-types.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
@@ -85,7 +85,7 @@ export function epochsFromRecord(record: ConversationRecord, tokensPerByte: numb
     const { name, version, keepRecent, minBytes } = epoch.policy;
     return {
       n: epoch.n,
-      mode: epoch.mode ?? 'rescue',
+      mode: modeOfEpoch(epoch),
       kind: epochKindOf(epoch),
       latchedAt: epoch.latchedAt,
       trigger: triggerOf(epoch),

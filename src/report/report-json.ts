@@ -3,7 +3,7 @@
  * so fields are only ever added). `stats` and `status` print their report types as they are. Pure.
  */
 import type { Epoch } from '../core/epoch-types.js';
-import type { EpochKindInfo } from '../core/index.js';
+import type { EpochKindInfo, EpochMode } from '../core/index.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
 import type { ConversationSummary, EpochSummary, SpanSummary } from './conversation-summary.js';
 import { shortId } from './resolve-id.js';
@@ -30,7 +30,7 @@ export interface ConversationJson {
   readonly blocksRefaulted: number;
   readonly refaultRate: number | null;
   /** `shed` when its epochs shed spans of whole messages (docs/shed.md); its block figures are then 0. */
-  readonly mode: 'rescue' | 'shed';
+  readonly mode: EpochMode;
   /** Spans shed and the whole messages in them: counts, never a sum of their bytes. */
   readonly spansShed: number;
   readonly messagesShed: number;

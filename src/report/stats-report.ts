@@ -4,7 +4,7 @@
  * Requests are counted from the wire log. Sheds are counted once per epoch (see
  * conversation-summary.ts); per-request figures are means over the rewritten requests, never sums.
  */
-import { kindOfMode, type Label } from '../core/index.js';
+import { type EpochMode, kindOfMode, type Label } from '../core/index.js';
 import { refaultRateOf, type ConversationSummary, type EpochSummary } from './conversation-summary.js';
 import { shortId } from './resolve-id.js';
 import { addRequestCounts, newRequestCounts, type RequestCounts, type WireTally } from './wire-tally.js';
@@ -69,7 +69,7 @@ export interface ConversationStats {
   readonly firstPrompt: string | null;
   readonly lastSeen: string | null;
   /** `shed` when its epochs shed spans of whole messages (docs/shed.md). */
-  readonly mode: 'rescue' | 'shed';
+  readonly mode: EpochMode;
   readonly tokensPerByte: number;
   readonly totals: StatsTotals;
   readonly epochs: readonly EpochSummary[];

@@ -3,7 +3,7 @@
  * tell them (never a running proxy's memory, so it reads the same during a session and after).
  * Pure.
  */
-import { tokenThresholdFor, type ThresholdSettings } from '../core/index.js';
+import { type EpochMode, tokenThresholdFor, type ThresholdSettings } from '../core/index.js';
 import type { ConversationSummary } from './conversation-summary.js';
 import { shortId } from './resolve-id.js';
 import { addRequestCounts, newRequestCounts, type WireTally } from './wire-tally.js';
@@ -46,7 +46,7 @@ export interface StatusConversation {
     readonly latchedAt: string | null;
     readonly blocks: number;
     readonly bytes: number;
-    readonly mode: 'rescue' | 'shed';
+    readonly mode: EpochMode;
     readonly span: { readonly messages: number; readonly bytes: number } | null;
   } | null;
   readonly lastRequest: {

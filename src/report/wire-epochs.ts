@@ -1,4 +1,5 @@
 /** The epochs of a conversation known only from its wire log (conversation-summary.ts), estimated from what its requests stubbed. */
+import { kindOfMode, modeOfEpoch } from '../core/index.js';
 import type { EpochSummary } from './epoch-summary.js';
 import type { ConversationTally } from './wire-tally.js';
 
@@ -18,9 +19,10 @@ export function epochsFromWire(tally: ConversationTally | null, tokensPerByte: n
     const bytes = bytesNow - bytesBefore;
     epochs.push({
       n,
-      // Without a record an epoch's mode is unknown: a shed epoch reads as tool-result stubs.
-      mode: 'rescue',
-      kind: 'tool_results',
+      // Without a record an epoch's mode is unknown: it reads as the kind a record without a mode
+      // field has (tool-result stubs), a shed epoch too.
+      mode: modeOfEpoch({}),
+      kind: kindOfMode(undefined).tag,
       latchedAt: tally.latches.find((l) => l.n === n)?.t ?? null,
       trigger: null,
       fullness: null,

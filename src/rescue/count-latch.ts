@@ -4,6 +4,7 @@
  * same bytes once per request).
  */
 import type { Epoch } from '../core/epoch-types.js';
+import { modeOfEpoch } from '../core/index.js';
 import type { Metrics } from '../metrics/metrics.js';
 
 /** Reports `epoch` to `metrics`: a shed epoch's bytes are its span's. */
@@ -13,5 +14,5 @@ export function countLatch(metrics: Metrics, epoch: Epoch): void {
   let bytes = epoch.span?.bytes ?? 0;
   for (const block of epoch.blocks) bytes += block.bytes;
   // Records written before mode and trigger existed are rescue epochs latched on the threshold.
-  metrics.epochLatched(epoch.mode ?? 'rescue', epoch.trigger ?? 'threshold', epoch.blocks.length, bytes);
+  metrics.epochLatched(modeOfEpoch(epoch), epoch.trigger ?? 'threshold', epoch.blocks.length, bytes);
 }

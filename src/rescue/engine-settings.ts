@@ -4,16 +4,18 @@
  * command line (or a test) gives, each lever it leaves out taken from its mode's row
  * (mode-defaults.ts). The proxy, `demo` and `replay` all take it.
  */
-import { type ColdThresholds, type DeepCut, DEFAULT_LATCH_AT, type ElisionPolicy, type EpochMode, type LatchAt, type ShedPolicy } from '../core/index.js';
+import { type ColdThresholds, type DeepCut, DEFAULT_LATCH_AT, type ElisionPolicy, type LatchAt, type ShedPolicy } from '../core/index.js';
+import type { ModeWord } from './kind-mode.js';
 import { DEFAULT_MODE, modeDefaultsOf } from './mode-defaults.js';
 
 /** The engine's settings (the transport's live in proxy/transport-settings.ts). */
 export interface EngineSettings {
   /**
-   * `--mode`: what a new conversation's epochs freeze, tool results (`rescue`) or spans of whole
-   * messages (`shed`, docs/shed.md). A conversation with epochs keeps its first epoch's mode.
+   * `--mode`: what a new conversation's epochs freeze, a word of a kind's mode row (kind-mode.ts):
+   * tool results (`rescue`), spans of whole messages (`shed`, docs/shed.md), or a registered kind's.
+   * A conversation with epochs keeps its first epoch's kind.
    */
-  readonly mode: EpochMode;
+  readonly mode: ModeWord;
   /** When an epoch may latch, of any kind. */
   readonly latch: LatchSettings;
   /** What a rescue (tool-result) epoch takes, whether it asks the burst gate, and who labels its blocks. */
@@ -102,7 +104,8 @@ export const DEFAULT_LABELS: LabelMode = 'local';
  * checks the flags). Everything left out is the mode's default (mode-defaults.ts) or the engine's.
  */
 export interface SettingsGiven {
-  readonly mode?: EpochMode;
+  /** A word the registry knows (the CLI checked it: mode-defaults.ts `lookUpMode`); `engineSettingsOf` throws for another. */
+  readonly mode?: ModeWord;
   /** `--rescue-pct` as a fraction. */
   readonly threshold?: number;
   readonly rescueTokens?: number;
@@ -130,7 +133,7 @@ export interface SettingsGiven {
   readonly restoreTool?: boolean;
 }
 
-/** The engine's settings for what was given, in its mode (absent: rescue), each lever left out at its default. */
+/** The engine's settings for what was given, in its mode (absent: the default, rescue), each lever left out at its default. */
 export function engineSettingsOf(given: SettingsGiven = {}): EngineSettings {
   const mode = given.mode ?? DEFAULT_MODE;
   const row = modeDefaultsOf(mode);

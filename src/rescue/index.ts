@@ -8,7 +8,19 @@ export {
   type LabelMode,
   type SettingsGiven,
 } from './engine-settings.js';
-export { DEFAULT_DEEP_CUT, DEFAULT_MODE, defaultByMode, MODE_DEFAULTS, type ModeDefaults, modeDefaultsOf } from './mode-defaults.js';
+export {
+  DEFAULT_DEEP_CUT,
+  DEFAULT_MODE,
+  defaultByMode,
+  type KindMode,
+  lookUpMode,
+  type ModeDefaults,
+  modeDefaultsOf,
+  type ModeLookup,
+  modeRows,
+  type ModeWord,
+  modeWords,
+} from './mode-defaults.js';
 export type {
   ClassifierCall,
   ClassifierReport,
@@ -23,6 +35,7 @@ export type {
 } from './engine-types.js';
 export { latchedOf, latchHoldOf, passthroughReasonOf, stubsOf, unreachable } from './prepared-of.js';
 export { EpochEngine, type EngineOptions } from './epoch-engine.js';
+export { infoOfModeWord } from './latch-kinds.js';
 export type { ConversationEntry } from './conversation-table.js';
 export type { OriginalChange } from './file-availability.js';
 export { contextWindowFor, DEFAULT_CONTEXT_WINDOW, LONG_CONTEXT_WINDOW } from './context-window.js';

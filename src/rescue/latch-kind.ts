@@ -15,7 +15,6 @@ import {
   type EpochAsk,
   type EpochDecision,
   type EpochKindInfo,
-  type EpochMode,
   type KindTag,
   type EpochPart,
   type EpochPlanner,
@@ -26,6 +25,7 @@ import {
 } from '../core/index.js';
 import type { ClassifierReport, EngineRequest, LatchNote } from './engine-types.js';
 import type { ConversationEntry } from './conversation-table.js';
+import type { KindMode } from './kind-mode.js';
 import type { KindApply } from './kind-apply.js';
 import type { LatchContext } from './latch-conversation.js';
 
@@ -73,10 +73,12 @@ export interface LatchKind {
   /** The kind's tag (core/epoch-types.ts `KindTag`): what its epochs freeze, and its key in a conversation's items. */
   readonly tag: KindTag;
   /**
-   * A registered kind (core/epochs/kind-info.ts) that a `--mode` word opens new conversations in,
-   * in place of the word's built-in kind, while it is registered (a test's kind); absent: none.
+   * The kind's mode row (kind-mode.ts): the `--mode` word that opens new conversations in it, and
+   * that mode's defaults; absent: no `--mode` word opens it (a kind that takes a tag's
+   * conversations from a kind registered before it, or a correction). A kind registered later with
+   * a word a kind before it has opens that word's new conversations while it is registered.
    */
-  readonly opensMode?: EpochMode;
+  readonly mode?: KindMode;
   /**
    * A kind with a new tag: its readers' half (core/epochs/kind-info.ts), registered with it by
    * `registerKind` (latch-kinds.ts). A built-in kind's is a line of `EPOCH_KIND_INFO`.
@@ -97,7 +99,7 @@ export interface LatchKind {
 /** A kind whose latch is its planner's alone (`plannedKind`): its record, less what that makes. */
 export interface PlannedKindSpec<C> {
   readonly tag: KindTag;
-  readonly opensMode?: EpochMode;
+  readonly mode?: KindMode;
   readonly carries: (api: ApiDialect) => boolean;
   readonly plannerOf: (ctx: LatchContext) => EpochPlanner<C, EpochPart>;
   readonly apply: KindApply;
@@ -109,7 +111,7 @@ export function plannedKind<C>(spec: PlannedKindSpec<C>): LatchKind {
   const { tag, carries, plannerOf, apply } = spec;
   return {
     tag,
-    ...(spec.opensMode === undefined ? {} : { opensMode: spec.opensMode }),
+    ...(spec.mode === undefined ? {} : { mode: spec.mode }),
     carries,
     apply,
     refaults: spec.refaults === true,

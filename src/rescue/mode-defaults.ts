@@ -1,87 +1,86 @@
 /**
- * The defaults of the levers a mode may set apart from another, one row per `--mode` word: the
- * one table, so that a mode's threshold or recent budget is chosen in one line (docs/rescue.md
- * "Flags and environment", docs/economics.md "Choosing the defaults"). A lever a command line
- * gives overrides the row (engine-settings.ts `engineSettingsOf`); `replay` reads a row for each
- * mode it replays.
+ * The modes: one row per `--mode` word (kind-mode.ts), each carried by its kind's engine record
+ * (latch-kind.ts `LatchKind.mode`), so that a kind adds a mode with one line and a mode's threshold
+ * or recent budget is chosen in its kind's folder (docs/rescue.md "Flags and environment",
+ * docs/economics.md "Choosing the defaults"). A lever a command line gives overrides the row
+ * (engine-settings.ts `engineSettingsOf`); `replay` reads a row for each mode it replays.
+ *
+ * The built-in kinds' rows are listed here from their folders rather than read from the engine's
+ * registry (latch-kinds.ts): the kinds' own files import the settings (latch-conversation.ts), so
+ * the settings reading the registry would be an import cycle. `registerKind` adds a registered
+ * kind's row (`registerMode`), in the same call that registers the kind.
  */
-import {
-  DEFAULT_KEEP_RECENT,
-  DEFAULT_MIN_ELIDE_BYTES,
-  DEFAULT_MIN_GAIN_FRACTION,
-  DEFAULT_SHED_POLICY,
-  type DeepCut,
-  type EpochMode,
-  type ShedPolicy,
-} from '../core/index.js';
+import type { KindMode, ModeDefaults, ModeWord } from './kind-mode.js';
+import { SHED_MODE } from './kinds/spans/mode.js';
+import { DEFAULT_DEEP_CUT, RESCUE_MODE } from './kinds/tool-results/mode.js';
 
-/** What a mode sets by default. */
-export interface ModeDefaults {
-  /** `--rescue-pct` as a fraction: the fullness at which an epoch may latch. */
-  readonly threshold: number;
-  /** Each epoch must free at least this fraction of the window (`replay --min-gain-pct`). */
-  readonly minGainFraction: number;
-  /** `--keep-recent`: a rescue epoch never takes the N newest tool results. */
-  readonly keepRecent: number;
-  /** `--min-bytes`: a rescue epoch takes only tool results over N bytes. */
-  readonly minBytes: number;
-  /** `--deep`: the deeper cut a rescue epoch takes besides tool results (docs/rescue.md "The deeper cut"); undefined: tool results only. */
-  readonly deep: DeepCut | undefined;
-  /** The recent window a shed epoch leaves alone (`replay --recent-pct`, `--recent-max`). */
-  readonly shedPolicy: ShedPolicy;
-  /** `--gate`: rescue epochs latch only when the burst gate says they pay back (shed epochs always ask it). */
-  readonly gate: boolean;
+export { DEFAULT_DEEP_CUT };
+export type { KindMode, ModeDefaults, ModeWord };
+
+/** Every row in registration order, the built-ins first; of two rows with one word, the later registered wins. */
+const ROWS: KindMode[] = [RESCUE_MODE, SHED_MODE];
+
+/** The mode a command runs in when none is named: the default kind's (the one every API carries). */
+export const DEFAULT_MODE: ModeWord = RESCUE_MODE.word;
+
+/** A mode word's shape: lowercase letters, digits, `_` and `-`, a letter first. */
+const MODE_WORD = /^[a-z][a-z0-9_-]*$/;
+
+/**
+ * Adds a kind's mode row (latch-kinds.ts `registerKind` calls it); returns its removal. A row
+ * listed already (a built-in's) is left as it is. Throws for a word not of `MODE_WORD`'s shape.
+ */
+export function registerMode(mode: KindMode): () => void {
+  if (ROWS.includes(mode)) return () => undefined;
+  if (!MODE_WORD.test(mode.word)) throw new Error(`a mode word is lowercase letters, digits, _ and -, got ${JSON.stringify(mode.word)}`);
+  ROWS.push(mode);
+  return () => {
+    const at = ROWS.indexOf(mode);
+    if (at >= 0) ROWS.splice(at, 1);
+  };
 }
 
-/**
- * The deeper cut a rescue epoch takes by default (docs/rescue.md "The deeper cut"): old tool
- * inputs' strings and old assistant texts over 256 bytes, chosen on whole sessions
- * (docs/economics.md "Choosing the defaults").
- */
-export const DEFAULT_DEEP_CUT: DeepCut | undefined = { parts: ['tool_input', 'assistant_text'], inputMinBytes: 256, textMinBytes: 256 };
+/** The words `--mode` takes, each once, in registration order (the built-ins first). */
+export function modeWords(): ModeWord[] {
+  return [...new Set(ROWS.map((r) => r.word))];
+}
 
-/**
- * Each mode's row, chosen with `replay --whole-figures` on the two shared sessions at 200k and 1M
- * (docs/economics.md "Choosing the defaults", where the grid is). Rescue latches at 55% with the
- * deeper cut and one recent tool result kept: within 1% of the cheapest cell (40%) at 200k with
- * half its epochs and cache writes of 1.19x rather than 1.41x. Shed latches at 40%: 12% under 70%
- * at 200k with cache writes at most 1.04x, and the same at 1M (where `--rescue-tokens` fires first).
- */
-export const MODE_DEFAULTS: { readonly [M in EpochMode]: ModeDefaults } = {
-  rescue: {
-    threshold: 0.55,
-    minGainFraction: DEFAULT_MIN_GAIN_FRACTION,
-    keepRecent: 1,
-    minBytes: DEFAULT_MIN_ELIDE_BYTES,
-    deep: DEFAULT_DEEP_CUT,
-    shedPolicy: DEFAULT_SHED_POLICY,
-    gate: false,
-  },
-  shed: {
-    threshold: 0.4,
-    minGainFraction: DEFAULT_MIN_GAIN_FRACTION,
-    keepRecent: DEFAULT_KEEP_RECENT,
-    minBytes: DEFAULT_MIN_ELIDE_BYTES,
-    deep: undefined,
-    shedPolicy: DEFAULT_SHED_POLICY,
-    gate: false,
-  },
-};
+/** Every mode's row as `--mode` opens it: one per word, the latest registered of a word. */
+export function modeRows(): KindMode[] {
+  return modeWords().map((word) => rowOf(word)!);
+}
 
-/** The mode a command runs in when none is named. */
-export const DEFAULT_MODE: EpochMode = 'rescue';
+/** The row of `word`, when one is registered. */
+function rowOf(word: string): KindMode | undefined {
+  for (let i = ROWS.length - 1; i >= 0; i--) if (ROWS[i]!.word === word) return ROWS[i];
+  return undefined;
+}
 
-/** The row of `mode`. */
-export function modeDefaultsOf(mode: EpochMode): ModeDefaults {
-  return MODE_DEFAULTS[mode];
+/** A word looked up: its row, or the one line that refuses it, naming every word there is. */
+export type ModeLookup = { readonly kind: 'mode'; readonly mode: KindMode } | { readonly kind: 'unknown'; readonly message: string };
+
+/** Checks a `--mode` word against the registry: the one place, with the one message, that refuses an unknown word. */
+export function lookUpMode(word: string): ModeLookup {
+  const mode = rowOf(word);
+  if (mode !== undefined) return { kind: 'mode', mode };
+  const words = modeWords();
+  const list = words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+  return { kind: 'unknown', message: `--mode takes ${list}, not ${JSON.stringify(word)}` };
+}
+
+/** The row of `mode` (a row without defaults takes the default mode's); throws for a word no kind registered (the edge checked it: `lookUpMode`). */
+export function modeDefaultsOf(mode: ModeWord): ModeDefaults {
+  const found = lookUpMode(mode);
+  if (found.kind === 'unknown') throw new Error(found.message);
+  return found.mode.defaults ?? RESCUE_MODE.defaults!;
 }
 
 /**
  * A lever's default as help text: the value when every mode has the same, else each mode's
- * (`rescue 40, shed 50`), so `--help` follows the table.
+ * (`rescue 40, shed 50`), so `--help` follows the rows.
  */
 export function defaultByMode(text: (row: ModeDefaults) => string): string {
-  const byMode = Object.entries(MODE_DEFAULTS).map(([mode, row]) => [mode, text(row)] as const);
+  const byMode = modeWords().map((mode) => [mode, text(modeDefaultsOf(mode))] as const);
   const values = new Set(byMode.map(([, value]) => value));
   return values.size === 1 ? byMode[0]![1] : byMode.map(([mode, value]) => `${mode} ${value}`).join(', ');
 }

@@ -5,7 +5,7 @@
  * from the request's first change on that no epoch removed yet. Same latch as every other
  * (latch-conversation.ts: files durable first, then the record).
  */
-import { firstChangeOfItems, planCorrection, type CorrectionDeclined, epochKindInfo, type KindTag, type TranscriptIndex } from '../core/index.js';
+import { firstChangeOfItems, planCorrection, type CorrectionDeclined, epochKindInfo, type KindTag, modeFieldOf, type TranscriptIndex } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { ConversationEntry } from './conversation-table.js';
 import { latchWith, type LatchContext } from './latch-conversation.js';
@@ -30,7 +30,7 @@ export async function latchOnPrefixMismatch(
         model: index.model ?? '',
         now: ctx.now(),
         // The record's word for the conversation's kind: a correction epoch carries it (a registered kind has none).
-        mode: epochKindInfo(kind)?.mode ?? 'rescue',
+        mode: modeFieldOf(epochKindInfo(kind)),
         source: { body, index, sha256: sha256Hex, from },
       });
       if (planned.kind === 'planned') return planned.plan;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LATCH_AT, DEFAULT_SHED_POLICY, fixedRecentBudget } from '../../src/core/index.js';
 import { DEFAULT_CLASSIFIER_TIMEOUT_MS, DEFAULT_ENGINE_SETTINGS, engineSettingsOf } from '../../src/rescue/engine-settings.js';
-import { MODE_DEFAULTS } from '../../src/rescue/mode-defaults.js';
+import { modeDefaultsOf } from '../../src/rescue/mode-defaults.js';
 
 describe('engineSettingsOf', () => {
   it("should take every lever left out from its mode's row, and the engine's defaults for the rest", () => {
     for (const mode of ['rescue', 'shed'] as const) {
-      const row = MODE_DEFAULTS[mode];
+      const row = modeDefaultsOf(mode);
 
       expect(engineSettingsOf({ mode })).toEqual({
         mode,
@@ -47,7 +47,7 @@ describe('engineSettingsOf', () => {
     expect(settings).toEqual({
       mode: 'rescue',
       latch: { thresholds: { threshold: 0.4, rescueTokens: 90_000, coldThreshold: 0.3 }, minGainFraction: 0, horizon: 5, latchAt: 'prompt' },
-      rescue: { policy: { keepRecent: 1, minBytes: 2, deep: MODE_DEFAULTS.rescue.deep }, gate: true, labels: 'model', classifierTimeoutMs: 5 },
+      rescue: { policy: { keepRecent: 1, minBytes: 2, deep: modeDefaultsOf('rescue').deep }, gate: true, labels: 'model', classifierTimeoutMs: 5 },
       shed: { policy: { ...DEFAULT_SHED_POLICY, recentFraction: 0.1 } },
       window: { given: 60_000, autoCompact: 50_000 },
       stubs: { gateway: true, restoreTool: false },
@@ -55,7 +55,7 @@ describe('engineSettingsOf', () => {
   });
 
   it('should take the deeper cut from the row, or none when told none', () => {
-    expect(engineSettingsOf({ mode: 'rescue' }).rescue.policy.deep).toEqual(MODE_DEFAULTS.rescue.deep);
+    expect(engineSettingsOf({ mode: 'rescue' }).rescue.policy.deep).toEqual(modeDefaultsOf('rescue').deep);
     expect(engineSettingsOf({ mode: 'rescue', deep: 'none' }).rescue.policy.deep).toBeUndefined();
   });
 

@@ -9,8 +9,9 @@
  * registered by `registerEpochKind` keeps its items under its tag in the epoch's one generic field,
  * `items` (core/epoch-types.ts `ItemsEpoch`), and its originals in a folder of its own.
  *
- * `EpochMode` (`rescue | shed`) is the word `--mode` and a record's `mode` field use: it maps to a
- * built-in kind once, by `kindOfMode`, and the code past that asks the kind's record.
+ * `EpochMode` (`rescue | shed`) is the word a record's `mode` field uses: it maps to a built-in
+ * kind once, by `kindOfMode`, and the code past that asks the kind's record. The `--mode` words are
+ * the engine's kinds' mode rows (src/rescue/mode-defaults.ts), a built-in's the same word.
  */
 import type { Epoch, EpochKind, EpochMode } from '../epoch-types.js';
 import type { EpochKindInfo, ItemsByKind } from './kind-record.js';
@@ -50,7 +51,7 @@ export function itemsUnder(tag: string): (epoch: Epoch) => readonly unknown[] {
 /**
  * Registers a kind by its record (docs/adding-a-kind.md); returns its removal, for a test. Throws
  * for a tag or folder that is not `KIND_NAME`, a tag registered already, or a folder another kind
- * or the state directory uses. A registered kind has no `--mode` word, and its items are read from
+ * or the state directory uses. A registered kind writes no record `mode` (its epochs are named by their `items`; its `--mode` word is its engine record's mode row, src/rescue/kind-mode.ts), and its items are read from
  * `items[tag]` unless its `itemsOf` says otherwise.
  */
 export function registerEpochKind(info: EpochKindInfo): () => void {
@@ -59,7 +60,8 @@ export function registerEpochKind(info: EpochKindInfo): () => void {
   if (!KIND_NAME.test(originals)) throw new Error(`an epoch kind's folder is lowercase letters, digits and _, got ${JSON.stringify(originals)}`);
   if (REGISTRY.has(tag)) throw new Error(`an epoch kind ${tag} is registered already`);
   if (TAKEN_FOLDERS.includes(originals) || kindOfOriginals(originals) !== undefined) throw new Error(`the folder ${originals} is taken`);
-  if (info.mode !== undefined) throw new Error(`a registered epoch kind has no --mode word (${tag} says ${info.mode})`);
+  if (info.mode !== undefined)
+    throw new Error(`a registered epoch kind writes no record mode (${tag} says ${info.mode}); its --mode word is its LatchKind's mode row`);
   REGISTRY.set(tag, info);
   return () => {
     if (REGISTRY.get(tag) === info) REGISTRY.delete(tag);
@@ -81,15 +83,32 @@ export function registeredKinds(): readonly EpochKindInfo[] {
   return epochKindInfos().filter((k) => !Object.hasOwn(EPOCH_KIND_INFO, k.tag));
 }
 
+/** The kind a record's epoch without a `mode` field is (every record written before modes): the tool-result kind. */
+const UNMARKED: EpochKindInfo = EPOCH_KIND_INFO.tool_results;
+
 /**
- * The kind a `--mode` word or a record's `mode` field names: the one place the two words meet.
- * Absent (a record written before modes, or no `--mode`) is `rescue`, the tool-result kind.
+ * The built-in kind a record's `mode` field names (the `--mode` words are the engine's:
+ * src/rescue/mode-defaults.ts). Absent (a record written before modes) is the tool-result kind.
  */
 export function kindOfMode(mode: EpochMode | undefined): EpochKindInfo {
-  const wanted = mode ?? 'rescue';
-  const found = EPOCH_KIND_INFOS.find((k) => k.mode === wanted);
+  if (mode === undefined) return UNMARKED;
+  const found = EPOCH_KIND_INFOS.find((k) => k.mode === mode);
   if (found === undefined) throw new Error(`no epoch kind runs in mode ${String(mode)}`);
   return found;
+}
+
+/** An epoch's record mode: its `mode` field, or the one an absent field means (the tool-result kind's). */
+export function modeOfEpoch(epoch: { readonly mode?: EpochMode | undefined }): EpochMode {
+  return epoch.mode ?? UNMARKED.mode!;
+}
+
+/**
+ * The `mode` field an epoch of `kind` writes in a record (a correction epoch carries its
+ * conversation's): none for the kind an absent field means, as records before modes, nor for a
+ * kind with no record word (a registered kind, named by its `items`).
+ */
+export function modeFieldOf(kind: EpochKindInfo | undefined): EpochMode | undefined {
+  return kind === undefined || kind.mode === UNMARKED.mode ? undefined : kind.mode;
 }
 
 /**

@@ -83,7 +83,8 @@ export interface CorrectionInput {
   readonly model: string;
   /** ISO-8601 time of the refusal. */
   readonly now: string;
-  readonly mode: EpochMode;
+  /** The `mode` field the correction writes, its conversation's kind's (core/epochs/kind-info.ts `modeFieldOf`); undefined: none. */
+  readonly mode: EpochMode | undefined;
   readonly source: ThinkingSource & { readonly from: BlockPosition };
 }
 
@@ -109,7 +110,7 @@ export function planCorrection(input: CorrectionInput): CorrectionPlan {
   const epoch: Epoch = {
     n: current.epochs.length + 1,
     latchedAt: now,
-    ...(mode === 'shed' ? { mode } : {}),
+    ...(mode === undefined ? {} : { mode }),
     trigger: 'prefix_check',
     reason: last.reason,
     policy: last.policy,

@@ -7,6 +7,8 @@ import {
   itemsUnder,
   kindOfMode,
   kindOfOriginals,
+  modeFieldOf,
+  modeOfEpoch,
   originalsNamedBy,
   registerEpochKind,
   registeredKinds,
@@ -24,11 +26,20 @@ describe('the epoch kinds as the record, report and verify code see them', () =>
     expect(EPOCH_KIND_INFOS.map((k) => k.tag).sort()).toEqual(Object.keys(NO_ITEMS).sort());
   });
 
-  it('should map each --mode word to exactly one kind, and an absent mode (an old record) to the tool-result kind', () => {
+  it("should map each record's mode word to exactly one kind, and an absent mode (an old record) to the tool-result kind", () => {
     expect(kindOfMode(undefined).tag).toBe<EpochKind>('tool_results');
     expect(kindOfMode('rescue').tag).toBe<EpochKind>('tool_results');
     expect(kindOfMode('shed').tag).toBe<EpochKind>('span');
     for (const mode of EPOCH_MODES) expect(EPOCH_KIND_INFOS.filter((k) => k.mode === mode)).toHaveLength(1);
+  });
+
+  it("should read an epoch's absent mode as the tool-result kind's, and write the mode field of every kind but that one's", () => {
+    expect(modeOfEpoch({})).toBe('rescue');
+    expect(modeOfEpoch({ mode: 'shed' })).toBe('shed');
+    expect(modeFieldOf(EPOCH_KIND_INFO.tool_results)).toBeUndefined();
+    expect(modeFieldOf(EPOCH_KIND_INFO.span)).toBe('shed');
+    expect(modeFieldOf(undefined)).toBeUndefined();
+    expect(modeFieldOf({ ...EPOCH_KIND_INFO.span, tag: 'narrow', mode: undefined })).toBeUndefined();
   });
 
   it('should refuse a mode no kind runs in with a clear error', () => {
@@ -78,7 +89,7 @@ describe('the registry of epoch kinds', () => {
     expect(() => registerEpochKind(info('span', 'quotes'))).toThrow(/registered already/);
     expect(() => registerEpochKind(info('quotes', 'conversations'))).toThrow(/taken/);
     expect(() => registerEpochKind(info('quotes', 'elided'))).toThrow(/taken/);
-    expect(() => registerEpochKind({ ...info('quotes', 'quotes'), mode: 'shed' })).toThrow(/no --mode word/);
+    expect(() => registerEpochKind({ ...info('quotes', 'quotes'), mode: 'shed' })).toThrow(/writes no record mode/);
   });
 
   it("should read a registered kind's items from an epoch's items under its tag, and name its files by its record", () => {

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { bannerLines, proxyConfigFrom } from '../../../src/cli/proxy-options.js';
 import { runCli } from '../../../src/cli/run-cli.js';
 import { registerKind } from '../../../src/rescue/latch-kinds.js';
 import { latchedOf, engineSettingsOf, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../../src/rescue/index.js';
@@ -29,7 +30,8 @@ import { tempStateDir } from '../../support/test-proxy.js';
 import { ASSISTANT_TEXT_KIND, ASSISTANT_TEXT_USE } from './assistant-text/kind-record.js';
 import type { FrozenText } from './assistant-text/frozen-text.js';
 
-const SETTINGS: EngineSettings = engineSettingsOf({ mode: 'rescue', window: 1000, minGainFraction: 0 });
+/** The kind's own `--mode` word selects it; the word is known once the kind is registered (`beforeAll`). */
+let SETTINGS: EngineSettings;
 const FULL = { inputTokens: 900, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens: 1 };
 const ENCODER = new TextEncoder();
 const request = (body: Uint8Array): EngineRequest => ({ method: 'POST', target: '/v1/messages', headers: {}, body });
@@ -52,6 +54,7 @@ function requestsOf(turns: number): Uint8Array[] {
 let unregister: () => void;
 beforeAll(() => {
   unregister = registerKind(ASSISTANT_TEXT_KIND);
+  SETTINGS = engineSettingsOf({ mode: 'assistant-text', window: 1000, minGainFraction: 0 });
 });
 afterAll(() => unregister());
 
@@ -294,5 +297,49 @@ describe("a registered kind's originals in the working set", () => {
     await engine.settle();
 
     expect((await readConversation(state, key!))!.bringBacks).toEqual({ [item!.sha256]: 1 });
+  });
+});
+
+describe("a registered kind's own --mode word", () => {
+  it('should be selected by --mode through the CLI: the demo latches its epochs through the real proxy, and its state verifies', async () => {
+    const dir = await tempStateDir('ctxshed-assistant-text-mode-');
+    const { code, out } = await ctxshed(['demo', '--mode', 'assistant-text', '--turns', '16', '--json', '--state', dir]);
+    expect(code).toBe(0);
+    const report = JSON.parse(out) as { mode: string; conversationKey: string; epochs: unknown[]; verify: { ok: boolean } };
+    expect(report.mode).toBe('assistant-text');
+    expect(report.verify.ok).toBe(true);
+    const record = (await readConversation(await openStateDir(dir), report.conversationKey))!;
+    expect(record.epochs.length).toBeGreaterThan(0);
+    expect(record.epochs.every((e) => (e.items?.['assistant_text']?.length ?? 0) > 0)).toBe(true);
+    expect((await verifyState(dir)).problems).toEqual([]);
+    expect((await ctxshed(['verify', '--state', dir])).code).toBe(0);
+  });
+
+  it('should refuse a word no kind registered, naming every word, exit 2', async () => {
+    const { code, err } = await ctxshed(['demo', '--mode', 'assistant_texts', '--turns', '1', '--json']);
+    expect(code).toBe(2);
+    expect(err).toContain('--mode takes rescue, shed or assistant-text, not "assistant_texts"');
+  });
+
+  it("should say in the banner that its mode is on, and what becomes stubs, from the kind's record", () => {
+    const config = proxyConfigFrom({ state: undefined, upstream: 'http://127.0.0.1:9', port: 0, mode: 'assistant-text' }, {});
+    expect(bannerLines(config, 'http://127.0.0.1:1', { elidedDir: '/s/elided', spansDir: '/s/spans' })).toEqual([
+      'ctxshed: assistant-text on at http://127.0.0.1:1 -> http://127.0.0.1:9',
+      "ctxshed: epochs latch at 55% of the model's window or, on a window over 200,000, at 120,000 tokens; old assistant_text items become stubs, originals kept in <state>/assistant_text",
+    ]);
+  });
+
+  it("should list the word in --mode's help while the kind is registered", async () => {
+    // yargs prints help with console.log.
+    let help = '';
+    const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => {
+      help += parts.join(' ');
+    });
+    try {
+      expect((await ctxshed(['serve', '--help'])).code).toBe(0);
+    } finally {
+      log.mockRestore();
+    }
+    expect(help.replace(/\s+/g, ' ')).toContain('choices: rescue, shed, assistant-text');
   });
 });

@@ -9,9 +9,16 @@ import { sharedApplyOptions, type ApplyDeps, type KindApplied, type KindApplyAsk
 import type { LatchContext } from '../../latch-conversation.js';
 import { plannedKind, type LatchKind } from '../../latch-kind.js';
 import { stubDirsOf } from '../../stub-dirs.js';
+import { SHED_MODE } from './mode.js';
 
 /** The span kind (shed mode, docs/shed.md): its planner's take is its whole latch; the burst gate is inside it. */
-export const SPANS_KIND: LatchKind = plannedKind({ tag: 'span', carries: (api) => api.supports.spans, plannerOf: spansOf, apply: applySpans });
+export const SPANS_KIND: LatchKind = plannedKind({
+  tag: 'span',
+  mode: SHED_MODE,
+  carries: (api) => api.supports.spans,
+  plannerOf: spansOf,
+  apply: applySpans,
+});
 
 /** One stub message per shed span (core/epochs/spans/spans.ts): the span kind's apply, and any kind's that stubs spans alike. */
 export function applySpans(deps: ApplyDeps, ask: KindApplyAsk, snap: FrozenItems): KindApplied {

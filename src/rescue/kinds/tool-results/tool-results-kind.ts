@@ -9,11 +9,13 @@ import { sharedApplyOptions, type ApplyDeps, type KindApplied, type KindApplyAsk
 import type { LatchContext } from '../../latch-conversation.js';
 import { holdOf, plannedKind, type LatchKind } from '../../latch-kind.js';
 import { stubDirsOf } from '../../stub-dirs.js';
+import { RESCUE_MODE } from './mode.js';
 import { afterDecision, takeOnSizes } from './tool-results-steps.js';
 
 /** The tool-result kind's record for the registry (latch-kinds.ts). */
 export const TOOL_RESULTS_KIND: LatchKind = {
   tag: 'tool_results',
+  mode: RESCUE_MODE,
   carries: () => true,
   choose: async (ctx, ask, decide) => {
     const planner = toolResultsOf(ctx);

@@ -7,6 +7,7 @@
 import { applySplices, type EpochKindInfo, indexTranscript, itemsOfKind, itemsUnder, type ItemsPart, planSplices } from '../../../../src/core/index.js';
 import type { ApplyDeps, KindApplied, KindApplyAsk } from '../../../../src/rescue/kind-apply.js';
 import { holdOf, type LatchKind } from '../../../../src/rescue/latch-kind.js';
+import { modeDefaultsOf } from '../../../../src/rescue/mode-defaults.js';
 import type { FrozenItems } from '../../../../src/core/index.js';
 import { candidatesOf, checkText, type FrozenText, inflateSites, KEEP_RECENT, MIN_BYTES, splicesOf, TAG, type TextCandidate } from './frozen-text.js';
 
@@ -72,7 +73,8 @@ function applyTexts(deps: ApplyDeps, ask: KindApplyAsk, snap: FrozenItems): Kind
 /** The whole record: the engine's half, with the readers' half as its `info`. */
 export const ASSISTANT_TEXT_KIND: LatchKind = {
   tag: TAG,
-  opensMode: 'rescue',
+  // Its mode: `--mode assistant-text`, at rescue's defaults but for the gain, as its texts are small (docs/adding-a-kind.md).
+  mode: { word: 'assistant-text', defaults: { ...modeDefaultsOf('rescue'), minGainFraction: 0 } },
   info: ASSISTANT_TEXT_INFO,
   carries: (api) => api.name === 'messages',
   refaults: false,
