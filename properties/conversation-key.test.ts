@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { conversationKey, conversationKeyOf, findFirstMessage } from '../src/core/index.js';
+import { conversationKey, conversationKeyOf } from '../src/core/conversation-key.js';
+import { findFirstMessage } from '../src/core/first-message.js';
 import { conversationArb, conversationSpecArb, formatProfileArb, growConversation } from './arbitraries/index.js';
 import { indexOf } from './support/rewrite-support.js';
 import { sha256 } from './support/sha256.js';

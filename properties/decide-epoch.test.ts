@@ -6,16 +6,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  decideEpoch,
-  DEFAULT_MIN_GAIN_FRACTION,
-  gainFloorTokens,
-  tokenThresholdFor,
-  type EpochDecision,
-  type FrozenBlock,
-  type FullnessReading,
-  type PlannedBlock,
-} from '../src/core/index.js';
+import { decideEpoch, type EpochDecision } from '../src/core/decide/decide-epoch.js';
+import { DEFAULT_MIN_GAIN_FRACTION } from '../src/core/weigh-added.js';
+import { gainFloorTokens, tokenThresholdFor } from '../src/core/latch-threshold.js';
+import type { FrozenBlock } from '../src/core/epoch-types.js';
+import type { FullnessReading } from '../src/core/fullness-reading.js';
+import type { PlannedBlock } from '../src/core/plan-elision.js';
 
 /** What one decision on a rescue take is given: the reading, the thresholds, the frozen blocks and the plan. */
 interface LatchInput {

@@ -13,16 +13,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  applyInflate,
-  findPartStubs,
-  findStubs,
-  type FrozenBlock,
-  type PlannedBlock,
-  restoredContent,
-  rewriteRequest,
-  type TranscriptIndex,
-} from '../src/core/index.js';
+import { applyInflate, findPartStubs, findStubs, restoredContent } from '../src/core/epochs/inflate.js';
+import type { FrozenBlock } from '../src/core/epoch-types.js';
+import type { PlannedBlock } from '../src/core/plan-elision.js';
+import { rewriteRequest } from '../src/core/epochs/tool-results/tool-results.js';
+import type { TranscriptIndex } from '../src/core/transcript-index-types.js';
 import { deepCutViolations } from '../test/support/deep-cut-checker.js';
 import { validateMessagesRequest } from '../test/support/messages-validator.js';
 import { conversationArb } from './arbitraries/index.js';

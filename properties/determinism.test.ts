@@ -7,7 +7,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { conversationKey, planElision, rewriteRequest, type FrozenBlock } from '../src/core/index.js';
+import { conversationKey } from '../src/core/conversation-key.js';
+import { planElision } from '../src/core/plan-elision.js';
+import { rewriteRequest } from '../src/core/epochs/tool-results/tool-results.js';
+import type { FrozenBlock } from '../src/core/epoch-types.js';
 import { requestBodyArb } from './arbitraries/index.js';
 import { sameBytes } from './support/bytes.js';
 import { elidedDirArb, frozenOf, indexOf, maskArb, pickBlocks, planOf, policyArb } from './support/rewrite-support.js';

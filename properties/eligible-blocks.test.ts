@@ -8,20 +8,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  CLIENT_CLEARED_PLACEHOLDER,
-  commonPrefixLengthLoop,
-  decideEpoch,
-  findEligible,
-  indexTranscript,
-  planElision,
-  type CommonPrefixLength,
-  type DecidedBlock,
-  type ElisionPolicy,
-  type EligibilityMemo,
-  type FrozenBlock,
-  type EpochDecision,
-} from '../src/core/index.js';
+import { CLIENT_CLEARED_PLACEHOLDER, planElision } from '../src/core/plan-elision.js';
+import { commonPrefixLengthLoop } from '../src/core/common-prefix.js';
+import { decideEpoch, type EpochDecision } from '../src/core/decide/decide-epoch.js';
+import { findEligible, type EligibilityMemo } from '../src/core/eligible-blocks.js';
+import { indexTranscript } from '../src/core/transcript-index.js';
+import type { CommonPrefixLength } from '../src/core/ports.js';
+import type { DecidedBlock } from '../src/core/weigh-added.js';
+import type { ElisionPolicy, FrozenBlock } from '../src/core/epoch-types.js';
 import type { EpochInput } from '../src/core/decide/decide-epoch.js';
 import { commonPrefixLength as nativeCommonPrefixLength } from '../src/rescue/common-prefix-length.js';
 import { conversationArb, type ClientRequest } from './arbitraries/index.js';

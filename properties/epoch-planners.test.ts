@@ -7,21 +7,18 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  MESSAGES_API,
-  decideEpoch,
-  decideOverflow,
-  freezeBlock,
-  freezeSpan,
-  indexTranscript,
-  NO_ITEMS,
-  spansLatch,
-  toolResultsLatch,
-  type EpochAsk,
-  type EpochPlanner,
-  type FullnessReading,
-  readMessagesFacts,
-} from '../src/core/index.js';
+import { MESSAGES_API } from '../src/core/dialects/messages.js';
+import { decideEpoch } from '../src/core/decide/decide-epoch.js';
+import { decideOverflow } from '../src/core/overflow-decision.js';
+import { freezeBlock } from '../src/core/plan-elision.js';
+import { freezeSpan } from '../src/core/shed/plan-span.js';
+import { indexTranscript } from '../src/core/transcript-index.js';
+import { NO_ITEMS } from '../src/core/epochs/frozen-items.js';
+import { spansLatch } from '../src/core/epochs/spans/spans-latch.js';
+import { toolResultsLatch } from '../src/core/epochs/tool-results/tool-results-latch.js';
+import type { EpochAsk, EpochPlanner } from '../src/core/epochs/epoch-planner.js';
+import type { FullnessReading } from '../src/core/fullness-reading.js';
+import { readMessagesFacts } from '../src/core/shed/message-facts.js';
 import { conversationArb, type ClientRequest } from './arbitraries/index.js';
 import { elidedDirArb, policyArb } from './support/rewrite-support.js';
 import { shedPolicyArb, spansDirArb } from './support/shed-support.js';

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { overflowReadingOf } from '../src/core/index.js';
+import { overflowReadingOf } from '../src/core/estimate-overflow.js';
 
 const count = fc.integer({ min: 1, max: 10_000_000 });
 const inputArb = fc.record({

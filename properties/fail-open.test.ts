@@ -6,7 +6,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_POLICY, PASSTHROUGH_REASONS, rewriteRequest, type FrozenBlock, type RewriteOutcome } from '../src/core/index.js';
+import { DEFAULT_POLICY } from '../src/core/plan-elision.js';
+import { PASSTHROUGH_REASONS } from '../src/core/passthrough-reasons.js';
+import { rewriteRequest, type RewriteOutcome } from '../src/core/epochs/tool-results/tool-results.js';
+import type { FrozenBlock } from '../src/core/epoch-types.js';
 import { requestBodyArb, requestFromText } from './arbitraries/index.js';
 import { applyByteEdit, byteEditArb, wrongShapeArb } from './arbitraries/mutations.js';
 import { sameBytes } from './support/bytes.js';

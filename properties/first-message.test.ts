@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findFirstMessage, indexTranscript } from '../src/core/index.js';
+import { findFirstMessage } from '../src/core/first-message.js';
+import { indexTranscript } from '../src/core/transcript-index.js';
 import { requestBodyArb } from './arbitraries/index.js';
 import { applyByteEdit, byteEditArb, wrongShapeArb } from './arbitraries/mutations.js';
 import { utf8 } from './support/bytes.js';

@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { rewriteRequest, type FrozenBlock } from '../src/core/index.js';
+import { rewriteRequest } from '../src/core/epochs/tool-results/tool-results.js';
+import type { FrozenBlock } from '../src/core/epoch-types.js';
 import { requestBodyArb } from './arbitraries/index.js';
 import { sameBytes } from './support/bytes.js';
 import { elidedDirArb, frozenOf, planOf, policyArb } from './support/rewrite-support.js';

@@ -8,21 +8,17 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  commonPrefixLengthLoop,
-  indexIncrementally,
-  indexTranscript,
-  rewriteIncrementally,
-  rewriteRequest,
-  type CommonPrefixLength,
-  firstChangeOf,
-  freezeThinking,
-  planThinking,
-  type FrozenBlock,
-  type FrozenThinking,
-  type RewriteMemo,
-  type RewriteOutcome,
-} from '../src/core/index.js';
+import { commonPrefixLengthLoop } from '../src/core/common-prefix.js';
+import { indexIncrementally } from '../src/core/rewrite/incremental-index.js';
+import { indexTranscript } from '../src/core/transcript-index.js';
+import { rewriteIncrementally } from '../src/core/rewrite/incremental-rewrite.js';
+import { rewriteRequest, type RewriteOutcome } from '../src/core/epochs/tool-results/tool-results.js';
+import type { CommonPrefixLength } from '../src/core/ports.js';
+import { firstChangeOf } from '../src/core/thinking/freeze-in-plan.js';
+import { freezeThinking, planThinking } from '../src/core/thinking/plan-thinking.js';
+import type { FrozenBlock } from '../src/core/epoch-types.js';
+import type { FrozenThinking } from '../src/core/thinking-types.js';
+import type { RewriteMemo } from '../src/core/rewrite/rewrite-memo.js';
 import { commonPrefixLength as nativeCommonPrefixLength } from '../src/rescue/common-prefix-length.js';
 import { conversationArb, type ClientRequest } from './arbitraries/index.js';
 import { applyByteEdit, byteEditArb, type ByteEdit } from './arbitraries/mutations.js';

@@ -6,7 +6,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { labelBlocks, renderStub, rewriteRequest, type FrozenBlock } from '../src/core/index.js';
+import { labelBlocks } from '../src/core/labels/label-blocks.js';
+import { renderStub } from '../src/core/stub.js';
+import { rewriteRequest } from '../src/core/epochs/tool-results/tool-results.js';
+import type { FrozenBlock } from '../src/core/epoch-types.js';
 import { requestBodyArb } from './arbitraries/index.js';
 import { sameBytes } from './support/bytes.js';
 import { labelledEpoch, sessionBody, sessionSpecArb } from './support/labels-support.js';

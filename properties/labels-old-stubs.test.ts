@@ -6,16 +6,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  applyInflate,
-  findStubs,
-  freezeBlock,
-  renderLabelStub,
-  restoredContent,
-  rewriteRequest,
-  type FrozenBlock,
-  type LabelledBlock,
-} from '../src/core/index.js';
+import { applyInflate, findStubs, restoredContent } from '../src/core/epochs/inflate.js';
+import { freezeBlock } from '../src/core/plan-elision.js';
+import { renderLabelStub, type LabelledBlock } from '../src/core/label-stub.js';
+import { rewriteRequest } from '../src/core/epochs/tool-results/tool-results.js';
+import type { FrozenBlock } from '../src/core/epoch-types.js';
 import { concatBytes, sameBytes, utf8 } from './support/bytes.js';
 import { labelledEpoch, mustIndex, sessionBody, sessionSpecArb } from './support/labels-support.js';
 import { elidedDirArb, filesOf, policyArb } from './support/rewrite-support.js';

@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderStub, rewriteRequest } from '../src/core/index.js';
+import { renderStub } from '../src/core/stub.js';
+import { rewriteRequest } from '../src/core/epochs/tool-results/tool-results.js';
 import { utf8 } from './support/bytes.js';
 import { CERTAIN_FORMS, countOccurrences, labelledEpoch, mustIndex, secretOf, sessionBody, sessionSpecArb } from './support/labels-support.js';
 import { elidedDirArb, policyArb } from './support/rewrite-support.js';

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { rewriteRequest } from '../src/core/index.js';
+import { rewriteRequest } from '../src/core/epochs/tool-results/tool-results.js';
 import { conversationArb, requestBodyArb } from './arbitraries/index.js';
 import { sameBytes } from './support/bytes.js';
 import { elidedDirArb, expectedRewrite, frozenOf, indexOf, maskArb, pickBlocks, planOf, policyArb } from './support/rewrite-support.js';

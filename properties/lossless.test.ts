@@ -6,7 +6,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyInflate, findStubs, restoredContent, rewriteRequest, type PlannedBlock } from '../src/core/index.js';
+import { applyInflate, findStubs, restoredContent } from '../src/core/epochs/inflate.js';
+import { rewriteRequest } from '../src/core/epochs/tool-results/tool-results.js';
+import type { PlannedBlock } from '../src/core/plan-elision.js';
 import { conversationArb, requestBodyArb } from './arbitraries/index.js';
 import { sameBytes } from './support/bytes.js';
 import { elidedDirArb, filesOf, frozenOf, indexOf, maskArb, pickBlocks, planOf, policyArb } from './support/rewrite-support.js';

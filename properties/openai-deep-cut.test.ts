@@ -8,7 +8,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyInflate, findPartStubs, findStubs, type FrozenBlock, restoredContent, rewriteRequest, type TranscriptIndex } from '../src/core/index.js';
+import { applyInflate, findPartStubs, findStubs, restoredContent } from '../src/core/epochs/inflate.js';
+import type { FrozenBlock } from '../src/core/epoch-types.js';
+import { rewriteRequest } from '../src/core/epochs/tool-results/tool-results.js';
+import type { TranscriptIndex } from '../src/core/transcript-index-types.js';
 import { validateChatMessages } from '../test/support/chat-validator.js';
 import { deepCutViolations } from '../test/support/deep-cut-checker.js';
 import { validateResponsesInput } from '../test/support/responses-validator.js';

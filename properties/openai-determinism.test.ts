@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { rewriteRequest } from '../src/core/index.js';
+import { rewriteRequest } from '../src/core/epochs/tool-results/tool-results.js';
 import { openAiConversationArb } from './arbitraries/openai-transcript.js';
 import { sameBytes } from './support/bytes.js';
 import { dialectOf, openAiPlanOf } from './support/openai-support.js';

@@ -6,18 +6,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  indexChat,
-  indexResponses,
-  openAiConversationKey,
-  openAiFirstPrompt,
-  PASSTHROUGH_REASONS,
-  readChatUsage,
-  readResponsesUsage,
-  rewriteRequest,
-  type FrozenBlock,
-  type RewriteOutcome,
-} from '../src/core/index.js';
+import { indexChat } from '../src/core/openai/chat-index.js';
+import { indexResponses } from '../src/core/openai/responses-index.js';
+import { openAiConversationKey, openAiFirstPrompt } from '../src/core/openai/conversation-key.js';
+import { PASSTHROUGH_REASONS } from '../src/core/passthrough-reasons.js';
+import { readChatUsage, readResponsesUsage } from '../src/core/openai/openai-usage.js';
+import { rewriteRequest, type RewriteOutcome } from '../src/core/epochs/tool-results/tool-results.js';
+import type { FrozenBlock } from '../src/core/epoch-types.js';
 import { applyByteEdit, byteEditArb } from './arbitraries/mutations.js';
 import { openAiRequestArb, type OpenAiApiName, type OpenAiRequest } from './arbitraries/openai-transcript.js';
 import { sameBytes } from './support/bytes.js';

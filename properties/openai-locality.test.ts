@@ -6,7 +6,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderStub, rewriteRequest, type FrozenBlock } from '../src/core/index.js';
+import { renderStub } from '../src/core/stub.js';
+import { rewriteRequest } from '../src/core/epochs/tool-results/tool-results.js';
+import type { FrozenBlock } from '../src/core/epoch-types.js';
 import { openAiConversationArb, openAiRequestArb, type OpenAiApiName } from './arbitraries/openai-transcript.js';
 import { isJsonArray, isJsonObject, type JsonValue } from './arbitraries/styled-json.js';
 import { sameBytes } from './support/bytes.js';

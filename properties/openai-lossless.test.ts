@@ -5,7 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyInflate, findStubs, restoredContent, rewriteRequest, type PlannedBlock } from '../src/core/index.js';
+import { applyInflate, findStubs, restoredContent } from '../src/core/epochs/inflate.js';
+import { rewriteRequest } from '../src/core/epochs/tool-results/tool-results.js';
+import type { PlannedBlock } from '../src/core/plan-elision.js';
 import { openAiConversationArb, openAiRequestArb, type OpenAiApiName } from './arbitraries/openai-transcript.js';
 import { sameBytes } from './support/bytes.js';
 import { dialectOf, openAiIndexOf, openAiPlanOf } from './support/openai-support.js';

@@ -10,7 +10,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { rewriteRequest, type TranscriptIndex } from '../src/core/index.js';
+import { rewriteRequest } from '../src/core/epochs/tool-results/tool-results.js';
+import type { TranscriptIndex } from '../src/core/transcript-index-types.js';
 import { openAiConversationArb } from './arbitraries/openai-transcript.js';
 import { commonPrefixLength, sameBytes } from './support/bytes.js';
 import { dialectOf, openAiIndexOf, openAiPlanOf } from './support/openai-support.js';

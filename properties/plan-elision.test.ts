@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_POLICY, planElision } from '../src/core/index.js';
+import { DEFAULT_POLICY, planElision } from '../src/core/plan-elision.js';
 import { requestBodyArb, requestFromText } from './arbitraries/index.js';
 import { sameBytes, utf8 } from './support/bytes.js';
 import { parseBody, referenceEligible } from './support/reference.js';

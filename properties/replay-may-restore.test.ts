@@ -1,7 +1,7 @@
 /** The replay's quick test for a body that may bring stored text back agrees with the regular expression it replaced. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RESTORE_TOOL_NAME } from '../src/core/index.js';
+import { RESTORE_TOOL_NAME } from '../src/core/detect-refaults.js';
 import { mayRestore } from '../src/replay/working-set-tally.js';
 
 const ORACLE = new RegExp(`${RESTORE_TOOL_NAME}|[0-9a-fA-F]{64}\\.(?:txt|md|json)`);

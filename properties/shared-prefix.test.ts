@@ -15,7 +15,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { rewriteRequest, type TranscriptIndex } from '../src/core/index.js';
+import { rewriteRequest } from '../src/core/epochs/tool-results/tool-results.js';
+import type { TranscriptIndex } from '../src/core/transcript-index-types.js';
 import { conversationArb } from './arbitraries/index.js';
 import { commonPrefixLength, sameBytes } from './support/bytes.js';
 import { elidedDirArb, frozenOf, indexOf, maskArb, pickBlocks, planOf, policyArb } from './support/rewrite-support.js';

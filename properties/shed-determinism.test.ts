@@ -4,7 +4,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { planShed, applyEpochs, SPANS, readMessagesFacts } from '../src/core/index.js';
+import { planShed } from '../src/core/shed/plan-span.js';
+import { applyEpochs } from '../src/core/epochs/apply.js';
+import { SPANS } from '../src/core/epochs/spans/spans.js';
+import { readMessagesFacts } from '../src/core/shed/message-facts.js';
 import { conversationArb } from './arbitraries/index.js';
 import { sameBytes } from './support/bytes.js';
 import { frozenSpans, latchPointsArb, latchSpans, shedPolicyArb, spansDirArb } from './support/shed-support.js';

@@ -5,19 +5,16 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  asksOneHourCache,
-  findSpanStubs,
-  indexTranscript,
-  PASSTHROUGH_REASONS,
-  planShed,
-  renderSpanMarkdown,
-  SHED_REFUSALS,
-  applyEpochs,
-  SPANS,
-  type FrozenSpan,
-  readMessagesFacts,
-} from '../src/core/index.js';
+import { asksOneHourCache } from '../src/core/shed/one-hour-cache.js';
+import { findSpanStubs } from '../src/core/epochs/spans/find-span-stubs.js';
+import { indexTranscript } from '../src/core/transcript-index.js';
+import { PASSTHROUGH_REASONS } from '../src/core/passthrough-reasons.js';
+import { planShed } from '../src/core/shed/plan-span.js';
+import { renderSpanMarkdown } from '../src/core/shed/render-span-markdown.js';
+import { SHED_REFUSALS, type FrozenSpan } from '../src/core/shed-types.js';
+import { applyEpochs } from '../src/core/epochs/apply.js';
+import { SPANS } from '../src/core/epochs/spans/spans.js';
+import { readMessagesFacts } from '../src/core/shed/message-facts.js';
 import { requestBodyArb } from './arbitraries/index.js';
 import { applyByteEdit, byteEditArb } from './arbitraries/mutations.js';
 import { sameBytes } from './support/bytes.js';

@@ -5,7 +5,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyInflate, findSpanStubs, applyEpochs, SPANS } from '../src/core/index.js';
+import { applyInflate } from '../src/core/epochs/inflate.js';
+import { findSpanStubs } from '../src/core/epochs/spans/find-span-stubs.js';
+import { applyEpochs } from '../src/core/epochs/apply.js';
+import { SPANS } from '../src/core/epochs/spans/spans.js';
 import { conversationArb } from './arbitraries/index.js';
 import { sameBytes } from './support/bytes.js';
 import { indexOf } from './support/rewrite-support.js';

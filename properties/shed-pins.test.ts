@@ -5,7 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GOAL_MARKER, applyEpochs, SPANS } from '../src/core/index.js';
+import { GOAL_MARKER } from '../src/core/shed-types.js';
+import { applyEpochs } from '../src/core/epochs/apply.js';
+import { SPANS } from '../src/core/epochs/spans/spans.js';
 import { isJsonArray, isJsonObject, type JsonValue } from './arbitraries/index.js';
 import { messagesOf, parseBody } from './support/reference.js';
 import { frozenSpans, latchPointsArb, latchSpans, pinnedConversationArb, shedPolicyArb, spansDirArb } from './support/shed-support.js';

@@ -6,7 +6,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GOAL_MARKER, indexTranscript, planShed, planShedToFit, readMessagesFacts, SPAN_STUB_TOKENS_PER_BYTE, type PlannedSpan } from '../src/core/index.js';
+import { GOAL_MARKER, type PlannedSpan } from '../src/core/shed-types.js';
+import { indexTranscript } from '../src/core/transcript-index.js';
+import { planShed } from '../src/core/shed/plan-span.js';
+import { planShedToFit } from '../src/core/shed/plan-to-fit.js';
+import { readMessagesFacts } from '../src/core/shed/message-facts.js';
+import { SPAN_STUB_TOKENS_PER_BYTE } from '../src/core/shed/span-stub.js';
 import { sha256 } from './support/sha256.js';
 
 type Message = { readonly role: string; readonly content: unknown };

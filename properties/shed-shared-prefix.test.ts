@@ -11,7 +11,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyEpochs, SPANS, type FrozenSpan, type TranscriptIndex } from '../src/core/index.js';
+import { applyEpochs } from '../src/core/epochs/apply.js';
+import { SPANS } from '../src/core/epochs/spans/spans.js';
+import type { FrozenSpan } from '../src/core/shed-types.js';
+import type { TranscriptIndex } from '../src/core/transcript-index-types.js';
 import { conversationArb } from './arbitraries/index.js';
 import { commonPrefixLength, sameBytes } from './support/bytes.js';
 import { indexOf } from './support/rewrite-support.js';

@@ -6,7 +6,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderSpanStub, applyEpochs, SPANS, type FrozenSpan } from '../src/core/index.js';
+import { renderSpanStub } from '../src/core/shed/span-stub.js';
+import { applyEpochs } from '../src/core/epochs/apply.js';
+import { SPANS } from '../src/core/epochs/spans/spans.js';
+import type { FrozenSpan } from '../src/core/shed-types.js';
 import { validateMessagesRequest } from '../test/support/messages-validator.js';
 import { conversationArb, isJsonObject, type JsonValue } from './arbitraries/index.js';
 import { messagesOf, parseBody } from './support/reference.js';

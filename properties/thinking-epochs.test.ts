@@ -8,23 +8,16 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  applyInflate,
-  findSpanStubs,
-  findStubs,
-  firstChangeOf,
-  freezeThinking,
-  planThinking,
-  reinsertThinking,
-  restoredContent,
-  rewriteRequest,
-  applyEpochs,
-  SPANS,
-  type Epoch,
-  type FrozenBlock,
-  type FrozenThinking,
-  type PlannedThinking,
-} from '../src/core/index.js';
+import { applyInflate, findStubs, restoredContent } from '../src/core/epochs/inflate.js';
+import { findSpanStubs } from '../src/core/epochs/spans/find-span-stubs.js';
+import { firstChangeOf } from '../src/core/thinking/freeze-in-plan.js';
+import { freezeThinking, planThinking } from '../src/core/thinking/plan-thinking.js';
+import { reinsertThinking } from '../src/core/thinking/reinsert-thinking.js';
+import { rewriteRequest } from '../src/core/epochs/tool-results/tool-results.js';
+import { applyEpochs } from '../src/core/epochs/apply.js';
+import { SPANS } from '../src/core/epochs/spans/spans.js';
+import type { Epoch, FrozenBlock } from '../src/core/epoch-types.js';
+import type { FrozenThinking, PlannedThinking } from '../src/core/thinking-types.js';
 import { conversationArb, type ClientRequest } from './arbitraries/index.js';
 import { sameBytes } from './support/bytes.js';
 import { elidedDirArb, filesOf, frozenOf, indexOf, planOf, policyArb } from './support/rewrite-support.js';

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeepCut, EpochMode } from '../src/core/index.js';
+import type { DeepCut, EpochMode } from '../src/core/epoch-types.js';
 import { latchedOf, passthroughReasonOf, engineSettingsOf, EpochEngine } from '../src/rescue/index.js';
 import type { ReplyBlock } from '../src/scripted/message.js';
 import { checkThinking } from '../src/scripted/preserved-thinking/check-thinking.js';

@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderStub, rewriteRequest } from '../src/core/index.js';
+import { renderStub } from '../src/core/stub.js';
+import { rewriteRequest } from '../src/core/epochs/tool-results/tool-results.js';
 import { isJsonArray, isJsonObject, requestBodyArb, type JsonObject, type JsonValue } from './arbitraries/index.js';
 import { sameBytes } from './support/bytes.js';
 import { messagesOf, parseBody, walkToolResults } from './support/reference.js';

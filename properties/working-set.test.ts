@@ -21,40 +21,29 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  MESSAGES_API,
-  applyEpochs,
-  applyRepeats,
-  findRepeats,
-  planRepeats,
-  renderSpanMarkdown,
-  REPEAT_MIN_CHARS,
-  repeatGroupsOfAsk,
-  wholeGroups,
-  workingSetOf,
-  workingSetOrdinals,
-  decideEpoch,
-  DEFAULT_POLICY,
-  DEFAULT_SHED_POLICY,
-  freezeBlock,
-  freezeSpan,
-  GATE_CEILING,
-  indexTranscript,
-  NO_ITEMS,
-  planElision,
-  planShed,
-  SPANS,
-  spansLatch,
-  TOOL_RESULTS,
-  toolResultsLatch,
-  type EpochAsk,
-  type FrozenBlock,
-  type FrozenItems,
-  type FrozenSpan,
-  type FullnessReading,
-  type TranscriptIndex,
-  readMessagesFacts,
-} from '../src/core/index.js';
+import { MESSAGES_API } from '../src/core/dialects/messages.js';
+import { applyEpochs } from '../src/core/epochs/apply.js';
+import { applyRepeats, planRepeats } from '../src/core/repeats/plan-repeats.js';
+import { findRepeats, REPEAT_MIN_CHARS } from '../src/core/repeats/find-repeats.js';
+import { renderSpanMarkdown } from '../src/core/shed/render-span-markdown.js';
+import { repeatGroupsOfAsk, wholeGroups } from '../src/core/epochs/repeat-groups.js';
+import { workingSetOf, workingSetOrdinals } from '../src/core/epochs/working-set.js';
+import { decideEpoch } from '../src/core/decide/decide-epoch.js';
+import { DEFAULT_POLICY, freezeBlock, planElision } from '../src/core/plan-elision.js';
+import { DEFAULT_SHED_POLICY, type FrozenSpan } from '../src/core/shed-types.js';
+import { freezeSpan, planShed } from '../src/core/shed/plan-span.js';
+import { GATE_CEILING } from '../src/core/break-even.js';
+import { indexTranscript } from '../src/core/transcript-index.js';
+import { NO_ITEMS, type FrozenItems } from '../src/core/epochs/frozen-items.js';
+import { SPANS } from '../src/core/epochs/spans/spans.js';
+import { spansLatch } from '../src/core/epochs/spans/spans-latch.js';
+import { TOOL_RESULTS } from '../src/core/epochs/tool-results/tool-results.js';
+import { toolResultsLatch } from '../src/core/epochs/tool-results/tool-results-latch.js';
+import type { EpochAsk } from '../src/core/epochs/epoch-planner.js';
+import type { FrozenBlock } from '../src/core/epoch-types.js';
+import type { FullnessReading } from '../src/core/fullness-reading.js';
+import type { TranscriptIndex } from '../src/core/transcript-index-types.js';
+import { readMessagesFacts } from '../src/core/shed/message-facts.js';
 import { renderRestore } from '../src/mcp/restore-tool.js';
 import { readAsClaudeCode } from '../src/scripted/read-tool.js';
 import { sha256 } from './support/sha256.js';

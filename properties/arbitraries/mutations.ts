@@ -4,7 +4,7 @@
  * request, each with the pass-through reason it must get.
  */
 import fc from 'fast-check';
-import type { PassthroughReason } from '../../src/core/index.js';
+import type { PassthroughReason } from '../../src/core/passthrough-reasons.js';
 import { concatBytes, utf8 } from '../support/bytes.js';
 
 /** One edit of one byte: replace it, insert one before it, or delete it. */

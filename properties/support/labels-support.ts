@@ -5,18 +5,13 @@
  * byte for byte.
  */
 import fc from 'fast-check';
-import {
-  freezeLabelled,
-  indexTranscript,
-  labelBlocks,
-  planElision,
-  type BlockLabel,
-  type ElisionPolicy,
-  type FrozenBlock,
-  type LedgerRow,
-  type PlannedBlock,
-  type TranscriptIndex,
-} from '../../src/core/index.js';
+import { freezeLabelled } from '../../src/core/labels/freeze-labelled.js';
+import { indexTranscript } from '../../src/core/transcript-index.js';
+import { labelBlocks } from '../../src/core/labels/label-blocks.js';
+import { planElision, type PlannedBlock } from '../../src/core/plan-elision.js';
+import type { BlockLabel, LedgerRow } from '../../src/core/label-types.js';
+import type { ElisionPolicy, FrozenBlock } from '../../src/core/epoch-types.js';
+import type { TranscriptIndex } from '../../src/core/transcript-index-types.js';
 import { textArb } from '../arbitraries/text.js';
 import { utf8 } from './bytes.js';
 import { sha256 } from './sha256.js';

@@ -3,17 +3,14 @@
  * a reference reading of its tool outputs from `JSON.parse` output, with none of the core's byte
  * offsets, following the policy's wording (docs/design.md "Eligible block", items for messages).
  */
-import {
-  CHAT_API,
-  parseStub,
-  planElision,
-  planParts,
-  RESPONSES_API,
-  type ApiDialect,
-  type ElisionPolicy,
-  type PlannedBlock,
-  type TranscriptIndex,
-} from '../../src/core/index.js';
+import { CHAT_API } from '../../src/core/dialects/chat.js';
+import { parseStub } from '../../src/core/stub.js';
+import { planElision, type PlannedBlock } from '../../src/core/plan-elision.js';
+import { planParts } from '../../src/core/epochs/tool-results/plan-parts.js';
+import { RESPONSES_API } from '../../src/core/dialects/responses.js';
+import type { ApiDialect } from '../../src/core/dialects/dialect.js';
+import type { ElisionPolicy } from '../../src/core/epoch-types.js';
+import type { TranscriptIndex } from '../../src/core/transcript-index-types.js';
 import type { OpenAiApiName, OpenAiRequest } from '../arbitraries/openai-transcript.js';
 import { isJsonArray, isJsonObject, type JsonValue } from '../arbitraries/styled-json.js';
 import { isWellFormed, utf8 } from './bytes.js';

@@ -2,7 +2,7 @@
  * Simpler implementations to compare the core with: everything here works on `JSON.parse`
  * output, with none of the core's byte offsets, and follows docs/design.md's wording directly.
  */
-import { parseStub } from '../../src/core/index.js';
+import { parseStub } from '../../src/core/stub.js';
 import { isJsonArray, isJsonObject, type JsonObject, type JsonValue } from '../arbitraries/styled-json.js';
 import { isWellFormed, utf8 } from './bytes.js';
 

@@ -1,19 +1,12 @@
 /** Shared arbitraries and expectations for the rewrite properties. */
 import fc from 'fast-check';
-import {
-  BLOCK_PARTS,
-  DEFAULT_POLICY,
-  MESSAGES_API,
-  planParts,
-  freezeBlock,
-  indexTranscript,
-  planElision,
-  renderStub,
-  type ElisionPolicy,
-  type FrozenBlock,
-  type PlannedBlock,
-  type TranscriptIndex,
-} from '../../src/core/index.js';
+import { BLOCK_PARTS, type ElisionPolicy, type FrozenBlock } from '../../src/core/epoch-types.js';
+import { DEFAULT_POLICY, freezeBlock, planElision, type PlannedBlock } from '../../src/core/plan-elision.js';
+import { MESSAGES_API } from '../../src/core/dialects/messages.js';
+import { planParts } from '../../src/core/epochs/tool-results/plan-parts.js';
+import { indexTranscript } from '../../src/core/transcript-index.js';
+import { renderStub } from '../../src/core/stub.js';
+import type { TranscriptIndex } from '../../src/core/transcript-index-types.js';
 import { concatBytes, utf8 } from './bytes.js';
 import { sha256 } from './sha256.js';
 

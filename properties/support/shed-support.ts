@@ -1,16 +1,8 @@
 /** Shared arbitraries and helpers for the shed-mode properties. */
 import fc from 'fast-check';
-import {
-  DEFAULT_SHED_POLICY,
-  fixedRecentBudget,
-  freezeSpan,
-  GOAL_MARKER,
-  planShed,
-  type FrozenSpan,
-  type PlannedSpan,
-  type ShedPolicy,
-  readMessagesFacts,
-} from '../../src/core/index.js';
+import { DEFAULT_SHED_POLICY, fixedRecentBudget, GOAL_MARKER, type FrozenSpan, type PlannedSpan, type ShedPolicy } from '../../src/core/shed-types.js';
+import { freezeSpan, planShed } from '../../src/core/shed/plan-span.js';
+import { readMessagesFacts } from '../../src/core/shed/message-facts.js';
 import { conversationSpecArb, growConversation, type ClientRequest, type ConversationSpec, type TurnSpec } from '../arbitraries/index.js';
 import { sha256 } from './sha256.js';
 

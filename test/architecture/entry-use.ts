@@ -1,8 +1,9 @@
 /**
  * The core's entry point kept slim (docs/core.md, "Layers"): every name `src/core/index.ts` exports
- * is imported from it by some file outside `src/core/` (src/, test/, properties/). A name nobody
- * outside imports is reached by its file's path inside the core, or taken off the list. Pure over
- * source text, so its test can plant an entry with a name nobody imports and see the rule fire.
+ * is imported from it by some file of `src/` outside `src/core/` (the edges: engine, proxy, state,
+ * CLI, ...). Tests and property tests import each name from the file that defines it, never from
+ * the entry, so the entry is the edges' face and not the tests'. Pure over source text, so its test
+ * can plant an entry with a name nobody imports, or a test importing the entry, and see the rules fire.
  */
 import path from 'node:path';
 import type { Violation } from './import-rules.js';
@@ -42,15 +43,27 @@ export function namesTakenFromEntry(file: string, source: string): string[] {
 
 /**
  * Checks the entry's exports against `files` (path relative to the repository to source text,
- * the entry itself included): a violation for each name no file outside `src/core/` takes from it.
+ * the entry itself included): a violation for each name no file of `src/` outside `src/core/` takes from it.
  */
 export function checkEntryUse(files: ReadonlyMap<string, string>): Violation[] {
   const taken = new Set<string>();
-  for (const [file, source] of files) if (!file.startsWith('src/core/')) for (const name of namesTakenFromEntry(file, source)) taken.add(name);
+  for (const [file, source] of files) if (isEdge(file)) for (const name of namesTakenFromEntry(file, source)) taken.add(name);
   const exported = exportedNames(files.get(CORE_ENTRY) ?? '');
   return exported
     .filter((name) => !taken.has(name))
     .map((name) => ({ file: CORE_ENTRY, rule: 'exports only what a file outside src/core/ imports from it', detail: name }));
+}
+
+/** A violation for each file of `test/` or `properties/` in `files` that takes a name from the entry: tests import the file they test. */
+export function checkTestsBypassEntry(files: ReadonlyMap<string, string>): Violation[] {
+  return [...files]
+    .filter(([file, source]) => /^(test|properties)\//.test(file) && namesTakenFromEntry(file, source).length > 0)
+    .map(([file]) => ({ file, rule: 'a test imports each name of the core from the file that defines it, not from the entry', detail: ENTRY_JS }));
+}
+
+/** A file of the edges: in `src/`, outside the core. */
+function isEdge(file: string): boolean {
+  return file.startsWith('src/') && !file.startsWith('src/core/');
 }
 
 /** The items of a `{...}` list, each trimmed, with a leading `type ` dropped. */

@@ -4,20 +4,15 @@
  */
 import { createHash } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
-import {
-  checkRewrite,
-  DEFAULT_POLICY,
-  encodeJsonString,
-  freezeBlock,
-  indexTranscript,
-  planElision,
-  renderStub,
-  rewriteRequest,
-  scanDocument,
-  type FrozenBlock,
-  type StubbedBlock,
-  type TranscriptIndex,
-} from '../../src/core/index.js';
+import { checkRewrite, type StubbedBlock } from '../../src/core/epochs/tool-results/check-tool-results.js';
+import { DEFAULT_POLICY, freezeBlock, planElision } from '../../src/core/plan-elision.js';
+import { encodeJsonString } from '../../src/core/json-string.js';
+import { indexTranscript } from '../../src/core/transcript-index.js';
+import { renderStub } from '../../src/core/stub.js';
+import { rewriteRequest } from '../../src/core/epochs/tool-results/tool-results.js';
+import { scanDocument } from '../../src/core/json-scan.js';
+import type { FrozenBlock } from '../../src/core/epoch-types.js';
+import type { TranscriptIndex } from '../../src/core/transcript-index-types.js';
 import { buildClaudeCodeBody } from './claude-code-body.js';
 import { formatTable, measureInterleaved, ms, type BenchTask, type MeasureOptions, type TaskStats } from './measure.js';
 

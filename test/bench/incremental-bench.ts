@@ -7,18 +7,13 @@
  */
 import { createHash } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
-import {
-  DEFAULT_POLICY,
-  freezeBlock,
-  indexIncrementally,
-  indexTranscript,
-  planElision,
-  rewriteIncrementally,
-  rewriteRequest,
-  type FrozenBlock,
-  type RewriteMemo,
-  type RewriteOptions,
-} from '../../src/core/index.js';
+import { DEFAULT_POLICY, freezeBlock, planElision } from '../../src/core/plan-elision.js';
+import { indexIncrementally } from '../../src/core/rewrite/incremental-index.js';
+import { indexTranscript } from '../../src/core/transcript-index.js';
+import { rewriteIncrementally } from '../../src/core/rewrite/incremental-rewrite.js';
+import { rewriteRequest, type RewriteOptions } from '../../src/core/epochs/tool-results/tool-results.js';
+import type { FrozenBlock } from '../../src/core/epoch-types.js';
+import type { RewriteMemo } from '../../src/core/rewrite/rewrite-memo.js';
 import { commonPrefixLength } from '../../src/rescue/common-prefix-length.js';
 import { ClaudeCodeConversation } from './claude-code-body.js';
 import { formatTable, measureInterleaved, ms, type MeasureOptions, type TaskStats } from './measure.js';

@@ -12,7 +12,12 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { describeInput, mainInputOf, renderStub, type ConversationRecord, type FrozenBlock, type LedgerRow, type ToolCall } from '../../src/core/index.js';
+import { describeInput } from '../../src/core/labels/describe-call.js';
+import { mainInputOf } from '../../src/core/labels/main-input.js';
+import { renderStub } from '../../src/core/stub.js';
+import type { ConversationRecord, FrozenBlock } from '../../src/core/epoch-types.js';
+import type { LedgerRow } from '../../src/core/label-types.js';
+import type { ToolCall } from '../../src/core/read-tool-calls.js';
 import { readSessions } from '../../src/replay/read-sessions.js';
 import type { RebuiltConversation } from '../../src/replay/rebuild-conversations.js';
 import { replaySession } from '../../src/replay/replay-session.js';

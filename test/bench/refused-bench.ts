@@ -14,17 +14,12 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  decideEpoch,
-  DEFAULT_POLICY,
-  findEligible,
-  indexTranscript,
-  planElision,
-  type EligibilityMemo,
-  type PlannedBlock,
-  type TranscriptIndex,
-  type Usage,
-} from '../../src/core/index.js';
+import { decideEpoch } from '../../src/core/decide/decide-epoch.js';
+import { DEFAULT_POLICY, planElision, type PlannedBlock } from '../../src/core/plan-elision.js';
+import { findEligible, type EligibilityMemo } from '../../src/core/eligible-blocks.js';
+import { indexTranscript } from '../../src/core/transcript-index.js';
+import type { TranscriptIndex } from '../../src/core/transcript-index-types.js';
+import type { Usage } from '../../src/core/usage.js';
 import { commonPrefixLength } from '../../src/rescue/common-prefix-length.js';
 import { engineSettingsOf, EpochEngine, latchedOf, passthroughReasonOf, type EngineRequest, type Prepared } from '../../src/rescue/index.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';

@@ -72,7 +72,10 @@ describe('ctxshed elide and inflate on a real Claude Code request body', () => {
 
 describe('ctxshed inflate on a shed body', () => {
   it('should rebuild a real Claude Code request byte for byte from the span file its stub names', async () => {
-    const { freezeSpan, planShed, applyEpochs, SPANS, readMessagesFacts } = await import('../../src/core/index.js');
+    const { freezeSpan, planShed } = await import('../../src/core/shed/plan-span.js');
+    const { applyEpochs } = await import('../../src/core/epochs/apply.js');
+    const { SPANS } = await import('../../src/core/epochs/spans/spans.js');
+    const { readMessagesFacts } = await import('../../src/core/shed/message-facts.js');
     const { openStateDir } = await import('../../src/state/open-state-dir.js');
     const { sha256Hex } = await import('../../src/state/sha256-hex.js');
     const { writeSpanFiles } = await import('../../src/state/span-file.js');

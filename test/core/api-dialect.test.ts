@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkRewrite,
-  freezeBlock,
-  indexResponses,
-  indexTranscript,
-  MESSAGES_API,
-  planElision,
-  RESPONSES_API,
-  rewriteRequest,
-  type ApiDialect,
-} from '../../src/core/index.js';
+import { checkRewrite } from '../../src/core/epochs/tool-results/check-tool-results.js';
+import { freezeBlock, planElision } from '../../src/core/plan-elision.js';
+import { indexResponses } from '../../src/core/openai/responses-index.js';
+import { indexTranscript } from '../../src/core/transcript-index.js';
+import { MESSAGES_API } from '../../src/core/dialects/messages.js';
+import { RESPONSES_API } from '../../src/core/dialects/responses.js';
+import { rewriteRequest } from '../../src/core/epochs/tool-results/tool-results.js';
+import type { ApiDialect } from '../../src/core/dialects/dialect.js';
 import { responsesBody } from './openai/openai-bodies.js';
 import { conversation, filler, sha256 } from './bodies.js';
 import { ELIDED_DIR, mustIndexAs } from './round-trip.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CACHE_TTL_1H_MS, CACHE_TTL_5M_MS, isPredictedCold, thresholdsFor } from '../../src/core/index.js';
+import { CACHE_TTL_1H_MS, CACHE_TTL_5M_MS, isPredictedCold, thresholdsFor } from '../../src/core/cache-cold.js';
 
 describe('isPredictedCold', () => {
   it('should say cold only past the TTL the request asks for', () => {

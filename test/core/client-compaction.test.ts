@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientCompactionPoint, effectiveCompactWindow, parseAutoCompactWindow } from '../../src/core/index.js';
+import { clientCompactionPoint, effectiveCompactWindow, parseAutoCompactWindow } from '../../src/core/client-compaction.js';
 
 describe('parseAutoCompactWindow', () => {
   it('should read numbers and k or m suffixes as Claude Code does', () => {

@@ -244,7 +244,8 @@ describe('firstPromptExcerpt', () => {
 
 describe('firstPromptExcerpt on a real first request', () => {
   it("should show the person's prompt, not Claude Code's reminders before it", async () => {
-    const { firstPromptExcerpt, indexTranscript } = await import('../../src/core/index.js');
+    const { firstPromptExcerpt } = await import('../../src/core/conversation-key.js');
+    const { indexTranscript } = await import('../../src/core/transcript-index.js');
     const fs = await import('node:fs');
     const body = fs.readFileSync(new URL('../fixtures/real/01-main-first.json', import.meta.url));
     const indexed = indexTranscript(body);

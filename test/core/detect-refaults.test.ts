@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  detectRefaults,
-  detectShellRefaults,
-  RESTORE_TOOL_NAME,
-  type Epoch,
-  type FrozenBlock,
-  type ToolCall,
-  type ToolResultEpoch,
-} from '../../src/core/index.js';
+import { detectRefaults, detectShellRefaults, RESTORE_TOOL_NAME } from '../../src/core/detect-refaults.js';
+import type { Epoch, FrozenBlock, ToolResultEpoch } from '../../src/core/epoch-types.js';
+import type { ToolCall } from '../../src/core/read-tool-calls.js';
 
 const SHA_A = `a1${'0'.repeat(62)}`;
 const SHA_B = `b2${'0'.repeat(62)}`;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { commonPrefixLengthLoop, DEFAULT_POLICY, findEligible, planElision } from '../../src/core/index.js';
+import { commonPrefixLengthLoop } from '../../src/core/common-prefix.js';
+import { DEFAULT_POLICY, planElision } from '../../src/core/plan-elision.js';
+import { findEligible } from '../../src/core/eligible-blocks.js';
 import { conversation, filler, mustIndex, replaceNth, sha256 } from './bodies.js';
 
 const ELIDED_DIR = '/state/elided';

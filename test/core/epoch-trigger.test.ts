@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { triggerOf } from '../../src/core/index.js';
+import { triggerOf } from '../../src/core/epoch-trigger.js';
 
 describe('triggerOf', () => {
   it('should give the recorded trigger', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TOKENS_PER_BYTE, overflowReadingOf } from '../../src/core/index.js';
+import { DEFAULT_TOKENS_PER_BYTE } from '../../src/core/fullness-reading.js';
+import { overflowReadingOf } from '../../src/core/estimate-overflow.js';
 
 describe('overflowReadingOf', () => {
   it('should keep the counts a refusal named, unmarked', () => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CHAT_API, indexAnyApi, MESSAGES_API, RESPONSES_API } from '../../src/core/index.js';
+import { CHAT_API } from '../../src/core/dialects/chat.js';
+import { indexAnyApi } from '../../src/core/dialects/index-any-api.js';
+import { MESSAGES_API } from '../../src/core/dialects/messages.js';
+import { RESPONSES_API } from '../../src/core/dialects/responses.js';
 import { conversation, utf8 } from './bodies.js';
 import { chatBody, responsesBody } from './openai/openai-bodies.js';
 

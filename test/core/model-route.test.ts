@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CHAT_API, dialectOf, MESSAGES_API, modelRouteOf, readsFullness, RESPONSES_API } from '../../src/core/index.js';
+import { CHAT_API } from '../../src/core/dialects/chat.js';
+import { dialectOf, modelRouteOf, readsFullness } from '../../src/core/dialects/registry.js';
+import { MESSAGES_API } from '../../src/core/dialects/messages.js';
+import { RESPONSES_API } from '../../src/core/dialects/responses.js';
 
 describe('modelRouteOf', () => {
   it.each([

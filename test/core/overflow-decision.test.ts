@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import {
-  decideBurst,
-  decideOverflow,
-  encodeJsonString,
-  GATE_CEILING,
-  renderStub,
-  toolResultsOverflowTake,
-  type FrozenBlock,
-  type GateInput,
-  type ToolResultsOverflow,
-} from '../../src/core/index.js';
+import { decideBurst, GATE_CEILING, type GateInput } from '../../src/core/break-even.js';
+import { decideOverflow } from '../../src/core/overflow-decision.js';
+import { encodeJsonString } from '../../src/core/json-string.js';
+import { renderStub } from '../../src/core/stub.js';
+import { toolResultsOverflowTake, type ToolResultsOverflow } from '../../src/core/epochs/tool-results/tool-results-latch.js';
+import type { FrozenBlock } from '../../src/core/epoch-types.js';
 import { planned } from './planned-blocks.js';
 
 const ELIDED_DIR = '/state/elided';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_POLICY, indexTranscript, planElision } from '../../src/core/index.js';
+import { DEFAULT_POLICY, planElision } from '../../src/core/plan-elision.js';
+import { indexTranscript } from '../../src/core/transcript-index.js';
 
 const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 const ELIDED = '/home/me/.local/state/ctxshed/elided';

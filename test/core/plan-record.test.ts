@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkEpochLedger,
-  CONVERSATION_FORMAT,
-  LABELS_POLICY_VERSION,
-  planRecord,
-  POLICY_NAME,
-  POLICY_VERSION,
-  toolResultsLatch,
-  type BlockLabel,
-  type ConversationRecord,
-  type PlannedBlock,
-} from '../../src/core/index.js';
+import { checkEpochLedger } from '../../src/core/labels/ledger.js';
+import { CONVERSATION_FORMAT, type ConversationRecord } from '../../src/core/epoch-types.js';
+import { LABELS_POLICY_VERSION, type BlockLabel } from '../../src/core/label-types.js';
+import { planRecord } from '../../src/core/plan-record.js';
+import { POLICY_NAME, POLICY_VERSION, type PlannedBlock } from '../../src/core/plan-elision.js';
+import { toolResultsLatch } from '../../src/core/epochs/tool-results/tool-results-latch.js';
 import { sha256 } from './bodies.js';
 
 const hex = (n: number): string => n.toString(16).padStart(64, '0');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readPromptTooLong } from '../../src/core/index.js';
+import { readPromptTooLong } from '../../src/core/prompt-too-long.js';
 
 const apiError = (type: string, message: string): string =>
   JSON.stringify({ type: 'error', error: { type, message }, request_id: 'req_011CVjxiYzEFcAQC4Fk87zw2' });

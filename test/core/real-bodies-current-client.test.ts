@@ -6,7 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { conversationKey, DEFAULT_POLICY } from '../../src/core/index.js';
+import { conversationKey } from '../../src/core/conversation-key.js';
+import { DEFAULT_POLICY } from '../../src/core/plan-elision.js';
 import { validateMessagesRequest } from '../support/messages-validator.js';
 import { mustIndex, sha256 } from './bodies.js';
 import { roundTrip } from './round-trip.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSideCall, mayLatchOnThreshold, readRequestClass, REQUEST_CLASSES } from '../../src/core/index.js';
+import { isSideCall, mayLatchOnThreshold, readRequestClass, REQUEST_CLASSES } from '../../src/core/request-class.js';
 
 describe('readRequestClass', () => {
   it('should read each class Claude Code 2.1.332 sends, case- and space-blind', () => {

@@ -3,19 +3,13 @@
  * rewrite stubs exactly the planned blocks, changes no other byte, and inflates back to the input.
  */
 import { expect } from 'vitest';
-import {
-  MESSAGES_API,
-  applyInflate,
-  findStubs,
-  freezeBlock,
-  planElision,
-  restoredContent,
-  rewriteRequest,
-  type ApiDialect,
-  type ElisionPolicy,
-  type PlannedBlock,
-  type TranscriptIndex,
-} from '../../src/core/index.js';
+import { MESSAGES_API } from '../../src/core/dialects/messages.js';
+import { applyInflate, findStubs, restoredContent } from '../../src/core/epochs/inflate.js';
+import { freezeBlock, planElision, type PlannedBlock } from '../../src/core/plan-elision.js';
+import { rewriteRequest } from '../../src/core/epochs/tool-results/tool-results.js';
+import type { ApiDialect } from '../../src/core/dialects/dialect.js';
+import type { ElisionPolicy } from '../../src/core/epoch-types.js';
+import type { TranscriptIndex } from '../../src/core/transcript-index-types.js';
 import { bytesEqual } from '../../src/core/block-text.js';
 import { sha256 } from './bodies.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderStub } from '../../src/core/index.js';
+import { renderStub } from '../../src/core/stub.js';
 import { stubsInRequest, toolResultText } from '../../src/demo/stub-in-request.js';
 
 const SHA = 'ab'.repeat(32);

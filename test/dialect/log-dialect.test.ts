@@ -6,7 +6,8 @@
  */
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dialectOf, dialectOfTarget, modelRouteOf, readsFullness, registerDialect, type Usage } from '../../src/core/index.js';
+import { dialectOf, dialectOfTarget, modelRouteOf, readsFullness, registerDialect } from '../../src/core/dialects/registry.js';
+import type { Usage } from '../../src/core/usage.js';
 import { errorShapeOf, shapedErrorBody } from '../../src/proxy/api-error.js';
 import { createUsageTap } from '../../src/proxy/usage-tap.js';
 import { engineSettingsOf, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';

@@ -6,24 +6,12 @@
  * turn is a tool result, its `text` value what a stub replaces. Nothing in src/ knows it: the test
  * registers it with `registerDialect`.
  */
-import {
-  detectShellRefaults,
-  readOpenAiCalls,
-  readNewestOpenAiCalls,
-  scanArray,
-  scanObject,
-  scanString,
-  scanValue,
-  type ApiDialect,
-  type KeyLookup,
-  type MessageFacts,
-  type MessageInfo,
-  type Span,
-  type ToolResultInfo,
-  type TranscriptIndex,
-  type UsageEvents,
-  type UsageNote,
-} from '../../src/core/index.js';
+import { detectShellRefaults } from '../../src/core/detect-refaults.js';
+import { readOpenAiCalls, readNewestOpenAiCalls } from '../../src/core/openai/read-openai-calls.js';
+import { scanArray, scanObject, scanString, scanValue } from '../../src/core/json-scan.js';
+import type { ApiDialect, KeyLookup, UsageEvents, UsageNote } from '../../src/core/dialects/dialect.js';
+import type { MessageFacts } from '../../src/core/shed/message-facts-type.js';
+import type { MessageInfo, Span, ToolResultInfo, TranscriptIndex } from '../../src/core/transcript-index-types.js';
 import { indexOrFailure, readStringValue, readToken, scanTopLevel, ShapeError } from '../../src/core/openai/index-support.js';
 import { indexToolOutput, ABSENT_OUTPUT, type IndexedToolOutput } from '../../src/core/openai/tool-output.js';
 

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOLD_REASONS } from '../../src/core/decide/hold-reasons.js';
-import type { EpochMode } from '../../src/core/index.js';
+import type { EpochMode } from '../../src/core/epoch-types.js';
 import type { SettingsGiven } from '../../src/rescue/index.js';
 import { ScriptedClient, type ScriptedClientOptions } from '../../src/scripted/client.js';
 import { startTestApi } from '../support/scripted-api.js';

@@ -5,7 +5,8 @@
  * leaves the latch to the local rules. The wire log shows the call with its usage and cost.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHUNK_HEAD_MAX_CHARS, CLASSIFIER_LABELS, checkEpochLedger } from '../../src/core/index.js';
+import { CHUNK_HEAD_MAX_CHARS, CLASSIFIER_LABELS } from '../../src/core/labels/classifier-request.js';
+import { checkEpochLedger } from '../../src/core/labels/ledger.js';
 import { ScriptedClient } from '../../src/scripted/client.js';
 import type { MessagesApi } from '../../src/scripted/messages-api.js';
 import { startTestApi } from '../support/scripted-api.js';

@@ -8,7 +8,8 @@
  */
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { elidedTextPath, registerDialect } from '../../src/core/index.js';
+import { elidedTextPath } from '../../src/core/stub-paths.js';
+import { registerDialect } from '../../src/core/dialects/registry.js';
 import { postRaw, type RawResponse } from '../../src/scripted/post-raw.js';
 import { restoreText } from '../../src/restore/restore-text.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';

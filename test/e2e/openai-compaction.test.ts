@@ -5,7 +5,9 @@
  * refuses a `compaction` item it did not write, so every 200 proves the item came back intact.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { RESPONSES_API, findStubs, type TranscriptIndex } from '../../src/core/index.js';
+import { RESPONSES_API } from '../../src/core/dialects/responses.js';
+import { findStubs } from '../../src/core/epochs/inflate.js';
+import type { TranscriptIndex } from '../../src/core/transcript-index-types.js';
 import { layoutPaths } from '../../src/state/layout.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { verifyState } from '../../src/state/verify-state.js';

@@ -5,7 +5,11 @@
  */
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHAT_API, findStubs, RESPONSES_API, type ApiDialect, type TranscriptIndex } from '../../src/core/index.js';
+import { CHAT_API } from '../../src/core/dialects/chat.js';
+import { findStubs } from '../../src/core/epochs/inflate.js';
+import { RESPONSES_API } from '../../src/core/dialects/responses.js';
+import type { ApiDialect } from '../../src/core/dialects/dialect.js';
+import type { TranscriptIndex } from '../../src/core/transcript-index-types.js';
 import type { RunningProxy } from '../../src/proxy/start-proxy.js';
 import { layoutPaths } from '../../src/state/layout.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';

@@ -9,7 +9,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listThinking } from '../../src/core/index.js';
+import { listThinking } from '../../src/core/thinking/list-thinking.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { layoutPaths } from '../../src/state/layout.js';
 import { readConversation } from '../../src/state/read-conversation.js';

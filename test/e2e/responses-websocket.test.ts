@@ -7,7 +7,9 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findStubs, RESPONSES_API, type TranscriptIndex } from '../../src/core/index.js';
+import { findStubs } from '../../src/core/epochs/inflate.js';
+import { RESPONSES_API } from '../../src/core/dialects/responses.js';
+import type { TranscriptIndex } from '../../src/core/transcript-index-types.js';
 import type { RunningProxy } from '../../src/proxy/start-proxy.js';
 import { encodeFrame, OPCODE } from '../../src/proxy/websocket/frame-writer.js';
 import { layoutPaths } from '../../src/state/layout.js';

@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseStub } from '../../src/core/index.js';
+import { parseStub } from '../../src/core/stub.js';
 import type { RunningProxy } from '../../src/proxy/start-proxy.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { layoutPaths } from '../../src/state/layout.js';

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RESTORE_TOOL_NAME } from '../../src/core/index.js';
+import { RESTORE_TOOL_NAME } from '../../src/core/detect-refaults.js';
 import { ScriptedClient, type Block } from '../../src/scripted/client.js';
 import { toolUse, type ReplyBlock } from '../../src/scripted/message.js';
 import { startMessagesApi } from '../../src/scripted/messages-api.js';

@@ -8,7 +8,7 @@ import type { StateDir } from '../../src/state/layout.js';
 import { sealBlock } from '../../src/state/seal-block.js';
 import { runCli } from '../cli/cli-run.js';
 import { CLI_PATH } from '../support/cli-process.js';
-import { renderSpanMarkdown } from '../../src/core/index.js';
+import { renderSpanMarkdown } from '../../src/core/shed/render-span-markdown.js';
 import { addShedConversation, FIRST_TEXT, stateWithBlocks } from '../restore/fixtures.js';
 
 let tmp: string;

@@ -1,6 +1,8 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHAT_API, MESSAGES_API, RESPONSES_API } from '../../src/core/index.js';
+import { CHAT_API } from '../../src/core/dialects/chat.js';
+import { MESSAGES_API } from '../../src/core/dialects/messages.js';
+import { RESPONSES_API } from '../../src/core/dialects/responses.js';
 import { apiErrorBody, errorShapeOf, sendApiError, shapedErrorBody } from '../../src/proxy/api-error.js';
 import { closeServer, listen, replyOn, send } from './harness.js';
 

@@ -1,7 +1,9 @@
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { HeldResponse } from '../../src/proxy/forward.js';
-import { CHAT_API, MESSAGES_API, RESPONSES_API } from '../../src/core/index.js';
+import { CHAT_API } from '../../src/core/dialects/chat.js';
+import { MESSAGES_API } from '../../src/core/dialects/messages.js';
+import { RESPONSES_API } from '../../src/core/dialects/responses.js';
 import { readHeldOverflow } from '../../src/proxy/held-overflow.js';
 
 const TOO_LONG = JSON.stringify({

@@ -13,7 +13,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseStub } from '../../src/core/index.js';
+import { parseStub } from '../../src/core/stub.js';
 import type { ConversationRecord, Epoch, ToolResultEpoch } from '../../src/core/epoch-types.js';
 import { countTokens } from '../../src/scripted/cache-pricing.js';
 import { layoutPaths } from '../../src/state/layout.js';

@@ -3,7 +3,7 @@
  * Each is a small state machine over the requests of the main thread; their tool_use ids say what
  * each call was for, so the test can find the client's answer to it in a later request.
  */
-import { parseStub } from '../../src/core/index.js';
+import { parseStub } from '../../src/core/stub.js';
 import { stubFilePath } from '../../src/demo/stub-in-request.js';
 import { textBlock, toolUse, type ReplyBlock } from '../../src/scripted/message.js';
 import { parseRequestBody, type ReceivedRequest } from '../../src/scripted/received-request.js';

@@ -1,5 +1,7 @@
 /** Byte-level views of real request bodies that the real-client suite asserts on. */
-import { findStubs, indexTranscript, type FoundStub, type TranscriptIndex } from '../../src/core/index.js';
+import { findStubs, type FoundStub } from '../../src/core/epochs/inflate.js';
+import { indexTranscript } from '../../src/core/transcript-index.js';
+import type { TranscriptIndex } from '../../src/core/transcript-index-types.js';
 
 const BREAKPOINT = Buffer.from(',"cache_control":{"type":"ephemeral"}');
 /** A message of one text block, which the client collapses to a string once it is no longer last. */

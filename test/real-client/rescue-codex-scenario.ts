@@ -17,7 +17,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseStub, STUB_PREFIX } from '../../src/core/index.js';
+import { parseStub } from '../../src/core/stub.js';
+import { STUB_PREFIX } from '../../src/core/stub-paths.js';
 import type { ReceivedRequest } from '../../src/scripted/received-request.js';
 import {
   customToolCall,

@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { parseStub } from '../../src/core/index.js';
+import { parseStub } from '../../src/core/stub.js';
 import { stubFilePath } from '../../src/demo/stub-in-request.js';
 import { CLI_PATH } from '../support/cli-process.js';
 import { errorReply } from '../../src/scripted/api-error.js';

@@ -8,7 +8,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexResponses } from '../../src/core/index.js';
+import { indexResponses } from '../../src/core/openai/responses-index.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { layoutPaths } from '../../src/state/layout.js';
 import { listConversations } from '../../src/state/read-conversation.js';

@@ -6,7 +6,8 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findSpanStubs, renderSpanMarkdown, type FoundSpanStub } from '../../src/core/index.js';
+import { findSpanStubs, type FoundSpanStub } from '../../src/core/epochs/spans/find-span-stubs.js';
+import { renderSpanMarkdown } from '../../src/core/shed/render-span-markdown.js';
 import type { ConversationRecord } from '../../src/core/epoch-types.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { layoutPaths } from '../../src/state/layout.js';

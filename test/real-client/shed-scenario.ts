@@ -37,7 +37,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { parseSpanStub } from '../../src/core/index.js';
+import { parseSpanStub } from '../../src/core/shed/span-stub.js';
 import { textBlock, toolUse, type ReplyBlock } from '../../src/scripted/message.js';
 import { startMessagesApi } from '../../src/scripted/messages-api.js';
 import { parseRequestBody, type ReceivedRequest } from '../../src/scripted/received-request.js';

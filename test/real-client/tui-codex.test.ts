@@ -9,7 +9,9 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findStubs, indexResponses, type OpenAiIndex } from '../../src/core/index.js';
+import { findStubs } from '../../src/core/epochs/inflate.js';
+import { indexResponses } from '../../src/core/openai/responses-index.js';
+import type { OpenAiIndex } from '../../src/core/openai/openai-index.js';
 import { layoutPaths } from '../../src/state/layout.js';
 import { readConversation } from '../../src/state/read-conversation.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';

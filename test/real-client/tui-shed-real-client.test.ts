@@ -8,7 +8,9 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findSpanStubs, parseSpanStub, renderSpanMarkdown } from '../../src/core/index.js';
+import { findSpanStubs } from '../../src/core/epochs/spans/find-span-stubs.js';
+import { parseSpanStub } from '../../src/core/shed/span-stub.js';
+import { renderSpanMarkdown } from '../../src/core/shed/render-span-markdown.js';
 import type { ConversationRecord } from '../../src/core/epoch-types.js';
 import { layoutPaths } from '../../src/state/layout.js';
 import { listConversations } from '../../src/state/read-conversation.js';

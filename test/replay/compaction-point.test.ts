@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUTOCOMPACT_BUFFER_TOKENS, CLIENT_OUTPUT_RESERVE_TOKENS } from '../../src/core/index.js';
+import { AUTOCOMPACT_BUFFER_TOKENS, CLIENT_OUTPUT_RESERVE_TOKENS } from '../../src/core/client-compaction.js';
 import { findCompactionPoint, runwayConversation } from '../../src/replay/compaction-point.js';
 import { rebuildConversations } from '../../src/replay/rebuild-conversations.js';
 import { assistant, line, user } from './fixtures.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TOKENS_PER_BYTE } from '../../src/core/index.js';
+import { DEFAULT_TOKENS_PER_BYTE } from '../../src/core/fullness-reading.js';
 import { fitTokens } from '../../src/replay/fit-tokens.js';
 
 describe('fitTokens', () => {

@@ -2,7 +2,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FrozenBlock } from '../../src/core/index.js';
+import type { FrozenBlock } from '../../src/core/epoch-types.js';
 import { type ApiMessage, rebuildConversations } from '../../src/replay/rebuild-conversations.js';
 import { ReplayRefaults } from '../../src/replay/replay-refaults.js';
 import { type ReplayOptions, replaySession, replayWholeSession } from '../../src/replay/replay-session.js';

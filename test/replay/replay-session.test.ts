@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GATE_CEILING } from '../../src/core/index.js';
+import { GATE_CEILING } from '../../src/core/break-even.js';
 import { rebuildConversations } from '../../src/replay/rebuild-conversations.js';
 import { replaySession } from '../../src/replay/replay-session.js';
 import { verifyState } from '../../src/state/verify-state.js';

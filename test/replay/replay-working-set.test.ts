@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RESTORE_TOOL_NAME } from '../../src/core/index.js';
+import { RESTORE_TOOL_NAME } from '../../src/core/detect-refaults.js';
 import { rebuildConversations } from '../../src/replay/rebuild-conversations.js';
 import { replaySession } from '../../src/replay/replay-session.js';
 import { renderTable } from '../../src/replay/render-table.js';

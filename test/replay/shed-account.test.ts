@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { decideBurst, type ConversationRecord, type Epoch, type FullnessReading, type LatchHold } from '../../src/core/index.js';
+import { decideBurst } from '../../src/core/break-even.js';
+import type { ConversationRecord, Epoch } from '../../src/core/epoch-types.js';
+import type { FullnessReading } from '../../src/core/fullness-reading.js';
+import type { LatchHold } from '../../src/core/decide/hold-reasons.js';
 import type { ConversationEntry, Prepared } from '../../src/rescue/index.js';
 import type { PricedRequest } from '../../src/replay/prompt-cache.js';
 import type { ApiMessage, RebuiltRequest } from '../../src/replay/rebuild-conversations.js';

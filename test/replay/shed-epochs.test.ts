@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Epoch } from '../../src/core/index.js';
+import type { Epoch } from '../../src/core/epoch-types.js';
 import { shedEpochFigure, type ShedLatchObservation } from '../../src/replay/shed-epochs.js';
 
 const epoch: Epoch = {

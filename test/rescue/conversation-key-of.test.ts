@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CHAT_API, MESSAGES_API, RESPONSES_API } from '../../src/core/index.js';
+import { CHAT_API } from '../../src/core/dialects/chat.js';
+import { MESSAGES_API } from '../../src/core/dialects/messages.js';
+import { RESPONSES_API } from '../../src/core/dialects/responses.js';
 import { conversationKeyFor } from '../../src/rescue/conversation-key-of.js';
 import type { RequestMeta } from '../../src/rescue/request-meta.js';
 import { conversation, utf8 } from '../core/bodies.js';

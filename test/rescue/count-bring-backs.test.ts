@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { indexTranscript, MESSAGES_API, workingSetOf, type FrozenSpan, type TranscriptIndex } from '../../src/core/index.js';
+import { indexTranscript } from '../../src/core/transcript-index.js';
+import { MESSAGES_API } from '../../src/core/dialects/messages.js';
+import { workingSetOf } from '../../src/core/epochs/working-set.js';
+import type { FrozenSpan } from '../../src/core/shed-types.js';
+import type { TranscriptIndex } from '../../src/core/transcript-index-types.js';
 import type { ConversationEntry } from '../../src/rescue/conversation-table.js';
 import { newBringBacks } from '../../src/rescue/count-bring-backs.js';
 

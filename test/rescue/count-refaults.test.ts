@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { indexResponses, indexTranscript, MESSAGES_API, RESPONSES_API, type ConversationRecord, type FrozenBlock } from '../../src/core/index.js';
+import { indexResponses } from '../../src/core/openai/responses-index.js';
+import { indexTranscript } from '../../src/core/transcript-index.js';
+import { MESSAGES_API } from '../../src/core/dialects/messages.js';
+import { RESPONSES_API } from '../../src/core/dialects/responses.js';
+import type { ConversationRecord, FrozenBlock } from '../../src/core/epoch-types.js';
 import type { ConversationEntry } from '../../src/rescue/conversation-table.js';
 import { countRefaults } from '../../src/rescue/count-refaults.js';
 

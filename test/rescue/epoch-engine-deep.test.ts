@@ -8,7 +8,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isPart, type Usage } from '../../src/core/index.js';
+import { isPart } from '../../src/core/epoch-types.js';
+import type { Usage } from '../../src/core/usage.js';
 import { engineSettingsOf, EpochEngine, latchedOf, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
 import { restoreText } from '../../src/restore/restore-text.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';

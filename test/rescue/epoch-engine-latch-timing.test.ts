@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Usage } from '../../src/core/index.js';
+import type { Usage } from '../../src/core/usage.js';
 import { latchedOf, latchHoldOf, engineSettingsOf, EpochEngine, type EngineRequest, type SettingsGiven } from '../../src/rescue/index.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';

@@ -1,7 +1,11 @@
 /** The epoch engine on OpenAI calls: the same latch and rewrite, by the Responses and chat dialects. */
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CHAT_API, findStubs, RESPONSES_API, type ApiDialect, type Usage } from '../../src/core/index.js';
+import { CHAT_API } from '../../src/core/dialects/chat.js';
+import { findStubs } from '../../src/core/epochs/inflate.js';
+import { RESPONSES_API } from '../../src/core/dialects/responses.js';
+import type { ApiDialect } from '../../src/core/dialects/dialect.js';
+import type { Usage } from '../../src/core/usage.js';
 import { latchedOf, latchHoldOf, stubsOf, engineSettingsOf, EpochEngine, type EngineRequest, type EngineSettings } from '../../src/rescue/index.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';

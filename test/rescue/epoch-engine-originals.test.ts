@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Usage } from '../../src/core/index.js';
+import type { Usage } from '../../src/core/usage.js';
 import { engineSettingsOf, EpochEngine, type EngineRequest, type EngineSettings, type OriginalChange } from '../../src/rescue/index.js';
 import { elidedPath, type StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';

@@ -1,7 +1,10 @@
 /** The epoch engine in shed mode (docs/shed.md), and rescue mode's --gate. */
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DROP_STUB_PREFIX, indexTranscript, SPAN_STUB_PREFIX, STUB_PREFIX, type Usage } from '../../src/core/index.js';
+import { DROP_STUB_PREFIX, STUB_PREFIX } from '../../src/core/stub-paths.js';
+import { indexTranscript } from '../../src/core/transcript-index.js';
+import { SPAN_STUB_PREFIX } from '../../src/core/shed/span-stub.js';
+import type { Usage } from '../../src/core/usage.js';
 import {
   latchedOf,
   stubsOf,

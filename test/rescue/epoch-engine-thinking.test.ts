@@ -1,7 +1,8 @@
 /** The epoch engine on a model that runs the thinking prefix check (docs/rescue.md, "Preserved thinking"), both modes. */
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listThinking, type Usage } from '../../src/core/index.js';
+import { listThinking } from '../../src/core/thinking/list-thinking.js';
+import type { Usage } from '../../src/core/usage.js';
 import { engineSettingsOf, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';
 import { thinkingPath, type StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';

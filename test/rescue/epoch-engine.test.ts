@@ -1,6 +1,10 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { checkEpochLedger, DROP_STUB_PREFIX, elidedTextPath, LABELS_POLICY_VERSION, RESTORE_TOOL_NAME, STUB_PREFIX, type Usage } from '../../src/core/index.js';
+import { checkEpochLedger } from '../../src/core/labels/ledger.js';
+import { DROP_STUB_PREFIX, elidedTextPath, STUB_PREFIX } from '../../src/core/stub-paths.js';
+import { LABELS_POLICY_VERSION } from '../../src/core/label-types.js';
+import { RESTORE_TOOL_NAME } from '../../src/core/detect-refaults.js';
+import type { Usage } from '../../src/core/usage.js';
 import { latchedOf, engineSettingsOf, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';
 import { elidedPath, type StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';

@@ -1,7 +1,7 @@
 /** The engine says why a request over the threshold latched nothing (`Prepared.hold`, core/decide/hold-reasons.ts). */
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Usage } from '../../src/core/index.js';
+import type { Usage } from '../../src/core/usage.js';
 import { latchedOf, latchHoldOf, engineSettingsOf, EpochEngine, type EngineRequest, type SettingsGiven } from '../../src/rescue/index.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CHUNK_HEAD_MAX_CHARS, CLASSIFIER_LABELS, labelBlocks, type LabelScores } from '../../src/core/index.js';
+import { CHUNK_HEAD_MAX_CHARS, CLASSIFIER_LABELS } from '../../src/core/labels/classifier-request.js';
+import { labelBlocks } from '../../src/core/labels/label-blocks.js';
+import type { LabelScores } from '../../src/core/labels/classifier-response.js';
 import type { ClassifierCall } from '../../src/rescue/engine-types.js';
 import { labelByModel } from '../../src/rescue/model-labels.js';
 import { sha256 } from '../core/bodies.js';

@@ -1,7 +1,8 @@
 /** One latching request is decided once (core/decide/decide-epoch.ts): the kind's steps after it decide nothing again. */
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { decideEpoch, type DecideEpoch, type Usage } from '../../src/core/index.js';
+import { decideEpoch, type DecideEpoch } from '../../src/core/decide/decide-epoch.js';
+import type { Usage } from '../../src/core/usage.js';
 import { latchedOf, latchHoldOf, engineSettingsOf, EpochEngine, type EngineRequest, type SettingsGiven } from '../../src/rescue/index.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Usage } from '../../src/core/index.js';
+import type { Usage } from '../../src/core/usage.js';
 import { DEFAULT_ENGINE_SETTINGS, engineSettingsOf, EpochEngine, type EngineRequest, type SettingsGiven, type Prepared } from '../../src/rescue/index.js';
 import type { LatchNote } from '../../src/rescue/engine-types.js';
 import type { StateDir } from '../../src/state/layout.js';

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { restoreText } from '../../src/restore/restore-text.js';
 import type { StateDir } from '../../src/state/layout.js';
 import { sealBlock } from '../../src/state/seal-block.js';
-import { renderSpanMarkdown } from '../../src/core/index.js';
+import { renderSpanMarkdown } from '../../src/core/shed/render-span-markdown.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { addShedConversation, FIRST_TEXT, stateWithBlocks } from './fixtures.js';
 

@@ -1,17 +1,14 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  freezeSpan,
-  planShed,
-  applyEpochs,
-  indexTranscript,
-  renderStub,
-  SPAN_STUB_PREFIX,
-  SPANS,
-  type TranscriptIndex,
-  readMessagesFacts,
-} from '../../src/core/index.js';
+import { freezeSpan, planShed } from '../../src/core/shed/plan-span.js';
+import { applyEpochs } from '../../src/core/epochs/apply.js';
+import { indexTranscript } from '../../src/core/transcript-index.js';
+import { renderStub } from '../../src/core/stub.js';
+import { SPAN_STUB_PREFIX } from '../../src/core/shed/span-stub.js';
+import { SPANS } from '../../src/core/epochs/spans/spans.js';
+import type { TranscriptIndex } from '../../src/core/transcript-index-types.js';
+import { readMessagesFacts } from '../../src/core/shed/message-facts.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { latchEpoch } from '../../src/state/latch-epoch.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { renderSpanMarkdown } from '../../src/core/index.js';
+import { renderSpanMarkdown } from '../../src/core/shed/render-span-markdown.js';
 import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { writeSpanFiles } from '../../src/state/span-file.js';

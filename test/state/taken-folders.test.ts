@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { itemsUnder, KIND_NAME, registerEpochKind } from '../../src/core/index.js';
+import { itemsUnder, KIND_NAME, registerEpochKind } from '../../src/core/epochs/kind-info.js';
 import * as layout from '../../src/state/layout.js';
 
 /**

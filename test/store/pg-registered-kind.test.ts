@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planRecord } from '../../src/core/index.js';
+import { planRecord } from '../../src/core/plan-record.js';
 import { registerKind } from '../../src/rescue/latch-kinds.js';
 import { restoreOriginal } from '../../src/restore/store-restore.js';
 import { openPgStore, PgDb, type PgStore, verifyPgStore } from '../../src/store/index.js';

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderSpanMarkdown } from '../../src/core/index.js';
+import { renderSpanMarkdown } from '../../src/core/shed/render-span-markdown.js';
 import { listRestorable } from '../../src/restore/list-restorable.js';
 import { listOriginals, restoreOriginal } from '../../src/restore/store-restore.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';

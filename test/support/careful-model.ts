@@ -9,7 +9,9 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseSpanStub, parseStub, RESTORE_TOOL_NAME } from '../../src/core/index.js';
+import { parseSpanStub } from '../../src/core/shed/span-stub.js';
+import { parseStub } from '../../src/core/stub.js';
+import { RESTORE_TOOL_NAME } from '../../src/core/detect-refaults.js';
 import { callTool } from '../../src/mcp/mcp-server.js';
 import { RoomLedger } from '../../src/mcp/room-ledger.js';
 import type { Block } from '../../src/scripted/client.js';

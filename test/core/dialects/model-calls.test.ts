@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { CHAT_API, MESSAGES_API, RESPONSES_API, type ApiDialect, type TranscriptIndex } from '../../../src/core/index.js';
+import { CHAT_API } from '../../../src/core/dialects/chat.js';
+import { MESSAGES_API } from '../../../src/core/dialects/messages.js';
+import { RESPONSES_API } from '../../../src/core/dialects/responses.js';
+import type { ApiDialect } from '../../../src/core/dialects/dialect.js';
+import type { TranscriptIndex } from '../../../src/core/transcript-index-types.js';
 import { utf8 } from '../bodies.js';
 import { chatBody, responsesBody } from '../openai/openai-bodies.js';
 import { bodyOf, session } from '../shed/shed-bodies.js';

@@ -1,28 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  MESSAGES_API,
-  frozenShas,
-  itemsUnder,
-  registerEpochKind,
-  shasFrozenBy,
-  workingSetOfAsk,
-  type Epoch,
-  decideEpoch,
-  DEFAULT_POLICY,
-  DEFAULT_SHED_POLICY,
-  NO_ITEMS,
-  planShed,
-  planShedToFit,
-  pressedReading,
-  spansLatch,
-  toolResultsLatch,
-  workingSetOf,
-  workingSetOrdinals,
-  type EpochAsk,
-  type FrozenBlock,
-  type FrozenSpan,
-  readMessagesFacts,
-} from '../../../src/core/index.js';
+import { MESSAGES_API } from '../../../src/core/dialects/messages.js';
+import { frozenShas, shasFrozenBy, workingSetOfAsk, workingSetOf, workingSetOrdinals } from '../../../src/core/epochs/working-set.js';
+import { itemsUnder, registerEpochKind } from '../../../src/core/epochs/kind-info.js';
+import type { Epoch, FrozenBlock } from '../../../src/core/epoch-types.js';
+import { decideEpoch } from '../../../src/core/decide/decide-epoch.js';
+import { DEFAULT_POLICY } from '../../../src/core/plan-elision.js';
+import { DEFAULT_SHED_POLICY, type FrozenSpan } from '../../../src/core/shed-types.js';
+import { NO_ITEMS } from '../../../src/core/epochs/frozen-items.js';
+import { planShed } from '../../../src/core/shed/plan-span.js';
+import { planShedToFit } from '../../../src/core/shed/plan-to-fit.js';
+import { pressedReading } from '../../../src/core/epochs/request-tokens.js';
+import { spansLatch } from '../../../src/core/epochs/spans/spans-latch.js';
+import { toolResultsLatch } from '../../../src/core/epochs/tool-results/tool-results-latch.js';
+import type { EpochAsk } from '../../../src/core/epochs/epoch-planner.js';
+import { readMessagesFacts } from '../../../src/core/shed/message-facts.js';
 import { filler, mustIndex, sha256, utf8 } from '../bodies.js';
 
 const STORED = ['a', 'b', 'c', 'd'].map((c) => c.repeat(64));

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { labelBlocks, planElision, RESPONSES_API } from '../../../src/core/index.js';
+import { labelBlocks } from '../../../src/core/labels/label-blocks.js';
+import { planElision } from '../../../src/core/plan-elision.js';
+import { RESPONSES_API } from '../../../src/core/dialects/responses.js';
 import { covers, findSuperseded } from '../../../src/core/labels/rule-superseded.js';
 import { sha256 } from '../bodies.js';
 import type { ToolCall } from '../../../src/core/read-tool-calls.js';

@@ -1,5 +1,6 @@
 /** Shared setup of the rule tests: a body, its index, its tool calls and its plan. */
-import { planElision, type PlannedBlock, type TranscriptIndex } from '../../../src/core/index.js';
+import { planElision, type PlannedBlock } from '../../../src/core/plan-elision.js';
+import type { TranscriptIndex } from '../../../src/core/transcript-index-types.js';
 import { readToolCalls, type ToolCall } from '../../../src/core/read-tool-calls.js';
 import { mustIndex, sha256 } from '../bodies.js';
 import { sessionBody, type Call } from './session-body.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { indexChat, type OpenAiIndex } from '../../../src/core/index.js';
+import { indexChat } from '../../../src/core/openai/chat-index.js';
+import type { OpenAiIndex } from '../../../src/core/openai/openai-index.js';
 import { slice, utf8 } from '../bodies.js';
 import { chatBody } from './openai-bodies.js';
 

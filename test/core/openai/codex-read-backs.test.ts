@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { indexResponses, readItemFacts, readOpenAiCalls, workingSetOf, workingSetOrdinals } from '../../../src/core/index.js';
+import { indexResponses } from '../../../src/core/openai/responses-index.js';
+import { readItemFacts } from '../../../src/core/shed/message-facts.js';
+import { readOpenAiCalls } from '../../../src/core/openai/read-openai-calls.js';
+import { workingSetOf, workingSetOrdinals } from '../../../src/core/epochs/working-set.js';
 import { utf8 } from '../bodies.js';
 
 const SHA = 'cd'.repeat(32);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readContextLengthExceeded } from '../../../src/core/index.js';
+import { readContextLengthExceeded } from '../../../src/core/openai/context-length-exceeded.js';
 
 function openAiError(message: string, code: string | null = 'context_length_exceeded', param = 'messages'): string {
   return JSON.stringify({ error: { message, type: 'invalid_request_error', param, code } });

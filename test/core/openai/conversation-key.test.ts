@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { indexChat, indexResponses, openAiConversationKey, openAiFirstPrompt, type OpenAiIndex, type OpenAiIndexOutcome } from '../../../src/core/index.js';
+import { indexChat } from '../../../src/core/openai/chat-index.js';
+import { indexResponses } from '../../../src/core/openai/responses-index.js';
+import { openAiConversationKey, openAiFirstPrompt } from '../../../src/core/openai/conversation-key.js';
+import type { OpenAiIndex, OpenAiIndexOutcome } from '../../../src/core/openai/openai-index.js';
 import { sha256, utf8 } from '../bodies.js';
 import { chatBody, responsesBody } from './openai-bodies.js';
 

@@ -1,6 +1,11 @@
 /** The shared plan, rewrite, inflate and self-check over the OpenAI dialects' indexes. */
 import { describe, expect, it } from 'vitest';
-import { CHAT_API, DEFAULT_POLICY, findStubs, freezeBlock, planElision, RESPONSES_API, rewriteRequest, type ApiDialect } from '../../../src/core/index.js';
+import { CHAT_API } from '../../../src/core/dialects/chat.js';
+import { DEFAULT_POLICY, freezeBlock, planElision } from '../../../src/core/plan-elision.js';
+import { findStubs } from '../../../src/core/epochs/inflate.js';
+import { RESPONSES_API } from '../../../src/core/dialects/responses.js';
+import { rewriteRequest } from '../../../src/core/epochs/tool-results/tool-results.js';
+import type { ApiDialect } from '../../../src/core/dialects/dialect.js';
 import { filler, fromUtf8, sha256 } from '../bodies.js';
 import { ELIDED_DIR, mustIndexAs, roundTrip } from '../round-trip.js';
 import { chatBody, responsesBody } from './openai-bodies.js';

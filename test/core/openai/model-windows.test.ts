@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codexReleaseOf, OPENAI_MODEL_WINDOWS, openAiModelWindow } from '../../../src/core/index.js';
+import { codexReleaseOf, OPENAI_MODEL_WINDOWS, openAiModelWindow } from '../../../src/core/openai/model-windows.js';
 
 describe('openAiModelWindow', () => {
   it("should give Codex 0.171.0's windows: gpt-6.2-sol and gpt-6.1-sol 500,000, gpt-6.2-astra 272,000", () => {

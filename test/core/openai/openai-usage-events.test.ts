@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CHAT_API, RESPONSES_API, toMessagesUsage } from '../../../src/core/index.js';
+import { CHAT_API } from '../../../src/core/dialects/chat.js';
+import { RESPONSES_API } from '../../../src/core/dialects/responses.js';
+import { toMessagesUsage } from '../../../src/core/dialects/openai-usage-events.js';
 import type { SseEvent } from '../../../src/core/sse-parser.js';
 import { CHAT_USAGE, READ_RESPONSES, RESPONSES_USAGE } from '../../support/openai-usage-fixtures.js';
 

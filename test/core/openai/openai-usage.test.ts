@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseEventData, readChatUsage, readResponsesUsage } from '../../../src/core/index.js';
+import { parseEventData, readChatUsage, readResponsesUsage } from '../../../src/core/openai/openai-usage.js';
 
 const USAGE = {
   input_tokens: 12033,

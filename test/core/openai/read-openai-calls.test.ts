@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { indexChat, indexResponses, readNewestOpenAiCalls, readOpenAiCalls, shellLine, type TranscriptIndex } from '../../../src/core/index.js';
+import { indexChat } from '../../../src/core/openai/chat-index.js';
+import { indexResponses } from '../../../src/core/openai/responses-index.js';
+import { readNewestOpenAiCalls, readOpenAiCalls, shellLine } from '../../../src/core/openai/read-openai-calls.js';
+import type { TranscriptIndex } from '../../../src/core/transcript-index-types.js';
 import { utf8 } from '../bodies.js';
 import { chatBody, responsesBody } from './openai-bodies.js';
 

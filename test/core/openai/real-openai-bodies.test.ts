@@ -6,18 +6,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  CODEX_SESSION_HEADER,
-  DEFAULT_POLICY,
-  freezeBlock,
-  indexResponses,
-  openAiConversationKey,
-  openAiFirstPrompt,
-  planElision,
-  RESPONSES_API,
-  rewriteRequest,
-  type OpenAiIndex,
-} from '../../../src/core/index.js';
+import { CODEX_SESSION_HEADER } from '../../../src/core/dialects/openai-dialect-parts.js';
+import { DEFAULT_POLICY, freezeBlock, planElision } from '../../../src/core/plan-elision.js';
+import { indexResponses } from '../../../src/core/openai/responses-index.js';
+import { openAiConversationKey, openAiFirstPrompt } from '../../../src/core/openai/conversation-key.js';
+import { RESPONSES_API } from '../../../src/core/dialects/responses.js';
+import { rewriteRequest } from '../../../src/core/epochs/tool-results/tool-results.js';
+import type { OpenAiIndex } from '../../../src/core/openai/openai-index.js';
 import { bytesEqual } from '../../../src/core/block-text.js';
 import { sha256 } from '../bodies.js';
 import { ELIDED_DIR, roundTrip } from '../round-trip.js';

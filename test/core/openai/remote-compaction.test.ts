@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CHAT_API, RESPONSES_API, indexResponses, isCompactionTrigger, planElision, requestClassOfBody, type OpenAiIndex } from '../../../src/core/index.js';
+import { CHAT_API } from '../../../src/core/dialects/chat.js';
+import { RESPONSES_API } from '../../../src/core/dialects/responses.js';
+import { indexResponses } from '../../../src/core/openai/responses-index.js';
+import { isCompactionTrigger, requestClassOfBody } from '../../../src/core/openai/remote-compaction.js';
+import { planElision } from '../../../src/core/plan-elision.js';
+import type { OpenAiIndex } from '../../../src/core/openai/openai-index.js';
 import { sha256, utf8 } from '../bodies.js';
 
 function mustIndex(value: unknown): { bytes: Uint8Array; index: OpenAiIndex } {

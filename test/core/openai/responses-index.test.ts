@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { indexResponses, type OpenAiIndex } from '../../../src/core/index.js';
+import { indexResponses } from '../../../src/core/openai/responses-index.js';
+import type { OpenAiIndex } from '../../../src/core/openai/openai-index.js';
 import { slice, utf8 } from '../bodies.js';
 import { responsesBody } from './openai-bodies.js';
 

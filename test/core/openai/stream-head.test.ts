@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideStreamHead, streamedFailureBody } from '../../../src/core/index.js';
+import { decideStreamHead, streamedFailureBody } from '../../../src/core/openai/stream-head.js';
 
 const event = (type: string, extra: Record<string, unknown> = {}): string => `event: ${type}\ndata: ${JSON.stringify({ type, ...extra })}\n\n`;
 const failed = event('response.failed', {

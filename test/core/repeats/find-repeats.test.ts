@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findRepeats, REPEAT_MIN_CHARS } from '../../../src/core/index.js';
+import { findRepeats, REPEAT_MIN_CHARS } from '../../../src/core/repeats/find-repeats.js';
 import { mustIndex } from '../bodies.js';
 import { bodyOf, RENDERING, SPAN } from './repeat-bodies.js';
 

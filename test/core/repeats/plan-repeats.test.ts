@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import {
-  applyRepeats,
-  findRepeatPointers,
-  findRepeats,
-  parseRepeatPointer,
-  planRepeats,
-  renderRepeatPointer,
-  repeatContent,
-  applyInflate,
-  indexTranscript,
-} from '../../../src/core/index.js';
+import { applyRepeats, planRepeats } from '../../../src/core/repeats/plan-repeats.js';
+import { findRepeatPointers, repeatContent } from '../../../src/core/repeats/inflate-repeats.js';
+import { findRepeats } from '../../../src/core/repeats/find-repeats.js';
+import { parseRepeatPointer, renderRepeatPointer } from '../../../src/core/repeats/repeat-pointer.js';
+import { applyInflate } from '../../../src/core/epochs/inflate.js';
+import { indexTranscript } from '../../../src/core/transcript-index.js';
 import { fromUtf8, mustIndex, sha256 } from '../bodies.js';
 import { bodyOf, SPAN } from './repeat-bodies.js';
 

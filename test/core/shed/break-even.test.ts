@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideBurst, GATE_CEILING } from '../../../src/core/index.js';
+import { decideBurst, GATE_CEILING } from '../../../src/core/break-even.js';
 
 describe('decideBurst', () => {
   it("should give seed 001's example: 23 turns to pay back 20k dropped against a 40k suffix", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isClientNotice } from '../../../src/core/index.js';
+import { isClientNotice } from '../../../src/core/shed/client-notice.js';
 
 describe('isClientNotice', () => {
   it.each([

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decideBurst, rescueGateInput, shedGateInput } from '../../../src/core/index.js';
+import { decideBurst } from '../../../src/core/break-even.js';
+import { rescueGateInput, shedGateInput } from '../../../src/core/shed/gate-input.js';
 import { bodyOf, mustIndex, session } from './shed-bodies.js';
 
 describe('shedGateInput', () => {

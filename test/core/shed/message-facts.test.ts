@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPersonTurn } from '../../../src/core/index.js';
+import { isPersonTurn } from '../../../src/core/shed/message-facts.js';
 import { bodyOf, calls, factsOf, fromUtf8, prompt, results } from './shed-bodies.js';
 
 describe('readMessagesFacts', () => {

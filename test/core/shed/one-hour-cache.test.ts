@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksOneHourCache } from '../../../src/core/index.js';
+import { asksOneHourCache } from '../../../src/core/shed/one-hour-cache.js';
 import { utf8 } from './shed-bodies.js';
 
 const hour = { type: 'ephemeral', ttl: '1h' };

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { freezeSpan, GOAL_MARKER, planShed, SPAN_STUB_TOKENS_PER_BYTE, type PlannedSpan, readMessagesFacts } from '../../../src/core/index.js';
+import { freezeSpan, planShed } from '../../../src/core/shed/plan-span.js';
+import { GOAL_MARKER, type PlannedSpan } from '../../../src/core/shed-types.js';
+import { SPAN_STUB_TOKENS_PER_BYTE } from '../../../src/core/shed/span-stub.js';
+import { readMessagesFacts } from '../../../src/core/shed/message-facts.js';
 import { bodyOf, calls, fromUtf8, mustIndex, prompt, results, session, sha256, utf8, type Message } from './shed-bodies.js';
 
 /** Two later turns of the person, so the window does not reach back to an early prompt. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { priceShed } from '../../../src/core/index.js';
+import { priceShed } from '../../../src/core/shed/price-shed.js';
 
 describe('priceShed', () => {
   it('should price a wholly warm shed at the cache-read marginal', () => {

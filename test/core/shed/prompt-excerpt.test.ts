@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { latestPrompt, promptExcerpt, TOMBSTONE_MAX_CHARS, wellFormed } from '../../../src/core/index.js';
+import { latestPrompt, promptExcerpt, TOMBSTONE_MAX_CHARS, wellFormed } from '../../../src/core/shed/prompt-excerpt.js';
 
 describe('promptExcerpt', () => {
   it('should put the prompt on one line, whitespace collapsed, reminders left out', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { READ_PAGE_CHARS, readPagesOf } from '../../../src/core/index.js';
+import { READ_PAGE_CHARS, readPagesOf } from '../../../src/core/shed/read-pages.js';
 import { readAsClaudeCode, READ_CUT_CHARS } from '../../../src/scripted/read-tool.js';
 
 /** A text of `lines` lines of `width` characters, ending with a line break, as a span's `.md` does. */

@@ -1,18 +1,13 @@
 /** Shed mode on real request bodies captured from Claude Code 2.1.197 (test/fixtures/real). */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  applyInflate,
-  DEFAULT_SHED_POLICY,
-  findSpanStubs,
-  fixedRecentBudget,
-  freezeSpan,
-  planShed,
-  applyEpochs,
-  SPANS,
-  type ShedPolicy,
-  readMessagesFacts,
-} from '../../../src/core/index.js';
+import { applyInflate } from '../../../src/core/epochs/inflate.js';
+import { DEFAULT_SHED_POLICY, fixedRecentBudget, type ShedPolicy } from '../../../src/core/shed-types.js';
+import { findSpanStubs } from '../../../src/core/epochs/spans/find-span-stubs.js';
+import { freezeSpan, planShed } from '../../../src/core/shed/plan-span.js';
+import { applyEpochs } from '../../../src/core/epochs/apply.js';
+import { SPANS } from '../../../src/core/epochs/spans/spans.js';
+import { readMessagesFacts } from '../../../src/core/shed/message-facts.js';
 import { validateMessagesRequest } from '../../support/messages-validator.js';
 import { fromUtf8, mustIndex, sha256 } from './shed-bodies.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderSpanMarkdown } from '../../../src/core/index.js';
+import { renderSpanMarkdown } from '../../../src/core/shed/render-span-markdown.js';
 import { utf8 } from './shed-bodies.js';
 
 const SHA = 'cd'.repeat(32);

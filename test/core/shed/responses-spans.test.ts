@@ -1,20 +1,17 @@
 /** Shed spans on Responses API bodies: real Codex bodies, a compaction item, reasoning pairs. */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  applyEpochs,
-  applyInflate,
-  findSpanStubs,
-  fixedRecentBudget,
-  freezeSpan,
-  indexResponses,
-  planShed,
-  readItemFacts,
-  renderSpanMarkdown,
-  RESPONSES_API,
-  SPANS,
-  type TranscriptIndex,
-} from '../../../src/core/index.js';
+import { applyEpochs } from '../../../src/core/epochs/apply.js';
+import { applyInflate } from '../../../src/core/epochs/inflate.js';
+import { findSpanStubs } from '../../../src/core/epochs/spans/find-span-stubs.js';
+import { fixedRecentBudget } from '../../../src/core/shed-types.js';
+import { freezeSpan, planShed } from '../../../src/core/shed/plan-span.js';
+import { indexResponses } from '../../../src/core/openai/responses-index.js';
+import { readItemFacts } from '../../../src/core/shed/message-facts.js';
+import { renderSpanMarkdown } from '../../../src/core/shed/render-span-markdown.js';
+import { RESPONSES_API } from '../../../src/core/dialects/responses.js';
+import { SPANS } from '../../../src/core/epochs/spans/spans.js';
+import type { TranscriptIndex } from '../../../src/core/transcript-index-types.js';
 import { validateResponsesInput } from '../../support/responses-validator.js';
 import { sha256 } from './shed-bodies.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isRestoreCall, type ToolCall } from '../../../src/core/index.js';
+import { isRestoreCall } from '../../../src/core/shed/restore-call.js';
+import type { ToolCall } from '../../../src/core/read-tool-calls.js';
 
 const SHA = 'ab'.repeat(32);
 const ELIDED = `/home/me/.ctxshed/elided/${SHA}.txt`;

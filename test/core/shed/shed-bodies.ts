@@ -1,5 +1,6 @@
 /** Small shed-mode request bodies with known answers: a session built turn by turn. */
-import { readMessagesFacts, type MessageFacts } from '../../../src/core/index.js';
+import { readMessagesFacts } from '../../../src/core/shed/message-facts.js';
+import type { MessageFacts } from '../../../src/core/shed/message-facts-type.js';
 import { mustIndex, utf8 } from '../bodies.js';
 
 export { sha256, mustIndex, utf8, fromUtf8 } from '../bodies.js';

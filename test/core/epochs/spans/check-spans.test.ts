@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applySplices, checkShed, type AppliedSpan } from '../../../../src/core/index.js';
+import { applySplices } from '../../../../src/core/splices.js';
+import { checkShed, type AppliedSpan } from '../../../../src/core/epochs/spans/check-spans.js';
 import { bodyOf, mustIndex, prompt, session, utf8 } from '../../shed/shed-bodies.js';
 
 const STUB = utf8('{"role":"user","content":"stub"}');

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { applyInflate, findSpanStubs, freezeSpan, planShed, applyEpochs, SPANS, type PlannedSpan, readMessagesFacts } from '../../../../src/core/index.js';
+import { applyInflate } from '../../../../src/core/epochs/inflate.js';
+import { findSpanStubs } from '../../../../src/core/epochs/spans/find-span-stubs.js';
+import { freezeSpan, planShed } from '../../../../src/core/shed/plan-span.js';
+import { applyEpochs } from '../../../../src/core/epochs/apply.js';
+import { SPANS } from '../../../../src/core/epochs/spans/spans.js';
+import type { PlannedSpan } from '../../../../src/core/shed-types.js';
+import { readMessagesFacts } from '../../../../src/core/shed/message-facts.js';
 import { SMALL_RECENT_TOKENS, bodyOf, fromUtf8, mustIndex, prompt, session, sha256, utf8 } from '../../shed/shed-bodies.js';
 
 const DIR = '/state/spans';

@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CONVERSATION_FORMAT,
-  DEFAULT_SHED_POLICY,
-  decideBurst,
-  planRecord,
-  planShed,
-  SHED_POLICY_NAME,
-  SHED_POLICY_VERSION,
-  spansLatch,
-  type ConversationRecord,
-  type PlannedSpan,
-  readMessagesFacts,
-} from '../../../../src/core/index.js';
+import { CONVERSATION_FORMAT, type ConversationRecord } from '../../../../src/core/epoch-types.js';
+import { DEFAULT_SHED_POLICY, SHED_POLICY_NAME, SHED_POLICY_VERSION, type PlannedSpan } from '../../../../src/core/shed-types.js';
+import { decideBurst } from '../../../../src/core/break-even.js';
+import { planRecord } from '../../../../src/core/plan-record.js';
+import { planShed } from '../../../../src/core/shed/plan-span.js';
+import { spansLatch } from '../../../../src/core/epochs/spans/spans-latch.js';
+import { readMessagesFacts } from '../../../../src/core/shed/message-facts.js';
 import { SMALL_RECENT_TOKENS, bodyOf, session, sha256 } from '../../shed/shed-bodies.js';
 
 const hex = (n: number): string => n.toString(16).padStart(64, '0');

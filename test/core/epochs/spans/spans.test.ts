@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { freezeSpan, planShed, applyEpochs, SPANS, spanStubMessage, type FrozenSpan, type ShedOptions, readMessagesFacts } from '../../../../src/core/index.js';
+import { freezeSpan, planShed } from '../../../../src/core/shed/plan-span.js';
+import { applyEpochs } from '../../../../src/core/epochs/apply.js';
+import { SPANS, type ShedOptions } from '../../../../src/core/epochs/spans/spans.js';
+import { spanStubMessage } from '../../../../src/core/shed/span-stub.js';
+import type { FrozenSpan } from '../../../../src/core/shed-types.js';
+import { readMessagesFacts } from '../../../../src/core/shed/message-facts.js';
 import { validateMessagesRequest } from '../../../support/messages-validator.js';
 import { SMALL_RECENT_TOKENS, bodyOf, fromUtf8, mustIndex, session, sha256, utf8, withBreakpoint, type Message } from '../../shed/shed-bodies.js';
 

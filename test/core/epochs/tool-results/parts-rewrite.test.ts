@@ -1,21 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import {
-  applyInflate,
-  CHAT_API,
-  checkRewrite,
-  findPartStubs,
-  findStubs,
-  MESSAGES_API,
-  planElision,
-  planParts,
-  type ApiDialect,
-  type FrozenBlock,
-  type PlannedBlock,
-  restoredContent,
-  RESPONSES_API,
-  rewriteRequest,
-  TOOL_RESULTS,
-} from '../../../../src/core/index.js';
+import { applyInflate, findPartStubs, findStubs, restoredContent } from '../../../../src/core/epochs/inflate.js';
+import { CHAT_API } from '../../../../src/core/dialects/chat.js';
+import { checkRewrite } from '../../../../src/core/epochs/tool-results/check-tool-results.js';
+import { MESSAGES_API } from '../../../../src/core/dialects/messages.js';
+import { planElision, type PlannedBlock } from '../../../../src/core/plan-elision.js';
+import { planParts } from '../../../../src/core/epochs/tool-results/plan-parts.js';
+import type { ApiDialect } from '../../../../src/core/dialects/dialect.js';
+import type { FrozenBlock } from '../../../../src/core/epoch-types.js';
+import { RESPONSES_API } from '../../../../src/core/dialects/responses.js';
+import { rewriteRequest, TOOL_RESULTS } from '../../../../src/core/epochs/tool-results/tool-results.js';
 import { fromUtf8, sha256, utf8 } from '../../bodies.js';
 import { chatDeepBody, DEEP_POLICY, messagesDeepBody, responsesDeepBody } from '../../deep-bodies.js';
 

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { CHAT_API, MESSAGES_API, RESPONSES_API, type ApiDialect, type ElisionPolicy } from '../../../../src/core/index.js';
+import { CHAT_API } from '../../../../src/core/dialects/chat.js';
+import { MESSAGES_API } from '../../../../src/core/dialects/messages.js';
+import { RESPONSES_API } from '../../../../src/core/dialects/responses.js';
+import type { ApiDialect } from '../../../../src/core/dialects/dialect.js';
+import type { ElisionPolicy } from '../../../../src/core/epoch-types.js';
 import { planParts, recentFrom } from '../../../../src/core/epochs/tool-results/plan-parts.js';
 import { filler, fromUtf8, sha256, utf8 } from '../../bodies.js';
 import { chatDeepBody, DEEP_POLICY, messagesDeepBody, responsesDeepBody } from '../../deep-bodies.js';

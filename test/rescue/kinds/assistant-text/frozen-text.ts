@@ -5,7 +5,8 @@
  * Its item, its stub, its candidates, its apply and its inflate; the record is kind-record.ts.
  */
 import { createHash } from 'node:crypto';
-import type { InflateSite, TranscriptIndex } from '../../../../src/core/index.js';
+import type { InflateSite } from '../../../../src/core/epochs/kind-record.js';
+import type { TranscriptIndex } from '../../../../src/core/transcript-index-types.js';
 
 export const TAG = 'assistant_text';
 /** Messages at the end of the transcript the kind never touches. */

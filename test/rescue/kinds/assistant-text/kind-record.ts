@@ -4,11 +4,16 @@
  * the engine's (its latch and apply). A test registers it by one call, `registerKind(ASSISTANT_TEXT_KIND)`;
  * no file under src names it.
  */
-import { applySplices, type EpochKindInfo, indexTranscript, itemsOfKind, itemsUnder, type ItemsPart, planSplices } from '../../../../src/core/index.js';
+import { applySplices, planSplices } from '../../../../src/core/splices.js';
+import type { EpochKindInfo } from '../../../../src/core/epochs/kind-record.js';
+import { indexTranscript } from '../../../../src/core/transcript-index.js';
+import { itemsOfKind } from '../../../../src/core/epochs/frozen-items.js';
+import { itemsUnder } from '../../../../src/core/epochs/kind-info.js';
+import type { ItemsPart } from '../../../../src/core/plan-record.js';
 import type { ApplyDeps, KindApplied, KindApplyAsk } from '../../../../src/rescue/kind-apply.js';
 import { holdOf, type LatchKind } from '../../../../src/rescue/latch-kind.js';
 import { modeDefaultsOf } from '../../../../src/rescue/mode-defaults.js';
-import type { FrozenItems } from '../../../../src/core/index.js';
+import type { FrozenItems } from '../../../../src/core/epochs/frozen-items.js';
 import { candidatesOf, checkText, type FrozenText, inflateSites, KEEP_RECENT, MIN_BYTES, splicesOf, TAG, type TextCandidate } from './frozen-text.js';
 
 /** How many times the engine asked the kind to choose, for a test to see it went through it. */
