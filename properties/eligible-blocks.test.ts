@@ -12,7 +12,7 @@ import { CLIENT_CLEARED_PLACEHOLDER, planElision } from '../src/core/plan-elisio
 import { commonPrefixLengthLoop } from '../src/core/common-prefix.js';
 import { decideEpoch, type EpochDecision } from '../src/core/decide/decide-epoch.js';
 import { findEligible, type EligibilityMemo } from '../src/core/eligible-blocks.js';
-import { indexTranscript } from '../src/core/transcript-index.js';
+import { indexTranscript } from '../src/core/messages/transcript-index.js';
 import type { CommonPrefixLength } from '../src/core/ports.js';
 import type { DecidedBlock } from '../src/core/weigh-added.js';
 import type { ElisionPolicy, FrozenBlock } from '../src/core/epoch-types.js';

@@ -12,7 +12,7 @@ import { decideEpoch } from '../src/core/decide/decide-epoch.js';
 import { decideOverflow } from '../src/core/overflow-decision.js';
 import { freezeBlock } from '../src/core/plan-elision.js';
 import { freezeSpan } from '../src/core/shed/plan-span.js';
-import { indexTranscript } from '../src/core/transcript-index.js';
+import { indexTranscript } from '../src/core/messages/transcript-index.js';
 import { NO_ITEMS } from '../src/core/epochs/frozen-items.js';
 import { spansLatch } from '../src/core/epochs/spans/spans-latch.js';
 import { toolResultsLatch } from '../src/core/epochs/tool-results/tool-results-latch.js';

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findFirstMessage } from '../src/core/first-message.js';
-import { indexTranscript } from '../src/core/transcript-index.js';
+import { indexTranscript } from '../src/core/messages/transcript-index.js';
 import { requestBodyArb } from './arbitraries/index.js';
 import { applyByteEdit, byteEditArb, wrongShapeArb } from './arbitraries/mutations.js';
 import { utf8 } from './support/bytes.js';

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { commonPrefixLengthLoop } from '../src/core/common-prefix.js';
 import { indexIncrementally } from '../src/core/rewrite/incremental-index.js';
-import { indexTranscript } from '../src/core/transcript-index.js';
+import { indexTranscript } from '../src/core/messages/transcript-index.js';
 import { rewriteIncrementally } from '../src/core/rewrite/incremental-rewrite.js';
 import { rewriteRequest, type RewriteOutcome } from '../src/core/epochs/tool-results/tool-results.js';
 import type { CommonPrefixLength } from '../src/core/ports.js';

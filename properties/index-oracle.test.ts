@@ -17,7 +17,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { indexTranscript } from '../src/core/transcript-index.js';
+import { indexTranscript } from '../src/core/messages/transcript-index.js';
 import { MAX_JSON_DEPTH } from '../src/core/json-scan.js';
 import { isJsonArray, isJsonObject, requestBodyArb, type JsonValue } from './arbitraries/index.js';
 import { applyByteEdit, byteEditArb, wrongShapeArb } from './arbitraries/mutations.js';

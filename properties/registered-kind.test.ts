@@ -7,7 +7,7 @@
 import fs from 'node:fs/promises';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexTranscript } from '../src/core/transcript-index.js';
+import { indexTranscript } from '../src/core/messages/transcript-index.js';
 import { registerKind } from '../src/rescue/latch-kinds.js';
 import { engineSettingsOf, type EngineSettings } from '../src/rescue/index.js';
 import { ASSISTANT_TEXT_KIND } from '../test/rescue/kinds/assistant-text/kind-record.js';

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { asksOneHourCache } from '../src/core/shed/one-hour-cache.js';
 import { findSpanStubs } from '../src/core/epochs/spans/find-span-stubs.js';
-import { indexTranscript } from '../src/core/transcript-index.js';
+import { indexTranscript } from '../src/core/messages/transcript-index.js';
 import { PASSTHROUGH_REASONS } from '../src/core/passthrough-reasons.js';
 import { planShed } from '../src/core/shed/plan-span.js';
 import { renderSpanMarkdown } from '../src/core/shed/render-span-markdown.js';

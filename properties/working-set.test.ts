@@ -33,7 +33,7 @@ import { DEFAULT_POLICY, freezeBlock, planElision } from '../src/core/plan-elisi
 import { DEFAULT_SHED_POLICY, type FrozenSpan } from '../src/core/shed-types.js';
 import { freezeSpan, planShed } from '../src/core/shed/plan-span.js';
 import { GATE_CEILING } from '../src/core/break-even.js';
-import { indexTranscript } from '../src/core/transcript-index.js';
+import { indexTranscript } from '../src/core/messages/transcript-index.js';
 import { NO_ITEMS, type FrozenItems } from '../src/core/epochs/frozen-items.js';
 import { SPANS } from '../src/core/epochs/spans/spans.js';
 import { spansLatch } from '../src/core/epochs/spans/spans-latch.js';

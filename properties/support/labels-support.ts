@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { freezeLabelled } from '../../src/core/labels/freeze-labelled.js';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import { labelBlocks } from '../../src/core/labels/label-blocks.js';
 import { planElision, type PlannedBlock } from '../../src/core/plan-elision.js';
 import type { BlockLabel, LedgerRow } from '../../src/core/label-types.js';

@@ -4,7 +4,7 @@ import { BLOCK_PARTS, type ElisionPolicy, type FrozenBlock } from '../../src/cor
 import { DEFAULT_POLICY, freezeBlock, planElision, type PlannedBlock } from '../../src/core/plan-elision.js';
 import { MESSAGES_API } from '../../src/core/dialects/messages.js';
 import { planParts } from '../../src/core/epochs/tool-results/plan-parts.js';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import { renderStub } from '../../src/core/stub.js';
 import type { TranscriptIndex } from '../../src/core/transcript-index-types.js';
 import { concatBytes, utf8 } from './bytes.js';

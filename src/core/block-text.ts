@@ -1,6 +1,6 @@
 /** The text of a tool_result as the model saw it: what an elided file holds. */
 import { decodeJsonString, encodeJsonString } from './json-string.js';
-import type { ToolResultInfo } from './transcript-index.js';
+import type { ToolResultInfo } from './transcript-index-types.js';
 
 /** Text blocks of an array content are joined with this in the elided file. */
 export const TEXT_BLOCK_SEPARATOR = 0x0a;

@@ -11,7 +11,7 @@
  * its epochs.
  */
 import type { Sha256 } from './ports.js';
-import type { Span, TranscriptIndex } from './transcript-index.js';
+import type { Span, TranscriptIndex } from './transcript-index-types.js';
 import { sortKeys } from './sort-keys.js';
 import { isRecord } from '../errors.js';
 

@@ -13,7 +13,7 @@ import { bytesEqual } from './block-text.js';
 import type { ElisionPolicy } from './epoch-types.js';
 import { elidableText, isOldEnough, namesElidedDir, readBackNeedle, type PlanOptions } from './plan-elision.js';
 import type { CommonPrefixLength } from './ports.js';
-import type { TranscriptIndex } from './transcript-index.js';
+import type { TranscriptIndex } from './transcript-index-types.js';
 
 /** What the latch decision reads of an eligible block. */
 export interface EligibleBlock {

@@ -5,7 +5,7 @@
  */
 import { scanValue, skipWhitespace } from './json-scan.js';
 import { walkHeadMembers } from './head-members.js';
-import type { Span } from './transcript-index.js';
+import type { Span } from './transcript-index-types.js';
 
 /**
  * The span of `messages[0]`, `null` when `messages` is empty, or `undefined` when the head of the

@@ -15,7 +15,7 @@ export { blockKeyOf, blockKeys } from './block-key.js';
 export type { PartSiteReader } from './part-sites.js';
 export type { CommonPrefixLength, Sha256 } from './ports.js';
 export { encodeJsonString } from './json-string.js';
-export { type IndexOutcome, indexTranscript, type TranscriptIndex } from './transcript-index.js';
+export { type IndexOutcome, indexTranscript, type TranscriptIndex } from './messages/transcript-index.js';
 export { parseStub, renderStub } from './stub.js';
 export { applySplices, planSplices } from './splices.js';
 export { DEFAULT_KEEP_RECENT, DEFAULT_MIN_ELIDE_BYTES, freezeBlock, planElision, type PlannedBlock, POLICY_NAME } from './plan-elision.js';

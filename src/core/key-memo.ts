@@ -7,7 +7,7 @@
  * here is the one the long way makes.
  */
 import type { Sha256 } from './ports.js';
-import type { Span } from './transcript-index.js';
+import type { Span } from './transcript-index-types.js';
 
 /** Keys kept before the memo starts over (a few hundred bytes each). */
 export const KEY_MEMO_ENTRIES = 1024;

@@ -6,7 +6,7 @@
  * speaking, not a turn: "the last message" of the rules means the last user or assistant message,
  * with the system messages after it.
  */
-import type { MessageInfo } from './transcript-index.js';
+import type { MessageInfo } from './transcript-index-types.js';
 
 /** Whether a message is a mid-conversation system message. */
 export function isSystemMessage(message: Pick<MessageInfo, 'role'>): boolean {

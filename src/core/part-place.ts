@@ -6,7 +6,7 @@
  */
 import type { FrozenBlock } from './epoch-types.js';
 import { partBlock } from './part-value.js';
-import type { TranscriptIndex } from './transcript-index.js';
+import type { TranscriptIndex } from './transcript-index-types.js';
 
 /** What a place is read from: a block's part fields (absent: a tool result) and its call's id. */
 export type PlacedBlock = Partial<Pick<FrozenBlock, 'part' | 'messageIndex' | 'blockIndex' | 'path' | 'toolUseId'>>;

@@ -8,7 +8,7 @@
 import type { BlockPart, PathStep } from './epoch-types.js';
 import { keyIs, stringsIn, valueAtPath } from './json-paths.js';
 import { scanObject, scanValue } from './json-scan.js';
-import type { Span, TranscriptIndex } from './transcript-index.js';
+import type { Span, TranscriptIndex } from './transcript-index-types.js';
 
 /** One place a part could be taken from. */
 export interface PartSite {

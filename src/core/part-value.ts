@@ -12,7 +12,7 @@ import type { BlockSkipReason } from './passthrough-reasons.js';
 import type { Sha256 } from './ports.js';
 import { applySplices, planSplices } from './splices.js';
 import { renderStub } from './stub.js';
-import type { BlockInfo, Span, TranscriptIndex } from './transcript-index.js';
+import type { BlockInfo, Span, TranscriptIndex } from './transcript-index-types.js';
 
 const QUOTE = 0x22;
 const UTF8 = new TextEncoder();

@@ -5,7 +5,7 @@ import { encodeJsonString } from './json-string.js';
 import { isSystemMessage, lastTurnIndex } from './last-turn.js';
 import type { Sha256 } from './ports.js';
 import { DROP_STUB_PREFIX, STUB_PREFIX } from './stub-paths.js';
-import type { BlockInfo, ToolResultInfo, TranscriptIndex } from './transcript-index.js';
+import type { BlockInfo, ToolResultInfo, TranscriptIndex } from './transcript-index-types.js';
 
 export const DEFAULT_KEEP_RECENT = 6;
 export const DEFAULT_MIN_ELIDE_BYTES = 1024;

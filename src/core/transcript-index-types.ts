@@ -1,4 +1,4 @@
-/** The shape of the transcript index (transcript-index.ts): byte ranges of a Messages API body's messages, blocks and tool results. */
+/** The neutral shape of a transcript index: byte ranges of a body's messages, blocks and tool results. The Messages index (messages/transcript-index.ts) builds it; the OpenAI indexes (openai/) map their bodies onto it. */
 
 /** A half-open byte range [start, end) of the body. */
 export interface Span {

@@ -18,7 +18,7 @@ import {
   type Sha256,
 } from '../core/index.js';
 import { elidableText } from '../core/plan-elision.js';
-import type { TranscriptIndex } from '../core/transcript-index.js';
+import type { TranscriptIndex } from '../core/transcript-index-types.js';
 import { commonPrefixLength } from '../rescue/common-prefix-length.js';
 import type { EveryRequestOutcome } from './rewrite-every-request.js';
 

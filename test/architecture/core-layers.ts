@@ -8,8 +8,8 @@ import { importsOf, type Violation } from './import-rules.js';
 
 /**
  * The layer of each folder of src/core/ (`''` is the core's root), bottom first:
- * 0. the base: the scanner, the index, stubs, the plan, the key, the readings;
- * 1. `openai/` (the OpenAI indexes and readers) and `labels/`;
+ * 0. the base: the scanner, the shape every index shares, stubs, the plan, the key, the readings;
+ * 1. `messages/` (the Messages API index), `openai/` (the OpenAI indexes and readers) and `labels/`;
  * 2. `shed/` (spans);
  * 3. `thinking/` (thinking blocks; it reads the shed's types) and `repeats/` (a text carried once;
  *    it reads which calls bring stored text back);
@@ -20,6 +20,7 @@ import { importsOf, type Violation } from './import-rules.js';
  */
 export const CORE_LAYERS: Readonly<Record<string, number>> = {
   '': 0,
+  messages: 1,
   openai: 1,
   labels: 1,
   shed: 2,

@@ -20,7 +20,7 @@ describe('checkDialectSeam', () => {
     expect(
       rulesOf({
         'src/core/dialects/responses.ts': "if (route === 'responses') x();",
-        'src/core/build-index.ts': "if (key !== 'messages') return;",
+        'src/core/messages/build-index.ts': "if (key !== 'messages') return;",
         'src/proxy/a.ts': "// was: route === 'responses'\nconst streamed = dialectOf(route).supports.streamedRefusal;",
         'src/core/openai/openai-index.ts': 'export function isOpenAiIndex(index: TranscriptIndex): index is OpenAiIndex {',
         'src/core/epochs/find-span-stubs.ts': 'const content = isItemMessage(message) ? contentString(body, message.start) : undefined;',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/core/plan-elision.js';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import { roundTrip } from '../core/round-trip.js';
 import { buildClaudeCodeBody, ClaudeCodeConversation } from './claude-code-body.js';
 import { seededRandom } from './seeded-random.js';

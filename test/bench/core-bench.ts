@@ -7,7 +7,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { checkRewrite, type StubbedBlock } from '../../src/core/epochs/tool-results/check-tool-results.js';
 import { DEFAULT_POLICY, freezeBlock, planElision } from '../../src/core/plan-elision.js';
 import { encodeJsonString } from '../../src/core/json-string.js';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import { renderStub } from '../../src/core/stub.js';
 import { rewriteRequest } from '../../src/core/epochs/tool-results/tool-results.js';
 import { scanDocument } from '../../src/core/json-scan.js';

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
 import { DEFAULT_POLICY, freezeBlock, planElision } from '../../src/core/plan-elision.js';
 import { indexIncrementally } from '../../src/core/rewrite/incremental-index.js';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import { rewriteIncrementally } from '../../src/core/rewrite/incremental-rewrite.js';
 import { rewriteRequest, type RewriteOptions } from '../../src/core/epochs/tool-results/tool-results.js';
 import type { FrozenBlock } from '../../src/core/epoch-types.js';

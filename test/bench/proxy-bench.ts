@@ -24,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { engineSettingsOf } from '../../src/rescue/index.js';
 import { conversationKey } from '../../src/core/conversation-key.js';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import { planElision, POLICY_NAME, POLICY_VERSION, freezeBlock } from '../../src/core/plan-elision.js';
 import { DEFAULT_MAX_REQUEST_BYTES } from '../../src/proxy/transport-settings.js';
 import { startProxy } from '../../src/proxy/start-proxy.js';

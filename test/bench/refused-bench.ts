@@ -17,7 +17,7 @@ import path from 'node:path';
 import { decideEpoch } from '../../src/core/decide/decide-epoch.js';
 import { DEFAULT_POLICY, planElision, type PlannedBlock } from '../../src/core/plan-elision.js';
 import { findEligible, type EligibilityMemo } from '../../src/core/eligible-blocks.js';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import type { TranscriptIndex } from '../../src/core/transcript-index-types.js';
 import type { Usage } from '../../src/core/usage.js';
 import { commonPrefixLength } from '../../src/rescue/common-prefix-length.js';

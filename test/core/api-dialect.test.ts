@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkRewrite } from '../../src/core/epochs/tool-results/check-tool-results.js';
 import { freezeBlock, planElision } from '../../src/core/plan-elision.js';
 import { indexResponses } from '../../src/core/openai/responses-index.js';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import { MESSAGES_API } from '../../src/core/dialects/messages.js';
 import { RESPONSES_API } from '../../src/core/dialects/responses.js';
 import { rewriteRequest } from '../../src/core/epochs/tool-results/tool-results.js';

@@ -1,6 +1,6 @@
 /** Small request bodies with known answers, and the helpers the core tests share. */
 import { createHash } from 'node:crypto';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import type { TranscriptIndex } from '../../src/core/transcript-index-types.js';
 
 /** node:crypto sha256, the port the edges hand the core. */

@@ -5,7 +5,7 @@ import { indexIncrementally, sharedMessages } from '../../src/core/rewrite/incre
 import { rewriteIncrementally } from '../../src/core/rewrite/incremental-rewrite.js';
 import { freezeBlock, planElision } from '../../src/core/plan-elision.js';
 import type { RewriteMemo } from '../../src/core/rewrite/rewrite-memo.js';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import { conversation, filler, mustIndex, sha256, utf8 } from './bodies.js';
 
 const CONTENTS = Array.from({ length: 10 }, (_, i) => filler(2000, i));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY, planElision } from '../../src/core/plan-elision.js';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 
 const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 const ELIDED = '/home/me/.local/state/ctxshed/elided';

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { conversationKey } from '../../src/core/conversation-key.js';
 import { DEFAULT_POLICY } from '../../src/core/plan-elision.js';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import { mustIndex, sha256 } from './bodies.js';
 import { roundTrip } from './round-trip.js';
 

@@ -6,7 +6,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import { promptTooLongReply, requestIdOf } from '../../src/scripted/api-error.js';
 import { countTokens } from '../../src/scripted/cache-pricing.js';
 import { startMessagesApi, type MessagesApi, type MessagesApiOptions } from '../../src/scripted/messages-api.js';

@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findStubs } from '../../src/core/epochs/inflate.js';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import { ownerIdOf, type OwnerRule } from '../../src/proxy/owner-rule.js';
 import type { RunningProxy } from '../../src/proxy/start-proxy.js';
 import { ScriptedClient } from '../../src/scripted/client.js';

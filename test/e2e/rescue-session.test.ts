@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findStubs } from '../../src/core/epochs/inflate.js';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import type { RunningProxy } from '../../src/proxy/start-proxy.js';
 import { layoutPaths } from '../../src/state/layout.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';

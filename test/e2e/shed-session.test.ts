@@ -1,7 +1,7 @@
 /** The real proxy in shed mode (docs/shed.md) through a scripted session, against the cache-model upstream. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { findSpanStubs } from '../../src/core/epochs/spans/find-span-stubs.js';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import type { RunningProxy } from '../../src/proxy/start-proxy.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { layoutPaths } from '../../src/state/layout.js';

@@ -1,6 +1,6 @@
 /** Byte-level views of real request bodies that the real-client suite asserts on. */
 import { findStubs, type FoundStub } from '../../src/core/epochs/inflate.js';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import type { TranscriptIndex } from '../../src/core/transcript-index-types.js';
 
 const BREAKPOINT = Buffer.from(',"cache_control":{"type":"ephemeral"}');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { asksOneHourCache } from '../../src/core/shed/one-hour-cache.js';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import { rebuildConversations } from '../../src/replay/rebuild-conversations.js';
 import type { ApiMessage } from '../../src/replay/rebuild-conversations.js';
 import { BodyBuilder, cacheRegion, cacheRegionLength, regionOfBody, regionStartsWith, startsWith } from '../../src/replay/request-body.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/core/plan-elision.js';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import { parseStub } from '../../src/core/stub.js';
 import { rewriteEveryRequest } from '../../src/replay/rewrite-every-request.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import { MESSAGES_API } from '../../src/core/dialects/messages.js';
 import { workingSetOf } from '../../src/core/epochs/working-set.js';
 import type { FrozenSpan } from '../../src/core/shed-types.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { indexResponses } from '../../src/core/openai/responses-index.js';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import { MESSAGES_API } from '../../src/core/dialects/messages.js';
 import { RESPONSES_API } from '../../src/core/dialects/responses.js';
 import type { ConversationRecord, FrozenBlock } from '../../src/core/epoch-types.js';

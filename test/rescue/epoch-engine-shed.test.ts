@@ -2,7 +2,7 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DROP_STUB_PREFIX, STUB_PREFIX } from '../../src/core/stub-paths.js';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import { SPAN_STUB_PREFIX } from '../../src/core/shed/span-stub.js';
 import type { Usage } from '../../src/core/usage.js';
 import {

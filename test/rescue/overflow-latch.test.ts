@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import type { TranscriptIndex } from '../../src/core/transcript-index-types.js';
 import { NO_METRICS } from '../../src/metrics/metrics.js';
 import { ConversationTable } from '../../src/rescue/conversation-table.js';

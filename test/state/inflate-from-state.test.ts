@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freezeSpan, planShed } from '../../src/core/shed/plan-span.js';
 import { applyEpochs } from '../../src/core/epochs/apply.js';
-import { indexTranscript } from '../../src/core/transcript-index.js';
+import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import { renderStub } from '../../src/core/stub.js';
 import { SPAN_STUB_PREFIX } from '../../src/core/shed/span-stub.js';
 import { SPANS } from '../../src/core/epochs/spans/spans.js';

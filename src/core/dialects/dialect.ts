@@ -18,7 +18,7 @@ import type { MessageFactsReader } from '../shed/message-facts-type.js';
 import type { PartSiteReader } from '../part-sites.js';
 import type { SseEvent } from '../sse-parser.js';
 import type { ThinkingDropped } from '../thinking/thinking-dropped.js';
-import type { IndexOutcome, TranscriptIndex } from '../transcript-index.js';
+import type { IndexOutcome, TranscriptIndex } from '../transcript-index-types.js';
 import type { Usage } from '../usage.js';
 
 /** A dialect's name: the built-in three, or one a test registers. */

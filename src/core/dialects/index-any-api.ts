@@ -7,7 +7,7 @@
 import type { ApiDialect } from './dialect.js';
 import { MESSAGES_API } from './messages.js';
 import { allDialects } from './registry.js';
-import type { IndexOutcome } from '../transcript-index.js';
+import type { IndexOutcome } from '../transcript-index-types.js';
 
 /** The API that reads the body and its index, or the Messages failure. Never throws. */
 export function indexAnyApi(body: Uint8Array): { readonly api: ApiDialect; readonly outcome: IndexOutcome } {

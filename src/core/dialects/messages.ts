@@ -14,7 +14,7 @@ import { readPromptTooLong } from '../prompt-too-long.js';
 import { readNewestToolCalls, readToolCalls } from '../read-tool-calls.js';
 import { readMessagesFacts } from '../shed/message-facts.js';
 import { messagesPartSites } from '../part-sites.js';
-import { indexTranscript } from '../transcript-index.js';
+import { indexTranscript } from '../messages/transcript-index.js';
 import type { ApiDialect, DialectRequest, KeyInput, KeyLookup, ShapedError, WindowSettings } from './dialect.js';
 import { MESSAGES_USAGE } from './messages-usage.js';
 import { assistantMessages } from './model-calls.js';

@@ -3,7 +3,7 @@
  * (core/break-even.ts) expects as many more turns as the conversation has had.
  */
 import { isModelTurnRole } from '../shed/responses-facts.js';
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 
 /** The Messages API: one assistant message per call. */
 export function assistantMessages(index: TranscriptIndex): number {

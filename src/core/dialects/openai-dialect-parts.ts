@@ -9,7 +9,7 @@ import type { ApiName, DialectRequest, KeyInput, KeyLookup, ShapedError } from '
 import { DEFAULT_CONTEXT_WINDOW } from '../context-window.js';
 import { modelOfRequest } from '../head-model.js';
 import type { Sha256 } from '../ports.js';
-import type { IndexOutcome } from '../transcript-index.js';
+import type { IndexOutcome } from '../transcript-index-types.js';
 import { readContextLengthExceeded } from '../openai/context-length-exceeded.js';
 import { openAiConversationKey, openAiFirstPrompt } from '../openai/conversation-key.js';
 import { codexReleaseOf, openAiModelWindow } from '../openai/model-windows.js';

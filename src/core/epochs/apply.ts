@@ -9,7 +9,7 @@ import type { PassthroughReason } from '../passthrough-reasons.js';
 import { applySplices, planSplices } from '../splices.js';
 import { judgeThinking, NO_THINKING, type JudgedThinking, type SkippedThinking } from '../thinking/remove-thinking.js';
 import type { FrozenThinking, ThinkingVerdict } from '../thinking-types.js';
-import type { ResumableIndex, TranscriptIndex } from '../transcript-index.js';
+import type { ResumableIndex, TranscriptIndex } from '../transcript-index-types.js';
 import { errorText } from '../../errors.js';
 import type { ApplyOptions, EpochApplier, JudgedItems, Skip } from './epoch-applier.js';
 

@@ -3,7 +3,7 @@
  * are the input's, byte for byte (docs/design.md invariant 4).
  */
 import { bytesEqual } from '../block-text.js';
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 
 /** `undefined` when the output keeps the input's bytes outside `messages`; else what changed. */
 export function checkOutsideMessages(input: Uint8Array, before: TranscriptIndex, output: Uint8Array, after: TranscriptIndex): string | undefined {

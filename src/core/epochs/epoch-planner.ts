@@ -11,7 +11,7 @@ import type { OverflowTake } from '../overflow-decision.js';
 import type { PlannedBlock } from '../plan-elision.js';
 import type { EpochPart, FieldsPart } from '../plan-record.js';
 import type { GateDecision } from '../break-even.js';
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 import type { FrozenItems } from './frozen-items.js';
 import type { CallReader } from './working-set.js';
 import type { MessageFactsReader } from '../shed/message-facts-type.js';

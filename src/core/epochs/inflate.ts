@@ -10,7 +10,7 @@ import { decodeJsonString, encodeJsonString } from '../json-string.js';
 import { parsePartStub, type ParsedPartStub } from '../part-stub.js';
 import { applySplices, planSplices } from '../splices.js';
 import { looksLikeStub, parseStub, type ParsedStub } from '../stub.js';
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 import type { FoundAt } from './epoch-applier.js';
 
 /** A stub found in a rewritten body. */

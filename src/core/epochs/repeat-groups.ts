@@ -8,7 +8,7 @@ import { isResultIn } from '../block-key.js';
 import { encodeJsonString } from '../json-string.js';
 import { findRepeats } from '../repeats/find-repeats.js';
 import { renderRepeatPointer, type RepeatPointer } from '../repeats/repeat-pointer.js';
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 import type { FrozenItems } from './frozen-items.js';
 import { frozenShas, type CallReader } from './working-set.js';
 

@@ -21,7 +21,7 @@ import { shasReadBack } from '../detect-refaults.js';
 import { readToolCalls, type ToolCall } from '../read-tool-calls.js';
 import { readMessagesFacts, type MessageFactsReader } from '../shed/message-facts.js';
 import { isRestoreCall } from '../shed/restore-call.js';
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 import type { Epoch } from '../epoch-types.js';
 import { itemsOfKind, type FrozenItems } from './frozen-items.js';
 import { epochKindInfos, type EpochKindInfo } from './kind-info.js';

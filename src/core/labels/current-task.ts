@@ -4,7 +4,7 @@
  */
 import { decodeJsonString } from '../json-string.js';
 import { scanObject, scanString, scanValue } from '../json-scan.js';
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 import { truncateChars } from './main-input.js';
 import { redactText } from './redact-text.js';
 

@@ -6,7 +6,7 @@
 import { blockText } from '../block-text.js';
 import type { PlannedBlock } from '../plan-elision.js';
 import type { Sha256 } from '../ports.js';
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 import { describeInput, refetchFor, type RefetchOptions } from './describe-call.js';
 import type { BlockLabel, LabelRule } from '../label-types.js';
 import { UNKNOWN_TOOL } from '../label-types.js';

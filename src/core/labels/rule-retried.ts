@@ -2,7 +2,7 @@
  * The `retried` rule: an error result (`is_error`) of a call that later ran again, with the same
  * tool and the same main input, and succeeded. The failure is history, so it is `drop`.
  */
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 import { mainInputOf } from './main-input.js';
 import type { ToolCall } from '../read-tool-calls.js';
 

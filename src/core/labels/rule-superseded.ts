@@ -4,7 +4,7 @@
  * disk, so the older result is `drop`. A shell call that only shows a whole file (Codex's
  * `exec_command` running `cat <path>`, shell-read.ts) reads like a Read of all of it.
  */
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 import { filePathOf } from './main-input.js';
 import { shellReadPathOf } from './shell-read.js';
 import type { ToolCall } from '../read-tool-calls.js';

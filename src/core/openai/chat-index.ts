@@ -12,7 +12,7 @@
  * - Every other message is a block of type `message`, copied through untouched.
  */
 import { scanArray, scanObject, scanString, scanValue } from '../json-scan.js';
-import type { BlockInfo, MessageInfo, Span, ToolResultInfo } from '../transcript-index.js';
+import type { BlockInfo, MessageInfo, Span, ToolResultInfo } from '../transcript-index-types.js';
 import { indexOrFailure, makeDuplicateGuard, readStringValue, readToken, scanTopLevel, ShapeError } from './index-support.js';
 import type { OpenAiIndex, OpenAiIndexOutcome } from './openai-index.js';
 import { ABSENT_OUTPUT, indexToolOutput, type IndexedToolOutput } from './tool-output.js';

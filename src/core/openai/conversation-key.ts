@@ -18,7 +18,7 @@
  * (core/openai/remote-compaction.ts).
  */
 import type { Sha256 } from '../ports.js';
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 import type { OpenAiIndex } from './openai-index.js';
 import { sortKeys } from '../sort-keys.js';
 import { isRecord } from '../../errors.js';

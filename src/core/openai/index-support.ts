@@ -4,7 +4,7 @@
  */
 import { JsonSyntaxError, scanDocument, scanObject, scanString, scanValue, skipWhitespace } from '../json-scan.js';
 import { decodeJsonString } from '../json-string.js';
-import type { IndexFailure, IndexOutcome, TranscriptIndex } from '../transcript-index.js';
+import type { IndexFailure, IndexOutcome, TranscriptIndex } from '../transcript-index-types.js';
 
 /** A body that is JSON but not of the shape an index reads. Thrown and caught inside an index only. */
 export class ShapeError extends Error {

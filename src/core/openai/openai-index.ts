@@ -1,5 +1,5 @@
 /** The neutral index of an OpenAI request body, with what the conversation key also needs. */
-import type { IndexOutcome, TranscriptIndex } from '../transcript-index.js';
+import type { IndexOutcome, TranscriptIndex } from '../transcript-index-types.js';
 
 /** A `TranscriptIndex` (so the shared plan, rewrite, inflate and self-check read it) plus `prompt_cache_key`. */
 export interface OpenAiIndex extends TranscriptIndex {

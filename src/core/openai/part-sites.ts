@@ -10,7 +10,7 @@ import type { PathStep } from '../epoch-types.js';
 import { valueAtPath } from '../json-paths.js';
 import { scanArray, scanValue } from '../json-scan.js';
 import { hasCacheControl, type PartSite } from '../part-sites.js';
-import type { BlockInfo, TranscriptIndex } from '../transcript-index.js';
+import type { BlockInfo, TranscriptIndex } from '../transcript-index-types.js';
 import { readToken } from './index-support.js';
 
 const QUOTE = 0x22;

@@ -7,7 +7,7 @@
  */
 import { isRecord } from '../../errors.js';
 import type { ToolCall } from '../read-tool-calls.js';
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 
 const UTF8 = new TextDecoder('utf-8');
 const NO_NUMBERS: ReadonlyMap<string, number> = new Map();

@@ -9,7 +9,7 @@
  * through the conversation's epochs but never latches one on the threshold (core/request-class.ts).
  */
 import type { RequestClass } from '../request-class.js';
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 
 /** The input item that asks the API to compact. */
 export const COMPACTION_TRIGGER_TYPE = 'compaction_trigger';

@@ -17,7 +17,7 @@
  * A string `input` (a lone prompt) indexes with no items.
  */
 import { scanArray, scanObject, scanString, scanValue } from '../json-scan.js';
-import type { BlockInfo, MessageInfo, Span, ToolResultInfo } from '../transcript-index.js';
+import type { BlockInfo, MessageInfo, Span, ToolResultInfo } from '../transcript-index-types.js';
 import { indexOrFailure, isNullAt, makeDuplicateGuard, readStringValue, readToken, scanTopLevel, ShapeError } from './index-support.js';
 import type { OpenAiIndex, OpenAiIndexOutcome } from './openai-index.js';
 import { ABSENT_OUTPUT, indexToolOutput, type IndexedToolOutput } from './tool-output.js';

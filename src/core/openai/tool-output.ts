@@ -3,7 +3,7 @@
  * `function_call_output` / `custom_tool_call_output`, or the `content` of a chat `tool` message.
  */
 import { scanArray, scanObject, scanString, scanValue } from '../json-scan.js';
-import type { Span, ToolResultContent } from '../transcript-index.js';
+import type { Span, ToolResultContent } from '../transcript-index-types.js';
 import { readToken } from './index-support.js';
 
 /** A tool output's value, as the shared plan and rewrite see it. */

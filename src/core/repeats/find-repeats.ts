@@ -12,7 +12,7 @@ import { blockText } from '../block-text.js';
 import { shasReadBack } from '../detect-refaults.js';
 import { readToolCalls, type ToolCall } from '../read-tool-calls.js';
 import { isRestoreCall } from '../shed/restore-call.js';
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 import { copyOf, type BroughtBackCopy } from './brought-back-copy.js';
 
 /** A text shorter than this is sent again as it is: a pointer would save next to nothing. */

@@ -5,7 +5,7 @@
  * itself would make again on the rebuilt body (state/inflate-from-state.ts). Pure.
  */
 import { decodeJsonString, encodeJsonString } from '../json-string.js';
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 import { parseRepeatPointer, REPEAT_PREFIX, type RepeatPointer } from './repeat-pointer.js';
 
 /** A pointer found in a body: its tool_result and where its content value lies. */

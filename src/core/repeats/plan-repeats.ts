@@ -10,7 +10,7 @@ import { encodeJsonString } from '../json-string.js';
 import type { PlannedFile } from '../plan-record.js';
 import type { Sha256 } from '../ports.js';
 import { applySplices, planSplices, type Splice } from '../splices.js';
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 import { decodeJsonString } from '../json-string.js';
 import type { Repeat } from './find-repeats.js';
 import { parseRepeatPointer, renderRepeatPointer, type RepeatPointer } from './repeat-pointer.js';

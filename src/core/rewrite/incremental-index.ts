@@ -7,7 +7,7 @@
  */
 import type { CommonPrefixLength } from '../ports.js';
 import type { RewriteMemo } from './rewrite-memo.js';
-import { indexResumable, resumeIndex, type IndexOutcome, type ResumableIndex, type TranscriptIndex } from '../transcript-index.js';
+import { indexResumable, resumeIndex, type IndexOutcome, type ResumableIndex, type TranscriptIndex } from '../messages/transcript-index.js';
 
 /** A body's index, and whether it was resumed from a memo. */
 export interface IncrementalIndex {

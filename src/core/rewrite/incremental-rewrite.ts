@@ -22,7 +22,7 @@ import { isPart, type FrozenBlock } from '../epoch-types.js';
 import type { IncrementalIndex } from './incremental-index.js';
 import { createMemo, memoServes, type RewriteMemo } from './rewrite-memo.js';
 import { applySplicesAfter, planSplices } from '../splices.js';
-import { resumeIndex, resumeOffset, toolResultsBefore, type TranscriptIndex } from '../transcript-index.js';
+import { resumeIndex, resumeOffset, toolResultsBefore, type TranscriptIndex } from '../messages/transcript-index.js';
 import type { ThinkingVerdict } from '../thinking-types.js';
 
 /** The tool-result apply of one body, with what an incremental rewrite may reuse of it. */

@@ -16,7 +16,7 @@
  *   assistant turn, as the roles require.
  * - No tool_result is separated from its tool_use, and no message carrying cache_control is in it.
  */
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 import type { MessageFacts } from './message-facts.js';
 import { recentWindowStart } from './recent-window.js';
 import { DEFAULT_SHED_POLICY, recentBudgetTokens, type FrozenSpan, type ShedRefusal } from '../shed-types.js';

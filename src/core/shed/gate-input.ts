@@ -3,7 +3,7 @@
  * epoch stops sending, what a burst re-writes, and how many turns the conversation has had (its
  * model calls, as its dialect counts them: core/dialects/model-calls.ts).
  */
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 import type { GateInput } from '../break-even.js';
 import type { FrozenBlock } from '../epoch-types.js';
 import { partPlaceOf, type PlacedBlock } from '../part-place.js';

@@ -1,5 +1,5 @@
 /** The facts shed mode reads of each message (message-facts.ts for the Messages API, responses-facts.ts for Responses items). */
-import type { Span, TranscriptIndex } from '../transcript-index.js';
+import type { Span, TranscriptIndex } from '../transcript-index-types.js';
 
 /**
  * Reads the facts of every message of an indexed body, in the body's API's words: the dialect's

@@ -7,7 +7,7 @@ import { scanArray, scanObject, scanString, scanValue } from '../json-scan.js';
 import { decodeJsonString } from '../json-string.js';
 import { readOpenAiCalls } from '../openai/read-openai-calls.js';
 import { readToolCalls, type ToolCall } from '../read-tool-calls.js';
-import type { MessageInfo, Span, TranscriptIndex } from '../transcript-index.js';
+import type { MessageInfo, Span, TranscriptIndex } from '../transcript-index-types.js';
 import type { MessageFacts } from './message-facts-type.js';
 import { responsesItemFacts } from './responses-facts.js';
 import { isRestoreCall } from './restore-call.js';

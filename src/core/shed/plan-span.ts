@@ -3,7 +3,7 @@
  * bytes (for `<state>/spans/<sha256>.json`), its pins and its tombstone.
  */
 import type { Sha256 } from '../ports.js';
-import { indexTranscript, type TranscriptIndex } from '../transcript-index.js';
+import { indexTranscript, type TranscriptIndex } from '../messages/transcript-index.js';
 import { chooseSpan, type SpanKeep } from './choose-span.js';
 import { isPersonTurn, personTexts, type MessageFacts, type MessageFactsReader } from './message-facts.js';
 import { isClientNotice } from './client-notice.js';

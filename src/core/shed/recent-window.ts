@@ -14,7 +14,7 @@
  * goes into the stub instead (plan-span.ts). Tokens are estimated from bytes at the stub's fixed
  * rate, so the window is a pure function of the body.
  */
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 import type { MessageFacts } from './message-facts.js';
 import { SPAN_STUB_TOKENS_PER_BYTE } from './span-stub.js';
 

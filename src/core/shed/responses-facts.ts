@@ -18,7 +18,7 @@
  */
 import { scanArray, scanObject, scanString, scanValue } from '../json-scan.js';
 import { readToken } from '../openai/index-support.js';
-import type { MessageInfo, Span } from '../transcript-index.js';
+import type { MessageInfo, Span } from '../transcript-index-types.js';
 import type { MessageFacts } from './message-facts-type.js';
 import { lenientText } from './text-of.js';
 

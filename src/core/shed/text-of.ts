@@ -1,6 +1,6 @@
 /** The text of a JSON string token as a JS string: exactly when it can be, else as close as it gets. */
 import { decodeJsonString } from '../json-string.js';
-import type { Span } from '../transcript-index.js';
+import type { Span } from '../transcript-index-types.js';
 
 // ignoreBOM: a leading U+FEFF is part of the text (a pin must stay verbatim), not a byte order mark.
 const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });

@@ -6,7 +6,7 @@
 import type { EpochTake } from '../epoch-take.js';
 import { fullnessOf, tokensPerByteOf, type FullnessReading } from '../fullness-reading.js';
 import type { Sha256 } from '../ports.js';
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 import type { MessageFactsReader } from './message-facts-type.js';
 import { shedGateInput } from './gate-input.js';
 import { asksOneHourCache } from './one-hour-cache.js';

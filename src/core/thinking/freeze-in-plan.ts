@@ -7,7 +7,7 @@ import type { ConversationRecord, Epoch, EpochMode } from '../epoch-types.js';
 import { appendEpoch } from '../plan-record.js';
 import type { LatchPlan } from '../plan-record.js';
 import type { Sha256 } from '../ports.js';
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 import type { BlockPosition } from './list-thinking.js';
 import { freezeThinking, planThinking } from './plan-thinking.js';
 import { runsPrefixCheck } from './prefix-check-models.js';

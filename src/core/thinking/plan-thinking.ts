@@ -5,7 +5,7 @@
  * blocks the model produces afterwards sit on a prefix that never changes again. Pure.
  */
 import type { Sha256 } from '../ports.js';
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 import { isAtOrAfter, listThinking, type BlockPosition } from './list-thinking.js';
 import type { FrozenThinking, PlannedThinking } from '../thinking-types.js';
 

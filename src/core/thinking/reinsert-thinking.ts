@@ -4,7 +4,7 @@
  * files (`<state>/thinking/<sha256>.json`) and checks their hashes. Pure.
  */
 import { applySplices, planSplices, type Splice } from '../splices.js';
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 import type { FrozenThinking } from '../thinking-types.js';
 
 /** A removed block and its exact bytes, to put back. */

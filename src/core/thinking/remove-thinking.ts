@@ -6,7 +6,7 @@
  */
 import type { Sha256 } from '../ports.js';
 import type { Splice } from '../splices.js';
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 import { listThinking, type ThinkingAt } from './list-thinking.js';
 import { separatorsOf } from './plan-thinking.js';
 import type { FrozenThinking, ThinkingSkipReason, ThinkingVerdict } from '../thinking-types.js';

@@ -4,7 +4,7 @@
  * the newest message is the person's prompt removes only the earlier turns' thinking, while one
  * latched mid tool loop also removes the current turn's. Pure.
  */
-import type { TranscriptIndex } from '../transcript-index.js';
+import type { TranscriptIndex } from '../transcript-index-types.js';
 import { runsPrefixCheck } from './prefix-check-models.js';
 
 /**

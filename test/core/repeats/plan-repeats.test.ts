@@ -4,7 +4,7 @@ import { findRepeatPointers, repeatContent } from '../../../src/core/repeats/inf
 import { findRepeats } from '../../../src/core/repeats/find-repeats.js';
 import { parseRepeatPointer, renderRepeatPointer } from '../../../src/core/repeats/repeat-pointer.js';
 import { applyInflate } from '../../../src/core/epochs/inflate.js';
-import { indexTranscript } from '../../../src/core/transcript-index.js';
+import { indexTranscript } from '../../../src/core/messages/transcript-index.js';
 import { fromUtf8, mustIndex, sha256 } from '../bodies.js';
 import { bodyOf, SPAN } from './repeat-bodies.js';
 

@@ -9,7 +9,7 @@ import { bytesEqual } from '../../block-text.js';
 import { applySplices, planSplices } from '../../splices.js';
 import type { ThinkingSplice } from '../../thinking/remove-thinking.js';
 import { isModelTurnRole } from '../../shed/responses-facts.js';
-import { indexTranscript, type IndexOutcome, type TranscriptIndex } from '../../transcript-index.js';
+import { indexTranscript, type IndexOutcome, type TranscriptIndex } from '../../messages/transcript-index.js';
 import { checkOutsideMessages } from '../check-outside.js';
 
 /** A span the splice replaced, and the stub message it put in its place. */

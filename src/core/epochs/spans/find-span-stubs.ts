@@ -6,7 +6,7 @@ import { decodeJsonString } from '../../json-string.js';
 import { parseSpanStub, SPAN_STUB_PREFIX, type ParsedSpanStub } from '../../shed/span-stub.js';
 import { scanObject, scanString, scanValue } from '../../json-scan.js';
 import { isItemMessage } from '../../shed/responses-facts.js';
-import type { Span, TranscriptIndex } from '../../transcript-index.js';
+import type { Span, TranscriptIndex } from '../../transcript-index-types.js';
 
 /** A span stub found in a shed body. */
 export interface FoundSpanStub {

@@ -4,7 +4,7 @@
  * The separators around a span lie outside it and stay, so one message in place of many keeps
  * the array's commas right. apply.ts runs the rest.
  */
-import type { TranscriptIndex } from '../../transcript-index.js';
+import type { TranscriptIndex } from '../../transcript-index-types.js';
 import type { FrozenSpan, SkippedSpan, SpanSkipReason, SpanVerdict } from '../../shed-types.js';
 import { isModelTurnRole } from '../../shed/responses-facts.js';
 import { spanStubMessage } from '../../shed/span-stub.js';

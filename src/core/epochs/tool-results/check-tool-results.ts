@@ -6,7 +6,7 @@
 import type { ApiDialect } from '../../dialects/dialect.js';
 import { bytesEqual } from '../../block-text.js';
 import type { Splice } from '../../splices.js';
-import { indexResumable, type ResumableIndex, type TranscriptIndex } from '../../transcript-index.js';
+import { indexResumable, type ResumableIndex, type TranscriptIndex } from '../../messages/transcript-index.js';
 import { checkOutsideMessages } from '../check-outside.js';
 
 /**

@@ -24,7 +24,7 @@ import { startsLikePartStub } from '../../part-stub.js';
 import { namesElidedDir, type PlannedBlock, readBackNeedle } from '../../plan-elision.js';
 import type { Sha256 } from '../../ports.js';
 import { DROP_STUB_PREFIX, STUB_PREFIX } from '../../stub-paths.js';
-import type { TranscriptIndex } from '../../transcript-index.js';
+import type { TranscriptIndex } from '../../transcript-index-types.js';
 import type { CallReader } from '../working-set.js';
 
 /** What the parts' plan reads besides the body. */

@@ -9,7 +9,7 @@ import type { BlockSkipReason } from '../../passthrough-reasons.js';
 import { locatePart, partStubToken } from '../../part-value.js';
 import { valueAtPath } from '../../json-paths.js';
 import { renderStub } from '../../stub.js';
-import type { ToolResultInfo, TranscriptIndex } from '../../transcript-index.js';
+import type { ToolResultInfo, TranscriptIndex } from '../../transcript-index-types.js';
 import { applyEpochs, type EpochOutcome } from '../apply.js';
 import { checkOutput, checkRewrite, type StubbedBlock } from './check-tool-results.js';
 import type { EpochApplier, ItemOptions, JudgedItems } from '../epoch-applier.js';

@@ -6,7 +6,7 @@
  */
 import { applySplices, planSplices } from '../../../../src/core/splices.js';
 import type { EpochKindInfo } from '../../../../src/core/epochs/kind-record.js';
-import { indexTranscript } from '../../../../src/core/transcript-index.js';
+import { indexTranscript } from '../../../../src/core/messages/transcript-index.js';
 import { itemsOfKind } from '../../../../src/core/epochs/frozen-items.js';
 import { itemsUnder } from '../../../../src/core/epochs/kind-info.js';
 import type { ItemsPart } from '../../../../src/core/plan-record.js';

@@ -16,12 +16,12 @@ import {
   skipWhitespace,
   type ElementVisitor,
   type MemberVisitor,
-} from './json-scan.js';
+} from '../json-scan.js';
 import { indexMessage } from './index-message.js';
 import { ShapeError } from './index-shape-error.js';
 import { decodeShortString, readKey } from './index-strings.js';
 import { resumeOffset, toolResultsBefore } from './index-boundaries.js';
-import type { MessageInfo, ResumableIndex, Span, ToolResultInfo } from './transcript-index-types.js';
+import type { MessageInfo, ResumableIndex, Span, ToolResultInfo } from '../transcript-index-types.js';
 
 // How deep the full scan is when it reaches the messages: the body object is 1, `messages` 2.
 const BODY_DEPTH = 1;

@@ -7,8 +7,8 @@ import {
   toolResultsBefore,
   type IndexFailure,
   type ResumableIndex,
-} from '../../src/core/transcript-index.js';
-import { mustIndex, rawBytes, slice, toolResult, utf8 } from './bodies.js';
+} from '../../../src/core/messages/transcript-index.js';
+import { mustIndex, rawBytes, slice, toolResult, utf8 } from '../bodies.js';
 
 function body(value: unknown): Uint8Array {
   return utf8(JSON.stringify(value));

@@ -1,9 +1,9 @@
 /** One content block of a message, indexed (transcript-index.ts); a tool_result is also listed among the tool results. */
-import { scanObject, scanString, scanValue } from './json-scan.js';
+import { scanObject, scanString, scanValue } from '../json-scan.js';
 import { ShapeError } from './index-shape-error.js';
 import { readKey, readStringValue } from './index-strings.js';
 import { indexToolResultContent } from './index-tool-result-content.js';
-import type { BlockInfo, Span, ToolResultContent, ToolResultInfo } from './transcript-index-types.js';
+import type { BlockInfo, Span, ToolResultContent, ToolResultInfo } from '../transcript-index-types.js';
 
 /** Indexes the block at `start` of message `messageIndex` into `blocks` (and `toolResults`); returns its end. */
 export function indexBlock(

@@ -1,9 +1,9 @@
 /** One entry of `messages`, indexed (transcript-index.ts): its role, its content, and each of its blocks. */
-import { scanArray, scanObject, scanString, scanValue } from './json-scan.js';
+import { scanArray, scanObject, scanString, scanValue } from '../json-scan.js';
 import { indexBlock } from './index-block.js';
 import { ShapeError } from './index-shape-error.js';
 import { readKey, readStringValue } from './index-strings.js';
-import type { BlockInfo, MessageInfo, Span, ToolResultInfo } from './transcript-index-types.js';
+import type { BlockInfo, MessageInfo, Span, ToolResultInfo } from '../transcript-index-types.js';
 
 /** Indexes the message at `start` into `messages`, its tool results into `toolResults`; returns its end. */
 export function indexMessage(

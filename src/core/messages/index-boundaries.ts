@@ -1,5 +1,5 @@
-/** The message boundaries of an index that indexing can resume at (resume-index.ts, build-index.ts). */
-import type { TranscriptIndex } from './transcript-index-types.js';
+/** The message boundaries of an index that indexing can resume at (transcript-index.ts: resumeIndex; build-index.ts). */
+import type { TranscriptIndex } from '../transcript-index-types.js';
 
 /** Byte offset where indexing resumes after `messageCount` messages of an index. */
 export function resumeOffset(index: TranscriptIndex, messageCount: number): number {

@@ -1,7 +1,7 @@
 /** The `content` value of a tool_result block, indexed: where it sits, its text tokens, and whether it is text only. */
-import { scanArray, scanObject, scanString, scanValue } from './json-scan.js';
+import { scanArray, scanObject, scanString, scanValue } from '../json-scan.js';
 import { readKey, readStringValue } from './index-strings.js';
-import type { Span, ToolResultContent } from './transcript-index-types.js';
+import type { Span, ToolResultContent } from '../transcript-index-types.js';
 
 /** Indexes a tool_result's content value at `start`; `hasCacheControl` when a block inside it carries `cache_control`. */
 export function indexToolResultContent(

@@ -1,6 +1,6 @@
 /** The short strings the transcript index reads (keys, roles, types, ids), decoded from their JSON tokens. */
-import { scanString } from './json-scan.js';
-import { decodeJsonString } from './json-string.js';
+import { scanString } from '../json-scan.js';
+import { decodeJsonString } from '../json-string.js';
 import { ShapeError } from './index-shape-error.js';
 
 const UTF8 = new TextDecoder('utf-8');

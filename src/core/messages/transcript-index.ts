@@ -4,8 +4,8 @@
  */
 import { buildIndex } from './build-index.js';
 import { ShapeError } from './index-shape-error.js';
-import { JsonSyntaxError, scanDocument } from './json-scan.js';
-import type { IndexOutcome, ResumableIndex } from './transcript-index-types.js';
+import { JsonSyntaxError, scanDocument } from '../json-scan.js';
+import type { IndexOutcome, ResumableIndex } from '../transcript-index-types.js';
 
 export type {
   BlockInfo,
@@ -17,7 +17,7 @@ export type {
   ToolResultContent,
   ToolResultInfo,
   TranscriptIndex,
-} from './transcript-index-types.js';
+} from '../transcript-index-types.js';
 export { resumeOffset, toolResultsBefore } from './index-boundaries.js';
 
 /** Indexes a Messages API request body given as raw UTF-8 bytes. */
