@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixedRecentBudget } from '../src/core/shed-types.js';
+import { fixedRecentBudget } from '../src/core/shed/shed-types.js';
 import { PASSTHROUGH_REASONS } from '../src/core/passthrough-reasons.js';
 import { DEFAULT_ENGINE_SETTINGS, engineSettingsOf, EpochEngine, stubsOf, type EngineRequest } from '../src/rescue/index.js';
 import type { StateDir } from '../src/state/layout.js';

@@ -17,7 +17,7 @@ import type { CommonPrefixLength } from '../src/core/ports.js';
 import { firstChangeOf } from '../src/core/thinking/freeze-in-plan.js';
 import { freezeThinking, planThinking } from '../src/core/thinking/plan-thinking.js';
 import type { FrozenBlock } from '../src/core/epoch-types.js';
-import type { FrozenThinking } from '../src/core/thinking-types.js';
+import type { FrozenThinking } from '../src/core/thinking/thinking-types.js';
 import type { RewriteMemo } from '../src/core/rewrite/rewrite-memo.js';
 import { commonPrefixLength as nativeCommonPrefixLength } from '../src/rescue/common-prefix-length.js';
 import { conversationArb, type ClientRequest } from './arbitraries/index.js';

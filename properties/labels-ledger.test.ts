@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { applyClassifierScores } from '../src/core/labels/classifier-response.js';
 import { checkEpochLedger } from '../src/core/labels/ledger.js';
 import { freezeLabelled } from '../src/core/labels/freeze-labelled.js';
-import { LABELS_POLICY_VERSION, type LedgerRow } from '../src/core/label-types.js';
+import { LABELS_POLICY_VERSION, type LedgerRow } from '../src/core/labels/label-types.js';
 import type { Epoch, FrozenBlock } from '../src/core/epoch-types.js';
 import { labelledEpoch, sessionBody, sessionSpecArb } from './support/labels-support.js';
 import { policyArb } from './support/rewrite-support.js';

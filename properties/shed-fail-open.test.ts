@@ -11,7 +11,7 @@ import { indexTranscript } from '../src/core/messages/transcript-index.js';
 import { PASSTHROUGH_REASONS } from '../src/core/passthrough-reasons.js';
 import { planShed } from '../src/core/shed/plan-span.js';
 import { renderSpanMarkdown } from '../src/core/shed/render-span-markdown.js';
-import { SHED_REFUSALS, type FrozenSpan } from '../src/core/shed-types.js';
+import { SHED_REFUSALS, type FrozenSpan } from '../src/core/shed/shed-types.js';
 import { applyEpochs } from '../src/core/epochs/apply.js';
 import { SPANS } from '../src/core/epochs/spans/spans.js';
 import { readMessagesFacts } from '../src/core/shed/message-facts.js';

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GOAL_MARKER } from '../src/core/shed-types.js';
+import { GOAL_MARKER } from '../src/core/shed/shed-types.js';
 import { applyEpochs } from '../src/core/epochs/apply.js';
 import { SPANS } from '../src/core/epochs/spans/spans.js';
 import { isJsonArray, isJsonObject, type JsonValue } from './arbitraries/index.js';

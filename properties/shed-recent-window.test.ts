@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GOAL_MARKER, type PlannedSpan } from '../src/core/shed-types.js';
+import { GOAL_MARKER, type PlannedSpan } from '../src/core/shed/shed-types.js';
 import { indexTranscript } from '../src/core/messages/transcript-index.js';
 import { planShed } from '../src/core/shed/plan-span.js';
 import { planShedToFit } from '../src/core/shed/plan-to-fit.js';

@@ -17,7 +17,7 @@ import { applyInflate } from '../src/core/epochs/inflate.js';
 import { freezeSpan, planShed } from '../src/core/shed/plan-span.js';
 import { RESPONSES_API } from '../src/core/dialects/responses.js';
 import { SPANS } from '../src/core/epochs/spans/spans.js';
-import type { PlannedSpan } from '../src/core/shed-types.js';
+import type { PlannedSpan } from '../src/core/shed/shed-types.js';
 import { readItemFacts } from '../src/core/shed/message-facts.js';
 import { validateResponsesInput } from '../test/support/responses-validator.js';
 import { openAiConversationArb, type OpenAiRequest } from './arbitraries/openai-transcript.js';
@@ -25,7 +25,7 @@ import { sameBytes } from './support/bytes.js';
 import { openAiIndexOf } from './support/openai-support.js';
 import { latchPointsArb, shedPolicyArb, spansDirArb } from './support/shed-support.js';
 import { sha256 } from './support/sha256.js';
-import type { ShedPolicy } from '../src/core/shed-types.js';
+import type { ShedPolicy } from '../src/core/shed/shed-types.js';
 
 /** The spans of epochs latched at these requests, each planned after the ones before it. */
 function latchResponsesSpans(requests: readonly OpenAiRequest[], points: readonly number[], policy: ShedPolicy): { planned: PlannedSpan[]; at: number[] } {

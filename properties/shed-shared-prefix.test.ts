@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyEpochs } from '../src/core/epochs/apply.js';
 import { SPANS } from '../src/core/epochs/spans/spans.js';
-import type { FrozenSpan } from '../src/core/shed-types.js';
+import type { FrozenSpan } from '../src/core/shed/shed-types.js';
 import type { TranscriptIndex } from '../src/core/transcript-index-types.js';
 import { conversationArb } from './arbitraries/index.js';
 import { commonPrefixLength, sameBytes } from './support/bytes.js';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { renderSpanStub } from '../src/core/shed/span-stub.js';
 import { applyEpochs } from '../src/core/epochs/apply.js';
 import { SPANS } from '../src/core/epochs/spans/spans.js';
-import type { FrozenSpan } from '../src/core/shed-types.js';
+import type { FrozenSpan } from '../src/core/shed/shed-types.js';
 import { validateMessagesRequest } from '../test/support/messages-validator.js';
 import { conversationArb, isJsonObject, type JsonValue } from './arbitraries/index.js';
 import { messagesOf, parseBody } from './support/reference.js';

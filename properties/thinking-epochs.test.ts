@@ -17,7 +17,7 @@ import { rewriteRequest } from '../src/core/epochs/tool-results/tool-results.js'
 import { applyEpochs } from '../src/core/epochs/apply.js';
 import { SPANS } from '../src/core/epochs/spans/spans.js';
 import type { Epoch, FrozenBlock } from '../src/core/epoch-types.js';
-import type { FrozenThinking, PlannedThinking } from '../src/core/thinking-types.js';
+import type { FrozenThinking, PlannedThinking } from '../src/core/thinking/thinking-types.js';
 import { conversationArb, type ClientRequest } from './arbitraries/index.js';
 import { sameBytes } from './support/bytes.js';
 import { elidedDirArb, filesOf, frozenOf, indexOf, planOf, policyArb } from './support/rewrite-support.js';

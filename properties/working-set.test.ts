@@ -30,7 +30,7 @@ import { repeatGroupsOfAsk, wholeGroups } from '../src/core/epochs/repeat-groups
 import { workingSetOf, workingSetOrdinals } from '../src/core/epochs/working-set.js';
 import { decideEpoch } from '../src/core/decide/decide-epoch.js';
 import { DEFAULT_POLICY, freezeBlock, planElision } from '../src/core/plan-elision.js';
-import { DEFAULT_SHED_POLICY, type FrozenSpan } from '../src/core/shed-types.js';
+import { DEFAULT_SHED_POLICY, type FrozenSpan } from '../src/core/shed/shed-types.js';
 import { freezeSpan, planShed } from '../src/core/shed/plan-span.js';
 import { GATE_CEILING } from '../src/core/break-even.js';
 import { indexTranscript } from '../src/core/messages/transcript-index.js';

@@ -9,7 +9,7 @@ import { freezeLabelled } from '../../src/core/labels/freeze-labelled.js';
 import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import { labelBlocks } from '../../src/core/labels/label-blocks.js';
 import { planElision, type PlannedBlock } from '../../src/core/plan-elision.js';
-import type { BlockLabel, LedgerRow } from '../../src/core/label-types.js';
+import type { BlockLabel, LedgerRow } from '../../src/core/labels/label-types.js';
 import type { ElisionPolicy, FrozenBlock } from '../../src/core/epoch-types.js';
 import type { TranscriptIndex } from '../../src/core/transcript-index-types.js';
 import { textArb } from '../arbitraries/text.js';

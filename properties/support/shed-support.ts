@@ -1,6 +1,6 @@
 /** Shared arbitraries and helpers for the shed-mode properties. */
 import fc from 'fast-check';
-import { DEFAULT_SHED_POLICY, fixedRecentBudget, GOAL_MARKER, type FrozenSpan, type PlannedSpan, type ShedPolicy } from '../../src/core/shed-types.js';
+import { DEFAULT_SHED_POLICY, fixedRecentBudget, GOAL_MARKER, type FrozenSpan, type PlannedSpan, type ShedPolicy } from '../../src/core/shed/shed-types.js';
 import { freezeSpan, planShed } from '../../src/core/shed/plan-span.js';
 import { readMessagesFacts } from '../../src/core/shed/message-facts.js';
 import { conversationSpecArb, growConversation, type ClientRequest, type ConversationSpec, type TurnSpec } from '../arbitraries/index.js';

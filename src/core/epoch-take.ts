@@ -7,7 +7,7 @@ import type { GateDecision, GateInput } from './break-even.js';
 import type { FrozenBlock } from './epoch-types.js';
 import type { FullnessReading } from './fullness-reading.js';
 import type { DecidedBlock } from './weigh-added.js';
-import type { PlannedSpan, ShedFit, ShedRefusal } from './shed-types.js';
+import type { PlannedSpan, ShedFit, ShedRefusal } from './shed/shed-types.js';
 import type { WorkingSetHold } from './working-set-holds.js';
 
 /** What this request's epoch would take out, as each mode plans it. */

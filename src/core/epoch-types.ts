@@ -1,9 +1,9 @@
 /** The shapes an epoch record is made of. Plain data: written by src/state, decided by the core. */
 import type { ThresholdCrossed } from './latch-threshold.js';
 import type { GateDecision } from './break-even.js';
-import type { FrozenSpan, ShedFit } from './shed-types.js';
-import type { LabelRule, LedgerRow, Refetch, StubLabel } from './label-types.js';
-import type { FrozenThinking } from './thinking-types.js';
+import type { FrozenSpan, ShedFit } from './shed/shed-types.js';
+import type { LabelRule, LedgerRow, Refetch, StubLabel } from './labels/label-types.js';
+import type { FrozenThinking } from './thinking/thinking-types.js';
 
 /**
  * What a frozen block stands for besides a tool result's content (docs/rescue.md "The deeper cut"):

@@ -6,8 +6,8 @@
  */
 import type { FrozenBlock } from './epoch-types.js';
 import { DROP_STUB_PREFIX, elidedTextPath, escapeRegExp, isGatewayDir, rawSuffix, RAW_SUFFIX_PATTERN, STUB_PREFIX } from './stub-paths.js';
-import type { LabelRule, Refetch, StubLabel } from './label-types.js';
-import { UNKNOWN_TOOL } from './label-types.js';
+import type { LabelRule, Refetch, StubLabel } from './labels/label-types.js';
+import { UNKNOWN_TOOL } from './labels/label-types.js';
 
 /** A frozen block of a version 3 epoch: one that carries its label. */
 export type LabelledBlock = FrozenBlock & { readonly label: StubLabel };

@@ -6,7 +6,7 @@
  * the text itself.
  */
 import type { BlockPart, FrozenBlock, PathStep } from './epoch-types.js';
-import { UNKNOWN_TOOL } from './label-types.js';
+import { UNKNOWN_TOOL } from './labels/label-types.js';
 import { elidedTextPath, escapeRegExp, isGatewayDir, rawSuffix, RAW_SUFFIX_PATTERN } from './stub-paths.js';
 
 /** How each part's stub begins. */

@@ -6,11 +6,11 @@
  * then the record).
  */
 import { CONVERSATION_FORMAT, type ConversationRecord, type Epoch, type FrozenBlock, type LatchReason } from './epoch-types.js';
-import type { LedgerRow } from './label-types.js';
+import type { LedgerRow } from './labels/label-types.js';
 import type { FullnessReading } from './fullness-reading.js';
 import type { ThresholdFired } from './latch-threshold.js';
 import type { GateDecision } from './break-even.js';
-import type { FrozenSpan, ShedFit } from './shed-types.js';
+import type { FrozenSpan, ShedFit } from './shed/shed-types.js';
 
 /** One elided file a latch must make durable before its record may name it. */
 export interface PlannedFile {

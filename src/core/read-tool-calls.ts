@@ -5,7 +5,7 @@
  */
 import { decodeJsonString } from './json-string.js';
 import { scanObject, scanString, scanValue } from './json-scan.js';
-import { UNKNOWN_TOOL } from './label-types.js';
+import { UNKNOWN_TOOL } from './labels/label-types.js';
 import type { TranscriptIndex } from './transcript-index-types.js';
 
 /** One tool_use block, as much of it as the labels need. */

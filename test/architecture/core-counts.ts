@@ -8,14 +8,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { CORE_ENTRY, CORE_LAYERS } from './core-layers.js';
+import { CORE_ENTRY, CORE_LAYERS, FOLDER_TYPES } from './core-layers.js';
 import { importsOf } from './import-rules.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The folder of a core file (`''` for the root), or undefined outside the core. */
+/** The folder of a core file (`''` for the root, and for a folder's types file, which sits on the base), or undefined outside the core. */
 function folderOf(file: string): string | undefined {
   if (!file.startsWith('src/core/')) return undefined;
+  if (FOLDER_TYPES.has(file)) return '';
   const parts = file.slice('src/core/'.length).split('/');
   return parts.length === 1 ? '' : parts[0];
 }

@@ -48,9 +48,21 @@ export const PLACED: Readonly<Record<string, { readonly layer: number; readonly 
  */
 export const KNOWN_UP: ReadonlyArray<readonly [string, string]> = [];
 
+/**
+ * Each folder's types file: it lives beside the code it types, but sits on the base layer (0), since
+ * the epoch record (`epoch-types.ts`, in the base) and the base's plan names its types. It may import
+ * only the base (today it imports nothing), and folder pairs count it as the base (core-counts.ts).
+ */
+export const FOLDER_TYPES: ReadonlySet<string> = new Set([
+  'src/core/shed/shed-types.ts',
+  'src/core/thinking/thinking-types.ts',
+  'src/core/labels/label-types.ts',
+]);
+
 /** The layer of a file of src/core/, or undefined for a file outside it (or the entry point). */
 function layerOf(file: string): number | undefined {
   if (!file.startsWith('src/core/') || file === CORE_ENTRY) return undefined;
+  if (FOLDER_TYPES.has(file)) return 0;
   const placed = PLACED[file];
   if (placed !== undefined) return placed.layer;
   const parts = file.slice('src/core/'.length).split('/');

@@ -16,7 +16,7 @@ import { describeInput } from '../../src/core/labels/describe-call.js';
 import { mainInputOf } from '../../src/core/labels/main-input.js';
 import { renderStub } from '../../src/core/stub.js';
 import type { ConversationRecord, FrozenBlock } from '../../src/core/epoch-types.js';
-import type { LedgerRow } from '../../src/core/label-types.js';
+import type { LedgerRow } from '../../src/core/labels/label-types.js';
 import type { ToolCall } from '../../src/core/read-tool-calls.js';
 import { readSessions } from '../../src/replay/read-sessions.js';
 import type { RebuiltConversation } from '../../src/replay/rebuild-conversations.js';

@@ -7,7 +7,7 @@ import type { FullnessReading } from '../../src/core/fullness-reading.js';
 import { DEFAULT_LONG_WINDOW_RESCUE_TOKENS } from '../../src/core/latch-threshold.js';
 import type { DecidedBlock } from '../../src/core/weigh-added.js';
 import type { GateInput } from '../../src/core/break-even.js';
-import type { PlannedSpan } from '../../src/core/shed-types.js';
+import type { PlannedSpan } from '../../src/core/shed/shed-types.js';
 
 // 150k of a 200k window (75%), measured on a 600 KB request: 0.25 tokens per byte.
 const READING: FullnessReading = { contextTokens: 150_000, window: 200_000, epochsApplied: 0, requestBytes: 600_000 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkEpochLedger } from '../../src/core/labels/ledger.js';
 import { CONVERSATION_FORMAT, type ConversationRecord } from '../../src/core/epoch-types.js';
-import { LABELS_POLICY_VERSION, type BlockLabel } from '../../src/core/label-types.js';
+import { LABELS_POLICY_VERSION, type BlockLabel } from '../../src/core/labels/label-types.js';
 import { planRecord } from '../../src/core/plan-record.js';
 import { POLICY_NAME, POLICY_VERSION, type PlannedBlock } from '../../src/core/plan-elision.js';
 import { toolResultsLatch } from '../../src/core/epochs/tool-results/tool-results-latch.js';

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { HOLD_REASONS } from '../../src/core/decide/hold-reasons.js';
 import { PASSTHROUGH_REASONS } from '../../src/core/passthrough-reasons.js';
 import { REFUSAL_REASONS } from '../../src/core/refusal-reasons.js';
-import { SHED_REFUSALS, SHED_SHORT_REASONS, SPAN_SKIP_REASONS } from '../../src/core/shed-types.js';
-import { THINKING_SKIP_REASONS } from '../../src/core/thinking-types.js';
+import { SHED_REFUSALS, SHED_SHORT_REASONS, SPAN_SKIP_REASONS } from '../../src/core/shed/shed-types.js';
+import { THINKING_SKIP_REASONS } from '../../src/core/thinking/thinking-types.js';
 
 describe('docs/reasons.md', () => {
   it('should list exactly the pass-through reasons the code has', () => {

@@ -1,6 +1,6 @@
 /** Small wire records and conversation records to build report inputs from, in tests. */
 import type { Epoch, FrozenBlock, ToolResultEpoch } from '../../src/core/epoch-types.js';
-import type { FrozenSpan } from '../../src/core/shed-types.js';
+import type { FrozenSpan } from '../../src/core/shed/shed-types.js';
 import type { GateDecision } from '../../src/core/break-even.js';
 import type { WireLine, WireOutcomeFields, WireRecord, WireSentFacts } from '../../src/state/wire-record.js';
 

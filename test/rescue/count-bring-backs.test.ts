@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { indexTranscript } from '../../src/core/messages/transcript-index.js';
 import { MESSAGES_API } from '../../src/core/dialects/messages.js';
 import { workingSetOf } from '../../src/core/epochs/working-set.js';
-import type { FrozenSpan } from '../../src/core/shed-types.js';
+import type { FrozenSpan } from '../../src/core/shed/shed-types.js';
 import type { TranscriptIndex } from '../../src/core/transcript-index-types.js';
 import type { ConversationEntry } from '../../src/rescue/conversation-table.js';
 import { newBringBacks } from '../../src/rescue/count-bring-backs.js';

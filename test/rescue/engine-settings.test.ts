@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LATCH_AT } from '../../src/core/thinking/turn-place.js';
-import { DEFAULT_SHED_POLICY, fixedRecentBudget } from '../../src/core/shed-types.js';
+import { DEFAULT_SHED_POLICY, fixedRecentBudget } from '../../src/core/shed/shed-types.js';
 import { DEFAULT_CLASSIFIER_TIMEOUT_MS, DEFAULT_ENGINE_SETTINGS, engineSettingsOf } from '../../src/rescue/engine-settings.js';
 import { modeDefaultsOf } from '../../src/rescue/mode-defaults.js';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { checkEpochLedger } from '../../src/core/labels/ledger.js';
 import { DROP_STUB_PREFIX, elidedTextPath, STUB_PREFIX } from '../../src/core/stub-paths.js';
-import { LABELS_POLICY_VERSION } from '../../src/core/label-types.js';
+import { LABELS_POLICY_VERSION } from '../../src/core/labels/label-types.js';
 import { RESTORE_TOOL_NAME } from '../../src/core/detect-refaults.js';
 import type { Usage } from '../../src/core/usage.js';
 import { latchedOf, engineSettingsOf, EpochEngine, type EngineRequest, type EngineSettings, type Prepared } from '../../src/rescue/index.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EPOCH_KIND_INFO } from '../../src/core/epochs/kind-info.js';
-import type { FrozenThinking } from '../../src/core/thinking-types.js';
+import type { FrozenThinking } from '../../src/core/thinking/thinking-types.js';
 import { FileAvailability, type OriginalChange } from '../../src/rescue/file-availability.js';
 import { writeElidedFile } from '../../src/state/elided-file.js';
 import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';

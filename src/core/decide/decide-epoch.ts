@@ -13,7 +13,7 @@ import { DEFAULT_MIN_GAIN_FRACTION, weighAdded, type DecidedBlock } from '../wei
 import { crossedThreshold, gainFloorTokens, type ThresholdSettings } from '../latch-threshold.js';
 import { decideBurst, GATE_CEILING, type GateDecision, type GateInput } from '../break-even.js';
 import type { TurnPlace } from '../thinking/turn-place.js';
-import type { PlannedSpan } from '../shed-types.js';
+import type { PlannedSpan } from '../shed/shed-types.js';
 
 /** Everything the decision reads. */
 export interface EpochInput<B extends DecidedBlock> {

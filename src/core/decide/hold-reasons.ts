@@ -5,10 +5,10 @@
  * wire record's `hold`, so no refusal goes unexplained.
  */
 import type { GateDecision } from '../break-even.js';
-import { SHED_REFUSALS } from '../shed-types.js';
+import { SHED_REFUSALS } from '../shed/shed-types.js';
 import { WORKING_SET_HOLDS } from '../working-set-holds.js';
 
-/** Reasons of either mode, then shed mode's span refusals (core/shed-types.ts). */
+/** Reasons of either mode, then shed mode's span refusals (core/shed/shed-types.ts). */
 export const HOLD_REASONS = {
   stale_reading:
     'The last reading came from a request that did not yet carry every epoch: it still shows the old size, and latching on it would churn. The next reading decides.',

@@ -8,7 +8,7 @@ import { MESSAGES_API } from '../dialects/messages.js';
 import type { PassthroughReason } from '../passthrough-reasons.js';
 import { applySplices, planSplices } from '../splices.js';
 import { judgeThinking, NO_THINKING, type JudgedThinking, type SkippedThinking } from '../thinking/remove-thinking.js';
-import type { FrozenThinking, ThinkingVerdict } from '../thinking-types.js';
+import type { FrozenThinking, ThinkingVerdict } from '../thinking/thinking-types.js';
 import type { ResumableIndex, TranscriptIndex } from '../transcript-index-types.js';
 import { errorText } from '../../errors.js';
 import type { ApplyOptions, EpochApplier, JudgedItems, Skip } from './epoch-applier.js';

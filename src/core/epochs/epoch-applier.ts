@@ -9,7 +9,7 @@ import type { PassthroughReason } from '../passthrough-reasons.js';
 import type { Sha256 } from '../ports.js';
 import type { Allocate, Splice } from '../splices.js';
 import type { JudgedThinking } from '../thinking/remove-thinking.js';
-import type { FrozenThinking } from '../thinking-types.js';
+import type { FrozenThinking } from '../thinking/thinking-types.js';
 import type { ResumableIndex, TranscriptIndex } from '../transcript-index-types.js';
 
 /** What applying needs from outside, whatever the kind. */

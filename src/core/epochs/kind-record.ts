@@ -4,8 +4,8 @@
  * the registry (kind-info.ts) keeps by tag.
  */
 import type { Epoch, EpochMode, FrozenBlock, KindTag } from '../epoch-types.js';
-import type { FrozenSpan } from '../shed-types.js';
-import type { FrozenThinking } from '../thinking-types.js';
+import type { FrozenSpan } from '../shed/shed-types.js';
+import type { FrozenThinking } from '../thinking/thinking-types.js';
 import type { BlockPosition } from '../thinking/list-thinking.js';
 import type { TranscriptIndex } from '../transcript-index-types.js';
 

@@ -9,7 +9,7 @@
 import { encodeJsonString } from '../json-string.js';
 import { tokensPerByteOf, type FullnessReading } from '../fullness-reading.js';
 import type { FrozenBlock } from '../epoch-types.js';
-import type { FrozenSpan } from '../shed-types.js';
+import type { FrozenSpan } from '../shed/shed-types.js';
 import { spanStubMessage } from '../shed/span-stub.js';
 import { renderStub } from '../stub.js';
 import { cachedStubs } from './stub-cache.js';

@@ -5,7 +5,7 @@
  * the call itself is made at the edge.
  */
 import type { PlannedBlock } from '../plan-elision.js';
-import type { BlockLabel } from '../label-types.js';
+import type { BlockLabel } from './label-types.js';
 import { truncateChars } from './main-input.js';
 import { MAX_PLACEHOLDERS, redactText } from './redact-text.js';
 

@@ -4,7 +4,7 @@
  * rules, never to a guess.
  */
 import { CLASSIFIER_LABELS } from './classifier-request.js';
-import type { BlockLabel, Label } from '../label-types.js';
+import type { BlockLabel, Label } from './label-types.js';
 
 /** One chunk's scores, each label on its own scale 0..1. */
 export interface LabelScores {

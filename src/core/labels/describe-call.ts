@@ -1,5 +1,5 @@
 /** How a stub names a tool call and how it says to fetch the result again. */
-import { MAIN_INPUT_MAX_CHARS, type Refetch } from '../label-types.js';
+import { MAIN_INPUT_MAX_CHARS, type Refetch } from './label-types.js';
 import { truncateChars } from './main-input.js';
 import { redactText } from './redact-text.js';
 

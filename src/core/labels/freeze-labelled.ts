@@ -1,7 +1,7 @@
 /** An epoch of policy version 3: its frozen blocks carry their labels, and its ledger lists them. */
 import type { FrozenBlock } from '../epoch-types.js';
 import { freezeBlock, type PlannedBlock } from '../plan-elision.js';
-import type { BlockLabel, LedgerRow } from '../label-types.js';
+import type { BlockLabel, LedgerRow } from './label-types.js';
 import { ledgerRowOf } from './ledger.js';
 
 /** The frozen blocks and the ledger of an epoch that considered `planned`, labelled `labels`. */

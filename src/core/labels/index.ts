@@ -1,5 +1,5 @@
 /** Labels (docs/labels.md): keep, pointer or drop for each block an epoch considers. Pure. */
-export * from '../label-types.js';
+export * from './label-types.js';
 export * from './main-input.js';
 export * from './secret-value.js';
 export * from './find-secrets.js';

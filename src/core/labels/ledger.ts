@@ -3,7 +3,7 @@
  * missing between the plan and the record is an error (`verify`), not a silence.
  */
 import { isPart, type Epoch } from '../epoch-types.js';
-import { LABELS_POLICY_VERSION, type BlockLabel, type Label, type LedgerRow } from '../label-types.js';
+import { LABELS_POLICY_VERSION, type BlockLabel, type Label, type LedgerRow } from './label-types.js';
 
 /** Hex digits of the sha256 a ledger row keeps: enough to tell blocks apart, short to read. */
 export const LEDGER_SHA_HEX = 12;

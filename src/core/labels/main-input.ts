@@ -1,5 +1,5 @@
 /** What a tool call was about, in a few words: the field a person would name it by. */
-import { MAIN_INPUT_MAX_CHARS } from '../label-types.js';
+import { MAIN_INPUT_MAX_CHARS } from './label-types.js';
 import type { ToolCall } from '../read-tool-calls.js';
 
 /** The tools whose main input is a file path, and the field that holds it. */

@@ -23,7 +23,7 @@ import type { IncrementalIndex } from './incremental-index.js';
 import { createMemo, memoServes, type RewriteMemo } from './rewrite-memo.js';
 import { applySplicesAfter, planSplices } from '../splices.js';
 import { resumeIndex, resumeOffset, toolResultsBefore, type TranscriptIndex } from '../messages/transcript-index.js';
-import type { ThinkingVerdict } from '../thinking-types.js';
+import type { ThinkingVerdict } from '../thinking/thinking-types.js';
 
 /** The tool-result apply of one body, with what an incremental rewrite may reuse of it. */
 type IndexedRewrite = IndexedApply<SkippedBlock, BlockVerdict>;

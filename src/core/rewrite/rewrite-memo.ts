@@ -6,7 +6,7 @@
 import type { FrozenBlock } from '../epoch-types.js';
 import type { Sha256 } from '../ports.js';
 import type { BlockVerdict } from '../epochs/tool-results/tool-results.js';
-import type { FrozenThinking, ThinkingVerdict } from '../thinking-types.js';
+import type { FrozenThinking, ThinkingVerdict } from '../thinking/thinking-types.js';
 import type { ResumableIndex, TranscriptIndex } from '../transcript-index-types.js';
 
 /** One conversation's last rewrite. Plain data; it owns its two bodies: nobody may change them. */

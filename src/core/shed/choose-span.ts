@@ -19,7 +19,7 @@
 import type { TranscriptIndex } from '../transcript-index-types.js';
 import type { MessageFacts } from './message-facts.js';
 import { recentWindowStart } from './recent-window.js';
-import { DEFAULT_SHED_POLICY, recentBudgetTokens, type FrozenSpan, type ShedRefusal } from '../shed-types.js';
+import { DEFAULT_SHED_POLICY, recentBudgetTokens, type FrozenSpan, type ShedRefusal } from './shed-types.js';
 
 /** Where a new span would go, or why there is none. */
 export type SpanChoice =

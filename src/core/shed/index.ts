@@ -1,5 +1,5 @@
 /** Shed mode's pure core: the span choice, its stub, rendering, the gate, the pricing. */
-export * from '../shed-types.js';
+export * from './shed-types.js';
 export * from './message-facts.js';
 export * from './choose-span.js';
 export * from './recent-window.js';

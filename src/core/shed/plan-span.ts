@@ -8,7 +8,7 @@ import { chooseSpan, type SpanKeep } from './choose-span.js';
 import { isPersonTurn, personTexts, type MessageFacts, type MessageFactsReader } from './message-facts.js';
 import { isClientNotice } from './client-notice.js';
 import { latestPrompt, promptExcerpt } from './prompt-excerpt.js';
-import { DEFAULT_SHED_POLICY, GOAL_MARKER, recentBudgetTokens, type FrozenSpan, type PlannedSpan, type ShedPolicy, type ShedRefusal } from '../shed-types.js';
+import { DEFAULT_SHED_POLICY, GOAL_MARKER, recentBudgetTokens, type FrozenSpan, type PlannedSpan, type ShedPolicy, type ShedRefusal } from './shed-types.js';
 import { exactText, lenientText } from './text-of.js';
 import type { ReadPage } from './read-pages.js';
 

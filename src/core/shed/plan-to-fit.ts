@@ -10,7 +10,7 @@
 import { planShed, type ShedPlan, type ShedPlanOptions } from './plan-span.js';
 import { freezeSpan } from './plan-span.js';
 import { spanStubMessage } from './span-stub.js';
-import type { FrozenSpan, PlannedSpan, ShedFit, ShedShortReason } from '../shed-types.js';
+import type { FrozenSpan, PlannedSpan, ShedFit, ShedShortReason } from './shed-types.js';
 
 /** What the weighing needs: the request's tokens, the most it may carry, and how to count bytes. */
 export interface FitTarget {

@@ -4,7 +4,7 @@
  */
 import { encodeJsonString } from '../json-string.js';
 import { isGatewayDir } from '../stub-paths.js';
-import type { FrozenSpan } from '../shed-types.js';
+import type { FrozenSpan } from './shed-types.js';
 
 /** How every span stub's text begins. */
 export const SPAN_STUB_PREFIX = '[ctxshed: shed ';

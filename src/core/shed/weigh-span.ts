@@ -14,7 +14,7 @@ import { GATE_CEILING, type GateInput } from '../break-even.js';
 import { freezeSpan, type ShedPlan } from './plan-span.js';
 import type { SpanKeep } from './choose-span.js';
 import { planShedToFit, shedFitOf, type HeldMessages } from './plan-to-fit.js';
-import { recentBudgetTokens, type FrozenSpan, type PlannedSpan, type ShedPolicy } from '../shed-types.js';
+import { recentBudgetTokens, type FrozenSpan, type PlannedSpan, type ShedPolicy } from './shed-types.js';
 import { spanStubMessage } from './span-stub.js';
 
 /** A shed take: a span with its gate input, or the refusal. */

@@ -1,6 +1,6 @@
 /** Thinking blocks on models that run the prefix check (docs/rescue.md, "Preserved thinking"). */
 export * from './prefix-check-models.js';
-export * from '../thinking-types.js';
+export * from './thinking-types.js';
 export * from './list-thinking.js';
 export * from './plan-thinking.js';
 export * from './remove-thinking.js';

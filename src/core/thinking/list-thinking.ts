@@ -1,6 +1,6 @@
 /** Where the thinking blocks of a body are, in document order. */
 import type { BlockInfo, TranscriptIndex } from '../transcript-index-types.js';
-import type { ThinkingType } from '../thinking-types.js';
+import type { ThinkingType } from './thinking-types.js';
 
 /** One thinking or redacted_thinking block of an index. */
 export interface ThinkingAt {

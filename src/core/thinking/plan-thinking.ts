@@ -7,7 +7,7 @@
 import type { Sha256 } from '../ports.js';
 import type { TranscriptIndex } from '../transcript-index-types.js';
 import { isAtOrAfter, listThinking, type BlockPosition } from './list-thinking.js';
-import type { FrozenThinking, PlannedThinking } from '../thinking-types.js';
+import type { FrozenThinking, PlannedThinking } from './thinking-types.js';
 
 /** The blocks to freeze, or why the epoch must hold. */
 export type ThinkingPlan =

@@ -5,7 +5,7 @@
  */
 import { applySplices, planSplices, type Splice } from '../splices.js';
 import type { TranscriptIndex } from '../transcript-index-types.js';
-import type { FrozenThinking } from '../thinking-types.js';
+import type { FrozenThinking } from './thinking-types.js';
 
 /** A removed block and its exact bytes, to put back. */
 export interface RestoredThinking {

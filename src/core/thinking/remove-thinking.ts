@@ -9,7 +9,7 @@ import type { Splice } from '../splices.js';
 import type { TranscriptIndex } from '../transcript-index-types.js';
 import { listThinking, type ThinkingAt } from './list-thinking.js';
 import { separatorsOf } from './plan-thinking.js';
-import type { FrozenThinking, ThinkingSkipReason, ThinkingVerdict } from '../thinking-types.js';
+import type { FrozenThinking, ThinkingSkipReason, ThinkingVerdict } from './thinking-types.js';
 
 /** A removal splice and the message it lies in (the incremental rewrite filters by message). */
 export interface ThinkingSplice {

@@ -4,7 +4,7 @@ import { MESSAGES_API } from '../../../src/core/dialects/messages.js';
 import { applyEpochs, noneApplied, thinkingOf } from '../../../src/core/epochs/apply.js';
 import { SPANS } from '../../../src/core/epochs/spans/spans.js';
 import { TOOL_RESULTS } from '../../../src/core/epochs/tool-results/tool-results.js';
-import type { FrozenThinking } from '../../../src/core/thinking-types.js';
+import type { FrozenThinking } from '../../../src/core/thinking/thinking-types.js';
 import { sha256, utf8 } from '../bodies.js';
 
 const FROZEN_THINKING = [{ ordinal: 0 } as unknown as FrozenThinking];

@@ -3,8 +3,8 @@ import { firstChangeOfItems } from '../../../src/core/epochs/first-change.js';
 import { itemsUnder, registerEpochKind } from '../../../src/core/epochs/kind-info.js';
 import { NO_ITEMS, type FrozenItems } from '../../../src/core/epochs/frozen-items.js';
 import type { FrozenBlock } from '../../../src/core/epoch-types.js';
-import type { FrozenSpan } from '../../../src/core/shed-types.js';
-import type { FrozenThinking } from '../../../src/core/thinking-types.js';
+import type { FrozenSpan } from '../../../src/core/shed/shed-types.js';
+import type { FrozenThinking } from '../../../src/core/thinking/thinking-types.js';
 import { conversation, mustIndex } from '../bodies.js';
 
 // A prompt, then four tool turns (assistant tool_use, user tool_result: toolu_i's result is message 2i+2), then a closing prompt.

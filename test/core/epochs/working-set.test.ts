@@ -5,7 +5,7 @@ import { itemsUnder, registerEpochKind } from '../../../src/core/epochs/kind-inf
 import type { Epoch, FrozenBlock } from '../../../src/core/epoch-types.js';
 import { decideEpoch } from '../../../src/core/decide/decide-epoch.js';
 import { DEFAULT_POLICY } from '../../../src/core/plan-elision.js';
-import { DEFAULT_SHED_POLICY, type FrozenSpan } from '../../../src/core/shed-types.js';
+import { DEFAULT_SHED_POLICY, type FrozenSpan } from '../../../src/core/shed/shed-types.js';
 import { NO_ITEMS } from '../../../src/core/epochs/frozen-items.js';
 import { planShed } from '../../../src/core/shed/plan-span.js';
 import { planShedToFit } from '../../../src/core/shed/plan-to-fit.js';

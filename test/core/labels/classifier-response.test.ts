@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CLASSIFIER_LABELS } from '../../../src/core/labels/classifier-request.js';
 import { applyClassifierScores, decideFromScores, parseClassifierResponse, type LabelScores } from '../../../src/core/labels/classifier-response.js';
-import type { BlockLabel } from '../../../src/core/label-types.js';
+import type { BlockLabel } from '../../../src/core/labels/label-types.js';
 
 function scores(keep: number, drop: number, pointer: number): Record<string, number> {
   return { [CLASSIFIER_LABELS.keep]: keep, [CLASSIFIER_LABELS.drop]: drop, [CLASSIFIER_LABELS.pointer]: pointer };

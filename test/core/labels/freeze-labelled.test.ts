@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { freezeBlock } from '../../../src/core/plan-elision.js';
 import { freezeLabelled } from '../../../src/core/labels/freeze-labelled.js';
-import type { BlockLabel } from '../../../src/core/label-types.js';
+import type { BlockLabel } from '../../../src/core/labels/label-types.js';
 import { session } from './rules.js';
 import { bulk, read } from './session-body.js';
 

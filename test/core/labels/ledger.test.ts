@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FrozenBlock, ToolResultEpoch } from '../../../src/core/epoch-types.js';
-import type { BlockLabel, LedgerRow } from '../../../src/core/label-types.js';
+import type { BlockLabel, LedgerRow } from '../../../src/core/labels/label-types.js';
 import { checkEpochLedger, countVerdicts, ledgerRowOf, renderLedgerLine } from '../../../src/core/labels/ledger.js';
 
 const SHA = 'e8428025c464'.padEnd(64, '7');

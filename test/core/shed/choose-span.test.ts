@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chooseSpan } from '../../../src/core/shed/choose-span.js';
 import { SPAN_STUB_TOKENS_PER_BYTE } from '../../../src/core/shed/span-stub.js';
-import type { FrozenSpan } from '../../../src/core/shed-types.js';
+import type { FrozenSpan } from '../../../src/core/shed/shed-types.js';
 import { bodyOf, calls, factsOf, mustIndex, prompt, reply, results, session, type Message } from './shed-bodies.js';
 
 // The budget of the old default's window: the 6 newest tool results of session(10) (messages 9..20).

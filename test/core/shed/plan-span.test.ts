@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { freezeSpan, planShed } from '../../../src/core/shed/plan-span.js';
-import { GOAL_MARKER, type PlannedSpan } from '../../../src/core/shed-types.js';
+import { GOAL_MARKER, type PlannedSpan } from '../../../src/core/shed/shed-types.js';
 import { SPAN_STUB_TOKENS_PER_BYTE } from '../../../src/core/shed/span-stub.js';
 import { readMessagesFacts } from '../../../src/core/shed/message-facts.js';
 import { bodyOf, calls, fromUtf8, mustIndex, prompt, results, session, sha256, utf8, type Message } from './shed-bodies.js';

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { applyInflate } from '../../../src/core/epochs/inflate.js';
-import { DEFAULT_SHED_POLICY, fixedRecentBudget, type ShedPolicy } from '../../../src/core/shed-types.js';
+import { DEFAULT_SHED_POLICY, fixedRecentBudget, type ShedPolicy } from '../../../src/core/shed/shed-types.js';
 import { findSpanStubs } from '../../../src/core/epochs/spans/find-span-stubs.js';
 import { freezeSpan, planShed } from '../../../src/core/shed/plan-span.js';
 import { applyEpochs } from '../../../src/core/epochs/apply.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { applyEpochs } from '../../../src/core/epochs/apply.js';
 import { applyInflate } from '../../../src/core/epochs/inflate.js';
 import { findSpanStubs } from '../../../src/core/epochs/spans/find-span-stubs.js';
-import { fixedRecentBudget } from '../../../src/core/shed-types.js';
+import { fixedRecentBudget } from '../../../src/core/shed/shed-types.js';
 import { freezeSpan, planShed } from '../../../src/core/shed/plan-span.js';
 import { indexResponses } from '../../../src/core/openai/responses-index.js';
 import { readItemFacts } from '../../../src/core/shed/message-facts.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { estimateSpanTokens, parseSpanStub, renderSpanStub, spanFilePath, spanStubMessage } from '../../../src/core/shed/span-stub.js';
-import { GOAL_MARKER, type FrozenSpan } from '../../../src/core/shed-types.js';
+import { GOAL_MARKER, type FrozenSpan } from '../../../src/core/shed/shed-types.js';
 import { fromUtf8 } from './shed-bodies.js';
 
 const SHA = 'ab'.repeat(32);

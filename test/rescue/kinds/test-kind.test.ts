@@ -7,7 +7,7 @@
 import fs from 'node:fs/promises';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FrozenSpan } from '../../../src/core/shed-types.js';
+import type { FrozenSpan } from '../../../src/core/shed/shed-types.js';
 import type { TranscriptIndex } from '../../../src/core/transcript-index-types.js';
 import { registerKind } from '../../../src/rescue/latch-kinds.js';
 import { engineSettingsOf, type EngineSettings } from '../../../src/rescue/index.js';

@@ -1,5 +1,5 @@
 /** The span kind's readers' record (shed mode, docs/shed.md): each span's exact bytes and its rendering in `spans/`. */
-import type { FrozenSpan } from '../../shed-types.js';
+import type { FrozenSpan } from '../../shed/shed-types.js';
 import { renderSpanMarkdown } from '../../shed/render-span-markdown.js';
 import type { EpochKindInfo } from '../kind-record.js';
 

@@ -11,7 +11,7 @@ import { freezeSpanAtLatch } from '../../shed/plan-span.js';
 import { readPagesOf } from '../../shed/read-pages.js';
 import { renderSpanMarkdown } from '../../shed/render-span-markdown.js';
 import { planShedToFit, shedFitOf, type HeldMessages } from '../../shed/plan-to-fit.js';
-import { recentBudgetTokens, SHED_POLICY_NAME, SHED_POLICY_VERSION, type PlannedSpan, type ShedFit, type ShedPolicy } from '../../shed-types.js';
+import { recentBudgetTokens, SHED_POLICY_NAME, SHED_POLICY_VERSION, type PlannedSpan, type ShedFit, type ShedPolicy } from '../../shed/shed-types.js';
 import { gateInputOf, weighSpan } from '../../shed/weigh-span.js';
 import type { EpochPlanner, OverflowAsk } from '../epoch-planner.js';
 import { bytesWithSpans, pressedReading } from '../request-tokens.js';

@@ -5,7 +5,7 @@
  * the array's commas right. apply.ts runs the rest.
  */
 import type { TranscriptIndex } from '../../transcript-index-types.js';
-import type { FrozenSpan, SkippedSpan, SpanSkipReason, SpanVerdict } from '../../shed-types.js';
+import type { FrozenSpan, SkippedSpan, SpanSkipReason, SpanVerdict } from '../../shed/shed-types.js';
 import { isModelTurnRole } from '../../shed/responses-facts.js';
 import { spanStubMessage } from '../../shed/span-stub.js';
 import type { EpochOutcome } from '../apply.js';

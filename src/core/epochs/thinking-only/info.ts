@@ -3,7 +3,7 @@
  * the prefix check, their originals in `thinking/` (docs/rescue.md, "Preserved thinking"). A
  * thinking block goes with any epoch on such a model, not only a correction's.
  */
-import type { FrozenThinking } from '../../thinking-types.js';
+import type { FrozenThinking } from '../../thinking/thinking-types.js';
 import { byOrdinal, type EpochKindInfo } from '../kind-record.js';
 
 /** The thinking kind, as the record, report, verify, restore and inflate code see it. */

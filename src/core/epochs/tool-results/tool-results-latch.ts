@@ -9,7 +9,7 @@ import type { EpochTake } from '../../epoch-take.js';
 import { isPart, type ElisionPolicy, type FrozenBlock } from '../../epoch-types.js';
 import { encodeJsonString } from '../../json-string.js';
 import { freezeLabelled } from '../../labels/freeze-labelled.js';
-import { LABELS_POLICY_VERSION, type BlockLabel } from '../../label-types.js';
+import { LABELS_POLICY_VERSION, type BlockLabel } from '../../labels/label-types.js';
 import { DEFAULT_TOKENS_PER_BYTE, fullnessOf } from '../../fullness-reading.js';
 import type { DecidedBlock } from '../../weigh-added.js';
 import type { OverflowTake } from '../../overflow-decision.js';

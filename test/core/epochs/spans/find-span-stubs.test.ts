@@ -4,7 +4,7 @@ import { findSpanStubs } from '../../../../src/core/epochs/spans/find-span-stubs
 import { freezeSpan, planShed } from '../../../../src/core/shed/plan-span.js';
 import { applyEpochs } from '../../../../src/core/epochs/apply.js';
 import { SPANS } from '../../../../src/core/epochs/spans/spans.js';
-import type { PlannedSpan } from '../../../../src/core/shed-types.js';
+import type { PlannedSpan } from '../../../../src/core/shed/shed-types.js';
 import { readMessagesFacts } from '../../../../src/core/shed/message-facts.js';
 import { SMALL_RECENT_TOKENS, bodyOf, fromUtf8, mustIndex, prompt, session, sha256, utf8 } from '../../shed/shed-bodies.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CONVERSATION_FORMAT, type ConversationRecord } from '../../../../src/core/epoch-types.js';
-import { DEFAULT_SHED_POLICY, SHED_POLICY_NAME, SHED_POLICY_VERSION, type PlannedSpan } from '../../../../src/core/shed-types.js';
+import { DEFAULT_SHED_POLICY, SHED_POLICY_NAME, SHED_POLICY_VERSION, type PlannedSpan } from '../../../../src/core/shed/shed-types.js';
 import { decideBurst } from '../../../../src/core/break-even.js';
 import { planRecord } from '../../../../src/core/plan-record.js';
 import { planShed } from '../../../../src/core/shed/plan-span.js';

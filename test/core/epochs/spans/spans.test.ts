@@ -3,7 +3,7 @@ import { freezeSpan, planShed } from '../../../../src/core/shed/plan-span.js';
 import { applyEpochs } from '../../../../src/core/epochs/apply.js';
 import { SPANS, type ShedOptions } from '../../../../src/core/epochs/spans/spans.js';
 import { spanStubMessage } from '../../../../src/core/shed/span-stub.js';
-import type { FrozenSpan } from '../../../../src/core/shed-types.js';
+import type { FrozenSpan } from '../../../../src/core/shed/shed-types.js';
 import { readMessagesFacts } from '../../../../src/core/shed/message-facts.js';
 import { validateMessagesRequest } from '../../../support/messages-validator.js';
 import { SMALL_RECENT_TOKENS, bodyOf, fromUtf8, mustIndex, session, sha256, utf8, withBreakpoint, type Message } from '../../shed/shed-bodies.js';

@@ -4,7 +4,7 @@
  * stubs. Its whole record is this file; it is registered by `registerKind`, not by a line in
  * src/rescue/latch-kinds.ts.
  */
-import { fixedRecentBudget } from '../../../../src/core/shed-types.js';
+import { fixedRecentBudget } from '../../../../src/core/shed/shed-types.js';
 import { spansLatch } from '../../../../src/core/epochs/spans/spans-latch.js';
 import type { LatchContext } from '../../../../src/rescue/latch-conversation.js';
 import { plannedKind, type LatchKind } from '../../../../src/rescue/latch-kind.js';
