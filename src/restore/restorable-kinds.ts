@@ -5,13 +5,13 @@
  * registered kind's originals in its folder. The resolver and the tools work over the list.
  */
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { epochKindInfos, type EpochKindInfo } from '../core/index.js';
-import { isHex64, type StateDir } from '../state/layout.js';
-import { originalsFolderOf, parseOriginalName } from '../state/originals-folder.js';
+import type { StateDir } from '../state/layout.js';
+import { parseOriginalName } from '../state/kind-original.js';
+import { originalPathOf, originalsFolderOf } from '../state/originals-folder.js';
 import { readContainedFile } from '../state/read-contained.js';
 import { sha256Hex } from '../state/sha256-hex.js';
-import { hasErrnoCode, StateError } from '../state/state-error.js';
+import { hasErrnoCode } from '../state/state-error.js';
 
 /** What reading a handle's text gave. */
 export type KindRead =
@@ -58,8 +58,7 @@ export function restorableOf(kind: EpochKindInfo): RestorableKind | undefined {
       });
     },
     async read(state, handle) {
-      if (!isHex64(handle)) throw new StateError('STATE_BAD_NAME', `sha256 must be 64 lowercase hex digits, got ${JSON.stringify(handle.slice(0, 80))}`);
-      const read = await readContainedFile(state.root, path.join(originalsFolderOf(state, kind.originals).dir, `${handle}.${restorable.ext}`));
+      const read = await readContainedFile(state.root, originalPathOf(state, kind.originals, handle, restorable.ext));
       if (read.kind !== 'ok') return read;
       const actual = sha256Hex(read.bytes);
       if (actual !== handle) return { kind: 'corrupt', actual };

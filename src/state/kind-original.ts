@@ -10,7 +10,8 @@ import { writeContentFile } from './elided-file.js';
 import { isHex64, type StateDir } from './layout.js';
 import { StateError } from './state-error.js';
 
-const ORIGINAL_NAME = /^([0-9a-f]{64})\.(txt|json|md)$/;
+/** Every extension an original file may have. */
+export const ORIGINAL_EXTS: readonly OriginalFileExt[] = ['txt', 'json', 'md'];
 
 /** Whether `folder` is a registered kind's (not a built-in's: those have paths of their own). */
 export function isKindFolder(folder: string): boolean {
@@ -29,10 +30,17 @@ export function kindOriginalPath(state: StateDir, folder: string, sha256: string
   return path.join(kindFolderPath(state, folder), `${sha256}.${ext}`);
 }
 
-/** The sha256 and extension of a file name in a kind's folder, or undefined for any other name. */
-export function parseKindOriginalName(name: string): { sha256: string; ext: OriginalFileExt } | undefined {
-  const match = ORIGINAL_NAME.exec(name);
-  return match === null ? undefined : { sha256: match[1] as string, ext: match[2] as OriginalFileExt };
+/** The sha256 and extension of a file name in a registered kind's folder, or undefined for any other name. */
+export function parseKindOriginalName(name: string): { readonly sha256: string; readonly ext: OriginalFileExt } | undefined {
+  return parseOriginalName(name, ORIGINAL_EXTS);
+}
+
+/** A file name `<sha256>.<ext>` with one of `exts`: its sha256 and extension, or undefined for any other name. */
+export function parseOriginalName(name: string, exts: readonly OriginalFileExt[]): { readonly sha256: string; readonly ext: OriginalFileExt } | undefined {
+  const dot = name.indexOf('.');
+  const sha256 = name.slice(0, dot);
+  const ext = name.slice(dot + 1) as OriginalFileExt;
+  return dot === 64 && isHex64(sha256) && exts.includes(ext) ? { sha256, ext } : undefined;
 }
 
 /**

@@ -26,12 +26,10 @@ export function originalsFolderOf(state: StateDir, folder: string): OriginalsFol
   return { dir: kindFolderPath(state, folder), label: folder };
 }
 
-/** A file name of `exts` in a kind's folder: its sha256 and extension, or undefined for any other name. */
-export function parseOriginalName(name: string, exts: readonly OriginalFileExt[]): { readonly sha256: string; readonly ext: OriginalFileExt } | undefined {
-  const dot = name.indexOf('.');
-  const sha256 = name.slice(0, dot);
-  const ext = name.slice(dot + 1) as OriginalFileExt;
-  return dot === 64 && isHex64(sha256) && exts.includes(ext) ? { sha256, ext } : undefined;
+/** `<sha256>.<ext>` in `folder`'s originals; refuses a name that is not a sha256, so nothing escapes the folder. */
+export function originalPathOf(state: StateDir, folder: string, sha256: string, ext: OriginalFileExt): string {
+  if (!isHex64(sha256)) throw new StateError('STATE_BAD_NAME', `sha256 must be 64 lowercase hex digits, got ${JSON.stringify(sha256.slice(0, 80))}`);
+  return path.join(originalsFolderOf(state, folder).dir, `${sha256}.${ext}`);
 }
 
 /**
@@ -40,7 +38,7 @@ export function parseOriginalName(name: string, exts: readonly OriginalFileExt[]
  * `ctxshed seal` moved to `sealed/` is kept, so it counts as there (docs/rescue.md "Sealing").
  */
 export async function sizeOfOriginal(state: StateDir, folder: string, sha256: string, ext: OriginalFileExt): Promise<number | undefined> {
-  if (!isHex64(sha256)) throw new StateError('STATE_BAD_NAME', `sha256 must be 64 lowercase hex digits, got ${JSON.stringify(sha256.slice(0, 80))}`);
+  const file = originalPathOf(state, folder, sha256, ext);
   if (folder === ELIDED_DIR_NAME && ext !== 'md') return (await locateStoredFile(state, sha256, ext))?.size;
-  return regularFileSize(path.join(originalsFolderOf(state, folder).dir, `${sha256}.${ext}`));
+  return regularFileSize(file);
 }

@@ -7,7 +7,8 @@
  */
 import { epochKindInfos, type ConversationRecord, type EpochKindInfo, type OriginalFileExt } from '../core/index.js';
 import { ELIDED_DIR_NAME } from './layout.js';
-import { originalsFolderOf, parseOriginalName } from './originals-folder.js';
+import { ORIGINAL_EXTS, parseOriginalName } from './kind-original.js';
+import { originalsFolderOf } from './originals-folder.js';
 import type { StateDir } from './layout.js';
 import type { Findings } from './verify-findings.js';
 import { checkFileHash, isPrivateDir, walkStore } from './verify-store.js';
@@ -45,7 +46,7 @@ export async function walkOriginals(state: StateDir, names: ReadonlySet<string>,
       continue;
     }
     if (!(await isPrivateDir(dir, label, findings))) continue;
-    const exts = kind.exts ?? ALL_EXTS;
+    const exts = kind.exts ?? ORIGINAL_EXTS;
     const folder = { dir, label, parse: (name: string) => parseOriginalName(name, exts), names: namesOf(exts) };
     await walkStore(folder, findings, async (entry) => {
       files.sizes.set(entry.name, entry.size);
@@ -90,8 +91,6 @@ function noteUnused(folder: FolderFiles, used: ReadonlySet<string>, findings: Fi
   const lonely = names.filter((name) => name.endsWith('.md') && !exact.has(name.slice(0, 64))).length;
   if (lonely > 0) findings.notes.push(`${folder.label}/: ${lonely} rendering(s) without their exact file beside them`);
 }
-
-const ALL_EXTS: readonly OriginalFileExt[] = ['txt', 'json', 'md'];
 
 // `<sha256>.txt or <sha256>.json`, as a stray file's finding names what the folder holds.
 function namesOf(exts: readonly OriginalFileExt[]): string {
