@@ -8,7 +8,7 @@ import type { OriginalFileExt } from '../core/index.js';
 import { kindFolderPath } from './kind-original.js';
 import { ELIDED_DIR_NAME, isHex64, SPANS_DIR_NAME, THINKING_DIR_NAME, type StateDir } from './layout.js';
 import { StateError } from './state-error.js';
-import { locateStoredFile, regularFileSize } from './stored-file.js';
+import { locateStoredFile, regularFileSize, type StoredFile } from './stored-file.js';
 
 /** A kind's folder on disk: its path, and how findings name it (`spans` for the span kind's `span`). */
 export interface OriginalsFolder {
@@ -33,12 +33,18 @@ export function originalPathOf(state: StateDir, folder: string, sha256: string, 
 }
 
 /**
- * The size of one of a kind's originals, `<sha256>.<ext>` in its folder, as a regular file (a
- * symlink does not count), or undefined when it is not there. A file of `elided/` that
- * `ctxshed seal` moved to `sealed/` is kept, so it counts as there (docs/rescue.md "Sealing").
+ * Where one of a kind's originals is, `<sha256>.<ext>` in its folder, and its size, as a regular
+ * file (a symlink does not count), or undefined when it is not there. A file of `elided/` that
+ * `ctxshed seal` moved to `sealed/` is kept, so it is found there (docs/rescue.md "Sealing").
  */
-export async function sizeOfOriginal(state: StateDir, folder: string, sha256: string, ext: OriginalFileExt): Promise<number | undefined> {
+export async function locateOriginal(state: StateDir, folder: string, sha256: string, ext: OriginalFileExt): Promise<StoredFile | undefined> {
   const file = originalPathOf(state, folder, sha256, ext);
-  if (folder === ELIDED_DIR_NAME && ext !== 'md') return (await locateStoredFile(state, sha256, ext))?.size;
-  return regularFileSize(file);
+  if (folder === ELIDED_DIR_NAME && ext !== 'md') return locateStoredFile(state, sha256, ext);
+  const size = await regularFileSize(file);
+  return size === undefined ? undefined : { path: file, where: 'own', size };
+}
+
+/** The size of one of a kind's originals as `locateOriginal` finds it, or undefined. */
+export async function sizeOfOriginal(state: StateDir, folder: string, sha256: string, ext: OriginalFileExt): Promise<number | undefined> {
+  return (await locateOriginal(state, folder, sha256, ext))?.size;
 }

@@ -7,8 +7,8 @@ import fs from 'node:fs/promises';
 import { elidedPath, sealedPath, type ElidedExt, type StateDir } from './layout.js';
 import { hasErrnoCode } from './state-error.js';
 
-/** Which folder holds a file. */
-export type StoredWhere = 'elided' | 'sealed';
+/** Which folder holds a file: elided/, sealed/, or (`own`) the folder of the kind it is an original of (originals-folder.ts). */
+export type StoredWhere = 'elided' | 'sealed' | 'own';
 
 /** A file found by `locateStoredFile`. */
 export interface StoredFile {

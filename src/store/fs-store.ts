@@ -7,14 +7,14 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ConversationRecord } from '../core/epoch-types.js';
 import { latchEpoch, type LatchDecision } from '../state/latch-epoch.js';
-import { conversationPath, layoutPaths, parseElidedName, parseSpanName, parseThinkingName, spanPath, thinkingPath, type StateDir } from '../state/layout.js';
-import { kindFolderPath, kindOriginalPath, parseKindOriginalName } from '../state/kind-original.js';
+import { conversationPath, layoutPaths, type StateDir } from '../state/layout.js';
+import { parseOriginalName } from '../state/kind-original.js';
+import { locateOriginal, originalsFolderOf, sizeOfOriginal } from '../state/originals-folder.js';
 import { noteBringBacks } from '../state/note-bring-backs.js';
 import { openStateDir } from '../state/open-state-dir.js';
 import { existingOwnerState } from '../state/owner-state.js';
 import { hasErrnoCode } from '../state/state-error.js';
 import { listConversations, readConversation } from '../state/read-conversation.js';
-import { locateStoredFile, regularFileSize } from '../state/stored-file.js';
 import { checkOwnerId } from './owner-id.js';
 import {
   checkOriginalKind,
@@ -102,10 +102,8 @@ export class FsStore implements ConversationStore {
   }
 
   async originalSize(kind: OriginalKind, sha256: string, ext: OriginalExt): Promise<number | undefined> {
-    if (kind === 'elided') return ext === 'md' ? undefined : (await locateStoredFile(this.state, sha256, ext))?.size;
-    // As the engine always looked: a stat (a span or thinking file is only ever ctxshed's own).
-    const stat = await fs.stat(this.#pathOf(kind, sha256, ext)).catch(() => undefined);
-    return stat?.isFile() === true ? stat.size : undefined;
+    // A regular file in its kind's folder (a symlink does not count); a sealed block's in sealed/.
+    return sizeOfOriginal(this.state, checkOriginalKind(kind), sha256, ext);
   }
 
   async originalSizes(ids: readonly OriginalId[]): Promise<Map<string, number>> {
@@ -131,21 +129,19 @@ export class FsStore implements ConversationStore {
   }
 
   async readOriginal(kind: OriginalKind, sha256: string, ext: OriginalExt): Promise<Uint8Array | undefined> {
-    const file = kind === 'elided' ? (ext === 'md' ? undefined : (await locateStoredFile(this.state, sha256, ext))?.path) : this.#pathOf(kind, sha256, ext);
-    if (file === undefined || (await regularFileSize(file)) === undefined) return undefined;
-    return fs.readFile(file);
+    const found = await locateOriginal(this.state, checkOriginalKind(kind), sha256, ext);
+    return found === undefined ? undefined : fs.readFile(found.path);
   }
 
   async findOriginals(kind: OriginalKind, ext: OriginalExt, prefix: string): Promise<string[]> {
     checkShaPrefix(prefix);
-    const builtIn: Record<string, string> = { elided: this.state.elidedDir, span: this.state.spansDir, thinking: this.state.thinkingDir };
-    const folder = builtIn[kind] ?? kindFolderPath(this.state, checkOriginalKind(kind));
+    const folder = originalsFolderOf(this.state, checkOriginalKind(kind)).dir;
     const names = await fs.readdir(folder).catch((error: unknown) => {
       if (hasErrnoCode(error, 'ENOENT')) return [];
       throw error;
     });
     const found = names.flatMap((name) => {
-      const sha = shaOfName(kind, name, ext);
+      const sha = parseOriginalName(name, [ext])?.sha256;
       return sha?.startsWith(prefix) === true ? [sha] : [];
     });
     return found.sort();
@@ -164,20 +160,6 @@ export class FsStore implements ConversationStore {
   }
 
   async close(): Promise<void> {}
-
-  #pathOf(kind: OriginalKind, sha256: string, ext: OriginalExt): string {
-    if (kind === 'thinking') return thinkingPath(this.state, sha256);
-    if (kind === 'span') return spanPath(this.state, sha256, ext === 'md' ? 'md' : 'json');
-    // A registered kind's folder (state/kind-original.ts).
-    return kindOriginalPath(this.state, checkOriginalKind(kind), sha256, ext);
-  }
-}
-
-/** The sha256 a file name in `kind`'s folder names with extension `ext`, or undefined. */
-function shaOfName(kind: OriginalKind, name: string, ext: OriginalExt): string | undefined {
-  if (kind === 'thinking') return ext === 'json' ? parseThinkingName(name) : undefined;
-  const parsed = kind === 'elided' ? parseElidedName(name) : kind === 'span' ? parseSpanName(name) : parseKindOriginalName(name);
-  return parsed?.ext === ext ? parsed.sha256 : undefined;
 }
 
 /** A store on an opened state directory (owner `''`). */

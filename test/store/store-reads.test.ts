@@ -10,7 +10,7 @@ import { renderSpanMarkdown } from '../../src/core/shed/render-span-markdown.js'
 import { listRestorable } from '../../src/restore/list-restorable.js';
 import { listOriginals, restoreOriginal } from '../../src/restore/store-restore.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
-import { FsStore, openPgStore, PgDb, type ConversationStore, type PgStore } from '../../src/store/index.js';
+import { FsStore, fsStore, openPgStore, PgDb, type ConversationStore, type PgStore } from '../../src/store/index.js';
 import { postgresAvailable, startPgCluster, type PgCluster } from '../support/pg-cluster.js';
 import { appendEpochPlan, keyOf, makeTempDir, recordOf, removeTempDir, shedEpochOf, spanFor } from '../state/fixtures/state-fixtures.js';
 
@@ -126,4 +126,23 @@ describe.skipIf(!postgresAvailable())('on Postgres', () => {
       await cluster?.stop();
     },
   );
+});
+
+describe("the state directory store's originals", () => {
+  it('should not count a symlink in spans/ as a span file, nor read through it (ctxshed never follows one)', async () => {
+    const dir = await makeTempDir();
+    try {
+      const state = await openStateDir(dir);
+      const store = fsStore(state);
+      const { span, file } = spanFor('linked span', 1, 4);
+      const outside = path.join(dir, 'outside.json');
+      fs.writeFileSync(outside, file.bytes);
+      fs.mkdirSync(state.spansDir, { recursive: true, mode: 0o700 });
+      fs.symlinkSync(outside, path.join(state.spansDir, `${span.sha256}.json`));
+      expect(await store.originalSize('span', span.sha256, 'json')).toBeUndefined();
+      expect(await store.readOriginal('span', span.sha256, 'json')).toBeUndefined();
+    } finally {
+      await removeTempDir(dir);
+    }
+  });
 });
