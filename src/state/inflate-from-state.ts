@@ -7,9 +7,9 @@
  *
  * Text that only looks like a stub is the client's own (an agent that read a captured request has
  * stub text in its transcript), and the proxy rightly left it alone: a tool result's stub is put
- * back only when some epoch froze that tool call's result with that sha256, and a span's only when
- * some epoch shed that span, once (a later copy of the same stub message is the client's); a
- * registered kind's only where its `inflate` hook, given its records' items, says it stands.
+ * back only when some epoch froze that tool call's result with that sha256; every other kind's
+ * only where its `inflate` hook, given its records' items, says it stands (a span's stub where some
+ * epoch shed that span, once: a later copy of the same stub message is the client's).
  */
 import fs from 'node:fs/promises';
 import {
@@ -19,20 +19,19 @@ import {
   indexAnyApi,
   isPart,
   restoredContent,
-  SPANS,
   TOOL_RESULTS,
   type ConversationRecord,
-  type FoundSpanStub,
+  type EpochKindInfo,
+  epochKindInfos,
   type FoundStub,
   type IndexOutcome,
   type InflateSite,
-  registeredKinds,
   type TranscriptIndex,
 } from '../core/index.js';
-import { kindOriginalPath } from './kind-original.js';
+import { originalPathOf } from './originals-folder.js';
 import { inflateThinking } from './inflate-thinking.js';
 import { inflateRepeats } from './inflate-repeats.js';
-import { spanPath, type StateDir } from './layout.js';
+import type { StateDir } from './layout.js';
 import { listConversations } from './read-conversation.js';
 import { sha256Hex } from './sha256-hex.js';
 import { locateStoredFile } from './stored-file.js';
@@ -65,11 +64,10 @@ async function inflateStubs(
   records: readonly ConversationRecord[],
 ): Promise<{ body: Uint8Array; stubs: number; spans: number; thinking: number; items?: number }> {
   const { index } = indexOf(body);
-  const frozen = frozenItems(records);
-  const spans = firstOfEach(SPANS.findStubs(body, index).filter((f) => frozen.spans.has(f.stub.sha256)));
+  const frozen = frozenBlocks(records);
   const found = TOOL_RESULTS.findStubs(body, index).filter((f) => {
     const toolUseId = index.toolResults[f.ordinal]?.toolUseId;
-    return toolUseId !== undefined && frozen.blocks.has(blockKey(toolUseId, f.stub.sha256));
+    return toolUseId !== undefined && frozen.has(blockKey(toolUseId, f.stub.sha256));
   });
   // The deeper cut's parts, each where its record places it (core/epochs/inflate.ts).
   const parts = findPartStubs(
@@ -77,69 +75,54 @@ async function inflateStubs(
     index,
     records.flatMap((r) => r.epochs.flatMap((e) => e.blocks.filter(isPart))),
   );
+  // Every kind whose stubs are one original's exact bytes (spans, a registered kind's): its `inflate` hook.
   const sites = kindSites(records, body, index);
   const restored = await Promise.all([
-    ...spans.map(async (f) => ({ found: f, content: await readSpan(state, f.stub.sha256, f.stub.bytes) })),
     ...found.map(async (f) => ({ found: f, content: await readOriginal(state, f) })),
     ...parts.map(async (f) => ({ found: f, content: await readPart(state, f) })),
-    ...sites.map(async ({ folder, site }) => ({
+    ...sites.map(async ({ kind, site }) => ({
       found: site,
-      content: await readChecked(kindOriginalPath(state, folder, site.sha256, site.ext), site.sha256, `${folder} file`),
+      content: await readChecked(originalPathOf(state, kind.originals, site.sha256, site.ext), site.sha256, `${kind.tag} file`),
     })),
   ]);
   const inflated = applyInflate(body, restored);
   // Last: the removed thinking blocks' positions are those of the client's body, spans and all.
   const withThinking = await inflateThinking(state, inflated);
+  const items = sites.filter((s) => s.kind.counts === 'items').length;
   return {
     body: withThinking.body,
     stubs: found.length + parts.length,
-    spans: spans.length,
+    spans: sites.filter((s) => s.kind.counts === 'spans').length,
     thinking: withThinking.thinking,
-    ...(sites.length === 0 ? {} : { items: sites.length }),
+    ...(items === 0 ? {} : { items }),
   };
 }
 
-/** Each registered kind's stubs that its records' items say ctxshed put there (the kind's `inflate` hook). */
-function kindSites(records: readonly ConversationRecord[], body: Uint8Array, index: TranscriptIndex): { folder: string; site: InflateSite }[] {
-  return registeredKinds().flatMap((kind) => {
+/** Each kind's stubs that its records' items say ctxshed put there (the kind's `inflate` hook). */
+function kindSites(records: readonly ConversationRecord[], body: Uint8Array, index: TranscriptIndex): { kind: EpochKindInfo; site: InflateSite }[] {
+  return epochKindInfos().flatMap((kind) => {
     if (kind.inflate === undefined) return [];
     const items = records.flatMap((r) => r.epochs.flatMap((e) => kind.itemsOf(e)));
-    return items.length === 0 ? [] : kind.inflate(body, index, items).map((site) => ({ folder: kind.originals, site }));
+    return items.length === 0 ? [] : kind.inflate(body, index, items).map((site) => ({ kind, site }));
   });
 }
 
-/** What the records say ctxshed replaced: tool results by call id and sha256, spans by sha256. */
-function frozenItems(records: readonly ConversationRecord[]): { blocks: Set<string>; spans: Set<string> } {
+/** What the records say ctxshed replaced of the tool results: each by its call id and sha256. */
+function frozenBlocks(records: readonly ConversationRecord[]): Set<string> {
   const blocks = new Set<string>();
-  const spans = new Set<string>();
-  for (const epoch of records.flatMap((r) => r.epochs)) {
+  for (const epoch of records.flatMap((r) => r.epochs))
     for (const block of epoch.blocks) if (!isPart(block)) blocks.add(blockKey(block.toolUseId, block.sha256));
-    if (epoch.span !== undefined) spans.add(epoch.span.sha256);
-  }
-  return { blocks, spans };
+  return blocks;
 }
 
 function blockKey(toolUseId: string, sha256: string): string {
   return `${sha256} ${toolUseId}`;
 }
 
-/** Each span's first stub message: a span is shed once, so a later copy is the client's own text. */
-function firstOfEach(found: readonly FoundSpanStub[]): FoundSpanStub[] {
-  const seen = new Set<string>();
-  return found.filter((f) => !seen.has(f.stub.sha256) && seen.add(f.stub.sha256) !== undefined);
-}
-
 function indexOf(body: Uint8Array): Extract<IndexOutcome, { kind: 'indexed' }> {
   const { outcome: indexed } = indexAnyApi(body);
   if (indexed.kind === 'failed') throw new InflateError(`not a Messages API body (${indexed.reason}: ${indexed.detail})`);
   return indexed;
-}
-
-async function readSpan(state: StateDir, sha256: string, bytes: number): Promise<Uint8Array> {
-  const file = spanPath(state, sha256, 'json');
-  const span = await readChecked(file, sha256, 'span file');
-  if (span.length !== bytes) throw new InflateError(`span file ${file} holds ${span.length} bytes, the stub says ${bytes}`);
-  return span;
 }
 
 async function readOriginal(state: StateDir, found: FoundStub): Promise<Uint8Array> {

@@ -122,6 +122,23 @@ describe('inflateFromState', () => {
     expect(inflated.spans).toBe(1);
   });
 
+  it("should leave a stub message that names a shed span with another size: it is the client's text", async () => {
+    // Arrange: the client's own copy of the stub, its size changed by one.
+    const { shed } = await shedBody();
+    const text = Buffer.from(shed).toString();
+    const bytesField = /(\d+) bytes/.exec(text);
+    expect(bytesField).not.toBeNull();
+    const forged = text.replace(`${bytesField![1]} bytes`, `${Number(bytesField![1]) + 1} bytes`);
+    expect(forged).not.toBe(text);
+
+    // Act
+    const inflated = await inflateFromState(dirs.state, Buffer.from(forged));
+
+    // Assert
+    expect(Buffer.from(inflated.body).toString()).toBe(forged);
+    expect(inflated.spans).toBe(0);
+  });
+
   it('should give back a body without stubs unchanged, and refuse one that is no request', async () => {
     const body = bodyOf(session(3));
 
