@@ -33,7 +33,6 @@ export {
   epochKindInfos,
   findPartStubs,
   type FoundPartStub,
-  type FoundSpanStub,
   type FoundStub,
   type FrozenItems,
   frozenItemsOf,
