@@ -191,8 +191,9 @@ function thinkingFor(body: Uint8Array, frozen: readonly FrozenBlock[]): readonly
     n: 1,
     latchedAt: '',
     reason: { fullness: 1, threshold: 1, window: 1, contextTokens: 1 },
+    kind: 'tool_results',
     policy: { name: 'p', version: 2, keepRecent: 0, minBytes: 0 },
-    blocks: frozen,
+    items: { tool_results: frozen },
   };
   const from = firstChangeOf(epoch, index);
   if (from === undefined) return [];

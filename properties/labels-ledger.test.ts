@@ -21,8 +21,9 @@ function epochOf(blocks: FrozenBlock[], ledger: LedgerRow[]): Epoch {
     n: 1,
     latchedAt: '2026-09-19T00:00:00.000Z',
     reason: { fullness: 0.8, threshold: 0.7, window: 200000, contextTokens: 160000 },
+    kind: 'tool_results',
     policy: { name: 'elide-old-tool-results', version: LABELS_POLICY_VERSION, keepRecent: 6, minBytes: 1024 },
-    blocks,
+    items: { tool_results: blocks },
     ledger,
   };
 }

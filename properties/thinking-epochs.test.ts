@@ -32,10 +32,10 @@ const EPOCH_BASE = {
 };
 
 /** The thinking an epoch freezing `epoch` on `body` removes, after the ones frozen already. */
-function thinkingOf(body: Uint8Array, epoch: Pick<Epoch, 'blocks' | 'span'>, already: readonly FrozenThinking[]): PlannedThinking[] {
+function thinkingOf(body: Uint8Array, epoch: Pick<Epoch, 'kind' | 'items'>, already: readonly FrozenThinking[]): PlannedThinking[] {
   const index = indexOf(body);
   // The property builds an epoch of either kind from its blocks or span alone.
-  const from = firstChangeOf({ ...EPOCH_BASE, ...epoch } as Epoch, index);
+  const from = firstChangeOf({ ...EPOCH_BASE, ...epoch }, index);
   if (from === undefined) return [];
   const plan = planThinking(body, index, from, already, sha256);
   return plan.kind === 'planned' ? [...plan.thinking] : [];
@@ -76,7 +76,7 @@ describe('preserved thinking, rescue mode', () => {
         const p = x % requests.length;
         const planned = planOf(requests[p]!.bytes, policy);
         const frozen = planned.map(frozenOf);
-        const thinking = thinkingOf(requests[p]!.bytes, { blocks: frozen }, []);
+        const thinking = thinkingOf(requests[p]!.bytes, { kind: 'tool_results', items: { tool_results: frozen } }, []);
         const frozenThinking = thinking.map(freezeThinking);
         const files = filesOf(planned);
         let previous: { input: Uint8Array; output: Uint8Array } | undefined;
@@ -123,7 +123,8 @@ describe('preserved thinking, shed mode', () => {
         const spans = frozenSpans(planned);
         // Each epoch's thinking, planned on its own latch request after the earlier epochs'.
         const thinking: PlannedThinking[] = [];
-        for (const [i, span] of spans.entries()) thinking.push(...thinkingOf(requests[at[i]!]!.bytes, { blocks: [], span }, thinking.map(freezeThinking)));
+        for (const [i, span] of spans.entries())
+          thinking.push(...thinkingOf(requests[at[i]!]!.bytes, { kind: 'span', items: { span: [span] } }, thinking.map(freezeThinking)));
         thinking.sort((a, b) => a.ordinal - b.ordinal);
         const frozenThinking = thinking.map(freezeThinking);
         const files = new Map(planned.map((s) => [s.sha256, s.text]));

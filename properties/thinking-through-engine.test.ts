@@ -23,6 +23,9 @@ import { signReplyContent } from '../src/scripted/preserved-thinking/sign-thinki
 import { openStateDir } from '../src/state/open-state-dir.js';
 import { checkInputFor, clientRequestOf, systemOf, thinkingConversationSpecArb, type ThinkingMessage, type ThinkingRequestBody } from './arbitraries/index.js';
 import { cycleText } from './arbitraries/text.js';
+import { blocksOf as frozenBlocksOf } from '../src/core/epoch-items.js';
+import type { FrozenBlock } from '../src/core/epoch-types.js';
+import { spanOf } from '../src/core/epoch-items.js';
 
 const WINDOW = 20_000;
 /** A reading over the gate's 85% ceiling, so that shed's burst gate gives way as rescue latches. */
@@ -125,11 +128,16 @@ describe.each([
             const results = toolResultsOf(client.messages);
             // A tool result changes its content (the thinking after it may lie in its message); a
             // part, its own block (the thinking after it in its message too).
-            const changeOf = (b: (typeof epoch.blocks)[number]): Position => (b.part === undefined ? results[b.ordinal]! : [b.messageIndex!, b.blockIndex!]);
+            const changeOf = (b: FrozenBlock): Position => (b.part === undefined ? results[b.ordinal]! : [b.messageIndex!, b.blockIndex!]);
+            const span = spanOf(epoch);
             const firstChange: Position =
-              epoch.span !== undefined ? [epoch.span.first, 0] : epoch.blocks.map(changeOf).reduce((a, b) => (before(a, b) ? a : b));
-            if (epoch.blocks.some((b) => b.part !== undefined)) latchedParts++;
-            edits.push({ latchedAt: turn, firstChange, ...(epoch.span === undefined ? {} : { span: [epoch.span.first, epoch.span.last] as const }) });
+              span !== undefined
+                ? [span.first, 0]
+                : frozenBlocksOf(epoch)
+                    .map(changeOf)
+                    .reduce((a, b) => (before(a, b) ? a : b));
+            if (frozenBlocksOf(epoch).some((b) => b.part !== undefined)) latchedParts++;
+            edits.push({ latchedAt: turn, firstChange, ...(span === undefined ? {} : { span: [span.first, span.last] as const }) });
             latched++;
           }
           const check = checkThinking(checkInputFor(sent));

@@ -5,6 +5,7 @@
  * wrote inflates, and text that merely reads like a stub is never touched.
  */
 import {
+  blocksOf,
   blockKeyOf,
   blockKeys,
   isPart,
@@ -52,7 +53,7 @@ export async function recordElide(state: StateDir, choice: ElideChoice, now: Dat
   const key = lookup.key;
   const record = await latchEpoch(state, key, (current) => {
     // The proxy's epochs may hold the deeper cut's parts too: a block is named by its key, not its ordinal alone.
-    const earlierBlocks = (current?.epochs ?? []).flatMap((e) => e.blocks);
+    const earlierBlocks = (current?.epochs ?? []).flatMap((e) => blocksOf(e));
     const earlier = new Set(earlierBlocks.filter((b) => !isPart(b)).map((b) => b.ordinal));
     const earlierKeys = blockKeys(earlierBlocks);
     const added = blocks.filter((b) => !earlierKeys.has(blockKeyOf(b)));
@@ -83,7 +84,7 @@ export async function recordElide(state: StateDir, choice: ElideChoice, now: Dat
       now: now.toISOString(),
     });
   });
-  return (record?.epochs ?? []).flatMap((e) => e.blocks);
+  return (record?.epochs ?? []).flatMap((e) => blocksOf(e));
 }
 
 /** The model's window, as the proxy would take it with no `--window` and no beta header. */

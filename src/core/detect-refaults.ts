@@ -15,6 +15,8 @@
  * `spans/<sha256>.md` or `.json`, a command naming it. Such a refault has `span: true` and the
  * span's first message as its ordinal; a span restored twice means the policy cut too close.
  */
+import { blocksOf } from './epoch-items.js';
+import { spanOf } from './epoch-items.js';
 import type { Epoch } from './epoch-types.js';
 import { stringField, type ToolCall } from './read-tool-calls.js';
 
@@ -64,8 +66,8 @@ function detect(calls: readonly ToolCall[], epochs: readonly Epoch[], viaOfCall:
   if (calls.length === 0 || epochs.length === 0) return [];
   const bySha = new Map<string, Frozen>();
   for (const epoch of epochs) {
-    for (const b of epoch.blocks) if (!bySha.has(b.sha256)) bySha.set(b.sha256, { epoch: epoch.n, ordinal: b.ordinal, sha256: b.sha256 });
-    const span = epoch.span;
+    for (const b of blocksOf(epoch)) if (!bySha.has(b.sha256)) bySha.set(b.sha256, { epoch: epoch.n, ordinal: b.ordinal, sha256: b.sha256 });
+    const span = spanOf(epoch);
     if (span !== undefined && !bySha.has(span.sha256)) bySha.set(span.sha256, { epoch: epoch.n, ordinal: span.first, sha256: span.sha256, span: true });
   }
   const known: ReadonlySet<string> = new Set(bySha.keys());

@@ -178,12 +178,6 @@ interface EpochBase {
   /** Shed epochs latched near the window or on an overflow: what the request was to weigh after it. */
   readonly fit?: ShedFit;
   /**
-   * On a model that runs the prefix check: the thinking blocks this epoch removes from every later
-   * request (those after the first place it changes that no earlier epoch removed), in ordinal
-   * order; their count is what it removed. Absent: none (other models, older records).
-   */
-  readonly thinking?: readonly FrozenThinking[];
-  /**
    * On a model that runs the prefix check: the epoch latched while the newest message was not a
    * person's prompt (at the gate's ceiling, or with `latchAt: 'anywhere'`), so it also removed the
    * current turn's thinking. Absent: at a prompt, another model, an overflow or correction epoch.
@@ -197,62 +191,39 @@ interface EpochBase {
 }
 
 /**
- * A registered kind's items, under its tag (core/epochs/kind-info.ts `registerEpochKind`): the one
- * generic field of a kind that has no field of its own. The built-in kinds keep theirs (`blocks`,
- * `span`, `thinking`), byte for byte as before, and never write this one.
+ * What an epoch froze, by kind tag (core/epochs/kind-info.ts): the epoch's own kind's items under
+ * its `kind`, and, on a model that runs the prefix check, the thinking blocks it removes under
+ * `thinking_only` (docs/rescue.md "Preserved thinking"), whatever its kind. A key is present only
+ * for a kind the epoch froze items of, and the epoch's own kind always is.
  */
-export type EpochItems = Readonly<Record<string, readonly unknown[]>>;
-
-/** A numbered, frozen decision: "these tool results are elided from now on" (rescue mode). */
-export interface ToolResultEpoch extends EpochBase {
-  /** Absent in every record written before modes: they are all tool-result epochs. */
-  readonly mode?: 'rescue';
-  /** Absent in records written before triggers were recorded: those latched on the threshold. */
-  readonly trigger?: 'threshold' | 'overflow' | 'command';
-  /** The blocks this epoch adds (earlier epochs' blocks stay elided). */
-  readonly blocks: readonly FrozenBlock[];
-  readonly span?: never;
-  readonly items?: never;
-}
-
-/** A numbered, frozen decision: "this span of whole messages is shed from now on" (shed mode, docs/shed.md). */
-export interface SpanEpoch extends EpochBase {
-  readonly mode: 'shed';
-  /** `command` only on a tool-result epoch (`ctxshed elide`); the record checker refuses it here. */
-  readonly trigger?: 'threshold' | 'overflow' | 'command';
-  /** A span epoch freezes no tool result of its own. */
-  readonly blocks: readonly [];
-  readonly span: FrozenSpan;
-  readonly items?: never;
+export interface EpochItems {
+  readonly tool_results?: readonly FrozenBlock[];
+  /** One span: a span epoch sheds one run of whole messages. */
+  readonly span?: readonly FrozenSpan[];
+  /**
+   * The thinking blocks the epoch removes from every later request (those after the first place it
+   * changes that no earlier epoch removed), in ordinal order. Absent: none (other models, older records).
+   */
+  readonly thinking_only?: readonly FrozenThinking[];
+  /** A registered kind's items, under its tag. */
+  readonly [tag: string]: readonly unknown[] | undefined;
 }
 
 /**
- * A correction epoch (trigger `prefix_check`, either mode): the API refused a request ctxshed
- * changed because a thinking block failed its prefix check, and the epoch only removes thinking
- * blocks (its `thinking`); it freezes no block and sheds no span (docs/rescue.md "Preserved thinking").
+ * A numbered, frozen decision: "these items are taken from now on", one shape for every kind. A
+ * record written as `ctxshed.conversation/1` (with `blocks`, `span`, `thinking` and `mode`) is
+ * upgraded to it once, on read (core/upgrade-record.ts).
  */
-export interface CorrectionEpoch extends EpochBase {
-  readonly mode?: EpochMode;
-  readonly trigger: 'prefix_check';
-  readonly blocks: readonly [];
-  readonly span?: never;
-  readonly items?: never;
-}
-
-/**
- * An epoch of a registered kind (core/epochs/kind-info.ts): its items under its tag in `items`,
- * one key. It freezes no tool result and sheds no span of the built-in kinds'.
- */
-export interface ItemsEpoch extends EpochBase {
-  readonly mode?: EpochMode;
-  readonly trigger?: 'threshold' | 'overflow' | 'command';
-  readonly blocks: readonly [];
-  readonly span?: never;
+export interface Epoch extends EpochBase {
+  /**
+   * The kind that latched it: `tool_results` (rescue), `span` (shed), `thinking_only` (a correction:
+   * trigger `prefix_check`, it only removes thinking blocks), or a registered kind's tag.
+   */
+  readonly kind: KindTag;
+  /** Absent: the epoch latched on the threshold. `command` only on a kind `byCommand` allows. */
+  readonly trigger?: EpochTrigger;
   readonly items: EpochItems;
 }
-
-/** An epoch of a conversation record: one of the four, as `epochKindOf` tells them apart. */
-export type Epoch = ToolResultEpoch | SpanEpoch | CorrectionEpoch | ItemsEpoch;
 
 /** The built-in kinds: tool results, a span of whole messages, or only thinking blocks (a correction). */
 export type EpochKind = 'tool_results' | 'span' | 'thinking_only';
@@ -263,19 +234,11 @@ export type EpochKind = 'tool_results' | 'span' | 'thinking_only';
  */
 export type KindTag = EpochKind | (string & {});
 
-/**
- * The kind of an epoch, the one test readers use instead of asking `mode` or `span`: a correction
- * epoch is `thinking_only` in either mode; a record written before modes is `tool_results`; an
- * epoch with `items` is its one tag's.
- */
-export function epochKindOf(epoch: Epoch): KindTag {
-  if (epoch.trigger === 'prefix_check') return 'thinking_only';
-  if (epoch.items !== undefined) return Object.keys(epoch.items)[0] ?? 'tool_results';
-  return epoch.span === undefined ? 'tool_results' : 'span';
-}
-
 /** The format tag of a conversation record; bump the number when the shape changes. */
-export const CONVERSATION_FORMAT = 'ctxshed.conversation/1';
+export const CONVERSATION_FORMAT = 'ctxshed.conversation/2';
+
+/** The format tag of a record written before one shape for every kind: upgraded on read (core/upgrade-record.ts). */
+export const CONVERSATION_FORMAT_V1 = 'ctxshed.conversation/1';
 
 /** The longest `firstPrompt` excerpt a record keeps, in UTF-16 code units. */
 export const FIRST_PROMPT_MAX_CHARS = 200;

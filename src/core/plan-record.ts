@@ -168,38 +168,22 @@ interface EpochHead {
   readonly reason: LatchReason;
 }
 
-/** The epoch of a kind's part: the shared head, then the kind's fields, in the order records on disk have them. */
+/** The epoch of a kind's part: the shared head, then the kind's tag and items, in the order records on disk have them. */
 function epochOfPart(part: EpochPart, head: EpochHead): Epoch {
   const { n, latchedAt, trigger, reason } = head;
-  const gate = part.gate === undefined ? {} : { gate: part.gate };
-  switch (part.kind) {
-    case 'span':
-      return {
-        n,
-        latchedAt,
-        mode: 'shed',
-        trigger,
-        reason,
-        policy: part.policy,
-        blocks: [],
-        span: part.span,
-        ...gate,
-        ...(part.fit === undefined ? {} : { fit: part.fit }),
-      };
-    case 'tool_results':
-      return {
-        n,
-        latchedAt,
-        trigger,
-        reason,
-        policy: part.policy,
-        blocks: part.blocks,
-        ...gate,
-        ...(part.ledger === undefined ? {} : { ledger: part.ledger }),
-      };
-    case 'items':
-      return { n, latchedAt, trigger, reason, policy: part.policy, blocks: [], items: { [part.tag]: part.items }, ...gate };
-  }
+  const [kind, items] = part.kind === 'items' ? [part.tag, part.items] : part.kind === 'span' ? ['span', [part.span]] : ['tool_results', part.blocks];
+  return {
+    n,
+    latchedAt,
+    kind,
+    trigger,
+    reason,
+    policy: part.policy,
+    items: { [kind]: items },
+    ...(part.gate === undefined ? {} : { gate: part.gate }),
+    ...(part.kind !== 'span' || part.fit === undefined ? {} : { fit: part.fit }),
+    ...(part.kind !== 'tool_results' || part.ledger === undefined ? {} : { ledger: part.ledger }),
+  };
 }
 
 /** The record with `epoch` appended, or a new record holding it (the conversation's first epoch). */

@@ -1,4 +1,5 @@
 /** One turn of `ctxshed demo` (run-demo.ts): the client's request, the proxy's wire record of it, and what the demo reports. */
+import { spanOf as spanOfEpoch } from '../core/index.js';
 import type { ModeWord } from '../rescue/index.js';
 import type { WireRecord } from '../state/wire-record.js';
 import { spanPath, type StateDir } from '../state/layout.js';
@@ -62,7 +63,8 @@ export async function playTurn(run: DemoRun, progress: DemoProgress, turn: numbe
 
 /** The span a shed epoch froze, as its record says (the wire log knows only its bytes). */
 async function spanOf(state: StateDir, key: string, n: number): Promise<DemoSpan> {
-  const span = (await readConversation(state, key))?.epochs.find((e) => e.n === n)?.span;
+  const epoch = (await readConversation(state, key))?.epochs.find((e) => e.n === n);
+  const span = epoch === undefined ? undefined : spanOfEpoch(epoch);
   if (span === undefined) throw new Error(`epoch ${n} latched in shed mode without a span in its record`);
   return {
     first: span.first,

@@ -9,6 +9,7 @@ import { readWireTail } from '../report/statusline.js';
 import { listConversations } from '../state/read-conversation.js';
 import type { StateDir } from '../state/layout.js';
 import type { ConversationRecord } from '../core/epoch-types.js';
+import { spanOf, blocksOf } from '../core/index.js';
 
 /** A conversation's window at its last request. */
 export interface WindowRoom {
@@ -41,5 +42,5 @@ export async function windowRoomOf(state: StateDir, handle: string): Promise<Win
 }
 
 function froze(record: ConversationRecord, handle: string): boolean {
-  return record.epochs.some((e) => e.span?.sha256 === handle || e.blocks.some((b) => b.sha256 === handle || b.rawSha256 === handle));
+  return record.epochs.some((e) => spanOf(e)?.sha256 === handle || blocksOf(e).some((b) => b.sha256 === handle || b.rawSha256 === handle));
 }

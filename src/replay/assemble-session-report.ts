@@ -6,6 +6,7 @@ import type { RebuiltConversation } from './rebuild-conversations.js';
 import { COST_BASIS, type SessionReport } from './session-report.js';
 import type { SessionRun } from './session-run.js';
 import { STRATEGIES } from './strategy-tally.js';
+import { blocksOf } from '../core/index.js';
 
 /** How many requests were replayed and priced, and how many fell after the first compaction. */
 export interface StepCounts {
@@ -45,7 +46,7 @@ export function assembleSessionReport(file: string, conversations: readonly Rebu
     ...estimateTargetOf(run),
     costBasis: { basis: COST_BASIS, replayedRequests: counts.replayed, afterCompactionRequests: counts.afterCompaction },
     refaults: run.refaults.figure(
-      conversations.reduce((n, c) => n + (run.entries.get(c.id)?.record?.epochs ?? []).reduce((k, e) => k + e.blocks.length, 0), 0),
+      conversations.reduce((n, c) => n + (run.entries.get(c.id)?.record?.epochs ?? []).reduce((k, e) => k + blocksOf(e).length, 0), 0),
     ),
     shedRefaults: shedAccount.refaults(),
     rewriteRefaults: {
@@ -71,7 +72,7 @@ export function assembleSessionReport(file: string, conversations: readonly Rebu
 function addFinalFigures(run: SessionRun, conversations: readonly RebuiltConversation[]): void {
   const { tallies } = run;
   for (const c of conversations) {
-    for (const epoch of run.entries.get(c.id)?.record?.epochs ?? []) for (const b of epoch.blocks) tallies.rescue.addShed(`${c.id}/${b.toolUseId}`, b.bytes);
+    for (const epoch of run.entries.get(c.id)?.record?.epochs ?? []) for (const b of blocksOf(epoch)) tallies.rescue.addShed(`${c.id}/${b.toolUseId}`, b.bytes);
     const finalBytes = run.finalBytes.get(c.id);
     if (finalBytes === undefined) continue;
     for (const s of STRATEGIES) tallies[s].finalBytesSaved += (finalBytes.recorded ?? 0) - (finalBytes[s] ?? 0);

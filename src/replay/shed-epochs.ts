@@ -5,7 +5,7 @@
  * and the cache re-write it cost at its request. Never summed over a session, never set against
  * the provider's cache reads. Pure.
  */
-import { priceShed, type Epoch, type GateDecision, type ShedBasis } from '../core/index.js';
+import { spanOf, priceShed, type Epoch, type GateDecision, type ShedBasis } from '../core/index.js';
 import { CACHE_READ_MULTIPLIER, CACHE_WRITE_1H_MULTIPLIER, CACHE_WRITE_5M_MULTIPLIER, priceOf } from '../core/price-table.js';
 
 /** One shed epoch of a replayed session. */
@@ -75,7 +75,7 @@ export interface ShedLatchObservation {
 
 /** The figure of one shed epoch. */
 export function shedEpochFigure(o: ShedLatchObservation): ShedEpochFigure {
-  const span = o.epoch.span;
+  const span = spanOf(o.epoch);
   const price = priceOf(o.model, o.warmTokens);
   const input = price?.input ?? 0;
   // The gate's turns are counted in input tokens: the model's own multipliers, the usual ones when it is unknown.

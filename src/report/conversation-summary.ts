@@ -8,7 +8,7 @@
  */
 import type { ConversationRecord } from '../state/conversation-record.js';
 import type { EpochMode } from '../core/epoch-types.js';
-import { modeOfEpoch, registeredKinds } from '../core/index.js';
+import { itemsOfEpoch, modeOfConversation, registeredKinds } from '../core/index.js';
 import { epochsFromRecord, type EpochSummary } from './epoch-summary.js';
 import { epochsFromWire } from './wire-epochs.js';
 import type { ConversationTally, WireTally } from './wire-tally.js';
@@ -95,8 +95,8 @@ export function summarizeConversation(
     fullness: tally?.lastReading?.fullness ?? null,
     window: tally?.lastReading?.window ?? null,
     epochs,
-    // A conversation keeps its first epoch's kind, and every epoch of it carries that kind's mode.
-    mode: modeOfEpoch(epochs[0] ?? {}),
+    // A conversation keeps its first epoch's kind (a correction goes with any), and shows that kind's mode.
+    mode: modeOfConversation(record?.epochs ?? []),
     spansShed: spans.length,
     messagesShed: spans.reduce((total, span) => total + span.messages, 0),
     blocksElided,
@@ -115,7 +115,7 @@ export function summarizeConversation(
 function itemsFrozenOf(record: ConversationRecord | undefined): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const kind of registeredKinds()) {
-    const n = (record?.epochs ?? []).reduce((total, epoch) => total + kind.itemsOf(epoch).length, 0);
+    const n = (record?.epochs ?? []).reduce((total, epoch) => total + itemsOfEpoch(epoch, kind).length, 0);
     if (n > 0) counts[kind.tag] = n;
   }
   return counts;

@@ -3,9 +3,9 @@
  * conversation's record: when and why it latched, what it shed, and how often that was read back.
  * A shed epoch's span is priced per later turn here (docs/shed.md).
  */
-import { countVerdicts, modeOfEpoch, priceShed, type Label, type ShedPrice } from '../core/index.js';
+import { frozenThinkingOf, spanOf, blocksOf, countVerdicts, modeOfConversation, priceShed, type Label, type ShedPrice } from '../core/index.js';
 import { triggerOf } from '../core/epoch-trigger.js';
-import { epochKindOf, type Epoch, type EpochMode, type KindTag, type EpochTrigger } from '../core/epoch-types.js';
+import type { Epoch, EpochMode, KindTag, EpochTrigger } from '../core/epoch-types.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
 import type { ConversationTally } from './wire-tally.js';
 
@@ -42,7 +42,7 @@ export interface EpochSummary {
   readonly n: number;
   /** `rescue` (tool results, `blocks`) or `shed` (a span of whole messages, `span`). */
   readonly mode: EpochMode;
-  /** What it froze (core/epoch-types.ts `epochKindOf`): a correction epoch is `thinking_only` in either mode. */
+  /** What it froze (its `kind`): a correction epoch is `thinking_only` in either mode. */
   readonly kind: KindTag;
   readonly latchedAt: string | null;
   /** What made it latch; a record from before triggers were recorded reads `threshold`. */
@@ -80,13 +80,13 @@ export interface EpochSummary {
 export function epochsFromRecord(record: ConversationRecord, tokensPerByte: number, tally: ConversationTally | null): EpochSummary[] {
   return record.epochs.map((epoch) => {
     // Only the epoch's own blocks count: a line naming another ordinal is not believed.
-    const reads = epoch.blocks.map((b) => tally?.refaultsByEpoch.get(epoch.n)?.get(b.ordinal) ?? 0);
-    const bytes = epoch.blocks.reduce((total, block) => total + block.bytes, 0);
+    const reads = blocksOf(epoch).map((b) => tally?.refaultsByEpoch.get(epoch.n)?.get(b.ordinal) ?? 0);
+    const bytes = blocksOf(epoch).reduce((total, block) => total + block.bytes, 0);
     const { name, version, keepRecent, minBytes } = epoch.policy;
     return {
       n: epoch.n,
-      mode: modeOfEpoch(epoch),
-      kind: epochKindOf(epoch),
+      mode: modeOfConversation(record.epochs),
+      kind: epoch.kind,
       latchedAt: epoch.latchedAt,
       trigger: triggerOf(epoch),
       fullness: epoch.reason.fullness,
@@ -99,9 +99,9 @@ export function epochsFromRecord(record: ConversationRecord, tokensPerByte: numb
           ? null
           : { crossed: epoch.reason.crossed, thresholdTokens: epoch.reason.thresholdTokens },
       policy: { name, version, keepRecent, minBytes },
-      blocks: epoch.blocks.length,
+      blocks: blocksOf(epoch).length,
       bytes,
-      thinking: epoch.thinking?.length ?? 0,
+      thinking: frozenThinkingOf(epoch).length,
       tokens: Math.round(bytes * tokensPerByte),
       refaults: reads.reduce((total, n) => total + n, 0),
       blocksRefaulted: reads.filter((n) => n > 0).length,
@@ -115,7 +115,7 @@ export function epochsFromRecord(record: ConversationRecord, tokensPerByte: numb
 // A shed epoch's span, priced per later turn: what it stops sending (the gate's dropped tokens,
 // the span less its stub), warm up to the cache read of the call it latched after (seed 000).
 function spanSummaryOf(epoch: Epoch, tokensPerByte: number, tally: ConversationTally | null): SpanSummary | null {
-  const span = epoch.span;
+  const span = spanOf(epoch);
   if (span === undefined) return null;
   const tokens = Math.round(span.bytes * tokensPerByte);
   const cacheRead = tally?.latches.find((l) => l.n === epoch.n)?.cacheReadBefore ?? null;

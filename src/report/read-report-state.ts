@@ -4,7 +4,7 @@
  * `ctxshed verify` says what is wrong.
  */
 import fs from 'node:fs/promises';
-import { registeredKinds, type EpochKindInfo, type OriginalFileExt } from '../core/index.js';
+import { itemsOfEpoch, registeredKinds, type EpochKindInfo, type OriginalFileExt } from '../core/index.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
 import { kindFolderPath, parseKindOriginalName } from '../state/kind-original.js';
 import { parseConversationName, parseElidedName, parseSpanName, type StateDir } from '../state/layout.js';
@@ -71,7 +71,7 @@ export async function listKindOriginals(state: StateDir, records: readonly Conve
 /** The extensions of a kind's files that hold exact bytes: the one it restores, else those its items name with a size. */
 function exactExtsOf(kind: EpochKindInfo, records: readonly ConversationRecord[]): ReadonlySet<OriginalFileExt> {
   if (kind.restorable !== undefined) return new Set([kind.restorable.ext]);
-  const items = records.flatMap((r) => r.epochs.flatMap((e) => kind.itemsOf(e)));
+  const items = records.flatMap((r) => r.epochs.flatMap((e) => itemsOfEpoch(e, kind)));
   return new Set(items.flatMap((item) => kind.filesOf(item).flatMap((f) => (f.bytes === undefined ? [] : [f.ext]))));
 }
 

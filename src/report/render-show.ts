@@ -1,6 +1,6 @@
 /** `ctxshed show KEY` as text: a conversation, its epochs and every block they elided. Pure. */
 import type { Epoch } from '../core/epoch-types.js';
-import { epochKindInfo, GATE_CEILING, kindOfMode, renderLedgerLine, type FrozenBlock, type GateDecision } from '../core/index.js';
+import { blocksOf, itemsOfEpoch, epochKindInfo, GATE_CEILING, kindOfMode, renderLedgerLine, type FrozenBlock, type GateDecision } from '../core/index.js';
 import { refaultRateOf, type ConversationSummary, type EpochSummary, type SpanSummary } from './conversation-summary.js';
 import { fitLines } from './fit-lines.js';
 import { droppedNote, fitTable, oneLine, REPORT_WIDTH, wrapText } from './format-table.js';
@@ -92,13 +92,13 @@ function renderEpoch(e: EpochSummary, recorded: Epoch | undefined, nowMs: number
   }
   // A registered kind counts its items (core/epochs/kind-info.ts `counts`), from its record.
   const kind = epochKindInfo(e.kind);
-  if (kind?.counts === 'items' && recorded !== undefined) lines.push(`  froze     ${plural(kind.itemsOf(recorded).length, `${kind.tag} item`)}`);
+  if (kind?.counts === 'items' && recorded !== undefined) lines.push(`  froze     ${plural(itemsOfEpoch(recorded, kind).length, `${kind.tag} item`)}`);
   else if (span === undefined) {
     lines.push(`  shed      ${plural(e.blocks, 'block')}, ${formatBytes(e.bytes)} (${formatTokens(e.tokens)} tokens)`);
     lines.push(`  refaults  ${describeRefaults(e.refaults, e.blocksRefaulted, e.blocks)}`);
   } else lines.push(...renderSpan(span, recorded?.gate), ...renderFit(recorded));
   if (e.thinking > 0) lines.push(`  thinking  ${plural(e.thinking, 'thinking block')} removed from every later request (docs/rescue.md, "Preserved thinking")`);
-  if (recorded !== undefined && recorded.blocks.length > 0) {
+  if (recorded !== undefined && blocksOf(recorded).length > 0) {
     const columns = [
       { header: 'ORDINAL', align: 'right' },
       { header: 'TOOL_USE_ID', flex: true, min: 12 },
@@ -107,7 +107,7 @@ function renderEpoch(e: EpochSummary, recorded: Epoch | undefined, nowMs: number
     ] as const;
     // A part of the deeper cut is named by its part: its ordinal counts that part's places.
     const ordinalOf = (b: FrozenBlock): string => (b.part === undefined ? String(b.ordinal) : `${b.part === 'tool_input' ? 'input' : 'text'} ${b.ordinal}`);
-    const rows = recorded.blocks.map((b) => [ordinalOf(b), b.toolUseId === '' ? '-' : b.toolUseId, formatCount(b.bytes), shortId(b.sha256)]);
+    const rows = blocksOf(recorded).map((b) => [ordinalOf(b), b.toolUseId === '' ? '-' : b.toolUseId, formatCount(b.bytes), shortId(b.sha256)]);
     const table = fitTable(columns, rows, width - 2);
     lines.push(...table.lines.map((line) => `  ${line}`), ...droppedNote(table.dropped));
   }

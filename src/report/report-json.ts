@@ -3,7 +3,7 @@
  * so fields are only ever added). `stats` and `status` print their report types as they are. Pure.
  */
 import type { Epoch } from '../core/epoch-types.js';
-import type { EpochKindInfo, EpochMode } from '../core/index.js';
+import { spanOf, blocksOf, itemsOfEpoch, type EpochKindInfo, type EpochMode } from '../core/index.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
 import type { ConversationSummary, EpochSummary, SpanSummary } from './conversation-summary.js';
 import { shortId } from './resolve-id.js';
@@ -103,7 +103,7 @@ export function showConversationJson(
     conversation: conversationJson(s),
     epochs: s.epochs.map((e) => {
       const recorded = recordEpochs.find((r) => r.n === e.n);
-      const blocks: BlockJson[] = (recorded?.blocks ?? []).map((b) => ({
+      const blocks: BlockJson[] = (recorded === undefined ? [] : blocksOf(recorded)).map((b) => ({
         ordinal: b.ordinal,
         toolUseId: b.toolUseId,
         bytes: b.bytes,
@@ -151,9 +151,10 @@ export interface SpanUsageJson {
 /** Every shed epoch of every record whose span's handle is `sha256`. */
 export function spanUsagesOf(sha256: string, records: readonly ConversationRecord[]): SpanUsageJson[] {
   return records.flatMap((record) =>
-    record.epochs.flatMap((epoch) =>
-      epoch.span?.sha256 === sha256 ? [{ key: record.key, epoch: epoch.n, first: epoch.span.first, last: epoch.span.last }] : [],
-    ),
+    record.epochs.flatMap((epoch) => {
+      const span = spanOf(epoch);
+      return span?.sha256 === sha256 ? [{ key: record.key, epoch: epoch.n, first: span.first, last: span.last }] : [];
+    }),
   );
 }
 
@@ -161,7 +162,7 @@ export function spanUsagesOf(sha256: string, records: readonly ConversationRecor
 export function usagesOf(sha256: string, kind: 'elided' | 'elided-json', records: readonly ConversationRecord[]): UsageJson[] {
   return records.flatMap((record) =>
     record.epochs.flatMap((epoch) =>
-      epoch.blocks
+      blocksOf(epoch)
         .filter((b) => (kind === 'elided' ? b.sha256 === sha256 : b.rawSha256 === sha256))
         .map((b) => ({ key: record.key, epoch: epoch.n, ordinal: b.ordinal, toolUseId: b.toolUseId })),
     ),
@@ -178,7 +179,7 @@ export interface ItemUsageJson {
 export function itemUsagesOf(kind: EpochKindInfo, sha256: string, records: readonly ConversationRecord[]): ItemUsageJson[] {
   return records.flatMap((record) =>
     record.epochs.flatMap((epoch) =>
-      kind.itemsOf(epoch).some((item) => kind.filesOf(item).some((f) => f.sha256 === sha256)) ? [{ key: record.key, epoch: epoch.n }] : [],
+      itemsOfEpoch(epoch, kind).some((item) => kind.filesOf(item).some((f) => f.sha256 === sha256)) ? [{ key: record.key, epoch: epoch.n }] : [],
     ),
   );
 }

@@ -1,5 +1,5 @@
 /** The epochs of a conversation known only from its wire log (conversation-summary.ts), estimated from what its requests stubbed. */
-import { kindOfMode, modeOfEpoch } from '../core/index.js';
+import { kindOfConversation, modeOfConversation } from '../core/index.js';
 import type { EpochSummary } from './epoch-summary.js';
 import type { ConversationTally } from './wire-tally.js';
 
@@ -19,10 +19,10 @@ export function epochsFromWire(tally: ConversationTally | null, tokensPerByte: n
     const bytes = bytesNow - bytesBefore;
     epochs.push({
       n,
-      // Without a record an epoch's mode is unknown: it reads as the kind a record without a mode
-      // field has (tool-result stubs), a shed epoch too.
-      mode: modeOfEpoch({}),
-      kind: kindOfMode(undefined).tag,
+      // Without a record an epoch's kind is unknown: it reads as a conversation with no epoch of its
+      // own kind does (tool-result stubs), a shed epoch too.
+      mode: modeOfConversation([]),
+      kind: kindOfConversation([]).tag,
       latchedAt: tally.latches.find((l) => l.n === n)?.t ?? null,
       trigger: null,
       fullness: null,

@@ -5,7 +5,7 @@
  * request (a `stat` of its file, or its row's version in Postgres), or, with a watch
  * (record-watch.ts, the proxy's, on a state directory), only when the watch says it changed.
  */
-import { frozenItemsOf, kindOfFirstEpoch, NO_ITEMS, type KindTag, type FrozenItems, type FullnessReading } from '../core/index.js';
+import { frozenItemsOf, kindOfConversation, NO_ITEMS, type KindTag, type FrozenItems, type FullnessReading } from '../core/index.js';
 import type { ConversationRecord } from '../core/epoch-types.js';
 import type { StateDir } from '../state/layout.js';
 import { fsStore, type ConversationStore } from '../store/index.js';
@@ -131,8 +131,7 @@ export class ConversationTable {
       const same = entry.record !== undefined && JSON.stringify(record.epochs) === JSON.stringify(entry.record.epochs);
       entry.record = record;
       if (!same) entry.items = frozenItemsOf(record);
-      const first = record.epochs[0];
-      entry.kind = first === undefined ? undefined : kindOfFirstEpoch(first).tag;
+      entry.kind = record.epochs.length === 0 ? undefined : kindOfConversation(record.epochs).tag;
     }
     if (stamp !== undefined) entry.fileStamp = stamp;
   }

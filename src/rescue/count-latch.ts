@@ -4,15 +4,17 @@
  * same bytes once per request).
  */
 import type { Epoch } from '../core/epoch-types.js';
-import { modeOfEpoch } from '../core/index.js';
+import { spanOf, blocksOf, modeOfConversation } from '../core/index.js';
 import type { Metrics } from '../metrics/metrics.js';
 
-/** Reports `epoch` to `metrics`: a shed epoch's bytes are its span's. */
-export function countLatch(metrics: Metrics, epoch: Epoch): void {
+/** Reports the last epoch of `epochs` to `metrics`, under its conversation's mode: a shed epoch's bytes are its span's. */
+export function countLatch(metrics: Metrics, epochs: readonly Epoch[]): void {
+  const epoch = epochs[epochs.length - 1];
+  if (epoch === undefined) return;
   // `ctxshed elide` writes the only `command` epochs, and no proxy counts them.
   if (epoch.trigger === 'command') return;
-  let bytes = epoch.span?.bytes ?? 0;
-  for (const block of epoch.blocks) bytes += block.bytes;
-  // Records written before mode and trigger existed are rescue epochs latched on the threshold.
-  metrics.epochLatched(modeOfEpoch(epoch), epoch.trigger ?? 'threshold', epoch.blocks.length, bytes);
+  let bytes = spanOf(epoch)?.bytes ?? 0;
+  for (const block of blocksOf(epoch)) bytes += block.bytes;
+  // Records written before triggers existed latched on the threshold.
+  metrics.epochLatched(modeOfConversation(epochs), epoch.trigger ?? 'threshold', blocksOf(epoch).length, bytes);
 }

@@ -81,8 +81,7 @@ export function latchWith(
     // Only the call that wrote the epoch reports it: the wire log names one latching request,
     // and the metrics count the epoch once.
     if (why !== undefined || record === undefined) return { kind: 'void', why: why ?? 'concurrent_latch' };
-    const epoch = record.epochs[record.epochs.length - 1];
-    if (epoch !== undefined) countLatch(ctx.metrics, epoch);
+    countLatch(ctx.metrics, record.epochs);
     return { kind: 'latched', n: record.epochs.length };
   };
   const result = entry.latching.then(run, run);

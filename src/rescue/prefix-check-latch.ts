@@ -5,7 +5,7 @@
  * from the request's first change on that no epoch removed yet. Same latch as every other
  * (latch-conversation.ts: files durable first, then the record).
  */
-import { firstChangeOfItems, planCorrection, type CorrectionDeclined, epochKindInfo, type KindTag, modeFieldOf, type TranscriptIndex } from '../core/index.js';
+import { firstChangeOfItems, planCorrection, type CorrectionDeclined, type TranscriptIndex } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { ConversationEntry } from './conversation-table.js';
 import { latchWith, type LatchContext } from './latch-conversation.js';
@@ -15,10 +15,10 @@ import type { OverflowLatch } from './overflow-latch.js';
 export async function latchOnPrefixMismatch(
   ctx: LatchContext,
   entry: ConversationEntry,
-  refused: { readonly body: Uint8Array; readonly index: TranscriptIndex; readonly kind: KindTag },
+  refused: { readonly body: Uint8Array; readonly index: TranscriptIndex },
   onStateFailure: (error: unknown) => void,
 ): Promise<OverflowLatch> {
-  const { body, index, kind } = refused;
+  const { body, index } = refused;
   const from = firstChangeOfItems(index, entry.items);
   if (from === undefined) return { kind: 'declined', why: 'nothing_new', detail: 'no change of ctxshed in the request' };
   let declined: CorrectionDeclined | undefined;
@@ -29,8 +29,6 @@ export async function latchOnPrefixMismatch(
         current,
         model: index.model ?? '',
         now: ctx.now(),
-        // The record's word for the conversation's kind: a correction epoch carries it (a registered kind has none).
-        mode: modeFieldOf(epochKindInfo(kind)),
         source: { body, index, sha256: sha256Hex, from },
       });
       if (planned.kind === 'planned') return planned.plan;

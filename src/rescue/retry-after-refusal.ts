@@ -75,7 +75,7 @@ export async function retryAfterPrefixMismatch(parts: EngineParts, request: Engi
     if (!canRescueRefusal(prepared) || prepared.outcome !== 'rewritten' || entry === undefined || key === undefined) return declined('not_rescuable');
     const kind = kindFor(entry, parts.settings.mode, dialectOf(prepared.route ?? 'messages'));
     const outcome = await latchAndPrepareAgain(parts, { request, prepared, entry, key, kind }, (index, _meta, onFailure) =>
-      latchOnPrefixMismatch(parts.latch, entry, { body: request.body, index, kind: kind.tag }, onFailure),
+      latchOnPrefixMismatch(parts.latch, entry, { body: request.body, index }, onFailure),
     );
     if (outcome.kind === 'declined') return declined(outcome.why, outcome.detail);
     const retry = outcome.prepared;

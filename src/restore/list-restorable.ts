@@ -1,6 +1,6 @@
 /** `spans`: what a state directory can give back, newest conversations first. */
 import fs from 'node:fs/promises';
-import { registeredKinds, type Epoch, type OriginalFileExt } from '../core/index.js';
+import { spanOf, blocksOf, itemsOfEpoch, registeredKinds, type Epoch, type OriginalFileExt } from '../core/index.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
 import { kindOriginalPath } from '../state/kind-original.js';
 import { parseConversationName, spanPath, type StateDir } from '../state/layout.js';
@@ -114,11 +114,12 @@ export async function restorableOf(record: ConversationRecord, presence: Presenc
   const blocks: RestorableBlock[] = [];
   const spans: RestorableSpan[] = [];
   for (const epoch of record.epochs) {
-    if (epoch.span !== undefined) {
-      const { sha256, bytes, first, last, pins } = epoch.span;
+    const span = spanOf(epoch);
+    if (span !== undefined) {
+      const { sha256, bytes, first, last, pins } = span;
       spans.push({ sha256, bytes, epoch: epoch.n, messages: last - first + 1, first, last, pins: pins.length, present: await presence.span(sha256) });
     }
-    for (const block of epoch.blocks) {
+    for (const block of blocksOf(epoch)) {
       const present = await presence.block(block.sha256);
       blocks.push({
         sha256: block.sha256,
@@ -158,8 +159,7 @@ export function restorableFilesOf(epoch: Epoch): RestorableFile[] {
   return registeredKinds().flatMap((kind) => {
     const { restorable } = kind;
     if (restorable === undefined) return [];
-    return kind
-      .itemsOf(epoch)
+    return itemsOfEpoch(epoch, kind)
       .flatMap((item) => kind.filesOf(item).filter((f) => f.ext === restorable.ext))
       .map((f) => ({ name: restorable.name, folder: kind.originals, sha256: f.sha256, ext: f.ext, bytes: f.bytes }));
   });

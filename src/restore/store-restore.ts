@@ -5,7 +5,7 @@
  * entry that is no regular file), so its answers stay exactly what they were; any other store
  * (Postgres) is read by its originals and records, each text re-hashed against its handle.
  */
-import { epochKindInfos, renderingOf } from '../core/index.js';
+import { spanOf, blocksOf, epochKindInfos, renderingOf } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { FsStore, originalKey, type ConversationStore, type OriginalExt, type OriginalId, type OriginalKind } from '../store/index.js';
 import { listRestorable, restorableFilesOf, restorableOf, sortedList, type Presence, type RestorableList } from './list-restorable.js';
@@ -58,8 +58,8 @@ export async function listOriginals(store: ConversationStore): Promise<Restorabl
   const records = (await store.listRecords()).filter((r) => r.epochs.length > 0);
   const ids: OriginalId[] = records.flatMap((r) =>
     r.epochs.flatMap((e) => [
-      ...e.blocks.map((b) => ({ kind: 'elided' as const, sha256: b.sha256, ext: 'txt' as const })),
-      ...(e.span === undefined ? [] : [{ kind: 'span' as const, sha256: e.span.sha256, ext: 'json' as const }]),
+      ...blocksOf(e).map((b) => ({ kind: 'elided' as const, sha256: b.sha256, ext: 'txt' as const })),
+      ...(spanOf(e) === undefined ? [] : [{ kind: 'span' as const, sha256: spanOf(e)!.sha256, ext: 'json' as const }]),
       ...restorableFilesOf(e).map((f) => ({ kind: f.folder, sha256: f.sha256, ext: f.ext })),
     ]),
   );

@@ -1,8 +1,8 @@
 /** The shape a conversation record must have, checked field by field so verify can list every fault. */
-import { CONVERSATION_FORMAT, EPOCH_MODES, EPOCH_TRIGGERS, FIRST_PROMPT_MAX_CHARS, type EpochMode, type EpochTrigger } from '../core/epoch-types.js';
-import { EPOCH_KIND_INFO, kindOfMode, LABEL_RULES, LEDGER_SHA_HEX, REFETCH_ROUTES } from '../core/index.js';
+import { CONVERSATION_FORMAT, EPOCH_TRIGGERS, FIRST_PROMPT_MAX_CHARS, type EpochTrigger } from '../core/epoch-types.js';
+import { EPOCH_KIND_INFO, LABEL_RULES, LEDGER_SHA_HEX, REFETCH_ROUTES } from '../core/index.js';
 import { checkFrozenSpan, spanEnd } from './check-frozen-span.js';
-import { checkKindItems } from './check-kind-items.js';
+import { checkEpochItems } from './check-kind-items.js';
 import { blockNameOf, checkDeepCut, checkPartFields } from './check-frozen-part.js';
 import { checkFrozenThinking, checkPrefixCheck } from './check-frozen-thinking.js';
 import { isHex64 } from './layout.js';
@@ -33,32 +33,27 @@ export function checkConversationRecord(value: unknown, key: string): string[] {
   const thinkingSeen = new Set<number>();
   let shedThrough = 0;
   epochs.forEach((epoch: unknown, index) => {
-    problems.push(...checkEpoch(epoch, index + 1, seen));
+    problems.push(...checkEpoch(epoch, index + 1));
     if (!isObject(epoch)) return;
     const at = `epoch #${index + 1}`;
-    const mode = epoch['mode'];
-    if (mode !== undefined && !EPOCH_MODES.includes(mode as never)) problems.push(`${at}: mode ${show(mode)} is not one of ${EPOCH_MODES.join(', ')}`);
     if (epoch['gate'] !== undefined && !isObject(epoch['gate'])) problems.push(`${at}: gate is not an object`);
-    problems.push(...checkFrozenThinking(epoch['thinking'], at, thinkingSeen));
-    // Shed mode: each epoch's span starts after the last one (message 0, the head, is never shed).
-    // A prefix_check correction epoch only removes thinking blocks: it has no span in either mode.
-    const span = epoch['span'];
-    // The record is one of three kinds (core/epoch-types.ts), each checked by its record
-    // (core/epochs/kind-info.ts): its mode names it, and a correction is one in either mode.
-    // A registered kind's epoch names it by its `items` (check-kind-items.ts).
-    const registered = checkKindItems(epoch['items'], at);
-    problems.push(...registered.problems);
-    const kind =
-      epoch['trigger'] === 'prefix_check'
-        ? EPOCH_KIND_INFO.thinking_only
-        : (registered.kind ?? kindOfMode(EPOCH_MODES.includes(mode as never) ? (mode as EpochMode) : undefined));
-    if ((kind.counts === 'spans') !== (span !== undefined)) problems.push(`${at}: a shed epoch has a span, and only a shed epoch (not a prefix_check one)`);
-    if (kind.counts !== 'blocks' && Array.isArray(epoch['blocks']) && epoch['blocks'].length > 0)
-      problems.push(`${at}: only a tool-result epoch has blocks (not a shed or prefix_check one)`);
+    const { kind, items, problems: found } = checkEpochItems(epoch, at);
+    problems.push(...found);
+    if (kind === undefined || items === undefined) return;
+    if ((kind.tag === EPOCH_KIND_INFO.thinking_only.tag) !== (epoch['trigger'] === 'prefix_check'))
+      problems.push(`${at}: a prefix_check epoch is a thinking_only one, and only it`);
     if (!kind.byCommand && epoch['trigger'] === 'command') problems.push(`${at}: only a tool-result epoch is latched by a command (ctxshed elide)`);
-    if (span === undefined) return;
-    problems.push(...checkFrozenSpan(span, at, shedThrough));
-    shedThrough = spanEnd(span, shedThrough);
+    // The built-in kinds' items, checked across epochs: an ordinal or place is elided once, a span
+    // starts after the last one (message 0, the head, is never shed), a thinking block is removed once.
+    const blocks = items[EPOCH_KIND_INFO.tool_results.tag];
+    if (blocks !== undefined) for (const [i, block] of blocks.entries()) problems.push(...checkBlock(block, `${at} block ${i}`, seen));
+    const spans = items[EPOCH_KIND_INFO.span.tag];
+    if (spans !== undefined && spans.length !== 1) problems.push(`${at}: items.span holds ${spans.length} spans, not one`);
+    for (const span of spans ?? []) {
+      problems.push(...checkFrozenSpan(span, at, shedThrough));
+      shedThrough = spanEnd(span, shedThrough);
+    }
+    problems.push(...checkFrozenThinking(items[EPOCH_KIND_INFO.thinking_only.tag], at, thinkingSeen));
   });
   return problems;
 }
@@ -74,7 +69,7 @@ function checkBringBacks(value: unknown): string[] {
 }
 
 // Epochs only latch forwards, so the i-th epoch in the file is epoch i; an ordinal is elided once.
-function checkEpoch(epoch: unknown, n: number, seen: Set<string>): string[] {
+function checkEpoch(epoch: unknown, n: number): string[] {
   const at = `epoch #${n}`;
   if (!isObject(epoch)) return [`${at} is not an object`];
   const problems: string[] = [];
@@ -103,9 +98,6 @@ function checkEpoch(epoch: unknown, n: number, seen: Set<string>): string[] {
   problems.push(...checkNumbers(epoch['policy'], ['keepRecent', 'minBytes', 'version'], `${at}: policy`));
   need(!isObject(epoch['policy']) || typeof epoch['policy']['name'] === 'string', 'policy.name is not a string');
   problems.push(...checkDeepCut(epoch['policy'], at));
-  const blocks = epoch['blocks'];
-  if (!Array.isArray(blocks)) return [...problems, `${at}: blocks is not an array`];
-  for (const [index, block] of (blocks as unknown[]).entries()) problems.push(...checkBlock(block, `${at} block ${index}`, seen));
   const ledger = epoch['ledger'];
   if (ledger === undefined) return problems;
   if (!Array.isArray(ledger)) return [...problems, `${at}: ledger is not an array`];

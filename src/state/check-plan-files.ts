@@ -1,5 +1,5 @@
 /** Before a record is written: every file its new epochs name is already on disk. */
-import { epochKindInfos, type Epoch } from '../core/index.js';
+import { itemsOfEpoch, epochKindInfos, type Epoch } from '../core/index.js';
 import { originalsFolderOf, sizeOfOriginal } from './originals-folder.js';
 import type { StateDir } from './layout.js';
 import { StateError } from './state-error.js';
@@ -15,7 +15,7 @@ export async function checkPlanFiles(state: StateDir, epochs: readonly Epoch[]):
   const missing: string[] = [];
   for (const kind of epochKindInfos()) {
     const { label } = originalsFolderOf(state, kind.originals);
-    for (const file of epochs.flatMap((epoch) => kind.itemsOf(epoch)).flatMap((item) => kind.filesOf(item))) {
+    for (const file of epochs.flatMap((epoch) => itemsOfEpoch(epoch, kind)).flatMap((item) => kind.filesOf(item))) {
       const size = await sizeOfOriginal(state, kind.originals, file.sha256, file.ext);
       const name = `${label}/${file.sha256}.${file.ext}`;
       if (size === undefined) missing.push(`${name} (missing)`);

@@ -1,5 +1,6 @@
 /** A conversation's record file: its bytes and its parsing (the shape is the core's ConversationRecord). */
 import type { ConversationRecord } from '../core/epoch-types.js';
+import { upgradeRecord } from '../core/upgrade-record.js';
 import { checkConversationRecord } from './check-conversation-record.js';
 import { StateError } from './state-error.js';
 
@@ -11,7 +12,8 @@ export function serializeConversationRecord(record: ConversationRecord): Uint8Ar
 }
 
 /**
- * Parses and checks a record file's text; `key` is the key its file name says. Throws
+ * Parses and checks a record file's text, a version 1 record upgraded to the one epoch shape
+ * (core/upgrade-record.ts); `key` is the key its file name says. Throws
  * STATE_BAD_RECORD naming `where` and what is wrong.
  */
 export function parseConversationRecord(text: string, key: string, where: string): ConversationRecord {
@@ -21,6 +23,7 @@ export function parseConversationRecord(text: string, key: string, where: string
   } catch (error) {
     throw new StateError('STATE_BAD_RECORD', `${where} is not valid JSON`, { cause: error });
   }
+  value = upgradeRecord(value);
   const problems = checkConversationRecord(value, key);
   if (problems.length > 0) {
     throw new StateError('STATE_BAD_RECORD', `${where}: ${problems.join('; ')}`);

@@ -13,6 +13,8 @@
  */
 import fs from 'node:fs/promises';
 import {
+  blocksOf,
+  itemsOfEpoch,
   applyInflate,
   findPartStubs,
   type FoundPartStub,
@@ -73,7 +75,7 @@ async function inflateStubs(
   const parts = findPartStubs(
     body,
     index,
-    records.flatMap((r) => r.epochs.flatMap((e) => e.blocks.filter(isPart))),
+    records.flatMap((r) => r.epochs.flatMap((e) => blocksOf(e).filter(isPart))),
   );
   // Every kind whose stubs are one original's exact bytes (spans, a registered kind's): its `inflate` hook.
   const sites = kindSites(records, body, index);
@@ -102,7 +104,7 @@ async function inflateStubs(
 function kindSites(records: readonly ConversationRecord[], body: Uint8Array, index: TranscriptIndex): { kind: EpochKindInfo; site: InflateSite }[] {
   return epochKindInfos().flatMap((kind) => {
     if (kind.inflate === undefined) return [];
-    const items = records.flatMap((r) => r.epochs.flatMap((e) => kind.itemsOf(e)));
+    const items = records.flatMap((r) => r.epochs.flatMap((e) => itemsOfEpoch(e, kind)));
     return items.length === 0 ? [] : kind.inflate(body, index, items).map((site) => ({ kind, site }));
   });
 }
@@ -111,7 +113,7 @@ function kindSites(records: readonly ConversationRecord[], body: Uint8Array, ind
 function frozenBlocks(records: readonly ConversationRecord[]): Set<string> {
   const blocks = new Set<string>();
   for (const epoch of records.flatMap((r) => r.epochs))
-    for (const block of epoch.blocks) if (!isPart(block)) blocks.add(blockKey(block.toolUseId, block.sha256));
+    for (const block of blocksOf(epoch)) if (!isPart(block)) blocks.add(blockKey(block.toolUseId, block.sha256));
   return blocks;
 }
 

@@ -5,6 +5,7 @@
  * blocks, put back, are exactly what its epochs would remove again (the same pure function).
  */
 import {
+  frozenThinkingOf,
   applySplices,
   firstPromptExcerpt,
   indexTranscript,
@@ -28,7 +29,7 @@ export async function inflateThinking(state: StateDir, body: Uint8Array): Promis
   if (indexed.kind !== 'indexed') return { body, thinking: 0 };
   const { index } = indexed;
   const prompt = firstPromptExcerpt(body, index);
-  const records = (await listConversations(state)).filter((r) => r.firstPrompt === prompt && r.epochs.some((e) => (e.thinking ?? []).length > 0));
+  const records = (await listConversations(state)).filter((r) => r.firstPrompt === prompt && r.epochs.some((e) => frozenThinkingOf(e).length > 0));
   for (const record of records) {
     const rebuilt = await tryRecord(state, body, record);
     if (rebuilt !== undefined) return rebuilt;
@@ -40,7 +41,7 @@ async function tryRecord(state: StateDir, body: Uint8Array, record: Conversation
   const indexed = indexTranscript(body);
   if (indexed.kind !== 'indexed') return undefined;
   const { index } = indexed;
-  const frozen: FrozenThinking[] = record.epochs.flatMap((e) => e.thinking ?? []).filter((t) => t.messageIndex < index.messages.length);
+  const frozen: FrozenThinking[] = record.epochs.flatMap((e) => frozenThinkingOf(e)).filter((t) => t.messageIndex < index.messages.length);
   // A block still in the body (inside a span that came back whole) is not put back twice.
   const present = new Set(listThinking(index).map((t) => sha256Hex(body.subarray(t.block.start, t.block.end))));
   const missing = frozen.filter((t) => !present.has(t.sha256));

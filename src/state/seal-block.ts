@@ -20,6 +20,7 @@ import { sha256Hex } from './sha256-hex.js';
 import { hasErrnoCode, StateError } from './state-error.js';
 import { withStateLock } from './state-lock.js';
 import { locateStoredFile } from './stored-file.js';
+import { blocksOf } from '../core/index.js';
 
 /** What `sealBlock` did. */
 export type SealOutcome =
@@ -124,7 +125,7 @@ async function rawFilesOf(state: StateDir, sha256: string): Promise<string[]> {
     if (key === undefined) continue;
     // A broken record is verify's business; it must not stop a seal.
     const record = await readConversation(state, key).catch(() => undefined);
-    for (const block of record?.epochs.flatMap((e) => e.blocks) ?? []) {
+    for (const block of record?.epochs.flatMap((e) => blocksOf(e)) ?? []) {
       if (block.sha256 === sha256 && block.rawSha256 !== undefined) raws.add(block.rawSha256);
     }
   }

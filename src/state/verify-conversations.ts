@@ -1,6 +1,7 @@
 /** verify, the records: every record parses and checks; the files its items name are verify-originals.ts's. */
+import { upgradeRecord } from '../core/upgrade-record.js';
 import fs from 'node:fs/promises';
-import { checkEpochLedger, epochKindInfos } from '../core/index.js';
+import { itemsOfEpoch, checkEpochLedger, epochKindInfos } from '../core/index.js';
 import { checkConversationRecord } from './check-conversation-record.js';
 import type { ConversationRecord } from './conversation-record.js';
 import { parseConversationName, type StateDir } from './layout.js';
@@ -15,7 +16,7 @@ export async function verifyConversations(state: StateDir, findings: Findings, c
   await walkStore(folder, findings, async ({ file, where, parsed: key }) => {
     let value: unknown;
     try {
-      value = JSON.parse(await fs.readFile(file, 'utf8'));
+      value = upgradeRecord(JSON.parse(await fs.readFile(file, 'utf8')));
     } catch {
       findings.problems.push(`${where}: not valid JSON`);
       return;
@@ -38,6 +39,6 @@ function count(record: ConversationRecord, checked: VerifyCounts): void {
   checked.epochs += record.epochs.length;
   for (const kind of epochKindInfos()) {
     if (kind.counts !== 'blocks') continue;
-    for (const epoch of record.epochs) checked.blocks += kind.itemsOf(epoch).length;
+    for (const epoch of record.epochs) checked.blocks += itemsOfEpoch(epoch, kind).length;
   }
 }

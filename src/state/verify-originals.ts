@@ -5,7 +5,7 @@
  * (the kind's `filesOf`) is there at the size it says. A file named by no record is a note: a
  * latch writes its files before the record, so a killed one leaves some behind.
  */
-import { epochKindInfos, type ConversationRecord, type EpochKindInfo, type OriginalFileExt } from '../core/index.js';
+import { itemsOfEpoch, epochKindInfos, type ConversationRecord, type EpochKindInfo, type OriginalFileExt } from '../core/index.js';
 import { ELIDED_DIR_NAME } from './layout.js';
 import { ORIGINAL_EXTS, parseOriginalName } from './kind-original.js';
 import { originalsFolderOf } from './originals-folder.js';
@@ -64,7 +64,7 @@ export function checkRecordedOriginals(records: readonly CheckedRecord[], folder
     const used = new Set<string>();
     for (const { record, where } of records) {
       for (const epoch of record.epochs) {
-        for (const item of kind.itemsOf(epoch)) {
+        for (const item of itemsOfEpoch(epoch, kind)) {
           const at = `${where}: epoch #${epoch.n} ${kind.describe?.(item) ?? kind.tag}`;
           for (const file of kind.filesOf(item)) {
             const name = `${file.sha256}.${file.ext}`;

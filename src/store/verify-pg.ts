@@ -3,7 +3,8 @@
  * record parses and checks; every original it names is there, at the size it says; every
  * original's bytes hash to its name (a span's `.md` is its `.json` rendered). Reads only.
  */
-import { renderingOf } from '../core/index.js';
+import { upgradeRecord } from '../core/upgrade-record.js';
+import { epochKindInfos, itemsOfEpoch, renderingOf } from '../core/index.js';
 import { checkConversationRecord } from '../state/check-conversation-record.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
 import { sha256Hex } from '../state/sha256-hex.js';
@@ -61,7 +62,7 @@ function checkRecord(row: { owner: string; key: string; record: Buffer }, sizes:
   report.checked.conversations++;
   let value: unknown;
   try {
-    value = JSON.parse(row.record.toString('utf8'));
+    value = upgradeRecord(JSON.parse(row.record.toString('utf8')));
   } catch {
     report.problems.push(`${at}: is not valid JSON`);
     return;
@@ -73,9 +74,10 @@ function checkRecord(row: { owner: string; key: string; record: Buffer }, sizes:
   }
   const record = value as ConversationRecord;
   report.checked.epochs += record.epochs.length;
-  for (const epoch of record.epochs) {
-    report.checked.blocks += epoch.blocks.length;
-    if (epoch.span !== undefined) report.checked.spans++;
+  for (const kind of epochKindInfos()) {
+    const items = record.epochs.flatMap((epoch) => itemsOfEpoch(epoch, kind));
+    if (kind.counts === 'blocks') report.checked.blocks += items.length;
+    if (kind.counts === 'spans') report.checked.spans += items.length;
   }
   for (const [id, size] of namedOriginals(record.epochs)) {
     const found = sizes.get(`${row.owner}/${id}`);

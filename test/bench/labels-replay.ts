@@ -21,6 +21,7 @@ import type { ToolCall } from '../../src/core/read-tool-calls.js';
 import { readSessions } from '../../src/replay/read-sessions.js';
 import type { RebuiltConversation } from '../../src/replay/rebuild-conversations.js';
 import { replaySession } from '../../src/replay/replay-session.js';
+import { blocksOf } from '../../src/core/epoch-items.js';
 
 interface Tally {
   rows: Record<string, number>;
@@ -60,7 +61,8 @@ for (const session of await readSessions(args)) {
     const dir = path.join(stateDir, 'conversations');
     for (const name of (await fs.readdir(dir)).filter((n) => n.endsWith('.json'))) {
       const record = JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as ConversationRecord;
-      for (const epoch of record.epochs) count(record, epoch.latchedAt, epoch.blocks, epoch.ledger ?? [], session.conversations, path.join(stateDir, 'elided'));
+      for (const epoch of record.epochs)
+        count(record, epoch.latchedAt, blocksOf(epoch), epoch.ledger ?? [], session.conversations, path.join(stateDir, 'elided'));
     }
   } finally {
     await fs.rm(stateDir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import { layoutPaths } from '../../src/state/layout.js';
 import { readWire } from '../support/test-proxy.js';
 import { runCli, STATE_EXAMPLE, widest } from './cli-run.js';
 import { AGENT_ID, MAIN_PROMPT, makeSessionState, type SessionState } from './session-state.js';
+import { blocksOf } from '../../src/core/epoch-items.js';
 
 const EXAMPLE_KEY = 'cbf84ec36c8541e86634fb36f7e8e2e1ee4e82c57470333a5342f9082fcf9ec6';
 
@@ -94,8 +95,8 @@ describe('ctxshed ls', () => {
     expect(main.firstPrompt).toContain(MAIN_PROMPT);
     expect(main.epochs).toBe(record.epochs.length);
     expect(main.epochs).toBeGreaterThanOrEqual(2);
-    expect(main.blocksElided).toBe(record.epochs.reduce((n, e) => n + e.blocks.length, 0));
-    expect(main.bytesElided).toBe(record.epochs.reduce((n, e) => n + e.blocks.reduce((m, b) => m + b.bytes, 0), 0));
+    expect(main.blocksElided).toBe(record.epochs.reduce((n, e) => n + blocksOf(e).length, 0));
+    expect(main.bytesElided).toBe(record.epochs.reduce((n, e) => n + blocksOf(e).reduce((m, b) => m + b.bytes, 0), 0));
     expect(main.requests).toBe(wire.filter((r) => r['key'] === main.key).length);
     const lastReading = wire.filter((r) => r['key'] === main.key && r['route'] === 'messages').at(-1)!;
     expect(main.fullness).toBe(lastReading['fullness']);

@@ -70,18 +70,21 @@ beforeAll(async () => {
       latchedAt: new Date(start + ((e + 1) * LATCH_EVERY * CONVERSATIONS + c) * 1500).toISOString(),
       reason: { fullness: 0.71, threshold: 0.7, window: 200_000, contextTokens: 142_000 },
       policy: { name: 'elide-old-tool-results', version: 1, keepRecent: 6, minBytes: 1024 },
-      blocks: Array.from({ length: BLOCKS_PER_EPOCH }, (_, b) => ({
-        ordinal: e * BLOCKS_PER_EPOCH + b,
-        toolUseId: `toolu_${c}_${e}_${b}`,
-        bytes: BLOCK_BYTES,
-        sha256: (c * 100 + e * 10 + b).toString(16).padStart(64, '0'),
-        jsonBytes: BLOCK_BYTES + 40,
-        jsonSha256: 'f'.repeat(64),
-      })),
+      kind: 'tool_results',
+      items: {
+        tool_results: Array.from({ length: BLOCKS_PER_EPOCH }, (_, b) => ({
+          ordinal: e * BLOCKS_PER_EPOCH + b,
+          toolUseId: `toolu_${c}_${e}_${b}`,
+          bytes: BLOCK_BYTES,
+          sha256: (c * 100 + e * 10 + b).toString(16).padStart(64, '0'),
+          jsonBytes: BLOCK_BYTES + 40,
+          jsonSha256: 'f'.repeat(64),
+        })),
+      },
     }));
     expectedShed += epochs.length * BLOCKS_PER_EPOCH * BLOCK_BYTES;
     const rec = {
-      format: 'ctxshed.conversation/1' as const,
+      format: 'ctxshed.conversation/2' as const,
       key: keyOf(c),
       agentId: null,
       firstPrompt: `Task ${c}`,

@@ -6,6 +6,7 @@ import { layoutPaths } from '../../src/state/layout.js';
 import { readWire } from '../support/test-proxy.js';
 import { runCli, STATE_EXAMPLE, widest } from './cli-run.js';
 import { makeSessionState, type SessionState } from './session-state.js';
+import { blocksOf } from '../../src/core/epoch-items.js';
 
 let session: SessionState;
 beforeAll(async () => {
@@ -87,7 +88,7 @@ describe('ctxshed stats', () => {
     const records = await listConversations(layoutPaths(session.dir));
     const reasons: Record<string, number> = {};
     for (const r of wire) if (typeof r['reason'] === 'string') reasons[r['reason']] = (reasons[r['reason']] ?? 0) + 1;
-    const shed = records.flatMap((r) => r.epochs.flatMap((e) => e.blocks)).reduce((n, b) => n + b.bytes, 0);
+    const shed = records.flatMap((r) => r.epochs.flatMap((e) => blocksOf(e))).reduce((n, b) => n + b.bytes, 0);
     const summedOverRequests = wire.reduce((n, r) => n + Number(r['bytesElided']), 0);
     expect(report.overall.requests).toBe(session.requests);
     expect(report.overall.requests).toBe(wire.length);

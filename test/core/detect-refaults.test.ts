@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detectRefaults, detectShellRefaults, RESTORE_TOOL_NAME } from '../../src/core/detect-refaults.js';
-import type { Epoch, FrozenBlock, ToolResultEpoch } from '../../src/core/epoch-types.js';
+import type { Epoch, FrozenBlock } from '../../src/core/epoch-types.js';
 import type { ToolCall } from '../../src/core/read-tool-calls.js';
 
 const SHA_A = `a1${'0'.repeat(62)}`;
@@ -11,14 +11,15 @@ function block(ordinal: number, sha256: string): FrozenBlock {
   return { ordinal, toolUseId: `toolu_${ordinal}`, bytes: 2000, sha256, jsonBytes: 2002, jsonSha256: 'f'.repeat(64) };
 }
 
-function epoch(n: number, blocks: FrozenBlock[]): ToolResultEpoch {
+function epoch(n: number, blocks: FrozenBlock[]): Epoch {
   return {
     n,
     latchedAt: '2026-01-01T00:00:00.000Z',
     trigger: 'threshold',
     reason: { fullness: 0.72, threshold: 0.7, window: 200_000, contextTokens: 144_000 },
+    kind: 'tool_results',
     policy: { name: 'p', version: 2, keepRecent: 6, minBytes: 1024 },
-    blocks,
+    items: { tool_results: blocks },
   };
 }
 
@@ -101,7 +102,7 @@ describe('detectShellRefaults', () => {
 
 describe('detectRefaults, shed spans', () => {
   const SPAN = `d4${'0'.repeat(62)}`;
-  const shed: Epoch = { ...epoch(3, []), mode: 'shed', blocks: [], span: { first: 5, last: 12, sha256: SPAN, bytes: 9000, pins: [] } };
+  const shed: Epoch = { ...epoch(3, []), kind: 'span', items: { span: [{ first: 5, last: 12, sha256: SPAN, bytes: 9000, pins: [] }] } };
 
   it("should count a restore of a span's handle, or a Read of its .md or .json, as a refault of the span", () => {
     const calls = [

@@ -6,6 +6,7 @@ import { planRecord } from '../../src/core/plan-record.js';
 import { POLICY_NAME, POLICY_VERSION, type PlannedBlock } from '../../src/core/plan-elision.js';
 import { toolResultsLatch } from '../../src/core/epochs/tool-results/tool-results-latch.js';
 import { sha256 } from './bodies.js';
+import { blocksOf } from '../../src/core/epoch-items.js';
 
 const hex = (n: number): string => n.toString(16).padStart(64, '0');
 
@@ -48,13 +49,16 @@ describe('planRecord', () => {
       {
         n: 1,
         latchedAt: INPUT.now,
+        kind: 'tool_results',
         trigger: 'threshold',
         reason: { fullness: 0.75, threshold: 0.7, window: 200_000, contextTokens: 150_000 },
         policy: { name: POLICY_NAME, version: POLICY_VERSION, keepRecent: 6, minBytes: 1024 },
-        blocks: [
-          { ordinal: 0, toolUseId: 'toolu_0', bytes: 1, sha256: hex(0), jsonBytes: 3, jsonSha256: hex(100) },
-          { ordinal: 3, toolUseId: 'toolu_3', bytes: 1, sha256: hex(3), jsonBytes: 3, jsonSha256: hex(103), rawSha256: hex(203) },
-        ],
+        items: {
+          tool_results: [
+            { ordinal: 0, toolUseId: 'toolu_0', bytes: 1, sha256: hex(0), jsonBytes: 3, jsonSha256: hex(100) },
+            { ordinal: 3, toolUseId: 'toolu_3', bytes: 1, sha256: hex(3), jsonBytes: 3, jsonSha256: hex(103), rawSha256: hex(203) },
+          ],
+        },
       },
     ]);
     expect(plan.files.map((f) => [f.sha256, f.ext])).toEqual([
@@ -71,7 +75,7 @@ describe('planRecord', () => {
 
     expect(plan.record.createdAt).toBe('2026-01-01T00:00:00.000Z');
     expect(plan.record.firstPrompt).toBe('fix the tests');
-    expect(plan.record.epochs.map((e) => [e.n, e.blocks.map((b) => b.ordinal)])).toEqual([
+    expect(plan.record.epochs.map((e) => [e.n, blocksOf(e).map((b) => b.ordinal)])).toEqual([
       [1, [0, 3]],
       [2, [5]],
     ]);
@@ -97,7 +101,7 @@ describe('planRecord', () => {
     // Assert
     const [epoch] = plan.record.epochs;
     expect(epoch?.policy.version).toBe(LABELS_POLICY_VERSION);
-    expect(epoch?.blocks).toEqual([
+    expect(blocksOf(epoch!)).toEqual([
       {
         ordinal: 3,
         toolUseId: 'toolu_3',

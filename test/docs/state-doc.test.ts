@@ -4,16 +4,15 @@ import { describe, expect, it } from 'vitest';
 const doc = fs.readFileSync(new URL('../../docs/state.md', import.meta.url), 'utf8');
 const example = new URL('../../state.example/', import.meta.url);
 const wireLines = fs.readFileSync(new URL('wire.jsonl', example), 'utf8').trimEnd().split('\n');
-type RecordJson = Record<string, unknown> & {
-  epochs: Array<Record<string, unknown> & { blocks: Array<Record<string, unknown>>; span?: Record<string, unknown> }>;
-};
+type Items = { tool_results?: Array<Record<string, unknown>>; span?: Array<Record<string, unknown>> };
+type RecordJson = Record<string, unknown> & { epochs: Array<Record<string, unknown> & { kind: string; items: Items }> };
 const records = fs
   .readdirSync(new URL('conversations/', example))
   .sort()
   .map((name) => JSON.parse(fs.readFileSync(new URL(`conversations/${name}`, example), 'utf8')) as RecordJson);
 // The rescue conversation (the example shown) and the shed one, made by `ctxshed demo --mode shed`.
-const record = records.find((r) => r.epochs.every((e) => e['mode'] === undefined))!;
-const shed = records.find((r) => r.epochs.some((e) => e['mode'] === 'shed'))!;
+const record = records.find((r) => r.epochs.every((e) => e.kind === 'tool_results'))!;
+const shed = records.find((r) => r.epochs.some((e) => e.kind === 'span'))!;
 
 /** The names in the first column of the tables of the section that starts with `heading`. */
 function fieldsOf(heading: string): string[] {
@@ -47,8 +46,8 @@ describe('docs/state.md', () => {
       [record, shed].flatMap((r) => [
         ...Object.keys(r),
         ...r.epochs.flatMap((e) => Object.keys(e)),
-        ...r.epochs.flatMap((e) => e.blocks.flatMap((b) => Object.keys(b))),
-        ...r.epochs.flatMap((e) => Object.keys(e.span ?? {})),
+        ...r.epochs.flatMap((e) => (e.items.tool_results ?? []).flatMap((b) => Object.keys(b))),
+        ...r.epochs.flatMap((e) => (e.items.span ?? []).flatMap((s) => Object.keys(s))),
       ]),
     );
 
@@ -64,7 +63,7 @@ describe('docs/state.md', () => {
 
   it('should show the record of state.example, cut to its first block', () => {
     const [shown] = jsonBlocks('`conversations/<key>.json`');
-    const cut = { ...record, epochs: record.epochs.map((e) => ({ ...e, blocks: e.blocks.slice(0, 1) })) };
+    const cut = { ...record, epochs: record.epochs.map((e) => ({ ...e, items: { tool_results: e.items.tool_results!.slice(0, 1) } })) };
 
     expect(JSON.parse(shown!)).toEqual(cut);
   });

@@ -21,6 +21,7 @@ import { postgresAvailable, startPgCluster, type PgCluster } from '../support/pg
 import { startRoundRobin } from '../support/round-robin.js';
 import { startTestApi } from '../support/scripted-api.js';
 import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
+import { blocksOf } from '../../src/core/epoch-items.js';
 
 const KEY_A = 'sk-ant-gateway-a-0001';
 const KEY_B = 'sk-ant-gateway-b-0002';
@@ -181,7 +182,7 @@ describe.skipIf(!postgresAvailable())('owners and restores on Postgres, two repl
     expect(record).toHaveLength(1);
     expect(record[0]!.epochs.length).toBeGreaterThan(0);
     expect(breaks).toBe(record[0]!.epochs.length);
-    const shas = record[0]!.epochs.flatMap((e) => e.blocks.map((b) => b.sha256));
+    const shas = record[0]!.epochs.flatMap((e) => blocksOf(e).map((b) => b.sha256));
     expect(new Set(shas).size).toBe(shas.length);
     expect(await shasOf(ownerIdOf(KEY_C))).toEqual([...shas].sort());
   }, 120_000);

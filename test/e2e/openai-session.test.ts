@@ -27,6 +27,7 @@ import {
   type OpenAiUpstream,
 } from '../support/responses-upstream.js';
 import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
+import { blocksOf } from '../../src/core/epoch-items.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -94,11 +95,11 @@ describe.each([
     const received = upstream.requests.filter(isModelCall).map((r) => r.body);
     for (let i = 0; i < firstLatch; i++) expect(received[i]!.equals(client.sent[i]!)).toBe(true);
     const record = await readConversation(layoutPaths(dir), String(wire[firstLatch]!['key']));
-    const frozen = record!.epochs.flatMap((e) => e.blocks.map((b) => b.ordinal)).sort((a, b) => a - b);
+    const frozen = record!.epochs.flatMap((e) => blocksOf(e).map((b) => b.ordinal)).sort((a, b) => a - b);
     const last = received.at(-1)!;
     expect(findStubs(last, mustIndex(dialect, last)).map((f) => f.ordinal)).toEqual(frozen);
     // Each stub names the command that produced its output, as the dialect reads the calls.
-    const blocks = record!.epochs.flatMap((e) => e.blocks);
+    const blocks = record!.epochs.flatMap((e) => blocksOf(e));
     expect(blocks.every((b) => /^cat file-\d+\.txt$/.test(b.input ?? ''))).toBe(true);
     expect(last.toString('utf8')).toContain(blocks[0]!.input!);
     // Between latches, each request's items are the next one's first bytes: the cache is kept.

@@ -13,6 +13,7 @@ import { verifyState } from '../../src/state/verify-state.js';
 import { OpenAiScriptedClient } from '../support/openai-scripted-client.js';
 import { functionCall, isResponsesRequest, reasoningItem, responsesUsage, startOpenAiUpstream } from '../support/responses-upstream.js';
 import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
+import { spanOf } from '../../src/core/epoch-items.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -60,7 +61,7 @@ describe('shed proxy, a Responses session', () => {
     expect(conversations).toHaveLength(1);
     const epochs = conversations[0]!.epochs;
     expect(epochs.length).toBeGreaterThanOrEqual(2);
-    expect(epochs.every((e) => e.mode === 'shed' && e.span !== undefined)).toBe(true);
+    expect(epochs.every((e) => e.kind === 'span' && spanOf(e) !== undefined)).toBe(true);
     const received = upstream.requests.filter(isResponsesRequest).map((r) => r.body);
     expect(received.filter((b) => b.includes('[ctxshed: shed ')).length).toBeGreaterThan(0);
     // A grown input keeps its prefix: a request that latched nothing starts with the last one's items.

@@ -202,7 +202,7 @@ describe.each([false, true])('rescue on overflow in shed mode (stream: %s)', (st
     const state = layoutPaths(dir);
     for (const [i, r] of received.entries()) expect(Buffer.from((await inflateFromState(state, r.body)).body).equals(c.sent[i]!)).toBe(true);
     const record = await readConversation(state, String(retried[0]!['key']));
-    expect(record?.epochs.map((e) => [e.mode, e.trigger])).toEqual(retried.map(() => ['shed', 'overflow']));
+    expect(record?.epochs.map((e) => [e.kind, e.trigger])).toEqual(retried.map(() => ['span', 'overflow']));
     for (const e of record!.epochs) {
       expect(e.reason).toMatchObject({ window: 20_000, limit: LIMIT });
       expect(e.gate?.latch).toBe(true);

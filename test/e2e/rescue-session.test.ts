@@ -14,6 +14,7 @@ import { startTestApi } from '../support/scripted-api.js';
 import { isMessagesRequest } from '../../src/scripted/received-request.js';
 import { ScriptedClient } from '../../src/scripted/client.js';
 import { startTestProxy, waitForWire, tempStateDir, testConfig } from '../support/test-proxy.js';
+import { blocksOf } from '../../src/core/epoch-items.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -66,7 +67,7 @@ describe('rescue proxy, a scripted session', () => {
     const received = modelCalls(upstream);
     for (let i = 0; i < firstLatch; i++) expect(received[i]!.equals(client.sent[i]!)).toBe(true);
     const record = await readConversation(layoutPaths(dir), String(wire[firstLatch]!['key']));
-    const frozen = record!.epochs.flatMap((e) => e.blocks.map((b) => b.ordinal)).sort((a, b) => a - b);
+    const frozen = record!.epochs.flatMap((e) => blocksOf(e).map((b) => b.ordinal)).sort((a, b) => a - b);
     const last = received[received.length - 1]!;
     const indexed = indexTranscript(last);
     if (indexed.kind !== 'indexed') throw new Error('last body does not index');

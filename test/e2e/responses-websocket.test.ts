@@ -19,6 +19,7 @@ import { parseScrape, sumOf } from '../support/prom-text.js';
 import { functionCall, isResponsesRequest, responsesUsage, startOpenAiUpstream, type OpenAiUpstream } from '../support/responses-upstream.js';
 import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
 import { openWebSocket } from '../support/websocket-client.js';
+import { blocksOf } from '../../src/core/epoch-items.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -84,7 +85,7 @@ describe('rescue proxy, a Responses session over the WebSocket', () => {
     // Before the epoch, byte for byte the body the client's HTTP transport sends.
     for (let i = 0; i < firstLatch; i++) expect(received[i]!.equals(client.sent[i]!)).toBe(true);
     const record = await readConversation(layoutPaths(dir), String(calls[firstLatch]!['key']));
-    const frozen = record!.epochs.flatMap((e) => e.blocks.map((b) => b.ordinal)).sort((a, b) => a - b);
+    const frozen = record!.epochs.flatMap((e) => blocksOf(e).map((b) => b.ordinal)).sort((a, b) => a - b);
     const last = received.at(-1)!;
     expect(findStubs(last, mustIndex(last)).map((f) => f.ordinal)).toEqual(frozen);
     for (let i = firstLatch + 1; i < received.length; i++) {

@@ -14,6 +14,7 @@ import { startTestApi } from '../support/scripted-api.js';
 import { isMessagesRequest } from '../../src/scripted/received-request.js';
 import { validateMessagesRequest } from '../support/messages-validator.js';
 import { startTestProxy, tempStateDir, testConfig, waitForWire } from '../support/test-proxy.js';
+import { spanOf } from '../../src/core/epoch-items.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -44,7 +45,7 @@ describe('shed proxy, a scripted session', () => {
     expect(firstLatch).toBeGreaterThan(0);
     for (let i = 0; i < firstLatch; i++) expect(received[i]!.equals(client.sent[i]!)).toBe(true);
     const record = await readConversation(layoutPaths(dir), String(wire[firstLatch]!['key']));
-    expect(record!.epochs.every((e) => e.mode === 'shed' && e.span !== undefined && e.gate?.latch === true)).toBe(true);
+    expect(record!.epochs.every((e) => e.kind === 'span' && spanOf(e) !== undefined && e.gate?.latch === true)).toBe(true);
     const state = layoutPaths(dir);
     for (const [i, body] of received.entries()) {
       expect(validateMessagesRequest(body)).toEqual([]);
@@ -53,7 +54,7 @@ describe('shed proxy, a scripted session', () => {
     const last = received.at(-1)!;
     const indexed = indexTranscript(last);
     if (indexed.kind !== 'indexed') throw new Error('last body does not index');
-    expect(findSpanStubs(last, indexed.index).map((f) => f.stub.sha256)).toEqual(record!.epochs.map((e) => e.span!.sha256));
+    expect(findSpanStubs(last, indexed.index).map((f) => f.stub.sha256)).toEqual(record!.epochs.map((e) => spanOf(e)!.sha256));
     expect((await verifyState(dir)).problems).toEqual([]);
   });
 

@@ -14,7 +14,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseStub } from '../../src/core/stub.js';
-import type { ConversationRecord, Epoch, ToolResultEpoch } from '../../src/core/epoch-types.js';
+import type { ConversationRecord, Epoch } from '../../src/core/epoch-types.js';
 import { countTokens } from '../../src/scripted/cache-pricing.js';
 import { layoutPaths } from '../../src/state/layout.js';
 import { listConversations } from '../../src/state/read-conversation.js';
@@ -24,6 +24,8 @@ import { CLAUDE_CLIENTS, CLIENT_FLAG, whyClientCannotRun, type ClientName } from
 import { toolResultsOf } from './request-bytes.js';
 import { readBody, readObservations, runScenario } from './run-scenario.js';
 import { factOf, spanStubsIn } from './shed-scenario.js';
+import { blocksOf } from '../../src/core/epoch-items.js';
+import { spanOf } from '../../src/core/epoch-items.js';
 
 const SCENARIO = new URL('./burst-scenario.ts', import.meta.url).pathname;
 const SCENARIO_TIMEOUT_MS = 200_000;
@@ -103,7 +105,7 @@ for (const { client, mode, skip } of RUNS) {
       expect(epochs.length).toBeGreaterThanOrEqual(1);
       // Few: no epoch for each read-back, as a thrashing policy would latch.
       expect(epochs.length).toBeLessThanOrEqual(3);
-      for (const e of epochs) expect(e.mode ?? 'rescue').toBe(mode);
+      for (const e of epochs) expect(e.kind).toBe(mode === 'shed' ? 'span' : 'tool_results');
       // Rescue mode brings the blocks back with the restore tool, which only the working set keeps
       // from the next epoch (a Read of an elided file the block policy keeps by itself).
       const via = Object.values(obs.plan.readBacks).map((r) => r.via);
@@ -133,7 +135,7 @@ for (const { client, mode, skip } of RUNS) {
 
     it('should take nothing out twice: each stub read back once, and no answer that brought something back taken out again', () => {
       const { obs, bodies, epochs } = run;
-      const taken = mode === 'rescue' ? (epochs as ToolResultEpoch[]).flatMap((e) => e.blocks.map((b) => b.sha256)) : epochs.map((e) => e.span!.sha256);
+      const taken = mode === 'rescue' ? (epochs as Epoch[]).flatMap((e) => blocksOf(e).map((b) => b.sha256)) : epochs.map((e) => spanOf(e)!.sha256);
       expect(new Set(taken).size).toBe(taken.length);
       // Each stub once (a span's .md once per page).
       const reads = Object.values(obs.plan.readBacks).map((r) => `${r.sha256} ${r.page?.join(' ') ?? ''}`);
@@ -142,7 +144,7 @@ for (const { client, mode, skip } of RUNS) {
       if (mode === 'rescue') expectRescueOnce(run);
       else {
         // No span holds a read-back's answer, and a span stub once sent stays in every later request.
-        const spans = epochs.map((e) => readFileSync(join(obs.stateDir, 'spans', `${e.span!.sha256}.json`), 'utf8'));
+        const spans = epochs.map((e) => readFileSync(join(obs.stateDir, 'spans', `${spanOf(e)!.sha256}.json`), 'utf8'));
         for (const id of Object.keys(obs.plan.readBacks)) for (const span of spans) expect(span.includes(id), id).toBe(false);
         let before: string[] = [];
         for (const body of bodies) {
@@ -173,7 +175,7 @@ for (const { client, mode, skip } of RUNS) {
 
 /** Rescue: only the files' first Reads are ever stubs, and a stub once sent stays one in every later request. */
 function expectRescueOnce({ obs, bodies, epochs }: Loaded): void {
-  const blocks = (epochs as ToolResultEpoch[]).flatMap((e) => e.blocks);
+  const blocks = (epochs as Epoch[]).flatMap((e) => blocksOf(e));
   expect(new Set(blocks.map((b) => b.toolUseId)).size).toBe(blocks.length);
   const fileReads = new Set(Object.keys(obs.plan.fileReads));
   for (const b of blocks) expect(fileReads.has(b.toolUseId), b.toolUseId).toBe(true);

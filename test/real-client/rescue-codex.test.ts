@@ -20,6 +20,7 @@ import { CODEX_CLIENTS, CODEX_FLAG, type CodexName, whyCodexCannotRun, whyCodexS
 import { CANNOT_ISOLATE, type Exchange, readModelCalls, withBodies } from './codex-runs.js';
 import { CONTROL_CALL_ID, CONTROL_FILE, RECALL_CALL_ID, type Observations } from './rescue-codex-scenario.js';
 import { readObservations, runScenario } from './run-scenario.js';
+import { blocksOf } from '../../src/core/epoch-items.js';
 
 const SCENARIO = new URL('./rescue-codex-scenario.ts', import.meta.url).pathname;
 const SCENARIO_TIMEOUT_MS = 400_000;
@@ -149,7 +150,7 @@ describe.each(CLIENTS)('Codex %s', (client) => {
       const requests = model();
       for (let i = 0; i < firstLatch; i++) expect(requests[i]!.upstream.equals(requests[i]!.client)).toBe(true);
       const record = await readConversation(layoutPaths(obs.stateDir), String(wire[firstLatch]!.key));
-      const frozen = record!.epochs.flatMap((e) => e.blocks.map((b) => b.ordinal)).sort((a, b) => a - b);
+      const frozen = record!.epochs.flatMap((e) => blocksOf(e).map((b) => b.ordinal)).sort((a, b) => a - b);
       const last = requests.at(-1)!.upstream;
       expect(findStubs(last, mustIndex(last)).map((f) => f.ordinal)).toEqual(frozen);
       expect(record!.firstPrompt).toBe('Read the first half of the notes.');
@@ -194,7 +195,7 @@ describe.each(CLIENTS)('Codex %s', (client) => {
       const lastClient = JSON.parse(requests.at(-1)!.client.toString('utf8')) as { input: Array<Record<string, unknown>> };
       const lastUpstream = JSON.parse(requests.at(-1)!.upstream.toString('utf8')) as { input: Array<Record<string, unknown>> };
       const record = await readConversation(layoutPaths(obs.stateDir), String(wire.find((l) => l.latched !== undefined)!.key));
-      const pointers = record!.epochs.flatMap((e) => e.blocks).filter((b) => b.label === 'pointer');
+      const pointers = record!.epochs.flatMap((e) => blocksOf(e)).filter((b) => b.label === 'pointer');
       expect(pointers.length).toBeGreaterThan(0);
       for (const block of pointers) {
         const call = lastClient.input.find((i) => (i['type'] === 'function_call' || i['type'] === 'custom_tool_call') && i['call_id'] === block.toolUseId)!;

@@ -17,6 +17,7 @@ import { CODEX_CLIENTS, CODEX_FLAG, whyCodexCannotRun, whyCodexSandboxCannotRun 
 import { CANNOT_ISOLATE, type Exchange, readModelCalls, withBodies } from './codex-runs.js';
 import { readObservations, runScenario } from './run-scenario.js';
 import { SHED_FILE_COUNT, shedFactOf, type ShedObservations } from './shed-codex-scenario.js';
+import { spanOf } from '../../src/core/epoch-items.js';
 
 const SCENARIO = new URL('./shed-codex-scenario.ts', import.meta.url).pathname;
 const SCENARIO_TIMEOUT_MS = 300_000;
@@ -85,7 +86,7 @@ describe.skipIf(why !== undefined)(`ctxshed rescue --mode shed with the real Cod
       `real Codex shed suite: ${epochs.length} shed epochs, at requests ${wire.flatMap((l, i) => (l.latched === undefined ? [] : [i])).join(', ')} of ${wire.length}`,
     );
     expect(epochs.length).toBeGreaterThanOrEqual(2);
-    expect(epochs.every((e) => e.mode === 'shed' && e.span !== undefined)).toBe(true);
+    expect(epochs.every((e) => e.kind === 'span' && spanOf(e) !== undefined)).toBe(true);
     expect(obs.exits[0]!.stderr).toMatch(/^ctxshed: shed on at /);
     expect(obs.exits[0]!.stderr).not.toMatch(/rescued \(old tool outputs stubbed\) instead/);
   });

@@ -43,6 +43,7 @@ import {
 } from './shed-scenario.js';
 import { readBody, readObservations, runScenario } from './run-scenario.js';
 import { bannerLinesOf } from '../support/banner-lines.js';
+import { spanOf } from '../../src/core/epoch-items.js';
 
 const SCENARIO = new URL('./shed-scenario.ts', import.meta.url).pathname;
 /** How the line of an answer sent as a pointer to an earlier copy of its text begins (core/repeats/repeat-pointer.ts). */
@@ -74,7 +75,7 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
 
   /** The messages kept between span `i - 1` and span `i`, and before them: what was brought back and stays. */
   const keptBetween = (i: number): number => {
-    const spans = record.epochs.map((e) => e.span!);
+    const spans = record.epochs.map((e) => spanOf(e)!);
     return spans.slice(1, i + 1).reduce((sum, span, j) => sum + span.first - spans[j]!.last - 1, 0);
   };
   /** Whether the client's messages `from` to `to` (its last request's) call restore or Read a span's `.md`. */
@@ -104,7 +105,8 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
       `real-client shed suite: network ${obs.isolated ? 'isolated by unshare -n' : 'HTTPS_PROXY to a CONNECT-refusing hop'}; ${seen.length} requests, ${main().length} of the main thread`,
     );
     for (const e of record.epochs) {
-      const { span, gate, reason } = e;
+      const { gate, reason } = e;
+      const span = spanOf(e);
       console.info(
         `real-client shed suite: epoch ${e.n} at ${(reason.fullness * 100).toFixed(1)}% (${reason.contextTokens} of ${reason.window} tokens): ` +
           `messages ${span?.first}..${span?.last}, ${span?.bytes} bytes; gate: suffix ${gate?.invalidatedSuffixTokens} tokens, dropped ${gate?.droppedCachedTokens}, ` +
@@ -138,17 +140,17 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
     // The first span starts after the ToolSearch load of restore, which shed never takes.
     let after = loaded;
     for (const e of record.epochs) {
-      expect(e.mode).toBe('shed');
+      expect(e.kind).toBe('span');
       expect(e.gate).toMatchObject({ latch: true, horizonFrom: 'horizon', expectedRemainingTurns: 100 });
       expect(e.gate!.breakEvenTurns).toBeLessThanOrEqual(100);
       expect(e.reason.fullness).toBeGreaterThanOrEqual(0.5);
       // Right after the span before, or after what was brought back since the person's latest
       // prompt, which no epoch takes (issue 39): those messages stay in front of the model.
-      expect(e.span!.first).toBeGreaterThanOrEqual(after + 1);
-      if (e.span!.first > after + 1) expect(bringsBack(after + 1, e.span!.first - 1), `messages ${after + 1}..${e.span!.first - 1}`).toBe(true);
-      after = e.span!.last;
+      expect(spanOf(e)!.first).toBeGreaterThanOrEqual(after + 1);
+      if (spanOf(e)!.first > after + 1) expect(bringsBack(after + 1, spanOf(e)!.first - 1), `messages ${after + 1}..${spanOf(e)!.first - 1}`).toBe(true);
+      after = spanOf(e)!.last;
     }
-    expect(record.epochs[0]!.span!.pins).toEqual([GOAL]);
+    expect(spanOf(record.epochs[0]!)!.pins).toEqual([GOAL]);
   });
 
   it('should keep the head byte for byte in every request, and send each span as one stub right where it was', () => {
@@ -161,7 +163,7 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
       expect(s.upstream.subarray(upstream.messagesSpan.end).equals(s.client.subarray(client.messagesSpan.end)), `request ${s.seq}`).toBe(true);
       const stubs = spanStubs(s.upstream);
       expect(stubs.map((f) => f.messageIndex)).toEqual(stubs.map((_, i) => loaded + 1 + i + keptBetween(i)));
-      expect(stubs.map((f) => f.stub.sha256)).toEqual(record.epochs.slice(0, stubs.length).map((e) => e.span!.sha256));
+      expect(stubs.map((f) => f.stub.sha256)).toEqual(record.epochs.slice(0, stubs.length).map((e) => spanOf(e)!.sha256));
       // The messages before the stubs are the client's: the head and the ToolSearch load of restore.
       const before = stubs[0]?.start ?? 0;
       if (stubs.length > 0) expect(s.upstream.subarray(0, before).equals(s.client.subarray(0, before)), `request ${s.seq}`).toBe(true);
@@ -254,7 +256,7 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
     // connected by the first request, else a later prompt's message (here, usually the second:
     // the first request says the server is still connecting).
     const announced = '# MCP Server Instructions';
-    const span = record.epochs[0]!.span!;
+    const span = spanOf(record.epochs[0]!)!;
     const shed = main().filter((s) => spanStubs(s.upstream).length > 0);
     expect(shed.length).toBeGreaterThan(0);
     for (const s of shed) {
@@ -279,7 +281,7 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
   });
 
   it("should give the model the first span back by the handle in its stub: restore's verified rendering, and a Read of the .md", () => {
-    const first = record.epochs[0]!.span!;
+    const first = spanOf(record.epochs[0]!)!;
     expect(obs.restore).toMatchObject({ handle: first.sha256, mdPath: join(obs.stateDir, 'spans', `${first.sha256}.md`) });
     const json = readFileSync(join(obs.stateDir, 'spans', `${first.sha256}.json`));
     expect(sha256Hex(json)).toBe(first.sha256);
@@ -351,7 +353,7 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
     const facts = Array.from({ length: FILE_COUNT }, (_, i) => factOf(i + 1));
     const index = indexOf(at.client);
     const inSpans = spanStubs(at.upstream)
-      .map((_, k) => record.epochs[k]!.span!)
+      .map((_, k) => spanOf(record.epochs[k]!)!)
       .map((sp) => at.client.subarray(index.messages[sp.first]!.start, index.messages[sp.last]!.end));
     const shed = facts.filter((f) => inSpans.some((b) => b.includes(f)));
     const restored = [...back.values()].join('\n');
@@ -363,9 +365,9 @@ describe.skipIf(whyNot !== undefined)('Claude Code in print mode and its default
     expect(gotBack).toEqual(shed);
     for (const f of facts) expect(at.client.includes(f), f).toBe(true);
     expect([...back.keys()]).toEqual(sweep.handles);
-    for (const e of record.epochs.filter((x) => sweep.handles.includes(x.span!.sha256))) {
-      const rendering = renderSpanMarkdown(readFileSync(join(obs.stateDir, 'spans', `${e.span!.sha256}.json`)), e.span!.sha256);
-      expect(sameText(back.get(e.span!.sha256)!, rendering), `span ${e.n}`).toBe(true);
+    for (const e of record.epochs.filter((x) => sweep.handles.includes(spanOf(x)!.sha256))) {
+      const rendering = renderSpanMarkdown(readFileSync(join(obs.stateDir, 'spans', `${spanOf(e)!.sha256}.json`)), spanOf(e)!.sha256);
+      expect(sameText(back.get(spanOf(e)!.sha256)!, rendering), `span ${e.n}`).toBe(true);
     }
   });
 

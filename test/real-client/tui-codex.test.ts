@@ -22,6 +22,7 @@ import { CANNOT_ISOLATE } from './codex-runs.js';
 import { APPROVAL_TEXT, CONTROL_CALL_ID, DONE_TEXT, RECALL_CALL_ID, type CodexTuiObservations } from './tui-codex-scenario.js';
 import { tmuxVersion } from './tui-scenario.js';
 import { readBody, readObservations, runScenario } from './run-scenario.js';
+import { blocksOf } from '../../src/core/epoch-items.js';
 
 const SCENARIO = new URL('./tui-codex-scenario.ts', import.meta.url).pathname;
 const SCENARIO_TIMEOUT_MS = 240_000;
@@ -122,7 +123,7 @@ describe.skipIf(whyNot !== undefined)('the interactive Codex TUI through ctxshed
     const latched = wire.filter((l) => l.latched !== undefined);
     expect(latched.length).toBeGreaterThanOrEqual(1);
     const record = await readConversation(layoutPaths(obs.stateDir), String(latched[0]!.key));
-    const frozen = record!.epochs.flatMap((e) => e.blocks.map((b) => b.ordinal)).sort((a, b) => a - b);
+    const frozen = record!.epochs.flatMap((e) => blocksOf(e).map((b) => b.ordinal)).sort((a, b) => a - b);
     const last = main.at(-1)!.body;
     expect(frozen.length).toBeGreaterThan(0);
     expect(findStubs(last, mustIndex(last)).map((f) => f.ordinal)).toEqual(frozen);

@@ -20,6 +20,7 @@ import { indexOf, toolResultsOf, whyNotFirstSpanPage } from './request-bytes.js'
 import { loadedThrough, RESTORE_ID } from './shed-scenario.js';
 import { NO_SPAN_TEXT, PROMPT_TEXT, READY_TEXT, SHED_DONE_TEXT, showsPermissionPrompt, tmuxVersion, type TuiShedObservations } from './tui-scenario.js';
 import { readObservations, runScenario } from './run-scenario.js';
+import { spanOf } from '../../src/core/epoch-items.js';
 
 const SCENARIO = new URL('./tui-scenario.ts', import.meta.url).pathname;
 const SCENARIO_TIMEOUT_MS = 200_000;
@@ -57,7 +58,7 @@ describe.skipIf(whyNot !== undefined)('the interactive Claude Code client throug
     expect(records).toHaveLength(1);
     record = records[0]!;
     loaded = loadedThrough(mains.at(-1)!.client);
-    const span = record.epochs[0]?.span;
+    const span = spanOf(record.epochs[0]!);
     console.info(
       `real-client TUI shed suite: ${obs.tmux}, network ${obs.isolated ? 'isolated by unshare -n' : 'not isolated'}; ${mains.length} requests of the main thread; ` +
         `Enter pressed ${obs.shed.enters} time(s); ${record.epochs.length} epoch(s), the first shedding messages ${span?.first}..${span?.last} (${span?.bytes} bytes); ` +
@@ -89,14 +90,14 @@ describe.skipIf(whyNot !== undefined)('the interactive Claude Code client throug
 
   it('should latch a shed epoch with a span right after the ToolSearch load of restore', () => {
     const [epoch] = record.epochs;
-    expect(epoch?.mode).toBe('shed');
-    expect(epoch?.span).toBeDefined();
-    expect(epoch!.span!.first).toBe(loaded + 1);
+    expect(epoch?.kind).toBe('span');
+    expect(spanOf(epoch!)).toBeDefined();
+    expect(spanOf(epoch!)!.first).toBe(loaded + 1);
     expect(epoch!.gate).toMatchObject({ latch: true });
   });
 
   it("should send the upstream a span stub for it, with the client's head byte for byte in every request", () => {
-    const span = record.epochs[0]!.span!;
+    const span = spanOf(record.epochs[0]!)!;
     for (const s of mains) {
       expect(s.upstream.length, `request ${s.seq}`).toBeGreaterThan(0);
       const head = indexOf(s.client).messages[0]!.end;
@@ -116,7 +117,7 @@ describe.skipIf(whyNot !== undefined)('the interactive Claude Code client throug
   });
 
   it("should restore the span by the stub's handle with no permission prompt, the client sending back the verified rendering", () => {
-    const span = record.epochs[0]!.span!;
+    const span = spanOf(record.epochs[0]!)!;
     expect(obs.shed.handle).toBe(span.sha256);
     expect(obs.shed.sawPrompt).toBe(false);
     expect(showsPermissionPrompt(obs.shed.final)).toBe(false);

@@ -18,6 +18,7 @@ import { openStateDir } from '../../src/state/open-state-dir.js';
 import { listConversations } from '../../src/state/read-conversation.js';
 import type { WireNote } from '../../src/state/wire-record.js';
 import { readWire, startTestProxy, tempStateDir, testConfig } from '../support/test-proxy.js';
+import { blocksOf } from '../../src/core/epoch-items.js';
 
 describe('an original changed by hand between two proxies', () => {
   it('should not be named by any stub the next proxy sends, and be said once in the wire log and status', async () => {
@@ -31,7 +32,7 @@ describe('an original changed by hand between two proxies', () => {
       await first.close();
       const state = await openStateDir(dir);
       const [record] = await listConversations(state);
-      const sha = record!.epochs[0]!.blocks[0]!.sha256;
+      const sha = blocksOf(record!.epochs[0]!)[0]!.sha256;
       await fs.appendFile(elidedPath(state, sha, 'txt'), 'appended by hand\n');
       const seenBefore = upstream.requests.length;
 

@@ -40,12 +40,11 @@ const span = { first: 1, last: 4, sha256: 'cd'.repeat(32), bytes: 120_400, pins:
 const epoch: Epoch = {
   n: 1,
   latchedAt: '2026-02-10T23:00:00.000Z',
-  mode: 'shed',
+  kind: 'span',
   trigger: 'threshold',
   reason: { fullness: 0.8, threshold: 0.7, window: 100_000, contextTokens: 80_000 },
   policy: { name: 'shed-stale-middle', version: 1, keepRecent: 6, minBytes: 0, keepPersonTurns: 2 },
-  blocks: [],
-  span,
+  items: { span: [span] },
 };
 
 /** The engine's hold when the gate held: no turns left to pay a re-write back. */

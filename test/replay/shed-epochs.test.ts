@@ -5,12 +5,11 @@ import { shedEpochFigure, type ShedLatchObservation } from '../../src/replay/she
 const epoch: Epoch = {
   n: 2,
   latchedAt: '2026-02-10T23:00:00.000Z',
-  mode: 'shed',
+  kind: 'span',
   trigger: 'threshold',
   reason: { fullness: 0.71234, threshold: 0.7, window: 200_000, contextTokens: 142_468 },
   policy: { name: 'shed-stale-middle', version: 1, keepRecent: 6, minBytes: 0, keepPersonTurns: 2 },
-  blocks: [],
-  span: { first: 9, last: 20, sha256: 'ab'.repeat(32), bytes: 41_000, pins: [] },
+  items: { span: [{ first: 9, last: 20, sha256: 'ab'.repeat(32), bytes: 41_000, pins: [] }] },
   gate: {
     writeMult: 1.25,
     readMult: 0.1,

@@ -3,8 +3,9 @@ import type { WireRecord } from '../../src/state/wire-record.js';
 import { summarizeConversations, type ConversationSummary } from '../../src/report/conversation-summary.js';
 import { addWireEntry, newWireTally, type WireTally } from '../../src/report/wire-tally.js';
 import type { ConversationRecord } from '../../src/state/conversation-record.js';
-import type { Epoch, ToolResultEpoch } from '../../src/core/epoch-types.js';
+import type { Epoch } from '../../src/core/epoch-types.js';
 import { block, epoch, KEY_A, KEY_B, KEY_C, record, rewritten, shedEpoch, wire } from './report-fixtures.js';
+import { blocksOf } from '../../src/core/epoch-items.js';
 
 export const NOW = Date.parse('2026-01-01T10:10:00.000Z');
 const LONG_PROMPT = `Please read every file under src/ and then explain, in detail, ${'how the cache works '.repeat(8)}`;
@@ -59,9 +60,11 @@ export function labelledSession(): { tally: WireTally; records: ConversationReco
   const { tally, records } = session();
   const [first, second] = records[0]!.epochs;
   const labelled: Epoch = {
-    ...(second as ToolResultEpoch),
+    ...(second as Epoch),
     policy: { ...second!.policy, version: 3 },
-    blocks: second!.blocks.map((b) => ({ ...b, label: 'drop', rule: 'superseded', tool: 'Read', input: '/src/cache.ts', refetch: 'same-call' })),
+    items: {
+      tool_results: blocksOf(second!).map((b) => ({ ...b, label: 'drop', rule: 'superseded', tool: 'Read', input: '/src/cache.ts', refetch: 'same-call' })),
+    },
     ledger: [
       { ordinal: 4, id: 'toolu_4', tool: 'Read', sha: 'c'.repeat(12), score: 'local', verdict: 'drop', rule: 'superseded', refetch: 'same-call' },
       { ordinal: 5, id: 'toolu_5', tool: 'Bash', sha: 'd'.repeat(12), score: 0.3, verdict: 'keep', rule: 'model', refetch: 'elided-file' },

@@ -1,5 +1,5 @@
 /** Small wire records and conversation records to build report inputs from, in tests. */
-import type { Epoch, FrozenBlock, ToolResultEpoch } from '../../src/core/epoch-types.js';
+import type { Epoch, FrozenBlock } from '../../src/core/epoch-types.js';
 import type { FrozenSpan } from '../../src/core/shed/shed-types.js';
 import type { GateDecision } from '../../src/core/break-even.js';
 import type { WireLine, WireOutcomeFields, WireRecord, WireSentFacts } from '../../src/state/wire-record.js';
@@ -49,20 +49,21 @@ export function block(ordinal: number, bytes: number, sha = String(ordinal % 10)
 }
 
 /** Epoch `n` latched at `latchedAt` with `blocks`. */
-export function epoch(n: number, latchedAt: string, blocks: FrozenBlock[], fullness = 0.72): ToolResultEpoch {
+export function epoch(n: number, latchedAt: string, blocks: FrozenBlock[], fullness = 0.72): Epoch {
   return {
     n,
     latchedAt,
     reason: { fullness, threshold: 0.7, window: 20_000, contextTokens: Math.round(fullness * 20_000) },
+    kind: 'tool_results',
     policy: { name: 'elide-old-tool-results', version: 1, keepRecent: 6, minBytes: 1024 },
-    blocks,
+    items: { tool_results: blocks },
   };
 }
 
 /** The record of conversation `key` with `epochs`. */
 export function record(epochs: Epoch[], key = KEY_A, firstPrompt = 'Fix the cache bug'): ConversationRecord {
   return {
-    format: 'ctxshed.conversation/1',
+    format: 'ctxshed.conversation/2',
     key,
     agentId: null,
     firstPrompt,
@@ -86,11 +87,10 @@ export function shedEpoch(n: number, latchedAt: string, span: FrozenSpan, droppe
   };
   return {
     ...epoch(n, latchedAt, [], fullness),
-    mode: 'shed',
-    blocks: [],
+    kind: 'span',
     trigger: 'threshold',
     policy: { name: 'shed-stale-middle', version: 1, keepRecent: 6, minBytes: 0, keepPersonTurns: 2 },
-    span,
+    items: { span: [span] },
     gate,
   };
 }

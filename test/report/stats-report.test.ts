@@ -103,7 +103,7 @@ describe('buildStatsReport and renderStats, a correction epoch', () => {
   it('should count a correction epoch as a correction, never as a tool-result epoch of no blocks', () => {
     // Arrange: a tool-result epoch of 8,000 bytes, then a correction (trigger prefix_check) that removed thinking only.
     const first = epoch(1, '2026-01-01T00:00:30.000Z', [block(0, 4000), block(1, 4000)]);
-    const correction: Epoch = { ...epoch(2, '2026-01-01T00:00:40.000Z', []), trigger: 'prefix_check', blocks: [] };
+    const correction: Epoch = { ...epoch(2, '2026-01-01T00:00:40.000Z', []), kind: 'thinking_only', trigger: 'prefix_check', items: { thinking_only: [] } };
     const requests = [rewritten('2026-01-01T00:00:50.000Z', 2, 2, 8000)];
 
     // Act

@@ -6,11 +6,12 @@ import { RESPONSES_API } from '../../src/core/dialects/responses.js';
 import type { ConversationRecord, FrozenBlock } from '../../src/core/epoch-types.js';
 import type { ConversationEntry } from '../../src/rescue/conversation-table.js';
 import { countRefaults } from '../../src/rescue/count-refaults.js';
+import { blocksOf } from '../../src/core/epoch-items.js';
 
 const SHA = 'c'.repeat(64);
 const BLOCK: FrozenBlock = { ordinal: 2, toolUseId: 'toolu_2', bytes: 2000, sha256: SHA, jsonBytes: 2002, jsonSha256: 'f'.repeat(64) };
 const RECORD: ConversationRecord = {
-  format: 'ctxshed.conversation/1',
+  format: 'ctxshed.conversation/2',
   key: 'k'.repeat(64),
   agentId: null,
   firstPrompt: 'go',
@@ -23,7 +24,8 @@ const RECORD: ConversationRecord = {
       trigger: 'threshold',
       reason: { fullness: 0.8, threshold: 0.7, window: 1000, contextTokens: 800 },
       policy: { name: 'p', version: 2, keepRecent: 6, minBytes: 1024 },
-      blocks: [BLOCK],
+      kind: 'tool_results',
+      items: { tool_results: [BLOCK] },
     },
   ],
 };
@@ -32,7 +34,7 @@ function entry(record: ConversationRecord | undefined): ConversationEntry {
   return {
     key: RECORD.key,
     record,
-    items: { tool_results: record?.epochs.flatMap((e) => e.blocks) ?? [], span: [], thinking_only: [] },
+    items: { tool_results: record?.epochs.flatMap((e) => blocksOf(e)) ?? [], span: [], thinking_only: [] },
     kind: record === undefined ? undefined : 'tool_results',
     reading: undefined,
     latching: Promise.resolve(),

@@ -8,6 +8,7 @@ import { openStateDir } from '../../src/state/open-state-dir.js';
 import { readConversation } from '../../src/state/read-conversation.js';
 import { conversation, filler, fromUtf8, utf8 } from '../core/bodies.js';
 import { tempStateDir } from '../support/test-proxy.js';
+import { spanOf } from '../../src/core/epoch-items.js';
 
 const SHED: EngineSettings = engineSettingsOf({ window: 10_000, mode: 'shed' });
 const contents = (n = 10): string[] => Array.from({ length: n }, (_, i) => (i < 4 ? filler(8000, i) : `small ${i}`));
@@ -42,7 +43,7 @@ describe('EpochEngine bring-back counts', () => {
     const first = await engine.prepare(messages(BODY));
     engine.observe(first, { status: 200, usage: usage(9_000) });
     const latched = await engine.prepare(messages(BODY));
-    const sha = (await readConversation(state, latched.key!))!.epochs[0]!.span!.sha256;
+    const sha = spanOf((await readConversation(state, latched.key!))!.epochs[0]!)!.sha256;
 
     await engine.prepare(messages(withRestores(sha, ['r1'])));
     await engine.prepare(messages(withRestores(sha, ['r1'])));

@@ -24,6 +24,7 @@ import { deepCutViolations, type CheckedApi } from '../support/deep-cut-checker.
 import { validateMessagesRequest } from '../support/messages-validator.js';
 import { validateResponsesInput } from '../support/responses-validator.js';
 import { tempStateDir } from '../support/test-proxy.js';
+import { blocksOf } from '../../src/core/epoch-items.js';
 
 const SETTINGS: EngineSettings = engineSettingsOf({
   window: 2_000,
@@ -67,7 +68,7 @@ describe.each([
     // Assert: an epoch with parts, each one's text in elided/ under its sha256, private.
     expect(latchedOf(latched)).toBeDefined();
     const record = (await readConversation(state, latched.key!))!;
-    const parts = record.epochs.flatMap((e) => e.blocks.filter(isPart));
+    const parts = record.epochs.flatMap((e) => blocksOf(e).filter(isPart));
     expect(new Set(parts.map((p) => p.part))).toEqual(new Set(['tool_input', 'assistant_text']));
     expect(record.epochs[0]!.policy.deep).toEqual(DEEP_POLICY.deep);
     for (const part of parts) {

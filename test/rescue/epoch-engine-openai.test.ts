@@ -16,6 +16,8 @@ import { validateResponsesInput } from '../support/responses-validator.js';
 import { tempStateDir } from '../support/test-proxy.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { CLASSIC } from '../support/classic-settings.js';
+import { blocksOf } from '../../src/core/epoch-items.js';
+import { spanOf } from '../../src/core/epoch-items.js';
 
 const SETTINGS: EngineSettings = engineSettingsOf({ ...CLASSIC, window: 10_000 });
 const OUTPUTS = Array.from({ length: 10 }, (_, i) => filler(4000, i));
@@ -81,7 +83,7 @@ describe.each([
     expect(text).toContain(filler(4000, 9));
     const record = await readConversation(state, prepared.key!);
     expect(record?.firstPrompt).toBe('Tour the project.');
-    expect(record?.epochs[0]?.blocks.map((b) => b.toolUseId)).toEqual(['call_0', 'call_1', 'call_2', 'call_3']);
+    expect(blocksOf(record!.epochs[0]!).map((b) => b.toolUseId)).toEqual(['call_0', 'call_1', 'call_2', 'call_3']);
   });
 
   it('should stub a later, grown request of the conversation the same way', async () => {
@@ -129,15 +131,15 @@ describe.each([
     const record = await readConversation(state, prepared.key!);
     if (api.supports.spans) {
       // A span epoch: one stub item in place of whole items, and the scripted API's rules hold.
-      expect(record?.epochs[0]?.mode).toBe('shed');
-      expect(record?.epochs[0]?.span).toBeDefined();
+      expect(record?.epochs[0]?.kind).toBe('span');
+      expect(spanOf(record!.epochs[0]!)).toBeDefined();
       expect(fromUtf8(prepared.body)).toContain('[ctxshed: shed ');
       expect(validateResponsesInput(prepared.body)).toEqual([]);
       expect((await inflateFromState(state, prepared.body)).body).toEqual(build(OUTPUTS));
     } else {
       expect(stubsOf(prepared).rescued).toBeGreaterThan(0);
-      expect(record?.epochs[0]?.mode ?? 'rescue').toBe('rescue');
-      expect(record?.epochs[0]?.blocks.length).toBeGreaterThan(0);
+      expect(record?.epochs[0]?.kind).toBe('tool_results');
+      expect(blocksOf(record!.epochs[0]!).length).toBeGreaterThan(0);
     }
   });
 
@@ -173,7 +175,7 @@ describe('EpochEngine refaults on Responses calls', () => {
     const first = await engine.prepare(request(build([])));
     engine.observe(first, { status: 200, usage: usage(9_000) });
     const latched = await engine.prepare(request(build([])));
-    const sha = (await readConversation(state, latched.key!))!.epochs[0]!.blocks[0]!.sha256;
+    const sha = blocksOf((await readConversation(state, latched.key!))!.epochs[0]!)[0]!.sha256;
     const readBack = [
       { type: 'function_call', call_id: 'call_back', name: 'exec_command', arguments: JSON.stringify({ cmd: `cat ${state.elidedDir}/${sha}.txt` }) },
       { type: 'function_call_output', call_id: 'call_back', output: 'the text' },

@@ -8,6 +8,7 @@ import { readConversation } from '../../src/state/read-conversation.js';
 import { conversation, filler, fromUtf8 } from '../core/bodies.js';
 import { tempStateDir } from '../support/test-proxy.js';
 import { CLASSIC } from '../support/classic-settings.js';
+import { blocksOf } from '../../src/core/epoch-items.js';
 
 /** A small window, so a reading of a few thousand tokens crosses 70% of it. */
 const SETTINGS: EngineSettings = engineSettingsOf({ ...CLASSIC, window: 10_000 });
@@ -37,7 +38,7 @@ async function latchFirstEpoch(): Promise<string> {
   const latched = await engine.prepare(messages(BODY));
   expect(latched).toMatchObject({ latched: 1, rescued: 4 });
   const record = await readConversation(state, latched.key!);
-  return record!.epochs[0]!.blocks[0]!.sha256;
+  return blocksOf(record!.epochs[0]!)[0]!.sha256;
 }
 
 beforeEach(async () => {

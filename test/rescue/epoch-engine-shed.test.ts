@@ -22,6 +22,7 @@ import { conversation, filler, fromUtf8, sha256 } from '../core/bodies.js';
 import { validateMessagesRequest } from '../support/messages-validator.js';
 import { tempStateDir } from '../support/test-proxy.js';
 import { CLASSIC } from '../support/classic-settings.js';
+import { spanOf } from '../../src/core/epoch-items.js';
 
 const SHED_GIVEN: SettingsGiven = { window: 10_000, mode: 'shed', threshold: 0.7 };
 const SHED: EngineSettings = engineSettingsOf(SHED_GIVEN);
@@ -70,11 +71,11 @@ describe('EpochEngine in shed mode', () => {
     expect(prepared.outcome).toBe('rewritten');
     const record = await readConversation(state, prepared.key!);
     const epoch = record!.epochs[0]!;
-    expect(epoch).toMatchObject({ n: 1, mode: 'shed', trigger: 'threshold', blocks: [], span: { first: 1, last: 6 }, gate: { latch: true } });
-    expect(stubsOf(prepared).bytesElided).toBe(epoch.span!.bytes);
-    const exact = await fs.readFile(spanPath(state, epoch.span!.sha256, 'json'));
-    expect(sha256(exact)).toBe(epoch.span!.sha256);
-    expect(await fs.readFile(spanPath(state, epoch.span!.sha256, 'md'), 'utf8')).toContain('## 1. assistant');
+    expect(epoch).toMatchObject({ n: 1, kind: 'span', trigger: 'threshold', items: { span: [{ first: 1, last: 6 }] }, gate: { latch: true } });
+    expect(stubsOf(prepared).bytesElided).toBe(spanOf(epoch)!.bytes);
+    const exact = await fs.readFile(spanPath(state, spanOf(epoch)!.sha256, 'json'));
+    expect(sha256(exact)).toBe(spanOf(epoch)!.sha256);
+    expect(await fs.readFile(spanPath(state, spanOf(epoch)!.sha256, 'md'), 'utf8')).toContain('## 1. assistant');
     const text = fromUtf8(prepared.body);
     expect(text.split(SPAN_STUB_PREFIX).length - 1).toBe(1);
     expect(text).not.toContain(filler(8000, 0));
@@ -183,15 +184,14 @@ describe('EpochEngine in shed mode, rescue on overflow', () => {
     const epoch = (await readConversation(state, retry.key!))!.epochs[0]!;
     expect(epoch).toMatchObject({
       n: 1,
-      mode: 'shed',
+      kind: 'span',
       trigger: 'overflow',
-      blocks: [],
-      span: { first: 1, last: 6 },
+      items: { span: [{ first: 1, last: 6 }] },
       reason: { fullness: 1.2, threshold: 0.7, window: 10_000, contextTokens: 12_000, limit: 10_000 },
       gate: { latch: true },
     });
     // The span's exact bytes were on disk before the record named them.
-    expect(sha256(await fs.readFile(spanPath(state, epoch.span!.sha256, 'json')))).toBe(epoch.span!.sha256);
+    expect(sha256(await fs.readFile(spanPath(state, spanOf(epoch)!.sha256, 'json')))).toBe(spanOf(epoch)!.sha256);
     expect(failures).toEqual([]);
   });
 
@@ -281,7 +281,7 @@ describe('EpochEngine in shed mode, rescue on overflow', () => {
 
     expect(outcome.kind).toBe('retry');
     const record = await readConversation(state, first.key!);
-    expect(record!.epochs.map((e) => e.mode)).toEqual(['shed', 'shed']);
+    expect(record!.epochs.map((e) => e.kind)).toEqual(['span', 'span']);
   });
 });
 
@@ -298,7 +298,7 @@ describe('EpochEngine in rescue mode with --gate', () => {
     expect(prepared).toMatchObject({ latched: 1, rescued: 4 });
     const record = await readConversation(state, prepared.key!);
     expect(record!.epochs[0]).toMatchObject({ gate: { latch: true, horizonFrom: 'horizon', expectedRemainingTurns: 1000 } });
-    expect(record!.epochs[0]!.mode).toBeUndefined();
+    expect(record!.epochs[0]!.kind).toBe('tool_results');
   });
 });
 

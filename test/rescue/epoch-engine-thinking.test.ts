@@ -13,6 +13,8 @@ import { fromUtf8, mustIndex, sha256 } from '../core/bodies.js';
 import { thinkingLoop } from '../core/thinking/thinking-bodies.js';
 import { validateMessagesRequest } from '../support/messages-validator.js';
 import { tempStateDir } from '../support/test-proxy.js';
+import { spanOf } from '../../src/core/epoch-items.js';
+import { frozenThinkingOf } from '../../src/core/epoch-items.js';
 
 const LATCH_TIME = new Date('2026-02-03T04:05:06.000Z');
 const RESCUE: EngineSettings = engineSettingsOf({ window: 10_000 });
@@ -61,7 +63,7 @@ describe.each([
     expect(thinkingRemoved).toBeGreaterThan(0);
     expect(validateMessagesRequest(latched.body)).toEqual([]);
     const record = await readConversation(state, latched.key!);
-    const frozen = record!.epochs[0]!.thinking!;
+    const frozen = frozenThinkingOf(record!.epochs[0]!);
     expect(frozen.length).toBe(thinkingRemoved);
     const first = frozen[0]!;
     // Rescue stubs from tool result 0 (message 2) on: thinking 0 (message 1) stays. Shed's span
@@ -73,7 +75,7 @@ describe.each([
       expect((await fs.stat(thinkingPath(state, t.sha256))).mode & 0o777).toBe(0o600);
     }
     expect(thinkingKept(latched.body).length).toBe(
-      listThinking(mustIndex(body(10))).length - frozen.length - (mode === 'shed' ? spanThinking(record!.epochs[0]!.span!) : 0),
+      listThinking(mustIndex(body(10))).length - frozen.length - (mode === 'shed' ? spanThinking(spanOf(record!.epochs[0]!)!) : 0),
     );
 
     // Lossless: inflate gives the client's body back, byte for byte, thinking blocks included.
@@ -110,7 +112,7 @@ describe.each([
     expect(latched).toMatchObject({ outcome: 'rewritten', latched: 1 });
     expect(latched).not.toHaveProperty('thinkingRemoved');
     const record = await readConversation(state, latched.key!);
-    expect(record!.epochs[0]!.thinking).toBeUndefined();
+    expect(frozenThinkingOf(record!.epochs[0]!)).toEqual([]);
   });
 });
 

@@ -13,6 +13,7 @@ import { conversation, filler, fromUtf8, sha256 } from '../core/bodies.js';
 import { recordingMetrics } from '../support/recording-metrics.js';
 import { tempStateDir } from '../support/test-proxy.js';
 import { CLASSIC } from '../support/classic-settings.js';
+import { blocksOf } from '../../src/core/epoch-items.js';
 
 /** A small window, so a reading of a few thousand tokens crosses 70% of it. */
 const SETTINGS: EngineSettings = engineSettingsOf({ ...CLASSIC, window: 10_000 });
@@ -98,7 +99,7 @@ describe('EpochEngine.prepare', () => {
     // Assert
     const [epoch] = (await readConversation(state, prepared.key ?? ''))?.epochs ?? [];
     expect(epoch?.policy.version).toBe(LABELS_POLICY_VERSION);
-    expect(epoch?.blocks.map((b) => [b.ordinal, b.label, b.rule, b.tool, b.input, b.refetch])).toEqual([
+    expect(blocksOf(epoch!).map((b) => [b.ordinal, b.label, b.rule, b.tool, b.input, b.refetch])).toEqual([
       [0, 'drop', 'duplicate', 'Read', '/p/0.ts', 'same-call'],
       [1, 'pointer', 'default', 'Read', '/p/1.ts', 'same-call'],
       [2, 'pointer', 'default', 'Read', '/p/2.ts', 'same-call'],
@@ -114,8 +115,8 @@ describe('EpochEngine.prepare', () => {
     const prepared = await engine.prepare(messages(BODY));
 
     const record = await readConversation(state, prepared.key ?? '');
-    expect(record?.epochs.map((e) => [e.n, e.latchedAt, e.blocks.length])).toEqual([[1, LATCH_TIME.toISOString(), 4]]);
-    for (const block of record?.epochs[0]?.blocks ?? []) {
+    expect(record?.epochs.map((e) => [e.n, e.latchedAt, blocksOf(e).length])).toEqual([[1, LATCH_TIME.toISOString(), 4]]);
+    for (const block of blocksOf(record!.epochs[0]!)) {
       const bytes = await fs.readFile(elidedPath(state, block.sha256, 'txt'));
       expect(sha256(bytes)).toBe(block.sha256);
       expect(fromUtf8(prepared.body)).toContain(block.sha256);
@@ -414,7 +415,7 @@ describe('EpochEngine refaults', () => {
     await firstTurnAt90();
     const latched = await engine.prepare(messages(BODY));
     const record = await readConversation(state, latched.key ?? '');
-    const elided = record!.epochs[0]!.blocks[1]!;
+    const elided = blocksOf(record!.epochs[0]!)[1]!;
     const body = grownBy([
       { id: 'toolu_rb1', name: 'Read', input: { file_path: elidedTextPath(state.elidedDir, elided.sha256) } },
       { id: 'toolu_rb2', name: 'Read', input: { file_path: '/p/other.ts' } },
@@ -432,7 +433,7 @@ describe('EpochEngine refaults', () => {
     expect((await engine.prepare(messages(before))).refaults).toBeUndefined();
     await firstTurnAt90();
     const latched = await engine.prepare(messages(BODY));
-    const sha = (await readConversation(state, latched.key ?? ''))!.epochs[0]!.blocks[0]!.sha256;
+    const sha = blocksOf((await readConversation(state, latched.key ?? ''))!.epochs[0]!)[0]!.sha256;
     const body = grownBy([{ id: 'toolu_rs1', name: RESTORE_TOOL_NAME, input: { handle: sha.slice(0, 12) } }]);
 
     const counted = await engine.prepare({ ...messages(body), target: '/v1/messages/count_tokens' });

@@ -14,6 +14,8 @@ import { readConversation } from '../../src/state/read-conversation.js';
 import { conversation, filler, sha256 } from '../core/bodies.js';
 import { tempStateDir } from '../support/test-proxy.js';
 import { CLASSIC } from '../support/classic-settings.js';
+import { blocksOf } from '../../src/core/epoch-items.js';
+import { spanOf } from '../../src/core/epoch-items.js';
 
 const BODY = conversation(Array.from({ length: 10 }, (_, i) => filler(4000, i)));
 const KEY = '1'.repeat(64);
@@ -63,7 +65,7 @@ describe('latchOnOverflow of the tool-result kind', () => {
       latchedAt: '2026-03-04T05:06:07.000Z',
       reason: { contextTokens: 12_000, window: 10_000, limit: 10_000 },
     });
-    expect(record?.epochs[0]?.blocks).toHaveLength(4);
+    expect(blocksOf(record!.epochs[0]!)).toHaveLength(4);
   });
 
   it('should measure against the window when the error named no maximum, and record none', async () => {
@@ -104,14 +106,14 @@ describe('latchOnOverflow of the span kind', () => {
     const epoch = (await readConversation(state, KEY))!.epochs[0]!;
     expect(epoch).toMatchObject({
       n: 1,
-      mode: 'shed',
+      kind: 'span',
       trigger: 'overflow',
       latchedAt: '2026-03-04T05:06:07.000Z',
-      span: { first: 1, last: 6 },
+      items: { span: [{ first: 1, last: 6 }] },
       reason: { contextTokens: 12_000, window: 10_000, limit: 10_000 },
       gate: { latch: true },
     });
-    expect(sha256(await fs.readFile(spanPath(state, epoch.span!.sha256, 'json')))).toBe(epoch.span!.sha256);
+    expect(sha256(await fs.readFile(spanPath(state, spanOf(epoch)!.sha256, 'json')))).toBe(spanOf(epoch)!.sha256);
   });
 
   it('should decline, writing nothing, when the span cannot bring the request under the maximum', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkConversationRecord } from '../../src/state/check-conversation-record.js';
-import { blockFor, epochOf, keyOf, recordOf } from './fixtures/state-fixtures.js';
+import { blockFor, epochOf, keyOf, recordOf, shedEpochOf } from './fixtures/state-fixtures.js';
 
 const KEY = keyOf('a');
 const b0 = blockFor('zero', 0).block;
@@ -22,7 +22,7 @@ describe('checkConversationRecord', () => {
 
   it('should accept shed epochs whose spans follow one another, and refuse one that reaches back', () => {
     const span = (first: number, last: number) => ({ first, last, sha256: 'c'.repeat(64), bytes: 100, pins: [] });
-    const shedAt = (n: number, first: number, last: number) => ({ ...epochOf(n, []), mode: 'shed' as const, blocks: [] as [], span: span(first, last) });
+    const shedAt = (n: number, first: number, last: number) => shedEpochOf(n, span(first, last));
     const shed = recordOf(KEY, [shedAt(1, 1, 8), shedAt(2, 9, 20)]);
     const back = recordOf(KEY, [shedAt(1, 1, 8), shedAt(2, 5, 20)]);
 
@@ -30,30 +30,36 @@ describe('checkConversationRecord', () => {
     expect(checkConversationRecord(back, KEY)).toEqual(['epoch #2: span first is not a message ordinal after 8']);
   });
 
-  it('should refuse an unknown mode, a gate that is no object, and a span outside a shed epoch', () => {
+  it("should refuse an unknown kind, a gate that is no object, and items of another kind than the epoch's", () => {
     const span = { first: 1, last: 8, sha256: 'c'.repeat(64), bytes: 100, pins: [] };
 
-    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), mode: 'trim' as never }]), KEY)).toEqual([
-      'epoch #1: mode "trim" is not one of rescue, shed',
-    ]);
+    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), kind: 'trim' }]), KEY)).toEqual(['epoch #1: kind "trim" is not an epoch kind\'s tag']);
     expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), gate: 3 as never }]), KEY)).toEqual(['epoch #1: gate is not an object']);
-    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), span: span as never }]), KEY)).toEqual([
-      'epoch #1: a shed epoch has a span, and only a shed epoch (not a prefix_check one)',
+    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), items: { tool_results: [], span: [span] } }]), KEY)).toEqual([
+      "epoch #1: items.span: a tool_results epoch holds its own kind's items and thinking blocks only",
     ]);
-    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), mode: 'shed' as never }]), KEY)).toEqual([
-      'epoch #1: a shed epoch has a span, and only a shed epoch (not a prefix_check one)',
+    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), kind: 'span' }]), KEY)).toEqual([
+      "epoch #1: items.tool_results: a span epoch holds its own kind's items and thinking blocks only",
+      'epoch #1: items has no span list',
+    ]);
+    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), items: 3 as never }]), KEY)).toEqual(['epoch #1: items is not an object']);
+    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), items: { tool_results: 3 as never } }]), KEY)).toEqual([
+      'epoch #1: items.tool_results is not an array',
     ]);
   });
 
-  it('should accept exactly the three kinds of epoch: blocks only on a tool-result epoch', () => {
+  it('should accept one span on a shed epoch, and a prefix_check trigger on a thinking_only epoch only', () => {
     const span = { first: 1, last: 8, sha256: 'c'.repeat(64), bytes: 100, pins: [] };
-    const blocks = epochOf(1, [b1]).blocks;
+    const shed = shedEpochOf(1, span);
 
-    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), mode: 'shed', blocks: blocks as never, span }]), KEY)).toEqual([
-      'epoch #1: only a tool-result epoch has blocks (not a shed or prefix_check one)',
+    expect(checkConversationRecord(recordOf(KEY, [{ ...shed, items: { span: [span, { ...span, first: 9, last: 10 }] } }]), KEY)).toEqual([
+      'epoch #1: items.span holds 2 spans, not one',
     ]);
-    expect(checkConversationRecord(recordOf(KEY, [epochOf(1, [b0]), { ...epochOf(2, []), trigger: 'prefix_check', blocks: blocks as never }]), KEY)).toEqual([
-      'epoch #2: only a tool-result epoch has blocks (not a shed or prefix_check one)',
+    expect(checkConversationRecord(recordOf(KEY, [epochOf(1, [b0]), { ...epochOf(2, [b1]), trigger: 'prefix_check' }]), KEY)).toEqual([
+      'epoch #2: a prefix_check epoch is a thinking_only one, and only it',
+    ]);
+    expect(checkConversationRecord(recordOf(KEY, [{ ...shed, trigger: 'command' }]), KEY)).toEqual([
+      'epoch #1: only a tool-result epoch is latched by a command (ctxshed elide)',
     ]);
   });
 
@@ -67,29 +73,24 @@ describe('checkConversationRecord', () => {
       sha256: 'd'.repeat(64),
       ...more,
     });
+    const removing = (n: number, list: unknown[]) => ({ ...epochOf(n, []), items: { tool_results: [], thinking_only: list as never } });
     const good = {
       ...recordOf(KEY, [
-        { ...epochOf(1, []), thinking: [t(1), t(2)] as never },
-        { ...epochOf(2, []), trigger: 'prefix_check', mode: 'shed', blocks: [] as [], thinking: [t(3)] as never },
+        removing(1, [t(1), t(2)]),
+        { ...epochOf(2, []), kind: 'thinking_only', trigger: 'prefix_check' as const, items: { thinking_only: [t(3)] as never } },
       ]),
       prefixCheck: { model: 'claude-opus-5-5', learnedAt: '2026-12-01T15:00:00.000Z' },
     };
 
     expect(checkConversationRecord(good, KEY)).toEqual([]);
-    expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), thinking: [t(2), t(1, { type: 'text', jsonBytes: 0 })] as never }]), KEY)).toEqual([
+    expect(checkConversationRecord(recordOf(KEY, [removing(1, [t(2), t(1, { type: 'text', jsonBytes: 0 })])]), KEY)).toEqual([
       'epoch #1 thinking 1: blocks are not in ordinal order',
       'epoch #1 thinking 1: type is not "thinking" or "redacted_thinking"',
       'epoch #1 thinking 1: jsonBytes is not a positive integer',
     ]);
-    expect(
-      checkConversationRecord(
-        recordOf(KEY, [
-          { ...epochOf(1, []), thinking: [t(1)] as never },
-          { ...epochOf(2, []), thinking: [t(1)] as never },
-        ]),
-        KEY,
-      ),
-    ).toEqual(['epoch #2 thinking 0: ordinal 1 is already removed by an earlier epoch']);
+    expect(checkConversationRecord(recordOf(KEY, [removing(1, [t(1)]), removing(2, [t(1)])]), KEY)).toEqual([
+      'epoch #2 thinking 0: ordinal 1 is already removed by an earlier epoch',
+    ]);
     expect(checkConversationRecord({ ...recordOf(KEY, []), prefixCheck: { model: 1, learnedAt: 'x' } }, KEY)).toEqual([
       'prefixCheck.model is not a string',
       'prefixCheck.learnedAt is not an ISO-8601 time',
@@ -99,7 +100,7 @@ describe('checkConversationRecord', () => {
   it('should accept a string agentId and a block with rawSha256', () => {
     const value = edited((r) => {
       r['agentId'] = 'agent-7';
-      r['epochs'][0].blocks[0].rawSha256 = 'b'.repeat(64);
+      r['epochs'][0].items.tool_results[0].rawSha256 = 'b'.repeat(64);
     });
     expect(checkConversationRecord(value, KEY)).toEqual([]);
   });
@@ -108,13 +109,13 @@ describe('checkConversationRecord', () => {
     const value = edited((r) => {
       const epoch = r['epochs'][1];
       epoch.policy.version = 3;
-      Object.assign(epoch.blocks[0], { label: 'drop', rule: 'superseded', tool: 'Read', input: '/a.ts', refetch: 'same-call' });
+      Object.assign(epoch.items.tool_results[0], { label: 'drop', rule: 'superseded', tool: 'Read', input: '/a.ts', refetch: 'same-call' });
       epoch.ledger = [
         {
           ordinal: 1,
           id: 'toolu_1',
           tool: 'Read',
-          sha: epoch.blocks[0].sha256.slice(0, 12),
+          sha: epoch.items.tool_results[0].sha256.slice(0, 12),
           score: 'local',
           verdict: 'drop',
           rule: 'superseded',
@@ -137,7 +138,7 @@ describe('checkConversationRecord', () => {
     ['an input that is not a string', { ...LABELLED, input: 7 }, 'input is not a string'],
     ['an unknown route', { ...LABELLED, refetch: 'telepathy' }, 'refetch is not a known route'],
   ])('should report %s', (_name, fields, problem) => {
-    const value = edited((r) => Object.assign(r['epochs'][0].blocks[0], fields));
+    const value = edited((r) => Object.assign(r['epochs'][0].items.tool_results[0], fields));
     expect(checkConversationRecord(value, KEY).join('\n')).toContain(problem);
   });
 
@@ -200,7 +201,7 @@ describe('checkConversationRecord', () => {
     ['a token threshold that is not a count', () => edited((r) => (r['epochs'][0].reason.thresholdTokens = -1)), 'reason.thresholdTokens is not'],
     ['a cold flag that is not true', () => edited((r) => (r['epochs'][0].reason.cold = false)), 'reason.cold false: only true'],
     ['not an object', () => [1, 2], 'not a JSON object'],
-    ['a wrong format', () => edited((r) => (r['format'] = 'ctxshed.conversation/2')), 'format is not'],
+    ['a wrong format', () => edited((r) => (r['format'] = 'ctxshed.conversation/3')), 'format is not'],
     ['a key that is not the file name', () => edited((r) => (r['key'] = keyOf('b'))), 'does not match its file name'],
     ['a long firstPrompt', () => edited((r) => (r['firstPrompt'] = 'x'.repeat(201))), 'firstPrompt is over 200'],
     ['a bad createdAt', () => edited((r) => (r['createdAt'] = 'yesterday')), 'createdAt'],
@@ -209,11 +210,11 @@ describe('checkConversationRecord', () => {
     ['a missing epoch', () => edited((r) => r['epochs'].shift()), 'epoch #1: numbered 2'],
     ['a reason without fullness', () => edited((r) => delete r['epochs'][0].reason.fullness), 'reason.fullness'],
     ['a policy without name', () => edited((r) => delete r['epochs'][0].policy.name), 'policy.name'],
-    ['an uppercase sha256', () => edited((r) => (r['epochs'][0].blocks[0].sha256 = 'A'.repeat(64))), 'sha256 is not'],
-    ['a bad rawSha256', () => edited((r) => (r['epochs'][0].blocks[0].rawSha256 = 'x')), 'rawSha256 is not'],
-    ['a negative ordinal', () => edited((r) => (r['epochs'][0].blocks[0].ordinal = -1)), 'ordinal is not'],
-    ['an ordinal elided twice', () => edited((r) => (r['epochs'][1].blocks[0].ordinal = 0)), 'ordinal 0 is already elided'],
-    ['fractional bytes', () => edited((r) => (r['epochs'][0].blocks[0].bytes = 1.5)), 'bytes is not'],
+    ['an uppercase sha256', () => edited((r) => (r['epochs'][0].items.tool_results[0].sha256 = 'A'.repeat(64))), 'sha256 is not'],
+    ['a bad rawSha256', () => edited((r) => (r['epochs'][0].items.tool_results[0].rawSha256 = 'x')), 'rawSha256 is not'],
+    ['a negative ordinal', () => edited((r) => (r['epochs'][0].items.tool_results[0].ordinal = -1)), 'ordinal is not'],
+    ['an ordinal elided twice', () => edited((r) => (r['epochs'][1].items.tool_results[0].ordinal = 0)), 'ordinal 0 is already elided'],
+    ['fractional bytes', () => edited((r) => (r['epochs'][0].items.tool_results[0].bytes = 1.5)), 'bytes is not'],
   ])('should report %s', (_name, make, problem) => {
     const problems = checkConversationRecord(make(), KEY);
     expect(problems.join('\n')).toContain(problem);

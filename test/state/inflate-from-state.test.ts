@@ -15,6 +15,7 @@ import { sha256Hex } from '../../src/state/sha256-hex.js';
 import { writeSpanFiles } from '../../src/state/span-file.js';
 import { SMALL_RECENT_TOKENS, bodyOf, session } from '../core/shed/shed-bodies.js';
 import { appendEpochPlan, keyOf, recordOf, shedEpochOf, useStateDir } from './fixtures/state-fixtures.js';
+import { blocksOf } from '../../src/core/epoch-items.js';
 
 const dirs = useStateDir();
 
@@ -73,7 +74,7 @@ describe('inflateFromState', () => {
     const key = keyOf('rescue');
     const plan = appendEpochPlan(key, undefined, original, 0);
     await latchEpoch(dirs.state, key, () => plan);
-    const stub = renderStub(plan.record.epochs[0]!.blocks[0]!, dirs.state.elidedDir);
+    const stub = renderStub(blocksOf(plan.record.epochs[0]!)[0]!, dirs.state.elidedDir);
     const body = toolResultsBody([stub, stub]);
 
     // Act

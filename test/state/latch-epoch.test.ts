@@ -8,6 +8,7 @@ import { readConversation } from '../../src/state/read-conversation.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { appendEpochPlan, blockFor, epochOf, keyOf, modeOf, recordOf, shedEpochOf, spanFor, withUmask, useStateDir } from './fixtures/state-fixtures.js';
 import { spawnFixture, spawnFixtureDirect, waitFixture } from './fixtures/run-tsx.js';
+import { blocksOf } from '../../src/core/epoch-items.js';
 
 const KEY = keyOf('conversation');
 const TEXT = 'a tool result\n'.repeat(100);
@@ -143,7 +144,7 @@ describe('latchEpoch across processes', () => {
     expect(latched.reduce((a, b) => a + b, 0)).toBe(target);
     const record = await readConversation(dirs.state, KEY);
     expect(record?.epochs.map((epoch) => epoch.n)).toEqual(Array.from({ length: target }, (_, i) => i + 1));
-    expect(record?.epochs.map((epoch) => epoch.blocks[0]?.ordinal)).toEqual(Array.from({ length: target }, (_, i) => i));
+    expect(record?.epochs.map((epoch) => blocksOf(epoch)[0]?.ordinal)).toEqual(Array.from({ length: target }, (_, i) => i));
     const report = await verifyState(dirs.tmp);
     expect(report.problems).toEqual([]);
     expect(report.checked).toMatchObject({ conversations: 1, epochs: target, blocks: target });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { itemsUnder, KIND_NAME, registerEpochKind } from '../../src/core/epochs/kind-info.js';
+import { KIND_NAME, registerEpochKind } from '../../src/core/epochs/kind-info.js';
 import * as layout from '../../src/state/layout.js';
 
 /**
@@ -24,7 +24,6 @@ describe("the folders a registered kind's originals may not take", () => {
         counts: 'items',
         byCommand: false,
         originals: folder,
-        itemsOf: itemsUnder('probe_folder'),
         filesOf: () => [],
       });
 

@@ -9,6 +9,7 @@ import { sealBlock } from '../../src/state/seal-block.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { appendWireRecord } from '../../src/state/wire-log.js';
 import { appendEpochPlan, keyOf, makeTempDir, recordOf, removeTempDir, shedEpochOf, spanFor } from './fixtures/state-fixtures.js';
+import { blocksOf } from '../../src/core/epoch-items.js';
 
 const KEY = keyOf('conversation');
 
@@ -20,7 +21,7 @@ beforeEach(async () => {
   state = await openStateDir(tmp);
   await latchEpoch(state, KEY, (current) => appendEpochPlan(KEY, current, 'first result\n'.repeat(90), 0));
   const record = await latchEpoch(state, KEY, (current) => appendEpochPlan(KEY, current, 'second\n'.repeat(200), 1));
-  blockSha = record?.epochs[1]?.blocks[0]?.sha256 ?? '';
+  blockSha = blocksOf(record!.epochs[1]!)[0]?.sha256 ?? '';
   await appendWireRecord(state, { path: '/v1/messages', status: 200, rescued: 2 });
 });
 afterEach(async () => {

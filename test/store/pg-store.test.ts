@@ -6,6 +6,7 @@ import { checkOriginals } from '../../src/rescue/original-check.js';
 import { openPgStore, PgDb, type PgStore, SCHEMA_VERSION, verifyPgStore } from '../../src/store/index.js';
 import { postgresAvailable, startPgCluster, type PgCluster } from '../support/pg-cluster.js';
 import { appendEpochPlan, epochOf, keyOf, recordOf, shedEpochOf, spanFor } from '../state/fixtures/state-fixtures.js';
+import { blocksOf } from '../../src/core/epoch-items.js';
 
 const KEY = keyOf('pg conversation');
 const TEXT = 'a tool result kept in postgres\n'.repeat(60);
@@ -175,7 +176,7 @@ describe.skipIf(!postgresAvailable())('the Postgres store', () => {
     const sharedPlan = appendEpochPlan(oldKey, undefined, shared, 2);
     await pruned.latch(oldKey, () => ({
       record: {
-        ...recordOf(oldKey, [epochOf(1, [...(oldPlan.record.epochs[0]?.blocks ?? []), ...(sharedPlan.record.epochs[0]?.blocks ?? [])])]),
+        ...recordOf(oldKey, [epochOf(1, [...(blocksOf(oldPlan.record.epochs[0]!) ?? []), ...(blocksOf(sharedPlan.record.epochs[0]!) ?? [])])]),
         createdAt: '2026-09-01T00:00:00.000Z',
       },
       files: [...oldPlan.files, ...sharedPlan.files],

@@ -5,6 +5,7 @@
  * (rescue/conversation-table.ts) instead of a field per kind. A registered kind's items are under
  * its tag too (docs/adding-a-kind.md).
  */
+import { itemsOfEpoch } from './kind-record.js';
 import type { ConversationRecord, EpochKind } from '../epoch-types.js';
 import { epochKindInfos, type ItemsByKind } from './kind-info.js';
 
@@ -22,7 +23,7 @@ export const NO_ITEMS: FrozenItems = { tool_results: [], span: [], thinking_only
 /** Every kind's items of the record's epochs. */
 export function frozenItemsOf(record: ConversationRecord): FrozenItems {
   const entries = epochKindInfos().map((kind) => {
-    const items = record.epochs.flatMap((e) => kind.itemsOf(e));
+    const items = record.epochs.flatMap((e) => itemsOfEpoch(e, kind));
     return [kind.tag, kind.order === undefined ? items : items.sort(kind.order)] as const;
   });
   return Object.fromEntries(entries) as unknown as FrozenItems;

@@ -5,20 +5,22 @@
  * (src/rescue/latch-kind.ts); this half is in the core so that src/state, src/store, src/report
  * and src/restore reach it without src/rescue.
  *
- * The built-in kinds keep the record fields they always had (`blocks`, `span`, `thinking`); a kind
- * registered by `registerEpochKind` keeps its items under its tag in the epoch's one generic field,
- * `items` (core/epoch-types.ts `ItemsEpoch`), and its originals in a folder of its own.
+ * Every kind, built-in or registered by `registerEpochKind`, keeps its items under its tag in the
+ * epoch's `items` (core/epoch-types.ts `Epoch`, read by `itemsOfEpoch`), and its originals in a
+ * folder of its own.
  *
- * `EpochMode` (`rescue | shed`) is the word a record's `mode` field uses: it maps to a built-in
- * kind once, by `kindOfMode`, and the code past that asks the kind's record. The `--mode` words are
- * the engine's kinds' mode rows (src/rescue/mode-defaults.ts), a built-in's the same word.
+ * `EpochMode` (`rescue | shed`) is the word the reports show for a conversation's kind: a built-in
+ * kind's `mode`. The `--mode` words are the engine's kinds' mode rows (src/rescue/mode-defaults.ts),
+ * a built-in's the same word.
  */
 import type { Epoch, EpochKind, EpochMode } from '../epoch-types.js';
-import type { EpochKindInfo, ItemsByKind } from './kind-record.js';
+import { type EpochKindInfo, type ItemsByKind, itemsOfEpoch } from './kind-record.js';
 import { SPAN_INFO } from './spans/info.js';
 import { THINKING_ONLY_INFO } from './thinking-only/info.js';
 import { TOOL_RESULTS_INFO } from './tool-results/info.js';
 
+export { itemsOfEpoch } from './kind-record.js';
+export { blocksOf, frozenThinkingOf, spanOf } from '../epoch-items.js';
 export type { EpochKindInfo, InflateSite, ItemsByKind, NamedOriginal, OriginalFileExt, OriginalFolder } from './kind-record.js';
 
 /** The built-in kinds, by their tag, each its folder's record. A new kind registers instead (`registerEpochKind`). */
@@ -43,16 +45,11 @@ export const KIND_NAME = /^[a-z][a-z0-9_]*$/;
  */
 const TAKEN_FOLDERS: readonly string[] = ['conversations', 'elided', 'span', 'spans', 'thinking', 'sealed', 'owners', 'previews', 'proxies', 'readings'];
 
-/** The registered kind's generic items of an epoch: `epoch.items[tag]`, or none. */
-export function itemsUnder(tag: string): (epoch: Epoch) => readonly unknown[] {
-  return (epoch) => epoch.items?.[tag] ?? [];
-}
-
 /**
  * Registers a kind by its record (docs/adding-a-kind.md); returns its removal, for a test. Throws
  * for a tag or folder that is not `KIND_NAME`, a tag registered already, or a folder another kind
- * or the state directory uses. A registered kind writes no record `mode` (its epochs are named by their `items`; its `--mode` word is its engine record's mode row, src/rescue/kind-mode.ts), and its items are read from
- * `items[tag]` unless its `itemsOf` says otherwise.
+ * or the state directory uses. A registered kind has no report `mode` (its `--mode` word is its
+ * engine record's mode row, src/rescue/kind-mode.ts); its epochs are named by their `kind`.
  */
 export function registerEpochKind(info: EpochKindInfo): () => void {
   const { tag, originals } = info;
@@ -61,7 +58,7 @@ export function registerEpochKind(info: EpochKindInfo): () => void {
   if (REGISTRY.has(tag)) throw new Error(`an epoch kind ${tag} is registered already`);
   if (TAKEN_FOLDERS.includes(originals) || kindOfOriginals(originals) !== undefined) throw new Error(`the folder ${originals} is taken`);
   if (info.mode !== undefined)
-    throw new Error(`a registered epoch kind writes no record mode (${tag} says ${info.mode}); its --mode word is its LatchKind's mode row`);
+    throw new Error(`a registered epoch kind has no report mode (${tag} says ${info.mode}); its --mode word is its LatchKind's mode row`);
   REGISTRY.set(tag, info);
   return () => {
     if (REGISTRY.get(tag) === info) REGISTRY.delete(tag);
@@ -83,41 +80,33 @@ export function registeredKinds(): readonly EpochKindInfo[] {
   return epochKindInfos().filter((k) => !Object.hasOwn(EPOCH_KIND_INFO, k.tag));
 }
 
-/** The kind a record's epoch without a `mode` field is (every record written before modes): the tool-result kind. */
+/** The kind the reports read a kind without a mode of its own as (a registered kind's): the tool-result kind. */
 const UNMARKED: EpochKindInfo = EPOCH_KIND_INFO.tool_results;
 
-/**
- * The built-in kind a record's `mode` field names (the `--mode` words are the engine's:
- * src/rescue/mode-defaults.ts). Absent (a record written before modes) is the tool-result kind.
- */
-export function kindOfMode(mode: EpochMode | undefined): EpochKindInfo {
-  if (mode === undefined) return UNMARKED;
+/** The built-in kind whose report word is `mode` (the `--mode` words are the engine's: src/rescue/mode-defaults.ts). */
+export function kindOfMode(mode: EpochMode): EpochKindInfo {
   const found = EPOCH_KIND_INFOS.find((k) => k.mode === mode);
   if (found === undefined) throw new Error(`no epoch kind runs in mode ${String(mode)}`);
   return found;
 }
 
-/** An epoch's record mode: its `mode` field, or the one an absent field means (the tool-result kind's). */
-export function modeOfEpoch(epoch: { readonly mode?: EpochMode | undefined }): EpochMode {
-  return epoch.mode ?? UNMARKED.mode!;
+/** The record of an epoch's kind; a tag no kind is registered under reads as the tool-result kind's. */
+export function kindOfEpoch(epoch: Epoch): EpochKindInfo {
+  return epochKindInfo(epoch.kind) ?? UNMARKED;
 }
 
 /**
- * The `mode` field an epoch of `kind` writes in a record (a correction epoch carries its
- * conversation's): none for the kind an absent field means, as records before modes, nor for a
- * kind with no record word (a registered kind, named by its `items`).
+ * The kind a conversation runs: its first epoch's that is not a correction (a correction only
+ * removes thinking blocks, in a conversation of any kind), or the tool-result kind's.
  */
-export function modeFieldOf(kind: EpochKindInfo | undefined): EpochMode | undefined {
-  return kind === undefined || kind.mode === UNMARKED.mode ? undefined : kind.mode;
+export function kindOfConversation(epochs: readonly Epoch[]): EpochKindInfo {
+  const first = epochs.find((e) => e.kind !== EPOCH_KIND_INFO.thinking_only.tag);
+  return first === undefined ? UNMARKED : kindOfEpoch(first);
 }
 
-/**
- * The kind a conversation runs, from its first epoch: a registered kind's by its `items`, else the
- * one its `mode` names (a correction epoch carries its conversation's mode).
- */
-export function kindOfFirstEpoch(first: Epoch): EpochKindInfo {
-  const tag = first.items === undefined ? undefined : Object.keys(first.items)[0];
-  return (tag === undefined ? undefined : epochKindInfo(tag)) ?? kindOfMode(first.mode);
+/** The mode word the reports show for a conversation: its kind's, or `rescue` for a kind without one. */
+export function modeOfConversation(epochs: readonly Epoch[]): EpochMode {
+  return kindOfConversation(epochs).mode ?? UNMARKED.mode!;
 }
 
 /** The kind whose originals are kept in `folder`, if any kind's are. */
@@ -134,7 +123,7 @@ export function renderingOf(folder: string, bytes: Uint8Array, sha256: string): 
 export function originalsNamedBy(epochs: readonly Epoch[]): Map<string, number | undefined> {
   const wanted = new Map<string, number | undefined>();
   for (const kind of epochKindInfos()) {
-    for (const item of epochs.flatMap((e) => kind.itemsOf(e))) {
+    for (const item of epochs.flatMap((e) => itemsOfEpoch(e, kind))) {
       for (const file of kind.filesOf(item)) wanted.set(`${kind.originals}:${file.sha256}.${file.ext}`, file.bytes);
     }
   }

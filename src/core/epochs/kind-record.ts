@@ -71,8 +71,6 @@ export interface EpochKindInfo<Item = any> {
    * and the name the tools print for it; absent: none (src/restore/restorable-kinds.ts).
    */
   readonly restorable?: { readonly name: string; readonly ext: OriginalFileExt };
-  /** Items hook: the kind's items of one epoch (a registered kind's: `epoch.items[tag]`). */
-  readonly itemsOf: (epoch: Epoch) => readonly Item[];
   /** Items hook: the order its items are kept in across epochs; absent: latch order. */
   readonly order?: (a: Item, b: Item) => number;
   /**
@@ -105,6 +103,11 @@ export interface EpochKindInfo<Item = any> {
    * message with thinking).
    */
   readonly changesAt?: (item: Item, index: TranscriptIndex) => BlockPosition | undefined;
+}
+
+/** A kind's items of one epoch: those under its tag in the epoch's `items` (none when it froze none of the kind). */
+export function itemsOfEpoch<Item>(epoch: Epoch, kind: EpochKindInfo<Item>): readonly Item[] {
+  return (epoch.items[kind.tag] ?? []) as readonly Item[];
 }
 
 /** The order of items kept by ordinal (tool results, thinking blocks). */

@@ -17,6 +17,7 @@
  * An epoch plans around it: a tool-result epoch leaves those answers alone, a span ends before the
  * first of them. Only the window takes it out (core/shed/plan-to-fit.ts, an overflow latch).
  */
+import { itemsOfEpoch } from './kind-record.js';
 import { shasReadBack } from '../detect-refaults.js';
 import { readToolCalls, type ToolCall } from '../read-tool-calls.js';
 import { readMessagesFacts, type MessageFactsReader } from '../shed/message-facts.js';
@@ -145,7 +146,7 @@ export function frozenShas(items: FrozenItems): Set<string> {
 
 /** The sha256s one epoch froze, of every kind: the latest epoch's are the working set's `latest`. */
 export function shasFrozenBy(epoch: Epoch): string[] {
-  return [...shasNamed((kind) => kind.itemsOf(epoch))];
+  return [...shasNamed((kind) => itemsOfEpoch(epoch, kind))];
 }
 
 /** The sha256s every kind's files name, for the items `itemsOf` gives of each kind. */

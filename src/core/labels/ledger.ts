@@ -2,6 +2,7 @@
  * The ledger: one row per block an epoch considered, with its checksum, so a block that went
  * missing between the plan and the record is an error (`verify`), not a silence.
  */
+import { blocksOf } from '../epoch-items.js';
 import { isPart, type Epoch } from '../epoch-types.js';
 import { LABELS_POLICY_VERSION, type BlockLabel, type Label, type LedgerRow } from './label-types.js';
 
@@ -54,9 +55,9 @@ export function checkEpochLedger(epoch: Epoch): string[] {
   const at = `epoch #${epoch.n}`;
   // Labels are rescue mode's: a shed epoch freezes a span of messages, with its own policy; a
   // correction epoch (prefix_check) keeps the last epoch's policy but freezes no block to label.
-  if ((epoch.mode !== undefined && epoch.mode !== 'rescue') || epoch.trigger === 'prefix_check') return [];
+  if (epoch.kind !== 'tool_results') return [];
   // Labels and the ledger are the tool results'; the deeper cut's parts carry none (the record check says so).
-  const results = epoch.blocks.filter((b) => !isPart(b));
+  const results = blocksOf(epoch).filter((b) => !isPart(b));
   if (epoch.policy.version < LABELS_POLICY_VERSION) {
     return results.filter((b) => b.label !== undefined).map((b) => `${at} ordinal ${b.ordinal}: a label in a version ${epoch.policy.version} epoch`);
   }

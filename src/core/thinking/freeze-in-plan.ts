@@ -3,7 +3,10 @@
  * blocks its edit invalidates, and the plan carries their bytes, to be durable before the record
  * (docs/rescue.md, "Preserved thinking"). Pure: the same body and record give the same plan.
  */
-import type { ConversationRecord, Epoch, EpochMode } from '../epoch-types.js';
+import type { ConversationRecord, Epoch, FrozenBlock } from '../epoch-types.js';
+import { blocksOf } from '../epoch-items.js';
+import { spanOf } from '../epoch-items.js';
+import { frozenThinkingOf } from '../epoch-items.js';
 import { appendEpoch } from '../plan-record.js';
 import type { LatchPlan } from '../plan-record.js';
 import type { Sha256 } from '../ports.js';
@@ -38,11 +41,11 @@ export function freezeThinkingInPlan(plan: LatchPlan, current: ConversationRecor
   if (epoch === undefined) return plan;
   const from = source.from ?? firstChangeOf(epoch, index);
   if (from === undefined) return plan;
-  const already = epochs.slice(0, -1).flatMap((e) => e.thinking ?? []);
+  const already = epochs.slice(0, -1).flatMap(frozenThinkingOf);
   const planned = planThinking(body, index, from, already, sha256);
   if (planned.kind === 'lone_thinking') return undefined;
   if (planned.thinking.length === 0) return plan;
-  const withThinking: Epoch = { ...epoch, thinking: planned.thinking.map(freezeThinking) };
+  const withThinking: Epoch = { ...epoch, items: { ...epoch.items, thinking_only: planned.thinking.map(freezeThinking) } };
   return {
     ...plan,
     record: { ...plan.record, epochs: [...epochs.slice(0, -1), withThinking] },
@@ -56,9 +59,10 @@ export function freezeThinkingInPlan(plan: LatchPlan, current: ConversationRecor
  * blocks inside the span go with the span's bytes).
  */
 export function firstChangeOf(epoch: Epoch, index: TranscriptIndex): BlockPosition | undefined {
-  if (epoch.span !== undefined) return { messageIndex: epoch.span.last + 1, blockIndex: 0 };
+  const span = spanOf(epoch);
+  if (span !== undefined) return { messageIndex: span.last + 1, blockIndex: 0 };
   let first: BlockPosition | undefined;
-  for (const block of epoch.blocks) {
+  for (const block of blocksOf(epoch)) {
     const at = changeOf(block, index);
     if (at === undefined) continue;
     if (first === undefined || at.messageIndex < first.messageIndex || (at.messageIndex === first.messageIndex && at.blockIndex < first.blockIndex)) first = at;
@@ -67,7 +71,7 @@ export function firstChangeOf(epoch: Epoch, index: TranscriptIndex): BlockPositi
 }
 
 // Just after a stubbed tool_result, or after a part's own block (a tool input's call, a text).
-function changeOf(block: Epoch['blocks'][number], index: TranscriptIndex): BlockPosition | undefined {
+function changeOf(block: FrozenBlock, index: TranscriptIndex): BlockPosition | undefined {
   const place = partPlaceOf(block, index);
   if (place !== undefined) return { messageIndex: place.messageIndex, blockIndex: place.blockIndex };
   if (block.part !== undefined) return undefined;
@@ -83,8 +87,6 @@ export interface CorrectionInput {
   readonly model: string;
   /** ISO-8601 time of the refusal. */
   readonly now: string;
-  /** The `mode` field the correction writes, its conversation's kind's (core/epochs/kind-info.ts `modeFieldOf`); undefined: none. */
-  readonly mode: EpochMode | undefined;
   readonly source: ThinkingSource & { readonly from: BlockPosition };
 }
 
@@ -104,22 +106,22 @@ export type CorrectionPlan = { readonly kind: 'planned'; readonly plan: LatchPla
  * that no epoch removed yet. Declined when there is none to remove, or it would empty a message.
  */
 export function planCorrection(input: CorrectionInput): CorrectionPlan {
-  const { key, current, model, now, mode, source } = input;
+  const { key, current, model, now, source } = input;
   const last = current?.epochs[current.epochs.length - 1];
   if (current === undefined || last === undefined) return { kind: 'declined', why: 'no_thinking' };
   const epoch: Epoch = {
     n: current.epochs.length + 1,
     latchedAt: now,
-    ...(mode === undefined ? {} : { mode }),
+    kind: 'thinking_only',
     trigger: 'prefix_check',
     reason: last.reason,
     policy: last.policy,
-    blocks: [],
+    items: { thinking_only: [] },
   };
   const learned: ConversationRecord = { ...current, prefixCheck: current.prefixCheck ?? { model, learnedAt: now } };
   const plan: LatchPlan = { record: appendEpoch(key, learned, epoch, { firstPrompt: current.firstPrompt, model, agentId: undefined }, now), files: [] };
   const full = freezeThinkingInPlan(plan, learned, source);
   if (full === undefined) return { kind: 'declined', why: 'empty_message' };
-  const added = full.record.epochs[full.record.epochs.length - 1]?.thinking ?? [];
+  const added = full.record.epochs[full.record.epochs.length - 1]?.items.thinking_only ?? [];
   return added.length === 0 ? { kind: 'declined', why: 'no_thinking' } : { kind: 'planned', plan: full };
 }

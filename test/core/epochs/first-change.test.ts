@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstChangeOfItems } from '../../../src/core/epochs/first-change.js';
-import { itemsUnder, registerEpochKind } from '../../../src/core/epochs/kind-info.js';
+import { registerEpochKind } from '../../../src/core/epochs/kind-info.js';
 import { NO_ITEMS, type FrozenItems } from '../../../src/core/epochs/frozen-items.js';
 import type { FrozenBlock } from '../../../src/core/epoch-types.js';
 import type { FrozenSpan } from '../../../src/core/shed/shed-types.js';
@@ -47,7 +47,6 @@ describe('firstChangeOfItems', () => {
         counts: 'items',
         byCommand: false,
         originals: tag,
-        itemsOf: itemsUnder(tag),
         filesOf: () => [],
         ...(changes ? { changesAt: (item: { at: number }) => ({ messageIndex: item.at, blockIndex: 1 }) } : {}),
       });

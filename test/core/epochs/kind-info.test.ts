@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { EPOCH_MODES, epochKindOf, type EpochKind } from '../../../src/core/epoch-types.js';
+import { EPOCH_MODES, type EpochKind } from '../../../src/core/epoch-types.js';
 import {
   EPOCH_KIND_INFO,
   EPOCH_KIND_INFOS,
   epochKindInfo,
-  itemsUnder,
   kindOfMode,
   kindOfOriginals,
-  modeFieldOf,
-  modeOfEpoch,
+  kindOfConversation,
+  kindOfEpoch,
+  modeOfConversation,
   originalsNamedBy,
   registerEpochKind,
   registeredKinds,
@@ -26,20 +26,29 @@ describe('the epoch kinds as the record, report and verify code see them', () =>
     expect(EPOCH_KIND_INFOS.map((k) => k.tag).sort()).toEqual(Object.keys(NO_ITEMS).sort());
   });
 
-  it("should map each record's mode word to exactly one kind, and an absent mode (an old record) to the tool-result kind", () => {
-    expect(kindOfMode(undefined).tag).toBe<EpochKind>('tool_results');
+  it('should map each report mode word to exactly one kind', () => {
     expect(kindOfMode('rescue').tag).toBe<EpochKind>('tool_results');
     expect(kindOfMode('shed').tag).toBe<EpochKind>('span');
     for (const mode of EPOCH_MODES) expect(EPOCH_KIND_INFOS.filter((k) => k.mode === mode)).toHaveLength(1);
   });
 
-  it("should read an epoch's absent mode as the tool-result kind's, and write the mode field of every kind but that one's", () => {
-    expect(modeOfEpoch({})).toBe('rescue');
-    expect(modeOfEpoch({ mode: 'shed' })).toBe('shed');
-    expect(modeFieldOf(EPOCH_KIND_INFO.tool_results)).toBeUndefined();
-    expect(modeFieldOf(EPOCH_KIND_INFO.span)).toBe('shed');
-    expect(modeFieldOf(undefined)).toBeUndefined();
-    expect(modeFieldOf({ ...EPOCH_KIND_INFO.span, tag: 'narrow', mode: undefined })).toBeUndefined();
+  it("should read a conversation's kind from its first epoch that is not a correction, and no epoch as the tool-result kind's", () => {
+    const base = {
+      n: 1,
+      latchedAt: '',
+      reason: { fullness: 1, threshold: 1, window: 1, contextTokens: 1 },
+      policy: { name: '', version: 1, keepRecent: 0, minBytes: 0 },
+    };
+    const span = { first: 1, last: 2, sha256: 'ab'.repeat(32), bytes: 3, pins: [] };
+    const shed = { ...base, kind: 'span', items: { span: [span] } };
+    const correction = { ...base, kind: 'thinking_only', trigger: 'prefix_check' as const, items: { thinking_only: [] } };
+
+    expect(kindOfConversation([]).tag).toBe('tool_results');
+    expect(modeOfConversation([])).toBe('rescue');
+    expect(kindOfConversation([correction, shed]).tag).toBe('span');
+    expect(modeOfConversation([shed, correction])).toBe('shed');
+    expect(kindOfEpoch(correction).tag).toBe('thinking_only');
+    expect(kindOfEpoch({ ...shed, kind: 'nobody' }).tag).toBe('tool_results');
   });
 
   it('should refuse a mode no kind runs in with a clear error', () => {
@@ -69,7 +78,6 @@ describe('the registry of epoch kinds', () => {
     counts: 'items' as const,
     byCommand: false,
     originals,
-    itemsOf: itemsUnder(tag),
     filesOf: () => [],
   });
 
@@ -89,7 +97,7 @@ describe('the registry of epoch kinds', () => {
     expect(() => registerEpochKind(info('span', 'quotes'))).toThrow(/registered already/);
     expect(() => registerEpochKind(info('quotes', 'conversations'))).toThrow(/taken/);
     expect(() => registerEpochKind(info('quotes', 'elided'))).toThrow(/taken/);
-    expect(() => registerEpochKind({ ...info('quotes', 'quotes'), mode: 'shed' })).toThrow(/writes no record mode/);
+    expect(() => registerEpochKind({ ...info('quotes', 'quotes'), mode: 'shed' })).toThrow(/has no report mode/);
   });
 
   it("should read a registered kind's items from an epoch's items under its tag, and name its files by its record", () => {
@@ -103,10 +111,10 @@ describe('the registry of epoch kinds', () => {
         latchedAt: '',
         reason: { fullness: 1, threshold: 1, window: 1, contextTokens: 1 },
         policy: { name: '', version: 1, keepRecent: 0, minBytes: 0 },
-        blocks: [] as [],
+        kind: 'quotes',
         items: { quotes: [{ sha256: 'ab'.repeat(32) }] },
       };
-      expect(epochKindOf(epoch)).toBe('quotes');
+      expect(epoch.kind).toBe('quotes');
       expect(originalsNamedBy([epoch])).toEqual(new Map([[`quotes:${'ab'.repeat(32)}.json`, 3]]));
     } finally {
       remove();

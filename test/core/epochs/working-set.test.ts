@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES_API } from '../../../src/core/dialects/messages.js';
 import { frozenShas, shasFrozenBy, workingSetOfAsk, workingSetOf, workingSetOrdinals } from '../../../src/core/epochs/working-set.js';
-import { itemsUnder, registerEpochKind } from '../../../src/core/epochs/kind-info.js';
+import { registerEpochKind } from '../../../src/core/epochs/kind-info.js';
 import type { Epoch, FrozenBlock } from '../../../src/core/epoch-types.js';
 import { decideEpoch } from '../../../src/core/decide/decide-epoch.js';
 import { DEFAULT_POLICY } from '../../../src/core/plan-elision.js';
@@ -252,7 +252,6 @@ describe('the working set over every kind, a registered one too', () => {
       counts: 'items',
       byCommand: false,
       originals: TAG,
-      itemsOf: itemsUnder(TAG),
       filesOf: (item: { sha256: string }) => [{ sha256: item.sha256, ext: 'json' }],
     });
   });
@@ -264,7 +263,7 @@ describe('the working set over every kind, a registered one too', () => {
     latchedAt: '2026-12-03T00:00:00.000Z',
     reason: { fullness: 0.75, threshold: 0.7, window: 200_000, contextTokens: 150_000 },
     policy: { name: TAG, version: 1, keepRecent: 0, minBytes: 0 },
-    blocks: [],
+    kind: TAG,
     items: { [TAG]: [{ sha256: registered }] },
   };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FrozenBlock, ToolResultEpoch } from '../../../src/core/epoch-types.js';
+import type { FrozenBlock, Epoch } from '../../../src/core/epoch-types.js';
 import type { BlockLabel, LedgerRow } from '../../../src/core/labels/label-types.js';
 import { checkEpochLedger, countVerdicts, ledgerRowOf, renderLedgerLine } from '../../../src/core/labels/ledger.js';
 
@@ -26,13 +26,14 @@ function block(extra: Partial<FrozenBlock> = {}): FrozenBlock {
   };
 }
 
-function epoch(version: number, blocks: FrozenBlock[], ledger?: LedgerRow[]): ToolResultEpoch {
+function epoch(version: number, blocks: FrozenBlock[], ledger?: LedgerRow[]): Epoch {
   const base = {
     n: 2,
     latchedAt: '2026-09-19T00:00:00.000Z',
     reason: { fullness: 0.8, threshold: 0.7, window: 200000, contextTokens: 160000 },
+    kind: 'tool_results',
     policy: { name: 'elide-old-tool-results', version, keepRecent: 6, minBytes: 1024 },
-    blocks,
+    items: { tool_results: blocks },
   };
   return ledger === undefined ? base : { ...base, ledger };
 }
@@ -92,13 +93,13 @@ describe('checkEpochLedger', () => {
   });
 
   it('should leave a shed epoch alone: it has its own policy and no ledger', () => {
-    expect(checkEpochLedger({ ...epoch(3, []), mode: 'shed', blocks: [], span: { first: 1, last: 2, sha256: 'a'.repeat(64), bytes: 10, pins: [] } })).toEqual(
+    expect(checkEpochLedger({ ...epoch(3, []), kind: 'span', items: { span: [{ first: 1, last: 2, sha256: 'a'.repeat(64), bytes: 10, pins: [] }] } })).toEqual(
       [],
     );
   });
 
   it("should leave a correction epoch alone: it keeps the last epoch's policy, and freezes no block to label", () => {
-    expect(checkEpochLedger({ ...epoch(3, []), trigger: 'prefix_check', blocks: [] })).toEqual([]);
+    expect(checkEpochLedger({ ...epoch(3, []), kind: 'thinking_only', trigger: 'prefix_check', items: { thinking_only: [] } })).toEqual([]);
   });
 
   it('should pass a version 2 epoch without labels or ledger', () => {

@@ -104,10 +104,10 @@ describe('a kind with a new tag, registered by one call', () => {
     expect(sent.some((p) => latchedOf(p) !== undefined)).toBe(true);
     const key = sent.find((p) => p.key !== undefined)!.key!;
     const record = (await readConversation(state, key))!;
-    const items = record.epochs.flatMap((e) => (e.items?.['assistant_text'] ?? []) as FrozenText[]);
+    const items = record.epochs.flatMap((e) => (e.items['assistant_text'] ?? []) as FrozenText[]);
     expect(items.length).toBeGreaterThan(0);
-    expect(record.epochs[0]).toMatchObject({ blocks: [] });
-    expect(record.epochs[0]).not.toHaveProperty('mode');
+    expect(record.epochs[0]).toMatchObject({ kind: 'assistant_text' });
+    expect(Object.keys(record.epochs[0]!.items)).toEqual(['assistant_text']);
     // The message with a thinking block is never touched.
     expect(items.some((i) => i.messageIndex === 3)).toBe(false);
     const folder = path.join(dir, 'assistant_text');
@@ -155,11 +155,11 @@ describe('a kind with a new tag, registered by one call', () => {
       trigger: 'threshold' as const,
       reason,
       policy: { name: 'x', version: 1, keepRecent: 0, minBytes: 0 },
-      blocks: [] as [],
+      kind: 'assistant_text',
       items: { assistant_text: [item] },
     };
     const record = {
-      format: 'ctxshed.conversation/1' as const,
+      format: 'ctxshed.conversation/2' as const,
       key: 'cd'.repeat(32),
       agentId: null,
       firstPrompt: '',
@@ -169,8 +169,8 @@ describe('a kind with a new tag, registered by one call', () => {
     };
     await expect(latchEpoch(state, record.key, () => ({ record, files: [] }))).rejects.toMatchObject({ code: 'STATE_BAD_PLAN' });
     await expect(
-      latchEpoch(state, record.key, () => ({ record: { ...record, epochs: [{ ...epoch, items: { nobody: [item] } }] }, files: [] })),
-    ).rejects.toThrow(/not a registered epoch kind/);
+      latchEpoch(state, record.key, () => ({ record: { ...record, epochs: [{ ...epoch, kind: 'nobody', items: { nobody: [item] } }] }, files: [] })),
+    ).rejects.toThrow(/kind "nobody" is not an epoch kind's tag/);
   });
 
   it('should let ls, show, stats, verify and inflate run on its state, counting it by its record', async () => {

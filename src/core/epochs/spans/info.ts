@@ -14,7 +14,6 @@ export const SPAN_INFO: EpochKindInfo<FrozenSpan> & { readonly tag: 'span' } = {
   originals: 'span',
   restorable: { name: 'shed span', ext: 'json' },
   render: renderSpanMarkdown,
-  itemsOf: (e) => (e.span === undefined ? [] : [e.span]),
   exts: ['json', 'md'],
   describe: (s) => `span ${s.first}..${s.last}`,
   says: 'span',

@@ -13,7 +13,6 @@ export const THINKING_ONLY_INFO: EpochKindInfo<FrozenThinking> & { readonly tag:
   counts: 'thinking',
   byCommand: false,
   originals: 'thinking',
-  itemsOf: (e) => e.thinking ?? [],
   order: byOrdinal,
   exts: ['json'],
   describe: (t) => `thinking ${t.ordinal}`,

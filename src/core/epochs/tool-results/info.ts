@@ -26,7 +26,6 @@ export const TOOL_RESULTS_INFO: EpochKindInfo<FrozenBlock> & { readonly tag: 'to
   byCommand: true,
   originals: 'elided',
   restorable: { name: 'elided tool result', ext: 'txt' },
-  itemsOf: (e) => e.blocks,
   order: byBlockOrder,
   exts: ['txt', 'json'],
   describe: (b) => `${b.part === undefined ? 'ordinal' : b.part} ${b.ordinal}`,

@@ -46,7 +46,7 @@ describe('planRecord of a span epoch (spansLatch.epochOf)', () => {
   it("should record an overflow's trigger and the maximum the API named", () => {
     const plan = planShedRecord({ ...INPUT, request: { ...REQUEST, trigger: 'overflow', limit: 140_000 } });
 
-    expect(plan.record.epochs[0]).toMatchObject({ mode: 'shed', trigger: 'overflow', reason: { contextTokens: 150_000, window: 200_000, limit: 140_000 } });
+    expect(plan.record.epochs[0]).toMatchObject({ kind: 'span', trigger: 'overflow', reason: { contextTokens: 150_000, window: 200_000, limit: 140_000 } });
   });
 
   it("should start a record with a shed epoch: mode, trigger, reading, policy, span and gate, and plan the span's file", () => {
@@ -64,12 +64,11 @@ describe('planRecord of a span epoch (spansLatch.epochOf)', () => {
       {
         n: 1,
         latchedAt: INPUT.now,
-        mode: 'shed',
+        kind: 'span',
         trigger: 'threshold',
         reason: { fullness: 0.75, threshold: 0.7, window: 200_000, contextTokens: 150_000 },
         policy: { name: SHED_POLICY_NAME, version: SHED_POLICY_VERSION, keepRecent: 0, minBytes: 0, recentTokens: 9_000 },
-        blocks: [],
-        span: { first: 1, last: 8, sha256: REQUEST.span.sha256, bytes: REQUEST.span.bytes, pins: [] },
+        items: { span: [{ first: 1, last: 8, sha256: REQUEST.span.sha256, bytes: REQUEST.span.bytes, pins: [] }] },
         gate: GATE,
       },
     ]);

@@ -8,7 +8,6 @@ import { applySplices, planSplices } from '../../../../src/core/splices.js';
 import type { EpochKindInfo } from '../../../../src/core/epochs/kind-record.js';
 import { indexTranscript } from '../../../../src/core/messages/transcript-index.js';
 import { itemsOfKind } from '../../../../src/core/epochs/frozen-items.js';
-import { itemsUnder } from '../../../../src/core/epochs/kind-info.js';
 import type { ItemsPart } from '../../../../src/core/plan-record.js';
 import type { ApplyDeps, KindApplied, KindApplyAsk } from '../../../../src/rescue/kind-apply.js';
 import { holdOf, type LatchKind } from '../../../../src/rescue/latch-kind.js';
@@ -27,7 +26,6 @@ export const ASSISTANT_TEXT_INFO: EpochKindInfo<FrozenText> = {
   byCommand: false,
   originals: 'assistant_text',
   restorable: { name: 'frozen assistant text', ext: 'json' },
-  itemsOf: itemsUnder(TAG) as EpochKindInfo<FrozenText>['itemsOf'],
   order: (a, b) => a.messageIndex - b.messageIndex || a.blockIndex - b.blockIndex,
   filesOf: (t) => [{ sha256: t.sha256, ext: 'json', bytes: t.bytes }],
   checkItem: checkText,
