@@ -1,10 +1,8 @@
 /** The shape a conversation record must have, checked field by field so verify can list every fault. */
 import { CONVERSATION_FORMAT, EPOCH_TRIGGERS, FIRST_PROMPT_MAX_CHARS, type EpochTrigger } from '../core/epoch-types.js';
-import { EPOCH_KIND_INFO, LABEL_RULES, LEDGER_SHA_HEX, REFETCH_ROUTES } from '../core/index.js';
-import { checkFrozenSpan, spanEnd } from './check-frozen-span.js';
-import { checkEpochItems } from './check-kind-items.js';
-import { blockNameOf, checkDeepCut, checkPartFields } from './check-frozen-part.js';
-import { checkFrozenThinking, checkPrefixCheck } from './check-frozen-thinking.js';
+import { LABEL_RULES, LEDGER_SHA_HEX, REFETCH_ROUTES } from '../core/index.js';
+import { checkEpochItems, type EarlierItems } from './check-kind-items.js';
+import { checkDeepCut } from './check-deep-cut.js';
 import { isHex64 } from './layout.js';
 
 export { CONVERSATION_FORMAT, FIRST_PROMPT_MAX_CHARS } from '../core/epoch-types.js';
@@ -29,32 +27,25 @@ export function checkConversationRecord(value: unknown, key: string): string[] {
   problems.push(...checkBringBacks(value['bringBacks']));
   const epochs = value['epochs'];
   if (!Array.isArray(epochs)) return [...problems, 'epochs is not an array'];
-  const seen = new Set<string>();
-  const thinkingSeen = new Set<number>();
-  let shedThrough = 0;
+  const earlier: EarlierItems = new Map();
   epochs.forEach((epoch: unknown, index) => {
     problems.push(...checkEpoch(epoch, index + 1));
     if (!isObject(epoch)) return;
     const at = `epoch #${index + 1}`;
     if (epoch['gate'] !== undefined && !isObject(epoch['gate'])) problems.push(`${at}: gate is not an object`);
-    const { kind, items, problems: found } = checkEpochItems(epoch, at);
-    problems.push(...found);
-    if (kind === undefined || items === undefined) return;
-    if ((kind.tag === EPOCH_KIND_INFO.thinking_only.tag) !== (epoch['trigger'] === 'prefix_check'))
-      problems.push(`${at}: a prefix_check epoch is a thinking_only one, and only it`);
-    if (!kind.byCommand && epoch['trigger'] === 'command') problems.push(`${at}: only a tool-result epoch is latched by a command (ctxshed elide)`);
-    // The built-in kinds' items, checked across epochs: an ordinal or place is elided once, a span
-    // starts after the last one (message 0, the head, is never shed), a thinking block is removed once.
-    const blocks = items[EPOCH_KIND_INFO.tool_results.tag];
-    if (blocks !== undefined) for (const [i, block] of blocks.entries()) problems.push(...checkBlock(block, `${at} block ${i}`, seen));
-    const spans = items[EPOCH_KIND_INFO.span.tag];
-    if (spans !== undefined && spans.length !== 1) problems.push(`${at}: items.span holds ${spans.length} spans, not one`);
-    for (const span of spans ?? []) {
-      problems.push(...checkFrozenSpan(span, at, shedThrough));
-      shedThrough = spanEnd(span, shedThrough);
-    }
-    problems.push(...checkFrozenThinking(items[EPOCH_KIND_INFO.thinking_only.tag], at, thinkingSeen));
+    // Every kind's items by one path: each list its kind's own check, given the epochs before it.
+    problems.push(...checkEpochItems(epoch, at, earlier));
   });
+  return problems;
+}
+
+/** What is wrong with a record's `prefixCheck` (absent is fine). */
+function checkPrefixCheck(value: unknown): string[] {
+  if (value === undefined) return [];
+  if (!isObject(value)) return ['prefixCheck is not an object'];
+  const problems: string[] = [];
+  if (typeof value['model'] !== 'string') problems.push('prefixCheck.model is not a string');
+  if (!isIsoTime(value['learnedAt'])) problems.push('prefixCheck.learnedAt is not an ISO-8601 time');
   return problems;
 }
 
@@ -105,22 +96,6 @@ function checkEpoch(epoch: unknown, n: number): string[] {
   return problems;
 }
 
-// A version 3 block's label fields are what its stub is rendered from: all of them, or none.
-function checkLabelFields(block: Fields, at: string): string[] {
-  const names = ['label', 'rule', 'tool', 'input', 'refetch'] as const;
-  const present = names.filter((name) => block[name] !== undefined);
-  if (present.length === 0) return [];
-  if (present.length < names.length) return [`${at}: has ${present.join(', ')} but not ${names.filter((n) => !present.includes(n)).join(', ')}`];
-  const problems: string[] = [];
-  const need = (ok: boolean, problem: string): void => void (ok || problems.push(`${at}: ${problem}`));
-  need(block['label'] === 'pointer' || block['label'] === 'drop', 'label is not "pointer" or "drop"');
-  need(LABEL_RULES.includes(block['rule'] as never), 'rule is not a known rule');
-  need(typeof block['tool'] === 'string' && /^[A-Za-z0-9_-]{1,128}$/.test(block['tool']), 'tool is not a tool name');
-  need(typeof block['input'] === 'string', 'input is not a string');
-  need(REFETCH_ROUTES.includes(block['refetch'] as never), 'refetch is not a known route');
-  return problems;
-}
-
 function checkLedgerRow(row: unknown, at: string): string[] {
   if (!isObject(row)) return [`${at} is not an object`];
   const problems: string[] = [];
@@ -137,27 +112,6 @@ function checkLedgerRow(row: unknown, at: string): string[] {
   return problems;
 }
 
-function checkBlock(block: unknown, at: string, seen: Set<string>): string[] {
-  if (!isObject(block)) return [`${at} is not an object`];
-  const problems: string[] = [];
-  const need = (ok: boolean, problem: string): void => void (ok || problems.push(`${at}: ${problem}`));
-  const ordinal = block['ordinal'];
-  need(isCount(ordinal), 'ordinal is not a non-negative integer');
-  // A tool result is elided once by its ordinal; a part of the deeper cut once by its place.
-  const name = isCount(ordinal) ? blockNameOf(block) : undefined;
-  const what = block['part'] === undefined ? `ordinal ${show(ordinal)}` : `${show(block['part'])} at ${show(name)}`;
-  need(name === undefined || !seen.has(name), `${what} is already elided by an earlier block`);
-  if (name !== undefined) seen.add(name);
-  need(typeof block['toolUseId'] === 'string', 'toolUseId is not a string');
-  need(isCount(block['bytes']), 'bytes is not a non-negative integer');
-  need(isSha256(block['sha256']), 'sha256 is not 64 lowercase hex digits');
-  need(isCount(block['jsonBytes']), 'jsonBytes is not a non-negative integer');
-  need(isSha256(block['jsonSha256']), 'jsonSha256 is not 64 lowercase hex digits');
-  const raw = block['rawSha256'];
-  need(raw === undefined || isSha256(raw), 'rawSha256 is not 64 lowercase hex digits');
-  return [...problems, ...(block['part'] === undefined ? checkLabelFields(block, at) : []), ...checkPartFields(block, at)];
-}
-
 function checkNumbers(value: unknown, names: readonly string[], at: string): string[] {
   if (!isObject(value)) return [`${at} is not an object`];
   return names.filter((name) => !Number.isFinite(value[name])).map((name) => `${at}.${name} is not a number`);
@@ -169,10 +123,6 @@ function isObject(value: unknown): value is Fields {
 
 function isCount(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 0;
-}
-
-function isSha256(value: unknown): boolean {
-  return typeof value === 'string' && isHex64(value);
 }
 
 function isIsoTime(value: unknown): boolean {

@@ -1,43 +1,46 @@
 /**
- * The record check of an epoch's `kind` and `items` (core/epoch-types.ts `Epoch`): the kind is a
- * registered one; `items` holds that kind's list, and besides it only the thinking blocks the epoch
- * removed; every list is an array, and a registered kind's items each pass its own `checkItem`
- * (the built-in kinds' items are checked across epochs by check-conversation-record.ts).
+ * The record check of an epoch's `kind` and `items` (core/epoch-types.ts `Epoch`), the same for
+ * every kind: the kind is a registered one; `items` holds that kind's list, and besides it only the
+ * lists of kinds whose items go with any epoch (`alongside`: the thinking blocks it removed); every
+ * list is an array, and each passes its kind's own `checkItems`, given that kind's items of the
+ * epochs before it; an epoch has a kind's own trigger (`prefix_check`) exactly when it is of that kind.
  */
-import { EPOCH_KIND_INFO, epochKindInfo, type EpochKindInfo, registeredKinds } from '../core/index.js';
+import { epochKindInfo, epochKindInfos, type EpochKindInfo } from '../core/index.js';
 
-/** An epoch's kind and its items by tag, when they are well formed enough to read, and what is wrong. */
-export interface CheckedItems {
-  readonly kind?: EpochKindInfo;
-  readonly items?: Readonly<Record<string, readonly unknown[]>>;
-  readonly problems: string[];
-}
+/** What an epoch's kind check reads and gives: the kind's items of the epochs checked so far, by tag. */
+export type EarlierItems = Map<string, unknown[]>;
 
-/** What is wrong with an epoch's `kind` and `items`, and both when they can be read. */
-export function checkEpochItems(epoch: Readonly<Record<string, unknown>>, at: string): CheckedItems {
+/** What is wrong with an epoch's `kind`, `trigger` and `items`; each list it holds is added to `earlier`. */
+export function checkEpochItems(epoch: Readonly<Record<string, unknown>>, at: string, earlier: EarlierItems): string[] {
   const tag = epoch['kind'];
   const kind = typeof tag === 'string' ? epochKindInfo(tag) : undefined;
-  if (kind === undefined) return { problems: [`${at}: kind ${show(tag)} is not an epoch kind's tag`] };
+  if (kind === undefined) return [`${at}: kind ${show(tag)} is not an epoch kind's tag`];
+  const problems = checkTrigger(kind, epoch['trigger'], at);
+  if (!kind.byCommand && epoch['trigger'] === 'command') problems.push(`${at}: a ${kind.tag} epoch is never latched by a command (ctxshed elide)`);
   const value = epoch['items'];
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { kind, problems: [`${at}: items is not an object`] };
-  const problems: string[] = [];
-  const items: Record<string, readonly unknown[]> = {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [...problems, `${at}: items is not an object`];
   for (const [key, list] of Object.entries(value)) {
     const name = key.slice(0, 40);
-    if (key !== kind.tag && key !== EPOCH_KIND_INFO.thinking_only.tag) {
-      problems.push(`${at}: items.${name}: a ${kind.tag} epoch holds its own kind's items and thinking blocks only`);
+    const of = epochKindInfo(key);
+    if (of === undefined || (of !== kind && of.alongside !== true)) {
+      problems.push(`${at}: items.${name}: a ${kind.tag} epoch holds its own kind's items only, and those that go with any epoch`);
     } else if (!Array.isArray(list)) {
       problems.push(`${at}: items.${name} is not an array`);
     } else {
-      items[key] = list;
+      problems.push(...(of.checkItems?.(list, at, earlier.get(key) ?? []) ?? []));
+      earlier.set(key, [...(earlier.get(key) ?? []), ...list]);
     }
   }
   if (!Object.hasOwn(value, kind.tag)) problems.push(`${at}: items has no ${kind.tag} list`);
-  const own = items[kind.tag];
-  if (own !== undefined && registeredKinds().includes(kind)) {
-    problems.push(...own.flatMap((item, i) => kind.checkItem?.(item, `${at} ${kind.tag} ${i}`) ?? []));
-  }
-  return { kind, items, problems };
+  return problems;
+}
+
+// A kind's own trigger is its epochs', and theirs alone.
+function checkTrigger(kind: EpochKindInfo, trigger: unknown, at: string): string[] {
+  const owner = epochKindInfos().find((k) => k.trigger !== undefined && k.trigger === trigger);
+  if (owner !== undefined && owner !== kind) return [`${at}: a ${String(trigger)} epoch is a ${owner.tag} one, and only it`];
+  if (kind.trigger !== undefined && trigger !== kind.trigger) return [`${at}: a ${kind.tag} epoch has the trigger ${kind.trigger}, not ${show(trigger)}`];
+  return [];
 }
 
 function show(value: unknown): string {

@@ -36,10 +36,10 @@ describe('checkConversationRecord', () => {
     expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), kind: 'trim' }]), KEY)).toEqual(['epoch #1: kind "trim" is not an epoch kind\'s tag']);
     expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), gate: 3 as never }]), KEY)).toEqual(['epoch #1: gate is not an object']);
     expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), items: { tool_results: [], span: [span] } }]), KEY)).toEqual([
-      "epoch #1: items.span: a tool_results epoch holds its own kind's items and thinking blocks only",
+      "epoch #1: items.span: a tool_results epoch holds its own kind's items only, and those that go with any epoch",
     ]);
     expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), kind: 'span' }]), KEY)).toEqual([
-      "epoch #1: items.tool_results: a span epoch holds its own kind's items and thinking blocks only",
+      "epoch #1: items.tool_results: a span epoch holds its own kind's items only, and those that go with any epoch",
       'epoch #1: items has no span list',
     ]);
     expect(checkConversationRecord(recordOf(KEY, [{ ...epochOf(1, []), items: 3 as never }]), KEY)).toEqual(['epoch #1: items is not an object']);
@@ -58,8 +58,12 @@ describe('checkConversationRecord', () => {
     expect(checkConversationRecord(recordOf(KEY, [epochOf(1, [b0]), { ...epochOf(2, [b1]), trigger: 'prefix_check' }]), KEY)).toEqual([
       'epoch #2: a prefix_check epoch is a thinking_only one, and only it',
     ]);
+    const correction = { ...epochOf(2, []), kind: 'thinking_only', items: { thinking_only: [] } };
+    expect(checkConversationRecord(recordOf(KEY, [epochOf(1, [b0]), { ...correction, trigger: 'threshold' as const }]), KEY)).toEqual([
+      'epoch #2: a thinking_only epoch has the trigger prefix_check, not "threshold"',
+    ]);
     expect(checkConversationRecord(recordOf(KEY, [{ ...shed, trigger: 'command' }]), KEY)).toEqual([
-      'epoch #1: only a tool-result epoch is latched by a command (ctxshed elide)',
+      'epoch #1: a span epoch is never latched by a command (ctxshed elide)',
     ]);
   });
 

@@ -3,7 +3,7 @@
  * folder fills in (core/epochs/tool-results/, spans/, thinking-only/, a registered kind's own), and
  * the registry (kind-info.ts) keeps by tag.
  */
-import type { Epoch, EpochMode, FrozenBlock, KindTag } from '../epoch-types.js';
+import type { Epoch, EpochMode, EpochTrigger, FrozenBlock, KindTag } from '../epoch-types.js';
 import type { FrozenSpan } from '../shed/shed-types.js';
 import type { FrozenThinking } from '../thinking/thinking-types.js';
 import type { BlockPosition } from '../thinking/list-thinking.js';
@@ -86,8 +86,19 @@ export interface EpochKindInfo<Item = any> {
   readonly says?: string;
   /** Files hook: the originals one item names in `originals`, each durable before a record names it. */
   readonly filesOf: (item: Item) => readonly NamedOriginal[];
-  /** Record hook, registered kinds: what is wrong with one item as read from a record (`at` names it). */
-  readonly checkItem?: (item: unknown, at: string) => string[];
+  /**
+   * Record hook: what is wrong with one epoch's list of the kind's items as read from a record (`at`
+   * names the epoch), given the kind's items of the epochs before it, each list checked already (so
+   * that an item is taken once, spans follow one another). Absent: any item passes.
+   */
+  readonly checkItems?: (items: readonly unknown[], at: string, earlier: readonly unknown[]) => string[];
+  /** Record hook: the trigger only the kind's epochs have, and always (a correction's `prefix_check`); absent: none. */
+  readonly trigger?: EpochTrigger;
+  /**
+   * Record hook: the kind's items may go with an epoch of any kind, beside that kind's own (the
+   * thinking blocks an epoch removes on a model that runs the prefix check); absent: only its own epochs'.
+   */
+  readonly alongside?: true;
   /**
    * Inflate hook, registered kinds: where in a body the kind's stubs of `items` (every record's)
    * stand, each put back as the original file it names; nothing else (text that only looks like a

@@ -2,6 +2,7 @@
 import { isPart, type FrozenBlock } from '../../epoch-types.js';
 import { partPlaceOf } from '../../part-place.js';
 import type { EpochKindInfo } from '../kind-record.js';
+import { checkBlocks } from './check-record.js';
 
 /**
  * The order a conversation's frozen blocks are applied in: tool results by ordinal (as before
@@ -30,6 +31,7 @@ export const TOOL_RESULTS_INFO: EpochKindInfo<FrozenBlock> & { readonly tag: 'to
   exts: ['txt', 'json'],
   describe: (b) => `${b.part === undefined ? 'ordinal' : b.part} ${b.ordinal}`,
   says: 'block',
+  checkItems: checkBlocks,
   filesOf: (b) => [{ sha256: b.sha256, ext: 'txt', bytes: b.bytes }, ...(b.rawSha256 === undefined ? [] : [{ sha256: b.rawSha256, ext: 'json' as const }])],
   // Just after the stubbed tool_result, when the block at its ordinal is still the same call's; a
   // part, just after its own block.

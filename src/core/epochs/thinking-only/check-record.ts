@@ -1,15 +1,14 @@
-/** The shape of an epoch's `thinking` list and of a record's `prefixCheck`, checked field by field. */
-import { isHex64 } from './layout.js';
+/**
+ * The record check of the thinking kind's items (docs/state.md, `thinking_only`): the thinking
+ * blocks an epoch removes, checked field by field; each list in ordinal order, and a block removed
+ * by one epoch only.
+ */
 
 type Fields = Record<string, unknown>;
 
-/**
- * What is wrong with an epoch's `thinking` (absent is fine). `seen` holds the ordinals earlier
- * epochs removed: a block is removed by one epoch only, and each list is in ordinal order.
- */
-export function checkFrozenThinking(value: unknown, at: string, seen: Set<number>): string[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) return [`${at}: thinking is not an array`];
+/** What is wrong with one epoch's thinking blocks (`at` names the epoch), given those the epochs before it removed. */
+export function checkThinking(value: readonly unknown[], at: string, earlier: readonly unknown[]): string[] {
+  const seen = new Set(earlier.flatMap((t) => (isObject(t) && isCount(t['ordinal']) ? [t['ordinal']] : [])));
   const problems: string[] = [];
   let last = -1;
   for (const [i, block] of (value as unknown[]).entries()) {
@@ -31,22 +30,12 @@ export function checkFrozenThinking(value: unknown, at: string, seen: Set<number
     need(isCount(block['blockIndex']), 'blockIndex is not a non-negative integer');
     need(block['type'] === 'thinking' || block['type'] === 'redacted_thinking', 'type is not "thinking" or "redacted_thinking"');
     need(isCount(block['jsonBytes']) && block['jsonBytes'] > 0, 'jsonBytes is not a positive integer');
-    need(typeof block['sha256'] === 'string' && isHex64(block['sha256']), 'sha256 is not 64 lowercase hex digits');
+    need(typeof block['sha256'] === 'string' && /^[0-9a-f]{64}$/.test(block['sha256']), 'sha256 is not 64 lowercase hex digits');
     for (const side of ['sepBefore', 'sepAfter']) {
       const sep = block[side];
       need(sep === undefined || (typeof sep === 'string' && /^[ \t\r\n]*,[ \t\r\n]*$/.test(sep)), `${side} is not a comma with JSON whitespace`);
     }
   }
-  return problems;
-}
-
-/** What is wrong with a record's `prefixCheck` (absent is fine). */
-export function checkPrefixCheck(value: unknown): string[] {
-  if (value === undefined) return [];
-  if (!isObject(value)) return ['prefixCheck is not an object'];
-  const problems: string[] = [];
-  if (typeof value['model'] !== 'string') problems.push('prefixCheck.model is not a string');
-  if (typeof value['learnedAt'] !== 'string' || Number.isNaN(Date.parse(value['learnedAt']))) problems.push('prefixCheck.learnedAt is not an ISO-8601 time');
   return problems;
 }
 

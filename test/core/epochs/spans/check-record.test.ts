@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkFrozenSpan, spanEnd } from '../../src/state/check-frozen-span.js';
+import { checkFrozenSpan, checkSpans, spanEnd } from '../../../../src/core/epochs/spans/check-record.js';
 
 const GOOD = { first: 1, last: 8, sha256: 'a'.repeat(64), bytes: 4000, pins: ['[ctxshed:goal] x'], tombstone: 'Port it.' };
 
@@ -69,5 +69,17 @@ describe('spanEnd', () => {
     expect(spanEnd(GOOD, 0)).toBe(8);
     expect(spanEnd({ last: 'x' }, 3)).toBe(3);
     expect(spanEnd(null, 3)).toBe(3);
+  });
+});
+
+describe('checkSpans', () => {
+  it('should take one span an epoch, after the last one the epochs before it shed', () => {
+    const next = { ...GOOD, first: 9, last: 12 };
+
+    expect(checkSpans([GOOD], 'epoch #1', [])).toEqual([]);
+    expect(checkSpans([next], 'epoch #2', [GOOD])).toEqual([]);
+    expect(checkSpans([GOOD], 'epoch #2', [next])).toEqual(['epoch #2: span first is not a message ordinal after 12']);
+    expect(checkSpans([], 'epoch #1', [])).toEqual(['epoch #1: items.span holds 0 spans, not one']);
+    expect(checkSpans([GOOD, next], 'epoch #1', [])).toEqual(['epoch #1: items.span holds 2 spans, not one']);
   });
 });

@@ -1,8 +1,18 @@
-/** The shape a shed epoch's `span` must have, checked field by field so verify can list every fault. */
-import { isHex64 } from './layout.js';
+/**
+ * The record check of the span kind's items (docs/state.md, "Its span"): an epoch sheds one span,
+ * checked field by field so verify can list every fault, and it starts after the last span an
+ * earlier epoch shed (message 0, the head, is never shed).
+ */
 
 /** The longest tombstone a record keeps, in characters (code points). */
 const TOMBSTONE_MAX_CHARS = 200;
+
+/** What is wrong with one epoch's spans (`at` names the epoch), given the spans the epochs before it shed. */
+export function checkSpans(spans: readonly unknown[], at: string, earlier: readonly unknown[]): string[] {
+  const after = earlier.reduce<number>((last, span) => spanEnd(span, last), 0);
+  const count = spans.length === 1 ? [] : [`${at}: items.span holds ${spans.length} spans, not one`];
+  return [...count, ...spans.flatMap((span) => checkFrozenSpan(span, at, after))];
+}
 
 /**
  * What is wrong with an epoch's `span` (at `at`); `after` is the last message ordinal of the
@@ -16,7 +26,7 @@ export function checkFrozenSpan(span: unknown, at: string, after: number): strin
   const { first, last } = fields;
   need(isCount(first) && first > after, `first is not a message ordinal after ${after}`);
   need(isCount(last) && (!isCount(first) || last >= first), 'last is not a message ordinal at or after first');
-  need(typeof fields['sha256'] === 'string' && isHex64(fields['sha256']), 'sha256 is not 64 lowercase hex digits');
+  need(typeof fields['sha256'] === 'string' && /^[0-9a-f]{64}$/.test(fields['sha256']), 'sha256 is not 64 lowercase hex digits');
   need(isCount(fields['bytes']) && fields['bytes'] > 0, 'bytes is not a positive integer');
   const pins = fields['pins'];
   need(Array.isArray(pins) && pins.every((p) => typeof p === 'string'), 'pins is not an array of strings');
