@@ -8,12 +8,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_SETTINGS, EpochEngine } from '../../src/rescue/index.js';
+import { upgradeRecord } from '../../src/core/upgrade-record.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
-import { layoutPaths } from '../../src/state/layout.js';
+import { latchEpoch } from '../../src/state/latch-epoch.js';
+import { conversationPath, layoutPaths } from '../../src/state/layout.js';
+import { listConversations } from '../../src/state/read-conversation.js';
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { runCtxshed } from '../support/cli-process.js';
 import { tempStateDir } from '../support/test-proxy.js';
+import { blockFor, epochOf } from './fixtures/state-fixtures.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/state-v1/', import.meta.url));
 const THINKING = fileURLToPath(new URL('../fixtures/state-v1-thinking/', import.meta.url));
@@ -96,5 +100,28 @@ describe('a state directory of the v1 record format', () => {
     expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, problems: [] });
     expect(inflated.code).toBe(0);
     expect(inflated.stdout).toBe(await fs.readFile(path.join(FIXTURE, 'shed-sent.json'), 'utf8'));
+  });
+
+  it('should write a record it latches again as the current format: its old epochs upgraded, nothing else changed', async () => {
+    const dir = await copyOf(FIXTURE);
+    const state = await openStateDir(dir);
+    const rescue = (await listConversations(state)).find((r) => r.epochs.every((e) => e.kind === 'tool_results'))!;
+    const file = conversationPath(state, rescue.key);
+    const old: unknown = JSON.parse(await fs.readFile(file, 'utf8'));
+    expect(old).toMatchObject({ format: 'ctxshed.conversation/1' });
+    const { block, file: elided } = blockFor('a late tool result', 9_999);
+
+    await latchEpoch(state, rescue.key, (current) => ({
+      record: { ...current!, epochs: [...current!.epochs, epochOf(current!.epochs.length + 1, [block])] },
+      files: [elided],
+    }));
+
+    const written = JSON.parse(await fs.readFile(file, 'utf8')) as { format: string; epochs: unknown[] };
+    const upgraded = upgradeRecord(old) as { epochs: unknown[] };
+    expect(written.format).toBe('ctxshed.conversation/2');
+    expect({ ...written, epochs: written.epochs.slice(0, -1) }).toEqual(upgraded);
+    expect((await verifyState(dir)).problems).toEqual([]);
+    const received = await fs.readFile(path.join(FIXTURE, 'rescue-received.json'));
+    expect(Buffer.from((await inflateFromState(layoutPaths(dir), received)).body).equals(await fs.readFile(path.join(FIXTURE, 'rescue-sent.json')))).toBe(true);
   });
 });
