@@ -23,6 +23,7 @@ import { conversationArb, type ClientRequest } from './arbitraries/index.js';
 import { elidedDirArb, policyArb } from './support/rewrite-support.js';
 import { shedPolicyArb, spansDirArb } from './support/shed-support.js';
 import { sha256 } from './support/sha256.js';
+import type { FrozenSpan } from '../src/core/shed/shed-types.js';
 
 /** A reading of a request: how full, of which window, against which threshold. */
 const judgeArb = fc.record({
@@ -95,8 +96,8 @@ describe('the epoch planners', () => {
             const plan = t.take.kind === 'blocks' ? t.take.plan : [];
             expect(t.decision.added).toEqual(plan);
             const part = tools.epochOf(tools.chosen(t.decision), t.decision.gate);
-            expect(part.kind === 'tool_results' && part.blocks).toEqual(plan.map(freezeBlock));
-            expect(part.files.filter((f) => f.ext === 'txt').map((f) => f.sha256)).toEqual(plan.map((b) => b.sha256));
+            expect(part.tag === 'tool_results' && part.items).toEqual(plan.map(freezeBlock));
+            expect((part.files ?? []).filter((f) => f.ext === 'txt').map((f) => f.sha256)).toEqual(plan.map((b) => b.sha256));
           }
           if (t.overflow.latch) {
             expect(t.overflowTake.kind === 'some' && t.tokens - t.overflowTake.freedTokens).toBeLessThanOrEqual(reading.window);
@@ -116,14 +117,14 @@ describe('the epoch planners', () => {
             expect(s.decision.span).toBe(span);
             expect(s.decision.gate?.latch).toBe(true);
             const part = spans.epochOf(spans.chosen(s.decision), s.decision.gate);
-            expect(part.kind === 'span' && part.span).toEqual(freezeSpan(span!));
+            expect(part.tag === 'span' && part.items).toEqual([freezeSpan(span!)]);
             expect(part.spans?.map((f) => f.sha256)).toEqual([span!.sha256]);
-            expect(part.files).toEqual([]);
+            expect(part.files ?? []).toEqual([]);
           }
           if (s.overflow.latch) {
             expect(s.overflowTake.kind === 'some' && s.tokens - s.overflowTake.freedTokens).toBeLessThanOrEqual(reading.window);
             const part = spans.epochOf(s.overflow.choice, s.overflow.gate);
-            expect(part.kind === 'span' && part.span.sha256).toBe(s.overflow.choice.span.sha256);
+            expect(part.tag === 'span' && (part.items[0] as FrozenSpan).sha256).toBe(s.overflow.choice.span.sha256);
             expect(s.overflow.gate?.latch).toBe(true);
           }
         },

@@ -75,9 +75,9 @@ export async function recordElide(state: StateDir, choice: ElideChoice, now: Dat
       },
       threshold: 0,
       part: {
-        kind: 'tool_results',
+        tag: 'tool_results',
         policy: { name: POLICY_NAME, version: LABELS_POLICY_VERSION, ...choice.policy },
-        blocks: added,
+        items: added,
         ledger: choice.ledger.filter((row) => !earlier.has(row.ordinal)),
         files: filesOf(choice.plan, added),
       },

@@ -5,12 +5,12 @@
  * caller passes the time in, and src/state writes the plan under its lock (files durable first,
  * then the record).
  */
-import { CONVERSATION_FORMAT, type ConversationRecord, type Epoch, type FrozenBlock, type LatchReason } from './epoch-types.js';
+import { CONVERSATION_FORMAT, type ConversationRecord, type Epoch, type KindTag, type LatchReason } from './epoch-types.js';
 import type { LedgerRow } from './labels/label-types.js';
 import type { FullnessReading } from './fullness-reading.js';
 import type { ThresholdFired } from './latch-threshold.js';
 import type { GateDecision } from './break-even.js';
-import type { FrozenSpan, ShedFit } from './shed/shed-types.js';
+import type { ShedFit } from './shed/shed-types.js';
 
 /** One elided file a latch must make durable before its record may name it. */
 export interface PlannedFile {
@@ -59,50 +59,28 @@ export interface LatchPlan {
   readonly originals?: readonly PlannedOriginal[];
 }
 
-/** The files an epoch's part names, to be durable before its record. */
-interface PartFiles {
+/**
+ * The kind's part of the next epoch (core/epochs/), one shape for every kind: its tag and items
+ * (kept under the tag in the epoch's `items`), its policy, what its planner adds (a gate, a shed
+ * epoch's fit, a tool-result epoch's ledger), and the files its items name, each durable before the
+ * record. planRecord adds what every epoch shares.
+ */
+export interface EpochPart<Item = unknown> {
+  readonly tag: KindTag;
+  readonly items: readonly Item[];
+  readonly policy: Epoch['policy'];
+  readonly gate?: GateDecision;
+  /** A shed epoch latched near the window or on an overflow (core/epoch-types.ts). */
+  readonly fit?: ShedFit;
+  /** Policy version 3+ (docs/labels.md). */
+  readonly ledger?: readonly LedgerRow[];
   /** The elided files its blocks name. */
-  readonly files: readonly PlannedFile[];
+  readonly files?: readonly PlannedFile[];
   /** The span files its span names. */
   readonly spans?: readonly PlannedSpanFile[];
+  /** A registered kind's originals, in its own folder. */
+  readonly originals?: readonly PlannedOriginal[];
 }
-
-/** A tool-result epoch's own part: its policy, blocks, gate (`--gate`) and ledger (version 3). */
-export interface ToolResultsPart extends PartFiles {
-  readonly kind: 'tool_results';
-  readonly policy: Epoch['policy'];
-  readonly blocks: readonly FrozenBlock[];
-  readonly gate?: GateDecision;
-  readonly ledger?: readonly LedgerRow[];
-}
-
-/** A span epoch's own part: its policy, span, gate and fit. */
-export interface SpanPart extends PartFiles {
-  readonly kind: 'span';
-  readonly policy: Epoch['policy'];
-  readonly span: FrozenSpan;
-  readonly gate?: GateDecision;
-  readonly fit?: ShedFit;
-}
-
-/**
- * A registered kind's part (core/epochs/kind-info.ts `registerEpochKind`): its items, kept under
- * its tag in the epoch's `items`, and the originals they name.
- */
-export interface ItemsPart {
-  readonly kind: 'items';
-  readonly tag: string;
-  readonly policy: Epoch['policy'];
-  readonly items: readonly unknown[];
-  readonly originals: readonly PlannedOriginal[];
-  readonly gate?: GateDecision;
-}
-
-/** A built-in kind's part: the record fields of its own (`blocks`, `span`) and the files they name. */
-export type FieldsPart = ToolResultsPart | SpanPart;
-
-/** The kind's part of the next epoch (core/epochs/), with the files it names; planRecord adds what every epoch shares. */
-export type EpochPart = FieldsPart | ItemsPart;
 
 /** What every latch records besides the kind's part: the reading, the trigger and who the conversation is. */
 export interface LatchFacts {
@@ -156,8 +134,12 @@ export function planRecord(input: PlanRecordInput): LatchPlan {
   // The key order is the records' on disk: a record planned again is the same bytes.
   const epoch = epochOfPart(part, { n, latchedAt: now, trigger, reason });
   const record = appendEpoch(key, current, epoch, facts, now);
-  if (part.kind === 'items') return { record, files: [], originals: part.originals };
-  return { record, files: part.files, ...(part.spans === undefined ? {} : { spans: part.spans }) };
+  return {
+    record,
+    files: part.files ?? [],
+    ...(part.spans === undefined ? {} : { spans: part.spans }),
+    ...(part.originals === undefined ? {} : { originals: part.originals }),
+  };
 }
 
 /** What every epoch starts with, in its key order. */
@@ -171,18 +153,17 @@ interface EpochHead {
 /** The epoch of a kind's part: the shared head, then the kind's tag and items, in the order records on disk have them. */
 function epochOfPart(part: EpochPart, head: EpochHead): Epoch {
   const { n, latchedAt, trigger, reason } = head;
-  const [kind, items] = part.kind === 'items' ? [part.tag, part.items] : part.kind === 'span' ? ['span', [part.span]] : ['tool_results', part.blocks];
   return {
     n,
     latchedAt,
-    kind,
+    kind: part.tag,
     trigger,
     reason,
     policy: part.policy,
-    items: { [kind]: items },
+    items: { [part.tag]: part.items },
     ...(part.gate === undefined ? {} : { gate: part.gate }),
-    ...(part.kind !== 'span' || part.fit === undefined ? {} : { fit: part.fit }),
-    ...(part.kind !== 'tool_results' || part.ledger === undefined ? {} : { ledger: part.ledger }),
+    ...(part.fit === undefined ? {} : { fit: part.fit }),
+    ...(part.ledger === undefined ? {} : { ledger: part.ledger }),
   };
 }
 

@@ -23,7 +23,6 @@ function planOf(key: string, originals: boolean, bytes = ORIGINAL) {
   const item = { messageIndex: 1, blockIndex: 0, sha256, bytes: bytes.length };
   const policy = { name: 'assistant-text', version: 1, keepRecent: 2, minBytes: 24 };
   const part = {
-    kind: 'items' as const,
     tag: 'assistant_text',
     policy,
     items: [item],

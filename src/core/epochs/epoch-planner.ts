@@ -9,7 +9,7 @@ import type { KindTag } from '../epoch-types.js';
 import type { FullnessReading } from '../fullness-reading.js';
 import type { OverflowTake } from '../overflow-decision.js';
 import type { PlannedBlock } from '../plan-elision.js';
-import type { EpochPart, FieldsPart } from '../plan-record.js';
+import type { EpochPart } from '../plan-record.js';
 import type { GateDecision } from '../break-even.js';
 import type { TranscriptIndex } from '../transcript-index-types.js';
 import type { FrozenItems } from './frozen-items.js';
@@ -66,7 +66,7 @@ export interface OverflowAsk {
 export type LatchingDecision = EpochLatch<PlannedBlock>;
 
 /** One kind's latch side. `C` is what the kind chose to freeze, handed back to it to make the epoch. */
-export interface EpochPlanner<C, P extends EpochPart = FieldsPart> {
+export interface EpochPlanner<C, P extends EpochPart = EpochPart> {
   /** The kind's tag (core/epoch-types.ts `KindTag`): what its epochs freeze. */
   readonly kind: KindTag;
   /** What a threshold latch would take out (core/decide/decide-epoch.ts weighs it): the plan the epoch freezes. */

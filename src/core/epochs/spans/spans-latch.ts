@@ -4,7 +4,7 @@
  * on a threshold latch (core/shed/weigh-span.ts) and on an overflow (at the refusal's fullness).
  */
 import type { OverflowTake } from '../../overflow-decision.js';
-import type { SpanPart } from '../../plan-record.js';
+import type { EpochPart } from '../../plan-record.js';
 import type { GateDecision } from '../../break-even.js';
 import type { Sha256 } from '../../ports.js';
 import { freezeSpanAtLatch } from '../../shed/plan-span.js';
@@ -17,6 +17,8 @@ import type { EpochPlanner, OverflowAsk } from '../epoch-planner.js';
 import { bytesWithSpans, pressedReading } from '../request-tokens.js';
 import { repeatGroupsOfAsk, repeatSavings } from '../repeat-groups.js';
 import { broughtBackIn, workingSetOfAsk, type WorkingSet } from '../working-set.js';
+import type { FrozenSpan } from '../../shed/shed-types.js';
+import { SPAN_INFO } from './info.js';
 
 /** What a span epoch freezes: the span, the recent window's budget it was planned with, and near the window its fit. */
 export interface SpanLatchChoice {
@@ -124,16 +126,15 @@ function keptOf(set: WorkingSet): { keepFrom: number; keepTo: number; held: Held
   return { keepFrom: set.firstMessage, keepTo: set.lastMessage, held: { from: sincePrompt.firstMessage, to: sincePrompt.lastMessage } };
 }
 
-function spanPart(choice: SpanLatchChoice, gate: GateDecision | undefined): SpanPart {
+function spanPart(choice: SpanLatchChoice, gate: GateDecision | undefined): EpochPart<FrozenSpan> {
   const { span, recentTokens, fit } = choice;
   return {
-    kind: 'span',
+    tag: SPAN_INFO.tag,
     policy: { name: SHED_POLICY_NAME, version: SHED_POLICY_VERSION, keepRecent: 0, minBytes: 0, recentTokens },
     // The pages its `.md` is read in, named in the stub, so no Read of it is cut short (issue 39).
-    span: freezeSpanAtLatch(span, readPagesOf(renderSpanMarkdown(span.text, span.sha256))),
+    items: [freezeSpanAtLatch(span, readPagesOf(renderSpanMarkdown(span.text, span.sha256)))],
     ...(gate === undefined ? {} : { gate }),
     ...(fit === undefined ? {} : { fit }),
-    files: [],
     spans: [{ sha256: span.sha256, bytes: span.text }],
   };
 }

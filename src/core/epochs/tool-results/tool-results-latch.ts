@@ -14,7 +14,7 @@ import { DEFAULT_TOKENS_PER_BYTE, fullnessOf } from '../../fullness-reading.js';
 import type { DecidedBlock } from '../../weigh-added.js';
 import type { OverflowTake } from '../../overflow-decision.js';
 import { freezeBlock, planElision, POLICY_NAME, POLICY_VERSION, type PlannedBlock } from '../../plan-elision.js';
-import type { PlannedFile, ToolResultsPart } from '../../plan-record.js';
+import type { EpochPart, PlannedFile } from '../../plan-record.js';
 import type { Sha256 } from '../../ports.js';
 import { GATE_CEILING, type GateDecision, type GateInput } from '../../break-even.js';
 import { renderStub } from '../../stub.js';
@@ -23,6 +23,7 @@ import { bytesWithBlocks, pressedReading } from '../request-tokens.js';
 import { repeatGroupsOfAsk, repeatSavings, wholeGroups } from '../repeat-groups.js';
 import { broughtBackOrdinals, workingSetOfAsk, workingSetOrdinals } from '../working-set.js';
 import { planParts, type PartsPlanInput } from './plan-parts.js';
+import { TOOL_RESULTS_INFO } from './info.js';
 
 /** What a tool-result epoch freezes: the blocks it adds and, from policy version 3, their labels. */
 export interface ToolResultsChoice {
@@ -164,7 +165,7 @@ function overflowAroundWorkingSet(ask: OverflowAsk, plan: readonly PlannedBlock[
  * and no ledger row: their stubs say what they are (core/part-stub.ts). The policy records the
  * deeper cut it planned with, when it had one.
  */
-function toolResultsPart(choice: ToolResultsChoice, policy: ElisionPolicy, gate: GateDecision | undefined): ToolResultsPart {
+function toolResultsPart(choice: ToolResultsChoice, policy: ElisionPolicy, gate: GateDecision | undefined): EpochPart<FrozenBlock> {
   const results = choice.added.filter((b) => !isPart(b));
   const parts = choice.added.filter(isPart).map(freezePart);
   const labelled = choice.labels === undefined ? undefined : freezeLabelled(results, choice.labels);
@@ -178,7 +179,7 @@ function toolResultsPart(choice: ToolResultsChoice, policy: ElisionPolicy, gate:
     if (block.rawSha256 !== undefined && block.raw !== undefined) files.push({ sha256: block.rawSha256, bytes: block.raw, ext: 'json' });
   }
   return {
-    kind: 'tool_results',
+    tag: TOOL_RESULTS_INFO.tag,
     policy: {
       name: POLICY_NAME,
       version,
@@ -186,7 +187,7 @@ function toolResultsPart(choice: ToolResultsChoice, policy: ElisionPolicy, gate:
       minBytes: policy.minBytes,
       ...(policy.deep === undefined ? {} : { deep: policy.deep }),
     },
-    blocks,
+    items: blocks,
     ...(gate === undefined ? {} : { gate }),
     ...(labelled === undefined ? {} : { ledger: labelled.ledger }),
     files,

@@ -8,7 +8,7 @@ import { applySplices, planSplices } from '../../../../src/core/splices.js';
 import type { EpochKindInfo } from '../../../../src/core/epochs/kind-record.js';
 import { indexTranscript } from '../../../../src/core/messages/transcript-index.js';
 import { itemsOfKind } from '../../../../src/core/epochs/frozen-items.js';
-import type { ItemsPart } from '../../../../src/core/plan-record.js';
+import type { EpochPart } from '../../../../src/core/plan-record.js';
 import type { ApplyDeps, KindApplied, KindApplyAsk } from '../../../../src/rescue/kind-apply.js';
 import { holdOf, type LatchKind } from '../../../../src/rescue/latch-kind.js';
 import { modeDefaultsOf } from '../../../../src/rescue/mode-defaults.js';
@@ -39,9 +39,8 @@ const frozenOf = (items: FrozenItems): readonly FrozenText[] => itemsOfKind(item
 const placeOf = (c: FrozenText): number => c.messageIndex * 10_000 + c.blockIndex;
 
 /** The epoch's part: the chosen blocks as items, and their exact bytes as originals. */
-function partOf(chosen: readonly TextCandidate[]): ItemsPart {
+function partOf(chosen: readonly TextCandidate[]): EpochPart {
   return {
-    kind: 'items',
     tag: TAG,
     policy: { name: 'assistant-text', version: 1, keepRecent: KEEP_RECENT, minBytes: MIN_BYTES },
     items: chosen.map(({ messageIndex, blockIndex, sha256, bytes }) => ({ messageIndex, blockIndex, sha256, bytes })),
