@@ -13,24 +13,17 @@
  */
 import fs from 'node:fs/promises';
 import {
-  blocksOf,
   itemsOfEpoch,
   applyInflate,
-  findPartStubs,
-  type FoundPartStub,
   indexAnyApi,
-  isPart,
-  restoredContent,
-  TOOL_RESULTS,
   type ConversationRecord,
   type EpochKindInfo,
   epochKindInfos,
-  type FoundStub,
   type IndexOutcome,
   type InflateSite,
   type TranscriptIndex,
 } from '../core/index.js';
-import { originalPathOf } from './originals-folder.js';
+import { locateOriginal, originalPathOf } from './originals-folder.js';
 import { inflateThinking } from './inflate-thinking.js';
 import { inflateRepeats } from './inflate-repeats.js';
 import type { StateDir } from './layout.js';
@@ -59,45 +52,21 @@ export async function inflateFromState(
   return { ...(await inflateStubs(state, repeated.body, records)), ...(repeated.repeats === 0 ? {} : { repeats: repeated.repeats }) };
 }
 
-/** Every kind's stubs put back, then the removed thinking blocks. */
+/** Every kind's stubs put back, each by its kind's `inflate` hook and one reader, then the removed thinking blocks. */
 async function inflateStubs(
   state: StateDir,
   body: Uint8Array,
   records: readonly ConversationRecord[],
 ): Promise<{ body: Uint8Array; stubs: number; spans: number; thinking: number; items?: number }> {
   const { index } = indexOf(body);
-  const frozen = frozenBlocks(records);
-  const found = TOOL_RESULTS.findStubs(body, index).filter((f) => {
-    const toolUseId = index.toolResults[f.ordinal]?.toolUseId;
-    return toolUseId !== undefined && frozen.has(blockKey(toolUseId, f.stub.sha256));
-  });
-  // The deeper cut's parts, each where its record places it (core/epochs/inflate.ts).
-  const parts = findPartStubs(
-    body,
-    index,
-    records.flatMap((r) => r.epochs.flatMap((e) => blocksOf(e).filter(isPart))),
-  );
-  // Every kind whose stubs are one original's exact bytes (spans, a registered kind's): its `inflate` hook.
   const sites = kindSites(records, body, index);
-  const restored = await Promise.all([
-    ...found.map(async (f) => ({ found: f, content: await readOriginal(state, f) })),
-    ...parts.map(async (f) => ({ found: f, content: await readPart(state, f) })),
-    ...sites.map(async ({ kind, site }) => ({
-      found: site,
-      content: await readChecked(originalPathOf(state, kind.originals, site.sha256, site.ext), site.sha256, `${kind.tag} file`),
-    })),
-  ]);
+  const restored = await Promise.all(sites.map(async ({ kind, site }) => ({ found: site, content: await readSite(state, kind, site) })));
   const inflated = applyInflate(body, restored);
   // Last: the removed thinking blocks' positions are those of the client's body, spans and all.
   const withThinking = await inflateThinking(state, inflated);
-  const items = sites.filter((s) => s.kind.counts === 'items').length;
-  return {
-    body: withThinking.body,
-    stubs: found.length + parts.length,
-    spans: sites.filter((s) => s.kind.counts === 'spans').length,
-    thinking: withThinking.thinking,
-    ...(items === 0 ? {} : { items }),
-  };
+  const counted = (counts: EpochKindInfo['counts']): number => sites.filter((s) => s.kind.counts === counts).length;
+  const items = counted('items');
+  return { body: withThinking.body, stubs: counted('blocks'), spans: counted('spans'), thinking: withThinking.thinking, ...(items === 0 ? {} : { items }) };
 }
 
 /** Each kind's stubs that its records' items say ctxshed put there (the kind's `inflate` hook). */
@@ -109,40 +78,26 @@ function kindSites(records: readonly ConversationRecord[], body: Uint8Array, ind
   });
 }
 
-/** What the records say ctxshed replaced of the tool results: each by its call id and sha256. */
-function frozenBlocks(records: readonly ConversationRecord[]): Set<string> {
-  const blocks = new Set<string>();
-  for (const epoch of records.flatMap((r) => r.epochs))
-    for (const block of blocksOf(epoch)) if (!isPart(block)) blocks.add(blockKey(block.toolUseId, block.sha256));
-  return blocks;
-}
-
-function blockKey(toolUseId: string, sha256: string): string {
-  return `${sha256} ${toolUseId}`;
+/** The bytes a site is put back as: its files read from the kind's folder, each checked, then made into one. */
+async function readSite(state: StateDir, kind: EpochKindInfo, site: InflateSite): Promise<Uint8Array> {
+  const what = `${kind.originals} file`;
+  const files = await Promise.all(
+    site.files.map(async ({ sha256, ext, bytes: size }) => {
+      // An elided file `ctxshed seal` moved is read from sealed/: not for the model, still the original's bytes.
+      const found = await locateOriginal(state, kind.originals, sha256, ext).catch(() => undefined);
+      const bytes = await readChecked(found?.path ?? originalPathOf(state, kind.originals, sha256, ext), sha256, what);
+      if (size !== undefined && bytes.length !== size)
+        throw new InflateError(`${what} ${sha256}.${ext} holds ${bytes.length} bytes, the ${kind.says ?? 'item'} says ${size}`);
+      return bytes;
+    }),
+  );
+  return site.make?.(files) ?? files[0] ?? new Uint8Array(0);
 }
 
 function indexOf(body: Uint8Array): Extract<IndexOutcome, { kind: 'indexed' }> {
   const { outcome: indexed } = indexAnyApi(body);
   if (indexed.kind === 'failed') throw new InflateError(`not a Messages API body (${indexed.reason}: ${indexed.detail})`);
   return indexed;
-}
-
-async function readOriginal(state: StateDir, found: FoundStub): Promise<Uint8Array> {
-  const { stub } = found;
-  const text = await readVerified(state, stub.sha256, 'txt');
-  if (text.length !== stub.bytes) {
-    throw new InflateError(`elided file ${stub.sha256}.txt holds ${text.length} bytes, the stub says ${stub.bytes}`);
-  }
-  const raw = stub.rawSha256 === undefined ? undefined : await readVerified(state, stub.rawSha256, 'json');
-  return restoredContent(stub, text, raw);
-}
-
-async function readPart(state: StateDir, found: FoundPartStub): Promise<Uint8Array> {
-  const { part } = found;
-  const text = await readVerified(state, part.sha256, 'txt');
-  if (text.length !== part.bytes) throw new InflateError(`elided file ${part.sha256}.txt holds ${text.length} bytes, the record says ${part.bytes}`);
-  const raw = part.rawSha256 === undefined ? undefined : await readVerified(state, part.rawSha256, 'json');
-  return restoredContent(part, text, raw);
 }
 
 async function readVerified(state: StateDir, sha256: string, ext: 'txt' | 'json'): Promise<Uint8Array> {

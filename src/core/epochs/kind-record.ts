@@ -32,12 +32,16 @@ export interface NamedOriginal {
   readonly bytes?: number;
 }
 
-/** Where inflate puts one original back: the bytes [start, end) of the body become the file's exact bytes. */
+/**
+ * Where inflate puts one original back: the bytes [start, end) of the body become the bytes made
+ * from `files` (each read from the kind's folder, checked against its sha256 and its size when it
+ * says one): by `make`, given their exact bytes in order, or, without it, the first file's bytes.
+ */
 export interface InflateSite {
   readonly start: number;
   readonly end: number;
-  readonly sha256: string;
-  readonly ext: OriginalFileExt;
+  readonly files: readonly NamedOriginal[];
+  readonly make?: (files: readonly Uint8Array[]) => Uint8Array;
 }
 
 /** One kind as the record, report, verify, restore and inflate code see it. */
@@ -100,9 +104,9 @@ export interface EpochKindInfo<Item = any> {
    */
   readonly alongside?: true;
   /**
-   * Inflate hook, registered kinds: where in a body the kind's stubs of `items` (every record's)
-   * stand, each put back as the original file it names; nothing else (text that only looks like a
-   * stub is the client's own).
+   * Inflate hook: where in a body the kind's stubs of `items` (every record's) stand, each put back
+   * as the bytes made from the originals it names; nothing else (text that only looks like a stub
+   * is the client's own).
    */
   readonly inflate?: (body: Uint8Array, index: TranscriptIndex, items: readonly Item[]) => readonly InflateSite[];
   /**

@@ -40,6 +40,6 @@ function spanSites(body: Uint8Array, index: TranscriptIndex, spans: readonly Fro
   return findSpanStubs(body, index).flatMap(({ start, end, stub }) => {
     if (shed.get(stub.sha256) !== stub.bytes || seen.has(stub.sha256)) return [];
     seen.add(stub.sha256);
-    return [{ start, end, sha256: stub.sha256, ext: 'json' as const }];
+    return [{ start, end, files: [{ sha256: stub.sha256, ext: 'json' as const }] }];
   });
 }

@@ -1,7 +1,9 @@
 /** The tool-result kind's readers' record (rescue mode): its blocks' originals in `elided/`. */
 import { isPart, type FrozenBlock } from '../../epoch-types.js';
 import { partPlaceOf } from '../../part-place.js';
-import type { EpochKindInfo } from '../kind-record.js';
+import type { TranscriptIndex } from '../../transcript-index-types.js';
+import { findPartStubs, findStubs, restoredContent } from '../inflate.js';
+import type { EpochKindInfo, InflateSite } from '../kind-record.js';
 import { checkBlocks } from './check-record.js';
 
 /**
@@ -32,6 +34,7 @@ export const TOOL_RESULTS_INFO: EpochKindInfo<FrozenBlock> & { readonly tag: 'to
   describe: (b) => `${b.part === undefined ? 'ordinal' : b.part} ${b.ordinal}`,
   says: 'block',
   checkItems: checkBlocks,
+  inflate: toolResultSites,
   filesOf: (b) => [{ sha256: b.sha256, ext: 'txt', bytes: b.bytes }, ...(b.rawSha256 === undefined ? [] : [{ sha256: b.rawSha256, ext: 'json' as const }])],
   // Just after the stubbed tool_result, when the block at its ordinal is still the same call's; a
   // part, just after its own block.
@@ -41,3 +44,24 @@ export const TOOL_RESULTS_INFO: EpochKindInfo<FrozenBlock> & { readonly tag: 'to
     return at !== undefined && at.toolUseId === b.toolUseId ? { messageIndex: at.messageIndex, blockIndex: at.blockIndex + 1 } : undefined;
   },
 };
+
+/**
+ * Where a body's tool-result and part stubs stand that ctxshed put there: a tool result's where
+ * some epoch froze that call's result with that sha256, a part's where its record places it
+ * (core/epochs/inflate.ts); each put back from its text and, when the record kept them, its exact
+ * JSON bytes (`restoredContent`).
+ */
+function toolResultSites(body: Uint8Array, index: TranscriptIndex, blocks: readonly FrozenBlock[]): InflateSite[] {
+  const frozen = new Set(blocks.filter((b) => !isPart(b)).map((b) => `${b.sha256} ${b.toolUseId}`));
+  const results = findStubs(body, index).filter((f) => {
+    const toolUseId = index.toolResults[f.ordinal]?.toolUseId;
+    return toolUseId !== undefined && frozen.has(`${f.stub.sha256} ${toolUseId}`);
+  });
+  return [...results.map((f) => siteOf(f.start, f.end, f.stub)), ...findPartStubs(body, index, blocks).map((f) => siteOf(f.start, f.end, f.part))];
+}
+
+/** A stub's site: its text's file at the size it names, and its exact JSON's when it has one. */
+function siteOf(start: number, end: number, named: { readonly sha256: string; readonly bytes: number; readonly rawSha256?: string | undefined }): InflateSite {
+  const raw = named.rawSha256 === undefined ? [] : [{ sha256: named.rawSha256, ext: 'json' as const }];
+  return { start, end, files: [{ sha256: named.sha256, ext: 'txt', bytes: named.bytes }, ...raw], make: ([text, json]) => restoredContent(named, text!, json) };
+}

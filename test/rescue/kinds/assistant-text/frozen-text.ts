@@ -80,7 +80,8 @@ export function inflateSites(body: Uint8Array, index: TranscriptIndex, items: re
     if (block === undefined || sites.has(block.start)) continue;
     const stub = stubOf(item);
     const there = body.subarray(block.start, block.end);
-    if (there.length === stub.length && there.every((b, i) => b === stub[i])) sites.set(block.start, { ...block, sha256: item.sha256, ext: 'json' });
+    if (there.length === stub.length && there.every((b, i) => b === stub[i]))
+      sites.set(block.start, { start: block.start, end: block.end, files: [{ sha256: item.sha256, ext: 'json' }] });
   }
   return [...sites.values()];
 }
