@@ -97,7 +97,8 @@ describe('the epoch planners', () => {
             expect(t.decision.added).toEqual(plan);
             const part = tools.epochOf(tools.chosen(t.decision), t.decision.gate);
             expect(part.tag === 'tool_results' && part.items).toEqual(plan.map(freezeBlock));
-            expect((part.files ?? []).filter((f) => f.ext === 'txt').map((f) => f.sha256)).toEqual(plan.map((b) => b.sha256));
+            expect(part.originals.filter((f) => f.ext === 'txt').map((f) => f.sha256)).toEqual(plan.map((b) => b.sha256));
+            expect(part.originals.every((f) => f.folder === 'elided')).toBe(true);
           }
           if (t.overflow.latch) {
             expect(t.overflowTake.kind === 'some' && t.tokens - t.overflowTake.freedTokens).toBeLessThanOrEqual(reading.window);
@@ -118,8 +119,10 @@ describe('the epoch planners', () => {
             expect(s.decision.gate?.latch).toBe(true);
             const part = spans.epochOf(spans.chosen(s.decision), s.decision.gate);
             expect(part.tag === 'span' && part.items).toEqual([freezeSpan(span!)]);
-            expect(part.spans?.map((f) => f.sha256)).toEqual([span!.sha256]);
-            expect(part.files ?? []).toEqual([]);
+            expect(part.originals.map((f) => [f.folder, f.sha256, f.ext])).toEqual([
+              ['span', span!.sha256, 'json'],
+              ['span', span!.sha256, 'md'],
+            ]);
           }
           if (s.overflow.latch) {
             expect(s.overflowTake.kind === 'some' && s.tokens - s.overflowTake.freedTokens).toBeLessThanOrEqual(reading.window);

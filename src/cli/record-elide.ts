@@ -5,6 +5,7 @@
  * wrote inflates, and text that merely reads like a stub is never touched.
  */
 import {
+  EPOCH_KIND_INFO,
   blocksOf,
   blockKeyOf,
   blockKeys,
@@ -79,7 +80,7 @@ export async function recordElide(state: StateDir, choice: ElideChoice, now: Dat
         policy: { name: POLICY_NAME, version: LABELS_POLICY_VERSION, ...choice.policy },
         items: added,
         ledger: choice.ledger.filter((row) => !earlier.has(row.ordinal)),
-        files: filesOf(choice.plan, added),
+        originals: filesOf(choice.plan, added).map((f) => ({ folder: EPOCH_KIND_INFO.tool_results.originals, ...f })),
       },
       now: now.toISOString(),
     });

@@ -20,23 +20,10 @@ export interface PlannedFile {
   readonly ext: 'txt' | 'json';
 }
 
-/** One shed span a latch must make durable (its `.json` and `.md`) before its record may name it. */
-export interface PlannedSpanFile {
-  readonly sha256: string;
-  /** The span's exact bytes. */
-  readonly bytes: Uint8Array;
-}
-
-/** One removed thinking block a latch must make durable (`thinking/<sha256>.json`) before its record may name it. */
-export interface PlannedThinkingFile {
-  readonly sha256: string;
-  /** The block object's exact bytes. */
-  readonly bytes: Uint8Array;
-}
-
 /**
- * One original of a registered kind a latch must make durable (`<state>/<folder>/<sha256>.<ext>`,
- * or its row in Postgres) before its record may name it.
+ * One original a latch must make durable before its record may name it, of any kind: in its kind's
+ * folder (`EpochKindInfo.originals`: `elided/`, `spans/`, `thinking/`, or a registered kind's
+ * `<state>/<folder>/`), or its row in Postgres.
  */
 export interface PlannedOriginal {
   /** The kind's `originals` folder (core/epochs/kind-info.ts). */
@@ -47,16 +34,10 @@ export interface PlannedOriginal {
   readonly bytes: Uint8Array;
 }
 
-/** What a latch wants on disk: the whole new record and the files its new epoch names. */
+/** What a latch wants on disk: the whole new record and the originals its new epoch names, of every kind. */
 export interface LatchPlan {
   readonly record: ConversationRecord;
-  readonly files: readonly PlannedFile[];
-  /** Shed mode: the spans its new epoch sheds. */
-  readonly spans?: readonly PlannedSpanFile[];
-  /** On a model that runs the prefix check: the thinking blocks its new epoch removes. */
-  readonly thinking?: readonly PlannedThinkingFile[];
-  /** A registered kind: the originals its new epoch's items name. */
-  readonly originals?: readonly PlannedOriginal[];
+  readonly originals: readonly PlannedOriginal[];
 }
 
 /**
@@ -74,12 +55,8 @@ export interface EpochPart<Item = unknown> {
   readonly fit?: ShedFit;
   /** Policy version 3+ (docs/labels.md). */
   readonly ledger?: readonly LedgerRow[];
-  /** The elided files its blocks name. */
-  readonly files?: readonly PlannedFile[];
-  /** The span files its span names. */
-  readonly spans?: readonly PlannedSpanFile[];
-  /** A registered kind's originals, in its own folder. */
-  readonly originals?: readonly PlannedOriginal[];
+  /** The originals its items name, in its folder (a span's exact bytes and their rendering, say). */
+  readonly originals: readonly PlannedOriginal[];
 }
 
 /** What every latch records besides the kind's part: the reading, the trigger and who the conversation is. */
@@ -134,12 +111,7 @@ export function planRecord(input: PlanRecordInput): LatchPlan {
   // The key order is the records' on disk: a record planned again is the same bytes.
   const epoch = epochOfPart(part, { n, latchedAt: now, trigger, reason });
   const record = appendEpoch(key, current, epoch, facts, now);
-  return {
-    record,
-    files: part.files ?? [],
-    ...(part.spans === undefined ? {} : { spans: part.spans }),
-    ...(part.originals === undefined ? {} : { originals: part.originals }),
-  };
+  return { record, originals: part.originals };
 }
 
 /** What every epoch starts with, in its key order. */

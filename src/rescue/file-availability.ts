@@ -6,9 +6,9 @@
  * next request (put back, it is good again). A file `ctxshed seal` moved to sealed/ still counts
  * (docs/rescue.md, "Sealing").
  */
-import type { EpochKindInfo, PlannedFile } from '../core/index.js';
+import { EPOCH_KIND_INFO, type EpochKindInfo, type PlannedFile } from '../core/index.js';
 import type { OriginalProblem } from '../core/original-problems.js';
-import { writeElidedBatch } from '../state/write-elided-batch.js';
+import { writeOriginals } from '../state/write-originals.js';
 import type { StateDir } from '../state/layout.js';
 import { fsStore, originalKey, type ConversationStore } from '../store/index.js';
 import { checkOriginals, type WantedOriginal } from './original-check.js';
@@ -87,7 +87,11 @@ export class FileAvailability {
     const unknown = files.filter((f) => !this.#seen.has(elidedKey(f)));
     if (unknown.length === 0) return true;
     try {
-      await writeElidedBatch(this.state, unknown, []);
+      await writeOriginals(
+        this.state,
+        unknown.map((f) => ({ folder: EPOCH_KIND_INFO.tool_results.originals, ...f })),
+        [],
+      );
     } catch {
       return false;
     }

@@ -48,7 +48,7 @@ export async function writeFileDurable(target: string, bytes: Uint8Array): Promi
  * Creates `target` holding `bytes` (mode 0600): a fresh staged name written and fsynced, its size
  * checked, then renamed into place (which replaces a symlink planted there rather than writing
  * through it). Its folder is not fsynced: a batch does that once for all its files
- * (write-elided-batch.ts), before anything names them.
+ * (write-originals.ts), before anything names them.
  */
 export async function writeFileStaged(target: string, bytes: Uint8Array): Promise<void> {
   const staged = `${target}.${STAGE_PREFIX}${process.pid}${(stageCounter++).toString().padStart(4, '0')}`;

@@ -5,8 +5,7 @@
  * sha256 of its exact bytes. The built-in kinds keep their own paths (layout.ts).
  */
 import path from 'node:path';
-import { epochKindInfos, registeredKinds, type OriginalFileExt, type PlannedOriginal } from '../core/index.js';
-import { writeContentFile } from './elided-file.js';
+import { registeredKinds, type OriginalFileExt } from '../core/index.js';
 import { isHex64, type StateDir } from './layout.js';
 import { StateError } from './state-error.js';
 
@@ -41,21 +40,4 @@ export function parseOriginalName(name: string, exts: readonly OriginalFileExt[]
   const sha256 = name.slice(0, dot);
   const ext = name.slice(dot + 1) as OriginalFileExt;
   return dot === 64 && isHex64(sha256) && exts.includes(ext) ? { sha256, ext } : undefined;
-}
-
-/**
- * Makes one planned original durable, its folder created (0700) with the first. Throws
- * STATE_HASH_MISMATCH when its bytes do not hash to its name: a registered kind's files are all
- * exact bytes.
- */
-export async function writeKindOriginal(state: StateDir, original: PlannedOriginal): Promise<string> {
-  const target = kindOriginalPath(state, original.folder, original.sha256, original.ext);
-  const dir = kindFolderPath(state, original.folder);
-  await writeContentFile(
-    { dir, target, what: `${epochKindInfos().find((k) => k.originals === original.folder)?.tag ?? original.folder} original` },
-    original.sha256,
-    original.bytes,
-    { createDir: true },
-  );
-  return target;
 }

@@ -5,27 +5,24 @@ import { checkConversationRecord } from './check-conversation-record.js';
 import { crashPoint } from './crash-point.js';
 import { serializeConversationRecord, type ConversationRecord } from './conversation-record.js';
 import { withConversationLock } from './conversation-lock.js';
-import { conversationPath, spanPath, thinkingPath, type StateDir } from './layout.js';
+import { conversationPath, type StateDir } from './layout.js';
 import { exclusively, sharedLatch } from './latch-gate.js';
 import { checkPlanFiles } from './check-plan-files.js';
 import { readConversation } from './read-conversation.js';
-import { noteCreated, pendingOrphans, reclaimOrphans, reclaimPending } from './reclaim-orphans.js';
-import { writeSpanFiles } from './span-file.js';
+import { pendingOrphans, reclaimOrphans, reclaimPending } from './reclaim-orphans.js';
 import { StateError } from './state-error.js';
-import { writeThinkingFile } from './thinking-file.js';
 import type { HeldLock } from './state-lock.js';
-import { writeElidedBatch } from './write-elided-batch.js';
-import { kindOriginalPath, writeKindOriginal } from './kind-original.js';
+import { writeOriginals } from './write-originals.js';
 import type { LatchPlan } from '../core/plan-record.js';
 
-export type { LatchPlan, PlannedFile, PlannedSpanFile, PlannedThinkingFile } from '../core/plan-record.js';
+export type { LatchPlan, PlannedFile, PlannedOriginal } from '../core/plan-record.js';
 
 /** What `decide` is handed (the record as it is on disk now) and what it may answer. */
 export type LatchDecision = (current: ConversationRecord | undefined) => Promise<LatchPlan | undefined> | LatchPlan | undefined;
 
 /**
  * Under conversation `key`'s lock (conversation-lock.ts), re-reads its record, asks `decide`, and
- * if it returns a plan writes its files durably (elided ones as one batch, write-elided-batch.ts)
+ * if it returns a plan writes its files durably (every kind's as one batch, write-originals.ts)
  * and then the record atomically. Returns the record now on disk. Latches of other conversations
  * run meanwhile; what a failed latch leaves is removed once none is in flight (latch-gate.ts).
  */
@@ -72,24 +69,12 @@ async function latchLocked(state: StateDir, key: string, decide: LatchDecision, 
 
 /**
  * Files first, all durable before the record: a record must never name a file that a crash could
- * still take away (docs/design.md invariants 5 and 8). Each file this write creates is noted in
+ * still take away (docs/design.md invariants 5 and 8). Every kind's originals go by one batch
+ * (write-originals.ts), each in its kind's folder; each file this write creates is noted in
  * `created` first.
  */
 async function writePlanFiles(state: StateDir, plan: LatchPlan, created: string[]): Promise<void> {
-  await writeElidedBatch(state, plan.files, created, () => crashPoint('latch-after-first-file'));
-  for (const span of plan.spans ?? []) {
-    await noteCreated(created, spanPath(state, span.sha256, 'json'), spanPath(state, span.sha256, 'md'));
-    await writeSpanFiles(state, span.sha256, span.bytes);
-  }
-  for (const block of plan.thinking ?? []) {
-    await noteCreated(created, thinkingPath(state, block.sha256));
-    await writeThinkingFile(state, block.sha256, block.bytes);
-  }
-  // A registered kind's originals, in its own folder (kind-original.ts).
-  for (const original of plan.originals ?? []) {
-    await noteCreated(created, kindOriginalPath(state, original.folder, original.sha256, original.ext));
-    await writeKindOriginal(state, original);
-  }
+  await writeOriginals(state, plan.originals, created, () => crashPoint('latch-after-first-file'));
   crashPoint('latch-after-all-files');
 }
 

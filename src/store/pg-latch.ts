@@ -6,7 +6,7 @@
  * killed before COMMIT leaves nothing: no original, no record.
  */
 import type pg from 'pg';
-import { originalsNamedBy, renderSpanMarkdown } from '../core/index.js';
+import { originalsNamedBy } from '../core/index.js';
 import type { ConversationRecord, Epoch } from '../core/epoch-types.js';
 import { serializeConversationRecord } from '../state/conversation-record.js';
 import { crashPoint } from '../state/crash-point.js';
@@ -38,7 +38,7 @@ export async function latchIn(client: pg.ClientBase, owner: string, key: string,
   const bytes = serializeConversationRecord(plan.record);
   const next = checkPlanRecord(key, current, JSON.parse(Buffer.from(bytes).toString('utf8')));
   await insertOriginals(client, owner, rowsOf(plan));
-  if (plan.files.length > 0) crashPoint('latch-after-first-file');
+  if (plan.originals.length > 0) crashPoint('latch-after-first-file');
   crashPoint('latch-after-all-files');
   await checkNamedOriginals(client, owner, next.epochs.slice(current?.epochs.length ?? 0));
   await writeRecordIn(client, owner, key, next, bytes);
@@ -47,16 +47,8 @@ export async function latchIn(client: pg.ClientBase, owner: string, key: string,
 
 /** The rows of a plan, each checked to hash to its name (a name never lies). */
 function rowsOf(plan: LatchPlan): OriginalRow[] {
-  const rows: OriginalRow[] = [
-    ...plan.files.map((f) => ({ kind: 'elided' as const, sha256: f.sha256, ext: f.ext, bytes: f.bytes })),
-    ...(plan.thinking ?? []).map((t) => ({ kind: 'thinking' as const, sha256: t.sha256, ext: 'json' as const, bytes: t.bytes })),
-    // A registered kind's, under its folder (checked registered: the store's kind is a kind's folder).
-    ...(plan.originals ?? []).map((o) => ({ kind: checkOriginalKind(o.folder), sha256: o.sha256, ext: o.ext, bytes: o.bytes })),
-  ];
-  for (const span of plan.spans ?? []) {
-    rows.push({ kind: 'span', sha256: span.sha256, ext: 'json', bytes: span.bytes });
-    rows.push({ kind: 'span', sha256: span.sha256, ext: 'md', bytes: Buffer.from(renderSpanMarkdown(span.bytes, span.sha256), 'utf8') });
-  }
+  // Each under its kind's folder (checked a kind's: the store's kind is a kind's folder).
+  const rows: OriginalRow[] = plan.originals.map((o) => ({ kind: checkOriginalKind(o.folder), sha256: o.sha256, ext: o.ext, bytes: o.bytes }));
   for (const row of rows) {
     if (row.ext !== 'md' && sha256Hex(row.bytes) !== row.sha256) {
       throw new StateError('STATE_HASH_MISMATCH', `refusing to store ${row.kind} ${row.sha256}.${row.ext}: its bytes hash to ${sha256Hex(row.bytes)}`);

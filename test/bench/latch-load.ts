@@ -47,7 +47,7 @@ function planFor(seed: string, n: number) {
           made.map((m) => m.block),
         ),
       ]),
-      files: made.map((m) => m.file),
+      originals: made.map((m) => m.file),
     },
   };
 }

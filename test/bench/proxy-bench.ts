@@ -288,9 +288,9 @@ export async function latchFor(state: Awaited<ReturnType<typeof openStateDir>>, 
         },
       ],
     },
-    files: plan.flatMap((b) => [
-      { sha256: b.sha256, bytes: b.text, ext: 'txt' as const },
-      ...(b.raw === undefined || b.rawSha256 === undefined ? [] : [{ sha256: b.rawSha256, bytes: b.raw, ext: 'json' as const }]),
+    originals: plan.flatMap((b) => [
+      { folder: 'elided', sha256: b.sha256, bytes: b.text, ext: 'txt' as const },
+      ...(b.raw === undefined || b.rawSha256 === undefined ? [] : [{ folder: 'elided', sha256: b.rawSha256, bytes: b.raw, ext: 'json' as const }]),
     ]),
   }));
 }

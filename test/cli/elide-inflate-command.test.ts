@@ -78,7 +78,7 @@ describe('ctxshed inflate on a shed body', () => {
     const { readMessagesFacts } = await import('../../src/core/shed/message-facts.js');
     const { openStateDir } = await import('../../src/state/open-state-dir.js');
     const { sha256Hex } = await import('../../src/state/sha256-hex.js');
-    const { writeSpanFiles } = await import('../../src/state/span-file.js');
+    const { writeSpanFiles } = await import('../support/span-files.js');
     const { latchEpoch } = await import('../../src/state/latch-epoch.js');
     const { keyOf, recordOf, shedEpochOf } = await import('../state/fixtures/state-fixtures.js');
     const dir = await tempStateDir();
@@ -88,7 +88,7 @@ describe('ctxshed inflate on a shed body', () => {
     if (plan.kind !== 'planned') throw new Error(plan.reason);
     await writeSpanFiles(state, plan.span.sha256, plan.span.text);
     // inflate puts back what a record names: the span's epoch, as the proxy would have written it.
-    await latchEpoch(state, keyOf('real'), () => ({ record: recordOf(keyOf('real'), [shedEpochOf(1, freezeSpan(plan.span))]), files: [] }));
+    await latchEpoch(state, keyOf('real'), () => ({ record: recordOf(keyOf('real'), [shedEpochOf(1, freezeSpan(plan.span))]), originals: [] }));
     const shed = applyEpochs(SPANS, original, [freezeSpan(plan.span)], { spansDir: state.spansDir, sha256: sha256Hex });
     if (shed.kind !== 'applied') throw new Error(shed.reason);
     const file = path.join(dir, 'shed.json');

@@ -61,7 +61,7 @@ describe('planRecord', () => {
         },
       },
     ]);
-    expect(plan.files.map((f) => [f.sha256, f.ext])).toEqual([
+    expect(plan.originals.map((f) => [f.sha256, f.ext])).toEqual([
       [hex(0), 'txt'],
       [hex(3), 'txt'],
       [hex(203), 'json'],
@@ -122,7 +122,7 @@ describe('planRecord', () => {
       [3, 'pointer', 'local'],
     ]);
     expect(checkEpochLedger(epoch!)).toEqual([]);
-    expect(plan.files.map((f) => [f.sha256, f.ext])).toEqual([
+    expect(plan.originals.map((f) => [f.sha256, f.ext])).toEqual([
       [hex(3), 'txt'],
       [hex(203), 'json'],
     ]);

@@ -8,8 +8,8 @@ import { writeElidedFile } from '../../src/state/elided-file.js';
 import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';
 import { sealBlock } from '../../src/state/seal-block.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
-import { writeSpanFiles } from '../../src/state/span-file.js';
-import { writeThinkingFile } from '../../src/state/thinking-file.js';
+import { writeSpanFiles } from '../support/span-files.js';
+import { writeOriginals } from '../../src/state/write-originals.js';
 import { blockFor, makeTempDir, removeTempDir, spanFor } from '../state/fixtures/state-fixtures.js';
 
 const TOOL_RESULTS = EPOCH_KIND_INFO.tool_results;
@@ -63,7 +63,7 @@ describe('FileAvailability, one check for every kind', () => {
     const bytes = Buffer.from('{"type":"thinking","thinking":"why","signature":"s"}');
     const sha256 = sha256Hex(bytes);
     const block: FrozenThinking = { ordinal: 0, messageIndex: 1, blockIndex: 0, type: 'thinking', sha256, jsonBytes: bytes.length };
-    await writeThinkingFile(state, sha256, bytes);
+    await writeOriginals(state, [{ folder: 'thinking', sha256, ext: 'json', bytes }], []);
     await fs.chmod(path.join(state.thinkingDir, `${sha256}.json`), 0o600);
     await fs.writeFile(path.join(state.thinkingDir, `${sha256}.json`), Buffer.from(bytes.toString().replace('why', 'who')));
     await files.checkItems(THINKING, [block]);
@@ -77,7 +77,7 @@ describe('FileAvailability, one check for every kind', () => {
 
   it('should know a tool result whose text a repeat pointer made durable, without asking again', async () => {
     const { block, file } = blockFor('a repeated answer', 0);
-    expect(await files.keepRepeats([file])).toBe(true);
+    expect(await files.keepRepeats([{ sha256: file.sha256, bytes: file.bytes, ext: 'txt' }])).toBe(true);
     expect(files.hasItem(TOOL_RESULTS, block)).toBe(true);
   });
 });

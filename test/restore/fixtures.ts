@@ -16,13 +16,13 @@ export async function stateWithBlocks(): Promise<{ tmp: string; state: StateDir;
   const key = keyOf('restore');
   const a = blockFor(FIRST_TEXT, 0);
   const b = blockFor(SECOND_TEXT, 1);
-  await latchEpoch(state, key, () => ({ record: recordOf(key, [epochOf(1, [a.block])]), files: [a.file] }));
+  await latchEpoch(state, key, () => ({ record: recordOf(key, [epochOf(1, [a.block])]), originals: [a.file] }));
   await latchEpoch(state, key, (current) => ({
     record: recordOf(key, [
       ...(current?.epochs ?? []),
       epochOf(2, [{ ...b.block, label: 'pointer', rule: 'default', tool: 'Bash', input: 'npm test', refetch: 'elided-file' } as typeof b.block]),
     ]),
-    files: [b.file],
+    originals: [b.file],
   }));
   return { tmp, state, key, shas: [a.block.sha256, b.block.sha256] };
 }
@@ -36,11 +36,10 @@ export async function addShedConversation(state: StateDir): Promise<{ key: strin
   const a = spanFor('early', 1, 3);
   const b = spanFor('later', 5, 6);
   const late = (n: number): string => `2025-02-01T00:00:0${n}.000Z`;
-  await latchEpoch(state, key, () => ({ record: recordOf(key, [{ ...shedEpochOf(1, a.span), latchedAt: late(1) }]), files: [], spans: [a.file] }));
+  await latchEpoch(state, key, () => ({ record: recordOf(key, [{ ...shedEpochOf(1, a.span), latchedAt: late(1) }]), originals: a.originals }));
   await latchEpoch(state, key, (current) => ({
     record: recordOf(key, [...(current?.epochs ?? []), { ...shedEpochOf(2, { ...b.span, pins: ['[ctxshed:goal] keep it'] }), latchedAt: late(2) }]),
-    files: [],
-    spans: [b.file],
+    originals: b.originals,
   }));
   return { key, spans: [a, b] };
 }

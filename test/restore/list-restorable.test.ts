@@ -35,7 +35,10 @@ describe('listRestorable', () => {
     await sealBlock(state, shas[1], { reason: null, now: '2026-01-01T00:00:00.000Z' });
     const other = keyOf('newer');
     const c = blockFor('newer text\n'.repeat(200), 0);
-    await latchEpoch(state, other, () => ({ record: recordOf(other, [{ ...epochOf(1, [c.block]), latchedAt: '2025-06-01T00:00:00.000Z' }]), files: [c.file] }));
+    await latchEpoch(state, other, () => ({
+      record: recordOf(other, [{ ...epochOf(1, [c.block]), latchedAt: '2025-06-01T00:00:00.000Z' }]),
+      originals: [c.file],
+    }));
 
     const list = await listRestorable(state);
     expect(list.conversations.map((x) => x.key)).toEqual([other, key]);

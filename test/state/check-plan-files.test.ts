@@ -5,7 +5,7 @@ import { checkPlanFiles } from '../../src/state/check-plan-files.js';
 import { writeElidedFile } from '../../src/state/elided-file.js';
 import { sealBlock } from '../../src/state/seal-block.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
-import { writeSpanFiles } from '../../src/state/span-file.js';
+import { writeSpanFiles } from '../support/span-files.js';
 import { blockFor, epochOf, shedEpochOf, spanFor, useStateDir } from './fixtures/state-fixtures.js';
 
 const dirs = useStateDir();

@@ -61,7 +61,7 @@ describe('the conversation lock', () => {
           made.map((m) => m.block),
         ),
       ]),
-      files: made.map((m) => m.file),
+      originals: made.map((m) => m.file),
     }));
     const names = await fs.readdir(dirs.state.elidedDir);
     expect(names.sort()).toEqual(made.map((m) => `${m.block.sha256}.txt`).sort());

@@ -12,7 +12,7 @@ import { readMessagesFacts } from '../../src/core/shed/message-facts.js';
 import { inflateFromState } from '../../src/state/inflate-from-state.js';
 import { latchEpoch } from '../../src/state/latch-epoch.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
-import { writeSpanFiles } from '../../src/state/span-file.js';
+import { writeSpanFiles } from '../support/span-files.js';
 import { SMALL_RECENT_TOKENS, bodyOf, session } from '../core/shed/shed-bodies.js';
 import { appendEpochPlan, keyOf, recordOf, shedEpochOf, useStateDir } from './fixtures/state-fixtures.js';
 import { blocksOf } from '../../src/core/epoch-items.js';
@@ -26,7 +26,7 @@ async function shedBody(): Promise<{ original: Uint8Array; shed: Uint8Array; sha
   if (plan.kind !== 'planned') throw new Error(plan.reason);
   await writeSpanFiles(dirs.state, plan.span.sha256, plan.span.text);
   const key = keyOf('shed');
-  await latchEpoch(dirs.state, key, () => ({ record: recordOf(key, [shedEpochOf(1, freezeSpan(plan.span))]), files: [] }));
+  await latchEpoch(dirs.state, key, () => ({ record: recordOf(key, [shedEpochOf(1, freezeSpan(plan.span))]), originals: [] }));
   const out = applyEpochs(SPANS, original, [freezeSpan(plan.span)], { spansDir: dirs.state.spansDir, sha256: sha256Hex });
   if (out.kind !== 'applied') throw new Error(out.reason);
   return { original, shed: out.body, sha: plan.span.sha256 };

@@ -6,7 +6,19 @@ import { serializeConversationRecord } from '../../src/state/conversation-record
 import { latchEpoch } from '../../src/state/latch-epoch.js';
 import { readConversation } from '../../src/state/read-conversation.js';
 import { verifyState } from '../../src/state/verify-state.js';
-import { appendEpochPlan, blockFor, epochOf, keyOf, modeOf, recordOf, shedEpochOf, spanFor, withUmask, useStateDir } from './fixtures/state-fixtures.js';
+import {
+  appendEpochPlan,
+  blockFor,
+  epochOf,
+  keyOf,
+  modeOf,
+  recordOf,
+  shedEpochOf,
+  spanFor,
+  spanOriginals,
+  withUmask,
+  useStateDir,
+} from './fixtures/state-fixtures.js';
 import { spawnFixture, spawnFixtureDirect, waitFixture } from './fixtures/run-tsx.js';
 import { blocksOf } from '../../src/core/epoch-items.js';
 
@@ -28,7 +40,7 @@ describe('latchEpoch', () => {
     const written = await withUmask(0o000, () => latchEpoch(dirs.state, KEY, () => plan));
     expect(written).toEqual(plan.record);
     expect(await readConversation(dirs.state, KEY)).toEqual(plan.record);
-    const file = plan.files[0];
+    const file = plan.originals[0];
     expect(await fs.readFile(path.join(dirs.state.elidedDir, `${file?.sha256}.txt`), 'utf8')).toBe(TEXT);
     expect(await modeOf(recordFile())).toBe(0o600);
     expect(await fs.readFile(recordFile(), 'utf8')).toBe(Buffer.from(serializeConversationRecord(plan.record)).toString());
@@ -37,7 +49,7 @@ describe('latchEpoch', () => {
 
   it("should write a shed epoch's span files before its record", async () => {
     const { span, file } = spanFor('middle', 1, 8);
-    const plan = { record: recordOf(KEY, [shedEpochOf(1, span)]), files: [], spans: [file] };
+    const plan = { record: recordOf(KEY, [shedEpochOf(1, span)]), originals: spanOriginals(file.sha256, file.bytes) };
 
     await latchEpoch(dirs.state, KEY, () => plan);
 
@@ -50,9 +62,9 @@ describe('latchEpoch', () => {
     const { span, file } = spanFor('middle', 1, 8);
 
     await expect(
-      latchEpoch(dirs.state, KEY, () => ({ record: recordOf(KEY, [shedEpochOf(1, span)]), files: [], spans: [{ ...file, bytes: Buffer.from('x') }] })),
+      latchEpoch(dirs.state, KEY, () => ({ record: recordOf(KEY, [shedEpochOf(1, span)]), originals: spanOriginals(file.sha256, Buffer.from('x')) })),
     ).rejects.toMatchObject({ code: 'STATE_HASH_MISMATCH' });
-    await expect(latchEpoch(dirs.state, KEY, () => ({ record: recordOf(KEY, [shedEpochOf(1, span)]), files: [] }))).rejects.toMatchObject({
+    await expect(latchEpoch(dirs.state, KEY, () => ({ record: recordOf(KEY, [shedEpochOf(1, span)]), originals: [] }))).rejects.toMatchObject({
       code: 'STATE_BAD_PLAN',
     });
     expect(await exists(recordFile())).toBe(false);
@@ -79,13 +91,13 @@ describe('latchEpoch', () => {
 
   it('should write no record when a planned file does not hash to its name', async () => {
     const plan = appendEpochPlan(KEY, undefined, TEXT, 0);
-    const lying = { ...plan, files: plan.files.map((file) => ({ ...file, bytes: Buffer.from('other') })) };
+    const lying = { ...plan, originals: plan.originals.map((file) => ({ ...file, bytes: Buffer.from('other') })) };
     await expect(latchEpoch(dirs.state, KEY, () => lying)).rejects.toMatchObject({ code: 'STATE_HASH_MISMATCH' });
     expect(await exists(recordFile())).toBe(false);
   });
 
   it('should write no record that names a file neither planned nor on disk', async () => {
-    const plan = { ...appendEpochPlan(KEY, undefined, TEXT, 0), files: [] };
+    const plan = { ...appendEpochPlan(KEY, undefined, TEXT, 0), originals: [] };
     await expect(latchEpoch(dirs.state, KEY, () => plan)).rejects.toMatchObject({ code: 'STATE_BAD_PLAN' });
     expect(await exists(recordFile())).toBe(false);
   });
@@ -93,13 +105,13 @@ describe('latchEpoch', () => {
   it('should accept a block whose file an earlier latch already wrote', async () => {
     const first = await latchEpoch(dirs.state, KEY, () => appendEpochPlan(KEY, undefined, TEXT, 0));
     const again = blockFor(TEXT, 1).block;
-    const plan = { record: recordOf(KEY, [...(first?.epochs ?? []), epochOf(2, [again])]), files: [] };
+    const plan = { record: recordOf(KEY, [...(first?.epochs ?? []), epochOf(2, [again])]), originals: [] };
     expect((await latchEpoch(dirs.state, KEY, () => plan))?.epochs).toHaveLength(2);
   });
 
   it('should refuse a plan that drops or rewrites a latched epoch, keeping the record', async () => {
     const first = await latchEpoch(dirs.state, KEY, () => appendEpochPlan(KEY, undefined, TEXT, 0));
-    const dropped = { record: recordOf(KEY, []), files: [] };
+    const dropped = { record: recordOf(KEY, []), originals: [] };
     await expect(latchEpoch(dirs.state, KEY, () => dropped)).rejects.toMatchObject({ code: 'STATE_BAD_PLAN' });
     const rewritten = appendEpochPlan(KEY, undefined, 'another text', 0);
     await expect(latchEpoch(dirs.state, KEY, () => rewritten)).rejects.toMatchObject({
@@ -120,7 +132,7 @@ describe('latchEpoch', () => {
     const other = appendEpochPlan(keyOf('other'), undefined, TEXT, 0);
     await expect(latchEpoch(dirs.state, KEY, () => other)).rejects.toMatchObject({ code: 'STATE_BAD_PLAN' });
     const { block, file } = blockFor(TEXT, 0);
-    const skipped = { record: recordOf(KEY, [epochOf(2, [block])]), files: [file] };
+    const skipped = { record: recordOf(KEY, [epochOf(2, [block])]), originals: [file] };
     await expect(latchEpoch(dirs.state, KEY, () => skipped)).rejects.toMatchObject({ code: 'STATE_BAD_PLAN' });
     expect(await exists(recordFile())).toBe(false);
   });

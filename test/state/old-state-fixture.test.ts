@@ -113,7 +113,7 @@ describe('a state directory of the v1 record format', () => {
 
     await latchEpoch(state, rescue.key, (current) => ({
       record: { ...current!, epochs: [...current!.epochs, epochOf(current!.epochs.length + 1, [block])] },
-      files: [elided],
+      originals: [elided],
     }));
 
     const written = JSON.parse(await fs.readFile(file, 'utf8')) as { format: string; epochs: unknown[] };

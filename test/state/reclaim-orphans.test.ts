@@ -53,7 +53,7 @@ function planOf(n: number, texts: readonly string[], before: LatchPlan | undefin
       made.map((m) => m.block),
     ),
   ];
-  return { record: recordOf(KEY, epochs), files: made.map((m) => m.file) };
+  return { record: recordOf(KEY, epochs), originals: made.map((m) => m.file) };
 }
 
 /** Makes removing the file named by `sha256` fail once, as an I/O error would. */
@@ -75,7 +75,7 @@ const elided = (): Promise<string[]> => fs.readdir(state.elidedDir);
 describe('a latch that fails part-way', () => {
   it('should remove the files it created when a later file hits a full disk, and write no record', async () => {
     const plan = planOf(1, [text('a'), text('b'), text('c')]);
-    const third = plan.files[2]!.sha256;
+    const third = plan.originals[2]!.sha256;
     port.failWhen = (target) => target.includes(third);
 
     await expect(latchEpoch(state, KEY, () => plan)).rejects.toThrow(/ENOSPC/);
@@ -94,13 +94,13 @@ describe('a latch that fails part-way', () => {
 
     await expect(latchEpoch(state, KEY, () => second)).rejects.toThrow(/ENOSPC/);
 
-    expect(await elided()).toEqual([`${first.files[0]!.sha256}.txt`]);
+    expect(await elided()).toEqual([`${first.originals[0]!.sha256}.txt`]);
     expect((await verifyState(tmp)).problems).toEqual([]);
   });
 
   it('should reclaim an orphan it could not remove on the next successful latch, unless a record names it by then', async () => {
     const plan = planOf(1, [text('a'), text('b')]);
-    const [a, b] = plan.files.map((f) => f.sha256);
+    const [a, b] = plan.originals.map((f) => f.sha256);
     port.failWhen = (target) => target.includes(b!);
     const unlink = failUnlinkOf(a!);
 
@@ -114,13 +114,13 @@ describe('a latch that fails part-way', () => {
 
     expect(leftBehind).toEqual([`${a}.txt`]);
     expect(waiting).toBe(1);
-    expect(await elided()).toEqual([`${other.files[0]!.sha256}.txt`]);
+    expect(await elided()).toEqual([`${other.originals[0]!.sha256}.txt`]);
     expect(pendingOrphans(state)).toBe(0);
   });
 
   it('should leave an orphan it could not remove when the next latch names the same bytes', async () => {
     const plan = planOf(1, [text('shared'), text('b')]);
-    const [shared, b] = plan.files.map((f) => f.sha256);
+    const [shared, b] = plan.originals.map((f) => f.sha256);
     port.failWhen = (target) => target.includes(b!);
     const unlink = failUnlinkOf(shared!);
     await expect(latchEpoch(state, KEY, () => plan)).rejects.toThrow(/ENOSPC/);

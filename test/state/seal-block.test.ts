@@ -21,7 +21,7 @@ beforeEach(async () => {
   state = await openStateDir(tmp);
   await latchEpoch(state, KEY, () => {
     const { block, file } = blockFor(TEXT, 0);
-    return { record: recordOf(KEY, [epochOf(1, [block])]), files: [file] };
+    return { record: recordOf(KEY, [epochOf(1, [block])]), originals: [file] };
   });
 });
 afterEach(async () => {
@@ -78,7 +78,7 @@ describe('sealBlock', () => {
     const key2 = keyOf('second');
     const { block } = blockFor(TEXT, 0);
     const withRaw: FrozenBlock = { ...block, rawSha256: rawSha, jsonBytes: raw.length, jsonSha256: rawSha };
-    await latchEpoch(state, key2, () => ({ record: recordOf(key2, [epochOf(1, [withRaw])]), files: [] }));
+    await latchEpoch(state, key2, () => ({ record: recordOf(key2, [epochOf(1, [withRaw])]), originals: [] }));
 
     const sealed = await sealBlock(state, SHA, { reason: null, now: NOW });
     expect(sealed).toMatchObject({ kind: 'sealed', record: { raw: [rawSha] } });
@@ -141,7 +141,7 @@ describe('writeElidedFile after a seal', () => {
     const key2 = keyOf('again');
     const record = await latchEpoch(state, key2, () => {
       const { block, file } = blockFor(TEXT, 3);
-      return { record: recordOf(key2, [epochOf(1, [block])]), files: [file] };
+      return { record: recordOf(key2, [epochOf(1, [block])]), originals: [file] };
     });
 
     expect(record?.epochs).toHaveLength(1);

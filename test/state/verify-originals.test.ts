@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeElidedFile } from '../../src/state/elided-file.js';
 import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
-import { writeSpanFiles } from '../../src/state/span-file.js';
+import { writeSpanFiles } from '../support/span-files.js';
 import type { Findings } from '../../src/state/verify-findings.js';
 import { checkRecordedOriginals, walkOriginals, type FolderFiles } from '../../src/state/verify-originals.js';
 import { blockFor, epochOf, keyOf, makeTempDir, recordOf, removeTempDir, shedEpochOf, spanFor } from './fixtures/state-fixtures.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { latchEpoch } from '../../src/state/latch-epoch.js';
 import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';
-import { writeSpanFiles } from '../../src/state/span-file.js';
+import { writeSpanFiles } from '../support/span-files.js';
 import { sealBlock } from '../../src/state/seal-block.js';
 import { verifyState } from '../../src/state/verify-state.js';
 import { appendWireRecord } from '../../src/state/wire-log.js';
@@ -127,8 +127,8 @@ describe('verifyState, shed mode', () => {
   const two = spanFor('two', 7, 12);
 
   beforeEach(async () => {
-    await latchEpoch(state, SHED, () => ({ record: recordOf(SHED, [shedEpochOf(1, one.span)]), files: [], spans: [one.file] }));
-    await latchEpoch(state, SHED, (current) => ({ record: recordOf(SHED, [...current!.epochs, shedEpochOf(2, two.span)]), files: [], spans: [two.file] }));
+    await latchEpoch(state, SHED, () => ({ record: recordOf(SHED, [shedEpochOf(1, one.span)]), originals: one.originals }));
+    await latchEpoch(state, SHED, (current) => ({ record: recordOf(SHED, [...current!.epochs, shedEpochOf(2, two.span)]), originals: two.originals }));
   });
 
   it('should pass spans written by a latch, and count them', async () => {

@@ -5,7 +5,7 @@ import { serializeConversationRecord } from '../../src/state/conversation-record
 import { checkOriginals } from '../../src/rescue/original-check.js';
 import { openPgStore, PgDb, type PgStore, SCHEMA_VERSION, verifyPgStore } from '../../src/store/index.js';
 import { postgresAvailable, startPgCluster, type PgCluster } from '../support/pg-cluster.js';
-import { appendEpochPlan, epochOf, keyOf, recordOf, shedEpochOf, spanFor } from '../state/fixtures/state-fixtures.js';
+import { appendEpochPlan, epochOf, keyOf, recordOf, shedEpochOf, spanFor, spanOriginals } from '../state/fixtures/state-fixtures.js';
 import { blocksOf } from '../../src/core/epoch-items.js';
 
 const KEY = keyOf('pg conversation');
@@ -39,7 +39,7 @@ describe.skipIf(!postgresAvailable())('the Postgres store', () => {
     const plan = appendEpochPlan(KEY, undefined, TEXT, 3);
     expect(await store.latch(KEY, () => plan)).toEqual(plan.record);
     expect(await store.readRecord(KEY)).toEqual(plan.record);
-    const file = plan.files[0];
+    const file = plan.originals[0];
     expect(Buffer.from((await store.readOriginal('elided', file?.sha256 ?? '', 'txt')) ?? []).toString()).toBe(TEXT);
     const sizes = await store.originalSizes([
       { kind: 'elided', sha256: file?.sha256 ?? '', ext: 'txt' },
@@ -55,7 +55,7 @@ describe.skipIf(!postgresAvailable())('the Postgres store', () => {
     const text = 'an original only this test changes\n'.repeat(30);
     const plan = appendEpochPlan(key, undefined, text, 1);
     await store.latch(key, () => plan);
-    const sha = plan.files[0]?.sha256 ?? '';
+    const sha = plan.originals[0]?.sha256 ?? '';
     const id = { kind: 'elided', sha256: sha, ext: 'txt' } as const;
     expect([...(await store.originalDigests([id, { ...id, sha256: 'f'.repeat(64) }]))]).toEqual([
       [`elided:${sha}.txt`, { size: Buffer.byteLength(text), sha256: sha }],
@@ -83,7 +83,7 @@ describe.skipIf(!postgresAvailable())('the Postgres store', () => {
   it("should store a span's exact bytes and its rendering before the record names them", async () => {
     const key = keyOf('span');
     const { span, file } = spanFor('middle', 1, 8);
-    await store.latch(key, () => ({ record: recordOf(key, [shedEpochOf(1, span)]), files: [], spans: [file] }));
+    await store.latch(key, () => ({ record: recordOf(key, [shedEpochOf(1, span)]), originals: spanOriginals(file.sha256, file.bytes) }));
     expect(await store.originalSize('span', span.sha256, 'json')).toBe(span.bytes);
     expect(await store.originalSize('span', span.sha256, 'md')).toBeGreaterThan(0);
   });
@@ -95,7 +95,7 @@ describe.skipIf(!postgresAvailable())('the Postgres store', () => {
     const own = await openPgStore(url);
     const key = keyOf('rendered span');
     const { span, file } = spanFor('middle', 1, 8);
-    await own.latch(key, () => ({ record: recordOf(key, [shedEpochOf(1, span)]), files: [], spans: [file] }));
+    await own.latch(key, () => ({ record: recordOf(key, [shedEpochOf(1, span)]), originals: spanOriginals(file.sha256, file.bytes) }));
     expect((await verifyPgStore(db)).problems).toEqual([]);
     await db.withClient((c) => c.query("UPDATE ctxshed_originals SET bytes = $1 WHERE kind = 'span' AND ext = 'md'", [Buffer.from('# not the span\n')]));
     expect((await verifyPgStore(db)).problems.join('\n')).toMatch(/is not the rendering of its span/);
@@ -127,16 +127,16 @@ describe.skipIf(!postgresAvailable())('the Postgres store', () => {
   it('should leave nothing behind when a latch fails before its commit', async () => {
     const key = keyOf('rolled back');
     const plan = appendEpochPlan(key, undefined, 'never committed\n'.repeat(40), 0);
-    const bad = { ...plan, files: plan.files.map((f) => ({ ...f, bytes: Buffer.from('other bytes') })) };
+    const bad = { ...plan, files: plan.originals.map((f) => ({ ...f, bytes: Buffer.from('other bytes') })) };
     await expect(store.latch(key, () => bad)).rejects.toThrow(/hash/);
     expect(await store.readRecord(key)).toBeUndefined();
-    expect(await store.originalSize('elided', plan.files[0]?.sha256 ?? '', 'txt')).toBeUndefined();
+    expect(await store.originalSize('elided', plan.originals[0]?.sha256 ?? '', 'txt')).toBeUndefined();
   });
 
   it('should refuse a plan that drops a latched epoch', async () => {
     const key = keyOf('forwards only');
     await store.latch(key, () => appendEpochPlan(key, undefined, TEXT, 1));
-    await expect(store.latch(key, () => ({ record: recordOf(key, []), files: [] }))).rejects.toThrow(/drops latched epochs/);
+    await expect(store.latch(key, () => ({ record: recordOf(key, []), originals: [] }))).rejects.toThrow(/drops latched epochs/);
     expect((await store.readRecord(key))?.epochs).toHaveLength(1);
   });
 
@@ -154,7 +154,7 @@ describe.skipIf(!postgresAvailable())('the Postgres store', () => {
     const plan = appendEpochPlan(key, undefined, 'alice only\n'.repeat(30), 1);
     await alice.latch(key, () => plan);
     expect(await bob.readRecord(key)).toBeUndefined();
-    expect(await bob.originalSize('elided', plan.files[0]?.sha256 ?? '', 'txt')).toBeUndefined();
+    expect(await bob.originalSize('elided', plan.originals[0]?.sha256 ?? '', 'txt')).toBeUndefined();
     expect((await bob.listRecords()).map((r) => r.key)).not.toContain(key);
     expect((await alice.listRecords()).map((r) => r.key)).toEqual([key]);
     // The originals are on no disk the agent reads: the stubs name the restore tool (issue 41).
@@ -179,15 +179,15 @@ describe.skipIf(!postgresAvailable())('the Postgres store', () => {
         ...recordOf(oldKey, [epochOf(1, [...(blocksOf(oldPlan.record.epochs[0]!) ?? []), ...(blocksOf(sharedPlan.record.epochs[0]!) ?? [])])]),
         createdAt: '2026-09-01T00:00:00.000Z',
       },
-      files: [...oldPlan.files, ...sharedPlan.files],
+      originals: [...oldPlan.originals, ...sharedPlan.originals],
     }));
     const newPlan = appendEpochPlan(newKey, undefined, shared, 2);
-    await pruned.latch(newKey, () => ({ record: { ...newPlan.record, createdAt: '2026-11-01T00:00:00.000Z' }, files: newPlan.files }));
+    await pruned.latch(newKey, () => ({ record: { ...newPlan.record, createdAt: '2026-11-01T00:00:00.000Z' }, originals: newPlan.originals }));
     await pruned.db.withClient((c) => c.query(sql));
     expect(await pruned.readRecord(oldKey)).toBeUndefined();
     expect(await pruned.readRecord(newKey)).toBeDefined();
-    expect(await pruned.originalSize('elided', oldPlan.files[0]?.sha256 ?? '', 'txt')).toBeUndefined();
-    expect(await pruned.originalSize('elided', newPlan.files[0]?.sha256 ?? '', 'txt')).toBeDefined();
+    expect(await pruned.originalSize('elided', oldPlan.originals[0]?.sha256 ?? '', 'txt')).toBeUndefined();
+    expect(await pruned.originalSize('elided', newPlan.originals[0]?.sha256 ?? '', 'txt')).toBeDefined();
     expect((await verifyPgStore(pruned.db)).problems).toEqual([]);
     await pruned.close();
   });

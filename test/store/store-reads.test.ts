@@ -12,7 +12,7 @@ import { listOriginals, restoreOriginal } from '../../src/restore/store-restore.
 import { openStateDir } from '../../src/state/open-state-dir.js';
 import { FsStore, fsStore, openPgStore, PgDb, type ConversationStore, type PgStore } from '../../src/store/index.js';
 import { postgresAvailable, startPgCluster, type PgCluster } from '../support/pg-cluster.js';
-import { appendEpochPlan, keyOf, makeTempDir, recordOf, removeTempDir, shedEpochOf, spanFor } from '../state/fixtures/state-fixtures.js';
+import { appendEpochPlan, keyOf, makeTempDir, recordOf, removeTempDir, shedEpochOf, spanFor, spanOriginals } from '../state/fixtures/state-fixtures.js';
 
 const TEXT = 'a tool result to give back\n'.repeat(50);
 
@@ -28,8 +28,11 @@ async function latchBoth(store: ConversationStore): Promise<{ block: string; spa
   const plan = appendEpochPlan(key, undefined, TEXT, 0);
   await store.latch(key, () => plan);
   const { span, file } = spanFor('kept span', 1, 6);
-  await store.latch(key, (current) => ({ record: recordOf(key, [...(current?.epochs ?? []), shedEpochOf(2, span)]), files: [], spans: [file] }));
-  return { block: plan.files[0]!.sha256, span: span.sha256, key, spanBytes: file.bytes };
+  await store.latch(key, (current) => ({
+    record: recordOf(key, [...(current?.epochs ?? []), shedEpochOf(2, span)]),
+    originals: spanOriginals(file.sha256, file.bytes),
+  }));
+  return { block: plan.originals[0]!.sha256, span: span.sha256, key, spanBytes: file.bytes };
 }
 
 function readsOf(name: string, open: () => Promise<Subject>, close: () => Promise<void>): void {

@@ -49,7 +49,8 @@ export function freezeThinkingInPlan(plan: LatchPlan, current: ConversationRecor
   return {
     ...plan,
     record: { ...plan.record, epochs: [...epochs.slice(0, -1), withThinking] },
-    thinking: planned.thinking.map((t) => ({ sha256: t.sha256, bytes: t.bytes })),
+    // The thinking kind's folder (core/epochs/thinking-only/info.ts `originals`).
+    originals: [...plan.originals, ...planned.thinking.map((t) => ({ folder: 'thinking', sha256: t.sha256, ext: 'json' as const, bytes: t.bytes }))],
   };
 }
 
@@ -119,7 +120,7 @@ export function planCorrection(input: CorrectionInput): CorrectionPlan {
     items: { thinking_only: [] },
   };
   const learned: ConversationRecord = { ...current, prefixCheck: current.prefixCheck ?? { model, learnedAt: now } };
-  const plan: LatchPlan = { record: appendEpoch(key, learned, epoch, { firstPrompt: current.firstPrompt, model, agentId: undefined }, now), files: [] };
+  const plan: LatchPlan = { record: appendEpoch(key, learned, epoch, { firstPrompt: current.firstPrompt, model, agentId: undefined }, now), originals: [] };
   const full = freezeThinkingInPlan(plan, learned, source);
   if (full === undefined) return { kind: 'declined', why: 'empty_message' };
   const added = full.record.epochs[full.record.epochs.length - 1]?.items.thinking_only ?? [];

@@ -167,9 +167,9 @@ describe('a kind with a new tag, registered by one call', () => {
       createdAt: epoch.latchedAt,
       epochs: [epoch],
     };
-    await expect(latchEpoch(state, record.key, () => ({ record, files: [] }))).rejects.toMatchObject({ code: 'STATE_BAD_PLAN' });
+    await expect(latchEpoch(state, record.key, () => ({ record, originals: [] }))).rejects.toMatchObject({ code: 'STATE_BAD_PLAN' });
     await expect(
-      latchEpoch(state, record.key, () => ({ record: { ...record, epochs: [{ ...epoch, kind: 'nobody', items: { nobody: [item] } }] }, files: [] })),
+      latchEpoch(state, record.key, () => ({ record: { ...record, epochs: [{ ...epoch, kind: 'nobody', items: { nobody: [item] } }] }, originals: [] })),
     ).rejects.toThrow(/kind "nobody" is not an epoch kind's tag/);
   });
 

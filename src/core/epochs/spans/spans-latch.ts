@@ -128,13 +128,18 @@ function keptOf(set: WorkingSet): { keepFrom: number; keepTo: number; held: Held
 
 function spanPart(choice: SpanLatchChoice, gate: GateDecision | undefined): EpochPart<FrozenSpan> {
   const { span, recentTokens, fit } = choice;
+  const markdown = renderSpanMarkdown(span.text, span.sha256);
   return {
     tag: SPAN_INFO.tag,
     policy: { name: SHED_POLICY_NAME, version: SHED_POLICY_VERSION, keepRecent: 0, minBytes: 0, recentTokens },
     // The pages its `.md` is read in, named in the stub, so no Read of it is cut short (issue 39).
-    items: [freezeSpanAtLatch(span, readPagesOf(renderSpanMarkdown(span.text, span.sha256)))],
+    items: [freezeSpanAtLatch(span, readPagesOf(markdown))],
     ...(gate === undefined ? {} : { gate }),
     ...(fit === undefined ? {} : { fit }),
-    spans: [{ sha256: span.sha256, bytes: span.text }],
+    // The exact bytes, and their readable rendering beside them (docs/shed.md "Reading a span back").
+    originals: [
+      { folder: SPAN_INFO.originals, sha256: span.sha256, ext: 'json', bytes: span.text },
+      { folder: SPAN_INFO.originals, sha256: span.sha256, ext: 'md', bytes: new TextEncoder().encode(markdown) },
+    ],
   };
 }

@@ -190,7 +190,7 @@ function toolResultsPart(choice: ToolResultsChoice, policy: ElisionPolicy, gate:
     items: blocks,
     ...(gate === undefined ? {} : { gate }),
     ...(labelled === undefined ? {} : { ledger: labelled.ledger }),
-    files,
+    originals: files.map((f) => ({ folder: TOOL_RESULTS_INFO.originals, ...f })),
   };
 }
 

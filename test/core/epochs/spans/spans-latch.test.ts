@@ -1,3 +1,4 @@
+import { renderSpanMarkdown } from '../../../../src/core/shed/render-span-markdown.js';
 import { describe, expect, it } from 'vitest';
 import { CONVERSATION_FORMAT, type ConversationRecord } from '../../../../src/core/epoch-types.js';
 import { DEFAULT_SHED_POLICY, SHED_POLICY_NAME, SHED_POLICY_VERSION, type PlannedSpan } from '../../../../src/core/shed/shed-types.js';
@@ -72,8 +73,10 @@ describe('planRecord of a span epoch (spansLatch.epochOf)', () => {
         gate: GATE,
       },
     ]);
-    expect(plan.files).toEqual([]);
-    expect(plan.spans).toEqual([{ sha256: REQUEST.span.sha256, bytes: REQUEST.span.text }]);
+    expect(plan.originals).toEqual([
+      { folder: 'span', sha256: REQUEST.span.sha256, ext: 'json', bytes: REQUEST.span.text },
+      { folder: 'span', sha256: REQUEST.span.sha256, ext: 'md', bytes: new TextEncoder().encode(renderSpanMarkdown(REQUEST.span.text, REQUEST.span.sha256)) },
+    ]);
   });
 
   it('should append the next epoch and keep the rest of the record', () => {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderSpanMarkdown } from '../../src/core/shed/render-span-markdown.js';
 import { openStateDir, type StateDir } from '../../src/state/open-state-dir.js';
 import { sha256Hex } from '../../src/state/sha256-hex.js';
-import { writeSpanFiles } from '../../src/state/span-file.js';
+import { writeSpanFiles } from '../support/span-files.js';
 import { makeTempDir, modeOf, removeTempDir, withUmask } from './fixtures/state-fixtures.js';
 
 const SPAN = Buffer.from(
@@ -22,7 +22,7 @@ afterEach(async () => {
   await removeTempDir(tmp);
 });
 
-describe('writeSpanFiles', () => {
+describe("writeOriginals, a span epoch's two files", () => {
   it('should create spans/ (0700) and write <sha256>.json with the exact bytes and <sha256>.md with their rendering (0600)', async () => {
     await withUmask(0o000, () => writeSpanFiles(state, SHA, SPAN));
 
