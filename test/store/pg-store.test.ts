@@ -127,7 +127,7 @@ describe.skipIf(!postgresAvailable())('the Postgres store', () => {
   it('should leave nothing behind when a latch fails before its commit', async () => {
     const key = keyOf('rolled back');
     const plan = appendEpochPlan(key, undefined, 'never committed\n'.repeat(40), 0);
-    const bad = { ...plan, files: plan.originals.map((f) => ({ ...f, bytes: Buffer.from('other bytes') })) };
+    const bad = { ...plan, originals: plan.originals.map((f) => ({ ...f, bytes: Buffer.from('other bytes') })) };
     await expect(store.latch(key, () => bad)).rejects.toThrow(/hash/);
     expect(await store.readRecord(key)).toBeUndefined();
     expect(await store.originalSize('elided', plan.originals[0]?.sha256 ?? '', 'txt')).toBeUndefined();
