@@ -79,7 +79,7 @@ export { type DecidedBlock, DEFAULT_MIN_GAIN_FRACTION, weighAdded } from './weig
 export type { HoldReason, LatchHold } from './decide/hold-reasons.js';
 export type { EpochTake } from './epoch-take.js';
 export { decideEpoch, type DecideEpoch, type EpochDecision, weighGate } from './decide/decide-epoch.js';
-export { type EpochPart, type LatchPlan, type PlannedFile, type PlannedOriginal, planRecord } from './plan-record.js';
+export { type EpochPart, type LatchPlan, type PlannedFile, planRecord } from './plan-record.js';
 export { contextTokensOf, type Usage } from './usage.js';
 export {
   asksOneHourCache,
