@@ -10,7 +10,7 @@ import type { PassthroughReason } from '../core/passthrough-reasons.js';
 import type { ThinkingDropReason } from '../core/thinking/thinking-dropped.js';
 import type { EpochMode } from '../core/epoch-types.js';
 
-/** What an epoch freezes, by its record's `mode` (docs/design.md "Mode"): the core's closed list, one label each. */
+/** The mode word of an epoch's conversation's kind (docs/design.md "Mode", core/epochs/kind-info.ts `modeOfConversation`): the core's closed list, one label each. */
 export type { EpochMode };
 
 /**

@@ -51,7 +51,7 @@ export interface ConversationSummary {
   readonly tokensPerByte: number;
   readonly tally: ConversationTally | null;
   /**
-   * The items each registered epoch kind froze (core/epochs/kind-info.ts `itemsOf`) over the
+   * The items each registered epoch kind froze (core/epochs/kind-record.ts `itemsOfEpoch`) over the
    * record's epochs, by its tag; a kind with none is absent, so a conversation of the built-in
    * kinds alone has `{}`.
    */

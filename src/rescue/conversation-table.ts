@@ -20,7 +20,7 @@ export interface ConversationEntry {
    * blocks in ordinal order, spans in latch (and message) order.
    */
   items: FrozenItems;
-  /** The kind of the conversation's first epoch (a registered kind's by its `items`, else its record's `mode`, absent: rescue, named the kind); undefined without epochs. */
+  /** The conversation's kind: its first epoch's that is not a correction (core/epochs/kind-info.ts `kindOfConversation`); undefined without epochs. */
   kind: KindTag | undefined;
   reading: FullnessReading | undefined;
   /** Latches of this conversation run one at a time in this process (the lock covers others). */

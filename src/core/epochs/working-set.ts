@@ -149,7 +149,7 @@ export function shasFrozenBy(epoch: Epoch): string[] {
   return [...shasNamed((kind) => itemsOfEpoch(epoch, kind))];
 }
 
-/** The sha256s every kind's files name, for the items `itemsOf` gives of each kind. */
+/** The sha256s every kind's files name, for the items `itemsOf` gives of each kind (an epoch's, or a conversation's). */
 function shasNamed(itemsOf: (kind: EpochKindInfo) => readonly unknown[]): Set<string> {
   const shas = new Set<string>();
   for (const kind of epochKindInfos()) {
