@@ -1,7 +1,7 @@
 /** The shape a conversation record must have, checked field by field so verify can list every fault. */
 import { CONVERSATION_FORMAT, EPOCH_TRIGGERS, FIRST_PROMPT_MAX_CHARS, type EpochTrigger } from '../core/epoch-types.js';
 import { LABEL_RULES, LEDGER_SHA_HEX, REFETCH_ROUTES } from '../core/index.js';
-import { checkEpochItems, type EarlierItems } from './check-kind-items.js';
+import { checkEpochItems, type RecordChecks } from './check-kind-items.js';
 import { checkDeepCut } from './check-deep-cut.js';
 import { isHex64 } from './layout.js';
 
@@ -27,14 +27,14 @@ export function checkConversationRecord(value: unknown, key: string): string[] {
   problems.push(...checkBringBacks(value['bringBacks']));
   const epochs = value['epochs'];
   if (!Array.isArray(epochs)) return [...problems, 'epochs is not an array'];
-  const earlier: EarlierItems = new Map();
+  const checks: RecordChecks = new Map();
   epochs.forEach((epoch: unknown, index) => {
     problems.push(...checkEpoch(epoch, index + 1));
     if (!isObject(epoch)) return;
     const at = `epoch #${index + 1}`;
     if (epoch['gate'] !== undefined && !isObject(epoch['gate'])) problems.push(`${at}: gate is not an object`);
-    // Every kind's items by one path: each list its kind's own check, given the epochs before it.
-    problems.push(...checkEpochItems(epoch, at, earlier));
+    // Every kind's items by one path: each list to its kind's own check of this record, in epoch order.
+    problems.push(...checkEpochItems(epoch, at, checks));
   });
   return problems;
 }

@@ -2,16 +2,16 @@
  * The record check of an epoch's `kind` and `items` (core/epoch-types.ts `Epoch`), the same for
  * every kind: the kind is a registered one; `items` holds that kind's list, and besides it only the
  * lists of kinds whose items go with any epoch (`alongside`: the thinking blocks it removed); every
- * list is an array, and each passes its kind's own `checkItems`, given that kind's items of the
- * epochs before it; an epoch has a kind's own trigger (`prefix_check`) exactly when it is of that kind.
+ * list is an array, and each passes its kind's own check (`checkItems`, one per record, given the
+ * lists in epoch order); an epoch has a kind's own trigger (`prefix_check`) exactly when it is of that kind.
  */
 import { epochKindInfo, epochKindInfos, type EpochKindInfo } from '../core/index.js';
 
-/** What an epoch's kind check reads and gives: the kind's items of the epochs checked so far, by tag. */
-export type EarlierItems = Map<string, unknown[]>;
+/** One record's checks of each kind's items, by tag, made as its epochs first name the kind. */
+export type RecordChecks = Map<string, (items: readonly unknown[], at: string) => string[]>;
 
-/** What is wrong with an epoch's `kind`, `trigger` and `items`; each list it holds is added to `earlier`. */
-export function checkEpochItems(epoch: Readonly<Record<string, unknown>>, at: string, earlier: EarlierItems): string[] {
+/** What is wrong with an epoch's `kind`, `trigger` and `items`; each list goes to its kind's check of the record (`checks`). */
+export function checkEpochItems(epoch: Readonly<Record<string, unknown>>, at: string, checks: RecordChecks): string[] {
   const tag = epoch['kind'];
   const kind = typeof tag === 'string' ? epochKindInfo(tag) : undefined;
   if (kind === undefined) return [`${at}: kind ${show(tag)} is not an epoch kind's tag`];
@@ -27,8 +27,9 @@ export function checkEpochItems(epoch: Readonly<Record<string, unknown>>, at: st
     } else if (!Array.isArray(list)) {
       problems.push(`${at}: items.${name} is not an array`);
     } else {
-      problems.push(...(of.checkItems?.(list, at, earlier.get(key) ?? []) ?? []));
-      earlier.set(key, [...(earlier.get(key) ?? []), ...list]);
+      const check = checks.get(key) ?? of.checkItems?.() ?? (() => []);
+      checks.set(key, check);
+      problems.push(...check(list, at));
     }
   }
   if (!Object.hasOwn(value, kind.tag)) problems.push(`${at}: items has no ${kind.tag} list`);

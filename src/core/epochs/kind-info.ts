@@ -96,11 +96,12 @@ export function kindOfEpoch(epoch: Epoch): EpochKindInfo {
 }
 
 /**
- * The kind a conversation runs: its first epoch's that is not a correction (a correction only
- * removes thinking blocks, in a conversation of any kind), or the tool-result kind's.
+ * The kind a conversation runs: its first epoch's whose kind is not one that goes with any epoch
+ * (`alongside`: a correction only removes thinking blocks, in a conversation of any kind), or the
+ * tool-result kind's.
  */
 export function kindOfConversation(epochs: readonly Epoch[]): EpochKindInfo {
-  const first = epochs.find((e) => e.kind !== EPOCH_KIND_INFO.thinking_only.tag);
+  const first = epochs.find((e) => kindOfEpoch(e).alongside !== true);
   return first === undefined ? UNMARKED : kindOfEpoch(first);
 }
 

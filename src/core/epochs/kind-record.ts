@@ -91,11 +91,12 @@ export interface EpochKindInfo<Item = any> {
   /** Files hook: the originals one item names in `originals`, each durable before a record names it. */
   readonly filesOf: (item: Item) => readonly NamedOriginal[];
   /**
-   * Record hook: what is wrong with one epoch's list of the kind's items as read from a record (`at`
-   * names the epoch), given the kind's items of the epochs before it, each list checked already (so
-   * that an item is taken once, spans follow one another). Absent: any item passes.
+   * Record hook: a check of the kind's items across one record, made once per record and given each
+   * epoch's list in epoch order (`at` names the epoch), that keeps what it needs of the lists before
+   * (so that an item is taken once, spans follow one another): what is wrong, as strings. Absent:
+   * any item passes.
    */
-  readonly checkItems?: (items: readonly unknown[], at: string, earlier: readonly unknown[]) => string[];
+  readonly checkItems?: () => (items: readonly unknown[], at: string) => string[];
   /** Record hook: the trigger only the kind's epochs have, and always (a correction's `prefix_check`); absent: none. */
   readonly trigger?: EpochTrigger;
   /**

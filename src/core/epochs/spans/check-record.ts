@@ -7,11 +7,18 @@
 /** The longest tombstone a record keeps, in characters (code points). */
 const TOMBSTONE_MAX_CHARS = 200;
 
-/** What is wrong with one epoch's spans (`at` names the epoch), given the spans the epochs before it shed. */
-export function checkSpans(spans: readonly unknown[], at: string, earlier: readonly unknown[]): string[] {
-  const after = earlier.reduce<number>((last, span) => spanEnd(span, last), 0);
-  const count = spans.length === 1 ? [] : [`${at}: items.span holds ${spans.length} spans, not one`];
-  return [...count, ...spans.flatMap((span) => checkFrozenSpan(span, at, after))];
+/** The check of one record's spans, epoch by epoch in order (`at` names the epoch): each after the last an earlier epoch shed. */
+export function spansChecker(): (spans: readonly unknown[], at: string) => string[] {
+  let after = 0;
+  return (spans, at) => {
+    const problems = spans.length === 1 ? [] : [`${at}: items.span holds ${spans.length} spans, not one`];
+    const before = after;
+    for (const span of spans) {
+      problems.push(...checkFrozenSpan(span, at, before));
+      after = spanEnd(span, after);
+    }
+    return problems;
+  };
 }
 
 /**

@@ -4,7 +4,7 @@ import { renderSpanMarkdown } from '../../shed/render-span-markdown.js';
 import type { EpochKindInfo, InflateSite } from '../kind-record.js';
 import type { TranscriptIndex } from '../../transcript-index-types.js';
 import { findSpanStubs } from './find-span-stubs.js';
-import { checkSpans } from './check-record.js';
+import { spansChecker } from './check-record.js';
 
 /** The span kind, as the record, report, verify, restore and inflate code see it. */
 export const SPAN_INFO: EpochKindInfo<FrozenSpan> & { readonly tag: 'span' } = {
@@ -18,7 +18,7 @@ export const SPAN_INFO: EpochKindInfo<FrozenSpan> & { readonly tag: 'span' } = {
   exts: ['json', 'md'],
   describe: (s) => `span ${s.first}..${s.last}`,
   says: 'span',
-  checkItems: checkSpans,
+  checkItems: spansChecker,
   filesOf: (s) => [
     { sha256: s.sha256, ext: 'json', bytes: s.bytes },
     { sha256: s.sha256, ext: 'md' },

@@ -6,9 +6,13 @@
 
 type Fields = Record<string, unknown>;
 
-/** What is wrong with one epoch's thinking blocks (`at` names the epoch), given those the epochs before it removed. */
-export function checkThinking(value: readonly unknown[], at: string, earlier: readonly unknown[]): string[] {
-  const seen = new Set(earlier.flatMap((t) => (isObject(t) && isCount(t['ordinal']) ? [t['ordinal']] : [])));
+/** The check of one record's removed thinking blocks, epoch by epoch in order (`at` names the epoch): it keeps the ordinals earlier epochs removed. */
+export function thinkingChecker(): (blocks: readonly unknown[], at: string) => string[] {
+  const seen = new Set<number>();
+  return (blocks, at) => checkThinking(blocks, at, seen);
+}
+
+function checkThinking(value: readonly unknown[], at: string, seen: Set<number>): string[] {
   const problems: string[] = [];
   let last = -1;
   for (const [i, block] of (value as unknown[]).entries()) {

@@ -5,7 +5,7 @@
  */
 import type { FrozenThinking } from '../../thinking/thinking-types.js';
 import { byOrdinal, type EpochKindInfo } from '../kind-record.js';
-import { checkThinking } from './check-record.js';
+import { thinkingChecker } from './check-record.js';
 
 /** The thinking kind, as the record, report, verify, restore and inflate code see it. */
 export const THINKING_ONLY_INFO: EpochKindInfo<FrozenThinking> & { readonly tag: 'thinking_only' } = {
@@ -18,7 +18,7 @@ export const THINKING_ONLY_INFO: EpochKindInfo<FrozenThinking> & { readonly tag:
   exts: ['json'],
   describe: (t) => `thinking ${t.ordinal}`,
   says: 'record',
-  checkItems: checkThinking,
+  checkItems: thinkingChecker,
   trigger: 'prefix_check',
   alongside: true,
   filesOf: (t) => [{ sha256: t.sha256, ext: 'json', bytes: t.jsonBytes }],

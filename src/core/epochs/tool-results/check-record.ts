@@ -12,10 +12,10 @@ type Fields = Record<string, unknown>;
 const PART_FIELDS = ['messageIndex', 'blockIndex', 'path', 'within'] as const;
 const PART_ROUTES = ['restore', 'elided-file'];
 
-/** What is wrong with one epoch's blocks (`at` names the epoch), given the blocks the epochs before it elided. */
-export function checkBlocks(blocks: readonly unknown[], at: string, earlier: readonly unknown[]): string[] {
-  const seen = new Set(earlier.flatMap((b) => (isObject(b) ? [blockNameOf(b)] : [])).filter((name) => name !== undefined));
-  return blocks.flatMap((block, i) => checkBlock(block, `${at} block ${i}`, seen));
+/** The check of one record's blocks, epoch by epoch in order (`at` names the epoch): it keeps what earlier epochs elided. */
+export function blocksChecker(): (blocks: readonly unknown[], at: string) => string[] {
+  const seen = new Set<string>();
+  return (blocks, at) => blocks.flatMap((block, i) => checkBlock(block, `${at} block ${i}`, seen));
 }
 
 function checkBlock(block: unknown, at: string, seen: Set<string>): string[] {

@@ -4,7 +4,7 @@ import { partPlaceOf } from '../../part-place.js';
 import type { TranscriptIndex } from '../../transcript-index-types.js';
 import { findPartStubs, findStubs, restoredContent } from '../inflate.js';
 import type { EpochKindInfo, InflateSite } from '../kind-record.js';
-import { checkBlocks } from './check-record.js';
+import { blocksChecker } from './check-record.js';
 
 /**
  * The order a conversation's frozen blocks are applied in: tool results by ordinal (as before
@@ -33,7 +33,7 @@ export const TOOL_RESULTS_INFO: EpochKindInfo<FrozenBlock> & { readonly tag: 'to
   exts: ['txt', 'json'],
   describe: (b) => `${b.part === undefined ? 'ordinal' : b.part} ${b.ordinal}`,
   says: 'block',
-  checkItems: checkBlocks,
+  checkItems: blocksChecker,
   inflate: toolResultSites,
   filesOf: (b) => [{ sha256: b.sha256, ext: 'txt', bytes: b.bytes }, ...(b.rawSha256 === undefined ? [] : [{ sha256: b.rawSha256, ext: 'json' as const }])],
   // Just after the stubbed tool_result, when the block at its ordinal is still the same call's; a

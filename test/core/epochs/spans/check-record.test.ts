@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkFrozenSpan, checkSpans, spanEnd } from '../../../../src/core/epochs/spans/check-record.js';
+import { checkFrozenSpan, spanEnd, spansChecker } from '../../../../src/core/epochs/spans/check-record.js';
 
 const GOOD = { first: 1, last: 8, sha256: 'a'.repeat(64), bytes: 4000, pins: ['[ctxshed:goal] x'], tombstone: 'Port it.' };
 
@@ -72,14 +72,18 @@ describe('spanEnd', () => {
   });
 });
 
-describe('checkSpans', () => {
-  it('should take one span an epoch, after the last one the epochs before it shed', () => {
+describe('spansChecker', () => {
+  it('should take one span an epoch, each after the last one the epochs before it shed', () => {
     const next = { ...GOOD, first: 9, last: 12 };
+    const inOrder = spansChecker();
+    const back = spansChecker();
+    const check = spansChecker();
 
-    expect(checkSpans([GOOD], 'epoch #1', [])).toEqual([]);
-    expect(checkSpans([next], 'epoch #2', [GOOD])).toEqual([]);
-    expect(checkSpans([GOOD], 'epoch #2', [next])).toEqual(['epoch #2: span first is not a message ordinal after 12']);
-    expect(checkSpans([], 'epoch #1', [])).toEqual(['epoch #1: items.span holds 0 spans, not one']);
-    expect(checkSpans([GOOD, next], 'epoch #1', [])).toEqual(['epoch #1: items.span holds 2 spans, not one']);
+    expect(inOrder([GOOD], 'epoch #1')).toEqual([]);
+    expect(inOrder([next], 'epoch #2')).toEqual([]);
+    expect(back([next], 'epoch #1')).toEqual([]);
+    expect(back([GOOD], 'epoch #2')).toEqual(['epoch #2: span first is not a message ordinal after 12']);
+    expect(check([], 'epoch #1')).toEqual(['epoch #1: items.span holds 0 spans, not one']);
+    expect(check([GOOD, next], 'epoch #2')).toEqual(['epoch #2: items.span holds 2 spans, not one']);
   });
 });

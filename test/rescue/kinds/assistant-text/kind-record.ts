@@ -28,7 +28,7 @@ export const ASSISTANT_TEXT_INFO: EpochKindInfo<FrozenText> = {
   restorable: { name: 'frozen assistant text', ext: 'json' },
   order: (a, b) => a.messageIndex - b.messageIndex || a.blockIndex - b.blockIndex,
   filesOf: (t) => [{ sha256: t.sha256, ext: 'json', bytes: t.bytes }],
-  checkItems: (items, at) => items.flatMap((item, i) => checkText(item, `${at} ${TAG} ${i}`)),
+  checkItems: () => (items, at) => items.flatMap((item, i) => checkText(item, `${at} ${TAG} ${i}`)),
   inflate: inflateSites,
   // A stub replaces the text block itself: a thinking block it could invalidate lies after it.
   changesAt: (t, index) => (t.messageIndex < index.messages.length ? { messageIndex: t.messageIndex, blockIndex: t.blockIndex + 1 } : undefined),
