@@ -6,6 +6,7 @@ import { runCoreBench } from './core-bench.js';
 import { runIncrementalBench } from './incremental-bench.js';
 import { runMetricsBench } from './metrics-bench.js';
 import { runProxyBench } from './proxy-bench.js';
+import { runRecordBench } from './record-bench.js';
 import { runRefusedBench } from './refused-bench.js';
 import { runReplayBench } from './replay-bench.js';
 import { runStoreBench } from './store-bench.js';
@@ -16,6 +17,7 @@ const SECTIONS: Readonly<Record<string, () => unknown>> = {
   refused: () => runRefusedBench(),
   proxy: () => runProxyBench(),
   metrics: () => runMetricsBench(),
+  records: () => runRecordBench(),
   store: () => runStoreBench(),
   replay: () => runReplayBench(),
 };
