@@ -10,7 +10,7 @@ import { itemUsagesOf, showConversationJson, spanUsagesOf, usagesOf } from '../r
 import { epochKindInfo, renderSpanMarkdown } from '../core/index.js';
 import { resolveId, type IdCandidate } from '../report/resolve-id.js';
 import { parseHandle } from '../restore/restore-handle.js';
-import { kindOriginalPath } from '../state/kind-original.js';
+import { originalPathOf } from '../state/originals-folder.js';
 import { elidedPath, parseSealRecordName, spanPath, type StateDir } from '../state/layout.js';
 import fs from 'node:fs/promises';
 import { readContainedFile, type ContainedRead } from '../state/read-contained.js';
@@ -139,7 +139,7 @@ function shownFile(state: StateDir, records: ReportInput['records'], match: IdCa
   }
   const info = match.of === undefined ? undefined : epochKindInfo(match.of.tag);
   if (match.kind !== 'original' || match.of === undefined || info === undefined) throw new CliError(`show: ${sha256} names no file`);
-  const file = kindOriginalPath(state, info.originals, sha256, match.of.ext);
+  const file = originalPathOf(state, info.originals, sha256, match.of.ext);
   return { kind: info.tag, sha256, path: file, usedBy: itemUsagesOf(info, sha256, records), ...(info.render === undefined ? {} : { render: info.render }) };
 }
 

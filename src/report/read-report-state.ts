@@ -6,7 +6,8 @@
 import fs from 'node:fs/promises';
 import { itemsOfEpoch, registeredKinds, type EpochKindInfo, type OriginalFileExt } from '../core/index.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
-import { kindFolderPath, parseKindOriginalName } from '../state/kind-original.js';
+import { parseKindOriginalName } from '../state/kind-original.js';
+import { originalsFolderOf } from '../state/originals-folder.js';
 import { parseConversationName, parseElidedName, parseSpanName, type StateDir } from '../state/layout.js';
 import { readConversation } from '../state/read-conversation.js';
 import { hasErrnoCode } from '../state/state-error.js';
@@ -58,7 +59,7 @@ export async function listKindOriginals(state: StateDir, records: readonly Conve
   for (const kind of registeredKinds()) {
     const exts = exactExtsOf(kind, records);
     const seen = new Set<string>();
-    for (const name of await namesIn(kindFolderPath(state, kind.originals))) {
+    for (const name of await namesIn(originalsFolderOf(state, kind.originals).dir)) {
       const parsed = parseKindOriginalName(name);
       if (parsed === undefined || !exts.has(parsed.ext) || seen.has(parsed.sha256)) continue;
       seen.add(parsed.sha256);

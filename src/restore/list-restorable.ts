@@ -2,7 +2,7 @@
 import fs from 'node:fs/promises';
 import { spanOf, blocksOf, itemsOfEpoch, registeredKinds, type Epoch, type OriginalFileExt } from '../core/index.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
-import { kindOriginalPath } from '../state/kind-original.js';
+import { originalPathOf } from '../state/originals-folder.js';
 import { parseConversationName, spanPath, type StateDir } from '../state/layout.js';
 import { readConversation } from '../state/read-conversation.js';
 import { listSealedShas } from '../state/seal-block.js';
@@ -101,7 +101,7 @@ export async function listRestorable(state: StateDir): Promise<RestorableList> {
   const presence: Presence = {
     span: (sha256) => isRegularFile(spanPath(state, sha256, 'json')),
     block: async (sha256) => (await locateStoredFile(state, sha256, 'txt').catch(() => undefined)) !== undefined,
-    original: (folder, sha256, ext) => isRegularFile(kindOriginalPath(state, folder, sha256, ext)),
+    original: (folder, sha256, ext) => isRegularFile(originalPathOf(state, folder, sha256, ext)),
     sealed,
   };
   const conversations: RestorableConversation[] = [];

@@ -1,14 +1,13 @@
 /**
- * Where each epoch kind keeps its originals in a state directory (docs/state.md): the built-in
- * kinds' folders are the layout's (`elided/`, `spans/`, `thinking/`), a registered kind's its own
- * (kind-original.ts). The one table verify and the store ask, so neither branches on a kind.
+ * Where each epoch kind keeps its originals in a state directory (docs/state.md): the folder its
+ * record names (`EpochKindInfo.originals`, or its `dirName` when the state's folder is named
+ * otherwise), so verify, restore, inflate and the store ask the kinds and never branch on one.
  */
 import path from 'node:path';
-import type { OriginalFileExt } from '../core/index.js';
-import { kindFolderPath } from './kind-original.js';
-import { ELIDED_DIR_NAME, isHex64, SPANS_DIR_NAME, THINKING_DIR_NAME, type StateDir } from './layout.js';
+import { kindOfOriginals, type EpochKindInfo, type OriginalFileExt } from '../core/index.js';
+import { isHex64, sealedPath, type StateDir } from './layout.js';
 import { StateError } from './state-error.js';
-import { locateStoredFile, regularFileSize, type StoredFile } from './stored-file.js';
+import { regularFileSize, type StoredFile } from './stored-file.js';
 
 /** A kind's folder on disk: its path, and how findings name it (`spans` for the span kind's `span`). */
 export interface OriginalsFolder {
@@ -16,14 +15,18 @@ export interface OriginalsFolder {
   readonly label: string;
 }
 
-/** The layout's folders of the built-in kinds, by the folder their records name (`EpochKindInfo.originals`). */
-const LAYOUT_FOLDERS: Readonly<Record<string, string>> = { elided: ELIDED_DIR_NAME, span: SPANS_DIR_NAME, thinking: THINKING_DIR_NAME };
+/** The kind that keeps its originals in `folder`; throws STATE_BAD_NAME for a folder no kind keeps. */
+function kindKeeping(folder: string): EpochKindInfo {
+  const kind = kindOfOriginals(folder);
+  if (kind === undefined) throw new StateError('STATE_BAD_NAME', `no epoch kind keeps its originals in ${JSON.stringify(folder.slice(0, 80))}`);
+  return kind;
+}
 
-/** Where `folder`'s originals lie; throws STATE_BAD_NAME for a folder no kind keeps (kind-original.ts). */
+/** Where `folder`'s originals lie; throws STATE_BAD_NAME for a folder no kind keeps. */
 export function originalsFolderOf(state: StateDir, folder: string): OriginalsFolder {
-  const label = LAYOUT_FOLDERS[folder];
-  if (label !== undefined) return { dir: path.join(state.root, label), label };
-  return { dir: kindFolderPath(state, folder), label: folder };
+  const { dirName, originals } = kindKeeping(folder);
+  const label = dirName ?? originals;
+  return { dir: path.join(state.root, label), label };
 }
 
 /** `<sha256>.<ext>` in `folder`'s originals; refuses a name that is not a sha256, so nothing escapes the folder. */
@@ -34,14 +37,18 @@ export function originalPathOf(state: StateDir, folder: string, sha256: string, 
 
 /**
  * Where one of a kind's originals is, `<sha256>.<ext>` in its folder, and its size, as a regular
- * file (a symlink does not count), or undefined when it is not there. A file of `elided/` that
- * `ctxshed seal` moved to `sealed/` is kept, so it is found there (docs/rescue.md "Sealing").
+ * file (a symlink does not count), or undefined when it is not there. An exact file of a kind
+ * `ctxshed seal` may seal (`sealable`) that it moved to `sealed/` is kept, so it is found there
+ * (docs/rescue.md "Sealing").
  */
 export async function locateOriginal(state: StateDir, folder: string, sha256: string, ext: OriginalFileExt): Promise<StoredFile | undefined> {
   const file = originalPathOf(state, folder, sha256, ext);
-  if (folder === ELIDED_DIR_NAME && ext !== 'md') return locateStoredFile(state, sha256, ext);
-  const size = await regularFileSize(file);
-  return size === undefined ? undefined : { path: file, where: 'own', size };
+  const own = await regularFileSize(file);
+  if (own !== undefined) return { path: file, where: 'own', size: own };
+  if (kindKeeping(folder).sealable !== true || ext === 'md') return undefined;
+  const sealed = sealedPath(state, sha256, ext);
+  const size = await regularFileSize(sealed);
+  return size === undefined ? undefined : { path: sealed, where: 'sealed', size };
 }
 
 /** The size of one of a kind's originals as `locateOriginal` finds it, or undefined. */

@@ -6,7 +6,6 @@
  * latch writes its files before the record, so a killed one leaves some behind.
  */
 import { itemsOfEpoch, epochKindInfos, type ConversationRecord, type EpochKindInfo, type OriginalFileExt } from '../core/index.js';
-import { ELIDED_DIR_NAME } from './layout.js';
 import { ORIGINAL_EXTS, parseOriginalName } from './kind-original.js';
 import { originalsFolderOf } from './originals-folder.js';
 import type { StateDir } from './layout.js';
@@ -32,8 +31,8 @@ export interface CheckedRecord {
 
 /**
  * Walks each kind's folder of the state directory. `names` are the root's entries: a folder that
- * is not there is no fault (it appears with its kind's first original), except `elided/`, which
- * every state directory has.
+ * is not there is no fault here (it appears with its kind's first original; verify-state.ts asks
+ * for the folders every state directory is made with).
  */
 export async function walkOriginals(state: StateDir, names: ReadonlySet<string>, findings: Findings): Promise<FolderFiles[]> {
   const folders: FolderFiles[] = [];
@@ -41,10 +40,7 @@ export async function walkOriginals(state: StateDir, names: ReadonlySet<string>,
     const { dir, label } = originalsFolderOf(state, kind.originals);
     const files: FolderFiles = { kind, label, sizes: new Map(), also: new Map() };
     folders.push(files);
-    if (!names.has(label)) {
-      if (label === ELIDED_DIR_NAME) findings.problems.push(`${label}/: missing`);
-      continue;
-    }
+    if (!names.has(label)) continue;
     if (!(await isPrivateDir(dir, label, findings))) continue;
     const exts = kind.exts ?? ORIGINAL_EXTS;
     const folder = { dir, label, parse: (name: string) => parseOriginalName(name, exts), names: namesOf(exts) };

@@ -71,9 +71,11 @@ export async function verifyState(dir: string): Promise<VerifyReport> {
   if (names.has(LOCK_DIR_NAME)) {
     report.notes.push(`${LOCK_DIR_NAME}: held by a running ctxshed, or left by a killed one (taken over when stale)`);
   }
+  // openStateDir makes elided/ with the state directory (the stubs' read grant names it).
+  if (!names.has(ELIDED_DIR_NAME)) report.problems.push(`${ELIDED_DIR_NAME}/: missing`);
   const folders = await walkOriginals(state, names, report);
-  // A sealed block's files moved to sealed/: the records that name them are still whole.
-  const elided = folders.find((folder) => folder.label === ELIDED_DIR_NAME);
+  // The files of a kind's originals that `ctxshed seal` moved to sealed/: the records that name them are still whole.
+  const elided = folders.find((folder) => folder.kind.sealable === true);
   if (elided !== undefined && names.has(SEALED_DIR_NAME) && (await isPrivateDir(state.sealedDir, SEALED_DIR_NAME, report))) {
     const sealed = await verifySealed(state, elided.sizes, report);
     for (const [name, size] of sealed.files) elided.also.set(name, size);

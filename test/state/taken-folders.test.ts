@@ -30,3 +30,31 @@ describe("the folders a registered kind's originals may not take", () => {
     expect(register).toThrow(`the folder ${folder} is taken`);
   });
 });
+
+describe("a kind's folder on disk (dirName)", () => {
+  const probe = (originals: string, dirName: string) => (): (() => void) =>
+    registerEpochKind({ tag: 'probe_dir', mode: undefined, counts: 'items', byCommand: false, originals, dirName, filesOf: () => [] });
+
+  it("should refuse a dirName another kind's originals use, by its name or its folder on disk", () => {
+    expect(probe('probe_own', 'spans')).toThrow('the folder spans is taken');
+    expect(probe('probe_own', 'span')).toThrow('the folder span is taken');
+  });
+
+  it('should refuse a dirName that is not a folder name', () => {
+    expect(probe('probe_own', '../x')).toThrow("an epoch kind's folder is lowercase letters, digits and _");
+  });
+
+  it('should put its originals in its dirName, and refuse a folder no kind keeps', async () => {
+    const { originalsFolderOf, originalPathOf } = await import('../../src/state/originals-folder.js');
+    const state = layout.layoutPaths('/state');
+    const unregister = probe('probe_own', 'probe_disk')();
+    try {
+      expect(originalsFolderOf(state, 'probe_own')).toEqual({ dir: '/state/probe_disk', label: 'probe_disk' });
+      expect(originalsFolderOf(state, 'span')).toEqual({ dir: '/state/spans', label: 'spans' });
+      expect(originalPathOf(state, 'elided', 'a'.repeat(64), 'txt')).toBe(`/state/elided/${'a'.repeat(64)}.txt`);
+    } finally {
+      unregister();
+    }
+    expect(() => originalsFolderOf(state, 'probe_own')).toThrow('no epoch kind keeps its originals in "probe_own"');
+  });
+});

@@ -52,11 +52,14 @@ const TAKEN_FOLDERS: readonly string[] = ['conversations', 'elided', 'span', 'sp
  * engine record's mode row, src/rescue/kind-mode.ts); its epochs are named by their `kind`.
  */
 export function registerEpochKind(info: EpochKindInfo): () => void {
-  const { tag, originals } = info;
+  const { tag, originals, dirName } = info;
   if (!KIND_NAME.test(tag)) throw new Error(`an epoch kind's tag is lowercase letters, digits and _, got ${JSON.stringify(tag)}`);
-  if (!KIND_NAME.test(originals)) throw new Error(`an epoch kind's folder is lowercase letters, digits and _, got ${JSON.stringify(originals)}`);
+  const folders = [...new Set([originals, dirName ?? originals])];
+  for (const name of folders)
+    if (!KIND_NAME.test(name)) throw new Error(`an epoch kind's folder is lowercase letters, digits and _, got ${JSON.stringify(name)}`);
   if (REGISTRY.has(tag)) throw new Error(`an epoch kind ${tag} is registered already`);
-  if (TAKEN_FOLDERS.includes(originals) || kindOfOriginals(originals) !== undefined) throw new Error(`the folder ${originals} is taken`);
+  const taken = new Set([...TAKEN_FOLDERS, ...epochKindInfos().flatMap((k) => [k.originals, k.dirName ?? k.originals])]);
+  for (const name of folders) if (taken.has(name)) throw new Error(`the folder ${name} is taken`);
   if (info.mode !== undefined)
     throw new Error(`a registered epoch kind has no report mode (${tag} says ${info.mode}); its --mode word is its LatchKind's mode row`);
   REGISTRY.set(tag, info);

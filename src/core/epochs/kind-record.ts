@@ -10,8 +10,9 @@ import type { BlockPosition } from '../thinking/list-thinking.js';
 import type { TranscriptIndex } from '../transcript-index-types.js';
 
 /**
- * Where a kind's originals are kept (the store's `OriginalKind`): `elided`, `span` (the state's
- * `spans/`), `thinking`, or a registered kind's own folder (`<state>/<folder>/`).
+ * The name a kind's originals are kept under (the store's `OriginalKind`): `elided`, `span`,
+ * `thinking`, or a registered kind's own; in a state directory, the folder of that name or the
+ * kind's `dirName` (`<state>/<folder>/`).
  */
 export type OriginalFolder = string;
 /** The extensions an original file may have. */
@@ -64,6 +65,16 @@ export interface EpochKindInfo<Item = any> {
   readonly byCommand: boolean;
   /** Verify, show, restore and store hook: the folder its originals are kept in. */
   readonly originals: OriginalFolder;
+  /**
+   * State hook: the state directory's folder for them when it is not named `originals` (the span
+   * kind's `spans/`, whose records and stores name it `span`); absent: `originals`.
+   */
+  readonly dirName?: string;
+  /**
+   * Seal hook: `ctxshed seal` may move its originals' exact files to `sealed/`, where verify,
+   * restore and inflate find them too (docs/rescue.md "Sealing"); absent: never sealed.
+   */
+  readonly sealable?: true;
   /**
    * Verify, show and restore hook: the readable rendering of one original's exact bytes, kept
    * beside them as `<sha256>.md`; absent when the exact bytes are what a reader is shown.

@@ -13,6 +13,7 @@ export const SPAN_INFO: EpochKindInfo<FrozenSpan> & { readonly tag: 'span' } = {
   counts: 'spans',
   byCommand: false,
   originals: 'span',
+  dirName: 'spans',
   restorable: { name: 'shed span', ext: 'json' },
   render: renderSpanMarkdown,
   exts: ['json', 'md'],

@@ -28,6 +28,7 @@ export const TOOL_RESULTS_INFO: EpochKindInfo<FrozenBlock> & { readonly tag: 'to
   counts: 'blocks',
   byCommand: true,
   originals: 'elided',
+  sealable: true,
   restorable: { name: 'elided tool result', ext: 'txt' },
   order: byBlockOrder,
   exts: ['txt', 'json'],
