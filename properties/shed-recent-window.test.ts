@@ -13,6 +13,8 @@ import { planShedToFit } from '../src/core/shed/plan-to-fit.js';
 import { readMessagesFacts } from '../src/core/shed/message-facts.js';
 import { SPAN_STUB_TOKENS_PER_BYTE } from '../src/core/shed/span-stub.js';
 import { sha256 } from './support/sha256.js';
+// The kinds' registry names the folders whose files are stored texts (core/stored-files.ts); the core's entry loads it.
+import '../src/core/epochs/kind-info.js';
 
 type Message = { readonly role: string; readonly content: unknown };
 type Step = { kind: 'read' | 'restore' | 'span_read'; bytes: number } | { kind: 'prompt'; pinned: boolean } | { kind: 'notice' };

@@ -26,6 +26,8 @@ import { openAiIndexOf } from './support/openai-support.js';
 import { latchPointsArb, shedPolicyArb, spansDirArb } from './support/shed-support.js';
 import { sha256 } from './support/sha256.js';
 import type { ShedPolicy } from '../src/core/shed/shed-types.js';
+// The kinds' registry names the folders whose files are stored texts (core/stored-files.ts); the core's entry loads it.
+import '../src/core/epochs/kind-info.js';
 
 /** The spans of epochs latched at these requests, each planned after the ones before it. */
 function latchResponsesSpans(requests: readonly OpenAiRequest[], points: readonly number[], policy: ShedPolicy): { planned: PlannedSpan[]; at: number[] } {

@@ -4,7 +4,8 @@
  * block and per epoch. Pure: the calls and the epochs in, the refaults out.
  *
  * A call reads a block back when it is
- * - a `Read` whose `file_path` is the block's elided file (`.../<sha256>.txt`);
+ * - a `Read` whose `file_path` is the block's elided file (`.../<sha256>.txt`), or another stored
+ *   text a kind gives back (core/stored-files.ts);
  * - a `Bash` command that names the block's sha256 (its path names it too);
  * - the `restore` tool of `ctxshed mcp` (`mcp__ctxshed__restore`) given the sha256 or a prefix of
  *   at least 12 hex digits that names one block of the conversation;
@@ -19,6 +20,7 @@ import { blocksOf } from './epoch-items.js';
 import { spanOf } from './epoch-items.js';
 import type { Epoch } from './epoch-types.js';
 import { stringField, type ToolCall } from './read-tool-calls.js';
+import { storedShaOfPath } from './stored-files.js';
 
 /** How a block was read back. */
 export type RefaultVia = 'read' | 'bash' | 'restore' | 'shell';
@@ -40,8 +42,6 @@ export const RESTORE_TOOL_NAME = 'mcp__ctxshed__restore';
 /** The shortest sha256 prefix `restore` takes. */
 export const MIN_RESTORE_PREFIX_HEX = 12;
 
-const ELIDED_FILE = /(?:^|[\\/])([0-9a-fA-F]{64})\.txt$/;
-const SPAN_FILE = /(?:^|[\\/])spans[\\/]([0-9a-f]{64})\.(?:md|json)$/;
 const SHA256_IN_TEXT = /(?<![0-9a-fA-F])[0-9a-fA-F]{64}(?![0-9a-fA-F])/g;
 const HEX_PREFIX = new RegExp(`^[0-9a-fA-F]{${MIN_RESTORE_PREFIX_HEX},64}$`);
 
@@ -108,7 +108,7 @@ function namedShas(call: ToolCall, via: RefaultVia, known: ReadonlySet<string>):
   switch (via) {
     case 'read': {
       const path = stringField(call, 'file_path');
-      const sha = typeof path === 'string' ? (ELIDED_FILE.exec(path) ?? SPAN_FILE.exec(path))?.[1] : undefined;
+      const sha = typeof path === 'string' ? storedShaOfPath(path) : undefined;
       return sha === undefined ? [] : [sha.toLowerCase()];
     }
     case 'bash': {

@@ -1,48 +1,27 @@
 /** `spans`: what a state directory can give back, newest conversations first. */
 import fs from 'node:fs/promises';
-import { spanOf, blocksOf, itemsOfEpoch, registeredKinds, type Epoch, type OriginalFileExt } from '../core/index.js';
+import {
+  epochKindInfos,
+  itemsOfEpoch,
+  type Epoch,
+  type EpochKindInfo,
+  type ListedUnder,
+  type OriginalFileExt,
+  type RestorableBlock,
+  type RestorableSpan,
+} from '../core/index.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
-import { originalPathOf } from '../state/originals-folder.js';
-import { parseConversationName, spanPath, type StateDir } from '../state/layout.js';
+import { parseConversationName, type StateDir } from '../state/layout.js';
+import { locateOriginal } from '../state/originals-folder.js';
 import { readConversation } from '../state/read-conversation.js';
 import { listSealedShas } from '../state/seal-block.js';
-import { locateStoredFile } from '../state/stored-file.js';
-import { blockOrigin, type BlockOrigin } from './block-origin.js';
 
-/** One elided block of a conversation. */
-export interface RestorableBlock extends BlockOrigin {
-  readonly sha256: string;
-  readonly bytes: number;
-  readonly epoch: number;
-  readonly ordinal: number;
-  readonly toolUseId: string;
-  /** Whether `ctxshed seal` sealed it: then `restore` refuses it. */
-  readonly sealed: boolean;
-  /** False when its text is in neither elided/ nor sealed/ (verify says more). */
-  readonly present: boolean;
-}
+export type { RestorableBlock, RestorableSpan } from '../core/index.js';
 
 /**
- * One shed span of a conversation (shed mode). Spans are never sealed: `ctxshed seal` takes
- * elided blocks only (docs/shed.md, "Getting a span back").
- */
-export interface RestorableSpan {
-  readonly sha256: string;
-  readonly bytes: number;
-  readonly epoch: number;
-  /** How many whole messages it holds, and their positions in the transcript (0-based, inclusive). */
-  readonly messages: number;
-  readonly first: number;
-  readonly last: number;
-  /** Goal pins its stub carries. */
-  readonly pins: number;
-  /** False when `spans/<sha256>.json` is not in the state directory (verify says more). */
-  readonly present: boolean;
-}
-
-/**
- * One original of a registered epoch kind that gives its originals back (core/epochs/kind-info.ts
- * `restorable`): the file of the kind's `ext` an item of the conversation names.
+ * One original of a kind that gives its originals back (core/epochs/kind-info.ts `restorable`) and
+ * lists them in no list of its own (`restorable.listed`): the file of the kind's `ext` an item of
+ * the conversation names.
  */
 export interface RestorableOriginal {
   readonly sha256: string;
@@ -74,11 +53,9 @@ export interface RestorableList {
   readonly unreadable: readonly string[];
 }
 
-/** Whether each text a record names is kept, and which blocks are sealed: what a listing says of them. */
+/** Whether each file a record names is kept, and which are sealed: what a listing says of them. */
 export interface Presence {
-  readonly span: (sha256: string) => Promise<boolean>;
-  readonly block: (sha256: string) => Promise<boolean>;
-  /** Whether a registered kind's original is kept: the kind's folder, the file's sha256 and extension. */
+  /** Whether a kind's original is kept: the kind's folder (`originals`), the file's sha256 and extension. */
   readonly original: (folder: string, sha256: string, ext: OriginalFileExt) => Promise<boolean>;
   readonly sealed: ReadonlySet<string>;
 }
@@ -99,9 +76,8 @@ export async function listRestorable(state: StateDir): Promise<RestorableList> {
     if (record !== undefined && record.epochs.length > 0) records.push(record);
   }
   const presence: Presence = {
-    span: (sha256) => isRegularFile(spanPath(state, sha256, 'json')),
-    block: async (sha256) => (await locateStoredFile(state, sha256, 'txt').catch(() => undefined)) !== undefined,
-    original: (folder, sha256, ext) => isRegularFile(originalPathOf(state, folder, sha256, ext)),
+    // A regular file, in its kind's folder or, sealed, in sealed/ (a symlink is not what ctxshed wrote).
+    original: async (folder, sha256, ext) => (await locateOriginal(state, folder, sha256, ext).catch(() => undefined)) !== undefined,
     sealed,
   };
   const conversations: RestorableConversation[] = [];
@@ -109,43 +85,38 @@ export async function listRestorable(state: StateDir): Promise<RestorableList> {
   return sortedList(conversations, unreadable);
 }
 
-/** The blocks, spans and registered kinds' originals of one record, in epoch order. */
+/**
+ * What one record gives back, in epoch order: each kind's items that `restore` gives back, in the
+ * list the kind names (`restorable.listed`: the tool results' `blocks`, the spans' `spans`), or as
+ * `originals`, one per file of the kind's `ext`.
+ */
 export async function restorableOf(record: ConversationRecord, presence: Presence): Promise<RestorableConversation> {
-  const blocks: RestorableBlock[] = [];
-  const spans: RestorableSpan[] = [];
-  for (const epoch of record.epochs) {
-    const span = spanOf(epoch);
-    if (span !== undefined) {
-      const { sha256, bytes, first, last, pins } = span;
-      spans.push({ sha256, bytes, epoch: epoch.n, messages: last - first + 1, first, last, pins: pins.length, present: await presence.span(sha256) });
-    }
-    for (const block of blocksOf(epoch)) {
-      const present = await presence.block(block.sha256);
-      blocks.push({
-        sha256: block.sha256,
-        bytes: block.bytes,
-        epoch: epoch.n,
-        ordinal: block.ordinal,
-        toolUseId: block.toolUseId,
-        ...blockOrigin(block),
-        sealed: presence.sealed.has(block.sha256),
-        present,
-      });
-    }
-  }
-  const originals: RestorableOriginal[] = [];
+  const lists: Record<ListedUnder, object[]> = { blocks: [], spans: [], originals: [] };
   for (const epoch of record.epochs) {
     for (const file of restorableFilesOf(epoch)) {
-      const present = await presence.original(file.folder, file.sha256, file.ext);
-      originals.push({ sha256: file.sha256, kind: file.name, bytes: file.bytes ?? null, epoch: epoch.n, present });
+      const { kind, item, sha256, bytes } = file;
+      const listed = kind.restorable?.listed;
+      const at = { epoch: epoch.n, present: await presence.original(kind.originals, sha256, file.ext), sealed: presence.sealed.has(sha256) };
+      if (listed !== undefined) lists[listed.under].push(listed.entryOf(item, at));
+      else lists.originals.push({ sha256, kind: file.name, bytes: bytes ?? null, epoch: epoch.n, present: at.present } satisfies RestorableOriginal);
     }
   }
   const lastLatchedAt = record.epochs.at(-1)?.latchedAt ?? record.createdAt;
-  return { key: record.key, agentId: record.agentId, firstPrompt: record.firstPrompt, lastLatchedAt, blocks, spans, originals };
+  return {
+    key: record.key,
+    agentId: record.agentId,
+    firstPrompt: record.firstPrompt,
+    lastLatchedAt,
+    blocks: lists.blocks as RestorableBlock[],
+    spans: lists.spans as RestorableSpan[],
+    originals: lists.originals as RestorableOriginal[],
+  };
 }
 
-/** A file a registered kind's item names that `restore` gives back: of the kind's `restorable.ext`, in its folder. */
+/** A file an item names that `restore` gives back: of its kind's `restorable.ext`, in its folder. */
 export interface RestorableFile {
+  readonly kind: EpochKindInfo;
+  readonly item: unknown;
   /** The kind's `restorable.name`. */
   readonly name: string;
   readonly folder: string;
@@ -154,14 +125,17 @@ export interface RestorableFile {
   readonly bytes: number | undefined;
 }
 
-/** The files of `epoch`'s items, of each registered kind that gives its originals back, that restore gives back. */
+/** The files of `epoch`'s items, of every kind that gives its originals back, that restore gives back, kind by kind. */
 export function restorableFilesOf(epoch: Epoch): RestorableFile[] {
-  return registeredKinds().flatMap((kind) => {
+  return epochKindInfos().flatMap((kind) => {
     const { restorable } = kind;
     if (restorable === undefined) return [];
-    return itemsOfEpoch(epoch, kind)
-      .flatMap((item) => kind.filesOf(item).filter((f) => f.ext === restorable.ext))
-      .map((f) => ({ name: restorable.name, folder: kind.originals, sha256: f.sha256, ext: f.ext, bytes: f.bytes }));
+    return itemsOfEpoch(epoch, kind).flatMap((item) =>
+      kind
+        .filesOf(item)
+        .filter((f) => f.ext === restorable.ext)
+        .map((f) => ({ kind, item, name: restorable.name, folder: kind.originals, sha256: f.sha256, ext: f.ext, bytes: f.bytes })),
+    );
   });
 }
 
@@ -169,9 +143,4 @@ export function restorableFilesOf(epoch: Epoch): RestorableFile[] {
 export function sortedList(conversations: RestorableConversation[], unreadable: string[]): RestorableList {
   conversations.sort((a, b) => b.lastLatchedAt.localeCompare(a.lastLatchedAt) || a.key.localeCompare(b.key));
   return { conversations, unreadable: unreadable.sort() };
-}
-
-async function isRegularFile(file: string): Promise<boolean> {
-  // lstat: a symlink is not what ctxshed wrote (restore refuses to follow one).
-  return (await fs.lstat(file).catch(() => undefined))?.isFile() ?? false;
 }

@@ -5,7 +5,7 @@
  * entry that is no regular file), so its answers stay exactly what they were; any other store
  * (Postgres) is read by its originals and records, each text re-hashed against its handle.
  */
-import { spanOf, blocksOf, epochKindInfos, renderingOf } from '../core/index.js';
+import { epochKindInfos, renderingOf } from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import { FsStore, originalKey, type ConversationStore, type OriginalExt, type OriginalId, type OriginalKind } from '../store/index.js';
 import { listRestorable, restorableFilesOf, restorableOf, sortedList, type Presence, type RestorableList } from './list-restorable.js';
@@ -57,16 +57,10 @@ export async function restoreOriginal(store: ConversationStore, input: string): 
 export async function listOriginals(store: ConversationStore): Promise<RestorableList> {
   const records = (await store.listRecords()).filter((r) => r.epochs.length > 0);
   const ids: OriginalId[] = records.flatMap((r) =>
-    r.epochs.flatMap((e) => [
-      ...blocksOf(e).map((b) => ({ kind: 'elided' as const, sha256: b.sha256, ext: 'txt' as const })),
-      ...(spanOf(e) === undefined ? [] : [{ kind: 'span' as const, sha256: spanOf(e)!.sha256, ext: 'json' as const }]),
-      ...restorableFilesOf(e).map((f) => ({ kind: f.folder, sha256: f.sha256, ext: f.ext })),
-    ]),
+    r.epochs.flatMap((e) => restorableFilesOf(e).map((f) => ({ kind: f.folder, sha256: f.sha256, ext: f.ext }))),
   );
   const kept = await store.originalSizes(ids);
   const presence: Presence = {
-    span: async (sha256) => kept.has(originalKey({ kind: 'span', sha256, ext: 'json' })),
-    block: async (sha256) => kept.has(originalKey({ kind: 'elided', sha256, ext: 'txt' })),
     original: async (folder, sha256, ext) => kept.has(originalKey({ kind: folder, sha256, ext })),
     sealed: new Set(),
   };

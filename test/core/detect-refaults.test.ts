@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+// The kinds' registry names the folders whose files are stored texts (core/stored-files.ts); the core's entry loads it.
+import '../../src/core/epochs/kind-info.js';
 import { detectRefaults, detectShellRefaults, RESTORE_TOOL_NAME } from '../../src/core/detect-refaults.js';
 import type { Epoch, FrozenBlock } from '../../src/core/epoch-types.js';
 import type { ToolCall } from '../../src/core/read-tool-calls.js';

@@ -7,6 +7,8 @@ import type { ConversationRecord, FrozenBlock } from '../../src/core/epoch-types
 import type { ConversationEntry } from '../../src/rescue/conversation-table.js';
 import { countRefaults } from '../../src/rescue/count-refaults.js';
 import { blocksOf } from '../../src/core/epoch-items.js';
+// The kinds' registry names the folders whose files are stored texts (core/stored-files.ts); the core's entry loads it.
+import '../../src/core/epochs/kind-info.js';
 
 const SHA = 'c'.repeat(64);
 const BLOCK: FrozenBlock = { ordinal: 2, toolUseId: 'toolu_2', bytes: 2000, sha256: SHA, jsonBytes: 2002, jsonSha256: 'f'.repeat(64) };

@@ -14,6 +14,7 @@
  * a built-in's the same word.
  */
 import type { Epoch, EpochKind, EpochMode } from '../epoch-types.js';
+import { addStoredFolder } from '../stored-files.js';
 import { type EpochKindInfo, type ItemsByKind, itemsOfEpoch } from './kind-record.js';
 import { SPAN_INFO } from './spans/info.js';
 import { THINKING_ONLY_INFO } from './thinking-only/info.js';
@@ -21,7 +22,9 @@ import { TOOL_RESULTS_INFO } from './tool-results/info.js';
 
 export { itemsOfEpoch } from './kind-record.js';
 export { blocksOf, frozenThinkingOf, spanOf } from '../epoch-items.js';
-export type { EpochKindInfo, InflateSite, ItemsByKind, NamedOriginal, OriginalFileExt, OriginalFolder } from './kind-record.js';
+export type { EpochKindInfo, InflateSite, ItemsByKind, ListedAt, ListedUnder, NamedOriginal, OriginalFileExt, OriginalFolder } from './kind-record.js';
+export type { RestorableBlock } from './tool-results/listed.js';
+export type { RestorableSpan } from './spans/listed.js';
 
 /** The built-in kinds, by their tag, each its folder's record. A new kind registers instead (`registerEpochKind`). */
 export const EPOCH_KIND_INFO: { readonly [K in EpochKind]: EpochKindInfo<ItemsByKind[K]> & { readonly tag: K } } = {
@@ -35,6 +38,17 @@ export const EPOCH_KIND_INFOS: readonly EpochKindInfo[] = Object.values(EPOCH_KI
 
 /** The registry: every kind by its tag, built-ins first, then the registered in their order. */
 const REGISTRY = new Map<string, EpochKindInfo>(EPOCH_KIND_INFOS.map((k) => [k.tag, k]));
+
+/**
+ * Makes a Read or print of one of the kind's originals that it gives back a read-back (core/stored-files.ts):
+ * its folder on disk, the extension `restore` gives, and `md` when it renders them; returns its removal.
+ */
+function addReadBacks(kind: EpochKindInfo): () => void {
+  const { restorable } = kind;
+  if (restorable === undefined) return () => undefined;
+  return addStoredFolder(kind.dirName ?? kind.originals, [restorable.ext, ...(kind.render === undefined ? [] : ['md'])]);
+}
+for (const kind of EPOCH_KIND_INFOS) addReadBacks(kind);
 
 /** A tag's and a registered folder's shape: lowercase letters, digits and `_`, a letter first. */
 export const KIND_NAME = /^[a-z][a-z0-9_]*$/;
@@ -63,8 +77,11 @@ export function registerEpochKind(info: EpochKindInfo): () => void {
   if (info.mode !== undefined)
     throw new Error(`a registered epoch kind has no report mode (${tag} says ${info.mode}); its --mode word is its LatchKind's mode row`);
   REGISTRY.set(tag, info);
+  const removeReadBacks = addReadBacks(info);
   return () => {
-    if (REGISTRY.get(tag) === info) REGISTRY.delete(tag);
+    if (REGISTRY.get(tag) !== info) return;
+    REGISTRY.delete(tag);
+    removeReadBacks();
   };
 }
 

@@ -45,6 +45,16 @@ export interface InflateSite {
   readonly make?: (files: readonly Uint8Array[]) => Uint8Array;
 }
 
+/** The lists of a conversation's restore listing a kind's items may go in. */
+export type ListedUnder = 'blocks' | 'spans' | 'originals';
+
+/** What the restore listing knows of the file a handle names: its epoch's number, whether it is kept, whether `seal` sealed it. */
+export interface ListedAt {
+  readonly epoch: number;
+  readonly present: boolean;
+  readonly sealed: boolean;
+}
+
 /** One kind as the record, report, verify, restore and inflate code see it. */
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds kinds of any item type; each kind's hooks agree on its own
 export interface EpochKindInfo<Item = any> {
@@ -85,7 +95,16 @@ export interface EpochKindInfo<Item = any> {
    * sha256 of one of its files with extension `ext`, rendered by `render` when the kind has one),
    * and the name the tools print for it; absent: none (src/restore/restorable-kinds.ts).
    */
-  readonly restorable?: { readonly name: string; readonly ext: OriginalFileExt };
+  readonly restorable?: {
+    readonly name: string;
+    readonly ext: OriginalFileExt;
+    /**
+     * Restore listing hook (src/restore/list-restorable.ts, docs/commands.md `spans`): the list of
+     * a conversation's listing its items go in, and each one's entry, given what is known of the
+     * file a handle names; absent: `originals`, one `RestorableOriginal` per file of `ext`.
+     */
+    readonly listed?: { readonly under: ListedUnder; readonly entryOf: (item: Item, at: ListedAt) => object };
+  };
   /** Items hook: the order its items are kept in across epochs; absent: latch order. */
   readonly order?: (a: Item, b: Item) => number;
   /**

@@ -3,6 +3,8 @@ import { chooseSpan } from '../../../src/core/shed/choose-span.js';
 import { SPAN_STUB_TOKENS_PER_BYTE } from '../../../src/core/shed/span-stub.js';
 import type { FrozenSpan } from '../../../src/core/shed/shed-types.js';
 import { bodyOf, calls, factsOf, mustIndex, prompt, reply, results, session, type Message } from './shed-bodies.js';
+// The kinds' registry names the folders whose files are stored texts (core/stored-files.ts); the core's entry loads it.
+import '../../../src/core/epochs/kind-info.js';
 
 // The budget of the old default's window: the 6 newest tool results of session(10) (messages 9..20).
 const SIX_RESULTS = (): number => tailTokens(session(10), 9);

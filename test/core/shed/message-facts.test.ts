@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isPersonTurn } from '../../../src/core/shed/message-facts.js';
 import { bodyOf, calls, factsOf, fromUtf8, prompt, results } from './shed-bodies.js';
+// The kinds' registry names the folders whose files are stored texts (core/stored-files.ts); the core's entry loads it.
+import '../../../src/core/epochs/kind-info.js';
 
 describe('readMessagesFacts', () => {
   it("should read roles, tool ids, thinking and the spans of each message's own texts", () => {

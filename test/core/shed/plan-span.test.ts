@@ -4,6 +4,8 @@ import { GOAL_MARKER, type PlannedSpan } from '../../../src/core/shed/shed-types
 import { SPAN_STUB_TOKENS_PER_BYTE } from '../../../src/core/shed/span-stub.js';
 import { readMessagesFacts } from '../../../src/core/shed/message-facts.js';
 import { bodyOf, calls, fromUtf8, mustIndex, prompt, results, session, sha256, utf8, type Message } from './shed-bodies.js';
+// The kinds' registry names the folders whose files are stored texts (core/stored-files.ts); the core's entry loads it.
+import '../../../src/core/epochs/kind-info.js';
 
 /** Two later turns of the person, so the window does not reach back to an early prompt. */
 const LATER: Message[] = [{ role: 'assistant', content: 'ok' }, prompt('b'), { role: 'assistant', content: 'ok' }, prompt('c')];

@@ -10,6 +10,8 @@ import { SPANS } from '../../../src/core/epochs/spans/spans.js';
 import { readMessagesFacts } from '../../../src/core/shed/message-facts.js';
 import { validateMessagesRequest } from '../../support/messages-validator.js';
 import { fromUtf8, mustIndex, sha256 } from './shed-bodies.js';
+// The kinds' registry names the folders whose files are stored texts (core/stored-files.ts); the core's entry loads it.
+import '../../../src/core/epochs/kind-info.js';
 
 const DIR = new URL('../../fixtures/real/', import.meta.url);
 const BODIES = fs

@@ -14,6 +14,8 @@ import { SPANS } from '../../../src/core/epochs/spans/spans.js';
 import type { TranscriptIndex } from '../../../src/core/transcript-index-types.js';
 import { validateResponsesInput } from '../../support/responses-validator.js';
 import { sha256 } from './shed-bodies.js';
+// The kinds' registry names the folders whose files are stored texts (core/stored-files.ts); the core's entry loads it.
+import '../../../src/core/epochs/kind-info.js';
 
 const DIR = new URL('../../fixtures/real-openai/', import.meta.url);
 const SPANS_DIR = '/home/me/.local/state/ctxshed/spans';

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+// The kinds' registry names the folders whose files are stored texts (core/stored-files.ts); the core's entry loads it.
+import { registerEpochKind } from '../../../src/core/epochs/kind-info.js';
 import { isRestoreCall } from '../../../src/core/shed/restore-call.js';
 import type { ToolCall } from '../../../src/core/read-tool-calls.js';
 
@@ -27,5 +29,40 @@ describe('isRestoreCall', () => {
     expect(isRestoreCall(call('mcp__ctxshed__restore', [['handle', SHA]]))).toBe(true);
     expect(isRestoreCall(call('Read', [['file_path', SPAN_MD]]))).toBe(true);
     expect(isRestoreCall(call('Read', [['file_path', '/src/a.ts']]))).toBe(false);
+  });
+});
+
+describe("isRestoreCall, a kind's originals", () => {
+  const original = (folder: string, ext: string): string => `/home/me/.ctxshed/${folder}/${SHA}.${ext}`;
+
+  it("should count a Read or a print of a registered kind's original that it gives back, until the kind is removed", () => {
+    const unregister = registerEpochKind({
+      tag: 'probe_readback',
+      mode: undefined,
+      counts: 'items',
+      byCommand: false,
+      originals: 'probe_readback',
+      restorable: { name: 'probe', ext: 'json' },
+      render: () => '',
+      filesOf: () => [],
+    });
+    try {
+      expect(isRestoreCall(call('Read', [['file_path', original('probe_readback', 'json')]]))).toBe(true);
+      expect(isRestoreCall(call('Read', [['file_path', original('probe_readback', 'md')]]))).toBe(true);
+      expect(isRestoreCall(call('exec_command', [['cmd', `cat ${original('probe_readback', 'json')}`]]))).toBe(true);
+      // Not the same name in a folder no kind gives back from.
+      expect(isRestoreCall(call('Read', [['file_path', original('other', 'json')]]))).toBe(false);
+    } finally {
+      unregister();
+    }
+    expect(isRestoreCall(call('Read', [['file_path', original('probe_readback', 'json')]]))).toBe(false);
+  });
+
+  it("should not count a Read of a kind's originals that it does not give back (removed thinking), nor a tool result's exact JSON", () => {
+    expect(isRestoreCall(call('Read', [['file_path', original('thinking', 'json')]]))).toBe(false);
+    expect(isRestoreCall(call('Read', [['file_path', original('elided', 'json')]]))).toBe(false);
+    expect(isRestoreCall(call('Read', [['file_path', original('spans', 'json')]]))).toBe(true);
+    // A `.txt` named by a sha256 is an elided text wherever it lies: a stub names the path the proxy chose.
+    expect(isRestoreCall(call('Read', [['file_path', original('spans', 'txt')]]))).toBe(true);
   });
 });

@@ -5,6 +5,7 @@ import type { EpochKindInfo, InflateSite } from '../kind-record.js';
 import type { TranscriptIndex } from '../../transcript-index-types.js';
 import { findSpanStubs } from './find-span-stubs.js';
 import { spansChecker } from './check-record.js';
+import { listedSpan } from './listed.js';
 
 /** The span kind, as the record, report, verify, restore and inflate code see it. */
 export const SPAN_INFO: EpochKindInfo<FrozenSpan> & { readonly tag: 'span' } = {
@@ -14,7 +15,7 @@ export const SPAN_INFO: EpochKindInfo<FrozenSpan> & { readonly tag: 'span' } = {
   byCommand: false,
   originals: 'span',
   dirName: 'spans',
-  restorable: { name: 'shed span', ext: 'json' },
+  restorable: { name: 'shed span', ext: 'json', listed: { under: 'spans', entryOf: listedSpan } },
   render: renderSpanMarkdown,
   exts: ['json', 'md'],
   describe: (s) => `span ${s.first}..${s.last}`,

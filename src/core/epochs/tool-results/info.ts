@@ -5,6 +5,7 @@ import type { TranscriptIndex } from '../../transcript-index-types.js';
 import { findPartStubs, findStubs, restoredContent } from '../inflate.js';
 import type { EpochKindInfo, InflateSite } from '../kind-record.js';
 import { blocksChecker } from './check-record.js';
+import { listedBlock } from './listed.js';
 
 /**
  * The order a conversation's frozen blocks are applied in: tool results by ordinal (as before
@@ -29,7 +30,7 @@ export const TOOL_RESULTS_INFO: EpochKindInfo<FrozenBlock> & { readonly tag: 'to
   byCommand: true,
   originals: 'elided',
   sealable: true,
-  restorable: { name: 'elided tool result', ext: 'txt' },
+  restorable: { name: 'elided tool result', ext: 'txt', listed: { under: 'blocks', entryOf: listedBlock } },
   order: byBlockOrder,
   exts: ['txt', 'json'],
   describe: (b) => `${b.part === undefined ? 'ordinal' : b.part} ${b.ordinal}`,

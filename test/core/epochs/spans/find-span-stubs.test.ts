@@ -7,6 +7,8 @@ import { SPANS } from '../../../../src/core/epochs/spans/spans.js';
 import type { PlannedSpan } from '../../../../src/core/shed/shed-types.js';
 import { readMessagesFacts } from '../../../../src/core/shed/message-facts.js';
 import { SMALL_RECENT_TOKENS, bodyOf, fromUtf8, mustIndex, prompt, session, sha256, utf8 } from '../../shed/shed-bodies.js';
+// The kinds' registry names the folders whose files are stored texts (core/stored-files.ts); the core's entry loads it.
+import '../../../../src/core/epochs/kind-info.js';
 
 const DIR = '/state/spans';
 

@@ -7,6 +7,8 @@ import type { FrozenSpan } from '../../../../src/core/shed/shed-types.js';
 import { readMessagesFacts } from '../../../../src/core/shed/message-facts.js';
 import { validateMessagesRequest } from '../../../support/messages-validator.js';
 import { SMALL_RECENT_TOKENS, bodyOf, fromUtf8, mustIndex, session, sha256, utf8, withBreakpoint, type Message } from '../../shed/shed-bodies.js';
+// The kinds' registry names the folders whose files are stored texts (core/stored-files.ts); the core's entry loads it.
+import '../../../../src/core/epochs/kind-info.js';
 
 const DIR = '/state/spans';
 const OPTIONS: ShedOptions = { spansDir: DIR, sha256 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockOrigin } from '../../src/restore/block-origin.js';
+import { blockOrigin } from '../../../../src/core/epochs/tool-results/listed.js';
 
 describe('blockOrigin', () => {
   it('should read tool and input strings when a record has them, and nothing else', () => {
