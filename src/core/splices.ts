@@ -21,6 +21,18 @@ export function planSplices(splices: readonly Splice[], bodyLength: number, from
   return sorted;
 }
 
+/**
+ * The bytes [start, end) of `body` with `splices` (each inside them, in any order) applied: what a
+ * check expects of one message. `undefined` when a splice lies outside them or two overlap.
+ */
+export function applySplicesWithin(body: Uint8Array, start: number, end: number, splices: readonly Splice[]): Uint8Array | undefined {
+  if (splices.length === 0) return body.subarray(start, end);
+  const local = splices.map((s) => ({ start: s.start - start, end: s.end - start, bytes: s.bytes }));
+  const sorted = planSplices(local, end - start);
+  if (sorted === undefined || sorted.some((s) => s.start < 0)) return undefined;
+  return applySplices(body.subarray(start, end), sorted);
+}
+
 /** Makes the array the output is written into; every byte of it is overwritten. */
 export type Allocate = (length: number) => Uint8Array;
 

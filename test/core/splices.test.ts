@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applySplices, applySplicesAfter, planSplices, type Splice } from '../../src/core/splices.js';
+import { applySplices, applySplicesAfter, applySplicesWithin, planSplices, type Splice } from '../../src/core/splices.js';
 import { fromUtf8, utf8 } from './bodies.js';
 
 function splice(start: number, end: number, text: string): Splice {
@@ -171,5 +171,32 @@ describe('applySplicesAfter', () => {
     // Assert
     expect(lengths).toEqual([4]);
     expect(fromUtf8(out)).toBe('pBBc');
+  });
+});
+
+describe('applySplicesWithin', () => {
+  it('should give the bytes of the range with the splices inside it applied, in any order', () => {
+    // Arrange
+    const body = utf8('[abc,defg,hi]');
+    const splices = [splice(8, 9, 'G'), splice(5, 6, '')];
+
+    // Act
+    const out = applySplicesWithin(body, 5, 9, splices);
+
+    // Assert
+    expect(fromUtf8(out!)).toBe('efG');
+  });
+
+  it('should refuse a splice that reaches outside the range, before or after it', () => {
+    // Arrange
+    const body = utf8('[abc,defg,hi]');
+
+    // Act
+    const before = applySplicesWithin(body, 5, 9, [splice(4, 6, '')]);
+    const after = applySplicesWithin(body, 5, 9, [splice(8, 10, '')]);
+
+    // Assert
+    expect(before).toBeUndefined();
+    expect(after).toBeUndefined();
   });
 });

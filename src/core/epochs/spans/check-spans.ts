@@ -6,7 +6,7 @@
  * body's own API (`reindex`): a Responses stub is followed by an item only the model writes.
  */
 import { bytesEqual } from '../../block-text.js';
-import { applySplices, planSplices } from '../../splices.js';
+import { applySplicesWithin } from '../../splices.js';
 import type { ThinkingSplice } from '../../thinking/remove-thinking.js';
 import { isModelTurnRole } from '../../shed/responses-facts.js';
 import { indexTranscript, type IndexOutcome, type TranscriptIndex } from '../../messages/transcript-index.js';
@@ -56,11 +56,11 @@ export function checkShed(
       continue;
     }
     const was = before.messages[i]!;
-    const expected = expectedMessage(
+    const expected = applySplicesWithin(
       input,
       was.start,
       was.end,
-      removed.filter((r) => r.messageIndex === i),
+      removed.filter((r) => r.messageIndex === i).map((r) => r.splice),
     );
     if (expected === undefined) return `message ${i}: a thinking removal lies outside it`;
     if (!bytesEqual(output.subarray(now.start, now.end), expected)) return `message ${o} (input ${i}) changed`;
@@ -69,13 +69,4 @@ export function checkShed(
   if (k !== applied.length) return 'a span was not found in order';
   if (o !== after.messages.length) return 'output has more messages than expected';
   return undefined;
-}
-
-/** The message's input bytes with its thinking removals applied (`undefined`: one lies outside it). */
-function expectedMessage(input: Uint8Array, start: number, end: number, removals: readonly ThinkingSplice[]): Uint8Array | undefined {
-  if (removals.length === 0) return input.subarray(start, end);
-  const local = removals.map((r) => ({ start: r.splice.start - start, end: r.splice.end - start, bytes: r.splice.bytes }));
-  const sorted = planSplices(local, end - start);
-  if (sorted === undefined || sorted.some((s) => s.start < 0)) return undefined;
-  return applySplices(input.subarray(start, end), sorted);
 }

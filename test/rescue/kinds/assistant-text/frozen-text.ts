@@ -2,10 +2,13 @@
  * The pure half of the test kind `assistant_text` (docs/adding-a-kind.md): an old assistant `text`
  * block, in a message with no thinking block, frozen whole: its exact bytes go to
  * `<state>/assistant_text/<sha256>.json`, and a text block naming the handle stands in its place.
- * Its item, its stub, its candidates, its apply and its inflate; the record is kind-record.ts.
+ * Its item, its stub, its candidates, its judge and its inflate; the record is kind-record.ts.
  */
 import { createHash } from 'node:crypto';
+import type { ItemOptions, JudgedItems } from '../../../../src/core/epochs/epoch-applier.js';
+import { judgeItems, type Taken } from '../../../../src/core/epochs/judge-items.js';
 import type { InflateSite } from '../../../../src/core/epochs/kind-record.js';
+import type { Splice } from '../../../../src/core/splices.js';
 import type { TranscriptIndex } from '../../../../src/core/transcript-index-types.js';
 
 export const TAG = 'assistant_text';
@@ -56,20 +59,37 @@ function blockAt(index: TranscriptIndex, item: FrozenText): { start: number; end
   return block?.type === 'text' ? block : undefined;
 }
 
-/** The splices the frozen items make in a client body: each block still holding its frozen bytes becomes its stub. */
-export function splicesOf(body: Uint8Array, index: TranscriptIndex, items: readonly FrozenText[], available: (item: FrozenText) => boolean) {
-  const splices: { start: number; end: number; bytes: Uint8Array }[] = [];
-  let missing = 0;
-  for (const item of items) {
+/** Why a frozen text block is left in a request: its block gone or changed, or its file missing. */
+export type TextSkipReason = 'missing_block' | 'hash_mismatch' | 'file_missing';
+
+/** A frozen text block left in a request: its place (`placeOf`) and why. */
+export interface SkippedText {
+  readonly ordinal: number;
+  readonly reason: TextSkipReason;
+}
+
+/** An item's number (the decision's `ordinal`, a skip's): unique per place. */
+export const placeOf = (t: FrozenText): number => t.messageIndex * 10_000 + t.blockIndex;
+
+/** The frozen items judged against a client body: each block still holding its frozen bytes, with its file, becomes its stub. */
+export function judgeTexts(
+  body: Uint8Array,
+  index: TranscriptIndex,
+  items: readonly FrozenText[],
+  options: ItemOptions<FrozenText>,
+): JudgedItems<Splice, SkippedText, 'stubbed' | TextSkipReason> {
+  const verdictOf = (item: FrozenText): 'stubbed' | TextSkipReason => {
     const block = blockAt(index, item);
-    if (block === undefined || block.end - block.start !== item.bytes || sha256Of(body.subarray(block.start, block.end)) !== item.sha256) continue;
-    if (!available(item)) {
-      missing += 1;
-      continue;
-    }
-    splices.push({ start: block.start, end: block.end, bytes: stubOf(item) });
-  }
-  return { splices, missing };
+    if (block === undefined) return 'missing_block';
+    if (block.end - block.start !== item.bytes || options.sha256(body.subarray(block.start, block.end)) !== item.sha256) return 'hash_mismatch';
+    return options.isAvailable?.(item) === false ? 'file_missing' : 'stubbed';
+  };
+  const take = (item: FrozenText): Taken<Splice> => {
+    const block = blockAt(index, item)!;
+    const splice = { start: block.start, end: block.end, bytes: stubOf(item) };
+    return { applied: splice, splice, bytes: item.bytes, messages: 0 };
+  };
+  return judgeItems(items, 'stubbed', verdictOf, take, (item, reason) => ({ ordinal: placeOf(item), reason }));
 }
 
 /** The inflate hook: where an item's stub stands, byte for byte, at the item's place; nothing else. */

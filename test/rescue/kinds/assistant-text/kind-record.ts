@@ -4,16 +4,16 @@
  * the engine's (its latch and apply). A test registers it by one call, `registerKind(ASSISTANT_TEXT_KIND)`;
  * no file under src names it.
  */
-import { applySplices, planSplices } from '../../../../src/core/splices.js';
+import { applyEpochs } from '../../../../src/core/epochs/apply.js';
 import type { EpochKindInfo } from '../../../../src/core/epochs/kind-record.js';
-import { indexTranscript } from '../../../../src/core/messages/transcript-index.js';
+import { spliceApplier } from '../../../../src/core/epochs/splice-applier.js';
 import { itemsOfKind } from '../../../../src/core/epochs/frozen-items.js';
 import type { EpochPart } from '../../../../src/core/plan-record.js';
-import type { ApplyDeps, KindApplied, KindApplyAsk } from '../../../../src/rescue/kind-apply.js';
+import { sharedApplyOptions, type ApplyDeps, type KindApplied, type KindApplyAsk } from '../../../../src/rescue/kind-apply.js';
 import { holdOf, type LatchKind } from '../../../../src/rescue/latch-kind.js';
 import { modeDefaultsOf } from '../../../../src/rescue/mode-defaults.js';
 import type { FrozenItems } from '../../../../src/core/epochs/frozen-items.js';
-import { candidatesOf, checkText, type FrozenText, inflateSites, KEEP_RECENT, MIN_BYTES, splicesOf, TAG, type TextCandidate } from './frozen-text.js';
+import { candidatesOf, checkText, type FrozenText, inflateSites, judgeTexts, KEEP_RECENT, MIN_BYTES, placeOf, TAG, type TextCandidate } from './frozen-text.js';
 
 /** How many times the engine asked the kind to choose, for a test to see it went through it. */
 export const ASSISTANT_TEXT_USE = { choices: 0 };
@@ -35,8 +35,6 @@ export const ASSISTANT_TEXT_INFO: EpochKindInfo<FrozenText> = {
 };
 
 const frozenOf = (items: FrozenItems): readonly FrozenText[] => itemsOfKind(items, TAG) as readonly FrozenText[];
-/** A candidate's number for the decision (its `ordinal`): unique per place. */
-const placeOf = (c: FrozenText): number => c.messageIndex * 10_000 + c.blockIndex;
 
 /** The epoch's part: the chosen blocks as items, and their exact bytes as originals. */
 function partOf(chosen: readonly TextCandidate[]): EpochPart {
@@ -48,28 +46,25 @@ function partOf(chosen: readonly TextCandidate[]): EpochPart {
   };
 }
 
-/** The apply: each frozen block still there, with its file known to exist, becomes its stub; the output must index. */
+/**
+ * Its applier: the core's one pass over its splices (spliceApplier), which removes the
+ * conversation's frozen thinking with them and checks the output.
+ */
+const TEXTS = spliceApplier({ noun: 'texts', fileMissing: { skip: 'file_missing', reason: 'elided_file_missing' }, judge: judgeTexts });
+
+/**
+ * The apply: each frozen block still there, with its file known to exist, becomes its stub, and
+ * each thinking block the snapshot names, with its file, goes, by the same pass (kind-apply.ts
+ * `sharedApplyOptions`).
+ */
 function applyTexts(deps: ApplyDeps, ask: KindApplyAsk, snap: FrozenItems): KindApplied {
-  const { body } = ask;
-  const pass = (reason: 'no_epoch' | 'elided_file_missing' | 'unknown_shape' | 'self_check_failed', detail: string): KindApplied => ({
-    outcome: { kind: 'passthrough', body, reason, detail, skipped: [] },
-    how: {},
-  });
   const { outcome } = ask.indexed;
-  if (outcome.kind !== 'indexed') return pass('unknown_shape', 'the body does not index');
-  const { splices, missing } = splicesOf(body, outcome.index, frozenOf(snap), (item) => deps.files.hasItem(ASSISTANT_TEXT_INFO, item));
-  if (splices.length === 0)
-    return missing > 0 ? pass('elided_file_missing', `${missing} frozen texts' files missing`) : pass('no_epoch', 'no frozen text in this request');
-  const planned = planSplices(splices, body.length);
-  if (planned === undefined) return pass('self_check_failed', 'frozen texts overlap');
-  const out = applySplices(body, planned);
-  const check = indexTranscript(out);
-  if (check.kind !== 'indexed' || check.index.messages.length !== outcome.index.messages.length) return pass('self_check_failed', 'the output lost its shape');
-  const bytesTaken = splices.reduce((n, s) => n + (s.end - s.start), 0);
-  return {
-    outcome: { kind: 'applied', body: out, stubs: splices.length, bytesTaken, messagesTaken: 0, skipped: [], thinkingRemoved: 0, thinkingSkipped: [] },
-    how: {},
+  const options = {
+    ...sharedApplyOptions(deps, ask.api, snap),
+    ...(outcome.kind === 'indexed' ? { index: outcome.index } : {}),
+    isAvailable: (item: FrozenText) => deps.files.hasItem(ASSISTANT_TEXT_INFO, item),
   };
+  return { outcome: applyEpochs(TEXTS, ask.body, frozenOf(snap), options), how: {} };
 }
 
 /** The whole record: the engine's half, with the readers' half as its `info`. */
