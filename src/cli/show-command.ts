@@ -3,11 +3,11 @@
  * epoch kind's original by its sha256 (core/epochs/kind-info.ts), or a conversation's epochs by its key.
  */
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { listElidedFiles, listKindOriginals, listSpanFiles } from '../report/read-report-state.js';
+import { listShownFiles, shownExtsOf } from '../report/read-report-state.js';
 import { readWireTally } from '../report/read-wire-log.js';
 import { renderConversation } from '../report/render-show.js';
-import { itemUsagesOf, showConversationJson, spanUsagesOf, usagesOf } from '../report/report-json.js';
-import { epochKindInfo, renderSpanMarkdown } from '../core/index.js';
+import { showConversationJson, usagesOfFile } from '../report/report-json.js';
+import { epochKindInfo } from '../core/index.js';
 import { resolveId, type IdCandidate } from '../report/resolve-id.js';
 import { parseHandle } from '../restore/restore-handle.js';
 import { originalPathOf } from '../state/originals-folder.js';
@@ -29,14 +29,6 @@ interface ShowArgs {
   json: boolean;
 }
 
-/** What an ambiguous prefix's list calls each match; a registered kind's original by its tag. */
-const KIND_NAMES: Record<IdCandidate['kind'], string> = {
-  elided: 'elided text',
-  'elided-json': 'elided JSON',
-  conversation: 'conversation',
-  span: 'shed span',
-  original: 'original',
-};
 const KIND_NAME_WIDTH = 12;
 
 export const showCommand: CommandModule<object, ShowArgs> = {
@@ -68,9 +60,7 @@ export const showCommand: CommandModule<object, ShowArgs> = {
     const tally = await readWireTally(state.wirePath);
     const input = await readReportInput(state, tally);
     const candidates: IdCandidate[] = [
-      ...(await listElidedFiles(state)),
-      ...(await listSpanFiles(state)),
-      ...(await listKindOriginals(state, input.records)),
+      ...(await listShownFiles(state, input.records)),
       ...input.summaries.map((s) => ({ id: s.key, kind: 'conversation' as const })),
     ];
     const found = resolveId(id, candidates);
@@ -83,7 +73,7 @@ export const showCommand: CommandModule<object, ShowArgs> = {
       throw new CliError(`show: no elided file, span, registered kind's original or conversation in ${state.root} has an id starting ${id}`);
     }
     if (found.kind === 'ambiguous') {
-      const list = found.matches.slice(0, 20).map((m) => `  ${(m.of?.tag ?? KIND_NAMES[m.kind]).padEnd(KIND_NAME_WIDTH)} ${m.id}`);
+      const list = found.matches.slice(0, 20).map((m) => `  ${labelOf(m, input.records).padEnd(KIND_NAME_WIDTH)} ${m.id}`);
       const more = found.matches.length > 20 ? [`  ... and ${found.matches.length - 20} more`] : [];
       throw new CliError(`show: ${id} could be any of these; give more digits:\n${[...list, ...more].join('\n')}`);
     }
@@ -113,34 +103,39 @@ async function showConversation(state: StateDir, input: ReportInput, key: string
 
 /** One original file as `show` prints it: where it is, who used it, and how it is read. */
 interface ShownFile {
-  /** `elided`, `elided-json`, `span`, or a registered kind's tag. */
+  /** Its kind's name for it (`elided`, `elided-json`, `span`, a registered kind's tag): `kind` in `--json`. */
   readonly kind: string;
   readonly sha256: string;
   readonly path: string;
-  /** Where its readable rendering is kept beside it (a span's `.md`). */
+  /** Where its readable rendering is kept beside it (a span's `.md`), when its kind renders. */
   readonly readable?: string;
   readonly usedBy: readonly object[];
   /** Its readable rendering, made from its exact bytes; absent: the exact bytes are printed. */
   readonly render?: (bytes: Uint8Array, sha256: string) => string;
 }
 
-/** What the id names, as a file to print: an elided file, a span, or a registered kind's original. */
+/** What an ambiguous id's list calls a match: its kind's word for the file, or `conversation`. */
+function labelOf(match: IdCandidate, records: ReportInput['records']): string {
+  const info = match.of === undefined ? undefined : epochKindInfo(match.of.tag);
+  if (info === undefined || match.of === undefined) return match.kind;
+  return shownExtsOf(info, records).get(match.of.ext)?.label ?? info.tag;
+}
+
+/**
+ * What the id names, as a file to print: one of a kind's exact files, in its folder, used by the
+ * items that name it, rendered when the kind renders (a span, as restore gives it, made from the
+ * exact bytes just read, so what is printed is checked against the handle, unlike the `.md`).
+ */
 function shownFile(state: StateDir, records: ReportInput['records'], match: IdCandidate): ShownFile {
   const sha256 = match.id;
-  if (match.kind === 'span') {
-    // A span is shown as restore gives it (docs/shed.md, "Getting a span back"): rendered from its
-    // exact bytes just read, so what is printed is checked against the handle, unlike the `.md`.
-    const usedBy = spanUsagesOf(sha256, records);
-    return { kind: 'span', sha256, path: spanPath(state, sha256, 'json'), readable: spanPath(state, sha256, 'md'), usedBy, render: renderSpanMarkdown };
-  }
-  if (match.kind === 'elided' || match.kind === 'elided-json') {
-    const file = elidedPath(state, sha256, match.kind === 'elided' ? 'txt' : 'json');
-    return { kind: match.kind, sha256, path: file, usedBy: usagesOf(sha256, match.kind, records) };
-  }
   const info = match.of === undefined ? undefined : epochKindInfo(match.of.tag);
   if (match.kind !== 'original' || match.of === undefined || info === undefined) throw new CliError(`show: ${sha256} names no file`);
-  const file = originalPathOf(state, info.originals, sha256, match.of.ext);
-  return { kind: info.tag, sha256, path: file, usedBy: itemUsagesOf(info, sha256, records), ...(info.render === undefined ? {} : { render: info.render }) };
+  const { ext } = match.of;
+  const kind = shownExtsOf(info, records).get(ext)?.kind ?? info.tag;
+  const path = originalPathOf(state, info.originals, sha256, ext);
+  const usedBy = usagesOfFile(info, sha256, ext, records);
+  if (info.render === undefined) return { kind, sha256, path, usedBy };
+  return { kind, sha256, path, readable: originalPathOf(state, info.originals, sha256, 'md'), usedBy, render: info.render };
 }
 
 /**

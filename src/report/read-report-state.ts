@@ -4,11 +4,11 @@
  * `ctxshed verify` says what is wrong.
  */
 import fs from 'node:fs/promises';
-import { itemsOfEpoch, registeredKinds, type EpochKindInfo, type OriginalFileExt } from '../core/index.js';
+import { epochKindInfos, itemsOfEpoch, type EpochKindInfo, type OriginalFileExt, type ShownExt } from '../core/index.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
-import { parseKindOriginalName } from '../state/kind-original.js';
+import { parseOriginalName } from '../state/kind-original.js';
 import { originalsFolderOf } from '../state/originals-folder.js';
-import { parseConversationName, parseElidedName, parseSpanName, type StateDir } from '../state/layout.js';
+import { parseConversationName, type StateDir } from '../state/layout.js';
 import { readConversation } from '../state/read-conversation.js';
 import { hasErrnoCode } from '../state/state-error.js';
 import type { IdCandidate } from './resolve-id.js';
@@ -32,36 +32,20 @@ export async function readRecordsForReport(state: StateDir): Promise<{ records: 
   return { records, warnings };
 }
 
-/** The shed spans, by their handles: the sha256 each `spans/<sha256>.json` is named by. */
-export async function listSpanFiles(state: StateDir): Promise<IdCandidate[]> {
-  return (await namesIn(state.spansDir)).flatMap((name) => {
-    const parsed = parseSpanName(name);
-    return parsed === undefined || parsed.ext !== 'json' ? [] : [{ id: parsed.sha256, kind: 'span' as const }];
-  });
-}
-
-/** The elided files, by the sha256 their names carry. */
-export async function listElidedFiles(state: StateDir): Promise<IdCandidate[]> {
-  return (await namesIn(state.elidedDir)).flatMap((name) => {
-    const parsed = parseElidedName(name);
-    if (parsed === undefined) return [];
-    return [{ id: parsed.sha256, kind: parsed.ext === 'txt' ? ('elided' as const) : ('elided-json' as const) }];
-  });
-}
-
 /**
- * The originals in each registered kind's folder, by the sha256 their names carry: the files of the
- * extension the kind gives back (`restorable.ext`), else of the extensions its items in `records`
- * name with a size (exact bytes, not a rendering). One per sha256 and kind.
+ * The exact files `show` prints, in each kind's folder, by the sha256 their names carry: of the
+ * extensions the kind shows (`shownExtsOf`), one per sha256 and kind; a file `seal` moved to
+ * sealed/ is not among them (show says it is sealed).
  */
-export async function listKindOriginals(state: StateDir, records: readonly ConversationRecord[]): Promise<IdCandidate[]> {
+export async function listShownFiles(state: StateDir, records: readonly ConversationRecord[]): Promise<IdCandidate[]> {
   const found: IdCandidate[] = [];
-  for (const kind of registeredKinds()) {
-    const exts = exactExtsOf(kind, records);
+  for (const kind of epochKindInfos()) {
+    const exts = [...shownExtsOf(kind, records).keys()];
+    if (exts.length === 0) continue;
     const seen = new Set<string>();
     for (const name of await namesIn(originalsFolderOf(state, kind.originals).dir)) {
-      const parsed = parseKindOriginalName(name);
-      if (parsed === undefined || !exts.has(parsed.ext) || seen.has(parsed.sha256)) continue;
+      const parsed = parseOriginalName(name, exts);
+      if (parsed === undefined || seen.has(parsed.sha256)) continue;
       seen.add(parsed.sha256);
       found.push({ id: parsed.sha256, kind: 'original', of: { tag: kind.tag, ext: parsed.ext } });
     }
@@ -69,11 +53,17 @@ export async function listKindOriginals(state: StateDir, records: readonly Conve
   return found;
 }
 
-/** The extensions of a kind's files that hold exact bytes: the one it restores, else those its items name with a size. */
-function exactExtsOf(kind: EpochKindInfo, records: readonly ConversationRecord[]): ReadonlySet<OriginalFileExt> {
-  if (kind.restorable !== undefined) return new Set([kind.restorable.ext]);
+/**
+ * The extensions of a kind's exact files `show` prints, each with its names there: the kind's
+ * `shown`, else the extension it restores, else those its items in `records` name with a size
+ * (not a rendering), each named by its tag.
+ */
+export function shownExtsOf(kind: EpochKindInfo, records: readonly ConversationRecord[]): ReadonlyMap<OriginalFileExt, ShownExt> {
+  if (kind.shown !== undefined) return new Map(Object.entries(kind.shown.exts) as [OriginalFileExt, ShownExt][]);
+  const named = { kind: kind.tag, label: kind.tag };
+  if (kind.restorable !== undefined) return new Map([[kind.restorable.ext, named]]);
   const items = records.flatMap((r) => r.epochs.flatMap((e) => itemsOfEpoch(e, kind)));
-  return new Set(items.flatMap((item) => kind.filesOf(item).flatMap((f) => (f.bytes === undefined ? [] : [f.ext]))));
+  return new Map(items.flatMap((item) => kind.filesOf(item).flatMap((f) => (f.bytes === undefined ? [] : [[f.ext, named] as const]))));
 }
 
 async function namesIn(dir: string): Promise<string[]> {

@@ -3,7 +3,7 @@
  * so fields are only ever added). `stats` and `status` print their report types as they are. Pure.
  */
 import type { Epoch } from '../core/epoch-types.js';
-import { spanOf, blocksOf, itemsOfEpoch, type EpochKindInfo, type EpochMode } from '../core/index.js';
+import { blocksOf, itemsOfEpoch, type EpochKindInfo, type EpochMode, type OriginalFileExt } from '../core/index.js';
 import type { ConversationRecord } from '../state/conversation-record.js';
 import type { ConversationSummary, EpochSummary, SpanSummary } from './conversation-summary.js';
 import { shortId } from './resolve-id.js';
@@ -52,14 +52,6 @@ export interface BlockJson {
   readonly bytes: number;
   readonly sha256: string;
   readonly path: string;
-}
-
-/** Where an elided file is used: which conversation, epoch and block. */
-export interface UsageJson {
-  readonly key: string;
-  readonly epoch: number;
-  readonly ordinal: number;
-  readonly toolUseId: string;
 }
 
 /** The `ls --json` line of a conversation. */
@@ -140,46 +132,28 @@ function readingJson(e: EpochSummary): object {
   return e.limit === null ? fired : { ...fired, limit: e.limit };
 }
 
-/** Where a shed span is used: which conversation and epoch, and the messages it stood for. */
-export interface SpanUsageJson {
+/** Where an original is used: which conversation and epoch, and what its kind's `shown.usedBy` says of the item (a block's ordinal, a span's messages). */
+export interface UsageJson {
   readonly key: string;
   readonly epoch: number;
-  readonly first: number;
-  readonly last: number;
+  readonly [field: string]: unknown;
 }
 
-/** Every shed epoch of every record whose span's handle is `sha256`. */
-export function spanUsagesOf(sha256: string, records: readonly ConversationRecord[]): SpanUsageJson[] {
+/**
+ * Every item of `kind` in every record that names its file `<sha256>.<ext>`, by the kind's
+ * `shown.usedBy`; a kind without one, once per epoch that names it.
+ */
+export function usagesOfFile(kind: EpochKindInfo, sha256: string, ext: OriginalFileExt, records: readonly ConversationRecord[]): UsageJson[] {
   return records.flatMap((record) =>
     record.epochs.flatMap((epoch) => {
-      const span = spanOf(epoch);
-      return span?.sha256 === sha256 ? [{ key: record.key, epoch: epoch.n, first: span.first, last: span.last }] : [];
+      const items = itemsOfEpoch(epoch, kind);
+      const at = { key: record.key, epoch: epoch.n };
+      const { shown } = kind;
+      if (shown === undefined) return items.some((item) => kind.filesOf(item).some((f) => f.sha256 === sha256 && f.ext === ext)) ? [at] : [];
+      return items.flatMap((item) => {
+        const used = shown.usedBy(item, sha256, ext);
+        return used === undefined ? [] : [{ ...at, ...used }];
+      });
     }),
-  );
-}
-
-/** Every block of every record whose text (`elided`) or original JSON (`elided-json`) is `sha256`. */
-export function usagesOf(sha256: string, kind: 'elided' | 'elided-json', records: readonly ConversationRecord[]): UsageJson[] {
-  return records.flatMap((record) =>
-    record.epochs.flatMap((epoch) =>
-      blocksOf(epoch)
-        .filter((b) => (kind === 'elided' ? b.sha256 === sha256 : b.rawSha256 === sha256))
-        .map((b) => ({ key: record.key, epoch: epoch.n, ordinal: b.ordinal, toolUseId: b.toolUseId })),
-    ),
-  );
-}
-
-/** Where a registered kind's original is used: which conversation and epoch (where its item stood is the kind's own). */
-export interface ItemUsageJson {
-  readonly key: string;
-  readonly epoch: number;
-}
-
-/** Every epoch of every record with an item of `kind` that names the original `sha256`. */
-export function itemUsagesOf(kind: EpochKindInfo, sha256: string, records: readonly ConversationRecord[]): ItemUsageJson[] {
-  return records.flatMap((record) =>
-    record.epochs.flatMap((epoch) =>
-      itemsOfEpoch(epoch, kind).some((item) => kind.filesOf(item).some((f) => f.sha256 === sha256)) ? [{ key: record.key, epoch: epoch.n }] : [],
-    ),
   );
 }

@@ -4,16 +4,10 @@ import type { OriginalFileExt } from '../core/index.js';
 /** How many hex digits a short id shows. */
 export const SHORT_ID_CHARS = 12;
 
-/**
- * What an id can name: an elided file, a conversation, a shed span (by its handle), or an original
- * in a registered epoch kind's folder (core/epochs/kind-info.ts).
- */
-export type IdKind = 'elided' | 'elided-json' | 'conversation' | 'span' | 'original';
+/** What an id can name: a conversation (by its key), or an original in some epoch kind's folder (core/epochs/kind-info.ts `shown`). */
+export type IdKind = 'conversation' | 'original';
 
-/**
- * Something an id can name: an elided file (`.txt` or `.json`), a conversation key, a span's
- * handle, or a registered kind's original (`of`: the kind's tag and the file's extension).
- */
+/** Something an id can name: a conversation key, or one of a kind's exact files (`of`: the kind's tag and the file's extension). */
 export interface IdCandidate {
   /** 64 lowercase hex digits. */
   readonly id: string;

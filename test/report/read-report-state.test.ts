@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listElidedFiles, listSpanFiles, readRecordsForReport } from '../../src/report/read-report-state.js';
+import { EPOCH_KIND_INFO } from '../../src/core/epochs/kind-info.js';
+import { listShownFiles, readRecordsForReport, shownExtsOf } from '../../src/report/read-report-state.js';
 import { serializeConversationRecord } from '../../src/state/conversation-record.js';
 import { layoutPaths, type StateDir } from '../../src/state/layout.js';
 import { tempStateDir } from '../support/test-proxy.js';
@@ -37,28 +38,39 @@ describe('readRecordsForReport', () => {
   });
 });
 
-describe('listElidedFiles', () => {
+describe('listShownFiles', () => {
+  const original = (tag: string, ext: string) => ({ kind: 'original', of: { tag, ext } });
+
   it('should list the elided texts and original JSON files by their sha256, nothing else', async () => {
     await fs.mkdir(state.elidedDir);
     for (const name of [`${'a'.repeat(64)}.txt`, `${'b'.repeat(64)}.json`, `${'c'.repeat(64)}.txt.99`, 'notes.txt']) {
       await fs.writeFile(path.join(state.elidedDir, name), 'x');
     }
 
-    expect(await listElidedFiles(state)).toEqual([
-      { id: 'a'.repeat(64), kind: 'elided' },
-      { id: 'b'.repeat(64), kind: 'elided-json' },
+    expect(await listShownFiles(state, [])).toEqual([
+      { id: 'a'.repeat(64), ...original('tool_results', 'txt') },
+      { id: 'b'.repeat(64), ...original('tool_results', 'json') },
     ]);
   });
-});
 
-describe('listSpanFiles', () => {
-  it('should list the shed spans by their handles, from their .json files only, and none without spans/', async () => {
-    expect(await listSpanFiles(state)).toEqual([]);
+  it('should list the shed spans by their handles, from their .json files only, none without spans/, and no removed thinking', async () => {
+    expect(await listShownFiles(state, [])).toEqual([]);
     await fs.mkdir(state.spansDir);
+    await fs.mkdir(state.thinkingDir);
     for (const name of [`${'a'.repeat(64)}.json`, `${'a'.repeat(64)}.md`, `${'b'.repeat(64)}.md`, `${'c'.repeat(64)}.json.12`, 'notes.txt']) {
       await fs.writeFile(path.join(state.spansDir, name), 'x');
     }
+    await fs.writeFile(path.join(state.thinkingDir, `${'d'.repeat(64)}.json`), 'x');
 
-    expect(await listSpanFiles(state)).toEqual([{ id: 'a'.repeat(64), kind: 'span' }]);
+    expect(await listShownFiles(state, [])).toEqual([{ id: 'a'.repeat(64), ...original('span', 'json') }]);
+  });
+
+  it('should name each file as show named it before kinds were one shape', () => {
+    expect(Object.fromEntries(shownExtsOf(EPOCH_KIND_INFO.tool_results, []))).toEqual({
+      txt: { kind: 'elided', label: 'elided text' },
+      json: { kind: 'elided-json', label: 'elided JSON' },
+    });
+    expect(Object.fromEntries(shownExtsOf(EPOCH_KIND_INFO.span, []))).toEqual({ json: { kind: 'span', label: 'shed span' } });
+    expect(shownExtsOf(EPOCH_KIND_INFO.thinking_only, []).size).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { conversationJson, showConversationJson, spanUsagesOf, usagesOf } from '../../src/report/report-json.js';
+import { EPOCH_KIND_INFO } from '../../src/core/epochs/kind-info.js';
+import { conversationJson, showConversationJson, usagesOfFile } from '../../src/report/report-json.js';
 import { summarizeConversation } from '../../src/report/conversation-summary.js';
 import { block, epoch, KEY_A, record } from './report-fixtures.js';
 import { session } from './render-fixtures.js';
@@ -130,22 +131,22 @@ describe('showConversationJson', () => {
   });
 });
 
-describe('usagesOf', () => {
+describe('usagesOfFile, an elided file', () => {
   it('should name every block an elided file stands for', () => {
     const { records } = session();
 
-    expect(usagesOf('c'.repeat(64), 'elided', records)).toEqual([{ key: KEY_A, epoch: 2, ordinal: 4, toolUseId: 'toolu_4' }]);
-    expect(usagesOf('c'.repeat(64), 'elided-json', records)).toEqual([]);
+    expect(usagesOfFile(EPOCH_KIND_INFO.tool_results, 'c'.repeat(64), 'txt', records)).toEqual([{ key: KEY_A, epoch: 2, ordinal: 4, toolUseId: 'toolu_4' }]);
+    expect(usagesOfFile(EPOCH_KIND_INFO.tool_results, 'c'.repeat(64), 'json', records)).toEqual([]);
   });
 });
 
-describe('spanUsagesOf', () => {
+describe('usagesOfFile, a span', () => {
   it('should name the shed epoch whose span a handle is, with the messages it stood for', async () => {
     const { shedSession, SPAN_2 } = await import('./render-fixtures.js');
     const { KEY_C } = await import('./report-fixtures.js');
     const { records } = shedSession();
 
-    expect(spanUsagesOf(SPAN_2.sha256, records)).toEqual([{ key: KEY_C, epoch: 2, first: 10, last: 15 }]);
-    expect(spanUsagesOf('a'.repeat(64), records)).toEqual([]);
+    expect(usagesOfFile(EPOCH_KIND_INFO.span, SPAN_2.sha256, 'json', records)).toEqual([{ key: KEY_C, epoch: 2, first: 10, last: 15 }]);
+    expect(usagesOfFile(EPOCH_KIND_INFO.span, 'a'.repeat(64), 'json', records)).toEqual([]);
   });
 });

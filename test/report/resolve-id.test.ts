@@ -5,8 +5,8 @@ const SHA_1 = `abcdef01${'0'.repeat(56)}`;
 const SHA_2 = `abcdef02${'0'.repeat(56)}`;
 const KEY = `123456${'f'.repeat(58)}`;
 const CANDIDATES: IdCandidate[] = [
-  { id: SHA_1, kind: 'elided' },
-  { id: SHA_2, kind: 'elided' },
+  { id: SHA_1, kind: 'original', of: { tag: 'tool_results', ext: 'txt' } },
+  { id: SHA_2, kind: 'original', of: { tag: 'tool_results', ext: 'txt' } },
   { id: KEY, kind: 'conversation' },
 ];
 

@@ -22,7 +22,17 @@ import { TOOL_RESULTS_INFO } from './tool-results/info.js';
 
 export { itemsOfEpoch } from './kind-record.js';
 export { blocksOf, frozenThinkingOf, spanOf } from '../epoch-items.js';
-export type { EpochKindInfo, InflateSite, ItemsByKind, ListedAt, ListedUnder, NamedOriginal, OriginalFileExt, OriginalFolder } from './kind-record.js';
+export type {
+  EpochKindInfo,
+  InflateSite,
+  ItemsByKind,
+  ListedAt,
+  ListedUnder,
+  NamedOriginal,
+  OriginalFileExt,
+  OriginalFolder,
+  ShownExt,
+} from './kind-record.js';
 export type { RestorableBlock } from './tool-results/listed.js';
 export type { RestorableSpan } from './spans/listed.js';
 

@@ -45,6 +45,12 @@ export interface InflateSite {
   readonly make?: (files: readonly Uint8Array[]) => Uint8Array;
 }
 
+/** How `show` names one of a kind's exact files: its `kind` in `--json`, and its word in the list an ambiguous id prints. */
+export interface ShownExt {
+  readonly kind: string;
+  readonly label: string;
+}
+
 /** The lists of a conversation's restore listing a kind's items may go in. */
 export type ListedUnder = 'blocks' | 'spans' | 'originals';
 
@@ -104,6 +110,17 @@ export interface EpochKindInfo<Item = any> {
      * file a handle names; absent: `originals`, one `RestorableOriginal` per file of `ext`.
      */
     readonly listed?: { readonly under: ListedUnder; readonly entryOf: (item: Item, at: ListedAt) => object };
+  };
+  /**
+   * Show hook (`ctxshed show <sha256>`, src/cli/show-command.ts): the extensions of its exact files
+   * `show` prints by sha256, each with its names there, and what `usedBy` says of an item that names
+   * one (beside its conversation and epoch; undefined: the item does not name it). Absent: the
+   * extension `restorable` gives back, else those its items name with a size, each named by the
+   * kind's tag, and one use per epoch.
+   */
+  readonly shown?: {
+    readonly exts: Partial<Record<OriginalFileExt, ShownExt>>;
+    readonly usedBy: (item: Item, sha256: string, ext: OriginalFileExt) => object | undefined;
   };
   /** Items hook: the order its items are kept in across epochs; absent: latch order. */
   readonly order?: (a: Item, b: Item) => number;

@@ -17,6 +17,7 @@ export const SPAN_INFO: EpochKindInfo<FrozenSpan> & { readonly tag: 'span' } = {
   dirName: 'spans',
   restorable: { name: 'shed span', ext: 'json', listed: { under: 'spans', entryOf: listedSpan } },
   render: renderSpanMarkdown,
+  shown: { exts: { json: { kind: 'span', label: 'shed span' } }, usedBy: (s, sha256) => (s.sha256 === sha256 ? { first: s.first, last: s.last } : undefined) },
   exts: ['json', 'md'],
   describe: (s) => `span ${s.first}..${s.last}`,
   says: 'span',

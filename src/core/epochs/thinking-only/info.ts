@@ -14,6 +14,8 @@ export const THINKING_ONLY_INFO: EpochKindInfo<FrozenThinking> & { readonly tag:
   counts: 'thinking',
   byCommand: false,
   originals: 'thinking',
+  // Removed thinking is given back to the client by inflate only: `show` prints none of it.
+  shown: { exts: {}, usedBy: () => undefined },
   order: byOrdinal,
   exts: ['json'],
   describe: (t) => `thinking ${t.ordinal}`,

@@ -31,6 +31,11 @@ export const TOOL_RESULTS_INFO: EpochKindInfo<FrozenBlock> & { readonly tag: 'to
   originals: 'elided',
   sealable: true,
   restorable: { name: 'elided tool result', ext: 'txt', listed: { under: 'blocks', entryOf: listedBlock } },
+  // `show` prints a block's text and its exact JSON, each named as before kinds were one shape.
+  shown: {
+    exts: { txt: { kind: 'elided', label: 'elided text' }, json: { kind: 'elided-json', label: 'elided JSON' } },
+    usedBy: (b, sha256, ext) => ((ext === 'txt' ? b.sha256 : b.rawSha256) === sha256 ? { ordinal: b.ordinal, toolUseId: b.toolUseId } : undefined),
+  },
   order: byBlockOrder,
   exts: ['txt', 'json'],
   describe: (b) => `${b.part === undefined ? 'ordinal' : b.part} ${b.ordinal}`,
