@@ -32,6 +32,7 @@ export {
   epochKindInfo,
   epochKindInfos,
   type FrozenItems,
+  figuresOfEpoch,
   frozenItemsOf,
   hasFrozenItems,
   type InflateSite,
@@ -55,11 +56,11 @@ export {
   NO_WORKING_SET,
   type OverflowAsk,
   registerEpochKind,
-  registeredKinds,
   renderingOf,
   type RestorableBlock,
   type RestorableSpan,
   type ShownExt,
+  type SpanSummary,
   rewriteRequest,
   type SkippedBlock,
   SPANS,
@@ -98,7 +99,6 @@ export {
   rescueGateInput,
   type ShedBasis,
   type ShedPolicy,
-  type ShedPrice,
   type SkippedSpan,
 } from './shed/index.js';
 export type { RewriteMemo } from './rewrite/rewrite-memo.js';

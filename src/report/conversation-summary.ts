@@ -8,7 +8,7 @@
  */
 import type { ConversationRecord } from '../state/conversation-record.js';
 import type { EpochMode } from '../core/epoch-types.js';
-import { itemsOfEpoch, modeOfConversation, registeredKinds } from '../core/index.js';
+import { epochKindInfos, itemsOfEpoch, modeOfConversation } from '../core/index.js';
 import { epochsFromRecord, type EpochSummary } from './epoch-summary.js';
 import { epochsFromWire } from './wire-epochs.js';
 import type { ConversationTally, WireTally } from './wire-tally.js';
@@ -111,10 +111,10 @@ export function summarizeConversation(
   };
 }
 
-/** The items each registered kind froze over the record's epochs, by its tag; none: absent. */
+/** The items each kind the reports count by its items (`counts: 'items'`, a registered kind's) froze over the record's epochs, by its tag; none: absent. */
 function itemsFrozenOf(record: ConversationRecord | undefined): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const kind of registeredKinds()) {
+  for (const kind of epochKindInfos().filter((k) => k.counts === 'items')) {
     const n = (record?.epochs ?? []).reduce((total, epoch) => total + itemsOfEpoch(epoch, kind).length, 0);
     if (n > 0) counts[kind.tag] = n;
   }

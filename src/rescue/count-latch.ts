@@ -4,17 +4,20 @@
  * same bytes once per request).
  */
 import type { Epoch } from '../core/epoch-types.js';
-import { spanOf, blocksOf, modeOfConversation } from '../core/index.js';
+import { figuresOfEpoch, modeOfConversation } from '../core/index.js';
 import type { Metrics } from '../metrics/metrics.js';
 
-/** Reports the last epoch of `epochs` to `metrics`, under its conversation's mode: a shed epoch's bytes are its span's. */
+/**
+ * Reports the last epoch of `epochs` to `metrics`, under its conversation's mode: its blocks, and
+ * the bytes every kind's items took out (a shed epoch's are its span's; core/epochs/epoch-figures.ts).
+ */
 export function countLatch(metrics: Metrics, epochs: readonly Epoch[]): void {
   const epoch = epochs[epochs.length - 1];
   if (epoch === undefined) return;
   // `ctxshed elide` writes the only `command` epochs, and no proxy counts them.
   if (epoch.trigger === 'command') return;
-  let bytes = spanOf(epoch)?.bytes ?? 0;
-  for (const block of blocksOf(epoch)) bytes += block.bytes;
+  // Nothing of the wire log is known here: only the items' own figures count.
+  const figures = figuresOfEpoch({ epoch, tokensPerByte: 0, readsOf: () => 0, restores: 0, cacheReadBefore: null });
   // Records written before triggers existed latched on the threshold.
-  metrics.epochLatched(modeOfConversation(epochs), epoch.trigger ?? 'threshold', blocksOf(epoch).length, bytes);
+  metrics.epochLatched(modeOfConversation(epochs), epoch.trigger ?? 'threshold', figures.blocks, figures.bytesTaken);
 }

@@ -15,6 +15,7 @@
  */
 import type { Epoch, EpochKind, EpochMode } from '../epoch-types.js';
 import { addStoredFolder } from '../stored-files.js';
+import { addFigures, NO_FIGURES, type EpochFigures, type FiguresAt } from './epoch-figures.js';
 import { type EpochKindInfo, type ItemsByKind, itemsOfEpoch } from './kind-record.js';
 import { SPAN_INFO } from './spans/info.js';
 import { THINKING_ONLY_INFO } from './thinking-only/info.js';
@@ -35,6 +36,8 @@ export type {
 } from './kind-record.js';
 export type { RestorableBlock } from './tool-results/listed.js';
 export type { RestorableSpan } from './spans/listed.js';
+export type { SpanSummary } from './spans/figures.js';
+export type { EpochFigures, FiguresAt } from './epoch-figures.js';
 
 /** The built-in kinds, by their tag, each its folder's record. A new kind registers instead (`registerEpochKind`). */
 export const EPOCH_KIND_INFO: { readonly [K in EpochKind]: EpochKindInfo<ItemsByKind[K]> & { readonly tag: K } } = {
@@ -105,11 +108,6 @@ export function epochKindInfo(tag: string): EpochKindInfo | undefined {
   return REGISTRY.get(tag);
 }
 
-/** The registered kinds (not the built-ins): those whose items are in an epoch's `items`. */
-export function registeredKinds(): readonly EpochKindInfo[] {
-  return epochKindInfos().filter((k) => !Object.hasOwn(EPOCH_KIND_INFO, k.tag));
-}
-
 /** The kind the reports read a kind without a mode of its own as (a registered kind's): the tool-result kind. */
 const UNMARKED: EpochKindInfo = EPOCH_KIND_INFO.tool_results;
 
@@ -159,4 +157,14 @@ export function originalsNamedBy(epochs: readonly Epoch[]): Map<string, number |
     }
   }
   return wanted;
+}
+
+/** An epoch's figures as the reports count them: every kind's part (its `figures` hook) added up. */
+export function figuresOfEpoch(at: FiguresAt): EpochFigures {
+  let figures = NO_FIGURES;
+  for (const kind of epochKindInfos()) {
+    const items = itemsOfEpoch(at.epoch, kind);
+    if (kind.figures !== undefined && items.length > 0) figures = addFigures(figures, kind.figures(items, at));
+  }
+  return figures;
 }

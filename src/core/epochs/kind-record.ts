@@ -8,6 +8,7 @@ import type { FrozenSpan } from '../shed/shed-types.js';
 import type { FrozenThinking } from '../thinking/thinking-types.js';
 import type { BlockPosition } from '../thinking/list-thinking.js';
 import type { TranscriptIndex } from '../transcript-index-types.js';
+import type { EpochFigures, FiguresAt } from './epoch-figures.js';
 
 /**
  * The name a kind's originals are kept under (the store's `OriginalKind`): `elided`, `span`,
@@ -122,6 +123,11 @@ export interface EpochKindInfo<Item = any> {
     readonly exts: Partial<Record<OriginalFileExt, ShownExt>>;
     readonly usedBy: (item: Item, sha256: string, ext: OriginalFileExt) => object | undefined;
   };
+  /**
+   * Report hook: its part of an epoch's figures (epoch-figures.ts; the reports' and the metrics'),
+   * from the epoch's items of the kind; absent: none (the reports count its items).
+   */
+  readonly figures?: (items: readonly Item[], at: FiguresAt) => Partial<EpochFigures>;
   /** Items hook: the order its items are kept in across epochs; absent: latch order. */
   readonly order?: (a: Item, b: Item) => number;
   /**

@@ -4,6 +4,7 @@ import {
   EPOCH_KIND_INFO,
   EPOCH_KIND_INFOS,
   epochKindInfo,
+  epochKindInfos,
   kindOfMode,
   kindOfOriginals,
   kindOfConversation,
@@ -11,7 +12,6 @@ import {
   modeOfConversation,
   originalsNamedBy,
   registerEpochKind,
-  registeredKinds,
   renderingOf,
 } from '../../../src/core/epochs/kind-info.js';
 import { NO_ITEMS } from '../../../src/core/epochs/frozen-items.js';
@@ -85,10 +85,10 @@ describe('the registry of epoch kinds', () => {
     const remove = registerEpochKind(info('quotes', 'quotes'));
     expect(epochKindInfo('quotes')?.originals).toBe('quotes');
     expect(kindOfOriginals('quotes')?.tag).toBe('quotes');
-    expect(registeredKinds().map((k) => k.tag)).toEqual(['quotes']);
+    expect(epochKindInfos().map((k) => k.tag)).toEqual(['tool_results', 'span', 'thinking_only', 'quotes']);
     remove();
     expect(epochKindInfo('quotes')).toBeUndefined();
-    expect(registeredKinds()).toEqual([]);
+    expect(epochKindInfos().map((k) => k.tag)).toEqual(['tool_results', 'span', 'thinking_only']);
   });
 
   it('should refuse a tag or folder of another shape, a tag registered already and a folder the state directory or another kind uses', () => {

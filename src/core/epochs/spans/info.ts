@@ -6,6 +6,7 @@ import type { TranscriptIndex } from '../../transcript-index-types.js';
 import { findSpanStubs } from './find-span-stubs.js';
 import { spansChecker } from './check-record.js';
 import { listedSpan } from './listed.js';
+import { spanFigures } from './figures.js';
 
 /** The span kind, as the record, report, verify, restore and inflate code see it. */
 export const SPAN_INFO: EpochKindInfo<FrozenSpan> & { readonly tag: 'span' } = {
@@ -17,6 +18,7 @@ export const SPAN_INFO: EpochKindInfo<FrozenSpan> & { readonly tag: 'span' } = {
   dirName: 'spans',
   restorable: { name: 'shed span', ext: 'json', listed: { under: 'spans', entryOf: listedSpan } },
   render: renderSpanMarkdown,
+  figures: spanFigures,
   shown: { exts: { json: { kind: 'span', label: 'shed span' } }, usedBy: (s, sha256) => (s.sha256 === sha256 ? { first: s.first, last: s.last } : undefined) },
   exts: ['json', 'md'],
   describe: (s) => `span ${s.first}..${s.last}`,

@@ -16,6 +16,7 @@ export const THINKING_ONLY_INFO: EpochKindInfo<FrozenThinking> & { readonly tag:
   originals: 'thinking',
   // Removed thinking is given back to the client by inflate only: `show` prints none of it.
   shown: { exts: {}, usedBy: () => undefined },
+  figures: (thinking) => ({ thinking: thinking.length }),
   order: byOrdinal,
   exts: ['json'],
   describe: (t) => `thinking ${t.ordinal}`,

@@ -6,6 +6,7 @@ import { findPartStubs, findStubs, restoredContent } from '../inflate.js';
 import type { EpochKindInfo, InflateSite } from '../kind-record.js';
 import { blocksChecker } from './check-record.js';
 import { listedBlock } from './listed.js';
+import { blockFigures } from './figures.js';
 
 /**
  * The order a conversation's frozen blocks are applied in: tool results by ordinal (as before
@@ -36,6 +37,7 @@ export const TOOL_RESULTS_INFO: EpochKindInfo<FrozenBlock> & { readonly tag: 'to
     exts: { txt: { kind: 'elided', label: 'elided text' }, json: { kind: 'elided-json', label: 'elided JSON' } },
     usedBy: (b, sha256, ext) => ((ext === 'txt' ? b.sha256 : b.rawSha256) === sha256 ? { ordinal: b.ordinal, toolUseId: b.toolUseId } : undefined),
   },
+  figures: blockFigures,
   order: byBlockOrder,
   exts: ['txt', 'json'],
   describe: (b) => `${b.part === undefined ? 'ordinal' : b.part} ${b.ordinal}`,
