@@ -9,7 +9,7 @@ import { readWireTail } from '../report/statusline.js';
 import { listConversations } from '../state/read-conversation.js';
 import type { StateDir } from '../state/layout.js';
 import type { ConversationRecord } from '../core/epoch-types.js';
-import { spanOf, blocksOf } from '../core/index.js';
+import { epochKindInfos, itemsOfEpoch } from '../core/index.js';
 
 /** A conversation's window at its last request. */
 export interface WindowRoom {
@@ -41,6 +41,8 @@ export async function windowRoomOf(state: StateDir, handle: string): Promise<Win
   }
 }
 
+// Whether an item of some kind that gives its originals back names a file of that sha256 (a block's text or exact JSON, a span).
 function froze(record: ConversationRecord, handle: string): boolean {
-  return record.epochs.some((e) => spanOf(e)?.sha256 === handle || blocksOf(e).some((b) => b.sha256 === handle || b.rawSha256 === handle));
+  const kinds = epochKindInfos().filter((k) => k.restorable !== undefined);
+  return record.epochs.some((e) => kinds.some((k) => itemsOfEpoch(e, k).some((item) => k.filesOf(item).some((f) => f.sha256 === handle))));
 }

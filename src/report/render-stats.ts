@@ -2,7 +2,7 @@
 import { kindOfMode } from '../core/index.js';
 import { HOLD_REASONS } from '../core/decide/hold-reasons.js';
 import { PASSTHROUGH_REASONS } from '../core/passthrough-reasons.js';
-import type { StatsReport, StatsTotals } from './stats-report.js';
+import { countsOf, type StatsReport, type StatsTotals } from './stats-report.js';
 import { fitLines } from './fit-lines.js';
 import { droppedNote, fitTable, promptForDisplay, REPORT_WIDTH, renderTable, type Column } from './format-table.js';
 import { formatLocalTime } from './format-time.js';
@@ -24,7 +24,7 @@ export function renderStats(report: StatsReport, stateDir: string, width = REPOR
   lines.push('', 'Per conversation', ...conversationTable(report, width));
   const epochRows = report.conversations.flatMap((c) =>
     c.epochs
-      .filter((e) => e.kind === 'tool_results')
+      .filter((e) => countsOf(e) === 'blocks')
       .map((e) => [
         shortId(c.key),
         String(e.n),

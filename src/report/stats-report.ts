@@ -4,7 +4,7 @@
  * Requests are counted from the wire log. Sheds are counted once per epoch (see
  * conversation-summary.ts); per-request figures are means over the rewritten requests, never sums.
  */
-import { type EpochMode, kindOfMode, type Label } from '../core/index.js';
+import { type EpochKindInfo, epochKindInfo, type EpochMode, kindOfMode, type Label } from '../core/index.js';
 import { refaultRateOf, type ConversationSummary, type EpochSummary } from './conversation-summary.js';
 import { shortId } from './resolve-id.js';
 import { addRequestCounts, newRequestCounts, type RequestCounts, type WireTally } from './wire-tally.js';
@@ -150,8 +150,8 @@ function perRequestOf(counts: RequestCounts, rewrittenTokens: number): StatsTota
 function totalsOf(counts: RequestCounts, epochs: readonly EpochSummary[], perRequest: StatsTotals['perRequest']): StatsTotals {
   const sum = (pick: (e: EpochSummary) => number): number => epochs.reduce((total, e) => total + pick(e), 0);
   // A correction epoch (thinking only) elides nothing: it is counted apart, never in a mean of what epochs elide.
-  const rescueEpochs = epochs.filter((e) => e.kind === 'tool_results').length;
-  const corrections = epochs.filter((e) => e.kind === 'thinking_only').length;
+  const rescueEpochs = epochs.filter((e) => countsOf(e) === 'blocks').length;
+  const corrections = epochs.filter((e) => countsOf(e) === 'thinking').length;
   const spans = epochs.flatMap((e) => (e.span === null ? [] : [e.span]));
   const bytesElided = sum((e) => e.bytes);
   const tokensElided = sum((e) => e.tokens);
@@ -191,4 +191,9 @@ function totalsOf(counts: RequestCounts, epochs: readonly EpochSummary[], perReq
 
 function mean(total: number, count: number): number {
   return count === 0 ? 0 : Math.round(total / count);
+}
+
+/** What the reports count of an epoch's kind (core/epochs/kind-record.ts `counts`); a tag no kind has reads as nothing counted. */
+export function countsOf(e: EpochSummary): EpochKindInfo['counts'] | undefined {
+  return epochKindInfo(e.kind)?.counts;
 }
