@@ -14,7 +14,7 @@ import { indexTranscript } from '../src/core/messages/transcript-index.js';
 import { rewriteIncrementally } from '../src/core/rewrite/incremental-rewrite.js';
 import { rewriteRequest, type RewriteOutcome } from '../src/core/epochs/tool-results/tool-results.js';
 import type { CommonPrefixLength } from '../src/core/ports.js';
-import { firstChangeOf } from '../src/core/thinking/freeze-in-plan.js';
+import { firstChangeOfEpoch } from '../src/core/epochs/first-change.js';
 import { freezeThinking, planThinking } from '../src/core/thinking/plan-thinking.js';
 import type { FrozenBlock } from '../src/core/epoch-types.js';
 import type { FrozenThinking } from '../src/core/thinking/thinking-types.js';
@@ -195,7 +195,7 @@ function thinkingFor(body: Uint8Array, frozen: readonly FrozenBlock[]): readonly
     policy: { name: 'p', version: 2, keepRecent: 0, minBytes: 0 },
     items: { tool_results: frozen },
   };
-  const from = firstChangeOf(epoch, index);
+  const from = firstChangeOfEpoch(epoch, index);
   if (from === undefined) return [];
   const plan = planThinking(body, index, from, [], sha256);
   return plan.kind === 'planned' ? plan.thinking.map(freezeThinking) : [];

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyInflate, findStubs, restoredContent } from '../src/core/epochs/inflate.js';
 import { findSpanStubs } from '../src/core/epochs/spans/find-span-stubs.js';
-import { firstChangeOf } from '../src/core/thinking/freeze-in-plan.js';
+import { firstChangeOfEpoch } from '../src/core/epochs/first-change.js';
 import { freezeThinking, planThinking } from '../src/core/thinking/plan-thinking.js';
 import { reinsertThinking } from '../src/core/thinking/reinsert-thinking.js';
 import { rewriteRequest } from '../src/core/epochs/tool-results/tool-results.js';
@@ -35,7 +35,7 @@ const EPOCH_BASE = {
 function thinkingOf(body: Uint8Array, epoch: Pick<Epoch, 'kind' | 'items'>, already: readonly FrozenThinking[]): PlannedThinking[] {
   const index = indexOf(body);
   // The property builds an epoch of either kind from its blocks or span alone.
-  const from = firstChangeOf({ ...EPOCH_BASE, ...epoch }, index);
+  const from = firstChangeOfEpoch({ ...EPOCH_BASE, ...epoch }, index);
   if (from === undefined) return [];
   const plan = planThinking(body, index, from, already, sha256);
   return plan.kind === 'planned' ? [...plan.thinking] : [];

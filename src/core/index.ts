@@ -51,6 +51,7 @@ export {
   type OriginalFileExt,
   originalsNamedBy,
   frozenShas,
+  firstChangeOfEpoch,
   firstChangeOfItems,
   shasFrozenBy,
   NO_WORKING_SET,

@@ -5,7 +5,15 @@
  * conversation's lock, in a state directory (state/latch-epoch.ts) or in Postgres; the record
  * itself is planned by the core (core/plan-record.ts, with the kind's part from core/epochs/).
  */
-import { freezeThinkingInPlan, type ConversationRecord, type DecideEpoch, type LabelScores, type LatchPlan, type TranscriptIndex } from '../core/index.js';
+import {
+  firstChangeOfEpoch,
+  freezeThinkingInPlan,
+  type ConversationRecord,
+  type DecideEpoch,
+  type LabelScores,
+  type LatchPlan,
+  type TranscriptIndex,
+} from '../core/index.js';
 import { sha256Hex } from '../state/sha256-hex.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { ConversationEntry, ConversationTable } from './conversation-table.js';
@@ -70,7 +78,11 @@ export function latchWith(
         why = 'not_planned';
         return undefined;
       }
-      const frozen = from === undefined ? made : freezeThinkingInPlan(made, current, { ...from, sha256: sha256Hex });
+      const latest = made.record.epochs.at(-1);
+      const frozen =
+        from === undefined || latest === undefined
+          ? made
+          : freezeThinkingInPlan(made, current, { ...from, sha256: sha256Hex, from: firstChangeOfEpoch(latest, from.index) });
       if (frozen === undefined) {
         why = 'empty_message';
         return undefined;

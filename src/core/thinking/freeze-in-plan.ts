@@ -3,9 +3,7 @@
  * blocks its edit invalidates, and the plan carries their bytes, to be durable before the record
  * (docs/rescue.md, "Preserved thinking"). Pure: the same body and record give the same plan.
  */
-import type { ConversationRecord, Epoch, FrozenBlock } from '../epoch-types.js';
-import { blocksOf } from '../epoch-items.js';
-import { spanOf } from '../epoch-items.js';
+import type { ConversationRecord, Epoch } from '../epoch-types.js';
 import { frozenThinkingOf } from '../epoch-items.js';
 import { appendEpoch } from '../plan-record.js';
 import type { LatchPlan } from '../plan-record.js';
@@ -14,7 +12,6 @@ import type { TranscriptIndex } from '../transcript-index-types.js';
 import type { BlockPosition } from './list-thinking.js';
 import { freezeThinking, planThinking } from './plan-thinking.js';
 import { runsPrefixCheck } from './prefix-check-models.js';
-import { partPlaceOf } from '../part-place.js';
 
 /** The body a latch planned on, for the thinking blocks after its edit. */
 export interface ThinkingSource {
@@ -22,10 +19,11 @@ export interface ThinkingSource {
   readonly index: TranscriptIndex;
   readonly sha256: Sha256;
   /**
-   * Where the edit begins, when the caller knows better than the epoch (a `prefix_check`
-   * correction epoch, which changes nothing itself).
+   * Where the edit begins: the first place the new epoch's items change the body, by their kinds'
+   * `changesAt` (core/epochs/first-change.ts `firstChangeOfEpoch`), or, for a `prefix_check`
+   * correction epoch, which changes nothing itself, the conversation's; undefined: nowhere in it.
    */
-  readonly from?: BlockPosition;
+  readonly from: BlockPosition | undefined;
 }
 
 /**
@@ -39,7 +37,7 @@ export function freezeThinkingInPlan(plan: LatchPlan, current: ConversationRecor
   const epochs = plan.record.epochs;
   const epoch = epochs[epochs.length - 1];
   if (epoch === undefined) return plan;
-  const from = source.from ?? firstChangeOf(epoch, index);
+  const { from } = source;
   if (from === undefined) return plan;
   const already = epochs.slice(0, -1).flatMap(frozenThinkingOf);
   const planned = planThinking(body, index, from, already, sha256);
@@ -52,32 +50,6 @@ export function freezeThinkingInPlan(plan: LatchPlan, current: ConversationRecor
     // The thinking kind's folder (core/epochs/thinking-only/info.ts `originals`).
     originals: [...plan.originals, ...planned.thinking.map((t) => ({ folder: 'thinking', sha256: t.sha256, ext: 'json' as const, bytes: t.bytes }))],
   };
-}
-
-/**
- * The first place an epoch changes a body, as the first position its thinking may lie at: just
- * after the earliest tool_result it stubs (rescue), or the message after its span (shed: the
- * blocks inside the span go with the span's bytes).
- */
-export function firstChangeOf(epoch: Epoch, index: TranscriptIndex): BlockPosition | undefined {
-  const span = spanOf(epoch);
-  if (span !== undefined) return { messageIndex: span.last + 1, blockIndex: 0 };
-  let first: BlockPosition | undefined;
-  for (const block of blocksOf(epoch)) {
-    const at = changeOf(block, index);
-    if (at === undefined) continue;
-    if (first === undefined || at.messageIndex < first.messageIndex || (at.messageIndex === first.messageIndex && at.blockIndex < first.blockIndex)) first = at;
-  }
-  return first;
-}
-
-// Just after a stubbed tool_result, or after a part's own block (a tool input's call, a text).
-function changeOf(block: FrozenBlock, index: TranscriptIndex): BlockPosition | undefined {
-  const place = partPlaceOf(block, index);
-  if (place !== undefined) return { messageIndex: place.messageIndex, blockIndex: place.blockIndex };
-  if (block.part !== undefined) return undefined;
-  const at = index.toolResults[block.ordinal];
-  return at === undefined ? undefined : { messageIndex: at.messageIndex, blockIndex: at.blockIndex + 1 };
 }
 
 /** What a `prefix_check` correction epoch is planned from. */

@@ -29,8 +29,8 @@ export const SPAN_INFO: EpochKindInfo<FrozenSpan> & { readonly tag: 'span' } = {
     { sha256: s.sha256, ext: 'md' },
   ],
   inflate: spanSites,
-  // The span's first message: its blocks go with the span's bytes.
-  changesAt: (s, index) => (s.first < index.messages.length ? { messageIndex: s.first, blockIndex: 0 } : undefined),
+  // The message after the span: the blocks inside it go with the span's bytes.
+  changesAt: (s, index) => (s.first < index.messages.length ? { messageIndex: s.last + 1, blockIndex: 0 } : undefined),
 };
 
 /**
