@@ -8,11 +8,6 @@ import { isHex64 } from './layout.js';
 /** Every extension an original file may have. */
 export const ORIGINAL_EXTS: readonly OriginalFileExt[] = ['txt', 'json', 'md'];
 
-/** The sha256 and extension of a file name in a kind's folder, or undefined for any other name. */
-export function parseKindOriginalName(name: string): { readonly sha256: string; readonly ext: OriginalFileExt } | undefined {
-  return parseOriginalName(name, ORIGINAL_EXTS);
-}
-
 /** A file name `<sha256>.<ext>` with one of `exts`: its sha256 and extension, or undefined for any other name. */
 export function parseOriginalName(name: string, exts: readonly OriginalFileExt[]): { readonly sha256: string; readonly ext: OriginalFileExt } | undefined {
   const dot = name.indexOf('.');

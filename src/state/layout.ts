@@ -63,8 +63,6 @@ export type SpanExt = 'json' | 'md';
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const ELIDED_NAME = /^([0-9a-f]{64})\.(txt|json)$/;
-const SPAN_NAME = /^([0-9a-f]{64})\.(json|md)$/;
-const THINKING_NAME = /^([0-9a-f]{64})\.json$/;
 const CONVERSATION_NAME = /^([0-9a-f]{64})\.json$/;
 const SEAL_RECORD_NAME = /^([0-9a-f]{64})\.seal\.json$/;
 // writeFileDurable stages `<target>.<digits>`, which write-file-atomic writes through its own
@@ -81,18 +79,6 @@ export function parseElidedName(name: string): { sha256: string; ext: ElidedExt 
   const match = ELIDED_NAME.exec(name);
   if (match === null) return undefined;
   return { sha256: match[1] as string, ext: match[2] as ElidedExt };
-}
-
-/** The sha256 and extension of a span file's name, or undefined for any other name. */
-export function parseSpanName(name: string): { sha256: string; ext: SpanExt } | undefined {
-  const match = SPAN_NAME.exec(name);
-  if (match === null) return undefined;
-  return { sha256: match[1] as string, ext: match[2] as SpanExt };
-}
-
-/** The sha256 of a removed thinking block's file name (`<sha256>.json`), or undefined for any other name. */
-export function parseThinkingName(name: string): string | undefined {
-  return THINKING_NAME.exec(name)?.[1];
 }
 
 /** The sha256 of a seal record's file name (`<sha256>.seal.json`), or undefined for any other name. */

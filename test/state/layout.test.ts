@@ -7,12 +7,13 @@ import {
   layoutPaths,
   parseConversationName,
   parseElidedName,
-  parseSpanName,
   spanPath,
   parseSealRecordName,
   sealedPath,
   sealRecordPath,
 } from '../../src/state/layout.js';
+import { SPAN_INFO } from '../../src/core/epochs/spans/info.js';
+import { parseOriginalName } from '../../src/state/kind-original.js';
 
 const SHA = 'a'.repeat(64);
 const state = layoutPaths('/var/state');
@@ -91,8 +92,9 @@ describe('elidedPath', () => {
   });
 });
 
-describe('parseSpanName and spanPath', () => {
+describe("a span file's name (the span kind's extensions) and spanPath", () => {
   it('should split <sha256>.json and <sha256>.md, and refuse anything else', () => {
+    const parseSpanName = (name: string) => parseOriginalName(name, SPAN_INFO.exts ?? []);
     expect(parseSpanName(`${SHA}.json`)).toEqual({ sha256: SHA, ext: 'json' });
     expect(parseSpanName(`${SHA}.md`)).toEqual({ sha256: SHA, ext: 'md' });
     expect(parseSpanName(`${SHA}.txt`)).toBeUndefined();
